@@ -1,0 +1,81 @@
+//! Model-facing content: the blocks a tool result is made of.
+//!
+//! This module owns only the content vocabulary; how a value becomes content is the definition's
+//! `render` (see [`crate::ToolDefinition::render`]).
+
+use serde::{Deserialize, Serialize};
+
+/// One block of model-facing content, serialized in the shape MCP and most providers use
+/// (`{"type":"text","text":"…"}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ContentBlock {
+    /// Plain text.
+    Text {
+        /// The text itself.
+        text: String,
+    },
+    /// An image, base64-encoded.
+    Image {
+        /// Base64 data.
+        data: String,
+        /// MIME type such as `image/png`.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    /// Audio, base64-encoded.
+    Audio {
+        /// Base64 data.
+        data: String,
+        /// MIME type such as `audio/wav`.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    /// A link to a resource the model may fetch or the host may show.
+    ResourceLink {
+        /// The resource URI.
+        uri: String,
+        /// Optional human-readable name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// Optional MIME type.
+        #[serde(default, rename = "mimeType", skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+    },
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::Text { text: text.into() }
+    }
+
+    /// An image block from base64 data and its MIME type.
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// The text of a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Self::Text { text } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// The text blocks of `content` joined by newlines (non-text blocks are skipped).
+pub fn joined_text(content: &[ContentBlock]) -> String {
+    let mut out = String::new();
+    for text in content.iter().filter_map(ContentBlock::as_text) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(text);
+    }
+    out
+}

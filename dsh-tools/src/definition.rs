@@ -1,0 +1,148 @@
+//! [`ToolDefinition`]: the one object-safe shape every registered tool has, and [`ToolSchema`],
+//! the only part of it a model ever sees.
+//!
+//! Macro-generated tools, hand-written tools and raw JSON-Schema tools (an MCP import) all
+//! implement this trait. The registry never validates arguments itself: a definition's `execute`
+//! does (typed tools through their generated validator), so raw tools keep their own rules.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::content::ContentBlock;
+use crate::error::ToolError;
+use crate::execution::ToolExecution;
+use crate::future::BoxFuture;
+use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
+use crate::schema::Schema;
+
+/// The model-facing description of a tool: exactly the fields a provider request carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolSchema {
+    /// The tool name.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The JSON Schema of the arguments.
+    pub parameters: Value,
+}
+
+/// Hints about a tool's behaviour, for protocol bridges (MCP tool annotations) and UIs.
+/// All optional: `None` means "not declared", which is not the same as `false`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolAnnotations {
+    /// A human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What kind of call this is, for icons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ToolCallKind>,
+    /// The tool does not modify its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// The tool may perform destructive updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// Calling the tool repeatedly with the same arguments has no additional effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// The tool interacts with an open world of external entities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+/// A registered tool.
+///
+/// Only [`name`](Self::name), [`description`](Self::description),
+/// [`parameters`](Self::parameters) and [`execute`](Self::execute) are required; everything else
+/// has a default that suits a raw tool.
+pub trait ToolDefinition: Send + Sync + 'static {
+    /// The name the model calls the tool by.
+    fn name(&self) -> &str;
+
+    /// What the tool does, for the model.
+    fn description(&self) -> &str;
+
+    /// The JSON Schema of the arguments, exactly as the model sees it.
+    fn parameters(&self) -> &Value;
+
+    /// A cooperative time budget, enforced by the timeout policy when one is installed. Never
+    /// sent to the model. Declaring it promises that the body watches
+    /// [`ToolRun::signal`](crate::ToolRun::signal).
+    fn timeout_ms(&self) -> Option<u64> {
+        None
+    }
+
+    /// The schema the body's value must match; `None` accepts any JSON value.
+    fn output_schema(&self) -> Option<&Schema> {
+        None
+    }
+
+    /// Runs the body: validates `arguments` (raw tools may skip that), does the work and returns
+    /// the canonical JSON value.
+    fn execute<'a>(
+        &'a self,
+        arguments: &'a Value,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>>;
+
+    /// Turns a schema-valid value into model-facing content. The default shows strings as text
+    /// and any other value as compact JSON text.
+    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+        let _ = arguments;
+        Ok(vec![render_value_as_text(value)])
+    }
+
+    /// Rewrites the content of every outcome (success, failure, denial) just before observers see
+    /// it; `Ok(None)` keeps the content. Captured when the call starts, so it runs exactly once
+    /// even if the tool is disposed meanwhile.
+    fn finalize_content(
+        &self,
+        execution: &ToolExecution,
+        result: &ToolExecutionResult,
+    ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
+        let _ = (execution, result);
+        Ok(None)
+    }
+
+    /// How to show the pending call; `None` falls back to a generic card.
+    fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
+        let _ = arguments;
+        None
+    }
+
+    /// How to show the completed call; `None` keeps the pending title and shows raw content.
+    fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
+        let _ = (arguments, result);
+        None
+    }
+
+    /// Whether this call may run concurrently with other concurrency-safe calls of a batch.
+    fn is_concurrency_safe(&self, arguments: &Value) -> bool {
+        let _ = arguments;
+        false
+    }
+
+    /// Behaviour hints for bridges and UIs.
+    fn annotations(&self) -> ToolAnnotations {
+        ToolAnnotations::default()
+    }
+
+    /// The model-facing projection of this definition.
+    fn schema(&self) -> ToolSchema {
+        ToolSchema {
+            name: self.name().to_owned(),
+            description: self.description().to_owned(),
+            parameters: self.parameters().clone(),
+        }
+    }
+}
+
+/// The default rendering: a string as its text, anything else as compact JSON.
+pub fn render_value_as_text(value: &Value) -> ContentBlock {
+    match value {
+        Value::String(text) => ContentBlock::text(text.clone()),
+        other => ContentBlock::text(other.to_string()),
+    }
+}

@@ -1,0 +1,256 @@
+//! The error every failure funnels into: [`ToolError`], its machine-routable [`ErrorInfo`] and the
+//! registry's own error codes.
+//!
+//! Everything that can go wrong in a call (a tool's own error, bad arguments, a panic, a timeout,
+//! a failing hook) ends as a `ToolError`; the model sees `Error: <message>`, code sees
+//! [`ToolError::info`]. Constructors for the registry's own failures live here so that their
+//! wording exists in exactly one place.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::schema::{Violation, Violations};
+
+/// The registry's error codes (`ErrorInfo::code`), as strings so they travel through any protocol.
+pub mod codes {
+    /// No visible tool of that name when the call was dispatched.
+    pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
+    /// The arguments violate the tool's schema.
+    pub const INVALID_ARGS: &str = "INVALID_ARGS";
+    /// The tool's value is not lossless JSON, does not match its output schema, or could not be rendered.
+    pub const INVALID_TOOL_OUTPUT: &str = "INVALID_TOOL_OUTPUT";
+    /// Cancelled before the tool body started.
+    pub const ABORTED_BEFORE_DISPATCH: &str = "ABORTED_BEFORE_DISPATCH";
+    /// Cancelled after the tool body started; supersedes a success.
+    pub const ABORTED: &str = "ABORTED";
+    /// The timeout policy's own deadline fired.
+    pub const TOOL_TIMEOUT: &str = "TOOL_TIMEOUT";
+    /// The tool body panicked.
+    pub const TOOL_PANICKED: &str = "TOOL_PANICKED";
+    /// A schema uses JSON Schema the engine cannot enforce (a registration-time error).
+    pub const UNSUPPORTED_SCHEMA: &str = "UNSUPPORTED_SCHEMA";
+}
+
+/// The error-type names paired with [`codes`] in [`ErrorInfo::name`].
+pub mod names {
+    /// Paired with `UNKNOWN_TOOL`.
+    pub const TOOL_NOT_FOUND: &str = "ToolNotFoundError";
+    /// Paired with `INVALID_ARGS`.
+    pub const TOOL_ARGS: &str = "ToolArgsError";
+    /// Paired with `INVALID_TOOL_OUTPUT`.
+    pub const TOOL_OUTPUT: &str = "ToolOutputError";
+    /// Paired with `ABORTED` and `ABORTED_BEFORE_DISPATCH`.
+    pub const ABORT: &str = "AbortError";
+    /// Paired with `TOOL_TIMEOUT`.
+    pub const TOOL_TIMEOUT: &str = "ToolTimeoutError";
+    /// Paired with `TOOL_PANICKED`.
+    pub const TOOL_PANIC: &str = "ToolPanicError";
+    /// Paired with `UNSUPPORTED_SCHEMA`.
+    pub const JSON_SCHEMA: &str = "JsonSchemaError";
+}
+
+/// Machine-routable identity of an error: which family (`name`) and which case (`code`).
+///
+/// Retry, sandbox and replay code branches on these; the model reads the message instead.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct ErrorInfo {
+    /// The error family, e.g. `ToolNotFoundError`.
+    pub name: Cow<'static, str>,
+    /// The case, e.g. `UNKNOWN_TOOL`.
+    pub code: Cow<'static, str>,
+}
+
+impl ErrorInfo {
+    /// An info pair.
+    pub fn new(name: impl Into<Cow<'static, str>>, code: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            name: name.into(),
+            code: code.into(),
+        }
+    }
+}
+
+/// A failed tool call, hook or policy: a message for the model and optional structure for code.
+///
+/// Any `std::error::Error` converts into it with `?` (its `Display` becomes the message), which is
+/// why `ToolError` itself does not implement `std::error::Error` (the same trade `anyhow` makes).
+#[derive(Clone, PartialEq)]
+pub struct ToolError {
+    message: String,
+    info: Option<ErrorInfo>,
+    violations: Option<Arc<[Violation]>>,
+}
+
+impl ToolError {
+    /// An error with a message and no code.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            info: None,
+            violations: None,
+        }
+    }
+
+    /// An error carrying `{name, code}`, e.g. `ToolError::coded("IoError", "ENOSPC", "disk full")`.
+    pub fn coded(
+        name: impl Into<Cow<'static, str>>,
+        code: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(message).with_info(ErrorInfo::new(name, code))
+    }
+
+    /// Attaches `{name, code}`.
+    #[must_use]
+    pub fn with_info(mut self, info: ErrorInfo) -> Self {
+        self.info = Some(info);
+        self
+    }
+
+    /// The message (without the `Error: ` envelope the model sees).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The `{name, code}` pair, when the error has one.
+    pub fn info(&self) -> Option<&ErrorInfo> {
+        self.info.as_ref()
+    }
+
+    /// The code, when the error has one.
+    pub fn code(&self) -> Option<&str> {
+        self.info.as_ref().map(|info| info.code.as_ref())
+    }
+
+    /// The structured violations behind an `INVALID_ARGS` / `INVALID_TOOL_OUTPUT` error (empty otherwise).
+    pub fn violations(&self) -> &[Violation] {
+        self.violations.as_deref().unwrap_or(&[])
+    }
+
+    /// The model-facing text: `Error: <message>`.
+    pub fn model_text(&self) -> String {
+        format!("Error: {}", self.message)
+    }
+
+    /// `unknown tool "<name>"` (`UNKNOWN_TOOL`).
+    pub fn unknown_tool(name: &str) -> Self {
+        Self::coded(
+            names::TOOL_NOT_FOUND,
+            codes::UNKNOWN_TOOL,
+            format!("unknown tool \"{name}\""),
+        )
+    }
+
+    /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list.
+    pub fn invalid_arguments(violations: &Violations) -> Self {
+        let mut error = Self::coded(
+            names::TOOL_ARGS,
+            codes::INVALID_ARGS,
+            format!("invalid arguments: {violations}"),
+        );
+        error.violations = Some(violations.as_slice().into());
+        error
+    }
+
+    /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
+    /// violations, such as unparsable JSON.
+    pub fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
+        Self::coded(
+            names::TOOL_ARGS,
+            codes::INVALID_ARGS,
+            format!("invalid arguments: {detail}"),
+        )
+    }
+
+    /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`).
+    pub fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
+        Self::coded(
+            names::TOOL_OUTPUT,
+            codes::INVALID_TOOL_OUTPUT,
+            format!("tool \"{tool}\" returned invalid output: {detail}"),
+        )
+    }
+
+    /// `tool "<name>" returned invalid output: <v1>; <v2>…` (`INVALID_TOOL_OUTPUT`), keeping the list.
+    pub fn invalid_output_violations(tool: &str, violations: &Violations) -> Self {
+        let mut error = Self::invalid_output(tool, violations);
+        error.violations = Some(violations.as_slice().into());
+        error
+    }
+
+    /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).
+    pub fn aborted_before_dispatch() -> Self {
+        Self::coded(
+            names::ABORT,
+            codes::ABORTED_BEFORE_DISPATCH,
+            "tool call aborted before dispatch",
+        )
+    }
+
+    /// `tool call aborted` (`ABORTED`).
+    pub fn aborted() -> Self {
+        Self::coded(names::ABORT, codes::ABORTED, "tool call aborted")
+    }
+
+    /// `tool call timed out after <ms>ms` (`TOOL_TIMEOUT`).
+    pub fn timed_out(budget_ms: u64) -> Self {
+        Self::coded(
+            names::TOOL_TIMEOUT,
+            codes::TOOL_TIMEOUT,
+            format!("tool call timed out after {budget_ms}ms"),
+        )
+    }
+
+    /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`).
+    pub fn panicked(tool: &str, message: &str) -> Self {
+        Self::coded(
+            names::TOOL_PANIC,
+            codes::TOOL_PANICKED,
+            format!("tool \"{tool}\" panicked: {message}"),
+        )
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = f.debug_struct("ToolError");
+        debug.field("message", &self.message);
+        if let Some(info) = &self.info {
+            debug.field("name", &info.name).field("code", &info.code);
+        }
+        if let Some(violations) = &self.violations {
+            debug.field("violations", &violations.len());
+        }
+        debug.finish()
+    }
+}
+
+impl<E> From<E> for ToolError
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    fn from(error: E) -> Self {
+        Self::new(error.to_string())
+    }
+}
+
+impl serde::Serialize for ToolError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = serializer.serialize_struct("ToolError", 2)?;
+        state.serialize_field("message", &self.message)?;
+        if let Some(info) = &self.info {
+            state.serialize_field("info", info)?;
+        } else {
+            state.skip_field("info")?;
+        }
+        state.end()
+    }
+}

@@ -1,0 +1,254 @@
+//! One tool call's identity: what the caller hands in ([`ToolExecutionInput`]) and the frozen view
+//! every phase of the pipeline sees ([`ToolExecution`]).
+//!
+//! Nothing here runs a call; the pipeline does. The execution is immutable once minted: hooks can
+//! decide about a call but cannot rewrite its arguments or identity, so history, audit, UI and what
+//! actually ran always agree.
+
+use std::fmt;
+use std::num::NonZeroU64;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// The opaque identity the registry assigns to one execution.
+///
+/// Only comparable: a nested call carries its enclosing call's token as `parent`, so observers can
+/// relate the two without holding the live execution.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ToolExecutionToken(NonZeroU64);
+
+impl ToolExecutionToken {
+    /// Mints a token no other execution in this process has.
+    pub(crate) fn mint() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let raw = NEXT.fetch_add(1, Ordering::Relaxed);
+        Self(NonZeroU64::new(raw).unwrap_or(NonZeroU64::MIN))
+    }
+}
+
+impl fmt::Debug for ToolExecutionToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ToolExecutionToken(#{})", self.0)
+    }
+}
+
+/// The name of an agent scope. Calls made on an agent's behalf carry it, and the registry resolves
+/// tools, hooks, guards and restrictions through that scope's chain.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AgentId(Arc<str>);
+
+impl AgentId {
+    /// An agent id.
+    pub fn new(id: impl AsRef<str>) -> Self {
+        Self(Arc::from(id.as_ref()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for AgentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AgentId({:?})", &*self.0)
+    }
+}
+
+impl fmt::Display for AgentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for AgentId {
+    fn from(id: &str) -> Self {
+        Self::new(id)
+    }
+}
+
+impl From<String> for AgentId {
+    fn from(id: String) -> Self {
+        Self(Arc::from(id))
+    }
+}
+
+/// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as
+/// the model made it.
+#[derive(Clone, Debug)]
+pub struct ToolExecutionInput {
+    /// The provider's id for this call (echoed back to the model with the result).
+    pub call_id: String,
+    /// The tool name the model asked for (unknown names are allowed and fail at dispatch).
+    pub name: String,
+    /// The arguments, already parsed (see [`parse_arguments`](crate::parse_arguments) for raw strings).
+    pub arguments: Value,
+    /// The agent on whose behalf the call runs; `None` uses the global layer only.
+    pub agent: Option<AgentId>,
+    /// The token of the enclosing execution, for nested calls.
+    pub parent: Option<ToolExecutionToken>,
+    /// The caller's cancellation; `None` means the call cannot be cancelled by the caller.
+    pub signal: Option<CancellationToken>,
+    /// Why the raw argument string could not be parsed (see [`ToolExecutionInput::from_raw`]).
+    malformed: Option<Arc<str>>,
+}
+
+impl ToolExecutionInput {
+    /// A top-level call with no agent and no cancellation.
+    pub fn new(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        Self {
+            call_id: call_id.into(),
+            name: name.into(),
+            arguments,
+            agent: None,
+            parent: None,
+            signal: None,
+            malformed: None,
+        }
+    }
+
+    /// A call whose arguments are the model's raw JSON string. Empty or whitespace means `{}`.
+    /// Malformed JSON does not fail here: the call still travels the pipeline (hooks and observers
+    /// see it, with the raw string as its arguments) and ends at dispatch as an `INVALID_ARGS`
+    /// result quoting the parse error.
+    pub fn from_raw(call_id: impl Into<String>, name: impl Into<String>, raw: &str) -> Self {
+        match crate::arguments::parse_raw(raw) {
+            Ok(arguments) => Self::new(call_id, name, arguments),
+            Err(reason) => {
+                let mut input = Self::new(call_id, name, Value::String(raw.to_owned()));
+                input.malformed = Some(Arc::from(reason));
+                input
+            }
+        }
+    }
+
+    /// Runs the call on behalf of `agent`.
+    #[must_use]
+    pub fn with_agent(mut self, agent: impl Into<AgentId>) -> Self {
+        self.agent = Some(agent.into());
+        self
+    }
+
+    /// Marks the call as nested inside the execution `parent`.
+    #[must_use]
+    pub fn with_parent(mut self, parent: ToolExecutionToken) -> Self {
+        self.parent = Some(parent);
+        self
+    }
+
+    /// Lets the caller cancel the call through `signal`.
+    #[must_use]
+    pub fn with_signal(mut self, signal: CancellationToken) -> Self {
+        self.signal = Some(signal);
+        self
+    }
+}
+
+/// The frozen view of one call that every hook, guard, wrapper, body and observer sees.
+///
+/// Cheap to clone (one reference count). Its fields cannot change after the registry mints it.
+#[derive(Clone)]
+pub struct ToolExecution {
+    inner: Arc<ExecutionInner>,
+}
+
+struct ExecutionInner {
+    token: ToolExecutionToken,
+    call_id: String,
+    name: String,
+    arguments: Value,
+    agent: Option<AgentId>,
+    parent: Option<ToolExecutionToken>,
+    signal: CancellationToken,
+    malformed: Option<Arc<str>>,
+}
+
+impl ToolExecution {
+    /// Freezes `input` under a freshly minted token. A caller without a signal gets one that
+    /// only the pipeline itself can cancel, so the body always has a token to watch.
+    pub(crate) fn from_input(input: ToolExecutionInput) -> Self {
+        let ToolExecutionInput {
+            call_id,
+            name,
+            arguments,
+            agent,
+            parent,
+            signal,
+            malformed,
+        } = input;
+        Self {
+            inner: Arc::new(ExecutionInner {
+                token: ToolExecutionToken::mint(),
+                call_id,
+                name,
+                arguments,
+                agent,
+                parent,
+                signal: signal.unwrap_or_default(),
+                malformed,
+            }),
+        }
+    }
+
+    /// The registry-assigned identity of this call.
+    pub fn token(&self) -> ToolExecutionToken {
+        self.inner.token
+    }
+
+    /// The provider's call id.
+    pub fn call_id(&self) -> &str {
+        &self.inner.call_id
+    }
+
+    /// The tool name the model asked for.
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The arguments, exactly as the model sent them.
+    pub fn arguments(&self) -> &Value {
+        &self.inner.arguments
+    }
+
+    /// The agent scope the call runs in.
+    pub fn agent(&self) -> Option<&AgentId> {
+        self.inner.agent.as_ref()
+    }
+
+    /// The enclosing execution, for nested calls.
+    pub fn parent(&self) -> Option<ToolExecutionToken> {
+        self.inner.parent
+    }
+
+    /// The caller's cancellation token.
+    pub fn signal(&self) -> &CancellationToken {
+        &self.inner.signal
+    }
+
+    /// Why the raw arguments could not be parsed, when the call was made with
+    /// [`ToolExecutionInput::from_raw`] and they could not (`arguments are not valid JSON: …`).
+    /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
+    pub fn malformed_arguments(&self) -> Option<&str> {
+        self.inner.malformed.as_deref()
+    }
+
+    /// Whether the caller has cancelled the call.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.signal.is_cancelled()
+    }
+}
+
+impl fmt::Debug for ToolExecution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolExecution")
+            .field("token", &self.inner.token)
+            .field("call_id", &self.inner.call_id)
+            .field("name", &self.inner.name)
+            .field("agent", &self.inner.agent)
+            .field("parent", &self.inner.parent)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,35 @@
+//! # dsh-tools
+//!
+//! Turn ordinary `async fn`s into tools an LLM can call. Register them in a [`ToolRegistry`], give
+//! [`ToolRegistry::schemas`] to the model, and hand every tool call it makes to
+//! [`ToolRegistry::execute`]: each call runs through one pipeline of policy hooks, guards,
+//! wrappers and result checks, and always ends as one well-formed [`ToolExecutionResult`].
+//!
+//! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
+//! self-correct from: never a panic, never a silently dropped field.
+
+mod arguments;
+mod content;
+mod definition;
+mod error;
+mod execution;
+mod future;
+mod present;
+mod result;
+mod run;
+pub mod schema;
+
+pub use arguments::parse_arguments;
+pub use content::{ContentBlock, joined_text};
+pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
+pub use error::{ErrorInfo, ToolError, codes, names};
+pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
+pub use future::BoxFuture;
+pub use present::{
+    FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView,
+};
+pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
+pub use run::{SharedState, ToolRun};
+pub use schema::Schema;
+pub use serde_json::{Value, json};
+pub use tokio_util::sync::CancellationToken;

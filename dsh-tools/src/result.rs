@@ -1,0 +1,190 @@
+//! The one well-formed outcome of a call: [`ToolExecutionResult`].
+//!
+//! A result is either a success (a canonical JSON value plus the content rendered from it) or a
+//! failure (a [`ToolError`] plus content, by default `Error: <message>`). Results the registry
+//! builds carry the token of the execution they belong to, which is how the pipeline tells its own
+//! results from ones a wrapper authored (those are re-checked against the tool's output contract).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::content::{ContentBlock, joined_text};
+use crate::error::ToolError;
+use crate::execution::ToolExecutionToken;
+
+/// Success or failure, each with what only it has.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolOutcome {
+    /// The call succeeded with this canonical value.
+    Success(Value),
+    /// The call failed.
+    Failure(ToolError),
+}
+
+/// The outcome of one call as the model, UIs and code see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolExecutionResult {
+    outcome: ToolOutcome,
+    content: Vec<ContentBlock>,
+    meta: Option<Value>,
+    additional_contexts: Vec<ContentBlock>,
+    origin: Option<ToolExecutionToken>,
+}
+
+impl ToolExecutionResult {
+    /// A success with `value` and no content yet.
+    ///
+    /// Returned from an `execute` wrapper, the registry re-validates `value` against the tool's
+    /// output schema and renders the content itself; authored content is ignored there.
+    pub fn success(value: Value) -> Self {
+        Self {
+            outcome: ToolOutcome::Success(value),
+            content: Vec::new(),
+            meta: None,
+            additional_contexts: Vec::new(),
+            origin: None,
+        }
+    }
+
+    /// A failure whose content is the single text block `Error: <message>`.
+    pub fn failure(error: ToolError) -> Self {
+        let content = vec![ContentBlock::text(error.model_text())];
+        Self {
+            outcome: ToolOutcome::Failure(error),
+            content,
+            meta: None,
+            additional_contexts: Vec::new(),
+            origin: None,
+        }
+    }
+
+    /// Replaces the content. The result is then authored by the caller, not the registry.
+    #[must_use]
+    pub fn with_content(mut self, content: Vec<ContentBlock>) -> Self {
+        self.content = content;
+        self.origin = None;
+        self
+    }
+
+    /// Attaches presentation metadata for UIs. The result is then authored by the caller.
+    #[must_use]
+    pub fn with_meta(mut self, meta: Value) -> Self {
+        self.meta = Some(meta);
+        self.origin = None;
+        self
+    }
+
+    /// Appends context for the model's next request (not part of this call's content).
+    #[must_use]
+    pub fn with_additional_context(mut self, context: ContentBlock) -> Self {
+        self.additional_contexts.push(context);
+        self.origin = None;
+        self
+    }
+
+    /// Whether the call failed.
+    pub fn is_error(&self) -> bool {
+        matches!(self.outcome, ToolOutcome::Failure(_))
+    }
+
+    /// Success or failure.
+    pub fn outcome(&self) -> &ToolOutcome {
+        &self.outcome
+    }
+
+    /// The canonical value of a success.
+    pub fn value(&self) -> Option<&Value> {
+        match &self.outcome {
+            ToolOutcome::Success(value) => Some(value),
+            ToolOutcome::Failure(_) => None,
+        }
+    }
+
+    /// The error of a failure.
+    pub fn error(&self) -> Option<&ToolError> {
+        match &self.outcome {
+            ToolOutcome::Failure(error) => Some(error),
+            ToolOutcome::Success(_) => None,
+        }
+    }
+
+    /// The error code of a failure, when it has one.
+    pub fn error_code(&self) -> Option<&str> {
+        self.error().and_then(ToolError::code)
+    }
+
+    /// The model-facing content.
+    pub fn content(&self) -> &[ContentBlock] {
+        &self.content
+    }
+
+    /// The text blocks of the content joined by newlines.
+    pub fn text(&self) -> String {
+        joined_text(&self.content)
+    }
+
+    /// Presentation metadata for UIs.
+    pub fn meta(&self) -> Option<&Value> {
+        self.meta.as_ref()
+    }
+
+    /// Context for the model's next request, in the order it was attached.
+    pub fn additional_contexts(&self) -> &[ContentBlock] {
+        &self.additional_contexts
+    }
+
+    /// Takes the parts apart.
+    pub fn into_parts(self) -> ToolExecutionResultParts {
+        ToolExecutionResultParts {
+            outcome: self.outcome,
+            content: self.content,
+            meta: self.meta,
+            additional_contexts: self.additional_contexts,
+        }
+    }
+
+    /// The execution that built this result, when the registry built it.
+    pub(crate) fn origin(&self) -> Option<ToolExecutionToken> {
+        self.origin
+    }
+
+    /// Stamps the result as built by the registry for `token`.
+    pub(crate) fn stamped(mut self, token: ToolExecutionToken) -> Self {
+        self.origin = Some(token);
+        self
+    }
+}
+
+/// A result taken apart with [`ToolExecutionResult::into_parts`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolExecutionResultParts {
+    /// Success or failure.
+    pub outcome: ToolOutcome,
+    /// The model-facing content.
+    pub content: Vec<ContentBlock>,
+    /// Presentation metadata.
+    pub meta: Option<Value>,
+    /// Context for the model's next request.
+    pub additional_contexts: Vec<ContentBlock>,
+}
+
+impl Serialize for ToolExecutionResult {
+    /// `{"isError", "content", "value"?, "error"?, "meta"?, "additionalContexts"?}`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("isError", &self.is_error())?;
+        map.serialize_entry("content", &self.content)?;
+        match &self.outcome {
+            ToolOutcome::Success(value) => map.serialize_entry("value", value)?,
+            ToolOutcome::Failure(error) => map.serialize_entry("error", error)?,
+        }
+        if let Some(meta) = &self.meta {
+            map.serialize_entry("meta", meta)?;
+        }
+        if !self.additional_contexts.is_empty() {
+            map.serialize_entry("additionalContexts", &self.additional_contexts)?;
+        }
+        map.end()
+    }
+}

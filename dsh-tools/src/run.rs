@@ -1,0 +1,175 @@
+//! [`ToolRun`]: what a tool body gets besides its arguments — the execution, the cancellation
+//! token to watch, a way to defer context for the model's next request, and typed shared state.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::content::ContentBlock;
+use crate::error::ToolError;
+use crate::execution::{ToolExecution, ToolExecutionInput};
+
+/// Shared state provided to the registry once and reached by tools through [`ToolRun::state`],
+/// keyed by type (a database pool, an HTTP client, a workspace root).
+#[derive(Clone, Default)]
+pub struct SharedState {
+    entries: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl SharedState {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stores `value`, replacing any earlier value of the same type.
+    pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.entries.insert(TypeId::of::<T>(), Arc::new(value));
+    }
+
+    /// The value of type `T`, if one was stored.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.entries
+            .get(&TypeId::of::<T>())
+            .and_then(|value| value.downcast_ref::<T>())
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl fmt::Debug for SharedState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SharedState")
+            .field("entries", &self.entries.len())
+            .finish()
+    }
+}
+
+/// The run context of one tool body. Cheap to clone; clones share the deferred contexts.
+#[derive(Clone)]
+pub struct ToolRun {
+    inner: Arc<RunInner>,
+}
+
+struct RunInner {
+    execution: ToolExecution,
+    signal: CancellationToken,
+    deferred: Mutex<Vec<ContentBlock>>,
+    state: Arc<SharedState>,
+}
+
+impl ToolRun {
+    /// The run context the pipeline hands a body: `signal` is the body's token (cancelled when
+    /// the caller or a wrapper cancels).
+    pub(crate) fn new(
+        execution: ToolExecution,
+        signal: CancellationToken,
+        state: Arc<SharedState>,
+    ) -> Self {
+        Self {
+            inner: Arc::new(RunInner {
+                execution,
+                signal,
+                deferred: Mutex::new(Vec::new()),
+                state,
+            }),
+        }
+    }
+
+    /// A run context outside any registry, for calling a tool function directly (unit tests,
+    /// scripts). It has no shared state and a fresh, uncancelled token.
+    pub fn detached(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        let execution = ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
+        let signal = execution.signal().clone();
+        Self::new(execution, signal, Arc::default())
+    }
+
+    /// A detached run context with `state` available.
+    pub fn detached_with_state(
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: Value,
+        state: SharedState,
+    ) -> Self {
+        let execution = ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
+        let signal = execution.signal().clone();
+        Self::new(execution, signal, Arc::new(state))
+    }
+
+    /// The execution this body runs for.
+    pub fn execution(&self) -> &ToolExecution {
+        &self.inner.execution
+    }
+
+    /// The provider's call id.
+    pub fn call_id(&self) -> &str {
+        self.inner.execution.call_id()
+    }
+
+    /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does.
+    pub fn signal(&self) -> &CancellationToken {
+        &self.inner.signal
+    }
+
+    /// Whether the body should stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.signal.is_cancelled()
+    }
+
+    /// Resolves when the body should stop.
+    pub async fn cancelled(&self) {
+        self.inner.signal.cancelled().await;
+    }
+
+    /// Queues context for the model's next request; it is delivered with the result, before any
+    /// context a post-execute hook adds.
+    pub fn defer_context(&self, context: ContentBlock) {
+        self.inner
+            .deferred
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(context);
+    }
+
+    /// Takes the deferred contexts (pipeline-internal).
+    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
+        std::mem::take(
+            &mut *self
+                .inner
+                .deferred
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    /// Shared state of type `T` provided to the registry.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.inner.state.get::<T>()
+    }
+
+    /// Shared state of type `T`, or an error naming the missing type (for `?` in a body).
+    pub fn require_state<T: Send + Sync + 'static>(&self) -> Result<&T, ToolError> {
+        self.state::<T>().ok_or_else(|| {
+            ToolError::new(format!(
+                "no shared state of type `{}` was provided to the registry",
+                type_name::<T>()
+            ))
+        })
+    }
+}
+
+impl fmt::Debug for ToolRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolRun")
+            .field("execution", &self.inner.execution)
+            .field("cancelled", &self.inner.signal.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}

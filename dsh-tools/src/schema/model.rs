@@ -1,0 +1,154 @@
+//! The schema model: one tree that describes a JSON value, from which the JSON Schema the model
+//! sees is rendered and against which values are validated.
+//!
+//! This file owns only the data; rendering (`render.rs`), validation (`validate.rs`), import
+//! (`import.rs`) and the builder API (`builder.rs`) live beside it.
+
+use serde_json::{Number, Value};
+
+/// A value schema: what kind of value, whether `null` is also accepted, and annotations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schema {
+    /// The kind of value and its constraints.
+    pub kind: SchemaKind,
+    /// `null` is accepted as well (Rust's `Option<T>`).
+    pub nullable: bool,
+    /// Description, title, default and examples; they never affect validation.
+    pub annotations: Annotations,
+}
+
+/// Human-facing annotations rendered into the JSON Schema.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Annotations {
+    /// `title`.
+    pub title: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `default`: what an absent property means.
+    pub default: Option<Value>,
+    /// `examples`.
+    pub examples: Vec<Value>,
+}
+
+/// The kinds of values the engine can describe and enforce.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SchemaKind {
+    /// `{"type":"string"}`.
+    String(StringRules),
+    /// `{"type":"number"}`: a finite JSON number.
+    Number(NumberRules),
+    /// `{"type":"integer"}`: a number with no fractional part (`1.0` counts).
+    Integer(NumberRules),
+    /// `{"type":"boolean"}`.
+    Boolean,
+    /// `{"type":"null"}`.
+    Null,
+    /// `{"type":"array"}`.
+    Array(ArrayRules),
+    /// `{"type":"object"}`.
+    Object(ObjectRules),
+    /// Any JSON value (`{}`).
+    Any,
+    /// One of the listed scalar values (`enum`); numbers compare by value.
+    Enum(Vec<Value>),
+    /// Exactly this scalar value (`const`).
+    Const(Value),
+    /// Exactly one of the branches (`oneOf`).
+    OneOf(Vec<Schema>),
+}
+
+/// Constraints on a string. Lengths count Unicode code points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StringRules {
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `pattern` (unanchored, as JSON Schema specifies).
+    pub pattern: Option<Pattern>,
+}
+
+/// Inclusive bounds on a number or an integer, kept as exact JSON numbers so that
+/// `u64::MAX` and `i64::MIN` bounds compare exactly.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NumberRules {
+    /// `minimum`.
+    pub minimum: Option<Number>,
+    /// `maximum`.
+    pub maximum: Option<Number>,
+}
+
+/// Constraints on an array.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArrayRules {
+    /// The schema of every item; `None` accepts any item.
+    pub items: Option<Box<Schema>>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+}
+
+/// Declared properties of an object and what happens to undeclared ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectRules {
+    /// Declared properties, in declaration order (the order they are rendered and reported in).
+    pub properties: Vec<Property>,
+    /// Undeclared keys: rejected, accepted, or accepted when they match a schema (a map).
+    pub additional: AdditionalProperties,
+}
+
+/// One declared property.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Property {
+    /// The key.
+    pub name: String,
+    /// The value schema.
+    pub schema: Schema,
+    /// Whether the key must be present.
+    pub required: bool,
+}
+
+/// `additionalProperties`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdditionalProperties {
+    /// `false`: undeclared keys are violations (the default for tool arguments).
+    Forbidden,
+    /// `true`: undeclared keys are accepted as any JSON.
+    Allowed,
+    /// A schema every undeclared value must match (`HashMap<String, T>`).
+    Schema(Box<Schema>),
+}
+
+/// A compiled `pattern`; equality is by source text.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    source: String,
+    regex: regex::Regex,
+}
+
+impl Pattern {
+    /// Compiles `source`, or explains why it is not a valid pattern.
+    pub fn new(source: &str) -> Result<Self, regex::Error> {
+        Ok(Self {
+            source: source.to_owned(),
+            regex: regex::Regex::new(source)?,
+        })
+    }
+
+    /// The pattern text.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether `text` contains a match (JSON Schema patterns are not anchored).
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}

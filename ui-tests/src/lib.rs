@@ -1,0 +1,1 @@
+//! Compile-fail and must-compile cases of the `dsh-tools` macros live under `tests/`.
