@@ -14,6 +14,7 @@ mod definition;
 mod error;
 mod execution;
 mod future;
+mod lossless;
 mod present;
 mod result;
 mod run;
@@ -25,6 +26,7 @@ pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_a
 pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use future::BoxFuture;
+pub use lossless::{LosslessError, to_lossless_value};
 pub use present::{
     FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView,
 };
