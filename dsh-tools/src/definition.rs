@@ -67,6 +67,12 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// The JSON Schema of the arguments, exactly as the model sees it.
     fn parameters(&self) -> &Value;
 
+    /// Why this definition cannot be registered (a schema that could not be built); the registry
+    /// refuses such a definition with this error.
+    fn definition_error(&self) -> Option<ToolError> {
+        None
+    }
+
     /// A cooperative time budget, enforced by the timeout policy when one is installed. Never
     /// sent to the model. Declaring it promises that the body watches
     /// [`ToolRun::signal`](crate::ToolRun::signal).

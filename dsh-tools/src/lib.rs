@@ -8,6 +8,7 @@
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
 //! self-correct from: never a panic, never a silently dropped field.
 
+mod args;
 mod arguments;
 mod content;
 mod definition;
@@ -15,11 +16,17 @@ mod error;
 mod execution;
 mod future;
 mod lossless;
+mod macro_support;
 mod present;
 mod result;
 mod run;
 pub mod schema;
+mod tool;
 
+#[doc(hidden)]
+pub use macro_support as __private;
+
+pub use args::{ConvertError, ToolArgs, ToolArgsObject};
 pub use arguments::parse_arguments;
 pub use content::{ContentBlock, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
@@ -32,6 +39,9 @@ pub use present::{
 };
 pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
-pub use schema::Schema;
+pub use schema::{Schema, SchemaError};
+pub use tool::{Tool, ToolContract};
+#[cfg(feature = "macros")]
+pub use dsh_tools_macros::{ToolArgs, tool};
 pub use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;

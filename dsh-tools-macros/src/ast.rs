@@ -1,0 +1,363 @@
+//! The model the expansions work from: an argument type (struct or enum) with its fields and
+//! variants resolved — JSON names after renames, descriptions from doc comments, defaults and
+//! constraints — keeping the user's tokens for spans.
+//!
+//! Built from a `DeriveInput` for `#[derive(ToolArgs)]` and from the parameters of an `async fn`
+//! for `#[tool]`'s hidden arguments struct, so both expand through the same code.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
+use syn::{Ident, LitStr, Type};
+
+use crate::attr::arg::{ArgAttrs, DefaultSpec};
+use crate::attr::container::ContainerAttrs;
+use crate::attr::doc_text;
+use crate::attr::serde::{SerdeContainer, SerdeField, SerdeVariant};
+use crate::case::RenameRule;
+use crate::errors::Errors;
+
+/// A type deriving `ToolArgs`.
+pub(crate) struct ArgsType {
+    pub(crate) ident: Ident,
+    pub(crate) generics: syn::Generics,
+    /// The path to the runtime crate (`::dsh_tools` unless `crate = ..`).
+    pub(crate) krate: TokenStream,
+    pub(crate) description: Option<String>,
+    pub(crate) title: Option<String>,
+    /// `additional_properties = true`.
+    pub(crate) open: bool,
+    pub(crate) shape: Shape,
+}
+
+/// The JSON shape of the type.
+pub(crate) enum Shape {
+    /// Named fields: an object.
+    Struct(Vec<Field>),
+    /// One unnamed field (or `#[serde(transparent)]`): the inner value itself.
+    Newtype { ty: Type, member: syn::Member },
+    /// `struct Marker;`: `null`.
+    Unit,
+    /// An enum, represented as serde represents it.
+    Enum {
+        variants: Vec<Variant>,
+        tagging: Tagging,
+    },
+}
+
+/// How an enum's variants are told apart in JSON (serde's representations).
+#[derive(Clone)]
+pub(crate) enum Tagging {
+    /// `{"Variant": payload}`, or `"Variant"` for a unit variant.
+    External,
+    /// `{"<tag>": "Variant", ..fields}`.
+    Internal { tag: String },
+    /// `{"<tag>": "Variant", "<content>": payload}`.
+    Adjacent { tag: String, content: String },
+}
+
+/// One property of an object.
+#[derive(Clone)]
+pub(crate) struct Field {
+    /// The Rust field name (or parameter name).
+    pub(crate) ident: Ident,
+    pub(crate) ty: Type,
+    /// The JSON key.
+    pub(crate) key: String,
+    pub(crate) description: Option<String>,
+    pub(crate) attrs: ArgAttrs,
+    /// Where an absent value comes from, when it is not `Option`'s `None`.
+    pub(crate) default: Option<DefaultSpec>,
+    /// `#[serde(skip)]`: not an argument at all; filled from `Default`.
+    pub(crate) skip: bool,
+    /// The tokens naming this field, for errors.
+    pub(crate) span: Span,
+    /// The `rename` literal that produced `key`, when there was one.
+    pub(crate) rename: Option<LitStr>,
+}
+
+/// One enum variant.
+pub(crate) struct Variant {
+    pub(crate) ident: Ident,
+    /// The JSON name.
+    pub(crate) name: String,
+    pub(crate) description: Option<String>,
+    pub(crate) payload: Payload,
+    pub(crate) rename: Option<LitStr>,
+}
+
+/// What a variant carries.
+pub(crate) enum Payload {
+    Unit,
+    Newtype(Type),
+    Struct(Vec<Field>),
+}
+
+impl ArgsType {
+    /// Reads a `#[derive(ToolArgs)]` input; problems go to `errors`.
+    pub(crate) fn from_derive(input: &syn::DeriveInput, errors: &mut Errors) -> Option<Self> {
+        let container = ContainerAttrs::from_attrs(&input.attrs, errors);
+        let serde = SerdeContainer::from_attrs(&input.attrs, errors);
+        let rename_all = merge_rename_all(&container, &serde, errors);
+        let tagging = merge_tagging(&container, &serde, errors);
+        let description = container
+            .description
+            .as_ref()
+            .map(LitStr::value)
+            .or_else(|| doc_text(&input.attrs));
+        let shape = match &input.data {
+            syn::Data::Struct(data) => {
+                if let Some(tag) = container.tag.as_ref().or(serde.tag.as_ref()) {
+                    errors.error_at(tag, "`tag` applies to enums");
+                }
+                match &data.fields {
+                    syn::Fields::Named(named) => {
+                        if let Some(transparent) = &serde.transparent {
+                            match named.named.iter().collect::<Vec<_>>().as_slice() {
+                                [only] => Shape::Newtype {
+                                    ty: only.ty.clone(),
+                                    member: syn::Member::Named(only.ident.clone()?),
+                                },
+                                _ => {
+                                    errors.error_at(transparent, "`transparent` needs exactly one field");
+                                    Shape::Unit
+                                }
+                            }
+                        } else {
+                            Shape::Struct(
+                                named
+                                    .named
+                                    .iter()
+                                    .filter_map(|field| Field::from_syn(field, rename_all, errors))
+                                    .collect(),
+                            )
+                        }
+                    }
+                    syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => Shape::Newtype {
+                        ty: unnamed.unnamed[0].ty.clone(),
+                        member: syn::Member::Unnamed(0.into()),
+                    },
+                    syn::Fields::Unnamed(unnamed) => {
+                        errors.error_at(
+                            unnamed,
+                            "`ToolArgs` cannot describe a tuple struct with several fields: JSON Schema has no fixed-position tuples here; use named fields",
+                        );
+                        return None;
+                    }
+                    syn::Fields::Unit => Shape::Unit,
+                }
+            }
+            syn::Data::Enum(data) => {
+                if data.variants.is_empty() {
+                    errors.error_at(&input.ident, "`ToolArgs` needs at least one enum variant: an empty enum has no JSON value");
+                    return None;
+                }
+                let variants = data
+                    .variants
+                    .iter()
+                    .filter_map(|variant| Variant::from_syn(variant, rename_all, errors))
+                    .collect();
+                Shape::Enum { variants, tagging }
+            }
+            syn::Data::Union(data) => {
+                errors.error_at(data.union_token, "`ToolArgs` cannot be derived for a union");
+                return None;
+            }
+        };
+        Some(Self {
+            ident: input.ident.clone(),
+            generics: input.generics.clone(),
+            krate: crate_path(container.krate.as_ref()),
+            description,
+            title: container.title.as_ref().map(LitStr::value),
+            open: container.open.as_ref().is_some_and(|(open, _)| *open),
+            shape,
+        })
+    }
+}
+
+/// `::dsh_tools`, or the path given with `crate = ..`.
+pub(crate) fn crate_path(krate: Option<&syn::Path>) -> TokenStream {
+    match krate {
+        Some(path) => path.to_token_stream(),
+        None => quote!(::dsh_tools),
+    }
+}
+
+fn merge_rename_all(
+    container: &ContainerAttrs,
+    serde: &SerdeContainer,
+    errors: &mut Errors,
+) -> Option<RenameRule> {
+    match (&container.rename_all, &serde.rename_all) {
+        (Some((ours, ours_lit)), Some((theirs, _))) => {
+            if ours != theirs {
+                errors.error_at(ours_lit, "`rename_all` disagrees with `#[serde(rename_all)]`; the JSON shape must be one");
+            }
+            Some(*ours)
+        }
+        (Some((rule, _)), None) | (None, Some((rule, _))) => Some(*rule),
+        (None, None) => None,
+    }
+}
+
+fn merge_tagging(container: &ContainerAttrs, serde: &SerdeContainer, errors: &mut Errors) -> Tagging {
+    let pick = |ours: &Option<LitStr>, theirs: &Option<LitStr>, errors: &mut Errors| match (ours, theirs) {
+        (Some(a), Some(b)) => {
+            if a.value() != b.value() {
+                errors.error_at(a, "disagrees with the `#[serde(..)]` attribute of the same name; the JSON shape must be one");
+            }
+            Some(a.value())
+        }
+        (Some(one), None) | (None, Some(one)) => Some(one.value()),
+        (None, None) => None,
+    };
+    let tag = pick(&container.tag, &serde.tag, errors);
+    let content = pick(&container.content, &serde.content, errors);
+    match (tag, content) {
+        (None, None) => Tagging::External,
+        (Some(tag), None) => Tagging::Internal { tag },
+        (Some(tag), Some(content)) => Tagging::Adjacent { tag, content },
+        (None, Some(_)) => {
+            let at = container.content.as_ref().or(serde.content.as_ref());
+            if let Some(at) = at {
+                errors.error_at(at, "`content` needs a `tag`");
+            }
+            Tagging::External
+        }
+    }
+}
+
+impl Field {
+    fn from_syn(field: &syn::Field, rename_all: Option<RenameRule>, errors: &mut Errors) -> Option<Self> {
+        let ident = field.ident.clone()?;
+        let attrs = ArgAttrs::from_attrs(&field.attrs, errors);
+        let serde = SerdeField::from_attrs(&field.attrs, errors);
+        Some(Self::build(
+            ident,
+            field.ty.clone(),
+            doc_text(&field.attrs),
+            attrs,
+            serde,
+            rename_all,
+            errors,
+        ))
+    }
+
+    /// A field from its parts (also used for `#[tool]` parameters).
+    pub(crate) fn build(
+        ident: Ident,
+        ty: Type,
+        docs: Option<String>,
+        attrs: ArgAttrs,
+        serde: SerdeField,
+        rename_all: Option<RenameRule>,
+        errors: &mut Errors,
+    ) -> Self {
+        use syn::ext::IdentExt;
+        let rust_name = ident.unraw().to_string();
+        let rename = match (&attrs.rename, &serde.rename) {
+            (Some(ours), Some(theirs)) => {
+                if ours.value() != theirs.value() {
+                    errors.error_at(ours, "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one");
+                }
+                Some(ours.clone())
+            }
+            (Some(one), None) | (None, Some(one)) => Some(one.clone()),
+            (None, None) => None,
+        };
+        let key = match (&rename, rename_all) {
+            (Some(text), _) => text.value(),
+            (None, Some(rule)) => rule.apply_to_field(&rust_name),
+            (None, None) => rust_name,
+        };
+        let default = match (&attrs.default, &serde.default) {
+            (Some(ours), Some((theirs, _))) => {
+                errors.error_at(theirs, "the field already has an `#[arg(default)]`");
+                Some(ours.clone())
+            }
+            (Some(ours), None) => Some(ours.clone()),
+            (None, Some((_, None))) => Some(DefaultSpec::Trait),
+            (None, Some((_, Some(path)))) => Some(DefaultSpec::Function(path.clone())),
+            (None, None) => None,
+        };
+        let description = attrs.description.as_ref().map(LitStr::value).or(docs);
+        if let Some(skip_if) = &serde.skip_serializing_if {
+            if default.is_none() && !crate::types::is_option(&ty) {
+                errors.error_at(
+                    skip_if,
+                    "`skip_serializing_if` leaves the property out of serialized values, so it must be optional: use an `Option` or add a `default`",
+                );
+            }
+        }
+        Self {
+            span: ident.span(),
+            ident,
+            ty,
+            key,
+            description,
+            attrs,
+            default,
+            skip: serde.skip.is_some(),
+            rename,
+        }
+    }
+}
+
+impl Variant {
+    fn from_syn(variant: &syn::Variant, rename_all: Option<RenameRule>, errors: &mut Errors) -> Option<Self> {
+        let serde = SerdeVariant::from_attrs(&variant.attrs, errors);
+        let arg = ArgAttrs::from_attrs(&variant.attrs, errors);
+        if !arg.names_only() {
+            errors.error_at(
+                &variant.ident,
+                "a variant takes only `#[arg(rename = ..)]` and `#[arg(description = ..)]`; value keys belong on fields",
+            );
+        }
+        if serde.skip.is_some() {
+            return None;
+        }
+        let rename = match (&arg.rename, &serde.rename) {
+            (Some(ours), Some(theirs)) => {
+                if ours.value() != theirs.value() {
+                    errors.error_at(ours, "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one");
+                }
+                Some(ours.clone())
+            }
+            (Some(one), None) | (None, Some(one)) => Some(one.clone()),
+            (None, None) => None,
+        };
+        let rust_name = variant.ident.to_string();
+        let name = match (&rename, rename_all) {
+            (Some(text), _) => text.value(),
+            (None, Some(rule)) => rule.apply_to_variant(&rust_name),
+            (None, None) => rust_name,
+        };
+        let payload = match &variant.fields {
+            syn::Fields::Unit => Payload::Unit,
+            syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+                Payload::Newtype(unnamed.unnamed[0].ty.clone())
+            }
+            syn::Fields::Unnamed(unnamed) => {
+                errors.error_at(
+                    unnamed,
+                    "`ToolArgs` cannot describe a tuple variant with several fields; use named fields",
+                );
+                return None;
+            }
+            syn::Fields::Named(named) => Payload::Struct(
+                named
+                    .named
+                    .iter()
+                    .filter_map(|field| Field::from_syn(field, None, errors))
+                    .collect(),
+            ),
+        };
+        Some(Self {
+            ident: variant.ident.clone(),
+            name,
+            description: arg.description.as_ref().map(LitStr::value).or_else(|| doc_text(&variant.attrs)),
+            payload,
+            rename,
+        })
+    }
+}

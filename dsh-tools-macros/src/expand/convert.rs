@@ -1,0 +1,207 @@
+//! Emits the code of `ToolArgs::from_json()`: the conversion of an already-validated value into
+//! the Rust type. Objects are walked once, matching keys by string (no hashing); absent properties
+//! take their default, `None`, or fail as missing (which validation has ruled out already).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
+use crate::attr::arg::DefaultSpec;
+
+/// The body of `fn from_json(__value: &Value) -> Result<Self, ConvertError>` for `args`.
+pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    match &args.shape {
+        Shape::Struct(fields) => {
+            let build = expand_fields(fields, &quote!(Self), private);
+            quote! {
+                let __map = #private::expect_object(__value)?;
+                #build
+            }
+        }
+        Shape::Newtype { ty, member } => quote! {
+            ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json(__value)? })
+        },
+        Shape::Unit => quote! {
+            #private::expect_null(__value)?;
+            ::core::result::Result::Ok(Self)
+        },
+        Shape::Enum { variants, tagging } => expand_enum(variants, tagging, private),
+    }
+}
+
+/// Converts the object `__map` into `constructor { fields }`.
+pub(crate) fn expand_fields(fields: &[Field], constructor: &TokenStream, private: &TokenStream) -> TokenStream {
+    let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
+    let slots: Vec<_> = (0..arguments.len()).map(|index| format_ident!("__f{}", index)).collect();
+    let declarations = arguments.iter().zip(&slots).map(|(field, slot)| {
+        let ty = &field.ty;
+        quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    let arms = arguments.iter().zip(&slots).map(|(field, slot)| {
+        let key = &field.key;
+        let ty = &field.ty;
+        let convert = if field.attrs.schemars.is_some() {
+            quote!(#private::schemars_field::<#ty>(__item, #key)?)
+        } else {
+            quote!(#private::convert_field::<#ty>(__item, #key)?)
+        };
+        quote!(#key => #slot = ::core::option::Option::Some(#convert),)
+    });
+    let loop_ = if arguments.is_empty() {
+        quote!(let _ = __map;)
+    } else {
+        quote! {
+            for (__key, __item) in __map {
+                match __key.as_str() {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+        }
+    };
+    let inits = fields.iter().map(|field| {
+        let ident = &field.ident;
+        if field.skip {
+            return quote!(#ident: ::core::default::Default::default(),);
+        }
+        let position = arguments
+            .iter()
+            .position(|argument| argument.ident == field.ident)
+            .unwrap_or_default();
+        let slot = &slots[position];
+        let absent = absent_value(field, private);
+        quote! {
+            #ident: match #slot {
+                ::core::option::Option::Some(__present) => __present,
+                ::core::option::Option::None => #absent,
+            },
+        }
+    });
+    quote! {
+        #(#declarations)*
+        #loop_
+        ::core::result::Result::Ok(#constructor { #(#inits)* })
+    }
+}
+
+/// The value of an absent property.
+fn absent_value(field: &Field, private: &TokenStream) -> TokenStream {
+    let ty = &field.ty;
+    let key = &field.key;
+    match &field.default {
+        Some(DefaultSpec::Literal(default)) => {
+            let value = default.value.to_value_tokens(private);
+            if field.attrs.schemars.is_some() {
+                quote!(#private::schemars_field::<#ty>(&#value, #key)?)
+            } else {
+                quote!(#private::convert_field::<#ty>(&#value, #key)?)
+            }
+        }
+        Some(DefaultSpec::Trait) => quote!(<#ty as ::core::default::Default>::default()),
+        Some(DefaultSpec::Function(path)) => quote!(#path()),
+        None if field.attrs.schemars.is_some() => quote!(#private::schemars_absent::<#ty>(#key)?),
+        None => quote!(#private::absent_field::<#ty>(#key)?),
+    }
+}
+
+fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -> TokenStream {
+    match tagging {
+        Tagging::External => {
+            let unit_arms = variants.iter().filter_map(|variant| {
+                let (ident, name) = (&variant.ident, &variant.name);
+                matches!(variant.payload, Payload::Unit)
+                    .then(|| quote!(#name => ::core::result::Result::Ok(Self::#ident),))
+            });
+            let payload_arms = variants.iter().filter_map(|variant| {
+                let (ident, name) = (&variant.ident, &variant.name);
+                match &variant.payload {
+                    Payload::Unit => None,
+                    Payload::Newtype(ty) => Some(quote! {
+                        #name => ::core::result::Result::Ok(Self::#ident(
+                            #private::convert_field::<#ty>(__item, #name)?
+                        )),
+                    }),
+                    Payload::Struct(fields) => {
+                        let build = expand_fields(fields, &quote!(Self::#ident), private);
+                        Some(quote! {
+                            #name => {
+                                let __map = #private::expect_object(__item).map_err(|__e| __e.at_key(#name))?;
+                                #build
+                            }
+                        })
+                    }
+                }
+            });
+            quote! {
+                match __value {
+                    #private::Value::String(__name) => match __name.as_str() {
+                        #(#unit_arms)*
+                        __other => ::core::result::Result::Err(#private::unknown_variant(__other)),
+                    },
+                    #private::Value::Object(__outer) => {
+                        let (__name, __item) = #private::single_entry(__outer)?;
+                        match __name {
+                            #(#payload_arms)*
+                            __other => ::core::result::Result::Err(#private::unknown_variant(__other)),
+                        }
+                    }
+                    __other => ::core::result::Result::Err(#private::ConvertError::expected("a variant", __other)),
+                }
+            }
+        }
+        Tagging::Internal { tag } => {
+            let arms = variants.iter().map(|variant| {
+                let (ident, name) = (&variant.ident, &variant.name);
+                match &variant.payload {
+                    Payload::Unit => quote!(#name => ::core::result::Result::Ok(Self::#ident),),
+                    Payload::Newtype(ty) => quote! {
+                        #name => ::core::result::Result::Ok(Self::#ident(
+                            <#ty as #private::ToolArgs>::from_json(__value)?
+                        )),
+                    },
+                    Payload::Struct(fields) => {
+                        let build = expand_fields(fields, &quote!(Self::#ident), private);
+                        quote!(#name => { #build })
+                    }
+                }
+            });
+            quote! {
+                let __map = #private::expect_object(__value)?;
+                match #private::tag_of(__map, #tag)? {
+                    #(#arms)*
+                    __other => ::core::result::Result::Err(#private::unknown_variant(__other)),
+                }
+            }
+        }
+        Tagging::Adjacent { tag, content } => {
+            let arms = variants.iter().map(|variant| {
+                let (ident, name) = (&variant.ident, &variant.name);
+                match &variant.payload {
+                    Payload::Unit => quote!(#name => ::core::result::Result::Ok(Self::#ident),),
+                    Payload::Newtype(ty) => quote! {
+                        #name => ::core::result::Result::Ok(Self::#ident(
+                            #private::convert_field::<#ty>(#private::content_of(__outer, #content)?, #content)?
+                        )),
+                    },
+                    Payload::Struct(fields) => {
+                        let build = expand_fields(fields, &quote!(Self::#ident), private);
+                        quote! {
+                            #name => {
+                                let __map = #private::expect_object(#private::content_of(__outer, #content)?)
+                                    .map_err(|__e| __e.at_key(#content))?;
+                                #build
+                            }
+                        }
+                    }
+                }
+            });
+            quote! {
+                let __outer = #private::expect_object(__value)?;
+                match #private::tag_of(__outer, #tag)? {
+                    #(#arms)*
+                    __other => ::core::result::Result::Err(#private::unknown_variant(__other)),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `#[derive(ToolArgs)]`: the `ToolArgs` impl (schema, conversion), the `ToolArgsObject` marker
+//! for named structs, the documented schema, and compile-time checks of attribute values against
+//! the field types.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
+use crate::attr::arg::DefaultSpec;
+use crate::check::check_type;
+use crate::errors::Errors;
+use crate::expand::convert::expand_convert_body;
+use crate::expand::docs;
+use crate::expand::schema::expand_schema_body;
+
+/// Expands `#[derive(ToolArgs)]`.
+pub(crate) fn expand_derive(input: &syn::DeriveInput) -> TokenStream {
+    let mut errors = Errors::new();
+    let args = ArgsType::from_derive(input, &mut errors);
+    if let Some(args) = &args {
+        check_type(args, &mut errors);
+    }
+    match (args, errors.finish()) {
+        (Some(args), Ok(())) => expand_args_type(&args, true),
+        (args, result) => {
+            let error = result.err().map(|error| error.to_compile_error());
+            // A stub impl keeps one mistake from cascading into "does not implement ToolArgs"
+            // errors at every use of the type.
+            let krate = args.map_or_else(|| quote!(::dsh_tools), |args| args.krate);
+            let stub = stub_impl(input, &krate);
+            quote!(#error #stub)
+        }
+    }
+}
+
+/// The impls for an argument type. `documented` adds the rustdoc schema section (the hidden
+/// arguments struct of a `#[tool]` documents itself on the tool instead).
+pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream {
+    let krate = &args.krate;
+    let private = quote!(#krate::__private);
+    let ident = &args.ident;
+    let mut generics = args.generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(#private::ToolArgs));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let schema_body = expand_schema_body(args, &private);
+    let convert_body = expand_convert_body(args, &private);
+    let checks = expand_checks(args, &private);
+    let object_marker = matches!(args.shape, Shape::Struct(_)).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #private::ToolArgsObject for #ident #ty_generics #where_clause {}
+        }
+    });
+    let string_default = is_plain_string_enum(args).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #private::DefaultLiteral<#ident #ty_generics> for &'static str #where_clause {}
+        }
+    });
+    let node = docs::document_type(args);
+    let json = docs::render(&node);
+    let (doc, documented_schema) = if documented && args.generics.params.is_empty() {
+        let section = docs::schema_section("JSON Schema", &json, docs::has_refs(&json));
+        let doc = docs::doc_attrs(&format!(
+            "The arguments `{ident}` describes, as the model sees them.\n\n{section}"
+        ));
+        let documented_schema = quote! {
+            #[automatically_derived]
+            impl #private::DocumentedSchema for #ident {
+                const DOCUMENTED_SCHEMA: &'static str = #json;
+            }
+        };
+        (doc, Some(documented_schema))
+    } else {
+        (TokenStream::new(), None)
+    };
+    quote! {
+        #[allow(clippy::needless_question_mark, clippy::redundant_closure_call)]
+        const _: () = {
+            #doc
+            #[automatically_derived]
+            impl #impl_generics #private::ToolArgs for #ident #ty_generics #where_clause {
+                fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
+                    #schema_body
+                }
+
+                fn from_json(
+                    __value: &#private::Value,
+                ) -> ::core::result::Result<Self, #private::ConvertError> {
+                    #convert_body
+                }
+            }
+            #object_marker
+            #string_default
+            #documented_schema
+            #checks
+        };
+    }
+}
+
+fn is_plain_string_enum(args: &ArgsType) -> bool {
+    matches!(&args.shape, Shape::Enum { variants, tagging: Tagging::External }
+        if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)))
+}
+
+/// Never-called code that makes the compiler check attribute values against field types, each
+/// spanned on the user's tokens: a default or `enum` member must be a value of the field's type,
+/// and a constraint must suit it (`min_length` on a string, `minimum` on a number, …).
+fn expand_checks(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    let mut checks = Vec::new();
+    let mut visit = |fields: &[Field]| {
+        for field in fields.iter().filter(|field| !field.skip) {
+            checks.extend(field_checks(field, private));
+        }
+    };
+    match &args.shape {
+        Shape::Struct(fields) => visit(fields),
+        Shape::Enum { variants, .. } => {
+            for variant in variants {
+                if let Payload::Struct(fields) = &variant.payload {
+                    visit(fields);
+                }
+            }
+        }
+        Shape::Newtype { .. } | Shape::Unit => {}
+    }
+    if checks.is_empty() || !args.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        #[allow(dead_code, unused_must_use, clippy::no_effect)]
+        fn __dsh_check_attributes() {
+            #(#checks)*
+        }
+    }
+}
+
+/// The compile-time checks of one field's `#[arg]` values.
+pub(crate) fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStream> {
+    let ty = &field.ty;
+    let attrs = &field.attrs;
+    let mut checks = Vec::new();
+    let literal_check = |expr: &syn::Expr| {
+        quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#expr);)
+    };
+    if let Some(DefaultSpec::Literal(default)) = &field.default {
+        checks.push(literal_check(&default.expr));
+    }
+    if let Some(DefaultSpec::Function(path)) = &field.default {
+        checks.push(quote_spanned!(path.span()=> let _: #ty = #path();));
+    }
+    if let Some(values) = &attrs.enum_values {
+        if let syn::Expr::Array(array) = &values.expr {
+            checks.extend(array.elems.iter().map(literal_check));
+        }
+    }
+    if let Some(constant) = &attrs.constant {
+        checks.push(literal_check(&constant.expr));
+    }
+    if attrs.schemars.is_none() {
+        let marker = |span: proc_macro2::Span, check: TokenStream| quote_spanned!(span=> #private::#check::<#ty>(););
+        if let Some(minimum) = &attrs.minimum {
+            checks.push(marker(minimum.expr.span(), quote!(assert_number)));
+        }
+        if let Some(maximum) = &attrs.maximum {
+            checks.push(marker(maximum.expr.span(), quote!(assert_number)));
+        }
+        for (value, check) in [
+            (attrs.min_length, quote!(assert_string)),
+            (attrs.max_length, quote!(assert_string)),
+            (attrs.min_items, quote!(assert_array)),
+            (attrs.max_items, quote!(assert_array)),
+        ] {
+            if let Some((_, span)) = value {
+                checks.push(marker(span, check));
+            }
+        }
+        if let Some(pattern) = &attrs.pattern {
+            checks.push(marker(pattern.span(), quote!(assert_string)));
+        }
+    }
+    checks
+}
+
+/// Empty impls emitted next to errors.
+fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
+    let private = quote!(#krate::__private);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #private::ToolArgs for #ident #ty_generics #where_clause {
+                fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
+                    ::core::result::Result::Err(#private::macro_error_schema())
+                }
+                fn from_json(
+                    _: &#private::Value,
+                ) -> ::core::result::Result<Self, #private::ConvertError> {
+                    ::core::result::Result::Err(#private::ConvertError::new("invalid ToolArgs derive"))
+                }
+            }
+        };
+    }
+}

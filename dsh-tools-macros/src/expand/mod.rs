@@ -1,0 +1,10 @@
+//! Code generation, one file per generated piece: the schema builder (`schema.rs`), the
+//! conversion (`convert.rs`), the `ToolArgs` derive that assembles them (`derive.rs`), the
+//! documented schema (`docs.rs`), presenters (`present.rs`) and `#[tool]` (`tool.rs`).
+
+pub(crate) mod convert;
+pub(crate) mod derive;
+pub(crate) mod docs;
+pub(crate) mod present;
+pub(crate) mod schema;
+pub(crate) mod tool;

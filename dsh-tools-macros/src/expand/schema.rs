@@ -1,0 +1,266 @@
+//! Emits the code of `ToolArgs::schema()`: a field's schema from its type, then the `#[arg]`
+//! annotations and constraints applied through the runtime's `__private` helpers (which check at
+//! build time that a default or `enum` value fits the final schema).
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
+use crate::attr::arg::DefaultSpec;
+use crate::literal::JsonLiteral;
+
+/// The body of `fn schema() -> Result<Schema, SchemaError>` for `args`.
+pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    let annotate = annotate_container(args, private);
+    if let Shape::Enum { variants, tagging: Tagging::External } = &args.shape {
+        if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)) {
+            // Plain strings: one `enum`; each variant's doc is listed after the type's own.
+            let names = variants.iter().map(|variant| &variant.name);
+            let description = option_tokens(args.description.as_deref());
+            let notes = variant_notes(variants);
+            let title = args.title.as_ref().map(|title| quote!(let __schema = #private::titled(__schema, #title);));
+            return quote! {
+                let __schema = #private::string_enum(&[#(#names),*], #description, #notes);
+                #title
+                ::core::result::Result::Ok(__schema)
+            };
+        }
+    }
+    match &args.shape {
+        Shape::Struct(fields) => {
+            let object = expand_object(fields, args.open, None, private);
+            quote! {
+                let __schema = #object;
+                ::core::result::Result::Ok(#annotate)
+            }
+        }
+        Shape::Newtype { ty, .. } => quote! {
+            let __schema = <#ty as #private::ToolArgs>::schema()?;
+            ::core::result::Result::Ok(#annotate)
+        },
+        Shape::Unit => quote! {
+            let __schema = #private::null_schema();
+            ::core::result::Result::Ok(#annotate)
+        },
+        Shape::Enum { variants, tagging } => {
+            let body = expand_enum(variants, tagging, args.open, private);
+            quote! {
+                let __schema = #body;
+                ::core::result::Result::Ok(#annotate)
+            }
+        }
+    }
+}
+
+/// `__schema` with the type's description and title applied.
+fn annotate_container(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    let mut expr = quote!(__schema);
+    if let Some(description) = &args.description {
+        expr = quote!(#private::describe(#expr, #description));
+    }
+    if let Some(title) = &args.title {
+        expr = quote!(#private::titled(#expr, #title));
+    }
+    expr
+}
+
+/// An object schema from `fields` (skipped fields left out); `tag` prepends `{tag: const name}`.
+pub(crate) fn expand_object(
+    fields: &[Field],
+    open: bool,
+    tag: Option<(&str, &str)>,
+    private: &TokenStream,
+) -> TokenStream {
+    let tag_property = tag.map(|(tag, name)| {
+        quote!(__properties.push(#private::property(#tag, #private::const_string(#name), true)?);)
+    });
+    let properties = fields
+        .iter()
+        .filter(|field| !field.skip)
+        .map(|field| {
+            let property = expand_property(field, private);
+            quote!(__properties.push(#property);)
+        });
+    let count = fields.len() + usize::from(tag.is_some());
+    quote! {{
+        let mut __properties = ::std::vec::Vec::with_capacity(#count);
+        #tag_property
+        #(#properties)*
+        #private::object(__properties, #open)
+    }}
+}
+
+/// `Property` for one field: the type's schema, then every `#[arg]` key.
+fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
+    let ty = &field.ty;
+    let key = &field.key;
+    let attrs = &field.attrs;
+    let base = match &attrs.schemars {
+        Some(marker) => quote_spanned!(marker.span()=> #private::schemars_schema::<#ty>()?),
+        None => quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::schema()?),
+    };
+    let mut steps = Vec::new();
+    if let Some(values) = &attrs.enum_values {
+        let members = values.value.iter().map(|value| value.to_value_tokens(private));
+        steps.push(quote!(let __s = #private::with_enum(__s, ::std::vec![#(#members),*])?;));
+    }
+    if let Some(constant) = &attrs.constant {
+        let value = constant.value.to_value_tokens(private);
+        steps.push(quote!(let __s = #private::with_const(__s, #value)?;));
+    }
+    if let Some(minimum) = &attrs.minimum {
+        let number = number_tokens(&minimum.value, private);
+        steps.push(quote!(let __s = #private::with_minimum(__s, #number)?;));
+    }
+    if let Some(maximum) = &attrs.maximum {
+        let number = number_tokens(&maximum.value, private);
+        steps.push(quote!(let __s = #private::with_maximum(__s, #number)?;));
+    }
+    for (value, helper) in [
+        (attrs.min_length, quote!(with_min_length)),
+        (attrs.max_length, quote!(with_max_length)),
+        (attrs.min_items, quote!(with_min_items)),
+        (attrs.max_items, quote!(with_max_items)),
+    ] {
+        if let Some((value, _)) = value {
+            steps.push(quote!(let __s = #private::#helper(__s, #value)?;));
+        }
+    }
+    if let Some(pattern) = &attrs.pattern {
+        steps.push(quote!(let __s = #private::with_pattern(__s, #pattern)?;));
+    }
+    if let Some(description) = &field.description {
+        steps.push(quote!(let __s = #private::describe(__s, #description);));
+    }
+    if let Some(title) = &attrs.title {
+        steps.push(quote!(let __s = #private::titled(__s, #title);));
+    }
+    if let Some(DefaultSpec::Literal(default)) = &field.default {
+        let value = default.value.to_value_tokens(private);
+        steps.push(quote!(let __s = #private::with_default(__s, #value);));
+    }
+    if !attrs.examples.is_empty() {
+        let values = attrs.examples.iter().map(|example| example.value.to_value_tokens(private));
+        steps.push(quote!(let __s = #private::with_examples(__s, ::std::vec![#(#values),*]);));
+    }
+    let required = required_tokens(field, private);
+    quote! {{
+        let __s = #base;
+        #(#steps)*
+        #private::property(#key, __s, #required)?
+    }}
+}
+
+/// Whether the property is required: never with a default; always with `required`; otherwise
+/// unless the type may be absent (`Option`).
+pub(crate) fn required_tokens(field: &Field, private: &TokenStream) -> TokenStream {
+    if field.default.is_some() {
+        quote!(false)
+    } else if field.attrs.required.is_some() {
+        quote!(true)
+    } else {
+        let ty = &field.ty;
+        quote!(!<#ty as #private::ToolArgs>::OPTIONAL)
+    }
+}
+
+fn number_tokens(literal: &JsonLiteral, private: &TokenStream) -> TokenStream {
+    match literal {
+        JsonLiteral::Integer(value) => match i64::try_from(*value) {
+            Ok(small) => quote!(#private::Number::from(#small)),
+            Err(_) => {
+                let unsigned = u64::try_from(*value).unwrap_or(u64::MAX);
+                quote!(#private::Number::from(#unsigned))
+            }
+        },
+        JsonLiteral::Float(value) => quote!(#private::float_number(#value)?),
+        _ => quote!(#private::Number::from(0_i64)),
+    }
+}
+
+/// The schema of an enum, following serde's representation of `tagging`.
+fn expand_enum(variants: &[Variant], tagging: &Tagging, open: bool, private: &TokenStream) -> TokenStream {
+    let mut branches = Vec::new();
+    let unit_names: Vec<&String> = variants
+        .iter()
+        .filter(|variant| matches!(variant.payload, Payload::Unit))
+        .map(|variant| &variant.name)
+        .collect();
+    if matches!(tagging, Tagging::External) && !unit_names.is_empty() {
+        let notes = variant_notes(
+            variants
+                .iter()
+                .filter(|variant| matches!(variant.payload, Payload::Unit)),
+        );
+        branches.push(quote!(#private::string_enum(&[#(#unit_names),*], ::core::option::Option::None, #notes)));
+    }
+    for variant in variants {
+        let name = &variant.name;
+        let branch = match (tagging, &variant.payload) {
+            (Tagging::External, Payload::Unit) => continue,
+            (Tagging::External, Payload::Newtype(ty)) => quote! {
+                #private::object(
+                    ::std::vec![#private::property(#name, <#ty as #private::ToolArgs>::schema()?, true)?],
+                    false,
+                )
+            },
+            (Tagging::External, Payload::Struct(fields)) => {
+                let inner = expand_object(fields, open, None, private);
+                quote!(#private::object(::std::vec![#private::property(#name, #inner, true)?], false))
+            }
+            (Tagging::Internal { tag }, Payload::Unit) => {
+                expand_object(&[], open, Some((tag, name)), private)
+            }
+            (Tagging::Internal { tag }, Payload::Struct(fields)) => {
+                expand_object(fields, open, Some((tag, name)), private)
+            }
+            (Tagging::Internal { tag }, Payload::Newtype(ty)) => quote! {
+                #private::internally_tagged(#tag, #name, <#ty as #private::ToolArgs>::schema()?)?
+            },
+            (Tagging::Adjacent { tag, .. }, Payload::Unit) => {
+                expand_object(&[], false, Some((tag, name)), private)
+            }
+            (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => quote! {
+                #private::object(::std::vec![
+                    #private::property(#tag, #private::const_string(#name), true)?,
+                    #private::property(#content, <#ty as #private::ToolArgs>::schema()?, true)?,
+                ], false)
+            },
+            (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => {
+                let inner = expand_object(fields, open, None, private);
+                quote! {
+                    #private::object(::std::vec![
+                        #private::property(#tag, #private::const_string(#name), true)?,
+                        #private::property(#content, #inner, true)?,
+                    ], false)
+                }
+            }
+        };
+        let branch = match &variant.description {
+            Some(description) => quote!(#private::describe(#branch, #description)),
+            None => branch,
+        };
+        branches.push(branch);
+    }
+    quote!(#private::one_of(::std::vec![#(#branches),*]))
+}
+
+/// `("name", "doc")` pairs of documented unit variants, for the enum's description.
+fn variant_notes<'a>(variants: impl IntoIterator<Item = &'a Variant>) -> TokenStream {
+    let notes = variants.into_iter().filter_map(|variant| {
+        let name = &variant.name;
+        variant
+            .description
+            .as_ref()
+            .map(|description| quote!((#name, #description)))
+    });
+    quote!(&[#(#notes),*])
+}
+
+fn option_tokens(text: Option<&str>) -> TokenStream {
+    match text {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}

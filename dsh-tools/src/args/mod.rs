@@ -1,0 +1,131 @@
+//! [`ToolArgs`]: the trait every value a tool exchanges with the model implements — its schema and
+//! the conversion from an already-validated JSON value into the Rust type.
+//!
+//! `#[derive(ToolArgs)]` implements it for user types; `std_types.rs` implements it for the standard
+//! types the schema rules of the macros name (strings, integers with their own bounds, floats,
+//! collections, maps, smart pointers, `serde_json::Value`). Validation is not done here: the
+//! schema engine validates first, so a conversion only fails when a schema and a type disagree,
+//! which `ConvertError` reports instead of panicking.
+
+mod std_types;
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::error::ToolError;
+use crate::schema::{Schema, SchemaError};
+
+/// A type that can be a tool argument (or a tool's output value): it has a JSON Schema, and a
+/// value valid against that schema converts into it.
+///
+/// Derive it with `#[derive(ToolArgs)]`; the standard types the macros understand implement it
+/// already. Types from other crates plug in through `schemars::JsonSchema` with `#[arg(schemars)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument",
+    label = "not a tool argument type",
+    note = "derive `ToolArgs` for it, or mark the field or parameter `#[arg(schemars)]` if it implements `schemars::JsonSchema` and `serde::Deserialize`"
+)]
+pub trait ToolArgs: Sized {
+    /// Whether the value may be absent (true only for `Option<T>`): such properties are optional.
+    const OPTIONAL: bool = false;
+
+    /// Builds the schema. Called once per tool (the result is cached); fails only when a schema
+    /// imported from `schemars` uses JSON Schema the engine cannot enforce, or a pattern does not
+    /// compile.
+    fn schema() -> Result<Schema, SchemaError>;
+
+    /// Converts a value that passed validation against [`schema`](Self::schema).
+    fn from_json(value: &Value) -> Result<Self, ConvertError>;
+
+    /// The value of an absent property: `Some(None)` for `Option<T>`, `None` (missing) otherwise.
+    fn absent() -> Option<Self> {
+        None
+    }
+}
+
+/// A `#[derive(ToolArgs)]` struct with named fields: its schema is a closed (or explicitly open)
+/// object, so it can be the whole argument object of a tool.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the whole arguments of a tool",
+    label = "a tool's arguments must be a JSON object",
+    note = "use a `#[derive(ToolArgs)]` struct with named fields, or list the arguments as separate parameters"
+)]
+pub trait ToolArgsObject: ToolArgs {}
+
+/// A value that passed validation could still not be converted: the schema and the Rust type
+/// disagree (a bug in a hand-written `ToolArgs` impl, or a `schemars` type whose `Deserialize` is
+/// stricter than its schema). It reaches the model as `INVALID_ARGS`, never as a panic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvertError {
+    path: String,
+    message: String,
+}
+
+impl ConvertError {
+    /// An error with this explanation.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            path: String::new(),
+            message: message.into(),
+        }
+    }
+
+    /// The value at hand is not what the type expects.
+    pub fn expected(what: &str, value: &Value) -> Self {
+        Self::new(format!(
+            "expected {what}, got {}",
+            crate::schema::JsonType::of(value).name()
+        ))
+    }
+
+    /// Places the error under the property `key` (called from the inside out).
+    #[must_use]
+    pub fn at_key(mut self, key: &str) -> Self {
+        self.path = join_path(key.to_owned(), self.path);
+        self
+    }
+
+    /// Places the error under the item `index` (called from the inside out).
+    #[must_use]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.path = join_path(format!("[{index}]"), self.path);
+        self
+    }
+
+    /// The explanation, without the path.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Where the conversion failed (`opts.depth`, `include[1]`), empty at the root.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+fn join_path(outer: String, inner: String) -> String {
+    if inner.is_empty() {
+        outer
+    } else if inner.starts_with('[') {
+        outer + &inner
+    } else {
+        format!("{outer}.{inner}")
+    }
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "\"{}\" {}", self.path, self.message)
+        }
+    }
+}
+
+impl From<ConvertError> for ToolError {
+    fn from(error: ConvertError) -> Self {
+        ToolError::invalid_arguments_text(error)
+    }
+}

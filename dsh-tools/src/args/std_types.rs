@@ -1,0 +1,389 @@
+//! [`ToolArgs`] for the standard types: the type → schema rules of the macros.
+//!
+//! Integers carry their own type's bounds into the schema, so the validator rejects what the type
+//! cannot hold (`300` for a `u8`) instead of the conversion failing later. Integral floats (`1.0`,
+//! `1e3`) are integers, as JSON Schema says, and convert.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hash};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Map, Number, Value};
+
+use super::{ConvertError, ToolArgs};
+use crate::schema::{
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Schema, SchemaError,
+    SchemaKind, StringRules,
+};
+
+fn node(kind: SchemaKind) -> Schema {
+    Schema {
+        kind,
+        nullable: false,
+        annotations: Annotations::default(),
+    }
+}
+
+fn string_schema(rules: StringRules) -> Schema {
+    node(SchemaKind::String(rules))
+}
+
+fn as_str(value: &Value) -> Result<&str, ConvertError> {
+    value
+        .as_str()
+        .ok_or_else(|| ConvertError::expected("a string", value))
+}
+
+impl ToolArgs for String {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(string_schema(StringRules::default()))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        as_str(value).map(str::to_owned)
+    }
+}
+
+impl ToolArgs for Cow<'static, str> {
+    fn schema() -> Result<Schema, SchemaError> {
+        String::schema()
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        String::from_json(value).map(Cow::Owned)
+    }
+}
+
+impl ToolArgs for PathBuf {
+    fn schema() -> Result<Schema, SchemaError> {
+        String::schema()
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        as_str(value).map(PathBuf::from)
+    }
+}
+
+impl ToolArgs for char {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(string_schema(StringRules {
+            min_length: Some(1),
+            max_length: Some(1),
+            pattern: None,
+        }))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        let text = as_str(value)?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(only), None) => Ok(only),
+            _ => Err(ConvertError::new("expected exactly one character")),
+        }
+    }
+}
+
+impl ToolArgs for bool {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(node(SchemaKind::Boolean))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        value
+            .as_bool()
+            .ok_or_else(|| ConvertError::expected("a boolean", value))
+    }
+}
+
+impl ToolArgs for () {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(node(SchemaKind::Null))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        if value.is_null() {
+            Ok(())
+        } else {
+            Err(ConvertError::expected("null", value))
+        }
+    }
+}
+
+/// An integral JSON number as `i128` (`1.0` and `1e3` included).
+fn integral(value: &Value) -> Result<i128, ConvertError> {
+    let number = value
+        .as_number()
+        .ok_or_else(|| ConvertError::expected("an integer", value))?;
+    if let Some(i) = number.as_i64() {
+        return Ok(i128::from(i));
+    }
+    if let Some(u) = number.as_u64() {
+        return Ok(i128::from(u));
+    }
+    match number.as_f64() {
+        // Every integral f64 below 2^64 in magnitude is exactly representable as i128.
+        Some(f) if f.fract() == 0.0 && f.abs() < 18_446_744_073_709_551_616.0 => Ok(f as i128),
+        _ => Err(ConvertError::new(format!("expected an integer, got {number}"))),
+    }
+}
+
+fn integer_schema(minimum: Number, maximum: Number) -> Schema {
+    node(SchemaKind::Integer(NumberRules {
+        minimum: Some(minimum),
+        maximum: Some(maximum),
+    }))
+}
+
+macro_rules! integer_args {
+    ($($ty:ty),* $(,)?) => {$(
+        impl ToolArgs for $ty {
+            fn schema() -> Result<Schema, SchemaError> {
+                Ok(integer_schema(Number::from(<$ty>::MIN), Number::from(<$ty>::MAX)))
+            }
+            fn from_json(value: &Value) -> Result<Self, ConvertError> {
+                let wide = integral(value)?;
+                <$ty>::try_from(wide).map_err(|_| {
+                    ConvertError::new(format!(
+                        "{wide} is out of range for {}",
+                        stringify!($ty)
+                    ))
+                })
+            }
+        }
+    )*};
+}
+
+integer_args!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
+
+macro_rules! wide_integer_args {
+    ($($ty:ty),* $(,)?) => {$(
+        /// JSON numbers carry at most 64-bit integers, so the schema bounds are those of `i64`/`u64`.
+        impl ToolArgs for $ty {
+            fn schema() -> Result<Schema, SchemaError> {
+                let minimum = if <$ty>::MIN == 0 { Number::from(0) } else { Number::from(i64::MIN) };
+                Ok(integer_schema(minimum, Number::from(u64::MAX)))
+            }
+            fn from_json(value: &Value) -> Result<Self, ConvertError> {
+                let wide = integral(value)?;
+                <$ty>::try_from(wide).map_err(|_| {
+                    ConvertError::new(format!(
+                        "{wide} is out of range for {}",
+                        stringify!($ty)
+                    ))
+                })
+            }
+        }
+    )*};
+}
+
+wide_integer_args!(i128, u128);
+
+impl ToolArgs for f64 {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(node(SchemaKind::Number(NumberRules::default())))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        value
+            .as_f64()
+            .ok_or_else(|| ConvertError::expected("a number", value))
+    }
+}
+
+impl ToolArgs for f32 {
+    /// Bounded by `f32::MAX` so that no accepted number becomes an infinity.
+    fn schema() -> Result<Schema, SchemaError> {
+        let limit = f64::from(f32::MAX);
+        Ok(node(SchemaKind::Number(NumberRules {
+            minimum: Number::from_f64(-limit),
+            maximum: Number::from_f64(limit),
+        })))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        let wide = f64::from_json(value)?;
+        let narrow = wide as f32;
+        if narrow.is_finite() {
+            Ok(narrow)
+        } else {
+            Err(ConvertError::new(format!("{wide} is out of range for f32")))
+        }
+    }
+}
+
+impl ToolArgs for Value {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(node(SchemaKind::Any))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        Ok(value.clone())
+    }
+}
+
+impl ToolArgs for Map<String, Value> {
+    fn schema() -> Result<Schema, SchemaError> {
+        Ok(node(SchemaKind::Object(ObjectRules {
+            properties: Vec::new(),
+            additional: AdditionalProperties::Allowed,
+        })))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        value
+            .as_object()
+            .cloned()
+            .ok_or_else(|| ConvertError::expected("an object", value))
+    }
+}
+
+impl<T: ToolArgs> ToolArgs for Option<T> {
+    const OPTIONAL: bool = true;
+
+    /// `T`'s schema that also accepts `null`; an absent or `null` value is `None`.
+    fn schema() -> Result<Schema, SchemaError> {
+        let mut schema = T::schema()?;
+        schema.nullable = true;
+        Ok(schema)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        if value.is_null() {
+            Ok(None)
+        } else {
+            T::from_json(value).map(Some)
+        }
+    }
+    fn absent() -> Option<Self> {
+        Some(None)
+    }
+}
+
+macro_rules! pointer_args {
+    ($($pointer:ident),* $(,)?) => {$(
+        impl<T: ToolArgs> ToolArgs for $pointer<T> {
+            const OPTIONAL: bool = T::OPTIONAL;
+            fn schema() -> Result<Schema, SchemaError> {
+                T::schema()
+            }
+            fn from_json(value: &Value) -> Result<Self, ConvertError> {
+                T::from_json(value).map($pointer::new)
+            }
+            fn absent() -> Option<Self> {
+                T::absent().map($pointer::new)
+            }
+        }
+    )*};
+}
+
+pointer_args!(Box, Arc, Rc);
+
+fn array_schema<T: ToolArgs>(min_items: Option<u64>, max_items: Option<u64>) -> Result<Schema, SchemaError> {
+    Ok(node(SchemaKind::Array(ArrayRules {
+        items: Some(Box::new(T::schema()?)),
+        min_items,
+        max_items,
+    })))
+}
+
+/// Converts every item of an array, naming the index of the first failure.
+fn items<T: ToolArgs, C: FromIterator<T>>(value: &Value) -> Result<C, ConvertError> {
+    value
+        .as_array()
+        .ok_or_else(|| ConvertError::expected("an array", value))?
+        .iter()
+        .enumerate()
+        .map(|(index, item)| T::from_json(item).map_err(|error| error.at_index(index)))
+        .collect()
+}
+
+impl<T: ToolArgs> ToolArgs for Vec<T> {
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(None, None)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        items(value)
+    }
+}
+
+impl<T: ToolArgs> ToolArgs for VecDeque<T> {
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(None, None)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        items(value)
+    }
+}
+
+impl<T: ToolArgs> ToolArgs for Box<[T]> {
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(None, None)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        items(value)
+    }
+}
+
+impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
+    /// Exactly `N` items.
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(Some(N as u64), Some(N as u64))
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        let list: Vec<T> = items(value)?;
+        let found = list.len();
+        list.try_into()
+            .map_err(|_| ConvertError::new(format!("expected {N} items, got {found}")))
+    }
+}
+
+/// Sets are arrays; duplicates collapse into one element.
+impl<T: ToolArgs + Eq + Hash, S: BuildHasher + Default> ToolArgs for HashSet<T, S> {
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(None, None)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        items(value)
+    }
+}
+
+/// Sets are arrays; duplicates collapse into one element.
+impl<T: ToolArgs + Ord> ToolArgs for BTreeSet<T> {
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(None, None)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        items(value)
+    }
+}
+
+fn map_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
+    Ok(node(SchemaKind::Object(ObjectRules {
+        properties: Vec::new(),
+        additional: AdditionalProperties::Schema(Box::new(T::schema()?)),
+    })))
+}
+
+/// Converts every entry of an object, naming the key of the first failure.
+fn entries<T: ToolArgs, C: FromIterator<(String, T)>>(value: &Value) -> Result<C, ConvertError> {
+    value
+        .as_object()
+        .ok_or_else(|| ConvertError::expected("an object", value))?
+        .iter()
+        .map(|(key, item)| {
+            T::from_json(item)
+                .map(|converted| (key.clone(), converted))
+                .map_err(|error| error.at_key(key))
+        })
+        .collect()
+}
+
+impl<T: ToolArgs, S: BuildHasher + Default> ToolArgs for HashMap<String, T, S> {
+    fn schema() -> Result<Schema, SchemaError> {
+        map_schema::<T>()
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        entries(value)
+    }
+}
+
+impl<T: ToolArgs> ToolArgs for BTreeMap<String, T> {
+    fn schema() -> Result<Schema, SchemaError> {
+        map_schema::<T>()
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        entries(value)
+    }
+}

@@ -1,0 +1,261 @@
+//! Building a field's schema step by step, as the derive emits it: the type's schema, then each
+//! `#[arg]` key applied. Every step checks that it makes sense for the schema at hand (a bound on
+//! a number, a default the schema accepts), so a mistake the compiler could not see surfaces as a
+//! registration-time `UNSUPPORTED_SCHEMA` error instead of a schema that lies to the model.
+
+use serde_json::{Number, Value};
+
+use crate::schema::{
+    AdditionalProperties, ObjectRules, Pattern, Property, Schema, SchemaError, SchemaKind,
+};
+
+/// `{"type":"null"}`.
+pub fn null_schema() -> Schema {
+    Schema::new(SchemaKind::Null)
+}
+
+/// Sets the description (a field's doc replaces its type's).
+pub fn describe(mut schema: Schema, description: &str) -> Schema {
+    schema.annotations.description = Some(description.to_owned());
+    schema
+}
+
+/// Sets the title.
+pub fn titled(mut schema: Schema, title: &str) -> Schema {
+    schema.annotations.title = Some(title.to_owned());
+    schema
+}
+
+/// An object of `properties`; closed unless `open`.
+pub fn object(properties: Vec<Property>, open: bool) -> Schema {
+    Schema::new(SchemaKind::Object(ObjectRules {
+        properties,
+        additional: if open {
+            AdditionalProperties::Allowed
+        } else {
+            AdditionalProperties::Forbidden
+        },
+    }))
+}
+
+/// A property; its default, when it has one, must be a value the schema accepts.
+pub fn property(name: &str, schema: Schema, required: bool) -> Result<Property, SchemaError> {
+    if let Some(default) = &schema.annotations.default {
+        if !schema.is_valid(default) {
+            return Err(SchemaError::single(format!(
+                "the default {default} of property \"{name}\" does not match its own schema"
+            )));
+        }
+    }
+    Ok(Property {
+        name: name.to_owned(),
+        schema,
+        required,
+    })
+}
+
+/// `{"const": "<name>"}` with `"type": "string"`: an enum tag.
+pub fn const_string(name: &str) -> Schema {
+    Schema::new(SchemaKind::Const(Value::String(name.to_owned())))
+}
+
+/// Restricts a schema to the listed values (`#[arg(enum = [..])]`), each of which must be a
+/// value the schema accepted before.
+pub fn with_enum(schema: Schema, members: Vec<Value>) -> Result<Schema, SchemaError> {
+    check_members(&schema, &members, "enum")?;
+    Ok(retyped(schema, SchemaKind::Enum(members)))
+}
+
+/// Restricts a schema to one value (`#[arg(const = ..)]`).
+pub fn with_const(schema: Schema, constant: Value) -> Result<Schema, SchemaError> {
+    check_members(&schema, std::slice::from_ref(&constant), "const")?;
+    Ok(retyped(schema, SchemaKind::Const(constant)))
+}
+
+fn check_members(schema: &Schema, members: &[Value], key: &str) -> Result<(), SchemaError> {
+    match members.iter().find(|member| !schema.is_valid(member)) {
+        Some(member) => Err(SchemaError::single(format!(
+            "`{key}` lists {member}, which the field's type does not accept"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Replaces the kind, keeping nullability and annotations.
+fn retyped(mut schema: Schema, kind: SchemaKind) -> Schema {
+    schema.kind = kind;
+    schema
+}
+
+/// A finite float as an exact JSON number.
+pub fn float_number(value: f64) -> Result<Number, SchemaError> {
+    Number::from_f64(value)
+        .ok_or_else(|| SchemaError::single(format!("bound {value} is not a finite number")))
+}
+
+fn bounds_of<'a>(
+    schema: &'a mut Schema,
+    key: &str,
+) -> Result<&'a mut crate::schema::NumberRules, SchemaError> {
+    match &mut schema.kind {
+        SchemaKind::Number(rules) | SchemaKind::Integer(rules) => Ok(rules),
+        _ => Err(not_applicable(key, "numbers")),
+    }
+}
+
+fn not_applicable(key: &str, kinds: &str) -> SchemaError {
+    SchemaError::single(format!("`{key}` applies to {kinds} only"))
+}
+
+/// `minimum`: kept only when tighter than the type's own bound (a `u8` stays `>= 0`).
+pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
+    let rules = bounds_of(&mut schema, "minimum")?;
+    let tighter = rules.minimum.as_ref().is_none_or(|current| {
+        crate::schema::compare_numbers(&bound, current) == std::cmp::Ordering::Greater
+    });
+    if tighter {
+        rules.minimum = Some(bound);
+    }
+    Ok(schema)
+}
+
+/// `maximum`: kept only when tighter than the type's own bound.
+pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
+    let rules = bounds_of(&mut schema, "maximum")?;
+    let tighter = rules.maximum.as_ref().is_none_or(|current| {
+        crate::schema::compare_numbers(&bound, current) == std::cmp::Ordering::Less
+    });
+    if tighter {
+        rules.maximum = Some(bound);
+    }
+    Ok(schema)
+}
+
+fn string_rules<'a>(
+    schema: &'a mut Schema,
+    key: &str,
+) -> Result<&'a mut crate::schema::StringRules, SchemaError> {
+    match &mut schema.kind {
+        SchemaKind::String(rules) => Ok(rules),
+        _ => Err(not_applicable(key, "strings")),
+    }
+}
+
+fn array_rules<'a>(
+    schema: &'a mut Schema,
+    key: &str,
+) -> Result<&'a mut crate::schema::ArrayRules, SchemaError> {
+    match &mut schema.kind {
+        SchemaKind::Array(rules) => Ok(rules),
+        _ => Err(not_applicable(key, "arrays")),
+    }
+}
+
+/// `minLength` in code points.
+pub fn with_min_length(mut schema: Schema, length: u64) -> Result<Schema, SchemaError> {
+    string_rules(&mut schema, "min_length")?.min_length = Some(length);
+    Ok(schema)
+}
+
+/// `maxLength` in code points.
+pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, SchemaError> {
+    string_rules(&mut schema, "max_length")?.max_length = Some(length);
+    Ok(schema)
+}
+
+/// `pattern` (checked at compile time too; compiled here).
+pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
+    let pattern = Pattern::new(source).map_err(|error| {
+        SchemaError::single(format!("`pattern` {source:?} does not compile: {error}"))
+    })?;
+    string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
+    Ok(schema)
+}
+
+/// `minItems`.
+pub fn with_min_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
+    array_rules(&mut schema, "min_items")?.min_items = Some(count);
+    Ok(schema)
+}
+
+/// `maxItems`.
+pub fn with_max_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
+    array_rules(&mut schema, "max_items")?.max_items = Some(count);
+    Ok(schema)
+}
+
+/// Shows `value` as the default (checked against the schema by [`property`]).
+pub fn with_default(mut schema: Schema, value: Value) -> Schema {
+    schema.annotations.default = Some(value);
+    schema
+}
+
+/// Shows `values` as examples.
+pub fn with_examples(mut schema: Schema, values: Vec<Value>) -> Schema {
+    schema.annotations.examples = values;
+    schema
+}
+
+/// A string enum of `names`; the description is the type's own text followed by one line per
+/// documented value (`- \`literal\`: …`), so the model learns what each value means.
+pub fn string_enum(names: &[&str], description: Option<&str>, notes: &[(&str, &str)]) -> Schema {
+    let mut schema = Schema::new(SchemaKind::Enum(
+        names.iter().map(|name| Value::String((*name).to_owned())).collect(),
+    ));
+    let notes: Vec<String> = notes
+        .iter()
+        .map(|(name, text)| format!("- `{name}`: {text}"))
+        .collect();
+    schema.annotations.description = match (description, notes.is_empty()) {
+        (None, true) => None,
+        (Some(text), true) => Some(text.to_owned()),
+        (None, false) => Some(notes.join("\n")),
+        (Some(text), false) => Some(format!("{text}\n\n{}", notes.join("\n"))),
+    };
+    schema
+}
+
+/// `oneOf` of `branches` (a single branch is the schema itself).
+pub fn one_of(mut branches: Vec<Schema>) -> Schema {
+    if branches.len() == 1 {
+        branches.remove(0)
+    } else {
+        Schema::new(SchemaKind::OneOf(branches))
+    }
+}
+
+/// An internally tagged newtype variant: the payload's object with `{tag: const name}` first.
+pub fn internally_tagged(tag: &str, name: &str, payload: Schema) -> Result<Schema, SchemaError> {
+    let mut payload = payload;
+    match &mut payload.kind {
+        SchemaKind::Object(rules) => {
+            if rules.properties.iter().any(|property| property.name == tag) {
+                return Err(SchemaError::single(format!(
+                    "variant \"{name}\" has a property named like the tag \"{tag}\""
+                )));
+            }
+            rules.properties.insert(
+                0,
+                Property {
+                    name: tag.to_owned(),
+                    schema: const_string(name),
+                    required: true,
+                },
+            );
+            Ok(payload)
+        }
+        _ => Err(SchemaError::single(format!(
+            "variant \"{name}\" of an internally tagged enum must hold a struct, whose fields sit beside the tag"
+        ))),
+    }
+}
+
+/// The schema of a type from another crate, through `schemars`.
+pub fn schemars_schema<T: schemars::JsonSchema>() -> Result<Schema, SchemaError> {
+    Schema::from_schemars_type::<T>()
+}
+
+/// What a derive that failed to compile reports, should its stub ever run.
+pub fn macro_error_schema() -> SchemaError {
+    SchemaError::single("this type's `#[derive(ToolArgs)]` did not compile")
+}

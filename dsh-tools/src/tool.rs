@@ -1,0 +1,249 @@
+//! [`Tool`]: the typed face of a tool, which `#[tool]` implements, and the bridge that makes every
+//! `Tool` a [`ToolDefinition`] the registry can run.
+//!
+//! The bridge owns the typed shim: validate the arguments against the cached schema (every
+//! violation, `INVALID_ARGS`), convert them into `Tool::Args`, run the body, and serialize its value
+//! losslessly (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The registry checks the value
+//! against the output schema afterwards, as it does for every definition.
+
+use std::future::Future;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::args::ToolArgs;
+use crate::content::ContentBlock;
+use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::error::ToolError;
+use crate::execution::ToolExecution;
+use crate::future::BoxFuture;
+use crate::lossless::to_lossless_value;
+use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
+use crate::schema::{Schema, SchemaError};
+
+/// A typed tool: arguments and output are Rust types with schemas.
+///
+/// `#[tool]` implements it on the unit struct it generates for an `async fn`; implementing it by
+/// hand works the same way. Every `Tool` is a [`ToolDefinition`], so it registers directly.
+pub trait Tool: Send + Sync + 'static {
+    /// The arguments the body takes.
+    type Args: ToolArgs + Send + 'static;
+    /// The canonical value the body returns; its schema is the output schema.
+    type Output: ToolArgs + Serialize + Send + 'static;
+
+    /// The name the model calls the tool by.
+    fn name(&self) -> &str;
+
+    /// What the tool does, for the model.
+    fn description(&self) -> &str;
+
+    /// The schemas, built once per tool type (see [`ToolContract::of`]).
+    fn contract(&self) -> &ToolContract;
+
+    /// Runs the body with converted arguments.
+    fn call<'a>(
+        &'a self,
+        args: Self::Args,
+        run: &'a ToolRun,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send + 'a;
+
+    /// A cooperative time budget in milliseconds (see [`ToolDefinition::timeout_ms`]).
+    fn timeout_ms(&self) -> Option<u64> {
+        None
+    }
+
+    /// Behaviour hints.
+    fn annotations(&self) -> ToolAnnotations {
+        ToolAnnotations::default()
+    }
+
+    /// Turns the (schema-valid) value into content; the default shows strings as text and other
+    /// values as compact JSON.
+    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+        let _ = arguments;
+        Ok(vec![render_value_as_text(value)])
+    }
+
+    /// How to show the pending call.
+    fn present_call(&self, args: &Self::Args) -> Option<ToolCallView> {
+        let _ = args;
+        None
+    }
+
+    /// How to show the completed call.
+    fn present_result(&self, args: &Self::Args, result: &ToolResult<'_>) -> Option<ToolResultView> {
+        let _ = (args, result);
+        None
+    }
+
+    /// Whether this call may run concurrently with other concurrency-safe calls.
+    fn is_concurrency_safe(&self, args: &Self::Args) -> bool {
+        let _ = args;
+        false
+    }
+
+    /// Rewrites the content of every outcome (see [`ToolDefinition::finalize_content`]).
+    fn finalize_content(
+        &self,
+        execution: &ToolExecution,
+        result: &ToolExecutionResult,
+    ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
+        let _ = (execution, result);
+        Ok(None)
+    }
+}
+
+/// The schemas of a typed tool, built once: the argument schema (validation), its rendering (what
+/// the model sees) and the output schema. A schema that cannot be built (an unsupported `schemars`
+/// import) is kept as an error and reported at registration and on every call.
+#[derive(Debug)]
+pub struct ToolContract {
+    built: Result<BuiltContract, ToolError>,
+}
+
+#[derive(Debug)]
+struct BuiltContract {
+    arguments: Schema,
+    parameters: Value,
+    output: Schema,
+}
+
+/// What `parameters()` shows for a tool whose schema could not be built; such a tool cannot be
+/// registered, so the model never sees it.
+static EMPTY_OBJECT_SCHEMA: LazyLock<Value> =
+    LazyLock::new(|| serde_json::json!({"type": "object"}));
+
+impl ToolContract {
+    /// Builds the contract of a tool with arguments `A` and output `O`. Call it once, from a
+    /// `static` `LazyLock`.
+    pub fn of<A: ToolArgs, O: ToolArgs>() -> Self {
+        Self::from_schemas(A::schema(), O::schema())
+    }
+
+    /// A contract from already-built schemas.
+    pub fn from_schemas(
+        arguments: Result<Schema, SchemaError>,
+        output: Result<Schema, SchemaError>,
+    ) -> Self {
+        let built = arguments.and_then(|arguments| {
+            let output = output?;
+            let parameters = arguments.to_json_schema();
+            Ok(BuiltContract {
+                arguments,
+                parameters,
+                output,
+            })
+        });
+        Self {
+            built: built.map_err(|error| error.to_tool_error()),
+        }
+    }
+
+    /// The argument schema, or why it could not be built.
+    pub fn arguments(&self) -> Result<&Schema, &ToolError> {
+        self.built.as_ref().map(|built| &built.arguments)
+    }
+
+    /// The JSON Schema of the arguments (a bare object schema when it could not be built).
+    pub fn parameters(&self) -> &Value {
+        match &self.built {
+            Ok(built) => &built.parameters,
+            Err(_) => &EMPTY_OBJECT_SCHEMA,
+        }
+    }
+
+    /// The output schema, when it could be built.
+    pub fn output(&self) -> Option<&Schema> {
+        self.built.as_ref().ok().map(|built| &built.output)
+    }
+
+    /// Why the contract could not be built.
+    pub fn error(&self) -> Option<&ToolError> {
+        self.built.as_ref().err()
+    }
+
+    /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
+    pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
+        let schema = self.arguments().map_err(Clone::clone)?;
+        if !schema.is_valid(arguments) {
+            if let Err(violations) = schema.validate(arguments) {
+                return Err(ToolError::invalid_arguments(&violations));
+            }
+        }
+        A::from_json(arguments).map_err(ToolError::from)
+    }
+}
+
+impl<T: Tool> ToolDefinition for T {
+    fn name(&self) -> &str {
+        Tool::name(self)
+    }
+
+    fn description(&self) -> &str {
+        Tool::description(self)
+    }
+
+    fn parameters(&self) -> &Value {
+        self.contract().parameters()
+    }
+
+    fn definition_error(&self) -> Option<ToolError> {
+        self.contract().error().cloned()
+    }
+
+    fn timeout_ms(&self) -> Option<u64> {
+        Tool::timeout_ms(self)
+    }
+
+    fn output_schema(&self) -> Option<&Schema> {
+        self.contract().output()
+    }
+
+    fn execute<'a>(
+        &'a self,
+        arguments: &'a Value,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move {
+            let args: T::Args = self.contract().parse(arguments)?;
+            let output = self.call(args, run).await?;
+            to_lossless_value(&output)
+                .map_err(|error| ToolError::invalid_output(Tool::name(self), error))
+        })
+    }
+
+    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+        Tool::render(self, arguments, value)
+    }
+
+    fn finalize_content(
+        &self,
+        execution: &ToolExecution,
+        result: &ToolExecutionResult,
+    ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
+        Tool::finalize_content(self, execution, result)
+    }
+
+    fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
+        let args: T::Args = self.contract().parse(arguments).ok()?;
+        Tool::present_call(self, &args)
+    }
+
+    fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
+        let args: T::Args = self.contract().parse(arguments).ok()?;
+        Tool::present_result(self, &args, result)
+    }
+
+    fn is_concurrency_safe(&self, arguments: &Value) -> bool {
+        self.contract()
+            .parse::<T::Args>(arguments)
+            .is_ok_and(|args| Tool::is_concurrency_safe(self, &args))
+    }
+
+    fn annotations(&self) -> ToolAnnotations {
+        Tool::annotations(self)
+    }
+}
