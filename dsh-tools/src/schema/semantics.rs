@@ -17,6 +17,15 @@ pub(crate) fn is_integral(number: &Number) -> bool {
 /// Exact numeric order of two JSON numbers (integers beyond 2^53 included).
 #[inline]
 pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
+    // The common case, two non-negative integers, without widening.
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return x.cmp(&y);
+    }
+    compare_numbers_slow(a, b)
+}
+
+#[inline(never)]
+fn compare_numbers_slow(a: &Number, b: &Number) -> Ordering {
     match (exact_integer(a), exact_integer(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         _ => {
@@ -68,6 +77,43 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether two keys are equal. Keys are short, so comparing them in place beats a call to
+/// `memcmp` (this sits on the hot path of every object).
+#[inline]
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    if len >= 8 {
+        if len > 16 {
+            return a == b;
+        }
+        // Two overlapping 8-byte windows cover 8..=16 bytes.
+        return word(a, 0) == word(b, 0) && word(a, len - 8) == word(b, len - 8);
+    }
+    if len >= 4 {
+        // Two overlapping 4-byte windows cover 4..=7 bytes.
+        return half(a, 0) == half(b, 0) && half(a, len - 4) == half(b, len - 4);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+#[inline(always)]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut chunk = [0u8; 8];
+    chunk.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_ne_bytes(chunk)
+}
+
+#[inline(always)]
+fn half(bytes: &[u8], at: usize) -> u32 {
+    let mut chunk = [0u8; 4];
+    chunk.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_ne_bytes(chunk)
 }
 
 /// Whether `text` has at least `min` code points, counting only when bytes cannot decide.
@@ -152,6 +198,23 @@ mod tests {
         ));
         assert!(!json_equal(&json!("1"), &json!(1)));
         assert!(!json_equal(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn keys_compare_bytewise_at_every_length() {
+        let long = "abcdefghijklmnopqrstuvwxyz";
+        for len in 0..=long.len() {
+            let key = &long[..len];
+            assert!(same_key(key, key));
+            assert!(same_key(key, &key.to_owned()));
+            for flip in 0..len {
+                let mut other = key.as_bytes().to_vec();
+                other[flip] = b'_';
+                let other = String::from_utf8(other).unwrap();
+                assert!(!same_key(key, &other), "{key} vs {other}");
+            }
+            assert!(!same_key(key, &long[..len.saturating_sub(1)]) || len == 0);
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ use super::model::{
 };
 use super::semantics::{
     compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
+    same_key,
 };
 use super::violation::{JsonType, ValidationContext, ViolationKind, Violations};
 use std::cmp::Ordering;
@@ -75,11 +76,10 @@ impl Schema {
 // ---------------------------------------------------------------------------------------------
 
 fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
-    if depth > MAX_VALIDATION_DEPTH {
-        return value.is_null() && schema.nullable;
+    if schema.nullable && value.is_null() {
+        return true;
     }
     match (&schema.kind, value) {
-        (_, Value::Null) if schema.nullable => true,
         (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
         (SchemaKind::Number(rules), Value::Number(number)) => {
             bound_violation(rules, number).is_none()
@@ -88,13 +88,33 @@ fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
             is_integral(number) && bound_violation(rules, number).is_none()
         }
         (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => true,
-        (SchemaKind::Array(rules), Value::Array(items)) => check_array(rules, items, depth),
-        (SchemaKind::Object(rules), Value::Object(map)) => check_object(rules, map, depth),
+        (SchemaKind::Array(rules), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(rules, items, depth)
+        }
+        (SchemaKind::Object(rules), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(rules, map, depth)
+        }
         (SchemaKind::Any, _) => true,
         (SchemaKind::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
         (SchemaKind::Const(constant), _) => json_equal(constant, value),
-        (SchemaKind::OneOf(branches), _) => count_matching(branches, value, depth + 1) == 1,
+        (SchemaKind::OneOf(branches), _) => {
+            depth < MAX_VALIDATION_DEPTH && count_matching(branches, value, depth + 1) == 1
+        }
         _ => false,
+    }
+}
+
+/// [`check`] for a child node, with the common leaves decided in place: most nodes of a
+/// payload are scalars, and a call per scalar is a large share of the whole cost.
+#[inline(always)]
+fn check_child(schema: &Schema, value: &Value, depth: usize) -> bool {
+    match (&schema.kind, value) {
+        (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
+        (SchemaKind::Integer(rules), Value::Number(number)) => {
+            is_integral(number) && bound_violation(rules, number).is_none()
+        }
+        (SchemaKind::Boolean, Value::Bool(_)) => true,
+        _ => check(schema, value, depth),
     }
 }
 
@@ -109,22 +129,24 @@ fn check_array(rules: &ArrayRules, items: &[Value], depth: usize) -> bool {
 fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> bool {
     let properties = &rules.properties;
     let mut required_seen = 0usize;
+    let mut declared_seen = 0usize;
     let mut hint = 0usize;
     for (key, item) in map {
         match find_property(properties, key, hint) {
             Some(index) => {
                 let property = &properties[index];
-                if !check(&property.schema, item, depth + 1) {
+                if !check_child(&property.schema, item, depth + 1) {
                     return false;
                 }
                 required_seen += usize::from(property.required);
+                declared_seen += 1;
                 hint = index + 1;
             }
             None => match &rules.additional {
                 AdditionalProperties::Forbidden => return false,
                 AdditionalProperties::Allowed => {}
                 AdditionalProperties::Schema(schema) => {
-                    if !check(schema, item, depth + 1) {
+                    if !check_child(schema, item, depth + 1) {
                         return false;
                     }
                 }
@@ -132,8 +154,9 @@ fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> 
         }
     }
     // Each payload key is unique and maps to at most one property, so every required property
-    // was present exactly when the counts agree.
-    required_seen == properties.iter().filter(|p| p.required).count()
+    // was present exactly when the counts agree (and trivially when every property was).
+    declared_seen == properties.len()
+        || required_seen == properties.iter().filter(|p| p.required).count()
 }
 
 fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
@@ -157,10 +180,10 @@ fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
 fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
     let hint = hint.min(properties.len());
     let (before, after) = properties.split_at(hint);
-    if let Some(offset) = after.iter().position(|p| p.name == key) {
+    if let Some(offset) = after.iter().position(|p| same_key(&p.name, key)) {
         return Some(hint + offset);
     }
-    before.iter().position(|p| p.name == key)
+    before.iter().position(|p| same_key(&p.name, key))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,7 +194,14 @@ fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>
     if value.is_null() && schema.nullable {
         return;
     }
-    if cx.depth() > MAX_VALIDATION_DEPTH {
+    // Only nodes that descend are capped, exactly as in `check`.
+    let descends = matches!(
+        (&schema.kind, value),
+        (SchemaKind::Array(_), Value::Array(_))
+            | (SchemaKind::Object(_), Value::Object(_))
+            | (SchemaKind::OneOf(_), _)
+    );
+    if descends && cx.depth() >= MAX_VALIDATION_DEPTH {
         cx.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
         return;
     }
@@ -309,7 +339,7 @@ fn type_error(expected: JsonType, nullable: bool) -> ViolationKind<'static> {
 }
 
 /// The first string constraint `text` breaks (one violation per scalar).
-#[inline]
+#[inline(always)]
 fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationKind<'s>> {
     if let Some(min) = rules.min_length
         && !has_at_least_code_points(text, min)
@@ -328,7 +358,7 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
 }
 
 /// The first bound `number` breaks.
-#[inline]
+#[inline(always)]
 fn bound_violation<'s>(rules: &'s NumberRules, number: &Number) -> Option<ViolationKind<'s>> {
     if let Some(min) = &rules.minimum
         && compare_numbers(number, min) == Ordering::Less
