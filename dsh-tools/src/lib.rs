@@ -16,7 +16,6 @@ mod error;
 mod execution;
 mod future;
 mod lossless;
-mod macro_support;
 mod present;
 mod result;
 mod run;
@@ -24,7 +23,8 @@ pub mod schema;
 mod tool;
 
 #[doc(hidden)]
-pub use macro_support as __private;
+#[path = "macro_support/mod.rs"]
+pub mod __private;
 
 pub use args::{ConvertError, ToolArgs, ToolArgsObject};
 pub use arguments::parse_arguments;

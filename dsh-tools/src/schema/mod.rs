@@ -3,15 +3,43 @@
 //!
 //! What the model is told is exactly what is enforced: rendering and validation read the same
 //! tree, and nothing is accepted that the rendered schema forbids.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `model.rs` | the data: [`Schema`], [`SchemaKind`] and the rule structs |
+//! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], … |
+//! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
+//! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
+//! | `violation.rs` | what validation reports, in the spec's wording |
+//! | `semantics.rs` | JSON's notion of number equality, integers and string length |
+//! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
+//! | `subset.rs` | the spec's structured-output functions over raw schemas |
+//! | `error.rs` | [`SchemaError`]: why a schema cannot be built or imported |
 
+mod builder;
+mod error;
+mod import;
 mod model;
+mod render;
+mod semantics;
+mod subset;
 mod validate;
 mod violation;
 
+pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchema, StringSchema};
+pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
+pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use model::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
     Schema, SchemaKind, StringRules,
 };
+pub use render::JSON_SCHEMA_DIALECT;
+pub use subset::{
+    JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
+    validate_json_schema_value,
+};
+pub(crate) use semantics::compare_numbers;
+pub use validate::MAX_VALIDATION_DEPTH;
 pub use violation::{
     JsonType, MAX_REPORTED_VIOLATIONS, PathRoot, ValidationContext, Violation, ViolationKind,
     Violations,

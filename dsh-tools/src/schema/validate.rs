@@ -1,131 +1,264 @@
-//! The schema interpreter: checks a JSON value against a [`Schema`] and reports every violation in
-//! the stable order (missing required keys, declared properties in declaration order with nested
-//! violations inline, then undeclared keys in payload order; arrays by index).
+//! The schema interpreter: checks a JSON value against a [`Schema`].
 //!
-//! Recursion follows the schema, never the value: an `Any` node or a type mismatch stops the walk,
-//! so a hostile, deeply nested value costs one step.
+//! Two walks over the same rules, kept side by side so they cannot drift:
+//! - `check` answers "valid?" and stops at the first problem. It never builds a path or
+//!   allocates; it is the whole cost of validating a valid value.
+//! - `walk` reports every violation into a [`ValidationContext`] in the stable order: missing
+//!   required keys (declaration order), declared properties (declaration order, nested violations
+//!   inline), then undeclared keys (payload order); arrays by index; one violation per scalar.
+//!   It only runs once `check` has said "invalid".
+//!
+//! Recursion follows the schema, never the value: an `Any` node, a type mismatch or a scalar
+//! comparison stops the descent, so a hostile 10,000-deep value costs one step, and the depth is
+//! capped at [`MAX_VALIDATION_DEPTH`] whatever the schema.
 
+use serde_json::{Map, Number, Value};
+
+use super::model::{
+    AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
+    StringRules,
+};
+use super::semantics::{
+    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
+    same_key,
+};
+use super::violation::{JsonType, ValidationContext, ViolationKind, Violations};
 use std::cmp::Ordering;
 
-use serde_json::{Number, Value};
+/// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
+/// deep is reported as too deep rather than risking the stack.
+pub const MAX_VALIDATION_DEPTH: usize = 256;
 
-use super::model::{AdditionalProperties, NumberRules, ObjectRules, Schema, SchemaKind, StringRules};
-use super::violation::{JsonType, ValidationContext, ViolationKind, Violations};
-
-/// Deepest schema nesting the interpreter follows before reporting `TooDeep`.
-pub(crate) const MAX_VALIDATION_DEPTH: usize = 256;
+/// Objects with at most this many declared properties keep the "which property is this key"
+/// table on the stack while reporting.
+const INLINE_SLOTS: usize = 32;
 
 impl Schema {
-    /// Validates a tool's arguments; the error lists every violation.
+    /// Validates a tool's arguments (paths rooted at `arguments`); the error lists every violation.
     pub fn validate(&self, value: &Value) -> Result<(), Violations> {
+        if self.is_valid(value) {
+            return Ok(());
+        }
         let mut cx = ValidationContext::for_arguments();
-        self.validate_in(value, &mut cx);
+        walk(self, value, &mut cx);
         cx.finish()
     }
 
-    /// Validates a tool's output value (paths are rooted at `value`).
+    /// Validates a tool's output value (paths rooted at `value`).
     pub fn validate_output(&self, value: &Value) -> Result<(), Violations> {
+        if self.is_valid(value) {
+            return Ok(());
+        }
         let mut cx = ValidationContext::for_output();
-        self.validate_in(value, &mut cx);
+        walk(self, value, &mut cx);
         cx.finish()
     }
 
-    /// Whether `value` matches, without collecting anything.
+    /// Whether `value` matches, without collecting anything (and without allocating).
     pub fn is_valid(&self, value: &Value) -> bool {
-        is_valid_at(self, value, 0)
+        check(self, value, 0)
     }
 
     /// Validates `value` at the context's current path, reporting into `cx`; `true` when this
-    /// node added no violation.
+    /// node added no violation. Generated validators call this for nested schemas.
     pub fn validate_in<'v>(&'v self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
+        if check(self, value, cx.depth()) {
+            return true;
+        }
         let before = cx.count();
-        validate_node(self, value, cx);
+        walk(self, value, cx);
         cx.count() == before
     }
 }
 
-fn validate_node<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>) {
+// ---------------------------------------------------------------------------------------------
+// check: the allocation-free yes/no walk
+// ---------------------------------------------------------------------------------------------
+
+fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
+    if schema.nullable && value.is_null() {
+        return true;
+    }
+    match (&schema.kind, value) {
+        (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
+        (SchemaKind::Number(rules), Value::Number(number)) => {
+            bound_violation(rules, number).is_none()
+        }
+        (SchemaKind::Integer(rules), Value::Number(number)) => {
+            is_integral(number) && bound_violation(rules, number).is_none()
+        }
+        (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => true,
+        (SchemaKind::Array(rules), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(rules, items, depth)
+        }
+        (SchemaKind::Object(rules), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(rules, map, depth)
+        }
+        (SchemaKind::Any, _) => true,
+        (SchemaKind::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
+        (SchemaKind::Const(constant), _) => json_equal(constant, value),
+        (SchemaKind::OneOf(branches), _) => {
+            depth < MAX_VALIDATION_DEPTH && count_matching(branches, value, depth + 1) == 1
+        }
+        _ => false,
+    }
+}
+
+/// [`check`] for a child node, with the common leaves decided in place: most nodes of a
+/// payload are scalars, and a call per scalar is a large share of the whole cost.
+#[inline(always)]
+fn check_child(schema: &Schema, value: &Value, depth: usize) -> bool {
+    match (&schema.kind, value) {
+        (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
+        (SchemaKind::Integer(rules), Value::Number(number)) => {
+            is_integral(number) && bound_violation(rules, number).is_none()
+        }
+        (SchemaKind::Boolean, Value::Bool(_)) => true,
+        _ => check(schema, value, depth),
+    }
+}
+
+fn check_array(rules: &ArrayRules, items: &[Value], depth: usize) -> bool {
+    array_size_violation(rules, items.len()).is_none()
+        && rules
+            .items
+            .as_deref()
+            .is_none_or(|item_schema| items.iter().all(|item| check(item_schema, item, depth + 1)))
+}
+
+fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> bool {
+    let properties = &rules.properties;
+    let mut required_seen = 0usize;
+    let mut declared_seen = 0usize;
+    let mut hint = 0usize;
+    for (key, item) in map {
+        match find_property(properties, key, hint) {
+            Some(index) => {
+                let property = &properties[index];
+                if !check_child(&property.schema, item, depth + 1) {
+                    return false;
+                }
+                required_seen += usize::from(property.required);
+                declared_seen += 1;
+                hint = index + 1;
+            }
+            None => match &rules.additional {
+                AdditionalProperties::Forbidden => return false,
+                AdditionalProperties::Allowed => {}
+                AdditionalProperties::Schema(schema) => {
+                    if !check_child(schema, item, depth + 1) {
+                        return false;
+                    }
+                }
+            },
+        }
+    }
+    // Each payload key is unique and maps to at most one property, so every required property
+    // was present exactly when the counts agree (and trivially when every property was).
+    declared_seen == properties.len()
+        || required_seen == properties.iter().filter(|p| p.required).count()
+}
+
+fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
+    let mut matched = 0;
+    for branch in branches {
+        if check(branch, value, depth) {
+            matched += 1;
+            // Past two the answer ("not exactly one") and the report ("matched N") still need
+            // the exact count, but only the walk prints it; `check` can stop here.
+            if matched == 2 {
+                break;
+            }
+        }
+    }
+    matched
+}
+
+/// The index of the property named `key`, scanning from `hint` (payloads usually list keys in
+/// declaration order, so the scan usually ends at its first comparison).
+#[inline]
+fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
+    let hint = hint.min(properties.len());
+    let (before, after) = properties.split_at(hint);
+    if let Some(offset) = after.iter().position(|p| same_key(&p.name, key)) {
+        return Some(hint + offset);
+    }
+    before.iter().position(|p| same_key(&p.name, key))
+}
+
+// ---------------------------------------------------------------------------------------------
+// walk: the reporting walk
+// ---------------------------------------------------------------------------------------------
+
+fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>) {
     if value.is_null() && schema.nullable {
         return;
     }
-    if cx.depth() > MAX_VALIDATION_DEPTH {
+    // Only nodes that descend are capped, exactly as in `check`.
+    let descends = matches!(
+        (&schema.kind, value),
+        (SchemaKind::Array(_), Value::Array(_))
+            | (SchemaKind::Object(_), Value::Object(_))
+            | (SchemaKind::OneOf(_), _)
+    );
+    if descends && cx.depth() >= MAX_VALIDATION_DEPTH {
         cx.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
         return;
     }
     let nullable = schema.nullable;
-    match &schema.kind {
-        SchemaKind::String(rules) => match value {
-            Value::String(text) => {
-                if let Some(kind) = string_violation(rules, text) {
-                    cx.report(kind, value);
-                }
-            }
-            _ => cx.report(type_error(JsonType::String, nullable), value),
-        },
-        SchemaKind::Number(rules) => match value {
-            Value::Number(number) => {
-                if let Some(kind) = bound_violation(rules, number) {
-                    cx.report(kind, value);
-                }
-            }
-            _ => cx.report(type_error(JsonType::Number, nullable), value),
-        },
-        SchemaKind::Integer(rules) => match value {
-            Value::Number(number) if is_integral(number) => {
-                if let Some(kind) = bound_violation(rules, number) {
-                    cx.report(kind, value);
-                }
-            }
-            _ => cx.report(ViolationKind::NotInteger, value),
-        },
-        SchemaKind::Boolean => {
-            if !value.is_boolean() {
-                cx.report(type_error(JsonType::Boolean, nullable), value);
+    match (&schema.kind, value) {
+        (SchemaKind::String(rules), Value::String(text)) => {
+            if let Some(kind) = string_violation(rules, text) {
+                cx.report(kind, value);
             }
         }
-        SchemaKind::Null => {
-            if !value.is_null() {
-                cx.report(type_error(JsonType::Null, false), value);
+        (SchemaKind::String(_), _) => cx.report(type_error(JsonType::String, nullable), value),
+        (SchemaKind::Number(rules), Value::Number(number)) => {
+            if let Some(kind) = bound_violation(rules, number) {
+                cx.report(kind, value);
             }
         }
-        SchemaKind::Array(rules) => match value {
-            Value::Array(items) => {
-                let len = items.len() as u64;
-                if let Some(min) = rules.min_items.filter(|min| len < *min) {
-                    cx.report(ViolationKind::MinItems(min), value);
-                } else if let Some(max) = rules.max_items.filter(|max| len > *max) {
-                    cx.report(ViolationKind::MaxItems(max), value);
-                }
-                if let Some(item_schema) = &rules.items {
-                    for (index, item) in items.iter().enumerate() {
-                        cx.push_index(index);
-                        validate_node(item_schema, item, cx);
-                        cx.pop();
-                    }
+        (SchemaKind::Number(_), _) => cx.report(type_error(JsonType::Number, nullable), value),
+        (SchemaKind::Integer(rules), Value::Number(number)) if is_integral(number) => {
+            if let Some(kind) = bound_violation(rules, number) {
+                cx.report(kind, value);
+            }
+        }
+        (SchemaKind::Integer(_), _) => cx.report(ViolationKind::NotInteger, value),
+        (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => {}
+        (SchemaKind::Boolean, _) => cx.report(type_error(JsonType::Boolean, nullable), value),
+        (SchemaKind::Null, _) => cx.report(type_error(JsonType::Null, false), value),
+        (SchemaKind::Array(rules), Value::Array(items)) => {
+            if let Some(kind) = array_size_violation(rules, items.len()) {
+                cx.report(kind, value);
+            }
+            if let Some(item_schema) = rules.items.as_deref() {
+                for (index, item) in items.iter().enumerate() {
+                    cx.push_index(index);
+                    walk(item_schema, item, cx);
+                    cx.pop();
                 }
             }
-            _ => cx.report(type_error(JsonType::Array, nullable), value),
-        },
-        SchemaKind::Object(rules) => match value {
-            Value::Object(map) => validate_object(rules, map, cx),
-            _ => cx.report(type_error(JsonType::Object, nullable), value),
-        },
-        SchemaKind::Any => {}
-        SchemaKind::Enum(members) => {
+        }
+        (SchemaKind::Array(_), _) => cx.report(type_error(JsonType::Array, nullable), value),
+        (SchemaKind::Object(rules), Value::Object(map)) => walk_object(rules, map, cx),
+        (SchemaKind::Object(_), _) => cx.report(type_error(JsonType::Object, nullable), value),
+        (SchemaKind::Any, _) => {}
+        (SchemaKind::Enum(members), _) => {
             if !members.iter().any(|member| json_equal(member, value)) {
                 cx.report(ViolationKind::NotInEnum(members), value);
             }
         }
-        SchemaKind::Const(constant) => {
+        (SchemaKind::Const(constant), _) => {
             if !json_equal(constant, value) {
                 cx.report(ViolationKind::NotConst(constant), value);
             }
         }
-        SchemaKind::OneOf(branches) => {
+        (SchemaKind::OneOf(branches), _) => {
             let depth = cx.depth() + 1;
             let matched = branches
                 .iter()
-                .filter(|branch| is_valid_at(branch, value, depth))
+                .filter(|branch| check(branch, value, depth))
                 .count();
             if matched != 1 {
                 cx.report(ViolationKind::OneOf { matched }, value);
@@ -134,117 +267,89 @@ fn validate_node<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationCo
     }
 }
 
-fn validate_object<'v>(
+fn walk_object<'v>(
     rules: &'v ObjectRules,
-    map: &'v serde_json::Map<String, Value>,
+    map: &'v Map<String, Value>,
     cx: &mut ValidationContext<'v>,
 ) {
-    for property in rules.properties.iter().filter(|property| property.required) {
-        if !map.contains_key(&property.name) {
+    let properties = &rules.properties;
+    // slots[i]: the payload's value for property i, found in one pass over the payload.
+    let mut inline = [None; INLINE_SLOTS];
+    let mut spilled;
+    let slots: &mut [Option<&'v Value>] = if properties.len() <= INLINE_SLOTS {
+        &mut inline[..properties.len()]
+    } else {
+        spilled = vec![None; properties.len()];
+        &mut spilled
+    };
+    let mut undeclared = 0usize;
+    let mut hint = 0usize;
+    for (key, item) in map {
+        match find_property(properties, key, hint) {
+            Some(index) => {
+                slots[index] = Some(item);
+                hint = index + 1;
+            }
+            None => undeclared += 1,
+        }
+    }
+
+    for (property, slot) in properties.iter().zip(slots.iter()) {
+        if property.required && slot.is_none() {
             cx.report_missing(&property.name);
         }
     }
-    for property in &rules.properties {
-        if let Some(item) = map.get(&property.name) {
+    for (property, slot) in properties.iter().zip(slots.iter()) {
+        if let Some(item) = *slot {
             cx.push_key(&property.name);
-            validate_node(&property.schema, item, cx);
+            walk(&property.schema, item, cx);
             cx.pop();
         }
     }
-    if matches!(rules.additional, AdditionalProperties::Allowed) {
+    if undeclared == 0 {
         return;
     }
-    for (key, item) in map {
-        if rules.properties.iter().any(|property| property.name == *key) {
-            continue;
-        }
-        match &rules.additional {
-            AdditionalProperties::Forbidden => cx.report_undeclared(key, item),
-            AdditionalProperties::Schema(schema) => {
-                cx.push_key(key);
-                validate_node(schema, item, cx);
-                cx.pop();
+    match &rules.additional {
+        AdditionalProperties::Allowed => {}
+        AdditionalProperties::Forbidden => {
+            for (key, item) in map {
+                if find_property(properties, key, 0).is_none() {
+                    cx.report_undeclared(key, item);
+                }
             }
-            AdditionalProperties::Allowed => {}
+        }
+        AdditionalProperties::Schema(schema) => {
+            for (key, item) in map {
+                if find_property(properties, key, 0).is_none() {
+                    cx.push_key(key);
+                    walk(schema, item, cx);
+                    cx.pop();
+                }
+            }
         }
     }
 }
 
-fn is_valid_at(schema: &Schema, value: &Value, depth: usize) -> bool {
-    if value.is_null() && schema.nullable {
-        return true;
-    }
-    if depth > MAX_VALIDATION_DEPTH {
-        return false;
-    }
-    match &schema.kind {
-        SchemaKind::String(rules) => value
-            .as_str()
-            .is_some_and(|text| string_violation(rules, text).is_none()),
-        SchemaKind::Number(rules) => value
-            .as_number()
-            .is_some_and(|number| bound_violation(rules, number).is_none()),
-        SchemaKind::Integer(rules) => value.as_number().is_some_and(|number| {
-            is_integral(number) && bound_violation(rules, number).is_none()
-        }),
-        SchemaKind::Boolean => value.is_boolean(),
-        SchemaKind::Null => value.is_null(),
-        SchemaKind::Array(rules) => value.as_array().is_some_and(|items| {
-            let len = items.len() as u64;
-            rules.min_items.is_none_or(|min| len >= min)
-                && rules.max_items.is_none_or(|max| len <= max)
-                && rules.items.as_ref().is_none_or(|item_schema| {
-                    items
-                        .iter()
-                        .all(|item| is_valid_at(item_schema, item, depth + 1))
-                })
-        }),
-        SchemaKind::Object(rules) => value.as_object().is_some_and(|map| {
-            rules
-                .properties
-                .iter()
-                .all(|property| match map.get(&property.name) {
-                    Some(item) => is_valid_at(&property.schema, item, depth + 1),
-                    None => !property.required,
-                })
-                && match &rules.additional {
-                    AdditionalProperties::Allowed => true,
-                    AdditionalProperties::Forbidden => map.keys().all(|key| {
-                        rules.properties.iter().any(|property| property.name == *key)
-                    }),
-                    AdditionalProperties::Schema(schema) => map.iter().all(|(key, item)| {
-                        rules.properties.iter().any(|property| property.name == *key)
-                            || is_valid_at(schema, item, depth + 1)
-                    }),
-                }
-        }),
-        SchemaKind::Any => true,
-        SchemaKind::Enum(members) => members.iter().any(|member| json_equal(member, value)),
-        SchemaKind::Const(constant) => json_equal(constant, value),
-        SchemaKind::OneOf(branches) => {
-            branches
-                .iter()
-                .filter(|branch| is_valid_at(branch, value, depth + 1))
-                .count()
-                == 1
-        }
-    }
-}
+// ---------------------------------------------------------------------------------------------
+// scalar rules, shared by both walks
+// ---------------------------------------------------------------------------------------------
 
 fn type_error(expected: JsonType, nullable: bool) -> ViolationKind<'static> {
     ViolationKind::Type { expected, nullable }
 }
 
 /// The first string constraint `text` breaks (one violation per scalar).
+#[inline(always)]
 fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationKind<'s>> {
-    if rules.min_length.is_some() || rules.max_length.is_some() {
-        let length = text.chars().count() as u64;
-        if let Some(min) = rules.min_length.filter(|min| length < *min) {
-            return Some(ViolationKind::MinLength(min));
-        }
-        if let Some(max) = rules.max_length.filter(|max| length > *max) {
-            return Some(ViolationKind::MaxLength(max));
-        }
+    if let Some(min) = rules.min_length
+        && !has_at_least_code_points(text, min)
+    {
+        return Some(ViolationKind::MinLength(min));
+    }
+    if let Some(max) = rules.max_length
+        && !has_at_most_code_points(text, max)
+    {
+        return Some(ViolationKind::MaxLength(max));
     }
     match &rules.pattern {
         Some(pattern) if !pattern.is_match(text) => Some(ViolationKind::Pattern(pattern.as_str())),
@@ -253,66 +358,30 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
 }
 
 /// The first bound `number` breaks.
+#[inline(always)]
 fn bound_violation<'s>(rules: &'s NumberRules, number: &Number) -> Option<ViolationKind<'s>> {
-    if let Some(min) = &rules.minimum {
-        if compare_numbers(number, min) == Ordering::Less {
-            return Some(ViolationKind::Minimum(min));
-        }
+    if let Some(min) = &rules.minimum
+        && compare_numbers(number, min) == Ordering::Less
+    {
+        return Some(ViolationKind::Minimum(min));
     }
-    if let Some(max) = &rules.maximum {
-        if compare_numbers(number, max) == Ordering::Greater {
-            return Some(ViolationKind::Maximum(max));
-        }
+    if let Some(max) = &rules.maximum
+        && compare_numbers(number, max) == Ordering::Greater
+    {
+        return Some(ViolationKind::Maximum(max));
     }
     None
 }
 
-/// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
-pub(crate) fn is_integral(number: &Number) -> bool {
-    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
-}
-
-/// Exact numeric order of two JSON numbers (integers beyond 2^53 included).
-pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
-    match (exact_integer(a), exact_integer(b)) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        _ => {
-            let x = a.as_f64().unwrap_or(f64::NAN);
-            let y = b.as_f64().unwrap_or(f64::NAN);
-            // A non-integral float is below 2^53 in magnitude, so rounding the other side to f64
-            // cannot move it across: the f64 order is exact here.
-            x.partial_cmp(&y).unwrap_or(Ordering::Equal)
-        }
+/// The item-count bound `len` breaks.
+#[inline]
+fn array_size_violation(rules: &ArrayRules, len: usize) -> Option<ViolationKind<'static>> {
+    let len = len as u64;
+    if let Some(min) = rules.min_items.filter(|min| len < *min) {
+        return Some(ViolationKind::MinItems(min));
     }
-}
-
-/// The number as an exact integer, when it is one (floats included while in `i128` range).
-fn exact_integer(number: &Number) -> Option<i128> {
-    if let Some(i) = number.as_i64() {
-        return Some(i128::from(i));
-    }
-    if let Some(u) = number.as_u64() {
-        return Some(i128::from(u));
-    }
-    let f = number.as_f64()?;
-    // 2^127 bounds i128; every float of that magnitude or more is out of range.
-    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
-    (f.fract() == 0.0 && f.abs() < LIMIT).then_some(f as i128)
-}
-
-/// JSON equality: numbers by value (`1 == 1.0`), containers element-wise.
-pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => compare_numbers(x, y) == Ordering::Equal,
-        (Value::Array(xs), Value::Array(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| json_equal(x, y))
-        }
-        (Value::Object(xs), Value::Object(ys)) => {
-            xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .all(|(key, x)| ys.get(key).is_some_and(|y| json_equal(x, y)))
-        }
-        _ => a == b,
-    }
+    rules
+        .max_items
+        .filter(|max| len > *max)
+        .map(ViolationKind::MaxItems)
 }

@@ -210,12 +210,74 @@ enum Segment<'v> {
     Index(usize),
 }
 
+/// How many path segments live inline before the stack spills to the heap: argument payloads
+/// are rarely deeper, and an allocation costs as much as validating a small payload.
+const INLINE_PATH: usize = 8;
+
+/// The current path: a stack of segments that allocates only past [`INLINE_PATH`] levels.
+#[derive(Debug)]
+struct PathStack<'v> {
+    inline: [Segment<'v>; INLINE_PATH],
+    len: usize,
+    spill: Vec<Segment<'v>>,
+}
+
+impl<'v> PathStack<'v> {
+    fn new() -> Self {
+        Self {
+            inline: [Segment::Index(0); INLINE_PATH],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, segment: Segment<'v>) {
+        if self.len < INLINE_PATH {
+            self.inline[self.len] = segment;
+        } else {
+            self.spill.push(segment);
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if self.len == 0 {
+            return;
+        }
+        self.len -= 1;
+        if self.len >= INLINE_PATH {
+            self.spill.pop();
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn first(&self) -> Option<&Segment<'v>> {
+        self.iter().next()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Segment<'v>> {
+        self.inline[..self.len.min(INLINE_PATH)]
+            .iter()
+            .chain(self.spill.iter())
+    }
+}
+
 /// Collects violations while a value is walked. `'v` is the lifetime of the keys on the path
 /// (borrowed from the value or the schema).
 #[derive(Debug)]
 pub struct ValidationContext<'v> {
     root: PathRoot,
-    path: Vec<Segment<'v>>,
+    path: PathStack<'v>,
     reported: Vec<Violation>,
     omitted: usize,
 }
@@ -235,7 +297,7 @@ impl<'v> ValidationContext<'v> {
     pub fn new(root: PathRoot) -> Self {
         Self {
             root,
-            path: Vec::new(),
+            path: PathStack::new(),
             reported: Vec::new(),
             omitted: 0,
         }
@@ -298,11 +360,15 @@ impl<'v> ValidationContext<'v> {
             return;
         }
         let path = self.child_path(key);
+        let mut message = String::with_capacity(path.len() + 32);
+        message.push_str("missing required property \"");
+        message.push_str(&path);
+        message.push('"');
         self.reported.push(Violation {
-            message: format!("missing required property \"{path}\""),
+            message,
             path,
-            expected: "present".to_owned(),
-            got: "absent".to_owned(),
+            expected: String::from("present"),
+            got: String::from("absent"),
         });
     }
 
@@ -312,11 +378,15 @@ impl<'v> ValidationContext<'v> {
             return;
         }
         let path = self.child_path(key);
+        let mut message = String::with_capacity(path.len() + 64);
+        message.push('"');
+        message.push_str(&path);
+        message.push_str("\" is not a declared property (additionalProperties: false)");
         self.reported.push(Violation {
-            message: format!("\"{path}\" is not a declared property (additionalProperties: false)"),
+            message,
             path,
-            expected: "no such property".to_owned(),
-            got: JsonType::of(value).name().to_owned(),
+            expected: String::from("no such property"),
+            got: String::from(JsonType::of(value).name()),
         });
     }
 
@@ -349,14 +419,14 @@ impl<'v> ValidationContext<'v> {
 
     /// The current path as text (`arguments`/`value` at the root).
     fn current_path(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.path_capacity());
         self.write_path(&mut out);
         out
     }
 
     /// The path of the child `key` of the current node.
     fn child_path(&self, key: &str) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.path_capacity() + key.len() + 1);
         if self.path.is_empty() && self.root == PathRoot::Arguments {
             out.push_str(key);
         } else {
@@ -365,6 +435,19 @@ impl<'v> ValidationContext<'v> {
             out.push_str(key);
         }
         out
+    }
+
+    /// An upper bound of the current path's length, so it is written without reallocating.
+    fn path_capacity(&self) -> usize {
+        let segments: usize = self
+            .path
+            .iter()
+            .map(|segment| match segment {
+                Segment::Key(key) => key.len() + 1,
+                Segment::Index(_) => 22,
+            })
+            .sum();
+        segments + "arguments".len()
     }
 
     fn write_path(&self, out: &mut String) {
@@ -387,7 +470,9 @@ impl<'v> ValidationContext<'v> {
                     out.push_str(key);
                 }
                 Segment::Index(item) => {
-                    let _ = write!(out, "[{item}]");
+                    out.push('[');
+                    push_display(out, item);
+                    out.push(']');
                 }
             }
         }
@@ -395,110 +480,188 @@ impl<'v> ValidationContext<'v> {
 }
 
 /// Message, expected and got for a violation of the node at `path`.
+///
+/// Built with `push_str` rather than `format!`: reporting is on the path of every invalid call,
+/// and formatting machinery costs more than the checks themselves.
 fn describe(path: &str, kind: ViolationKind<'_>, value: &Value) -> (String, String, String) {
-    let type_got = || JsonType::of(value).name().to_owned();
+    let type_got = || String::from(JsonType::of(value).name());
+    let mut message = String::with_capacity(path.len() + 48);
+    message.push('"');
+    message.push_str(path);
+    message.push('"');
+    let mut expected;
+    let got;
     match kind {
-        ViolationKind::Type { expected, nullable } => {
-            let or_null = if nullable && expected != JsonType::Null {
+        ViolationKind::Type {
+            expected: wanted,
+            nullable,
+        } => {
+            let or_null = if nullable && wanted != JsonType::Null {
                 " or null"
             } else {
                 ""
             };
-            (
-                format!("\"{path}\" must be {}{or_null}", expected.phrase()),
-                format!("{}{or_null}", expected.name()),
-                type_got(),
-            )
+            expected = String::with_capacity(wanted.name().len() + or_null.len());
+            expected.push_str(wanted.name());
+            expected.push_str(or_null);
+            message.push_str(" must be ");
+            message.push_str(wanted.phrase());
+            message.push_str(or_null);
+            got = type_got();
         }
-        ViolationKind::NotFinite => (
-            format!("\"{path}\" must be a finite JSON number"),
-            "finite number".to_owned(),
-            excerpt(value),
-        ),
-        ViolationKind::NotInteger => (
-            format!("\"{path}\" must be an integer"),
-            "integer".to_owned(),
-            if value.is_number() {
+        ViolationKind::NotFinite => {
+            expected = String::from("finite number");
+            message.push_str(" must be a finite JSON number");
+            got = excerpt(value);
+        }
+        ViolationKind::NotInteger => {
+            expected = String::from("integer");
+            message.push_str(" must be an integer");
+            got = if value.is_number() {
                 excerpt(value)
             } else {
                 type_got()
-            },
-        ),
-        ViolationKind::NotInEnum(members) => {
-            let list = Value::Array(members.to_vec()).to_string();
-            (
-                format!("\"{path}\" must be one of {list}"),
-                format!("one of {list}"),
-                excerpt(value),
-            )
+            };
         }
-        ViolationKind::NotConst(constant) => (
-            format!("\"{path}\" must be {constant}"),
-            constant.to_string(),
-            excerpt(value),
-        ),
-        ViolationKind::OneOf { matched } => (
-            format!("\"{path}\" must match exactly one oneOf branch (matched {matched})"),
-            "exactly one oneOf branch".to_owned(),
-            format!("{matched} matching branches"),
-        ),
-        ViolationKind::Minimum(bound) => (
-            format!("\"{path}\" must be >= {bound}"),
-            format!(">= {bound}"),
-            excerpt(value),
-        ),
-        ViolationKind::Maximum(bound) => (
-            format!("\"{path}\" must be <= {bound}"),
-            format!("<= {bound}"),
-            excerpt(value),
-        ),
-        ViolationKind::MinLength(limit) => (
-            format!(
-                "\"{path}\" must be at least {limit} {} long",
-                plural(limit, "character")
-            ),
-            format!("at least {limit} {}", plural(limit, "character")),
-            format!("{} characters", code_points(value)),
-        ),
-        ViolationKind::MaxLength(limit) => (
-            format!(
-                "\"{path}\" must be at most {limit} {} long",
-                plural(limit, "character")
-            ),
-            format!("at most {limit} {}", plural(limit, "character")),
-            format!("{} characters", code_points(value)),
-        ),
-        ViolationKind::Pattern(source) => (
-            format!("\"{path}\" must match the pattern {}", Value::from(source)),
-            format!("a match for {}", Value::from(source)),
-            excerpt(value),
-        ),
-        ViolationKind::MinItems(limit) => (
-            format!(
-                "\"{path}\" must have at least {limit} {}",
-                plural(limit, "item")
-            ),
-            format!("at least {limit} {}", plural(limit, "item")),
-            format!("{} items", value.as_array().map_or(0, Vec::len)),
-        ),
-        ViolationKind::MaxItems(limit) => (
-            format!("\"{path}\" must have at most {limit} {}", plural(limit, "item")),
-            format!("at most {limit} {}", plural(limit, "item")),
-            format!("{} items", value.as_array().map_or(0, Vec::len)),
-        ),
-        ViolationKind::TooDeep(limit) => (
-            format!("\"{path}\" nests deeper than {limit} levels"),
-            format!("at most {limit} levels"),
-            "deeper".to_owned(),
-        ),
+        ViolationKind::NotInEnum(members) => {
+            let estimate: usize = members.iter().map(json_size_hint).sum();
+            expected = String::with_capacity(estimate + members.len() + 9);
+            expected.push_str("one of [");
+            for (index, member) in members.iter().enumerate() {
+                if index > 0 {
+                    expected.push(',');
+                }
+                push_json(&mut expected, member);
+            }
+            expected.push(']');
+            message.push_str(" must be ");
+            message.push_str(&expected);
+            got = excerpt(value);
+        }
+        ViolationKind::NotConst(constant) => {
+            expected = String::with_capacity(json_size_hint(constant));
+            push_json(&mut expected, constant);
+            message.push_str(" must be ");
+            message.push_str(&expected);
+            got = excerpt(value);
+        }
+        ViolationKind::OneOf { matched } => {
+            expected = String::from("exactly one oneOf branch");
+            message.push_str(" must match exactly one oneOf branch (matched ");
+            push_display(&mut message, &matched);
+            message.push(')');
+            let mut text = String::with_capacity(24);
+            push_display(&mut text, &matched);
+            text.push_str(" matching branches");
+            got = text;
+        }
+        ViolationKind::Minimum(bound) | ViolationKind::Maximum(bound) => {
+            expected = String::with_capacity(24);
+            expected.push_str(if matches!(kind, ViolationKind::Minimum(_)) {
+                ">= "
+            } else {
+                "<= "
+            });
+            push_display(&mut expected, bound);
+            message.push_str(" must be ");
+            message.push_str(&expected);
+            got = excerpt(value);
+        }
+        ViolationKind::MinLength(limit) | ViolationKind::MaxLength(limit) => {
+            expected = String::with_capacity(40);
+            expected.push_str(if matches!(kind, ViolationKind::MinLength(_)) {
+                "at least "
+            } else {
+                "at most "
+            });
+            push_display(&mut expected, &limit);
+            expected.push_str(if limit == 1 {
+                " character"
+            } else {
+                " characters"
+            });
+            message.push_str(" must be ");
+            message.push_str(&expected);
+            message.push_str(" long");
+            let mut text = String::with_capacity(32);
+            push_display(&mut text, &code_points(value));
+            text.push_str(" characters");
+            got = text;
+        }
+        ViolationKind::Pattern(source) => {
+            expected = String::with_capacity(source.len() + 16);
+            expected.push_str("a match for ");
+            push_json_str(&mut expected, source);
+            message.push_str(" must match the pattern ");
+            push_json_str(&mut message, source);
+            got = excerpt(value);
+        }
+        ViolationKind::MinItems(limit) | ViolationKind::MaxItems(limit) => {
+            expected = String::with_capacity(32);
+            expected.push_str(if matches!(kind, ViolationKind::MinItems(_)) {
+                "at least "
+            } else {
+                "at most "
+            });
+            push_display(&mut expected, &limit);
+            expected.push_str(if limit == 1 { " item" } else { " items" });
+            message.push_str(" must have ");
+            message.push_str(&expected);
+            let mut text = String::with_capacity(32);
+            push_display(&mut text, &value.as_array().map_or(0, Vec::len));
+            text.push_str(" items");
+            got = text;
+        }
+        ViolationKind::TooDeep(limit) => {
+            expected = String::with_capacity(24);
+            expected.push_str("at most ");
+            push_display(&mut expected, &limit);
+            expected.push_str(" levels");
+            message.push_str(" nests deeper than ");
+            push_display(&mut message, &limit);
+            message.push_str(" levels");
+            got = String::from("deeper");
+        }
+    }
+    (message, expected, got)
+}
+
+/// Roughly how long `value`'s compact JSON is (exact for plain strings), to size buffers once.
+fn json_size_hint(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.len() + 2,
+        Value::Array(_) | Value::Object(_) => 16,
+        _ => 8,
     }
 }
 
-fn plural(count: u64, noun: &str) -> String {
-    if count == 1 {
-        noun.to_owned()
+/// Appends `value`'s `Display` output.
+fn push_display(out: &mut String, value: &impl fmt::Display) {
+    // Writing into a `String` cannot fail.
+    let _ = write!(out, "{value}");
+}
+
+/// Appends compact JSON of `value` (what `Value::to_string` prints).
+fn push_json(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(number) => push_display(out, number),
+        Value::String(text) => push_json_str(out, text),
+        Value::Array(_) | Value::Object(_) => push_display(out, value),
+    }
+}
+
+/// Appends `text` as a JSON string literal.
+fn push_json_str(out: &mut String, text: &str) {
+    // serde_json escapes only `"`, `\` and control characters; anything else is copied as is.
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
     } else {
-        format!("{noun}s")
+        push_display(out, &Value::from(text));
     }
 }
 
@@ -509,14 +672,17 @@ fn code_points(value: &Value) -> usize {
 /// Compact JSON of a scalar, or the type name of a container, cut to a readable length.
 fn excerpt(value: &Value) -> String {
     match value {
-        Value::Array(_) | Value::Object(_) => JsonType::of(value).name().to_owned(),
+        Value::Array(_) | Value::Object(_) => String::from(JsonType::of(value).name()),
         scalar => {
-            let text = scalar.to_string();
-            if text.chars().count() <= GOT_EXCERPT_LIMIT {
-                text
-            } else {
-                let cut: String = text.chars().take(GOT_EXCERPT_LIMIT).collect();
-                format!("{cut}…")
+            let mut text = String::new();
+            push_json(&mut text, scalar);
+            match text.char_indices().nth(GOT_EXCERPT_LIMIT) {
+                None => text,
+                Some((cut, _)) => {
+                    text.truncate(cut);
+                    text.push('…');
+                    text
+                }
             }
         }
     }

@@ -1,0 +1,581 @@
+//! The builder: how hand-written tools (and macro-generated code) assemble a [`Schema`].
+//!
+//! Constructors on [`Schema`] start a schema; kinds with constraints return a typed builder
+//! ([`StringSchema`], [`NumberSchema`], [`ArraySchema`], [`ObjectSchema`]) so that a constraint
+//! can only be set where it means something (`min_length` on a string, never on an integer).
+//! Every typed builder converts into a [`Schema`] (`.build()` or `Into`), and every method that
+//! takes a schema accepts `impl Into<Schema>`.
+//!
+//! ```
+//! use dsh_tools::schema::Schema;
+//!
+//! let read_file: Schema = Schema::object()
+//!     .required("path", Schema::string().min_length(1).description("Absolute file path"))
+//!     .optional("limit", Schema::integer().minimum(1).maximum(10_000).default_value(200))
+//!     .optional("mode", Schema::enumeration(["text", "bytes"]))
+//!     .build();
+//! assert!(read_file.is_valid(&serde_json::json!({"path": "/etc/hosts", "limit": 20})));
+//! ```
+//!
+//! Building never fails except where the input can be malformed ([`StringSchema::pattern`]
+//! compiles a regex and says why it cannot); nothing here panics.
+
+use serde_json::{Number, Value};
+
+use super::error::SchemaError;
+use super::model::{
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
+    Schema, SchemaKind, StringRules,
+};
+
+impl Schema {
+    /// A schema of `kind`, not nullable, without annotations.
+    pub fn new(kind: SchemaKind) -> Self {
+        Self {
+            kind,
+            nullable: false,
+            annotations: Annotations::default(),
+        }
+    }
+
+    /// A string (`{"type":"string"}`); constraints on the returned builder.
+    pub fn string() -> StringSchema {
+        StringSchema::default()
+    }
+
+    /// A finite number (`{"type":"number"}`); bounds on the returned builder.
+    pub fn number() -> NumberSchema {
+        NumberSchema {
+            integer: false,
+            rules: NumberRules::default(),
+            nullable: false,
+            annotations: Annotations::default(),
+        }
+    }
+
+    /// An integer (`{"type":"integer"}`; `1.0` and `1e3` count); bounds on the returned builder.
+    pub fn integer() -> NumberSchema {
+        NumberSchema {
+            integer: true,
+            ..Self::number()
+        }
+    }
+
+    /// `true` or `false`.
+    pub fn boolean() -> Self {
+        Self::new(SchemaKind::Boolean)
+    }
+
+    /// Only `null` (Rust's `()`).
+    pub fn null() -> Self {
+        Self::new(SchemaKind::Null)
+    }
+
+    /// Any JSON value (`{}`; the spec's `json`, Rust's `serde_json::Value`).
+    pub fn any() -> Self {
+        Self::new(SchemaKind::Any)
+    }
+
+    /// An array whose every item matches `items`.
+    pub fn array(items: impl Into<Schema>) -> ArraySchema {
+        ArraySchema {
+            rules: ArrayRules {
+                items: Some(Box::new(items.into())),
+                min_items: None,
+                max_items: None,
+            },
+            nullable: false,
+            annotations: Annotations::default(),
+        }
+    }
+
+    /// An array of any items (`{"type":"array"}`).
+    pub fn array_of_any() -> ArraySchema {
+        ArraySchema {
+            rules: ArrayRules::default(),
+            nullable: false,
+            annotations: Annotations::default(),
+        }
+    }
+
+    /// A closed object with no properties yet (`additionalProperties: false`); add properties
+    /// with [`ObjectSchema::required`] and [`ObjectSchema::optional`].
+    pub fn object() -> ObjectSchema {
+        ObjectSchema {
+            rules: ObjectRules {
+                properties: Vec::new(),
+                additional: AdditionalProperties::Forbidden,
+            },
+            nullable: false,
+            annotations: Annotations::default(),
+        }
+    }
+
+    /// A map from any key to values matching `values` (`HashMap<String, T>`):
+    /// `{"type":"object","additionalProperties":{…}}`.
+    pub fn map(values: impl Into<Schema>) -> ObjectSchema {
+        let mut object = Self::object();
+        object.rules.additional = AdditionalProperties::Schema(Box::new(values.into()));
+        object
+    }
+
+    /// One of the listed values (`enum`); numbers compare by value, so `1` and `1.0` are the same
+    /// member. `Schema::enumeration(["literal", "regex"])`. An empty list matches nothing.
+    pub fn enumeration<I>(values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Value>,
+    {
+        Self::new(SchemaKind::Enum(
+            values.into_iter().map(Into::into).collect(),
+        ))
+    }
+
+    /// Exactly `value` (`const`), e.g. the tag of a tagged enum variant.
+    pub fn constant(value: impl Into<Value>) -> Self {
+        Self::new(SchemaKind::Const(value.into()))
+    }
+
+    /// Exactly one of `branches` (`oneOf`).
+    pub fn one_of<I>(branches: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Schema>,
+    {
+        Self::new(SchemaKind::OneOf(
+            branches.into_iter().map(Into::into).collect(),
+        ))
+    }
+}
+
+/// Annotation and nullability setters shared by [`Schema`] and every typed builder.
+macro_rules! common_setters {
+    ($ty:ty) => {
+        impl $ty {
+            /// Accepts `null` as well (Rust's `Option<T>`); rendered as `"type": [T, "null"]`.
+            #[must_use]
+            pub fn nullable(mut self) -> Self {
+                self.nullable = true;
+                self
+            }
+
+            /// Sets `title`.
+            #[must_use]
+            pub fn title(mut self, title: impl Into<String>) -> Self {
+                self.annotations.title = Some(title.into());
+                self
+            }
+
+            /// Sets `description` (what the model reads about this value).
+            #[must_use]
+            pub fn description(mut self, description: impl Into<String>) -> Self {
+                self.annotations.description = Some(description.into());
+                self
+            }
+
+            /// Sets `default`: what an absent property means. An annotation only; it is not
+            /// checked against the schema here.
+            #[must_use]
+            pub fn default_value(mut self, value: impl Into<Value>) -> Self {
+                self.annotations.default = Some(value.into());
+                self
+            }
+
+            /// Appends one entry to `examples`.
+            #[must_use]
+            pub fn example(mut self, value: impl Into<Value>) -> Self {
+                self.annotations.examples.push(value.into());
+                self
+            }
+
+            /// Appends entries to `examples`.
+            #[must_use]
+            pub fn examples<I>(mut self, values: I) -> Self
+            where
+                I: IntoIterator,
+                I::Item: Into<Value>,
+            {
+                self.annotations
+                    .examples
+                    .extend(values.into_iter().map(Into::into));
+                self
+            }
+        }
+    };
+}
+
+common_setters!(Schema);
+common_setters!(StringSchema);
+common_setters!(NumberSchema);
+common_setters!(ArraySchema);
+common_setters!(ObjectSchema);
+
+/// Builds a string schema; see [`Schema::string`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StringSchema {
+    rules: StringRules,
+    nullable: bool,
+    annotations: Annotations,
+}
+
+impl StringSchema {
+    /// `minLength`, in Unicode code points.
+    #[must_use]
+    pub fn min_length(mut self, length: u64) -> Self {
+        self.rules.min_length = Some(length);
+        self
+    }
+
+    /// `maxLength`, in Unicode code points.
+    #[must_use]
+    pub fn max_length(mut self, length: u64) -> Self {
+        self.rules.max_length = Some(length);
+        self
+    }
+
+    /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). Fails with a
+    /// [`SchemaError`] naming the pattern when it is not a valid regular expression.
+    ///
+    /// Use syntax that reads the same in Rust's `regex` and ECMA-262 (clients may check the
+    /// pattern with either): character classes, anchors, groups, alternation, repetition.
+    pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
+        let pattern = Pattern::new(source).map_err(|error| {
+            SchemaError::single(format!(
+                "pattern {} is not a valid regular expression: {error}",
+                Value::from(source)
+            ))
+        })?;
+        Ok(self.with_pattern(pattern))
+    }
+
+    /// `pattern`, already compiled.
+    #[must_use]
+    pub fn with_pattern(mut self, pattern: Pattern) -> Self {
+        self.rules.pattern = Some(pattern);
+        self
+    }
+
+    /// The finished schema.
+    pub fn build(self) -> Schema {
+        Schema {
+            kind: SchemaKind::String(self.rules),
+            nullable: self.nullable,
+            annotations: self.annotations,
+        }
+    }
+}
+
+/// Builds a number or integer schema; see [`Schema::number`] and [`Schema::integer`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumberSchema {
+    integer: bool,
+    rules: NumberRules,
+    nullable: bool,
+    annotations: Annotations,
+}
+
+impl NumberSchema {
+    /// Inclusive `minimum`; any Rust integer or float, kept as an exact JSON number.
+    #[must_use]
+    pub fn minimum(mut self, bound: impl NumberBound) -> Self {
+        self.rules.minimum = bound.into_bound(BoundSide::Minimum);
+        self
+    }
+
+    /// Inclusive `maximum`; any Rust integer or float, kept as an exact JSON number.
+    #[must_use]
+    pub fn maximum(mut self, bound: impl NumberBound) -> Self {
+        self.rules.maximum = bound.into_bound(BoundSide::Maximum);
+        self
+    }
+
+    /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`.
+    #[must_use]
+    pub fn range(self, minimum: impl NumberBound, maximum: impl NumberBound) -> Self {
+        self.minimum(minimum).maximum(maximum)
+    }
+
+    /// The finished schema.
+    pub fn build(self) -> Schema {
+        Schema {
+            kind: if self.integer {
+                SchemaKind::Integer(self.rules)
+            } else {
+                SchemaKind::Number(self.rules)
+            },
+            nullable: self.nullable,
+            annotations: self.annotations,
+        }
+    }
+}
+
+/// Which bound a [`NumberBound`] becomes; decides how a non-finite float is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundSide {
+    /// `minimum`.
+    Minimum,
+    /// `maximum`.
+    Maximum,
+}
+
+/// A Rust number usable as a `minimum`/`maximum`: every primitive integer, `f32`, `f64` and
+/// [`serde_json::Number`].
+///
+/// Integers convert exactly. A float is not always a JSON number: `-∞` as a minimum and `+∞` as a
+/// maximum bound nothing and leave the bound unset; `+∞` as a minimum and `-∞` as a maximum
+/// become the largest finite float of that sign (so no ordinary number passes); `NaN` compares
+/// with nothing and leaves the bound unset.
+pub trait NumberBound {
+    /// The bound as an exact JSON number, or `None` for no bound.
+    fn into_bound(self, side: BoundSide) -> Option<Number>;
+}
+
+macro_rules! integer_bounds {
+    ($($ty:ty),*) => {
+        $(
+            impl NumberBound for $ty {
+                fn into_bound(self, _side: BoundSide) -> Option<Number> {
+                    Some(Number::from(self))
+                }
+            }
+        )*
+    };
+}
+
+integer_bounds!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl NumberBound for i128 {
+    /// Saturates at the `i64`/`u64` range JSON numbers can hold exactly.
+    fn into_bound(self, _side: BoundSide) -> Option<Number> {
+        Some(if let Ok(value) = i64::try_from(self) {
+            Number::from(value)
+        } else if self > 0 {
+            Number::from(u64::try_from(self).unwrap_or(u64::MAX))
+        } else {
+            Number::from(i64::MIN)
+        })
+    }
+}
+
+impl NumberBound for u128 {
+    /// Saturates at `u64::MAX`.
+    fn into_bound(self, _side: BoundSide) -> Option<Number> {
+        Some(Number::from(u64::try_from(self).unwrap_or(u64::MAX)))
+    }
+}
+
+impl NumberBound for f64 {
+    fn into_bound(self, side: BoundSide) -> Option<Number> {
+        if self.is_nan() {
+            return None;
+        }
+        if self.is_infinite() {
+            let unbounded = match side {
+                BoundSide::Minimum => self < 0.0,
+                BoundSide::Maximum => self > 0.0,
+            };
+            if unbounded {
+                return None;
+            }
+            return Number::from_f64(if self > 0.0 { f64::MAX } else { f64::MIN });
+        }
+        Number::from_f64(self)
+    }
+}
+
+impl NumberBound for f32 {
+    fn into_bound(self, side: BoundSide) -> Option<Number> {
+        f64::from(self).into_bound(side)
+    }
+}
+
+impl NumberBound for Number {
+    fn into_bound(self, _side: BoundSide) -> Option<Number> {
+        Some(self)
+    }
+}
+
+impl NumberBound for &Number {
+    fn into_bound(self, _side: BoundSide) -> Option<Number> {
+        Some(self.clone())
+    }
+}
+
+/// Builds an array schema; see [`Schema::array`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArraySchema {
+    rules: ArrayRules,
+    nullable: bool,
+    annotations: Annotations,
+}
+
+impl ArraySchema {
+    /// `minItems`.
+    #[must_use]
+    pub fn min_items(mut self, count: u64) -> Self {
+        self.rules.min_items = Some(count);
+        self
+    }
+
+    /// `maxItems`.
+    #[must_use]
+    pub fn max_items(mut self, count: u64) -> Self {
+        self.rules.max_items = Some(count);
+        self
+    }
+
+    /// The finished schema.
+    pub fn build(self) -> Schema {
+        Schema {
+            kind: SchemaKind::Array(self.rules),
+            nullable: self.nullable,
+            annotations: self.annotations,
+        }
+    }
+}
+
+/// Builds an object schema; see [`Schema::object`] and [`Schema::map`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectSchema {
+    rules: ObjectRules,
+    nullable: bool,
+    annotations: Annotations,
+}
+
+impl ObjectSchema {
+    /// Declares a property that must be present. A property declared twice keeps its first
+    /// position and takes the last declaration.
+    #[must_use]
+    pub fn required(self, name: impl Into<String>, schema: impl Into<Schema>) -> Self {
+        self.property(Property::required(name, schema))
+    }
+
+    /// Declares a property that may be absent. An optional property given `null` is a type
+    /// error unless its schema is [`nullable`](Schema::nullable) (Rust's `Option<T>` is both).
+    #[must_use]
+    pub fn optional(self, name: impl Into<String>, schema: impl Into<Schema>) -> Self {
+        self.property(Property::optional(name, schema))
+    }
+
+    /// Declares `property` (for generated code that computes `required`).
+    #[must_use]
+    pub fn property(mut self, property: Property) -> Self {
+        match self
+            .rules
+            .properties
+            .iter_mut()
+            .find(|existing| existing.name == property.name)
+        {
+            Some(existing) => *existing = property,
+            None => self.rules.properties.push(property),
+        }
+        self
+    }
+
+    /// `additionalProperties: true` (open: undeclared keys accepted as any JSON) or `false`
+    /// (closed, the default: undeclared keys are violations).
+    #[must_use]
+    pub fn additional_properties(mut self, allowed: bool) -> Self {
+        self.rules.additional = if allowed {
+            AdditionalProperties::Allowed
+        } else {
+            AdditionalProperties::Forbidden
+        };
+        self
+    }
+
+    /// Undeclared keys are accepted when their values match `schema` (a map with some fixed keys).
+    #[must_use]
+    pub fn additional_schema(mut self, schema: impl Into<Schema>) -> Self {
+        self.rules.additional = AdditionalProperties::Schema(Box::new(schema.into()));
+        self
+    }
+
+    /// The finished schema.
+    pub fn build(self) -> Schema {
+        Schema {
+            kind: SchemaKind::Object(self.rules),
+            nullable: self.nullable,
+            annotations: self.annotations,
+        }
+    }
+}
+
+impl Property {
+    /// A property that must be present.
+    pub fn required(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
+        Self {
+            name: name.into(),
+            schema: schema.into(),
+            required: true,
+        }
+    }
+
+    /// A property that may be absent.
+    pub fn optional(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
+        Self {
+            required: false,
+            ..Self::required(name, schema)
+        }
+    }
+}
+
+macro_rules! into_schema {
+    ($($ty:ty),*) => {
+        $(
+            impl From<$ty> for Schema {
+                fn from(builder: $ty) -> Self {
+                    builder.build()
+                }
+            }
+        )*
+    };
+}
+
+into_schema!(StringSchema, NumberSchema, ArraySchema, ObjectSchema);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_are_closed_and_properties_keep_declaration_order() {
+        let schema = Schema::object()
+            .required("b", Schema::string())
+            .optional("a", Schema::integer())
+            .required("b", Schema::boolean())
+            .build();
+        let SchemaKind::Object(rules) = &schema.kind else {
+            panic!("not an object")
+        };
+        assert_eq!(rules.additional, AdditionalProperties::Forbidden);
+        let names: Vec<_> = rules.properties.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["b", "a"]);
+        assert_eq!(rules.properties[0].schema.kind, SchemaKind::Boolean);
+    }
+
+    #[test]
+    fn invalid_pattern_is_an_error() {
+        let error = Schema::string().pattern("(").unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("pattern \"(\" is not a valid regular expression"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn float_bounds_follow_their_side() {
+        let schema = Schema::number()
+            .minimum(f64::NEG_INFINITY)
+            .maximum(f64::INFINITY);
+        assert_eq!(schema.rules, NumberRules::default());
+        let schema = Schema::number().minimum(f64::INFINITY).maximum(f64::NAN);
+        assert_eq!(schema.rules.minimum, Number::from_f64(f64::MAX));
+        assert_eq!(schema.rules.maximum, None);
+        let schema = Schema::integer().range(-1_i128 << 100, u128::MAX);
+        assert_eq!(schema.rules.minimum, Some(Number::from(i64::MIN)));
+        assert_eq!(schema.rules.maximum, Some(Number::from(u64::MAX)));
+    }
+}

@@ -1,0 +1,108 @@
+//! [`SchemaError`]: why a schema cannot be built or imported, listing every problem with its
+//! path, in the spec's wording (`unsupported JSON schema: <v1>; <v2>…`, code
+//! `UNSUPPORTED_SCHEMA`).
+
+use std::fmt;
+
+use crate::error::{ErrorInfo, ToolError, codes, names};
+
+/// How many problems a [`SchemaError`] keeps; the rest are counted into an "and N more" tail so a
+/// hostile schema cannot produce a megabyte error.
+pub const MAX_REPORTED_SCHEMA_PROBLEMS: usize = 50;
+
+/// One reason a schema is rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaProblem {
+    /// Where: `schema`, `schema.properties.path`, `schema.items`, `schema.oneOf[1]`, …; for a
+    /// keyword, the path of the keyword itself (`schema.properties.n.multipleOf`).
+    pub path: String,
+    /// The full sentence, e.g.
+    /// `schema.multipleOf is not a supported keyword (subset: …)`.
+    pub message: String,
+}
+
+/// A schema the engine cannot build or enforce, with every problem found (up to
+/// [`MAX_REPORTED_SCHEMA_PROBLEMS`]).
+///
+/// `Display` is `unsupported JSON schema: <v1>; <v2>…`; [`SchemaError::to_tool_error`] carries it
+/// into a [`ToolError`] with `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    problems: Vec<SchemaProblem>,
+    omitted: usize,
+}
+
+impl SchemaError {
+    /// An error with one problem at `path`.
+    pub(crate) fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+        let mut error = Self::empty();
+        error.push(path.into(), message.into());
+        error
+    }
+
+    /// An error with one problem that has no path of its own (a builder argument).
+    pub(crate) fn single(message: impl Into<String>) -> Self {
+        Self::at(String::new(), message)
+    }
+
+    pub(crate) fn empty() -> Self {
+        Self {
+            problems: Vec::new(),
+            omitted: 0,
+        }
+    }
+
+    pub(crate) fn push(&mut self, path: String, message: String) {
+        if self.problems.len() >= MAX_REPORTED_SCHEMA_PROBLEMS {
+            self.omitted += 1;
+        } else {
+            self.problems.push(SchemaProblem { path, message });
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.problems.is_empty() && self.omitted == 0
+    }
+
+    /// The reported problems, in the order they were found (depth-first, keyword order).
+    pub fn problems(&self) -> &[SchemaProblem] {
+        &self.problems
+    }
+
+    /// How many problems were found past the cap.
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
+    pub fn info() -> ErrorInfo {
+        ErrorInfo::new(names::JSON_SCHEMA, codes::UNSUPPORTED_SCHEMA)
+    }
+
+    /// The same error as a [`ToolError`] carrying [`SchemaError::info`]. (`?` on a
+    /// `SchemaError` goes through `ToolError`'s blanket conversion and keeps only the message.)
+    pub fn to_tool_error(&self) -> ToolError {
+        ToolError::new(self.to_string()).with_info(Self::info())
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unsupported JSON schema: ")?;
+        for (index, problem) in self.problems.iter().enumerate() {
+            if index > 0 {
+                f.write_str("; ")?;
+            }
+            f.write_str(&problem.message)?;
+        }
+        if self.omitted > 0 {
+            if !self.problems.is_empty() {
+                f.write_str("; ")?;
+            }
+            write!(f, "and {} more", self.omitted)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SchemaError {}

@@ -1,0 +1,826 @@
+//! Import: raw JSON Schema (and `schemars` schemas, which are JSON Schema) into the model, where
+//! it fits what the engine enforces; anything else is a [`SchemaError`] listing every problem
+//! with its path.
+//!
+//! The rule: a keyword is accepted only when the validator enforces it or when it is a pure
+//! annotation. Accepted:
+//! - enforced: `type` (one type, or a `[T, "null"]` pair), `properties`, `required`,
+//!   `additionalProperties` (boolean or schema), `items` (one schema), `enum`, `const`, `oneOf`,
+//!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`;
+//!   `anyOf` only in the nullable form `[<schema>, {"type": "null"}]` that schemars emits for
+//!   `Option<T>`; local `$ref`s (`#/…`), inlined, with `$defs`/`definitions` as their targets;
+//! - annotations: `title`, `description`, `default`, `examples`, `format`, `$comment`,
+//!   `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`, `contentMediaType`, and `$schema`
+//!   at the root. (From schemars, the integer formats `int8`…`uint64` also become the bounds of
+//!   their Rust type, since deserialization enforces them.)
+//!
+//! Everything else (`allOf`, `not`, `if`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
+//! `prefixItems`, `patternProperties`, `propertyNames`, remote or recursive `$ref`, …) is
+//! rejected. Recursive schemas are rejected as circular: the model inlines every subschema.
+//!
+//! Import is bounded: nesting deeper than [`MAX_IMPORT_DEPTH`] (counting `$ref` hops) and
+//! expansion past [`MAX_IMPORT_NODES`] nodes (a `$ref` graph that doubles at every level) are
+//! errors, so a hostile schema costs bounded time, memory and stack.
+
+use serde_json::{Map, Number, Value};
+
+use super::error::SchemaError;
+use super::model::{
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
+    Schema, SchemaKind, StringRules,
+};
+use super::semantics::{compare_numbers, json_equal};
+use std::cmp::Ordering;
+
+/// Deepest schema nesting import follows (each `$ref` hop counts as a level).
+pub const MAX_IMPORT_DEPTH: usize = 64;
+
+/// Most schema nodes one import may produce after inlining `$ref`s.
+pub const MAX_IMPORT_NODES: usize = 100_000;
+
+/// The accepted vocabulary, as quoted in "not a supported keyword" messages.
+const SUBSET: &str = "type/oneOf/properties/required/additionalProperties/items/enum/const/\
+minimum/maximum/minLength/maxLength/pattern/minItems/maxItems/$ref/$defs + annotations";
+
+/// Keywords the validator enforces, by the type they constrain (`None`: any type).
+const STRUCTURAL: &[&str] = &[
+    "type",
+    "oneOf",
+    "anyOf",
+    "$ref",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+];
+
+/// Annotations accepted and dropped (they do not change what is valid).
+const IGNORED_ANNOTATIONS: &[&str] = &[
+    "format",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+];
+
+impl Schema {
+    /// Imports a raw JSON Schema (2020-12 vocabulary) into the model, or lists every keyword the
+    /// engine cannot enforce. See the module documentation of `schema::import` for the subset.
+    pub fn from_json_schema(schema: &Value) -> Result<Schema, SchemaError> {
+        Importer::new(schema, false).run()
+    }
+
+    /// Imports a schema produced by `schemars` (for types from other crates): local `$ref`s into
+    /// `$defs` are inlined, `Option<T>`'s `anyOf` becomes a nullable schema, and the integer
+    /// `format`s become the bounds of their Rust type.
+    pub fn from_schemars(schema: &schemars::Schema) -> Result<Schema, SchemaError> {
+        Importer::new(schema.as_value(), true).run()
+    }
+
+    /// The schema of `T` as `schemars` describes its deserialization (draft 2020-12), imported.
+    pub fn from_schemars_type<T: schemars::JsonSchema + ?Sized>() -> Result<Schema, SchemaError> {
+        let generated = schemars::generate::SchemaSettings::draft2020_12()
+            .into_generator()
+            .into_root_schema_for::<T>();
+        Self::from_schemars(&generated)
+    }
+}
+
+struct Importer<'a> {
+    root: &'a Value,
+    from_schemars: bool,
+    errors: SchemaError,
+    nodes: usize,
+    /// `$ref`s being inlined, innermost last: a repeat is a cycle.
+    resolving: Vec<&'a str>,
+}
+
+impl<'a> Importer<'a> {
+    fn new(root: &'a Value, from_schemars: bool) -> Self {
+        Self {
+            root,
+            from_schemars,
+            errors: SchemaError::empty(),
+            nodes: 0,
+            resolving: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> Result<Schema, SchemaError> {
+        let schema = self.convert(self.root, "schema", 0);
+        match schema {
+            Some(schema) if self.errors.is_empty() => Ok(schema),
+            _ => {
+                if self.errors.is_empty() {
+                    // Every `None` comes with a problem; this keeps the error non-empty anyway.
+                    self.errors
+                        .push("schema".to_owned(), "schema is not supported".to_owned());
+                }
+                Err(self.errors)
+            }
+        }
+    }
+
+    fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        let (path, message) = (path.into(), message.into());
+        // A `$defs` entry inlined at several places reports its problems once.
+        if !self.errors.problems().iter().any(|p| p.message == message) {
+            self.errors.push(path, message);
+        }
+    }
+
+    fn convert(&mut self, node: &'a Value, path: &str, depth: usize) -> Option<Schema> {
+        if depth > MAX_IMPORT_DEPTH {
+            self.problem(
+                path,
+                format!("{path} nests deeper than {MAX_IMPORT_DEPTH} levels"),
+            );
+            return None;
+        }
+        self.nodes += 1;
+        if self.nodes > MAX_IMPORT_NODES {
+            self.problem(
+                "schema",
+                format!("schema expands to more than {MAX_IMPORT_NODES} nodes"),
+            );
+            return None;
+        }
+        let map = match node {
+            Value::Object(map) => map,
+            Value::Bool(true) => return Some(Schema::any()),
+            _ => {
+                self.problem(path, format!("{path} must be a schema object"));
+                return None;
+            }
+        };
+        let before = self.errors.problems().len() + self.errors.omitted();
+        let annotations = self.annotations(map, path, depth == 0);
+        let schema = self.convert_structure(map, path, depth);
+        let clean = self.errors.problems().len() + self.errors.omitted() == before;
+        let mut schema = schema?;
+        if !clean {
+            return None;
+        }
+        merge_annotations(&mut schema.annotations, annotations);
+        Some(schema)
+    }
+
+    /// Reads the annotations and reports every keyword outside the subset.
+    fn annotations(
+        &mut self,
+        map: &'a Map<String, Value>,
+        path: &str,
+        is_root: bool,
+    ) -> Annotations {
+        let mut annotations = Annotations::default();
+        for (keyword, value) in map {
+            match keyword.as_str() {
+                "title" | "description" => match value.as_str() {
+                    Some(text) if keyword == "title" => annotations.title = Some(text.to_owned()),
+                    Some(text) => annotations.description = Some(text.to_owned()),
+                    None => self.problem(
+                        format!("{path}.{keyword}"),
+                        format!("{path}.{keyword} must be a string"),
+                    ),
+                },
+                "default" => annotations.default = Some(value.clone()),
+                "examples" => match value {
+                    Value::Array(examples) => annotations.examples = examples.clone(),
+                    _ => self.problem(
+                        format!("{path}.examples"),
+                        format!("{path}.examples must be an array"),
+                    ),
+                },
+                "$defs" | "definitions" => {
+                    if !value.is_object() {
+                        self.problem(
+                            format!("{path}.{keyword}"),
+                            format!("{path}.{keyword} must be an object of schemas"),
+                        );
+                    }
+                }
+                "$schema" if is_root => {}
+                other if IGNORED_ANNOTATIONS.contains(&other) || STRUCTURAL.contains(&other) => {}
+                other => self.problem(
+                    format!("{path}.{other}"),
+                    format!("{path}.{other} is not a supported keyword (subset: {SUBSET})"),
+                ),
+            }
+        }
+        annotations
+    }
+
+    fn convert_structure(
+        &mut self,
+        map: &'a Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Option<Schema> {
+        if let Some(reference) = map.get("$ref") {
+            self.only_beside(map, path, "$ref");
+            return self.resolve(reference, path, depth);
+        }
+        if let Some(any_of) = map.get("anyOf") {
+            self.only_beside(map, path, "anyOf");
+            return self.convert_nullable_any_of(any_of, path, depth);
+        }
+        if let Some(one_of) = map.get("oneOf") {
+            if map.contains_key("type") {
+                self.problem(path, format!("{path} cannot declare both type and oneOf"));
+                return None;
+            }
+            self.only_beside(map, path, "oneOf");
+            let branches = match one_of.as_array() {
+                Some(branches) if branches.len() >= 2 => branches,
+                _ => {
+                    self.problem(
+                        format!("{path}.oneOf"),
+                        format!("{path}.oneOf must be an array of at least two schemas"),
+                    );
+                    return None;
+                }
+            };
+            let mut converted = Vec::with_capacity(branches.len());
+            for (index, branch) in branches.iter().enumerate() {
+                converted.push(self.convert(branch, &format!("{path}.oneOf[{index}]"), depth + 1));
+            }
+            let branches: Option<Vec<Schema>> = converted.into_iter().collect();
+            return Some(Schema::new(SchemaKind::OneOf(branches?)));
+        }
+        let Some(type_value) = map.get("type") else {
+            return self.convert_untyped(map, path);
+        };
+        let (name, nullable) = self.read_type(type_value, path)?;
+        let base = self.convert_typed(map, path, depth, name);
+        let base = Schema { nullable, ..base? };
+        self.restrict_to_values(map, path, name, base)
+    }
+
+    /// Reports every enforced keyword beside `keyword` (only annotations may sit beside it).
+    fn only_beside(&mut self, map: &Map<String, Value>, path: &str, keyword: &str) {
+        for other in map.keys() {
+            if other != keyword && STRUCTURAL.contains(&other.as_str()) {
+                self.problem(
+                    format!("{path}.{other}"),
+                    format!("{path}.{other} is not supported beside {keyword}"),
+                );
+            }
+        }
+    }
+
+    fn resolve(&mut self, reference: &'a Value, path: &str, depth: usize) -> Option<Schema> {
+        let Some(reference) = reference.as_str() else {
+            self.problem(
+                format!("{path}.$ref"),
+                format!("{path}.$ref must be a string"),
+            );
+            return None;
+        };
+        let Some(pointer) = reference.strip_prefix('#') else {
+            self.problem(
+                format!("{path}.$ref"),
+                format!("{path}.$ref \"{reference}\" is not a local reference (#/…)"),
+            );
+            return None;
+        };
+        let pointer = percent_decode(pointer);
+        let Some(target) = self.root.pointer(&pointer) else {
+            self.problem(
+                format!("{path}.$ref"),
+                format!("{path}.$ref \"{reference}\" does not resolve"),
+            );
+            return None;
+        };
+        if self.resolving.contains(&reference) || pointer.is_empty() {
+            self.problem(
+                path,
+                format!(
+                    "{path} is circular ($ref \"{reference}\"; recursive schemas are not supported)"
+                ),
+            );
+            return None;
+        }
+        self.resolving.push(reference);
+        let target_path = pointer_path(&pointer);
+        let schema = self.convert(target, &target_path, depth + 1);
+        self.resolving.pop();
+        schema
+    }
+
+    /// `anyOf: [X, {"type": "null"}]` (either order): `X`, nullable.
+    fn convert_nullable_any_of(
+        &mut self,
+        any_of: &'a Value,
+        path: &str,
+        depth: usize,
+    ) -> Option<Schema> {
+        let branches = any_of.as_array().filter(|branches| branches.len() == 2);
+        let null_index = branches.and_then(|branches| branches.iter().position(is_null_schema));
+        let (Some(branches), Some(null_index)) = (branches, null_index) else {
+            self.problem(
+                format!("{path}.anyOf"),
+                format!(
+                    "{path}.anyOf is not supported (only the nullable form anyOf: [<schema>, {{\"type\": \"null\"}}])"
+                ),
+            );
+            return None;
+        };
+        let index = 1 - null_index;
+        let mut schema = self.convert(
+            &branches[index],
+            &format!("{path}.anyOf[{index}]"),
+            depth + 1,
+        )?;
+        schema.nullable = true;
+        Some(schema)
+    }
+
+    /// A node without `type`: an `enum`/`const` (self-typed) or any JSON value.
+    fn convert_untyped(&mut self, map: &'a Map<String, Value>, path: &str) -> Option<Schema> {
+        let mut ok = true;
+        for keyword in map.keys() {
+            if STRUCTURAL.contains(&keyword.as_str())
+                && !matches!(keyword.as_str(), "enum" | "const")
+            {
+                self.problem(
+                    format!("{path}.{keyword}"),
+                    format!("{path}.{keyword} requires type or oneOf"),
+                );
+                ok = false;
+            }
+        }
+        let schema = self.restrict_to_values(map, path, "", Schema::any())?;
+        ok.then_some(schema)
+    }
+
+    /// Reads `type`: one type name, or a pair with `"null"` (nullable).
+    fn read_type(&mut self, value: &Value, path: &str) -> Option<(&'static str, bool)> {
+        let (name, nullable) = match value {
+            Value::String(name) => (name.as_str(), false),
+            Value::Array(names) => {
+                let strings: Option<Vec<&str>> = names.iter().map(Value::as_str).collect();
+                match strings.as_deref() {
+                    Some([name]) => (*name, false),
+                    Some([name, "null"] | ["null", name]) if *name != "null" => (*name, true),
+                    _ => {
+                        self.problem(
+                            format!("{path}.type"),
+                            format!(
+                                "{path}.type must be a single type string or a [type, \"null\"] pair (other type arrays are not supported)"
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+            _ => ("", false),
+        };
+        let name = match name {
+            "object" => "object",
+            "array" => "array",
+            "string" => "string",
+            "number" => "number",
+            "integer" => "integer",
+            "boolean" => "boolean",
+            "null" => "null",
+            _ => {
+                self.problem(
+                    format!("{path}.type"),
+                    format!(
+                        "{path}.type must be one of object/array/string/number/integer/boolean/null"
+                    ),
+                );
+                return None;
+            }
+        };
+        Some((name, nullable))
+    }
+
+    fn convert_typed(
+        &mut self,
+        map: &'a Map<String, Value>,
+        path: &str,
+        depth: usize,
+        name: &'static str,
+    ) -> Option<Schema> {
+        let allowed: &[&str] = match name {
+            "string" => &["minLength", "maxLength", "pattern"],
+            "number" | "integer" => &["minimum", "maximum"],
+            "array" => &["items", "minItems", "maxItems"],
+            "object" => &["properties", "required", "additionalProperties"],
+            _ => &[],
+        };
+        let mut ok = true;
+        for keyword in map.keys() {
+            let keyword = keyword.as_str();
+            let always = matches!(keyword, "type" | "enum" | "const");
+            if STRUCTURAL.contains(&keyword) && !always && !allowed.contains(&keyword) {
+                self.problem(
+                    format!("{path}.{keyword}"),
+                    format!("{path}.{keyword} is not supported on type \"{name}\""),
+                );
+                ok = false;
+            }
+        }
+        let kind = match name {
+            "string" => {
+                let pattern = match map.get("pattern") {
+                    None => None,
+                    Some(Value::String(source)) => match Pattern::new(source) {
+                        Ok(pattern) => Some(pattern),
+                        Err(error) => {
+                            self.problem(
+                                format!("{path}.pattern"),
+                                format!(
+                                    "{path}.pattern must be a valid regular expression: {error}"
+                                ),
+                            );
+                            ok = false;
+                            None
+                        }
+                    },
+                    Some(_) => {
+                        self.problem(
+                            format!("{path}.pattern"),
+                            format!("{path}.pattern must be a string"),
+                        );
+                        ok = false;
+                        None
+                    }
+                };
+                SchemaKind::String(StringRules {
+                    min_length: self.count(map, path, "minLength", &mut ok),
+                    max_length: self.count(map, path, "maxLength", &mut ok),
+                    pattern,
+                })
+            }
+            "number" | "integer" => {
+                let mut rules = NumberRules {
+                    minimum: self.number(map, path, "minimum", &mut ok),
+                    maximum: self.number(map, path, "maximum", &mut ok),
+                };
+                if name == "integer" && self.from_schemars {
+                    apply_integer_format(&mut rules, map.get("format").and_then(Value::as_str));
+                }
+                if name == "integer" {
+                    SchemaKind::Integer(rules)
+                } else {
+                    SchemaKind::Number(rules)
+                }
+            }
+            "boolean" => SchemaKind::Boolean,
+            "null" => SchemaKind::Null,
+            "array" => {
+                let items = match map.get("items") {
+                    None => None,
+                    Some(items @ (Value::Object(_) | Value::Bool(true))) => {
+                        match self.convert(items, &format!("{path}.items"), depth + 1) {
+                            Some(items) => Some(Box::new(items)),
+                            None => {
+                                ok = false;
+                                None
+                            }
+                        }
+                    }
+                    Some(_) => {
+                        self.problem(
+                            format!("{path}.items"),
+                            format!("{path}.items must be a schema object"),
+                        );
+                        ok = false;
+                        None
+                    }
+                };
+                SchemaKind::Array(ArrayRules {
+                    items,
+                    min_items: self.count(map, path, "minItems", &mut ok),
+                    max_items: self.count(map, path, "maxItems", &mut ok),
+                })
+            }
+            _ => SchemaKind::Object(self.convert_object(map, path, depth, &mut ok)?),
+        };
+        ok.then(|| Schema::new(kind))
+    }
+
+    fn convert_object(
+        &mut self,
+        map: &'a Map<String, Value>,
+        path: &str,
+        depth: usize,
+        ok: &mut bool,
+    ) -> Option<ObjectRules> {
+        let mut properties = Vec::new();
+        match map.get("properties") {
+            None => {}
+            Some(Value::Object(declared)) => {
+                for (name, schema) in declared {
+                    let converted =
+                        self.convert(schema, &format!("{path}.properties.{name}"), depth + 1);
+                    match converted {
+                        Some(schema) => properties.push(Property {
+                            name: name.clone(),
+                            schema,
+                            required: false,
+                        }),
+                        None => *ok = false,
+                    }
+                }
+            }
+            Some(_) => {
+                self.problem(
+                    format!("{path}.properties"),
+                    format!("{path}.properties must be an object of schemas"),
+                );
+                *ok = false;
+            }
+        }
+        match map.get("required") {
+            None => {}
+            Some(Value::Array(names)) if names.iter().all(Value::is_string) => {
+                let declared = map.get("properties").and_then(Value::as_object);
+                for name in names.iter().filter_map(Value::as_str) {
+                    if declared.is_some_and(|declared| declared.contains_key(name)) {
+                        if let Some(property) = properties.iter_mut().find(|p| p.name == name) {
+                            property.required = true;
+                        }
+                    } else {
+                        self.problem(
+                            format!("{path}.required"),
+                            format!("{path}.required names \"{name}\" which is not in properties"),
+                        );
+                        *ok = false;
+                    }
+                }
+            }
+            Some(_) => {
+                self.problem(
+                    format!("{path}.required"),
+                    format!("{path}.required must be an array of strings"),
+                );
+                *ok = false;
+            }
+        }
+        let additional = match map.get("additionalProperties") {
+            // JSON Schema's default: undeclared keys are allowed.
+            None | Some(Value::Bool(true)) => AdditionalProperties::Allowed,
+            Some(Value::Bool(false)) => AdditionalProperties::Forbidden,
+            Some(schema @ Value::Object(_)) => {
+                let converted =
+                    self.convert(schema, &format!("{path}.additionalProperties"), depth + 1);
+                match converted {
+                    Some(schema) => AdditionalProperties::Schema(Box::new(schema)),
+                    None => {
+                        *ok = false;
+                        AdditionalProperties::Allowed
+                    }
+                }
+            }
+            Some(_) => {
+                self.problem(
+                    format!("{path}.additionalProperties"),
+                    format!("{path}.additionalProperties must be a boolean or a schema object"),
+                );
+                *ok = false;
+                AdditionalProperties::Allowed
+            }
+        };
+        Some(ObjectRules {
+            properties,
+            additional,
+        })
+    }
+
+    /// Applies `enum`/`const` to `base`: the result accepts exactly the listed values that `base`
+    /// accepts (members are checked against the type first).
+    fn restrict_to_values(
+        &mut self,
+        map: &'a Map<String, Value>,
+        path: &str,
+        type_name: &str,
+        base: Schema,
+    ) -> Option<Schema> {
+        let members = map.get("enum");
+        let constant = map.get("const");
+        if members.is_none() && constant.is_none() {
+            return Some(base);
+        }
+        let type_phrase = if type_name.is_empty() {
+            "JSON"
+        } else {
+            type_name
+        };
+        let fits =
+            |value: &Value| type_name.is_empty() || fits_type(value, type_name, base.nullable);
+        let mut ok = true;
+        if let Some(members) = members {
+            let good = members
+                .as_array()
+                .is_some_and(|list| !list.is_empty() && list.iter().all(fits));
+            if !good {
+                self.problem(
+                    format!("{path}.enum"),
+                    format!("{path}.enum must be a non-empty array of {type_phrase} values"),
+                );
+                ok = false;
+            }
+        }
+        if let Some(constant) = constant {
+            if !fits(constant) {
+                let article = if type_phrase.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                self.problem(
+                    format!("{path}.const"),
+                    format!("{path}.const must be {article} {type_phrase} value"),
+                );
+                ok = false;
+            } else if let Some(list) = members.and_then(Value::as_array)
+                && !list.iter().any(|member| json_equal(member, constant))
+            {
+                self.problem(
+                    format!("{path}.const"),
+                    format!("{path}.const must be one of {path}.enum when both are declared"),
+                );
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let annotations = base.annotations.clone();
+        // The listed values that also satisfy the type's constraints (`minLength` beside `enum`
+        // and the like) are exactly what the node accepts.
+        let kind = match constant {
+            Some(constant) if base.is_valid(constant) => SchemaKind::Const(constant.clone()),
+            Some(_) => SchemaKind::Enum(Vec::new()),
+            None => SchemaKind::Enum(
+                members
+                    .and_then(Value::as_array)
+                    .map(|list| list.iter().filter(|m| base.is_valid(m)).cloned().collect())
+                    .unwrap_or_default(),
+            ),
+        };
+        Some(Schema {
+            kind,
+            nullable: base.nullable,
+            annotations,
+        })
+    }
+
+    /// A non-negative integer keyword (`minLength`, `minItems`, …).
+    fn count(
+        &mut self,
+        map: &Map<String, Value>,
+        path: &str,
+        keyword: &str,
+        ok: &mut bool,
+    ) -> Option<u64> {
+        let value = map.get(keyword)?;
+        let count = value.as_u64().or_else(|| {
+            value
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 18_446_744_073_709_551_616.0)
+                // Exact: integral and inside the u64 range.
+                .map(|f| f as u64)
+        });
+        if count.is_none() {
+            self.problem(
+                format!("{path}.{keyword}"),
+                format!("{path}.{keyword} must be a non-negative integer"),
+            );
+            *ok = false;
+        }
+        count
+    }
+
+    /// A number keyword (`minimum`, `maximum`).
+    fn number(
+        &mut self,
+        map: &Map<String, Value>,
+        path: &str,
+        keyword: &str,
+        ok: &mut bool,
+    ) -> Option<Number> {
+        match map.get(keyword)? {
+            Value::Number(number) => Some(number.clone()),
+            _ => {
+                self.problem(
+                    format!("{path}.{keyword}"),
+                    format!("{path}.{keyword} must be a number"),
+                );
+                *ok = false;
+                None
+            }
+        }
+    }
+}
+
+/// Outer annotations (beside a `$ref` or `anyOf`) win over the inlined target's.
+fn merge_annotations(into: &mut Annotations, outer: Annotations) {
+    if outer.title.is_some() {
+        into.title = outer.title;
+    }
+    if outer.description.is_some() {
+        into.description = outer.description;
+    }
+    if outer.default.is_some() {
+        into.default = outer.default;
+    }
+    if !outer.examples.is_empty() {
+        into.examples = outer.examples;
+    }
+}
+
+fn is_null_schema(value: &Value) -> bool {
+    value.as_object().is_some_and(|map| {
+        map.get("type").and_then(Value::as_str) == Some("null")
+            && map
+                .keys()
+                .all(|key| key == "type" || !STRUCTURAL.contains(&key.as_str()))
+    })
+}
+
+fn fits_type(value: &Value, type_name: &str, nullable: bool) -> bool {
+    match value {
+        Value::Null => nullable || type_name == "null",
+        Value::Bool(_) => type_name == "boolean",
+        Value::Number(number) => {
+            type_name == "number"
+                || (type_name == "integer" && super::semantics::is_integral(number))
+        }
+        Value::String(_) => type_name == "string",
+        Value::Array(_) | Value::Object(_) => false,
+    }
+}
+
+/// The bounds of the Rust integer type a schemars `format` names, tightened into `rules`.
+fn apply_integer_format(rules: &mut NumberRules, format: Option<&str>) {
+    let (min, max): (Number, Number) = match format {
+        Some("int8") => (i8::MIN.into(), i8::MAX.into()),
+        Some("int16") => (i16::MIN.into(), i16::MAX.into()),
+        Some("int32") => (i32::MIN.into(), i32::MAX.into()),
+        Some("int64" | "int") => (i64::MIN.into(), i64::MAX.into()),
+        Some("uint8") => (0.into(), u8::MAX.into()),
+        Some("uint16") => (0.into(), u16::MAX.into()),
+        Some("uint32") => (0.into(), u32::MAX.into()),
+        Some("uint64" | "uint") => (0.into(), u64::MAX.into()),
+        _ => return,
+    };
+    if rules
+        .minimum
+        .as_ref()
+        .is_none_or(|current| compare_numbers(current, &min) == Ordering::Less)
+    {
+        rules.minimum = Some(min);
+    }
+    if rules
+        .maximum
+        .as_ref()
+        .is_none_or(|current| compare_numbers(current, &max) == Ordering::Greater)
+    {
+        rules.maximum = Some(max);
+    }
+}
+
+/// `%XX` escapes of a URI fragment decoded (schemars percent-encodes unusual definition names).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' && index + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[index + 1..index + 3]).ok();
+            if let Some(byte) = hex.and_then(|hex| u8::from_str_radix(hex, 16).ok()) {
+                out.push(byte);
+                index += 3;
+                continue;
+            }
+        }
+        out.push(bytes[index]);
+        index += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+/// `/$defs/Foo` as a problem path: `schema.$defs.Foo`.
+fn pointer_path(pointer: &str) -> String {
+    let mut path = String::from("schema");
+    for segment in pointer.split('/').skip(1) {
+        path.push('.');
+        path.push_str(&segment.replace("~1", "/").replace("~0", "~"));
+    }
+    path
+}

@@ -1,0 +1,240 @@
+//! Rendering a [`Schema`] as JSON Schema 2020-12: what a tool's `parameters` carries.
+//!
+//! Subschemas are inlined (no `$ref`: many clients and providers cannot resolve one), and every
+//! node writes its keys in one fixed order, so the same schema renders byte-identical output on
+//! every run and prompt caches stay warm. The rendered schema accepts exactly what the validator
+//! accepts; the differential tests hold the two together.
+//!
+//! Key order of a node: `title`, `description`, `type`, `enum`/`const`, string constraints
+//! (`minLength`, `maxLength`, `pattern`), number bounds (`minimum`, `maximum`), `items`,
+//! `minItems`, `maxItems`, `properties`, `required`, `additionalProperties`, `oneOf`/`anyOf`,
+//! `default`, `examples`.
+//!
+//! Nullable schemas render in the forms both providers and validators read: a type array
+//! (`"type": ["string", "null"]`), `null` added to an `enum` (a nullable `const` becomes a
+//! two-member `enum`), and for `oneOf` a `{"type": "null"}` branch, or an
+//! `anyOf: [{"oneOf": …}, {"type": "null"}]` wrapper when branches already accept `null`.
+
+use serde_json::{Map, Value};
+
+use super::model::{AdditionalProperties, Schema, SchemaKind};
+use super::semantics::is_integral;
+
+/// The `$schema` URI of the dialect rendered here.
+pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+impl Schema {
+    /// The JSON Schema of this schema, as a tool's `parameters` carries it (no `$schema` key).
+    pub fn to_json_schema(&self) -> Value {
+        Value::Object(render(self))
+    }
+
+    /// A standalone JSON Schema document: `{"$schema": "https://json-schema.org/draft/2020-12/schema", …}`.
+    pub fn to_json_schema_document(&self) -> Value {
+        let mut document = Map::new();
+        document.insert("$schema".to_owned(), Value::from(JSON_SCHEMA_DIALECT));
+        document.extend(render(self));
+        Value::Object(document)
+    }
+}
+
+fn render(schema: &Schema) -> Map<String, Value> {
+    let mut out = Map::new();
+    let annotations = &schema.annotations;
+    if let Some(title) = &annotations.title {
+        out.insert("title".to_owned(), Value::from(title.as_str()));
+    }
+    if let Some(description) = &annotations.description {
+        out.insert("description".to_owned(), Value::from(description.as_str()));
+    }
+    let nullable = schema.nullable;
+    match &schema.kind {
+        SchemaKind::String(rules) => {
+            put_type(&mut out, "string", nullable);
+            put_u64(&mut out, "minLength", rules.min_length);
+            put_u64(&mut out, "maxLength", rules.max_length);
+            if let Some(pattern) = &rules.pattern {
+                out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
+            }
+        }
+        SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
+            let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
+                "integer"
+            } else {
+                "number"
+            };
+            put_type(&mut out, name, nullable);
+            if let Some(minimum) = &rules.minimum {
+                out.insert("minimum".to_owned(), Value::Number(minimum.clone()));
+            }
+            if let Some(maximum) = &rules.maximum {
+                out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
+            }
+        }
+        SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
+        SchemaKind::Null => put_type(&mut out, "null", false),
+        SchemaKind::Array(rules) => {
+            put_type(&mut out, "array", nullable);
+            if let Some(items) = &rules.items {
+                out.insert("items".to_owned(), Value::Object(render(items)));
+            }
+            put_u64(&mut out, "minItems", rules.min_items);
+            put_u64(&mut out, "maxItems", rules.max_items);
+        }
+        SchemaKind::Object(rules) => {
+            put_type(&mut out, "object", nullable);
+            // A map renders without `properties`; any other object lists them, even when there
+            // are none, because providers expect the key on a tool's parameters.
+            let is_map = matches!(rules.additional, AdditionalProperties::Schema(_));
+            if !rules.properties.is_empty() || !is_map {
+                let properties = rules
+                    .properties
+                    .iter()
+                    .map(|property| {
+                        (
+                            property.name.clone(),
+                            Value::Object(render(&property.schema)),
+                        )
+                    })
+                    .collect();
+                out.insert("properties".to_owned(), Value::Object(properties));
+            }
+            let required: Vec<Value> = rules
+                .properties
+                .iter()
+                .filter(|property| property.required)
+                .map(|property| Value::from(property.name.as_str()))
+                .collect();
+            if !required.is_empty() {
+                out.insert("required".to_owned(), Value::Array(required));
+            }
+            let additional = match &rules.additional {
+                AdditionalProperties::Forbidden => Value::Bool(false),
+                AdditionalProperties::Allowed => Value::Bool(true),
+                AdditionalProperties::Schema(values) => Value::Object(render(values)),
+            };
+            out.insert("additionalProperties".to_owned(), additional);
+        }
+        SchemaKind::Any => {}
+        SchemaKind::Enum(members) => {
+            if let Some(name) = common_type(members) {
+                put_type(&mut out, name, nullable);
+            }
+            let mut members = members.clone();
+            if nullable && !members.iter().any(Value::is_null) {
+                members.push(Value::Null);
+            }
+            out.insert("enum".to_owned(), Value::Array(members));
+        }
+        SchemaKind::Const(constant) => {
+            if let Some(name) = common_type(std::slice::from_ref(constant)) {
+                put_type(&mut out, name, nullable);
+            }
+            if nullable && !constant.is_null() {
+                out.insert(
+                    "enum".to_owned(),
+                    Value::Array(vec![constant.clone(), Value::Null]),
+                );
+            } else {
+                out.insert("const".to_owned(), constant.clone());
+            }
+        }
+        SchemaKind::OneOf(branches) => {
+            let mut rendered: Vec<Value> = branches
+                .iter()
+                .map(|branch| Value::Object(render(branch)))
+                .collect();
+            let null_branches = if nullable {
+                branches
+                    .iter()
+                    .filter(|branch| branch.is_valid(&Value::Null))
+                    .count()
+            } else {
+                1
+            };
+            match null_branches {
+                // `null` already matches exactly one branch: nullable changes nothing.
+                1 => {
+                    out.insert("oneOf".to_owned(), Value::Array(rendered));
+                }
+                // No branch takes `null`: a `null` branch makes it match exactly one.
+                0 => {
+                    rendered.push(null_schema());
+                    out.insert("oneOf".to_owned(), Value::Array(rendered));
+                }
+                // Several branches take `null`: only a wrapper can accept it.
+                _ => {
+                    let mut one_of = Map::new();
+                    one_of.insert("oneOf".to_owned(), Value::Array(rendered));
+                    out.insert(
+                        "anyOf".to_owned(),
+                        Value::Array(vec![Value::Object(one_of), null_schema()]),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(default) = &annotations.default {
+        out.insert("default".to_owned(), default.clone());
+    }
+    if !annotations.examples.is_empty() {
+        out.insert(
+            "examples".to_owned(),
+            Value::Array(annotations.examples.clone()),
+        );
+    }
+    out
+}
+
+fn null_schema() -> Value {
+    let mut out = Map::new();
+    out.insert("type".to_owned(), Value::from("null"));
+    Value::Object(out)
+}
+
+fn put_type(out: &mut Map<String, Value>, name: &'static str, nullable: bool) {
+    let value = if nullable && name != "null" {
+        Value::Array(vec![Value::from(name), Value::from("null")])
+    } else {
+        Value::from(name)
+    };
+    out.insert("type".to_owned(), value);
+}
+
+fn put_u64(out: &mut Map<String, Value>, key: &str, value: Option<u64>) {
+    if let Some(value) = value {
+        out.insert(key.to_owned(), Value::from(value));
+    }
+}
+
+/// The one JSON type every member has (`integer` when all numbers are integral), if any; a
+/// redundant `type` beside `enum`/`const` helps providers that require one.
+fn common_type(members: &[Value]) -> Option<&'static str> {
+    let first = members.first()?;
+    let name = match first {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => {
+            if members
+                .iter()
+                .all(|m| m.as_number().is_some_and(is_integral))
+            {
+                "integer"
+            } else {
+                "number"
+            }
+        }
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let same = |member: &Value| match first {
+        Value::Null => member.is_null(),
+        Value::Bool(_) => member.is_boolean(),
+        Value::Number(_) => member.is_number(),
+        Value::String(_) => member.is_string(),
+        Value::Array(_) => member.is_array(),
+        Value::Object(_) => member.is_object(),
+    };
+    members.iter().all(same).then_some(name)
+}
