@@ -27,7 +27,9 @@ use crate::schema::{Schema, SchemaError};
 /// A typed tool: arguments and output are Rust types with schemas.
 ///
 /// `#[tool]` implements it on the unit struct it generates for an `async fn`; implementing it by
-/// hand works the same way. Every `Tool` is a [`ToolDefinition`], so it registers directly.
+/// hand works the same way. Every `Tool` is a [`ToolDefinition`], so it registers directly. The
+/// identity is associated constants and the methods have names of their own, so a type's `Tool`
+/// and `ToolDefinition` methods never clash when both traits are in scope.
 pub trait Tool: Send + Sync + 'static {
     /// The arguments the body takes.
     type Args: ToolArgs + Send + 'static;
@@ -35,13 +37,20 @@ pub trait Tool: Send + Sync + 'static {
     type Output: ToolArgs + Serialize + Send + 'static;
 
     /// The name the model calls the tool by.
-    fn name(&self) -> &str;
-
+    const NAME: &'static str;
     /// What the tool does, for the model.
-    fn description(&self) -> &str;
+    const DESCRIPTION: &'static str;
+    /// A cooperative time budget in milliseconds (see [`ToolDefinition::timeout_ms`]).
+    const TIMEOUT_MS: Option<u64> = None;
 
-    /// The schemas, built once per tool type (see [`ToolContract::of`]).
-    fn contract(&self) -> &ToolContract;
+    /// The schemas, built once per tool type: return a `static`
+    /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
+    fn contract() -> &'static ToolContract;
+
+    /// Behaviour hints.
+    fn annotations() -> ToolAnnotations {
+        ToolAnnotations::default()
+    }
 
     /// Runs the body with converted arguments.
     fn call<'a>(
@@ -50,43 +59,33 @@ pub trait Tool: Send + Sync + 'static {
         run: &'a ToolRun,
     ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send + 'a;
 
-    /// A cooperative time budget in milliseconds (see [`ToolDefinition::timeout_ms`]).
-    fn timeout_ms(&self) -> Option<u64> {
-        None
-    }
-
-    /// Behaviour hints.
-    fn annotations(&self) -> ToolAnnotations {
-        ToolAnnotations::default()
-    }
-
     /// Turns the (schema-valid) value into content; the default shows strings as text and other
     /// values as compact JSON.
-    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+    fn render_value(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
         let _ = arguments;
         Ok(vec![render_value_as_text(value)])
     }
 
     /// How to show the pending call.
-    fn present_call(&self, args: &Self::Args) -> Option<ToolCallView> {
+    fn call_view(&self, args: &Self::Args) -> Option<ToolCallView> {
         let _ = args;
         None
     }
 
     /// How to show the completed call.
-    fn present_result(&self, args: &Self::Args, result: &ToolResult<'_>) -> Option<ToolResultView> {
+    fn result_view(&self, args: &Self::Args, result: &ToolResult<'_>) -> Option<ToolResultView> {
         let _ = (args, result);
         None
     }
 
     /// Whether this call may run concurrently with other concurrency-safe calls.
-    fn is_concurrency_safe(&self, args: &Self::Args) -> bool {
+    fn concurrency_safe(&self, args: &Self::Args) -> bool {
         let _ = args;
         false
     }
 
     /// Rewrites the content of every outcome (see [`ToolDefinition::finalize_content`]).
-    fn finalize_content(
+    fn finalize(
         &self,
         execution: &ToolExecution,
         result: &ToolExecutionResult,
@@ -179,27 +178,27 @@ impl ToolContract {
 
 impl<T: Tool> ToolDefinition for T {
     fn name(&self) -> &str {
-        Tool::name(self)
+        T::NAME
     }
 
     fn description(&self) -> &str {
-        Tool::description(self)
+        T::DESCRIPTION
     }
 
     fn parameters(&self) -> &Value {
-        self.contract().parameters()
+        T::contract().parameters()
     }
 
     fn definition_error(&self) -> Option<ToolError> {
-        self.contract().error().cloned()
+        T::contract().error().cloned()
     }
 
     fn timeout_ms(&self) -> Option<u64> {
-        Tool::timeout_ms(self)
+        T::TIMEOUT_MS
     }
 
     fn output_schema(&self) -> Option<&Schema> {
-        self.contract().output()
+        T::contract().output()
     }
 
     fn execute<'a>(
@@ -208,15 +207,14 @@ impl<T: Tool> ToolDefinition for T {
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
-            let args: T::Args = self.contract().parse(arguments)?;
+            let args: T::Args = T::contract().parse(arguments)?;
             let output = self.call(args, run).await?;
-            to_lossless_value(&output)
-                .map_err(|error| ToolError::invalid_output(Tool::name(self), error))
+            to_lossless_value(&output).map_err(|error| ToolError::invalid_output(T::NAME, error))
         })
     }
 
     fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
-        Tool::render(self, arguments, value)
+        self.render_value(arguments, value)
     }
 
     fn finalize_content(
@@ -224,26 +222,26 @@ impl<T: Tool> ToolDefinition for T {
         execution: &ToolExecution,
         result: &ToolExecutionResult,
     ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
-        Tool::finalize_content(self, execution, result)
+        self.finalize(execution, result)
     }
 
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
-        let args: T::Args = self.contract().parse(arguments).ok()?;
-        Tool::present_call(self, &args)
+        let args: T::Args = T::contract().parse(arguments).ok()?;
+        self.call_view(&args)
     }
 
     fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
-        let args: T::Args = self.contract().parse(arguments).ok()?;
-        Tool::present_result(self, &args, result)
+        let args: T::Args = T::contract().parse(arguments).ok()?;
+        self.result_view(&args, result)
     }
 
     fn is_concurrency_safe(&self, arguments: &Value) -> bool {
-        self.contract()
+        T::contract()
             .parse::<T::Args>(arguments)
-            .is_ok_and(|args| Tool::is_concurrency_safe(self, &args))
+            .is_ok_and(|args| self.concurrency_safe(&args))
     }
 
     fn annotations(&self) -> ToolAnnotations {
-        Tool::annotations(self)
+        T::annotations()
     }
 }

@@ -354,14 +354,12 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
     );
     let timeout = attrs.timeout_ms.map(|(ms, span)| {
         quote_spanned! {span=>
-            fn timeout_ms(&self) -> ::core::option::Option<u64> {
-                ::core::option::Option::Some(#ms)
-            }
+            const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
         }
     });
     let render = attrs.render.as_ref().map(|path| {
         quote! {
-            fn render(
+            fn render_value(
                 &self,
                 _arguments: &#private::Value,
                 __value: &#private::Value,
@@ -377,7 +375,7 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
                 errors.error_at(path, "`present_call` and the declarative `title`/`location` keys exclude each other");
             }
             Some(quote! {
-                fn present_call(&self, __args: &Self::Args) -> ::core::option::Option<#private::ToolCallView> {
+                fn call_view(&self, __args: &Self::Args) -> ::core::option::Option<#private::ToolCallView> {
                     #path(__args)
                 }
             })
@@ -393,7 +391,7 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
                 errors,
             );
             Some(quote! {
-                fn present_call(&self, __args: &Self::Args) -> ::core::option::Option<#private::ToolCallView> {
+                fn call_view(&self, __args: &Self::Args) -> ::core::option::Option<#private::ToolCallView> {
                     #body
                 }
             })
@@ -402,7 +400,7 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
     };
     let present_result = attrs.present_result.as_ref().map(|path| {
         quote! {
-            fn present_result(
+            fn result_view(
                 &self,
                 __args: &Self::Args,
                 __result: &#private::ToolResult<'_>,
@@ -417,7 +415,7 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
             ConcurrencySafe::Classifier(path) => quote!(#path(__args)),
         };
         quote! {
-            fn is_concurrency_safe(&self, __args: &Self::Args) -> bool {
+            fn concurrency_safe(&self, __args: &Self::Args) -> bool {
                 let _ = __args;
                 #body
             }
@@ -454,15 +452,11 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
                 type Args = #args_ty;
                 type Output = #output_ty;
 
-                fn name(&self) -> &str {
-                    #name
-                }
+                const NAME: &'static str = #name;
+                const DESCRIPTION: &'static str = #description;
+                #timeout
 
-                fn description(&self) -> &str {
-                    #description
-                }
-
-                fn contract(&self) -> &#private::ToolContract {
+                fn contract() -> &'static #private::ToolContract {
                     &__DSH_CONTRACT
                 }
 
@@ -477,9 +471,7 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
                     #body_future
                 }
 
-                #timeout
-
-                fn annotations(&self) -> #private::ToolAnnotations {
+                fn annotations() -> #private::ToolAnnotations {
                     #private::ToolAnnotations {
                         title: ::core::option::Option::None,
                         kind: #kind_option,

@@ -1,0 +1,65 @@
+//! `#[tool]`: the generated tool struct, its schema, execution through the typed shim.
+
+use dsh_tools::{Tool, ToolArgs, ToolDefinition, ToolError, ToolRun, Value, json, tool};
+
+#[derive(ToolArgs, Debug)]
+struct ReadFile {
+    /// Absolute file path
+    path: String,
+    /// First line to return
+    offset: Option<u64>,
+    #[arg(default = 200, maximum = 10_000)]
+    limit: u32,
+}
+
+/// Read a file from disk.
+#[tool(name = "read_file", kind = "read", timeout_ms = 5_000, concurrency_safe, title = "Read {path}", location = path)]
+async fn read_file(args: ReadFile, run: &ToolRun) -> Result<String, ToolError> {
+    let _ = run;
+    Ok(format!("{} from {:?} x{}", args.path, args.offset, args.limit))
+}
+
+/// Greet someone by name.
+#[tool]
+async fn greet(
+    /// The name to greet
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+#[test]
+fn generated_definitions() {
+    assert_eq!(ToolDefinition::name(&ReadFileTool), "read_file");
+    assert_eq!(ToolDefinition::description(&ReadFileTool), "Read a file from disk.");
+    assert_eq!(ReadFileTool.timeout_ms(), Some(5_000));
+    assert_eq!(<ReadFileTool as Tool>::NAME, "read_file");
+    println!("{}", serde_json::to_string_pretty(ReadFileTool.parameters()).unwrap());
+    println!("{}", serde_json::to_string_pretty(GreetTool.parameters()).unwrap());
+    assert_eq!(
+        GreetTool.parameters(),
+        &json!({
+            "type": "object",
+            "properties": {"name": {"description": "The name to greet", "type": "string"}},
+            "required": ["name"],
+            "additionalProperties": false
+        })
+    );
+    let card = ToolDefinition::present_call(&ReadFileTool, &json!({"path": "/etc/hosts"})).unwrap();
+    println!("{card:?}");
+}
+
+#[tokio::test]
+async fn runs_through_the_shim() {
+    let run = ToolRun::detached("c1", "greet", Value::Null);
+    let value = GreetTool.execute(&json!({"name": "Ada"}), &run).await.unwrap();
+    assert_eq!(value, json!("Hello, Ada!"));
+    let error = GreetTool.execute(&json!({"name": 5, "x": 1}), &run).await.unwrap_err();
+    assert_eq!(
+        error.message(),
+        "invalid arguments: \"name\" must be a string; \"x\" is not a declared property (additionalProperties: false)"
+    );
+    let value = ReadFileTool.execute(&json!({"path": "/a"}), &run).await.unwrap();
+    assert_eq!(value, json!("/a from None x200"));
+    assert_eq!(greet("Bob".into()).await, "Hello, Bob!");
+}
