@@ -61,7 +61,8 @@ impl MetaItem {
         match &self.value {
             MetaValue::Flag => key.to_token_stream(),
             MetaValue::Assign(expr) => quote::quote!(#key = #expr),
-            MetaValue::List(tokens) => quote::quote!(#key(#tokens)),
+            // The parentheses are not kept; key and contents span the same source range.
+            MetaValue::List(tokens) => quote::quote!(#key #tokens),
         }
     }
 

@@ -3,7 +3,8 @@
 //! take their default, `None`, or fail as missing (which validation has ruled out already).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
 use crate::attr::arg::DefaultSpec;
@@ -43,7 +44,9 @@ pub(crate) fn expand_fields(fields: &[Field], constructor: &TokenStream, private
         let convert = if field.attrs.schemars.is_some() {
             quote!(#private::schemars_field::<#ty>(__item, #key)?)
         } else {
-            quote!(#private::convert_field::<#ty>(__item, #key)?)
+            // The same `<T as ToolArgs>` path as the schema code, so a type without `ToolArgs`
+            // is reported once.
+            quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json(__item).map_err(|__e| __e.at_key(#key))?)
         };
         quote!(#key => #slot = ::core::option::Option::Some(#convert),)
     });
@@ -100,7 +103,9 @@ fn absent_value(field: &Field, private: &TokenStream) -> TokenStream {
         Some(DefaultSpec::Trait) => quote!(<#ty as ::core::default::Default>::default()),
         Some(DefaultSpec::Function(path)) => quote!(#path()),
         None if field.attrs.schemars.is_some() => quote!(#private::schemars_absent::<#ty>(#key)?),
-        None => quote!(#private::absent_field::<#ty>(#key)?),
+        None => quote_spanned! {ty.span()=>
+            <#ty as #private::ToolArgs>::absent().ok_or_else(|| #private::missing(#key))?
+        },
     }
 }
 

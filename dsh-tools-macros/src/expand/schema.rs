@@ -159,6 +159,10 @@ pub(crate) fn required_tokens(field: &Field, private: &TokenStream) -> TokenStre
         quote!(false)
     } else if field.attrs.required.is_some() {
         quote!(true)
+    } else if field.attrs.schemars.is_some() {
+        // No `ToolArgs` to ask; `schemars` itself decides optionality by the `Option` name too.
+        let required = !crate::types::is_option(&field.ty);
+        quote!(#required)
     } else {
         let ty = &field.ty;
         quote!(!<#ty as #private::ToolArgs>::OPTIONAL)

@@ -329,7 +329,7 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
         syn::ReturnType::Type(_, ty) => ty.span(),
     };
     let output_ty = quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::Output);
-    let into_return = quote_spanned!(return_span=> #private::IntoToolReturn::into_tool_return);
+    let into_return = quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::into_tool_return);
 
     let kind_tokens = match &attrs.kind {
         Some((kind, _)) => {
@@ -445,7 +445,10 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
         #[allow(clippy::needless_question_mark)]
         const _: () = {
             static __DSH_CONTRACT: #private::LazyLock<#private::ToolContract> =
-                #private::LazyLock::new(#private::ToolContract::of::<#args_ty, #output_ty>);
+                #private::LazyLock::new(#private::ToolContract::of::<
+                    <#tool_ident as #private::Tool>::Args,
+                    <#tool_ident as #private::Tool>::Output,
+                >);
 
             #[automatically_derived]
             impl #private::Tool for #tool_ident {

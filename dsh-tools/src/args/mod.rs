@@ -22,9 +22,9 @@ use crate::schema::{Schema, SchemaError};
 /// Derive it with `#[derive(ToolArgs)]`; the standard types the macros understand implement it
 /// already. Types from other crates plug in through `schemars::JsonSchema` with `#[arg(schemars)]`.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool argument",
-    label = "not a tool argument type",
-    note = "derive `ToolArgs` for it, or mark the field or parameter `#[arg(schemars)]` if it implements `schemars::JsonSchema` and `serde::Deserialize`"
+    message = "`{Self}` cannot be a tool argument or tool value",
+    label = "has no `ToolArgs` schema",
+    note = "derive `ToolArgs` for it (and `Serialize` for a value a tool returns), or mark a field or parameter `#[arg(schemars)]` if the type implements `schemars::JsonSchema` and `serde::Deserialize`"
 )]
 pub trait ToolArgs: Sized {
     /// Whether the value may be absent (true only for `Option<T>`): such properties are optional.

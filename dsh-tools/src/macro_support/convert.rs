@@ -29,10 +29,10 @@ pub fn convert_field<T: ToolArgs>(value: &Value, key: &str) -> Result<T, Convert
     T::from_json(value).map_err(|error| error.at_key(key))
 }
 
-/// The value of the absent property `key`: `None` for an `Option`, otherwise missing.
-#[inline]
-pub fn absent_field<T: ToolArgs>(key: &str) -> Result<T, ConvertError> {
-    T::absent().ok_or_else(|| ConvertError::new("is missing").at_key(key))
+/// The required property `key` is absent.
+#[cold]
+pub fn missing(key: &str) -> ConvertError {
+    ConvertError::new("is missing").at_key(key)
 }
 
 /// Converts the property `key` of a `#[arg(schemars)]` field through `serde::Deserialize`.

@@ -20,7 +20,7 @@ pub use self::checks::{
     assert_string, check_literal,
 };
 pub use self::convert::{
-    absent_field, content_of, convert_field, expect_null, expect_object, output_from_json,
+    content_of, convert_field, expect_null, expect_object, missing, output_from_json,
     schemars_absent, schemars_field, single_entry, tag_of, unknown_variant,
 };
 pub use self::present::{LocationPart, TitlePart};

@@ -1,0 +1,6 @@
+use dsh_tools::ToolArgs;
+
+#[derive(ToolArgs)]
+enum Never {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use dsh_tools::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Search {
+    #[serde(rename(serialize = "q", deserialize = "query"))]
+    pattern: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use dsh_tools::tool;
+
+/// Greets.
+#[tool]
+async fn greet(name: &str) -> String {
+    name.to_owned()
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use dsh_tools::tool;
+
+/// Reads a file.
+#[tool(name = "read", name = "read_file")]
+async fn read_file(path: String) -> String {
+    path
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use dsh_tools::tool;
+
+/// Greets.
+#[tool]
+fn greet(name: String) -> String {
+    name
+}
+
+fn main() {}

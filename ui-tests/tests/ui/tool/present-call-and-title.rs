@@ -1,0 +1,13 @@
+use dsh_tools::{ToolCallView, tool};
+
+fn card(_: &ReadFileToolArgs) -> Option<ToolCallView> {
+    None
+}
+
+/// Reads a file.
+#[tool(present_call = card, title = "Read {path}")]
+async fn read_file(path: String) -> String {
+    path
+}
+
+fn main() {}
