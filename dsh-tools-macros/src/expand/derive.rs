@@ -62,21 +62,22 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
     });
     let node = docs::document_type(args);
     let json = docs::render(&node);
-    let (doc, documented_schema) = if documented && args.generics.params.is_empty() {
+    // A generic type's schema depends on its parameters, so only concrete types are documented.
+    let concrete = args.generics.params.is_empty();
+    let doc = (documented && concrete).then(|| {
         let section = docs::schema_section("JSON Schema", &json, docs::has_refs(&json));
-        let doc = docs::doc_attrs(&format!(
-            "The arguments `{ident}` describes, as the model sees them.\n\n{section}"
-        ));
-        let documented_schema = quote! {
+        docs::doc_attrs(&format!(
+            "The JSON value `{ident}` describes, as the model sees it.\n\n{section}"
+        ))
+    });
+    let documented_schema = concrete.then(|| {
+        quote! {
             #[automatically_derived]
             impl #private::DocumentedSchema for #ident {
                 const DOCUMENTED_SCHEMA: &'static str = #json;
             }
-        };
-        (doc, Some(documented_schema))
-    } else {
-        (TokenStream::new(), None)
-    };
+        }
+    });
     quote! {
         #[allow(clippy::needless_question_mark, clippy::redundant_closure_call)]
         const _: () = {
