@@ -1,0 +1,89 @@
+//! Macro-generated argument handling on the shared `search_files` workload, against serde and the
+//! `jsonschema` crate in the same run.
+//!
+//! - a: `serde_json::from_str::<SearchArgs>` of the valid string (parse + typed deserialization);
+//! - b2: `serde_json::from_value::<SearchArgs>` of the parsed value (the clone that `from_value`
+//!   consumes is made outside the timed routine);
+//! - c1: `jsonschema` (draft 2020-12, compiled once) `is_valid` on the valid value;
+//! - ours: `is_valid` with the derived schema, and validation + typed conversion
+//!   (`ToolContract::parse`, what a `#[tool]` runs before its body).
+//!
+//! Targets: validation + conversion ≤ 1.2 × b2; validation alone ≤ 0.5 × c1.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use dsh_tools::{ToolArgs, ToolContract};
+use serde::Deserialize;
+use serde_json::Value;
+
+const WORKLOAD: &str = include_str!("data/search_files.json");
+
+#[derive(ToolArgs, Deserialize, Debug)]
+#[serde(rename_all = "lowercase")]
+enum Mode {
+    Literal,
+    Regex,
+}
+
+#[derive(ToolArgs, Deserialize, Debug)]
+struct SearchOptions {
+    follow_links: bool,
+    depth: Option<u32>,
+}
+
+/// The arguments of `search_files`, as the workload's README describes them.
+#[derive(ToolArgs, Deserialize, Debug)]
+struct SearchArgs {
+    /// Text or regex to look for.
+    #[arg(min_length = 1)]
+    pattern: String,
+    /// Directory to search from.
+    path: String,
+    #[arg(minimum = 1, maximum = 10_000)]
+    max_results: Option<u32>,
+    case_sensitive: Option<bool>,
+    include: Option<Vec<String>>,
+    mode: Option<Mode>,
+    options: Option<SearchOptions>,
+}
+
+fn bench(c: &mut Criterion) {
+    let workload: Value = serde_json::from_str(WORKLOAD).expect("workload is JSON");
+    let valid = workload["valid_args"].clone();
+    let valid_text = serde_json::to_string(&valid).expect("serializable");
+    let contract = ToolContract::of::<SearchArgs, String>();
+    let schema = SearchArgs::schema().expect("schema builds");
+    let oracle = jsonschema::draft202012::new(&workload["args_schema"]).expect("oracle compiles");
+    assert!(schema.is_valid(&valid) && oracle.is_valid(&valid));
+    assert!(contract.parse::<SearchArgs>(&valid).is_ok());
+
+    let mut group = c.benchmark_group("args");
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    group.bench_function("a_serde_from_str", |b| {
+        b.iter(|| serde_json::from_str::<SearchArgs>(black_box(&valid_text)).expect("valid"))
+    });
+    group.bench_function("b2_serde_from_value", |b| {
+        b.iter_batched(
+            || valid.clone(),
+            |value| serde_json::from_value::<SearchArgs>(value).expect("valid"),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("c1_jsonschema_is_valid", |b| {
+        b.iter(|| oracle.is_valid(black_box(&valid)))
+    });
+    group.bench_function("ours_is_valid", |b| {
+        b.iter(|| schema.is_valid(black_box(&valid)))
+    });
+    group.bench_function("ours_validate_and_convert", |b| {
+        b.iter(|| contract.parse::<SearchArgs>(black_box(&valid)).expect("valid"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
