@@ -174,16 +174,18 @@ fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
     matched
 }
 
-/// The index of the property named `key`, scanning from `hint` (payloads usually list keys in
-/// declaration order, so the scan usually ends at its first comparison).
+/// The index of the property named `key`, trying `hint` first: payloads usually list keys in
+/// declaration order, so the property after the last match is usually the one.
 #[inline]
 fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
-    let hint = hint.min(properties.len());
-    let (before, after) = properties.split_at(hint);
-    if let Some(offset) = after.iter().position(|p| same_key(&p.name, key)) {
-        return Some(hint + offset);
+    if let Some(property) = properties.get(hint)
+        && same_key(&property.name, key)
+    {
+        return Some(hint);
     }
-    before.iter().position(|p| same_key(&p.name, key))
+    properties
+        .iter()
+        .position(|property| same_key(&property.name, key))
 }
 
 // ---------------------------------------------------------------------------------------------
