@@ -664,8 +664,7 @@ impl<'a> Importer<'a> {
         // The listed values that also satisfy the type's constraints (`minLength` beside `enum`
         // and the like) are exactly what the node accepts.
         let kind = match constant {
-            Some(constant) if base.is_valid(constant) => SchemaKind::Const(constant.clone()),
-            Some(_) => SchemaKind::Enum(Vec::new()),
+            Some(constant) => SchemaKind::Const(constant.clone()),
             None => SchemaKind::Enum(
                 members
                     .and_then(Value::as_array)
@@ -673,6 +672,19 @@ impl<'a> Importer<'a> {
                     .unwrap_or_default(),
             ),
         };
+        let satisfiable = match &kind {
+            SchemaKind::Const(constant) => base.is_valid(constant),
+            SchemaKind::Enum(kept) => !kept.is_empty(),
+            _ => true,
+        };
+        if !satisfiable {
+            let keyword = if constant.is_some() { "const" } else { "enum" };
+            self.problem(
+                format!("{path}.{keyword}"),
+                format!("{path}.{keyword} has no value that satisfies the other keywords"),
+            );
+            return None;
+        }
         Some(Schema {
             kind,
             nullable: base.nullable,
