@@ -206,7 +206,7 @@ mod tests {
         for len in 0..=long.len() {
             let key = &long[..len];
             assert!(same_key(key, key));
-            assert!(same_key(key, &key.to_owned()));
+            assert!(same_key(key, String::from(key).as_str()));
             for flip in 0..len {
                 let mut other = key.as_bytes().to_vec();
                 other[flip] = b'_';
