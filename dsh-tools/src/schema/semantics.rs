@@ -117,7 +117,7 @@ fn half(bytes: &[u8], at: usize) -> u32 {
 }
 
 /// Whether `text` has at least `min` code points, counting only when bytes cannot decide.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_at_least_code_points(text: &str, min: u64) -> bool {
     let bytes = text.len() as u64;
     // A code point takes one to four bytes.
@@ -131,7 +131,7 @@ pub(crate) fn has_at_least_code_points(text: &str, min: u64) -> bool {
 }
 
 /// Whether `text` has at most `max` code points, counting only when bytes cannot decide.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_at_most_code_points(text: &str, max: u64) -> bool {
     let bytes = text.len() as u64;
     if bytes <= max {
@@ -144,7 +144,7 @@ pub(crate) fn has_at_most_code_points(text: &str, max: u64) -> bool {
 }
 
 /// The string's length in Unicode code points (JSON Schema's notion of length).
-#[inline]
+#[inline(never)]
 pub(crate) fn code_points(text: &str) -> u64 {
     text.chars().count() as u64
 }
