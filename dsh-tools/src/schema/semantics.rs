@@ -9,13 +9,13 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 /// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
-#[inline]
+#[inline(always)]
 pub(crate) fn is_integral(number: &Number) -> bool {
     number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// Exact numeric order of two JSON numbers (integers beyond 2^53 included).
-#[inline]
+#[inline(always)]
 pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
     // The common case, two non-negative integers, without widening.
     if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
