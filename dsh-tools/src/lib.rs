@@ -25,7 +25,9 @@ pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_a
 pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use future::BoxFuture;
-pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use present::{
+    FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView,
+};
 pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
