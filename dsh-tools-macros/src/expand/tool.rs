@@ -243,10 +243,12 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
         let ty = &field.ty;
         let ident = &field.ident;
         let assert = quote_spanned! {ty.span()=>
-            #[allow(dead_code)]
-            fn __dsh_assert_arguments_object() {
-                #private::assert_arguments_object::<#ty>();
-            }
+            const _: () = {
+                #[allow(dead_code)]
+                fn __dsh_assert_arguments_object() {
+                    #private::assert_arguments_object::<#ty>();
+                }
+            };
         };
         let doc = docs::render(&docs::of_type(ty));
         (

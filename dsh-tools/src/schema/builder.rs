@@ -136,6 +136,12 @@ impl Schema {
         Self::new(SchemaKind::Const(value.into()))
     }
 
+    /// The schema itself: every builder chain can end in `.build()`, whichever constructor began
+    /// it (generated code relies on this).
+    pub fn build(self) -> Schema {
+        self
+    }
+
     /// Exactly one of `branches` (`oneOf`).
     pub fn one_of<I>(branches: I) -> Self
     where

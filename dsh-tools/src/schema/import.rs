@@ -75,8 +75,22 @@ const IGNORED_ANNOTATIONS: &[&str] = &[
 ];
 
 impl Schema {
-    /// Imports a raw JSON Schema (2020-12 vocabulary) into the model, or lists every keyword the
-    /// engine cannot enforce. See the module documentation of `schema::import` for the subset.
+    /// Imports a raw JSON Schema (2020-12 vocabulary) into the model, or lists every problem
+    /// (each unsupported keyword with its path) in one [`SchemaError`].
+    ///
+    /// A keyword is accepted only when the validator enforces it or when it is a pure annotation:
+    /// - enforced: `type` (one type, or a `[T, "null"]` pair), `properties`, `required`,
+    ///   `additionalProperties` (boolean or schema; absent means allowed), `items` (one schema),
+    ///   `enum`, `const`, `oneOf`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
+    ///   `minItems`, `maxItems`; `anyOf` only as `[<schema>, {"type": "null"}]`; local `$ref`s
+    ///   (`#/…`, inlined) into `$defs`/`definitions`;
+    /// - annotations: `title`, `description`, `default`, `examples` (kept), and `format`,
+    ///   `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
+    ///   `contentMediaType`, root `$schema` (dropped).
+    ///
+    /// Everything else (`allOf`, `not`, `if`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
+    /// `prefixItems`, `patternProperties`, remote or recursive `$ref`, …) is rejected, as are
+    /// schemas nested deeper than [`MAX_IMPORT_DEPTH`] or expanding past [`MAX_IMPORT_NODES`].
     pub fn from_json_schema(schema: &Value) -> Result<Schema, SchemaError> {
         Importer::new(schema, false).run()
     }
@@ -664,8 +678,7 @@ impl<'a> Importer<'a> {
         // The listed values that also satisfy the type's constraints (`minLength` beside `enum`
         // and the like) are exactly what the node accepts.
         let kind = match constant {
-            Some(constant) if base.is_valid(constant) => SchemaKind::Const(constant.clone()),
-            Some(_) => SchemaKind::Enum(Vec::new()),
+            Some(constant) => SchemaKind::Const(constant.clone()),
             None => SchemaKind::Enum(
                 members
                     .and_then(Value::as_array)
@@ -673,6 +686,19 @@ impl<'a> Importer<'a> {
                     .unwrap_or_default(),
             ),
         };
+        let satisfiable = match &kind {
+            SchemaKind::Const(constant) => base.is_valid(constant),
+            SchemaKind::Enum(kept) => !kept.is_empty(),
+            _ => true,
+        };
+        if !satisfiable {
+            let keyword = if constant.is_some() { "const" } else { "enum" };
+            self.problem(
+                format!("{path}.{keyword}"),
+                format!("{path}.{keyword} has no value that satisfies the other keywords"),
+            );
+            return None;
+        }
         Some(Schema {
             kind,
             nullable: base.nullable,

@@ -9,13 +9,13 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 /// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
-#[inline]
+#[inline(always)]
 pub(crate) fn is_integral(number: &Number) -> bool {
     number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// Exact numeric order of two JSON numbers (integers beyond 2^53 included).
-#[inline]
+#[inline(always)]
 pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
     // The common case, two non-negative integers, without widening.
     if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
@@ -117,7 +117,7 @@ fn half(bytes: &[u8], at: usize) -> u32 {
 }
 
 /// Whether `text` has at least `min` code points, counting only when bytes cannot decide.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_at_least_code_points(text: &str, min: u64) -> bool {
     let bytes = text.len() as u64;
     // A code point takes one to four bytes.
@@ -131,7 +131,7 @@ pub(crate) fn has_at_least_code_points(text: &str, min: u64) -> bool {
 }
 
 /// Whether `text` has at most `max` code points, counting only when bytes cannot decide.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_at_most_code_points(text: &str, max: u64) -> bool {
     let bytes = text.len() as u64;
     if bytes <= max {
@@ -144,7 +144,7 @@ pub(crate) fn has_at_most_code_points(text: &str, max: u64) -> bool {
 }
 
 /// The string's length in Unicode code points (JSON Schema's notion of length).
-#[inline]
+#[inline(never)]
 pub(crate) fn code_points(text: &str) -> u64 {
     text.chars().count() as u64
 }
@@ -206,7 +206,7 @@ mod tests {
         for len in 0..=long.len() {
             let key = &long[..len];
             assert!(same_key(key, key));
-            assert!(same_key(key, &key.to_owned()));
+            assert!(same_key(key, String::from(key).as_str()));
             for flip in 0..len {
                 let mut other = key.as_bytes().to_vec();
                 other[flip] = b'_';

@@ -31,7 +31,7 @@ pub const MAX_VALIDATION_DEPTH: usize = 256;
 
 /// Objects with at most this many declared properties keep the "which property is this key"
 /// table on the stack while reporting.
-const INLINE_SLOTS: usize = 32;
+const INLINE_SLOTS: usize = 16;
 
 impl Schema {
     /// Validates a tool's arguments (paths rooted at `arguments`); the error lists every violation.
@@ -174,16 +174,18 @@ fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
     matched
 }
 
-/// The index of the property named `key`, scanning from `hint` (payloads usually list keys in
-/// declaration order, so the scan usually ends at its first comparison).
+/// The index of the property named `key`, trying `hint` first: payloads usually list keys in
+/// declaration order, so the property after the last match is usually the one.
 #[inline]
 fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
-    let hint = hint.min(properties.len());
-    let (before, after) = properties.split_at(hint);
-    if let Some(offset) = after.iter().position(|p| same_key(&p.name, key)) {
-        return Some(hint + offset);
+    if let Some(property) = properties.get(hint)
+        && same_key(&property.name, key)
+    {
+        return Some(hint);
     }
-    before.iter().position(|p| same_key(&p.name, key))
+    properties
+        .iter()
+        .position(|property| same_key(&property.name, key))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,7 +235,11 @@ fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>
                 cx.report(kind, value);
             }
             if let Some(item_schema) = rules.items.as_deref() {
+                let depth = cx.depth() + 1;
                 for (index, item) in items.iter().enumerate() {
+                    if check_child(item_schema, item, depth) {
+                        continue;
+                    }
                     cx.push_index(index);
                     walk(item_schema, item, cx);
                     cx.pop();
@@ -299,8 +305,13 @@ fn walk_object<'v>(
             cx.report_missing(&property.name);
         }
     }
+    let depth = cx.depth() + 1;
     for (property, slot) in properties.iter().zip(slots.iter()) {
-        if let Some(item) = *slot {
+        // Most children of an invalid payload are valid; the yes/no walk clears them cheaper
+        // than the reporting walk can.
+        if let Some(item) = *slot
+            && !check_child(&property.schema, item, depth)
+        {
             cx.push_key(&property.name);
             walk(&property.schema, item, cx);
             cx.pop();
@@ -320,7 +331,8 @@ fn walk_object<'v>(
         }
         AdditionalProperties::Schema(schema) => {
             for (key, item) in map {
-                if find_property(properties, key, 0).is_none() {
+                if find_property(properties, key, 0).is_none() && !check_child(schema, item, depth)
+                {
                     cx.push_key(key);
                     walk(schema, item, cx);
                     cx.pop();

@@ -1,0 +1,72 @@
+//! Arbitrary bytes, parsed as JSON, validated against schemas covering every kind: validation
+//! must never panic, `validate` must fail exactly when `is_valid` does, and every report must
+//! stay within the violation cap.
+
+#![no_main]
+
+use std::sync::LazyLock;
+
+use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema};
+use libfuzzer_sys::fuzz_target;
+use serde_json::{Value, json};
+
+static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
+    let search_files = Schema::object()
+        .required("pattern", Schema::string().min_length(1))
+        .required("path", Schema::string())
+        .optional("max_results", Schema::integer().range(1, 10_000))
+        .optional("case_sensitive", Schema::boolean())
+        .optional("include", Schema::array(Schema::string()))
+        .optional("mode", Schema::enumeration(["literal", "regex"]))
+        .optional(
+            "options",
+            Schema::object()
+                .required("follow_links", Schema::boolean())
+                .optional("depth", Schema::integer().range(0, u32::MAX)),
+        )
+        .build();
+    let every_kind = Schema::object()
+        .optional("s", Schema::string().max_length(4).pattern("^[a-z]*$").unwrap().nullable())
+        .optional("n", Schema::number().range(-1.5, 1e3))
+        .optional("i", Schema::integer().range(i64::MIN, u64::MAX))
+        .optional("z", Schema::null())
+        .optional("l", Schema::array(Schema::any()).min_items(1).max_items(3))
+        .optional("m", Schema::map(Schema::integer().nullable()))
+        .optional("e", Schema::enumeration([json!(1), json!("a"), json!(null)]))
+        .optional("c", Schema::constant(json!(2.0)))
+        .optional(
+            "o",
+            Schema::one_of([
+                Schema::object().required("k", Schema::constant("a")).build(),
+                Schema::object().required("k", Schema::constant("b")).build(),
+                Schema::array(Schema::string()).build(),
+            ]),
+        )
+        .additional_schema(Schema::boolean())
+        .build();
+    vec![
+        search_files,
+        every_kind,
+        Schema::any(),
+        Schema::array(Schema::array(Schema::integer())).build(),
+    ]
+});
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(value) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    for schema in SCHEMAS.iter() {
+        let valid = schema.is_valid(&value);
+        match schema.validate(&value) {
+            Ok(()) => assert!(valid, "validate accepted what is_valid rejected"),
+            Err(violations) => {
+                assert!(!valid, "validate rejected what is_valid accepted");
+                assert!(violations.total() > 0);
+                assert!(violations.as_slice().len() <= MAX_REPORTED_VIOLATIONS);
+                let _ = violations.to_string();
+            }
+        }
+        assert_eq!(schema.validate_output(&value).is_ok(), valid);
+    }
+});

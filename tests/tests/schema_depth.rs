@@ -1,0 +1,144 @@
+//! Stack safety: values far deeper than `serde_json` can parse, built in code, cost the
+//! validator one step where the schema stops (checked on a thread with a small stack), and
+//! schemas nested past the validation cap are reported, not followed.
+
+use dsh_tools::schema::{MAX_VALIDATION_DEPTH, Schema};
+use dsh_tools::{codes, json, parse_arguments};
+use serde_json::{Map, Value};
+
+const DEEP: usize = 10_000;
+
+/// A small stack: enough for the schema-bounded recursion, far too small to follow a
+/// 10,000-deep value.
+const STACK: usize = 256 * 1024;
+
+fn deep_array() -> Value {
+    let mut value = Value::Null;
+    for _ in 0..DEEP {
+        value = Value::Array(vec![value]);
+    }
+    value
+}
+
+fn deep_object() -> Value {
+    let mut value = Value::Null;
+    for _ in 0..DEEP {
+        let mut map = Map::new();
+        map.insert("k".to_owned(), value);
+        value = Value::Object(map);
+    }
+    value
+}
+
+/// `Value`'s own `Drop` recurses; unwind it with a heap stack instead.
+fn drop_iteratively(value: Value) {
+    let mut pending = vec![value];
+    while let Some(mut value) = pending.pop() {
+        match &mut value {
+            Value::Array(items) => pending.append(items),
+            Value::Object(map) => pending.extend(std::mem::take(map).into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+fn on_small_stack(test: impl FnOnce() + Send + 'static) {
+    on_stack(STACK, test);
+}
+
+fn on_stack(size: usize, test: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(size)
+        .spawn(test)
+        .expect("spawn")
+        .join()
+        .expect("the check overflowed or panicked");
+}
+
+#[test]
+fn deep_values_as_json_or_wrong_types_cost_one_step() {
+    on_small_stack(|| {
+        let schemas = [
+            Schema::any(),
+            Schema::array_of_any().build(),
+            Schema::array(Schema::any()).build(),
+            Schema::map(Schema::any()).build(),
+            Schema::object()
+                .optional("k", Schema::any())
+                .additional_properties(true)
+                .build(),
+            Schema::string().build(),
+            Schema::integer().build(),
+            Schema::array(Schema::string()).build(),
+            Schema::array(Schema::array(Schema::boolean())).build(),
+            Schema::object().required("k", Schema::boolean()).build(),
+            Schema::enumeration([json!([[1]]), json!({"k": {"k": 1}})]),
+            Schema::constant(json!([[[null]]])),
+            Schema::one_of([Schema::array(Schema::any()).build(), Schema::boolean()]),
+            Schema::one_of([Schema::any(), Schema::array(Schema::any()).build()]),
+        ];
+        for value in [deep_array(), deep_object()] {
+            for schema in &schemas {
+                let valid = schema.is_valid(&value);
+                let validated = schema.validate(&value);
+                assert_eq!(valid, validated.is_ok(), "{:?}", schema.kind);
+                if let Err(violations) = validated {
+                    assert!(violations.total() <= 2, "{violations}");
+                }
+                assert!(schema.validate_output(&value).is_ok() == valid);
+            }
+            drop_iteratively(value);
+        }
+    });
+}
+
+#[test]
+fn schemas_nested_past_the_cap_are_reported_not_followed() {
+    // Following a schema this deep needs a stack of its own (unoptimized frames are large);
+    // what matters is that the walk stops at the cap.
+    on_stack(8 * 1024 * 1024, || {
+        let levels = MAX_VALIDATION_DEPTH + 44;
+        let mut schema = Schema::boolean();
+        let mut value = Value::Bool(true);
+        for _ in 0..levels {
+            schema = Schema::array(schema).build();
+            value = Value::Array(vec![value]);
+        }
+        assert!(!schema.is_valid(&value));
+        let violations = schema.validate(&value).unwrap_err();
+        assert_eq!(violations.total(), 1);
+        let violation = &violations.as_slice()[0];
+        assert!(
+            violation
+                .message
+                .ends_with(&format!("nests deeper than {MAX_VALIDATION_DEPTH} levels")),
+            "{}",
+            violation.message
+        );
+        // The same shape just under the cap is valid.
+        let mut shallow_schema = Schema::boolean();
+        let mut shallow = Value::Bool(true);
+        for _ in 0..MAX_VALIDATION_DEPTH - 1 {
+            shallow_schema = Schema::array(shallow_schema).build();
+            shallow = Value::Array(vec![shallow]);
+        }
+        assert!(shallow_schema.is_valid(&shallow));
+        assert_eq!(shallow_schema.validate(&shallow), Ok(()));
+        drop_iteratively(value);
+        drop_iteratively(shallow);
+    });
+}
+
+#[test]
+fn raw_arguments_nested_past_the_parser_limit_are_invalid_args() {
+    on_stack(2 * 1024 * 1024, || {
+        let raw = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
+        let error = parse_arguments(&raw).unwrap_err();
+        assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+        assert!(
+            error.message().starts_with("invalid arguments: "),
+            "{}",
+            error.message()
+        );
+    });
+}

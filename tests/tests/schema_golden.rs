@@ -1,0 +1,197 @@
+//! Golden files: the rendered JSON Schema of representative schemas, committed under
+//! `tests/golden/schema/`, so every change to what a model sees shows up in review.
+//! `UPDATE_GOLDEN=1 cargo test -p dsh-tools-tests --test schema_golden` rewrites them.
+
+use std::path::PathBuf;
+
+use dsh_tools::json;
+use dsh_tools::schema::Schema;
+
+fn golden(name: &str, schema: &Schema) {
+    let rendered = schema.to_json_schema_document();
+    let mut text = serde_json::to_string_pretty(&rendered).expect("serializable");
+    text.push('\n');
+    // Byte-identical across renders: prompt caches depend on it.
+    assert_eq!(
+        serde_json::to_string(&schema.to_json_schema_document()).unwrap(),
+        serde_json::to_string(&rendered).unwrap()
+    );
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/schema")
+        .join(format!("{name}.json"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "{}: {error} (run with UPDATE_GOLDEN=1 to create it)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        text,
+        expected,
+        "{} changed (run with UPDATE_GOLDEN=1 and review the diff)",
+        path.display()
+    );
+}
+
+#[test]
+fn search_files() {
+    golden(
+        "search_files",
+        &Schema::object()
+            .title("search_files arguments")
+            .required(
+                "pattern",
+                Schema::string()
+                    .min_length(1)
+                    .description("Text or regex to look for."),
+            )
+            .required(
+                "path",
+                Schema::string().description("Directory to search from."),
+            )
+            .optional("max_results", Schema::integer().range(1, 10_000).nullable())
+            .optional("case_sensitive", Schema::boolean().nullable())
+            .optional("include", Schema::array(Schema::string()).nullable())
+            .optional("mode", Schema::enumeration(["literal", "regex"]).nullable())
+            .optional(
+                "options",
+                Schema::object()
+                    .required("follow_links", Schema::boolean())
+                    .optional("depth", Schema::integer().range(0, u32::MAX).nullable())
+                    .nullable(),
+            )
+            .build(),
+    );
+}
+
+#[test]
+fn every_kind_with_annotations() {
+    golden(
+        "every_kind",
+        &Schema::object()
+            .description("One of each kind.")
+            .required(
+                "s",
+                Schema::string()
+                    .min_length(1)
+                    .max_length(64)
+                    .pattern("^[a-z][a-z0-9_]*$")
+                    .unwrap()
+                    .title("Name")
+                    .examples(["read_file", "grep"]),
+            )
+            .required("n", Schema::number().range(-1.5, 1e3).default_value(0.5))
+            .required("i", Schema::integer().range(i64::MIN, u64::MAX))
+            .required("b", Schema::boolean().default_value(false))
+            .required("z", Schema::null())
+            .required(
+                "list",
+                Schema::array(Schema::integer().minimum(0))
+                    .min_items(1)
+                    .max_items(10),
+            )
+            .required("anything", Schema::any().description("Any JSON value."))
+            .required("map", Schema::map(Schema::string()))
+            .required(
+                "open",
+                Schema::object()
+                    .optional("known", Schema::string())
+                    .additional_properties(true),
+            )
+            .required("closed_empty", Schema::object())
+            .required("numbers", Schema::enumeration([json!(1), json!(2.5)]))
+            .required(
+                "mixed",
+                Schema::enumeration([json!("a"), json!(1), json!(null)]),
+            )
+            .required("tag", Schema::constant("circle"))
+            .required(
+                "shape",
+                Schema::one_of([
+                    Schema::object()
+                        .required("kind", Schema::constant("circle"))
+                        .required("radius", Schema::number().minimum(0))
+                        .build(),
+                    Schema::object()
+                        .required("kind", Schema::constant("square"))
+                        .required("side", Schema::number().minimum(0))
+                        .build(),
+                ]),
+            )
+            .build(),
+    );
+}
+
+#[test]
+fn nullable_forms() {
+    golden(
+        "nullable",
+        &Schema::object()
+            .optional("string", Schema::string().max_length(3).nullable())
+            .optional("null", Schema::null().nullable())
+            .optional("any", Schema::any().nullable())
+            .optional("enum", Schema::enumeration(["a", "b"]).nullable())
+            .optional("const", Schema::constant(7).nullable())
+            .optional(
+                "one_of_without_null",
+                Schema::one_of([Schema::string().build(), Schema::integer().build()]).nullable(),
+            )
+            .optional(
+                "one_of_with_one_null",
+                Schema::one_of([
+                    Schema::string().nullable().build(),
+                    Schema::integer().build(),
+                ])
+                .nullable(),
+            )
+            .optional(
+                "one_of_with_two_nulls",
+                Schema::one_of([
+                    Schema::string().nullable().build(),
+                    Schema::integer().nullable().build(),
+                ])
+                .nullable(),
+            )
+            .optional(
+                "list",
+                Schema::array(Schema::boolean().nullable()).nullable(),
+            )
+            .build(),
+    );
+}
+
+#[test]
+fn imported_from_schemars() {
+    use schemars::JsonSchema;
+
+    /// Arguments of a file read.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    #[serde(deny_unknown_fields)]
+    struct ReadFile {
+        /// Absolute file path.
+        path: String,
+        /// First line to return.
+        offset: Option<u64>,
+        #[serde(default)]
+        encoding: Encoding,
+    }
+
+    /// How to decode the bytes.
+    #[derive(JsonSchema, Default)]
+    #[allow(dead_code)]
+    enum Encoding {
+        #[default]
+        Utf8,
+        Latin1,
+    }
+
+    golden(
+        "schemars_read_file",
+        &Schema::from_schemars_type::<ReadFile>().unwrap(),
+    );
+}

@@ -1,0 +1,488 @@
+//! Import of raw JSON Schema and `schemars` schemas: what fits the enforced subset becomes a
+//! model; everything else is `UNSUPPORTED_SCHEMA` listing every problem with its path. Also the
+//! spec's structured-output functions.
+
+use std::collections::{BTreeMap, HashSet};
+
+use dsh_tools::schema::{
+    JsonSchemaValueError, MAX_IMPORT_DEPTH, Schema, SchemaError, SchemaKind,
+    assert_supported_json_schema, assert_supported_object_json_schema, validate_json_schema_value,
+};
+use dsh_tools::{codes, json};
+use serde_json::Value;
+
+fn problems(error: &SchemaError) -> Vec<&str> {
+    error
+        .problems()
+        .iter()
+        .map(|p| p.message.as_str())
+        .collect()
+}
+
+fn rejected(schema: &Value) -> SchemaError {
+    Schema::from_json_schema(schema).expect_err("the schema should be rejected")
+}
+
+#[test]
+fn the_search_files_schema_imports_and_validates_like_the_hand_built_one() {
+    let workload: Value = serde_json::from_str(include_str!(
+        "../../dsh-tools/benches/data/search_files.json"
+    ))
+    .unwrap();
+    let imported = Schema::from_json_schema(&workload["args_schema"]).unwrap();
+    assert!(imported.is_valid(&workload["valid_args"]));
+    let violations = imported.validate(&workload["invalid_args"]).unwrap_err();
+    let messages: Vec<_> = violations.iter().map(|v| v.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "missing required property \"pattern\"",
+            "\"max_results\" must be an integer",
+            "\"mode\" must be one of [\"literal\",\"regex\"]",
+        ]
+    );
+    // The workload's root has no `additionalProperties`: JSON Schema's default (open) holds.
+    assert!(imported.is_valid(&json!({"pattern": "x", "path": "/", "other": 1})));
+    assert_eq!(
+        imported.annotations.title.as_deref(),
+        Some("search_files arguments")
+    );
+}
+
+#[test]
+fn every_unsupported_keyword_is_listed_with_its_path() {
+    let error = rejected(&json!({
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "multipleOf": 2, "exclusiveMinimum": 0},
+            "tags": {"type": "array", "items": {"type": "string", "format": "email"}, "uniqueItems": true},
+            "both": {"allOf": [{"type": "string"}]},
+        },
+        "patternProperties": {"^x": {}},
+    }));
+    let subset = "(subset: type/oneOf/properties/required/additionalProperties/items/enum/const/\
+                  minimum/maximum/minLength/maxLength/pattern/minItems/maxItems/$ref/$defs + annotations)";
+    assert_eq!(
+        problems(&error),
+        [
+            format!("schema.patternProperties is not a supported keyword {subset}"),
+            format!("schema.properties.n.multipleOf is not a supported keyword {subset}"),
+            format!("schema.properties.n.exclusiveMinimum is not a supported keyword {subset}"),
+            format!("schema.properties.tags.uniqueItems is not a supported keyword {subset}"),
+            format!("schema.properties.both.allOf is not a supported keyword {subset}"),
+        ]
+    );
+    assert_eq!(error.problems()[1].path, "schema.properties.n.multipleOf");
+    assert!(
+        error
+            .to_string()
+            .starts_with("unsupported JSON schema: schema.patternProperties")
+    );
+    let tool_error = error.to_tool_error();
+    assert_eq!(tool_error.code(), Some(codes::UNSUPPORTED_SCHEMA));
+    assert_eq!(tool_error.info().unwrap().name, "JsonSchemaError");
+    assert_eq!(tool_error.message(), error.to_string());
+}
+
+#[test]
+fn structural_problems_use_the_spec_wording() {
+    let cases = [
+        (json!(5), "schema must be a schema object"),
+        (
+            json!({"type": "string", "oneOf": [{}, {}]}),
+            "schema cannot declare both type and oneOf",
+        ),
+        (
+            json!({"oneOf": [{"type": "string"}]}),
+            "schema.oneOf must be an array of at least two schemas",
+        ),
+        (
+            json!({"oneOf": [{"type": "string"}, {"type": "null"}], "minLength": 1}),
+            "schema.minLength is not supported beside oneOf",
+        ),
+        (
+            json!({"type": ["string", "integer"]}),
+            "schema.type must be a single type string or a [type, \"null\"] pair (other type arrays are not supported)",
+        ),
+        (
+            json!({"type": "date"}),
+            "schema.type must be one of object/array/string/number/integer/boolean/null",
+        ),
+        (
+            json!({"type": "string", "minimum": 1}),
+            "schema.minimum is not supported on type \"string\"",
+        ),
+        (
+            json!({"properties": {}}),
+            "schema.properties requires type or oneOf",
+        ),
+        (
+            json!({"type": "object", "properties": []}),
+            "schema.properties must be an object of schemas",
+        ),
+        (
+            json!({"type": "object", "required": "a"}),
+            "schema.required must be an array of strings",
+        ),
+        (
+            json!({"type": "object", "properties": {}, "required": ["a"]}),
+            "schema.required names \"a\" which is not in properties",
+        ),
+        (
+            json!({"type": "object", "additionalProperties": 1}),
+            "schema.additionalProperties must be a boolean or a schema object",
+        ),
+        (
+            json!({"type": "string", "enum": []}),
+            "schema.enum must be a non-empty array of string values",
+        ),
+        (
+            json!({"type": "integer", "enum": [1, 1.5]}),
+            "schema.enum must be a non-empty array of integer values",
+        ),
+        (
+            json!({"type": "integer", "const": "a"}),
+            "schema.const must be an integer value",
+        ),
+        (
+            json!({"type": "string", "enum": ["a"], "const": "b"}),
+            "schema.const must be one of schema.enum when both are declared",
+        ),
+        (
+            json!({"type": "string", "description": 1}),
+            "schema.description must be a string",
+        ),
+        (
+            json!({"type": "string", "pattern": "("}),
+            "schema.pattern must be a valid regular expression",
+        ),
+        (
+            json!({"type": "array", "items": [{"type": "string"}]}),
+            "schema.items must be a schema object",
+        ),
+        (
+            json!({"type": "string", "minLength": -1}),
+            "schema.minLength must be a non-negative integer",
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+            "schema.anyOf is not supported (only the nullable form anyOf: [<schema>, {\"type\": \"null\"}])",
+        ),
+        (
+            json!({"$ref": "https://example.com/s.json"}),
+            "schema.$ref \"https://example.com/s.json\" is not a local reference (#/…)",
+        ),
+        (
+            json!({"$ref": "#/$defs/Nope"}),
+            "schema.$ref \"#/$defs/Nope\" does not resolve",
+        ),
+    ];
+    for (schema, expected) in cases {
+        let error = rejected(&schema);
+        assert!(
+            problems(&error).iter().any(|p| p.starts_with(expected)),
+            "{schema}: expected {expected:?}, got {:?}",
+            problems(&error)
+        );
+    }
+}
+
+#[test]
+fn nullable_forms_refs_and_annotations_import() {
+    let schema = Schema::from_json_schema(&json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "a": {"type": ["string", "null"], "minLength": 2},
+            "b": {"anyOf": [{"$ref": "#/$defs/Point"}, {"type": "null"}], "description": "maybe"},
+            "c": {"$ref": "#/$defs/Point"},
+            "d": {"type": "string", "enum": ["x", "yy", "zzz"], "maxLength": 2},
+            "e": {"type": "integer", "format": "int32", "deprecated": true, "$comment": "c"},
+            "f": true,
+            "g": {},
+            "h": {"enum": [1, "a", null]},
+        },
+        "required": ["c"],
+        "additionalProperties": false,
+        "$defs": {
+            "Point": {
+                "type": "object",
+                "title": "Point",
+                "properties": {"x": {"type": "number"}},
+                "required": ["x"],
+                "additionalProperties": false
+            }
+        }
+    }))
+    .unwrap();
+    assert!(schema.is_valid(&json!({
+        "a": null, "b": null, "c": {"x": 1}, "d": "yy", "e": 5, "f": [1], "g": {"k": 1}, "h": null
+    })));
+    let violations = schema
+        .validate(&json!({"a": "x", "b": {}, "c": {"x": "1"}, "d": "zzz", "h": 2}))
+        .unwrap_err();
+    let messages: Vec<_> = violations.iter().map(|v| v.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "\"a\" must be at least 2 characters long",
+            "missing required property \"b.x\"",
+            "\"c.x\" must be a number",
+            // `maxLength` beside `enum` leaves only the members that satisfy it.
+            "\"d\" must be one of [\"x\",\"yy\"]",
+            "\"h\" must be one of [1,\"a\",null]",
+        ]
+    );
+    let SchemaKind::Object(rules) = &schema.kind else {
+        panic!("object expected")
+    };
+    let b = &rules.properties[1].schema;
+    assert!(b.nullable);
+    assert_eq!(b.annotations.description.as_deref(), Some("maybe"));
+    assert_eq!(b.annotations.title.as_deref(), Some("Point"));
+    // Raw import keeps `format` an annotation: int32 does not bound a raw schema.
+    assert!(schema.is_valid(&json!({"c": {"x": 1}, "e": 1_i64 << 40})));
+}
+
+#[test]
+fn recursive_and_hostile_schemas_are_errors_not_overflows() {
+    let error = rejected(&json!({
+        "$ref": "#/$defs/Node",
+        "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}
+    }));
+    assert!(
+        problems(&error)[0].starts_with("schema.$defs.Node.properties.next is circular"),
+        "{error}"
+    );
+    let error = rejected(&json!({"type": "object", "properties": {"me": {"$ref": "#"}}}));
+    assert!(problems(&error)[0].contains("is circular"), "{error}");
+
+    // 10,000 levels deep, built in code: rejected at the import depth cap.
+    let mut deep = json!({"type": "string"});
+    for _ in 0..10_000 {
+        // Not `json!`: interpolating a value serializes it, which recurses.
+        let mut node = serde_json::Map::new();
+        node.insert("type".to_owned(), Value::from("array"));
+        node.insert("items".to_owned(), deep);
+        deep = Value::Object(node);
+    }
+    let deep_result = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            let result = Schema::from_json_schema(&deep).map(drop);
+            // `Value`'s drop recurses; hand it back to be unwound iteratively.
+            (result, deep)
+        })
+        .unwrap()
+        .join()
+        .expect("import overflowed");
+    let (result, deep) = deep_result;
+    let error = result.unwrap_err();
+    assert!(
+        problems(&error)[0].ends_with(&format!("nests deeper than {MAX_IMPORT_DEPTH} levels")),
+        "{error}"
+    );
+    let mut pending = vec![deep];
+    while let Some(mut value) = pending.pop() {
+        if let Value::Object(map) = &mut value {
+            pending.extend(std::mem::take(map).into_iter().map(|(_, v)| v));
+        }
+    }
+
+    // A `$ref` graph that doubles at every level: bounded by the node budget.
+    let mut defs = serde_json::Map::new();
+    defs.insert("D0".to_owned(), json!({"type": "string"}));
+    for level in 1..40 {
+        let below = format!("#/$defs/D{}", level - 1);
+        defs.insert(
+            format!("D{level}"),
+            json!({"type": "object", "properties": {"l": {"$ref": below}, "r": {"$ref": below}}}),
+        );
+    }
+    let error = rejected(&json!({"$ref": "#/$defs/D39", "$defs": defs}));
+    assert!(
+        error.to_string().contains("expands to more than"),
+        "{error}"
+    );
+}
+
+#[test]
+fn problem_lists_are_capped() {
+    let properties: serde_json::Map<String, Value> = (0..500)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                json!({"type": "string", "format": "x", "not": {}}),
+            )
+        })
+        .collect();
+    let error = rejected(&json!({"type": "object", "properties": properties}));
+    assert_eq!(error.problems().len(), 50);
+    assert_eq!(error.omitted(), 450);
+    assert!(error.to_string().ends_with("; and 450 more"));
+}
+
+#[test]
+fn structured_output_subset_functions() {
+    assert_eq!(
+        assert_supported_json_schema(&json!({"type": "string"})),
+        Ok(())
+    );
+    assert_eq!(
+        assert_supported_object_json_schema(&json!({"type": "object", "properties": {}})),
+        Ok(())
+    );
+    let error = assert_supported_object_json_schema(&json!({"type": "string"})).unwrap_err();
+    assert_eq!(
+        problems(&error),
+        ["schema.type must be \"object\" (structured output is object-rooted)"]
+    );
+    let error = assert_supported_object_json_schema(&json!({"type": "array", "uniqueItems": true}))
+        .unwrap_err();
+    assert_eq!(error.problems().len(), 2, "{error}");
+
+    let schema = json!({
+        "type": "object",
+        "properties": {"file": {"type": "string"}, "lines": {"type": "integer", "minimum": 0}},
+        "required": ["file"],
+        "additionalProperties": false
+    });
+    assert_eq!(
+        validate_json_schema_value(&schema, &json!({"file": "a"})),
+        Ok(())
+    );
+    let Err(JsonSchemaValueError::Invalid(violations)) =
+        validate_json_schema_value(&schema, &json!({"lines": -1, "x": 1}))
+    else {
+        panic!("violations expected")
+    };
+    assert_eq!(
+        violations.to_string(),
+        "missing required property \"value.file\"; \"value.lines\" must be >= 0; \
+         \"value.x\" is not a declared property (additionalProperties: false)"
+    );
+    let unsupported = validate_json_schema_value(&json!({"not": {}}), &json!(1)).unwrap_err();
+    assert!(matches!(unsupported, JsonSchemaValueError::Unsupported(_)));
+    assert_eq!(
+        unsupported.to_tool_error().code(),
+        Some(codes::UNSUPPORTED_SCHEMA)
+    );
+}
+
+mod from_schemars {
+    use super::*;
+    use schemars::JsonSchema;
+
+    /// Options for a search.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    #[serde(deny_unknown_fields)]
+    struct Options {
+        /// Follow symbolic links.
+        follow_links: bool,
+        depth: Option<u32>,
+        level: u8,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    #[serde(rename_all = "snake_case")]
+    enum Mode {
+        Literal,
+        Regex,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    #[serde(tag = "kind")]
+    enum Shape {
+        Circle { radius: f64 },
+        Square { side: f64 },
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        pattern: String,
+        mode: Option<Mode>,
+        options: Option<Options>,
+        shapes: Vec<Shape>,
+        labels: BTreeMap<String, i32>,
+        tags: Vec<String>,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Tree {
+        children: Vec<Tree>,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Unique {
+        set: HashSet<String>,
+    }
+
+    #[test]
+    fn derived_types_import_with_refs_inlined() {
+        let schema = Schema::from_schemars_type::<Args>().unwrap();
+        let rendered = schema.to_json_schema().to_string();
+        assert!(!rendered.contains("$ref"), "{rendered}");
+        assert!(
+            !schema.is_valid(&json!({
+                "pattern": "fn",
+                "mode": "regex",
+                "options": {"follow_links": true, "depth": null, "level": 3},
+                "shapes": [{"kind": "circle", "radius": 1.0}, {"kind": "Square", "side": 2}],
+                "labels": {"a": -1},
+                "tags": []
+            })),
+            "tag values follow serde's names"
+        );
+        let valid = json!({
+            "pattern": "fn",
+            "mode": null,
+            "options": {"follow_links": true, "level": 3},
+            "shapes": [{"kind": "Circle", "radius": 1.0}, {"kind": "Square", "side": 2}],
+            "labels": {"a": -1},
+            "tags": []
+        });
+        assert_eq!(schema.validate(&valid), Ok(()));
+        let violations = schema
+            .validate(&json!({
+                "pattern": 1,
+                "mode": "fuzzy",
+                "options": {"follow_links": true, "level": 300, "x": 1},
+                "shapes": [{"kind": "Triangle"}],
+                "labels": {"a": 1.5, "b": 3_000_000_000_i64},
+                "tags": []
+            }))
+            .unwrap_err();
+        let messages: Vec<_> = violations.iter().map(|v| v.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "\"pattern\" must be a string",
+                "\"mode\" must be one of [\"literal\",\"regex\"]",
+                // schemars' integer formats become the Rust type's bounds.
+                "\"options.level\" must be <= 255",
+                "\"options.x\" is not a declared property (additionalProperties: false)",
+                "\"shapes[0]\" must match exactly one oneOf branch (matched 0)",
+                "\"labels.a\" must be an integer",
+                "\"labels.b\" must be <= 2147483647",
+            ]
+        );
+    }
+
+    #[test]
+    fn recursive_and_unsupported_types_are_rejected() {
+        let error = Schema::from_schemars_type::<Tree>().unwrap_err();
+        assert!(error.to_string().contains("is circular"), "{error}");
+        let error = Schema::from_schemars_type::<Unique>().unwrap_err();
+        assert!(
+            problems(&error)[0]
+                .starts_with("schema.properties.set.uniqueItems is not a supported keyword"),
+            "{error}"
+        );
+    }
+}
