@@ -5,8 +5,9 @@
 //! - b2: `serde_json::from_value::<SearchArgs>` of the parsed value (the clone that `from_value`
 //!   consumes is made outside the timed routine);
 //! - c1: `jsonschema` (draft 2020-12, compiled once) `is_valid` on the valid value;
-//! - ours: `is_valid` with the derived schema, and validation + typed conversion
-//!   (`ToolContract::parse`, what a `#[tool]` runs before its body).
+//! - ours: the derive's specialized check (`is_valid_json`) and the schema interpreter's
+//!   `is_valid` on the derived schema, and validation + typed conversion (`ToolContract::parse`,
+//!   what a `#[tool]` runs before its body).
 //!
 //! Targets: validation + conversion ≤ 1.2 × b2; validation alone ≤ 0.5 × c1.
 
@@ -56,7 +57,7 @@ fn bench(c: &mut Criterion) {
     let contract = ToolContract::of::<SearchArgs, String>();
     let schema = SearchArgs::schema().expect("schema builds");
     let oracle = jsonschema::draft202012::new(&workload["args_schema"]).expect("oracle compiles");
-    assert!(schema.is_valid(&valid) && oracle.is_valid(&valid));
+    assert!(schema.is_valid(&valid) && oracle.is_valid(&valid) && SearchArgs::is_valid_json(&valid));
     assert!(contract.parse::<SearchArgs>(&valid).is_ok());
 
     let mut group = c.benchmark_group("args");
@@ -76,8 +77,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("c1_jsonschema_is_valid", |b| {
         b.iter(|| oracle.is_valid(black_box(&valid)))
     });
-    group.bench_function("ours_is_valid", |b| {
+    group.bench_function("ours_interpreter_is_valid", |b| {
         b.iter(|| schema.is_valid(black_box(&valid)))
+    });
+    group.bench_function("ours_generated_is_valid", |b| {
+        b.iter(|| SearchArgs::is_valid_json(black_box(&valid)))
     });
     group.bench_function("ours_validate_and_convert", |b| {
         b.iter(|| contract.parse::<SearchArgs>(black_box(&valid)).expect("valid"))

@@ -13,6 +13,7 @@ use crate::errors::Errors;
 use crate::expand::convert::expand_convert_body;
 use crate::expand::docs;
 use crate::expand::schema::expand_schema_body;
+use crate::expand::validate::expand_is_valid_body;
 
 /// Expands `#[derive(ToolArgs)]`.
 pub(crate) fn expand_derive(input: &syn::DeriveInput) -> TokenStream {
@@ -47,6 +48,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let schema_body = expand_schema_body(args, &private);
     let convert_body = expand_convert_body(args, &private);
+    let is_valid_body = expand_is_valid_body(args, &private);
     let checks = expand_checks(args, &private);
     let object_marker = matches!(args.shape, Shape::Struct(_)).then(|| {
         quote! {
@@ -86,6 +88,10 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
             impl #impl_generics #private::ToolArgs for #ident #ty_generics #where_clause {
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
                     #schema_body
+                }
+
+                fn is_valid_json(__value: &#private::Value) -> bool {
+                    #is_valid_body
                 }
 
                 fn from_json(

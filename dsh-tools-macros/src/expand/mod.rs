@@ -8,3 +8,4 @@ pub(crate) mod docs;
 pub(crate) mod present;
 pub(crate) mod schema;
 pub(crate) mod tool;
+pub(crate) mod validate;

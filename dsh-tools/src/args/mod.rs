@@ -35,6 +35,15 @@ pub trait ToolArgs: Sized {
     /// compile.
     fn schema() -> Result<Schema, SchemaError>;
 
+    /// Whether `value` matches [`schema`](Self::schema): always the same answer as
+    /// `Self::schema()?.is_valid(value)`, which is what the default does. The derive and the
+    /// standard impls answer without building the schema or allocating, so the common case of
+    /// valid arguments is checked by code specialized for the type; only invalid arguments go
+    /// through the interpreter, to collect every violation.
+    fn is_valid_json(value: &Value) -> bool {
+        Self::schema().is_ok_and(|schema| schema.is_valid(value))
+    }
+
     /// Converts a value that passed validation against [`schema`](Self::schema).
     fn from_json(value: &Value) -> Result<Self, ConvertError>;
 

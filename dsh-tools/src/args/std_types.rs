@@ -14,6 +14,7 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 
 use super::{ConvertError, ToolArgs};
+use crate::__private::is_integer_in;
 use crate::schema::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Schema, SchemaError,
     SchemaKind, StringRules,
@@ -41,6 +42,9 @@ impl ToolArgs for String {
     fn schema() -> Result<Schema, SchemaError> {
         Ok(string_schema(StringRules::default()))
     }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_string()
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         as_str(value).map(str::to_owned)
     }
@@ -50,6 +54,9 @@ impl ToolArgs for Cow<'static, str> {
     fn schema() -> Result<Schema, SchemaError> {
         String::schema()
     }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_string()
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         String::from_json(value).map(Cow::Owned)
     }
@@ -58,6 +65,9 @@ impl ToolArgs for Cow<'static, str> {
 impl ToolArgs for PathBuf {
     fn schema() -> Result<Schema, SchemaError> {
         String::schema()
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_string()
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         as_str(value).map(PathBuf::from)
@@ -71,6 +81,12 @@ impl ToolArgs for char {
             max_length: Some(1),
             pattern: None,
         }))
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value.as_str().is_some_and(|text| {
+            let mut chars = text.chars();
+            chars.next().is_some() && chars.next().is_none()
+        })
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         let text = as_str(value)?;
@@ -86,6 +102,9 @@ impl ToolArgs for bool {
     fn schema() -> Result<Schema, SchemaError> {
         Ok(node(SchemaKind::Boolean))
     }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_boolean()
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         value
             .as_bool()
@@ -96,6 +115,9 @@ impl ToolArgs for bool {
 impl ToolArgs for () {
     fn schema() -> Result<Schema, SchemaError> {
         Ok(node(SchemaKind::Null))
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_null()
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         if value.is_null() {
@@ -137,6 +159,9 @@ macro_rules! integer_args {
             fn schema() -> Result<Schema, SchemaError> {
                 Ok(integer_schema(Number::from(<$ty>::MIN), Number::from(<$ty>::MAX)))
             }
+            fn is_valid_json(value: &Value) -> bool {
+                is_integer_in(value, <$ty>::MIN as i128, <$ty>::MAX as i128)
+            }
             fn from_json(value: &Value) -> Result<Self, ConvertError> {
                 let wide = integral(value)?;
                 <$ty>::try_from(wide).map_err(|_| {
@@ -160,6 +185,10 @@ macro_rules! wide_integer_args {
                 let minimum = if <$ty>::MIN == 0 { Number::from(0) } else { Number::from(i64::MIN) };
                 Ok(integer_schema(minimum, Number::from(u64::MAX)))
             }
+            fn is_valid_json(value: &Value) -> bool {
+                let minimum = if <$ty>::MIN == 0 { 0 } else { i128::from(i64::MIN) };
+                is_integer_in(value, minimum, i128::from(u64::MAX))
+            }
             fn from_json(value: &Value) -> Result<Self, ConvertError> {
                 let wide = integral(value)?;
                 <$ty>::try_from(wide).map_err(|_| {
@@ -179,6 +208,9 @@ impl ToolArgs for f64 {
     fn schema() -> Result<Schema, SchemaError> {
         Ok(node(SchemaKind::Number(NumberRules::default())))
     }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_number()
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         value
             .as_f64()
@@ -195,6 +227,11 @@ impl ToolArgs for f32 {
             maximum: Number::from_f64(limit),
         })))
     }
+    fn is_valid_json(value: &Value) -> bool {
+        value
+            .as_f64()
+            .is_some_and(|number| number.abs() <= f64::from(f32::MAX))
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         let wide = f64::from_json(value)?;
         let narrow = wide as f32;
@@ -210,6 +247,9 @@ impl ToolArgs for Value {
     fn schema() -> Result<Schema, SchemaError> {
         Ok(node(SchemaKind::Any))
     }
+    fn is_valid_json(_: &Value) -> bool {
+        true
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         Ok(value.clone())
     }
@@ -221,6 +261,9 @@ impl ToolArgs for Map<String, Value> {
             properties: Vec::new(),
             additional: AdditionalProperties::Allowed,
         })))
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_object()
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         value
@@ -238,6 +281,9 @@ impl<T: ToolArgs> ToolArgs for Option<T> {
         let mut schema = T::schema()?;
         schema.nullable = true;
         Ok(schema)
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value.is_null() || T::is_valid_json(value)
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         if value.is_null() {
@@ -257,6 +303,9 @@ macro_rules! pointer_args {
             const OPTIONAL: bool = T::OPTIONAL;
             fn schema() -> Result<Schema, SchemaError> {
                 T::schema()
+            }
+            fn is_valid_json(value: &Value) -> bool {
+                T::is_valid_json(value)
             }
             fn from_json(value: &Value) -> Result<Self, ConvertError> {
                 T::from_json(value).map($pointer::new)
@@ -278,6 +327,13 @@ fn array_schema<T: ToolArgs>(min_items: Option<u64>, max_items: Option<u64>) -> 
     })))
 }
 
+/// An array whose every item is valid for `T`.
+fn all_items<T: ToolArgs>(value: &Value) -> bool {
+    value
+        .as_array()
+        .is_some_and(|items| items.iter().all(T::is_valid_json))
+}
+
 /// Converts every item of an array, naming the index of the first failure.
 fn items<T: ToolArgs, C: FromIterator<T>>(value: &Value) -> Result<C, ConvertError> {
     value
@@ -293,6 +349,9 @@ impl<T: ToolArgs> ToolArgs for Vec<T> {
     fn schema() -> Result<Schema, SchemaError> {
         array_schema::<T>(None, None)
     }
+    fn is_valid_json(value: &Value) -> bool {
+        all_items::<T>(value)
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         items(value)
     }
@@ -301,6 +360,9 @@ impl<T: ToolArgs> ToolArgs for Vec<T> {
 impl<T: ToolArgs> ToolArgs for VecDeque<T> {
     fn schema() -> Result<Schema, SchemaError> {
         array_schema::<T>(None, None)
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        all_items::<T>(value)
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         items(value)
@@ -311,6 +373,9 @@ impl<T: ToolArgs> ToolArgs for Box<[T]> {
     fn schema() -> Result<Schema, SchemaError> {
         array_schema::<T>(None, None)
     }
+    fn is_valid_json(value: &Value) -> bool {
+        all_items::<T>(value)
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         items(value)
     }
@@ -320,6 +385,9 @@ impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
     /// Exactly `N` items.
     fn schema() -> Result<Schema, SchemaError> {
         array_schema::<T>(Some(N as u64), Some(N as u64))
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value.as_array().is_some_and(|items| items.len() == N) && all_items::<T>(value)
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         let list: Vec<T> = items(value)?;
@@ -334,6 +402,9 @@ impl<T: ToolArgs + Eq + Hash, S: BuildHasher + Default> ToolArgs for HashSet<T, 
     fn schema() -> Result<Schema, SchemaError> {
         array_schema::<T>(None, None)
     }
+    fn is_valid_json(value: &Value) -> bool {
+        all_items::<T>(value)
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         items(value)
     }
@@ -343,6 +414,9 @@ impl<T: ToolArgs + Eq + Hash, S: BuildHasher + Default> ToolArgs for HashSet<T, 
 impl<T: ToolArgs + Ord> ToolArgs for BTreeSet<T> {
     fn schema() -> Result<Schema, SchemaError> {
         array_schema::<T>(None, None)
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        all_items::<T>(value)
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         items(value)
@@ -374,6 +448,11 @@ impl<T: ToolArgs, S: BuildHasher + Default> ToolArgs for HashMap<String, T, S> {
     fn schema() -> Result<Schema, SchemaError> {
         map_schema::<T>()
     }
+    fn is_valid_json(value: &Value) -> bool {
+        value
+            .as_object()
+            .is_some_and(|map| map.values().all(T::is_valid_json))
+    }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         entries(value)
     }
@@ -382,6 +461,11 @@ impl<T: ToolArgs, S: BuildHasher + Default> ToolArgs for HashMap<String, T, S> {
 impl<T: ToolArgs> ToolArgs for BTreeMap<String, T> {
     fn schema() -> Result<Schema, SchemaError> {
         map_schema::<T>()
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        value
+            .as_object()
+            .is_some_and(|map| map.values().all(T::is_valid_json))
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         entries(value)

@@ -7,6 +7,7 @@
 
 mod checks;
 mod convert;
+mod fast_checks;
 mod present;
 mod returns;
 mod schema_steps;
@@ -23,6 +24,10 @@ pub use self::convert::{
     content_of, convert_field, expect_null, expect_object, missing, output_from_json,
     schemars_absent, schemars_field, single_entry, tag_of, unknown_variant,
 };
+pub use self::fast_checks::{
+    Lit, compile_pattern, has_items, has_length, is_integer_in, is_integral_number, is_one_of,
+    is_within, matches_pattern,
+};
 pub use self::present::{LocationPart, TitlePart};
 pub use self::returns::{IntoContent, IntoToolReturn, require_state};
 pub use self::schema_steps::{
@@ -37,5 +42,5 @@ pub use crate::definition::ToolAnnotations;
 pub use crate::error::ToolError;
 pub use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
 pub use crate::run::ToolRun;
-pub use crate::schema::{Schema, SchemaError};
+pub use crate::schema::{Pattern, Schema, SchemaError};
 pub use crate::tool::{Tool, ToolContract};

@@ -110,6 +110,18 @@ async fn classified(external: Vec<External>) {
     let _ = external;
 }
 
+/// A second tool that takes a whole arguments struct, in the same module as the first.
+#[tool]
+async fn first_of_two(args: Options) -> u32 {
+    args.max_depth
+}
+
+/// Another one.
+#[tool]
+async fn second_of_two(args: Options) -> u32 {
+    args.max_depth
+}
+
 fn main() {
-    let _ = (InspectTool, ClassifiedTool);
+    let _ = (InspectTool, ClassifiedTool, FirstOfTwoTool, SecondOfTwoTool);
 }

@@ -1,0 +1,190 @@
+//! Emits `ToolArgs::is_valid_json()`: the type's schema checked by code specialized for the type.
+//!
+//! Objects are walked once, matching keys by string and checking each property in place with the
+//! `__private` fast checks; no schema is built and nothing is allocated. Enums with data fall back
+//! to the interpreter over the type's schema (built once per concrete type). The interpreter
+//! remains the reference: property tests hold both to the same answer on every value.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
+use crate::expand::schema::required_tokens;
+use crate::literal::JsonLiteral;
+
+/// The body of `fn is_valid_json(__value: &Value) -> bool` for `args`.
+pub(crate) fn expand_is_valid_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    let generic = !args.generics.params.is_empty();
+    match &args.shape {
+        Shape::Struct(fields) => expand_object_check(fields, args.open, generic, private),
+        Shape::Newtype { ty, .. } => quote!(<#ty as #private::ToolArgs>::is_valid_json(__value)),
+        Shape::Unit => quote!(__value.is_null()),
+        Shape::Enum { variants, tagging } => {
+            let plain_strings = matches!(tagging, Tagging::External)
+                && variants.iter().all(|variant| matches!(variant.payload, Payload::Unit));
+            if plain_strings {
+                let names = variants.iter().map(|variant| &variant.name);
+                quote!(::core::matches!(__value.as_str(), ::core::option::Option::Some(#(#names)|*)))
+            } else {
+                interpreted(args, generic, private)
+            }
+        }
+    }
+}
+
+/// The interpreter over the type's own schema, built once for a concrete type.
+fn interpreted(args: &ArgsType, generic: bool, private: &TokenStream) -> TokenStream {
+    if generic {
+        return quote! {
+            <Self as #private::ToolArgs>::schema().is_ok_and(|__schema| __schema.is_valid(__value))
+        };
+    }
+    let ident = &args.ident;
+    quote! {
+        static __DSH_SCHEMA: #private::LazyLock<::core::option::Option<#private::Schema>> =
+            #private::LazyLock::new(|| <#ident as #private::ToolArgs>::schema().ok());
+        __DSH_SCHEMA
+            .as_ref()
+            .is_some_and(|__schema| __schema.is_valid(__value))
+    }
+}
+
+/// The check of an object with `fields`.
+fn expand_object_check(fields: &[Field], open: bool, generic: bool, private: &TokenStream) -> TokenStream {
+    let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
+    let seen: Vec<_> = (0..arguments.len()).map(|index| format_ident!("__seen{}", index)).collect();
+    let mut statics = Vec::new();
+    let arms = arguments.iter().zip(&seen).enumerate().map(|(index, (field, seen))| {
+        let key = &field.key;
+        let check = field_check(field, index, generic, private, &mut statics);
+        quote!(#key => { #seen = true; #check })
+    });
+    let arms: Vec<TokenStream> = arms.collect();
+    let required = arguments.iter().zip(&seen).map(|(field, seen)| {
+        let required = required_tokens(field, private);
+        quote!((#seen || !(#required)))
+    });
+    quote! {
+        #(#statics)*
+        let ::core::option::Option::Some(__map) = __value.as_object() else {
+            return false;
+        };
+        #(let mut #seen = false;)*
+        for (__key, __item) in __map {
+            let __ok = match __key.as_str() {
+                #(#arms)*
+                _ => #open,
+            };
+            if !__ok {
+                return false;
+            }
+        }
+        true #(&& #required)*
+    }
+}
+
+/// The check of one property's value `__item`.
+fn field_check(
+    field: &Field,
+    index: usize,
+    generic: bool,
+    private: &TokenStream,
+    statics: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let ty = &field.ty;
+    let attrs = &field.attrs;
+    if attrs.schemars.is_some() {
+        if generic {
+            return quote! {
+                #private::schemars_schema::<#ty>().is_ok_and(|__schema| __schema.is_valid(__item))
+            };
+        }
+        let name = format_ident!("__DSH_FIELD{}", index);
+        statics.push(quote! {
+            static #name: #private::LazyLock<::core::option::Option<#private::Schema>> =
+                #private::LazyLock::new(|| #private::schemars_schema::<#ty>().ok());
+        });
+        return quote!(#name.as_ref().is_some_and(|__schema| __schema.is_valid(__item)));
+    }
+    let members: Option<Vec<&JsonLiteral>> = attrs
+        .enum_values
+        .as_ref()
+        .map(|values| values.value.iter().collect())
+        .or_else(|| attrs.constant.as_ref().map(|constant| vec![&constant.value]));
+    if let Some(members) = members {
+        let lits = members.iter().map(|member| lit_tokens(member, private));
+        return quote_spanned! {ty.span()=>
+            (<#ty as #private::ToolArgs>::OPTIONAL && __item.is_null())
+                || #private::is_one_of(__item, &[#(#lits),*])
+        };
+    }
+    let mut constraints = Vec::new();
+    if attrs.minimum.is_some() || attrs.maximum.is_some() {
+        let minimum = bound_tokens(attrs.minimum.as_ref().map(|spanned| &spanned.value), private);
+        let maximum = bound_tokens(attrs.maximum.as_ref().map(|spanned| &spanned.value), private);
+        constraints.push(quote!(#private::is_within(__item, #minimum, #maximum)));
+    }
+    if attrs.min_length.is_some() || attrs.max_length.is_some() {
+        let min = option_u64(attrs.min_length.map(|(value, _)| value));
+        let max = option_u64(attrs.max_length.map(|(value, _)| value));
+        constraints.push(quote!(#private::has_length(__item, #min, #max)));
+    }
+    if let Some(pattern) = &attrs.pattern {
+        let name = format_ident!("__DSH_PATTERN{}", index);
+        statics.push(quote! {
+            static #name: #private::LazyLock<::core::option::Option<#private::Pattern>> =
+                #private::LazyLock::new(|| #private::compile_pattern(#pattern));
+        });
+        constraints.push(quote!(#private::matches_pattern(__item, &#name)));
+    }
+    if attrs.min_items.is_some() || attrs.max_items.is_some() {
+        let min = option_u64(attrs.min_items.map(|(value, _)| value));
+        let max = option_u64(attrs.max_items.map(|(value, _)| value));
+        constraints.push(quote!(#private::has_items(__item, #min, #max)));
+    }
+    let type_check = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::is_valid_json(__item));
+    if constraints.is_empty() {
+        type_check
+    } else {
+        // `null` passes a nullable type's check and skips the value constraints, as in the schema.
+        quote!(#type_check && (__item.is_null() || (#(#constraints)&&*)))
+    }
+}
+
+fn option_u64(value: Option<u64>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn bound_tokens(literal: Option<&JsonLiteral>, private: &TokenStream) -> TokenStream {
+    match literal {
+        Some(JsonLiteral::Integer(value)) => match i64::try_from(*value) {
+            Ok(small) => quote!(::core::option::Option::Some(#private::Number::from(#small))),
+            Err(_) => {
+                let unsigned = u64::try_from(*value).unwrap_or(u64::MAX);
+                quote!(::core::option::Option::Some(#private::Number::from(#unsigned)))
+            }
+        },
+        Some(JsonLiteral::Float(value)) => quote!(#private::Number::from_f64(#value)),
+        _ => quote!(::core::option::Option::None),
+    }
+}
+
+fn lit_tokens(literal: &JsonLiteral, private: &TokenStream) -> TokenStream {
+    match literal {
+        JsonLiteral::String(text) => quote!(#private::Lit::Str(#text)),
+        JsonLiteral::Integer(value) => match i64::try_from(*value) {
+            Ok(small) => quote!(#private::Lit::Int(#small)),
+            Err(_) => {
+                let unsigned = u64::try_from(*value).unwrap_or(u64::MAX);
+                quote!(#private::Lit::Uint(#unsigned))
+            }
+        },
+        JsonLiteral::Float(value) => quote!(#private::Lit::Float(#value)),
+        JsonLiteral::Bool(flag) => quote!(#private::Lit::Bool(#flag)),
+        JsonLiteral::Null | JsonLiteral::Array(_) => quote!(#private::Lit::Null),
+    }
+}

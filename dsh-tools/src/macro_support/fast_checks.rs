@@ -1,0 +1,132 @@
+//! The pieces of generated `is_valid_json` bodies: allocation-free checks of one JSON value
+//! against one constraint, with the schema interpreter's semantics (numbers by value, lengths in
+//! code points). The generated code composes them per type; the property tests hold the result
+//! equal to the interpreter on the same schema.
+
+use std::sync::LazyLock;
+
+use serde_json::{Number, Value};
+
+use crate::schema::{
+    Pattern, compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral,
+};
+
+/// A literal `enum`/`const` member, compared without building a `Value`.
+#[derive(Clone, Copy, Debug)]
+pub enum Lit {
+    /// A string.
+    Str(&'static str),
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer beyond `i64`.
+    Uint(u64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+    /// `null`.
+    Null,
+}
+
+impl Lit {
+    fn matches(self, value: &Value) -> bool {
+        match (self, value) {
+            (Self::Str(text), Value::String(other)) => text == other,
+            (Self::Bool(flag), Value::Bool(other)) => flag == *other,
+            (Self::Null, Value::Null) => true,
+            (Self::Int(int), Value::Number(number)) => same_number(&Number::from(int), number),
+            (Self::Uint(int), Value::Number(number)) => same_number(&Number::from(int), number),
+            (Self::Float(float), Value::Number(number)) => {
+                Number::from_f64(float).is_some_and(|float| same_number(&float, number))
+            }
+            _ => false,
+        }
+    }
+}
+
+fn same_number(a: &Number, b: &Number) -> bool {
+    compare_numbers(a, b) == std::cmp::Ordering::Equal
+}
+
+/// `value` is one of `members` (numbers by value).
+#[inline]
+pub fn is_one_of(value: &Value, members: &[Lit]) -> bool {
+    members.iter().any(|member| member.matches(value))
+}
+
+/// An integral number within `[min, max]`.
+#[inline]
+pub fn is_integer_in(value: &Value, min: i128, max: i128) -> bool {
+    let Value::Number(number) = value else {
+        return false;
+    };
+    let wide = if let Some(unsigned) = number.as_u64() {
+        i128::from(unsigned)
+    } else if let Some(signed) = number.as_i64() {
+        i128::from(signed)
+    } else {
+        match number.as_f64() {
+            // Integral floats beyond 2^64 are outside every Rust integer's range here.
+            Some(float) if float.fract() == 0.0 && float.abs() < 18_446_744_073_709_551_616.0 => {
+                float as i128
+            }
+            _ => return false,
+        }
+    };
+    (min..=max).contains(&wide)
+}
+
+/// An integral number (any magnitude).
+#[inline]
+pub fn is_integral_number(value: &Value) -> bool {
+    value.as_number().is_some_and(is_integral)
+}
+
+/// A number within the optional inclusive bounds (the value is known to be a number).
+#[inline]
+pub fn is_within(value: &Value, minimum: Option<Number>, maximum: Option<Number>) -> bool {
+    let Value::Number(number) = value else {
+        return false;
+    };
+    minimum
+        .as_ref()
+        .is_none_or(|bound| compare_numbers(number, bound) != std::cmp::Ordering::Less)
+        && maximum
+            .as_ref()
+            .is_none_or(|bound| compare_numbers(number, bound) != std::cmp::Ordering::Greater)
+}
+
+/// A string whose length in code points is within the optional bounds.
+#[inline]
+pub fn has_length(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
+    let Value::String(text) = value else {
+        return false;
+    };
+    min.is_none_or(|min| has_at_least_code_points(text, min))
+        && max.is_none_or(|max| has_at_most_code_points(text, max))
+}
+
+/// A string containing a match of `pattern` (`None`: the pattern does not compile, and the
+/// schema build reports that).
+#[inline]
+pub fn matches_pattern(value: &Value, pattern: &LazyLock<Option<Pattern>>) -> bool {
+    match (value, pattern.as_ref()) {
+        (Value::String(text), Some(pattern)) => pattern.is_match(text),
+        _ => false,
+    }
+}
+
+/// Compiles a pattern for [`matches_pattern`].
+pub fn compile_pattern(source: &str) -> Option<Pattern> {
+    Pattern::new(source).ok()
+}
+
+/// An array whose item count is within the optional bounds.
+#[inline]
+pub fn has_items(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
+    let Value::Array(items) = value else {
+        return false;
+    };
+    let count = items.len() as u64;
+    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
+}
