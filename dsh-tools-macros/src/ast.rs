@@ -118,7 +118,10 @@ impl ArgsType {
                                     member: syn::Member::Named(only.ident.clone()?),
                                 },
                                 _ => {
-                                    errors.error_at(transparent, "`transparent` needs exactly one field");
+                                    errors.error_at(
+                                        transparent,
+                                        "`transparent` needs exactly one field",
+                                    );
                                     Shape::Unit
                                 }
                             }
@@ -200,8 +203,14 @@ fn merge_rename_all(
     }
 }
 
-fn merge_tagging(container: &ContainerAttrs, serde: &SerdeContainer, errors: &mut Errors) -> Tagging {
-    let pick = |ours: &Option<LitStr>, theirs: &Option<LitStr>, errors: &mut Errors| match (ours, theirs) {
+fn merge_tagging(
+    container: &ContainerAttrs,
+    serde: &SerdeContainer,
+    errors: &mut Errors,
+) -> Tagging {
+    let pick = |ours: &Option<LitStr>, theirs: &Option<LitStr>, errors: &mut Errors| match (
+        ours, theirs,
+    ) {
         (Some(a), Some(b)) => {
             if a.value() != b.value() {
                 errors.error_at(a, "disagrees with the `#[serde(..)]` attribute of the same name; the JSON shape must be one");
@@ -228,7 +237,11 @@ fn merge_tagging(container: &ContainerAttrs, serde: &SerdeContainer, errors: &mu
 }
 
 impl Field {
-    fn from_syn(field: &syn::Field, rename_all: Option<RenameRule>, errors: &mut Errors) -> Option<Self> {
+    fn from_syn(
+        field: &syn::Field,
+        rename_all: Option<RenameRule>,
+        errors: &mut Errors,
+    ) -> Option<Self> {
         let ident = field.ident.clone()?;
         let attrs = ArgAttrs::from_attrs(&field.attrs, errors);
         let serde = SerdeField::from_attrs(&field.attrs, errors);
@@ -258,7 +271,10 @@ impl Field {
         let rename = match (&attrs.rename, &serde.rename) {
             (Some(ours), Some(theirs)) => {
                 if ours.value() != theirs.value() {
-                    errors.error_at(ours, "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one");
+                    errors.error_at(
+                        ours,
+                        "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one",
+                    );
                 }
                 Some(ours.clone())
             }
@@ -304,7 +320,11 @@ impl Field {
 }
 
 impl Variant {
-    fn from_syn(variant: &syn::Variant, rename_all: Option<RenameRule>, errors: &mut Errors) -> Option<Self> {
+    fn from_syn(
+        variant: &syn::Variant,
+        rename_all: Option<RenameRule>,
+        errors: &mut Errors,
+    ) -> Option<Self> {
         let serde = SerdeVariant::from_attrs(&variant.attrs, errors);
         let arg = ArgAttrs::from_attrs(&variant.attrs, errors);
         if !arg.names_only() {
@@ -319,7 +339,10 @@ impl Variant {
         let rename = match (&arg.rename, &serde.rename) {
             (Some(ours), Some(theirs)) => {
                 if ours.value() != theirs.value() {
-                    errors.error_at(ours, "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one");
+                    errors.error_at(
+                        ours,
+                        "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one",
+                    );
                 }
                 Some(ours.clone())
             }
@@ -355,7 +378,11 @@ impl Variant {
         Some(Self {
             ident: variant.ident.clone(),
             name,
-            description: arg.description.as_ref().map(LitStr::value).or_else(|| doc_text(&variant.attrs)),
+            description: arg
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_text(&variant.attrs)),
             payload,
             rename,
         })

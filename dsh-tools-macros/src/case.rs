@@ -104,15 +104,33 @@ mod tests {
 
     #[test]
     fn renames_like_serde() {
-        assert_eq!(RenameRule::Camel.apply_to_field("max_results"), "maxResults");
-        assert_eq!(RenameRule::Pascal.apply_to_field("max_results"), "MaxResults");
-        assert_eq!(RenameRule::Kebab.apply_to_field("max_results"), "max-results");
+        assert_eq!(
+            RenameRule::Camel.apply_to_field("max_results"),
+            "maxResults"
+        );
+        assert_eq!(
+            RenameRule::Pascal.apply_to_field("max_results"),
+            "MaxResults"
+        );
+        assert_eq!(
+            RenameRule::Kebab.apply_to_field("max_results"),
+            "max-results"
+        );
         assert_eq!(RenameRule::ScreamingSnake.apply_to_field("a_b"), "A_B");
         assert_eq!(RenameRule::Upper.apply_to_field("a_b"), "A_B");
         assert_eq!(RenameRule::Lower.apply_to_field("a_b"), "a_b");
-        assert_eq!(RenameRule::Snake.apply_to_variant("FollowLinks"), "follow_links");
+        assert_eq!(
+            RenameRule::Snake.apply_to_variant("FollowLinks"),
+            "follow_links"
+        );
         assert_eq!(RenameRule::Lower.apply_to_variant("Regex"), "regex");
-        assert_eq!(RenameRule::Camel.apply_to_variant("FollowLinks"), "followLinks");
-        assert_eq!(RenameRule::Kebab.apply_to_variant("FollowLinks"), "follow-links");
+        assert_eq!(
+            RenameRule::Camel.apply_to_variant("FollowLinks"),
+            "followLinks"
+        );
+        assert_eq!(
+            RenameRule::Kebab.apply_to_variant("FollowLinks"),
+            "follow-links"
+        );
     }
 }

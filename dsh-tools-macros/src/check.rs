@@ -50,7 +50,10 @@ pub(crate) fn check_fields(fields: &[Field], tag: Option<&str>, errors: &mut Err
         if tag == Some(field.key.as_str()) {
             errors.push(name_error(
                 field,
-                format!("the field's JSON name \"{}\" collides with the enum's tag", field.key),
+                format!(
+                    "the field's JSON name \"{}\" collides with the enum's tag",
+                    field.key
+                ),
             ));
         }
         if let Some(first) = seen.insert(field.key.as_str(), field) {
@@ -87,7 +90,10 @@ fn check_field(field: &Field, errors: &mut Errors) {
                 "an `Option` field is optional by definition; use the inner type to make it required",
             );
         } else if field.default.is_some() {
-            errors.error_at(required, "a field with a `default` is optional; remove `required` or the default");
+            errors.error_at(
+                required,
+                "a field with a `default` is optional; remove `required` or the default",
+            );
         }
     }
     if let (Some(values), Some(constant)) = (&attrs.enum_values, &attrs.constant) {
@@ -96,8 +102,14 @@ fn check_field(field: &Field, errors: &mut Errors) {
     }
     if let Some(schemars) = &attrs.schemars {
         let bad = [
-            attrs.enum_values.as_ref().map(|spanned| spanned.expr.to_token_stream()),
-            attrs.constant.as_ref().map(|spanned| spanned.expr.to_token_stream()),
+            attrs
+                .enum_values
+                .as_ref()
+                .map(|spanned| spanned.expr.to_token_stream()),
+            attrs
+                .constant
+                .as_ref()
+                .map(|spanned| spanned.expr.to_token_stream()),
             attrs.pattern.as_ref().map(ToTokens::to_token_stream),
         ];
         if bad.iter().any(Option::is_some) {
@@ -107,11 +119,26 @@ fn check_field(field: &Field, errors: &mut Errors) {
             );
         }
     }
-    check_order(attrs.min_length, attrs.max_length, "min_length", "max_length", errors);
-    check_order(attrs.min_items, attrs.max_items, "min_items", "max_items", errors);
+    check_order(
+        attrs.min_length,
+        attrs.max_length,
+        "min_length",
+        "max_length",
+        errors,
+    );
+    check_order(
+        attrs.min_items,
+        attrs.max_items,
+        "min_items",
+        "max_items",
+        errors,
+    );
     if let (Some(minimum), Some(maximum)) = (&attrs.minimum, &attrs.maximum) {
         if number(&minimum.value) > number(&maximum.value) {
-            errors.error_at(&maximum.expr, "`maximum` is below `minimum`: no value could pass");
+            errors.error_at(
+                &maximum.expr,
+                "`maximum` is below `minimum`: no value could pass",
+            );
         }
     }
     if let Some(DefaultSpec::Literal(default)) = &field.default {

@@ -59,7 +59,10 @@ impl JsonLiteral {
                 if value.is_finite() {
                     Ok(Self::Float(value))
                 } else {
-                    Err(syn::Error::new_spanned(float, "JSON numbers must be finite"))
+                    Err(syn::Error::new_spanned(
+                        float,
+                        "JSON numbers must be finite",
+                    ))
                 }
             }
             other => Err(syn::Error::new_spanned(
@@ -77,7 +80,9 @@ impl JsonLiteral {
     /// Code that builds this value as a `serde_json::Value`.
     pub(crate) fn to_value_tokens(&self, private: &TokenStream) -> TokenStream {
         match self {
-            Self::String(text) => quote!(#private::Value::String(::std::string::String::from(#text))),
+            Self::String(text) => {
+                quote!(#private::Value::String(::std::string::String::from(#text)))
+            }
             Self::Integer(value) => {
                 if let Ok(small) = i64::try_from(*value) {
                     quote!(#private::Value::from(#small))

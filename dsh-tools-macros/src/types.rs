@@ -47,17 +47,16 @@ pub(crate) fn is_option(ty: &Type) -> bool {
 /// Types whose schema is not an object with named properties: a single `#[tool]` parameter of
 /// one of these is an argument, not the whole argument object.
 const STANDARD_TYPES: &[&str] = &[
-    "String", "str", "char", "bool", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32",
-    "u64", "u128", "usize", "f32", "f64", "Option", "Vec", "VecDeque", "HashSet", "BTreeSet",
-    "HashMap", "BTreeMap", "Box", "Arc", "Rc", "Value", "Map", "PathBuf", "Cow",
+    "String", "str", "char", "bool", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+    "u32", "u64", "u128", "usize", "f32", "f64", "Option", "Vec", "VecDeque", "HashSet",
+    "BTreeSet", "HashMap", "BTreeMap", "Box", "Arc", "Rc", "Value", "Map", "PathBuf", "Cow",
 ];
 
 /// Whether `ty` names a standard type (so a lone parameter of it is an ordinary argument).
 pub(crate) fn is_standard(ty: &Type) -> bool {
     match peel(ty) {
-        Type::Path(_) => last_segment(ty).is_some_and(|(ident, _)| {
-            STANDARD_TYPES.iter().any(|name| ident == name)
-        }),
+        Type::Path(_) => last_segment(ty)
+            .is_some_and(|(ident, _)| STANDARD_TYPES.iter().any(|name| ident == name)),
         Type::Tuple(_) | Type::Array(_) | Type::Slice(_) | Type::Reference(_) => true,
         _ => false,
     }

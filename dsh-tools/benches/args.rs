@@ -57,7 +57,9 @@ fn bench(c: &mut Criterion) {
     let contract = ToolContract::of::<SearchArgs, String>();
     let schema = SearchArgs::schema().expect("schema builds");
     let oracle = jsonschema::draft202012::new(&workload["args_schema"]).expect("oracle compiles");
-    assert!(schema.is_valid(&valid) && oracle.is_valid(&valid) && SearchArgs::is_valid_json(&valid));
+    assert!(
+        schema.is_valid(&valid) && oracle.is_valid(&valid) && SearchArgs::is_valid_json(&valid)
+    );
     assert!(contract.parse::<SearchArgs>(&valid).is_ok());
 
     let mut group = c.benchmark_group("args");
@@ -84,7 +86,11 @@ fn bench(c: &mut Criterion) {
         b.iter(|| SearchArgs::is_valid_json(black_box(&valid)))
     });
     group.bench_function("ours_validate_and_convert", |b| {
-        b.iter(|| contract.parse::<SearchArgs>(black_box(&valid)).expect("valid"))
+        b.iter(|| {
+            contract
+                .parse::<SearchArgs>(black_box(&valid))
+                .expect("valid")
+        })
     });
     group.finish();
 }

@@ -30,18 +30,16 @@ pub use args::{ConvertError, ToolArgs, ToolArgsObject};
 pub use arguments::parse_arguments;
 pub use content::{ContentBlock, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
+#[cfg(feature = "macros")]
+pub use dsh_tools_macros::{ToolArgs, tool};
 pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use future::BoxFuture;
 pub use lossless::{LosslessError, to_lossless_value};
-pub use present::{
-    FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView,
-};
+pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
 pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
-pub use tool::{Tool, ToolContract};
-#[cfg(feature = "macros")]
-pub use dsh_tools_macros::{ToolArgs, tool};
 pub use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
+pub use tool::{Tool, ToolContract};

@@ -228,7 +228,9 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         Ok(Value::String(v.to_owned()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Value, LosslessError> {
-        Ok(Value::Array(v.iter().map(|byte| Value::from(*byte)).collect()))
+        Ok(Value::Array(
+            v.iter().map(|byte| Value::from(*byte)).collect(),
+        ))
     }
     fn serialize_none(self) -> Result<Value, LosslessError> {
         Ok(Value::Null)
@@ -395,7 +397,11 @@ struct MapBuilder<'a> {
 }
 
 impl MapBuilder<'_> {
-    fn insert<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), LosslessError> {
+    fn insert<T: Serialize + ?Sized>(
+        &mut self,
+        key: String,
+        value: &T,
+    ) -> Result<(), LosslessError> {
         let item = serialize_key(self.path, self.variant, &key, value)?;
         self.map.insert(key, item);
         Ok(())
@@ -490,7 +496,10 @@ mod tests {
         );
         let mut map = BTreeMap::new();
         map.insert(3_u8, "three");
-        assert_eq!(to_lossless_value(&map).unwrap(), serde_json::json!({"3": "three"}));
+        assert_eq!(
+            to_lossless_value(&map).unwrap(),
+            serde_json::json!({"3": "three"})
+        );
     }
 
     #[test]
@@ -501,19 +510,31 @@ mod tests {
             tags: vec![1.0, f32::NAN],
         };
         let error = to_lossless_value(&stats).unwrap_err();
-        assert_eq!(error.message(), "\"value.tags[1]\" is NaN, which JSON cannot represent");
+        assert_eq!(
+            error.message(),
+            "\"value.tags[1]\" is NaN, which JSON cannot represent"
+        );
         let error = to_lossless_value(&f64::NEG_INFINITY).unwrap_err();
-        assert_eq!(error.message(), "\"value\" is -Infinity, which JSON cannot represent");
+        assert_eq!(
+            error.message(),
+            "\"value\" is -Infinity, which JSON cannot represent"
+        );
         #[derive(Serialize)]
         enum Shape {
             Circle { radius: f64 },
         }
-        let error = to_lossless_value(&vec![Shape::Circle { radius: f64::INFINITY }]).unwrap_err();
+        let error = to_lossless_value(&vec![Shape::Circle {
+            radius: f64::INFINITY,
+        }])
+        .unwrap_err();
         assert_eq!(
             error.message(),
             "\"value[0].Circle.radius\" is +Infinity, which JSON cannot represent"
         );
         let error = to_lossless_value(&f64::NEG_INFINITY).unwrap_err();
-        assert_eq!(error.message(), "\"value\" is -Infinity, which JSON cannot represent");
+        assert_eq!(
+            error.message(),
+            "\"value\" is -Infinity, which JSON cannot represent"
+        );
     }
 }

@@ -86,7 +86,8 @@ impl ToolRun {
     /// A run context outside any registry, for calling a tool function directly (unit tests,
     /// scripts). It has no shared state and a fresh, uncancelled token.
     pub fn detached(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
-        let execution = ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
+        let execution =
+            ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
         let signal = execution.signal().clone();
         Self::new(execution, signal, Arc::default())
     }
@@ -98,7 +99,8 @@ impl ToolRun {
         arguments: Value,
         state: SharedState,
     ) -> Self {
-        let execution = ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
+        let execution =
+            ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
         let signal = execution.signal().clone();
         Self::new(execution, signal, Arc::new(state))
     }

@@ -61,7 +61,11 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Turns the (schema-valid) value into content; the default shows strings as text and other
     /// values as compact JSON.
-    fn render_value(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+    fn render_value(
+        &self,
+        arguments: &Value,
+        value: &Value,
+    ) -> Result<Vec<ContentBlock>, ToolError> {
         let _ = arguments;
         Ok(vec![render_value_as_text(value)])
     }

@@ -1,1 +1,3 @@
 //! Shared helpers for the integration tests of `dsh-tools`.
+
+pub mod json_values;

@@ -58,5 +58,11 @@ fn converts_valid_arguments() {
     let args = SearchArgs::from_json(&value).unwrap();
     assert_eq!(args.max_results, Some(50));
     assert_eq!(args.mode, Some(Mode::Regex));
-    assert_eq!(args.options, Some(SearchOptions { follow_links: true, depth: Some(4) }));
+    assert_eq!(
+        args.options,
+        Some(SearchOptions {
+            follow_links: true,
+            depth: Some(4)
+        })
+    );
 }

@@ -116,12 +116,17 @@ fn resolve(doc: &Value, refs: &HashMap<&str, Schema>) -> Value {
                     ) {
                         let mut schema = refs[name].clone();
                         schema.nullable = true;
-                        let resolved = with_siblings(schema.to_json_schema(), reference.as_object().unwrap());
+                        let resolved =
+                            with_siblings(schema.to_json_schema(), reference.as_object().unwrap());
                         return with_siblings(resolved, map);
                     }
                 }
             }
-            Value::Object(map.iter().map(|(key, value)| (key.clone(), resolve(value, refs))).collect())
+            Value::Object(
+                map.iter()
+                    .map(|(key, value)| (key.clone(), resolve(value, refs)))
+                    .collect(),
+            )
         }
         Value::Array(items) => Value::Array(items.iter().map(|item| resolve(item, refs)).collect()),
         other => other.clone(),
@@ -142,8 +147,12 @@ fn with_siblings(mut resolved: Value, doc: &serde_json::Map<String, Value>) -> V
 fn standard_types_are_documented_byte_for_byte() {
     let rendered = serde_json::to_string_pretty(&runtime::<Standard>().to_json_schema()).unwrap();
     assert_eq!(<Standard as DocumentedSchema>::DOCUMENTED_SCHEMA, rendered);
-    let options = serde_json::to_string_pretty(&runtime::<SearchOptions>().to_json_schema()).unwrap();
-    assert_eq!(<SearchOptions as DocumentedSchema>::DOCUMENTED_SCHEMA, options);
+    let options =
+        serde_json::to_string_pretty(&runtime::<SearchOptions>().to_json_schema()).unwrap();
+    assert_eq!(
+        <SearchOptions as DocumentedSchema>::DOCUMENTED_SCHEMA,
+        options
+    );
     let mode = serde_json::to_string_pretty(&runtime::<Mode>().to_json_schema()).unwrap();
     assert_eq!(<Mode as DocumentedSchema>::DOCUMENTED_SCHEMA, mode);
 }
@@ -156,14 +165,26 @@ fn nested_types_resolve_to_the_runtime_schema() {
         ("SearchArgs", runtime::<SearchArgs>()),
     ]);
     let doc = documented::<SearchArgs>();
-    assert!(doc.to_string().contains("$ref"), "nested types are shown as references");
-    assert_eq!(resolve(&doc, &refs), runtime::<SearchArgs>().to_json_schema());
-    assert_eq!(resolve(&documented::<SearchTool>(), &refs), *SearchTool.parameters());
+    assert!(
+        doc.to_string().contains("$ref"),
+        "nested types are shown as references"
+    );
+    assert_eq!(
+        resolve(&doc, &refs),
+        runtime::<SearchArgs>().to_json_schema()
+    );
+    assert_eq!(
+        resolve(&documented::<SearchTool>(), &refs),
+        *SearchTool.parameters()
+    );
 }
 
 #[test]
 fn tool_docs_show_the_parameters() {
     let rendered = serde_json::to_string_pretty(GreetTool.parameters()).unwrap();
     assert_eq!(<GreetTool as DocumentedSchema>::DOCUMENTED_SCHEMA, rendered);
-    assert_eq!(<GreetToolArgs as DocumentedSchema>::DOCUMENTED_SCHEMA, rendered);
+    assert_eq!(
+        <GreetToolArgs as DocumentedSchema>::DOCUMENTED_SCHEMA,
+        rendered
+    );
 }

@@ -16,7 +16,10 @@ struct ReadFile {
 #[tool(name = "read_file", kind = "read", timeout_ms = 5_000, concurrency_safe, title = "Read {path}", location = path)]
 async fn read_file(args: ReadFile, run: &ToolRun) -> Result<String, ToolError> {
     let _ = run;
-    Ok(format!("{} from {:?} x{}", args.path, args.offset, args.limit))
+    Ok(format!(
+        "{} from {:?} x{}",
+        args.path, args.offset, args.limit
+    ))
 }
 
 /// Greet someone by name.
@@ -31,11 +34,20 @@ async fn greet(
 #[test]
 fn generated_definitions() {
     assert_eq!(ToolDefinition::name(&ReadFileTool), "read_file");
-    assert_eq!(ToolDefinition::description(&ReadFileTool), "Read a file from disk.");
+    assert_eq!(
+        ToolDefinition::description(&ReadFileTool),
+        "Read a file from disk."
+    );
     assert_eq!(ReadFileTool.timeout_ms(), Some(5_000));
     assert_eq!(<ReadFileTool as Tool>::NAME, "read_file");
-    println!("{}", serde_json::to_string_pretty(ReadFileTool.parameters()).unwrap());
-    println!("{}", serde_json::to_string_pretty(GreetTool.parameters()).unwrap());
+    println!(
+        "{}",
+        serde_json::to_string_pretty(ReadFileTool.parameters()).unwrap()
+    );
+    println!(
+        "{}",
+        serde_json::to_string_pretty(GreetTool.parameters()).unwrap()
+    );
     assert_eq!(
         GreetTool.parameters(),
         &json!({
@@ -52,14 +64,23 @@ fn generated_definitions() {
 #[tokio::test]
 async fn runs_through_the_shim() {
     let run = ToolRun::detached("c1", "greet", Value::Null);
-    let value = GreetTool.execute(&json!({"name": "Ada"}), &run).await.unwrap();
+    let value = GreetTool
+        .execute(&json!({"name": "Ada"}), &run)
+        .await
+        .unwrap();
     assert_eq!(value, json!("Hello, Ada!"));
-    let error = GreetTool.execute(&json!({"name": 5, "x": 1}), &run).await.unwrap_err();
+    let error = GreetTool
+        .execute(&json!({"name": 5, "x": 1}), &run)
+        .await
+        .unwrap_err();
     assert_eq!(
         error.message(),
         "invalid arguments: \"name\" must be a string; \"x\" is not a declared property (additionalProperties: false)"
     );
-    let value = ReadFileTool.execute(&json!({"path": "/a"}), &run).await.unwrap();
+    let value = ReadFileTool
+        .execute(&json!({"path": "/a"}), &run)
+        .await
+        .unwrap();
     assert_eq!(value, json!("/a from None x200"));
     assert_eq!(greet("Bob".into()).await, "Hello, Bob!");
 }

@@ -11,68 +11,13 @@
 use std::cell::Cell;
 
 use dsh_tools::schema::{Property, Schema};
+use dsh_tools_tests::json_values::{NAMES, cases, scalar, value_for};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use serde_json::{Map, Number, Value, json};
+use serde_json::Number;
 
 /// Patterns that mean the same in Rust's `regex` and ECMA-262 (no `.`, `\d`, `\w`, flags).
 const PATTERNS: &[&str] = &["^a", "b$", "^[a-c]*$", "é", "^(ab)+$", "[0-9]"];
-
-/// Strings around the lengths and patterns above: empty, ASCII, two- and four-byte code points.
-const STRINGS: &[&str] = &[
-    "",
-    "a",
-    "b",
-    "ab",
-    "abab",
-    "abc",
-    "cab",
-    "x",
-    "xyz",
-    "a1",
-    "é",
-    "éé",
-    "😀",
-    "😀😀😀",
-    "aé😀",
-    "0",
-    "zzzz",
-    "ccba",
-    "name",
-];
-
-const NAMES: &[&str] = &["a", "b", "path", "max_results", "é", "a.b", ""];
-const EXTRA_NAMES: &[&str] = &["x", "extra", "A", "b"];
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(1_000)
-}
-
-fn number(value: f64) -> Value {
-    Value::Number(Number::from_f64(value).expect("finite"))
-}
-
-/// Scalars with the number forms JSON Schema treats as equal (`1`, `1.0`, `-0`, `0`).
-fn scalar() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(json!(1)),
-        Just(number(1.0)),
-        Just(json!(2)),
-        Just(json!(0)),
-        Just(number(-0.0)),
-        Just(number(2.5)),
-        Just(json!(-1)),
-        Just(json!(u64::MAX)),
-        Just(json!(i64::MIN)),
-        Just(json!(true)),
-        Just(json!(false)),
-        Just(Value::Null),
-        prop::sample::select(STRINGS).prop_map(Value::from),
-    ]
-}
 
 /// Number bounds, including the edges of the exact integer ranges.
 fn bound() -> impl Strategy<Value = Number> {
@@ -89,23 +34,6 @@ fn bound() -> impl Strategy<Value = Number> {
         Just(Number::from_f64(1e3).unwrap()),
         (-20i64..20).prop_map(Number::from),
     ]
-}
-
-/// Any JSON value, small.
-fn any_json() -> impl Strategy<Value = Value> {
-    scalar().prop_recursive(2, 8, 3, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
-            prop::collection::vec((prop::sample::select(NAMES), inner), 0..3).prop_map(|entries| {
-                Value::Object(
-                    entries
-                        .into_iter()
-                        .map(|(key, value)| (key.to_owned(), value))
-                        .collect(),
-                )
-            }),
-        ]
-    })
 }
 
 fn leaf_schema() -> impl Strategy<Value = Schema> {
@@ -208,135 +136,6 @@ fn nullable_if((schema, nullable): (Schema, bool)) -> Schema {
         schema.nullable().description("nullable")
     } else {
         schema
-    }
-}
-
-/// A value shaped by `schema`: mostly valid, often subtly not, sometimes anything.
-fn value_for(schema: &Schema) -> BoxedStrategy<Value> {
-    let near = near_value(schema);
-    let null = Just(Value::Null);
-    prop_oneof![
-        12 => near,
-        1 => null,
-        1 => any_json(),
-    ]
-    .boxed()
-}
-
-fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
-    use dsh_tools::schema::{AdditionalProperties, SchemaKind};
-    match &schema.kind {
-        SchemaKind::String(_) => prop::sample::select(STRINGS).prop_map(Value::from).boxed(),
-        SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
-            let mut candidates = vec![
-                json!(0),
-                number(-0.0),
-                json!(1),
-                number(1.0),
-                number(1e3),
-                number(0.5),
-                json!(-3),
-            ];
-            for bound in rules.minimum.iter().chain(&rules.maximum) {
-                candidates.push(Value::Number(bound.clone()));
-                if let Some(f) = bound.as_f64() {
-                    for delta in [-1.0, -0.5, 0.5, 1.0] {
-                        if let Some(n) = Number::from_f64(f + delta) {
-                            candidates.push(Value::Number(n));
-                        }
-                    }
-                    if let Some(n) = Number::from_f64(f) {
-                        candidates.push(Value::Number(n));
-                    }
-                }
-                if let Some(i) = bound.as_i64() {
-                    candidates.push(json!(i.saturating_add(1)));
-                    candidates.push(json!(i.saturating_sub(1)));
-                }
-                if let Some(u) = bound.as_u64() {
-                    candidates.push(json!(u.saturating_add(1)));
-                    candidates.push(json!(u.saturating_sub(1)));
-                }
-            }
-            prop::sample::select(candidates).boxed()
-        }
-        SchemaKind::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
-        SchemaKind::Null => Just(Value::Null).boxed(),
-        SchemaKind::Any => any_json().boxed(),
-        SchemaKind::Enum(members) => {
-            let members = members.clone();
-            prop_oneof![
-                4 => prop::sample::select(members).prop_map(flip_number_form),
-                1 => scalar(),
-            ]
-            .boxed()
-        }
-        SchemaKind::Const(constant) => prop_oneof![
-            4 => Just(flip_number_form(constant.clone())),
-            1 => scalar(),
-        ]
-        .boxed(),
-        SchemaKind::OneOf(branches) => {
-            let options: Vec<BoxedStrategy<Value>> = branches.iter().map(value_for).collect();
-            prop::strategy::Union::new(options).boxed()
-        }
-        SchemaKind::Array(rules) => {
-            let item = match &rules.items {
-                Some(items) => value_for(items),
-                None => any_json().boxed(),
-            };
-            prop::collection::vec(item, 0..5)
-                .prop_map(Value::Array)
-                .boxed()
-        }
-        SchemaKind::Object(rules) => {
-            let declared: Vec<BoxedStrategy<Option<(String, Value)>>> = rules
-                .properties
-                .iter()
-                .map(|property| {
-                    let name = property.name.clone();
-                    let presence = if property.required { 0.9 } else { 0.5 };
-                    prop::option::weighted(presence, value_for(&property.schema))
-                        .prop_map(move |value| value.map(|value| (name.clone(), value)))
-                        .boxed()
-                })
-                .collect();
-            let extra_value = match &rules.additional {
-                AdditionalProperties::Schema(values) => value_for(values),
-                _ => any_json().boxed(),
-            };
-            let extras =
-                prop::collection::vec((prop::sample::select(EXTRA_NAMES), extra_value), 0..2);
-            (declared, extras, any::<bool>())
-                .prop_map(|(declared, extras, extras_first)| {
-                    let declared = declared.into_iter().flatten();
-                    let extras = extras
-                        .into_iter()
-                        .map(|(key, value)| (key.to_owned(), value));
-                    let map: Map<String, Value> = if extras_first {
-                        extras.chain(declared).collect()
-                    } else {
-                        declared.chain(extras).collect()
-                    };
-                    Value::Object(map)
-                })
-                .boxed()
-        }
-    }
-}
-
-/// `1` ↔ `1.0` for integral numbers, so equal-by-value forms meet `enum` and `const`.
-fn flip_number_form(value: Value) -> Value {
-    match &value {
-        Value::Number(n) if n.is_f64() => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => json!(f as i64),
-            _ => value,
-        },
-        Value::Number(n) => match n.as_i64() {
-            Some(i) if i.unsigned_abs() < 1 << 52 => number(i as f64),
-            _ => value,
-        },
-        _ => value,
     }
 }
 

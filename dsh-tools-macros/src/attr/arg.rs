@@ -100,7 +100,8 @@ impl ArgAttrs {
     }
 
     fn apply(&mut self, item: &MetaItem) -> syn::Result<()> {
-        let duplicate = || syn::Error::new_spanned(&item.key, format!("duplicate `arg` key `{}`", item.name()));
+        let duplicate =
+            || syn::Error::new_spanned(&item.key, format!("duplicate `arg` key `{}`", item.name()));
         match item.name().as_str() {
             "description" => set(&mut self.description, item.string()?, duplicate)?,
             "title" => set(&mut self.title, item.string()?, duplicate)?,
@@ -157,10 +158,11 @@ impl ArgAttrs {
                 let spanned = literal(item)?;
                 match spanned.value {
                     JsonLiteral::Array(values) => {
-                        self.examples.extend(values.into_iter().map(|value| Spanned {
-                            value,
-                            expr: spanned.expr.clone(),
-                        }));
+                        self.examples
+                            .extend(values.into_iter().map(|value| Spanned {
+                                value,
+                                expr: spanned.expr.clone(),
+                            }));
                     }
                     single => self.examples.push(Spanned {
                         value: single,
@@ -187,7 +189,11 @@ impl ArgAttrs {
     }
 }
 
-fn set<T>(slot: &mut Option<T>, value: T, duplicate: impl FnOnce() -> syn::Error) -> syn::Result<()> {
+fn set<T>(
+    slot: &mut Option<T>,
+    value: T,
+    duplicate: impl FnOnce() -> syn::Error,
+) -> syn::Result<()> {
     if slot.is_some() {
         return Err(duplicate());
     }
@@ -206,7 +212,9 @@ fn literal(item: &MetaItem) -> syn::Result<Spanned<JsonLiteral>> {
 fn number(item: &MetaItem) -> syn::Result<Spanned<JsonLiteral>> {
     let spanned = literal(item)?;
     match &spanned.value {
-        JsonLiteral::Integer(value) if i64::try_from(*value).is_err() && u64::try_from(*value).is_err() => {
+        JsonLiteral::Integer(value)
+            if i64::try_from(*value).is_err() && u64::try_from(*value).is_err() =>
+        {
             Err(syn::Error::new_spanned(
                 &spanned.expr,
                 format!("`{}` must fit in a 64-bit integer", item.name()),

@@ -39,7 +39,10 @@ impl ContainerAttrs {
                     "rename_all" => {
                         let text = item.string()?;
                         let rule = RenameRule::from_str(&text.value()).ok_or_else(|| {
-                            syn::Error::new_spanned(&text, RenameRule::unknown_message(&text.value()))
+                            syn::Error::new_spanned(
+                                &text,
+                                RenameRule::unknown_message(&text.value()),
+                            )
                         })?;
                         parsed.rename_all = Some((rule, text));
                     }

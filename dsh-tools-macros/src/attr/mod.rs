@@ -146,7 +146,8 @@ pub(crate) fn items_of(attrs: &[syn::Attribute], name: &str, errors: &mut Errors
     for attr in attrs.iter().filter(|attr| attr.path().is_ident(name)) {
         match &attr.meta {
             syn::Meta::List(list) => {
-                let parsed = list.parse_args_with(Punctuated::<MetaItem, Token![,]>::parse_terminated);
+                let parsed =
+                    list.parse_args_with(Punctuated::<MetaItem, Token![,]>::parse_terminated);
                 if let Some(parsed) = errors.take(parsed) {
                     items.extend(parsed);
                 }
@@ -164,9 +165,9 @@ pub(crate) fn items_of(attrs: &[syn::Attribute], name: &str, errors: &mut Errors
 pub(crate) fn unknown_key(item: &MetaItem, attribute: &str, known: &[&str]) -> syn::Error {
     let name = item.name();
     let message = match closest(&name, known) {
-        Some(suggestion) => format!(
-            "unknown `{attribute}` key `{name}`; did you mean `{suggestion}`?"
-        ),
+        Some(suggestion) => {
+            format!("unknown `{attribute}` key `{name}`; did you mean `{suggestion}`?")
+        }
         None => format!(
             "unknown `{attribute}` key `{name}`; expected one of: {}",
             known.join(", ")

@@ -69,7 +69,10 @@ impl SerdeContainer {
                     "rename_all" => {
                         let text = single_name(&item)?;
                         let rule = RenameRule::from_str(&text.value()).ok_or_else(|| {
-                            syn::Error::new_spanned(&text, RenameRule::unknown_message(&text.value()))
+                            syn::Error::new_spanned(
+                                &text,
+                                RenameRule::unknown_message(&text.value()),
+                            )
                         })?;
                         parsed.rename_all = Some((rule, text));
                     }
@@ -77,14 +80,31 @@ impl SerdeContainer {
                     "content" => parsed.content = Some(item.string()?),
                     "transparent" => parsed.transparent = Some(item.key.clone()),
                     "rename" => {}
-                    "untagged" => return Err(drift(&item, "an untagged enum accepts the first variant that parses, which a `oneOf` schema cannot say")),
-                    "default" => return Err(drift(&item, "container defaults fill fields the schema would call required")),
-                    "from" | "try_from" | "into" => return Err(drift(&item, "the JSON shape is another type's")),
+                    "untagged" => {
+                        return Err(drift(
+                            &item,
+                            "an untagged enum accepts the first variant that parses, which a `oneOf` schema cannot say",
+                        ));
+                    }
+                    "default" => {
+                        return Err(drift(
+                            &item,
+                            "container defaults fill fields the schema would call required",
+                        ));
+                    }
+                    "from" | "try_from" | "into" => {
+                        return Err(drift(&item, "the JSON shape is another type's"));
+                    }
                     "remote" | "variant_identifier" | "field_identifier" | "rename_all_fields" => {
                         return Err(drift(&item, "its JSON shape is not derived from this type"));
                     }
                     name if SHAPE_NEUTRAL.contains(&name) => {}
-                    _ => return Err(drift(&item, "its effect on the JSON shape is unknown to dsh-tools")),
+                    _ => {
+                        return Err(drift(
+                            &item,
+                            "its effect on the JSON shape is unknown to dsh-tools",
+                        ));
+                    }
                 }
                 Ok(())
             })();
@@ -113,14 +133,34 @@ impl SerdeField {
                     "skip" | "skip_deserializing" => parsed.skip = Some(item.key.clone()),
                     "skip_serializing_if" => parsed.skip_serializing_if = Some(item.key.clone()),
                     "alias" => return Err(drift(&item, "a schema has one name per property")),
-                    "flatten" => return Err(drift(&item, "flattened fields merge another type's properties at runtime")),
-                    "with" | "serialize_with" | "deserialize_with" => {
-                        return Err(drift(&item, "a custom (de)serializer has its own JSON shape"));
+                    "flatten" => {
+                        return Err(drift(
+                            &item,
+                            "flattened fields merge another type's properties at runtime",
+                        ));
                     }
-                    "skip_serializing" => return Err(drift(&item, "the field would be accepted but never produced")),
-                    "borrow" | "getter" => return Err(drift(&item, "tool arguments are owned values")),
+                    "with" | "serialize_with" | "deserialize_with" => {
+                        return Err(drift(
+                            &item,
+                            "a custom (de)serializer has its own JSON shape",
+                        ));
+                    }
+                    "skip_serializing" => {
+                        return Err(drift(
+                            &item,
+                            "the field would be accepted but never produced",
+                        ));
+                    }
+                    "borrow" | "getter" => {
+                        return Err(drift(&item, "tool arguments are owned values"));
+                    }
                     "bound" => {}
-                    _ => return Err(drift(&item, "its effect on the JSON shape is unknown to dsh-tools")),
+                    _ => {
+                        return Err(drift(
+                            &item,
+                            "its effect on the JSON shape is unknown to dsh-tools",
+                        ));
+                    }
                 }
                 Ok(())
             })();
@@ -141,15 +181,31 @@ impl SerdeVariant {
                     "rename" => parsed.rename = Some(single_name(&item)?),
                     "skip" => parsed.skip = Some(item.key.clone()),
                     "alias" => return Err(drift(&item, "a schema has one name per variant")),
-                    "other" | "untagged" => return Err(drift(&item, "a catch-all variant accepts values the schema forbids")),
+                    "other" | "untagged" => {
+                        return Err(drift(
+                            &item,
+                            "a catch-all variant accepts values the schema forbids",
+                        ));
+                    }
                     "with" | "serialize_with" | "deserialize_with" => {
-                        return Err(drift(&item, "a custom (de)serializer has its own JSON shape"));
+                        return Err(drift(
+                            &item,
+                            "a custom (de)serializer has its own JSON shape",
+                        ));
                     }
                     "skip_serializing" | "skip_deserializing" => {
-                        return Err(drift(&item, "the variant would be produced or accepted only one way"));
+                        return Err(drift(
+                            &item,
+                            "the variant would be produced or accepted only one way",
+                        ));
                     }
                     "bound" | "borrow" => {}
-                    _ => return Err(drift(&item, "its effect on the JSON shape is unknown to dsh-tools")),
+                    _ => {
+                        return Err(drift(
+                            &item,
+                            "its effect on the JSON shape is unknown to dsh-tools",
+                        ));
+                    }
                 }
                 Ok(())
             })();

@@ -62,7 +62,8 @@ pub(crate) struct ToolAttrs {
 impl ToolAttrs {
     pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Self {
         let mut parsed = Self::default();
-        let Some(items) = errors.take(Punctuated::<MetaItem, Token![,]>::parse_terminated.parse2(tokens))
+        let Some(items) =
+            errors.take(Punctuated::<MetaItem, Token![,]>::parse_terminated.parse2(tokens))
         else {
             return parsed;
         };
@@ -91,7 +92,10 @@ impl ToolAttrs {
                 if !KINDS.contains(&kind.as_str()) {
                     return Err(syn::Error::new_spanned(
                         &text,
-                        format!("unknown tool kind `{kind}`; expected one of: {}", KINDS.join(", ")),
+                        format!(
+                            "unknown tool kind `{kind}`; expected one of: {}",
+                            KINDS.join(", ")
+                        ),
                     ));
                 }
                 self.kind = Some((kind, text));
@@ -99,13 +103,18 @@ impl ToolAttrs {
             "timeout_ms" => {
                 let (value, span) = item.unsigned()?;
                 if value == 0 {
-                    return Err(syn::Error::new(span, "`timeout_ms` must be a positive number of milliseconds"));
+                    return Err(syn::Error::new(
+                        span,
+                        "`timeout_ms` must be a positive number of milliseconds",
+                    ));
                 }
                 self.timeout_ms = Some((value, span));
             }
             "concurrency_safe" => {
                 self.concurrency_safe = match &item.value {
-                    MetaValue::Assign(syn::Expr::Path(_)) => Some(ConcurrencySafe::Classifier(item.path()?)),
+                    MetaValue::Assign(syn::Expr::Path(_)) => {
+                        Some(ConcurrencySafe::Classifier(item.path()?))
+                    }
                     _ => item.flag()?.then_some(ConcurrencySafe::Always),
                 };
             }
@@ -120,7 +129,10 @@ impl ToolAttrs {
             "location" => {
                 let path = item.path()?;
                 let ident = path.get_ident().cloned().ok_or_else(|| {
-                    syn::Error::new_spanned(&path, "`location` names one argument field, e.g. `location = path`")
+                    syn::Error::new_spanned(
+                        &path,
+                        "`location` names one argument field, e.g. `location = path`",
+                    )
                 })?;
                 self.location = Some(ident);
             }

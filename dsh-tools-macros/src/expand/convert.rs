@@ -31,9 +31,15 @@ pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> Tok
 }
 
 /// Converts the object `__map` into `constructor { fields }`.
-pub(crate) fn expand_fields(fields: &[Field], constructor: &TokenStream, private: &TokenStream) -> TokenStream {
+pub(crate) fn expand_fields(
+    fields: &[Field],
+    constructor: &TokenStream,
+    private: &TokenStream,
+) -> TokenStream {
     let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
-    let slots: Vec<_> = (0..arguments.len()).map(|index| format_ident!("__f{}", index)).collect();
+    let slots: Vec<_> = (0..arguments.len())
+        .map(|index| format_ident!("__f{}", index))
+        .collect();
     let declarations = arguments.iter().zip(&slots).map(|(field, slot)| {
         let ty = &field.ty;
         quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)

@@ -150,9 +150,8 @@ pub(crate) fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStr
     let ty = &field.ty;
     let attrs = &field.attrs;
     let mut checks = Vec::new();
-    let literal_check = |expr: &syn::Expr| {
-        quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#expr);)
-    };
+    let literal_check =
+        |expr: &syn::Expr| quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#expr););
     if let Some(DefaultSpec::Literal(default)) = &field.default {
         checks.push(literal_check(&default.expr));
     }

@@ -124,7 +124,9 @@ pub(crate) fn document_type(args: &ArgsType) -> DocNode {
         Shape::Struct(fields) => object(fields, args.open, None),
         Shape::Newtype { ty, .. } => of_type(ty),
         Shape::Unit => DocNode::new(DocKind::Null),
-        Shape::Enum { variants, tagging } => enumeration(variants, tagging, args.open, args.description.as_deref()),
+        Shape::Enum { variants, tagging } => {
+            enumeration(variants, tagging, args.open, args.description.as_deref())
+        }
     };
     let is_plain_string_enum = matches!(&args.shape, Shape::Enum { variants, tagging: Tagging::External }
         if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)));
@@ -154,7 +156,11 @@ pub(crate) fn object(fields: &[Field], open: bool, tag: Option<(&str, &str)>) ->
     }
     DocNode::new(DocKind::Object {
         properties,
-        additional: if open { Additional::Allowed } else { Additional::Forbidden },
+        additional: if open {
+            Additional::Allowed
+        } else {
+            Additional::Forbidden
+        },
     })
 }
 
@@ -183,14 +189,30 @@ fn property(field: &Field) -> DocNode {
     }
     let extra_on_ref = node.is_ref();
     match &mut node.kind {
-        DocKind::Number { minimum, maximum, .. } => {
-            if let Some(bound) = attrs.minimum.as_ref().and_then(|spanned| Bound::from_literal(&spanned.value)) {
-                if minimum.as_ref().is_none_or(|current| bound.value > current.value) {
+        DocKind::Number {
+            minimum, maximum, ..
+        } => {
+            if let Some(bound) = attrs
+                .minimum
+                .as_ref()
+                .and_then(|spanned| Bound::from_literal(&spanned.value))
+            {
+                if minimum
+                    .as_ref()
+                    .is_none_or(|current| bound.value > current.value)
+                {
                     *minimum = Some(bound);
                 }
             }
-            if let Some(bound) = attrs.maximum.as_ref().and_then(|spanned| Bound::from_literal(&spanned.value)) {
-                if maximum.as_ref().is_none_or(|current| bound.value < current.value) {
+            if let Some(bound) = attrs
+                .maximum
+                .as_ref()
+                .and_then(|spanned| Bound::from_literal(&spanned.value))
+            {
+                if maximum
+                    .as_ref()
+                    .is_none_or(|current| bound.value < current.value)
+                {
                     *maximum = Some(bound);
                 }
             }
@@ -224,14 +246,42 @@ fn property(field: &Field) -> DocNode {
         }
         DocKind::Ref { extra, .. } if extra_on_ref => {
             let bounds = [
-                ("minimum", attrs.minimum.as_ref().map(|spanned| spanned.value.to_json())),
-                ("maximum", attrs.maximum.as_ref().map(|spanned| spanned.value.to_json())),
-                ("minLength", attrs.min_length.map(|(value, _)| value.to_string())),
-                ("maxLength", attrs.max_length.map(|(value, _)| value.to_string())),
-                ("minItems", attrs.min_items.map(|(value, _)| value.to_string())),
-                ("maxItems", attrs.max_items.map(|(value, _)| value.to_string())),
+                (
+                    "minimum",
+                    attrs
+                        .minimum
+                        .as_ref()
+                        .map(|spanned| spanned.value.to_json()),
+                ),
+                (
+                    "maximum",
+                    attrs
+                        .maximum
+                        .as_ref()
+                        .map(|spanned| spanned.value.to_json()),
+                ),
+                (
+                    "minLength",
+                    attrs.min_length.map(|(value, _)| value.to_string()),
+                ),
+                (
+                    "maxLength",
+                    attrs.max_length.map(|(value, _)| value.to_string()),
+                ),
+                (
+                    "minItems",
+                    attrs.min_items.map(|(value, _)| value.to_string()),
+                ),
+                (
+                    "maxItems",
+                    attrs.max_items.map(|(value, _)| value.to_string()),
+                ),
             ];
-            extra.extend(bounds.into_iter().filter_map(|(key, value)| value.map(|value| (key.to_owned(), value))));
+            extra.extend(
+                bounds
+                    .into_iter()
+                    .filter_map(|(key, value)| value.map(|value| (key.to_owned(), value))),
+            );
         }
         _ => {}
     }
@@ -244,7 +294,11 @@ fn property(field: &Field) -> DocNode {
     if let Some(DefaultSpec::Literal(default)) = &field.default {
         node.default = Some(default.value.to_json());
     }
-    node.examples = attrs.examples.iter().map(|example| example.value.to_json()).collect();
+    node.examples = attrs
+        .examples
+        .iter()
+        .map(|example| example.value.to_json())
+        .collect();
     node
 }
 
@@ -255,10 +309,7 @@ fn retype(mut node: DocNode, kind: DocKind) -> DocNode {
 }
 
 fn reference(ty: &Type) -> DocNode {
-    let name = ty
-        .to_token_stream()
-        .to_string()
-        .replace(' ', "");
+    let name = ty.to_token_stream().to_string().replace(' ', "");
     DocNode::new(DocKind::Ref {
         name,
         extra: Vec::new(),
@@ -380,14 +431,22 @@ fn array_of(item: &Type, min_items: Option<u64>, max_items: Option<u64>) -> DocN
 }
 
 /// The documented schema of an enum (see the runtime's enum representation).
-fn enumeration(variants: &[Variant], tagging: &Tagging, open: bool, description: Option<&str>) -> DocNode {
+fn enumeration(
+    variants: &[Variant],
+    tagging: &Tagging,
+    open: bool,
+    description: Option<&str>,
+) -> DocNode {
     let units: Vec<&Variant> = variants
         .iter()
         .filter(|variant| matches!(variant.payload, Payload::Unit))
         .collect();
     let string_enum = |units: &[&Variant], description: Option<&str>| {
         let mut node = DocNode::new(DocKind::Enum(
-            units.iter().map(|variant| JsonLiteral::String(variant.name.clone())).collect(),
+            units
+                .iter()
+                .map(|variant| JsonLiteral::String(variant.name.clone()))
+                .collect(),
         ));
         node.description = enum_description(description, units);
         node
@@ -411,25 +470,33 @@ fn enumeration(variants: &[Variant], tagging: &Tagging, open: bool, description:
         let mut branch = match (tagging, &variant.payload) {
             (Tagging::External, Payload::Unit) => continue,
             (Tagging::External, Payload::Newtype(ty)) => single(name, of_type(ty)),
-            (Tagging::External, Payload::Struct(fields)) => single(name, object(fields, open, None)),
+            (Tagging::External, Payload::Struct(fields)) => {
+                single(name, object(fields, open, None))
+            }
             (Tagging::Internal { tag }, Payload::Unit) => object(&[], open, Some((tag, name))),
-            (Tagging::Internal { tag }, Payload::Struct(fields)) => object(fields, open, Some((tag, name))),
+            (Tagging::Internal { tag }, Payload::Struct(fields)) => {
+                object(fields, open, Some((tag, name)))
+            }
             (Tagging::Internal { .. }, Payload::Newtype(ty)) => reference(ty),
             (Tagging::Adjacent { tag, .. }, Payload::Unit) => object(&[], false, Some((tag, name))),
-            (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => DocNode::new(DocKind::Object {
-                properties: vec![
-                    (tag.clone(), tag_const(), Required::Yes),
-                    (content.clone(), of_type(ty), Required::Yes),
-                ],
-                additional: Additional::Forbidden,
-            }),
-            (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => DocNode::new(DocKind::Object {
-                properties: vec![
-                    (tag.clone(), tag_const(), Required::Yes),
-                    (content.clone(), object(fields, open, None), Required::Yes),
-                ],
-                additional: Additional::Forbidden,
-            }),
+            (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => {
+                DocNode::new(DocKind::Object {
+                    properties: vec![
+                        (tag.clone(), tag_const(), Required::Yes),
+                        (content.clone(), of_type(ty), Required::Yes),
+                    ],
+                    additional: Additional::Forbidden,
+                })
+            }
+            (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => {
+                DocNode::new(DocKind::Object {
+                    properties: vec![
+                        (tag.clone(), tag_const(), Required::Yes),
+                        (content.clone(), object(fields, open, None), Required::Yes),
+                    ],
+                    additional: Additional::Forbidden,
+                })
+            }
         };
         if let Some(description) = &variant.description {
             branch.description = Some(description.clone());
@@ -519,7 +586,10 @@ fn to_json(node: &DocNode) -> Json {
             minimum,
             maximum,
         } => {
-            out.push(("type".into(), type_of(if *integer { "integer" } else { "number" }, nullable)));
+            out.push((
+                "type".into(),
+                type_of(if *integer { "integer" } else { "number" }, nullable),
+            ));
             if let Some(bound) = minimum {
                 out.push(("minimum".into(), raw(bound.text.clone())));
             }
@@ -582,7 +652,8 @@ fn to_json(node: &DocNode) -> Json {
             if let Some(name) = common_type(members) {
                 out.push(("type".into(), type_of(name, nullable)));
             }
-            let mut members: Vec<Json> = members.iter().map(|member| raw(member.to_json())).collect();
+            let mut members: Vec<Json> =
+                members.iter().map(|member| raw(member.to_json())).collect();
             if nullable && !node_has_null(&node.kind) {
                 members.push(raw("null"));
             }
@@ -593,7 +664,10 @@ fn to_json(node: &DocNode) -> Json {
                 out.push(("type".into(), type_of(name, nullable)));
             }
             if nullable && *constant != JsonLiteral::Null {
-                out.push(("enum".into(), Json::Array(vec![raw(constant.to_json()), raw("null")])));
+                out.push((
+                    "enum".into(),
+                    Json::Array(vec![raw(constant.to_json()), raw("null")]),
+                ));
             } else {
                 out.push(("const".into(), raw(constant.to_json())));
             }
@@ -607,7 +681,11 @@ fn to_json(node: &DocNode) -> Json {
         }
         DocKind::Ref { name, extra } => {
             let mut reference = vec![("$ref".to_owned(), raw(json_string(name)))];
-            reference.extend(extra.iter().map(|(key, value)| (key.clone(), raw(value.clone()))));
+            reference.extend(
+                extra
+                    .iter()
+                    .map(|(key, value)| (key.clone(), raw(value.clone()))),
+            );
             if nullable {
                 out.push((
                     "anyOf".into(),
@@ -627,7 +705,12 @@ fn to_json(node: &DocNode) -> Json {
     if !node.examples.is_empty() {
         out.push((
             "examples".into(),
-            Json::Array(node.examples.iter().map(|example| raw(example.clone())).collect()),
+            Json::Array(
+                node.examples
+                    .iter()
+                    .map(|example| raw(example.clone()))
+                    .collect(),
+            ),
         ));
     }
     Json::Object(out)
@@ -657,7 +740,10 @@ fn common_type(members: &[JsonLiteral]) -> Option<&'static str> {
             "number"
         });
     }
-    members.iter().all(|member| kind(member) == first).then_some(first)
+    members
+        .iter()
+        .all(|member| kind(member) == first)
+        .then_some(first)
 }
 
 fn write_value(value: &Json, indent: usize, out: &mut String) {

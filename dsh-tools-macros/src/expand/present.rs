@@ -48,7 +48,11 @@ pub(crate) fn parse_title(template: &str) -> Result<Vec<TitlePart>, String> {
                 }
                 parts.push(TitlePart::Field(name));
             }
-            '}' => return Err("unmatched `}` in the title template (write `}}` for a brace)".to_owned()),
+            '}' => {
+                return Err(
+                    "unmatched `}` in the title template (write `}}` for a brace)".to_owned(),
+                );
+            }
             other => text.push(other),
         }
     }
@@ -109,7 +113,10 @@ pub(crate) fn expand_declarative_presenter(
                 if !known.contains(&field.to_string()) {
                     errors.error_at(
                         field,
-                        format!("`location` names `{field}`, which is not an argument; arguments: {}", known.join(", ")),
+                        format!(
+                            "`location` names `{field}`, which is not an argument; arguments: {}",
+                            known.join(", ")
+                        ),
                     );
                 }
             }

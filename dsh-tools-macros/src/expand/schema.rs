@@ -13,13 +13,23 @@ use crate::literal::JsonLiteral;
 /// The body of `fn schema() -> Result<Schema, SchemaError>` for `args`.
 pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
     let annotate = annotate_container(args, private);
-    if let Shape::Enum { variants, tagging: Tagging::External } = &args.shape {
-        if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)) {
+    if let Shape::Enum {
+        variants,
+        tagging: Tagging::External,
+    } = &args.shape
+    {
+        if variants
+            .iter()
+            .all(|variant| matches!(variant.payload, Payload::Unit))
+        {
             // Plain strings: one `enum`; each variant's doc is listed after the type's own.
             let names = variants.iter().map(|variant| &variant.name);
             let description = option_tokens(args.description.as_deref());
             let notes = variant_notes(variants);
-            let title = args.title.as_ref().map(|title| quote!(let __schema = #private::titled(__schema, #title);));
+            let title = args
+                .title
+                .as_ref()
+                .map(|title| quote!(let __schema = #private::titled(__schema, #title);));
             return quote! {
                 let __schema = #private::string_enum(&[#(#names),*], #description, #notes);
                 #title
@@ -75,13 +85,10 @@ pub(crate) fn expand_object(
     let tag_property = tag.map(|(tag, name)| {
         quote!(__properties.push(#private::property(#tag, #private::const_string(#name), true)?);)
     });
-    let properties = fields
-        .iter()
-        .filter(|field| !field.skip)
-        .map(|field| {
-            let property = expand_property(field, private);
-            quote!(__properties.push(#property);)
-        });
+    let properties = fields.iter().filter(|field| !field.skip).map(|field| {
+        let property = expand_property(field, private);
+        quote!(__properties.push(#property);)
+    });
     let count = fields.len() + usize::from(tag.is_some());
     quote! {{
         let mut __properties = ::std::vec::Vec::with_capacity(#count);
@@ -102,7 +109,10 @@ fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
     };
     let mut steps = Vec::new();
     if let Some(values) = &attrs.enum_values {
-        let members = values.value.iter().map(|value| value.to_value_tokens(private));
+        let members = values
+            .value
+            .iter()
+            .map(|value| value.to_value_tokens(private));
         steps.push(quote!(let __s = #private::with_enum(__s, ::std::vec![#(#members),*])?;));
     }
     if let Some(constant) = &attrs.constant {
@@ -141,7 +151,10 @@ fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
         steps.push(quote!(let __s = #private::with_default(__s, #value);));
     }
     if !attrs.examples.is_empty() {
-        let values = attrs.examples.iter().map(|example| example.value.to_value_tokens(private));
+        let values = attrs
+            .examples
+            .iter()
+            .map(|example| example.value.to_value_tokens(private));
         steps.push(quote!(let __s = #private::with_examples(__s, ::std::vec![#(#values),*]);));
     }
     let required = required_tokens(field, private);
@@ -184,7 +197,12 @@ fn number_tokens(literal: &JsonLiteral, private: &TokenStream) -> TokenStream {
 }
 
 /// The schema of an enum, following serde's representation of `tagging`.
-fn expand_enum(variants: &[Variant], tagging: &Tagging, open: bool, private: &TokenStream) -> TokenStream {
+fn expand_enum(
+    variants: &[Variant],
+    tagging: &Tagging,
+    open: bool,
+    private: &TokenStream,
+) -> TokenStream {
     let mut branches = Vec::new();
     let unit_names: Vec<&String> = variants
         .iter()

@@ -79,11 +79,17 @@ fn read_params(function: &mut ItemFn, errors: &mut Errors) -> Vec<Param> {
             FnArg::Typed(typed) => typed,
         };
         let docs = doc_text(&typed.attrs);
-        let state_attr = typed.attrs.iter().find(|attr| attr.path().is_ident("state")).cloned();
-        let arg_attrs = ArgAttrs::from_attrs(&typed.attrs, errors);
-        typed
+        let state_attr = typed
             .attrs
-            .retain(|attr| !(attr.path().is_ident("arg") || attr.path().is_ident("state") || attr.path().is_ident("doc")));
+            .iter()
+            .find(|attr| attr.path().is_ident("state"))
+            .cloned();
+        let arg_attrs = ArgAttrs::from_attrs(&typed.attrs, errors);
+        typed.attrs.retain(|attr| {
+            !(attr.path().is_ident("arg")
+                || attr.path().is_ident("state")
+                || attr.path().is_ident("doc"))
+        });
         let ident = match &*typed.pat {
             Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => pat.ident.clone(),
             other => {
@@ -121,10 +127,21 @@ fn read_params(function: &mut ItemFn, errors: &mut Errors) -> Vec<Param> {
             continue;
         }
         if let Type::ImplTrait(impl_trait) = &ty {
-            errors.error_at(impl_trait, "#[tool] parameters need concrete types: the schema is derived from them");
+            errors.error_at(
+                impl_trait,
+                "#[tool] parameters need concrete types: the schema is derived from them",
+            );
             continue;
         }
-        let field = Field::build(ident, ty, docs, arg_attrs, SerdeField::default(), None, errors);
+        let field = Field::build(
+            ident,
+            ty,
+            docs,
+            arg_attrs,
+            SerdeField::default(),
+            None,
+            errors,
+        );
         params.push(Param::Argument(Box::new(field)));
     }
     params
@@ -177,7 +194,12 @@ fn upper_camel(name: &str) -> String {
         .collect()
 }
 
-fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut Errors) -> TokenStream {
+fn expand(
+    function: &ItemFn,
+    attrs: &ToolAttrs,
+    params: &[Param],
+    errors: &mut Errors,
+) -> TokenStream {
     use syn::ext::IdentExt;
     let krate = crate_path(attrs.krate.as_ref());
     let private = quote!(#krate::__private);
@@ -282,7 +304,10 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
             docs::schema_section("JSON Schema", &doc_json, docs::has_refs(&doc_json))
         ));
         let idents: Vec<&Ident> = fields.iter().map(|field| &field.ident).collect();
-        let checks: Vec<TokenStream> = fields.iter().flat_map(|field| field_checks(field, &private)).collect();
+        let checks: Vec<TokenStream> = fields
+            .iter()
+            .flat_map(|field| field_checks(field, &private))
+            .collect();
         let checks = (!checks.is_empty()).then(|| {
             quote! {
                 #[allow(dead_code, unused_must_use, clippy::no_effect)]
@@ -298,7 +323,10 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
             #impls
             const _: () = { #checks };
         };
-        let names = fields.iter().map(|field| field.ident.unraw().to_string()).collect();
+        let names = fields
+            .iter()
+            .map(|field| field.ident.unraw().to_string())
+            .collect();
         (
             args_ident.to_token_stream(),
             items,
@@ -331,7 +359,8 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
         syn::ReturnType::Type(_, ty) => ty.span(),
     };
     let output_ty = quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::Output);
-    let into_return = quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::into_tool_return);
+    let into_return =
+        quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::into_tool_return);
 
     let kind_tokens = match &attrs.kind {
         Some((kind, _)) => {
@@ -371,10 +400,16 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
             }
         }
     });
-    let present_call = match (&attrs.present_call, attrs.title.is_some() || attrs.location.is_some()) {
+    let present_call = match (
+        &attrs.present_call,
+        attrs.title.is_some() || attrs.location.is_some(),
+    ) {
         (Some(path), declarative) => {
             if declarative {
-                errors.error_at(path, "`present_call` and the declarative `title`/`location` keys exclude each other");
+                errors.error_at(
+                    path,
+                    "`present_call` and the declarative `title`/`location` keys exclude each other",
+                );
             }
             Some(quote! {
                 fn call_view(&self, __args: &Self::Args) -> ::core::option::Option<#private::ToolCallView> {
@@ -426,9 +461,16 @@ fn expand(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], errors: &mut E
 
     let tool_doc = docs::doc_attrs(&format!(
         "Tool `{name}`, generated by `#[tool]` from [`{fn_ident}`]: register it with `registry.register({tool_ident})`.\n\n{description}\n\n{}",
-        docs::schema_section("JSON Schema of the arguments", &parameters_doc, docs::has_refs(&parameters_doc))
+        docs::schema_section(
+            "JSON Schema of the arguments",
+            &parameters_doc,
+            docs::has_refs(&parameters_doc)
+        )
     ));
-    let future_span = function.sig.asyncness.map_or_else(Span::call_site, |token| token.span());
+    let future_span = function
+        .sig
+        .asyncness
+        .map_or_else(Span::call_site, |token| token.span());
     let body_future = quote_spanned! {future_span=>
         async move {
             #destructure

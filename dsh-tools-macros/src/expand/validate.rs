@@ -22,10 +22,14 @@ pub(crate) fn expand_is_valid_body(args: &ArgsType, private: &TokenStream) -> To
         Shape::Unit => quote!(__value.is_null()),
         Shape::Enum { variants, tagging } => {
             let plain_strings = matches!(tagging, Tagging::External)
-                && variants.iter().all(|variant| matches!(variant.payload, Payload::Unit));
+                && variants
+                    .iter()
+                    .all(|variant| matches!(variant.payload, Payload::Unit));
             if plain_strings {
                 let names = variants.iter().map(|variant| &variant.name);
-                quote!(::core::matches!(__value.as_str(), ::core::option::Option::Some(#(#names)|*)))
+                quote!(
+                    ::core::matches!(__value.as_str(), ::core::option::Option::Some(#(#names)|*))
+                )
             } else {
                 interpreted(args, generic, private)
             }
@@ -51,15 +55,26 @@ fn interpreted(args: &ArgsType, generic: bool, private: &TokenStream) -> TokenSt
 }
 
 /// The check of an object with `fields`.
-fn expand_object_check(fields: &[Field], open: bool, generic: bool, private: &TokenStream) -> TokenStream {
+fn expand_object_check(
+    fields: &[Field],
+    open: bool,
+    generic: bool,
+    private: &TokenStream,
+) -> TokenStream {
     let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
-    let seen: Vec<_> = (0..arguments.len()).map(|index| format_ident!("__seen{}", index)).collect();
+    let seen: Vec<_> = (0..arguments.len())
+        .map(|index| format_ident!("__seen{}", index))
+        .collect();
     let mut statics = Vec::new();
-    let arms = arguments.iter().zip(&seen).enumerate().map(|(index, (field, seen))| {
-        let key = &field.key;
-        let check = field_check(field, index, generic, private, &mut statics);
-        quote!(#key => { #seen = true; #check })
-    });
+    let arms = arguments
+        .iter()
+        .zip(&seen)
+        .enumerate()
+        .map(|(index, (field, seen))| {
+            let key = &field.key;
+            let check = field_check(field, index, generic, private, &mut statics);
+            quote!(#key => { #seen = true; #check })
+        });
     let arms: Vec<TokenStream> = arms.collect();
     let required = arguments.iter().zip(&seen).map(|(field, seen)| {
         let required = required_tokens(field, private);
@@ -111,7 +126,12 @@ fn field_check(
         .enum_values
         .as_ref()
         .map(|values| values.value.iter().collect())
-        .or_else(|| attrs.constant.as_ref().map(|constant| vec![&constant.value]));
+        .or_else(|| {
+            attrs
+                .constant
+                .as_ref()
+                .map(|constant| vec![&constant.value])
+        });
     if let Some(members) = members {
         let lits = members.iter().map(|member| lit_tokens(member, private));
         return quote_spanned! {ty.span()=>
@@ -121,8 +141,14 @@ fn field_check(
     }
     let mut constraints = Vec::new();
     if attrs.minimum.is_some() || attrs.maximum.is_some() {
-        let minimum = bound_tokens(attrs.minimum.as_ref().map(|spanned| &spanned.value), private);
-        let maximum = bound_tokens(attrs.maximum.as_ref().map(|spanned| &spanned.value), private);
+        let minimum = bound_tokens(
+            attrs.minimum.as_ref().map(|spanned| &spanned.value),
+            private,
+        );
+        let maximum = bound_tokens(
+            attrs.maximum.as_ref().map(|spanned| &spanned.value),
+            private,
+        );
         constraints.push(quote!(#private::is_within(__item, #minimum, #maximum)));
     }
     if attrs.min_length.is_some() || attrs.max_length.is_some() {

@@ -142,7 +142,9 @@ fn integral(value: &Value) -> Result<i128, ConvertError> {
     match number.as_f64() {
         // Every integral f64 below 2^64 in magnitude is exactly representable as i128.
         Some(f) if f.fract() == 0.0 && f.abs() < 18_446_744_073_709_551_616.0 => Ok(f as i128),
-        _ => Err(ConvertError::new(format!("expected an integer, got {number}"))),
+        _ => Err(ConvertError::new(format!(
+            "expected an integer, got {number}"
+        ))),
     }
 }
 
@@ -319,7 +321,10 @@ macro_rules! pointer_args {
 
 pointer_args!(Box, Arc, Rc);
 
-fn array_schema<T: ToolArgs>(min_items: Option<u64>, max_items: Option<u64>) -> Result<Schema, SchemaError> {
+fn array_schema<T: ToolArgs>(
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+) -> Result<Schema, SchemaError> {
     Ok(node(SchemaKind::Array(ArrayRules {
         items: Some(Box::new(T::schema()?)),
         min_items,

@@ -94,7 +94,9 @@ macro_rules! number_fields {
     ($($ty:ty),* $(,)?) => {$(impl NumberField for $ty {})*};
 }
 
-number_fields!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+number_fields!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
 
 impl<T> ArrayField for Vec<T> {}
 impl<T> ArrayField for VecDeque<T> {}

@@ -66,7 +66,10 @@ pub fn tag_of<'a>(map: &'a Map<String, Value>, tag: &str) -> Result<&'a str, Con
 }
 
 /// The content of an adjacently tagged variant.
-pub fn content_of<'a>(map: &'a Map<String, Value>, content: &str) -> Result<&'a Value, ConvertError> {
+pub fn content_of<'a>(
+    map: &'a Map<String, Value>,
+    content: &str,
+) -> Result<&'a Value, ConvertError> {
     map.get(content)
         .ok_or_else(|| ConvertError::new("is missing").at_key(content))
 }

@@ -49,7 +49,9 @@ macro_rules! displayed_title {
     )*};
 }
 
-displayed_title!(bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+displayed_title!(
+    bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
 
 /// An absent value adds nothing.
 impl<T: TitlePart> TitlePart for Option<T> {
@@ -90,7 +92,9 @@ impl LocationPart for PathBuf {
 
 impl<T: LocationPart> LocationPart for Option<T> {
     fn locations(&self) -> Vec<FileLocation> {
-        self.as_ref().map(LocationPart::locations).unwrap_or_default()
+        self.as_ref()
+            .map(LocationPart::locations)
+            .unwrap_or_default()
     }
 }
 

@@ -200,7 +200,10 @@ pub fn with_examples(mut schema: Schema, values: Vec<Value>) -> Schema {
 /// documented value (`- \`literal\`: …`), so the model learns what each value means.
 pub fn string_enum(names: &[&str], description: Option<&str>, notes: &[(&str, &str)]) -> Schema {
     let mut schema = Schema::new(SchemaKind::Enum(
-        names.iter().map(|name| Value::String((*name).to_owned())).collect(),
+        names
+            .iter()
+            .map(|name| Value::String((*name).to_owned()))
+            .collect(),
     ));
     let notes: Vec<String> = notes
         .iter()

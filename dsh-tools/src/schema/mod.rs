@@ -34,12 +34,12 @@ pub use model::{
     Schema, SchemaKind, StringRules,
 };
 pub use render::JSON_SCHEMA_DIALECT;
+pub(crate) use semantics::{
+    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral,
+};
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,
-};
-pub(crate) use semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
 };
 pub use validate::MAX_VALIDATION_DEPTH;
 pub use violation::{
