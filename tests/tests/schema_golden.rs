@@ -2,39 +2,18 @@
 //! `tests/golden/schema/`, so every change to what a model sees shows up in review.
 //! `UPDATE_GOLDEN=1 cargo test -p dsh-tools-tests --test schema_golden` rewrites them.
 
-use std::path::PathBuf;
-
 use dsh_tools::json;
 use dsh_tools::schema::Schema;
+use dsh_tools_tests::golden::assert_golden;
 
 fn golden(name: &str, schema: &Schema) {
     let rendered = schema.to_json_schema_document();
-    let mut text = serde_json::to_string_pretty(&rendered).expect("serializable");
-    text.push('\n');
     // Byte-identical across renders: prompt caches depend on it.
     assert_eq!(
         serde_json::to_string(&schema.to_json_schema_document()).unwrap(),
         serde_json::to_string(&rendered).unwrap()
     );
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/schema")
-        .join(format!("{name}.json"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &text).expect("write golden file");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!(
-            "{}: {error} (run with UPDATE_GOLDEN=1 to create it)",
-            path.display()
-        )
-    });
-    assert_eq!(
-        text,
-        expected,
-        "{} changed (run with UPDATE_GOLDEN=1 and review the diff)",
-        path.display()
-    );
+    assert_golden("schema", name, &rendered);
 }
 
 #[test]

@@ -150,8 +150,13 @@ pub(crate) fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStr
     let ty = &field.ty;
     let attrs = &field.attrs;
     let mut checks = Vec::new();
-    let literal_check =
-        |expr: &syn::Expr| quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#expr););
+    let literal_check = |expr: &syn::Expr| match expr {
+        // `[]` has no item to infer a type from; any collection takes it.
+        syn::Expr::Array(array) if array.elems.is_empty() => {
+            quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#private::EmptyArray);)
+        }
+        _ => quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#expr);),
+    };
     if let Some(DefaultSpec::Literal(default)) = &field.default {
         checks.push(literal_check(&default.expr));
     }

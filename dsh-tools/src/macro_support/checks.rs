@@ -58,6 +58,17 @@ impl<T, L: DefaultLiteral<T>> DefaultLiteral<Box<T>> for L {}
 impl<T, L: DefaultLiteral<T>> DefaultLiteral<Arc<T>> for L {}
 impl<T, L: DefaultLiteral<T>> DefaultLiteral<Rc<T>> for L {}
 
+/// An empty array literal (`default = []`), whose item type cannot be inferred from its items.
+#[derive(Clone, Copy, Debug)]
+pub struct EmptyArray;
+
+impl<T> DefaultLiteral<Vec<T>> for EmptyArray {}
+impl<T> DefaultLiteral<VecDeque<T>> for EmptyArray {}
+impl<T> DefaultLiteral<HashSet<T>> for EmptyArray {}
+impl<T> DefaultLiteral<BTreeSet<T>> for EmptyArray {}
+impl<T> DefaultLiteral<[T; 0]> for EmptyArray {}
+impl DefaultLiteral<Value> for EmptyArray {}
+
 impl<T, L: DefaultLiteral<T>, const N: usize> DefaultLiteral<Vec<T>> for [L; N] {}
 impl<T, L: DefaultLiteral<T>, const N: usize> DefaultLiteral<VecDeque<T>> for [L; N] {}
 impl<T, L: DefaultLiteral<T>, const N: usize> DefaultLiteral<HashSet<T>> for [L; N] {}

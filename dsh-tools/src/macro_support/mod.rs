@@ -17,8 +17,8 @@ pub use std::sync::LazyLock;
 pub use serde_json::{Number, Value};
 
 pub use self::checks::{
-    DefaultLiteral, DocumentedSchema, assert_arguments_object, assert_array, assert_number,
-    assert_string, check_literal,
+    DefaultLiteral, DocumentedSchema, EmptyArray, assert_arguments_object, assert_array,
+    assert_number, assert_string, check_literal,
 };
 pub use self::convert::{
     content_of, convert_field, expect_null, expect_object, missing, output_from_json,

@@ -1,0 +1,177 @@
+//! Golden files of the schemas macro-defined tools publish (`tests/golden/tools/`), so a change
+//! to what the model is told shows up in review. `UPDATE_GOLDEN=1` rewrites them.
+
+use std::collections::HashMap;
+
+use dsh_tools::{ToolArgs, ToolDefinition, ToolError, Value, tool};
+use dsh_tools_tests::golden::assert_golden;
+
+#[derive(ToolArgs)]
+struct ReadFile {
+    /// Absolute path of the file.
+    path: String,
+    /// First line to return (0-based).
+    offset: Option<u64>,
+    /// How many lines to return.
+    #[arg(default = 200, maximum = 10_000)]
+    limit: u32,
+}
+
+/// Read a text file, or a window of its lines.
+#[tool(name = "read_file", kind = "read", read_only, timeout_ms = 5_000)]
+async fn read_file(args: ReadFile) -> Result<String, ToolError> {
+    Ok(args.path)
+}
+
+/// How to match.
+#[derive(ToolArgs)]
+#[tool_args(rename_all = "lowercase")]
+enum Mode {
+    /// The pattern is plain text.
+    Literal,
+    /// The pattern is a regular expression.
+    Regex,
+}
+
+/// Walk options.
+#[derive(ToolArgs)]
+struct SearchOptions {
+    /// Follow symbolic links.
+    follow_links: bool,
+    /// How deep to descend.
+    depth: Option<u32>,
+}
+
+#[derive(ToolArgs)]
+struct SearchArgs {
+    /// Text or regex to look for.
+    #[arg(min_length = 1)]
+    pattern: String,
+    /// Directory to search from.
+    path: String,
+    /// Stop after this many matches.
+    #[arg(minimum = 1, maximum = 10_000)]
+    max_results: Option<u32>,
+    /// Whether case matters.
+    case_sensitive: Option<bool>,
+    /// Globs of the files to search.
+    include: Option<Vec<String>>,
+    mode: Option<Mode>,
+    options: Option<SearchOptions>,
+}
+
+/// Search files under a directory for a pattern.
+#[tool(kind = "search", read_only, concurrency_safe)]
+async fn search_files(args: SearchArgs) -> Vec<String> {
+    vec![args.path]
+}
+
+/// Run a shell command and return its output.
+#[tool(kind = "execute", destructive, open_world, timeout_ms = 600_000)]
+async fn run_command(
+    /// The command line, run by `sh -c`.
+    #[arg(min_length = 1)]
+    command: String,
+    /// Working directory; the workspace root when absent.
+    cwd: Option<String>,
+    /// Seconds before the command is killed.
+    #[arg(default = 60, minimum = 1, maximum = 600)]
+    timeout_secs: u32,
+) -> String {
+    let _ = (cwd, timeout_secs);
+    command
+}
+
+/// Replace text in a file.
+#[tool(kind = "edit", destructive, idempotent, title = "Edit {path}", location = path)]
+async fn edit_file(
+    /// The file to edit.
+    path: String,
+    /// The exact text to replace.
+    old_text: String,
+    /// The replacement.
+    new_text: String,
+    /// Replace every occurrence instead of exactly one.
+    #[arg(default = false)]
+    replace_all: bool,
+) -> u32 {
+    let _ = (path, old_text, new_text, replace_all);
+    1
+}
+
+/// A shape to draw.
+#[derive(ToolArgs)]
+#[tool_args(tag = "type", rename_all = "snake_case")]
+enum Shape {
+    /// A circle around the origin.
+    Circle {
+        /// Radius in pixels.
+        #[arg(minimum = 0)]
+        radius: f64,
+    },
+    /// An axis-aligned rectangle.
+    Rectangle { width: u32, height: u32 },
+    /// A single point.
+    Point,
+}
+
+/// Draw shapes on the canvas.
+#[tool]
+async fn draw(
+    /// What to draw, back to front.
+    #[arg(min_items = 1)]
+    shapes: Vec<Shape>,
+    /// Fill color as `#rrggbb`.
+    #[arg(pattern = "^#[0-9a-f]{6}$", examples = ["#ff8800"])]
+    fill: Option<String>,
+) -> usize {
+    let _ = fill;
+    shapes.len()
+}
+
+/// Set configuration values.
+#[tool]
+async fn set_config(
+    /// Keys to set, with any JSON value.
+    values: HashMap<String, Value>,
+    /// Keys to remove.
+    #[arg(default = [])]
+    remove: Vec<String>,
+) -> usize {
+    values.len() + remove.len()
+}
+
+fn check(definition: &dyn ToolDefinition) {
+    let schema = serde_json::to_value(definition.schema()).expect("serializable");
+    assert_golden("tools", definition.name(), &schema);
+}
+
+#[test]
+fn read_file_schema() {
+    check(&ReadFileTool);
+}
+
+#[test]
+fn search_files_schema() {
+    check(&SearchFilesTool);
+}
+
+#[test]
+fn run_command_schema() {
+    check(&RunCommandTool);
+}
+
+#[test]
+fn edit_file_schema() {
+    check(&EditFileTool);
+}
+
+#[test]
+fn draw_schema() {
+    check(&DrawTool);
+}
+
+#[test]
+fn set_config_schema() {
+    check(&SetConfigTool);
+}
