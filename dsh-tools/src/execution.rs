@@ -7,8 +7,8 @@
 
 use std::fmt;
 use std::num::NonZeroU64;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -162,13 +162,15 @@ struct ExecutionInner {
     arguments: Value,
     agent: Option<AgentId>,
     parent: Option<ToolExecutionToken>,
-    signal: CancellationToken,
+    /// The caller's token; made on first use when the caller gave none, so an uncancellable call
+    /// that nobody watches costs no token.
+    signal: OnceLock<CancellationToken>,
     malformed: Option<Arc<str>>,
 }
 
 impl ToolExecution {
     /// Freezes `input` under a freshly minted token. A caller without a signal gets one that
-    /// only the pipeline itself can cancel, so the body always has a token to watch.
+    /// nobody else holds, so the body always has a token to watch.
     pub(crate) fn from_input(input: ToolExecutionInput) -> Self {
         let ToolExecutionInput {
             call_id,
@@ -187,7 +189,7 @@ impl ToolExecution {
                 arguments,
                 agent,
                 parent,
-                signal: signal.unwrap_or_default(),
+                signal: signal.map_or_else(OnceLock::new, OnceLock::from),
                 malformed,
             }),
         }
@@ -225,7 +227,7 @@ impl ToolExecution {
 
     /// The caller's cancellation token.
     pub fn signal(&self) -> &CancellationToken {
-        &self.inner.signal
+        self.inner.signal.get_or_init(CancellationToken::new)
     }
 
     /// Why the raw arguments could not be parsed, when the call was made with
@@ -237,7 +239,10 @@ impl ToolExecution {
 
     /// Whether the caller has cancelled the call.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.signal.is_cancelled()
+        self.inner
+            .signal
+            .get()
+            .is_some_and(CancellationToken::is_cancelled)
     }
 }
 

@@ -13,8 +13,13 @@ mod content;
 mod definition;
 mod error;
 mod execution;
+mod fn_tool;
 mod future;
+mod lossless;
+mod pipeline;
+mod policy;
 mod present;
+mod registry;
 mod result;
 mod run;
 pub mod schema;
@@ -24,9 +29,19 @@ pub use content::{ContentBlock, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
 pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
+pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
-pub use present::{
-    FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView,
+pub use lossless::{NotLossless, to_lossless_value};
+pub use pipeline::observer::ObserverReturn;
+pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
+pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult, Next, layer_fn};
+pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
+pub use policy::timeout::TimeoutPolicy;
+pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use registry::{
+    IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,
+    ToolRegistry, ToolRestriction, ToolScope,
 };
 pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};

@@ -161,9 +161,9 @@ impl ToolCallView {
     /// The card title.
     pub fn title(&self) -> &str {
         match self {
-            Self::Generic { title, .. } | Self::Terminal { title, .. } | Self::Diff { title, .. } => {
-                title
-            }
+            Self::Generic { title, .. }
+            | Self::Terminal { title, .. }
+            | Self::Diff { title, .. } => title,
         }
     }
 }

@@ -4,6 +4,7 @@
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
@@ -55,40 +56,63 @@ impl fmt::Debug for SharedState {
 /// The run context of one tool body. Cheap to clone; clones share the deferred contexts.
 #[derive(Clone)]
 pub struct ToolRun {
-    inner: Arc<RunInner>,
+    shared: Arc<RunShared>,
+    /// The body's token when a wrapper replaced it; `None` means the caller's token.
+    signal: Option<CancellationToken>,
 }
 
-struct RunInner {
+/// What every dispatch of one call shares: the execution, the contexts its bodies deferred and
+/// whether a body was started (which decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
+pub(crate) struct RunShared {
     execution: ToolExecution,
-    signal: CancellationToken,
     deferred: Mutex<Vec<ContentBlock>>,
     state: Arc<SharedState>,
+    body_invoked: AtomicBool,
+}
+
+impl RunShared {
+    /// The shared part of one call's runs.
+    pub(crate) fn new(execution: ToolExecution, state: Arc<SharedState>) -> Self {
+        Self {
+            execution,
+            deferred: Mutex::new(Vec::new()),
+            state,
+            body_invoked: AtomicBool::new(false),
+        }
+    }
+
+    /// The execution.
+    pub(crate) fn execution(&self) -> &ToolExecution {
+        &self.execution
+    }
+
+    /// Records that a body was started.
+    pub(crate) fn mark_body_invoked(&self) {
+        self.body_invoked.store(true, Ordering::Release);
+    }
+
+    /// Whether a body was started.
+    pub(crate) fn body_invoked(&self) -> bool {
+        self.body_invoked.load(Ordering::Acquire)
+    }
+
+    /// Takes the contexts the bodies deferred, in the order they were deferred.
+    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
+        std::mem::take(&mut *self.deferred.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 impl ToolRun {
-    /// The run context the pipeline hands a body: `signal` is the body's token (cancelled when
-    /// the caller or a wrapper cancels).
-    pub(crate) fn new(
-        execution: ToolExecution,
-        signal: CancellationToken,
-        state: Arc<SharedState>,
-    ) -> Self {
-        Self {
-            inner: Arc::new(RunInner {
-                execution,
-                signal,
-                deferred: Mutex::new(Vec::new()),
-                state,
-            }),
-        }
+    /// The run context the pipeline hands a body; `signal` is a wrapper's replacement token
+    /// (already fused with the caller's), `None` for the caller's own.
+    pub(crate) fn new(shared: Arc<RunShared>, signal: Option<CancellationToken>) -> Self {
+        Self { shared, signal }
     }
 
     /// A run context outside any registry, for calling a tool function directly (unit tests,
     /// scripts). It has no shared state and a fresh, uncancelled token.
     pub fn detached(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
-        let execution = ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
-        let signal = execution.signal().clone();
-        Self::new(execution, signal, Arc::default())
+        Self::detached_with_state(call_id, name, arguments, SharedState::new())
     }
 
     /// A detached run context with `state` available.
@@ -98,60 +122,55 @@ impl ToolRun {
         arguments: Value,
         state: SharedState,
     ) -> Self {
-        let execution = ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
-        let signal = execution.signal().clone();
-        Self::new(execution, signal, Arc::new(state))
+        let execution =
+            ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
+        Self::new(Arc::new(RunShared::new(execution, Arc::new(state))), None)
     }
 
     /// The execution this body runs for.
     pub fn execution(&self) -> &ToolExecution {
-        &self.inner.execution
+        &self.shared.execution
     }
 
     /// The provider's call id.
     pub fn call_id(&self) -> &str {
-        self.inner.execution.call_id()
+        self.shared.execution.call_id()
     }
 
     /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does.
     pub fn signal(&self) -> &CancellationToken {
-        &self.inner.signal
+        match &self.signal {
+            Some(signal) => signal,
+            None => self.shared.execution.signal(),
+        }
     }
 
     /// Whether the body should stop.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.signal.is_cancelled()
+        match &self.signal {
+            Some(signal) => signal.is_cancelled(),
+            None => self.shared.execution.is_cancelled(),
+        }
     }
 
     /// Resolves when the body should stop.
     pub async fn cancelled(&self) {
-        self.inner.signal.cancelled().await;
+        self.signal().cancelled().await;
     }
 
     /// Queues context for the model's next request; it is delivered with the result, before any
     /// context a post-execute hook adds.
     pub fn defer_context(&self, context: ContentBlock) {
-        self.inner
+        self.shared
             .deferred
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(context);
     }
 
-    /// Takes the deferred contexts (pipeline-internal).
-    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
-        std::mem::take(
-            &mut *self
-                .inner
-                .deferred
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
-    }
-
     /// Shared state of type `T` provided to the registry.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.inner.state.get::<T>()
+        self.shared.state.get::<T>()
     }
 
     /// Shared state of type `T`, or an error naming the missing type (for `?` in a body).
@@ -168,8 +187,8 @@ impl ToolRun {
 impl fmt::Debug for ToolRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolRun")
-            .field("execution", &self.inner.execution)
-            .field("cancelled", &self.inner.signal.is_cancelled())
+            .field("execution", &self.shared.execution)
+            .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
     }
 }

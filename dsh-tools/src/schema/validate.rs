@@ -9,7 +9,9 @@ use std::cmp::Ordering;
 
 use serde_json::{Number, Value};
 
-use super::model::{AdditionalProperties, NumberRules, ObjectRules, Schema, SchemaKind, StringRules};
+use super::model::{
+    AdditionalProperties, NumberRules, ObjectRules, Schema, SchemaKind, StringRules,
+};
 use super::violation::{JsonType, ValidationContext, ViolationKind, Violations};
 
 /// Deepest schema nesting the interpreter follows before reporting `TooDeep`.
@@ -155,7 +157,11 @@ fn validate_object<'v>(
         return;
     }
     for (key, item) in map {
-        if rules.properties.iter().any(|property| property.name == *key) {
+        if rules
+            .properties
+            .iter()
+            .any(|property| property.name == *key)
+        {
             continue;
         }
         match &rules.additional {
@@ -184,9 +190,9 @@ fn is_valid_at(schema: &Schema, value: &Value, depth: usize) -> bool {
         SchemaKind::Number(rules) => value
             .as_number()
             .is_some_and(|number| bound_violation(rules, number).is_none()),
-        SchemaKind::Integer(rules) => value.as_number().is_some_and(|number| {
-            is_integral(number) && bound_violation(rules, number).is_none()
-        }),
+        SchemaKind::Integer(rules) => value
+            .as_number()
+            .is_some_and(|number| is_integral(number) && bound_violation(rules, number).is_none()),
         SchemaKind::Boolean => value.is_boolean(),
         SchemaKind::Null => value.is_null(),
         SchemaKind::Array(rules) => value.as_array().is_some_and(|items| {
@@ -210,10 +216,16 @@ fn is_valid_at(schema: &Schema, value: &Value, depth: usize) -> bool {
                 && match &rules.additional {
                     AdditionalProperties::Allowed => true,
                     AdditionalProperties::Forbidden => map.keys().all(|key| {
-                        rules.properties.iter().any(|property| property.name == *key)
+                        rules
+                            .properties
+                            .iter()
+                            .any(|property| property.name == *key)
                     }),
                     AdditionalProperties::Schema(schema) => map.iter().all(|(key, item)| {
-                        rules.properties.iter().any(|property| property.name == *key)
+                        rules
+                            .properties
+                            .iter()
+                            .any(|property| property.name == *key)
                             || is_valid_at(schema, item, depth + 1)
                     }),
                 }
@@ -254,15 +266,15 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
 
 /// The first bound `number` breaks.
 fn bound_violation<'s>(rules: &'s NumberRules, number: &Number) -> Option<ViolationKind<'s>> {
-    if let Some(min) = &rules.minimum {
-        if compare_numbers(number, min) == Ordering::Less {
-            return Some(ViolationKind::Minimum(min));
-        }
+    if let Some(min) = &rules.minimum
+        && compare_numbers(number, min) == Ordering::Less
+    {
+        return Some(ViolationKind::Minimum(min));
     }
-    if let Some(max) = &rules.maximum {
-        if compare_numbers(number, max) == Ordering::Greater {
-            return Some(ViolationKind::Maximum(max));
-        }
+    if let Some(max) = &rules.maximum
+        && compare_numbers(number, max) == Ordering::Greater
+    {
+        return Some(ViolationKind::Maximum(max));
     }
     None
 }

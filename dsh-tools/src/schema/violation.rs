@@ -482,7 +482,10 @@ fn describe(path: &str, kind: ViolationKind<'_>, value: &Value) -> (String, Stri
             format!("{} items", value.as_array().map_or(0, Vec::len)),
         ),
         ViolationKind::MaxItems(limit) => (
-            format!("\"{path}\" must have at most {limit} {}", plural(limit, "item")),
+            format!(
+                "\"{path}\" must have at most {limit} {}",
+                plural(limit, "item")
+            ),
             format!("at most {limit} {}", plural(limit, "item")),
             format!("{} items", value.as_array().map_or(0, Vec::len)),
         ),

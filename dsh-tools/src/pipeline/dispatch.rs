@@ -1,0 +1,92 @@
+//! The base of the `execute` chain: runs the tool body for real.
+//!
+//! Fuses the caller's token with a layer's replacement, resolves the tool again (it may have been
+//! disposed since the call started), refuses malformed raw arguments, runs the body under a panic
+//! catcher and turns its value into a result through the output contract. The body is never
+//! raced or abandoned here: once started it runs to completion (a timeout layer outside may drop
+//! it after its grace, which is that layer's decision).
+
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::error::ToolError;
+use crate::future::{CatchUnwind, catch_panic};
+use crate::pipeline::output::rendered_success;
+use crate::pipeline::wrapper::DispatchRequest;
+use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
+
+pub(crate) async fn dispatch(request: DispatchRequest) -> ToolExecutionResult {
+    let DispatchRequest { call, signal } = request;
+    let execution = call.execution();
+    let token = execution.token();
+    let failed = |error: ToolError| ToolExecutionResult::failure(error).stamped(token);
+
+    // With a replacement, the body watches a child of the caller's token that the replacement
+    // also cancels: either one stops the body.
+    let fused = signal.map(|replacement| (execution.signal().child_token(), replacement));
+    let cancelled = match &fused {
+        Some((body, replacement)) => body.is_cancelled() || replacement.is_cancelled(),
+        None => execution.is_cancelled(),
+    };
+    if cancelled {
+        return failed(ToolError::aborted_before_dispatch());
+    }
+    let Some(definition) = call.resolve_now() else {
+        return failed(ToolError::unknown_tool(execution.name()));
+    };
+    if let Some(reason) = execution.malformed_arguments() {
+        return failed(ToolError::invalid_arguments_text(reason));
+    }
+
+    call.run.mark_body_invoked();
+    let run = ToolRun::new(
+        call.run.clone(),
+        fused.as_ref().map(|(body, _)| body.clone()),
+    );
+    let outcome = match catch_panic(|| definition.execute(execution.arguments(), &run)) {
+        Ok(body) => {
+            let replacement = fused
+                .as_ref()
+                .map(|(body, replacement)| (replacement, body));
+            watching(CatchUnwind::new(body), replacement).await
+        }
+        Err(message) => Err(message),
+    };
+    match outcome {
+        Err(message) => {
+            tracing::error!(
+                tool = execution.name(),
+                call_id = execution.call_id(),
+                "tool body panicked: {message}"
+            );
+            failed(ToolError::panicked(execution.name(), &message))
+        }
+        Ok(Err(error)) => failed(error),
+        Ok(Ok(_)) if run.is_cancelled() => failed(ToolError::aborted()),
+        Ok(Ok(value)) => rendered_success(&*definition, execution, value),
+    }
+}
+
+/// Awaits `body`; when `watch` is given, cancels its second token as soon as the first one is
+/// cancelled, and keeps polling the body until it finishes.
+async fn watching<F: Future + Unpin>(
+    mut body: F,
+    watch: Option<(&CancellationToken, &CancellationToken)>,
+) -> F::Output {
+    let Some((replacement, fused)) = watch else {
+        return body.await;
+    };
+    let mut replaced = pin!(replacement.cancelled());
+    let mut forwarded = false;
+    poll_fn(|cx| {
+        if !forwarded && replaced.as_mut().poll(cx).is_ready() {
+            forwarded = true;
+            fused.cancel();
+        }
+        std::pin::Pin::new(&mut body).poll(cx)
+    })
+    .await
+}

@@ -1,0 +1,182 @@
+//! The execution pipeline: every call runs these phases, in this order.
+//!
+//! 1. Capture: freeze the input under a fresh token; resolve the visible definition once (its
+//!    finalizer is captured now).
+//! 2. Caller already cancelled → `ABORTED_BEFORE_DISPATCH` (final: no hook runs).
+//! 3. `pre-execute` waterfall (allow / deny / ask); `ask` goes to the approver.
+//! 4. Guards, for allowed calls only.
+//! 5. A denial becomes `Error: <reason>`, which still goes through post-execute.
+//! 6. Cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute).
+//! 7. `execute` layers around dispatch; dispatch re-resolves the tool and runs the body.
+//! 8. Contexts the body deferred go first; cancellation supersedes a success.
+//! 9. `post-execute` waterfall; cancellation supersedes a success again.
+//! 10. The captured finalizer, then the result observers; the result is returned.
+//!
+//! A failing or panicking listener, approver, guard or layer ends the call with a final error
+//! that skips post-execute (finalizer and observers still run). This file owns the order; each
+//! phase lives in its own module.
+
+pub(crate) mod call;
+pub(crate) mod chain;
+pub(crate) mod dispatch;
+pub(crate) mod failure;
+pub(crate) mod finalize;
+pub(crate) mod guard;
+pub(crate) mod normalize;
+pub(crate) mod observer;
+pub(crate) mod output;
+pub(crate) mod post_execute;
+pub(crate) mod pre_execute;
+pub(crate) mod trace;
+pub(crate) mod wrapper;
+
+use std::sync::Arc;
+
+use tracing::Instrument;
+
+use crate::error::ToolError;
+use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::future::{CatchUnwind, catch_panic};
+use crate::pipeline::call::CallContext;
+use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
+use crate::pipeline::post_execute::PostExecuteNext;
+use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::pipeline::trace::CallSpan;
+use crate::pipeline::wrapper::{DispatchRequest, Next};
+use crate::policy::approval::{AskVerdict, resolve_ask};
+use crate::registry::core::Core;
+use crate::registry::view::View;
+use crate::result::ToolExecutionResult;
+use crate::run::RunShared;
+
+/// Where a result goes next.
+enum Stage {
+    /// Straight to the finalizer and observers.
+    Final(ToolExecutionResult),
+    /// Through post-execute first.
+    Post(ToolExecutionResult),
+}
+
+/// Runs one call through every phase.
+pub(crate) async fn execute(core: Arc<Core>, input: ToolExecutionInput) -> ToolExecutionResult {
+    let snapshot = core.snapshot();
+    let execution = ToolExecution::from_input(input);
+    let span = CallSpan::start(&execution);
+    let view = View::new(&snapshot, execution.agent());
+    let call = CallContext {
+        definition: view.resolve(execution.name()).cloned(),
+        generation: snapshot.generation,
+        run: Arc::new(RunShared::new(execution, Arc::clone(core.state()))),
+        core,
+    };
+    let result = run_phases(&call, &view).instrument(span.span.clone()).await;
+    span.finish(&result);
+    result
+}
+
+async fn run_phases(call: &CallContext, view: &View<'_>) -> ToolExecutionResult {
+    let execution = call.execution();
+    let result = match decide_and_dispatch(call, view).await {
+        Stage::Final(result) => result,
+        Stage::Post(mut result) => {
+            result.prepend_additional_contexts(call.run.take_deferred());
+            let result = normalize::supersede_if_cancelled(call, result);
+            let result = match post_execute(call, view, result).await {
+                Ok(result) => result,
+                Err(error) => failed(execution, error),
+            };
+            normalize::supersede_if_cancelled(call, result)
+        }
+    };
+    let result = finalize::finalize(call.definition.as_ref(), execution, result);
+    if let Some(observers) = view.hooks(|hooks| &hooks.observers) {
+        observer::notify(&observers, execution, &result);
+    }
+    result
+}
+
+/// Phases 2 to 7.
+async fn decide_and_dispatch(call: &CallContext, view: &View<'_>) -> Stage {
+    let execution = call.execution();
+    if execution.is_cancelled() {
+        return Stage::Final(failed(execution, ToolError::aborted_before_dispatch()));
+    }
+
+    let decision = match view.hooks(|hooks| &hooks.pre_execute) {
+        None => PreToolDecision::Allow,
+        Some(hooks) => {
+            let waterfall = PreExecuteNext::new(hooks, execution.clone()).run();
+            match CatchUnwind::new(waterfall).await {
+                Ok(Ok(decision)) => decision,
+                Ok(Err(error)) => return Stage::Final(failed(execution, error)),
+                Err(panic) => {
+                    let error = hook_panicked(HookPhase::PreExecute, &panic);
+                    return Stage::Final(failed(execution, error));
+                }
+            }
+        }
+    };
+    match decision {
+        PreToolDecision::Allow => {}
+        PreToolDecision::Deny { reason } => return Stage::Post(denied(execution, reason)),
+        PreToolDecision::Ask { reason } => {
+            let approver = view.approver().cloned();
+            match resolve_ask(approver, execution, call.definition.clone(), reason).await {
+                Ok(AskVerdict::Allow) => {}
+                Ok(AskVerdict::Deny(reason)) => return Stage::Post(denied(execution, reason)),
+                Ok(AskVerdict::AbortedBeforeDispatch) => {
+                    let error = ToolError::aborted_before_dispatch();
+                    return Stage::Post(failed(execution, error));
+                }
+                Err(error) => return Stage::Final(failed(execution, error)),
+            }
+        }
+    }
+
+    if let Some(guards) = view.hooks(|hooks| &hooks.guards) {
+        match catch_panic(|| guard::first_denial(&guards, execution)) {
+            Ok(None) => {}
+            Ok(Some(reason)) => return Stage::Post(denied(execution, reason)),
+            Err(panic) => {
+                return Stage::Final(failed(execution, hook_panicked(HookPhase::Guard, &panic)));
+            }
+        }
+    }
+
+    if execution.is_cancelled() {
+        return Stage::Post(failed(execution, ToolError::aborted_before_dispatch()));
+    }
+
+    let request = DispatchRequest::new(call.clone());
+    match view.hooks(|hooks| &hooks.wrappers) {
+        None => Stage::Post(dispatch::dispatch(request).await),
+        Some(layers) => match CatchUnwind::new(Next::new(layers).run(request)).await {
+            Ok(Ok(result)) => Stage::Post(result),
+            Ok(Err(error)) => Stage::Final(failed(execution, error)),
+            Err(panic) => {
+                Stage::Final(failed(execution, hook_panicked(HookPhase::Wrapper, &panic)))
+            }
+        },
+    }
+}
+
+/// Phase 9: the `post-execute` waterfall and its decision; an `Err` ends the call.
+async fn post_execute(
+    call: &CallContext,
+    view: &View<'_>,
+    result: ToolExecutionResult,
+) -> Result<ToolExecutionResult, ToolError> {
+    let Some(hooks) = view.hooks(|hooks| &hooks.post_execute) else {
+        return Ok(result);
+    };
+    let shared = Arc::new(result);
+    let waterfall =
+        PostExecuteNext::new(hooks, call.execution().clone(), Arc::clone(&shared)).run();
+    let decision = match CatchUnwind::new(waterfall).await {
+        Ok(decision) => decision?,
+        Err(panic) => return Err(hook_panicked(HookPhase::PostExecute, &panic)),
+    };
+    // Listeners may keep their `Arc`; then the result is copied once.
+    let result = Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone());
+    post_execute::apply(call, result, decision)
+}

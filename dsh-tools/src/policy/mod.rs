@@ -1,0 +1,4 @@
+//! Built-in policies: the approval seam, the timeout wrapper and the parallel batch runner.
+
+pub(crate) mod approval;
+pub(crate) mod timeout;
