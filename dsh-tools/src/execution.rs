@@ -7,11 +7,14 @@
 
 use std::fmt;
 use std::num::NonZeroU64;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+
+use crate::content::ContentBlock;
+use crate::run::SharedState;
 
 /// The opaque identity the registry assigns to one execution.
 ///
@@ -166,12 +169,24 @@ struct ExecutionInner {
     /// that nobody watches costs no token.
     signal: OnceLock<CancellationToken>,
     malformed: Option<Arc<str>>,
+    /// What the pipeline and the bodies of this call share; kept here so that one allocation
+    /// carries a whole call.
+    shared: CallShared,
+}
+
+/// Per-call state shared by the pipeline and every dispatch of the call.
+struct CallShared {
+    /// Contexts bodies deferred, in order.
+    deferred: Mutex<Vec<ContentBlock>>,
+    /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
+    body_invoked: AtomicBool,
+    state: Arc<SharedState>,
 }
 
 impl ToolExecution {
-    /// Freezes `input` under a freshly minted token. A caller without a signal gets one that
-    /// nobody else holds, so the body always has a token to watch.
-    pub(crate) fn from_input(input: ToolExecutionInput) -> Self {
+    /// Freezes `input` under a freshly minted token, with `state` for its bodies. A caller
+    /// without a signal gets one that nobody else holds, so the body always has a token to watch.
+    pub(crate) fn from_input(input: ToolExecutionInput, state: Arc<SharedState>) -> Self {
         let ToolExecutionInput {
             call_id,
             name,
@@ -191,6 +206,11 @@ impl ToolExecution {
                 parent,
                 signal: signal.map_or_else(OnceLock::new, OnceLock::from),
                 malformed,
+                shared: CallShared {
+                    deferred: Mutex::new(Vec::new()),
+                    body_invoked: AtomicBool::new(false),
+                    state,
+                },
             }),
         }
     }
@@ -243,6 +263,44 @@ impl ToolExecution {
             .signal
             .get()
             .is_some_and(CancellationToken::is_cancelled)
+    }
+}
+
+impl ToolExecution {
+    /// Records that a body was started.
+    pub(crate) fn mark_body_invoked(&self) {
+        self.inner
+            .shared
+            .body_invoked
+            .store(true, Ordering::Release);
+    }
+
+    /// Whether a body was started.
+    pub(crate) fn body_invoked(&self) -> bool {
+        self.inner.shared.body_invoked.load(Ordering::Acquire)
+    }
+
+    /// Queues context a body deferred.
+    pub(crate) fn defer_context(&self, context: ContentBlock) {
+        self.deferred().push(context);
+    }
+
+    /// Takes the contexts the bodies deferred, in the order they were deferred.
+    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
+        std::mem::take(&mut *self.deferred())
+    }
+
+    fn deferred(&self) -> MutexGuard<'_, Vec<ContentBlock>> {
+        self.inner
+            .shared
+            .deferred
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The shared state the call's bodies reach.
+    pub(crate) fn state(&self) -> &SharedState {
+        &self.inner.shared.state
     }
 }
 

@@ -26,7 +26,8 @@ pub enum ToolOutcome {
 pub struct ToolExecutionResult {
     outcome: ToolOutcome,
     content: Vec<ContentBlock>,
-    meta: Option<Value>,
+    /// Boxed: rare, and a result is moved through every phase.
+    meta: Option<Box<Value>>,
     additional_contexts: Vec<ContentBlock>,
     origin: Option<ToolExecutionToken>,
 }
@@ -64,7 +65,7 @@ impl ToolExecutionResult {
         Self {
             outcome: parts.outcome,
             content: parts.content,
-            meta: parts.meta,
+            meta: parts.meta.map(Box::new),
             additional_contexts: parts.additional_contexts,
             origin: None,
         }
@@ -81,7 +82,7 @@ impl ToolExecutionResult {
     /// Attaches presentation metadata for UIs. The result is then authored by the caller.
     #[must_use]
     pub fn with_meta(mut self, meta: Value) -> Self {
-        self.meta = Some(meta);
+        self.meta = Some(Box::new(meta));
         self.origin = None;
         self
     }
@@ -137,7 +138,7 @@ impl ToolExecutionResult {
 
     /// Presentation metadata for UIs.
     pub fn meta(&self) -> Option<&Value> {
-        self.meta.as_ref()
+        self.meta.as_deref()
     }
 
     /// Context for the model's next request, in the order it was attached.
@@ -150,7 +151,7 @@ impl ToolExecutionResult {
         ToolExecutionResultParts {
             outcome: self.outcome,
             content: self.content,
-            meta: self.meta,
+            meta: self.meta.map(|meta| *meta),
             additional_contexts: self.additional_contexts,
         }
     }

@@ -4,8 +4,7 @@
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -56,57 +55,16 @@ impl fmt::Debug for SharedState {
 /// The run context of one tool body. Cheap to clone; clones share the deferred contexts.
 #[derive(Clone)]
 pub struct ToolRun {
-    shared: Arc<RunShared>,
+    execution: ToolExecution,
     /// The body's token when a wrapper replaced it; `None` means the caller's token.
     signal: Option<CancellationToken>,
-}
-
-/// What every dispatch of one call shares: the execution, the contexts its bodies deferred and
-/// whether a body was started (which decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
-pub(crate) struct RunShared {
-    execution: ToolExecution,
-    deferred: Mutex<Vec<ContentBlock>>,
-    state: Arc<SharedState>,
-    body_invoked: AtomicBool,
-}
-
-impl RunShared {
-    /// The shared part of one call's runs.
-    pub(crate) fn new(execution: ToolExecution, state: Arc<SharedState>) -> Self {
-        Self {
-            execution,
-            deferred: Mutex::new(Vec::new()),
-            state,
-            body_invoked: AtomicBool::new(false),
-        }
-    }
-
-    /// The execution.
-    pub(crate) fn execution(&self) -> &ToolExecution {
-        &self.execution
-    }
-
-    /// Records that a body was started.
-    pub(crate) fn mark_body_invoked(&self) {
-        self.body_invoked.store(true, Ordering::Release);
-    }
-
-    /// Whether a body was started.
-    pub(crate) fn body_invoked(&self) -> bool {
-        self.body_invoked.load(Ordering::Acquire)
-    }
-
-    /// Takes the contexts the bodies deferred, in the order they were deferred.
-    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
-        std::mem::take(&mut *self.deferred.lock().unwrap_or_else(PoisonError::into_inner))
-    }
 }
 
 impl ToolRun {
     /// The run context the pipeline hands a body; `signal` is a wrapper's replacement token
     /// (already fused with the caller's), `None` for the caller's own.
-    pub(crate) fn new(shared: Arc<RunShared>, signal: Option<CancellationToken>) -> Self {
-        Self { shared, signal }
+    pub(crate) fn new(execution: ToolExecution, signal: Option<CancellationToken>) -> Self {
+        Self { execution, signal }
     }
 
     /// A run context outside any registry, for calling a tool function directly (unit tests,
@@ -122,26 +80,25 @@ impl ToolRun {
         arguments: Value,
         state: SharedState,
     ) -> Self {
-        let execution =
-            ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
-        Self::new(Arc::new(RunShared::new(execution, Arc::new(state))), None)
+        let input = ToolExecutionInput::new(call_id, name, arguments);
+        Self::new(ToolExecution::from_input(input, Arc::new(state)), None)
     }
 
     /// The execution this body runs for.
     pub fn execution(&self) -> &ToolExecution {
-        &self.shared.execution
+        &self.execution
     }
 
     /// The provider's call id.
     pub fn call_id(&self) -> &str {
-        self.shared.execution.call_id()
+        self.execution.call_id()
     }
 
     /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does.
     pub fn signal(&self) -> &CancellationToken {
         match &self.signal {
             Some(signal) => signal,
-            None => self.shared.execution.signal(),
+            None => self.execution.signal(),
         }
     }
 
@@ -149,7 +106,7 @@ impl ToolRun {
     pub fn is_cancelled(&self) -> bool {
         match &self.signal {
             Some(signal) => signal.is_cancelled(),
-            None => self.shared.execution.is_cancelled(),
+            None => self.execution.is_cancelled(),
         }
     }
 
@@ -161,16 +118,12 @@ impl ToolRun {
     /// Queues context for the model's next request; it is delivered with the result, before any
     /// context a post-execute hook adds.
     pub fn defer_context(&self, context: ContentBlock) {
-        self.shared
-            .deferred
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(context);
+        self.execution.defer_context(context);
     }
 
     /// Shared state of type `T` provided to the registry.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.shared.state.get::<T>()
+        self.execution.state().get::<T>()
     }
 
     /// Shared state of type `T`, or an error naming the missing type (for `?` in a body).
@@ -187,7 +140,7 @@ impl ToolRun {
 impl fmt::Debug for ToolRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolRun")
-            .field("execution", &self.shared.execution)
+            .field("execution", &self.execution)
             .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
     }

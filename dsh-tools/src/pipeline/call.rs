@@ -6,12 +6,11 @@ use std::sync::Arc;
 use crate::definition::ToolDefinition;
 use crate::execution::ToolExecution;
 use crate::registry::core::Core;
-use crate::run::RunShared;
 
 /// One call in flight. Cheap to clone (three reference counts).
 #[derive(Clone)]
 pub(crate) struct CallContext {
-    pub(crate) run: Arc<RunShared>,
+    pub(crate) execution: ToolExecution,
     pub(crate) core: Arc<Core>,
     /// The definition visible to the caller when the call started: its finalizer is the one that
     /// runs, and wrappers read its budget from it.
@@ -22,7 +21,7 @@ pub(crate) struct CallContext {
 
 impl CallContext {
     pub(crate) fn execution(&self) -> &ToolExecution {
-        self.run.execution()
+        &self.execution
     }
 
     /// The definition the call's name resolves to now: the one captured at the start when

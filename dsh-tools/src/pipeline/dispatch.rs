@@ -13,13 +13,16 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::ToolError;
 use crate::future::{CatchUnwind, catch_panic};
+use crate::pipeline::call::CallContext;
 use crate::pipeline::output::rendered_success;
-use crate::pipeline::wrapper::DispatchRequest;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 
-pub(crate) async fn dispatch(request: DispatchRequest) -> ToolExecutionResult {
-    let DispatchRequest { call, signal } = request;
+/// Runs the body of `call`; `signal` is a layer's replacement for the body's token.
+pub(crate) async fn dispatch(
+    call: &CallContext,
+    signal: Option<CancellationToken>,
+) -> ToolExecutionResult {
     let execution = call.execution();
     let token = execution.token();
     let failed = |error: ToolError| ToolExecutionResult::failure(error).stamped(token);
@@ -41,9 +44,9 @@ pub(crate) async fn dispatch(request: DispatchRequest) -> ToolExecutionResult {
         return failed(ToolError::invalid_arguments_text(reason));
     }
 
-    call.run.mark_body_invoked();
+    execution.mark_body_invoked();
     let run = ToolRun::new(
-        call.run.clone(),
+        execution.clone(),
         fused.as_ref().map(|(body, _)| body.clone()),
     );
     let outcome = match catch_panic(|| definition.execute(execution.arguments(), &run)) {

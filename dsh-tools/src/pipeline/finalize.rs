@@ -13,18 +13,15 @@ use crate::result::ToolExecutionResult;
 pub(crate) fn finalize(
     definition: Option<&Arc<dyn ToolDefinition>>,
     execution: &ToolExecution,
-    mut result: ToolExecutionResult,
-) -> ToolExecutionResult {
+    result: &mut ToolExecutionResult,
+) {
     let Some(definition) = definition else {
-        return result;
+        return;
     };
-    match catch_panic(|| definition.finalize_content(execution, &result)) {
-        Ok(Ok(None)) => result,
-        Ok(Ok(Some(content))) => {
-            result.set_content(content);
-            result
-        }
-        Ok(Err(error)) => failed(execution, error),
-        Err(message) => failed(execution, finalizer_panicked(execution.name(), &message)),
+    match catch_panic(|| definition.finalize_content(execution, result)) {
+        Ok(Ok(None)) => {}
+        Ok(Ok(Some(content))) => result.set_content(content),
+        Ok(Err(error)) => *result = failed(execution, error),
+        Err(message) => *result = failed(execution, finalizer_panicked(execution.name(), &message)),
     }
 }

@@ -38,16 +38,16 @@ use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
 use crate::future::{CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
+use crate::pipeline::chain::HookList;
 use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
-use crate::pipeline::post_execute::PostExecuteNext;
+use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::pipeline::trace::CallSpan;
 use crate::pipeline::wrapper::{DispatchRequest, Next};
 use crate::policy::approval::{AskVerdict, resolve_ask};
 use crate::registry::core::Core;
-use crate::registry::view::View;
+use crate::registry::view::{HookPlan, View};
 use crate::result::ToolExecutionResult;
-use crate::run::RunShared;
 
 /// Where a result goes next.
 enum Stage {
@@ -60,52 +60,83 @@ enum Stage {
 /// Runs one call through every phase.
 pub(crate) async fn execute(core: Arc<Core>, input: ToolExecutionInput) -> ToolExecutionResult {
     let snapshot = core.snapshot();
-    let execution = ToolExecution::from_input(input);
+    let execution = ToolExecution::from_input(input, Arc::clone(core.state()));
     let span = CallSpan::start(&execution);
     let view = View::new(&snapshot, execution.agent());
+    let plan = view.plan();
     let call = CallContext {
         definition: view.resolve(execution.name()).cloned(),
         generation: snapshot.generation,
-        run: Arc::new(RunShared::new(execution, Arc::clone(core.state()))),
+        execution,
         core,
     };
-    let result = run_phases(&call, &view).instrument(span.span.clone()).await;
+    drop(view);
+    drop(snapshot);
+    // The phases with hooks live in their own (boxed) future, so a call without hooks neither
+    // carries their state nor pays for it; only an enabled span is entered on every poll.
+    let result = if span.span.is_disabled() {
+        if plan.is_empty() {
+            run_bare(&call).await
+        } else {
+            Box::pin(run_phases(&call, &plan)).await
+        }
+    } else {
+        Box::pin(run_phases(&call, &plan).instrument(span.span.clone())).await
+    };
     span.finish(&result);
     result
 }
 
-async fn run_phases(call: &CallContext, view: &View<'_>) -> ToolExecutionResult {
+/// The phases of a call no hook applies to: dispatch, cancellation and the finalizer.
+async fn run_bare(call: &CallContext) -> ToolExecutionResult {
     let execution = call.execution();
-    let result = match decide_and_dispatch(call, view).await {
+    let mut result = if execution.is_cancelled() {
+        failed(execution, ToolError::aborted_before_dispatch())
+    } else {
+        let mut result = dispatch::dispatch(call, None).await;
+        result.prepend_additional_contexts(execution.take_deferred());
+        normalize::supersede_if_cancelled(call, &mut result);
+        result
+    };
+    finalize::finalize(call.definition.as_ref(), execution, &mut result);
+    result
+}
+
+async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
+    let execution = call.execution();
+    let mut result = match decide_and_dispatch(call, plan).await {
         Stage::Final(result) => result,
         Stage::Post(mut result) => {
-            result.prepend_additional_contexts(call.run.take_deferred());
-            let result = normalize::supersede_if_cancelled(call, result);
-            let result = match post_execute(call, view, result).await {
-                Ok(result) => result,
-                Err(error) => failed(execution, error),
-            };
-            normalize::supersede_if_cancelled(call, result)
+            result.prepend_additional_contexts(execution.take_deferred());
+            normalize::supersede_if_cancelled(call, &mut result);
+            if let Some(hooks) = &plan.post_execute {
+                result = match post_execute(call, Arc::clone(hooks), result).await {
+                    Ok(result) => result,
+                    Err(error) => failed(execution, error),
+                };
+                normalize::supersede_if_cancelled(call, &mut result);
+            }
+            result
         }
     };
-    let result = finalize::finalize(call.definition.as_ref(), execution, result);
-    if let Some(observers) = view.hooks(|hooks| &hooks.observers) {
-        observer::notify(&observers, execution, &result);
+    finalize::finalize(call.definition.as_ref(), execution, &mut result);
+    if let Some(observers) = &plan.observers {
+        observer::notify(observers, execution, &result);
     }
     result
 }
 
 /// Phases 2 to 7.
-async fn decide_and_dispatch(call: &CallContext, view: &View<'_>) -> Stage {
+async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     let execution = call.execution();
     if execution.is_cancelled() {
         return Stage::Final(failed(execution, ToolError::aborted_before_dispatch()));
     }
 
-    let decision = match view.hooks(|hooks| &hooks.pre_execute) {
+    let decision = match &plan.pre_execute {
         None => PreToolDecision::Allow,
         Some(hooks) => {
-            let waterfall = PreExecuteNext::new(hooks, execution.clone()).run();
+            let waterfall = PreExecuteNext::new(Arc::clone(hooks), execution.clone()).run();
             match CatchUnwind::new(waterfall).await {
                 Ok(Ok(decision)) => decision,
                 Ok(Err(error)) => return Stage::Final(failed(execution, error)),
@@ -120,7 +151,7 @@ async fn decide_and_dispatch(call: &CallContext, view: &View<'_>) -> Stage {
         PreToolDecision::Allow => {}
         PreToolDecision::Deny { reason } => return Stage::Post(denied(execution, reason)),
         PreToolDecision::Ask { reason } => {
-            let approver = view.approver().cloned();
+            let approver = plan.approver.clone();
             match resolve_ask(approver, execution, call.definition.clone(), reason).await {
                 Ok(AskVerdict::Allow) => {}
                 Ok(AskVerdict::Deny(reason)) => return Stage::Post(denied(execution, reason)),
@@ -133,8 +164,8 @@ async fn decide_and_dispatch(call: &CallContext, view: &View<'_>) -> Stage {
         }
     }
 
-    if let Some(guards) = view.hooks(|hooks| &hooks.guards) {
-        match catch_panic(|| guard::first_denial(&guards, execution)) {
+    if let Some(guards) = &plan.guards {
+        match catch_panic(|| guard::first_denial(guards, execution)) {
             Ok(None) => {}
             Ok(Some(reason)) => return Stage::Post(denied(execution, reason)),
             Err(panic) => {
@@ -147,28 +178,27 @@ async fn decide_and_dispatch(call: &CallContext, view: &View<'_>) -> Stage {
         return Stage::Post(failed(execution, ToolError::aborted_before_dispatch()));
     }
 
-    let request = DispatchRequest::new(call.clone());
-    match view.hooks(|hooks| &hooks.wrappers) {
-        None => Stage::Post(dispatch::dispatch(request).await),
-        Some(layers) => match CatchUnwind::new(Next::new(layers).run(request)).await {
-            Ok(Ok(result)) => Stage::Post(result),
-            Ok(Err(error)) => Stage::Final(failed(execution, error)),
-            Err(panic) => {
-                Stage::Final(failed(execution, hook_panicked(HookPhase::Wrapper, &panic)))
+    match &plan.wrappers {
+        None => Stage::Post(dispatch::dispatch(call, None).await),
+        Some(layers) => {
+            let request = DispatchRequest::new(call.clone());
+            match CatchUnwind::new(Next::new(Arc::clone(layers)).run(request)).await {
+                Ok(Ok(result)) => Stage::Post(result),
+                Ok(Err(error)) => Stage::Final(failed(execution, error)),
+                Err(panic) => {
+                    Stage::Final(failed(execution, hook_panicked(HookPhase::Wrapper, &panic)))
+                }
             }
-        },
+        }
     }
 }
 
 /// Phase 9: the `post-execute` waterfall and its decision; an `Err` ends the call.
 async fn post_execute(
     call: &CallContext,
-    view: &View<'_>,
+    hooks: HookList<dyn PostExecuteHook>,
     result: ToolExecutionResult,
 ) -> Result<ToolExecutionResult, ToolError> {
-    let Some(hooks) = view.hooks(|hooks| &hooks.post_execute) else {
-        return Ok(result);
-    };
     let shared = Arc::new(result);
     let waterfall =
         PostExecuteNext::new(hooks, call.execution().clone(), Arc::clone(&shared)).run();

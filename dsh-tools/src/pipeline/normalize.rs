@@ -34,15 +34,12 @@ pub(crate) fn adopt(call: &CallContext, result: ToolExecutionResult) -> ToolExec
 
 /// A success becomes `ABORTED` (a body ran) or `ABORTED_BEFORE_DISPATCH` (none did) when the caller
 /// has cancelled; failures stay. Additional contexts survive either way.
-pub(crate) fn supersede_if_cancelled(
-    call: &CallContext,
-    mut result: ToolExecutionResult,
-) -> ToolExecutionResult {
+pub(crate) fn supersede_if_cancelled(call: &CallContext, result: &mut ToolExecutionResult) {
     let execution = call.execution();
     if result.is_error() || !execution.is_cancelled() {
-        return result;
+        return;
     }
-    let error = if call.run.body_invoked() {
+    let error = if execution.body_invoked() {
         ToolError::aborted()
     } else {
         ToolError::aborted_before_dispatch()
@@ -50,5 +47,5 @@ pub(crate) fn supersede_if_cancelled(
     let contexts = result.take_additional_contexts();
     let mut aborted = ToolExecutionResult::failure(error).stamped(execution.token());
     aborted.extend_additional_contexts(contexts);
-    aborted
+    *result = aborted;
 }

@@ -124,7 +124,10 @@ impl Next {
     /// Runs the inner layers and the dispatch; the result is already adopted by the registry.
     pub fn run(self, request: DispatchRequest) -> BoxFuture<'static, LayerResult> {
         match self.chain.split() {
-            None => Box::pin(async move { Ok(dispatch::dispatch(request).await) }),
+            None => Box::pin(async move {
+                let DispatchRequest { call, signal } = request;
+                Ok(dispatch::dispatch(&call, signal).await)
+            }),
             Some((layer, rest)) => Box::pin(async move {
                 let call = request.call.clone();
                 let result = layer.call(request, Self { chain: rest }).await?;

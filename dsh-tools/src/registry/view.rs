@@ -13,8 +13,35 @@ use std::sync::{Arc, PoisonError};
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
 use crate::pipeline::chain::HookList;
+use crate::pipeline::guard::ToolGuard;
+use crate::pipeline::observer::ResultObserver;
+use crate::pipeline::post_execute::PostExecuteHook;
+use crate::pipeline::pre_execute::PreExecuteHook;
+use crate::pipeline::wrapper::ExecuteLayer;
 use crate::policy::approval::Approver;
 use crate::registry::state::{HookSet, ScopeState, Snapshot};
+
+/// The hooks of every kind that apply to one call (`None` where there are none), and the
+/// approver.
+pub(crate) struct HookPlan {
+    pub(crate) pre_execute: Option<HookList<dyn PreExecuteHook>>,
+    pub(crate) guards: Option<HookList<dyn ToolGuard>>,
+    pub(crate) wrappers: Option<HookList<dyn ExecuteLayer>>,
+    pub(crate) post_execute: Option<HookList<dyn PostExecuteHook>>,
+    pub(crate) observers: Option<HookList<dyn ResultObserver>>,
+    pub(crate) approver: Option<Arc<dyn Approver>>,
+}
+
+impl HookPlan {
+    /// Whether no hook at all applies (the approver only matters to a `pre-execute` ask).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pre_execute.is_none()
+            && self.guards.is_none()
+            && self.wrappers.is_none()
+            && self.post_execute.is_none()
+            && self.observers.is_none()
+    }
+}
 
 /// A snapshot seen from one scope (or from the global layer).
 pub(crate) struct View<'s> {
@@ -59,15 +86,12 @@ impl<'s> View<'s> {
     }
 
     /// The approver installed when the snapshot was taken.
-    pub(crate) fn approver(&self) -> Option<&'s Arc<dyn Approver>> {
+    fn approver(&self) -> Option<&'s Arc<dyn Approver>> {
         self.snapshot.approver.as_ref()
     }
 
     /// The hooks of one kind that apply here, in order; `None` when there are none.
-    pub(crate) fn hooks<T: ?Sized>(
-        &self,
-        pick: fn(&HookSet) -> &HookList<T>,
-    ) -> Option<HookList<T>> {
+    fn hooks<T: ?Sized>(&self, pick: fn(&HookSet) -> &HookList<T>) -> Option<HookList<T>> {
         let global = pick(&self.snapshot.global.hooks);
         if self
             .chain
@@ -86,6 +110,18 @@ impl<'s> View<'s> {
             .cloned()
             .collect();
         Some(combined)
+    }
+
+    /// Every hook that applies here, resolved once for a call.
+    pub(crate) fn plan(&self) -> HookPlan {
+        HookPlan {
+            pre_execute: self.hooks(|hooks| &hooks.pre_execute),
+            guards: self.hooks(|hooks| &hooks.guards),
+            wrappers: self.hooks(|hooks| &hooks.wrappers),
+            post_execute: self.hooks(|hooks| &hooks.post_execute),
+            observers: self.hooks(|hooks| &hooks.observers),
+            approver: self.approver().cloned(),
+        }
     }
 
     /// The model-facing schemas of every visible tool, sorted by name, cached per snapshot.
