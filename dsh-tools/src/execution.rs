@@ -128,6 +128,11 @@ impl ToolExecutionInput {
         }
     }
 
+    /// Whether [`from_raw`](Self::from_raw) could not parse the raw arguments.
+    pub fn is_malformed(&self) -> bool {
+        self.malformed.is_some()
+    }
+
     /// Runs the call on behalf of `agent`.
     #[must_use]
     pub fn with_agent(mut self, agent: impl Into<AgentId>) -> Self {

@@ -37,6 +37,7 @@ pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
 pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult, Next, layer_fn};
 pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
+pub use policy::batch::{BatchOutcome, ExecutionMode};
 pub use policy::timeout::TimeoutPolicy;
 pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
 pub use registry::{
