@@ -49,3 +49,8 @@ pub use run::{SharedState, ToolRun};
 pub use schema::Schema;
 pub use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
