@@ -141,8 +141,13 @@ pub trait ToolDefinition: Send + Sync + 'static {
 
 /// The default rendering: a string as its text, anything else as compact JSON.
 pub fn render_value_as_text(value: &Value) -> ContentBlock {
-    match value {
-        Value::String(text) => ContentBlock::text(text.clone()),
-        other => ContentBlock::text(other.to_string()),
-    }
+    // Scalars skip the formatting machinery: this runs on every successful call.
+    let text = match value {
+        Value::String(text) => text.clone(),
+        Value::Null => "null".to_owned(),
+        Value::Bool(true) => "true".to_owned(),
+        Value::Bool(false) => "false".to_owned(),
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
+    };
+    ContentBlock::text(text)
 }

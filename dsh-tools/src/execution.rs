@@ -5,6 +5,7 @@
 //! decide about a call but cannot rewrite its arguments or identity, so history, audit, UI and what
 //! actually ran always agree.
 
+use std::cell::Cell;
 use std::fmt;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,8 +27,22 @@ pub struct ToolExecutionToken(NonZeroU64);
 impl ToolExecutionToken {
     /// Mints a token no other execution in this process has.
     pub(crate) fn mint() -> Self {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let raw = NEXT.fetch_add(1, Ordering::Relaxed);
+        // Each thread reserves a block of ids at a time, so minting is a thread-local increment
+        // rather than a contended atomic on every call.
+        const BLOCK: u64 = 1024;
+        static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
+        thread_local! {
+            static RANGE: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+        }
+        let raw = RANGE.with(|range| {
+            let (mut next, mut end) = range.get();
+            if next == end {
+                next = NEXT_BLOCK.fetch_add(BLOCK, Ordering::Relaxed);
+                end = next + BLOCK;
+            }
+            range.set((next + 1, end));
+            next
+        });
         Self(NonZeroU64::new(raw).unwrap_or(NonZeroU64::MIN))
     }
 }

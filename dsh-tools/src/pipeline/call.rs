@@ -6,11 +6,14 @@ use std::sync::Arc;
 use crate::definition::ToolDefinition;
 use crate::execution::ToolExecution;
 use crate::registry::core::Core;
+use crate::run::ToolRun;
 
 /// One call in flight. Cheap to clone (three reference counts).
 #[derive(Clone)]
 pub(crate) struct CallContext {
-    pub(crate) execution: ToolExecution,
+    /// The body's run context with the caller's token: what dispatch hands the body unless a
+    /// layer replaced the token, so the common path makes no per-dispatch copy.
+    pub(crate) run: ToolRun,
     pub(crate) core: Arc<Core>,
     /// The definition visible to the caller when the call started: its finalizer is the one that
     /// runs, and wrappers read its budget from it.
@@ -21,7 +24,7 @@ pub(crate) struct CallContext {
 
 impl CallContext {
     pub(crate) fn execution(&self) -> &ToolExecution {
-        &self.execution
+        self.run.execution()
     }
 
     /// The definition the call's name resolves to now: the one captured at the start when

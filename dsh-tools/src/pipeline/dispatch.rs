@@ -45,11 +45,15 @@ pub(crate) async fn dispatch(
     }
 
     execution.mark_body_invoked();
-    let run = ToolRun::new(
-        execution.clone(),
-        fused.as_ref().map(|(body, _)| body.clone()),
-    );
-    let outcome = match catch_panic(|| definition.execute(execution.arguments(), &run)) {
+    let replaced_run;
+    let run = match &fused {
+        None => &call.run,
+        Some((body, _)) => {
+            replaced_run = ToolRun::new(execution.clone(), Some(body.clone()));
+            &replaced_run
+        }
+    };
+    let outcome = match catch_panic(|| definition.execute(execution.arguments(), run)) {
         Ok(body) => {
             let replacement = fused
                 .as_ref()

@@ -48,6 +48,7 @@ use crate::policy::approval::{AskVerdict, resolve_ask};
 use crate::registry::core::Core;
 use crate::registry::view::{HookPlan, View};
 use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
 
 /// Where a result goes next.
 enum Stage {
@@ -59,19 +60,20 @@ enum Stage {
 
 /// Runs one call through every phase.
 pub(crate) async fn execute(core: Arc<Core>, input: ToolExecutionInput) -> ToolExecutionResult {
-    let snapshot = core.snapshot();
     let execution = ToolExecution::from_input(input, Arc::clone(core.state()));
     let span = CallSpan::start(&execution);
-    let view = View::new(&snapshot, execution.agent());
-    let plan = view.plan();
+    // Capture what the call needs under the read lock; the snapshot itself is not kept.
+    let (definition, plan, generation) = core.with_snapshot(|snapshot| {
+        let view = View::new(snapshot, execution.agent());
+        let definition = view.resolve(execution.name()).cloned();
+        (definition, view.plan(), snapshot.generation)
+    });
     let call = CallContext {
-        definition: view.resolve(execution.name()).cloned(),
-        generation: snapshot.generation,
-        execution,
+        run: ToolRun::new(execution, None),
         core,
+        definition,
+        generation,
     };
-    drop(view);
-    drop(snapshot);
     // The phases with hooks live in their own (boxed) future, so a call without hooks neither
     // carries their state nor pays for it; only an enabled span is entered on every poll.
     let result = if span.span.is_disabled() {

@@ -52,6 +52,12 @@ impl Core {
         Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
     }
 
+    /// Runs `read` on the current snapshot under the read lock, without taking a reference to
+    /// it: a call captures what it needs this way.
+    pub(crate) fn with_snapshot<R>(&self, read: impl FnOnce(&Snapshot) -> R) -> R {
+        read(&self.current.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
     pub(crate) fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }

@@ -19,6 +19,7 @@ pub(crate) mod core;
 mod edit;
 mod error;
 mod event;
+mod name_hash;
 mod registration;
 mod restriction;
 mod scope;

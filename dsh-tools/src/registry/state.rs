@@ -18,6 +18,7 @@ use crate::pipeline::post_execute::PostExecuteHook;
 use crate::pipeline::pre_execute::PreExecuteHook;
 use crate::pipeline::wrapper::ExecuteLayer;
 use crate::policy::approval::Approver;
+use crate::registry::name_hash::NameHash;
 use crate::registry::restriction::CompiledRestriction;
 
 /// One registered tool.
@@ -87,6 +88,15 @@ impl HookSet {
             || without(&mut self.observers, id)
     }
 
+    /// Whether no hook of any kind is registered.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pre_execute.is_empty()
+            && self.guards.is_empty()
+            && self.wrappers.is_empty()
+            && self.post_execute.is_empty()
+            && self.observers.is_empty()
+    }
+
     pub(crate) fn has(&self, id: u64) -> bool {
         let mut ids = self
             .pre_execute
@@ -103,7 +113,7 @@ impl HookSet {
 /// The tools and hooks of one layer (the global layer or one scope).
 #[derive(Clone, Default)]
 pub(crate) struct Layer {
-    pub(crate) tools: HashMap<Arc<str>, ToolEntry>,
+    pub(crate) tools: HashMap<Arc<str>, ToolEntry, NameHash>,
     pub(crate) hooks: HookSet,
 }
 

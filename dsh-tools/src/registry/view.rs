@@ -33,6 +33,17 @@ pub(crate) struct HookPlan {
 }
 
 impl HookPlan {
+    fn none(approver: Option<Arc<dyn Approver>>) -> Self {
+        Self {
+            pre_execute: None,
+            guards: None,
+            wrappers: None,
+            post_execute: None,
+            observers: None,
+            approver,
+        }
+    }
+
     /// Whether no hook at all applies (the approver only matters to a `pre-execute` ask).
     pub(crate) fn is_empty(&self) -> bool {
         self.pre_execute.is_none()
@@ -114,13 +125,17 @@ impl<'s> View<'s> {
 
     /// Every hook that applies here, resolved once for a call.
     pub(crate) fn plan(&self) -> HookPlan {
+        let approver = self.approver().cloned();
+        if self.chain.is_empty() && self.snapshot.global.hooks.is_empty() {
+            return HookPlan::none(approver);
+        }
         HookPlan {
             pre_execute: self.hooks(|hooks| &hooks.pre_execute),
             guards: self.hooks(|hooks| &hooks.guards),
             wrappers: self.hooks(|hooks| &hooks.wrappers),
             post_execute: self.hooks(|hooks| &hooks.post_execute),
             observers: self.hooks(|hooks| &hooks.observers),
-            approver: self.approver().cloned(),
+            approver,
         }
     }
 
