@@ -29,6 +29,7 @@ type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + S
 type Finalize = dyn Fn(&ToolExecution, &ToolExecutionResult) -> Result<Option<Vec<ContentBlock>>, ToolError>
     + Send
     + Sync;
+type Classifier = dyn Fn(&Value) -> bool + Send + Sync;
 type PresentCall = dyn Fn(&Value) -> Option<ToolCallView> + Send + Sync;
 type PresentResult = dyn Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync;
 
@@ -41,7 +42,7 @@ struct Parts {
     arguments: Option<Schema>,
     output: Option<Schema>,
     timeout_ms: Option<u64>,
-    concurrency_safe: bool,
+    concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
@@ -89,7 +90,7 @@ impl FnTool {
                 arguments: None,
                 output: None,
                 timeout_ms: None,
-                concurrency_safe: false,
+                concurrency_safe: None,
                 annotations: ToolAnnotations::default(),
                 render: None,
                 finalize: None,
@@ -132,8 +133,18 @@ impl FnToolBuilder {
 
     /// Whether calls may run concurrently with other concurrency-safe calls of a batch.
     #[must_use]
-    pub fn concurrency_safe(mut self, safe: bool) -> Self {
-        self.parts.concurrency_safe = safe;
+    pub fn concurrency_safe(self, safe: bool) -> Self {
+        self.concurrency_classifier(move |_| safe)
+    }
+
+    /// Decides per call, from its arguments, whether it may run concurrently (a shell tool that
+    /// is safe for read-only commands only).
+    #[must_use]
+    pub fn concurrency_classifier<F>(mut self, classify: F) -> Self
+    where
+        F: Fn(&Value) -> bool + Send + Sync + 'static,
+    {
+        self.parts.concurrency_safe = Some(Arc::new(classify));
         self
     }
 
@@ -280,8 +291,11 @@ impl ToolDefinition for FnTool {
             .and_then(|present| present(arguments, result))
     }
 
-    fn is_concurrency_safe(&self, _arguments: &Value) -> bool {
-        self.parts.concurrency_safe
+    fn is_concurrency_safe(&self, arguments: &Value) -> bool {
+        self.parts
+            .concurrency_safe
+            .as_ref()
+            .is_some_and(|classify| classify(arguments))
     }
 
     fn annotations(&self) -> ToolAnnotations {
@@ -294,7 +308,7 @@ impl fmt::Debug for FnTool {
         f.debug_struct("FnTool")
             .field("name", &self.parts.name)
             .field("timeout_ms", &self.parts.timeout_ms)
-            .field("concurrency_safe", &self.parts.concurrency_safe)
+            .field("classified", &self.parts.concurrency_safe.is_some())
             .finish_non_exhaustive()
     }
 }

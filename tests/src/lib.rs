@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use dsh_tools::{FnTool, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json};
+use dsh_tools::{
+    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
@@ -116,6 +118,57 @@ pub fn registry_with(tools: impl IntoIterator<Item = FnTool>) -> ToolRegistry {
             .expect("test tools have distinct names");
     }
     registry
+}
+
+/// Registers a `pre-execute` listener that logs `label` and delegates.
+pub fn log_pre_execute(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_pre_execute(move |_, next| {
+        log.push(label);
+        next.run()
+    })
+}
+
+/// Registers a guard that logs `label` and allows.
+pub fn log_guard(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.guard(move |_| {
+        log.push(label);
+        None
+    })
+}
+
+/// Registers an `execute` layer that logs `label` and delegates.
+pub fn log_wrapper(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_execute(move |request, next| {
+        log.push(label);
+        next.run(request)
+    })
+}
+
+/// Registers a `post-execute` listener that logs `label` and delegates.
+pub fn log_post_execute(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_post_execute(move |_, _, next| {
+        log.push(label);
+        next.run()
+    })
+}
+
+/// Registers a result observer that logs `label`.
+pub fn log_observer(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_result(move |_, _| log.push(label))
+}
+
+/// Logs every phase: `pre`, `guard`, `wrapper`, `post`, `observe`.
+pub fn log_every_phase(registry: &ToolRegistry, log: &Log) {
+    log_pre_execute(registry, log, "pre");
+    log_guard(registry, log, "guard");
+    log_wrapper(registry, log, "wrapper");
+    log_post_execute(registry, log, "post");
+    log_observer(registry, log, "observe");
 }
 
 /// The single text of a result's content (panics when the content is not one text block).

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{ContentBlock, ExecutionMode, FnTool, ToolExecutionInput, ToolRegistry, json};
+use dsh_tools::{ContentBlock, ExecutionMode, FnTool, ToolExecutionInput, json};
 use dsh_tools_tests::{Log, call, ok_tool, registry_with};
 use tokio::time::{Instant, sleep};
 
@@ -69,32 +69,12 @@ fn the_mode_follows_the_tools_classifier() {
 
 #[test]
 fn a_classifier_that_decides_by_argument_and_one_that_panics() {
-    struct ByArgument;
-    impl dsh_tools::ToolDefinition for ByArgument {
-        fn name(&self) -> &str {
-            "cmd"
-        }
-        fn description(&self) -> &str {
-            ""
-        }
-        fn parameters(&self) -> &dsh_tools::Value {
-            static EMPTY: std::sync::OnceLock<dsh_tools::Value> = std::sync::OnceLock::new();
-            EMPTY.get_or_init(|| json!({"type": "object"}))
-        }
-        fn execute<'a>(
-            &'a self,
-            _: &'a dsh_tools::Value,
-            _: &'a dsh_tools::ToolRun,
-        ) -> dsh_tools::BoxFuture<'a, Result<dsh_tools::Value, dsh_tools::ToolError>> {
-            Box::pin(async { Ok(json!(null)) })
-        }
-        fn is_concurrency_safe(&self, arguments: &dsh_tools::Value) -> bool {
+    let registry = registry_with([FnTool::builder("cmd", "")
+        .concurrency_classifier(|arguments| {
             assert!(arguments["panic"] != true, "classifier bug");
             arguments["readonly"] == true
-        }
-    }
-    let registry = ToolRegistry::new();
-    registry.register(ByArgument).unwrap();
+        })
+        .handler(|_, _| async { Ok(json!(null)) })]);
     let mode = |arguments| registry.execution_mode(&ToolExecutionInput::new("c", "cmd", arguments));
     assert_eq!(mode(json!({"readonly": true})), ExecutionMode::Parallel);
     assert_eq!(mode(json!({"readonly": false})), ExecutionMode::Exclusive);

@@ -170,29 +170,11 @@ async fn a_panicking_body_is_tool_panicked_and_the_registry_keeps_working() {
 
 #[tokio::test]
 async fn a_body_that_panics_before_returning_its_future_is_caught() {
-    struct Eager;
-    impl dsh_tools::ToolDefinition for Eager {
-        fn name(&self) -> &str {
-            "eager"
-        }
-        fn description(&self) -> &str {
-            ""
-        }
-        fn parameters(&self) -> &dsh_tools::Value {
-            static EMPTY: std::sync::OnceLock<dsh_tools::Value> = std::sync::OnceLock::new();
-            EMPTY.get_or_init(|| json!({"type": "object"}))
-        }
-        fn execute<'a>(
-            &'a self,
-            _: &'a dsh_tools::Value,
-            _: &'a dsh_tools::ToolRun,
-        ) -> dsh_tools::BoxFuture<'a, Result<dsh_tools::Value, ToolError>> {
+    let eager =
+        FnTool::builder("eager", "").handler(|_, _| -> std::future::Ready<Result<(), ToolError>> {
             panic!("before the future")
-        }
-    }
-    let registry = dsh_tools::ToolRegistry::new();
-    registry.register(Eager).unwrap();
-    let result = registry.execute(call("eager")).await;
+        });
+    let result = registry_with([eager]).execute(call("eager")).await;
     assert_eq!(
         only_text(&result),
         "Error: tool \"eager\" panicked: before the future"

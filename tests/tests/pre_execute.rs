@@ -2,18 +2,16 @@
 //! denied or failed call still reaches.
 
 use dsh_tools::{PostToolDecision, PreToolDecision, ToolError, ToolRegistry, codes, json};
-use dsh_tools_tests::{Log, call, logging_tool, only_text, registry_with};
+use dsh_tools_tests::{
+    Log, call, log_every_phase, log_observer, log_post_execute, logging_tool, only_text,
+    registry_with,
+};
 use tokio_util::sync::CancellationToken;
 
 /// Logs `post` and `observe` when those phases run.
 fn watch_later_phases(registry: &ToolRegistry, log: &Log) {
-    let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
-        seen.push("post");
-        next.run()
-    });
-    let seen = log.clone();
-    registry.on_result(move |_, _| seen.push("observe"));
+    log_post_execute(registry, log, "post");
+    log_observer(registry, log, "observe");
 }
 
 #[tokio::test]
@@ -215,17 +213,7 @@ async fn listeners_see_the_frozen_call() {
 async fn a_pre_aborted_call_runs_no_hook_at_all() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let seen = log.clone();
-    registry.on_pre_execute(move |_, next| {
-        seen.push("pre");
-        next.run()
-    });
-    let seen = log.clone();
-    registry.guard(move |_| {
-        seen.push("guard");
-        None
-    });
-    watch_later_phases(&registry, &log);
+    log_every_phase(&registry, &log);
     let signal = CancellationToken::new();
     signal.cancel();
     let result = registry.execute(call("t").with_signal(signal)).await;
@@ -241,22 +229,7 @@ async fn a_pre_aborted_call_runs_no_hook_at_all() {
 async fn an_unknown_tool_travels_every_phase_and_fails_at_dispatch() {
     let log = Log::new();
     let registry = ToolRegistry::new();
-    let seen = log.clone();
-    registry.on_pre_execute(move |_, next| {
-        seen.push("pre");
-        next.run()
-    });
-    let seen = log.clone();
-    registry.guard(move |_| {
-        seen.push("guard");
-        None
-    });
-    let seen = log.clone();
-    registry.on_execute(move |request, next| {
-        seen.push("wrapper");
-        next.run(request)
-    });
-    watch_later_phases(&registry, &log);
+    log_every_phase(&registry, &log);
     let result = registry.execute(call("nope")).await;
     assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
     assert_eq!(

@@ -24,6 +24,27 @@ impl<T: ?Sized> Clone for HookEntry<T> {
 /// The hooks of one kind that apply to a call, in the order they run.
 pub(crate) type HookList<T> = Arc<[HookEntry<T>]>;
 
+/// `list` with `hook` appended under `id` (lists are shared by snapshots, so edits copy).
+pub(crate) fn appended<T: ?Sized>(list: &HookList<T>, id: u64, hook: Arc<T>) -> HookList<T> {
+    list.iter()
+        .cloned()
+        .chain([HookEntry { id, hook }])
+        .collect()
+}
+
+/// Removes the entry `id` from `list`; `false` when there was none.
+pub(crate) fn remove_entry<T: ?Sized>(list: &mut HookList<T>, id: u64) -> bool {
+    if !list.iter().any(|entry| entry.id == id) {
+        return false;
+    }
+    *list = list
+        .iter()
+        .filter(|entry| entry.id != id)
+        .cloned()
+        .collect();
+    true
+}
+
 /// A cursor into a [`HookList`].
 pub(crate) struct Chain<T: ?Sized> {
     hooks: HookList<T>,

@@ -11,7 +11,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use crate::definition::ToolDefinition;
 use crate::execution::AgentId;
 use crate::future::catch_panic;
-use crate::pipeline::chain::{HookEntry, HookList};
+use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::registry::event::RegistryEvent;
 use crate::registry::state::Snapshot;
 use crate::registry::view::View;
@@ -108,11 +108,7 @@ impl Core {
             .listeners
             .write()
             .unwrap_or_else(PoisonError::into_inner);
-        *listeners = listeners
-            .iter()
-            .cloned()
-            .chain([HookEntry { id, hook: listener }])
-            .collect();
+        *listeners = appended(&listeners, id, listener);
     }
 
     pub(crate) fn remove_listener(&self, id: u64) -> bool {
@@ -120,15 +116,7 @@ impl Core {
             .listeners
             .write()
             .unwrap_or_else(PoisonError::into_inner);
-        if !listeners.iter().any(|entry| entry.id == id) {
-            return false;
-        }
-        *listeners = listeners
-            .iter()
-            .filter(|entry| entry.id != id)
-            .cloned()
-            .collect();
-        true
+        remove_entry(&mut listeners, id)
     }
 
     /// Tells every listener about `events`; a panicking listener is logged and the others still

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
-use crate::pipeline::chain::{HookEntry, HookList};
+use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::pipeline::guard::ToolGuard;
 use crate::pipeline::observer::ResultObserver;
 use crate::pipeline::post_execute::PostExecuteHook;
@@ -47,25 +47,6 @@ pub(crate) struct HookSet {
     pub(crate) observers: HookList<dyn ResultObserver>,
 }
 
-fn appended<T: ?Sized>(list: &HookList<T>, id: u64, hook: Arc<T>) -> HookList<T> {
-    list.iter()
-        .cloned()
-        .chain([HookEntry { id, hook }])
-        .collect()
-}
-
-fn without<T: ?Sized>(list: &mut HookList<T>, id: u64) -> bool {
-    if !list.iter().any(|entry| entry.id == id) {
-        return false;
-    }
-    *list = list
-        .iter()
-        .filter(|entry| entry.id != id)
-        .cloned()
-        .collect();
-    true
-}
-
 impl HookSet {
     pub(crate) fn add(&mut self, id: u64, hook: AnyHook) {
         match hook {
@@ -81,11 +62,11 @@ impl HookSet {
 
     /// Removes the hook registered as `id`, whatever its kind.
     pub(crate) fn remove(&mut self, id: u64) -> bool {
-        without(&mut self.pre_execute, id)
-            || without(&mut self.guards, id)
-            || without(&mut self.wrappers, id)
-            || without(&mut self.post_execute, id)
-            || without(&mut self.observers, id)
+        remove_entry(&mut self.pre_execute, id)
+            || remove_entry(&mut self.guards, id)
+            || remove_entry(&mut self.wrappers, id)
+            || remove_entry(&mut self.post_execute, id)
+            || remove_entry(&mut self.observers, id)
     }
 
     /// Whether no hook of any kind is registered.
