@@ -7,6 +7,19 @@
 //!
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
 //! self-correct from: never a panic, never a silently dropped field.
+//!
+//! # Pieces
+//! - Tools: anything implementing [`ToolDefinition`]; write one by hand with [`FnTool`].
+//! - The registry: [`ToolRegistry`] (global layer) and [`ToolScope`] (agent scopes with a parent
+//!   chain and [`ToolRestriction`]s); every registration returns a [`Registration`] that disposes.
+//! - Hooks, in pipeline order: `pre-execute` listeners ([`ToolRegistry::on_pre_execute`],
+//!   deciding a [`PreToolDecision`]), the [`Approver`] for `ask`, guards
+//!   ([`ToolRegistry::guard`]), `execute` layers ([`ToolRegistry::wrap`], [`ExecuteLayer`] /
+//!   [`Next`]), `post-execute` listeners ([`ToolRegistry::on_post_execute`], deciding a
+//!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
+//!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
+//!   call's own, each layer in registration order; the first `execute` layer is outermost.
+//! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
 
 mod arguments;
 mod content;

@@ -3,7 +3,8 @@
 //! An [`Approver`] (a UI prompt, a policy service) answers with one of four outcomes. Only
 //! [`ApprovalOutcome::AllowedOnce`] lets the call go on (guards still apply); every other outcome,
 //! and the absence of an approver, is a denial with a fixed reason. An approval that was cancelled
-//! because the caller cancelled ends the call as `ABORTED_BEFORE_DISPATCH`.
+//! because the caller cancelled ends the call as `ABORTED_BEFORE_DISPATCH`. Calls without an
+//! agent are routed too; an approver that cannot place them answers `Unavailable`.
 
 use std::future::Future;
 use std::sync::Arc;
