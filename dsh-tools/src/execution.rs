@@ -15,6 +15,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
+use crate::registry::core::Core;
 use crate::run::SharedState;
 
 /// The opaque identity the registry assigns to one execution.
@@ -198,15 +199,18 @@ struct ExecutionInner {
 struct CallShared {
     /// Contexts bodies deferred, in order.
     deferred: Mutex<Vec<ContentBlock>>,
+    /// Set once something was deferred, so a call that deferred nothing never takes the lock.
+    has_deferred: AtomicBool,
     /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
     body_invoked: AtomicBool,
-    state: Arc<SharedState>,
+    /// The registry the call runs in: its shared state, and where dispatch resolves the tool.
+    registry: Arc<Core>,
 }
 
 impl ToolExecution {
-    /// Freezes `input` under a freshly minted token, with `state` for its bodies. A caller
-    /// without a signal gets one that nobody else holds, so the body always has a token to watch.
-    pub(crate) fn from_input(input: ToolExecutionInput, state: Arc<SharedState>) -> Self {
+    /// Freezes `input` under a freshly minted token, as a call of `registry`. A caller without
+    /// a signal gets one that nobody else holds, so the body always has a token to watch.
+    pub(crate) fn from_input(input: ToolExecutionInput, registry: Arc<Core>) -> Self {
         let ToolExecutionInput {
             call_id,
             name,
@@ -228,8 +232,9 @@ impl ToolExecution {
                 malformed,
                 shared: CallShared {
                     deferred: Mutex::new(Vec::new()),
+                    has_deferred: AtomicBool::new(false),
                     body_invoked: AtomicBool::new(false),
-                    state,
+                    registry,
                 },
             }),
         }
@@ -303,10 +308,17 @@ impl ToolExecution {
     /// Queues context a body deferred.
     pub(crate) fn defer_context(&self, context: ContentBlock) {
         self.deferred().push(context);
+        self.inner
+            .shared
+            .has_deferred
+            .store(true, Ordering::Release);
     }
 
     /// Takes the contexts the bodies deferred, in the order they were deferred.
     pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
+        if !self.inner.shared.has_deferred.load(Ordering::Acquire) {
+            return Vec::new();
+        }
         std::mem::take(&mut *self.deferred())
     }
 
@@ -320,7 +332,12 @@ impl ToolExecution {
 
     /// The shared state the call's bodies reach.
     pub(crate) fn state(&self) -> &SharedState {
-        &self.inner.shared.state
+        self.inner.shared.registry.state()
+    }
+
+    /// The registry the call runs in.
+    pub(crate) fn registry(&self) -> &Core {
+        &self.inner.shared.registry
     }
 }
 

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::registry::core::Core;
 
 /// Shared state provided to the registry once and reached by tools through [`ToolRun::state`],
 /// keyed by type (a database pool, an HTTP client, a workspace root).
@@ -81,7 +82,9 @@ impl ToolRun {
         state: SharedState,
     ) -> Self {
         let input = ToolExecutionInput::new(call_id, name, arguments);
-        Self::new(ToolExecution::from_input(input, Arc::new(state)), None)
+        // A registry of its own carries the state; nothing else of it is ever used.
+        let registry = Arc::new(Core::new(state));
+        Self::new(ToolExecution::from_input(input, registry), None)
     }
 
     /// The execution this body runs for.

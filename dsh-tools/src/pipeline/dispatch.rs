@@ -54,12 +54,13 @@ pub(crate) async fn dispatch(
         }
     };
     let outcome = match catch_panic(|| definition.execute(execution.arguments(), run)) {
-        Ok(body) => {
-            let replacement = fused
-                .as_ref()
-                .map(|(body, replacement)| (replacement, body));
-            watching(CatchUnwind::new(body), replacement).await
-        }
+        Ok(body) => match &fused {
+            None => CatchUnwind::new(body).await,
+            // Boxed: the watcher's state would otherwise enlarge every dispatch's future.
+            Some((body_signal, replacement)) => {
+                Box::pin(watching(CatchUnwind::new(body), replacement, body_signal)).await
+            }
+        },
         Err(message) => Err(message),
     };
     match outcome {
@@ -73,19 +74,17 @@ pub(crate) async fn dispatch(
         }
         Ok(Err(error)) => failed(error),
         Ok(Ok(_)) if run.is_cancelled() => failed(ToolError::aborted()),
-        Ok(Ok(value)) => rendered_success(&*definition, execution, value),
+        Ok(Ok(value)) => rendered_success(&**definition, execution, value),
     }
 }
 
-/// Awaits `body`; when `watch` is given, cancels its second token as soon as the first one is
-/// cancelled, and keeps polling the body until it finishes.
+/// Awaits `body`, cancelling `fused` as soon as `replacement` is cancelled, and keeps polling the
+/// body until it finishes.
 async fn watching<F: Future + Unpin>(
     mut body: F,
-    watch: Option<(&CancellationToken, &CancellationToken)>,
+    replacement: &CancellationToken,
+    fused: &CancellationToken,
 ) -> F::Output {
-    let Some((replacement, fused)) = watch else {
-        return body.await;
-    };
     let mut replaced = pin!(replacement.cancelled());
     let mut forwarded = false;
     poll_fn(|cx| {

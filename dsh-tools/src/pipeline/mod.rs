@@ -30,6 +30,7 @@ pub(crate) mod pre_execute;
 pub(crate) mod trace;
 pub(crate) mod wrapper;
 
+use std::future::Future;
 use std::sync::Arc;
 
 use tracing::Instrument;
@@ -58,11 +59,15 @@ enum Stage {
     Post(ToolExecutionResult),
 }
 
-/// Runs one call through every phase.
-pub(crate) async fn execute(core: Arc<Core>, input: ToolExecutionInput) -> ToolExecutionResult {
-    let execution = ToolExecution::from_input(input, Arc::clone(core.state()));
+/// Phase 1, done when the call is made (not when its future is first polled): freeze the input
+/// and capture, under the read lock, the definition and hooks the call will see. Doing it here
+/// also keeps the input out of the call's future, which is moved around while it is awaited.
+pub(crate) fn execute(
+    core: &Arc<Core>,
+    input: ToolExecutionInput,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+    let execution = ToolExecution::from_input(input, Arc::clone(core));
     let span = CallSpan::start(&execution);
-    // Capture what the call needs under the read lock; the snapshot itself is not kept.
     let (definition, plan, generation) = core.with_snapshot(|snapshot| {
         let view = View::new(snapshot, execution.agent());
         let definition = view.resolve(execution.name()).cloned();
@@ -70,10 +75,14 @@ pub(crate) async fn execute(core: Arc<Core>, input: ToolExecutionInput) -> ToolE
     });
     let call = CallContext {
         run: ToolRun::new(execution, None),
-        core,
         definition,
         generation,
     };
+    run(call, plan, span)
+}
+
+/// Phases 2 to 10.
+async fn run(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
     // The phases with hooks live in their own (boxed) future, so a call without hooks neither
     // carries their state nor pays for it; only an enabled span is entered on every poll.
     let result = if span.span.is_disabled() {

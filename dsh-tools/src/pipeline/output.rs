@@ -56,7 +56,7 @@ pub(crate) fn rendered_success_now(
 ) -> ToolExecutionResult {
     let execution = call.execution();
     match call.resolve_now() {
-        Some(definition) => rendered_success(&*definition, execution, value),
+        Some(definition) => rendered_success(&**definition, execution, value),
         None => ToolExecutionResult::failure(ToolError::unknown_tool(execution.name()))
             .stamped(execution.token()),
     }

@@ -33,7 +33,7 @@ pub(crate) struct Core {
     /// anything changed since its call started.
     generation: AtomicU64,
     next_id: AtomicU64,
-    state: Arc<SharedState>,
+    state: SharedState,
     listeners: RwLock<HookList<ChangeListener>>,
 }
 
@@ -43,7 +43,7 @@ impl Core {
             current: RwLock::new(Arc::new(Snapshot::empty())),
             generation: AtomicU64::new(0),
             next_id: AtomicU64::new(1),
-            state: Arc::new(state),
+            state,
             listeners: RwLock::new(HookList::default()),
         }
     }
@@ -62,7 +62,7 @@ impl Core {
         self.generation.load(Ordering::Acquire)
     }
 
-    pub(crate) fn state(&self) -> &Arc<SharedState> {
+    pub(crate) fn state(&self) -> &SharedState {
         &self.state
     }
 

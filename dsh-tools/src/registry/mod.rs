@@ -134,12 +134,14 @@ impl ToolRegistry {
     }
 
     /// Runs one call through the pipeline. Never fails and never panics: every outcome is a
-    /// [`ToolExecutionResult`]. The future owns what it needs (`'static`), so it can be spawned.
+    /// [`ToolExecutionResult`]. The call is captured when this is called (its token minted, the
+    /// visible definition and hooks taken from the registry as it is now); the future owns what
+    /// it needs (`'static`), so it can be spawned.
     pub fn execute(
         &self,
         input: ToolExecutionInput,
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-        pipeline::execute(Arc::clone(&self.core), input)
+        pipeline::execute(&self.core, input)
     }
 
     /// Creates the scope of `agent`, inside `parent`'s scope when given. Fails when `agent`
