@@ -250,3 +250,16 @@ async fn a_listener_that_keeps_the_result_does_not_break_the_call() {
     assert_eq!(only_text(&result), "1");
     assert_eq!(kept.lock().unwrap()[0].text(), "1");
 }
+
+#[tokio::test]
+async fn a_listener_that_panics_before_returning_a_future_is_contained() {
+    let registry = registry_with([deferring_tool()]);
+    registry.on_post_execute(|_, _, next| -> std::future::Ready<_> {
+        let _ = next;
+        panic!("synchronous post bug")
+    });
+    assert_eq!(
+        only_text(&registry.execute(call("t")).await),
+        "Error: post-execute listener panicked: synchronous post bug"
+    );
+}

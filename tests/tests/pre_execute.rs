@@ -257,3 +257,18 @@ async fn a_deny_can_still_be_rewritten_by_post_execute() {
     assert!(result.is_error());
     assert_eq!(only_text(&result), "denied, try read");
 }
+
+#[tokio::test]
+async fn a_later_listener_that_panics_synchronously_is_contained() {
+    let registry = registry_with([logging_tool("t", &Log::new())]);
+    registry.on_pre_execute(|_, next| next.run());
+    registry.on_pre_execute(|_, next| -> std::future::Ready<_> {
+        let _ = next;
+        panic!("second listener bug")
+    });
+    let result = registry.execute(call("t")).await;
+    assert_eq!(
+        only_text(&result),
+        "Error: pre-execute listener panicked: second listener bug"
+    );
+}

@@ -37,7 +37,7 @@ use tracing::Instrument;
 
 use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
-use crate::future::{CatchUnwind, catch_panic};
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
 use crate::pipeline::chain::HookList;
 use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
@@ -147,7 +147,9 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     let decision = match &plan.pre_execute {
         None => PreToolDecision::Allow,
         Some(hooks) => {
-            let waterfall = PreExecuteNext::new(Arc::clone(hooks), execution.clone()).run();
+            let next = PreExecuteNext::new(Arc::clone(hooks), execution.clone());
+            // The first listener is called inside the future, so that the catcher covers it.
+            let waterfall: BoxFuture<'_, _> = Box::pin(async move { next.run().await });
             match CatchUnwind::new(waterfall).await {
                 Ok(Ok(decision)) => decision,
                 Ok(Err(error)) => return Stage::Final(failed(execution, error)),
@@ -211,8 +213,9 @@ async fn post_execute(
     result: ToolExecutionResult,
 ) -> Result<ToolExecutionResult, ToolError> {
     let shared = Arc::new(result);
-    let waterfall =
-        PostExecuteNext::new(hooks, call.execution().clone(), Arc::clone(&shared)).run();
+    let next = PostExecuteNext::new(hooks, call.execution().clone(), Arc::clone(&shared));
+    // The first listener is called inside the future, so that the catcher covers it.
+    let waterfall: BoxFuture<'_, _> = Box::pin(async move { next.run().await });
     let decision = match CatchUnwind::new(waterfall).await {
         Ok(decision) => decision?,
         Err(panic) => return Err(hook_panicked(HookPhase::PostExecute, &panic)),

@@ -154,14 +154,16 @@ impl PostExecuteNext {
         } = self;
         match chain.split() {
             None => Box::pin(async { Ok(PostToolDecision::accept()) }),
-            Some((hook, rest)) => Box::pin(async move {
+            // Called directly: the pipeline polls the whole chain inside one panic catcher that
+            // also covers the first call (see `pipeline::post_execute`).
+            Some((hook, rest)) => {
                 let next = Self {
                     chain: rest,
                     execution: execution.clone(),
                     result: Arc::clone(&result),
                 };
-                hook.call(execution, result, next).await
-            }),
+                hook.call(execution, result, next)
+            }
         }
     }
 }

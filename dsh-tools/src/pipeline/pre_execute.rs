@@ -93,13 +93,15 @@ impl PreExecuteNext {
         match chain.split() {
             // A zero-sized future: boxing it does not allocate.
             None => Box::pin(async { Ok(PreToolDecision::Allow) }),
-            Some((hook, rest)) => Box::pin(async move {
+            // Called directly: the pipeline polls the whole chain inside one panic catcher that
+            // also covers the first call (see `pipeline::decide_and_dispatch`).
+            Some((hook, rest)) => {
                 let next = Self {
                     chain: rest,
                     execution: execution.clone(),
                 };
-                hook.call(execution, next).await
-            }),
+                hook.call(execution, next)
+            }
         }
     }
 }
