@@ -1,7 +1,8 @@
 //! The execution pipeline: every call runs these phases, in this order.
 //!
-//! 1. Capture: freeze the input under a fresh token; resolve the visible definition once (its
-//!    finalizer is captured now).
+//! 1. Capture, when `execute` is called: freeze the input under a fresh token (arguments are a
+//!    `serde_json::Value`, lossless by construction); resolve the visible definition once (its
+//!    finalizer is captured now) and the hooks that apply.
 //! 2. Caller already cancelled → `ABORTED_BEFORE_DISPATCH` (final: no hook runs).
 //! 3. `pre-execute` waterfall (allow / deny / ask); `ask` goes to the approver.
 //! 4. Guards, for allowed calls only.
@@ -113,6 +114,7 @@ async fn run_bare(call: &CallContext) -> ToolExecutionResult {
     result
 }
 
+/// Phases 2 to 10 for a call with hooks.
 async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
     let execution = call.execution();
     let mut result = match decide_and_dispatch(call, plan).await {
