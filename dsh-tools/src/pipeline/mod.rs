@@ -79,35 +79,48 @@ pub(crate) fn execute(
         definition,
         generation,
     };
-    run(call, plan, span)
+    // A call no hook applies to (and with no span to record) takes a short path whose future is
+    // small; everything else runs boxed, so the common case neither carries nor moves its state.
+    let route = if plan.is_empty() && span.span.is_disabled() {
+        Route::Bare(call)
+    } else {
+        Route::Hooked(Box::pin(run_hooked(call, plan, span)))
+    };
+    async move {
+        match route {
+            Route::Bare(call) => run_bare(call).await,
+            Route::Hooked(hooked) => hooked.await,
+        }
+    }
 }
 
-/// Phases 2 to 10.
-async fn run(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
-    // The phases with hooks live in their own (boxed) future, so a call without hooks neither
-    // carries their state nor pays for it; only an enabled span is entered on every poll.
+/// Which path a call takes.
+enum Route {
+    Bare(CallContext),
+    Hooked(BoxFuture<'static, ToolExecutionResult>),
+}
+
+/// Phases 2 to 10 of a call with hooks or a recorded span.
+async fn run_hooked(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
+    // Only an enabled span is worth entering on every poll.
     let result = if span.span.is_disabled() {
-        if plan.is_empty() {
-            run_bare(&call).await
-        } else {
-            Box::pin(run_phases(&call, &plan)).await
-        }
+        run_phases(&call, &plan).await
     } else {
-        Box::pin(run_phases(&call, &plan).instrument(span.span.clone())).await
+        run_phases(&call, &plan).instrument(span.span.clone()).await
     };
     span.finish(&result);
     result
 }
 
 /// The phases of a call no hook applies to: dispatch, cancellation and the finalizer.
-async fn run_bare(call: &CallContext) -> ToolExecutionResult {
+async fn run_bare(call: CallContext) -> ToolExecutionResult {
     let execution = call.execution();
     let mut result = if execution.is_cancelled() {
         failed(execution, ToolError::aborted_before_dispatch())
     } else {
-        let mut result = dispatch::dispatch(call, None).await;
+        let mut result = dispatch::run_body(&call, &call.run).await;
         result.prepend_additional_contexts(execution.take_deferred());
-        normalize::supersede_if_cancelled(call, &mut result);
+        normalize::supersede_if_cancelled(&call, &mut result);
         result
     };
     finalize::finalize(call.definition.as_ref(), execution, &mut result);
@@ -194,7 +207,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     }
 
     match &plan.wrappers {
-        None => Stage::Post(dispatch::dispatch(call, None).await),
+        None => Stage::Post(dispatch::dispatch(call).await),
         Some(layers) => {
             let request = DispatchRequest::new(call.clone());
             match CatchUnwind::new(Next::new(Arc::clone(layers)).run(request)).await {

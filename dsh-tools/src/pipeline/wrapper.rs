@@ -126,7 +126,10 @@ impl Next {
         match self.chain.split() {
             None => Box::pin(async move {
                 let DispatchRequest { call, signal } = request;
-                Ok(dispatch::dispatch(&call, signal).await)
+                Ok(match signal {
+                    None => dispatch::dispatch(&call).await,
+                    Some(replacement) => dispatch::dispatch_replaced(&call, replacement).await,
+                })
             }),
             Some((layer, rest)) => Box::pin(async move {
                 let call = request.call.clone();
