@@ -352,3 +352,31 @@ impl fmt::Debug for ToolExecution {
             .finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::ToolExecutionToken;
+
+    #[test]
+    fn tokens_minted_on_many_threads_are_all_distinct() {
+        let per_thread = 3_000;
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    (0..per_thread)
+                        .map(|_| ToolExecutionToken::mint())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut seen = HashSet::new();
+        for thread in threads {
+            for token in thread.join().expect("minting does not panic") {
+                assert!(seen.insert(token), "{token:?} minted twice");
+            }
+        }
+        assert_eq!(seen.len(), 4 * per_thread);
+    }
+}

@@ -247,3 +247,22 @@ async fn a_raw_tool_is_not_validated_by_the_registry() {
     assert!(!result.is_error());
     assert_eq!(result.value(), Some(&json!({"n": "not a number"})));
 }
+
+#[test]
+fn hook_and_restriction_handles_report_whether_they_are_active() {
+    let registry = registry_with([ok_tool("a")]);
+    let hook = registry.guard(|_| None);
+    let scope = registry.create_scope("agent", None).unwrap();
+    let restriction = scope
+        .restrict(dsh_tools::ToolRestriction::deny(["a"]))
+        .unwrap();
+    assert!(hook.is_active() && restriction.is_active());
+    assert!(hook.dispose());
+    assert!(!hook.is_active());
+    scope.dispose();
+    assert!(
+        !restriction.is_active(),
+        "disposing the scope removed its restriction"
+    );
+    assert!(!restriction.dispose());
+}

@@ -177,7 +177,9 @@ impl ToolRegistry {
         self.core.set_approver(None);
     }
 
-    /// Calls `listener` after every change of the registry's tools.
+    /// Calls `listener` after every change of the registry's tools, once the change is visible
+    /// to new calls. Listeners run on the thread that made the change, outside any lock (they may
+    /// use the registry); events of changes made concurrently on several threads may interleave.
     pub fn on_change<F>(&self, listener: F) -> Registration
     where
         F: Fn(&RegistryEvent) + Send + Sync + 'static,
