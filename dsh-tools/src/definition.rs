@@ -57,6 +57,28 @@ pub struct ToolAnnotations {
 /// Only [`name`](Self::name), [`description`](Self::description),
 /// [`parameters`](Self::parameters) and [`execute`](Self::execute) are required; everything else
 /// has a default that suits a raw tool.
+///
+/// # How the registry uses a definition
+/// - `name`: read once at registration (the key; empty names are refused), so it must not
+///   change. `name`, `description` and `parameters` are all [`schemas`](crate::ToolRegistry::schemas)
+///   ever shows the model.
+/// - `timeout_ms`: `Some(0)` is refused at registration; [`TimeoutPolicy`](crate::TimeoutPolicy)
+///   reads it per call from the definition the caller sees.
+/// - `execute`: called at dispatch (more than once if a retry layer asks), with the frozen
+///   arguments and the [`ToolRun`]. It validates its own arguments (violations as
+///   [`ToolError::invalid_arguments`]); an `Err` reaches the model as `Error: <message>` with its
+///   `{name, code}`; a panic, even before the future is returned, becomes `TOOL_PANICKED`. A
+///   typed output should be converted with [`to_lossless_value`](crate::to_lossless_value), so a
+///   NaN is reported instead of becoming `null`.
+/// - `output_schema` and `render`: every success value (the body's, a layer's, a post-execute
+///   replacement) is validated against the schema and then rendered; a violation, a render error
+///   or a panic there is `INVALID_TOOL_OUTPUT`.
+/// - `finalize_content`: called exactly once per call, on the definition visible when the call
+///   started, whatever the outcome.
+/// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
+///   the batch runner; a panic counts as `false`.
+/// - `present_call`, `present_result`, `annotations`: never called by the pipeline; they are for
+///   bridges and UIs.
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
     fn name(&self) -> &str;
@@ -147,8 +169,13 @@ pub trait ToolDefinition: Send + Sync + 'static {
 
 /// The default rendering: a string as its text, anything else as compact JSON.
 pub fn render_value_as_text(value: &Value) -> ContentBlock {
-    match value {
-        Value::String(text) => ContentBlock::text(text.clone()),
-        other => ContentBlock::text(other.to_string()),
-    }
+    // Scalars skip the formatting machinery: this runs on every successful call.
+    let text = match value {
+        Value::String(text) => text.clone(),
+        Value::Null => "null".to_owned(),
+        Value::Bool(true) => "true".to_owned(),
+        Value::Bool(false) => "false".to_owned(),
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
+    };
+    ContentBlock::text(text)
 }

@@ -78,6 +78,14 @@ impl ErrorInfo {
 #[derive(Clone, PartialEq)]
 pub struct ToolError {
     message: String,
+    /// Boxed so that a `ToolError` (and every result that may hold one) stays small on the
+    /// success path; only errors that carry a code or violations pay for the allocation.
+    detail: Option<Box<ErrorDetail>>,
+}
+
+/// The optional structure of an error.
+#[derive(Clone, Default, PartialEq)]
+struct ErrorDetail {
     info: Option<ErrorInfo>,
     violations: Option<Arc<[Violation]>>,
 }
@@ -87,8 +95,7 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
-            info: None,
-            violations: None,
+            detail: None,
         }
     }
 
@@ -104,7 +111,12 @@ impl ToolError {
     /// Attaches `{name, code}`.
     #[must_use]
     pub fn with_info(mut self, info: ErrorInfo) -> Self {
-        self.info = Some(info);
+        self.detail.get_or_insert_default().info = Some(info);
+        self
+    }
+
+    fn with_violations(mut self, violations: &Violations) -> Self {
+        self.detail.get_or_insert_default().violations = Some(violations.as_slice().into());
         self
     }
 
@@ -115,17 +127,20 @@ impl ToolError {
 
     /// The `{name, code}` pair, when the error has one.
     pub fn info(&self) -> Option<&ErrorInfo> {
-        self.info.as_ref()
+        self.detail.as_ref().and_then(|detail| detail.info.as_ref())
     }
 
     /// The code, when the error has one.
     pub fn code(&self) -> Option<&str> {
-        self.info.as_ref().map(|info| info.code.as_ref())
+        self.info().map(|info| info.code.as_ref())
     }
 
     /// The structured violations behind an `INVALID_ARGS` / `INVALID_TOOL_OUTPUT` error (empty otherwise).
     pub fn violations(&self) -> &[Violation] {
-        self.violations.as_deref().unwrap_or(&[])
+        self.detail
+            .as_ref()
+            .and_then(|detail| detail.violations.as_deref())
+            .unwrap_or(&[])
     }
 
     /// The model-facing text: `Error: <message>`.
@@ -144,13 +159,12 @@ impl ToolError {
 
     /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list.
     pub fn invalid_arguments(violations: &Violations) -> Self {
-        let mut error = Self::coded(
+        Self::coded(
             names::TOOL_ARGS,
             codes::INVALID_ARGS,
             format!("invalid arguments: {violations}"),
-        );
-        error.violations = Some(violations.as_slice().into());
-        error
+        )
+        .with_violations(violations)
     }
 
     /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
@@ -174,9 +188,7 @@ impl ToolError {
 
     /// `tool "<name>" returned invalid output: <v1>; <v2>…` (`INVALID_TOOL_OUTPUT`), keeping the list.
     pub fn invalid_output_violations(tool: &str, violations: &Violations) -> Self {
-        let mut error = Self::invalid_output(tool, violations);
-        error.violations = Some(violations.as_slice().into());
-        error
+        Self::invalid_output(tool, violations).with_violations(violations)
     }
 
     /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).
@@ -222,11 +234,11 @@ impl fmt::Debug for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut debug = f.debug_struct("ToolError");
         debug.field("message", &self.message);
-        if let Some(info) = &self.info {
+        if let Some(info) = self.info() {
             debug.field("name", &info.name).field("code", &info.code);
         }
-        if let Some(violations) = &self.violations {
-            debug.field("violations", &violations.len());
+        if !self.violations().is_empty() {
+            debug.field("violations", &self.violations().len());
         }
         debug.finish()
     }
@@ -246,7 +258,7 @@ impl serde::Serialize for ToolError {
         use serde::ser::SerializeStruct;
         let mut state = serializer.serialize_struct("ToolError", 2)?;
         state.serialize_field("message", &self.message)?;
-        if let Some(info) = &self.info {
+        if let Some(info) = self.info() {
             state.serialize_field("info", info)?;
         } else {
             state.skip_field("info")?;

@@ -5,13 +5,18 @@
 //! decide about a call but cannot rewrite its arguments or identity, so history, audit, UI and what
 //! actually ran always agree.
 
+use std::cell::Cell;
 use std::fmt;
 use std::num::NonZeroU64;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+
+use crate::content::ContentBlock;
+use crate::registry::core::Core;
+use crate::run::SharedState;
 
 /// The opaque identity the registry assigns to one execution.
 ///
@@ -23,8 +28,22 @@ pub struct ToolExecutionToken(NonZeroU64);
 impl ToolExecutionToken {
     /// Mints a token no other execution in this process has.
     pub(crate) fn mint() -> Self {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let raw = NEXT.fetch_add(1, Ordering::Relaxed);
+        // Each thread reserves a block of ids at a time, so minting is a thread-local increment
+        // rather than a contended atomic on every call.
+        const BLOCK: u64 = 1024;
+        static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
+        thread_local! {
+            static RANGE: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+        }
+        let raw = RANGE.with(|range| {
+            let (mut next, mut end) = range.get();
+            if next == end {
+                next = NEXT_BLOCK.fetch_add(BLOCK, Ordering::Relaxed);
+                end = next + BLOCK;
+            }
+            range.set((next + 1, end));
+            next
+        });
         Self(NonZeroU64::new(raw).unwrap_or(NonZeroU64::MIN))
     }
 }
@@ -125,6 +144,11 @@ impl ToolExecutionInput {
         }
     }
 
+    /// Whether [`from_raw`](Self::from_raw) could not parse the raw arguments.
+    pub fn is_malformed(&self) -> bool {
+        self.malformed.is_some()
+    }
+
     /// Runs the call on behalf of `agent`.
     #[must_use]
     pub fn with_agent(mut self, agent: impl Into<AgentId>) -> Self {
@@ -162,14 +186,31 @@ struct ExecutionInner {
     arguments: Value,
     agent: Option<AgentId>,
     parent: Option<ToolExecutionToken>,
-    signal: CancellationToken,
+    /// The caller's token; made on first use when the caller gave none, so an uncancellable call
+    /// that nobody watches costs no token.
+    signal: OnceLock<CancellationToken>,
     malformed: Option<Arc<str>>,
+    /// What the pipeline and the bodies of this call share; kept here so that one allocation
+    /// carries a whole call.
+    shared: CallShared,
+}
+
+/// Per-call state shared by the pipeline and every dispatch of the call.
+struct CallShared {
+    /// Contexts bodies deferred, in order.
+    deferred: Mutex<Vec<ContentBlock>>,
+    /// Set once something was deferred, so a call that deferred nothing never takes the lock.
+    has_deferred: AtomicBool,
+    /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
+    body_invoked: AtomicBool,
+    /// The registry the call runs in: its shared state, and where dispatch resolves the tool.
+    registry: Arc<Core>,
 }
 
 impl ToolExecution {
-    /// Freezes `input` under a freshly minted token. A caller without a signal gets one that
-    /// only the pipeline itself can cancel, so the body always has a token to watch.
-    pub(crate) fn from_input(input: ToolExecutionInput) -> Self {
+    /// Freezes `input` under a freshly minted token, as a call of `registry`. A caller without
+    /// a signal gets one that nobody else holds, so the body always has a token to watch.
+    pub(crate) fn from_input(input: ToolExecutionInput, registry: Arc<Core>) -> Self {
         let ToolExecutionInput {
             call_id,
             name,
@@ -187,8 +228,14 @@ impl ToolExecution {
                 arguments,
                 agent,
                 parent,
-                signal: signal.unwrap_or_default(),
+                signal: signal.map_or_else(OnceLock::new, OnceLock::from),
                 malformed,
+                shared: CallShared {
+                    deferred: Mutex::new(Vec::new()),
+                    has_deferred: AtomicBool::new(false),
+                    body_invoked: AtomicBool::new(false),
+                    registry,
+                },
             }),
         }
     }
@@ -225,7 +272,7 @@ impl ToolExecution {
 
     /// The caller's cancellation token.
     pub fn signal(&self) -> &CancellationToken {
-        &self.inner.signal
+        self.inner.signal.get_or_init(CancellationToken::new)
     }
 
     /// Why the raw arguments could not be parsed, when the call was made with
@@ -237,7 +284,60 @@ impl ToolExecution {
 
     /// Whether the caller has cancelled the call.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.signal.is_cancelled()
+        self.inner
+            .signal
+            .get()
+            .is_some_and(CancellationToken::is_cancelled)
+    }
+}
+
+impl ToolExecution {
+    /// Records that a body was started.
+    pub(crate) fn mark_body_invoked(&self) {
+        self.inner
+            .shared
+            .body_invoked
+            .store(true, Ordering::Release);
+    }
+
+    /// Whether a body was started.
+    pub(crate) fn body_invoked(&self) -> bool {
+        self.inner.shared.body_invoked.load(Ordering::Acquire)
+    }
+
+    /// Queues context a body deferred.
+    pub(crate) fn defer_context(&self, context: ContentBlock) {
+        self.deferred().push(context);
+        self.inner
+            .shared
+            .has_deferred
+            .store(true, Ordering::Release);
+    }
+
+    /// Takes the contexts the bodies deferred, in the order they were deferred.
+    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
+        if !self.inner.shared.has_deferred.load(Ordering::Acquire) {
+            return Vec::new();
+        }
+        std::mem::take(&mut *self.deferred())
+    }
+
+    fn deferred(&self) -> MutexGuard<'_, Vec<ContentBlock>> {
+        self.inner
+            .shared
+            .deferred
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The shared state the call's bodies reach.
+    pub(crate) fn state(&self) -> &SharedState {
+        self.inner.shared.registry.state()
+    }
+
+    /// The registry the call runs in.
+    pub(crate) fn registry(&self) -> &Core {
+        &self.inner.shared.registry
     }
 }
 
@@ -250,5 +350,33 @@ impl fmt::Debug for ToolExecution {
             .field("agent", &self.inner.agent)
             .field("parent", &self.inner.parent)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::ToolExecutionToken;
+
+    #[test]
+    fn tokens_minted_on_many_threads_are_all_distinct() {
+        let per_thread = 3_000;
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    (0..per_thread)
+                        .map(|_| ToolExecutionToken::mint())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut seen = HashSet::new();
+        for thread in threads {
+            for token in thread.join().expect("minting does not panic") {
+                assert!(seen.insert(token), "{token:?} minted twice");
+            }
+        }
+        assert_eq!(seen.len(), 4 * per_thread);
     }
 }

@@ -7,6 +7,19 @@
 //!
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
 //! self-correct from: never a panic, never a silently dropped field.
+//!
+//! # Pieces
+//! - Tools: anything implementing [`ToolDefinition`]; write one by hand with [`FnTool`].
+//! - The registry: [`ToolRegistry`] (global layer) and [`ToolScope`] (agent scopes with a parent
+//!   chain and [`ToolRestriction`]s); every registration returns a [`Registration`] that disposes.
+//! - Hooks, in pipeline order: `pre-execute` listeners ([`ToolRegistry::on_pre_execute`],
+//!   deciding a [`PreToolDecision`]), the [`Approver`] for `ask`, guards
+//!   ([`ToolRegistry::guard`]), `execute` layers ([`ToolRegistry::wrap`], [`ExecuteLayer`] /
+//!   [`Next`]), `post-execute` listeners ([`ToolRegistry::on_post_execute`], deciding a
+//!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
+//!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
+//!   call's own, each layer in registration order; the first `execute` layer is outermost.
+//! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
 
 mod args;
 mod arguments;
@@ -14,9 +27,13 @@ mod content;
 mod definition;
 mod error;
 mod execution;
+mod fn_tool;
 mod future;
 mod lossless;
+mod pipeline;
+mod policy;
 mod present;
+mod registry;
 mod result;
 mod run;
 pub mod schema;
@@ -34,12 +51,29 @@ pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_a
 pub use dsh_tools_macros::{ToolArgs, tool};
 pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
+pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
-pub use lossless::{LosslessError, to_lossless_value};
+pub use lossless::{NotLossless, to_lossless_value};
+pub use pipeline::observer::ObserverReturn;
+pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
+pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult, Next, layer_fn};
+pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
+pub use policy::batch::{BatchOutcome, ExecutionMode};
+pub use policy::timeout::TimeoutPolicy;
 pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use registry::{
+    IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,
+    ToolRegistry, ToolRestriction, ToolScope,
+};
 pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
 pub use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Tool, ToolContract};
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -12,32 +12,32 @@ use serde_json::{Map, Number, Value};
 
 /// Why a value is not lossless JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LosslessError {
+pub struct NotLossless {
     message: String,
 }
 
-impl LosslessError {
+impl NotLossless {
     fn at(path: PathNode<'_>, what: impl fmt::Display) -> Self {
         Self {
             message: format!("\"{}\" {what}", path.render()),
         }
     }
 
-    /// The explanation, e.g. `"value.ratio" is NaN, which JSON cannot represent`.
+    /// The explanation, e.g. `"value.ratio" must be a finite JSON number`.
     pub fn message(&self) -> &str {
         &self.message
     }
 }
 
-impl fmt::Display for LosslessError {
+impl fmt::Display for NotLossless {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for LosslessError {}
+impl std::error::Error for NotLossless {}
 
-impl ser::Error for LosslessError {
+impl ser::Error for NotLossless {
     fn custom<T: fmt::Display>(message: T) -> Self {
         Self {
             message: message.to_string(),
@@ -47,10 +47,23 @@ impl ser::Error for LosslessError {
 
 /// Serializes `value` into a JSON `Value`, failing where `serde_json::to_value` would silently
 /// lose data (non-finite floats) or fail (map keys that are not strings, numbers or booleans).
-pub fn to_lossless_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, LosslessError> {
+pub fn to_lossless_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, NotLossless> {
     value.serialize(ValueSerializer {
         path: PathNode::Root,
     })
+}
+
+/// Converts the output of a typed body: a `Value` passes as it is (no walk, no copy), anything
+/// else goes through [`to_lossless_value`].
+pub(crate) fn output_into_value<T: Serialize + 'static>(output: T) -> Result<Value, NotLossless> {
+    let mut slot = Some(output);
+    if let Some(value) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<Value>>() {
+        return Ok(value.take().unwrap_or(Value::Null));
+    }
+    match &slot {
+        Some(output) => to_lossless_value(output),
+        None => Ok(Value::Null),
+    }
 }
 
 /// Where the node being serialized sits, as a chain of borrowed links up to the root. It lives on
@@ -90,21 +103,15 @@ struct ValueSerializer<'a> {
 }
 
 impl ValueSerializer<'_> {
-    fn float(&self, number: f64) -> Result<Value, LosslessError> {
+    fn float(&self, number: f64) -> Result<Value, NotLossless> {
         Number::from_f64(number).map(Value::Number).ok_or_else(|| {
-            let what = if number.is_nan() {
-                "is NaN, which JSON cannot represent"
-            } else if number > 0.0 {
-                "is +Infinity, which JSON cannot represent"
-            } else {
-                "is -Infinity, which JSON cannot represent"
-            };
-            LosslessError::at(self.path, what)
+            // NaN and the infinities alike: the wording of the validator's number violations.
+            NotLossless::at(self.path, "must be a finite JSON number")
         })
     }
 
-    fn out_of_range(&self, number: impl fmt::Display) -> LosslessError {
-        LosslessError::at(
+    fn out_of_range(&self, number: impl fmt::Display) -> NotLossless {
+        NotLossless::at(
             self.path,
             format_args!("is {number}, beyond the 64-bit integers JSON numbers carry here"),
         )
@@ -117,7 +124,7 @@ fn serialize_key<T: Serialize + ?Sized>(
     variant: Option<&'static str>,
     key: &str,
     value: &T,
-) -> Result<Value, LosslessError> {
+) -> Result<Value, NotLossless> {
     match variant {
         Some(variant) => {
             let tagged = PathNode::Key(&parent, variant);
@@ -137,7 +144,7 @@ fn serialize_item<T: Serialize + ?Sized>(
     variant: Option<&'static str>,
     index: usize,
     value: &T,
-) -> Result<Value, LosslessError> {
+) -> Result<Value, NotLossless> {
     match variant {
         Some(variant) => {
             let tagged = PathNode::Key(&parent, variant);
@@ -165,7 +172,7 @@ fn tagged(variant: Option<&'static str>, payload: Value) -> Value {
 
 impl<'a> ser::Serializer for ValueSerializer<'a> {
     type Ok = Value;
-    type Error = LosslessError;
+    type Error = NotLossless;
     type SerializeSeq = SeqBuilder<'a>;
     type SerializeTuple = SeqBuilder<'a>;
     type SerializeTupleStruct = SeqBuilder<'a>;
@@ -174,22 +181,22 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     type SerializeStruct = MapBuilder<'a>;
     type SerializeStructVariant = MapBuilder<'a>;
 
-    fn serialize_bool(self, v: bool) -> Result<Value, LosslessError> {
+    fn serialize_bool(self, v: bool) -> Result<Value, NotLossless> {
         Ok(Value::Bool(v))
     }
-    fn serialize_i8(self, v: i8) -> Result<Value, LosslessError> {
+    fn serialize_i8(self, v: i8) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_i16(self, v: i16) -> Result<Value, LosslessError> {
+    fn serialize_i16(self, v: i16) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_i32(self, v: i32) -> Result<Value, LosslessError> {
+    fn serialize_i32(self, v: i32) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_i64(self, v: i64) -> Result<Value, LosslessError> {
+    fn serialize_i64(self, v: i64) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_i128(self, v: i128) -> Result<Value, LosslessError> {
+    fn serialize_i128(self, v: i128) -> Result<Value, NotLossless> {
         if let Ok(small) = i64::try_from(v) {
             Ok(Value::from(small))
         } else if let Ok(unsigned) = u64::try_from(v) {
@@ -198,50 +205,50 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
             Err(self.out_of_range(v))
         }
     }
-    fn serialize_u8(self, v: u8) -> Result<Value, LosslessError> {
+    fn serialize_u8(self, v: u8) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_u16(self, v: u16) -> Result<Value, LosslessError> {
+    fn serialize_u16(self, v: u16) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_u32(self, v: u32) -> Result<Value, LosslessError> {
+    fn serialize_u32(self, v: u32) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_u64(self, v: u64) -> Result<Value, LosslessError> {
+    fn serialize_u64(self, v: u64) -> Result<Value, NotLossless> {
         Ok(Value::from(v))
     }
-    fn serialize_u128(self, v: u128) -> Result<Value, LosslessError> {
+    fn serialize_u128(self, v: u128) -> Result<Value, NotLossless> {
         u64::try_from(v)
             .map(Value::from)
             .map_err(|_| self.out_of_range(v))
     }
-    fn serialize_f32(self, v: f32) -> Result<Value, LosslessError> {
+    fn serialize_f32(self, v: f32) -> Result<Value, NotLossless> {
         self.float(f64::from(v))
     }
-    fn serialize_f64(self, v: f64) -> Result<Value, LosslessError> {
+    fn serialize_f64(self, v: f64) -> Result<Value, NotLossless> {
         self.float(v)
     }
-    fn serialize_char(self, v: char) -> Result<Value, LosslessError> {
+    fn serialize_char(self, v: char) -> Result<Value, NotLossless> {
         Ok(Value::String(v.to_string()))
     }
-    fn serialize_str(self, v: &str) -> Result<Value, LosslessError> {
+    fn serialize_str(self, v: &str) -> Result<Value, NotLossless> {
         Ok(Value::String(v.to_owned()))
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result<Value, LosslessError> {
+    fn serialize_bytes(self, v: &[u8]) -> Result<Value, NotLossless> {
         Ok(Value::Array(
             v.iter().map(|byte| Value::from(*byte)).collect(),
         ))
     }
-    fn serialize_none(self) -> Result<Value, LosslessError> {
+    fn serialize_none(self) -> Result<Value, NotLossless> {
         Ok(Value::Null)
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Value, LosslessError> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Value, NotLossless> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<Value, LosslessError> {
+    fn serialize_unit(self) -> Result<Value, NotLossless> {
         Ok(Value::Null)
     }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<Value, LosslessError> {
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<Value, NotLossless> {
         Ok(Value::Null)
     }
     fn serialize_unit_variant(
@@ -249,14 +256,14 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-    ) -> Result<Value, LosslessError> {
+    ) -> Result<Value, NotLossless> {
         Ok(Value::String(variant.to_owned()))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<Value, LosslessError> {
+    ) -> Result<Value, NotLossless> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -265,25 +272,25 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         _index: u32,
         variant: &'static str,
         value: &T,
-    ) -> Result<Value, LosslessError> {
+    ) -> Result<Value, NotLossless> {
         let payload = serialize_key(self.path, None, variant, value)?;
         Ok(tagged(Some(variant), payload))
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder<'a>, LosslessError> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder<'a>, NotLossless> {
         Ok(SeqBuilder {
             items: Vec::with_capacity(len.unwrap_or(0).min(4096)),
             path: self.path,
             variant: None,
         })
     }
-    fn serialize_tuple(self, len: usize) -> Result<SeqBuilder<'a>, LosslessError> {
+    fn serialize_tuple(self, len: usize) -> Result<SeqBuilder<'a>, NotLossless> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
         len: usize,
-    ) -> Result<SeqBuilder<'a>, LosslessError> {
+    ) -> Result<SeqBuilder<'a>, NotLossless> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(
@@ -292,12 +299,12 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<SeqBuilder<'a>, LosslessError> {
+    ) -> Result<SeqBuilder<'a>, NotLossless> {
         let mut builder = self.serialize_seq(Some(len))?;
         builder.variant = Some(variant);
         Ok(builder)
     }
-    fn serialize_map(self, _len: Option<usize>) -> Result<MapBuilder<'a>, LosslessError> {
+    fn serialize_map(self, _len: Option<usize>) -> Result<MapBuilder<'a>, NotLossless> {
         Ok(MapBuilder {
             map: Map::new(),
             pending_key: None,
@@ -309,7 +316,7 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         self,
         _name: &'static str,
         len: usize,
-    ) -> Result<MapBuilder<'a>, LosslessError> {
+    ) -> Result<MapBuilder<'a>, NotLossless> {
         self.serialize_map(Some(len))
     }
     fn serialize_struct_variant(
@@ -318,7 +325,7 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<MapBuilder<'a>, LosslessError> {
+    ) -> Result<MapBuilder<'a>, NotLossless> {
         let mut builder = self.serialize_map(Some(len))?;
         builder.variant = Some(variant);
         Ok(builder)
@@ -333,57 +340,57 @@ struct SeqBuilder<'a> {
 }
 
 impl SeqBuilder<'_> {
-    fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LosslessError> {
+    fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotLossless> {
         let item = serialize_item(self.path, self.variant, self.items.len(), value)?;
         self.items.push(item);
         Ok(())
     }
 
-    fn finish(self) -> Result<Value, LosslessError> {
+    fn finish(self) -> Result<Value, NotLossless> {
         Ok(tagged(self.variant, Value::Array(self.items)))
     }
 }
 
 impl ser::SerializeSeq for SeqBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LosslessError> {
+    type Error = NotLossless;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotLossless> {
         self.push(value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
 
 impl ser::SerializeTuple for SeqBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LosslessError> {
+    type Error = NotLossless;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotLossless> {
         self.push(value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
 
 impl ser::SerializeTupleStruct for SeqBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LosslessError> {
+    type Error = NotLossless;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotLossless> {
         self.push(value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
 
 impl ser::SerializeTupleVariant for SeqBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LosslessError> {
+    type Error = NotLossless;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotLossless> {
         self.push(value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
@@ -397,32 +404,28 @@ struct MapBuilder<'a> {
 }
 
 impl MapBuilder<'_> {
-    fn insert<T: Serialize + ?Sized>(
-        &mut self,
-        key: String,
-        value: &T,
-    ) -> Result<(), LosslessError> {
+    fn insert<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), NotLossless> {
         let item = serialize_key(self.path, self.variant, &key, value)?;
         self.map.insert(key, item);
         Ok(())
     }
 
-    fn finish(self) -> Result<Value, LosslessError> {
+    fn finish(self) -> Result<Value, NotLossless> {
         Ok(tagged(self.variant, Value::Object(self.map)))
     }
 }
 
 impl ser::SerializeMap for MapBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), LosslessError> {
+    type Error = NotLossless;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), NotLossless> {
         // JSON object keys are strings; numbers and booleans become their text, as serde_json does.
         let key = match key.serialize(ValueSerializer { path: self.path })? {
             Value::String(text) => text,
             Value::Number(number) => number.to_string(),
             Value::Bool(flag) => flag.to_string(),
             _ => {
-                return Err(LosslessError::at(
+                return Err(NotLossless::at(
                     self.path,
                     "has a map key that is not a string, number or boolean",
                 ));
@@ -431,41 +434,41 @@ impl ser::SerializeMap for MapBuilder<'_> {
         self.pending_key = Some(key);
         Ok(())
     }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), LosslessError> {
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotLossless> {
         let key = self.pending_key.take().unwrap_or_default();
         self.insert(key, value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
 
 impl ser::SerializeStruct for MapBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
+    type Error = NotLossless;
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
         value: &T,
-    ) -> Result<(), LosslessError> {
+    ) -> Result<(), NotLossless> {
         self.insert(key.to_owned(), value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
 
 impl ser::SerializeStructVariant for MapBuilder<'_> {
     type Ok = Value;
-    type Error = LosslessError;
+    type Error = NotLossless;
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
         value: &T,
-    ) -> Result<(), LosslessError> {
+    ) -> Result<(), NotLossless> {
         self.insert(key.to_owned(), value)
     }
-    fn end(self) -> Result<Value, LosslessError> {
+    fn end(self) -> Result<Value, NotLossless> {
         self.finish()
     }
 }
@@ -512,13 +515,10 @@ mod tests {
         let error = to_lossless_value(&stats).unwrap_err();
         assert_eq!(
             error.message(),
-            "\"value.tags[1]\" is NaN, which JSON cannot represent"
+            "\"value.tags[1]\" must be a finite JSON number"
         );
         let error = to_lossless_value(&f64::NEG_INFINITY).unwrap_err();
-        assert_eq!(
-            error.message(),
-            "\"value\" is -Infinity, which JSON cannot represent"
-        );
+        assert_eq!(error.message(), "\"value\" must be a finite JSON number");
         #[derive(Serialize)]
         enum Shape {
             Circle { radius: f64 },
@@ -529,12 +529,9 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             error.message(),
-            "\"value[0].Circle.radius\" is +Infinity, which JSON cannot represent"
+            "\"value[0].Circle.radius\" must be a finite JSON number"
         );
         let error = to_lossless_value(&f64::NEG_INFINITY).unwrap_err();
-        assert_eq!(
-            error.message(),
-            "\"value\" is -Infinity, which JSON cannot represent"
-        );
+        assert_eq!(error.message(), "\"value\" must be a finite JSON number");
     }
 }

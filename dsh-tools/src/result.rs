@@ -26,7 +26,8 @@ pub enum ToolOutcome {
 pub struct ToolExecutionResult {
     outcome: ToolOutcome,
     content: Vec<ContentBlock>,
-    meta: Option<Value>,
+    /// Boxed: rare, and a result is moved through every phase.
+    meta: Option<Box<Value>>,
     additional_contexts: Vec<ContentBlock>,
     origin: Option<ToolExecutionToken>,
 }
@@ -58,6 +59,18 @@ impl ToolExecutionResult {
         }
     }
 
+    /// Reassembles a result from its parts. The result is authored by the caller: returned from
+    /// an `execute` wrapper, a success is re-checked against the tool's output contract.
+    pub fn from_parts(parts: ToolExecutionResultParts) -> Self {
+        Self {
+            outcome: parts.outcome,
+            content: parts.content,
+            meta: parts.meta.map(Box::new),
+            additional_contexts: parts.additional_contexts,
+            origin: None,
+        }
+    }
+
     /// Replaces the content. The result is then authored by the caller, not the registry.
     #[must_use]
     pub fn with_content(mut self, content: Vec<ContentBlock>) -> Self {
@@ -69,7 +82,7 @@ impl ToolExecutionResult {
     /// Attaches presentation metadata for UIs. The result is then authored by the caller.
     #[must_use]
     pub fn with_meta(mut self, meta: Value) -> Self {
-        self.meta = Some(meta);
+        self.meta = Some(Box::new(meta));
         self.origin = None;
         self
     }
@@ -125,7 +138,7 @@ impl ToolExecutionResult {
 
     /// Presentation metadata for UIs.
     pub fn meta(&self) -> Option<&Value> {
-        self.meta.as_ref()
+        self.meta.as_deref()
     }
 
     /// Context for the model's next request, in the order it was attached.
@@ -138,7 +151,7 @@ impl ToolExecutionResult {
         ToolExecutionResultParts {
             outcome: self.outcome,
             content: self.content,
-            meta: self.meta,
+            meta: self.meta.map(|meta| *meta),
             additional_contexts: self.additional_contexts,
         }
     }
@@ -146,6 +159,30 @@ impl ToolExecutionResult {
     /// The execution that built this result, when the registry built it.
     pub(crate) fn origin(&self) -> Option<ToolExecutionToken> {
         self.origin
+    }
+
+    /// Replaces the content in place, keeping the stamp (the registry's own rewrites).
+    pub(crate) fn set_content(&mut self, content: Vec<ContentBlock>) {
+        self.content = content;
+    }
+
+    /// Puts `contexts` before the ones already attached.
+    pub(crate) fn prepend_additional_contexts(&mut self, mut contexts: Vec<ContentBlock>) {
+        if contexts.is_empty() {
+            return;
+        }
+        contexts.append(&mut self.additional_contexts);
+        self.additional_contexts = contexts;
+    }
+
+    /// Appends `contexts` after the ones already attached.
+    pub(crate) fn extend_additional_contexts(&mut self, contexts: Vec<ContentBlock>) {
+        self.additional_contexts.extend(contexts);
+    }
+
+    /// Removes and returns the attached contexts.
+    pub(crate) fn take_additional_contexts(&mut self) -> Vec<ContentBlock> {
+        std::mem::take(&mut self.additional_contexts)
     }
 
     /// Stamps the result as built by the registry for `token`.

@@ -4,7 +4,7 @@
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::registry::core::Core;
 
 /// Shared state provided to the registry once and reached by tools through [`ToolRun::state`],
 /// keyed by type (a database pool, an HTTP client, a workspace root).
@@ -55,41 +56,22 @@ impl fmt::Debug for SharedState {
 /// The run context of one tool body. Cheap to clone; clones share the deferred contexts.
 #[derive(Clone)]
 pub struct ToolRun {
-    inner: Arc<RunInner>,
-}
-
-struct RunInner {
     execution: ToolExecution,
-    signal: CancellationToken,
-    deferred: Mutex<Vec<ContentBlock>>,
-    state: Arc<SharedState>,
+    /// The body's token when a wrapper replaced it; `None` means the caller's token.
+    signal: Option<CancellationToken>,
 }
 
 impl ToolRun {
-    /// The run context the pipeline hands a body: `signal` is the body's token (cancelled when
-    /// the caller or a wrapper cancels).
-    pub(crate) fn new(
-        execution: ToolExecution,
-        signal: CancellationToken,
-        state: Arc<SharedState>,
-    ) -> Self {
-        Self {
-            inner: Arc::new(RunInner {
-                execution,
-                signal,
-                deferred: Mutex::new(Vec::new()),
-                state,
-            }),
-        }
+    /// The run context the pipeline hands a body; `signal` is a wrapper's replacement token
+    /// (already fused with the caller's), `None` for the caller's own.
+    pub(crate) fn new(execution: ToolExecution, signal: Option<CancellationToken>) -> Self {
+        Self { execution, signal }
     }
 
     /// A run context outside any registry, for calling a tool function directly (unit tests,
     /// scripts). It has no shared state and a fresh, uncancelled token.
     pub fn detached(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
-        let execution =
-            ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
-        let signal = execution.signal().clone();
-        Self::new(execution, signal, Arc::default())
+        Self::detached_with_state(call_id, name, arguments, SharedState::new())
     }
 
     /// A detached run context with `state` available.
@@ -99,61 +81,52 @@ impl ToolRun {
         arguments: Value,
         state: SharedState,
     ) -> Self {
-        let execution =
-            ToolExecution::from_input(ToolExecutionInput::new(call_id, name, arguments));
-        let signal = execution.signal().clone();
-        Self::new(execution, signal, Arc::new(state))
+        let input = ToolExecutionInput::new(call_id, name, arguments);
+        // A registry of its own carries the state; nothing else of it is ever used.
+        let registry = Arc::new(Core::new(state));
+        Self::new(ToolExecution::from_input(input, registry), None)
     }
 
     /// The execution this body runs for.
     pub fn execution(&self) -> &ToolExecution {
-        &self.inner.execution
+        &self.execution
     }
 
     /// The provider's call id.
     pub fn call_id(&self) -> &str {
-        self.inner.execution.call_id()
+        self.execution.call_id()
     }
 
     /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does.
     pub fn signal(&self) -> &CancellationToken {
-        &self.inner.signal
+        match &self.signal {
+            Some(signal) => signal,
+            None => self.execution.signal(),
+        }
     }
 
     /// Whether the body should stop.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.signal.is_cancelled()
+        match &self.signal {
+            Some(signal) => signal.is_cancelled(),
+            None => self.execution.is_cancelled(),
+        }
     }
 
     /// Resolves when the body should stop.
     pub async fn cancelled(&self) {
-        self.inner.signal.cancelled().await;
+        self.signal().cancelled().await;
     }
 
     /// Queues context for the model's next request; it is delivered with the result, before any
     /// context a post-execute hook adds.
     pub fn defer_context(&self, context: ContentBlock) {
-        self.inner
-            .deferred
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(context);
-    }
-
-    /// Takes the deferred contexts (pipeline-internal).
-    pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
-        std::mem::take(
-            &mut *self
-                .inner
-                .deferred
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
+        self.execution.defer_context(context);
     }
 
     /// Shared state of type `T` provided to the registry.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.inner.state.get::<T>()
+        self.execution.state().get::<T>()
     }
 
     /// Shared state of type `T`, or an error naming the missing type (for `?` in a body).
@@ -170,8 +143,8 @@ impl ToolRun {
 impl fmt::Debug for ToolRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolRun")
-            .field("execution", &self.inner.execution)
-            .field("cancelled", &self.inner.signal.is_cancelled())
+            .field("execution", &self.execution)
+            .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
     }
 }

@@ -1,4 +1,282 @@
-//! Shared helpers for the integration tests of `dsh-tools`.
+//! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
+//! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
+//! files, and JSON value generators for property tests.
 
 pub mod golden;
 pub mod json_values;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use dsh_tools::{
+    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// An ordered log of what ran, shared by the hooks of one test.
+#[derive(Clone, Default, Debug)]
+pub struct Log(Arc<Mutex<Vec<String>>>);
+
+impl Log {
+    /// An empty log.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends an entry.
+    pub fn push(&self, entry: impl Into<String>) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(entry.into());
+    }
+
+    /// Everything appended so far, in order.
+    pub fn entries(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// How many entries equal `entry`.
+    pub fn count(&self, entry: &str) -> usize {
+        self.entries().iter().filter(|seen| *seen == entry).count()
+    }
+}
+
+/// A shared counter.
+#[derive(Clone, Default, Debug)]
+pub struct Counter(Arc<AtomicUsize>);
+
+impl Counter {
+    /// A counter at zero.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one.
+    pub fn bump(&self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The count.
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// A no-argument tool that returns the string `"ok"`.
+pub fn ok_tool(name: &str) -> FnTool {
+    FnTool::builder(name, "Returns ok.").handler(|_, _| async { Ok(json!("ok")) })
+}
+
+/// A no-argument tool that returns `value`.
+pub fn value_tool(name: &str, value: Value) -> FnTool {
+    FnTool::builder(name, "Returns a fixed value.").handler(move |_, _| {
+        let value = value.clone();
+        async move { Ok(value) }
+    })
+}
+
+/// A tool that returns `"ok"` and logs `body` into `log` when its body runs.
+pub fn logging_tool(name: &str, log: &Log) -> FnTool {
+    let log = log.clone();
+    FnTool::builder(name, "Returns ok and logs.").handler(move |_, _| {
+        log.push("body");
+        async { Ok(json!("ok")) }
+    })
+}
+
+/// A tool that echoes its `text` argument.
+pub fn echo_tool() -> FnTool {
+    FnTool::builder("echo", "Echo the text back.")
+        .parameters(json!({
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"],
+            "additionalProperties": false
+        }))
+        .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })
+}
+
+/// A call of `name` with `{}` arguments and call id `call-1`.
+pub fn call(name: &str) -> ToolExecutionInput {
+    ToolExecutionInput::new("call-1", name, json!({}))
+}
+
+/// A call of `name` with `arguments`.
+pub fn call_with(name: &str, arguments: Value) -> ToolExecutionInput {
+    ToolExecutionInput::new("call-1", name, arguments)
+}
+
+/// A registry with `tools` registered globally.
+pub fn registry_with(tools: impl IntoIterator<Item = FnTool>) -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    for tool in tools {
+        registry
+            .register(tool)
+            .expect("test tools have distinct names");
+    }
+    registry
+}
+
+/// Registers a `pre-execute` listener that logs `label` and delegates.
+pub fn log_pre_execute(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_pre_execute(move |_, next| {
+        log.push(label);
+        next.run()
+    })
+}
+
+/// Registers a guard that logs `label` and allows.
+pub fn log_guard(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.guard(move |_| {
+        log.push(label);
+        None
+    })
+}
+
+/// Registers an `execute` layer that logs `label` and delegates.
+pub fn log_wrapper(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_execute(move |request, next| {
+        log.push(label);
+        next.run(request)
+    })
+}
+
+/// Registers a `post-execute` listener that logs `label` and delegates.
+pub fn log_post_execute(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_post_execute(move |_, _, next| {
+        log.push(label);
+        next.run()
+    })
+}
+
+/// Registers a result observer that logs `label`.
+pub fn log_observer(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+    let log = log.clone();
+    registry.on_result(move |_, _| log.push(label))
+}
+
+/// Logs every phase: `pre`, `guard`, `wrapper`, `post`, `observe`.
+pub fn log_every_phase(registry: &ToolRegistry, log: &Log) {
+    log_pre_execute(registry, log, "pre");
+    log_guard(registry, log, "guard");
+    log_wrapper(registry, log, "wrapper");
+    log_post_execute(registry, log, "post");
+    log_observer(registry, log, "observe");
+}
+
+/// The single text of a result's content (panics when the content is not one text block).
+pub fn only_text(result: &ToolExecutionResult) -> String {
+    match result.content() {
+        [block] => block.as_text().expect("a text block").to_owned(),
+        other => panic!("expected one text block, got {other:?}"),
+    }
+}
+
+/// A span the capture saw: its name and recorded fields.
+#[derive(Clone, Debug, Default)]
+pub struct CapturedSpan {
+    /// The span name.
+    pub name: String,
+    /// Fields recorded at creation and later.
+    pub fields: BTreeMap<String, String>,
+}
+
+/// A `tracing` subscriber that keeps every event's message and every span's fields.
+#[derive(Clone, Default)]
+pub struct Capture {
+    events: Arc<Mutex<Vec<String>>>,
+    spans: Arc<Mutex<Vec<CapturedSpan>>>,
+    next: Arc<AtomicU64>,
+}
+
+impl Capture {
+    /// An empty capture.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The messages of the events seen so far.
+    pub fn events(&self) -> Vec<String> {
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The spans seen so far.
+    pub fn spans(&self) -> Vec<CapturedSpan> {
+        self.spans
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Installs the capture as this thread's subscriber until the guard is dropped.
+    pub fn install(&self) -> tracing::subscriber::DefaultGuard {
+        tracing::subscriber::set_default(self.clone())
+    }
+}
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+}
+
+impl Subscriber for Capture {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, attributes: &Attributes<'_>) -> Id {
+        let mut span = CapturedSpan {
+            name: attributes.metadata().name().to_owned(),
+            fields: BTreeMap::new(),
+        };
+        attributes.record(&mut Fields(&mut span.fields));
+        let mut spans = self.spans.lock().unwrap_or_else(PoisonError::into_inner);
+        spans.push(span);
+        self.next.fetch_add(1, Ordering::SeqCst);
+        Id::from_u64(spans.len() as u64)
+    }
+
+    fn record(&self, span: &Id, values: &Record<'_>) {
+        let mut spans = self.spans.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(span) = spans.get_mut(span.into_u64() as usize - 1) {
+            values.record(&mut Fields(&mut span.fields));
+        }
+    }
+
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = BTreeMap::new();
+        event.record(&mut Fields(&mut fields));
+        let message = fields.remove("message").unwrap_or_default();
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(message);
+    }
+
+    fn enter(&self, _: &Id) {}
+
+    fn exit(&self, _: &Id) {}
+}

@@ -1,5 +1,8 @@
 //! `#[derive(ToolArgs)]`: schemas, conversion, defaults and serde attributes.
 
+// The argument types exist for their schemas; not every field is read back.
+#![allow(dead_code)]
+
 use dsh_tools::{ToolArgs, Value, json};
 
 /// How to match.

@@ -1,0 +1,156 @@
+//! Pipeline overhead, measured against a bare dynamic async call in the same run.
+//!
+//! * `d_bare_dyn_call`: `HashMap<String, Arc<dyn Fn(Value) -> BoxFuture<Value>>>` lookup, call
+//!   and await (baseline `d` of the shared benchmark workload).
+//! * `execute/no_hooks`: `registry.execute` of a no-argument tool with a trivial body (a direct
+//!   `ToolDefinition`, the shape macro-generated tools have), given a ready `ToolExecutionInput`.
+//! * `execute/no_hooks_building_input`: the same, building the input (two `String`s) per call.
+//! * `execute/fn_tool`: the same tool written with `FnTool` (its handler gets owned arguments).
+//! * `execute/hooks_N`: `no_hooks` with N pre-execute listeners, guards, execute layers,
+//!   post-execute listeners and result observers each (N = 1, 2, 3), to show linear growth.
+//!
+//! Every call runs on one current-thread runtime; a sample awaits its calls inside one
+//! `block_on`, so runtime entry is not part of the per-call figure. Inputs of a sample are built
+//! before its clock starts (their drop is still measured).
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use dsh_tools::{
+    BoxFuture, FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
+};
+use tokio::runtime::{Builder, Runtime};
+
+type DynTool = Arc<dyn Fn(Value) -> BoxFuture<'static, Value> + Send + Sync>;
+
+fn runtime() -> Runtime {
+    Builder::new_current_thread()
+        .build()
+        .expect("a current-thread runtime")
+}
+
+/// A no-argument tool with a trivial body, implemented the way generated code does.
+struct Noop {
+    parameters: Value,
+}
+
+impl ToolDefinition for Noop {
+    fn name(&self) -> &str {
+        "noop"
+    }
+
+    fn description(&self) -> &str {
+        "Does nothing."
+    }
+
+    fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    fn execute<'a>(
+        &'a self,
+        _arguments: &'a Value,
+        _run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async { Ok(Value::Null) })
+    }
+}
+
+fn registry_with_hooks(per_kind: usize) -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    let parameters = serde_json::json!({"type": "object", "properties": {}});
+    registry.register(Noop { parameters }).expect("one tool");
+    for _ in 0..per_kind {
+        registry.on_pre_execute(|_, next| next.run());
+        registry.guard(|_| None);
+        registry.on_execute(|request, next| next.run(request));
+        registry.on_post_execute(|_, _, next| next.run());
+        registry.on_result(|_, _| ());
+    }
+    registry
+}
+
+fn input() -> ToolExecutionInput {
+    ToolExecutionInput::new("call-1", "noop", Value::Object(serde_json::Map::new()))
+}
+
+fn bench_pipeline(c: &mut Criterion) {
+    let rt = runtime();
+
+    let mut tools: HashMap<String, DynTool> = HashMap::new();
+    let noop: DynTool = Arc::new(|_| Box::pin(async { Value::Null }));
+    tools.insert("noop".to_owned(), noop);
+    c.bench_function("d_bare_dyn_call", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    let tool = tools.get(black_box("noop")).expect("registered");
+                    black_box(tool(Value::Object(serde_json::Map::new())).await);
+                }
+                start.elapsed()
+            })
+        });
+    });
+
+    let mut group = c.benchmark_group("execute");
+    for per_kind in [0, 1, 2, 3] {
+        let registry = registry_with_hooks(per_kind);
+        let name = if per_kind == 0 {
+            "no_hooks".to_owned()
+        } else {
+            format!("hooks_{per_kind}")
+        };
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| timed_calls(&rt, &registry, iters));
+        });
+    }
+
+    let registry = registry_with_hooks(0);
+    group.bench_function("no_hooks_building_input", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    black_box(registry.execute(black_box(input())).await);
+                }
+                start.elapsed()
+            })
+        });
+    });
+
+    let fn_tool = ToolRegistry::new();
+    fn_tool
+        .register(
+            FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
+        )
+        .expect("one tool");
+    group.bench_function("fn_tool", |b| {
+        b.iter_custom(|iters| timed_calls(&rt, &fn_tool, iters));
+    });
+    group.finish();
+}
+
+/// Runs `iters` calls of `noop`, timing only the calls (inputs are built before the clock starts).
+fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iters: u64) -> Duration {
+    let inputs: Vec<ToolExecutionInput> = (0..iters).map(|_| input()).collect();
+    rt.block_on(async {
+        let start = Instant::now();
+        for input in inputs {
+            black_box(registry.execute(black_box(input)).await);
+        }
+        start.elapsed()
+    })
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = bench_pipeline
+}
+criterion_main!(benches);

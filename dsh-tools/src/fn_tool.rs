@@ -1,0 +1,322 @@
+//! [`FnTool`]: a tool written by hand, without macros — a name, a description, the JSON Schema of
+//! its parameters and an async closure, plus whichever optional parts of [`ToolDefinition`] the
+//! tool needs.
+//!
+//! The registry never validates arguments; a hand-written tool does it here when given an
+//! arguments [`Schema`] (violations become `INVALID_ARGS` and the closure is not called). Raw
+//! tools, such as an MCP import, simply leave it out.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::content::ContentBlock;
+use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::error::ToolError;
+use crate::execution::ToolExecution;
+use crate::future::BoxFuture;
+use crate::lossless::output_into_value;
+use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
+use crate::schema::Schema;
+
+type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
+type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync;
+type Finalize = dyn Fn(&ToolExecution, &ToolExecutionResult) -> Result<Option<Vec<ContentBlock>>, ToolError>
+    + Send
+    + Sync;
+type Classifier = dyn Fn(&Value) -> bool + Send + Sync;
+type PresentCall = dyn Fn(&Value) -> Option<ToolCallView> + Send + Sync;
+type PresentResult = dyn Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync;
+
+/// The parts of an [`FnTool`] other than its handler.
+#[derive(Clone)]
+struct Parts {
+    name: String,
+    description: String,
+    parameters: Value,
+    arguments: Option<Schema>,
+    output: Option<Schema>,
+    timeout_ms: Option<u64>,
+    concurrency_safe: Option<Arc<Classifier>>,
+    annotations: ToolAnnotations,
+    render: Option<Arc<Render>>,
+    finalize: Option<Arc<Finalize>>,
+    present_call: Option<Arc<PresentCall>>,
+    present_result: Option<Arc<PresentResult>>,
+}
+
+/// A hand-written tool. Build one with [`FnTool::builder`]:
+///
+/// ```
+/// use dsh_tools::{FnTool, ToolRegistry, json};
+///
+/// let echo = FnTool::builder("echo", "Echo the text back.")
+///     .parameters(json!({
+///         "type": "object",
+///         "properties": {"text": {"type": "string"}},
+///         "required": ["text"],
+///         "additionalProperties": false
+///     }))
+///     .handler(|arguments, _run| async move { Ok(arguments["text"].clone()) });
+/// let registry = ToolRegistry::new();
+/// registry.register(echo).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct FnTool {
+    parts: Parts,
+    handler: Arc<Handler>,
+}
+
+/// Builds an [`FnTool`]; [`handler`](Self::handler) finishes it.
+#[derive(Clone)]
+pub struct FnToolBuilder {
+    parts: Parts,
+}
+
+impl FnTool {
+    /// Starts a tool. Until [`parameters`](FnToolBuilder::parameters) is given, the tool takes
+    /// no arguments (`{"type":"object","properties":{},"additionalProperties":false}`).
+    pub fn builder(name: impl Into<String>, description: impl Into<String>) -> FnToolBuilder {
+        FnToolBuilder {
+            parts: Parts {
+                name: name.into(),
+                description: description.into(),
+                parameters: json!({"type": "object", "properties": {}, "additionalProperties": false}),
+                arguments: None,
+                output: None,
+                timeout_ms: None,
+                concurrency_safe: None,
+                annotations: ToolAnnotations::default(),
+                render: None,
+                finalize: None,
+                present_call: None,
+                present_result: None,
+            },
+        }
+    }
+}
+
+impl FnToolBuilder {
+    /// The JSON Schema of the arguments, as the model sees it.
+    #[must_use]
+    pub fn parameters(mut self, parameters: Value) -> Self {
+        self.parts.parameters = parameters;
+        self
+    }
+
+    /// Validates arguments against `schema` before the handler runs; violations become an
+    /// `INVALID_ARGS` result listing every one of them.
+    #[must_use]
+    pub fn validate_arguments(mut self, schema: Schema) -> Self {
+        self.parts.arguments = Some(schema);
+        self
+    }
+
+    /// The schema the handler's value must match (`INVALID_TOOL_OUTPUT` otherwise).
+    #[must_use]
+    pub fn output_schema(mut self, schema: Schema) -> Self {
+        self.parts.output = Some(schema);
+        self
+    }
+
+    /// A cooperative time budget, enforced by [`TimeoutPolicy`](crate::TimeoutPolicy).
+    #[must_use]
+    pub fn timeout_ms(mut self, budget_ms: u64) -> Self {
+        self.parts.timeout_ms = Some(budget_ms);
+        self
+    }
+
+    /// Whether calls may run concurrently with other concurrency-safe calls of a batch.
+    #[must_use]
+    pub fn concurrency_safe(self, safe: bool) -> Self {
+        self.concurrency_classifier(move |_| safe)
+    }
+
+    /// Decides per call, from its arguments, whether it may run concurrently (a shell tool that
+    /// is safe for read-only commands only).
+    #[must_use]
+    pub fn concurrency_classifier<F>(mut self, classify: F) -> Self
+    where
+        F: Fn(&Value) -> bool + Send + Sync + 'static,
+    {
+        self.parts.concurrency_safe = Some(Arc::new(classify));
+        self
+    }
+
+    /// Behaviour hints for bridges and UIs.
+    #[must_use]
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.parts.annotations = annotations;
+        self
+    }
+
+    /// How a value becomes content, from `(arguments, value)`; the default shows a string as
+    /// text and anything else as compact JSON.
+    #[must_use]
+    pub fn render<F>(mut self, render: F) -> Self
+    where
+        F: Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync + 'static,
+    {
+        self.parts.render = Some(Arc::new(render));
+        self
+    }
+
+    /// Rewrites the content of every outcome just before observers see it (`Ok(None)` keeps it).
+    #[must_use]
+    pub fn finalize<F>(mut self, finalize: F) -> Self
+    where
+        F: Fn(&ToolExecution, &ToolExecutionResult) -> Result<Option<Vec<ContentBlock>>, ToolError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.parts.finalize = Some(Arc::new(finalize));
+        self
+    }
+
+    /// How to show a pending call.
+    #[must_use]
+    pub fn present_call<F>(mut self, present: F) -> Self
+    where
+        F: Fn(&Value) -> Option<ToolCallView> + Send + Sync + 'static,
+    {
+        self.parts.present_call = Some(Arc::new(present));
+        self
+    }
+
+    /// How to show a completed call.
+    #[must_use]
+    pub fn present_result<F>(mut self, present: F) -> Self
+    where
+        F: Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync + 'static,
+    {
+        self.parts.present_result = Some(Arc::new(present));
+        self
+    }
+
+    /// Finishes the tool with its body: `handler(arguments, run)` returns any serializable value
+    /// (a `Value` is used as it is; anything else is converted losslessly, so a NaN is an
+    /// `INVALID_TOOL_OUTPUT` instead of a silent `null`).
+    pub fn handler<F, Fut, O>(self, handler: F) -> FnTool
+    where
+        F: Fn(Value, ToolRun) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+        O: Serialize + Send + 'static,
+    {
+        let name: Arc<str> = Arc::from(self.parts.name.as_str());
+        let handler: Arc<Handler> = Arc::new(move |arguments, run| {
+            let body = handler(arguments, run);
+            let name = Arc::clone(&name);
+            Box::pin(async move {
+                let output = body.await?;
+                output_into_value(output).map_err(|reason| ToolError::invalid_output(&name, reason))
+            })
+        });
+        FnTool {
+            parts: self.parts,
+            handler,
+        }
+    }
+}
+
+impl ToolDefinition for FnTool {
+    fn name(&self) -> &str {
+        &self.parts.name
+    }
+
+    fn description(&self) -> &str {
+        &self.parts.description
+    }
+
+    fn parameters(&self) -> &Value {
+        &self.parts.parameters
+    }
+
+    fn timeout_ms(&self) -> Option<u64> {
+        self.parts.timeout_ms
+    }
+
+    fn output_schema(&self) -> Option<&Schema> {
+        self.parts.output.as_ref()
+    }
+
+    fn execute<'a>(
+        &'a self,
+        arguments: &'a Value,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        if let Some(schema) = &self.parts.arguments
+            && let Err(violations) = schema.validate(arguments)
+        {
+            let error = ToolError::invalid_arguments(&violations);
+            return Box::pin(async move { Err(error) });
+        }
+        (self.handler)(arguments.clone(), run.clone())
+    }
+
+    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+        match &self.parts.render {
+            Some(render) => render(arguments, value),
+            None => Ok(vec![render_value_as_text(value)]),
+        }
+    }
+
+    fn finalize_content(
+        &self,
+        execution: &ToolExecution,
+        result: &ToolExecutionResult,
+    ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
+        match &self.parts.finalize {
+            Some(finalize) => finalize(execution, result),
+            None => Ok(None),
+        }
+    }
+
+    fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
+        self.parts
+            .present_call
+            .as_ref()
+            .and_then(|present| present(arguments))
+    }
+
+    fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
+        self.parts
+            .present_result
+            .as_ref()
+            .and_then(|present| present(arguments, result))
+    }
+
+    fn is_concurrency_safe(&self, arguments: &Value) -> bool {
+        self.parts
+            .concurrency_safe
+            .as_ref()
+            .is_some_and(|classify| classify(arguments))
+    }
+
+    fn annotations(&self) -> ToolAnnotations {
+        self.parts.annotations.clone()
+    }
+}
+
+impl fmt::Debug for FnTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FnTool")
+            .field("name", &self.parts.name)
+            .field("timeout_ms", &self.parts.timeout_ms)
+            .field("classified", &self.parts.concurrency_safe.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for FnToolBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FnToolBuilder")
+            .field("name", &self.parts.name)
+            .finish_non_exhaustive()
+    }
+}

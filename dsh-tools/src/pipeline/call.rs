@@ -1,0 +1,43 @@
+//! [`CallContext`]: what the pipeline keeps about one call while it runs — the body's run
+//! context (which carries the execution and its registry) and the definition that was visible
+//! when the call started.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::definition::ToolDefinition;
+use crate::execution::ToolExecution;
+use crate::run::ToolRun;
+
+/// One call in flight. Cheap to clone (two reference counts).
+#[derive(Clone)]
+pub(crate) struct CallContext {
+    /// The body's run context with the caller's token: what dispatch hands the body unless a
+    /// layer replaced the token, so the common path makes no per-dispatch copy.
+    pub(crate) run: ToolRun,
+    /// The definition visible to the caller when the call started: its finalizer is the one that
+    /// runs, and wrappers read its budget from it.
+    pub(crate) definition: Option<Arc<dyn ToolDefinition>>,
+    /// The registry generation `definition` was resolved in.
+    pub(crate) generation: u64,
+}
+
+impl CallContext {
+    pub(crate) fn execution(&self) -> &ToolExecution {
+        self.run.execution()
+    }
+
+    /// The definition the call's name resolves to now: the one captured at the start when
+    /// nothing changed since (borrowed), otherwise a fresh lookup (a tool disposed meanwhile is
+    /// gone).
+    pub(crate) fn resolve_now(&self) -> Option<Cow<'_, Arc<dyn ToolDefinition>>> {
+        let execution = self.execution();
+        let registry = execution.registry();
+        if registry.generation() == self.generation {
+            return self.definition.as_ref().map(Cow::Borrowed);
+        }
+        registry
+            .resolve(execution.name(), execution.agent())
+            .map(Cow::Owned)
+    }
+}

@@ -1,0 +1,241 @@
+//! The execution pipeline: every call runs these phases, in this order.
+//!
+//! 1. Capture, when `execute` is called: freeze the input under a fresh token (arguments are a
+//!    `serde_json::Value`, lossless by construction); resolve the visible definition once (its
+//!    finalizer is captured now) and the hooks that apply.
+//! 2. Caller already cancelled → `ABORTED_BEFORE_DISPATCH` (final: no hook runs).
+//! 3. `pre-execute` waterfall (allow / deny / ask); `ask` goes to the approver.
+//! 4. Guards, for allowed calls only.
+//! 5. A denial becomes `Error: <reason>`, which still goes through post-execute.
+//! 6. Cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute).
+//! 7. `execute` layers around dispatch; dispatch re-resolves the tool and runs the body.
+//! 8. Contexts the body deferred go first; cancellation supersedes a success.
+//! 9. `post-execute` waterfall; cancellation supersedes a success again.
+//! 10. The captured finalizer, then the result observers; the result is returned.
+//!
+//! A failing or panicking listener, approver, guard or layer ends the call with a final error
+//! that skips post-execute (finalizer and observers still run). This file owns the order; each
+//! phase lives in its own module.
+
+pub(crate) mod call;
+pub(crate) mod chain;
+pub(crate) mod dispatch;
+pub(crate) mod failure;
+pub(crate) mod finalize;
+pub(crate) mod guard;
+pub(crate) mod normalize;
+pub(crate) mod observer;
+pub(crate) mod output;
+pub(crate) mod post_execute;
+pub(crate) mod pre_execute;
+pub(crate) mod trace;
+pub(crate) mod wrapper;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tracing::Instrument;
+
+use crate::error::ToolError;
+use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
+use crate::pipeline::call::CallContext;
+use crate::pipeline::chain::HookList;
+use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
+use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
+use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::pipeline::trace::CallSpan;
+use crate::pipeline::wrapper::{DispatchRequest, Next};
+use crate::policy::approval::{AskVerdict, resolve_ask};
+use crate::registry::core::Core;
+use crate::registry::view::{HookPlan, View};
+use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
+
+/// Where a result goes next.
+enum Stage {
+    /// Straight to the finalizer and observers.
+    Final(ToolExecutionResult),
+    /// Through post-execute first.
+    Post(ToolExecutionResult),
+}
+
+/// Phase 1, done when the call is made (not when its future is first polled): freeze the input
+/// and capture, under the read lock, the definition and hooks the call will see. Doing it here
+/// also keeps the input out of the call's future, which is moved around while it is awaited.
+pub(crate) fn execute(
+    core: &Arc<Core>,
+    input: ToolExecutionInput,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+    let execution = ToolExecution::from_input(input, Arc::clone(core));
+    let span = CallSpan::start(&execution);
+    let (definition, plan, generation) = core.with_snapshot(|snapshot| {
+        let view = View::new(snapshot, execution.agent());
+        let definition = view.resolve(execution.name()).cloned();
+        (definition, view.plan(), snapshot.generation)
+    });
+    let call = CallContext {
+        run: ToolRun::new(execution, None),
+        definition,
+        generation,
+    };
+    // A call no hook applies to (and with no span to record) takes a short path whose future is
+    // small; everything else runs boxed, so the common case neither carries nor moves its state.
+    let route = if plan.is_empty() && span.span.is_disabled() {
+        Route::Bare(call)
+    } else {
+        Route::Hooked(Box::pin(run_hooked(call, plan, span)))
+    };
+    async move {
+        match route {
+            Route::Bare(call) => run_bare(call).await,
+            Route::Hooked(hooked) => hooked.await,
+        }
+    }
+}
+
+/// Which path a call takes.
+enum Route {
+    Bare(CallContext),
+    Hooked(BoxFuture<'static, ToolExecutionResult>),
+}
+
+/// Phases 2 to 10 of a call with hooks or a recorded span.
+async fn run_hooked(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
+    // Only an enabled span is worth entering on every poll.
+    let result = if span.span.is_disabled() {
+        run_phases(&call, &plan).await
+    } else {
+        run_phases(&call, &plan).instrument(span.span.clone()).await
+    };
+    span.finish(&result);
+    result
+}
+
+/// The phases of a call no hook applies to: dispatch, cancellation and the finalizer.
+async fn run_bare(call: CallContext) -> ToolExecutionResult {
+    let execution = call.execution();
+    let mut result = if execution.is_cancelled() {
+        failed(execution, ToolError::aborted_before_dispatch())
+    } else {
+        let mut result = dispatch::run_body(&call, &call.run).await;
+        result.prepend_additional_contexts(execution.take_deferred());
+        normalize::supersede_if_cancelled(&call, &mut result);
+        result
+    };
+    finalize::finalize(call.definition.as_ref(), execution, &mut result);
+    result
+}
+
+/// Phases 2 to 10 for a call with hooks.
+async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
+    let execution = call.execution();
+    let mut result = match decide_and_dispatch(call, plan).await {
+        Stage::Final(result) => result,
+        Stage::Post(mut result) => {
+            result.prepend_additional_contexts(execution.take_deferred());
+            normalize::supersede_if_cancelled(call, &mut result);
+            if let Some(hooks) = &plan.post_execute {
+                result = match post_execute(call, Arc::clone(hooks), result).await {
+                    Ok(result) => result,
+                    Err(error) => failed(execution, error),
+                };
+                normalize::supersede_if_cancelled(call, &mut result);
+            }
+            result
+        }
+    };
+    finalize::finalize(call.definition.as_ref(), execution, &mut result);
+    if let Some(observers) = &plan.observers {
+        observer::notify(observers, execution, &result);
+    }
+    result
+}
+
+/// Phases 2 to 7.
+async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
+    let execution = call.execution();
+    if execution.is_cancelled() {
+        return Stage::Final(failed(execution, ToolError::aborted_before_dispatch()));
+    }
+
+    let decision = match &plan.pre_execute {
+        None => PreToolDecision::Allow,
+        Some(hooks) => {
+            let next = PreExecuteNext::new(Arc::clone(hooks), execution.clone());
+            // The first listener is called inside the future, so that the catcher covers it.
+            let waterfall: BoxFuture<'_, _> = Box::pin(async move { next.run().await });
+            match CatchUnwind::new(waterfall).await {
+                Ok(Ok(decision)) => decision,
+                Ok(Err(error)) => return Stage::Final(failed(execution, error)),
+                Err(panic) => {
+                    let error = hook_panicked(HookPhase::PreExecute, &panic);
+                    return Stage::Final(failed(execution, error));
+                }
+            }
+        }
+    };
+    match decision {
+        PreToolDecision::Allow => {}
+        PreToolDecision::Deny { reason } => return Stage::Post(denied(execution, reason)),
+        PreToolDecision::Ask { reason } => {
+            let approver = plan.approver.clone();
+            match resolve_ask(approver, execution, call.definition.clone(), reason).await {
+                Ok(AskVerdict::Allow) => {}
+                Ok(AskVerdict::Deny(reason)) => return Stage::Post(denied(execution, reason)),
+                Ok(AskVerdict::AbortedBeforeDispatch) => {
+                    let error = ToolError::aborted_before_dispatch();
+                    return Stage::Post(failed(execution, error));
+                }
+                Err(error) => return Stage::Final(failed(execution, error)),
+            }
+        }
+    }
+
+    if let Some(guards) = &plan.guards {
+        match catch_panic(|| guard::first_denial(guards, execution)) {
+            Ok(None) => {}
+            Ok(Some(reason)) => return Stage::Post(denied(execution, reason)),
+            Err(panic) => {
+                return Stage::Final(failed(execution, hook_panicked(HookPhase::Guard, &panic)));
+            }
+        }
+    }
+
+    if execution.is_cancelled() {
+        return Stage::Post(failed(execution, ToolError::aborted_before_dispatch()));
+    }
+
+    match &plan.wrappers {
+        None => Stage::Post(dispatch::dispatch(call).await),
+        Some(layers) => {
+            let request = DispatchRequest::new(call.clone());
+            match CatchUnwind::new(Next::new(Arc::clone(layers)).run(request)).await {
+                Ok(Ok(result)) => Stage::Post(result),
+                Ok(Err(error)) => Stage::Final(failed(execution, error)),
+                Err(panic) => {
+                    Stage::Final(failed(execution, hook_panicked(HookPhase::Wrapper, &panic)))
+                }
+            }
+        }
+    }
+}
+
+/// Phase 9: the `post-execute` waterfall and its decision; an `Err` ends the call.
+async fn post_execute(
+    call: &CallContext,
+    hooks: HookList<dyn PostExecuteHook>,
+    result: ToolExecutionResult,
+) -> Result<ToolExecutionResult, ToolError> {
+    let shared = Arc::new(result);
+    let next = PostExecuteNext::new(hooks, call.execution().clone(), Arc::clone(&shared));
+    // The first listener is called inside the future, so that the catcher covers it.
+    let waterfall: BoxFuture<'_, _> = Box::pin(async move { next.run().await });
+    let decision = match CatchUnwind::new(waterfall).await {
+        Ok(decision) => decision?,
+        Err(panic) => return Err(hook_panicked(HookPhase::PostExecute, &panic)),
+    };
+    // Listeners may keep their `Arc`; then the result is copied once.
+    let result = Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone());
+    post_execute::apply(call, result, decision)
+}

@@ -1,0 +1,63 @@
+//! The output contract: how a tool's value becomes a successful result. The value must match the
+//! definition's output schema and render into content; otherwise the call fails with
+//! `INVALID_TOOL_OUTPUT`. Dispatch, a wrapper-authored success and a post-execute value
+//! replacement all go through here, so the three can never disagree.
+
+use serde_json::Value;
+
+use crate::definition::ToolDefinition;
+use crate::error::ToolError;
+use crate::execution::ToolExecution;
+use crate::future::catch_panic;
+use crate::result::ToolExecutionResult;
+
+/// A stamped success built from `value` by `definition`, or the `INVALID_TOOL_OUTPUT` failure that
+/// explains why it cannot be one.
+pub(crate) fn rendered_success(
+    definition: &dyn ToolDefinition,
+    execution: &ToolExecution,
+    value: Value,
+) -> ToolExecutionResult {
+    let name = execution.name();
+    let checked = catch_panic(|| {
+        if let Some(schema) = definition.output_schema()
+            && let Err(violations) = schema.validate_output(&value)
+        {
+            return Err(ToolError::invalid_output_violations(name, &violations));
+        }
+        definition
+            .render(execution.arguments(), &value)
+            .map_err(|error| {
+                ToolError::invalid_output(name, format_args!("render failed: {error}"))
+            })
+    });
+    let outcome = checked.unwrap_or_else(|message| {
+        Err(ToolError::invalid_output(
+            name,
+            format_args!("output check panicked: {message}"),
+        ))
+    });
+    let result = match outcome {
+        Ok(content) => {
+            let mut result = ToolExecutionResult::success(value);
+            result.set_content(content);
+            result
+        }
+        Err(error) => ToolExecutionResult::failure(error),
+    };
+    result.stamped(execution.token())
+}
+
+/// [`rendered_success`] with the definition the call resolves to now; `UNKNOWN_TOOL` when the
+/// tool is gone.
+pub(crate) fn rendered_success_now(
+    call: &crate::pipeline::call::CallContext,
+    value: Value,
+) -> ToolExecutionResult {
+    let execution = call.execution();
+    match call.resolve_now() {
+        Some(definition) => rendered_success(&**definition, execution, value),
+        None => ToolExecutionResult::failure(ToolError::unknown_tool(execution.name()))
+            .stamped(execution.token()),
+    }
+}

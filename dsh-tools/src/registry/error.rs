@@ -1,0 +1,152 @@
+//! [`RegistryError`]: why a registration, a restriction or a scope operation was refused.
+//!
+//! These are programming errors of the host (a duplicate name, a restriction naming a tool that
+//! does not exist), reported when the host makes them, never results a model sees. Their wording
+//! lives here so it exists in one place.
+
+use std::fmt;
+
+/// What kind of registry operation failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RegistryErrorKind {
+    /// A tool of that name is already registered in the same layer.
+    DuplicateTool,
+    /// The definition breaks a rule the registry enforces (an empty name, a zero timeout).
+    InvalidDefinition,
+    /// The definition's schema cannot be built or enforced (`UNSUPPORTED_SCHEMA`).
+    UnsupportedSchema,
+    /// A restriction names tools the global layer does not have.
+    UnknownRestrictedTool,
+    /// A restriction with neither `allow` nor `deny`.
+    EmptyRestriction,
+    /// A scope for that agent already exists.
+    ScopeExists,
+    /// The parent scope does not exist.
+    UnknownScope,
+    /// The scope the operation goes through was disposed.
+    ScopeDisposed,
+}
+
+/// A refused registry operation: what kind, and a message that names what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegistryError {
+    kind: RegistryErrorKind,
+    message: String,
+}
+
+impl RegistryError {
+    fn new(kind: RegistryErrorKind, message: String) -> Self {
+        Self { kind, message }
+    }
+
+    /// What kind of operation failed.
+    pub fn kind(&self) -> RegistryErrorKind {
+        self.kind
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    pub(crate) fn duplicate_global(name: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::DuplicateTool,
+            format!(
+                "tool \"{name}\" is already registered (for a per-agent variant, register it \
+                 through that agent's scope instead)"
+            ),
+        )
+    }
+
+    pub(crate) fn duplicate_in_scope(name: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::DuplicateTool,
+            format!("tool \"{name}\" is already registered in this scope"),
+        )
+    }
+
+    pub(crate) fn empty_name() -> Self {
+        Self::new(
+            RegistryErrorKind::InvalidDefinition,
+            "tool name must not be empty".to_owned(),
+        )
+    }
+
+    pub(crate) fn zero_timeout(name: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::InvalidDefinition,
+            format!("tool \"{name}\" timeout_ms must be a positive number of milliseconds"),
+        )
+    }
+
+    pub(crate) fn unusable_definition(name: &str, reason: &crate::ToolError) -> Self {
+        Self::new(
+            RegistryErrorKind::UnsupportedSchema,
+            format!("tool \"{name}\" cannot be registered: {reason}"),
+        )
+    }
+
+    pub(crate) fn empty_restriction(known: &[&str]) -> Self {
+        Self::new(
+            RegistryErrorKind::EmptyRestriction,
+            format!(
+                "restrict() with an empty filter is a no-op: pass `allow` and/or `deny` (an \
+                 empty filter is almost always an empty configuration by mistake); known global \
+                 tools: {}",
+                known_list(known)
+            ),
+        )
+    }
+
+    pub(crate) fn unknown_restricted(unknown: &[&str], known: &[&str]) -> Self {
+        let named: Vec<String> = unknown.iter().map(|name| format!("\"{name}\"")).collect();
+        Self::new(
+            RegistryErrorKind::UnknownRestrictedTool,
+            format!(
+                "restrict() names unknown global tool(s) {}; known global tools: {}",
+                named.join(", "),
+                known_list(known)
+            ),
+        )
+    }
+
+    pub(crate) fn scope_exists(agent: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::ScopeExists,
+            format!("a scope for agent \"{agent}\" already exists"),
+        )
+    }
+
+    pub(crate) fn unknown_parent(agent: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::UnknownScope,
+            format!("no scope for parent agent \"{agent}\""),
+        )
+    }
+
+    pub(crate) fn scope_disposed(agent: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::ScopeDisposed,
+            format!("the scope of agent \"{agent}\" was disposed"),
+        )
+    }
+}
+
+/// `a, b, c` (sorted by the caller) or `(none)`.
+fn known_list(known: &[&str]) -> String {
+    if known.is_empty() {
+        "(none)".to_owned()
+    } else {
+        known.join(", ")
+    }
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RegistryError {}

@@ -1,0 +1,245 @@
+//! [`ToolRegistry`]: where tools, hooks and policies are registered, and where calls run.
+//!
+//! The registry has a global layer and any number of agent scopes ([`ToolScope`]), each with an
+//! optional parent. A call made on behalf of an agent resolves tools through the agent's scope
+//! chain (its own tools shadow its ancestors', which shadow the global ones), sees the global
+//! tools its chain's restrictions admit, and runs the hooks of the global layer and of every
+//! scope of its chain.
+//!
+//! # Hook order
+//! Hooks of each kind run in this order: the global layer's, then each scope's from the farthest
+//! ancestor to the call's own scope; within one layer, in registration order. For `execute`
+//! layers, first means outermost.
+//!
+//! # Schema order
+//! [`schemas`](ToolRegistry::schemas) lists the visible tools sorted by name (byte order), so the
+//! model-facing prefix of a request does not depend on registration timing.
+
+pub(crate) mod core;
+mod edit;
+mod error;
+mod event;
+mod name_hash;
+mod registration;
+mod restriction;
+mod scope;
+pub(crate) mod state;
+pub(crate) mod view;
+
+use std::future::Future;
+use std::sync::Arc;
+
+pub use self::error::{RegistryError, RegistryErrorKind};
+pub use self::event::RegistryEvent;
+pub use self::registration::Registration;
+pub use self::restriction::ToolRestriction;
+pub use self::scope::ToolScope;
+
+use self::core::Core;
+use self::state::{AnyHook, Place};
+use self::view::View;
+use crate::definition::{ToolDefinition, ToolSchema};
+use crate::error::ToolError;
+use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
+use crate::pipeline;
+use crate::pipeline::observer::ObserverReturn;
+use crate::pipeline::post_execute::{PostExecuteNext, PostToolDecision};
+use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
+use crate::policy::approval::Approver;
+use crate::result::ToolExecutionResult;
+use crate::run::SharedState;
+
+/// Anything [`ToolRegistry::register`] accepts: a definition by value, or one already shared.
+pub trait IntoToolDefinition {
+    /// The shared definition.
+    fn into_definition(self) -> Arc<dyn ToolDefinition>;
+}
+
+impl<T: ToolDefinition> IntoToolDefinition for T {
+    fn into_definition(self) -> Arc<dyn ToolDefinition> {
+        Arc::new(self)
+    }
+}
+
+impl IntoToolDefinition for Arc<dyn ToolDefinition> {
+    fn into_definition(self) -> Arc<dyn ToolDefinition> {
+        self
+    }
+}
+
+impl IntoToolDefinition for Box<dyn ToolDefinition> {
+    fn into_definition(self) -> Arc<dyn ToolDefinition> {
+        Arc::from(self)
+    }
+}
+
+/// The tool registry. Cheap to clone: clones share everything.
+#[derive(Clone)]
+pub struct ToolRegistry {
+    core: Arc<Core>,
+}
+
+impl Default for ToolRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let snapshot = self.core.snapshot();
+        f.debug_struct("ToolRegistry")
+            .field("global_tools", &snapshot.global.sorted_names())
+            .field("scopes", &snapshot.scopes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolRegistry {
+    /// An empty registry with no shared state.
+    pub fn new() -> Self {
+        Self::with_state(SharedState::new())
+    }
+
+    /// An empty registry whose tools reach `state` through [`ToolRun::state`](crate::ToolRun::state).
+    pub fn with_state(state: SharedState) -> Self {
+        Self {
+            core: Arc::new(Core::new(state)),
+        }
+    }
+
+    /// The shared state tools reach through [`ToolRun::state`](crate::ToolRun::state).
+    pub fn state(&self) -> &SharedState {
+        self.core.state()
+    }
+
+    /// Registers a tool in the global layer. A second tool of the same name in the global layer
+    /// is refused (agent scopes may shadow it); so are an empty name and `timeout_ms == Some(0)`.
+    pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
+        self.core
+            .register_tool(Place::Global, tool.into_definition())
+    }
+
+    /// The tool `name` resolves to for `agent` (`None`: the global layer).
+    pub fn get(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
+        self.core.resolve(name, agent)
+    }
+
+    /// The model-facing schemas of the tools visible to `agent` (`None`: the global layer),
+    /// sorted by name. Cached until the registry changes, so repeated calls are cheap.
+    pub fn schemas(&self, agent: Option<&AgentId>) -> Arc<[ToolSchema]> {
+        let snapshot = self.core.snapshot();
+        View::new(&snapshot, agent).schemas()
+    }
+
+    /// Runs one call through the pipeline. Never fails and never panics: every outcome is a
+    /// [`ToolExecutionResult`]. The call is captured when this is called (its token minted, the
+    /// visible definition and hooks taken from the registry as it is now); the future owns what
+    /// it needs (`'static`), so it can be spawned.
+    pub fn execute(
+        &self,
+        input: ToolExecutionInput,
+    ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+        pipeline::execute(&self.core, input)
+    }
+
+    /// Creates the scope of `agent`, inside `parent`'s scope when given. Fails when `agent`
+    /// already has a scope or `parent` has none.
+    pub fn create_scope(
+        &self,
+        agent: impl Into<AgentId>,
+        parent: Option<&AgentId>,
+    ) -> Result<ToolScope, RegistryError> {
+        let agent = agent.into();
+        let instance = self.core.create_scope(&agent, parent)?;
+        Ok(ToolScope::new(Arc::clone(&self.core), agent, instance))
+    }
+
+    /// The existing scope of `agent`.
+    pub fn scope(&self, agent: &AgentId) -> Option<ToolScope> {
+        let snapshot = self.core.snapshot();
+        let scope = snapshot.scopes.get(agent)?;
+        Some(ToolScope::new(
+            Arc::clone(&self.core),
+            agent.clone(),
+            scope.instance,
+        ))
+    }
+
+    /// Installs the approver that answers `ask` decisions, replacing any earlier one.
+    pub fn set_approver(&self, approver: impl Approver) {
+        self.core.set_approver(Some(Arc::new(approver)));
+    }
+
+    /// Removes the approver: `ask` decisions become denials again.
+    pub fn clear_approver(&self) {
+        self.core.set_approver(None);
+    }
+
+    /// Calls `listener` after every change of the registry's tools, once the change is visible
+    /// to new calls. Listeners run on the thread that made the change, outside any lock (they may
+    /// use the registry); events of changes made concurrently on several threads may interleave.
+    pub fn on_change<F>(&self, listener: F) -> Registration
+    where
+        F: Fn(&RegistryEvent) + Send + Sync + 'static,
+    {
+        self.core.add_listener_registration(Arc::new(listener))
+    }
+
+    /// Adds a `pre-execute` listener for every call (see the module docs for the order).
+    pub fn on_pre_execute<F, Fut>(&self, hook: F) -> Registration
+    where
+        F: Fn(ToolExecution, PreExecuteNext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<PreToolDecision, ToolError>> + Send + 'static,
+    {
+        self.add_global(AnyHook::PreExecute(Arc::new(hook)))
+    }
+
+    /// Adds a guard for every call: `Some(reason)` denies it.
+    pub fn guard<F>(&self, guard: F) -> Registration
+    where
+        F: Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
+    {
+        self.add_global(AnyHook::Guard(Arc::new(guard)))
+    }
+
+    /// Adds an `execute` layer for every call.
+    pub fn wrap(&self, layer: impl ExecuteLayer) -> Registration {
+        self.add_global(AnyHook::Wrapper(Arc::new(layer)))
+    }
+
+    /// Adds an `execute` layer made from a closure (see [`layer_fn`]).
+    pub fn on_execute<F, Fut>(&self, layer: F) -> Registration
+    where
+        F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = LayerResult> + Send + 'static,
+    {
+        self.wrap(layer_fn(layer))
+    }
+
+    /// Adds a `post-execute` listener for every call.
+    pub fn on_post_execute<F, Fut>(&self, hook: F) -> Registration
+    where
+        F: Fn(ToolExecution, Arc<ToolExecutionResult>, PostExecuteNext) -> Fut
+            + Send
+            + Sync
+            + 'static,
+        Fut: Future<Output = Result<PostToolDecision, ToolError>> + Send + 'static,
+    {
+        self.add_global(AnyHook::PostExecute(Arc::new(hook)))
+    }
+
+    /// Adds a result observer for every call.
+    pub fn on_result<F, R>(&self, observer: F) -> Registration
+    where
+        F: Fn(&ToolExecution, &ToolExecutionResult) -> R + Send + Sync + 'static,
+        R: ObserverReturn,
+    {
+        self.add_global(AnyHook::Observer(Arc::new(observer)))
+    }
+
+    fn add_global(&self, hook: AnyHook) -> Registration {
+        self.core.add_global_hook(hook)
+    }
+}

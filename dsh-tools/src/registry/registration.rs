@@ -1,0 +1,63 @@
+//! [`Registration`]: the handle every registration returns, which disposes what it registered.
+
+use std::fmt;
+use std::sync::{Arc, Weak};
+
+use crate::registry::core::Core;
+use crate::registry::state::Place;
+
+/// What a registration put into the registry.
+#[derive(Clone, Debug)]
+pub(crate) enum Item {
+    Tool(Arc<str>),
+    Hook,
+    Restriction,
+    Listener,
+}
+
+/// The handle of one registration (a tool, a hook, a guard, a restriction, a listener).
+///
+/// Dropping it keeps the registration; [`dispose`](Self::dispose) removes it. Disposing is
+/// idempotent and never touches a later registration that reuses the same name.
+pub struct Registration {
+    core: Weak<Core>,
+    place: Place,
+    id: u64,
+    item: Item,
+}
+
+impl Registration {
+    pub(crate) fn new(core: &Arc<Core>, place: Place, id: u64, item: Item) -> Self {
+        Self {
+            core: Arc::downgrade(core),
+            place,
+            id,
+            item,
+        }
+    }
+
+    /// Removes the registration; `true` if it was still there.
+    pub fn dispose(&self) -> bool {
+        let Some(core) = self.core.upgrade() else {
+            return false;
+        };
+        core.dispose(&self.place, self.id, &self.item)
+    }
+
+    /// Whether the registration is still in the registry.
+    pub fn is_active(&self) -> bool {
+        self.core
+            .upgrade()
+            .is_some_and(|core| core.is_registered(&self.place, self.id, &self.item))
+    }
+}
+
+impl fmt::Debug for Registration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registration")
+            .field("place", &self.place)
+            .field("id", &self.id)
+            .field("item", &self.item)
+            .finish()
+    }
+}

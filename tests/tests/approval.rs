@@ -1,0 +1,175 @@
+//! The approval seam: where `ask` goes, the four outcomes, and failures of the approver.
+
+use std::sync::{Arc, Mutex};
+
+use dsh_tools::{ApprovalOutcome, PreToolDecision, ToolError, ToolRegistry, approver_fn, codes};
+use dsh_tools_tests::{Log, call, logging_tool, only_text, registry_with};
+use tokio_util::sync::CancellationToken;
+
+fn asking(log: &Log, reason: Option<&'static str>) -> ToolRegistry {
+    let registry = registry_with([logging_tool("t", log)]);
+    registry.on_pre_execute(move |_, _| async move {
+        Ok(PreToolDecision::Ask {
+            reason: reason.map(str::to_owned),
+        })
+    });
+    let seen = log.clone();
+    registry.on_post_execute(move |_, _, next| {
+        seen.push("post");
+        next.run()
+    });
+    registry
+}
+
+fn answering(registry: &ToolRegistry, outcome: ApprovalOutcome) {
+    registry.set_approver(approver_fn(move |_| async move { Ok(outcome) }));
+}
+
+#[tokio::test]
+async fn without_approver_an_ask_is_denied_with_its_reason() {
+    let log = Log::new();
+    let registry = asking(&log, Some("writes outside the workspace"));
+    let result = registry.execute(call("t")).await;
+    assert_eq!(only_text(&result), "Error: writes outside the workspace");
+    assert_eq!(log.entries(), ["post"]);
+}
+
+#[tokio::test]
+async fn without_approver_or_reason_the_denial_says_why() {
+    let registry = asking(&Log::new(), None);
+    assert_eq!(
+        only_text(&registry.execute(call("t")).await),
+        "Error: tool \"t\" requires approval, but no approver is installed"
+    );
+}
+
+#[tokio::test]
+async fn allowed_once_runs_the_call() {
+    let log = Log::new();
+    let registry = asking(&log, None);
+    answering(&registry, ApprovalOutcome::AllowedOnce);
+    assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
+    assert_eq!(log.entries(), ["body", "post"]);
+}
+
+#[tokio::test]
+async fn rejected_cancelled_and_unavailable_deny_with_fixed_reasons() {
+    for (outcome, text) in [
+        (
+            ApprovalOutcome::Rejected,
+            "Error: the user rejected tool \"t\"",
+        ),
+        (
+            ApprovalOutcome::Cancelled,
+            "Error: approval for tool \"t\" was cancelled",
+        ),
+        (
+            ApprovalOutcome::Unavailable,
+            "Error: tool \"t\" requires approval, but no approval channel is available",
+        ),
+    ] {
+        let log = Log::new();
+        let registry = asking(&log, Some("reason"));
+        answering(&registry, outcome);
+        let result = registry.execute(call("t")).await;
+        assert_eq!(only_text(&result), text);
+        assert!(result.error().unwrap().info().is_none());
+        assert_eq!(
+            log.entries(),
+            ["post"],
+            "{outcome:?}: denial goes through post-execute"
+        );
+    }
+}
+
+#[tokio::test]
+async fn approval_cancelled_because_the_caller_cancelled_is_aborted_before_dispatch() {
+    let log = Log::new();
+    let registry = asking(&log, None);
+    let signal = CancellationToken::new();
+    let trigger = signal.clone();
+    registry.set_approver(approver_fn(move |request| {
+        let trigger = trigger.clone();
+        async move {
+            trigger.cancel();
+            assert!(request.execution().is_cancelled());
+            Ok(ApprovalOutcome::Cancelled)
+        }
+    }));
+    let result = registry.execute(call("t").with_signal(signal)).await;
+    assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+    assert_eq!(log.entries(), ["post"]);
+}
+
+#[tokio::test]
+async fn a_failing_approver_ends_the_call_without_post_execute() {
+    let log = Log::new();
+    let registry = asking(&log, None);
+    registry.set_approver(approver_fn(|_| async {
+        Err(ToolError::new("approval service unreachable"))
+    }));
+    assert_eq!(
+        only_text(&registry.execute(call("t")).await),
+        "Error: approval service unreachable"
+    );
+    assert!(log.entries().is_empty());
+}
+
+#[tokio::test]
+async fn a_panicking_approver_ends_the_call_without_post_execute() {
+    let log = Log::new();
+    let registry = asking(&log, None);
+    registry.set_approver(approver_fn(|_| async { panic!("approver bug") }));
+    assert_eq!(
+        only_text(&registry.execute(call("t")).await),
+        "Error: approver panicked: approver bug"
+    );
+    assert!(log.entries().is_empty());
+}
+
+#[tokio::test]
+async fn guards_still_apply_after_an_approval() {
+    let log = Log::new();
+    let registry = asking(&log, None);
+    answering(&registry, ApprovalOutcome::AllowedOnce);
+    registry.guard(|_| Some("guard wins".to_owned()));
+    assert_eq!(
+        only_text(&registry.execute(call("t")).await),
+        "Error: guard wins"
+    );
+    assert_eq!(log.entries(), ["post"]);
+}
+
+#[tokio::test]
+async fn the_approver_sees_the_call_its_reason_and_the_definition() {
+    let registry = asking(&Log::new(), Some("risky"));
+    let seen = Arc::new(Mutex::new(None));
+    let sink = Arc::clone(&seen);
+    registry.set_approver(approver_fn(move |request| {
+        *sink.lock().unwrap() = Some((
+            request.execution().name().to_owned(),
+            request.reason().map(str::to_owned),
+            request
+                .definition()
+                .map(|definition| definition.name().to_owned()),
+        ));
+        async { Ok(ApprovalOutcome::AllowedOnce) }
+    }));
+    registry.execute(call("t")).await;
+    assert_eq!(
+        *seen.lock().unwrap(),
+        Some((
+            "t".to_owned(),
+            Some("risky".to_owned()),
+            Some("t".to_owned())
+        ))
+    );
+}
+
+#[tokio::test]
+async fn clearing_the_approver_degrades_ask_to_deny_again() {
+    let registry = asking(&Log::new(), Some("r"));
+    answering(&registry, ApprovalOutcome::AllowedOnce);
+    registry.clear_approver();
+    assert_eq!(only_text(&registry.execute(call("t")).await), "Error: r");
+}
