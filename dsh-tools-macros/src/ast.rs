@@ -297,13 +297,14 @@ impl Field {
             (None, None) => None,
         };
         let description = attrs.description.as_ref().map(LitStr::value).or(docs);
-        if let Some(skip_if) = &serde.skip_serializing_if {
-            if default.is_none() && !crate::types::is_option(&ty) {
-                errors.error_at(
+        if let Some(skip_if) = &serde.skip_serializing_if
+            && default.is_none()
+            && !crate::types::is_option(&ty)
+        {
+            errors.error_at(
                     skip_if,
                     "`skip_serializing_if` leaves the property out of serialized values, so it must be optional: use an `Option` or add a `default`",
                 );
-            }
         }
         Self {
             span: ident.span(),

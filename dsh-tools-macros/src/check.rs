@@ -133,20 +133,20 @@ fn check_field(field: &Field, errors: &mut Errors) {
         "max_items",
         errors,
     );
-    if let (Some(minimum), Some(maximum)) = (&attrs.minimum, &attrs.maximum) {
-        if number(&minimum.value) > number(&maximum.value) {
-            errors.error_at(
-                &maximum.expr,
-                "`maximum` is below `minimum`: no value could pass",
-            );
-        }
+    if let (Some(minimum), Some(maximum)) = (&attrs.minimum, &attrs.maximum)
+        && number(&minimum.value) > number(&maximum.value)
+    {
+        errors.error_at(
+            &maximum.expr,
+            "`maximum` is below `minimum`: no value could pass",
+        );
     }
-    if let Some(DefaultSpec::Literal(default)) = &field.default {
-        if let JsonLiteral::Integer(value) = default.value {
-            if i64::try_from(value).is_err() && u64::try_from(value).is_err() {
-                errors.error_at(&default.expr, "a default must fit in a 64-bit integer");
-            }
-        }
+    if let Some(DefaultSpec::Literal(default)) = &field.default
+        && let JsonLiteral::Integer(value) = default.value
+        && i64::try_from(value).is_err()
+        && u64::try_from(value).is_err()
+    {
+        errors.error_at(&default.expr, "a default must fit in a 64-bit integer");
     }
 }
 
@@ -157,13 +157,13 @@ fn check_order(
     max_name: &str,
     errors: &mut Errors,
 ) {
-    if let (Some((min, _)), Some((max, span))) = (min, max) {
-        if min > max {
-            errors.push(syn::Error::new(
-                span,
-                format!("`{max_name}` is below `{min_name}`: no value could pass"),
-            ));
-        }
+    if let (Some((min, _)), Some((max, span))) = (min, max)
+        && min > max
+    {
+        errors.push(syn::Error::new(
+            span,
+            format!("`{max_name}` is below `{min_name}`: no value could pass"),
+        ));
     }
 }
 

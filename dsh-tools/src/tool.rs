@@ -173,10 +173,10 @@ impl ToolContract {
         let schema = self.arguments().map_err(Clone::clone)?;
         // The specialized check answers for valid arguments; the interpreter then collects every
         // violation of invalid ones (and has the last word should the two ever disagree).
-        if !A::is_valid_json(arguments) {
-            if let Err(violations) = schema.validate(arguments) {
-                return Err(ToolError::invalid_arguments(&violations));
-            }
+        if !A::is_valid_json(arguments)
+            && let Err(violations) = schema.validate(arguments)
+        {
+            return Err(ToolError::invalid_arguments(&violations));
         }
         A::from_json(arguments).map_err(ToolError::from)
     }

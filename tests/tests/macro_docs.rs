@@ -111,19 +111,18 @@ fn resolve(doc: &Value, refs: &HashMap<&str, Schema>) -> Value {
             if let Some(name) = map.get("$ref").and_then(Value::as_str) {
                 return with_siblings(refs[name].to_json_schema(), map);
             }
-            if let Some(Value::Array(branches)) = map.get("anyOf") {
-                if let [reference, null] = branches.as_slice() {
-                    if let (Some(name), Some("null")) = (
-                        reference.get("$ref").and_then(Value::as_str),
-                        null.get("type").and_then(Value::as_str),
-                    ) {
-                        let mut schema = refs[name].clone();
-                        schema.nullable = true;
-                        let resolved =
-                            with_siblings(schema.to_json_schema(), reference.as_object().unwrap());
-                        return with_siblings(resolved, map);
-                    }
-                }
+            if let Some(Value::Array(branches)) = map.get("anyOf")
+                && let [reference, null] = branches.as_slice()
+                && let (Some(name), Some("null")) = (
+                    reference.get("$ref").and_then(Value::as_str),
+                    null.get("type").and_then(Value::as_str),
+                )
+            {
+                let mut schema = refs[name].clone();
+                schema.nullable = true;
+                let resolved =
+                    with_siblings(schema.to_json_schema(), reference.as_object().unwrap());
+                return with_siblings(resolved, map);
             }
             Value::Object(
                 map.iter()

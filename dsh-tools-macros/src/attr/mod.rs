@@ -101,10 +101,9 @@ impl MetaItem {
             lit: syn::Lit::Int(int),
             ..
         })) = &self.value
+            && let Ok(number) = int.base10_parse::<u64>()
         {
-            if let Ok(number) = int.base10_parse::<u64>() {
-                return Ok((number, int.span()));
-            }
+            return Ok((number, int.span()));
         }
         Err(syn::Error::new_spanned(
             self.span_tokens(),

@@ -163,10 +163,10 @@ pub(crate) fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStr
     if let Some(DefaultSpec::Function(path)) = &field.default {
         checks.push(quote_spanned!(path.span()=> let _: #ty = #path();));
     }
-    if let Some(values) = &attrs.enum_values {
-        if let syn::Expr::Array(array) = &values.expr {
-            checks.extend(array.elems.iter().map(literal_check));
-        }
+    if let Some(values) = &attrs.enum_values
+        && let syn::Expr::Array(array) = &values.expr
+    {
+        checks.extend(array.elems.iter().map(literal_check));
     }
     if let Some(constant) = &attrs.constant {
         checks.push(literal_check(&constant.expr));

@@ -130,10 +130,8 @@ pub(crate) fn document_type(args: &ArgsType) -> DocNode {
     };
     let is_plain_string_enum = matches!(&args.shape, Shape::Enum { variants, tagging: Tagging::External }
         if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)));
-    if !is_plain_string_enum {
-        if let Some(description) = &args.description {
-            node.description = Some(description.clone());
-        }
+    if !is_plain_string_enum && let Some(description) = &args.description {
+        node.description = Some(description.clone());
     }
     if let Some(title) = &args.title {
         node.title = Some(title.clone());
@@ -196,25 +194,21 @@ fn property(field: &Field) -> DocNode {
                 .minimum
                 .as_ref()
                 .and_then(|spanned| Bound::from_literal(&spanned.value))
-            {
-                if minimum
+                && minimum
                     .as_ref()
                     .is_none_or(|current| bound.value > current.value)
-                {
-                    *minimum = Some(bound);
-                }
+            {
+                *minimum = Some(bound);
             }
             if let Some(bound) = attrs
                 .maximum
                 .as_ref()
                 .and_then(|spanned| Bound::from_literal(&spanned.value))
-            {
-                if maximum
+                && maximum
                     .as_ref()
                     .is_none_or(|current| bound.value < current.value)
-                {
-                    *maximum = Some(bound);
-                }
+            {
+                *maximum = Some(bound);
             }
         }
         DocKind::String {

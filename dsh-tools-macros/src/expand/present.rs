@@ -80,8 +80,8 @@ pub(crate) fn expand_declarative_presenter(
                 let pushes = parts.iter().map(|part| match part {
                     TitlePart::Text(text) => quote!(__title.push_str(#text);),
                     TitlePart::Field(name) => {
-                        if let Some(known) = fields {
-                            if !known.contains(name) {
+                        if let Some(known) = fields
+                            && !known.contains(name) {
                                 errors.error_at(
                                     template,
                                     format!(
@@ -90,7 +90,6 @@ pub(crate) fn expand_declarative_presenter(
                                     ),
                                 );
                             }
-                        }
                         let field = format_ident!("{}", name, span = template.span());
                         quote_spanned!(template.span()=> #private::TitlePart::push_title(&__args.#field, &mut __title);)
                     }
@@ -109,16 +108,16 @@ pub(crate) fn expand_declarative_presenter(
     };
     let locations = match location {
         Some(field) => {
-            if let Some(known) = fields {
-                if !known.contains(&field.to_string()) {
-                    errors.error_at(
-                        field,
-                        format!(
-                            "`location` names `{field}`, which is not an argument; arguments: {}",
-                            known.join(", ")
-                        ),
-                    );
-                }
+            if let Some(known) = fields
+                && !known.contains(&field.to_string())
+            {
+                errors.error_at(
+                    field,
+                    format!(
+                        "`location` names `{field}`, which is not an argument; arguments: {}",
+                        known.join(", ")
+                    ),
+                );
             }
             quote_spanned!(field.span()=> #private::LocationPart::locations(&__args.#field))
         }

@@ -17,25 +17,23 @@ pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> Toke
         variants,
         tagging: Tagging::External,
     } = &args.shape
-    {
-        if variants
+        && variants
             .iter()
             .all(|variant| matches!(variant.payload, Payload::Unit))
-        {
-            // Plain strings: one `enum`; each variant's doc is listed after the type's own.
-            let names = variants.iter().map(|variant| &variant.name);
-            let description = option_tokens(args.description.as_deref());
-            let notes = variant_notes(variants);
-            let title = args
-                .title
-                .as_ref()
-                .map(|title| quote!(let __schema = #private::titled(__schema, #title);));
-            return quote! {
-                let __schema = #private::string_enum(&[#(#names),*], #description, #notes);
-                #title
-                ::core::result::Result::Ok(__schema)
-            };
-        }
+    {
+        // Plain strings: one `enum`; each variant's doc is listed after the type's own.
+        let names = variants.iter().map(|variant| &variant.name);
+        let description = option_tokens(args.description.as_deref());
+        let notes = variant_notes(variants);
+        let title = args
+            .title
+            .as_ref()
+            .map(|title| quote!(let __schema = #private::titled(__schema, #title);));
+        return quote! {
+            let __schema = #private::string_enum(&[#(#names),*], #description, #notes);
+            #title
+            ::core::result::Result::Ok(__schema)
+        };
     }
     match &args.shape {
         Shape::Struct(fields) => {

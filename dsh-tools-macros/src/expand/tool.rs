@@ -29,7 +29,7 @@ enum Param {
     /// `run: &ToolRun`.
     Run,
     /// `#[state] db: &Db`: shared state provided to the registry.
-    State { ident: Ident, ty: Type },
+    State { ident: Ident, ty: Box<Type> },
     /// An argument the model supplies.
     Argument(Box<Field>),
 }
@@ -110,7 +110,7 @@ fn read_params(function: &mut ItemFn, errors: &mut Errors) -> Vec<Param> {
             match &ty {
                 Type::Reference(reference) if reference.mutability.is_none() => params.push(Param::State {
                     ident,
-                    ty: (*reference.elem).clone(),
+                    ty: reference.elem.clone(),
                 }),
                 _ => errors.error_at(
                     &state,
@@ -231,10 +231,11 @@ fn expand(
             String::new()
         }
     };
-    if description.trim().is_empty() && attrs.description.is_some() {
-        if let Some(literal) = &attrs.description {
-            errors.error_at(literal, "the tool description is empty");
-        }
+    if description.trim().is_empty()
+        && attrs.description.is_some()
+        && let Some(literal) = &attrs.description
+    {
+        errors.error_at(literal, "the tool description is empty");
     }
 
     let tool_ident = format_ident!("{}Tool", upper_camel(&fn_name), span = fn_ident.span());

@@ -40,12 +40,12 @@ pub fn object(properties: Vec<Property>, open: bool) -> Schema {
 
 /// A property; its default, when it has one, must be a value the schema accepts.
 pub fn property(name: &str, schema: Schema, required: bool) -> Result<Property, SchemaError> {
-    if let Some(default) = &schema.annotations.default {
-        if !schema.is_valid(default) {
-            return Err(SchemaError::single(format!(
-                "the default {default} of property \"{name}\" does not match its own schema"
-            )));
-        }
+    if let Some(default) = &schema.annotations.default
+        && !schema.is_valid(default)
+    {
+        return Err(SchemaError::single(format!(
+            "the default {default} of property \"{name}\" does not match its own schema"
+        )));
     }
     Ok(Property {
         name: name.to_owned(),
