@@ -1,0 +1,240 @@
+//! Macro-defined tools end to end through the registry: validation errors with their structured
+//! violations, typed conversion, lossless output, state, the run context, timeouts, presenters,
+//! concurrency classification and registration-time schema errors.
+
+use std::time::Duration;
+
+use dsh_tools::{
+    ExecutionMode, RegistryErrorKind, SharedState, TimeoutPolicy, ToolArgs, ToolCallView,
+    ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, codes, json, tool,
+};
+use serde::Serialize;
+
+/// Adds two numbers.
+#[tool]
+async fn add(
+    /// The first addend.
+    a: i32,
+    /// The second addend.
+    b: i32,
+) -> i64 {
+    i64::from(a) + i64::from(b)
+}
+
+#[derive(ToolArgs, Serialize)]
+struct Stats {
+    count: u32,
+    mean: f64,
+}
+
+/// Averages numbers.
+#[tool]
+async fn average(values: Vec<f64>) -> Stats {
+    let count = u32::try_from(values.len()).unwrap_or(u32::MAX);
+    // An empty list divides by zero: the mean is NaN, which JSON cannot carry.
+    Stats {
+        count,
+        mean: values.iter().sum::<f64>() / f64::from(count),
+    }
+}
+
+struct Greeting(String);
+
+/// Greets with the configured greeting.
+#[tool]
+async fn configured_greet(name: String, #[state] greeting: &Greeting) -> String {
+    format!("{}, {name}!", greeting.0)
+}
+
+/// Notes something for the next request.
+#[tool]
+async fn remember(fact: String, run: &ToolRun) -> String {
+    run.defer_context(dsh_tools::ContentBlock::text(format!("remember: {fact}")));
+    "noted".to_owned()
+}
+
+/// Waits until cancelled.
+#[tool(timeout_ms = 50)]
+async fn wait_forever(run: &ToolRun) -> String {
+    run.cancelled().await;
+    "stopped".to_owned()
+}
+
+/// Fails with a coded error.
+#[tool]
+async fn full_disk() -> Result<String, ToolError> {
+    Err(ToolError::coded("IoError", "ENOSPC", "no space left on device"))
+}
+
+fn classify(args: &ReadManyToolArgs) -> bool {
+    args.paths.len() < 3
+}
+
+/// Reads several files.
+#[tool(concurrency_safe = classify, title = "Read {count} files", kind = "read")]
+async fn read_many(paths: Vec<String>, count: Option<u8>) -> usize {
+    let _ = count;
+    paths.len()
+}
+
+#[derive(ToolArgs, serde::Deserialize, schemars::JsonSchema)]
+struct Unsupported {
+    #[arg(schemars)]
+    odd: Odd,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Odd {
+    #[schemars(extend("multipleOf" = 3))]
+    value: u32,
+}
+
+/// Takes a type whose schema uses a keyword the engine cannot enforce.
+#[tool]
+async fn unsupported(args: Unsupported) -> u32 {
+    args.odd.value
+}
+
+fn registry() -> ToolRegistry {
+    let mut state = SharedState::new();
+    state.insert(Greeting("Howdy".into()));
+    let registry = ToolRegistry::with_state(state);
+    registry.register(AddTool).unwrap();
+    registry.register(AverageTool).unwrap();
+    registry.register(ConfiguredGreetTool).unwrap();
+    registry.register(RememberTool).unwrap();
+    registry.register(WaitForeverTool).unwrap();
+    registry.register(FullDiskTool).unwrap();
+    registry.register(ReadManyTool).unwrap();
+    registry
+}
+
+async fn call(registry: &ToolRegistry, name: &str, arguments: Value) -> dsh_tools::ToolExecutionResult {
+    registry
+        .execute(ToolExecutionInput::new("call", name, arguments))
+        .await
+}
+
+#[tokio::test]
+async fn a_valid_call_converts_runs_and_renders() {
+    let registry = registry();
+    // `2.0` is an integer in JSON Schema and converts into the `i32` parameter.
+    let result = call(&registry, "add", json!({"a": 2.0, "b": 40})).await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(result.value(), Some(&json!(42)));
+    assert_eq!(result.text(), "42");
+}
+
+#[tokio::test]
+async fn invalid_arguments_list_every_violation_with_structure() {
+    let registry = registry();
+    let result = call(&registry, "add", json!({"a": "2", "c": 1})).await;
+    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(
+        result.text(),
+        "Error: invalid arguments: missing required property \"b\"; \"a\" must be an integer; \"c\" is not a declared property (additionalProperties: false)"
+    );
+    let violations = result.error().unwrap().violations();
+    let paths: Vec<&str> = violations.iter().map(|violation| violation.path.as_str()).collect();
+    assert_eq!(paths, ["b", "a", "c"]);
+    assert_eq!(violations[1].expected, "integer");
+    assert_eq!(violations[1].got, "string");
+}
+
+#[tokio::test]
+async fn an_out_of_range_integer_is_reported_not_truncated() {
+    let registry = registry();
+    let result = call(&registry, "add", json!({"a": 3_000_000_000_u64, "b": 1})).await;
+    assert_eq!(result.text(), "Error: invalid arguments: \"a\" must be <= 2147483647");
+}
+
+#[tokio::test]
+async fn a_nan_output_is_invalid_tool_output_not_null() {
+    let registry = registry();
+    let result = call(&registry, "average", json!({"values": []})).await;
+    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.text(),
+        "Error: tool \"average\" returned invalid output: \"value.mean\" must be a finite JSON number"
+    );
+    let result = call(&registry, "average", json!({"values": [1, 2]})).await;
+    assert_eq!(result.value(), Some(&json!({"count": 2, "mean": 1.5})));
+}
+
+#[tokio::test]
+async fn state_parameters_reach_registry_state() {
+    let registry = registry();
+    let result = call(&registry, "configured_greet", json!({"name": "Ada"})).await;
+    assert_eq!(result.text(), "Howdy, Ada!");
+    assert_eq!(
+        ToolRegistry::new().register(ConfiguredGreetTool).map(drop),
+        Ok(()),
+        "registering does not need the state"
+    );
+    let bare = ToolRegistry::new();
+    bare.register(ConfiguredGreetTool).unwrap();
+    let result = call(&bare, "configured_greet", json!({"name": "Ada"})).await;
+    assert!(result.is_error());
+    assert!(
+        result.text().contains("no shared state of type"),
+        "{}",
+        result.text()
+    );
+}
+
+#[tokio::test]
+async fn the_run_context_defers_context() {
+    let registry = registry();
+    let result = call(&registry, "remember", json!({"fact": "tabs, not spaces"})).await;
+    assert_eq!(result.text(), "noted");
+    assert_eq!(
+        result.additional_contexts(),
+        [dsh_tools::ContentBlock::text("remember: tabs, not spaces")]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn timeout_ms_is_enforced_by_the_timeout_policy() {
+    let registry = registry();
+    registry.wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(10)));
+    let result = call(&registry, "wait_forever", json!({})).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.text(), "Error: tool call timed out after 50ms");
+}
+
+#[tokio::test]
+async fn a_tool_error_keeps_its_code() {
+    let registry = registry();
+    let result = call(&registry, "full_disk", json!({})).await;
+    assert_eq!(result.error_code(), Some("ENOSPC"));
+    assert_eq!(result.error().unwrap().info().unwrap().name, "IoError");
+    assert_eq!(result.text(), "Error: no space left on device");
+}
+
+#[tokio::test]
+async fn presenters_and_the_concurrency_classifier_see_typed_arguments() {
+    let registry = registry();
+    let definition = registry.get("read_many", None).unwrap();
+    let card = definition
+        .present_call(&json!({"paths": ["a", "b"], "count": 2}))
+        .unwrap();
+    assert_eq!(card.title(), "Read 2 files");
+    assert!(matches!(card, ToolCallView::Generic { kind: dsh_tools::ToolCallKind::Read, .. }));
+    assert!(definition.present_call(&json!({"paths": 5})).is_none(), "invalid arguments: no card");
+    let few = ToolExecutionInput::new("1", "read_many", json!({"paths": ["a"]}));
+    let many = ToolExecutionInput::new("2", "read_many", json!({"paths": ["a", "b", "c"]}));
+    assert_eq!(registry.execution_mode(&few), ExecutionMode::Parallel);
+    assert_eq!(registry.execution_mode(&many), ExecutionMode::Exclusive);
+}
+
+#[test]
+fn an_unsupported_schema_is_refused_at_registration() {
+    let error = ToolRegistry::new().register(UnsupportedTool).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::UnsupportedSchema);
+    assert!(
+        error.message().starts_with("tool \"unsupported\" cannot be registered: unsupported JSON schema: "),
+        "{}",
+        error.message()
+    );
+    assert!(error.message().contains("multipleOf"), "{}", error.message());
+}
