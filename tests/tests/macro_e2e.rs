@@ -63,7 +63,11 @@ async fn wait_forever(run: &ToolRun) -> String {
 /// Fails with a coded error.
 #[tool]
 async fn full_disk() -> Result<String, ToolError> {
-    Err(ToolError::coded("IoError", "ENOSPC", "no space left on device"))
+    Err(ToolError::coded(
+        "IoError",
+        "ENOSPC",
+        "no space left on device",
+    ))
 }
 
 fn classify(args: &ReadManyToolArgs) -> bool {
@@ -109,7 +113,11 @@ fn registry() -> ToolRegistry {
     registry
 }
 
-async fn call(registry: &ToolRegistry, name: &str, arguments: Value) -> dsh_tools::ToolExecutionResult {
+async fn call(
+    registry: &ToolRegistry,
+    name: &str,
+    arguments: Value,
+) -> dsh_tools::ToolExecutionResult {
     registry
         .execute(ToolExecutionInput::new("call", name, arguments))
         .await
@@ -135,7 +143,10 @@ async fn invalid_arguments_list_every_violation_with_structure() {
         "Error: invalid arguments: missing required property \"b\"; \"a\" must be an integer; \"c\" is not a declared property (additionalProperties: false)"
     );
     let violations = result.error().unwrap().violations();
-    let paths: Vec<&str> = violations.iter().map(|violation| violation.path.as_str()).collect();
+    let paths: Vec<&str> = violations
+        .iter()
+        .map(|violation| violation.path.as_str())
+        .collect();
     assert_eq!(paths, ["b", "a", "c"]);
     assert_eq!(violations[1].expected, "integer");
     assert_eq!(violations[1].got, "string");
@@ -145,7 +156,10 @@ async fn invalid_arguments_list_every_violation_with_structure() {
 async fn an_out_of_range_integer_is_reported_not_truncated() {
     let registry = registry();
     let result = call(&registry, "add", json!({"a": 3_000_000_000_u64, "b": 1})).await;
-    assert_eq!(result.text(), "Error: invalid arguments: \"a\" must be <= 2147483647");
+    assert_eq!(
+        result.text(),
+        "Error: invalid arguments: \"a\" must be <= 2147483647"
+    );
 }
 
 #[tokio::test]
@@ -219,8 +233,17 @@ async fn presenters_and_the_concurrency_classifier_see_typed_arguments() {
         .present_call(&json!({"paths": ["a", "b"], "count": 2}))
         .unwrap();
     assert_eq!(card.title(), "Read 2 files");
-    assert!(matches!(card, ToolCallView::Generic { kind: dsh_tools::ToolCallKind::Read, .. }));
-    assert!(definition.present_call(&json!({"paths": 5})).is_none(), "invalid arguments: no card");
+    assert!(matches!(
+        card,
+        ToolCallView::Generic {
+            kind: dsh_tools::ToolCallKind::Read,
+            ..
+        }
+    ));
+    assert!(
+        definition.present_call(&json!({"paths": 5})).is_none(),
+        "invalid arguments: no card"
+    );
     let few = ToolExecutionInput::new("1", "read_many", json!({"paths": ["a"]}));
     let many = ToolExecutionInput::new("2", "read_many", json!({"paths": ["a", "b", "c"]}));
     assert_eq!(registry.execution_mode(&few), ExecutionMode::Parallel);
@@ -232,9 +255,15 @@ fn an_unsupported_schema_is_refused_at_registration() {
     let error = ToolRegistry::new().register(UnsupportedTool).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::UnsupportedSchema);
     assert!(
-        error.message().starts_with("tool \"unsupported\" cannot be registered: unsupported JSON schema: "),
+        error
+            .message()
+            .starts_with("tool \"unsupported\" cannot be registered: unsupported JSON schema: "),
         "{}",
         error.message()
     );
-    assert!(error.message().contains("multipleOf"), "{}", error.message());
+    assert!(
+        error.message().contains("multipleOf"),
+        "{}",
+        error.message()
+    );
 }
