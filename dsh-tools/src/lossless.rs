@@ -53,12 +53,16 @@ pub fn to_lossless_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, NotL
     })
 }
 
-/// Converts the output of a typed body: a `Value` passes as it is (no walk, no copy), anything
-/// else goes through [`to_lossless_value`].
+/// Converts the output of a typed body: a `Value` or a `String` is moved in as it is (no walk, no
+/// copy: the common outputs of tools), anything else goes through [`to_lossless_value`].
 pub(crate) fn output_into_value<T: Serialize + 'static>(output: T) -> Result<Value, NotLossless> {
     let mut slot = Some(output);
-    if let Some(value) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<Value>>() {
+    let any = &mut slot as &mut dyn std::any::Any;
+    if let Some(value) = any.downcast_mut::<Option<Value>>() {
         return Ok(value.take().unwrap_or(Value::Null));
+    }
+    if let Some(text) = any.downcast_mut::<Option<String>>() {
+        return Ok(text.take().map_or(Value::Null, Value::String));
     }
     match &slot {
         Some(output) => to_lossless_value(output),

@@ -18,7 +18,7 @@ use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::error::ToolError;
 use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
-use crate::lossless::to_lossless_value;
+use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
@@ -215,7 +215,7 @@ impl<T: Tool> ToolDefinition for T {
         Box::pin(async move {
             let args: T::Args = T::contract().parse(arguments)?;
             let output = self.call(args, run).await?;
-            to_lossless_value(&output).map_err(|error| ToolError::invalid_output(T::NAME, error))
+            output_into_value(output).map_err(|error| ToolError::invalid_output(T::NAME, error))
         })
     }
 
