@@ -15,9 +15,20 @@ mod types;
 
 use proc_macro::TokenStream;
 
-/// Derives `ToolArgs`: the JSON Schema of a type, shown in its docs, and the conversion of a
-/// validated JSON value into it. See the `dsh-tools` documentation for the keys of `#[arg(..)]`
-/// (fields) and `#[tool_args(..)]` (the type).
+/// Derives `ToolArgs`: the JSON Schema of a type (shown in its docs), a check of JSON values
+/// against it specialized for the type, and the conversion of a valid value into it.
+///
+/// Field keys, `#[arg(..)]`: `description` (default: the doc comment), `title`, `rename`,
+/// `default` (a literal: optional, shown in the schema, type-checked; alone: `Default::default()`),
+/// `enum = [..]`, `const`, `minimum`, `maximum`, `min_length`, `max_length` (code points),
+/// `pattern` (checked at compile time), `min_items`, `max_items`, `examples`, `required` (for a
+/// field that would otherwise be optional), `schemars` (the field type's schema comes from
+/// `schemars::JsonSchema`, its conversion from `serde::Deserialize`).
+///
+/// Type keys, `#[tool_args(..)]`: `rename_all`, `additional_properties = true` (objects are closed
+/// otherwise), `tag` and `content` (enum representations, as serde's), `title`, `description`,
+/// `crate = path`. `#[serde(..)]` attributes that only rename or tag are honoured; those a schema
+/// cannot follow are compile errors.
 #[proc_macro_derive(ToolArgs, attributes(arg, tool_args, serde))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     match syn::parse::<syn::DeriveInput>(input) {
@@ -28,7 +39,19 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 
 /// Turns an `async fn` into a tool: the function stays callable as written, and a unit struct
 /// named after it (`read_file` → `ReadFileTool`) implements `Tool`, ready for
-/// `registry.register(ReadFileTool)`. See the `dsh-tools` documentation for the keys.
+/// `registry.register(ReadFileTool)`, with its JSON Schema in its docs.
+///
+/// Parameters: one `ToolArgs` struct (the whole argument object), or inline parameters (gathered
+/// into a generated `ReadFileToolArgs`; `///` on a parameter is its description, `#[arg(..)]`
+/// takes the field keys of `ToolArgs`), plus optionally `run: &ToolRun` and `#[state] name: &T`
+/// (state given to the registry). Returns `T` or `Result<T, E>` with `T: Serialize + ToolArgs`.
+///
+/// Keys: `name` (1–64 of `[a-zA-Z0-9_-]`; default: the fn name), `description` (default: the doc
+/// comment; one is required), `kind`, `timeout_ms`, `concurrency_safe` (or `= classifier_fn`),
+/// `read_only`, `destructive`, `idempotent`, `open_world`, `render = fn(&T) -> impl IntoContent`,
+/// `present_call = fn(&Args) -> Option<ToolCallView>`,
+/// `present_result = fn(&Args, &ToolResult) -> Option<ToolResultView>`, the declarative card
+/// `title = "Read {path}"` and `location = path`, and `crate = path`.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool::expand_tool(attr.into(), item.into()).into()

@@ -8,8 +8,42 @@
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
 //! self-correct from: never a panic, never a silently dropped field.
 //!
+//! # Writing a tool
+//!
+//! ```
+//! use dsh_tools::{ToolArgs, ToolDefinition, ToolError, tool};
+//!
+//! #[derive(ToolArgs)]
+//! struct ReadFile {
+//!     /// Absolute file path
+//!     path: String,
+//!     /// First line to return
+//!     offset: Option<u64>,
+//!     #[arg(default = 200, maximum = 10_000)]
+//!     limit: u32,
+//! }
+//!
+//! /// Read a file from disk.
+//! #[tool(name = "read_file", kind = "read", timeout_ms = 5_000, concurrency_safe)]
+//! async fn read_file(args: ReadFile) -> Result<String, ToolError> {
+//!     Ok(std::fs::read_to_string(&args.path)?)
+//! }
+//!
+//! // `ReadFileTool` is what `#[tool]` generated; `read_file` is still an ordinary function.
+//! let schema = ReadFileTool.schema();
+//! assert_eq!(schema.name, "read_file");
+//! assert_eq!(schema.parameters["required"], dsh_tools::json!(["path"]));
+//! ```
+//!
+//! [`ToolArgs`] describes any value a tool exchanges with the model: the standard types implement
+//! it and `#[derive(ToolArgs)]` implements it for yours. Its schema is what the model is told, its
+//! specialized check and the schema interpreter ([`schema`]) are what is enforced, and its
+//! conversion is what the body receives; the three never disagree. See the README for the full
+//! list of keys and type rules.
+//!
 //! # Pieces
-//! - Tools: anything implementing [`ToolDefinition`]; write one by hand with [`FnTool`].
+//! - Tools: [`Tool`] (what `#[tool]` implements) and anything implementing [`ToolDefinition`]
+//!   (what the registry runs; every `Tool` is one); write one by hand with [`FnTool`].
 //! - The registry: [`ToolRegistry`] (global layer) and [`ToolScope`] (agent scopes with a parent
 //!   chain and [`ToolRestriction`]s); every registration returns a [`Registration`] that disposes.
 //! - Hooks, in pipeline order: `pre-execute` listeners ([`ToolRegistry::on_pre_execute`],
