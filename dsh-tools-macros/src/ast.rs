@@ -186,21 +186,39 @@ pub(crate) fn crate_path(krate: Option<&syn::Path>) -> TokenStream {
     }
 }
 
+/// What `#[tool_args(key)]` and `#[serde(key)]` say together: ours wins, and a disagreement is
+/// an error on ours (the JSON shape must be one).
+fn agreed<'a>(
+    ours: Option<&'a LitStr>,
+    theirs: Option<&'a LitStr>,
+    key: &str,
+    errors: &mut Errors,
+) -> Option<&'a LitStr> {
+    if let (Some(ours), Some(theirs)) = (ours, theirs)
+        && ours.value() != theirs.value()
+    {
+        errors.error_at(
+            ours,
+            format!("`{key}` disagrees with `#[serde({key})]`; the JSON shape must be one"),
+        );
+    }
+    ours.or(theirs)
+}
+
 fn merge_rename_all(
     container: &ContainerAttrs,
     serde: &SerdeContainer,
     errors: &mut Errors,
 ) -> Option<RenameRule> {
-    match (&container.rename_all, &serde.rename_all) {
-        (Some((ours, ours_lit)), Some((theirs, _))) => {
-            if ours != theirs {
-                errors.error_at(ours_lit, "`rename_all` disagrees with `#[serde(rename_all)]`; the JSON shape must be one");
-            }
-            Some(*ours)
-        }
-        (Some((rule, _)), None) | (None, Some((rule, _))) => Some(*rule),
-        (None, None) => None,
-    }
+    let ours = container.rename_all.as_ref();
+    let theirs = serde.rename_all.as_ref();
+    agreed(
+        ours.map(|(_, text)| text),
+        theirs.map(|(_, text)| text),
+        "rename_all",
+        errors,
+    )?;
+    ours.or(theirs).map(|(rule, _)| *rule)
 }
 
 fn merge_tagging(
@@ -208,29 +226,22 @@ fn merge_tagging(
     serde: &SerdeContainer,
     errors: &mut Errors,
 ) -> Tagging {
-    let pick = |ours: &Option<LitStr>, theirs: &Option<LitStr>, errors: &mut Errors| match (
-        ours, theirs,
-    ) {
-        (Some(a), Some(b)) => {
-            if a.value() != b.value() {
-                errors.error_at(a, "disagrees with the `#[serde(..)]` attribute of the same name; the JSON shape must be one");
-            }
-            Some(a.value())
-        }
-        (Some(one), None) | (None, Some(one)) => Some(one.value()),
-        (None, None) => None,
-    };
-    let tag = pick(&container.tag, &serde.tag, errors);
-    let content = pick(&container.content, &serde.content, errors);
+    let tag = agreed(container.tag.as_ref(), serde.tag.as_ref(), "tag", errors);
+    let content = agreed(
+        container.content.as_ref(),
+        serde.content.as_ref(),
+        "content",
+        errors,
+    );
     match (tag, content) {
         (None, None) => Tagging::External,
-        (Some(tag), None) => Tagging::Internal { tag },
-        (Some(tag), Some(content)) => Tagging::Adjacent { tag, content },
-        (None, Some(_)) => {
-            let at = container.content.as_ref().or(serde.content.as_ref());
-            if let Some(at) = at {
-                errors.error_at(at, "`content` needs a `tag`");
-            }
+        (Some(tag), None) => Tagging::Internal { tag: tag.value() },
+        (Some(tag), Some(content)) => Tagging::Adjacent {
+            tag: tag.value(),
+            content: content.value(),
+        },
+        (None, Some(content)) => {
+            errors.error_at(content, "`content` needs a `tag`");
             Tagging::External
         }
     }
@@ -268,19 +279,13 @@ impl Field {
     ) -> Self {
         use syn::ext::IdentExt;
         let rust_name = ident.unraw().to_string();
-        let rename = match (&attrs.rename, &serde.rename) {
-            (Some(ours), Some(theirs)) => {
-                if ours.value() != theirs.value() {
-                    errors.error_at(
-                        ours,
-                        "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one",
-                    );
-                }
-                Some(ours.clone())
-            }
-            (Some(one), None) | (None, Some(one)) => Some(one.clone()),
-            (None, None) => None,
-        };
+        let rename = agreed(
+            attrs.rename.as_ref(),
+            serde.rename.as_ref(),
+            "rename",
+            errors,
+        )
+        .cloned();
         let key = match (&rename, rename_all) {
             (Some(text), _) => text.value(),
             (None, Some(rule)) => rule.apply_to_field(&rust_name),
@@ -337,19 +342,7 @@ impl Variant {
         if serde.skip.is_some() {
             return None;
         }
-        let rename = match (&arg.rename, &serde.rename) {
-            (Some(ours), Some(theirs)) => {
-                if ours.value() != theirs.value() {
-                    errors.error_at(
-                        ours,
-                        "`rename` disagrees with `#[serde(rename)]`; the JSON name must be one",
-                    );
-                }
-                Some(ours.clone())
-            }
-            (Some(one), None) | (None, Some(one)) => Some(one.clone()),
-            (None, None) => None,
-        };
+        let rename = agreed(arg.rename.as_ref(), serde.rename.as_ref(), "rename", errors).cloned();
         let rust_name = variant.ident.to_string();
         let name = match (&rename, rename_all) {
             (Some(text), _) => text.value(),

@@ -4,6 +4,7 @@
 
 pub mod golden;
 pub mod json_values;
+pub mod workload;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -4,38 +4,7 @@
 #![allow(dead_code)]
 
 use dsh_tools::{ToolArgs, Value, json};
-
-/// How to match.
-#[derive(ToolArgs, Debug, PartialEq)]
-#[tool_args(rename_all = "lowercase")]
-enum Mode {
-    /// Match the text as written.
-    Literal,
-    /// Match a regular expression.
-    Regex,
-}
-
-#[derive(ToolArgs, Debug, PartialEq)]
-struct SearchOptions {
-    follow_links: bool,
-    depth: Option<u32>,
-}
-
-/// Search files for a pattern.
-#[derive(ToolArgs, Debug, PartialEq)]
-struct SearchArgs {
-    /// Text or regex to look for.
-    #[arg(min_length = 1)]
-    pattern: String,
-    /// Directory to search from.
-    path: String,
-    #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
-    case_sensitive: Option<bool>,
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    options: Option<SearchOptions>,
-}
+use dsh_tools_tests::workload::{Mode, SearchArgs, SearchOptions};
 
 fn schema_of<T: ToolArgs>() -> Value {
     T::schema().expect("schema builds").to_json_schema()

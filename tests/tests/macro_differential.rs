@@ -12,35 +12,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use dsh_tools::{Schema, ToolArgs, Value, to_lossless_value};
 use dsh_tools_tests::json_values::{cases, valid_value, value_for};
+use dsh_tools_tests::workload::{Mode, SearchArgs};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde::{Deserialize, Serialize};
-
-#[derive(ToolArgs, Serialize, Deserialize, Debug)]
-#[serde(rename_all = "lowercase")]
-enum Mode {
-    Literal,
-    Regex,
-}
-
-#[derive(ToolArgs, Serialize, Deserialize, Debug)]
-struct SearchOptions {
-    follow_links: bool,
-    depth: Option<u32>,
-}
-
-#[derive(ToolArgs, Serialize, Deserialize, Debug)]
-struct SearchArgs {
-    #[arg(min_length = 1)]
-    pattern: String,
-    path: String,
-    #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
-    case_sensitive: Option<bool>,
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    options: Option<SearchOptions>,
-}
 
 #[derive(ToolArgs, Serialize, Deserialize, Debug)]
 #[serde(tag = "type", rename_all = "snake_case")]

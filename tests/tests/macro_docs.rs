@@ -11,40 +11,7 @@ use std::collections::HashMap;
 
 use dsh_tools::__private::DocumentedSchema;
 use dsh_tools::{Schema, ToolArgs, ToolDefinition, Value, tool};
-
-/// How to match.
-#[derive(ToolArgs)]
-#[tool_args(rename_all = "lowercase")]
-enum Mode {
-    /// Match the text as written.
-    Literal,
-    /// Match a regular expression.
-    Regex,
-}
-
-/// Search options.
-#[derive(ToolArgs)]
-struct SearchOptions {
-    follow_links: bool,
-    depth: Option<u32>,
-}
-
-/// Arguments of a file search.
-#[derive(ToolArgs)]
-struct SearchArgs {
-    /// Text or regex to look for.
-    #[arg(min_length = 1)]
-    pattern: String,
-    /// Directory to search from.
-    path: String,
-    #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
-    case_sensitive: Option<bool>,
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    /// Walk options.
-    options: Option<SearchOptions>,
-}
+use dsh_tools_tests::workload::{Mode, SearchArgs, SearchOptions};
 
 /// Every standard shape with every key.
 #[derive(ToolArgs)]

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use dsh_tools::{ToolArgs, ToolDefinition, ToolError, Value, tool};
 use dsh_tools_tests::golden::assert_golden;
+use dsh_tools_tests::workload::SearchArgs;
 
 #[derive(ToolArgs)]
 struct ReadFile {
@@ -24,43 +25,6 @@ struct ReadFile {
 #[tool(name = "read_file", kind = "read", read_only, timeout_ms = 5_000)]
 async fn read_file(args: ReadFile) -> Result<String, ToolError> {
     Ok(args.path)
-}
-
-/// How to match.
-#[derive(ToolArgs)]
-#[tool_args(rename_all = "lowercase")]
-enum Mode {
-    /// The pattern is plain text.
-    Literal,
-    /// The pattern is a regular expression.
-    Regex,
-}
-
-/// Walk options.
-#[derive(ToolArgs)]
-struct SearchOptions {
-    /// Follow symbolic links.
-    follow_links: bool,
-    /// How deep to descend.
-    depth: Option<u32>,
-}
-
-#[derive(ToolArgs)]
-struct SearchArgs {
-    /// Text or regex to look for.
-    #[arg(min_length = 1)]
-    pattern: String,
-    /// Directory to search from.
-    path: String,
-    /// Stop after this many matches.
-    #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
-    /// Whether case matters.
-    case_sensitive: Option<bool>,
-    /// Globs of the files to search.
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    options: Option<SearchOptions>,
 }
 
 /// Search files under a directory for a pattern.

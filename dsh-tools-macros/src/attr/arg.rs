@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::{Expr, Ident, LitStr};
 
-use super::{MetaItem, MetaValue, items_of, unknown_key};
+use super::{MetaItem, MetaValue, for_each_item, unknown_key};
 use crate::errors::Errors;
 use crate::literal::JsonLiteral;
 
@@ -73,11 +73,7 @@ impl ArgAttrs {
     /// Reads every `#[arg(..)]` in `attrs`.
     pub(crate) fn from_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> Self {
         let mut parsed = Self::default();
-        for item in items_of(attrs, "arg", errors) {
-            if let Err(error) = parsed.apply(&item) {
-                errors.push(error);
-            }
-        }
+        for_each_item(attrs, "arg", errors, |item| parsed.apply(item));
         parsed
     }
 

@@ -2,7 +2,7 @@
 
 use syn::{Ident, LitStr};
 
-use super::{items_of, unknown_key};
+use super::{for_each_item, unknown_key};
 use crate::case::RenameRule;
 use crate::errors::Errors;
 
@@ -33,33 +33,25 @@ pub(crate) struct ContainerAttrs {
 impl ContainerAttrs {
     pub(crate) fn from_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> Self {
         let mut parsed = Self::default();
-        for item in items_of(attrs, "tool_args", errors) {
-            let result = (|| -> syn::Result<()> {
-                match item.name().as_str() {
-                    "rename_all" => {
-                        let text = item.string()?;
-                        let rule = RenameRule::from_str(&text.value()).ok_or_else(|| {
-                            syn::Error::new_spanned(
-                                &text,
-                                RenameRule::unknown_message(&text.value()),
-                            )
-                        })?;
-                        parsed.rename_all = Some((rule, text));
-                    }
-                    "additional_properties" => parsed.open = Some((item.flag()?, item.key.clone())),
-                    "tag" => parsed.tag = Some(item.string()?),
-                    "content" => parsed.content = Some(item.string()?),
-                    "title" => parsed.title = Some(item.string()?),
-                    "description" => parsed.description = Some(item.string()?),
-                    "crate" => parsed.krate = Some(item.path()?),
-                    _ => return Err(unknown_key(&item, "tool_args", CONTAINER_KEYS)),
+        for_each_item(attrs, "tool_args", errors, |item| {
+            match item.name().as_str() {
+                "rename_all" => {
+                    let text = item.string()?;
+                    let rule = RenameRule::from_str(&text.value()).ok_or_else(|| {
+                        syn::Error::new_spanned(&text, RenameRule::unknown_message(&text.value()))
+                    })?;
+                    parsed.rename_all = Some((rule, text));
                 }
-                Ok(())
-            })();
-            if let Err(error) = result {
-                errors.push(error);
+                "additional_properties" => parsed.open = Some((item.flag()?, item.key.clone())),
+                "tag" => parsed.tag = Some(item.string()?),
+                "content" => parsed.content = Some(item.string()?),
+                "title" => parsed.title = Some(item.string()?),
+                "description" => parsed.description = Some(item.string()?),
+                "crate" => parsed.krate = Some(item.path()?),
+                _ => return Err(unknown_key(item, "tool_args", CONTAINER_KEYS)),
             }
-        }
+            Ok(())
+        });
         parsed
     }
 }

@@ -140,7 +140,7 @@ impl MetaItem {
 }
 
 /// Parses the items of every attribute named `name` among `attrs`.
-pub(crate) fn items_of(attrs: &[syn::Attribute], name: &str, errors: &mut Errors) -> Vec<MetaItem> {
+fn items_of(attrs: &[syn::Attribute], name: &str, errors: &mut Errors) -> Vec<MetaItem> {
     let mut items = Vec::new();
     for attr in attrs.iter().filter(|attr| attr.path().is_ident(name)) {
         match &attr.meta {
@@ -158,6 +158,20 @@ pub(crate) fn items_of(attrs: &[syn::Attribute], name: &str, errors: &mut Errors
         }
     }
     items
+}
+
+/// Applies `apply` to every item of every attribute named `name`, collecting its errors.
+pub(crate) fn for_each_item(
+    attrs: &[syn::Attribute],
+    name: &str,
+    errors: &mut Errors,
+    mut apply: impl FnMut(&MetaItem) -> syn::Result<()>,
+) {
+    for item in items_of(attrs, name, errors) {
+        if let Err(error) = apply(&item) {
+            errors.push(error);
+        }
+    }
 }
 
 /// The error for a key that `attribute` does not know, with the closest known key suggested.

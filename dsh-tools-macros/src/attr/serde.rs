@@ -8,7 +8,7 @@
 
 use syn::{Ident, LitStr};
 
-use super::{MetaItem, MetaValue, items_of};
+use super::{MetaItem, MetaValue, for_each_item};
 use crate::case::RenameRule;
 use crate::errors::Errors;
 
@@ -63,55 +63,47 @@ fn single_name(item: &MetaItem) -> syn::Result<LitStr> {
 impl SerdeContainer {
     pub(crate) fn from_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> Self {
         let mut parsed = Self::default();
-        for item in items_of(attrs, "serde", errors) {
-            let result = (|| -> syn::Result<()> {
-                match item.name().as_str() {
-                    "rename_all" => {
-                        let text = single_name(&item)?;
-                        let rule = RenameRule::from_str(&text.value()).ok_or_else(|| {
-                            syn::Error::new_spanned(
-                                &text,
-                                RenameRule::unknown_message(&text.value()),
-                            )
-                        })?;
-                        parsed.rename_all = Some((rule, text));
-                    }
-                    "tag" => parsed.tag = Some(item.string()?),
-                    "content" => parsed.content = Some(item.string()?),
-                    "transparent" => parsed.transparent = Some(item.key.clone()),
-                    "rename" => {}
-                    "untagged" => {
-                        return Err(drift(
-                            &item,
-                            "an untagged enum accepts the first variant that parses, which a `oneOf` schema cannot say",
-                        ));
-                    }
-                    "default" => {
-                        return Err(drift(
-                            &item,
-                            "container defaults fill fields the schema would call required",
-                        ));
-                    }
-                    "from" | "try_from" | "into" => {
-                        return Err(drift(&item, "the JSON shape is another type's"));
-                    }
-                    "remote" | "variant_identifier" | "field_identifier" | "rename_all_fields" => {
-                        return Err(drift(&item, "its JSON shape is not derived from this type"));
-                    }
-                    name if SHAPE_NEUTRAL.contains(&name) => {}
-                    _ => {
-                        return Err(drift(
-                            &item,
-                            "its effect on the JSON shape is unknown to dsh-tools",
-                        ));
-                    }
+        for_each_item(attrs, "serde", errors, |item| {
+            match item.name().as_str() {
+                "rename_all" => {
+                    let text = single_name(item)?;
+                    let rule = RenameRule::from_str(&text.value()).ok_or_else(|| {
+                        syn::Error::new_spanned(&text, RenameRule::unknown_message(&text.value()))
+                    })?;
+                    parsed.rename_all = Some((rule, text));
                 }
-                Ok(())
-            })();
-            if let Err(error) = result {
-                errors.push(error);
+                "tag" => parsed.tag = Some(item.string()?),
+                "content" => parsed.content = Some(item.string()?),
+                "transparent" => parsed.transparent = Some(item.key.clone()),
+                "rename" => {}
+                "untagged" => {
+                    return Err(drift(
+                        item,
+                        "an untagged enum accepts the first variant that parses, which a `oneOf` schema cannot say",
+                    ));
+                }
+                "default" => {
+                    return Err(drift(
+                        item,
+                        "container defaults fill fields the schema would call required",
+                    ));
+                }
+                "from" | "try_from" | "into" => {
+                    return Err(drift(item, "the JSON shape is another type's"));
+                }
+                "remote" | "variant_identifier" | "field_identifier" | "rename_all_fields" => {
+                    return Err(drift(item, "its JSON shape is not derived from this type"));
+                }
+                name if SHAPE_NEUTRAL.contains(&name) => {}
+                _ => {
+                    return Err(drift(
+                        item,
+                        "its effect on the JSON shape is unknown to dsh-tools",
+                    ));
+                }
             }
-        }
+            Ok(())
+        });
         parsed
     }
 }
@@ -119,55 +111,50 @@ impl SerdeContainer {
 impl SerdeField {
     pub(crate) fn from_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> Self {
         let mut parsed = Self::default();
-        for item in items_of(attrs, "serde", errors) {
-            let result = (|| -> syn::Result<()> {
-                match item.name().as_str() {
-                    "rename" => parsed.rename = Some(single_name(&item)?),
-                    "default" => {
-                        let path = match &item.value {
-                            MetaValue::Flag => None,
-                            _ => Some(item.path()?),
-                        };
-                        parsed.default = Some((item.key.clone(), path));
-                    }
-                    "skip" | "skip_deserializing" => parsed.skip = Some(item.key.clone()),
-                    "skip_serializing_if" => parsed.skip_serializing_if = Some(item.key.clone()),
-                    "alias" => return Err(drift(&item, "a schema has one name per property")),
-                    "flatten" => {
-                        return Err(drift(
-                            &item,
-                            "flattened fields merge another type's properties at runtime",
-                        ));
-                    }
-                    "with" | "serialize_with" | "deserialize_with" => {
-                        return Err(drift(
-                            &item,
-                            "a custom (de)serializer has its own JSON shape",
-                        ));
-                    }
-                    "skip_serializing" => {
-                        return Err(drift(
-                            &item,
-                            "the field would be accepted but never produced",
-                        ));
-                    }
-                    "borrow" | "getter" => {
-                        return Err(drift(&item, "tool arguments are owned values"));
-                    }
-                    "bound" => {}
-                    _ => {
-                        return Err(drift(
-                            &item,
-                            "its effect on the JSON shape is unknown to dsh-tools",
-                        ));
-                    }
+        for_each_item(attrs, "serde", errors, |item| {
+            match item.name().as_str() {
+                "rename" => parsed.rename = Some(single_name(item)?),
+                "default" => {
+                    let path = match &item.value {
+                        MetaValue::Flag => None,
+                        _ => Some(item.path()?),
+                    };
+                    parsed.default = Some((item.key.clone(), path));
                 }
-                Ok(())
-            })();
-            if let Err(error) = result {
-                errors.push(error);
+                "skip" | "skip_deserializing" => parsed.skip = Some(item.key.clone()),
+                "skip_serializing_if" => parsed.skip_serializing_if = Some(item.key.clone()),
+                "alias" => return Err(drift(item, "a schema has one name per property")),
+                "flatten" => {
+                    return Err(drift(
+                        item,
+                        "flattened fields merge another type's properties at runtime",
+                    ));
+                }
+                "with" | "serialize_with" | "deserialize_with" => {
+                    return Err(drift(
+                        item,
+                        "a custom (de)serializer has its own JSON shape",
+                    ));
+                }
+                "skip_serializing" => {
+                    return Err(drift(
+                        item,
+                        "the field would be accepted but never produced",
+                    ));
+                }
+                "borrow" | "getter" => {
+                    return Err(drift(item, "tool arguments are owned values"));
+                }
+                "bound" => {}
+                _ => {
+                    return Err(drift(
+                        item,
+                        "its effect on the JSON shape is unknown to dsh-tools",
+                    ));
+                }
             }
-        }
+            Ok(())
+        });
         parsed
     }
 }
@@ -175,44 +162,39 @@ impl SerdeField {
 impl SerdeVariant {
     pub(crate) fn from_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> Self {
         let mut parsed = Self::default();
-        for item in items_of(attrs, "serde", errors) {
-            let result = (|| -> syn::Result<()> {
-                match item.name().as_str() {
-                    "rename" => parsed.rename = Some(single_name(&item)?),
-                    "skip" => parsed.skip = Some(item.key.clone()),
-                    "alias" => return Err(drift(&item, "a schema has one name per variant")),
-                    "other" | "untagged" => {
-                        return Err(drift(
-                            &item,
-                            "a catch-all variant accepts values the schema forbids",
-                        ));
-                    }
-                    "with" | "serialize_with" | "deserialize_with" => {
-                        return Err(drift(
-                            &item,
-                            "a custom (de)serializer has its own JSON shape",
-                        ));
-                    }
-                    "skip_serializing" | "skip_deserializing" => {
-                        return Err(drift(
-                            &item,
-                            "the variant would be produced or accepted only one way",
-                        ));
-                    }
-                    "bound" | "borrow" => {}
-                    _ => {
-                        return Err(drift(
-                            &item,
-                            "its effect on the JSON shape is unknown to dsh-tools",
-                        ));
-                    }
+        for_each_item(attrs, "serde", errors, |item| {
+            match item.name().as_str() {
+                "rename" => parsed.rename = Some(single_name(item)?),
+                "skip" => parsed.skip = Some(item.key.clone()),
+                "alias" => return Err(drift(item, "a schema has one name per variant")),
+                "other" | "untagged" => {
+                    return Err(drift(
+                        item,
+                        "a catch-all variant accepts values the schema forbids",
+                    ));
                 }
-                Ok(())
-            })();
-            if let Err(error) = result {
-                errors.push(error);
+                "with" | "serialize_with" | "deserialize_with" => {
+                    return Err(drift(
+                        item,
+                        "a custom (de)serializer has its own JSON shape",
+                    ));
+                }
+                "skip_serializing" | "skip_deserializing" => {
+                    return Err(drift(
+                        item,
+                        "the variant would be produced or accepted only one way",
+                    ));
+                }
+                "bound" | "borrow" => {}
+                _ => {
+                    return Err(drift(
+                        item,
+                        "its effect on the JSON shape is unknown to dsh-tools",
+                    ));
+                }
             }
-        }
+            Ok(())
+        });
         parsed
     }
 }

@@ -350,41 +350,31 @@ fn items<T: ToolArgs, C: FromIterator<T>>(value: &Value) -> Result<C, ConvertErr
         .collect()
 }
 
-impl<T: ToolArgs> ToolArgs for Vec<T> {
-    fn schema() -> Result<Schema, SchemaError> {
-        array_schema::<T>(None, None)
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        all_items::<T>(value)
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        items(value)
-    }
+/// Implements `ToolArgs` for collections that are JSON arrays of `T`.
+macro_rules! array_args {
+    ($([$($bounds:tt)*] $ty:ty),* $(,)?) => {$(
+        impl<$($bounds)*> ToolArgs for $ty {
+            fn schema() -> Result<Schema, SchemaError> {
+                array_schema::<T>(None, None)
+            }
+            fn is_valid_json(value: &Value) -> bool {
+                all_items::<T>(value)
+            }
+            fn from_json(value: &Value) -> Result<Self, ConvertError> {
+                items(value)
+            }
+        }
+    )*};
 }
 
-impl<T: ToolArgs> ToolArgs for VecDeque<T> {
-    fn schema() -> Result<Schema, SchemaError> {
-        array_schema::<T>(None, None)
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        all_items::<T>(value)
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        items(value)
-    }
-}
-
-impl<T: ToolArgs> ToolArgs for Box<[T]> {
-    fn schema() -> Result<Schema, SchemaError> {
-        array_schema::<T>(None, None)
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        all_items::<T>(value)
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        items(value)
-    }
-}
+// Sets are arrays too; duplicates collapse into one element.
+array_args!(
+    [T: ToolArgs] Vec<T>,
+    [T: ToolArgs] VecDeque<T>,
+    [T: ToolArgs] Box<[T]>,
+    [T: ToolArgs + Eq + Hash, S: BuildHasher + Default] HashSet<T, S>,
+    [T: ToolArgs + Ord] BTreeSet<T>,
+);
 
 impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
     /// Exactly `N` items.
@@ -399,32 +389,6 @@ impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
         let found = list.len();
         list.try_into()
             .map_err(|_| ConvertError::new(format!("expected {N} items, got {found}")))
-    }
-}
-
-/// Sets are arrays; duplicates collapse into one element.
-impl<T: ToolArgs + Eq + Hash, S: BuildHasher + Default> ToolArgs for HashSet<T, S> {
-    fn schema() -> Result<Schema, SchemaError> {
-        array_schema::<T>(None, None)
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        all_items::<T>(value)
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        items(value)
-    }
-}
-
-/// Sets are arrays; duplicates collapse into one element.
-impl<T: ToolArgs + Ord> ToolArgs for BTreeSet<T> {
-    fn schema() -> Result<Schema, SchemaError> {
-        array_schema::<T>(None, None)
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        all_items::<T>(value)
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        items(value)
     }
 }
 
@@ -449,30 +413,26 @@ fn entries<T: ToolArgs, C: FromIterator<(String, T)>>(value: &Value) -> Result<C
         .collect()
 }
 
-impl<T: ToolArgs, S: BuildHasher + Default> ToolArgs for HashMap<String, T, S> {
-    fn schema() -> Result<Schema, SchemaError> {
-        map_schema::<T>()
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        value
-            .as_object()
-            .is_some_and(|map| map.values().all(T::is_valid_json))
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        entries(value)
-    }
+/// Implements `ToolArgs` for maps from `String` keys: JSON objects whose values are `T`.
+macro_rules! map_args {
+    ($([$($bounds:tt)*] $ty:ty),* $(,)?) => {$(
+        impl<$($bounds)*> ToolArgs for $ty {
+            fn schema() -> Result<Schema, SchemaError> {
+                map_schema::<T>()
+            }
+            fn is_valid_json(value: &Value) -> bool {
+                value
+                    .as_object()
+                    .is_some_and(|map| map.values().all(T::is_valid_json))
+            }
+            fn from_json(value: &Value) -> Result<Self, ConvertError> {
+                entries(value)
+            }
+        }
+    )*};
 }
 
-impl<T: ToolArgs> ToolArgs for BTreeMap<String, T> {
-    fn schema() -> Result<Schema, SchemaError> {
-        map_schema::<T>()
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        value
-            .as_object()
-            .is_some_and(|map| map.values().all(T::is_valid_json))
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        entries(value)
-    }
-}
+map_args!(
+    [T: ToolArgs, S: BuildHasher + Default] HashMap<String, T, S>,
+    [T: ToolArgs] BTreeMap<String, T>,
+);
