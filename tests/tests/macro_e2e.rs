@@ -267,3 +267,40 @@ fn an_unsupported_schema_is_refused_at_registration() {
         error.message()
     );
 }
+
+// Never built: the schema is refused before any call.
+#[allow(dead_code)]
+#[derive(ToolArgs)]
+struct Directory {
+    name: String,
+    entries: Vec<Entry>,
+}
+
+#[allow(dead_code)]
+#[derive(ToolArgs)]
+enum Entry {
+    File { name: String },
+    Directory(Directory),
+}
+
+/// Takes a recursive pair of types.
+#[tool]
+async fn mirror(root: Directory) -> String {
+    root.name
+}
+
+#[test]
+fn a_recursive_pair_of_types_is_refused_at_registration() {
+    let error = ToolRegistry::new().register(MirrorTool).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::UnsupportedSchema);
+    assert!(
+        error.message().contains("is recursive"),
+        "{}",
+        error.message()
+    );
+    assert!(
+        error.message().contains("Directory -> ") && error.message().contains("Entry"),
+        "{}",
+        error.message()
+    );
+}

@@ -87,6 +87,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
             #[automatically_derived]
             impl #impl_generics #private::ToolArgs for #ident #ty_generics #where_clause {
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
+                    let _guard = #private::SchemaGuard::enter(::core::any::type_name::<Self>())?;
                     #schema_body
                 }
 

@@ -9,6 +9,7 @@ mod checks;
 mod convert;
 mod fast_checks;
 mod present;
+mod recursion;
 mod returns;
 mod schema_steps;
 
@@ -29,6 +30,7 @@ pub use self::fast_checks::{
     is_within, matches_pattern,
 };
 pub use self::present::{LocationPart, TitlePart};
+pub use self::recursion::SchemaGuard;
 pub use self::returns::{IntoContent, IntoToolReturn, require_state};
 pub use self::schema_steps::{
     const_string, describe, float_number, internally_tagged, macro_error_schema, null_schema,

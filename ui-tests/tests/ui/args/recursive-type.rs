@@ -1,0 +1,9 @@
+use dsh_tools::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Tree {
+    name: String,
+    children: Vec<Tree>,
+}
+
+fn main() {}
