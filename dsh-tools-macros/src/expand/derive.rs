@@ -59,6 +59,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
     let string_default = is_plain_string_enum(args).then(|| {
         quote! {
             #[automatically_derived]
+            #[doc(hidden)]
             impl #impl_generics #private::DefaultLiteral<#ident #ty_generics> for &'static str #where_clause {}
         }
     });
@@ -75,6 +76,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
     let documented_schema = concrete.then(|| {
         quote! {
             #[automatically_derived]
+            #[doc(hidden)]
             impl #private::DocumentedSchema for #ident {
                 const DOCUMENTED_SCHEMA: &'static str = #json;
             }

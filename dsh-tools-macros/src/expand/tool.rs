@@ -537,6 +537,7 @@ fn expand(
             }
 
             #[automatically_derived]
+            #[doc(hidden)]
             impl #private::DocumentedSchema for #tool_ident {
                 const DOCUMENTED_SCHEMA: &'static str = #parameters_doc;
             }
