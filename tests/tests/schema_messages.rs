@@ -26,17 +26,23 @@ fn search_files() -> Schema {
 
 /// The messages of `schema.validate(value)`, which must fail.
 fn messages(schema: &Schema, value: &Value) -> Vec<String> {
-    let violations = schema
-        .validate(value)
-        .expect_err("the value should be invalid");
+    let violations = invalid(schema, value);
     assert!(!schema.is_valid(value), "is_valid disagrees with validate");
     violations.iter().map(|v| v.message.clone()).collect()
 }
 
+/// `schema.validate(value)`, which must fail, checked against the compiled schema's report.
 fn invalid(schema: &Schema, value: &Value) -> Violations {
-    schema
+    let violations = schema
         .validate(value)
-        .expect_err("the value should be invalid")
+        .expect_err("the value should be invalid");
+    let compiled = schema.compile();
+    assert!(
+        !compiled.is_valid(value),
+        "the compiled schema accepts {value}"
+    );
+    assert_eq!(compiled.validate(value), Err(violations.clone()));
+    violations
 }
 
 #[test]

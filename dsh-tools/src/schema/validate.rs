@@ -22,7 +22,7 @@ use super::semantics::{
     compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
     same_key,
 };
-use super::violation::{JsonType, ValidationContext, ViolationKind, Violations};
+use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 use std::cmp::Ordering;
 
 /// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
@@ -39,9 +39,7 @@ impl Schema {
         if self.is_valid(value) {
             return Ok(());
         }
-        let mut cx = ValidationContext::for_arguments();
-        walk(self, value, &mut cx);
-        cx.finish()
+        report(self, value, PathRoot::Arguments)
     }
 
     /// Validates a tool's output value (paths rooted at `value`).
@@ -49,9 +47,7 @@ impl Schema {
         if self.is_valid(value) {
             return Ok(());
         }
-        let mut cx = ValidationContext::for_output();
-        walk(self, value, &mut cx);
-        cx.finish()
+        report(self, value, PathRoot::Value)
     }
 
     /// Whether `value` matches, without collecting anything (and without allocating).
@@ -69,6 +65,14 @@ impl Schema {
         walk(self, value, cx);
         cx.count() == before
     }
+}
+
+/// Every violation of `value`, which a yes/no check has already found invalid, with paths
+/// rooted at `root`. Shared with [`CompiledSchema`](super::CompiledSchema), so both report alike.
+pub(super) fn report(schema: &Schema, value: &Value, root: PathRoot) -> Result<(), Violations> {
+    let mut cx = ValidationContext::new(root);
+    walk(schema, value, &mut cx);
+    cx.finish()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -371,7 +375,10 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
 
 /// The first bound `number` breaks.
 #[inline(always)]
-fn bound_violation<'s>(rules: &'s NumberRules, number: &Number) -> Option<ViolationKind<'s>> {
+pub(super) fn bound_violation<'s>(
+    rules: &'s NumberRules,
+    number: &Number,
+) -> Option<ViolationKind<'s>> {
     if let Some(min) = &rules.minimum
         && compare_numbers(number, min) == Ordering::Less
     {
