@@ -53,14 +53,7 @@ fn search_files_invalid_payload_reports_its_three_violations_in_order() {
     let violations = invalid(&schema, &workload["invalid_args"]);
     let listed: Vec<_> = violations
         .iter()
-        .map(|v| {
-            (
-                v.path.as_str(),
-                v.message.as_str(),
-                v.expected.as_str(),
-                v.got.as_str(),
-            )
-        })
+        .map(|v| (v.path.as_str(), v.message.as_str(), &*v.expected, &*v.got))
         .collect();
     assert_eq!(
         listed,

@@ -7,7 +7,9 @@
 //! of strings becomes a list of strings. Children are stored inline in their parent (a
 //! property's node sits next to its key), so checking a property follows no extra pointer.
 //!
-//! Lowering recurses over the schema, as cloning or rendering it does.
+//! The tree has the schema's shape (a property's node is at the property's index, and so on),
+//! so the reporting walk can follow it alongside the schema. Lowering recurses over the schema,
+//! as cloning or rendering it does.
 //!
 //! [`CompiledSchema`]: super::CompiledSchema
 
@@ -111,6 +113,43 @@ pub(super) enum Additional {
     Forbidden,
     Allowed,
     Matching(Box<Node>),
+}
+
+impl Node {
+    /// The node of the object property at `index` (declaration order).
+    pub(super) fn property(&self, index: usize) -> Option<&Node> {
+        match &self.test {
+            Test::Object(object) => object.properties.get(index).map(|property| &property.node),
+            _ => None,
+        }
+    }
+
+    /// The node of an array's items.
+    pub(super) fn items(&self) -> Option<&Node> {
+        match &self.test {
+            Test::Array(array) => array.items.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The node undeclared values of an object must match.
+    pub(super) fn additional(&self) -> Option<&Node> {
+        match &self.test {
+            Test::Object(ObjectTest {
+                additional: Additional::Matching(values),
+                ..
+            }) => Some(values),
+            _ => None,
+        }
+    }
+
+    /// The node of the `oneOf` branch at `index`.
+    pub(super) fn branch(&self, index: usize) -> Option<&Node> {
+        match &self.test {
+            Test::OneOf(branches) => branches.get(index),
+            _ => None,
+        }
+    }
 }
 
 /// Lowers `schema`.

@@ -2,9 +2,10 @@
 //! many values (a tool's arguments and output). Like `jsonschema`'s validator, it is built once
 //! and then only read.
 //!
-//! Only the yes/no question runs on the compiled nodes; that is the whole cost of a valid value.
-//! An invalid value is then reported by the interpreter's reporting walk over the same schema,
-//! so the violations, their wording and their order are exactly [`Schema::validate`]'s.
+//! The yes/no question runs on the compiled nodes; that is the whole cost of a valid value. An
+//! invalid value is then reported by the interpreter's reporting walk over the same schema (which
+//! skips valid children with the compiled check), so the violations, their wording and their
+//! order are exactly [`Schema::validate`]'s.
 //!
 //! The check follows `validate.rs`'s `check` rule for rule (same depth cap, same JSON
 //! semantics); the differential tests hold the two and `jsonschema` to the same answers.
@@ -77,7 +78,7 @@ impl CompiledSchema {
         if self.is_valid(value) {
             return Ok(());
         }
-        report(&self.schema, value, PathRoot::Arguments)
+        report(&self.schema, Some(&self.root), value, PathRoot::Arguments)
     }
 
     /// Validates a tool's output value (paths rooted at `value`); the same result as
@@ -86,7 +87,7 @@ impl CompiledSchema {
         if self.is_valid(value) {
             return Ok(());
         }
-        report(&self.schema, value, PathRoot::Value)
+        report(&self.schema, Some(&self.root), value, PathRoot::Value)
     }
 }
 
@@ -126,7 +127,7 @@ impl fmt::Debug for CompiledSchema {
 /// are decided in place (most nodes of a payload are scalars, and a call per scalar is a large
 /// share of the whole cost) and containers are entered with a single call.
 #[inline(always)]
-fn check(node: &Node, value: &Value, depth: usize) -> bool {
+pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
     match (&node.test, value) {
         (Test::AnyString, Value::String(_)) => true,
         (Test::String(lengths), Value::String(text)) => within(*lengths, text),
