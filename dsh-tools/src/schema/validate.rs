@@ -189,14 +189,20 @@ fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
     matched
 }
 
-/// The index of the property named `key`, trying `hint` first: payloads usually list keys in
-/// declaration order, so the property after the last match is usually the one.
+/// The index of the property named `key`. Payloads usually list keys in declaration order,
+/// some optional ones left out, so the property after the last match (`hint`) is tried first,
+/// then the one after it, and only then the whole list.
 #[inline(always)]
 fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
     if let Some(property) = properties.get(hint)
         && same_key(&property.name, key)
     {
         return Some(hint);
+    }
+    if let Some(property) = properties.get(hint + 1)
+        && same_key(&property.name, key)
+    {
+        return Some(hint + 1);
     }
     properties
         .iter()

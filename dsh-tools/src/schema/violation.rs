@@ -364,14 +364,11 @@ impl<'v> ValidationContext<'v> {
         if self.at_capacity() {
             return;
         }
-        let path = self.current_path();
-        let (message, expected, got) = describe(&path, kind, value);
-        self.push(Violation {
-            path,
-            message,
-            expected,
-            got,
-        });
+        let capacity = self.path_capacity();
+        let violation = new_violation(&mut self.reported);
+        violation.path = String::with_capacity(capacity);
+        write_path(self.root, &self.path, &mut violation.path);
+        describe(violation, kind, value);
     }
 
     /// Reports the required property `key` of the current object as missing.
@@ -379,17 +376,17 @@ impl<'v> ValidationContext<'v> {
         if self.at_capacity() {
             return;
         }
-        let path = self.child_path(key);
-        let mut message = String::with_capacity(path.len() + 32);
+        let capacity = self.path_capacity() + key.len() + 1;
+        let violation = new_violation(&mut self.reported);
+        write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
+        let path = &violation.path;
+        let message = &mut violation.message;
+        *message = String::with_capacity(path.len() + 32);
         message.push_str("missing required property \"");
-        message.push_str(&path);
+        message.push_str(path);
         message.push('"');
-        self.push(Violation {
-            message,
-            path,
-            expected: Cow::Borrowed("present"),
-            got: Cow::Borrowed("absent"),
-        });
+        violation.expected = Cow::Borrowed("present");
+        violation.got = Cow::Borrowed("absent");
     }
 
     /// Reports the key `key` of the current object as undeclared.
@@ -397,17 +394,17 @@ impl<'v> ValidationContext<'v> {
         if self.at_capacity() {
             return;
         }
-        let path = self.child_path(key);
-        let mut message = String::with_capacity(path.len() + 64);
+        let capacity = self.path_capacity() + key.len() + 1;
+        let violation = new_violation(&mut self.reported);
+        write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
+        let path = &violation.path;
+        let message = &mut violation.message;
+        *message = String::with_capacity(path.len() + 64);
         message.push('"');
-        message.push_str(&path);
+        message.push_str(path);
         message.push_str("\" is not a declared property (additionalProperties: false)");
-        self.push(Violation {
-            message,
-            path,
-            expected: Cow::Borrowed("no such property"),
-            got: Cow::Borrowed(JsonType::of(value).name()),
-        });
+        violation.expected = Cow::Borrowed("no such property");
+        violation.got = Cow::Borrowed(JsonType::of(value).name());
     }
 
     /// Ends the walk: `Ok` when nothing was found.
@@ -427,15 +424,6 @@ impl<'v> ValidationContext<'v> {
         }
     }
 
-    /// Adds a formatted violation. The list starts with room for a few: most invalid values have
-    /// one to a handful of violations, and growing an empty list takes a slower path.
-    fn push(&mut self, violation: Violation) {
-        if self.reported.capacity() == 0 {
-            self.reported = Vec::with_capacity(INITIAL_VIOLATIONS);
-        }
-        self.reported.push(violation);
-    }
-
     /// Counts a violation past the cap instead of formatting it; `true` when at the cap.
     fn at_capacity(&mut self) -> bool {
         if self.reported.len() >= MAX_REPORTED_VIOLATIONS {
@@ -444,26 +432,6 @@ impl<'v> ValidationContext<'v> {
         } else {
             false
         }
-    }
-
-    /// The current path as text (`arguments`/`value` at the root).
-    fn current_path(&self) -> String {
-        let mut out = String::with_capacity(self.path_capacity());
-        self.write_path(&mut out);
-        out
-    }
-
-    /// The path of the child `key` of the current node.
-    fn child_path(&self, key: &str) -> String {
-        let mut out = String::with_capacity(self.path_capacity() + key.len() + 1);
-        if self.path.is_empty() && self.root == PathRoot::Arguments {
-            out.push_str(key);
-        } else {
-            self.write_path(&mut out);
-            out.push('.');
-            out.push_str(key);
-        }
-        out
     }
 
     /// An upper bound of the current path's length, so it is written without reallocating.
@@ -478,47 +446,90 @@ impl<'v> ValidationContext<'v> {
             .sum();
         segments + "arguments".len()
     }
+}
 
-    fn write_path(&self, out: &mut String) {
-        let root = match self.root {
-            PathRoot::Arguments => "arguments",
-            PathRoot::Value => "value",
-        };
-        match self.path.first() {
-            None => out.push_str(root),
-            // Under `arguments`, a top-level key is written bare: `opts.depth`, not `arguments.opts.depth`.
-            Some(Segment::Key(_)) if self.root == PathRoot::Arguments => {}
-            Some(_) => out.push_str(root),
-        }
-        for (index, segment) in self.path.iter().enumerate() {
-            match segment {
-                Segment::Key(key) => {
-                    if !out.is_empty() || index > 0 {
-                        out.push('.');
-                    }
-                    out.push_str(key);
+/// What [`new_violation`] appends; a constant, so it is copied from read-only data rather than
+/// built on the stack first.
+const EMPTY_VIOLATION: Violation = Violation {
+    path: String::new(),
+    message: String::new(),
+    expected: Cow::Borrowed(""),
+    got: Cow::Borrowed(""),
+};
+
+/// Appends an empty violation to `list` and returns it, for the reporter to fill in place.
+///
+/// Filling the list's own slot, rather than building a violation and moving it in, matters:
+/// the move reads the just-written fields back in wider chunks than they were written in, which
+/// stalls the processor for longer than formatting the strings takes. The list starts with
+/// room for a few, since growing an empty list takes a slower path.
+#[inline(always)]
+fn new_violation(list: &mut Vec<Violation>) -> &mut Violation {
+    if list.capacity() == 0 {
+        *list = Vec::with_capacity(INITIAL_VIOLATIONS);
+    }
+    list.push(EMPTY_VIOLATION);
+    let last = list.len() - 1;
+    &mut list[last]
+}
+
+/// Writes the path of the current node (`arguments`/`value` at the root).
+fn write_path(root: PathRoot, path: &PathStack<'_>, out: &mut String) {
+    let root_name = match root {
+        PathRoot::Arguments => "arguments",
+        PathRoot::Value => "value",
+    };
+    match path.first() {
+        None => out.push_str(root_name),
+        // Under `arguments`, a top-level key is written bare: `opts.depth`, not `arguments.opts.depth`.
+        Some(Segment::Key(_)) if root == PathRoot::Arguments => {}
+        Some(_) => out.push_str(root_name),
+    }
+    for (index, segment) in path.iter().enumerate() {
+        match segment {
+            Segment::Key(key) => {
+                if !out.is_empty() || index > 0 {
+                    out.push('.');
                 }
-                Segment::Index(item) => {
-                    out.push('[');
-                    push_display(out, item);
-                    out.push(']');
-                }
+                out.push_str(key);
+            }
+            Segment::Index(item) => {
+                out.push('[');
+                push_display(out, item);
+                out.push(']');
             }
         }
     }
 }
 
-/// Message, expected and got for a violation of the node at `path`.
+/// Writes the path of the current node's child `key` into `out`, a new string of `capacity`.
+fn write_child_path(
+    root: PathRoot,
+    path: &PathStack<'_>,
+    key: &str,
+    capacity: usize,
+    out: &mut String,
+) {
+    *out = String::with_capacity(capacity);
+    if path.is_empty() && root == PathRoot::Arguments {
+        out.push_str(key);
+    } else {
+        write_path(root, path, out);
+        out.push('.');
+        out.push_str(key);
+    }
+}
+
+/// Fills in message, expected and got of `violation`, whose path is set, for a violation of
+/// that node.
 ///
 /// Built with `push_str` rather than `format!`: reporting is on the path of every invalid call,
 /// and formatting machinery costs more than the checks themselves. Fixed words are borrowed.
-fn describe(
-    path: &str,
-    kind: ViolationKind<'_>,
-    value: &Value,
-) -> (String, Cow<'static, str>, Cow<'static, str>) {
+fn describe(violation: &mut Violation, kind: ViolationKind<'_>, value: &Value) {
+    let path = &violation.path;
+    let message = &mut violation.message;
     let type_got = || Cow::Borrowed(JsonType::of(value).name());
-    let mut message = String::with_capacity(path.len() + 48);
+    *message = String::with_capacity(path.len() + 48);
     message.push('"');
     message.push_str(path);
     message.push('"');
@@ -583,7 +594,7 @@ fn describe(
         ViolationKind::OneOf { matched } => {
             expected = Cow::Borrowed("exactly one oneOf branch");
             message.push_str(" must match exactly one oneOf branch (matched ");
-            push_display(&mut message, &matched);
+            push_display(message, &matched);
             message.push(')');
             let mut text = String::with_capacity(24);
             push_display(&mut text, &matched);
@@ -630,7 +641,7 @@ fn describe(
             text.push_str("a match for ");
             push_json_str(&mut text, source);
             message.push_str(" must match the pattern ");
-            push_json_str(&mut message, source);
+            push_json_str(message, source);
             expected = Cow::Owned(text);
             got = excerpt(value);
         }
@@ -657,13 +668,14 @@ fn describe(
             push_display(&mut text, &limit);
             text.push_str(" levels");
             message.push_str(" nests deeper than ");
-            push_display(&mut message, &limit);
+            push_display(message, &limit);
             message.push_str(" levels");
             expected = Cow::Owned(text);
             got = Cow::Borrowed("deeper");
         }
     }
-    (message, expected, got)
+    violation.expected = expected;
+    violation.got = got;
 }
 
 /// Roughly how long `value`'s compact JSON is (exact for plain strings), to size buffers once.
