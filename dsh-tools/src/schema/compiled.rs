@@ -1,6 +1,6 @@
-//! [`CompiledSchema`]: a schema lowered once into a tree of precomputed checks, for schemas that validate
-//! many values (a tool's arguments and output). Like `jsonschema`'s validator, it is built once
-//! and then only read.
+//! [`CompiledSchema`]: a schema lowered once into a tree of precomputed checks, for schemas that
+//! validate many values (a tool's arguments and output). Like `jsonschema`'s validator, it is
+//! built once and then only read.
 //!
 //! The yes/no question runs on the compiled nodes; that is the whole cost of a valid value. An
 //! invalid value is then reported by the interpreter's reporting walk over the same schema (which
@@ -146,19 +146,33 @@ pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
     }
 }
 
-/// [`check`] for everything it does not decide in place.
+/// The whole check of `node`, out of line. [`check`] decides the common cases in place and
+/// leaves the rest here; this function still handles every case, so it stands on its own.
 #[inline(never)]
 fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
     if node.nullable && value.is_null() {
         return true;
     }
     match (&node.test, value) {
+        (Test::Any, _)
+        | (Test::AnyString, Value::String(_))
+        | (Test::Boolean, Value::Bool(_))
+        | (Test::Null, Value::Null) => true,
+        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
         (Test::PatternString(rules), Value::String(text)) => {
             let (lengths, pattern) = &**rules;
             within(*lengths, text) && pattern.is_match(text)
         }
+        (Test::Integer(bounds), Value::Number(number)) => {
+            is_integral(number) && number_within(bounds, number)
+        }
         (Test::Number(bounds), Value::Number(number)) => number_within(bounds, number),
-        (Test::Null, Value::Null) => true,
+        (Test::Object(object), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
+        }
+        (Test::Array(array), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
+        }
         (Test::StringEnum(members), Value::String(text)) => {
             members.iter().any(|member| **member == **text)
         }

@@ -10,9 +10,9 @@
 //! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], … |
 //! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
-//! | `compile.rs` | lowering a schema into a flat node table, once |
+//! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
 //! | `key.rs` | property names prepared for matching payload keys |
-//! | `compiled.rs` | [`CompiledSchema`]: validation on that table, for schemas that check many values |
+//! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
