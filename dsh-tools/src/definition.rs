@@ -15,7 +15,7 @@ use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
-use crate::schema::Schema;
+use crate::schema::CompiledSchema;
 
 /// The model-facing description of a tool: exactly the fields a provider request carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,8 +102,9 @@ pub trait ToolDefinition: Send + Sync + 'static {
         None
     }
 
-    /// The schema the body's value must match; `None` accepts any JSON value.
-    fn output_schema(&self) -> Option<&Schema> {
+    /// The schema the body's value must match; `None` accepts any JSON value. It checks every
+    /// value, so it is kept compiled ([`Schema::compile`](crate::Schema::compile)).
+    fn output_schema(&self) -> Option<&CompiledSchema> {
         None
     }
 

@@ -3,8 +3,9 @@
 //! tool needs.
 //!
 //! The registry never validates arguments; a hand-written tool does it here when given an
-//! arguments [`Schema`] (violations become `INVALID_ARGS` and the closure is not called). Raw
-//! tools, such as an MCP import, simply leave it out.
+//! arguments [`Schema`](crate::Schema) (violations become `INVALID_ARGS` and the closure is not
+//! called). Raw tools, such as an MCP import, simply leave it out. Both schemas are compiled
+//! once, when they are given, since they check every call.
 
 use std::fmt;
 use std::future::Future;
@@ -22,7 +23,7 @@ use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
-use crate::schema::Schema;
+use crate::schema::CompiledSchema;
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
 type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync;
@@ -39,8 +40,8 @@ struct Parts {
     name: String,
     description: String,
     parameters: Value,
-    arguments: Option<Schema>,
-    output: Option<Schema>,
+    arguments: Option<CompiledSchema>,
+    output: Option<CompiledSchema>,
     timeout_ms: Option<u64>,
     concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
@@ -110,17 +111,19 @@ impl FnToolBuilder {
     }
 
     /// Validates arguments against `schema` before the handler runs; violations become an
-    /// `INVALID_ARGS` result listing every one of them.
+    /// `INVALID_ARGS` result listing every one of them. A [`Schema`](crate::Schema) is compiled
+    /// here, once.
     #[must_use]
-    pub fn validate_arguments(mut self, schema: Schema) -> Self {
-        self.parts.arguments = Some(schema);
+    pub fn validate_arguments(mut self, schema: impl Into<CompiledSchema>) -> Self {
+        self.parts.arguments = Some(schema.into());
         self
     }
 
-    /// The schema the handler's value must match (`INVALID_TOOL_OUTPUT` otherwise).
+    /// The schema the handler's value must match (`INVALID_TOOL_OUTPUT` otherwise). A
+    /// [`Schema`](crate::Schema) is compiled here, once.
     #[must_use]
-    pub fn output_schema(mut self, schema: Schema) -> Self {
-        self.parts.output = Some(schema);
+    pub fn output_schema(mut self, schema: impl Into<CompiledSchema>) -> Self {
+        self.parts.output = Some(schema.into());
         self
     }
 
@@ -241,7 +244,7 @@ impl ToolDefinition for FnTool {
         self.parts.timeout_ms
     }
 
-    fn output_schema(&self) -> Option<&Schema> {
+    fn output_schema(&self) -> Option<&CompiledSchema> {
         self.parts.output.as_ref()
     }
 

@@ -22,7 +22,7 @@ use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
-use crate::schema::{Schema, SchemaError};
+use crate::schema::{CompiledSchema, Schema, SchemaError};
 
 /// A typed tool: arguments and output are Rust types with schemas.
 ///
@@ -100,8 +100,9 @@ pub trait Tool: Send + Sync + 'static {
 }
 
 /// The schemas of a typed tool, built once: the argument schema (validation), its rendering (what
-/// the model sees) and the output schema. A schema that cannot be built (an unsupported `schemars`
-/// import) is kept as an error and reported at registration and on every call.
+/// the model sees) and the output schema, both schemas compiled since they check every call. A
+/// schema that cannot be built (an unsupported `schemars` import) is kept as an error and
+/// reported at registration and on every call.
 #[derive(Debug)]
 pub struct ToolContract {
     built: Result<BuiltContract, ToolError>,
@@ -109,9 +110,9 @@ pub struct ToolContract {
 
 #[derive(Debug)]
 struct BuiltContract {
-    arguments: Schema,
+    arguments: CompiledSchema,
     parameters: Value,
-    output: Schema,
+    output: CompiledSchema,
 }
 
 /// What `parameters()` shows for a tool whose schema could not be built; such a tool cannot be
@@ -135,9 +136,9 @@ impl ToolContract {
             let output = output?;
             let parameters = arguments.to_json_schema();
             Ok(BuiltContract {
-                arguments,
+                arguments: arguments.into(),
                 parameters,
-                output,
+                output: output.into(),
             })
         });
         Self {
@@ -145,8 +146,8 @@ impl ToolContract {
         }
     }
 
-    /// The argument schema, or why it could not be built.
-    pub fn arguments(&self) -> Result<&Schema, &ToolError> {
+    /// The argument schema, compiled, or why it could not be built.
+    pub fn arguments(&self) -> Result<&CompiledSchema, &ToolError> {
         self.built.as_ref().map(|built| &built.arguments)
     }
 
@@ -158,8 +159,8 @@ impl ToolContract {
         }
     }
 
-    /// The output schema, when it could be built.
-    pub fn output(&self) -> Option<&Schema> {
+    /// The output schema, compiled, when it could be built.
+    pub fn output(&self) -> Option<&CompiledSchema> {
         self.built.as_ref().ok().map(|built| &built.output)
     }
 
@@ -203,7 +204,7 @@ impl<T: Tool> ToolDefinition for T {
         T::TIMEOUT_MS
     }
 
-    fn output_schema(&self) -> Option<&Schema> {
+    fn output_schema(&self) -> Option<&CompiledSchema> {
         T::contract().output()
     }
 

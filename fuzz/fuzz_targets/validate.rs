@@ -1,12 +1,13 @@
 //! Arbitrary bytes, parsed as JSON, validated against schemas covering every kind: validation
-//! must never panic, `validate` must fail exactly when `is_valid` does, and every report must
-//! stay within the violation cap.
+//! must never panic, `validate` must fail exactly when `is_valid` does, every report must stay
+//! within the violation cap, and the compiled schemas must answer and report exactly as the
+//! schemas they were compiled from.
 
 #![no_main]
 
 use std::sync::LazyLock;
 
-use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema};
+use dsh_tools::schema::{CompiledSchema, MAX_REPORTED_VIOLATIONS, Schema};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 
@@ -52,13 +53,19 @@ static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
     ]
 });
 
+static COMPILED: LazyLock<Vec<CompiledSchema>> =
+    LazyLock::new(|| SCHEMAS.iter().map(Schema::compile).collect());
+
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for schema in SCHEMAS.iter() {
+    for (schema, compiled) in SCHEMAS.iter().zip(COMPILED.iter()) {
         let valid = schema.is_valid(&value);
-        match schema.validate(&value) {
+        let validated = schema.validate(&value);
+        assert_eq!(compiled.is_valid(&value), valid, "compiled is_valid disagrees");
+        assert_eq!(compiled.validate(&value), validated, "compiled validate disagrees");
+        match validated {
             Ok(()) => assert!(valid, "validate accepted what is_valid rejected"),
             Err(violations) => {
                 assert!(!valid, "validate rejected what is_valid accepted");

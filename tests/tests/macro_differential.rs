@@ -1,6 +1,7 @@
 //! Property tests of macro-generated types: for values shaped by each type's schema (valid ones
-//! and near misses), the generated check (`is_valid_json`), the schema interpreter and the
-//! `jsonschema` crate on the rendered schema all give the same answer; every accepted value
+//! and near misses), the generated check (`is_valid_json`), the schema interpreter, the compiled
+//! schema and the `jsonschema` crate on the rendered schema all give the same answer (and the
+//! compiled schema reports exactly the interpreter's violations); every accepted value
 //! converts into the Rust type; and for types that also derive `Serialize`, serializing the
 //! converted value gives a value the schema accepts (one source of truth, both directions).
 //! `PROPTEST_CASES` sets the number of cases per type (default 1,000).
@@ -79,6 +80,7 @@ fn agree<T: ToolArgs + Serialize>(name: &str) {
     let schema: Schema = T::schema().expect("schema builds");
     let rendered = schema.to_json_schema();
     let oracle = jsonschema::draft202012::new(&rendered).expect("rendered schema compiles");
+    let compiled = schema.compile();
     let mut runner = TestRunner::new(Config {
         cases: cases(),
         failure_persistence: None,
@@ -91,9 +93,10 @@ fn agree<T: ToolArgs + Serialize>(name: &str) {
         let generated = T::is_valid_json(&value);
         let interpreted = schema.is_valid(&value);
         let theirs = oracle.is_valid(&value);
-        if generated != interpreted || interpreted != theirs {
+        let precompiled = compiled.is_valid(&value);
+        if generated != interpreted || interpreted != theirs || precompiled != interpreted {
             return Err(TestCaseError::fail(format!(
-                "{name}: generated {generated}, interpreter {interpreted}, jsonschema {theirs}\nvalue: {value}\nschema: {rendered}"
+                "{name}: generated {generated}, interpreter {interpreted}, compiled {precompiled}, jsonschema {theirs}\nvalue: {value}\nschema: {rendered}"
             )));
         }
         if generated {
@@ -109,8 +112,12 @@ fn agree<T: ToolArgs + Serialize>(name: &str) {
             }
         } else {
             invalid.set(invalid.get() + 1);
-            if schema.validate(&value).is_ok() {
+            let validated = schema.validate(&value);
+            if validated.is_ok() {
                 return Err(TestCaseError::fail(format!("{name}: validate accepts {value}")));
+            }
+            if compiled.validate(&value) != validated {
+                return Err(TestCaseError::fail(format!("{name}: the compiled schema reports {value} differently")));
             }
         }
         Ok(())

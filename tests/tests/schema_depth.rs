@@ -1,6 +1,6 @@
 //! Stack safety: values far deeper than `serde_json` can parse, built in code, cost the
-//! validator one step where the schema stops (checked on a thread with a small stack), and
-//! schemas nested past the validation cap are reported, not followed.
+//! validator (interpreted or compiled) one step where the schema stops (checked on a thread with
+//! a small stack), and schemas nested past the validation cap are reported, not followed.
 
 use dsh_tools::schema::{MAX_VALIDATION_DEPTH, Schema};
 use dsh_tools::{codes, json, parse_arguments};
@@ -82,6 +82,9 @@ fn deep_values_as_json_or_wrong_types_cost_one_step() {
                 let valid = schema.is_valid(&value);
                 let validated = schema.validate(&value);
                 assert_eq!(valid, validated.is_ok(), "{:?}", schema.kind);
+                let compiled = schema.compile();
+                assert_eq!(compiled.is_valid(&value), valid, "{:?}", schema.kind);
+                assert_eq!(compiled.validate(&value), validated);
                 if let Err(violations) = validated {
                     assert!(violations.total() <= 2, "{violations}");
                 }
@@ -105,6 +108,7 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
             value = Value::Array(vec![value]);
         }
         assert!(!schema.is_valid(&value));
+        assert!(!schema.compile().is_valid(&value));
         let violations = schema.validate(&value).unwrap_err();
         assert_eq!(violations.total(), 1);
         let violation = &violations.as_slice()[0];
@@ -123,6 +127,7 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
             shallow = Value::Array(vec![shallow]);
         }
         assert!(shallow_schema.is_valid(&shallow));
+        assert!(shallow_schema.compile().is_valid(&shallow));
         assert_eq!(shallow_schema.validate(&shallow), Ok(()));
         drop_iteratively(value);
         drop_iteratively(shallow);

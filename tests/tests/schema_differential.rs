@@ -1,6 +1,7 @@
 //! Differential property test: for generated schemas and values, our validator accepts exactly
 //! when the `jsonschema` crate (draft 2020-12) accepts the rendered schema, and `validate` is
-//! `Ok` exactly when `is_valid` is true. Rendered schemas also import back into a model that
+//! `Ok` exactly when `is_valid` is true. The compiled schema ([`CompiledSchema`]) answers exactly
+//! as the interpreter, violations included. Rendered schemas also import back into a model that
 //! agrees.
 //!
 //! Values are derived from the schema (mostly valid) and mutated (wrong types, missing and extra
@@ -10,7 +11,7 @@
 
 use std::cell::Cell;
 
-use dsh_tools::schema::{Property, Schema};
+use dsh_tools::schema::{CompiledSchema, Property, Schema};
 use dsh_tools_tests::json_values::{NAMES, cases, scalar, value_for};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -166,6 +167,26 @@ fn validator_agrees_with_jsonschema_on_rendered_schemas() {
             "is_valid disagrees with jsonschema\nschema: {}\nvalue: {}",
             rendered,
             value
+        );
+        let compiled: CompiledSchema = schema.compile();
+        prop_assert_eq!(
+            compiled.is_valid(&value),
+            ours,
+            "the compiled schema disagrees with the interpreter\nschema: {}\nvalue: {}",
+            rendered,
+            value
+        );
+        prop_assert_eq!(
+            &compiled.validate(&value),
+            &validated,
+            "the compiled schema reports differently\nschema: {}\nvalue: {}",
+            rendered,
+            value
+        );
+        prop_assert_eq!(
+            compiled.validate_output(&value),
+            schema.validate_output(&value),
+            "the compiled schema reports output differently"
         );
         prop_assert_eq!(
             validated.is_ok(),

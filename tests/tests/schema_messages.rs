@@ -26,17 +26,23 @@ fn search_files() -> Schema {
 
 /// The messages of `schema.validate(value)`, which must fail.
 fn messages(schema: &Schema, value: &Value) -> Vec<String> {
-    let violations = schema
-        .validate(value)
-        .expect_err("the value should be invalid");
+    let violations = invalid(schema, value);
     assert!(!schema.is_valid(value), "is_valid disagrees with validate");
     violations.iter().map(|v| v.message.clone()).collect()
 }
 
+/// `schema.validate(value)`, which must fail, checked against the compiled schema's report.
 fn invalid(schema: &Schema, value: &Value) -> Violations {
-    schema
+    let violations = schema
         .validate(value)
-        .expect_err("the value should be invalid")
+        .expect_err("the value should be invalid");
+    let compiled = schema.compile();
+    assert!(
+        !compiled.is_valid(value),
+        "the compiled schema accepts {value}"
+    );
+    assert_eq!(compiled.validate(value), Err(violations.clone()));
+    violations
 }
 
 #[test]
@@ -47,14 +53,7 @@ fn search_files_invalid_payload_reports_its_three_violations_in_order() {
     let violations = invalid(&schema, &workload["invalid_args"]);
     let listed: Vec<_> = violations
         .iter()
-        .map(|v| {
-            (
-                v.path.as_str(),
-                v.message.as_str(),
-                v.expected.as_str(),
-                v.got.as_str(),
-            )
-        })
+        .map(|v| (v.path.as_str(), v.message.as_str(), &*v.expected, &*v.got))
         .collect();
     assert_eq!(
         listed,

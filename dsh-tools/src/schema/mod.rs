@@ -10,6 +10,9 @@
 //! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], … |
 //! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
+//! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
+//! | `key.rs` | property names prepared for matching payload keys |
+//! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
@@ -17,8 +20,11 @@
 //! | `error.rs` | [`SchemaError`]: why a schema cannot be built or imported |
 
 mod builder;
+mod compile;
+mod compiled;
 mod error;
 mod import;
+mod key;
 mod model;
 mod render;
 mod semantics;
@@ -27,6 +33,7 @@ mod validate;
 mod violation;
 
 pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchema, StringSchema};
+pub use compiled::CompiledSchema;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use model::{

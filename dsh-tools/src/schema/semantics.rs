@@ -143,6 +143,12 @@ pub(crate) fn has_at_most_code_points(text: &str, max: u64) -> bool {
     code_points(text) <= max
 }
 
+/// Whether `text` has between `min` and `max` code points (inclusive).
+#[inline(never)]
+pub(crate) fn has_code_points_within(text: &str, min: u64, max: u64) -> bool {
+    (min..=max).contains(&code_points(text))
+}
+
 /// The string's length in Unicode code points (JSON Schema's notion of length).
 #[inline(never)]
 pub(crate) fn code_points(text: &str) -> u64 {

@@ -6,7 +6,10 @@
 //! - `walk` reports every violation into a [`ValidationContext`] in the stable order: missing
 //!   required keys (declaration order), declared properties (declaration order, nested violations
 //!   inline), then undeclared keys (payload order); arrays by index; one violation per scalar.
-//!   It only runs once `check` has said "invalid".
+//!   It only runs once `check` has said "invalid", and it skips valid children with a yes/no
+//!   check: `check`, or the compiled node's when a [`CompiledSchema`](super::CompiledSchema)
+//!   reports (the walk follows the node alongside the schema). Either way the report is this
+//!   walk's, so it is the same.
 //!
 //! Recursion follows the schema, never the value: an `Any` node, a type mismatch or a scalar
 //! comparison stops the descent, so a hostile 10,000-deep value costs one step, and the depth is
@@ -14,6 +17,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::compile::Node;
+use super::compiled::check as compiled_check;
 use super::model::{
     AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
     StringRules,
@@ -22,7 +27,7 @@ use super::semantics::{
     compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
     same_key,
 };
-use super::violation::{JsonType, ValidationContext, ViolationKind, Violations};
+use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 use std::cmp::Ordering;
 
 /// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
@@ -39,9 +44,7 @@ impl Schema {
         if self.is_valid(value) {
             return Ok(());
         }
-        let mut cx = ValidationContext::for_arguments();
-        walk(self, value, &mut cx);
-        cx.finish()
+        report(self, None, value, PathRoot::Arguments)
     }
 
     /// Validates a tool's output value (paths rooted at `value`).
@@ -49,9 +52,7 @@ impl Schema {
         if self.is_valid(value) {
             return Ok(());
         }
-        let mut cx = ValidationContext::for_output();
-        walk(self, value, &mut cx);
-        cx.finish()
+        report(self, None, value, PathRoot::Value)
     }
 
     /// Whether `value` matches, without collecting anything (and without allocating).
@@ -66,9 +67,23 @@ impl Schema {
             return true;
         }
         let before = cx.count();
-        walk(self, value, cx);
+        walk(self, None, value, cx);
         cx.count() == before
     }
+}
+
+/// Every violation of `value`, which a yes/no check has already found invalid, with paths
+/// rooted at `root`. Shared with [`CompiledSchema`](super::CompiledSchema), which passes
+/// `schema`'s compiled node to skip valid children faster; both report alike.
+pub(super) fn report(
+    schema: &Schema,
+    node: Option<&Node>,
+    value: &Value,
+    root: PathRoot,
+) -> Result<(), Violations> {
+    let mut cx = ValidationContext::new(root);
+    walk(schema, node, value, &mut cx);
+    cx.finish()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,14 +189,20 @@ fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
     matched
 }
 
-/// The index of the property named `key`, trying `hint` first: payloads usually list keys in
-/// declaration order, so the property after the last match is usually the one.
-#[inline]
+/// The index of the property named `key`. Payloads usually list keys in declaration order,
+/// some optional ones left out, so the property after the last match (`hint`) is tried first,
+/// then the one after it, and only then the whole list.
+#[inline(always)]
 fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
     if let Some(property) = properties.get(hint)
         && same_key(&property.name, key)
     {
         return Some(hint);
+    }
+    if let Some(property) = properties.get(hint + 1)
+        && same_key(&property.name, key)
+    {
+        return Some(hint + 1);
     }
     properties
         .iter()
@@ -192,7 +213,23 @@ fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usiz
 // walk: the reporting walk
 // ---------------------------------------------------------------------------------------------
 
-fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>) {
+/// Whether the child `value` of `schema` (compiled as `node`, when it is) is valid: the
+/// reporting walk's way to skip the valid children of an invalid value.
+#[inline(always)]
+fn skip(schema: &Schema, node: Option<&Node>, value: &Value, depth: usize) -> bool {
+    match node {
+        Some(node) => compiled_check(node, value, depth),
+        None => check_child(schema, value, depth),
+    }
+}
+
+/// Reports the violations of `value` against `schema`; `node` is `schema` compiled, when it is.
+fn walk<'v>(
+    schema: &'v Schema,
+    node: Option<&Node>,
+    value: &'v Value,
+    cx: &mut ValidationContext<'v>,
+) {
     if value.is_null() && schema.nullable {
         return;
     }
@@ -235,19 +272,20 @@ fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>
                 cx.report(kind, value);
             }
             if let Some(item_schema) = rules.items.as_deref() {
+                let item_node = node.and_then(Node::items);
                 let depth = cx.depth() + 1;
                 for (index, item) in items.iter().enumerate() {
-                    if check_child(item_schema, item, depth) {
+                    if skip(item_schema, item_node, item, depth) {
                         continue;
                     }
                     cx.push_index(index);
-                    walk(item_schema, item, cx);
+                    walk(item_schema, item_node, item, cx);
                     cx.pop();
                 }
             }
         }
         (SchemaKind::Array(_), _) => cx.report(type_error(JsonType::Array, nullable), value),
-        (SchemaKind::Object(rules), Value::Object(map)) => walk_object(rules, map, cx),
+        (SchemaKind::Object(rules), Value::Object(map)) => walk_object(rules, node, map, cx),
         (SchemaKind::Object(_), _) => cx.report(type_error(JsonType::Object, nullable), value),
         (SchemaKind::Any, _) => {}
         (SchemaKind::Enum(members), _) => {
@@ -264,7 +302,13 @@ fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>
             let depth = cx.depth() + 1;
             let matched = branches
                 .iter()
-                .filter(|branch| check(branch, value, depth))
+                .enumerate()
+                .filter(
+                    |(index, branch)| match node.and_then(|node| node.branch(*index)) {
+                        Some(branch) => compiled_check(branch, value, depth),
+                        None => check(branch, value, depth),
+                    },
+                )
                 .count();
             if matched != 1 {
                 cx.report(ViolationKind::OneOf { matched }, value);
@@ -275,6 +319,7 @@ fn walk<'v>(schema: &'v Schema, value: &'v Value, cx: &mut ValidationContext<'v>
 
 fn walk_object<'v>(
     rules: &'v ObjectRules,
+    node: Option<&Node>,
     map: &'v Map<String, Value>,
     cx: &mut ValidationContext<'v>,
 ) {
@@ -306,14 +351,14 @@ fn walk_object<'v>(
         }
     }
     let depth = cx.depth() + 1;
-    for (property, slot) in properties.iter().zip(slots.iter()) {
+    for (index, (property, slot)) in properties.iter().zip(slots.iter()).enumerate() {
         // Most children of an invalid payload are valid; the yes/no walk clears them cheaper
         // than the reporting walk can.
-        if let Some(item) = *slot
-            && !check_child(&property.schema, item, depth)
-        {
+        let Some(item) = *slot else { continue };
+        let child = node.and_then(|node| node.property(index));
+        if !skip(&property.schema, child, item, depth) {
             cx.push_key(&property.name);
-            walk(&property.schema, item, cx);
+            walk(&property.schema, child, item, cx);
             cx.pop();
         }
     }
@@ -330,11 +375,12 @@ fn walk_object<'v>(
             }
         }
         AdditionalProperties::Schema(schema) => {
+            let values = node.and_then(Node::additional);
             for (key, item) in map {
-                if find_property(properties, key, 0).is_none() && !check_child(schema, item, depth)
+                if find_property(properties, key, 0).is_none() && !skip(schema, values, item, depth)
                 {
                     cx.push_key(key);
-                    walk(schema, item, cx);
+                    walk(schema, values, item, cx);
                     cx.pop();
                 }
             }
@@ -371,7 +417,10 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
 
 /// The first bound `number` breaks.
 #[inline(always)]
-fn bound_violation<'s>(rules: &'s NumberRules, number: &Number) -> Option<ViolationKind<'s>> {
+pub(super) fn bound_violation<'s>(
+    rules: &'s NumberRules,
+    number: &Number,
+) -> Option<ViolationKind<'s>> {
     if let Some(min) = &rules.minimum
         && compare_numbers(number, min) == Ordering::Less
     {

@@ -1,0 +1,331 @@
+//! Lowering a [`Schema`] tree into the [`Node`] tree a [`CompiledSchema`] checks values with.
+//!
+//! Everything the interpreter works out on every call is worked out here once: absent bounds
+//! become sentinels so a check is a plain comparison, number bounds are resolved into the range
+//! of `u64` values they admit (exactly, float bounds included), property names are prepared for
+//! matching ([`Key`]), each object knows how many of its properties are required, and an `enum`
+//! of strings becomes a list of strings. Children are stored inline in their parent (a
+//! property's node sits next to its key), so checking a property follows no extra pointer.
+//!
+//! The tree has the schema's shape (a property's node is at the property's index, and so on),
+//! so the reporting walk can follow it alongside the schema. Lowering recurses over the schema,
+//! as cloning or rendering it does.
+//!
+//! [`CompiledSchema`]: super::CompiledSchema
+
+use serde_json::{Number, Value};
+
+use super::key::Key;
+use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind};
+
+/// One schema node, lowered.
+#[derive(Clone, Debug)]
+pub(super) struct Node {
+    /// What a non-null value must satisfy.
+    pub(super) test: Test,
+    /// `null` is accepted as well.
+    pub(super) nullable: bool,
+}
+
+/// The check of one node, with everything that does not depend on the value precomputed. The
+/// rare and large cases are boxed to keep the common ones compact.
+// `repr(u8)` gives the tag a byte of its own instead of a niche in a field: the check
+// dispatches on it for every node, and decoding a niche costs several instructions.
+#[derive(Clone, Debug)]
+#[repr(u8)]
+pub(super) enum Test {
+    /// Any JSON value.
+    Any,
+    /// `true` or `false`.
+    Boolean,
+    /// `null`.
+    Null,
+    /// Any string.
+    AnyString,
+    /// A string whose length is within bounds; no pattern.
+    String(Lengths),
+    /// A string within bounds that also contains a match for the pattern.
+    PatternString(Box<(Lengths, Pattern)>),
+    /// An integral number within bounds.
+    Integer(Bounds),
+    /// A finite number within bounds.
+    Number(Bounds),
+    /// An array.
+    Array(ArrayTest),
+    /// An object.
+    Object(ObjectTest),
+    /// One of these strings (an `enum` whose members are all strings).
+    StringEnum(Box<[Box<str>]>),
+    /// One of these values, compared by JSON equality.
+    Enum(Box<[Value]>),
+    /// Exactly this value, compared by JSON equality.
+    Const(Box<Value>),
+    /// Exactly one of these branches.
+    OneOf(Box<[Node]>),
+}
+
+/// Inclusive code-point bounds of a string: `0` and `u64::MAX` when absent.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lengths {
+    pub(super) min: u64,
+    pub(super) max: u64,
+}
+
+/// Number bounds, resolved for the common case and kept exact for the rest.
+#[derive(Clone, Debug)]
+pub(super) struct Bounds {
+    /// The smallest `u64` value within the bounds.
+    pub(super) lowest: u64,
+    /// The largest `u64` value within the bounds; below `lowest` when there is none.
+    pub(super) highest: u64,
+    /// The bounds as written, for every value that is not a `u64`.
+    pub(super) rules: Box<NumberRules>,
+}
+
+/// An array's item schema and item-count bounds (`0` and `u64::MAX` when absent).
+#[derive(Clone, Debug)]
+pub(super) struct ArrayTest {
+    pub(super) items: Option<Box<Node>>,
+    pub(super) min: u64,
+    pub(super) max: u64,
+}
+
+/// An object's declared properties, in declaration order, and what happens to other keys.
+#[derive(Clone, Debug)]
+pub(super) struct ObjectTest {
+    pub(super) properties: Box<[PropertyTest]>,
+    /// How many of `properties` are required.
+    pub(super) required: usize,
+    pub(super) additional: Additional,
+}
+
+/// One declared property.
+#[derive(Clone, Debug)]
+pub(super) struct PropertyTest {
+    pub(super) key: Key,
+    pub(super) node: Node,
+    pub(super) required: bool,
+}
+
+/// What happens to an undeclared key.
+#[derive(Clone, Debug)]
+pub(super) enum Additional {
+    Forbidden,
+    Allowed,
+    Matching(Box<Node>),
+}
+
+impl Node {
+    /// The node of the object property at `index` (declaration order).
+    pub(super) fn property(&self, index: usize) -> Option<&Node> {
+        match &self.test {
+            Test::Object(object) => object.properties.get(index).map(|property| &property.node),
+            _ => None,
+        }
+    }
+
+    /// The node of an array's items.
+    pub(super) fn items(&self) -> Option<&Node> {
+        match &self.test {
+            Test::Array(array) => array.items.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The node undeclared values of an object must match.
+    pub(super) fn additional(&self) -> Option<&Node> {
+        match &self.test {
+            Test::Object(ObjectTest {
+                additional: Additional::Matching(values),
+                ..
+            }) => Some(values),
+            _ => None,
+        }
+    }
+
+    /// The node of the `oneOf` branch at `index`.
+    pub(super) fn branch(&self, index: usize) -> Option<&Node> {
+        match &self.test {
+            Test::OneOf(branches) => branches.get(index),
+            _ => None,
+        }
+    }
+}
+
+/// Lowers `schema`.
+pub(super) fn lower(schema: &Schema) -> Node {
+    Node {
+        test: test_of(schema),
+        nullable: schema.nullable,
+    }
+}
+
+fn test_of(schema: &Schema) -> Test {
+    match &schema.kind {
+        SchemaKind::Any => Test::Any,
+        SchemaKind::Boolean => Test::Boolean,
+        SchemaKind::Null => Test::Null,
+        SchemaKind::String(rules) => {
+            let lengths = Lengths {
+                min: rules.min_length.unwrap_or(0),
+                max: rules.max_length.unwrap_or(u64::MAX),
+            };
+            match &rules.pattern {
+                Some(pattern) => Test::PatternString(Box::new((lengths, pattern.clone()))),
+                None if lengths.min == 0 && lengths.max == u64::MAX => Test::AnyString,
+                None => Test::String(lengths),
+            }
+        }
+        SchemaKind::Integer(rules) => Test::Integer(Bounds::of(rules)),
+        SchemaKind::Number(rules) => Test::Number(Bounds::of(rules)),
+        SchemaKind::Array(rules) => Test::Array(ArrayTest {
+            items: rules.items.as_deref().map(|items| Box::new(lower(items))),
+            min: rules.min_items.unwrap_or(0),
+            max: rules.max_items.unwrap_or(u64::MAX),
+        }),
+        SchemaKind::Object(rules) => {
+            let properties: Box<[PropertyTest]> = rules
+                .properties
+                .iter()
+                .map(|property| PropertyTest {
+                    key: Key::new(&property.name),
+                    node: lower(&property.schema),
+                    required: property.required,
+                })
+                .collect();
+            let additional = match &rules.additional {
+                AdditionalProperties::Forbidden => Additional::Forbidden,
+                AdditionalProperties::Allowed => Additional::Allowed,
+                AdditionalProperties::Schema(values) => {
+                    Additional::Matching(Box::new(lower(values)))
+                }
+            };
+            Test::Object(ObjectTest {
+                required: properties.iter().filter(|p| p.required).count(),
+                properties,
+                additional,
+            })
+        }
+        SchemaKind::Enum(members) => {
+            let strings: Option<Box<[Box<str>]>> = members
+                .iter()
+                .map(|member| member.as_str().map(Box::from))
+                .collect();
+            match strings {
+                Some(strings) => Test::StringEnum(strings),
+                None => Test::Enum(members.as_slice().into()),
+            }
+        }
+        SchemaKind::Const(constant) => Test::Const(Box::new(constant.clone())),
+        SchemaKind::OneOf(branches) => Test::OneOf(branches.iter().map(lower).collect()),
+    }
+}
+
+/// No `u64` is inside: `lowest > highest`.
+const NO_U64: (u64, u64) = (1, 0);
+
+impl Bounds {
+    fn of(rules: &NumberRules) -> Self {
+        let lowest = rules.minimum.as_ref().map_or(Some(0), lowest_at_or_above);
+        let highest = rules
+            .maximum
+            .as_ref()
+            .map_or(Some(u64::MAX), highest_at_or_below);
+        let (lowest, highest) = match (lowest, highest) {
+            (Some(lowest), Some(highest)) => (lowest, highest),
+            _ => NO_U64,
+        };
+        Self {
+            lowest,
+            highest,
+            rules: Box::new(rules.clone()),
+        }
+    }
+}
+
+/// The smallest `u64` that is `>= bound`, if any. Exact: for an integer `u`, `u >= b` exactly
+/// when `u >= ceil(b)`.
+fn lowest_at_or_above(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return Some(u);
+    }
+    if bound.as_i64().is_some() {
+        // Only negative integers are `i64` but not `u64`.
+        return Some(0);
+    }
+    let f = bound.as_f64()?.ceil();
+    if f <= 0.0 {
+        Some(0)
+    } else if f >= U64_LIMIT {
+        None
+    } else {
+        // `f` is integral and inside the `u64` range, so `as` is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f as u64)
+    }
+}
+
+/// The largest `u64` that is `<= bound`, if any. Exact: `u <= b` exactly when `u <= floor(b)`.
+fn highest_at_or_below(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return Some(u);
+    }
+    if bound.as_i64().is_some() {
+        return None;
+    }
+    let f = bound.as_f64()?.floor();
+    if f < 0.0 {
+        None
+    } else if f >= U64_LIMIT {
+        Some(u64::MAX)
+    } else {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f as u64)
+    }
+}
+
+/// 2^64: every float at or above it is beyond `u64`.
+const U64_LIMIT: f64 = 18_446_744_073_709_551_616.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn number(value: Value) -> Number {
+        match value {
+            Value::Number(n) => n,
+            other => panic!("not a number: {other}"),
+        }
+    }
+
+    fn range(min: Option<Value>, max: Option<Value>) -> (u64, u64) {
+        let bounds = Bounds::of(&NumberRules {
+            minimum: min.map(number),
+            maximum: max.map(number),
+        });
+        (bounds.lowest, bounds.highest)
+    }
+
+    #[test]
+    fn integer_bounds_resolve_to_themselves() {
+        assert_eq!(range(Some(json!(1)), Some(json!(10_000))), (1, 10_000));
+        assert_eq!(range(None, None), (0, u64::MAX));
+        assert_eq!(range(Some(json!(-5)), Some(json!(u64::MAX))), (0, u64::MAX));
+    }
+
+    #[test]
+    fn float_bounds_round_inwards() {
+        assert_eq!(range(Some(json!(2.5)), Some(json!(7.5))), (3, 7));
+        assert_eq!(range(Some(json!(-0.0)), Some(json!(-0.0))), (0, 0));
+        assert_eq!(range(Some(json!(-2.5)), Some(json!(1e300))), (0, u64::MAX));
+    }
+
+    #[test]
+    fn bounds_without_u64_values_are_empty() {
+        assert_eq!(range(None, Some(json!(-1))), NO_U64);
+        assert_eq!(range(None, Some(json!(-0.5))), NO_U64);
+        assert_eq!(range(Some(json!(1e20)), None), NO_U64);
+        assert_eq!(range(Some(json!(5)), Some(json!(4))), (5, 4));
+    }
+}

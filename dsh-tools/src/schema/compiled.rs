@@ -1,0 +1,298 @@
+//! [`CompiledSchema`]: a schema lowered once into a tree of precomputed checks, for schemas that
+//! validate many values (a tool's arguments and output). Like `jsonschema`'s validator, it is
+//! built once and then only read.
+//!
+//! The yes/no question runs on the compiled nodes; that is the whole cost of a valid value. An
+//! invalid value is then reported by the interpreter's reporting walk over the same schema (which
+//! skips valid children with the compiled check), so the violations, their wording and their
+//! order are exactly [`Schema::validate`]'s.
+//!
+//! The check follows `validate.rs`'s `check` rule for rule (same depth cap, same JSON
+//! semantics); the differential tests hold the two and `jsonschema` to the same answers.
+
+use std::fmt;
+
+use serde_json::{Map, Number, Value};
+
+use super::compile::{
+    Additional, ArrayTest, Bounds, Lengths, Node, ObjectTest, PropertyTest, Test, lower,
+};
+use super::model::Schema;
+use super::semantics::{has_code_points_within, is_integral, json_equal};
+use super::validate::{MAX_VALIDATION_DEPTH, bound_violation, report};
+use super::violation::{PathRoot, Violations};
+
+/// A [`Schema`] compiled for validating many values; build it once with [`Schema::compile`] or
+/// [`CompiledSchema::new`] and keep it.
+///
+/// It answers exactly as the schema it was built from ([`is_valid`](Self::is_valid),
+/// [`validate`](Self::validate), [`validate_output`](Self::validate_output) mirror the
+/// [`Schema`] methods of the same names, violations included), only faster. The schema is owned
+/// and cannot change afterwards, so the compiled form can never go stale.
+///
+/// ```
+/// use dsh_tools::schema::Schema;
+/// use serde_json::json;
+///
+/// let arguments = Schema::object()
+///     .required("path", Schema::string().min_length(1))
+///     .optional("limit", Schema::integer().range(1, 100))
+///     .build()
+///     .compile();
+/// assert!(arguments.is_valid(&json!({"path": "/tmp", "limit": 5})));
+/// let violations = arguments.validate(&json!({"limit": 0})).unwrap_err();
+/// assert_eq!(violations.to_string(), r#"missing required property "path"; "limit" must be >= 1"#);
+/// ```
+#[derive(Clone)]
+pub struct CompiledSchema {
+    schema: Schema,
+    root: Node,
+}
+
+impl CompiledSchema {
+    /// Compiles `schema`.
+    pub fn new(schema: Schema) -> Self {
+        let root = lower(&schema);
+        Self { schema, root }
+    }
+
+    /// The schema this was compiled from (to render it, for example).
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The schema this was compiled from.
+    pub fn into_schema(self) -> Schema {
+        self.schema
+    }
+
+    /// Whether `value` matches, without collecting anything (and without allocating); the same
+    /// answer as [`Schema::is_valid`].
+    pub fn is_valid(&self, value: &Value) -> bool {
+        check(&self.root, value, 0)
+    }
+
+    /// Validates a tool's arguments (paths rooted at `arguments`); the same result as
+    /// [`Schema::validate`].
+    pub fn validate(&self, value: &Value) -> Result<(), Violations> {
+        if self.is_valid(value) {
+            return Ok(());
+        }
+        report(&self.schema, Some(&self.root), value, PathRoot::Arguments)
+    }
+
+    /// Validates a tool's output value (paths rooted at `value`); the same result as
+    /// [`Schema::validate_output`].
+    pub fn validate_output(&self, value: &Value) -> Result<(), Violations> {
+        if self.is_valid(value) {
+            return Ok(());
+        }
+        report(&self.schema, Some(&self.root), value, PathRoot::Value)
+    }
+}
+
+impl Schema {
+    /// Compiles a copy of this schema for validating many values (see [`CompiledSchema`]).
+    pub fn compile(&self) -> CompiledSchema {
+        CompiledSchema::new(self.clone())
+    }
+}
+
+impl From<Schema> for CompiledSchema {
+    fn from(schema: Schema) -> Self {
+        Self::new(schema)
+    }
+}
+
+impl PartialEq for CompiledSchema {
+    /// Compiled schemas are equal when their schemas are.
+    fn eq(&self, other: &Self) -> bool {
+        self.schema == other.schema
+    }
+}
+
+impl fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompiledSchema")
+            .field("schema", &self.schema)
+            .finish_non_exhaustive()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the yes/no walk over the compiled tree
+// ---------------------------------------------------------------------------------------------
+
+/// Whether `value` matches `node`. Inlined into the container walks: the common leaves
+/// are decided in place (most nodes of a payload are scalars, and a call per scalar is a large
+/// share of the whole cost) and containers are entered with a single call.
+#[inline(always)]
+pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
+    match (&node.test, value) {
+        (Test::AnyString, Value::String(_)) => true,
+        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
+        (Test::Integer(bounds), Value::Number(number)) => match number.as_u64() {
+            Some(u) => bounds.lowest <= u && u <= bounds.highest,
+            None => is_integral(number) && exact_bounds(bounds, number),
+        },
+        (Test::Boolean, Value::Bool(_)) | (Test::Any, _) => true,
+        (Test::Object(object), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
+        }
+        (Test::Array(array), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
+        }
+        _ => check_rest(node, value, depth),
+    }
+}
+
+/// The whole check of `node`, out of line. [`check`] decides the common cases in place and
+/// leaves the rest here; this function still handles every case, so it stands on its own.
+#[inline(never)]
+fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
+    if node.nullable && value.is_null() {
+        return true;
+    }
+    match (&node.test, value) {
+        (Test::Any, _)
+        | (Test::AnyString, Value::String(_))
+        | (Test::Boolean, Value::Bool(_))
+        | (Test::Null, Value::Null) => true,
+        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
+        (Test::PatternString(rules), Value::String(text)) => {
+            let (lengths, pattern) = &**rules;
+            within(*lengths, text) && pattern.is_match(text)
+        }
+        (Test::Integer(bounds), Value::Number(number)) => {
+            is_integral(number) && number_within(bounds, number)
+        }
+        (Test::Number(bounds), Value::Number(number)) => number_within(bounds, number),
+        (Test::Object(object), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
+        }
+        (Test::Array(array), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
+        }
+        (Test::StringEnum(members), Value::String(text)) => {
+            members.iter().any(|member| **member == **text)
+        }
+        (Test::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
+        (Test::Const(constant), _) => json_equal(constant, value),
+        (Test::OneOf(branches), _) => {
+            depth < MAX_VALIDATION_DEPTH && count_matching(branches, value, depth + 1) == 1
+        }
+        _ => false,
+    }
+}
+
+#[inline(never)]
+fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> bool {
+    let properties = &object.properties;
+    let mut required_seen = 0usize;
+    let mut hint = 0usize;
+    for (key, item) in map {
+        match find_property(properties, key, hint) {
+            Some((index, property)) => {
+                if !check(&property.node, item, depth + 1) {
+                    return false;
+                }
+                required_seen += usize::from(property.required);
+                hint = index + 1;
+            }
+            None => match &object.additional {
+                Additional::Forbidden => return false,
+                Additional::Allowed => {}
+                Additional::Matching(values) => {
+                    if !check(values, item, depth + 1) {
+                        return false;
+                    }
+                }
+            },
+        }
+    }
+    // Payload keys are unique and each names at most one property, so the count says whether
+    // every required property was present.
+    required_seen == object.required
+}
+
+#[inline(never)]
+fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
+    let len = items.len() as u64;
+    array.min <= len
+        && len <= array.max
+        && array
+            .items
+            .as_deref()
+            .is_none_or(|item| items.iter().all(|value| check(item, value, depth + 1)))
+}
+
+fn count_matching(branches: &[Node], value: &Value, depth: usize) -> usize {
+    let mut matched = 0;
+    for branch in branches {
+        if check(branch, value, depth) {
+            matched += 1;
+            // "Not exactly one" is already certain; only the reporting walk needs the count.
+            if matched == 2 {
+                break;
+            }
+        }
+    }
+    matched
+}
+
+/// The property named `key`, and its index. Payloads usually list keys in declaration order,
+/// some optional ones left out, so the property after the last match (`hint`) is tried first,
+/// then the one after it, and only then the whole list.
+#[inline(always)]
+fn find_property<'p>(
+    properties: &'p [PropertyTest],
+    key: &str,
+    hint: usize,
+) -> Option<(usize, &'p PropertyTest)> {
+    if let Some(property) = properties.get(hint)
+        && property.key.matches(key)
+    {
+        return Some((hint, property));
+    }
+    if let Some(property) = properties.get(hint + 1)
+        && property.key.matches(key)
+    {
+        return Some((hint + 1, property));
+    }
+    search_property(properties, key)
+}
+
+#[inline(never)]
+fn search_property<'p>(
+    properties: &'p [PropertyTest],
+    key: &str,
+) -> Option<(usize, &'p PropertyTest)> {
+    properties
+        .iter()
+        .enumerate()
+        .find(|(_, property)| property.key.matches(key))
+}
+
+/// Whether `text`'s length in code points is within `lengths`, counting only when the byte
+/// length cannot decide (a code point takes one to four bytes).
+#[inline(always)]
+fn within(lengths: Lengths, text: &str) -> bool {
+    let bytes = text.len() as u64;
+    (bytes.div_ceil(4) >= lengths.min && bytes <= lengths.max)
+        || has_code_points_within(text, lengths.min, lengths.max)
+}
+
+/// Whether `number` is within `bounds`: a `u64` against the precomputed range, anything else
+/// exactly against the bounds as written.
+#[inline(always)]
+fn number_within(bounds: &Bounds, number: &Number) -> bool {
+    match number.as_u64() {
+        Some(u) => bounds.lowest <= u && u <= bounds.highest,
+        None => exact_bounds(bounds, number),
+    }
+}
+
+#[inline(never)]
+fn exact_bounds(bounds: &Bounds, number: &Number) -> bool {
+    bound_violation(&bounds.rules, number).is_none()
+}

@@ -1,0 +1,107 @@
+//! Declared property names, prepared for matching payload keys: the length and one or two
+//! machine words of the name are kept inline, so a comparison loads the payload key once and
+//! never follows the name's own pointer (names longer than 16 bytes also compare in full).
+//!
+//! Keys are short, and matching them is on the path of every property of every object, so
+//! this beats `==` (a length check, then a call to `memcmp`).
+
+/// A declared property name, ready to be matched.
+#[derive(Clone, Debug)]
+pub(super) struct Key {
+    len: usize,
+    head: u64,
+    tail: u64,
+    /// The whole name, compared only past 16 bytes.
+    name: Box<str>,
+}
+
+impl Key {
+    pub(super) fn new(name: &str) -> Self {
+        let (head, tail) = words(name.as_bytes());
+        Self {
+            len: name.len(),
+            head,
+            tail,
+            name: name.into(),
+        }
+    }
+
+    /// Whether `key` is this name.
+    #[inline(always)]
+    pub(super) fn matches(&self, key: &str) -> bool {
+        let bytes = key.as_bytes();
+        bytes.len() == self.len
+            && words(bytes) == (self.head, self.tail)
+            && (self.len <= 16 || *self.name == *key)
+    }
+}
+
+/// Two words that, for a given length of at most 16 bytes, are equal exactly when the bytes
+/// are (overlapping windows cover every byte); past 16 bytes, a prefix and suffix.
+#[inline(always)]
+fn words(bytes: &[u8]) -> (u64, u64) {
+    let len = bytes.len();
+    if len >= 8 {
+        (word(bytes, 0), word(bytes, len - 8))
+    } else if len >= 4 {
+        (u64::from(half(bytes, 0)), u64::from(half(bytes, len - 4)))
+    } else if len > 0 {
+        // Bytes 0, len/2 and len-1 cover one to three bytes.
+        let packed = u64::from(bytes[0])
+            | (u64::from(bytes[len / 2]) << 8)
+            | (u64::from(bytes[len - 1]) << 16);
+        (packed, 0)
+    } else {
+        (0, 0)
+    }
+}
+
+#[inline(always)]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut chunk = [0u8; 8];
+    chunk.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_ne_bytes(chunk)
+}
+
+#[inline(always)]
+fn half(bytes: &[u8], at: usize) -> u32 {
+    let mut chunk = [0u8; 4];
+    chunk.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_ne_bytes(chunk)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_match_exactly_at_every_length() {
+        let long = "abcdefghijklmnopqrstuvwxyz0123456789";
+        for len in 0..=long.len() {
+            let name = &long[..len];
+            let key = Key::new(name);
+            assert!(key.matches(name));
+            assert!(key.matches(String::from(name).as_str()));
+            for flip in 0..len {
+                let mut other = name.as_bytes().to_vec();
+                other[flip] = b'_';
+                let other = String::from_utf8(other).unwrap();
+                assert!(!key.matches(&other), "{name} vs {other}");
+            }
+            if len < long.len() {
+                assert!(!key.matches(&long[..len + 1]));
+            }
+            if len > 0 {
+                assert!(!key.matches(&long[..len - 1]));
+            }
+        }
+    }
+
+    #[test]
+    fn multi_byte_names_match_bytewise() {
+        let key = Key::new("é");
+        assert!(key.matches("é"));
+        assert!(!key.matches("è"));
+        assert!(!key.matches("e"));
+    }
+}
