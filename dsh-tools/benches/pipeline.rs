@@ -12,6 +12,11 @@
 //! Every call runs on one current-thread runtime; a sample awaits its calls inside one
 //! `block_on`, so runtime entry is not part of the per-call figure. Inputs of a sample are built
 //! before its clock starts (their drop is still measured).
+//!
+//! For instruction counts, `PIPELINE_PROFILE=<case> valgrind --tool=callgrind <bench binary>`
+//! runs one case (`d`, `no_hooks`, `no_hooks_building_input`, `fn_tool`, `hooks_1`, `hooks_2`,
+//! `hooks_3`) `PROFILE_ITERATIONS` times (or `PIPELINE_PROFILE_ITERATIONS`) instead of the
+//! criterion run; divide the totals by that count.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -23,6 +28,9 @@ use dsh_tools::{
     BoxFuture, FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
 };
 use tokio::runtime::{Builder, Runtime};
+
+/// Iterations of a `PIPELINE_PROFILE` run.
+const PROFILE_ITERATIONS: u64 = 100_000;
 
 type DynTool = Arc<dyn Fn(Value) -> BoxFuture<'static, Value> + Send + Sync>;
 
@@ -77,23 +85,34 @@ fn input() -> ToolExecutionInput {
     ToolExecutionInput::new("call-1", "noop", Value::Object(serde_json::Map::new()))
 }
 
-fn bench_pipeline(c: &mut Criterion) {
-    let rt = runtime();
-
+fn bare_tools() -> HashMap<String, DynTool> {
     let mut tools: HashMap<String, DynTool> = HashMap::new();
     let noop: DynTool = Arc::new(|_| Box::pin(async { Value::Null }));
     tools.insert("noop".to_owned(), noop);
+    tools
+}
+
+fn fn_tool_registry() -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    registry
+        .register(
+            FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
+        )
+        .expect("one tool");
+    registry
+}
+
+fn bench_pipeline(c: &mut Criterion) {
+    let rt = runtime();
+
+    if let Ok(case) = std::env::var("PIPELINE_PROFILE") {
+        profile(&rt, &case);
+        return;
+    }
+
+    let tools = bare_tools();
     c.bench_function("d_bare_dyn_call", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let tool = tools.get(black_box("noop")).expect("registered");
-                    black_box(tool(Value::Object(serde_json::Map::new())).await);
-                }
-                start.elapsed()
-            })
-        });
+        b.iter_custom(|iters| bare_calls(&rt, &tools, iters));
     });
 
     let mut group = c.benchmark_group("execute");
@@ -111,27 +130,44 @@ fn bench_pipeline(c: &mut Criterion) {
 
     let registry = registry_with_hooks(0);
     group.bench_function("no_hooks_building_input", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    black_box(registry.execute(black_box(input())).await);
-                }
-                start.elapsed()
-            })
-        });
+        b.iter_custom(|iters| calls_building_input(&rt, &registry, iters));
     });
 
-    let fn_tool = ToolRegistry::new();
-    fn_tool
-        .register(
-            FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
-        )
-        .expect("one tool");
+    let fn_tool = fn_tool_registry();
     group.bench_function("fn_tool", |b| {
         b.iter_custom(|iters| timed_calls(&rt, &fn_tool, iters));
     });
     group.finish();
+}
+
+/// Runs one case `PROFILE_ITERATIONS` times, for a profiler.
+fn profile(rt: &Runtime, case: &str) {
+    let iters = std::env::var("PIPELINE_PROFILE_ITERATIONS")
+        .ok()
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(PROFILE_ITERATIONS);
+    match case {
+        "d" => drop(bare_calls(rt, &bare_tools(), iters)),
+        "no_hooks" => drop(timed_calls(rt, &registry_with_hooks(0), iters)),
+        "no_hooks_building_input" => drop(calls_building_input(rt, &registry_with_hooks(0), iters)),
+        "fn_tool" => drop(timed_calls(rt, &fn_tool_registry(), iters)),
+        "hooks_1" => drop(timed_calls(rt, &registry_with_hooks(1), iters)),
+        "hooks_2" => drop(timed_calls(rt, &registry_with_hooks(2), iters)),
+        "hooks_3" => drop(timed_calls(rt, &registry_with_hooks(3), iters)),
+        other => panic!("unknown PIPELINE_PROFILE case {other:?}"),
+    }
+}
+
+/// Runs `iters` bare dynamic calls (baseline `d`).
+fn bare_calls(rt: &Runtime, tools: &HashMap<String, DynTool>, iters: u64) -> Duration {
+    rt.block_on(async {
+        let start = Instant::now();
+        for _ in 0..iters {
+            let tool = tools.get(black_box("noop")).expect("registered");
+            black_box(tool(Value::Object(serde_json::Map::new())).await);
+        }
+        start.elapsed()
+    })
 }
 
 /// Runs `iters` calls of `noop`, timing only the calls (inputs are built before the clock starts).
@@ -141,6 +177,17 @@ fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iters: u64) -> Duration {
         let start = Instant::now();
         for input in inputs {
             black_box(registry.execute(black_box(input)).await);
+        }
+        start.elapsed()
+    })
+}
+
+/// Runs `iters` calls of `noop`, building each input inside the timed loop.
+fn calls_building_input(rt: &Runtime, registry: &ToolRegistry, iters: u64) -> Duration {
+    rt.block_on(async {
+        let start = Instant::now();
+        for _ in 0..iters {
+            black_box(registry.execute(black_box(input())).await);
         }
         start.elapsed()
     })
