@@ -146,16 +146,18 @@ fn profile(rt: &Runtime, case: &str) {
         .ok()
         .and_then(|count| count.parse().ok())
         .unwrap_or(PROFILE_ITERATIONS);
-    match case {
-        "d" => drop(bare_calls(rt, &bare_tools(), iters)),
-        "no_hooks" => drop(timed_calls(rt, &registry_with_hooks(0), iters)),
-        "no_hooks_building_input" => drop(calls_building_input(rt, &registry_with_hooks(0), iters)),
-        "fn_tool" => drop(timed_calls(rt, &fn_tool_registry(), iters)),
-        "hooks_1" => drop(timed_calls(rt, &registry_with_hooks(1), iters)),
-        "hooks_2" => drop(timed_calls(rt, &registry_with_hooks(2), iters)),
-        "hooks_3" => drop(timed_calls(rt, &registry_with_hooks(3), iters)),
+    let elapsed = match case {
+        "d" => bare_calls(rt, &bare_tools(), iters),
+        "no_hooks" => timed_calls(rt, &registry_with_hooks(0), iters),
+        "no_hooks_building_input" => calls_building_input(rt, &registry_with_hooks(0), iters),
+        "fn_tool" => timed_calls(rt, &fn_tool_registry(), iters),
+        "hooks_1" => timed_calls(rt, &registry_with_hooks(1), iters),
+        "hooks_2" => timed_calls(rt, &registry_with_hooks(2), iters),
+        "hooks_3" => timed_calls(rt, &registry_with_hooks(3), iters),
         other => panic!("unknown PIPELINE_PROFILE case {other:?}"),
-    }
+    };
+    let per_call = elapsed.as_secs_f64() * 1e9 / iters as f64;
+    eprintln!("{case}: {per_call:.1} ns per call over {iters} calls");
 }
 
 /// Runs `iters` bare dynamic calls (baseline `d`).

@@ -27,6 +27,7 @@ pub struct ToolExecutionToken(NonZeroU64);
 
 impl ToolExecutionToken {
     /// Mints a token no other execution in this process has.
+    #[inline]
     pub(crate) fn mint() -> Self {
         // Each thread reserves a block of ids at a time, so minting is a thread-local increment
         // rather than a contended atomic on every call.
@@ -241,36 +242,43 @@ impl ToolExecution {
     }
 
     /// The registry-assigned identity of this call.
+    #[inline]
     pub fn token(&self) -> ToolExecutionToken {
         self.inner.token
     }
 
     /// The provider's call id.
+    #[inline]
     pub fn call_id(&self) -> &str {
         &self.inner.call_id
     }
 
     /// The tool name the model asked for.
+    #[inline]
     pub fn name(&self) -> &str {
         &self.inner.name
     }
 
     /// The arguments, exactly as the model sent them.
+    #[inline]
     pub fn arguments(&self) -> &Value {
         &self.inner.arguments
     }
 
     /// The agent scope the call runs in.
+    #[inline]
     pub fn agent(&self) -> Option<&AgentId> {
         self.inner.agent.as_ref()
     }
 
     /// The enclosing execution, for nested calls.
+    #[inline]
     pub fn parent(&self) -> Option<ToolExecutionToken> {
         self.inner.parent
     }
 
     /// The caller's cancellation token.
+    #[inline]
     pub fn signal(&self) -> &CancellationToken {
         self.inner.signal.get_or_init(CancellationToken::new)
     }
@@ -278,11 +286,13 @@ impl ToolExecution {
     /// Why the raw arguments could not be parsed, when the call was made with
     /// [`ToolExecutionInput::from_raw`] and they could not (`arguments are not valid JSON: …`).
     /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
+    #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {
         self.inner.malformed.as_deref()
     }
 
     /// Whether the caller has cancelled the call.
+    #[inline]
     pub fn is_cancelled(&self) -> bool {
         self.inner
             .signal
@@ -293,6 +303,7 @@ impl ToolExecution {
 
 impl ToolExecution {
     /// Records that a body was started.
+    #[inline]
     pub(crate) fn mark_body_invoked(&self) {
         self.inner
             .shared
@@ -301,6 +312,7 @@ impl ToolExecution {
     }
 
     /// Whether a body was started.
+    #[inline]
     pub(crate) fn body_invoked(&self) -> bool {
         self.inner.shared.body_invoked.load(Ordering::Acquire)
     }
@@ -315,6 +327,7 @@ impl ToolExecution {
     }
 
     /// Takes the contexts the bodies deferred, in the order they were deferred.
+    #[inline]
     pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
         if !self.inner.shared.has_deferred.load(Ordering::Acquire) {
             return Vec::new();
@@ -331,11 +344,13 @@ impl ToolExecution {
     }
 
     /// The shared state the call's bodies reach.
+    #[inline]
     pub(crate) fn state(&self) -> &SharedState {
         self.inner.shared.registry.state()
     }
 
     /// The registry the call runs in.
+    #[inline]
     pub(crate) fn registry(&self) -> &Core {
         &self.inner.shared.registry
     }

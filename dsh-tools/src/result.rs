@@ -37,6 +37,7 @@ impl ToolExecutionResult {
     ///
     /// Returned from an `execute` wrapper, the registry re-validates `value` against the tool's
     /// output schema and renders the content itself; authored content is ignored there.
+    #[inline]
     pub fn success(value: Value) -> Self {
         Self {
             outcome: ToolOutcome::Success(value),
@@ -96,6 +97,7 @@ impl ToolExecutionResult {
     }
 
     /// Whether the call failed.
+    #[inline]
     pub fn is_error(&self) -> bool {
         matches!(self.outcome, ToolOutcome::Failure(_))
     }
@@ -162,11 +164,13 @@ impl ToolExecutionResult {
     }
 
     /// Replaces the content in place, keeping the stamp (the registry's own rewrites).
+    #[inline]
     pub(crate) fn set_content(&mut self, content: Vec<ContentBlock>) {
         self.content = content;
     }
 
     /// Puts `contexts` before the ones already attached.
+    #[inline]
     pub(crate) fn prepend_additional_contexts(&mut self, mut contexts: Vec<ContentBlock>) {
         if contexts.is_empty() {
             return;
@@ -186,6 +190,7 @@ impl ToolExecutionResult {
     }
 
     /// Stamps the result as built by the registry for `token`.
+    #[inline]
     pub(crate) fn stamped(mut self, token: ToolExecutionToken) -> Self {
         self.origin = Some(token);
         self

@@ -8,12 +8,15 @@
 //! it after its grace, which is that layer's decision).
 
 use std::future::{Future, poll_fn};
-use std::pin::pin;
+use std::pin::{Pin, pin};
+use std::task::{Context, Poll};
 
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::future::{CatchUnwind, catch_panic};
+use crate::future::{BoxFuture, CatchUnwind};
 use crate::pipeline::call::CallContext;
 use crate::pipeline::failure::failed;
 use crate::pipeline::output::rendered_success;
@@ -54,10 +57,7 @@ pub(crate) async fn run_body(call: &CallContext, run: &ToolRun) -> ToolExecution
     }
 
     execution.mark_body_invoked();
-    let outcome = match catch_panic(|| definition.execute(execution.arguments(), run)) {
-        Ok(body) => CatchUnwind::new(body).await,
-        Err(message) => Err(message),
-    };
+    let outcome = CatchUnwind::new(Body::new(&**definition, run)).await;
     match outcome {
         Err(message) => {
             tracing::error!(
@@ -70,6 +70,40 @@ pub(crate) async fn run_body(call: &CallContext, run: &ToolRun) -> ToolExecution
         Ok(Err(error)) => failed(execution, error),
         Ok(Ok(_)) if run.is_cancelled() => failed(execution, ToolError::aborted()),
         Ok(Ok(value)) => rendered_success(&**definition, execution, value),
+    }
+}
+
+/// A tool body that is started on its first poll, so that one panic catcher covers both the
+/// definition's `execute` call and every poll of the future it returns.
+struct Body<'a> {
+    definition: &'a dyn ToolDefinition,
+    run: &'a ToolRun,
+    running: Option<BoxFuture<'a, Result<Value, ToolError>>>,
+}
+
+impl<'a> Body<'a> {
+    fn new(definition: &'a dyn ToolDefinition, run: &'a ToolRun) -> Self {
+        Self {
+            definition,
+            run,
+            running: None,
+        }
+    }
+}
+
+impl Future for Body<'_> {
+    type Output = Result<Value, ToolError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let Self {
+            definition,
+            run,
+            running,
+        } = &mut *self;
+        running
+            .get_or_insert_with(|| definition.execute(run.execution().arguments(), run))
+            .as_mut()
+            .poll(cx)
     }
 }
 

@@ -28,6 +28,7 @@ pub(crate) mod observer;
 pub(crate) mod output;
 pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
+pub(crate) mod short_path;
 pub(crate) mod trace;
 pub(crate) mod wrapper;
 
@@ -79,16 +80,18 @@ pub(crate) fn execute(
         definition,
         generation,
     };
-    // A call no hook applies to (and with no span to record) takes a short path whose future is
-    // small; everything else runs boxed, so the common case neither carries nor moves its state.
-    let route = if plan.is_empty() && span.span.is_disabled() {
-        Route::Bare(call)
-    } else {
-        Route::Hooked(Box::pin(run_hooked(call, plan, span)))
+    // A call no hook applies to (and with no span to record) takes the short path, whose future
+    // is small; everything else runs boxed, so the common case neither carries nor moves the
+    // hook machinery.
+    let mut route = match plan {
+        None if span.is_disabled() => Route::Short(call),
+        plan => Route::Hooked(Box::pin(run_hooked(call, plan.unwrap_or_default(), span))),
     };
+    // The route is only borrowed: moving it out of the future's captures would copy it into a
+    // second slot of the future.
     async move {
-        match route {
-            Route::Bare(call) => run_bare(call).await,
+        match &mut route {
+            Route::Short(call) => short_path::run(call).await,
             Route::Hooked(hooked) => hooked.await,
         }
     }
@@ -96,34 +99,19 @@ pub(crate) fn execute(
 
 /// Which path a call takes.
 enum Route {
-    Bare(CallContext),
+    Short(CallContext),
     Hooked(BoxFuture<'static, ToolExecutionResult>),
 }
 
 /// Phases 2 to 10 of a call with hooks or a recorded span.
 async fn run_hooked(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
     // Only an enabled span is worth entering on every poll.
-    let result = if span.span.is_disabled() {
+    let result = if span.is_disabled() {
         run_phases(&call, &plan).await
     } else {
         run_phases(&call, &plan).instrument(span.span.clone()).await
     };
     span.finish(&result);
-    result
-}
-
-/// The phases of a call no hook applies to: dispatch, cancellation and the finalizer.
-async fn run_bare(call: CallContext) -> ToolExecutionResult {
-    let execution = call.execution();
-    let mut result = if execution.is_cancelled() {
-        failed(execution, ToolError::aborted_before_dispatch())
-    } else {
-        let mut result = dispatch::run_body(&call, &call.run).await;
-        result.prepend_additional_contexts(execution.take_deferred());
-        normalize::supersede_if_cancelled(&call, &mut result);
-        result
-    };
-    finalize::finalize(call.definition.as_ref(), execution, &mut result);
     result
 }
 
