@@ -8,15 +8,15 @@
 //! it after its grace, which is that layer's decision).
 
 use std::future::{Future, poll_fn};
-use std::pin::{Pin, pin};
-use std::task::{Context, Poll};
+use std::pin::pin;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::future::{BoxFuture, CatchUnwind};
+use crate::execution::ToolExecution;
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
 use crate::pipeline::failure::failed;
 use crate::pipeline::output::rendered_success;
@@ -47,64 +47,75 @@ pub(crate) async fn dispatch_replaced(
 }
 
 /// Resolves the tool again and runs its body with `run`.
-pub(crate) async fn run_body(call: &CallContext, run: &ToolRun) -> ToolExecutionResult {
-    let execution = call.execution();
-    let Some(definition) = call.resolve_now() else {
-        return failed(execution, ToolError::unknown_tool(execution.name()));
-    };
-    if let Some(reason) = execution.malformed_arguments() {
-        return failed(execution, ToolError::invalid_arguments_text(reason));
-    }
-
-    execution.mark_body_invoked();
-    let outcome = CatchUnwind::new(Body::new(&**definition, run)).await;
-    match outcome {
-        Err(message) => {
-            tracing::error!(
-                tool = execution.name(),
-                call_id = execution.call_id(),
-                "tool body panicked: {message}"
-            );
-            failed(execution, ToolError::panicked(execution.name(), &message))
+///
+/// Written as a function returning an `async` block rather than an `async fn`, and with nothing
+/// but the definition and the body's own future alive across the `await`: an `async fn` would
+/// copy its arguments into a second slot, and this future is part of every call's.
+pub(crate) fn run_body<'a>(
+    call: &'a CallContext,
+    run: &'a ToolRun,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
+    async move {
+        let Some(definition) = call.resolve_now() else {
+            return failed(run.execution(), unknown_tool(run.execution()));
+        };
+        if let Some(reason) = run.execution().malformed_arguments() {
+            return failed(run.execution(), ToolError::invalid_arguments_text(reason));
         }
-        Ok(Err(error)) => failed(execution, error),
-        Ok(Ok(_)) if run.is_cancelled() => failed(execution, ToolError::aborted()),
-        Ok(Ok(value)) => rendered_success(&**definition, execution, value),
+        let outcome = {
+            let started = start_body(&**definition, run);
+            match started {
+                Ok(body) => CatchUnwind::new(body),
+                Err(message) => return body_result(&**definition, run, Err(message)),
+            }
+        }
+        .await;
+        body_result(&**definition, run, outcome)
     }
 }
 
-/// A tool body that is started on its first poll, so that one panic catcher covers both the
-/// definition's `execute` call and every poll of the future it returns.
-struct Body<'a> {
+#[cold]
+fn unknown_tool(execution: &ToolExecution) -> ToolError {
+    ToolError::unknown_tool(execution.name())
+}
+
+/// Marks the body as started and calls the definition's `execute`, catching a panic before the
+/// future is even returned.
+#[inline]
+fn start_body<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
-    running: Option<BoxFuture<'a, Result<Value, ToolError>>>,
+) -> Result<BoxFuture<'a, Result<Value, ToolError>>, String> {
+    let execution = run.execution();
+    execution.mark_body_invoked();
+    catch_panic(|| definition.execute(execution.arguments(), run))
 }
 
-impl<'a> Body<'a> {
-    fn new(definition: &'a dyn ToolDefinition, run: &'a ToolRun) -> Self {
-        Self {
-            definition,
-            run,
-            running: None,
-        }
+/// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was
+/// cancelled meanwhile, or a success through the output contract.
+#[inline]
+fn body_result(
+    definition: &dyn ToolDefinition,
+    run: &ToolRun,
+    outcome: Result<Result<Value, ToolError>, String>,
+) -> ToolExecutionResult {
+    let execution = run.execution();
+    match outcome {
+        Ok(Ok(value)) if !run.is_cancelled() => rendered_success(definition, execution, value),
+        Ok(Ok(_)) => failed(execution, ToolError::aborted()),
+        Ok(Err(error)) => failed(execution, error),
+        Err(message) => body_panicked(execution, &message),
     }
 }
 
-impl Future for Body<'_> {
-    type Output = Result<Value, ToolError>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let Self {
-            definition,
-            run,
-            running,
-        } = &mut *self;
-        running
-            .get_or_insert_with(|| definition.execute(run.execution().arguments(), run))
-            .as_mut()
-            .poll(cx)
-    }
+#[cold]
+fn body_panicked(execution: &ToolExecution, message: &str) -> ToolExecutionResult {
+    tracing::error!(
+        tool = execution.name(),
+        call_id = execution.call_id(),
+        "tool body panicked: {message}"
+    );
+    failed(execution, ToolError::panicked(execution.name(), message))
 }
 
 /// Awaits `body`, cancelling `fused` as soon as `replacement` is cancelled, and keeps polling the

@@ -6,23 +6,28 @@
 //! (`pipeline::run_phases`), written out straight so that the call's future holds little more
 //! than the body's own future and its result is built once.
 
+use std::future::Future;
+
 use crate::error::ToolError;
 use crate::pipeline::call::CallContext;
 use crate::pipeline::failure::failed;
 use crate::pipeline::{dispatch, finalize, normalize};
 use crate::result::ToolExecutionResult;
 
-/// Runs a call no hook applies to.
-pub(crate) async fn run(call: &CallContext) -> ToolExecutionResult {
-    let execution = call.execution();
-    let mut result = if execution.is_cancelled() {
-        failed(execution, ToolError::aborted_before_dispatch())
-    } else {
-        let mut result = dispatch::run_body(call, &call.run).await;
-        result.prepend_additional_contexts(execution.take_deferred());
-        normalize::supersede_if_cancelled(call, &mut result);
+/// Runs a call no hook applies to. An `async` block rather than an `async fn`, so that the
+/// borrowed call is not copied into a second slot of the future.
+pub(crate) fn run(call: &CallContext) -> impl Future<Output = ToolExecutionResult> + Send + '_ {
+    async move {
+        let execution = call.execution();
+        let mut result = if execution.is_cancelled() {
+            failed(execution, ToolError::aborted_before_dispatch())
+        } else {
+            let mut result = dispatch::run_body(call, &call.run).await;
+            result.prepend_additional_contexts(call.execution().take_deferred());
+            normalize::supersede_if_cancelled(call, &mut result);
+            result
+        };
+        finalize::finalize(call.definition.as_ref(), call.execution(), &mut result);
         result
-    };
-    finalize::finalize(call.definition.as_ref(), execution, &mut result);
-    result
+    }
 }
