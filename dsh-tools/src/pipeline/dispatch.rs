@@ -7,8 +7,10 @@
 //! raced or abandoned here: once started it runs to completion (a timeout layer outside may drop
 //! it after its grace, which is that layer's decision).
 
+use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -56,12 +58,10 @@ pub(crate) fn run_body<'a>(
     run: &'a ToolRun,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
     async move {
-        let Some(definition) = call.resolve_now() else {
-            return failed(run.execution(), unknown_tool(run.execution()));
+        let definition = match runnable_definition(call) {
+            Ok(definition) => definition,
+            Err(refused) => return refused,
         };
-        if let Some(reason) = run.execution().malformed_arguments() {
-            return failed(run.execution(), ToolError::invalid_arguments_text(reason));
-        }
         let outcome = {
             let started = start_body(&**definition, run);
             match started {
@@ -74,6 +74,22 @@ pub(crate) fn run_body<'a>(
     }
 }
 
+/// The definition the call dispatches to, or the result that refuses it: the tool is gone, or
+/// the raw arguments could not be parsed.
+#[inline]
+pub(crate) fn runnable_definition(
+    call: &CallContext,
+) -> Result<Cow<'_, Arc<dyn ToolDefinition>>, ToolExecutionResult> {
+    let execution = call.execution();
+    let Some(definition) = call.resolve_now() else {
+        return Err(failed(execution, unknown_tool(execution)));
+    };
+    if let Some(reason) = execution.malformed_arguments() {
+        return Err(failed(execution, ToolError::invalid_arguments_text(reason)));
+    }
+    Ok(definition)
+}
+
 #[cold]
 fn unknown_tool(execution: &ToolExecution) -> ToolError {
     ToolError::unknown_tool(execution.name())
@@ -82,7 +98,7 @@ fn unknown_tool(execution: &ToolExecution) -> ToolError {
 /// Marks the body as started and calls the definition's `execute`, catching a panic before the
 /// future is even returned.
 #[inline]
-fn start_body<'a>(
+pub(crate) fn start_body<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
 ) -> Result<BoxFuture<'a, Result<Value, ToolError>>, String> {
@@ -94,7 +110,7 @@ fn start_body<'a>(
 /// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was
 /// cancelled meanwhile, or a success through the output contract.
 #[inline]
-fn body_result(
+pub(crate) fn body_result(
     definition: &dyn ToolDefinition,
     run: &ToolRun,
     outcome: Result<Result<Value, ToolError>, String>,

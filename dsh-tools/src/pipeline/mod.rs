@@ -83,22 +83,15 @@ pub(crate) fn execute(
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
-    let mut route = match plan {
+    let route = match plan {
         None if span.is_disabled() => Route::Short(call),
         plan => Route::Hooked(Box::pin(run_hooked(call, plan.unwrap_or_default(), span))),
     };
-    // The route is only borrowed: moving it out of the future's captures would copy it into a
-    // second slot of the future.
-    async move {
-        match &mut route {
-            Route::Short(call) => short_path::run(call).await,
-            Route::Hooked(hooked) => hooked.await,
-        }
-    }
+    short_path::run(route)
 }
 
 /// Which path a call takes.
-enum Route {
+pub(crate) enum Route {
     Short(CallContext),
     Hooked(BoxFuture<'static, ToolExecutionResult>),
 }

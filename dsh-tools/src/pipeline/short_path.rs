@@ -9,25 +9,48 @@
 use std::future::Future;
 
 use crate::error::ToolError;
-use crate::pipeline::call::CallContext;
+use crate::future::CatchUnwind;
+use crate::pipeline::Route;
 use crate::pipeline::failure::failed;
 use crate::pipeline::{dispatch, finalize, normalize};
 use crate::result::ToolExecutionResult;
 
-/// Runs a call no hook applies to. An `async` block rather than an `async fn`, so that the
-/// borrowed call is not copied into a second slot of the future.
-pub(crate) fn run(call: &CallContext) -> impl Future<Output = ToolExecutionResult> + Send + '_ {
+/// The future of a call: the short path, or the boxed full pipeline.
+pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
     async move {
+        let call = match &mut route {
+            Route::Short(call) => &*call,
+            Route::Hooked(hooked) => return hooked.await,
+        };
         let execution = call.execution();
-        let mut result = if execution.is_cancelled() {
-            failed(execution, ToolError::aborted_before_dispatch())
-        } else {
-            let mut result = dispatch::run_body(call, &call.run).await;
-            result.prepend_additional_contexts(call.execution().take_deferred());
+        let mut result = 'dispatched: {
+            if execution.is_cancelled() {
+                break 'dispatched failed(execution, ToolError::aborted_before_dispatch());
+            }
+            let definition = match dispatch::runnable_definition(call) {
+                Ok(definition) => definition,
+                Err(refused) => break 'dispatched refused,
+            };
+            let outcome = {
+                let started = dispatch::start_body(&**definition, &call.run);
+                match started {
+                    Ok(body) => CatchUnwind::new(body),
+                    Err(message) => {
+                        break 'dispatched dispatch::body_result(
+                            &**definition,
+                            &call.run,
+                            Err(message),
+                        );
+                    }
+                }
+            }
+            .await;
+            let mut result = dispatch::body_result(&**definition, &call.run, outcome);
+            result.prepend_additional_contexts(execution.take_deferred());
             normalize::supersede_if_cancelled(call, &mut result);
             result
         };
-        finalize::finalize(call.definition.as_ref(), call.execution(), &mut result);
+        finalize::finalize(call.definition.as_ref(), execution, &mut result);
         result
     }
 }
