@@ -211,6 +211,21 @@ impl ToolExecutionResult {
         }
     }
 
+    /// A success the registry rendered for `token`, built in one go.
+    #[inline]
+    pub(crate) fn rendered(
+        value: Value,
+        content: Vec<ContentBlock>,
+        token: ToolExecutionToken,
+    ) -> Self {
+        Self {
+            outcome: ToolOutcome::Success(value),
+            content,
+            extras: None,
+            origin: Some(token),
+        }
+    }
+
     /// The extras, created on first use.
     fn extras_mut(&mut self) -> &mut Extras {
         self.extras.get_or_insert_default()
