@@ -96,16 +96,23 @@ pub(crate) enum Route {
     Hooked(BoxFuture<'static, ToolExecutionResult>),
 }
 
-/// Phases 2 to 10 of a call with hooks or a recorded span.
-async fn run_hooked(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
-    // Only an enabled span is worth entering on every poll.
-    let result = if span.is_disabled() {
-        run_phases(&call, &plan).await
-    } else {
-        run_phases(&call, &plan).instrument(span.span.clone()).await
-    };
-    span.finish(&result);
-    result
+/// Phases 2 to 10 of a call with hooks or a recorded span. An `async` block rather than an
+/// `async fn`, whose arguments would take a second slot in this (boxed, moved once) future.
+fn run_hooked(
+    call: CallContext,
+    plan: HookPlan,
+    span: CallSpan,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
+    async move {
+        // Only an enabled span is worth entering on every poll.
+        let result = if span.is_disabled() {
+            run_phases(&call, &plan).await
+        } else {
+            run_phases(&call, &plan).instrument(span.span.clone()).await
+        };
+        span.finish(&result);
+        result
+    }
 }
 
 /// Phases 2 to 10 for a call with hooks.
