@@ -1,7 +1,11 @@
 //! Pipeline overhead, measured against a bare dynamic async call in the same run.
 //!
 //! * `d_bare_dyn_call`: `HashMap<String, Arc<dyn Fn(Value) -> BoxFuture<Value>>>` lookup, call
-//!   and await (baseline `d` of the shared benchmark workload).
+//!   and await (baseline `d` of the shared benchmark workload; the ratios are taken to it).
+//! * `d_same_input`: the same dispatch given the same prebuilt `ToolExecutionInput`s as
+//!   `execute/no_hooks` (looked up by its name, called with its arguments, its two strings
+//!   dropped in the loop). For context only: it shows what consuming the caller's input costs a
+//!   bare dispatch too.
 //! * `execute/no_hooks`: `registry.execute` of a no-argument tool with a trivial body (a direct
 //!   `ToolDefinition`, the shape macro-generated tools have), given a ready `ToolExecutionInput`.
 //! * `execute/no_hooks_building_input`: the same, building the input (two `String`s) per call.
@@ -14,7 +18,7 @@
 //! before its clock starts (their drop is still measured).
 //!
 //! For instruction counts, `PIPELINE_PROFILE=<case> valgrind --tool=callgrind <bench binary>`
-//! runs one case (`d`, `no_hooks`, `no_hooks_building_input`, `fn_tool`, `hooks_1`, `hooks_2`,
+//! runs one case (`d`, `d_same_input`, `no_hooks`, `no_hooks_building_input`, `fn_tool`, `hooks_1`, `hooks_2`,
 //! `hooks_3`) `PROFILE_ITERATIONS` times (or `PIPELINE_PROFILE_ITERATIONS`) instead of the
 //! criterion run; divide the totals by that count.
 
@@ -115,6 +119,10 @@ fn bench_pipeline(c: &mut Criterion) {
         b.iter_custom(|iters| bare_calls(&rt, &tools, iters));
     });
 
+    c.bench_function("d_same_input", |b| {
+        b.iter_custom(|iters| bare_calls_same_input(&rt, &tools, iters));
+    });
+
     let mut group = c.benchmark_group("execute");
     for per_kind in [0, 1, 2, 3] {
         let registry = registry_with_hooks(per_kind);
@@ -148,6 +156,7 @@ fn profile(rt: &Runtime, case: &str) {
         .unwrap_or(PROFILE_ITERATIONS);
     let elapsed = match case {
         "d" => bare_calls(rt, &bare_tools(), iters),
+        "d_same_input" => bare_calls_same_input(rt, &bare_tools(), iters),
         "no_hooks" => timed_calls(rt, &registry_with_hooks(0), iters),
         "no_hooks_building_input" => calls_building_input(rt, &registry_with_hooks(0), iters),
         "fn_tool" => timed_calls(rt, &fn_tool_registry(), iters),
@@ -167,6 +176,20 @@ fn bare_calls(rt: &Runtime, tools: &HashMap<String, DynTool>, iters: u64) -> Dur
         for _ in 0..iters {
             let tool = tools.get(black_box("noop")).expect("registered");
             black_box(tool(Value::Object(serde_json::Map::new())).await);
+        }
+        start.elapsed()
+    })
+}
+
+/// Runs `iters` bare dynamic calls of the inputs `timed_calls` gets, built the same way.
+fn bare_calls_same_input(rt: &Runtime, tools: &HashMap<String, DynTool>, iters: u64) -> Duration {
+    let inputs: Vec<ToolExecutionInput> = (0..iters).map(|_| input()).collect();
+    rt.block_on(async {
+        let start = Instant::now();
+        for input in inputs {
+            let input = black_box(input);
+            let tool = tools.get(input.name.as_str()).expect("registered");
+            black_box(tool(input.arguments).await);
         }
         start.elapsed()
     })
