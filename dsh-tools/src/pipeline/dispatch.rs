@@ -53,6 +53,10 @@ pub(crate) async fn dispatch_replaced(
 /// Written as a function returning an `async` block rather than an `async fn`, and with nothing
 /// but the definition and the body's own future alive across the `await`: an `async fn` would
 /// copy its arguments into a second slot, and this future is part of every call's.
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an `async fn` would copy its arguments into a second slot of the future"
+)]
 pub(crate) fn run_body<'a>(
     call: &'a CallContext,
     run: &'a ToolRun,

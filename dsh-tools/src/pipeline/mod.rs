@@ -98,6 +98,10 @@ pub(crate) enum Route {
 
 /// Phases 2 to 10 of a call with hooks or a recorded span. An `async` block rather than an
 /// `async fn`, whose arguments would take a second slot in this (boxed, moved once) future.
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an `async fn` would copy its arguments into a second slot of the future"
+)]
 fn run_hooked(
     call: CallContext,
     plan: HookPlan,

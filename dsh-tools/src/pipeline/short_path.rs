@@ -16,6 +16,10 @@ use crate::pipeline::{dispatch, finalize, normalize};
 use crate::result::ToolExecutionResult;
 
 /// The future of a call: the short path, or the boxed full pipeline.
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an `async fn` would copy its arguments into a second slot of the future"
+)]
 pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
     async move {
         let call = match &mut route {
