@@ -15,7 +15,8 @@
 //!
 //! A failing or panicking listener, approver, guard or layer ends the call with a final error
 //! that skips post-execute (finalizer and observers still run). This file owns the order; each
-//! phase lives in its own module.
+//! phase lives in its own module. A call no hook applies to (and with no span to record) runs
+//! the phases that can do anything for it, in the same order, on `short_path`.
 
 pub(crate) mod call;
 pub(crate) mod chain;
@@ -45,6 +46,7 @@ use crate::pipeline::chain::HookList;
 use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
 use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
 use crate::pipeline::wrapper::{DispatchRequest, Next};
 use crate::policy::approval::{AskVerdict, resolve_ask};
@@ -88,12 +90,6 @@ pub(crate) fn execute(
         plan => Route::Hooked(Box::pin(run_hooked(call, plan.unwrap_or_default(), span))),
     };
     short_path::run(route)
-}
-
-/// Which path a call takes.
-pub(crate) enum Route {
-    Short(CallContext),
-    Hooked(BoxFuture<'static, ToolExecutionResult>),
 }
 
 /// Phases 2 to 10 of a call with hooks or a recorded span. An `async` block rather than an
