@@ -1,7 +1,11 @@
 //! Pipeline overhead, measured against a bare dynamic async call in the same run.
 //!
 //! * `d_bare_dyn_call`: `HashMap<String, Arc<dyn Fn(Value) -> BoxFuture<Value>>>` lookup, call
-//!   and await (baseline `d` of the shared benchmark workload).
+//!   and await (baseline `d` of the shared benchmark workload; the ratios are taken to it).
+//! * `d_same_input`: the same dispatch given the same prebuilt `ToolExecutionInput`s as
+//!   `execute/no_hooks` (looked up by its name, called with its arguments, its two strings
+//!   dropped in the loop). For context only: it shows what consuming the caller's input costs a
+//!   bare dispatch too.
 //! * `execute/no_hooks`: `registry.execute` of a no-argument tool with a trivial body (a direct
 //!   `ToolDefinition`, the shape macro-generated tools have), given a ready `ToolExecutionInput`.
 //! * `execute/no_hooks_building_input`: the same, building the input (two `String`s) per call.
@@ -12,6 +16,11 @@
 //! Every call runs on one current-thread runtime; a sample awaits its calls inside one
 //! `block_on`, so runtime entry is not part of the per-call figure. Inputs of a sample are built
 //! before its clock starts (their drop is still measured).
+//!
+//! For instruction counts, `PIPELINE_PROFILE=<case> valgrind --tool=callgrind <bench binary>`
+//! runs one case (`d`, `d_same_input`, `no_hooks`, `no_hooks_building_input`, `fn_tool`, `hooks_1`, `hooks_2`,
+//! `hooks_3`) `PROFILE_ITERATIONS` times (or `PIPELINE_PROFILE_ITERATIONS`) instead of the
+//! criterion run; divide the totals by that count.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -23,6 +32,9 @@ use dsh_tools::{
     BoxFuture, FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
 };
 use tokio::runtime::{Builder, Runtime};
+
+/// Iterations of a `PIPELINE_PROFILE` run.
+const PROFILE_ITERATIONS: u64 = 100_000;
 
 type DynTool = Arc<dyn Fn(Value) -> BoxFuture<'static, Value> + Send + Sync>;
 
@@ -77,23 +89,34 @@ fn input() -> ToolExecutionInput {
     ToolExecutionInput::new("call-1", "noop", Value::Object(serde_json::Map::new()))
 }
 
-fn bench_pipeline(c: &mut Criterion) {
-    let rt = runtime();
-
+fn bare_tools() -> HashMap<String, DynTool> {
     let mut tools: HashMap<String, DynTool> = HashMap::new();
     let noop: DynTool = Arc::new(|_| Box::pin(async { Value::Null }));
     tools.insert("noop".to_owned(), noop);
+    tools
+}
+
+fn fn_tool_registry() -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    registry
+        .register(
+            FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
+        )
+        .expect("one tool");
+    registry
+}
+
+fn bench_pipeline(c: &mut Criterion) {
+    let rt = runtime();
+
+    if let Ok(case) = std::env::var("PIPELINE_PROFILE") {
+        profile(&rt, &case);
+        return;
+    }
+
+    let tools = bare_tools();
     c.bench_function("d_bare_dyn_call", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let tool = tools.get(black_box("noop")).expect("registered");
-                    black_box(tool(Value::Object(serde_json::Map::new())).await);
-                }
-                start.elapsed()
-            })
-        });
+        b.iter_custom(|iters| bare_calls(&rt, &tools, iters));
     });
 
     let mut group = c.benchmark_group("execute");
@@ -111,27 +134,66 @@ fn bench_pipeline(c: &mut Criterion) {
 
     let registry = registry_with_hooks(0);
     group.bench_function("no_hooks_building_input", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    black_box(registry.execute(black_box(input())).await);
-                }
-                start.elapsed()
-            })
-        });
+        b.iter_custom(|iters| calls_building_input(&rt, &registry, iters));
     });
 
-    let fn_tool = ToolRegistry::new();
-    fn_tool
-        .register(
-            FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
-        )
-        .expect("one tool");
+    let fn_tool = fn_tool_registry();
     group.bench_function("fn_tool", |b| {
         b.iter_custom(|iters| timed_calls(&rt, &fn_tool, iters));
     });
     group.finish();
+
+    // Last, so that its inputs do not precede the cases above in the allocator's history.
+    c.bench_function("d_same_input", |b| {
+        b.iter_custom(|iters| bare_calls_same_input(&rt, &tools, iters));
+    });
+}
+
+/// Runs one case `PROFILE_ITERATIONS` times, for a profiler.
+fn profile(rt: &Runtime, case: &str) {
+    let iters = std::env::var("PIPELINE_PROFILE_ITERATIONS")
+        .ok()
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(PROFILE_ITERATIONS);
+    let elapsed = match case {
+        "d" => bare_calls(rt, &bare_tools(), iters),
+        "d_same_input" => bare_calls_same_input(rt, &bare_tools(), iters),
+        "no_hooks" => timed_calls(rt, &registry_with_hooks(0), iters),
+        "no_hooks_building_input" => calls_building_input(rt, &registry_with_hooks(0), iters),
+        "fn_tool" => timed_calls(rt, &fn_tool_registry(), iters),
+        "hooks_1" => timed_calls(rt, &registry_with_hooks(1), iters),
+        "hooks_2" => timed_calls(rt, &registry_with_hooks(2), iters),
+        "hooks_3" => timed_calls(rt, &registry_with_hooks(3), iters),
+        other => panic!("unknown PIPELINE_PROFILE case {other:?}"),
+    };
+    let per_call = elapsed.as_secs_f64() * 1e9 / iters as f64;
+    eprintln!("{case}: {per_call:.1} ns per call over {iters} calls");
+}
+
+/// Runs `iters` bare dynamic calls (baseline `d`).
+fn bare_calls(rt: &Runtime, tools: &HashMap<String, DynTool>, iters: u64) -> Duration {
+    rt.block_on(async {
+        let start = Instant::now();
+        for _ in 0..iters {
+            let tool = tools.get(black_box("noop")).expect("registered");
+            black_box(tool(Value::Object(serde_json::Map::new())).await);
+        }
+        start.elapsed()
+    })
+}
+
+/// Runs `iters` bare dynamic calls of the inputs `timed_calls` gets, built the same way.
+fn bare_calls_same_input(rt: &Runtime, tools: &HashMap<String, DynTool>, iters: u64) -> Duration {
+    let inputs: Vec<ToolExecutionInput> = (0..iters).map(|_| input()).collect();
+    rt.block_on(async {
+        let start = Instant::now();
+        for input in inputs {
+            let input = black_box(input);
+            let tool = tools.get(input.name.as_str()).expect("registered");
+            black_box(tool(input.arguments).await);
+        }
+        start.elapsed()
+    })
 }
 
 /// Runs `iters` calls of `noop`, timing only the calls (inputs are built before the clock starts).
@@ -141,6 +203,17 @@ fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iters: u64) -> Duration {
         let start = Instant::now();
         for input in inputs {
             black_box(registry.execute(black_box(input)).await);
+        }
+        start.elapsed()
+    })
+}
+
+/// Runs `iters` calls of `noop`, building each input inside the timed loop.
+fn calls_building_input(rt: &Runtime, registry: &ToolRegistry, iters: u64) -> Duration {
+    rt.block_on(async {
+        let start = Instant::now();
+        for _ in 0..iters {
+            black_box(registry.execute(black_box(input())).await);
         }
         start.elapsed()
     })

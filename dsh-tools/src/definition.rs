@@ -169,6 +169,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
 }
 
 /// The default rendering: a string as its text, anything else as compact JSON.
+#[inline]
 pub fn render_value_as_text(value: &Value) -> ContentBlock {
     // Scalars skip the formatting machinery: this runs on every successful call.
     let text = match value {

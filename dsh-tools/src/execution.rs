@@ -27,6 +27,7 @@ pub struct ToolExecutionToken(NonZeroU64);
 
 impl ToolExecutionToken {
     /// Mints a token no other execution in this process has.
+    #[inline]
     pub(crate) fn mint() -> Self {
         // Each thread reserves a block of ids at a time, so minting is a thread-local increment
         // rather than a contended atomic on every call.
@@ -181,15 +182,12 @@ pub struct ToolExecution {
 
 struct ExecutionInner {
     token: ToolExecutionToken,
-    call_id: String,
-    name: String,
-    arguments: Value,
-    agent: Option<AgentId>,
-    parent: Option<ToolExecutionToken>,
-    /// The caller's token; made on first use when the caller gave none, so an uncancellable call
-    /// that nobody watches costs no token.
-    signal: OnceLock<CancellationToken>,
-    malformed: Option<Arc<str>>,
+    /// The input as the caller handed it, kept whole: moving it in one piece is cheaper than
+    /// taking it apart.
+    input: ToolExecutionInput,
+    /// The token of a caller that gave none; made on first use, so an uncancellable call that
+    /// nobody watches costs no token.
+    own_signal: OnceLock<CancellationToken>,
     /// What the pipeline and the bodies of this call share; kept here so that one allocation
     /// carries a whole call.
     shared: CallShared,
@@ -211,25 +209,11 @@ impl ToolExecution {
     /// Freezes `input` under a freshly minted token, as a call of `registry`. A caller without
     /// a signal gets one that nobody else holds, so the body always has a token to watch.
     pub(crate) fn from_input(input: ToolExecutionInput, registry: Arc<Core>) -> Self {
-        let ToolExecutionInput {
-            call_id,
-            name,
-            arguments,
-            agent,
-            parent,
-            signal,
-            malformed,
-        } = input;
         Self {
             inner: Arc::new(ExecutionInner {
                 token: ToolExecutionToken::mint(),
-                call_id,
-                name,
-                arguments,
-                agent,
-                parent,
-                signal: signal.map_or_else(OnceLock::new, OnceLock::from),
-                malformed,
+                input,
+                own_signal: OnceLock::new(),
                 shared: CallShared {
                     deferred: Mutex::new(Vec::new()),
                     has_deferred: AtomicBool::new(false),
@@ -241,58 +225,76 @@ impl ToolExecution {
     }
 
     /// The registry-assigned identity of this call.
+    #[inline]
     pub fn token(&self) -> ToolExecutionToken {
         self.inner.token
     }
 
     /// The provider's call id.
+    #[inline]
     pub fn call_id(&self) -> &str {
-        &self.inner.call_id
+        &self.inner.input.call_id
     }
 
     /// The tool name the model asked for.
+    #[inline]
     pub fn name(&self) -> &str {
-        &self.inner.name
+        &self.inner.input.name
     }
 
     /// The arguments, exactly as the model sent them.
+    #[inline]
     pub fn arguments(&self) -> &Value {
-        &self.inner.arguments
+        &self.inner.input.arguments
     }
 
     /// The agent scope the call runs in.
+    #[inline]
     pub fn agent(&self) -> Option<&AgentId> {
-        self.inner.agent.as_ref()
+        self.inner.input.agent.as_ref()
     }
 
     /// The enclosing execution, for nested calls.
+    #[inline]
     pub fn parent(&self) -> Option<ToolExecutionToken> {
-        self.inner.parent
+        self.inner.input.parent
     }
 
     /// The caller's cancellation token.
+    #[inline]
     pub fn signal(&self) -> &CancellationToken {
-        self.inner.signal.get_or_init(CancellationToken::new)
+        match &self.inner.input.signal {
+            Some(signal) => signal,
+            None => self.inner.own_signal.get_or_init(CancellationToken::new),
+        }
     }
 
     /// Why the raw arguments could not be parsed, when the call was made with
     /// [`ToolExecutionInput::from_raw`] and they could not (`arguments are not valid JSON: …`).
     /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
+    #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {
-        self.inner.malformed.as_deref()
+        self.inner.input.malformed.as_deref()
     }
 
     /// Whether the caller has cancelled the call.
+    #[inline]
     pub fn is_cancelled(&self) -> bool {
-        self.inner
-            .signal
-            .get()
-            .is_some_and(CancellationToken::is_cancelled)
+        match &self.inner.input.signal {
+            Some(signal) => signal.is_cancelled(),
+            // Cancelling needs the token, so one never made was never cancelled.
+            None => self
+                .inner
+                .own_signal
+                .get()
+                .is_some_and(CancellationToken::is_cancelled),
+        }
     }
 }
 
 impl ToolExecution {
     /// Records that a body was started.
+    #[inline]
     pub(crate) fn mark_body_invoked(&self) {
         self.inner
             .shared
@@ -301,6 +303,7 @@ impl ToolExecution {
     }
 
     /// Whether a body was started.
+    #[inline]
     pub(crate) fn body_invoked(&self) -> bool {
         self.inner.shared.body_invoked.load(Ordering::Acquire)
     }
@@ -315,6 +318,7 @@ impl ToolExecution {
     }
 
     /// Takes the contexts the bodies deferred, in the order they were deferred.
+    #[inline]
     pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
         if !self.inner.shared.has_deferred.load(Ordering::Acquire) {
             return Vec::new();
@@ -331,11 +335,13 @@ impl ToolExecution {
     }
 
     /// The shared state the call's bodies reach.
+    #[inline]
     pub(crate) fn state(&self) -> &SharedState {
         self.inner.shared.registry.state()
     }
 
     /// The registry the call runs in.
+    #[inline]
     pub(crate) fn registry(&self) -> &Core {
         &self.inner.shared.registry
     }
@@ -345,10 +351,10 @@ impl fmt::Debug for ToolExecution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolExecution")
             .field("token", &self.inner.token)
-            .field("call_id", &self.inner.call_id)
-            .field("name", &self.inner.name)
-            .field("agent", &self.inner.agent)
-            .field("parent", &self.inner.parent)
+            .field("call_id", &self.inner.input.call_id)
+            .field("name", &self.inner.input.name)
+            .field("agent", &self.inner.input.agent)
+            .field("parent", &self.inner.input.parent)
             .finish_non_exhaustive()
     }
 }

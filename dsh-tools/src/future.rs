@@ -31,6 +31,7 @@ where
 {
     type Output = Result<F::Output, String>;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let inner = &mut self.inner;
         match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
@@ -42,6 +43,7 @@ where
 }
 
 /// Runs `f`, turning a panic into `Err(message)`.
+#[inline]
 pub(crate) fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(payload.as_ref()))
 }

@@ -22,14 +22,21 @@ pub enum ToolOutcome {
 }
 
 /// The outcome of one call as the model, UIs and code see it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct ToolExecutionResult {
     outcome: ToolOutcome,
     content: Vec<ContentBlock>,
-    /// Boxed: rare, and a result is moved through every phase.
-    meta: Option<Box<Value>>,
-    additional_contexts: Vec<ContentBlock>,
+    /// Behind one pointer: few results carry any, and a result is moved through every phase
+    /// (this keeps it small enough to be copied inline).
+    extras: Option<Box<Extras>>,
     origin: Option<ToolExecutionToken>,
+}
+
+/// The parts of a result few results have.
+#[derive(Clone, Default)]
+struct Extras {
+    meta: Option<Value>,
+    additional_contexts: Vec<ContentBlock>,
 }
 
 impl ToolExecutionResult {
@@ -37,12 +44,12 @@ impl ToolExecutionResult {
     ///
     /// Returned from an `execute` wrapper, the registry re-validates `value` against the tool's
     /// output schema and renders the content itself; authored content is ignored there.
+    #[inline]
     pub fn success(value: Value) -> Self {
         Self {
             outcome: ToolOutcome::Success(value),
             content: Vec::new(),
-            meta: None,
-            additional_contexts: Vec::new(),
+            extras: None,
             origin: None,
         }
     }
@@ -53,8 +60,7 @@ impl ToolExecutionResult {
         Self {
             outcome: ToolOutcome::Failure(error),
             content,
-            meta: None,
-            additional_contexts: Vec::new(),
+            extras: None,
             origin: None,
         }
     }
@@ -65,8 +71,11 @@ impl ToolExecutionResult {
         Self {
             outcome: parts.outcome,
             content: parts.content,
-            meta: parts.meta.map(Box::new),
-            additional_contexts: parts.additional_contexts,
+            extras: Extras {
+                meta: parts.meta,
+                additional_contexts: parts.additional_contexts,
+            }
+            .boxed_unless_empty(),
             origin: None,
         }
     }
@@ -82,7 +91,7 @@ impl ToolExecutionResult {
     /// Attaches presentation metadata for UIs. The result is then authored by the caller.
     #[must_use]
     pub fn with_meta(mut self, meta: Value) -> Self {
-        self.meta = Some(Box::new(meta));
+        self.extras_mut().meta = Some(meta);
         self.origin = None;
         self
     }
@@ -90,12 +99,13 @@ impl ToolExecutionResult {
     /// Appends context for the model's next request (not part of this call's content).
     #[must_use]
     pub fn with_additional_context(mut self, context: ContentBlock) -> Self {
-        self.additional_contexts.push(context);
+        self.extras_mut().additional_contexts.push(context);
         self.origin = None;
         self
     }
 
     /// Whether the call failed.
+    #[inline]
     pub fn is_error(&self) -> bool {
         matches!(self.outcome, ToolOutcome::Failure(_))
     }
@@ -138,21 +148,28 @@ impl ToolExecutionResult {
 
     /// Presentation metadata for UIs.
     pub fn meta(&self) -> Option<&Value> {
-        self.meta.as_deref()
+        self.extras.as_ref()?.meta.as_ref()
     }
 
     /// Context for the model's next request, in the order it was attached.
     pub fn additional_contexts(&self) -> &[ContentBlock] {
-        &self.additional_contexts
+        match &self.extras {
+            Some(extras) => &extras.additional_contexts,
+            None => &[],
+        }
     }
 
     /// Takes the parts apart.
     pub fn into_parts(self) -> ToolExecutionResultParts {
+        let Extras {
+            meta,
+            additional_contexts,
+        } = self.extras.map(|extras| *extras).unwrap_or_default();
         ToolExecutionResultParts {
             outcome: self.outcome,
             content: self.content,
-            meta: self.meta.map(|meta| *meta),
-            additional_contexts: self.additional_contexts,
+            meta,
+            additional_contexts,
         }
     }
 
@@ -162,33 +179,91 @@ impl ToolExecutionResult {
     }
 
     /// Replaces the content in place, keeping the stamp (the registry's own rewrites).
+    #[inline]
     pub(crate) fn set_content(&mut self, content: Vec<ContentBlock>) {
         self.content = content;
     }
 
     /// Puts `contexts` before the ones already attached.
+    #[inline]
     pub(crate) fn prepend_additional_contexts(&mut self, mut contexts: Vec<ContentBlock>) {
         if contexts.is_empty() {
             return;
         }
-        contexts.append(&mut self.additional_contexts);
-        self.additional_contexts = contexts;
+        let extras = self.extras_mut();
+        contexts.append(&mut extras.additional_contexts);
+        extras.additional_contexts = contexts;
     }
 
     /// Appends `contexts` after the ones already attached.
     pub(crate) fn extend_additional_contexts(&mut self, contexts: Vec<ContentBlock>) {
-        self.additional_contexts.extend(contexts);
+        if contexts.is_empty() {
+            return;
+        }
+        self.extras_mut().additional_contexts.extend(contexts);
     }
 
     /// Removes and returns the attached contexts.
     pub(crate) fn take_additional_contexts(&mut self) -> Vec<ContentBlock> {
-        std::mem::take(&mut self.additional_contexts)
+        match &mut self.extras {
+            Some(extras) => std::mem::take(&mut extras.additional_contexts),
+            None => Vec::new(),
+        }
+    }
+
+    /// A success the registry rendered for `token`, built in one go.
+    #[inline]
+    pub(crate) fn rendered(
+        value: Value,
+        content: Vec<ContentBlock>,
+        token: ToolExecutionToken,
+    ) -> Self {
+        Self {
+            outcome: ToolOutcome::Success(value),
+            content,
+            extras: None,
+            origin: Some(token),
+        }
+    }
+
+    /// The extras, created on first use.
+    fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_default()
     }
 
     /// Stamps the result as built by the registry for `token`.
+    #[inline]
     pub(crate) fn stamped(mut self, token: ToolExecutionToken) -> Self {
         self.origin = Some(token);
         self
+    }
+}
+
+impl Extras {
+    fn boxed_unless_empty(self) -> Option<Box<Self>> {
+        (self.meta.is_some() || !self.additional_contexts.is_empty()).then(|| Box::new(self))
+    }
+}
+
+impl PartialEq for ToolExecutionResult {
+    fn eq(&self, other: &Self) -> bool {
+        self.outcome == other.outcome
+            && self.content == other.content
+            && self.meta() == other.meta()
+            && self.additional_contexts() == other.additional_contexts()
+            && self.origin == other.origin
+    }
+}
+
+impl std::fmt::Debug for ToolExecutionResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolExecutionResult")
+            .field("outcome", &self.outcome)
+            .field("content", &self.content)
+            .field("meta", &self.meta())
+            .field("additional_contexts", &self.additional_contexts())
+            .field("origin", &self.origin)
+            .finish()
     }
 }
 
@@ -216,11 +291,11 @@ impl Serialize for ToolExecutionResult {
             ToolOutcome::Success(value) => map.serialize_entry("value", value)?,
             ToolOutcome::Failure(error) => map.serialize_entry("error", error)?,
         }
-        if let Some(meta) = &self.meta {
+        if let Some(meta) = self.meta() {
             map.serialize_entry("meta", meta)?;
         }
-        if !self.additional_contexts.is_empty() {
-            map.serialize_entry("additionalContexts", &self.additional_contexts)?;
+        if !self.additional_contexts().is_empty() {
+            map.serialize_entry("additionalContexts", self.additional_contexts())?;
         }
         map.end()
     }

@@ -64,6 +64,7 @@ pub struct ToolRun {
 impl ToolRun {
     /// The run context the pipeline hands a body; `signal` is a wrapper's replacement token
     /// (already fused with the caller's), `None` for the caller's own.
+    #[inline]
     pub(crate) fn new(execution: ToolExecution, signal: Option<CancellationToken>) -> Self {
         Self { execution, signal }
     }
@@ -88,6 +89,7 @@ impl ToolRun {
     }
 
     /// The execution this body runs for.
+    #[inline]
     pub fn execution(&self) -> &ToolExecution {
         &self.execution
     }
@@ -106,6 +108,7 @@ impl ToolRun {
     }
 
     /// Whether the body should stop.
+    #[inline]
     pub fn is_cancelled(&self) -> bool {
         match &self.signal {
             Some(signal) => signal.is_cancelled(),

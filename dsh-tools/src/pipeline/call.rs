@@ -23,6 +23,7 @@ pub(crate) struct CallContext {
 }
 
 impl CallContext {
+    #[inline]
     pub(crate) fn execution(&self) -> &ToolExecution {
         self.run.execution()
     }
@@ -30,6 +31,7 @@ impl CallContext {
     /// The definition the call's name resolves to now: the one captured at the start when
     /// nothing changed since (borrowed), otherwise a fresh lookup (a tool disposed meanwhile is
     /// gone).
+    #[inline]
     pub(crate) fn resolve_now(&self) -> Option<Cow<'_, Arc<dyn ToolDefinition>>> {
         let execution = self.execution();
         let registry = execution.registry();

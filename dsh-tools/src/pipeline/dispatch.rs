@@ -7,13 +7,18 @@
 //! raced or abandoned here: once started it runs to completion (a timeout layer outside may drop
 //! it after its grace, which is that layer's decision).
 
+use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
+use std::sync::Arc;
 
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::future::{CatchUnwind, catch_panic};
+use crate::execution::ToolExecution;
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
 use crate::pipeline::failure::failed;
 use crate::pipeline::output::rendered_success;
@@ -44,33 +49,93 @@ pub(crate) async fn dispatch_replaced(
 }
 
 /// Resolves the tool again and runs its body with `run`.
-pub(crate) async fn run_body(call: &CallContext, run: &ToolRun) -> ToolExecutionResult {
+///
+/// Written as a function returning an `async` block rather than an `async fn`, and with nothing
+/// but the definition and the body's own future alive across the `await`: an `async fn` would
+/// copy its arguments into a second slot, and this future is part of every call's.
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an `async fn` would copy its arguments into a second slot of the future"
+)]
+pub(crate) fn run_body<'a>(
+    call: &'a CallContext,
+    run: &'a ToolRun,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
+    async move {
+        let definition = match runnable_definition(call) {
+            Ok(definition) => definition,
+            Err(refused) => return refused,
+        };
+        let outcome = {
+            let started = start_body(&**definition, run);
+            match started {
+                Ok(body) => CatchUnwind::new(body),
+                Err(message) => return body_result(&**definition, run, Err(message)),
+            }
+        }
+        .await;
+        body_result(&**definition, run, outcome)
+    }
+}
+
+/// The definition the call dispatches to, or the result that refuses it: the tool is gone, or
+/// the raw arguments could not be parsed.
+#[inline]
+pub(crate) fn runnable_definition(
+    call: &CallContext,
+) -> Result<Cow<'_, Arc<dyn ToolDefinition>>, ToolExecutionResult> {
     let execution = call.execution();
     let Some(definition) = call.resolve_now() else {
-        return failed(execution, ToolError::unknown_tool(execution.name()));
+        return Err(failed(execution, unknown_tool(execution)));
     };
     if let Some(reason) = execution.malformed_arguments() {
-        return failed(execution, ToolError::invalid_arguments_text(reason));
+        return Err(failed(execution, ToolError::invalid_arguments_text(reason)));
     }
+    Ok(definition)
+}
 
+#[cold]
+fn unknown_tool(execution: &ToolExecution) -> ToolError {
+    ToolError::unknown_tool(execution.name())
+}
+
+/// Marks the body as started and calls the definition's `execute`, catching a panic before the
+/// future is even returned.
+#[inline]
+pub(crate) fn start_body<'a>(
+    definition: &'a dyn ToolDefinition,
+    run: &'a ToolRun,
+) -> Result<BoxFuture<'a, Result<Value, ToolError>>, String> {
+    let execution = run.execution();
     execution.mark_body_invoked();
-    let outcome = match catch_panic(|| definition.execute(execution.arguments(), run)) {
-        Ok(body) => CatchUnwind::new(body).await,
-        Err(message) => Err(message),
-    };
+    catch_panic(|| definition.execute(execution.arguments(), run))
+}
+
+/// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was
+/// cancelled meanwhile, or a success through the output contract.
+#[inline]
+pub(crate) fn body_result(
+    definition: &dyn ToolDefinition,
+    run: &ToolRun,
+    outcome: Result<Result<Value, ToolError>, String>,
+) -> ToolExecutionResult {
+    let execution = run.execution();
     match outcome {
-        Err(message) => {
-            tracing::error!(
-                tool = execution.name(),
-                call_id = execution.call_id(),
-                "tool body panicked: {message}"
-            );
-            failed(execution, ToolError::panicked(execution.name(), &message))
-        }
+        Ok(Ok(value)) if !run.is_cancelled() => rendered_success(definition, execution, value),
+        Ok(Ok(_)) => failed(execution, ToolError::aborted()),
         Ok(Err(error)) => failed(execution, error),
-        Ok(Ok(_)) if run.is_cancelled() => failed(execution, ToolError::aborted()),
-        Ok(Ok(value)) => rendered_success(&**definition, execution, value),
+        Err(message) => body_panicked(execution, &message),
     }
+}
+
+#[cold]
+fn body_panicked(execution: &ToolExecution, message: &str) -> ToolExecutionResult {
+    tracing::error!(
+        tool = execution.name(),
+        call_id = execution.call_id(),
+        "tool body panicked: {message}"
+    );
+    failed(execution, ToolError::panicked(execution.name(), message))
 }
 
 /// Awaits `body`, cancelling `fused` as soon as `replacement` is cancelled, and keeps polling the

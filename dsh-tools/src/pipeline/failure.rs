@@ -56,6 +56,7 @@ pub(crate) fn post_replaces_failed_value() -> ToolError {
 pub(crate) const BLOCKED_BY_POLICY: &str = "tool result blocked by post-execute policy";
 
 /// A result the registry built for `execution`.
+#[inline]
 pub(crate) fn failed(execution: &ToolExecution, error: ToolError) -> ToolExecutionResult {
     ToolExecutionResult::failure(error).stamped(execution.token())
 }

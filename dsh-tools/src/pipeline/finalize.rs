@@ -10,6 +10,7 @@ use crate::future::catch_panic;
 use crate::pipeline::failure::{failed, finalizer_panicked};
 use crate::result::ToolExecutionResult;
 
+#[inline]
 pub(crate) fn finalize(
     definition: Option<&Arc<dyn ToolDefinition>>,
     execution: &ToolExecution,

@@ -15,7 +15,8 @@
 //!
 //! A failing or panicking listener, approver, guard or layer ends the call with a final error
 //! that skips post-execute (finalizer and observers still run). This file owns the order; each
-//! phase lives in its own module.
+//! phase lives in its own module. A call no hook applies to (and with no span to record) runs
+//! the phases that can do anything for it, in the same order, on `short_path`.
 
 pub(crate) mod call;
 pub(crate) mod chain;
@@ -28,6 +29,7 @@ pub(crate) mod observer;
 pub(crate) mod output;
 pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
+pub(crate) mod short_path;
 pub(crate) mod trace;
 pub(crate) mod wrapper;
 
@@ -44,6 +46,7 @@ use crate::pipeline::chain::HookList;
 use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
 use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
 use crate::pipeline::wrapper::{DispatchRequest, Next};
 use crate::policy::approval::{AskVerdict, resolve_ask};
@@ -79,52 +82,37 @@ pub(crate) fn execute(
         definition,
         generation,
     };
-    // A call no hook applies to (and with no span to record) takes a short path whose future is
-    // small; everything else runs boxed, so the common case neither carries nor moves its state.
-    let route = if plan.is_empty() && span.span.is_disabled() {
-        Route::Bare(call)
-    } else {
-        Route::Hooked(Box::pin(run_hooked(call, plan, span)))
+    // A call no hook applies to (and with no span to record) takes the short path, whose future
+    // is small; everything else runs boxed, so the common case neither carries nor moves the
+    // hook machinery.
+    let route = match plan {
+        None if span.is_disabled() => Route::Short(call),
+        plan => Route::Hooked(Box::pin(run_hooked(call, plan.unwrap_or_default(), span))),
     };
+    short_path::run(route)
+}
+
+/// Phases 2 to 10 of a call with hooks or a recorded span. An `async` block rather than an
+/// `async fn`, whose arguments would take a second slot in this (boxed, moved once) future.
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an `async fn` would copy its arguments into a second slot of the future"
+)]
+fn run_hooked(
+    call: CallContext,
+    plan: HookPlan,
+    span: CallSpan,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
     async move {
-        match route {
-            Route::Bare(call) => run_bare(call).await,
-            Route::Hooked(hooked) => hooked.await,
-        }
-    }
-}
-
-/// Which path a call takes.
-enum Route {
-    Bare(CallContext),
-    Hooked(BoxFuture<'static, ToolExecutionResult>),
-}
-
-/// Phases 2 to 10 of a call with hooks or a recorded span.
-async fn run_hooked(call: CallContext, plan: HookPlan, span: CallSpan) -> ToolExecutionResult {
-    // Only an enabled span is worth entering on every poll.
-    let result = if span.span.is_disabled() {
-        run_phases(&call, &plan).await
-    } else {
-        run_phases(&call, &plan).instrument(span.span.clone()).await
-    };
-    span.finish(&result);
-    result
-}
-
-/// The phases of a call no hook applies to: dispatch, cancellation and the finalizer.
-async fn run_bare(call: CallContext) -> ToolExecutionResult {
-    let execution = call.execution();
-    let mut result = if execution.is_cancelled() {
-        failed(execution, ToolError::aborted_before_dispatch())
-    } else {
-        let mut result = dispatch::run_body(&call, &call.run).await;
-        result.prepend_additional_contexts(execution.take_deferred());
-        normalize::supersede_if_cancelled(&call, &mut result);
+        // Only an enabled span is worth entering on every poll.
+        let result = if span.is_disabled() {
+            run_phases(&call, &plan).await
+        } else {
+            run_phases(&call, &plan).instrument(span.span.clone()).await
+        };
+        span.finish(&result);
         result
-    };
-    finalize::finalize(call.definition.as_ref(), execution, &mut result);
-    result
+    }
 }
 
 /// Phases 2 to 10 for a call with hooks.

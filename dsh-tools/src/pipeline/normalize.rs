@@ -34,6 +34,7 @@ pub(crate) fn adopt(call: &CallContext, result: ToolExecutionResult) -> ToolExec
 
 /// A success becomes `ABORTED` (a body ran) or `ABORTED_BEFORE_DISPATCH` (none did) when the caller
 /// has cancelled; failures stay. Additional contexts survive either way.
+#[inline]
 pub(crate) fn supersede_if_cancelled(call: &CallContext, result: &mut ToolExecutionResult) {
     let execution = call.execution();
     if result.is_error() || !execution.is_cancelled() {

@@ -37,15 +37,11 @@ pub(crate) fn rendered_success(
             format_args!("output check panicked: {message}"),
         ))
     });
-    let result = match outcome {
-        Ok(content) => {
-            let mut result = ToolExecutionResult::success(value);
-            result.set_content(content);
-            result
-        }
-        Err(error) => ToolExecutionResult::failure(error),
-    };
-    result.stamped(execution.token())
+    let token = execution.token();
+    match outcome {
+        Ok(content) => ToolExecutionResult::rendered(value, content, token),
+        Err(error) => ToolExecutionResult::failure(error).stamped(token),
+    }
 }
 
 /// [`rendered_success`] with the definition the call resolves to now; `UNKNOWN_TOOL` when the

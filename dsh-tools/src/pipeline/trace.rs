@@ -16,6 +16,7 @@ pub(crate) struct CallSpan {
 }
 
 impl CallSpan {
+    #[inline]
     pub(crate) fn start(execution: &ToolExecution) -> Self {
         let span = tracing::info_span!(
             "tool_call",
@@ -26,6 +27,12 @@ impl CallSpan {
         );
         let started = (!span.is_disabled()).then(Instant::now);
         Self { span, started }
+    }
+
+    /// Whether no subscriber is interested in the span (then nothing is recorded).
+    #[inline]
+    pub(crate) fn is_disabled(&self) -> bool {
+        self.started.is_none()
     }
 
     /// Records how the call ended: `ok`, the error code, or `error` for failures without one.

@@ -124,13 +124,13 @@ impl Next {
     /// Runs the inner layers and the dispatch; the result is already adopted by the registry.
     pub fn run(self, request: DispatchRequest) -> BoxFuture<'static, LayerResult> {
         match self.chain.split() {
-            None => Box::pin(async move {
-                let DispatchRequest { call, signal } = request;
-                Ok(match signal {
-                    None => dispatch::dispatch(&call).await,
-                    Some(replacement) => dispatch::dispatch_replaced(&call, replacement).await,
-                })
-            }),
+            // Two futures rather than one that can do both: the common one stays small.
+            None => match request.signal {
+                None => Box::pin(async move { Ok(dispatch::dispatch(&request.call).await) }),
+                Some(replacement) => Box::pin(async move {
+                    Ok(dispatch::dispatch_replaced(&request.call, replacement).await)
+                }),
+            },
             Some((layer, rest)) => Box::pin(async move {
                 let call = request.call.clone();
                 let result = layer.call(request, Self { chain: rest }).await?;

@@ -54,14 +54,17 @@ impl Core {
 
     /// Runs `read` on the current snapshot under the read lock, without taking a reference to
     /// it: a call captures what it needs this way.
+    #[inline]
     pub(crate) fn with_snapshot<R>(&self, read: impl FnOnce(&Snapshot) -> R) -> R {
         read(&self.current.read().unwrap_or_else(PoisonError::into_inner))
     }
 
+    #[inline]
     pub(crate) fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }
 
+    #[inline]
     pub(crate) fn state(&self) -> &SharedState {
         &self.state
     }

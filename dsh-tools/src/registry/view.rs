@@ -23,6 +23,7 @@ use crate::registry::state::{HookSet, ScopeState, Snapshot};
 
 /// The hooks of every kind that apply to one call (`None` where there are none), and the
 /// approver.
+#[derive(Default)]
 pub(crate) struct HookPlan {
     pub(crate) pre_execute: Option<HookList<dyn PreExecuteHook>>,
     pub(crate) guards: Option<HookList<dyn ToolGuard>>,
@@ -33,19 +34,8 @@ pub(crate) struct HookPlan {
 }
 
 impl HookPlan {
-    fn none(approver: Option<Arc<dyn Approver>>) -> Self {
-        Self {
-            pre_execute: None,
-            guards: None,
-            wrappers: None,
-            post_execute: None,
-            observers: None,
-            approver,
-        }
-    }
-
     /// Whether no hook at all applies (the approver only matters to a `pre-execute` ask).
-    pub(crate) fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.pre_execute.is_none()
             && self.guards.is_none()
             && self.wrappers.is_none()
@@ -62,6 +52,7 @@ pub(crate) struct View<'s> {
 }
 
 impl<'s> View<'s> {
+    #[inline]
     pub(crate) fn new(snapshot: &'s Snapshot, agent: Option<&AgentId>) -> Self {
         let chain = agent
             .and_then(|agent| snapshot.scopes.get(agent))
@@ -77,6 +68,7 @@ impl<'s> View<'s> {
     }
 
     /// The definition `name` resolves to here.
+    #[inline]
     pub(crate) fn resolve(&self, name: &str) -> Option<&'s Arc<dyn ToolDefinition>> {
         for scope in self.chain.iter().rev() {
             if let Some(entry) = scope.layer.tools.get(name) {
@@ -87,6 +79,7 @@ impl<'s> View<'s> {
         self.admits_global(name).then_some(&entry.definition)
     }
 
+    #[inline]
     fn admits_global(&self, name: &str) -> bool {
         self.chain.iter().all(|scope| {
             scope
@@ -123,20 +116,21 @@ impl<'s> View<'s> {
         Some(combined)
     }
 
-    /// Every hook that applies here, resolved once for a call.
-    pub(crate) fn plan(&self) -> HookPlan {
-        let approver = self.approver().cloned();
+    /// Every hook that applies here, resolved once for a call; `None` when no hook applies.
+    #[inline]
+    pub(crate) fn plan(&self) -> Option<HookPlan> {
         if self.chain.is_empty() && self.snapshot.global.hooks.is_empty() {
-            return HookPlan::none(approver);
+            return None;
         }
-        HookPlan {
+        let plan = HookPlan {
             pre_execute: self.hooks(|hooks| &hooks.pre_execute),
             guards: self.hooks(|hooks| &hooks.guards),
             wrappers: self.hooks(|hooks| &hooks.wrappers),
             post_execute: self.hooks(|hooks| &hooks.post_execute),
             observers: self.hooks(|hooks| &hooks.observers),
-            approver,
-        }
+            approver: self.approver().cloned(),
+        };
+        (!plan.is_empty()).then_some(plan)
     }
 
     /// The model-facing schemas of every visible tool, sorted by name, cached per snapshot.

@@ -1,0 +1,72 @@
+//! The future every call returns, and the short path it runs for a call no hook applies to and
+//! with no span to record.
+//!
+//! Of the pipeline's phases only these can do anything for such a call: the pre-dispatch
+//! cancellation check, dispatch, deferred contexts and cancellation superseding a success, and
+//! the captured finalizer. They run here in the same order as on the full path
+//! (`pipeline::run_phases`), with dispatch's steps (`dispatch::run_body`) written out rather than
+//! awaited as a nested future: the call's future then holds little more than the body's own, and
+//! the result is not handed up through one more `Poll` on its way to the caller. Calls with hooks
+//! run the full pipeline, boxed, inside the same future.
+
+use std::future::Future;
+
+use crate::error::ToolError;
+use crate::future::{BoxFuture, CatchUnwind};
+use crate::pipeline::call::CallContext;
+use crate::pipeline::failure::failed;
+use crate::pipeline::{dispatch, finalize, normalize};
+use crate::result::ToolExecutionResult;
+
+/// Which path a call takes, decided when it is captured.
+pub(crate) enum Route {
+    /// No hook applies and no span records: the short path below.
+    Short(CallContext),
+    /// The full pipeline (`pipeline::run_hooked`).
+    Hooked(BoxFuture<'static, ToolExecutionResult>),
+}
+
+/// The future of a call. The route is only borrowed: moving it out of the future's captures
+/// would copy it into a second slot of the future.
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an `async fn` would copy its arguments into a second slot of the future"
+)]
+pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
+    async move {
+        let call = match &mut route {
+            Route::Short(call) => &*call,
+            Route::Hooked(hooked) => return hooked.await,
+        };
+        let execution = call.execution();
+        let mut result = 'dispatched: {
+            if execution.is_cancelled() {
+                break 'dispatched failed(execution, ToolError::aborted_before_dispatch());
+            }
+            let definition = match dispatch::runnable_definition(call) {
+                Ok(definition) => definition,
+                Err(refused) => break 'dispatched refused,
+            };
+            let outcome = {
+                let started = dispatch::start_body(&**definition, &call.run);
+                match started {
+                    Ok(body) => CatchUnwind::new(body),
+                    Err(message) => {
+                        break 'dispatched dispatch::body_result(
+                            &**definition,
+                            &call.run,
+                            Err(message),
+                        );
+                    }
+                }
+            }
+            .await;
+            let mut result = dispatch::body_result(&**definition, &call.run, outcome);
+            result.prepend_additional_contexts(execution.take_deferred());
+            normalize::supersede_if_cancelled(call, &mut result);
+            result
+        };
+        finalize::finalize(call.definition.as_ref(), execution, &mut result);
+        result
+    }
+}
