@@ -10,7 +10,10 @@ Generates three throwaway crates in a temporary directory, each with 50 tools of
 
 Each crate is built once (dependencies included, dev profile), then `src/lib.rs` is touched and
 the crate rebuilt `--runs` times; the median rebuild time is reported, and the ratio dsh / rmcp
-(target: <= 1.0). Run it on an otherwise idle machine; the crates build one after another.
+(target: <= 1.0). Incremental compilation is off (`CARGO_INCREMENTAL=0`) unless `--incremental`
+is given: touching a file changes nothing, so an incremental rebuild would reuse every query and
+measure almost nothing of the macros' cost. Run it on an otherwise idle machine; the crates build
+one after another.
 
     python3 dsh-tools/benches/compile_time.py [--tools 50] [--runs 5] [--keep DIR]
 """
@@ -168,23 +171,27 @@ def write_crate(root: Path, name: str, deps: str, lib: str) -> Path:
     return crate
 
 
-def build(crate: Path) -> float:
+def build(crate: Path, incremental: bool) -> float:
     start = time.perf_counter()
     subprocess.run(
         ["cargo", "build", "--quiet"],
         cwd=crate,
         check=True,
-        env={**os.environ, "CARGO_TARGET_DIR": str(crate / "target")},
+        env={
+            **os.environ,
+            "CARGO_TARGET_DIR": str(crate / "target"),
+            "CARGO_INCREMENTAL": "1" if incremental else "0",
+        },
     )
     return time.perf_counter() - start
 
 
-def rebuild_times(crate: Path, runs: int) -> list:
-    build(crate)  # dependencies and a first full build
+def rebuild_times(crate: Path, runs: int, incremental: bool) -> list:
+    build(crate, incremental)  # dependencies and a first full build
     times = []
     for _ in range(runs):
         (crate / "src" / "lib.rs").touch()
-        times.append(build(crate))
+        times.append(build(crate, incremental))
     return times
 
 
@@ -193,6 +200,7 @@ def main() -> int:
     parser.add_argument("--tools", type=int, default=50)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keep", type=Path, help="generate into this directory and keep it")
+    parser.add_argument("--incremental", action="store_true", help="keep incremental compilation on")
     args = parser.parse_args()
 
     root = args.keep or Path(tempfile.mkdtemp(prefix="dsh-compile-time-"))
@@ -200,7 +208,7 @@ def main() -> int:
     medians = {}
     for name, (deps, lib) in crates(args.tools).items():
         crate = write_crate(root, name, deps, lib)
-        times = rebuild_times(crate, args.runs)
+        times = rebuild_times(crate, args.runs, args.incremental)
         medians[name] = statistics.median(times)
         print(f"{name:>5}: rebuild median {medians[name]:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)})")
     print(f"ratio dsh / rmcp: {medians['dsh'] / medians['rmcp']:.2f}  (target <= 1.0)")
