@@ -17,8 +17,9 @@ use serde_json::{Map, Number, Value};
 use super::compile::{
     Additional, ArrayTest, Bounds, Lengths, Node, ObjectTest, PropertyTest, Test, lower,
 };
+use super::key::find_from_hint;
 use super::model::Schema;
-use super::semantics::{has_code_points_within, is_integral, json_equal};
+use super::semantics::{count_up_to_two, has_code_points_within, is_integral, json_equal};
 use super::validate::{MAX_VALIDATION_DEPTH, bound_violation, report};
 use super::violation::{PathRoot, Violations};
 
@@ -179,7 +180,8 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
         (Test::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
         (Test::Const(constant), _) => json_equal(constant, value),
         (Test::OneOf(branches), _) => {
-            depth < MAX_VALIDATION_DEPTH && count_matching(branches, value, depth + 1) == 1
+            depth < MAX_VALIDATION_DEPTH
+                && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
         }
         _ => false,
     }
@@ -226,51 +228,17 @@ fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
             .is_none_or(|item| items.iter().all(|value| check(item, value, depth + 1)))
 }
 
-fn count_matching(branches: &[Node], value: &Value, depth: usize) -> usize {
-    let mut matched = 0;
-    for branch in branches {
-        if check(branch, value, depth) {
-            matched += 1;
-            // "Not exactly one" is already certain; only the reporting walk needs the count.
-            if matched == 2 {
-                break;
-            }
-        }
-    }
-    matched
-}
-
-/// The property named `key`, and its index. Payloads usually list keys in declaration order,
-/// some optional ones left out, so the property after the last match (`hint`) is tried first,
-/// then the one after it, and only then the whole list.
+/// The property named `key`, and its index (see [`find_from_hint`]).
 #[inline(always)]
 fn find_property<'p>(
     properties: &'p [PropertyTest],
     key: &str,
     hint: usize,
 ) -> Option<(usize, &'p PropertyTest)> {
-    if let Some(property) = properties.get(hint)
-        && property.key.matches(key)
-    {
-        return Some((hint, property));
-    }
-    if let Some(property) = properties.get(hint + 1)
-        && property.key.matches(key)
-    {
-        return Some((hint + 1, property));
-    }
-    search_property(properties, key)
-}
-
-#[inline(never)]
-fn search_property<'p>(
-    properties: &'p [PropertyTest],
-    key: &str,
-) -> Option<(usize, &'p PropertyTest)> {
-    properties
-        .iter()
-        .enumerate()
-        .find(|(_, property)| property.key.matches(key))
+    find_from_hint(properties.len(), hint, |index| {
+        properties[index].key.matches(key)
+    })
+    .map(|index| (index, &properties[index]))
 }
 
 /// Whether `text`'s length in code points is within `lengths`, counting only when the byte

@@ -5,6 +5,8 @@
 //! Keys are short, and matching them is on the path of every property of every object, so
 //! this beats `==` (a length check, then a call to `memcmp`).
 
+use super::semantics::{half, word};
+
 /// A declared property name, ready to be matched.
 #[derive(Clone, Debug)]
 pub(super) struct Key {
@@ -56,18 +58,28 @@ fn words(bytes: &[u8]) -> (u64, u64) {
     }
 }
 
+/// The index among `len` properties whose name `matches`. Payloads usually list keys in
+/// declaration order, some optional ones left out, so the property after the last match (`hint`)
+/// is tried first, then the one after it, and only then the whole list.
 #[inline(always)]
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut chunk = [0u8; 8];
-    chunk.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_ne_bytes(chunk)
+pub(super) fn find_from_hint(
+    len: usize,
+    hint: usize,
+    matches: impl Fn(usize) -> bool + Copy,
+) -> Option<usize> {
+    if hint < len && matches(hint) {
+        return Some(hint);
+    }
+    if hint + 1 < len && matches(hint + 1) {
+        return Some(hint + 1);
+    }
+    search(len, matches)
 }
 
-#[inline(always)]
-fn half(bytes: &[u8], at: usize) -> u32 {
-    let mut chunk = [0u8; 4];
-    chunk.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_ne_bytes(chunk)
+/// The full scan, kept out of line so the two guesses above stay small enough to inline.
+#[inline(never)]
+fn search(len: usize, matches: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..len).find(|&index| matches(index))
 }
 
 #[cfg(test)]

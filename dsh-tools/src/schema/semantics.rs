@@ -103,17 +103,33 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
 }
 
 #[inline(always)]
-fn word(bytes: &[u8], at: usize) -> u64 {
+pub(super) fn word(bytes: &[u8], at: usize) -> u64 {
     let mut chunk = [0u8; 8];
     chunk.copy_from_slice(&bytes[at..at + 8]);
     u64::from_ne_bytes(chunk)
 }
 
 #[inline(always)]
-fn half(bytes: &[u8], at: usize) -> u32 {
+pub(super) fn half(bytes: &[u8], at: usize) -> u32 {
     let mut chunk = [0u8; 4];
     chunk.copy_from_slice(&bytes[at..at + 4]);
     u32::from_ne_bytes(chunk)
+}
+
+/// How many of `branches` `matches`, counted up to two: `oneOf` only asks whether exactly one
+/// does, and only the reporting walk prints a larger count (it counts on its own).
+#[inline]
+pub(crate) fn count_up_to_two<T>(branches: &[T], matches: impl Fn(&T) -> bool) -> usize {
+    let mut matched = 0;
+    for branch in branches {
+        if matches(branch) {
+            matched += 1;
+            if matched == 2 {
+                break;
+            }
+        }
+    }
+    matched
 }
 
 /// Whether `text` has at least `min` code points, counting only when bytes cannot decide.

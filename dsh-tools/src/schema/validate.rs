@@ -19,13 +19,14 @@ use serde_json::{Map, Number, Value};
 
 use super::compile::Node;
 use super::compiled::check as compiled_check;
+use super::key::find_from_hint;
 use super::model::{
     AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
     StringRules,
 };
 use super::semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
-    same_key,
+    compare_numbers, count_up_to_two, has_at_least_code_points, has_at_most_code_points,
+    is_integral, json_equal, same_key,
 };
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 use std::cmp::Ordering;
@@ -113,7 +114,8 @@ fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
         (SchemaKind::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
         (SchemaKind::Const(constant), _) => json_equal(constant, value),
         (SchemaKind::OneOf(branches), _) => {
-            depth < MAX_VALIDATION_DEPTH && count_matching(branches, value, depth + 1) == 1
+            depth < MAX_VALIDATION_DEPTH
+                && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
         }
         _ => false,
     }
@@ -174,39 +176,12 @@ fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> 
         || required_seen == properties.iter().filter(|p| p.required).count()
 }
 
-fn count_matching(branches: &[Schema], value: &Value, depth: usize) -> usize {
-    let mut matched = 0;
-    for branch in branches {
-        if check(branch, value, depth) {
-            matched += 1;
-            // Past two the answer ("not exactly one") and the report ("matched N") still need
-            // the exact count, but only the walk prints it; `check` can stop here.
-            if matched == 2 {
-                break;
-            }
-        }
-    }
-    matched
-}
-
-/// The index of the property named `key`. Payloads usually list keys in declaration order,
-/// some optional ones left out, so the property after the last match (`hint`) is tried first,
-/// then the one after it, and only then the whole list.
+/// The index of the property named `key` (see [`find_from_hint`]).
 #[inline(always)]
 fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
-    if let Some(property) = properties.get(hint)
-        && same_key(&property.name, key)
-    {
-        return Some(hint);
-    }
-    if let Some(property) = properties.get(hint + 1)
-        && same_key(&property.name, key)
-    {
-        return Some(hint + 1);
-    }
-    properties
-        .iter()
-        .position(|property| same_key(&property.name, key))
+    find_from_hint(properties.len(), hint, |index| {
+        same_key(&properties[index].name, key)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
