@@ -15,6 +15,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
+use crate::progress::{ProgressSink, SharedSink, ToolProgress};
 use crate::registry::core::Core;
 use crate::run::SharedState;
 
@@ -114,6 +115,8 @@ pub struct ToolExecutionInput {
     pub signal: Option<CancellationToken>,
     /// Why the raw argument string could not be parsed (see [`ToolExecutionInput::from_raw`]).
     malformed: Option<Arc<str>>,
+    /// Where the body's progress reports go (see [`ToolExecutionInput::with_progress`]).
+    progress: Option<SharedSink>,
 }
 
 impl ToolExecutionInput {
@@ -127,6 +130,7 @@ impl ToolExecutionInput {
             parent: None,
             signal: None,
             malformed: None,
+            progress: None,
         }
     }
 
@@ -169,6 +173,26 @@ impl ToolExecutionInput {
     pub fn with_signal(mut self, signal: CancellationToken) -> Self {
         self.signal = Some(signal);
         self
+    }
+
+    /// Sends the progress the body reports ([`ToolRun::report_progress`](crate::ToolRun::report_progress))
+    /// to `sink`. Without a sink, reports are dropped at no cost.
+    #[must_use]
+    pub fn with_progress(mut self, sink: impl ProgressSink) -> Self {
+        self.progress = Some(SharedSink(Arc::new(sink)));
+        self
+    }
+
+    /// Like [`with_progress`](Self::with_progress), with a sink already shared by several calls.
+    #[must_use]
+    pub fn with_shared_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(SharedSink(sink));
+        self
+    }
+
+    /// Whether a progress sink is set.
+    pub fn has_progress_sink(&self) -> bool {
+        self.progress.is_some()
     }
 }
 
@@ -275,6 +299,20 @@ impl ToolExecution {
     #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {
         self.inner.input.malformed.as_deref()
+    }
+
+    /// Whether the caller set a progress sink on the call.
+    #[inline]
+    pub fn has_progress_sink(&self) -> bool {
+        self.inner.input.progress.is_some()
+    }
+
+    /// Hands a progress report to the call's sink, if it has one.
+    #[inline]
+    pub(crate) fn report_progress(&self, progress: impl FnOnce() -> ToolProgress) {
+        if let Some(sink) = &self.inner.input.progress {
+            sink.deliver(self, progress());
+        }
     }
 
     /// Whether the caller has cancelled the call.

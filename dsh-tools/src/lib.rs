@@ -67,6 +67,7 @@ mod lossless;
 mod pipeline;
 mod policy;
 mod present;
+mod progress;
 mod registry;
 mod result;
 mod run;
@@ -96,6 +97,7 @@ pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverF
 pub use policy::batch::{BatchOutcome, ExecutionMode};
 pub use policy::timeout::TimeoutPolicy;
 pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use progress::{ProgressSink, ToolProgress};
 pub use registry::{
     IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,
     ToolRegistry, ToolRestriction, ToolScope,

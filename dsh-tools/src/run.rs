@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::progress::ToolProgress;
 use crate::registry::core::Core;
 
 /// Shared state provided to the registry once and reached by tools through [`ToolRun::state`],
@@ -119,6 +120,27 @@ impl ToolRun {
     /// Resolves when the body should stop.
     pub async fn cancelled(&self) {
         self.signal().cancelled().await;
+    }
+
+    /// Reports how far the body has come to the caller's progress sink (an MCP client's
+    /// `notifications/progress`, a UI's pending card). Does nothing, at no cost, when the caller
+    /// set no sink; accepts a bare `f64` or a [`ToolProgress`] with a total and a message.
+    ///
+    /// ```
+    /// # use dsh_tools::{ToolProgress, ToolRun, json};
+    /// # let run = ToolRun::detached("call_1", "index", json!({}));
+    /// run.report_progress(ToolProgress::new(3.0).with_total(10.0).with_message("indexing"));
+    /// run.report_progress(4.0);
+    /// ```
+    #[inline]
+    pub fn report_progress(&self, progress: impl Into<ToolProgress>) {
+        self.execution.report_progress(|| progress.into());
+    }
+
+    /// Whether the caller listens to progress reports; lets a body skip building costly messages.
+    #[inline]
+    pub fn wants_progress(&self) -> bool {
+        self.execution.has_progress_sink()
     }
 
     /// Queues context for the model's next request; it is delivered with the result, before any

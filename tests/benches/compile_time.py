@@ -15,7 +15,7 @@ is given: touching a file changes nothing, so an incremental rebuild would reuse
 measure almost nothing of the macros' cost. Run it on an otherwise idle machine; the crates build
 one after another.
 
-    python3 dsh-tools/benches/compile_time.py [--tools 50] [--runs 5] [--keep DIR]
+    python3 tests/benches/compile_time.py [--tools 50] [--runs 5] [--keep DIR]
 """
 
 import argparse

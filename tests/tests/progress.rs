@@ -1,0 +1,113 @@
+//! Progress reports: a body reports through its `ToolRun`, the caller's sink on the input hears
+//! them in order, tagged with the call; without a sink nothing happens; a panicking sink never
+//! fails the call.
+
+use std::sync::{Arc, Mutex};
+
+use dsh_tools::{FnTool, ToolExecution, ToolExecutionInput, ToolProgress, ToolRegistry, json};
+use dsh_tools_tests::Capture;
+
+fn counting_tool() -> FnTool {
+    FnTool::builder("count", "Counts to three, reporting progress.").handler(|_, run| async move {
+        let listening = run.wants_progress();
+        for step in 1..=3 {
+            run.report_progress(
+                ToolProgress::new(f64::from(step))
+                    .with_total(3.0)
+                    .with_message(format!("step {step}")),
+            );
+        }
+        run.report_progress(4.0);
+        Ok(json!({ "listening": listening }))
+    })
+}
+
+fn registry() -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    registry.register(counting_tool()).unwrap();
+    registry
+}
+
+#[tokio::test]
+async fn the_sink_hears_every_report_in_order_with_its_call() {
+    let heard: Arc<Mutex<Vec<(String, ToolProgress)>>> = Arc::default();
+    let sink = {
+        let heard = Arc::clone(&heard);
+        move |execution: &ToolExecution, progress: ToolProgress| {
+            heard
+                .lock()
+                .unwrap()
+                .push((execution.call_id().to_owned(), progress));
+        }
+    };
+    let input = ToolExecutionInput::new("call_7", "count", json!({})).with_progress(sink);
+    assert!(input.has_progress_sink());
+    let result = registry().execute(input).await;
+    assert_eq!(result.value(), Some(&json!({"listening": true})));
+
+    let heard = heard.lock().unwrap().clone();
+    let expected: Vec<(String, ToolProgress)> = vec![
+        (
+            "call_7".into(),
+            ToolProgress::new(1.0)
+                .with_total(3.0)
+                .with_message("step 1"),
+        ),
+        (
+            "call_7".into(),
+            ToolProgress::new(2.0)
+                .with_total(3.0)
+                .with_message("step 2"),
+        ),
+        (
+            "call_7".into(),
+            ToolProgress::new(3.0)
+                .with_total(3.0)
+                .with_message("step 3"),
+        ),
+        ("call_7".into(), ToolProgress::new(4.0)),
+    ];
+    assert_eq!(heard, expected);
+}
+
+#[tokio::test]
+async fn without_a_sink_reports_are_dropped_and_the_body_knows() {
+    let result = registry()
+        .execute(ToolExecutionInput::new("call_1", "count", json!({})))
+        .await;
+    assert_eq!(result.value(), Some(&json!({"listening": false})));
+}
+
+#[tokio::test]
+async fn a_panicking_sink_is_logged_and_the_call_still_succeeds() {
+    let capture = Capture::new();
+    let _guard = capture.install();
+    let input = ToolExecutionInput::new("call_2", "count", json!({}))
+        .with_progress(|_: &ToolExecution, _: ToolProgress| panic!("sink broke"));
+    let result = registry().execute(input).await;
+    assert!(!result.is_error(), "{}", result.text());
+    let events = capture.events();
+    assert_eq!(
+        events
+            .iter()
+            .filter(|event| event.contains("progress sink panicked: sink broke"))
+            .count(),
+        4,
+        "{events:#?}"
+    );
+}
+
+#[test]
+fn progress_serializes_in_the_shape_bridges_forward() {
+    let progress = ToolProgress::new(2.0)
+        .with_total(5.0)
+        .with_message("half way");
+    assert_eq!(
+        serde_json::to_value(&progress).unwrap(),
+        json!({"progress": 2.0, "total": 5.0, "message": "half way"})
+    );
+    assert_eq!(
+        serde_json::to_value(ToolProgress::new(1.0)).unwrap(),
+        json!({"progress": 1.0})
+    );
+}
