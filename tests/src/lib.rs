@@ -1,7 +1,8 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, and JSON value generators for property tests.
+//! files, JSON value generators for property tests, and the bench harness (`bench`).
 
+pub mod bench;
 pub mod golden;
 pub mod json_values;
 pub mod workload;

@@ -1,0 +1,210 @@
+//! What changing the registry costs, per tool, as the registry grows: registering, disposing,
+//! registering into an agent scope, creating and disposing scopes, and the first `schemas()`
+//! after a change (the cached call for reference).
+//!
+//! Each case does its work for 10, 1,000 and 10,000 tools (or scopes); the figures are per tool,
+//! so a cost that grows with the registry shows as a ratio above 1 to the 10-tool case. The tools
+//! are `FnTool`s with a small argument schema (a raw definition: its parameters are copied once
+//! at registration). Building the definitions, the registry and the handles happens outside the
+//! measured section; so does dropping them.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dsh_tools::{FnTool, IntoToolDefinition, Registration, ToolDefinition, ToolRegistry, json};
+use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
+
+pub(crate) const SUITE: SuiteDef = SuiteDef::new("registry", suite);
+
+/// The registry sizes every case runs at.
+const SIZES: [(u64, &str); 3] = [(10, "10"), (1_000, "1000"), (10_000, "10000")];
+
+/// `count` distinct tools, shared so that each iteration registers the same definitions.
+fn definitions(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
+    (0..count)
+        .map(|index| {
+            FnTool::builder(format!("tool_{index:05}"), "Reads one file of the workspace.")
+                .parameters(json!({
+                    "type": "object",
+                    "properties": {"path": {"type": "string", "description": "File path"}},
+                    "required": ["path"],
+                    "additionalProperties": false
+                }))
+                .handler(|_, _| async { Ok(json!("ok")) })
+                .into_definition()
+        })
+        .collect()
+}
+
+/// How many iterations a case over `count` tools is counted at.
+fn profile_iterations(count: u64) -> u64 {
+    (20_000 / count).max(2)
+}
+
+fn register(count: u64) -> Case {
+    let tools = definitions(count);
+    Case::custom(
+        id("register", count),
+        format!("`register` {count} tools into the global layer"),
+        move |iterations, meter| {
+            for _ in 0..iterations {
+                let registry = ToolRegistry::new();
+                let mut handles = Vec::with_capacity(tools.len());
+                meter.measure(|| {
+                    for tool in &tools {
+                        handles.push(registry.register(Arc::clone(tool)).expect("distinct"));
+                    }
+                });
+                drop(black_box(handles));
+            }
+        },
+    )
+}
+
+fn dispose(count: u64) -> Case {
+    let tools = definitions(count);
+    Case::custom(
+        id("dispose", count),
+        format!("`Registration::dispose` of {count} global tools"),
+        move |iterations, meter| {
+            for _ in 0..iterations {
+                let registry = ToolRegistry::new();
+                let handles: Vec<Registration> = tools
+                    .iter()
+                    .map(|tool| registry.register(Arc::clone(tool)).expect("distinct"))
+                    .collect();
+                meter.measure(|| {
+                    for handle in &handles {
+                        black_box(handle.dispose());
+                    }
+                });
+            }
+        },
+    )
+}
+
+fn register_scoped(count: u64) -> Case {
+    let tools = definitions(count);
+    Case::custom(
+        id("scope_register", count),
+        format!("`ToolScope::register` {count} tools into one agent scope"),
+        move |iterations, meter| {
+            for _ in 0..iterations {
+                let registry = ToolRegistry::new();
+                let scope = registry.create_scope("agent", None).expect("fresh");
+                let mut handles = Vec::with_capacity(tools.len());
+                meter.measure(|| {
+                    for tool in &tools {
+                        handles.push(scope.register(Arc::clone(tool)).expect("distinct"));
+                    }
+                });
+                drop(black_box(handles));
+            }
+        },
+    )
+}
+
+fn scopes(count: u64) -> Case {
+    let agents: Vec<String> = (0..count).map(|index| format!("agent_{index:05}")).collect();
+    Case::custom(
+        id("scopes", count),
+        format!("create {count} agent scopes under one parent, then dispose each"),
+        move |iterations, meter| {
+            for _ in 0..iterations {
+                let registry = ToolRegistry::new();
+                let parent = registry.create_scope("parent", None).expect("fresh");
+                meter.measure(|| {
+                    let children: Vec<_> = agents
+                        .iter()
+                        .map(|agent| parent.create_child(agent.as_str()).expect("fresh"))
+                        .collect();
+                    for child in &children {
+                        black_box(child.dispose());
+                    }
+                });
+            }
+        },
+    )
+}
+
+fn schemas_after_change(count: u64) -> Case {
+    let registry = ToolRegistry::new();
+    let handles: Vec<Registration> = definitions(count)
+        .into_iter()
+        .map(|tool| registry.register(tool).expect("distinct"))
+        .collect();
+    let spare = FnTool::builder("spare", "Changes the registry.")
+        .handler(|_, _| async { Ok(json!("ok")) })
+        .into_definition();
+    Case::custom(
+        id("schemas_after_change", count),
+        format!("the first `schemas()` after a change, {count} tools"),
+        move |iterations, meter: &mut Meter| {
+            let _ = &handles;
+            for _ in 0..iterations {
+                // A change outside the measured section empties the cache.
+                let change = registry.register(Arc::clone(&spare)).expect("spare is free");
+                black_box(meter.measure(|| registry.schemas(None)));
+                change.dispose();
+                black_box(meter.measure(|| registry.schemas(None)));
+            }
+        },
+    )
+    // Each iteration computes the schemas twice (after registering and after disposing).
+    .per(2 * count, "tool")
+}
+
+fn id(kind: &str, count: u64) -> &'static str {
+    let size = SIZES
+        .iter()
+        .find(|(size, _)| *size == count)
+        .map(|(_, name)| *name)
+        .expect("a bench size");
+    // Case ids are `'static`; a handful of them are leaked once per process.
+    Box::leak(format!("{kind}_{size}").into_boxed_str())
+}
+
+fn suite() -> Suite {
+    let mut suite = Suite::new("registry")
+        .timing(Duration::from_millis(500), Duration::from_secs(2))
+        .sample_size(10);
+    type Maker = fn(u64) -> Case;
+    let kinds: [(&str, Maker, &str); 4] = [
+        ("register", register, "tool"),
+        ("dispose", dispose, "tool"),
+        ("scope_register", register_scoped, "tool"),
+        ("scopes", scopes, "scope"),
+    ];
+    for (kind, make, unit) in kinds {
+        let smallest = id(kind, SIZES[0].0);
+        for (count, _) in SIZES {
+            let mut case = make(count)
+                .per(count, unit)
+                .profile_iterations(profile_iterations(count));
+            if count != SIZES[0].0 {
+                case = case.vs(smallest).target(Target::Note("flat"));
+            }
+            if kind == "register" && count == 10_000 {
+                case = case.target(Target::Wall(Duration::from_millis(50)));
+            }
+            suite = suite.case(case);
+        }
+    }
+    for (count, _) in SIZES {
+        suite = suite.case(
+            schemas_after_change(count)
+                .target(Target::Instructions(2_000))
+                .profile_iterations(profile_iterations(count).min(200)),
+        );
+    }
+    let registry = ToolRegistry::new();
+    for tool in definitions(1_000) {
+        registry.register(tool).expect("distinct");
+    }
+    suite.case(Case::iter(
+        "schemas_cached",
+        "`schemas()` again, nothing changed (1,000 tools)",
+        move || registry.schemas(None),
+    ))
+}
