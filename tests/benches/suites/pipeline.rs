@@ -128,7 +128,10 @@ fn suite() -> Suite {
             let id = ["hooks_1", "hooks_2", "hooks_3"][per_kind - 1];
             Case::custom(
                 id,
-                format!("the same with {per_kind} of each hook kind ({} hooks)", 5 * per_kind),
+                format!(
+                    "the same with {per_kind} of each hook kind ({} hooks)",
+                    5 * per_kind
+                ),
                 move |iterations, meter| timed_calls(&rt, &registry, iterations, meter),
             )
             .target(Target::Note("linear in hooks"))
@@ -144,7 +147,9 @@ fn suite() -> Suite {
             Case::custom(
                 "no_hooks_building_input",
                 "the same, building the input in the measured section",
-                move |iterations, meter| calls_building_input(&building, &registry, iterations, meter),
+                move |iterations, meter| {
+                    calls_building_input(&building, &registry, iterations, meter)
+                },
             )
             .vs("d"),
         )

@@ -24,15 +24,18 @@ const SIZES: [(u64, &str); 3] = [(10, "10"), (1_000, "1000"), (10_000, "10000")]
 fn definitions(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
     (0..count)
         .map(|index| {
-            FnTool::builder(format!("tool_{index:05}"), "Reads one file of the workspace.")
-                .parameters(json!({
-                    "type": "object",
-                    "properties": {"path": {"type": "string", "description": "File path"}},
-                    "required": ["path"],
-                    "additionalProperties": false
-                }))
-                .handler(|_, _| async { Ok(json!("ok")) })
-                .into_definition()
+            FnTool::builder(
+                format!("tool_{index:05}"),
+                "Reads one file of the workspace.",
+            )
+            .parameters(json!({
+                "type": "object",
+                "properties": {"path": {"type": "string", "description": "File path"}},
+                "required": ["path"],
+                "additionalProperties": false
+            }))
+            .handler(|_, _| async { Ok(json!("ok")) })
+            .into_definition()
         })
         .collect()
 }
@@ -106,7 +109,9 @@ fn register_scoped(count: u64) -> Case {
 }
 
 fn scopes(count: u64) -> Case {
-    let agents: Vec<String> = (0..count).map(|index| format!("agent_{index:05}")).collect();
+    let agents: Vec<String> = (0..count)
+        .map(|index| format!("agent_{index:05}"))
+        .collect();
     Case::custom(
         id("scopes", count),
         format!("create {count} agent scopes under one parent, then dispose each"),
@@ -144,7 +149,9 @@ fn schemas_after_change(count: u64) -> Case {
             let _ = &handles;
             for _ in 0..iterations {
                 // A change outside the measured section empties the cache.
-                let change = registry.register(Arc::clone(&spare)).expect("spare is free");
+                let change = registry
+                    .register(Arc::clone(&spare))
+                    .expect("spare is free");
                 black_box(meter.measure(|| registry.schemas(None)));
                 change.dispose();
                 black_box(meter.measure(|| registry.schemas(None)));

@@ -88,9 +88,11 @@ fn suite() -> Suite {
     let (c1, c2, is_valid, valid_ok, invalid_all, interp_valid, interp_invalid) =
         (f(), f(), f(), f(), f(), f(), f());
     Suite::new("validate")
-        .case(Case::iter("c1", "`jsonschema` `is_valid` (c1)", move || {
-            c1.theirs.is_valid(black_box(&c1.valid))
-        }))
+        .case(Case::iter(
+            "c1",
+            "`jsonschema` `is_valid` (c1)",
+            move || c1.theirs.is_valid(black_box(&c1.valid)),
+        ))
         .case(Case::iter(
             "c2",
             "`jsonschema` `iter_errors().collect()`, three violations (c2)",

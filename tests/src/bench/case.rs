@@ -231,7 +231,10 @@ impl Case {
     /// [`DEFAULT_PROFILE_ITERATIONS`]); lower it for cases whose iteration is long.
     #[must_use]
     pub fn profile_iterations(mut self, iterations: u64) -> Self {
-        assert!(iterations > 0, "a case is counted over at least one iteration");
+        assert!(
+            iterations > 0,
+            "a case is counted over at least one iteration"
+        );
         self.profile_iterations = iterations;
         self
     }

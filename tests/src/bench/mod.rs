@@ -102,7 +102,10 @@ pub fn table_main(suites: &[SuiteDef]) {
         return;
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|arg| arg == "--bench" || arg == "--instructions") {
+    if args
+        .iter()
+        .any(|arg| arg == "--bench" || arg == "--instructions")
+    {
         exit_on_error(table(suites, &args));
     } else {
         for def in suites {
@@ -183,7 +186,11 @@ impl TableArgs {
     }
 
     fn matches(&self, id: &str) -> bool {
-        self.filters.is_empty() || self.filters.iter().any(|filter| id.contains(filter.as_str()))
+        self.filters.is_empty()
+            || self
+                .filters
+                .iter()
+                .any(|filter| id.contains(filter.as_str()))
     }
 }
 
@@ -227,7 +234,9 @@ fn table(defs: &[SuiteDef], args: &[String]) -> Result<(), String> {
     if args.wall {
         let mut criterion = Criterion::default();
         for (suite, selected) in &mut suites {
-            wall::run(&mut criterion, suite, &|id| selected.iter().any(|s| s == id));
+            wall::run(&mut criterion, suite, &|id| {
+                selected.iter().any(|s| s == id)
+            });
         }
         criterion.final_summary();
     }
@@ -293,7 +302,8 @@ mod tests {
 
     #[test]
     fn table_arguments_are_flags_and_filters() {
-        let args = TableArgs::parse(&strings(&["--bench", "--wall", "pipeline", "tools/e"])).unwrap();
+        let args =
+            TableArgs::parse(&strings(&["--bench", "--wall", "pipeline", "tools/e"])).unwrap();
         assert!(args.wall);
         assert!(args.matches("tools/e1") && args.matches("pipeline/d") && !args.matches("args/b2"));
         assert_eq!(

@@ -117,7 +117,11 @@ fn verdict(row: &Row, target: Target, ratio_ir: Option<f64>) -> String {
             let per = if row.unit == Unit::OP {
                 String::new()
             } else {
-                format!(" per {} {}s", group_thousands(row.unit.count), row.unit.name)
+                format!(
+                    " per {} {}s",
+                    group_thousands(row.unit.count),
+                    row.unit.name
+                )
             };
             (
                 format!("≤ {}{per} (wall)", format_duration(limit)),
@@ -147,7 +151,7 @@ fn group_thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut grouped = String::new();
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(digit);
@@ -170,11 +174,11 @@ pub(crate) fn format_nanos(nanos: f64) -> String {
 
 fn format_duration(duration: Duration) -> String {
     let nanos = duration.as_nanos();
-    if nanos >= 1_000_000_000 && nanos % 1_000_000_000 == 0 {
+    if nanos >= 1_000_000_000 && nanos.is_multiple_of(1_000_000_000) {
         format!("{} s", nanos / 1_000_000_000)
-    } else if nanos >= 1_000_000 && nanos % 1_000_000 == 0 {
+    } else if nanos >= 1_000_000 && nanos.is_multiple_of(1_000_000) {
         format!("{} ms", nanos / 1_000_000)
-    } else if nanos >= 1_000 && nanos % 1_000 == 0 {
+    } else if nanos >= 1_000 && nanos.is_multiple_of(1_000) {
         format!("{} µs", nanos / 1_000)
     } else {
         format!("{nanos} ns")
@@ -227,10 +231,7 @@ mod tests {
         ];
         let table = render(&[base, ours, bulk]);
         let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(
-            lines[2],
-            "| s/e1 | case e1 | 9,097 |  |  | 864.0 ns |  |"
-        );
+        assert_eq!(lines[2], "| s/e1 | case e1 | 9,097 |  |  | 864.0 ns |  |");
         assert_eq!(
             lines[3],
             "| s/ours | case ours | 9,853 | 1.08 × e1 | ≤ 0.8 × e1: **missed** | 785.0 ns | 0.91 × e1 |"
@@ -251,7 +252,8 @@ mod tests {
         ours.targets = vec![Target::Ratio(0.5)];
         let table = render(&[ours]);
         assert!(
-            table.ends_with("| s/ours | case ours | — | — × gone | ≤ 0.5 × gone | — | — × gone |\n"),
+            table
+                .ends_with("| s/ours | case ours | — | — × gone | ≤ 0.5 × gone | — | — × gone |\n"),
             "{table}"
         );
     }
