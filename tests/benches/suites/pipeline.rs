@@ -15,7 +15,7 @@
 //!
 //! Every call runs on one current-thread runtime, entered once per measured section. Inputs are
 //! built before the section starts (their drop is measured), in batches of
-//! [`BATCH`](dsh_tools_tests::bench::BATCH).
+//! [`ASYNC_BATCH`](dsh_tools_tests::bench::ASYNC_BATCH).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -26,7 +26,7 @@ use std::time::Duration;
 use dsh_tools::{
     BoxFuture, FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
 };
-use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target, in_batches};
+use dsh_tools_tests::bench::{ASYNC_BATCH, Case, Meter, Suite, SuiteDef, Target, in_batches};
 use tokio::runtime::{Builder, Runtime};
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("pipeline", suite);
@@ -192,7 +192,7 @@ fn bare_calls_same_input(
     iterations: u64,
     meter: &mut Meter,
 ) {
-    in_batches(iterations, meter, input, |inputs| {
+    in_batches(iterations, ASYNC_BATCH, meter, input, |inputs| {
         rt.block_on(async {
             for input in inputs {
                 let input = black_box(input);
@@ -205,7 +205,7 @@ fn bare_calls_same_input(
 
 /// Runs calls of `noop` whose inputs are built before the measured section.
 fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
-    in_batches(iterations, meter, input, |inputs| {
+    in_batches(iterations, ASYNC_BATCH, meter, input, |inputs| {
         rt.block_on(async {
             for input in inputs {
                 black_box(registry.execute(black_box(input)).await);

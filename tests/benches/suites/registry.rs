@@ -46,16 +46,16 @@ fn profile_iterations(count: u64) -> u64 {
 }
 
 fn register(count: u64) -> Case {
-    let tools = definitions(count);
-    Case::custom(
+    Case::with_fixture(
         id("register", count),
         format!("`register` {count} tools into the global layer"),
-        move |iterations, meter| {
+        move || definitions(count),
+        |tools, iterations, meter| {
             for _ in 0..iterations {
                 let registry = ToolRegistry::new();
                 let mut handles = Vec::with_capacity(tools.len());
                 meter.measure(|| {
-                    for tool in &tools {
+                    for tool in tools.iter() {
                         handles.push(registry.register(Arc::clone(tool)).expect("distinct"));
                     }
                 });
@@ -66,11 +66,11 @@ fn register(count: u64) -> Case {
 }
 
 fn dispose(count: u64) -> Case {
-    let tools = definitions(count);
-    Case::custom(
+    Case::with_fixture(
         id("dispose", count),
         format!("`Registration::dispose` of {count} global tools"),
-        move |iterations, meter| {
+        move || definitions(count),
+        |tools, iterations, meter| {
             for _ in 0..iterations {
                 let registry = ToolRegistry::new();
                 let handles: Vec<Registration> = tools
@@ -88,17 +88,17 @@ fn dispose(count: u64) -> Case {
 }
 
 fn register_scoped(count: u64) -> Case {
-    let tools = definitions(count);
-    Case::custom(
+    Case::with_fixture(
         id("scope_register", count),
         format!("`ToolScope::register` {count} tools into one agent scope"),
-        move |iterations, meter| {
+        move || definitions(count),
+        |tools, iterations, meter| {
             for _ in 0..iterations {
                 let registry = ToolRegistry::new();
                 let scope = registry.create_scope("agent", None).expect("fresh");
                 let mut handles = Vec::with_capacity(tools.len());
                 meter.measure(|| {
-                    for tool in &tools {
+                    for tool in tools.iter() {
                         handles.push(scope.register(Arc::clone(tool)).expect("distinct"));
                     }
                 });
@@ -133,25 +133,41 @@ fn scopes(count: u64) -> Case {
     )
 }
 
-fn schemas_after_change(count: u64) -> Case {
+/// A registry with `count` tools (their handles kept) and a spare tool to change it with.
+struct Filled {
+    registry: ToolRegistry,
+    _handles: Vec<Registration>,
+    spare: Arc<dyn ToolDefinition>,
+}
+
+fn filled(count: u64) -> Filled {
     let registry = ToolRegistry::new();
-    let handles: Vec<Registration> = definitions(count)
+    let handles = definitions(count)
         .into_iter()
         .map(|tool| registry.register(tool).expect("distinct"))
         .collect();
     let spare = FnTool::builder("spare", "Changes the registry.")
         .handler(|_, _| async { Ok(json!("ok")) })
         .into_definition();
-    Case::custom(
+    Filled {
+        registry,
+        _handles: handles,
+        spare,
+    }
+}
+
+fn schemas_after_change(count: u64) -> Case {
+    Case::with_fixture(
         id("schemas_after_change", count),
         format!("the first `schemas()` after a change, {count} tools"),
-        move |iterations, meter: &mut Meter| {
-            let _ = &handles;
+        move || filled(count),
+        |filled, iterations, meter: &mut Meter| {
+            let Filled {
+                registry, spare, ..
+            } = filled;
             for _ in 0..iterations {
                 // A change outside the measured section empties the cache.
-                let change = registry
-                    .register(Arc::clone(&spare))
-                    .expect("spare is free");
+                let change = registry.register(Arc::clone(spare)).expect("spare is free");
                 black_box(meter.measure(|| registry.schemas(None)));
                 change.dispose();
                 black_box(meter.measure(|| registry.schemas(None)));
@@ -205,13 +221,16 @@ fn suite() -> Suite {
                 .profile_iterations(profile_iterations(count).min(200)),
         );
     }
-    let registry = ToolRegistry::new();
-    for tool in definitions(1_000) {
-        registry.register(tool).expect("distinct");
-    }
-    suite.case(Case::iter(
+    suite.case(Case::with_fixture(
         "schemas_cached",
         "`schemas()` again, nothing changed (1,000 tools)",
-        move || registry.schemas(None),
+        || filled(1_000),
+        |filled, iterations, meter| {
+            meter.measure(|| {
+                for _ in 0..iterations {
+                    black_box(filled.registry.schemas(None));
+                }
+            });
+        },
     ))
 }

@@ -26,8 +26,9 @@
 //!
 //! # Adding cases
 //! A case goes into its suite's list in `tests/benches/suites/<suite>.rs`, and nowhere else:
-//! `Case::iter(id, what, || op())` (or `Case::batched` with an input per iteration, or
-//! `Case::custom` for async and bulk work), `.vs(baseline_id)` to compare it with another case of
+//! `Case::iter(id, what, || op())` (or `Case::batched` with an input per iteration,
+//! `Case::custom` for async and bulk work, `Case::with_fixture` when its setup is heavy: suites
+//! are built whole for every count, cases' fixtures only when they run), `.vs(baseline_id)` to compare it with another case of
 //! the suite, `.target(Target::Ratio(0.8))` (or `Instructions`, `Wall`, `Note`), `.per(n, "tool")`
 //! when one iteration does `n` units of work. A new suite (an MCP bench, provider adapters) is a
 //! file `tests/benches/suites/<suite>.rs` with `pub(crate) const SUITE: SuiteDef`, a three-line
@@ -45,7 +46,8 @@ use std::time::Instant;
 use criterion::Criterion;
 
 pub use self::case::{
-    BATCH, Case, DEFAULT_PROFILE_ITERATIONS, Meter, Routine, Suite, Target, Unit, in_batches,
+    ASYNC_BATCH, Case, DEFAULT_PROFILE_ITERATIONS, Meter, Routine, SYNC_BATCH, Suite, Target, Unit,
+    in_batches,
 };
 use self::table::Row;
 
@@ -250,8 +252,12 @@ fn table(defs: &[SuiteDef], args: &[String]) -> Result<(), String> {
             if !selected.contains(&id) {
                 continue;
             }
-            eprintln!("counting {id} …");
             let instructions = count_case(&exe, &profiles, suite.name, case.id, case)?;
+            eprintln!(
+                "{id}: {} Ir per {}",
+                table::format_instructions(instructions / case.unit.count as f64),
+                case.unit.name
+            );
             rows.push(Row {
                 suite: suite.name,
                 id: case.id,
