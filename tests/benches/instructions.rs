@@ -4,6 +4,8 @@
 
 #[path = "suites/args.rs"]
 mod args;
+#[path = "suites/arrays.rs"]
+mod arrays;
 #[path = "suites/pipeline.rs"]
 mod pipeline;
 #[path = "suites/registry.rs"]
@@ -17,6 +19,7 @@ fn main() {
     dsh_tools_tests::bench::table_main(&[
         args::SUITE,
         validate::SUITE,
+        arrays::SUITE,
         tools::SUITE,
         pipeline::SUITE,
         registry::SUITE,

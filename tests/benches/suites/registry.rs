@@ -4,15 +4,20 @@
 //!
 //! Each case does its work for 10, 1,000 and 10,000 tools (or scopes); the figures are per tool,
 //! so a cost that grows with the registry shows as a ratio above 1 to the 10-tool case. The tools
-//! are `FnTool`s with a small argument schema (a raw definition: its parameters are copied once
-//! at registration). Building the definitions, the registry and the handles happens outside the
+//! are raw definitions that keep their small argument schema in an `Arc` (as macro tools and an
+//! MCP import can), so registering one copies no JSON and the figures are the registry's own;
+//! `register_fn_tools_10000` shows what an `FnTool` adds (its parameters are copied once, at
+//! registration). Building the definitions, the registry and the handles happens outside the
 //! measured section; so does dropping them.
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dsh_tools::{FnTool, IntoToolDefinition, Registration, ToolDefinition, ToolRegistry, json};
+use dsh_tools::{
+    BoxFuture, FnTool, IntoToolDefinition, Registration, ToolDefinition, ToolError, ToolRegistry,
+    ToolRun, Value, json,
+};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("registry", suite);
@@ -20,20 +25,71 @@ pub(crate) const SUITE: SuiteDef = SuiteDef::new("registry", suite);
 /// The registry sizes every case runs at.
 const SIZES: [(u64, &str); 3] = [(10, "10"), (1_000, "1000"), (10_000, "10000")];
 
-/// `count` distinct tools, shared so that each iteration registers the same definitions.
+/// A raw tool whose schema is shared: registering it copies no JSON.
+struct SharedTool {
+    name: String,
+    parameters: Arc<Value>,
+}
+
+impl ToolDefinition for SharedTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        "Reads one file of the workspace."
+    }
+
+    fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    fn shared_parameters(&self) -> Arc<Value> {
+        Arc::clone(&self.parameters)
+    }
+
+    fn execute<'a>(
+        &'a self,
+        _arguments: &'a Value,
+        _run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async { Ok(json!("ok")) })
+    }
+}
+
+fn parameters() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"path": {"type": "string", "description": "File path"}},
+        "required": ["path"],
+        "additionalProperties": false
+    })
+}
+
+/// `count` distinct tools sharing one schema, built once per case so that each iteration
+/// registers the same definitions.
 fn definitions(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
+    let parameters = Arc::new(parameters());
+    (0..count)
+        .map(|index| {
+            SharedTool {
+                name: format!("tool_{index:05}"),
+                parameters: Arc::clone(&parameters),
+            }
+            .into_definition()
+        })
+        .collect()
+}
+
+/// `count` distinct `FnTool`s with the same schema, each its own copy.
+fn fn_tools(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
     (0..count)
         .map(|index| {
             FnTool::builder(
                 format!("tool_{index:05}"),
                 "Reads one file of the workspace.",
             )
-            .parameters(json!({
-                "type": "object",
-                "properties": {"path": {"type": "string", "description": "File path"}},
-                "required": ["path"],
-                "additionalProperties": false
-            }))
+            .parameters(parameters())
             .handler(|_, _| async { Ok(json!("ok")) })
             .into_definition()
         })
@@ -46,23 +102,31 @@ fn profile_iterations(count: u64) -> u64 {
 }
 
 fn register(count: u64) -> Case {
-    Case::with_fixture(
+    register_each(
         id("register", count),
         format!("`register` {count} tools into the global layer"),
         move || definitions(count),
-        |tools, iterations, meter| {
-            for _ in 0..iterations {
-                let registry = ToolRegistry::new();
-                let mut handles = Vec::with_capacity(tools.len());
-                meter.measure(|| {
-                    for tool in tools.iter() {
-                        handles.push(registry.register(Arc::clone(tool)).expect("distinct"));
-                    }
-                });
-                drop(black_box(handles));
-            }
-        },
     )
+}
+
+/// Registers every tool `make` builds into a fresh registry, one `register` call each.
+fn register_each(
+    id: &'static str,
+    about: String,
+    make: impl FnOnce() -> Vec<Arc<dyn ToolDefinition>> + 'static,
+) -> Case {
+    Case::with_fixture(id, about, make, |tools, iterations, meter| {
+        for _ in 0..iterations {
+            let registry = ToolRegistry::new();
+            let mut handles = Vec::with_capacity(tools.len());
+            meter.measure(|| {
+                for tool in tools.iter() {
+                    handles.push(registry.register(Arc::clone(tool)).expect("distinct"));
+                }
+            });
+            drop(black_box(handles));
+        }
+    })
 }
 
 fn dispose(count: u64) -> Case {
@@ -214,6 +278,16 @@ fn suite() -> Suite {
             suite = suite.case(case);
         }
     }
+    suite = suite.case(
+        register_each(
+            "register_fn_tools_10000",
+            "`register` 10000 `FnTool`s (each copies its parameters once)".to_owned(),
+            || fn_tools(10_000),
+        )
+        .per(10_000, "tool")
+        .profile_iterations(2)
+        .vs("register_10000"),
+    );
     for (count, _) in SIZES {
         suite = suite.case(
             schemas_after_change(count)
