@@ -98,15 +98,18 @@ pub fn main(suites: &[SuiteDef]) {
 }
 
 /// The `main` of the `instructions` bench binary: the table under `cargo bench`; under `cargo
-/// test --benches` (no `--bench` argument), a quick native run of every case instead.
+/// test --benches` (no `--bench` argument) or with `--test`, a quick native run of every case
+/// instead.
 pub fn table_main(suites: &[SuiteDef]) {
     if profile_requested(suites) {
         return;
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args
-        .iter()
-        .any(|arg| arg == "--bench" || arg == "--instructions")
+    let testing = args.iter().any(|arg| arg == "--test");
+    if !testing
+        && args
+            .iter()
+            .any(|arg| arg == "--bench" || arg == "--instructions")
     {
         exit_on_error(table(suites, &args));
     } else {
