@@ -57,12 +57,14 @@
 
 mod args;
 mod arguments;
+mod blocking;
 mod content;
 mod definition;
 mod error;
 mod execution;
 mod fn_tool;
 mod future;
+mod limits;
 mod lossless;
 mod pipeline;
 mod policy;
@@ -72,6 +74,7 @@ mod registry;
 mod result;
 mod run;
 pub mod schema;
+mod text_bounds;
 mod tool;
 
 #[doc(hidden)]
@@ -88,6 +91,7 @@ pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
+pub use limits::CallLimits;
 pub use lossless::{NotLossless, to_lossless_value};
 pub use pipeline::observer::ObserverReturn;
 pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
@@ -106,6 +110,7 @@ pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
 pub use serde_json::{Value, json};
+pub use text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Tool, ToolContract};
 

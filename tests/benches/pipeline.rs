@@ -74,13 +74,13 @@ impl ToolDefinition for Noop {
 fn registry_with_hooks(per_kind: usize) -> ToolRegistry {
     let registry = ToolRegistry::new();
     let parameters = serde_json::json!({"type": "object", "properties": {}});
-    registry.register(Noop { parameters }).expect("one tool");
+    let _ = registry.register(Noop { parameters }).expect("one tool");
     for _ in 0..per_kind {
-        registry.on_pre_execute(|_, next| next.run());
-        registry.guard(|_| None);
-        registry.on_execute(|request, next| next.run(request));
-        registry.on_post_execute(|_, _, next| next.run());
-        registry.on_result(|_, _| ());
+        let _ = registry.on_pre_execute(|_, next| next.run());
+        let _ = registry.guard(|_| None);
+        let _ = registry.on_execute(|request, next| next.run(request));
+        let _ = registry.on_post_execute(|_, _, next| next.run());
+        let _ = registry.on_result(|_, _| ());
     }
     registry
 }
@@ -98,7 +98,7 @@ fn bare_tools() -> HashMap<String, DynTool> {
 
 fn fn_tool_registry() -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(
             FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
         )

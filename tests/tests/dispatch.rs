@@ -108,7 +108,7 @@ async fn malformed_raw_arguments_travel_the_pipeline_and_fail_at_dispatch() {
     let log = Log::new();
     let registry = registry_with([echo_tool()]);
     let seen = log.clone();
-    registry.on_pre_execute(move |execution, next| {
+    let _ = registry.on_pre_execute(move |execution, next| {
         seen.push(format!("pre saw {}", execution.arguments()));
         next.run()
     });
@@ -146,7 +146,7 @@ async fn a_panicking_body_is_tool_panicked_and_the_registry_keeps_working() {
     let registry = registry_with([tool, ok_tool("fine")]);
     let log = Log::new();
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -314,7 +314,7 @@ async fn the_body_runs_with_the_call_it_belongs_to() {
         ]))
     });
     let registry = registry_with([tool]);
-    registry.on_pre_execute(|_, next| next.run());
+    let _ = registry.on_pre_execute(|_, next| next.run());
     let result = registry
         .execute(ToolExecutionInput::new("c9", "who", json!({"a": 1})))
         .await;

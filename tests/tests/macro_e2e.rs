@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use dsh_tools::{
-    ExecutionMode, RegistryErrorKind, SharedState, TimeoutPolicy, ToolArgs, ToolCallView,
+    CallLimits, ExecutionMode, RegistryErrorKind, SharedState, ToolArgs, ToolCallView,
     ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, codes, json, tool,
 };
 use serde::Serialize;
@@ -103,13 +103,13 @@ fn registry() -> ToolRegistry {
     let mut state = SharedState::new();
     state.insert(Greeting("Howdy".into()));
     let registry = ToolRegistry::with_state(state);
-    registry.register(AddTool).unwrap();
-    registry.register(AverageTool).unwrap();
-    registry.register(ConfiguredGreetTool).unwrap();
-    registry.register(RememberTool).unwrap();
-    registry.register(WaitForeverTool).unwrap();
-    registry.register(FullDiskTool).unwrap();
-    registry.register(ReadManyTool).unwrap();
+    let _ = registry.register(AddTool).unwrap();
+    let _ = registry.register(AverageTool).unwrap();
+    let _ = registry.register(ConfiguredGreetTool).unwrap();
+    let _ = registry.register(RememberTool).unwrap();
+    let _ = registry.register(WaitForeverTool).unwrap();
+    let _ = registry.register(FullDiskTool).unwrap();
+    let _ = registry.register(ReadManyTool).unwrap();
     registry
 }
 
@@ -186,7 +186,7 @@ async fn state_parameters_reach_registry_state() {
         "registering does not need the state"
     );
     let bare = ToolRegistry::new();
-    bare.register(ConfiguredGreetTool).unwrap();
+    let _ = bare.register(ConfiguredGreetTool).unwrap();
     let result = call(&bare, "configured_greet", json!({"name": "Ada"})).await;
     assert!(result.is_error());
     assert!(
@@ -208,9 +208,9 @@ async fn the_run_context_defers_context() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn timeout_ms_is_enforced_by_the_timeout_policy() {
+async fn timeout_ms_is_enforced_by_default() {
     let registry = registry();
-    registry.wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(10)));
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(10)));
     let result = call(&registry, "wait_forever", json!({})).await;
     assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
     assert_eq!(result.text(), "Error: tool call timed out after 50ms");

@@ -390,10 +390,10 @@ pub fn registry(workspace: Workspace) -> Result<ToolRegistry, dsh_tools::Registr
     let mut state = SharedState::new();
     state.insert(workspace);
     let registry = ToolRegistry::with_state(state);
-    registry.register(ReadFileTool)?;
-    registry.register(SearchFilesTool)?;
-    registry.register(RunCommandTool)?;
-    registry.register(EditFileTool)?;
-    registry.register(WordCountTool)?;
+    let _ = registry.register(ReadFileTool)?;
+    let _ = registry.register(SearchFilesTool)?;
+    let _ = registry.register(RunCommandTool)?;
+    let _ = registry.register(EditFileTool)?;
+    let _ = registry.register(WordCountTool)?;
     Ok(registry)
 }

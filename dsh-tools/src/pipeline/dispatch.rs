@@ -3,9 +3,9 @@
 //! Resolves the tool again (it may have been disposed since the call started), refuses malformed
 //! raw arguments, runs the body under a panic catcher and turns its value into a result through
 //! the output contract. With a layer's replacement token, the body watches a child of the
-//! caller's token that the replacement also cancels, so either one stops it. The body is never
-//! raced or abandoned here: once started it runs to completion (a timeout layer outside may drop
-//! it after its grace, which is that layer's decision).
+//! caller's token that the replacement also cancels, so either one stops it. A body with a time
+//! budget (its definition's, or the registry's default) runs under its deadline (`deadline.rs`);
+//! any other body runs to completion once started.
 
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
@@ -20,7 +20,8 @@ use crate::error::ToolError;
 use crate::execution::ToolExecution;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
-use crate::pipeline::failure::failed;
+use crate::pipeline::deadline;
+use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
@@ -66,6 +67,9 @@ pub(crate) fn run_body<'a>(
             Ok(definition) => definition,
             Err(refused) => return refused,
         };
+        if let Some(budget_ms) = enforced_budget(&**definition, run.execution()) {
+            return deadline::run_within(&**definition, run, budget_ms).await;
+        }
         let outcome = {
             let started = start_body(&**definition, run);
             match started {
@@ -99,6 +103,19 @@ fn unknown_tool(execution: &ToolExecution) -> ToolError {
     ToolError::unknown_tool(execution.name())
 }
 
+/// The time budget the registry enforces on `definition`'s body, if any: its declared one, else
+/// the registry's default, unless the registry's timeouts are off.
+#[inline]
+pub(crate) fn enforced_budget(
+    definition: &dyn ToolDefinition,
+    execution: &ToolExecution,
+) -> Option<u64> {
+    execution
+        .registry()
+        .limits()
+        .enforced_budget(definition.timeout_ms())
+}
+
 /// Marks the body as started and calls the definition's `execute`, catching a panic before the
 /// future is even returned.
 #[inline]
@@ -123,7 +140,7 @@ pub(crate) fn body_result(
     match outcome {
         Ok(Ok(value)) if !run.is_cancelled() => rendered_success(definition, execution, value),
         Ok(Ok(_)) => failed(execution, ToolError::aborted()),
-        Ok(Err(error)) => failed(execution, error),
+        Ok(Err(error)) => failed(execution, tool_failed(error)),
         Err(message) => body_panicked(execution, &message),
     }
 }

@@ -20,6 +20,7 @@
 
 pub(crate) mod call;
 pub(crate) mod chain;
+pub(crate) mod deadline;
 pub(crate) mod dispatch;
 pub(crate) mod failure;
 pub(crate) mod finalize;
@@ -29,6 +30,7 @@ pub(crate) mod observer;
 pub(crate) mod output;
 pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
+pub(crate) mod result_budget;
 pub(crate) mod short_path;
 pub(crate) mod trace;
 pub(crate) mod wrapper;
@@ -43,7 +45,9 @@ use crate::execution::{ToolExecution, ToolExecutionInput};
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
 use crate::pipeline::chain::HookList;
-use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
+use crate::pipeline::failure::{
+    HookPhase, denied, failed, hook_failed, hook_failed_result, hook_panicked,
+};
 use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::pipeline::short_path::Route;
@@ -126,7 +130,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
             if let Some(hooks) = &plan.post_execute {
                 result = match post_execute(call, Arc::clone(hooks), result).await {
                     Ok(result) => result,
-                    Err(error) => failed(execution, error),
+                    Err(error) => failed(execution, hook_failed(error)),
                 };
                 normalize::supersede_if_cancelled(call, &mut result);
             }
@@ -134,6 +138,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
         }
     };
     finalize::finalize(call.definition.as_ref(), execution, &mut result);
+    result_budget::apply(call.definition.as_deref(), execution, &mut result);
     if let Some(observers) = &plan.observers {
         observer::notify(observers, execution, &result);
     }
@@ -155,7 +160,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
             let waterfall: BoxFuture<'_, _> = Box::pin(async move { next.run().await });
             match CatchUnwind::new(waterfall).await {
                 Ok(Ok(decision)) => decision,
-                Ok(Err(error)) => return Stage::Final(failed(execution, error)),
+                Ok(Err(error)) => return Stage::Final(hook_failed_result(execution, error)),
                 Err(panic) => {
                     let error = hook_panicked(HookPhase::PreExecute, &panic);
                     return Stage::Final(failed(execution, error));
@@ -175,7 +180,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
                     let error = ToolError::aborted_before_dispatch();
                     return Stage::Post(failed(execution, error));
                 }
-                Err(error) => return Stage::Final(failed(execution, error)),
+                Err(error) => return Stage::Final(hook_failed_result(execution, error)),
             }
         }
     }
@@ -200,7 +205,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
             let request = DispatchRequest::new(call.clone());
             match CatchUnwind::new(Next::new(Arc::clone(layers)).run(request)).await {
                 Ok(Ok(result)) => Stage::Post(result),
-                Ok(Err(error)) => Stage::Final(failed(execution, error)),
+                Ok(Err(error)) => Stage::Final(hook_failed_result(execution, error)),
                 Err(panic) => {
                     Stage::Final(failed(execution, hook_panicked(HookPhase::Wrapper, &panic)))
                 }

@@ -1,0 +1,103 @@
+//! The body of a call with a time budget, run under its deadline: the registry's default
+//! timeout enforcement, innermost (inside every `execute` layer, around the body only).
+//!
+//! At the deadline the body's token is cancelled (cooperative); the body then has the grace of
+//! the registry's [`CallLimits`](crate::CallLimits) to wind down, after which its future is
+//! dropped, so no call outlives its budget by more than the grace. The call fails with
+//! `TOOL_TIMEOUT` when this deadline passed first, including when the body's value arrives after
+//! it (a body that blocked its thread past the deadline is not a success). When the caller, or a
+//! layer's token outside, cancelled before the deadline, their outcome passes through.
+//!
+//! What cannot be interrupted: a body running on the blocking pool (`#[tool(blocking)]`) keeps
+//! its thread until it returns, though the call no longer waits for it; an `async` body that
+//! blocks its executor thread cannot be preempted at all, and the call returns when it yields.
+
+use std::future::{Future, poll_fn};
+use std::pin::Pin;
+use std::task::Poll;
+use std::time::Duration;
+
+use tokio::time::{Instant, Sleep};
+
+use crate::definition::ToolDefinition;
+use crate::error::ToolError;
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
+use crate::pipeline::dispatch::{body_result, start_body};
+use crate::pipeline::failure::failed;
+use crate::result::ToolExecutionResult;
+use crate::run::ToolRun;
+
+/// Runs `definition`'s body for `run` within `budget_ms`, then the grace.
+///
+/// Boxed: the timer and the second token live only in calls that have a budget, so the future of
+/// every other call stays as small as it was.
+pub(crate) fn run_within<'a>(
+    definition: &'a dyn ToolDefinition,
+    run: &'a ToolRun,
+    budget_ms: u64,
+) -> BoxFuture<'a, ToolExecutionResult> {
+    Box::pin(async move {
+        let execution = run.execution();
+        let Some(timer) = start_timer(Duration::from_millis(budget_ms)) else {
+            return failed(execution, ToolError::timer_unavailable(budget_ms));
+        };
+        let mut timer = std::pin::pin!(timer);
+        let grace = execution.registry().limits().timeout_grace();
+        // The body watches a child of its token: the deadline cancels the child only, so the
+        // caller's token (and a layer's) still tell who cancelled first.
+        let deadline = run.signal().child_token();
+        let body_run = ToolRun::new(execution.clone(), Some(deadline.clone()));
+        let mut body = match start_body(definition, &body_run) {
+            Ok(body) => CatchUnwind::new(body),
+            Err(message) => return body_result(definition, &body_run, Err(message)),
+        };
+        if let Some(outcome) = first(&mut body, timer.as_mut()).await {
+            // A value that arrives after the deadline (the body blocked its thread past it) is
+            // late all the same.
+            if Instant::now() > timer.deadline() && !run.is_cancelled() {
+                return failed(execution, ToolError::timed_out(budget_ms));
+            }
+            return body_result(definition, &body_run, outcome);
+        }
+        // Ours only if nobody outside had cancelled already: then their outcome stands.
+        let ours = !run.is_cancelled();
+        deadline.cancel();
+        timer.as_mut().reset(instant_after(grace));
+        let settled = first(&mut body, timer.as_mut()).await;
+        drop(body);
+        match (ours, settled) {
+            (true, _) => failed(execution, ToolError::timed_out(budget_ms)),
+            (false, Some(outcome)) => body_result(definition, &body_run, outcome),
+            (false, None) => failed(execution, ToolError::aborted()),
+        }
+    })
+}
+
+/// A timer of `limit` on tokio's clock; `None` outside a tokio runtime or in one without time
+/// enabled (where tokio would panic).
+pub(crate) fn start_timer(limit: Duration) -> Option<Sleep> {
+    tokio::runtime::Handle::try_current().ok()?;
+    catch_panic(|| tokio::time::sleep(limit)).ok()
+}
+
+/// `now + after`, or a point decades away when that overflows.
+pub(crate) fn instant_after(after: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(after)
+        .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400))
+}
+
+/// Polls `future` until it finishes (`Some`) or `timer` fires first (`None`). The future is
+/// polled first, so one that is ready wins a tie.
+pub(crate) async fn first<F: Future + Unpin>(
+    future: &mut F,
+    mut timer: Pin<&mut Sleep>,
+) -> Option<F::Output> {
+    poll_fn(|cx| {
+        if let Poll::Ready(output) = Pin::new(&mut *future).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        timer.as_mut().poll(cx).map(|()| None)
+    })
+    .await
+}
