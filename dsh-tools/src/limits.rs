@@ -230,7 +230,11 @@ mod tests {
         assert_eq!(cell.enforced_budget(None), Some(900));
         cell.set(CallLimits::new());
         assert_eq!(cell.enforced_budget(None), None);
-        cell.set(CallLimits::new().with_default_timeout_ms(900).without_timeouts());
+        cell.set(
+            CallLimits::new()
+                .with_default_timeout_ms(900)
+                .without_timeouts(),
+        );
         assert_eq!(cell.enforced_budget(Some(100)), None);
     }
 }

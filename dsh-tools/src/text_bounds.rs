@@ -158,14 +158,20 @@ pub(crate) fn truncate_content(
     if total <= max_chars {
         return None;
     }
-    // The marker counts against the budget; its length depends on the numbers it carries, which
-    // have at most as many digits as `total`.
-    let mut marker = String::new();
-    push_result_marker(&mut marker, total, total);
-    let marker_chars = marker.chars().count();
-    let keep = max_chars.saturating_sub(marker_chars);
+    // The marker counts against the budget. Its length depends on the number it carries, which
+    // has at most as many digits as `total`: start from that, then keep what the shorter number
+    // leaves room for (a step or two).
+    let marker_chars = |omitted: usize| {
+        let mut marker = String::new();
+        push_result_marker(&mut marker, omitted, total);
+        marker.chars().count()
+    };
+    let mut keep = max_chars.saturating_sub(marker_chars(total));
+    while keep < total && keep + 1 + marker_chars(total - keep - 1) <= max_chars {
+        keep += 1;
+    }
     let omitted = total - keep;
-    marker.clear();
+    let mut marker = String::new();
     push_result_marker(&mut marker, omitted, total);
 
     let mut left = keep;
@@ -182,7 +188,10 @@ pub(crate) fn truncate_content(
             left -= chars;
             return true;
         }
-        let end = text.char_indices().nth(left).map_or(text.len(), |(at, _)| at);
+        let end = text
+            .char_indices()
+            .nth(left)
+            .map_or(text.len(), |(at, _)| at);
         text.truncate(end);
         text.push_str(&marker);
         marked = true;
@@ -250,9 +259,15 @@ mod tests {
     #[test]
     fn long_quotes_keep_a_prefix_and_say_how_much_was_cut() {
         let text = format!("{}{}", "a".repeat(64), "é".repeat(1_000));
-        assert_eq!(quoted(&text), format!("{}…[+1,000 characters]", "a".repeat(64)));
+        assert_eq!(
+            quoted(&text),
+            format!("{}…[+1,000 characters]", "a".repeat(64))
+        );
         let one_over = "b".repeat(65);
-        assert_eq!(quoted(&one_over), format!("{}…[+1 character]", "b".repeat(64)));
+        assert_eq!(
+            quoted(&one_over),
+            format!("{}…[+1 character]", "b".repeat(64))
+        );
     }
 
     #[test]
@@ -322,6 +337,10 @@ mod tests {
         let mut content = vec![ContentBlock::text("z".repeat(1_000))];
         let truncation = truncate_content(&mut content, 10).expect("cut");
         assert_eq!(truncation.omitted, 1_000);
-        assert!(content[0].as_text().is_some_and(|text| text.starts_with("…[truncated: 1,000 of 1,000")));
+        assert!(
+            content[0]
+                .as_text()
+                .is_some_and(|text| text.starts_with("…[truncated: 1,000 of 1,000"))
+        );
     }
 }

@@ -73,7 +73,8 @@ async fn rejected_cancelled_and_unavailable_deny_with_fixed_reasons() {
         answering(&registry, outcome);
         let result = registry.execute(call("t")).await;
         assert_eq!(only_text(&result), text);
-        assert!(result.error().unwrap().info().is_none());
+        let info = result.error().unwrap().info().unwrap();
+        assert_eq!((&*info.name, &*info.code), ("ToolDeniedError", "DENIED"));
         assert_eq!(
             log.entries(),
             ["post"],

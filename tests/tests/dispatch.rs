@@ -50,14 +50,15 @@ async fn a_body_error_keeps_its_message_and_info() {
 }
 
 #[tokio::test]
-async fn a_std_error_converts_with_question_mark_and_has_no_info() {
+async fn a_std_error_converts_with_question_mark_and_gets_the_tool_error_code() {
     let tool = FnTool::builder("parse", "").handler(|_, _| async {
         let number: u32 = "x".parse()?;
         Ok(json!(number))
     });
     let result = registry_with([tool]).execute(call("parse")).await;
     assert_eq!(only_text(&result), "Error: invalid digit found in string");
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolError", "TOOL_ERROR"));
 }
 
 #[tokio::test]

@@ -27,7 +27,8 @@ async fn a_guard_reason_denies_the_call_and_post_execute_still_runs() {
     });
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "Error: outside the sandbox");
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolDeniedError", "DENIED"));
     assert_eq!(log.entries(), ["guard", "post"]);
 }
 

@@ -70,7 +70,8 @@ async fn accept_with_value_is_revalidated_and_re_rendered() {
         .render(|_, value| Ok(vec![ContentBlock::text(format!("n = {value}"))]))
         .handler(|_, _| async { Ok(json!(1)) });
     let registry = registry_with([tool]);
-    let _ = registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(2))) });
+    let _ =
+        registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(2))) });
     let result = registry.execute(call("n")).await;
     assert_eq!(result.value(), Some(&json!(2)));
     assert_eq!(only_text(&result), "n = 2");
@@ -86,7 +87,8 @@ async fn accept_with_an_invalid_value_is_invalid_output() {
         })
         .handler(|_, _| async { Ok(json!(1)) });
     let registry = registry_with([tool]);
-    let _ = registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1.5))) });
+    let _ = registry
+        .on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1.5))) });
     let result = registry.execute(call("n")).await;
     assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
     assert_eq!(
@@ -100,7 +102,8 @@ async fn accept_with_value_on_a_failure_is_an_error() {
     let registry =
         registry_with([FnTool::builder("t", "")
             .handler(|_, _| async { Err::<(), _>(ToolError::new("broke")) })]);
-    let _ = registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1))) });
+    let _ =
+        registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1))) });
     let result = registry.execute(call("t")).await;
     assert_eq!(
         only_text(&result),
@@ -138,7 +141,8 @@ async fn block_shows_the_feedback_verbatim_and_drops_the_value() {
         result.error().unwrap().message(),
         "Do not read secrets.\nAsk the user."
     );
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolBlockedError", "BLOCKED"));
 }
 
 #[tokio::test]

@@ -24,7 +24,7 @@ async fn without_listeners_a_call_is_allowed() {
 }
 
 #[tokio::test]
-async fn a_deny_is_an_error_without_info_that_still_reaches_post_execute() {
+async fn a_deny_is_a_denied_error_that_still_reaches_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
     let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("not today")) });
@@ -33,7 +33,8 @@ async fn a_deny_is_an_error_without_info_that_still_reaches_post_execute() {
     assert!(result.is_error());
     assert_eq!(only_text(&result), "Error: not today");
     assert_eq!(result.error().unwrap().message(), "not today");
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolDeniedError", "DENIED"));
     assert_eq!(log.entries(), ["post", "observe"], "the body never ran");
 }
 

@@ -214,13 +214,12 @@ async fn shared_state_is_reachable_from_the_body() {
                 .handler(|_, run| async move { Ok(json!(run.require_state::<Greeting>()?.0)) }),
         )
         .unwrap();
-    let _ = registry
-        .register(
-            FnTool::builder("missing", "").handler(|_, run| async move {
+    let _ =
+        registry
+            .register(FnTool::builder("missing", "").handler(|_, run| async move {
                 run.require_state::<String>().map(|_| json!(null))
-            }),
-        )
-        .unwrap();
+            }))
+            .unwrap();
     assert_eq!(only_text(&registry.execute(call("greet")).await), "hello");
     assert_eq!(
         only_text(&registry.execute(call("missing")).await),

@@ -289,7 +289,10 @@ async fn a_default_budget_covers_tools_that_declare_none_and_a_declared_one_wins
         only_text(&registry.execute(call("undeclared")).await),
         "Error: tool call timed out after 300ms"
     );
-    assert_eq!(only_text(&registry.execute(call("declared")).await), "slept");
+    assert_eq!(
+        only_text(&registry.execute(call("declared")).await),
+        "slept"
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -316,7 +319,10 @@ async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
     // The third attempt ignores its token: the layer drops it at its deadline plus grace.
     assert_eq!(started.elapsed(), Duration::from_millis(270));
     assert_eq!(TimeoutPolicy::new(250).budget_ms(), 250);
-    assert_eq!(TimeoutPolicy::new(250).grace(), TimeoutPolicy::DEFAULT_GRACE);
+    assert_eq!(
+        TimeoutPolicy::new(250).grace(),
+        TimeoutPolicy::DEFAULT_GRACE
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -401,21 +407,24 @@ async fn a_blocking_body_sees_the_deadline_through_its_run() {
 #[tokio::test]
 async fn a_blocking_body_runs_off_the_callers_thread_and_returns_its_value() {
     let caller = std::thread::current().id();
-    let tool = FnTool::builder("where", "")
-        .blocking_handler(move |arguments, _| Ok(std::thread::current().id() != caller && arguments == json!({})));
+    let tool = FnTool::builder("where", "").blocking_handler(move |arguments, _| {
+        Ok(std::thread::current().id() != caller && arguments == json!({}))
+    });
     let registry = registry_with([tool]);
     assert_eq!(only_text(&registry.execute(call("where")).await), "true");
 }
 
 #[tokio::test]
 async fn a_panic_in_a_blocking_body_is_tool_panicked() {
-    let tool = FnTool::builder("boom", "").blocking_handler(|_, _| -> Result<(), ToolError> {
-        panic!("disk on fire")
-    });
+    let tool = FnTool::builder("boom", "")
+        .blocking_handler(|_, _| -> Result<(), ToolError> { panic!("disk on fire") });
     let registry = registry_with([tool]);
     let result = registry.execute(call("boom")).await;
     assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
-    assert_eq!(only_text(&result), "Error: tool \"boom\" panicked: disk on fire");
+    assert_eq!(
+        only_text(&result),
+        "Error: tool \"boom\" panicked: disk on fire"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,5 +446,8 @@ fn a_budget_without_a_timer_is_a_clear_error_and_other_tools_still_run() {
         only_text(&result),
         "Error: tool call has a 100ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
     );
-    assert_eq!(only_text(&runtime.block_on(registry.execute(call("free")))), "ok");
+    assert_eq!(
+        only_text(&runtime.block_on(registry.execute(call("free")))),
+        "ok"
+    );
 }

@@ -300,7 +300,8 @@ async fn the_callers_token_still_cancels_a_body_whose_token_was_replaced() {
         }))
         .unwrap();
     // The layer swaps in a token that is NOT derived from the caller's.
-    let _ = registry.on_execute(|request, next| next.run(request.with_signal(CancellationToken::new())));
+    let _ = registry
+        .on_execute(|request, next| next.run(request.with_signal(CancellationToken::new())));
     let caller = CancellationToken::new();
     let cancel = caller.clone();
     let (result, ()) = tokio::join!(registry.execute(call("wait").with_signal(caller)), async {

@@ -97,7 +97,10 @@ pub(crate) fn failed(execution: &ToolExecution, error: ToolError) -> ToolExecuti
 }
 
 /// A result ending the call because a hook failed (`HOOK_FAILED` unless the error has a code).
-pub(crate) fn hook_failed_result(execution: &ToolExecution, error: ToolError) -> ToolExecutionResult {
+pub(crate) fn hook_failed_result(
+    execution: &ToolExecution,
+    error: ToolError,
+) -> ToolExecutionResult {
     failed(execution, hook_failed(error))
 }
 

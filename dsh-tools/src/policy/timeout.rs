@@ -93,7 +93,9 @@ impl ExecuteLayer for TimeoutPolicy {
                 // A result that arrives after the deadline (something blocked its thread past
                 // it) is late all the same.
                 if Instant::now() > timer.deadline() && !outer.is_cancelled() {
-                    return Ok(ToolExecutionResult::failure(ToolError::timed_out(budget_ms)));
+                    return Ok(ToolExecutionResult::failure(ToolError::timed_out(
+                        budget_ms,
+                    )));
                 }
                 return result;
             }

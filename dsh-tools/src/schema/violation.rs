@@ -23,7 +23,6 @@ pub const MAX_REPORTED_VIOLATIONS: usize = 50;
 /// Room for this many violations is made at the first one.
 const INITIAL_VIOLATIONS: usize = 4;
 
-
 /// One reason a value does not match its schema.
 ///
 /// `expected` and `got` are often fixed words (`integer`, `string`, `absent`), which are
