@@ -137,19 +137,33 @@ pub(crate) struct Truncation {
 /// character boundary and carries the marker, later text blocks are dropped. Non-text blocks
 /// (images, audio, links) are left where they are: they are not text a model reads character by
 /// character, and cutting their data would corrupt them. `None` when everything fits.
+#[inline]
 pub(crate) fn truncate_content(
     content: &mut Vec<ContentBlock>,
     max_chars: usize,
 ) -> Option<Truncation> {
-    // Fast path: at most `max_chars` bytes of text is at most that many characters.
-    let bytes: usize = content
-        .iter()
-        .filter_map(ContentBlock::as_text)
-        .map(str::len)
-        .sum();
+    // At most `max_chars` bytes of text is at most that many characters: the common case is
+    // decided without counting characters or leaving this (inlined) function.
+    if let [ContentBlock::Text { text }] = content.as_slice()
+        && text.len() <= max_chars
+    {
+        return None;
+    }
+    let mut bytes = 0_usize;
+    for block in content.iter() {
+        if let ContentBlock::Text { text } = block {
+            bytes += text.len();
+        }
+    }
     if bytes <= max_chars {
         return None;
     }
+    truncate_long_content(content, max_chars)
+}
+
+/// [`truncate_content`] for content with more bytes of text than the budget.
+#[cold]
+fn truncate_long_content(content: &mut Vec<ContentBlock>, max_chars: usize) -> Option<Truncation> {
     let total: usize = content
         .iter()
         .filter_map(ContentBlock::as_text)

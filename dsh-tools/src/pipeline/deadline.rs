@@ -22,12 +22,12 @@ use tokio::time::{Instant, Sleep};
 use crate::definition::ToolDefinition;
 use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
-use crate::pipeline::dispatch::{body_result, start_body};
-use crate::pipeline::failure::failed;
-use crate::result::ToolExecutionResult;
+use crate::pipeline::dispatch::{BodyOutcome, start_body};
 use crate::run::ToolRun;
 
-/// Runs `definition`'s body for `run` within `budget_ms`, then the grace.
+/// Runs `definition`'s body for `run` within `budget_ms`, then the grace. The outcome is the
+/// body's, or the error that replaces it (`TOOL_TIMEOUT`, `TIMER_UNAVAILABLE`, `ABORTED`); the
+/// caller turns it into a result with `run`, as for any body.
 ///
 /// Boxed: the timer and the second token live only in calls that have a budget, so the future of
 /// every other call stays as small as it was.
@@ -35,11 +35,11 @@ pub(crate) fn run_within<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
     budget_ms: u64,
-) -> BoxFuture<'a, ToolExecutionResult> {
+) -> BoxFuture<'a, BodyOutcome> {
     Box::pin(async move {
         let execution = run.execution();
         let Some(timer) = start_timer(Duration::from_millis(budget_ms)) else {
-            return failed(execution, ToolError::timer_unavailable(budget_ms));
+            return Ok(Err(ToolError::timer_unavailable(budget_ms)));
         };
         let mut timer = std::pin::pin!(timer);
         let grace = execution.registry().limits().timeout_grace();
@@ -47,17 +47,14 @@ pub(crate) fn run_within<'a>(
         // caller's token (and a layer's) still tell who cancelled first.
         let deadline = run.signal().child_token();
         let body_run = ToolRun::new(execution.clone(), Some(deadline.clone()));
-        let mut body = match start_body(definition, &body_run) {
-            Ok(body) => CatchUnwind::new(body),
-            Err(message) => return body_result(definition, &body_run, Err(message)),
-        };
+        let mut body = CatchUnwind::new(start_body(definition, &body_run)?);
         if let Some(outcome) = first(&mut body, timer.as_mut()).await {
             // A value that arrives after the deadline (the body blocked its thread past it) is
             // late all the same.
             if Instant::now() > timer.deadline() && !run.is_cancelled() {
-                return failed(execution, ToolError::timed_out(budget_ms));
+                return Ok(Err(ToolError::timed_out(budget_ms)));
             }
-            return body_result(definition, &body_run, outcome);
+            return outcome;
         }
         // Ours only if nobody outside had cancelled already: then their outcome stands.
         let ours = !run.is_cancelled();
@@ -66,9 +63,9 @@ pub(crate) fn run_within<'a>(
         let settled = first(&mut body, timer.as_mut()).await;
         drop(body);
         match (ours, settled) {
-            (true, _) => failed(execution, ToolError::timed_out(budget_ms)),
-            (false, Some(outcome)) => body_result(definition, &body_run, outcome),
-            (false, None) => failed(execution, ToolError::aborted()),
+            (true, _) => Ok(Err(ToolError::timed_out(budget_ms))),
+            (false, Some(outcome)) => outcome,
+            (false, None) => Ok(Err(ToolError::aborted())),
         }
     })
 }

@@ -9,8 +9,9 @@
 
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -67,13 +68,10 @@ pub(crate) fn run_body<'a>(
             Ok(definition) => definition,
             Err(refused) => return refused,
         };
-        if let Some(budget_ms) = enforced_budget(&**definition, run.execution()) {
-            return deadline::run_within(&**definition, run, budget_ms).await;
-        }
         let outcome = {
-            let started = start_body(&**definition, run);
+            let started = start(&**definition, run);
             match started {
-                Ok(body) => CatchUnwind::new(body),
+                Ok(body) => body,
                 Err(message) => return body_result(&**definition, run, Err(message)),
             }
         }
@@ -116,6 +114,43 @@ pub(crate) fn enforced_budget(
         .enforced_budget(definition.timeout_ms())
 }
 
+/// What a body ends with: its value or error, or the message of its panic.
+pub(crate) type BodyOutcome = Result<Result<Value, ToolError>, String>;
+
+/// A started body: polled as it is, or under its deadline (boxed, with its timer, so that calls
+/// without a budget do not carry one).
+pub(crate) enum Started<'a> {
+    Plain(CatchUnwind<BoxFuture<'a, Result<Value, ToolError>>>),
+    Timed(BoxFuture<'a, BodyOutcome>),
+}
+
+impl Future for Started<'_> {
+    type Output = BodyOutcome;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<BodyOutcome> {
+        match self.get_mut() {
+            Self::Plain(body) => Pin::new(body).poll(cx),
+            Self::Timed(body) => body.as_mut().poll(cx),
+        }
+    }
+}
+
+/// Starts `definition`'s body with `run`: under its deadline when the registry enforces a
+/// budget for it. `Err` is a panic before the body's future was even returned.
+#[inline]
+pub(crate) fn start<'a>(
+    definition: &'a dyn ToolDefinition,
+    run: &'a ToolRun,
+) -> Result<Started<'a>, String> {
+    match enforced_budget(definition, run.execution()) {
+        None => start_body(definition, run).map(|body| Started::Plain(CatchUnwind::new(body))),
+        Some(budget_ms) => Ok(Started::Timed(deadline::run_within(
+            definition, run, budget_ms,
+        ))),
+    }
+}
+
 /// Marks the body as started and calls the definition's `execute`, catching a panic before the
 /// future is even returned.
 #[inline]
@@ -134,7 +169,7 @@ pub(crate) fn start_body<'a>(
 pub(crate) fn body_result(
     definition: &dyn ToolDefinition,
     run: &ToolRun,
-    outcome: Result<Result<Value, ToolError>, String>,
+    outcome: BodyOutcome,
 ) -> ToolExecutionResult {
     let execution = run.execution();
     match outcome {

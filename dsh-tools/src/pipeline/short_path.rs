@@ -13,10 +13,10 @@
 use std::future::Future;
 
 use crate::error::ToolError;
-use crate::future::{BoxFuture, CatchUnwind};
+use crate::future::BoxFuture;
 use crate::pipeline::call::CallContext;
 use crate::pipeline::failure::failed;
-use crate::pipeline::{deadline, dispatch, finalize, normalize, result_budget};
+use crate::pipeline::{dispatch, finalize, normalize, result_budget};
 use crate::result::ToolExecutionResult;
 
 /// Which path a call takes, decided when it is captured.
@@ -48,27 +48,21 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
                 Ok(definition) => definition,
                 Err(refused) => break 'dispatched refused,
             };
-            let mut result = match dispatch::enforced_budget(&**definition, execution) {
-                // A budget: the body runs under its deadline, in a future of its own.
-                Some(budget_ms) => deadline::run_within(&**definition, &call.run, budget_ms).await,
-                None => {
-                    let outcome = {
-                        let started = dispatch::start_body(&**definition, &call.run);
-                        match started {
-                            Ok(body) => CatchUnwind::new(body),
-                            Err(message) => {
-                                break 'dispatched dispatch::body_result(
-                                    &**definition,
-                                    &call.run,
-                                    Err(message),
-                                );
-                            }
-                        }
+            let outcome = {
+                let started = dispatch::start(&**definition, &call.run);
+                match started {
+                    Ok(body) => body,
+                    Err(message) => {
+                        break 'dispatched dispatch::body_result(
+                            &**definition,
+                            &call.run,
+                            Err(message),
+                        );
                     }
-                    .await;
-                    dispatch::body_result(&**definition, &call.run, outcome)
                 }
-            };
+            }
+            .await;
+            let mut result = dispatch::body_result(&**definition, &call.run, outcome);
             result.prepend_additional_contexts(execution.take_deferred());
             normalize::supersede_if_cancelled(call, &mut result);
             result
