@@ -3,8 +3,9 @@
 //!
 //! Everything that can go wrong in a call (a tool's own error, bad arguments, a panic, a timeout,
 //! a failing hook) ends as a `ToolError`; the model sees `Error: <message>`, code sees
-//! [`ToolError::info`]. Constructors for the registry's own failures live here so that their
-//! wording exists in exactly one place.
+//! [`ToolError::info`], which every error result has. Constructors for the registry's own
+//! failures live here so that their wording exists in exactly one place (the pipeline's own,
+//! with their codes, in `pipeline/failure.rs`).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -108,6 +109,13 @@ impl ErrorInfo {
 ///
 /// Any `std::error::Error` converts into it with `?` (its `Display` becomes the message), which is
 /// why `ToolError` itself does not implement `std::error::Error` (the same trade `anyhow` makes).
+///
+/// An error without `{name, code}` gets the code of what failed when it becomes a result
+/// (`TOOL_ERROR` from a tool body, `HOOK_FAILED` from a hook, …; see [`codes`]). The messages
+/// the registry builds from the model's input (invalid arguments, unparsable JSON, unknown tool
+/// names, panic messages) are cut to [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES); a
+/// message a tool or hook writes itself is kept whole here, and what the model sees of it is
+/// bounded by the result budget ([`CallLimits`](crate::CallLimits)).
 #[derive(Clone, PartialEq)]
 pub struct ToolError {
     message: String,

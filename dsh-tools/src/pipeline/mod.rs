@@ -1,22 +1,28 @@
 //! The execution pipeline: every call runs these phases, in this order.
 //!
-//! 1. Capture, when `execute` is called: freeze the input under a fresh token (arguments are a
-//!    `serde_json::Value`, lossless by construction); resolve the visible definition once (its
-//!    finalizer is captured now) and the hooks that apply.
-//! 2. Caller already cancelled → `ABORTED_BEFORE_DISPATCH` (final: no hook runs).
-//! 3. `pre-execute` waterfall (allow / deny / ask); `ask` goes to the approver.
-//! 4. Guards, for allowed calls only.
-//! 5. A denial becomes `Error: <reason>`, which still goes through post-execute.
-//! 6. Cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute).
-//! 7. `execute` layers around dispatch; dispatch re-resolves the tool and runs the body.
-//! 8. Contexts the body deferred go first; cancellation supersedes a success.
-//! 9. `post-execute` waterfall; cancellation supersedes a success again.
-//! 10. The captured finalizer, then the result observers; the result is returned.
+//! | # | phase | what happens | a failure here |
+//! |---|---|---|---|
+//! | 1 | capture | when `execute` is called: freeze the input under a fresh token (arguments are a `serde_json::Value`, lossless by construction); resolve the visible definition once (its finalizer and result budget are captured now) and the hooks that apply | — |
+//! | 2 | pre-aborted check | caller already cancelled → `ABORTED_BEFORE_DISPATCH` | final (no hook runs) |
+//! | 3 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver | `HOOK_FAILED`, final |
+//! | 4 | guards | for allowed calls only; the first reason denies | `HOOK_FAILED`, final |
+//! | 5 | denial | any denial becomes `Error: <reason>` (`DENIED`), which still goes through post-execute | — |
+//! | 6 | cancellation | cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute) | — |
+//! | 7 | `execute` layers | around dispatch, first registered outermost; an authored uncoded failure is `TOOL_ERROR` | `HOOK_FAILED`, final |
+//! | 8 | dispatch | re-resolve the tool (`UNKNOWN_TOOL`), refuse malformed raw arguments (`INVALID_ARGS`), run the body — under its deadline when it has a time budget (`TOOL_TIMEOUT`, innermost: inside every layer) — catch its panic (`TOOL_PANICKED`), code its uncoded error (`TOOL_ERROR`), check and render its value (`INVALID_TOOL_OUTPUT`) | — |
+//! | 9 | contexts, cancellation | contexts the body deferred go first; caller cancellation supersedes a success (`ABORTED`) | — |
+//! | 10 | `post-execute` | waterfall: accept, replace content or value, block (`BLOCKED`); cancellation supersedes a success again | `HOOK_FAILED` |
+//! | 11 | finalizer | the captured definition's `finalize_content`, exactly once on every outcome | `FINALIZER_FAILED` |
+//! | 12 | result budget | the content's text is cut to the tool's (or the registry's) budget with a marker; the value and error stay whole | — |
+//! | 13 | observers | see the result exactly as the model will; their failures are contained | logged |
 //!
 //! A failing or panicking listener, approver, guard or layer ends the call with a final error
-//! that skips post-execute (finalizer and observers still run). This file owns the order; each
-//! phase lives in its own module. A call no hook applies to (and with no span to record) runs
-//! the phases that can do anything for it, in the same order, on `short_path`.
+//! that skips post-execute (the finalizer, the result budget and observers still run). Every
+//! error result carries a code: the error's own `{name, code}`, else the code of what failed.
+//!
+//! This file owns the order; each phase lives in its own module. A call no hook applies to (and
+//! with no span to record) runs the phases that can do anything for it, in the same order, on
+//! `short_path`.
 
 pub(crate) mod call;
 pub(crate) mod chain;
