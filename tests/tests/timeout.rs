@@ -254,6 +254,30 @@ async fn an_outer_deadline_firing_first_wins_over_the_inner_one() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
+    let tool = FnTool::builder("coop", "")
+        .timeout_ms(1_000)
+        .handler(|_, run| async move {
+            run.cancelled().await;
+            Err::<(), _>(ToolError::new("stopped by the layer"))
+        });
+    let registry = with_grace([tool], 10);
+    let _layer = registry.on_execute(|mut request, next| async move {
+        let token = request.signal().child_token();
+        request.set_signal(token.clone());
+        tokio::spawn(async move {
+            sleep(Duration::from_millis(30)).await;
+            token.cancel();
+        });
+        next.run(request).await
+    });
+    let started = Instant::now();
+    let result = registry.execute(call("coop")).await;
+    assert_eq!(only_text(&result), "Error: stopped by the layer");
+    assert_eq!(started.elapsed(), Duration::from_millis(30));
+}
+
+#[tokio::test(start_paused = true)]
 async fn budgets_come_from_the_definition_the_caller_sees() {
     let registry = with_grace([sleeping_tool("t", Some(1_000), 500)], 10);
     let scope = registry.create_scope("agent", None).unwrap();

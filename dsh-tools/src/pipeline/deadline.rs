@@ -13,11 +13,12 @@
 //! blocks its executor thread cannot be preempted at all, and the call returns when it yields.
 
 use std::future::{Future, poll_fn};
-use std::pin::Pin;
-use std::task::Poll;
+use std::pin::{Pin, pin};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::definition::ToolDefinition;
 use crate::error::ToolError;
@@ -41,14 +42,17 @@ pub(crate) fn run_within<'a>(
         let Some(timer) = start_timer(Duration::from_millis(budget_ms)) else {
             return Ok(Err(ToolError::timer_unavailable(budget_ms)));
         };
-        let mut timer = std::pin::pin!(timer);
+        let mut timer = pin!(timer);
         let grace = execution.registry().limits().timeout_grace();
-        // The body watches a child of its token: the deadline cancels the child only, so the
-        // caller's token (and a layer's) still tell who cancelled first.
-        let deadline = run.signal().child_token();
-        let body_run = ToolRun::new(execution.clone(), Some(deadline.clone()));
+        // The body watches a token of its own, which the deadline cancels; cancellation of the
+        // token outside (the caller's, or a layer's) is forwarded to it while the body runs, so
+        // the outer token still tells who cancelled first. A child token would do both, but
+        // linking one into the caller's token tree costs more than most bodies take.
+        let body_run = ToolRun::new(execution.clone(), Some(CancellationToken::new()));
+        let deadline = body_run.signal();
         let mut body = CatchUnwind::new(start_body(definition, &body_run)?);
-        if let Some(outcome) = first(&mut body, timer.as_mut()).await {
+        let mut outer = Forward::new(run, deadline);
+        if let Some(outcome) = first_forwarding(&mut body, timer.as_mut(), &mut outer).await {
             // A value that arrives after the deadline (the body blocked its thread past it) is
             // late all the same.
             if Instant::now() > timer.deadline() && !run.is_cancelled() {
@@ -68,6 +72,57 @@ pub(crate) fn run_within<'a>(
             (false, None) => Ok(Err(ToolError::aborted())),
         }
     })
+}
+
+/// Forwards the cancellation of the token outside the body (the caller's, or a layer's) to the
+/// body's own token. The outer token is watched only once the body has had to wait: most bodies
+/// finish at their first poll, and watching costs a waiter (and, for a caller that gave no token,
+/// the token itself).
+struct Forward<'a> {
+    run: &'a ToolRun,
+    deadline: &'a CancellationToken,
+    watch: Option<Pin<Box<WaitForCancellationFuture<'a>>>>,
+}
+
+impl<'a> Forward<'a> {
+    fn new(run: &'a ToolRun, deadline: &'a CancellationToken) -> Self {
+        Self {
+            run,
+            deadline,
+            watch: None,
+        }
+    }
+
+    /// Watches the outer token; cancels the body's once the outer one is cancelled.
+    fn poll(&mut self, cx: &mut Context<'_>) {
+        if self.deadline.is_cancelled() {
+            return;
+        }
+        let run = self.run;
+        let watch = self
+            .watch
+            .get_or_insert_with(|| Box::pin(run.signal().cancelled()));
+        if watch.as_mut().poll(cx).is_ready() {
+            self.deadline.cancel();
+            self.watch = None;
+        }
+    }
+}
+
+/// [`first`], forwarding the outer token's cancellation to the body's while the body waits.
+async fn first_forwarding<F: Future + Unpin>(
+    future: &mut F,
+    mut timer: Pin<&mut Sleep>,
+    outer: &mut Forward<'_>,
+) -> Option<F::Output> {
+    poll_fn(|cx| {
+        if let Poll::Ready(output) = Pin::new(&mut *future).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        outer.poll(cx);
+        timer.as_mut().poll(cx).map(|()| None)
+    })
+    .await
 }
 
 /// A timer of `limit` on tokio's clock; `None` outside a tokio runtime or in one without time
