@@ -208,12 +208,20 @@ async fn malformed_raw_arguments_quote_the_parser_within_the_cap() {
     );
 }
 
-#[test]
-fn a_tools_own_long_message_is_left_to_the_result_budget() {
-    // The registry caps the texts it builds from untrusted input; a tool's own error is the
+#[tokio::test]
+async fn a_tools_own_long_message_is_left_to_the_result_budget() {
+    // The registry caps the texts it builds from the model's input; a tool's own error is the
     // tool's content, bounded by the result budget instead (see result_budget.rs).
     let message = "m".repeat(20_000);
-    assert_eq!(ToolError::new(message.clone()).message(), message);
+    let failing = message.clone();
+    let tool = FnTool::builder("verbose", "").handler(move |_, _| {
+        let failing = failing.clone();
+        async move { Err::<(), _>(ToolError::new(failing)) }
+    });
+    let result = registry_with([tool]).execute(call("verbose")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_ERROR));
+    assert_eq!(result.error().unwrap().message(), message);
+    assert_eq!(only_text(&result), format!("Error: {message}"));
 }
 
 /// `n` with thousands separators.
