@@ -46,7 +46,7 @@ fn a_duplicate_global_name_is_refused_naming_the_tool() {
 fn a_duplicate_name_in_one_scope_is_refused() {
     let registry = ToolRegistry::new();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("a")).unwrap();
+    let _ = scope.register(ok_tool("a")).unwrap();
     let error = scope.register(ok_tool("a")).unwrap_err();
     assert_eq!(
         error.message(),
@@ -98,7 +98,7 @@ fn an_old_handle_does_not_dispose_a_later_tool_of_the_same_name() {
 fn a_shared_definition_registers_as_is() {
     let registry = ToolRegistry::new();
     let shared: Arc<dyn ToolDefinition> = Arc::new(ok_tool("shared"));
-    registry.register(Arc::clone(&shared)).unwrap();
+    let _ = registry.register(Arc::clone(&shared)).unwrap();
     let found = registry.get("shared", None).unwrap();
     assert!(Arc::ptr_eq(&found, &shared));
 }
@@ -154,7 +154,7 @@ fn schemas_are_cached_until_the_registry_changes() {
 fn scoped_schemas_are_cached_per_scope() {
     let registry = registry_with([ok_tool("g")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
     let first = scope.schemas();
     assert!(Arc::ptr_eq(&first, &scope.schemas()));
     let names: Vec<&str> = first.iter().map(|s| s.name.as_str()).collect();
@@ -174,11 +174,11 @@ fn change_listeners_hear_registrations_and_disposals() {
     let listener = registry.on_change(move |event| sink.lock().unwrap().push(event.clone()));
     let scope = registry.create_scope("agent", None).unwrap();
     let handle = registry.register(ok_tool("a")).unwrap();
-    scope.register(ok_tool("b")).unwrap();
+    let _ = scope.register(ok_tool("b")).unwrap();
     handle.dispose();
     scope.dispose();
     listener.dispose();
-    registry.register(ok_tool("after")).unwrap();
+    let _ = registry.register(ok_tool("after")).unwrap();
     let agent = Some("agent".into());
     assert_eq!(
         *events.lock().unwrap(),
@@ -206,10 +206,10 @@ fn change_listeners_hear_registrations_and_disposals() {
 #[test]
 fn a_panicking_change_listener_does_not_break_registration() {
     let registry = ToolRegistry::new();
-    registry.on_change(|_| panic!("listener bug"));
+    let _ = registry.on_change(|_| panic!("listener bug"));
     let heard = Arc::new(Mutex::new(0));
     let count = Arc::clone(&heard);
-    registry.on_change(move |_| *count.lock().unwrap() += 1);
+    let _ = registry.on_change(move |_| *count.lock().unwrap() += 1);
     assert!(registry.register(ok_tool("a")).is_ok());
     assert_eq!(*heard.lock().unwrap(), 1);
     assert!(registry.get("a", None).is_some());
@@ -221,19 +221,18 @@ async fn shared_state_is_reachable_from_the_body() {
     let mut state = SharedState::new();
     state.insert(Greeting("hello"));
     let registry = ToolRegistry::with_state(state);
-    registry
+    let _ = registry
         .register(
             FnTool::builder("greet", "")
                 .handler(|_, run| async move { Ok(json!(run.require_state::<Greeting>()?.0)) }),
         )
         .unwrap();
-    registry
-        .register(
-            FnTool::builder("missing", "").handler(|_, run| async move {
+    let _ =
+        registry
+            .register(FnTool::builder("missing", "").handler(|_, run| async move {
                 run.require_state::<String>().map(|_| json!(null))
-            }),
-        )
-        .unwrap();
+            }))
+            .unwrap();
     assert_eq!(only_text(&registry.execute(call("greet")).await), "hello");
     assert_eq!(
         only_text(&registry.execute(call("missing")).await),
@@ -293,7 +292,7 @@ fn register_all_registers_every_tool_in_one_change() {
     let registry = registry_with([ok_tool("a")]);
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    registry.on_change(move |event| sink.lock().unwrap().push(event.clone()));
+    let _ = registry.on_change(move |event| sink.lock().unwrap().push(event.clone()));
     let handles = registry.register_all([ok_tool("c"), ok_tool("b")]).unwrap();
     assert_eq!(names(&registry), ["a", "b", "c"]);
     assert_eq!(
@@ -353,7 +352,7 @@ fn register_all_registers_nothing_when_any_tool_is_refused() {
     );
 
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
     let in_scope = scope
         .register_all([ok_tool("a"), ok_tool("own")])
         .unwrap_err();
@@ -378,8 +377,8 @@ fn schemas_share_each_tool_s_parameters_instead_of_copying_them() {
         .parameters(json!({"type": "object", "properties": {"n": {"type": "integer"}}}))
         .handler(|_, _| async { Ok(json!(null)) });
     let registry = ToolRegistry::new();
-    registry.register(ReadOneTool).unwrap();
-    registry.register(raw).unwrap();
+    let _ = registry.register(ReadOneTool).unwrap();
+    let _ = registry.register(raw).unwrap();
     let before = registry.schemas(None);
     assert_eq!(before[1].name, "read_one");
     assert!(
@@ -387,7 +386,7 @@ fn schemas_share_each_tool_s_parameters_instead_of_copying_them() {
         "a macro tool hands out the schema its contract built once"
     );
     assert_eq!(*before[1].parameters, *ReadOneTool.parameters());
-    registry.register(ok_tool("other")).unwrap();
+    let _ = registry.register(ok_tool("other")).unwrap();
     let after = registry.schemas(None);
     assert!(
         !Arc::ptr_eq(&before, &after),
@@ -431,7 +430,8 @@ struct ReentrantOnDrop {
 impl Drop for ReentrantOnDrop {
     fn drop(&mut self) {
         let _ = self.registry.schemas(None);
-        self.registry
+        let _ = self
+            .registry
             .register(ok_tool(&format!("{}_dropped", self.name)))
             .expect("the registry is usable from a Drop");
     }
@@ -471,7 +471,7 @@ fn what_a_change_drops_may_use_the_registry() {
         })
         .unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope
+    let _ = scope
         .register(ReentrantOnDrop {
             name: "scoped",
             registry: registry.clone(),
@@ -507,12 +507,12 @@ fn disposing_nested_scopes_reports_each_scope_s_tools_the_disposed_scope_first()
     let alpha = parent.create_child("alpha").unwrap();
     let leaf = alpha.create_child("leaf").unwrap();
     parent.register_all([ok_tool("p2"), ok_tool("p1")]).unwrap();
-    beta.register(ok_tool("b")).unwrap();
-    alpha.register(ok_tool("a")).unwrap();
-    leaf.register(ok_tool("l")).unwrap();
+    let _ = beta.register(ok_tool("b")).unwrap();
+    let _ = alpha.register(ok_tool("a")).unwrap();
+    let _ = leaf.register(ok_tool("l")).unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    registry.on_change(move |event| {
+    let _ = registry.on_change(move |event| {
         if let RegistryEvent::ToolDisposed { name, agent } = event {
             let agent = agent.as_ref().map(|agent| agent.to_string());
             sink.lock()
@@ -537,7 +537,7 @@ fn disposing_a_child_scope_leaves_its_parent_and_siblings() {
     let parent = registry.create_scope("parent", None).unwrap();
     let one = parent.create_child("one").unwrap();
     let two = parent.create_child("two").unwrap();
-    two.register(ok_tool("kept")).unwrap();
+    let _ = two.register(ok_tool("kept")).unwrap();
     assert!(one.dispose());
     assert!(parent.is_active() && two.is_active());
     assert!(two.get("kept").is_some());

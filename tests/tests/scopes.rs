@@ -31,7 +31,7 @@ fn value_of(scope: &dsh_tools::ToolScope, name: &str) -> Option<Value> {
 async fn a_scope_tool_shadows_the_global_of_the_same_name() {
     let registry = registry_with([value_tool("read", json!("global"))]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(value_tool("read", json!("scoped"))).unwrap();
+    let _ = scope.register(value_tool("read", json!("scoped"))).unwrap();
     assert_eq!(only_text(&scope.execute(call("read")).await), "scoped");
     assert_eq!(only_text(&registry.execute(call("read")).await), "global");
     assert_eq!(visible(&scope), ["read"]);
@@ -42,9 +42,9 @@ async fn a_child_sees_its_ancestors_tools_and_the_nearest_wins() {
     let registry = ToolRegistry::new();
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
-    parent.register(value_tool("a", json!("parent"))).unwrap();
-    parent.register(value_tool("b", json!("parent"))).unwrap();
-    child.register(value_tool("b", json!("child"))).unwrap();
+    let _ = parent.register(value_tool("a", json!("parent"))).unwrap();
+    let _ = parent.register(value_tool("b", json!("parent"))).unwrap();
+    let _ = child.register(value_tool("b", json!("child"))).unwrap();
     assert_eq!(only_text(&child.execute(call("a")).await), "parent");
     assert_eq!(only_text(&child.execute(call("b")).await), "child");
     assert_eq!(child.parent(), Some(AgentId::from("parent")));
@@ -55,7 +55,7 @@ async fn a_tool_of_another_scope_is_unknown() {
     let registry = ToolRegistry::new();
     let one = registry.create_scope("one", None).unwrap();
     let two = registry.create_scope("two", None).unwrap();
-    one.register(ok_tool("mine")).unwrap();
+    let _ = one.register(ok_tool("mine")).unwrap();
     let result = two.execute(call("mine")).await;
     assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
     assert_eq!(only_text(&result), "Error: unknown tool \"mine\"");
@@ -71,7 +71,7 @@ fn a_call_for_an_agent_without_scope_sees_the_global_layer() {
 async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert_eq!(visible(&scope), ["b"]);
     assert!(scope.get("a").is_none());
     assert_eq!(
@@ -88,8 +88,8 @@ async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
 fn a_deny_only_filter_admits_globals_registered_later() {
     let registry = registry_with([ok_tool("a")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::deny(["a"])).unwrap();
-    registry.register(ok_tool("later")).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = registry.register(ok_tool("later")).unwrap();
     assert_eq!(visible(&scope), ["later"]);
 }
 
@@ -97,8 +97,8 @@ fn a_deny_only_filter_admits_globals_registered_later() {
 fn an_allow_list_excludes_globals_registered_later() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::allow(["a"])).unwrap();
-    registry.register(ok_tool("later")).unwrap();
+    let _ = scope.restrict(ToolRestriction::allow(["a"])).unwrap();
+    let _ = registry.register(ok_tool("later")).unwrap();
     assert_eq!(visible(&scope), ["a"]);
 }
 
@@ -106,8 +106,8 @@ fn an_allow_list_excludes_globals_registered_later() {
 fn an_empty_allow_list_hides_every_inherited_global_but_not_own_tools() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
-    scope
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let _ = scope
         .restrict(ToolRestriction::allow(Vec::<String>::new()))
         .unwrap();
     assert_eq!(visible(&scope), ["own"]);
@@ -118,8 +118,8 @@ fn a_restriction_never_masks_the_scope_s_own_tool_even_one_shadowing_the_named_t
     let registry = registry_with([value_tool("a", json!("global"))]);
     let scope = registry.create_scope("agent", None).unwrap();
     let child = scope.create_child("child").unwrap();
-    scope.register(value_tool("a", json!("own"))).unwrap();
-    scope.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = scope.register(value_tool("a", json!("own"))).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert_eq!(
         value_of(&scope, "a"),
         Some(json!("own")),
@@ -131,7 +131,7 @@ fn a_restriction_never_masks_the_scope_s_own_tool_even_one_shadowing_the_named_t
         "a descendant sees the scope's own `a`: the scope's restriction masks only what it inherits"
     );
     let grandchild = child.create_child("grandchild").unwrap();
-    child.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = child.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert_eq!(
         value_of(&grandchild, "a"),
         None,
@@ -143,11 +143,11 @@ fn a_restriction_never_masks_the_scope_s_own_tool_even_one_shadowing_the_named_t
 async fn a_restriction_masks_a_tool_the_parent_scope_registered() {
     let registry = registry_with([ok_tool("g")]);
     let parent = registry.create_scope("parent", None).unwrap();
-    parent.register(ok_tool("shell")).unwrap();
-    parent.register(ok_tool("read")).unwrap();
+    let _ = parent.register(ok_tool("shell")).unwrap();
+    let _ = parent.register(ok_tool("read")).unwrap();
     let child = parent.create_child("child").unwrap();
     assert_eq!(visible(&child), ["g", "read", "shell"]);
-    child.restrict(ToolRestriction::deny(["shell"])).unwrap();
+    let _ = child.restrict(ToolRestriction::deny(["shell"])).unwrap();
     assert_eq!(visible(&child), ["g", "read"]);
     assert!(child.get("shell").is_none());
     let result = child.execute(call("shell")).await;
@@ -170,13 +170,13 @@ async fn a_restriction_masks_a_tool_the_parent_scope_registered() {
 fn an_allow_list_masks_every_inherited_tool_it_does_not_name_at_every_distance() {
     let registry = registry_with([ok_tool("global_a"), ok_tool("global_b")]);
     let grandparent = registry.create_scope("grandparent", None).unwrap();
-    grandparent.register(ok_tool("far")).unwrap();
+    let _ = grandparent.register(ok_tool("far")).unwrap();
     let parent = grandparent.create_child("parent").unwrap();
-    parent.register(ok_tool("near")).unwrap();
-    parent.register(ok_tool("near_too")).unwrap();
+    let _ = parent.register(ok_tool("near")).unwrap();
+    let _ = parent.register(ok_tool("near_too")).unwrap();
     let child = parent.create_child("child").unwrap();
-    child.register(ok_tool("own")).unwrap();
-    child
+    let _ = child.register(ok_tool("own")).unwrap();
+    let _ = child
         .restrict(ToolRestriction::allow(["global_b", "far", "near"]))
         .unwrap();
     assert_eq!(visible(&child), ["far", "global_b", "near", "own"]);
@@ -186,10 +186,10 @@ fn an_allow_list_masks_every_inherited_tool_it_does_not_name_at_every_distance()
 fn an_ancestor_s_restriction_masks_what_it_inherits_for_its_descendants_but_not_its_own_tools() {
     let registry = registry_with([ok_tool("g")]);
     let grandparent = registry.create_scope("grandparent", None).unwrap();
-    grandparent.register(ok_tool("far")).unwrap();
+    let _ = grandparent.register(ok_tool("far")).unwrap();
     let parent = grandparent.create_child("parent").unwrap();
-    parent.register(ok_tool("mine")).unwrap();
-    parent
+    let _ = parent.register(ok_tool("mine")).unwrap();
+    let _ = parent
         .restrict(ToolRestriction::deny(["g", "far"]))
         .unwrap();
     let child = parent.create_child("child").unwrap();
@@ -205,16 +205,16 @@ fn the_nearest_layer_with_the_name_decides_whether_it_is_masked() {
     // masked tool does not uncover a farther one of the same name).
     let registry = registry_with([value_tool("x", json!("global"))]);
     let parent = registry.create_scope("parent", None).unwrap();
-    parent.register(value_tool("x", json!("parent"))).unwrap();
+    let _ = parent.register(value_tool("x", json!("parent"))).unwrap();
     let child = parent.create_child("child").unwrap();
     assert_eq!(value_of(&child, "x"), Some(json!("parent")));
-    child.restrict(ToolRestriction::deny(["x"])).unwrap();
+    let _ = child.restrict(ToolRestriction::deny(["x"])).unwrap();
     assert_eq!(value_of(&child, "x"), None);
     assert!(visible(&child).is_empty());
     // A parent that masks the global `x` but owns an `x` keeps showing its own to the child.
     let other = registry.create_scope("other", None).unwrap();
-    other.register(value_tool("x", json!("other"))).unwrap();
-    other.restrict(ToolRestriction::deny(["x"])).unwrap();
+    let _ = other.register(value_tool("x", json!("other"))).unwrap();
+    let _ = other.restrict(ToolRestriction::deny(["x"])).unwrap();
     let other_child = other.create_child("other_child").unwrap();
     assert_eq!(value_of(&other_child, "x"), Some(json!("other")));
     assert_eq!(visible(&other_child), ["x"]);
@@ -226,19 +226,19 @@ fn an_ancestor_s_tool_registered_later_is_hidden_by_an_allow_list_and_admitted_b
     let parent = registry.create_scope("parent", None).unwrap();
     let allowing = parent.create_child("allowing").unwrap();
     let denying = parent.create_child("denying").unwrap();
-    allowing.restrict(ToolRestriction::allow(["a"])).unwrap();
-    denying.restrict(ToolRestriction::deny(["a"])).unwrap();
-    parent.register(ok_tool("later")).unwrap();
-    registry.register(ok_tool("global_later")).unwrap();
+    let _ = allowing.restrict(ToolRestriction::allow(["a"])).unwrap();
+    let _ = denying.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = parent.register(ok_tool("later")).unwrap();
+    let _ = registry.register(ok_tool("global_later")).unwrap();
     assert_eq!(visible(&allowing), ["a"]);
     assert_eq!(visible(&denying), ["global_later", "later"]);
     // A restriction goes by name: a denied tool disposed and registered again stays masked.
     let registry = registry_with([]);
     let first = registry.register(ok_tool("flaky")).unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::deny(["flaky"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["flaky"])).unwrap();
     first.dispose();
-    registry.register(ok_tool("flaky")).unwrap();
+    let _ = registry.register(ok_tool("flaky")).unwrap();
     assert!(scope.get("flaky").is_none());
 }
 
@@ -246,8 +246,8 @@ fn an_ancestor_s_tool_registered_later_is_hidden_by_an_allow_list_and_admitted_b
 fn restrictions_intersect() {
     let registry = registry_with([ok_tool("a"), ok_tool("b"), ok_tool("c")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::allow(["a", "b"])).unwrap();
-    scope.restrict(ToolRestriction::allow(["b", "c"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::allow(["a", "b"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::allow(["b", "c"])).unwrap();
     assert_eq!(visible(&scope), ["b"]);
 }
 
@@ -257,8 +257,8 @@ fn a_restriction_reaches_descendants_and_theirs_intersect() {
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
     let grandchild = child.create_child("grandchild").unwrap();
-    parent.restrict(ToolRestriction::deny(["a"])).unwrap();
-    child.restrict(ToolRestriction::deny(["b"])).unwrap();
+    let _ = parent.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = child.restrict(ToolRestriction::deny(["b"])).unwrap();
     assert_eq!(visible(&parent), ["b", "c"]);
     assert_eq!(visible(&grandchild), ["c"]);
 }
@@ -267,7 +267,7 @@ fn a_restriction_reaches_descendants_and_theirs_intersect() {
 fn a_restriction_naming_only_the_scope_s_own_tool_is_refused_as_unknown_inherited() {
     let registry = registry_with([ok_tool("real")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("local")).unwrap();
+    let _ = scope.register(ok_tool("local")).unwrap();
     let error = scope
         .restrict(ToolRestriction::deny(["local"]))
         .unwrap_err();
@@ -282,11 +282,11 @@ fn a_restriction_naming_only_the_scope_s_own_tool_is_refused_as_unknown_inherite
 fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
     let registry = registry_with([ok_tool("write"), ok_tool("read")]);
     let parent = registry.create_scope("parent", None).unwrap();
-    parent.register(ok_tool("plan")).unwrap();
+    let _ = parent.register(ok_tool("plan")).unwrap();
     // Shadowing a global: listed once.
-    parent.register(ok_tool("read")).unwrap();
+    let _ = parent.register(ok_tool("read")).unwrap();
     let scope = parent.create_child("agent").unwrap();
-    scope.register(ok_tool("own")).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
     let error = scope
         .restrict(ToolRestriction::allow(["read", "ghost"]).and_deny(["wraith", "ghost", "plan"]))
         .unwrap_err();
@@ -306,7 +306,7 @@ fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
     // Naming a tool that is both the scope's own and inherited is fine, and so is naming one an
     // ancestor already masks.
     assert!(scope.restrict(ToolRestriction::deny(["plan"])).is_ok());
-    parent.restrict(ToolRestriction::deny(["write"])).unwrap();
+    let _ = parent.restrict(ToolRestriction::deny(["write"])).unwrap();
     assert!(scope.restrict(ToolRestriction::deny(["write"])).is_ok());
 }
 
@@ -314,9 +314,9 @@ fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
 fn an_empty_filter_is_refused_listing_the_inherited_tools() {
     let registry = registry_with([ok_tool("b"), ok_tool("a")]);
     let parent = registry.create_scope("parent", None).unwrap();
-    parent.register(ok_tool("c")).unwrap();
+    let _ = parent.register(ok_tool("c")).unwrap();
     let scope = parent.create_child("agent").unwrap();
-    scope.register(ok_tool("own")).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
     let error = scope.restrict(ToolRestriction::default()).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::EmptyRestriction);
     assert_eq!(
@@ -349,7 +349,7 @@ async fn scoped_hooks_apply_to_the_scope_and_its_descendants_only() {
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
     let sibling = registry.create_scope("sibling", None).unwrap();
-    parent
+    let _ = parent
         .on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("parent says no")) })
         .unwrap();
     assert_eq!(
@@ -369,17 +369,17 @@ async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
     let registry = registry_with([ok_tool("g")]);
     let log = Log::new();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
-    scope.restrict(ToolRestriction::deny(["g"])).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["g"])).unwrap();
     let seen = log.clone();
-    scope
+    let _ = scope
         .guard(move |_| {
             seen.push("guard");
             None
         })
         .unwrap();
     let seen = log.clone();
-    scope
+    let _ = scope
         .on_pre_execute(move |_, next| {
             seen.push("pre");
             next.run()

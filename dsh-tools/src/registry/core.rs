@@ -13,6 +13,7 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard};
 use crate::definition::ToolDefinition;
 use crate::execution::AgentId;
 use crate::future::catch_panic;
+use crate::limits::{CallLimits, LimitsCell};
 use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::registry::event::RegistryEvent;
 use crate::registry::state::{Garbage, RegistryState};
@@ -53,6 +54,8 @@ pub(crate) struct Core {
     /// listens.
     listener_count: AtomicUsize,
     listeners: RwLock<HookList<ChangeListener>>,
+    /// The bounds every call runs under (timeouts, result budget).
+    limits: LimitsCell,
 }
 
 impl Core {
@@ -64,6 +67,7 @@ impl Core {
             state,
             listener_count: AtomicUsize::new(0),
             listeners: RwLock::new(HookList::default()),
+            limits: LimitsCell::new(CallLimits::new()),
         }
     }
 
@@ -88,6 +92,11 @@ impl Core {
     #[inline]
     pub(crate) fn state(&self) -> &SharedState {
         &self.state
+    }
+
+    #[inline]
+    pub(crate) fn limits(&self) -> &LimitsCell {
+        &self.limits
     }
 
     /// A registration id no other registration of this registry has.

@@ -10,6 +10,8 @@
 //!   `ToolDefinition`, the shape macro-generated tools have), given a ready `ToolExecutionInput`.
 //! * `no_hooks_building_input`: the same, building the input (two `String`s) per call.
 //! * `fn_tool`: the same tool written with `FnTool` (its handler gets owned arguments).
+//! * `budgeted`: `no_hooks` with a declared time budget, which the registry enforces: the body
+//!   runs under its deadline (a timer and a child token).
 //! * `hooks_N`: `no_hooks` with N pre-execute listeners, guards, execute layers,
 //!   post-execute listeners and result observers each (N = 1, 2, 3), to show linear growth.
 //!
@@ -34,7 +36,9 @@ pub(crate) const SUITE: SuiteDef = SuiteDef::new("pipeline", suite);
 type DynTool = Arc<dyn Fn(Value) -> BoxFuture<'static, Value> + Send + Sync>;
 
 fn runtime() -> Runtime {
+    // Time is enabled for the budgeted case's timer; no case ever waits on it.
     Builder::new_current_thread()
+        .enable_time()
         .build()
         .expect("a current-thread runtime")
 }
@@ -42,6 +46,7 @@ fn runtime() -> Runtime {
 /// A no-argument tool with a trivial body, implemented the way generated code does.
 struct Noop {
     parameters: Value,
+    timeout_ms: Option<u64>,
 }
 
 impl ToolDefinition for Noop {
@@ -57,6 +62,10 @@ impl ToolDefinition for Noop {
         &self.parameters
     }
 
+    fn timeout_ms(&self) -> Option<u64> {
+        self.timeout_ms
+    }
+
     fn execute<'a>(
         &'a self,
         _arguments: &'a Value,
@@ -67,15 +76,25 @@ impl ToolDefinition for Noop {
 }
 
 fn registry_with_hooks(per_kind: usize) -> ToolRegistry {
+    noop_registry(per_kind, None)
+}
+
+/// A registry with `Noop` (with `timeout_ms`) and `per_kind` hooks of each kind.
+fn noop_registry(per_kind: usize, timeout_ms: Option<u64>) -> ToolRegistry {
     let registry = ToolRegistry::new();
     let parameters = serde_json::json!({"type": "object", "properties": {}});
-    registry.register(Noop { parameters }).expect("one tool");
+    let _ = registry
+        .register(Noop {
+            parameters,
+            timeout_ms,
+        })
+        .expect("one tool");
     for _ in 0..per_kind {
-        registry.on_pre_execute(|_, next| next.run());
-        registry.guard(|_| None);
-        registry.on_execute(|request, next| next.run(request));
-        registry.on_post_execute(|_, _, next| next.run());
-        registry.on_result(|_, _| ());
+        let _ = registry.on_pre_execute(|_, next| next.run());
+        let _ = registry.guard(|_| None);
+        let _ = registry.on_execute(|request, next| next.run(request));
+        let _ = registry.on_post_execute(|_, _, next| next.run());
+        let _ = registry.on_result(|_, _| ());
     }
     registry
 }
@@ -93,7 +112,7 @@ fn bare_tools() -> HashMap<String, DynTool> {
 
 fn fn_tool_registry() -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(
             FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
         )
@@ -161,6 +180,16 @@ fn suite() -> Suite {
             )
             .vs("d"),
         )
+        .case({
+            let rt = Rc::clone(&rt);
+            let budgeted = noop_registry(0, Some(60_000));
+            Case::custom(
+                "budgeted",
+                "the same with a time budget the registry enforces (timer and child token)",
+                move |iterations, meter| timed_calls(&rt, &budgeted, iterations, meter),
+            )
+            .vs("d")
+        })
         // Last, so that its inputs do not precede the cases above in the allocator's history.
         .case({
             let rt = Rc::clone(&rt);

@@ -142,7 +142,7 @@ fn suite() -> Suite {
     );
 
     let registry = ToolRegistry::new();
-    registry.register(ours::SearchFilesTool).expect("registers");
+    let _ = registry.register(ours::SearchFilesTool).expect("registers");
 
     let server = theirs::Server::new();
     let router: ToolRouter<theirs::Server> = server.tool_router.clone();
