@@ -4,8 +4,8 @@
 //! Every change runs under the write lock and edits the state in place (a hash-map insert or
 //! removal, not a copy of the layer), bumps the generation counter, and empties the schema cache;
 //! then, outside the lock, what the change removed is dropped and the change listeners are told.
-//! Readers hold the read lock only while they look something up or clone an `Arc`; no code of
-//! the host runs under either lock.
+//! Readers hold the read lock only while they look something up, clone an `Arc` or build the
+//! schema list of a view; no code of the host runs under either lock.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard};
