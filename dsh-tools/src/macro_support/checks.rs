@@ -1,6 +1,6 @@
 //! Compile-time checks the macros emit into never-called functions: they make the compiler reject
-//! a default of the wrong type, a length bound on a number, or a lone parameter that is not an
-//! object, with messages (`#[diagnostic::on_unimplemented]`) that say what to change.
+//! a default of the wrong type or a length bound on a number, with messages
+//! (`#[diagnostic::on_unimplemented]`) that say what to change.
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::PathBuf;
@@ -8,8 +8,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::Value;
-
-use crate::args::ToolArgsObject;
 
 /// The schema the docs of a generated item show, as JSON text (tests compare it with the runtime
 /// schema).
@@ -139,6 +137,3 @@ pub fn assert_number<T: NumberField>() {}
 
 /// `T` takes `min_items`/`max_items`.
 pub fn assert_array<T: ArrayField>() {}
-
-/// `T` can be a tool's whole argument object.
-pub fn assert_arguments_object<T: ToolArgsObject>() {}

@@ -85,3 +85,10 @@ impl IntoContent for Vec<ContentBlock> {
 pub fn require_state<T: Send + Sync + 'static>(run: &ToolRun) -> Result<&T, ToolError> {
     run.require_state::<T>()
 }
+
+/// Builds the contract of a tool from its `Tool` impl. Going through the impl (rather than naming
+/// the output type) keeps a return type that cannot be a tool value from being reported again
+/// here: the impl's `Output` is where it is reported.
+pub fn contract_of<T: crate::tool::Tool>() -> crate::tool::ToolContract {
+    crate::tool::ToolContract::of::<T::Args, T::Output>()
+}
