@@ -92,8 +92,11 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         };
     }
     let checks = expand_checks(args, &private);
-    let object_struct =
-        matches!(args.shape, Shape::Struct(_)).then(|| quote!(const OBJECT_STRUCT: bool = true;));
+    let object_struct = matches!(args.shape, Shape::Struct(_)).then(|| {
+        quote!(
+            const OBJECT_STRUCT: bool = true;
+        )
+    });
     let value_notes = expand_value_notes(args, &private);
     let string_default = is_plain_string_enum(args).then(|| {
         quote! {
@@ -279,7 +282,11 @@ fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
         syn::Data::Struct(data) => matches!(data.fields, syn::Fields::Named(_)),
         _ => false,
     };
-    let object_struct = object_struct.then(|| quote!(const OBJECT_STRUCT: bool = true;));
+    let object_struct = object_struct.then(|| {
+        quote!(
+            const OBJECT_STRUCT: bool = true;
+        )
+    });
     let string_enum = match &input.data {
         syn::Data::Enum(data) => {
             !data.variants.is_empty()

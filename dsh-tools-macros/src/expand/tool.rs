@@ -215,10 +215,7 @@ impl Names {
         let fn_name = fn_ident.unraw().to_string();
         let tool = format_ident!("{}Tool", upper_camel(&fn_name), span = fn_ident.span());
         Self {
-            tool_name: attrs
-                .name
-                .as_ref()
-                .map_or(fn_name, syn::LitStr::value),
+            tool_name: attrs.name.as_ref().map_or(fn_name, syn::LitStr::value),
             args: format_ident!("{}Args", tool, span = fn_ident.span()),
             tool,
         }
@@ -241,10 +238,11 @@ fn argument_fields(params: &[Param]) -> Vec<&Field> {
 /// (which describe a property).
 fn lone_parameter<'a>(fields: &[&'a Field]) -> Option<&'a Field> {
     match fields {
-        [only] if !is_standard(&only.ty)
-            && only.description.is_none()
-            && only.attrs.rename.is_none()
-            && only.attrs.names_only() =>
+        [only]
+            if !is_standard(&only.ty)
+                && only.description.is_none()
+                && only.attrs.rename.is_none()
+                && only.attrs.names_only() =>
         {
             Some(only)
         }
@@ -252,15 +250,20 @@ fn lone_parameter<'a>(fields: &[&'a Field]) -> Option<&'a Field> {
     }
 }
 
-/// The value type of a return type, as far as its tokens tell (for the docs only): `T` of a
-/// `Result<T, ..>`, else the type itself; `()` for none.
+/// `T` of a return type named `Result` (`Result<T, E>`, `io::Result<T>`, `anyhow::Result<T>`):
+/// such a return type is a result, and any other is the value itself.
+fn result_value(ty: &Type) -> Option<&Type> {
+    match last_segment(ty) {
+        Some((ident, args)) if ident == "Result" && (1..=2).contains(&args.len()) => Some(args[0]),
+        _ => None,
+    }
+}
+
+/// The value type of the function's return type; `()` for none.
 fn output_type(function: &ItemFn) -> Type {
     match &function.sig.output {
         syn::ReturnType::Default => syn::parse_quote!(()),
-        syn::ReturnType::Type(_, ty) => match last_segment(ty) {
-            Some((ident, args)) if ident == "Result" && !args.is_empty() => args[0].clone(),
-            _ => (**ty).clone(),
-        },
+        syn::ReturnType::Type(_, ty) => result_value(ty).unwrap_or(ty).clone(),
     }
 }
 
@@ -339,19 +342,7 @@ fn expand(
             "The arguments of [`{tool_ident}`], one field per parameter of [`{fn_ident}`].\n\n{arguments_doc}"
         ),
     );
-    let deref = lone.map(|field| {
-        let (ty, member) = (&field.ty, &field.ident);
-        quote! {
-            /// The only parameter's value, so presenters and classifiers may take it directly.
-            impl ::core::ops::Deref for #args_ident {
-                type Target = #ty;
-
-                fn deref(&self) -> &#ty {
-                    &self.#member
-                }
-            }
-        }
-    });
+    let deref = lone.map(|field| expand_deref(args_ident, field));
     let idents: Vec<&Ident> = fields.iter().map(|field| &field.ident).collect();
     let destructure = quote!(let #args_ident { #(#idents),* } = __args;);
     // Known field names let a title template's typo be reported on the template; a lone
@@ -378,20 +369,37 @@ fn expand(
         })
         .collect();
 
-    // Every mention of the return type and its value type is spanned on the return type and
-    // asks the same question (`IntoToolReturn`), so a type that cannot be returned is reported
-    // once there instead of once per mention.
-    let return_ty = match &function.sig.output {
-        syn::ReturnType::Default => quote!(()),
-        syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
+    // The value type is named without asking anything of it (a `Result`'s `T`, through a trait
+    // every `Result` implements, or the type itself), so a type that cannot be a tool value is
+    // reported once: where the `Tool` impl's `Output` requires `ToolArgs` and `Serialize`.
+    // The returned value is converted under a name spanned on the error type, where an error
+    // type that does not convert into `ToolError` is reported.
+    let (output_ty, into_return, returned) = match &function.sig.output {
+        syn::ReturnType::Default => (
+            quote!(()),
+            quote!(#private::tool_value),
+            Ident::new("__dsh_returned", fn_ident.span()),
+        ),
+        syn::ReturnType::Type(_, ty) => match result_value(ty) {
+            // Spanned on `T`, which is what an error about the value type is about.
+            Some(value) => {
+                let error_span = match last_segment(ty) {
+                    Some((_, args)) if args.len() == 2 => args[1].span(),
+                    _ => ty.span(),
+                };
+                (
+                    quote_spanned!(value.span()=> <#ty as #private::ResultValue>::Value),
+                    quote_spanned!(error_span=> #private::tool_result),
+                    Ident::new("__dsh_returned", error_span),
+                )
+            }
+            None => (
+                ty.to_token_stream(),
+                quote_spanned!(ty.span()=> #private::tool_value),
+                Ident::new("__dsh_returned", ty.span()),
+            ),
+        },
     };
-    let return_span = match &function.sig.output {
-        syn::ReturnType::Default => fn_ident.span(),
-        syn::ReturnType::Type(_, ty) => ty.span(),
-    };
-    let output_ty = quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::Output);
-    let into_return =
-        quote_spanned!(return_span=> <#return_ty as #private::IntoToolReturn>::into_tool_return);
 
     let kind_tokens = match &attrs.kind {
         Some((kind, _)) => {
@@ -426,7 +434,7 @@ fn expand(
                 _arguments: &#private::Value,
                 __value: &#private::Value,
             ) -> ::core::result::Result<::std::vec::Vec<#private::ContentBlock>, #private::ToolError> {
-                let __output = #private::output_from_json::<Self::Output>(#name, __value)?;
+                let __output = #private::tool_output::<Self>(__value)?;
                 ::core::result::Result::Ok(#private::IntoContent::into_content(#path(&__output)))
             }
         }
@@ -501,10 +509,11 @@ fn expand(
         async move {
             #destructure
             #(#state_lets)*
-            #into_return(#fn_ident(#(#call_args),*).await)
+            let #returned = #fn_ident(#(#call_args),*).await;
+            #into_return(#returned)
         }
     };
-    let call = quote_spanned! {return_span=>
+    let call = quote! {
         fn call<'__dsh>(
             &'__dsh self,
             __args: Self::Args,
@@ -585,6 +594,22 @@ fn lone_parameter_doc(field: &Field) -> String {
     )
 }
 
+/// `Deref` from the arguments struct to its only parameter, so presenters and classifiers may
+/// take that value (`&ReadFile`) as well as the struct.
+fn expand_deref(args: &Ident, field: &Field) -> TokenStream {
+    let (ty, member) = (&field.ty, &field.ident);
+    quote! {
+        #[automatically_derived]
+        impl ::core::ops::Deref for #args {
+            type Target = #ty;
+
+            fn deref(&self) -> &#ty {
+                &self.#member
+            }
+        }
+    }
+}
+
 /// The generated arguments struct: one field per argument parameter, with its doc.
 fn expand_args_struct(
     vis: &syn::Visibility,
@@ -611,12 +636,19 @@ fn expand_args_struct(
 /// What stands in for the expansion when the macro reported errors: the tool and arguments
 /// structs with impls that compile, so uses of them (`registry.register(ReadFileTool)`, a
 /// presenter taking `&ReadFileToolArgs`) add no errors of their own.
-fn expand_stubs(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], names: &Names) -> TokenStream {
+fn expand_stubs(
+    function: &ItemFn,
+    attrs: &ToolAttrs,
+    params: &[Param],
+    names: &Names,
+) -> TokenStream {
     let sig = &function.sig;
-    // Inside an `impl` block (a method), items cannot be emitted; a generic fn's parameter types
-    // name its generics.
-    let receiver = sig.inputs.iter().any(|input| matches!(input, FnArg::Receiver(_)));
-    if receiver || !sig.generics.params.is_empty() {
+    // Inside an `impl` block (a method), items cannot be emitted.
+    if sig
+        .inputs
+        .iter()
+        .any(|input| matches!(input, FnArg::Receiver(_)))
+    {
         return TokenStream::new();
     }
     let krate = crate_path(attrs.krate.as_ref());
@@ -627,8 +659,19 @@ fn expand_stubs(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], names: &
         tool,
         args,
     } = names;
-    let fields = argument_fields(params);
-    let args_struct = expand_args_struct(vis, args, &fields, "The arguments of a tool that did not compile.");
+    // A generic fn's parameter types may name its generics, which the struct does not have.
+    let fields = if sig.generics.params.is_empty() {
+        argument_fields(params)
+    } else {
+        Vec::new()
+    };
+    let args_struct = expand_args_struct(
+        vis,
+        args,
+        &fields,
+        "The arguments of a tool that did not compile.",
+    );
+    let deref = lone_parameter(&fields).map(|field| expand_deref(args, field));
     quote! {
         /// A tool that did not compile.
         #[derive(Clone, Copy, Debug, Default)]
@@ -637,6 +680,8 @@ fn expand_stubs(function: &ItemFn, attrs: &ToolAttrs, params: &[Param], names: &
         #args_struct
 
         const _: () = {
+            #deref
+
             #[automatically_derived]
             impl #private::ToolArgs for #args {
                 const OBJECT_STRUCT: bool = true;
