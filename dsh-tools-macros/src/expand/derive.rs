@@ -111,9 +111,12 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
     let concrete = args.generics.params.is_empty();
     let doc = (matches!(role, Role::Derived) && concrete).then(|| {
         let section = documented.section("JSON Schema");
-        docs::doc_attrs(&format!(
-            "The JSON value `{ident}` describes, as the model sees it.\n\n{section}"
-        ))
+        let doc = docs::doc_attrs(
+            &format!("The JSON value `{ident}` describes, as the model sees it.\n\n{section}"),
+            ident.span(),
+        );
+        // A public type may have a field of a private type, linked from these docs.
+        quote!(#doc #[allow(rustdoc::private_intra_doc_links)])
     });
     let documented_schema = concrete.then(|| {
         let value = match lone {
@@ -319,5 +322,63 @@ fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rustdoc text on the `ToolArgs` impl the derive generates.
+    fn impl_docs(input: TokenStream) -> String {
+        let input: syn::DeriveInput = syn::parse2(input).expect("a type");
+        let file: syn::File = syn::parse2(expand_derive(&input)).expect("the expansion parses");
+        let syn::Item::Const(block) = &file.items[0] else {
+            panic!("the impls sit in a `const _` block");
+        };
+        let syn::Expr::Block(block) = &*block.expr else {
+            panic!("a block");
+        };
+        let imp = block
+            .block
+            .stmts
+            .iter()
+            .find_map(|stmt| match stmt {
+                syn::Stmt::Item(syn::Item::Impl(imp)) => Some(imp),
+                _ => None,
+            })
+            .expect("the ToolArgs impl");
+        imp.attrs
+            .iter()
+            .filter_map(|attr| match &attr.meta {
+                syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }) => Some(text.value().trim_start().to_owned()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn links_the_types_a_schema_references() {
+        let docs = impl_docs(quote! {
+            struct Search {
+                /// How to match.
+                mode: Option<Mode>,
+                options: [Options; 2],
+                #[arg(schemars)]
+                imported: Imported,
+            }
+        });
+        assert!(
+            docs.ends_with("Referenced types, each showing its schema on its page (the model receives them inlined): [`Mode`], [`Options`], `Imported` (from `schemars::JsonSchema`). Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it."),
+            "{docs}"
+        );
+        assert!(docs.starts_with("The JSON value `Search` describes, as the model sees it.\n\n# JSON Schema\n\n```json\n{"), "{docs}");
     }
 }

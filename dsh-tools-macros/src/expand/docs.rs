@@ -57,10 +57,17 @@ enum DocKind {
     /// A type whose schema lives in its own docs; extra keys are shown beside the `$ref`.
     Ref {
         name: String,
-        extra: Vec<(String, String)>,
+        extra: Vec<(String, Extra)>,
         /// How the docs point at the type's page.
         link: Link,
     },
+}
+
+/// A key shown beside a `$ref`: a JSON scalar's text, or a list of them.
+#[derive(Clone)]
+enum Extra {
+    Scalar(String),
+    List(Vec<String>),
 }
 
 /// How a `$ref`'d type is pointed at below the schema.
@@ -197,11 +204,39 @@ fn property(field: &Field) -> DocNode {
     } else {
         of_type(&field.ty)
     };
-    if let Some(values) = &attrs.enum_values {
-        node = retype(node, DocKind::Enum(values.value.clone()));
-    }
-    if let Some(constant) = &attrs.constant {
-        node = retype(node, DocKind::Const(constant.value.clone()));
+    if node.is_ref() {
+        // The type's own values (and the notes on them) live on its page; the ones this field
+        // allows are shown beside the `$ref`, as the runtime renders them (`null` included for an
+        // `Option`).
+        let nullable = node.nullable;
+        let listed = |values: &[JsonLiteral]| {
+            let mut members: Vec<String> = values.iter().map(JsonLiteral::to_json).collect();
+            if nullable {
+                members.push("null".to_owned());
+            }
+            Extra::List(members)
+        };
+        if let DocKind::Ref { extra, .. } = &mut node.kind {
+            if let Some(values) = &attrs.enum_values {
+                extra.push(("enum".to_owned(), listed(&values.value)));
+            }
+            if let Some(constant) = &attrs.constant {
+                extra.push(match nullable {
+                    true => (
+                        "enum".to_owned(),
+                        listed(std::slice::from_ref(&constant.value)),
+                    ),
+                    false => ("const".to_owned(), Extra::Scalar(constant.value.to_json())),
+                });
+            }
+        }
+    } else {
+        if let Some(values) = &attrs.enum_values {
+            node = retype(node, DocKind::Enum(values.value.clone()));
+        }
+        if let Some(constant) = &attrs.constant {
+            node = retype(node, DocKind::Const(constant.value.clone()));
+        }
     }
     let extra_on_ref = node.is_ref();
     match &mut node.kind {
@@ -289,11 +324,9 @@ fn property(field: &Field) -> DocNode {
                     attrs.max_items.map(|(value, _)| value.to_string()),
                 ),
             ];
-            extra.extend(
-                bounds
-                    .into_iter()
-                    .filter_map(|(key, value)| value.map(|value| (key.to_owned(), value))),
-            );
+            extra.extend(bounds.into_iter().filter_map(|(key, value)| {
+                value.map(|value| (key.to_owned(), Extra::Scalar(value)))
+            }));
         }
         _ => {}
     }
@@ -343,7 +376,9 @@ fn is_linkable(ty: &Type) -> bool {
     matches!(peel(ty), Type::Path(path) if path.qself.is_none())
 }
 
-/// Markdown naming `ty`: an intra-doc link to its page when it is a path.
+/// Markdown naming `ty`: an intra-doc link to its page when it is a path. The items carrying
+/// these links allow `rustdoc::private_intra_doc_links`: a public type may have a field of a
+/// private type, whose page exists only in docs with private items.
 pub(crate) fn type_link(ty: &Type) -> String {
     if is_linkable(ty) {
         format!("[`{}`]", type_name(ty))
@@ -717,11 +752,15 @@ fn to_json(node: &DocNode) -> Json {
         }
         DocKind::Ref { name, extra, .. } => {
             let mut reference = vec![("$ref".to_owned(), raw(json_string(name)))];
-            reference.extend(
-                extra
-                    .iter()
-                    .map(|(key, value)| (key.clone(), raw(value.clone()))),
-            );
+            reference.extend(extra.iter().map(|(key, value)| {
+                let value = match value {
+                    Extra::Scalar(text) => raw(text.clone()),
+                    Extra::List(items) => {
+                        Json::Array(items.iter().map(|item| raw(item.clone())).collect())
+                    }
+                };
+                (key.clone(), value)
+            }));
             if nullable {
                 out.push((
                     "anyOf".into(),
@@ -825,8 +864,8 @@ pub(crate) struct Documented {
     /// The JSON text (what `DocumentedSchema` holds).
     pub(crate) json: String,
     references: Vec<(String, Link)>,
-    /// Whether some `$ref` has a `description` beside it.
-    described_reference: bool,
+    /// Whether some `$ref` has keys beside it.
+    annotated_reference: bool,
 }
 
 impl Documented {
@@ -834,7 +873,7 @@ impl Documented {
         let mut documented = Self {
             json: render(node),
             references: Vec::new(),
-            described_reference: false,
+            annotated_reference: false,
         };
         documented.collect_references(node);
         documented
@@ -867,19 +906,23 @@ impl Documented {
             "\n\nReferenced types, each showing its schema on its page (the model receives them inlined): {}.",
             names.join(", ")
         );
-        if self.described_reference {
-            note.push_str(" A `description` beside a `$ref` replaces the type's own; a string enum's notes on its values follow it.");
+        if self.annotated_reference {
+            note.push_str(" Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it.");
         }
         note
     }
 
     fn collect_references(&mut self, node: &DocNode) {
         match &node.kind {
-            DocKind::Ref { name, link, .. } => {
+            DocKind::Ref { name, link, extra } => {
                 if !self.references.iter().any(|(known, _)| known == name) {
                     self.references.push((name.clone(), *link));
                 }
-                self.described_reference |= node.description.is_some();
+                self.annotated_reference |= node.description.is_some()
+                    || node.title.is_some()
+                    || node.default.is_some()
+                    || !node.examples.is_empty()
+                    || !extra.is_empty();
             }
             DocKind::Array {
                 items: Some(items), ..
@@ -905,8 +948,10 @@ impl Documented {
     }
 }
 
-/// `TokenStream` of a `#[doc = ".."]` attribute for each paragraph of `text`.
-pub(crate) fn doc_attrs(text: &str) -> TokenStream {
+/// `TokenStream` of a `#[doc = ".."]` attribute for each line of `text`, spanned on the user's
+/// `span`: rustdoc checks the intra-doc links of docs written there (it skips docs that come from
+/// another crate's macro), so a generated link that does not resolve fails `-Dwarnings`.
+pub(crate) fn doc_attrs(text: &str, span: proc_macro2::Span) -> TokenStream {
     let lines = text.lines().map(|line| format!(" {line}"));
-    quote::quote!(#(#[doc = #lines])*)
+    quote::quote_spanned!(span=> #(#[doc = #lines])*)
 }

@@ -16,6 +16,13 @@ pub trait DocumentedSchema {
     const DOCUMENTED_SCHEMA: &'static str;
 }
 
+/// The output schema a `#[tool]`'s docs show, as JSON text (tests compare it with the runtime
+/// output schema).
+pub trait DocumentedOutput {
+    /// The documented JSON Schema of the tool's value.
+    const DOCUMENTED_OUTPUT_SCHEMA: &'static str;
+}
+
 /// `Self` is a literal that can be a default, `enum` member or `const` of a field of type `T`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a valid value for a field of type `{T}`",

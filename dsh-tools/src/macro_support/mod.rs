@@ -18,8 +18,8 @@ pub use std::sync::LazyLock;
 pub use serde_json::{Number, Value};
 
 pub use self::checks::{
-    DefaultLiteral, DocumentedSchema, EmptyArray, assert_array, assert_number, assert_string,
-    check_literal,
+    DefaultLiteral, DocumentedOutput, DocumentedSchema, EmptyArray, assert_array, assert_number,
+    assert_string, check_literal,
 };
 pub use self::convert::{
     content_of, convert_field, expect_null, expect_object, missing, output_from_json,
