@@ -107,6 +107,20 @@ fn walk_card(walk: &Walk) -> Option<ToolCallView> {
     })
 }
 
+/// A page of items: a generic struct with named fields.
+#[derive(ToolArgs)]
+struct Page<T> {
+    items: Vec<T>,
+    next: Option<String>,
+}
+
+/// Counts a page of numbers; the arguments are the fields of `Page<u8>`.
+#[tool]
+async fn count(page: Page<u8>) -> usize {
+    let _ = page.next;
+    page.items.len()
+}
+
 /// Walks; the arguments are the fields of `Walk`.
 #[tool(present_call = walk_card)]
 async fn walk(args: Walk) -> String {
@@ -156,6 +170,7 @@ fn registry() -> ToolRegistry {
     registry.register(TotalTool).unwrap();
     registry.register(WalkTool).unwrap();
     registry.register(WalkNestedTool).unwrap();
+    registry.register(CountTool).unwrap();
     registry
 }
 
@@ -375,6 +390,28 @@ async fn a_struct_with_named_fields_is_the_whole_argument_object() {
         json!("home + 3"),
         json!({"walk": {"from": "home", "steps": 300}}),
         "Error: invalid arguments: \"walk.steps\" must be <= 100",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_generic_struct_with_named_fields_is_the_whole_argument_object() {
+    check(
+        &CountTool,
+        json!({
+            "description": "A page of items: a generic struct with named fields.",
+            "type": "object",
+            "properties": {
+                "items": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}},
+                "next": {"type": ["string", "null"]}
+            },
+            "required": ["items"],
+            "additionalProperties": false
+        }),
+        json!({"items": [1, 2, 3]}),
+        json!(3),
+        json!({"page": {"items": []}}),
+        "Error: invalid arguments: missing required property \"items\"; \"page\" is not a declared property (additionalProperties: false)",
     )
     .await;
 }
