@@ -160,17 +160,17 @@ async fn believe(liar: Liar) -> bool {
 
 fn registry() -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry.register(RunTool).unwrap();
-    registry.register(RunDocumentedTool).unwrap();
-    registry.register(StrideTool).unwrap();
-    registry.register(IdleTool).unwrap();
-    registry.register(DrawTool).unwrap();
-    registry.register(SquareTool).unwrap();
-    registry.register(JoinTool).unwrap();
-    registry.register(TotalTool).unwrap();
-    registry.register(WalkTool).unwrap();
-    registry.register(WalkNestedTool).unwrap();
-    registry.register(CountTool).unwrap();
+    let _ = registry.register(RunTool).unwrap();
+    let _ = registry.register(RunDocumentedTool).unwrap();
+    let _ = registry.register(StrideTool).unwrap();
+    let _ = registry.register(IdleTool).unwrap();
+    let _ = registry.register(DrawTool).unwrap();
+    let _ = registry.register(SquareTool).unwrap();
+    let _ = registry.register(JoinTool).unwrap();
+    let _ = registry.register(TotalTool).unwrap();
+    let _ = registry.register(WalkTool).unwrap();
+    let _ = registry.register(WalkNestedTool).unwrap();
+    let _ = registry.register(CountTool).unwrap();
     registry
 }
 
