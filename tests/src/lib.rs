@@ -2,6 +2,7 @@
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
 //! files, and JSON value generators for property tests.
 
+pub mod doc_links;
 pub mod golden;
 pub mod json_values;
 pub mod workload;
