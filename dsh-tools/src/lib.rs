@@ -54,6 +54,8 @@
 //!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
 //! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
+//! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
+//!   parses their tool calls into inputs and formats results as their next-turn messages.
 
 mod args;
 mod arguments;
@@ -68,6 +70,7 @@ mod pipeline;
 mod policy;
 mod present;
 mod progress;
+pub mod providers;
 mod registry;
 mod result;
 mod run;
