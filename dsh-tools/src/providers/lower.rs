@@ -532,14 +532,14 @@ impl<'a> Lowerer<'a> {
     /// `anyOf` of its forms, or one `enum` of their constants), required where every branch
     /// requires it, closed when every branch is closed; the shapes are listed in the description.
     fn merge_root_union(&mut self, node: &mut Map<String, Value>) -> Result<(), Blocked> {
-        if let Some(Value::Array(entries)) = node.remove("allOf") {
+        if let Some(Value::Array(entries)) = node.shift_remove("allOf") {
             let mut entries: Vec<Value> = entries;
             if !self.profile.rewrite {
                 entries = self.resolve_top_refs(entries);
             }
             self.merge_all_of(node, entries, "", true)?;
         }
-        let (key, branches) = match (node.remove("anyOf"), node.remove("oneOf")) {
+        let (key, branches) = match (node.shift_remove("anyOf"), node.shift_remove("oneOf")) {
             (Some(Value::Array(branches)), None) => ("anyOf", branches),
             (None, Some(Value::Array(branches))) => ("oneOf", branches),
             (None, None) => return Ok(()),
@@ -688,14 +688,14 @@ impl<'a> Lowerer<'a> {
                 .to_owned();
             let extra: Vec<String> = node.keys().filter(|key| *key != "$ref").cloned().collect();
             for key in extra {
-                node.remove(&key);
+                node.shift_remove(&key);
                 self.note(path, Change::Dropped, format!("{key} beside $ref"));
             }
             let name = target.rsplit('/').next().unwrap_or("#").to_owned();
             let name = if target == "#" { "#".to_owned() } else { name };
             return Ok(Some(NullPlan::reference(&name)));
         }
-        if let Some(Value::Array(entries)) = node.remove("allOf") {
+        if let Some(Value::Array(entries)) = node.shift_remove("allOf") {
             if profile.keeps_all_of && entries.len() > 1 {
                 node.insert("allOf".to_owned(), Value::Array(entries));
             } else {
@@ -703,7 +703,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         if profile.one_of_to_any_of
-            && let Some(one_of) = node.remove("oneOf")
+            && let Some(one_of) = node.shift_remove("oneOf")
         {
             if node.contains_key("anyOf") {
                 if profile.strict {
@@ -790,7 +790,7 @@ impl<'a> Lowerer<'a> {
             && let Some(Value::Object(properties)) = node.get("properties")
             && properties.is_empty()
         {
-            node.remove("properties");
+            node.shift_remove("properties");
             self.note(
                 path,
                 Change::Rewritten,
@@ -906,7 +906,7 @@ impl<'a> Lowerer<'a> {
     /// `prefixItems` (tuples) → `items` as an `anyOf` of the positions' schemas, with the
     /// positions described and the length pinned where the tuple is closed.
     fn widen_prefix_items(&mut self, node: &mut Map<String, Value>, path: &str) {
-        let Some(Value::Array(tuple)) = node.remove("prefixItems") else {
+        let Some(Value::Array(tuple)) = node.shift_remove("prefixItems") else {
             return;
         };
         let mut forms: Vec<Value> = Vec::new();
@@ -916,7 +916,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let closed = matches!(node.get("items"), Some(Value::Bool(false)));
-        if let Some(Value::Object(extra)) = node.remove("items") {
+        if let Some(Value::Object(extra)) = node.shift_remove("items") {
             let extra = Value::Object(extra);
             if !forms.contains(&extra) {
                 forms.push(extra);
@@ -968,7 +968,7 @@ impl<'a> Lowerer<'a> {
             return;
         }
         let nullable = types.iter().any(|name| name == "null");
-        node.remove("type");
+        node.shift_remove("type");
         let keys: Vec<String> = node.keys().cloned().collect();
         let mut branches = Vec::new();
         for name in &names {
@@ -985,7 +985,7 @@ impl<'a> Lowerer<'a> {
         }
         for key in &keys {
             if names.iter().any(|name| keyword_applies_to(key, name)) {
-                node.remove(key);
+                node.shift_remove(key);
             }
         }
         if nullable {
@@ -1013,7 +1013,7 @@ impl<'a> Lowerer<'a> {
             members.retain(|member| !member.is_null());
             let empty = members.is_empty();
             if empty {
-                node.remove("enum");
+                node.shift_remove("enum");
                 node.insert("type".to_owned(), Value::from("null"));
             } else {
                 add_null_type(node);
@@ -1040,7 +1040,7 @@ impl<'a> Lowerer<'a> {
                     if let Some(Value::Array(members)) = inner.get_mut("enum") {
                         members.retain(|member| !member.is_null());
                     }
-                    if let Some(description) = inner.remove("description") {
+                    if let Some(description) = inner.shift_remove("description") {
                         node.insert("description".to_owned(), description);
                     }
                     node.insert(
@@ -1084,7 +1084,7 @@ impl<'a> Lowerer<'a> {
                         if branches.len() == 2 && branches.iter().any(is_null_schema)
                 );
                 if collapsible {
-                    let Some(Value::Array(branches)) = node.remove("anyOf") else {
+                    let Some(Value::Array(branches)) = node.shift_remove("anyOf") else {
                         return;
                     };
                     let other = branches.into_iter().find(|branch| !is_null_schema(branch));
@@ -1112,7 +1112,7 @@ impl<'a> Lowerer<'a> {
     fn const_to_enum(&mut self, node: &mut Map<String, Value>, path: &str) {
         let profile = self.profile;
         if profile.const_to_enum
-            && let Some(constant) = node.remove("const")
+            && let Some(constant) = node.shift_remove("const")
         {
             if !node.contains_key("type")
                 && let Some(kind) = json_type(&constant)
@@ -1133,7 +1133,7 @@ impl<'a> Lowerer<'a> {
                 Some(Value::Array(members)) if members.iter().any(|member| !member.is_string())
             );
             if non_string {
-                let Some(members) = node.remove("enum") else {
+                let Some(members) = node.shift_remove("enum") else {
                     return;
                 };
                 if !node.contains_key("type")
@@ -1202,7 +1202,7 @@ impl<'a> Lowerer<'a> {
                 node.insert("properties".to_owned(), Value::Object(Map::new()));
             }
         } else if profile.no_additional_properties {
-            match node.remove("additionalProperties") {
+            match node.shift_remove("additionalProperties") {
                 Some(Value::Object(values)) => {
                     let text = compact(&Value::Object(values));
                     append_description(node, &format!("(any keys; each value: {text})"));
@@ -1356,7 +1356,7 @@ impl<'a> Lowerer<'a> {
             match rule {
                 Keyword::Keep => {}
                 Keyword::Drop => {
-                    if let Some(value) = node.remove(&key) {
+                    if let Some(value) = node.shift_remove(&key) {
                         self.note(
                             &format!("{path}/{}", escape(&key)),
                             Change::Dropped,
@@ -1365,7 +1365,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 Keyword::Describe => {
-                    if let Some(value) = node.remove(&key) {
+                    if let Some(value) = node.shift_remove(&key) {
                         let text = constraint_text(&key, &value);
                         self.note(
                             &format!("{path}/{}", escape(&key)),
@@ -1574,7 +1574,7 @@ fn make_nullable(schema: &mut Value) {
     if let Some(Value::Array(members)) = node.get_mut("enum") {
         members.push(Value::Null);
     }
-    if let Some(constant) = node.remove("const") {
+    if let Some(constant) = node.shift_remove("const") {
         node.insert("enum".to_owned(), Value::Array(vec![constant, Value::Null]));
     }
     if node.contains_key("type") {
@@ -1591,7 +1591,7 @@ fn make_nullable(schema: &mut Value) {
     // A `$ref` or anything else: wrap it.
     let inner = std::mem::take(node);
     let mut inner = inner;
-    let description = inner.remove("description");
+    let description = inner.shift_remove("description");
     if let Some(description) = description {
         node.insert("description".to_owned(), description);
     }

@@ -141,14 +141,18 @@ impl LoweredTools {
                 );
             }
             let parameters: &Value = &schema.parameters;
-            let mut lowered = lower_tool(&schema.name, parameters, dialect, &mut report);
+            let mut tool_report = LoweringReport::default();
+            let mut lowered = lower_tool(&schema.name, parameters, dialect, &mut tool_report);
             if lowered.strict
                 && matches!(dialect, Dialect::Anthropic { .. })
                 && let Err(reason) = budget.admit(&lowered.parameters)
             {
-                report.push(&schema.name, "", Change::StrictFallback, reason);
-                lowered = lower_non_strict(&schema.name, parameters, dialect, &mut report);
+                // What the strict attempt changed was not sent: report the view that is.
+                tool_report = LoweringReport::default();
+                tool_report.push(&schema.name, "", Change::StrictFallback, reason);
+                lowered = lower_non_strict(&schema.name, parameters, dialect, &mut tool_report);
             }
+            report.entries.append(&mut tool_report.entries);
             if let Dialect::Gemini {
                 schema: GeminiSchema::OpenApi,
             } = dialect
