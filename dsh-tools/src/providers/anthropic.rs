@@ -164,6 +164,9 @@ pub(crate) fn format(
     }
     // Text after every tool_result: Anthropic wants tool results first in the message.
     blocks.extend(contexts.iter().map(content_block));
+    if blocks.is_empty() {
+        return Vec::new();
+    }
     vec![object([
         ("role", Value::from("user")),
         ("content", Value::Array(blocks)),

@@ -212,6 +212,9 @@ pub(crate) fn format(
             )])),
         }
     }
+    if parts.is_empty() {
+        return Vec::new();
+    }
     vec![object([
         ("role", Value::from("user")),
         ("parts", Value::Array(parts)),
