@@ -27,13 +27,25 @@ fn openai_script() -> Vec<Value> {
     };
     vec![
         turn(vec![
-            call("call_1", "read_file", json!({"path": "src/lib.rs", "offset": null, "limit": null})),
-            call("call_2", "search_files", json!({"pattern": "greeting", "path": ".",
+            call(
+                "call_1",
+                "read_file",
+                json!({"path": "src/lib.rs", "offset": null, "limit": null}),
+            ),
+            call(
+                "call_2",
+                "search_files",
+                json!({"pattern": "greeting", "path": ".",
                 "max_results": null, "case_sensitive": null, "include": ["*.rs"], "mode": null,
-                "options": null})),
+                "options": null}),
+            ),
         ]),
-        turn(vec![call("call_3", "edit_file", json!({"path": "src/lib.rs",
-            "old_text": "Hello, world!", "new_text": "Hello, providers!", "replace_all": null}))]),
+        turn(vec![call(
+            "call_3",
+            "edit_file",
+            json!({"path": "src/lib.rs",
+            "old_text": "Hello, world!", "new_text": "Hello, providers!", "replace_all": null}),
+        )]),
         json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
             "content": "The greeting now says \"Hello, providers!\"."}}]}),
     ]
@@ -41,9 +53,7 @@ fn openai_script() -> Vec<Value> {
 
 /// What the scripted model answers to each request, in the Anthropic Messages shape.
 fn anthropic_script() -> Vec<Value> {
-    let turn = |blocks: Vec<Value>| {
-        json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": blocks})
-    };
+    let turn = |blocks: Vec<Value>| json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": blocks});
     vec![
         turn(vec![
             json!({"type": "text", "text": "Let me look for the greeting."}),
@@ -97,7 +107,9 @@ async fn run(
 ) -> Result<(), Box<dyn std::error::Error>> {
     println!("\n=== {} ===", dialect.id());
     let provider = ProviderTools::new(registry, dialect);
-    let mut messages = vec![json!({"role": "user", "content": "Change the greeting to say hello to the providers."})];
+    let mut messages = vec![
+        json!({"role": "user", "content": "Change the greeting to say hello to the providers."}),
+    ];
     for (turn, response) in script.into_iter().enumerate() {
         let tools = provider.tools(None); // lowered once; cached until the registry changes
         let request = match dialect {
@@ -126,7 +138,10 @@ async fn run(
             break;
         }
         for input in calls.inputs() {
-            println!("  call {} {} {}", input.call_id, input.name, input.arguments);
+            println!(
+                "  call {} {} {}",
+                input.call_id, input.name, input.arguments
+            );
         }
         let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
         let results = tools.format_batch(calls.calls(), &outcome)?;

@@ -236,7 +236,10 @@ fn main() {
     ) {
         let iters: u64 = iters.parse().expect("DSH_BENCH_ITERS is a count");
         let setup = Setup::new();
-        assert!(setup.run(&case, iters), "unknown case {case:?}; cases: {CASES:?}");
+        assert!(
+            setup.run(&case, iters),
+            "unknown case {case:?}; cases: {CASES:?}"
+        );
         return;
     }
     benches();

@@ -111,13 +111,17 @@ fn check_name(name: &str, gemini: bool, out: &mut Vec<String>) {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     };
     if !ok {
-        out.push(format!("{name:?}: the name breaks the provider's name rule"));
+        out.push(format!(
+            "{name:?}: the name breaks the provider's name rule"
+        ));
     }
 }
 
 fn check_root_object(name: &str, parameters: &Value, no_union: bool, out: &mut Vec<String>) {
     if parameters.get("type") != Some(&Value::from("object")) {
-        out.push(format!("{name}: the parameters' root must be type \"object\""));
+        out.push(format!(
+            "{name}: the parameters' root must be type \"object\""
+        ));
     }
     if no_union {
         for key in ["anyOf", "oneOf", "allOf"] {
@@ -210,7 +214,12 @@ fn check_closed_and_required(
     }
 }
 
-fn check_typed(name: &str, node: &serde_json::Map<String, Value>, path: &str, out: &mut Vec<String>) {
+fn check_typed(
+    name: &str,
+    node: &serde_json::Map<String, Value>,
+    path: &str,
+    out: &mut Vec<String>,
+) {
     let typed = ["type", "anyOf", "$ref", "enum", "const"]
         .iter()
         .any(|key| node.contains_key(*key));
@@ -231,13 +240,39 @@ fn check_typed(name: &str, node: &serde_json::Map<String, Value>, path: &str, ou
 /// OpenAI Structured Outputs, "Supported schemas".
 fn check_openai_strict(name: &str, parameters: &Value, out: &mut Vec<String>) {
     const ALLOWED: &[&str] = &[
-        "type", "description", "title", "properties", "required", "additionalProperties",
-        "items", "enum", "const", "anyOf", "$ref", "$defs", "pattern", "format", "minimum",
-        "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+        "type",
+        "description",
+        "title",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "const",
+        "anyOf",
+        "$ref",
+        "$defs",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
         "prefixItems",
     ];
     const FORMATS: &[&str] = &[
-        "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
     ];
     if parameters.get("anyOf").is_some() {
         out.push(format!("{name}: the root must not be anyOf"));
@@ -287,8 +322,18 @@ fn check_openai_strict(name: &str, parameters: &Value, out: &mut Vec<String>) {
 /// DeepSeek strict mode (beta): OpenAI-style closing, a smaller keyword set.
 fn check_deepseek_strict(name: &str, parameters: &Value, out: &mut Vec<String>) {
     const ALLOWED: &[&str] = &[
-        "type", "description", "title", "properties", "required", "additionalProperties",
-        "items", "enum", "anyOf", "$ref", "$defs", "format",
+        "type",
+        "description",
+        "title",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "anyOf",
+        "$ref",
+        "$defs",
+        "format",
     ];
     const FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
     walk(parameters, "", &mut |node, path| {
@@ -310,11 +355,31 @@ fn check_deepseek_strict(name: &str, parameters: &Value, out: &mut Vec<String>) 
 /// Anthropic Messages tools: no union at the root even non-strict; strict limits.
 fn check_anthropic(entries: &[Value], out: &mut Vec<String>) {
     const ALLOWED: &[&str] = &[
-        "type", "description", "title", "properties", "required", "additionalProperties",
-        "items", "enum", "anyOf", "allOf", "$ref", "$defs", "format", "minItems",
+        "type",
+        "description",
+        "title",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "anyOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "format",
+        "minItems",
     ];
     const FORMATS: &[&str] = &[
-        "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6",
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "uri",
+        "ipv4",
+        "ipv6",
         "uuid",
     ];
     let (mut strict_tools, mut optional, mut unions) = (0, 0, 0);
@@ -346,7 +411,10 @@ fn check_anthropic(entries: &[Value], out: &mut Vec<String>) {
                 out.push(format!("{name} {path}: additionalProperties must be false"));
             }
             if let Some(Value::Array(members)) = node.get("enum") {
-                if members.iter().any(|member| member.is_array() || member.is_object()) {
+                if members
+                    .iter()
+                    .any(|member| member.is_array() || member.is_object())
+                {
                     out.push(format!("{name} {path}: enum of non-primitive values"));
                 }
             }
@@ -363,7 +431,8 @@ fn check_anthropic(entries: &[Value], out: &mut Vec<String>) {
                     if !required.contains(&key.as_str()) {
                         optional += 1;
                     }
-                    if child.get("anyOf").is_some() || child.get("type").is_some_and(Value::is_array)
+                    if child.get("anyOf").is_some()
+                        || child.get("type").is_some_and(Value::is_array)
                     {
                         unions += 1;
                     }
@@ -371,26 +440,50 @@ fn check_anthropic(entries: &[Value], out: &mut Vec<String>) {
             }
         });
         if !refs.is_empty() {
-            out.push(format!("{name}: $ref in a strict tool (recursion is not supported)"));
+            out.push(format!(
+                "{name}: $ref in a strict tool (recursion is not supported)"
+            ));
         }
     }
     if strict_tools > 20 {
         out.push(format!("{strict_tools} strict tools; at most 20"));
     }
     if optional > 24 {
-        out.push(format!("{optional} optional parameters across strict tools; at most 24"));
+        out.push(format!(
+            "{optional} optional parameters across strict tools; at most 24"
+        ));
     }
     if unions > 16 {
-        out.push(format!("{unions} union parameters across strict tools; at most 16"));
+        out.push(format!(
+            "{unions} union parameters across strict tools; at most 16"
+        ));
     }
 }
 
 /// Gemini's OpenAPI `Schema` (python-genai `types.Schema`; Developer API restrictions).
 fn check_gemini_openapi(name: &str, schema: &Value, path: &str, root: bool, out: &mut Vec<String>) {
     const ALLOWED: &[&str] = &[
-        "type", "format", "title", "description", "nullable", "enum", "items", "properties",
-        "required", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum",
-        "maximum", "anyOf", "default", "example", "propertyOrdering", "minProperties",
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "properties",
+        "required",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "anyOf",
+        "default",
+        "example",
+        "propertyOrdering",
+        "minProperties",
         "maxProperties",
     ];
     let Value::Object(node) = schema else {
@@ -451,17 +544,42 @@ fn check_gemini_json(
     out: &mut Vec<String>,
 ) {
     const ALLOWED: &[&str] = &[
-        "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
-        "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf",
-        "properties", "additionalProperties", "required", "propertyOrdering",
+        "$id",
+        "$defs",
+        "$ref",
+        "$anchor",
+        "type",
+        "format",
+        "title",
+        "description",
+        "enum",
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "anyOf",
+        "oneOf",
+        "properties",
+        "additionalProperties",
+        "required",
+        "propertyOrdering",
     ];
     check_keywords(name, node, path, ALLOWED, out);
     if node.contains_key("$ref") && node.keys().any(|key| !key.starts_with('$')) {
-        out.push(format!("{name} {path}: a $ref node may carry only $-keywords"));
+        out.push(format!(
+            "{name} {path}: a $ref node may carry only $-keywords"
+        ));
     }
     if let Some(Value::Array(members)) = node.get("enum") {
-        if members.iter().any(|member| !member.is_string() && !member.is_number()) {
-            out.push(format!("{name} {path}: enum must hold strings and numbers only"));
+        if members
+            .iter()
+            .any(|member| !member.is_string() && !member.is_number())
+        {
+            out.push(format!(
+                "{name} {path}: enum must hold strings and numbers only"
+            ));
         }
     }
 }

@@ -197,8 +197,7 @@ fn schedule_job() -> FnTool {
                     "allOf": [
                         {"type": "object", "properties": {"times": {"type": "integer"}}, "required": ["times"]},
                         {"properties": {"backoff_ms": {"type": "integer", "default": 100}}}
-                    ],
-                    "additionalProperties": false
+                    ]
                 },
                 "label": {"$ref": "#/$defs/Label", "description": "A label for the job."}
             },
@@ -264,7 +263,9 @@ pub fn register_adversarial(registry: &ToolRegistry) {
     registry.register(write_outline()).expect("fresh name");
     registry.register(schedule_job()).expect("fresh name");
     registry.register(run_pipeline()).expect("fresh name");
-    registry.register(named_tool(&long_name())).expect("fresh name");
+    registry
+        .register(named_tool(&long_name()))
+        .expect("fresh name");
     for name in COLLIDING_NAMES {
         registry.register(named_tool(name)).expect("fresh name");
     }

@@ -60,8 +60,9 @@ fn the_checkers_catch_what_the_providers_reject() {
             .schemas(None)
             .iter()
             .map(|schema| {
+                let parameters: &Value = &schema.parameters;
                 json!({"type": "function", "function": {"name": schema.name,
-                    "description": schema.description, "parameters": schema.parameters,
+                    "description": schema.description, "parameters": parameters,
                     "strict": true}})
             })
             .collect(),
@@ -69,8 +70,14 @@ fn the_checkers_catch_what_the_providers_reject() {
     let violations = check_request(Dialect::openai_chat().strict(), &raw);
     let text = violations.join("\n");
     assert!(text.contains("required must list every property"), "{text}");
-    assert!(text.contains("the name breaks the provider's name rule"), "{text}");
-    assert!(text.contains("keyword minLength is not supported"), "{text}");
+    assert!(
+        text.contains("the name breaks the provider's name rule"),
+        "{text}"
+    );
+    assert!(
+        text.contains("keyword minLength is not supported"),
+        "{text}"
+    );
     assert!(text.contains("root must be type \"object\""), "{text}");
 }
 
@@ -96,7 +103,11 @@ fn names_the_provider_cannot_take_are_mapped_reversibly_and_without_collisions()
         let mut seen = std::collections::HashSet::new();
         for tool in tools.tools() {
             assert!(rule.accepts(&tool.provider_name), "{}", tool.provider_name);
-            assert!(seen.insert(tool.provider_name.clone()), "{} twice", tool.provider_name);
+            assert!(
+                seen.insert(tool.provider_name.clone()),
+                "{} twice",
+                tool.provider_name
+            );
             assert_eq!(tools.names().canonical_name(&tool.provider_name), tool.name);
         }
         let long = long_name();
@@ -108,9 +119,15 @@ fn names_the_provider_cannot_take_are_mapped_reversibly_and_without_collisions()
     let [dotted, plain] = COLLIDING_NAMES;
     assert_eq!(openai.names().provider_name(plain), plain);
     assert_ne!(openai.names().provider_name(dotted), plain);
-    assert_eq!(openai.names().provider_name(LEADING_DIGIT_NAME), LEADING_DIGIT_NAME);
+    assert_eq!(
+        openai.names().provider_name(LEADING_DIGIT_NAME),
+        LEADING_DIGIT_NAME
+    );
     let gemini = lowered(&registry, Dialect::gemini());
-    assert_eq!(gemini.names().provider_name(LEADING_DIGIT_NAME), "_3d_render");
+    assert_eq!(
+        gemini.names().provider_name(LEADING_DIGIT_NAME),
+        "_3d_render"
+    );
     // Gemini takes dots: no renaming, no collision.
     assert_eq!(gemini.names().provider_name(dotted), dotted);
 }
@@ -137,16 +154,35 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
         assert_eq!(fallbacks.len(), 1, "{tool}");
         assert!(fallbacks[0].contains(reason), "{tool}: {}", fallbacks[0]);
     }
-    for tool in ["read_file", "search_files", "register_contact", "draw_shape", "write_outline"] {
-        assert!(strict(tool), "{tool} should stay strict: {}", tools.report());
+    for tool in [
+        "read_file",
+        "search_files",
+        "register_contact",
+        "draw_shape",
+        "write_outline",
+    ] {
+        assert!(
+            strict(tool),
+            "{tool} should stay strict: {}",
+            tools.report()
+        );
     }
     // Recursion: OpenAI keeps it under $defs; Anthropic strict cannot.
-    let outline = tools.tools().iter().find(|tool| tool.name == "write_outline").unwrap();
+    let outline = tools
+        .tools()
+        .iter()
+        .find(|tool| tool.name == "write_outline")
+        .unwrap();
     assert!(outline.parameters["$defs"]["Section"].is_object());
     let anthropic = lowered(&registry, Dialect::anthropic().strict());
     let fallbacks = changes(anthropic.report(), "write_outline", Change::StrictFallback);
     assert!(fallbacks[0].contains("recursive"), "{fallbacks:?}");
-    assert!(tools.report().to_string().ends_with(LoweringReport::ENFORCEMENT_NOTE));
+    assert!(
+        tools
+            .report()
+            .to_string()
+            .ends_with(LoweringReport::ENFORCEMENT_NOTE)
+    );
 }
 
 #[test]
@@ -164,10 +200,16 @@ fn a_root_union_is_merged_into_one_object_for_anthropic() {
         let schema = &shape["input_schema"];
         assert_eq!(schema["type"], "object");
         assert!(schema.get("oneOf").is_none() && schema.get("anyOf").is_none());
-        assert_eq!(schema["properties"]["kind"]["enum"], json!(["circle", "rect"]));
+        assert_eq!(
+            schema["properties"]["kind"]["enum"],
+            json!(["circle", "rect"])
+        );
         assert_eq!(schema["required"], json!(["kind"]));
         let rewritten = changes(tools.report(), "draw_shape", Change::Rewritten);
-        assert!(rewritten.iter().any(|detail| detail.contains("root oneOf")), "{rewritten:?}");
+        assert!(
+            rewritten.iter().any(|detail| detail.contains("root oneOf")),
+            "{rewritten:?}"
+        );
     }
 }
 
@@ -175,11 +217,25 @@ fn a_root_union_is_merged_into_one_object_for_anthropic() {
 fn optional_properties_become_required_and_nullable_in_strict_mode() {
     let registry = corpus();
     let tools = lowered(&registry, Dialect::openai_chat().strict());
-    let read = tools.tools().iter().find(|tool| tool.name == "read_file").unwrap();
-    assert_eq!(read.parameters["required"], json!(["path", "offset", "limit"]));
-    assert_eq!(read.parameters["properties"]["limit"]["type"], json!(["integer", "null"]));
+    let read = tools
+        .tools()
+        .iter()
+        .find(|tool| tool.name == "read_file")
+        .unwrap();
+    assert_eq!(
+        read.parameters["required"],
+        json!(["path", "offset", "limit"])
+    );
+    assert_eq!(
+        read.parameters["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
     let nullable = changes(tools.report(), "read_file", Change::MadeNullable);
-    assert_eq!(nullable.len(), 1, "only `limit` had to be made nullable: {nullable:?}");
+    assert_eq!(
+        nullable.len(),
+        1,
+        "only `limit` had to be made nullable: {nullable:?}"
+    );
 }
 
 #[tokio::test]
@@ -193,7 +249,12 @@ async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
             r#"{"path": "src/lib.rs", "offset": null, "limit": null}"#,
         ))
         .await;
-    assert_eq!(direct.error_code(), Some("INVALID_ARGS"), "{}", direct.text());
+    assert_eq!(
+        direct.error_code(),
+        Some("INVALID_ARGS"),
+        "{}",
+        direct.text()
+    );
     // Through the strict view, the model's `null`s mean "absent": the call is valid.
     let tools = lowered(&registry, Dialect::openai_chat().strict());
     let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{
@@ -201,7 +262,10 @@ async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
         "arguments": "{\"path\": \"src/lib.rs\", \"offset\": null, \"limit\": null}"}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
     let inputs = calls.take_inputs();
-    assert_eq!(inputs[0].arguments, json!({"path": "src/lib.rs", "offset": null}));
+    assert_eq!(
+        inputs[0].arguments,
+        json!({"path": "src/lib.rs", "offset": null})
+    );
     let result = registry.execute(inputs.into_iter().next().unwrap()).await;
     assert!(!result.is_error(), "{}", result.text());
     assert!(result.text().contains("greeting"));
@@ -222,9 +286,10 @@ fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
     let again = openai.tools(None);
     assert!(Arc::ptr_eq(&first, &again));
     let registration = registry
-        .register(FnTool::builder("late_tool", "Registered later.").handler(|_, _| async {
-            Ok(json!("ok"))
-        }))
+        .register(
+            FnTool::builder("late_tool", "Registered later.")
+                .handler(|_, _| async { Ok(json!("ok")) }),
+        )
         .unwrap();
     let after = openai.tools(None);
     assert!(!Arc::ptr_eq(&first, &after));

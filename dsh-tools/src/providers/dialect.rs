@@ -246,7 +246,8 @@ pub(crate) struct Profile {
     pub(crate) recursion: Recursion,
     /// `additionalProperties` is not a field of the schema (Gemini's OpenAPI subset).
     pub(crate) no_additional_properties: bool,
-    /// `allOf` survives (otherwise merged, or described when it cannot be).
+    /// `allOf` survives (otherwise merged, or described when it cannot be). Strict views merge:
+    /// closing each part of an `allOf` on its own would reject what the whole accepts.
     pub(crate) keeps_all_of: bool,
     /// `prefixItems` survives (otherwise widened into `items`).
     pub(crate) keeps_prefix_items: bool,
@@ -415,7 +416,7 @@ impl Profile {
         nullable: Nullable::TypeArray,
         recursion: Recursion::Block,
         no_additional_properties: false,
-        keeps_all_of: true,
+        keeps_all_of: false,
         keeps_prefix_items: false,
         no_empty_properties: false,
         max_min_items: Some(1),

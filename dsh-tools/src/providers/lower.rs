@@ -66,7 +66,14 @@ pub(crate) fn lower_tool(
             lowered
         }
         Err(blocked) => {
-            report.push(tool, &blocked.path, Change::StrictFallback, blocked.reason);
+            // Only strict views block for what they cannot express; a view with no strict
+            // mode blocks only on a schema it cannot read at all, and sends it as written.
+            let change = if profile.strict {
+                Change::StrictFallback
+            } else {
+                Change::Warning
+            };
+            report.push(tool, &blocked.path, change, blocked.reason);
             lower_non_strict(tool, parameters, dialect, report)
         }
     }
@@ -171,30 +178,28 @@ impl<'a> Lowerer<'a> {
             let Value::Object(node) = &mut root else {
                 return Err(self.block("", "the parameters are not a schema object"));
             };
-            let plan = self.node(node, "", Place { depth: 0 })?;
+            let mut root_plan = self.node(node, "", Place { depth: 0 })?;
             let mut lowered_defs = Map::new();
             for (name, mut definition) in defs {
                 let path = format!("/$defs/{name}");
                 if let Value::Object(node) = &mut definition {
-                    let plan = self.node(node, &path, Place { depth: 1 })?;
-                    if let Some(plan) = plan {
-                        self.nulls.insert(name.clone(), plan);
-                    }
+                    let mut plan = self.node(node, &path, Place { depth: 1 })?;
+                    plan.prune();
+                    self.nulls.insert(name.clone(), plan);
                 }
                 lowered_defs.insert(name, definition);
             }
             if !lowered_defs.is_empty() {
                 node.insert("$defs".to_owned(), Value::Object(lowered_defs));
             }
-            if let Some(root_plan) = plan {
-                self.nulls.insert("#".to_owned(), root_plan.clone());
+            root_plan.prune();
+            let defs_matter = self.nulls.values().any(|plan| !plan.is_noop());
+            if !root_plan.is_noop() || defs_matter {
+                if self.recursive.contains_key("#") {
+                    self.nulls.insert("#".to_owned(), root_plan.clone());
+                }
                 nulls = Some(ToolNullPlan {
                     root: root_plan,
-                    defs: std::mem::take(&mut self.nulls),
-                });
-            } else if !self.nulls.is_empty() {
-                nulls = Some(ToolNullPlan {
-                    root: NullPlan::default(),
                     defs: std::mem::take(&mut self.nulls),
                 });
             }
@@ -206,7 +211,7 @@ impl<'a> Lowerer<'a> {
             LoweredSchema {
                 parameters: root,
                 strict: profile.strict,
-                nulls: nulls.filter(|plan| !plan.root.is_noop() || !plan.defs.is_empty()),
+                nulls,
             },
             self.report,
         ))
@@ -677,7 +682,7 @@ impl<'a> Lowerer<'a> {
         node: &mut Map<String, Value>,
         path: &str,
         place: Place,
-    ) -> Result<Option<NullPlan>, Blocked> {
+    ) -> Result<NullPlan, Blocked> {
         let profile = self.profile;
         if node.contains_key("$ref") {
             // A recursive reference kept under `$defs`: a `$ref` may carry no siblings.
@@ -693,7 +698,7 @@ impl<'a> Lowerer<'a> {
             }
             let name = target.rsplit('/').next().unwrap_or("#").to_owned();
             let name = if target == "#" { "#".to_owned() } else { name };
-            return Ok(Some(NullPlan::reference(&name)));
+            return Ok(NullPlan::reference(&name));
         }
         if let Some(Value::Array(entries)) = node.shift_remove("allOf") {
             if profile.keeps_all_of && entries.len() > 1 {
@@ -750,7 +755,7 @@ impl<'a> Lowerer<'a> {
                         depth: place.depth + 1,
                     },
                 )?;
-                plan.set_nested(&name, nested);
+                plan.attach_nested(&name, nested);
             }
         }
         if let Some(Value::Object(items)) = node.get_mut("items") {
@@ -772,15 +777,12 @@ impl<'a> Lowerer<'a> {
             if let Some(Value::Array(branches)) = node.get_mut(key) {
                 let mut plans = Vec::new();
                 for (index, branch) in branches.iter_mut().enumerate() {
-                    if let Value::Object(branch) = branch
-                        && let Some(branch_plan) =
-                            self.node(branch, &format!("{path}/{key}/{index}"), place)?
-                    {
-                        plans.push(branch_plan);
+                    if let Value::Object(branch) = branch {
+                        plans.push(self.node(branch, &format!("{path}/{key}/{index}"), place)?);
                     }
                 }
                 if key == "anyOf" && !plans.is_empty() {
-                    union_plan = NullPlan::merge(plans);
+                    union_plan = Some(NullPlan::merge(plans));
                 }
             }
         }
@@ -797,11 +799,10 @@ impl<'a> Lowerer<'a> {
                 "empty \"properties\" removed (Gemini rejects an object with none)",
             );
         }
-        let plan = match union_plan {
+        Ok(match union_plan {
             Some(union) => NullPlan::merge(vec![plan, union]),
-            None => plan.into_option(),
-        };
-        Ok(plan)
+            None => plan,
+        })
     }
 
     /// Merges `allOf` entries into `node`: properties and `required` combine; any other keyword
@@ -1426,15 +1427,6 @@ impl<'a> Lowerer<'a> {
             ));
         }
         Ok(())
-    }
-}
-
-impl NullPlan {
-    fn set_nested(&mut self, name: &str, nested: Option<NullPlan>) {
-        let Some(nested) = nested else {
-            return;
-        };
-        self.attach_nested(name, nested);
     }
 }
 

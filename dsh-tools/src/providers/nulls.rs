@@ -43,8 +43,9 @@ impl NullPlan {
         }
     }
 
-    /// Records a property: `strip` when `null` must be removed, `accepts_null` when the canonical
-    /// schema takes it, and the plan of its value.
+    /// Records a property: `strip` when its `null` must be removed, `accepts_null` when the
+    /// canonical schema takes `null` there (which a union needs to know), and the plan of its
+    /// value.
     pub(crate) fn add_property(
         &mut self,
         name: &str,
@@ -52,7 +53,7 @@ impl NullPlan {
         accepts_null: bool,
         nested: Option<NullPlan>,
     ) {
-        if !strip && nested.is_none() && !accepts_null {
+        if !strip && !accepts_null && nested.is_none() {
             return;
         }
         self.props.push(PropertyPlan {
@@ -65,6 +66,9 @@ impl NullPlan {
 
     /// Attaches the plan of a property's value.
     pub(crate) fn attach_nested(&mut self, name: &str, nested: NullPlan) {
+        if nested.is_empty() {
+            return;
+        }
         match self.props.iter_mut().find(|prop| prop.name == name) {
             Some(prop) => prop.nested = Some(nested),
             None => self.props.push(PropertyPlan {
@@ -76,8 +80,13 @@ impl NullPlan {
         }
     }
 
-    pub(crate) fn set_items(&mut self, items: Option<NullPlan>) {
-        self.items = items.map(Box::new);
+    pub(crate) fn set_items(&mut self, items: NullPlan) {
+        self.items = (!items.is_empty()).then(|| Box::new(items));
+    }
+
+    /// Whether the plan records nothing at all.
+    fn is_empty(&self) -> bool {
+        self.props.is_empty() && self.items.is_none() && self.reference.is_none()
     }
 
     /// Whether applying the plan can change anything.
@@ -90,14 +99,30 @@ impl NullPlan {
                 .all(|prop| !prop.strip && prop.nested.as_ref().is_none_or(NullPlan::is_noop))
     }
 
-    /// `Some(self)` unless it does nothing.
-    pub(crate) fn into_option(self) -> Option<Self> {
-        (!self.is_noop()).then_some(self)
+    /// Removes everything that cannot change a value (once unions are merged, what only said
+    /// where `null` is accepted has done its job).
+    pub(crate) fn prune(&mut self) {
+        for prop in &mut self.props {
+            if let Some(nested) = &mut prop.nested {
+                nested.prune();
+                if nested.is_empty() {
+                    prop.nested = None;
+                }
+            }
+        }
+        self.props
+            .retain(|prop| prop.strip || prop.nested.is_some());
+        if let Some(items) = &mut self.items {
+            items.prune();
+            if items.is_empty() {
+                self.items = None;
+            }
+        }
     }
 
     /// The plan of a union: a property's `null` is removed only when some branch asks for it
     /// and no branch accepts `null` there.
-    pub(crate) fn merge(branches: Vec<NullPlan>) -> Option<Self> {
+    pub(crate) fn merge(branches: Vec<NullPlan>) -> Self {
         let mut merged = Self::default();
         let mut items = Vec::new();
         for branch in branches {
@@ -117,7 +142,7 @@ impl NullPlan {
                         seen.nested = match (seen.nested.take(), prop.nested) {
                             (None, None) => None,
                             (Some(one), None) | (None, Some(one)) => Some(one),
-                            (Some(a), Some(b)) => Self::merge(vec![a, b]),
+                            (Some(a), Some(b)) => Some(Self::merge(vec![a, b])),
                         };
                     }
                 }
@@ -127,9 +152,9 @@ impl NullPlan {
             prop.strip &= !prop.accepts_null;
         }
         if !items.is_empty() {
-            merged.items = Self::merge(items).map(Box::new);
+            merged.set_items(Self::merge(items));
         }
-        merged.into_option()
+        merged
     }
 
     fn apply(&self, value: &mut Value, defs: &HashMap<String, NullPlan>, depth: usize) {
