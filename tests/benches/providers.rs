@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolArgs, ToolExecutionInput, ToolRegistry, json, tool};
 use serde_json::Value;

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::calls::{
-    ProviderError, ToolCall, ToolCalls, link_text, object, omitted_note, str_field,
+    ProviderError, ToolCall, ToolCalls, field, link_text, object, omitted_note, str_field,
 };
 use super::{LoweredTool, LoweredTools};
 use crate::content::ContentBlock;
@@ -119,21 +119,20 @@ fn count_parameters(schema: &Value, optional: &mut usize, unions: &mut usize) {
 pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
     let blocks = match response {
         Value::Array(blocks) => blocks,
-        _ => match response.get("content") {
+        _ => match field(response, "content") {
             Some(Value::Array(blocks)) => blocks,
             _ => return Err(ProviderError::shape("content", "an array")),
         },
     };
     let mut out = ToolCalls::default();
     for (index, block) in blocks.iter().enumerate() {
-        if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+        if field(block, "type").and_then(Value::as_str) != Some("tool_use") {
             continue;
         }
-        let path = format!("content[{index}]");
-        let id = str_field(block, "id", &path)?;
-        let name = str_field(block, "name", &path)?;
-        let arguments = block
-            .get("input")
+        let at = || format!("content[{index}]");
+        let id = str_field(block, "id", at)?;
+        let name = str_field(block, "name", at)?;
+        let arguments = field(block, "input")
             .cloned()
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         let record = tools.call(id.to_owned(), name, false);

@@ -178,14 +178,28 @@ pub(crate) fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
     Value::Object(map)
 }
 
-/// A field of a JSON object as a string.
+/// A field of a JSON object. Response objects are small, so a scan of their keys is cheaper
+/// than hashing the key (this runs for every field of every call a response carries).
+pub(crate) fn field<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    let Value::Object(map) = value else {
+        return None;
+    };
+    if map.len() > 16 {
+        return map.get(key);
+    }
+    map.iter()
+        .find(|(name, _)| name.as_str() == key)
+        .map(|(_, found)| found)
+}
+
+/// A field of a JSON object as a string; `at` names the object for the error (only built
+/// when the field is missing).
 pub(crate) fn str_field<'a>(
     value: &'a Value,
     key: &str,
-    path: &str,
+    at: impl Fn() -> String,
 ) -> Result<&'a str, ProviderError> {
-    value
-        .get(key)
+    field(value, key)
         .and_then(Value::as_str)
-        .ok_or_else(|| ProviderError::shape(&format!("{path}.{key}"), "a string"))
+        .ok_or_else(|| ProviderError::shape(&format!("{}.{key}", at()), "a string"))
 }

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::calls::{
-    ProviderError, ToolCall, ToolCalls, link_text, object, omitted_note, str_field,
+    ProviderError, ToolCall, ToolCalls, field, link_text, object, omitted_note, str_field,
 };
 use super::dialect::GeminiSchema;
 use super::report::{Change, LoweringReport};
@@ -96,10 +96,9 @@ fn walk_property_names(tool: &str, schema: &Value, path: &str, report: &mut Lowe
 
 /// The `functionCall` parts of a response's first candidate (or of a content).
 pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
-    let content = match response.get("candidates") {
+    let content = match field(response, "candidates") {
         Some(Value::Array(candidates)) => match candidates.first() {
-            Some(candidate) => candidate
-                .get("content")
+            Some(candidate) => field(candidate, "content")
                 .ok_or_else(|| ProviderError::shape("candidates[0].content", "an object"))?,
             None => return Ok(ToolCalls::default()),
         },
@@ -107,22 +106,22 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
         None => response,
     };
     let mut out = ToolCalls::default();
-    let parts = match content.get("parts") {
+    let parts = match field(content, "parts") {
         None | Some(Value::Null) => return Ok(out),
         Some(Value::Array(parts)) => parts,
         Some(_) => return Err(ProviderError::shape("content.parts", "an array")),
     };
     for (index, part) in parts.iter().enumerate() {
-        let Some(call) = part.get("functionCall") else {
+        let Some(call) = field(part, "functionCall") else {
             continue;
         };
-        let path = format!("content.parts[{index}].functionCall");
-        let name = str_field(call, "name", &path)?;
-        let arguments = call
-            .get("args")
+        let name = str_field(call, "name", || {
+            format!("content.parts[{index}].functionCall")
+        })?;
+        let arguments = field(call, "args")
             .cloned()
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
-        let (id, generated) = match call.get("id").and_then(Value::as_str) {
+        let (id, generated) = match field(call, "id").and_then(Value::as_str) {
             Some(id) if !id.is_empty() => (id.to_owned(), false),
             _ => (stable_id(out.len(), name, &arguments), true),
         };

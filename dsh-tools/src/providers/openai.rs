@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::calls::{
-    ProviderError, ToolCall, ToolCalls, data_url, link_text, object, omitted_note, str_field,
+    ProviderError, ToolCall, ToolCalls, data_url, field, link_text, object, omitted_note, str_field,
 };
 use super::dialect::Dialect;
 use super::report::{Change, LoweringReport};
@@ -86,10 +86,10 @@ pub(crate) fn parse_chat(
     tools: &LoweredTools,
     response: &Value,
 ) -> Result<ToolCalls, ProviderError> {
-    let message = match response.get("choices") {
+    let message = match field(response, "choices") {
         Some(Value::Array(choices)) => choices
             .first()
-            .and_then(|choice| choice.get("message"))
+            .and_then(|choice| field(choice, "message"))
             .ok_or_else(|| ProviderError::shape("choices[0].message", "an object"))?,
         Some(_) => return Err(ProviderError::shape("choices", "an array")),
         None => response,
@@ -98,27 +98,27 @@ pub(crate) fn parse_chat(
         return Err(ProviderError::shape("message", "an object"));
     }
     let mut out = ToolCalls::default();
-    let calls = match message.get("tool_calls") {
+    let calls = match field(message, "tool_calls") {
         None | Some(Value::Null) => return Ok(out),
         Some(Value::Array(calls)) => calls,
         Some(_) => return Err(ProviderError::shape("message.tool_calls", "an array")),
     };
     for (index, call) in calls.iter().enumerate() {
-        let path = format!("message.tool_calls[{index}]");
-        if let Some(kind) = call.get("type").and_then(Value::as_str)
+        let at = || format!("message.tool_calls[{index}]");
+        if let Some(kind) = field(call, "type").and_then(Value::as_str)
             && kind != "function"
         {
             return Err(ProviderError::new(format!(
-                "response {path} is a {kind:?} tool call; only function calls are supported"
+                "response {} is a {kind:?} tool call; only function calls are supported",
+                at()
             )));
         }
-        let id = str_field(call, "id", &path)?;
-        let function = call
-            .get("function")
-            .ok_or_else(|| ProviderError::shape(&format!("{path}.function"), "an object"))?;
-        let name = str_field(function, "name", &format!("{path}.function"))?;
+        let id = str_field(call, "id", at)?;
+        let function = field(call, "function")
+            .ok_or_else(|| ProviderError::shape(&format!("{}.function", at()), "an object"))?;
+        let name = str_field(function, "name", || format!("{}.function", at()))?;
         let record = tools.call(id.to_owned(), name, false);
-        let input = match function.get("arguments") {
+        let input = match field(function, "arguments") {
             Some(Value::String(raw)) => tools.input_from_raw(&record, raw),
             None | Some(Value::Null) => tools.input_from_raw(&record, ""),
             // Some OpenAI-compatible gateways send the arguments as an object.
@@ -136,21 +136,21 @@ pub(crate) fn parse_responses(
 ) -> Result<ToolCalls, ProviderError> {
     let items = match response {
         Value::Array(items) => items,
-        _ => match response.get("output") {
+        _ => match field(response, "output") {
             Some(Value::Array(items)) => items,
             _ => return Err(ProviderError::shape("output", "an array")),
         },
     };
     let mut out = ToolCalls::default();
     for (index, item) in items.iter().enumerate() {
-        if item.get("type").and_then(Value::as_str) != Some("function_call") {
+        if field(item, "type").and_then(Value::as_str) != Some("function_call") {
             continue;
         }
-        let path = format!("output[{index}]");
-        let id = str_field(item, "call_id", &path)?;
-        let name = str_field(item, "name", &path)?;
+        let at = || format!("output[{index}]");
+        let id = str_field(item, "call_id", at)?;
+        let name = str_field(item, "name", at)?;
         let record = tools.call(id.to_owned(), name, false);
-        let input = match item.get("arguments") {
+        let input = match field(item, "arguments") {
             Some(Value::String(raw)) => tools.input_from_raw(&record, raw),
             None | Some(Value::Null) => tools.input_from_raw(&record, ""),
             Some(arguments) => tools.input_from_value(&record, arguments.clone()),

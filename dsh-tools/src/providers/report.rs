@@ -54,10 +54,13 @@ impl Change {
 /// One change at one place of one tool's schema.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReportEntry {
-    /// The tool's canonical name (as registered).
+    /// The tool's canonical name (as registered); empty for a change to the whole request.
     pub tool: String,
-    /// A JSON Pointer into the tool's canonical `parameters` (`""` is the root,
-    /// `/properties/options/properties/depth` a nested property); empty for whole-tool changes.
+    /// A JSON Pointer to the place in the tool's `parameters` (`""` is the root,
+    /// `/properties/options/properties/depth` a nested property). It names the canonical place
+    /// unless an earlier rewrite moved it (an inlined `$ref` sits where it was used, the
+    /// properties of a merged root union at the root, a nullable wrapper's schema under
+    /// `anyOf/0`). Empty for whole-tool changes.
     pub path: String,
     /// What happened.
     pub change: Change,
