@@ -11,7 +11,21 @@ use std::collections::HashMap;
 use dsh_tools::schema::Schema;
 use dsh_tools::{FnTool, ToolArgs, ToolRegistry, Value, json, tool};
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use crate::coding_tools::{self, Workspace};
+
+/// A fresh scratch workspace of its own (tests run in parallel, and some edit files).
+pub fn scratch_workspace() -> Workspace {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let root = std::env::temp_dir().join(format!(
+        "dsh-tools-provider-tests-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    coding_tools::fill_workspace(&root).expect("a scratch workspace");
+    Workspace { root }
+}
 
 /// A postal address.
 #[derive(ToolArgs)]

@@ -9,17 +9,15 @@ use dsh_tools::providers::{
     Change, Dialect, LoweredTools, LoweringReport, ProviderTools, render_system_prompt,
 };
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
-use dsh_tools_tests::coding_tools::{Workspace, create_workspace};
 use dsh_tools_tests::golden::assert_golden;
 use dsh_tools_tests::provider_checkers::check_request;
 use dsh_tools_tests::provider_corpus::{
-    COLLIDING_NAMES, LEADING_DIGIT_NAME, corpus_registry, long_name,
+    COLLIDING_NAMES, LEADING_DIGIT_NAME, corpus_registry, long_name, scratch_workspace,
 };
 use serde_json::Value;
 
 fn corpus() -> ToolRegistry {
-    let root = create_workspace().expect("scratch workspace");
-    corpus_registry(Workspace { root })
+    corpus_registry(scratch_workspace())
 }
 
 fn lowered(registry: &ToolRegistry, dialect: Dialect) -> Arc<LoweredTools> {

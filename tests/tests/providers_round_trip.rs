@@ -10,9 +10,10 @@ use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCall};
 use dsh_tools::{
     ContentBlock, FnTool, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
 };
-use dsh_tools_tests::coding_tools::{Workspace, create_workspace};
 use dsh_tools_tests::golden::assert_golden;
-use dsh_tools_tests::provider_corpus::{COLLIDING_NAMES, corpus_registry, long_name};
+use dsh_tools_tests::provider_corpus::{
+    COLLIDING_NAMES, corpus_registry, long_name, scratch_workspace,
+};
 
 /// A one-pixel PNG.
 const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -54,8 +55,7 @@ fn screenshot_tool() -> FnTool {
 }
 
 fn registry() -> ToolRegistry {
-    let root = create_workspace().expect("scratch workspace");
-    let registry = corpus_registry(Workspace { root });
+    let registry = corpus_registry(scratch_workspace());
     registry.register(screenshot_tool()).expect("fresh name");
     registry
 }
@@ -119,8 +119,8 @@ async fn openai_chat_round_trip() {
             "list_files"
         ]
     );
-    assert_eq!(turn.calls[1].provider_name, "mcp_fs_read_41131f1f");
-    assert_eq!(turn.calls[0].id, "call_DdmO9pD3xa9XTPNJ32zg2hcA");
+    assert_eq!(turn.calls[1].provider_name(), "mcp_fs_read_41131f1f");
+    assert_eq!(turn.calls[0].id(), "call_DdmO9pD3xa9XTPNJ32zg2hcA");
     // Nulls for properties strict mode made nullable were removed.
     assert_eq!(
         turn.inputs[0].arguments,
@@ -135,7 +135,7 @@ async fn openai_chat_round_trip() {
     assert_eq!(turn.messages.len(), 6);
     for (message, call) in turn.messages.iter().zip(&turn.calls) {
         assert_eq!(message["role"], "tool");
-        assert_eq!(message["tool_call_id"], call.id.as_str());
+        assert_eq!(message["tool_call_id"], call.id());
     }
     let follow_up = &turn.messages[5];
     assert_eq!(follow_up["role"], "user");
@@ -205,7 +205,7 @@ async fn anthropic_round_trip() {
         json!({"type": "text", "text": "The editor window has focus."})
     );
     for (block, call) in blocks.iter().zip(&turn.calls) {
-        assert_eq!(block["tool_use_id"], call.id.as_str());
+        assert_eq!(block["tool_use_id"], call.id());
     }
     assert_golden(
         "providers",
@@ -223,13 +223,13 @@ async fn gemini_round_trip_generates_stable_ids() {
         ["3d_render", "read_file", "take_screenshot", "search_files"]
     );
     assert_eq!(codes(&turn), [None, None, None, Some("INVALID_ARGS")]);
-    assert!(turn.calls.iter().all(|call| call.generated_id));
+    assert!(turn.calls.iter().all(ToolCall::has_generated_id));
     let again = turn
         .tools
         .parse_response(&fixture("gemini_generate_content"))
         .unwrap();
-    let ids: Vec<&str> = again.calls().iter().map(|call| call.id.as_str()).collect();
-    let first: Vec<&str> = turn.calls.iter().map(|call| call.id.as_str()).collect();
+    let ids: Vec<&str> = again.calls().iter().map(|call| call.id()).collect();
+    let first: Vec<&str> = turn.calls.iter().map(|call| call.id()).collect();
     assert_eq!(ids, first);
     let distinct: std::collections::HashSet<&&str> = ids.iter().collect();
     assert_eq!(distinct.len(), ids.len());
@@ -256,8 +256,8 @@ async fn gemini_ids_sent_by_the_model_are_echoed() {
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"id": "fc-1", "name": "read_file", "args": {"path": "src/lib.rs"}}}]}}]});
     let (calls, inputs) = tools.parse_response(&response).unwrap().into_parts();
-    assert_eq!(calls[0].id, "fc-1");
-    assert!(!calls[0].generated_id);
+    assert_eq!(calls[0].id(), "fc-1");
+    assert!(!calls[0].has_generated_id());
     let outcome = registry.execute_batch(inputs, 1).await;
     let messages = tools.format_batch(&calls, &outcome).unwrap();
     assert_eq!(messages[0]["parts"][0]["functionResponse"]["id"], "fc-1");

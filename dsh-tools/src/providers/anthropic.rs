@@ -151,7 +151,7 @@ pub(crate) fn format(
     for (call, result) in calls.iter().zip(results) {
         let mut entry = serde_json::Map::new();
         entry.insert("type".to_owned(), Value::from("tool_result"));
-        entry.insert("tool_use_id".to_owned(), Value::from(call.id.as_str()));
+        entry.insert("tool_use_id".to_owned(), Value::from(call.id()));
         entry.insert(
             "content".to_owned(),
             Value::Array(result.content().iter().map(content_block).collect()),

@@ -13,15 +13,48 @@ use crate::result::ToolExecutionResult;
 /// One tool call as the provider made it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolCall {
+    id: String,
+    name: String,
+    /// The provider's name, only when the tool was renamed for it.
+    renamed: Option<String>,
+    generated_id: bool,
+}
+
+impl ToolCall {
+    pub(crate) fn new(
+        id: String,
+        name: String,
+        renamed: Option<String>,
+        generated_id: bool,
+    ) -> Self {
+        Self {
+            id,
+            name,
+            renamed,
+            generated_id,
+        }
+    }
+
     /// The provider's id for the call, echoed with its result. Gemini may send none: then a
-    /// stable one is made from the call's position, name and arguments (see `generated_id`).
-    pub id: String,
-    /// The name the provider used (a mapped name when the tool was renamed).
-    pub provider_name: String,
+    /// stable one is made from the call's position, name and arguments.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
     /// The tool's canonical name, which the input carries.
-    pub name: String,
-    /// Whether `id` was made here rather than sent by the provider (it is then not echoed).
-    pub generated_id: bool,
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The name the provider used (the mapped name when the tool was renamed for it).
+    pub fn provider_name(&self) -> &str {
+        self.renamed.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Whether the id was made here rather than sent by the provider (it is then not echoed).
+    pub fn has_generated_id(&self) -> bool {
+        self.generated_id
+    }
 }
 
 /// The tool calls of one response, in the model's order: who was called (for formatting the

@@ -180,10 +180,10 @@ pub(crate) fn format(
         let mut response = serde_json::Map::new();
         response.insert(key.to_owned(), Value::from(texts.join("\n")));
         let mut function_response = serde_json::Map::new();
-        if !call.generated_id {
-            function_response.insert("id".to_owned(), Value::from(call.id.as_str()));
+        if !call.has_generated_id() {
+            function_response.insert("id".to_owned(), Value::from(call.id()));
         }
-        function_response.insert("name".to_owned(), Value::from(call.provider_name.as_str()));
+        function_response.insert("name".to_owned(), Value::from(call.provider_name()));
         function_response.insert("response".to_owned(), Value::Object(response));
         if !media.is_empty() {
             function_response.insert("parts".to_owned(), Value::Array(media));

@@ -290,9 +290,9 @@ impl LoweredTools {
 
     /// An input for a call whose arguments arrived as a JSON string.
     pub(crate) fn input_from_raw(&self, call: &ToolCall, raw: &str) -> ToolExecutionInput {
-        let mut input = ToolExecutionInput::from_raw(call.id.as_str(), call.name.as_str(), raw);
+        let mut input = ToolExecutionInput::from_raw(call.id(), call.name(), raw);
         if !input.is_malformed() {
-            self.strip_nulls(&call.name, &mut input.arguments);
+            self.strip_nulls(call.name(), &mut input.arguments);
         }
         self.with_agent(input)
     }
@@ -303,12 +303,8 @@ impl LoweredTools {
         call: &ToolCall,
         mut arguments: Value,
     ) -> ToolExecutionInput {
-        self.strip_nulls(&call.name, &mut arguments);
-        self.with_agent(ToolExecutionInput::new(
-            call.id.as_str(),
-            call.name.as_str(),
-            arguments,
-        ))
+        self.strip_nulls(call.name(), &mut arguments);
+        self.with_agent(ToolExecutionInput::new(call.id(), call.name(), arguments))
     }
 
     fn strip_nulls(&self, name: &str, arguments: &mut Value) {
@@ -320,6 +316,7 @@ impl LoweredTools {
         }
     }
 
+    #[inline]
     fn with_agent(&self, input: ToolExecutionInput) -> ToolExecutionInput {
         match &self.agent {
             Some(agent) => input.with_agent(agent.clone()),
@@ -329,12 +326,9 @@ impl LoweredTools {
 
     /// The call record for a provider name and id.
     pub(crate) fn call(&self, id: String, provider_name: &str, generated_id: bool) -> ToolCall {
-        ToolCall {
-            id,
-            provider_name: provider_name.to_owned(),
-            name: self.names.canonical_name(provider_name).to_owned(),
-            generated_id,
-        }
+        let name = self.names.canonical_name(provider_name);
+        let renamed = (name != provider_name).then(|| provider_name.to_owned());
+        ToolCall::new(id, name.to_owned(), renamed, generated_id)
     }
 }
 

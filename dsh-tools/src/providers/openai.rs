@@ -11,6 +11,8 @@
 //! note, and sent — as OpenAI documents for images — in a user message after all results, with
 //! the additional contexts. Audio gets a note (it cannot be carried here).
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use super::calls::{
@@ -187,11 +189,7 @@ pub(crate) fn format_chat(
     let mut follow_up: Vec<Value> = Vec::new();
     for (call, result) in calls.iter().zip(results) {
         let content = chat_tool_content(call, result.content(), flavor, &mut follow_up);
-        messages.push(object([
-            ("role", Value::from("tool")),
-            ("tool_call_id", Value::from(call.id.as_str())),
-            ("content", content),
-        ]));
+        messages.push(tool_message(call.id(), content));
     }
     for block in contexts {
         push_user_part(block, flavor, &mut follow_up);
@@ -203,6 +201,29 @@ pub(crate) fn format_chat(
         ]));
     }
     messages
+}
+
+/// `{"role": "tool", "tool_call_id": id, "content": content}`, made by filling a copy of a
+/// template: copying a small map copies its key hashes, where building one hashes every key
+/// again (most of what building a message costs, on a path that runs for every call).
+fn tool_message(id: &str, content: Value) -> Value {
+    static TEMPLATE: OnceLock<Value> = OnceLock::new();
+    let template = TEMPLATE.get_or_init(|| {
+        object([
+            ("role", Value::from("tool")),
+            ("tool_call_id", Value::Null),
+            ("content", Value::Null),
+        ])
+    });
+    let mut message = template.clone();
+    if let Value::Object(map) = &mut message {
+        let mut slots = map.values_mut().skip(1);
+        if let (Some(id_slot), Some(content_slot)) = (slots.next(), slots.next()) {
+            *id_slot = Value::from(id);
+            *content_slot = content;
+        }
+    }
+    message
 }
 
 fn chat_tool_content(
@@ -222,7 +243,8 @@ fn chat_tool_content(
             ContentBlock::Image { data, mime_type } if flavor == ChatFlavor::OpenAi => {
                 follow_up.push(text_part(&format!(
                     "Image returned by tool call {} ({}):",
-                    call.id, call.provider_name
+                    call.id(),
+                    call.provider_name()
                 )));
                 follow_up.push(object([
                     ("type", Value::from("image_url")),
@@ -286,7 +308,8 @@ pub(crate) fn format_responses(
                 ContentBlock::Image { data, mime_type } => {
                     follow_up.push(input_text(&format!(
                         "Image returned by tool call {} ({}):",
-                        call.id, call.provider_name
+                        call.id(),
+                        call.provider_name()
                     )));
                     follow_up.push(input_image(mime_type, data));
                     texts.push(omitted_note(
@@ -307,7 +330,7 @@ pub(crate) fn format_responses(
         }
         items.push(object([
             ("type", Value::from("function_call_output")),
-            ("call_id", Value::from(call.id.as_str())),
+            ("call_id", Value::from(call.id())),
             ("output", Value::from(texts.join("\n"))),
         ]));
     }
