@@ -286,10 +286,10 @@ fn check_openai_strict(name: &str, parameters: &Value, out: &mut Vec<String>) {
         if node.contains_key("$ref") && node.len() > 1 {
             out.push(format!("{name} {path}: $ref must stand alone"));
         }
-        if let Some(format) = node.get("format").and_then(Value::as_str) {
-            if !FORMATS.contains(&format) {
-                out.push(format!("{name} {path}: format {format} is not supported"));
-            }
+        if let Some(format) = node.get("format").and_then(Value::as_str)
+            && !FORMATS.contains(&format)
+        {
+            out.push(format!("{name} {path}: format {format} is not supported"));
         }
         for kind in types_of(node) {
             if ![
@@ -340,10 +340,10 @@ fn check_deepseek_strict(name: &str, parameters: &Value, out: &mut Vec<String>) 
         check_keywords(name, node, path, ALLOWED, out);
         check_closed_and_required(name, node, path, out);
         check_typed(name, node, path, out);
-        if let Some(format) = node.get("format").and_then(Value::as_str) {
-            if !FORMATS.contains(&format) {
-                out.push(format!("{name} {path}: format {format} is not supported"));
-            }
+        if let Some(format) = node.get("format").and_then(Value::as_str)
+            && !FORMATS.contains(&format)
+        {
+            out.push(format!("{name} {path}: format {format} is not supported"));
         }
         let types = types_of(node);
         if types.len() > 1 && types.iter().any(|kind| kind == "object" || kind == "array") {
@@ -395,28 +395,27 @@ fn check_anthropic(entries: &[Value], out: &mut Vec<String>) {
         let mut refs = HashSet::new();
         walk(schema, "", &mut |node, path| {
             check_keywords(name, node, path, ALLOWED, out);
-            if let Some(format) = node.get("format").and_then(Value::as_str) {
-                if !FORMATS.contains(&format) {
-                    out.push(format!("{name} {path}: format {format} is not supported"));
-                }
+            if let Some(format) = node.get("format").and_then(Value::as_str)
+                && !FORMATS.contains(&format)
+            {
+                out.push(format!("{name} {path}: format {format} is not supported"));
             }
-            if let Some(min) = node.get("minItems").and_then(Value::as_u64) {
-                if min > 1 {
-                    out.push(format!("{name} {path}: minItems above 1"));
-                }
+            if let Some(min) = node.get("minItems").and_then(Value::as_u64)
+                && min > 1
+            {
+                out.push(format!("{name} {path}: minItems above 1"));
             }
             if types_of(node).iter().any(|kind| kind == "object")
                 && node.get("additionalProperties") != Some(&Value::Bool(false))
             {
                 out.push(format!("{name} {path}: additionalProperties must be false"));
             }
-            if let Some(Value::Array(members)) = node.get("enum") {
-                if members
+            if let Some(Value::Array(members)) = node.get("enum")
+                && members
                     .iter()
                     .any(|member| member.is_array() || member.is_object())
-                {
-                    out.push(format!("{name} {path}: enum of non-primitive values"));
-                }
+            {
+                out.push(format!("{name} {path}: enum of non-primitive values"));
             }
             if let Some(target) = node.get("$ref").and_then(Value::as_str) {
                 refs.insert(target.to_owned());
@@ -500,26 +499,26 @@ fn check_gemini_openapi(name: &str, schema: &Value, path: &str, root: bool, out:
             {
                 out.push(format!("{name} {path}: type {kind}"));
             }
-            if kind == "object" && !root {
-                if let Some(Value::Object(properties)) = node.get("properties") {
-                    if properties.is_empty() {
-                        out.push(format!("{name} {path}: empty properties on an object"));
-                    }
-                }
+            if kind == "object"
+                && !root
+                && let Some(Value::Object(properties)) = node.get("properties")
+                && properties.is_empty()
+            {
+                out.push(format!("{name} {path}: empty properties on an object"));
             }
         }
         Some(other) => out.push(format!("{name} {path}: type must be one name, not {other}")),
         None => {}
     }
-    if let Some(Value::Array(members)) = node.get("enum") {
-        if members.iter().any(|member| !member.is_string()) {
-            out.push(format!("{name} {path}: enum must hold strings only"));
-        }
+    if let Some(Value::Array(members)) = node.get("enum")
+        && members.iter().any(|member| !member.is_string())
+    {
+        out.push(format!("{name} {path}: enum must hold strings only"));
     }
-    if let Some(format) = node.get("format").and_then(Value::as_str) {
-        if !["enum", "date-time"].contains(&format) {
-            out.push(format!("{name} {path}: format {format} is not supported"));
-        }
+    if let Some(format) = node.get("format").and_then(Value::as_str)
+        && !["enum", "date-time"].contains(&format)
+    {
+        out.push(format!("{name} {path}: format {format} is not supported"));
     }
     if let Some(Value::Object(properties)) = node.get("properties") {
         for (key, child) in properties {
@@ -572,14 +571,13 @@ fn check_gemini_json(
             "{name} {path}: a $ref node may carry only $-keywords"
         ));
     }
-    if let Some(Value::Array(members)) = node.get("enum") {
-        if members
+    if let Some(Value::Array(members)) = node.get("enum")
+        && members
             .iter()
             .any(|member| !member.is_string() && !member.is_number())
-        {
-            out.push(format!(
-                "{name} {path}: enum must hold strings and numbers only"
-            ));
-        }
+    {
+        out.push(format!(
+            "{name} {path}: enum must hold strings and numbers only"
+        ));
     }
 }

@@ -8,13 +8,21 @@ use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, ToolSchema, Value, json};
 use dsh_tools_tests::provider_checkers::check_request;
 
+/// A tool schema (`into`: the schema may hold its parameters shared).
+#[allow(clippy::useless_conversion)]
+fn tool_schema(name: &str, description: String, parameters: Value) -> ToolSchema {
+    ToolSchema {
+        name: name.to_owned(),
+        description,
+        parameters: parameters.into(),
+    }
+}
+
 fn lower(dialect: Dialect, tools: &[(&str, Value)]) -> LoweredTools {
     let schemas: Vec<ToolSchema> = tools
         .iter()
-        .map(|(name, parameters)| ToolSchema {
-            name: (*name).to_owned(),
-            description: format!("The {name} tool."),
-            parameters: parameters.clone().into(),
+        .map(|(name, parameters)| {
+            tool_schema(name, format!("The {name} tool."), parameters.clone())
         })
         .collect();
     let lowered = LoweredTools::new(Arc::from(schemas), dialect, None);
@@ -180,11 +188,7 @@ fn openai_warns_past_128_tools() {
         .collect();
     let schemas: Vec<ToolSchema> = tools
         .iter()
-        .map(|(name, parameters)| ToolSchema {
-            name: (*name).to_owned(),
-            description: String::new(),
-            parameters: parameters.clone().into(),
-        })
+        .map(|(name, parameters)| tool_schema(name, String::new(), parameters.clone()))
         .collect();
     let lowered = LoweredTools::new(Arc::from(schemas), Dialect::openai_chat(), None);
     assert!(has_change(
