@@ -8,7 +8,7 @@ pub mod provider_checkers;
 pub mod provider_corpus;
 pub mod workload;
 
-/// The quickstart's tools, shared with the examples.
+// The quickstart's tools, shared with the examples (the module documents itself).
 #[path = "../../dsh-tools/examples/coding_tools/mod.rs"]
 pub mod coding_tools;
 
