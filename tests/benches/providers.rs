@@ -79,7 +79,7 @@ impl Setup {
         let workload: Value = serde_json::from_str(WORKLOAD).expect("workload is JSON");
         let raw_arguments = serde_json::to_string(&workload["valid_args"]).expect("JSON");
         let registry = ToolRegistry::new();
-        registry.register(SearchFilesTool).expect("registers");
+        let _ = registry.register(SearchFilesTool).expect("registers");
         let tools = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
         let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
             "message": {"role": "assistant", "content": null, "tool_calls": [{
@@ -88,7 +88,7 @@ impl Setup {
 
         let hundred = ToolRegistry::new();
         for index in 0..100 {
-            hundred
+            let _ = hundred
                 .register(
                     FnTool::builder(format!("search_files_{index:03}"), "Search files.")
                         .parameters(workload["args_schema"].clone())

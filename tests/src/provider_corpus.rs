@@ -270,22 +270,22 @@ pub const LEADING_DIGIT_NAME: &str = "3d_render";
 
 /// Registers the adversarial tools (not the quickstart's) in `registry`.
 pub fn register_adversarial(registry: &ToolRegistry) {
-    registry.register(RegisterContactTool).expect("fresh name");
-    registry.register(SetLabelsTool).expect("fresh name");
-    registry.register(StoreDocumentTool).expect("fresh name");
-    registry.register(draw_shape()).expect("fresh name");
-    registry.register(write_outline()).expect("fresh name");
-    registry.register(schedule_job()).expect("fresh name");
-    registry.register(run_pipeline()).expect("fresh name");
-    registry
-        .register(named_tool(&long_name()))
-        .expect("fresh name");
+    let fresh = "the corpus names are distinct";
+    // The registrations last as long as the registry.
+    let _ = registry.register(RegisterContactTool).expect(fresh);
+    let _ = registry.register(SetLabelsTool).expect(fresh);
+    let _ = registry.register(StoreDocumentTool).expect(fresh);
+    let _ = registry.register(draw_shape()).expect(fresh);
+    let _ = registry.register(write_outline()).expect(fresh);
+    let _ = registry.register(schedule_job()).expect(fresh);
+    let _ = registry.register(run_pipeline()).expect(fresh);
+    let _ = registry.register(named_tool(&long_name())).expect(fresh);
     for name in COLLIDING_NAMES {
-        registry.register(named_tool(name)).expect("fresh name");
+        let _ = registry.register(named_tool(name)).expect(fresh);
     }
-    registry
+    let _ = registry
         .register(named_tool(LEADING_DIGIT_NAME))
-        .expect("fresh name");
+        .expect(fresh);
 }
 
 /// The whole corpus: the quickstart's tools over `workspace`, plus the adversarial ones.

@@ -56,7 +56,7 @@ fn screenshot_tool() -> FnTool {
 
 fn registry() -> ToolRegistry {
     let registry = corpus_registry(scratch_workspace());
-    registry.register(screenshot_tool()).expect("fresh name");
+    let _ = registry.register(screenshot_tool()).expect("fresh name");
     registry
 }
 

@@ -218,7 +218,7 @@ fn gemini_leaves_out_the_parameters_of_a_tool_without_arguments_and_warns_about_
 #[tokio::test]
 async fn nulls_are_removed_through_recursive_definitions() {
     let registry = ToolRegistry::new();
-    registry
+    let _registration = registry
         .register(
             FnTool::builder("outline", "Write an outline.")
                 .parameters(json!({

@@ -24,7 +24,7 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
 //! # let registry = ToolRegistry::new();
-//! # registry.register(FnTool::builder("echo", "Echo the text back.")
+//! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
 //! #     .parameters(json!({"type": "object", "properties": {"text": {"type": "string"}},
 //! #         "required": ["text"], "additionalProperties": false}))
 //! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
