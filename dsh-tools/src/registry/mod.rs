@@ -130,7 +130,6 @@ impl ToolRegistry {
 
     /// Registers a tool in the global layer. A second tool of the same name in the global layer
     /// is refused (agent scopes may shadow it); so are an empty name and `timeout_ms == Some(0)`.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
         self.core
             .register_tool(Place::Global, tool.into_definition())
@@ -195,7 +194,6 @@ impl ToolRegistry {
     /// Calls `listener` after every change of the registry's tools, once the change is visible
     /// to new calls. Listeners run on the thread that made the change, outside any lock (they may
     /// use the registry); events of changes made concurrently on several threads may interleave.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_change<F>(&self, listener: F) -> Registration
     where
         F: Fn(&RegistryEvent) + Send + Sync + 'static,
@@ -204,7 +202,6 @@ impl ToolRegistry {
     }
 
     /// Adds a `pre-execute` listener for every call (see the module docs for the order).
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_pre_execute<F, Fut>(&self, hook: F) -> Registration
     where
         F: Fn(ToolExecution, PreExecuteNext) -> Fut + Send + Sync + 'static,
@@ -214,7 +211,6 @@ impl ToolRegistry {
     }
 
     /// Adds a guard for every call: `Some(reason)` denies it.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn guard<F>(&self, guard: F) -> Registration
     where
         F: Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
@@ -223,13 +219,11 @@ impl ToolRegistry {
     }
 
     /// Adds an `execute` layer for every call.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn wrap(&self, layer: impl ExecuteLayer) -> Registration {
         self.add_global(AnyHook::Wrapper(Arc::new(layer)))
     }
 
     /// Adds an `execute` layer made from a closure (see [`layer_fn`]).
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_execute<F, Fut>(&self, layer: F) -> Registration
     where
         F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
@@ -239,7 +233,6 @@ impl ToolRegistry {
     }
 
     /// Adds a `post-execute` listener for every call.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_post_execute<F, Fut>(&self, hook: F) -> Registration
     where
         F: Fn(ToolExecution, Arc<ToolExecutionResult>, PostExecuteNext) -> Fut
@@ -252,7 +245,6 @@ impl ToolRegistry {
     }
 
     /// Adds a result observer for every call.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_result<F, R>(&self, observer: F) -> Registration
     where
         F: Fn(&ToolExecution, &ToolExecutionResult) -> R + Send + Sync + 'static,

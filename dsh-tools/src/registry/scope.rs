@@ -96,7 +96,6 @@ impl ToolScope {
     }
 
     /// Registers a tool in this scope; it shadows a global or ancestor tool of the same name.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
         self.core
             .register_tool(self.place(), tool.into_definition())
@@ -124,13 +123,11 @@ impl ToolScope {
 
     /// Masks global tools for this scope and its descendants. Names must be global tools; an
     /// empty filter is refused. Restrictions intersect with earlier ones and with ancestors'.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn restrict(&self, restriction: ToolRestriction) -> Result<Registration, RegistryError> {
         self.core.restrict(&self.agent, self.instance, restriction)
     }
 
     /// Adds a `pre-execute` listener for calls of this scope and its descendants.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_pre_execute<F, Fut>(&self, hook: F) -> Result<Registration, RegistryError>
     where
         F: Fn(ToolExecution, PreExecuteNext) -> Fut + Send + Sync + 'static,
@@ -140,7 +137,6 @@ impl ToolScope {
     }
 
     /// Adds a guard for calls of this scope and its descendants.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn guard<F>(&self, guard: F) -> Result<Registration, RegistryError>
     where
         F: Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
@@ -149,13 +145,11 @@ impl ToolScope {
     }
 
     /// Adds an `execute` layer for calls of this scope and its descendants.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn wrap(&self, layer: impl ExecuteLayer) -> Result<Registration, RegistryError> {
         self.add(AnyHook::Wrapper(Arc::new(layer)))
     }
 
     /// Adds an `execute` layer made from a closure.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_execute<F, Fut>(&self, layer: F) -> Result<Registration, RegistryError>
     where
         F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
@@ -165,7 +159,6 @@ impl ToolScope {
     }
 
     /// Adds a `post-execute` listener for calls of this scope and its descendants.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_post_execute<F, Fut>(&self, hook: F) -> Result<Registration, RegistryError>
     where
         F: Fn(ToolExecution, Arc<ToolExecutionResult>, PostExecuteNext) -> Fut
@@ -178,7 +171,6 @@ impl ToolScope {
     }
 
     /// Adds a result observer for calls of this scope and its descendants.
-    #[must_use = "dropping the Registration keeps the registration; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
     pub fn on_result<F, R>(&self, observer: F) -> Result<Registration, RegistryError>
     where
         F: Fn(&ToolExecution, &ToolExecutionResult) -> R + Send + Sync + 'static,
