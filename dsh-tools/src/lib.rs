@@ -63,6 +63,8 @@
 //!   batch runner ([`ToolRegistry::execute_batch`]).
 //! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
 //!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
+//! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
+//!   parses their tool calls into inputs and formats results as their next-turn messages.
 //! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
 
 mod args;
@@ -80,6 +82,7 @@ mod pipeline;
 mod policy;
 mod present;
 mod progress;
+pub mod providers;
 mod registry;
 mod result;
 mod run;

@@ -384,6 +384,12 @@ pub async fn word_count(
 /// A scratch workspace with a tiny Cargo project in the system's temporary directory.
 pub fn create_workspace() -> std::io::Result<PathBuf> {
     let root = std::env::temp_dir().join(format!("dsh-tools-quickstart-{}", std::process::id()));
+    fill_workspace(&root)?;
+    Ok(root)
+}
+
+/// Writes the tiny Cargo project of [`create_workspace`] at `root`.
+pub fn fill_workspace(root: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(root.join("src"))?;
     std::fs::write(
         root.join("Cargo.toml"),
@@ -397,7 +403,7 @@ pub fn create_workspace() -> std::io::Result<PathBuf> {
         root.join("src/lib.rs"),
         "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, world!\"\n}\n",
     )?;
-    Ok(root)
+    Ok(())
 }
 
 /// A registry with every tool of this module over `workspace`.
