@@ -53,8 +53,17 @@
 //!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
 //!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
+//!   [`ToolRegistry::observe`] adds a [`CallObserver`], which also hears each call start and
+//!   report progress.
 //! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
+//! - Presentation: the cards a UI shows for a call ([`ToolCallView`], [`ToolResultView`]),
+//!   made by [`ToolRegistry::present_call`], [`ToolRegistry::present_progress`] and
+//!   [`ToolRegistry::present_result`] so that they never fail, and rendered for terminals by
+//!   [`TextCards`]. With feature `acp`, [`acp`] shows them in an editor over the Agent Client
+//!   Protocol.
 
+#[cfg(feature = "acp")]
+pub mod acp;
 mod args;
 mod arguments;
 mod content;
@@ -89,6 +98,7 @@ pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionTok
 pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
 pub use lossless::{NotLossless, to_lossless_value};
+pub use pipeline::call_observer::{CallObserver, ObservedCall};
 pub use pipeline::observer::ObserverReturn;
 pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -96,7 +106,10 @@ pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult,
 pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
 pub use policy::batch::{BatchOutcome, ExecutionMode};
 pub use policy::timeout::TimeoutPolicy;
-pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use present::{
+    FileDiff, FileLocation, TextCards, ToolCallKind, ToolCallRef, ToolCallView, ToolResult,
+    ToolResultView,
+};
 pub use progress::{ProgressSink, ToolProgress};
 pub use registry::{
     IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,

@@ -2,8 +2,10 @@
 //!
 //! 1. Capture, when `execute` is called: freeze the input under a fresh token (arguments are a
 //!    `serde_json::Value`, lossless by construction); resolve the visible definition once (its
-//!    finalizer is captured now) and the hooks that apply.
-//! 2. Caller already cancelled → `ABORTED_BEFORE_DISPATCH` (final: no hook runs).
+//!    finalizer is captured now) and the hooks that apply. When a call observer applies, the
+//!    body's progress reports go to it too, after the caller's sink.
+//! 2. Call observers hear the call start (observe-only). Then: caller already cancelled →
+//!    `ABORTED_BEFORE_DISPATCH` (final: no other hook runs).
 //! 3. `pre-execute` waterfall (allow / deny / ask); `ask` goes to the approver.
 //! 4. Guards, for allowed calls only.
 //! 5. A denial becomes `Error: <reason>`, which still goes through post-execute.
@@ -11,7 +13,8 @@
 //! 7. `execute` layers around dispatch; dispatch re-resolves the tool and runs the body.
 //! 8. Contexts the body deferred go first; cancellation supersedes a success.
 //! 9. `post-execute` waterfall; cancellation supersedes a success again.
-//! 10. The captured finalizer, then the result observers; the result is returned.
+//! 10. The captured finalizer, then the result observers, then the call observers; the result
+//!     is returned.
 //!
 //! A failing or panicking listener, approver, guard or layer ends the call with a final error
 //! that skips post-execute (finalizer and observers still run). This file owns the order; each
@@ -19,6 +22,7 @@
 //! the phases that can do anything for it, in the same order, on `short_path`.
 
 pub(crate) mod call;
+pub(crate) mod call_observer;
 pub(crate) mod chain;
 pub(crate) mod dispatch;
 pub(crate) mod failure;
@@ -42,6 +46,7 @@ use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
+use crate::pipeline::call_observer::ObservedCall;
 use crate::pipeline::chain::HookList;
 use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
 use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
@@ -70,24 +75,34 @@ pub(crate) fn execute(
     core: &Arc<Core>,
     input: ToolExecutionInput,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-    let execution = ToolExecution::from_input(input, Arc::clone(core));
+    let mut execution = ToolExecution::from_input(input, Arc::clone(core));
     let span = CallSpan::start(&execution);
     let (definition, plan, generation) = core.with_snapshot(|snapshot| {
         let view = View::new(snapshot, execution.agent());
         let definition = view.resolve(execution.name()).cloned();
         (definition, view.plan(), snapshot.generation)
     });
-    let call = CallContext {
-        run: ToolRun::new(execution, None),
-        definition,
-        generation,
-    };
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
     let route = match plan {
-        None if span.is_disabled() => Route::Short(call),
-        plan => Route::Hooked(Box::pin(run_hooked(call, plan.unwrap_or_default(), span))),
+        None if span.is_disabled() => Route::Short(CallContext {
+            run: ToolRun::new(execution, None),
+            definition,
+            generation,
+        }),
+        plan => {
+            let plan = plan.unwrap_or_default();
+            if let Some(observers) = &plan.call_observers {
+                execution.follow_progress(observers, definition.as_ref());
+            }
+            let call = CallContext {
+                run: ToolRun::new(execution, None),
+                definition,
+                generation,
+            };
+            Route::Hooked(Box::pin(run_hooked(call, plan, span)))
+        }
     };
     short_path::run(route)
 }
@@ -118,6 +133,10 @@ fn run_hooked(
 /// Phases 2 to 10 for a call with hooks.
 async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
     let execution = call.execution();
+    if let Some(observers) = &plan.call_observers {
+        let observed = ObservedCall::new(execution, call.definition.as_ref());
+        call_observer::notify_start(observers, &observed);
+    }
     let mut result = match decide_and_dispatch(call, plan).await {
         Stage::Final(result) => result,
         Stage::Post(mut result) => {
@@ -136,6 +155,10 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
     finalize::finalize(call.definition.as_ref(), execution, &mut result);
     if let Some(observers) = &plan.observers {
         observer::notify(observers, execution, &result);
+    }
+    if let Some(observers) = &plan.call_observers {
+        let observed = ObservedCall::new(execution, call.definition.as_ref());
+        call_observer::notify_result(observers, &observed, &result);
     }
     result
 }
