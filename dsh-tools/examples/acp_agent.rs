@@ -64,8 +64,10 @@ struct AgentState {
     workspace: PathBuf,
     client: Mutex<ClientCapabilities>,
     /// The cancellation of each session's running turn.
-    turns: Mutex<HashMap<SessionId, CancellationToken>>,
+    running: Mutex<HashMap<SessionId, CancellationToken>>,
     sessions: Mutex<u64>,
+    /// Turns started so far: call ids must stay unique within a session across its turns.
+    turns: Mutex<u64>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -107,23 +109,39 @@ impl AgentState {
             .registry
             .scope(&AgentId::new(session_id.to_string()))
             .ok_or_else(|| protocol::Error::invalid_params().data("unknown session"))?;
-        say(connection, session_id, "Let me look at the workspace and make the edit.")?;
+        let turn = {
+            let mut turns = lock(&self.turns);
+            *turns += 1;
+            *turns
+        };
+        say(
+            connection,
+            session_id,
+            "Let me look at the workspace and make the edit.",
+        )?;
         for (suffix, name, arguments) in TURN {
             if cancel.is_cancelled() {
                 return Ok(StopReason::Cancelled);
             }
-            let input = ToolExecutionInput::from_raw(format!("{session_id}-{suffix}"), *name, arguments)
-                .with_signal(cancel.child_token());
+            let input =
+                ToolExecutionInput::from_raw(format!("turn{turn}-{suffix}"), *name, arguments)
+                    .with_signal(cancel.child_token());
             let result = scope.execute(input).await;
             eprintln!(
                 "{name}: {}",
-                result.error_code().unwrap_or(if result.is_error() { "error" } else { "ok" })
+                result
+                    .error_code()
+                    .unwrap_or(if result.is_error() { "error" } else { "ok" })
             );
         }
         if cancel.is_cancelled() {
             return Ok(StopReason::Cancelled);
         }
-        say(connection, session_id, "Done: the greeting now says hello to tools.")?;
+        say(
+            connection,
+            session_id,
+            "Done: the greeting now says hello to tools.",
+        )?;
         Ok(StopReason::EndTurn)
     }
 }
@@ -155,8 +173,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         registry,
         workspace: workspace.clone(),
         client: Mutex::new(ClientCapabilities::new()),
-        turns: Mutex::new(HashMap::new()),
+        running: Mutex::new(HashMap::new()),
         sessions: Mutex::new(0),
+        turns: Mutex::new(0),
     });
 
     let on_initialize = Arc::clone(&state);
@@ -198,14 +217,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                         responder: Responder<PromptResponse, V1>,
                         connection: ConnectionTo<Client>| {
                 let cancel = CancellationToken::new();
-                lock(&on_prompt.turns).insert(request.session_id.clone(), cancel.clone());
+                lock(&on_prompt.running).insert(request.session_id.clone(), cancel.clone());
                 let state = Arc::clone(&on_prompt);
                 // The turn runs beside the dispatch loop, which stays free for `session/cancel`.
                 connection.clone().spawn(async move {
                     let outcome = state
                         .run_turn(&connection, &request.session_id, &cancel)
                         .await;
-                    lock(&state.turns).remove(&request.session_id);
+                    lock(&state.running).remove(&request.session_id);
                     match outcome {
                         Ok(stop) => responder.respond(PromptResponse::new(stop)),
                         Err(error) => responder.respond_with_error(error),
@@ -216,7 +235,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .on_receive_notification(
             async move |notification: CancelNotification, _connection: ConnectionTo<Client>| {
-                if let Some(turn) = lock(&on_cancel.turns).get(&notification.session_id) {
+                if let Some(turn) = lock(&on_cancel.running).get(&notification.session_id) {
                     turn.cancel();
                 }
                 Ok(())

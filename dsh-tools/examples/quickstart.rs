@@ -96,19 +96,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("  {}", cards.progress(&pending, &progress));
             }
         };
-        let result = registry.execute(input.clone().with_progress(progress)).await;
+        let result = registry
+            .execute(input.clone().with_progress(progress))
+            .await;
         let card = registry.present_result(&input, &result);
         println!(
             "{}",
             indented(&cards.result(&pending, &card, result.is_error()), "  ")
         );
-        // What the model reads next (its first line), and the error code code sees.
+        // What the model reads next (its first line), and the error code a program can match on.
         let text = result.text();
         let more = text.lines().count().saturating_sub(1);
         println!(
             "  model reads: {:?}{}{}",
             text.lines().next().unwrap_or(""),
-            if more > 0 { format!(" (+{more} lines)") } else { String::new() },
+            if more > 0 {
+                format!(" (+{more} lines)")
+            } else {
+                String::new()
+            },
             result
                 .error_code()
                 .map(|code| format!(" [{code}]"))

@@ -17,9 +17,8 @@ static SCHEMA: LazyLock<Value> = LazyLock::new(|| {
 });
 
 /// Any message of the protocol (the root schema).
-static MESSAGE: LazyLock<Validator> = LazyLock::new(|| {
-    jsonschema::draft202012::new(&SCHEMA).expect("the ACP schema compiles")
-});
+static MESSAGE: LazyLock<Validator> =
+    LazyLock::new(|| jsonschema::draft202012::new(&SCHEMA).expect("the ACP schema compiles"));
 
 /// The parameters of a `session/update` notification.
 static SESSION_NOTIFICATION: LazyLock<Validator> = LazyLock::new(|| {
@@ -58,5 +57,9 @@ pub fn assert_valid_session_update_line(line: &str) {
         .unwrap_or_else(|error| panic!("an agent wrote a line that is not JSON ({error}): {line}"));
     assert_eq!(message["method"], "session/update", "{line}");
     assert_valid(&MESSAGE, &message, "the session/update message");
-    assert_valid(&SESSION_NOTIFICATION, &message["params"], "the session/update params");
+    assert_valid(
+        &SESSION_NOTIFICATION,
+        &message["params"],
+        "the session/update params",
+    );
 }

@@ -203,7 +203,11 @@ fn cards_by_call(turn: &Turn) -> (BTreeMap<String, CallCards>, Vec<String>) {
         match &notification.update {
             SessionUpdate::ToolCall(call) => {
                 let entry = calls.entry(call.tool_call_id.to_string()).or_default();
-                assert!(entry.call.is_none(), "{} announced twice", call.tool_call_id);
+                assert!(
+                    entry.call.is_none(),
+                    "{} announced twice",
+                    call.tool_call_id
+                );
                 entry.order.push("tool_call");
                 entry.call = Some(call.clone());
             }
@@ -261,45 +265,61 @@ fn assert_common_cards(turn: &Turn) -> BTreeMap<String, CallCards> {
     assert_eq!(
         ids,
         [
-            "session-1-bug",
-            "session-1-edit",
-            "session-1-mistakes",
-            "session-1-read",
-            "session-1-run",
-            "session-1-search"
+            "turn1-bug",
+            "turn1-edit",
+            "turn1-mistakes",
+            "turn1-read",
+            "turn1-run",
+            "turn1-search"
         ]
     );
     for (id, cards) in &calls {
-        assert_eq!(cards.order[0], "tool_call", "{id} starts with its tool_call");
+        assert_eq!(
+            cards.order[0], "tool_call",
+            "{id} starts with its tool_call"
+        );
         assert_eq!(cards.started().status, ToolCallStatus::Pending, "{id}");
-        let statuses: Vec<Option<ToolCallStatus>> =
-            cards.updates.iter().map(|update| update.fields.status).collect();
+        let statuses: Vec<Option<ToolCallStatus>> = cards
+            .updates
+            .iter()
+            .map(|update| update.fields.status)
+            .collect();
         let (last, running) = statuses.split_last().expect("a completion update");
         assert!(
-            running.iter().all(|status| *status == Some(ToolCallStatus::InProgress)),
+            running
+                .iter()
+                .all(|status| *status == Some(ToolCallStatus::InProgress)),
             "{id}: {statuses:?}"
         );
         assert!(
-            matches!(last, Some(ToolCallStatus::Completed | ToolCallStatus::Failed)),
+            matches!(
+                last,
+                Some(ToolCallStatus::Completed | ToolCallStatus::Failed)
+            ),
             "{id}: {statuses:?}"
         );
     }
 
-    let read = &calls["session-1-read"];
+    let read = &calls["turn1-read"];
     assert_eq!(read.started().title, "Read src/lib.rs");
     assert_eq!(read.started().kind, ToolKind::Read);
     assert_eq!(read.started().name.as_deref(), Some("read_file"));
     let location = &read.started().locations[0].path;
-    assert!(location.is_absolute() && location.ends_with("src/lib.rs"), "{location:?}");
+    assert!(
+        location.is_absolute() && location.ends_with("src/lib.rs"),
+        "{location:?}"
+    );
     assert_eq!(
         read.started().raw_input,
         Some(serde_json::json!({"path": "src/lib.rs"}))
     );
     assert_eq!(read.last().fields.status, Some(ToolCallStatus::Completed));
-    assert!(texts(read.last().fields.content.as_deref().unwrap_or_default())[0]
-        .contains("Hello, world!"));
+    assert!(
+        texts(read.last().fields.content.as_deref().unwrap_or_default())[0]
+            .contains("Hello, world!")
+    );
 
-    let search = &calls["session-1-search"];
+    let search = &calls["turn1-search"];
     assert_eq!(search.started().title, "Search for greeting");
     assert_eq!(search.started().kind, ToolKind::Search);
     let progress: Vec<String> = search.updates[..search.updates.len() - 1]
@@ -311,32 +331,45 @@ fn assert_common_cards(turn: &Turn) -> BTreeMap<String, CallCards> {
         ["searching src/lib.rs (1/2)", "searching src/main.rs (2/2)"]
     );
 
-    let edit = &calls["session-1-edit"];
+    let edit = &calls["turn1-edit"];
     assert_eq!(edit.started().kind, ToolKind::Edit);
     assert_eq!(edit.started().title, "Edit src/lib.rs");
     let ToolCallContent::Diff(pending) = &edit.started().content[0] else {
-        panic!("the edit's pending card is a diff: {:?}", edit.started().content);
+        panic!(
+            "the edit's pending card is a diff: {:?}",
+            edit.started().content
+        );
     };
     assert!(pending.path.is_absolute() && pending.path.ends_with("src/lib.rs"));
     assert_eq!(pending.old_text.as_deref(), Some("Hello, world!"));
     assert_eq!(pending.new_text, "Hello, tools!");
     assert_eq!(edit.last().fields.status, Some(ToolCallStatus::Completed));
-    assert_eq!(edit.last().fields.title.as_deref(), Some("Edited src/lib.rs"));
+    assert_eq!(
+        edit.last().fields.title.as_deref(),
+        Some("Edited src/lib.rs")
+    );
     assert!(matches!(
         edit.last().fields.content.as_deref(),
         Some([ToolCallContent::Diff(_)])
     ));
 
-    let mistakes = &calls["session-1-mistakes"];
+    let mistakes = &calls["turn1-mistakes"];
     assert_eq!(mistakes.last().fields.status, Some(ToolCallStatus::Failed));
     assert_eq!(
-        texts(mistakes.last().fields.content.as_deref().unwrap_or_default()),
+        texts(
+            mistakes
+                .last()
+                .fields
+                .content
+                .as_deref()
+                .unwrap_or_default()
+        ),
         [
             r#"Error: invalid arguments: missing required property "pattern"; "max_results" must be an integer; "mode" must be one of ["literal","regex"]"#
         ]
     );
 
-    let bug = &calls["session-1-bug"];
+    let bug = &calls["turn1-bug"];
     assert_eq!(bug.started().title, "word_count");
     assert_eq!(bug.last().fields.status, Some(ToolCallStatus::Failed));
     let bug_text = texts(bug.last().fields.content.as_deref().unwrap_or_default());
@@ -352,30 +385,30 @@ async fn a_client_with_terminals_sees_every_card_and_the_command_in_a_terminal()
     let turn = run_turn(true).await;
     let calls = assert_common_cards(&turn);
 
-    let run = &calls["session-1-run"];
+    let run = &calls["turn1-run"];
     assert_eq!(run.started().kind, ToolKind::Execute);
     assert_eq!(run.started().title, "grep -rn Hello src");
     assert_eq!(texts(&run.started().content), ["Check the edit"]);
     assert!(matches!(
         &run.started().content[1],
-        ToolCallContent::Terminal(terminal) if terminal.terminal_id.to_string() == "session-1-run"
+        ToolCallContent::Terminal(terminal) if terminal.terminal_id.to_string() == "turn1-run"
     ));
     let info = &run.started().meta.as_ref().expect("terminal_info meta")["terminal_info"];
-    assert_eq!(info["terminal_id"], "session-1-run");
+    assert_eq!(info["terminal_id"], "turn1-run");
     assert!(Path::new(info["cwd"].as_str().unwrap()).is_absolute());
 
     let done = run.last();
     assert_eq!(done.fields.status, Some(ToolCallStatus::Completed));
     assert_eq!(done.fields.content, None, "the terminal block stays");
     let meta = done.meta.as_ref().expect("terminal output meta");
-    assert_eq!(meta["terminal_output"]["terminal_id"], "session-1-run");
+    assert_eq!(meta["terminal_output"]["terminal_id"], "turn1-run");
     assert_eq!(
         meta["terminal_output"]["data"],
         "src/lib.rs:3:    \"Hello, tools!\""
     );
     assert_eq!(
         meta["terminal_exit"],
-        serde_json::json!({"terminal_id": "session-1-run", "exit_code": 0})
+        serde_json::json!({"terminal_id": "turn1-run", "exit_code": 0})
     );
 }
 
@@ -384,7 +417,7 @@ async fn a_client_without_terminals_gets_the_command_output_as_a_console_block()
     let turn = run_turn(false).await;
     let calls = assert_common_cards(&turn);
 
-    let run = &calls["session-1-run"];
+    let run = &calls["turn1-run"];
     assert_eq!(run.started().kind, ToolKind::Execute);
     assert_eq!(texts(&run.started().content), ["Check the edit"]);
     assert_eq!(run.started().content.len(), 1, "no terminal block");

@@ -11,8 +11,8 @@ use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
 use dsh_tools::{
     ContentBlock, FileDiff, FileLocation, FnTool, FnToolBuilder, ToolAnnotations, ToolCallKind,
-    ToolCallView, ToolError, ToolExecutionInput, ToolProgress, ToolRegistry, ToolResultView,
-    Value, json,
+    ToolCallView, ToolError, ToolExecutionInput, ToolProgress, ToolRegistry, ToolResultView, Value,
+    json,
 };
 use dsh_tools_tests::acp_schema::assert_valid_session_notification;
 use dsh_tools_tests::golden::assert_golden;
@@ -43,8 +43,12 @@ async fn notifications(
 
 /// Checks a case against its golden file and the schema.
 async fn assert_case(name: &str, tool: FnTool, terminal: bool, arguments: Value) {
-    let sent = notifications(tool, terminal, ToolExecutionInput::new("call-1", "tool", arguments))
-        .await;
+    let sent = notifications(
+        tool,
+        terminal,
+        ToolExecutionInput::new("call-1", "tool", arguments),
+    )
+    .await;
     let value = serde_json::to_value(&sent).unwrap();
     for notification in value.as_array().unwrap() {
         assert_valid_session_notification(notification);
@@ -89,13 +93,23 @@ fn reading(path: &'static str) -> impl FnOnce(FnToolBuilder) -> FnToolBuilder {
 }
 
 fn halfway() -> Vec<ToolProgress> {
-    vec![ToolProgress::new(1.0).with_total(2.0).with_message("reading")]
+    vec![
+        ToolProgress::new(1.0)
+            .with_total(2.0)
+            .with_message("reading"),
+    ]
 }
 
 #[tokio::test]
 async fn generic_card_with_a_relative_path() {
     let tool = tool(reading("src/lib.rs"), halfway(), Ok(json!("a\nb\nc")));
-    assert_case("generic_relative_path", tool, false, json!({"path": "src/lib.rs"})).await;
+    assert_case(
+        "generic_relative_path",
+        tool,
+        false,
+        json!({"path": "src/lib.rs"}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -121,7 +135,13 @@ async fn generic_card_of_a_failed_call() {
         vec![],
         Err(ToolError::coded("IoError", "ENOENT", "no such file")),
     );
-    assert_case("generic_failed", tool, false, json!({"path": "src/missing.rs"})).await;
+    assert_case(
+        "generic_failed",
+        tool,
+        false,
+        json!({"path": "src/missing.rs"}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -196,10 +216,19 @@ async fn a_progress_presenter_replaces_the_pending_card_while_the_call_runs() {
         ],
         Ok(json!("a")),
     );
-    assert_case("generic_progress_card", tool, false, json!({"path": "src/lib.rs"})).await;
+    assert_case(
+        "generic_progress_card",
+        tool,
+        false,
+        json!({"path": "src/lib.rs"}),
+    )
+    .await;
 }
 
-fn editing(path: &'static str, old_text: Option<&'static str>) -> impl FnOnce(FnToolBuilder) -> FnToolBuilder {
+fn editing(
+    path: &'static str,
+    old_text: Option<&'static str>,
+) -> impl FnOnce(FnToolBuilder) -> FnToolBuilder {
     let diff = move || FileDiff {
         path: path.to_owned(),
         old_text: old_text.map(str::to_owned),
@@ -232,7 +261,13 @@ async fn diff_card_with_a_relative_path() {
         halfway(),
         Ok(json!("replaced 1 occurrence")),
     );
-    assert_case("diff_relative_path", tool, false, json!({"path": "src/lib.rs"})).await;
+    assert_case(
+        "diff_relative_path",
+        tool,
+        false,
+        json!({"path": "src/lib.rs"}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -281,7 +316,11 @@ fn command(
 }
 
 fn testing_output() -> Vec<ToolProgress> {
-    vec![ToolProgress::new(3.0).with_total(10.0).with_message("3 tests passed")]
+    vec![
+        ToolProgress::new(3.0)
+            .with_total(10.0)
+            .with_message("3 tests passed"),
+    ]
 }
 
 #[tokio::test]
@@ -291,7 +330,13 @@ async fn terminal_card_for_a_client_with_terminals() {
         testing_output(),
         Ok(json!("test result: ok. 10 passed")),
     );
-    assert_case("terminal_with_support", tool, true, json!({"command": "cargo test"})).await;
+    assert_case(
+        "terminal_with_support",
+        tool,
+        true,
+        json!({"command": "cargo test"}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -301,7 +346,13 @@ async fn terminal_card_for_a_client_without_terminals() {
         testing_output(),
         Ok(json!("test result: ok. 10 passed")),
     );
-    assert_case("terminal_without_support", tool, false, json!({"command": "cargo test"})).await;
+    assert_case(
+        "terminal_without_support",
+        tool,
+        false,
+        json!({"command": "cargo test"}),
+    )
+    .await;
 }
 
 #[tokio::test]

@@ -93,7 +93,9 @@ async fn observers_follow_a_call_from_start_to_result_in_order() {
     {
         let log = Arc::clone(&log);
         registry.on_result(move |call: &ToolExecution, _: &ToolExecutionResult| {
-            log.lock().unwrap().push(format!("result observer {}", call.call_id()));
+            log.lock()
+                .unwrap()
+                .push(format!("result observer {}", call.call_id()));
         });
     }
     registry.observe(recorder("b", &log));
@@ -101,7 +103,10 @@ async fn observers_follow_a_call_from_start_to_result_in_order() {
     let sink = {
         let caller = Arc::clone(&caller);
         move |_: &ToolExecution, progress: ToolProgress| {
-            caller.lock().unwrap().push(format!("caller {}", progress.progress));
+            caller
+                .lock()
+                .unwrap()
+                .push(format!("caller {}", progress.progress));
         }
     };
 
@@ -251,12 +256,13 @@ async fn a_scope_observer_hears_only_its_scope_and_sees_the_definition_its_calls
     struct Titles(Log);
     impl CallObserver for Titles {
         fn on_result(&self, call: &ObservedCall<'_>, _: &ToolExecutionResult) {
-            let resolved = call.definition().map(|definition| definition.name().to_owned());
-            self.0.lock().unwrap().push(format!(
-                "{:?} {}",
-                resolved,
-                call.present_call().title()
-            ));
+            let resolved = call
+                .definition()
+                .map(|definition| definition.name().to_owned());
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("{:?} {}", resolved, call.present_call().title()));
         }
     }
     registration.dispose();

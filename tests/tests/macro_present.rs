@@ -30,7 +30,11 @@ fn index_progress(args: &IndexToolArgs, progress: &ToolProgress) -> Option<ToolC
 fn index_result(args: &IndexToolArgs, result: &ToolResult<'_>) -> Option<ToolResultView> {
     Some(ToolResultView::Generic {
         title: Some(format!("Indexed {}", args.root)),
-        content: vec![ContentBlock::text(format!("{} ({})", result.text(), args.root))],
+        content: vec![ContentBlock::text(format!(
+            "{} ({})",
+            result.text(),
+            args.root
+        ))],
     })
 }
 

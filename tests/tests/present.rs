@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use dsh_tools_tests::Capture;
 use dsh_tools::{
-    ContentBlock, FileDiff, FileLocation, FnTool, FnToolBuilder, ToolAnnotations, ToolCallKind, ToolCallView,
-    ToolError, ToolExecutionInput, ToolExecutionResult, ToolProgress, ToolRegistry,
+    ContentBlock, FileDiff, FileLocation, FnTool, FnToolBuilder, ToolAnnotations, ToolCallKind,
+    ToolCallView, ToolError, ToolExecutionInput, ToolExecutionResult, ToolProgress, ToolRegistry,
     ToolResultView, json,
 };
+use dsh_tools_tests::Capture;
 
 fn input(name: &str, arguments: serde_json::Value) -> ToolExecutionInput {
     ToolExecutionInput::new("call_1", name, arguments)
@@ -112,7 +112,10 @@ async fn presenters_that_panic_give_the_generic_cards_and_are_logged() {
     registry.register(panicking()).unwrap();
     let call = input("fragile", json!({"a": true}));
     let pending = registry.present_call(&call);
-    assert_eq!(pending, generic("fragile", ToolCallKind::Other, json!({"a": true})));
+    assert_eq!(
+        pending,
+        generic("fragile", ToolCallKind::Other, json!({"a": true}))
+    );
     assert_eq!(
         registry.present_progress(&call, &ToolProgress::new(1.0)),
         pending
@@ -131,7 +134,10 @@ async fn presenters_that_panic_give_the_generic_cards_and_are_logged() {
         "progress presenter panicked: progress presenter bug",
         "result presenter panicked: result presenter bug",
     ] {
-        assert!(events.iter().any(|event| event == expected), "{expected}: {events:?}");
+        assert!(
+            events.iter().any(|event| event == expected),
+            "{expected}: {events:?}"
+        );
     }
 }
 
@@ -151,7 +157,9 @@ fn terminal_result_for_generic_call() -> FnTool {
 #[tokio::test]
 async fn a_terminal_result_of_a_call_that_was_not_a_terminal_card_degrades_to_generic() {
     let registry = ToolRegistry::new();
-    registry.register(terminal_result_for_generic_call()).unwrap();
+    registry
+        .register(terminal_result_for_generic_call())
+        .unwrap();
     let call = input("odd", json!({}));
     let result = registry.execute(call.clone()).await;
     assert_eq!(
@@ -423,11 +431,14 @@ async fn observers_present_with_the_execution_they_are_given() {
     let observing = registry.clone();
     registry.on_result(move |execution, result| {
         let pending = observing.present_call(execution);
-        sink.lock()
-            .unwrap()
-            .push((pending.title().to_owned(), observing.present_result(execution, result)));
+        sink.lock().unwrap().push((
+            pending.title().to_owned(),
+            observing.present_result(execution, result),
+        ));
     });
-    registry.execute(input("edit", json!({"path": "b.rs"}))).await;
+    registry
+        .execute(input("edit", json!({"path": "b.rs"})))
+        .await;
     let seen = seen.lock().unwrap();
     assert_eq!(seen[0].0, "Edit b.rs");
     assert!(matches!(seen[0].1, ToolResultView::Diff { .. }));

@@ -37,8 +37,10 @@ fn command_card() -> ToolCallView {
     }
 }
 
-const OLD_LIB: &str = "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, world!\"\n}\n";
-const NEW_LIB: &str = "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, tools!\"\n}\n";
+const OLD_LIB: &str =
+    "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, world!\"\n}\n";
+const NEW_LIB: &str =
+    "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, tools!\"\n}\n";
 
 fn lib_diff() -> FileDiff {
     FileDiff {
@@ -77,10 +79,16 @@ fn every_card_kind_reads_as_golden_text() {
     };
 
     section("call: generic naming its file", cards.call(&read_card()));
-    section("call: generic fallback with raw arguments", cards.call(&fallback_card()));
+    section(
+        "call: generic fallback with raw arguments",
+        cards.call(&fallback_card()),
+    );
     section("call: terminal", cards.call(&command_card()));
     section("call: diff", cards.call(&edit_card(vec![lib_diff()])));
-    section("call: diff of a new file", cards.call(&edit_card(vec![new_file_diff()])));
+    section(
+        "call: diff of a new file",
+        cards.call(&edit_card(vec![new_file_diff()])),
+    );
     section(
         "call: diff of two files",
         cards.call(&edit_card(vec![lib_diff(), new_file_diff()])),
@@ -98,7 +106,9 @@ fn every_card_kind_reads_as_golden_text() {
         "progress: message and total",
         cards.progress(
             &read_card(),
-            &ToolProgress::new(3.0).with_total(10.0).with_message("reading"),
+            &ToolProgress::new(3.0)
+                .with_total(10.0)
+                .with_message("reading"),
         ),
     );
     section(

@@ -139,13 +139,26 @@ impl AcpCards {
         match card {
             ToolResultView::Generic { title, content } => {
                 fields = fields
-                    .title(title.as_deref().map(|title| self.paths.relative_title(title)))
+                    .title(
+                        title
+                            .as_deref()
+                            .map(|title| self.paths.relative_title(title)),
+                    )
                     .content(content.iter().map(acp_content).collect::<Vec<_>>());
             }
             ToolResultView::Diff { title, diffs } => {
                 fields = fields
-                    .title(title.as_deref().map(|title| self.paths.relative_title(title)))
-                    .content(diffs.iter().map(|diff| self.diff_content(diff)).collect::<Vec<_>>());
+                    .title(
+                        title
+                            .as_deref()
+                            .map(|title| self.paths.relative_title(title)),
+                    )
+                    .content(
+                        diffs
+                            .iter()
+                            .map(|diff| self.diff_content(diff))
+                            .collect::<Vec<_>>(),
+                    );
             }
             ToolResultView::Terminal {
                 title,
@@ -153,10 +166,19 @@ impl AcpCards {
                 exit_code,
                 signal,
             } => {
-                fields = fields.title(title.as_deref().map(|title| self.paths.relative_title(title)));
+                fields = fields.title(
+                    title
+                        .as_deref()
+                        .map(|title| self.paths.relative_title(title)),
+                );
                 let output = output.as_deref().unwrap_or("");
                 if self.terminal && matches!(call, ToolCallView::Terminal { .. }) {
-                    meta = Some(terminal_exit_meta(call_id, output, *exit_code, signal.as_deref()));
+                    meta = Some(terminal_exit_meta(
+                        call_id,
+                        output,
+                        *exit_code,
+                        signal.as_deref(),
+                    ));
                 } else {
                     fields = fields.content(vec![text_content(fenced_console(output))]);
                 }

@@ -95,7 +95,11 @@ impl SessionPaths {
 
 /// Characters that may sit right before or after a path in a title.
 fn is_delimiter(ch: char) -> bool {
-    ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | ',' | ':' | '=')
+    ch.is_whitespace()
+        || matches!(
+            ch,
+            '"' | '\'' | '`' | '(' | ')' | '[' | ']' | ',' | ':' | '='
+        )
 }
 
 #[cfg(all(test, unix))]

@@ -85,7 +85,11 @@ impl<'a> ObservedCall<'a> {
 
     /// The card after a progress report ([`ToolCallView::present_progress`]); `pending` is
     /// [`present_call`](Self::present_call)'s card.
-    pub fn present_progress(&self, pending: &ToolCallView, progress: &ToolProgress) -> ToolCallView {
+    pub fn present_progress(
+        &self,
+        pending: &ToolCallView,
+        progress: &ToolProgress,
+    ) -> ToolCallView {
         ToolCallView::present_progress(
             self.definition(),
             self.execution.arguments(),
@@ -101,7 +105,12 @@ impl<'a> ObservedCall<'a> {
         pending: &ToolCallView,
         result: &ToolExecutionResult,
     ) -> ToolResultView {
-        ToolResultView::present(self.definition(), self.execution.arguments(), pending, result)
+        ToolResultView::present(
+            self.definition(),
+            self.execution.arguments(),
+            pending,
+            result,
+        )
     }
 }
 

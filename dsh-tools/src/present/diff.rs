@@ -230,7 +230,13 @@ mod tests {
             ]
         );
         let near = old.replace("line 03", "three").replace("line 05", "five");
-        assert_eq!(render(&old, &near, 1).iter().filter(|l| l.starts_with("@@")).count(), 1);
+        assert_eq!(
+            render(&old, &near, 1)
+                .iter()
+                .filter(|l| l.starts_with("@@"))
+                .count(),
+            1
+        );
     }
 
     #[test]

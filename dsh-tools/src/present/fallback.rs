@@ -73,11 +73,7 @@ impl ToolCallRef for ToolExecution {
 impl ToolCallView {
     /// The pending card of a call of `name` with `arguments`, as `definition` presents it (`None`:
     /// the tool is unknown). Never fails: see the module docs for the fallbacks.
-    pub fn present(
-        definition: Option<&dyn ToolDefinition>,
-        name: &str,
-        arguments: &Value,
-    ) -> Self {
+    pub fn present(definition: Option<&dyn ToolDefinition>, name: &str, arguments: &Value) -> Self {
         let presented = definition.and_then(|definition| {
             catch_panic(|| definition.present_call(arguments)).unwrap_or_else(|message| {
                 tracing::warn!(tool = name, "call presenter panicked: {message}");
@@ -186,7 +182,9 @@ fn trusted(
 ) -> ToolResultView {
     let error_text = result.error().map(|error| error.model_text());
     let card = match card {
-        ToolResultView::Terminal { title, .. } if !matches!(call, ToolCallView::Terminal { .. }) => {
+        ToolResultView::Terminal { title, .. }
+            if !matches!(call, ToolCallView::Terminal { .. }) =>
+        {
             ToolResultView::Generic {
                 title,
                 content: Vec::new(),

@@ -226,10 +226,9 @@ fn location_text(location: &FileLocation) -> String {
 fn diff_summary(diffs: &[FileDiff]) -> String {
     let (mut added, mut removed) = (0, 0);
     for diff in diffs {
-        for line in crate::present::diff::diff_lines(
-            diff.old_text.as_deref().unwrap_or(""),
-            &diff.new_text,
-        ) {
+        for line in
+            crate::present::diff::diff_lines(diff.old_text.as_deref().unwrap_or(""), &diff.new_text)
+        {
             match line {
                 DiffLine::Added(_) => added += 1,
                 DiffLine::Removed(_) => removed += 1,

@@ -14,7 +14,11 @@ impl ToolRegistry {
     /// an unknown tool, a presenter that returns nothing or panics all give the generic card.
     pub fn present_call(&self, call: &(impl ToolCallRef + ?Sized)) -> ToolCallView {
         let definition = self.get(call.tool_name(), call.tool_agent());
-        ToolCallView::present(definition.as_deref(), call.tool_name(), call.tool_arguments())
+        ToolCallView::present(
+            definition.as_deref(),
+            call.tool_name(),
+            call.tool_arguments(),
+        )
     }
 
     /// The card of `call` while it runs, after it reported `progress`: its progress presenter's
@@ -25,8 +29,11 @@ impl ToolRegistry {
         progress: &ToolProgress,
     ) -> ToolCallView {
         let definition = self.get(call.tool_name(), call.tool_agent());
-        let pending =
-            ToolCallView::present(definition.as_deref(), call.tool_name(), call.tool_arguments());
+        let pending = ToolCallView::present(
+            definition.as_deref(),
+            call.tool_name(),
+            call.tool_arguments(),
+        );
         ToolCallView::present_progress(
             definition.as_deref(),
             call.tool_arguments(),
@@ -43,8 +50,11 @@ impl ToolRegistry {
         result: &ToolExecutionResult,
     ) -> ToolResultView {
         let definition = self.get(call.tool_name(), call.tool_agent());
-        let pending =
-            ToolCallView::present(definition.as_deref(), call.tool_name(), call.tool_arguments());
+        let pending = ToolCallView::present(
+            definition.as_deref(),
+            call.tool_name(),
+            call.tool_arguments(),
+        );
         ToolResultView::present(
             definition.as_deref(),
             call.tool_arguments(),
@@ -59,7 +69,11 @@ impl ToolScope {
     /// [`ToolRegistry::present_call`]).
     pub fn present_call(&self, call: &(impl ToolCallRef + ?Sized)) -> ToolCallView {
         let definition = self.get(call.tool_name());
-        ToolCallView::present(definition.as_deref(), call.tool_name(), call.tool_arguments())
+        ToolCallView::present(
+            definition.as_deref(),
+            call.tool_name(),
+            call.tool_arguments(),
+        )
     }
 
     /// The card of `call` while it runs in this scope (see
@@ -70,8 +84,11 @@ impl ToolScope {
         progress: &ToolProgress,
     ) -> ToolCallView {
         let definition = self.get(call.tool_name());
-        let pending =
-            ToolCallView::present(definition.as_deref(), call.tool_name(), call.tool_arguments());
+        let pending = ToolCallView::present(
+            definition.as_deref(),
+            call.tool_name(),
+            call.tool_arguments(),
+        );
         ToolCallView::present_progress(
             definition.as_deref(),
             call.tool_arguments(),
@@ -87,8 +104,11 @@ impl ToolScope {
         result: &ToolExecutionResult,
     ) -> ToolResultView {
         let definition = self.get(call.tool_name());
-        let pending =
-            ToolCallView::present(definition.as_deref(), call.tool_name(), call.tool_arguments());
+        let pending = ToolCallView::present(
+            definition.as_deref(),
+            call.tool_name(),
+            call.tool_arguments(),
+        );
         ToolResultView::present(
             definition.as_deref(),
             call.tool_arguments(),
