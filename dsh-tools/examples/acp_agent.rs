@@ -27,7 +27,7 @@ use dsh_tools::acp::protocol::v1::schema::{
 };
 use dsh_tools::acp::protocol::{self, Agent, Client, Responder, V1};
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::{AgentId, CancellationToken, TimeoutPolicy, ToolExecutionInput, ToolRegistry};
+use dsh_tools::{AgentId, CancellationToken, ToolExecutionInput, ToolRegistry};
 
 use coding_tools::{Workspace, create_workspace};
 
@@ -88,7 +88,8 @@ impl AgentState {
             .create_scope(session_id.to_string(), None)
             .map_err(|error| protocol::Error::internal_error().data(error.to_string()))?;
         let cards = AcpCards::for_client(&self.workspace, &lock(&self.client));
-        scope
+        // The one line that shows the session its calls; it stays for the session's lifetime.
+        let _shown = scope
             .observe(AcpToolCalls::new(
                 connection.clone(),
                 session_id.clone(),
@@ -165,10 +166,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The registry turns panics into results; keep the default hook from printing a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("(a tool panicked: {info})")));
     let workspace = create_workspace()?;
+    // Each tool's `timeout_ms` is enforced by the registry itself.
     let registry = coding_tools::registry(Workspace {
         root: workspace.clone(),
     })?;
-    registry.wrap(TimeoutPolicy::new());
     let state = Arc::new(AgentState {
         registry,
         workspace: workspace.clone(),

@@ -6,7 +6,8 @@
 //! wrappers and result checks, and always ends as one well-formed [`ToolExecutionResult`].
 //!
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
-//! self-correct from: never a panic, never a silently dropped field.
+//! self-correct from: never a panic, never a hang past its deadline, never a silently dropped
+//! field.
 //!
 //! # Writing a tool
 //!
@@ -55,7 +56,15 @@
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
 //!   [`ToolRegistry::observe`] adds a [`CallObserver`], which also hears each call start and
 //!   report progress.
-//! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
+//! - Limits every call runs under, on by default ([`CallLimits`], set with
+//!   [`ToolRegistry::set_limits`]): each tool's `timeout_ms` is enforced (cooperative through the
+//!   body's token, then a bounded grace after which the body's future is dropped), and the text a
+//!   result shows the model has a budget. Bodies that block their thread run on tokio's blocking
+//!   pool (`#[tool(blocking)]`, [`FnToolBuilder::blocking_handler`]).
+//! - Policies: [`TimeoutPolicy`] (an outer budget of your own, over retries and layers) and the
+//!   batch runner ([`ToolRegistry::execute_batch`]).
+//! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
+//!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
 //! - Presentation: the cards a UI shows for a call ([`ToolCallView`], [`ToolResultView`]),
 //!   made by [`ToolRegistry::present_call`], [`ToolRegistry::present_progress`] and
 //!   [`ToolRegistry::present_result`] so that they never fail, and rendered for terminals by
@@ -66,12 +75,14 @@
 pub mod acp;
 mod args;
 mod arguments;
+mod blocking;
 mod content;
 mod definition;
 mod error;
 mod execution;
 mod fn_tool;
 mod future;
+mod limits;
 mod lossless;
 mod pipeline;
 mod policy;
@@ -81,6 +92,7 @@ mod registry;
 mod result;
 mod run;
 pub mod schema;
+mod text_bounds;
 mod tool;
 
 #[doc(hidden)]
@@ -97,6 +109,7 @@ pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
+pub use limits::CallLimits;
 pub use lossless::{NotLossless, to_lossless_value};
 pub use pipeline::call_observer::{CallObserver, ObservedCall};
 pub use pipeline::observer::ObserverReturn;
@@ -119,6 +132,7 @@ pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
 pub use serde_json::{Value, json};
+pub use text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Tool, ToolContract};
 

@@ -28,17 +28,16 @@ async fn notifications(
     input: ToolExecutionInput,
 ) -> Vec<SessionNotification> {
     let registry = ToolRegistry::new();
-    registry.register(tool).unwrap();
+    let _ = registry.register(tool).unwrap();
     let sent: Arc<Mutex<Vec<SessionNotification>>> = Arc::default();
     let sink = Arc::clone(&sent);
-    registry.observe(AcpToolCalls::with_sender(
+    let _ = registry.observe(AcpToolCalls::with_sender(
         "session-1",
         AcpCards::new(CWD).with_terminal(terminal),
         move |notification| sink.lock().unwrap().push(notification),
     ));
     registry.execute(input).await;
-    let sent = sent.lock().unwrap().clone();
-    sent
+    sent.lock().unwrap().clone()
 }
 
 /// Checks a case against its golden file and the schema.

@@ -78,12 +78,12 @@ fn recorder(name: &'static str, log: &Log) -> Recorder {
 #[tokio::test]
 async fn observers_follow_a_call_from_start_to_result_in_order() {
     let registry = ToolRegistry::new();
-    registry.register(counting_tool("count")).unwrap();
+    let _ = registry.register(counting_tool("count")).unwrap();
     let log: Log = Arc::default();
-    registry.observe(recorder("a", &log));
+    let _ = registry.observe(recorder("a", &log));
     {
         let log = Arc::clone(&log);
-        registry.on_pre_execute(move |call, next| {
+        let _ = registry.on_pre_execute(move |call, next| {
             log.lock()
                 .unwrap()
                 .push(format!("pre-execute {}", call.call_id()));
@@ -92,13 +92,13 @@ async fn observers_follow_a_call_from_start_to_result_in_order() {
     }
     {
         let log = Arc::clone(&log);
-        registry.on_result(move |call: &ToolExecution, _: &ToolExecutionResult| {
+        let _ = registry.on_result(move |call: &ToolExecution, _: &ToolExecutionResult| {
             log.lock()
                 .unwrap()
                 .push(format!("result observer {}", call.call_id()));
         });
     }
-    registry.observe(recorder("b", &log));
+    let _ = registry.observe(recorder("b", &log));
     let caller: Log = Arc::default();
     let sink = {
         let caller = Arc::clone(&caller);
@@ -135,14 +135,14 @@ async fn observers_follow_a_call_from_start_to_result_in_order() {
 #[tokio::test]
 async fn an_observer_gives_the_body_a_progress_sink_and_without_one_there_is_none() {
     let registry = ToolRegistry::new();
-    registry.register(counting_tool("count")).unwrap();
+    let _ = registry.register(counting_tool("count")).unwrap();
     let unobserved = registry
         .execute(ToolExecutionInput::new("c1", "count", json!({})))
         .await;
     assert_eq!(unobserved.value(), Some(&json!({"listened": false})));
 
     let log: Log = Arc::default();
-    registry.observe(recorder("a", &log));
+    let _ = registry.observe(recorder("a", &log));
     let observed = registry
         .execute(ToolExecutionInput::new("c2", "count", json!({})))
         .await;
@@ -161,10 +161,10 @@ async fn an_observer_gives_the_body_a_progress_sink_and_without_one_there_is_non
 #[tokio::test]
 async fn calls_that_end_before_dispatch_are_still_started_and_finished() {
     let registry = ToolRegistry::new();
-    registry.register(counting_tool("count")).unwrap();
+    let _ = registry.register(counting_tool("count")).unwrap();
     let log: Log = Arc::default();
-    registry.observe(recorder("a", &log));
-    registry.on_pre_execute(|call, next| async move {
+    let _ = registry.observe(recorder("a", &log));
+    let _ = registry.on_pre_execute(|call, next| async move {
         if call.call_id() == "denied" {
             return Ok(PreToolDecision::deny("not now"));
         }
@@ -215,10 +215,10 @@ impl CallObserver for Broken {
 #[tokio::test]
 async fn a_panicking_observer_is_contained_and_the_others_still_hear_everything() {
     let registry = ToolRegistry::new();
-    registry.register(counting_tool("count")).unwrap();
+    let _ = registry.register(counting_tool("count")).unwrap();
     let log: Log = Arc::default();
-    registry.observe(Broken);
-    registry.observe(recorder("a", &log));
+    let _ = registry.observe(Broken);
+    let _ = registry.observe(recorder("a", &log));
     let result = registry
         .execute(ToolExecutionInput::new("c1", "count", json!({})))
         .await;
@@ -229,7 +229,7 @@ async fn a_panicking_observer_is_contained_and_the_others_still_hear_everything(
 #[tokio::test]
 async fn a_scope_observer_hears_only_its_scope_and_sees_the_definition_its_calls_resolved_to() {
     let registry = ToolRegistry::new();
-    registry.register(counting_tool("count")).unwrap();
+    let _ = registry.register(counting_tool("count")).unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
     let log: Log = Arc::default();
     let registration = scope.observe(recorder("scoped", &log)).unwrap();
@@ -267,7 +267,7 @@ async fn a_scope_observer_hears_only_its_scope_and_sees_the_definition_its_calls
     }
     registration.dispose();
     let tool = scope.register(counting_tool("short_lived")).unwrap();
-    scope.observe(Titles(Arc::clone(&titles))).unwrap();
+    let _ = scope.observe(Titles(Arc::clone(&titles))).unwrap();
     let call = scope.execute(ToolExecutionInput::new("gone", "short_lived", json!({})));
     tool.dispose();
     call.await;

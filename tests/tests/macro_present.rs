@@ -53,7 +53,7 @@ async fn index(
 #[tokio::test]
 async fn macro_presenters_get_the_typed_arguments() {
     let registry = ToolRegistry::new();
-    registry.register(IndexTool).unwrap();
+    let _ = registry.register(IndexTool).unwrap();
     let call = ToolExecutionInput::new("c1", "index", json!({"root": "src"}));
     assert_eq!(registry.present_call(&call).title(), "Index src");
     assert_eq!(
@@ -75,7 +75,7 @@ async fn macro_presenters_get_the_typed_arguments() {
 #[tokio::test]
 async fn arguments_that_do_not_parse_get_the_generic_card_of_the_tool_kind() {
     let registry = ToolRegistry::new();
-    registry.register(IndexTool).unwrap();
+    let _ = registry.register(IndexTool).unwrap();
     let call = ToolExecutionInput::new("c1", "index", json!({"root": 5}));
     let pending = registry.present_call(&call);
     assert_eq!(

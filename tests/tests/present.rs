@@ -39,7 +39,7 @@ fn plain(name: &str) -> FnTool {
 #[tokio::test]
 async fn a_tool_without_presenters_gets_the_generic_cards() {
     let registry = ToolRegistry::new();
-    registry.register(plain("plain")).unwrap();
+    let _ = registry.register(plain("plain")).unwrap();
     let call = input("plain", json!({"x": 1}));
     assert_eq!(
         registry.present_call(&call),
@@ -58,7 +58,7 @@ async fn a_tool_without_presenters_gets_the_generic_cards() {
 #[tokio::test]
 async fn raw_and_imported_tools_are_shown_with_their_annotated_title_and_kind() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(tool("fetch_page", |builder| {
             builder.annotations(ToolAnnotations {
                 title: Some("Fetch a web page".into()),
@@ -109,7 +109,7 @@ async fn presenters_that_panic_give_the_generic_cards_and_are_logged() {
     let capture = Capture::new();
     let _logging = capture.install();
     let registry = ToolRegistry::new();
-    registry.register(panicking()).unwrap();
+    let _ = registry.register(panicking()).unwrap();
     let call = input("fragile", json!({"a": true}));
     let pending = registry.present_call(&call);
     assert_eq!(
@@ -157,7 +157,7 @@ fn terminal_result_for_generic_call() -> FnTool {
 #[tokio::test]
 async fn a_terminal_result_of_a_call_that_was_not_a_terminal_card_degrades_to_generic() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(terminal_result_for_generic_call())
         .unwrap();
     let call = input("odd", json!({}));
@@ -199,7 +199,7 @@ fn shell() -> FnTool {
 #[tokio::test]
 async fn a_terminal_card_without_output_shows_the_raw_content_and_a_failure_its_error() {
     let registry = ToolRegistry::new();
-    registry.register(shell()).unwrap();
+    let _ = registry.register(shell()).unwrap();
     let ok = input("shell", json!({"command": "echo hello"}));
     assert_eq!(
         registry.present_call(&ok),
@@ -265,7 +265,7 @@ fn editor() -> FnTool {
 #[tokio::test]
 async fn a_diff_card_of_a_failed_call_shows_its_error_instead() {
     let registry = ToolRegistry::new();
-    registry.register(editor()).unwrap();
+    let _ = registry.register(editor()).unwrap();
     let ok = input("edit", json!({"path": "a.rs"}));
     let result = registry.execute(ok.clone()).await;
     assert!(matches!(
@@ -298,7 +298,7 @@ fn custom_error_card() -> FnTool {
 #[tokio::test]
 async fn a_failure_always_shows_its_error_text() {
     let registry = ToolRegistry::new();
-    registry.register(custom_error_card()).unwrap();
+    let _ = registry.register(custom_error_card()).unwrap();
     let call = input("polite", json!({}));
     let result = registry.execute(call.clone()).await;
     assert_eq!(
@@ -316,14 +316,14 @@ async fn a_failure_always_shows_its_error_text() {
 #[tokio::test]
 async fn a_result_with_no_content_is_never_blank() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(
             FnTool::builder("silent", "Renders nothing.")
                 .render(|_, _| Ok(vec![]))
                 .handler(|_, _| async { Ok(json!({"count": 2})) }),
         )
         .unwrap();
-    registry
+    let _ = registry
         .register(
             FnTool::builder("mute", "Renders nothing of nothing.")
                 .render(|_, _| Ok(vec![]))
@@ -353,7 +353,7 @@ async fn a_result_with_no_content_is_never_blank() {
 #[tokio::test]
 async fn a_blank_title_becomes_the_tool_name() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(tool("blank", |builder| {
             builder.present_call(|_| Some(generic(" ", ToolCallKind::Read, json!(null))))
         }))
@@ -367,7 +367,7 @@ async fn a_blank_title_becomes_the_tool_name() {
 #[tokio::test]
 async fn progress_cards_come_from_the_progress_presenter_or_stay_the_pending_card() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(tool("index", |builder| {
             builder.present_progress(|_, progress| {
                 Some(generic(
@@ -378,7 +378,7 @@ async fn progress_cards_come_from_the_progress_presenter_or_stay_the_pending_car
             })
         }))
         .unwrap();
-    registry.register(plain("quiet")).unwrap();
+    let _ = registry.register(plain("quiet")).unwrap();
     assert_eq!(
         registry
             .present_progress(&input("index", json!({})), &ToolProgress::new(3.0))
@@ -395,13 +395,13 @@ async fn progress_cards_come_from_the_progress_presenter_or_stay_the_pending_car
 #[tokio::test]
 async fn scopes_present_with_the_definition_their_calls_resolve_to() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(tool("look", |builder| {
             builder.present_call(|_| Some(generic("global look", ToolCallKind::Read, json!({}))))
         }))
         .unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope
+    let _ = scope
         .register(tool("look", |builder| {
             builder.present_call(|_| Some(generic("scoped look", ToolCallKind::Read, json!({}))))
         }))
@@ -425,11 +425,11 @@ async fn scopes_present_with_the_definition_their_calls_resolve_to() {
 #[tokio::test]
 async fn observers_present_with_the_execution_they_are_given() {
     let registry = ToolRegistry::new();
-    registry.register(editor()).unwrap();
+    let _ = registry.register(editor()).unwrap();
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = Arc::clone(&seen);
     let observing = registry.clone();
-    registry.on_result(move |execution, result| {
+    let _ = registry.on_result(move |execution, result| {
         let pending = observing.present_call(execution);
         sink.lock().unwrap().push((
             pending.title().to_owned(),
