@@ -1,4 +1,5 @@
-//! [`AcpCards`]: cards (DESIGN §5) as Agent Client Protocol tool calls and tool-call updates.
+//! [`AcpCards`]: cards ([`ToolCallView`], [`ToolResultView`]) as Agent Client Protocol tool calls
+//! and tool-call updates.
 //!
 //! Pure mapping, no connection: what the bridge sends is exactly what these functions return, so
 //! they are what the golden and schema tests pin down.
@@ -9,9 +10,10 @@
 //! | diff | kind `edit`, one diff per file, locations (the diffs' files when none) | the same plus the progress text | the diffs (replacing the pending ones) |
 //! | terminal | kind `execute`, the command as title, its description as text; with client terminal support a terminal block (the call id) and `_meta.terminal_info` | the same plus the progress text | with terminal support `_meta.terminal_output` and `_meta.terminal_exit`; without, the output as a fenced console block |
 //!
-//! Every update also carries the raw input (pending) or raw output (completion: the value of a
-//! success, the error of a failure). Locations and diff paths are made absolute against the
-//! session's working directory; absolute paths inside it are written relative to it in titles.
+//! The `tool_call` also carries the tool name and the raw input (the card's, else the call's
+//! arguments), the completion the raw output (the value of a success, the error of a failure).
+//! Locations and diff paths are made absolute against the session's working directory (ACP wants
+//! absolute paths there); absolute paths inside it are written relative to it in titles.
 
 use std::path::PathBuf;
 

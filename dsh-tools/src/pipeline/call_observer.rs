@@ -28,6 +28,12 @@ use crate::result::ToolExecutionResult;
 /// Follows calls as they run (see [`ToolRegistry::observe`](crate::ToolRegistry::observe)).
 /// Every method is optional and called synchronously on the call's task: hand the event on, do
 /// not wait.
+///
+/// A call whose future is polled hears `on_start` once and `on_result` once. A future dropped
+/// before it finishes ends the call without a result, so its observers hear no `on_result`: to
+/// stop a call a UI is showing, cancel it through its signal
+/// ([`ToolExecutionInput::with_signal`](crate::ToolExecutionInput::with_signal)) and let it end
+/// as `ABORTED`.
 pub trait CallObserver: Send + Sync + 'static {
     /// The call started: nothing of it has run yet.
     fn on_start(&self, call: &ObservedCall<'_>) {

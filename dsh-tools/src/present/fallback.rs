@@ -190,7 +190,8 @@ fn trusted(
                 content: Vec::new(),
             }
         }
-        // A failed call changed nothing: its diff (and a title written for it) would mislead.
+        // A failed call did not make its change: its diff (and a title written for it) would say
+        // otherwise.
         ToolResultView::Diff { .. } if error_text.is_some() => ToolResultView::Generic {
             title: None,
             content: Vec::new(),
