@@ -70,6 +70,9 @@
 //!   [`ToolRegistry::present_result`] so that they never fail, and rendered for terminals by
 //!   [`TextCards`]. With feature `acp`, [`acp`] shows them in an editor over the Agent Client
 //!   Protocol.
+//! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
+//!   parses their tool calls into inputs and formats results as their next-turn messages.
+//! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
 
 #[cfg(feature = "acp")]
 pub mod acp;
@@ -88,6 +91,7 @@ mod pipeline;
 mod policy;
 mod present;
 mod progress;
+pub mod providers;
 mod registry;
 mod result;
 mod run;
@@ -99,7 +103,17 @@ mod tool;
 #[path = "macro_support/mod.rs"]
 pub mod __private;
 
-pub use args::{ConvertError, ToolArgs, ToolArgsObject};
+// The macros' expansions name `::dsh_tools`, which this makes resolve inside the crate too.
+#[cfg(doc)]
+extern crate self as dsh_tools;
+
+// The examples' tools (`examples/coding_tools/`), in the docs only, to show what the macros
+// generate page by page; the library itself does not contain them. The module documents itself.
+#[cfg(doc)]
+#[path = "../examples/coding_tools/mod.rs"]
+pub mod example_tools;
+
+pub use args::{ConvertError, ToolArgs};
 pub use arguments::parse_arguments;
 pub use content::{ContentBlock, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};

@@ -3,9 +3,16 @@
 //! files, JSON value generators for property tests, and the ACP JSON Schema as an oracle.
 
 pub mod acp_schema;
+pub mod doc_links;
 pub mod golden;
 pub mod json_values;
+pub mod provider_checkers;
+pub mod provider_corpus;
 pub mod workload;
+
+// The quickstart's tools, shared with the examples (the module documents itself).
+#[path = "../../dsh-tools/examples/coding_tools/mod.rs"]
+pub mod coding_tools;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
