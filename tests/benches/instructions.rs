@@ -8,6 +8,8 @@ mod args;
 mod arrays;
 #[path = "suites/pipeline.rs"]
 mod pipeline;
+#[path = "suites/providers.rs"]
+mod providers;
 #[path = "suites/registry.rs"]
 mod registry;
 #[path = "suites/tools.rs"]
@@ -23,5 +25,6 @@ fn main() {
         tools::SUITE,
         pipeline::SUITE,
         registry::SUITE,
+        providers::SUITE,
     ]);
 }

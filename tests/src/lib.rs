@@ -1,11 +1,20 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, JSON value generators for property tests, and the bench harness (`bench`).
+//! files, JSON value generators for property tests, the ACP JSON Schema as an oracle, and the
+//! bench harness (`bench`).
 
+pub mod acp_schema;
 pub mod bench;
+pub mod doc_links;
 pub mod golden;
 pub mod json_values;
+pub mod provider_checkers;
+pub mod provider_corpus;
 pub mod workload;
+
+// The quickstart's tools, shared with the examples (the module documents itself).
+#[path = "../../dsh-tools/examples/coding_tools/mod.rs"]
+pub mod coding_tools;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -8,6 +8,8 @@ mod args;
 mod arrays;
 #[path = "../benches/suites/pipeline.rs"]
 mod pipeline;
+#[path = "../benches/suites/providers.rs"]
+mod providers;
 #[path = "../benches/suites/registry.rs"]
 mod registry;
 #[path = "../benches/suites/tools.rs"]
@@ -54,4 +56,9 @@ fn every_pipeline_case_runs() {
 #[test]
 fn every_registry_case_runs() {
     runs(registry::SUITE);
+}
+
+#[test]
+fn every_providers_case_runs() {
+    runs(providers::SUITE);
 }

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
+use crate::pipeline::call_observer::CallObserver;
 use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::pipeline::guard::ToolGuard;
 use crate::pipeline::observer::ResultObserver;
@@ -41,6 +42,7 @@ pub(crate) enum AnyHook {
     Wrapper(Arc<dyn ExecuteLayer>),
     PostExecute(Arc<dyn PostExecuteHook>),
     Observer(Arc<dyn ResultObserver>),
+    CallObserver(Arc<dyn CallObserver>),
 }
 
 /// The hooks of one layer, each kind in registration order. Each list is shared with the calls
@@ -52,6 +54,7 @@ pub(crate) struct HookSet {
     pub(crate) wrappers: HookList<dyn ExecuteLayer>,
     pub(crate) post_execute: HookList<dyn PostExecuteHook>,
     pub(crate) observers: HookList<dyn ResultObserver>,
+    pub(crate) call_observers: HookList<dyn CallObserver>,
 }
 
 /// Removes `id` from `list`, keeping the old list (and so the removed hook) in `garbage`.
@@ -78,6 +81,9 @@ impl HookSet {
                 self.post_execute = appended(&self.post_execute, id, hook);
             }
             AnyHook::Observer(hook) => self.observers = appended(&self.observers, id, hook),
+            AnyHook::CallObserver(hook) => {
+                self.call_observers = appended(&self.call_observers, id, hook);
+            }
         }
     }
 
@@ -88,6 +94,7 @@ impl HookSet {
             || remove_into(&mut self.wrappers, id, garbage)
             || remove_into(&mut self.post_execute, id, garbage)
             || remove_into(&mut self.observers, id, garbage)
+            || remove_into(&mut self.call_observers, id, garbage)
     }
 
     /// Whether no hook of any kind is registered.
@@ -97,6 +104,7 @@ impl HookSet {
             && self.wrappers.is_empty()
             && self.post_execute.is_empty()
             && self.observers.is_empty()
+            && self.call_observers.is_empty()
     }
 
     pub(crate) fn has(&self, id: u64) -> bool {
@@ -107,7 +115,8 @@ impl HookSet {
             .chain(self.guards.iter().map(|entry| entry.id))
             .chain(self.wrappers.iter().map(|entry| entry.id))
             .chain(self.post_execute.iter().map(|entry| entry.id))
-            .chain(self.observers.iter().map(|entry| entry.id));
+            .chain(self.observers.iter().map(|entry| entry.id))
+            .chain(self.call_observers.iter().map(|entry| entry.id));
         ids.any(|entry| entry == id)
     }
 }
