@@ -236,7 +236,9 @@ fn table(defs: &[SuiteDef], args: &[String]) -> Result<(), String> {
         return Err(format!("no bench case matches {:?}", args.filters));
     }
 
+    let mut load = String::new();
     if args.wall {
+        let before = wall::load_average();
         let mut criterion = Criterion::default();
         for (suite, selected) in &mut suites {
             wall::run(&mut criterion, suite, &|id| {
@@ -244,6 +246,12 @@ fn table(defs: &[SuiteDef], args: &[String]) -> Result<(), String> {
             });
         }
         criterion.final_summary();
+        if let (Some(before), Some(after)) = (before, wall::load_average()) {
+            load = format!(
+                " (load average {before:.1} before, {after:.1} after, on {} cores)",
+                std::thread::available_parallelism().map_or(1, usize::from)
+            );
+        }
     }
 
     let started = Instant::now();
@@ -278,7 +286,7 @@ fn table(defs: &[SuiteDef], args: &[String]) -> Result<(), String> {
          ({:.0} s). Medians: criterion, {}.\n",
         started.elapsed().as_secs_f64(),
         if args.wall {
-            "from this run".to_owned()
+            format!("from this run{load}")
         } else {
             format!("latest run saved in {}", criterion_dir.display())
         }

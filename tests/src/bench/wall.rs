@@ -64,6 +64,13 @@ pub(crate) fn median_ns(criterion_dir: &Path, suite: &str, case: &str) -> Option
     estimates["median"]["point_estimate"].as_f64()
 }
 
+/// The one-minute load average, where the system reports it: wall figures taken on a busy
+/// machine say so.
+pub(crate) fn load_average() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
