@@ -30,6 +30,8 @@ pub mod codes {
     pub const TOOL_PANICKED: &str = "TOOL_PANICKED";
     /// A schema uses JSON Schema the engine cannot enforce (a registration-time error).
     pub const UNSUPPORTED_SCHEMA: &str = "UNSUPPORTED_SCHEMA";
+    /// An imported MCP tool's server died, hung or broke the protocol.
+    pub const MCP_TRANSPORT: &str = "MCP_TRANSPORT";
 }
 
 /// The error-type names paired with [`codes`] in [`ErrorInfo::name`].
@@ -48,6 +50,8 @@ pub mod names {
     pub const TOOL_PANIC: &str = "ToolPanicError";
     /// Paired with `UNSUPPORTED_SCHEMA`.
     pub const JSON_SCHEMA: &str = "JsonSchemaError";
+    /// Paired with `MCP_TRANSPORT`.
+    pub const MCP_TRANSPORT: &str = "McpTransportError";
 }
 
 /// Machine-routable identity of an error: which family (`name`) and which case (`code`).
@@ -212,6 +216,12 @@ impl ToolError {
             codes::TOOL_TIMEOUT,
             format!("tool call timed out after {budget_ms}ms"),
         )
+    }
+
+    /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
+    /// the protocol.
+    pub fn mcp_transport(message: impl Into<String>) -> Self {
+        Self::coded(names::MCP_TRANSPORT, codes::MCP_TRANSPORT, message)
     }
 
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`).

@@ -64,6 +64,8 @@ mod execution;
 mod fn_tool;
 mod future;
 mod lossless;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod pipeline;
 mod policy;
 mod present;
@@ -80,7 +82,7 @@ pub mod __private;
 
 pub use args::{ConvertError, ToolArgs, ToolArgsObject};
 pub use arguments::parse_arguments;
-pub use content::{ContentBlock, joined_text};
+pub use content::{ContentBlock, EmbeddedResource, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
 #[cfg(feature = "macros")]
 pub use dsh_tools_macros::{ToolArgs, tool};
