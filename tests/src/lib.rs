@@ -4,6 +4,8 @@
 
 pub mod golden;
 pub mod json_values;
+pub mod mcp_fixture;
+pub mod python;
 pub mod workload;
 
 use std::collections::BTreeMap;

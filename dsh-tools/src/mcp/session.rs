@@ -16,6 +16,7 @@
 
 use std::future::Future;
 use std::pin::pin;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
@@ -36,6 +37,10 @@ use crate::result::ToolExecutionResult;
 /// list-changed forwarding.
 pub(crate) struct Session {
     server: McpServer,
+    /// The registry's changes since the session started, with what was listed then; taken by
+    /// the list-changed forwarder once the client is initialized, so no change in between is
+    /// missed.
+    watch: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
     closed: CancellationToken,
     _closing: DropGuard,
 }
@@ -43,8 +48,10 @@ pub(crate) struct Session {
 impl Session {
     pub(crate) fn new(server: McpServer) -> Self {
         let closed = CancellationToken::new();
+        let watch = (server.changes(), server.listing());
         Self {
             server,
+            watch: Mutex::new(Some(watch)),
             _closing: closed.clone().drop_guard(),
             closed,
         }
@@ -124,7 +131,7 @@ async fn next_listing_change(
     changes: &mut watch::Receiver<u64>,
     shown: &Listing,
     stop: impl Future<Output = ()>,
-) -> Option<std::sync::Arc<Listing>> {
+) -> Option<Arc<Listing>> {
     let mut stop = pin!(stop);
     loop {
         tokio::select! {
@@ -143,9 +150,12 @@ async fn next_listing_change(
 
 /// Sends `notifications/tools/list_changed` to a session-based client until its connection
 /// ends.
-async fn forward_list_changes(server: McpServer, peer: Peer<RoleServer>, closed: CancellationToken) {
-    let mut changes = server.changes();
-    let mut shown = server.listing();
+async fn forward_list_changes(
+    server: McpServer,
+    (mut changes, mut shown): (watch::Receiver<u64>, Arc<Listing>),
+    peer: Peer<RoleServer>,
+    closed: CancellationToken,
+) {
     while let Some(now) = next_listing_change(&server, &mut changes, &shown, closed.cancelled()).await
     {
         shown = now;
@@ -178,11 +188,19 @@ impl ServerHandler for Session {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        tokio::spawn(forward_list_changes(
-            self.server.clone(),
-            context.peer,
-            self.closed.clone(),
-        ));
+        let watch = self
+            .watch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(watch) = watch {
+            tokio::spawn(forward_list_changes(
+                self.server.clone(),
+                watch,
+                context.peer,
+                self.closed.clone(),
+            ));
+        }
     }
 
     fn accepted_subscription_filter(
