@@ -183,12 +183,21 @@ impl ToolDefinition for Media {
 /// A tool that echoes its `text`, registered at run time by `add_tool`.
 pub struct Echo {
     name: String,
+    description: String,
 }
 
 impl Echo {
     /// An echo tool called `name`.
     pub fn named(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
+        Self::described(name, "Echo the text back.")
+    }
+
+    /// An echo tool called `name` with its own description.
+    pub fn described(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+        }
     }
 }
 
@@ -198,7 +207,7 @@ impl ToolDefinition for Echo {
     }
 
     fn description(&self) -> &str {
-        "Echo the text back."
+        &self.description
     }
 
     fn parameters(&self) -> &Value {

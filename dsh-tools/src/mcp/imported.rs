@@ -217,11 +217,16 @@ impl ImportedTool {
         let content: Vec<ContentBlock> = result.content.into_iter().map(content_from_mcp).collect();
         if result.is_error == Some(true) {
             let text = joined_text(&content);
-            return Err(ToolError::new(if text.is_empty() {
-                format!("MCP tool \"{}\" failed without saying why", self.source.name)
-            } else {
-                text
-            }));
+            if text.is_empty() {
+                return Err(ToolError::new(format!(
+                    "MCP tool \"{}\" failed without saying why",
+                    self.source.name
+                )));
+            }
+            // The model reads `Error: <message>`: a server whose text already says `Error: `
+            // (a dsh-tools server does) is shown exactly as it wrote it.
+            let message = text.strip_prefix("Error: ").map_or(text.as_str(), |rest| rest);
+            return Err(ToolError::new(message));
         }
         let value = match result.structured_content {
             Some(value) => value,
