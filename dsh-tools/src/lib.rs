@@ -54,6 +54,8 @@
 //!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
 //! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
+//! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports MCP
+//!   servers' tools.
 
 mod args;
 mod arguments;

@@ -383,9 +383,12 @@ impl McpClient {
 
 impl Drop for McpClient {
     fn drop(&mut self) {
-        // The running service cancels itself when dropped; its task then closes the transport,
-        // which terminates a child process.
         self.shared.shut_down();
+        // Ends the connection's task, which closes the transport: a child process is asked to
+        // exit, then terminated.
+        if let Some(running) = &self.running {
+            running.cancellation_token().cancel();
+        }
     }
 }
 

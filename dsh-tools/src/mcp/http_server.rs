@@ -33,7 +33,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::server::McpServer;
-use crate::mcp::session::Session;
+use crate::mcp::session::McpHandler;
 
 /// How long open connections get to finish when the server shuts down.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -126,7 +126,7 @@ impl HttpOptions {
         self
     }
 
-    /// Keeps no session between requests (no `Mcp-Session-Id`): any server process can answer
+    /// Keeps no session between requests (no `Mcp-McpHandler-Id`): any server process can answer
     /// any request. Server-initiated notifications then only travel on a request's own stream.
     #[must_use]
     pub fn stateless(mut self, stateless: bool) -> Self {
@@ -215,7 +215,7 @@ impl McpServer {
         let shutdown = CancellationToken::new();
         let config = options.rmcp_config(&shutdown);
         let server = self.clone();
-        let factory = move || Ok(Session::new(server.clone()));
+        let factory = move || Ok(McpHandler::new(server.clone()));
         let guard = Arc::new(Guard {
             path: options.path.clone(),
             bearer_token: options.bearer_token.clone(),
@@ -291,7 +291,7 @@ fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
 /// Accepts connections until shutdown; each is served on its own task.
 async fn accept_loop<M: SessionManager>(
     listener: TcpListener,
-    service: StreamableHttpService<Session, M>,
+    service: StreamableHttpService<McpHandler, M>,
     guard: Arc<Guard>,
     shutdown: CancellationToken,
 ) {

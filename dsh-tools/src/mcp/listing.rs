@@ -126,3 +126,85 @@ pub(crate) fn declares_object_output(definition: &dyn ToolDefinition) -> bool {
         !schema.nullable && matches!(schema.kind, SchemaKind::Object(_))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::{Value, json};
+
+    use super::ListingCache;
+    use crate::definition::ToolDefinition;
+    use crate::error::ToolError;
+    use crate::future::BoxFuture;
+    use crate::registry::ToolRegistry;
+    use crate::run::ToolRun;
+
+    struct Raw(String, Value);
+
+    impl ToolDefinition for Raw {
+        fn name(&self) -> &str {
+            &self.0
+        }
+
+        fn description(&self) -> &str {
+            "A raw tool."
+        }
+
+        fn parameters(&self) -> &Value {
+            &self.1
+        }
+
+        fn execute<'a>(
+            &'a self,
+            _arguments: &'a Value,
+            _run: &'a ToolRun,
+        ) -> BoxFuture<'a, Result<Value, ToolError>> {
+            Box::pin(async { Ok(Value::Null) })
+        }
+    }
+
+    fn registry_of(count: usize) -> ToolRegistry {
+        let registry = ToolRegistry::new();
+        for index in 0..count {
+            let parameters = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+            registry
+                .register(Raw(format!("tool_{index:04}"), parameters))
+                .expect("registers");
+        }
+        registry
+    }
+
+    #[test]
+    fn a_large_registry_is_converted_once_per_change() {
+        let registry = registry_of(1_000);
+        let cache = ListingCache::default();
+        let first = cache.current(&registry, None);
+        assert_eq!(first.tools().len(), 1_000);
+        assert!(Arc::ptr_eq(&first, &cache.current(&registry, None)));
+        let _more = registry.register(Raw("zz".to_owned(), json!({"type": "object"})));
+        let changed = cache.current(&registry, None);
+        assert!(!Arc::ptr_eq(&first, &changed));
+        assert_eq!(changed.tools().len(), 1_001);
+    }
+
+    #[test]
+    fn pages_continue_after_the_cursor_even_when_tools_come_and_go() {
+        let registry = registry_of(5);
+        let cache = ListingCache::default();
+        let page = cache.current(&registry, None).page(None, 2);
+        let names: Vec<&str> = page.tools.iter().map(|tool| &*tool.name).collect();
+        assert_eq!(names, ["tool_0000", "tool_0001"]);
+        let cursor = page.next_cursor.expect("more follow");
+        assert_eq!(cursor, "tool_0001");
+        // A tool registered before the cursor does not shift the next page.
+        let _early = registry.register(Raw("tool_0000a".to_owned(), json!({"type": "object"})));
+        let page = cache.current(&registry, None).page(Some(&cursor), 2);
+        let names: Vec<&str> = page.tools.iter().map(|tool| &*tool.name).collect();
+        assert_eq!(names, ["tool_0002", "tool_0003"]);
+        let last = cache.current(&registry, None).page(Some("tool_0003"), 2);
+        assert_eq!(last.tools.len(), 1);
+        assert!(last.next_cursor.is_none());
+        assert!(cache.current(&registry, None).page(Some("zzz"), 2).tools.is_empty());
+    }
+}

@@ -35,6 +35,7 @@ pub use error::{McpError, McpErrorKind};
 pub use http_server::{HttpOptions, McpHttpServer};
 pub use names::imported_name;
 pub use server::{DEFAULT_PAGE_SIZE, McpConnection, McpServer};
+pub use session::McpHandler;
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.
 pub use rmcp;

@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use crate::execution::AgentId;
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::listing::{Listing, ListingCache};
-use crate::mcp::session::Session;
+use crate::mcp::session::McpHandler;
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 
 /// How many tools one `tools/list` page holds unless changed.
@@ -150,6 +150,12 @@ impl McpServer {
         &self.info.server_info.name
     }
 
+    /// The rmcp handler of one new connection, for hosting the server on an rmcp setup of your
+    /// own; `serve`, `serve_stdio` and `serve_http` need none.
+    pub fn handler(&self) -> McpHandler {
+        McpHandler::new(self.clone())
+    }
+
     /// Serves one client over `transport` (any rmcp transport: a pair of async streams, an
     /// in-process duplex, a child's stdio). Resolves once the client completed the handshake;
     /// the connection then runs in the background until the client leaves or
@@ -159,7 +165,7 @@ impl McpServer {
         T: IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let running = serve_server(Session::new(self.clone()), transport)
+        let running = serve_server(McpHandler::new(self.clone()), transport)
             .await
             .map_err(|error| {
                 McpError::new(
@@ -200,7 +206,7 @@ impl McpServer {
 
 /// One client connection of an [`McpServer`]. Dropping it closes the connection.
 pub struct McpConnection {
-    running: RunningService<RoleServer, Session>,
+    running: RunningService<RoleServer, McpHandler>,
 }
 
 impl std::fmt::Debug for McpConnection {

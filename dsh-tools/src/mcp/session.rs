@@ -33,9 +33,12 @@ use crate::mcp::server::McpServer;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
-/// The handler of one connection. Dropped when the connection ends, which stops its
-/// list-changed forwarding.
-pub(crate) struct Session {
+/// The rmcp [`ServerHandler`] of one client connection of an [`McpServer`], for hosting it on
+/// an rmcp setup of your own (your own transport loop or HTTP stack); [`McpServer::serve`] and
+/// [`McpServer::serve_http`](crate::mcp::McpServer::serve_http) make one per connection
+/// themselves. Make one per connection with [`McpServer::handler`]: it stops telling its client
+/// about list changes when dropped.
+pub struct McpHandler {
     server: McpServer,
     /// The registry's changes since the session started, with what was listed then; taken by
     /// the list-changed forwarder once the client is initialized, so no change in between is
@@ -45,7 +48,15 @@ pub(crate) struct Session {
     _closing: DropGuard,
 }
 
-impl Session {
+impl std::fmt::Debug for McpHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHandler")
+            .field("server", &self.server)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpHandler {
     pub(crate) fn new(server: McpServer) -> Self {
         let closed = CancellationToken::new();
         let watch = (server.changes(), server.listing());
@@ -165,7 +176,7 @@ async fn forward_list_changes(
     }
 }
 
-impl ServerHandler for Session {
+impl ServerHandler for McpHandler {
     fn get_info(&self) -> mcp::ServerConfig {
         self.server.info().clone()
     }
