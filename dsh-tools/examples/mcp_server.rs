@@ -68,7 +68,10 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let tools = registry.schemas(None).len();
     match options.http {
         None => {
-            eprintln!("serving {tools} tools over stdio (workspace {})", root.display());
+            eprintln!(
+                "serving {tools} tools over stdio (workspace {})",
+                root.display()
+            );
             server.serve_stdio().await?;
         }
         Some(addr) => serve_http(&server, &addr, options.token, tools).await?,

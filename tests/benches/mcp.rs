@@ -263,9 +263,16 @@ impl ToolDefinition for Other {
 
 /// Parses `line`, lets `service` handle it the way rmcp's service loop does (the request's
 /// `_meta` and extensions moved into its context) and serializes the reply.
-async fn reply_line<S: Service<RoleServer>>(service: &S, peer: &Peer<RoleServer>, line: &str) -> String {
+async fn reply_line<S: Service<RoleServer>>(
+    service: &S,
+    peer: &Peer<RoleServer>,
+    line: &str,
+) -> String {
     let message: ClientJsonRpcMessage = serde_json::from_str(line).expect("a JSON-RPC message");
-    let JsonRpcMessage::Request(JsonRpcRequest { id, mut request, .. }) = message else {
+    let JsonRpcMessage::Request(JsonRpcRequest {
+        id, mut request, ..
+    }) = message
+    else {
         panic!("a request")
     };
     let mut context = RequestContext::new(id.clone(), peer.clone());
@@ -346,7 +353,9 @@ fn cases() -> Vec<Case> {
     let ours = McpServer::new(&registry).handler();
 
     let registry50 = ToolRegistry::new();
-    registry50.register(ours::SearchFilesTool).expect("registers");
+    registry50
+        .register(ours::SearchFilesTool)
+        .expect("registers");
     let parameters: &Value = &registry.schemas(None)[0].parameters;
     for name in fifty::OTHER_TOOLS {
         registry50

@@ -48,7 +48,10 @@ pub struct Found {
 }
 
 fn render_found(found: &Found) -> String {
-    format!("{} matches for {:?} under {}", found.count, found.pattern, found.path)
+    format!(
+        "{} matches for {:?} under {}",
+        found.count, found.pattern, found.path
+    )
 }
 
 /// Search files under a directory for a pattern.
@@ -153,9 +156,9 @@ impl ToolDefinition for Media {
     }
 
     fn parameters(&self) -> &Value {
-        static PARAMETERS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
-            json!({"type": "object", "properties": {}, "additionalProperties": false})
-        });
+        static PARAMETERS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(
+            || json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        );
         &PARAMETERS
     }
 
@@ -291,13 +294,13 @@ pub fn registry() -> (ToolRegistry, Arc<Cancellations>) {
             registry: registry.clone(),
         })
         .expect("registers");
-    let _guard = registry.guard(|call| {
-        (call.name() == "forbidden").then(|| FORBIDDEN_REASON.to_owned())
-    });
+    let _guard =
+        registry.guard(|call| (call.name() == "forbidden").then(|| FORBIDDEN_REASON.to_owned()));
     (registry, cancellations)
 }
 
 /// The shared workload (`search_files`'s valid and invalid arguments).
 pub fn workload() -> Value {
-    serde_json::from_str(include_str!("../benches/data/search_files.json")).expect("workload is JSON")
+    serde_json::from_str(include_str!("../benches/data/search_files.json"))
+        .expect("workload is JSON")
 }

@@ -23,7 +23,12 @@ async fn start(options: HttpOptions) -> (ToolRegistry, McpHttpServer) {
 }
 
 /// The status and body of one HTTP/1.1 POST.
-async fn post(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
+async fn post(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String) {
     let mut request = format!(
         "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
@@ -88,18 +93,42 @@ async fn request_bodies_over_the_cap_are_refused_with_413() {
 async fn only_the_configured_path_serves_mcp() {
     let (_registry, server) = start(HttpOptions::new().path("rpc")).await;
     assert!(server.url().ends_with("/rpc"));
-    assert_eq!(post(server.local_addr(), "/mcp", &[], &initialize()).await.0, 404);
-    assert_eq!(post(server.local_addr(), "/rpc", &[], &initialize()).await.0, 200);
+    assert_eq!(
+        post(server.local_addr(), "/mcp", &[], &initialize())
+            .await
+            .0,
+        404
+    );
+    assert_eq!(
+        post(server.local_addr(), "/rpc", &[], &initialize())
+            .await
+            .0,
+        200
+    );
 }
 
 #[tokio::test]
 async fn foreign_hosts_and_origins_are_refused_allowed_ones_pass() {
-    let (_registry, server) =
-        start(HttpOptions::new().allow_origin("http://app.example:*")).await;
+    let (_registry, server) = start(HttpOptions::new().allow_origin("http://app.example:*")).await;
     let addr = server.local_addr();
-    let (status, _) = post(addr, "/mcp", &[("Origin", "http://evil.example")], &initialize()).await;
-    assert_eq!(status, 403, "a foreign origin (DNS rebinding, cross-site request)");
-    let (status, _) = post(addr, "/mcp", &[("Origin", "http://app.example:3000")], &initialize()).await;
+    let (status, _) = post(
+        addr,
+        "/mcp",
+        &[("Origin", "http://evil.example")],
+        &initialize(),
+    )
+    .await;
+    assert_eq!(
+        status, 403,
+        "a foreign origin (DNS rebinding, cross-site request)"
+    );
+    let (status, _) = post(
+        addr,
+        "/mcp",
+        &[("Origin", "http://app.example:3000")],
+        &initialize(),
+    )
+    .await;
     assert_eq!(status, 200, "an allowed origin");
 
     // A request whose Host names another site: the DNS-rebinding case.
@@ -109,7 +138,10 @@ async fn foreign_hosts_and_origins_are_refused_allowed_ones_pass() {
         initialize().len()
     );
     let mut stream = TcpStream::connect(addr).await.expect("connects");
-    stream.write_all(rebinding.as_bytes()).await.expect("writes");
+    stream
+        .write_all(rebinding.as_bytes())
+        .await
+        .expect("writes");
     stream.write_all(&initialize()).await.expect("writes");
     let mut response = String::new();
     tokio::time::timeout(DEADLINE, stream.read_to_string(&mut response))
@@ -125,10 +157,38 @@ async fn a_bearer_token_is_required_when_set() {
     let addr = server.local_addr();
     let (status, response) = post(addr, "/mcp", &[], &initialize()).await;
     assert_eq!(status, 401);
-    assert!(response.contains("WWW-Authenticate: Bearer") || response.contains("www-authenticate: Bearer"));
-    assert_eq!(post(addr, "/mcp", &[("Authorization", "Bearer t0k3")], &initialize()).await.0, 401);
-    assert_eq!(post(addr, "/mcp", &[("Authorization", "t0k3n")], &initialize()).await.0, 401);
-    assert_eq!(post(addr, "/mcp", &[("Authorization", "Bearer t0k3n")], &initialize()).await.0, 200);
+    assert!(
+        response.contains("WWW-Authenticate: Bearer")
+            || response.contains("www-authenticate: Bearer")
+    );
+    assert_eq!(
+        post(
+            addr,
+            "/mcp",
+            &[("Authorization", "Bearer t0k3")],
+            &initialize()
+        )
+        .await
+        .0,
+        401
+    );
+    assert_eq!(
+        post(addr, "/mcp", &[("Authorization", "t0k3n")], &initialize())
+            .await
+            .0,
+        401
+    );
+    assert_eq!(
+        post(
+            addr,
+            "/mcp",
+            &[("Authorization", "Bearer t0k3n")],
+            &initialize()
+        )
+        .await
+        .0,
+        200
+    );
 }
 
 #[tokio::test]
@@ -138,7 +198,10 @@ async fn stateless_servers_answer_a_call_no_session_was_opened_for() {
     let (_second_registry, second) = start(options()).await;
     let (status, body) = post(first.local_addr(), "/mcp", &[], &initialize()).await;
     assert_eq!(status, 200, "{body}");
-    assert!(!body.to_ascii_lowercase().contains("mcp-session-id"), "no session: {body}");
+    assert!(
+        !body.to_ascii_lowercase().contains("mcp-session-id"),
+        "no session: {body}"
+    );
     // The call goes to another process: nothing about the first one is needed.
     let call = serde_json::to_vec(&json!({
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -159,8 +222,12 @@ async fn stateless_servers_answer_a_call_no_session_was_opened_for() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_client_imports_over_http_with_the_token() {
     for stateless in [false, true] {
-        let (_upstream, server) =
-            start(HttpOptions::new().bearer_token("t0k3n").stateless(stateless)).await;
+        let (_upstream, server) = start(
+            HttpOptions::new()
+                .bearer_token("t0k3n")
+                .stateless(stateless),
+        )
+        .await;
         let refused = McpClient::connect_http(&server.url()).await;
         assert!(refused.is_err(), "no token, no connection");
         let client = McpClient::connect_http_with_token(&server.url(), Some("t0k3n"))

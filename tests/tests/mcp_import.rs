@@ -39,7 +39,8 @@ async fn imported(options: ImportOptions) -> Imported {
     let wire = tokio::spawn(async move {
         let _ = tokio::io::copy_bidirectional(&mut near, &mut far).await;
     });
-    let (connection, client) = tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let (connection, client) =
+        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
     let connection = connection.expect("the server completes the handshake");
     let client = client.expect("the client completes the handshake");
     let local = ToolRegistry::new();
@@ -113,10 +114,16 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
             ..ToolAnnotations::default()
         }
     );
-    let media = setup.local.get("fixture_server__media", None).expect("imported");
+    let media = setup
+        .local
+        .get("fixture_server__media", None)
+        .expect("imported");
     assert_eq!(media.annotations().title.as_deref(), Some("Media sampler"));
     assert_eq!(search.timeout_ms(), Some(ImportOptions::DEFAULT_TIMEOUT_MS));
-    assert!(!search.is_concurrency_safe(&json!({})), "exclusive unless the options say so");
+    assert!(
+        !search.is_concurrency_safe(&json!({})),
+        "exclusive unless the options say so"
+    );
 }
 
 #[tokio::test]
@@ -139,10 +146,22 @@ async fn options_set_the_prefix_the_budget_and_concurrency() {
 #[tokio::test]
 async fn calls_map_content_values_and_errors_back() {
     let setup = imported(ImportOptions::new().prefix("fx")).await;
-    let media = run(&setup.local, ToolExecutionInput::new("c1", "fx__media", json!({}))).await;
+    let media = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__media", json!({})),
+    )
+    .await;
     assert!(!media.is_error());
-    assert_eq!(media.content(), media_content().as_slice(), "content maps back 1:1");
-    assert_eq!(media.value(), Some(&json!("one of each")), "without structured content, the text");
+    assert_eq!(
+        media.content(),
+        media_content().as_slice(),
+        "content maps back 1:1"
+    );
+    assert_eq!(
+        media.value(),
+        Some(&json!("one of each")),
+        "without structured content, the text"
+    );
 
     let workload = mcp_fixture::workload();
     let found = run(
@@ -160,13 +179,25 @@ async fn calls_map_content_values_and_errors_back() {
     let invalid = workload["invalid_args"].clone();
     let direct = setup
         .upstream
-        .execute(ToolExecutionInput::new("d", "search_files", invalid.clone()))
+        .execute(ToolExecutionInput::new(
+            "d",
+            "search_files",
+            invalid.clone(),
+        ))
         .await;
-    let refused = run(&setup.local, ToolExecutionInput::new("c3", "fx__search_files", invalid)).await;
+    let refused = run(
+        &setup.local,
+        ToolExecutionInput::new("c3", "fx__search_files", invalid),
+    )
+    .await;
     assert!(refused.is_error());
     assert_eq!(refused.text(), direct.text(), "the server's text, exactly");
 
-    let not_an_object = run(&setup.local, ToolExecutionInput::new("c4", "fx__media", json!([1]))).await;
+    let not_an_object = run(
+        &setup.local,
+        ToolExecutionInput::new("c4", "fx__media", json!([1])),
+    )
+    .await;
     assert_eq!(not_an_object.error_code(), Some(codes::INVALID_ARGS));
 }
 
@@ -175,23 +206,32 @@ async fn imported_calls_go_through_the_whole_pipeline() {
     let setup = imported(ImportOptions::new().prefix("fx")).await;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&seen);
-    let _hook = setup.local.on_pre_execute(move |call: ToolExecution, next| {
-        log.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(call.name().to_owned());
-        async move {
-            if call.arguments()["text"] == "deny me" {
-                return Ok(PreToolDecision::deny("not this text"));
+    let _hook = setup
+        .local
+        .on_pre_execute(move |call: ToolExecution, next| {
+            log.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(call.name().to_owned());
+            async move {
+                if call.arguments()["text"] == "deny me" {
+                    return Ok(PreToolDecision::deny("not this text"));
+                }
+                next.run().await
             }
-            next.run().await
-        }
-    });
+        });
     let _guard = setup
         .local
         .guard(|call| (call.name() == "fx__call_id").then(|| "no ids today".to_owned()));
-    let denied = run(&setup.local, ToolExecutionInput::new("c1", "fx__call_id", json!({}))).await;
+    let denied = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__call_id", json!({})),
+    )
+    .await;
     assert_eq!(denied.text(), "Error: no ids today");
-    let _late = setup.upstream.register(Echo::named("echo")).expect("registers");
+    let _late = setup
+        .upstream
+        .register(Echo::named("echo"))
+        .expect("registers");
     setup.client.resync().await.expect("re-syncs");
     let refused = run(
         &setup.local,
@@ -225,7 +265,10 @@ async fn progress_of_an_imported_call_reaches_the_callers_sink() {
     })
     .await
     .expect("every report arrives");
-    let mut seen = reports.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let mut seen = reports
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
     seen.sort_by(f64::total_cmp);
     assert_eq!(seen, [1.0, 2.0, 3.0]);
 }
@@ -266,7 +309,9 @@ async fn the_calls_signal_cancels_the_server_side_call() {
 #[tokio::test]
 async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() {
     let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(100))).await;
-    setup.local.wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(100)));
+    setup
+        .local
+        .wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(100)));
     let result = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),
@@ -312,11 +357,17 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
         .expect("no panic");
     assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
     assert!(
-        result.text().contains(r#"the connection to MCP server "fixture server" is closed"#),
+        result
+            .text()
+            .contains(r#"the connection to MCP server "fixture server" is closed"#),
         "{}",
         result.text()
     );
-    let later = run(&setup.local, ToolExecutionInput::new("c2", "fx__media", json!({}))).await;
+    let later = run(
+        &setup.local,
+        ToolExecutionInput::new("c2", "fx__media", json!({})),
+    )
+    .await;
     assert_eq!(later.error_code(), Some(codes::MCP_TRANSPORT));
 }
 
@@ -325,7 +376,10 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
     let setup = imported(ImportOptions::new().prefix("fx")).await;
     let mut events = changes(&setup.local);
 
-    let added = setup.upstream.register(Echo::named("late")).expect("registers");
+    let added = setup
+        .upstream
+        .register(Echo::named("late"))
+        .expect("registers");
     assert_eq!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered {
@@ -350,8 +404,14 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
     );
 
     // The same name with another description: replaced.
-    let original = setup.upstream.register(Echo::named("changing")).expect("registers");
-    assert!(matches!(next_event(&mut events).await, RegistryEvent::ToolRegistered { .. }));
+    let original = setup
+        .upstream
+        .register(Echo::named("changing"))
+        .expect("registers");
+    assert!(matches!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolRegistered { .. }
+    ));
     original.dispose();
     let _replacement = setup
         .upstream
@@ -422,7 +482,8 @@ async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
     let (upstream, _) = mcp_fixture::registry();
     let server = McpServer::new(&upstream);
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let (_connection, client) = tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let (_connection, client) =
+        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
     let client = client.expect("connects");
     let local = ToolRegistry::new();
     let _taken = local.register(Echo::named("fx__media")).expect("registers");
@@ -432,6 +493,10 @@ async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
         .expect_err("the name is taken");
     assert_eq!(error.kind(), McpErrorKind::Registry);
     assert!(error.message().contains(r#""fx__media""#), "{error}");
-    let names: Vec<String> = local.schemas(None).iter().map(|schema| schema.name.clone()).collect();
+    let names: Vec<String> = local
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect();
     assert_eq!(names, ["fx__media"], "nothing of the import stays");
 }

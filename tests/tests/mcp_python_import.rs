@@ -89,7 +89,10 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
     );
     // The server's own schema, shown as it is.
     let listed = client.list_tools().await.expect("lists");
-    let forecast_tool = listed.iter().find(|tool| tool.name == "forecast").expect("listed");
+    let forecast_tool = listed
+        .iter()
+        .find(|tool| tool.name == "forecast")
+        .expect("listed");
     let forecast = registry.get("py-tools__forecast", None).expect("imported");
     assert_eq!(
         forecast.parameters(),
@@ -108,16 +111,29 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
     );
 
     // Structured output: the value; its content as the server wrote it.
-    let result = run(&registry, "py-tools__forecast", json!({"city": "Oslo", "days": 2})).await;
+    let result = run(
+        &registry,
+        "py-tools__forecast",
+        json!({"city": "Oslo", "days": 2}),
+    )
+    .await;
     let expected = json!({"city": "Oslo", "temperature": 21.5, "conditions": "sunny for 2 day(s)"});
     assert_eq!(result.value(), Some(&expected));
     let text: Value = serde_json::from_str(&result.text()).expect("the server's JSON text");
     assert_eq!(text, expected);
 
     // The server's error, as its text.
-    let failed = run(&registry, "py-tools__fail", json!({"reason": "the disk is full"})).await;
+    let failed = run(
+        &registry,
+        "py-tools__fail",
+        json!({"reason": "the disk is full"}),
+    )
+    .await;
     assert!(failed.is_error());
-    assert_eq!(failed.text(), "Error: Error executing tool fail: the disk is full");
+    assert_eq!(
+        failed.text(),
+        "Error: Error executing tool fail: the disk is full"
+    );
 
     // A guard denies one imported call; the server never sees it.
     let _guard = registry.guard(|call| {

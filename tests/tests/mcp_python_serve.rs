@@ -53,7 +53,10 @@ fn text_result(text: &str) -> Value {
 async fn check_report(report: &Value, name: &str, version: &str, protocol: &str) {
     let (registry, _) = mcp_fixture::registry();
     assert_eq!(report["protocolVersion"], protocol);
-    assert_eq!(report["serverInfo"], json!({"name": name, "version": version}));
+    assert_eq!(
+        report["serverInfo"],
+        json!({"name": name, "version": version})
+    );
     assert_eq!(report["instructions"], "Test tools.");
 
     let schemas = registry.schemas(None);
@@ -85,11 +88,25 @@ async fn check_report(report: &Value, name: &str, version: &str, protocol: &str)
         .execute(ToolExecutionInput::new("direct", "search_files", invalid))
         .await;
     assert_eq!(report["invalid"], text_result(&direct.text()));
-    assert!(direct.text().contains(r#"missing required property "pattern""#));
-    assert!(direct.text().contains(r#""max_results" must be an integer"#));
+    assert!(
+        direct
+            .text()
+            .contains(r#"missing required property "pattern""#)
+    );
+    assert!(
+        direct
+            .text()
+            .contains(r#""max_results" must be an integer"#)
+    );
     assert!(direct.text().contains(r#""mode" must be one of"#));
-    assert_eq!(report["unknown"], text_result(r#"Error: unknown tool "nope""#));
-    assert_eq!(report["denied"], text_result(&format!("Error: {FORBIDDEN_REASON}")));
+    assert_eq!(
+        report["unknown"],
+        text_result(r#"Error: unknown tool "nope""#)
+    );
+    assert_eq!(
+        report["denied"],
+        text_result(&format!("Error: {FORBIDDEN_REASON}"))
+    );
 
     assert_eq!(report["media"]["isError"], false);
     assert_eq!(
@@ -97,16 +114,21 @@ async fn check_report(report: &Value, name: &str, version: &str, protocol: &str)
         serde_json::to_value(media_content()).expect("serializes")
     );
 
-    assert_eq!(report["progressCall"]["content"][0]["text"], "done after 3 steps");
+    assert_eq!(
+        report["progressCall"]["content"][0]["text"],
+        "done after 3 steps"
+    );
     assert_eq!(
         report["progress"],
-        json!([[1.0, 3.0, "step 1"], [2.0, 3.0, "step 2"], [3.0, 3.0, "step 3"]])
+        json!([
+            [1.0, 3.0, "step 1"],
+            [2.0, 3.0, "step 2"],
+            [3.0, 3.0, "step 3"]
+        ])
     );
     assert_eq!(report["cancellationsSeenByTheBody"], 1);
     assert_eq!(report["listChanged"], true);
-    let after = report["toolsAfterRegistration"]
-        .as_array()
-        .expect("names");
+    let after = report["toolsAfterRegistration"].as_array().expect("names");
     assert!(after.contains(&json!("late_tool")), "{after:?}");
     assert_eq!(after.len(), schemas.len() + 1);
 }

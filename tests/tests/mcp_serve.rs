@@ -9,27 +9,30 @@ use std::time::Duration;
 use dsh_tools::mcp::{McpConnection, McpServer};
 use dsh_tools::{ToolExecutionInput, ToolRegistry, ToolRestriction, Value, json};
 use dsh_tools_tests::mcp_fixture::{self, Echo, FORBIDDEN_REASON, media_content};
+use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::ServiceExt;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::sync::Notify;
 
 /// Long enough for anything these tests wait for; only a broken bridge ever reaches it.
 const DEADLINE: Duration = Duration::from_secs(20);
 
+/// One progress report: progress, total, message.
+type Report = (f64, Option<f64>, Option<String>);
+
 /// A client handler that records the progress and list-changed notifications it receives.
 #[derive(Clone, Default)]
 struct Recorder {
-    progress: Arc<Mutex<Vec<(f64, Option<f64>, Option<String>)>>>,
+    progress: Arc<Mutex<Vec<Report>>>,
     progress_seen: Arc<Notify>,
     list_changed: Arc<AtomicUsize>,
     list_changed_seen: Arc<Notify>,
 }
 
 impl Recorder {
-    fn progress(&self) -> Vec<(f64, Option<f64>, Option<String>)> {
+    fn progress(&self) -> Vec<Report> {
         self.progress
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -65,10 +68,8 @@ struct Connected {
 async fn connect(server: McpServer) -> Connected {
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let recorder = Recorder::default();
-    let (connection, client) = tokio::join!(
-        server.serve(server_end),
-        recorder.clone().serve(client_end)
-    );
+    let (connection, client) =
+        tokio::join!(server.serve(server_end), recorder.clone().serve(client_end));
     Connected {
         _connection: connection.expect("the server completes the handshake"),
         client: client.expect("the client completes the handshake"),
@@ -132,7 +133,10 @@ async fn tools_list_shows_exactly_what_schemas_shows() {
     assert_eq!(tools.len(), schemas.len());
     for (tool, schema) in tools.iter().zip(schemas.iter()) {
         assert_eq!(tool.name, schema.name);
-        assert_eq!(tool.description.as_deref(), Some(schema.description.as_str()));
+        assert_eq!(
+            tool.description.as_deref(),
+            Some(schema.description.as_str())
+        );
         let parameters: &Value = &schema.parameters;
         assert_eq!(
             serde_json::to_string(&*tool.input_schema).expect("serializes"),
@@ -142,29 +146,58 @@ async fn tools_list_shows_exactly_what_schemas_shows() {
         );
     }
 
-    let search = tools.iter().find(|tool| tool.name == "search_files").expect("listed");
+    let search = tools
+        .iter()
+        .find(|tool| tool.name == "search_files")
+        .expect("listed");
     let hints = search.annotations.clone().expect("hints are declared");
     assert_eq!(
-        (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint, hints.open_world_hint),
+        (
+            hints.read_only_hint,
+            hints.destructive_hint,
+            hints.idempotent_hint,
+            hints.open_world_hint
+        ),
         (Some(true), None, Some(true), Some(false))
     );
-    let output = search.output_schema.clone().expect("an object output has an outputSchema");
+    let output = search
+        .output_schema
+        .clone()
+        .expect("an object output has an outputSchema");
     assert_eq!(output["type"], "object");
     assert_eq!(output["required"], json!(["path", "pattern", "count"]));
 
-    let slow = tools.iter().find(|tool| tool.name == "slow").expect("listed");
-    assert!(slow.output_schema.is_none(), "a string output is not structured");
+    let slow = tools
+        .iter()
+        .find(|tool| tool.name == "slow")
+        .expect("listed");
+    assert!(
+        slow.output_schema.is_none(),
+        "a string output is not structured"
+    );
     assert!(slow.annotations.is_none(), "no hint declared");
 
-    let media = tools.iter().find(|tool| tool.name == "media").expect("listed");
+    let media = tools
+        .iter()
+        .find(|tool| tool.name == "media")
+        .expect("listed");
     assert_eq!(media.title.as_deref(), Some("Media sampler"));
     assert_eq!(
-        media.annotations.as_ref().and_then(|hints| hints.title.as_deref()),
+        media
+            .annotations
+            .as_ref()
+            .and_then(|hints| hints.title.as_deref()),
         Some("Media sampler")
     );
-    let forbidden = tools.iter().find(|tool| tool.name == "forbidden").expect("listed");
+    let forbidden = tools
+        .iter()
+        .find(|tool| tool.name == "forbidden")
+        .expect("listed");
     assert_eq!(
-        forbidden.annotations.as_ref().and_then(|hints| hints.destructive_hint),
+        forbidden
+            .annotations
+            .as_ref()
+            .and_then(|hints| hints.destructive_hint),
         Some(true)
     );
 }
@@ -179,7 +212,9 @@ async fn tools_list_pages_follow_the_cursor() {
     let mut pages = 0;
     loop {
         let page = peer
-            .list_tools(Some(mcp::PaginatedRequestParams::default().with_cursor(cursor)))
+            .list_tools(Some(
+                mcp::PaginatedRequestParams::default().with_cursor(cursor),
+            ))
             .await
             .expect("a page");
         pages += 1;
@@ -190,7 +225,11 @@ async fn tools_list_pages_follow_the_cursor() {
             None => break,
         }
     }
-    let expected: Vec<String> = registry.schemas(None).iter().map(|schema| schema.name.clone()).collect();
+    let expected: Vec<String> = registry
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect();
     assert_eq!(names, expected);
     assert_eq!(pages, expected.len().div_ceil(3));
 }
@@ -200,7 +239,12 @@ async fn a_valid_call_returns_the_rendered_content_and_the_structured_value() {
     let (_registry, server) = served();
     let connected = connect(server).await;
     let workload = mcp_fixture::workload();
-    let result = call(&connected.client, "search_files", workload["valid_args"].clone()).await;
+    let result = call(
+        &connected.client,
+        "search_files",
+        workload["valid_args"].clone(),
+    )
+    .await;
     assert_eq!(result.is_error, Some(false));
     assert_eq!(texts(&result), [r#"7 matches for "fn main" under /src"#]);
     assert_eq!(
@@ -255,7 +299,12 @@ async fn every_content_kind_maps_one_to_one() {
 async fn progress_reports_reach_the_client_in_order() {
     let (_registry, server) = served();
     let connected = connect(server).await;
-    let result = call(&connected.client, "slow", json!({"steps": 4, "delay_ms": 1})).await;
+    let result = call(
+        &connected.client,
+        "slow",
+        json!({"steps": 4, "delay_ms": 1}),
+    )
+    .await;
     assert_eq!(texts(&result), ["done after 4 steps"]);
     let recorder = &connected.recorder;
     tokio::time::timeout(DEADLINE, async {
@@ -279,7 +328,9 @@ async fn a_registration_sends_list_changed_and_the_new_tool_is_listed() {
     let _ = connected.client.list_all_tools().await.expect("listed");
     let recorder = connected.recorder.clone();
     let seen = recorder.list_changed_seen.notified();
-    let _late = registry.register(Echo::named("late_tool")).expect("registers");
+    let _late = registry
+        .register(Echo::named("late_tool"))
+        .expect("registers");
     tokio::time::timeout(DEADLINE, seen)
         .await
         .expect("notifications/tools/list_changed arrives");
@@ -291,7 +342,9 @@ async fn a_registration_sends_list_changed_and_the_new_tool_is_listed() {
 async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_agent() {
     let (registry, _) = mcp_fixture::registry();
     let scope = registry.create_scope("agent-1", None).expect("scope");
-    scope.register(Echo::named("scoped_echo")).expect("registers");
+    scope
+        .register(Echo::named("scoped_echo"))
+        .expect("registers");
     scope
         .restrict(ToolRestriction::deny(["media"]))
         .expect("restricts");
@@ -307,7 +360,11 @@ async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_ag
         .iter()
         .map(|tool| tool.name.to_string())
         .collect();
-    let expected: Vec<String> = scope.schemas().iter().map(|schema| schema.name.clone()).collect();
+    let expected: Vec<String> = scope
+        .schemas()
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect();
     assert_eq!(names, expected);
     assert!(names.contains(&"scoped_echo".to_owned()) && !names.contains(&"media".to_owned()));
     let echoed = call(&connected.client, "scoped_echo", json!({"text": "hi"})).await;
@@ -384,11 +441,18 @@ fn tools_call(id: Value, name: &str, arguments: Value, progress_token: Option<&s
 async fn the_call_id_is_the_json_rpc_request_id() {
     let (registry, _) = mcp_fixture::registry();
     let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
-    client.send(tools_call(json!("req-42"), "call_id", json!({}), None)).await;
+    client
+        .send(tools_call(json!("req-42"), "call_id", json!({}), None))
+        .await;
     let answer = client.receive().await;
     assert_eq!(answer["id"], "req-42");
-    assert_eq!(answer["result"]["content"], json!([{"type": "text", "text": "req-42"}]));
-    client.send(tools_call(json!(7), "call_id", json!({}), None)).await;
+    assert_eq!(
+        answer["result"]["content"],
+        json!([{"type": "text", "text": "req-42"}])
+    );
+    client
+        .send(tools_call(json!(7), "call_id", json!({}), None))
+        .await;
     assert_eq!(client.receive().await["result"]["content"][0]["text"], "7");
 }
 
@@ -397,7 +461,12 @@ async fn progress_notifications_go_out_in_order_before_the_reply() {
     let (registry, _) = mcp_fixture::registry();
     let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
     client
-        .send(tools_call(json!(1), "slow", json!({"steps": 3, "delay_ms": 1}), Some("tok")))
+        .send(tools_call(
+            json!(1),
+            "slow",
+            json!({"steps": 3, "delay_ms": 1}),
+            Some("tok"),
+        ))
         .await;
     for step in 1..=3 {
         let notification = client.receive().await;
@@ -417,7 +486,12 @@ async fn without_a_progress_token_no_progress_is_sent() {
     let (registry, _) = mcp_fixture::registry();
     let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
     client
-        .send(tools_call(json!(1), "slow", json!({"steps": 3, "delay_ms": 1}), None))
+        .send(tools_call(
+            json!(1),
+            "slow",
+            json!({"steps": 3, "delay_ms": 1}),
+            None,
+        ))
         .await;
     let answer = client.receive().await;
     assert_eq!(answer["id"], 1, "the reply is the first message: {answer}");
@@ -428,10 +502,18 @@ async fn cancellation_stops_the_body_and_no_reply_is_sent() {
     let (registry, cancellations) = mcp_fixture::registry();
     let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
     client
-        .send(tools_call(json!(5), "slow", json!({"steps": 100_000, "delay_ms": 5}), Some("p")))
+        .send(tools_call(
+            json!(5),
+            "slow",
+            json!({"steps": 100_000, "delay_ms": 5}),
+            Some("p"),
+        ))
         .await;
     let first = client.receive().await;
-    assert_eq!(first["method"], "notifications/progress", "the body is running");
+    assert_eq!(
+        first["method"], "notifications/progress",
+        "the body is running"
+    );
     client
         .send(json!({
             "jsonrpc": "2.0", "method": "notifications/cancelled",
@@ -446,13 +528,18 @@ async fn cancellation_stops_the_body_and_no_reply_is_sent() {
     .await
     .expect("the body sees its signal cancelled");
     // The next answer on the wire belongs to the next request: request 5 gets none.
-    client.send(tools_call(json!(6), "call_id", json!({}), None)).await;
+    client
+        .send(tools_call(json!(6), "call_id", json!({}), None))
+        .await;
     loop {
         let message = client.receive().await;
         if message["method"] == "notifications/progress" {
             continue; // reports sent before the cancellation landed
         }
-        assert_eq!(message["id"], 6, "no reply to the cancelled request: {message}");
+        assert_eq!(
+            message["id"], 6,
+            "no reply to the cancelled request: {message}"
+        );
         break;
     }
 }

@@ -220,7 +220,11 @@ impl McpClient {
     ) -> Result<Self, McpError> {
         use process_wrap::tokio::{CommandWrap, KillOnDrop};
         let command: tokio::process::Command = command.into();
-        let program = command.as_std().get_program().to_string_lossy().into_owned();
+        let program = command
+            .as_std()
+            .get_program()
+            .to_string_lossy()
+            .into_owned();
         let mut wrapped = CommandWrap::from(command);
         #[cfg(unix)]
         wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
@@ -355,7 +359,11 @@ impl McpClient {
                 return Err(error);
             }
         }
-        let mut imported: Vec<String> = import.tools.values().map(|entry| entry.name.clone()).collect();
+        let mut imported: Vec<String> = import
+            .tools
+            .values()
+            .map(|entry| entry.name.clone())
+            .collect();
         imported.sort();
         self.shared
             .imports
@@ -412,7 +420,10 @@ impl ClientShared {
     async fn resync(&self) -> Result<(), McpError> {
         let _resyncing = self.resyncing.lock().await;
         if self.closed.is_cancelled() {
-            return Err(McpError::new(McpErrorKind::Closed, "the MCP client is closed"));
+            return Err(McpError::new(
+                McpErrorKind::Closed,
+                "the MCP client is closed",
+            ));
         }
         let tools = self.list_tools().await?;
         let mut imports = self.imports.lock().unwrap_or_else(PoisonError::into_inner);
@@ -425,7 +436,8 @@ impl ClientShared {
     /// Disposes every imported tool; later re-syncs do nothing.
     fn shut_down(&self) {
         self.closed.cancel();
-        let imports = std::mem::take(&mut *self.imports.lock().unwrap_or_else(PoisonError::into_inner));
+        let imports =
+            std::mem::take(&mut *self.imports.lock().unwrap_or_else(PoisonError::into_inner));
         for mut import in imports {
             import.dispose_all();
         }

@@ -210,7 +210,10 @@ impl McpServer {
             )
         })?;
         let local_addr = listener.local_addr().map_err(|error| {
-            McpError::new(McpErrorKind::Transport, format!("no local address: {error}"))
+            McpError::new(
+                McpErrorKind::Transport,
+                format!("no local address: {error}"),
+            )
         })?;
         let shutdown = CancellationToken::new();
         let config = options.rmcp_config(&shutdown);
@@ -221,12 +224,18 @@ impl McpServer {
             bearer_token: options.bearer_token.clone(),
         });
         let task = if options.stateless {
-            let service =
-                StreamableHttpService::new(factory, Arc::new(NeverSessionManager::default()), config);
+            let service = StreamableHttpService::new(
+                factory,
+                Arc::new(NeverSessionManager::default()),
+                config,
+            );
             tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
         } else {
-            let service =
-                StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+            let service = StreamableHttpService::new(
+                factory,
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
             tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
         };
         Ok(McpHttpServer {
@@ -261,7 +270,10 @@ impl Guard {
         if presented.is_some_and(|token| constant_time_eq(token.as_bytes(), expected.as_bytes())) {
             return None;
         }
-        let mut response = plain(StatusCode::UNAUTHORIZED, "Unauthorized: a valid bearer token is required");
+        let mut response = plain(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: a valid bearer token is required",
+        );
         response.headers_mut().insert(
             hyper::header::WWW_AUTHENTICATE,
             hyper::header::HeaderValue::from_static("Bearer"),

@@ -171,8 +171,8 @@ impl ImportedTool {
             ));
         };
         let connection = &self.connection;
-        let params =
-            mcp::CallToolRequestParams::new(self.source.name.clone()).with_arguments(arguments.clone());
+        let params = mcp::CallToolRequestParams::new(self.source.name.clone())
+            .with_arguments(arguments.clone());
         let request = mcp::ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params));
         let options = match self.timeout_ms {
             Some(budget) => {
@@ -225,7 +225,9 @@ impl ImportedTool {
             }
             // The model reads `Error: <message>`: a server whose text already says `Error: `
             // (a dsh-tools server does) is shown exactly as it wrote it.
-            let message = text.strip_prefix("Error: ").map_or(text.as_str(), |rest| rest);
+            let message = text
+                .strip_prefix("Error: ")
+                .map_or(text.as_str(), |rest| rest);
             return Err(ToolError::new(message));
         }
         let value = match result.structured_content {

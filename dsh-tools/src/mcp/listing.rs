@@ -205,6 +205,12 @@ mod tests {
         let last = cache.current(&registry, None).page(Some("tool_0003"), 2);
         assert_eq!(last.tools.len(), 1);
         assert!(last.next_cursor.is_none());
-        assert!(cache.current(&registry, None).page(Some("zzz"), 2).tools.is_empty());
+        assert!(
+            cache
+                .current(&registry, None)
+                .page(Some("zzz"), 2)
+                .tools
+                .is_empty()
+        );
     }
 }

@@ -81,12 +81,9 @@ impl McpHandler {
             .get(&request.name, agent)
             .is_some_and(|definition| declares_object_output(&*definition));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let mut input = ToolExecutionInput::new(
-            context.id.to_string(),
-            request.name.into_owned(),
-            arguments,
-        )
-        .with_signal(context.ct.clone());
+        let mut input =
+            ToolExecutionInput::new(context.id.to_string(), request.name.into_owned(), arguments)
+                .with_signal(context.ct.clone());
         if let Some(agent) = agent {
             input = input.with_agent(agent.clone());
         }
@@ -127,7 +124,11 @@ async fn forwarding_progress(
     result
 }
 
-async fn notify_progress(peer: &Peer<RoleServer>, token: &mcp::ProgressToken, report: ToolProgress) {
+async fn notify_progress(
+    peer: &Peer<RoleServer>,
+    token: &mcp::ProgressToken,
+    report: ToolProgress,
+) {
     let mut params = mcp::ProgressNotificationParam::new(token.clone(), report.progress);
     params.total = report.total;
     params.message = report.message;
@@ -167,7 +168,8 @@ async fn forward_list_changes(
     peer: Peer<RoleServer>,
     closed: CancellationToken,
 ) {
-    while let Some(now) = next_listing_change(&server, &mut changes, &shown, closed.cancelled()).await
+    while let Some(now) =
+        next_listing_change(&server, &mut changes, &shown, closed.cancelled()).await
     {
         shown = now;
         if peer.notify_tool_list_changed().await.is_err() {
@@ -219,7 +221,11 @@ impl ServerHandler for McpHandler {
         requested: &mcp::SubscriptionFilter,
     ) -> Option<mcp::SubscriptionFilter> {
         let _ = requested;
-        Some(mcp::SubscriptionFilter::builder().tools_list_changed().build())
+        Some(
+            mcp::SubscriptionFilter::builder()
+                .tools_list_changed()
+                .build(),
+        )
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
