@@ -353,6 +353,10 @@ impl McpClient {
             &HashMap::new(),
         );
         for tool in tools {
+            // A server listing one name twice: the first listing stands.
+            if import.tools.contains_key(&*tool.name) {
+                continue;
+            }
             let name = names[&*tool.name].clone();
             if let Err(error) = import.register(&self.shared.connection, name, tool) {
                 import.dispose_all();

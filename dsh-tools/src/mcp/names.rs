@@ -15,8 +15,9 @@ pub(crate) const MAX_NAME_LEN: usize = 64;
 /// The separator between the prefix and the server's tool name.
 const SEPARATOR: &str = "__";
 
-/// The registry name of the server tool `tool` imported under `prefix` (empty: no prefix). The
-/// prefix should itself fit the alphabet; see [`sanitize_prefix`].
+/// The registry name of the server tool `tool` imported under `prefix` (empty: no prefix). An
+/// import reduces its prefix to the same alphabet (other characters become `_`) and to 32
+/// characters before naming tools with it.
 ///
 /// ```
 /// use dsh_tools::mcp::imported_name;
