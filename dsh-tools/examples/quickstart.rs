@@ -11,9 +11,7 @@
 
 pub mod coding_tools;
 
-use dsh_tools::{
-    PreToolDecision, TimeoutPolicy, ToolCallView, ToolExecutionInput, ToolResult, ToolResultView,
-};
+use dsh_tools::{PreToolDecision, ToolCallView, ToolExecutionInput, ToolResult, ToolResultView};
 
 use coding_tools::{Workspace, create_workspace};
 
@@ -108,11 +106,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The registry turns panics into results; keep the default hook from printing a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("  (a tool panicked: {info})")));
     let root = create_workspace()?;
+    // Each tool's `timeout_ms` is enforced by the registry itself; no policy to install.
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
-    registry.wrap(TimeoutPolicy::new());
 
     // A policy hook: no destructive shell commands.
-    registry.on_pre_execute(|call, next| async move {
+    let _policy = registry.on_pre_execute(|call, next| async move {
         let command = call.arguments()["command"].as_str().unwrap_or("");
         if call.name() == "run_command" && command.split_whitespace().any(|word| word == "rm") {
             return Ok(PreToolDecision::deny(

@@ -62,8 +62,12 @@ pub struct ToolAnnotations {
 /// - `name`: read once at registration (the key; empty names are refused), so it must not
 ///   change. `name`, `description` and `parameters` are all [`schemas`](crate::ToolRegistry::schemas)
 ///   ever shows the model.
-/// - `timeout_ms`: `Some(0)` is refused at registration; [`TimeoutPolicy`](crate::TimeoutPolicy)
-///   reads it per call from the definition the caller sees.
+/// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
+///   of the definition it dispatches to (unless its [`CallLimits`](crate::CallLimits) turn
+///   timeouts off): at the deadline the body's token is cancelled, after the grace its future is
+///   dropped and the call is `TOOL_TIMEOUT`.
+/// - `max_result_chars`: read when the call finishes, from the definition visible when it
+///   started; `None` uses the registry's budget.
 /// - `execute`: called at dispatch (more than once if a retry layer asks), with the frozen
 ///   arguments and the [`ToolRun`]. It validates its own arguments (violations as
 ///   [`ToolError::invalid_arguments`]); an `Err` reaches the model as `Error: <message>` with its
@@ -95,10 +99,19 @@ pub trait ToolDefinition: Send + Sync + 'static {
         None
     }
 
-    /// A cooperative time budget, enforced by the timeout policy when one is installed. Never
-    /// sent to the model. Declaring it promises that the body watches
-    /// [`ToolRun::signal`](crate::ToolRun::signal).
+    /// A time budget in milliseconds, enforced by the registry on every call (see
+    /// [`CallLimits`](crate::CallLimits)): at the deadline the body's
+    /// [`ToolRun::signal`](crate::ToolRun::signal) is cancelled, and after a grace the body's
+    /// future is dropped and the call fails with `TOOL_TIMEOUT`. Never sent to the model.
     fn timeout_ms(&self) -> Option<u64> {
+        None
+    }
+
+    /// How many characters of text this tool's results show the model; longer content is cut
+    /// with a marker saying how much was cut (the value stays whole). `None` uses the registry's
+    /// budget ([`CallLimits::max_result_chars`](crate::CallLimits::max_result_chars));
+    /// `Some(usize::MAX)` shows results whole.
+    fn max_result_chars(&self) -> Option<usize> {
         None
     }
 

@@ -1,6 +1,6 @@
 //! [`FnTool`]: a tool written by hand, without macros — a name, a description, the JSON Schema of
-//! its parameters and an async closure, plus whichever optional parts of [`ToolDefinition`] the
-//! tool needs.
+//! its parameters and an async closure (or a synchronous one, run on tokio's blocking pool), plus
+//! whichever optional parts of [`ToolDefinition`] the tool needs.
 //!
 //! The registry never validates arguments; a hand-written tool does it here when given an
 //! arguments [`Schema`](crate::Schema) (violations become `INVALID_ARGS` and the closure is not
@@ -14,6 +14,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::blocking::run_blocking;
 use crate::content::ContentBlock;
 use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::error::ToolError;
@@ -43,6 +44,7 @@ struct Parts {
     arguments: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
     timeout_ms: Option<u64>,
+    max_result_chars: Option<usize>,
     concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
     render: Option<Arc<Render>>,
@@ -91,6 +93,7 @@ impl FnTool {
                 arguments: None,
                 output: None,
                 timeout_ms: None,
+                max_result_chars: None,
                 concurrency_safe: None,
                 annotations: ToolAnnotations::default(),
                 render: None,
@@ -127,10 +130,20 @@ impl FnToolBuilder {
         self
     }
 
-    /// A cooperative time budget, enforced by [`TimeoutPolicy`](crate::TimeoutPolicy).
+    /// A time budget in milliseconds, enforced by the registry: at the deadline the handler's
+    /// token is cancelled, after a grace its future is dropped and the call is `TOOL_TIMEOUT`
+    /// (see [`CallLimits`](crate::CallLimits)).
     #[must_use]
     pub fn timeout_ms(mut self, budget_ms: u64) -> Self {
         self.parts.timeout_ms = Some(budget_ms);
+        self
+    }
+
+    /// How many characters of text a result shows the model (the registry's budget otherwise);
+    /// see [`ToolDefinition::max_result_chars`].
+    #[must_use]
+    pub fn max_result_chars(mut self, max_chars: usize) -> Self {
+        self.parts.max_result_chars = Some(max_chars);
         self
     }
 
@@ -225,6 +238,43 @@ impl FnToolBuilder {
             handler,
         }
     }
+
+    /// Finishes the tool with a synchronous body, run on tokio's blocking pool: for a body that
+    /// blocks its thread (file or process I/O, a sync client). `handler(arguments, run)` returns
+    /// what [`handler`](Self::handler)'s future would.
+    ///
+    /// A deadline cannot stop a thread: past its budget and grace the call returns `TOOL_TIMEOUT`
+    /// and the thread finishes in the background, its result discarded. A body that can stop
+    /// early checks [`ToolRun::is_cancelled`], which turns true at the deadline or when the caller
+    /// cancels. Calls must run on a tokio runtime.
+    ///
+    /// ```
+    /// use dsh_tools::{FnTool, ToolError};
+    ///
+    /// let disk_usage = FnTool::builder("disk_usage", "Bytes used by the workspace.")
+    ///     .timeout_ms(5_000)
+    ///     .blocking_handler(|_arguments, run| {
+    ///         let mut total = 0_u64;
+    ///         for entry in std::fs::read_dir(".")? {
+    ///             if run.is_cancelled() {
+    ///                 return Err(ToolError::new("stopped"));
+    ///             }
+    ///             total += entry?.metadata()?.len();
+    ///         }
+    ///         Ok(total)
+    ///     });
+    /// ```
+    pub fn blocking_handler<F, O>(self, handler: F) -> FnTool
+    where
+        F: Fn(Value, ToolRun) -> Result<O, ToolError> + Send + Sync + 'static,
+        O: Serialize + Send + 'static,
+    {
+        let handler = Arc::new(handler);
+        self.handler(move |arguments, run| {
+            let handler = Arc::clone(&handler);
+            run_blocking(move || handler(arguments, run))
+        })
+    }
 }
 
 impl ToolDefinition for FnTool {
@@ -242,6 +292,10 @@ impl ToolDefinition for FnTool {
 
     fn timeout_ms(&self) -> Option<u64> {
         self.parts.timeout_ms
+    }
+
+    fn max_result_chars(&self) -> Option<usize> {
+        self.parts.max_result_chars
     }
 
     fn output_schema(&self) -> Option<&CompiledSchema> {

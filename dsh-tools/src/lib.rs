@@ -6,7 +6,8 @@
 //! wrappers and result checks, and always ends as one well-formed [`ToolExecutionResult`].
 //!
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
-//! self-correct from: never a panic, never a silently dropped field.
+//! self-correct from: never a panic, never a hang past its deadline, never a silently dropped
+//! field.
 //!
 //! # Writing a tool
 //!
@@ -53,18 +54,28 @@
 //!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
 //!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
-//! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
-//! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports MCP
-//!   servers' tools.
+//! - Limits every call runs under, on by default ([`CallLimits`], set with
+//!   [`ToolRegistry::set_limits`]): each tool's `timeout_ms` is enforced (cooperative through the
+//!   body's token, then a bounded grace after which the body's future is dropped), and the text a
+//!   result shows the model has a budget. Bodies that block their thread run on tokio's blocking
+//!   pool (`#[tool(blocking)]`, [`FnToolBuilder::blocking_handler`]).
+//! - Policies: [`TimeoutPolicy`] (an outer budget of your own, over retries and layers) and the
+//!   batch runner ([`ToolRegistry::execute_batch`]).
+//! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
+//!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
+//! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports
+//!   MCP servers' tools.
 
 mod args;
 mod arguments;
+mod blocking;
 mod content;
 mod definition;
 mod error;
 mod execution;
 mod fn_tool;
 mod future;
+mod limits;
 mod lossless;
 #[cfg(feature = "mcp")]
 pub mod mcp;
@@ -76,6 +87,7 @@ mod registry;
 mod result;
 mod run;
 pub mod schema;
+mod text_bounds;
 mod tool;
 
 #[doc(hidden)]
@@ -92,6 +104,7 @@ pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
+pub use limits::CallLimits;
 pub use lossless::{NotLossless, to_lossless_value};
 pub use pipeline::observer::ObserverReturn;
 pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
@@ -110,6 +123,7 @@ pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
 pub use serde_json::{Value, json};
+pub use text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Tool, ToolContract};
 

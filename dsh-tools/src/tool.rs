@@ -40,8 +40,10 @@ pub trait Tool: Send + Sync + 'static {
     const NAME: &'static str;
     /// What the tool does, for the model.
     const DESCRIPTION: &'static str;
-    /// A cooperative time budget in milliseconds (see [`ToolDefinition::timeout_ms`]).
+    /// A time budget in milliseconds, enforced by the registry (see [`ToolDefinition::timeout_ms`]).
     const TIMEOUT_MS: Option<u64> = None;
+    /// The result budget in characters (see [`ToolDefinition::max_result_chars`]).
+    const MAX_RESULT_CHARS: Option<usize> = None;
 
     /// The schemas, built once per tool type: return a `static`
     /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
@@ -202,6 +204,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn timeout_ms(&self) -> Option<u64> {
         T::TIMEOUT_MS
+    }
+
+    fn max_result_chars(&self) -> Option<usize> {
+        T::MAX_RESULT_CHARS
     }
 
     fn output_schema(&self) -> Option<&CompiledSchema> {

@@ -136,7 +136,7 @@ fn bench(c: &mut Criterion) {
         .expect("runtime");
 
     let registry = ToolRegistry::new();
-    registry.register(ours::SearchFilesTool).expect("registers");
+    let _ = registry.register(ours::SearchFilesTool).expect("registers");
 
     let server = theirs::Server::new();
     let router: ToolRouter<theirs::Server> = server.tool_router.clone();

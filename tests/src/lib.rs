@@ -120,7 +120,7 @@ pub fn call_with(name: &str, arguments: Value) -> ToolExecutionInput {
 pub fn registry_with(tools: impl IntoIterator<Item = FnTool>) -> ToolRegistry {
     let registry = ToolRegistry::new();
     for tool in tools {
-        registry
+        let _ = registry
             .register(tool)
             .expect("test tools have distinct names");
     }
@@ -171,11 +171,11 @@ pub fn log_observer(registry: &ToolRegistry, log: &Log, label: &'static str) -> 
 
 /// Logs every phase: `pre`, `guard`, `wrapper`, `post`, `observe`.
 pub fn log_every_phase(registry: &ToolRegistry, log: &Log) {
-    log_pre_execute(registry, log, "pre");
-    log_guard(registry, log, "guard");
-    log_wrapper(registry, log, "wrapper");
-    log_post_execute(registry, log, "post");
-    log_observer(registry, log, "observe");
+    let _ = log_pre_execute(registry, log, "pre");
+    let _ = log_guard(registry, log, "guard");
+    let _ = log_wrapper(registry, log, "wrapper");
+    let _ = log_post_execute(registry, log, "post");
+    let _ = log_observer(registry, log, "observe");
 }
 
 /// The single text of a result's content (panics when the content is not one text block).

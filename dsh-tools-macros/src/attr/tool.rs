@@ -14,6 +14,8 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "description",
     "kind",
     "timeout_ms",
+    "blocking",
+    "max_result_chars",
     "concurrency_safe",
     "read_only",
     "destructive",
@@ -46,6 +48,9 @@ pub(crate) struct ToolAttrs {
     pub(crate) description: Option<LitStr>,
     pub(crate) kind: Option<(String, LitStr)>,
     pub(crate) timeout_ms: Option<(u64, Span)>,
+    /// `blocking`: the body is a plain `fn`, run on tokio's blocking pool.
+    pub(crate) blocking: bool,
+    pub(crate) max_result_chars: Option<(u64, Span)>,
     pub(crate) concurrency_safe: Option<ConcurrencySafe>,
     pub(crate) read_only: Option<bool>,
     pub(crate) destructive: Option<bool>,
@@ -109,6 +114,17 @@ impl ToolAttrs {
                     ));
                 }
                 self.timeout_ms = Some((value, span));
+            }
+            "blocking" => self.blocking = item.flag()?,
+            "max_result_chars" => {
+                let (value, span) = item.unsigned()?;
+                if value == 0 {
+                    return Err(syn::Error::new(
+                        span,
+                        "`max_result_chars` must be a positive number of characters",
+                    ));
+                }
+                self.max_result_chars = Some((value, span));
             }
             "concurrency_safe" => {
                 self.concurrency_safe = match &item.value {

@@ -50,7 +50,7 @@ pub(crate) fn expand_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::new();
     let attrs = ToolAttrs::parse(attr, &mut errors);
     let params = read_params(&mut function, &mut errors);
-    check_signature(&function, &mut errors);
+    check_signature(&function, attrs.blocking, &mut errors);
     let expansion = expand(&function, &attrs, &params, &mut errors);
     match errors.finish() {
         Ok(()) => quote!(#function #expansion),
@@ -147,10 +147,18 @@ fn read_params(function: &mut ItemFn, errors: &mut Errors) -> Vec<Param> {
     params
 }
 
-fn check_signature(function: &ItemFn, errors: &mut Errors) {
+fn check_signature(function: &ItemFn, blocking: bool, errors: &mut Errors) {
     let sig = &function.sig;
-    if sig.asyncness.is_none() {
-        errors.error_at(sig.fn_token, "#[tool] requires an `async fn`");
+    match (&sig.asyncness, blocking) {
+        (None, false) => errors.error_at(
+            sig.fn_token,
+            "#[tool] requires an `async fn`; for a synchronous body that blocks its thread (file or process I/O), write `#[tool(blocking)]` on a plain `fn`",
+        ),
+        (Some(asyncness), true) => errors.error_at(
+            asyncness,
+            "#[tool(blocking)] runs a plain `fn` on tokio's blocking pool: remove `async`",
+        ),
+        _ => {}
     }
     if !sig.generics.params.is_empty() {
         errors.error_at(
@@ -389,6 +397,12 @@ fn expand(
             const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
         }
     });
+    let max_result_chars = attrs.max_result_chars.map(|(chars, span)| {
+        let chars = proc_macro2::Literal::u64_unsuffixed(chars);
+        quote_spanned! {span=>
+            const MAX_RESULT_CHARS: ::core::option::Option<usize> = ::core::option::Option::Some(#chars);
+        }
+    });
     let render = attrs.render.as_ref().map(|path| {
         quote! {
             fn render_value(
@@ -472,11 +486,26 @@ fn expand(
         .sig
         .asyncness
         .map_or_else(Span::call_site, |token| token.span());
-    let body_future = quote_spanned! {future_span=>
-        async move {
-            #destructure
-            #(#state_lets)*
-            #into_return(#fn_ident(#(#call_args),*).await)
+    let body_future = if attrs.blocking {
+        // The plain `fn` runs on the blocking pool with a clone of the run context, which its
+        // `&ToolRun` and `#[state]` parameters borrow from.
+        quote! {
+            let __run_owned = ::core::clone::Clone::clone(__run);
+            #private::run_blocking(move || {
+                let __run = &__run_owned;
+                let _ = __run;
+                #destructure
+                #(#state_lets)*
+                #into_return(#fn_ident(#(#call_args),*))
+            })
+        }
+    } else {
+        quote_spanned! {future_span=>
+            async move {
+                #destructure
+                #(#state_lets)*
+                #into_return(#fn_ident(#(#call_args),*).await)
+            }
         }
     };
 
@@ -503,6 +532,7 @@ fn expand(
                 const NAME: &'static str = #name;
                 const DESCRIPTION: &'static str = #description;
                 #timeout
+                #max_result_chars
 
                 fn contract() -> &'static #private::ToolContract {
                     &__DSH_CONTRACT

@@ -226,7 +226,8 @@ fn glob_matches(glob: &str, name: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// run_command: inline parameters, a structured output with its own rendering, terminal cards.
+// run_command: a blocking body, inline parameters, a structured output with its own rendering,
+// terminal cards.
 
 /// What a command printed and how it ended.
 #[derive(ToolArgs, Serialize)]
@@ -266,9 +267,11 @@ fn command_result_card(
 }
 
 /// Run a shell command in the workspace and return what it printed.
-#[tool(kind = "execute", destructive, open_world, timeout_ms = 30_000,
+// `blocking`: waiting for the process blocks the thread, so the body is a plain `fn` run on
+// tokio's blocking pool; past its 30 s budget the call returns and the process is left to finish.
+#[tool(kind = "execute", destructive, open_world, timeout_ms = 30_000, blocking,
        render = render_command, present_call = command_card, present_result = command_result_card)]
-async fn run_command(
+fn run_command(
     /// The command line, run by `sh -c`.
     #[arg(min_length = 1)]
     command: String,
@@ -390,10 +393,10 @@ pub fn registry(workspace: Workspace) -> Result<ToolRegistry, dsh_tools::Registr
     let mut state = SharedState::new();
     state.insert(workspace);
     let registry = ToolRegistry::with_state(state);
-    registry.register(ReadFileTool)?;
-    registry.register(SearchFilesTool)?;
-    registry.register(RunCommandTool)?;
-    registry.register(EditFileTool)?;
-    registry.register(WordCountTool)?;
+    let _ = registry.register(ReadFileTool)?;
+    let _ = registry.register(SearchFilesTool)?;
+    let _ = registry.register(RunCommandTool)?;
+    let _ = registry.register(EditFileTool)?;
+    let _ = registry.register(WordCountTool)?;
     Ok(registry)
 }

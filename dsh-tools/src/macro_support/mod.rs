@@ -39,6 +39,7 @@ pub use self::schema_steps::{
     with_min_length, with_minimum, with_pattern,
 };
 pub use crate::args::{ConvertError, ToolArgs, ToolArgsObject};
+pub use crate::blocking::run_blocking;
 pub use crate::content::ContentBlock;
 pub use crate::definition::ToolAnnotations;
 pub use crate::error::ToolError;
