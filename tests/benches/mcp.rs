@@ -349,16 +349,16 @@ fn cases() -> Vec<Case> {
     );
 
     let registry = ToolRegistry::new();
-    registry.register(ours::SearchFilesTool).expect("registers");
+    let _ = registry.register(ours::SearchFilesTool).expect("registers");
     let ours = McpServer::new(&registry).handler();
 
     let registry50 = ToolRegistry::new();
-    registry50
+    let _ = registry50
         .register(ours::SearchFilesTool)
         .expect("registers");
     let parameters: &Value = &registry.schemas(None)[0].parameters;
     for name in fifty::OTHER_TOOLS {
-        registry50
+        let _ = registry50
             .register(Other {
                 name,
                 parameters: parameters.clone(),

@@ -283,13 +283,13 @@ pub fn registry() -> (ToolRegistry, Arc<Cancellations>) {
     let mut state = SharedState::new();
     state.insert(Arc::clone(&cancellations));
     let registry = ToolRegistry::with_state(state);
-    registry.register(SearchFilesTool).expect("registers");
-    registry.register(SlowTool).expect("registers");
-    registry.register(CancellationsTool).expect("registers");
-    registry.register(CallIdTool).expect("registers");
-    registry.register(ForbiddenTool).expect("registers");
-    registry.register(Media).expect("registers");
-    registry
+    let _ = registry.register(SearchFilesTool).expect("registers");
+    let _ = registry.register(SlowTool).expect("registers");
+    let _ = registry.register(CancellationsTool).expect("registers");
+    let _ = registry.register(CallIdTool).expect("registers");
+    let _ = registry.register(ForbiddenTool).expect("registers");
+    let _ = registry.register(Media).expect("registers");
+    let _ = registry
         .register(AddTool {
             registry: registry.clone(),
         })

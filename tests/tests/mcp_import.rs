@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
 use dsh_tools::{
-    PreToolDecision, RegistryEvent, TimeoutPolicy, ToolAnnotations, ToolExecution,
-    ToolExecutionInput, ToolProgress, ToolRegistry, Value, codes, json,
+    CallLimits, PreToolDecision, RegistryEvent, ToolAnnotations, ToolExecution, ToolExecutionInput,
+    ToolProgress, ToolRegistry, Value, codes, json,
 };
 use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
 use tokio::sync::mpsc;
@@ -192,6 +192,7 @@ async fn calls_map_content_values_and_errors_back() {
     .await;
     assert!(refused.is_error());
     assert_eq!(refused.text(), direct.text(), "the server's text, exactly");
+    assert_eq!(refused.error_code(), Some(codes::TOOL_ERROR));
 
     let not_an_object = run(
         &setup.local,
@@ -309,9 +310,10 @@ async fn the_calls_signal_cancels_the_server_side_call() {
 #[tokio::test]
 async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() {
     let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(100))).await;
+    // The registry enforces the import's budget by default.
     setup
         .local
-        .wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(100)));
+        .set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(100)));
     let result = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),
@@ -323,8 +325,9 @@ async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() 
 }
 
 #[tokio::test]
-async fn without_a_timeout_layer_a_hung_server_is_an_mcp_transport_error() {
+async fn with_timeouts_turned_off_a_hung_server_is_still_an_mcp_transport_error() {
     let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(50))).await;
+    setup.local.set_limits(CallLimits::new().without_timeouts());
     let result = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),

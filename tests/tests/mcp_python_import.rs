@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use dsh_tools::mcp::{ImportOptions, McpClient};
 use dsh_tools::{
-    RegistryEvent, TimeoutPolicy, ToolAnnotations, ToolExecution, ToolExecutionInput,
-    ToolExecutionResult, ToolProgress, ToolRegistry, Value, codes, json,
+    RegistryEvent, ToolAnnotations, ToolExecution, ToolExecutionInput, ToolExecutionResult,
+    ToolProgress, ToolRegistry, Value, codes, json,
 };
 use dsh_tools_tests::python;
 use tokio::sync::mpsc;
@@ -31,7 +31,6 @@ async fn connect() -> McpClient {
 async fn imported() -> (ToolRegistry, McpClient, Vec<String>) {
     let client = connect().await;
     let registry = ToolRegistry::new();
-    registry.wrap(TimeoutPolicy::new());
     let names = client
         .import_into(&registry, ImportOptions::new())
         .await

@@ -342,10 +342,10 @@ async fn a_registration_sends_list_changed_and_the_new_tool_is_listed() {
 async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_agent() {
     let (registry, _) = mcp_fixture::registry();
     let scope = registry.create_scope("agent-1", None).expect("scope");
-    scope
+    let _ = scope
         .register(Echo::named("scoped_echo"))
         .expect("registers");
-    scope
+    let _restriction = scope
         .restrict(ToolRestriction::deny(["media"]))
         .expect("restricts");
     let _hook = scope

@@ -59,8 +59,10 @@ impl ImportOptions {
         self
     }
 
-    /// The time budget of each call, in milliseconds, enforced by the registry's timeout layer
-    /// (`TOOL_TIMEOUT`); `None` leaves calls without a budget. Zero is treated as one.
+    /// The time budget of each call, in milliseconds (the tools' `timeout_ms`), which the registry
+    /// enforces (`TOOL_TIMEOUT`, and the server is told to stop); `None` leaves calls without one.
+    /// With the registry's timeouts turned off, a call still gives up on a server that has not
+    /// answered two seconds after the budget (`MCP_TRANSPORT`). Zero is treated as one.
     #[must_use]
     pub fn timeout_ms(mut self, timeout_ms: Option<u64>) -> Self {
         self.timeout_ms = timeout_ms.map(|budget| budget.max(1));

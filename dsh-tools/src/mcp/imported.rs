@@ -24,8 +24,9 @@ use crate::mcp::convert::{annotations_from_mcp, content_from_mcp};
 use crate::progress::ToolProgress;
 use crate::run::ToolRun;
 
-/// How long after its budget an imported call gives up on its own, when no timeout layer ended it
-/// first (the layer's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a call).
+/// How long after its budget an imported call gives up on its own when the registry did not end
+/// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a
+/// call whose registry runs with timeouts turned off).
 const OWN_DEADLINE_SLACK: Duration = Duration::from_secs(2);
 
 /// What the imported tools of one connection share.

@@ -168,7 +168,7 @@ mod tests {
         let registry = ToolRegistry::new();
         for index in 0..count {
             let parameters = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
-            registry
+            let _ = registry
                 .register(Raw(format!("tool_{index:04}"), parameters))
                 .expect("registers");
         }
