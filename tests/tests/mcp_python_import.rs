@@ -133,6 +133,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
         failed.text(),
         "Error: Error executing tool fail: the disk is full"
     );
+    assert_eq!(failed.error_code(), Some(codes::TOOL_ERROR));
 
     // A guard denies one imported call; the server never sees it.
     let _guard = registry.guard(|call| {
@@ -141,6 +142,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
     });
     let denied = run(&registry, "py-tools__forecast", json!({"city": "Atlantis"})).await;
     assert_eq!(denied.text(), "Error: no forecasts for Atlantis");
+    assert_eq!(denied.error_code(), Some(codes::DENIED));
     assert_eq!(stats(&registry).await["forecasts"], 1);
 
     // Progress the server reports reaches the caller's sink.
