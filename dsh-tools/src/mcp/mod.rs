@@ -10,7 +10,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
-//! | `session.rs` | one served connection: list, call, cancel, progress, list-changed |
+//! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
