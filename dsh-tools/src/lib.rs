@@ -63,6 +63,9 @@
 //!   batch runner ([`ToolRegistry::execute_batch`]).
 //! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
 //!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
+//! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
+//!   parses their tool calls into inputs and formats results as their next-turn messages.
+//! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
 //! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports
 //!   MCP servers' tools.
 
@@ -83,6 +86,7 @@ mod pipeline;
 mod policy;
 mod present;
 mod progress;
+pub mod providers;
 mod registry;
 mod result;
 mod run;
@@ -94,7 +98,17 @@ mod tool;
 #[path = "macro_support/mod.rs"]
 pub mod __private;
 
-pub use args::{ConvertError, ToolArgs, ToolArgsObject};
+// The macros' expansions name `::dsh_tools`, which this makes resolve inside the crate too.
+#[cfg(doc)]
+extern crate self as dsh_tools;
+
+// The examples' tools (`examples/coding_tools/`), in the docs only, to show what the macros
+// generate page by page; the library itself does not contain them. The module documents itself.
+#[cfg(doc)]
+#[path = "../examples/coding_tools/mod.rs"]
+pub mod example_tools;
+
+pub use args::{ConvertError, ToolArgs};
 pub use arguments::parse_arguments;
 pub use content::{ContentBlock, EmbeddedResource, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};

@@ -2,11 +2,18 @@
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
 //! files, and JSON value generators for property tests.
 
+pub mod doc_links;
 pub mod golden;
 pub mod json_values;
 pub mod mcp_fixture;
 pub mod python;
+pub mod provider_checkers;
+pub mod provider_corpus;
 pub mod workload;
+
+// The quickstart's tools, shared with the examples (the module documents itself).
+#[path = "../../dsh-tools/examples/coding_tools/mod.rs"]
+pub mod coding_tools;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -4,6 +4,11 @@
 //!
 //! [`registry`] builds a registry with all of them over a fresh workspace made by
 //! [`create_workspace`].
+//!
+//! Each `#[tool]` function generates a `…Tool` struct (what is registered; its page shows the
+//! argument and output schemas) and a `…ToolArgs` struct (its parameters); each
+//! `#[derive(ToolArgs)]` type's page shows its own schema under its `ToolArgs` impl. In
+//! `dsh_tools`'s own docs this module is `example_tools`, compiled for the docs only.
 
 use std::path::{Path, PathBuf};
 
@@ -36,21 +41,25 @@ impl Workspace {
 // ---------------------------------------------------------------------------------------------
 // read_file: an arguments struct with a default and a bound, a declarative card.
 
+/// Which file to read, and which of its lines.
 #[derive(ToolArgs)]
-struct ReadFile {
+pub struct ReadFile {
     /// Path of the file, relative to the workspace.
-    path: String,
+    pub path: String,
     /// First line to return (0-based).
-    offset: Option<u64>,
+    pub offset: Option<u64>,
     /// How many lines to return.
     #[arg(default = 200, maximum = 10_000)]
-    limit: u32,
+    pub limit: u32,
 }
 
 /// Read a text file, or a window of its lines.
 #[tool(name = "read_file", kind = "read", read_only, concurrency_safe, timeout_ms = 5_000,
        title = "Read {path}", location = path)]
-async fn read_file(args: ReadFile, #[state] workspace: &Workspace) -> Result<String, ToolError> {
+pub async fn read_file(
+    args: ReadFile,
+    #[state] workspace: &Workspace,
+) -> Result<String, ToolError> {
     let text = std::fs::read_to_string(workspace.resolve(&args.path)?)?;
     let skip = usize::try_from(args.offset.unwrap_or(0)).unwrap_or(usize::MAX);
     let lines: Vec<&str> = text.lines().skip(skip).take(args.limit as usize).collect();
@@ -63,7 +72,7 @@ async fn read_file(args: ReadFile, #[state] workspace: &Workspace) -> Result<Str
 /// How the pattern is matched.
 #[derive(ToolArgs, Clone, Copy)]
 #[tool_args(rename_all = "lowercase")]
-enum Mode {
+pub enum Mode {
     /// The pattern is plain text.
     Literal,
     /// The pattern is a regular expression.
@@ -72,40 +81,43 @@ enum Mode {
 
 /// How to walk the tree.
 #[derive(ToolArgs)]
-struct SearchOptions {
+pub struct SearchOptions {
     /// Follow symbolic links.
-    follow_links: bool,
+    pub follow_links: bool,
     /// How many directory levels to descend.
-    depth: Option<u32>,
+    pub depth: Option<u32>,
 }
 
+/// What to look for, and where.
 #[derive(ToolArgs)]
-struct SearchFiles {
+pub struct SearchFiles {
     /// Text or regex to look for.
     #[arg(min_length = 1)]
-    pattern: String,
+    pub pattern: String,
     /// Directory to search from, relative to the workspace.
-    path: String,
+    pub path: String,
     /// Stop after this many matches.
     #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
+    pub max_results: Option<u32>,
     /// Whether case matters (default: no).
-    case_sensitive: Option<bool>,
+    pub case_sensitive: Option<bool>,
     /// File name globs to search, e.g. `*.rs`.
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    options: Option<SearchOptions>,
+    pub include: Option<Vec<String>>,
+    /// How `pattern` is matched (default: literal).
+    pub mode: Option<Mode>,
+    /// How to walk the tree.
+    pub options: Option<SearchOptions>,
 }
 
 /// One matching line.
 #[derive(ToolArgs, Serialize)]
-struct Match {
+pub struct Match {
     /// The file, relative to the workspace.
-    path: String,
+    pub path: String,
     /// 1-based line number.
-    line: u32,
+    pub line: u32,
     /// The line's text.
-    text: String,
+    pub text: String,
 }
 
 /// One `path:line: text` line per match, the way the model reads search results best.
@@ -128,7 +140,7 @@ fn render_matches(matches: &[Match]) -> String {
     concurrency_safe,
     title = "Search for {pattern}"
 )]
-async fn search_files(
+pub async fn search_files(
     args: SearchFiles,
     #[state] workspace: &Workspace,
 ) -> Result<Vec<Match>, ToolError> {
@@ -231,11 +243,11 @@ fn glob_matches(glob: &str, name: &str) -> bool {
 
 /// What a command printed and how it ended.
 #[derive(ToolArgs, Serialize)]
-struct CommandOutput {
+pub struct CommandOutput {
     /// Standard output and standard error, interleaved by stream.
-    output: String,
+    pub output: String,
     /// The exit code (absent when a signal ended the command).
-    exit_code: Option<i32>,
+    pub exit_code: Option<i32>,
 }
 
 fn render_command(output: &CommandOutput) -> String {
@@ -271,7 +283,7 @@ fn command_result_card(
 // tokio's blocking pool; past its 30 s budget the call returns and the process is left to finish.
 #[tool(kind = "execute", destructive, open_world, timeout_ms = 30_000, blocking,
        render = render_command, present_call = command_card, present_result = command_result_card)]
-fn run_command(
+pub fn run_command(
     /// The command line, run by `sh -c`.
     #[arg(min_length = 1)]
     command: String,
@@ -324,7 +336,7 @@ fn edit_result_card(args: &EditFileToolArgs, result: &ToolResult<'_>) -> Option<
 
 /// Replace text in a file. The text must occur exactly once unless `replace_all` is set.
 #[tool(kind = "edit", destructive, present_call = edit_card, present_result = edit_result_card)]
-async fn edit_file(
+pub async fn edit_file(
     /// Path of the file, relative to the workspace.
     path: String,
     /// The exact text to replace.
@@ -354,7 +366,7 @@ async fn edit_file(
 
 /// Count the words of a line of a file.
 #[tool]
-async fn word_count(
+pub async fn word_count(
     /// Path of the file, relative to the workspace.
     path: String,
     /// 1-based line number.
@@ -372,6 +384,12 @@ async fn word_count(
 /// A scratch workspace with a tiny Cargo project in the system's temporary directory.
 pub fn create_workspace() -> std::io::Result<PathBuf> {
     let root = std::env::temp_dir().join(format!("dsh-tools-quickstart-{}", std::process::id()));
+    fill_workspace(&root)?;
+    Ok(root)
+}
+
+/// Writes the tiny Cargo project of [`create_workspace`] at `root`.
+pub fn fill_workspace(root: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(root.join("src"))?;
     std::fs::write(
         root.join("Cargo.toml"),
@@ -385,7 +403,7 @@ pub fn create_workspace() -> std::io::Result<PathBuf> {
         root.join("src/lib.rs"),
         "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, world!\"\n}\n",
     )?;
-    Ok(root)
+    Ok(())
 }
 
 /// A registry with every tool of this module over `workspace`.
