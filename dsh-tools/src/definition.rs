@@ -13,6 +13,7 @@ use crate::error::ToolError;
 use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 use crate::schema::CompiledSchema;
@@ -81,8 +82,9 @@ pub struct ToolAnnotations {
 ///   started, whatever the outcome.
 /// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
 ///   the batch runner; a panic counts as `false`.
-/// - `present_call`, `present_result`, `annotations`: never called by the pipeline; they are for
-///   bridges and UIs.
+/// - `present_call`, `present_progress`, `present_result`, `annotations`: never called by the
+///   pipeline; they are for bridges and UIs, which reach them through
+///   [`ToolCallView::present`] and its kin (fallbacks included: a panic there is contained).
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
     fn name(&self) -> &str;
@@ -151,6 +153,13 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// How to show the pending call; `None` falls back to a generic card.
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
         let _ = arguments;
+        None
+    }
+
+    /// How to show the call while it runs, after the body reported `progress`; `None` keeps the
+    /// pending card (the progress is shown beside it).
+    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        let _ = (arguments, progress);
         None
     }
 

@@ -15,6 +15,9 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
+use crate::definition::ToolDefinition;
+use crate::pipeline::call_observer::{CallObserver, ObservedProgress};
+use crate::pipeline::chain::HookList;
 use crate::progress::{ProgressSink, SharedSink, ToolProgress};
 use crate::registry::core::Core;
 use crate::run::SharedState;
@@ -320,6 +323,19 @@ impl ToolExecution {
     pub(crate) fn report_progress(&self, progress: impl FnOnce() -> ToolProgress) {
         if let Some(sink) = &self.inner.input.progress {
             sink.deliver(self, progress());
+        }
+    }
+
+    /// Sends the body's progress reports to the call `observers` too, after the caller's own
+    /// sink. Done while the call is being captured, when nothing else holds the execution yet.
+    pub(crate) fn follow_progress(
+        &mut self,
+        observers: &HookList<dyn CallObserver>,
+        definition: Option<&Arc<dyn ToolDefinition>>,
+    ) {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            let caller = inner.input.progress.take();
+            inner.input.progress = Some(ObservedProgress::sink(caller, observers, definition));
         }
     }
 

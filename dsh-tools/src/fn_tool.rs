@@ -22,6 +22,7 @@ use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 use crate::schema::CompiledSchema;
@@ -33,6 +34,7 @@ type Finalize = dyn Fn(&ToolExecution, &ToolExecutionResult) -> Result<Option<Ve
     + Sync;
 type Classifier = dyn Fn(&Value) -> bool + Send + Sync;
 type PresentCall = dyn Fn(&Value) -> Option<ToolCallView> + Send + Sync;
+type PresentProgress = dyn Fn(&Value, &ToolProgress) -> Option<ToolCallView> + Send + Sync;
 type PresentResult = dyn Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync;
 
 /// The parts of an [`FnTool`] other than its handler.
@@ -50,6 +52,7 @@ struct Parts {
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
+    present_progress: Option<Arc<PresentProgress>>,
     present_result: Option<Arc<PresentResult>>,
 }
 
@@ -99,6 +102,7 @@ impl FnTool {
                 render: None,
                 finalize: None,
                 present_call: None,
+                present_progress: None,
                 present_result: None,
             },
         }
@@ -202,6 +206,16 @@ impl FnToolBuilder {
         F: Fn(&Value) -> Option<ToolCallView> + Send + Sync + 'static,
     {
         self.parts.present_call = Some(Arc::new(present));
+        self
+    }
+
+    /// How to show a running call after a progress report, from `(arguments, progress)`.
+    #[must_use]
+    pub fn present_progress<F>(mut self, present: F) -> Self
+    where
+        F: Fn(&Value, &ToolProgress) -> Option<ToolCallView> + Send + Sync + 'static,
+    {
+        self.parts.present_progress = Some(Arc::new(present));
         self
     }
 
@@ -339,6 +353,13 @@ impl ToolDefinition for FnTool {
             .present_call
             .as_ref()
             .and_then(|present| present(arguments))
+    }
+
+    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        self.parts
+            .present_progress
+            .as_ref()
+            .and_then(|present| present(arguments, progress))
     }
 
     fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {

@@ -54,6 +54,8 @@
 //!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
 //!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
+//!   [`ToolRegistry::observe`] adds a [`CallObserver`], which also hears each call start and
+//!   report progress.
 //! - Limits every call runs under, on by default ([`CallLimits`], set with
 //!   [`ToolRegistry::set_limits`]): each tool's `timeout_ms` is enforced (cooperative through the
 //!   body's token, then a bounded grace after which the body's future is dropped), and the text a
@@ -63,12 +65,19 @@
 //!   batch runner ([`ToolRegistry::execute_batch`]).
 //! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
 //!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
+//! - Presentation: the cards a UI shows for a call ([`ToolCallView`], [`ToolResultView`]),
+//!   made by [`ToolRegistry::present_call`], [`ToolRegistry::present_progress`] and
+//!   [`ToolRegistry::present_result`] so that they never fail, and rendered for terminals by
+//!   [`TextCards`]. With feature `acp`, [`acp`] shows them in an editor over the Agent Client
+//!   Protocol.
 //! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
 //!   parses their tool calls into inputs and formats results as their next-turn messages.
 //! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
 //! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports
 //!   MCP servers' tools.
 
+#[cfg(feature = "acp")]
+pub mod acp;
 mod args;
 mod arguments;
 mod blocking;
@@ -120,6 +129,7 @@ pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
 pub use limits::CallLimits;
 pub use lossless::{NotLossless, to_lossless_value};
+pub use pipeline::call_observer::{CallObserver, ObservedCall};
 pub use pipeline::observer::ObserverReturn;
 pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -127,7 +137,10 @@ pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult,
 pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
 pub use policy::batch::{BatchOutcome, ExecutionMode};
 pub use policy::timeout::TimeoutPolicy;
-pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use present::{
+    FileDiff, FileLocation, TextCards, ToolCallKind, ToolCallRef, ToolCallView, ToolResult,
+    ToolResultView,
+};
 pub use progress::{ProgressSink, ToolProgress};
 pub use registry::{
     IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,

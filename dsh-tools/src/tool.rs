@@ -20,6 +20,7 @@ use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema, SchemaError};
@@ -75,6 +76,12 @@ pub trait Tool: Send + Sync + 'static {
     /// How to show the pending call.
     fn call_view(&self, args: &Self::Args) -> Option<ToolCallView> {
         let _ = args;
+        None
+    }
+
+    /// How to show the call while it runs, after a progress report.
+    fn progress_view(&self, args: &Self::Args, progress: &ToolProgress) -> Option<ToolCallView> {
+        let _ = (args, progress);
         None
     }
 
@@ -241,6 +248,11 @@ impl<T: Tool> ToolDefinition for T {
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
         let args: T::Args = T::contract().parse(arguments).ok()?;
         self.call_view(&args)
+    }
+
+    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        let args: T::Args = T::contract().parse(arguments).ok()?;
+        self.progress_view(&args, progress)
     }
 
     fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {

@@ -1,7 +1,8 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, and JSON value generators for property tests.
+//! files, JSON value generators for property tests, and the ACP JSON Schema as an oracle.
 
+pub mod acp_schema;
 pub mod doc_links;
 pub mod golden;
 pub mod json_values;

@@ -23,6 +23,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "open_world",
     "render",
     "present_call",
+    "present_progress",
     "present_result",
     "title",
     "location",
@@ -58,6 +59,7 @@ pub(crate) struct ToolAttrs {
     pub(crate) open_world: Option<bool>,
     pub(crate) render: Option<syn::Path>,
     pub(crate) present_call: Option<syn::Path>,
+    pub(crate) present_progress: Option<syn::Path>,
     pub(crate) present_result: Option<syn::Path>,
     pub(crate) title: Option<LitStr>,
     pub(crate) location: Option<Ident>,
@@ -140,6 +142,7 @@ impl ToolAttrs {
             "open_world" => self.open_world = Some(item.flag()?),
             "render" => self.render = Some(item.path()?),
             "present_call" => self.present_call = Some(item.path()?),
+            "present_progress" => self.present_progress = Some(item.path()?),
             "present_result" => self.present_result = Some(item.path()?),
             "title" => self.title = Some(item.string()?),
             "location" => {

@@ -490,6 +490,17 @@ fn expand(
         }
         (None, false) => None,
     };
+    let present_progress = attrs.present_progress.as_ref().map(|path| {
+        quote! {
+            fn progress_view(
+                &self,
+                __args: &Self::Args,
+                __progress: &#private::ToolProgress,
+            ) -> ::core::option::Option<#private::ToolCallView> {
+                #path(__args, __progress)
+            }
+        }
+    });
     let present_result = attrs.present_result.as_ref().map(|path| {
         quote! {
             fn result_view(
@@ -606,6 +617,7 @@ fn expand(
 
                 #render
                 #present_call
+                #present_progress
                 #present_result
                 #concurrency
             }

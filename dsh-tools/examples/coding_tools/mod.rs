@@ -1,6 +1,6 @@
-//! The tools of a small coding agent, shared by the examples: reading files, searching them,
-//! running a command (shown as a terminal card), editing a file (shown as a diff card), and one
-//! tool with a bug. Each tool reaches the scratch [`Workspace`] it works in through `#[state]`.
+//! The tools of a small coding agent, shared by the examples: reading files, searching them
+//! (reporting progress file by file), running a command (shown as a terminal card), editing a
+//! file (shown as a diff card), and one tool with a bug. Each tool reaches the scratch [`Workspace`] it works in through `#[state]`.
 //!
 //! [`registry`] builds a registry with all of them over a fresh workspace made by
 //! [`create_workspace`].
@@ -13,8 +13,8 @@
 use std::path::{Path, PathBuf};
 
 use dsh_tools::{
-    FileDiff, FileLocation, SharedState, ToolArgs, ToolCallView, ToolError, ToolRegistry,
-    ToolResult, ToolResultView, tool,
+    FileDiff, FileLocation, SharedState, ToolArgs, ToolCallView, ToolError, ToolProgress,
+    ToolRegistry, ToolResult, ToolResultView, ToolRun, tool,
 };
 use serde::Serialize;
 
@@ -143,6 +143,7 @@ fn render_matches(matches: &[Match]) -> String {
 pub async fn search_files(
     args: SearchFiles,
     #[state] workspace: &Workspace,
+    run: &ToolRun,
 ) -> Result<Vec<Match>, ToolError> {
     let case_sensitive = args.case_sensitive.unwrap_or(false);
     let matcher = match args.mode.unwrap_or(Mode::Literal) {
@@ -167,19 +168,27 @@ pub async fn search_files(
         follow_links,
         &mut files,
     )?;
-    let limit = args.max_results.unwrap_or(100) as usize;
-    let mut matches = Vec::new();
-    for file in files {
+    files.retain(|file| {
         let name = file
             .file_name()
             .and_then(|name| name.to_str())
             .unwrap_or("");
-        let included = args
-            .include
+        args.include
             .as_ref()
-            .is_none_or(|globs| globs.iter().any(|glob| glob_matches(glob, name)));
-        if !included {
-            continue;
+            .is_none_or(|globs| globs.iter().any(|glob| glob_matches(glob, name)))
+    });
+    let limit = args.max_results.unwrap_or(100) as usize;
+    let mut matches = Vec::new();
+    let total = files.len() as f64;
+    for (searched, file) in files.into_iter().enumerate() {
+        let relative = file.strip_prefix(&workspace.root).unwrap_or(&file);
+        // A UI listening to the call shows which file is being searched.
+        if run.wants_progress() {
+            run.report_progress(
+                ToolProgress::new((searched + 1) as f64)
+                    .with_total(total)
+                    .with_message(format!("searching {}", relative.display())),
+            );
         }
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         for (index, line) in text.lines().enumerate() {
@@ -187,7 +196,6 @@ pub async fn search_files(
                 return Ok(matches);
             }
             if matcher.is_match(line) {
-                let relative = file.strip_prefix(&workspace.root).unwrap_or(&file);
                 matches.push(Match {
                     path: relative.display().to_string(),
                     line: u32::try_from(index + 1).unwrap_or(u32::MAX),

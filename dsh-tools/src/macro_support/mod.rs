@@ -46,6 +46,7 @@ pub use crate::content::ContentBlock;
 pub use crate::definition::ToolAnnotations;
 pub use crate::error::ToolError;
 pub use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use crate::progress::ToolProgress;
 pub use crate::run::ToolRun;
 pub use crate::schema::{Pattern, Schema, SchemaError};
 pub use crate::tool::{Tool, ToolContract};

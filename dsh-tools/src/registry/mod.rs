@@ -20,6 +20,7 @@ mod edit;
 mod error;
 mod event;
 mod name_hash;
+mod present;
 mod registration;
 mod restriction;
 mod scope;
@@ -43,6 +44,7 @@ use crate::error::ToolError;
 use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
 use crate::limits::CallLimits;
 use crate::pipeline;
+use crate::pipeline::call_observer::CallObserver;
 use crate::pipeline::observer::ObserverReturn;
 use crate::pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -251,6 +253,12 @@ impl ToolRegistry {
         R: ObserverReturn,
     {
         self.add_global(AnyHook::Observer(Arc::new(observer)))
+    }
+
+    /// Adds a call observer for every call: it follows each call from its start through its
+    /// progress reports to its result (see [`CallObserver`]), e.g. a UI or the ACP bridge.
+    pub fn observe(&self, observer: impl CallObserver) -> Registration {
+        self.add_global(AnyHook::CallObserver(Arc::new(observer)))
     }
 
     fn add_global(&self, hook: AnyHook) -> Registration {
