@@ -16,13 +16,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::coding_tools::{self, Workspace};
 
 /// A fresh scratch workspace of its own (tests run in parallel, and some edit files).
+///
+/// Named after the test binary and a counter, and emptied before use, so repeated runs reuse the
+/// same few directories instead of leaving one behind per run.
 pub fn scratch_workspace() -> Workspace {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let root = std::env::temp_dir().join(format!(
-        "dsh-tools-provider-tests-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|path| {
+            path.file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "tests".to_owned());
+    let root = std::env::temp_dir()
+        .join("dsh-tools-tests")
+        .join(format!("{binary}-{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+    // A leftover of an earlier run may hold edited files.
+    let _ = std::fs::remove_dir_all(&root);
     coding_tools::fill_workspace(&root).expect("a scratch workspace");
     Workspace { root }
 }
