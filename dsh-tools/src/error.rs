@@ -286,6 +286,12 @@ impl ToolError {
         )
     }
 
+    /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
+    /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    pub fn mcp_transport(message: impl Into<String>) -> Self {
+        Self::bounded(names::MCP_TRANSPORT, codes::MCP_TRANSPORT, message.into())
+    }
+
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
     pub fn panicked(tool: &str, message: &str) -> Self {

@@ -228,6 +228,12 @@ struct CallShared {
     has_deferred: AtomicBool,
     /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
     body_invoked: AtomicBool,
+    /// Content a body provided for the value it returns (see [`ToolRun::provide_content`]).
+    ///
+    /// [`ToolRun::provide_content`]: crate::ToolRun::provide_content
+    provided: Mutex<Option<Vec<ContentBlock>>>,
+    /// Set while `provided` holds content, so a call whose body provided none never locks.
+    has_provided: AtomicBool,
     /// The registry the call runs in: its shared state, and where dispatch resolves the tool.
     registry: Arc<Core>,
 }
@@ -245,6 +251,8 @@ impl ToolExecution {
                     deferred: Mutex::new(Vec::new()),
                     has_deferred: AtomicBool::new(false),
                     body_invoked: AtomicBool::new(false),
+                    provided: Mutex::new(None),
+                    has_provided: AtomicBool::new(false),
                     registry,
                 },
             }),
@@ -387,6 +395,31 @@ impl ToolExecution {
             return Vec::new();
         }
         std::mem::take(&mut *self.deferred())
+    }
+
+    /// Keeps the content a body provided for the value it is about to return.
+    pub(crate) fn provide_content(&self, content: Vec<ContentBlock>) {
+        let shared = &self.inner.shared;
+        *shared
+            .provided
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(content);
+        shared.has_provided.store(true, Ordering::Release);
+    }
+
+    /// Takes the content a body provided, if any.
+    #[inline]
+    pub(crate) fn take_provided_content(&self) -> Option<Vec<ContentBlock>> {
+        let shared = &self.inner.shared;
+        if !shared.has_provided.load(Ordering::Acquire) {
+            return None;
+        }
+        shared.has_provided.store(false, Ordering::Release);
+        shared
+            .provided
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     fn deferred(&self) -> MutexGuard<'_, Vec<ContentBlock>> {

@@ -73,6 +73,8 @@
 //! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
 //!   parses their tool calls into inputs and formats results as their next-turn messages.
 //! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
+//! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports
+//!   MCP servers' tools.
 
 #[cfg(feature = "acp")]
 pub mod acp;
@@ -87,6 +89,8 @@ mod fn_tool;
 mod future;
 mod limits;
 mod lossless;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod pipeline;
 mod policy;
 mod present;
@@ -115,7 +119,7 @@ pub mod example_tools;
 
 pub use args::{ConvertError, ToolArgs};
 pub use arguments::parse_arguments;
-pub use content::{ContentBlock, joined_text};
+pub use content::{ContentBlock, EmbeddedResource, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
 #[cfg(feature = "macros")]
 pub use dsh_tools_macros::{ToolArgs, tool};

@@ -8,8 +8,10 @@ pub mod bench;
 pub mod doc_links;
 pub mod golden;
 pub mod json_values;
+pub mod mcp_fixture;
 pub mod provider_checkers;
 pub mod provider_corpus;
+pub mod python;
 pub mod workload;
 
 // The quickstart's tools, shared with the examples (the module documents itself).

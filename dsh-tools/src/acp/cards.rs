@@ -24,7 +24,7 @@ use agent_client_protocol::v1::schema::{
 use serde_json::{Value, json};
 
 use crate::acp::paths::SessionPaths;
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, EmbeddedResource};
 use crate::present::text::progress_text;
 use crate::present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
@@ -331,6 +331,27 @@ fn acp_content(block: &ContentBlock) -> ToolCallContent {
             acp::ResourceLink::new(name.clone().unwrap_or_else(|| uri.clone()), uri.clone())
                 .mime_type(mime_type.clone()),
         ),
+        ContentBlock::Resource { resource } => {
+            let resource = match resource {
+                EmbeddedResource::Text {
+                    uri,
+                    mime_type,
+                    text,
+                } => acp::EmbeddedResourceResource::TextResourceContents(
+                    acp::TextResourceContents::new(text.clone(), uri.clone())
+                        .mime_type(mime_type.clone()),
+                ),
+                EmbeddedResource::Blob {
+                    uri,
+                    mime_type,
+                    blob,
+                } => acp::EmbeddedResourceResource::BlobResourceContents(
+                    acp::BlobResourceContents::new(blob.clone(), uri.clone())
+                        .mime_type(mime_type.clone()),
+                ),
+            };
+            acp::ContentBlock::Resource(acp::EmbeddedResource::new(resource))
+        }
     };
     ToolCallContent::from(block)
 }

@@ -180,7 +180,8 @@ pub(crate) fn start_body<'a>(
 }
 
 /// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was
-/// cancelled meanwhile, or a success through the output contract.
+/// cancelled meanwhile, or a success through the output contract (with the content the body
+/// provided, if it did).
 #[inline]
 pub(crate) fn body_result(
     definition: &dyn ToolDefinition,
@@ -188,8 +189,11 @@ pub(crate) fn body_result(
     outcome: BodyOutcome,
 ) -> ToolExecutionResult {
     let execution = run.execution();
+    let provided = execution.take_provided_content();
     match outcome {
-        Ok(Ok(value)) if !run.is_cancelled() => rendered_success(definition, execution, value),
+        Ok(Ok(value)) if !run.is_cancelled() => {
+            rendered_success(definition, execution, value, provided)
+        }
         Ok(Ok(_)) => failed(execution, ToolError::aborted()),
         Ok(Err(error)) => failed(execution, tool_failed(error)),
         Err(message) => body_panicked(execution, &message),

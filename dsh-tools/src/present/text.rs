@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, EmbeddedResource};
 use crate::present::diff::{DiffLine, hunks};
 use crate::present::{FileDiff, FileLocation, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
@@ -290,6 +290,13 @@ fn content_lines(content: &[ContentBlock]) -> Vec<String> {
                 Some(name) => format!("[link {name}: {uri}]"),
                 None => format!("[link {uri}]"),
             }),
+            ContentBlock::Resource { resource } => match resource {
+                EmbeddedResource::Text { uri, text, .. } => {
+                    lines.push(format!("[resource {uri}]"));
+                    lines.extend(text.lines().map(str::to_owned));
+                }
+                EmbeddedResource::Blob { uri, .. } => lines.push(format!("[resource {uri}]")),
+            },
         }
     }
     if lines.iter().all(|line| line.trim().is_empty()) {

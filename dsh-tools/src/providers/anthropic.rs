@@ -189,7 +189,9 @@ fn content_block(block: &ContentBlock) -> Value {
         ContentBlock::Audio { .. } => {
             text_block(&omitted_note(block, "Anthropic", "it is not sent"))
         }
-        ContentBlock::ResourceLink { .. } => text_block(&link_text(block)),
+        ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
+            text_block(&link_text(block))
+        }
     }
 }
 

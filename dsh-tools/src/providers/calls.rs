@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, EmbeddedResource};
 use crate::execution::ToolExecutionInput;
 use crate::result::ToolExecutionResult;
 
@@ -165,11 +165,15 @@ pub(crate) fn omitted_note(block: &ContentBlock, provider: &str, whereto: &str) 
         ContentBlock::Audio { mime_type, .. } => {
             format!("[{mime_type} audio omitted: {provider} cannot carry audio here]")
         }
-        ContentBlock::ResourceLink { .. } | ContentBlock::Text { .. } => link_text(block),
+        ContentBlock::ResourceLink { .. }
+        | ContentBlock::Resource { .. }
+        | ContentBlock::Text { .. } => link_text(block),
     }
 }
 
-/// A resource link as text (providers have no link block for tool results).
+/// A resource link or an embedded resource as text (providers have no resource blocks for tool
+/// results): a link as `[resource name: uri (type)]`; an embedded text resource as that header
+/// followed by its text; an embedded binary one as its header saying its contents are not sent.
 pub(crate) fn link_text(block: &ContentBlock) -> String {
     match block {
         ContentBlock::ResourceLink {
@@ -191,6 +195,30 @@ pub(crate) fn link_text(block: &ContentBlock) -> String {
             }
             text.push(']');
             text
+        }
+        ContentBlock::Resource { resource } => {
+            let (uri, mime_type, text) = match resource {
+                EmbeddedResource::Text {
+                    uri,
+                    mime_type,
+                    text,
+                } => (uri, mime_type, Some(text)),
+                EmbeddedResource::Blob { uri, mime_type, .. } => (uri, mime_type, None),
+            };
+            let mut out = format!("[resource {uri}");
+            if let Some(mime_type) = mime_type {
+                out.push_str(" (");
+                out.push_str(mime_type);
+                out.push(')');
+            }
+            match text {
+                Some(text) => {
+                    out.push_str("]\n");
+                    out.push_str(text);
+                }
+                None => out.push_str(": binary contents not sent]"),
+            }
+            out
         }
         ContentBlock::Text { text } => text.clone(),
         _ => String::new(),

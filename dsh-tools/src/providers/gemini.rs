@@ -173,7 +173,9 @@ pub(crate) fn format(
                         "not sent",
                     ));
                 }
-                ContentBlock::ResourceLink { .. } => texts.push(link_text(block)),
+                ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
+                    texts.push(link_text(block))
+                }
             }
         }
         let key = if result.is_error() { "error" } else { "output" };

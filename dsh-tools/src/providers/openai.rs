@@ -258,7 +258,7 @@ fn chat_tool_content(
             ContentBlock::Image { .. } | ContentBlock::Audio { .. } => {
                 omitted_note(block, flavor.name(), "it is not sent")
             }
-            ContentBlock::ResourceLink { .. } => link_text(block),
+            ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => link_text(block),
         };
         parts.push(text_part(&text));
     }
@@ -325,7 +325,9 @@ pub(crate) fn format_responses(
                         "it is not sent",
                     ));
                 }
-                ContentBlock::ResourceLink { .. } => texts.push(link_text(block)),
+                ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
+                    texts.push(link_text(block))
+                }
             }
         }
         items.push(object([
