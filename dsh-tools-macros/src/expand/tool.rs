@@ -439,13 +439,15 @@ fn expand(
     });
     // Only a `&ToolRun` parameter reaches the call's arguments as the model sent them (a
     // `render = fn` gets the value alone, and no finalizer is generated), so a function without
-    // one lets the registry move the arguments into its types instead of copying them.
-    let reads_call_arguments =
-        (!params.iter().any(|param| matches!(param, Param::Run))).then(|| {
-            quote!(
-                const READS_CALL_ARGUMENTS: bool = false;
-            )
-        });
+    // one lets the registry move the arguments into its types instead of copying them; a
+    // function without arguments has nothing to move.
+    let moves_arguments =
+        !fields.is_empty() && !params.iter().any(|param| matches!(param, Param::Run));
+    let reads_call_arguments = moves_arguments.then(|| {
+        quote!(
+            const READS_CALL_ARGUMENTS: bool = false;
+        )
+    });
     let max_result_chars = attrs.max_result_chars.map(|(chars, span)| {
         let chars = proc_macro2::Literal::u64_unsuffixed(chars);
         quote_spanned! {span=>
