@@ -6,6 +6,8 @@
 mod args;
 #[path = "suites/arrays.rs"]
 mod arrays;
+#[path = "suites/mcp.rs"]
+mod mcp;
 #[path = "suites/pipeline.rs"]
 mod pipeline;
 #[path = "suites/providers.rs"]
@@ -26,5 +28,6 @@ fn main() {
         pipeline::SUITE,
         registry::SUITE,
         providers::SUITE,
+        mcp::SUITE,
     ]);
 }

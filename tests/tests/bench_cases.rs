@@ -6,6 +6,8 @@
 mod args;
 #[path = "../benches/suites/arrays.rs"]
 mod arrays;
+#[path = "../benches/suites/mcp.rs"]
+mod mcp;
 #[path = "../benches/suites/pipeline.rs"]
 mod pipeline;
 #[path = "../benches/suites/providers.rs"]
@@ -61,4 +63,9 @@ fn every_registry_case_runs() {
 #[test]
 fn every_providers_case_runs() {
     runs(providers::SUITE);
+}
+
+#[test]
+fn every_mcp_case_runs() {
+    runs(mcp::SUITE);
 }

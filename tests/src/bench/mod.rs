@@ -30,10 +30,11 @@
 //! `Case::custom` for async and bulk work, `Case::with_fixture` when its setup is heavy: suites
 //! are built whole for every count, cases' fixtures only when they run), `.vs(baseline_id)` to compare it with another case of
 //! the suite, `.target(Target::Ratio(0.8))` (or `Instructions`, `Wall`, `Note`), `.per(n, "tool")`
-//! when one iteration does `n` units of work. A new suite (an MCP bench, provider adapters) is a
+//! when one iteration does `n` units of work. A new suite (as `providers` and `mcp` are) is a
 //! file `tests/benches/suites/<suite>.rs` with `pub(crate) const SUITE: SuiteDef`, a three-line
 //! `tests/benches/<suite>.rs` calling [`main`], a `[[bench]]` entry in `tests/Cargo.toml`, and one
-//! line in `tests/benches/instructions.rs`.
+//! line in `tests/benches/instructions.rs` (and one in `tests/tests/bench_cases.rs`, which runs every
+//! case natively).
 
 mod callgrind;
 mod case;
