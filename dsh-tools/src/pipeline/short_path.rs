@@ -86,9 +86,6 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
         let execution = call.execution();
         finalize::finalize(call.definition.as_ref(), execution, &mut result);
         result_budget::apply(call.definition.as_deref(), execution, &mut result);
-        // Released before the result is handed out, so the result moves once, straight into the
-        // caller's slot, rather than into a temporary that outlives the route's drop.
-        drop(route);
         result
     }
 }
