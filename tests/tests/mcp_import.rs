@@ -263,11 +263,10 @@ async fn progress_seen_by_the_result(local: &ToolRegistry, steps: u32, delay_ms:
     });
     let done = run(local, input).await;
     assert_eq!(done.text(), format!("done after {steps} steps"));
-    let seen = reports
+    reports
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    seen
+        .clone()
 }
 
 #[tokio::test]
