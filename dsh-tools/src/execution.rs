@@ -399,10 +399,16 @@ impl ToolExecution {
             .store(true, Ordering::Release);
     }
 
+    /// Whether a body deferred context (taken or not since).
+    #[inline]
+    pub(crate) fn has_deferred(&self) -> bool {
+        self.inner.shared.has_deferred.load(Ordering::Acquire)
+    }
+
     /// Takes the contexts the bodies deferred, in the order they were deferred.
     #[inline]
     pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
-        if !self.inner.shared.has_deferred.load(Ordering::Acquire) {
+        if !self.has_deferred() {
             return Vec::new();
         }
         self.handed()
