@@ -1,9 +1,10 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, and JSON value generators for property tests.
+//! files, and generators of JSON values and raw JSON Schemas for property tests.
 
 pub mod golden;
 pub mod json_values;
+pub mod raw_schemas;
 pub mod workload;
 
 use std::collections::BTreeMap;

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! Building never fails except where the input can be malformed ([`StringSchema::pattern`]
-//! compiles a regex and says why it cannot); nothing here panics.
+//! compiles an ECMA-262 pattern and says why it cannot); nothing here panics.
 
 use serde_json::{Number, Value};
 
@@ -239,17 +239,14 @@ impl StringSchema {
         self
     }
 
-    /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). Fails with a
-    /// [`SchemaError`] naming the pattern when it is not a valid regular expression.
-    ///
-    /// Use syntax that reads the same in Rust's `regex` and ECMA-262 (clients may check the
-    /// pattern with either): character classes, anchors, groups, alternation, repetition.
+    /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). The pattern is
+    /// an ECMA-262 regular expression, as JSON Schema specifies, so `\d` is `[0-9]` and `.` stops
+    /// at line terminators whatever engine a client checks it with (see [`Pattern`]). Fails with a
+    /// [`SchemaError`] naming the pattern and the construct when it is not ECMA-262, or uses
+    /// look-around or backreferences, which the engine cannot run.
     pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
         let pattern = Pattern::new(source).map_err(|error| {
-            SchemaError::single(format!(
-                "pattern {} is not a valid regular expression: {error}",
-                Value::from(source)
-            ))
+            SchemaError::single(format!("pattern {}: {error}", Value::from(source)))
         })?;
         Ok(self.with_pattern(pattern))
     }

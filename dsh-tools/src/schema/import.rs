@@ -6,7 +6,8 @@
 //! annotation. Accepted:
 //! - enforced: `type` (one type, or a `[T, "null"]` pair), `properties`, `required`,
 //!   `additionalProperties` (boolean or schema), `items` (one schema), `enum`, `const`, `oneOf`,
-//!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`;
+//!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern` (ECMA-262, translated; look-around
+//!   and backreferences are refused), `minItems`, `maxItems`;
 //!   `anyOf` only in the nullable form `[<schema>, {"type": "null"}]` that schemars emits for
 //!   `Option<T>`; local `$ref`s (`#/…`), inlined, with `$defs`/`definitions` as their targets;
 //! - annotations: `title`, `description`, `default`, `examples`, `format`, `$comment`,
@@ -26,8 +27,8 @@ use serde_json::{Map, Number, Value};
 
 use super::error::SchemaError;
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
-    Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern,
+    PatternErrorKind, Property, Schema, SchemaKind, StringRules,
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
@@ -454,12 +455,15 @@ impl<'a> Importer<'a> {
                     Some(Value::String(source)) => match Pattern::new(source) {
                         Ok(pattern) => Some(pattern),
                         Err(error) => {
-                            self.problem(
-                                format!("{path}.pattern"),
-                                format!(
-                                    "{path}.pattern must be a valid regular expression: {error}"
+                            let message = match error.kind() {
+                                PatternErrorKind::Invalid => format!(
+                                    "{path}.pattern must be an ECMA-262 regular expression: {error}"
                                 ),
-                            );
+                                PatternErrorKind::Unsupported => {
+                                    format!("{path}.pattern cannot be enforced: {error}")
+                                }
+                            };
+                            self.problem(format!("{path}.pattern"), message);
                             ok = false;
                             None
                         }
@@ -699,9 +703,23 @@ impl<'a> Importer<'a> {
             );
             return None;
         }
+        // `null` passes a nullable type (`["integer", "null"]`), but `enum`/`const` must list it
+        // too: the node accepts only what every keyword accepts. When both do, the flag says so
+        // and the members keep the type's values, so the node renders as it was written.
+        let mut kind = kind;
+        let nullable = base.nullable
+            && match &mut kind {
+                SchemaKind::Const(constant) => constant.is_null(),
+                SchemaKind::Enum(kept) if kept.len() > 1 && kept.iter().any(Value::is_null) => {
+                    kept.retain(|member| !member.is_null());
+                    true
+                }
+                SchemaKind::Enum(kept) => kept.iter().any(Value::is_null),
+                _ => false,
+            };
         Some(Schema {
             kind,
-            nullable: base.nullable,
+            nullable,
             annotations,
         })
     }

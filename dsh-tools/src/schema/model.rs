@@ -4,6 +4,7 @@
 //! This file owns only the data; rendering (`render.rs`), validation (`validate.rs`), import
 //! (`import.rs`) and the builder API (`builder.rs`) live beside it.
 
+pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -124,22 +125,27 @@ pub enum AdditionalProperties {
 }
 
 /// A compiled `pattern`; equality is by source text.
+///
+/// The source is an ECMA-262 regular expression, as JSON Schema specifies (read with the `u`
+/// flag): it is translated into the `regex` crate's dialect so that `\d`, `\w`, `\s`, `\b`, `.`
+/// and the rest mean what ECMA-262 says, or refused with a [`PatternError`] naming the construct
+/// (look-around and backreferences, which the engine cannot run, or text that is not ECMA-262).
 #[derive(Clone, Debug)]
 pub struct Pattern {
     source: String,
-    regex: regex::Regex,
+    regex: dsh_tools_pattern::Regex,
 }
 
 impl Pattern {
-    /// Compiles `source`, or explains why it is not a valid pattern.
-    pub fn new(source: &str) -> Result<Self, regex::Error> {
+    /// Compiles the ECMA-262 pattern `source`, or explains why it cannot be enforced.
+    pub fn new(source: &str) -> Result<Self, PatternError> {
         Ok(Self {
             source: source.to_owned(),
-            regex: regex::Regex::new(source)?,
+            regex: dsh_tools_pattern::compile(source)?,
         })
     }
 
-    /// The pattern text.
+    /// The pattern text, as written (ECMA-262).
     pub fn as_str(&self) -> &str {
         &self.source
     }
