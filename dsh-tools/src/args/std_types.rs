@@ -259,10 +259,10 @@ impl ToolArgs for Value {
 
 impl ToolArgs for Map<String, Value> {
     fn schema() -> Result<Schema, SchemaError> {
-        Ok(node(SchemaKind::Object(ObjectRules {
-            properties: Vec::new(),
-            additional: AdditionalProperties::Allowed,
-        })))
+        Ok(node(SchemaKind::Object(ObjectRules::new(
+            Vec::new(),
+            AdditionalProperties::Allowed,
+        ))))
     }
     fn is_valid_json(value: &Value) -> bool {
         value.is_object()
@@ -393,10 +393,10 @@ impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
 }
 
 fn map_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
-    Ok(node(SchemaKind::Object(ObjectRules {
-        properties: Vec::new(),
-        additional: AdditionalProperties::Schema(Box::new(T::schema()?)),
-    })))
+    Ok(node(SchemaKind::Object(ObjectRules::new(
+        Vec::new(),
+        AdditionalProperties::Schema(Box::new(T::schema()?)),
+    ))))
 }
 
 /// Converts every entry of an object, naming the key of the first failure.

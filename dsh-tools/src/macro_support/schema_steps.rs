@@ -28,14 +28,12 @@ pub fn titled(mut schema: Schema, title: &str) -> Schema {
 
 /// An object of `properties`; closed unless `open`.
 pub fn object(properties: Vec<Property>, open: bool) -> Schema {
-    Schema::new(SchemaKind::Object(ObjectRules {
-        properties,
-        additional: if open {
-            AdditionalProperties::Allowed
-        } else {
-            AdditionalProperties::Forbidden
-        },
-    }))
+    let additional = if open {
+        AdditionalProperties::Allowed
+    } else {
+        AdditionalProperties::Forbidden
+    };
+    Schema::new(SchemaKind::Object(ObjectRules::new(properties, additional)))
 }
 
 /// A property; its default, when it has one, must be a value the schema accepts.

@@ -102,10 +102,7 @@ impl Schema {
     /// with [`ObjectSchema::required`] and [`ObjectSchema::optional`].
     pub fn object() -> ObjectSchema {
         ObjectSchema {
-            rules: ObjectRules {
-                properties: Vec::new(),
-                additional: AdditionalProperties::Forbidden,
-            },
+            rules: ObjectRules::new(Vec::new(), AdditionalProperties::Forbidden),
             nullable: false,
             annotations: Annotations::default(),
         }

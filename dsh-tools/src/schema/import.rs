@@ -32,6 +32,7 @@ use super::model::{
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 /// Deepest schema nesting import follows (each `$ref` hop counts as a level).
 pub const MAX_IMPORT_DEPTH: usize = 64;
@@ -539,6 +540,7 @@ impl<'a> Importer<'a> {
         ok: &mut bool,
     ) -> Option<ObjectRules> {
         let mut properties = Vec::new();
+        let mut required_order = Vec::new();
         match map.get("properties") {
             None => {}
             Some(Value::Object(declared)) => {
@@ -566,11 +568,27 @@ impl<'a> Importer<'a> {
         match map.get("required") {
             None => {}
             Some(Value::Array(names)) if names.iter().all(Value::is_string) => {
-                let declared = map.get("properties").and_then(Value::as_object);
+                // `properties` converted in declaration order (or the import already failed), so
+                // a key's position is its property's index.
+                let positions: HashMap<&str, usize> = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|declared| {
+                        declared
+                            .keys()
+                            .enumerate()
+                            .map(|(index, name)| (name.as_str(), index))
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 for name in names.iter().filter_map(Value::as_str) {
-                    if declared.is_some_and(|declared| declared.contains_key(name)) {
-                        if let Some(property) = properties.iter_mut().find(|p| p.name == name) {
+                    if let Some(&index) = positions.get(name) {
+                        if let Some(property) = properties.get_mut(index)
+                            && property.name == name
+                            && !property.required
+                        {
                             property.required = true;
+                            required_order.push(index);
                         }
                     } else {
                         self.problem(
@@ -613,10 +631,12 @@ impl<'a> Importer<'a> {
                 AdditionalProperties::Allowed
             }
         };
-        Some(ObjectRules {
-            properties,
-            additional,
-        })
+        let mut rules = ObjectRules::new(properties, additional);
+        // Declaration order needs no record; any other is kept for reports and rendering.
+        if !required_order.is_sorted() {
+            rules.required_order = required_order;
+        }
+        Some(rules)
     }
 
     /// Applies `enum`/`const` to `base`: the result accepts exactly the listed values that `base`

@@ -100,6 +100,46 @@ pub struct ObjectRules {
     pub properties: Vec<Property>,
     /// Undeclared keys: rejected, accepted, or accepted when they match a schema (a map).
     pub additional: AdditionalProperties,
+    /// The order JSON Schema's `required` lists the required properties in, as indices into
+    /// [`properties`](Self::properties), when it is not declaration order (an imported schema's
+    /// `required: ["b", "a"]`); empty means declaration order. Missing properties are reported
+    /// and `required` is rendered in this order. Whether a property is required is its own
+    /// [`Property::required`]; indices of properties that are not required are ignored.
+    pub required_order: Vec<usize>,
+}
+
+impl ObjectRules {
+    /// Rules for `properties` (required ones in declaration order) and undeclared keys.
+    pub fn new(properties: Vec<Property>, additional: AdditionalProperties) -> Self {
+        Self {
+            properties,
+            additional,
+            required_order: Vec::new(),
+        }
+    }
+
+    /// The indices of the required properties, in `required` order: those
+    /// [`required_order`](Self::required_order) lists, then any other in declaration order.
+    pub fn required_indices(&self) -> Vec<usize> {
+        let properties = &self.properties;
+        if self.required_order.is_empty() {
+            return (0..properties.len())
+                .filter(|&index| properties[index].required)
+                .collect();
+        }
+        let mut listed = vec![false; properties.len()];
+        let mut order = Vec::with_capacity(properties.len());
+        for &index in &self.required_order {
+            if index < properties.len() && properties[index].required && !listed[index] {
+                listed[index] = true;
+                order.push(index);
+            }
+        }
+        order.extend(
+            (0..properties.len()).filter(|&index| properties[index].required && !listed[index]),
+        );
+        order
+    }
 }
 
 /// One declared property.

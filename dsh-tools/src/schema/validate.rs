@@ -320,9 +320,17 @@ fn walk_object<'v>(
         }
     }
 
-    for (property, slot) in properties.iter().zip(slots.iter()) {
-        if property.required && slot.is_none() {
-            cx.report_missing(&property.name);
+    if rules.required_order.is_empty() {
+        for (property, slot) in properties.iter().zip(slots.iter()) {
+            if property.required && slot.is_none() {
+                cx.report_missing(&property.name);
+            }
+        }
+    } else {
+        for index in rules.required_indices() {
+            if slots[index].is_none() {
+                cx.report_missing(&properties[index].name);
+            }
         }
     }
     let depth = cx.depth() + 1;
