@@ -73,6 +73,7 @@ mod result;
 mod run;
 pub mod schema;
 mod tool;
+mod unique_keys;
 
 #[doc(hidden)]
 #[path = "macro_support/mod.rs"]

@@ -11,10 +11,17 @@
 //!
 //! Targets: ours on the valid payload ≤ 0.5 × c1; ours collecting ≤ 1.0 × c2.
 //!
+//! Large objects (group `large_objects`): a closed object of 10, 1,000 and 20,000 optional integer
+//! properties against a payload of all of them in reverse declaration order (so no key is where a
+//! scan would look first), ours (compiled and interpreter) against `jsonschema` `is_valid`: the
+//! cost per key must stay flat as the object grows.
+//!
 //! For instruction counts, `VALIDATE_PROFILE=<case> valgrind --tool=callgrind <bench binary>`
 //! runs one case (`c1`, `c2`, `ours_is_valid`, `ours_validate_valid`, `ours_validate_invalid`,
-//! and the same three with `interp_`) `PROFILE_ITERATIONS` times instead of the criterion run;
-//! subtract the total of the `setup` case (which runs nothing) and divide by that count.
+//! the same three with `interp_`, and `large_<n>_<ours|interp|jsonschema>`) `PROFILE_ITERATIONS`
+//! times (default 100,000; set the variable to change it) instead of the criterion run; subtract
+//! the total of the `setup` case (which runs nothing) and divide by that count, or difference two
+//! runs of one case with different counts.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -25,8 +32,56 @@ use serde_json::Value;
 
 const WORKLOAD: &str = include_str!("data/search_files.json");
 
-/// Iterations of a `VALIDATE_PROFILE` run.
+/// Iterations of a `VALIDATE_PROFILE` run, unless `PROFILE_ITERATIONS` says otherwise.
 const PROFILE_ITERATIONS: usize = 100_000;
+
+/// The sizes of the large-object cases.
+const LARGE_SIZES: [usize; 3] = [10, 1_000, 20_000];
+
+/// A closed object of `size` optional integer properties `p0`, `p1`, …
+fn large_schema(size: usize) -> Schema {
+    let mut object = Schema::object();
+    for n in 0..size {
+        object = object.optional(format!("p{n}"), Schema::integer().minimum(0));
+    }
+    object.build()
+}
+
+/// Every property of [`large_schema`], in reverse declaration order.
+fn reversed_payload(size: usize) -> Value {
+    Value::Object(
+        (0..size)
+            .rev()
+            .map(|n| (format!("p{n}"), Value::from(n)))
+            .collect(),
+    )
+}
+
+/// One size of the large-object cases: ours compiled and interpreted, and `jsonschema`.
+struct LargeCase {
+    size: usize,
+    interp: Schema,
+    ours: CompiledSchema,
+    theirs: jsonschema::Validator,
+    payload: Value,
+}
+
+impl LargeCase {
+    fn new(size: usize) -> Self {
+        let interp = large_schema(size);
+        let ours = interp.compile();
+        let theirs = jsonschema::draft202012::new(&interp.to_json_schema()).expect("compiles");
+        let payload = reversed_payload(size);
+        assert!(ours.is_valid(&payload) && interp.is_valid(&payload) && theirs.is_valid(&payload));
+        Self {
+            size,
+            interp,
+            ours,
+            theirs,
+            payload,
+        }
+    }
+}
 
 /// The hand-built model of `search_files`'s arguments (closed root, as the macros generate).
 fn search_files_schema() -> Schema {
@@ -73,6 +128,30 @@ fn bench(c: &mut Criterion) {
     assert_eq!(ours.validate(invalid), interp.validate(invalid));
 
     if let Ok(case) = std::env::var("VALIDATE_PROFILE") {
+        let iterations = std::env::var("PROFILE_ITERATIONS")
+            .ok()
+            .and_then(|count| count.parse().ok())
+            .unwrap_or(PROFILE_ITERATIONS);
+        if let Some(rest) = case.strip_prefix("large_") {
+            let (size, side) = rest.split_once('_').expect("large_<size>_<side>");
+            let large = LargeCase::new(size.parse().expect("a size"));
+            let run: Box<dyn Fn()> = match side {
+                "ours" => Box::new(|| {
+                    black_box(large.ours.is_valid(black_box(&large.payload)));
+                }),
+                "interp" => Box::new(|| {
+                    black_box(large.interp.is_valid(black_box(&large.payload)));
+                }),
+                "jsonschema" => Box::new(|| {
+                    black_box(large.theirs.is_valid(black_box(&large.payload)));
+                }),
+                other => panic!("unknown large-object side {other:?}"),
+            };
+            for _ in 0..iterations {
+                run();
+            }
+            return;
+        }
         // The case is chosen once, so the loop costs the same few instructions for every case
         // (and `setup` measures exactly those).
         let run: Box<dyn Fn()> = match case.as_str() {
@@ -103,7 +182,7 @@ fn bench(c: &mut Criterion) {
             }
             other => panic!("unknown VALIDATE_PROFILE case {other:?}"),
         };
-        for _ in 0..PROFILE_ITERATIONS {
+        for _ in 0..iterations {
             run();
         }
         return;
@@ -134,6 +213,26 @@ fn bench(c: &mut Criterion) {
     group.bench_function("interp_validate_invalid", |b| {
         b.iter(|| interp.validate(black_box(invalid)))
     });
+    group.finish();
+
+    let mut group = c.benchmark_group("large_objects");
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(20);
+    for size in LARGE_SIZES {
+        let large = LargeCase::new(size);
+        let name = |side: &str| format!("{side}/{}", large.size);
+        group.bench_function(name("jsonschema_is_valid"), |b| {
+            b.iter(|| large.theirs.is_valid(black_box(&large.payload)))
+        });
+        group.bench_function(name("ours_is_valid"), |b| {
+            b.iter(|| large.ours.is_valid(black_box(&large.payload)))
+        });
+        group.bench_function(name("interp_is_valid"), |b| {
+            b.iter(|| large.interp.is_valid(black_box(&large.payload)))
+        });
+    }
     group.finish();
 }
 

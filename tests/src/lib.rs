@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use dsh_tools::{
-    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+    FnTool, Registration, Schema, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
+    json,
 };
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -93,15 +94,10 @@ pub fn logging_tool(name: &str, log: &Log) -> FnTool {
     })
 }
 
-/// A tool that echoes its `text` argument.
+/// A tool that echoes its `text` argument (a required string; nothing else).
 pub fn echo_tool() -> FnTool {
     FnTool::builder("echo", "Echo the text back.")
-        .parameters(json!({
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"],
-            "additionalProperties": false
-        }))
+        .arguments(Schema::object().required("text", Schema::string()))
         .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })
 }
 

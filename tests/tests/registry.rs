@@ -93,7 +93,7 @@ fn a_shared_definition_registers_as_is() {
 #[test]
 fn schemas_carry_only_name_description_and_parameters() {
     let tool = FnTool::builder("t", "Does t.")
-        .parameters(json!({"type": "object", "properties": {"x": {"type": "integer"}}}))
+        .raw_parameters(json!({"type": "object", "properties": {"x": {"type": "integer"}}}))
         .timeout_ms(5)
         .concurrency_safe(true)
         .handler(|_, _| async { Ok(json!(null)) });
@@ -233,7 +233,7 @@ async fn shared_state_is_reachable_from_the_body() {
 async fn a_raw_tool_is_not_validated_by_the_registry() {
     // A raw JSON-Schema tool (an MCP import) declares parameters but validates nothing itself.
     let raw = FnTool::builder("raw", "")
-        .parameters(
+        .raw_parameters(
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
         )
         .handler(|arguments, _| async move { Ok(arguments) });

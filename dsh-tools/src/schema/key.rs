@@ -58,11 +58,13 @@ fn words(bytes: &[u8]) -> (u64, u64) {
     }
 }
 
-/// The index among `len` properties whose name `matches`. Payloads usually list keys in
-/// declaration order, some optional ones left out, so the property after the last match (`hint`)
-/// is tried first, then the one after it, and only then the whole list.
+/// The index among `len` properties whose name `matches`, where a payload in declaration order
+/// puts it: payloads usually list keys that way, some optional ones left out, so the property
+/// after the last match (`hint`) is tried, then the one after it. On a miss, callers [`search`]
+/// small objects and look large ones up in their
+/// [`PropertyIndex`](super::property_index::PropertyIndex).
 #[inline(always)]
-pub(super) fn find_from_hint(
+pub(super) fn guess_from_hint(
     len: usize,
     hint: usize,
     matches: impl Fn(usize) -> bool + Copy,
@@ -73,12 +75,12 @@ pub(super) fn find_from_hint(
     if hint + 1 < len && matches(hint + 1) {
         return Some(hint + 1);
     }
-    search(len, matches)
+    None
 }
 
 /// The full scan, kept out of line so the two guesses above stay small enough to inline.
 #[inline(never)]
-fn search(len: usize, matches: impl Fn(usize) -> bool) -> Option<usize> {
+pub(super) fn search(len: usize, matches: impl Fn(usize) -> bool) -> Option<usize> {
     (0..len).find(|&index| matches(index))
 }
 

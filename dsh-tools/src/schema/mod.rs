@@ -12,6 +12,7 @@
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
 //! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
 //! | `key.rs` | property names prepared for matching payload keys |
+//! | `property_index.rs` | a hash index of property names, for objects with many of them |
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
@@ -26,6 +27,7 @@ mod error;
 mod import;
 mod key;
 mod model;
+mod property_index;
 mod render;
 mod semantics;
 mod subset;
