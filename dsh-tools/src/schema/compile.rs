@@ -101,7 +101,7 @@ pub(super) struct ObjectTest {
     pub(super) additional: Additional,
     /// Property names to positions, when there are more than
     /// [`INDEXED_PROPERTIES`](super::property_index::INDEXED_PROPERTIES).
-    pub(super) index: Option<Box<PropertyIndex<Box<str>>>>,
+    pub(super) index: Option<Box<PropertyIndex>>,
 }
 
 /// One declared property.
@@ -206,7 +206,7 @@ fn test_of(schema: &Schema) -> Test {
                 }
             };
             let index = (properties.len() > INDEXED_PROPERTIES).then(|| {
-                let names = rules.properties.iter().map(|p| Box::from(p.name.as_str()));
+                let names = rules.properties.iter().map(|p| p.name.as_str());
                 Box::new(PropertyIndex::new(names))
             });
             Test::Object(ObjectTest {

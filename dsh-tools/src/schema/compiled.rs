@@ -17,7 +17,7 @@ use serde_json::{Map, Number, Value};
 use super::compile::{
     Additional, ArrayTest, Bounds, Lengths, Node, ObjectTest, PropertyTest, Test, lower,
 };
-use super::key::{guess_from_hint, search};
+use super::key::{Probe, guess_from_hint, search};
 use super::model::Schema;
 use super::semantics::{count_up_to_two, has_code_points_within, is_integral, json_equal};
 use super::validate::{MAX_VALIDATION_DEPTH, bound_violation, report};
@@ -243,12 +243,15 @@ fn find_property<'p>(
     Some((index, &properties[index]))
 }
 
+/// The miss path: the key is read once ([`Probe`]) for the hash and every comparison.
 #[inline(never)]
 fn find_elsewhere(object: &ObjectTest, key: &str) -> Option<usize> {
     let properties = &object.properties;
+    let probe = Probe::new(key);
+    let is_named = |index: usize| properties[index].key.matches_probe(&probe);
     match &object.index {
-        Some(index) => index.get(key),
-        None => search(properties.len(), |index| properties[index].key.matches(key)),
+        Some(index) => index.get_probe(&probe, is_named),
+        None => search(properties.len(), is_named),
     }
 }
 

@@ -4,8 +4,10 @@
 //!
 //! The rule: a keyword is accepted only when the validator enforces it or when it is a pure
 //! annotation. Accepted:
-//! - enforced: `type` (one type, or a `[T, "null"]` pair), `properties`, `required`,
-//!   `additionalProperties` (boolean or schema), `items` (one schema), `enum`, `const`, `oneOf`,
+//! - enforced: `type` (one type, or a `[T, "null"]` pair, which beside `enum`/`const` takes
+//!   `null` only when they list it too), `properties`, `required` (missing properties are
+//!   reported in its order), `additionalProperties` (boolean or schema), `items` (one schema),
+//!   `enum`, `const`, `oneOf`,
 //!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern` (ECMA-262, translated; look-around
 //!   and backreferences are refused), `minItems`, `maxItems`;
 //!   `anyOf` only in the nullable form `[<schema>, {"type": "null"}]` that schemars emits for

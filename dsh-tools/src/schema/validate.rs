@@ -183,7 +183,7 @@ fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> 
 /// miss (the interpreter keeps nothing between calls).
 struct Lookup<'s> {
     properties: &'s [Property],
-    index: Option<PropertyIndex<&'s str>>,
+    index: Option<PropertyIndex>,
 }
 
 impl<'s> Lookup<'s> {
@@ -208,16 +208,15 @@ impl<'s> Lookup<'s> {
     #[inline(never)]
     fn find_elsewhere(&mut self, key: &str) -> Option<usize> {
         let properties = self.properties;
+        let is_named = |index: usize| same_key(&properties[index].name, key);
         if properties.len() <= INDEXED_PROPERTIES {
-            return search(properties.len(), |index| {
-                same_key(&properties[index].name, key)
-            });
+            return search(properties.len(), is_named);
         }
         self.index
             .get_or_insert_with(|| {
                 PropertyIndex::new(properties.iter().map(|property| property.name.as_str()))
             })
-            .get(key)
+            .get(key, is_named)
     }
 }
 
