@@ -39,17 +39,22 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 
 /// Turns an `async fn` into a tool: the function stays callable as written, and a unit struct
 /// named after it (`read_file` → `ReadFileTool`) implements `Tool`, ready for
-/// `registry.register(ReadFileTool)`, with its JSON Schema in its docs.
+/// `registry.register(ReadFileTool)`, with its argument and output schemas in its docs.
 ///
-/// Parameters: one `ToolArgs` struct (the whole argument object), or inline parameters (gathered
-/// into a generated `ReadFileToolArgs`; `///` on a parameter is its description, `#[arg(..)]`
-/// takes the field keys of `ToolArgs`), plus optionally `run: &ToolRun` and `#[state] name: &T`
-/// (state given to the registry). Returns `T` or `Result<T, E>` with `T: Serialize + ToolArgs`.
+/// Parameters are gathered into a generated `ReadFileToolArgs`, one property each (`///` on a
+/// parameter is its description, `#[arg(..)]` takes the field keys of `ToolArgs`). A lone
+/// parameter whose type is a `#[derive(ToolArgs)]` struct with named fields (and has no doc
+/// comment or `#[arg]`) is the whole argument object instead — the type decides, through
+/// `ToolArgs::OBJECT_STRUCT` — and `ReadFileToolArgs` dereferences to it. Optionally
+/// `run: &ToolRun` and `#[state] name: &T` (state given to the registry). Returns `T` or
+/// `Result<T, E>` with `T: Serialize + ToolArgs`; a return type named `Result` is a result, any
+/// other is the value.
 ///
 /// Keys: `name` (1–64 of `[a-zA-Z0-9_-]`; default: the fn name), `description` (default: the doc
 /// comment; one is required), `kind`, `timeout_ms`, `concurrency_safe` (or `= classifier_fn`),
 /// `read_only`, `destructive`, `idempotent`, `open_world`, `render = fn(&T) -> impl IntoContent`,
 /// `present_call = fn(&Args) -> Option<ToolCallView>`,
+/// `present_progress = fn(&Args, &ToolProgress) -> Option<ToolCallView>`,
 /// `present_result = fn(&Args, &ToolResult) -> Option<ToolResultView>`, the declarative card
 /// `title = "Read {path}"` and `location = path`, and `crate = path`.
 #[proc_macro_attribute]

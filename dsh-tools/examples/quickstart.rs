@@ -5,102 +5,24 @@
 //! card) and editing a file (shown as a diff card) — plus one with a bug. The example prints what
 //! the model is told (the tool schemas), then runs the calls a model might make: valid ones, one
 //! with three argument mistakes, an unknown tool, one a policy hook denies and one that panics,
-//! printing each result and its presentation card.
+//! printing the cards a UI shows for each call (rendered as text by `TextCards`: the pending
+//! card, progress reports, the result card) and what the model reads back.
 //!
 //! Run with `cargo run -p dsh-tools --example quickstart`.
 
 pub mod coding_tools;
 
-use dsh_tools::{
-    PreToolDecision, TimeoutPolicy, ToolCallView, ToolExecutionInput, ToolResult, ToolResultView,
-};
+use dsh_tools::{PreToolDecision, TextCards, ToolExecution, ToolExecutionInput, ToolProgress};
 
 use coding_tools::{Workspace, create_workspace};
 
-fn show_call_card(card: &ToolCallView) -> String {
-    match card {
-        ToolCallView::Generic {
-            title,
-            kind,
-            locations,
-            ..
-        } => {
-            let files: Vec<&str> = locations
-                .iter()
-                .map(|location| location.path.as_str())
-                .collect();
-            format!(
-                "[{}] {title}{}",
-                kind.as_str(),
-                if files.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", files.join(", "))
-                }
-            )
-        }
-        ToolCallView::Terminal {
-            title, description, ..
-        } => {
-            format!(
-                "[terminal] $ {title}{}",
-                description
-                    .as_ref()
-                    .map(|text| format!("  # {text}"))
-                    .unwrap_or_default()
-            )
-        }
-        ToolCallView::Diff { title, diffs, .. } => {
-            let changes: Vec<String> = diffs
-                .iter()
-                .map(|diff| {
-                    format!(
-                        "-{:?} +{:?}",
-                        diff.old_text.as_deref().unwrap_or(""),
-                        diff.new_text
-                    )
-                })
-                .collect();
-            format!("[diff] {title}: {}", changes.join("; "))
-        }
-    }
-}
-
-fn show_result_card(card: &ToolResultView) -> String {
-    match card {
-        ToolResultView::Generic { title, content } => {
-            let text = dsh_tools::joined_text(content);
-            let lines = text.lines().count();
-            format!(
-                "[generic]{} {:?}{}",
-                title
-                    .as_ref()
-                    .map(|title| format!(" {title}:"))
-                    .unwrap_or_default(),
-                text.lines().next().unwrap_or(""),
-                if lines > 1 {
-                    format!(" (+{} more lines)", lines - 1)
-                } else {
-                    String::new()
-                }
-            )
-        }
-        ToolResultView::Terminal {
-            output, exit_code, ..
-        } => format!(
-            "[terminal] exit {} — {:?}",
-            exit_code.map_or("?".to_owned(), |code| code.to_string()),
-            output.as_deref().unwrap_or("")
-        ),
-        ToolResultView::Diff { title, diffs } => format!(
-            "[diff]{} {} file(s)",
-            title
-                .as_ref()
-                .map(|title| format!(" {title}:"))
-                .unwrap_or_default(),
-            diffs.len()
-        ),
-    }
+/// Indents every line of `block` by `by`.
+fn indented(block: &str, by: &str) -> String {
+    block
+        .lines()
+        .map(|line| format!("{by}{line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -108,11 +30,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The registry turns panics into results; keep the default hook from printing a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("  (a tool panicked: {info})")));
     let root = create_workspace()?;
+    // Each tool's `timeout_ms` is enforced by the registry itself; no policy to install.
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
-    registry.wrap(TimeoutPolicy::new());
 
     // A policy hook: no destructive shell commands.
-    registry.on_pre_execute(|call, next| async move {
+    let _policy = registry.on_pre_execute(|call, next| async move {
         let command = call.arguments()["command"].as_str().unwrap_or("");
         if call.name() == "run_command" && command.split_whitespace().any(|word| word == "rm") {
             return Ok(PreToolDecision::deny(
@@ -159,40 +81,43 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("c9", "read_file", r#"{"path": "src/lib.rs", "limit": 2}"#),
     ];
     println!("\n== A model turn ==");
+    let cards = TextCards::default();
     for (call_id, name, arguments) in turn {
         println!("\n{call_id} {name} {arguments}");
-        let definition = registry.get(name, None);
-        if let Some(definition) = &definition {
-            let parsed =
-                dsh_tools::parse_arguments(arguments).map_err(|error| error.to_string())?;
-            let card = definition
-                .present_call(&parsed)
-                .unwrap_or_else(|| ToolCallView::fallback(name, &parsed));
-            println!("  card:   {}", show_call_card(&card));
-        }
+        let input = ToolExecutionInput::from_raw(call_id, name, arguments);
+        // What a UI shows: the pending card, progress while the call runs, the result card.
+        let pending = registry.present_call(&input);
+        println!("  {}", cards.call(&pending));
+        let progress = {
+            let (cards, pending) = (cards.clone(), pending.clone());
+            move |_: &ToolExecution, progress: ToolProgress| {
+                println!("  {}", cards.progress(&pending, &progress));
+            }
+        };
         let result = registry
-            .execute(ToolExecutionInput::from_raw(call_id, name, arguments))
+            .execute(input.clone().with_progress(progress))
             .await;
+        let card = registry.present_result(&input, &result);
         println!(
-            "  result: {} {}",
-            if result.is_error() { "error" } else { "ok" },
+            "{}",
+            indented(&cards.result(&pending, &card, result.is_error()), "  ")
+        );
+        // What the model reads next (its first line), and the error code a program can match on.
+        let text = result.text();
+        let more = text.lines().count().saturating_sub(1);
+        println!(
+            "  model reads: {:?}{}{}",
+            text.lines().next().unwrap_or(""),
+            if more > 0 {
+                format!(" (+{more} lines)")
+            } else {
+                String::new()
+            },
             result
                 .error_code()
-                .map(|code| format!("[{code}]"))
+                .map(|code| format!(" [{code}]"))
                 .unwrap_or_default()
         );
-        for line in result.text().lines() {
-            println!("    | {line}");
-        }
-        if let Some(definition) = &definition {
-            let parsed =
-                dsh_tools::parse_arguments(arguments).map_err(|error| error.to_string())?;
-            let view = ToolResult::of(&result);
-            let card = definition
-                .present_result(&parsed, &view)
-                .unwrap_or_else(|| ToolResultView::fallback(&view));
-            println!("  result card: {}", show_result_card(&card));
-        }
     }
     std::fs::remove_dir_all(&root)?;
     Ok(())

@@ -43,6 +43,38 @@ pub enum ContentBlock {
         #[serde(default, rename = "mimeType", skip_serializing_if = "Option::is_none")]
         mime_type: Option<String>,
     },
+    /// A resource embedded whole: its URI and its contents (text or base64 data).
+    Resource {
+        /// The resource itself.
+        resource: EmbeddedResource,
+    },
+}
+
+/// The contents of a resource embedded in a result, in MCP's shape (`{"uri", "mimeType"?, "text"}`
+/// or `{"uri", "mimeType"?, "blob"}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EmbeddedResource {
+    /// A text resource.
+    Text {
+        /// The resource URI.
+        uri: String,
+        /// Optional MIME type.
+        #[serde(default, rename = "mimeType", skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+        /// The text.
+        text: String,
+    },
+    /// A binary resource, base64-encoded.
+    Blob {
+        /// The resource URI.
+        uri: String,
+        /// Optional MIME type.
+        #[serde(default, rename = "mimeType", skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+        /// Base64 data.
+        blob: String,
+    },
 }
 
 impl ContentBlock {

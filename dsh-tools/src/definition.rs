@@ -13,6 +13,7 @@ use crate::error::ToolError;
 use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 use crate::schema::CompiledSchema;
@@ -62,8 +63,12 @@ pub struct ToolAnnotations {
 /// - `name`: read once at registration (the key; empty names are refused), so it must not
 ///   change. `name`, `description` and `parameters` are all [`schemas`](crate::ToolRegistry::schemas)
 ///   ever shows the model.
-/// - `timeout_ms`: `Some(0)` is refused at registration; [`TimeoutPolicy`](crate::TimeoutPolicy)
-///   reads it per call from the definition the caller sees.
+/// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
+///   of the definition it dispatches to (unless its [`CallLimits`](crate::CallLimits) turn
+///   timeouts off): at the deadline the body's token is cancelled, after the grace its future is
+///   dropped and the call is `TOOL_TIMEOUT`.
+/// - `max_result_chars`: read when the call finishes, from the definition visible when it
+///   started; `None` uses the registry's budget.
 /// - `execute`: called at dispatch (more than once if a retry layer asks), with the frozen
 ///   arguments and the [`ToolRun`]. It validates its own arguments (violations as
 ///   [`ToolError::invalid_arguments`]); an `Err` reaches the model as `Error: <message>` with its
@@ -77,8 +82,9 @@ pub struct ToolAnnotations {
 ///   started, whatever the outcome.
 /// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
 ///   the batch runner; a panic counts as `false`.
-/// - `present_call`, `present_result`, `annotations`: never called by the pipeline; they are for
-///   bridges and UIs.
+/// - `present_call`, `present_progress`, `present_result`, `annotations`: never called by the
+///   pipeline; they are for bridges and UIs, which reach them through
+///   [`ToolCallView::present`] and its kin (fallbacks included: a panic there is contained).
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
     fn name(&self) -> &str;
@@ -95,10 +101,19 @@ pub trait ToolDefinition: Send + Sync + 'static {
         None
     }
 
-    /// A cooperative time budget, enforced by the timeout policy when one is installed. Never
-    /// sent to the model. Declaring it promises that the body watches
-    /// [`ToolRun::signal`](crate::ToolRun::signal).
+    /// A time budget in milliseconds, enforced by the registry on every call (see
+    /// [`CallLimits`](crate::CallLimits)): at the deadline the body's
+    /// [`ToolRun::signal`](crate::ToolRun::signal) is cancelled, and after a grace the body's
+    /// future is dropped and the call fails with `TOOL_TIMEOUT`. Never sent to the model.
     fn timeout_ms(&self) -> Option<u64> {
+        None
+    }
+
+    /// How many characters of text this tool's results show the model; longer content is cut
+    /// with a marker saying how much was cut (the value stays whole). `None` uses the registry's
+    /// budget ([`CallLimits::max_result_chars`](crate::CallLimits::max_result_chars));
+    /// `Some(usize::MAX)` shows results whole.
+    fn max_result_chars(&self) -> Option<usize> {
         None
     }
 
@@ -138,6 +153,13 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// How to show the pending call; `None` falls back to a generic card.
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
         let _ = arguments;
+        None
+    }
+
+    /// How to show the call while it runs, after the body reported `progress`; `None` keeps the
+    /// pending card (the progress is shown beside it).
+    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        let _ = (arguments, progress);
         None
     }
 

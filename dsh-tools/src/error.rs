@@ -3,16 +3,21 @@
 //!
 //! Everything that can go wrong in a call (a tool's own error, bad arguments, a panic, a timeout,
 //! a failing hook) ends as a `ToolError`; the model sees `Error: <message>`, code sees
-//! [`ToolError::info`]. Constructors for the registry's own failures live here so that their
-//! wording exists in exactly one place.
+//! [`ToolError::info`], which every error result has. Constructors for the registry's own
+//! failures live here so that their wording exists in exactly one place (the pipeline's own,
+//! with their codes, in `pipeline/failure.rs`).
 
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
 use crate::schema::{Violation, Violations};
+use crate::text_bounds::{bound_error_message, quoted};
 
 /// The registry's error codes (`ErrorInfo::code`), as strings so they travel through any protocol.
+///
+/// Every error result the registry returns carries one: the tool's own code when its error has
+/// one, otherwise the code of what failed (a denial, a hook, the tool body, …).
 pub mod codes {
     /// No visible tool of that name when the call was dispatched.
     pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
@@ -24,10 +29,27 @@ pub mod codes {
     pub const ABORTED_BEFORE_DISPATCH: &str = "ABORTED_BEFORE_DISPATCH";
     /// Cancelled after the tool body started; supersedes a success.
     pub const ABORTED: &str = "ABORTED";
-    /// The timeout policy's own deadline fired.
+    /// A call's deadline (its tool's budget, or a timeout layer's) fired before it finished.
     pub const TOOL_TIMEOUT: &str = "TOOL_TIMEOUT";
+    /// A call has a time budget but runs where no tokio timer can enforce it (outside a tokio
+    /// runtime, or in one built without time enabled).
+    pub const TIMER_UNAVAILABLE: &str = "TIMER_UNAVAILABLE";
     /// The tool body panicked.
     pub const TOOL_PANICKED: &str = "TOOL_PANICKED";
+    /// The tool body (or an `execute` layer standing in for it) returned an error without a code
+    /// of its own.
+    pub const TOOL_ERROR: &str = "TOOL_ERROR";
+    /// A `pre-execute` listener, a guard or the approver denied the call.
+    pub const DENIED: &str = "DENIED";
+    /// A `post-execute` listener blocked the result.
+    pub const BLOCKED: &str = "BLOCKED";
+    /// A hook (listener, approver, guard or `execute` layer) panicked, returned an error without
+    /// a code of its own, or misused a decision.
+    pub const HOOK_FAILED: &str = "HOOK_FAILED";
+    /// The tool's content finalizer panicked or returned an error without a code of its own.
+    pub const FINALIZER_FAILED: &str = "FINALIZER_FAILED";
+    /// An imported MCP tool's server died, hung or broke the protocol.
+    pub const MCP_TRANSPORT: &str = "MCP_TRANSPORT";
     /// A schema uses JSON Schema the engine cannot enforce (a registration-time error).
     pub const UNSUPPORTED_SCHEMA: &str = "UNSUPPORTED_SCHEMA";
 }
@@ -42,10 +64,22 @@ pub mod names {
     pub const TOOL_OUTPUT: &str = "ToolOutputError";
     /// Paired with `ABORTED` and `ABORTED_BEFORE_DISPATCH`.
     pub const ABORT: &str = "AbortError";
-    /// Paired with `TOOL_TIMEOUT`.
+    /// Paired with `TOOL_TIMEOUT` and `TIMER_UNAVAILABLE`.
     pub const TOOL_TIMEOUT: &str = "ToolTimeoutError";
     /// Paired with `TOOL_PANICKED`.
     pub const TOOL_PANIC: &str = "ToolPanicError";
+    /// Paired with `TOOL_ERROR`.
+    pub const TOOL_ERROR: &str = "ToolError";
+    /// Paired with `DENIED`.
+    pub const TOOL_DENIED: &str = "ToolDeniedError";
+    /// Paired with `BLOCKED`.
+    pub const TOOL_BLOCKED: &str = "ToolBlockedError";
+    /// Paired with `HOOK_FAILED`.
+    pub const HOOK: &str = "HookError";
+    /// Paired with `FINALIZER_FAILED`.
+    pub const FINALIZER: &str = "ToolFinalizerError";
+    /// Paired with `MCP_TRANSPORT`.
+    pub const MCP_TRANSPORT: &str = "McpTransportError";
     /// Paired with `UNSUPPORTED_SCHEMA`.
     pub const JSON_SCHEMA: &str = "JsonSchemaError";
 }
@@ -75,6 +109,13 @@ impl ErrorInfo {
 ///
 /// Any `std::error::Error` converts into it with `?` (its `Display` becomes the message), which is
 /// why `ToolError` itself does not implement `std::error::Error` (the same trade `anyhow` makes).
+///
+/// An error without `{name, code}` gets the code of what failed when it becomes a result
+/// (`TOOL_ERROR` from a tool body, `HOOK_FAILED` from a hook, …; see [`codes`]). The messages
+/// the registry builds from the model's input (invalid arguments, unparsable JSON, unknown tool
+/// names, panic messages) are cut to [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES); a
+/// message a tool or hook writes itself is kept whole here, and what the model sees of it is
+/// bounded by the result budget ([`CallLimits`](crate::CallLimits)).
 #[derive(Clone, PartialEq)]
 pub struct ToolError {
     message: String,
@@ -115,6 +156,21 @@ impl ToolError {
         self
     }
 
+    /// Attaches `{name, code}` unless the error already has a pair of its own.
+    #[must_use]
+    pub(crate) fn or_info(self, name: &'static str, code: &'static str) -> Self {
+        if self.info().is_some() {
+            return self;
+        }
+        self.with_info(ErrorInfo::new(name, code))
+    }
+
+    /// An error the registry builds, whose message may quote untrusted input: cut to fit
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES) with a marker.
+    fn bounded(name: &'static str, code: &'static str, message: String) -> Self {
+        Self::coded(name, code, bound_error_message(message))
+    }
+
     fn with_violations(mut self, violations: &Violations) -> Self {
         self.detail.get_or_insert_default().violations = Some(violations.as_slice().into());
         self
@@ -148,18 +204,20 @@ impl ToolError {
         format!("Error: {}", self.message)
     }
 
-    /// `unknown tool "<name>"` (`UNKNOWN_TOOL`).
+    /// `unknown tool "<name>"` (`UNKNOWN_TOOL`); a name longer than
+    /// [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     pub fn unknown_tool(name: &str) -> Self {
         Self::coded(
             names::TOOL_NOT_FOUND,
             codes::UNKNOWN_TOOL,
-            format!("unknown tool \"{name}\""),
+            format!("unknown tool \"{}\"", quoted(name)),
         )
     }
 
-    /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list.
+    /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list. The text
+    /// is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_arguments(violations: &Violations) -> Self {
-        Self::coded(
+        Self::bounded(
             names::TOOL_ARGS,
             codes::INVALID_ARGS,
             format!("invalid arguments: {violations}"),
@@ -168,18 +226,20 @@ impl ToolError {
     }
 
     /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
-    /// violations, such as unparsable JSON.
+    /// violations, such as unparsable JSON. The text is cut to fit
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
-        Self::coded(
+        Self::bounded(
             names::TOOL_ARGS,
             codes::INVALID_ARGS,
             format!("invalid arguments: {detail}"),
         )
     }
 
-    /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`).
+    /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`). The text is
+    /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
-        Self::coded(
+        Self::bounded(
             names::TOOL_OUTPUT,
             codes::INVALID_TOOL_OUTPUT,
             format!("tool \"{tool}\" returned invalid output: {detail}"),
@@ -214,9 +274,28 @@ impl ToolError {
         )
     }
 
-    /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`).
-    pub fn panicked(tool: &str, message: &str) -> Self {
+    /// `tool call has a <ms>ms budget, but no tokio timer is available to enforce it: …`
+    /// (`TIMER_UNAVAILABLE`).
+    pub fn timer_unavailable(budget_ms: u64) -> Self {
         Self::coded(
+            names::TOOL_TIMEOUT,
+            codes::TIMER_UNAVAILABLE,
+            format!(
+                "tool call has a {budget_ms}ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
+            ),
+        )
+    }
+
+    /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
+    /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    pub fn mcp_transport(message: impl Into<String>) -> Self {
+        Self::bounded(names::MCP_TRANSPORT, codes::MCP_TRANSPORT, message.into())
+    }
+
+    /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    pub fn panicked(tool: &str, message: &str) -> Self {
+        Self::bounded(
             names::TOOL_PANIC,
             codes::TOOL_PANICKED,
             format!("tool \"{tool}\" panicked: {message}"),

@@ -15,6 +15,9 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
+use crate::definition::ToolDefinition;
+use crate::pipeline::call_observer::{CallObserver, ObservedProgress};
+use crate::pipeline::chain::HookList;
 use crate::progress::{ProgressSink, SharedSink, ToolProgress};
 use crate::registry::core::Core;
 use crate::run::SharedState;
@@ -227,6 +230,12 @@ struct CallShared {
     has_deferred: AtomicBool,
     /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
     body_invoked: AtomicBool,
+    /// Content a body provided for the value it returns (see [`ToolRun::provide_content`]).
+    ///
+    /// [`ToolRun::provide_content`]: crate::ToolRun::provide_content
+    provided: Mutex<Option<Vec<ContentBlock>>>,
+    /// Set while `provided` holds content, so a call whose body provided none never locks.
+    has_provided: AtomicBool,
     /// The registry the call runs in: its shared state, and where dispatch resolves the tool.
     registry: Arc<Core>,
 }
@@ -244,6 +253,8 @@ impl ToolExecution {
                     deferred: Mutex::new(Vec::new()),
                     has_deferred: AtomicBool::new(false),
                     body_invoked: AtomicBool::new(false),
+                    provided: Mutex::new(None),
+                    has_provided: AtomicBool::new(false),
                     registry,
                 },
             }),
@@ -318,6 +329,19 @@ impl ToolExecution {
         }
     }
 
+    /// Sends the body's progress reports to the call `observers` too, after the caller's own
+    /// sink. Done while the call is being captured, when nothing else holds the execution yet.
+    pub(crate) fn follow_progress(
+        &mut self,
+        observers: &HookList<dyn CallObserver>,
+        definition: Option<&Arc<dyn ToolDefinition>>,
+    ) {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            let caller = inner.input.progress.take();
+            inner.input.progress = Some(ObservedProgress::sink(caller, observers, definition));
+        }
+    }
+
     /// Whether the caller has cancelled the call.
     #[inline]
     pub fn is_cancelled(&self) -> bool {
@@ -365,6 +389,31 @@ impl ToolExecution {
             return Vec::new();
         }
         std::mem::take(&mut *self.deferred())
+    }
+
+    /// Keeps the content a body provided for the value it is about to return.
+    pub(crate) fn provide_content(&self, content: Vec<ContentBlock>) {
+        let shared = &self.inner.shared;
+        *shared
+            .provided
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(content);
+        shared.has_provided.store(true, Ordering::Release);
+    }
+
+    /// Takes the content a body provided, if any.
+    #[inline]
+    pub(crate) fn take_provided_content(&self) -> Option<Vec<ContentBlock>> {
+        let shared = &self.inner.shared;
+        if !shared.has_provided.load(Ordering::Acquire) {
+            return None;
+        }
+        shared.has_provided.store(false, Ordering::Release);
+        shared
+            .provided
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     fn deferred(&self) -> MutexGuard<'_, Vec<ContentBlock>> {

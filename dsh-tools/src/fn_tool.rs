@@ -1,6 +1,6 @@
 //! [`FnTool`]: a tool written by hand, without macros — a name, a description, the schema of its
-//! arguments and an async closure, plus whichever optional parts of [`ToolDefinition`] the tool
-//! needs.
+//! arguments and an async closure (or a synchronous one, run on tokio's blocking pool), plus
+//! whichever optional parts of [`ToolDefinition`] the tool needs.
 //!
 //! The registry never validates arguments; a hand-written tool does it here. Its arguments'
 //! [`Schema`] is given once ([`FnToolBuilder::arguments`]) and both rendered into the
@@ -17,6 +17,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::blocking::run_blocking;
 use crate::content::ContentBlock;
 use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::error::ToolError;
@@ -24,6 +25,7 @@ use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema};
@@ -35,6 +37,7 @@ type Finalize = dyn Fn(&ToolExecution, &ToolExecutionResult) -> Result<Option<Ve
     + Sync;
 type Classifier = dyn Fn(&Value) -> bool + Send + Sync;
 type PresentCall = dyn Fn(&Value) -> Option<ToolCallView> + Send + Sync;
+type PresentProgress = dyn Fn(&Value, &ToolProgress) -> Option<ToolCallView> + Send + Sync;
 type PresentResult = dyn Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync;
 
 /// The parts of an [`FnTool`] other than its handler.
@@ -48,11 +51,13 @@ struct Parts {
     arguments: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
     timeout_ms: Option<u64>,
+    max_result_chars: Option<usize>,
     concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
+    present_progress: Option<Arc<PresentProgress>>,
     present_result: Option<Arc<PresentResult>>,
 }
 
@@ -104,11 +109,13 @@ impl FnTool {
                 arguments: Some(none),
                 output: None,
                 timeout_ms: None,
+                max_result_chars: None,
                 concurrency_safe: None,
                 annotations: ToolAnnotations::default(),
                 render: None,
                 finalize: None,
                 present_call: None,
+                present_progress: None,
                 present_result: None,
             },
         }
@@ -147,10 +154,20 @@ impl FnToolBuilder {
         self
     }
 
-    /// A cooperative time budget, enforced by [`TimeoutPolicy`](crate::TimeoutPolicy).
+    /// A time budget in milliseconds, enforced by the registry: at the deadline the handler's
+    /// token is cancelled, after a grace its future is dropped and the call is `TOOL_TIMEOUT`
+    /// (see [`CallLimits`](crate::CallLimits)).
     #[must_use]
     pub fn timeout_ms(mut self, budget_ms: u64) -> Self {
         self.parts.timeout_ms = Some(budget_ms);
+        self
+    }
+
+    /// How many characters of text a result shows the model (the registry's budget otherwise);
+    /// see [`ToolDefinition::max_result_chars`].
+    #[must_use]
+    pub fn max_result_chars(mut self, max_chars: usize) -> Self {
+        self.parts.max_result_chars = Some(max_chars);
         self
     }
 
@@ -212,6 +229,16 @@ impl FnToolBuilder {
         self
     }
 
+    /// How to show a running call after a progress report, from `(arguments, progress)`.
+    #[must_use]
+    pub fn present_progress<F>(mut self, present: F) -> Self
+    where
+        F: Fn(&Value, &ToolProgress) -> Option<ToolCallView> + Send + Sync + 'static,
+    {
+        self.parts.present_progress = Some(Arc::new(present));
+        self
+    }
+
     /// How to show a completed call.
     #[must_use]
     pub fn present_result<F>(mut self, present: F) -> Self
@@ -245,6 +272,43 @@ impl FnToolBuilder {
             handler,
         }
     }
+
+    /// Finishes the tool with a synchronous body, run on tokio's blocking pool: for a body that
+    /// blocks its thread (file or process I/O, a sync client). `handler(arguments, run)` returns
+    /// what [`handler`](Self::handler)'s future would.
+    ///
+    /// A deadline cannot stop a thread: past its budget and grace the call returns `TOOL_TIMEOUT`
+    /// and the thread finishes in the background, its result discarded. A body that can stop
+    /// early checks [`ToolRun::is_cancelled`], which turns true at the deadline or when the caller
+    /// cancels. Calls must run on a tokio runtime.
+    ///
+    /// ```
+    /// use dsh_tools::{FnTool, ToolError};
+    ///
+    /// let disk_usage = FnTool::builder("disk_usage", "Bytes used by the workspace.")
+    ///     .timeout_ms(5_000)
+    ///     .blocking_handler(|_arguments, run| {
+    ///         let mut total = 0_u64;
+    ///         for entry in std::fs::read_dir(".")? {
+    ///             if run.is_cancelled() {
+    ///                 return Err(ToolError::new("stopped"));
+    ///             }
+    ///             total += entry?.metadata()?.len();
+    ///         }
+    ///         Ok(total)
+    ///     });
+    /// ```
+    pub fn blocking_handler<F, O>(self, handler: F) -> FnTool
+    where
+        F: Fn(Value, ToolRun) -> Result<O, ToolError> + Send + Sync + 'static,
+        O: Serialize + Send + 'static,
+    {
+        let handler = Arc::new(handler);
+        self.handler(move |arguments, run| {
+            let handler = Arc::clone(&handler);
+            run_blocking(move || handler(arguments, run))
+        })
+    }
 }
 
 impl ToolDefinition for FnTool {
@@ -262,6 +326,10 @@ impl ToolDefinition for FnTool {
 
     fn timeout_ms(&self) -> Option<u64> {
         self.parts.timeout_ms
+    }
+
+    fn max_result_chars(&self) -> Option<usize> {
+        self.parts.max_result_chars
     }
 
     fn output_schema(&self) -> Option<&CompiledSchema> {
@@ -305,6 +373,13 @@ impl ToolDefinition for FnTool {
             .present_call
             .as_ref()
             .and_then(|present| present(arguments))
+    }
+
+    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        self.parts
+            .present_progress
+            .as_ref()
+            .and_then(|present| present(arguments, progress))
     }
 
     fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {

@@ -6,7 +6,8 @@
 //! wrappers and result checks, and always ends as one well-formed [`ToolExecutionResult`].
 //!
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
-//! self-correct from: never a panic, never a silently dropped field.
+//! self-correct from: never a panic, never a hang past its deadline, never a silently dropped
+//! field.
 //!
 //! # Writing a tool
 //!
@@ -53,25 +54,53 @@
 //!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
 //!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
 //!   call's own, each layer in registration order; the first `execute` layer is outermost.
-//! - Policies: [`TimeoutPolicy`] and the batch runner ([`ToolRegistry::execute_batch`]).
+//!   [`ToolRegistry::observe`] adds a [`CallObserver`], which also hears each call start and
+//!   report progress.
+//! - Limits every call runs under, on by default ([`CallLimits`], set with
+//!   [`ToolRegistry::set_limits`]): each tool's `timeout_ms` is enforced (cooperative through the
+//!   body's token, then a bounded grace after which the body's future is dropped), and the text a
+//!   result shows the model has a budget. Bodies that block their thread run on tokio's blocking
+//!   pool (`#[tool(blocking)]`, [`FnToolBuilder::blocking_handler`]).
+//! - Policies: [`TimeoutPolicy`] (an outer budget of your own, over retries and layers) and the
+//!   batch runner ([`ToolRegistry::execute_batch`]).
+//! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
+//!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
+//! - Presentation: the cards a UI shows for a call ([`ToolCallView`], [`ToolResultView`]),
+//!   made by [`ToolRegistry::present_call`], [`ToolRegistry::present_progress`] and
+//!   [`ToolRegistry::present_result`] so that they never fail, and rendered for terminals by
+//!   [`TextCards`]. With feature `acp`, [`acp`] shows them in an editor over the Agent Client
+//!   Protocol.
+//! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
+//!   parses their tool calls into inputs and formats results as their next-turn messages.
+//! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
+//! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports
+//!   MCP servers' tools.
 
+#[cfg(feature = "acp")]
+pub mod acp;
 mod args;
 mod arguments;
+mod blocking;
 mod content;
 mod definition;
 mod error;
 mod execution;
 mod fn_tool;
 mod future;
+mod limits;
 mod lossless;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod pipeline;
 mod policy;
 mod present;
 mod progress;
+pub mod providers;
 mod registry;
 mod result;
 mod run;
 pub mod schema;
+mod text_bounds;
 mod tool;
 mod unique_keys;
 
@@ -79,9 +108,19 @@ mod unique_keys;
 #[path = "macro_support/mod.rs"]
 pub mod __private;
 
-pub use args::{ConvertError, ToolArgs, ToolArgsObject};
+// The macros' expansions name `::dsh_tools`, which this makes resolve inside the crate too.
+#[cfg(doc)]
+extern crate self as dsh_tools;
+
+// The examples' tools (`examples/coding_tools/`), in the docs only, to show what the macros
+// generate page by page; the library itself does not contain them. The module documents itself.
+#[cfg(doc)]
+#[path = "../examples/coding_tools/mod.rs"]
+pub mod example_tools;
+
+pub use args::{ConvertError, ToolArgs};
 pub use arguments::parse_arguments;
-pub use content::{ContentBlock, joined_text};
+pub use content::{ContentBlock, EmbeddedResource, joined_text};
 pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
 #[cfg(feature = "macros")]
 pub use dsh_tools_macros::{ToolArgs, tool};
@@ -89,7 +128,9 @@ pub use error::{ErrorInfo, ToolError, codes, names};
 pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
 pub use fn_tool::{FnTool, FnToolBuilder};
 pub use future::BoxFuture;
+pub use limits::CallLimits;
 pub use lossless::{NotLossless, to_lossless_value};
+pub use pipeline::call_observer::{CallObserver, ObservedCall};
 pub use pipeline::observer::ObserverReturn;
 pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -97,7 +138,10 @@ pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult,
 pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
 pub use policy::batch::{BatchOutcome, ExecutionMode};
 pub use policy::timeout::TimeoutPolicy;
-pub use present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use present::{
+    FileDiff, FileLocation, TextCards, ToolCallKind, ToolCallRef, ToolCallView, ToolResult,
+    ToolResultView,
+};
 pub use progress::{ProgressSink, ToolProgress};
 pub use registry::{
     IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,
@@ -107,6 +151,7 @@ pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
 pub use run::{SharedState, ToolRun};
 pub use schema::{Schema, SchemaError};
 pub use serde_json::{Value, json};
+pub use text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Tool, ToolContract};
 

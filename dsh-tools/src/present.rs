@@ -4,6 +4,17 @@
 //! and a diff card for edits. Presenters are pure functions of the arguments (and, for results, of
 //! the result), so a UI may call them while streaming and again when replaying a session. Bridges
 //! (ACP, a CLI log) turn cards into their own shapes; this module does not know any of them.
+//!
+//! Beside the vocabulary: `fallback` makes the cards of a call from its definition so that they
+//! never fail ([`ToolCallView::present`], [`ToolResultView::present`]), `text` renders cards as
+//! plain text ([`TextCards`]) with the line diffs of `diff`.
+
+mod diff;
+mod fallback;
+pub(crate) mod text;
+
+pub use self::fallback::ToolCallRef;
+pub use self::text::TextCards;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

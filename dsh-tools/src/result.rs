@@ -184,6 +184,12 @@ impl ToolExecutionResult {
         self.content = content;
     }
 
+    /// The content, to edit in place, keeping the stamp (the registry's own rewrites).
+    #[inline]
+    pub(crate) fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
+        &mut self.content
+    }
+
     /// Puts `contexts` before the ones already attached.
     #[inline]
     pub(crate) fn prepend_additional_contexts(&mut self, mut contexts: Vec<ContentBlock>) {

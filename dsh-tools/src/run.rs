@@ -143,6 +143,16 @@ impl ToolRun {
         self.execution.has_progress_sink()
     }
 
+    /// Hands over the content of the value this body is about to return, when the body has it
+    /// already — a bridge relaying another server's result, whose content blocks must reach the
+    /// model as they are. The registry then uses it instead of the definition's
+    /// [`render`](crate::ToolDefinition::render) for that value (the value is still checked
+    /// against the output schema). It applies to this dispatch's successful value only: an error,
+    /// a cancelled call, or a layer or post-execute hook that replaces the value ignores it.
+    pub fn provide_content(&self, content: Vec<ContentBlock>) {
+        self.execution.provide_content(content);
+    }
+
     /// Queues context for the model's next request; it is delivered with the result, before any
     /// context a post-execute hook adds.
     pub fn defer_context(&self, context: ContentBlock) {

@@ -20,6 +20,7 @@ use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
 use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema, SchemaError};
@@ -40,8 +41,10 @@ pub trait Tool: Send + Sync + 'static {
     const NAME: &'static str;
     /// What the tool does, for the model.
     const DESCRIPTION: &'static str;
-    /// A cooperative time budget in milliseconds (see [`ToolDefinition::timeout_ms`]).
+    /// A time budget in milliseconds, enforced by the registry (see [`ToolDefinition::timeout_ms`]).
     const TIMEOUT_MS: Option<u64> = None;
+    /// The result budget in characters (see [`ToolDefinition::max_result_chars`]).
+    const MAX_RESULT_CHARS: Option<usize> = None;
 
     /// The schemas, built once per tool type: return a `static`
     /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
@@ -73,6 +76,12 @@ pub trait Tool: Send + Sync + 'static {
     /// How to show the pending call.
     fn call_view(&self, args: &Self::Args) -> Option<ToolCallView> {
         let _ = args;
+        None
+    }
+
+    /// How to show the call while it runs, after a progress report.
+    fn progress_view(&self, args: &Self::Args, progress: &ToolProgress) -> Option<ToolCallView> {
+        let _ = (args, progress);
         None
     }
 
@@ -204,6 +213,10 @@ impl<T: Tool> ToolDefinition for T {
         T::TIMEOUT_MS
     }
 
+    fn max_result_chars(&self) -> Option<usize> {
+        T::MAX_RESULT_CHARS
+    }
+
     fn output_schema(&self) -> Option<&CompiledSchema> {
         T::contract().output()
     }
@@ -235,6 +248,11 @@ impl<T: Tool> ToolDefinition for T {
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
         let args: T::Args = T::contract().parse(arguments).ok()?;
         self.call_view(&args)
+    }
+
+    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        let args: T::Args = T::contract().parse(arguments).ok()?;
+        self.progress_view(&args, progress)
     }
 
     fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {

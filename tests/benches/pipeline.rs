@@ -10,6 +10,8 @@
 //!   `ToolDefinition`, the shape macro-generated tools have), given a ready `ToolExecutionInput`.
 //! * `execute/no_hooks_building_input`: the same, building the input (two `String`s) per call.
 //! * `execute/fn_tool`: the same tool written with `FnTool` (its handler gets owned arguments).
+//! * `execute/budgeted`: `no_hooks` with a declared time budget, which the registry enforces: the
+//!   body runs under its deadline (a timer and a child token).
 //! * `execute/hooks_N`: `no_hooks` with N pre-execute listeners, guards, execute layers,
 //!   post-execute listeners and result observers each (N = 1, 2, 3), to show linear growth.
 //!
@@ -18,8 +20,8 @@
 //! before its clock starts (their drop is still measured).
 //!
 //! For instruction counts, `PIPELINE_PROFILE=<case> valgrind --tool=callgrind <bench binary>`
-//! runs one case (`d`, `d_same_input`, `no_hooks`, `no_hooks_building_input`, `fn_tool`, `hooks_1`, `hooks_2`,
-//! `hooks_3`) `PROFILE_ITERATIONS` times (or `PIPELINE_PROFILE_ITERATIONS`) instead of the
+//! runs one case (`d`, `d_same_input`, `no_hooks`, `no_hooks_building_input`, `fn_tool`,
+//! `budgeted`, `hooks_1`, `hooks_2`, `hooks_3`) `PROFILE_ITERATIONS` times (or `PIPELINE_PROFILE_ITERATIONS`) instead of the
 //! criterion run; divide the totals by that count.
 
 use std::collections::HashMap;
@@ -39,7 +41,9 @@ const PROFILE_ITERATIONS: u64 = 100_000;
 type DynTool = Arc<dyn Fn(Value) -> BoxFuture<'static, Value> + Send + Sync>;
 
 fn runtime() -> Runtime {
+    // Time is enabled for the budgeted case's timer; no case ever waits on it.
     Builder::new_current_thread()
+        .enable_time()
         .build()
         .expect("a current-thread runtime")
 }
@@ -47,6 +51,7 @@ fn runtime() -> Runtime {
 /// A no-argument tool with a trivial body, implemented the way generated code does.
 struct Noop {
     parameters: Value,
+    timeout_ms: Option<u64>,
 }
 
 impl ToolDefinition for Noop {
@@ -62,6 +67,10 @@ impl ToolDefinition for Noop {
         &self.parameters
     }
 
+    fn timeout_ms(&self) -> Option<u64> {
+        self.timeout_ms
+    }
+
     fn execute<'a>(
         &'a self,
         _arguments: &'a Value,
@@ -72,15 +81,25 @@ impl ToolDefinition for Noop {
 }
 
 fn registry_with_hooks(per_kind: usize) -> ToolRegistry {
+    noop_registry(per_kind, None)
+}
+
+/// A registry with `Noop` (with `timeout_ms`) and `per_kind` hooks of each kind.
+fn noop_registry(per_kind: usize, timeout_ms: Option<u64>) -> ToolRegistry {
     let registry = ToolRegistry::new();
     let parameters = serde_json::json!({"type": "object", "properties": {}});
-    registry.register(Noop { parameters }).expect("one tool");
+    let _ = registry
+        .register(Noop {
+            parameters,
+            timeout_ms,
+        })
+        .expect("one tool");
     for _ in 0..per_kind {
-        registry.on_pre_execute(|_, next| next.run());
-        registry.guard(|_| None);
-        registry.on_execute(|request, next| next.run(request));
-        registry.on_post_execute(|_, _, next| next.run());
-        registry.on_result(|_, _| ());
+        let _ = registry.on_pre_execute(|_, next| next.run());
+        let _ = registry.guard(|_| None);
+        let _ = registry.on_execute(|request, next| next.run(request));
+        let _ = registry.on_post_execute(|_, _, next| next.run());
+        let _ = registry.on_result(|_, _| ());
     }
     registry
 }
@@ -98,7 +117,7 @@ fn bare_tools() -> HashMap<String, DynTool> {
 
 fn fn_tool_registry() -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(
             FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
         )
@@ -141,6 +160,11 @@ fn bench_pipeline(c: &mut Criterion) {
     group.bench_function("fn_tool", |b| {
         b.iter_custom(|iters| timed_calls(&rt, &fn_tool, iters));
     });
+
+    let budgeted = noop_registry(0, Some(60_000));
+    group.bench_function("budgeted", |b| {
+        b.iter_custom(|iters| timed_calls(&rt, &budgeted, iters));
+    });
     group.finish();
 
     // Last, so that its inputs do not precede the cases above in the allocator's history.
@@ -161,6 +185,7 @@ fn profile(rt: &Runtime, case: &str) {
         "no_hooks" => timed_calls(rt, &registry_with_hooks(0), iters),
         "no_hooks_building_input" => calls_building_input(rt, &registry_with_hooks(0), iters),
         "fn_tool" => timed_calls(rt, &fn_tool_registry(), iters),
+        "budgeted" => timed_calls(rt, &noop_registry(0, Some(60_000)), iters),
         "hooks_1" => timed_calls(rt, &registry_with_hooks(1), iters),
         "hooks_2" => timed_calls(rt, &registry_with_hooks(2), iters),
         "hooks_3" => timed_calls(rt, &registry_with_hooks(3), iters),

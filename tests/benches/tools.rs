@@ -12,6 +12,10 @@
 //!
 //! `rmcp`'s `ToolCallContext` needs a `Peer`; it comes from `serve_directly` on one end of an idle
 //! `tokio::io::duplex`, which the measured code never touches.
+//!
+//! For instruction counts, `TOOLS_PROFILE=<e1|ours> valgrind --tool=callgrind <bench binary>` runs
+//! one case `TOOLS_PROFILE_ITERATIONS` times (default 10,000) instead of the criterion run; run
+//! two iteration counts and divide the difference of the totals by the difference of the counts.
 
 // The argument types exist to be deserialized; the bodies read only `path`.
 #![allow(dead_code)]
@@ -136,7 +140,7 @@ fn bench(c: &mut Criterion) {
         .expect("runtime");
 
     let registry = ToolRegistry::new();
-    registry.register(ours::SearchFilesTool).expect("registers");
+    let _ = registry.register(ours::SearchFilesTool).expect("registers");
 
     let server = theirs::Server::new();
     let router: ToolRouter<theirs::Server> = server.tool_router.clone();
@@ -164,6 +168,33 @@ fn bench(c: &mut Criterion) {
         let response = router.call(context).await.expect("rmcp answers");
         assert!(format!("{response:?}").contains("/src"));
     });
+
+    if let Ok(case) = std::env::var("TOOLS_PROFILE") {
+        let iterations: u64 = std::env::var("TOOLS_PROFILE_ITERATIONS")
+            .map_or(10_000, |count| count.parse().expect("an iteration count"));
+        runtime.block_on(async {
+            for _ in 0..iterations {
+                match case.as_str() {
+                    "e1" => {
+                        let context = ToolCallContext::new(
+                            &server,
+                            CallToolRequestParams::new("search_files")
+                                .with_arguments(object.clone()),
+                            RequestContext::new(NumberOrString::Number(1), peer.clone()),
+                        );
+                        black_box(router.call(context).await.expect("rmcp answers"));
+                    }
+                    "ours" => {
+                        let input = ToolExecutionInput::new("call", "search_files", valid.clone());
+                        black_box(registry.execute(input).await);
+                    }
+                    other => panic!("unknown TOOLS_PROFILE case {other:?}"),
+                }
+            }
+        });
+        drop(running);
+        return;
+    }
 
     let mut group = c.benchmark_group("tools");
     group

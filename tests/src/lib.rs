@@ -1,11 +1,22 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, and generators of JSON values and raw JSON Schemas for property tests.
+//! files, generators of JSON values and raw JSON Schemas for property tests, and the ACP JSON
+//! Schema as an oracle.
 
+pub mod acp_schema;
+pub mod doc_links;
 pub mod golden;
 pub mod json_values;
+pub mod mcp_fixture;
+pub mod provider_checkers;
+pub mod provider_corpus;
+pub mod python;
 pub mod raw_schemas;
 pub mod workload;
+
+// The quickstart's tools, shared with the examples (the module documents itself).
+#[path = "../../dsh-tools/examples/coding_tools/mod.rs"]
+pub mod coding_tools;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -115,7 +126,7 @@ pub fn call_with(name: &str, arguments: Value) -> ToolExecutionInput {
 pub fn registry_with(tools: impl IntoIterator<Item = FnTool>) -> ToolRegistry {
     let registry = ToolRegistry::new();
     for tool in tools {
-        registry
+        let _ = registry
             .register(tool)
             .expect("test tools have distinct names");
     }
@@ -166,11 +177,11 @@ pub fn log_observer(registry: &ToolRegistry, log: &Log, label: &'static str) -> 
 
 /// Logs every phase: `pre`, `guard`, `wrapper`, `post`, `observe`.
 pub fn log_every_phase(registry: &ToolRegistry, log: &Log) {
-    log_pre_execute(registry, log, "pre");
-    log_guard(registry, log, "guard");
-    log_wrapper(registry, log, "wrapper");
-    log_post_execute(registry, log, "post");
-    log_observer(registry, log, "observe");
+    let _ = log_pre_execute(registry, log, "pre");
+    let _ = log_guard(registry, log, "guard");
+    let _ = log_wrapper(registry, log, "wrapper");
+    let _ = log_post_execute(registry, log, "post");
+    let _ = log_observer(registry, log, "observe");
 }
 
 /// The single text of a result's content (panics when the content is not one text block).

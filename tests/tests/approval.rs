@@ -8,13 +8,13 @@ use tokio_util::sync::CancellationToken;
 
 fn asking(log: &Log, reason: Option<&'static str>) -> ToolRegistry {
     let registry = registry_with([logging_tool("t", log)]);
-    registry.on_pre_execute(move |_, _| async move {
+    let _ = registry.on_pre_execute(move |_, _| async move {
         Ok(PreToolDecision::Ask {
             reason: reason.map(str::to_owned),
         })
     });
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -73,7 +73,8 @@ async fn rejected_cancelled_and_unavailable_deny_with_fixed_reasons() {
         answering(&registry, outcome);
         let result = registry.execute(call("t")).await;
         assert_eq!(only_text(&result), text);
-        assert!(result.error().unwrap().info().is_none());
+        let info = result.error().unwrap().info().unwrap();
+        assert_eq!((&*info.name, &*info.code), ("ToolDeniedError", "DENIED"));
         assert_eq!(
             log.entries(),
             ["post"],
@@ -132,7 +133,7 @@ async fn guards_still_apply_after_an_approval() {
     let log = Log::new();
     let registry = asking(&log, None);
     answering(&registry, ApprovalOutcome::AllowedOnce);
-    registry.guard(|_| Some("guard wins".to_owned()));
+    let _ = registry.guard(|_| Some("guard wins".to_owned()));
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "Error: guard wins"

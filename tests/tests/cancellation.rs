@@ -55,12 +55,12 @@ async fn cancelled_during_pre_execute_is_aborted_before_dispatch_through_post() 
     let registry = registry_with([logging_tool("t", &log)]);
     let signal = CancellationToken::new();
     let trigger = signal.clone();
-    registry.on_pre_execute(move |_, next| {
+    let _ = registry.on_pre_execute(move |_, next| {
         trigger.cancel();
         next.run()
     });
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -74,7 +74,7 @@ async fn a_denial_stays_a_denial_when_cancelled() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
     let signal = CancellationToken::new();
     let trigger = signal.clone();
-    registry.on_pre_execute(move |_, _| {
+    let _ = registry.on_pre_execute(move |_, _| {
         trigger.cancel();
         async { Ok(PreToolDecision::deny("no")) }
     });
@@ -87,7 +87,7 @@ async fn cancelled_during_post_execute_supersedes_the_success() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
     let signal = CancellationToken::new();
     let trigger = signal.clone();
-    registry.on_post_execute(move |_, _, _| {
+    let _ = registry.on_post_execute(move |_, _, _| {
         trigger.cancel();
         async { Ok(PostToolDecision::accept().with_additional_context(ContentBlock::text("ctx"))) }
     });
@@ -101,7 +101,7 @@ async fn a_block_stays_when_cancelled_during_post_execute() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
     let signal = CancellationToken::new();
     let trigger = signal.clone();
-    registry.on_post_execute(move |_, _, _| {
+    let _ = registry.on_post_execute(move |_, _, _| {
         trigger.cancel();
         async { Ok(PostToolDecision::block(vec![ContentBlock::text("blocked")])) }
     });
@@ -115,7 +115,7 @@ async fn a_short_circuit_success_overtaken_by_cancel_is_aborted_before_dispatch(
     let registry = registry_with([logging_tool("t", &log)]);
     let signal = CancellationToken::new();
     let trigger = signal.clone();
-    registry.on_execute(move |_, _| {
+    let _ = registry.on_execute(move |_, _| {
         trigger.cancel();
         async { Ok(ToolExecutionResult::success(json!("cached"))) }
     });

@@ -23,7 +23,7 @@ async fn a_thousand_concurrent_calls_while_tools_are_registered_and_disposed() {
                 let scope = registry
                     .create_scope(format!("agent-{round}"), None)
                     .expect("fresh agent");
-                scope.register(ok_tool("scoped")).expect("fresh scope");
+                let _ = scope.register(ok_tool("scoped")).expect("fresh scope");
                 tokio::task::yield_now().await;
                 handle.dispose();
                 scope.dispose();
@@ -71,7 +71,7 @@ async fn a_call_keeps_the_hooks_of_the_snapshot_it_started_with() {
     let (release, wait_release) = oneshot::channel::<()>();
     let entered = std::sync::Mutex::new(Some(entered));
     let wait_release = Arc::new(tokio::sync::Mutex::new(Some(wait_release)));
-    registry
+    let _ = registry
         .register(FnTool::builder("slow", "").handler(move |_, _| {
             if let Some(entered) = entered.lock().unwrap().take() {
                 let _ = entered.send(());
@@ -89,7 +89,7 @@ async fn a_call_keeps_the_hooks_of_the_snapshot_it_started_with() {
     wait_entered.await.unwrap();
     // Registered while the call is in its body: the running call must not see it.
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("late post hook");
         next.run()
     });
@@ -119,7 +119,7 @@ async fn hooks_registered_concurrently_are_all_kept() {
     }
     let calls = Arc::new(AtomicUsize::new(0));
     let count = Arc::clone(&calls);
-    registry.on_pre_execute(move |_, next| {
+    let _ = registry.on_pre_execute(move |_, next| {
         count.fetch_add(1, Ordering::SeqCst);
         next.run()
     });
@@ -139,13 +139,13 @@ async fn concurrent_scoped_calls_see_their_own_scope() {
         let registry = registry.clone();
         tasks.push(tokio::spawn(async move {
             let scope = registry.create_scope(format!("a{index}"), None).unwrap();
-            scope
+            let _ = scope
                 .register(
                     FnTool::builder("whoami", "")
                         .handler(move |_, _| async move { Ok(json!(index)) }),
                 )
                 .unwrap();
-            scope
+            let _ = scope
                 .on_pre_execute(move |execution, next| async move {
                     assert_eq!(execution.agent().unwrap().as_str(), format!("a{index}"));
                     next.run().await

@@ -50,14 +50,15 @@ async fn a_body_error_keeps_its_message_and_info() {
 }
 
 #[tokio::test]
-async fn a_std_error_converts_with_question_mark_and_has_no_info() {
+async fn a_std_error_converts_with_question_mark_and_gets_the_tool_error_code() {
     let tool = FnTool::builder("parse", "").handler(|_, _| async {
         let number: u32 = "x".parse()?;
         Ok(json!(number))
     });
     let result = registry_with([tool]).execute(call("parse")).await;
     assert_eq!(only_text(&result), "Error: invalid digit found in string");
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolError", "TOOL_ERROR"));
 }
 
 #[tokio::test]
@@ -108,7 +109,7 @@ async fn malformed_raw_arguments_travel_the_pipeline_and_fail_at_dispatch() {
     let log = Log::new();
     let registry = registry_with([echo_tool()]);
     let seen = log.clone();
-    registry.on_pre_execute(move |execution, next| {
+    let _ = registry.on_pre_execute(move |execution, next| {
         seen.push(format!("pre saw {}", execution.arguments()));
         next.run()
     });
@@ -130,12 +131,12 @@ async fn repeated_keys_in_raw_arguments_are_invalid_args_naming_each_key() {
     let log = Log::new();
     let registry = registry_with([echo_tool()]);
     let seen = log.clone();
-    registry.on_pre_execute(move |execution, next| {
+    let _ = registry.on_pre_execute(move |execution, next| {
         seen.push(format!("pre saw {}", execution.arguments()));
         next.run()
     });
     let seen = log.clone();
-    registry.on_post_execute(move |_, result, next| {
+    let _ = registry.on_post_execute(move |_, result, next| {
         seen.push(format!(
             "post saw {}",
             result.error_code().unwrap_or("success")
@@ -193,7 +194,7 @@ async fn a_panicking_body_is_tool_panicked_and_the_registry_keeps_working() {
     let registry = registry_with([tool, ok_tool("fine")]);
     let log = Log::new();
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -364,7 +365,7 @@ async fn the_body_runs_with_the_call_it_belongs_to() {
             ]))
         });
     let registry = registry_with([tool]);
-    registry.on_pre_execute(|_, next| next.run());
+    let _ = registry.on_pre_execute(|_, next| next.run());
     let result = registry
         .execute(ToolExecutionInput::new("c9", "who", json!({"a": 1})))
         .await;

@@ -83,7 +83,7 @@ async fn the_finalizer_captured_at_start_runs_even_if_the_tool_is_disposed_mid_c
             .register(finalized_tool("t", &runs, false))
             .unwrap(),
     );
-    registry.on_execute(move |request, next| {
+    let _ = registry.on_execute(move |request, next| {
         handle.dispose();
         next.run(request)
     });
@@ -137,7 +137,7 @@ async fn observers_see_the_final_result_once_in_order() {
     let seen: Arc<Mutex<Vec<(String, ToolExecutionResult)>>> = Arc::default();
     for name in ["first", "second"] {
         let sink = Arc::clone(&seen);
-        registry.on_result(move |execution, result| {
+        let _ = registry.on_result(move |execution, result| {
             assert_eq!(execution.name(), "t");
             sink.lock().unwrap().push((name.to_owned(), result.clone()));
         });
@@ -159,9 +159,9 @@ async fn a_panicking_observer_is_contained_and_logged() {
     let _guard = capture.install();
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_result(panicking_observer);
+    let _ = registry.on_result(panicking_observer);
     let seen = log.clone();
-    registry.on_result(move |_, _| seen.push("second observer"));
+    let _ = registry.on_result(move |_, _| seen.push("second observer"));
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "ok");
     assert_eq!(log.entries(), ["body", "second observer"]);
@@ -179,7 +179,7 @@ async fn a_failing_observer_is_logged() {
     let capture = Capture::new();
     let _guard = capture.install();
     let registry = registry_with([logging_tool("t", &Log::new())]);
-    registry.on_result(|_, _| Err(ToolError::new("sink closed")));
+    let _ = registry.on_result(|_, _| Err(ToolError::new("sink closed")));
     let result = registry.execute(call("t")).await;
     assert!(!result.is_error());
     assert!(
@@ -195,7 +195,7 @@ async fn scoped_observers_see_only_their_scopes_calls() {
     let registry = registry_with([logging_tool("t", &log)]);
     let scope = registry.create_scope("agent", None).unwrap();
     let seen = log.clone();
-    scope
+    let _ = scope
         .on_result(move |execution, _| seen.push(format!("observed {:?}", execution.agent())))
         .unwrap();
     registry.execute(call("t")).await;

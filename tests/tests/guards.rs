@@ -19,15 +19,16 @@ fn logging_guard(
 async fn a_guard_reason_denies_the_call_and_post_execute_still_runs() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.guard(logging_guard(&log, "guard", Some("outside the sandbox")));
+    let _ = registry.guard(logging_guard(&log, "guard", Some("outside the sandbox")));
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "Error: outside the sandbox");
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolDeniedError", "DENIED"));
     assert_eq!(log.entries(), ["guard", "post"]);
 }
 
@@ -35,8 +36,8 @@ async fn a_guard_reason_denies_the_call_and_post_execute_still_runs() {
 async fn guards_that_return_nothing_let_the_call_run() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.guard(logging_guard(&log, "g1", None));
-    registry.guard(logging_guard(&log, "g2", None));
+    let _ = registry.guard(logging_guard(&log, "g1", None));
+    let _ = registry.guard(logging_guard(&log, "g2", None));
     assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
     assert_eq!(log.entries(), ["g1", "g2", "body"]);
 }
@@ -45,8 +46,8 @@ async fn guards_that_return_nothing_let_the_call_run() {
 async fn a_guard_is_not_evaluated_after_a_deny() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("pre says no")) });
-    registry.guard(logging_guard(&log, "guard", Some("guard says no")));
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("pre says no")) });
+    let _ = registry.guard(logging_guard(&log, "guard", Some("guard says no")));
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "Error: pre says no");
     assert!(log.entries().is_empty());
@@ -56,8 +57,8 @@ async fn a_guard_is_not_evaluated_after_a_deny() {
 async fn a_guard_is_not_evaluated_after_an_ask_without_approver() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("needs a human")) });
-    registry.guard(logging_guard(&log, "guard", None));
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("needs a human")) });
+    let _ = registry.guard(logging_guard(&log, "guard", None));
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "Error: needs a human"
@@ -69,9 +70,9 @@ async fn a_guard_is_not_evaluated_after_an_ask_without_approver() {
 async fn the_first_reason_denies_and_later_guards_are_skipped() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.guard(logging_guard(&log, "g1", None));
-    registry.guard(logging_guard(&log, "g2", Some("second")));
-    registry.guard(logging_guard(&log, "g3", Some("third")));
+    let _ = registry.guard(logging_guard(&log, "g1", None));
+    let _ = registry.guard(logging_guard(&log, "g2", Some("second")));
+    let _ = registry.guard(logging_guard(&log, "g3", Some("third")));
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "Error: second"
@@ -85,9 +86,9 @@ async fn guards_run_global_first_then_farthest_ancestor_to_own_scope() {
     let registry = registry_with([logging_tool("t", &log)]);
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
-    child.guard(logging_guard(&log, "child", None)).unwrap();
-    parent.guard(logging_guard(&log, "parent", None)).unwrap();
-    registry.guard(logging_guard(&log, "global", None));
+    let _ = child.guard(logging_guard(&log, "child", None)).unwrap();
+    let _ = parent.guard(logging_guard(&log, "parent", None)).unwrap();
+    let _ = registry.guard(logging_guard(&log, "global", None));
     child.execute(call("t")).await;
     assert_eq!(log.entries(), ["global", "parent", "child", "body"]);
 }
@@ -96,9 +97,9 @@ async fn guards_run_global_first_then_farthest_ancestor_to_own_scope() {
 async fn nothing_after_a_guard_turns_its_denial_into_an_allow() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.guard(logging_guard(&log, "guard", Some("no")));
+    let _ = registry.guard(logging_guard(&log, "guard", Some("no")));
     let seen = log.clone();
-    registry.on_execute(move |request, next| {
+    let _ = registry.on_execute(move |request, next| {
         seen.push("wrapper");
         next.run(request)
     });
@@ -115,9 +116,9 @@ async fn nothing_after_a_guard_turns_its_denial_into_an_allow() {
 async fn a_panicking_guard_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.guard(|_| panic!("guard bug"));
+    let _ = registry.guard(|_| panic!("guard bug"));
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -129,8 +130,8 @@ async fn a_panicking_guard_ends_the_call_without_post_execute() {
 #[tokio::test]
 async fn a_guard_sees_the_call_and_can_deny_by_argument() {
     let registry = ToolRegistry::new();
-    registry.register(dsh_tools_tests::echo_tool()).unwrap();
-    registry.guard(|execution| {
+    let _ = registry.register(dsh_tools_tests::echo_tool()).unwrap();
+    let _ = registry.guard(|execution| {
         (execution.arguments()["text"] == "rm -rf /")
             .then(|| "refusing a destructive command".to_owned())
     });

@@ -1,17 +1,20 @@
 //! The JSON Schema rustdoc shows on a derived type or a tool is the schema the model receives.
 //!
 //! Types built from standard types are documented in full and must match the runtime rendering
-//! byte for byte. Nested argument types are documented as `{"$ref": "Name"}`; resolving those
-//! references with the nested types' runtime schemas must give the runtime schema exactly.
+//! byte for byte. Nested argument types are documented as `{"$ref": "Name"}` (linked to their
+//! pages); resolving those references with the nested types' runtime schemas, by the rule the docs
+//! state for keys beside a `$ref`, must give the runtime schema exactly. The same holds for each
+//! tool's output schema.
 
 // The argument types exist for their schemas; not every field is read back.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
 
-use dsh_tools::__private::DocumentedSchema;
-use dsh_tools::{Schema, ToolArgs, ToolDefinition, Value, tool};
+use dsh_tools::__private::{DocumentedOutput, DocumentedSchema};
+use dsh_tools::{Schema, Tool, ToolArgs, ToolDefinition, ToolError, Value, tool};
 use dsh_tools_tests::workload::{Mode, SearchArgs, SearchOptions};
+use serde::Serialize;
 
 /// Every standard shape with every key.
 #[derive(ToolArgs)]
@@ -70,13 +73,33 @@ fn documented<T: DocumentedSchema>() -> Value {
     serde_json::from_str(T::DOCUMENTED_SCHEMA).expect("documented schema is JSON")
 }
 
+fn documented_output<T: DocumentedOutput>() -> Value {
+    serde_json::from_str(T::DOCUMENTED_OUTPUT_SCHEMA).expect("documented output schema is JSON")
+}
+
+/// A type the docs name by `$ref`: its runtime schema and the notes on its values.
+struct Referenced {
+    schema: Schema,
+    notes: &'static [(&'static str, &'static str)],
+}
+
+fn referenced<T: ToolArgs>() -> Referenced {
+    Referenced {
+        schema: runtime::<T>(),
+        notes: T::VALUE_NOTES,
+    }
+}
+
+type References = HashMap<&'static str, Referenced>;
+
 /// Replaces `{"$ref": name}` (and its nullable `anyOf` form) by the runtime schema of `name`,
-/// with the sibling keys the docs show beside the reference.
-fn resolve(doc: &Value, refs: &HashMap<&str, Schema>) -> Value {
+/// applying the keys the docs show beside the reference the way the docs say they apply.
+fn resolve(doc: &Value, refs: &References) -> Value {
     match doc {
         Value::Object(map) => {
             if let Some(name) = map.get("$ref").and_then(Value::as_str) {
-                return with_siblings(refs[name].to_json_schema(), map);
+                let referenced = &refs[name];
+                return with_siblings(referenced.schema.to_json_schema(), map, referenced);
             }
             if let Some(Value::Array(branches)) = map.get("anyOf")
                 && let [reference, null] = branches.as_slice()
@@ -85,11 +108,15 @@ fn resolve(doc: &Value, refs: &HashMap<&str, Schema>) -> Value {
                     null.get("type").and_then(Value::as_str),
                 )
             {
-                let mut schema = refs[name].clone();
+                let referenced = &refs[name];
+                let mut schema = referenced.schema.clone();
                 schema.nullable = true;
-                let resolved =
-                    with_siblings(schema.to_json_schema(), reference.as_object().unwrap());
-                return with_siblings(resolved, map);
+                let resolved = with_siblings(
+                    schema.to_json_schema(),
+                    reference.as_object().unwrap(),
+                    referenced,
+                );
+                return with_siblings(resolved, map, referenced);
             }
             Value::Object(
                 map.iter()
@@ -102,11 +129,41 @@ fn resolve(doc: &Value, refs: &HashMap<&str, Schema>) -> Value {
     }
 }
 
-fn with_siblings(mut resolved: Value, doc: &serde_json::Map<String, Value>) -> Value {
+/// The keys beside a `$ref` replace the type's own: an `enum` or `const` replaces its values,
+/// and a `description` replaces its text, followed by the notes on the values still allowed.
+fn with_siblings(
+    mut resolved: Value,
+    doc: &serde_json::Map<String, Value>,
+    referenced: &Referenced,
+) -> Value {
     let target = resolved.as_object_mut().unwrap();
     for (key, value) in doc {
-        if key != "$ref" && key != "anyOf" {
-            target.insert(key.clone(), value.clone());
+        match key.as_str() {
+            "$ref" | "anyOf" => {}
+            "const" => {
+                target.remove("enum");
+                target.insert(key.clone(), value.clone());
+            }
+            _ => {
+                target.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    if let Some(Value::String(description)) = doc.get("description") {
+        let allowed = |value: &str| match (target.get("enum"), target.get("const")) {
+            (Some(Value::Array(members)), _) => members.iter().any(|member| member == value),
+            (_, Some(constant)) => constant == value,
+            _ => true,
+        };
+        let notes: Vec<String> = referenced
+            .notes
+            .iter()
+            .filter(|(value, _)| allowed(value))
+            .map(|(value, note)| format!("- `{value}`: {note}"))
+            .collect();
+        if !notes.is_empty() {
+            let text = format!("{description}\n\n{}", notes.join("\n"));
+            target.insert("description".into(), Value::String(text));
         }
     }
     resolved
@@ -128,10 +185,10 @@ fn standard_types_are_documented_byte_for_byte() {
 
 #[test]
 fn nested_types_resolve_to_the_runtime_schema() {
-    let refs = HashMap::from([
-        ("Mode", runtime::<Mode>()),
-        ("SearchOptions", runtime::<SearchOptions>()),
-        ("SearchArgs", runtime::<SearchArgs>()),
+    let refs = References::from([
+        ("Mode", referenced::<Mode>()),
+        ("SearchOptions", referenced::<SearchOptions>()),
+        ("SearchArgs", referenced::<SearchArgs>()),
     ]);
     let doc = documented::<SearchArgs>();
     assert!(
@@ -156,4 +213,120 @@ fn tool_docs_show_the_parameters() {
         <GreetToolArgs as DocumentedSchema>::DOCUMENTED_SCHEMA,
         rendered
     );
+}
+
+/// What an edit does with the text it matched.
+#[derive(ToolArgs)]
+#[tool_args(rename_all = "snake_case")]
+enum EditMode {
+    /// Replace the matched text.
+    Replace,
+    /// Insert before it.
+    InsertBefore,
+    /// Delete it.
+    Delete,
+}
+
+/// The mode of new files.
+#[derive(ToolArgs)]
+struct NewFileMode(EditMode);
+
+/// One change.
+#[derive(ToolArgs, Serialize)]
+struct Change {
+    line: u32,
+    text: String,
+}
+
+/// Edits with documented enum fields.
+#[tool]
+async fn edit(
+    /// What to do.
+    mode: EditMode,
+    /// What to do next time.
+    next_mode: Option<EditMode>,
+    /// Only replacing or deleting.
+    #[arg(enum = ["replace", "delete"])]
+    strict_mode: Option<EditMode>,
+    /// Always replacing.
+    #[arg(const = "replace")]
+    fixed_mode: EditMode,
+    /// For new files.
+    new_file_mode: NewFileMode,
+    /// Modes to try.
+    fallbacks: Vec<EditMode>,
+) -> Result<Vec<Change>, ToolError> {
+    let _ = (
+        mode,
+        next_mode,
+        strict_mode,
+        fixed_mode,
+        new_file_mode,
+        fallbacks,
+    );
+    Ok(Vec::new())
+}
+
+/// Runs in a mode: a lone enum parameter is one property.
+#[tool]
+async fn run(mode: Mode) {
+    let _ = mode;
+}
+
+fn edit_references() -> References {
+    References::from([
+        ("EditMode", referenced::<EditMode>()),
+        ("NewFileMode", referenced::<NewFileMode>()),
+        ("Change", referenced::<Change>()),
+        ("Mode", referenced::<Mode>()),
+    ])
+}
+
+#[test]
+fn documented_enum_fields_resolve_with_the_notes_on_their_values() {
+    let refs = edit_references();
+    assert_eq!(
+        resolve(&documented::<EditTool>(), &refs),
+        *EditTool.parameters()
+    );
+    let description = EditTool.parameters()["properties"]["strict_mode"]["description"].clone();
+    assert_eq!(
+        description,
+        "Only replacing or deleting.\n\n- `replace`: Replace the matched text.\n- `delete`: Delete it."
+    );
+}
+
+#[test]
+fn tool_docs_show_the_output() {
+    fn runtime_output<T: Tool>() -> Value {
+        runtime::<T::Output>().to_json_schema()
+    }
+    let refs = edit_references();
+    assert_eq!(
+        <GreetTool as DocumentedOutput>::DOCUMENTED_OUTPUT_SCHEMA,
+        serde_json::to_string_pretty(&runtime_output::<GreetTool>()).unwrap()
+    );
+    assert_eq!(
+        documented_output::<SearchTool>(),
+        runtime_output::<SearchTool>()
+    );
+    assert_eq!(
+        resolve(&documented_output::<EditTool>(), &refs),
+        runtime_output::<EditTool>()
+    );
+    assert_eq!(documented_output::<RunTool>(), runtime_output::<RunTool>());
+}
+
+#[test]
+fn a_lone_parameter_is_documented_in_the_shape_its_type_decides() {
+    let refs = edit_references();
+    assert_eq!(
+        documented::<RunTool>()["properties"]["mode"]["$ref"],
+        "Mode"
+    );
+    assert_eq!(
+        resolve(&documented::<RunTool>(), &refs),
+        *RunTool.parameters()
+    );
+    assert_eq!(documented::<SearchTool>()["$ref"], "SearchArgs");
 }

@@ -1,12 +1,13 @@
 //! Macro-defined tools end to end through the registry: validation errors with their structured
-//! violations, typed conversion, lossless output, state, the run context, timeouts, presenters,
-//! concurrency classification and registration-time schema errors.
+//! violations, typed conversion, lossless output, state, the run context, timeouts, blocking
+//! bodies, result budgets, presenters, concurrency classification and registration-time schema
+//! errors.
 
 use std::time::Duration;
 
 use dsh_tools::{
-    ExecutionMode, RegistryErrorKind, SharedState, TimeoutPolicy, ToolArgs, ToolCallView,
-    ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, codes, json, tool,
+    CallLimits, ExecutionMode, RegistryErrorKind, SharedState, ToolArgs, ToolCallView, ToolError,
+    ToolExecutionInput, ToolRegistry, ToolRun, Value, codes, json, tool,
 };
 use serde::Serialize;
 
@@ -60,6 +61,42 @@ async fn wait_forever(run: &ToolRun) -> String {
     "stopped".to_owned()
 }
 
+/// Greets from the blocking pool, naming the thread it ran on.
+#[tool(blocking)]
+fn blocking_greet(
+    name: String,
+    #[state] greeting: &Greeting,
+    run: &ToolRun,
+) -> Result<String, ToolError> {
+    let thread = std::thread::current().id();
+    Ok(format!(
+        "{}, {name}! (on {thread:?}, cancelled: {})",
+        greeting.0,
+        run.is_cancelled()
+    ))
+}
+
+/// Blocks its thread until its deadline cancels it.
+#[tool(blocking, timeout_ms = 30)]
+fn blocking_until_cancelled(run: &ToolRun) -> String {
+    while !run.is_cancelled() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    "stopped".to_owned()
+}
+
+/// Panics on the blocking pool.
+#[tool(blocking)]
+fn blocking_panic() -> String {
+    panic!("the disk is gone")
+}
+
+/// Returns a long text under a small result budget.
+#[tool(max_result_chars = 150)]
+async fn long_text() -> String {
+    "x".repeat(1_000)
+}
+
 /// Fails with a coded error.
 #[tool]
 async fn full_disk() -> Result<String, ToolError> {
@@ -103,13 +140,17 @@ fn registry() -> ToolRegistry {
     let mut state = SharedState::new();
     state.insert(Greeting("Howdy".into()));
     let registry = ToolRegistry::with_state(state);
-    registry.register(AddTool).unwrap();
-    registry.register(AverageTool).unwrap();
-    registry.register(ConfiguredGreetTool).unwrap();
-    registry.register(RememberTool).unwrap();
-    registry.register(WaitForeverTool).unwrap();
-    registry.register(FullDiskTool).unwrap();
-    registry.register(ReadManyTool).unwrap();
+    let _ = registry.register(AddTool).unwrap();
+    let _ = registry.register(AverageTool).unwrap();
+    let _ = registry.register(ConfiguredGreetTool).unwrap();
+    let _ = registry.register(RememberTool).unwrap();
+    let _ = registry.register(WaitForeverTool).unwrap();
+    let _ = registry.register(FullDiskTool).unwrap();
+    let _ = registry.register(ReadManyTool).unwrap();
+    let _ = registry.register(BlockingGreetTool).unwrap();
+    let _ = registry.register(BlockingUntilCancelledTool).unwrap();
+    let _ = registry.register(BlockingPanicTool).unwrap();
+    let _ = registry.register(LongTextTool).unwrap();
     registry
 }
 
@@ -186,7 +227,7 @@ async fn state_parameters_reach_registry_state() {
         "registering does not need the state"
     );
     let bare = ToolRegistry::new();
-    bare.register(ConfiguredGreetTool).unwrap();
+    let _ = bare.register(ConfiguredGreetTool).unwrap();
     let result = call(&bare, "configured_greet", json!({"name": "Ada"})).await;
     assert!(result.is_error());
     assert!(
@@ -208,12 +249,62 @@ async fn the_run_context_defers_context() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn timeout_ms_is_enforced_by_the_timeout_policy() {
+async fn timeout_ms_is_enforced_by_default() {
     let registry = registry();
-    registry.wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(10)));
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(10)));
     let result = call(&registry, "wait_forever", json!({})).await;
     assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
     assert_eq!(result.text(), "Error: tool call timed out after 50ms");
+}
+
+#[tokio::test]
+async fn a_blocking_tool_runs_its_plain_fn_off_the_callers_thread_with_state_and_run() {
+    let registry = registry();
+    let result = call(&registry, "blocking_greet", json!({"name": "Ada"})).await;
+    let caller = std::thread::current().id();
+    assert!(!result.is_error(), "{}", result.text());
+    assert!(result.text().starts_with("Howdy, Ada! (on "));
+    assert!(result.text().ends_with(", cancelled: false)"));
+    assert!(
+        !result.text().contains(&format!("{caller:?})")),
+        "ran on the caller's thread: {}",
+        result.text()
+    );
+    // The function stays callable as written.
+    let run = ToolRun::detached("c", "blocking_greet", json!({}));
+    let direct = blocking_greet("Bo".into(), &Greeting("Hi".into()), &run).unwrap();
+    assert!(direct.starts_with("Hi, Bo! (on "));
+}
+
+#[tokio::test]
+async fn a_blocking_tool_sees_its_deadline_and_times_out() {
+    let registry = registry();
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_secs(60)));
+    let result = call(&registry, "blocking_until_cancelled", json!({})).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.text(), "Error: tool call timed out after 30ms");
+}
+
+#[tokio::test]
+async fn a_panic_in_a_blocking_tool_is_tool_panicked() {
+    let result = call(&registry(), "blocking_panic", json!({})).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+    assert_eq!(
+        result.text(),
+        "Error: tool \"blocking_panic\" panicked: the disk is gone"
+    );
+}
+
+#[tokio::test]
+async fn max_result_chars_cuts_the_content_but_not_the_value() {
+    let result = call(&registry(), "long_text", json!({})).await;
+    assert_eq!(result.value(), Some(&json!("x".repeat(1_000))));
+    let marker = "…[truncated: 956 of 1,000 characters omitted; call the tool again with a narrower request to see the rest]";
+    assert_eq!(
+        result.text(),
+        format!("{}{marker}", "x".repeat(150 - marker.chars().count()))
+    );
+    assert_eq!(result.text().chars().count(), 150);
 }
 
 #[tokio::test]

@@ -108,6 +108,83 @@ async fn set_config(
     values.len() + remove.len()
 }
 
+/// What an edit does with the text it matched.
+#[derive(ToolArgs)]
+#[tool_args(rename_all = "snake_case")]
+enum EditMode {
+    /// Replace the matched text.
+    Replace,
+    /// Insert before the matched text.
+    InsertBefore,
+    /// Delete the matched text.
+    Delete,
+}
+
+/// Which occurrence.
+#[derive(ToolArgs)]
+#[tool_args(rename_all = "lowercase")]
+enum Occurrence {
+    /// The first one.
+    First,
+    /// The last one.
+    Last,
+}
+
+#[derive(ToolArgs)]
+struct Anchor {
+    /// The text to find.
+    text: String,
+    /// Which occurrence to use when the text appears more than once.
+    occurrence: Option<Occurrence>,
+}
+
+/// How to report the change.
+#[derive(ToolArgs)]
+#[tool_args(tag = "kind", rename_all = "snake_case")]
+enum Report {
+    /// No report.
+    Quiet,
+    /// A unified diff.
+    Diff {
+        /// Lines of context.
+        context: u8,
+    },
+}
+
+/// The mode of new files.
+#[derive(ToolArgs)]
+struct NewFileMode(EditMode);
+
+/// Apply an edit at an anchor: documented enum fields keep the notes on their values.
+#[tool]
+async fn apply_edit(
+    /// What to do with the matched text.
+    mode: EditMode,
+    /// What to do next time; `mode` again when absent.
+    next_mode: Option<EditMode>,
+    /// Modes to try in order when the anchor is missing.
+    fallbacks: Vec<EditMode>,
+    /// Where the edit applies.
+    anchor: Anchor,
+    /// How to report the change.
+    report: Report,
+    /// The mode when the file is read-only: only replacing or deleting.
+    #[arg(enum = ["replace", "delete"])]
+    read_only_mode: Option<EditMode>,
+    /// The mode for files the edit creates.
+    new_file_mode: NewFileMode,
+) -> usize {
+    let _ = (
+        mode,
+        next_mode,
+        anchor,
+        report,
+        read_only_mode,
+        new_file_mode,
+    );
+    fallbacks.len()
+}
+
 fn check(definition: &dyn ToolDefinition) {
     let schema = serde_json::to_value(definition.schema()).expect("serializable");
     assert_golden("tools", definition.name(), &schema);
@@ -141,4 +218,9 @@ fn draw_schema() {
 #[test]
 fn set_config_schema() {
     check(&SetConfigTool);
+}
+
+#[test]
+fn apply_edit_schema() {
+    check(&ApplyEditTool);
 }

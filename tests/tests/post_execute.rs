@@ -14,7 +14,7 @@ fn deferring_tool() -> FnTool {
 
 fn deciding(decision: PostToolDecision) -> ToolRegistry {
     let registry = registry_with([deferring_tool()]);
-    registry.on_post_execute(move |_, _, _| {
+    let _ = registry.on_post_execute(move |_, _, _| {
         let decision = decision.clone();
         async move { Ok(decision) }
     });
@@ -48,7 +48,7 @@ async fn accept_with_content_keeps_the_value() {
 async fn accept_with_content_keeps_the_error_of_a_failure() {
     let registry = registry_with([FnTool::builder("t", "")
         .handler(|_, _| async { Err::<(), _>(ToolError::coded("E", "E_X", "broke")) })]);
-    registry.on_post_execute(|_, _, _| async {
+    let _ = registry.on_post_execute(|_, _, _| async {
         Ok(PostToolDecision::replace_content(vec![ContentBlock::text(
             "broke; try again with --force",
         )]))
@@ -70,7 +70,8 @@ async fn accept_with_value_is_revalidated_and_re_rendered() {
         .render(|_, value| Ok(vec![ContentBlock::text(format!("n = {value}"))]))
         .handler(|_, _| async { Ok(json!(1)) });
     let registry = registry_with([tool]);
-    registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(2))) });
+    let _ =
+        registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(2))) });
     let result = registry.execute(call("n")).await;
     assert_eq!(result.value(), Some(&json!(2)));
     assert_eq!(only_text(&result), "n = 2");
@@ -86,7 +87,8 @@ async fn accept_with_an_invalid_value_is_invalid_output() {
         })
         .handler(|_, _| async { Ok(json!(1)) });
     let registry = registry_with([tool]);
-    registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1.5))) });
+    let _ = registry
+        .on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1.5))) });
     let result = registry.execute(call("n")).await;
     assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
     assert_eq!(
@@ -100,7 +102,8 @@ async fn accept_with_value_on_a_failure_is_an_error() {
     let registry =
         registry_with([FnTool::builder("t", "")
             .handler(|_, _| async { Err::<(), _>(ToolError::new("broke")) })]);
-    registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1))) });
+    let _ =
+        registry.on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1))) });
     let result = registry.execute(call("t")).await;
     assert_eq!(
         only_text(&result),
@@ -138,7 +141,8 @@ async fn block_shows_the_feedback_verbatim_and_drops_the_value() {
         result.error().unwrap().message(),
         "Do not read secrets.\nAsk the user."
     );
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolBlockedError", "BLOCKED"));
 }
 
 #[tokio::test]
@@ -183,7 +187,7 @@ async fn listeners_see_the_result_and_chain_through_next() {
     let log = Log::new();
     let registry = registry_with([value_tool("t", json!("v"))]);
     let seen = log.clone();
-    registry.on_post_execute(move |_, result, next| {
+    let _ = registry.on_post_execute(move |_, result, next| {
         let seen = seen.clone();
         async move {
             seen.push(format!("outer saw {}", result.text()));
@@ -195,7 +199,7 @@ async fn listeners_see_the_result_and_chain_through_next() {
         }
     });
     let seen = log.clone();
-    registry.on_post_execute(move |execution, result, next| {
+    let _ = registry.on_post_execute(move |execution, result, next| {
         seen.push(format!(
             "inner saw {} for {}",
             next.result().text(),
@@ -219,9 +223,9 @@ async fn listeners_see_the_result_and_chain_through_next() {
 async fn a_failing_listener_is_a_final_error() {
     let log = Log::new();
     let registry = registry_with([deferring_tool()]);
-    registry.on_post_execute(|_, _, _| async { Err(ToolError::new("audit log full")) });
+    let _ = registry.on_post_execute(|_, _, _| async { Err(ToolError::new("audit log full")) });
     let seen = log.clone();
-    registry.on_result(move |_, result| seen.push(result.text()));
+    let _ = registry.on_result(move |_, result| seen.push(result.text()));
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "Error: audit log full");
     assert_eq!(log.entries(), ["Error: audit log full"]);
@@ -230,7 +234,7 @@ async fn a_failing_listener_is_a_final_error() {
 #[tokio::test]
 async fn a_panicking_listener_is_a_final_error() {
     let registry = registry_with([deferring_tool()]);
-    registry.on_post_execute(|_, _, _| async { panic!("post bug") });
+    let _ = registry.on_post_execute(|_, _, _| async { panic!("post bug") });
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "Error: post-execute listener panicked: post bug"
@@ -242,7 +246,7 @@ async fn a_listener_that_keeps_the_result_does_not_break_the_call() {
     let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = kept.clone();
     let registry = registry_with([deferring_tool()]);
-    registry.on_post_execute(move |_, result, next| {
+    let _ = registry.on_post_execute(move |_, result, next| {
         sink.lock().unwrap().push(result);
         next.run()
     });
@@ -254,7 +258,7 @@ async fn a_listener_that_keeps_the_result_does_not_break_the_call() {
 #[tokio::test]
 async fn a_listener_that_panics_before_returning_a_future_is_contained() {
     let registry = registry_with([deferring_tool()]);
-    registry.on_post_execute(|_, _, next| -> std::future::Ready<_> {
+    let _ = registry.on_post_execute(|_, _, next| -> std::future::Ready<_> {
         let _ = next;
         panic!("synchronous post bug")
     });

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 
 /// Logs `post` and `observe` when those phases run.
 fn watch_later_phases(registry: &ToolRegistry, log: &Log) {
-    log_post_execute(registry, log, "post");
-    log_observer(registry, log, "observe");
+    let _ = log_post_execute(registry, log, "post");
+    let _ = log_observer(registry, log, "observe");
 }
 
 #[tokio::test]
@@ -26,16 +26,17 @@ async fn without_listeners_a_call_is_allowed() {
 }
 
 #[tokio::test]
-async fn a_deny_is_an_error_without_info_that_still_reaches_post_execute() {
+async fn a_deny_is_a_denied_error_that_still_reaches_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("not today")) });
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("not today")) });
     watch_later_phases(&registry, &log);
     let result = registry.execute(call("t")).await;
     assert!(result.is_error());
     assert_eq!(only_text(&result), "Error: not today");
     assert_eq!(result.error().unwrap().message(), "not today");
-    assert!(result.error().unwrap().info().is_none());
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!((&*info.name, &*info.code), ("ToolDeniedError", "DENIED"));
     assert_eq!(log.entries(), ["post", "observe"], "the body never ran");
 }
 
@@ -43,7 +44,7 @@ async fn a_deny_is_an_error_without_info_that_still_reaches_post_execute() {
 async fn a_failing_listener_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_pre_execute(|_, _| async {
+    let _ = registry.on_pre_execute(|_, _| async {
         Err(ToolError::coded(
             "PolicyError",
             "E_POLICY",
@@ -65,7 +66,7 @@ async fn a_failing_listener_ends_the_call_without_post_execute() {
 async fn a_panicking_listener_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_pre_execute(|_, _| async { panic!("listener bug") });
+    let _ = registry.on_pre_execute(|_, _| async { panic!("listener bug") });
     watch_later_phases(&registry, &log);
     let result = registry.execute(call("t")).await;
     assert_eq!(
@@ -74,14 +75,14 @@ async fn a_panicking_listener_ends_the_call_without_post_execute() {
     );
     assert_eq!(log.entries(), ["observe"]);
     // The registry keeps working.
-    registry.register(logging_tool("u", &log)).unwrap();
+    let _ = registry.register(logging_tool("u", &log)).unwrap();
     assert!(registry.get("u", None).is_some());
 }
 
 #[tokio::test]
 async fn a_listener_that_panics_before_returning_a_future_is_contained() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
-    registry.on_pre_execute(|_, next| -> std::future::Ready<_> {
+    let _ = registry.on_pre_execute(|_, next| -> std::future::Ready<_> {
         let _ = next;
         panic!("synchronous bug")
     });
@@ -98,7 +99,7 @@ async fn listeners_run_in_registration_order_and_next_delegates() {
     let registry = registry_with([logging_tool("t", &log)]);
     for name in ["first", "second", "third"] {
         let seen = log.clone();
-        registry.on_pre_execute(move |_, next| {
+        let _ = registry.on_pre_execute(move |_, next| {
             let seen = seen.clone();
             async move {
                 seen.push(format!("{name} before"));
@@ -127,9 +128,9 @@ async fn listeners_run_in_registration_order_and_next_delegates() {
 async fn a_listener_that_decides_without_next_skips_the_rest() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("first")) });
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("first")) });
     let seen = log.clone();
-    registry.on_pre_execute(move |_, next| {
+    let _ = registry.on_pre_execute(move |_, next| {
         seen.push("second");
         next.run()
     });
@@ -141,13 +142,13 @@ async fn a_listener_that_decides_without_next_skips_the_rest() {
 #[tokio::test]
 async fn an_outer_listener_may_override_the_decision_of_the_rest() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
-    registry.on_pre_execute(|_, next| async move {
+    let _ = registry.on_pre_execute(|_, next| async move {
         match next.run().await? {
             PreToolDecision::Deny { .. } => Ok(PreToolDecision::Allow),
             other => Ok(other),
         }
     });
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("inner")) });
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("inner")) });
     assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
 }
 
@@ -159,7 +160,7 @@ async fn global_listeners_run_before_scoped_ones_farthest_ancestor_first() {
     let child = parent.create_child("child").unwrap();
     for (scope, name) in [(&child, "child"), (&parent, "parent")] {
         let seen = log.clone();
-        scope
+        let _ = scope
             .on_pre_execute(move |_, next| {
                 seen.push(name);
                 next.run()
@@ -167,7 +168,7 @@ async fn global_listeners_run_before_scoped_ones_farthest_ancestor_first() {
             .unwrap();
     }
     let seen = log.clone();
-    registry.on_pre_execute(move |_, next| {
+    let _ = registry.on_pre_execute(move |_, next| {
         seen.push("global");
         next.run()
     });
@@ -184,7 +185,7 @@ async fn listeners_see_the_frozen_call() {
     let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}))
         .execution()
         .token();
-    registry.on_pre_execute(move |execution, next| {
+    let _ = registry.on_pre_execute(move |execution, next| {
         let seen = (
             execution.call_id().to_owned(),
             execution.name().to_owned(),
@@ -251,8 +252,8 @@ async fn an_unknown_tool_travels_every_phase_and_fails_at_dispatch() {
 #[tokio::test]
 async fn a_deny_can_still_be_rewritten_by_post_execute() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("no")) });
-    registry.on_post_execute(|_, result, _| async move {
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("no")) });
+    let _ = registry.on_post_execute(|_, result, _| async move {
         assert_eq!(result.error().unwrap().message(), "no");
         Ok(PostToolDecision::replace_content(vec![
             dsh_tools::ContentBlock::text("denied, try read"),
@@ -266,8 +267,8 @@ async fn a_deny_can_still_be_rewritten_by_post_execute() {
 #[tokio::test]
 async fn a_later_listener_that_panics_synchronously_is_contained() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
-    registry.on_pre_execute(|_, next| next.run());
-    registry.on_pre_execute(|_, next| -> std::future::Ready<_> {
+    let _ = registry.on_pre_execute(|_, next| next.run());
+    let _ = registry.on_pre_execute(|_, next| -> std::future::Ready<_> {
         let _ = next;
         panic!("second listener bug")
     });

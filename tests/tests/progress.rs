@@ -24,7 +24,7 @@ fn counting_tool() -> FnTool {
 
 fn registry() -> ToolRegistry {
     let registry = ToolRegistry::new();
-    registry.register(counting_tool()).unwrap();
+    let _ = registry.register(counting_tool()).unwrap();
     registry
 }
 

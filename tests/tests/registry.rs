@@ -33,7 +33,7 @@ fn a_duplicate_global_name_is_refused_naming_the_tool() {
 fn a_duplicate_name_in_one_scope_is_refused() {
     let registry = ToolRegistry::new();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("a")).unwrap();
+    let _ = scope.register(ok_tool("a")).unwrap();
     let error = scope.register(ok_tool("a")).unwrap_err();
     assert_eq!(
         error.message(),
@@ -85,7 +85,7 @@ fn an_old_handle_does_not_dispose_a_later_tool_of_the_same_name() {
 fn a_shared_definition_registers_as_is() {
     let registry = ToolRegistry::new();
     let shared: Arc<dyn ToolDefinition> = Arc::new(ok_tool("shared"));
-    registry.register(Arc::clone(&shared)).unwrap();
+    let _ = registry.register(Arc::clone(&shared)).unwrap();
     let found = registry.get("shared", None).unwrap();
     assert!(Arc::ptr_eq(&found, &shared));
 }
@@ -141,7 +141,7 @@ fn schemas_are_cached_until_the_registry_changes() {
 fn scoped_schemas_are_cached_per_scope() {
     let registry = registry_with([ok_tool("g")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
     let first = scope.schemas();
     assert!(Arc::ptr_eq(&first, &scope.schemas()));
     let names: Vec<&str> = first.iter().map(|s| s.name.as_str()).collect();
@@ -161,11 +161,11 @@ fn change_listeners_hear_registrations_and_disposals() {
     let listener = registry.on_change(move |event| sink.lock().unwrap().push(event.clone()));
     let scope = registry.create_scope("agent", None).unwrap();
     let handle = registry.register(ok_tool("a")).unwrap();
-    scope.register(ok_tool("b")).unwrap();
+    let _ = scope.register(ok_tool("b")).unwrap();
     handle.dispose();
     scope.dispose();
     listener.dispose();
-    registry.register(ok_tool("after")).unwrap();
+    let _ = registry.register(ok_tool("after")).unwrap();
     let agent = Some("agent".into());
     assert_eq!(
         *events.lock().unwrap(),
@@ -193,10 +193,10 @@ fn change_listeners_hear_registrations_and_disposals() {
 #[test]
 fn a_panicking_change_listener_does_not_break_registration() {
     let registry = ToolRegistry::new();
-    registry.on_change(|_| panic!("listener bug"));
+    let _ = registry.on_change(|_| panic!("listener bug"));
     let heard = Arc::new(Mutex::new(0));
     let count = Arc::clone(&heard);
-    registry.on_change(move |_| *count.lock().unwrap() += 1);
+    let _ = registry.on_change(move |_| *count.lock().unwrap() += 1);
     assert!(registry.register(ok_tool("a")).is_ok());
     assert_eq!(*heard.lock().unwrap(), 1);
     assert!(registry.get("a", None).is_some());
@@ -208,19 +208,18 @@ async fn shared_state_is_reachable_from_the_body() {
     let mut state = SharedState::new();
     state.insert(Greeting("hello"));
     let registry = ToolRegistry::with_state(state);
-    registry
+    let _ = registry
         .register(
             FnTool::builder("greet", "")
                 .handler(|_, run| async move { Ok(json!(run.require_state::<Greeting>()?.0)) }),
         )
         .unwrap();
-    registry
-        .register(
-            FnTool::builder("missing", "").handler(|_, run| async move {
+    let _ =
+        registry
+            .register(FnTool::builder("missing", "").handler(|_, run| async move {
                 run.require_state::<String>().map(|_| json!(null))
-            }),
-        )
-        .unwrap();
+            }))
+            .unwrap();
     assert_eq!(only_text(&registry.execute(call("greet")).await), "hello");
     assert_eq!(
         only_text(&registry.execute(call("missing")).await),

@@ -17,7 +17,7 @@ fn visible(scope: &dsh_tools::ToolScope) -> Vec<String> {
 async fn a_scope_tool_shadows_the_global_of_the_same_name() {
     let registry = registry_with([value_tool("read", json!("global"))]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(value_tool("read", json!("scoped"))).unwrap();
+    let _ = scope.register(value_tool("read", json!("scoped"))).unwrap();
     assert_eq!(only_text(&scope.execute(call("read")).await), "scoped");
     assert_eq!(only_text(&registry.execute(call("read")).await), "global");
     assert_eq!(visible(&scope), ["read"]);
@@ -28,9 +28,9 @@ async fn a_child_sees_its_ancestors_tools_and_the_nearest_wins() {
     let registry = ToolRegistry::new();
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
-    parent.register(value_tool("a", json!("parent"))).unwrap();
-    parent.register(value_tool("b", json!("parent"))).unwrap();
-    child.register(value_tool("b", json!("child"))).unwrap();
+    let _ = parent.register(value_tool("a", json!("parent"))).unwrap();
+    let _ = parent.register(value_tool("b", json!("parent"))).unwrap();
+    let _ = child.register(value_tool("b", json!("child"))).unwrap();
     assert_eq!(only_text(&child.execute(call("a")).await), "parent");
     assert_eq!(only_text(&child.execute(call("b")).await), "child");
     assert_eq!(child.parent(), Some(AgentId::from("parent")));
@@ -41,7 +41,7 @@ async fn a_tool_of_another_scope_is_unknown() {
     let registry = ToolRegistry::new();
     let one = registry.create_scope("one", None).unwrap();
     let two = registry.create_scope("two", None).unwrap();
-    one.register(ok_tool("mine")).unwrap();
+    let _ = one.register(ok_tool("mine")).unwrap();
     let result = two.execute(call("mine")).await;
     assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
     assert_eq!(only_text(&result), "Error: unknown tool \"mine\"");
@@ -57,7 +57,7 @@ fn a_call_for_an_agent_without_scope_sees_the_global_layer() {
 async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert_eq!(visible(&scope), ["b"]);
     assert!(scope.get("a").is_none());
     assert_eq!(
@@ -74,8 +74,8 @@ async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
 fn a_deny_only_filter_admits_globals_registered_later() {
     let registry = registry_with([ok_tool("a")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::deny(["a"])).unwrap();
-    registry.register(ok_tool("later")).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = registry.register(ok_tool("later")).unwrap();
     assert_eq!(visible(&scope), ["later"]);
 }
 
@@ -83,8 +83,8 @@ fn a_deny_only_filter_admits_globals_registered_later() {
 fn an_allow_list_excludes_globals_registered_later() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::allow(["a"])).unwrap();
-    registry.register(ok_tool("later")).unwrap();
+    let _ = scope.restrict(ToolRestriction::allow(["a"])).unwrap();
+    let _ = registry.register(ok_tool("later")).unwrap();
     assert_eq!(visible(&scope), ["a"]);
 }
 
@@ -92,8 +92,8 @@ fn an_allow_list_excludes_globals_registered_later() {
 fn an_empty_allow_list_hides_every_inherited_global_but_not_own_tools() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
-    scope
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let _ = scope
         .restrict(ToolRestriction::allow(Vec::<String>::new()))
         .unwrap();
     assert_eq!(visible(&scope), ["own"]);
@@ -103,8 +103,8 @@ fn an_empty_allow_list_hides_every_inherited_global_but_not_own_tools() {
 fn restrictions_mask_globals_only_never_a_scope_tool() {
     let registry = registry_with([ok_tool("a")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(value_tool("a", json!("own"))).unwrap();
-    scope.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = scope.register(value_tool("a", json!("own"))).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert!(
         scope.get("a").is_some(),
         "the scope's own `a` is not masked"
@@ -115,8 +115,8 @@ fn restrictions_mask_globals_only_never_a_scope_tool() {
 fn restrictions_intersect() {
     let registry = registry_with([ok_tool("a"), ok_tool("b"), ok_tool("c")]);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.restrict(ToolRestriction::allow(["a", "b"])).unwrap();
-    scope.restrict(ToolRestriction::allow(["b", "c"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::allow(["a", "b"])).unwrap();
+    let _ = scope.restrict(ToolRestriction::allow(["b", "c"])).unwrap();
     assert_eq!(visible(&scope), ["b"]);
 }
 
@@ -126,8 +126,8 @@ fn a_restriction_reaches_descendants_and_theirs_intersect() {
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
     let grandchild = child.create_child("grandchild").unwrap();
-    parent.restrict(ToolRestriction::deny(["a"])).unwrap();
-    child.restrict(ToolRestriction::deny(["b"])).unwrap();
+    let _ = parent.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = child.restrict(ToolRestriction::deny(["b"])).unwrap();
     assert_eq!(visible(&parent), ["b", "c"]);
     assert_eq!(visible(&grandchild), ["c"]);
 }
@@ -184,7 +184,7 @@ async fn scoped_hooks_apply_to_the_scope_and_its_descendants_only() {
     let parent = registry.create_scope("parent", None).unwrap();
     let child = parent.create_child("child").unwrap();
     let sibling = registry.create_scope("sibling", None).unwrap();
-    parent
+    let _ = parent
         .on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("parent says no")) })
         .unwrap();
     assert_eq!(
@@ -204,17 +204,17 @@ async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
     let registry = registry_with([ok_tool("g")]);
     let log = Log::new();
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(ok_tool("own")).unwrap();
-    scope.restrict(ToolRestriction::deny(["g"])).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["g"])).unwrap();
     let seen = log.clone();
-    scope
+    let _ = scope
         .guard(move |_| {
             seen.push("guard");
             None
         })
         .unwrap();
     let seen = log.clone();
-    scope
+    let _ = scope
         .on_pre_execute(move |_, next| {
             seen.push("pre");
             next.run()

@@ -64,7 +64,7 @@ async fn hooks_added_after_a_call_was_made_do_not_apply_to_it() {
     let (log, finalized) = (Log::new(), Counter::new());
     let registry = registry_with([finalized_logging_tool("t", &log, &finalized)]);
     let pending = registry.execute(call("t"));
-    registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("too late")) });
+    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("too late")) });
     let result = pending.await;
     assert_eq!(only_text(&result), "[final] ran");
     assert_eq!(log.entries(), ["body"]);
@@ -83,7 +83,7 @@ async fn a_tool_shadowed_before_the_first_poll_dispatches_to_the_current_definit
     let pending = registry.execute(call("t").with_agent("agent"));
     let shadow_runs = Counter::new();
     let runs = shadow_runs.clone();
-    scope
+    let _ = scope
         .register(FnTool::builder("t", "").handler(move |_, _| {
             runs.bump();
             async { Ok(json!("shadow")) }

@@ -1,11 +1,17 @@
-//! The timeout policy: budgets from the definition, cooperative cancellation, the bounded grace,
-//! and when `TOOL_TIMEOUT` is (and is not) the outcome. All on tokio's paused clock.
+//! Timeouts: every declared budget is enforced by default (innermost, with a configurable grace
+//! and an opt-out), cooperative through the body's token, then a bounded grace after which the
+//! body's future is dropped; `TOOL_TIMEOUT` only when that deadline fired first; an outer
+//! `TimeoutPolicy` layer as a second budget. Tests of timing run on tokio's paused clock; the
+//! ones about bodies that block a thread need the real one and assert outcomes, never durations.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{FnTool, TimeoutPolicy, ToolError, ToolRegistry, codes, json};
+use dsh_tools::{
+    CallLimits, FnTool, TimeoutPolicy, ToolError, ToolExecutionResult, ToolRegistry, codes, json,
+    names,
+};
 use dsh_tools_tests::{Log, call, only_text, registry_with};
 use tokio::time::{Instant, sleep};
 use tokio_util::sync::CancellationToken;
@@ -31,42 +37,33 @@ fn sleeping_tool(name: &str, budget_ms: Option<u64>, sleep_ms: u64) -> FnTool {
     })
 }
 
-fn with_timeouts(tools: impl IntoIterator<Item = FnTool>, grace_ms: u64) -> ToolRegistry {
+/// A tool that sleeps an hour unless its token is cancelled.
+fn cooperative_tool(name: &str, budget_ms: u64) -> FnTool {
+    FnTool::builder(name, "")
+        .timeout_ms(budget_ms)
+        .handler(|_, run| async move {
+            tokio::select! {
+                () = run.cancelled() => Err(ToolError::new("cancelled")),
+                () = sleep(Duration::from_secs(3_600)) => Ok(json!("slept")),
+            }
+        })
+}
+
+fn with_grace(tools: impl IntoIterator<Item = FnTool>, grace_ms: u64) -> ToolRegistry {
     let registry = registry_with(tools);
-    registry.wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(grace_ms)));
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(grace_ms)));
     registry
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_tool_without_budget_is_left_alone() {
-    let registry = with_timeouts([sleeping_tool("t", None, 60_000)], 10);
-    let result = registry.execute(call("t")).await;
-    assert_eq!(only_text(&result), "slept");
-}
-
-#[tokio::test(start_paused = true)]
-async fn a_call_within_budget_passes() {
-    let registry = with_timeouts([sleeping_tool("t", Some(100), 50)], 10);
-    assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
-}
-
-#[tokio::test(start_paused = true)]
-async fn a_cooperative_body_past_its_budget_times_out_at_the_deadline() {
-    let tool = FnTool::builder("coop", "")
-        .timeout_ms(100)
-        .handler(|_, run| async move {
-            tokio::select! {
-                () = run.cancelled() => Err(ToolError::new("cancelled")),
-                () = sleep(Duration::from_secs(60)) => Ok(json!("slept")),
-            }
-        });
-    let registry = with_timeouts([tool], 1_000);
+async fn a_declared_budget_is_enforced_without_installing_anything() {
+    let registry = registry_with([cooperative_tool("coop", 100)]);
     let started = Instant::now();
     let result = registry.execute(call("coop")).await;
     assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        "ToolTimeoutError"
+        names::TOOL_TIMEOUT
     );
     assert_eq!(only_text(&result), "Error: tool call timed out after 100ms");
     assert_eq!(
@@ -77,7 +74,29 @@ async fn a_cooperative_body_past_its_budget_times_out_at_the_deadline() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_body_that_ignores_its_token_is_dropped_after_the_grace() {
+async fn the_defaults_enforce_budgets_with_a_one_second_grace_and_no_default_budget() {
+    let limits = ToolRegistry::new().limits();
+    assert_eq!(limits, CallLimits::new());
+    assert!(limits.enforces_timeouts());
+    assert_eq!(limits.timeout_grace(), Duration::from_secs(1));
+    assert_eq!(limits.default_timeout_ms(), None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_tool_without_budget_is_left_alone() {
+    let registry = with_grace([sleeping_tool("t", None, 60_000)], 10);
+    let result = registry.execute(call("t")).await;
+    assert_eq!(only_text(&result), "slept");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_call_within_budget_passes() {
+    let registry = with_grace([sleeping_tool("t", Some(100), 50)], 10);
+    assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_body_that_ignores_its_token_is_dropped_after_the_default_grace() {
     let dropped = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&dropped);
     let tool = FnTool::builder("stubborn", "")
@@ -90,19 +109,34 @@ async fn a_body_that_ignores_its_token_is_dropped_after_the_grace() {
                 Ok(json!("never"))
             }
         });
-    let registry = with_timeouts([tool], 50);
+    let registry = registry_with([tool]);
     let started = Instant::now();
     let result = registry.execute(call("stubborn")).await;
     assert_eq!(only_text(&result), "Error: tool call timed out after 100ms");
     assert_eq!(
         started.elapsed(),
-        Duration::from_millis(150),
-        "budget + grace, not an hour"
+        Duration::from_millis(1_100),
+        "budget + the default one-second grace, not an hour"
     );
     assert!(
         dropped.load(Ordering::SeqCst),
         "the body's future was dropped"
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_grace_is_set_on_the_registry() {
+    let tool = FnTool::builder("stubborn", "")
+        .timeout_ms(100)
+        .handler(|_, _| async {
+            sleep(Duration::from_secs(3_600)).await;
+            Ok(json!("never"))
+        });
+    let registry = with_grace([tool], 50);
+    let started = Instant::now();
+    let result = registry.execute(call("stubborn")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(started.elapsed(), Duration::from_millis(150));
 }
 
 #[tokio::test(start_paused = true)]
@@ -114,7 +148,7 @@ async fn a_body_finishing_within_the_grace_still_times_out() {
             sleep(Duration::from_millis(10)).await;
             Ok(json!("finished late"))
         });
-    let registry = with_timeouts([tool], 50);
+    let registry = with_grace([tool], 50);
     let started = Instant::now();
     let result = registry.execute(call("late")).await;
     assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
@@ -129,7 +163,7 @@ async fn a_caller_cancel_before_the_deadline_passes_aborted_through() {
             run.cancelled().await;
             Ok(json!("stopped"))
         });
-    let registry = with_timeouts([tool], 50);
+    let registry = with_grace([tool], 50);
     let signal = CancellationToken::new();
     let cancel = signal.clone();
     tokio::spawn(async move {
@@ -143,9 +177,9 @@ async fn a_caller_cancel_before_the_deadline_passes_aborted_through() {
 #[tokio::test(start_paused = true)]
 async fn a_timeout_goes_through_post_execute() {
     let log = Log::new();
-    let registry = with_timeouts([sleeping_tool("t", Some(10), 1_000)], 5);
+    let registry = with_grace([sleeping_tool("t", Some(10), 1_000)], 5);
     let seen = log.clone();
-    registry.on_post_execute(move |_, result, next| {
+    let _post = registry.on_post_execute(move |_, result, next| {
         seen.push(format!("post saw {:?}", result.error_code()));
         next.run()
     });
@@ -154,10 +188,49 @@ async fn a_timeout_goes_through_post_execute() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn the_deadline_sits_inside_every_execute_layer_so_each_retry_gets_the_budget() {
+    let attempts = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&attempts);
+    let tool = FnTool::builder("flaky", "")
+        .timeout_ms(100)
+        .handler(move |_, run| {
+            let attempt = counted.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if attempt == 0 {
+                    run.cancelled().await;
+                    return Err(ToolError::new("stopped"));
+                }
+                sleep(Duration::from_millis(60)).await;
+                Ok(json!("second attempt"))
+            }
+        });
+    let registry = with_grace([tool], 10);
+    let log = Log::new();
+    let seen = log.clone();
+    // A retry layer registered before anything else: it sees each attempt's own timeout.
+    let _retry = registry.on_execute(move |request, next| {
+        let seen = seen.clone();
+        async move {
+            let first = next.clone().run(request.clone()).await?;
+            seen.push(format!("attempt 1: {:?}", first.error_code()));
+            if first.error_code() == Some(codes::TOOL_TIMEOUT) {
+                return next.run(request).await;
+            }
+            Ok(first)
+        }
+    });
+    let started = Instant::now();
+    let result = registry.execute(call("flaky")).await;
+    assert_eq!(log.entries(), ["attempt 1: Some(\"TOOL_TIMEOUT\")"]);
+    assert_eq!(only_text(&result), "second attempt");
+    assert_eq!(started.elapsed(), Duration::from_millis(160));
+}
+
+#[tokio::test(start_paused = true)]
 async fn an_outer_deadline_firing_first_wins_over_the_inner_one() {
-    // An outer, hand-written 20ms deadline around the policy's 100ms one.
-    let registry = registry_with([sleeping_tool("t", Some(100), 10_000)]);
-    registry.on_execute(|mut request, next| async move {
+    // An outer, hand-written 20ms deadline around the tool's own 100ms one.
+    let registry = with_grace([sleeping_tool("t", Some(100), 10_000)], 5);
+    let _outer = registry.on_execute(|mut request, next| async move {
         let deadline = request.signal().child_token();
         request.set_signal(deadline.clone());
         let fire = deadline.clone();
@@ -167,28 +240,238 @@ async fn an_outer_deadline_firing_first_wins_over_the_inner_one() {
         });
         let result = next.run(request).await?;
         Ok(if deadline.is_cancelled() {
-            dsh_tools::ToolExecutionResult::failure(ToolError::new("outer deadline"))
+            ToolExecutionResult::failure(ToolError::new("outer deadline"))
         } else {
             result
         })
     });
-    registry.wrap(TimeoutPolicy::new().with_grace(Duration::from_millis(5)));
     let started = Instant::now();
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "Error: outer deadline");
-    // The inner policy saw its parent token cancelled before its own deadline, so it did not
-    // claim the timeout; it still dropped the stubborn body at its own deadline plus grace.
+    // The tool's deadline saw its parent token cancelled before it fired, so it did not claim
+    // the timeout; it still dropped the stubborn body at its own deadline plus grace.
     assert_eq!(started.elapsed(), Duration::from_millis(105));
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
+    let tool = FnTool::builder("coop", "")
+        .timeout_ms(1_000)
+        .handler(|_, run| async move {
+            run.cancelled().await;
+            Err::<(), _>(ToolError::new("stopped by the layer"))
+        });
+    let registry = with_grace([tool], 10);
+    let _layer = registry.on_execute(|mut request, next| async move {
+        let token = request.signal().child_token();
+        request.set_signal(token.clone());
+        tokio::spawn(async move {
+            sleep(Duration::from_millis(30)).await;
+            token.cancel();
+        });
+        next.run(request).await
+    });
+    let started = Instant::now();
+    let result = registry.execute(call("coop")).await;
+    assert_eq!(only_text(&result), "Error: stopped by the layer");
+    assert_eq!(started.elapsed(), Duration::from_millis(30));
+}
+
+#[tokio::test(start_paused = true)]
 async fn budgets_come_from_the_definition_the_caller_sees() {
-    let registry = with_timeouts([sleeping_tool("t", Some(1_000), 500)], 10);
+    let registry = with_grace([sleeping_tool("t", Some(1_000), 500)], 10);
     let scope = registry.create_scope("agent", None).unwrap();
-    scope.register(sleeping_tool("t", Some(100), 500)).unwrap();
+    let _scoped = scope.register(sleeping_tool("t", Some(100), 500)).unwrap();
     assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
     assert_eq!(
         only_text(&scope.execute(call("t")).await),
         "Error: tool call timed out after 100ms"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn timeouts_can_be_turned_off() {
+    let registry = registry_with([sleeping_tool("t", Some(100), 5_000)]);
+    registry.set_limits(CallLimits::new().without_timeouts());
+    let started = Instant::now();
+    assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
+    assert_eq!(started.elapsed(), Duration::from_secs(5));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_default_budget_covers_tools_that_declare_none_and_a_declared_one_wins() {
+    let registry = registry_with([
+        sleeping_tool("undeclared", None, 5_000),
+        sleeping_tool("declared", Some(2_000), 1_000),
+    ]);
+    registry.set_limits(
+        CallLimits::new()
+            .with_default_timeout_ms(300)
+            .with_timeout_grace(Duration::ZERO),
+    );
+    assert_eq!(
+        only_text(&registry.execute(call("undeclared")).await),
+        "Error: tool call timed out after 300ms"
+    );
+    assert_eq!(
+        only_text(&registry.execute(call("declared")).await),
+        "slept"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
+    // No declared budget: each attempt fails after 100ms and the layer inside retries forever.
+    let tool = FnTool::builder("failing", "").handler(|_, _| async {
+        sleep(Duration::from_millis(100)).await;
+        Err::<(), _>(ToolError::new("try again"))
+    });
+    let registry = registry_with([tool]);
+    let _outer = registry.wrap(TimeoutPolicy::new(250).with_grace(Duration::from_millis(20)));
+    let _retry = registry.on_execute(|request, next| async move {
+        loop {
+            let result = next.clone().run(request.clone()).await?;
+            if !result.is_error() || request.signal().is_cancelled() {
+                return Ok(result);
+            }
+        }
+    });
+    let started = Instant::now();
+    let result = registry.execute(call("failing")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(only_text(&result), "Error: tool call timed out after 250ms");
+    // The third attempt ignores its token: the layer drops it at its deadline plus grace.
+    assert_eq!(started.elapsed(), Duration::from_millis(270));
+    assert_eq!(TimeoutPolicy::new(250).budget_ms(), 250);
+    assert_eq!(
+        TimeoutPolicy::new(250).grace(),
+        TimeoutPolicy::DEFAULT_GRACE
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn turning_timeouts_off_leaves_a_timeout_policy_layer_in_force() {
+    let registry = registry_with([sleeping_tool("t", None, 10_000)]);
+    registry.set_limits(CallLimits::new().without_timeouts());
+    let _outer = registry.wrap(TimeoutPolicy::new(40).with_grace(Duration::ZERO));
+    assert_eq!(
+        only_text(&registry.execute(call("t")).await),
+        "Error: tool call timed out after 40ms"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies that block their thread (real clock).
+
+#[tokio::test]
+async fn an_async_body_that_blocks_its_thread_past_the_deadline_is_a_timeout() {
+    let tool = FnTool::builder("blocks", "")
+        .timeout_ms(20)
+        .handler(|_, _| async {
+            // Blocks the executor: nothing can preempt it, but its value arrives too late.
+            std::thread::sleep(Duration::from_millis(150));
+            Ok(json!("done"))
+        });
+    let registry = registry_with([tool]);
+    let result = registry.execute(call("blocks")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(only_text(&result), "Error: tool call timed out after 20ms");
+}
+
+#[tokio::test]
+async fn a_blocking_body_is_left_behind_at_deadline_plus_grace_and_finishes_in_the_background() {
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let (finished_tx, finished) = std::sync::mpsc::channel::<&'static str>();
+    let released = Arc::new(std::sync::Mutex::new(released));
+    let tool = FnTool::builder("sync_io", "")
+        .timeout_ms(30)
+        .blocking_handler(move |_, _| {
+            // Stands for a read that hangs until the test releases it.
+            let _ = released.lock().unwrap().recv();
+            let _ = finished_tx.send("finished");
+            Ok("late value")
+        });
+    let registry = registry_with([tool]);
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(30)));
+    let result = registry.execute(call("sync_io")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(
+        finished.try_recv(),
+        Err(std::sync::mpsc::TryRecvError::Empty),
+        "the call returned while the body was still blocked"
+    );
+    release.send(()).unwrap();
+    assert_eq!(
+        finished.recv_timeout(Duration::from_secs(30)),
+        Ok("finished"),
+        "the thread finished in the background"
+    );
+}
+
+#[tokio::test]
+async fn a_blocking_body_sees_the_deadline_through_its_run() {
+    let saw_cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&saw_cancel);
+    let tool = FnTool::builder("scan", "")
+        .timeout_ms(20)
+        .blocking_handler(move |_, run| {
+            while !run.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            flag.store(true, Ordering::SeqCst);
+            Err::<(), _>(ToolError::new("stopped"))
+        });
+    let registry = registry_with([tool]);
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_secs(60)));
+    let result = registry.execute(call("scan")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert!(saw_cancel.load(Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn a_blocking_body_runs_off_the_callers_thread_and_returns_its_value() {
+    let caller = std::thread::current().id();
+    let tool = FnTool::builder("where", "").blocking_handler(move |arguments, _| {
+        Ok(std::thread::current().id() != caller && arguments == json!({}))
+    });
+    let registry = registry_with([tool]);
+    assert_eq!(only_text(&registry.execute(call("where")).await), "true");
+}
+
+#[tokio::test]
+async fn a_panic_in_a_blocking_body_is_tool_panicked() {
+    let tool = FnTool::builder("boom", "")
+        .blocking_handler(|_, _| -> Result<(), ToolError> { panic!("disk on fire") });
+    let registry = registry_with([tool]);
+    let result = registry.execute(call("boom")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+    assert_eq!(
+        only_text(&result),
+        "Error: tool \"boom\" panicked: disk on fire"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where no timer can enforce a budget.
+
+#[test]
+fn a_budget_without_a_timer_is_a_clear_error_and_other_tools_still_run() {
+    // A runtime built without `enable_time`: tokio would panic on the first timer.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let registry = registry_with([
+        sleeping_tool("budgeted", Some(100), 0),
+        dsh_tools_tests::ok_tool("free"),
+    ]);
+    let result = runtime.block_on(registry.execute(call("budgeted")));
+    assert_eq!(result.error_code(), Some(codes::TIMER_UNAVAILABLE));
+    assert_eq!(
+        only_text(&result),
+        "Error: tool call has a 100ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
+    );
+    assert_eq!(
+        only_text(&runtime.block_on(registry.execute(call("free")))),
+        "ok"
     );
 }

@@ -48,7 +48,7 @@ async fn layers_registered_first_are_outermost() {
     let registry = registry_with([logging_tool("t", &log)]);
     for name in ["outer", "inner"] {
         let seen = log.clone();
-        registry.on_execute(move |request, next| {
+        let _ = registry.on_execute(move |request, next| {
             let seen = seen.clone();
             async move {
                 seen.push(format!("{name} in"));
@@ -70,7 +70,7 @@ async fn a_short_circuit_success_is_rebuilt_through_the_output_contract() {
     let log = Log::new();
     let registry = registry_with([counting_tool()]);
     let seen = log.clone();
-    registry.on_execute(move |_, _| {
+    let _ = registry.on_execute(move |_, _| {
         seen.push("cache hit");
         async {
             Ok(ToolExecutionResult::success(json!({"count": 7}))
@@ -86,7 +86,7 @@ async fn a_short_circuit_success_is_rebuilt_through_the_output_contract() {
 #[tokio::test]
 async fn a_short_circuit_value_that_breaks_the_output_schema_is_invalid_output() {
     let registry = registry_with([counting_tool()]);
-    registry
+    let _ = registry
         .on_execute(|_, _| async { Ok(ToolExecutionResult::success(json!({"count": "many"}))) });
     let result = registry.execute(call("count")).await;
     assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
@@ -102,7 +102,7 @@ async fn a_result_cached_from_another_tool_is_invalid_output() {
     let cached = registry.execute(call("other")).await;
     assert_eq!(only_text(&cached), "ok");
     let cache = Arc::new(cached);
-    registry.on_execute(move |_, _| {
+    let _ = registry.on_execute(move |_, _| {
         let cached = (*cache).clone();
         async move { Ok(cached) }
     });
@@ -122,7 +122,7 @@ async fn a_result_cached_from_an_earlier_execution_is_re_rendered_not_trusted() 
         content: vec![ContentBlock::text("forged")],
         ..earlier.into_parts()
     });
-    registry.on_execute(move |_, _| {
+    let _ = registry.on_execute(move |_, _| {
         let forged = forged.clone();
         async move { Ok(forged) }
     });
@@ -135,7 +135,7 @@ async fn the_registry_result_of_this_call_passes_unchanged() {
     let registry = registry_with([counting_tool()]);
     let seen = Arc::new(Mutex::new(None));
     let sink = Arc::clone(&seen);
-    registry.on_execute(move |request, next| {
+    let _ = registry.on_execute(move |request, next| {
         let sink = Arc::clone(&sink);
         async move {
             let result = next.run(request).await?;
@@ -151,14 +151,14 @@ async fn the_registry_result_of_this_call_passes_unchanged() {
 async fn an_authored_failure_keeps_its_content() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_execute(|_, _| async {
+    let _ = registry.on_execute(|_, _| async {
         Ok(
             ToolExecutionResult::failure(ToolError::coded("RateLimit", "E429", "slow down"))
                 .with_content(vec![ContentBlock::text("Rate limited; retry in 5s")]),
         )
     });
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -176,9 +176,9 @@ async fn an_authored_failure_keeps_its_content() {
 async fn a_failing_layer_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_execute(|_, _| async { Err(ToolError::new("metrics backend down")) });
+    let _ = registry.on_execute(|_, _| async { Err(ToolError::new("metrics backend down")) });
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -191,12 +191,12 @@ async fn a_failing_layer_ends_the_call_without_post_execute() {
 async fn a_panicking_layer_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    registry.on_execute(|request, next| async move {
+    let _ = registry.on_execute(|request, next| async move {
         let _ = next.run(request).await;
         panic!("layer bug")
     });
     let seen = log.clone();
-    registry.on_post_execute(move |_, _, next| {
+    let _ = registry.on_post_execute(move |_, _, next| {
         seen.push("post");
         next.run()
     });
@@ -213,7 +213,7 @@ async fn a_tool_disposed_inside_a_layer_is_unknown_at_dispatch() {
     let log = Log::new();
     let registry = ToolRegistry::new();
     let handle = Arc::new(registry.register(logging_tool("t", &log)).unwrap());
-    registry.on_execute(move |request, next| {
+    let _ = registry.on_execute(move |request, next| {
         handle.dispose();
         next.run(request)
     });
@@ -227,7 +227,7 @@ async fn a_tool_disposed_inside_a_layer_is_unknown_at_dispatch() {
 async fn a_short_circuit_success_for_a_disposed_tool_is_unknown() {
     let registry = ToolRegistry::new();
     let handle = Arc::new(registry.register(ok_tool("t")).unwrap());
-    registry.on_execute(move |_, _| {
+    let _ = registry.on_execute(move |_, _| {
         handle.dispose();
         async { Ok(ToolExecutionResult::success(json!("cached"))) }
     });
@@ -240,13 +240,13 @@ async fn a_short_circuit_success_for_a_disposed_tool_is_unknown() {
 #[tokio::test]
 async fn a_layer_passing_a_cancelled_token_prevents_the_body() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(FnTool::builder("wait", "").handler(|_, run| async move {
             run.cancelled().await;
             Ok(json!("stopped"))
         }))
         .unwrap();
-    registry.on_execute(|mut request, next| async move {
+    let _ = registry.on_execute(|mut request, next| async move {
         let token = request.signal().child_token();
         request.set_signal(token.clone());
         token.cancel();
@@ -265,7 +265,7 @@ async fn a_replacement_cancelled_mid_body_stops_the_body_and_the_success_is_abor
     let log = Log::new();
     let registry = ToolRegistry::new();
     let seen = log.clone();
-    registry
+    let _ = registry
         .register(FnTool::builder("wait", "").handler(move |_, run| {
             let seen = seen.clone();
             async move {
@@ -275,7 +275,7 @@ async fn a_replacement_cancelled_mid_body_stops_the_body_and_the_success_is_abor
             }
         }))
         .unwrap();
-    registry.on_execute(|request, next| async move {
+    let _ = registry.on_execute(|request, next| async move {
         let unrelated = CancellationToken::new();
         let running = next.run(request.with_signal(unrelated.clone()));
         let cancel = async {
@@ -293,14 +293,15 @@ async fn a_replacement_cancelled_mid_body_stops_the_body_and_the_success_is_abor
 #[tokio::test]
 async fn the_callers_token_still_cancels_a_body_whose_token_was_replaced() {
     let registry = ToolRegistry::new();
-    registry
+    let _ = registry
         .register(FnTool::builder("wait", "").handler(|_, run| async move {
             run.cancelled().await;
             Ok(json!("stopped"))
         }))
         .unwrap();
     // The layer swaps in a token that is NOT derived from the caller's.
-    registry.on_execute(|request, next| next.run(request.with_signal(CancellationToken::new())));
+    let _ = registry
+        .on_execute(|request, next| next.run(request.with_signal(CancellationToken::new())));
     let caller = CancellationToken::new();
     let cancel = caller.clone();
     let (result, ()) = tokio::join!(registry.execute(call("wait").with_signal(caller)), async {
@@ -317,7 +318,7 @@ async fn a_retry_layer_may_call_next_more_than_once() {
     let attempts = Arc::new(Mutex::new(0));
     let count = Arc::clone(&attempts);
     let seen = log.clone();
-    registry
+    let _ = registry
         .register(FnTool::builder("flaky", "").handler(move |_, run| {
             let mut attempts = count.lock().unwrap();
             *attempts += 1;
@@ -333,7 +334,7 @@ async fn a_retry_layer_may_call_next_more_than_once() {
             }
         }))
         .unwrap();
-    registry.on_execute(|request, next| async move {
+    let _ = registry.on_execute(|request, next| async move {
         loop {
             let result = next.clone().run(request.clone()).await?;
             if result.error_code() != Some("ETIMEDOUT") {
@@ -363,7 +364,7 @@ async fn a_layer_sees_the_definition_visible_to_the_caller() {
         .handler(|_, _| async { Ok(json!(1)) })]);
     let seen = Arc::new(Mutex::new(None));
     let sink = Arc::clone(&seen);
-    registry.on_execute(move |request, next| {
+    let _ = registry.on_execute(move |request, next| {
         *sink.lock().unwrap() = request
             .definition()
             .and_then(|definition| definition.timeout_ms());
@@ -379,14 +380,14 @@ async fn scoped_layers_wrap_inside_global_ones() {
     let registry = registry_with([logging_tool("t", &log)]);
     let scope = registry.create_scope("agent", None).unwrap();
     let seen = log.clone();
-    scope
+    let _ = scope
         .on_execute(move |request, next| {
             seen.push("scoped");
             next.run(request)
         })
         .unwrap();
     let seen = log.clone();
-    registry.on_execute(move |request, next| {
+    let _ = registry.on_execute(move |request, next| {
         seen.push("global");
         next.run(request)
     });

@@ -14,6 +14,8 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "description",
     "kind",
     "timeout_ms",
+    "blocking",
+    "max_result_chars",
     "concurrency_safe",
     "read_only",
     "destructive",
@@ -21,6 +23,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "open_world",
     "render",
     "present_call",
+    "present_progress",
     "present_result",
     "title",
     "location",
@@ -46,6 +49,9 @@ pub(crate) struct ToolAttrs {
     pub(crate) description: Option<LitStr>,
     pub(crate) kind: Option<(String, LitStr)>,
     pub(crate) timeout_ms: Option<(u64, Span)>,
+    /// `blocking`: the body is a plain `fn`, run on tokio's blocking pool.
+    pub(crate) blocking: bool,
+    pub(crate) max_result_chars: Option<(u64, Span)>,
     pub(crate) concurrency_safe: Option<ConcurrencySafe>,
     pub(crate) read_only: Option<bool>,
     pub(crate) destructive: Option<bool>,
@@ -53,6 +59,7 @@ pub(crate) struct ToolAttrs {
     pub(crate) open_world: Option<bool>,
     pub(crate) render: Option<syn::Path>,
     pub(crate) present_call: Option<syn::Path>,
+    pub(crate) present_progress: Option<syn::Path>,
     pub(crate) present_result: Option<syn::Path>,
     pub(crate) title: Option<LitStr>,
     pub(crate) location: Option<Ident>,
@@ -110,6 +117,17 @@ impl ToolAttrs {
                 }
                 self.timeout_ms = Some((value, span));
             }
+            "blocking" => self.blocking = item.flag()?,
+            "max_result_chars" => {
+                let (value, span) = item.unsigned()?;
+                if value == 0 {
+                    return Err(syn::Error::new(
+                        span,
+                        "`max_result_chars` must be a positive number of characters",
+                    ));
+                }
+                self.max_result_chars = Some((value, span));
+            }
             "concurrency_safe" => {
                 self.concurrency_safe = match &item.value {
                     MetaValue::Assign(syn::Expr::Path(_)) => {
@@ -124,6 +142,7 @@ impl ToolAttrs {
             "open_world" => self.open_world = Some(item.flag()?),
             "render" => self.render = Some(item.path()?),
             "present_call" => self.present_call = Some(item.path()?),
+            "present_progress" => self.present_progress = Some(item.path()?),
             "present_result" => self.present_result = Some(item.path()?),
             "title" => self.title = Some(item.string()?),
             "location" => {

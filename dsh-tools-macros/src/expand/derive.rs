@@ -1,6 +1,7 @@
-//! `#[derive(ToolArgs)]`: the `ToolArgs` impl (schema, conversion), the `ToolArgsObject` marker
-//! for named structs, the documented schema, and compile-time checks of attribute values against
-//! the field types.
+//! `#[derive(ToolArgs)]`: the `ToolArgs` impl (schema, check, conversion, whether the type is an
+//! object struct, its values' notes), the documented schema, and compile-time checks of attribute
+//! values against the field types. `#[tool]`'s generated arguments struct expands through here
+//! too.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -23,7 +24,7 @@ pub(crate) fn expand_derive(input: &syn::DeriveInput) -> TokenStream {
         check_type(args, &mut errors);
     }
     match (args, errors.finish()) {
-        (Some(args), Ok(())) => expand_args_type(&args, true),
+        (Some(args), Ok(())) => expand_args_type(&args, Role::Derived),
         (args, result) => {
             let error = result.err().map(|error| error.to_compile_error());
             // A stub impl keeps one mistake from cascading into "does not implement ToolArgs"
@@ -35,9 +36,21 @@ pub(crate) fn expand_derive(input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
-/// The impls for an argument type. `documented` adds the rustdoc schema section (the hidden
-/// arguments struct of a `#[tool]` documents itself on the tool instead).
-pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream {
+/// Who the `ToolArgs` impl is for.
+#[derive(Clone, Copy)]
+pub(crate) enum Role<'a> {
+    /// A `#[derive(ToolArgs)]` type: its impl's docs show its schema.
+    Derived,
+    /// The arguments struct `#[tool]` generates, which documents itself on the struct.
+    ToolArguments {
+        /// The only parameter, when its type decides the shape (`ToolArgs::OBJECT_STRUCT`): an
+        /// object struct is the whole argument object, anything else one property.
+        lone: Option<&'a Field>,
+    },
+}
+
+/// The impls for an argument type.
+pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
     let krate = &args.krate;
     let private = quote!(#krate::__private);
     let ident = &args.ident;
@@ -46,16 +59,45 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
         param.bounds.push(syn::parse_quote!(#private::ToolArgs));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let schema_body = expand_schema_body(args, &private);
-    let convert_body = expand_convert_body(args, &private);
-    let is_valid_body = expand_is_valid_body(args, &private);
+    let mut schema_body = expand_schema_body(args, &private);
+    let mut convert_body = expand_convert_body(args, &private);
+    let mut is_valid_body = expand_is_valid_body(args, &private);
+    let lone = match role {
+        Role::ToolArguments { lone } => lone,
+        Role::Derived => None,
+    };
+    if let Some(field) = lone {
+        // Both shapes are compiled; the constant picks one, and the other folds away.
+        let (ty, member) = (&field.ty, &field.ident);
+        let object = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::OBJECT_STRUCT);
+        schema_body = quote! {
+            if #object {
+                return #private::whole_arguments(<#ty as #private::ToolArgs>::schema()?);
+            }
+            #schema_body
+        };
+        is_valid_body = quote! {
+            if #object {
+                return <#ty as #private::ToolArgs>::is_valid_json(__value);
+            }
+            #is_valid_body
+        };
+        convert_body = quote! {
+            if #object {
+                return ::core::result::Result::Ok(Self {
+                    #member: <#ty as #private::ToolArgs>::from_json(__value)?,
+                });
+            }
+            #convert_body
+        };
+    }
     let checks = expand_checks(args, &private);
-    let object_marker = matches!(args.shape, Shape::Struct(_)).then(|| {
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #private::ToolArgsObject for #ident #ty_generics #where_clause {}
-        }
+    let object_struct = matches!(args.shape, Shape::Struct(_)).then(|| {
+        quote!(
+            const OBJECT_STRUCT: bool = true;
+        )
     });
+    let value_notes = expand_value_notes(args, &private);
     let string_default = is_plain_string_enum(args).then(|| {
         quote! {
             #[automatically_derived]
@@ -63,22 +105,35 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
             impl #impl_generics #private::DefaultLiteral<#ident #ty_generics> for &'static str #where_clause {}
         }
     });
-    let node = docs::document_type(args);
-    let json = docs::render(&node);
+    let documented = docs::Documented::of(&docs::document_type(args));
+    let json = &documented.json;
     // A generic type's schema depends on its parameters, so only concrete types are documented.
     let concrete = args.generics.params.is_empty();
-    let doc = (documented && concrete).then(|| {
-        let section = docs::schema_section("JSON Schema", &json, docs::has_refs(&json));
-        docs::doc_attrs(&format!(
-            "The JSON value `{ident}` describes, as the model sees it.\n\n{section}"
-        ))
+    let doc = (matches!(role, Role::Derived) && concrete).then(|| {
+        let section = documented.section("JSON Schema");
+        let doc = docs::doc_attrs(
+            &format!("The JSON value `{ident}` describes, as the model sees it.\n\n{section}"),
+            ident.span(),
+        );
+        // A public type may have a field of a private type, linked from these docs.
+        quote!(#doc #[allow(rustdoc::private_intra_doc_links)])
     });
     let documented_schema = concrete.then(|| {
+        let value = match lone {
+            Some(field) => {
+                let ty = &field.ty;
+                let whole = docs::render(&docs::of_type(ty));
+                quote_spanned! {ty.span()=>
+                    if <#ty as #private::ToolArgs>::OBJECT_STRUCT { #whole } else { #json }
+                }
+            }
+            None => quote!(#json),
+        };
         quote! {
             #[automatically_derived]
             #[doc(hidden)]
             impl #private::DocumentedSchema for #ident {
-                const DOCUMENTED_SCHEMA: &'static str = #json;
+                const DOCUMENTED_SCHEMA: &'static str = #value;
             }
         }
     });
@@ -88,6 +143,9 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
             #doc
             #[automatically_derived]
             impl #impl_generics #private::ToolArgs for #ident #ty_generics #where_clause {
+                #object_struct
+                #value_notes
+
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
                     let _guard = #private::SchemaGuard::enter(::core::any::type_name::<Self>())?;
                     #schema_body
@@ -103,12 +161,30 @@ pub(crate) fn expand_args_type(args: &ArgsType, documented: bool) -> TokenStream
                     #convert_body
                 }
             }
-            #object_marker
             #string_default
             #documented_schema
             #checks
         };
     }
+}
+
+/// `VALUE_NOTES`: a string enum's documented values, or a newtype's inner type's.
+fn expand_value_notes(args: &ArgsType, private: &TokenStream) -> Option<TokenStream> {
+    let notes = match &args.shape {
+        Shape::Enum { variants, .. } if is_plain_string_enum(args) => {
+            let notes = variants.iter().filter_map(|variant| {
+                let name = &variant.name;
+                let description = variant.description.as_ref()?;
+                Some(quote!((#name, #description)))
+            });
+            quote!(&[#(#notes),*])
+        }
+        Shape::Newtype { ty, .. } => {
+            quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::VALUE_NOTES)
+        }
+        _ => return None,
+    };
+    Some(quote!(const VALUE_NOTES: &'static [(&'static str, &'static str)] = #notes;))
 }
 
 fn is_plain_string_enum(args: &ArgsType) -> bool {
@@ -149,7 +225,7 @@ fn expand_checks(args: &ArgsType, private: &TokenStream) -> TokenStream {
 }
 
 /// The compile-time checks of one field's `#[arg]` values.
-pub(crate) fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStream> {
+fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStream> {
     let ty = &field.ty;
     let attrs = &field.attrs;
     let mut checks = Vec::new();
@@ -199,15 +275,43 @@ pub(crate) fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStr
     checks
 }
 
-/// Empty impls emitted next to errors.
+/// Empty impls emitted next to errors, with the shape the type's tokens show (an object struct,
+/// a string enum that takes string defaults), so uses of the type add no errors of their own.
 fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     let private = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let object_struct = match &input.data {
+        syn::Data::Struct(data) => matches!(data.fields, syn::Fields::Named(_)),
+        _ => false,
+    };
+    let object_struct = object_struct.then(|| {
+        quote!(
+            const OBJECT_STRUCT: bool = true;
+        )
+    });
+    let string_enum = match &input.data {
+        syn::Data::Enum(data) => {
+            !data.variants.is_empty()
+                && data
+                    .variants
+                    .iter()
+                    .all(|variant| matches!(variant.fields, syn::Fields::Unit))
+        }
+        _ => false,
+    };
+    let string_default = string_enum.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #private::DefaultLiteral<#ident #ty_generics> for &'static str #where_clause {}
+        }
+    });
     quote! {
         const _: () = {
+            #string_default
             #[automatically_derived]
             impl #impl_generics #private::ToolArgs for #ident #ty_generics #where_clause {
+                #object_struct
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
                     ::core::result::Result::Err(#private::macro_error_schema())
                 }
@@ -218,5 +322,63 @@ fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rustdoc text on the `ToolArgs` impl the derive generates.
+    fn impl_docs(input: TokenStream) -> String {
+        let input: syn::DeriveInput = syn::parse2(input).expect("a type");
+        let file: syn::File = syn::parse2(expand_derive(&input)).expect("the expansion parses");
+        let syn::Item::Const(block) = &file.items[0] else {
+            panic!("the impls sit in a `const _` block");
+        };
+        let syn::Expr::Block(block) = &*block.expr else {
+            panic!("a block");
+        };
+        let imp = block
+            .block
+            .stmts
+            .iter()
+            .find_map(|stmt| match stmt {
+                syn::Stmt::Item(syn::Item::Impl(imp)) => Some(imp),
+                _ => None,
+            })
+            .expect("the ToolArgs impl");
+        imp.attrs
+            .iter()
+            .filter_map(|attr| match &attr.meta {
+                syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }) => Some(text.value().trim_start().to_owned()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn links_the_types_a_schema_references() {
+        let docs = impl_docs(quote! {
+            struct Search {
+                /// How to match.
+                mode: Option<Mode>,
+                options: [Options; 2],
+                #[arg(schemars)]
+                imported: Imported,
+            }
+        });
+        assert!(
+            docs.ends_with("Referenced types, each showing its schema on its page (the model receives them inlined): [`Mode`], [`Options`], `Imported` (from `schemars::JsonSchema`). Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it."),
+            "{docs}"
+        );
+        assert!(docs.starts_with("The JSON value `Search` describes, as the model sees it.\n\n# JSON Schema\n\n```json\n{"), "{docs}");
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! A proc macro cannot run the runtime's renderer, so this file mirrors its rules (key order,
 //! nullable forms, integer bounds per type) for every type it recognizes from tokens. A type it
-//! cannot see into (another `ToolArgs` type, a `schemars` type) is shown as `{"$ref": "Name"}`;
-//! that type's own docs show its schema, and the model receives it inlined. A test renders the
-//! runtime schema of representative types and compares it with what the docs show.
+//! cannot see into (another `ToolArgs` type, a `schemars` type) is shown as `{"$ref": "Name"}`
+//! and listed under the schema as an intra-doc link to its page, which shows its schema; the
+//! model receives it inlined. A test renders the runtime schema of representative types and
+//! compares it with what the docs show.
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -56,8 +57,28 @@ enum DocKind {
     /// A type whose schema lives in its own docs; extra keys are shown beside the `$ref`.
     Ref {
         name: String,
-        extra: Vec<(String, String)>,
+        extra: Vec<(String, Extra)>,
+        /// How the docs point at the type's page.
+        link: Link,
     },
+}
+
+/// A key shown beside a `$ref`: a JSON scalar's text, or a list of them.
+#[derive(Clone)]
+enum Extra {
+    Scalar(String),
+    List(Vec<String>),
+}
+
+/// How a `$ref`'d type is pointed at below the schema.
+#[derive(Clone, Copy, PartialEq)]
+enum Link {
+    /// A path: an intra-doc link to the type's page, which shows its schema.
+    Page,
+    /// A type the docs cannot link (an array of non-literal length, a tuple, …): named only.
+    Name,
+    /// A `#[arg(schemars)]` type: its schema comes from `schemars::JsonSchema`.
+    Schemars,
 }
 
 /// A numeric bound: its JSON text and its value for comparisons.
@@ -175,15 +196,47 @@ fn required(field: &Field) -> Required {
 fn property(field: &Field) -> DocNode {
     let attrs = &field.attrs;
     let mut node = if attrs.schemars.is_some() {
-        reference(&field.ty)
+        let mut node = reference(&field.ty);
+        if let DocKind::Ref { link, .. } = &mut node.kind {
+            *link = Link::Schemars;
+        }
+        node
     } else {
         of_type(&field.ty)
     };
-    if let Some(values) = &attrs.enum_values {
-        node = retype(node, DocKind::Enum(values.value.clone()));
-    }
-    if let Some(constant) = &attrs.constant {
-        node = retype(node, DocKind::Const(constant.value.clone()));
+    if node.is_ref() {
+        // The type's own values (and the notes on them) live on its page; the ones this field
+        // allows are shown beside the `$ref`, as the runtime renders them (`null` included for an
+        // `Option`).
+        let nullable = node.nullable;
+        let listed = |values: &[JsonLiteral]| {
+            let mut members: Vec<String> = values.iter().map(JsonLiteral::to_json).collect();
+            if nullable {
+                members.push("null".to_owned());
+            }
+            Extra::List(members)
+        };
+        if let DocKind::Ref { extra, .. } = &mut node.kind {
+            if let Some(values) = &attrs.enum_values {
+                extra.push(("enum".to_owned(), listed(&values.value)));
+            }
+            if let Some(constant) = &attrs.constant {
+                extra.push(match nullable {
+                    true => (
+                        "enum".to_owned(),
+                        listed(std::slice::from_ref(&constant.value)),
+                    ),
+                    false => ("const".to_owned(), Extra::Scalar(constant.value.to_json())),
+                });
+            }
+        }
+    } else {
+        if let Some(values) = &attrs.enum_values {
+            node = retype(node, DocKind::Enum(values.value.clone()));
+        }
+        if let Some(constant) = &attrs.constant {
+            node = retype(node, DocKind::Const(constant.value.clone()));
+        }
     }
     let extra_on_ref = node.is_ref();
     match &mut node.kind {
@@ -271,11 +324,9 @@ fn property(field: &Field) -> DocNode {
                     attrs.max_items.map(|(value, _)| value.to_string()),
                 ),
             ];
-            extra.extend(
-                bounds
-                    .into_iter()
-                    .filter_map(|(key, value)| value.map(|value| (key.to_owned(), value))),
-            );
+            extra.extend(bounds.into_iter().filter_map(|(key, value)| {
+                value.map(|value| (key.to_owned(), Extra::Scalar(value)))
+            }));
         }
         _ => {}
     }
@@ -303,11 +354,37 @@ fn retype(mut node: DocNode, kind: DocKind) -> DocNode {
 }
 
 fn reference(ty: &Type) -> DocNode {
-    let name = ty.to_token_stream().to_string().replace(' ', "");
+    let link = if is_linkable(ty) {
+        Link::Page
+    } else {
+        Link::Name
+    };
     DocNode::new(DocKind::Ref {
-        name,
+        name: type_name(ty),
         extra: Vec::new(),
+        link,
     })
+}
+
+/// How a type is written in the docs (its tokens without spaces: `Vec<Match>`).
+fn type_name(ty: &Type) -> String {
+    ty.to_token_stream().to_string().replace(' ', "")
+}
+
+/// A plain path, which an intra-doc link can point at.
+fn is_linkable(ty: &Type) -> bool {
+    matches!(peel(ty), Type::Path(path) if path.qself.is_none())
+}
+
+/// Markdown naming `ty`: an intra-doc link to its page when it is a path. The items carrying
+/// these links allow `rustdoc::private_intra_doc_links`: a public type may have a field of a
+/// private type, whose page exists only in docs with private items.
+pub(crate) fn type_link(ty: &Type) -> String {
+    if is_linkable(ty) {
+        format!("[`{}`]", type_name(ty))
+    } else {
+        format!("`{}`", type_name(ty))
+    }
 }
 
 /// The schema of a type from its tokens (the rules of the runtime's `ToolArgs` impls).
@@ -673,13 +750,17 @@ fn to_json(node: &DocNode) -> Json {
             }
             out.push(("oneOf".into(), Json::Array(rendered)));
         }
-        DocKind::Ref { name, extra } => {
+        DocKind::Ref { name, extra, .. } => {
             let mut reference = vec![("$ref".to_owned(), raw(json_string(name)))];
-            reference.extend(
-                extra
-                    .iter()
-                    .map(|(key, value)| (key.clone(), raw(value.clone()))),
-            );
+            reference.extend(extra.iter().map(|(key, value)| {
+                let value = match value {
+                    Extra::Scalar(text) => raw(text.clone()),
+                    Extra::List(items) => {
+                        Json::Array(items.iter().map(|item| raw(item.clone())).collect())
+                    }
+                };
+                (key.clone(), value)
+            }));
             if nullable {
                 out.push((
                     "anyOf".into(),
@@ -778,23 +859,99 @@ fn push_indent(level: usize, out: &mut String) {
     }
 }
 
-/// The rustdoc section showing `schema` (Markdown).
-pub(crate) fn schema_section(heading: &str, schema_json: &str, has_refs: bool) -> String {
-    let note = if has_refs {
-        "\n\n`$ref`s name nested argument types; their own docs show their schemas, and the model receives them inlined."
-    } else {
-        ""
-    };
-    format!("# {heading}\n\n```json\n{schema_json}\n```{note}")
+/// A documented schema: its JSON text, and the types it names by `$ref`.
+pub(crate) struct Documented {
+    /// The JSON text (what `DocumentedSchema` holds).
+    pub(crate) json: String,
+    references: Vec<(String, Link)>,
+    /// Whether some `$ref` has keys beside it.
+    annotated_reference: bool,
 }
 
-/// Whether the rendered documentation contains references.
-pub(crate) fn has_refs(json: &str) -> bool {
-    json.contains("\"$ref\"")
+impl Documented {
+    pub(crate) fn of(node: &DocNode) -> Self {
+        let mut documented = Self {
+            json: render(node),
+            references: Vec::new(),
+            annotated_reference: false,
+        };
+        documented.collect_references(node);
+        documented
+    }
+
+    /// The rustdoc section showing the schema (Markdown), with every `$ref`'d type linked.
+    pub(crate) fn section(&self, heading: &str) -> String {
+        format!(
+            "# {heading}\n\n```json\n{}\n```{}",
+            self.json,
+            self.references_note()
+        )
+    }
+
+    /// Where the `$ref`'d types' schemas are: intra-doc links to their pages.
+    pub(crate) fn references_note(&self) -> String {
+        if self.references.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> = self
+            .references
+            .iter()
+            .map(|(name, link)| match link {
+                Link::Page => format!("[`{name}`]"),
+                Link::Name => format!("`{name}`"),
+                Link::Schemars => format!("`{name}` (from `schemars::JsonSchema`)"),
+            })
+            .collect();
+        let mut note = format!(
+            "\n\nReferenced types, each showing its schema on its page (the model receives them inlined): {}.",
+            names.join(", ")
+        );
+        if self.annotated_reference {
+            note.push_str(" Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it.");
+        }
+        note
+    }
+
+    fn collect_references(&mut self, node: &DocNode) {
+        match &node.kind {
+            DocKind::Ref { name, link, extra } => {
+                if !self.references.iter().any(|(known, _)| known == name) {
+                    self.references.push((name.clone(), *link));
+                }
+                self.annotated_reference |= node.description.is_some()
+                    || node.title.is_some()
+                    || node.default.is_some()
+                    || !node.examples.is_empty()
+                    || !extra.is_empty();
+            }
+            DocKind::Array {
+                items: Some(items), ..
+            } => self.collect_references(items),
+            DocKind::Object {
+                properties,
+                additional,
+            } => {
+                for (_, property, _) in properties {
+                    self.collect_references(property);
+                }
+                if let Additional::Schema(value) = additional {
+                    self.collect_references(value);
+                }
+            }
+            DocKind::OneOf(branches) => {
+                for branch in branches {
+                    self.collect_references(branch);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
-/// `TokenStream` of a `#[doc = ".."]` attribute for each paragraph of `text`.
-pub(crate) fn doc_attrs(text: &str) -> TokenStream {
+/// `TokenStream` of a `#[doc = ".."]` attribute for each line of `text`, spanned on the user's
+/// `span`: rustdoc checks the intra-doc links of docs written there (it skips docs that come from
+/// another crate's macro), so a generated link that does not resolve fails `-Dwarnings`.
+pub(crate) fn doc_attrs(text: &str, span: proc_macro2::Span) -> TokenStream {
     let lines = text.lines().map(|line| format!(" {line}"));
-    quote::quote!(#(#[doc = #lines])*)
+    quote::quote_spanned!(span=> #(#[doc = #lines])*)
 }

@@ -12,7 +12,7 @@ use crate::literal::JsonLiteral;
 
 /// The body of `fn schema() -> Result<Schema, SchemaError>` for `args`.
 pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
-    let annotate = annotate_container(args, private);
+    let annotate = annotate_container(args, None, private);
     if let Shape::Enum {
         variants,
         tagging: Tagging::External,
@@ -43,10 +43,18 @@ pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> Toke
                 ::core::result::Result::Ok(#annotate)
             }
         }
-        Shape::Newtype { ty, .. } => quote! {
-            let __schema = <#ty as #private::ToolArgs>::schema()?;
-            ::core::result::Result::Ok(#annotate)
-        },
+        Shape::Newtype { ty, .. } => {
+            // The type's doc replaces its inner type's, keeping the notes on its values.
+            let annotate = annotate_container(
+                args,
+                Some(quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::VALUE_NOTES)),
+                private,
+            );
+            quote_spanned! {ty.span()=>
+                let __schema = <#ty as #private::ToolArgs>::schema()?;
+                ::core::result::Result::Ok(#annotate)
+            }
+        }
         Shape::Unit => quote! {
             let __schema = #private::null_schema();
             ::core::result::Result::Ok(#annotate)
@@ -61,11 +69,19 @@ pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> Toke
     }
 }
 
-/// `__schema` with the type's description and title applied.
-fn annotate_container(args: &ArgsType, private: &TokenStream) -> TokenStream {
+/// `__schema` with the type's description and title applied; `notes` are the value notes to keep
+/// after the description (`ToolArgs::VALUE_NOTES` of a newtype's inner type).
+fn annotate_container(
+    args: &ArgsType,
+    notes: Option<TokenStream>,
+    private: &TokenStream,
+) -> TokenStream {
     let mut expr = quote!(__schema);
     if let Some(description) = &args.description {
-        expr = quote!(#private::describe(#expr, #description));
+        expr = match notes {
+            Some(notes) => quote!(#private::describe_value(#expr, #description, #notes)),
+            None => quote!(#private::describe(#expr, #description)),
+        };
     }
     if let Some(title) = &args.title {
         expr = quote!(#private::titled(#expr, #title));
@@ -139,7 +155,17 @@ fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
         steps.push(quote!(let __s = #private::with_pattern(__s, #pattern)?;));
     }
     if let Some(description) = &field.description {
-        steps.push(quote!(let __s = #private::describe(__s, #description);));
+        // The field's doc replaces its type's; a string enum's notes on its values stay.
+        steps.push(match &attrs.schemars {
+            Some(_) => quote!(let __s = #private::describe(__s, #description);),
+            None => quote_spanned! {ty.span()=>
+                let __s = #private::describe_value(
+                    __s,
+                    #description,
+                    <#ty as #private::ToolArgs>::VALUE_NOTES,
+                );
+            },
+        });
     }
     if let Some(title) = &attrs.title {
         steps.push(quote!(let __s = #private::titled(__s, #title);));

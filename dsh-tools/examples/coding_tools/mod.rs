@@ -1,15 +1,20 @@
-//! The tools of a small coding agent, shared by the examples: reading files, searching them,
-//! running a command (shown as a terminal card), editing a file (shown as a diff card), and one
-//! tool with a bug. Each tool reaches the scratch [`Workspace`] it works in through `#[state]`.
+//! The tools of a small coding agent, shared by the examples: reading files, searching them
+//! (reporting progress file by file), running a command (shown as a terminal card), editing a
+//! file (shown as a diff card), and one tool with a bug. Each tool reaches the scratch [`Workspace`] it works in through `#[state]`.
 //!
 //! [`registry`] builds a registry with all of them over a fresh workspace made by
 //! [`create_workspace`].
+//!
+//! Each `#[tool]` function generates a `…Tool` struct (what is registered; its page shows the
+//! argument and output schemas) and a `…ToolArgs` struct (its parameters); each
+//! `#[derive(ToolArgs)]` type's page shows its own schema under its `ToolArgs` impl. In
+//! `dsh_tools`'s own docs this module is `example_tools`, compiled for the docs only.
 
 use std::path::{Path, PathBuf};
 
 use dsh_tools::{
-    FileDiff, FileLocation, SharedState, ToolArgs, ToolCallView, ToolError, ToolRegistry,
-    ToolResult, ToolResultView, tool,
+    FileDiff, FileLocation, SharedState, ToolArgs, ToolCallView, ToolError, ToolProgress,
+    ToolRegistry, ToolResult, ToolResultView, ToolRun, tool,
 };
 use serde::Serialize;
 
@@ -36,21 +41,25 @@ impl Workspace {
 // ---------------------------------------------------------------------------------------------
 // read_file: an arguments struct with a default and a bound, a declarative card.
 
+/// Which file to read, and which of its lines.
 #[derive(ToolArgs)]
-struct ReadFile {
+pub struct ReadFile {
     /// Path of the file, relative to the workspace.
-    path: String,
+    pub path: String,
     /// First line to return (0-based).
-    offset: Option<u64>,
+    pub offset: Option<u64>,
     /// How many lines to return.
     #[arg(default = 200, maximum = 10_000)]
-    limit: u32,
+    pub limit: u32,
 }
 
 /// Read a text file, or a window of its lines.
 #[tool(name = "read_file", kind = "read", read_only, concurrency_safe, timeout_ms = 5_000,
        title = "Read {path}", location = path)]
-async fn read_file(args: ReadFile, #[state] workspace: &Workspace) -> Result<String, ToolError> {
+pub async fn read_file(
+    args: ReadFile,
+    #[state] workspace: &Workspace,
+) -> Result<String, ToolError> {
     let text = std::fs::read_to_string(workspace.resolve(&args.path)?)?;
     let skip = usize::try_from(args.offset.unwrap_or(0)).unwrap_or(usize::MAX);
     let lines: Vec<&str> = text.lines().skip(skip).take(args.limit as usize).collect();
@@ -63,7 +72,7 @@ async fn read_file(args: ReadFile, #[state] workspace: &Workspace) -> Result<Str
 /// How the pattern is matched.
 #[derive(ToolArgs, Clone, Copy)]
 #[tool_args(rename_all = "lowercase")]
-enum Mode {
+pub enum Mode {
     /// The pattern is plain text.
     Literal,
     /// The pattern is a regular expression.
@@ -72,40 +81,43 @@ enum Mode {
 
 /// How to walk the tree.
 #[derive(ToolArgs)]
-struct SearchOptions {
+pub struct SearchOptions {
     /// Follow symbolic links.
-    follow_links: bool,
+    pub follow_links: bool,
     /// How many directory levels to descend.
-    depth: Option<u32>,
+    pub depth: Option<u32>,
 }
 
+/// What to look for, and where.
 #[derive(ToolArgs)]
-struct SearchFiles {
+pub struct SearchFiles {
     /// Text or regex to look for.
     #[arg(min_length = 1)]
-    pattern: String,
+    pub pattern: String,
     /// Directory to search from, relative to the workspace.
-    path: String,
+    pub path: String,
     /// Stop after this many matches.
     #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
+    pub max_results: Option<u32>,
     /// Whether case matters (default: no).
-    case_sensitive: Option<bool>,
+    pub case_sensitive: Option<bool>,
     /// File name globs to search, e.g. `*.rs`.
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    options: Option<SearchOptions>,
+    pub include: Option<Vec<String>>,
+    /// How `pattern` is matched (default: literal).
+    pub mode: Option<Mode>,
+    /// How to walk the tree.
+    pub options: Option<SearchOptions>,
 }
 
 /// One matching line.
 #[derive(ToolArgs, Serialize)]
-struct Match {
+pub struct Match {
     /// The file, relative to the workspace.
-    path: String,
+    pub path: String,
     /// 1-based line number.
-    line: u32,
+    pub line: u32,
     /// The line's text.
-    text: String,
+    pub text: String,
 }
 
 /// One `path:line: text` line per match, the way the model reads search results best.
@@ -128,9 +140,10 @@ fn render_matches(matches: &[Match]) -> String {
     concurrency_safe,
     title = "Search for {pattern}"
 )]
-async fn search_files(
+pub async fn search_files(
     args: SearchFiles,
     #[state] workspace: &Workspace,
+    run: &ToolRun,
 ) -> Result<Vec<Match>, ToolError> {
     let case_sensitive = args.case_sensitive.unwrap_or(false);
     let matcher = match args.mode.unwrap_or(Mode::Literal) {
@@ -155,19 +168,27 @@ async fn search_files(
         follow_links,
         &mut files,
     )?;
-    let limit = args.max_results.unwrap_or(100) as usize;
-    let mut matches = Vec::new();
-    for file in files {
+    files.retain(|file| {
         let name = file
             .file_name()
             .and_then(|name| name.to_str())
             .unwrap_or("");
-        let included = args
-            .include
+        args.include
             .as_ref()
-            .is_none_or(|globs| globs.iter().any(|glob| glob_matches(glob, name)));
-        if !included {
-            continue;
+            .is_none_or(|globs| globs.iter().any(|glob| glob_matches(glob, name)))
+    });
+    let limit = args.max_results.unwrap_or(100) as usize;
+    let mut matches = Vec::new();
+    let total = files.len() as f64;
+    for (searched, file) in files.into_iter().enumerate() {
+        let relative = file.strip_prefix(&workspace.root).unwrap_or(&file);
+        // A UI listening to the call shows which file is being searched.
+        if run.wants_progress() {
+            run.report_progress(
+                ToolProgress::new((searched + 1) as f64)
+                    .with_total(total)
+                    .with_message(format!("searching {}", relative.display())),
+            );
         }
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         for (index, line) in text.lines().enumerate() {
@@ -175,7 +196,6 @@ async fn search_files(
                 return Ok(matches);
             }
             if matcher.is_match(line) {
-                let relative = file.strip_prefix(&workspace.root).unwrap_or(&file);
                 matches.push(Match {
                     path: relative.display().to_string(),
                     line: u32::try_from(index + 1).unwrap_or(u32::MAX),
@@ -226,15 +246,16 @@ fn glob_matches(glob: &str, name: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// run_command: inline parameters, a structured output with its own rendering, terminal cards.
+// run_command: a blocking body, inline parameters, a structured output with its own rendering,
+// terminal cards.
 
 /// What a command printed and how it ended.
 #[derive(ToolArgs, Serialize)]
-struct CommandOutput {
+pub struct CommandOutput {
     /// Standard output and standard error, interleaved by stream.
-    output: String,
+    pub output: String,
     /// The exit code (absent when a signal ended the command).
-    exit_code: Option<i32>,
+    pub exit_code: Option<i32>,
 }
 
 fn render_command(output: &CommandOutput) -> String {
@@ -266,9 +287,11 @@ fn command_result_card(
 }
 
 /// Run a shell command in the workspace and return what it printed.
-#[tool(kind = "execute", destructive, open_world, timeout_ms = 30_000,
+// `blocking`: waiting for the process blocks the thread, so the body is a plain `fn` run on
+// tokio's blocking pool; past its 30 s budget the call returns and the process is left to finish.
+#[tool(kind = "execute", destructive, open_world, timeout_ms = 30_000, blocking,
        render = render_command, present_call = command_card, present_result = command_result_card)]
-async fn run_command(
+pub fn run_command(
     /// The command line, run by `sh -c`.
     #[arg(min_length = 1)]
     command: String,
@@ -321,7 +344,7 @@ fn edit_result_card(args: &EditFileToolArgs, result: &ToolResult<'_>) -> Option<
 
 /// Replace text in a file. The text must occur exactly once unless `replace_all` is set.
 #[tool(kind = "edit", destructive, present_call = edit_card, present_result = edit_result_card)]
-async fn edit_file(
+pub async fn edit_file(
     /// Path of the file, relative to the workspace.
     path: String,
     /// The exact text to replace.
@@ -351,7 +374,7 @@ async fn edit_file(
 
 /// Count the words of a line of a file.
 #[tool]
-async fn word_count(
+pub async fn word_count(
     /// Path of the file, relative to the workspace.
     path: String,
     /// 1-based line number.
@@ -369,6 +392,12 @@ async fn word_count(
 /// A scratch workspace with a tiny Cargo project in the system's temporary directory.
 pub fn create_workspace() -> std::io::Result<PathBuf> {
     let root = std::env::temp_dir().join(format!("dsh-tools-quickstart-{}", std::process::id()));
+    fill_workspace(&root)?;
+    Ok(root)
+}
+
+/// Writes the tiny Cargo project of [`create_workspace`] at `root`.
+pub fn fill_workspace(root: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(root.join("src"))?;
     std::fs::write(
         root.join("Cargo.toml"),
@@ -382,7 +411,7 @@ pub fn create_workspace() -> std::io::Result<PathBuf> {
         root.join("src/lib.rs"),
         "/// The greeting.\npub fn greeting() -> &'static str {\n    \"Hello, world!\"\n}\n",
     )?;
-    Ok(root)
+    Ok(())
 }
 
 /// A registry with every tool of this module over `workspace`.
@@ -390,10 +419,10 @@ pub fn registry(workspace: Workspace) -> Result<ToolRegistry, dsh_tools::Registr
     let mut state = SharedState::new();
     state.insert(workspace);
     let registry = ToolRegistry::with_state(state);
-    registry.register(ReadFileTool)?;
-    registry.register(SearchFilesTool)?;
-    registry.register(RunCommandTool)?;
-    registry.register(EditFileTool)?;
-    registry.register(WordCountTool)?;
+    let _ = registry.register(ReadFileTool)?;
+    let _ = registry.register(SearchFilesTool)?;
+    let _ = registry.register(RunCommandTool)?;
+    let _ = registry.register(EditFileTool)?;
+    let _ = registry.register(WordCountTool)?;
     Ok(registry)
 }

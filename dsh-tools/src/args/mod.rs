@@ -30,6 +30,22 @@ pub trait ToolArgs: Sized {
     /// Whether the value may be absent (true only for `Option<T>`): such properties are optional.
     const OPTIONAL: bool = false;
 
+    /// Whether the value is an object of named fields: `#[derive(ToolArgs)]` sets it for structs
+    /// with named fields, and nothing else does. A `#[tool]` whose only parameter has such a type
+    /// takes that struct's fields as its arguments; a lone parameter of any other type (an enum,
+    /// a newtype, a number, a `Vec`, a map) is one property named after the parameter, like any
+    /// other parameter. A hand-written impl that sets it must describe an object.
+    const OBJECT_STRUCT: bool = false;
+
+    /// The documented values of a string enum, `(value, description)` in declaration order.
+    ///
+    /// A property's own description replaces its type's, but these notes are kept after it, so
+    /// the model still learns what each value means (`mode: Mode` documented as "What to do"
+    /// reads "What to do" followed by one line per value). `#[derive(ToolArgs)]` fills it for
+    /// enums whose variants are all units and for newtypes around those; `Option`, `Box`, `Arc`
+    /// and `Rc` pass their inner type's on.
+    const VALUE_NOTES: &'static [(&'static str, &'static str)] = &[];
+
     /// Builds the schema. Called once per tool (the result is cached); fails only when a schema
     /// imported from `schemars` uses JSON Schema the engine cannot enforce, or a pattern does not
     /// compile.
@@ -52,15 +68,6 @@ pub trait ToolArgs: Sized {
         None
     }
 }
-
-/// A `#[derive(ToolArgs)]` struct with named fields: its schema is a closed (or explicitly open)
-/// object, so it can be the whole argument object of a tool.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be the whole arguments of a tool",
-    label = "a tool's arguments must be a JSON object",
-    note = "use a `#[derive(ToolArgs)]` struct with named fields, or list the arguments as separate parameters"
-)]
-pub trait ToolArgsObject: ToolArgs {}
 
 /// A value that passed validation could still not be converted: the schema and the Rust type
 /// disagree (a bug in a hand-written `ToolArgs` impl, or a `schemars` type whose `Deserialize` is
@@ -88,10 +95,11 @@ impl ConvertError {
         ))
     }
 
-    /// Places the error under the property `key` (called from the inside out).
+    /// Places the error under the property `key` (called from the inside out). A key longer
+    /// than [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     #[must_use]
     pub fn at_key(mut self, key: &str) -> Self {
-        self.path = join_path(key.to_owned(), self.path);
+        self.path = join_path(crate::text_bounds::quoted(key).into_owned(), self.path);
         self
     }
 

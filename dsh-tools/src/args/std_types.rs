@@ -277,6 +277,7 @@ impl ToolArgs for Map<String, Value> {
 
 impl<T: ToolArgs> ToolArgs for Option<T> {
     const OPTIONAL: bool = true;
+    const VALUE_NOTES: &'static [(&'static str, &'static str)] = T::VALUE_NOTES;
 
     /// `T`'s schema that also accepts `null`; an absent or `null` value is `None`.
     fn schema() -> Result<Schema, SchemaError> {
@@ -303,6 +304,7 @@ macro_rules! pointer_args {
     ($($pointer:ident),* $(,)?) => {$(
         impl<T: ToolArgs> ToolArgs for $pointer<T> {
             const OPTIONAL: bool = T::OPTIONAL;
+            const VALUE_NOTES: &'static [(&'static str, &'static str)] = T::VALUE_NOTES;
             fn schema() -> Result<Schema, SchemaError> {
                 T::schema()
             }

@@ -1,6 +1,6 @@
 //! Compile-time checks the macros emit into never-called functions: they make the compiler reject
-//! a default of the wrong type, a length bound on a number, or a lone parameter that is not an
-//! object, with messages (`#[diagnostic::on_unimplemented]`) that say what to change.
+//! a default of the wrong type or a length bound on a number, with messages
+//! (`#[diagnostic::on_unimplemented]`) that say what to change.
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::PathBuf;
@@ -9,13 +9,18 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::args::ToolArgsObject;
-
 /// The schema the docs of a generated item show, as JSON text (tests compare it with the runtime
 /// schema).
 pub trait DocumentedSchema {
     /// The documented JSON Schema.
     const DOCUMENTED_SCHEMA: &'static str;
+}
+
+/// The output schema a `#[tool]`'s docs show, as JSON text (tests compare it with the runtime
+/// output schema).
+pub trait DocumentedOutput {
+    /// The documented JSON Schema of the tool's value.
+    const DOCUMENTED_OUTPUT_SCHEMA: &'static str;
 }
 
 /// `Self` is a literal that can be a default, `enum` member or `const` of a field of type `T`.
@@ -139,6 +144,3 @@ pub fn assert_number<T: NumberField>() {}
 
 /// `T` takes `min_items`/`max_items`.
 pub fn assert_array<T: ArrayField>() {}
-
-/// `T` can be a tool's whole argument object.
-pub fn assert_arguments_object<T: ToolArgsObject>() {}

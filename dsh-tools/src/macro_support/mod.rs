@@ -18,8 +18,8 @@ pub use std::sync::LazyLock;
 pub use serde_json::{Number, Value};
 
 pub use self::checks::{
-    DefaultLiteral, DocumentedSchema, EmptyArray, assert_arguments_object, assert_array,
-    assert_number, assert_string, check_literal,
+    DefaultLiteral, DocumentedOutput, DocumentedSchema, EmptyArray, assert_array, assert_number,
+    assert_string, check_literal,
 };
 pub use self::convert::{
     content_of, convert_field, expect_null, expect_object, missing, output_from_json,
@@ -31,18 +31,22 @@ pub use self::fast_checks::{
 };
 pub use self::present::{LocationPart, TitlePart};
 pub use self::recursion::SchemaGuard;
-pub use self::returns::{IntoContent, IntoToolReturn, require_state};
-pub use self::schema_steps::{
-    const_string, describe, float_number, internally_tagged, macro_error_schema, null_schema,
-    object, one_of, property, schemars_schema, string_enum, titled, with_const, with_default,
-    with_enum, with_examples, with_max_items, with_max_length, with_maximum, with_min_items,
-    with_min_length, with_minimum, with_pattern,
+pub use self::returns::{
+    IntoContent, ResultValue, contract_of, require_state, tool_output, tool_result, tool_value,
 };
-pub use crate::args::{ConvertError, ToolArgs, ToolArgsObject};
+pub use self::schema_steps::{
+    const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,
+    null_schema, object, one_of, property, schemars_schema, string_enum, titled, whole_arguments,
+    with_const, with_default, with_enum, with_examples, with_max_items, with_max_length,
+    with_maximum, with_min_items, with_min_length, with_minimum, with_pattern,
+};
+pub use crate::args::{ConvertError, ToolArgs};
+pub use crate::blocking::run_blocking;
 pub use crate::content::ContentBlock;
 pub use crate::definition::ToolAnnotations;
 pub use crate::error::ToolError;
 pub use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use crate::progress::ToolProgress;
 pub use crate::run::ToolRun;
 pub use crate::schema::{Pattern, Schema, SchemaError};
 pub use crate::tool::{Tool, ToolContract};

@@ -1,50 +1,43 @@
 //! What a tool function may return (`T` or `Result<T, E>`), what a `render` function may return,
-//! and how `#[state]` parameters are reached.
+//! and how `#[state]` parameters are reached. The generated code reaches the tool's output type
+//! through its `Tool` impl wherever it can, so a type that cannot be a tool value is reported once,
+//! on the return type.
 
-use serde::Serialize;
+use serde_json::Value;
 
-use crate::args::ToolArgs;
+use super::convert::output_from_json;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::run::ToolRun;
+use crate::tool::{Tool, ToolContract};
 
-/// The return type of a `#[tool]` function: a value with a schema, or a `Result` of one whose
-/// error converts into `ToolError`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a tool",
-    label = "a tool returns `T` or `Result<T, E>`",
-    note = "`T` must implement `Serialize` and `ToolArgs` (derive both); `E` must convert into `ToolError` (any `std::error::Error` does)"
-)]
-pub trait IntoToolReturn {
-    /// The canonical value.
-    type Output: ToolArgs + Serialize + Send + 'static;
-
-    /// The value, or the tool's error.
-    fn into_tool_return(self) -> Result<Self::Output, ToolError>;
+/// The value type of a `Result` a `#[tool]` function returns: the macro takes any return type
+/// named `Result` (`Result<T, E>`, `io::Result<T>`, `anyhow::Result<T>`) as one, and any other as
+/// the value itself. It has no bounds, so naming the value type never fails; the value type's own
+/// requirements (`ToolArgs`, `Serialize`) are checked once, where it becomes `Tool::Output`.
+pub trait ResultValue {
+    /// `T` of `Result<T, E>`.
+    type Value;
 }
 
-impl<T, E> IntoToolReturn for Result<T, E>
-where
-    T: ToolArgs + Serialize + Send + 'static,
-    E: Into<ToolError>,
-{
-    type Output = T;
-
-    fn into_tool_return(self) -> Result<T, ToolError> {
-        self.map_err(Into::into)
-    }
+impl<T, E> ResultValue for Result<T, E> {
+    type Value = T;
 }
 
-/// A value returned directly (not in a `Result`).
-impl<T> IntoToolReturn for T
-where
-    T: ToolArgs + Serialize + Send + 'static,
-{
-    type Output = T;
+/// A `Result` a tool returned, with its error converted into a `ToolError`.
+pub fn tool_result<T, E: Into<ToolError>>(result: Result<T, E>) -> Result<T, ToolError> {
+    result.map_err(Into::into)
+}
 
-    fn into_tool_return(self) -> Result<T, ToolError> {
-        Ok(self)
-    }
+/// A value a tool returned directly.
+pub fn tool_value<T>(value: T) -> Result<T, ToolError> {
+    Ok(value)
+}
+
+/// A tool's value converted back into its output type (for a custom `render`). Going through
+/// the `Tool` impl keeps an output type without `ToolArgs` from being reported here again.
+pub fn tool_output<T: Tool>(value: &Value) -> Result<T::Output, ToolError> {
+    output_from_json::<T::Output>(T::NAME, value)
 }
 
 /// What a `render = path` function returns.
@@ -84,4 +77,11 @@ impl IntoContent for Vec<ContentBlock> {
 /// The shared state of type `T` for a `#[state]` parameter.
 pub fn require_state<T: Send + Sync + 'static>(run: &ToolRun) -> Result<&T, ToolError> {
     run.require_state::<T>()
+}
+
+/// Builds the contract of a tool from its `Tool` impl. Going through the impl (rather than naming
+/// the output type) keeps a return type that cannot be a tool value from being reported again
+/// here: the impl's `Output` is where it is reported.
+pub fn contract_of<T: Tool>() -> ToolContract {
+    ToolContract::of::<T::Args, T::Output>()
 }

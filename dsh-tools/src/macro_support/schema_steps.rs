@@ -20,6 +20,44 @@ pub fn describe(mut schema: Schema, description: &str) -> Schema {
     schema
 }
 
+/// Sets the description of a value whose type documents its values (`ToolArgs::VALUE_NOTES`):
+/// the text replaces the type's own, and the notes of the values the schema still accepts follow
+/// it, so a documented field of a documented enum keeps saying what each value means.
+pub fn describe_value(mut schema: Schema, description: &str, notes: &[(&str, &str)]) -> Schema {
+    let kept: Vec<(&str, &str)> = notes
+        .iter()
+        .copied()
+        .filter(|(value, _)| schema.is_valid(&Value::String((*value).to_owned())))
+        .collect();
+    schema.annotations.description = with_value_notes(Some(description), &kept);
+    schema
+}
+
+/// A description followed by one line per documented value (`- \`literal\`: …`).
+fn with_value_notes(description: Option<&str>, notes: &[(&str, &str)]) -> Option<String> {
+    let notes: Vec<String> = notes
+        .iter()
+        .map(|(name, text)| format!("- `{name}`: {text}"))
+        .collect();
+    match (description, notes.is_empty()) {
+        (None, true) => None,
+        (Some(text), true) => Some(text.to_owned()),
+        (None, false) => Some(notes.join("\n")),
+        (Some(text), false) => Some(format!("{text}\n\n{}", notes.join("\n"))),
+    }
+}
+
+/// The schema of a struct that is a tool's whole argument object (`ToolArgs::OBJECT_STRUCT`):
+/// it must be an object, which only a hand-written impl could get wrong.
+pub fn whole_arguments(schema: Schema) -> Result<Schema, SchemaError> {
+    match schema.kind {
+        SchemaKind::Object(_) if !schema.nullable => Ok(schema),
+        _ => Err(SchemaError::single(
+            "a type with `OBJECT_STRUCT` set is a tool's whole arguments, so its schema must be a non-null object",
+        )),
+    }
+}
+
 /// Sets the title.
 pub fn titled(mut schema: Schema, title: &str) -> Schema {
     schema.annotations.title = Some(title.to_owned());
@@ -203,16 +241,7 @@ pub fn string_enum(names: &[&str], description: Option<&str>, notes: &[(&str, &s
             .map(|name| Value::String((*name).to_owned()))
             .collect(),
     ));
-    let notes: Vec<String> = notes
-        .iter()
-        .map(|(name, text)| format!("- `{name}`: {text}"))
-        .collect();
-    schema.annotations.description = match (description, notes.is_empty()) {
-        (None, true) => None,
-        (Some(text), true) => Some(text.to_owned()),
-        (None, false) => Some(notes.join("\n")),
-        (Some(text), false) => Some(format!("{text}\n\n{}", notes.join("\n"))),
-    };
+    schema.annotations.description = with_value_notes(description, notes);
     schema
 }
 

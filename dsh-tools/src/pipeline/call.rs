@@ -16,7 +16,7 @@ pub(crate) struct CallContext {
     /// layer replaced the token, so the common path makes no per-dispatch copy.
     pub(crate) run: ToolRun,
     /// The definition visible to the caller when the call started: its finalizer is the one that
-    /// runs, and wrappers read its budget from it.
+    /// runs and its result budget the one that applies (layers may read anything else from it).
     pub(crate) definition: Option<Arc<dyn ToolDefinition>>,
     /// The registry generation `definition` was resolved in.
     pub(crate) generation: u64,

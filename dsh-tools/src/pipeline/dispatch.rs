@@ -3,14 +3,15 @@
 //! Resolves the tool again (it may have been disposed since the call started), refuses malformed
 //! raw arguments, runs the body under a panic catcher and turns its value into a result through
 //! the output contract. With a layer's replacement token, the body watches a child of the
-//! caller's token that the replacement also cancels, so either one stops it. The body is never
-//! raced or abandoned here: once started it runs to completion (a timeout layer outside may drop
-//! it after its grace, which is that layer's decision).
+//! caller's token that the replacement also cancels, so either one stops it. A body with a time
+//! budget (its definition's, or the registry's default) runs under its deadline (`deadline.rs`);
+//! any other body runs to completion once started.
 
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -20,7 +21,8 @@ use crate::error::ToolError;
 use crate::execution::ToolExecution;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
-use crate::pipeline::failure::failed;
+use crate::pipeline::deadline;
+use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
@@ -67,9 +69,9 @@ pub(crate) fn run_body<'a>(
             Err(refused) => return refused,
         };
         let outcome = {
-            let started = start_body(&**definition, run);
+            let started = start(&**definition, run);
             match started {
-                Ok(body) => CatchUnwind::new(body),
+                Ok(body) => body,
                 Err(message) => return body_result(&**definition, run, Err(message)),
             }
         }
@@ -99,6 +101,56 @@ fn unknown_tool(execution: &ToolExecution) -> ToolError {
     ToolError::unknown_tool(execution.name())
 }
 
+/// The time budget the registry enforces on `definition`'s body, if any: its declared one, else
+/// the registry's default, unless the registry's timeouts are off.
+#[inline]
+pub(crate) fn enforced_budget(
+    definition: &dyn ToolDefinition,
+    execution: &ToolExecution,
+) -> Option<u64> {
+    execution
+        .registry()
+        .limits()
+        .enforced_budget(definition.timeout_ms())
+}
+
+/// What a body ends with: its value or error, or the message of its panic.
+pub(crate) type BodyOutcome = Result<Result<Value, ToolError>, String>;
+
+/// A started body: polled as it is, or under its deadline (boxed, with its timer, so that calls
+/// without a budget do not carry one).
+pub(crate) enum Started<'a> {
+    Plain(CatchUnwind<BoxFuture<'a, Result<Value, ToolError>>>),
+    Timed(BoxFuture<'a, BodyOutcome>),
+}
+
+impl Future for Started<'_> {
+    type Output = BodyOutcome;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<BodyOutcome> {
+        match self.get_mut() {
+            Self::Plain(body) => Pin::new(body).poll(cx),
+            Self::Timed(body) => body.as_mut().poll(cx),
+        }
+    }
+}
+
+/// Starts `definition`'s body with `run`: under its deadline when the registry enforces a
+/// budget for it. `Err` is a panic before the body's future was even returned.
+#[inline]
+pub(crate) fn start<'a>(
+    definition: &'a dyn ToolDefinition,
+    run: &'a ToolRun,
+) -> Result<Started<'a>, String> {
+    match enforced_budget(definition, run.execution()) {
+        None => start_body(definition, run).map(|body| Started::Plain(CatchUnwind::new(body))),
+        Some(budget_ms) => Ok(Started::Timed(deadline::run_within(
+            definition, run, budget_ms,
+        ))),
+    }
+}
+
 /// Marks the body as started and calls the definition's `execute`, catching a panic before the
 /// future is even returned.
 #[inline]
@@ -112,18 +164,22 @@ pub(crate) fn start_body<'a>(
 }
 
 /// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was
-/// cancelled meanwhile, or a success through the output contract.
+/// cancelled meanwhile, or a success through the output contract (with the content the body
+/// provided, if it did).
 #[inline]
 pub(crate) fn body_result(
     definition: &dyn ToolDefinition,
     run: &ToolRun,
-    outcome: Result<Result<Value, ToolError>, String>,
+    outcome: BodyOutcome,
 ) -> ToolExecutionResult {
     let execution = run.execution();
+    let provided = execution.take_provided_content();
     match outcome {
-        Ok(Ok(value)) if !run.is_cancelled() => rendered_success(definition, execution, value),
+        Ok(Ok(value)) if !run.is_cancelled() => {
+            rendered_success(definition, execution, value, provided)
+        }
         Ok(Ok(_)) => failed(execution, ToolError::aborted()),
-        Ok(Err(error)) => failed(execution, error),
+        Ok(Err(error)) => failed(execution, tool_failed(error)),
         Err(message) => body_panicked(execution, &message),
     }
 }

@@ -1,12 +1,15 @@
-//! The one place where failures the pipeline itself detects get their wording: panicking hooks,
-//! denials, misused post-execute decisions, a failing finalizer.
+//! The one place where failures the pipeline itself detects get their wording and their codes:
+//! denials (`DENIED`), failing hooks (`HOOK_FAILED`), blocked results (`BLOCKED`), a failing
+//! finalizer (`FINALIZER_FAILED`), and the `TOOL_ERROR` a tool's uncoded error gets.
 //!
-//! Tool-level failures with codes (unknown tool, invalid arguments, aborts, timeouts, body panics)
-//! are constructors of [`ToolError`] in `error.rs`; the ones here carry no `{name, code}`.
+//! An error that already carries `{name, code}` keeps it: a hook or a tool that fails with a code
+//! of its own is routed by that code. Tool-level failures with fixed codes (unknown tool, invalid
+//! arguments, aborts, timeouts, body panics) are constructors of [`ToolError`] in `error.rs`.
 
-use crate::error::ToolError;
+use crate::error::{ToolError, codes, names};
 use crate::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
+use crate::text_bounds::bound_error_message;
 
 /// Which kind of hook failed.
 #[derive(Clone, Copy, Debug)]
@@ -30,26 +33,58 @@ impl HookPhase {
     }
 }
 
-/// `<phase> panicked: <message>`.
+/// `<phase> panicked: <message>` (`HOOK_FAILED`); the panic message is cut to fit the error cap.
 pub(crate) fn hook_panicked(phase: HookPhase, message: &str) -> ToolError {
-    ToolError::new(format!("{} panicked: {message}", phase.describe()))
+    let message = bound_error_message(format!("{} panicked: {message}", phase.describe()));
+    ToolError::coded(names::HOOK, codes::HOOK_FAILED, message)
 }
 
-/// `tool "<name>" content finalizer panicked: <message>`.
+/// A hook's own error: its code, or `HOOK_FAILED`.
+pub(crate) fn hook_failed(error: ToolError) -> ToolError {
+    error.or_info(names::HOOK, codes::HOOK_FAILED)
+}
+
+/// A tool's own error (the body's, or an `execute` layer's failure standing in for it): its code,
+/// or `TOOL_ERROR`.
+#[inline]
+pub(crate) fn tool_failed(error: ToolError) -> ToolError {
+    error.or_info(names::TOOL_ERROR, codes::TOOL_ERROR)
+}
+
+/// `tool "<name>" content finalizer panicked: <message>` (`FINALIZER_FAILED`).
 pub(crate) fn finalizer_panicked(tool: &str, message: &str) -> ToolError {
-    ToolError::new(format!(
+    let message = bound_error_message(format!(
         "tool \"{tool}\" content finalizer panicked: {message}"
-    ))
+    ));
+    ToolError::coded(names::FINALIZER, codes::FINALIZER_FAILED, message)
 }
 
-/// `post-execute accept decision cannot replace both value and content`.
+/// A finalizer's own error: its code, or `FINALIZER_FAILED`.
+pub(crate) fn finalizer_failed(error: ToolError) -> ToolError {
+    error.or_info(names::FINALIZER, codes::FINALIZER_FAILED)
+}
+
+/// `post-execute accept decision cannot replace both value and content` (`HOOK_FAILED`).
 pub(crate) fn post_replaces_both() -> ToolError {
-    ToolError::new("post-execute accept decision cannot replace both value and content")
+    ToolError::coded(
+        names::HOOK,
+        codes::HOOK_FAILED,
+        "post-execute accept decision cannot replace both value and content",
+    )
 }
 
-/// `post-execute cannot replace the value of a failed result`.
+/// `post-execute cannot replace the value of a failed result` (`HOOK_FAILED`).
 pub(crate) fn post_replaces_failed_value() -> ToolError {
-    ToolError::new("post-execute cannot replace the value of a failed result")
+    ToolError::coded(
+        names::HOOK,
+        codes::HOOK_FAILED,
+        "post-execute cannot replace the value of a failed result",
+    )
+}
+
+/// A post-execute block whose message is `message` (`BLOCKED`).
+pub(crate) fn blocked(message: String) -> ToolError {
+    ToolError::coded(names::TOOL_BLOCKED, codes::BLOCKED, message)
 }
 
 /// The message of a block whose feedback has no text.
@@ -61,7 +96,18 @@ pub(crate) fn failed(execution: &ToolExecution, error: ToolError) -> ToolExecuti
     ToolExecutionResult::failure(error).stamped(execution.token())
 }
 
-/// A denial: `Error: <reason>`, no `{name, code}`.
+/// A result ending the call because a hook failed (`HOOK_FAILED` unless the error has a code).
+pub(crate) fn hook_failed_result(
+    execution: &ToolExecution,
+    error: ToolError,
+) -> ToolExecutionResult {
+    failed(execution, hook_failed(error))
+}
+
+/// A denial: `Error: <reason>` (`DENIED`).
 pub(crate) fn denied(execution: &ToolExecution, reason: String) -> ToolExecutionResult {
-    failed(execution, ToolError::new(reason))
+    failed(
+        execution,
+        ToolError::coded(names::TOOL_DENIED, codes::DENIED, reason),
+    )
 }

@@ -1,13 +1,14 @@
 //! The content finalizer: the definition captured when the call started rewrites the content of
 //! every outcome, exactly once. A failing or panicking finalizer turns the call into a bare
-//! `Error: <message>` result (nothing else kept, and the finalizer is not run again).
+//! `Error: <message>` result (`FINALIZER_FAILED` unless its error has a code; nothing else kept,
+//! and the finalizer is not run again).
 
 use std::sync::Arc;
 
 use crate::definition::ToolDefinition;
 use crate::execution::ToolExecution;
 use crate::future::catch_panic;
-use crate::pipeline::failure::{failed, finalizer_panicked};
+use crate::pipeline::failure::{failed, finalizer_failed, finalizer_panicked};
 use crate::result::ToolExecutionResult;
 
 #[inline]
@@ -22,7 +23,7 @@ pub(crate) fn finalize(
     match catch_panic(|| definition.finalize_content(execution, result)) {
         Ok(Ok(None)) => {}
         Ok(Ok(Some(content))) => result.set_content(content),
-        Ok(Err(error)) => *result = failed(execution, error),
+        Ok(Err(error)) => *result = failed(execution, finalizer_failed(error)),
         Err(message) => *result = failed(execution, finalizer_panicked(execution.name(), &message)),
     }
 }

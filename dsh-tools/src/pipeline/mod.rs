@@ -1,25 +1,34 @@
 //! The execution pipeline: every call runs these phases, in this order.
 //!
-//! 1. Capture, when `execute` is called: freeze the input under a fresh token (arguments are a
-//!    `serde_json::Value`, lossless by construction); resolve the visible definition once (its
-//!    finalizer is captured now) and the hooks that apply.
-//! 2. Caller already cancelled → `ABORTED_BEFORE_DISPATCH` (final: no hook runs).
-//! 3. `pre-execute` waterfall (allow / deny / ask); `ask` goes to the approver.
-//! 4. Guards, for allowed calls only.
-//! 5. A denial becomes `Error: <reason>`, which still goes through post-execute.
-//! 6. Cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute).
-//! 7. `execute` layers around dispatch; dispatch re-resolves the tool and runs the body.
-//! 8. Contexts the body deferred go first; cancellation supersedes a success.
-//! 9. `post-execute` waterfall; cancellation supersedes a success again.
-//! 10. The captured finalizer, then the result observers; the result is returned.
+//! | # | phase | what happens | a failure here |
+//! |---|---|---|---|
+//! | 1 | capture | when `execute` is called: freeze the input under a fresh token (arguments are a `serde_json::Value`, lossless by construction); resolve the visible definition once (its finalizer and result budget are captured now) and the hooks that apply; when a call observer applies, the body's progress reports go to it too, after the caller's sink | — |
+//! | 2 | call start | call observers hear the call start (observe-only; every call, even one that ends before dispatch) | contained, logged |
+//! | 3 | pre-aborted check | caller already cancelled → `ABORTED_BEFORE_DISPATCH` | final (no other hook runs) |
+//! | 4 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver | `HOOK_FAILED`, final |
+//! | 5 | guards | for allowed calls only; the first reason denies | `HOOK_FAILED`, final |
+//! | 6 | denial | any denial becomes `Error: <reason>` (`DENIED`), which still goes through post-execute | — |
+//! | 7 | cancellation | cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute) | — |
+//! | 8 | `execute` layers | around dispatch, first registered outermost; an authored uncoded failure is `TOOL_ERROR` | `HOOK_FAILED`, final |
+//! | 9 | dispatch | re-resolve the tool (`UNKNOWN_TOOL`), refuse malformed raw arguments (`INVALID_ARGS`), run the body — under its deadline when it has a time budget (`TOOL_TIMEOUT`, innermost: inside every layer) — catch its panic (`TOOL_PANICKED`), code its uncoded error (`TOOL_ERROR`), check and render its value (`INVALID_TOOL_OUTPUT`) | — |
+//! | 10 | contexts, cancellation | contexts the body deferred go first; caller cancellation supersedes a success (`ABORTED`) | — |
+//! | 11 | `post-execute` | waterfall: accept, replace content or value, block (`BLOCKED`); cancellation supersedes a success again | `HOOK_FAILED` |
+//! | 12 | finalizer | the captured definition's `finalize_content`, exactly once on every outcome | `FINALIZER_FAILED` |
+//! | 13 | result budget | the content's text is cut to the tool's (or the registry's) budget with a marker; the value and error stay whole | — |
+//! | 14 | observers | result observers see the result exactly as the model will, then call observers (`on_result`); their failures are contained | logged |
 //!
 //! A failing or panicking listener, approver, guard or layer ends the call with a final error
-//! that skips post-execute (finalizer and observers still run). This file owns the order; each
-//! phase lives in its own module. A call no hook applies to (and with no span to record) runs
-//! the phases that can do anything for it, in the same order, on `short_path`.
+//! that skips post-execute (the finalizer, the result budget and observers still run). Every
+//! error result carries a code: the error's own `{name, code}`, else the code of what failed.
+//!
+//! This file owns the order; each phase lives in its own module. A call no hook applies to (and
+//! with no span to record) runs the phases that can do anything for it, in the same order, on
+//! `short_path`.
 
 pub(crate) mod call;
+pub(crate) mod call_observer;
 pub(crate) mod chain;
+pub(crate) mod deadline;
 pub(crate) mod dispatch;
 pub(crate) mod failure;
 pub(crate) mod finalize;
@@ -29,6 +38,7 @@ pub(crate) mod observer;
 pub(crate) mod output;
 pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
+pub(crate) mod result_budget;
 pub(crate) mod short_path;
 pub(crate) mod trace;
 pub(crate) mod wrapper;
@@ -42,8 +52,11 @@ use crate::error::ToolError;
 use crate::execution::{ToolExecution, ToolExecutionInput};
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::call::CallContext;
+use crate::pipeline::call_observer::ObservedCall;
 use crate::pipeline::chain::HookList;
-use crate::pipeline::failure::{HookPhase, denied, failed, hook_panicked};
+use crate::pipeline::failure::{
+    HookPhase, denied, failed, hook_failed, hook_failed_result, hook_panicked,
+};
 use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::pipeline::short_path::Route;
@@ -70,29 +83,39 @@ pub(crate) fn execute(
     core: &Arc<Core>,
     input: ToolExecutionInput,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-    let execution = ToolExecution::from_input(input, Arc::clone(core));
+    let mut execution = ToolExecution::from_input(input, Arc::clone(core));
     let span = CallSpan::start(&execution);
     let (definition, plan, generation) = core.with_snapshot(|snapshot| {
         let view = View::new(snapshot, execution.agent());
         let definition = view.resolve(execution.name()).cloned();
         (definition, view.plan(), snapshot.generation)
     });
-    let call = CallContext {
-        run: ToolRun::new(execution, None),
-        definition,
-        generation,
-    };
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
     let route = match plan {
-        None if span.is_disabled() => Route::Short(call),
-        plan => Route::Hooked(Box::pin(run_hooked(call, plan.unwrap_or_default(), span))),
+        None if span.is_disabled() => Route::Short(CallContext {
+            run: ToolRun::new(execution, None),
+            definition,
+            generation,
+        }),
+        plan => {
+            let plan = plan.unwrap_or_default();
+            if let Some(observers) = &plan.call_observers {
+                execution.follow_progress(observers, definition.as_ref());
+            }
+            let call = CallContext {
+                run: ToolRun::new(execution, None),
+                definition,
+                generation,
+            };
+            Route::Hooked(Box::pin(run_hooked(call, plan, span)))
+        }
     };
     short_path::run(route)
 }
 
-/// Phases 2 to 10 of a call with hooks or a recorded span. An `async` block rather than an
+/// Phases 2 to 14 of a call with hooks or a recorded span. An `async` block rather than an
 /// `async fn`, whose arguments would take a second slot in this (boxed, moved once) future.
 #[expect(
     clippy::manual_async_fn,
@@ -115,9 +138,13 @@ fn run_hooked(
     }
 }
 
-/// Phases 2 to 10 for a call with hooks.
+/// Phases 2 to 14 for a call with hooks.
 async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
     let execution = call.execution();
+    if let Some(observers) = &plan.call_observers {
+        let observed = ObservedCall::new(execution, call.definition.as_ref());
+        call_observer::notify_start(observers, &observed);
+    }
     let mut result = match decide_and_dispatch(call, plan).await {
         Stage::Final(result) => result,
         Stage::Post(mut result) => {
@@ -126,7 +153,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
             if let Some(hooks) = &plan.post_execute {
                 result = match post_execute(call, Arc::clone(hooks), result).await {
                     Ok(result) => result,
-                    Err(error) => failed(execution, error),
+                    Err(error) => failed(execution, hook_failed(error)),
                 };
                 normalize::supersede_if_cancelled(call, &mut result);
             }
@@ -134,13 +161,18 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
         }
     };
     finalize::finalize(call.definition.as_ref(), execution, &mut result);
+    result_budget::apply(call.definition.as_deref(), execution, &mut result);
     if let Some(observers) = &plan.observers {
         observer::notify(observers, execution, &result);
+    }
+    if let Some(observers) = &plan.call_observers {
+        let observed = ObservedCall::new(execution, call.definition.as_ref());
+        call_observer::notify_result(observers, &observed, &result);
     }
     result
 }
 
-/// Phases 2 to 7.
+/// Phases 3 to 9.
 async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     let execution = call.execution();
     if execution.is_cancelled() {
@@ -155,7 +187,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
             let waterfall: BoxFuture<'_, _> = Box::pin(async move { next.run().await });
             match CatchUnwind::new(waterfall).await {
                 Ok(Ok(decision)) => decision,
-                Ok(Err(error)) => return Stage::Final(failed(execution, error)),
+                Ok(Err(error)) => return Stage::Final(hook_failed_result(execution, error)),
                 Err(panic) => {
                     let error = hook_panicked(HookPhase::PreExecute, &panic);
                     return Stage::Final(failed(execution, error));
@@ -175,7 +207,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
                     let error = ToolError::aborted_before_dispatch();
                     return Stage::Post(failed(execution, error));
                 }
-                Err(error) => return Stage::Final(failed(execution, error)),
+                Err(error) => return Stage::Final(hook_failed_result(execution, error)),
             }
         }
     }
@@ -200,7 +232,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
             let request = DispatchRequest::new(call.clone());
             match CatchUnwind::new(Next::new(Arc::clone(layers)).run(request)).await {
                 Ok(Ok(result)) => Stage::Post(result),
-                Ok(Err(error)) => Stage::Final(failed(execution, error)),
+                Ok(Err(error)) => Stage::Final(hook_failed_result(execution, error)),
                 Err(panic) => {
                     Stage::Final(failed(execution, hook_panicked(HookPhase::Wrapper, &panic)))
                 }
@@ -209,7 +241,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     }
 }
 
-/// Phase 9: the `post-execute` waterfall and its decision; an `Err` ends the call.
+/// Phase 11: the `post-execute` waterfall and its decision; an `Err` ends the call.
 async fn post_execute(
     call: &CallContext,
     hooks: HookList<dyn PostExecuteHook>,

@@ -1,11 +1,13 @@
 //! Adopting results the registry did not build, and letting cancellation supersede a success.
 //!
 //! A result stamped for this execution passes as it is. Anything else (a layer's own result, or
-//! one cached from another execution) is authored: a failure keeps its error, content, meta and
-//! contexts; a success is rebuilt from its value through the output contract, its content ignored.
+//! one cached from another execution) is authored: a failure keeps its error (given `TOOL_ERROR`
+//! when it has no code), content, meta and contexts; a success is rebuilt from its value through
+//! the output contract, its content ignored.
 
 use crate::error::ToolError;
 use crate::pipeline::call::CallContext;
+use crate::pipeline::failure::tool_failed;
 use crate::pipeline::output::rendered_success_now;
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
@@ -16,7 +18,7 @@ pub(crate) fn adopt(call: &CallContext, result: ToolExecutionResult) -> ToolExec
         return result;
     }
     if result.is_error() {
-        return result.stamped(token);
+        return with_tool_code(result).stamped(token);
     }
     let parts = result.into_parts();
     let ToolOutcome::Success(value) = parts.outcome else {
@@ -30,6 +32,18 @@ pub(crate) fn adopt(call: &CallContext, result: ToolExecutionResult) -> ToolExec
     }
     rebuilt.extend_additional_contexts(parts.additional_contexts);
     rebuilt
+}
+
+/// An authored failure with an uncoded error gets `TOOL_ERROR`: the layer stood in for the body.
+fn with_tool_code(result: ToolExecutionResult) -> ToolExecutionResult {
+    if result.error_code().is_some() {
+        return result;
+    }
+    let mut parts = result.into_parts();
+    if let ToolOutcome::Failure(error) = parts.outcome {
+        parts.outcome = ToolOutcome::Failure(tool_failed(error));
+    }
+    ToolExecutionResult::from_parts(parts)
 }
 
 /// A success becomes `ABORTED` (a body ran) or `ABORTED_BEFORE_DISPATCH` (none did) when the caller

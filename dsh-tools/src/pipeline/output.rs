@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::content::ContentBlock;
 use crate::definition::ToolDefinition;
 use crate::error::ToolError;
 use crate::execution::ToolExecution;
@@ -12,11 +13,13 @@ use crate::future::catch_panic;
 use crate::result::ToolExecutionResult;
 
 /// A stamped success built from `value` by `definition`, or the `INVALID_TOOL_OUTPUT` failure that
-/// explains why it cannot be one.
+/// explains why it cannot be one. `provided` is content the body already made for `value`
+/// ([`ToolRun::provide_content`](crate::ToolRun::provide_content)); it replaces the rendering.
 pub(crate) fn rendered_success(
     definition: &dyn ToolDefinition,
     execution: &ToolExecution,
     value: Value,
+    provided: Option<Vec<ContentBlock>>,
 ) -> ToolExecutionResult {
     let name = execution.name();
     let checked = catch_panic(|| {
@@ -24,6 +27,9 @@ pub(crate) fn rendered_success(
             && let Err(violations) = schema.validate_output(&value)
         {
             return Err(ToolError::invalid_output_violations(name, &violations));
+        }
+        if let Some(content) = provided {
+            return Ok(content);
         }
         definition
             .render(execution.arguments(), &value)
@@ -52,7 +58,7 @@ pub(crate) fn rendered_success_now(
 ) -> ToolExecutionResult {
     let execution = call.execution();
     match call.resolve_now() {
-        Some(definition) => rendered_success(&**definition, execution, value),
+        Some(definition) => rendered_success(&**definition, execution, value, None),
         None => ToolExecutionResult::failure(ToolError::unknown_tool(execution.name()))
             .stamped(execution.token()),
     }

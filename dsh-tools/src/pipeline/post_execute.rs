@@ -15,7 +15,9 @@ use crate::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::pipeline::call::CallContext;
 use crate::pipeline::chain::{Chain, HookList};
-use crate::pipeline::failure::{BLOCKED_BY_POLICY, post_replaces_both, post_replaces_failed_value};
+use crate::pipeline::failure::{
+    BLOCKED_BY_POLICY, blocked, post_replaces_both, post_replaces_failed_value,
+};
 use crate::pipeline::output::rendered_success_now;
 use crate::result::ToolExecutionResult;
 
@@ -32,7 +34,8 @@ pub enum PostToolDecision {
         /// Context for the model's next request, appended after what is already attached.
         additional_contexts: Vec<ContentBlock>,
     },
-    /// Turn the call into a failure whose content is `feedback`, verbatim.
+    /// Turn the call into a failure (`BLOCKED`) whose content is `feedback`, verbatim; its message
+    /// is the feedback's text (or `tool result blocked by post-execute policy` when it has none).
     Block {
         /// What the model sees instead of the result.
         feedback: Vec<ContentBlock>,
@@ -230,10 +233,10 @@ pub(crate) fn apply(
             } else {
                 text
             };
-            let mut blocked = ToolExecutionResult::failure(ToolError::new(message)).stamped(token);
-            blocked.set_content(feedback);
-            blocked.extend_additional_contexts(additional_contexts);
-            Ok(blocked)
+            let mut result = ToolExecutionResult::failure(blocked(message)).stamped(token);
+            result.set_content(feedback);
+            result.extend_additional_contexts(additional_contexts);
+            Ok(result)
         }
     }
 }

@@ -2,8 +2,9 @@
 //! with no span to record.
 //!
 //! Of the pipeline's phases only these can do anything for such a call: the pre-dispatch
-//! cancellation check, dispatch, deferred contexts and cancellation superseding a success, and
-//! the captured finalizer. They run here in the same order as on the full path
+//! cancellation check, dispatch (under its deadline when the tool has a time budget), deferred
+//! contexts and cancellation superseding a success, the captured finalizer and the result
+//! budget. They run here in the same order as on the full path
 //! (`pipeline::run_phases`), with dispatch's steps (`dispatch::run_body`) written out rather than
 //! awaited as a nested future: the call's future then holds little more than the body's own, and
 //! the result is not handed up through one more `Poll` on its way to the caller. Calls with hooks
@@ -12,10 +13,10 @@
 use std::future::Future;
 
 use crate::error::ToolError;
-use crate::future::{BoxFuture, CatchUnwind};
+use crate::future::BoxFuture;
 use crate::pipeline::call::CallContext;
 use crate::pipeline::failure::failed;
-use crate::pipeline::{dispatch, finalize, normalize};
+use crate::pipeline::{dispatch, finalize, normalize, result_budget};
 use crate::result::ToolExecutionResult;
 
 /// Which path a call takes, decided when it is captured.
@@ -48,9 +49,9 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
                 Err(refused) => break 'dispatched refused,
             };
             let outcome = {
-                let started = dispatch::start_body(&**definition, &call.run);
+                let started = dispatch::start(&**definition, &call.run);
                 match started {
-                    Ok(body) => CatchUnwind::new(body),
+                    Ok(body) => body,
                     Err(message) => {
                         break 'dispatched dispatch::body_result(
                             &**definition,
@@ -67,6 +68,7 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
             result
         };
         finalize::finalize(call.definition.as_ref(), execution, &mut result);
+        result_budget::apply(call.definition.as_deref(), execution, &mut result);
         result
     }
 }

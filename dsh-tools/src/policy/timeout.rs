@@ -1,83 +1,109 @@
-//! [`TimeoutPolicy`]: an `execute` layer that gives each call the budget its definition declares
-//! ([`ToolDefinition::timeout_ms`](crate::ToolDefinition::timeout_ms)).
+//! [`TimeoutPolicy`]: an `execute` layer that gives everything inside it — inner layers, retries,
+//! the dispatch — one budget of its own.
 //!
-//! When the budget runs out, the layer cancels the body's token (cooperative) and waits a bounded
-//! grace for the body to wind down; after the grace it drops the body's future, so no call
-//! outlives its budget by more than the grace. The call then fails with `TOOL_TIMEOUT` — but only
-//! when this layer's own deadline fired first: if the caller (or an outer deadline) cancelled
-//! before, the result passes through unchanged (`ABORTED`, or the outer layer's timeout).
+//! Each tool's declared budget is enforced by the registry without any layer (innermost, around
+//! the body only; see [`CallLimits`](crate::CallLimits)). This layer is the second, outer budget
+//! a user chooses: a cap on a whole call with its retries, or a budget for a scope's calls
+//! (install it with [`ToolScope::wrap`](crate::ToolScope::wrap)). Both deadlines work the same
+//! way: when the budget runs out the layer cancels the token of what it wraps (cooperative) and
+//! waits a bounded grace for it to wind down; after the grace it drops the inner future, so no
+//! call outlives the budget by more than the grace. The call then fails with `TOOL_TIMEOUT` — but
+//! only when this layer's own deadline fired first: if the caller (or a deadline further out)
+//! cancelled before, the inner result passes through unchanged.
 //!
-//! Uses tokio's timer: the runtime must have time enabled.
+//! Uses tokio's timer: outside a tokio runtime with time enabled, calls fail with
+//! `TIMER_UNAVAILABLE`.
 
-use std::future::{Future, poll_fn};
-use std::pin::{Pin, pin};
-use std::task::Poll;
+use std::pin::pin;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use crate::error::ToolError;
 use crate::future::BoxFuture;
+use crate::limits::CallLimits;
+use crate::pipeline::deadline::{first, instant_after, start_timer};
 use crate::pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next};
 use crate::result::ToolExecutionResult;
 
-/// The timeout layer. Install it with [`ToolRegistry::wrap`](crate::ToolRegistry::wrap); layers
-/// registered before it (outer ones) see its `TOOL_TIMEOUT` result.
+/// The outer timeout layer: every call through it gets `budget_ms`. Install it with
+/// [`ToolRegistry::wrap`](crate::ToolRegistry::wrap); layers registered before it (outer ones)
+/// see its `TOOL_TIMEOUT` result.
+///
+/// ```
+/// use dsh_tools::{TimeoutPolicy, ToolRegistry};
+///
+/// let registry = ToolRegistry::new();
+/// // No call, retries included, takes more than two minutes (plus the grace).
+/// let _outer = registry.wrap(TimeoutPolicy::new(120_000));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeoutPolicy {
+    budget_ms: u64,
     grace: Duration,
 }
 
 impl TimeoutPolicy {
-    /// How long a body may keep running after its token was cancelled, unless changed.
-    pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
+    /// How long what the layer wraps may keep running after its token was cancelled, unless
+    /// changed (the registry's default grace).
+    pub const DEFAULT_GRACE: Duration = CallLimits::DEFAULT_TIMEOUT_GRACE;
 
-    /// The policy with [`DEFAULT_GRACE`](Self::DEFAULT_GRACE).
-    pub fn new() -> Self {
+    /// A layer giving every call `budget_ms` milliseconds, with
+    /// [`DEFAULT_GRACE`](Self::DEFAULT_GRACE). A zero budget times every call out at once.
+    pub const fn new(budget_ms: u64) -> Self {
         Self {
+            budget_ms,
             grace: Self::DEFAULT_GRACE,
         }
     }
 
-    /// Sets the grace after the deadline before the body's future is dropped.
+    /// Sets the grace after the deadline before the inner future is dropped.
     #[must_use]
-    pub fn with_grace(mut self, grace: Duration) -> Self {
+    pub const fn with_grace(mut self, grace: Duration) -> Self {
         self.grace = grace;
         self
     }
 
-    /// The grace.
-    pub fn grace(&self) -> Duration {
-        self.grace
+    /// The budget in milliseconds.
+    pub const fn budget_ms(&self) -> u64 {
+        self.budget_ms
     }
-}
 
-impl Default for TimeoutPolicy {
-    fn default() -> Self {
-        Self::new()
+    /// The grace.
+    pub const fn grace(&self) -> Duration {
+        self.grace
     }
 }
 
 impl ExecuteLayer for TimeoutPolicy {
     fn call(&self, mut request: DispatchRequest, next: Next) -> BoxFuture<'static, LayerResult> {
-        let Some(budget_ms) = request
-            .definition()
-            .and_then(|definition| definition.timeout_ms())
-        else {
-            return next.run(request);
-        };
-        let grace = self.grace;
+        let Self { budget_ms, grace } = *self;
         Box::pin(async move {
+            let Some(timer) = start_timer(Duration::from_millis(budget_ms)) else {
+                return Ok(ToolExecutionResult::failure(ToolError::timer_unavailable(
+                    budget_ms,
+                )));
+            };
+            let mut timer = pin!(timer);
             let outer = request.signal().clone();
             let deadline = outer.child_token();
             request.set_signal(deadline.clone());
             let mut inner = next.run(request);
-            let budget = Duration::from_millis(budget_ms);
-            if let Some(result) = settle_within(&mut inner, budget).await {
+            if let Some(result) = first(&mut inner, timer.as_mut()).await {
+                // A result that arrives after the deadline (something blocked its thread past
+                // it) is late all the same.
+                if Instant::now() > timer.deadline() && !outer.is_cancelled() {
+                    return Ok(ToolExecutionResult::failure(ToolError::timed_out(
+                        budget_ms,
+                    )));
+                }
                 return result;
             }
             // Ours only if nobody outside had cancelled already: then their outcome stands.
             let ours = !outer.is_cancelled();
             deadline.cancel();
-            let settled = settle_within(&mut inner, grace).await;
+            timer.as_mut().reset(instant_after(grace));
+            let settled = first(&mut inner, timer.as_mut()).await;
             drop(inner);
             match (ours, settled) {
                 (true, _) => Ok(ToolExecutionResult::failure(ToolError::timed_out(
@@ -88,16 +114,4 @@ impl ExecuteLayer for TimeoutPolicy {
             }
         })
     }
-}
-
-/// Polls `future` until it finishes or `limit` passes (`None`).
-async fn settle_within<F: Future + Unpin>(future: &mut F, limit: Duration) -> Option<F::Output> {
-    let mut timer = pin!(tokio::time::sleep(limit));
-    poll_fn(|cx| {
-        if let Poll::Ready(output) = Pin::new(&mut *future).poll(cx) {
-            return Poll::Ready(Some(output));
-        }
-        timer.as_mut().poll(cx).map(|()| None)
-    })
-    .await
 }

@@ -11,6 +11,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use crate::definition::ToolDefinition;
 use crate::execution::AgentId;
 use crate::future::catch_panic;
+use crate::limits::{CallLimits, LimitsCell};
 use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::registry::event::RegistryEvent;
 use crate::registry::state::Snapshot;
@@ -35,6 +36,8 @@ pub(crate) struct Core {
     next_id: AtomicU64,
     state: SharedState,
     listeners: RwLock<HookList<ChangeListener>>,
+    /// The bounds every call runs under (timeouts, result budget).
+    limits: LimitsCell,
 }
 
 impl Core {
@@ -45,6 +48,7 @@ impl Core {
             next_id: AtomicU64::new(1),
             state,
             listeners: RwLock::new(HookList::default()),
+            limits: LimitsCell::new(CallLimits::new()),
         }
     }
 
@@ -67,6 +71,11 @@ impl Core {
     #[inline]
     pub(crate) fn state(&self) -> &SharedState {
         &self.state
+    }
+
+    #[inline]
+    pub(crate) fn limits(&self) -> &LimitsCell {
+        &self.limits
     }
 
     /// A registration id no other registration of this registry has.

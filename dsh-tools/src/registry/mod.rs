@@ -20,6 +20,7 @@ mod edit;
 mod error;
 mod event;
 mod name_hash;
+mod present;
 mod registration;
 mod restriction;
 mod scope;
@@ -41,7 +42,9 @@ use self::view::View;
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::error::ToolError;
 use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
+use crate::limits::CallLimits;
 use crate::pipeline;
+use crate::pipeline::call_observer::CallObserver;
 use crate::pipeline::observer::ObserverReturn;
 use crate::pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -112,6 +115,19 @@ impl ToolRegistry {
     /// The shared state tools reach through [`ToolRun::state`](crate::ToolRun::state).
     pub fn state(&self) -> &SharedState {
         self.core.state()
+    }
+
+    /// Sets the bounds every call runs under: whether declared time budgets are enforced and
+    /// with what grace, a budget for tools that declare none, and the result budget (see
+    /// [`CallLimits`]; the defaults enforce budgets with a one-second grace and cut results at
+    /// 50,000 characters). Calls dispatched from now on use them.
+    pub fn set_limits(&self, limits: CallLimits) {
+        self.core.limits().set(limits);
+    }
+
+    /// The bounds every call runs under.
+    pub fn limits(&self) -> CallLimits {
+        self.core.limits().get()
     }
 
     /// Registers a tool in the global layer. A second tool of the same name in the global layer
@@ -237,6 +253,12 @@ impl ToolRegistry {
         R: ObserverReturn,
     {
         self.add_global(AnyHook::Observer(Arc::new(observer)))
+    }
+
+    /// Adds a call observer for every call: it follows each call from its start through its
+    /// progress reports to its result (see [`CallObserver`]), e.g. a UI or the ACP bridge.
+    pub fn observe(&self, observer: impl CallObserver) -> Registration {
+        self.add_global(AnyHook::CallObserver(Arc::new(observer)))
     }
 
     fn add_global(&self, hook: AnyHook) -> Registration {

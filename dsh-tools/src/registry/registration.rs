@@ -17,8 +17,28 @@ pub(crate) enum Item {
 
 /// The handle of one registration (a tool, a hook, a guard, a restriction, a listener).
 ///
-/// Dropping it keeps the registration; [`dispose`](Self::dispose) removes it. Disposing is
-/// idempotent and never touches a later registration that reuses the same name.
+/// **Dropping a `Registration` does not unregister anything**: the tool or hook stays in the
+/// registry for as long as the registry (or its scope) lives. Only [`dispose`](Self::dispose)
+/// removes it. Keep the handle to remove the registration later; discard it explicitly
+/// (`let _ = registry.register(tool)?;`) to keep the registration for good.
+///
+/// ```
+/// use dsh_tools::{FnTool, ToolRegistry};
+///
+/// let registry = ToolRegistry::new();
+/// let echo = FnTool::builder("echo", "Echo.").handler(|_, _| async { Ok("hi") });
+/// let registration = registry.register(echo).unwrap();
+/// drop(registration);
+/// assert!(registry.get("echo", None).is_some(), "dropping keeps the tool registered");
+///
+/// let other = FnTool::builder("other", "Other.").handler(|_, _| async { Ok("hi") });
+/// let registration = registry.register(other).unwrap();
+/// assert!(registration.dispose());
+/// assert!(registry.get("other", None).is_none(), "disposing removes it");
+/// ```
+///
+/// Disposing is idempotent and never touches a later registration that reuses the same name.
+#[must_use = "dropping a Registration keeps what it registered; keep it to dispose() later, or discard it with `let _ =` to keep the registration for good"]
 pub struct Registration {
     core: Weak<Core>,
     place: Place,

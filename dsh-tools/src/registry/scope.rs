@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::error::ToolError;
 use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
+use crate::pipeline::call_observer::CallObserver;
 use crate::pipeline::observer::ObserverReturn;
 use crate::pipeline::post_execute::{PostExecuteNext, PostToolDecision};
 use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -177,6 +178,12 @@ impl ToolScope {
         R: ObserverReturn,
     {
         self.add(AnyHook::Observer(Arc::new(observer)))
+    }
+
+    /// Adds a call observer for calls of this scope and its descendants (see
+    /// [`ToolRegistry::observe`]).
+    pub fn observe(&self, observer: impl CallObserver) -> Result<Registration, RegistryError> {
+        self.add(AnyHook::CallObserver(Arc::new(observer)))
     }
 
     fn add(&self, hook: AnyHook) -> Result<Registration, RegistryError> {

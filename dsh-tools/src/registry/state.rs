@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
+use crate::pipeline::call_observer::CallObserver;
 use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::pipeline::guard::ToolGuard;
 use crate::pipeline::observer::ResultObserver;
@@ -35,6 +36,7 @@ pub(crate) enum AnyHook {
     Wrapper(Arc<dyn ExecuteLayer>),
     PostExecute(Arc<dyn PostExecuteHook>),
     Observer(Arc<dyn ResultObserver>),
+    CallObserver(Arc<dyn CallObserver>),
 }
 
 /// The hooks of one layer, each kind in registration order.
@@ -45,6 +47,7 @@ pub(crate) struct HookSet {
     pub(crate) wrappers: HookList<dyn ExecuteLayer>,
     pub(crate) post_execute: HookList<dyn PostExecuteHook>,
     pub(crate) observers: HookList<dyn ResultObserver>,
+    pub(crate) call_observers: HookList<dyn CallObserver>,
 }
 
 impl HookSet {
@@ -57,6 +60,9 @@ impl HookSet {
                 self.post_execute = appended(&self.post_execute, id, hook);
             }
             AnyHook::Observer(hook) => self.observers = appended(&self.observers, id, hook),
+            AnyHook::CallObserver(hook) => {
+                self.call_observers = appended(&self.call_observers, id, hook);
+            }
         }
     }
 
@@ -67,6 +73,7 @@ impl HookSet {
             || remove_entry(&mut self.wrappers, id)
             || remove_entry(&mut self.post_execute, id)
             || remove_entry(&mut self.observers, id)
+            || remove_entry(&mut self.call_observers, id)
     }
 
     /// Whether no hook of any kind is registered.
@@ -76,6 +83,7 @@ impl HookSet {
             && self.wrappers.is_empty()
             && self.post_execute.is_empty()
             && self.observers.is_empty()
+            && self.call_observers.is_empty()
     }
 
     pub(crate) fn has(&self, id: u64) -> bool {
@@ -86,7 +94,8 @@ impl HookSet {
             .chain(self.guards.iter().map(|entry| entry.id))
             .chain(self.wrappers.iter().map(|entry| entry.id))
             .chain(self.post_execute.iter().map(|entry| entry.id))
-            .chain(self.observers.iter().map(|entry| entry.id));
+            .chain(self.observers.iter().map(|entry| entry.id))
+            .chain(self.call_observers.iter().map(|entry| entry.id));
         ids.any(|entry| entry == id)
     }
 }

@@ -12,6 +12,7 @@ use std::sync::{Arc, PoisonError};
 
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
+use crate::pipeline::call_observer::CallObserver;
 use crate::pipeline::chain::HookList;
 use crate::pipeline::guard::ToolGuard;
 use crate::pipeline::observer::ResultObserver;
@@ -30,6 +31,7 @@ pub(crate) struct HookPlan {
     pub(crate) wrappers: Option<HookList<dyn ExecuteLayer>>,
     pub(crate) post_execute: Option<HookList<dyn PostExecuteHook>>,
     pub(crate) observers: Option<HookList<dyn ResultObserver>>,
+    pub(crate) call_observers: Option<HookList<dyn CallObserver>>,
     pub(crate) approver: Option<Arc<dyn Approver>>,
 }
 
@@ -41,6 +43,7 @@ impl HookPlan {
             && self.wrappers.is_none()
             && self.post_execute.is_none()
             && self.observers.is_none()
+            && self.call_observers.is_none()
     }
 }
 
@@ -128,6 +131,7 @@ impl<'s> View<'s> {
             wrappers: self.hooks(|hooks| &hooks.wrappers),
             post_execute: self.hooks(|hooks| &hooks.post_execute),
             observers: self.hooks(|hooks| &hooks.observers),
+            call_observers: self.hooks(|hooks| &hooks.call_observers),
             approver: self.approver().cloned(),
         };
         (!plan.is_empty()).then_some(plan)

@@ -3,6 +3,10 @@
 //! [`ValidationContext`] is shared by the schema interpreter and by macro-generated validators so
 //! both produce byte-identical messages. It keeps the current path as borrowed segments and only
 //! formats a path when something is reported, so a valid value costs no allocation here.
+//!
+//! Keys and values come from the model: a key on a path and a value quoted in [`Violation::got`]
+//! are cut to [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) characters with a marker saying how
+//! many were cut, so a hostile key cannot make a megabyte message.
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
@@ -10,15 +14,14 @@ use std::fmt::{self, Write as _};
 use serde::Serialize;
 use serde_json::{Number, Value};
 
+use crate::text_bounds::{MAX_QUOTED_CHARS, push_cut_marker, push_quoted, quoted_len_bound};
+
 /// How many violations are formatted; the rest are counted into an "and N more" tail so a
 /// hostile payload cannot produce a megabyte error.
 pub const MAX_REPORTED_VIOLATIONS: usize = 50;
 
 /// Room for this many violations is made at the first one.
 const INITIAL_VIOLATIONS: usize = 4;
-
-/// Longest JSON excerpt quoted in [`Violation::got`].
-const GOT_EXCERPT_LIMIT: usize = 64;
 
 /// One reason a value does not match its schema.
 ///
@@ -32,8 +35,9 @@ pub struct Violation {
     pub message: String,
     /// What the schema wanted, e.g. `integer`, `one of ["literal","regex"]`, `>= 1`.
     pub expected: Cow<'static, str>,
-    /// What the value had: its JSON type, or a short JSON excerpt for value constraints;
-    /// `absent` for a missing property.
+    /// What the value had: its JSON type, or a JSON excerpt for value constraints (cut to
+    /// [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) characters with a marker); `absent` for a
+    /// missing property.
     pub got: Cow<'static, str>,
 }
 
@@ -376,7 +380,7 @@ impl<'v> ValidationContext<'v> {
         if self.at_capacity() {
             return;
         }
-        let capacity = self.path_capacity() + key.len() + 1;
+        let capacity = self.path_capacity() + quoted_len_bound(key) + 1;
         let violation = new_violation(&mut self.reported);
         write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
         let path = &violation.path;
@@ -394,7 +398,7 @@ impl<'v> ValidationContext<'v> {
         if self.at_capacity() {
             return;
         }
-        let capacity = self.path_capacity() + key.len() + 1;
+        let capacity = self.path_capacity() + quoted_len_bound(key) + 1;
         let violation = new_violation(&mut self.reported);
         write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
         let path = &violation.path;
@@ -459,7 +463,7 @@ impl<'v> ValidationContext<'v> {
             .path
             .iter()
             .map(|segment| match segment {
-                Segment::Key(key) => key.len() + 1,
+                Segment::Key(key) => quoted_len_bound(key) + 1,
                 Segment::Index(_) => 22,
             })
             .sum();
@@ -510,7 +514,7 @@ fn write_path(root: PathRoot, path: &PathStack<'_>, out: &mut String) {
                 if !out.is_empty() || index > 0 {
                     out.push('.');
                 }
-                out.push_str(key);
+                push_quoted(out, key);
             }
             Segment::Index(item) => {
                 out.push('[');
@@ -531,11 +535,11 @@ fn write_child_path(
 ) {
     *out = String::with_capacity(capacity);
     if path.is_empty() && root == PathRoot::Arguments {
-        out.push_str(key);
+        push_quoted(out, key);
     } else {
         write_path(root, path, out);
         out.push('.');
-        out.push_str(key);
+        push_quoted(out, key);
     }
 }
 
@@ -753,17 +757,26 @@ fn code_points(value: &Value) -> usize {
     value.as_str().map_or(0, |text| text.chars().count())
 }
 
-/// Compact JSON of a scalar, or the type name of a container, cut to a readable length.
+/// Compact JSON of a scalar, or the type name of a container, cut to
+/// [`MAX_QUOTED_CHARS`] characters with a marker saying how many were cut.
 fn excerpt(value: &Value) -> Cow<'static, str> {
     match value {
         Value::Array(_) | Value::Object(_) => Cow::Borrowed(JsonType::of(value).name()),
+        // A long string is cut before it is escaped, so a megabyte is never copied.
+        Value::String(text) if text.len() > MAX_QUOTED_CHARS => {
+            let Some((end, _)) = text.char_indices().nth(MAX_QUOTED_CHARS) else {
+                return Cow::Owned(Value::from(text.as_str()).to_string());
+            };
+            let mut out = String::with_capacity(end + 32);
+            let escaped = Value::from(&text[..end]).to_string();
+            // The prefix's JSON without its closing quote, then the marker.
+            out.push_str(&escaped[..escaped.len() - 1]);
+            push_cut_marker(&mut out, text[end..].chars().count());
+            Cow::Owned(out)
+        }
         scalar => {
-            let mut text = String::with_capacity(json_size_hint(scalar).min(GOT_EXCERPT_LIMIT + 8));
+            let mut text = String::with_capacity(json_size_hint(scalar));
             push_json(&mut text, scalar);
-            if let Some((cut, _)) = text.char_indices().nth(GOT_EXCERPT_LIMIT) {
-                text.truncate(cut);
-                text.push('…');
-            }
             Cow::Owned(text)
         }
     }

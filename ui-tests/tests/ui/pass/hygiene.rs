@@ -55,7 +55,19 @@ async fn query_struct(args: Query) -> u32 {
     args.limit
 }
 
+/// Counts lines on the blocking pool, with the run context and shared state.
+#[tool(blocking, timeout_ms = 1_000, max_result_chars = 2_000)]
+fn count_lines(
+    text: ::std::string::String,
+    run: &::dsh_tools::ToolRun,
+    #[state] prefix: &Inner,
+) -> ::std::result::Result<usize, ::dsh_tools::ToolError> {
+    let _ = (run.is_cancelled(), prefix.flag);
+    ::std::result::Result::Ok(text.lines().count())
+}
+
 fn main() {
     let _ = QueryTool;
     let _ = QueryStructTool;
+    let _ = CountLinesTool;
 }

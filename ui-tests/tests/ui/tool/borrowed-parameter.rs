@@ -6,4 +6,7 @@ async fn greet(name: &str) -> String {
     name.to_owned()
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(GreetTool);
+}

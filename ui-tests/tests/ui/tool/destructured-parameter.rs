@@ -6,4 +6,7 @@ async fn add((a, b): (u32, u32)) -> u32 {
     a + b
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(AddTool);
+}

@@ -6,4 +6,7 @@ async fn echo<T: ToString>(value: String) -> String {
     value
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(EchoTool);
+}

@@ -5,4 +5,7 @@ async fn greet(name: String) -> String {
     name
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(GreetTool);
+}

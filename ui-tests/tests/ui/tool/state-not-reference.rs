@@ -9,4 +9,7 @@ async fn query(#[state] db: Database, sql: String) -> String {
     sql
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(QueryTool);
+}

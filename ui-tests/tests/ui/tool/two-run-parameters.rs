@@ -7,4 +7,7 @@ async fn read_file(first: &ToolRun, path: String, second: &ToolRun) -> String {
     path
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(ReadFileTool);
+}

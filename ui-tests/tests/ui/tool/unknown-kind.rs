@@ -6,4 +6,7 @@ async fn write_file(path: String) -> String {
     path
 }
 
-fn main() {}
+// The generated tool still exists, so using it adds no error.
+fn main() {
+    let _ = dsh_tools::ToolRegistry::new().register(WriteFileTool);
+}

@@ -1,0 +1,164 @@
+//! A model loop through the provider adapters, with a scripted model instead of a network: the
+//! same registry speaks OpenAI Chat Completions (strict) and Anthropic Messages.
+//!
+//! Each turn prints the request's tools (names, strict flags and what the view changed), the
+//! tool calls read from the model's recorded response, and the result messages appended for
+//! the next request. The scripted model makes parallel calls, one call with a mistake it then
+//! corrects, and ends its turn with text.
+//!
+//! Run with `cargo run -p dsh-tools --example agent_loop`.
+
+pub mod coding_tools;
+
+use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
+use dsh_tools::{ToolRegistry, Value, json};
+
+use coding_tools::{Workspace, create_workspace};
+
+/// What the scripted model answers to each request, in the OpenAI Chat shape.
+fn openai_script() -> Vec<Value> {
+    let call = |id: &str, name: &str, arguments: Value| {
+        json!({"id": id, "type": "function",
+               "function": {"name": name, "arguments": arguments.to_string()}})
+    };
+    let turn = |calls: Vec<Value>| {
+        json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
+               "message": {"role": "assistant", "content": null, "tool_calls": calls}}]})
+    };
+    vec![
+        turn(vec![
+            call(
+                "call_1",
+                "read_file",
+                json!({"path": "src/lib.rs", "offset": null, "limit": null}),
+            ),
+            call(
+                "call_2",
+                "search_files",
+                json!({"pattern": "greeting", "path": ".",
+                "max_results": null, "case_sensitive": null, "include": ["*.rs"], "mode": null,
+                "options": null}),
+            ),
+        ]),
+        turn(vec![call(
+            "call_3",
+            "edit_file",
+            json!({"path": "src/lib.rs",
+            "old_text": "Hello, world!", "new_text": "Hello, providers!", "replace_all": null}),
+        )]),
+        json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+            "content": "The greeting now says \"Hello, providers!\"."}}]}),
+    ]
+}
+
+/// What the scripted model answers to each request, in the Anthropic Messages shape.
+fn anthropic_script() -> Vec<Value> {
+    let turn = |blocks: Vec<Value>| json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": blocks});
+    vec![
+        turn(vec![
+            json!({"type": "text", "text": "Let me look for the greeting."}),
+            // A mistake: `pattern` is missing.
+            json!({"type": "tool_use", "id": "toolu_1", "name": "search_files",
+                   "input": {"path": "."}}),
+        ]),
+        turn(vec![
+            json!({"type": "tool_use", "id": "toolu_2", "name": "search_files",
+                   "input": {"pattern": "providers", "path": "."}}),
+            json!({"type": "tool_use", "id": "toolu_3", "name": "run_command",
+                   "input": {"command": "wc -l src/lib.rs", "description": "Count lines"}}),
+        ]),
+        json!({"type": "message", "role": "assistant", "stop_reason": "end_turn",
+               "content": [{"type": "text", "text": "The edit is in place; lib.rs has 4 lines."}]}),
+    ]
+}
+
+fn show_tools(tools: &LoweredTools) {
+    let names: Vec<String> = tools
+        .tools()
+        .iter()
+        .map(|tool| {
+            let renamed = if tool.provider_name == tool.name {
+                String::new()
+            } else {
+                format!(" (as {})", tool.provider_name)
+            };
+            let strict = if tool.strict { " [strict]" } else { "" };
+            format!("{}{renamed}{strict}", tool.name)
+        })
+        .collect();
+    println!("  tools: {}", names.join(", "));
+    for entry in &tools.report().entries {
+        println!("    view: {entry}");
+    }
+}
+
+/// The assistant message to keep in the conversation, as each provider wants it back.
+fn assistant_message(dialect: Dialect, response: &Value) -> Value {
+    match dialect {
+        Dialect::Anthropic { .. } => json!({"role": "assistant", "content": response["content"]}),
+        _ => response["choices"][0]["message"].clone(),
+    }
+}
+
+async fn run(
+    registry: &ToolRegistry,
+    dialect: Dialect,
+    script: Vec<Value>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    println!("\n=== {} ===", dialect.id());
+    let provider = ProviderTools::new(registry, dialect);
+    let mut messages = vec![
+        json!({"role": "user", "content": "Change the greeting to say hello to the providers."}),
+    ];
+    for (turn, response) in script.into_iter().enumerate() {
+        let tools = provider.tools(None); // lowered once; cached until the registry changes
+        let request = match dialect {
+            Dialect::Anthropic { .. } => json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+                "messages": messages, "tools": tools.request_tools()}),
+            _ => json!({"model": "gpt-4.1", "messages": messages, "tools": tools.request_tools()}),
+        };
+        println!(
+            "\n-- request {} ({} messages, {} bytes) --",
+            turn + 1,
+            messages.len(),
+            request.to_string().len()
+        );
+        if turn == 0 {
+            show_tools(&tools);
+        }
+        // The scripted model answers instead of an HTTP call.
+        messages.push(assistant_message(dialect, &response));
+        let mut calls = tools.parse_response(&response)?;
+        if calls.is_empty() {
+            let text = match dialect {
+                Dialect::Anthropic { .. } => &response["content"][0]["text"],
+                _ => &response["choices"][0]["message"]["content"],
+            };
+            println!("  model: {}", text.as_str().unwrap_or_default());
+            break;
+        }
+        for input in calls.inputs() {
+            println!(
+                "  call {} {} {}",
+                input.call_id, input.name, input.arguments
+            );
+        }
+        let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+        let results = tools.format_batch(calls.calls(), &outcome)?;
+        for message in &results {
+            println!("  result message: {message}");
+        }
+        messages.extend(results);
+    }
+    Ok(())
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = create_workspace()?;
+    let registry = coding_tools::registry(Workspace { root: root.clone() })?;
+    run(&registry, Dialect::openai_chat().strict(), openai_script()).await?;
+    run(&registry, Dialect::anthropic(), anthropic_script()).await?;
+    std::fs::remove_dir_all(&root)?;
+    Ok(())
+}

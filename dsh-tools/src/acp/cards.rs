@@ -1,0 +1,396 @@
+//! [`AcpCards`]: cards ([`ToolCallView`], [`ToolResultView`]) as Agent Client Protocol tool calls
+//! and tool-call updates.
+//!
+//! Pure mapping, no connection: what the bridge sends is exactly what these functions return, so
+//! they are what the golden and schema tests pin down.
+//!
+//! | card | pending `tool_call` | progress `tool_call_update` | completion `tool_call_update` |
+//! |---|---|---|---|
+//! | generic | title, kind, raw input, locations, text content | the same, `in_progress`, plus the progress text | `completed`/`failed`, content, title when given |
+//! | diff | kind `edit`, one diff per file, locations (the diffs' files when none) | the same plus the progress text | the diffs (replacing the pending ones) |
+//! | terminal | kind `execute`, the command as title, its description as text; with client terminal support a terminal block (the call id) and `_meta.terminal_info` | the same plus the progress text | with terminal support `_meta.terminal_output` and `_meta.terminal_exit`; without, the output as a fenced console block |
+//!
+//! The `tool_call` also carries the tool name and the raw input (the card's, else the call's
+//! arguments), the completion the raw output (the value of a success, the error of a failure).
+//! Locations and diff paths are made absolute against the session's working directory (ACP wants
+//! absolute paths there); absolute paths inside it are written relative to it in titles.
+
+use std::path::PathBuf;
+
+use agent_client_protocol::v1::schema::{
+    self as acp, ClientCapabilities, Meta, ToolCall, ToolCallContent, ToolCallLocation,
+    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
+};
+use serde_json::{Value, json};
+
+use crate::acp::paths::SessionPaths;
+use crate::content::{ContentBlock, EmbeddedResource};
+use crate::present::text::progress_text;
+use crate::present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView};
+use crate::progress::ToolProgress;
+use crate::result::ToolExecutionResult;
+
+/// Maps one session's cards onto ACP tool calls: knows the session's working directory and
+/// whether the client shows terminals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AcpCards {
+    paths: SessionPaths,
+    terminal: bool,
+}
+
+impl AcpCards {
+    /// Cards for a session working in `cwd` (an absolute path), for a client without terminal
+    /// support.
+    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+        Self {
+            paths: SessionPaths::new(cwd.into()),
+            terminal: false,
+        }
+    }
+
+    /// Cards for a session working in `cwd`, for a client that announced `capabilities` in
+    /// `initialize` (its `terminal` flag decides how terminal cards are shown).
+    pub fn for_client(cwd: impl Into<PathBuf>, capabilities: &ClientCapabilities) -> Self {
+        Self::new(cwd).with_terminal(capabilities.terminal)
+    }
+
+    /// Whether the client shows terminals (`terminal` client capability).
+    #[must_use]
+    pub fn with_terminal(mut self, supported: bool) -> Self {
+        self.terminal = supported;
+        self
+    }
+
+    /// The session's working directory.
+    pub fn cwd(&self) -> &std::path::Path {
+        self.paths.cwd()
+    }
+
+    /// Whether terminal cards are shown as client terminals.
+    pub fn terminal(&self) -> bool {
+        self.terminal
+    }
+
+    /// The `tool_call` announcing call `call_id` of `tool_name` with `arguments`, shown as `card`
+    /// (status `pending`).
+    pub fn tool_call(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+    ) -> ToolCall {
+        let shown = self.pending(call_id, arguments, card);
+        let mut call = ToolCall::new(call_id.to_owned(), shown.title)
+            .name(tool_name.to_owned())
+            .kind(shown.kind)
+            .status(ToolCallStatus::Pending)
+            .content(shown.content)
+            .locations(shown.locations)
+            .raw_input(shown.raw_input);
+        if let Some(meta) = shown.meta {
+            call = call.meta(meta);
+        }
+        call
+    }
+
+    /// The `tool_call_update` of a progress report of call `call_id` (status `in_progress`):
+    /// `card` (the progress card, or the pending one) with the progress as text after its
+    /// content.
+    pub fn progress_update(
+        &self,
+        call_id: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+        progress: &ToolProgress,
+    ) -> ToolCallUpdate {
+        let mut shown = self.pending(call_id, arguments, card);
+        shown.content.push(text_content(progress_text(progress)));
+        let locations = (!shown.locations.is_empty()).then_some(shown.locations);
+        let fields = ToolCallUpdateFields::new()
+            .status(ToolCallStatus::InProgress)
+            .title(shown.title)
+            .kind(shown.kind)
+            .content(shown.content)
+            .locations(locations);
+        ToolCallUpdate::new(call_id.to_owned(), fields)
+    }
+
+    /// The `tool_call_update` completing call `call_id` (status `completed`, or `failed` for an
+    /// error result): `card` is its result card, `call` its pending card.
+    pub fn completion_update(
+        &self,
+        call_id: &str,
+        call: &ToolCallView,
+        card: &ToolResultView,
+        result: &ToolExecutionResult,
+    ) -> ToolCallUpdate {
+        let status = if result.is_error() {
+            ToolCallStatus::Failed
+        } else {
+            ToolCallStatus::Completed
+        };
+        let raw_output = match result.error() {
+            Some(error) => serde_json::to_value(error).unwrap_or(Value::Null),
+            None => result.value().cloned().unwrap_or(Value::Null),
+        };
+        let mut fields = ToolCallUpdateFields::new()
+            .status(status)
+            .raw_output(raw_output);
+        let mut meta = None;
+        match card {
+            ToolResultView::Generic { title, content } => {
+                fields = fields
+                    .title(
+                        title
+                            .as_deref()
+                            .map(|title| self.paths.relative_title(title)),
+                    )
+                    .content(content.iter().map(acp_content).collect::<Vec<_>>());
+            }
+            ToolResultView::Diff { title, diffs } => {
+                fields = fields
+                    .title(
+                        title
+                            .as_deref()
+                            .map(|title| self.paths.relative_title(title)),
+                    )
+                    .content(
+                        diffs
+                            .iter()
+                            .map(|diff| self.diff_content(diff))
+                            .collect::<Vec<_>>(),
+                    );
+            }
+            ToolResultView::Terminal {
+                title,
+                output,
+                exit_code,
+                signal,
+            } => {
+                fields = fields.title(
+                    title
+                        .as_deref()
+                        .map(|title| self.paths.relative_title(title)),
+                );
+                let output = output.as_deref().unwrap_or("");
+                if self.terminal && matches!(call, ToolCallView::Terminal { .. }) {
+                    meta = Some(terminal_exit_meta(
+                        call_id,
+                        output,
+                        *exit_code,
+                        signal.as_deref(),
+                    ));
+                } else {
+                    fields = fields.content(vec![text_content(fenced_console(output))]);
+                }
+            }
+        }
+        let mut update = ToolCallUpdate::new(call_id.to_owned(), fields);
+        if let Some(meta) = meta {
+            update = update.meta(meta);
+        }
+        update
+    }
+
+    /// What the pending card shows, shared by the `tool_call` and progress updates.
+    fn pending(&self, call_id: &str, arguments: &Value, card: &ToolCallView) -> Shown {
+        match card {
+            ToolCallView::Generic {
+                title,
+                kind,
+                raw_input,
+                content,
+                locations,
+            } => Shown {
+                title: self.paths.relative_title(title),
+                kind: acp_kind(*kind),
+                content: content.iter().map(acp_content).collect(),
+                locations: self.locations(locations),
+                raw_input: raw_input.clone().unwrap_or_else(|| arguments.clone()),
+                meta: None,
+            },
+            ToolCallView::Diff {
+                title,
+                diffs,
+                locations,
+            } => {
+                let locations = if locations.is_empty() {
+                    diffs
+                        .iter()
+                        .map(|diff| FileLocation::new(diff.path.clone()))
+                        .collect()
+                } else {
+                    locations.clone()
+                };
+                Shown {
+                    title: self.paths.relative_title(title),
+                    kind: ToolKind::Edit,
+                    content: diffs.iter().map(|diff| self.diff_content(diff)).collect(),
+                    locations: self.locations(&locations),
+                    raw_input: arguments.clone(),
+                    meta: None,
+                }
+            }
+            ToolCallView::Terminal {
+                title,
+                description,
+                cwd,
+            } => {
+                let mut content: Vec<ToolCallContent> = description
+                    .iter()
+                    .map(|description| text_content(description.clone()))
+                    .collect();
+                let mut meta = None;
+                if self.terminal {
+                    content.push(ToolCallContent::Terminal(acp::Terminal::new(
+                        call_id.to_owned(),
+                    )));
+                    let cwd = match cwd {
+                        Some(cwd) => self.paths.absolute(cwd),
+                        None => self.paths.cwd().to_path_buf(),
+                    };
+                    meta = Some(meta_of(json!({
+                        "terminal_info": {
+                            "terminal_id": call_id,
+                            "cwd": cwd.to_string_lossy(),
+                        }
+                    })));
+                }
+                Shown {
+                    title: title.clone(),
+                    kind: ToolKind::Execute,
+                    content,
+                    locations: Vec::new(),
+                    raw_input: arguments.clone(),
+                    meta,
+                }
+            }
+        }
+    }
+
+    fn locations(&self, locations: &[FileLocation]) -> Vec<ToolCallLocation> {
+        locations
+            .iter()
+            .map(|location| {
+                ToolCallLocation::new(self.paths.absolute(&location.path)).line(location.line)
+            })
+            .collect()
+    }
+
+    fn diff_content(&self, diff: &FileDiff) -> ToolCallContent {
+        ToolCallContent::Diff(
+            acp::Diff::new(self.paths.absolute(&diff.path), diff.new_text.clone())
+                .old_text(diff.old_text.clone()),
+        )
+    }
+}
+
+/// The fields a pending card fills, before they go into a `tool_call` or an update.
+struct Shown {
+    title: String,
+    kind: ToolKind,
+    content: Vec<ToolCallContent>,
+    locations: Vec<ToolCallLocation>,
+    raw_input: Value,
+    meta: Option<Meta>,
+}
+
+fn acp_kind(kind: ToolCallKind) -> ToolKind {
+    match kind {
+        ToolCallKind::Read => ToolKind::Read,
+        ToolCallKind::Edit => ToolKind::Edit,
+        ToolCallKind::Delete => ToolKind::Delete,
+        ToolCallKind::Move => ToolKind::Move,
+        ToolCallKind::Search => ToolKind::Search,
+        ToolCallKind::Execute => ToolKind::Execute,
+        ToolCallKind::Fetch => ToolKind::Fetch,
+        ToolCallKind::Other => ToolKind::Other,
+    }
+}
+
+fn text_content(text: String) -> ToolCallContent {
+    ToolCallContent::from(acp::ContentBlock::Text(acp::TextContent::new(text)))
+}
+
+/// A content block of a card as ACP content.
+fn acp_content(block: &ContentBlock) -> ToolCallContent {
+    let block = match block {
+        ContentBlock::Text { text } => acp::ContentBlock::Text(acp::TextContent::new(text.clone())),
+        ContentBlock::Image { data, mime_type } => {
+            acp::ContentBlock::Image(acp::ImageContent::new(data.clone(), mime_type.clone()))
+        }
+        ContentBlock::Audio { data, mime_type } => {
+            acp::ContentBlock::Audio(acp::AudioContent::new(data.clone(), mime_type.clone()))
+        }
+        ContentBlock::ResourceLink {
+            uri,
+            name,
+            mime_type,
+        } => acp::ContentBlock::ResourceLink(
+            acp::ResourceLink::new(name.clone().unwrap_or_else(|| uri.clone()), uri.clone())
+                .mime_type(mime_type.clone()),
+        ),
+        ContentBlock::Resource { resource } => {
+            let resource = match resource {
+                EmbeddedResource::Text {
+                    uri,
+                    mime_type,
+                    text,
+                } => acp::EmbeddedResourceResource::TextResourceContents(
+                    acp::TextResourceContents::new(text.clone(), uri.clone())
+                        .mime_type(mime_type.clone()),
+                ),
+                EmbeddedResource::Blob {
+                    uri,
+                    mime_type,
+                    blob,
+                } => acp::EmbeddedResourceResource::BlobResourceContents(
+                    acp::BlobResourceContents::new(blob.clone(), uri.clone())
+                        .mime_type(mime_type.clone()),
+                ),
+            };
+            acp::ContentBlock::Resource(acp::EmbeddedResource::new(resource))
+        }
+    };
+    ToolCallContent::from(block)
+}
+
+/// The terminal `_meta` of a finished command: its output, then how it exited (the signal when
+/// it was killed, else its exit code when known).
+fn terminal_exit_meta(
+    call_id: &str,
+    output: &str,
+    exit_code: Option<i32>,
+    signal: Option<&str>,
+) -> Meta {
+    let exit = match (signal, exit_code) {
+        (Some(signal), _) => json!({ "terminal_id": call_id, "signal": signal }),
+        (None, Some(code)) => json!({ "terminal_id": call_id, "exit_code": code }),
+        (None, None) => json!({ "terminal_id": call_id }),
+    };
+    meta_of(json!({
+        "terminal_output": { "terminal_id": call_id, "data": output },
+        "terminal_exit": exit,
+    }))
+}
+
+fn meta_of(value: Value) -> Meta {
+    match value {
+        Value::Object(map) => map,
+        _ => Meta::new(),
+    }
+}
+
+/// `output` as a fenced `console` block, trailing newlines trimmed; the fence is longer than any
+/// run of backticks inside, so the output cannot close it.
+fn fenced_console(output: &str) -> String {
+    let output = output.trim_end_matches(['\n', '\r']);
+    let longest_run = output
+        .split(|ch| ch != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest_run.max(2) + 1);
+    format!("{fence}console\n{output}\n{fence}")
+}

@@ -1,0 +1,546 @@
+//! [`McpClient`]: a connection to an MCP server whose tools are imported into a registry or a
+//! scope and run through its pipeline like any other tool.
+//!
+//! The client owns the connection and everything imported through it: [`close`](McpClient::close)
+//! (or dropping the client) disposes every imported tool and ends the connection; a server started
+//! as a child process is terminated with it (its whole process group), so none is left behind.
+//! When the server says its tool list changed, every import re-syncs: new tools are registered,
+//! removed ones disposed, changed ones replaced (the registry's change events fire for each).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::handler::client::ClientHandler;
+use rmcp::model as mcp;
+use rmcp::service::{NotificationContext, RoleClient, RunningService, serve_client};
+use rmcp::transport::IntoTransport;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use crate::definition::ToolDefinition;
+use crate::mcp::error::{McpError, McpErrorKind};
+use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
+use crate::mcp::names::{assign_names, sanitize_prefix};
+use crate::registry::{Registration, RegistryError, ToolRegistry, ToolScope};
+
+/// How an import names and runs a server's tools.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    prefix: Option<String>,
+    timeout_ms: Option<u64>,
+    concurrency_safe: bool,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        Self {
+            prefix: None,
+            timeout_ms: Some(Self::DEFAULT_TIMEOUT_MS),
+            concurrency_safe: false,
+        }
+    }
+}
+
+impl ImportOptions {
+    /// The budget of an imported call unless changed: one minute.
+    pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+    /// Names tools `<server>__<tool>` after the server's own name, a 60 s budget per call, and
+    /// every call exclusive in a batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Names tools `<prefix>__<tool>` instead of after the server's name; an empty prefix imports
+    /// them under their own names. Characters outside `[A-Za-z0-9_-]` become `_`.
+    #[must_use]
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = Some(prefix.into());
+        self
+    }
+
+    /// The time budget of each call, in milliseconds (the tools' `timeout_ms`), which the registry
+    /// enforces (`TOOL_TIMEOUT`, and the server is told to stop); `None` leaves calls without one.
+    /// With the registry's timeouts turned off, a call still gives up on a server that has not
+    /// answered two seconds after the budget (`MCP_TRANSPORT`). Zero is treated as one.
+    #[must_use]
+    pub fn timeout_ms(mut self, timeout_ms: Option<u64>) -> Self {
+        self.timeout_ms = timeout_ms.map(|budget| budget.max(1));
+        self
+    }
+
+    /// Lets calls of these tools run concurrently with other concurrency-safe calls of a batch.
+    /// Only say so when the server handles concurrent calls.
+    #[must_use]
+    pub fn concurrency_safe(mut self, concurrency_safe: bool) -> Self {
+        self.concurrency_safe = concurrency_safe;
+        self
+    }
+}
+
+/// Where imported tools are registered: a registry's global layer or a scope, by value or by
+/// reference.
+pub trait ImportTarget {
+    /// Registers one imported tool.
+    fn register_imported(
+        &self,
+        tool: Arc<dyn ToolDefinition>,
+    ) -> Result<Registration, RegistryError>;
+
+    /// A handle on the same place that the client keeps for re-syncs.
+    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync>;
+}
+
+impl ImportTarget for ToolRegistry {
+    fn register_imported(
+        &self,
+        tool: Arc<dyn ToolDefinition>,
+    ) -> Result<Registration, RegistryError> {
+        self.register(tool)
+    }
+
+    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
+        Arc::new(self.clone())
+    }
+}
+
+impl ImportTarget for ToolScope {
+    fn register_imported(
+        &self,
+        tool: Arc<dyn ToolDefinition>,
+    ) -> Result<Registration, RegistryError> {
+        self.register(tool)
+    }
+
+    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
+        Arc::new(self.clone())
+    }
+}
+
+impl<T: ImportTarget + ?Sized> ImportTarget for &T {
+    fn register_imported(
+        &self,
+        tool: Arc<dyn ToolDefinition>,
+    ) -> Result<Registration, RegistryError> {
+        (**self).register_imported(tool)
+    }
+
+    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
+        (**self).shared_target()
+    }
+}
+
+/// A connection to one MCP server.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), dsh_tools::mcp::McpError> {
+/// use dsh_tools::ToolRegistry;
+/// use dsh_tools::mcp::{ImportOptions, McpClient};
+///
+/// let registry = ToolRegistry::new();
+/// let mut command = tokio::process::Command::new("python3");
+/// command.arg("weather_server.py");
+/// let client = McpClient::connect_stdio(command).await?;
+/// let names = client.import_into(&registry, ImportOptions::new()).await?;
+/// // `names` are like "weather__get_forecast"; calls run through the registry's pipeline.
+/// client.close().await; // disposes them and stops the server
+/// # Ok(())
+/// # }
+/// ```
+pub struct McpClient {
+    shared: Arc<ClientShared>,
+    running: Option<RunningService<RoleClient, Events>>,
+}
+
+/// What the client, its re-sync task and its notification handler share.
+struct ClientShared {
+    connection: Arc<Connection>,
+    imports: Mutex<Vec<Import>>,
+    /// Serializes re-syncs: one listing is applied at a time.
+    resyncing: tokio::sync::Mutex<()>,
+    closed: CancellationToken,
+}
+
+/// One `import_into`: where the tools went, how they are named, and what is registered.
+struct Import {
+    target: Arc<dyn ImportTarget + Send + Sync>,
+    options: ImportOptions,
+    prefix: String,
+    /// By the server's tool name.
+    tools: HashMap<String, ImportedEntry>,
+}
+
+struct ImportedEntry {
+    name: String,
+    source: mcp::Tool,
+    registration: Registration,
+}
+
+/// The client's rmcp handler: routes progress to the calls it belongs to and asks for a re-sync
+/// when the server's tool list changed.
+struct Events {
+    progress: Arc<ProgressRoutes>,
+    list_changed: Arc<Notify>,
+}
+
+impl ClientHandler for Events {
+    async fn on_progress(
+        &self,
+        params: mcp::ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.deliver(params);
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.list_changed.notify_one();
+    }
+
+    fn get_info(&self) -> mcp::ClientConfig {
+        mcp::ClientConfig::new(
+            mcp::ClientCapabilities::default(),
+            mcp::Implementation::new("dsh-tools", env!("CARGO_PKG_VERSION")),
+        )
+    }
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.shared.connection.server)
+            .field("closed", &self.is_closed())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpClient {
+    /// Starts `command` as a child process and talks MCP over its stdin and stdout (its stderr is
+    /// inherited). The child runs in its own process group, which is terminated when the client
+    /// is closed or dropped.
+    pub async fn connect_stdio(
+        command: impl Into<tokio::process::Command>,
+    ) -> Result<Self, McpError> {
+        use process_wrap::tokio::{CommandWrap, KillOnDrop};
+        let command: tokio::process::Command = command.into();
+        let program = command
+            .as_std()
+            .get_program()
+            .to_string_lossy()
+            .into_owned();
+        let mut wrapped = CommandWrap::from(command);
+        #[cfg(unix)]
+        wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
+        wrapped.wrap(KillOnDrop);
+        let (transport, _) = rmcp::transport::TokioChildProcess::builder(wrapped)
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .map_err(|error| {
+                McpError::new(
+                    McpErrorKind::Transport,
+                    format!("could not start MCP server `{program}`: {error}"),
+                )
+            })?;
+        Self::connect(transport).await
+    }
+
+    /// Connects to a streamable HTTP MCP server at `url` (for example
+    /// `http://127.0.0.1:8765/mcp`). `https://` needs a TLS feature of `reqwest` enabled in the
+    /// build (for example `reqwest = { version = "0.13", features = ["rustls"] }`).
+    #[cfg(feature = "mcp-http")]
+    pub async fn connect_http(url: &str) -> Result<Self, McpError> {
+        Self::connect_http_with_token(url, None).await
+    }
+
+    /// [`connect_http`](Self::connect_http) sending `Authorization: Bearer <token>` when a token
+    /// is given.
+    #[cfg(feature = "mcp-http")]
+    pub async fn connect_http_with_token(
+        url: &str,
+        bearer_token: Option<&str>,
+    ) -> Result<Self, McpError> {
+        use rmcp::transport::StreamableHttpClientTransport;
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        if let Some(token) = bearer_token {
+            config = config.auth_header(token);
+        }
+        Self::connect(StreamableHttpClientTransport::from_config(config)).await
+    }
+
+    /// Talks MCP over any rmcp client transport and completes the handshake.
+    pub async fn connect<T, E, A>(transport: T) -> Result<Self, McpError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let progress = Arc::new(ProgressRoutes::default());
+        let list_changed = Arc::new(Notify::new());
+        let events = Events {
+            progress: Arc::clone(&progress),
+            list_changed: Arc::clone(&list_changed),
+        };
+        let running = serve_client(events, transport).await.map_err(|error| {
+            McpError::new(
+                McpErrorKind::Handshake,
+                format!("MCP server did not complete the handshake: {error}"),
+            )
+        })?;
+        let peer = running.peer().clone();
+        // A server that does not introduce itself is named after the protocol.
+        let server = peer
+            .peer_info()
+            .and_then(|info| info.server_info.as_ref().map(|server| server.name.clone()))
+            .filter(|name| !name.is_empty())
+            .unwrap_or_else(|| "mcp".to_owned());
+        let shared = Arc::new(ClientShared {
+            connection: Arc::new(Connection {
+                server,
+                peer,
+                progress,
+            }),
+            imports: Mutex::new(Vec::new()),
+            resyncing: tokio::sync::Mutex::new(()),
+            closed: CancellationToken::new(),
+        });
+        tokio::spawn(resync_on_changes(Arc::clone(&shared), list_changed));
+        Ok(Self {
+            shared,
+            running: Some(running),
+        })
+    }
+
+    /// The server's name, as it introduced itself.
+    pub fn server_name(&self) -> &str {
+        &self.shared.connection.server
+    }
+
+    /// Whether the connection has ended (closed, or the server went away).
+    pub fn is_closed(&self) -> bool {
+        self.running.as_ref().is_none_or(RunningService::is_closed)
+    }
+
+    /// The server's tools, every page of `tools/list`.
+    pub async fn list_tools(&self) -> Result<Vec<mcp::Tool>, McpError> {
+        self.shared.list_tools().await
+    }
+
+    /// Registers every tool of the server into `target` (a [`ToolRegistry`] or a [`ToolScope`])
+    /// and returns their registry names, sorted. Names are `<prefix>__<tool>` (see
+    /// [`imported_name`](crate::mcp::imported_name)); the server's `inputSchema` is what the model
+    /// sees, unchanged and not validated here. If one tool cannot be registered (its name is
+    /// taken), none of this import's tools stay registered.
+    pub async fn import_into(
+        &self,
+        target: impl ImportTarget,
+        options: ImportOptions,
+    ) -> Result<Vec<String>, McpError> {
+        let target = target.shared_target();
+        let _resyncing = self.shared.resyncing.lock().await;
+        let tools = self.shared.list_tools().await?;
+        let prefix = sanitize_prefix(
+            options
+                .prefix
+                .as_deref()
+                .unwrap_or(&self.shared.connection.server),
+        );
+        let mut import = Import {
+            target,
+            options,
+            prefix,
+            tools: HashMap::new(),
+        };
+        let names = assign_names(
+            &import.prefix,
+            tools.iter().map(|tool| &*tool.name),
+            &HashMap::new(),
+        );
+        for tool in tools {
+            // A server listing one name twice: the first listing stands.
+            if import.tools.contains_key(&*tool.name) {
+                continue;
+            }
+            let name = names[&*tool.name].clone();
+            if let Err(error) = import.register(&self.shared.connection, name, tool) {
+                import.dispose_all();
+                return Err(error);
+            }
+        }
+        let mut imported: Vec<String> = import
+            .tools
+            .values()
+            .map(|entry| entry.name.clone())
+            .collect();
+        imported.sort();
+        self.shared
+            .imports
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(import);
+        Ok(imported)
+    }
+
+    /// Lists the server's tools again and brings every import up to date: new tools registered,
+    /// removed ones disposed, changed ones replaced. Runs by itself when the server sends
+    /// `notifications/tools/list_changed`.
+    pub async fn resync(&self) -> Result<(), McpError> {
+        self.shared.resync().await
+    }
+
+    /// Disposes every imported tool and ends the connection, terminating a child-process server.
+    pub async fn close(mut self) {
+        self.shared.shut_down();
+        if let Some(mut running) = self.running.take() {
+            let _ = running.close().await;
+        }
+    }
+}
+
+impl Drop for McpClient {
+    fn drop(&mut self) {
+        self.shared.shut_down();
+        // Ends the connection's task, which closes the transport: a child process is asked to
+        // exit, then terminated.
+        if let Some(running) = &self.running {
+            running.cancellation_token().cancel();
+        }
+    }
+}
+
+impl ClientShared {
+    async fn list_tools(&self) -> Result<Vec<mcp::Tool>, McpError> {
+        self.connection
+            .peer
+            .list_all_tools()
+            .await
+            .map_err(|error| {
+                McpError::new(
+                    McpErrorKind::Protocol,
+                    format!(
+                        "could not list the tools of MCP server \"{}\": {error}",
+                        self.connection.server
+                    ),
+                )
+            })
+    }
+
+    async fn resync(&self) -> Result<(), McpError> {
+        let _resyncing = self.resyncing.lock().await;
+        if self.closed.is_cancelled() {
+            return Err(McpError::new(
+                McpErrorKind::Closed,
+                "the MCP client is closed",
+            ));
+        }
+        let tools = self.list_tools().await?;
+        let mut imports = self.imports.lock().unwrap_or_else(PoisonError::into_inner);
+        for import in imports.iter_mut() {
+            import.apply(&self.connection, &tools);
+        }
+        Ok(())
+    }
+
+    /// Disposes every imported tool; later re-syncs do nothing.
+    fn shut_down(&self) {
+        self.closed.cancel();
+        let imports =
+            std::mem::take(&mut *self.imports.lock().unwrap_or_else(PoisonError::into_inner));
+        for mut import in imports {
+            import.dispose_all();
+        }
+    }
+}
+
+impl Import {
+    fn register(
+        &mut self,
+        connection: &Arc<Connection>,
+        name: String,
+        source: mcp::Tool,
+    ) -> Result<(), McpError> {
+        let remote = source.name.to_string();
+        let tool = ImportedTool::new(
+            name.clone(),
+            source.clone(),
+            self.options.timeout_ms,
+            self.options.concurrency_safe,
+            Arc::clone(connection),
+        );
+        let registration = self
+            .target
+            .register_imported(Arc::new(tool))
+            .map_err(|error| {
+                McpError::new(
+                    McpErrorKind::Registry,
+                    format!(
+                        "could not register tool \"{remote}\" of MCP server \"{}\" as \"{name}\": {error}",
+                        connection.server
+                    ),
+                )
+            })?;
+        self.tools.insert(
+            remote,
+            ImportedEntry {
+                name,
+                source,
+                registration,
+            },
+        );
+        Ok(())
+    }
+
+    /// Brings this import up to date with the server's current `tools`.
+    fn apply(&mut self, connection: &Arc<Connection>, tools: &[mcp::Tool]) {
+        let listed: HashMap<&str, &mcp::Tool> =
+            tools.iter().map(|tool| (&*tool.name, tool)).collect();
+        self.tools.retain(|remote, entry| {
+            let unchanged = listed
+                .get(remote.as_str())
+                .is_some_and(|tool| **tool == entry.source);
+            if !unchanged {
+                entry.registration.dispose();
+            }
+            unchanged
+        });
+        // Tools that stay keep their names; replaced and new ones get theirs (a replaced tool
+        // maps to the same name again, its name being free now).
+        let kept: HashMap<String, String> = self
+            .tools
+            .iter()
+            .map(|(remote, entry)| (remote.clone(), entry.name.clone()))
+            .collect();
+        let names = assign_names(&self.prefix, listed.keys().copied(), &kept);
+        for tool in tools {
+            if self.tools.contains_key(&*tool.name) {
+                continue;
+            }
+            let name = names[&*tool.name].clone();
+            if let Err(error) = self.register(connection, name, tool.clone()) {
+                tracing::warn!("MCP re-sync: {error}");
+            }
+        }
+    }
+
+    fn dispose_all(&mut self) {
+        for entry in self.tools.values() {
+            entry.registration.dispose();
+        }
+        self.tools.clear();
+    }
+}
+
+/// Re-syncs every import each time the server says its tool list changed, until the client
+/// closes. Notifications that arrive during a re-sync are coalesced into one more.
+async fn resync_on_changes(shared: Arc<ClientShared>, list_changed: Arc<Notify>) {
+    loop {
+        tokio::select! {
+            () = shared.closed.cancelled() => return,
+            () = list_changed.notified() => {}
+        }
+        if let Err(error) = shared.resync().await {
+            if shared.closed.is_cancelled() {
+                return;
+            }
+            tracing::warn!("MCP re-sync failed: {error}");
+        }
+    }
+}

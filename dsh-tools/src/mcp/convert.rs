@@ -1,0 +1,170 @@
+//! The vocabulary mapping between dsh-tools and MCP (`rmcp::model`): content blocks both ways,
+//! tool annotations both ways, and a pipeline result as a `tools/call` result.
+//!
+//! Content maps 1:1: text, image, audio, resource link and embedded resource are the same five
+//! kinds on both sides. Nothing here runs a call or touches a connection.
+
+use rmcp::model as mcp;
+use serde_json::Value;
+
+use crate::content::{ContentBlock, EmbeddedResource};
+use crate::definition::ToolAnnotations;
+use crate::result::{ToolExecutionResult, ToolOutcome};
+
+/// One of our content blocks as an MCP content block.
+pub(crate) fn content_to_mcp(block: ContentBlock) -> mcp::ContentBlock {
+    match block {
+        ContentBlock::Text { text } => mcp::ContentBlock::text(text),
+        ContentBlock::Image { data, mime_type } => mcp::ContentBlock::image(data, mime_type),
+        ContentBlock::Audio { data, mime_type } => mcp::ContentBlock::audio(data, mime_type),
+        ContentBlock::ResourceLink {
+            uri,
+            name,
+            mime_type,
+        } => {
+            // MCP requires a name; the URI is the most faithful stand-in.
+            let name = name.unwrap_or_else(|| uri.clone());
+            let mut link = mcp::Resource::new(uri, name);
+            if let Some(mime_type) = mime_type {
+                link = link.with_mime_type(mime_type);
+            }
+            mcp::ContentBlock::resource_link(link)
+        }
+        ContentBlock::Resource { resource } => {
+            let (contents, mime_type) = match resource {
+                EmbeddedResource::Text {
+                    uri,
+                    mime_type,
+                    text,
+                } => (mcp::ResourceContents::text(text, uri), mime_type),
+                EmbeddedResource::Blob {
+                    uri,
+                    mime_type,
+                    blob,
+                } => (mcp::ResourceContents::blob(blob, uri), mime_type),
+            };
+            let contents = match mime_type {
+                Some(mime_type) => contents.with_mime_type(mime_type),
+                None => contents,
+            };
+            mcp::ContentBlock::resource(contents)
+        }
+    }
+}
+
+/// An MCP content block as one of ours. A kind newer than this bridge arrives as its JSON text,
+/// so nothing the server said is lost.
+pub(crate) fn content_from_mcp(block: mcp::ContentBlock) -> ContentBlock {
+    match block {
+        mcp::ContentBlock::Text(text) => ContentBlock::text(text.text),
+        mcp::ContentBlock::Image(image) => ContentBlock::Image {
+            data: image.data,
+            mime_type: image.mime_type,
+        },
+        mcp::ContentBlock::Audio(audio) => ContentBlock::Audio {
+            data: audio.data,
+            mime_type: audio.mime_type,
+        },
+        mcp::ContentBlock::ResourceLink(link) => ContentBlock::ResourceLink {
+            uri: link.uri,
+            name: Some(link.name),
+            mime_type: link.mime_type,
+        },
+        mcp::ContentBlock::Resource(embedded) => match embedded.resource {
+            mcp::ResourceContents::TextResourceContents {
+                uri,
+                mime_type,
+                text,
+                ..
+            } => ContentBlock::Resource {
+                resource: EmbeddedResource::Text {
+                    uri,
+                    mime_type,
+                    text,
+                },
+            },
+            mcp::ResourceContents::BlobResourceContents {
+                uri,
+                mime_type,
+                blob,
+                ..
+            } => ContentBlock::Resource {
+                resource: EmbeddedResource::Blob {
+                    uri,
+                    mime_type,
+                    blob,
+                },
+            },
+            other => ContentBlock::text(json_text(&other)),
+        },
+        other => ContentBlock::text(json_text(&other)),
+    }
+}
+
+fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Our behaviour hints as MCP tool annotations; `None` when no hint is declared.
+pub(crate) fn annotations_to_mcp(hints: &ToolAnnotations) -> Option<mcp::ToolAnnotations> {
+    let ToolAnnotations {
+        title,
+        kind: _,
+        read_only,
+        destructive,
+        idempotent,
+        open_world,
+    } = hints;
+    let declared = title.is_some()
+        || read_only.is_some()
+        || destructive.is_some()
+        || idempotent.is_some()
+        || open_world.is_some();
+    declared.then(|| {
+        mcp::ToolAnnotations::from_raw(
+            title.clone(),
+            *read_only,
+            *destructive,
+            *idempotent,
+            *open_world,
+        )
+    })
+}
+
+/// An MCP tool's title and annotations as our behaviour hints (the tool-level title wins over
+/// the annotation's).
+pub(crate) fn annotations_from_mcp(tool: &mcp::Tool) -> ToolAnnotations {
+    let hints = tool.annotations.clone().unwrap_or_default();
+    ToolAnnotations {
+        title: tool.title.clone().or(hints.title),
+        kind: None,
+        read_only: hints.read_only_hint,
+        destructive: hints.destructive_hint,
+        idempotent: hints.idempotent_hint,
+        open_world: hints.open_world_hint,
+    }
+}
+
+/// A pipeline result as a `tools/call` result: the content block for block, then any additional
+/// contexts (MCP has no other place the model would read them); `structuredContent` is the value
+/// of a success when the tool declares an object output; `isError` for every failure.
+pub(crate) fn call_tool_result(
+    result: ToolExecutionResult,
+    structured: bool,
+) -> mcp::CallToolResult {
+    let parts = result.into_parts();
+    let mut content: Vec<mcp::ContentBlock> =
+        Vec::with_capacity(parts.content.len() + parts.additional_contexts.len());
+    content.extend(parts.content.into_iter().map(content_to_mcp));
+    content.extend(parts.additional_contexts.into_iter().map(content_to_mcp));
+    match parts.outcome {
+        ToolOutcome::Success(value) => {
+            let mut reply = mcp::CallToolResult::success(content);
+            if structured && matches!(value, Value::Object(_)) {
+                reply.structured_content = Some(value);
+            }
+            reply
+        }
+        ToolOutcome::Failure(_) => mcp::CallToolResult::error(content),
+    }
+}

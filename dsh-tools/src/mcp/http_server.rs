@@ -1,0 +1,365 @@
+//! Streamable HTTP hosting of an [`McpServer`] (feature `mcp-http`): rmcp's streamable HTTP
+//! service on a hyper HTTP/1.1 server, behind the checks the MCP specification asks of a local
+//! server.
+//!
+//! - It binds exactly where told (use `127.0.0.1` for a local server).
+//! - `Host` must be one of the allowed hosts (loopback names by default) and a request carrying an
+//!   `Origin` must come from an allowed origin (none by default): the DNS-rebinding defence. Both
+//!   are refused with 403.
+//! - With a bearer token set, every request must carry `Authorization: Bearer <token>`, compared
+//!   in constant time; otherwise 401.
+//! - A request body over the cap is refused with 413 while it streams in.
+//! - Stateless mode keeps no session between requests, so several server processes can sit behind
+//!   any load balancer.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::mcp::error::{McpError, McpErrorKind};
+use crate::mcp::server::McpServer;
+use crate::mcp::session::McpHandler;
+
+/// How long open connections get to finish when the server shuts down.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// How the HTTP server is exposed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpOptions {
+    path: String,
+    allowed_origins: Vec<String>,
+    allowed_hosts: Option<Vec<String>>,
+    bearer_token: Option<String>,
+    max_body_bytes: usize,
+    stateless: bool,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            path: "/mcp".to_owned(),
+            allowed_origins: Vec::new(),
+            allowed_hosts: None,
+            bearer_token: None,
+            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
+            stateless: false,
+        }
+    }
+}
+
+impl HttpOptions {
+    /// The request body cap unless changed: 4 MiB.
+    pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+    /// Path `/mcp`, loopback hosts only, no browser origin, no token, 4 MiB bodies, sessions.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Serves MCP at `path` (default `/mcp`); other paths answer 404.
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        let path = path.into();
+        self.path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
+        self
+    }
+
+    /// Accepts requests whose `Origin` is `origin` (`scheme://host[:port]`, `:*` for any port).
+    /// Requests without an `Origin` (not from a browser) are accepted either way.
+    #[must_use]
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// Accepts requests whose `Host` is `host` (a name, or `host:port`), besides the loopback
+    /// names; needed when the server is reached by a public name.
+    #[must_use]
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.allowed_hosts
+            .get_or_insert_with(|| {
+                ["localhost", "127.0.0.1", "::1"]
+                    .map(str::to_owned)
+                    .to_vec()
+            })
+            .push(host.into());
+        self
+    }
+
+    /// Accepts any `Host` (behind a proxy that checks it; not for a server on a workstation).
+    #[must_use]
+    pub fn allow_any_host(mut self) -> Self {
+        self.allowed_hosts = Some(Vec::new());
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request.
+    #[must_use]
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.bearer_token = Some(token.into());
+        self
+    }
+
+    /// Refuses request bodies over `bytes` with 413.
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// Keeps no session between requests (no `Mcp-McpHandler-Id`): any server process can answer
+    /// any request. Server-initiated notifications then only travel on a request's own stream.
+    #[must_use]
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    fn rmcp_config(&self, shutdown: &CancellationToken) -> StreamableHttpServerConfig {
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_origins(self.allowed_origins.clone())
+            .enforce_origin_validation()
+            .with_max_request_body_bytes(self.max_body_bytes)
+            .with_legacy_session_mode(!self.stateless)
+            .with_cancellation_token(shutdown.child_token());
+        if let Some(hosts) = &self.allowed_hosts {
+            config = if hosts.is_empty() {
+                config.disable_allowed_hosts()
+            } else {
+                config.with_allowed_hosts(hosts.clone())
+            };
+        }
+        config
+    }
+}
+
+/// A running HTTP server. Dropping it stops the server.
+#[derive(Debug)]
+pub struct McpHttpServer {
+    local_addr: SocketAddr,
+    path: String,
+    shutdown: CancellationToken,
+    task: Option<JoinHandle<()>>,
+}
+
+impl McpHttpServer {
+    /// The address the server is bound to (with the real port when port 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The URL clients connect to, e.g. `http://127.0.0.1:8765/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.local_addr, self.path)
+    }
+
+    /// Stops accepting connections, ends every session and waits (up to a short grace) for open
+    /// connections to finish.
+    pub async fn shutdown(mut self) {
+        self.shutdown.cancel();
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+
+    /// Runs until the task ends (it only ends on shutdown).
+    pub async fn wait(mut self) {
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for McpHttpServer {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+impl McpServer {
+    /// Serves streamable HTTP at `addr` (bind `127.0.0.1:<port>` for a local server; port 0 picks
+    /// a free one, see [`McpHttpServer::local_addr`]).
+    pub async fn serve_http(
+        &self,
+        addr: impl ToSocketAddrs,
+        options: HttpOptions,
+    ) -> Result<McpHttpServer, McpError> {
+        let listener = TcpListener::bind(addr).await.map_err(|error| {
+            McpError::new(
+                McpErrorKind::Transport,
+                format!("could not bind the MCP HTTP server: {error}"),
+            )
+        })?;
+        let local_addr = listener.local_addr().map_err(|error| {
+            McpError::new(
+                McpErrorKind::Transport,
+                format!("no local address: {error}"),
+            )
+        })?;
+        let shutdown = CancellationToken::new();
+        let config = options.rmcp_config(&shutdown);
+        let server = self.clone();
+        let factory = move || Ok(McpHandler::new(server.clone()));
+        let guard = Arc::new(Guard {
+            path: options.path.clone(),
+            bearer_token: options.bearer_token.clone(),
+        });
+        let task = if options.stateless {
+            let service = StreamableHttpService::new(
+                factory,
+                Arc::new(NeverSessionManager::default()),
+                config,
+            );
+            tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
+        } else {
+            let service = StreamableHttpService::new(
+                factory,
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
+            tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
+        };
+        Ok(McpHttpServer {
+            local_addr,
+            path: options.path,
+            shutdown,
+            task: Some(task),
+        })
+    }
+}
+
+/// The checks made before rmcp sees a request: the path and the bearer token.
+struct Guard {
+    path: String,
+    bearer_token: Option<String>,
+}
+
+type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
+
+impl Guard {
+    /// The refusal of `request`, if it is refused.
+    fn refusal(&self, request: &Request<Incoming>) -> Option<HttpResponse> {
+        if request.uri().path() != self.path {
+            return Some(plain(StatusCode::NOT_FOUND, "Not Found"));
+        }
+        let expected = self.bearer_token.as_deref()?;
+        let presented = request
+            .headers()
+            .get(hyper::header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer "));
+        if presented.is_some_and(|token| constant_time_eq(token.as_bytes(), expected.as_bytes())) {
+            return None;
+        }
+        let mut response = plain(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: a valid bearer token is required",
+        );
+        response.headers_mut().insert(
+            hyper::header::WWW_AUTHENTICATE,
+            hyper::header::HeaderValue::from_static("Bearer"),
+        );
+        Some(response)
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// Compares two byte strings in time that depends only on their lengths.
+fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
+    if left.len() != right.len() {
+        return false;
+    }
+    let difference = left
+        .iter()
+        .zip(right)
+        .fold(0u8, |difference, (a, b)| difference | (a ^ b));
+    std::hint::black_box(difference) == 0
+}
+
+/// Accepts connections until shutdown; each is served on its own task.
+async fn accept_loop<M: SessionManager>(
+    listener: TcpListener,
+    service: StreamableHttpService<McpHandler, M>,
+    guard: Arc<Guard>,
+    shutdown: CancellationToken,
+) {
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let accepted = tokio::select! {
+            () = shutdown.cancelled() => break,
+            accepted = listener.accept() => accepted,
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(error) => {
+                tracing::warn!("MCP HTTP server could not accept a connection: {error}");
+                continue;
+            }
+        };
+        let service = service.clone();
+        let guard = Arc::clone(&guard);
+        let shutdown = shutdown.clone();
+        connections.spawn(async move {
+            let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let service = service.clone();
+                let guard = Arc::clone(&guard);
+                async move {
+                    if let Some(refusal) = guard.refusal(&request) {
+                        return Ok::<_, Infallible>(refusal);
+                    }
+                    Ok(service.handle(request).await)
+                }
+            });
+            let connection = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), handler);
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = shutdown.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    while connections.join_next().await.is_some() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::constant_time_eq;
+
+    #[test]
+    fn tokens_compare_by_content_and_length() {
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret2"));
+        assert!(!constant_time_eq(b"", b"x"));
+    }
+}

@@ -1,0 +1,299 @@
+//! An imported MCP tool: a raw [`ToolDefinition`] whose `execute` calls the server, and the
+//! connection state its calls share (the peer, progress routing).
+//!
+//! The server's `inputSchema` is shown to the model unchanged and not validated here — the
+//! server validates its own input. A call maps back the way it came: `isError` becomes an error
+//! result with the server's text; otherwise `structuredContent` (or, without it, the text of the
+//! content) is the value, and the server's content blocks reach the model as they are. The call's
+//! signal sends `notifications/cancelled`; a server that died, hung or broke the protocol is an
+//! `MCP_TRANSPORT` error result that says what happened.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::model as mcp;
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
+use serde_json::Value;
+
+use crate::content::{ContentBlock, joined_text};
+use crate::definition::{ToolAnnotations, ToolDefinition};
+use crate::error::ToolError;
+use crate::future::BoxFuture;
+use crate::mcp::convert::{annotations_from_mcp, content_from_mcp};
+use crate::progress::ToolProgress;
+use crate::run::ToolRun;
+
+/// How long after its budget an imported call gives up on its own when the registry did not end
+/// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a
+/// call whose registry runs with timeouts turned off).
+const OWN_DEADLINE_SLACK: Duration = Duration::from_secs(2);
+
+/// What the imported tools of one connection share.
+pub(crate) struct Connection {
+    /// The server's name, for messages.
+    pub(crate) server: String,
+    pub(crate) peer: Peer<RoleClient>,
+    pub(crate) progress: Arc<ProgressRoutes>,
+}
+
+/// Where the server's `notifications/progress` go: the run of the call whose progress token
+/// they carry.
+#[derive(Default)]
+pub(crate) struct ProgressRoutes {
+    routes: Mutex<HashMap<mcp::ProgressToken, ToolRun>>,
+}
+
+impl ProgressRoutes {
+    /// Hands one server progress notification to the call it belongs to.
+    pub(crate) fn deliver(&self, params: mcp::ProgressNotificationParam) {
+        let run = self
+            .routes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&params.progress_token)
+            .cloned();
+        if let Some(run) = run {
+            run.report_progress(ToolProgress {
+                progress: params.progress,
+                total: params.total,
+                message: params.message,
+            });
+        }
+    }
+
+    fn open(self: &Arc<Self>, token: mcp::ProgressToken, run: &ToolRun) -> ProgressRoute {
+        self.routes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(token.clone(), run.clone());
+        ProgressRoute {
+            routes: Arc::clone(self),
+            token,
+        }
+    }
+}
+
+/// Removes a call's progress route when the call ends, however it ends.
+struct ProgressRoute {
+    routes: Arc<ProgressRoutes>,
+    token: mcp::ProgressToken,
+}
+
+impl Drop for ProgressRoute {
+    fn drop(&mut self) {
+        self.routes
+            .routes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.token);
+    }
+}
+
+/// Sends `notifications/cancelled` for a request unless disarmed: a call that was cancelled, or
+/// whose future was dropped (a timeout layer's grace ran out), tells the server to stop.
+struct CancelOnDrop {
+    peer: Peer<RoleClient>,
+    request: Option<mcp::RequestId>,
+    reason: &'static str,
+}
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.request = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(request) = self.request.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let params =
+            mcp::CancelledNotificationParam::new(Some(request), Some(self.reason.to_owned()));
+        runtime.spawn(async move {
+            let notification = mcp::CancelledNotification::new(params);
+            // A server that is gone needs no cancellation.
+            let _ = peer.send_notification(notification.into()).await;
+        });
+    }
+}
+
+/// One tool of an MCP server, registered under its registry name.
+pub(crate) struct ImportedTool {
+    name: String,
+    /// The tool as the server listed it: its own name (what calls use) and everything a re-sync
+    /// compares.
+    source: mcp::Tool,
+    description: String,
+    parameters: Value,
+    annotations: ToolAnnotations,
+    timeout_ms: Option<u64>,
+    concurrency_safe: bool,
+    connection: Arc<Connection>,
+}
+
+impl ImportedTool {
+    pub(crate) fn new(
+        name: String,
+        source: mcp::Tool,
+        timeout_ms: Option<u64>,
+        concurrency_safe: bool,
+        connection: Arc<Connection>,
+    ) -> Self {
+        let description = source
+            .description
+            .as_deref()
+            .or(source.title.as_deref())
+            .unwrap_or_default()
+            .to_owned();
+        let parameters = Value::Object((*source.input_schema).clone());
+        let annotations = annotations_from_mcp(&source);
+        Self {
+            name,
+            source,
+            description,
+            parameters,
+            annotations,
+            timeout_ms,
+            concurrency_safe,
+            connection,
+        }
+    }
+
+    async fn call(&self, arguments: &Value, run: &ToolRun) -> Result<Value, ToolError> {
+        let Value::Object(arguments) = arguments else {
+            return Err(ToolError::invalid_arguments_text(
+                "MCP tools take a JSON object",
+            ));
+        };
+        let connection = &self.connection;
+        let params = mcp::CallToolRequestParams::new(self.source.name.clone())
+            .with_arguments(arguments.clone());
+        let request = mcp::ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params));
+        let options = match self.timeout_ms {
+            Some(budget) => {
+                PeerRequestOptions::with_timeout(Duration::from_millis(budget) + OWN_DEADLINE_SLACK)
+            }
+            None => PeerRequestOptions::no_options(),
+        };
+        let handle = connection
+            .peer
+            .send_request_with_option(request, options)
+            .await
+            .map_err(|error| self.failure(error))?;
+        let _route = run
+            .wants_progress()
+            .then(|| connection.progress.open(handle.progress_token.clone(), run));
+        let cancel = CancelOnDrop {
+            peer: connection.peer.clone(),
+            request: Some(handle.id.clone()),
+            reason: "the call was cancelled",
+        };
+        let response = tokio::select! {
+            response = handle.await_response() => response,
+            () = run.cancelled() => {
+                drop(cancel);
+                return Err(ToolError::aborted());
+            }
+        };
+        // rmcp already told the server about its own timeout; nothing else needs cancelling.
+        cancel.disarm();
+        match response {
+            Ok(mcp::ServerResult::CallToolResult(result)) => self.finish(result, run),
+            Ok(_) => Err(ToolError::mcp_transport(format!(
+                "MCP server \"{}\" answered tools/call \"{}\" with something other than a tool result",
+                connection.server, self.source.name
+            ))),
+            Err(error) => Err(self.failure(error)),
+        }
+    }
+
+    /// The server's result as the call's outcome.
+    fn finish(&self, result: mcp::CallToolResult, run: &ToolRun) -> Result<Value, ToolError> {
+        let content: Vec<ContentBlock> = result.content.into_iter().map(content_from_mcp).collect();
+        if result.is_error == Some(true) {
+            let text = joined_text(&content);
+            if text.is_empty() {
+                return Err(ToolError::new(format!(
+                    "MCP tool \"{}\" failed without saying why",
+                    self.source.name
+                )));
+            }
+            // The model reads `Error: <message>`: a server whose text already says `Error: `
+            // (a dsh-tools server does) is shown exactly as it wrote it.
+            let message = text
+                .strip_prefix("Error: ")
+                .map_or(text.as_str(), |rest| rest);
+            return Err(ToolError::new(message));
+        }
+        let value = match result.structured_content {
+            Some(value) => value,
+            None => Value::String(joined_text(&content)),
+        };
+        run.provide_content(content);
+        Ok(value)
+    }
+
+    /// What a failed request becomes.
+    fn failure(&self, error: ServiceError) -> ToolError {
+        let server = &self.connection.server;
+        let tool = &self.source.name;
+        match error {
+            ServiceError::McpError(error) => ToolError::new(format!(
+                "MCP server \"{server}\" refused tools/call \"{tool}\": {} (JSON-RPC error {})",
+                error.message, error.code.0
+            )),
+            ServiceError::Timeout { .. } => ToolError::mcp_transport(format!(
+                "MCP server \"{server}\" did not answer tools/call \"{tool}\" within {} ms",
+                self.timeout_ms.unwrap_or_default()
+            )),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                ToolError::mcp_transport(format!(
+                    "the connection to MCP server \"{server}\" is closed: the server exited or the connection was lost during tools/call \"{tool}\""
+                ))
+            }
+            other => ToolError::mcp_transport(format!(
+                "MCP server \"{server}\" broke off tools/call \"{tool}\": {other}"
+            )),
+        }
+    }
+}
+
+impl ToolDefinition for ImportedTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    fn timeout_ms(&self) -> Option<u64> {
+        self.timeout_ms
+    }
+
+    fn execute<'a>(
+        &'a self,
+        arguments: &'a Value,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(self.call(arguments, run))
+    }
+
+    fn is_concurrency_safe(&self, _arguments: &Value) -> bool {
+        self.concurrency_safe
+    }
+
+    fn annotations(&self) -> ToolAnnotations {
+        self.annotations.clone()
+    }
+}

@@ -1,0 +1,41 @@
+//! MCP both ways, on the [`rmcp`] crate (feature `mcp`; streamable HTTP with `mcp-http`).
+//!
+//! - **Serve** ([`McpServer`]): any MCP client lists a registry's tools (or one scope's) and calls
+//!   them; every call runs through the registry's whole pipeline — hooks, guards, layers,
+//!   validation, output checks — and every outcome is a `tools/call` result the client's model
+//!   reads, with progress, cancellation and list-changed notifications.
+//! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
+//!   scope and run through the same pipeline as any other tool.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
+//! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
+//! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
+//! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
+//! | `client.rs` | [`McpClient`]: connecting and importing |
+//! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
+//! | `names.rs` | how server tool names become registry names |
+//! | `convert.rs` | content, annotations and results between the two vocabularies |
+
+mod client;
+mod convert;
+mod error;
+#[cfg(feature = "mcp-http")]
+mod http_server;
+mod imported;
+mod listing;
+mod names;
+mod server;
+mod session;
+
+pub use client::{ImportOptions, ImportTarget, McpClient};
+pub use error::{McpError, McpErrorKind};
+#[cfg(feature = "mcp-http")]
+pub use http_server::{HttpOptions, McpHttpServer};
+pub use names::imported_name;
+pub use server::{DEFAULT_PAGE_SIZE, McpConnection, McpServer};
+pub use session::McpHandler;
+
+/// The `rmcp` crate this bridge is built on, for its transports and model types.
+pub use rmcp;

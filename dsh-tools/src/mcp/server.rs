@@ -1,0 +1,240 @@
+//! [`McpServer`]: a registry, or one scope of it, served to any MCP client.
+//!
+//! This file owns the server's configuration and how it is started (any rmcp transport, stdio,
+//! and — with `mcp-http` — streamable HTTP in `http_server.rs`). What happens inside one
+//! connection (listing, calls, cancellation, progress, list-changed notifications) is
+//! `session.rs`; what `tools/list` shows is `listing.rs`.
+
+use std::sync::Arc;
+
+use rmcp::model as mcp;
+use rmcp::service::{RoleServer, RunningService, serve_server};
+use rmcp::transport::IntoTransport;
+use tokio::sync::watch;
+
+use crate::execution::AgentId;
+use crate::mcp::error::{McpError, McpErrorKind};
+use crate::mcp::listing::{Listing, ListingCache};
+use crate::mcp::session::McpHandler;
+use crate::registry::{Registration, ToolRegistry, ToolScope};
+
+/// How many tools one `tools/list` page holds unless changed.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// Serves the tools of a registry (its global layer) or of one scope to MCP clients: `tools/list`
+/// shows exactly what [`schemas`](ToolRegistry::schemas) shows there, and every `tools/call` runs
+/// through the registry's whole pipeline.
+///
+/// Cheap to clone; clones serve the same tools. Configure it before serving:
+///
+/// ```no_run
+/// # async fn run(registry: dsh_tools::ToolRegistry) -> Result<(), dsh_tools::mcp::McpError> {
+/// use dsh_tools::mcp::McpServer;
+///
+/// McpServer::new(&registry)
+///     .with_name("coding-tools")
+///     .with_instructions("Tools over one workspace.")
+///     .serve_stdio()
+///     .await
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    pub(crate) registry: ToolRegistry,
+    pub(crate) agent: Option<AgentId>,
+    info: mcp::ServerConfig,
+    page_size: usize,
+    shared: Arc<Shared>,
+}
+
+/// What every connection of one server shares: the listing cache and the registry's change
+/// signal.
+struct Shared {
+    listing: ListingCache,
+    changes: watch::Sender<u64>,
+    listener: Registration,
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.listener.dispose();
+    }
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.info.server_info.name)
+            .field("agent", &self.agent)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// Serves the global layer of `registry`.
+    pub fn new(registry: &ToolRegistry) -> Self {
+        Self::serving(registry.clone(), None)
+    }
+
+    /// Serves what `scope` sees: its own tools, its ancestors' and the global ones its
+    /// restrictions admit; calls run on behalf of its agent.
+    pub fn for_scope(scope: &ToolScope) -> Self {
+        Self::serving(scope.registry(), Some(scope.agent().clone()))
+    }
+
+    fn serving(registry: ToolRegistry, agent: Option<AgentId>) -> Self {
+        let (changes, _) = watch::channel(0u64);
+        let notify = changes.clone();
+        let listener = registry.on_change(move |_| {
+            notify.send_modify(|generation| *generation = generation.wrapping_add(1));
+        });
+        let capabilities = mcp::ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let info = mcp::ServerConfig::new(capabilities).with_server_info(mcp::Implementation::new(
+            "dsh-tools",
+            env!("CARGO_PKG_VERSION"),
+        ));
+        Self {
+            registry,
+            agent,
+            info,
+            page_size: DEFAULT_PAGE_SIZE,
+            shared: Arc::new(Shared {
+                listing: ListingCache::default(),
+                changes,
+                listener,
+            }),
+        }
+    }
+
+    /// Sets the name clients see (`serverInfo.name`; default `dsh-tools`).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.info.server_info.name = name.into();
+        self
+    }
+
+    /// Sets the version clients see (`serverInfo.version`; default this crate's version).
+    #[must_use]
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
+        self.info.server_info.version = version.into();
+        self
+    }
+
+    /// Sets the human-readable title clients may show (`serverInfo.title`).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.info.server_info.title = Some(title.into());
+        self
+    }
+
+    /// Sets the instructions sent with the handshake, for the client's model.
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.info.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Sets how many tools one `tools/list` page holds (at least one; default
+    /// [`DEFAULT_PAGE_SIZE`]).
+    #[must_use]
+    pub fn with_page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The name clients see.
+    pub fn name(&self) -> &str {
+        &self.info.server_info.name
+    }
+
+    /// The rmcp handler of one new connection, for hosting the server on an rmcp setup of your
+    /// own; `serve`, `serve_stdio` and `serve_http` need none.
+    pub fn handler(&self) -> McpHandler {
+        McpHandler::new(self.clone())
+    }
+
+    /// Serves one client over `transport` (any rmcp transport: a pair of async streams, an
+    /// in-process duplex, a child's stdio). Resolves once the client completed the handshake;
+    /// the connection then runs in the background until the client leaves or
+    /// [`McpConnection::close`] is called.
+    pub async fn serve<T, E, A>(&self, transport: T) -> Result<McpConnection, McpError>
+    where
+        T: IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let running = serve_server(McpHandler::new(self.clone()), transport)
+            .await
+            .map_err(|error| {
+                McpError::new(
+                    McpErrorKind::Handshake,
+                    format!("MCP client did not complete the handshake: {error}"),
+                )
+            })?;
+        Ok(McpConnection { running })
+    }
+
+    /// Serves one client over this process's stdin and stdout until the client closes stdin.
+    /// Nothing else may write to stdout meanwhile (log to stderr).
+    pub async fn serve_stdio(&self) -> Result<(), McpError> {
+        self.serve(rmcp::transport::stdio()).await?.wait().await
+    }
+
+    /// The server's handshake answer.
+    pub(crate) fn info(&self) -> &mcp::ServerConfig {
+        &self.info
+    }
+
+    pub(crate) fn page_size(&self) -> usize {
+        self.page_size
+    }
+
+    /// The listing of the served tools now.
+    pub(crate) fn listing(&self) -> Arc<Listing> {
+        self.shared
+            .listing
+            .current(&self.registry, self.agent.as_ref())
+    }
+
+    /// A receiver that sees every change of the registry's tools.
+    pub(crate) fn changes(&self) -> watch::Receiver<u64> {
+        self.shared.changes.subscribe()
+    }
+}
+
+/// One client connection of an [`McpServer`]. Dropping it closes the connection.
+pub struct McpConnection {
+    running: RunningService<RoleServer, McpHandler>,
+}
+
+impl std::fmt::Debug for McpConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpConnection")
+            .field("closed", &self.running.is_closed())
+            .finish()
+    }
+}
+
+impl McpConnection {
+    /// Whether the connection has ended.
+    pub fn is_closed(&self) -> bool {
+        self.running.is_closed()
+    }
+
+    /// Waits until the client leaves (closes its end of the transport).
+    pub async fn wait(self) -> Result<(), McpError> {
+        self.running.waiting().await.map(drop).map_err(|error| {
+            McpError::new(
+                McpErrorKind::Closed,
+                format!("MCP connection task failed: {error}"),
+            )
+        })
+    }
+
+    /// Closes the connection; calls still running are cancelled.
+    pub async fn close(mut self) {
+        let _ = self.running.close().await;
+    }
+}

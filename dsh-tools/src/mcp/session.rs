@@ -1,0 +1,248 @@
+//! One client connection of an [`McpServer`]: the rmcp `ServerHandler` that answers
+//! `tools/list` and `tools/call`, forwards progress, and tells the client when the tool list
+//! changed.
+//!
+//! - `tools/call` runs `registry.execute` with the JSON-RPC request id as the call id and the
+//!   request's cancellation token as the call's signal: `notifications/cancelled` cancels the
+//!   call, the pipeline yields `ABORTED`, and rmcp sends no reply for a cancelled request. Every
+//!   outcome — unknown tool, invalid arguments, denial, timeout — is a result with `isError`,
+//!   never a JSON-RPC error, so the model reads the pipeline's text.
+//! - Progress a body reports goes out as `notifications/progress` when the request carried a
+//!   progress token, in order and before the reply.
+//! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
+//!   this connection lists actually changed: on the notification stream after `initialized`
+//!   (sessions that started with `initialize`), or on a `subscriptions/listen` stream (the
+//!   per-request protocol).
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::ErrorData;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model as mcp;
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::mcp::convert::call_tool_result;
+use crate::mcp::listing::{Listing, declares_object_output};
+use crate::mcp::server::McpServer;
+use crate::progress::ToolProgress;
+use crate::result::ToolExecutionResult;
+
+/// The rmcp [`ServerHandler`] of one client connection of an [`McpServer`], for hosting it on
+/// an rmcp setup of your own (your own transport loop or HTTP stack); [`McpServer::serve`] and
+/// [`McpServer::serve_http`](crate::mcp::McpServer::serve_http) make one per connection
+/// themselves. Make one per connection with [`McpServer::handler`]: it stops telling its client
+/// about list changes when dropped.
+pub struct McpHandler {
+    server: McpServer,
+    /// The registry's changes since the session started, with what was listed then; taken by
+    /// the list-changed forwarder once the client is initialized, so no change in between is
+    /// missed.
+    watch: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
+    closed: CancellationToken,
+    _closing: DropGuard,
+}
+
+impl std::fmt::Debug for McpHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHandler")
+            .field("server", &self.server)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpHandler {
+    pub(crate) fn new(server: McpServer) -> Self {
+        let closed = CancellationToken::new();
+        let watch = (server.changes(), server.listing());
+        Self {
+            server,
+            watch: Mutex::new(Some(watch)),
+            _closing: closed.clone().drop_guard(),
+            closed,
+        }
+    }
+
+    /// Runs one `tools/call` through the pipeline.
+    async fn call(
+        &self,
+        request: mcp::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> mcp::CallToolResult {
+        let server = &self.server;
+        let registry = &server.registry;
+        let agent = server.agent.as_ref();
+        let structured = registry
+            .get(&request.name, agent)
+            .is_some_and(|definition| declares_object_output(&*definition));
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let mut input =
+            ToolExecutionInput::new(context.id.to_string(), request.name.into_owned(), arguments)
+                .with_signal(context.ct.clone());
+        if let Some(agent) = agent {
+            input = input.with_agent(agent.clone());
+        }
+        let result = match context.meta.get_progress_token() {
+            None => registry.execute(input).await,
+            Some(token) => {
+                let (sender, reports) = mpsc::unbounded_channel();
+                let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
+                    // The receiver outlives the call; a send can only fail after it returned.
+                    let _ = sender.send(report);
+                });
+                forwarding_progress(registry.execute(input), reports, &context.peer, token).await
+            }
+        };
+        call_tool_result(result, structured)
+    }
+}
+
+/// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
+/// sends the reports still queued: every report goes out, in order, before the reply.
+async fn forwarding_progress(
+    call: impl Future<Output = ToolExecutionResult>,
+    mut reports: mpsc::UnboundedReceiver<ToolProgress>,
+    peer: &Peer<RoleServer>,
+    token: mcp::ProgressToken,
+) -> ToolExecutionResult {
+    let mut call = pin!(call);
+    let result = loop {
+        tokio::select! {
+            biased;
+            result = &mut call => break result,
+            Some(report) = reports.recv() => notify_progress(peer, &token, report).await,
+        }
+    };
+    while let Ok(report) = reports.try_recv() {
+        notify_progress(peer, &token, report).await;
+    }
+    result
+}
+
+async fn notify_progress(
+    peer: &Peer<RoleServer>,
+    token: &mcp::ProgressToken,
+    report: ToolProgress,
+) {
+    let mut params = mcp::ProgressNotificationParam::new(token.clone(), report.progress);
+    params.total = report.total;
+    params.message = report.message;
+    // A client that went away gets no progress; the call itself still ends normally.
+    let _ = peer.notify_progress(params).await;
+}
+
+/// Waits for the next change of what `server` lists, coalescing the changes of one tick; `None`
+/// once `stop` resolves or the server is gone.
+async fn next_listing_change(
+    server: &McpServer,
+    changes: &mut watch::Receiver<u64>,
+    shown: &Listing,
+    stop: impl Future<Output = ()>,
+) -> Option<Arc<Listing>> {
+    let mut stop = pin!(stop);
+    loop {
+        tokio::select! {
+            () = &mut stop => return None,
+            changed = changes.changed() => changed.ok()?,
+        }
+        // Registrations made together (one loop, one batch) land within the same tick.
+        tokio::task::yield_now().await;
+        changes.borrow_and_update();
+        let now = server.listing();
+        if now.tools() != shown.tools() {
+            return Some(now);
+        }
+    }
+}
+
+/// Sends `notifications/tools/list_changed` to a session-based client until its connection
+/// ends.
+async fn forward_list_changes(
+    server: McpServer,
+    (mut changes, mut shown): (watch::Receiver<u64>, Arc<Listing>),
+    peer: Peer<RoleServer>,
+    closed: CancellationToken,
+) {
+    while let Some(now) =
+        next_listing_change(&server, &mut changes, &shown, closed.cancelled()).await
+    {
+        shown = now;
+        if peer.notify_tool_list_changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+impl ServerHandler for McpHandler {
+    fn get_info(&self) -> mcp::ServerConfig {
+        self.server.info().clone()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<mcp::PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<mcp::ListToolsResult, ErrorData> {
+        let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
+        Ok(self.server.listing().page(cursor, self.server.page_size()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: mcp::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<mcp::CallToolResponse, ErrorData> {
+        Ok(self.call(request, context).await.into())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let watch = self
+            .watch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(watch) = watch {
+            tokio::spawn(forward_list_changes(
+                self.server.clone(),
+                watch,
+                context.peer,
+                self.closed.clone(),
+            ));
+        }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &mcp::SubscriptionFilter,
+    ) -> Option<mcp::SubscriptionFilter> {
+        let _ = requested;
+        Some(
+            mcp::SubscriptionFilter::builder()
+                .tools_list_changed()
+                .build(),
+        )
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        if context.accepted().tools_list_changed != Some(true) {
+            context.cancelled().await;
+            return Ok(());
+        }
+        let mut changes = self.server.changes();
+        let mut shown = self.server.listing();
+        while let Some(now) =
+            next_listing_change(&self.server, &mut changes, &shown, context.cancelled()).await
+        {
+            shown = now;
+            if context.sink().notify_tool_list_changed().await.is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,200 @@
+//! Anthropic Messages: tool lists (`{"name","description","input_schema","strict"?}`), calls
+//! (`tool_use` blocks of the response `content`) and results (one user message whose content is
+//! a `tool_result` block per call, `is_error` on failures, text and image content; additional
+//! contexts as text blocks after every `tool_result`, which must come first).
+//!
+//! Strict mode has request-wide limits (20 strict tools, 24 optional parameters and 16
+//! parameters with unions across them); [`StrictBudget`] keeps a request within them by sending
+//! the tools past a limit non-strict.
+
+use serde_json::Value;
+
+use super::calls::{
+    ProviderError, ToolCall, ToolCalls, field, link_text, object, omitted_note, str_field,
+};
+use super::{LoweredTool, LoweredTools};
+use crate::content::ContentBlock;
+use crate::result::ToolExecutionResult;
+
+const MAX_STRICT_TOOLS: usize = 20;
+const MAX_OPTIONAL_PARAMETERS: usize = 24;
+const MAX_UNION_PARAMETERS: usize = 16;
+
+pub(crate) fn tools(tools: &[LoweredTool]) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|tool| {
+                let mut entry = serde_json::Map::new();
+                entry.insert("name".to_owned(), Value::from(tool.provider_name.as_str()));
+                entry.insert(
+                    "description".to_owned(),
+                    Value::from(tool.description.as_str()),
+                );
+                entry.insert("input_schema".to_owned(), tool.parameters.clone());
+                if tool.strict {
+                    entry.insert("strict".to_owned(), Value::Bool(true));
+                }
+                Value::Object(entry)
+            })
+            .collect(),
+    )
+}
+
+/// What the strict tools of one request have used of Anthropic's limits.
+#[derive(Default)]
+pub(crate) struct StrictBudget {
+    tools: usize,
+    optional: usize,
+    unions: usize,
+}
+
+impl StrictBudget {
+    /// Counts a strict schema in, or says which limit it would break (and counts nothing).
+    pub(crate) fn admit(&mut self, parameters: &Value) -> Result<(), String> {
+        let (mut optional, mut unions) = (0, 0);
+        count_parameters(parameters, &mut optional, &mut unions);
+        if self.tools + 1 > MAX_STRICT_TOOLS {
+            return Err(format!(
+                "Anthropic takes at most {MAX_STRICT_TOOLS} strict tools per request"
+            ));
+        }
+        if self.optional + optional > MAX_OPTIONAL_PARAMETERS {
+            return Err(format!(
+                "Anthropic takes at most {MAX_OPTIONAL_PARAMETERS} optional parameters across a \
+                 request's strict tools ({} already, {optional} here)",
+                self.optional
+            ));
+        }
+        if self.unions + unions > MAX_UNION_PARAMETERS {
+            return Err(format!(
+                "Anthropic takes at most {MAX_UNION_PARAMETERS} parameters with anyOf or type \
+                 arrays across a request's strict tools ({} already, {unions} here)",
+                self.unions
+            ));
+        }
+        self.tools += 1;
+        self.optional += optional;
+        self.unions += unions;
+        Ok(())
+    }
+}
+
+/// Counts optional properties and properties whose schema is a union, at every level.
+fn count_parameters(schema: &Value, optional: &mut usize, unions: &mut usize) {
+    let Value::Object(node) = schema else {
+        return;
+    };
+    if let Some(Value::Object(properties)) = node.get("properties") {
+        let required: Vec<&str> = node
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|list| list.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (name, child) in properties {
+            if !required.contains(&name.as_str()) {
+                *optional += 1;
+            }
+            if child.get("anyOf").is_some() || child.get("type").is_some_and(Value::is_array) {
+                *unions += 1;
+            }
+            count_parameters(child, optional, unions);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child) = node.get(key) {
+            count_parameters(child, optional, unions);
+        }
+    }
+    for key in ["anyOf", "allOf"] {
+        if let Some(Value::Array(branches)) = node.get(key) {
+            for branch in branches {
+                count_parameters(branch, optional, unions);
+            }
+        }
+    }
+}
+
+/// The `tool_use` blocks of a message's `content`.
+pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
+    let blocks = match response {
+        Value::Array(blocks) => blocks,
+        _ => match field(response, "content") {
+            Some(Value::Array(blocks)) => blocks,
+            _ => return Err(ProviderError::shape("content", "an array")),
+        },
+    };
+    let mut out = ToolCalls::default();
+    for (index, block) in blocks.iter().enumerate() {
+        if field(block, "type").and_then(Value::as_str) != Some("tool_use") {
+            continue;
+        }
+        let at = || format!("content[{index}]");
+        let id = str_field(block, "id", at)?;
+        let name = str_field(block, "name", at)?;
+        let arguments = field(block, "input")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        let record = tools.call(id.to_owned(), name, false);
+        let input = tools.input_from_value(&record, arguments);
+        out.push(record, input);
+    }
+    Ok(out)
+}
+
+pub(crate) fn format(
+    calls: &[ToolCall],
+    results: &[ToolExecutionResult],
+    contexts: &[ContentBlock],
+) -> Vec<Value> {
+    let mut blocks = Vec::with_capacity(results.len() + contexts.len());
+    for (call, result) in calls.iter().zip(results) {
+        let mut entry = serde_json::Map::new();
+        entry.insert("type".to_owned(), Value::from("tool_result"));
+        entry.insert("tool_use_id".to_owned(), Value::from(call.id()));
+        entry.insert(
+            "content".to_owned(),
+            Value::Array(result.content().iter().map(content_block).collect()),
+        );
+        if result.is_error() {
+            entry.insert("is_error".to_owned(), Value::Bool(true));
+        }
+        blocks.push(Value::Object(entry));
+    }
+    // Text after every tool_result: Anthropic wants tool results first in the message.
+    blocks.extend(contexts.iter().map(content_block));
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    vec![object([
+        ("role", Value::from("user")),
+        ("content", Value::Array(blocks)),
+    ])]
+}
+
+fn content_block(block: &ContentBlock) -> Value {
+    match block {
+        ContentBlock::Text { text } => text_block(text),
+        ContentBlock::Image { data, mime_type } => object([
+            ("type", Value::from("image")),
+            (
+                "source",
+                object([
+                    ("type", Value::from("base64")),
+                    ("media_type", Value::from(mime_type.as_str())),
+                    ("data", Value::from(data.as_str())),
+                ]),
+            ),
+        ]),
+        ContentBlock::Audio { .. } => {
+            text_block(&omitted_note(block, "Anthropic", "it is not sent"))
+        }
+        ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
+            text_block(&link_text(block))
+        }
+    }
+}
+
+fn text_block(text: &str) -> Value {
+    object([("type", Value::from("text")), ("text", Value::from(text))])
+}

@@ -1,0 +1,266 @@
+//! What a provider response yields ([`ToolCalls`]: the calls in the model's order and the inputs
+//! to run them) and the error for a response that is not the provider's shape
+//! ([`ProviderError`]), plus the content helpers every result formatter shares.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::content::{ContentBlock, EmbeddedResource};
+use crate::execution::ToolExecutionInput;
+use crate::result::ToolExecutionResult;
+
+/// One tool call as the provider made it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCall {
+    id: String,
+    name: String,
+    /// The provider's name, only when the tool was renamed for it.
+    renamed: Option<String>,
+    generated_id: bool,
+}
+
+impl ToolCall {
+    pub(crate) fn new(
+        id: String,
+        name: String,
+        renamed: Option<String>,
+        generated_id: bool,
+    ) -> Self {
+        Self {
+            id,
+            name,
+            renamed,
+            generated_id,
+        }
+    }
+
+    /// The provider's id for the call, echoed with its result. Gemini may send none: then a
+    /// stable one is made from the call's position, name and arguments.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The tool's canonical name, which the input carries.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The name the provider used (the mapped name when the tool was renamed for it).
+    pub fn provider_name(&self) -> &str {
+        self.renamed.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Whether the id was made here rather than sent by the provider (it is then not echoed).
+    pub fn has_generated_id(&self) -> bool {
+        self.generated_id
+    }
+}
+
+/// The tool calls of one response, in the model's order: who was called (for formatting the
+/// results) and the inputs to run.
+#[derive(Debug, Default)]
+pub struct ToolCalls {
+    calls: Vec<ToolCall>,
+    inputs: Vec<ToolExecutionInput>,
+}
+
+impl ToolCalls {
+    pub(crate) fn push(&mut self, call: ToolCall, input: ToolExecutionInput) {
+        self.calls.push(call);
+        self.inputs.push(input);
+    }
+
+    /// Whether the response had no tool calls (the model's turn is over).
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// How many calls the response had.
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// The calls, in order.
+    pub fn calls(&self) -> &[ToolCall] {
+        &self.calls
+    }
+
+    /// The inputs, in order (not yet taken).
+    pub fn inputs(&self) -> &[ToolExecutionInput] {
+        &self.inputs
+    }
+
+    /// Takes the inputs to run (for [`execute_batch`](crate::ToolRegistry::execute_batch)),
+    /// keeping the calls for formatting the results.
+    pub fn take_inputs(&mut self) -> Vec<ToolExecutionInput> {
+        std::mem::take(&mut self.inputs)
+    }
+
+    /// The calls and the inputs.
+    pub fn into_parts(self) -> (Vec<ToolCall>, Vec<ToolExecutionInput>) {
+        (self.calls, self.inputs)
+    }
+}
+
+/// A response (or a result list) that cannot be read or formatted: the provider's shape was not
+/// what its documentation says, or results and calls do not pair up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderError {
+    message: String,
+}
+
+impl ProviderError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+
+    /// A response part that is missing or has the wrong JSON type.
+    pub(crate) fn shape(path: &str, expected: &str) -> Self {
+        Self::new(format!("response {path} must be {expected}"))
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ProviderError {}
+
+/// Checks that results pair up with calls one to one.
+pub(crate) fn check_pairs(calls: &[ToolCall], results: usize) -> Result<(), ProviderError> {
+    if calls.len() != results {
+        return Err(ProviderError::new(format!(
+            "{} tool call(s) but {results} result(s): every call needs exactly one result, in \
+             the calls' order",
+            calls.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The additional contexts of `results`, in order (a batch already collected its own).
+pub(crate) fn contexts_of(results: &[ToolExecutionResult]) -> Vec<ContentBlock> {
+    results
+        .iter()
+        .flat_map(|result| result.additional_contexts().iter().cloned())
+        .collect()
+}
+
+/// A text note standing in for a block a provider cannot carry where it appears.
+pub(crate) fn omitted_note(block: &ContentBlock, provider: &str, whereto: &str) -> String {
+    match block {
+        ContentBlock::Image { mime_type, .. } => {
+            format!("[{mime_type} image: {provider} cannot carry it here; {whereto}]")
+        }
+        ContentBlock::Audio { mime_type, .. } => {
+            format!("[{mime_type} audio omitted: {provider} cannot carry audio here]")
+        }
+        ContentBlock::ResourceLink { .. }
+        | ContentBlock::Resource { .. }
+        | ContentBlock::Text { .. } => link_text(block),
+    }
+}
+
+/// A resource link or an embedded resource as text (providers have no resource blocks for tool
+/// results): a link as `[resource name: uri (type)]`; an embedded text resource as that header
+/// followed by its text; an embedded binary one as its header saying its contents are not sent.
+pub(crate) fn link_text(block: &ContentBlock) -> String {
+    match block {
+        ContentBlock::ResourceLink {
+            uri,
+            name,
+            mime_type,
+        } => {
+            let mut text = String::from("[resource");
+            if let Some(name) = name {
+                text.push(' ');
+                text.push_str(name);
+            }
+            text.push_str(": ");
+            text.push_str(uri);
+            if let Some(mime_type) = mime_type {
+                text.push_str(" (");
+                text.push_str(mime_type);
+                text.push(')');
+            }
+            text.push(']');
+            text
+        }
+        ContentBlock::Resource { resource } => {
+            let (uri, mime_type, text) = match resource {
+                EmbeddedResource::Text {
+                    uri,
+                    mime_type,
+                    text,
+                } => (uri, mime_type, Some(text)),
+                EmbeddedResource::Blob { uri, mime_type, .. } => (uri, mime_type, None),
+            };
+            let mut out = format!("[resource {uri}");
+            if let Some(mime_type) = mime_type {
+                out.push_str(" (");
+                out.push_str(mime_type);
+                out.push(')');
+            }
+            match text {
+                Some(text) => {
+                    out.push_str("]\n");
+                    out.push_str(text);
+                }
+                None => out.push_str(": binary contents not sent]"),
+            }
+            out
+        }
+        ContentBlock::Text { text } => text.clone(),
+        _ => String::new(),
+    }
+}
+
+/// A `data:` URL of base64 content.
+pub(crate) fn data_url(mime_type: &str, data: &str) -> String {
+    format!("data:{mime_type};base64,{data}")
+}
+
+/// `{key: value, …}` from pairs, in order.
+pub(crate) fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    let mut map = Map::with_capacity(N);
+    for (key, value) in pairs {
+        map.insert(key.to_owned(), value);
+    }
+    Value::Object(map)
+}
+
+/// A field of a JSON object. Response objects are small, so a scan of their keys is cheaper
+/// than hashing the key (this runs for every field of every call a response carries).
+pub(crate) fn field<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    let Value::Object(map) = value else {
+        return None;
+    };
+    if map.len() > 16 {
+        return map.get(key);
+    }
+    map.iter()
+        .find(|(name, _)| name.as_str() == key)
+        .map(|(_, found)| found)
+}
+
+/// A field of a JSON object as a string; `at` names the object for the error (only built
+/// when the field is missing).
+pub(crate) fn str_field<'a>(
+    value: &'a Value,
+    key: &str,
+    at: impl Fn() -> String,
+) -> Result<&'a str, ProviderError> {
+    field(value, key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ProviderError::shape(&format!("{}.{key}", at()), "a string"))
+}

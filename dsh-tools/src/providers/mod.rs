@@ -1,0 +1,401 @@
+//! Provider adapters: one registry speaking OpenAI (Chat Completions and Responses), Anthropic
+//! Messages, Gemini and DeepSeek, with nothing lost silently.
+//!
+//! A model loop sends the tool list with a request, reads the tool calls from the response, runs
+//! them and sends the results back. This module does the three provider-specific parts with
+//! plain `serde_json` values (bring your own HTTP client):
+//!
+//! - **Tool lists.** [`ProviderTools::tools`] lowers the registry's schemas for a [`Dialect`]
+//!   (provider and mode) into [`LoweredTools`]: the request's `tools` value, a
+//!   [`LoweringReport`] of every change per tool and JSON path (moved into the description,
+//!   dropped, made nullable, rewritten, strict fallbacks, renamed tools) and the [`NameMap`] of
+//!   names the provider could not take. Lowered lists are cached per registry snapshot.
+//! - **Calls in.** [`LoweredTools::parse_response`] reads a response into [`ToolCalls`]: the
+//!   calls in the model's order and the [`ToolExecutionInput`]s to run, names mapped back.
+//! - **Results out.** [`LoweredTools::format_results`] / [`LoweredTools::format_batch`] turn
+//!   results into the provider's next-turn messages, additional contexts after all results.
+//!
+//! The registry keeps validating every call against the tool's canonical schema, so what a view
+//! could not express is still enforced (see [`LoweringReport::ENFORCEMENT_NOTE`]).
+//!
+//! ```
+//! # use dsh_tools::{FnTool, Schema, ToolRegistry, json};
+//! use dsh_tools::providers::{Dialect, ProviderTools};
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! # let registry = ToolRegistry::new();
+//! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
+//! #     .arguments(Schema::object().required("text", Schema::string()))
+//! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
+//! let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
+//! let tools = openai.tools(None);
+//! let request = json!({"model": "gpt-4.1", "messages": [], "tools": tools.request_tools()});
+//! # let _ = request;
+//! // … send it; the model answers:
+//! let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+//!     {"id": "call_1", "type": "function",
+//!      "function": {"name": "echo", "arguments": "{\"text\":\"hi\"}"}}]}}]});
+//! let mut calls = tools.parse_response(&response).unwrap();
+//! let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+//! let messages = tools.format_batch(calls.calls(), &outcome).unwrap();
+//! assert_eq!(messages[0], json!({"role": "tool", "tool_call_id": "call_1", "content": "hi"}));
+//! # }
+//! ```
+//!
+//! | file | owns |
+//! |---|---|
+//! | `dialect.rs` | [`Dialect`] and each dialect's keyword rules |
+//! | `lower.rs` | the lowering passes, one tool at a time |
+//! | `nulls.rs` | where a strict view's `null` means "absent", and removing it |
+//! | `names.rs` | [`NameRule`] and [`NameMap`] |
+//! | `report.rs` | [`LoweringReport`] |
+//! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
+//! | `openai.rs`, `anthropic.rs`, `gemini.rs`, `deepseek.rs` | each provider's envelope, response parsing and result messages |
+//! | `prompt.rs` | the tool catalog as system-prompt text, and reading calls back from text |
+
+mod anthropic;
+mod calls;
+mod deepseek;
+mod dialect;
+mod gemini;
+mod lower;
+mod names;
+mod nulls;
+mod openai;
+mod prompt;
+mod report;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+
+pub use self::calls::{ProviderError, ToolCall, ToolCalls};
+pub use self::dialect::{Dialect, GeminiSchema};
+pub use self::names::{NameMap, NameRule};
+pub use self::prompt::{parse_prompt_calls, render_system_prompt};
+pub use self::report::{Change, LoweringReport, ReportEntry};
+
+use self::lower::{LoweredSchema, lower_non_strict, lower_tool};
+use self::nulls::ToolNullPlan;
+use crate::definition::ToolSchema;
+use crate::execution::{AgentId, ToolExecutionInput};
+use crate::policy::batch::BatchOutcome;
+use crate::registry::ToolRegistry;
+use crate::result::ToolExecutionResult;
+
+/// One tool as a provider sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoweredTool {
+    /// The canonical (registered) name.
+    pub name: String,
+    /// The name the provider sees.
+    pub provider_name: String,
+    /// The description.
+    pub description: String,
+    /// The lowered parameter schema.
+    pub parameters: Value,
+    /// Whether the tool is sent strict.
+    pub strict: bool,
+}
+
+/// A tool list lowered for one dialect: the request's `tools`, the report of what changed, the
+/// name map, and what parsing responses and formatting results for this list needs.
+#[derive(Debug)]
+pub struct LoweredTools {
+    dialect: Dialect,
+    agent: Option<AgentId>,
+    source: Arc<[ToolSchema]>,
+    tools: Vec<LoweredTool>,
+    request: Value,
+    report: LoweringReport,
+    names: NameMap,
+    nulls: HashMap<String, ToolNullPlan>,
+}
+
+impl LoweredTools {
+    /// Lowers `schemas` (as [`ToolRegistry::schemas`] returns them) for `dialect`; parsed calls
+    /// will run on behalf of `agent`.
+    pub fn new(schemas: Arc<[ToolSchema]>, dialect: Dialect, agent: Option<AgentId>) -> Self {
+        let names = NameMap::build(
+            dialect.name_rule(),
+            schemas.iter().map(|schema| schema.name.as_str()),
+        );
+        let mut report = LoweringReport::default();
+        let mut tools = Vec::with_capacity(schemas.len());
+        let mut nulls = HashMap::new();
+        let mut budget = anthropic::StrictBudget::default();
+        for schema in schemas.iter() {
+            let provider_name = names.provider_name(&schema.name).to_owned();
+            if provider_name != schema.name {
+                report.push(
+                    &schema.name,
+                    "",
+                    Change::Renamed,
+                    format!(
+                        "sent as {provider_name:?} (the provider's names must match {}); \
+                         mapped back when the model calls it",
+                        dialect.name_rule().pattern()
+                    ),
+                );
+            }
+            let parameters: &Value = &schema.parameters;
+            let mut tool_report = LoweringReport::default();
+            let mut lowered = lower_tool(&schema.name, parameters, dialect, &mut tool_report);
+            if lowered.strict
+                && matches!(dialect, Dialect::Anthropic { .. })
+                && let Err(reason) = budget.admit(&lowered.parameters)
+            {
+                // What the strict attempt changed was not sent: report the view that is.
+                tool_report = LoweringReport::default();
+                tool_report.push(&schema.name, "", Change::StrictFallback, reason);
+                lowered = lower_non_strict(&schema.name, parameters, dialect, &mut tool_report);
+            }
+            report.entries.append(&mut tool_report.entries);
+            if let Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            } = dialect
+            {
+                gemini::check_property_names(&schema.name, &lowered.parameters, &mut report);
+            }
+            let LoweredSchema {
+                parameters,
+                strict,
+                nulls: plan,
+            } = lowered;
+            if let Some(plan) = plan {
+                nulls.insert(schema.name.clone(), plan);
+            }
+            tools.push(LoweredTool {
+                name: schema.name.clone(),
+                provider_name,
+                description: schema.description.clone(),
+                parameters,
+                strict,
+            });
+        }
+        openai::check_tool_count(dialect, tools.len(), &mut report);
+        let request = match dialect {
+            Dialect::OpenAiChat { strict } | Dialect::DeepSeek { strict } => {
+                openai::chat_tools(&tools, strict)
+            }
+            Dialect::OpenAiResponses { .. } => openai::responses_tools(&tools),
+            Dialect::Anthropic { .. } => anthropic::tools(&tools),
+            Dialect::Gemini { schema } => gemini::tools(&tools, schema),
+        };
+        Self {
+            dialect,
+            agent,
+            source: schemas,
+            tools,
+            request,
+            report,
+            names,
+            nulls,
+        }
+    }
+
+    /// The dialect this list was lowered for.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The schemas this list was lowered from.
+    pub fn source(&self) -> &Arc<[ToolSchema]> {
+        &self.source
+    }
+
+    /// The tools as the provider sees them, sorted by canonical name.
+    pub fn tools(&self) -> &[LoweredTool] {
+        &self.tools
+    }
+
+    /// The request's `tools` value (for Gemini, `[{"functionDeclarations": […]}]`).
+    pub fn request_tools(&self) -> &Value {
+        &self.request
+    }
+
+    /// Every change the lowering made.
+    pub fn report(&self) -> &LoweringReport {
+        &self.report
+    }
+
+    /// Canonical ↔ provider names.
+    pub fn names(&self) -> &NameMap {
+        &self.names
+    }
+
+    /// Reads the tool calls of a provider response, in the model's order, names mapped back.
+    /// A response with no tool calls yields none. Arguments that are not valid JSON still make
+    /// an input, which ends as `INVALID_ARGS`; a response that is not the provider's shape (a
+    /// call without an id or a name) is an error.
+    ///
+    /// Accepted: OpenAI Chat and DeepSeek — a completion (`choices[0].message`) or the message
+    /// itself; OpenAI Responses — a response (`output`) or its item list; Anthropic — a message
+    /// (`content`) or its block list; Gemini — a `generateContent` response
+    /// (`candidates[0].content`) or the content itself.
+    pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
+        match self.dialect {
+            Dialect::OpenAiChat { .. } | Dialect::DeepSeek { .. } => {
+                openai::parse_chat(self, response)
+            }
+            Dialect::OpenAiResponses { .. } => openai::parse_responses(self, response),
+            Dialect::Anthropic { .. } => anthropic::parse(self, response),
+            Dialect::Gemini { .. } => gemini::parse(self, response),
+        }
+    }
+
+    /// The next-turn messages for `results` (one per call, in the calls' order): OpenAI `tool`
+    /// messages, Responses `function_call_output` items, one Anthropic user message of
+    /// `tool_result` blocks, one Gemini user content of `functionResponse` parts. The results'
+    /// additional contexts come after all results. Append the returned values to the request's
+    /// `messages` / `input` / `contents`.
+    pub fn format_results(
+        &self,
+        calls: &[ToolCall],
+        results: &[ToolExecutionResult],
+    ) -> Result<Vec<Value>, ProviderError> {
+        calls::check_pairs(calls, results.len())?;
+        let contexts = calls::contexts_of(results);
+        Ok(self.format(calls, results, &contexts))
+    }
+
+    /// [`format_results`](Self::format_results) for a batch: its contexts come after all results.
+    pub fn format_batch(
+        &self,
+        calls: &[ToolCall],
+        batch: &BatchOutcome,
+    ) -> Result<Vec<Value>, ProviderError> {
+        calls::check_pairs(calls, batch.results.len())?;
+        Ok(self.format(calls, &batch.results, &batch.additional_contexts))
+    }
+
+    fn format(
+        &self,
+        calls: &[ToolCall],
+        results: &[ToolExecutionResult],
+        contexts: &[crate::ContentBlock],
+    ) -> Vec<Value> {
+        match self.dialect {
+            Dialect::OpenAiChat { .. } => {
+                openai::format_chat(calls, results, contexts, openai::ChatFlavor::OpenAi)
+            }
+            Dialect::DeepSeek { .. } => deepseek::format(calls, results, contexts),
+            Dialect::OpenAiResponses { .. } => openai::format_responses(calls, results, contexts),
+            Dialect::Anthropic { .. } => anthropic::format(calls, results, contexts),
+            Dialect::Gemini { .. } => gemini::format(calls, results, contexts),
+        }
+    }
+
+    /// An input for a call whose arguments arrived as a JSON string.
+    pub(crate) fn input_from_raw(&self, call: &ToolCall, raw: &str) -> ToolExecutionInput {
+        let mut input = ToolExecutionInput::from_raw(call.id(), call.name(), raw);
+        if !input.is_malformed() {
+            self.strip_nulls(call.name(), &mut input.arguments);
+        }
+        self.with_agent(input)
+    }
+
+    /// An input for a call whose arguments arrived as JSON.
+    pub(crate) fn input_from_value(
+        &self,
+        call: &ToolCall,
+        mut arguments: Value,
+    ) -> ToolExecutionInput {
+        self.strip_nulls(call.name(), &mut arguments);
+        self.with_agent(ToolExecutionInput::new(call.id(), call.name(), arguments))
+    }
+
+    fn strip_nulls(&self, name: &str, arguments: &mut Value) {
+        if self.nulls.is_empty() {
+            return;
+        }
+        if let Some(plan) = self.nulls.get(name) {
+            plan.apply(arguments);
+        }
+    }
+
+    #[inline]
+    fn with_agent(&self, input: ToolExecutionInput) -> ToolExecutionInput {
+        match &self.agent {
+            Some(agent) => input.with_agent(agent.clone()),
+            None => input,
+        }
+    }
+
+    /// The call record for a provider name and id.
+    pub(crate) fn call(&self, id: String, provider_name: &str, generated_id: bool) -> ToolCall {
+        let name = self.names.canonical_name(provider_name);
+        let renamed = (name != provider_name).then(|| provider_name.to_owned());
+        ToolCall::new(id, name.to_owned(), renamed, generated_id)
+    }
+}
+
+/// A registry's tools for one dialect, lowered once per registry snapshot and scope.
+///
+/// [`tools`](Self::tools) is cheap while the registry is unchanged: it compares the registry's
+/// cached schema list with the one the lowered list was made from and returns the same
+/// [`LoweredTools`]; any change to the registry (a tool registered or disposed) makes the next
+/// call lower again.
+pub struct ProviderTools {
+    registry: ToolRegistry,
+    dialect: Dialect,
+    cache: Mutex<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    global: Option<Arc<LoweredTools>>,
+    scoped: HashMap<AgentId, Arc<LoweredTools>>,
+}
+
+impl ProviderTools {
+    /// The tools of `registry` for `dialect`.
+    pub fn new(registry: &ToolRegistry, dialect: Dialect) -> Self {
+        Self {
+            registry: registry.clone(),
+            dialect,
+            cache: Mutex::new(Cache::default()),
+        }
+    }
+
+    /// The dialect.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The tools visible to `agent` (`None`: the global layer), lowered for the dialect.
+    pub fn tools(&self, agent: Option<&AgentId>) -> Arc<LoweredTools> {
+        let schemas = self.registry.schemas(agent);
+        {
+            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            let cached = match agent {
+                None => cache.global.as_ref(),
+                Some(agent) => cache.scoped.get(agent),
+            };
+            if let Some(cached) = cached {
+                // Holding `source` keeps its address from being reused by another list.
+                if Arc::ptr_eq(&cached.source, &schemas) {
+                    return Arc::clone(cached);
+                }
+            }
+        }
+        let lowered = Arc::new(LoweredTools::new(schemas, self.dialect, agent.cloned()));
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        match agent {
+            None => cache.global = Some(Arc::clone(&lowered)),
+            Some(agent) => {
+                cache.scoped.insert(agent.clone(), Arc::clone(&lowered));
+            }
+        }
+        lowered
+    }
+}
+
+impl std::fmt::Debug for ProviderTools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderTools")
+            .field("dialect", &self.dialect)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,360 @@
+//! Bounds on model-facing text built from untrusted input: a quoted key or value is cut to a
+//! short prefix, an error text has a size cap, and a result's content a character budget. Each
+//! cut leaves a marker saying how much was cut, so the model is never misled into thinking it saw
+//! everything.
+//!
+//! The markers, in one place so they stay consistent:
+//! - a quoted key or value: `<first 64 characters>…[+936 characters]`;
+//! - an error text: `<first bytes>…[truncated: 1,040,000 of 1,048,590 bytes omitted]`;
+//! - a result's content: `<kept text>…[truncated: 12,345 of 60,000 characters omitted; call the
+//!   tool again with a narrower request to see the rest]`.
+//!
+//! Text of ordinary size passes through unchanged, byte for byte, and is checked without
+//! counting characters (a text of at most N bytes has at most N characters).
+
+use std::fmt::Write as _;
+
+use crate::content::ContentBlock;
+
+/// The most characters of one key or value a violation or an error message quotes; longer ones are
+/// cut to this many and marked with how many characters were cut.
+pub const MAX_QUOTED_CHARS: usize = 64;
+
+/// The most bytes of a model-facing error text (`Error: <message>`) the registry builds from
+/// untrusted input (argument violations, unparsable JSON, unknown tool names, panic messages);
+/// longer texts are cut with a marker.
+pub const MAX_ERROR_TEXT_BYTES: usize = 8 * 1024;
+
+/// The envelope the model sees before an error message.
+const ERROR_ENVELOPE: &str = "Error: ";
+
+/// Appends `text`, or its first [`MAX_QUOTED_CHARS`] characters and `…[+N characters]`.
+pub(crate) fn push_quoted(out: &mut String, text: &str) {
+    match quote_cut(text) {
+        None => out.push_str(text),
+        Some((kept, cut)) => {
+            out.push_str(kept);
+            push_cut_marker(out, cut);
+        }
+    }
+}
+
+/// `text` bounded like [`push_quoted`], borrowed when nothing is cut.
+pub(crate) fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
+    match quote_cut(text) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(_) => {
+            let mut out = String::with_capacity(MAX_QUOTED_CHARS * 4 + 24);
+            push_quoted(&mut out, text);
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
+/// How many bytes [`push_quoted`] writes for `text` at most, to size buffers.
+#[inline]
+pub(crate) fn quoted_len_bound(text: &str) -> usize {
+    // A cut keeps at most 64 characters of at most 4 bytes each, plus the marker.
+    text.len().min(MAX_QUOTED_CHARS * 4 + 32)
+}
+
+/// The kept prefix and the number of characters cut, when `text` is too long to quote whole.
+#[inline]
+fn quote_cut(text: &str) -> Option<(&str, usize)> {
+    // At most MAX_QUOTED_CHARS bytes is at most that many characters: no need to count.
+    if text.len() <= MAX_QUOTED_CHARS {
+        return None;
+    }
+    let (end, _) = text.char_indices().nth(MAX_QUOTED_CHARS)?;
+    let cut = text[end..].chars().count();
+    Some((&text[..end], cut))
+}
+
+/// `…[+N characters]`.
+pub(crate) fn push_cut_marker(out: &mut String, cut: usize) {
+    out.push_str("…[+");
+    push_grouped(out, cut);
+    out.push_str(if cut == 1 {
+        " character]"
+    } else {
+        " characters]"
+    });
+}
+
+/// `message` cut so that `Error: <message>` fits [`MAX_ERROR_TEXT_BYTES`], with a marker saying
+/// how many bytes were cut; unchanged (not reallocated) when it already fits.
+pub(crate) fn bound_error_message(message: String) -> String {
+    let limit = MAX_ERROR_TEXT_BYTES - ERROR_ENVELOPE.len();
+    if message.len() <= limit {
+        return message;
+    }
+    let total = message.len();
+    // The marker carries the cut, which has at most as many digits as `total`: sized for that,
+    // the real marker can only be shorter.
+    let mut marker = String::new();
+    push_error_marker(&mut marker, total, total);
+    let keep = floor_char_boundary(&message, limit - marker.len());
+    marker.clear();
+    push_error_marker(&mut marker, total - keep, total);
+    let mut bounded = String::with_capacity(keep + marker.len());
+    bounded.push_str(&message[..keep]);
+    bounded.push_str(&marker);
+    bounded
+}
+
+/// `…[truncated: N of M bytes omitted]`.
+fn push_error_marker(out: &mut String, cut: usize, total: usize) {
+    out.push_str("…[truncated: ");
+    push_grouped(out, cut);
+    out.push_str(" of ");
+    push_grouped(out, total);
+    out.push_str(" bytes omitted]");
+}
+
+/// The largest index at most `index` that is a char boundary of `text`.
+fn floor_char_boundary(text: &str, index: usize) -> usize {
+    if index >= text.len() {
+        return text.len();
+    }
+    let mut index = index;
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+/// What [`truncate_content`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Truncation {
+    /// Characters of text left out.
+    pub(crate) omitted: usize,
+    /// Characters of text the content had.
+    pub(crate) total: usize,
+}
+
+/// Cuts the text blocks of `content` so that their characters, marker included, fit
+/// `max_chars`: text is kept in block order, the block where the budget runs out is cut at a
+/// character boundary and carries the marker, later text blocks are dropped. Non-text blocks
+/// (images, audio, links) are left where they are: they are not text a model reads character by
+/// character, and cutting their data would corrupt them. `None` when everything fits.
+#[inline]
+pub(crate) fn truncate_content(
+    content: &mut Vec<ContentBlock>,
+    max_chars: usize,
+) -> Option<Truncation> {
+    // At most `max_chars` bytes of text is at most that many characters: the common case is
+    // decided without counting characters or leaving this (inlined) function.
+    if let [ContentBlock::Text { text }] = content.as_slice()
+        && text.len() <= max_chars
+    {
+        return None;
+    }
+    let mut bytes = 0_usize;
+    for block in content.iter() {
+        if let ContentBlock::Text { text } = block {
+            bytes += text.len();
+        }
+    }
+    if bytes <= max_chars {
+        return None;
+    }
+    truncate_long_content(content, max_chars)
+}
+
+/// [`truncate_content`] for content with more bytes of text than the budget.
+#[cold]
+fn truncate_long_content(content: &mut Vec<ContentBlock>, max_chars: usize) -> Option<Truncation> {
+    let total: usize = content
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .map(|text| text.chars().count())
+        .sum();
+    if total <= max_chars {
+        return None;
+    }
+    // The marker counts against the budget. Its length depends on the number it carries, which
+    // has at most as many digits as `total`: start from that, then keep what the shorter number
+    // leaves room for (a step or two).
+    let marker_chars = |omitted: usize| {
+        let mut marker = String::new();
+        push_result_marker(&mut marker, omitted, total);
+        marker.chars().count()
+    };
+    let mut keep = max_chars.saturating_sub(marker_chars(total));
+    while keep < total && keep + 1 + marker_chars(total - keep - 1) <= max_chars {
+        keep += 1;
+    }
+    let omitted = total - keep;
+    let mut marker = String::new();
+    push_result_marker(&mut marker, omitted, total);
+
+    let mut left = keep;
+    let mut marked = false;
+    content.retain_mut(|block| {
+        let ContentBlock::Text { text } = block else {
+            return true;
+        };
+        if marked {
+            return false;
+        }
+        let chars = text.chars().count();
+        if chars <= left {
+            left -= chars;
+            return true;
+        }
+        let end = text
+            .char_indices()
+            .nth(left)
+            .map_or(text.len(), |(at, _)| at);
+        text.truncate(end);
+        text.push_str(&marker);
+        marked = true;
+        true
+    });
+    if !marked {
+        // Unreachable when the counts above are right; the marker must never be lost.
+        content.push(ContentBlock::text(marker));
+    }
+    Some(Truncation { omitted, total })
+}
+
+/// `…[truncated: N of M characters omitted; call the tool again with a narrower request to see
+/// the rest]`.
+fn push_result_marker(out: &mut String, omitted: usize, total: usize) {
+    out.push_str("…[truncated: ");
+    push_grouped(out, omitted);
+    out.push_str(" of ");
+    push_grouped(out, total);
+    out.push_str(
+        " characters omitted; call the tool again with a narrower request to see the rest]",
+    );
+}
+
+/// Appends `n` with thousands separators: `1,048,576`.
+pub(crate) fn push_grouped(out: &mut String, n: usize) {
+    let mut digits = String::with_capacity(20);
+    // Writing into a `String` cannot fail.
+    let _ = write!(digits, "{n}");
+    let first = digits.len() % 3;
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && index % 3 == first {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grouped(n: usize) -> String {
+        let mut out = String::new();
+        push_grouped(&mut out, n);
+        out
+    }
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(12_345), "12,345");
+        assert_eq!(grouped(1_048_576), "1,048,576");
+    }
+
+    #[test]
+    fn short_quotes_pass_unchanged() {
+        let text = "é".repeat(MAX_QUOTED_CHARS);
+        assert_eq!(quoted(&text), text);
+        assert!(matches!(quoted("key"), std::borrow::Cow::Borrowed("key")));
+    }
+
+    #[test]
+    fn long_quotes_keep_a_prefix_and_say_how_much_was_cut() {
+        let text = format!("{}{}", "a".repeat(64), "é".repeat(1_000));
+        assert_eq!(
+            quoted(&text),
+            format!("{}…[+1,000 characters]", "a".repeat(64))
+        );
+        let one_over = "b".repeat(65);
+        assert_eq!(
+            quoted(&one_over),
+            format!("{}…[+1 character]", "b".repeat(64))
+        );
+    }
+
+    #[test]
+    fn error_messages_fit_the_cap_with_their_marker() {
+        let ordinary = "x".repeat(MAX_ERROR_TEXT_BYTES - ERROR_ENVELOPE.len());
+        assert_eq!(bound_error_message(ordinary.clone()), ordinary);
+        let huge = "é".repeat(600_000);
+        let bounded = bound_error_message(huge);
+        assert!(ERROR_ENVELOPE.len() + bounded.len() <= MAX_ERROR_TEXT_BYTES);
+        assert!(
+            bounded.ends_with(" of 1,200,000 bytes omitted]"),
+            "{}",
+            &bounded[bounded.len() - 60..]
+        );
+        let kept = bounded.split('…').next().unwrap_or_default();
+        let cut: usize = 1_200_000 - kept.len();
+        let mut marker = String::new();
+        push_error_marker(&mut marker, cut, 1_200_000);
+        assert_eq!(&bounded[kept.len()..], marker);
+    }
+
+    #[test]
+    fn content_within_the_budget_is_untouched() {
+        let mut content = vec![ContentBlock::text("é".repeat(100))];
+        assert_eq!(truncate_content(&mut content, 100), None);
+        assert_eq!(content, [ContentBlock::text("é".repeat(100))]);
+    }
+
+    #[test]
+    fn content_over_the_budget_is_cut_to_fit_with_its_marker() {
+        let mut content = vec![
+            ContentBlock::text("a".repeat(300)),
+            ContentBlock::image("AAAA", "image/png"),
+            ContentBlock::text("b".repeat(300)),
+            ContentBlock::text("c".repeat(300)),
+        ];
+        let truncation = truncate_content(&mut content, 500).expect("cut");
+        let mut marker = String::new();
+        push_result_marker(&mut marker, 900, 900);
+        let kept_b = 500 - 300 - marker.chars().count();
+        assert_eq!(
+            truncation,
+            Truncation {
+                omitted: 900 - 300 - kept_b,
+                total: 900
+            }
+        );
+        let expected_b = format!(
+            "{}…[truncated: {} of 900 characters omitted; call the tool again with a narrower request to see the rest]",
+            "b".repeat(kept_b),
+            truncation.omitted
+        );
+        assert_eq!(
+            content,
+            [
+                ContentBlock::text("a".repeat(300)),
+                ContentBlock::image("AAAA", "image/png"),
+                ContentBlock::text(expected_b.clone()),
+            ],
+            "the third text block is dropped, the image stays"
+        );
+        assert_eq!(300 + expected_b.chars().count(), 500, "exactly the budget");
+    }
+
+    #[test]
+    fn a_budget_smaller_than_the_marker_keeps_the_marker_alone() {
+        let mut content = vec![ContentBlock::text("z".repeat(1_000))];
+        let truncation = truncate_content(&mut content, 10).expect("cut");
+        assert_eq!(truncation.omitted, 1_000);
+        assert!(
+            content[0]
+                .as_text()
+                .is_some_and(|text| text.starts_with("…[truncated: 1,000 of 1,000"))
+        );
+    }
+}

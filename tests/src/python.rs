@@ -1,0 +1,98 @@
+//! The official Python MCP SDK for the bridge tests: a virtual environment under `target/`,
+//! created on first use with one `pip install` and reused afterwards.
+//!
+//! Several test binaries may ask at once: creation runs under an exclusive file lock, in a
+//! scratch directory renamed into place when complete, so a half-made environment is never
+//! used. When Python or the package registry is missing, the test fails with a message naming
+//! what is missing; it never passes without having run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The SDK the tests run against (`MCPServer`, `Client`).
+pub const MCP_REQUIREMENT: &str = "mcp==2.3.0";
+
+/// The Python interpreter of the environment, created if needed.
+pub fn python_with_mcp() -> PathBuf {
+    let root = target_dir().join("python-venvs");
+    std::fs::create_dir_all(&root)
+        .unwrap_or_else(|error| panic!("cannot create {}: {error}", root.display()));
+    let key: String = MCP_REQUIREMENT
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let venv = root.join(&key);
+    let python = venv.join("bin").join("python");
+    let lock_path = root.join(format!("{key}.lock"));
+    let lock = std::fs::File::create(&lock_path)
+        .unwrap_or_else(|error| panic!("cannot create {}: {error}", lock_path.display()));
+    lock.lock()
+        .unwrap_or_else(|error| panic!("cannot lock {}: {error}", lock_path.display()));
+    if !python.exists() {
+        create_venv(&root, &venv, &key);
+    }
+    drop(lock);
+    python
+}
+
+/// The `target` directory this test build writes to.
+fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+}
+
+fn create_venv(root: &Path, venv: &Path, key: &str) {
+    let scratch = root.join(format!("{key}.partial"));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let created = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&scratch)
+        .output()
+        .unwrap_or_else(|error| {
+            panic!(
+                "the MCP bridge tests need Python 3 (`python3`) to run the official MCP SDK, \
+                 and it could not be started: {error}"
+            )
+        });
+    assert!(
+        created.status.success(),
+        "`python3 -m venv` failed (is the `venv` module installed?):\n{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    let installed = Command::new(scratch.join("bin").join("python"))
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            MCP_REQUIREMENT,
+        ])
+        .output()
+        .unwrap_or_else(|error| panic!("could not run pip in {}: {error}", scratch.display()));
+    assert!(
+        installed.status.success(),
+        "`pip install {MCP_REQUIREMENT}` failed; the MCP bridge tests need the official Python MCP \
+         SDK from the package registry (is it reachable?):\n{}{}",
+        String::from_utf8_lossy(&installed.stdout),
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    std::fs::rename(&scratch, venv).unwrap_or_else(|error| {
+        panic!(
+            "cannot move {} to {}: {error}",
+            scratch.display(),
+            venv.display()
+        )
+    });
+}
+
+/// A script of `tests/python/`.
+pub fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join(name)
+}

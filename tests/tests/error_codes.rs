@@ -1,0 +1,347 @@
+//! Every error result carries a code, so code can tell failures apart: denials (`DENIED`), a
+//! tool's uncoded error (`TOOL_ERROR`), failing hooks (`HOOK_FAILED`), blocked results
+//! (`BLOCKED`), failing finalizers (`FINALIZER_FAILED`); an error with a code of its own keeps it.
+//! The model-facing texts stay as they were.
+
+use dsh_tools::{
+    ApprovalOutcome, ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError,
+    ToolExecutionResult, ToolRegistry, approver_fn, codes, json, names,
+};
+use dsh_tools_tests::{call, ok_tool, only_text, registry_with};
+
+/// The `(name, code)` pair and the text of `result`.
+fn coded(result: &ToolExecutionResult) -> (String, String, String) {
+    let info = result
+        .error()
+        .expect("an error result")
+        .info()
+        .expect("every error result has a code");
+    (info.name.to_string(), info.code.to_string(), result.text())
+}
+
+fn expect(result: &ToolExecutionResult, name: &str, code: &str, text: &str) {
+    assert_eq!(
+        coded(result),
+        (name.to_owned(), code.to_owned(), text.to_owned())
+    );
+}
+
+#[test]
+fn codes_and_names_are_the_documented_strings() {
+    let pairs = [
+        (
+            codes::UNKNOWN_TOOL,
+            "UNKNOWN_TOOL",
+            names::TOOL_NOT_FOUND,
+            "ToolNotFoundError",
+        ),
+        (
+            codes::INVALID_ARGS,
+            "INVALID_ARGS",
+            names::TOOL_ARGS,
+            "ToolArgsError",
+        ),
+        (
+            codes::INVALID_TOOL_OUTPUT,
+            "INVALID_TOOL_OUTPUT",
+            names::TOOL_OUTPUT,
+            "ToolOutputError",
+        ),
+        (codes::ABORTED, "ABORTED", names::ABORT, "AbortError"),
+        (
+            codes::ABORTED_BEFORE_DISPATCH,
+            "ABORTED_BEFORE_DISPATCH",
+            names::ABORT,
+            "AbortError",
+        ),
+        (
+            codes::TOOL_TIMEOUT,
+            "TOOL_TIMEOUT",
+            names::TOOL_TIMEOUT,
+            "ToolTimeoutError",
+        ),
+        (
+            codes::TIMER_UNAVAILABLE,
+            "TIMER_UNAVAILABLE",
+            names::TOOL_TIMEOUT,
+            "ToolTimeoutError",
+        ),
+        (
+            codes::TOOL_PANICKED,
+            "TOOL_PANICKED",
+            names::TOOL_PANIC,
+            "ToolPanicError",
+        ),
+        (
+            codes::TOOL_ERROR,
+            "TOOL_ERROR",
+            names::TOOL_ERROR,
+            "ToolError",
+        ),
+        (
+            codes::DENIED,
+            "DENIED",
+            names::TOOL_DENIED,
+            "ToolDeniedError",
+        ),
+        (
+            codes::BLOCKED,
+            "BLOCKED",
+            names::TOOL_BLOCKED,
+            "ToolBlockedError",
+        ),
+        (codes::HOOK_FAILED, "HOOK_FAILED", names::HOOK, "HookError"),
+        (
+            codes::FINALIZER_FAILED,
+            "FINALIZER_FAILED",
+            names::FINALIZER,
+            "ToolFinalizerError",
+        ),
+        (
+            codes::MCP_TRANSPORT,
+            "MCP_TRANSPORT",
+            names::MCP_TRANSPORT,
+            "McpTransportError",
+        ),
+        (
+            codes::UNSUPPORTED_SCHEMA,
+            "UNSUPPORTED_SCHEMA",
+            names::JSON_SCHEMA,
+            "JsonSchemaError",
+        ),
+    ];
+    for (code, code_text, name, name_text) in pairs {
+        assert_eq!((code, name), (code_text, name_text));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Denials.
+
+#[tokio::test]
+async fn a_pre_execute_denial_is_denied() {
+    let registry = registry_with([ok_tool("t")]);
+    let _deny = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("not today")) });
+    let result = registry.execute(call("t")).await;
+    expect(&result, "ToolDeniedError", "DENIED", "Error: not today");
+}
+
+#[tokio::test]
+async fn a_guard_denial_is_denied() {
+    let registry = registry_with([ok_tool("t")]);
+    let _guard = registry.guard(|_| Some("outside the sandbox".to_owned()));
+    let result = registry.execute(call("t")).await;
+    expect(
+        &result,
+        "ToolDeniedError",
+        "DENIED",
+        "Error: outside the sandbox",
+    );
+}
+
+#[tokio::test]
+async fn an_ask_without_approver_and_an_approval_rejection_are_denied() {
+    let registry = registry_with([ok_tool("t")]);
+    let _ask = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("writes files")) });
+    expect(
+        &registry.execute(call("t")).await,
+        "ToolDeniedError",
+        "DENIED",
+        "Error: writes files",
+    );
+    registry.set_approver(approver_fn(|_| async { Ok(ApprovalOutcome::Rejected) }));
+    expect(
+        &registry.execute(call("t")).await,
+        "ToolDeniedError",
+        "DENIED",
+        "Error: the user rejected tool \"t\"",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tool's own errors.
+
+#[tokio::test]
+async fn a_tools_uncoded_error_is_tool_error_and_a_coded_one_keeps_its_code() {
+    let registry = registry_with([
+        FnTool::builder("plain", "")
+            .handler(|_, _| async { Err::<(), _>(ToolError::new("disk full")) }),
+        FnTool::builder("coded", "").handler(|_, _| async {
+            Err::<(), _>(ToolError::coded("IoError", "ENOSPC", "disk full"))
+        }),
+    ]);
+    expect(
+        &registry.execute(call("plain")).await,
+        "ToolError",
+        "TOOL_ERROR",
+        "Error: disk full",
+    );
+    expect(
+        &registry.execute(call("coded")).await,
+        "IoError",
+        "ENOSPC",
+        "Error: disk full",
+    );
+}
+
+#[tokio::test]
+async fn a_layers_own_uncoded_failure_is_tool_error() {
+    let registry = registry_with([ok_tool("t")]);
+    let _cache = registry.on_execute(|_, _| async {
+        Ok(ToolExecutionResult::failure(ToolError::new("rate limited")))
+    });
+    expect(
+        &registry.execute(call("t")).await,
+        "ToolError",
+        "TOOL_ERROR",
+        "Error: rate limited",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failing hooks.
+
+#[tokio::test]
+async fn a_pre_execute_listener_that_fails_or_panics_is_hook_failed() {
+    let registry = registry_with([ok_tool("t")]);
+    let hook = registry.on_pre_execute(|_, _| async { Err(ToolError::new("policy store down")) });
+    expect(
+        &registry.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: policy store down",
+    );
+    hook.dispose();
+    let _panics = registry.on_pre_execute(|_, _| async { panic!("bad policy") });
+    expect(
+        &registry.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: pre-execute listener panicked: bad policy",
+    );
+}
+
+#[tokio::test]
+async fn a_hooks_coded_error_keeps_its_code() {
+    let registry = registry_with([ok_tool("t")]);
+    let _hook = registry.on_pre_execute(|_, _| async {
+        Err(ToolError::coded("QuotaError", "QUOTA", "quota exhausted"))
+    });
+    expect(
+        &registry.execute(call("t")).await,
+        "QuotaError",
+        "QUOTA",
+        "Error: quota exhausted",
+    );
+}
+
+#[tokio::test]
+async fn a_failing_approver_a_panicking_guard_and_a_failing_layer_are_hook_failed() {
+    let asks = registry_with([ok_tool("t")]);
+    let _ask = asks.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("check")) });
+    asks.set_approver(approver_fn(|_| async { Err(ToolError::new("no UI")) }));
+    expect(
+        &asks.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: no UI",
+    );
+
+    let guarded = registry_with([ok_tool("t")]);
+    let _guard = guarded.guard(|_| panic!("guard bug"));
+    expect(
+        &guarded.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: guard panicked: guard bug",
+    );
+
+    let wrapped = registry_with([ok_tool("t")]);
+    let _layer = wrapped.on_execute(|_, _| async { Err(ToolError::new("metrics sink gone")) });
+    expect(
+        &wrapped.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: metrics sink gone",
+    );
+}
+
+#[tokio::test]
+async fn post_execute_failures_and_misuse_are_hook_failed_and_a_block_is_blocked() {
+    let registry = registry_with([ok_tool("t")]);
+    let hook = registry.on_post_execute(|_, _, _| async { Err(ToolError::new("audit down")) });
+    expect(
+        &registry.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: audit down",
+    );
+    hook.dispose();
+
+    let hook = registry.on_post_execute(|_, _, _| async {
+        Ok(PostToolDecision::Accept {
+            content: Some(vec![ContentBlock::text("x")]),
+            value: Some(json!("y")),
+            additional_contexts: Vec::new(),
+        })
+    });
+    expect(
+        &registry.execute(call("t")).await,
+        "HookError",
+        "HOOK_FAILED",
+        "Error: post-execute accept decision cannot replace both value and content",
+    );
+    hook.dispose();
+
+    let _block = registry.on_post_execute(|_, _, _| async {
+        Ok(PostToolDecision::block(vec![ContentBlock::text(
+            "Do not read secrets.",
+        )]))
+    });
+    expect(
+        &registry.execute(call("t")).await,
+        "ToolBlockedError",
+        "BLOCKED",
+        "Do not read secrets.",
+    );
+}
+
+#[tokio::test]
+async fn a_failing_or_panicking_finalizer_is_finalizer_failed() {
+    let registry = registry_with([
+        FnTool::builder("fails", "")
+            .finalize(|_, _| Err(ToolError::new("redaction failed")))
+            .handler(|_, _| async { Ok("ok") }),
+        FnTool::builder("panics", "")
+            .finalize(|_, _| panic!("redactor bug"))
+            .handler(|_, _| async { Ok("ok") }),
+    ]);
+    expect(
+        &registry.execute(call("fails")).await,
+        "ToolFinalizerError",
+        "FINALIZER_FAILED",
+        "Error: redaction failed",
+    );
+    expect(
+        &registry.execute(call("panics")).await,
+        "ToolFinalizerError",
+        "FINALIZER_FAILED",
+        "Error: tool \"panics\" content finalizer panicked: redactor bug",
+    );
+}
+
+#[tokio::test]
+async fn a_registry_without_hooks_codes_every_failure_too() {
+    // The short path: no hook applies.
+    let registry = ToolRegistry::new();
+    let _ = registry
+        .register(
+            FnTool::builder("t", "").handler(|_, _| async { Err::<(), _>(ToolError::new("no")) }),
+        )
+        .unwrap();
+    assert_eq!(only_text(&registry.execute(call("t")).await), "Error: no");
+    assert_eq!(
+        registry.execute(call("t")).await.error_code(),
+        Some(codes::TOOL_ERROR)
+    );
+}

@@ -1,0 +1,505 @@
+//! Importing an MCP server's tools, in process: our client imports the fixture registry served by
+//! our own server over a duplex pipe, so every path — names, hints, content, values, errors,
+//! timeouts, a server that goes away, re-syncs, closing — is checked against a server whose
+//! registry the test also holds.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
+use dsh_tools::{
+    CallLimits, PreToolDecision, RegistryEvent, ToolAnnotations, ToolExecution, ToolExecutionInput,
+    ToolProgress, ToolRegistry, Value, codes, json,
+};
+use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// Only a broken bridge makes anything here wait this long.
+const DEADLINE: Duration = Duration::from_secs(20);
+
+struct Imported {
+    /// The registry behind the server.
+    upstream: ToolRegistry,
+    cancellations: Arc<Cancellations>,
+    /// The registry the tools were imported into.
+    local: ToolRegistry,
+    client: McpClient,
+    _connection: McpConnection,
+    /// The pipe between client and server; aborting it is a server that vanished.
+    wire: tokio::task::JoinHandle<()>,
+    names: Vec<String>,
+}
+
+async fn imported(options: ImportOptions) -> Imported {
+    let (upstream, cancellations) = mcp_fixture::registry();
+    let server = McpServer::new(&upstream).with_name("fixture server");
+    let (server_end, mut near) = tokio::io::duplex(1 << 16);
+    let (mut far, client_end) = tokio::io::duplex(1 << 16);
+    let wire = tokio::spawn(async move {
+        let _ = tokio::io::copy_bidirectional(&mut near, &mut far).await;
+    });
+    let (connection, client) =
+        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let connection = connection.expect("the server completes the handshake");
+    let client = client.expect("the client completes the handshake");
+    let local = ToolRegistry::new();
+    let names = client
+        .import_into(&local, options)
+        .await
+        .expect("imports every tool");
+    Imported {
+        upstream,
+        cancellations,
+        local,
+        client,
+        _connection: connection,
+        wire,
+        names,
+    }
+}
+
+async fn run(registry: &ToolRegistry, input: ToolExecutionInput) -> dsh_tools::ToolExecutionResult {
+    tokio::time::timeout(DEADLINE, registry.execute(input))
+        .await
+        .expect("the call ends")
+}
+
+fn changes(registry: &ToolRegistry) -> mpsc::UnboundedReceiver<RegistryEvent> {
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let _listener = registry.on_change(move |event| {
+        let _ = sender.send(event.clone());
+    });
+    receiver
+}
+
+async fn next_event(events: &mut mpsc::UnboundedReceiver<RegistryEvent>) -> RegistryEvent {
+    tokio::time::timeout(DEADLINE, events.recv())
+        .await
+        .expect("a change event arrives")
+        .expect("the registry is alive")
+}
+
+#[tokio::test]
+async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hints() {
+    let setup = imported(ImportOptions::new()).await;
+    assert_eq!(setup.client.server_name(), "fixture server");
+    let upstream = setup.upstream.schemas(None);
+    let expected: Vec<String> = upstream
+        .iter()
+        .map(|schema| format!("fixture_server__{}", schema.name))
+        .collect();
+    assert_eq!(setup.names, expected);
+    let local = setup.local.schemas(None);
+    for (local, upstream) in local.iter().zip(upstream.iter()) {
+        assert_eq!(local.description, upstream.description);
+        let (local_parameters, upstream_parameters): (&Value, &Value) =
+            (&local.parameters, &upstream.parameters);
+        assert_eq!(
+            serde_json::to_string(local_parameters).expect("serializes"),
+            serde_json::to_string(upstream_parameters).expect("serializes"),
+            "the server's inputSchema is shown unchanged"
+        );
+    }
+    let search = setup
+        .local
+        .get("fixture_server__search_files", None)
+        .expect("imported");
+    assert_eq!(
+        search.annotations(),
+        ToolAnnotations {
+            read_only: Some(true),
+            idempotent: Some(true),
+            open_world: Some(false),
+            ..ToolAnnotations::default()
+        }
+    );
+    let media = setup
+        .local
+        .get("fixture_server__media", None)
+        .expect("imported");
+    assert_eq!(media.annotations().title.as_deref(), Some("Media sampler"));
+    assert_eq!(search.timeout_ms(), Some(ImportOptions::DEFAULT_TIMEOUT_MS));
+    assert!(
+        !search.is_concurrency_safe(&json!({})),
+        "exclusive unless the options say so"
+    );
+}
+
+#[tokio::test]
+async fn options_set_the_prefix_the_budget_and_concurrency() {
+    let setup = imported(
+        ImportOptions::new()
+            .prefix("fx")
+            .timeout_ms(Some(1_500))
+            .concurrency_safe(true),
+    )
+    .await;
+    assert!(setup.names.iter().all(|name| name.starts_with("fx__")));
+    let tool = setup.local.get("fx__slow", None).expect("imported");
+    assert_eq!(tool.timeout_ms(), Some(1_500));
+    assert!(tool.is_concurrency_safe(&json!({})));
+    let bare = imported(ImportOptions::new().prefix("")).await;
+    assert!(bare.names.contains(&"slow".to_owned()));
+}
+
+#[tokio::test]
+async fn calls_map_content_values_and_errors_back() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let media = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__media", json!({})),
+    )
+    .await;
+    assert!(!media.is_error());
+    assert_eq!(
+        media.content(),
+        media_content().as_slice(),
+        "content maps back 1:1"
+    );
+    assert_eq!(
+        media.value(),
+        Some(&json!("one of each")),
+        "without structured content, the text"
+    );
+
+    let workload = mcp_fixture::workload();
+    let found = run(
+        &setup.local,
+        ToolExecutionInput::new("c2", "fx__search_files", workload["valid_args"].clone()),
+    )
+    .await;
+    assert_eq!(
+        found.value(),
+        Some(&json!({"path": "/src", "pattern": "fn main", "count": 7})),
+        "structuredContent is the value"
+    );
+    assert_eq!(found.text(), r#"7 matches for "fn main" under /src"#);
+
+    let invalid = workload["invalid_args"].clone();
+    let direct = setup
+        .upstream
+        .execute(ToolExecutionInput::new(
+            "d",
+            "search_files",
+            invalid.clone(),
+        ))
+        .await;
+    let refused = run(
+        &setup.local,
+        ToolExecutionInput::new("c3", "fx__search_files", invalid),
+    )
+    .await;
+    assert!(refused.is_error());
+    assert_eq!(refused.text(), direct.text(), "the server's text, exactly");
+    assert_eq!(refused.error_code(), Some(codes::TOOL_ERROR));
+
+    let not_an_object = run(
+        &setup.local,
+        ToolExecutionInput::new("c4", "fx__media", json!([1])),
+    )
+    .await;
+    assert_eq!(not_an_object.error_code(), Some(codes::INVALID_ARGS));
+}
+
+#[tokio::test]
+async fn imported_calls_go_through_the_whole_pipeline() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let _hook = setup
+        .local
+        .on_pre_execute(move |call: ToolExecution, next| {
+            log.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(call.name().to_owned());
+            async move {
+                if call.arguments()["text"] == "deny me" {
+                    return Ok(PreToolDecision::deny("not this text"));
+                }
+                next.run().await
+            }
+        });
+    let _guard = setup
+        .local
+        .guard(|call| (call.name() == "fx__call_id").then(|| "no ids today".to_owned()));
+    let denied = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__call_id", json!({})),
+    )
+    .await;
+    assert_eq!(denied.text(), "Error: no ids today");
+    let _late = setup
+        .upstream
+        .register(Echo::named("echo"))
+        .expect("registers");
+    setup.client.resync().await.expect("re-syncs");
+    let refused = run(
+        &setup.local,
+        ToolExecutionInput::new("c2", "fx__echo", json!({"text": "deny me"})),
+    )
+    .await;
+    assert_eq!(refused.text(), "Error: not this text");
+    assert_eq!(
+        *seen.lock().unwrap_or_else(PoisonError::into_inner),
+        ["fx__call_id", "fx__echo"]
+    );
+}
+
+#[tokio::test]
+async fn progress_of_an_imported_call_reaches_the_callers_sink() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&reports);
+    let input = ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 3, "delay_ms": 5}))
+        .with_progress(move |_: &ToolExecution, report: ToolProgress| {
+            sink.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(report.progress);
+        });
+    let done = run(&setup.local, input).await;
+    assert_eq!(done.text(), "done after 3 steps");
+    tokio::time::timeout(DEADLINE, async {
+        while reports.lock().unwrap_or_else(PoisonError::into_inner).len() < 3 {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    })
+    .await
+    .expect("every report arrives");
+    let mut seen = reports
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    seen.sort_by(f64::total_cmp);
+    assert_eq!(seen, [1.0, 2.0, 3.0]);
+}
+
+async fn wait_for_cancellation(cancellations: &Cancellations) {
+    tokio::time::timeout(DEADLINE, async {
+        while cancellations.count() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the server's body sees its signal cancelled");
+}
+
+#[tokio::test]
+async fn the_calls_signal_cancels_the_server_side_call() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let signal = CancellationToken::new();
+    let (started, mut first_report) = mpsc::unbounded_channel();
+    let input = ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 100_000, "delay_ms": 5}))
+        .with_signal(signal.clone())
+        .with_progress(move |_: &ToolExecution, _: ToolProgress| {
+            let _ = started.send(());
+        });
+    let call = tokio::spawn(setup.local.execute(input));
+    tokio::time::timeout(DEADLINE, first_report.recv())
+        .await
+        .expect("the server reports progress");
+    signal.cancel();
+    let result = tokio::time::timeout(DEADLINE, call)
+        .await
+        .expect("the call ends")
+        .expect("no panic");
+    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    wait_for_cancellation(&setup.cancellations).await;
+}
+
+#[tokio::test]
+async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() {
+    let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(100))).await;
+    // The registry enforces the import's budget by default.
+    setup
+        .local
+        .set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(100)));
+    let result = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),
+    )
+    .await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.text(), "Error: tool call timed out after 100ms");
+    wait_for_cancellation(&setup.cancellations).await;
+}
+
+#[tokio::test]
+async fn with_timeouts_turned_off_a_hung_server_is_still_an_mcp_transport_error() {
+    let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(50))).await;
+    setup.local.set_limits(CallLimits::new().without_timeouts());
+    let result = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),
+    )
+    .await;
+    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(
+        result.text(),
+        r#"Error: MCP server "fixture server" did not answer tools/call "slow" within 50 ms"#
+    );
+    wait_for_cancellation(&setup.cancellations).await;
+}
+
+#[tokio::test]
+async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let (started, mut first_report) = mpsc::unbounded_channel();
+    let input = ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 100_000, "delay_ms": 5}))
+        .with_progress(move |_: &ToolExecution, _: ToolProgress| {
+            let _ = started.send(());
+        });
+    let call = tokio::spawn(setup.local.execute(input));
+    tokio::time::timeout(DEADLINE, first_report.recv())
+        .await
+        .expect("the server reports progress");
+    setup.wire.abort();
+    let result = tokio::time::timeout(DEADLINE, call)
+        .await
+        .expect("the call ends")
+        .expect("no panic");
+    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert!(
+        result
+            .text()
+            .contains(r#"the connection to MCP server "fixture server" is closed"#),
+        "{}",
+        result.text()
+    );
+    let later = run(
+        &setup.local,
+        ToolExecutionInput::new("c2", "fx__media", json!({})),
+    )
+    .await;
+    assert_eq!(later.error_code(), Some(codes::MCP_TRANSPORT));
+}
+
+#[tokio::test]
+async fn list_changed_re_syncs_added_removed_and_changed_tools() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let mut events = changes(&setup.local);
+
+    let added = setup
+        .upstream
+        .register(Echo::named("late"))
+        .expect("registers");
+    assert_eq!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolRegistered {
+            name: "fx__late".to_owned(),
+            agent: None
+        }
+    );
+    let echoed = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__late", json!({"text": "hi"})),
+    )
+    .await;
+    assert_eq!(echoed.text(), "hi");
+
+    added.dispose();
+    assert_eq!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolDisposed {
+            name: "fx__late".to_owned(),
+            agent: None
+        }
+    );
+
+    // The same name with another description: replaced.
+    let original = setup
+        .upstream
+        .register(Echo::named("changing"))
+        .expect("registers");
+    assert!(matches!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolRegistered { .. }
+    ));
+    original.dispose();
+    let _replacement = setup
+        .upstream
+        .register(Echo::described("changing", "Echo the text back (again)."))
+        .expect("registers");
+    let mut seen = vec![next_event(&mut events).await, next_event(&mut events).await];
+    seen.sort_by_key(|event| format!("{event:?}"));
+    assert_eq!(
+        seen,
+        [
+            RegistryEvent::ToolDisposed {
+                name: "fx__changing".to_owned(),
+                agent: None
+            },
+            RegistryEvent::ToolRegistered {
+                name: "fx__changing".to_owned(),
+                agent: None
+            },
+        ]
+    );
+    assert_eq!(
+        setup
+            .local
+            .get("fx__changing", None)
+            .expect("replaced")
+            .description(),
+        "Echo the text back (again)."
+    );
+}
+
+#[tokio::test]
+async fn closing_the_client_disposes_every_imported_tool() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let mut events = changes(&setup.local);
+    let count = setup.names.len();
+    setup.client.close().await;
+    let mut disposed = Vec::new();
+    for _ in 0..count {
+        match next_event(&mut events).await {
+            RegistryEvent::ToolDisposed { name, .. } => disposed.push(name),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    disposed.sort();
+    assert_eq!(disposed, setup.names);
+    assert!(setup.local.schemas(None).is_empty());
+}
+
+#[tokio::test]
+async fn an_import_into_a_scope_stays_in_the_scope() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let scope = setup.local.create_scope("agent", None).expect("scope");
+    let names = setup
+        .client
+        .import_into(&scope, ImportOptions::new().prefix("scoped"))
+        .await
+        .expect("imports");
+    assert!(names.iter().all(|name| name.starts_with("scoped__")));
+    assert!(setup.local.get("scoped__media", None).is_none());
+    let result = scope
+        .execute(ToolExecutionInput::new("c1", "scoped__call_id", json!({})))
+        .await;
+    assert!(!result.is_error(), "{}", result.text());
+}
+
+#[tokio::test]
+async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
+    let (upstream, _) = mcp_fixture::registry();
+    let server = McpServer::new(&upstream);
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let (_connection, client) =
+        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let client = client.expect("connects");
+    let local = ToolRegistry::new();
+    let _taken = local.register(Echo::named("fx__media")).expect("registers");
+    let error = client
+        .import_into(&local, ImportOptions::new().prefix("fx"))
+        .await
+        .expect_err("the name is taken");
+    assert_eq!(error.kind(), McpErrorKind::Registry);
+    assert!(error.message().contains(r#""fx__media""#), "{error}");
+    let names: Vec<String> = local
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect();
+    assert_eq!(names, ["fx__media"], "nothing of the import stays");
+}

@@ -1,0 +1,545 @@
+//! Serving a registry over MCP, driven in process: by rmcp's own client over a duplex pipe, and
+//! by raw JSON-RPC lines where the exact wire order matters (progress before the reply, no reply
+//! after a cancellation, the call id).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use dsh_tools::mcp::{McpConnection, McpServer};
+use dsh_tools::{ToolExecutionInput, ToolRegistry, ToolRestriction, Value, json};
+use dsh_tools_tests::mcp_fixture::{self, Echo, FORBIDDEN_REASON, media_content};
+use rmcp::ServiceExt;
+use rmcp::handler::client::ClientHandler;
+use rmcp::model as mcp;
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::Notify;
+
+/// Long enough for anything these tests wait for; only a broken bridge ever reaches it.
+const DEADLINE: Duration = Duration::from_secs(20);
+
+/// One progress report: progress, total, message.
+type Report = (f64, Option<f64>, Option<String>);
+
+/// A client handler that records the progress and list-changed notifications it receives.
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<Report>>>,
+    progress_seen: Arc<Notify>,
+    list_changed: Arc<AtomicUsize>,
+    list_changed_seen: Arc<Notify>,
+}
+
+impl Recorder {
+    fn progress(&self) -> Vec<Report> {
+        self.progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: mcp::ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((params.progress, params.total, params.message));
+        self.progress_seen.notify_one();
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.list_changed.fetch_add(1, Ordering::SeqCst);
+        self.list_changed_seen.notify_one();
+    }
+}
+
+struct Connected {
+    _connection: McpConnection,
+    client: RunningService<RoleClient, Recorder>,
+    recorder: Recorder,
+}
+
+async fn connect(server: McpServer) -> Connected {
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let recorder = Recorder::default();
+    let (connection, client) =
+        tokio::join!(server.serve(server_end), recorder.clone().serve(client_end));
+    Connected {
+        _connection: connection.expect("the server completes the handshake"),
+        client: client.expect("the client completes the handshake"),
+        recorder,
+    }
+}
+
+fn served() -> (ToolRegistry, McpServer) {
+    let (registry, _) = mcp_fixture::registry();
+    let server = McpServer::new(&registry)
+        .with_name("fixture")
+        .with_version("9.9.9")
+        .with_instructions("Use the fixture tools.");
+    (registry, server)
+}
+
+async fn call(
+    client: &RunningService<RoleClient, Recorder>,
+    name: &'static str,
+    arguments: Value,
+) -> mcp::CallToolResult {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
+    tokio::time::timeout(
+        DEADLINE,
+        client.call_tool(mcp::CallToolRequestParams::new(name).with_arguments(arguments)),
+    )
+    .await
+    .expect("the call is answered")
+    .expect("a tools/call result, never a JSON-RPC error")
+}
+
+fn texts(result: &mcp::CallToolResult) -> Vec<String> {
+    result
+        .content
+        .iter()
+        .map(|block| block.as_text().expect("a text block").text.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_handshake_carries_the_configured_identity_and_the_tools_capability() {
+    let (_registry, server) = served();
+    let connected = connect(server).await;
+    let info = connected.client.peer().peer_info().expect("server info");
+    let implementation = info.server_info.clone().expect("the server names itself");
+    assert_eq!(implementation.name, "fixture");
+    assert_eq!(implementation.version, "9.9.9");
+    assert_eq!(info.instructions.as_deref(), Some("Use the fixture tools."));
+    let tools = info.capabilities.tools.clone().expect("tools capability");
+    assert_eq!(tools.list_changed, Some(true));
+}
+
+#[tokio::test]
+async fn tools_list_shows_exactly_what_schemas_shows() {
+    let (registry, server) = served();
+    let connected = connect(server).await;
+    let tools = connected.client.list_all_tools().await.expect("listed");
+    let schemas = registry.schemas(None);
+    assert_eq!(tools.len(), schemas.len());
+    for (tool, schema) in tools.iter().zip(schemas.iter()) {
+        assert_eq!(tool.name, schema.name);
+        assert_eq!(
+            tool.description.as_deref(),
+            Some(schema.description.as_str())
+        );
+        let parameters: &Value = &schema.parameters;
+        assert_eq!(
+            serde_json::to_string(&*tool.input_schema).expect("serializes"),
+            serde_json::to_string(parameters).expect("serializes"),
+            "inputSchema of {} is byte-identical to schemas()",
+            schema.name
+        );
+    }
+
+    let search = tools
+        .iter()
+        .find(|tool| tool.name == "search_files")
+        .expect("listed");
+    let hints = search.annotations.clone().expect("hints are declared");
+    assert_eq!(
+        (
+            hints.read_only_hint,
+            hints.destructive_hint,
+            hints.idempotent_hint,
+            hints.open_world_hint
+        ),
+        (Some(true), None, Some(true), Some(false))
+    );
+    let output = search
+        .output_schema
+        .clone()
+        .expect("an object output has an outputSchema");
+    assert_eq!(output["type"], "object");
+    assert_eq!(output["required"], json!(["path", "pattern", "count"]));
+
+    let slow = tools
+        .iter()
+        .find(|tool| tool.name == "slow")
+        .expect("listed");
+    assert!(
+        slow.output_schema.is_none(),
+        "a string output is not structured"
+    );
+    assert!(slow.annotations.is_none(), "no hint declared");
+
+    let media = tools
+        .iter()
+        .find(|tool| tool.name == "media")
+        .expect("listed");
+    assert_eq!(media.title.as_deref(), Some("Media sampler"));
+    assert_eq!(
+        media
+            .annotations
+            .as_ref()
+            .and_then(|hints| hints.title.as_deref()),
+        Some("Media sampler")
+    );
+    let forbidden = tools
+        .iter()
+        .find(|tool| tool.name == "forbidden")
+        .expect("listed");
+    assert_eq!(
+        forbidden
+            .annotations
+            .as_ref()
+            .and_then(|hints| hints.destructive_hint),
+        Some(true)
+    );
+}
+
+#[tokio::test]
+async fn tools_list_pages_follow_the_cursor() {
+    let (registry, server) = served();
+    let connected = connect(server.with_page_size(3)).await;
+    let peer = connected.client.peer();
+    let mut names = Vec::new();
+    let mut cursor = None;
+    let mut pages = 0;
+    loop {
+        let page = peer
+            .list_tools(Some(
+                mcp::PaginatedRequestParams::default().with_cursor(cursor),
+            ))
+            .await
+            .expect("a page");
+        pages += 1;
+        assert!(page.tools.len() <= 3);
+        names.extend(page.tools.iter().map(|tool| tool.name.to_string()));
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    let expected: Vec<String> = registry
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect();
+    assert_eq!(names, expected);
+    assert_eq!(pages, expected.len().div_ceil(3));
+}
+
+#[tokio::test]
+async fn a_valid_call_returns_the_rendered_content_and_the_structured_value() {
+    let (_registry, server) = served();
+    let connected = connect(server).await;
+    let workload = mcp_fixture::workload();
+    let result = call(
+        &connected.client,
+        "search_files",
+        workload["valid_args"].clone(),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(texts(&result), [r#"7 matches for "fn main" under /src"#]);
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"path": "/src", "pattern": "fn main", "count": 7}))
+    );
+}
+
+#[tokio::test]
+async fn three_mistakes_are_one_error_result_listing_all_three() {
+    let (registry, server) = served();
+    let connected = connect(server).await;
+    let invalid = mcp_fixture::workload()["invalid_args"].clone();
+    let result = call(&connected.client, "search_files", invalid.clone()).await;
+    let direct = registry
+        .execute(ToolExecutionInput::new("direct", "search_files", invalid))
+        .await;
+    assert_eq!(result.is_error, Some(true));
+    assert!(result.structured_content.is_none());
+    assert_eq!(texts(&result), [direct.text()]);
+    assert_eq!(
+        direct.text(),
+        r#"Error: invalid arguments: missing required property "pattern"; "max_results" must be an integer; "mode" must be one of ["literal","regex"]"#
+    );
+}
+
+#[tokio::test]
+async fn unknown_tools_and_denials_are_error_results_with_the_pipeline_text() {
+    let (_registry, server) = served();
+    let connected = connect(server).await;
+    let unknown = call(&connected.client, "nope", json!({})).await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert_eq!(texts(&unknown), [r#"Error: unknown tool "nope""#]);
+    let denied = call(&connected.client, "forbidden", json!({})).await;
+    assert_eq!(denied.is_error, Some(true));
+    assert_eq!(texts(&denied), [format!("Error: {FORBIDDEN_REASON}")]);
+}
+
+#[tokio::test]
+async fn every_content_kind_maps_one_to_one() {
+    let (_registry, server) = served();
+    let connected = connect(server).await;
+    let result = call(&connected.client, "media", json!({})).await;
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(
+        serde_json::to_value(&result.content).expect("serializes"),
+        serde_json::to_value(media_content()).expect("serializes")
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn progress_reports_reach_the_client_in_order() {
+    let (_registry, server) = served();
+    let connected = connect(server).await;
+    let result = call(
+        &connected.client,
+        "slow",
+        json!({"steps": 4, "delay_ms": 1}),
+    )
+    .await;
+    assert_eq!(texts(&result), ["done after 4 steps"]);
+    let recorder = &connected.recorder;
+    tokio::time::timeout(DEADLINE, async {
+        while recorder.progress().len() < 4 {
+            recorder.progress_seen.notified().await;
+        }
+    })
+    .await
+    .expect("every report arrives");
+    let expected: Vec<_> = (1..=4)
+        .map(|step| (f64::from(step), Some(4.0), Some(format!("step {step}"))))
+        .collect();
+    assert_eq!(recorder.progress(), expected);
+}
+
+#[tokio::test]
+async fn a_registration_sends_list_changed_and_the_new_tool_is_listed() {
+    let (registry, server) = served();
+    let connected = connect(server).await;
+    // Give the server a moment to see `initialized` and start watching the registry.
+    let _ = connected.client.list_all_tools().await.expect("listed");
+    let recorder = connected.recorder.clone();
+    let seen = recorder.list_changed_seen.notified();
+    let _late = registry
+        .register(Echo::named("late_tool"))
+        .expect("registers");
+    tokio::time::timeout(DEADLINE, seen)
+        .await
+        .expect("notifications/tools/list_changed arrives");
+    let tools = connected.client.list_all_tools().await.expect("listed");
+    assert!(tools.iter().any(|tool| tool.name == "late_tool"));
+}
+
+#[tokio::test]
+async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_agent() {
+    let (registry, _) = mcp_fixture::registry();
+    let scope = registry.create_scope("agent-1", None).expect("scope");
+    let _ = scope
+        .register(Echo::named("scoped_echo"))
+        .expect("registers");
+    let _restriction = scope
+        .restrict(ToolRestriction::deny(["media"]))
+        .expect("restricts");
+    let _hook = scope
+        .guard(|call| (call.name() == "call_id").then(|| "not for this agent".to_owned()))
+        .expect("guard");
+    let connected = connect(McpServer::for_scope(&scope)).await;
+    let names: Vec<String> = connected
+        .client
+        .list_all_tools()
+        .await
+        .expect("listed")
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    let expected: Vec<String> = scope
+        .schemas()
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect();
+    assert_eq!(names, expected);
+    assert!(names.contains(&"scoped_echo".to_owned()) && !names.contains(&"media".to_owned()));
+    let echoed = call(&connected.client, "scoped_echo", json!({"text": "hi"})).await;
+    assert_eq!(texts(&echoed), ["hi"]);
+    let denied = call(&connected.client, "call_id", json!({})).await;
+    assert_eq!(texts(&denied), ["Error: not for this agent"]);
+}
+
+// ------------------------------------------------------------------------------------------
+// Raw JSON-RPC lines.
+
+struct RawClient {
+    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+    writer: tokio::io::WriteHalf<DuplexStream>,
+}
+
+impl RawClient {
+    async fn send(&mut self, message: Value) {
+        let mut line = serde_json::to_vec(&message).expect("serializes");
+        line.push(b'\n');
+        self.writer.write_all(&line).await.expect("written");
+    }
+
+    async fn receive(&mut self) -> Value {
+        let line = tokio::time::timeout(DEADLINE, self.lines.next_line())
+            .await
+            .expect("the server answers in time")
+            .expect("readable")
+            .expect("the server keeps the connection open");
+        serde_json::from_str(&line).expect("one JSON-RPC message per line")
+    }
+}
+
+async fn raw_connect(server: McpServer) -> (McpConnection, RawClient) {
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let serving = tokio::spawn(async move { server.serve(server_end).await });
+    let (reader, writer) = tokio::io::split(client_end);
+    let mut client = RawClient {
+        lines: BufReader::new(reader).lines(),
+        writer,
+    };
+    client
+        .send(json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"}
+            }
+        }))
+        .await;
+    let answer = client.receive().await;
+    assert_eq!(answer["id"], 0);
+    assert_eq!(answer["result"]["serverInfo"]["name"], "dsh-tools");
+    client
+        .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    let connection = serving
+        .await
+        .expect("serve task")
+        .expect("handshake completes");
+    (connection, client)
+}
+
+fn tools_call(id: Value, name: &str, arguments: Value, progress_token: Option<&str>) -> Value {
+    let mut params = json!({"name": name, "arguments": arguments});
+    if let Some(token) = progress_token {
+        params["_meta"] = json!({"progressToken": token});
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+}
+
+#[tokio::test]
+async fn the_call_id_is_the_json_rpc_request_id() {
+    let (registry, _) = mcp_fixture::registry();
+    let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
+    client
+        .send(tools_call(json!("req-42"), "call_id", json!({}), None))
+        .await;
+    let answer = client.receive().await;
+    assert_eq!(answer["id"], "req-42");
+    assert_eq!(
+        answer["result"]["content"],
+        json!([{"type": "text", "text": "req-42"}])
+    );
+    client
+        .send(tools_call(json!(7), "call_id", json!({}), None))
+        .await;
+    assert_eq!(client.receive().await["result"]["content"][0]["text"], "7");
+}
+
+#[tokio::test]
+async fn progress_notifications_go_out_in_order_before_the_reply() {
+    let (registry, _) = mcp_fixture::registry();
+    let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
+    client
+        .send(tools_call(
+            json!(1),
+            "slow",
+            json!({"steps": 3, "delay_ms": 1}),
+            Some("tok"),
+        ))
+        .await;
+    for step in 1..=3 {
+        let notification = client.receive().await;
+        assert_eq!(notification["method"], "notifications/progress");
+        assert_eq!(
+            notification["params"],
+            json!({"progressToken": "tok", "progress": f64::from(step), "total": 3.0, "message": format!("step {step}")})
+        );
+    }
+    let answer = client.receive().await;
+    assert_eq!(answer["id"], 1);
+    assert_eq!(answer["result"]["content"][0]["text"], "done after 3 steps");
+}
+
+#[tokio::test]
+async fn without_a_progress_token_no_progress_is_sent() {
+    let (registry, _) = mcp_fixture::registry();
+    let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
+    client
+        .send(tools_call(
+            json!(1),
+            "slow",
+            json!({"steps": 3, "delay_ms": 1}),
+            None,
+        ))
+        .await;
+    let answer = client.receive().await;
+    assert_eq!(answer["id"], 1, "the reply is the first message: {answer}");
+}
+
+#[tokio::test]
+async fn cancellation_stops_the_body_and_no_reply_is_sent() {
+    let (registry, cancellations) = mcp_fixture::registry();
+    let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
+    client
+        .send(tools_call(
+            json!(5),
+            "slow",
+            json!({"steps": 100_000, "delay_ms": 5}),
+            Some("p"),
+        ))
+        .await;
+    let first = client.receive().await;
+    assert_eq!(
+        first["method"], "notifications/progress",
+        "the body is running"
+    );
+    client
+        .send(json!({
+            "jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 5, "reason": "the user changed their mind"}
+        }))
+        .await;
+    tokio::time::timeout(DEADLINE, async {
+        while cancellations.count() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the body sees its signal cancelled");
+    // The next answer on the wire belongs to the next request: request 5 gets none.
+    client
+        .send(tools_call(json!(6), "call_id", json!({}), None))
+        .await;
+    loop {
+        let message = client.receive().await;
+        if message["method"] == "notifications/progress" {
+            continue; // reports sent before the cancellation landed
+        }
+        assert_eq!(
+            message["id"], 6,
+            "no reply to the cancelled request: {message}"
+        );
+        break;
+    }
+}

@@ -1,0 +1,316 @@
+//! Provider views of the corpus (the quickstart's tools plus adversarial ones): every lowered
+//! request passes a checker written from the provider's published constraints, the lowered
+//! tools and reports match golden files, names map back, strict fallbacks are reported, and
+//! lowered lists are cached per registry snapshot.
+
+use std::sync::Arc;
+
+use dsh_tools::providers::{
+    Change, Dialect, LoweredTools, LoweringReport, ProviderTools, render_system_prompt,
+};
+use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
+use dsh_tools_tests::golden::assert_golden;
+use dsh_tools_tests::provider_checkers::check_request;
+use dsh_tools_tests::provider_corpus::{
+    COLLIDING_NAMES, LEADING_DIGIT_NAME, corpus_registry, long_name, scratch_workspace,
+};
+use serde_json::Value;
+
+fn corpus() -> ToolRegistry {
+    corpus_registry(scratch_workspace())
+}
+
+fn lowered(registry: &ToolRegistry, dialect: Dialect) -> Arc<LoweredTools> {
+    ProviderTools::new(registry, dialect).tools(None)
+}
+
+fn changes<'a>(report: &'a LoweringReport, tool: &'a str, change: Change) -> Vec<&'a str> {
+    report
+        .for_tool(tool)
+        .filter(|entry| entry.change == change)
+        .map(|entry| entry.detail.as_str())
+        .collect()
+}
+
+#[test]
+fn every_lowered_request_passes_its_providers_checker() {
+    let registry = corpus();
+    for dialect in Dialect::ALL {
+        let tools = lowered(&registry, dialect);
+        let violations = check_request(dialect, tools.request_tools());
+        assert!(
+            violations.is_empty(),
+            "{}: {} violation(s):\n{}",
+            dialect.id(),
+            violations.len(),
+            violations.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_checkers_catch_what_the_providers_reject() {
+    // Without lowering, the canonical schemas break the strict and Gemini rules: proof the
+    // checkers can fail.
+    let registry = corpus();
+    let raw = Value::Array(
+        registry
+            .schemas(None)
+            .iter()
+            .map(|schema| {
+                let parameters: &Value = &schema.parameters;
+                json!({"type": "function", "function": {"name": schema.name,
+                    "description": schema.description, "parameters": parameters,
+                    "strict": true}})
+            })
+            .collect(),
+    );
+    let violations = check_request(Dialect::openai_chat().strict(), &raw);
+    let text = violations.join("\n");
+    assert!(text.contains("required must list every property"), "{text}");
+    assert!(
+        text.contains("the name breaks the provider's name rule"),
+        "{text}"
+    );
+    assert!(
+        text.contains("keyword minLength is not supported"),
+        "{text}"
+    );
+    assert!(text.contains("root must be type \"object\""), "{text}");
+}
+
+#[test]
+fn lowered_tools_and_reports_match_the_golden_files() {
+    let registry = corpus();
+    for dialect in Dialect::ALL {
+        let tools = lowered(&registry, dialect);
+        let golden = json!({
+            "tools": tools.request_tools(),
+            "report": tools.report(),
+        });
+        assert_golden("providers", dialect.id(), &golden);
+    }
+}
+
+#[test]
+fn names_the_provider_cannot_take_are_mapped_reversibly_and_without_collisions() {
+    let registry = corpus();
+    for dialect in Dialect::ALL {
+        let tools = lowered(&registry, dialect);
+        let rule = dialect.name_rule();
+        let mut seen = std::collections::HashSet::new();
+        for tool in tools.tools() {
+            assert!(rule.accepts(&tool.provider_name), "{}", tool.provider_name);
+            assert!(
+                seen.insert(tool.provider_name.clone()),
+                "{} twice",
+                tool.provider_name
+            );
+            assert_eq!(tools.names().canonical_name(&tool.provider_name), tool.name);
+        }
+        let long = long_name();
+        assert_ne!(tools.names().provider_name(&long), long);
+        let renamed = changes(tools.report(), &long, Change::Renamed);
+        assert_eq!(renamed.len(), 1, "{}", dialect.id());
+    }
+    let openai = lowered(&registry, Dialect::openai_chat());
+    let [dotted, plain] = COLLIDING_NAMES;
+    assert_eq!(openai.names().provider_name(plain), plain);
+    assert_ne!(openai.names().provider_name(dotted), plain);
+    assert_eq!(
+        openai.names().provider_name(LEADING_DIGIT_NAME),
+        LEADING_DIGIT_NAME
+    );
+    let gemini = lowered(&registry, Dialect::gemini());
+    assert_eq!(
+        gemini.names().provider_name(LEADING_DIGIT_NAME),
+        "_3d_render"
+    );
+    // Gemini takes dots: no renaming, no collision.
+    assert_eq!(gemini.names().provider_name(dotted), dotted);
+}
+
+#[test]
+fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
+    let registry = corpus();
+    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let strict = |name: &str| {
+        tools
+            .tools()
+            .iter()
+            .find(|tool| tool.name == name)
+            .map(|tool| tool.strict)
+            .expect("in the corpus")
+    };
+    for (tool, reason) in [
+        ("set_labels", "an open map"),
+        ("store_document", "an untyped value"),
+        ("run_pipeline", "an array of untyped items"),
+    ] {
+        assert!(!strict(tool), "{tool} should fall back");
+        let fallbacks = changes(tools.report(), tool, Change::StrictFallback);
+        assert_eq!(fallbacks.len(), 1, "{tool}");
+        assert!(fallbacks[0].contains(reason), "{tool}: {}", fallbacks[0]);
+    }
+    for tool in [
+        "read_file",
+        "search_files",
+        "register_contact",
+        "draw_shape",
+        "write_outline",
+    ] {
+        assert!(
+            strict(tool),
+            "{tool} should stay strict: {}",
+            tools.report()
+        );
+    }
+    // Recursion: OpenAI keeps it under $defs; Anthropic strict cannot.
+    let outline = tools
+        .tools()
+        .iter()
+        .find(|tool| tool.name == "write_outline")
+        .unwrap();
+    assert!(outline.parameters["$defs"]["Section"].is_object());
+    let anthropic = lowered(&registry, Dialect::anthropic().strict());
+    let fallbacks = changes(anthropic.report(), "write_outline", Change::StrictFallback);
+    assert!(fallbacks[0].contains("recursive"), "{fallbacks:?}");
+    assert!(
+        tools
+            .report()
+            .to_string()
+            .ends_with(LoweringReport::ENFORCEMENT_NOTE)
+    );
+}
+
+#[test]
+fn a_root_union_is_merged_into_one_object_for_anthropic() {
+    let registry = corpus();
+    for dialect in [Dialect::anthropic(), Dialect::anthropic().strict()] {
+        let tools = lowered(&registry, dialect);
+        let shape = tools
+            .request_tools()
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|tool| tool["name"] == "draw_shape")
+            .unwrap();
+        let schema = &shape["input_schema"];
+        assert_eq!(schema["type"], "object");
+        assert!(schema.get("oneOf").is_none() && schema.get("anyOf").is_none());
+        assert_eq!(
+            schema["properties"]["kind"]["enum"],
+            json!(["circle", "rect"])
+        );
+        assert_eq!(schema["required"], json!(["kind"]));
+        let rewritten = changes(tools.report(), "draw_shape", Change::Rewritten);
+        assert!(
+            rewritten.iter().any(|detail| detail.contains("root oneOf")),
+            "{rewritten:?}"
+        );
+    }
+}
+
+#[test]
+fn optional_properties_become_required_and_nullable_in_strict_mode() {
+    let registry = corpus();
+    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let read = tools
+        .tools()
+        .iter()
+        .find(|tool| tool.name == "read_file")
+        .unwrap();
+    assert_eq!(
+        read.parameters["required"],
+        json!(["path", "offset", "limit"])
+    );
+    assert_eq!(
+        read.parameters["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+    let nullable = changes(tools.report(), "read_file", Change::MadeNullable);
+    assert_eq!(
+        nullable.len(),
+        1,
+        "only `limit` had to be made nullable: {nullable:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
+    let registry = corpus();
+    // The canonical schema does not take `null` for `limit` (it has a default, not an Option).
+    let direct = registry
+        .execute(ToolExecutionInput::from_raw(
+            "c0",
+            "read_file",
+            r#"{"path": "src/lib.rs", "offset": null, "limit": null}"#,
+        ))
+        .await;
+    assert_eq!(
+        direct.error_code(),
+        Some("INVALID_ARGS"),
+        "{}",
+        direct.text()
+    );
+    // Through the strict view, the model's `null`s mean "absent": the call is valid.
+    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{
+        "id": "c1", "type": "function", "function": {"name": "read_file",
+        "arguments": "{\"path\": \"src/lib.rs\", \"offset\": null, \"limit\": null}"}}]}}]});
+    let mut calls = tools.parse_response(&response).unwrap();
+    let inputs = calls.take_inputs();
+    assert_eq!(
+        inputs[0].arguments,
+        json!({"path": "src/lib.rs", "offset": null})
+    );
+    let result = registry.execute(inputs.into_iter().next().unwrap()).await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert!(result.text().contains("greeting"));
+    // Non-strict views pass nulls on as sent.
+    let plain = lowered(&registry, Dialect::openai_chat());
+    let mut calls = plain.parse_response(&response).unwrap();
+    assert_eq!(
+        calls.take_inputs()[0].arguments,
+        json!({"path": "src/lib.rs", "offset": null, "limit": null})
+    );
+}
+
+#[test]
+fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
+    let registry = corpus();
+    let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
+    let first = openai.tools(None);
+    let again = openai.tools(None);
+    assert!(Arc::ptr_eq(&first, &again));
+    let registration = registry
+        .register(
+            FnTool::builder("late_tool", "Registered later.")
+                .handler(|_, _| async { Ok(json!("ok")) }),
+        )
+        .unwrap();
+    let after = openai.tools(None);
+    assert!(!Arc::ptr_eq(&first, &after));
+    assert_eq!(after.tools().len(), first.tools().len() + 1);
+    assert!(Arc::ptr_eq(&after, &openai.tools(None)));
+    registration.dispose();
+    let disposed = openai.tools(None);
+    assert_eq!(disposed.tools().len(), first.tools().len());
+    // Scopes are cached on their own.
+    registry.create_scope("agent-1", None).unwrap();
+    let agent = dsh_tools::AgentId::new("agent-1");
+    let scoped = openai.tools(Some(&agent));
+    assert!(Arc::ptr_eq(&scoped, &openai.tools(Some(&agent))));
+}
+
+#[test]
+fn the_system_prompt_is_byte_identical_for_an_unchanged_tool_set() {
+    let registry = corpus();
+    let first = render_system_prompt(&registry.schemas(None));
+    let second = render_system_prompt(&corpus().schemas(None));
+    assert_eq!(first, second);
+    assert!(first.starts_with("# Tools\n"));
+    assert!(first.contains("\n## read_file\n\nRead a text file, or a window of its lines.\n"));
+    let golden = Value::String(first);
+    assert_golden("providers", "system-prompt", &golden);
+}
