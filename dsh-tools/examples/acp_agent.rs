@@ -165,7 +165,8 @@ fn say(
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The registry turns panics into results; keep the default hook from printing a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("(a tool panicked: {info})")));
-    let workspace = create_workspace()?;
+    let scratch = create_workspace()?;
+    let workspace = scratch.root().to_path_buf();
     // Each tool's `timeout_ms` is enforced by the registry itself.
     let registry = coding_tools::registry(Workspace {
         root: workspace.clone(),
@@ -245,7 +246,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .connect_to(dsh_tools::acp::stdio())
         .await;
-    std::fs::remove_dir_all(&workspace)?;
+    drop(scratch);
     served?;
     Ok(())
 }

@@ -155,10 +155,10 @@ async fn run(
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let root = create_workspace()?;
+    let scratch = create_workspace()?;
+    let root = scratch.root().to_path_buf();
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
     run(&registry, Dialect::openai_chat().strict(), openai_script()).await?;
     run(&registry, Dialect::anthropic(), anthropic_script()).await?;
-    std::fs::remove_dir_all(&root)?;
     Ok(())
 }

@@ -57,7 +57,8 @@ async fn main() {
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let options = options()?;
-    let root = create_workspace()?;
+    let scratch = create_workspace()?;
+    let root = scratch.root().to_path_buf();
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
     let server = McpServer::new(&registry)
         .with_name("coding-tools")

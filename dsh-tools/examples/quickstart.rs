@@ -29,7 +29,8 @@ fn indented(block: &str, by: &str) -> String {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The registry turns panics into results; keep the default hook from printing a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("  (a tool panicked: {info})")));
-    let root = create_workspace()?;
+    let scratch = create_workspace()?;
+    let root = scratch.root().to_path_buf();
     // Each tool's `timeout_ms` is enforced by the registry itself; no policy to install.
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
 
@@ -119,6 +120,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or_default()
         );
     }
-    std::fs::remove_dir_all(&root)?;
     Ok(())
 }

@@ -5,6 +5,8 @@
 //! implement this trait. The registry never validates arguments itself: a definition's `execute`
 //! does (typed tools through their generated validator), so raw tools keep their own rules.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -25,8 +27,9 @@ pub struct ToolSchema {
     pub name: String,
     /// What the tool does, for the model.
     pub description: String,
-    /// The JSON Schema of the arguments.
-    pub parameters: Value,
+    /// The JSON Schema of the arguments, shared with the definition it came from: cloning a
+    /// schema (or a list of them) copies no JSON. Serialized as the plain JSON value.
+    pub parameters: Arc<Value>,
 }
 
 /// Hints about a tool's behaviour, for protocol bridges (MCP tool annotations) and UIs.
@@ -60,9 +63,9 @@ pub struct ToolAnnotations {
 /// has a default that suits a raw tool.
 ///
 /// # How the registry uses a definition
-/// - `name`: read once at registration (the key; empty names are refused), so it must not
-///   change. `name`, `description` and `parameters` are all [`schemas`](crate::ToolRegistry::schemas)
-///   ever shows the model.
+/// - `name`, `description` and [`shared_parameters`](Self::shared_parameters): read once at
+///   registration (the name is the key; empty names are refused), so they must not change. They
+///   are all [`schemas`](crate::ToolRegistry::schemas) ever shows the model.
 /// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
 ///   of the definition it dispatches to (unless its [`CallLimits`](crate::CallLimits) turn
 ///   timeouts off): at the deadline the body's token is cancelled, after the grace its future is
@@ -94,6 +97,14 @@ pub trait ToolDefinition: Send + Sync + 'static {
 
     /// The JSON Schema of the arguments, exactly as the model sees it.
     fn parameters(&self) -> &Value;
+
+    /// The same schema as [`parameters`](Self::parameters), shared: the registry takes it once,
+    /// at registration, for the [`ToolSchema`] it hands out. The default copies `parameters()`
+    /// into a new `Arc`; a definition that keeps its schema in an `Arc` returns a clone of it
+    /// (macro-generated tools do).
+    fn shared_parameters(&self) -> Arc<Value> {
+        Arc::new(self.parameters().clone())
+    }
 
     /// Why this definition cannot be registered (a schema that could not be built); the registry
     /// refuses such a definition with this error.
@@ -185,7 +196,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
         ToolSchema {
             name: self.name().to_owned(),
             description: self.description().to_owned(),
-            parameters: self.parameters().clone(),
+            parameters: self.shared_parameters(),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! against the output schema afterwards, as it does for every definition.
 
 use std::future::Future;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -120,14 +120,15 @@ pub struct ToolContract {
 #[derive(Debug)]
 struct BuiltContract {
     arguments: CompiledSchema,
-    parameters: Value,
+    /// Rendered once and shared by every `ToolSchema` the registry hands out for this tool.
+    parameters: Arc<Value>,
     output: CompiledSchema,
 }
 
 /// What `parameters()` shows for a tool whose schema could not be built; such a tool cannot be
 /// registered, so the model never sees it.
-static EMPTY_OBJECT_SCHEMA: LazyLock<Value> =
-    LazyLock::new(|| serde_json::json!({"type": "object"}));
+static EMPTY_OBJECT_SCHEMA: LazyLock<Arc<Value>> =
+    LazyLock::new(|| Arc::new(serde_json::json!({"type": "object"})));
 
 impl ToolContract {
     /// Builds the contract of a tool with arguments `A` and output `O`. Call it once, from a
@@ -143,7 +144,7 @@ impl ToolContract {
     ) -> Self {
         let built = arguments.and_then(|arguments| {
             let output = output?;
-            let parameters = arguments.to_json_schema();
+            let parameters = Arc::new(arguments.to_json_schema());
             Ok(BuiltContract {
                 arguments: arguments.into(),
                 parameters,
@@ -162,6 +163,15 @@ impl ToolContract {
 
     /// The JSON Schema of the arguments (a bare object schema when it could not be built).
     pub fn parameters(&self) -> &Value {
+        self.parameters_arc()
+    }
+
+    /// The same schema, shared (what [`ToolDefinition::shared_parameters`] hands out).
+    pub fn shared_parameters(&self) -> Arc<Value> {
+        Arc::clone(self.parameters_arc())
+    }
+
+    fn parameters_arc(&self) -> &Arc<Value> {
         match &self.built {
             Ok(built) => &built.parameters,
             Err(_) => &EMPTY_OBJECT_SCHEMA,
@@ -203,6 +213,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn parameters(&self) -> &Value {
         T::contract().parameters()
+    }
+
+    fn shared_parameters(&self) -> Arc<Value> {
+        T::contract().shared_parameters()
     }
 
     fn definition_error(&self) -> Option<ToolError> {

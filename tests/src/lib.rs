@@ -1,9 +1,10 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, generators of JSON values and raw JSON Schemas for property tests, and the ACP JSON
-//! Schema as an oracle.
+//! files, generators of JSON values and raw JSON Schemas for property tests, the ACP JSON Schema
+//! as an oracle, and the bench harness (`bench`).
 
 pub mod acp_schema;
+pub mod bench;
 pub mod doc_links;
 pub mod golden;
 pub mod json_values;

@@ -1,5 +1,6 @@
 //! Concurrency: many calls at once while tools come and go; each call sees one consistent
-//! snapshot of the hooks; the execute future can be spawned.
+//! snapshot of the hooks; a batch of tools is seen whole or not at all; the execute future can be
+//! spawned.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -160,4 +161,38 @@ async fn concurrent_scoped_calls_see_their_own_scope() {
         task.await.unwrap();
     }
     assert!(registry.schemas(None).is_empty());
+}
+
+#[test]
+fn a_batch_of_tools_appears_and_goes_as_a_whole() {
+    let registry = ToolRegistry::new();
+    let agent = dsh_tools::AgentId::from("importer");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (registry, agent, stop) = (registry.clone(), agent.clone(), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                let names: Vec<String> = registry
+                    .schemas(Some(&agent))
+                    .iter()
+                    .map(|schema| schema.name.clone())
+                    .collect();
+                match names.as_slice() {
+                    [] => {}
+                    [x, y, z] if [x, y, z] == ["x", "y", "z"] => {}
+                    partial => panic!("a call saw part of a batch: {partial:?}"),
+                }
+            }
+        })
+    };
+    for _ in 0..300 {
+        // A batch into a fresh scope, then the scope with everything in it: each one change.
+        let scope = registry.create_scope(agent.clone(), None).unwrap();
+        let _ = scope
+            .register_all([ok_tool("z"), ok_tool("x"), ok_tool("y")])
+            .unwrap();
+        assert!(scope.dispose());
+    }
+    stop.store(true, Ordering::SeqCst);
+    reader.join().expect("the reader never saw part of a batch");
 }

@@ -446,6 +446,42 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
 }
 
 #[tokio::test]
+async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let _taken = setup
+        .local
+        .register(Echo::described("fx__first", "Kept: registered here first."))
+        .expect("registers");
+    let mut events = changes(&setup.local);
+    let _added = setup
+        .upstream
+        .register_all([Echo::named("first"), Echo::named("second")])
+        .expect("registers");
+    assert_eq!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolRegistered {
+            name: "fx__second".to_owned(),
+            agent: None
+        },
+        "the batch is refused as a whole, then the free name is taken one by one"
+    );
+    assert_eq!(
+        setup
+            .local
+            .get("fx__first", None)
+            .expect("still the local tool")
+            .description(),
+        "Kept: registered here first."
+    );
+    let echoed = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__second", json!({"text": "hi"})),
+    )
+    .await;
+    assert_eq!(echoed.text(), "hi");
+}
+
+#[tokio::test]
 async fn closing_the_client_disposes_every_imported_tool() {
     let setup = imported(ImportOptions::new().prefix("fx")).await;
     let mut events = changes(&setup.local);

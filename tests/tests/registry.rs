@@ -1,11 +1,24 @@
-//! Registry rules: registration, duplicates, disposal, `get`, `schemas` and change events.
+//! Registry rules: registration (one by one and all at once), duplicates, disposal, `get`,
+//! `schemas` (sorted, cached, sharing each tool's parameters) and change events; what a change
+//! drops is dropped after the registry's lock is released.
 
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use dsh_tools::{
-    FnTool, RegistryErrorKind, RegistryEvent, SharedState, ToolDefinition, ToolRegistry, json,
+    FnTool, RegistryErrorKind, RegistryEvent, SharedState, ToolDefinition, ToolRegistry, json, tool,
 };
 use dsh_tools_tests::{call, ok_tool, only_text, registry_with};
+
+/// Reads one file.
+#[tool]
+async fn read_one(
+    /** The path */
+    path: String,
+) -> String {
+    path
+}
 
 #[test]
 fn a_registered_tool_is_found_by_name() {
@@ -264,4 +277,273 @@ fn hook_and_restriction_handles_report_whether_they_are_active() {
         "disposing the scope removed its restriction"
     );
     assert!(!restriction.dispose());
+}
+
+fn names(registry: &ToolRegistry) -> Vec<String> {
+    registry
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect()
+}
+
+#[test]
+fn register_all_registers_every_tool_in_one_change() {
+    let registry = registry_with([ok_tool("a")]);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let _ = registry.on_change(move |event| sink.lock().unwrap().push(event.clone()));
+    let handles = registry.register_all([ok_tool("c"), ok_tool("b")]).unwrap();
+    assert_eq!(names(&registry), ["a", "b", "c"]);
+    assert_eq!(
+        *events.lock().unwrap(),
+        [
+            RegistryEvent::ToolRegistered {
+                name: "c".into(),
+                agent: None
+            },
+            RegistryEvent::ToolRegistered {
+                name: "b".into(),
+                agent: None
+            },
+        ],
+        "one event per tool, in the order given"
+    );
+    assert!(handles.iter().all(|handle| handle.is_active()));
+    assert!(handles[0].dispose(), "each handle disposes its own tool");
+    assert_eq!(names(&registry), ["a", "b"]);
+    assert!(
+        registry
+            .register_all(Vec::<FnTool>::new())
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn register_all_registers_nothing_when_any_tool_is_refused() {
+    let registry = registry_with([ok_tool("a")]);
+    let taken = registry
+        .register_all([ok_tool("d"), ok_tool("a")])
+        .unwrap_err();
+    assert_eq!(taken.kind(), RegistryErrorKind::DuplicateTool);
+    assert_eq!(
+        taken.message(),
+        "tool \"a\" is already registered (for a per-agent variant, register it through that \
+         agent's scope instead)"
+    );
+    let twice = registry
+        .register_all([ok_tool("e"), ok_tool("f"), ok_tool("e")])
+        .unwrap_err();
+    assert_eq!(twice.kind(), RegistryErrorKind::DuplicateTool);
+    assert!(
+        twice
+            .message()
+            .starts_with("tool \"e\" is already registered")
+    );
+    let unnamed = registry
+        .register_all([ok_tool("g"), ok_tool("")])
+        .unwrap_err();
+    assert_eq!(unnamed.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(
+        names(&registry),
+        ["a"],
+        "no refused batch left a tool behind"
+    );
+
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let in_scope = scope
+        .register_all([ok_tool("a"), ok_tool("own")])
+        .unwrap_err();
+    assert_eq!(
+        in_scope.message(),
+        "tool \"own\" is already registered in this scope"
+    );
+    assert!(
+        scope.register_all([ok_tool("a")]).is_ok(),
+        "a scope may shadow a global"
+    );
+    scope.dispose();
+    assert_eq!(
+        scope.register_all([ok_tool("late")]).unwrap_err().kind(),
+        RegistryErrorKind::ScopeDisposed
+    );
+}
+
+#[test]
+fn schemas_share_each_tool_s_parameters_instead_of_copying_them() {
+    let raw = FnTool::builder("raw", "A raw tool.")
+        .raw_parameters(json!({"type": "object", "properties": {"n": {"type": "integer"}}}))
+        .handler(|_, _| async { Ok(json!(null)) });
+    let registry = ToolRegistry::new();
+    let _ = registry.register(ReadOneTool).unwrap();
+    let _ = registry.register(raw).unwrap();
+    let before = registry.schemas(None);
+    assert_eq!(before[1].name, "read_one");
+    assert!(
+        Arc::ptr_eq(&before[1].parameters, &ReadOneTool.shared_parameters()),
+        "a macro tool hands out the schema its contract built once"
+    );
+    assert_eq!(*before[1].parameters, *ReadOneTool.parameters());
+    let _ = registry.register(ok_tool("other")).unwrap();
+    let after = registry.schemas(None);
+    assert!(
+        !Arc::ptr_eq(&before, &after),
+        "the change emptied the cache"
+    );
+    for name in ["read_one", "raw"] {
+        let find = |list: &[dsh_tools::ToolSchema]| {
+            Arc::clone(
+                &list
+                    .iter()
+                    .find(|schema| schema.name == name)
+                    .unwrap()
+                    .parameters,
+            )
+        };
+        assert!(
+            Arc::ptr_eq(&find(&before), &find(&after)),
+            "{name}: both lists share the parameters taken at registration"
+        );
+    }
+}
+
+/// Runs `work` on another thread; fails (instead of hanging the suite) if it does not finish.
+fn finishes(work: impl FnOnce() + Send + 'static) {
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        work();
+        let _ = done.send(());
+    });
+    finished
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the change finished: nothing it dropped ran under the registry's lock");
+}
+
+/// A tool whose `Drop` uses the registry it was registered in.
+struct ReentrantOnDrop {
+    name: &'static str,
+    registry: ToolRegistry,
+}
+
+impl Drop for ReentrantOnDrop {
+    fn drop(&mut self) {
+        let _ = self.registry.schemas(None);
+        let _ = self
+            .registry
+            .register(ok_tool(&format!("{}_dropped", self.name)))
+            .expect("the registry is usable from a Drop");
+    }
+}
+
+impl ToolDefinition for ReentrantOnDrop {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn description(&self) -> &str {
+        "Uses the registry when dropped."
+    }
+
+    fn parameters(&self) -> &dsh_tools::Value {
+        static EMPTY: std::sync::LazyLock<dsh_tools::Value> =
+            std::sync::LazyLock::new(|| json!({"type": "object"}));
+        &EMPTY
+    }
+
+    fn execute<'a>(
+        &'a self,
+        _arguments: &'a dsh_tools::Value,
+        _run: &'a dsh_tools::ToolRun,
+    ) -> dsh_tools::BoxFuture<'a, Result<dsh_tools::Value, dsh_tools::ToolError>> {
+        Box::pin(async { Ok(json!(null)) })
+    }
+}
+
+#[test]
+fn what_a_change_drops_may_use_the_registry() {
+    let registry = ToolRegistry::new();
+    let tool = registry
+        .register(ReentrantOnDrop {
+            name: "global",
+            registry: registry.clone(),
+        })
+        .unwrap();
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope
+        .register(ReentrantOnDrop {
+            name: "scoped",
+            registry: registry.clone(),
+        })
+        .unwrap();
+    let hook_registry = registry.clone();
+    let guard_owner = ReentrantOnDrop {
+        name: "guard",
+        registry: registry.clone(),
+    };
+    let guard = registry.guard(move |_| {
+        let _ = &guard_owner;
+        let _ = &hook_registry;
+        None
+    });
+    let check = registry.clone();
+    finishes(move || {
+        assert!(tool.dispose());
+        assert!(scope.dispose());
+        assert!(guard.dispose());
+    });
+    assert_eq!(
+        names(&check),
+        ["global_dropped", "guard_dropped", "scoped_dropped"]
+    );
+}
+
+#[test]
+fn disposing_nested_scopes_reports_each_scope_s_tools_the_disposed_scope_first() {
+    let registry = ToolRegistry::new();
+    let parent = registry.create_scope("parent", None).unwrap();
+    let beta = parent.create_child("beta").unwrap();
+    let alpha = parent.create_child("alpha").unwrap();
+    let leaf = alpha.create_child("leaf").unwrap();
+    parent.register_all([ok_tool("p2"), ok_tool("p1")]).unwrap();
+    let _ = beta.register(ok_tool("b")).unwrap();
+    let _ = alpha.register(ok_tool("a")).unwrap();
+    let _ = leaf.register(ok_tool("l")).unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let _ = registry.on_change(move |event| {
+        if let RegistryEvent::ToolDisposed { name, agent } = event {
+            let agent = agent.as_ref().map(|agent| agent.to_string());
+            sink.lock()
+                .unwrap()
+                .push(format!("{}:{name}", agent.unwrap_or_default()));
+        }
+    });
+    assert!(parent.dispose());
+    assert_eq!(
+        *events.lock().unwrap(),
+        ["parent:p1", "parent:p2", "alpha:a", "leaf:l", "beta:b"]
+    );
+    assert!(!leaf.is_active() && !beta.is_active());
+    // The parent's record of its children went with it: the names are free again.
+    let again = registry.create_scope("parent", None).unwrap();
+    assert!(again.create_child("alpha").is_ok());
+}
+
+#[test]
+fn disposing_a_child_scope_leaves_its_parent_and_siblings() {
+    let registry = ToolRegistry::new();
+    let parent = registry.create_scope("parent", None).unwrap();
+    let one = parent.create_child("one").unwrap();
+    let two = parent.create_child("two").unwrap();
+    let _ = two.register(ok_tool("kept")).unwrap();
+    assert!(one.dispose());
+    assert!(parent.is_active() && two.is_active());
+    assert!(two.get("kept").is_some());
+    assert!(parent.dispose());
+    assert!(
+        !two.is_active(),
+        "the parent no longer lists the disposed child, only the live one"
+    );
 }

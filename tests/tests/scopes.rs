@@ -1,7 +1,8 @@
-//! Agent scopes: shadowing, inheritance along the parent chain, restrictions and disposal.
+//! Agent scopes: shadowing, inheritance along the parent chain, restrictions (which mask every
+//! inherited tool, never the scope's own) and disposal.
 
 use dsh_tools::{
-    AgentId, PreToolDecision, RegistryErrorKind, ToolRegistry, ToolRestriction, codes, json,
+    AgentId, PreToolDecision, RegistryErrorKind, ToolRegistry, ToolRestriction, Value, codes, json,
 };
 use dsh_tools_tests::{Log, call, ok_tool, only_text, registry_with, value_tool};
 
@@ -11,6 +12,19 @@ fn visible(scope: &dsh_tools::ToolScope) -> Vec<String> {
         .iter()
         .map(|schema| schema.name.clone())
         .collect()
+}
+
+/// The value `name` returns when the scope's agent calls it; `None` when it is unknown there.
+fn value_of(scope: &dsh_tools::ToolScope, name: &str) -> Option<Value> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    let result = runtime.block_on(scope.execute(call(name)));
+    match result.error_code() {
+        None => result.value().cloned(),
+        Some(codes::UNKNOWN_TOOL) => None,
+        Some(other) => panic!("unexpected outcome {other}"),
+    }
 }
 
 #[tokio::test]
@@ -100,15 +114,132 @@ fn an_empty_allow_list_hides_every_inherited_global_but_not_own_tools() {
 }
 
 #[test]
-fn restrictions_mask_globals_only_never_a_scope_tool() {
-    let registry = registry_with([ok_tool("a")]);
+fn a_restriction_never_masks_the_scope_s_own_tool_even_one_shadowing_the_named_tool() {
+    let registry = registry_with([value_tool("a", json!("global"))]);
     let scope = registry.create_scope("agent", None).unwrap();
+    let child = scope.create_child("child").unwrap();
     let _ = scope.register(value_tool("a", json!("own"))).unwrap();
     let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
-    assert!(
-        scope.get("a").is_some(),
+    assert_eq!(
+        value_of(&scope, "a"),
+        Some(json!("own")),
         "the scope's own `a` is not masked"
     );
+    assert_eq!(
+        value_of(&child, "a"),
+        Some(json!("own")),
+        "a descendant sees the scope's own `a`: the scope's restriction masks only what it inherits"
+    );
+    let grandchild = child.create_child("grandchild").unwrap();
+    let _ = child.restrict(ToolRestriction::deny(["a"])).unwrap();
+    assert_eq!(
+        value_of(&grandchild, "a"),
+        None,
+        "for the child, the scope's `a` is inherited: its own restriction masks it"
+    );
+}
+
+#[tokio::test]
+async fn a_restriction_masks_a_tool_the_parent_scope_registered() {
+    let registry = registry_with([ok_tool("g")]);
+    let parent = registry.create_scope("parent", None).unwrap();
+    let _ = parent.register(ok_tool("shell")).unwrap();
+    let _ = parent.register(ok_tool("read")).unwrap();
+    let child = parent.create_child("child").unwrap();
+    assert_eq!(visible(&child), ["g", "read", "shell"]);
+    let _ = child.restrict(ToolRestriction::deny(["shell"])).unwrap();
+    assert_eq!(visible(&child), ["g", "read"]);
+    assert!(child.get("shell").is_none());
+    let result = child.execute(call("shell")).await;
+    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(only_text(&result), "Error: unknown tool \"shell\"");
+    assert_eq!(
+        visible(&parent),
+        ["g", "read", "shell"],
+        "the parent's own view is not restricted"
+    );
+    let grandchild = child.create_child("grandchild").unwrap();
+    assert_eq!(
+        visible(&grandchild),
+        ["g", "read"],
+        "the restriction reaches descendants"
+    );
+}
+
+#[test]
+fn an_allow_list_masks_every_inherited_tool_it_does_not_name_at_every_distance() {
+    let registry = registry_with([ok_tool("global_a"), ok_tool("global_b")]);
+    let grandparent = registry.create_scope("grandparent", None).unwrap();
+    let _ = grandparent.register(ok_tool("far")).unwrap();
+    let parent = grandparent.create_child("parent").unwrap();
+    let _ = parent.register(ok_tool("near")).unwrap();
+    let _ = parent.register(ok_tool("near_too")).unwrap();
+    let child = parent.create_child("child").unwrap();
+    let _ = child.register(ok_tool("own")).unwrap();
+    let _ = child
+        .restrict(ToolRestriction::allow(["global_b", "far", "near"]))
+        .unwrap();
+    assert_eq!(visible(&child), ["far", "global_b", "near", "own"]);
+}
+
+#[test]
+fn an_ancestor_s_restriction_masks_what_it_inherits_for_its_descendants_but_not_its_own_tools() {
+    let registry = registry_with([ok_tool("g")]);
+    let grandparent = registry.create_scope("grandparent", None).unwrap();
+    let _ = grandparent.register(ok_tool("far")).unwrap();
+    let parent = grandparent.create_child("parent").unwrap();
+    let _ = parent.register(ok_tool("mine")).unwrap();
+    let _ = parent
+        .restrict(ToolRestriction::deny(["g", "far"]))
+        .unwrap();
+    let child = parent.create_child("child").unwrap();
+    assert_eq!(visible(&parent), ["mine"]);
+    assert_eq!(visible(&child), ["mine"]);
+    assert!(child.get("far").is_none() && child.get("g").is_none());
+    assert_eq!(visible(&grandparent), ["far", "g"]);
+}
+
+#[test]
+fn the_nearest_layer_with_the_name_decides_whether_it_is_masked() {
+    // The parent's own `x` shadows the global `x`; a child that denies `x` sees neither (a
+    // masked tool does not uncover a farther one of the same name).
+    let registry = registry_with([value_tool("x", json!("global"))]);
+    let parent = registry.create_scope("parent", None).unwrap();
+    let _ = parent.register(value_tool("x", json!("parent"))).unwrap();
+    let child = parent.create_child("child").unwrap();
+    assert_eq!(value_of(&child, "x"), Some(json!("parent")));
+    let _ = child.restrict(ToolRestriction::deny(["x"])).unwrap();
+    assert_eq!(value_of(&child, "x"), None);
+    assert!(visible(&child).is_empty());
+    // A parent that masks the global `x` but owns an `x` keeps showing its own to the child.
+    let other = registry.create_scope("other", None).unwrap();
+    let _ = other.register(value_tool("x", json!("other"))).unwrap();
+    let _ = other.restrict(ToolRestriction::deny(["x"])).unwrap();
+    let other_child = other.create_child("other_child").unwrap();
+    assert_eq!(value_of(&other_child, "x"), Some(json!("other")));
+    assert_eq!(visible(&other_child), ["x"]);
+}
+
+#[test]
+fn an_ancestor_s_tool_registered_later_is_hidden_by_an_allow_list_and_admitted_by_a_deny_filter() {
+    let registry = registry_with([ok_tool("a")]);
+    let parent = registry.create_scope("parent", None).unwrap();
+    let allowing = parent.create_child("allowing").unwrap();
+    let denying = parent.create_child("denying").unwrap();
+    let _ = allowing.restrict(ToolRestriction::allow(["a"])).unwrap();
+    let _ = denying.restrict(ToolRestriction::deny(["a"])).unwrap();
+    let _ = parent.register(ok_tool("later")).unwrap();
+    let _ = registry.register(ok_tool("global_later")).unwrap();
+    assert_eq!(visible(&allowing), ["a"]);
+    assert_eq!(visible(&denying), ["global_later", "later"]);
+    // A restriction goes by name: a denied tool disposed and registered again stays masked.
+    let registry = registry_with([]);
+    let first = registry.register(ok_tool("flaky")).unwrap();
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.restrict(ToolRestriction::deny(["flaky"])).unwrap();
+    first.dispose();
+    let _ = registry.register(ok_tool("flaky")).unwrap();
+    assert!(scope.get("flaky").is_none());
 }
 
 #[test]
@@ -133,38 +264,72 @@ fn a_restriction_reaches_descendants_and_theirs_intersect() {
 }
 
 #[test]
-fn a_restriction_naming_unknown_tools_is_refused_listing_the_known_ones() {
-    let registry = registry_with([ok_tool("write"), ok_tool("read")]);
+fn a_restriction_naming_only_the_scope_s_own_tool_is_refused_as_unknown_inherited() {
+    let registry = registry_with([ok_tool("real")]);
     let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.register(ok_tool("local")).unwrap();
     let error = scope
-        .restrict(ToolRestriction::allow(["read", "nope"]).and_deny(["gone", "nope"]))
+        .restrict(ToolRestriction::deny(["local"]))
         .unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::UnknownRestrictedTool);
     assert_eq!(
         error.message(),
-        "restrict() names unknown global tool(s) \"nope\", \"gone\"; known global tools: read, write"
+        "restrict() names unknown inherited tool \"local\"; known inherited tools: real"
     );
-    let empty = registry.create_scope("empty", None).unwrap();
-    let bare = ToolRegistry::new().create_scope("x", None).unwrap();
-    assert!(
-        bare.restrict(ToolRestriction::deny(["a"]))
-            .unwrap_err()
-            .message()
-            .ends_with("known global tools: (none)")
-    );
-    assert!(empty.restrict(ToolRestriction::deny(["read"])).is_ok());
 }
 
 #[test]
-fn an_empty_filter_is_refused_listing_the_known_tools() {
+fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
+    let registry = registry_with([ok_tool("write"), ok_tool("read")]);
+    let parent = registry.create_scope("parent", None).unwrap();
+    let _ = parent.register(ok_tool("plan")).unwrap();
+    // Shadowing a global: listed once.
+    let _ = parent.register(ok_tool("read")).unwrap();
+    let scope = parent.create_child("agent").unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let error = scope
+        .restrict(ToolRestriction::allow(["read", "ghost"]).and_deny(["wraith", "ghost", "plan"]))
+        .unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::UnknownRestrictedTool);
+    assert_eq!(
+        error.message(),
+        "restrict() names unknown inherited tools \"ghost\", \"wraith\"; known inherited tools: \
+         plan, read, write"
+    );
+    let bare = ToolRegistry::new().create_scope("x", None).unwrap();
+    assert_eq!(
+        bare.restrict(ToolRestriction::deny(["a"]))
+            .unwrap_err()
+            .message(),
+        "restrict() names unknown inherited tool \"a\"; known inherited tools: (none)"
+    );
+    // Naming a tool that is both the scope's own and inherited is fine, and so is naming one an
+    // ancestor already masks.
+    assert!(scope.restrict(ToolRestriction::deny(["plan"])).is_ok());
+    let _ = parent.restrict(ToolRestriction::deny(["write"])).unwrap();
+    assert!(scope.restrict(ToolRestriction::deny(["write"])).is_ok());
+}
+
+#[test]
+fn an_empty_filter_is_refused_listing_the_inherited_tools() {
     let registry = registry_with([ok_tool("b"), ok_tool("a")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let parent = registry.create_scope("parent", None).unwrap();
+    let _ = parent.register(ok_tool("c")).unwrap();
+    let scope = parent.create_child("agent").unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
     let error = scope.restrict(ToolRestriction::default()).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::EmptyRestriction);
     assert_eq!(
         error.message(),
         "restrict() with an empty filter is a no-op: pass `allow` and/or `deny` (an empty filter \
-         is almost always an empty configuration by mistake); known global tools: a, b"
+         is almost always an empty configuration by mistake); known inherited tools: a, b, c"
+    );
+    let bare = ToolRegistry::new().create_scope("x", None).unwrap();
+    assert!(
+        bare.restrict(ToolRestriction::default())
+            .unwrap_err()
+            .message()
+            .ends_with("; known inherited tools: (none)")
     );
 }
 

@@ -389,11 +389,32 @@ pub async fn word_count(
 
 // ---------------------------------------------------------------------------------------------
 
-/// A scratch workspace with a tiny Cargo project in the system's temporary directory.
-pub fn create_workspace() -> std::io::Result<PathBuf> {
+/// A scratch workspace with a tiny Cargo project in the system's temporary directory, removed
+/// when dropped (also when an example returns early with an error).
+pub fn create_workspace() -> std::io::Result<ScratchWorkspace> {
     let root = std::env::temp_dir().join(format!("dsh-tools-quickstart-{}", std::process::id()));
-    fill_workspace(&root)?;
-    Ok(root)
+    let scratch = ScratchWorkspace { root };
+    fill_workspace(&scratch.root)?;
+    Ok(scratch)
+}
+
+/// The directory [`create_workspace`] made; dropping it removes the directory and its files.
+pub struct ScratchWorkspace {
+    root: PathBuf,
+}
+
+impl ScratchWorkspace {
+    /// Where the workspace is.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
+impl Drop for ScratchWorkspace {
+    fn drop(&mut self) {
+        // Best effort: a scratch directory left behind is harmless, and drop cannot report.
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
 }
 
 /// Writes the tiny Cargo project of [`create_workspace`] at `root`.

@@ -7,7 +7,7 @@
 //! When the server says its tool list changed, every import re-syncs: new tools are registered,
 //! removed ones disposed, changed ones replaced (the registry's change events fire for each).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::client::ClientHandler;
@@ -87,6 +87,28 @@ pub trait ImportTarget {
         tool: Arc<dyn ToolDefinition>,
     ) -> Result<Registration, RegistryError>;
 
+    /// Registers a batch of imported tools, all or none. The default registers them one by one
+    /// and disposes the ones already registered when one is refused; the registry and its
+    /// scopes register the batch as one change, so no call or listing sees half an import.
+    fn register_imported_all(
+        &self,
+        tools: Vec<Arc<dyn ToolDefinition>>,
+    ) -> Result<Vec<Registration>, RegistryError> {
+        let mut registered = Vec::with_capacity(tools.len());
+        for tool in tools {
+            match self.register_imported(tool) {
+                Ok(registration) => registered.push(registration),
+                Err(error) => {
+                    for registration in &registered {
+                        registration.dispose();
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(registered)
+    }
+
     /// A handle on the same place that the client keeps for re-syncs.
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync>;
 }
@@ -97,6 +119,13 @@ impl ImportTarget for ToolRegistry {
         tool: Arc<dyn ToolDefinition>,
     ) -> Result<Registration, RegistryError> {
         self.register(tool)
+    }
+
+    fn register_imported_all(
+        &self,
+        tools: Vec<Arc<dyn ToolDefinition>>,
+    ) -> Result<Vec<Registration>, RegistryError> {
+        self.register_all(tools)
     }
 
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
@@ -112,6 +141,13 @@ impl ImportTarget for ToolScope {
         self.register(tool)
     }
 
+    fn register_imported_all(
+        &self,
+        tools: Vec<Arc<dyn ToolDefinition>>,
+    ) -> Result<Vec<Registration>, RegistryError> {
+        self.register_all(tools)
+    }
+
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
         Arc::new(self.clone())
     }
@@ -123,6 +159,13 @@ impl<T: ImportTarget + ?Sized> ImportTarget for &T {
         tool: Arc<dyn ToolDefinition>,
     ) -> Result<Registration, RegistryError> {
         (**self).register_imported(tool)
+    }
+
+    fn register_imported_all(
+        &self,
+        tools: Vec<Arc<dyn ToolDefinition>>,
+    ) -> Result<Vec<Registration>, RegistryError> {
+        (**self).register_imported_all(tools)
     }
 
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
@@ -354,17 +397,14 @@ impl McpClient {
             tools.iter().map(|tool| &*tool.name),
             &HashMap::new(),
         );
-        for tool in tools {
-            // A server listing one name twice: the first listing stands.
-            if import.tools.contains_key(&*tool.name) {
-                continue;
-            }
-            let name = names[&*tool.name].clone();
-            if let Err(error) = import.register(&self.shared.connection, name, tool) {
-                import.dispose_all();
-                return Err(error);
-            }
-        }
+        // A server listing one name twice: the first listing stands.
+        let mut seen = HashSet::new();
+        let batch: Vec<(String, mcp::Tool)> = tools
+            .iter()
+            .filter(|tool| seen.insert(&*tool.name))
+            .map(|tool| (names[&*tool.name].clone(), tool.clone()))
+            .collect();
+        import.register_batch(&self.shared.connection, batch)?;
         let mut imported: Vec<String> = import
             .tools
             .values()
@@ -458,16 +498,10 @@ impl Import {
         source: mcp::Tool,
     ) -> Result<(), McpError> {
         let remote = source.name.to_string();
-        let tool = ImportedTool::new(
-            name.clone(),
-            source.clone(),
-            self.options.timeout_ms,
-            self.options.concurrency_safe,
-            Arc::clone(connection),
-        );
+        let tool = self.imported_tool(connection, &name, &source);
         let registration = self
             .target
-            .register_imported(Arc::new(tool))
+            .register_imported(tool)
             .map_err(|error| {
                 McpError::new(
                     McpErrorKind::Registry,
@@ -509,15 +543,82 @@ impl Import {
             .map(|(remote, entry)| (remote.clone(), entry.name.clone()))
             .collect();
         let names = assign_names(&self.prefix, listed.keys().copied(), &kept);
-        for tool in tools {
-            if self.tools.contains_key(&*tool.name) {
-                continue;
-            }
-            let name = names[&*tool.name].clone();
-            if let Err(error) = self.register(connection, name, tool.clone()) {
-                tracing::warn!("MCP re-sync: {error}");
+        let mut seen = HashSet::new();
+        let batch: Vec<(String, mcp::Tool)> = tools
+            .iter()
+            .filter(|tool| !self.tools.contains_key(&*tool.name) && seen.insert(&*tool.name))
+            .map(|tool| (names[&*tool.name].clone(), tool.clone()))
+            .collect();
+        if batch.is_empty() {
+            return;
+        }
+        if self.register_all_or_none(connection, &batch).is_err() {
+            // Someone else holds a name: register what can be, one by one, saying what could not.
+            for (name, tool) in batch {
+                if let Err(error) = self.register(connection, name, tool) {
+                    tracing::warn!("MCP re-sync: {error}");
+                }
             }
         }
+    }
+
+    /// Registers a first import's tools as one change; when the registry refuses the batch,
+    /// registers them one by one to name the tool it refused, and leaves none registered.
+    fn register_batch(
+        &mut self,
+        connection: &Arc<Connection>,
+        batch: Vec<(String, mcp::Tool)>,
+    ) -> Result<(), McpError> {
+        if self.register_all_or_none(connection, &batch).is_ok() {
+            return Ok(());
+        }
+        for (name, tool) in batch {
+            if let Err(error) = self.register(connection, name, tool) {
+                self.dispose_all();
+                return Err(error);
+            }
+        }
+        // The batch was refused, yet each tool alone was taken: a name was freed meanwhile.
+        Ok(())
+    }
+
+    /// Registers `batch` as one change, all or none.
+    fn register_all_or_none(
+        &mut self,
+        connection: &Arc<Connection>,
+        batch: &[(String, mcp::Tool)],
+    ) -> Result<(), RegistryError> {
+        let definitions = batch
+            .iter()
+            .map(|(name, source)| self.imported_tool(connection, name, source))
+            .collect();
+        let registrations = self.target.register_imported_all(definitions)?;
+        for ((name, source), registration) in batch.iter().zip(registrations) {
+            self.tools.insert(
+                source.name.to_string(),
+                ImportedEntry {
+                    name: name.clone(),
+                    source: source.clone(),
+                    registration,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn imported_tool(
+        &self,
+        connection: &Arc<Connection>,
+        name: &str,
+        source: &mcp::Tool,
+    ) -> Arc<dyn ToolDefinition> {
+        Arc::new(ImportedTool::new(
+            name.to_owned(),
+            source.clone(),
+            self.options.timeout_ms,
+            self.options.concurrency_safe,
+            Arc::clone(connection),
+        ))
     }
 
     fn dispose_all(&mut self) {

@@ -130,7 +130,8 @@ pub(crate) struct ImportedTool {
     /// compares.
     source: mcp::Tool,
     description: String,
-    parameters: Value,
+    /// The server's `inputSchema`, shared with the registry's [`ToolSchema`](crate::ToolSchema).
+    parameters: Arc<Value>,
     annotations: ToolAnnotations,
     timeout_ms: Option<u64>,
     concurrency_safe: bool,
@@ -151,7 +152,7 @@ impl ImportedTool {
             .or(source.title.as_deref())
             .unwrap_or_default()
             .to_owned();
-        let parameters = Value::Object((*source.input_schema).clone());
+        let parameters = Arc::new(Value::Object((*source.input_schema).clone()));
         let annotations = annotations_from_mcp(&source);
         Self {
             name,
@@ -275,6 +276,10 @@ impl ToolDefinition for ImportedTool {
 
     fn parameters(&self) -> &Value {
         &self.parameters
+    }
+
+    fn shared_parameters(&self) -> Arc<Value> {
+        Arc::clone(&self.parameters)
     }
 
     fn timeout_ms(&self) -> Option<u64> {

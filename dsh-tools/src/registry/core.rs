@@ -1,12 +1,14 @@
-//! The registry's shared core: the current snapshot, how changes are published, and change
-//! listeners.
+//! The registry's shared core: its state behind one lock, how changes are applied and
+//! announced, and change listeners.
 //!
-//! Every change runs under one write lock: copy the snapshot shallowly, edit the touched layer,
-//! publish the new `Arc<Snapshot>` and bump the generation counter, then (outside the lock) tell
-//! the change listeners. Readers only take the read lock long enough to clone an `Arc`.
+//! Every change runs under the write lock and edits the state in place (a hash-map insert or
+//! removal, not a copy of the layer), bumps the generation counter, and empties the schema cache;
+//! then, outside the lock, what the change removed is dropped and the change listeners are told.
+//! Readers hold the read lock only while they look something up, clone an `Arc` or build the
+//! schema list of a view; no code of the host runs under either lock.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard};
 
 use crate::definition::ToolDefinition;
 use crate::execution::AgentId;
@@ -14,7 +16,7 @@ use crate::future::catch_panic;
 use crate::limits::{CallLimits, LimitsCell};
 use crate::pipeline::chain::{HookList, appended, remove_entry};
 use crate::registry::event::RegistryEvent;
-use crate::registry::state::Snapshot;
+use crate::registry::state::{Garbage, RegistryState};
 use crate::registry::view::View;
 use crate::run::SharedState;
 
@@ -25,16 +27,32 @@ pub(crate) type ChangeListener = dyn Fn(&RegistryEvent) + Send + Sync;
 #[derive(Default)]
 pub(crate) struct Changes {
     pub(crate) changed: bool,
-    pub(crate) events: Vec<RegistryEvent>,
+    /// Whether anyone listens for events (if not, none are built).
+    report: bool,
+    events: Vec<RegistryEvent>,
+    /// What the edit took out of the state, dropped after the lock is released.
+    pub(crate) garbage: Garbage,
+}
+
+impl Changes {
+    /// Records the event `make` builds, if anyone listens.
+    pub(crate) fn announce(&mut self, make: impl FnOnce() -> RegistryEvent) {
+        if self.report {
+            self.events.push(make());
+        }
+    }
 }
 
 pub(crate) struct Core {
-    current: RwLock<Arc<Snapshot>>,
-    /// Mirrors the current snapshot's generation, so dispatch can tell without locking whether
-    /// anything changed since its call started.
+    data: RwLock<RegistryState>,
+    /// Mirrors the state's generation, so dispatch can tell without locking whether anything
+    /// changed since its call started.
     generation: AtomicU64,
     next_id: AtomicU64,
     state: SharedState,
+    /// How many change listeners there are: changes build their events only when someone
+    /// listens.
+    listener_count: AtomicUsize,
     listeners: RwLock<HookList<ChangeListener>>,
     /// The bounds every call runs under (timeouts, result budget).
     limits: LimitsCell,
@@ -43,24 +61,27 @@ pub(crate) struct Core {
 impl Core {
     pub(crate) fn new(state: SharedState) -> Self {
         Self {
-            current: RwLock::new(Arc::new(Snapshot::empty())),
+            data: RwLock::new(RegistryState::empty()),
             generation: AtomicU64::new(0),
             next_id: AtomicU64::new(1),
             state,
+            listener_count: AtomicUsize::new(0),
             listeners: RwLock::new(HookList::default()),
             limits: LimitsCell::new(CallLimits::new()),
         }
     }
 
-    pub(crate) fn snapshot(&self) -> Arc<Snapshot> {
-        Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
+    /// The registry as it is now, until the guard is dropped. Do not call the host's code or
+    /// the registry while holding it.
+    pub(crate) fn read(&self) -> RwLockReadGuard<'_, RegistryState> {
+        self.data.read().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Runs `read` on the current snapshot under the read lock, without taking a reference to
-    /// it: a call captures what it needs this way.
+    /// Runs `read` on the registry as it is at one moment (under the read lock): a call captures
+    /// what it needs this way.
     #[inline]
-    pub(crate) fn with_snapshot<R>(&self, read: impl FnOnce(&Snapshot) -> R) -> R {
-        read(&self.current.read().unwrap_or_else(PoisonError::into_inner))
+    pub(crate) fn with_snapshot<R>(&self, read: impl FnOnce(&RegistryState) -> R) -> R {
+        read(&self.read())
     }
 
     #[inline]
@@ -80,7 +101,12 @@ impl Core {
 
     /// A registration id no other registration of this registry has.
     pub(crate) fn next_id(&self) -> u64 {
-        self.next_id.fetch_add(1, Ordering::Relaxed)
+        self.next_ids(1)
+    }
+
+    /// The first of `count` consecutive registration ids no other registration has.
+    pub(crate) fn next_ids(&self, count: u64) -> u64 {
+        self.next_id.fetch_add(count, Ordering::Relaxed)
     }
 
     /// The definition `name` resolves to for `agent` right now.
@@ -89,30 +115,38 @@ impl Core {
         name: &str,
         agent: Option<&AgentId>,
     ) -> Option<Arc<dyn ToolDefinition>> {
-        let snapshot = self.snapshot();
-        View::new(&snapshot, agent).resolve(name).cloned()
+        let state = self.read();
+        View::new(&state, agent).resolve(name).cloned()
     }
 
-    /// Runs `edit` on a copy of the current snapshot and publishes it if the edit changed
-    /// anything; then tells the change listeners.
+    /// Runs `edit` on the state under the write lock; if it changed anything, bumps the
+    /// generation and empties the schema cache. Then drops what the edit removed and tells the
+    /// change listeners. An edit checks everything before it changes anything, so an `Err`
+    /// leaves the state as it was.
     pub(crate) fn update<R, E>(
         &self,
-        edit: impl FnOnce(&mut Snapshot, &mut Changes) -> Result<R, E>,
+        edit: impl FnOnce(&mut RegistryState, &mut Changes) -> Result<R, E>,
     ) -> Result<R, E> {
-        let mut changes = Changes::default();
+        let mut changes = Changes {
+            report: self.listener_count.load(Ordering::Acquire) > 0,
+            ..Changes::default()
+        };
         let value = {
-            let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = current.to_edit();
-            let value = edit(&mut next, &mut changes)?;
+            let mut state = self.data.write().unwrap_or_else(PoisonError::into_inner);
+            let value = edit(&mut state, &mut changes);
             if changes.changed {
-                let generation = next.generation;
-                *current = Arc::new(next);
-                self.generation.store(generation, Ordering::Release);
+                state.generation += 1;
+                if !state.schemas.is_empty() {
+                    let stale = std::mem::take(&mut state.schemas);
+                    changes.garbage.push(Box::new(stale));
+                }
+                self.generation.store(state.generation, Ordering::Release);
             }
             value
         };
+        drop(std::mem::take(&mut changes.garbage));
         self.emit(&changes.events);
-        Ok(value)
+        value
     }
 
     pub(crate) fn add_listener(&self, id: u64, listener: Arc<ChangeListener>) {
@@ -121,14 +155,24 @@ impl Core {
             .write()
             .unwrap_or_else(PoisonError::into_inner);
         *listeners = appended(&listeners, id, listener);
+        self.listener_count.fetch_add(1, Ordering::AcqRel);
     }
 
     pub(crate) fn remove_listener(&self, id: u64) -> bool {
-        let mut listeners = self
-            .listeners
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        remove_entry(&mut listeners, id)
+        let removed = {
+            let mut listeners = self
+                .listeners
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
+            let old = Arc::clone(&listeners);
+            let removed = remove_entry(&mut listeners, id).then_some(old);
+            if removed.is_some() {
+                self.listener_count.fetch_sub(1, Ordering::AcqRel);
+            }
+            removed
+        };
+        // The removed listener (if this held its last reference) is dropped outside the lock.
+        removed.is_some()
     }
 
     /// Tells every listener about `events`; a panicking listener is logged and the others still

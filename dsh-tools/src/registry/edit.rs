@@ -1,18 +1,22 @@
-//! Every change the registry supports, as an edit of a snapshot copy: registering and disposing
-//! tools, hooks and restrictions, creating and disposing scopes, installing the approver.
+//! Every change the registry supports, as an in-place edit of its state under the write lock:
+//! registering and disposing tools, hooks and restrictions, creating and disposing scopes,
+//! installing the approver. Each costs what it touches — one map entry, one scope and its
+//! descendants — never the size of the registry.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use crate::definition::ToolDefinition;
+use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
 use crate::policy::approval::Approver;
 use crate::registry::core::{ChangeListener, Changes, Core};
 use crate::registry::error::RegistryError;
 use crate::registry::event::RegistryEvent;
+use crate::registry::name_hash::NameHash;
 use crate::registry::registration::{Item, Registration};
-use crate::registry::restriction::{CompiledRestriction, ToolRestriction};
-use crate::registry::state::{AnyHook, Layer, Place, ScopeState, Snapshot, ToolEntry};
+use crate::registry::restriction::{CompiledRestriction, InheritedTools, ToolRestriction};
+use crate::registry::state::{AnyHook, Layer, Place, RegistryState, ScopeState, ToolEntry};
 
 /// The value of an edit that cannot fail.
 fn infallible<T>(result: Result<T, Infallible>) -> T {
@@ -26,12 +30,22 @@ fn gone(place: &Place) -> RegistryError {
     RegistryError::scope_disposed(place.agent().map_or("", AgentId::as_str))
 }
 
-impl Core {
-    pub(crate) fn register_tool(
-        self: &Arc<Self>,
-        place: Place,
-        definition: Arc<dyn ToolDefinition>,
-    ) -> Result<Registration, RegistryError> {
+fn duplicate(place: &Place, name: &str) -> RegistryError {
+    match place {
+        Place::Global => RegistryError::duplicate_global(name),
+        Place::Scope { .. } => RegistryError::duplicate_in_scope(name),
+    }
+}
+
+/// A definition checked and projected for the model, ready to go into a layer. Everything the
+/// registry asks a definition happens here, before the lock is taken.
+struct Prepared {
+    name: Arc<str>,
+    entry: ToolEntry,
+}
+
+impl Prepared {
+    fn new(definition: Arc<dyn ToolDefinition>) -> Result<Self, RegistryError> {
         let name: Arc<str> = Arc::from(definition.name());
         if name.is_empty() {
             return Err(RegistryError::empty_name());
@@ -42,26 +56,98 @@ impl Core {
         if let Some(reason) = definition.definition_error() {
             return Err(RegistryError::unusable_definition(&name, &reason));
         }
-        let id = self.next_id();
-        self.update(|snapshot, changes| {
-            let layer = snapshot.layer_mut(&place).ok_or_else(|| gone(&place))?;
-            if layer.tools.contains_key(&name) {
-                return Err(match place {
-                    Place::Global => RegistryError::duplicate_global(&name),
-                    Place::Scope { .. } => RegistryError::duplicate_in_scope(&name),
-                });
-            }
-            layer
-                .tools
-                .insert(Arc::clone(&name), ToolEntry { id, definition });
-            changes.changed = true;
-            changes.events.push(RegistryEvent::ToolRegistered {
-                name: name.to_string(),
+        let schema = ToolSchema {
+            name: name.to_string(),
+            description: definition.description().to_owned(),
+            parameters: definition.shared_parameters(),
+        };
+        Ok(Self {
+            name,
+            entry: ToolEntry {
+                id: 0,
+                definition,
+                schema,
+            },
+        })
+    }
+}
+
+/// Puts `tool` into `layer` under `id`; refuses a name the layer already has.
+fn insert(
+    layer: &mut Layer,
+    place: &Place,
+    id: u64,
+    tool: Prepared,
+    changes: &mut Changes,
+) -> Result<(), RegistryError> {
+    let Prepared { name, mut entry } = tool;
+    match layer.tools.entry(name) {
+        std::collections::hash_map::Entry::Occupied(taken) => Err(duplicate(place, taken.key())),
+        std::collections::hash_map::Entry::Vacant(free) => {
+            changes.announce(|| RegistryEvent::ToolRegistered {
+                name: free.key().to_string(),
                 agent: place.agent().cloned(),
             });
+            entry.id = id;
+            free.insert(entry);
+            changes.changed = true;
             Ok(())
+        }
+    }
+}
+
+impl Core {
+    pub(crate) fn register_tool(
+        self: &Arc<Self>,
+        place: Place,
+        definition: Arc<dyn ToolDefinition>,
+    ) -> Result<Registration, RegistryError> {
+        let tool = Prepared::new(definition)?;
+        let name = Arc::clone(&tool.name);
+        let id = self.next_id();
+        self.update(|state, changes| {
+            let layer = state.layer_mut(&place).ok_or_else(|| gone(&place))?;
+            insert(layer, &place, id, tool, changes)
         })?;
         Ok(Registration::new(self, place, id, Item::Tool(name)))
+    }
+
+    /// Registers every tool of `definitions` in one change, or none of them.
+    pub(crate) fn register_tools(
+        self: &Arc<Self>,
+        place: Place,
+        definitions: Vec<Arc<dyn ToolDefinition>>,
+    ) -> Result<Vec<Registration>, RegistryError> {
+        let tools: Vec<Prepared> = definitions
+            .into_iter()
+            .map(Prepared::new)
+            .collect::<Result<_, _>>()?;
+        let mut seen: HashSet<&str, NameHash> =
+            HashSet::with_capacity_and_hasher(tools.len(), NameHash::default());
+        if let Some(twice) = tools.iter().find(|tool| !seen.insert(&tool.name)) {
+            return Err(duplicate(&place, &twice.name));
+        }
+        drop(seen);
+        let names: Vec<Arc<str>> = tools.iter().map(|tool| Arc::clone(&tool.name)).collect();
+        let first = self.next_ids(tools.len() as u64);
+        self.update(|state, changes| {
+            let layer = state.layer_mut(&place).ok_or_else(|| gone(&place))?;
+            if let Some(taken) = tools
+                .iter()
+                .find(|tool| layer.tools.contains_key(&tool.name))
+            {
+                return Err(duplicate(&place, &taken.name));
+            }
+            layer.tools.reserve(tools.len());
+            for (id, tool) in (first..).zip(tools) {
+                insert(layer, &place, id, tool, changes)?;
+            }
+            Ok(())
+        })?;
+        Ok((first..)
+            .zip(names)
+            .map(|(id, name)| Registration::new(self, place.clone(), id, Item::Tool(name)))
+            .collect())
     }
 
     pub(crate) fn add_hook(
@@ -70,8 +156,8 @@ impl Core {
         hook: AnyHook,
     ) -> Result<Registration, RegistryError> {
         let id = self.next_id();
-        self.update(|snapshot, changes| {
-            let layer = snapshot.layer_mut(&place).ok_or_else(|| gone(&place))?;
+        self.update(|state, changes| {
+            let layer = state.layer_mut(&place).ok_or_else(|| gone(&place))?;
             layer.hooks.add(id, hook);
             changes.changed = true;
             Ok(())
@@ -99,12 +185,14 @@ impl Core {
             agent: agent.clone(),
             instance,
         };
-        self.update(|snapshot, changes| {
+        self.update(|state, changes| {
             let compiled = {
-                let known = snapshot.global.sorted_names();
-                CompiledRestriction::compile(restriction, &known)?
+                let (_, scope) = state.layer(&place).ok_or_else(|| gone(&place))?;
+                let scope = scope.ok_or_else(|| gone(&place))?;
+                let inherited = InheritedTools::of(state, scope);
+                CompiledRestriction::compile(restriction, &inherited)?
             };
-            let scope = snapshot
+            let scope = state
                 .scope_mut(agent, instance)
                 .ok_or_else(|| gone(&place))?;
             scope.restrictions.push((id, compiled));
@@ -115,8 +203,10 @@ impl Core {
     }
 
     pub(crate) fn set_approver(&self, approver: Option<Arc<dyn Approver>>) {
-        infallible(self.update(|snapshot, changes| {
-            snapshot.approver = approver;
+        infallible(self.update(|state, changes| {
+            if let Some(old) = std::mem::replace(&mut state.approver, approver) {
+                changes.garbage.push(Box::new(old));
+            }
             changes.changed = true;
             Ok(())
         }));
@@ -125,8 +215,8 @@ impl Core {
     /// Adds a hook to the global layer, which always exists.
     pub(crate) fn add_global_hook(self: &Arc<Self>, hook: AnyHook) -> Registration {
         let id = self.next_id();
-        infallible(self.update(|snapshot, changes| {
-            Arc::make_mut(&mut snapshot.global).hooks.add(id, hook);
+        infallible(self.update(|state, changes| {
+            state.global.hooks.add(id, hook);
             changes.changed = true;
             Ok(())
         }));
@@ -140,17 +230,18 @@ impl Core {
         parent: Option<&AgentId>,
     ) -> Result<u64, RegistryError> {
         let instance = self.next_id();
-        self.update(|snapshot, changes| {
-            if snapshot.scopes.contains_key(agent) {
+        self.update(|state, changes| {
+            if state.scopes.contains_key(agent) {
                 return Err(RegistryError::scope_exists(agent.as_str()));
             }
             let chain: Arc<[AgentId]> = match parent {
                 None => Arc::from([agent.clone()]),
                 Some(parent) => {
-                    let parent_scope = snapshot
+                    let parent_scope = state
                         .scopes
-                        .get(parent)
+                        .get_mut(parent)
                         .ok_or_else(|| RegistryError::unknown_parent(parent.as_str()))?;
+                    parent_scope.children.insert(agent.clone());
                     parent_scope
                         .chain
                         .iter()
@@ -162,42 +253,45 @@ impl Core {
             let scope = ScopeState {
                 instance,
                 chain,
+                children: HashSet::new(),
                 layer: Layer::default(),
                 restrictions: Vec::new(),
             };
-            snapshot.scopes.insert(agent.clone(), Arc::new(scope));
+            state.scopes.insert(agent.clone(), scope);
             changes.changed = true;
             Ok(instance)
         })
     }
 
     /// Disposes the scope of `agent` (if it is still instance `instance`) and every descendant
-    /// scope, with all their tools, hooks and restrictions.
+    /// scope, with all their tools, hooks and restrictions. Disposal events come scope by scope,
+    /// the disposed scope first and then its descendants depth first (children in name order),
+    /// each scope's tools in name order.
     pub(crate) fn dispose_scope(&self, agent: &AgentId, instance: u64) -> bool {
-        infallible(self.update(|snapshot, changes| {
-            if !snapshot.has_place(&Place::Scope {
-                agent: agent.clone(),
-                instance,
-            }) {
+        infallible(self.update(|state, changes| {
+            let Some(scope) = state.scope_mut(agent, instance) else {
                 return Ok(false);
+            };
+            let parent = scope.parent().cloned();
+            if let Some(parent) = parent.and_then(|parent| state.scopes.get_mut(&parent)) {
+                parent.children.remove(agent);
             }
-            let doomed: Vec<AgentId> = snapshot
-                .scopes
-                .iter()
-                .filter(|(_, scope)| scope.chain.contains(agent))
-                .map(|(id, _)| id.clone())
-                .collect();
-            for id in doomed {
-                if let Some(scope) = snapshot.scopes.remove(&id) {
-                    let mut names: Vec<&Arc<str>> = scope.layer.tools.keys().collect();
-                    names.sort_unstable();
-                    changes.events.extend(names.into_iter().map(|name| {
-                        RegistryEvent::ToolDisposed {
-                            name: name.to_string(),
-                            agent: Some(id.clone()),
-                        }
-                    }));
+            let mut doomed = vec![agent.clone()];
+            while let Some(id) = doomed.pop() {
+                let Some(scope) = state.scopes.remove(&id) else {
+                    continue;
+                };
+                for name in scope.layer.sorted_names() {
+                    changes.announce(|| RegistryEvent::ToolDisposed {
+                        name: name.to_owned(),
+                        agent: Some(id.clone()),
+                    });
                 }
+                let mut children: Vec<&AgentId> = scope.children.iter().collect();
+                // Popped last-in first-out: push the names in reverse for name order.
+                children.sort_unstable_by(|a, b| b.cmp(a));
+                doomed.extend(children.into_iter().cloned());
+                changes.garbage.push(Box::new(scope));
             }
             changes.changed = true;
             Ok(true)
@@ -209,8 +303,8 @@ impl Core {
         if let Item::Listener = item {
             return self.remove_listener(id);
         }
-        infallible(self.update(|snapshot, changes| {
-            let removed = remove_from(snapshot, place, id, item, changes);
+        infallible(self.update(|state, changes| {
+            let removed = remove_from(state, place, id, item, changes);
             changes.changed = removed;
             Ok(removed)
         }))
@@ -218,16 +312,9 @@ impl Core {
 
     /// Whether one registration is still there.
     pub(crate) fn is_registered(&self, place: &Place, id: u64, item: &Item) -> bool {
-        let snapshot = self.snapshot();
-        if !snapshot.has_place(place) {
+        let state = self.read();
+        let Some((layer, scope)) = state.layer(place) else {
             return false;
-        }
-        let (layer, scope) = match place {
-            Place::Global => (&*snapshot.global, None),
-            Place::Scope { agent, .. } => match snapshot.scopes.get(agent) {
-                Some(scope) => (&scope.layer, Some(scope)),
-                None => return false,
-            },
         };
         match item {
             Item::Tool(name) => layer.tools.get(name).is_some_and(|entry| entry.id == id),
@@ -241,7 +328,7 @@ impl Core {
 }
 
 fn remove_from(
-    snapshot: &mut Snapshot,
+    state: &mut RegistryState,
     place: &Place,
     id: u64,
     item: &Item,
@@ -249,32 +336,40 @@ fn remove_from(
 ) -> bool {
     match item {
         Item::Tool(name) => {
-            let Some(layer) = snapshot.layer_mut(place) else {
+            let Some(layer) = state.layer_mut(place) else {
                 return false;
             };
             if layer.tools.get(name).is_none_or(|entry| entry.id != id) {
                 return false;
             }
-            layer.tools.remove(name);
-            changes.events.push(RegistryEvent::ToolDisposed {
+            if let Some(entry) = layer.tools.remove(name) {
+                changes.garbage.push(Box::new(entry));
+            }
+            changes.announce(|| RegistryEvent::ToolDisposed {
                 name: name.to_string(),
                 agent: place.agent().cloned(),
             });
             true
         }
-        Item::Hook => snapshot
+        Item::Hook => state
             .layer_mut(place)
-            .is_some_and(|layer| layer.hooks.remove(id)),
+            .is_some_and(|layer| layer.hooks.remove(id, &mut changes.garbage)),
         Item::Restriction => {
             let Place::Scope { agent, instance } = place else {
                 return false;
             };
-            let Some(scope) = snapshot.scope_mut(agent, *instance) else {
+            let Some(scope) = state.scope_mut(agent, *instance) else {
                 return false;
             };
-            let before = scope.restrictions.len();
-            scope.restrictions.retain(|(entry, _)| *entry != id);
-            scope.restrictions.len() != before
+            let Some(index) = scope
+                .restrictions
+                .iter()
+                .position(|(entry, _)| *entry == id)
+            else {
+                return false;
+            };
+            scope.restrictions.remove(index);
+            true
         }
         Item::Listener => false,
     }

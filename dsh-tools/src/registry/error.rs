@@ -16,7 +16,7 @@ pub enum RegistryErrorKind {
     InvalidDefinition,
     /// The definition's schema cannot be built or enforced (`UNSUPPORTED_SCHEMA`).
     UnsupportedSchema,
-    /// A restriction names tools the global layer does not have.
+    /// A restriction names tools the scope does not inherit.
     UnknownRestrictedTool,
     /// A restriction with neither `allow` nor `deny`.
     EmptyRestriction,
@@ -88,24 +88,28 @@ impl RegistryError {
         )
     }
 
+    /// `known`: the tools the scope inherits, sorted.
     pub(crate) fn empty_restriction(known: &[&str]) -> Self {
         Self::new(
             RegistryErrorKind::EmptyRestriction,
             format!(
                 "restrict() with an empty filter is a no-op: pass `allow` and/or `deny` (an \
-                 empty filter is almost always an empty configuration by mistake); known global \
-                 tools: {}",
+                 empty filter is almost always an empty configuration by mistake); known \
+                 inherited tools: {}",
                 known_list(known)
             ),
         )
     }
 
+    /// `unknown`: the names in the order the restriction gives them; `known`: the tools the
+    /// scope inherits, sorted.
     pub(crate) fn unknown_restricted(unknown: &[&str], known: &[&str]) -> Self {
         let named: Vec<String> = unknown.iter().map(|name| format!("\"{name}\"")).collect();
+        let noun = if unknown.len() == 1 { "tool" } else { "tools" };
         Self::new(
             RegistryErrorKind::UnknownRestrictedTool,
             format!(
-                "restrict() names unknown global tool(s) {}; known global tools: {}",
+                "restrict() names unknown inherited {noun} {}; known inherited tools: {}",
                 named.join(", "),
                 known_list(known)
             ),

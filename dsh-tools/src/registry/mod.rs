@@ -2,9 +2,15 @@
 //!
 //! The registry has a global layer and any number of agent scopes ([`ToolScope`]), each with an
 //! optional parent. A call made on behalf of an agent resolves tools through the agent's scope
-//! chain (its own tools shadow its ancestors', which shadow the global ones), sees the global
-//! tools its chain's restrictions admit, and runs the hooks of the global layer and of every
-//! scope of its chain.
+//! chain (its own tools shadow its ancestors', which shadow the global ones), sees the inherited
+//! tools its chain's restrictions admit ([`ToolRestriction`]), and runs the hooks of the global
+//! layer and of every scope of its chain.
+//!
+//! # Cost of a change
+//! Registering or disposing a tool, a hook or a restriction, and creating a scope, cost the same
+//! however many tools the registry holds (disposing a scope costs what it and its descendants
+//! hold): changes edit the registry in place under a lock, and a call reads everything it needs
+//! under that lock at once, so it sees the registry as it was at one moment.
 //!
 //! # Hook order
 //! Hooks of each kind run in this order: the global layer's, then each scope's from the farthest
@@ -91,10 +97,10 @@ impl Default for ToolRegistry {
 
 impl std::fmt::Debug for ToolRegistry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let snapshot = self.core.snapshot();
+        let state = self.core.read();
         f.debug_struct("ToolRegistry")
-            .field("global_tools", &snapshot.global.sorted_names())
-            .field("scopes", &snapshot.scopes.len())
+            .field("global_tools", &state.global.sorted_names())
+            .field("scopes", &state.scopes.len())
             .finish_non_exhaustive()
     }
 }
@@ -132,9 +138,26 @@ impl ToolRegistry {
 
     /// Registers a tool in the global layer. A second tool of the same name in the global layer
     /// is refused (agent scopes may shadow it); so are an empty name and `timeout_ms == Some(0)`.
+    /// The tool's name, description and parameters are read now, once: they are what
+    /// [`schemas`](Self::schemas) shows.
     pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
         self.core
             .register_tool(Place::Global, tool.into_definition())
+    }
+
+    /// Registers several tools in the global layer in one change, all or none: if any is refused
+    /// (for the reasons [`register`](Self::register) gives, or a name given twice), nothing is
+    /// registered. No call and no [`schemas`](Self::schemas) sees some of them without the
+    /// others; listeners hear one event per tool, in the order given. The handles come back in
+    /// the same order.
+    pub fn register_all<I>(&self, tools: I) -> Result<Vec<Registration>, RegistryError>
+    where
+        I: IntoIterator,
+        I::Item: IntoToolDefinition,
+    {
+        let definitions = tools.into_iter().map(IntoToolDefinition::into_definition);
+        self.core
+            .register_tools(Place::Global, definitions.collect())
     }
 
     /// The tool `name` resolves to for `agent` (`None`: the global layer).
@@ -145,8 +168,8 @@ impl ToolRegistry {
     /// The model-facing schemas of the tools visible to `agent` (`None`: the global layer),
     /// sorted by name. Cached until the registry changes, so repeated calls are cheap.
     pub fn schemas(&self, agent: Option<&AgentId>) -> Arc<[ToolSchema]> {
-        let snapshot = self.core.snapshot();
-        View::new(&snapshot, agent).schemas()
+        let state = self.core.read();
+        View::new(&state, agent).schemas()
     }
 
     /// Runs one call through the pipeline. Never fails and never panics: every outcome is a
@@ -174,12 +197,11 @@ impl ToolRegistry {
 
     /// The existing scope of `agent`.
     pub fn scope(&self, agent: &AgentId) -> Option<ToolScope> {
-        let snapshot = self.core.snapshot();
-        let scope = snapshot.scopes.get(agent)?;
+        let instance = self.core.read().scopes.get(agent)?.instance;
         Some(ToolScope::new(
             Arc::clone(&self.core),
             agent.clone(),
-            scope.instance,
+            instance,
         ))
     }
 

@@ -1,25 +1,39 @@
-//! [`ToolRestriction`]: a scope's filter over the global layer, and its compiled form.
+//! [`ToolRestriction`]: a scope's filter over the tools it inherits, and its compiled form.
 //!
-//! A restriction masks global tools only; a scope's own (and its ancestors') tools are never
-//! masked. Restrictions along a scope chain intersect: a global tool is visible in a scope only if
-//! every restriction of the scope and of each ancestor admits it. A deny-only filter admits
-//! globals registered later; an `allow` list excludes them.
+//! A scope inherits the global layer's tools and the own tools of each of its ancestors. A
+//! restriction masks inherited tools only — never the scope's own, which it registered itself —
+//! and it reaches the scope's descendants: for a call, a tool found in some layer stays visible
+//! only if every restriction of every scope below that layer, down to the call's own scope,
+//! admits its name. So restrictions intersect, an ancestor's restriction also masks what its own
+//! ancestors registered, and a scope's own tool is masked by its descendants' restrictions only
+//! (for them, it is inherited).
+//!
+//! Restrictions go by name. An `allow` list admits only the names it lists, so a tool an
+//! ancestor registers later under another name stays hidden; a deny-only filter hides only the
+//! names it lists, so such a tool is admitted. A scope's own tool that shadows an inherited one of
+//! the same name is still visible to the scope when the restriction names it (the scope's own is
+//! never masked), and the name must be an inherited tool when the restriction is made: naming a
+//! tool that is only the scope's own, or no tool at all, is refused.
 
 use std::collections::HashSet;
 
 use crate::registry::error::RegistryError;
+use crate::registry::name_hash::NameHash;
+use crate::registry::state::{Layer, RegistryState, ScopeState};
 
-/// A filter over the global tools a scope (and its descendants) can see.
+/// A filter over the inherited tools a scope (and its descendants) can see.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ToolRestriction {
-    /// When set, only these global tools stay visible (`Some(vec![])` hides every global).
+    /// When set, only these inherited tools stay visible (`Some(vec![])` hides every inherited
+    /// tool).
     pub allow: Option<Vec<String>>,
-    /// These global tools are hidden.
+    /// These inherited tools are hidden.
     pub deny: Vec<String>,
 }
 
 impl ToolRestriction {
-    /// Only `names` of the global layer stay visible.
+    /// Only `names` of the inherited tools stay visible; inherited tools registered later under
+    /// other names stay hidden.
     pub fn allow<I, S>(names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -31,7 +45,8 @@ impl ToolRestriction {
         }
     }
 
-    /// `names` of the global layer are hidden; every other global, including later ones, stays.
+    /// `names` of the inherited tools are hidden; every other inherited tool, including later
+    /// ones, stays visible.
     pub fn deny<I, S>(names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -55,39 +70,82 @@ impl ToolRestriction {
     }
 }
 
-/// A restriction checked against the global layer, ready for lookups.
+/// The tools a scope inherits: the global layer's and each ancestor scope's own.
+pub(crate) struct InheritedTools<'s> {
+    layers: Vec<&'s Layer>,
+}
+
+impl<'s> InheritedTools<'s> {
+    pub(crate) fn of(state: &'s RegistryState, scope: &ScopeState) -> Self {
+        let ancestors = &scope.chain[..scope.chain.len().saturating_sub(1)];
+        let layers = std::iter::once(&state.global)
+            .chain(
+                ancestors
+                    .iter()
+                    .filter_map(|agent| state.scopes.get(agent))
+                    .map(|ancestor| &ancestor.layer),
+            )
+            .collect();
+        Self { layers }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.layers
+            .iter()
+            .any(|layer| layer.tools.contains_key(name))
+    }
+
+    /// Every inherited name once, sorted.
+    fn sorted_names(&self) -> Vec<&'s str> {
+        let mut names: Vec<&str> = self
+            .layers
+            .iter()
+            .flat_map(|layer| layer.tools.keys().map(|name| &**name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+}
+
+/// A restriction checked against the inherited tools, ready for lookups.
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledRestriction {
-    allow: Option<HashSet<String>>,
-    deny: HashSet<String>,
+    allow: Option<HashSet<Box<str>, NameHash>>,
+    deny: HashSet<Box<str>, NameHash>,
 }
 
 impl CompiledRestriction {
-    /// Checks `restriction` against the global tool names `known` (sorted).
+    /// Checks `restriction` against the tools the scope inherits.
     pub(crate) fn compile(
         restriction: ToolRestriction,
-        known: &[&str],
+        inherited: &InheritedTools<'_>,
     ) -> Result<Self, RegistryError> {
         if restriction.allow.is_none() && restriction.deny.is_empty() {
-            return Err(RegistryError::empty_restriction(known));
+            return Err(RegistryError::empty_restriction(&inherited.sorted_names()));
         }
         let mut unknown: Vec<&str> = Vec::new();
         let named = restriction.allow.iter().flatten().chain(&restriction.deny);
         for name in named {
-            if known.binary_search(&name.as_str()).is_err() && !unknown.contains(&name.as_str()) {
+            if !inherited.contains(name) && !unknown.contains(&name.as_str()) {
                 unknown.push(name);
             }
         }
         if !unknown.is_empty() {
-            return Err(RegistryError::unknown_restricted(&unknown, known));
+            return Err(RegistryError::unknown_restricted(
+                &unknown,
+                &inherited.sorted_names(),
+            ));
         }
+        let set = |names: Vec<String>| names.into_iter().map(String::into_boxed_str).collect();
         Ok(Self {
-            allow: restriction.allow.map(|names| names.into_iter().collect()),
-            deny: restriction.deny.into_iter().collect(),
+            allow: restriction.allow.map(set),
+            deny: set(restriction.deny),
         })
     }
 
-    /// Whether the global tool `name` stays visible under this restriction.
+    /// Whether an inherited tool `name` stays visible under this restriction.
+    #[inline]
     pub(crate) fn admits(&self, name: &str) -> bool {
         self.allow.as_ref().is_none_or(|allow| allow.contains(name)) && !self.deny.contains(name)
     }

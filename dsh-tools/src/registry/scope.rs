@@ -2,8 +2,9 @@
 //!
 //! Everything registered through a scope lives in it: its tools are visible to calls of the scope
 //! and its descendants (shadowing globals and ancestors' tools of the same name), its hooks and
-//! guards apply to those calls only, and its restrictions mask global tools for them. Disposing
-//! the scope removes all of it, together with every descendant scope.
+//! guards apply to those calls only, and its restrictions mask the tools it inherits (the global
+//! layer's and its ancestors' own) for them. Disposing the scope removes all of it, together with
+//! every descendant scope.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -66,8 +67,8 @@ impl ToolScope {
 
     /// The parent scope's agent.
     pub fn parent(&self) -> Option<AgentId> {
-        let snapshot = self.core.snapshot();
-        let scope = snapshot.scopes.get(&self.agent)?;
+        let state = self.core.read();
+        let scope = state.scopes.get(&self.agent)?;
         (scope.instance == self.instance)
             .then(|| scope.parent().cloned())
             .flatten()
@@ -75,7 +76,7 @@ impl ToolScope {
 
     /// Whether the scope still exists.
     pub fn is_active(&self) -> bool {
-        self.core.snapshot().has_place(&self.place())
+        self.core.read().has_place(&self.place())
     }
 
     /// The registry this scope belongs to.
@@ -102,6 +103,18 @@ impl ToolScope {
             .register_tool(self.place(), tool.into_definition())
     }
 
+    /// Registers several tools in this scope in one change, all or none (see
+    /// [`ToolRegistry::register_all`]).
+    pub fn register_all<I>(&self, tools: I) -> Result<Vec<Registration>, RegistryError>
+    where
+        I: IntoIterator,
+        I::Item: IntoToolDefinition,
+    {
+        let definitions = tools.into_iter().map(IntoToolDefinition::into_definition);
+        self.core
+            .register_tools(self.place(), definitions.collect())
+    }
+
     /// The tool `name` resolves to in this scope.
     pub fn get(&self, name: &str) -> Option<Arc<dyn ToolDefinition>> {
         self.core.resolve(name, Some(&self.agent))
@@ -109,8 +122,8 @@ impl ToolScope {
 
     /// The model-facing schemas of the tools visible in this scope, sorted by name.
     pub fn schemas(&self) -> Arc<[ToolSchema]> {
-        let snapshot = self.core.snapshot();
-        View::new(&snapshot, Some(&self.agent)).schemas()
+        let state = self.core.read();
+        View::new(&state, Some(&self.agent)).schemas()
     }
 
     /// Runs `input` on behalf of this scope's agent.
@@ -122,8 +135,11 @@ impl ToolScope {
             .execute(input.with_agent(self.agent.clone()))
     }
 
-    /// Masks global tools for this scope and its descendants. Names must be global tools; an
-    /// empty filter is refused. Restrictions intersect with earlier ones and with ancestors'.
+    /// Masks inherited tools — the global layer's and every ancestor scope's own, never this
+    /// scope's own — for this scope and its descendants. Every name must be an inherited tool
+    /// (one the scope only has as its own is refused, as is an empty filter). Restrictions
+    /// intersect with earlier ones and with ancestors'. See [`ToolRestriction`] for tools
+    /// registered later and for shadowing.
     pub fn restrict(&self, restriction: ToolRestriction) -> Result<Registration, RegistryError> {
         self.core.restrict(&self.agent, self.instance, restriction)
     }

@@ -1,13 +1,16 @@
-//! The registry's data: an immutable [`Snapshot`] of every layer, replaced as a whole on each
-//! change.
+//! The registry's data: every layer, edited in place under the registry's lock.
 //!
-//! Readers take an `Arc<Snapshot>` and never lock again for the rest of a call, so a call sees one
-//! consistent state. A change clones the snapshot shallowly (each layer sits behind its own `Arc`)
-//! and copies only the layer it touches. This file owns the data and its copy-on-write edits;
-//! what a call sees through it is `view.rs`.
+//! A call reads what it needs — the definition its name resolves to, the hooks that apply, the
+//! restrictions along its scope chain — under one read lock, so everything it sees is from one
+//! moment; a change takes the write lock and edits only what it touches, so registering,
+//! disposing and changing scopes cost the same however many tools there are. Nothing here calls
+//! code of the host while the lock is held: what a change removes is handed back to be dropped
+//! after the lock is released (a definition's or hook's `Drop` may use the registry). This file
+//! owns the data and its edits; what a call sees through it is `view.rs`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::any::Any;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::definition::{ToolDefinition, ToolSchema};
 use crate::execution::AgentId;
@@ -22,11 +25,14 @@ use crate::policy::approval::Approver;
 use crate::registry::name_hash::NameHash;
 use crate::registry::restriction::CompiledRestriction;
 
-/// One registered tool.
-#[derive(Clone)]
+/// Whatever an edit removed, dropped once the lock is released.
+pub(crate) type Garbage = Vec<Box<dyn Any>>;
+
+/// One registered tool, with its model-facing schema built once at registration.
 pub(crate) struct ToolEntry {
     pub(crate) id: u64,
     pub(crate) definition: Arc<dyn ToolDefinition>,
+    pub(crate) schema: ToolSchema,
 }
 
 /// A hook of any kind, on its way into a layer.
@@ -39,7 +45,8 @@ pub(crate) enum AnyHook {
     CallObserver(Arc<dyn CallObserver>),
 }
 
-/// The hooks of one layer, each kind in registration order.
+/// The hooks of one layer, each kind in registration order. Each list is shared with the calls
+/// that captured it, so an edit replaces the list instead of changing it.
 #[derive(Clone, Default)]
 pub(crate) struct HookSet {
     pub(crate) pre_execute: HookList<dyn PreExecuteHook>,
@@ -48,6 +55,20 @@ pub(crate) struct HookSet {
     pub(crate) post_execute: HookList<dyn PostExecuteHook>,
     pub(crate) observers: HookList<dyn ResultObserver>,
     pub(crate) call_observers: HookList<dyn CallObserver>,
+}
+
+/// Removes `id` from `list`, keeping the old list (and so the removed hook) in `garbage`.
+fn remove_into<T: ?Sized + Send + Sync + 'static>(
+    list: &mut HookList<T>,
+    id: u64,
+    garbage: &mut Garbage,
+) -> bool {
+    let old = Arc::clone(list);
+    let removed = remove_entry(list, id);
+    if removed {
+        garbage.push(Box::new(old));
+    }
+    removed
 }
 
 impl HookSet {
@@ -67,13 +88,13 @@ impl HookSet {
     }
 
     /// Removes the hook registered as `id`, whatever its kind.
-    pub(crate) fn remove(&mut self, id: u64) -> bool {
-        remove_entry(&mut self.pre_execute, id)
-            || remove_entry(&mut self.guards, id)
-            || remove_entry(&mut self.wrappers, id)
-            || remove_entry(&mut self.post_execute, id)
-            || remove_entry(&mut self.observers, id)
-            || remove_entry(&mut self.call_observers, id)
+    pub(crate) fn remove(&mut self, id: u64, garbage: &mut Garbage) -> bool {
+        remove_into(&mut self.pre_execute, id, garbage)
+            || remove_into(&mut self.guards, id, garbage)
+            || remove_into(&mut self.wrappers, id, garbage)
+            || remove_into(&mut self.post_execute, id, garbage)
+            || remove_into(&mut self.observers, id, garbage)
+            || remove_into(&mut self.call_observers, id, garbage)
     }
 
     /// Whether no hook of any kind is registered.
@@ -101,7 +122,7 @@ impl HookSet {
 }
 
 /// The tools and hooks of one layer (the global layer or one scope).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct Layer {
     pub(crate) tools: HashMap<Arc<str>, ToolEntry, NameHash>,
     pub(crate) hooks: HookSet,
@@ -117,12 +138,13 @@ impl Layer {
 }
 
 /// One agent scope.
-#[derive(Clone)]
 pub(crate) struct ScopeState {
     /// Tells this scope from an earlier one of the same agent that was disposed.
     pub(crate) instance: u64,
     /// The scope's agent and its ancestors, farthest ancestor first, this agent last.
     pub(crate) chain: Arc<[AgentId]>,
+    /// The scopes created inside this one, which go when it goes.
+    pub(crate) children: HashSet<AgentId>,
     pub(crate) layer: Layer,
     pub(crate) restrictions: Vec<(u64, CompiledRestriction)>,
 }
@@ -152,71 +174,78 @@ impl Place {
     }
 }
 
-/// Everything the registry holds at one moment.
-pub(crate) struct Snapshot {
+/// Everything the registry holds.
+pub(crate) struct RegistryState {
+    /// Bumped by every change; a call remembers the one it started in.
     pub(crate) generation: u64,
-    pub(crate) global: Arc<Layer>,
-    pub(crate) scopes: HashMap<AgentId, Arc<ScopeState>>,
+    pub(crate) global: Layer,
+    pub(crate) scopes: HashMap<AgentId, ScopeState>,
     pub(crate) approver: Option<Arc<dyn Approver>>,
+    /// Emptied by every change.
     pub(crate) schemas: SchemaCache,
 }
 
-/// Model-facing schemas computed from one snapshot, per scope.
+/// Model-facing schemas computed since the last change, per scope.
 #[derive(Default)]
 pub(crate) struct SchemaCache {
     pub(crate) global: OnceLock<Arc<[ToolSchema]>>,
     pub(crate) scoped: Mutex<HashMap<AgentId, Arc<[ToolSchema]>>>,
 }
 
-impl Snapshot {
+impl SchemaCache {
+    /// Whether nothing was computed since the last change.
+    pub(crate) fn is_empty(&mut self) -> bool {
+        self.global.get().is_none()
+            && self
+                .scoped
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_empty()
+    }
+}
+
+impl RegistryState {
     pub(crate) fn empty() -> Self {
         Self {
             generation: 0,
-            global: Arc::default(),
+            global: Layer::default(),
             scopes: HashMap::new(),
             approver: None,
             schemas: SchemaCache::default(),
         }
     }
 
-    /// A copy to edit: layers are shared until touched, caches start empty.
-    pub(crate) fn to_edit(&self) -> Self {
-        Self {
-            generation: self.generation + 1,
-            global: Arc::clone(&self.global),
-            scopes: self.scopes.clone(),
-            approver: self.approver.clone(),
-            schemas: SchemaCache::default(),
-        }
-    }
-
-    /// The scope at `place`, if it is still the same scope.
+    /// The scope of `agent`, if it is still instance `instance`.
     pub(crate) fn scope_mut(&mut self, agent: &AgentId, instance: u64) -> Option<&mut ScopeState> {
-        let scope = self.scopes.get_mut(agent)?;
-        if scope.instance != instance {
-            return None;
-        }
-        Some(Arc::make_mut(scope))
+        self.scopes
+            .get_mut(agent)
+            .filter(|scope| scope.instance == instance)
     }
 
     /// The layer at `place`, if it still exists.
     pub(crate) fn layer_mut(&mut self, place: &Place) -> Option<&mut Layer> {
         match place {
-            Place::Global => Some(Arc::make_mut(&mut self.global)),
+            Place::Global => Some(&mut self.global),
             Place::Scope { agent, instance } => self
                 .scope_mut(agent, *instance)
                 .map(|scope| &mut scope.layer),
         }
     }
 
-    /// Whether `place` still exists.
-    pub(crate) fn has_place(&self, place: &Place) -> bool {
+    /// The layer at `place` and, for a scope, the scope, if it still exists.
+    pub(crate) fn layer(&self, place: &Place) -> Option<(&Layer, Option<&ScopeState>)> {
         match place {
-            Place::Global => true,
+            Place::Global => Some((&self.global, None)),
             Place::Scope { agent, instance } => self
                 .scopes
                 .get(agent)
-                .is_some_and(|scope| scope.instance == *instance),
+                .filter(|scope| scope.instance == *instance)
+                .map(|scope| (&scope.layer, Some(scope))),
         }
+    }
+
+    /// Whether `place` still exists.
+    pub(crate) fn has_place(&self, place: &Place) -> bool {
+        self.layer(place).is_some()
     }
 }

@@ -1,13 +1,14 @@
-//! What one scope sees in one snapshot: which tool a name resolves to, which hooks apply to a
-//! call and in which order, and the model-facing schemas.
+//! What one scope sees of the registry at one moment: which tool a name resolves to, which hooks
+//! apply to a call and in which order, and the model-facing schemas.
 //!
-//! Resolution: the scope's own tools first, then its ancestors' (nearest first), then the global
-//! layer if every restriction along the chain admits the name. Hooks apply in this order: the
-//! global layer's, then each scope's from the farthest ancestor to the call's own, each layer in
-//! registration order. Calls in the global layer (no agent, or an agent with no scope) see only
-//! the global layer.
+//! Resolution: the nearest layer that has the name decides — the scope's own, then its
+//! ancestors' (nearest first), then the global layer — and the tool is visible if every
+//! restriction of the scopes below that layer admits the name (see `restriction.rs`). Hooks
+//! apply in this order: the global layer's, then each scope's from the farthest ancestor to the
+//! call's own, each layer in registration order. Calls in the global layer (no agent, or an agent
+//! with no scope) see only the global layer.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
 use crate::definition::{ToolDefinition, ToolSchema};
@@ -20,7 +21,8 @@ use crate::pipeline::post_execute::PostExecuteHook;
 use crate::pipeline::pre_execute::PreExecuteHook;
 use crate::pipeline::wrapper::ExecuteLayer;
 use crate::policy::approval::Approver;
-use crate::registry::state::{HookSet, ScopeState, Snapshot};
+use crate::registry::name_hash::NameHash;
+use crate::registry::state::{HookSet, Layer, RegistryState, ScopeState, ToolEntry};
 
 /// The hooks of every kind that apply to one call (`None` where there are none), and the
 /// approver.
@@ -47,44 +49,51 @@ impl HookPlan {
     }
 }
 
-/// A snapshot seen from one scope (or from the global layer).
+/// The registry seen from one scope (or from the global layer).
 pub(crate) struct View<'s> {
-    snapshot: &'s Snapshot,
+    state: &'s RegistryState,
     /// Farthest ancestor first; empty for the global layer.
     chain: Vec<&'s ScopeState>,
 }
 
 impl<'s> View<'s> {
     #[inline]
-    pub(crate) fn new(snapshot: &'s Snapshot, agent: Option<&AgentId>) -> Self {
+    pub(crate) fn new(state: &'s RegistryState, agent: Option<&AgentId>) -> Self {
         let chain = agent
-            .and_then(|agent| snapshot.scopes.get(agent))
+            .and_then(|agent| state.scopes.get(agent))
             .map(|scope| {
                 scope
                     .chain
                     .iter()
-                    .filter_map(|id| snapshot.scopes.get(id).map(|scope| &**scope))
+                    .filter_map(|id| state.scopes.get(id))
                     .collect()
             })
             .unwrap_or_default();
-        Self { snapshot, chain }
+        Self { state, chain }
     }
 
     /// The definition `name` resolves to here.
     #[inline]
     pub(crate) fn resolve(&self, name: &str) -> Option<&'s Arc<dyn ToolDefinition>> {
-        for scope in self.chain.iter().rev() {
-            if let Some(entry) = scope.layer.tools.get(name) {
-                return Some(&entry.definition);
-            }
-        }
-        let entry = self.snapshot.global.tools.get(name)?;
-        self.admits_global(name).then_some(&entry.definition)
+        self.resolve_entry(name).map(|entry| &entry.definition)
     }
 
     #[inline]
-    fn admits_global(&self, name: &str) -> bool {
-        self.chain.iter().all(|scope| {
+    fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+        for (depth, scope) in self.chain.iter().enumerate().rev() {
+            if let Some(entry) = scope.layer.tools.get(name) {
+                return self.admits(name, depth + 1).then_some(entry);
+            }
+        }
+        let entry = self.state.global.tools.get(name)?;
+        self.admits(name, 0).then_some(entry)
+    }
+
+    /// Whether the restrictions of the chain's scopes from `below` down to the call's own admit
+    /// an inherited tool `name` (a tool of the layer just above `chain[below]`).
+    #[inline]
+    fn admits(&self, name: &str, below: usize) -> bool {
+        self.chain[below..].iter().all(|scope| {
             scope
                 .restrictions
                 .iter()
@@ -92,14 +101,14 @@ impl<'s> View<'s> {
         })
     }
 
-    /// The approver installed when the snapshot was taken.
+    /// The approver installed now.
     fn approver(&self) -> Option<&'s Arc<dyn Approver>> {
-        self.snapshot.approver.as_ref()
+        self.state.approver.as_ref()
     }
 
     /// The hooks of one kind that apply here, in order; `None` when there are none.
     fn hooks<T: ?Sized>(&self, pick: fn(&HookSet) -> &HookList<T>) -> Option<HookList<T>> {
-        let global = pick(&self.snapshot.global.hooks);
+        let global = pick(&self.state.global.hooks);
         if self
             .chain
             .iter()
@@ -122,7 +131,7 @@ impl<'s> View<'s> {
     /// Every hook that applies here, resolved once for a call; `None` when no hook applies.
     #[inline]
     pub(crate) fn plan(&self) -> Option<HookPlan> {
-        if self.chain.is_empty() && self.snapshot.global.hooks.is_empty() {
+        if self.chain.is_empty() && self.state.global.hooks.is_empty() {
             return None;
         }
         let plan = HookPlan {
@@ -137,44 +146,60 @@ impl<'s> View<'s> {
         (!plan.is_empty()).then_some(plan)
     }
 
-    /// The model-facing schemas of every visible tool, sorted by name, cached per snapshot.
+    /// The model-facing schemas of every visible tool, sorted by name, cached until the next
+    /// change.
     pub(crate) fn schemas(&self) -> Arc<[ToolSchema]> {
-        let cache = &self.snapshot.schemas;
+        let cache = &self.state.schemas;
         let Some(own) = self.chain.last() else {
             return Arc::clone(cache.global.get_or_init(|| self.compute_schemas()));
         };
-        let agent = own.chain.last().cloned();
-        let Some(agent) = agent else {
+        let Some(agent) = own.chain.last() else {
             return self.compute_schemas();
         };
         let mut scoped = cache.scoped.lock().unwrap_or_else(PoisonError::into_inner);
-        Arc::clone(
-            scoped
-                .entry(agent)
-                .or_insert_with(|| self.compute_schemas()),
-        )
+        if let Some(schemas) = scoped.get(agent) {
+            return Arc::clone(schemas);
+        }
+        let schemas = self.compute_schemas();
+        scoped.insert(agent.clone(), Arc::clone(&schemas));
+        schemas
     }
 
+    /// Each visible tool's schema (built at registration, its parameters shared), sorted by name.
     fn compute_schemas(&self) -> Arc<[ToolSchema]> {
-        let mut visible: BTreeMap<&str, &Arc<dyn ToolDefinition>> = BTreeMap::new();
-        for (name, entry) in &self.snapshot.global.tools {
-            if self.admits_global(name) {
-                visible.insert(name, &entry.definition);
+        let mut visible: Vec<&ToolSchema> = if self.chain.is_empty() {
+            self.state
+                .global
+                .tools
+                .values()
+                .map(|entry| &entry.schema)
+                .collect()
+        } else {
+            self.visible_in_chain()
+        };
+        visible.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        visible.into_iter().cloned().collect()
+    }
+
+    /// The schemas a scoped call sees: for each name, the nearest layer that has it decides, as
+    /// in `resolve`.
+    fn visible_in_chain(&self) -> Vec<&'s ToolSchema> {
+        let layers = self
+            .chain
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(depth, scope)| (&scope.layer, depth + 1))
+            .chain([(&self.state.global, 0)]);
+        let mut decided: HashMap<&str, Option<&ToolSchema>, NameHash> = HashMap::default();
+        for (layer, below) in layers {
+            let layer: &'s Layer = layer;
+            for (name, entry) in &layer.tools {
+                decided
+                    .entry(name)
+                    .or_insert_with(|| self.admits(name, below).then_some(&entry.schema));
             }
         }
-        // Farther scopes first so that nearer ones overwrite them: nearest wins, as in `resolve`.
-        for scope in &self.chain {
-            for (name, entry) in &scope.layer.tools {
-                visible.insert(name, &entry.definition);
-            }
-        }
-        visible
-            .into_values()
-            .map(|definition| ToolSchema {
-                name: definition.name().to_owned(),
-                description: definition.description().to_owned(),
-                parameters: definition.parameters().clone(),
-            })
-            .collect()
+        decided.into_values().flatten().collect()
     }
 }

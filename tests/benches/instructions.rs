@@ -1,0 +1,33 @@
+//! The figures of record: every case of every suite counted in instructions (callgrind), beside
+//! criterion's medians, as one table. `cargo bench -p dsh-tools-tests --bench instructions
+//! [-- --wall] [filters]`; see `dsh_tools_tests::bench` for how it counts and how to add cases.
+
+#[path = "suites/args.rs"]
+mod args;
+#[path = "suites/arrays.rs"]
+mod arrays;
+#[path = "suites/mcp.rs"]
+mod mcp;
+#[path = "suites/pipeline.rs"]
+mod pipeline;
+#[path = "suites/providers.rs"]
+mod providers;
+#[path = "suites/registry.rs"]
+mod registry;
+#[path = "suites/tools.rs"]
+mod tools;
+#[path = "suites/validate.rs"]
+mod validate;
+
+fn main() {
+    dsh_tools_tests::bench::table_main(&[
+        args::SUITE,
+        validate::SUITE,
+        arrays::SUITE,
+        tools::SUITE,
+        pipeline::SUITE,
+        registry::SUITE,
+        providers::SUITE,
+        mcp::SUITE,
+    ]);
+}

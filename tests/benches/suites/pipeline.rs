@@ -1,0 +1,255 @@
+//! Pipeline overhead, measured against a bare dynamic async call in the same run.
+//!
+//! * `d`: `HashMap<String, Arc<dyn Fn(Value) -> BoxFuture<Value>>>` lookup, call
+//!   and await (baseline `d` of the shared benchmark workload; the ratios are taken to it).
+//! * `d_same_input`: the same dispatch given the same prebuilt `ToolExecutionInput`s as
+//!   `no_hooks` (looked up by its name, called with its arguments, its two strings
+//!   dropped in the measured section). For context only: it shows what consuming the caller's
+//!   input costs a bare dispatch too.
+//! * `no_hooks`: `registry.execute` of a no-argument tool with a trivial body (a direct
+//!   `ToolDefinition`, the shape macro-generated tools have), given a ready `ToolExecutionInput`.
+//! * `no_hooks_building_input`: the same, building the input (two `String`s) per call.
+//! * `fn_tool`: the same tool written with `FnTool` (its handler gets owned arguments).
+//! * `budgeted`: `no_hooks` with a declared time budget, which the registry enforces: the body
+//!   runs under its deadline (a timer and a child token).
+//! * `hooks_N`: `no_hooks` with N pre-execute listeners, guards, execute layers,
+//!   post-execute listeners and result observers each (N = 1, 2, 3), to show linear growth.
+//!
+//! Every call runs on one current-thread runtime, entered once per measured section. Inputs are
+//! built before the section starts (their drop is measured), in batches of
+//! [`ASYNC_BATCH`](dsh_tools_tests::bench::ASYNC_BATCH).
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dsh_tools::{
+    BoxFuture, FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
+};
+use dsh_tools_tests::bench::{ASYNC_BATCH, Case, Meter, Suite, SuiteDef, Target, in_batches};
+use tokio::runtime::{Builder, Runtime};
+
+pub(crate) const SUITE: SuiteDef = SuiteDef::new("pipeline", suite);
+
+type DynTool = Arc<dyn Fn(Value) -> BoxFuture<'static, Value> + Send + Sync>;
+
+fn runtime() -> Runtime {
+    // Time is enabled for the budgeted case's timer; no case ever waits on it.
+    Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a current-thread runtime")
+}
+
+/// A no-argument tool with a trivial body, implemented the way generated code does.
+struct Noop {
+    parameters: Value,
+    timeout_ms: Option<u64>,
+}
+
+impl ToolDefinition for Noop {
+    fn name(&self) -> &str {
+        "noop"
+    }
+
+    fn description(&self) -> &str {
+        "Does nothing."
+    }
+
+    fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    fn timeout_ms(&self) -> Option<u64> {
+        self.timeout_ms
+    }
+
+    fn execute<'a>(
+        &'a self,
+        _arguments: &'a Value,
+        _run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async { Ok(Value::Null) })
+    }
+}
+
+fn registry_with_hooks(per_kind: usize) -> ToolRegistry {
+    noop_registry(per_kind, None)
+}
+
+/// A registry with `Noop` (with `timeout_ms`) and `per_kind` hooks of each kind.
+fn noop_registry(per_kind: usize, timeout_ms: Option<u64>) -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    let parameters = serde_json::json!({"type": "object", "properties": {}});
+    let _ = registry
+        .register(Noop {
+            parameters,
+            timeout_ms,
+        })
+        .expect("one tool");
+    for _ in 0..per_kind {
+        let _ = registry.on_pre_execute(|_, next| next.run());
+        let _ = registry.guard(|_| None);
+        let _ = registry.on_execute(|request, next| next.run(request));
+        let _ = registry.on_post_execute(|_, _, next| next.run());
+        let _ = registry.on_result(|_, _| ());
+    }
+    registry
+}
+
+fn input() -> ToolExecutionInput {
+    ToolExecutionInput::new("call-1", "noop", Value::Object(serde_json::Map::new()))
+}
+
+fn bare_tools() -> HashMap<String, DynTool> {
+    let mut tools: HashMap<String, DynTool> = HashMap::new();
+    let noop: DynTool = Arc::new(|_| Box::pin(async { Value::Null }));
+    tools.insert("noop".to_owned(), noop);
+    tools
+}
+
+fn fn_tool_registry() -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    let _ = registry
+        .register(
+            FnTool::builder("noop", "Does nothing.").handler(|_, _| async { Ok(Value::Null) }),
+        )
+        .expect("one tool");
+    registry
+}
+
+fn suite() -> Suite {
+    let rt = Rc::new(runtime());
+    let tools = Rc::new(bare_tools());
+    let mut suite = Suite::new("pipeline")
+        .timing(Duration::from_secs(1), Duration::from_secs(3))
+        .case({
+            let (rt, tools) = (Rc::clone(&rt), Rc::clone(&tools));
+            Case::custom(
+                "d",
+                "bare dynamic async call (d)",
+                move |iterations, meter| bare_calls(&rt, &tools, iterations, meter),
+            )
+        });
+    for per_kind in [0, 1, 2, 3] {
+        let registry = registry_with_hooks(per_kind);
+        let rt = Rc::clone(&rt);
+        let case = if per_kind == 0 {
+            Case::custom(
+                "no_hooks",
+                "`execute`, no-argument tool, no hooks",
+                move |iterations, meter| timed_calls(&rt, &registry, iterations, meter),
+            )
+            .target(Target::Ratio(4.0))
+        } else {
+            let id = ["hooks_1", "hooks_2", "hooks_3"][per_kind - 1];
+            Case::custom(
+                id,
+                format!(
+                    "the same with {per_kind} of each hook kind ({} hooks)",
+                    5 * per_kind
+                ),
+                move |iterations, meter| timed_calls(&rt, &registry, iterations, meter),
+            )
+            .target(Target::Note("linear in hooks"))
+        };
+        suite = suite.case(case.vs("d"));
+    }
+    let registry = registry_with_hooks(0);
+    let building = Rc::clone(&rt);
+    let fn_tool = fn_tool_registry();
+    let fn_tool_rt = Rc::clone(&rt);
+    suite
+        .case(
+            Case::custom(
+                "no_hooks_building_input",
+                "the same, building the input in the measured section",
+                move |iterations, meter| {
+                    calls_building_input(&building, &registry, iterations, meter)
+                },
+            )
+            .vs("d"),
+        )
+        .case(
+            Case::custom(
+                "fn_tool",
+                "the same tool written with `FnTool`",
+                move |iterations, meter| timed_calls(&fn_tool_rt, &fn_tool, iterations, meter),
+            )
+            .vs("d"),
+        )
+        .case({
+            let rt = Rc::clone(&rt);
+            let budgeted = noop_registry(0, Some(60_000));
+            Case::custom(
+                "budgeted",
+                "the same with a time budget the registry enforces (timer and child token)",
+                move |iterations, meter| timed_calls(&rt, &budgeted, iterations, meter),
+            )
+            .vs("d")
+        })
+        // Last, so that its inputs do not precede the cases above in the allocator's history.
+        .case({
+            let rt = Rc::clone(&rt);
+            Case::custom(
+                "d_same_input",
+                "the bare call, consuming the inputs `no_hooks` gets",
+                move |iterations, meter| bare_calls_same_input(&rt, &tools, iterations, meter),
+            )
+            .vs("d")
+        })
+}
+
+/// Runs bare dynamic calls (baseline `d`).
+fn bare_calls(rt: &Runtime, tools: &HashMap<String, DynTool>, iterations: u64, meter: &mut Meter) {
+    meter.measure(|| {
+        rt.block_on(async {
+            for _ in 0..iterations {
+                let tool = tools.get(black_box("noop")).expect("registered");
+                black_box(tool(Value::Object(serde_json::Map::new())).await);
+            }
+        })
+    });
+}
+
+/// Runs bare dynamic calls of the inputs `timed_calls` gets, built the same way.
+fn bare_calls_same_input(
+    rt: &Runtime,
+    tools: &HashMap<String, DynTool>,
+    iterations: u64,
+    meter: &mut Meter,
+) {
+    in_batches(iterations, ASYNC_BATCH, meter, input, |inputs| {
+        rt.block_on(async {
+            for input in inputs {
+                let input = black_box(input);
+                let tool = tools.get(input.name.as_str()).expect("registered");
+                black_box(tool(input.arguments).await);
+            }
+        })
+    });
+}
+
+/// Runs calls of `noop` whose inputs are built before the measured section.
+fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
+    in_batches(iterations, ASYNC_BATCH, meter, input, |inputs| {
+        rt.block_on(async {
+            for input in inputs {
+                black_box(registry.execute(black_box(input)).await);
+            }
+        })
+    });
+}
+
+/// Runs calls of `noop`, building each input in the measured section.
+fn calls_building_input(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
+    meter.measure(|| {
+        rt.block_on(async {
+            for _ in 0..iterations {
+                black_box(registry.execute(black_box(input())).await);
+            }
+        })
+    });
+}

@@ -1,0 +1,260 @@
+//! The table of figures: per case its instructions and criterion median per unit of work, its
+//! ratio to its baseline in both, and each target with whether the instruction count (the figure
+//! of record) meets it.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use super::case::{Target, Unit};
+
+/// One case's figures, per iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Row {
+    pub(crate) suite: &'static str,
+    pub(crate) id: &'static str,
+    pub(crate) about: String,
+    pub(crate) baseline: Option<&'static str>,
+    pub(crate) targets: Vec<Target>,
+    pub(crate) unit: Unit,
+    /// Instructions per iteration, from callgrind.
+    pub(crate) instructions: Option<f64>,
+    /// Median nanoseconds per iteration, from criterion.
+    pub(crate) median_ns: Option<f64>,
+}
+
+impl Row {
+    fn per_unit(&self, figure: Option<f64>) -> Option<f64> {
+        figure.map(|figure| figure / self.unit.count as f64)
+    }
+
+    fn instructions_per_unit(&self) -> Option<f64> {
+        self.per_unit(self.instructions)
+    }
+
+    fn median_per_unit(&self) -> Option<f64> {
+        self.per_unit(self.median_ns)
+    }
+}
+
+/// The rows as a Markdown table, in the order given.
+pub(crate) fn render(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| case | what | Ir per unit | ratio (Ir) | target | median per unit | ratio (wall) |\n\
+         |---|---|---:|---:|---|---:|---:|\n",
+    );
+    for row in rows {
+        let baseline = row.baseline.and_then(|id| {
+            rows.iter()
+                .find(|other| other.suite == row.suite && other.id == id)
+        });
+        let ratio_ir = ratio(
+            row.instructions_per_unit(),
+            baseline.and_then(Row::instructions_per_unit),
+        );
+        let ratio_wall = ratio(
+            row.median_per_unit(),
+            baseline.and_then(Row::median_per_unit),
+        );
+        let unit = if row.unit == Unit::OP {
+            String::new()
+        } else {
+            format!(" / {}", row.unit.name)
+        };
+        let _ = writeln!(
+            out,
+            "| {}/{} | {} | {}{unit} | {} | {} | {}{unit} | {} |",
+            row.suite,
+            row.id,
+            row.about,
+            row.instructions_per_unit()
+                .map_or_else(|| "—".to_owned(), format_instructions),
+            format_ratio(ratio_ir, row.baseline),
+            row.targets
+                .iter()
+                .map(|target| verdict(row, *target, ratio_ir))
+                .collect::<Vec<_>>()
+                .join("; "),
+            row.median_per_unit()
+                .map_or_else(|| "—".to_owned(), format_nanos),
+            format_ratio(ratio_wall, row.baseline),
+        );
+    }
+    out
+}
+
+fn ratio(ours: Option<f64>, baseline: Option<f64>) -> Option<f64> {
+    match (ours, baseline) {
+        (Some(ours), Some(baseline)) if baseline > 0.0 => Some(ours / baseline),
+        _ => None,
+    }
+}
+
+fn format_ratio(ratio: Option<f64>, baseline: Option<&str>) -> String {
+    match (ratio, baseline) {
+        (Some(ratio), Some(baseline)) => format!("{ratio:.2} × {baseline}"),
+        (None, Some(baseline)) => format!("— × {baseline}"),
+        _ => String::new(),
+    }
+}
+
+/// A target and whether the figures meet it.
+fn verdict(row: &Row, target: Target, ratio_ir: Option<f64>) -> String {
+    let (text, met) = match target {
+        Target::Ratio(limit) => (
+            format!("≤ {limit} × {}", row.baseline.unwrap_or("baseline")),
+            ratio_ir.map(|ratio| ratio <= limit),
+        ),
+        Target::Instructions(limit) => (
+            format!(
+                "≤ {} Ir / {}",
+                format_instructions(limit as f64),
+                row.unit.name
+            ),
+            row.instructions_per_unit()
+                .map(|figure| figure <= limit as f64),
+        ),
+        Target::Wall(limit) => {
+            let per = if row.unit == Unit::OP {
+                String::new()
+            } else {
+                format!(
+                    " per {} {}s",
+                    group_thousands(row.unit.count),
+                    row.unit.name
+                )
+            };
+            (
+                format!("≤ {}{per} (wall)", format_duration(limit)),
+                row.median_ns
+                    .map(|median| median <= limit.as_nanos() as f64),
+            )
+        }
+        Target::Note(note) => return note.to_owned(),
+    };
+    match met {
+        Some(true) => format!("{text}: met"),
+        Some(false) => format!("{text}: **missed**"),
+        None => text,
+    }
+}
+
+/// `1,234` for counts of 100 and more, `12.3` below.
+pub(crate) fn format_instructions(figure: f64) -> String {
+    if figure.abs() >= 100.0 {
+        group_thousands(figure.round() as u64)
+    } else {
+        format!("{figure:.1}")
+    }
+}
+
+fn group_thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut grouped = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// Nanoseconds in the unit that keeps three or four significant digits.
+pub(crate) fn format_nanos(nanos: f64) -> String {
+    if nanos < 1_000.0 {
+        format!("{nanos:.1} ns")
+    } else if nanos < 1_000_000.0 {
+        format!("{:.2} µs", nanos / 1_000.0)
+    } else if nanos < 1_000_000_000.0 {
+        format!("{:.2} ms", nanos / 1_000_000.0)
+    } else {
+        format!("{:.2} s", nanos / 1_000_000_000.0)
+    }
+}
+
+fn format_duration(duration: Duration) -> String {
+    let nanos = duration.as_nanos();
+    if nanos >= 1_000_000_000 && nanos.is_multiple_of(1_000_000_000) {
+        format!("{} s", nanos / 1_000_000_000)
+    } else if nanos >= 1_000_000 && nanos.is_multiple_of(1_000_000) {
+        format!("{} ms", nanos / 1_000_000)
+    } else if nanos >= 1_000 && nanos.is_multiple_of(1_000) {
+        format!("{} µs", nanos / 1_000)
+    } else {
+        format!("{nanos} ns")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &'static str, instructions: f64, median_ns: f64) -> Row {
+        Row {
+            suite: "s",
+            id,
+            about: format!("case {id}"),
+            baseline: None,
+            targets: Vec::new(),
+            unit: Unit::OP,
+            instructions: Some(instructions),
+            median_ns: Some(median_ns),
+        }
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(format_instructions(9_097.4), "9,097");
+        assert_eq!(format_instructions(1_234_567.0), "1,234,567");
+        assert_eq!(format_instructions(97.96), "98.0");
+        assert_eq!(format_nanos(36.84), "36.8 ns");
+        assert_eq!(format_nanos(12_345.0), "12.35 µs");
+        assert_eq!(format_nanos(48_000_000.0), "48.00 ms");
+        assert_eq!(format_duration(Duration::from_millis(50)), "50 ms");
+    }
+
+    #[test]
+    fn ratios_and_verdicts_are_per_unit_against_the_baseline() {
+        let base = row("e1", 9_097.0, 864.0);
+        let mut ours = row("ours", 9_853.0, 785.0);
+        ours.baseline = Some("e1");
+        ours.targets = vec![Target::Ratio(0.8)];
+        let mut bulk = row("bulk", 2_000_000.0, 40_000_000.0);
+        bulk.unit = Unit {
+            count: 1_000,
+            name: "tool",
+        };
+        bulk.targets = vec![
+            Target::Instructions(2_500),
+            Target::Wall(Duration::from_millis(50)),
+            Target::Note("flat"),
+        ];
+        let table = render(&[base, ours, bulk]);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines[2], "| s/e1 | case e1 | 9,097 |  |  | 864.0 ns |  |");
+        assert_eq!(
+            lines[3],
+            "| s/ours | case ours | 9,853 | 1.08 × e1 | ≤ 0.8 × e1: **missed** | 785.0 ns | 0.91 × e1 |"
+        );
+        assert_eq!(
+            lines[4],
+            "| s/bulk | case bulk | 2,000 / tool |  | ≤ 2,500 Ir / tool: met; ≤ 50 ms per 1,000 \
+             tools (wall): met; flat | 40.00 µs / tool |  |"
+        );
+    }
+
+    #[test]
+    fn a_missing_figure_leaves_the_verdict_open() {
+        let mut ours = row("ours", 1.0, 1.0);
+        ours.instructions = None;
+        ours.median_ns = None;
+        ours.baseline = Some("gone");
+        ours.targets = vec![Target::Ratio(0.5)];
+        let table = render(&[ours]);
+        assert!(
+            table
+                .ends_with("| s/ours | case ours | — | — × gone | ≤ 0.5 × gone | — | — × gone |\n"),
+            "{table}"
+        );
+    }
+}
