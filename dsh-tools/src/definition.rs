@@ -73,7 +73,9 @@ pub struct ToolAnnotations {
 /// - `max_result_chars`: read when the call finishes, from the definition visible when it
 ///   started; `None` uses the registry's budget.
 /// - `execute`: called at dispatch (more than once if a retry layer asks), with the frozen
-///   arguments and the [`ToolRun`]. It validates its own arguments (violations as
+///   arguments and the [`ToolRun`]; [`execute_owned`](Self::execute_owned) instead, with the
+///   arguments by value, for a definition that
+///   [takes them by value](Self::takes_arguments_by_value) on a call nothing else watches. It validates its own arguments (violations as
 ///   [`ToolError::invalid_arguments`]); an `Err` reaches the model as `Error: <message>` with its
 ///   `{name, code}`; a panic, even before the future is returned, becomes `TOOL_PANICKED`. A
 ///   typed output should be converted with [`to_lossless_value`](crate::to_lossless_value), so a
@@ -141,6 +143,28 @@ pub trait ToolDefinition: Send + Sync + 'static {
         arguments: &'a Value,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
+
+    /// Whether a call may hand this definition its arguments by value, through
+    /// [`execute_owned`](Self::execute_owned), once nothing else can see them: no hook, observer
+    /// or recorded span watches the call, and neither the body, [`render`](Self::render) nor
+    /// [`finalize_content`](Self::finalize_content) reads [`ToolExecution::arguments`] (which
+    /// is `null` from then on). `false` by default; typed tools answer
+    /// `!`[`Tool::READS_CALL_ARGUMENTS`](crate::Tool::READS_CALL_ARGUMENTS).
+    fn takes_arguments_by_value(&self) -> bool {
+        false
+    }
+
+    /// [`execute`](Self::execute) with arguments the call gives up, so that they can be moved
+    /// into the body's own types rather than copied. Called instead of `execute` only when
+    /// [`takes_arguments_by_value`](Self::takes_arguments_by_value) says so and nothing else can
+    /// see the call; the default runs `execute` on them.
+    fn execute_owned<'a>(
+        &'a self,
+        arguments: Value,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move { self.execute(&arguments, run).await })
+    }
 
     /// Turns a schema-valid value into model-facing content. The default shows strings as text
     /// and any other value as compact JSON text.

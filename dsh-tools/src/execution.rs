@@ -329,6 +329,15 @@ impl ToolExecution {
         }
     }
 
+    /// Takes the arguments out of an execution that nothing else holds, leaving `null` behind:
+    /// for a call whose definition converts them by value
+    /// ([`ToolDefinition::takes_arguments_by_value`]) and that no hook, observer or span can see.
+    /// `None` when another handle to the execution exists.
+    pub(crate) fn take_arguments(&mut self) -> Option<Value> {
+        let inner = Arc::get_mut(&mut self.inner)?;
+        Some(std::mem::take(&mut inner.input.arguments))
+    }
+
     /// Sends the body's progress reports to the call `observers` too, after the caller's own
     /// sink. Done while the call is being captured, when nothing else holds the execution yet.
     pub(crate) fn follow_progress(

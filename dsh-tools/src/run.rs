@@ -95,6 +95,12 @@ impl ToolRun {
         &self.execution
     }
 
+    /// The execution, mutably: only the pipeline, before the body starts, takes anything out of it.
+    #[inline]
+    pub(crate) fn execution_mut(&mut self) -> &mut ToolExecution {
+        &mut self.execution
+    }
+
     /// The provider's call id.
     pub fn call_id(&self) -> &str {
         self.execution.call_id()

@@ -46,6 +46,17 @@ pub trait Tool: Send + Sync + 'static {
     /// The result budget in characters (see [`ToolDefinition::max_result_chars`]).
     const MAX_RESULT_CHARS: Option<usize> = None;
 
+    /// Whether the body, [`render_value`](Self::render_value) or [`finalize`](Self::finalize)
+    /// read the call's arguments as the model sent them ([`ToolExecution::arguments`], through
+    /// the [`ToolRun`], or the `arguments` `render_value` is given). When none of them does, a
+    /// call that no hook, observer or recorded span watches hands its arguments to the
+    /// conversion by value ([`ToolArgs::from_json_owned`]): nothing could read them afterwards,
+    /// so strings and arrays are moved into `Args` rather than copied, and the execution holds
+    /// `null` from then on. `true` by default; `#[tool]` sets `false` for a function without a
+    /// `&ToolRun` parameter (its `render = fn` never sees the arguments, and it has no
+    /// finalizer).
+    const READS_CALL_ARGUMENTS: bool = true;
+
     /// The schemas, built once per tool type: return a `static`
     /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
     fn contract() -> &'static ToolContract;
@@ -200,6 +211,18 @@ impl ToolContract {
         }
         A::from_json(arguments).map_err(ToolError::from)
     }
+
+    /// [`parse`](Self::parse) of arguments the caller gives up: validated in place, then moved
+    /// into `A` ([`ToolArgs::from_json_owned`]) instead of copied.
+    pub fn parse_owned<A: ToolArgs>(&self, arguments: Value) -> Result<A, ToolError> {
+        let schema = self.arguments().map_err(Clone::clone)?;
+        if !A::is_valid_json(&arguments)
+            && let Err(violations) = schema.validate(&arguments)
+        {
+            return Err(ToolError::invalid_arguments(&violations));
+        }
+        A::from_json_owned(arguments).map_err(ToolError::from)
+    }
 }
 
 impl<T: Tool> ToolDefinition for T {
@@ -242,6 +265,22 @@ impl<T: Tool> ToolDefinition for T {
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             let args: T::Args = T::contract().parse(arguments)?;
+            let output = self.call(args, run).await?;
+            output_into_value(output).map_err(|error| ToolError::invalid_output(T::NAME, error))
+        })
+    }
+
+    fn takes_arguments_by_value(&self) -> bool {
+        !T::READS_CALL_ARGUMENTS
+    }
+
+    fn execute_owned<'a>(
+        &'a self,
+        arguments: Value,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move {
+            let args: T::Args = T::contract().parse_owned(arguments)?;
             let output = self.call(args, run).await?;
             output_into_value(output).map_err(|error| ToolError::invalid_output(T::NAME, error))
         })

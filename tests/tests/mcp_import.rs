@@ -246,32 +246,45 @@ async fn imported_calls_go_through_the_whole_pipeline() {
     );
 }
 
-#[tokio::test]
-async fn progress_of_an_imported_call_reaches_the_callers_sink() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+/// Runs `fx__slow` with `steps` reports and returns the progress values the caller's sink had
+/// received when the call returned.
+async fn progress_seen_by_the_result(local: &ToolRegistry, steps: u32, delay_ms: u64) -> Vec<f64> {
     let reports = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&reports);
-    let input = ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 3, "delay_ms": 5}))
-        .with_progress(move |_: &ToolExecution, report: ToolProgress| {
-            sink.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(report.progress);
-        });
-    let done = run(&setup.local, input).await;
-    assert_eq!(done.text(), "done after 3 steps");
-    tokio::time::timeout(DEADLINE, async {
-        while reports.lock().unwrap_or_else(PoisonError::into_inner).len() < 3 {
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-    })
-    .await
-    .expect("every report arrives");
-    let mut seen = reports
+    let input = ToolExecutionInput::new(
+        "c1",
+        "fx__slow",
+        json!({"steps": steps, "delay_ms": delay_ms}),
+    )
+    .with_progress(move |_: &ToolExecution, report: ToolProgress| {
+        sink.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(report.progress);
+    });
+    let done = run(local, input).await;
+    assert_eq!(done.text(), format!("done after {steps} steps"));
+    reports
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    seen.sort_by(f64::total_cmp);
+        .clone()
+}
+
+#[tokio::test]
+async fn progress_of_an_imported_call_reaches_the_callers_sink_in_order_before_the_result() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let seen = progress_seen_by_the_result(&setup.local, 3, 5).await;
     assert_eq!(seen, [1.0, 2.0, 3.0]);
+}
+
+/// The client reads each report off the wire before it reads the result, so none can arrive
+/// late, however busy the runtime's threads are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_progress_report_arrives_after_the_result_on_a_multi_threaded_runtime() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    for _ in 0..30 {
+        let seen = progress_seen_by_the_result(&setup.local, 4, 0).await;
+        assert_eq!(seen, [1.0, 2.0, 3.0, 4.0]);
+    }
 }
 
 async fn wait_for_cancellation(cancellations: &Cancellations) {

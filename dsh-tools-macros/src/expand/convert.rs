@@ -1,6 +1,10 @@
 //! Emits the code of `ToolArgs::from_json()`: the conversion of an already-validated value into
 //! the Rust type. Objects are walked once, matching keys by string (no hashing); absent properties
 //! take their default, `None`, or fail as missing (which validation has ruled out already).
+//!
+//! `ToolArgs::from_json_owned()` does the same with a value it may take apart: structs and
+//! newtypes move their properties out (strings and arrays are not copied); enums, whose values
+//! are mostly short tags, convert by reference.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -13,7 +17,7 @@ use crate::attr::arg::DefaultSpec;
 pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
     match &args.shape {
         Shape::Struct(fields) => {
-            let build = expand_fields(fields, &quote!(Self), private);
+            let build = expand_fields(fields, &quote!(Self), private, Ownership::Borrowed);
             quote! {
                 let __map = #private::expect_object(__value)?;
                 #build
@@ -30,11 +34,38 @@ pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> Tok
     }
 }
 
+/// The body of `fn from_json_owned(__value: Value) -> Result<Self, ConvertError>` for `args`.
+pub(crate) fn expand_convert_owned_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    match &args.shape {
+        Shape::Struct(fields) => {
+            let build = expand_fields(fields, &quote!(Self), private, Ownership::Owned);
+            quote! {
+                let __map = #private::into_object(__value)?;
+                #build
+            }
+        }
+        Shape::Newtype { ty, member } => quote! {
+            ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json_owned(__value)? })
+        },
+        Shape::Unit | Shape::Enum { .. } => quote! {
+            <Self as #private::ToolArgs>::from_json(&__value)
+        },
+    }
+}
+
+/// Whether a conversion reads the value (`&Value`) or takes it apart (`Value`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ownership {
+    Borrowed,
+    Owned,
+}
+
 /// Converts the object `__map` into `constructor { fields }`.
 pub(crate) fn expand_fields(
     fields: &[Field],
     constructor: &TokenStream,
     private: &TokenStream,
+    ownership: Ownership,
 ) -> TokenStream {
     let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
     let slots: Vec<_> = (0..arguments.len())
@@ -47,12 +78,17 @@ pub(crate) fn expand_fields(
     let arms = arguments.iter().zip(&slots).map(|(field, slot)| {
         let key = &field.key;
         let ty = &field.ty;
-        let convert = if field.attrs.schemars.is_some() {
-            quote!(#private::schemars_field::<#ty>(__item, #key)?)
-        } else {
+        let convert = match (field.attrs.schemars.is_some(), ownership) {
+            (true, Ownership::Borrowed) => quote!(#private::schemars_field::<#ty>(__item, #key)?),
+            (true, Ownership::Owned) => quote!(#private::schemars_field::<#ty>(&__item, #key)?),
             // The same `<T as ToolArgs>` path as the schema code, so a type without `ToolArgs`
             // is reported once.
-            quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json(__item).map_err(|__e| __e.at_key(#key))?)
+            (false, Ownership::Borrowed) => {
+                quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json(__item).map_err(|__e| __e.at_key(#key))?)
+            }
+            (false, Ownership::Owned) => {
+                quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json_owned(__item).map_err(|__e| __e.at_key(#key))?)
+            }
         };
         quote!(#key => #slot = ::core::option::Option::Some(#convert),)
     });
@@ -133,7 +169,7 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                         )),
                     }),
                     Payload::Struct(fields) => {
-                        let build = expand_fields(fields, &quote!(Self::#ident), private);
+                        let build = expand_fields(fields, &quote!(Self::#ident), private, Ownership::Borrowed);
                         Some(quote! {
                             #name => {
                                 let __map = #private::expect_object(__item).map_err(|__e| __e.at_key(#name))?;
@@ -171,7 +207,12 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                         )),
                     },
                     Payload::Struct(fields) => {
-                        let build = expand_fields(fields, &quote!(Self::#ident), private);
+                        let build = expand_fields(
+                            fields,
+                            &quote!(Self::#ident),
+                            private,
+                            Ownership::Borrowed,
+                        );
                         quote!(#name => { #build })
                     }
                 }
@@ -195,7 +236,7 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                         )),
                     },
                     Payload::Struct(fields) => {
-                        let build = expand_fields(fields, &quote!(Self::#ident), private);
+                        let build = expand_fields(fields, &quote!(Self::#ident), private, Ownership::Borrowed);
                         quote! {
                             #name => {
                                 let __map = #private::expect_object(#private::content_of(__outer, #content)?)

@@ -11,7 +11,7 @@ use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
 use crate::attr::arg::DefaultSpec;
 use crate::check::check_type;
 use crate::errors::Errors;
-use crate::expand::convert::expand_convert_body;
+use crate::expand::convert::{expand_convert_body, expand_convert_owned_body};
 use crate::expand::docs;
 use crate::expand::schema::expand_schema_body;
 use crate::expand::validate::expand_is_valid_body;
@@ -61,6 +61,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let mut schema_body = expand_schema_body(args, &private);
     let mut convert_body = expand_convert_body(args, &private);
+    let mut convert_owned_body = expand_convert_owned_body(args, &private);
     let mut is_valid_body = expand_is_valid_body(args, &private);
     let lone = match role {
         Role::ToolArguments { lone } => lone,
@@ -89,6 +90,14 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                 });
             }
             #convert_body
+        };
+        convert_owned_body = quote! {
+            if #object {
+                return ::core::result::Result::Ok(Self {
+                    #member: <#ty as #private::ToolArgs>::from_json_owned(__value)?,
+                });
+            }
+            #convert_owned_body
         };
     }
     let checks = expand_checks(args, &private);
@@ -159,6 +168,12 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                     __value: &#private::Value,
                 ) -> ::core::result::Result<Self, #private::ConvertError> {
                     #convert_body
+                }
+
+                fn from_json_owned(
+                    __value: #private::Value,
+                ) -> ::core::result::Result<Self, #private::ConvertError> {
+                    #convert_owned_body
                 }
             }
             #string_default

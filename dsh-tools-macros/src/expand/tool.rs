@@ -437,6 +437,17 @@ fn expand(
             const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
         }
     });
+    // Only a `&ToolRun` parameter reaches the call's arguments as the model sent them (a
+    // `render = fn` gets the value alone, and no finalizer is generated), so a function without
+    // one lets the registry move the arguments into its types instead of copying them; a
+    // function without arguments has nothing to move.
+    let moves_arguments =
+        !fields.is_empty() && !params.iter().any(|param| matches!(param, Param::Run));
+    let reads_call_arguments = moves_arguments.then(|| {
+        quote!(
+            const READS_CALL_ARGUMENTS: bool = false;
+        )
+    });
     let max_result_chars = attrs.max_result_chars.map(|(chars, span)| {
         let chars = proc_macro2::Literal::u64_unsuffixed(chars);
         quote_spanned! {span=>
@@ -597,6 +608,7 @@ fn expand(
                 const DESCRIPTION: &'static str = #description;
                 #timeout
                 #max_result_chars
+                #reads_call_arguments
 
                 fn contract() -> &'static #private::ToolContract {
                     &__DSH_CONTRACT

@@ -63,6 +63,15 @@ pub trait ToolArgs: Sized {
     /// Converts a value that passed validation against [`schema`](Self::schema).
     fn from_json(value: &Value) -> Result<Self, ConvertError>;
 
+    /// [`from_json`](Self::from_json) of a value the caller gives up: strings, arrays and maps
+    /// are moved into the Rust value instead of copied. Always the same result as `from_json`,
+    /// which is what the default does (by reference); the derive and the standard impls move.
+    /// The registry converts this way when nothing else can see the call's arguments any more
+    /// (see [`Tool::READS_CALL_ARGUMENTS`](crate::Tool::READS_CALL_ARGUMENTS)).
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        Self::from_json(&value)
+    }
+
     /// The value of an absent property: `Some(None)` for `Option<T>`, `None` (missing) otherwise.
     fn absent() -> Option<Self> {
         None

@@ -48,6 +48,12 @@ impl ToolArgs for String {
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         as_str(value).map(str::to_owned)
     }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        match value {
+            Value::String(text) => Ok(text),
+            other => Err(ConvertError::expected("a string", &other)),
+        }
+    }
 }
 
 impl ToolArgs for Cow<'static, str> {
@@ -60,6 +66,9 @@ impl ToolArgs for Cow<'static, str> {
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         String::from_json(value).map(Cow::Owned)
     }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        String::from_json_owned(value).map(Cow::Owned)
+    }
 }
 
 impl ToolArgs for PathBuf {
@@ -71,6 +80,9 @@ impl ToolArgs for PathBuf {
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         as_str(value).map(PathBuf::from)
+    }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        String::from_json_owned(value).map(PathBuf::from)
     }
 }
 
@@ -255,6 +267,9 @@ impl ToolArgs for Value {
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         Ok(value.clone())
     }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        Ok(value)
+    }
 }
 
 impl ToolArgs for Map<String, Value> {
@@ -272,6 +287,12 @@ impl ToolArgs for Map<String, Value> {
             .as_object()
             .cloned()
             .ok_or_else(|| ConvertError::expected("an object", value))
+    }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        match value {
+            Value::Object(map) => Ok(map),
+            other => Err(ConvertError::expected("an object", &other)),
+        }
     }
 }
 
@@ -295,6 +316,13 @@ impl<T: ToolArgs> ToolArgs for Option<T> {
             T::from_json(value).map(Some)
         }
     }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        if value.is_null() {
+            Ok(None)
+        } else {
+            T::from_json_owned(value).map(Some)
+        }
+    }
     fn absent() -> Option<Self> {
         Some(None)
     }
@@ -313,6 +341,9 @@ macro_rules! pointer_args {
             }
             fn from_json(value: &Value) -> Result<Self, ConvertError> {
                 T::from_json(value).map($pointer::new)
+            }
+            fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+                T::from_json_owned(value).map($pointer::new)
             }
             fn absent() -> Option<Self> {
                 T::absent().map($pointer::new)
@@ -341,15 +372,90 @@ fn all_items<T: ToolArgs>(value: &Value) -> bool {
         .is_some_and(|items| items.iter().all(T::is_valid_json))
 }
 
+/// A collection built item by item, with room for every item reserved before the first: a
+/// converted array or object never grows (and copies itself) on the way.
+trait Collect<T>: Sized {
+    fn with_room(len: usize) -> Self;
+    fn add(&mut self, item: T);
+}
+
+impl<T> Collect<T> for Vec<T> {
+    fn with_room(len: usize) -> Self {
+        Vec::with_capacity(len)
+    }
+    fn add(&mut self, item: T) {
+        self.push(item);
+    }
+}
+
+impl<T> Collect<T> for VecDeque<T> {
+    fn with_room(len: usize) -> Self {
+        VecDeque::with_capacity(len)
+    }
+    fn add(&mut self, item: T) {
+        self.push_back(item);
+    }
+}
+
+impl<T: Eq + Hash, S: BuildHasher + Default> Collect<T> for HashSet<T, S> {
+    fn with_room(len: usize) -> Self {
+        HashSet::with_capacity_and_hasher(len, S::default())
+    }
+    fn add(&mut self, item: T) {
+        self.insert(item);
+    }
+}
+
+impl<T: Ord> Collect<T> for BTreeSet<T> {
+    fn with_room(_: usize) -> Self {
+        BTreeSet::new()
+    }
+    fn add(&mut self, item: T) {
+        self.insert(item);
+    }
+}
+
+impl<T, S: BuildHasher + Default> Collect<(String, T)> for HashMap<String, T, S> {
+    fn with_room(len: usize) -> Self {
+        HashMap::with_capacity_and_hasher(len, S::default())
+    }
+    fn add(&mut self, (key, item): (String, T)) {
+        self.insert(key, item);
+    }
+}
+
+impl<T> Collect<(String, T)> for BTreeMap<String, T> {
+    fn with_room(_: usize) -> Self {
+        BTreeMap::new()
+    }
+    fn add(&mut self, (key, item): (String, T)) {
+        self.insert(key, item);
+    }
+}
+
 /// Converts every item of an array, naming the index of the first failure.
-fn items<T: ToolArgs, C: FromIterator<T>>(value: &Value) -> Result<C, ConvertError> {
-    value
+fn items<T: ToolArgs, C: Collect<T>>(value: &Value) -> Result<C, ConvertError> {
+    let list = value
         .as_array()
-        .ok_or_else(|| ConvertError::expected("an array", value))?
-        .iter()
-        .enumerate()
-        .map(|(index, item)| T::from_json(item).map_err(|error| error.at_index(index)))
-        .collect()
+        .ok_or_else(|| ConvertError::expected("an array", value))?;
+    let mut collected = C::with_room(list.len());
+    for (index, item) in list.iter().enumerate() {
+        collected.add(T::from_json(item).map_err(|error| error.at_index(index))?);
+    }
+    Ok(collected)
+}
+
+/// [`items`], moving each item out of the array.
+fn items_owned<T: ToolArgs, C: Collect<T>>(value: Value) -> Result<C, ConvertError> {
+    let list = match value {
+        Value::Array(list) => list,
+        other => return Err(ConvertError::expected("an array", &other)),
+    };
+    let mut collected = C::with_room(list.len());
+    for (index, item) in list.into_iter().enumerate() {
+        collected.add(T::from_json_owned(item).map_err(|error| error.at_index(index))?);
+    }
+    Ok(collected)
 }
 
 /// Implements `ToolArgs` for collections that are JSON arrays of `T`.
@@ -365,6 +471,9 @@ macro_rules! array_args {
             fn from_json(value: &Value) -> Result<Self, ConvertError> {
                 items(value)
             }
+            fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+                items_owned(value)
+            }
         }
     )*};
 }
@@ -373,10 +482,24 @@ macro_rules! array_args {
 array_args!(
     [T: ToolArgs] Vec<T>,
     [T: ToolArgs] VecDeque<T>,
-    [T: ToolArgs] Box<[T]>,
     [T: ToolArgs + Eq + Hash, S: BuildHasher + Default] HashSet<T, S>,
     [T: ToolArgs + Ord] BTreeSet<T>,
 );
+
+impl<T: ToolArgs> ToolArgs for Box<[T]> {
+    fn schema() -> Result<Schema, SchemaError> {
+        array_schema::<T>(None, None)
+    }
+    fn is_valid_json(value: &Value) -> bool {
+        all_items::<T>(value)
+    }
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        items::<T, Vec<T>>(value).map(Vec::into_boxed_slice)
+    }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        items_owned::<T, Vec<T>>(value).map(Vec::into_boxed_slice)
+    }
+}
 
 impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
     /// Exactly `N` items.
@@ -387,11 +510,18 @@ impl<T: ToolArgs, const N: usize> ToolArgs for [T; N] {
         value.as_array().is_some_and(|items| items.len() == N) && all_items::<T>(value)
     }
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        let list: Vec<T> = items(value)?;
-        let found = list.len();
-        list.try_into()
-            .map_err(|_| ConvertError::new(format!("expected {N} items, got {found}")))
+        fixed_length(items(value)?)
     }
+    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+        fixed_length(items_owned(value)?)
+    }
+}
+
+/// The array of exactly `N` items `list` must be.
+fn fixed_length<T, const N: usize>(list: Vec<T>) -> Result<[T; N], ConvertError> {
+    let found = list.len();
+    list.try_into()
+        .map_err(|_| ConvertError::new(format!("expected {N} items, got {found}")))
 }
 
 fn map_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
@@ -402,17 +532,32 @@ fn map_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
 }
 
 /// Converts every entry of an object, naming the key of the first failure.
-fn entries<T: ToolArgs, C: FromIterator<(String, T)>>(value: &Value) -> Result<C, ConvertError> {
-    value
+fn entries<T: ToolArgs, C: Collect<(String, T)>>(value: &Value) -> Result<C, ConvertError> {
+    let map = value
         .as_object()
-        .ok_or_else(|| ConvertError::expected("an object", value))?
-        .iter()
-        .map(|(key, item)| {
-            T::from_json(item)
-                .map(|converted| (key.clone(), converted))
-                .map_err(|error| error.at_key(key))
-        })
-        .collect()
+        .ok_or_else(|| ConvertError::expected("an object", value))?;
+    let mut collected = C::with_room(map.len());
+    for (key, item) in map {
+        let converted = T::from_json(item).map_err(|error| error.at_key(key))?;
+        collected.add((key.clone(), converted));
+    }
+    Ok(collected)
+}
+
+/// [`entries`], moving each key and value out of the object.
+fn entries_owned<T: ToolArgs, C: Collect<(String, T)>>(value: Value) -> Result<C, ConvertError> {
+    let map = match value {
+        Value::Object(map) => map,
+        other => return Err(ConvertError::expected("an object", &other)),
+    };
+    let mut collected = C::with_room(map.len());
+    for (key, item) in map {
+        match T::from_json_owned(item) {
+            Ok(converted) => collected.add((key, converted)),
+            Err(error) => return Err(error.at_key(&key)),
+        }
+    }
+    Ok(collected)
 }
 
 /// Implements `ToolArgs` for maps from `String` keys: JSON objects whose values are `T`.
@@ -429,6 +574,9 @@ macro_rules! map_args {
             }
             fn from_json(value: &Value) -> Result<Self, ConvertError> {
                 entries(value)
+            }
+            fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+                entries_owned(value)
             }
         }
     )*};

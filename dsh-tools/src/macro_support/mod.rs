@@ -22,7 +22,7 @@ pub use self::checks::{
     assert_string, check_literal,
 };
 pub use self::convert::{
-    content_of, convert_field, expect_null, expect_object, missing, output_from_json,
+    content_of, convert_field, expect_null, expect_object, into_object, missing, output_from_json,
     schemars_absent, schemars_field, single_entry, tag_of, unknown_variant,
 };
 pub use self::fast_checks::{

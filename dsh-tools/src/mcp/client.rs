@@ -21,6 +21,7 @@ use crate::definition::ToolDefinition;
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
 use crate::mcp::names::{assign_names, sanitize_prefix};
+use crate::mcp::progress_in_order::ProgressInOrder;
 use crate::registry::{Registration, RegistryError, ToolRegistry, ToolScope};
 
 /// How an import names and runs a server's tools.
@@ -219,22 +220,13 @@ struct ImportedEntry {
     registration: Registration,
 }
 
-/// The client's rmcp handler: routes progress to the calls it belongs to and asks for a re-sync
-/// when the server's tool list changed.
+/// The client's rmcp handler: asks for a re-sync when the server's tool list changed. (Progress
+/// is routed by the transport, [`ProgressInOrder`], to keep it ahead of the result.)
 struct Events {
-    progress: Arc<ProgressRoutes>,
     list_changed: Arc<Notify>,
 }
 
 impl ClientHandler for Events {
-    async fn on_progress(
-        &self,
-        params: mcp::ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.progress.deliver(params);
-    }
-
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.list_changed.notify_one();
     }
@@ -319,9 +311,9 @@ impl McpClient {
         let progress = Arc::new(ProgressRoutes::default());
         let list_changed = Arc::new(Notify::new());
         let events = Events {
-            progress: Arc::clone(&progress),
             list_changed: Arc::clone(&list_changed),
         };
+        let transport = ProgressInOrder::new(transport.into_transport(), Arc::clone(&progress));
         let running = serve_client(events, transport).await.map_err(|error| {
             McpError::new(
                 McpErrorKind::Handshake,

@@ -26,6 +26,7 @@ mod http_server;
 mod imported;
 mod listing;
 mod names;
+mod progress_in_order;
 mod server;
 mod session;
 

@@ -17,6 +17,7 @@ use std::pin::{Pin, pin};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::time::{Instant, Sleep};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
@@ -26,7 +27,8 @@ use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::dispatch::{BodyOutcome, start_body};
 use crate::run::ToolRun;
 
-/// Runs `definition`'s body for `run` within `budget_ms`, then the grace. The outcome is the
+/// Runs `definition`'s body for `run` within `budget_ms`, then the grace (`arguments` as for
+/// [`start_body`]). The outcome is the
 /// body's, or the error that replaces it (`TOOL_TIMEOUT`, `TIMER_UNAVAILABLE`, `ABORTED`); the
 /// caller turns it into a result with `run`, as for any body.
 ///
@@ -36,6 +38,7 @@ pub(crate) fn run_within<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
     budget_ms: u64,
+    arguments: Option<Value>,
 ) -> BoxFuture<'a, BodyOutcome> {
     Box::pin(async move {
         let execution = run.execution();
@@ -50,7 +53,7 @@ pub(crate) fn run_within<'a>(
         // linking one into the caller's token tree costs more than most bodies take.
         let body_run = ToolRun::new(execution.clone(), Some(CancellationToken::new()));
         let deadline = body_run.signal();
-        let mut body = CatchUnwind::new(start_body(definition, &body_run)?);
+        let mut body = CatchUnwind::new(start_body(definition, &body_run, arguments)?);
         let mut outer = Forward::new(run, deadline);
         if let Some(outcome) = first_forwarding(&mut body, timer.as_mut(), &mut outer).await {
             // A value that arrives after the deadline (the body blocked its thread past it) is

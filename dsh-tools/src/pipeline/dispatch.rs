@@ -69,7 +69,7 @@ pub(crate) fn run_body<'a>(
             Err(refused) => return refused,
         };
         let outcome = {
-            let started = start(&**definition, run);
+            let started = start(&**definition, run, None);
             match started {
                 Ok(body) => body,
                 Err(message) => return body_result(&**definition, run, Err(message)),
@@ -94,6 +94,13 @@ pub(crate) fn runnable_definition(
         return Err(failed(execution, ToolError::invalid_arguments_text(reason)));
     }
     Ok(definition)
+}
+
+/// `UNKNOWN_TOOL` for a call whose definition is gone.
+#[cold]
+pub(crate) fn unknown_tool_result(call: &CallContext) -> ToolExecutionResult {
+    let execution = call.execution();
+    failed(execution, unknown_tool(execution))
 }
 
 #[cold]
@@ -137,30 +144,39 @@ impl Future for Started<'_> {
 }
 
 /// Starts `definition`'s body with `run`: under its deadline when the registry enforces a
-/// budget for it. `Err` is a panic before the body's future was even returned.
+/// budget for it. `arguments` are the call's, taken out of its execution for a definition that
+/// [takes them by value](ToolDefinition::takes_arguments_by_value); `None` runs the body on the
+/// execution's own. `Err` is a panic before the body's future was even returned.
 #[inline]
 pub(crate) fn start<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
+    arguments: Option<Value>,
 ) -> Result<Started<'a>, String> {
     match enforced_budget(definition, run.execution()) {
-        None => start_body(definition, run).map(|body| Started::Plain(CatchUnwind::new(body))),
+        None => start_body(definition, run, arguments)
+            .map(|body| Started::Plain(CatchUnwind::new(body))),
         Some(budget_ms) => Ok(Started::Timed(deadline::run_within(
-            definition, run, budget_ms,
+            definition, run, budget_ms, arguments,
         ))),
     }
 }
 
-/// Marks the body as started and calls the definition's `execute`, catching a panic before the
-/// future is even returned.
+/// Marks the body as started and calls the definition's `execute` (`execute_owned` with
+/// `arguments` taken out of the execution), catching a panic before the future is even
+/// returned.
 #[inline]
 pub(crate) fn start_body<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
+    arguments: Option<Value>,
 ) -> Result<BoxFuture<'a, Result<Value, ToolError>>, String> {
     let execution = run.execution();
     execution.mark_body_invoked();
-    catch_panic(|| definition.execute(execution.arguments(), run))
+    catch_panic(|| match arguments {
+        Some(arguments) => definition.execute_owned(arguments, run),
+        None => definition.execute(execution.arguments(), run),
+    })
 }
 
 /// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was

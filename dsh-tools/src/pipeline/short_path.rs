@@ -10,6 +10,7 @@
 //! the result is not handed up through one more `Poll` on its way to the caller. Calls with hooks
 //! run the full pipeline, boxed, inside the same future.
 
+use std::borrow::Cow;
 use std::future::Future;
 
 use crate::error::ToolError;
@@ -36,20 +37,33 @@ pub(crate) enum Route {
 pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
     async move {
         let call = match &mut route {
-            Route::Short(call) => &*call,
+            Route::Short(call) => call,
             Route::Hooked(hooked) => return hooked.await,
         };
-        let execution = call.execution();
         let mut result = 'dispatched: {
-            if execution.is_cancelled() {
-                break 'dispatched failed(execution, ToolError::aborted_before_dispatch());
+            if call.execution().is_cancelled() {
+                break 'dispatched failed(call.execution(), ToolError::aborted_before_dispatch());
             }
-            let definition = match dispatch::runnable_definition(call) {
-                Ok(definition) => definition,
+            // The definition captured at the start when nothing changed since, else a fresh one:
+            // only the captured one, which this call alone can see, is handed the arguments.
+            let (fresh, by_value) = match dispatch::runnable_definition(call) {
+                Ok(Cow::Borrowed(definition)) => (None, definition.takes_arguments_by_value()),
+                Ok(Cow::Owned(definition)) => (Some(definition), false),
                 Err(refused) => break 'dispatched refused,
             };
+            // Nothing watches this call (no hook, observer or span) and the definition reads
+            // nothing of the execution's arguments: the conversion may take them.
+            let arguments = if by_value {
+                call.run.execution_mut().take_arguments()
+            } else {
+                None
+            };
+            let call = &*call;
+            let Some(definition) = fresh.as_ref().or(call.definition.as_ref()) else {
+                break 'dispatched dispatch::unknown_tool_result(call);
+            };
             let outcome = {
-                let started = dispatch::start(&**definition, &call.run);
+                let started = dispatch::start(&**definition, &call.run, arguments);
                 match started {
                     Ok(body) => body,
                     Err(message) => {
@@ -62,11 +76,14 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
                 }
             }
             .await;
+            let execution = call.execution();
             let mut result = dispatch::body_result(&**definition, &call.run, outcome);
             result.prepend_additional_contexts(execution.take_deferred());
             normalize::supersede_if_cancelled(call, &mut result);
             result
         };
+        let call = &*call;
+        let execution = call.execution();
         finalize::finalize(call.definition.as_ref(), execution, &mut result);
         result_budget::apply(call.definition.as_deref(), execution, &mut result);
         result

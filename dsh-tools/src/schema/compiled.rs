@@ -224,7 +224,41 @@ fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
         && array
             .items
             .as_deref()
-            .is_none_or(|item| items.iter().all(|value| check(item, value, depth + 1)))
+            .is_none_or(|item| all_match(item, items, depth + 1))
+}
+
+/// Whether every one of `values` matches `node`: the same answer as checking each. The item
+/// schemas of most long arrays (any string, a string of bounded length, a boolean, any value)
+/// are decided once for the whole array, so an item costs a test of its type, eight at a time,
+/// instead of a dispatch on the node.
+#[inline(always)]
+fn all_match(node: &Node, values: &[Value], depth: usize) -> bool {
+    match (&node.test, node.nullable) {
+        (Test::Any, _) => true,
+        (Test::AnyString, false) => all_in_blocks(values, Value::is_string),
+        (Test::AnyString, true) => all_in_blocks(values, |value| {
+            matches!(value, Value::String(_) | Value::Null)
+        }),
+        (Test::Boolean, false) => all_in_blocks(values, Value::is_boolean),
+        (Test::String(lengths), false) => all_in_blocks(
+            values,
+            |value| matches!(value, Value::String(text) if within(*lengths, text)),
+        ),
+        _ => values.iter().all(|value| check(node, value, depth)),
+    }
+}
+
+/// Whether `test` holds for every value, deciding blocks of eight without a branch per value
+/// (valid arrays are the common case; an invalid one stops at the block that fails).
+#[inline(always)]
+fn all_in_blocks(values: &[Value], test: impl Fn(&Value) -> bool) -> bool {
+    let mut blocks = values.chunks_exact(8);
+    for block in &mut blocks {
+        if !block.iter().fold(true, |all, value| all & test(value)) {
+            return false;
+        }
+    }
+    blocks.remainder().iter().all(test)
 }
 
 /// The property named `key`, and its index: where the hint expects it (see

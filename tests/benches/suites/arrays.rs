@@ -1,8 +1,13 @@
-//! What validating a large array costs per item: ours (the compiled schema, `is_valid`) against
-//! the `jsonschema` crate (draft 2020-12, compiled once), on arrays of 10, 1,000 and 100,000
-//! strings that are all valid (`{"type":"array","items":{"type":"string"}}`). Figures are per item.
+//! What validating a large array costs per item: ours (the compiled schema) against the
+//! `jsonschema` crate (draft 2020-12, compiled once), on arrays of 10, 1,000 and 100,000 items
+//! for `{"type":"array","items":{"type":"string"}}`. Figures are per item.
 //!
-//! Target: ours ≤ 0.5 × `jsonschema` per item at every size.
+//! - valid (every item a string): `is_valid` on both sides;
+//! - all-invalid (every item a number): collecting the violations, `validate` (every violation
+//!   counted, the first ones reported with their paths, the rest as "and N more") against
+//!   `iter_errors().collect()` (a `ValidationError` per item).
+//!
+//! Target: ours ≤ 0.5 × `jsonschema` per item at every size, both ways.
 
 use std::hint::black_box;
 use std::rc::Rc;
@@ -13,32 +18,63 @@ use serde_json::{Value, json};
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("arrays", suite);
 
-/// The array sizes every case runs at.
-const SIZES: [(u64, &str, &str); 3] = [
-    (10, "jsonschema_10", "compiled_10"),
-    (1_000, "jsonschema_1000", "compiled_1000"),
-    (100_000, "jsonschema_100000", "compiled_100000"),
+/// The array sizes every case runs at, with the ids of their cases: theirs and ours on the valid
+/// array, theirs and ours on the invalid one.
+const SIZES: [(u64, [&str; 4]); 3] = [
+    (
+        10,
+        [
+            "jsonschema_10",
+            "compiled_10",
+            "jsonschema_invalid_10",
+            "compiled_invalid_10",
+        ],
+    ),
+    (
+        1_000,
+        [
+            "jsonschema_1000",
+            "compiled_1000",
+            "jsonschema_invalid_1000",
+            "compiled_invalid_1000",
+        ],
+    ),
+    (
+        100_000,
+        [
+            "jsonschema_100000",
+            "compiled_100000",
+            "jsonschema_invalid_100000",
+            "compiled_invalid_100000",
+        ],
+    ),
 ];
 
 struct Fixture {
-    payload: Value,
+    valid: Value,
+    invalid: Value,
     theirs: jsonschema::Validator,
     ours: CompiledSchema,
 }
 
 fn fixture(items: u64) -> Rc<Fixture> {
-    let payload = Value::Array(
+    let valid = Value::Array(
         (0..items)
             .map(|index| Value::String(format!("src/file_{index}.rs")))
             .collect(),
     );
+    let invalid = Value::Array((0..items).map(|index| json!(index)).collect());
     let theirs =
         jsonschema::draft202012::new(&json!({"type": "array", "items": {"type": "string"}}))
             .expect("schema compiles");
     let ours = Schema::array(Schema::string()).build().compile();
-    assert!(theirs.is_valid(&payload) && ours.is_valid(&payload));
+    assert!(theirs.is_valid(&valid) && ours.is_valid(&valid));
+    assert_eq!(theirs.iter_errors(&invalid).count() as u64, items);
+    let violations = ours.validate(&invalid).expect_err("every item is invalid");
+    assert_eq!(violations.total() as u64, items);
     Rc::new(Fixture {
-        payload,
+        valid,
+        invalid,
         theirs,
         ours,
     })
@@ -46,30 +82,58 @@ fn fixture(items: u64) -> Rc<Fixture> {
 
 fn suite() -> Suite {
     let mut suite = Suite::new("arrays");
-    for (items, theirs_id, ours_id) in SIZES {
+    for (items, [theirs_valid, ours_valid, theirs_invalid, ours_invalid]) in SIZES {
         // Under callgrind, a long array needs few iterations.
         let iterations = (2_000_000 / items).clamp(2, 5_000);
         let fixture = fixture(items);
         let theirs = Rc::clone(&fixture);
+        let ours = Rc::clone(&fixture);
+        let theirs_errors = Rc::clone(&fixture);
         suite = suite
             .case(
                 Case::iter(
-                    theirs_id,
+                    theirs_valid,
                     format!("`jsonschema` `is_valid`, {items} strings"),
-                    move || theirs.theirs.is_valid(black_box(&theirs.payload)),
+                    move || theirs.theirs.is_valid(black_box(&theirs.valid)),
                 )
                 .per(items, "item")
                 .profile_iterations(iterations),
             )
             .case(
                 Case::iter(
-                    ours_id,
+                    ours_valid,
                     format!("`CompiledSchema::is_valid`, {items} strings"),
-                    move || fixture.ours.is_valid(black_box(&fixture.payload)),
+                    move || ours.ours.is_valid(black_box(&ours.valid)),
                 )
                 .per(items, "item")
                 .profile_iterations(iterations)
-                .vs(theirs_id)
+                .vs(theirs_valid)
+                .target(Target::Ratio(0.5)),
+            )
+            .case(
+                Case::iter(
+                    theirs_invalid,
+                    format!("`jsonschema` `iter_errors().collect()`, {items} numbers"),
+                    move || {
+                        theirs_errors
+                            .theirs
+                            .iter_errors(black_box(&theirs_errors.invalid))
+                            .collect::<Vec<_>>()
+                            .len()
+                    },
+                )
+                .per(items, "item")
+                .profile_iterations(iterations.min(500)),
+            )
+            .case(
+                Case::iter(
+                    ours_invalid,
+                    format!("`CompiledSchema::validate`, {items} numbers"),
+                    move || fixture.ours.validate(black_box(&fixture.invalid)),
+                )
+                .per(items, "item")
+                .profile_iterations(iterations.min(500))
+                .vs(theirs_invalid)
                 .target(Target::Ratio(0.5)),
             );
     }
