@@ -91,7 +91,7 @@ impl Setup {
             let _ = hundred
                 .register(
                     FnTool::builder(format!("search_files_{index:03}"), "Search files.")
-                        .parameters(workload["args_schema"].clone())
+                        .raw_parameters(workload["args_schema"].clone())
                         .handler(|_, _| async { Ok(json!("ok")) }),
                 )
                 .expect("distinct names");
