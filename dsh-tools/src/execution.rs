@@ -138,9 +138,11 @@ impl ToolExecutionInput {
     }
 
     /// A call whose arguments are the model's raw JSON string. Empty or whitespace means `{}`.
-    /// Malformed JSON does not fail here: the call still travels the pipeline (hooks and observers
-    /// see it, with the raw string as its arguments) and ends at dispatch as an `INVALID_ARGS`
-    /// result quoting the parse error.
+    /// Malformed JSON, or an object that gives a key twice (`{"path":"a","path":"b"}`, of which
+    /// parsing would keep one value), does not fail here: the call still travels the pipeline
+    /// (hooks and observers see it, with the raw string as its arguments) and ends at dispatch
+    /// as an `INVALID_ARGS` result quoting the parse error or naming every repeated key
+    /// (`duplicate property "path"`).
     pub fn from_raw(call_id: impl Into<String>, name: impl Into<String>, raw: &str) -> Self {
         match crate::arguments::parse_raw(raw) {
             Ok(arguments) => Self::new(call_id, name, arguments),
@@ -313,7 +315,8 @@ impl ToolExecution {
     }
 
     /// Why the raw arguments could not be parsed, when the call was made with
-    /// [`ToolExecutionInput::from_raw`] and they could not (`arguments are not valid JSON: …`).
+    /// [`ToolExecutionInput::from_raw`] and they could not (`arguments are not valid JSON: …`,
+    /// `duplicate property "path"`).
     /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
     #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {

@@ -1,18 +1,21 @@
-//! [`FnTool`]: a tool written by hand, without macros — a name, a description, the JSON Schema of
-//! its parameters and an async closure (or a synchronous one, run on tokio's blocking pool), plus
+//! [`FnTool`]: a tool written by hand, without macros — a name, a description, the schema of its
+//! arguments and an async closure (or a synchronous one, run on tokio's blocking pool), plus
 //! whichever optional parts of [`ToolDefinition`] the tool needs.
 //!
-//! The registry never validates arguments; a hand-written tool does it here when given an
-//! arguments [`Schema`](crate::Schema) (violations become `INVALID_ARGS` and the closure is not
-//! called). Raw tools, such as an MCP import, simply leave it out. Both schemas are compiled
-//! once, when they are given, since they check every call.
+//! The registry never validates arguments; a hand-written tool does it here. Its arguments'
+//! [`Schema`] is given once ([`FnToolBuilder::arguments`]) and both rendered into the
+//! `parameters` the model sees and compiled into the check every call passes before the closure
+//! runs (violations become `INVALID_ARGS`), so what the model is shown and what is enforced
+//! cannot disagree. Raw tools whose schema is enforced elsewhere, such as an MCP import, show a
+//! raw JSON Schema instead ([`FnToolBuilder::raw_parameters`]) and validate nothing. Schemas are
+//! compiled once, when they are given, since they check every call.
 
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::blocking::run_blocking;
 use crate::content::ContentBlock;
@@ -25,7 +28,7 @@ use crate::present::{ToolCallView, ToolResult, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::run::ToolRun;
-use crate::schema::CompiledSchema;
+use crate::schema::{CompiledSchema, Schema};
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
 type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync;
@@ -42,7 +45,9 @@ type PresentResult = dyn Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> +
 struct Parts {
     name: String,
     description: String,
+    /// What the model is shown: the arguments' schema rendered, or a raw schema.
     parameters: Value,
+    /// What every call is checked against: the same schema compiled (`None` for a raw schema).
     arguments: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
     timeout_ms: Option<u64>,
@@ -59,16 +64,21 @@ struct Parts {
 /// A hand-written tool. Build one with [`FnTool::builder`]:
 ///
 /// ```
-/// use dsh_tools::{FnTool, ToolRegistry, json};
+/// use dsh_tools::{FnTool, Schema, ToolDefinition, ToolRegistry, json};
 ///
 /// let echo = FnTool::builder("echo", "Echo the text back.")
-///     .parameters(json!({
+///     .arguments(Schema::object().required("text", Schema::string()))
+///     .handler(|arguments, _run| async move { Ok(arguments["text"].clone()) });
+/// // The model is shown exactly the schema every call is checked against.
+/// assert_eq!(
+///     echo.parameters(),
+///     &json!({
 ///         "type": "object",
 ///         "properties": {"text": {"type": "string"}},
 ///         "required": ["text"],
 ///         "additionalProperties": false
-///     }))
-///     .handler(|arguments, _run| async move { Ok(arguments["text"].clone()) });
+///     })
+/// );
 /// let registry = ToolRegistry::new();
 /// registry.register(echo).unwrap();
 /// ```
@@ -85,15 +95,18 @@ pub struct FnToolBuilder {
 }
 
 impl FnTool {
-    /// Starts a tool. Until [`parameters`](FnToolBuilder::parameters) is given, the tool takes
-    /// no arguments (`{"type":"object","properties":{},"additionalProperties":false}`).
+    /// Starts a tool. Until [`arguments`](FnToolBuilder::arguments) or
+    /// [`raw_parameters`](FnToolBuilder::raw_parameters) is given, the tool takes no arguments:
+    /// it shows `{"type":"object","properties":{},"additionalProperties":false}` and refuses any
+    /// key as `INVALID_ARGS`.
     pub fn builder(name: impl Into<String>, description: impl Into<String>) -> FnToolBuilder {
+        let none = CompiledSchema::new(Schema::object().build());
         FnToolBuilder {
             parts: Parts {
                 name: name.into(),
                 description: description.into(),
-                parameters: json!({"type": "object", "properties": {}, "additionalProperties": false}),
-                arguments: None,
+                parameters: none.schema().to_json_schema(),
+                arguments: Some(none),
                 output: None,
                 timeout_ms: None,
                 max_result_chars: None,
@@ -110,19 +123,26 @@ impl FnTool {
 }
 
 impl FnToolBuilder {
-    /// The JSON Schema of the arguments, as the model sees it.
+    /// The arguments' schema, given once for both of its uses: rendered as the `parameters` the
+    /// model is shown, and compiled (here, once) into the check every call passes before the
+    /// handler runs — violations become an `INVALID_ARGS` result listing every one of them, and
+    /// the handler is not called. Replaces earlier [`raw_parameters`](Self::raw_parameters).
     #[must_use]
-    pub fn parameters(mut self, parameters: Value) -> Self {
-        self.parts.parameters = parameters;
+    pub fn arguments(mut self, schema: impl Into<Schema>) -> Self {
+        let compiled = CompiledSchema::new(schema.into());
+        self.parts.parameters = compiled.schema().to_json_schema();
+        self.parts.arguments = Some(compiled);
         self
     }
 
-    /// Validates arguments against `schema` before the handler runs; violations become an
-    /// `INVALID_ARGS` result listing every one of them. A [`Schema`](crate::Schema) is compiled
-    /// here, once.
+    /// A raw JSON Schema shown to the model as the `parameters`, and never validated here: for
+    /// tools whose arguments are checked elsewhere, such as a tool imported from an MCP server
+    /// (the server validates its own calls), or whose schema the engine cannot enforce. The
+    /// handler receives whatever the model sent. Replaces earlier [`arguments`](Self::arguments).
     #[must_use]
-    pub fn validate_arguments(mut self, schema: impl Into<CompiledSchema>) -> Self {
-        self.parts.arguments = Some(schema.into());
+    pub fn raw_parameters(mut self, parameters: Value) -> Self {
+        self.parts.parameters = parameters;
+        self.parts.arguments = None;
         self
     }
 

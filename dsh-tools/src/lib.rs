@@ -102,6 +102,7 @@ mod run;
 pub mod schema;
 mod text_bounds;
 mod tool;
+mod unique_keys;
 
 #[doc(hidden)]
 #[path = "macro_support/mod.rs"]

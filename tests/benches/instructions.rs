@@ -2,6 +2,10 @@
 //! criterion's medians, as one table. `cargo bench -p dsh-tools-tests --bench instructions
 //! [-- --wall] [filters]`; see `dsh_tools_tests::bench` for how it counts and how to add cases.
 
+// Each suite is a file of its own that also builds alone; the ones comparing against rmcp each
+// include the shared workload file (`suites/workload.rs`), so it is loaded once per suite here.
+#![allow(clippy::duplicate_mod)]
+
 #[path = "suites/args.rs"]
 mod args;
 #[path = "suites/arrays.rs"]

@@ -1,7 +1,7 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
-//! files, JSON value generators for property tests, the ACP JSON Schema as an oracle, and the
-//! bench harness (`bench`).
+//! files, generators of JSON values and raw JSON Schemas for property tests, the ACP JSON Schema
+//! as an oracle, and the bench harness (`bench`).
 
 pub mod acp_schema;
 pub mod bench;
@@ -12,6 +12,7 @@ pub mod mcp_fixture;
 pub mod provider_checkers;
 pub mod provider_corpus;
 pub mod python;
+pub mod raw_schemas;
 pub mod workload;
 
 // The quickstart's tools, shared with the examples (the module documents itself).
@@ -23,7 +24,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use dsh_tools::{
-    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+    FnTool, Registration, Schema, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
+    json,
 };
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -104,15 +106,10 @@ pub fn logging_tool(name: &str, log: &Log) -> FnTool {
     })
 }
 
-/// A tool that echoes its `text` argument.
+/// A tool that echoes its `text` argument (a required string; nothing else).
 pub fn echo_tool() -> FnTool {
     FnTool::builder("echo", "Echo the text back.")
-        .parameters(json!({
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"],
-            "additionalProperties": false
-        }))
+        .arguments(Schema::object().required("text", Schema::string()))
         .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })
 }
 

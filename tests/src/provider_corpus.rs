@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 
-use dsh_tools::schema::Schema;
 use dsh_tools::{FnTool, ToolArgs, ToolRegistry, Value, json, tool};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -123,15 +122,12 @@ async fn store_document(
     format!("{key}: {document}")
 }
 
-/// A raw tool: a schema handed over as is (as an MCP import would be), validated by the
-/// registry when the engine can enforce it.
+/// A raw tool: a schema shown as is and not validated here, as an MCP import has it (the
+/// server checks its own calls).
 fn raw_tool(name: &str, description: &str, parameters: Value) -> FnTool {
-    let builder = FnTool::builder(name, description).parameters(parameters.clone());
-    let builder = match Schema::from_json_schema(&parameters) {
-        Ok(schema) => builder.validate_arguments(schema),
-        Err(_) => builder,
-    };
-    builder.handler(|arguments, _| async move { Ok(json!({"received": arguments})) })
+    FnTool::builder(name, description)
+        .raw_parameters(parameters)
+        .handler(|arguments, _| async move { Ok(json!({"received": arguments})) })
 }
 
 /// A tagged union at the root (legal in MCP, rejected at the root by Anthropic).

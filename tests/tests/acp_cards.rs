@@ -55,13 +55,16 @@ async fn assert_case(name: &str, tool: FnTool, terminal: bool, arguments: Value)
     assert_golden("acp", name, &value);
 }
 
-/// A tool named `tool` whose body reports `progress` and then answers `outcome`.
+/// A tool named `tool`, taking any object, whose body reports `progress` and then answers
+/// `outcome`.
 fn tool(
     build: impl FnOnce(FnToolBuilder) -> FnToolBuilder,
     progress: Vec<ToolProgress>,
     outcome: Result<Value, ToolError>,
 ) -> FnTool {
-    build(FnTool::builder("tool", "A tool shown as a card.")).handler(move |_, run| {
+    let builder = FnTool::builder("tool", "A tool shown as a card.")
+        .raw_parameters(json!({"type": "object"}));
+    build(builder).handler(move |_, run| {
         for report in &progress {
             run.report_progress(report.clone());
         }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{ContentBlock, ExecutionMode, FnTool, ToolExecutionInput, json};
+use dsh_tools::{ContentBlock, ExecutionMode, FnTool, Schema, ToolExecutionInput, json};
 use dsh_tools_tests::{Log, call, ok_tool, registry_with};
 use tokio::time::{Instant, sleep};
 
@@ -19,6 +19,7 @@ fn timed_tool(
 ) -> FnTool {
     let (log, live) = (log.clone(), Arc::clone(live));
     FnTool::builder(name, "")
+        .arguments(Schema::object().required("id", Schema::string()))
         .concurrency_safe(safe)
         .handler(move |arguments, run| {
             let (log, live) = (log.clone(), Arc::clone(&live));

@@ -2,6 +2,10 @@
 //! something), so the figures of record cannot rot unnoticed between bench runs. A few iterations
 //! each, natively; timing them is the benches' business, not this test's.
 
+// Each suite is a file of its own that also builds alone; the ones comparing against rmcp each
+// include the shared workload file (`suites/workload.rs`), so it is loaded once per suite here.
+#![allow(clippy::duplicate_mod)]
+
 #[path = "../benches/suites/args.rs"]
 mod args;
 #[path = "../benches/suites/arrays.rs"]

@@ -12,7 +12,7 @@ use dsh_tools_tests::{call, call_with, only_text, registry_with};
 /// A tool whose arguments are checked against `schema`.
 fn validating(name: &str, schema: Schema) -> FnTool {
     FnTool::builder(name, "")
-        .validate_arguments(schema)
+        .arguments(schema)
         .handler(|_, _| async { Ok("ran") })
 }
 

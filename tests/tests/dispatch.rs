@@ -3,7 +3,7 @@
 
 use dsh_tools::schema::{NumberRules, Schema, SchemaKind, StringRules};
 use dsh_tools::{
-    ContentBlock, FnTool, ToolError, ToolExecutionInput, codes, json, names, parse_arguments,
+    ContentBlock, FnTool, ToolError, ToolExecutionInput, Value, codes, json, names, parse_arguments,
 };
 use dsh_tools_tests::{
     Log, call, call_with, echo_tool, ok_tool, only_text, registry_with, value_tool,
@@ -63,8 +63,8 @@ async fn a_std_error_converts_with_question_mark_and_gets_the_tool_error_code() 
 
 #[tokio::test]
 async fn invalid_arguments_list_every_violation() {
-    let arguments = schema(SchemaKind::Object(dsh_tools::schema::ObjectRules {
-        properties: vec![
+    let arguments = schema(SchemaKind::Object(dsh_tools::schema::ObjectRules::new(
+        vec![
             dsh_tools::schema::Property {
                 name: "path".into(),
                 schema: schema(SchemaKind::String(StringRules::default())),
@@ -76,12 +76,12 @@ async fn invalid_arguments_list_every_violation() {
                 required: false,
             },
         ],
-        additional: dsh_tools::schema::AdditionalProperties::Forbidden,
-    }));
+        dsh_tools::schema::AdditionalProperties::Forbidden,
+    )));
     let log = Log::new();
     let seen = log.clone();
     let tool = FnTool::builder("read", "")
-        .validate_arguments(arguments)
+        .arguments(arguments)
         .handler(move |_, _| {
             seen.push("body");
             async { Ok(json!("read")) }
@@ -124,6 +124,53 @@ async fn malformed_raw_arguments_travel_the_pipeline_and_fail_at_dispatch() {
             .starts_with("Error: invalid arguments: arguments are not valid JSON: EOF")
     );
     assert_eq!(log.entries(), [r#"pre saw "{\"text\": ""#]);
+}
+
+#[tokio::test]
+async fn repeated_keys_in_raw_arguments_are_invalid_args_naming_each_key() {
+    let log = Log::new();
+    let registry = registry_with([echo_tool()]);
+    let seen = log.clone();
+    let _ = registry.on_pre_execute(move |execution, next| {
+        seen.push(format!("pre saw {}", execution.arguments()));
+        next.run()
+    });
+    let seen = log.clone();
+    let _ = registry.on_post_execute(move |_, result, next| {
+        seen.push(format!(
+            "post saw {}",
+            result.error_code().unwrap_or("success")
+        ));
+        next.run()
+    });
+    let raw = r#"{"text":"a","text":"b","opts":[{"k":1,"k":2}]}"#;
+    let input = ToolExecutionInput::from_raw("c", "echo", raw);
+    assert!(input.is_malformed());
+    let result = registry.execute(input).await;
+    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(
+        only_text(&result),
+        r#"Error: invalid arguments: duplicate property "text"; duplicate property "opts[0].k""#
+    );
+    // Hooks saw the raw string (no value would be faithful) and the call reached post-execute.
+    assert_eq!(
+        log.entries(),
+        [
+            format!("pre saw {}", Value::from(raw)),
+            "post saw INVALID_ARGS".to_owned()
+        ]
+    );
+    // `parse_arguments` refuses it alike, listing the violations.
+    let error = parse_arguments(raw).unwrap_err();
+    assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+    assert_eq!(format!("Error: {}", error.message()), only_text(&result));
+    let paths: Vec<&str> = error.violations().iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, ["text", "opts[0].k"]);
+    // The same keys in different objects are not repeats.
+    assert_eq!(
+        parse_arguments(r#"{"a":{"k":1},"b":{"k":2}}"#).unwrap(),
+        json!({"a": {"k": 1}, "b": {"k": 2}})
+    );
 }
 
 #[tokio::test]
@@ -267,6 +314,7 @@ async fn a_panicking_render_is_invalid_output() {
 #[tokio::test]
 async fn a_custom_render_receives_the_arguments_and_value() {
     let tool = FnTool::builder("r", "")
+        .arguments(Schema::object().required("q", Schema::string()))
         .render(|arguments, value| {
             Ok(vec![
                 ContentBlock::text(format!("{} -> {value}", arguments["q"])),
@@ -306,14 +354,16 @@ async fn contexts_deferred_by_the_body_come_with_the_result() {
 
 #[tokio::test]
 async fn the_body_runs_with_the_call_it_belongs_to() {
-    let tool = FnTool::builder("who", "").handler(|arguments, run| async move {
-        Ok(json!([
-            run.call_id(),
-            run.execution().name(),
-            arguments,
-            run.is_cancelled()
-        ]))
-    });
+    let tool = FnTool::builder("who", "")
+        .arguments(Schema::object().required("a", Schema::integer()))
+        .handler(|arguments, run| async move {
+            Ok(json!([
+                run.call_id(),
+                run.execution().name(),
+                arguments,
+                run.is_cancelled()
+            ]))
+        });
     let registry = registry_with([tool]);
     let _ = registry.on_pre_execute(|_, next| next.run());
     let result = registry

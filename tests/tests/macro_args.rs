@@ -38,3 +38,44 @@ fn converts_valid_arguments() {
         })
     );
 }
+
+#[derive(ToolArgs, Debug)]
+struct Optional {
+    #[arg(enum = [1, 2])]
+    level: Option<u8>,
+    #[arg(const = "x")]
+    marker: Option<String>,
+}
+
+#[test]
+fn an_option_with_enum_or_const_accepts_null_and_says_so() {
+    let schema = Optional::schema().unwrap();
+    let rendered = schema.to_json_schema();
+    assert_eq!(
+        rendered["properties"],
+        json!({
+            "level": {"type": ["integer", "null"], "enum": [1, 2, null]},
+            "marker": {"type": ["string", "null"], "enum": ["x", null]}
+        })
+    );
+    // The rendering, the interpreter, the generated check and the conversion agree on `null`.
+    let oracle = jsonschema::draft202012::new(&rendered).unwrap();
+    for value in [
+        json!({"level": null, "marker": null}),
+        json!({"level": 2, "marker": "x"}),
+    ] {
+        assert!(oracle.is_valid(&value));
+        assert!(schema.is_valid(&value) && Optional::is_valid_json(&value));
+        Optional::from_json(&value).unwrap();
+    }
+    let nulls = Optional::from_json(&json!({"level": null, "marker": null})).unwrap();
+    assert_eq!((nulls.level, nulls.marker), (None, None));
+    for value in [json!({"level": 3}), json!({"marker": "y"})] {
+        assert!(!oracle.is_valid(&value));
+        assert!(!schema.is_valid(&value) && !Optional::is_valid_json(&value));
+    }
+    // Imported back, the rendering still takes `null`.
+    let imported = dsh_tools::Schema::from_json_schema(&rendered).unwrap();
+    assert!(imported.is_valid(&json!({"level": null, "marker": null})));
+    assert_eq!(imported.to_json_schema(), rendered);
+}

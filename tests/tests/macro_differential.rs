@@ -53,6 +53,11 @@ struct Everything {
     speed: String,
     #[arg(const = 2)]
     version: i64,
+    // `Option` beside `enum`/`const`: `null` is accepted (as `None`) and the schema says so.
+    #[arg(enum = [1, 2])]
+    level: Option<u8>,
+    #[arg(const = "x")]
+    marker: Option<String>,
     #[arg(pattern = "^[a-c]*$", max_length = 3)]
     word: Option<String>,
     #[arg(min_items = 1, max_items = 2)]

@@ -290,13 +290,16 @@ async fn a_tool_shadowed_before_the_first_poll_gets_the_arguments_whole() {
     let _ = registry.register(JoinPathsTool).unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
     let pending = registry.execute(input("join_paths", paths()).with_agent("agent"));
-    // The shadow reads the execution's arguments, so it must find them there.
+    // The shadow reads the execution's arguments, so it must find them there. It takes any
+    // object (a hand-written tool given no schema takes no arguments).
     let _ = scope
         .register(
-            FnTool::builder("join_paths", "").handler(|arguments, run: ToolRun| {
-                let whole = run.execution().arguments().clone();
-                async move { Ok(json!([arguments, whole])) }
-            }),
+            FnTool::builder("join_paths", "")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(|arguments, run: ToolRun| {
+                    let whole = run.execution().arguments().clone();
+                    async move { Ok(json!([arguments, whole])) }
+                }),
         )
         .unwrap();
     let result = pending.await;

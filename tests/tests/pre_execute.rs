@@ -1,7 +1,9 @@
 //! The `pre-execute` waterfall: allow / deny / ask, ordering, `next`, failures and the phases a
 //! denied or failed call still reaches.
 
-use dsh_tools::{PostToolDecision, PreToolDecision, ToolError, ToolRegistry, codes, json};
+use dsh_tools::{
+    FnTool, PostToolDecision, PreToolDecision, Schema, ToolError, ToolRegistry, codes, json,
+};
 use dsh_tools_tests::{
     Log, call, log_every_phase, log_observer, log_post_execute, logging_tool, only_text,
     registry_with,
@@ -176,7 +178,10 @@ async fn global_listeners_run_before_scoped_ones_farthest_ancestor_first() {
 
 #[tokio::test]
 async fn listeners_see_the_frozen_call() {
-    let registry = registry_with([logging_tool("t", &Log::new())]);
+    let tool = FnTool::builder("t", "Returns ok.")
+        .arguments(Schema::object().required("k", Schema::integer()))
+        .handler(|_, _| async { Ok(json!("ok")) });
+    let registry = registry_with([tool]);
     let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}))
         .execution()
         .token();

@@ -13,6 +13,11 @@ use dsh_tools::{
 };
 use dsh_tools_tests::Capture;
 
+/// A tool builder whose tool takes any object (the calls below pass the arguments the cards show).
+fn any_object(name: &str, description: &str) -> FnToolBuilder {
+    FnTool::builder(name, description).raw_parameters(json!({"type": "object"}))
+}
+
 fn input(name: &str, arguments: serde_json::Value) -> ToolExecutionInput {
     ToolExecutionInput::new("call_1", name, arguments)
 }
@@ -29,7 +34,7 @@ fn generic(title: &str, kind: ToolCallKind, raw: serde_json::Value) -> ToolCallV
 
 /// A tool answering `"done"`, with whatever presenters `build` gives it.
 fn tool(name: &str, build: impl FnOnce(FnToolBuilder) -> FnToolBuilder) -> FnTool {
-    build(FnTool::builder(name, "A tool.")).handler(|_, _| async { Ok(json!("done")) })
+    build(any_object(name, "A tool.")).handler(|_, _| async { Ok(json!("done")) })
 }
 
 fn plain(name: &str) -> FnTool {
@@ -97,7 +102,7 @@ async fn an_unknown_tool_gets_a_generic_card_with_its_error() {
 }
 
 fn panicking() -> FnTool {
-    FnTool::builder("fragile", "Its presenters panic.")
+    any_object("fragile", "Its presenters panic.")
         .present_call(|_| panic!("call presenter bug"))
         .present_progress(|_, _| panic!("progress presenter bug"))
         .present_result(|_, _| panic!("result presenter bug"))
@@ -142,7 +147,7 @@ async fn presenters_that_panic_give_the_generic_cards_and_are_logged() {
 }
 
 fn terminal_result_for_generic_call() -> FnTool {
-    FnTool::builder("odd", "Shows a terminal result for a generic call.")
+    any_object("odd", "Shows a terminal result for a generic call.")
         .present_result(|_, result| {
             Some(ToolResultView::Terminal {
                 title: Some("ran".into()),
@@ -172,7 +177,7 @@ async fn a_terminal_result_of_a_call_that_was_not_a_terminal_card_degrades_to_ge
 }
 
 fn shell() -> FnTool {
-    FnTool::builder("shell", "Runs a command.")
+    any_object("shell", "Runs a command.")
         .present_call(|arguments| {
             Some(ToolCallView::Terminal {
                 title: arguments["command"].as_str()?.to_owned(),
@@ -240,7 +245,7 @@ fn editor() -> FnTool {
         old_text: Some("old".into()),
         new_text: "new".into(),
     };
-    FnTool::builder("edit", "Edits a file.")
+    any_object("edit", "Edits a file.")
         .present_call(move |arguments| {
             Some(ToolCallView::Diff {
                 title: format!("Edit {}", arguments["path"].as_str()?),
@@ -285,7 +290,7 @@ async fn a_diff_card_of_a_failed_call_shows_its_error_instead() {
 }
 
 fn custom_error_card() -> FnTool {
-    FnTool::builder("polite", "Fails politely.")
+    any_object("polite", "Fails politely.")
         .present_result(|_, _| {
             Some(ToolResultView::Generic {
                 title: Some("Could not do it".into()),
@@ -318,14 +323,14 @@ async fn a_result_with_no_content_is_never_blank() {
     let registry = ToolRegistry::new();
     let _ = registry
         .register(
-            FnTool::builder("silent", "Renders nothing.")
+            any_object("silent", "Renders nothing.")
                 .render(|_, _| Ok(vec![]))
                 .handler(|_, _| async { Ok(json!({"count": 2})) }),
         )
         .unwrap();
     let _ = registry
         .register(
-            FnTool::builder("mute", "Renders nothing of nothing.")
+            any_object("mute", "Renders nothing of nothing.")
                 .render(|_, _| Ok(vec![]))
                 .handler(|_, _| async { Ok(json!("")) }),
         )

@@ -30,7 +30,7 @@ fn fixture(name: &str) -> Value {
 /// A tool whose result is text and an image, and which leaves context for the next request.
 fn screenshot_tool() -> FnTool {
     FnTool::builder("take_screenshot", "Take a screenshot of a window.")
-        .parameters(json!({
+        .raw_parameters(json!({
             "type": "object",
             "properties": {"window": {"type": "string", "enum": ["editor", "terminal"]}},
             "required": ["window"],

@@ -221,7 +221,7 @@ async fn nulls_are_removed_through_recursive_definitions() {
     let _registration = registry
         .register(
             FnTool::builder("outline", "Write an outline.")
-                .parameters(json!({
+                .raw_parameters(json!({
                     "type": "object",
                     "properties": {"sections": {"type": "array", "items": {"$ref": "#/$defs/S"}}},
                     "required": ["sections"],

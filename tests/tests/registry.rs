@@ -106,7 +106,7 @@ fn a_shared_definition_registers_as_is() {
 #[test]
 fn schemas_carry_only_name_description_and_parameters() {
     let tool = FnTool::builder("t", "Does t.")
-        .parameters(json!({"type": "object", "properties": {"x": {"type": "integer"}}}))
+        .raw_parameters(json!({"type": "object", "properties": {"x": {"type": "integer"}}}))
         .timeout_ms(5)
         .concurrency_safe(true)
         .handler(|_, _| async { Ok(json!(null)) });
@@ -245,7 +245,7 @@ async fn shared_state_is_reachable_from_the_body() {
 async fn a_raw_tool_is_not_validated_by_the_registry() {
     // A raw JSON-Schema tool (an MCP import) declares parameters but validates nothing itself.
     let raw = FnTool::builder("raw", "")
-        .parameters(
+        .raw_parameters(
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
         )
         .handler(|arguments, _| async move { Ok(arguments) });
@@ -374,7 +374,7 @@ fn register_all_registers_nothing_when_any_tool_is_refused() {
 #[test]
 fn schemas_share_each_tool_s_parameters_instead_of_copying_them() {
     let raw = FnTool::builder("raw", "A raw tool.")
-        .parameters(json!({"type": "object", "properties": {"n": {"type": "integer"}}}))
+        .raw_parameters(json!({"type": "object", "properties": {"n": {"type": "integer"}}}))
         .handler(|_, _| async { Ok(json!(null)) });
     let registry = ToolRegistry::new();
     let _ = registry.register(ReadOneTool).unwrap();

@@ -13,12 +13,10 @@ use std::cell::Cell;
 
 use dsh_tools::schema::{CompiledSchema, Property, Schema};
 use dsh_tools_tests::json_values::{NAMES, cases, scalar, value_for};
+use dsh_tools_tests::raw_schemas::PATTERNS;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::Number;
-
-/// Patterns that mean the same in Rust's `regex` and ECMA-262 (no `.`, `\d`, `\w`, flags).
-const PATTERNS: &[&str] = &["^a", "b$", "^[a-c]*$", "é", "^(ab)+$", "[0-9]"];
 
 /// Number bounds, including the edges of the exact integer ranges.
 fn bound() -> impl Strategy<Value = Number> {

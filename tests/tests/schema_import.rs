@@ -152,7 +152,15 @@ fn structural_problems_use_the_spec_wording() {
         ),
         (
             json!({"type": "string", "pattern": "("}),
-            "schema.pattern must be a valid regular expression",
+            "schema.pattern must be an ECMA-262 regular expression: the group \"(\" at offset 0",
+        ),
+        (
+            json!({"type": "string", "pattern": "[[:alpha:]]"}),
+            "schema.pattern must be an ECMA-262 regular expression: a lone \"]\" at offset 10 is not valid ECMA-262 regular expression syntax ([:alpha:] is a POSIX class",
+        ),
+        (
+            json!({"type": "string", "pattern": "^(?!tmp)"}),
+            "schema.pattern cannot be enforced: the negative look-ahead \"(?!\" at offset 1 is not supported (the regex engine has no look-around)",
         ),
         (
             json!({"type": "array", "items": [{"type": "string"}]}),
@@ -240,6 +248,51 @@ fn nullable_forms_refs_and_annotations_import() {
     assert_eq!(b.annotations.title.as_deref(), Some("Point"));
     // Raw import keeps `format` an annotation: int32 does not bound a raw schema.
     assert!(schema.is_valid(&json!({"c": {"x": 1}, "e": 1_i64 << 40})));
+}
+
+#[test]
+fn a_nullable_type_beside_enum_or_const_accepts_null_only_when_they_list_it() {
+    // `null` passes `type`, but `const`/`enum` must accept it too (every keyword must hold).
+    let constant =
+        Schema::from_json_schema(&json!({"type": ["integer", "null"], "const": -2})).unwrap();
+    assert!(constant.is_valid(&json!(-2)));
+    assert!(!constant.is_valid(&Value::Null));
+    assert!(!constant.compile().is_valid(&Value::Null));
+    assert_eq!(
+        constant.validate(&Value::Null).unwrap_err().to_string(),
+        "\"arguments\" must be -2"
+    );
+    assert_eq!(
+        constant.to_json_schema(),
+        json!({"type": "integer", "const": -2})
+    );
+
+    let members =
+        Schema::from_json_schema(&json!({"type": ["null", "integer"], "enum": [-2, 1]})).unwrap();
+    assert!(!members.is_valid(&Value::Null));
+    assert_eq!(
+        members.to_json_schema(),
+        json!({"type": "integer", "enum": [-2, 1]})
+    );
+
+    // Listed, `null` is accepted, and the schema renders back as it was written.
+    let listed = json!({"type": ["integer", "null"], "enum": [-2, null]});
+    let with_null = Schema::from_json_schema(&listed).unwrap();
+    assert!(with_null.is_valid(&Value::Null) && with_null.is_valid(&json!(-2)));
+    assert_eq!(with_null.to_json_schema(), listed);
+    let null_const =
+        Schema::from_json_schema(&json!({"type": ["string", "null"], "const": null})).unwrap();
+    assert!(null_const.is_valid(&Value::Null) && !null_const.is_valid(&json!("a")));
+
+    // Inside `oneOf`, the widened branch made `null` match where no branch takes it.
+    let branches = Schema::from_json_schema(&json!({"oneOf": [
+        {"type": ["integer", "null"], "const": -2},
+        {"type": "string"}
+    ]}))
+    .unwrap();
+    assert!(!branches.is_valid(&Value::Null));
+    assert!(!branches.compile().is_valid(&Value::Null));
+    assert!(branches.is_valid(&json!(-2)) && branches.is_valid(&json!("s")));
 }
 
 #[test]

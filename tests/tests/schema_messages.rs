@@ -103,6 +103,56 @@ fn nested_missing_property_is_named_by_its_full_path() {
 }
 
 #[test]
+fn missing_properties_are_reported_in_required_order() {
+    // `required` lists them in another order than `properties` declares them.
+    let raw = json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"type": "string"},
+            "c": {"type": "object", "properties": {"x": {}, "y": {}}, "required": ["y", "x"]},
+            "d": {"type": "string"}
+        },
+        "required": ["d", "b", "c", "a"]
+    });
+    let schema = Schema::from_json_schema(&raw).unwrap();
+    let expected = [
+        "missing required property \"d\"",
+        "missing required property \"b\"",
+        "missing required property \"a\"",
+        "missing required property \"c.y\"",
+        "missing required property \"c.x\"",
+    ];
+    let value = json!({"c": {}});
+    assert_eq!(messages(&schema, &value), expected);
+    // The compiled schema reports alike, and `required` renders in the same order.
+    let compiled: Vec<String> = schema
+        .compile()
+        .validate(&value)
+        .unwrap_err()
+        .iter()
+        .map(|v| v.message.clone())
+        .collect();
+    assert_eq!(compiled, expected);
+    let rendered = schema.to_json_schema();
+    assert_eq!(rendered["required"], json!(["d", "b", "c", "a"]));
+    assert_eq!(rendered["properties"]["c"]["required"], json!(["y", "x"]));
+    assert_eq!(Schema::from_json_schema(&rendered).unwrap(), schema);
+    // Declaration order needs no record: the builder's schemas report in declaration order.
+    let built = Schema::object()
+        .required("b", Schema::string())
+        .required("a", Schema::string())
+        .build();
+    assert_eq!(
+        messages(&built, &json!({})),
+        [
+            "missing required property \"b\"",
+            "missing required property \"a\""
+        ]
+    );
+}
+
+#[test]
 fn undeclared_keys_come_last_in_payload_order() {
     let schema = Schema::object()
         .required("a", Schema::string())

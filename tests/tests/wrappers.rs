@@ -20,14 +20,14 @@ fn schema(kind: SchemaKind) -> Schema {
 
 /// `{"count": integer}`, closed.
 fn count_schema() -> Schema {
-    schema(SchemaKind::Object(ObjectRules {
-        properties: vec![Property {
+    schema(SchemaKind::Object(ObjectRules::new(
+        vec![Property {
             name: "count".into(),
             schema: schema(SchemaKind::Integer(NumberRules::default())),
             required: true,
         }],
-        additional: AdditionalProperties::Forbidden,
-    }))
+        AdditionalProperties::Forbidden,
+    )))
 }
 
 fn counting_tool() -> FnTool {

@@ -224,18 +224,10 @@ fn number(item: &MetaItem) -> syn::Result<Spanned<JsonLiteral>> {
     }
 }
 
-/// A `pattern` must compile; checked with the same syntax the runtime's regex engine uses.
+/// A `pattern` must be one the runtime enforces: ECMA-262 (as JSON Schema specifies), translated
+/// and compiled by the same function the runtime calls, so what it would refuse fails here.
 fn check_pattern(pattern: &LitStr) -> syn::Result<()> {
-    regex_syntax::Parser::new()
-        .parse(&pattern.value())
+    dsh_tools_pattern::compile(&pattern.value())
         .map(drop)
-        .map_err(|error| {
-            // The kind is the one-line reason; the full display draws a caret diagram.
-            let reason = match &error {
-                regex_syntax::Error::Parse(parse) => parse.kind().to_string(),
-                regex_syntax::Error::Translate(translate) => translate.kind().to_string(),
-                other => other.to_string(),
-            };
-            syn::Error::new_spanned(pattern, format!("invalid `pattern` regex: {reason}"))
-        })
+        .map_err(|error| syn::Error::new_spanned(pattern, format!("unusable `pattern`: {error}")))
 }

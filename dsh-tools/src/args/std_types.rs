@@ -274,10 +274,10 @@ impl ToolArgs for Value {
 
 impl ToolArgs for Map<String, Value> {
     fn schema() -> Result<Schema, SchemaError> {
-        Ok(node(SchemaKind::Object(ObjectRules {
-            properties: Vec::new(),
-            additional: AdditionalProperties::Allowed,
-        })))
+        Ok(node(SchemaKind::Object(ObjectRules::new(
+            Vec::new(),
+            AdditionalProperties::Allowed,
+        ))))
     }
     fn is_valid_json(value: &Value) -> bool {
         value.is_object()
@@ -525,10 +525,10 @@ fn fixed_length<T, const N: usize>(list: Vec<T>) -> Result<[T; N], ConvertError>
 }
 
 fn map_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
-    Ok(node(SchemaKind::Object(ObjectRules {
-        properties: Vec::new(),
-        additional: AdditionalProperties::Schema(Box::new(T::schema()?)),
-    })))
+    Ok(node(SchemaKind::Object(ObjectRules::new(
+        Vec::new(),
+        AdditionalProperties::Schema(Box::new(T::schema()?)),
+    ))))
 }
 
 /// Converts every entry of an object, naming the key of the first failure.

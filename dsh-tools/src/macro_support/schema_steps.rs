@@ -66,14 +66,12 @@ pub fn titled(mut schema: Schema, title: &str) -> Schema {
 
 /// An object of `properties`; closed unless `open`.
 pub fn object(properties: Vec<Property>, open: bool) -> Schema {
-    Schema::new(SchemaKind::Object(ObjectRules {
-        properties,
-        additional: if open {
-            AdditionalProperties::Allowed
-        } else {
-            AdditionalProperties::Forbidden
-        },
-    }))
+    let additional = if open {
+        AdditionalProperties::Allowed
+    } else {
+        AdditionalProperties::Forbidden
+    };
+    Schema::new(SchemaKind::Object(ObjectRules::new(properties, additional)))
 }
 
 /// A property; its default, when it has one, must be a value the schema accepts.
@@ -204,7 +202,7 @@ pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, Schema
 /// `pattern` (checked at compile time too; compiled here).
 pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
     let pattern = Pattern::new(source).map_err(|error| {
-        SchemaError::single(format!("`pattern` {source:?} does not compile: {error}"))
+        SchemaError::single(format!("`pattern` {}: {error}", Value::from(source)))
     })?;
     string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
     Ok(schema)

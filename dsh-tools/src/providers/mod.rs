@@ -19,14 +19,13 @@
 //! could not express is still enforced (see [`LoweringReport::ENFORCEMENT_NOTE`]).
 //!
 //! ```
-//! # use dsh_tools::{FnTool, ToolRegistry, json};
+//! # use dsh_tools::{FnTool, Schema, ToolRegistry, json};
 //! use dsh_tools::providers::{Dialect, ProviderTools};
 //!
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
 //! # let registry = ToolRegistry::new();
 //! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
-//! #     .parameters(json!({"type": "object", "properties": {"text": {"type": "string"}},
-//! #         "required": ["text"], "additionalProperties": false}))
+//! #     .arguments(Schema::object().required("text", Schema::string()))
 //! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
 //! let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
 //! let tools = openai.tools(None);

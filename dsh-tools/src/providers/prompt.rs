@@ -8,7 +8,9 @@
 
 use std::fmt::Write as _;
 
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::definition::ToolSchema;
 use crate::execution::ToolExecutionInput;
@@ -56,17 +58,26 @@ pub fn parse_prompt_calls(text: &str) -> Vec<ToolExecutionInput> {
     inputs
 }
 
+/// A `<tool_call>` block. The arguments stay text, so they are parsed like any model's raw
+/// arguments (a repeated key is `INVALID_ARGS`, not a value silently dropped).
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+}
+
 fn call_from_block(id: String, body: &str) -> ToolExecutionInput {
-    if let Ok(Value::Object(mut call)) = serde_json::from_str::<Value>(body) {
-        let name = call
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        return match call.remove("arguments") {
-            Some(Value::String(raw)) => ToolExecutionInput::from_raw(id, name, &raw),
-            Some(arguments) => ToolExecutionInput::new(id, name, arguments),
-            None => ToolExecutionInput::from_raw(id, name, ""),
+    if let Ok(block) = serde_json::from_str::<Block<'_>>(body) {
+        let name = block.name.unwrap_or_default();
+        let Some(arguments) = block.arguments else {
+            return ToolExecutionInput::from_raw(id, name, "");
+        };
+        // Arguments written as a JSON string hold the arguments' text.
+        return match serde_json::from_str::<String>(arguments.get()) {
+            Ok(raw) => ToolExecutionInput::from_raw(id, name, &raw),
+            Err(_) => ToolExecutionInput::from_raw(id, name, arguments.get()),
         };
     }
     // Broken JSON: find the name if it is there, and let the pipeline report the arguments.
@@ -105,5 +116,24 @@ mod tests {
         assert_eq!(calls[0].call_id, "prompt-call-0");
         assert_eq!(calls[1].name, "grep");
         assert!(calls[1].is_malformed());
+    }
+
+    #[test]
+    fn arguments_repeating_a_key_are_malformed_in_either_form() {
+        let text = "<tool_call>{\"name\": \"read_file\", \"arguments\": \
+                    {\"path\": \"a\", \"path\": \"b\"}}</tool_call>\
+                    <tool_call>{\"name\": \"read_file\", \"arguments\": \
+                    \"{\\\"path\\\": 1, \\\"path\\\": 2}\"}</tool_call>\
+                    <tool_call>{\"name\": \"read_file\", \"arguments\": \"{\\\"path\\\": 1}\"}</tool_call>\
+                    <tool_call>{\"name\": \"list\"}</tool_call>";
+        let calls = parse_prompt_calls(text);
+        assert_eq!(calls.len(), 4);
+        assert!(calls[0].is_malformed() && calls[1].is_malformed());
+        assert_eq!(calls[0].name, "read_file");
+        assert_eq!(calls[2].arguments, json!({"path": 1}));
+        assert_eq!(
+            (calls[3].name.as_str(), &calls[3].arguments),
+            ("list", &json!({}))
+        );
     }
 }

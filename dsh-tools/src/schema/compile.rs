@@ -3,7 +3,8 @@
 //! Everything the interpreter works out on every call is worked out here once: absent bounds
 //! become sentinels so a check is a plain comparison, number bounds are resolved into the range
 //! of `u64` values they admit (exactly, float bounds included), property names are prepared for
-//! matching ([`Key`]), each object knows how many of its properties are required, and an `enum`
+//! matching ([`Key`]), large objects get a hash index of their names, each object knows how
+//! many of its properties are required, and an `enum`
 //! of strings becomes a list of strings. Children are stored inline in their parent (a
 //! property's node sits next to its key), so checking a property follows no extra pointer.
 //!
@@ -17,6 +18,7 @@ use serde_json::{Number, Value};
 
 use super::key::Key;
 use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind};
+use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 
 /// One schema node, lowered.
 #[derive(Clone, Debug)]
@@ -97,6 +99,9 @@ pub(super) struct ObjectTest {
     /// How many of `properties` are required.
     pub(super) required: usize,
     pub(super) additional: Additional,
+    /// Property names to positions, when there are more than
+    /// [`INDEXED_PROPERTIES`](super::property_index::INDEXED_PROPERTIES).
+    pub(super) index: Option<Box<PropertyIndex>>,
 }
 
 /// One declared property.
@@ -200,10 +205,15 @@ fn test_of(schema: &Schema) -> Test {
                     Additional::Matching(Box::new(lower(values)))
                 }
             };
+            let index = (properties.len() > INDEXED_PROPERTIES).then(|| {
+                let names = rules.properties.iter().map(|p| p.name.as_str());
+                Box::new(PropertyIndex::new(names))
+            });
             Test::Object(ObjectTest {
                 required: properties.iter().filter(|p| p.required).count(),
                 properties,
                 additional,
+                index,
             })
         }
         SchemaKind::Enum(members) => {

@@ -17,7 +17,7 @@ use serde_json::{Map, Number, Value};
 use super::compile::{
     Additional, ArrayTest, Bounds, Lengths, Node, ObjectTest, PropertyTest, Test, lower,
 };
-use super::key::find_from_hint;
+use super::key::{Probe, guess_from_hint, search};
 use super::model::Schema;
 use super::semantics::{count_up_to_two, has_code_points_within, is_integral, json_equal};
 use super::validate::{MAX_VALIDATION_DEPTH, bound_violation, report};
@@ -189,11 +189,10 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
 
 #[inline(never)]
 fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> bool {
-    let properties = &object.properties;
     let mut required_seen = 0usize;
     let mut hint = 0usize;
     for (key, item) in map {
-        match find_property(properties, key, hint) {
+        match find_property(object, key, hint) {
             Some((index, property)) => {
                 if !check(&property.node, item, depth + 1) {
                     return false;
@@ -262,17 +261,32 @@ fn all_in_blocks(values: &[Value], test: impl Fn(&Value) -> bool) -> bool {
     blocks.remainder().iter().all(test)
 }
 
-/// The property named `key`, and its index (see [`find_from_hint`]).
+/// The property named `key`, and its index: where the hint expects it (see
+/// [`guess_from_hint`]), else from the object's index or a scan.
 #[inline(always)]
 fn find_property<'p>(
-    properties: &'p [PropertyTest],
+    object: &'p ObjectTest,
     key: &str,
     hint: usize,
 ) -> Option<(usize, &'p PropertyTest)> {
-    find_from_hint(properties.len(), hint, |index| {
+    let properties = &object.properties;
+    let index = guess_from_hint(properties.len(), hint, |index| {
         properties[index].key.matches(key)
     })
-    .map(|index| (index, &properties[index]))
+    .or_else(|| find_elsewhere(object, key))?;
+    Some((index, &properties[index]))
+}
+
+/// The miss path: the key is read once ([`Probe`]) for the hash and every comparison.
+#[inline(never)]
+fn find_elsewhere(object: &ObjectTest, key: &str) -> Option<usize> {
+    let properties = &object.properties;
+    let probe = Probe::new(key);
+    let is_named = |index: usize| properties[index].key.matches_probe(&probe);
+    match &object.index {
+        Some(index) => index.get_probe(&probe, is_named),
+        None => search(properties.len(), is_named),
+    }
 }
 
 /// Whether `text`'s length in code points is within `lengths`, counting only when the byte

@@ -4,9 +4,12 @@
 //!
 //! The rule: a keyword is accepted only when the validator enforces it or when it is a pure
 //! annotation. Accepted:
-//! - enforced: `type` (one type, or a `[T, "null"]` pair), `properties`, `required`,
-//!   `additionalProperties` (boolean or schema), `items` (one schema), `enum`, `const`, `oneOf`,
-//!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`;
+//! - enforced: `type` (one type, or a `[T, "null"]` pair, which beside `enum`/`const` takes
+//!   `null` only when they list it too), `properties`, `required` (missing properties are
+//!   reported in its order), `additionalProperties` (boolean or schema), `items` (one schema),
+//!   `enum`, `const`, `oneOf`,
+//!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern` (ECMA-262, translated; look-around
+//!   and backreferences are refused), `minItems`, `maxItems`;
 //!   `anyOf` only in the nullable form `[<schema>, {"type": "null"}]` that schemars emits for
 //!   `Option<T>`; local `$ref`s (`#/…`), inlined, with `$defs`/`definitions` as their targets;
 //! - annotations: `title`, `description`, `default`, `examples`, `format`, `$comment`,
@@ -26,11 +29,12 @@ use serde_json::{Map, Number, Value};
 
 use super::error::SchemaError;
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
-    Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern,
+    PatternErrorKind, Property, Schema, SchemaKind, StringRules,
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 /// Deepest schema nesting import follows (each `$ref` hop counts as a level).
 pub const MAX_IMPORT_DEPTH: usize = 64;
@@ -454,12 +458,15 @@ impl<'a> Importer<'a> {
                     Some(Value::String(source)) => match Pattern::new(source) {
                         Ok(pattern) => Some(pattern),
                         Err(error) => {
-                            self.problem(
-                                format!("{path}.pattern"),
-                                format!(
-                                    "{path}.pattern must be a valid regular expression: {error}"
+                            let message = match error.kind() {
+                                PatternErrorKind::Invalid => format!(
+                                    "{path}.pattern must be an ECMA-262 regular expression: {error}"
                                 ),
-                            );
+                                PatternErrorKind::Unsupported => {
+                                    format!("{path}.pattern cannot be enforced: {error}")
+                                }
+                            };
+                            self.problem(format!("{path}.pattern"), message);
                             ok = false;
                             None
                         }
@@ -535,6 +542,7 @@ impl<'a> Importer<'a> {
         ok: &mut bool,
     ) -> Option<ObjectRules> {
         let mut properties = Vec::new();
+        let mut required_order = Vec::new();
         match map.get("properties") {
             None => {}
             Some(Value::Object(declared)) => {
@@ -562,11 +570,27 @@ impl<'a> Importer<'a> {
         match map.get("required") {
             None => {}
             Some(Value::Array(names)) if names.iter().all(Value::is_string) => {
-                let declared = map.get("properties").and_then(Value::as_object);
+                // `properties` converted in declaration order (or the import already failed), so
+                // a key's position is its property's index.
+                let positions: HashMap<&str, usize> = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|declared| {
+                        declared
+                            .keys()
+                            .enumerate()
+                            .map(|(index, name)| (name.as_str(), index))
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 for name in names.iter().filter_map(Value::as_str) {
-                    if declared.is_some_and(|declared| declared.contains_key(name)) {
-                        if let Some(property) = properties.iter_mut().find(|p| p.name == name) {
+                    if let Some(&index) = positions.get(name) {
+                        if let Some(property) = properties.get_mut(index)
+                            && property.name == name
+                            && !property.required
+                        {
                             property.required = true;
+                            required_order.push(index);
                         }
                     } else {
                         self.problem(
@@ -609,10 +633,12 @@ impl<'a> Importer<'a> {
                 AdditionalProperties::Allowed
             }
         };
-        Some(ObjectRules {
-            properties,
-            additional,
-        })
+        let mut rules = ObjectRules::new(properties, additional);
+        // Declaration order needs no record; any other is kept for reports and rendering.
+        if !required_order.is_sorted() {
+            rules.required_order = required_order;
+        }
+        Some(rules)
     }
 
     /// Applies `enum`/`const` to `base`: the result accepts exactly the listed values that `base`
@@ -699,9 +725,23 @@ impl<'a> Importer<'a> {
             );
             return None;
         }
+        // `null` passes a nullable type (`["integer", "null"]`), but `enum`/`const` must list it
+        // too: the node accepts only what every keyword accepts. When both do, the flag says so
+        // and the members keep the type's values, so the node renders as it was written.
+        let mut kind = kind;
+        let nullable = base.nullable
+            && match &mut kind {
+                SchemaKind::Const(constant) => constant.is_null(),
+                SchemaKind::Enum(kept) if kept.len() > 1 && kept.iter().any(Value::is_null) => {
+                    kept.retain(|member| !member.is_null());
+                    true
+                }
+                SchemaKind::Enum(kept) => kept.iter().any(Value::is_null),
+                _ => false,
+            };
         Some(Schema {
             kind,
-            nullable: base.nullable,
+            nullable,
             annotations,
         })
     }

@@ -12,6 +12,7 @@
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
 //! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
 //! | `key.rs` | property names prepared for matching payload keys |
+//! | `property_index.rs` | a hash index of property names, for objects with many of them |
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
@@ -26,6 +27,7 @@ mod error;
 mod import;
 mod key;
 mod model;
+mod property_index;
 mod render;
 mod semantics;
 mod subset;
@@ -37,8 +39,8 @@ pub use compiled::CompiledSchema;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
-    Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, PatternError,
+    PatternErrorKind, Property, Schema, SchemaKind, StringRules,
 };
 pub use render::JSON_SCHEMA_DIALECT;
 pub(crate) use semantics::{

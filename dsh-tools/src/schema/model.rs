@@ -4,6 +4,7 @@
 //! This file owns only the data; rendering (`render.rs`), validation (`validate.rs`), import
 //! (`import.rs`) and the builder API (`builder.rs`) live beside it.
 
+pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -99,6 +100,46 @@ pub struct ObjectRules {
     pub properties: Vec<Property>,
     /// Undeclared keys: rejected, accepted, or accepted when they match a schema (a map).
     pub additional: AdditionalProperties,
+    /// The order JSON Schema's `required` lists the required properties in, as indices into
+    /// [`properties`](Self::properties), when it is not declaration order (an imported schema's
+    /// `required: ["b", "a"]`); empty means declaration order. Missing properties are reported
+    /// and `required` is rendered in this order. Whether a property is required is its own
+    /// [`Property::required`]; indices of properties that are not required are ignored.
+    pub required_order: Vec<usize>,
+}
+
+impl ObjectRules {
+    /// Rules for `properties` (required ones in declaration order) and undeclared keys.
+    pub fn new(properties: Vec<Property>, additional: AdditionalProperties) -> Self {
+        Self {
+            properties,
+            additional,
+            required_order: Vec::new(),
+        }
+    }
+
+    /// The indices of the required properties, in `required` order: those
+    /// [`required_order`](Self::required_order) lists, then any other in declaration order.
+    pub fn required_indices(&self) -> Vec<usize> {
+        let properties = &self.properties;
+        if self.required_order.is_empty() {
+            return (0..properties.len())
+                .filter(|&index| properties[index].required)
+                .collect();
+        }
+        let mut listed = vec![false; properties.len()];
+        let mut order = Vec::with_capacity(properties.len());
+        for &index in &self.required_order {
+            if index < properties.len() && properties[index].required && !listed[index] {
+                listed[index] = true;
+                order.push(index);
+            }
+        }
+        order.extend(
+            (0..properties.len()).filter(|&index| properties[index].required && !listed[index]),
+        );
+        order
+    }
 }
 
 /// One declared property.
@@ -124,22 +165,27 @@ pub enum AdditionalProperties {
 }
 
 /// A compiled `pattern`; equality is by source text.
+///
+/// The source is an ECMA-262 regular expression, as JSON Schema specifies (read with the `u`
+/// flag): it is translated into the `regex` crate's dialect so that `\d`, `\w`, `\s`, `\b`, `.`
+/// and the rest mean what ECMA-262 says, or refused with a [`PatternError`] naming the construct
+/// (look-around and backreferences, which the engine cannot run, or text that is not ECMA-262).
 #[derive(Clone, Debug)]
 pub struct Pattern {
     source: String,
-    regex: regex::Regex,
+    regex: dsh_tools_pattern::Regex,
 }
 
 impl Pattern {
-    /// Compiles `source`, or explains why it is not a valid pattern.
-    pub fn new(source: &str) -> Result<Self, regex::Error> {
+    /// Compiles the ECMA-262 pattern `source`, or explains why it cannot be enforced.
+    pub fn new(source: &str) -> Result<Self, PatternError> {
         Ok(Self {
             source: source.to_owned(),
-            regex: regex::Regex::new(source)?,
+            regex: dsh_tools_pattern::compile(source)?,
         })
     }
 
-    /// The pattern text.
+    /// The pattern text, as written (ECMA-262).
     pub fn as_str(&self) -> &str {
         &self.source
     }

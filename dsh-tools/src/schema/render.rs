@@ -100,10 +100,9 @@ fn render(schema: &Schema) -> Map<String, Value> {
                 out.insert("properties".to_owned(), Value::Object(properties));
             }
             let required: Vec<Value> = rules
-                .properties
-                .iter()
-                .filter(|property| property.required)
-                .map(|property| Value::from(property.name.as_str()))
+                .required_indices()
+                .into_iter()
+                .map(|index| Value::from(rules.properties[index].name.as_str()))
                 .collect();
             if !required.is_empty() {
                 out.insert("required".to_owned(), Value::Array(required));

@@ -19,11 +19,12 @@ use serde_json::{Map, Number, Value};
 
 use super::compile::Node;
 use super::compiled::check as compiled_check;
-use super::key::find_from_hint;
+use super::key::{guess_from_hint, search};
 use super::model::{
     AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
     StringRules,
 };
+use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 use super::semantics::{
     compare_numbers, count_up_to_two, has_at_least_code_points, has_at_most_code_points,
     is_integral, json_equal, same_key,
@@ -145,11 +146,12 @@ fn check_array(rules: &ArrayRules, items: &[Value], depth: usize) -> bool {
 
 fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> bool {
     let properties = &rules.properties;
+    let mut lookup = Lookup::new(properties);
     let mut required_seen = 0usize;
     let mut declared_seen = 0usize;
     let mut hint = 0usize;
     for (key, item) in map {
-        match find_property(properties, key, hint) {
+        match lookup.find(key, hint) {
             Some(index) => {
                 let property = &properties[index];
                 if !check_child(&property.schema, item, depth + 1) {
@@ -176,12 +178,46 @@ fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> 
         || required_seen == properties.iter().filter(|p| p.required).count()
 }
 
-/// The index of the property named `key` (see [`find_from_hint`]).
-#[inline(always)]
-fn find_property(properties: &[Property], key: &str, hint: usize) -> Option<usize> {
-    find_from_hint(properties.len(), hint, |index| {
-        same_key(&properties[index].name, key)
-    })
+/// Finds the declared properties of one object by name: where the hint expects them (see
+/// [`guess_from_hint`]), else by a scan, or in a large object by an index built at the first
+/// miss (the interpreter keeps nothing between calls).
+struct Lookup<'s> {
+    properties: &'s [Property],
+    index: Option<PropertyIndex>,
+}
+
+impl<'s> Lookup<'s> {
+    #[inline(always)]
+    fn new(properties: &'s [Property]) -> Self {
+        Self {
+            properties,
+            index: None,
+        }
+    }
+
+    /// The index of the property named `key`.
+    #[inline(always)]
+    fn find(&mut self, key: &str, hint: usize) -> Option<usize> {
+        let properties = self.properties;
+        guess_from_hint(properties.len(), hint, |index| {
+            same_key(&properties[index].name, key)
+        })
+        .or_else(|| self.find_elsewhere(key))
+    }
+
+    #[inline(never)]
+    fn find_elsewhere(&mut self, key: &str) -> Option<usize> {
+        let properties = self.properties;
+        let is_named = |index: usize| same_key(&properties[index].name, key);
+        if properties.len() <= INDEXED_PROPERTIES {
+            return search(properties.len(), is_named);
+        }
+        self.index
+            .get_or_insert_with(|| {
+                PropertyIndex::new(properties.iter().map(|property| property.name.as_str()))
+            })
+            .get(key, is_named)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,21 +344,31 @@ fn walk_object<'v>(
         spilled = vec![None; properties.len()];
         &mut spilled
     };
-    let mut undeclared = 0usize;
+    // The undeclared entries, in payload order (allocated only when there is one).
+    let mut undeclared: Vec<(&'v str, &'v Value)> = Vec::new();
+    let mut lookup = Lookup::new(properties);
     let mut hint = 0usize;
     for (key, item) in map {
-        match find_property(properties, key, hint) {
+        match lookup.find(key, hint) {
             Some(index) => {
                 slots[index] = Some(item);
                 hint = index + 1;
             }
-            None => undeclared += 1,
+            None => undeclared.push((key, item)),
         }
     }
 
-    for (property, slot) in properties.iter().zip(slots.iter()) {
-        if property.required && slot.is_none() {
-            cx.report_missing(&property.name);
+    if rules.required_order.is_empty() {
+        for (property, slot) in properties.iter().zip(slots.iter()) {
+            if property.required && slot.is_none() {
+                cx.report_missing(&property.name);
+            }
+        }
+    } else {
+        for index in rules.required_indices() {
+            if slots[index].is_none() {
+                cx.report_missing(&properties[index].name);
+            }
         }
     }
     let depth = cx.depth() + 1;
@@ -337,23 +383,17 @@ fn walk_object<'v>(
             cx.pop();
         }
     }
-    if undeclared == 0 {
-        return;
-    }
     match &rules.additional {
         AdditionalProperties::Allowed => {}
         AdditionalProperties::Forbidden => {
-            for (key, item) in map {
-                if find_property(properties, key, 0).is_none() {
-                    cx.report_undeclared(key, item);
-                }
+            for (key, item) in undeclared {
+                cx.report_undeclared(key, item);
             }
         }
         AdditionalProperties::Schema(schema) => {
             let values = node.and_then(Node::additional);
-            for (key, item) in map {
-                if find_property(properties, key, 0).is_none() && !skip(schema, values, item, depth)
-                {
+            for (key, item) in undeclared {
+                if !skip(schema, values, item, depth) {
                     cx.push_key(key);
                     walk(schema, values, item, cx);
                     cx.pop();

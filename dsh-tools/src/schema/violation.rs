@@ -411,6 +411,25 @@ impl<'v> ValidationContext<'v> {
         violation.got = Cow::Borrowed(JsonType::of(value).name());
     }
 
+    /// Reports that the current object's raw JSON text gives the key `key` more than once
+    /// (`duplicate property "a.b"`): parsing would keep only one of the values.
+    pub fn report_duplicate(&mut self, key: &str) {
+        if self.at_capacity() {
+            return;
+        }
+        let capacity = self.path_capacity() + key.len() + 1;
+        let violation = new_violation(&mut self.reported);
+        write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
+        let path = &violation.path;
+        let message = &mut violation.message;
+        *message = String::with_capacity(path.len() + 24);
+        message.push_str("duplicate property \"");
+        message.push_str(path);
+        message.push('"');
+        violation.expected = Cow::Borrowed("one value per key");
+        violation.got = Cow::Borrowed("the key repeated");
+    }
+
     /// Ends the walk: `Ok` when nothing was found.
     pub fn finish(self) -> Result<(), Violations> {
         if self.count() == 0 {

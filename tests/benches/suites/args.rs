@@ -10,6 +10,10 @@
 //!   `#[tool]` runs before its body).
 //!
 //! Targets: validation + conversion ≤ 1.2 × b2; validation alone ≤ 0.5 × c1.
+//!
+//! Parsing a model's raw argument string (`raw_…`): `serde_json::from_str::<Value>` against ours
+//! (`parse_arguments`, which also refuses repeated keys), on the workload's valid string and on a
+//! 1,000-key object, to show what the repeated-key check costs.
 
 // The argument types exist to be converted into; the bench never reads their fields.
 #![allow(dead_code)]
@@ -17,7 +21,7 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use dsh_tools::{ToolArgs, ToolContract};
+use dsh_tools::{ToolArgs, ToolContract, parse_arguments};
 use dsh_tools_tests::bench::{Case, Suite, SuiteDef, Target};
 use serde::Deserialize;
 use serde_json::Value;
@@ -25,6 +29,9 @@ use serde_json::Value;
 const WORKLOAD: &str = include_str!("../data/search_files.json");
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("args", suite);
+
+/// Callgrind iterations of the 1,000-key cases (about two million instructions each).
+const LARGE_PROFILE_ITERATIONS: u64 = 200;
 
 #[derive(ToolArgs, Deserialize, Debug)]
 #[serde(rename_all = "lowercase")]
@@ -55,6 +62,16 @@ struct SearchArgs {
     options: Option<SearchOptions>,
 }
 
+/// A flat object of 1,000 distinct string-valued keys, as text.
+fn thousand_keys_text() -> String {
+    serde_json::to_string(&Value::Object(
+        (0..1_000)
+            .map(|n| (format!("key_{n}"), Value::from(format!("value {n}"))))
+            .collect(),
+    ))
+    .expect("serializable")
+}
+
 fn suite() -> Suite {
     let workload: Value = serde_json::from_str(WORKLOAD).expect("workload is JSON");
     let valid = Arc::new(workload["valid_args"].clone());
@@ -68,17 +85,30 @@ fn suite() -> Suite {
         schema.is_valid(&valid) && oracle.is_valid(&valid) && SearchArgs::is_valid_json(&valid)
     );
     assert!(contract.parse::<SearchArgs>(&valid).is_ok());
+    let large_text = thousand_keys_text();
+    // Both parsers read the same value from both texts.
+    for text in [&valid_text, &large_text] {
+        assert_eq!(
+            parse_arguments(text).expect("parses"),
+            serde_json::from_str::<Value>(text).expect("parses")
+        );
+    }
 
     let b2_input = Arc::clone(&valid);
     let c1 = (Arc::clone(&oracle), Arc::clone(&valid));
     let interp = (Arc::clone(&schema), Arc::clone(&valid));
     let generated = Arc::clone(&valid);
     let parse = (Arc::clone(&contract), Arc::clone(&valid));
+    let valid_text: Arc<str> = valid_text.into();
+    let large_text: Arc<str> = large_text.into();
+    let a_text = Arc::clone(&valid_text);
+    let (serde_text, ours_text) = (Arc::clone(&valid_text), valid_text);
+    let (serde_large, ours_large) = (Arc::clone(&large_text), large_text);
     Suite::new("args")
         .case(Case::iter(
             "a",
             "`serde_json::from_str::<SearchArgs>` of the valid text (a)",
-            move || serde_json::from_str::<SearchArgs>(black_box(&valid_text)).expect("valid"),
+            move || serde_json::from_str::<SearchArgs>(black_box(&a_text)).expect("valid"),
         ))
         .case(Case::batched(
             "b2",
@@ -121,5 +151,35 @@ fn suite() -> Suite {
             )
             .vs("b2")
             .target(Target::Ratio(1.2)),
+        )
+        .case(Case::iter(
+            "raw_serde_value",
+            "raw argument text → `Value`: `serde_json::from_str::<Value>`",
+            move || serde_json::from_str::<Value>(black_box(&serde_text)).expect("valid"),
+        ))
+        .case(
+            Case::iter(
+                "raw_parse_arguments",
+                "the same with `parse_arguments` (refuses repeated keys)",
+                move || parse_arguments(black_box(&ours_text)).expect("valid"),
+            )
+            .vs("raw_serde_value"),
+        )
+        .case(
+            Case::iter(
+                "raw_serde_value_1000_keys",
+                "`serde_json::from_str::<Value>` of a 1,000-key object",
+                move || serde_json::from_str::<Value>(black_box(&serde_large)).expect("valid"),
+            )
+            .profile_iterations(LARGE_PROFILE_ITERATIONS),
+        )
+        .case(
+            Case::iter(
+                "raw_parse_arguments_1000_keys",
+                "`parse_arguments` of the 1,000-key object",
+                move || parse_arguments(black_box(&ours_large)).expect("valid"),
+            )
+            .vs("raw_serde_value_1000_keys")
+            .profile_iterations(LARGE_PROFILE_ITERATIONS),
         )
 }

@@ -18,16 +18,13 @@
 //! rmcp's request context needs a `Peer`; each server's comes from an idle in-process connection
 //! (`serve_directly` on one end of a `tokio::io::duplex`) that the measured code never touches.
 
-// The argument types exist to be deserialized; the bodies read only `path`.
-#![allow(dead_code)]
-
 use std::any::Any;
 use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use dsh_tools::mcp::McpServer;
-use dsh_tools::{ToolArgs, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, json, tool};
+use dsh_tools::{ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, json};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 use rmcp::model::{
     ClientJsonRpcMessage, GetExtensions, GetMeta, JsonRpcMessage, JsonRpcRequest,
@@ -36,87 +33,19 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext, RoleServer, Service};
 use tokio::runtime::Runtime;
 
-const WORKLOAD: &str = include_str!("../data/search_files.json");
+#[path = "workload.rs"]
+mod workload;
+
+use self::workload::{WORKLOAD, ours};
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("mcp", suite);
-
-mod ours {
-    use super::{ToolArgs, tool};
-
-    #[derive(ToolArgs)]
-    #[tool_args(rename_all = "lowercase")]
-    pub(crate) enum Mode {
-        Literal,
-        Regex,
-    }
-
-    #[derive(ToolArgs)]
-    pub(crate) struct SearchOptions {
-        pub(crate) follow_links: bool,
-        pub(crate) depth: Option<u32>,
-    }
-
-    #[derive(ToolArgs)]
-    pub(crate) struct SearchArgs {
-        /// Text or regex to look for.
-        #[arg(min_length = 1)]
-        pub(crate) pattern: String,
-        /// Directory to search from.
-        pub(crate) path: String,
-        #[arg(minimum = 1, maximum = 10_000)]
-        pub(crate) max_results: Option<u32>,
-        pub(crate) case_sensitive: Option<bool>,
-        pub(crate) include: Option<Vec<String>>,
-        pub(crate) mode: Option<Mode>,
-        pub(crate) options: Option<SearchOptions>,
-    }
-
-    /// Search files for a pattern.
-    #[tool]
-    pub(crate) async fn search_files(args: SearchArgs) -> String {
-        args.path
-    }
-}
-
-/// The argument types rmcp's servers deserialize into (serde + schemars).
-mod theirs {
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    #[serde(rename_all = "lowercase")]
-    pub(crate) enum Mode {
-        Literal,
-        Regex,
-    }
-
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    pub(crate) struct SearchOptions {
-        pub(crate) follow_links: bool,
-        pub(crate) depth: Option<u32>,
-    }
-
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    pub(crate) struct SearchArgs {
-        /// Text or regex to look for.
-        #[schemars(length(min = 1))]
-        pub(crate) pattern: String,
-        /// Directory to search from.
-        pub(crate) path: String,
-        #[schemars(range(min = 1, max = 10_000))]
-        pub(crate) max_results: Option<u32>,
-        pub(crate) case_sensitive: Option<bool>,
-        pub(crate) include: Option<Vec<String>>,
-        pub(crate) mode: Option<Mode>,
-        pub(crate) options: Option<SearchOptions>,
-    }
-}
 
 /// e2: the documented macros; the generated handler calls `Self::tool_router()` per call.
 mod macro_server {
     use rmcp::handler::server::wrapper::Parameters;
     use rmcp::{tool, tool_router};
 
-    use super::theirs::SearchArgs;
+    use super::workload::theirs::SearchArgs;
 
     #[derive(Clone)]
     pub(crate) struct Server;
@@ -137,7 +66,7 @@ mod stored_router_server {
     use rmcp::handler::server::wrapper::Parameters;
     use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
-    use super::theirs::SearchArgs;
+    use super::workload::theirs::SearchArgs;
 
     #[derive(Clone)]
     pub(crate) struct Server {
@@ -171,7 +100,7 @@ macro_rules! fifty_tool_server {
             use rmcp::handler::server::wrapper::Parameters;
             use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
-            use super::theirs::SearchArgs;
+            use super::workload::theirs::SearchArgs;
 
             /// e5: the documented macros, router rebuilt per call.
             #[derive(Clone)]

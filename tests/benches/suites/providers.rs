@@ -12,56 +12,23 @@
 //!
 //! Every call runs on one current-thread runtime, entered once per measured section.
 
-// The argument types exist to be deserialized; the body reads only `path`.
-#![allow(dead_code)]
-
 use std::hint::black_box;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
-use dsh_tools::{FnTool, ToolArgs, ToolExecutionInput, ToolRegistry, json, tool};
+use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 use serde_json::Value;
 
-const WORKLOAD: &str = include_str!("../data/search_files.json");
+#[path = "workload.rs"]
+mod workload;
+
+use self::workload::WORKLOAD;
+use self::workload::ours::SearchFilesTool;
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("providers", suite);
-
-#[derive(ToolArgs)]
-#[tool_args(rename_all = "lowercase")]
-enum Mode {
-    Literal,
-    Regex,
-}
-
-#[derive(ToolArgs)]
-struct SearchOptions {
-    follow_links: bool,
-    depth: Option<u32>,
-}
-
-#[derive(ToolArgs)]
-struct SearchArgs {
-    /// Text or regex to look for.
-    #[arg(min_length = 1)]
-    pattern: String,
-    /// Directory to search from.
-    path: String,
-    #[arg(minimum = 1, maximum = 10_000)]
-    max_results: Option<u32>,
-    case_sensitive: Option<bool>,
-    include: Option<Vec<String>>,
-    mode: Option<Mode>,
-    options: Option<SearchOptions>,
-}
-
-/// Search files for a pattern.
-#[tool]
-async fn search_files(args: SearchArgs) -> String {
-    args.path
-}
 
 /// Everything the cases share, built once.
 struct Setup {
@@ -91,7 +58,7 @@ impl Setup {
             let _ = hundred
                 .register(
                     FnTool::builder(format!("search_files_{index:03}"), "Search files.")
-                        .parameters(workload["args_schema"].clone())
+                        .raw_parameters(workload["args_schema"].clone())
                         .handler(|_, _| async { Ok(json!("ok")) }),
                 )
                 .expect("distinct names");

@@ -89,7 +89,7 @@ fn fn_tools(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
                 format!("tool_{index:05}"),
                 "Reads one file of the workspace.",
             )
-            .parameters(parameters())
+            .raw_parameters(parameters())
             .handler(|_, _| async { Ok(json!("ok")) })
             .into_definition()
         })

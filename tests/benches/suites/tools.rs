@@ -14,14 +14,11 @@
 //! `rmcp`'s `ToolCallContext` needs a `Peer`; it comes from `serve_directly` on one end of an idle
 //! `tokio::io::duplex`, which the measured code never touches.
 
-// The argument types exist to be deserialized; the bodies read only `path`.
-#![allow(dead_code)]
-
 use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Duration;
 
-use dsh_tools::{ToolArgs, ToolExecutionInput, ToolRegistry, tool};
+use dsh_tools::{ToolExecutionInput, ToolRegistry};
 use dsh_tools_tests::bench::{Case, Suite, SuiteDef, Target};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -30,82 +27,19 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 
-const WORKLOAD: &str = include_str!("../data/search_files.json");
+#[path = "workload.rs"]
+mod workload;
+
+use self::workload::{WORKLOAD, ours};
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("tools", suite);
-
-mod ours {
-    use super::{ToolArgs, tool};
-
-    #[derive(ToolArgs)]
-    #[tool_args(rename_all = "lowercase")]
-    pub(crate) enum Mode {
-        Literal,
-        Regex,
-    }
-
-    #[derive(ToolArgs)]
-    pub(crate) struct SearchOptions {
-        pub(crate) follow_links: bool,
-        pub(crate) depth: Option<u32>,
-    }
-
-    #[derive(ToolArgs)]
-    pub(crate) struct SearchArgs {
-        /// Text or regex to look for.
-        #[arg(min_length = 1)]
-        pub(crate) pattern: String,
-        /// Directory to search from.
-        pub(crate) path: String,
-        #[arg(minimum = 1, maximum = 10_000)]
-        pub(crate) max_results: Option<u32>,
-        pub(crate) case_sensitive: Option<bool>,
-        pub(crate) include: Option<Vec<String>>,
-        pub(crate) mode: Option<Mode>,
-        pub(crate) options: Option<SearchOptions>,
-    }
-
-    /// Search files for a pattern.
-    #[tool]
-    pub(crate) async fn search_files(args: SearchArgs) -> String {
-        args.path
-    }
-}
 
 mod theirs {
     use rmcp::handler::server::router::tool::ToolRouter;
     use rmcp::handler::server::wrapper::Parameters;
     use rmcp::{tool, tool_router};
 
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    #[serde(rename_all = "lowercase")]
-    pub(crate) enum Mode {
-        Literal,
-        Regex,
-    }
-
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    pub(crate) struct SearchOptions {
-        pub(crate) follow_links: bool,
-        pub(crate) depth: Option<u32>,
-    }
-
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    pub(crate) struct SearchArgs {
-        /// Text or regex to look for.
-        #[schemars(length(min = 1))]
-        pub(crate) pattern: String,
-        /// Directory to search from.
-        pub(crate) path: String,
-        #[schemars(range(min = 1, max = 10_000))]
-        pub(crate) max_results: Option<u32>,
-        pub(crate) case_sensitive: Option<bool>,
-        pub(crate) include: Option<Vec<String>>,
-        pub(crate) mode: Option<Mode>,
-        pub(crate) options: Option<SearchOptions>,
-    }
+    use super::workload::theirs::SearchArgs;
 
     #[derive(Clone)]
     pub(crate) struct Server {

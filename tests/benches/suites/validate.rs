@@ -10,17 +10,144 @@
 //!   interpreter behind `Schema::is_valid`), for reference.
 //!
 //! Targets: ours on the valid payload ≤ 0.5 × c1; ours collecting ≤ 1.0 × c2.
+//!
+//! Large objects (`large_…_<size>`): a closed object of 10, 1,000 and 20,000 optional integer
+//! properties against a payload of all of them in reverse declaration order (so no key is where a
+//! scan would look first): `jsonschema` `is_valid` against ours, compiled and interpreted. Figures
+//! are per key; the cost per key must stay flat as the object grows.
 
 use std::hint::black_box;
 use std::rc::Rc;
 
 use dsh_tools::schema::{CompiledSchema, Schema};
-use dsh_tools_tests::bench::{Case, Suite, SuiteDef, Target};
+use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 use serde_json::Value;
 
 const WORKLOAD: &str = include_str!("../data/search_files.json");
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("validate", suite);
+
+/// The large-object sizes, with their cases' ids (`jsonschema`, compiled, interpreted).
+const LARGE_SIZES: [(usize, [&str; 3]); 3] = [
+    (
+        10,
+        [
+            "large_jsonschema_10",
+            "large_compiled_10",
+            "large_interp_10",
+        ],
+    ),
+    (
+        1_000,
+        [
+            "large_jsonschema_1000",
+            "large_compiled_1000",
+            "large_interp_1000",
+        ],
+    ),
+    (
+        20_000,
+        [
+            "large_jsonschema_20000",
+            "large_compiled_20000",
+            "large_interp_20000",
+        ],
+    ),
+];
+
+/// A closed object of `size` optional integer properties `p0`, `p1`, …
+fn large_schema(size: usize) -> Schema {
+    let mut object = Schema::object();
+    for n in 0..size {
+        object = object.optional(format!("p{n}"), Schema::integer().minimum(0));
+    }
+    object.build()
+}
+
+/// Every property of [`large_schema`], in reverse declaration order.
+fn reversed_payload(size: usize) -> Value {
+    Value::Object(
+        (0..size)
+            .rev()
+            .map(|n| (format!("p{n}"), Value::from(n)))
+            .collect(),
+    )
+}
+
+/// A large-object case: `validator` is built from the schema of `size` properties the first time
+/// the case runs (building 20,000 properties is slow under callgrind), and must accept the
+/// reversed payload before it is measured.
+fn large_case<V: 'static>(
+    id: &'static str,
+    about: String,
+    size: usize,
+    validator: impl FnOnce(Schema) -> V + 'static,
+    is_valid: fn(&V, &Value) -> bool,
+) -> Case {
+    Case::with_fixture(
+        id,
+        about,
+        move || {
+            let validator = validator(large_schema(size));
+            let payload = reversed_payload(size);
+            assert!(is_valid(&validator, &payload), "{id} accepts the payload");
+            (validator, payload)
+        },
+        move |(validator, payload), iterations, meter: &mut Meter| {
+            meter.measure(|| {
+                for _ in 0..iterations {
+                    black_box(is_valid(validator, black_box(payload)));
+                }
+            });
+        },
+    )
+    .per(size as u64, "key")
+    // Under callgrind, a large object needs few iterations.
+    .profile_iterations((200_000 / size as u64).clamp(5, 5_000))
+}
+
+/// The large-object cases of every size.
+fn large_object_cases(mut suite: Suite) -> Suite {
+    for (size, [theirs, compiled, interp]) in LARGE_SIZES {
+        // Against the smallest size, the cost per key is held flat.
+        let flat = |case: Case| {
+            if size > LARGE_SIZES[0].0 {
+                case.target(Target::Note("flat per key"))
+            } else {
+                case
+            }
+        };
+        suite = suite
+            .case(large_case(
+                theirs,
+                format!("`jsonschema` `is_valid`, closed object of {size} properties"),
+                size,
+                |schema| jsonschema::draft202012::new(&schema.to_json_schema()).expect("compiles"),
+                |validator, payload| validator.is_valid(payload),
+            ))
+            .case(flat(
+                large_case(
+                    compiled,
+                    format!("`CompiledSchema::is_valid`, {size} properties"),
+                    size,
+                    |schema| schema.compile(),
+                    CompiledSchema::is_valid,
+                )
+                .vs(theirs),
+            ))
+            .case(flat(
+                large_case(
+                    interp,
+                    format!("the interpreter (`Schema::is_valid`), {size} properties"),
+                    size,
+                    |schema| schema,
+                    Schema::is_valid,
+                )
+                .vs(theirs),
+            ));
+    }
+    suite
+}
 
 /// The hand-built model of `search_files`'s arguments (closed root, as the macros generate).
 fn search_files_schema() -> Schema {
@@ -87,7 +214,7 @@ fn suite() -> Suite {
     let f = || Rc::clone(&fixture);
     let (c1, c2, is_valid, valid_ok, invalid_all, interp_valid, interp_invalid) =
         (f(), f(), f(), f(), f(), f(), f());
-    Suite::new("validate")
+    let suite = Suite::new("validate")
         .case(Case::iter(
             "c1",
             "`jsonschema` `is_valid` (c1)",
@@ -148,5 +275,6 @@ fn suite() -> Suite {
                 },
             )
             .vs("c2"),
-        )
+        );
+    large_object_cases(suite)
 }
