@@ -392,10 +392,7 @@ impl ToolExecution {
 
     /// Queues context a body deferred.
     pub(crate) fn defer_context(&self, context: ContentBlock) {
-        self.handed()
-            .get_or_insert_default()
-            .deferred
-            .push(context);
+        self.handed().get_or_insert_default().deferred.push(context);
         self.inner
             .shared
             .has_deferred
