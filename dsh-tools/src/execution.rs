@@ -224,20 +224,29 @@ struct ExecutionInner {
 
 /// Per-call state shared by the pipeline and every dispatch of the call.
 struct CallShared {
-    /// Contexts bodies deferred, in order.
-    deferred: Mutex<Vec<ContentBlock>>,
+    /// What bodies hand the pipeline besides their value; made on first use, so a call whose
+    /// bodies hand over nothing allocates nothing for it, and the call's one allocation stays
+    /// small enough to be copied in a few instructions.
+    handed: Mutex<Option<Box<Handed>>>,
     /// Set once something was deferred, so a call that deferred nothing never takes the lock.
     has_deferred: AtomicBool,
     /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
     body_invoked: AtomicBool,
-    /// Content a body provided for the value it returns (see [`ToolRun::provide_content`]).
-    ///
-    /// [`ToolRun::provide_content`]: crate::ToolRun::provide_content
-    provided: Mutex<Option<Vec<ContentBlock>>>,
-    /// Set while `provided` holds content, so a call whose body provided none never locks.
+    /// Set while content is provided, so a call whose body provided none never locks.
     has_provided: AtomicBool,
     /// The registry the call runs in: its shared state, and where dispatch resolves the tool.
     registry: Arc<Core>,
+}
+
+/// What the bodies of a call hand the pipeline besides their value.
+#[derive(Default)]
+struct Handed {
+    /// Contexts bodies deferred, in order.
+    deferred: Vec<ContentBlock>,
+    /// Content a body provided for the value it returns (see [`ToolRun::provide_content`]).
+    ///
+    /// [`ToolRun::provide_content`]: crate::ToolRun::provide_content
+    provided: Option<Vec<ContentBlock>>,
 }
 
 impl ToolExecution {
@@ -250,10 +259,9 @@ impl ToolExecution {
                 input,
                 own_signal: OnceLock::new(),
                 shared: CallShared {
-                    deferred: Mutex::new(Vec::new()),
+                    handed: Mutex::new(None),
                     has_deferred: AtomicBool::new(false),
                     body_invoked: AtomicBool::new(false),
-                    provided: Mutex::new(None),
                     has_provided: AtomicBool::new(false),
                     registry,
                 },
@@ -384,30 +392,38 @@ impl ToolExecution {
 
     /// Queues context a body deferred.
     pub(crate) fn defer_context(&self, context: ContentBlock) {
-        self.deferred().push(context);
+        self.handed().get_or_insert_default().deferred.push(context);
         self.inner
             .shared
             .has_deferred
             .store(true, Ordering::Release);
     }
 
+    /// Whether a body deferred context (taken or not since).
+    #[inline]
+    pub(crate) fn has_deferred(&self) -> bool {
+        self.inner.shared.has_deferred.load(Ordering::Acquire)
+    }
+
     /// Takes the contexts the bodies deferred, in the order they were deferred.
     #[inline]
     pub(crate) fn take_deferred(&self) -> Vec<ContentBlock> {
-        if !self.inner.shared.has_deferred.load(Ordering::Acquire) {
+        if !self.has_deferred() {
             return Vec::new();
         }
-        std::mem::take(&mut *self.deferred())
+        self.handed()
+            .as_mut()
+            .map(|handed| std::mem::take(&mut handed.deferred))
+            .unwrap_or_default()
     }
 
     /// Keeps the content a body provided for the value it is about to return.
     pub(crate) fn provide_content(&self, content: Vec<ContentBlock>) {
-        let shared = &self.inner.shared;
-        *shared
-            .provided
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(content);
-        shared.has_provided.store(true, Ordering::Release);
+        self.handed().get_or_insert_default().provided = Some(content);
+        self.inner
+            .shared
+            .has_provided
+            .store(true, Ordering::Release);
     }
 
     /// Takes the content a body provided, if any.
@@ -418,17 +434,15 @@ impl ToolExecution {
             return None;
         }
         shared.has_provided.store(false, Ordering::Release);
-        shared
-            .provided
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
+        self.handed()
+            .as_mut()
+            .and_then(|handed| handed.provided.take())
     }
 
-    fn deferred(&self) -> MutexGuard<'_, Vec<ContentBlock>> {
+    fn handed(&self) -> MutexGuard<'_, Option<Box<Handed>>> {
         self.inner
             .shared
-            .deferred
+            .handed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
@@ -462,7 +476,15 @@ impl fmt::Debug for ToolExecution {
 mod tests {
     use std::collections::HashSet;
 
-    use super::ToolExecutionToken;
+    use super::{ExecutionInner, ToolExecutionToken};
+
+    #[test]
+    fn a_call_fits_the_allocation_it_is_copied_into_cheaply() {
+        // Every call builds its state and copies it into one `Arc`; up to 256 bytes (the counts
+        // included) that copy is a fixed run of vector moves, past it a loop.
+        let size = std::mem::size_of::<ExecutionInner>() + 2 * std::mem::size_of::<usize>();
+        assert!(size <= 256, "the state of a call takes {size} bytes");
+    }
 
     #[test]
     fn tokens_minted_on_many_threads_are_all_distinct() {

@@ -182,7 +182,10 @@ pub(crate) fn start_body<'a>(
 /// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was
 /// cancelled meanwhile, or a success through the output contract (with the content the body
 /// provided, if it did).
-#[inline]
+///
+/// Always inlined: the body's outcome is then read where the body's future left it, rather than
+/// copied into an argument slot on every call.
+#[inline(always)]
 pub(crate) fn body_result(
     definition: &dyn ToolDefinition,
     run: &ToolRun,

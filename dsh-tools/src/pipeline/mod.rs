@@ -94,7 +94,7 @@ pub(crate) fn execute(
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
     let route = match plan {
-        None if span.is_disabled() => Route::Short(CallContext {
+        None if span.is_none() => Route::Short(CallContext {
             run: ToolRun::new(execution, None),
             definition,
             generation,
@@ -124,15 +124,14 @@ pub(crate) fn execute(
 fn run_hooked(
     call: CallContext,
     plan: HookPlan,
-    span: CallSpan,
+    span: Option<CallSpan>,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static {
     async move {
-        // Only an enabled span is worth entering on every poll.
-        let result = if span.is_disabled() {
-            run_phases(&call, &plan).await
-        } else {
-            run_phases(&call, &plan).instrument(span.span.clone()).await
+        // Only a recorded span is worth entering on every poll.
+        let Some(span) = span else {
+            return run_phases(&call, &plan).await;
         };
+        let result = run_phases(&call, &plan).instrument(span.span.clone()).await;
         span.finish(&result);
         result
     }

@@ -78,7 +78,9 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
             .await;
             let execution = call.execution();
             let mut result = dispatch::body_result(&**definition, &call.run, outcome);
-            result.prepend_additional_contexts(execution.take_deferred());
+            if execution.has_deferred() {
+                result.prepend_additional_contexts(execution.take_deferred());
+            }
             normalize::supersede_if_cancelled(call, &mut result);
             result
         };

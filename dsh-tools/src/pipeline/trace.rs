@@ -9,15 +9,20 @@ use tracing::field::Empty;
 use crate::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
 
-/// The span of one call, and when it started (only measured when the span is recorded).
+/// The span of one call that a subscriber records, and when it started.
 pub(crate) struct CallSpan {
     pub(crate) span: Span,
-    started: Option<Instant>,
+    started: Instant,
 }
 
 impl CallSpan {
+    /// The span of the call, or `None` when no subscriber is interested in it: then nothing is
+    /// built, moved or dropped on the call's path (the level is checked before the span is made).
     #[inline]
-    pub(crate) fn start(execution: &ToolExecution) -> Self {
+    pub(crate) fn start(execution: &ToolExecution) -> Option<Self> {
+        if !tracing::level_enabled!(tracing::Level::INFO) {
+            return None;
+        }
         let span = tracing::info_span!(
             "tool_call",
             tool = execution.name(),
@@ -25,26 +30,22 @@ impl CallSpan {
             outcome = Empty,
             duration_us = Empty,
         );
-        let started = (!span.is_disabled()).then(Instant::now);
-        Self { span, started }
-    }
-
-    /// Whether no subscriber is interested in the span (then nothing is recorded).
-    #[inline]
-    pub(crate) fn is_disabled(&self) -> bool {
-        self.started.is_none()
+        if span.is_disabled() {
+            return None;
+        }
+        Some(Self {
+            span,
+            started: Instant::now(),
+        })
     }
 
     /// Records how the call ended: `ok`, the error code, or `error` for failures without one.
     pub(crate) fn finish(&self, result: &ToolExecutionResult) {
-        let Some(started) = self.started else {
-            return;
-        };
         let outcome = match result.error() {
             None => "ok",
             Some(error) => error.code().unwrap_or("error"),
         };
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let micros = u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX);
         self.span.record("outcome", outcome);
         self.span.record("duration_us", micros);
     }

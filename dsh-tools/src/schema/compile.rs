@@ -88,8 +88,45 @@ pub(super) struct Bounds {
 #[derive(Clone, Debug)]
 pub(super) struct ArrayTest {
     pub(super) items: Option<Box<Node>>,
+    /// How the items are checked, decided from `items` here rather than on every array.
+    pub(super) each: Each,
     pub(super) min: u64,
     pub(super) max: u64,
+}
+
+/// How every item of an array is checked: the item schemas of most arrays take a test of the
+/// item's type alone; any other is checked node by node.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Each {
+    /// Any item goes (no item schema, or one that takes anything).
+    Anything,
+    /// Strings.
+    String,
+    /// Strings or `null`.
+    StringOrNull,
+    /// Booleans.
+    Boolean,
+    /// Strings of a length within these bounds.
+    StringWithin(Lengths),
+    /// Each item against the item node.
+    Node,
+}
+
+impl Each {
+    /// How the items of an array whose item node is `items` are checked.
+    fn of(items: Option<&Node>) -> Self {
+        let Some(node) = items else {
+            return Self::Anything;
+        };
+        match (&node.test, node.nullable) {
+            (Test::Any, _) => Self::Anything,
+            (Test::AnyString, false) => Self::String,
+            (Test::AnyString, true) => Self::StringOrNull,
+            (Test::Boolean, false) => Self::Boolean,
+            (Test::String(lengths), false) => Self::StringWithin(*lengths),
+            _ => Self::Node,
+        }
+    }
 }
 
 /// An object's declared properties, in declaration order, and what happens to other keys.
@@ -183,11 +220,15 @@ fn test_of(schema: &Schema) -> Test {
         }
         SchemaKind::Integer(rules) => Test::Integer(Bounds::of(rules)),
         SchemaKind::Number(rules) => Test::Number(Bounds::of(rules)),
-        SchemaKind::Array(rules) => Test::Array(ArrayTest {
-            items: rules.items.as_deref().map(|items| Box::new(lower(items))),
-            min: rules.min_items.unwrap_or(0),
-            max: rules.max_items.unwrap_or(u64::MAX),
-        }),
+        SchemaKind::Array(rules) => {
+            let items = rules.items.as_deref().map(|items| Box::new(lower(items)));
+            Test::Array(ArrayTest {
+                each: Each::of(items.as_deref()),
+                items,
+                min: rules.min_items.unwrap_or(0),
+                max: rules.max_items.unwrap_or(u64::MAX),
+            })
+        }
         SchemaKind::Object(rules) => {
             let properties: Box<[PropertyTest]> = rules
                 .properties

@@ -15,7 +15,7 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use super::compile::{
-    Additional, ArrayTest, Bounds, Lengths, Node, ObjectTest, PropertyTest, Test, lower,
+    Additional, ArrayTest, Bounds, Each, Lengths, Node, ObjectTest, PropertyTest, Test, lower,
 };
 use super::key::{Probe, guess_from_hint, search};
 use super::model::Schema;
@@ -219,46 +219,50 @@ fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> 
 #[inline(never)]
 fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
     let len = items.len() as u64;
-    array.min <= len
-        && len <= array.max
-        && array
-            .items
-            .as_deref()
-            .is_none_or(|item| all_match(item, items, depth + 1))
-}
-
-/// Whether every one of `values` matches `node`: the same answer as checking each. The item
-/// schemas of most long arrays (any string, a string of bounded length, a boolean, any value)
-/// are decided once for the whole array, so an item costs a test of its type, eight at a time,
-/// instead of a dispatch on the node.
-#[inline(always)]
-fn all_match(node: &Node, values: &[Value], depth: usize) -> bool {
-    match (&node.test, node.nullable) {
-        (Test::Any, _) => true,
-        (Test::AnyString, false) => all_in_blocks(values, Value::is_string),
-        (Test::AnyString, true) => all_in_blocks(values, |value| {
+    if len < array.min || len > array.max {
+        return false;
+    }
+    // Each loop runs out of line (a tail call from here), so that this dispatch, which short
+    // arrays pay for in full, needs no frame; an item costs a test of its type, eight at a time,
+    // for the item schemas of most arrays (see [`Each`]).
+    match array.each {
+        Each::Anything => true,
+        Each::String => all_in_blocks(items, Value::is_string),
+        Each::StringOrNull => all_in_blocks(items, |value| {
             matches!(value, Value::String(_) | Value::Null)
         }),
-        (Test::Boolean, false) => all_in_blocks(values, Value::is_boolean),
-        (Test::String(lengths), false) => all_in_blocks(
-            values,
-            |value| matches!(value, Value::String(text) if within(*lengths, text)),
+        Each::Boolean => all_in_blocks(items, Value::is_boolean),
+        Each::StringWithin(lengths) => all_in_blocks(
+            items,
+            |value| matches!(value, Value::String(text) if within(lengths, text)),
         ),
-        _ => values.iter().all(|value| check(node, value, depth)),
+        Each::Node => array
+            .items
+            .as_deref()
+            .is_none_or(|item| all_match(item, items, depth + 1)),
     }
+}
+
+/// Whether every one of `values` matches `node`, each checked in turn.
+#[inline(never)]
+fn all_match(node: &Node, values: &[Value], depth: usize) -> bool {
+    values.iter().all(|value| check(node, value, depth))
 }
 
 /// Whether `test` holds for every value, deciding blocks of eight without a branch per value
 /// (valid arrays are the common case; an invalid one stops at the block that fails).
-#[inline(always)]
+#[inline(never)]
 fn all_in_blocks(values: &[Value], test: impl Fn(&Value) -> bool) -> bool {
-    let mut blocks = values.chunks_exact(8);
-    for block in &mut blocks {
-        if !block.iter().fold(true, |all, value| all & test(value)) {
+    // Taken apart by pattern rather than with `chunks_exact`: nothing to set up before the first
+    // block, which a short array would pay for as much as a long one.
+    let mut rest = values;
+    while let [a, b, c, d, e, f, g, h, tail @ ..] = rest {
+        if !(test(a) & test(b) & test(c) & test(d) & test(e) & test(f) & test(g) & test(h)) {
             return false;
         }
+        rest = tail;
     }
-    blocks.remainder().iter().all(test)
+    rest.iter().all(test)
 }
 
 /// The property named `key`, and its index: where the hint expects it (see
@@ -311,4 +315,73 @@ fn number_within(bounds: &Bounds, number: &Number) -> bool {
 #[inline(never)]
 fn exact_bounds(bounds: &Bounds, number: &Number) -> bool {
     bound_violation(&bounds.rules, number).is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::schema::Schema;
+
+    /// Item values of every type, around and past a block of eight, valid and invalid anywhere.
+    fn arrays() -> Vec<Value> {
+        let items = [
+            json!("ab"),
+            json!("abcdefgh"),
+            json!(""),
+            json!("é"),
+            json!(null),
+            json!(true),
+            json!(3),
+            json!([]),
+            json!({}),
+        ];
+        let mut arrays = vec![json!([])];
+        for len in [1, 7, 8, 9, 10, 16, 17] {
+            for item in &items {
+                arrays.push(Value::Array(vec![item.clone(); len]));
+                for odd_one in [0, len / 2, len - 1] {
+                    let mut values = vec![json!("ok"); len];
+                    values[odd_one] = item.clone();
+                    arrays.push(Value::Array(values));
+                }
+            }
+        }
+        arrays
+    }
+
+    #[test]
+    fn every_kind_of_array_item_answers_as_the_interpreter_does() {
+        let item_schemas = [
+            Schema::any(),
+            Schema::string().into(),
+            Schema::string().nullable().into(),
+            Schema::boolean(),
+            Schema::boolean().nullable(),
+            Schema::string().min_length(1).max_length(4).into(),
+            Schema::string().min_length(1).nullable().into(),
+            Schema::integer().into(),
+        ];
+        for items in item_schemas {
+            for schema in [
+                Schema::array(items.clone()).build(),
+                Schema::array(items.clone())
+                    .min_items(2)
+                    .max_items(9)
+                    .build(),
+            ] {
+                let compiled = schema.compile();
+                for array in arrays() {
+                    assert_eq!(
+                        compiled.is_valid(&array),
+                        schema.is_valid(&array),
+                        "{array} against {}",
+                        schema.to_json_schema()
+                    );
+                }
+            }
+        }
+        let any_items = Schema::array_of_any().build();
+        assert!(any_items.compile().is_valid(&json!([1, "a", null, [], {}])));
+    }
 }

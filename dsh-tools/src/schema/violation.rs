@@ -518,7 +518,7 @@ fn write_path(root: PathRoot, path: &PathStack<'_>, out: &mut String) {
             }
             Segment::Index(item) => {
                 out.push('[');
-                push_display(out, item);
+                push_index(out, *item);
                 out.push(']');
             }
         }
@@ -716,6 +716,27 @@ fn push_display(out: &mut String, value: &impl fmt::Display) {
     let _ = write!(out, "{value}");
 }
 
+/// Appends `index` in decimal. Every item of an invalid array writes one into its path, so the
+/// digits are made here rather than through the formatting machinery, which costs several times
+/// as much for a number this small.
+fn push_index(out: &mut String, index: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = index;
+    loop {
+        start -= 1;
+        // A single decimal digit: the truncation is exact.
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[start..] {
+        out.push(char::from(digit));
+    }
+}
+
 /// Appends compact JSON of `value` (what `Value::to_string` prints).
 fn push_json(out: &mut String, value: &Value) {
     match value {
@@ -778,6 +799,20 @@ fn excerpt(value: &Value) -> Cow<'static, str> {
             let mut text = String::with_capacity(json_size_hint(scalar));
             push_json(&mut text, scalar);
             Cow::Owned(text)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_index;
+
+    #[test]
+    fn indexes_are_written_in_decimal_as_display_writes_them() {
+        for index in [0, 7, 9, 10, 99, 100, 12_345, 1 << 40, usize::MAX] {
+            let mut out = String::from("[");
+            push_index(&mut out, index);
+            assert_eq!(out, format!("[{index}"));
         }
     }
 }
