@@ -3,6 +3,7 @@
 //! fallback of [`ToolCallView::present`] — so a UI can show any call, known or not, and never
 //! gets an error or a blank card.
 
+use crate::definition::ToolDefinition;
 use crate::present::{ToolCallRef, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::registry::{ToolRegistry, ToolScope};
@@ -14,11 +15,7 @@ impl ToolRegistry {
     /// an unknown tool, a presenter that returns nothing or panics all give the generic card.
     pub fn present_call(&self, call: &(impl ToolCallRef + ?Sized)) -> ToolCallView {
         let definition = self.get(call.tool_name(), call.tool_agent());
-        ToolCallView::present(
-            definition.as_deref(),
-            call.tool_name(),
-            call.tool_arguments(),
-        )
+        pending_card(definition.as_deref(), call)
     }
 
     /// The card of `call` while it runs, after it reported `progress`: its progress presenter's
@@ -29,17 +26,7 @@ impl ToolRegistry {
         progress: &ToolProgress,
     ) -> ToolCallView {
         let definition = self.get(call.tool_name(), call.tool_agent());
-        let pending = ToolCallView::present(
-            definition.as_deref(),
-            call.tool_name(),
-            call.tool_arguments(),
-        );
-        ToolCallView::present_progress(
-            definition.as_deref(),
-            call.tool_arguments(),
-            &pending,
-            progress,
-        )
+        progress_card(definition.as_deref(), call, progress)
     }
 
     /// The card of `call`'s `result`. Never fails and never blank; a failure always shows its
@@ -50,17 +37,7 @@ impl ToolRegistry {
         result: &ToolExecutionResult,
     ) -> ToolResultView {
         let definition = self.get(call.tool_name(), call.tool_agent());
-        let pending = ToolCallView::present(
-            definition.as_deref(),
-            call.tool_name(),
-            call.tool_arguments(),
-        );
-        ToolResultView::present(
-            definition.as_deref(),
-            call.tool_arguments(),
-            &pending,
-            result,
-        )
+        result_card(definition.as_deref(), call, result)
     }
 }
 
@@ -69,11 +46,7 @@ impl ToolScope {
     /// [`ToolRegistry::present_call`]).
     pub fn present_call(&self, call: &(impl ToolCallRef + ?Sized)) -> ToolCallView {
         let definition = self.get(call.tool_name());
-        ToolCallView::present(
-            definition.as_deref(),
-            call.tool_name(),
-            call.tool_arguments(),
-        )
+        pending_card(definition.as_deref(), call)
     }
 
     /// The card of `call` while it runs in this scope (see
@@ -84,17 +57,7 @@ impl ToolScope {
         progress: &ToolProgress,
     ) -> ToolCallView {
         let definition = self.get(call.tool_name());
-        let pending = ToolCallView::present(
-            definition.as_deref(),
-            call.tool_name(),
-            call.tool_arguments(),
-        );
-        ToolCallView::present_progress(
-            definition.as_deref(),
-            call.tool_arguments(),
-            &pending,
-            progress,
-        )
+        progress_card(definition.as_deref(), call, progress)
     }
 
     /// The card of `call`'s `result` in this scope (see [`ToolRegistry::present_result`]).
@@ -104,16 +67,34 @@ impl ToolScope {
         result: &ToolExecutionResult,
     ) -> ToolResultView {
         let definition = self.get(call.tool_name());
-        let pending = ToolCallView::present(
-            definition.as_deref(),
-            call.tool_name(),
-            call.tool_arguments(),
-        );
-        ToolResultView::present(
-            definition.as_deref(),
-            call.tool_arguments(),
-            &pending,
-            result,
-        )
+        result_card(definition.as_deref(), call, result)
     }
+}
+
+// The registry and its scopes differ only in how they resolve the definition; the cards are
+// made the same way from whatever they resolved.
+
+fn pending_card(
+    definition: Option<&dyn ToolDefinition>,
+    call: &(impl ToolCallRef + ?Sized),
+) -> ToolCallView {
+    ToolCallView::present(definition, call.tool_name(), call.tool_arguments())
+}
+
+fn progress_card(
+    definition: Option<&dyn ToolDefinition>,
+    call: &(impl ToolCallRef + ?Sized),
+    progress: &ToolProgress,
+) -> ToolCallView {
+    let pending = pending_card(definition, call);
+    ToolCallView::present_progress(definition, call.tool_arguments(), &pending, progress)
+}
+
+fn result_card(
+    definition: Option<&dyn ToolDefinition>,
+    call: &(impl ToolCallRef + ?Sized),
+    result: &ToolExecutionResult,
+) -> ToolResultView {
+    let pending = pending_card(definition, call);
+    ToolResultView::present(definition, call.tool_arguments(), &pending, result)
 }
