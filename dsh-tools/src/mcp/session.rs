@@ -44,6 +44,10 @@ pub struct McpHandler {
     /// the list-changed forwarder once the client is initialized, so no change in between is
     /// missed.
     watch: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
+    /// The same for a `subscriptions/listen` stream: taken when the subscription is accepted,
+    /// before rmcp acknowledges it, so a change the client makes right after the acknowledgment
+    /// is measured against what was listed before it.
+    listen_from: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
     closed: CancellationToken,
     _closing: DropGuard,
 }
@@ -63,6 +67,7 @@ impl McpHandler {
         Self {
             server,
             watch: Mutex::new(Some(watch)),
+            listen_from: Mutex::new(None),
             _closing: closed.clone().drop_guard(),
             closed,
         }
@@ -221,6 +226,11 @@ impl ServerHandler for McpHandler {
         requested: &mcp::SubscriptionFilter,
     ) -> Option<mcp::SubscriptionFilter> {
         let _ = requested;
+        *self
+            .listen_from
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) =
+            Some((self.server.changes(), self.server.listing()));
         Some(
             mcp::SubscriptionFilter::builder()
                 .tools_list_changed()
@@ -233,8 +243,13 @@ impl ServerHandler for McpHandler {
             context.cancelled().await;
             return Ok(());
         }
-        let mut changes = self.server.changes();
-        let mut shown = self.server.listing();
+        let baseline = self
+            .listen_from
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        let (mut changes, mut shown) =
+            baseline.unwrap_or_else(|| (self.server.changes(), self.server.listing()));
         while let Some(now) =
             next_listing_change(&self.server, &mut changes, &shown, context.cancelled()).await
         {
