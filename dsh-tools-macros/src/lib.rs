@@ -55,7 +55,7 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 /// `read_only`, `destructive`, `idempotent`, `open_world`, `render = fn(&T) -> impl IntoContent`,
 /// `present_call = fn(&Args) -> Option<ToolCallView>`,
 /// `present_progress = fn(&Args, &ToolProgress) -> Option<ToolCallView>`,
-/// `present_result = fn(&Args, &ToolResult) -> Option<ToolResultView>`, the declarative card
+/// `present_result = fn(&Args, &ResultSummary) -> Option<ToolResultView>`, the declarative card
 /// `title = "Read {path}"` and `location = path`, and `crate = path`.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -4,6 +4,9 @@
 //! `render` (see [`crate::ToolDefinition::render`]).
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use crate::lossless::{NotLossless, to_lossless_value};
 
 /// One block of model-facing content, serialized in the shape MCP and most providers use
 /// (`{"type":"text","text":"…"}`).
@@ -110,4 +113,18 @@ pub fn joined_text(content: &[ContentBlock]) -> String {
         out.push_str(text);
     }
     out
+}
+
+/// The default rendering: a string as its text, anything else as compact JSON.
+#[inline]
+pub fn render_value_as_text(value: &Value) -> ContentBlock {
+    // Scalars skip the formatting machinery: this runs on every successful call.
+    let text = match value {
+        Value::String(text) => text.clone(),
+        Value::Null => "null".to_owned(),
+        Value::Bool(true) => "true".to_owned(),
+        Value::Bool(false) => "false".to_owned(),
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
+    };
+    ContentBlock::text(text)
 }

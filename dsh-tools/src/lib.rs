@@ -80,28 +80,28 @@
 pub mod acp;
 mod args;
 mod arguments;
-mod blocking;
-mod content;
-mod definition;
+pub mod call;
+pub mod content;
 mod error;
-mod execution;
-mod fn_tool;
+pub mod errors;
 mod future;
+pub mod hooks;
+mod ids;
 mod limits;
 mod lossless;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod pipeline;
-mod policy;
-mod present;
+pub mod policy;
+pub mod present;
 mod progress;
 pub mod providers;
-mod registry;
+pub mod registry;
 mod result;
-mod run;
 pub mod schema;
+mod state;
+mod store;
 mod text_bounds;
-mod tool;
 mod unique_keys;
 
 #[doc(hidden)]
@@ -118,42 +118,23 @@ extern crate self as dsh_tools;
 #[path = "../examples/coding_tools/mod.rs"]
 pub mod example_tools;
 
-pub use args::{ConvertError, ToolArgs};
-pub use arguments::parse_arguments;
-pub use content::{ContentBlock, EmbeddedResource, joined_text};
-pub use definition::{ToolAnnotations, ToolDefinition, ToolSchema, render_value_as_text};
+// The front door: what a user needs in the first hour. Everything else lives in the modules above,
+// named for what they hold.
+pub use args::ToolArgs;
+pub use call::definition::{ToolDefinition, ToolSchema};
+pub use call::execution::ToolExecutionInput;
+pub use call::fn_tool::FnTool;
+pub use call::run::ToolRun;
+pub use call::tool::Tool;
+pub use content::ContentBlock;
 #[cfg(feature = "macros")]
 pub use dsh_tools_macros::{ToolArgs, tool};
-pub use error::{ErrorInfo, ToolError, codes, names};
-pub use execution::{AgentId, ToolExecution, ToolExecutionInput, ToolExecutionToken};
-pub use fn_tool::{FnTool, FnToolBuilder};
-pub use future::BoxFuture;
-pub use limits::CallLimits;
-pub use lossless::{NotLossless, to_lossless_value};
-pub use pipeline::call_observer::{CallObserver, ObservedCall};
-pub use pipeline::observer::ObserverReturn;
-pub use pipeline::post_execute::{PostExecuteNext, PostToolDecision};
-pub use pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
-pub use pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerFn, LayerResult, Next, layer_fn};
-pub use policy::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
-pub use policy::batch::{BatchOutcome, ExecutionMode};
-pub use policy::timeout::TimeoutPolicy;
-pub use present::{
-    FileDiff, FileLocation, TextCards, ToolCallKind, ToolCallRef, ToolCallView, ToolResult,
-    ToolResultView,
-};
-pub use progress::{ProgressSink, ToolProgress};
-pub use registry::{
-    IntoToolDefinition, Registration, RegistryError, RegistryErrorKind, RegistryEvent,
-    ToolRegistry, ToolRestriction, ToolScope,
-};
-pub use result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
-pub use run::{SharedState, ToolRun};
-pub use schema::{Schema, SchemaError};
+pub use error::ToolError;
+pub use hooks::{PostToolDecision, PreToolDecision};
+pub use ids::AgentId;
+pub use registry::{Registration, ToolRegistry, ToolScope};
+pub use result::ToolExecutionResult;
 pub use serde_json::{Value, json};
-pub use text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};
-pub use tokio_util::sync::CancellationToken;
-pub use tool::{Tool, ToolContract};
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -10,10 +10,8 @@
 //! plain text ([`TextCards`]) with the line diffs of `diff`.
 
 mod diff;
-mod fallback;
 pub(crate) mod text;
 
-pub use self::fallback::ToolCallRef;
 pub use self::text::TextCards;
 
 use serde::{Deserialize, Serialize};
@@ -219,7 +217,7 @@ pub enum ToolResultView {
 
 impl ToolResultView {
     /// The fallback card: the raw result content under the pending title.
-    pub fn fallback(result: &ToolResult<'_>) -> Self {
+    pub fn fallback(result: &ResultSummary<'_>) -> Self {
         Self::Generic {
             title: None,
             content: result.content.to_vec(),
@@ -229,7 +227,7 @@ impl ToolResultView {
 
 /// What a result presenter gets: the content the model saw and whether the call failed.
 #[derive(Clone, Copy, Debug)]
-pub struct ToolResult<'a> {
+pub struct ResultSummary<'a> {
     /// The final model-facing content.
     pub content: &'a [ContentBlock],
     /// Whether the call failed.
@@ -238,7 +236,7 @@ pub struct ToolResult<'a> {
     pub meta: Option<&'a Value>,
 }
 
-impl<'a> ToolResult<'a> {
+impl<'a> ResultSummary<'a> {
     /// The presenter's view of a finished result.
     pub fn of(result: &'a crate::ToolExecutionResult) -> Self {
         Self {
@@ -253,3 +251,15 @@ impl<'a> ToolResult<'a> {
         crate::content::joined_text(self.content)
     }
 }
+
+/// One call as presentation needs it: a [`ToolExecutionInput`](crate::ToolExecutionInput) before the call, or the
+/// [`ToolExecution`](crate::call::ToolExecution) hooks and observers see.
+pub trait ToolCallRef {
+    /// The tool name the model asked for.
+    fn tool_name(&self) -> &str;
+    /// The arguments, as the model sent them.
+    fn tool_arguments(&self) -> &Value;
+    /// The agent scope the call runs in.
+    fn tool_agent(&self) -> Option<&crate::ids::AgentId>;
+}
+

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::content::{ContentBlock, joined_text};
 use crate::error::ToolError;
-use crate::execution::ToolExecutionToken;
+use crate::ids::ToolExecutionToken;
 
 /// Success or failure, each with what only it has.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use dsh_tools::{
     ContentBlock, FileLocation, ToolCallKind, ToolCallView, ToolError, ToolExecutionInput,
-    ToolProgress, ToolRegistry, ToolResult, ToolResultView, ToolRun, json, tool,
+    ToolProgress, ToolRegistry, ResultSummary, ToolResultView, ToolRun, json, tool,
 };
 
 fn index_card(args: &IndexToolArgs) -> Option<ToolCallView> {
@@ -27,7 +27,7 @@ fn index_progress(args: &IndexToolArgs, progress: &ToolProgress) -> Option<ToolC
     })
 }
 
-fn index_result(args: &IndexToolArgs, result: &ToolResult<'_>) -> Option<ToolResultView> {
+fn index_result(args: &IndexToolArgs, result: &ResultSummary<'_>) -> Option<ToolResultView> {
     Some(ToolResultView::Generic {
         title: Some(format!("Indexed {}", args.root)),
         content: vec![ContentBlock::text(format!(

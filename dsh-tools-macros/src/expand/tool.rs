@@ -517,7 +517,7 @@ fn expand(
             fn result_view(
                 &self,
                 __args: &Self::Args,
-                __result: &#private::ToolResult<'_>,
+                __result: &#private::ResultSummary<'_>,
             ) -> ::core::option::Option<#private::ToolResultView> {
                 #path(__args, __result)
             }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use dsh_tools::{
     FileDiff, FileLocation, SharedState, ToolArgs, ToolCallView, ToolError, ToolProgress,
-    ToolRegistry, ToolResult, ToolResultView, ToolRun, tool,
+    ToolRegistry, ResultSummary, ToolResultView, ToolRun, tool,
 };
 use serde::Serialize;
 
@@ -276,7 +276,7 @@ fn command_card(args: &RunCommandToolArgs) -> Option<ToolCallView> {
 
 fn command_result_card(
     _args: &RunCommandToolArgs,
-    result: &ToolResult<'_>,
+    result: &ResultSummary<'_>,
 ) -> Option<ToolResultView> {
     Some(ToolResultView::Terminal {
         title: None,
@@ -328,7 +328,7 @@ fn edit_card(args: &EditFileToolArgs) -> Option<ToolCallView> {
     })
 }
 
-fn edit_result_card(args: &EditFileToolArgs, result: &ToolResult<'_>) -> Option<ToolResultView> {
+fn edit_result_card(args: &EditFileToolArgs, result: &ResultSummary<'_>) -> Option<ToolResultView> {
     if result.is_error {
         return None; // the generic card shows the error text
     }

@@ -16,7 +16,7 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{SessionId, SessionNotification, SessionUpdate};
 
 use crate::acp::cards::AcpCards;
-use crate::pipeline::call_observer::{CallObserver, ObservedCall};
+use crate::hooks::call_observer::{CallObserver, ObservedCall};
 use crate::present::ToolCallView;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;

@@ -41,12 +41,12 @@ pub use self::schema_steps::{
     with_maximum, with_min_items, with_min_length, with_minimum, with_pattern,
 };
 pub use crate::args::{ConvertError, ToolArgs};
-pub use crate::blocking::run_blocking;
+pub use crate::call::blocking::run_blocking;
 pub use crate::content::ContentBlock;
-pub use crate::definition::ToolAnnotations;
+pub use crate::call::definition::ToolAnnotations;
 pub use crate::error::ToolError;
-pub use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+pub use crate::present::{ToolCallKind, ToolCallView, ResultSummary, ToolResultView};
 pub use crate::progress::ToolProgress;
-pub use crate::run::ToolRun;
+pub use crate::call::run::ToolRun;
 pub use crate::schema::{Pattern, Schema, SchemaError};
-pub use crate::tool::{Tool, ToolContract};
+pub use crate::call::tool::{Tool, ToolContract};

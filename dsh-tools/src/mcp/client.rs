@@ -17,7 +17,7 @@ use rmcp::transport::IntoTransport;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use crate::definition::ToolDefinition;
+use crate::call::definition::ToolDefinition;
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
 use crate::mcp::names::{assign_names, sanitize_prefix};

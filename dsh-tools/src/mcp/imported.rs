@@ -17,12 +17,12 @@ use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 
 use crate::content::{ContentBlock, joined_text};
-use crate::definition::{ToolAnnotations, ToolDefinition};
+use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::mcp::convert::{annotations_from_mcp, content_from_mcp};
 use crate::progress::ToolProgress;
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 
 /// How long after its budget an imported call gives up on its own when the registry did not end
 /// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a

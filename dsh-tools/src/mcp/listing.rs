@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::model as mcp;
 use serde_json::{Map, Value};
 
-use crate::definition::{ToolDefinition, ToolSchema};
-use crate::execution::AgentId;
+use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::ids::AgentId;
 use crate::mcp::convert::annotations_to_mcp;
 use crate::registry::ToolRegistry;
 use crate::schema::{CompiledSchema, SchemaKind};
@@ -134,11 +134,11 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::ListingCache;
-    use crate::definition::ToolDefinition;
+    use crate::call::definition::ToolDefinition;
     use crate::error::ToolError;
     use crate::future::BoxFuture;
     use crate::registry::ToolRegistry;
-    use crate::run::ToolRun;
+    use crate::call::run::ToolRun;
 
     struct Raw(String, Value);
 

@@ -27,6 +27,7 @@ mod imported;
 mod listing;
 mod names;
 mod progress_in_order;
+mod serve;
 mod server;
 mod session;
 
@@ -35,7 +36,8 @@ pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_server::{HttpOptions, McpHttpServer};
 pub use names::imported_name;
-pub use server::{DEFAULT_PAGE_SIZE, McpConnection, McpServer};
+pub use serve::McpConnection;
+pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use session::McpHandler;
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.

@@ -1,21 +1,17 @@
 //! [`McpServer`]: a registry, or one scope of it, served to any MCP client.
 //!
-//! This file owns the server's configuration and how it is started (any rmcp transport, stdio,
-//! and — with `mcp-http` — streamable HTTP in `http_server.rs`). What happens inside one
-//! connection (listing, calls, cancellation, progress, list-changed notifications) is
-//! `session.rs`; what `tools/list` shows is `listing.rs`.
+//! This file owns the server's configuration and what its connections share. How it is started
+//! is `serve.rs` (any rmcp transport, stdio) and — with `mcp-http` — `http_server.rs`; what
+//! happens inside one connection (listing, calls, cancellation, progress, list-changed
+//! notifications) is `session.rs`; what `tools/list` shows is `listing.rs`.
 
 use std::sync::Arc;
 
 use rmcp::model as mcp;
-use rmcp::service::{RoleServer, RunningService, serve_server};
-use rmcp::transport::IntoTransport;
 use tokio::sync::watch;
 
-use crate::execution::AgentId;
-use crate::mcp::error::{McpError, McpErrorKind};
+use crate::ids::AgentId;
 use crate::mcp::listing::{Listing, ListingCache};
-use crate::mcp::session::McpHandler;
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 
 /// How many tools one `tools/list` page holds unless changed.
@@ -150,38 +146,6 @@ impl McpServer {
         &self.info.server_info.name
     }
 
-    /// The rmcp handler of one new connection, for hosting the server on an rmcp setup of your
-    /// own; `serve`, `serve_stdio` and `serve_http` need none.
-    pub fn handler(&self) -> McpHandler {
-        McpHandler::new(self.clone())
-    }
-
-    /// Serves one client over `transport` (any rmcp transport: a pair of async streams, an
-    /// in-process duplex, a child's stdio). Resolves once the client completed the handshake;
-    /// the connection then runs in the background until the client leaves or
-    /// [`McpConnection::close`] is called.
-    pub async fn serve<T, E, A>(&self, transport: T) -> Result<McpConnection, McpError>
-    where
-        T: IntoTransport<RoleServer, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        let running = serve_server(McpHandler::new(self.clone()), transport)
-            .await
-            .map_err(|error| {
-                McpError::new(
-                    McpErrorKind::Handshake,
-                    format!("MCP client did not complete the handshake: {error}"),
-                )
-            })?;
-        Ok(McpConnection { running })
-    }
-
-    /// Serves one client over this process's stdin and stdout until the client closes stdin.
-    /// Nothing else may write to stdout meanwhile (log to stderr).
-    pub async fn serve_stdio(&self) -> Result<(), McpError> {
-        self.serve(rmcp::transport::stdio()).await?.wait().await
-    }
-
     /// The server's handshake answer.
     pub(crate) fn info(&self) -> &mcp::ServerConfig {
         &self.info
@@ -201,40 +165,5 @@ impl McpServer {
     /// A receiver that sees every change of the registry's tools.
     pub(crate) fn changes(&self) -> watch::Receiver<u64> {
         self.shared.changes.subscribe()
-    }
-}
-
-/// One client connection of an [`McpServer`]. Dropping it closes the connection.
-pub struct McpConnection {
-    running: RunningService<RoleServer, McpHandler>,
-}
-
-impl std::fmt::Debug for McpConnection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("McpConnection")
-            .field("closed", &self.running.is_closed())
-            .finish()
-    }
-}
-
-impl McpConnection {
-    /// Whether the connection has ended.
-    pub fn is_closed(&self) -> bool {
-        self.running.is_closed()
-    }
-
-    /// Waits until the client leaves (closes its end of the transport).
-    pub async fn wait(self) -> Result<(), McpError> {
-        self.running.waiting().await.map(drop).map_err(|error| {
-            McpError::new(
-                McpErrorKind::Closed,
-                format!("MCP connection task failed: {error}"),
-            )
-        })
-    }
-
-    /// Closes the connection; calls still running are cancelled.
-    pub async fn close(mut self) {
-        let _ = self.running.close().await;
     }
 }

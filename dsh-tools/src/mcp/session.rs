@@ -26,7 +26,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::mcp::convert::call_tool_result;
 use crate::mcp::listing::{Listing, declares_object_output};
 use crate::mcp::server::McpServer;

@@ -21,11 +21,11 @@ use serde_json::Value;
 use tokio::time::{Instant, Sleep};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
-use crate::definition::ToolDefinition;
+use crate::call::definition::ToolDefinition;
 use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::dispatch::{BodyOutcome, start_body};
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 
 /// Runs `definition`'s body for `run` within `budget_ms`, then the grace (`arguments` as for
 /// [`start_body`]). The outcome is the
@@ -46,7 +46,7 @@ pub(crate) fn run_within<'a>(
             return Ok(Err(ToolError::timer_unavailable(budget_ms)));
         };
         let mut timer = pin!(timer);
-        let grace = execution.registry().limits().timeout_grace();
+        let grace = execution.host().limits().timeout_grace();
         // The body watches a token of its own, which the deadline cancels; cancellation of the
         // token outside (the caller's, or a layer's) is forwarded to it while the body runs, so
         // the outer token still tells who cancelled first. A child token would do both, but

@@ -16,18 +16,36 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::definition::ToolDefinition;
+use crate::call::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
-use crate::pipeline::call::CallContext;
+use crate::call::context::CallContext;
+use crate::hooks::wrapper::{DispatchRequest, Innermost, LayerResult};
 use crate::pipeline::deadline;
 use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
 use crate::result::ToolExecutionResult;
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 
 /// Dispatches with the caller's token.
+/// Dispatch as the innermost `execute` layer's `next` reaches it.
+pub(crate) static INNERMOST: Innermost = Innermost {
+    dispatch: dispatch_request,
+    adopt: crate::pipeline::normalize::adopt,
+};
+
+/// Dispatches `request` with its token (the caller's, or a layer's replacement). Two futures
+/// rather than one that can do both: the common one stays small.
+fn dispatch_request(request: DispatchRequest) -> BoxFuture<'static, LayerResult> {
+    match request.signal {
+        None => Box::pin(async move { Ok(dispatch(&request.call).await) }),
+        Some(replacement) => {
+            Box::pin(async move { Ok(dispatch_replaced(&request.call, replacement).await) })
+        }
+    }
+}
+
 pub(crate) async fn dispatch(call: &CallContext) -> ToolExecutionResult {
     let execution = call.execution();
     if execution.is_cancelled() {
@@ -116,7 +134,7 @@ pub(crate) fn enforced_budget(
     execution: &ToolExecution,
 ) -> Option<u64> {
     execution
-        .registry()
+        .host()
         .limits()
         .enforced_budget(definition.timeout_ms())
 }

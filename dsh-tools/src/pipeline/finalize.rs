@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::definition::ToolDefinition;
-use crate::execution::ToolExecution;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
 use crate::future::catch_panic;
 use crate::pipeline::failure::{failed, finalizer_failed, finalizer_panicked};
 use crate::result::ToolExecutionResult;

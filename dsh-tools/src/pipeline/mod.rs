@@ -25,23 +25,18 @@
 //! with no span to record) runs the phases that can do anything for it, in the same order, on
 //! `short_path`.
 
-pub(crate) mod call;
-pub(crate) mod call_observer;
-pub(crate) mod chain;
+pub(crate) mod ask;
 pub(crate) mod deadline;
 pub(crate) mod dispatch;
 pub(crate) mod failure;
 pub(crate) mod finalize;
-pub(crate) mod guard;
+pub(crate) mod host;
 pub(crate) mod normalize;
-pub(crate) mod observer;
 pub(crate) mod output;
 pub(crate) mod post_execute;
-pub(crate) mod pre_execute;
 pub(crate) mod result_budget;
 pub(crate) mod short_path;
 pub(crate) mod trace;
-pub(crate) mod wrapper;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -49,24 +44,27 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use crate::error::ToolError;
-use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::execution::CallHost;
+use crate::hooks::call_observer::ObservedProgress;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
-use crate::pipeline::call::CallContext;
-use crate::pipeline::call_observer::ObservedCall;
-use crate::pipeline::chain::HookList;
+use crate::call::context::CallContext;
+use crate::hooks::call_observer::{self, ObservedCall};
+use crate::hooks::{guard, observer};
+use crate::hooks::chain::HookList;
 use crate::pipeline::failure::{
     HookPhase, denied, failed, hook_failed, hook_failed_result, hook_panicked,
 };
-use crate::pipeline::post_execute::{PostExecuteHook, PostExecuteNext};
-use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::hooks::post_execute::{PostExecuteHook, PostExecuteNext};
+use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
-use crate::pipeline::wrapper::{DispatchRequest, Next};
-use crate::policy::approval::{AskVerdict, resolve_ask};
-use crate::registry::core::Core;
-use crate::registry::view::{HookPlan, View};
+use crate::hooks::wrapper::{DispatchRequest, Next};
+use crate::pipeline::ask::{AskVerdict, resolve_ask};
+use crate::store::core::Core;
+use crate::store::view::{HookPlan, View};
 use crate::result::ToolExecutionResult;
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 
 /// Where a result goes next.
 enum Stage {
@@ -83,7 +81,8 @@ pub(crate) fn execute(
     core: &Arc<Core>,
     input: ToolExecutionInput,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-    let mut execution = ToolExecution::from_input(input, Arc::clone(core));
+    let host: Arc<dyn CallHost> = Arc::<Core>::clone(core);
+    let mut execution = ToolExecution::from_input(input, host);
     let span = CallSpan::start(&execution);
     let (definition, plan, generation) = core.with_snapshot(|snapshot| {
         let view = View::new(snapshot, execution.agent());
@@ -98,16 +97,20 @@ pub(crate) fn execute(
             run: ToolRun::new(execution, None),
             definition,
             generation,
+            tools: Arc::<Core>::clone(core),
         }),
         plan => {
             let plan = plan.unwrap_or_default();
             if let Some(observers) = &plan.call_observers {
-                execution.follow_progress(observers, definition.as_ref());
+                execution.reroute_progress(|caller| {
+                    ObservedProgress::sink(caller, observers, definition.as_ref())
+                });
             }
             let call = CallContext {
                 run: ToolRun::new(execution, None),
                 definition,
                 generation,
+                tools: Arc::<Core>::clone(core),
             };
             Route::Hooked(Box::pin(run_hooked(call, plan, span)))
         }
@@ -229,7 +232,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         None => Stage::Post(dispatch::dispatch(call).await),
         Some(layers) => {
             let request = DispatchRequest::new(call.clone());
-            match CatchUnwind::new(Next::new(Arc::clone(layers)).run(request)).await {
+            match CatchUnwind::new(Next::new(Arc::clone(layers), &dispatch::INNERMOST).run(request)).await {
                 Ok(Ok(result)) => Stage::Post(result),
                 Ok(Err(error)) => Stage::Final(hook_failed_result(execution, error)),
                 Err(panic) => {

@@ -6,9 +6,9 @@
 use serde_json::Value;
 
 use crate::content::ContentBlock;
-use crate::definition::ToolDefinition;
+use crate::call::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::catch_panic;
 use crate::result::ToolExecutionResult;
 
@@ -53,7 +53,7 @@ pub(crate) fn rendered_success(
 /// [`rendered_success`] with the definition the call resolves to now; `UNKNOWN_TOOL` when the
 /// tool is gone.
 pub(crate) fn rendered_success_now(
-    call: &crate::pipeline::call::CallContext,
+    call: &crate::call::context::CallContext,
     value: Value,
 ) -> ToolExecutionResult {
     let execution = call.execution();

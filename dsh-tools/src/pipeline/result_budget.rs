@@ -8,8 +8,8 @@
 //! `text_bounds::truncate_content`). The canonical value and the error are never touched: code
 //! still gets the whole of both.
 
-use crate::definition::ToolDefinition;
-use crate::execution::ToolExecution;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
 use crate::text_bounds::truncate_content;
 
@@ -21,7 +21,7 @@ pub(crate) fn apply(
     result: &mut ToolExecutionResult,
 ) {
     let declared = definition.and_then(ToolDefinition::max_result_chars);
-    let budget = execution.registry().limits().result_budget(declared);
+    let budget = execution.host().limits().result_budget(declared);
     if budget == usize::MAX {
         return;
     }

@@ -15,7 +15,7 @@ use std::future::Future;
 
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::pipeline::call::CallContext;
+use crate::call::context::CallContext;
 use crate::pipeline::failure::failed;
 use crate::pipeline::{dispatch, finalize, normalize, result_budget};
 use crate::result::ToolExecutionResult;

@@ -6,7 +6,7 @@ use std::time::Instant;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::result::ToolExecutionResult;
 
 /// The span of one call that a subscriber records, and when it started.

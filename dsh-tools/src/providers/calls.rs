@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::content::{ContentBlock, EmbeddedResource};
-use crate::execution::ToolExecutionInput;
+use crate::call::execution::ToolExecutionInput;
 use crate::result::ToolExecutionResult;
 
 /// One tool call as the provider made it.

@@ -78,9 +78,10 @@ pub use self::report::{Change, LoweringReport, ReportEntry};
 
 use self::lower::{LoweredSchema, lower_non_strict, lower_tool};
 use self::nulls::ToolNullPlan;
-use crate::definition::ToolSchema;
-use crate::execution::{AgentId, ToolExecutionInput};
-use crate::policy::batch::BatchOutcome;
+use crate::call::definition::ToolSchema;
+use crate::call::execution::ToolExecutionInput;
+use crate::ids::AgentId;
+use crate::registry::BatchOutcome;
 use crate::registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
 

@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::definition::ToolSchema;
-use crate::execution::ToolExecutionInput;
+use crate::call::definition::ToolSchema;
+use crate::call::execution::ToolExecutionInput;
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";

@@ -21,43 +21,37 @@
 //! [`schemas`](ToolRegistry::schemas) lists the visible tools sorted by name (byte order), so the
 //! model-facing prefix of a request does not depend on registration timing.
 
-pub(crate) mod core;
-mod edit;
-mod error;
-mod event;
-mod name_hash;
+mod batch;
 mod present;
-mod registration;
-mod restriction;
 mod scope;
-pub(crate) mod state;
-pub(crate) mod view;
 
 use std::future::Future;
 use std::sync::Arc;
 
-pub use self::error::{RegistryError, RegistryErrorKind};
-pub use self::event::RegistryEvent;
-pub use self::registration::Registration;
-pub use self::restriction::ToolRestriction;
+pub use self::batch::{BatchOutcome, ExecutionMode};
 pub use self::scope::ToolScope;
+pub use crate::store::error::{RegistryError, RegistryErrorKind};
+pub use crate::store::event::RegistryEvent;
+pub use crate::store::registration::Registration;
+pub use crate::store::restriction::ToolRestriction;
 
-use self::core::Core;
-use self::state::{AnyHook, Place};
-use self::view::View;
-use crate::definition::{ToolDefinition, ToolSchema};
+use crate::store::core::Core;
+use crate::store::state::{AnyHook, Place};
+use crate::store::view::View;
+use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::error::ToolError;
-use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::ids::AgentId;
 use crate::limits::CallLimits;
 use crate::pipeline;
-use crate::pipeline::call_observer::CallObserver;
-use crate::pipeline::observer::ObserverReturn;
-use crate::pipeline::post_execute::{PostExecuteNext, PostToolDecision};
-use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
-use crate::pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
-use crate::policy::approval::Approver;
+use crate::hooks::call_observer::CallObserver;
+use crate::hooks::observer::ObserverReturn;
+use crate::hooks::post_execute::{PostExecuteNext, PostToolDecision};
+use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
+use crate::hooks::approval::Approver;
 use crate::result::ToolExecutionResult;
-use crate::run::SharedState;
+use crate::state::SharedState;
 
 /// Anything [`ToolRegistry::register`] accepts: a definition by value, or one already shared.
 pub trait IntoToolDefinition {

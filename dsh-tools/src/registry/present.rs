@@ -3,7 +3,7 @@
 //! fallback of [`ToolCallView::present`] — so a UI can show any call, known or not, and never
 //! gets an error or a blank card.
 
-use crate::definition::ToolDefinition;
+use crate::call::definition::ToolDefinition;
 use crate::present::{ToolCallRef, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::registry::{ToolRegistry, ToolScope};

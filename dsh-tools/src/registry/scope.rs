@@ -9,20 +9,21 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::definition::{ToolDefinition, ToolSchema};
+use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::error::ToolError;
-use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
-use crate::pipeline::call_observer::CallObserver;
-use crate::pipeline::observer::ObserverReturn;
-use crate::pipeline::post_execute::{PostExecuteNext, PostToolDecision};
-use crate::pipeline::pre_execute::{PreExecuteNext, PreToolDecision};
-use crate::pipeline::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
-use crate::registry::core::Core;
-use crate::registry::error::RegistryError;
-use crate::registry::registration::Registration;
-use crate::registry::restriction::ToolRestriction;
-use crate::registry::state::{AnyHook, Place};
-use crate::registry::view::View;
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::ids::AgentId;
+use crate::hooks::call_observer::CallObserver;
+use crate::hooks::observer::ObserverReturn;
+use crate::hooks::post_execute::{PostExecuteNext, PostToolDecision};
+use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
+use crate::store::core::Core;
+use crate::store::error::RegistryError;
+use crate::store::registration::Registration;
+use crate::store::restriction::ToolRestriction;
+use crate::store::state::{AnyHook, Place};
+use crate::store::view::View;
 use crate::registry::{IntoToolDefinition, ToolRegistry};
 use crate::result::ToolExecutionResult;
 

@@ -21,26 +21,16 @@
 use serde_json::Value;
 
 use crate::content::{ContentBlock, joined_text};
-use crate::definition::{ToolDefinition, render_value_as_text};
-use crate::execution::{AgentId, ToolExecution, ToolExecutionInput};
+use crate::call::definition::{ToolDefinition, render_value_as_text};
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::ids::AgentId;
 use crate::future::catch_panic;
-use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+use crate::present::{ToolCallRef, ToolCallKind, ToolCallView, ResultSummary, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
 /// What a successful result with nothing to show is shown as.
 const EMPTY_RESULT: &str = "(empty result)";
-
-/// One call as presentation needs it: a [`ToolExecutionInput`] before the call, or the
-/// [`ToolExecution`] hooks and observers see.
-pub trait ToolCallRef {
-    /// The tool name the model asked for.
-    fn tool_name(&self) -> &str;
-    /// The arguments, as the model sent them.
-    fn tool_arguments(&self) -> &Value;
-    /// The agent scope the call runs in.
-    fn tool_agent(&self) -> Option<&AgentId>;
-}
 
 impl ToolCallRef for ToolExecutionInput {
     fn tool_name(&self) -> &str {
@@ -122,7 +112,7 @@ impl ToolResultView {
         call: &ToolCallView,
         result: &ToolExecutionResult,
     ) -> Self {
-        let view = ToolResult::of(result);
+        let view = ResultSummary::of(result);
         let presented = definition.and_then(|definition| {
             catch_panic(|| definition.present_result(arguments, &view)).unwrap_or_else(|message| {
                 tracing::warn!(

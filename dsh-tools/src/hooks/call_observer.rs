@@ -17,12 +17,13 @@
 
 use std::sync::Arc;
 
-use crate::definition::ToolDefinition;
-use crate::execution::ToolExecution;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
 use crate::future::catch_panic;
-use crate::pipeline::chain::{HookEntry, HookList};
+use crate::hooks::chain::{HookEntry, HookList};
 use crate::present::{ToolCallView, ToolResultView};
-use crate::progress::{ProgressSink, SharedSink, ToolProgress};
+use crate::call::execution::{ProgressSink, SharedSink};
+use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
 /// Follows calls as they run (see [`ToolRegistry::observe`](crate::ToolRegistry::observe)).

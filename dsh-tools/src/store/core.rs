@@ -10,15 +10,15 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard};
 
-use crate::definition::ToolDefinition;
-use crate::execution::AgentId;
+use crate::call::definition::ToolDefinition;
+use crate::ids::AgentId;
 use crate::future::catch_panic;
 use crate::limits::{CallLimits, LimitsCell};
-use crate::pipeline::chain::{HookList, appended, remove_entry};
-use crate::registry::event::RegistryEvent;
-use crate::registry::state::{Garbage, RegistryState};
-use crate::registry::view::View;
-use crate::run::SharedState;
+use crate::hooks::chain::{HookList, appended, remove_entry};
+use crate::store::event::RegistryEvent;
+use crate::store::state::{Garbage, RegistryState};
+use crate::store::view::View;
+use crate::state::SharedState;
 
 /// A change listener.
 pub(crate) type ChangeListener = dyn Fn(&RegistryEvent) + Send + Sync;

@@ -7,9 +7,9 @@
 use std::future::Future;
 
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
-use crate::pipeline::chain::{Chain, HookList};
+use crate::hooks::chain::{Chain, HookList};
 
 /// What a `pre-execute` listener decides about a call.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,18 +12,18 @@ use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::definition::{ToolDefinition, ToolSchema};
-use crate::execution::AgentId;
-use crate::pipeline::call_observer::CallObserver;
-use crate::pipeline::chain::{HookList, appended, remove_entry};
-use crate::pipeline::guard::ToolGuard;
-use crate::pipeline::observer::ResultObserver;
-use crate::pipeline::post_execute::PostExecuteHook;
-use crate::pipeline::pre_execute::PreExecuteHook;
-use crate::pipeline::wrapper::ExecuteLayer;
-use crate::policy::approval::Approver;
-use crate::registry::name_hash::NameHash;
-use crate::registry::restriction::CompiledRestriction;
+use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::ids::AgentId;
+use crate::hooks::call_observer::CallObserver;
+use crate::hooks::chain::{HookList, appended, remove_entry};
+use crate::hooks::guard::ToolGuard;
+use crate::hooks::observer::ResultObserver;
+use crate::hooks::post_execute::PostExecuteHook;
+use crate::hooks::pre_execute::PreExecuteHook;
+use crate::hooks::wrapper::ExecuteLayer;
+use crate::hooks::approval::Approver;
+use crate::store::name_hash::NameHash;
+use crate::store::restriction::{CompiledRestriction, InheritedNames};
 
 /// Whatever an edit removed, dropped once the lock is released.
 pub(crate) type Garbage = Vec<Box<dyn Any>>;
@@ -247,5 +247,52 @@ impl RegistryState {
     /// Whether `place` still exists.
     pub(crate) fn has_place(&self, place: &Place) -> bool {
         self.layer(place).is_some()
+    }
+}
+
+/// The tools a scope inherits: the global layer's and each ancestor scope's own.
+pub(crate) struct InheritedTools<'s> {
+    layers: Vec<&'s Layer>,
+}
+
+impl<'s> InheritedTools<'s> {
+    pub(crate) fn of(state: &'s RegistryState, scope: &ScopeState) -> Self {
+        let ancestors = &scope.chain[..scope.chain.len().saturating_sub(1)];
+        let layers = std::iter::once(&state.global)
+            .chain(
+                ancestors
+                    .iter()
+                    .filter_map(|agent| state.scopes.get(agent))
+                    .map(|ancestor| &ancestor.layer),
+            )
+            .collect();
+        Self { layers }
+    }
+
+    fn contains_name(&self, name: &str) -> bool {
+        self.layers
+            .iter()
+            .any(|layer| layer.tools.contains_key(name))
+    }
+
+    fn names_sorted(&self) -> Vec<&'s str> {
+        let mut names: Vec<&str> = self
+            .layers
+            .iter()
+            .flat_map(|layer| layer.tools.keys().map(|name| &**name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+}
+
+impl InheritedNames for InheritedTools<'_> {
+    fn contains(&self, name: &str) -> bool {
+        self.contains_name(name)
+    }
+
+    fn sorted_names(&self) -> Vec<&str> {
+        self.names_sorted()
     }
 }

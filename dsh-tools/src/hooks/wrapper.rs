@@ -12,13 +12,12 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::definition::ToolDefinition;
+use crate::call::definition::ToolDefinition;
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
-use crate::pipeline::call::CallContext;
-use crate::pipeline::chain::{Chain, HookList};
-use crate::pipeline::{dispatch, normalize};
+use crate::call::context::CallContext;
+use crate::hooks::chain::{Chain, HookList};
 use crate::result::ToolExecutionResult;
 
 /// What a layer returns: a result, or an error that ends the call (skipping post-execute).
@@ -108,33 +107,43 @@ impl std::fmt::Debug for DispatchRequest {
     }
 }
 
+/// What lies inside the innermost layer, supplied by the pipeline (this contract only calls it):
+/// dispatch itself, and how a layer's result is adopted before the layer outside it sees it.
+pub(crate) struct Innermost {
+    /// Runs the body for `request` (with the request's token, replaced or not).
+    pub(crate) dispatch: fn(DispatchRequest) -> BoxFuture<'static, LayerResult>,
+    /// Makes what a layer returned a result of this call (re-checked against the output contract).
+    pub(crate) adopt: fn(&CallContext, ToolExecutionResult) -> ToolExecutionResult,
+}
+
 /// The layers inside this one, ending in dispatch. Clone it to call it more than once (retries).
 #[derive(Clone)]
 pub struct Next {
     chain: Chain<dyn ExecuteLayer>,
+    innermost: &'static Innermost,
 }
 
 impl Next {
-    pub(crate) fn new(layers: HookList<dyn ExecuteLayer>) -> Self {
+    pub(crate) fn new(layers: HookList<dyn ExecuteLayer>, innermost: &'static Innermost) -> Self {
         Self {
             chain: Chain::new(layers),
+            innermost,
         }
     }
 
     /// Runs the inner layers and the dispatch; the result is already adopted by the registry.
     pub fn run(self, request: DispatchRequest) -> BoxFuture<'static, LayerResult> {
+        let innermost = self.innermost;
         match self.chain.split() {
-            // Two futures rather than one that can do both: the common one stays small.
-            None => match request.signal {
-                None => Box::pin(async move { Ok(dispatch::dispatch(&request.call).await) }),
-                Some(replacement) => Box::pin(async move {
-                    Ok(dispatch::dispatch_replaced(&request.call, replacement).await)
-                }),
-            },
+            None => (innermost.dispatch)(request),
             Some((layer, rest)) => Box::pin(async move {
                 let call = request.call.clone();
-                let result = layer.call(request, Self { chain: rest }).await?;
-                Ok(normalize::adopt(&call, result))
+                let next = Self {
+                    chain: rest,
+                    innermost,
+                };
+                let result = layer.call(request, next).await?;
+                Ok((innermost.adopt)(&call, result))
             }),
         }
     }

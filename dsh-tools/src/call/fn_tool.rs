@@ -17,17 +17,17 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::blocking::run_blocking;
+use crate::call::blocking::run_blocking;
 use crate::content::ContentBlock;
-use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::present::{ToolCallView, ResultSummary, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema};
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
@@ -38,7 +38,7 @@ type Finalize = dyn Fn(&ToolExecution, &ToolExecutionResult) -> Result<Option<Ve
 type Classifier = dyn Fn(&Value) -> bool + Send + Sync;
 type PresentCall = dyn Fn(&Value) -> Option<ToolCallView> + Send + Sync;
 type PresentProgress = dyn Fn(&Value, &ToolProgress) -> Option<ToolCallView> + Send + Sync;
-type PresentResult = dyn Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync;
+type PresentResult = dyn Fn(&Value, &ResultSummary<'_>) -> Option<ToolResultView> + Send + Sync;
 
 /// The parts of an [`FnTool`] other than its handler.
 #[derive(Clone)]
@@ -243,7 +243,7 @@ impl FnToolBuilder {
     #[must_use]
     pub fn present_result<F>(mut self, present: F) -> Self
     where
-        F: Fn(&Value, &ToolResult<'_>) -> Option<ToolResultView> + Send + Sync + 'static,
+        F: Fn(&Value, &ResultSummary<'_>) -> Option<ToolResultView> + Send + Sync + 'static,
     {
         self.parts.present_result = Some(Arc::new(present));
         self
@@ -382,7 +382,7 @@ impl ToolDefinition for FnTool {
             .and_then(|present| present(arguments, progress))
     }
 
-    fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
+    fn present_result(&self, arguments: &Value, result: &ResultSummary<'_>) -> Option<ToolResultView> {
         self.parts
             .present_result
             .as_ref()

@@ -1,6 +1,6 @@
 //! [`RegistryEvent`]: what change listeners are told (a tool became visible or went away).
 
-use crate::execution::AgentId;
+use crate::ids::AgentId;
 
 /// A change of the registry's tools, delivered to listeners registered with
 /// [`ToolRegistry::on_change`](crate::ToolRegistry::on_change) after the change is visible.

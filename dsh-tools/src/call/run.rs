@@ -1,9 +1,9 @@
 //! [`ToolRun`]: what a tool body gets besides its arguments — the execution, the cancellation
 //! token to watch, a way to defer context for the model's next request, and typed shared state.
 
-use std::any::{Any, TypeId, type_name};
-use std::collections::HashMap;
+use std::any::type_name;
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -11,48 +11,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
 use crate::error::ToolError;
-use crate::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::progress::ToolProgress;
-use crate::registry::core::Core;
-
-/// Shared state provided to the registry once and reached by tools through [`ToolRun::state`],
-/// keyed by type (a database pool, an HTTP client, a workspace root).
-#[derive(Clone, Default)]
-pub struct SharedState {
-    entries: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
-}
-
-impl SharedState {
-    /// An empty map.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Stores `value`, replacing any earlier value of the same type.
-    pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
-        self.entries.insert(TypeId::of::<T>(), Arc::new(value));
-    }
-
-    /// The value of type `T`, if one was stored.
-    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.entries
-            .get(&TypeId::of::<T>())
-            .and_then(|value| value.downcast_ref::<T>())
-    }
-
-    /// Whether nothing is stored.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-}
-
-impl fmt::Debug for SharedState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SharedState")
-            .field("entries", &self.entries.len())
-            .finish()
-    }
-}
+use crate::result::ToolExecutionResult;
+use crate::call::execution::CallHost;
+use crate::limits::{CallLimits, LimitsCell};
+use crate::future::BoxFuture;
+use crate::state::SharedState;
 
 /// The run context of one tool body. Cheap to clone; clones share the deferred contexts.
 #[derive(Clone)]
@@ -84,9 +49,10 @@ impl ToolRun {
         state: SharedState,
     ) -> Self {
         let input = ToolExecutionInput::new(call_id, name, arguments);
-        // A registry of its own carries the state; nothing else of it is ever used.
-        let registry = Arc::new(Core::new(state));
-        Self::new(ToolExecution::from_input(input, registry), None)
+        Self::new(
+            ToolExecution::from_input(input, Arc::new(DetachedHost::new(state))),
+            None,
+        )
     }
 
     /// The execution this body runs for.
@@ -112,6 +78,26 @@ impl ToolRun {
             Some(signal) => signal,
             None => self.execution.signal(),
         }
+    }
+
+    /// Calls another tool of the registry this call runs in, as a nested call: through the whole
+    /// pipeline (hooks, approval, guards, layers, timeouts, observers) exactly as a direct call,
+    /// with this call as its [`parent`](ToolExecutionInput::parent), on behalf of this call's
+    /// agent unless `input` names one, and cancelled with this run unless `input` has a signal
+    /// of its own. Outside a registry (a [`detached`](Self::detached) run) every tool is unknown.
+    pub fn call_tool(
+        &self,
+        mut input: ToolExecutionInput,
+    ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+        let execution = &self.execution;
+        input.parent = Some(execution.token());
+        if input.agent.is_none() {
+            input.agent = execution.agent().cloned();
+        }
+        if input.signal.is_none() {
+            input.signal = Some(self.signal().child_token());
+        }
+        Arc::clone(execution.host()).execute(input)
     }
 
     /// Whether the body should stop.
@@ -187,5 +173,41 @@ impl fmt::Debug for ToolRun {
             .field("execution", &self.execution)
             .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
+    }
+}
+
+/// The host of a run outside any registry (a tool function called directly): shared state and
+/// default limits, no tools.
+struct DetachedHost {
+    state: SharedState,
+    limits: LimitsCell,
+}
+
+impl DetachedHost {
+    fn new(state: SharedState) -> Self {
+        Self {
+            state,
+            limits: LimitsCell::new(CallLimits::new()),
+        }
+    }
+}
+
+impl CallHost for DetachedHost {
+    fn state(&self) -> &SharedState {
+        &self.state
+    }
+
+    fn limits(&self) -> &LimitsCell {
+        &self.limits
+    }
+
+    fn execute(
+        self: Arc<Self>,
+        input: ToolExecutionInput,
+    ) -> BoxFuture<'static, ToolExecutionResult> {
+        // Nothing is registered outside a registry: the call fails as an unknown tool would at
+        // dispatch.
+        let error = ToolError::unknown_tool(&input.name);
+        Box::pin(std::future::ready(ToolExecutionResult::failure(error)))
     }
 }

@@ -11,13 +11,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::content::ContentBlock;
+pub(crate) use crate::content::render_value_as_text;
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
-use crate::present::{ToolCallKind, ToolCallView, ToolResult, ToolResultView};
+use crate::present::{ToolCallKind, ToolCallView, ResultSummary, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 use crate::schema::CompiledSchema;
 
 /// The model-facing description of a tool: exactly the fields a provider request carries.
@@ -199,7 +200,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// How to show the completed call; `None` keeps the pending title and shows raw content.
-    fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
+    fn present_result(&self, arguments: &Value, result: &ResultSummary<'_>) -> Option<ToolResultView> {
         let _ = (arguments, result);
         None
     }
@@ -225,16 +226,3 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 }
 
-/// The default rendering: a string as its text, anything else as compact JSON.
-#[inline]
-pub fn render_value_as_text(value: &Value) -> ContentBlock {
-    // Scalars skip the formatting machinery: this runs on every successful call.
-    let text = match value {
-        Value::String(text) => text.clone(),
-        Value::Null => "null".to_owned(),
-        Value::Bool(true) => "true".to_owned(),
-        Value::Bool(false) => "false".to_owned(),
-        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
-    };
-    ContentBlock::text(text)
-}

@@ -7,16 +7,18 @@ use std::collections::HashSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use crate::definition::{ToolDefinition, ToolSchema};
-use crate::execution::AgentId;
-use crate::policy::approval::Approver;
-use crate::registry::core::{ChangeListener, Changes, Core};
-use crate::registry::error::RegistryError;
-use crate::registry::event::RegistryEvent;
-use crate::registry::name_hash::NameHash;
-use crate::registry::registration::{Item, Registration};
-use crate::registry::restriction::{CompiledRestriction, InheritedTools, ToolRestriction};
-use crate::registry::state::{AnyHook, Layer, Place, RegistryState, ScopeState, ToolEntry};
+use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::ids::AgentId;
+use crate::hooks::approval::Approver;
+use crate::store::core::{ChangeListener, Changes, Core};
+use crate::store::error::RegistryError;
+use crate::store::event::RegistryEvent;
+use crate::store::name_hash::NameHash;
+use crate::store::registration::{Item, Registration};
+use crate::store::restriction::{CompiledRestriction, ToolRestriction};
+use crate::store::state::{
+    AnyHook, InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry,
+};
 
 /// The value of an edit that cannot fail.
 fn infallible<T>(result: Result<T, Infallible>) -> T {

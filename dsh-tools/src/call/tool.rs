@@ -14,15 +14,15 @@ use serde_json::Value;
 
 use crate::args::ToolArgs;
 use crate::content::ContentBlock;
-use crate::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ToolCallView, ToolResult, ToolResultView};
+use crate::present::{ToolCallView, ResultSummary, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::run::ToolRun;
+use crate::call::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema, SchemaError};
 
 /// A typed tool: arguments and output are Rust types with schemas.
@@ -97,7 +97,7 @@ pub trait Tool: Send + Sync + 'static {
     }
 
     /// How to show the completed call.
-    fn result_view(&self, args: &Self::Args, result: &ToolResult<'_>) -> Option<ToolResultView> {
+    fn result_view(&self, args: &Self::Args, result: &ResultSummary<'_>) -> Option<ToolResultView> {
         let _ = (args, result);
         None
     }
@@ -308,7 +308,7 @@ impl<T: Tool> ToolDefinition for T {
         self.progress_view(&args, progress)
     }
 
-    fn present_result(&self, arguments: &Value, result: &ToolResult<'_>) -> Option<ToolResultView> {
+    fn present_result(&self, arguments: &Value, result: &ResultSummary<'_>) -> Option<ToolResultView> {
         let args: T::Args = T::contract().parse(arguments).ok()?;
         self.result_view(&args, result)
     }

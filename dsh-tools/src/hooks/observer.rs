@@ -2,9 +2,9 @@
 //! failing or panicking observer is logged and contained; the others still run.
 
 use crate::error::ToolError;
-use crate::execution::ToolExecution;
+use crate::call::execution::ToolExecution;
 use crate::future::catch_panic;
-use crate::pipeline::chain::HookEntry;
+use crate::hooks::chain::HookEntry;
 use crate::result::ToolExecutionResult;
 
 /// What an observer closure may return: nothing, or `Result<(), ToolError>` to report a failure

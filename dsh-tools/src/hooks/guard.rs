@@ -2,8 +2,8 @@
 //! call. A guard can only deny (by returning a reason); nothing that runs later can turn that
 //! denial back into an allow, because nothing later runs for a denied call.
 
-use crate::execution::ToolExecution;
-use crate::pipeline::chain::HookEntry;
+use crate::call::execution::ToolExecution;
+use crate::hooks::chain::HookEntry;
 
 /// A registered guard (closures implement it): `Some(reason)` denies the call.
 pub(crate) trait ToolGuard: Send + Sync + 'static {

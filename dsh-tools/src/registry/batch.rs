@@ -13,7 +13,7 @@ use std::pin::Pin;
 use std::task::Poll;
 
 use crate::content::ContentBlock;
-use crate::execution::ToolExecutionInput;
+use crate::call::execution::ToolExecutionInput;
 use crate::future::{BoxFuture, catch_panic};
 use crate::registry::ToolRegistry;
 use crate::result::ToolExecutionResult;

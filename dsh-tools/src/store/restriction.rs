@@ -17,9 +17,8 @@
 
 use std::collections::HashSet;
 
-use crate::registry::error::RegistryError;
-use crate::registry::name_hash::NameHash;
-use crate::registry::state::{Layer, RegistryState, ScopeState};
+use crate::store::error::RegistryError;
+use crate::store::name_hash::NameHash;
 
 /// A filter over the inherited tools a scope (and its descendants) can see.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,42 +69,12 @@ impl ToolRestriction {
     }
 }
 
-/// The tools a scope inherits: the global layer's and each ancestor scope's own.
-pub(crate) struct InheritedTools<'s> {
-    layers: Vec<&'s Layer>,
-}
-
-impl<'s> InheritedTools<'s> {
-    pub(crate) fn of(state: &'s RegistryState, scope: &ScopeState) -> Self {
-        let ancestors = &scope.chain[..scope.chain.len().saturating_sub(1)];
-        let layers = std::iter::once(&state.global)
-            .chain(
-                ancestors
-                    .iter()
-                    .filter_map(|agent| state.scopes.get(agent))
-                    .map(|ancestor| &ancestor.layer),
-            )
-            .collect();
-        Self { layers }
-    }
-
-    fn contains(&self, name: &str) -> bool {
-        self.layers
-            .iter()
-            .any(|layer| layer.tools.contains_key(name))
-    }
-
+/// The names a restriction is checked against when it is made: the tools a scope inherits.
+pub(crate) trait InheritedNames {
+    /// Whether some inherited tool is called `name`.
+    fn contains(&self, name: &str) -> bool;
     /// Every inherited name once, sorted.
-    fn sorted_names(&self) -> Vec<&'s str> {
-        let mut names: Vec<&str> = self
-            .layers
-            .iter()
-            .flat_map(|layer| layer.tools.keys().map(|name| &**name))
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        names
-    }
+    fn sorted_names(&self) -> Vec<&str>;
 }
 
 /// A restriction checked against the inherited tools, ready for lookups.
@@ -119,7 +88,7 @@ impl CompiledRestriction {
     /// Checks `restriction` against the tools the scope inherits.
     pub(crate) fn compile(
         restriction: ToolRestriction,
-        inherited: &InheritedTools<'_>,
+        inherited: &impl InheritedNames,
     ) -> Result<Self, RegistryError> {
         if restriction.allow.is_none() && restriction.deny.is_empty() {
             return Err(RegistryError::empty_restriction(&inherited.sorted_names()));

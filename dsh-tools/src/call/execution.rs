@@ -1,103 +1,44 @@
 //! One tool call's identity: what the caller hands in ([`ToolExecutionInput`]) and the frozen view
 //! every phase of the pipeline sees ([`ToolExecution`]).
 //!
+//! Also here, since the execution carries them: where the body's progress reports go (the caller's
+//! [`ProgressSink`]) and [`CallHost`], the one narrow handle through which a call reaches the
+//! registry it runs in.
+//!
 //! Nothing here runs a call; the pipeline does. The execution is immutable once minted: hooks can
 //! decide about a call but cannot rewrite its arguments or identity, so history, audit, UI and what
 //! actually ran always agree.
 
-use std::cell::Cell;
 use std::fmt;
-use std::num::NonZeroU64;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::future::{BoxFuture, catch_panic};
+use crate::limits::LimitsCell;
+use crate::result::ToolExecutionResult;
 use crate::content::ContentBlock;
-use crate::definition::ToolDefinition;
-use crate::pipeline::call_observer::{CallObserver, ObservedProgress};
-use crate::pipeline::chain::HookList;
-use crate::progress::{ProgressSink, SharedSink, ToolProgress};
-use crate::registry::core::Core;
-use crate::run::SharedState;
+use crate::ids::{AgentId, ToolExecutionToken};
+use crate::progress::ToolProgress;
+use crate::state::SharedState;
 
-/// The opaque identity the registry assigns to one execution.
-///
-/// Only comparable: a nested call carries its enclosing call's token as `parent`, so observers can
-/// relate the two without holding the live execution.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ToolExecutionToken(NonZeroU64);
+/// What a call needs of the registry it runs in: the one narrow handle every execution carries,
+/// handed down from where the call was captured. It is all this layer knows of a registry — the
+/// shared state bodies read, the limits dispatch enforces, and how to start a nested call (a tool
+/// calling tools, [`ToolRun::call_tool`](crate::ToolRun::call_tool)) through the same pipeline.
+/// The registry implements it in the pipeline layer, which can run calls.
+pub(crate) trait CallHost: Send + Sync + 'static {
+    /// The shared state the call's bodies reach.
+    fn state(&self) -> &SharedState;
 
-impl ToolExecutionToken {
-    /// Mints a token no other execution in this process has.
-    #[inline]
-    pub(crate) fn mint() -> Self {
-        // Each thread reserves a block of ids at a time, so minting is a thread-local increment
-        // rather than a contended atomic on every call.
-        const BLOCK: u64 = 1024;
-        static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
-        thread_local! {
-            static RANGE: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
-        }
-        let raw = RANGE.with(|range| {
-            let (mut next, mut end) = range.get();
-            if next == end {
-                next = NEXT_BLOCK.fetch_add(BLOCK, Ordering::Relaxed);
-                end = next + BLOCK;
-            }
-            range.set((next + 1, end));
-            next
-        });
-        Self(NonZeroU64::new(raw).unwrap_or(NonZeroU64::MIN))
-    }
-}
+    /// The bounds the call runs under (timeouts, result budget).
+    fn limits(&self) -> &LimitsCell;
 
-impl fmt::Debug for ToolExecutionToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ToolExecutionToken(#{})", self.0)
-    }
-}
-
-/// The name of an agent scope. Calls made on an agent's behalf carry it, and the registry resolves
-/// tools, hooks, guards and restrictions through that scope's chain.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct AgentId(Arc<str>);
-
-impl AgentId {
-    /// An agent id.
-    pub fn new(id: impl AsRef<str>) -> Self {
-        Self(Arc::from(id.as_ref()))
-    }
-
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for AgentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "AgentId({:?})", &*self.0)
-    }
-}
-
-impl fmt::Display for AgentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<&str> for AgentId {
-    fn from(id: &str) -> Self {
-        Self::new(id)
-    }
-}
-
-impl From<String> for AgentId {
-    fn from(id: String) -> Self {
-        Self(Arc::from(id))
-    }
+    /// Runs `input` as a call of this registry, through the whole pipeline.
+    fn execute(self: Arc<Self>, input: ToolExecutionInput)
+    -> BoxFuture<'static, ToolExecutionResult>;
 }
 
 /// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as
@@ -234,8 +175,9 @@ struct CallShared {
     body_invoked: AtomicBool,
     /// Set while content is provided, so a call whose body provided none never locks.
     has_provided: AtomicBool,
-    /// The registry the call runs in: its shared state, and where dispatch resolves the tool.
-    registry: Arc<Core>,
+    /// The registry the call runs in: its shared state, its limits, and where dispatch resolves
+    /// the tool.
+    host: Arc<dyn CallHost>,
 }
 
 /// What the bodies of a call hand the pipeline besides their value.
@@ -250,9 +192,9 @@ struct Handed {
 }
 
 impl ToolExecution {
-    /// Freezes `input` under a freshly minted token, as a call of `registry`. A caller without
-    /// a signal gets one that nobody else holds, so the body always has a token to watch.
-    pub(crate) fn from_input(input: ToolExecutionInput, registry: Arc<Core>) -> Self {
+    /// Freezes `input` under a freshly minted token, as a call of `host`. A caller without a
+    /// signal gets one that nobody else holds, so the body always has a token to watch.
+    pub(crate) fn from_input(input: ToolExecutionInput, host: Arc<dyn CallHost>) -> Self {
         Self {
             inner: Arc::new(ExecutionInner {
                 token: ToolExecutionToken::mint(),
@@ -263,7 +205,7 @@ impl ToolExecution {
                     has_deferred: AtomicBool::new(false),
                     body_invoked: AtomicBool::new(false),
                     has_provided: AtomicBool::new(false),
-                    registry,
+                    host,
                 },
             }),
         }
@@ -339,23 +281,23 @@ impl ToolExecution {
 
     /// Takes the arguments out of an execution that nothing else holds, leaving `null` behind:
     /// for a call whose definition converts them by value
-    /// ([`ToolDefinition::takes_arguments_by_value`]) and that no hook, observer or span can see.
+    /// ([`ToolDefinition::takes_arguments_by_value`](crate::ToolDefinition::takes_arguments_by_value)) and that no hook, observer or span can see.
     /// `None` when another handle to the execution exists.
     pub(crate) fn take_arguments(&mut self) -> Option<Value> {
         let inner = Arc::get_mut(&mut self.inner)?;
         Some(std::mem::take(&mut inner.input.arguments))
     }
 
-    /// Sends the body's progress reports to the call `observers` too, after the caller's own
-    /// sink. Done while the call is being captured, when nothing else holds the execution yet.
-    pub(crate) fn follow_progress(
+    /// Routes the body's progress reports through `route`, which receives the caller's own sink
+    /// (if any) and returns the sink to use instead. Done while the call is being captured, when
+    /// nothing else holds the execution yet; otherwise nothing changes.
+    pub(crate) fn reroute_progress(
         &mut self,
-        observers: &HookList<dyn CallObserver>,
-        definition: Option<&Arc<dyn ToolDefinition>>,
+        route: impl FnOnce(Option<SharedSink>) -> SharedSink,
     ) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             let caller = inner.input.progress.take();
-            inner.input.progress = Some(ObservedProgress::sink(caller, observers, definition));
+            inner.input.progress = Some(route(caller));
         }
     }
 
@@ -450,13 +392,13 @@ impl ToolExecution {
     /// The shared state the call's bodies reach.
     #[inline]
     pub(crate) fn state(&self) -> &SharedState {
-        self.inner.shared.registry.state()
+        self.inner.shared.host.state()
     }
 
-    /// The registry the call runs in.
+    /// The registry the call runs in, as the call sees it.
     #[inline]
-    pub(crate) fn registry(&self) -> &Core {
-        &self.inner.shared.registry
+    pub(crate) fn host(&self) -> &Arc<dyn CallHost> {
+        &self.inner.shared.host
     }
 }
 
@@ -472,11 +414,52 @@ impl fmt::Debug for ToolExecution {
     }
 }
 
+/// Receives the progress reports of the calls it is set on
+/// ([`ToolExecutionInput::with_progress`](crate::ToolExecutionInput::with_progress)).
+///
+/// Called synchronously on the body's task, so it should only hand the report on (send it on a
+/// channel, write a notification), not wait. Any `Fn(&ToolExecution, ToolProgress)` closure is a
+/// sink.
+pub trait ProgressSink: Send + Sync + 'static {
+    /// One report of the call `execution`.
+    fn report(&self, execution: &ToolExecution, progress: ToolProgress);
+}
+
+impl<F> ProgressSink for F
+where
+    F: Fn(&ToolExecution, ToolProgress) + Send + Sync + 'static,
+{
+    fn report(&self, execution: &ToolExecution, progress: ToolProgress) {
+        self(execution, progress);
+    }
+}
+
+/// A shared sink, as a call's input carries it.
+#[derive(Clone)]
+pub(crate) struct SharedSink(pub(crate) Arc<dyn ProgressSink>);
+
+impl SharedSink {
+    /// Hands `progress` to the sink; a panic is logged, never propagated.
+    pub(crate) fn deliver(&self, execution: &ToolExecution, progress: ToolProgress) {
+        if let Err(message) = catch_panic(|| self.0.report(execution, progress)) {
+            tracing::warn!(
+                tool = execution.name(),
+                call_id = execution.call_id(),
+                "progress sink panicked: {message}"
+            );
+        }
+    }
+}
+
+impl fmt::Debug for SharedSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
-
-    use super::{ExecutionInner, ToolExecutionToken};
+    use super::ExecutionInner;
 
     #[test]
     fn a_call_fits_the_allocation_it_is_copied_into_cheaply() {
@@ -484,26 +467,5 @@ mod tests {
         // included) that copy is a fixed run of vector moves, past it a loop.
         let size = std::mem::size_of::<ExecutionInner>() + 2 * std::mem::size_of::<usize>();
         assert!(size <= 256, "the state of a call takes {size} bytes");
-    }
-
-    #[test]
-    fn tokens_minted_on_many_threads_are_all_distinct() {
-        let per_thread = 3_000;
-        let threads: Vec<_> = (0..4)
-            .map(|_| {
-                std::thread::spawn(move || {
-                    (0..per_thread)
-                        .map(|_| ToolExecutionToken::mint())
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut seen = HashSet::new();
-        for thread in threads {
-            for token in thread.join().expect("minting does not panic") {
-                assert!(seen.insert(token), "{token:?} minted twice");
-            }
-        }
-        assert_eq!(seen.len(), 4 * per_thread);
     }
 }

@@ -11,18 +11,18 @@
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
-use crate::definition::{ToolDefinition, ToolSchema};
-use crate::execution::AgentId;
-use crate::pipeline::call_observer::CallObserver;
-use crate::pipeline::chain::HookList;
-use crate::pipeline::guard::ToolGuard;
-use crate::pipeline::observer::ResultObserver;
-use crate::pipeline::post_execute::PostExecuteHook;
-use crate::pipeline::pre_execute::PreExecuteHook;
-use crate::pipeline::wrapper::ExecuteLayer;
-use crate::policy::approval::Approver;
-use crate::registry::name_hash::NameHash;
-use crate::registry::state::{HookSet, Layer, RegistryState, ScopeState, ToolEntry};
+use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::ids::AgentId;
+use crate::hooks::call_observer::CallObserver;
+use crate::hooks::chain::HookList;
+use crate::hooks::guard::ToolGuard;
+use crate::hooks::observer::ResultObserver;
+use crate::hooks::post_execute::PostExecuteHook;
+use crate::hooks::pre_execute::PreExecuteHook;
+use crate::hooks::wrapper::ExecuteLayer;
+use crate::hooks::approval::Approver;
+use crate::store::name_hash::NameHash;
+use crate::store::state::{HookSet, Layer, RegistryState, ScopeState, ToolEntry};
 
 /// The hooks of every kind that apply to one call (`None` where there are none), and the
 /// approver.

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::sync::{Arc, Weak};
 
-use crate::registry::core::Core;
-use crate::registry::state::Place;
+use crate::store::core::Core;
+use crate::store::state::Place;
 
 /// What a registration put into the registry.
 #[derive(Clone, Debug)]

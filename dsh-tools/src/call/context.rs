@@ -5,11 +5,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::definition::ToolDefinition;
-use crate::execution::ToolExecution;
-use crate::run::ToolRun;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
+use crate::call::run::ToolRun;
+use crate::ids::AgentId;
 
-/// One call in flight. Cheap to clone (two reference counts).
+/// One call in flight. Cheap to clone (three reference counts).
 #[derive(Clone)]
 pub(crate) struct CallContext {
     /// The body's run context with the caller's token: what dispatch hands the body unless a
@@ -20,6 +21,17 @@ pub(crate) struct CallContext {
     pub(crate) definition: Option<Arc<dyn ToolDefinition>>,
     /// The registry generation `definition` was resolved in.
     pub(crate) generation: u64,
+    /// Where the call's name is resolved again when the registry changed since.
+    pub(crate) tools: Arc<dyn ToolLookup>,
+}
+
+/// How dispatch finds a call's tool again: the registry's tool lookup, as a call sees it.
+pub(crate) trait ToolLookup: Send + Sync + 'static {
+    /// A counter that changes whenever a tool, hook, scope or restriction does.
+    fn generation(&self) -> u64;
+
+    /// The definition `name` resolves to for `agent` right now.
+    fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>>;
 }
 
 impl CallContext {
@@ -34,11 +46,10 @@ impl CallContext {
     #[inline]
     pub(crate) fn resolve_now(&self) -> Option<Cow<'_, Arc<dyn ToolDefinition>>> {
         let execution = self.execution();
-        let registry = execution.registry();
-        if registry.generation() == self.generation {
+        if self.tools.generation() == self.generation {
             return self.definition.as_ref().map(Cow::Borrowed);
         }
-        registry
+        self.tools
             .resolve(execution.name(), execution.agent())
             .map(Cow::Owned)
     }

@@ -1,0 +1,9 @@
+//! Errors and codes: every error result carries an [`ErrorInfo`] `{name, code}` (the [`codes`] and
+//! [`names`] a tool's own errors can reuse), and model-facing text built from the model's input is
+//! bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]). [`ToolError`] is what a body returns;
+//! [`ConvertError`] is why arguments did not convert into a type.
+
+pub use crate::args::ConvertError;
+pub use crate::error::{ErrorInfo, ToolError, codes, names};
+pub use crate::lossless::NotLossless;
+pub use crate::text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};

@@ -1,0 +1,52 @@
+//! Where a `pre-execute` `ask` goes: to the installed [`Approver`], whose outcome becomes an allow,
+//! a denial with a fixed reason, or an abort; without an approver, a denial.
+
+use std::sync::Arc;
+
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
+use crate::error::ToolError;
+use crate::future::{BoxFuture, CatchUnwind};
+use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
+use crate::pipeline::failure::{HookPhase, hook_panicked};
+
+/// What an `ask` turned into.
+#[derive(Debug)]
+pub(crate) enum AskVerdict {
+    Allow,
+    Deny(String),
+    AbortedBeforeDispatch,
+}
+
+/// Routes an `ask` to `approver`; an `Err` ends the call (the approver failed or panicked).
+pub(crate) async fn resolve_ask(
+    approver: Option<Arc<dyn Approver>>,
+    execution: &ToolExecution,
+    definition: Option<Arc<dyn ToolDefinition>>,
+    reason: Option<String>,
+) -> Result<AskVerdict, ToolError> {
+    let name = execution.name();
+    let Some(approver) = approver else {
+        return Ok(AskVerdict::Deny(reason.unwrap_or_else(|| {
+            format!("tool \"{name}\" requires approval, but no approver is installed")
+        })));
+    };
+    let request = ApprovalRequest::new(execution.clone(), reason, definition);
+    // Called inside the future so that a panic in the call itself is caught too.
+    let asking: BoxFuture<'static, _> = Box::pin(async move { approver.approve(request).await });
+    let outcome = match CatchUnwind::new(asking).await {
+        Ok(outcome) => outcome?,
+        Err(message) => return Err(hook_panicked(HookPhase::Approver, &message)),
+    };
+    Ok(match outcome {
+        ApprovalOutcome::AllowedOnce => AskVerdict::Allow,
+        ApprovalOutcome::Rejected => AskVerdict::Deny(format!("the user rejected tool \"{name}\"")),
+        ApprovalOutcome::Cancelled if execution.is_cancelled() => AskVerdict::AbortedBeforeDispatch,
+        ApprovalOutcome::Cancelled => {
+            AskVerdict::Deny(format!("approval for tool \"{name}\" was cancelled"))
+        }
+        ApprovalOutcome::Unavailable => AskVerdict::Deny(format!(
+            "tool \"{name}\" requires approval, but no approval channel is available"
+        )),
+    })
+}

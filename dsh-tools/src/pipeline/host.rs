@@ -1,0 +1,47 @@
+//! The registry as its calls see it: the store's [`Core`] as a call's [`CallHost`] (state, limits,
+//! nested calls) and as dispatch's [`ToolLookup`].
+//!
+//! Here rather than in the store because starting a nested call runs the pipeline, which the
+//! store must not know.
+
+use std::sync::Arc;
+
+use crate::call::context::ToolLookup;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::{CallHost, ToolExecutionInput};
+use crate::future::BoxFuture;
+use crate::ids::AgentId;
+use crate::limits::LimitsCell;
+use crate::result::ToolExecutionResult;
+use crate::state::SharedState;
+use crate::store::core::Core;
+
+impl CallHost for Core {
+    #[inline]
+    fn state(&self) -> &SharedState {
+        Core::state(self)
+    }
+
+    #[inline]
+    fn limits(&self) -> &LimitsCell {
+        Core::limits(self)
+    }
+
+    fn execute(
+        self: Arc<Self>,
+        input: ToolExecutionInput,
+    ) -> BoxFuture<'static, ToolExecutionResult> {
+        Box::pin(crate::pipeline::execute(&self, input))
+    }
+}
+
+impl ToolLookup for Core {
+    #[inline]
+    fn generation(&self) -> u64 {
+        Core::generation(self)
+    }
+
+    fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
+        Core::resolve(self, name, agent)
+    }
+}
