@@ -27,7 +27,7 @@ use dsh_tools::acp::protocol::v1::schema::{
 };
 use dsh_tools::acp::protocol::{self, Agent, Client, Responder, V1};
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::{AgentId, CancellationToken, ToolExecutionInput, ToolRegistry};
+use dsh_tools::{AgentId, ToolExecutionInput, ToolRegistry, call::CancellationToken};
 
 use coding_tools::{Workspace, create_workspace};
 

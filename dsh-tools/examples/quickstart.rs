@@ -12,7 +12,7 @@
 
 pub mod coding_tools;
 
-use dsh_tools::{PreToolDecision, TextCards, ToolExecution, ToolExecutionInput, ToolProgress};
+use dsh_tools::{PreToolDecision, ToolExecutionInput, call::{ToolExecution, ToolProgress}, present::TextCards};
 
 use coding_tools::{Workspace, create_workspace};
 

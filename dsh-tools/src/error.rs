@@ -113,9 +113,9 @@ impl ErrorInfo {
 /// An error without `{name, code}` gets the code of what failed when it becomes a result
 /// (`TOOL_ERROR` from a tool body, `HOOK_FAILED` from a hook, …; see [`codes`]). The messages
 /// the registry builds from the model's input (invalid arguments, unparsable JSON, unknown tool
-/// names, panic messages) are cut to [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES); a
+/// names, panic messages) are cut to [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES); a
 /// message a tool or hook writes itself is kept whole here, and what the model sees of it is
-/// bounded by the result budget ([`CallLimits`](crate::CallLimits)).
+/// bounded by the result budget ([`CallLimits`](crate::policy::CallLimits)).
 #[derive(Clone, PartialEq)]
 pub struct ToolError {
     message: String,
@@ -166,7 +166,7 @@ impl ToolError {
     }
 
     /// An error the registry builds, whose message may quote untrusted input: cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES) with a marker.
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES) with a marker.
     fn bounded(name: &'static str, code: &'static str, message: String) -> Self {
         Self::coded(name, code, bound_error_message(message))
     }
@@ -205,7 +205,7 @@ impl ToolError {
     }
 
     /// `unknown tool "<name>"` (`UNKNOWN_TOOL`); a name longer than
-    /// [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
+    /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     pub fn unknown_tool(name: &str) -> Self {
         Self::coded(
             names::TOOL_NOT_FOUND,
@@ -215,7 +215,7 @@ impl ToolError {
     }
 
     /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list. The text
-    /// is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    /// is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_arguments(violations: &Violations) -> Self {
         Self::bounded(
             names::TOOL_ARGS,
@@ -227,7 +227,7 @@ impl ToolError {
 
     /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
     /// violations, such as unparsable JSON. The text is cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
         Self::bounded(
             names::TOOL_ARGS,
@@ -237,7 +237,7 @@ impl ToolError {
     }
 
     /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`). The text is
-    /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
         Self::bounded(
             names::TOOL_OUTPUT,
@@ -287,13 +287,13 @@ impl ToolError {
     }
 
     /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
-    /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn mcp_transport(message: impl Into<String>) -> Self {
         Self::bounded(names::MCP_TRANSPORT, codes::MCP_TRANSPORT, message.into())
     }
 
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::MAX_ERROR_TEXT_BYTES).
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn panicked(tool: &str, message: &str) -> Self {
         Self::bounded(
             names::TOOL_PANIC,

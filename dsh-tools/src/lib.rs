@@ -42,39 +42,52 @@
 //! conversion is what the body receives; the three never disagree. See the README for the full
 //! list of keys and type rules.
 //!
-//! # Pieces
-//! - Tools: [`Tool`] (what `#[tool]` implements) and anything implementing [`ToolDefinition`]
-//!   (what the registry runs; every `Tool` is one); write one by hand with [`FnTool`].
-//! - The registry: [`ToolRegistry`] (global layer) and [`ToolScope`] (agent scopes with a parent
-//!   chain and [`ToolRestriction`]s); every registration returns a [`Registration`] that disposes.
-//! - Hooks, in pipeline order: `pre-execute` listeners ([`ToolRegistry::on_pre_execute`],
-//!   deciding a [`PreToolDecision`]), the [`Approver`] for `ask`, guards
-//!   ([`ToolRegistry::guard`]), `execute` layers ([`ToolRegistry::wrap`], [`ExecuteLayer`] /
-//!   [`Next`]), `post-execute` listeners ([`ToolRegistry::on_post_execute`], deciding a
-//!   [`PostToolDecision`]) and result observers ([`ToolRegistry::on_result`]). Within a kind,
-//!   the global layer's hooks run first, then each scope's from the farthest ancestor to the
-//!   call's own, each layer in registration order; the first `execute` layer is outermost.
-//!   [`ToolRegistry::observe`] adds a [`CallObserver`], which also hears each call start and
-//!   report progress.
-//! - Limits every call runs under, on by default ([`CallLimits`], set with
-//!   [`ToolRegistry::set_limits`]): each tool's `timeout_ms` is enforced (cooperative through the
-//!   body's token, then a bounded grace after which the body's future is dropped), and the text a
-//!   result shows the model has a budget. Bodies that block their thread run on tokio's blocking
-//!   pool (`#[tool(blocking)]`, [`FnToolBuilder::blocking_handler`]).
-//! - Policies: [`TimeoutPolicy`] (an outer budget of your own, over retries and layers) and the
-//!   batch runner ([`ToolRegistry::execute_batch`]).
-//! - Errors: every error result carries a code ([`codes`]), and model-facing text built from the
-//!   model's input is bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]).
-//! - Presentation: the cards a UI shows for a call ([`ToolCallView`], [`ToolResultView`]),
-//!   made by [`ToolRegistry::present_call`], [`ToolRegistry::present_progress`] and
-//!   [`ToolRegistry::present_result`] so that they never fail, and rendered for terminals by
-//!   [`TextCards`]. With feature `acp`, [`acp`] shows them in an editor over the Agent Client
-//!   Protocol.
-//! - Providers: [`providers`] lowers the tool list for OpenAI, Anthropic, Gemini and DeepSeek,
-//!   parses their tool calls into inputs and formats results as their next-turn messages.
+//! # The crate root
+//! What a first tool needs: the macros ([`tool`], [`ToolArgs`]), the traits they implement
+//! ([`Tool`], [`ToolDefinition`] with its [`ToolSchema`]) and [`FnTool`] for hand-written tools;
+//! the [`ToolRegistry`] and its agent [`ToolScope`]s, whose registrations return a
+//! [`Registration`]; one call in ([`ToolExecutionInput`], on behalf of an [`AgentId`]) and its
+//! result out ([`ToolExecutionResult`], made of [`ContentBlock`]s); what a body gets and returns
+//! ([`ToolRun`], [`ToolError`]); and the two decisions a policy hook makes ([`PreToolDecision`],
+//! [`PostToolDecision`]). [`Value`] and [`json!`] are `serde_json`'s.
+//!
+//! # Modules
+//! - [`call`]: one call while it runs — the frozen [`ToolExecution`](call::ToolExecution), its
+//!   token, progress reports and sinks, shared state ([`SharedState`](call::SharedState)), the
+//!   result's parts, [`FnToolBuilder`](call::FnToolBuilder), [`ToolAnnotations`](call::ToolAnnotations),
+//!   and [`parse_arguments`](call::parse_arguments) for a model's raw argument string. A body can
+//!   call other tools through the same pipeline ([`ToolRun::call_tool`]).
+//! - [`hooks`]: the hook contracts, in pipeline order — `pre-execute` listeners
+//!   ([`ToolRegistry::on_pre_execute`], [`hooks::PreExecuteNext`]), the [`hooks::Approver`] for
+//!   `ask`, guards ([`ToolRegistry::guard`]), `execute` layers ([`ToolRegistry::wrap`],
+//!   [`hooks::ExecuteLayer`] / [`hooks::Next`]), `post-execute` listeners
+//!   ([`ToolRegistry::on_post_execute`]), result observers ([`ToolRegistry::on_result`]) and
+//!   [`hooks::CallObserver`]s ([`ToolRegistry::observe`]). Within a kind, the global layer's hooks
+//!   run first, then each scope's from the farthest ancestor to the call's own, each layer in
+//!   registration order; the first `execute` layer is outermost.
+//! - [`registry`]: the registry's other types — restrictions, change events, registration errors,
+//!   and parallel batches ([`ToolRegistry::execute_batch`]).
+//! - [`policy`]: the limits every call runs under, on by default ([`policy::CallLimits`], set
+//!   with [`ToolRegistry::set_limits`]: each tool's `timeout_ms` is enforced, cooperative through
+//!   the body's token, then a bounded grace after which the body's future is dropped; the text a
+//!   result shows the model has a budget) and [`policy::TimeoutPolicy`], an outer budget of your
+//!   own. Bodies that block their thread run on tokio's blocking pool (`#[tool(blocking)]`,
+//!   [`FnToolBuilder::blocking_handler`](call::FnToolBuilder::blocking_handler)).
+//! - [`errors`]: every error result carries a code ([`errors::codes`]), and model-facing text
+//!   built from the model's input is bounded.
+//! - [`content`]: the content blocks results are made of, and lossless JSON for outputs.
+//! - [`present`]: the cards a UI shows for a call ([`present::ToolCallView`],
+//!   [`present::ToolResultView`]), made by [`ToolRegistry::present_call`],
+//!   [`ToolRegistry::present_progress`] and [`ToolRegistry::present_result`] so that they never
+//!   fail, and rendered for terminals by [`present::TextCards`].
+//! - [`schema`]: the schema engine — building, importing, compiling and validating schemas.
+//! - [`providers`]: the tool list lowered for OpenAI, Anthropic, Gemini and DeepSeek, their tool
+//!   calls parsed into inputs, results formatted as their next-turn messages.
+//! - `mcp` (features `mcp`, `mcp-http`): serve a registry to MCP clients, import MCP servers'
+//!   tools. `acp` (feature `acp`): show calls in an editor over the Agent Client Protocol.
 //! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
-//! - Bridges: `mcp` (features `mcp`, `mcp-http`) serves a registry to MCP clients and imports
-//!   MCP servers' tools.
+//!
+//! How the crate is layered inside is in `ARCHITECTURE.md` at the repository's root.
 
 #[cfg(feature = "acp")]
 pub mod acp;

@@ -23,7 +23,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use dsh_tools::{CallLimits, ToolRegistry};
+/// use dsh_tools::{ToolRegistry, policy::CallLimits};
 ///
 /// let registry = ToolRegistry::new();
 /// registry.set_limits(
@@ -84,7 +84,7 @@ impl CallLimits {
     }
 
     /// Opts out of enforcing budgets: declared budgets (and the default one) become advisory.
-    /// Install a [`TimeoutPolicy`](crate::TimeoutPolicy) layer to enforce a budget of your own.
+    /// Install a [`TimeoutPolicy`](crate::policy::TimeoutPolicy) layer to enforce a budget of your own.
     #[must_use]
     pub const fn without_timeouts(mut self) -> Self {
         self.enforce_timeouts = false;

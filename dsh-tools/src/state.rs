@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-/// Shared state provided to the registry once and reached by tools through [`ToolRun::state`],
+/// Shared state provided to the registry once and reached by tools through [`ToolRun::state`](crate::ToolRun::state),
 /// keyed by type (a database pool, an HTTP client, a workspace root).
 #[derive(Clone, Default)]
 pub struct SharedState {

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use dsh_tools::{ToolArgs, ToolContract, codes, parse_arguments};
+use dsh_tools::{ToolArgs, call::{ToolContract, parse_arguments}, errors::codes};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(ToolArgs)]

@@ -14,10 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{
-    ContentBlock, EmbeddedResource, SharedState, ToolAnnotations, ToolArgs, ToolDefinition,
-    ToolError, ToolProgress, ToolRegistry, ToolRun, Value, json, tool,
-};
+use dsh_tools::{ContentBlock, ToolArgs, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, json, tool, call::{SharedState, ToolAnnotations, ToolProgress}, content::EmbeddedResource};
 use serde::Serialize;
 
 use crate::workload::SearchArgs;
@@ -166,7 +163,7 @@ impl ToolDefinition for Media {
         &'a self,
         _arguments: &'a Value,
         _run: &'a ToolRun,
-    ) -> dsh_tools::BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> dsh_tools::call::BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async { Ok(json!("media")) })
     }
 
@@ -228,7 +225,7 @@ impl ToolDefinition for Echo {
         &'a self,
         arguments: &'a Value,
         _run: &'a ToolRun,
-    ) -> dsh_tools::BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> dsh_tools::call::BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move { Ok(arguments["text"].clone()) })
     }
 }
@@ -262,7 +259,7 @@ impl ToolDefinition for AddTool {
         &'a self,
         arguments: &'a Value,
         _run: &'a ToolRun,
-    ) -> dsh_tools::BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> dsh_tools::call::BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             let name = arguments["name"]
                 .as_str()

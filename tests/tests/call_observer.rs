@@ -6,10 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{
-    CallObserver, CancellationToken, FnTool, ObservedCall, PreToolDecision, ToolCallView,
-    ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolProgress, ToolRegistry, json,
-};
+use dsh_tools::{FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry, json, call::{CancellationToken, ToolExecution, ToolProgress}, hooks::{CallObserver, ObservedCall}, present::ToolCallView};
 
 type Log = Arc<Mutex<Vec<String>>>;
 

@@ -3,10 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{
-    ContentBlock, FnTool, PreToolDecision, ToolError, ToolExecutionResult, ToolRegistry, codes,
-    json,
-};
+use dsh_tools::{ContentBlock, FnTool, PreToolDecision, ToolError, ToolExecutionResult, ToolRegistry, json, errors::codes};
 use dsh_tools_tests::{Capture, Counter, Log, call, logging_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 
@@ -149,7 +146,7 @@ async fn observers_see_the_final_result_once_in_order() {
     assert_eq!(seen[1], ("second".to_owned(), result));
 }
 
-fn panicking_observer(_: &dsh_tools::ToolExecution, _: &ToolExecutionResult) {
+fn panicking_observer(_: &dsh_tools::call::ToolExecution, _: &ToolExecutionResult) {
     panic!("observer bug");
 }
 

@@ -7,7 +7,7 @@ fn logging_guard(
     log: &Log,
     name: &'static str,
     verdict: Option<&'static str>,
-) -> impl Fn(&dsh_tools::ToolExecution) -> Option<String> + Send + Sync + 'static {
+) -> impl Fn(&dsh_tools::call::ToolExecution) -> Option<String> + Send + Sync + 'static {
     let log = log.clone();
     move |_| {
         log.push(name);

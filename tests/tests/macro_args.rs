@@ -75,7 +75,7 @@ fn an_option_with_enum_or_const_accepts_null_and_says_so() {
         assert!(!schema.is_valid(&value) && !Optional::is_valid_json(&value));
     }
     // Imported back, the rendering still takes `null`.
-    let imported = dsh_tools::Schema::from_json_schema(&rendered).unwrap();
+    let imported = dsh_tools::schema::Schema::from_json_schema(&rendered).unwrap();
     assert!(imported.is_valid(&json!({"level": null, "marker": null})));
     assert_eq!(imported.to_json_schema(), rendered);
 }

@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use dsh_tools::{Schema, ToolArgs, Value, to_lossless_value};
+use dsh_tools::{ToolArgs, Value, content::to_lossless_value, schema::Schema};
 use dsh_tools_tests::json_values::{cases, valid_value, value_for};
 use dsh_tools_tests::workload::{Mode, SearchArgs};
 use proptest::prelude::*;

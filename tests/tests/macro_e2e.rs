@@ -5,10 +5,7 @@
 
 use std::time::Duration;
 
-use dsh_tools::{
-    CallLimits, ExecutionMode, RegistryErrorKind, SharedState, ToolArgs, ToolCallView, ToolError,
-    ToolExecutionInput, ToolRegistry, ToolRun, Value, codes, json, tool,
-};
+use dsh_tools::{ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, json, tool, call::SharedState, errors::codes, policy::CallLimits, present::ToolCallView, registry::{ExecutionMode, RegistryErrorKind}};
 use serde::Serialize;
 
 /// Adds two numbers.
@@ -327,7 +324,7 @@ async fn presenters_and_the_concurrency_classifier_see_typed_arguments() {
     assert!(matches!(
         card,
         ToolCallView::Generic {
-            kind: dsh_tools::ToolCallKind::Read,
+            kind: dsh_tools::present::ToolCallKind::Read,
             ..
         }
     ));

@@ -6,10 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use dsh_tools::{
-    ConvertError, RegistryErrorKind, Schema, SchemaError, ToolArgs, ToolCallView, ToolDefinition,
-    ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, codes, json, tool,
-};
+use dsh_tools::{ToolArgs, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json, tool, errors::{ConvertError, codes}, present::ToolCallView, registry::RegistryErrorKind, schema::{Schema, SchemaError}};
 
 /// How fast to go.
 #[derive(ToolArgs, Debug)]

@@ -2,10 +2,7 @@
 //! `present_result` fn paths get the typed arguments; arguments that do not parse fall back to
 //! the generic card of the tool's kind.
 
-use dsh_tools::{
-    ContentBlock, FileLocation, ToolCallKind, ToolCallView, ToolError, ToolExecutionInput,
-    ToolProgress, ToolRegistry, ResultSummary, ToolResultView, ToolRun, json, tool,
-};
+use dsh_tools::{ContentBlock, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, json, tool, call::ToolProgress, present::{FileLocation, ResultSummary, ToolCallKind, ToolCallView, ToolResultView}};
 
 fn index_card(args: &IndexToolArgs) -> Option<ToolCallView> {
     Some(ToolCallView::Generic {

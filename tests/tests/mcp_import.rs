@@ -7,10 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
-use dsh_tools::{
-    CallLimits, PreToolDecision, RegistryEvent, ToolAnnotations, ToolExecution, ToolExecutionInput,
-    ToolProgress, ToolRegistry, Value, codes, json,
-};
+use dsh_tools::{PreToolDecision, ToolExecutionInput, ToolRegistry, Value, json, call::{ToolAnnotations, ToolExecution, ToolProgress}, errors::codes, policy::CallLimits, registry::RegistryEvent};
 use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::mcp::{McpConnection, McpServer};
-use dsh_tools::{ToolExecutionInput, ToolRegistry, ToolRestriction, Value, json};
+use dsh_tools::{ToolExecutionInput, ToolRegistry, Value, json, registry::ToolRestriction};
 use dsh_tools_tests::mcp_fixture::{self, Echo, FORBIDDEN_REASON, media_content};
 use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;

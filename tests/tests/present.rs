@@ -6,11 +6,7 @@
 
 use std::sync::Arc;
 
-use dsh_tools::{
-    ContentBlock, FileDiff, FileLocation, FnTool, FnToolBuilder, ToolAnnotations, ToolCallKind,
-    ToolCallView, ToolError, ToolExecutionInput, ToolExecutionResult, ToolProgress, ToolRegistry,
-    ToolResultView, json,
-};
+use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolExecutionResult, ToolRegistry, json, call::{FnToolBuilder, ToolAnnotations, ToolProgress}, present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView}};
 use dsh_tools_tests::Capture;
 
 /// A tool builder whose tool takes any object (the calls below pass the arguments the cards show).

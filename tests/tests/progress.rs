@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{FnTool, ToolExecution, ToolExecutionInput, ToolProgress, ToolRegistry, json};
+use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json, call::{ToolExecution, ToolProgress}};
 use dsh_tools_tests::Capture;
 
 fn counting_tool() -> FnTool {

@@ -6,9 +6,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dsh_tools::{
-    FnTool, RegistryErrorKind, RegistryEvent, SharedState, ToolDefinition, ToolRegistry, json, tool,
-};
+use dsh_tools::{FnTool, ToolDefinition, ToolRegistry, json, tool, call::SharedState, registry::{RegistryErrorKind, RegistryEvent}};
 use dsh_tools_tests::{call, ok_tool, only_text, registry_with};
 
 /// Reads one file.
@@ -266,7 +264,7 @@ fn hook_and_restriction_handles_report_whether_they_are_active() {
     let hook = registry.guard(|_| None);
     let scope = registry.create_scope("agent", None).unwrap();
     let restriction = scope
-        .restrict(dsh_tools::ToolRestriction::deny(["a"]))
+        .restrict(dsh_tools::registry::ToolRestriction::deny(["a"]))
         .unwrap();
     assert!(hook.is_active() && restriction.is_active());
     assert!(hook.dispose());
@@ -456,7 +454,7 @@ impl ToolDefinition for ReentrantOnDrop {
         &'a self,
         _arguments: &'a dsh_tools::Value,
         _run: &'a dsh_tools::ToolRun,
-    ) -> dsh_tools::BoxFuture<'a, Result<dsh_tools::Value, dsh_tools::ToolError>> {
+    ) -> dsh_tools::call::BoxFuture<'a, Result<dsh_tools::Value, dsh_tools::ToolError>> {
         Box::pin(async { Ok(json!(null)) })
     }
 }

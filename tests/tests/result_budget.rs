@@ -3,10 +3,7 @@
 //! it applies after the finalizer and before observers, on every outcome, on both the short and
 //! the hooked path; non-text blocks are left alone.
 
-use dsh_tools::{
-    CallLimits, ContentBlock, FnTool, FnToolBuilder, PostToolDecision, ToolError,
-    ToolExecutionResult, ToolRegistry, Value, json,
-};
+use dsh_tools::{ContentBlock, FnTool, PostToolDecision, ToolError, ToolExecutionResult, ToolRegistry, Value, json, call::FnToolBuilder, policy::CallLimits};
 use dsh_tools_tests::{Log, call, registry_with};
 
 /// The marker of a cut that left out `omitted` of `total` characters.

@@ -1,9 +1,7 @@
 //! Agent scopes: shadowing, inheritance along the parent chain, restrictions (which mask every
 //! inherited tool, never the scope's own) and disposal.
 
-use dsh_tools::{
-    AgentId, PreToolDecision, RegistryErrorKind, ToolRegistry, ToolRestriction, Value, codes, json,
-};
+use dsh_tools::{AgentId, PreToolDecision, ToolRegistry, Value, json, errors::codes, registry::{RegistryErrorKind, ToolRestriction}};
 use dsh_tools_tests::{Log, call, ok_tool, only_text, registry_with, value_tool};
 
 fn visible(scope: &dsh_tools::ToolScope) -> Vec<String> {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use dsh_tools::schema::{
     AdditionalProperties, NumberRules, ObjectRules, Property, Schema, SchemaKind,
 };
-use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionResult, ToolRegistry, codes, json};
+use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionResult, ToolRegistry, json, errors::codes};
 use dsh_tools_tests::{Log, call, logging_tool, ok_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 
@@ -118,7 +118,7 @@ async fn a_result_cached_from_another_tool_is_invalid_output() {
 async fn a_result_cached_from_an_earlier_execution_is_re_rendered_not_trusted() {
     let registry = registry_with([counting_tool()]);
     let earlier = registry.execute(call("count")).await;
-    let forged = ToolExecutionResult::from_parts(dsh_tools::ToolExecutionResultParts {
+    let forged = ToolExecutionResult::from_parts(dsh_tools::call::ToolExecutionResultParts {
         content: vec![ContentBlock::text("forged")],
         ..earlier.into_parts()
     });

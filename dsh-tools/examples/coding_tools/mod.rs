@@ -12,10 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dsh_tools::{
-    FileDiff, FileLocation, SharedState, ToolArgs, ToolCallView, ToolError, ToolProgress,
-    ToolRegistry, ResultSummary, ToolResultView, ToolRun, tool,
-};
+use dsh_tools::{ToolArgs, ToolError, ToolRegistry, ToolRun, tool, call::{SharedState, ToolProgress}, present::{FileDiff, FileLocation, ResultSummary, ToolCallView, ToolResultView}};
 use serde::Serialize;
 
 /// The directory the tools may touch; reached by tools through `#[state]`.
@@ -436,7 +433,7 @@ pub fn fill_workspace(root: &Path) -> std::io::Result<()> {
 }
 
 /// A registry with every tool of this module over `workspace`.
-pub fn registry(workspace: Workspace) -> Result<ToolRegistry, dsh_tools::RegistryError> {
+pub fn registry(workspace: Workspace) -> Result<ToolRegistry, dsh_tools::registry::RegistryError> {
     let mut state = SharedState::new();
     state.insert(workspace);
     let registry = ToolRegistry::with_state(state);

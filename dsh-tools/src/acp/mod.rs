@@ -4,12 +4,12 @@
 //! An ACP agent (an editor's coding agent, spoken to over stdio) reports each tool call of a
 //! prompt turn to the client with `session/update` notifications: `tool_call` when the call
 //! starts, `tool_call_update` while it runs and when it ends. This module builds them from the
-//! cards of [`present`](crate::ToolCallView::present) — a diff card becomes diff content, a
+//! cards of [`present`](crate::present::ToolCallView::present) — a diff card becomes diff content, a
 //! terminal card a client terminal (or a fenced console block), file paths are made absolute
 //! and titles relative to the session's working directory — and sends them as calls run:
 //!
 //! - [`AcpCards`]: the mapping itself, pure (what the bridge sends is exactly what it returns);
-//! - [`AcpToolCalls`]: a [`CallObserver`](crate::CallObserver) that sends one session the cards
+//! - [`AcpToolCalls`]: a [`CallObserver`](crate::hooks::CallObserver) that sends one session the cards
 //!   of every call it observes;
 //! - [`stdio`]: the agent's side of a stdio connection on the tokio runtime;
 //! - [`protocol`]: the `agent-client-protocol` crate this bridge is built on, so an agent names

@@ -105,7 +105,7 @@ impl ConvertError {
     }
 
     /// Places the error under the property `key` (called from the inside out). A key longer
-    /// than [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
+    /// than [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     #[must_use]
     pub fn at_key(mut self, key: &str) -> Self {
         self.path = join_path(crate::text_bounds::quoted(key).into_owned(), self.path);

@@ -8,7 +8,7 @@
 //! which turns true at the deadline or when the caller cancels. A panic in the body is reported
 //! like any body's panic (`TOOL_PANICKED`).
 //!
-//! [`FnToolBuilder::blocking_handler`]: crate::FnToolBuilder::blocking_handler
+//! [`FnToolBuilder::blocking_handler`]: crate::call::FnToolBuilder::blocking_handler
 
 use crate::error::ToolError;
 

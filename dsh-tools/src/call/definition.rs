@@ -68,7 +68,7 @@ pub struct ToolAnnotations {
 ///   registration (the name is the key; empty names are refused), so they must not change. They
 ///   are all [`schemas`](crate::ToolRegistry::schemas) ever shows the model.
 /// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
-///   of the definition it dispatches to (unless its [`CallLimits`](crate::CallLimits) turn
+///   of the definition it dispatches to (unless its [`CallLimits`](crate::policy::CallLimits) turn
 ///   timeouts off): at the deadline the body's token is cancelled, after the grace its future is
 ///   dropped and the call is `TOOL_TIMEOUT`.
 /// - `max_result_chars`: read when the call finishes, from the definition visible when it
@@ -79,7 +79,7 @@ pub struct ToolAnnotations {
 ///   [takes them by value](Self::takes_arguments_by_value) on a call nothing else watches. It validates its own arguments (violations as
 ///   [`ToolError::invalid_arguments`]); an `Err` reaches the model as `Error: <message>` with its
 ///   `{name, code}`; a panic, even before the future is returned, becomes `TOOL_PANICKED`. A
-///   typed output should be converted with [`to_lossless_value`](crate::to_lossless_value), so a
+///   typed output should be converted with [`to_lossless_value`](crate::content::to_lossless_value), so a
 ///   NaN is reported instead of becoming `null`.
 /// - `output_schema` and `render`: every success value (the body's, a layer's, a post-execute
 ///   replacement) is validated against the schema and then rendered; a violation, a render error
@@ -116,7 +116,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// A time budget in milliseconds, enforced by the registry on every call (see
-    /// [`CallLimits`](crate::CallLimits)): at the deadline the body's
+    /// [`CallLimits`](crate::policy::CallLimits)): at the deadline the body's
     /// [`ToolRun::signal`](crate::ToolRun::signal) is cancelled, and after a grace the body's
     /// future is dropped and the call fails with `TOOL_TIMEOUT`. Never sent to the model.
     fn timeout_ms(&self) -> Option<u64> {
@@ -125,14 +125,14 @@ pub trait ToolDefinition: Send + Sync + 'static {
 
     /// How many characters of text this tool's results show the model; longer content is cut
     /// with a marker saying how much was cut (the value stays whole). `None` uses the registry's
-    /// budget ([`CallLimits::max_result_chars`](crate::CallLimits::max_result_chars));
+    /// budget ([`CallLimits::max_result_chars`](crate::policy::CallLimits::max_result_chars));
     /// `Some(usize::MAX)` shows results whole.
     fn max_result_chars(&self) -> Option<usize> {
         None
     }
 
     /// The schema the body's value must match; `None` accepts any JSON value. It checks every
-    /// value, so it is kept compiled ([`Schema::compile`](crate::Schema::compile)).
+    /// value, so it is kept compiled ([`Schema::compile`](crate::schema::Schema::compile)).
     fn output_schema(&self) -> Option<&CompiledSchema> {
         None
     }

@@ -49,7 +49,7 @@ pub struct ToolExecutionInput {
     pub call_id: String,
     /// The tool name the model asked for (unknown names are allowed and fail at dispatch).
     pub name: String,
-    /// The arguments, already parsed (see [`parse_arguments`](crate::parse_arguments) for raw strings).
+    /// The arguments, already parsed (see [`parse_arguments`](crate::call::parse_arguments) for raw strings).
     pub arguments: Value,
     /// The agent on whose behalf the call runs; `None` uses the global layer only.
     pub agent: Option<AgentId>,

@@ -64,7 +64,7 @@ struct Parts {
 /// A hand-written tool. Build one with [`FnTool::builder`]:
 ///
 /// ```
-/// use dsh_tools::{FnTool, Schema, ToolDefinition, ToolRegistry, json};
+/// use dsh_tools::{FnTool, ToolDefinition, ToolRegistry, json, schema::Schema};
 ///
 /// let echo = FnTool::builder("echo", "Echo the text back.")
 ///     .arguments(Schema::object().required("text", Schema::string()))
@@ -147,7 +147,7 @@ impl FnToolBuilder {
     }
 
     /// The schema the handler's value must match (`INVALID_TOOL_OUTPUT` otherwise). A
-    /// [`Schema`](crate::Schema) is compiled here, once.
+    /// [`Schema`](crate::schema::Schema) is compiled here, once.
     #[must_use]
     pub fn output_schema(mut self, schema: impl Into<CompiledSchema>) -> Self {
         self.parts.output = Some(schema.into());
@@ -156,7 +156,7 @@ impl FnToolBuilder {
 
     /// A time budget in milliseconds, enforced by the registry: at the deadline the handler's
     /// token is cancelled, after a grace its future is dropped and the call is `TOOL_TIMEOUT`
-    /// (see [`CallLimits`](crate::CallLimits)).
+    /// (see [`CallLimits`](crate::policy::CallLimits)).
     #[must_use]
     pub fn timeout_ms(mut self, budget_ms: u64) -> Self {
         self.parts.timeout_ms = Some(budget_ms);

@@ -119,7 +119,7 @@ impl ToolRun {
     /// set no sink; accepts a bare `f64` or a [`ToolProgress`] with a total and a message.
     ///
     /// ```
-    /// # use dsh_tools::{ToolProgress, ToolRun, json};
+    /// # use dsh_tools::{ToolRun, json, call::ToolProgress};
     /// # let run = ToolRun::detached("call_1", "index", json!({}));
     /// run.report_progress(ToolProgress::new(3.0).with_total(10.0).with_message("indexing"));
     /// run.report_progress(4.0);

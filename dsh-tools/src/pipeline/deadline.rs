@@ -2,7 +2,7 @@
 //! timeout enforcement, innermost (inside every `execute` layer, around the body only).
 //!
 //! At the deadline the body's token is cancelled (cooperative); the body then has the grace of
-//! the registry's [`CallLimits`](crate::CallLimits) to wind down, after which its future is
+//! the registry's [`CallLimits`](crate::policy::CallLimits) to wind down, after which its future is
 //! dropped, so no call outlives its budget by more than the grace. The call fails with
 //! `TOOL_TIMEOUT` when this deadline passed first, including when the body's value arrives after
 //! it (a body that blocked its thread past the deadline is not a success). When the caller, or a

@@ -3,7 +3,7 @@
 //!
 //! The budget is the tool's own ([`ToolDefinition::max_result_chars`], from the definition visible
 //! when the call started, like the finalizer), else the registry's
-//! ([`CallLimits::max_result_chars`](crate::CallLimits::max_result_chars)). It applies to the
+//! ([`CallLimits::max_result_chars`](crate::policy::CallLimits::max_result_chars)). It applies to the
 //! content of every outcome; text blocks count by characters, non-text blocks are left whole (see
 //! `text_bounds::truncate_content`). The canonical value and the error are never touched: code
 //! still gets the whole of both.

@@ -2,7 +2,7 @@
 //! the dispatch — one budget of its own.
 //!
 //! Each tool's declared budget is enforced by the registry without any layer (innermost, around
-//! the body only; see [`CallLimits`](crate::CallLimits)). This layer is the second, outer budget
+//! the body only; see [`CallLimits`](crate::policy::CallLimits)). This layer is the second, outer budget
 //! a user chooses: a cap on a whole call with its retries, or a budget for a scope's calls
 //! (install it with [`ToolScope::wrap`](crate::ToolScope::wrap)). Both deadlines work the same
 //! way: when the budget runs out the layer cancels the token of what it wraps (cooperative) and
@@ -31,7 +31,7 @@ use crate::result::ToolExecutionResult;
 /// see its `TOOL_TIMEOUT` result.
 ///
 /// ```
-/// use dsh_tools::{TimeoutPolicy, ToolRegistry};
+/// use dsh_tools::{ToolRegistry, policy::TimeoutPolicy};
 ///
 /// let registry = ToolRegistry::new();
 /// // No call, retries included, takes more than two minutes (plus the grace).

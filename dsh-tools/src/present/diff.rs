@@ -1,4 +1,4 @@
-//! Line diffs for showing a [`FileDiff`](crate::FileDiff) as text: the edit script between two
+//! Line diffs for showing a [`FileDiff`](crate::present::FileDiff) as text: the edit script between two
 //! texts (a longest common subsequence of their lines) grouped into unified-diff hunks with
 //! context lines around each change.
 //!

@@ -21,7 +21,7 @@ const DIFF_CONTEXT: usize = 3;
 /// to 160 characters.
 ///
 /// ```
-/// use dsh_tools::{FileDiff, TextCards, ToolCallView, ToolResultView};
+/// use dsh_tools::present::{FileDiff, TextCards, ToolCallView, ToolResultView};
 ///
 /// let call = ToolCallView::Diff {
 ///     title: "Edit src/lib.rs".into(),

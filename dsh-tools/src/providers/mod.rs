@@ -19,7 +19,7 @@
 //! could not express is still enforced (see [`LoweringReport::ENFORCEMENT_NOTE`]).
 //!
 //! ```
-//! # use dsh_tools::{FnTool, Schema, ToolRegistry, json};
+//! # use dsh_tools::{FnTool, ToolRegistry, json, schema::Schema};
 //! use dsh_tools::providers::{Dialect, ProviderTools};
 //!
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {

@@ -11,7 +11,7 @@ use crate::result::ToolExecutionResult;
 
 impl ToolRegistry {
     /// The pending card of `call` (a [`ToolExecutionInput`](crate::ToolExecutionInput) or the
-    /// [`ToolExecution`](crate::ToolExecution) hooks see), resolved for its agent. Never fails:
+    /// [`ToolExecution`](crate::call::ToolExecution) hooks see), resolved for its agent. Never fails:
     /// an unknown tool, a presenter that returns nothing or panics all give the generic card.
     pub fn present_call(&self, call: &(impl ToolCallRef + ?Sized)) -> ToolCallView {
         let definition = self.get(call.tool_name(), call.tool_agent());

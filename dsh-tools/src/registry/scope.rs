@@ -28,7 +28,7 @@ use crate::registry::{IntoToolDefinition, ToolRegistry};
 use crate::result::ToolExecutionResult;
 
 /// The handle of one agent scope. Cheap to clone. Operations on a disposed scope fail with
-/// [`RegistryErrorKind::ScopeDisposed`](crate::RegistryErrorKind::ScopeDisposed).
+/// [`RegistryErrorKind::ScopeDisposed`](crate::registry::RegistryErrorKind::ScopeDisposed).
 #[derive(Clone)]
 pub struct ToolScope {
     core: Arc<Core>,

@@ -5,7 +5,7 @@
 //! formats a path when something is reported, so a valid value costs no allocation here.
 //!
 //! Keys and values come from the model: a key on a path and a value quoted in [`Violation::got`]
-//! are cut to [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) characters with a marker saying how
+//! are cut to [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) characters with a marker saying how
 //! many were cut, so a hostile key cannot make a megabyte message.
 
 use std::borrow::Cow;
@@ -36,7 +36,7 @@ pub struct Violation {
     /// What the schema wanted, e.g. `integer`, `one of ["literal","regex"]`, `>= 1`.
     pub expected: Cow<'static, str>,
     /// What the value had: its JSON type, or a JSON excerpt for value constraints (cut to
-    /// [`MAX_QUOTED_CHARS`](crate::MAX_QUOTED_CHARS) characters with a marker); `absent` for a
+    /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) characters with a marker); `absent` for a
     /// missing property.
     pub got: Cow<'static, str>,
 }

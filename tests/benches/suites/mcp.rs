@@ -188,7 +188,7 @@ impl ToolDefinition for Other {
         &'a self,
         arguments: &'a Value,
         _run: &'a ToolRun,
-    ) -> dsh_tools::BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> dsh_tools::call::BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move { Ok(arguments["path"].clone()) })
     }
 }

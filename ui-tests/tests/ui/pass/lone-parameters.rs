@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use dsh_tools::{ToolArgs, ToolCallView, ToolRegistry, tool};
+use dsh_tools::{ToolArgs, ToolRegistry, tool, present::ToolCallView};
 
 #[derive(ToolArgs)]
 enum Mode {

@@ -1,4 +1,4 @@
-use dsh_tools::{ToolArgs, ToolCallView, tool};
+use dsh_tools::{ToolArgs, tool, present::ToolCallView};
 
 #[derive(ToolArgs)]
 struct Search {

@@ -1,4 +1,4 @@
-use dsh_tools::{ToolCallView, tool};
+use dsh_tools::{tool, present::ToolCallView};
 
 fn card(_: &ReadFileToolArgs) -> Option<ToolCallView> {
     None
