@@ -12,7 +12,11 @@
 
 pub mod coding_tools;
 
-use dsh_tools::{PreToolDecision, ToolExecutionInput, call::{ToolExecution, ToolProgress}, present::TextCards};
+use dsh_tools::{
+    PreToolDecision, ToolExecutionInput,
+    call::{ToolExecution, ToolProgress},
+    present::TextCards,
+};
 
 use coding_tools::{Workspace, create_workspace};
 

@@ -23,7 +23,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use dsh_tools::{FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json, schema::Schema};
+use dsh_tools::{
+    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+    schema::Schema,
+};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};

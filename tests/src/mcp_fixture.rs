@@ -14,7 +14,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{ContentBlock, ToolArgs, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, json, tool, call::{SharedState, ToolAnnotations, ToolProgress}, content::EmbeddedResource};
+use dsh_tools::{
+    ContentBlock, ToolArgs, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value,
+    call::{SharedState, ToolAnnotations, ToolProgress},
+    content::EmbeddedResource,
+    json, tool,
+};
 use serde::Serialize;
 
 use crate::workload::SearchArgs;

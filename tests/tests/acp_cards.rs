@@ -9,7 +9,12 @@ use std::sync::{Arc, Mutex};
 
 use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value, json, call::{FnToolBuilder, ToolAnnotations, ToolProgress}, present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView}};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value,
+    call::{FnToolBuilder, ToolAnnotations, ToolProgress},
+    json,
+    present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView},
+};
 use dsh_tools_tests::acp_schema::assert_valid_session_notification;
 use dsh_tools_tests::golden::assert_golden;
 

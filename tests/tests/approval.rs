@@ -2,7 +2,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{PreToolDecision, ToolError, ToolRegistry, errors::codes, hooks::{ApprovalOutcome, approver_fn}};
+use dsh_tools::{
+    PreToolDecision, ToolError, ToolRegistry,
+    errors::codes,
+    hooks::{ApprovalOutcome, approver_fn},
+};
 use dsh_tools_tests::{Log, call, logging_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 

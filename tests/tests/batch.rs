@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{ContentBlock, FnTool, ToolExecutionInput, json, registry::ExecutionMode, schema::Schema};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolExecutionInput, json, registry::ExecutionMode, schema::Schema,
+};
 use dsh_tools_tests::{Log, call, ok_tool, registry_with};
 use tokio::time::{Instant, sleep};
 

@@ -3,7 +3,13 @@
 //! marker saying how many bytes were cut; the structured violations keep the same bounds, and
 //! input of ordinary size keeps its wording byte for byte.
 
-use dsh_tools::{FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value, json, call::parse_arguments, errors::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS, codes}, schema::Schema};
+use dsh_tools::{
+    FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value,
+    call::parse_arguments,
+    errors::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS, codes},
+    json,
+    schema::Schema,
+};
 use dsh_tools_tests::{call, call_with, only_text, registry_with};
 
 /// A tool whose arguments are checked against `schema`.

@@ -6,7 +6,13 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry, json, call::{CancellationToken, ToolExecution, ToolProgress}, hooks::{CallObserver, ObservedCall}, present::ToolCallView};
+use dsh_tools::{
+    FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry,
+    call::{CancellationToken, ToolExecution, ToolProgress},
+    hooks::{CallObserver, ObservedCall},
+    json,
+    present::ToolCallView,
+};
 
 type Log = Arc<Mutex<Vec<String>>>;
 

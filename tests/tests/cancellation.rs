@@ -1,7 +1,10 @@
 //! Cancellation: it supersedes only successes, and which abort code it becomes depends on whether
 //! a body started. Denials, failures, blocks and timeouts stay what they were.
 
-use dsh_tools::{ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult, json, errors::codes};
+use dsh_tools::{
+    ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult,
+    errors::codes, json,
+};
 use dsh_tools_tests::{Log, call, logging_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 

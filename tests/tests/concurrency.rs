@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dsh_tools::{FnTool, ToolRegistry, json, errors::codes};
+use dsh_tools::{FnTool, ToolRegistry, errors::codes, json};
 use dsh_tools_tests::{Log, call, ok_tool, only_text, registry_with};
 use tokio::sync::oneshot;
 

@@ -2,7 +2,12 @@
 //! output contract (lossless JSON, output schema, rendering).
 
 use dsh_tools::schema::{NumberRules, Schema, SchemaKind, StringRules};
-use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionInput, Value, json, call::parse_arguments, errors::{codes, names}};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolError, ToolExecutionInput, Value,
+    call::parse_arguments,
+    errors::{codes, names},
+    json,
+};
 use dsh_tools_tests::{
     Log, call, call_with, echo_tool, ok_tool, only_text, registry_with, value_tool,
 };

@@ -8,7 +8,12 @@ use std::sync::{Arc, Mutex};
 use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
 use dsh_tools::providers::{Dialect, ProviderTools};
-use dsh_tools::{ContentBlock, ToolExecutionInput, Value, json, content::EmbeddedResource, present::{TextCards, ToolCallKind, ToolCallView, ToolResultView}};
+use dsh_tools::{
+    ContentBlock, ToolExecutionInput, Value,
+    content::EmbeddedResource,
+    json,
+    present::{TextCards, ToolCallKind, ToolCallView, ToolResultView},
+};
 use dsh_tools_tests::acp_schema::assert_valid_session_notification;
 use dsh_tools_tests::mcp_fixture;
 

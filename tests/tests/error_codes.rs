@@ -3,7 +3,13 @@
 //! (`BLOCKED`), failing finalizers (`FINALIZER_FAILED`); an error with a code of its own keeps it.
 //! The model-facing texts stay as they were.
 
-use dsh_tools::{ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult, ToolRegistry, json, errors::{codes, names}, hooks::{ApprovalOutcome, approver_fn}};
+use dsh_tools::{
+    ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult,
+    ToolRegistry,
+    errors::{codes, names},
+    hooks::{ApprovalOutcome, approver_fn},
+    json,
+};
 use dsh_tools_tests::{call, ok_tool, only_text, registry_with};
 
 /// The `(name, code)` pair and the text of `result`.

@@ -3,7 +3,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{ContentBlock, FnTool, PreToolDecision, ToolError, ToolExecutionResult, ToolRegistry, json, errors::codes};
+use dsh_tools::{
+    ContentBlock, FnTool, PreToolDecision, ToolError, ToolExecutionResult, ToolRegistry,
+    errors::codes, json,
+};
 use dsh_tools_tests::{Capture, Counter, Log, call, logging_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 

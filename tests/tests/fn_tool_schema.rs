@@ -4,7 +4,7 @@
 //! neither takes no arguments, and both says and enforces it.
 
 use dsh_tools::schema::Schema;
-use dsh_tools::{FnTool, ToolDefinition, json, errors::codes};
+use dsh_tools::{FnTool, ToolDefinition, errors::codes, json};
 use dsh_tools_tests::{call_with, only_text, registry_with};
 
 fn echo(builder: dsh_tools::call::FnToolBuilder) -> FnTool {

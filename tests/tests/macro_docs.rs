@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use dsh_tools::__private::{DocumentedOutput, DocumentedSchema};
-use dsh_tools::{Tool, ToolArgs, ToolDefinition, ToolError, Value, tool, schema::Schema};
+use dsh_tools::{Tool, ToolArgs, ToolDefinition, ToolError, Value, schema::Schema, tool};
 use dsh_tools_tests::workload::{Mode, SearchArgs, SearchOptions};
 use serde::Serialize;
 

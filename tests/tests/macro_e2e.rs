@@ -5,7 +5,16 @@
 
 use std::time::Duration;
 
-use dsh_tools::{ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, json, tool, call::SharedState, errors::codes, policy::CallLimits, present::ToolCallView, registry::{ExecutionMode, RegistryErrorKind}};
+use dsh_tools::{
+    ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
+    call::SharedState,
+    errors::codes,
+    json,
+    policy::CallLimits,
+    present::ToolCallView,
+    registry::{ExecutionMode, RegistryErrorKind},
+    tool,
+};
 use serde::Serialize;
 
 /// Adds two numbers.

@@ -6,7 +6,15 @@
 
 use std::collections::BTreeMap;
 
-use dsh_tools::{ToolArgs, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json, tool, errors::{ConvertError, codes}, present::ToolCallView, registry::RegistryErrorKind, schema::{Schema, SchemaError}};
+use dsh_tools::{
+    ToolArgs, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
+    errors::{ConvertError, codes},
+    json,
+    present::ToolCallView,
+    registry::RegistryErrorKind,
+    schema::{Schema, SchemaError},
+    tool,
+};
 
 /// How fast to go.
 #[derive(ToolArgs, Debug)]

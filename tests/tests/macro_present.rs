@@ -2,7 +2,13 @@
 //! `present_result` fn paths get the typed arguments; arguments that do not parse fall back to
 //! the generic card of the tool's kind.
 
-use dsh_tools::{ContentBlock, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, json, tool, call::ToolProgress, present::{FileLocation, ResultSummary, ToolCallKind, ToolCallView, ToolResultView}};
+use dsh_tools::{
+    ContentBlock, ToolError, ToolExecutionInput, ToolRegistry, ToolRun,
+    call::ToolProgress,
+    json,
+    present::{FileLocation, ResultSummary, ToolCallKind, ToolCallView, ToolResultView},
+    tool,
+};
 
 fn index_card(args: &IndexToolArgs) -> Option<ToolCallView> {
     Some(ToolCallView::Generic {

@@ -7,7 +7,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
-use dsh_tools::{PreToolDecision, ToolExecutionInput, ToolRegistry, Value, json, call::{ToolAnnotations, ToolExecution, ToolProgress}, errors::codes, policy::CallLimits, registry::RegistryEvent};
+use dsh_tools::{
+    PreToolDecision, ToolExecutionInput, ToolRegistry, Value,
+    call::{ToolAnnotations, ToolExecution, ToolProgress},
+    errors::codes,
+    json,
+    policy::CallLimits,
+    registry::RegistryEvent,
+};
 use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;

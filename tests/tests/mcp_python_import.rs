@@ -8,7 +8,13 @@
 use std::time::Duration;
 
 use dsh_tools::mcp::{ImportOptions, McpClient};
-use dsh_tools::{ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json, call::{ToolAnnotations, ToolExecution, ToolProgress}, errors::codes, registry::RegistryEvent};
+use dsh_tools::{
+    ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
+    call::{ToolAnnotations, ToolExecution, ToolProgress},
+    errors::codes,
+    json,
+    registry::RegistryEvent,
+};
 use dsh_tools_tests::python;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;

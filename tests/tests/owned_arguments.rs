@@ -7,8 +7,17 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{ContentBlock, FnTool, ToolArgs, ToolError, ToolExecutionInput, ToolExecutionResult, ToolRegistry, ToolRun, Value, json, tool, call::{ToolContract, ToolExecution}, hooks::{CallObserver, ObservedCall}};
-use dsh_tools::{errors::ConvertError, schema::{Schema, SchemaError}};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolArgs, ToolError, ToolExecutionInput, ToolExecutionResult,
+    ToolRegistry, ToolRun, Value,
+    call::{ToolContract, ToolExecution},
+    hooks::{CallObserver, ObservedCall},
+    json, tool,
+};
+use dsh_tools::{
+    errors::ConvertError,
+    schema::{Schema, SchemaError},
+};
 
 /// How often each conversion of [`Counted`] ran, per test (each test uses its own tool name).
 static BY_REFERENCE: AtomicUsize = AtomicUsize::new(0);

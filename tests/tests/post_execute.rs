@@ -2,7 +2,9 @@
 //! contexts, misuse and failures.
 
 use dsh_tools::schema::{NumberRules, Schema, SchemaKind};
-use dsh_tools::{ContentBlock, FnTool, PostToolDecision, ToolError, ToolRegistry, json, errors::codes};
+use dsh_tools::{
+    ContentBlock, FnTool, PostToolDecision, ToolError, ToolRegistry, errors::codes, json,
+};
 use dsh_tools_tests::{Log, call, only_text, registry_with, value_tool};
 
 fn deferring_tool() -> FnTool {

@@ -1,7 +1,10 @@
 //! The `pre-execute` waterfall: allow / deny / ask, ordering, `next`, failures and the phases a
 //! denied or failed call still reaches.
 
-use dsh_tools::{FnTool, PostToolDecision, PreToolDecision, ToolError, ToolRegistry, json, errors::codes, schema::Schema};
+use dsh_tools::{
+    FnTool, PostToolDecision, PreToolDecision, ToolError, ToolRegistry, errors::codes, json,
+    schema::Schema,
+};
 use dsh_tools_tests::{
     Log, call, log_every_phase, log_observer, log_post_execute, logging_tool, only_text,
     registry_with,

@@ -6,7 +6,12 @@
 
 use std::sync::Arc;
 
-use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolExecutionResult, ToolRegistry, json, call::{FnToolBuilder, ToolAnnotations, ToolProgress}, present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView}};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolExecutionResult, ToolRegistry,
+    call::{FnToolBuilder, ToolAnnotations, ToolProgress},
+    json,
+    present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView},
+};
 use dsh_tools_tests::Capture;
 
 /// A tool builder whose tool takes any object (the calls below pass the arguments the cards show).

@@ -4,7 +4,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json, call::{ToolExecution, ToolProgress}};
+use dsh_tools::{
+    FnTool, ToolExecutionInput, ToolRegistry,
+    call::{ToolExecution, ToolProgress},
+    json,
+};
 use dsh_tools_tests::Capture;
 
 fn counting_tool() -> FnTool {

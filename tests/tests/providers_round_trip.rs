@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCall};
-use dsh_tools::{ContentBlock, FnTool, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+};
 use dsh_tools_tests::golden::assert_golden;
 use dsh_tools_tests::provider_corpus::{
     COLLIDING_NAMES, corpus_registry, long_name, scratch_workspace,

@@ -6,7 +6,13 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dsh_tools::{FnTool, ToolDefinition, ToolRegistry, json, tool, call::SharedState, registry::{RegistryErrorKind, RegistryEvent}};
+use dsh_tools::{
+    FnTool, ToolDefinition, ToolRegistry,
+    call::SharedState,
+    json,
+    registry::{RegistryErrorKind, RegistryEvent},
+    tool,
+};
 use dsh_tools_tests::{call, ok_tool, only_text, registry_with};
 
 /// Reads one file.

@@ -3,7 +3,10 @@
 //! it applies after the finalizer and before observers, on every outcome, on both the short and
 //! the hooked path; non-text blocks are left alone.
 
-use dsh_tools::{ContentBlock, FnTool, PostToolDecision, ToolError, ToolExecutionResult, ToolRegistry, Value, json, call::FnToolBuilder, policy::CallLimits};
+use dsh_tools::{
+    ContentBlock, FnTool, PostToolDecision, ToolError, ToolExecutionResult, ToolRegistry, Value,
+    call::FnToolBuilder, json, policy::CallLimits,
+};
 use dsh_tools_tests::{Log, call, registry_with};
 
 /// The marker of a cut that left out `omitted` of `total` characters.

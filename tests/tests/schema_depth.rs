@@ -3,7 +3,7 @@
 //! a small stack), and schemas nested past the validation cap are reported, not followed.
 
 use dsh_tools::schema::{MAX_VALIDATION_DEPTH, Schema};
-use dsh_tools::{json, call::parse_arguments, errors::codes};
+use dsh_tools::{call::parse_arguments, errors::codes, json};
 use serde_json::{Map, Value};
 
 const DEEP: usize = 10_000;

@@ -8,7 +8,7 @@ use dsh_tools::schema::{
     JsonSchemaValueError, MAX_IMPORT_DEPTH, Schema, SchemaError, SchemaKind,
     assert_supported_json_schema, assert_supported_object_json_schema, validate_json_schema_value,
 };
-use dsh_tools::{json, errors::codes};
+use dsh_tools::{errors::codes, json};
 use serde_json::Value;
 
 fn problems(error: &SchemaError) -> Vec<&str> {

@@ -2,7 +2,7 @@
 //! `Error: invalid arguments: …` envelope.
 
 use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema, Violations};
-use dsh_tools::{ToolError, json, errors::codes};
+use dsh_tools::{ToolError, errors::codes, json};
 use serde_json::Value;
 
 const WORKLOAD: &str = include_str!("../benches/data/search_files.json");

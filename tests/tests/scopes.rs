@@ -1,7 +1,12 @@
 //! Agent scopes: shadowing, inheritance along the parent chain, restrictions (which mask every
 //! inherited tool, never the scope's own) and disposal.
 
-use dsh_tools::{AgentId, PreToolDecision, ToolRegistry, Value, json, errors::codes, registry::{RegistryErrorKind, ToolRestriction}};
+use dsh_tools::{
+    AgentId, PreToolDecision, ToolRegistry, Value,
+    errors::codes,
+    json,
+    registry::{RegistryErrorKind, ToolRestriction},
+};
 use dsh_tools_tests::{Log, call, ok_tool, only_text, registry_with, value_tool};
 
 fn visible(scope: &dsh_tools::ToolScope) -> Vec<String> {

@@ -1,7 +1,9 @@
 //! Calls no hook applies to run on their own short path; these pin that it keeps the rules of the
 //! full pipeline for everything that can happen between making a call and its first poll.
 
-use dsh_tools::{ContentBlock, FnTool, PreToolDecision, ToolRegistry, ToolScope, json, errors::codes};
+use dsh_tools::{
+    ContentBlock, FnTool, PreToolDecision, ToolRegistry, ToolScope, errors::codes, json,
+};
 use dsh_tools_tests::{Counter, Log, call, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 

@@ -3,7 +3,12 @@
 //! elided with a marker), checked as golden text (`golden/text/cards.txt`, `UPDATE_GOLDEN=1`
 //! rewrites it) plus the rules a terminal user relies on.
 
-use dsh_tools::{ContentBlock, json, call::ToolProgress, present::{FileDiff, FileLocation, TextCards, ToolCallKind, ToolCallView, ToolResultView}};
+use dsh_tools::{
+    ContentBlock,
+    call::ToolProgress,
+    json,
+    present::{FileDiff, FileLocation, TextCards, ToolCallKind, ToolCallView, ToolResultView},
+};
 use dsh_tools_tests::golden::assert_golden_text;
 
 fn read_card() -> ToolCallView {

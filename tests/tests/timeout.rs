@@ -8,7 +8,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{FnTool, ToolError, ToolExecutionResult, ToolRegistry, json, errors::{codes, names}, policy::{CallLimits, TimeoutPolicy}};
+use dsh_tools::{
+    FnTool, ToolError, ToolExecutionResult, ToolRegistry,
+    errors::{codes, names},
+    json,
+    policy::{CallLimits, TimeoutPolicy},
+};
 use dsh_tools_tests::{Log, call, only_text, registry_with};
 use tokio::time::{Instant, sleep};
 use tokio_util::sync::CancellationToken;

@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 use dsh_tools::schema::{
     AdditionalProperties, NumberRules, ObjectRules, Property, Schema, SchemaKind,
 };
-use dsh_tools::{ContentBlock, FnTool, ToolError, ToolExecutionResult, ToolRegistry, json, errors::codes};
+use dsh_tools::{
+    ContentBlock, FnTool, ToolError, ToolExecutionResult, ToolRegistry, errors::codes, json,
+};
 use dsh_tools_tests::{Log, call, logging_tool, ok_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
 

@@ -12,7 +12,12 @@
 
 use std::path::{Path, PathBuf};
 
-use dsh_tools::{ToolArgs, ToolError, ToolRegistry, ToolRun, tool, call::{SharedState, ToolProgress}, present::{FileDiff, FileLocation, ResultSummary, ToolCallView, ToolResultView}};
+use dsh_tools::{
+    ToolArgs, ToolError, ToolRegistry, ToolRun,
+    call::{SharedState, ToolProgress},
+    present::{FileDiff, FileLocation, ResultSummary, ToolCallView, ToolResultView},
+    tool,
+};
 use serde::Serialize;
 
 /// The directory the tools may touch; reached by tools through `#[state]`.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 
 use super::{ConvertError, ToolArgs};
-use crate::__private::is_integer_in;
+use crate::__private::fast_checks::is_integer_in;
 use crate::schema::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Schema, SchemaError,
     SchemaKind, StringRules,

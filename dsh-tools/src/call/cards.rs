@@ -20,12 +20,12 @@
 
 use serde_json::Value;
 
-use crate::content::{ContentBlock, joined_text};
 use crate::call::definition::{ToolDefinition, render_value_as_text};
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
-use crate::ids::AgentId;
+use crate::content::{ContentBlock, joined_text};
 use crate::future::catch_panic;
-use crate::present::{ToolCallRef, ToolCallKind, ToolCallView, ResultSummary, ToolResultView};
+use crate::ids::AgentId;
+use crate::present::{ResultSummary, ToolCallKind, ToolCallRef, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 

@@ -10,15 +10,15 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::call::execution::ToolExecution;
+use crate::call::run::ToolRun;
 use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
 use crate::error::ToolError;
-use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
-use crate::present::{ToolCallKind, ToolCallView, ResultSummary, ToolResultView};
+use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::call::run::ToolRun;
 use crate::schema::CompiledSchema;
 
 /// The model-facing description of a tool: exactly the fields a provider request carries.
@@ -200,7 +200,11 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// How to show the completed call; `None` keeps the pending title and shows raw content.
-    fn present_result(&self, arguments: &Value, result: &ResultSummary<'_>) -> Option<ToolResultView> {
+    fn present_result(
+        &self,
+        arguments: &Value,
+        result: &ResultSummary<'_>,
+    ) -> Option<ToolResultView> {
         let _ = (arguments, result);
         None
     }
@@ -225,4 +229,3 @@ pub trait ToolDefinition: Send + Sync + 'static {
         }
     }
 }
-

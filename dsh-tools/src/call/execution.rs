@@ -16,12 +16,12 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::future::{BoxFuture, catch_panic};
-use crate::limits::LimitsCell;
-use crate::result::ToolExecutionResult;
 use crate::content::ContentBlock;
+use crate::future::{BoxFuture, catch_panic};
 use crate::ids::{AgentId, ToolExecutionToken};
+use crate::limits::LimitsCell;
 use crate::progress::ToolProgress;
+use crate::result::ToolExecutionResult;
 use crate::state::SharedState;
 
 /// What a call needs of the registry it runs in: the one narrow handle every execution carries,
@@ -37,8 +37,10 @@ pub(crate) trait CallHost: Send + Sync + 'static {
     fn limits(&self) -> &LimitsCell;
 
     /// Runs `input` as a call of this registry, through the whole pipeline.
-    fn execute(self: Arc<Self>, input: ToolExecutionInput)
-    -> BoxFuture<'static, ToolExecutionResult>;
+    fn execute(
+        self: Arc<Self>,
+        input: ToolExecutionInput,
+    ) -> BoxFuture<'static, ToolExecutionResult>;
 }
 
 /// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as

@@ -18,16 +18,16 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::call::blocking::run_blocking;
-use crate::content::ContentBlock;
 use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
-use crate::error::ToolError;
 use crate::call::execution::ToolExecution;
+use crate::call::run::ToolRun;
+use crate::content::ContentBlock;
+use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ToolCallView, ResultSummary, ToolResultView};
+use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::call::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema};
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
@@ -382,7 +382,11 @@ impl ToolDefinition for FnTool {
             .and_then(|present| present(arguments, progress))
     }
 
-    fn present_result(&self, arguments: &Value, result: &ResultSummary<'_>) -> Option<ToolResultView> {
+    fn present_result(
+        &self,
+        arguments: &Value,
+        result: &ResultSummary<'_>,
+    ) -> Option<ToolResultView> {
         self.parts
             .present_result
             .as_ref()

@@ -9,14 +9,14 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::call::execution::CallHost;
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::content::ContentBlock;
 use crate::error::ToolError;
-use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::future::BoxFuture;
+use crate::limits::{CallLimits, LimitsCell};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::call::execution::CallHost;
-use crate::limits::{CallLimits, LimitsCell};
-use crate::future::BoxFuture;
 use crate::state::SharedState;
 
 /// The run context of one tool body. Cheap to clone; clones share the deferred contexts.

@@ -13,16 +13,16 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::args::ToolArgs;
-use crate::content::ContentBlock;
 use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
-use crate::error::ToolError;
 use crate::call::execution::ToolExecution;
+use crate::call::run::ToolRun;
+use crate::content::ContentBlock;
+use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ToolCallView, ResultSummary, ToolResultView};
+use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::call::run::ToolRun;
 use crate::schema::{CompiledSchema, Schema, SchemaError};
 
 /// A typed tool: arguments and output are Rust types with schemas.
@@ -308,7 +308,11 @@ impl<T: Tool> ToolDefinition for T {
         self.progress_view(&args, progress)
     }
 
-    fn present_result(&self, arguments: &Value, result: &ResultSummary<'_>) -> Option<ToolResultView> {
+    fn present_result(
+        &self,
+        arguments: &Value,
+        result: &ResultSummary<'_>,
+    ) -> Option<ToolResultView> {
         let args: T::Args = T::contract().parse(arguments).ok()?;
         self.result_view(&args, result)
     }

@@ -10,8 +10,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::call::definition::ToolDefinition;
-use crate::error::ToolError;
 use crate::call::execution::ToolExecution;
+use crate::error::ToolError;
 use crate::future::BoxFuture;
 
 /// How an approval request ended.

@@ -19,10 +19,10 @@ use std::sync::Arc;
 
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
+use crate::call::execution::{ProgressSink, SharedSink};
 use crate::future::catch_panic;
 use crate::hooks::chain::{HookEntry, HookList};
 use crate::present::{ToolCallView, ToolResultView};
-use crate::call::execution::{ProgressSink, SharedSink};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 

@@ -1,8 +1,8 @@
 //! Result observers: they see every call's final result exactly once and cannot change it. A
 //! failing or panicking observer is logged and contained; the others still run.
 
-use crate::error::ToolError;
 use crate::call::execution::ToolExecution;
+use crate::error::ToolError;
 use crate::future::catch_panic;
 use crate::hooks::chain::HookEntry;
 use crate::result::ToolExecutionResult;

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::call::execution::ToolExecution;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
-use crate::call::execution::ToolExecution;
 use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 use crate::result::ToolExecutionResult;

@@ -6,8 +6,8 @@
 
 use std::future::Future;
 
-use crate::error::ToolError;
 use crate::call::execution::ToolExecution;
+use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 

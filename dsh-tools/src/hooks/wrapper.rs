@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::call::definition::ToolDefinition;
-use crate::error::ToolError;
-use crate::call::execution::ToolExecution;
-use crate::future::BoxFuture;
 use crate::call::context::CallContext;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
+use crate::error::ToolError;
+use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 use crate::result::ToolExecutionResult;
 

@@ -7,7 +7,7 @@
 
 mod checks;
 mod convert;
-mod fast_checks;
+pub(crate) mod fast_checks;
 mod present;
 mod recursion;
 mod returns;
@@ -42,11 +42,11 @@ pub use self::schema_steps::{
 };
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
-pub use crate::content::ContentBlock;
 pub use crate::call::definition::ToolAnnotations;
-pub use crate::error::ToolError;
-pub use crate::present::{ToolCallKind, ToolCallView, ResultSummary, ToolResultView};
-pub use crate::progress::ToolProgress;
 pub use crate::call::run::ToolRun;
-pub use crate::schema::{Pattern, Schema, SchemaError};
 pub use crate::call::tool::{Tool, ToolContract};
+pub use crate::content::ContentBlock;
+pub use crate::error::ToolError;
+pub use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
+pub use crate::progress::ToolProgress;
+pub use crate::schema::{Pattern, Schema, SchemaError};

@@ -6,10 +6,10 @@
 use serde_json::Value;
 
 use super::convert::output_from_json;
-use crate::content::ContentBlock;
-use crate::error::ToolError;
 use crate::call::run::ToolRun;
 use crate::call::tool::{Tool, ToolContract};
+use crate::content::ContentBlock;
+use crate::error::ToolError;
 
 /// The value type of a `Result` a `#[tool]` function returns: the macro takes any return type
 /// named `Result` (`Result<T, E>`, `io::Result<T>`, `anyhow::Result<T>`) as one, and any other as

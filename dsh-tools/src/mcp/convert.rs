@@ -7,8 +7,8 @@
 use rmcp::model as mcp;
 use serde_json::Value;
 
-use crate::content::{ContentBlock, EmbeddedResource};
 use crate::call::definition::ToolAnnotations;
+use crate::content::{ContentBlock, EmbeddedResource};
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
 /// One of our content blocks as an MCP content block.

@@ -16,13 +16,13 @@ use rmcp::model as mcp;
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 
-use crate::content::{ContentBlock, joined_text};
 use crate::call::definition::{ToolAnnotations, ToolDefinition};
+use crate::call::run::ToolRun;
+use crate::content::{ContentBlock, joined_text};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::mcp::convert::{annotations_from_mcp, content_from_mcp};
 use crate::progress::ToolProgress;
-use crate::call::run::ToolRun;
 
 /// How long after its budget an imported call gives up on its own when the registry did not end
 /// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a

@@ -135,10 +135,10 @@ mod tests {
 
     use super::ListingCache;
     use crate::call::definition::ToolDefinition;
+    use crate::call::run::ToolRun;
     use crate::error::ToolError;
     use crate::future::BoxFuture;
     use crate::registry::ToolRegistry;
-    use crate::call::run::ToolRun;
 
     struct Raw(String, Value);
 

@@ -22,10 +22,10 @@ use tokio::time::{Instant, Sleep};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::call::definition::ToolDefinition;
+use crate::call::run::ToolRun;
 use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::dispatch::{BodyOutcome, start_body};
-use crate::call::run::ToolRun;
 
 /// Runs `definition`'s body for `run` within `budget_ms`, then the grace (`arguments` as for
 /// [`start_body`]). The outcome is the

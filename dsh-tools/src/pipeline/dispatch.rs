@@ -16,17 +16,17 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::call::definition::ToolDefinition;
-use crate::error::ToolError;
-use crate::call::execution::ToolExecution;
-use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::call::context::CallContext;
+use crate::call::definition::ToolDefinition;
+use crate::call::execution::ToolExecution;
+use crate::call::run::ToolRun;
+use crate::error::ToolError;
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::hooks::wrapper::{DispatchRequest, Innermost, LayerResult};
 use crate::pipeline::deadline;
 use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
 use crate::result::ToolExecutionResult;
-use crate::call::run::ToolRun;
 
 /// Dispatches with the caller's token.
 /// Dispatch as the innermost `execute` layer's `next` reaches it.

@@ -6,8 +6,8 @@
 //! of its own is routed by that code. Tool-level failures with fixed codes (unknown tool, invalid
 //! arguments, aborts, timeouts, body panics) are constructors of [`ToolError`] in `error.rs`.
 
-use crate::error::{ToolError, codes, names};
 use crate::call::execution::ToolExecution;
+use crate::error::{ToolError, codes, names};
 use crate::result::ToolExecutionResult;
 use crate::text_bounds::bound_error_message;
 

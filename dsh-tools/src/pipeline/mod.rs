@@ -43,28 +43,28 @@ use std::sync::Arc;
 
 use tracing::Instrument;
 
-use crate::error::ToolError;
-use crate::call::execution::{ToolExecution, ToolExecutionInput};
-use crate::call::execution::CallHost;
-use crate::hooks::call_observer::ObservedProgress;
-use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::call::context::CallContext;
+use crate::call::execution::CallHost;
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::run::ToolRun;
+use crate::error::ToolError;
+use crate::future::{BoxFuture, CatchUnwind, catch_panic};
+use crate::hooks::call_observer::ObservedProgress;
 use crate::hooks::call_observer::{self, ObservedCall};
-use crate::hooks::{guard, observer};
 use crate::hooks::chain::HookList;
+use crate::hooks::post_execute::{PostExecuteHook, PostExecuteNext};
+use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
+use crate::hooks::wrapper::{DispatchRequest, Next};
+use crate::hooks::{guard, observer};
+use crate::pipeline::ask::{AskVerdict, resolve_ask};
 use crate::pipeline::failure::{
     HookPhase, denied, failed, hook_failed, hook_failed_result, hook_panicked,
 };
-use crate::hooks::post_execute::{PostExecuteHook, PostExecuteNext};
-use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
-use crate::hooks::wrapper::{DispatchRequest, Next};
-use crate::pipeline::ask::{AskVerdict, resolve_ask};
+use crate::result::ToolExecutionResult;
 use crate::store::core::Core;
 use crate::store::view::{HookPlan, View};
-use crate::result::ToolExecutionResult;
-use crate::call::run::ToolRun;
 
 /// Where a result goes next.
 enum Stage {
@@ -232,7 +232,9 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         None => Stage::Post(dispatch::dispatch(call).await),
         Some(layers) => {
             let request = DispatchRequest::new(call.clone());
-            match CatchUnwind::new(Next::new(Arc::clone(layers), &dispatch::INNERMOST).run(request)).await {
+            match CatchUnwind::new(Next::new(Arc::clone(layers), &dispatch::INNERMOST).run(request))
+                .await
+            {
                 Ok(Ok(result)) => Stage::Post(result),
                 Ok(Err(error)) => Stage::Final(hook_failed_result(execution, error)),
                 Err(panic) => {

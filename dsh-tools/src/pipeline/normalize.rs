@@ -5,8 +5,8 @@
 //! when it has no code), content, meta and contexts; a success is rebuilt from its value through
 //! the output contract, its content ignored.
 
-use crate::error::ToolError;
 use crate::call::context::CallContext;
+use crate::error::ToolError;
 use crate::pipeline::failure::tool_failed;
 use crate::pipeline::output::rendered_success_now;
 use crate::result::{ToolExecutionResult, ToolOutcome};

@@ -5,10 +5,10 @@
 
 use serde_json::Value;
 
-use crate::content::ContentBlock;
 use crate::call::definition::ToolDefinition;
-use crate::error::ToolError;
 use crate::call::execution::ToolExecution;
+use crate::content::ContentBlock;
+use crate::error::ToolError;
 use crate::future::catch_panic;
 use crate::result::ToolExecutionResult;
 

@@ -13,9 +13,9 @@
 use std::borrow::Cow;
 use std::future::Future;
 
+use crate::call::context::CallContext;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::call::context::CallContext;
 use crate::pipeline::failure::failed;
 use crate::pipeline::{dispatch, finalize, normalize, result_budget};
 use crate::result::ToolExecutionResult;

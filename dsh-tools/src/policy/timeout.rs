@@ -21,9 +21,9 @@ use tokio::time::Instant;
 
 use crate::error::ToolError;
 use crate::future::BoxFuture;
+use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next};
 use crate::limits::CallLimits;
 use crate::pipeline::deadline::{first, instant_after, start_timer};
-use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next};
 use crate::result::ToolExecutionResult;
 
 /// The outer timeout layer: every call through it gets `budget_ms`. Install it with

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use crate::content::{ContentBlock, EmbeddedResource};
 use crate::present::diff::{DiffLine, hunks};
-use crate::present::{FileDiff, FileLocation, ToolCallView, ToolResultView};
+use crate::present::views::{FileDiff, FileLocation, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 
 /// Unchanged lines shown around each change of a diff.

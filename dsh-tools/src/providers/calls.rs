@@ -6,8 +6,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::content::{ContentBlock, EmbeddedResource};
 use crate::call::execution::ToolExecutionInput;
+use crate::content::{ContentBlock, EmbeddedResource};
 use crate::result::ToolExecutionResult;
 
 /// One tool call as the provider made it.

@@ -12,10 +12,10 @@ use std::future::{Future, poll_fn};
 use std::pin::Pin;
 use std::task::Poll;
 
-use crate::content::ContentBlock;
 use crate::call::execution::ToolExecutionInput;
+use crate::content::ContentBlock;
 use crate::future::{BoxFuture, catch_panic};
-use crate::registry::ToolRegistry;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
 
 /// How a call may be scheduled within a batch.

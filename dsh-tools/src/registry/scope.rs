@@ -10,22 +10,17 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::error::ToolError;
-use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::execution::ToolExecutionInput;
 use crate::ids::AgentId;
-use crate::hooks::call_observer::CallObserver;
-use crate::hooks::observer::ObserverReturn;
-use crate::hooks::post_execute::{PostExecuteNext, PostToolDecision};
-use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
-use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
+use crate::registry::layer_api::layer_api;
+use crate::registry::tool_registry::ToolRegistry;
+use crate::result::ToolExecutionResult;
 use crate::store::core::Core;
 use crate::store::error::RegistryError;
 use crate::store::registration::Registration;
 use crate::store::restriction::ToolRestriction;
 use crate::store::state::{AnyHook, Place};
 use crate::store::view::View;
-use crate::registry::{IntoToolDefinition, ToolRegistry};
-use crate::result::ToolExecutionResult;
 
 /// The handle of one agent scope. Cheap to clone. Operations on a disposed scope fail with
 /// [`RegistryErrorKind::ScopeDisposed`](crate::registry::RegistryErrorKind::ScopeDisposed).
@@ -82,9 +77,7 @@ impl ToolScope {
 
     /// The registry this scope belongs to.
     pub fn registry(&self) -> ToolRegistry {
-        ToolRegistry {
-            core: Arc::clone(&self.core),
-        }
+        ToolRegistry::from_core(Arc::clone(&self.core))
     }
 
     /// Creates a child scope for `agent`.
@@ -96,24 +89,6 @@ impl ToolScope {
     /// still existed.
     pub fn dispose(&self) -> bool {
         self.core.dispose_scope(&self.agent, self.instance)
-    }
-
-    /// Registers a tool in this scope; it shadows a global or ancestor tool of the same name.
-    pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
-        self.core
-            .register_tool(self.place(), tool.into_definition())
-    }
-
-    /// Registers several tools in this scope in one change, all or none (see
-    /// [`ToolRegistry::register_all`]).
-    pub fn register_all<I>(&self, tools: I) -> Result<Vec<Registration>, RegistryError>
-    where
-        I: IntoIterator,
-        I::Item: IntoToolDefinition,
-    {
-        let definitions = tools.into_iter().map(IntoToolDefinition::into_definition);
-        self.core
-            .register_tools(self.place(), definitions.collect())
     }
 
     /// The tool `name` resolves to in this scope.
@@ -145,65 +120,46 @@ impl ToolScope {
         self.core.restrict(&self.agent, self.instance, restriction)
     }
 
-    /// Adds a `pre-execute` listener for calls of this scope and its descendants.
-    pub fn on_pre_execute<F, Fut>(&self, hook: F) -> Result<Registration, RegistryError>
-    where
-        F: Fn(ToolExecution, PreExecuteNext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<PreToolDecision, ToolError>> + Send + 'static,
-    {
-        self.add(AnyHook::PreExecute(Arc::new(hook)))
+    fn resolve_call(
+        &self,
+        name: &str,
+        _agent: Option<&AgentId>,
+    ) -> Option<Arc<dyn ToolDefinition>> {
+        self.get(name)
     }
 
-    /// Adds a guard for calls of this scope and its descendants.
-    pub fn guard<F>(&self, guard: F) -> Result<Registration, RegistryError>
-    where
-        F: Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
-    {
-        self.add(AnyHook::Guard(Arc::new(guard)))
-    }
-
-    /// Adds an `execute` layer for calls of this scope and its descendants.
-    pub fn wrap(&self, layer: impl ExecuteLayer) -> Result<Registration, RegistryError> {
-        self.add(AnyHook::Wrapper(Arc::new(layer)))
-    }
-
-    /// Adds an `execute` layer made from a closure.
-    pub fn on_execute<F, Fut>(&self, layer: F) -> Result<Registration, RegistryError>
-    where
-        F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = LayerResult> + Send + 'static,
-    {
-        self.wrap(layer_fn(layer))
-    }
-
-    /// Adds a `post-execute` listener for calls of this scope and its descendants.
-    pub fn on_post_execute<F, Fut>(&self, hook: F) -> Result<Registration, RegistryError>
-    where
-        F: Fn(ToolExecution, Arc<ToolExecutionResult>, PostExecuteNext) -> Fut
-            + Send
-            + Sync
-            + 'static,
-        Fut: Future<Output = Result<PostToolDecision, ToolError>> + Send + 'static,
-    {
-        self.add(AnyHook::PostExecute(Arc::new(hook)))
-    }
-
-    /// Adds a result observer for calls of this scope and its descendants.
-    pub fn on_result<F, R>(&self, observer: F) -> Result<Registration, RegistryError>
-    where
-        F: Fn(&ToolExecution, &ToolExecutionResult) -> R + Send + Sync + 'static,
-        R: ObserverReturn,
-    {
-        self.add(AnyHook::Observer(Arc::new(observer)))
-    }
-
-    /// Adds a call observer for calls of this scope and its descendants (see
-    /// [`ToolRegistry::observe`]).
-    pub fn observe(&self, observer: impl CallObserver) -> Result<Registration, RegistryError> {
-        self.add(AnyHook::CallObserver(Arc::new(observer)))
-    }
-
-    fn add(&self, hook: AnyHook) -> Result<Registration, RegistryError> {
+    fn add_hook(&self, hook: AnyHook) -> Result<Registration, RegistryError> {
         self.core.add_hook(self.place(), hook)
+    }
+}
+
+layer_api!(
+    ToolScope,
+    hook_result: Result<Registration, RegistryError>,
+    applies_to: "calls of this scope and its descendants",
+    register_doc: "Registers a tool in this scope; it shadows a global or ancestor tool of the same name. A second tool of the same name in this scope is refused, as are an empty name and `timeout_ms == Some(0)`."
+);
+
+impl ToolRegistry {
+    /// Creates the scope of `agent`, inside `parent`'s scope when given. Fails when `agent`
+    /// already has a scope or `parent` has none.
+    pub fn create_scope(
+        &self,
+        agent: impl Into<AgentId>,
+        parent: Option<&AgentId>,
+    ) -> Result<ToolScope, RegistryError> {
+        let agent = agent.into();
+        let instance = self.core().create_scope(&agent, parent)?;
+        Ok(ToolScope::new(Arc::clone(self.core()), agent, instance))
+    }
+
+    /// The existing scope of `agent`.
+    pub fn scope(&self, agent: &AgentId) -> Option<ToolScope> {
+        let instance = self.core().read().scopes.get(agent)?.instance;
+        Some(ToolScope::new(
+            Arc::clone(self.core()),
+            agent.clone(),
+            instance,
+        ))
     }
 }

@@ -11,14 +11,14 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard};
 
 use crate::call::definition::ToolDefinition;
-use crate::ids::AgentId;
 use crate::future::catch_panic;
-use crate::limits::{CallLimits, LimitsCell};
 use crate::hooks::chain::{HookList, appended, remove_entry};
+use crate::ids::AgentId;
+use crate::limits::{CallLimits, LimitsCell};
+use crate::state::SharedState;
 use crate::store::event::RegistryEvent;
 use crate::store::state::{Garbage, RegistryState};
 use crate::store::view::View;
-use crate::state::SharedState;
 
 /// A change listener.
 pub(crate) type ChangeListener = dyn Fn(&RegistryEvent) + Send + Sync;

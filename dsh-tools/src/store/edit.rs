@@ -8,8 +8,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::ids::AgentId;
 use crate::hooks::approval::Approver;
+use crate::ids::AgentId;
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;

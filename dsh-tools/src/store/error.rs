@@ -81,7 +81,7 @@ impl RegistryError {
         )
     }
 
-    pub(crate) fn unusable_definition(name: &str, reason: &crate::ToolError) -> Self {
+    pub(crate) fn unusable_definition(name: &str, reason: &crate::error::ToolError) -> Self {
         Self::new(
             RegistryErrorKind::UnsupportedSchema,
             format!("tool \"{name}\" cannot be registered: {reason}"),

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::ids::AgentId;
+use crate::hooks::approval::Approver;
 use crate::hooks::call_observer::CallObserver;
 use crate::hooks::chain::{HookList, appended, remove_entry};
 use crate::hooks::guard::ToolGuard;
@@ -21,7 +21,7 @@ use crate::hooks::observer::ResultObserver;
 use crate::hooks::post_execute::PostExecuteHook;
 use crate::hooks::pre_execute::PreExecuteHook;
 use crate::hooks::wrapper::ExecuteLayer;
-use crate::hooks::approval::Approver;
+use crate::ids::AgentId;
 use crate::store::name_hash::NameHash;
 use crate::store::restriction::{CompiledRestriction, InheritedNames};
 

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::ids::AgentId;
+use crate::hooks::approval::Approver;
 use crate::hooks::call_observer::CallObserver;
 use crate::hooks::chain::HookList;
 use crate::hooks::guard::ToolGuard;
@@ -20,7 +20,7 @@ use crate::hooks::observer::ResultObserver;
 use crate::hooks::post_execute::PostExecuteHook;
 use crate::hooks::pre_execute::PreExecuteHook;
 use crate::hooks::wrapper::ExecuteLayer;
-use crate::hooks::approval::Approver;
+use crate::ids::AgentId;
 use crate::store::name_hash::NameHash;
 use crate::store::state::{HookSet, Layer, RegistryState, ScopeState, ToolEntry};
 

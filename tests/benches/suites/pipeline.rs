@@ -25,7 +25,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dsh_tools::{FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, call::BoxFuture};
+use dsh_tools::{
+    FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
+    call::BoxFuture,
+};
 use dsh_tools_tests::bench::{ASYNC_BATCH, Case, Meter, Suite, SuiteDef, Target, in_batches};
 use tokio::runtime::{Builder, Runtime};
 

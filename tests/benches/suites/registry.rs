@@ -14,7 +14,10 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dsh_tools::{FnTool, Registration, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, json, call::BoxFuture, registry::IntoToolDefinition};
+use dsh_tools::{
+    FnTool, Registration, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, call::BoxFuture,
+    json, registry::IntoToolDefinition,
+};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("registry", suite);

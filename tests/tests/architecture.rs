@@ -1,0 +1,439 @@
+//! The runtime crate's layers, checked (see `ARCHITECTURE.md`): every `crate::`, `super::` and
+//! `self::` path in `dsh-tools/src` points at a file of its own layer or a lower one, and no files
+//! import each other in a circle. A failure names the file and the edge.
+//!
+//! Plain text reading, no parser: comments, string literals and everything from a file's first
+//! `#[cfg(test)]` (or `#[cfg(all(test, …))]`) on are left out (tests may reach anywhere), and a path counts as an edge to the
+//! longest module prefix it names.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The layers, bottom first.
+const LAYERS: &[&str] = &["data", "call", "hooks", "store", "pipeline", "facade"];
+
+/// Which layer each file belongs to: the longest matching prefix of its path under `src/` wins.
+/// A file no entry matches fails the test, so a new top-level module must be placed here (and
+/// in `ARCHITECTURE.md`).
+const PLACES: &[(&str, &str)] = &[
+    ("args/", "data"),
+    ("arguments.rs", "data"),
+    ("content.rs", "data"),
+    ("error.rs", "data"),
+    ("errors.rs", "data"),
+    ("future.rs", "data"),
+    ("ids.rs", "data"),
+    ("limits.rs", "data"),
+    ("lossless.rs", "data"),
+    ("present.rs", "data"),
+    ("present/", "data"),
+    ("progress.rs", "data"),
+    ("result.rs", "data"),
+    ("schema/", "data"),
+    ("state.rs", "data"),
+    ("text_bounds.rs", "data"),
+    ("unique_keys.rs", "data"),
+    // What the macros' expansions reach: checks and schema steps are data, the typed return
+    // shims run a call, and the module root gathers everything for the macros.
+    ("macro_support/", "data"),
+    ("macro_support/returns.rs", "call"),
+    ("macro_support/mod.rs", "facade"),
+    ("call/", "call"),
+    ("hooks/", "hooks"),
+    ("store/", "store"),
+    ("pipeline/", "pipeline"),
+    ("policy/", "pipeline"),
+    ("registry/", "facade"),
+    ("providers/", "facade"),
+    ("mcp/", "facade"),
+    ("acp/", "facade"),
+    ("lib.rs", "facade"),
+];
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../dsh-tools/src")
+}
+
+fn rust_files(dir: &Path, root: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .expect("the runtime's sources are readable")
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, root, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let relative = path.strip_prefix(root).expect("under src/");
+            out.push(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// The module path a file defines (`lib.rs` is the root; `macro_support/` is `__private`).
+fn module_of(file: &str) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    if parts.first().map(String::as_str) == Some("macro_support") {
+        parts[0] = "__private".to_owned();
+    }
+    parts
+}
+
+fn layer_of(file: &str) -> Option<&'static str> {
+    PLACES
+        .iter()
+        .filter(|(prefix, _)| {
+            file == *prefix || (prefix.ends_with('/') && file.starts_with(prefix))
+        })
+        .max_by_key(|(prefix, _)| prefix.len())
+        .map(|(_, layer)| *layer)
+}
+
+fn rank(layer: &str) -> usize {
+    LAYERS
+        .iter()
+        .position(|known| *known == layer)
+        .expect("a known layer")
+}
+
+/// The code of a file without comments, string and char literals, and tests.
+fn code_of(source: &str) -> String {
+    let tests = ["#[cfg(test)]", "#[cfg(all(test"]
+        .iter()
+        .filter_map(|marker| source.find(marker))
+        .min();
+    let source = match tests {
+        Some(at) => &source[..at],
+        None => source,
+    };
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = source[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |at| i + 2 + at + 2);
+                i = end;
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'#' | b'"'))
+                && !is_ident(bytes.get(i.wrapping_sub(1)).copied()) =>
+            {
+                let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
+                if bytes.get(i + 1 + hashes) != Some(&b'"') {
+                    out.push('r');
+                    i += 1;
+                    continue;
+                }
+                let closing = format!("\"{}", "#".repeat(hashes));
+                let start = i + 2 + hashes;
+                i = source[start..]
+                    .find(&closing)
+                    .map_or(bytes.len(), |at| start + at + closing.len());
+                out.push_str("\"\"");
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                out.push_str("\"\"");
+            }
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') || bytes.get(i + 1) == Some(&b'\\') => {
+                // A char literal ('a', '\n', '\''); lifetimes have no closing quote.
+                let close = source[i + 2..]
+                    .find('\'')
+                    .map_or(bytes.len(), |at| i + 2 + at + 1);
+                i = close;
+                out.push_str("' '");
+            }
+            byte => {
+                out.push(byte as char);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn is_ident(byte: Option<u8>) -> bool {
+    byte.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Every path a use tree starting at `text[at..]` names, as segments (groups expanded).
+fn paths_at(text: &str, at: usize) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    tree(text.as_bytes(), &mut { at }, Vec::new(), &mut out);
+    out
+}
+
+fn tree(bytes: &[u8], at: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let mut path = prefix;
+    loop {
+        skip_space(bytes, at);
+        if bytes.get(*at) == Some(&b'{') {
+            *at += 1;
+            loop {
+                skip_space(bytes, at);
+                match bytes.get(*at) {
+                    Some(b'}') => {
+                        *at += 1;
+                        return;
+                    }
+                    Some(b',') => *at += 1,
+                    None => return,
+                    _ => tree(bytes, at, path.clone(), out),
+                }
+            }
+        }
+        let start = *at;
+        while is_ident(bytes.get(*at).copied()) {
+            *at += 1;
+        }
+        if start == *at {
+            out.push(path);
+            return;
+        }
+        path.push(String::from_utf8_lossy(&bytes[start..*at]).into_owned());
+        skip_space(bytes, at);
+        if bytes[*at..].starts_with(b"::") {
+            *at += 2;
+        } else {
+            out.push(path);
+            return;
+        }
+    }
+}
+
+fn skip_space(bytes: &[u8], at: &mut usize) {
+    while bytes.get(*at).is_some_and(u8::is_ascii_whitespace) {
+        *at += 1;
+    }
+}
+
+/// The module paths a file's code names through `crate::`, `super::` and `self::`.
+fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    for keyword in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(found) = code[from..].find(keyword) {
+            let at = from + found;
+            from = at + keyword.len();
+            let before = at.checked_sub(1).map(|i| bytes[i]);
+            if is_ident(before) || before == Some(b'$') || before == Some(b':') {
+                continue;
+            }
+            let mut base: Vec<String> = match keyword {
+                "crate::" => Vec::new(),
+                _ => module.to_vec(),
+            };
+            let mut rest = at + keyword.len();
+            if keyword == "super::" {
+                base.pop();
+                while code[rest..].starts_with("super::") {
+                    base.pop();
+                    rest += "super::".len();
+                }
+            }
+            for path in paths_at(code, rest) {
+                let mut full = base.clone();
+                full.extend(path);
+                out.push(full);
+            }
+        }
+    }
+    out
+}
+
+struct Graph {
+    files: Vec<String>,
+    edges: BTreeMap<String, BTreeSet<String>>,
+}
+
+fn graph() -> Graph {
+    let root = src_dir();
+    let mut files = Vec::new();
+    rust_files(&root, &root, &mut files);
+    let modules: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|file| (module_of(file), file.clone()))
+        .collect();
+    let mut edges = BTreeMap::new();
+    for file in &files {
+        let source = fs::read_to_string(root.join(file)).expect("a readable source file");
+        let module = module_of(file);
+        let mut targets = BTreeSet::new();
+        for path in named_paths(&code_of(&source), &module) {
+            let target = (1..=path.len())
+                .rev()
+                .find_map(|len| modules.get(&path[..len]))
+                .or_else(|| modules.get(&Vec::new()));
+            if let Some(target) = target
+                && target != file
+            {
+                targets.insert(target.clone());
+            }
+        }
+        edges.insert(file.clone(), targets);
+    }
+    Graph { files, edges }
+}
+
+#[test]
+fn every_file_has_a_layer() {
+    let unplaced: Vec<_> = graph()
+        .files
+        .into_iter()
+        .filter(|file| layer_of(file).is_none())
+        .collect();
+    assert!(
+        unplaced.is_empty(),
+        "files of dsh-tools/src with no layer (add them to PLACES here and to ARCHITECTURE.md): {unplaced:?}"
+    );
+}
+
+#[test]
+fn no_import_points_up_a_layer() {
+    let graph = graph();
+    let mut upward = Vec::new();
+    for (file, targets) in &graph.edges {
+        let Some(layer) = layer_of(file) else {
+            continue;
+        };
+        for target in targets {
+            let Some(target_layer) = layer_of(target) else {
+                continue;
+            };
+            if rank(target_layer) > rank(layer) {
+                upward.push(format!(
+                    "{file} ({layer}) imports {target} ({target_layer}), a layer above it"
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports pointing up a layer:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn no_files_import_each_other_in_a_circle() {
+    let graph = graph();
+    let cycles = strongly_connected(&graph.edges)
+        .into_iter()
+        .filter(|component| component.len() > 1)
+        .map(|component| component.join(" → "))
+        .collect::<Vec<_>>();
+    assert!(
+        cycles.is_empty(),
+        "files that import each other, directly or through others:\n{}",
+        cycles.join("\n")
+    );
+}
+
+/// The checker itself: a cycle and an upward edge are found where they exist.
+#[test]
+fn the_checks_see_what_they_check() {
+    let code = code_of(
+        "use crate::a::{b::C, d};\n// use crate::commented::Out;\nlet s = \"crate::in_string\";\nuse super::{e, f::G};\n",
+    );
+    let paths = named_paths(&code, &["x".to_owned(), "y".to_owned()]);
+    let as_text: Vec<String> = paths.iter().map(|path| path.join("::")).collect();
+    assert_eq!(as_text, ["a::b::C", "a::d", "x::e", "x::f::G"]);
+
+    let edges: BTreeMap<String, BTreeSet<String>> = [
+        ("a.rs", vec!["b.rs"]),
+        ("b.rs", vec!["c.rs"]),
+        ("c.rs", vec!["a.rs"]),
+        ("d.rs", vec!["a.rs"]),
+    ]
+    .into_iter()
+    .map(|(file, to)| (file.to_owned(), to.into_iter().map(String::from).collect()))
+    .collect();
+    let cycles: Vec<_> = strongly_connected(&edges)
+        .into_iter()
+        .filter(|component| component.len() > 1)
+        .collect();
+    assert_eq!(cycles, [vec!["a.rs", "b.rs", "c.rs"]]);
+
+    assert_eq!(layer_of("call/run.rs"), Some("call"));
+    assert_eq!(layer_of("macro_support/returns.rs"), Some("call"));
+    assert_eq!(layer_of("macro_support/checks.rs"), Some("data"));
+    assert_eq!(layer_of("newfile.rs"), None);
+}
+
+/// Tarjan's strongly connected components, each sorted, in a stable order.
+fn strongly_connected(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'g> {
+        edges: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        components: Vec<Vec<String>>,
+    }
+    fn visit<'g>(state: &mut State<'g>, node: &'g str) {
+        let next = state.index.len();
+        state.index.insert(node, next);
+        state.low.insert(node, next);
+        state.stack.push(node);
+        state.on_stack.insert(node);
+        let edges = state.edges;
+        for target in edges.get(node).into_iter().flatten() {
+            let target = target.as_str();
+            if !state.index.contains_key(target) {
+                visit(state, target);
+                let low = state.low[node].min(state.low[target]);
+                state.low.insert(node, low);
+            } else if state.on_stack.contains(target) {
+                let low = state.low[node].min(state.index[target]);
+                state.low.insert(node, low);
+            }
+        }
+        if state.low[node] == state.index[node] {
+            let mut component = Vec::new();
+            while let Some(member) = state.stack.pop() {
+                state.on_stack.remove(member);
+                component.push(member.to_owned());
+                if member == node {
+                    break;
+                }
+            }
+            component.sort();
+            state.components.push(component);
+        }
+    }
+    let mut state = State {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        components: Vec::new(),
+    };
+    for node in edges.keys() {
+        if !state.index.contains_key(node.as_str()) {
+            visit(&mut state, node);
+        }
+    }
+    state.components.sort();
+    state.components
+}
