@@ -60,7 +60,8 @@ pub struct ToolExecutionInput {
     /// The caller's cancellation; `None` means the call cannot be cancelled by the caller.
     pub signal: Option<CancellationToken>,
     /// Why the raw argument string could not be parsed (see [`ToolExecutionInput::from_raw`]).
-    malformed: Option<Arc<str>>,
+    /// (A thin pointer: the call's state stays within the size it is copied in cheaply.)
+    malformed: Option<Arc<String>>,
     /// Where the body's progress reports go (see [`ToolExecutionInput::with_progress`]).
     progress: Option<SharedSink>,
 }
@@ -91,7 +92,7 @@ impl ToolExecutionInput {
             Ok(arguments) => Self::new(call_id, name, arguments),
             Err(reason) => {
                 let mut input = Self::new(call_id, name, Value::String(raw.to_owned()));
-                input.malformed = Some(Arc::from(reason));
+                input.malformed = Some(Arc::new(reason));
                 input
             }
         }
@@ -264,7 +265,7 @@ impl ToolExecution {
     /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
     #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {
-        self.inner.input.malformed.as_deref()
+        self.inner.input.malformed.as_deref().map(String::as_str)
     }
 
     /// Whether the caller set a progress sink on the call.
