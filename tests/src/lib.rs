@@ -115,12 +115,12 @@ pub fn echo_tool() -> FnTool {
 
 /// A call of `name` with `{}` arguments and call id `call-1`.
 pub fn call(name: &str) -> ToolExecutionInput {
-    ToolExecutionInput::new("call-1", name, json!({}))
+    ToolExecutionInput::new("call-1", name.to_owned(), json!({}))
 }
 
 /// A call of `name` with `arguments`.
 pub fn call_with(name: &str, arguments: Value) -> ToolExecutionInput {
-    ToolExecutionInput::new("call-1", name, arguments)
+    ToolExecutionInput::new("call-1", name.to_owned(), arguments)
 }
 
 /// A registry with `tools` registered globally.

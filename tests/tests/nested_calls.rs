@@ -84,7 +84,10 @@ async fn a_nested_call_runs_the_pipeline_with_its_parent_and_agent() {
     );
     // The nested call finished (and was observed) first.
     assert_eq!(
-        tokens.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(),
+        tokens
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>(),
         ["echo", "outer"]
     );
 }
@@ -112,9 +115,15 @@ async fn policies_apply_to_nested_calls_as_to_direct_ones() {
     );
 
     // An unknown nested tool fails as a direct call would, and the body can go on.
-    let _unknown = registry.register(outer_named("outer_of_nothing", "nothing")).expect("registers");
+    let _unknown = registry
+        .register(outer_named("outer_of_nothing", "nothing"))
+        .expect("registers");
     let result = registry
-        .execute(ToolExecutionInput::new("call-2", "outer_of_nothing", json!({})))
+        .execute(ToolExecutionInput::new(
+            "call-2",
+            "outer_of_nothing",
+            json!({}),
+        ))
         .await;
     assert_eq!(
         result.value(),
@@ -133,9 +142,16 @@ async fn policies_apply_to_nested_calls_as_to_direct_ones() {
         next.run().await
     });
     let result = registry
-        .execute(ToolExecutionInput::new("call-3", "outer_of_nothing", json!({})))
+        .execute(ToolExecutionInput::new(
+            "call-3",
+            "outer_of_nothing",
+            json!({}),
+        ))
         .await;
-    assert_eq!(result.value().and_then(|value| value.get("text")), Some(&json!("Error: no nesting")));
+    assert_eq!(
+        result.value().and_then(|value| value.get("text")),
+        Some(&json!("Error: no nesting"))
+    );
 }
 
 fn outer_named(name: &'static str, inner: &'static str) -> FnTool {
@@ -172,9 +188,8 @@ async fn cancelling_the_enclosing_call_cancels_the_nested_one() {
     let _outer = registry.register(outer("slow")).expect("registers");
 
     let signal = CancellationToken::new();
-    let call = registry.execute(
-        ToolExecutionInput::new("call-1", "outer", json!({})).with_signal(signal.clone()),
-    );
+    let call = registry
+        .execute(ToolExecutionInput::new("call-1", "outer", json!({})).with_signal(signal.clone()));
     let running = tokio::spawn(call);
     tokio::time::timeout(Duration::from_secs(5), started.notified())
         .await
@@ -184,7 +199,12 @@ async fn cancelling_the_enclosing_call_cancels_the_nested_one() {
         .await
         .expect("the call ends once cancelled")
         .expect("the task does not panic");
-    assert_eq!(result.error_code(), Some(codes::ABORTED), "{}", result.text());
+    assert_eq!(
+        result.error_code(),
+        Some(codes::ABORTED),
+        "{}",
+        result.text()
+    );
 }
 
 #[tokio::test]

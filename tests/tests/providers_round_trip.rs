@@ -87,10 +87,7 @@ async fn round_trip(registry: &ToolRegistry, dialect: Dialect, fixture_name: &st
 }
 
 fn names(turn: &Turn) -> Vec<&str> {
-    turn.inputs
-        .iter()
-        .map(|input| input.name.as_str())
-        .collect()
+    turn.inputs.iter().map(|input| &*input.name).collect()
 }
 
 fn codes(turn: &Turn) -> Vec<Option<&str>> {

@@ -9,6 +9,7 @@
 //! decide about a call but cannot rewrite its arguments or identity, so history, audit, UI and what
 //! actually ran always agree.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -47,10 +48,11 @@ pub(crate) trait CallHost: Send + Sync + 'static {
 /// the model made it.
 #[derive(Clone, Debug)]
 pub struct ToolExecutionInput {
-    /// The provider's id for this call (echoed back to the model with the result).
-    pub call_id: String,
+    /// The provider's id for this call (echoed back to the model with the result). Borrowed when
+    /// given as a `&'static str`, so a call made with literal names allocates nothing for them.
+    pub call_id: Cow<'static, str>,
     /// The tool name the model asked for (unknown names are allowed and fail at dispatch).
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// The arguments, already parsed (see [`parse_arguments`](crate::call::parse_arguments) for raw strings).
     pub arguments: Value,
     /// The agent on whose behalf the call runs; `None` uses the global layer only.
@@ -68,7 +70,11 @@ pub struct ToolExecutionInput {
 
 impl ToolExecutionInput {
     /// A top-level call with no agent and no cancellation.
-    pub fn new(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+    pub fn new(
+        call_id: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        arguments: Value,
+    ) -> Self {
         Self {
             call_id: call_id.into(),
             name: name.into(),
@@ -87,7 +93,11 @@ impl ToolExecutionInput {
     /// (hooks and observers see it, with the raw string as its arguments) and ends at dispatch
     /// as an `INVALID_ARGS` result quoting the parse error or naming every repeated key
     /// (`duplicate property "path"`).
-    pub fn from_raw(call_id: impl Into<String>, name: impl Into<String>, raw: &str) -> Self {
+    pub fn from_raw(
+        call_id: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        raw: &str,
+    ) -> Self {
         match crate::arguments::parse_raw(raw) {
             Ok(arguments) => Self::new(call_id, name, arguments),
             Err(reason) => {

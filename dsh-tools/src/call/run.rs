@@ -2,6 +2,7 @@
 //! token to watch, a way to defer context for the model's next request, and typed shared state.
 
 use std::any::type_name;
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
@@ -37,14 +38,18 @@ impl ToolRun {
 
     /// A run context outside any registry, for calling a tool function directly (unit tests,
     /// scripts). It has no shared state and a fresh, uncancelled token.
-    pub fn detached(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+    pub fn detached(
+        call_id: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        arguments: Value,
+    ) -> Self {
         Self::detached_with_state(call_id, name, arguments, SharedState::new())
     }
 
     /// A detached run context with `state` available.
     pub fn detached_with_state(
-        call_id: impl Into<String>,
-        name: impl Into<String>,
+        call_id: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
         arguments: Value,
         state: SharedState,
     ) -> Self {

@@ -290,7 +290,8 @@ impl LoweredTools {
 
     /// An input for a call whose arguments arrived as a JSON string.
     pub(crate) fn input_from_raw(&self, call: &ToolCall, raw: &str) -> ToolExecutionInput {
-        let mut input = ToolExecutionInput::from_raw(call.id(), call.name(), raw);
+        let mut input =
+            ToolExecutionInput::from_raw(call.id().to_owned(), call.name().to_owned(), raw);
         if !input.is_malformed() {
             self.strip_nulls(call.name(), &mut input.arguments);
         }
@@ -304,7 +305,11 @@ impl LoweredTools {
         mut arguments: Value,
     ) -> ToolExecutionInput {
         self.strip_nulls(call.name(), &mut arguments);
-        self.with_agent(ToolExecutionInput::new(call.id(), call.name(), arguments))
+        self.with_agent(ToolExecutionInput::new(
+            call.id().to_owned(),
+            call.name().to_owned(),
+            arguments,
+        ))
     }
 
     fn strip_nulls(&self, name: &str, arguments: &mut Value) {

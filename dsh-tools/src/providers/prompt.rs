@@ -131,9 +131,6 @@ mod tests {
         assert!(calls[0].is_malformed() && calls[1].is_malformed());
         assert_eq!(calls[0].name, "read_file");
         assert_eq!(calls[2].arguments, json!({"path": 1}));
-        assert_eq!(
-            (calls[3].name.as_str(), &calls[3].arguments),
-            ("list", &json!({}))
-        );
+        assert_eq!((&*calls[3].name, &calls[3].arguments), ("list", &json!({})));
     }
 }
