@@ -226,7 +226,7 @@ fn bare_calls_same_input(
         rt.block_on(async {
             for input in inputs {
                 let input = black_box(input);
-                let tool = tools.get(input.name.as_str()).expect("registered");
+                let tool = tools.get(&*input.name).expect("registered");
                 black_box(tool(input.arguments).await);
             }
         })
