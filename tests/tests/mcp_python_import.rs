@@ -44,7 +44,7 @@ async fn imported() -> (ToolRegistry, McpClient, Vec<String>) {
 async fn run(registry: &ToolRegistry, name: &str, arguments: Value) -> ToolExecutionResult {
     tokio::time::timeout(
         DEADLINE,
-        registry.execute(ToolExecutionInput::new("call", name, arguments)),
+        registry.execute(ToolExecutionInput::new("call", name.to_owned(), arguments)),
     )
     .await
     .expect("the call ends")
