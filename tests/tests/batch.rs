@@ -40,7 +40,7 @@ fn timed_tool(
 }
 
 fn input(name: &str, id: &str) -> ToolExecutionInput {
-    ToolExecutionInput::new(id, name, json!({"id": id}))
+    ToolExecutionInput::new(id.to_owned(), name.to_owned(), json!({"id": id}))
 }
 
 #[test]

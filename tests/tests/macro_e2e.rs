@@ -166,7 +166,7 @@ async fn call(
     arguments: Value,
 ) -> dsh_tools::ToolExecutionResult {
     registry
-        .execute(ToolExecutionInput::new("call", name, arguments))
+        .execute(ToolExecutionInput::new("call", name.to_owned(), arguments))
         .await
 }
 

@@ -181,7 +181,7 @@ fn registry() -> ToolRegistry {
 
 async fn call(registry: &ToolRegistry, name: &str, arguments: Value) -> ToolExecutionResult {
     registry
-        .execute(ToolExecutionInput::new("call", name, arguments))
+        .execute(ToolExecutionInput::new("call", name.to_owned(), arguments))
         .await
 }
 

@@ -82,7 +82,7 @@ fn paths() -> Value {
 }
 
 fn input(name: &str, arguments: Value) -> ToolExecutionInput {
-    ToolExecutionInput::new("call_1", name, arguments)
+    ToolExecutionInput::new("call_1", name.to_owned(), arguments)
 }
 
 fn text(result: &ToolExecutionResult) -> String {

@@ -20,7 +20,7 @@ fn any_object(name: &str, description: &str) -> FnToolBuilder {
 }
 
 fn input(name: &str, arguments: serde_json::Value) -> ToolExecutionInput {
-    ToolExecutionInput::new("call_1", name, arguments)
+    ToolExecutionInput::new("call_1", name.to_owned(), arguments)
 }
 
 fn generic(title: &str, kind: ToolCallKind, raw: serde_json::Value) -> ToolCallView {
