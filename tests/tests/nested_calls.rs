@@ -14,21 +14,9 @@ fn echo() -> FnTool {
         .handler(|arguments, _run| async move { Ok(arguments) })
 }
 
-/// Calls `inner` with `{"n": 1}` and answers with the nested result's text, code and whether it
-/// failed.
+/// `outer`, calling `inner` with `{"n": 1}` (see [`outer_named`]).
 fn outer(inner: &'static str) -> FnTool {
-    FnTool::builder("outer", "Calls another tool.")
-        .raw_parameters(json!({"type": "object"}))
-        .handler(move |_arguments, run: ToolRun| async move {
-            let result = run
-                .call_tool(ToolExecutionInput::new("nested-1", inner, json!({"n": 1})))
-                .await;
-            Ok(json!({
-                "text": result.text(),
-                "code": result.error_code(),
-                "failed": result.is_error(),
-            }))
-        })
+    outer_named("outer", inner)
 }
 
 #[tokio::test]
@@ -154,12 +142,14 @@ async fn policies_apply_to_nested_calls_as_to_direct_ones() {
     );
 }
 
+/// A tool `name` that calls `inner` with `{"n": 1}` and answers with the nested result's text,
+/// code and whether it failed.
 fn outer_named(name: &'static str, inner: &'static str) -> FnTool {
     FnTool::builder(name, "Calls another tool.")
         .raw_parameters(json!({"type": "object"}))
         .handler(move |_arguments, run: ToolRun| async move {
             let result = run
-                .call_tool(ToolExecutionInput::new("nested", inner, json!({})))
+                .call_tool(ToolExecutionInput::new("nested-1", inner, json!({"n": 1})))
                 .await;
             Ok(json!({
                 "text": result.text(),
