@@ -52,6 +52,10 @@ pub mod codes {
     pub const MCP_TRANSPORT: &str = "MCP_TRANSPORT";
     /// A schema uses JSON Schema the engine cannot enforce (a registration-time error).
     pub const UNSUPPORTED_SCHEMA: &str = "UNSUPPORTED_SCHEMA";
+    /// The call went through a scope that was disposed (or whose ancestor was).
+    pub const SCOPE_DISPOSED: &str = "SCOPE_DISPOSED";
+    /// The call names an agent that has no live scope.
+    pub const UNKNOWN_AGENT: &str = "UNKNOWN_AGENT";
 }
 
 /// The error-type names paired with [`codes`] in [`ErrorInfo::name`].
@@ -82,6 +86,8 @@ pub mod names {
     pub const MCP_TRANSPORT: &str = "McpTransportError";
     /// Paired with `UNSUPPORTED_SCHEMA`.
     pub const JSON_SCHEMA: &str = "JsonSchemaError";
+    /// Paired with `SCOPE_DISPOSED` and `UNKNOWN_AGENT`.
+    pub const SCOPE: &str = "ToolScopeError";
 }
 
 /// Machine-routable identity of an error: which family (`name`) and which case (`code`).
@@ -202,6 +208,25 @@ impl ToolError {
     /// The model-facing text: `Error: <message>`.
     pub fn model_text(&self) -> String {
         format!("Error: {}", self.message)
+    }
+
+    /// `agent scope "<agent>" was disposed` (`SCOPE_DISPOSED`): the call went through a scope
+    /// that no longer exists.
+    pub fn scope_disposed(agent: &str) -> Self {
+        Self::coded(
+            names::SCOPE,
+            codes::SCOPE_DISPOSED,
+            format!("agent scope \"{}\" was disposed", quoted(agent)),
+        )
+    }
+
+    /// `unknown agent "<agent>"` (`UNKNOWN_AGENT`): the call names an agent with no live scope.
+    pub fn unknown_agent(agent: &str) -> Self {
+        Self::coded(
+            names::SCOPE,
+            codes::UNKNOWN_AGENT,
+            format!("unknown agent \"{}\"", quoted(agent)),
+        )
     }
 
     /// `unknown tool "<name>"` (`UNKNOWN_TOOL`); a name longer than

@@ -64,10 +64,33 @@ async fn a_tool_of_another_scope_is_unknown() {
     assert_eq!(only_text(&result), "Error: unknown tool \"mine\"");
 }
 
-#[test]
-fn a_call_for_an_agent_without_scope_sees_the_global_layer() {
+#[tokio::test]
+async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see_the_global_layer()
+{
     let registry = registry_with([ok_tool("g")]);
-    assert!(registry.get("g", Some(&AgentId::from("nobody"))).is_some());
+    let nobody = AgentId::from("nobody");
+    assert!(registry.get("g", Some(&nobody)).is_none());
+    assert!(registry.schemas(Some(&nobody)).is_empty());
+    let log = Log::new();
+    let seen = log.clone();
+    let _hook = registry.on_pre_execute(move |_, next| {
+        seen.push("pre");
+        next.run()
+    });
+    let result = registry.execute(call("g").with_agent("nobody")).await;
+    assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+    assert_eq!(only_text(&result), "Error: unknown agent \"nobody\"");
+    assert!(log.entries().is_empty(), "refused before any hook");
+
+    registry.set_unscoped_agents_see_global(true);
+    assert!(registry.get("g", Some(&nobody)).is_some());
+    assert_eq!(registry.schemas(Some(&nobody)).len(), 1);
+    let result = registry.execute(call("g").with_agent("nobody")).await;
+    assert_eq!(only_text(&result), "ok");
+
+    registry.set_unscoped_agents_see_global(false);
+    let result = registry.execute(call("g").with_agent("nobody")).await;
+    assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
 }
 
 #[tokio::test]
@@ -390,16 +413,14 @@ async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
         .unwrap();
     assert!(scope.dispose());
     assert!(!scope.is_active());
-    // The agent's calls now see the plain global layer.
+    // Scopes fail closed: nothing of the agent is answered from the global layer.
     let result = registry.execute(call("g").with_agent("agent")).await;
-    assert_eq!(only_text(&result), "ok");
-    assert_eq!(
-        registry
-            .execute(call("own").with_agent("agent"))
-            .await
-            .error_code(),
-        Some(codes::UNKNOWN_TOOL)
-    );
+    assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+    let result = scope.execute(call("own")).await;
+    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(only_text(&result), "Error: agent scope \"agent\" was disposed");
+    assert!(scope.schemas().is_empty());
+    assert!(scope.get("g").is_none() && scope.get("own").is_none());
     assert!(
         log.entries().is_empty(),
         "no hook of the disposed scope ran"
@@ -446,4 +467,89 @@ fn a_disposed_scope_handle_refuses_new_registrations_even_after_recreation() {
         "the old handle cannot dispose the new scope"
     );
     assert!(fresh.is_active());
+}
+
+#[tokio::test]
+async fn an_old_handle_of_a_restricted_scope_runs_nothing_after_dispose() {
+    let registry = registry_with([ok_tool("read"), ok_tool("add_comment")]);
+    let reviewer = registry.create_scope("reviewer", None).unwrap();
+    let _ = reviewer
+        .restrict(ToolRestriction::allow(["read"]))
+        .unwrap();
+    assert_eq!(visible(&reviewer), ["read"]);
+    assert!(reviewer.dispose());
+
+    let result = reviewer.execute(call("add_comment")).await;
+    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert!(visible(&reviewer).is_empty(), "no global tool is listed");
+    let presented = reviewer.present_call(&call("add_comment"));
+    assert_eq!(
+        presented,
+        dsh_tools::present::ToolCallView::present(None, "add_comment", &json!({})),
+        "the card of a tool the disposed scope cannot reach: the generic card of an unknown tool"
+    );
+}
+
+#[tokio::test]
+async fn a_child_refuses_once_its_parent_is_disposed() {
+    let registry = registry_with([ok_tool("g")]);
+    let parent = registry.create_scope("parent", None).unwrap();
+    let child = parent.create_child("child").unwrap();
+    assert_eq!(only_text(&child.execute(call("g")).await), "ok");
+    parent.dispose();
+    assert!(!child.is_active());
+    let result = child.execute(call("g")).await;
+    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(only_text(&result), "Error: agent scope \"child\" was disposed");
+    assert!(child.schemas().is_empty());
+    let error = child.register(ok_tool("late")).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::ScopeDisposed);
+    let error = child.guard(|_| None).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::ScopeDisposed);
+    // Batches go through the same refusal.
+    let batch = registry
+        .execute_batch(vec![call("g").with_agent("child"), call("g")], 4)
+        .await;
+    assert_eq!(batch.results[0].error_code(), Some(codes::UNKNOWN_AGENT));
+    assert_eq!(only_text(&batch.results[1]), "ok");
+}
+
+#[tokio::test]
+async fn a_disposed_handle_refuses_even_when_its_agent_has_a_new_scope() {
+    let registry = registry_with([ok_tool("g")]);
+    let old = registry.create_scope("a", None).unwrap();
+    let _ = old.register(ok_tool("old_only")).unwrap();
+    old.dispose();
+    let new = registry.create_scope("a", None).unwrap();
+    assert_eq!(old.execute(call("g")).await.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert!(old.schemas().is_empty());
+    assert!(old.get("g").is_none());
+    assert_eq!(only_text(&new.execute(call("g")).await), "ok");
+    assert_eq!(visible(&new), ["g"]);
+}
+
+#[tokio::test]
+async fn a_call_already_dispatched_finishes_as_it_is() {
+    let registry = ToolRegistry::new();
+    let scope = registry.create_scope("a", None).unwrap();
+    let started = std::sync::Arc::new(tokio::sync::Notify::new());
+    let release = std::sync::Arc::new(tokio::sync::Notify::new());
+    let (notify, wait) = (started.clone(), release.clone());
+    let slow = dsh_tools::FnTool::builder("slow", "Waits to be released.")
+        .raw_parameters(json!({"type": "object"}))
+        .handler(move |_, _| {
+            let (notify, wait) = (notify.clone(), wait.clone());
+            async move {
+                notify.notify_one();
+                wait.notified().await;
+                Ok(json!("done"))
+            }
+        });
+    let _ = scope.register(slow).unwrap();
+    let running = tokio::spawn(scope.execute(call("slow")));
+    started.notified().await;
+    scope.dispose();
+    release.notify_one();
+    let result = running.await.expect("no panic");
+    assert_eq!(result.value(), Some(&json!("done")));
 }

@@ -31,7 +31,7 @@ impl CallHost for Core {
         self: Arc<Self>,
         input: ToolExecutionInput,
     ) -> BoxFuture<'static, ToolExecutionResult> {
-        Box::pin(crate::pipeline::execute(&self, input))
+        Box::pin(crate::pipeline::execute(&self, input, None))
     }
 }
 

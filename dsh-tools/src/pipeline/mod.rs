@@ -63,8 +63,9 @@ use crate::pipeline::failure::{
 use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
 use crate::result::ToolExecutionResult;
+use crate::ids::AgentId;
 use crate::store::core::Core;
-use crate::store::view::{HookPlan, View};
+use crate::store::view::{Closed, HookPlan, View};
 
 /// Where a result goes next.
 enum Stage {
@@ -77,18 +78,34 @@ enum Stage {
 /// Phase 1, done when the call is made (not when its future is first polled): freeze the input
 /// and capture, under the read lock, the definition and hooks the call will see. Doing it here
 /// also keeps the input out of the call's future, which is moved around while it is awaited.
+///
+/// `scope` is the scope instance a [`ToolScope`](crate::ToolScope) handle was made for: a call
+/// through a disposed scope, or naming an agent with no live scope, is refused here
+/// (`SCOPE_DISPOSED`, `UNKNOWN_AGENT`) before any hook, never answered from a wider view.
 pub(crate) fn execute(
     core: &Arc<Core>,
     input: ToolExecutionInput,
+    scope: Option<u64>,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
     let host: Arc<dyn CallHost> = Arc::<Core>::clone(core);
     let mut execution = ToolExecution::from_input(input, host);
     let span = CallSpan::start(&execution);
-    let (definition, plan, generation) = core.with_snapshot(|snapshot| {
-        let view = View::new(snapshot, execution.agent());
+    let captured = core.with_snapshot(|snapshot| {
+        let view = View::open(snapshot, execution.agent(), scope)?;
         let definition = view.resolve(execution.name()).cloned();
-        (definition, view.plan(), snapshot.generation)
+        Ok::<_, Closed>((definition, view.plan(), snapshot.generation))
     });
+    let (definition, plan, generation) = match captured {
+        Ok(captured) => captured,
+        Err(closed) => {
+            let agent = execution.agent().cloned().unwrap_or_else(|| AgentId::new(""));
+            let result = failed(&execution, closed.error(&agent));
+            if let Some(span) = span {
+                span.finish(&result);
+            }
+            return short_path::run(Route::Hooked(Box::pin(std::future::ready(result))));
+        }
+    };
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.

@@ -93,22 +93,32 @@ impl ToolScope {
 
     /// The tool `name` resolves to in this scope.
     pub fn get(&self, name: &str) -> Option<Arc<dyn ToolDefinition>> {
-        self.core.resolve(name, Some(&self.agent))
+        let state = self.core.read();
+        View::open(&state, Some(&self.agent), Some(self.instance))
+            .ok()?
+            .resolve(name)
+            .cloned()
     }
 
-    /// The model-facing schemas of the tools visible in this scope, sorted by name.
+    /// The model-facing schemas of the tools visible in this scope, sorted by name; none once
+    /// the scope is disposed.
     pub fn schemas(&self) -> Arc<[ToolSchema]> {
         let state = self.core.read();
-        View::new(&state, Some(&self.agent)).schemas()
+        View::open(&state, Some(&self.agent), Some(self.instance))
+            .map_or_else(|_| Arc::from([]), |view| view.schemas())
     }
 
-    /// Runs `input` on behalf of this scope's agent.
+    /// Runs `input` on behalf of this scope's agent. Through a disposed scope (or one whose
+    /// ancestor was disposed) the call is refused as `SCOPE_DISPOSED`, before any hook.
     pub fn execute(
         &self,
         input: ToolExecutionInput,
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-        self.registry()
-            .execute(input.with_agent(self.agent.clone()))
+        crate::pipeline::execute(
+            &self.core,
+            input.with_agent(self.agent.clone()),
+            Some(self.instance),
+        )
     }
 
     /// Masks inherited tools — the global layer's and every ancestor scope's own, never this

@@ -71,27 +71,47 @@ impl ToolRegistry {
         self.core.limits().get()
     }
 
-    /// The tool `name` resolves to for `agent` (`None`: the global layer).
+    /// Whether a call (a listing, a lookup) naming an agent that has no live scope sees the
+    /// global layer. Off by default: such a call is refused as `UNKNOWN_AGENT`, its listing is
+    /// empty and its lookups find nothing, so a typo in an agent id or a scope disposed
+    /// meanwhile never widens what an agent can reach. Turn it on where agent ids only label
+    /// calls and the global layer is meant for all of them.
+    pub fn set_unscoped_agents_see_global(&self, see_global: bool) {
+        self.core.update(|state, changes| {
+            if state.unscoped_agents_see_global != see_global {
+                state.unscoped_agents_see_global = see_global;
+                changes.changed = true;
+            }
+            Ok::<(), std::convert::Infallible>(())
+        })
+        .unwrap_or_else(|never| match never {});
+    }
+
+    /// The tool `name` resolves to for `agent` (`None`: the global layer); `None` too when
+    /// `agent` has no live scope (unless unscoped agents see the global layer).
     pub fn get(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
         self.core.resolve(name, agent)
     }
 
     /// The model-facing schemas of the tools visible to `agent` (`None`: the global layer),
-    /// sorted by name. Cached until the registry changes, so repeated calls are cheap.
+    /// sorted by name; none when `agent` has no live scope (unless unscoped agents see the global
+    /// layer). Cached until the registry changes, so repeated calls are cheap.
     pub fn schemas(&self, agent: Option<&AgentId>) -> Arc<[ToolSchema]> {
         let state = self.core.read();
-        View::new(&state, agent).schemas()
+        View::open(&state, agent, None).map_or_else(|_| Arc::from([]), |view| view.schemas())
     }
 
     /// Runs one call through the pipeline. Never fails and never panics: every outcome is a
-    /// [`ToolExecutionResult`]. The call is captured when this is called (its token minted, the
+    /// [`ToolExecutionResult`]. A call naming an agent with no live scope is refused as
+    /// `UNKNOWN_AGENT` before any hook, unless
+    /// [`set_unscoped_agents_see_global`](Self::set_unscoped_agents_see_global) says otherwise. The call is captured when this is called (its token minted, the
     /// visible definition and hooks taken from the registry as it is now); the future owns what
     /// it needs (`'static`), so it can be spawned.
     pub fn execute(
         &self,
         input: ToolExecutionInput,
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-        pipeline::execute(&self.core, input)
+        pipeline::execute(&self.core, input, None)
     }
 
     /// Installs the approver that answers `ask` decisions, replacing any earlier one.

@@ -116,7 +116,7 @@ impl Core {
         agent: Option<&AgentId>,
     ) -> Option<Arc<dyn ToolDefinition>> {
         let state = self.read();
-        View::new(&state, agent).resolve(name).cloned()
+        View::open(&state, agent, None).ok()?.resolve(name).cloned()
     }
 
     /// Runs `edit` on the state under the write lock; if it changed anything, bumps the

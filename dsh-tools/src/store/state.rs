@@ -181,6 +181,9 @@ pub(crate) struct RegistryState {
     pub(crate) global: Layer,
     pub(crate) scopes: HashMap<AgentId, ScopeState>,
     pub(crate) approver: Option<Arc<dyn Approver>>,
+    /// Whether a call naming an agent without a live scope sees the global layer (otherwise it
+    /// is refused as `UNKNOWN_AGENT`).
+    pub(crate) unscoped_agents_see_global: bool,
     /// Emptied by every change.
     pub(crate) schemas: SchemaCache,
 }
@@ -211,6 +214,7 @@ impl RegistryState {
             global: Layer::default(),
             scopes: HashMap::new(),
             approver: None,
+            unscoped_agents_see_global: false,
             schemas: SchemaCache::default(),
         }
     }

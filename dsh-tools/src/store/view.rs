@@ -49,6 +49,26 @@ impl HookPlan {
     }
 }
 
+/// Why no view of a scope could be opened: scopes fail closed, so nothing is answered from a
+/// wider view instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Closed {
+    /// The scope the handle was made for (or an ancestor of it) was disposed.
+    Disposed,
+    /// The agent has no live scope, and unscoped agents do not see the global layer.
+    UnknownAgent,
+}
+
+impl Closed {
+    /// The error a call through the closed view ends with.
+    pub(crate) fn error(self, agent: &AgentId) -> crate::error::ToolError {
+        match self {
+            Self::Disposed => crate::error::ToolError::scope_disposed(agent.as_str()),
+            Self::UnknownAgent => crate::error::ToolError::unknown_agent(agent.as_str()),
+        }
+    }
+}
+
 /// The registry seen from one scope (or from the global layer).
 pub(crate) struct View<'s> {
     state: &'s RegistryState,
@@ -70,6 +90,29 @@ impl<'s> View<'s> {
             })
             .unwrap_or_default();
         Self { state, chain }
+    }
+
+    /// The view of `agent`'s scope — of the scope instance `instance` when a scope handle asks —
+    /// or of the global layer without an agent; refused when that scope is gone.
+    #[inline]
+    pub(crate) fn open(
+        state: &'s RegistryState,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+    ) -> Result<Self, Closed> {
+        let Some(agent) = agent else {
+            return Ok(Self::new(state, None));
+        };
+        match state.scopes.get(agent) {
+            Some(scope) if instance.is_none_or(|instance| instance == scope.instance) => {
+                Ok(Self::new(state, Some(agent)))
+            }
+            // The handle's scope is gone (another scope of the same agent may exist now).
+            Some(_) => Err(Closed::Disposed),
+            None if instance.is_some() => Err(Closed::Disposed),
+            None if state.unscoped_agents_see_global => Ok(Self::new(state, None)),
+            None => Err(Closed::UnknownAgent),
+        }
     }
 
     /// The definition `name` resolves to here.
