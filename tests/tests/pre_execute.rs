@@ -183,6 +183,7 @@ async fn listeners_see_the_frozen_call() {
         .arguments(Schema::object().required("k", Schema::integer()))
         .handler(|_, _| async { Ok(json!("ok")) });
     let registry = registry_with([tool]);
+    let _scope = registry.create_scope("a", None).expect("the agent's scope");
     let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}))
         .execution()
         .token();
