@@ -21,9 +21,11 @@
 //! that skips post-execute (the finalizer, the result budget and observers still run). Every
 //! error result carries a code: the error's own `{name, code}`, else the code of what failed.
 //!
-//! This file owns the order; each phase lives in its own module. A call no hook applies to (and
-//! with no span to record) runs the phases that can do anything for it, in the same order, on
-//! `short_path`.
+//! This file owns the order and the hook phases (2, 4 to 8, 11, 14); each phase's work lives in
+//! its own module. The phases a call runs whether or not hooks apply — 3, 9, 10, and 12 with 13 —
+//! are the functions of `phases.rs`, which both this path and the short path call in this order.
+//! A call no hook applies to (and with no span to record) takes the short path (`short_path.rs`),
+//! which runs those functions back to back; any other call runs `run_phases`, boxed.
 
 pub(crate) mod call;
 pub(crate) mod call_observer;
@@ -36,6 +38,7 @@ pub(crate) mod guard;
 pub(crate) mod normalize;
 pub(crate) mod observer;
 pub(crate) mod output;
+pub(crate) mod phases;
 pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
 pub(crate) mod result_budget;
@@ -147,8 +150,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
     let mut result = match decide_and_dispatch(call, plan).await {
         Stage::Final(result) => result,
         Stage::Post(mut result) => {
-            result.prepend_additional_contexts(execution.take_deferred());
-            normalize::supersede_if_cancelled(call, &mut result);
+            phases::after_dispatch(call, &mut result);
             if let Some(hooks) = &plan.post_execute {
                 result = match post_execute(call, Arc::clone(hooks), result).await {
                     Ok(result) => result,
@@ -159,8 +161,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
             result
         }
     };
-    finalize::finalize(call.definition.as_ref(), execution, &mut result);
-    result_budget::apply(call.definition.as_deref(), execution, &mut result);
+    phases::finish(call, &mut result);
     if let Some(observers) = &plan.observers {
         observer::notify(observers, execution, &result);
     }
@@ -174,8 +175,8 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
 /// Phases 3 to 9.
 async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     let execution = call.execution();
-    if execution.is_cancelled() {
-        return Stage::Final(failed(execution, ToolError::aborted_before_dispatch()));
+    if let Err(aborted) = phases::before_dispatch(call) {
+        return Stage::Final(aborted);
     }
 
     let decision = match &plan.pre_execute {
@@ -221,8 +222,8 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         }
     }
 
-    if execution.is_cancelled() {
-        return Stage::Post(failed(execution, ToolError::aborted_before_dispatch()));
+    if let Err(aborted) = phases::before_dispatch(call) {
+        return Stage::Post(aborted);
     }
 
     match &plan.wrappers {
