@@ -418,7 +418,10 @@ async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
     assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
     let result = scope.execute(call("own")).await;
     assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
-    assert_eq!(only_text(&result), "Error: agent scope \"agent\" was disposed");
+    assert_eq!(
+        only_text(&result),
+        "Error: agent scope \"agent\" was disposed"
+    );
     assert!(scope.schemas().is_empty());
     assert!(scope.get("g").is_none() && scope.get("own").is_none());
     assert!(
@@ -473,9 +476,7 @@ fn a_disposed_scope_handle_refuses_new_registrations_even_after_recreation() {
 async fn an_old_handle_of_a_restricted_scope_runs_nothing_after_dispose() {
     let registry = registry_with([ok_tool("read"), ok_tool("add_comment")]);
     let reviewer = registry.create_scope("reviewer", None).unwrap();
-    let _ = reviewer
-        .restrict(ToolRestriction::allow(["read"]))
-        .unwrap();
+    let _ = reviewer.restrict(ToolRestriction::allow(["read"])).unwrap();
     assert_eq!(visible(&reviewer), ["read"]);
     assert!(reviewer.dispose());
 
@@ -500,7 +501,10 @@ async fn a_child_refuses_once_its_parent_is_disposed() {
     assert!(!child.is_active());
     let result = child.execute(call("g")).await;
     assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
-    assert_eq!(only_text(&result), "Error: agent scope \"child\" was disposed");
+    assert_eq!(
+        only_text(&result),
+        "Error: agent scope \"child\" was disposed"
+    );
     assert!(child.schemas().is_empty());
     let error = child.register(ok_tool("late")).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::ScopeDisposed);
@@ -521,7 +525,10 @@ async fn a_disposed_handle_refuses_even_when_its_agent_has_a_new_scope() {
     let _ = old.register(ok_tool("old_only")).unwrap();
     old.dispose();
     let new = registry.create_scope("a", None).unwrap();
-    assert_eq!(old.execute(call("g")).await.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(
+        old.execute(call("g")).await.error_code(),
+        Some(codes::SCOPE_DISPOSED)
+    );
     assert!(old.schemas().is_empty());
     assert!(old.get("g").is_none());
     assert_eq!(only_text(&new.execute(call("g")).await), "ok");

@@ -1,11 +1,16 @@
-//! The base of the `execute` chain: runs the tool body for real.
+//! The steps of dispatch (phase 9, in the order of `phases::dispatch_steps`) and the base of the
+//! `execute` chain.
 //!
-//! Resolves the tool again (it may have been disposed since the call started), refuses malformed
-//! raw arguments, runs the body under a panic catcher and turns its value into a result through
-//! the output contract. With a layer's replacement token, the body watches a child of the
-//! caller's token that the replacement also cancels, so either one stops it. A body with a time
-//! budget (its definition's, or the registry's default) runs under its deadline (`deadline.rs`);
-//! any other body runs to completion once started.
+//! The steps: resolve the tool again (it may have been disposed since the call started) and
+//! refuse malformed raw arguments ([`runnable_definition`]), start the body under a panic catcher
+//! — under its deadline (`deadline.rs`) when it has a time budget (its definition's, or the
+//! registry's default), else to completion ([`start`]) — and turn its outcome into a result
+//! through the output contract ([`body_result`]).
+//!
+//! The base of the chain ([`dispatch`], [`dispatch_replaced`]) is what the innermost `execute`
+//! layer's `next` runs, and what the full path runs when there is no layer. With a layer's
+//! replacement token, the body watches a child of the caller's token that the replacement also
+//! cancels, so either one stops it.
 
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
@@ -26,9 +31,9 @@ use crate::hooks::wrapper::{DispatchRequest, Innermost, LayerResult};
 use crate::pipeline::deadline;
 use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
+use crate::pipeline::phases;
 use crate::result::ToolExecutionResult;
 
-/// Dispatches with the caller's token.
 /// Dispatch as the innermost `execute` layer's `next` reaches it.
 pub(crate) static INNERMOST: Innermost = Innermost {
     dispatch: dispatch_request,
@@ -46,15 +51,16 @@ fn dispatch_request(request: DispatchRequest) -> BoxFuture<'static, LayerResult>
     }
 }
 
+/// The base of the `execute` chain, with the caller's token: the pre-dispatch check again (a
+/// layer may have waited), then [`phases::dispatch`].
 pub(crate) async fn dispatch(call: &CallContext) -> ToolExecutionResult {
-    let execution = call.execution();
-    if execution.is_cancelled() {
-        return failed(execution, ToolError::aborted_before_dispatch());
+    if let Err(aborted) = phases::before_dispatch(call) {
+        return aborted;
     }
-    run_body(call, &call.run).await
+    phases::dispatch(call, &call.run).await
 }
 
-/// Dispatches with a layer's `replacement` token, fused with the caller's.
+/// The base of the `execute` chain with a layer's `replacement` token, fused with the caller's.
 pub(crate) async fn dispatch_replaced(
     call: &CallContext,
     replacement: CancellationToken,
@@ -65,37 +71,8 @@ pub(crate) async fn dispatch_replaced(
         return failed(execution, ToolError::aborted_before_dispatch());
     }
     let run = ToolRun::new(execution.clone(), Some(fused.clone()));
-    watching(run_body(call, &run), &replacement, &fused).await
-}
-
-/// Resolves the tool again and runs its body with `run`.
-///
-/// Written as a function returning an `async` block rather than an `async fn`, and with nothing
-/// but the definition and the body's own future alive across the `await`: an `async fn` would
-/// copy its arguments into a second slot, and this future is part of every call's.
-#[expect(
-    clippy::manual_async_fn,
-    reason = "an `async fn` would copy its arguments into a second slot of the future"
-)]
-pub(crate) fn run_body<'a>(
-    call: &'a CallContext,
-    run: &'a ToolRun,
-) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
-    async move {
-        let definition = match runnable_definition(call) {
-            Ok(definition) => definition,
-            Err(refused) => return refused,
-        };
-        let outcome = {
-            let started = start(&**definition, run, None);
-            match started {
-                Ok(body) => body,
-                Err(message) => return body_result(&**definition, run, Err(message)),
-            }
-        }
-        .await;
-        body_result(&**definition, run, outcome)
-    }
+    let body = phases::dispatch(call, &run);
+    watching(body, &replacement, &fused).await
 }
 
 /// The definition the call dispatches to, or the result that refuses it: the tool is gone, or

@@ -21,9 +21,11 @@
 //! that skips post-execute (the finalizer, the result budget and observers still run). Every
 //! error result carries a code: the error's own `{name, code}`, else the code of what failed.
 //!
-//! This file owns the order; each phase lives in its own module. A call no hook applies to (and
-//! with no span to record) runs the phases that can do anything for it, in the same order, on
-//! `short_path`.
+//! This file owns the order and the hook phases (2, 4 to 8, 11, 14); each phase's work lives in
+//! its own module. The phases a call runs whether or not hooks apply — 3, 9, 10, and 12 with 13 —
+//! are the functions of `phases.rs`, which both this path and the short path call in this order.
+//! A call no hook applies to (and with no span to record) takes the short path (`short_path.rs`),
+//! which runs those functions back to back; any other call runs `run_phases`, boxed.
 
 pub(crate) mod ask;
 pub(crate) mod deadline;
@@ -33,6 +35,7 @@ pub(crate) mod finalize;
 pub(crate) mod host;
 pub(crate) mod normalize;
 pub(crate) mod output;
+pub(crate) mod phases;
 pub(crate) mod post_execute;
 pub(crate) mod result_budget;
 pub(crate) mod short_path;
@@ -56,6 +59,7 @@ use crate::hooks::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::hooks::wrapper::{DispatchRequest, Next};
 use crate::hooks::{guard, observer};
+use crate::ids::AgentId;
 use crate::pipeline::ask::{AskVerdict, resolve_ask};
 use crate::pipeline::failure::{
     HookPhase, denied, failed, hook_failed, hook_failed_result, hook_panicked,
@@ -63,7 +67,6 @@ use crate::pipeline::failure::{
 use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
 use crate::result::ToolExecutionResult;
-use crate::ids::AgentId;
 use crate::store::core::Core;
 use crate::store::view::{Closed, HookPlan, View};
 
@@ -98,7 +101,10 @@ pub(crate) fn execute(
     let (definition, plan, generation) = match captured {
         Ok(captured) => captured,
         Err(closed) => {
-            let agent = execution.agent().cloned().unwrap_or_else(|| AgentId::new(""));
+            let agent = execution
+                .agent()
+                .cloned()
+                .unwrap_or_else(|| AgentId::new(""));
             let result = failed(&execution, closed.error(&agent));
             if let Some(span) = span {
                 span.finish(&result);
@@ -167,8 +173,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
     let mut result = match decide_and_dispatch(call, plan).await {
         Stage::Final(result) => result,
         Stage::Post(mut result) => {
-            result.prepend_additional_contexts(execution.take_deferred());
-            normalize::supersede_if_cancelled(call, &mut result);
+            phases::after_dispatch(call, &mut result);
             if let Some(hooks) = &plan.post_execute {
                 result = match post_execute(call, Arc::clone(hooks), result).await {
                     Ok(result) => result,
@@ -179,8 +184,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
             result
         }
     };
-    finalize::finalize(call.definition.as_ref(), execution, &mut result);
-    result_budget::apply(call.definition.as_deref(), execution, &mut result);
+    phases::finish(call, &mut result);
     if let Some(observers) = &plan.observers {
         observer::notify(observers, execution, &result);
     }
@@ -194,8 +198,8 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
 /// Phases 3 to 9.
 async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     let execution = call.execution();
-    if execution.is_cancelled() {
-        return Stage::Final(failed(execution, ToolError::aborted_before_dispatch()));
+    if let Err(aborted) = phases::before_dispatch(call) {
+        return Stage::Final(aborted);
     }
 
     let decision = match &plan.pre_execute {
@@ -241,8 +245,8 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         }
     }
 
-    if execution.is_cancelled() {
-        return Stage::Post(failed(execution, ToolError::aborted_before_dispatch()));
+    if let Err(aborted) = phases::before_dispatch(call) {
+        return Stage::Post(aborted);
     }
 
     match &plan.wrappers {

@@ -1,23 +1,20 @@
 //! The future every call returns, and the short path it runs for a call no hook applies to and
 //! with no span to record.
 //!
-//! Of the pipeline's phases only these can do anything for such a call: the pre-dispatch
-//! cancellation check, dispatch (under its deadline when the tool has a time budget), deferred
-//! contexts and cancellation superseding a success, the captured finalizer and the result
-//! budget. They run here in the same order as on the full path
-//! (`pipeline::run_phases`), with dispatch's steps (`dispatch::run_body`) written out rather than
-//! awaited as a nested future: the call's future then holds little more than the body's own, and
-//! the result is not handed up through one more `Poll` on its way to the caller. Calls with hooks
-//! run the full pipeline, boxed, inside the same future.
+//! Such a call runs the phases of `phases.rs` that can do anything for it — the pre-dispatch
+//! cancellation check, dispatch, deferred contexts and cancellation superseding a success, the
+//! finalizer and the result budget — back to back, through the same functions as the full path
+//! (`pipeline::run_phases`), which runs its hooks between them. What is left here is what makes
+//! the path short: the route is decided when the call is made, the call is dispatched as the only
+//! one that can see its execution (so a body that takes its arguments by value is handed them),
+//! and the whole call is one future holding little more than the body's own. Calls with hooks run
+//! the full pipeline, boxed, inside the same future.
 
-use std::borrow::Cow;
 use std::future::Future;
 
 use crate::call::context::CallContext;
-use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::pipeline::failure::failed;
-use crate::pipeline::{dispatch, finalize, normalize, result_budget};
+use crate::pipeline::phases;
 use crate::result::ToolExecutionResult;
 
 /// Which path a call takes, decided when it is captured.
@@ -40,54 +37,23 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
             Route::Short(call) => call,
             Route::Hooked(hooked) => return hooked.await,
         };
+        // A labelled block rather than a `match` on the check: the scrutinee of a `match` would
+        // stay in the future across the `await` in its arm.
         let mut result = 'dispatched: {
-            if call.execution().is_cancelled() {
-                break 'dispatched failed(call.execution(), ToolError::aborted_before_dispatch());
+            if let Err(aborted) = phases::before_dispatch(call) {
+                break 'dispatched aborted;
             }
-            // The definition captured at the start when nothing changed since, else a fresh one:
-            // only the captured one, which this call alone can see, is handed the arguments.
-            let (fresh, by_value) = match dispatch::runnable_definition(call) {
-                Ok(Cow::Borrowed(definition)) => (None, definition.takes_arguments_by_value()),
-                Ok(Cow::Owned(definition)) => (Some(definition), false),
-                Err(refused) => break 'dispatched refused,
-            };
-            // Nothing watches this call (no hook, observer or span) and the definition reads
-            // nothing of the execution's arguments: the conversion may take them.
-            let arguments = if by_value {
-                call.run.execution_mut().take_arguments()
-            } else {
-                None
-            };
-            let call = &*call;
-            let Some(definition) = fresh.as_ref().or(call.definition.as_ref()) else {
-                break 'dispatched dispatch::unknown_tool_result(call);
-            };
-            let outcome = {
-                let started = dispatch::start(&**definition, &call.run, arguments);
-                match started {
-                    Ok(body) => body,
-                    Err(message) => {
-                        break 'dispatched dispatch::body_result(
-                            &**definition,
-                            &call.run,
-                            Err(message),
-                        );
-                    }
-                }
-            }
-            .await;
-            let execution = call.execution();
-            let mut result = dispatch::body_result(&**definition, &call.run, outcome);
-            if execution.has_deferred() {
-                result.prepend_additional_contexts(execution.take_deferred());
-            }
-            normalize::supersede_if_cancelled(call, &mut result);
+            // Nothing watches this call (no hook, observer or span): a definition that reads
+            // nothing of the execution's arguments may take them.
+            let mut result = phases::dispatch_steps!(
+                &*call,
+                &call.run,
+                give_up_arguments: call.run.execution_mut().take_arguments()
+            );
+            phases::after_dispatch(call, &mut result);
             result
         };
-        let call = &*call;
-        let execution = call.execution();
-        finalize::finalize(call.definition.as_ref(), execution, &mut result);
-        result_budget::apply(call.definition.as_deref(), execution, &mut result);
+        phases::finish(call, &mut result);
         result
     }
 }

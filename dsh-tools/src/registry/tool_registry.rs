@@ -77,14 +77,15 @@ impl ToolRegistry {
     /// meanwhile never widens what an agent can reach. Turn it on where agent ids only label
     /// calls and the global layer is meant for all of them.
     pub fn set_unscoped_agents_see_global(&self, see_global: bool) {
-        self.core.update(|state, changes| {
-            if state.unscoped_agents_see_global != see_global {
-                state.unscoped_agents_see_global = see_global;
-                changes.changed = true;
-            }
-            Ok::<(), std::convert::Infallible>(())
-        })
-        .unwrap_or_else(|never| match never {});
+        self.core
+            .update(|state, changes| {
+                if state.unscoped_agents_see_global != see_global {
+                    state.unscoped_agents_see_global = see_global;
+                    changes.changed = true;
+                }
+                Ok::<(), std::convert::Infallible>(())
+            })
+            .unwrap_or_else(|never| match never {});
     }
 
     /// The tool `name` resolves to for `agent` (`None`: the global layer); `None` too when
