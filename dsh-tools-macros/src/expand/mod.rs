@@ -1,6 +1,7 @@
 //! Code generation, one file per generated piece: the schema builder (`schema.rs`), the
 //! conversion (`convert.rs`), the `ToolArgs` derive that assembles them (`derive.rs`), the
-//! documented schema (`docs.rs`), presenters (`present.rs`) and `#[tool]` (`tool.rs`).
+//! documented schema (`docs.rs`), presenters (`present.rs`) and `#[tool]` (`tool.rs`, with one
+//! emitter per generated piece under `tool/`).
 
 pub(crate) mod convert;
 pub(crate) mod derive;

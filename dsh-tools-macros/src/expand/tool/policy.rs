@@ -1,0 +1,222 @@
+//! The policy hints of the `Tool` impl: the kind and the MCP-style annotations, the timeout,
+//! the result budget, whether the registry may move the call's arguments, and whether calls may
+//! run concurrently. A key left out emits nothing, so the trait's default applies.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use super::model::{ToolModel, upper_camel};
+use super::signature::Param;
+use crate::attr::tool::ConcurrencySafe;
+
+/// The `ToolCallKind` of `kind = ".."` (`Other` without one), also the kind of a declarative card.
+pub(super) fn kind_tokens(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    match &model.attrs.kind {
+        Some((kind, _)) => {
+            let variant = format_ident!("{}", upper_camel(kind));
+            quote!(#private::ToolCallKind::#variant)
+        }
+        None => quote!(#private::ToolCallKind::Other),
+    }
+}
+
+/// `Tool::annotations`: the kind and the behaviour hints, `None` where not given.
+pub(super) fn expand_annotations(model: &ToolModel<'_>) -> TokenStream {
+    let (private, attrs) = (&model.private, model.attrs);
+    let kind = match &attrs.kind {
+        Some(_) => {
+            let kind = kind_tokens(model);
+            quote!(::core::option::Option::Some(#kind))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let hint = |value: Option<bool>| match value {
+        Some(flag) => quote!(::core::option::Option::Some(#flag)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (read_only, destructive, idempotent, open_world) = (
+        hint(attrs.read_only),
+        hint(attrs.destructive),
+        hint(attrs.idempotent),
+        hint(attrs.open_world),
+    );
+    quote! {
+        fn annotations() -> #private::ToolAnnotations {
+            #private::ToolAnnotations {
+                title: ::core::option::Option::None,
+                kind: #kind,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            }
+        }
+    }
+}
+
+/// `TIMEOUT_MS` of `timeout_ms = ..`, spanned on the value.
+pub(super) fn expand_timeout(model: &ToolModel<'_>) -> TokenStream {
+    let Some((ms, span)) = model.attrs.timeout_ms else {
+        return TokenStream::new();
+    };
+    quote_spanned! {span=>
+        const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
+    }
+}
+
+/// `MAX_RESULT_CHARS` of `max_result_chars = ..`, spanned on the value.
+pub(super) fn expand_max_result_chars(model: &ToolModel<'_>) -> TokenStream {
+    let Some((chars, span)) = model.attrs.max_result_chars else {
+        return TokenStream::new();
+    };
+    let chars = proc_macro2::Literal::u64_unsuffixed(chars);
+    quote_spanned! {span=>
+        const MAX_RESULT_CHARS: ::core::option::Option<usize> = ::core::option::Option::Some(#chars);
+    }
+}
+
+/// `READS_CALL_ARGUMENTS = false` when the call's arguments may be moved into the tool's types.
+pub(super) fn expand_reads_call_arguments(model: &ToolModel<'_>) -> TokenStream {
+    // Only a `&ToolRun` parameter reaches the call's arguments as the model sent them (a
+    // `render = fn` gets the value alone, and no finalizer is generated), so a function without
+    // one lets the registry move the arguments into its types instead of copying them; a
+    // function without arguments has nothing to move.
+    let moves_arguments =
+        !model.fields.is_empty() && !model.params.iter().any(|param| matches!(param, Param::Run));
+    if !moves_arguments {
+        return TokenStream::new();
+    }
+    quote!(
+        const READS_CALL_ARGUMENTS: bool = false;
+    )
+}
+
+/// `Tool::concurrency_safe` of `concurrency_safe` (always) or `concurrency_safe = classifier`.
+pub(super) fn expand_concurrency(model: &ToolModel<'_>) -> TokenStream {
+    let Some(safe) = &model.attrs.concurrency_safe else {
+        return TokenStream::new();
+    };
+    let body = match safe {
+        ConcurrencySafe::Always => quote!(true),
+        ConcurrencySafe::Classifier(path) => quote!(#path(__args)),
+    };
+    quote! {
+        fn concurrency_safe(&self, __args: &Self::Args) -> bool {
+            let _ = __args;
+            #body
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+    use crate::expand::tool::model::sample;
+    use crate::expand::tool::signature::ToolItem;
+
+    fn item(attr: TokenStream) -> ToolItem {
+        sample::item(
+            attr,
+            syn::parse_quote!(
+                /// D.
+                async fn f(path: String) {}
+            ),
+        )
+    }
+
+    #[test]
+    fn the_timeout_carries_its_value() {
+        let item = item(quote!(timeout_ms = 1500));
+        assert_eq!(
+            expand_timeout(&sample::model(&item)).to_string(),
+            quote!(
+                const TIMEOUT_MS: ::core::option::Option<u64> =
+                    ::core::option::Option::Some(1500u64);
+            )
+            .to_string()
+        );
+        assert!(expand_timeout(&sample::model(&self::item(quote!()))).is_empty());
+    }
+
+    #[test]
+    fn the_result_budget_is_an_unsuffixed_usize() {
+        let item = item(quote!(max_result_chars = 2000));
+        assert_eq!(
+            expand_max_result_chars(&sample::model(&item)).to_string(),
+            quote!(
+                const MAX_RESULT_CHARS: ::core::option::Option<usize> =
+                    ::core::option::Option::Some(2000);
+            )
+            .to_string()
+        );
+        assert!(expand_max_result_chars(&sample::model(&self::item(quote!()))).is_empty());
+    }
+
+    #[test]
+    fn annotations_carry_the_kind_and_hints() {
+        let item = item(quote!(kind = "read", read_only = true, open_world = false));
+        let annotations = expand_annotations(&sample::model(&item));
+        let expected = quote! {
+            kind: ::core::option::Option::Some(::dsh_tools::__private::ToolCallKind::Read),
+            read_only: ::core::option::Option::Some(true),
+            destructive: ::core::option::Option::None,
+            idempotent: ::core::option::Option::None,
+            open_world: ::core::option::Option::Some(false),
+        };
+        assert!(sample::contains(&annotations, expected), "{annotations}");
+
+        let plain = expand_annotations(&sample::model(&self::item(quote!())));
+        assert!(sample::contains(
+            &plain,
+            quote!(kind: ::core::option::Option::None,)
+        ));
+        assert_eq!(
+            kind_tokens(&sample::model(&self::item(quote!()))).to_string(),
+            quote!(::dsh_tools::__private::ToolCallKind::Other).to_string()
+        );
+    }
+
+    #[test]
+    fn arguments_move_unless_the_run_is_a_parameter() {
+        let moves = expand_reads_call_arguments(&sample::model(&item(quote!())));
+        assert_eq!(
+            moves.to_string(),
+            quote!(
+                const READS_CALL_ARGUMENTS: bool = false;
+            )
+            .to_string()
+        );
+        let reads = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn f(run: &ToolRun, path: String) {}
+            ),
+        );
+        assert!(expand_reads_call_arguments(&sample::model(&reads)).is_empty());
+        let none = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn f() {}
+            ),
+        );
+        assert!(expand_reads_call_arguments(&sample::model(&none)).is_empty());
+    }
+
+    #[test]
+    fn concurrency_is_always_or_classified() {
+        let always = expand_concurrency(&sample::model(&item(quote!(concurrency_safe))));
+        assert!(sample::contains(&always, quote!(let _ = __args; true)));
+        let item = item(quote!(concurrency_safe = only_reads));
+        let classified = expand_concurrency(&sample::model(&item));
+        assert!(sample::contains(
+            &classified,
+            quote!(let _ = __args; only_reads(__args))
+        ));
+        assert!(expand_concurrency(&sample::model(&self::item(quote!()))).is_empty());
+    }
+}
