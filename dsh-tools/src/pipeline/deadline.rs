@@ -25,7 +25,7 @@ use crate::call::definition::ToolDefinition;
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
-use crate::pipeline::dispatch::{BodyOutcome, start_body};
+use crate::pipeline::body::{BodyOutcome, start_body};
 
 /// Runs `definition`'s body for `run` within `budget_ms`, then the grace (`arguments` as for
 /// [`start_body`]). The outcome is the

@@ -26,8 +26,9 @@ use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
-use crate::future::{BoxFuture, CatchUnwind, catch_panic};
+use crate::future::{BoxFuture, CatchUnwind};
 use crate::hooks::wrapper::{DispatchRequest, Innermost, LayerResult};
+use crate::pipeline::body::{BodyOutcome, start_body};
 use crate::pipeline::deadline;
 use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
@@ -116,9 +117,6 @@ pub(crate) fn enforced_budget(
         .enforced_budget(definition.timeout_ms())
 }
 
-/// What a body ends with: its value or error, or the message of its panic.
-pub(crate) type BodyOutcome = Result<Result<Value, ToolError>, String>;
-
 /// A started body: polled as it is, or under its deadline (boxed, with its timer, so that calls
 /// without a budget do not carry one).
 pub(crate) enum Started<'a> {
@@ -155,23 +153,6 @@ pub(crate) fn start<'a>(
             definition, run, budget_ms, arguments,
         ))),
     }
-}
-
-/// Marks the body as started and calls the definition's `execute` (`execute_owned` with
-/// `arguments` taken out of the execution), catching a panic before the future is even
-/// returned.
-#[inline]
-pub(crate) fn start_body<'a>(
-    definition: &'a dyn ToolDefinition,
-    run: &'a ToolRun,
-    arguments: Option<Value>,
-) -> Result<BoxFuture<'a, Result<Value, ToolError>>, String> {
-    let execution = run.execution();
-    execution.mark_body_invoked();
-    catch_panic(|| match arguments {
-        Some(arguments) => definition.execute_owned(arguments, run),
-        None => definition.execute(execution.arguments(), run),
-    })
 }
 
 /// What the body's outcome (or its panic) becomes: a failure, `ABORTED` when the body's token was

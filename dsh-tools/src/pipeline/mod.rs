@@ -28,6 +28,7 @@
 //! which runs those functions back to back; any other call runs `run_phases`, boxed.
 
 pub(crate) mod ask;
+pub(crate) mod body;
 pub(crate) mod deadline;
 pub(crate) mod dispatch;
 pub(crate) mod failure;
