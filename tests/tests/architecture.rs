@@ -236,7 +236,8 @@ fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
             let at = from + found;
             from = at + keyword.len();
             let before = at.checked_sub(1).map(|i| bytes[i]);
-            if is_ident(before) || before == Some(b'$') || before == Some(b':') {
+            // `$crate::` inside a macro of the crate names the crate too.
+            if is_ident(before) || before == Some(b':') {
                 continue;
             }
             let mut base: Vec<String> = match keyword {

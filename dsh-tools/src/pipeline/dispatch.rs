@@ -1,25 +1,18 @@
-//! The steps of dispatch (phase 9, in the order of `phases::dispatch_steps`) and the base of the
-//! `execute` chain.
+//! The steps of dispatch (phase 9, in the order of `phases::dispatch_steps`).
 //!
 //! The steps: resolve the tool again (it may have been disposed since the call started) and
 //! refuse malformed raw arguments ([`runnable_definition`]), start the body under a panic catcher
 //! — under its deadline (`deadline.rs`) when it has a time budget (its definition's, or the
 //! registry's default), else to completion ([`start`]) — and turn its outcome into a result
 //! through the output contract ([`body_result`]).
-//!
-//! The base of the chain ([`dispatch`], [`dispatch_replaced`]) is what the innermost `execute`
-//! layer's `next` runs, and what the full path runs when there is no layer. With a layer's
-//! replacement token, the body watches a child of the caller's token that the replacement also
-//! cancels, so either one stops it.
 
 use std::borrow::Cow;
-use std::future::{Future, poll_fn};
-use std::pin::{Pin, pin};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 use crate::call::context::CallContext;
 use crate::call::definition::ToolDefinition;
@@ -27,54 +20,11 @@ use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind};
-use crate::hooks::wrapper::{DispatchRequest, Innermost, LayerResult};
 use crate::pipeline::body::{BodyOutcome, start_body};
 use crate::pipeline::deadline;
 use crate::pipeline::failure::{failed, tool_failed};
 use crate::pipeline::output::rendered_success;
-use crate::pipeline::phases;
 use crate::result::ToolExecutionResult;
-
-/// Dispatch as the innermost `execute` layer's `next` reaches it.
-pub(crate) static INNERMOST: Innermost = Innermost {
-    dispatch: dispatch_request,
-    adopt: crate::pipeline::normalize::adopt,
-};
-
-/// Dispatches `request` with its token (the caller's, or a layer's replacement). Two futures
-/// rather than one that can do both: the common one stays small.
-fn dispatch_request(request: DispatchRequest) -> BoxFuture<'static, LayerResult> {
-    match request.signal {
-        None => Box::pin(async move { Ok(dispatch(&request.call).await) }),
-        Some(replacement) => {
-            Box::pin(async move { Ok(dispatch_replaced(&request.call, replacement).await) })
-        }
-    }
-}
-
-/// The base of the `execute` chain, with the caller's token: the pre-dispatch check again (a
-/// layer may have waited), then [`phases::dispatch`].
-pub(crate) async fn dispatch(call: &CallContext) -> ToolExecutionResult {
-    if let Err(aborted) = phases::before_dispatch(call) {
-        return aborted;
-    }
-    phases::dispatch(call, &call.run).await
-}
-
-/// The base of the `execute` chain with a layer's `replacement` token, fused with the caller's.
-pub(crate) async fn dispatch_replaced(
-    call: &CallContext,
-    replacement: CancellationToken,
-) -> ToolExecutionResult {
-    let execution = call.execution();
-    let fused = execution.signal().child_token();
-    if fused.is_cancelled() || replacement.is_cancelled() {
-        return failed(execution, ToolError::aborted_before_dispatch());
-    }
-    let run = ToolRun::new(execution.clone(), Some(fused.clone()));
-    let body = phases::dispatch(call, &run);
-    watching(body, &replacement, &fused).await
-}
 
 /// The definition the call dispatches to, or the result that refuses it: the tool is gone, or
 /// the raw arguments could not be parsed.
@@ -187,24 +137,4 @@ fn body_panicked(execution: &ToolExecution, message: &str) -> ToolExecutionResul
         "tool body panicked: {message}"
     );
     failed(execution, ToolError::panicked(execution.name(), message))
-}
-
-/// Awaits `body`, cancelling `fused` as soon as `replacement` is cancelled, and keeps polling the
-/// body until it finishes.
-async fn watching<F: Future>(
-    body: F,
-    replacement: &CancellationToken,
-    fused: &CancellationToken,
-) -> F::Output {
-    let mut body = pin!(body);
-    let mut replaced = pin!(replacement.cancelled());
-    let mut forwarded = false;
-    poll_fn(|cx| {
-        if !forwarded && replaced.as_mut().poll(cx).is_ready() {
-            forwarded = true;
-            fused.cancel();
-        }
-        body.as_mut().poll(cx)
-    })
-    .await
 }

@@ -34,6 +34,7 @@ pub(crate) mod dispatch;
 pub(crate) mod failure;
 pub(crate) mod finalize;
 pub(crate) mod host;
+pub(crate) mod innermost;
 pub(crate) mod normalize;
 pub(crate) mod output;
 pub(crate) mod phases;
@@ -251,11 +252,13 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     }
 
     match &plan.wrappers {
-        None => Stage::Post(dispatch::dispatch(call).await),
+        None => Stage::Post(innermost::dispatch(call).await),
         Some(layers) => {
             let request = DispatchRequest::new(call.clone());
-            match CatchUnwind::new(Next::new(Arc::clone(layers), &dispatch::INNERMOST).run(request))
-                .await
+            match CatchUnwind::new(
+                Next::new(Arc::clone(layers), &innermost::INNERMOST).run(request),
+            )
+            .await
             {
                 Ok(Ok(result)) => Stage::Post(result),
                 Ok(Err(error)) => Stage::Final(hook_failed_result(execution, error)),

@@ -22,7 +22,7 @@ macro_rules! layer_api {
             #[doc = $register_doc]
             pub fn register(
                 &self,
-                tool: impl $crate::registry::IntoToolDefinition,
+                tool: impl $crate::registry::into_definition::IntoToolDefinition,
             ) -> ::std::result::Result<
                 $crate::store::registration::Registration,
                 $crate::store::error::RegistryError,
@@ -45,11 +45,11 @@ macro_rules! layer_api {
             >
             where
                 I: ::std::iter::IntoIterator,
-                I::Item: $crate::registry::IntoToolDefinition,
+                I::Item: $crate::registry::into_definition::IntoToolDefinition,
             {
                 let definitions = tools
                     .into_iter()
-                    .map($crate::registry::IntoToolDefinition::into_definition);
+                    .map($crate::registry::into_definition::IntoToolDefinition::into_definition);
                 self.core
                     .register_tools(self.place(), definitions.collect())
             }
