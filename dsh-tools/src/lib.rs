@@ -39,8 +39,8 @@
 //! [`ToolArgs`] describes any value a tool exchanges with the model: the standard types implement
 //! it and `#[derive(ToolArgs)]` implements it for yours. Its schema is what the model is told, its
 //! specialized check and the schema interpreter ([`schema`]) are what is enforced, and its
-//! conversion is what the body receives; the three never disagree. See the README for the full
-//! list of keys and type rules.
+//! conversion is what the body receives; the three never disagree. The full list of keys and type
+//! rules is `docs/authoring.md` in the repository.
 //!
 //! # The crate root
 //! What a first tool needs: the macros ([`tool`], [`ToolArgs`]), the traits they implement
