@@ -51,13 +51,6 @@ pub(crate) fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// How many bytes [`push_quoted`] writes for `text` at most, to size buffers.
-#[inline]
-pub(crate) fn quoted_len_bound(text: &str) -> usize {
-    // A cut keeps at most 64 characters of at most 4 bytes each, plus the marker.
-    text.len().min(MAX_QUOTED_CHARS * 4 + 32)
-}
-
 /// The kept prefix and the number of characters cut, when `text` is too long to quote whole.
 #[inline]
 fn quote_cut(text: &str) -> Option<(&str, usize)> {

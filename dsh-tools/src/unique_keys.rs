@@ -243,7 +243,7 @@ mod tests {
     fn repeats(text: &str) -> Vec<String> {
         match parse_unique(text) {
             Err(ParseError::RepeatedKeys(violations)) => {
-                violations.iter().map(|v| v.message.clone()).collect()
+                violations.iter().map(|v| v.message().to_owned()).collect()
             }
             other => panic!("{text}: expected repeated keys, got {other:?}"),
         }

@@ -44,9 +44,9 @@ async fn one_undeclared_megabyte_key_is_quoted_as_a_prefix() {
         format!("Error: invalid arguments: {expected}")
     );
     let violation = &result.error().unwrap().violations()[0];
-    assert_eq!(violation.message, expected);
+    assert_eq!(violation.message(), expected);
     assert_eq!(
-        violation.path,
+        violation.path(),
         format!("{}…[+1,048,512 characters]", "k".repeat(64))
     );
 }
@@ -77,7 +77,7 @@ async fn ten_thousand_long_undeclared_keys_stay_under_the_cap() {
     assert!(
         violations
             .iter()
-            .all(|violation| violation.path.chars().count() == 64 + 18)
+            .all(|violation| violation.path().chars().count() == 64 + 18)
     );
 }
 
@@ -109,7 +109,7 @@ async fn many_long_paths_are_capped_as_a_whole() {
     assert_eq!(violations.len(), 50);
     assert!(
         violations[0]
-            .path
+            .path()
             .starts_with(&format!("00{}…[+138 characters].", "a".repeat(62)))
     );
 }
@@ -130,7 +130,7 @@ async fn a_long_value_is_excerpted_in_got_and_never_in_the_message() {
         "Error: invalid arguments: \"mode\" must be one of [\"read\",\"write\"]"
     );
     assert_eq!(
-        result.error().unwrap().violations()[0].got,
+        result.error().unwrap().violations()[0].got(),
         format!("\"{}…[+99,936 characters]", "w".repeat(64))
     );
 }

@@ -167,7 +167,7 @@ async fn repeated_keys_in_raw_arguments_are_invalid_args_naming_each_key() {
     let error = parse_arguments(raw).unwrap_err();
     assert_eq!(error.code(), Some(codes::INVALID_ARGS));
     assert_eq!(format!("Error: {}", error.message()), only_text(&result));
-    let paths: Vec<&str> = error.violations().iter().map(|v| v.path.as_str()).collect();
+    let paths: Vec<&str> = error.violations().iter().map(|v| v.path()).collect();
     assert_eq!(paths, ["text", "opts[0].k"]);
     // The same keys in different objects are not repeats.
     assert_eq!(

@@ -192,11 +192,11 @@ async fn invalid_arguments_list_every_violation_with_structure() {
     let violations = result.error().unwrap().violations();
     let paths: Vec<&str> = violations
         .iter()
-        .map(|violation| violation.path.as_str())
+        .map(|violation| violation.path())
         .collect();
     assert_eq!(paths, ["b", "a", "c"]);
-    assert_eq!(violations[1].expected, "integer");
-    assert_eq!(violations[1].got, "string");
+    assert_eq!(violations[1].expected(), "integer");
+    assert_eq!(violations[1].got(), "string");
 }
 
 #[tokio::test]

@@ -114,10 +114,10 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
         let violation = &violations.as_slice()[0];
         assert!(
             violation
-                .message
+                .message()
                 .ends_with(&format!("nests deeper than {MAX_VALIDATION_DEPTH} levels")),
             "{}",
-            violation.message
+            violation.message()
         );
         // The same shape just under the cap is valid.
         let mut shallow_schema = Schema::boolean();

@@ -194,7 +194,7 @@ fn validator_agrees_with_jsonschema_on_rendered_schemas() {
         );
         if let Err(violations) = &validated {
             prop_assert!(violations.total() > 0);
-            prop_assert!(violations.iter().all(|v| !v.message.is_empty()));
+            prop_assert!(violations.iter().all(|v| !v.message().is_empty()));
         }
         prop_assert_eq!(
             schema.validate_output(&value).is_ok(),

@@ -30,7 +30,7 @@ fn the_search_files_schema_imports_and_validates_like_the_hand_built_one() {
     let imported = Schema::from_json_schema(&workload["args_schema"]).unwrap();
     assert!(imported.is_valid(&workload["valid_args"]));
     let violations = imported.validate(&workload["invalid_args"]).unwrap_err();
-    let messages: Vec<_> = violations.iter().map(|v| v.message.as_str()).collect();
+    let messages: Vec<_> = violations.iter().map(|v| v.message()).collect();
     assert_eq!(
         messages,
         [
@@ -227,7 +227,7 @@ fn nullable_forms_refs_and_annotations_import() {
     let violations = schema
         .validate(&json!({"a": "x", "b": {}, "c": {"x": "1"}, "d": "zzz", "h": 2}))
         .unwrap_err();
-    let messages: Vec<_> = violations.iter().map(|v| v.message.as_str()).collect();
+    let messages: Vec<_> = violations.iter().map(|v| v.message()).collect();
     assert_eq!(
         messages,
         [
@@ -509,7 +509,7 @@ mod from_schemars {
                 "tags": []
             }))
             .unwrap_err();
-        let messages: Vec<_> = violations.iter().map(|v| v.message.as_str()).collect();
+        let messages: Vec<_> = violations.iter().map(|v| v.message()).collect();
         assert_eq!(
             messages,
             [

@@ -28,7 +28,7 @@ fn search_files() -> Schema {
 fn messages(schema: &Schema, value: &Value) -> Vec<String> {
     let violations = invalid(schema, value);
     assert!(!schema.is_valid(value), "is_valid disagrees with validate");
-    violations.iter().map(|v| v.message.clone()).collect()
+    violations.iter().map(|v| v.message().to_owned()).collect()
 }
 
 /// `schema.validate(value)`, which must fail, checked against the compiled schema's report.
@@ -53,7 +53,7 @@ fn search_files_invalid_payload_reports_its_three_violations_in_order() {
     let violations = invalid(&schema, &workload["invalid_args"]);
     let listed: Vec<_> = violations
         .iter()
-        .map(|v| (v.path.as_str(), v.message.as_str(), &*v.expected, &*v.got))
+        .map(|v| (v.path(), v.message(), v.expected(), v.got()))
         .collect();
     assert_eq!(
         listed,
@@ -131,7 +131,7 @@ fn missing_properties_are_reported_in_required_order() {
         .validate(&value)
         .unwrap_err()
         .iter()
-        .map(|v| v.message.clone())
+        .map(|v| v.message().to_owned())
         .collect();
     assert_eq!(compiled, expected);
     let rendered = schema.to_json_schema();
@@ -325,7 +325,7 @@ fn root_paths_for_arguments_and_output() {
     let output = schema
         .validate_output(&json!({"file": 1, "x": 2}))
         .unwrap_err();
-    let listed: Vec<_> = output.iter().map(|v| v.message.as_str()).collect();
+    let listed: Vec<_> = output.iter().map(|v| v.message()).collect();
     assert_eq!(
         listed,
         [
@@ -336,7 +336,7 @@ fn root_paths_for_arguments_and_output() {
     let list = Schema::array(Schema::object().required("k", Schema::integer())).build();
     let output = list.validate_output(&json!([{"k": 1}, {}])).unwrap_err();
     assert_eq!(
-        output.as_slice()[0].message,
+        output.as_slice()[0].message(),
         "missing required property \"value[1].k\""
     );
 }
@@ -398,7 +398,7 @@ fn long_values_are_excerpted_in_got() {
     let long = "y".repeat(1_000);
     let violations = invalid(&schema, &json!(long));
     assert_eq!(
-        violations.as_slice()[0].got,
+        violations.as_slice()[0].got(),
         format!("\"{}…[+936 characters]", "y".repeat(64))
     );
 }

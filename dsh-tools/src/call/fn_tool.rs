@@ -45,8 +45,9 @@ type PresentResult = dyn Fn(&Value, &ResultSummary<'_>) -> Option<ToolResultView
 struct Parts {
     name: String,
     description: String,
-    /// What the model is shown: the arguments' schema rendered, or a raw schema.
-    parameters: Value,
+    /// What the model is shown: the arguments' schema rendered, or a raw schema; kept in an
+    /// `Arc` so that registering the tool (and cloning it) shares it rather than copying it.
+    parameters: Arc<Value>,
     /// What every call is checked against: the same schema compiled (`None` for a raw schema).
     arguments: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
@@ -105,7 +106,7 @@ impl FnTool {
             parts: Parts {
                 name: name.into(),
                 description: description.into(),
-                parameters: none.schema().to_json_schema(),
+                parameters: Arc::new(none.schema().to_json_schema()),
                 arguments: Some(none),
                 output: None,
                 timeout_ms: None,
@@ -130,7 +131,7 @@ impl FnToolBuilder {
     #[must_use]
     pub fn arguments(mut self, schema: impl Into<Schema>) -> Self {
         let compiled = CompiledSchema::new(schema.into());
-        self.parts.parameters = compiled.schema().to_json_schema();
+        self.parts.parameters = Arc::new(compiled.schema().to_json_schema());
         self.parts.arguments = Some(compiled);
         self
     }
@@ -139,9 +140,12 @@ impl FnToolBuilder {
     /// tools whose arguments are checked elsewhere, such as a tool imported from an MCP server
     /// (the server validates its own calls), or whose schema the engine cannot enforce. The
     /// handler receives whatever the model sent. Replaces earlier [`arguments`](Self::arguments).
+    ///
+    /// A `Value` is moved into an `Arc` here; an `Arc<Value>` is shared as it is (tools with one
+    /// schema can share one copy). Either way registering the tool copies no JSON.
     #[must_use]
-    pub fn raw_parameters(mut self, parameters: Value) -> Self {
-        self.parts.parameters = parameters;
+    pub fn raw_parameters(mut self, parameters: impl Into<Arc<Value>>) -> Self {
+        self.parts.parameters = parameters.into();
         self.parts.arguments = None;
         self
     }
@@ -322,6 +326,10 @@ impl ToolDefinition for FnTool {
 
     fn parameters(&self) -> &Value {
         &self.parts.parameters
+    }
+
+    fn shared_parameters(&self) -> Arc<Value> {
+        Arc::clone(&self.parts.parameters)
     }
 
     fn timeout_ms(&self) -> Option<u64> {

@@ -2,43 +2,318 @@
 //!
 //! [`ValidationContext`] is shared by the schema interpreter and by macro-generated validators so
 //! both produce byte-identical messages. It keeps the current path as borrowed segments and only
-//! formats a path when something is reported, so a valid value costs no allocation here.
+//! writes a path down when something is reported, so a valid value costs no allocation here.
+//!
+//! A reported [`Violation`] is compact: what went wrong (its kind and the few words or numbers
+//! its sentences need) and where (the text of its parent's path and its last step), without
+//! sentences. The texts that must be copied out of the value or the schema (keys, parent paths,
+//! quoted values, bounds) go into one buffer per validation, which the violations share once the
+//! walk ends; an invalid array item under the root copies nothing at all. The path and message
+//! are written when they are read — [`Display`](fmt::Display) writes straight into its
+//! formatter, [`Violation::path`] and [`Violation::message`] keep what they wrote — so an
+//! invalid call pays for the sentences the model is shown, once, and for nothing else.
 //!
 //! Keys and values come from the model: a key on a path and a value quoted in [`Violation::got`]
 //! are cut to [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) characters with a marker saying how
 //! many were cut, so a hostile key cannot make a megabyte message.
 
-use std::borrow::Cow;
 use std::fmt::{self, Write as _};
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
+use serde::ser::SerializeStruct as _;
 use serde_json::{Number, Value};
 
-use crate::text_bounds::{MAX_QUOTED_CHARS, push_cut_marker, push_quoted, quoted_len_bound};
+use crate::text_bounds::{MAX_QUOTED_CHARS, push_cut_marker, push_quoted};
 
 /// How many violations are formatted; the rest are counted into an "and N more" tail so a
 /// hostile payload cannot produce a megabyte error.
 pub const MAX_REPORTED_VIOLATIONS: usize = 50;
 
-/// Room for this many violations is made at the first one.
-const INITIAL_VIOLATIONS: usize = 4;
+/// Room for this many violations is made at the first one: a violation is small, and growing the
+/// list (a reallocation and a copy) cost more than an all-invalid array of ten items' reports.
+const INITIAL_VIOLATIONS: usize = 16;
 
 /// One reason a value does not match its schema.
 ///
-/// `expected` and `got` are often fixed words (`integer`, `string`, `absent`), which are
-/// borrowed rather than allocated: reporting is on the path of every invalid call.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// Its four texts are read through [`path`](Self::path), [`message`](Self::message),
+/// [`expected`](Self::expected) and [`got`](Self::got); `Display` writes the message. A
+/// violation keeps what it needs to write them (see the [module docs](self)), and the path and
+/// message are written at the first read, then kept: reading a text twice gives the same text.
 pub struct Violation {
+    /// The texts written while the value was walked (keys, parent paths, quoted values, bounds),
+    /// shared by every violation of that walk; `None` when none were needed.
+    texts: Option<Arc<str>>,
+    /// The path up to the last step (the whole path for [`Leaf::Node`]).
+    parent: Text,
+    /// The last step of the path.
+    leaf: Leaf,
+    /// How the message is worded.
+    form: Form,
+    expected: Text,
+    got: Text,
+    /// The path and message, once read.
+    written: OnceLock<Box<Written>>,
+}
+
+/// A violation's path and message, written at the first read.
+#[derive(Debug)]
+struct Written {
+    path: Box<str>,
+    message: Box<str>,
+}
+
+/// A text of a violation: a fixed word, or a span of the texts its walk wrote.
+#[derive(Clone, Copy, Debug)]
+enum Text {
+    Static(&'static str),
+    /// Byte offsets into [`Violation::texts`].
+    Span(u32, u32),
+}
+
+/// The last step of a violation's path, kept apart from the path before it, so that an item of an
+/// array stores its index rather than a copy of the whole path.
+#[derive(Clone, Copy, Debug)]
+enum Leaf {
+    /// The path is the parent's text itself.
+    Node,
+    /// `<parent>[index]`.
+    Index(usize),
+    /// `<parent>.<key>`, the key (bounded) a span of the texts.
+    Key(u32, u32),
+    /// `<key>` alone: a top-level key of the arguments.
+    BareKey(u32, u32),
+}
+
+/// How a violation's message is worded around its quoted path `"p"`.
+#[derive(Clone, Copy, Debug)]
+enum Form {
+    /// `"p" must be a string`, `"p" must be an object or null`.
+    Type { wanted: JsonType, or_null: bool },
+    /// `"p" must be a finite JSON number`.
+    NotFinite,
+    /// `"p" must be an integer`.
+    NotInteger,
+    /// `"p" must be <expected>` (enum, const, minimum, maximum).
+    MustBe,
+    /// `"p" must be <expected> long` (minLength, maxLength).
+    MustBeLong,
+    /// `"p" must have <expected>` (minItems, maxItems).
+    MustHave,
+    /// `"p" must match the pattern <source>`, the expected text being `a match for <source>`.
+    Pattern,
+    /// `"p" must match exactly one oneOf branch (matched N)`.
+    OneOf(usize),
+    /// `"p" nests deeper than N levels`.
+    TooDeep(usize),
+    /// `missing required property "p"`.
+    Missing,
+    /// `"p" is not a declared property (additionalProperties: false)`.
+    Undeclared,
+    /// `duplicate property "p"`.
+    Duplicate,
+}
+
+/// What the pattern's expected text starts with, before the pattern's source.
+const A_MATCH_FOR: &str = "a match for ";
+
+impl Violation {
     /// Where: `opts.depth`, `include[1]`, `arguments` for the root itself.
-    pub path: String,
+    pub fn path(&self) -> &str {
+        match self.leaf {
+            // The whole path is already one text.
+            Leaf::Node => self.text(self.parent),
+            _ => &self.written().path,
+        }
+    }
+
     /// The full sentence, e.g. `"max_results" must be an integer`.
-    pub message: String,
+    pub fn message(&self) -> &str {
+        &self.written().message
+    }
+
     /// What the schema wanted, e.g. `integer`, `one of ["literal","regex"]`, `>= 1`.
-    pub expected: Cow<'static, str>,
+    pub fn expected(&self) -> &str {
+        self.text(self.expected)
+    }
+
     /// What the value had: its JSON type, or a JSON excerpt for value constraints (cut to
     /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) characters with a marker); `absent` for a
     /// missing property.
-    pub got: Cow<'static, str>,
+    pub fn got(&self) -> &str {
+        self.text(self.got)
+    }
+
+    fn text(&self, text: Text) -> &str {
+        match text {
+            Text::Static(word) => word,
+            Text::Span(start, end) => {
+                let texts = self.texts.as_deref().unwrap_or_default();
+                let span = texts.get(start as usize..end as usize);
+                debug_assert!(span.is_some(), "a violation's span lies in its texts");
+                span.unwrap_or_default()
+            }
+        }
+    }
+
+    fn written(&self) -> &Written {
+        self.written.get_or_init(|| {
+            let mut path = String::new();
+            // Writing into a `String` cannot fail.
+            let _ = self.write_path(&mut path);
+            let mut message = String::with_capacity(path.len() + 48);
+            let _ = self.write_message(&mut message);
+            Box::new(Written {
+                path: path.into_boxed_str(),
+                message: message.into_boxed_str(),
+            })
+        })
+    }
+
+    /// Writes the path.
+    fn write_path<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        let parent = self.text(self.parent);
+        match self.leaf {
+            Leaf::Node => out.write_str(parent),
+            Leaf::Index(index) => {
+                out.write_str(parent)?;
+                out.write_char('[')?;
+                out.write_str(IndexDigits::new(index).as_str())?;
+                out.write_char(']')
+            }
+            Leaf::Key(start, end) => {
+                out.write_str(parent)?;
+                out.write_char('.')?;
+                out.write_str(self.text(Text::Span(start, end)))
+            }
+            Leaf::BareKey(start, end) => out.write_str(self.text(Text::Span(start, end))),
+        }
+    }
+
+    /// Writes the message, the path written in it where it goes (or copied, once written).
+    fn write_message<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        let quoted_path = |out: &mut W| {
+            out.write_char('"')?;
+            match self.written.get() {
+                Some(written) => out.write_str(&written.path)?,
+                None => self.write_path(out)?,
+            }
+            out.write_char('"')
+        };
+        match self.form {
+            Form::Missing => {
+                out.write_str("missing required property ")?;
+                return quoted_path(out);
+            }
+            Form::Duplicate => {
+                out.write_str("duplicate property ")?;
+                return quoted_path(out);
+            }
+            _ => quoted_path(out)?,
+        }
+        match self.form {
+            Form::Type { wanted, or_null } => {
+                out.write_str(" must be ")?;
+                out.write_str(wanted.phrase())?;
+                if or_null {
+                    out.write_str(" or null")?;
+                }
+                Ok(())
+            }
+            Form::NotFinite => out.write_str(" must be a finite JSON number"),
+            Form::NotInteger => out.write_str(" must be an integer"),
+            Form::MustBe => {
+                out.write_str(" must be ")?;
+                out.write_str(self.expected())
+            }
+            Form::MustBeLong => {
+                out.write_str(" must be ")?;
+                out.write_str(self.expected())?;
+                out.write_str(" long")
+            }
+            Form::MustHave => {
+                out.write_str(" must have ")?;
+                out.write_str(self.expected())
+            }
+            Form::Pattern => {
+                let expected = self.expected();
+                out.write_str(" must match the pattern ")?;
+                out.write_str(expected.strip_prefix(A_MATCH_FOR).unwrap_or(expected))
+            }
+            Form::OneOf(matched) => {
+                write!(
+                    out,
+                    " must match exactly one oneOf branch (matched {matched})"
+                )
+            }
+            Form::TooDeep(limit) => write!(out, " nests deeper than {limit} levels"),
+            Form::Undeclared => {
+                out.write_str(" is not a declared property (additionalProperties: false)")
+            }
+            Form::Missing | Form::Duplicate => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    /// The message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.written.get() {
+            Some(written) => f.write_str(&written.message),
+            None => self.write_message(f),
+        }
+    }
+}
+
+impl fmt::Debug for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Violation")
+            .field("path", &self.path())
+            .field("message", &self.message())
+            .field("expected", &self.expected())
+            .field("got", &self.got())
+            .finish()
+    }
+}
+
+impl Clone for Violation {
+    /// Copies what the texts are written from (the shared texts are shared, not copied); the
+    /// copy writes its path and message again when they are read.
+    fn clone(&self) -> Self {
+        Self {
+            texts: self.texts.clone(),
+            parent: self.parent,
+            leaf: self.leaf,
+            form: self.form,
+            expected: self.expected,
+            got: self.got,
+            written: OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for Violation {
+    /// Two violations are equal when their four texts are.
+    fn eq(&self, other: &Self) -> bool {
+        self.path() == other.path()
+            && self.message() == other.message()
+            && self.expected() == other.expected()
+            && self.got() == other.got()
+    }
+}
+
+impl Eq for Violation {}
+
+impl Serialize for Violation {
+    /// `{"path", "message", "expected", "got"}`, the four texts.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut state = serializer.serialize_struct("Violation", 4)?;
+        state.serialize_field("path", self.path())?;
+        state.serialize_field("message", self.message())?;
+        state.serialize_field("expected", self.expected())?;
+        state.serialize_field("got", self.got())?;
+        state.end()
+    }
 }
 
 /// Every violation of one value, in the stable reporting order, capped at
@@ -83,7 +358,7 @@ impl fmt::Display for Violations {
             if index > 0 {
                 f.write_str("; ")?;
             }
-            f.write_str(&violation.message)?;
+            fmt::Display::fmt(violation, f)?;
         }
         if self.omitted > 0 {
             if !self.list.is_empty() {
@@ -285,8 +560,14 @@ impl<'v> PathStack<'v> {
         self.len == 0
     }
 
-    fn first(&self) -> Option<&Segment<'v>> {
-        self.iter().next()
+    /// The innermost segment.
+    #[inline]
+    fn last(&self) -> Option<Segment<'v>> {
+        match self.len {
+            0 => None,
+            len if len <= INLINE_PATH => Some(self.inline[len - 1]),
+            _ => self.spill.last().copied(),
+        }
     }
 
     fn iter(&self) -> impl Iterator<Item = &Segment<'v>> {
@@ -303,6 +584,9 @@ pub struct ValidationContext<'v> {
     root: PathRoot,
     path: PathStack<'v>,
     reported: Vec<Violation>,
+    /// The texts the reported violations need (their spans point here), shared by them when the
+    /// walk ends.
+    texts: String,
     omitted: usize,
 }
 
@@ -323,6 +607,7 @@ impl<'v> ValidationContext<'v> {
             root,
             path: PathStack::new(),
             reported: Vec::new(),
+            texts: String::new(),
             omitted: 0,
         }
     }
@@ -368,66 +653,46 @@ impl<'v> ValidationContext<'v> {
         if self.at_capacity() {
             return;
         }
-        let capacity = self.path_capacity();
-        let violation = new_violation(&mut self.reported);
-        violation.path = String::with_capacity(capacity);
-        write_path(self.root, &self.path, &mut violation.path);
-        describe(violation, kind, value);
+        // An item keeps its index and the text of the path to its array; any other node keeps
+        // the text of its whole path.
+        let depth = self.path.len();
+        let (parent, leaf) = match self.path.last() {
+            Some(Segment::Index(index)) => (self.path_text(depth - 1), Leaf::Index(index)),
+            _ => (self.path_text(depth), Leaf::Node),
+        };
+        let (form, expected, got) = describe(&mut self.texts, kind, value);
+        push_violation(&mut self.reported, parent, leaf, form, expected, got);
     }
 
     /// Reports the required property `key` of the current object as missing.
     pub fn report_missing(&mut self, key: &str) {
-        if self.at_capacity() {
-            return;
-        }
-        let capacity = self.path_capacity() + quoted_len_bound(key) + 1;
-        let violation = new_violation(&mut self.reported);
-        write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
-        let path = &violation.path;
-        let message = &mut violation.message;
-        *message = String::with_capacity(path.len() + 32);
-        message.push_str("missing required property \"");
-        message.push_str(path);
-        message.push('"');
-        violation.expected = Cow::Borrowed("present");
-        violation.got = Cow::Borrowed("absent");
+        self.report_child(
+            key,
+            Form::Missing,
+            Text::Static("present"),
+            Text::Static("absent"),
+        );
     }
 
     /// Reports the key `key` of the current object as undeclared.
     pub fn report_undeclared(&mut self, key: &str, value: &Value) {
-        if self.at_capacity() {
-            return;
-        }
-        let capacity = self.path_capacity() + quoted_len_bound(key) + 1;
-        let violation = new_violation(&mut self.reported);
-        write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
-        let path = &violation.path;
-        let message = &mut violation.message;
-        *message = String::with_capacity(path.len() + 64);
-        message.push('"');
-        message.push_str(path);
-        message.push_str("\" is not a declared property (additionalProperties: false)");
-        violation.expected = Cow::Borrowed("no such property");
-        violation.got = Cow::Borrowed(JsonType::of(value).name());
+        self.report_child(
+            key,
+            Form::Undeclared,
+            Text::Static("no such property"),
+            Text::Static(JsonType::of(value).name()),
+        );
     }
 
     /// Reports that the current object's raw JSON text gives the key `key` more than once
     /// (`duplicate property "a.b"`): parsing would keep only one of the values.
     pub fn report_duplicate(&mut self, key: &str) {
-        if self.at_capacity() {
-            return;
-        }
-        let capacity = self.path_capacity() + key.len() + 1;
-        let violation = new_violation(&mut self.reported);
-        write_child_path(self.root, &self.path, key, capacity, &mut violation.path);
-        let path = &violation.path;
-        let message = &mut violation.message;
-        *message = String::with_capacity(path.len() + 24);
-        message.push_str("duplicate property \"");
-        message.push_str(path);
-        message.push('"');
-        violation.expected = Cow::Borrowed("one value per key");
-        violation.got = Cow::Borrowed("the key repeated");
+        self.report_child(
+            key,
+            Form::Duplicate,
+            Text::Static("one value per key"),
+            Text::Static("the key repeated"),
+        );
     }
 
     /// Ends the walk: `Ok` when nothing was found.
@@ -441,13 +706,41 @@ impl<'v> ValidationContext<'v> {
 
     /// Everything found so far.
     pub fn into_violations(self) -> Violations {
+        let mut list = self.reported;
+        if !self.texts.is_empty() {
+            let texts: Arc<str> = Arc::from(self.texts);
+            for violation in &mut list {
+                violation.texts = Some(Arc::clone(&texts));
+            }
+        }
         Violations {
-            list: self.reported,
+            list,
             omitted: self.omitted,
         }
     }
 
-    /// Counts a violation past the cap instead of formatting it; `true` when at the cap.
+    /// Reports a violation that names the current object's child `key`.
+    fn report_child(&mut self, key: &str, form: Form, expected: Text, got: Text) {
+        if self.at_capacity() {
+            return;
+        }
+        // Under `arguments`, a top-level key is written bare: `opts`, not `arguments.opts`.
+        let bare = self.path.is_empty() && self.root == PathRoot::Arguments;
+        let parent = self.path_text(self.path.len());
+        let start = self.texts.len();
+        push_quoted(&mut self.texts, key);
+        let Text::Span(start, end) = span(&self.texts, start) else {
+            return;
+        };
+        let leaf = if bare {
+            Leaf::BareKey(start, end)
+        } else {
+            Leaf::Key(start, end)
+        };
+        push_violation(&mut self.reported, parent, leaf, form, expected, got);
+    }
+
+    /// Counts a violation past the cap instead of reporting it; `true` when at the cap.
     fn at_capacity(&mut self) -> bool {
         if self.reported.len() >= MAX_REPORTED_VIOLATIONS {
             self.omitted += 1;
@@ -457,257 +750,249 @@ impl<'v> ValidationContext<'v> {
         }
     }
 
-    /// An upper bound of the current path's length, so it is written without reallocating.
-    fn path_capacity(&self) -> usize {
-        let segments: usize = self
-            .path
-            .iter()
-            .map(|segment| match segment {
-                Segment::Key(key) => quoted_len_bound(key) + 1,
-                Segment::Index(_) => 22,
-            })
-            .sum();
-        segments + "arguments".len()
+    /// The text of the path of the first `depth` segments: the root's name when there are none
+    /// (no copy), else written into the texts.
+    #[inline(always)]
+    fn path_text(&mut self, depth: usize) -> Text {
+        if depth == 0 {
+            return Text::Static(self.root.name());
+        }
+        self.write_path_text(depth)
+    }
+
+    #[inline(never)]
+    fn write_path_text(&mut self, depth: usize) -> Text {
+        let start = self.texts.len();
+        write_path(self.root, self.path.iter().take(depth), &mut self.texts);
+        span(&self.texts, start)
     }
 }
 
-/// What [`new_violation`] appends; a constant, so it is copied from read-only data rather than
-/// built on the stack first.
-const EMPTY_VIOLATION: Violation = Violation {
-    path: String::new(),
-    message: String::new(),
-    expected: Cow::Borrowed(""),
-    got: Cow::Borrowed(""),
-};
+impl PathRoot {
+    /// What the root itself is called in a path.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Arguments => "arguments",
+            Self::Value => "value",
+        }
+    }
+}
 
-/// Appends an empty violation to `list` and returns it, for the reporter to fill in place.
-///
-/// Filling the list's own slot, rather than building a violation and moving it in, matters:
-/// the move reads the just-written fields back in wider chunks than they were written in, a
-/// store-forwarding stall that perf put at a tenth of the cost of reporting. The list starts
-/// with room for a few, since growing an empty list takes a slower path.
+/// Appends a violation, written in place, to `list`, which starts with room for several (growing
+/// an empty list takes a slower path).
 #[inline(always)]
-fn new_violation(list: &mut Vec<Violation>) -> &mut Violation {
+fn push_violation(
+    list: &mut Vec<Violation>,
+    parent: Text,
+    leaf: Leaf,
+    form: Form,
+    expected: Text,
+    got: Text,
+) {
     if list.capacity() == 0 {
         *list = Vec::with_capacity(INITIAL_VIOLATIONS);
     }
-    list.push(EMPTY_VIOLATION);
-    let last = list.len() - 1;
-    &mut list[last]
+    list.push(Violation {
+        texts: None,
+        parent,
+        leaf,
+        form,
+        expected,
+        got,
+        written: OnceLock::new(),
+    });
 }
 
-/// Writes the path of the current node (`arguments`/`value` at the root).
-fn write_path(root: PathRoot, path: &PathStack<'_>, out: &mut String) {
-    let root_name = match root {
-        PathRoot::Arguments => "arguments",
-        PathRoot::Value => "value",
-    };
-    match path.first() {
-        None => out.push_str(root_name),
+/// Room made in a walk's texts at their first write: enough for the texts of a few violations.
+const INITIAL_TEXTS: usize = 256;
+
+/// The span of `texts` from `start` to its end; spans are offsets that fit in 32 bits, which the
+/// texts of at most [`MAX_REPORTED_VIOLATIONS`] bounded paths and values always do (a longer
+/// text, which only a schema of gigabytes could make, reads as empty).
+fn span(texts: &str, start: usize) -> Text {
+    match (u32::try_from(start), u32::try_from(texts.len())) {
+        (Ok(start), Ok(end)) => Text::Span(start, end),
+        _ => Text::Static(""),
+    }
+}
+
+/// Makes room in `texts` at its first write, since growing a string from nothing takes several
+/// steps.
+#[inline(always)]
+fn reserve_texts(texts: &mut String) {
+    if texts.capacity() == 0 {
+        texts.reserve(INITIAL_TEXTS);
+    }
+}
+
+/// Appends the path of `segments` (not empty) rooted at `root`: `opts.depth`, `value.file`,
+/// `arguments[0]`.
+fn write_path<'s, 'v: 's>(
+    root: PathRoot,
+    segments: impl Iterator<Item = &'s Segment<'v>>,
+    out: &mut String,
+) {
+    reserve_texts(out);
+    let start = out.len();
+    let mut segments = segments.peekable();
+    match segments.peek() {
         // Under `arguments`, a top-level key is written bare: `opts.depth`, not `arguments.opts.depth`.
         Some(Segment::Key(_)) if root == PathRoot::Arguments => {}
-        Some(_) => out.push_str(root_name),
+        _ => out.push_str(root.name()),
     }
-    for (index, segment) in path.iter().enumerate() {
+    for (index, segment) in segments.enumerate() {
         match segment {
             Segment::Key(key) => {
-                if !out.is_empty() || index > 0 {
+                if out.len() > start || index > 0 {
                     out.push('.');
                 }
                 push_quoted(out, key);
             }
             Segment::Index(item) => {
                 out.push('[');
-                push_index(out, *item);
+                out.push_str(IndexDigits::new(*item).as_str());
                 out.push(']');
             }
         }
     }
 }
 
-/// Writes the path of the current node's child `key` into `out`, a new string of `capacity`.
-fn write_child_path(
-    root: PathRoot,
-    path: &PathStack<'_>,
-    key: &str,
-    capacity: usize,
-    out: &mut String,
-) {
-    *out = String::with_capacity(capacity);
-    if path.is_empty() && root == PathRoot::Arguments {
-        push_quoted(out, key);
-    } else {
-        write_path(root, path, out);
-        out.push('.');
-        push_quoted(out, key);
-    }
-}
-
-/// Fills in message, expected and got of `violation`, whose path is set, for a violation of
-/// that node.
+/// The wording, expected and got texts of a violation of kind `kind` by `value`; the texts that
+/// are not fixed words are written into `texts`.
 ///
 /// Built with `push_str` rather than `format!`: reporting is on the path of every invalid call,
 /// and formatting machinery costs more than the checks themselves. Fixed words are borrowed.
-fn describe(violation: &mut Violation, kind: ViolationKind<'_>, value: &Value) {
-    let path = &violation.path;
-    let message = &mut violation.message;
-    let type_got = || Cow::Borrowed(JsonType::of(value).name());
-    *message = String::with_capacity(path.len() + 48);
-    message.push('"');
-    message.push_str(path);
-    message.push('"');
-    let expected: Cow<'static, str>;
-    let got: Cow<'static, str>;
+fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form, Text, Text) {
     match kind {
         ViolationKind::Type {
             expected: wanted,
             nullable,
         } => {
             let or_null = nullable && wanted != JsonType::Null;
-            expected = Cow::Borrowed(if or_null {
+            let expected = if or_null {
                 wanted.name_or_null()
             } else {
                 wanted.name()
-            });
-            message.push_str(" must be ");
-            message.push_str(wanted.phrase());
-            if or_null {
-                message.push_str(" or null");
-            }
-            got = type_got();
-        }
-        ViolationKind::NotFinite => {
-            expected = Cow::Borrowed("finite number");
-            message.push_str(" must be a finite JSON number");
-            got = excerpt(value);
-        }
-        ViolationKind::NotInteger => {
-            expected = Cow::Borrowed("integer");
-            message.push_str(" must be an integer");
-            got = if value.is_number() {
-                excerpt(value)
-            } else {
-                type_got()
             };
+            (
+                Form::Type { wanted, or_null },
+                Text::Static(expected),
+                Text::Static(JsonType::of(value).name()),
+            )
+        }
+        ViolationKind::NotFinite => (
+            Form::NotFinite,
+            Text::Static("finite number"),
+            excerpt(texts, value),
+        ),
+        ViolationKind::NotInteger => {
+            let got = if value.is_number() {
+                excerpt(texts, value)
+            } else {
+                Text::Static(JsonType::of(value).name())
+            };
+            (Form::NotInteger, Text::Static("integer"), got)
         }
         ViolationKind::NotInEnum(members) => {
-            let estimate: usize = members.iter().map(json_size_hint).sum();
-            let mut text = String::with_capacity(estimate + members.len() + 9);
-            text.push_str("one of [");
+            let start = begin(texts);
+            texts.push_str("one of [");
             for (index, member) in members.iter().enumerate() {
                 if index > 0 {
-                    text.push(',');
+                    texts.push(',');
                 }
-                push_json(&mut text, member);
+                push_json(texts, member);
             }
-            text.push(']');
-            message.push_str(" must be ");
-            message.push_str(&text);
-            expected = Cow::Owned(text);
-            got = excerpt(value);
+            texts.push(']');
+            let expected = span(texts, start);
+            (Form::MustBe, expected, excerpt(texts, value))
         }
         ViolationKind::NotConst(constant) => {
-            let mut text = String::with_capacity(json_size_hint(constant));
-            push_json(&mut text, constant);
-            message.push_str(" must be ");
-            message.push_str(&text);
-            expected = Cow::Owned(text);
-            got = excerpt(value);
+            let start = begin(texts);
+            push_json(texts, constant);
+            let expected = span(texts, start);
+            (Form::MustBe, expected, excerpt(texts, value))
         }
         ViolationKind::OneOf { matched } => {
-            expected = Cow::Borrowed("exactly one oneOf branch");
-            message.push_str(" must match exactly one oneOf branch (matched ");
-            push_display(message, &matched);
-            message.push(')');
-            let mut text = String::with_capacity(24);
-            push_display(&mut text, &matched);
-            text.push_str(" matching branches");
-            got = Cow::Owned(text);
+            let start = begin(texts);
+            push_display(texts, &matched);
+            texts.push_str(" matching branches");
+            let got = span(texts, start);
+            (
+                Form::OneOf(matched),
+                Text::Static("exactly one oneOf branch"),
+                got,
+            )
         }
         ViolationKind::Minimum(bound) | ViolationKind::Maximum(bound) => {
-            let mut text = String::with_capacity(24);
-            text.push_str(if matches!(kind, ViolationKind::Minimum(_)) {
+            let start = begin(texts);
+            texts.push_str(if matches!(kind, ViolationKind::Minimum(_)) {
                 ">= "
             } else {
                 "<= "
             });
-            push_display(&mut text, bound);
-            message.push_str(" must be ");
-            message.push_str(&text);
-            expected = Cow::Owned(text);
-            got = excerpt(value);
+            push_display(texts, bound);
+            let expected = span(texts, start);
+            (Form::MustBe, expected, excerpt(texts, value))
         }
         ViolationKind::MinLength(limit) | ViolationKind::MaxLength(limit) => {
-            let mut text = String::with_capacity(40);
-            text.push_str(if matches!(kind, ViolationKind::MinLength(_)) {
+            let start = begin(texts);
+            texts.push_str(if matches!(kind, ViolationKind::MinLength(_)) {
                 "at least "
             } else {
                 "at most "
             });
-            push_display(&mut text, &limit);
-            text.push_str(if limit == 1 {
+            push_display(texts, &limit);
+            texts.push_str(if limit == 1 {
                 " character"
             } else {
                 " characters"
             });
-            message.push_str(" must be ");
-            message.push_str(&text);
-            message.push_str(" long");
-            expected = Cow::Owned(text);
-            let mut text = String::with_capacity(32);
-            push_display(&mut text, &code_points(value));
-            text.push_str(" characters");
-            got = Cow::Owned(text);
+            let expected = span(texts, start);
+            let start = texts.len();
+            push_display(texts, &code_points(value));
+            texts.push_str(" characters");
+            let got = span(texts, start);
+            (Form::MustBeLong, expected, got)
         }
         ViolationKind::Pattern(source) => {
-            let mut text = String::with_capacity(source.len() + 16);
-            text.push_str("a match for ");
-            push_json_str(&mut text, source);
-            message.push_str(" must match the pattern ");
-            push_json_str(message, source);
-            expected = Cow::Owned(text);
-            got = excerpt(value);
+            let start = begin(texts);
+            texts.push_str(A_MATCH_FOR);
+            push_json_str(texts, source);
+            let expected = span(texts, start);
+            (Form::Pattern, expected, excerpt(texts, value))
         }
         ViolationKind::MinItems(limit) | ViolationKind::MaxItems(limit) => {
-            let mut text = String::with_capacity(32);
-            text.push_str(if matches!(kind, ViolationKind::MinItems(_)) {
+            let start = begin(texts);
+            texts.push_str(if matches!(kind, ViolationKind::MinItems(_)) {
                 "at least "
             } else {
                 "at most "
             });
-            push_display(&mut text, &limit);
-            text.push_str(if limit == 1 { " item" } else { " items" });
-            message.push_str(" must have ");
-            message.push_str(&text);
-            expected = Cow::Owned(text);
-            let mut text = String::with_capacity(32);
-            push_display(&mut text, &value.as_array().map_or(0, Vec::len));
-            text.push_str(" items");
-            got = Cow::Owned(text);
+            push_display(texts, &limit);
+            texts.push_str(if limit == 1 { " item" } else { " items" });
+            let expected = span(texts, start);
+            let start = texts.len();
+            push_display(texts, &value.as_array().map_or(0, Vec::len));
+            texts.push_str(" items");
+            let got = span(texts, start);
+            (Form::MustHave, expected, got)
         }
         ViolationKind::TooDeep(limit) => {
-            let mut text = String::with_capacity(24);
-            text.push_str("at most ");
-            push_display(&mut text, &limit);
-            text.push_str(" levels");
-            message.push_str(" nests deeper than ");
-            push_display(message, &limit);
-            message.push_str(" levels");
-            expected = Cow::Owned(text);
-            got = Cow::Borrowed("deeper");
+            let start = begin(texts);
+            texts.push_str("at most ");
+            push_display(texts, &limit);
+            texts.push_str(" levels");
+            let expected = span(texts, start);
+            (Form::TooDeep(limit), expected, Text::Static("deeper"))
         }
     }
-    violation.expected = expected;
-    violation.got = got;
 }
 
-/// Roughly how long `value`'s compact JSON is (exact for plain strings), to size buffers once.
-fn json_size_hint(value: &Value) -> usize {
-    match value {
-        Value::String(text) => text.len() + 2,
-        Value::Array(_) | Value::Object(_) => 16,
-        _ => 8,
-    }
+/// Where the next text written into `texts` starts.
+#[inline]
+fn begin(texts: &mut String) -> usize {
+    reserve_texts(texts);
+    texts.len()
 }
 
 /// Appends `value`'s `Display` output.
@@ -716,24 +1001,34 @@ fn push_display(out: &mut String, value: &impl fmt::Display) {
     let _ = write!(out, "{value}");
 }
 
-/// Appends `index` in decimal. Every item of an invalid array writes one into its path, so the
+/// The decimal digits of an index. Every item of an invalid array has one in its path, so the
 /// digits are made here rather than through the formatting machinery, which costs several times
 /// as much for a number this small.
-fn push_index(out: &mut String, index: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut rest = index;
-    loop {
-        start -= 1;
-        // A single decimal digit: the truncation is exact.
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+struct IndexDigits {
+    digits: [u8; 20],
+    start: usize,
+}
+
+impl IndexDigits {
+    fn new(index: usize) -> Self {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        let mut rest = index;
+        loop {
+            start -= 1;
+            // A single decimal digit: the truncation is exact.
+            digits[start] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
         }
+        Self { digits, start }
     }
-    for &digit in &digits[start..] {
-        out.push(char::from(digit));
+
+    fn as_str(&self) -> &str {
+        // ASCII digits are always UTF-8.
+        std::str::from_utf8(&self.digits[self.start..]).unwrap_or_default()
     }
 }
 
@@ -778,41 +1073,432 @@ fn code_points(value: &Value) -> usize {
     value.as_str().map_or(0, |text| text.chars().count())
 }
 
-/// Compact JSON of a scalar, or the type name of a container, cut to
-/// [`MAX_QUOTED_CHARS`] characters with a marker saying how many were cut.
-fn excerpt(value: &Value) -> Cow<'static, str> {
+/// Compact JSON of a scalar, or the type name of a container, cut to [`MAX_QUOTED_CHARS`]
+/// characters with a marker saying how many were cut; written into `texts` unless it is a fixed
+/// word.
+fn excerpt(texts: &mut String, value: &Value) -> Text {
     match value {
-        Value::Array(_) | Value::Object(_) => Cow::Borrowed(JsonType::of(value).name()),
+        Value::Array(_) | Value::Object(_) => return Text::Static(JsonType::of(value).name()),
+        Value::Null => return Text::Static("null"),
+        Value::Bool(true) => return Text::Static("true"),
+        Value::Bool(false) => return Text::Static("false"),
+        Value::Number(_) | Value::String(_) => {}
+    }
+    let start = begin(texts);
+    match value {
         // A long string is cut before it is escaped, so a megabyte is never copied.
         Value::String(text) if text.len() > MAX_QUOTED_CHARS => {
-            let Some((end, _)) = text.char_indices().nth(MAX_QUOTED_CHARS) else {
-                return Cow::Owned(Value::from(text.as_str()).to_string());
-            };
-            let mut out = String::with_capacity(end + 32);
-            let escaped = Value::from(&text[..end]).to_string();
-            // The prefix's JSON without its closing quote, then the marker.
-            out.push_str(&escaped[..escaped.len() - 1]);
-            push_cut_marker(&mut out, text[end..].chars().count());
-            Cow::Owned(out)
+            match text.char_indices().nth(MAX_QUOTED_CHARS) {
+                None => push_display(texts, value),
+                Some((end, _)) => {
+                    let escaped = Value::from(&text[..end]).to_string();
+                    // The prefix's JSON without its closing quote, then the marker.
+                    texts.push_str(&escaped[..escaped.len() - 1]);
+                    push_cut_marker(texts, text[end..].chars().count());
+                }
+            }
         }
-        scalar => {
-            let mut text = String::with_capacity(json_size_hint(scalar));
-            push_json(&mut text, scalar);
-            Cow::Owned(text)
-        }
+        scalar => push_json(texts, scalar),
     }
+    span(texts, start)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::push_index;
+    use serde_json::json;
+
+    use super::*;
 
     #[test]
     fn indexes_are_written_in_decimal_as_display_writes_them() {
         for index in [0, 7, 9, 10, 99, 100, 12_345, 1 << 40, usize::MAX] {
-            let mut out = String::from("[");
-            push_index(&mut out, index);
-            assert_eq!(out, format!("[{index}"));
+            assert_eq!(IndexDigits::new(index).as_str(), index.to_string());
         }
+    }
+
+    /// The texts as they were written when every violation was reported: path and message built
+    /// at once, `format!` for every piece (the reference the lazy texts are held to).
+    fn eager(root: PathRoot, segments: &[Segment<'_>], report: &Report<'_>) -> [String; 4] {
+        let write = |segments: &[Segment<'_>]| {
+            let mut out = String::new();
+            if segments.is_empty() {
+                return root.name().to_owned();
+            }
+            if !(matches!(segments[0], Segment::Key(_)) && root == PathRoot::Arguments) {
+                out.push_str(root.name());
+            }
+            for (index, segment) in segments.iter().enumerate() {
+                match segment {
+                    Segment::Key(key) => {
+                        if !out.is_empty() || index > 0 {
+                            out.push('.');
+                        }
+                        push_quoted(&mut out, key);
+                    }
+                    Segment::Index(item) => out.push_str(&format!("[{item}]")),
+                }
+            }
+            out
+        };
+        let child = |key: &str| {
+            let mut key_text = String::new();
+            push_quoted(&mut key_text, key);
+            if segments.is_empty() && root == PathRoot::Arguments {
+                key_text
+            } else {
+                format!("{}.{key_text}", write(segments))
+            }
+        };
+        let excerpt = |value: &Value| match value {
+            Value::Array(_) | Value::Object(_) => JsonType::of(value).name().to_owned(),
+            Value::String(text) if text.chars().count() > MAX_QUOTED_CHARS => {
+                let end = text.char_indices().nth(MAX_QUOTED_CHARS).unwrap().0;
+                let escaped = Value::from(&text[..end]).to_string();
+                let mut out = escaped[..escaped.len() - 1].to_owned();
+                push_cut_marker(&mut out, text[end..].chars().count());
+                out
+            }
+            scalar => scalar.to_string(),
+        };
+        match report {
+            Report::Missing(key) => {
+                let path = child(key);
+                let message = format!("missing required property \"{path}\"");
+                [path, message, "present".into(), "absent".into()]
+            }
+            Report::Undeclared(key, value) => {
+                let path = child(key);
+                let message =
+                    format!("\"{path}\" is not a declared property (additionalProperties: false)");
+                let got = JsonType::of(value).name().to_owned();
+                [path, message, "no such property".into(), got]
+            }
+            Report::Duplicate(key) => {
+                let path = child(key);
+                let message = format!("duplicate property \"{path}\"");
+                [
+                    path,
+                    message,
+                    "one value per key".into(),
+                    "the key repeated".into(),
+                ]
+            }
+            Report::Node(kind, value) => {
+                let path = write(segments);
+                let type_name = JsonType::of(value).name().to_owned();
+                let (sentence, expected, got) = match *kind {
+                    ViolationKind::Type { expected, nullable } => {
+                        let or_null = nullable && expected != JsonType::Null;
+                        let suffix = if or_null { " or null" } else { "" };
+                        let name = if or_null {
+                            expected.name_or_null()
+                        } else {
+                            expected.name()
+                        };
+                        let sentence = format!("must be {}{suffix}", expected.phrase());
+                        (sentence, name.to_owned(), type_name)
+                    }
+                    ViolationKind::NotFinite => (
+                        "must be a finite JSON number".to_owned(),
+                        "finite number".to_owned(),
+                        excerpt(value),
+                    ),
+                    ViolationKind::NotInteger => (
+                        "must be an integer".to_owned(),
+                        "integer".to_owned(),
+                        if value.is_number() {
+                            excerpt(value)
+                        } else {
+                            type_name
+                        },
+                    ),
+                    ViolationKind::NotInEnum(members) => {
+                        let listed: Vec<String> = members.iter().map(Value::to_string).collect();
+                        let text = format!("one of [{}]", listed.join(","));
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::NotConst(constant) => {
+                        let text = constant.to_string();
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::OneOf { matched } => (
+                        format!("must match exactly one oneOf branch (matched {matched})"),
+                        "exactly one oneOf branch".to_owned(),
+                        format!("{matched} matching branches"),
+                    ),
+                    ViolationKind::Minimum(bound) => {
+                        let text = format!(">= {bound}");
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::Maximum(bound) => {
+                        let text = format!("<= {bound}");
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::MinLength(limit) | ViolationKind::MaxLength(limit) => {
+                        let least = matches!(kind, ViolationKind::MinLength(_));
+                        let word = if least { "at least" } else { "at most" };
+                        let unit = if limit == 1 {
+                            "character"
+                        } else {
+                            "characters"
+                        };
+                        let text = format!("{word} {limit} {unit}");
+                        let count = value.as_str().map_or(0, |text| text.chars().count());
+                        (
+                            format!("must be {text} long"),
+                            text,
+                            format!("{count} characters"),
+                        )
+                    }
+                    ViolationKind::Pattern(source) => {
+                        let quoted = Value::from(source).to_string();
+                        (
+                            format!("must match the pattern {quoted}"),
+                            format!("a match for {quoted}"),
+                            excerpt(value),
+                        )
+                    }
+                    ViolationKind::MinItems(limit) | ViolationKind::MaxItems(limit) => {
+                        let least = matches!(kind, ViolationKind::MinItems(_));
+                        let word = if least { "at least" } else { "at most" };
+                        let unit = if limit == 1 { "item" } else { "items" };
+                        let text = format!("{word} {limit} {unit}");
+                        let count = value.as_array().map_or(0, Vec::len);
+                        (format!("must have {text}"), text, format!("{count} items"))
+                    }
+                    ViolationKind::TooDeep(limit) => (
+                        format!("nests deeper than {limit} levels"),
+                        format!("at most {limit} levels"),
+                        "deeper".to_owned(),
+                    ),
+                };
+                let message = format!("\"{path}\" {sentence}");
+                [path, message, expected, got]
+            }
+        }
+    }
+
+    /// One call of a reporting method.
+    enum Report<'a> {
+        Node(ViolationKind<'a>, Value),
+        Missing(&'a str),
+        Undeclared(&'a str, Value),
+        Duplicate(&'a str),
+    }
+
+    fn texts(violation: &Violation) -> [String; 4] {
+        [
+            violation.path().to_owned(),
+            violation.message().to_owned(),
+            violation.expected().to_owned(),
+            violation.got().to_owned(),
+        ]
+    }
+
+    #[test]
+    fn every_kind_reads_as_the_eager_text_at_every_kind_of_path() {
+        let long_key = "k".repeat(100);
+        let long_text = "é\"".repeat(70);
+        let members = [json!("read"), json!("write"), json!(1.5), json!({"a": [1]})];
+        let constant = json!({"mode": "x"});
+        let (low, high) = (Number::from(1), Number::from_f64(2.5).unwrap());
+        let reports = || {
+            let mut reports = vec![
+                Report::Missing("pattern"),
+                Report::Missing(&long_key),
+                Report::Undeclared("extra", json!([1])),
+                Report::Undeclared(&long_key, json!(null)),
+                Report::Duplicate("a"),
+                Report::Duplicate(""),
+            ];
+            let values = [
+                json!(null),
+                json!(true),
+                json!(-0.5),
+                json!(12),
+                json!("short \"quoted\"\n"),
+                json!(long_text),
+                json!("x".repeat(65)),
+                json!([1, 2, 3]),
+                json!({"k": 1}),
+            ];
+            for value in values {
+                let kinds = [
+                    ViolationKind::Type {
+                        expected: JsonType::String,
+                        nullable: false,
+                    },
+                    ViolationKind::Type {
+                        expected: JsonType::Object,
+                        nullable: true,
+                    },
+                    ViolationKind::Type {
+                        expected: JsonType::Null,
+                        nullable: true,
+                    },
+                    ViolationKind::NotFinite,
+                    ViolationKind::NotInteger,
+                    ViolationKind::NotInEnum(&members),
+                    ViolationKind::NotConst(&constant),
+                    ViolationKind::OneOf { matched: 0 },
+                    ViolationKind::OneOf { matched: 2 },
+                    ViolationKind::Minimum(&low),
+                    ViolationKind::Maximum(&high),
+                    ViolationKind::MinLength(1),
+                    ViolationKind::MinLength(3),
+                    ViolationKind::MaxLength(1),
+                    ViolationKind::MaxLength(2),
+                    ViolationKind::Pattern("^[a-z]+\\d\"$"),
+                    ViolationKind::MinItems(1),
+                    ViolationKind::MaxItems(2),
+                    ViolationKind::TooDeep(256),
+                ];
+                for kind in kinds {
+                    reports.push(Report::Node(kind, value.clone()));
+                }
+            }
+            reports
+        };
+        let paths: [&[Segment<'_>]; 8] = [
+            &[],
+            &[Segment::Index(3)],
+            &[Segment::Key("opts")],
+            &[Segment::Key("opts"), Segment::Key("depth")],
+            &[
+                Segment::Key("files"),
+                Segment::Index(10),
+                Segment::Key("name"),
+            ],
+            &[Segment::Key(""), Segment::Key("b")],
+            &[Segment::Key(&long_key), Segment::Index(0)],
+            &[Segment::Index(0), Segment::Key("x"), Segment::Index(1)],
+        ];
+        let deep: Vec<Segment<'_>> = (0..12)
+            .map(|level| {
+                if level % 2 == 0 {
+                    Segment::Key("level")
+                } else {
+                    Segment::Index(level)
+                }
+            })
+            .collect();
+        for root in [PathRoot::Arguments, PathRoot::Value] {
+            for segments in paths.iter().copied().chain([deep.as_slice()]) {
+                let reports = reports();
+                let mut cx = ValidationContext::new(root);
+                for segment in segments {
+                    cx.path.push(*segment);
+                }
+                let mut expected = Vec::new();
+                for report in reports.iter().take(MAX_REPORTED_VIOLATIONS) {
+                    match report {
+                        Report::Node(kind, value) => cx.report(*kind, value),
+                        Report::Missing(key) => cx.report_missing(key),
+                        Report::Undeclared(key, value) => cx.report_undeclared(key, value),
+                        Report::Duplicate(key) => cx.report_duplicate(key),
+                    }
+                    expected.push(eager(root, segments, report));
+                }
+                let violations = cx.into_violations();
+                let read: Vec<[String; 4]> = violations.iter().map(texts).collect();
+                assert_eq!(read, expected, "at {segments:?} under {root:?}");
+                // Read again, and through a copy made before anything was read.
+                let copy = violations.clone();
+                assert_eq!(violations.iter().map(texts).collect::<Vec<_>>(), expected);
+                let fresh = cx_copy_texts(&copy);
+                assert_eq!(fresh, expected);
+                let listed: Vec<&str> = expected.iter().map(|texts| texts[1].as_str()).collect();
+                assert_eq!(copy.to_string(), listed.join("; "));
+            }
+        }
+    }
+
+    fn cx_copy_texts(violations: &Violations) -> Vec<[String; 4]> {
+        violations.iter().map(texts).collect()
+    }
+
+    #[test]
+    fn a_text_read_twice_is_the_same_and_display_writes_the_message() {
+        let mut cx = ValidationContext::for_arguments();
+        cx.push_key("files");
+        cx.push_index(7);
+        cx.report(
+            ViolationKind::Type {
+                expected: JsonType::String,
+                nullable: false,
+            },
+            &json!(7),
+        );
+        cx.pop();
+        cx.report_missing("mode");
+        cx.pop();
+        let violations = cx.into_violations();
+        let [first, second] = violations.as_slice() else {
+            panic!("two violations");
+        };
+        // Display before any read writes what message() later keeps.
+        let shown = first.to_string();
+        assert_eq!(first.message(), shown);
+        assert_eq!(first.message(), "\"files[7]\" must be a string");
+        assert_eq!(first.message(), first.message());
+        assert!(std::ptr::eq(first.message(), first.message()));
+        assert_eq!(first.path(), "files[7]");
+        assert_eq!(first.to_string(), shown);
+        assert_eq!(second.path(), "files.mode");
+        assert_eq!(second.message(), "missing required property \"files.mode\"");
+        assert_eq!(
+            violations.to_string(),
+            "\"files[7]\" must be a string; missing required property \"files.mode\""
+        );
+        assert_eq!(
+            serde_json::to_value(first).unwrap(),
+            json!({
+                "path": "files[7]",
+                "message": "\"files[7]\" must be a string",
+                "expected": "string",
+                "got": "number"
+            })
+        );
+        assert_eq!(
+            format!("{second:?}"),
+            "Violation { path: \"files.mode\", message: \"missing required property \\\"files.mode\\\"\", expected: \"present\", got: \"absent\" }"
+        );
+    }
+
+    #[test]
+    fn past_the_cap_violations_are_counted_and_the_rest_keep_their_texts() {
+        let mut cx = ValidationContext::for_output();
+        for index in 0..(MAX_REPORTED_VIOLATIONS + 7) {
+            cx.push_index(index);
+            cx.report(ViolationKind::NotInteger, &json!("x"));
+            cx.pop();
+        }
+        let violations = cx.into_violations();
+        assert_eq!(violations.as_slice().len(), MAX_REPORTED_VIOLATIONS);
+        assert_eq!(violations.omitted(), 7);
+        assert_eq!(violations.as_slice()[49].path(), "value[49]");
+        assert!(
+            violations
+                .to_string()
+                .ends_with("\"value[49]\" must be an integer; and 7 more")
+        );
+    }
+
+    #[test]
+    fn an_item_under_the_root_copies_no_text() {
+        let mut cx = ValidationContext::for_arguments();
+        cx.push_index(0);
+        cx.report(
+            ViolationKind::Type {
+                expected: JsonType::String,
+                nullable: false,
+            },
+            &json!(1),
+        );
+        cx.pop();
+        assert!(cx.texts.is_empty());
+        let violations = cx.into_violations();
+        assert!(violations.as_slice()[0].texts.is_none());
+        assert_eq!(violations.as_slice()[0].path(), "arguments[0]");
     }
 }

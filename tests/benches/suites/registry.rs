@@ -6,9 +6,9 @@
 //! so a cost that grows with the registry shows as a ratio above 1 to the 10-tool case. The tools
 //! are raw definitions that keep their small argument schema in an `Arc` (as macro tools and an
 //! MCP import can), so registering one copies no JSON and the figures are the registry's own;
-//! `register_fn_tools_10000` shows what an `FnTool` adds (its parameters are copied once, at
-//! registration). Building the definitions, the registry and the handles happens outside the
-//! measured section; so does dropping them.
+//! `register_fn_tools_10000` registers raw-schema `FnTool`s, which keep their parameters in an
+//! `Arc` too and so cost what a shared definition costs. Building the definitions, the registry
+//! and the handles happens outside the measured section; so does dropping them.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -81,7 +81,8 @@ fn definitions(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
         .collect()
 }
 
-/// `count` distinct `FnTool`s with the same schema, each its own copy.
+/// `count` distinct raw-schema `FnTool`s with the same schema, each given its own copy (which
+/// the tool keeps in an `Arc` and shares with the registry).
 fn fn_tools(count: u64) -> Vec<Arc<dyn ToolDefinition>> {
     (0..count)
         .map(|index| {
@@ -281,7 +282,8 @@ fn suite() -> Suite {
     suite = suite.case(
         register_each(
             "register_fn_tools_10000",
-            "`register` 10000 `FnTool`s (each copies its parameters once)".to_owned(),
+            "`register` 10000 raw-schema `FnTool`s (their parameters shared, not copied)"
+                .to_owned(),
             || fn_tools(10_000),
         )
         .per(10_000, "tool")
