@@ -23,9 +23,11 @@
 mod builder;
 mod compile;
 mod compiled;
+mod compiled_check;
 mod error;
 mod import;
 mod key;
+mod limits;
 mod model;
 mod property_index;
 mod render;
@@ -38,6 +40,7 @@ pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchem
 pub use compiled::CompiledSchema;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
+pub use limits::MAX_VALIDATION_DEPTH;
 pub use model::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, PatternError,
     PatternErrorKind, Property, Schema, SchemaKind, StringRules,
@@ -50,7 +53,6 @@ pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,
 };
-pub use validate::MAX_VALIDATION_DEPTH;
 pub use violation::{
     JsonType, MAX_REPORTED_VIOLATIONS, PathRoot, ValidationContext, Violation, ViolationKind,
     Violations,

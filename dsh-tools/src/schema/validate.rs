@@ -15,26 +15,21 @@
 //! comparison stops the descent, so a hostile 10,000-deep value costs one step, and the depth is
 //! capped at [`MAX_VALIDATION_DEPTH`] whatever the schema.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::compile::Node;
-use super::compiled::check as compiled_check;
+use super::compiled_check::check as compiled_check;
 use super::key::{guess_from_hint, search};
+use super::limits::{MAX_VALIDATION_DEPTH, bound_violation};
 use super::model::{
-    AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
-    StringRules,
+    AdditionalProperties, ArrayRules, ObjectRules, Property, Schema, SchemaKind, StringRules,
 };
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 use super::semantics::{
-    compare_numbers, count_up_to_two, has_at_least_code_points, has_at_most_code_points,
-    is_integral, json_equal, same_key,
+    count_up_to_two, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
+    same_key,
 };
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
-use std::cmp::Ordering;
-
-/// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
-/// deep is reported as too deep rather than risking the stack.
-pub const MAX_VALIDATION_DEPTH: usize = 256;
 
 /// Objects with at most this many declared properties keep the "which property is this key"
 /// table on the stack while reporting.
@@ -428,25 +423,6 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
         Some(pattern) if !pattern.is_match(text) => Some(ViolationKind::Pattern(pattern.as_str())),
         _ => None,
     }
-}
-
-/// The first bound `number` breaks.
-#[inline(always)]
-pub(super) fn bound_violation<'s>(
-    rules: &'s NumberRules,
-    number: &Number,
-) -> Option<ViolationKind<'s>> {
-    if let Some(min) = &rules.minimum
-        && compare_numbers(number, min) == Ordering::Less
-    {
-        return Some(ViolationKind::Minimum(min));
-    }
-    if let Some(max) = &rules.maximum
-        && compare_numbers(number, max) == Ordering::Greater
-    {
-        return Some(ViolationKind::Maximum(max));
-    }
-    None
 }
 
 /// The item-count bound `len` breaks.

@@ -1,0 +1,205 @@
+//! The yes/no walk over a [`CompiledSchema`](super::CompiledSchema)'s nodes: the whole cost of
+//! validating a valid value. It follows `validate.rs`'s `check` rule for rule (same depth cap,
+//! same JSON semantics); the differential tests hold the two and `jsonschema` to the same answers.
+
+use serde_json::{Map, Number, Value};
+
+use super::compile::{
+    Additional, ArrayTest, Bounds, Each, Lengths, Node, ObjectTest, PropertyTest, Test,
+};
+use super::key::{Probe, guess_from_hint, search};
+use super::limits::{MAX_VALIDATION_DEPTH, bound_violation};
+use super::semantics::{count_up_to_two, has_code_points_within, is_integral, json_equal};
+
+/// Whether `value` matches `node`. Inlined into the container walks: the common leaves
+/// are decided in place (most nodes of a payload are scalars, and a call per scalar is a large
+/// share of the whole cost) and containers are entered with a single call.
+#[inline(always)]
+pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
+    match (&node.test, value) {
+        (Test::AnyString, Value::String(_)) => true,
+        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
+        (Test::Integer(bounds), Value::Number(number)) => match number.as_u64() {
+            Some(u) => bounds.lowest <= u && u <= bounds.highest,
+            None => is_integral(number) && exact_bounds(bounds, number),
+        },
+        (Test::Boolean, Value::Bool(_)) | (Test::Any, _) => true,
+        (Test::Object(object), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
+        }
+        (Test::Array(array), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
+        }
+        _ => check_rest(node, value, depth),
+    }
+}
+
+/// The whole check of `node`, out of line. [`check`] decides the common cases in place and
+/// leaves the rest here; this function still handles every case, so it stands on its own.
+#[inline(never)]
+fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
+    if node.nullable && value.is_null() {
+        return true;
+    }
+    match (&node.test, value) {
+        (Test::Any, _)
+        | (Test::AnyString, Value::String(_))
+        | (Test::Boolean, Value::Bool(_))
+        | (Test::Null, Value::Null) => true,
+        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
+        (Test::PatternString(rules), Value::String(text)) => {
+            let (lengths, pattern) = &**rules;
+            within(*lengths, text) && pattern.is_match(text)
+        }
+        (Test::Integer(bounds), Value::Number(number)) => {
+            is_integral(number) && number_within(bounds, number)
+        }
+        (Test::Number(bounds), Value::Number(number)) => number_within(bounds, number),
+        (Test::Object(object), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
+        }
+        (Test::Array(array), Value::Array(items)) => {
+            depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
+        }
+        (Test::StringEnum(members), Value::String(text)) => {
+            members.iter().any(|member| **member == **text)
+        }
+        (Test::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
+        (Test::Const(constant), _) => json_equal(constant, value),
+        (Test::OneOf(branches), _) => {
+            depth < MAX_VALIDATION_DEPTH
+                && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
+        }
+        _ => false,
+    }
+}
+
+#[inline(never)]
+fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> bool {
+    let mut required_seen = 0usize;
+    let mut hint = 0usize;
+    for (key, item) in map {
+        match find_property(object, key, hint) {
+            Some((index, property)) => {
+                if !check(&property.node, item, depth + 1) {
+                    return false;
+                }
+                required_seen += usize::from(property.required);
+                hint = index + 1;
+            }
+            None => match &object.additional {
+                Additional::Forbidden => return false,
+                Additional::Allowed => {}
+                Additional::Matching(values) => {
+                    if !check(values, item, depth + 1) {
+                        return false;
+                    }
+                }
+            },
+        }
+    }
+    // Payload keys are unique and each names at most one property, so the count says whether
+    // every required property was present.
+    required_seen == object.required
+}
+
+#[inline(never)]
+fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
+    let len = items.len() as u64;
+    if len < array.min || len > array.max {
+        return false;
+    }
+    // Each loop runs out of line (a tail call from here), so that this dispatch, which short
+    // arrays pay for in full, needs no frame; an item costs a test of its type, eight at a time,
+    // for the item schemas of most arrays (see [`Each`]).
+    match array.each {
+        Each::Anything => true,
+        Each::String => all_in_blocks(items, Value::is_string),
+        Each::StringOrNull => all_in_blocks(items, |value| {
+            matches!(value, Value::String(_) | Value::Null)
+        }),
+        Each::Boolean => all_in_blocks(items, Value::is_boolean),
+        Each::StringWithin(lengths) => all_in_blocks(
+            items,
+            |value| matches!(value, Value::String(text) if within(lengths, text)),
+        ),
+        Each::Node => array
+            .items
+            .as_deref()
+            .is_none_or(|item| all_match(item, items, depth + 1)),
+    }
+}
+
+/// Whether every one of `values` matches `node`, each checked in turn.
+#[inline(never)]
+fn all_match(node: &Node, values: &[Value], depth: usize) -> bool {
+    values.iter().all(|value| check(node, value, depth))
+}
+
+/// Whether `test` holds for every value, deciding blocks of eight without a branch per value
+/// (valid arrays are the common case; an invalid one stops at the block that fails).
+#[inline(never)]
+fn all_in_blocks(values: &[Value], test: impl Fn(&Value) -> bool) -> bool {
+    // Taken apart by pattern rather than with `chunks_exact`: nothing to set up before the first
+    // block, which a short array would pay for as much as a long one.
+    let mut rest = values;
+    while let [a, b, c, d, e, f, g, h, tail @ ..] = rest {
+        if !(test(a) & test(b) & test(c) & test(d) & test(e) & test(f) & test(g) & test(h)) {
+            return false;
+        }
+        rest = tail;
+    }
+    rest.iter().all(test)
+}
+
+/// The property named `key`, and its index: where the hint expects it (see
+/// [`guess_from_hint`]), else from the object's index or a scan.
+#[inline(always)]
+fn find_property<'p>(
+    object: &'p ObjectTest,
+    key: &str,
+    hint: usize,
+) -> Option<(usize, &'p PropertyTest)> {
+    let properties = &object.properties;
+    let index = guess_from_hint(properties.len(), hint, |index| {
+        properties[index].key.matches(key)
+    })
+    .or_else(|| find_elsewhere(object, key))?;
+    Some((index, &properties[index]))
+}
+
+/// The miss path: the key is read once ([`Probe`]) for the hash and every comparison.
+#[inline(never)]
+fn find_elsewhere(object: &ObjectTest, key: &str) -> Option<usize> {
+    let properties = &object.properties;
+    let probe = Probe::new(key);
+    let is_named = |index: usize| properties[index].key.matches_probe(&probe);
+    match &object.index {
+        Some(index) => index.get_probe(&probe, is_named),
+        None => search(properties.len(), is_named),
+    }
+}
+
+/// Whether `text`'s length in code points is within `lengths`, counting only when the byte
+/// length cannot decide (a code point takes one to four bytes).
+#[inline(always)]
+fn within(lengths: Lengths, text: &str) -> bool {
+    let bytes = text.len() as u64;
+    (bytes.div_ceil(4) >= lengths.min && bytes <= lengths.max)
+        || has_code_points_within(text, lengths.min, lengths.max)
+}
+
+/// Whether `number` is within `bounds`: a `u64` against the precomputed range, anything else
+/// exactly against the bounds as written.
+#[inline(always)]
+fn number_within(bounds: &Bounds, number: &Number) -> bool {
+    match number.as_u64() {
+        Some(u) => bounds.lowest <= u && u <= bounds.highest,
+        None => exact_bounds(bounds, number),
+    }
+}
+
+#[inline(never)]
+fn exact_bounds(bounds: &Bounds, number: &Number) -> bool {
+    bound_violation(&bounds.rules, number).is_none()
+}
