@@ -19,6 +19,9 @@ fn outer(inner: &'static str) -> FnTool {
     outer_named("outer", inner)
 }
 
+/// What `pre-execute` saw of a call: its tool, its parent and its agent.
+type SeenCall = (String, Option<ToolExecutionToken>, Option<String>);
+
 #[tokio::test]
 async fn a_nested_call_runs_the_pipeline_with_its_parent_and_agent() {
     let registry = ToolRegistry::new();
@@ -26,8 +29,7 @@ async fn a_nested_call_runs_the_pipeline_with_its_parent_and_agent() {
     let _outer = registry.register(outer("echo")).expect("registers");
     let scope = registry.create_scope("ada", None).expect("a scope");
 
-    let seen: Arc<Mutex<Vec<(String, Option<ToolExecutionToken>, Option<String>)>>> =
-        Arc::default();
+    let seen: Arc<Mutex<Vec<SeenCall>>> = Arc::default();
     let record = Arc::clone(&seen);
     let _hook = registry.on_pre_execute(move |execution, next| {
         record.lock().unwrap().push((
