@@ -660,7 +660,14 @@ impl<'v> ValidationContext<'v> {
             Some(Segment::Index(index)) => (self.path_text(depth - 1), Leaf::Index(index)),
             _ => (self.path_text(depth), Leaf::Node),
         };
-        let (form, expected, got) = describe(&mut self.texts, kind, value);
+        let (form, expected, got) = match kind {
+            // The most common violation, whose texts are all fixed words, is decided here.
+            ViolationKind::Type {
+                expected: wanted,
+                nullable,
+            } => type_violation(wanted, nullable, value),
+            _ => describe(&mut self.texts, kind, value),
+        };
         push_violation(&mut self.reported, parent, leaf, form, expected, got);
     }
 
@@ -862,24 +869,13 @@ fn write_path<'s, 'v: 's>(
 ///
 /// Built with `push_str` rather than `format!`: reporting is on the path of every invalid call,
 /// and formatting machinery costs more than the checks themselves. Fixed words are borrowed.
+#[inline(never)]
 fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form, Text, Text) {
     match kind {
         ViolationKind::Type {
             expected: wanted,
             nullable,
-        } => {
-            let or_null = nullable && wanted != JsonType::Null;
-            let expected = if or_null {
-                wanted.name_or_null()
-            } else {
-                wanted.name()
-            };
-            (
-                Form::Type { wanted, or_null },
-                Text::Static(expected),
-                Text::Static(JsonType::of(value).name()),
-            )
-        }
+        } => type_violation(wanted, nullable, value),
         ViolationKind::NotFinite => (
             Form::NotFinite,
             Text::Static("finite number"),
@@ -986,6 +982,22 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             (Form::TooDeep(limit), expected, Text::Static("deeper"))
         }
     }
+}
+
+/// The wording, expected and got texts of a type violation: fixed words.
+#[inline(always)]
+fn type_violation(wanted: JsonType, nullable: bool, value: &Value) -> (Form, Text, Text) {
+    let or_null = nullable && wanted != JsonType::Null;
+    let expected = if or_null {
+        wanted.name_or_null()
+    } else {
+        wanted.name()
+    };
+    (
+        Form::Type { wanted, or_null },
+        Text::Static(expected),
+        Text::Static(JsonType::of(value).name()),
+    )
 }
 
 /// Where the next text written into `texts` starts.
