@@ -32,7 +32,7 @@ pub const MAX_REPORTED_VIOLATIONS: usize = 50;
 
 /// Room for this many violations is made at the first one: a violation is small, and growing the
 /// list (a reallocation and a copy) cost more than an all-invalid array of ten items' reports.
-const INITIAL_VIOLATIONS: usize = 16;
+const INITIAL_VIOLATIONS: usize = 8;
 
 /// One reason a value does not match its schema.
 ///
@@ -43,7 +43,7 @@ const INITIAL_VIOLATIONS: usize = 16;
 pub struct Violation {
     /// The texts written while the value was walked (keys, parent paths, quoted values, bounds),
     /// shared by every violation of that walk; `None` when none were needed.
-    texts: Option<Arc<str>>,
+    texts: Option<Arc<String>>,
     /// The path up to the last step (the whole path for [`Leaf::Node`]).
     parent: Text,
     /// The last step of the path.
@@ -148,7 +148,7 @@ impl Violation {
         match text {
             Text::Static(word) => word,
             Text::Span(start, end) => {
-                let texts = self.texts.as_deref().unwrap_or_default();
+                let texts = self.texts.as_deref().map_or("", String::as_str);
                 let span = texts.get(start as usize..end as usize);
                 debug_assert!(span.is_some(), "a violation's span lies in its texts");
                 span.unwrap_or_default()
@@ -715,7 +715,8 @@ impl<'v> ValidationContext<'v> {
     pub fn into_violations(self) -> Violations {
         let mut list = self.reported;
         if !self.texts.is_empty() {
-            let texts: Arc<str> = Arc::from(self.texts);
+            // Moved, not copied.
+            let texts = Arc::new(self.texts);
             for violation in &mut list {
                 violation.texts = Some(Arc::clone(&texts));
             }
