@@ -32,7 +32,7 @@ pub const MAX_REPORTED_VIOLATIONS: usize = 50;
 
 /// Room for this many violations is made at the first one: a violation is small, and growing the
 /// list (a reallocation and a copy) cost more than an all-invalid array of ten items' reports.
-const INITIAL_VIOLATIONS: usize = 16;
+const INITIAL_VIOLATIONS: usize = 8;
 
 /// One reason a value does not match its schema.
 ///
@@ -43,7 +43,7 @@ const INITIAL_VIOLATIONS: usize = 16;
 pub struct Violation {
     /// The texts written while the value was walked (keys, parent paths, quoted values, bounds),
     /// shared by every violation of that walk; `None` when none were needed.
-    texts: Option<Arc<str>>,
+    texts: Option<Arc<String>>,
     /// The path up to the last step (the whole path for [`Leaf::Node`]).
     parent: Text,
     /// The last step of the path.
@@ -148,7 +148,7 @@ impl Violation {
         match text {
             Text::Static(word) => word,
             Text::Span(start, end) => {
-                let texts = self.texts.as_deref().unwrap_or_default();
+                let texts = self.texts.as_deref().map_or("", String::as_str);
                 let span = texts.get(start as usize..end as usize);
                 debug_assert!(span.is_some(), "a violation's span lies in its texts");
                 span.unwrap_or_default()
@@ -660,7 +660,14 @@ impl<'v> ValidationContext<'v> {
             Some(Segment::Index(index)) => (self.path_text(depth - 1), Leaf::Index(index)),
             _ => (self.path_text(depth), Leaf::Node),
         };
-        let (form, expected, got) = describe(&mut self.texts, kind, value);
+        let (form, expected, got) = match kind {
+            // The most common violation, whose texts are all fixed words, is decided here.
+            ViolationKind::Type {
+                expected: wanted,
+                nullable,
+            } => type_violation(wanted, nullable, value),
+            _ => describe(&mut self.texts, kind, value),
+        };
         push_violation(&mut self.reported, parent, leaf, form, expected, got);
     }
 
@@ -708,7 +715,8 @@ impl<'v> ValidationContext<'v> {
     pub fn into_violations(self) -> Violations {
         let mut list = self.reported;
         if !self.texts.is_empty() {
-            let texts: Arc<str> = Arc::from(self.texts);
+            // Moved, not copied.
+            let texts = Arc::new(self.texts);
             for violation in &mut list {
                 violation.texts = Some(Arc::clone(&texts));
             }
@@ -862,24 +870,13 @@ fn write_path<'s, 'v: 's>(
 ///
 /// Built with `push_str` rather than `format!`: reporting is on the path of every invalid call,
 /// and formatting machinery costs more than the checks themselves. Fixed words are borrowed.
+#[inline(never)]
 fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form, Text, Text) {
     match kind {
         ViolationKind::Type {
             expected: wanted,
             nullable,
-        } => {
-            let or_null = nullable && wanted != JsonType::Null;
-            let expected = if or_null {
-                wanted.name_or_null()
-            } else {
-                wanted.name()
-            };
-            (
-                Form::Type { wanted, or_null },
-                Text::Static(expected),
-                Text::Static(JsonType::of(value).name()),
-            )
-        }
+        } => type_violation(wanted, nullable, value),
         ViolationKind::NotFinite => (
             Form::NotFinite,
             Text::Static("finite number"),
@@ -986,6 +983,22 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             (Form::TooDeep(limit), expected, Text::Static("deeper"))
         }
     }
+}
+
+/// The wording, expected and got texts of a type violation: fixed words.
+#[inline(always)]
+fn type_violation(wanted: JsonType, nullable: bool, value: &Value) -> (Form, Text, Text) {
+    let or_null = nullable && wanted != JsonType::Null;
+    let expected = if or_null {
+        wanted.name_or_null()
+    } else {
+        wanted.name()
+    };
+    (
+        Form::Type { wanted, or_null },
+        Text::Static(expected),
+        Text::Static(JsonType::of(value).name()),
+    )
 }
 
 /// Where the next text written into `texts` starts.
