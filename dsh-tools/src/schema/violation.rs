@@ -38,8 +38,9 @@ const INITIAL_VIOLATIONS: usize = 8;
 ///
 /// Its four texts are read through [`path`](Self::path), [`message`](Self::message),
 /// [`expected`](Self::expected) and [`got`](Self::got); `Display` writes the message. A
-/// violation keeps what it needs to write them (see the [module docs](self)), and the path and
-/// message are written at the first read, then kept: reading a text twice gives the same text.
+/// violation keeps what it needs to write them (its wording, and offsets into a text buffer that
+/// one validation shares), and the path and message are written at the first read, then kept:
+/// reading a text twice gives the same text.
 pub struct Violation {
     /// The texts written while the value was walked (keys, parent paths, quoted values, bounds),
     /// shared by every violation of that walk; `None` when none were needed.
