@@ -5,6 +5,7 @@
 
 pub mod acp_schema;
 pub mod bench;
+pub mod counted;
 pub mod doc_links;
 pub mod golden;
 pub mod json_values;

@@ -4,7 +4,7 @@
 //! layers, observers, call observers, bodies that read their execution, custom renderers and
 //! finalizers — because those calls keep their arguments whole.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use dsh_tools::{
@@ -14,35 +14,9 @@ use dsh_tools::{
     hooks::{CallObserver, ObservedCall},
     json, tool,
 };
-use dsh_tools::{
-    errors::ConvertError,
-    schema::{Schema, SchemaError},
-};
+use dsh_tools_tests::counted::{BY_REFERENCE, BY_VALUE, Counted};
 
-/// How often each conversion of [`Counted`] ran, per test (each test uses its own tool name).
-static BY_REFERENCE: AtomicUsize = AtomicUsize::new(0);
-static BY_VALUE: AtomicUsize = AtomicUsize::new(0);
-
-/// A string argument that counts how it was converted.
-#[derive(Debug)]
-struct Counted(String);
-
-impl ToolArgs for Counted {
-    fn schema() -> Result<Schema, SchemaError> {
-        String::schema()
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        value.is_string()
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        BY_REFERENCE.fetch_add(1, Ordering::SeqCst);
-        String::from_json(value).map(Counted)
-    }
-    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
-        BY_VALUE.fetch_add(1, Ordering::SeqCst);
-        String::from_json_owned(value).map(Counted)
-    }
-}
+// `Counted` and its counters: `dsh_tools_tests::counted` (each test uses its own tool name).
 
 /// Echoes its text.
 #[tool]

@@ -13,20 +13,21 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dsh_tools::{
     ContentBlock, FnTool, ToolArgs, ToolError, ToolExecutionInput, ToolExecutionResult,
     ToolRegistry, Value,
     call::FnToolBuilder,
-    errors::{ConvertError, codes},
+    errors::codes,
     hooks::{CallObserver, ObservedCall},
     json,
     policy::CallLimits,
-    schema::{Schema, SchemaError},
+    schema::Schema,
     tool,
 };
+use dsh_tools_tests::counted::{BY_REFERENCE, BY_VALUE, Counted};
 use dsh_tools_tests::{Counter, Log, call, call_with, echo_tool, ok_tool};
 use tokio_util::sync::CancellationToken;
 
@@ -210,30 +211,7 @@ fn finalizer(
 
 type FinalizerResult = Result<Option<Vec<ContentBlock>>, ToolError>;
 
-/// How often [`Counted`] was converted by value: only the short path hands arguments over.
-static BY_VALUE: AtomicUsize = AtomicUsize::new(0);
-static BY_REFERENCE: AtomicUsize = AtomicUsize::new(0);
-
-/// A string argument that counts how it was converted.
-#[derive(Debug)]
-struct Counted(String);
-
-impl ToolArgs for Counted {
-    fn schema() -> Result<Schema, SchemaError> {
-        String::schema()
-    }
-    fn is_valid_json(value: &Value) -> bool {
-        value.is_string()
-    }
-    fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        BY_REFERENCE.fetch_add(1, Ordering::SeqCst);
-        String::from_json(value).map(Counted)
-    }
-    fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
-        BY_VALUE.fetch_add(1, Ordering::SeqCst);
-        String::from_json_owned(value).map(Counted)
-    }
-}
+// `Counted` and its counters: `dsh_tools_tests::counted` (each test uses its own tool name).
 
 #[derive(ToolArgs, Debug)]
 struct Paths {
