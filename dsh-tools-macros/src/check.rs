@@ -15,7 +15,6 @@ use crate::types::is_option;
 
 /// Checks a whole argument type.
 pub(crate) fn check_type(args: &ArgsType, errors: &mut Errors) {
-    check_not_recursive(args, errors);
     match &args.shape {
         Shape::Struct(fields) => check_fields(fields, None, errors),
         Shape::Enum { variants, tagging } => {
@@ -42,55 +41,6 @@ pub(crate) fn check_type(args: &ArgsType, errors: &mut Errors) {
         }
         Shape::Newtype { .. } | Shape::Unit => {}
     }
-}
-
-/// A field whose type names the type itself (`Vec<Tree>` in `Tree`) makes the schema recursive.
-fn check_not_recursive(args: &ArgsType, errors: &mut Errors) {
-    let mut types: Vec<&syn::Type> = Vec::new();
-    match &args.shape {
-        Shape::Struct(fields) => types.extend(
-            fields
-                .iter()
-                .filter(|field| !field.skip)
-                .map(|field| &field.ty),
-        ),
-        Shape::Newtype { ty, .. } => types.push(ty),
-        Shape::Unit => {}
-        Shape::Enum { variants, .. } => {
-            for variant in variants {
-                match &variant.payload {
-                    Payload::Struct(fields) => types.extend(
-                        fields
-                            .iter()
-                            .filter(|field| !field.skip)
-                            .map(|field| &field.ty),
-                    ),
-                    Payload::Newtype(ty) => types.push(ty),
-                    Payload::Unit => {}
-                }
-            }
-        }
-    }
-    for ty in types {
-        if mentions(ty.to_token_stream(), &args.ident) {
-            errors.error_at(
-                ty,
-                format!(
-                    "`{}` contains itself: recursive argument types are not supported, since their schema would need `$ref`, which many providers cannot resolve; take the nested part as `serde_json::Value`, or give each level its own type",
-                    args.ident
-                ),
-            );
-        }
-    }
-}
-
-/// Whether `tokens` name `ident` anywhere (`Self` counts too).
-fn mentions(tokens: proc_macro2::TokenStream, ident: &syn::Ident) -> bool {
-    tokens.into_iter().any(|token| match token {
-        proc_macro2::TokenTree::Ident(found) => found == *ident || found == "Self",
-        proc_macro2::TokenTree::Group(group) => mentions(group.stream(), ident),
-        _ => false,
-    })
 }
 
 /// Checks the fields of one object; `tag` is an internal enum tag that shares the object.

@@ -160,6 +160,7 @@ pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
                 .prop_map(Value::Array)
                 .boxed()
         }
+        SchemaKind::Defined(_) | SchemaKind::Ref(_) => near_value(&unfolded(schema)),
         SchemaKind::Object(rules) => {
             let declared: Vec<BoxedStrategy<Option<(String, Value)>>> = rules
                 .properties
@@ -217,6 +218,7 @@ pub fn flip_number_form(value: Value) -> Value {
 pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
     use dsh_tools::schema::{AdditionalProperties, SchemaKind};
     let non_null = match &schema.kind {
+        SchemaKind::Defined(_) | SchemaKind::Ref(_) => valid_value(&unfolded(schema)),
         SchemaKind::Array(rules) => {
             let item = match &rules.items {
                 Some(items) => valid_value(items),
@@ -292,4 +294,71 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
     } else {
         non_null
     }
+}
+
+/// How many times [`unfolded`] expands a reference to the same definition.
+const UNFOLDINGS: usize = 3;
+
+/// `schema` without definitions, for generating values: each definition inlined, and each
+/// reference expanded into its definition's schema up to [`UNFOLDINGS`] times, then `null`.
+/// Values are generated from the result and checked against the recursive original.
+pub fn unfolded(schema: &Schema) -> Schema {
+    unfold(schema, &mut Vec::new())
+}
+
+fn unfold<'s>(schema: &'s Schema, enclosing: &mut Vec<(&'s str, &'s Schema, usize)>) -> Schema {
+    use dsh_tools::schema::{AdditionalProperties, SchemaKind};
+    let mut out = schema.clone();
+    match &schema.kind {
+        SchemaKind::Defined(definition) => {
+            enclosing.push((&definition.name, &definition.schema, 0));
+            let mut inner = unfold(&definition.schema, enclosing);
+            enclosing.pop();
+            inner.nullable |= schema.nullable;
+            return inner;
+        }
+        SchemaKind::Ref(name) => {
+            let Some(index) = enclosing
+                .iter()
+                .rposition(|(defined, _, _)| defined == name)
+            else {
+                return Schema::null();
+            };
+            let (_, body, used) = enclosing[index];
+            if used >= UNFOLDINGS {
+                return Schema::null();
+            }
+            enclosing[index].2 += 1;
+            let mut inner = unfold(body, enclosing);
+            enclosing[index].2 -= 1;
+            inner.nullable |= schema.nullable;
+            return inner;
+        }
+        SchemaKind::Array(rules) => {
+            if let (SchemaKind::Array(out_rules), Some(items)) = (&mut out.kind, &rules.items) {
+                out_rules.items = Some(Box::new(unfold(items, enclosing)));
+            }
+        }
+        SchemaKind::Object(rules) => {
+            if let SchemaKind::Object(out_rules) = &mut out.kind {
+                for (property, source) in out_rules.properties.iter_mut().zip(&rules.properties) {
+                    property.schema = unfold(&source.schema, enclosing);
+                }
+                if let AdditionalProperties::Schema(values) = &rules.additional {
+                    out_rules.additional =
+                        AdditionalProperties::Schema(Box::new(unfold(values, enclosing)));
+                }
+            }
+        }
+        SchemaKind::OneOf(branches) => {
+            out.kind = SchemaKind::OneOf(
+                branches
+                    .iter()
+                    .map(|branch| unfold(branch, enclosing))
+                    .collect(),
+            );
+        }
+        _ => {}
+    }
+    out
 }

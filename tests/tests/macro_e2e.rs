@@ -387,17 +387,24 @@ async fn mirror(root: Directory) -> String {
 }
 
 #[test]
-fn a_recursive_pair_of_types_is_refused_at_registration() {
-    let error = ToolRegistry::new().register(MirrorTool).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::UnsupportedSchema);
-    assert!(
-        error.message().contains("is recursive"),
-        "{}",
-        error.message()
+fn a_recursive_pair_of_types_is_published_with_defs_and_validated() {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(MirrorTool).unwrap();
+    let schema = registry.get("mirror", None).unwrap().parameters().clone();
+    // The lone struct is the whole arguments: the root itself is the definition.
+    assert!(schema.get("$defs").is_none(), "{schema}");
+    assert_eq!(
+        schema["properties"]["entries"]["items"]["oneOf"][1]["properties"]["Directory"],
+        json!({"$ref": "#"})
     );
-    assert!(
-        error.message().contains("Directory -> ") && error.message().contains("Entry"),
-        "{}",
-        error.message()
+    let violations = dsh_tools::schema::Schema::from_json_schema(&schema)
+        .unwrap()
+        .validate(&json!({"name": "a", "entries": [
+            {"Directory": {"name": "b", "entries": [{"File": {"name": 3}}]}}
+        ]}))
+        .unwrap_err();
+    assert_eq!(
+        violations.to_string(),
+        r#""entries[0]" must match exactly one oneOf branch (matched 0)"#
     );
 }

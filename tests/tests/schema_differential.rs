@@ -124,10 +124,40 @@ fn schema_strategy() -> impl Strategy<Value = Schema> {
                     }
                 }),
             inner.clone().prop_map(|values| Schema::map(values).build()),
-            prop::collection::vec(inner, 2..4).prop_map(Schema::one_of),
+            prop::collection::vec(inner.clone(), 2..4).prop_map(Schema::one_of),
+            (inner, 0u8..3).prop_map(|(leaf, shape)| recursive(leaf, shape)),
         ];
         (node, any::<bool>()).prop_map(nullable_if)
     })
+}
+
+/// A recursive definition around `leaf`: a list (`next`), a tree (`children`) or an expression
+/// (`oneOf` of a leaf and an operator over two of itself).
+fn recursive(leaf: Schema, shape: u8) -> Schema {
+    let body = match shape {
+        0 => Schema::object()
+            .required("value", leaf)
+            .optional("next", Schema::reference("Node").nullable())
+            .build(),
+        1 => Schema::object()
+            .optional("value", leaf)
+            .required(
+                "children",
+                Schema::array(Schema::reference("Node")).max_items(3),
+            )
+            .build(),
+        _ => Schema::one_of([
+            Schema::object().required("leaf", leaf).build(),
+            Schema::object()
+                .required("op", Schema::enumeration(["and", "or"]))
+                .required(
+                    "args",
+                    Schema::array(Schema::reference("Node")).min_items(1),
+                )
+                .build(),
+        ]),
+    };
+    Schema::definition("Node", body)
 }
 
 fn nullable_if((schema, nullable): (Schema, bool)) -> Schema {

@@ -296,17 +296,39 @@ fn a_nullable_type_beside_enum_or_const_accepts_null_only_when_they_list_it() {
 }
 
 #[test]
-fn recursive_and_hostile_schemas_are_errors_not_overflows() {
-    let error = rejected(&json!({
+fn recursive_schemas_import_as_definitions_and_hostile_ones_are_errors_not_overflows() {
+    let list = Schema::from_json_schema(&json!({
         "$ref": "#/$defs/Node",
         "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}
-    }));
-    assert!(
-        problems(&error)[0].starts_with("schema.$defs.Node.properties.next is circular"),
-        "{error}"
+    }))
+    .unwrap();
+    assert!(list.is_recursive());
+    assert!(list.is_valid(&json!({"next": {"next": {}}})));
+    assert_eq!(
+        list.validate(&json!({"next": {"next": 3}}))
+            .unwrap_err()
+            .to_string(),
+        r#""next.next" must be an object"#
     );
-    let error = rejected(&json!({"type": "object", "properties": {"me": {"$ref": "#"}}}));
-    assert!(problems(&error)[0].contains("is circular"), "{error}");
+    let root =
+        Schema::from_json_schema(&json!({"type": "object", "properties": {"me": {"$ref": "#"}}}))
+            .unwrap();
+    assert!(root.compile().is_valid(&json!({"me": {"me": {}}})));
+    assert!(!root.compile().is_valid(&json!({"me": {"me": []}})));
+    // A reference that only refers to itself validates nothing, and stops at the depth cap.
+    let empty = Schema::from_json_schema(
+        &json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
+    )
+    .unwrap();
+    assert!(!empty.is_valid(&json!(1)));
+    assert!(!empty.compile().is_valid(&json!(1)));
+    assert!(
+        empty
+            .validate(&json!(1))
+            .unwrap_err()
+            .to_string()
+            .contains("nests deeper than")
+    );
 
     // 10,000 levels deep, built in code: rejected at the import depth cap.
     let mut deep = json!({"type": "string"});
@@ -526,9 +548,10 @@ mod from_schemars {
     }
 
     #[test]
-    fn recursive_and_unsupported_types_are_rejected() {
-        let error = Schema::from_schemars_type::<Tree>().unwrap_err();
-        assert!(error.to_string().contains("is circular"), "{error}");
+    fn recursive_types_import_and_unsupported_ones_are_rejected() {
+        let tree = Schema::from_schemars_type::<Tree>().unwrap();
+        assert!(tree.is_valid(&json!({"children": [{"children": []}]})));
+        assert!(!tree.is_valid(&json!({"children": [{}]})));
         let error = Schema::from_schemars_type::<Unique>().unwrap_err();
         assert!(
             problems(&error)[0]

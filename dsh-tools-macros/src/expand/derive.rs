@@ -156,8 +156,9 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                 #value_notes
 
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
-                    let _guard = #private::SchemaGuard::enter(::core::any::type_name::<Self>())?;
-                    #schema_body
+                    #private::type_schema(::core::any::type_name::<Self>(), || {
+                        #schema_body
+                    })
                 }
 
                 fn is_valid_json(__value: &#private::Value) -> bool {

@@ -202,9 +202,7 @@ impl ToolContract {
     /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
     pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
         let schema = self.arguments().map_err(Clone::clone)?;
-        // The specialized check answers for valid arguments; the interpreter then collects every
-        // violation of invalid ones (and has the last word should the two ever disagree).
-        if !A::is_valid_json(arguments)
+        if !quick_check::<A>(schema, arguments)
             && let Err(violations) = schema.validate(arguments)
         {
             return Err(ToolError::invalid_arguments(&violations));
@@ -216,12 +214,24 @@ impl ToolContract {
     /// into `A` ([`ToolArgs::from_json_owned`]) instead of copied.
     pub fn parse_owned<A: ToolArgs>(&self, arguments: Value) -> Result<A, ToolError> {
         let schema = self.arguments().map_err(Clone::clone)?;
-        if !A::is_valid_json(&arguments)
+        if !quick_check::<A>(schema, &arguments)
             && let Err(violations) = schema.validate(&arguments)
         {
             return Err(ToolError::invalid_arguments(&violations));
         }
         A::from_json_owned(arguments).map_err(ToolError::from)
+    }
+}
+
+/// The yes/no check before conversion. The specialized check answers for valid arguments; the
+/// compiled schema then collects every violation of invalid ones (and has the last word should
+/// the two ever disagree). A recursive schema is checked by the compiled schema alone: only it
+/// caps how deep a value nests, which a value built in code rather than parsed can exceed.
+fn quick_check<A: ToolArgs>(schema: &CompiledSchema, arguments: &Value) -> bool {
+    if schema.is_recursive() {
+        schema.is_valid(arguments)
+    } else {
+        A::is_valid_json(arguments)
     }
 }
 

@@ -30,7 +30,7 @@ pub use self::fast_checks::{
     is_within, matches_pattern,
 };
 pub use self::present::{LocationPart, TitlePart};
-pub use self::recursion::SchemaGuard;
+pub use self::recursion::type_schema;
 pub use self::returns::{
     IntoContent, ResultValue, contract_of, require_state, tool_output, tool_result, tool_value,
 };

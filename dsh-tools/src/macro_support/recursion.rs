@@ -1,50 +1,83 @@
-//! Refusing recursive argument types while their schema is built.
-//!
-//! A type that contains itself (directly, which the derive rejects at compile time, or through
-//! other types) would need `$ref` in its schema, which many clients and providers cannot resolve.
-//! Building such a schema would recurse forever; this guard notices the type re-entering its own
-//! construction and turns it into an `UNSUPPORTED_SCHEMA` error at registration instead.
+//! Recursive argument types: a type whose schema is being built and is met again inside its own
+//! construction (directly, `children: Vec<Outline>` in `Outline`, or through other types) is a
+//! [`Schema::reference`] there, and its schema becomes a [`Schema::definition`] that the
+//! reference refers back to (published as `$defs` and `$ref`).
 
 use std::cell::RefCell;
 
-use crate::schema::SchemaError;
+use crate::schema::{Schema, SchemaError};
+
+/// A type whose schema is being built on this thread, and whether it was met inside itself.
+struct Building {
+    type_name: &'static str,
+    referenced: bool,
+}
 
 thread_local! {
     /// The types whose schema is being built on this thread, outermost first.
-    static BUILDING: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    static BUILDING: RefCell<Vec<Building>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Marks `type_name` as being built until dropped.
-#[derive(Debug)]
-pub struct SchemaGuard {
-    _private: (),
-}
-
-impl SchemaGuard {
-    /// Enters the construction of `type_name`'s schema, or fails when it is already under way
-    /// (the type contains itself).
-    pub fn enter(type_name: &'static str) -> Result<Self, SchemaError> {
-        BUILDING.with(|building| {
-            let mut building = building.borrow_mut();
-            if let Some(start) = building.iter().position(|name| *name == type_name) {
-                let mut cycle: Vec<&str> = building[start..].to_vec();
-                cycle.push(type_name);
-                return Err(SchemaError::single(format!(
-                    "`{type_name}` is recursive ({}): recursive argument types are not supported, \
-                     since their schema would need `$ref`, which many providers cannot resolve",
-                    cycle.join(" -> ")
-                )));
+/// The schema of the type `type_name` (its `std::any::type_name`, which names generic
+/// arguments too), built by `build`: a reference when the type is already being built further
+/// out, a definition when `build` met the type inside itself, else what `build` returns.
+pub fn type_schema(
+    type_name: &'static str,
+    build: impl FnOnce() -> Result<Schema, SchemaError>,
+) -> Result<Schema, SchemaError> {
+    let reentered = BUILDING.with(|building| {
+        let mut building = building.borrow_mut();
+        match building.iter_mut().find(|open| open.type_name == type_name) {
+            Some(open) => {
+                open.referenced = true;
+                true
             }
-            building.push(type_name);
-            Ok(Self { _private: () })
-        })
+            None => {
+                building.push(Building {
+                    type_name,
+                    referenced: false,
+                });
+                false
+            }
+        }
+    });
+    if reentered {
+        return Ok(Schema::reference(type_name));
+    }
+    // Popped on every way out of `build`, a panic included.
+    let entry = Entry;
+    let built = build();
+    let referenced = entry.close();
+    let schema = built?;
+    Ok(if referenced {
+        Schema::definition(type_name, schema)
+    } else {
+        schema
+    })
+}
+
+/// The innermost type being built, popped when dropped.
+struct Entry;
+
+impl Entry {
+    /// Pops the entry; whether the type was met inside itself.
+    fn close(self) -> bool {
+        std::mem::forget(self);
+        pop()
     }
 }
 
-impl Drop for SchemaGuard {
+impl Drop for Entry {
     fn drop(&mut self) {
-        BUILDING.with(|building| {
-            building.borrow_mut().pop();
-        });
+        pop();
     }
+}
+
+fn pop() -> bool {
+    BUILDING.with(|building| {
+        building
+            .borrow_mut()
+            .pop()
+            .is_some_and(|open| open.referenced)
+    })
 }

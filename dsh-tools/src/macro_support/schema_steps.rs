@@ -50,9 +50,9 @@ fn with_value_notes(description: Option<&str>, notes: &[(&str, &str)]) -> Option
 /// The schema of a struct that is a tool's whole argument object (`ToolArgs::OBJECT_STRUCT`):
 /// it must be an object, which only a hand-written impl could get wrong.
 pub fn whole_arguments(schema: Schema) -> Result<Schema, SchemaError> {
-    match schema.kind {
-        SchemaKind::Object(_) if !schema.nullable => Ok(schema),
-        _ => Err(SchemaError::single(
+    match schema.as_object() {
+        Some(_) => Ok(schema),
+        None => Err(SchemaError::single(
             "a type with `OBJECT_STRUCT` set is a tool's whole arguments, so its schema must be a non-null object",
         )),
     }

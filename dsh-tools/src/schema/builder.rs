@@ -24,8 +24,8 @@ use serde_json::{Number, Value};
 
 use super::error::SchemaError;
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
-    Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
+    Property, Schema, SchemaKind, StringRules,
 };
 
 impl Schema {
@@ -148,6 +148,77 @@ impl Schema {
         Self::new(SchemaKind::OneOf(
             branches.into_iter().map(Into::into).collect(),
         ))
+    }
+
+    /// A definition named `name` that [`Schema::reference`]s to `name` within `schema` refer
+    /// back to: how a recursive shape is written.
+    ///
+    /// ```
+    /// use dsh_tools::schema::Schema;
+    /// use serde_json::json;
+    ///
+    /// // An outline: a title and any number of outlines below it.
+    /// let outline = Schema::definition(
+    ///     "Outline",
+    ///     Schema::object()
+    ///         .required("title", Schema::string())
+    ///         .optional("children", Schema::array(Schema::reference("Outline")))
+    ///         .build(),
+    /// );
+    /// assert!(outline.is_valid(&json!({"title": "a", "children": [{"title": "b"}]})));
+    /// assert_eq!(
+    ///     outline.validate(&json!({"title": "a", "children": [{"title": 7}]})).unwrap_err().to_string(),
+    ///     r#""children[0].title" must be a string"#,
+    /// );
+    /// ```
+    pub fn definition(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
+        Self::new(SchemaKind::Defined(Box::new(Definition {
+            name: name.into(),
+            schema: schema.into(),
+        })))
+    }
+
+    /// A reference to the enclosing [`Schema::definition`] named `name`.
+    pub fn reference(name: impl Into<String>) -> Self {
+        Self::new(SchemaKind::Ref(name.into()))
+    }
+
+    /// The object rules of a schema that is always an object (not nullable), seen through
+    /// definitions: what a tool's arguments must be.
+    pub fn as_object(&self) -> Option<&ObjectRules> {
+        if self.nullable {
+            return None;
+        }
+        match &self.kind {
+            SchemaKind::Object(rules) => Some(rules),
+            SchemaKind::Defined(definition) => definition.schema.as_object(),
+            _ => None,
+        }
+    }
+
+    /// Whether a [`Schema::definition`] appears anywhere in this schema (its values can nest
+    /// without limit).
+    pub fn is_recursive(&self) -> bool {
+        match &self.kind {
+            SchemaKind::Defined(_) | SchemaKind::Ref(_) => true,
+            SchemaKind::Array(rules) => rules.items.as_deref().is_some_and(Schema::is_recursive),
+            SchemaKind::Object(rules) => {
+                rules
+                    .properties
+                    .iter()
+                    .any(|property| property.schema.is_recursive())
+                    || matches!(&rules.additional, AdditionalProperties::Schema(values) if values.is_recursive())
+            }
+            SchemaKind::OneOf(branches) => branches.iter().any(Schema::is_recursive),
+            SchemaKind::String(_)
+            | SchemaKind::Number(_)
+            | SchemaKind::Integer(_)
+            | SchemaKind::Boolean
+            | SchemaKind::Null
+            | SchemaKind::Any
+            | SchemaKind::Enum(_)
+            | SchemaKind::Const(_) => false,
+        }
     }
 }
 

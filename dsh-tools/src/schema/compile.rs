@@ -14,6 +14,8 @@
 //!
 //! [`CompiledSchema`]: super::CompiledSchema
 
+use std::sync::{Arc, Weak};
+
 use serde_json::{Number, Value};
 
 use super::key::Key;
@@ -64,6 +66,12 @@ pub(super) enum Test {
     Const(Box<Value>),
     /// Exactly one of these branches.
     OneOf(Box<[Node]>),
+    /// A definition: its schema's node, shared with the references inside it.
+    Defined(Arc<Node>),
+    /// A reference to an enclosing definition's node (held weakly: the definition owns it, and
+    /// a strong count would make the tree a cycle that is never freed). Dangling for a
+    /// reference with no definition, which matches nothing.
+    Ref(Weak<Node>),
 }
 
 /// Inclusive code-point bounds of a string: `0` and `u64::MAX` when absent.
@@ -192,17 +200,41 @@ impl Node {
             _ => None,
         }
     }
+
+    /// The node of a definition's schema.
+    pub(super) fn defined(&self) -> Option<&Node> {
+        match &self.test {
+            Test::Defined(node) => Some(node),
+            _ => None,
+        }
+    }
+
+    /// The node a reference refers to, while its definition lives.
+    pub(super) fn referenced(&self) -> Option<Arc<Node>> {
+        match &self.test {
+            Test::Ref(node) => node.upgrade(),
+            _ => None,
+        }
+    }
 }
+
+/// The definitions enclosing the node being lowered, innermost last.
+type Enclosing<'s> = Vec<(&'s str, Weak<Node>)>;
 
 /// Lowers `schema`.
 pub(super) fn lower(schema: &Schema) -> Node {
+    lower_in(schema, &mut Vec::new())
+}
+
+fn lower_in<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Node {
     Node {
-        test: test_of(schema),
+        test: test_of(schema, enclosing),
         nullable: schema.nullable,
     }
 }
 
-fn test_of(schema: &Schema) -> Test {
+fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
+    let mut lower = |schema: &'s Schema| lower_in(schema, enclosing);
     match &schema.kind {
         SchemaKind::Any => Test::Any,
         SchemaKind::Boolean => Test::Boolean,
@@ -269,6 +301,19 @@ fn test_of(schema: &Schema) -> Test {
         }
         SchemaKind::Const(constant) => Test::Const(Box::new(constant.clone())),
         SchemaKind::OneOf(branches) => Test::OneOf(branches.iter().map(lower).collect()),
+        SchemaKind::Defined(definition) => Test::Defined(Arc::new_cyclic(|node: &Weak<Node>| {
+            enclosing.push((definition.name.as_str(), node.clone()));
+            let lowered = lower_in(&definition.schema, enclosing);
+            enclosing.pop();
+            lowered
+        })),
+        SchemaKind::Ref(name) => Test::Ref(
+            enclosing
+                .iter()
+                .rev()
+                .find(|(defined, _)| *defined == name)
+                .map_or_else(Weak::new, |(_, node)| node.clone()),
+        ),
     }
 }
 

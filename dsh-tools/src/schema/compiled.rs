@@ -45,13 +45,25 @@ use super::violation::{PathRoot, Violations};
 pub struct CompiledSchema {
     schema: Schema,
     root: Node,
+    recursive: bool,
 }
 
 impl CompiledSchema {
     /// Compiles `schema`.
     pub fn new(schema: Schema) -> Self {
         let root = lower(&schema);
-        Self { schema, root }
+        let recursive = schema.is_recursive();
+        Self {
+            schema,
+            root,
+            recursive,
+        }
+    }
+
+    /// Whether the schema has a definition its values can nest without limit through
+    /// ([`Schema::is_recursive`]).
+    pub fn is_recursive(&self) -> bool {
+        self.recursive
     }
 
     /// The schema this was compiled from (to render it, for example).

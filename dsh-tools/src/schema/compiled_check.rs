@@ -70,6 +70,14 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
             depth < MAX_VALIDATION_DEPTH
                 && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
         }
+        (Test::Defined(node), _) => check(node, value, depth),
+        // A reference counts as a level, as in the interpreter.
+        (Test::Ref(node), _) => {
+            depth < MAX_VALIDATION_DEPTH
+                && node
+                    .upgrade()
+                    .is_some_and(|node| check(&node, value, depth + 1))
+        }
         _ => false,
     }
 }

@@ -11,15 +11,16 @@
 //!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern` (ECMA-262, translated; look-around
 //!   and backreferences are refused), `minItems`, `maxItems`;
 //!   `anyOf` only in the nullable form `[<schema>, {"type": "null"}]` that schemars emits for
-//!   `Option<T>`; local `$ref`s (`#/…`), inlined, with `$defs`/`definitions` as their targets;
+//!   `Option<T>`; local `$ref`s (`#/…`), inlined, with `$defs`/`definitions` as their targets,
+//!   except a `$ref` back to a target still being imported: that target becomes a
+//!   [`Definition`](super::Definition) and the `$ref` a reference to it (recursive schemas);
 //! - annotations: `title`, `description`, `default`, `examples`, `format`, `$comment`,
 //!   `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`, `contentMediaType`, and `$schema`
 //!   at the root. (From schemars, the integer formats `int8`…`uint64` also become the bounds of
 //!   their Rust type, since deserialization enforces them.)
 //!
 //! Everything else (`allOf`, `not`, `if`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
-//! `prefixItems`, `patternProperties`, `propertyNames`, remote or recursive `$ref`, …) is
-//! rejected. Recursive schemas are rejected as circular: the model inlines every subschema.
+//! `prefixItems`, `patternProperties`, `propertyNames`, remote `$ref`, …) is rejected.
 //!
 //! Import is bounded: nesting deeper than [`MAX_IMPORT_DEPTH`] (counting `$ref` hops) and
 //! expansion past [`MAX_IMPORT_NODES`] nodes (a `$ref` graph that doubles at every level) are
@@ -87,13 +88,14 @@ impl Schema {
     ///   `additionalProperties` (boolean or schema; absent means allowed), `items` (one schema),
     ///   `enum`, `const`, `oneOf`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
     ///   `minItems`, `maxItems`; `anyOf` only as `[<schema>, {"type": "null"}]`; local `$ref`s
-    ///   (`#/…`, inlined) into `$defs`/`definitions`;
+    ///   (`#/…`, inlined; a recursive one becomes a [`Schema::definition`]) into
+    ///   `$defs`/`definitions`;
     /// - annotations: `title`, `description`, `default`, `examples` (kept), and `format`,
     ///   `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
     ///   `contentMediaType`, root `$schema` (dropped).
     ///
     /// Everything else (`allOf`, `not`, `if`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
-    /// `prefixItems`, `patternProperties`, remote or recursive `$ref`, …) is rejected, as are
+    /// `prefixItems`, `patternProperties`, remote `$ref`, …) is rejected, as are
     /// schemas nested deeper than [`MAX_IMPORT_DEPTH`] or expanding past [`MAX_IMPORT_NODES`].
     pub fn from_json_schema(schema: &Value) -> Result<Schema, SchemaError> {
         Importer::new(schema, false).run()
@@ -120,8 +122,10 @@ struct Importer<'a> {
     from_schemars: bool,
     errors: SchemaError,
     nodes: usize,
-    /// `$ref`s being inlined, innermost last: a repeat is a cycle.
-    resolving: Vec<&'a str>,
+    /// The JSON pointers (decoded) of the `$ref` targets being imported, innermost last, each
+    /// with whether a reference inside it came back to it: such a target becomes a
+    /// definition, and the reference a [`SchemaKind::Ref`] to it. The root is `""`.
+    resolving: Vec<(String, bool)>,
 }
 
 impl<'a> Importer<'a> {
@@ -136,7 +140,9 @@ impl<'a> Importer<'a> {
     }
 
     fn run(mut self) -> Result<Schema, SchemaError> {
+        self.resolving.push((String::new(), false));
         let schema = self.convert(self.root, "schema", 0);
+        let schema = self.defined_if_referenced(schema);
         match schema {
             Some(schema) if self.errors.is_empty() => Ok(schema),
             _ => {
@@ -320,20 +326,31 @@ impl<'a> Importer<'a> {
             );
             return None;
         };
-        if self.resolving.contains(&reference) || pointer.is_empty() {
-            self.problem(
-                path,
-                format!(
-                    "{path} is circular ($ref \"{reference}\"; recursive schemas are not supported)"
-                ),
-            );
-            return None;
+        if let Some(open) = self
+            .resolving
+            .iter_mut()
+            .find(|(resolving, _)| *resolving == pointer)
+        {
+            // Back at a target still being imported: a recursive schema.
+            open.1 = true;
+            return Some(Schema::reference(definition_name(&pointer)));
         }
-        self.resolving.push(reference);
+        self.resolving.push((pointer.clone(), false));
         let target_path = pointer_path(&pointer);
         let schema = self.convert(target, &target_path, depth + 1);
-        self.resolving.pop();
-        schema
+        self.defined_if_referenced(schema)
+    }
+
+    /// Closes the innermost target being imported: `schema` itself, or a definition of it when
+    /// a reference inside came back to it.
+    fn defined_if_referenced(&mut self, schema: Option<Schema>) -> Option<Schema> {
+        let (pointer, referenced) = self.resolving.pop()?;
+        let schema = schema?;
+        Some(if referenced {
+            Schema::definition(definition_name(&pointer), schema)
+        } else {
+            schema
+        })
     }
 
     /// `anyOf: [X, {"type": "null"}]` (either order): `X`, nullable.
@@ -889,4 +906,10 @@ fn pointer_path(pointer: &str) -> String {
         path.push_str(&segment.replace("~1", "/").replace("~0", "~"));
     }
     path
+}
+
+/// The name of the definition an imported recursive `$ref` target becomes: `#` and its JSON
+/// pointer.
+fn definition_name(pointer: &str) -> String {
+    format!("#{pointer}")
 }

@@ -42,8 +42,8 @@ pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use limits::MAX_VALIDATION_DEPTH;
 pub use model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, PatternError,
-    PatternErrorKind, Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
+    PatternError, PatternErrorKind, Property, Schema, SchemaKind, StringRules,
 };
 pub use render::JSON_SCHEMA_DIALECT;
 pub(crate) use semantics::{

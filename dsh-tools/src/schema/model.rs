@@ -59,6 +59,28 @@ pub enum SchemaKind {
     Const(Value),
     /// Exactly one of the branches (`oneOf`).
     OneOf(Vec<Schema>),
+    /// A named definition that [`Ref`](Self::Ref)s inside it refer back to: what a recursive
+    /// type (`struct Outline { children: Vec<Outline> }`) becomes. It validates as its
+    /// [`schema`](Definition::schema); this node's own `nullable` and annotations are those of
+    /// the place it is used, not of the definition.
+    Defined(Box<Definition>),
+    /// The definition of this name that encloses this node (the nearest one, should two share
+    /// a name): it validates as that definition's schema. A reference with no enclosing
+    /// definition of its name matches nothing.
+    Ref(String),
+}
+
+/// A named schema that references within it refer back to; see [`SchemaKind::Defined`].
+///
+/// The name identifies the definition within one schema (the derive uses the type's path,
+/// an import the JSON pointer it came from); rendering publishes it under `$defs` by a short
+/// key made from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    /// What the references are matched against.
+    pub name: String,
+    /// The schema the definition stands for.
+    pub schema: Schema,
 }
 
 /// Constraints on a string. Lengths count Unicode code points.

@@ -1,14 +1,19 @@
 //! Rendering a [`Schema`] as JSON Schema 2020-12: what a tool's `parameters` carries.
 //!
-//! Subschemas are inlined (no `$ref`: many clients and providers cannot resolve one), and every
-//! node writes its keys in one fixed order, so the same schema renders byte-identical output on
+//! Subschemas are inlined (no `$ref`: many clients and providers cannot resolve one), except a
+//! definition ([`SchemaKind::Defined`], what a recursive type becomes): it is published once
+//! under the root's `$defs`, by a key made from its name, and every use of it and every
+//! reference back to it is a `{"$ref": "#/$defs/<key>"}`. A definition that is the root itself
+//! (a tool whose arguments are a recursive struct) stays inline and its references are
+//! `{"$ref": "#"}`, so the root is still an object. Every node writes its keys in one fixed order, so the same schema renders byte-identical output on
 //! every run and prompt caches stay warm. The rendered schema accepts exactly what the validator
 //! accepts; the differential tests hold the two together.
 //!
 //! Key order of a node: `title`, `description`, `type`, `enum`/`const`, string constraints
 //! (`minLength`, `maxLength`, `pattern`), number bounds (`minimum`, `maximum`), `items`,
 //! `minItems`, `maxItems`, `properties`, `required`, `additionalProperties`, `oneOf`/`anyOf`,
-//! `default`, `examples`.
+//! `default`, `examples`; the root's `$defs` last. A `$ref` takes the place of `type` (its
+//! annotations beside it, `anyOf` with `{"type": "null"}` around it when nullable).
 //!
 //! Nullable schemas render in the forms both providers and validators read: a type array
 //! (`"type": ["string", "null"]`), `null` added to an `enum` (a nullable `const` becomes a
@@ -17,7 +22,7 @@
 
 use serde_json::{Map, Value};
 
-use super::model::{AdditionalProperties, Schema, SchemaKind};
+use super::model::{AdditionalProperties, Annotations, Definition, Schema, SchemaKind};
 use super::semantics::is_integral;
 
 /// The `$schema` URI of the dialect rendered here.
@@ -26,152 +31,286 @@ pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/sch
 impl Schema {
     /// The JSON Schema of this schema, as a tool's `parameters` carries it (no `$schema` key).
     pub fn to_json_schema(&self) -> Value {
-        Value::Object(render(self))
+        Value::Object(Renderer::document(self))
     }
 
     /// A standalone JSON Schema document: `{"$schema": "https://json-schema.org/draft/2020-12/schema", …}`.
     pub fn to_json_schema_document(&self) -> Value {
         let mut document = Map::new();
         document.insert("$schema".to_owned(), Value::from(JSON_SCHEMA_DIALECT));
-        document.extend(render(self));
+        document.extend(Renderer::document(self));
         Value::Object(document)
     }
 }
 
-fn render(schema: &Schema) -> Map<String, Value> {
-    let mut out = Map::new();
-    let annotations = &schema.annotations;
+/// What rendering one document keeps: the definitions published under `$defs` and the keys of
+/// those that enclose the node being rendered.
+#[derive(Default)]
+struct Renderer<'s> {
+    /// Published definitions: name, schema, key, rendered body (in first-use order).
+    published: Vec<(&'s str, &'s Schema, String, Map<String, Value>)>,
+    /// The definitions enclosing the current node, innermost last: name and `$ref` target.
+    enclosing: Vec<(&'s str, String)>,
+}
+
+impl<'s> Renderer<'s> {
+    fn document(schema: &'s Schema) -> Map<String, Value> {
+        let mut renderer = Renderer::default();
+        let mut out = match &schema.kind {
+            // The root definition stays inline: a tool's arguments must be an object at the root.
+            SchemaKind::Defined(definition) if !schema.nullable => {
+                renderer.enclosing.push((&definition.name, "#".to_owned()));
+                let mut out = renderer.render(&definition.schema);
+                overlay(&mut out, &schema.annotations);
+                out
+            }
+            _ => renderer.render(schema),
+        };
+        if !renderer.published.is_empty() {
+            let defs = renderer
+                .published
+                .into_iter()
+                .map(|(_, _, key, body)| (key, Value::Object(body)))
+                .collect();
+            out.insert("$defs".to_owned(), Value::Object(defs));
+        }
+        out
+    }
+
+    /// The `$ref` target of `definition`, publishing it at its first use.
+    fn publish(&mut self, definition: &'s Definition) -> String {
+        let existing = self
+            .published
+            .iter()
+            .find(|(name, schema, _, _)| *name == definition.name && **schema == definition.schema);
+        if let Some((_, _, key, _)) = existing {
+            return format!("#/$defs/{key}");
+        }
+        let key = self.fresh_key(definition);
+        let target = format!("#/$defs/{key}");
+        let slot = self.published.len();
+        self.published
+            .push((&definition.name, &definition.schema, key, Map::new()));
+        self.enclosing.push((&definition.name, target.clone()));
+        let body = self.render(&definition.schema);
+        self.enclosing.pop();
+        self.published[slot].3 = body;
+        target
+    }
+
+    /// A `$defs` key for `definition` that no published definition has: its name's last path
+    /// segment, without module paths, in characters every client takes; a definition of a
+    /// whole document (`#`, what an imported root that refers to itself is) goes by its title.
+    fn fresh_key(&self, definition: &Definition) -> String {
+        let name = match &definition.schema.annotations.title {
+            Some(title) if definition.name == "#" => title.as_str(),
+            _ => &definition.name,
+        };
+        let base = definition_key(name);
+        let taken = |key: &str| self.published.iter().any(|(_, _, taken, _)| taken == key);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|n| format!("{base}_{n}"))
+            .find(|key| !taken(key))
+            .unwrap_or(base)
+    }
+
+    /// A `$ref` to `target`, with the node's annotations beside it.
+    fn reference(&self, schema: &Schema, target: &str) -> Map<String, Value> {
+        let mut reference = Map::new();
+        reference.insert("$ref".to_owned(), Value::from(target));
+        let mut out = if schema.nullable {
+            let mut out = Map::new();
+            out.insert(
+                "anyOf".to_owned(),
+                Value::Array(vec![Value::Object(reference), null_schema()]),
+            );
+            out
+        } else {
+            reference
+        };
+        overlay(&mut out, &schema.annotations);
+        out
+    }
+
+    fn render(&mut self, schema: &'s Schema) -> Map<String, Value> {
+        let mut out = Map::new();
+        let annotations = &schema.annotations;
+        if let Some(title) = &annotations.title {
+            out.insert("title".to_owned(), Value::from(title.as_str()));
+        }
+        if let Some(description) = &annotations.description {
+            out.insert("description".to_owned(), Value::from(description.as_str()));
+        }
+        let nullable = schema.nullable;
+        match &schema.kind {
+            SchemaKind::String(rules) => {
+                put_type(&mut out, "string", nullable);
+                put_u64(&mut out, "minLength", rules.min_length);
+                put_u64(&mut out, "maxLength", rules.max_length);
+                if let Some(pattern) = &rules.pattern {
+                    out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
+                }
+            }
+            SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
+                let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
+                    "integer"
+                } else {
+                    "number"
+                };
+                put_type(&mut out, name, nullable);
+                if let Some(minimum) = &rules.minimum {
+                    out.insert("minimum".to_owned(), Value::Number(minimum.clone()));
+                }
+                if let Some(maximum) = &rules.maximum {
+                    out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
+                }
+            }
+            SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
+            SchemaKind::Null => put_type(&mut out, "null", false),
+            SchemaKind::Array(rules) => {
+                put_type(&mut out, "array", nullable);
+                if let Some(items) = &rules.items {
+                    out.insert("items".to_owned(), Value::Object(self.render(items)));
+                }
+                put_u64(&mut out, "minItems", rules.min_items);
+                put_u64(&mut out, "maxItems", rules.max_items);
+            }
+            SchemaKind::Object(rules) => {
+                put_type(&mut out, "object", nullable);
+                // A map renders without `properties`; any other object lists them, even when there
+                // are none, because providers expect the key on a tool's parameters.
+                let is_map = matches!(rules.additional, AdditionalProperties::Schema(_));
+                if !rules.properties.is_empty() || !is_map {
+                    let properties = rules
+                        .properties
+                        .iter()
+                        .map(|property| {
+                            (
+                                property.name.clone(),
+                                Value::Object(self.render(&property.schema)),
+                            )
+                        })
+                        .collect();
+                    out.insert("properties".to_owned(), Value::Object(properties));
+                }
+                let required: Vec<Value> = rules
+                    .required_indices()
+                    .into_iter()
+                    .map(|index| Value::from(rules.properties[index].name.as_str()))
+                    .collect();
+                if !required.is_empty() {
+                    out.insert("required".to_owned(), Value::Array(required));
+                }
+                let additional = match &rules.additional {
+                    AdditionalProperties::Forbidden => Value::Bool(false),
+                    AdditionalProperties::Allowed => Value::Bool(true),
+                    AdditionalProperties::Schema(values) => Value::Object(self.render(values)),
+                };
+                out.insert("additionalProperties".to_owned(), additional);
+            }
+            SchemaKind::Any => {}
+            SchemaKind::Enum(members) => {
+                if let Some(name) = common_type(members) {
+                    put_type(&mut out, name, nullable);
+                }
+                let mut members = members.clone();
+                if nullable && !members.iter().any(Value::is_null) {
+                    members.push(Value::Null);
+                }
+                out.insert("enum".to_owned(), Value::Array(members));
+            }
+            SchemaKind::Const(constant) => {
+                if let Some(name) = common_type(std::slice::from_ref(constant)) {
+                    put_type(&mut out, name, nullable);
+                }
+                if nullable && !constant.is_null() {
+                    out.insert(
+                        "enum".to_owned(),
+                        Value::Array(vec![constant.clone(), Value::Null]),
+                    );
+                } else {
+                    out.insert("const".to_owned(), constant.clone());
+                }
+            }
+            SchemaKind::OneOf(branches) => {
+                let mut rendered: Vec<Value> = branches
+                    .iter()
+                    .map(|branch| Value::Object(self.render(branch)))
+                    .collect();
+                let null_branches = if nullable {
+                    branches
+                        .iter()
+                        .filter(|branch| branch.is_valid(&Value::Null))
+                        .count()
+                } else {
+                    1
+                };
+                match null_branches {
+                    // `null` already matches exactly one branch: nullable changes nothing.
+                    1 => {
+                        out.insert("oneOf".to_owned(), Value::Array(rendered));
+                    }
+                    // No branch takes `null`: a `null` branch makes it match exactly one.
+                    0 => {
+                        rendered.push(null_schema());
+                        out.insert("oneOf".to_owned(), Value::Array(rendered));
+                    }
+                    // Several branches take `null`: only a wrapper can accept it.
+                    _ => {
+                        let mut one_of = Map::new();
+                        one_of.insert("oneOf".to_owned(), Value::Array(rendered));
+                        out.insert(
+                            "anyOf".to_owned(),
+                            Value::Array(vec![Value::Object(one_of), null_schema()]),
+                        );
+                    }
+                }
+            }
+            SchemaKind::Defined(definition) => {
+                let target = self.publish(definition);
+                return self.reference(schema, &target);
+            }
+            SchemaKind::Ref(name) => {
+                let target = self
+                    .enclosing
+                    .iter()
+                    .rev()
+                    .find(|(defined, _)| *defined == name)
+                    .map(|(_, target)| target.clone());
+                return match target {
+                    Some(target) => self.reference(schema, &target),
+                    // A reference outside its definition matches nothing; so does `not: {}`.
+                    None => {
+                        let mut out = Map::new();
+                        out.insert("not".to_owned(), Value::Object(Map::new()));
+                        out
+                    }
+                };
+            }
+        }
+        if let Some(default) = &annotations.default {
+            out.insert("default".to_owned(), default.clone());
+        }
+        if !annotations.examples.is_empty() {
+            out.insert(
+                "examples".to_owned(),
+                Value::Array(annotations.examples.clone()),
+            );
+        }
+        out
+    }
+}
+
+/// Sets the annotations a use of a definition or a reference has over what it refers to.
+fn overlay(out: &mut Map<String, Value>, annotations: &Annotations) {
     if let Some(title) = &annotations.title {
         out.insert("title".to_owned(), Value::from(title.as_str()));
     }
     if let Some(description) = &annotations.description {
         out.insert("description".to_owned(), Value::from(description.as_str()));
-    }
-    let nullable = schema.nullable;
-    match &schema.kind {
-        SchemaKind::String(rules) => {
-            put_type(&mut out, "string", nullable);
-            put_u64(&mut out, "minLength", rules.min_length);
-            put_u64(&mut out, "maxLength", rules.max_length);
-            if let Some(pattern) = &rules.pattern {
-                out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
-            }
-        }
-        SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
-            let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
-                "integer"
-            } else {
-                "number"
-            };
-            put_type(&mut out, name, nullable);
-            if let Some(minimum) = &rules.minimum {
-                out.insert("minimum".to_owned(), Value::Number(minimum.clone()));
-            }
-            if let Some(maximum) = &rules.maximum {
-                out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
-            }
-        }
-        SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
-        SchemaKind::Null => put_type(&mut out, "null", false),
-        SchemaKind::Array(rules) => {
-            put_type(&mut out, "array", nullable);
-            if let Some(items) = &rules.items {
-                out.insert("items".to_owned(), Value::Object(render(items)));
-            }
-            put_u64(&mut out, "minItems", rules.min_items);
-            put_u64(&mut out, "maxItems", rules.max_items);
-        }
-        SchemaKind::Object(rules) => {
-            put_type(&mut out, "object", nullable);
-            // A map renders without `properties`; any other object lists them, even when there
-            // are none, because providers expect the key on a tool's parameters.
-            let is_map = matches!(rules.additional, AdditionalProperties::Schema(_));
-            if !rules.properties.is_empty() || !is_map {
-                let properties = rules
-                    .properties
-                    .iter()
-                    .map(|property| {
-                        (
-                            property.name.clone(),
-                            Value::Object(render(&property.schema)),
-                        )
-                    })
-                    .collect();
-                out.insert("properties".to_owned(), Value::Object(properties));
-            }
-            let required: Vec<Value> = rules
-                .required_indices()
-                .into_iter()
-                .map(|index| Value::from(rules.properties[index].name.as_str()))
-                .collect();
-            if !required.is_empty() {
-                out.insert("required".to_owned(), Value::Array(required));
-            }
-            let additional = match &rules.additional {
-                AdditionalProperties::Forbidden => Value::Bool(false),
-                AdditionalProperties::Allowed => Value::Bool(true),
-                AdditionalProperties::Schema(values) => Value::Object(render(values)),
-            };
-            out.insert("additionalProperties".to_owned(), additional);
-        }
-        SchemaKind::Any => {}
-        SchemaKind::Enum(members) => {
-            if let Some(name) = common_type(members) {
-                put_type(&mut out, name, nullable);
-            }
-            let mut members = members.clone();
-            if nullable && !members.iter().any(Value::is_null) {
-                members.push(Value::Null);
-            }
-            out.insert("enum".to_owned(), Value::Array(members));
-        }
-        SchemaKind::Const(constant) => {
-            if let Some(name) = common_type(std::slice::from_ref(constant)) {
-                put_type(&mut out, name, nullable);
-            }
-            if nullable && !constant.is_null() {
-                out.insert(
-                    "enum".to_owned(),
-                    Value::Array(vec![constant.clone(), Value::Null]),
-                );
-            } else {
-                out.insert("const".to_owned(), constant.clone());
-            }
-        }
-        SchemaKind::OneOf(branches) => {
-            let mut rendered: Vec<Value> = branches
-                .iter()
-                .map(|branch| Value::Object(render(branch)))
-                .collect();
-            let null_branches = if nullable {
-                branches
-                    .iter()
-                    .filter(|branch| branch.is_valid(&Value::Null))
-                    .count()
-            } else {
-                1
-            };
-            match null_branches {
-                // `null` already matches exactly one branch: nullable changes nothing.
-                1 => {
-                    out.insert("oneOf".to_owned(), Value::Array(rendered));
-                }
-                // No branch takes `null`: a `null` branch makes it match exactly one.
-                0 => {
-                    rendered.push(null_schema());
-                    out.insert("oneOf".to_owned(), Value::Array(rendered));
-                }
-                // Several branches take `null`: only a wrapper can accept it.
-                _ => {
-                    let mut one_of = Map::new();
-                    one_of.insert("oneOf".to_owned(), Value::Array(rendered));
-                    out.insert(
-                        "anyOf".to_owned(),
-                        Value::Array(vec![Value::Object(one_of), null_schema()]),
-                    );
-                }
-            }
-        }
     }
     if let Some(default) = &annotations.default {
         out.insert("default".to_owned(), default.clone());
@@ -182,7 +321,45 @@ fn render(schema: &Schema) -> Map<String, Value> {
             Value::Array(annotations.examples.clone()),
         );
     }
-    out
+}
+
+/// The `$defs` key of the definition `name`: a Rust path's type names without their modules
+/// (`my_crate::Outline<alloc::string::String>` is `Outline_String`), a JSON pointer's last
+/// segment, in ASCII letters, digits and `_`.
+fn definition_key(name: &str) -> String {
+    let last = name.rsplit('/').next().unwrap_or(name);
+    let mut key = String::with_capacity(last.len());
+    let mut word = String::new();
+    let mut chars = last.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if c == ':' && chars.peek() == Some(&':') {
+            // A module: what came before it is not part of the type's name.
+            chars.next();
+            word.clear();
+            continue;
+        }
+        flush_word(&mut key, &mut word);
+    }
+    flush_word(&mut key, &mut word);
+    if key.is_empty() {
+        key.push_str("definition");
+    }
+    key
+}
+
+fn flush_word(key: &mut String, word: &mut String) {
+    if word.is_empty() {
+        return;
+    }
+    if !key.is_empty() {
+        key.push('_');
+    }
+    key.push_str(word);
+    word.clear();
 }
 
 fn null_schema() -> Value {

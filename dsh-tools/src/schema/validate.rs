@@ -22,7 +22,8 @@ use super::compiled_check::check as compiled_check;
 use super::key::{guess_from_hint, search};
 use super::limits::{MAX_VALIDATION_DEPTH, bound_violation};
 use super::model::{
-    AdditionalProperties, ArrayRules, ObjectRules, Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, ArrayRules, Definition, ObjectRules, Property, Schema, SchemaKind,
+    StringRules,
 };
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 use super::semantics::{
@@ -54,18 +55,57 @@ impl Schema {
 
     /// Whether `value` matches, without collecting anything (and without allocating).
     pub fn is_valid(&self, value: &Value) -> bool {
-        check(self, value, 0)
+        check(self, value, 0, Defs::NONE)
     }
 
     /// Validates `value` at the context's current path, reporting into `cx`; `true` when this
     /// node added no violation. Generated validators call this for nested schemas.
+    /// References ([`SchemaKind::Ref`]) resolve against the definitions within this schema.
     pub fn validate_in<'v>(&'v self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
-        if check(self, value, cx.depth()) {
+        if check(self, value, cx.depth(), Defs::NONE) {
             return true;
         }
         let before = cx.count();
-        walk(self, None, value, cx);
+        walk(self, None, value, cx, Defs::NONE);
         cx.count() == before
+    }
+}
+
+/// The definitions enclosing a node, innermost first: what a [`SchemaKind::Ref`] resolves
+/// against. A list on the stack of the walk, so entering a definition allocates nothing.
+#[derive(Clone, Copy)]
+pub(super) struct Defs<'a, 's>(Option<&'a Scope<'a, 's>>);
+
+/// One enclosing definition and those around it.
+pub(super) struct Scope<'a, 's> {
+    definition: &'s Definition,
+    outer: Defs<'a, 's>,
+}
+
+impl<'a, 's> Defs<'a, 's> {
+    /// No enclosing definition.
+    pub(super) const NONE: Self = Self(None);
+
+    /// The innermost definition named `name`.
+    fn find(self, name: &str) -> Option<&'s Schema> {
+        let mut scope = self.0;
+        while let Some(current) = scope {
+            if current.definition.name == name {
+                return Some(&current.definition.schema);
+            }
+            scope = current.outer.0;
+        }
+        None
+    }
+}
+
+impl<'a, 's> Scope<'a, 's> {
+    fn new(definition: &'s Definition, outer: Defs<'a, 's>) -> Self {
+        Self { definition, outer }
+    }
+
+    fn defs(&'a self) -> Defs<'a, 's> {
+        Defs(Some(self))
     }
 }
 
@@ -79,7 +119,7 @@ pub(super) fn report(
     root: PathRoot,
 ) -> Result<(), Violations> {
     let mut cx = ValidationContext::new(root);
-    walk(schema, node, value, &mut cx);
+    walk(schema, node, value, &mut cx, Defs::NONE);
     cx.finish()
 }
 
@@ -87,7 +127,7 @@ pub(super) fn report(
 // check: the allocation-free yes/no walk
 // ---------------------------------------------------------------------------------------------
 
-fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
+fn check<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'_, 's>) -> bool {
     if schema.nullable && value.is_null() {
         return true;
     }
@@ -101,17 +141,29 @@ fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
         }
         (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => true,
         (SchemaKind::Array(rules), Value::Array(items)) => {
-            depth < MAX_VALIDATION_DEPTH && check_array(rules, items, depth)
+            depth < MAX_VALIDATION_DEPTH && check_array(rules, items, depth, defs)
         }
         (SchemaKind::Object(rules), Value::Object(map)) => {
-            depth < MAX_VALIDATION_DEPTH && check_object(rules, map, depth)
+            depth < MAX_VALIDATION_DEPTH && check_object(rules, map, depth, defs)
         }
         (SchemaKind::Any, _) => true,
         (SchemaKind::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
         (SchemaKind::Const(constant), _) => json_equal(constant, value),
         (SchemaKind::OneOf(branches), _) => {
             depth < MAX_VALIDATION_DEPTH
-                && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
+                && count_up_to_two(branches, |branch| check(branch, value, depth + 1, defs)) == 1
+        }
+        (SchemaKind::Defined(definition), _) => {
+            let scope = Scope::new(definition, defs);
+            check(&definition.schema, value, depth, scope.defs())
+        }
+        // A reference counts as a level, so a schema that refers to itself without nesting
+        // (`{"$ref": "#"}`) still stops at the cap.
+        (SchemaKind::Ref(name), _) => {
+            depth < MAX_VALIDATION_DEPTH
+                && defs
+                    .find(name)
+                    .is_some_and(|target| check(target, value, depth + 1, defs))
         }
         _ => false,
     }
@@ -120,26 +172,37 @@ fn check(schema: &Schema, value: &Value, depth: usize) -> bool {
 /// [`check`] for a child node, with the common leaves decided in place: most nodes of a
 /// payload are scalars, and a call per scalar is a large share of the whole cost.
 #[inline(always)]
-fn check_child(schema: &Schema, value: &Value, depth: usize) -> bool {
+fn check_child<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'_, 's>) -> bool {
     match (&schema.kind, value) {
         (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
         (SchemaKind::Integer(rules), Value::Number(number)) => {
             is_integral(number) && bound_violation(rules, number).is_none()
         }
         (SchemaKind::Boolean, Value::Bool(_)) => true,
-        _ => check(schema, value, depth),
+        _ => check(schema, value, depth, defs),
     }
 }
 
-fn check_array(rules: &ArrayRules, items: &[Value], depth: usize) -> bool {
+fn check_array<'s>(
+    rules: &'s ArrayRules,
+    items: &[Value],
+    depth: usize,
+    defs: Defs<'_, 's>,
+) -> bool {
     array_size_violation(rules, items.len()).is_none()
-        && rules
-            .items
-            .as_deref()
-            .is_none_or(|item_schema| items.iter().all(|item| check(item_schema, item, depth + 1)))
+        && rules.items.as_deref().is_none_or(|item_schema| {
+            items
+                .iter()
+                .all(|item| check(item_schema, item, depth + 1, defs))
+        })
 }
 
-fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> bool {
+fn check_object<'s>(
+    rules: &'s ObjectRules,
+    map: &Map<String, Value>,
+    depth: usize,
+    defs: Defs<'_, 's>,
+) -> bool {
     let properties = &rules.properties;
     let mut lookup = Lookup::new(properties);
     let mut required_seen = 0usize;
@@ -149,7 +212,7 @@ fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> 
         match lookup.find(key, hint) {
             Some(index) => {
                 let property = &properties[index];
-                if !check_child(&property.schema, item, depth + 1) {
+                if !check_child(&property.schema, item, depth + 1, defs) {
                     return false;
                 }
                 required_seen += usize::from(property.required);
@@ -160,7 +223,7 @@ fn check_object(rules: &ObjectRules, map: &Map<String, Value>, depth: usize) -> 
                 AdditionalProperties::Forbidden => return false,
                 AdditionalProperties::Allowed => {}
                 AdditionalProperties::Schema(schema) => {
-                    if !check_child(schema, item, depth + 1) {
+                    if !check_child(schema, item, depth + 1, defs) {
                         return false;
                     }
                 }
@@ -222,10 +285,16 @@ impl<'s> Lookup<'s> {
 /// Whether the child `value` of `schema` (compiled as `node`, when it is) is valid: the
 /// reporting walk's way to skip the valid children of an invalid value.
 #[inline(always)]
-fn skip(schema: &Schema, node: Option<&Node>, value: &Value, depth: usize) -> bool {
+fn skip<'s>(
+    schema: &'s Schema,
+    node: Option<&Node>,
+    value: &Value,
+    depth: usize,
+    defs: Defs<'_, 's>,
+) -> bool {
     match node {
         Some(node) => compiled_check(node, value, depth),
-        None => check_child(schema, value, depth),
+        None => check_child(schema, value, depth, defs),
     }
 }
 
@@ -235,6 +304,7 @@ fn walk<'v>(
     node: Option<&Node>,
     value: &'v Value,
     cx: &mut ValidationContext<'v>,
+    defs: Defs<'_, 'v>,
 ) {
     if value.is_null() && schema.nullable {
         return;
@@ -245,6 +315,7 @@ fn walk<'v>(
         (SchemaKind::Array(_), Value::Array(_))
             | (SchemaKind::Object(_), Value::Object(_))
             | (SchemaKind::OneOf(_), _)
+            | (SchemaKind::Ref(_), _)
     );
     if descends && cx.depth() >= MAX_VALIDATION_DEPTH {
         cx.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
@@ -281,17 +352,19 @@ fn walk<'v>(
                 let item_node = node.and_then(Node::items);
                 let depth = cx.depth() + 1;
                 for (index, item) in items.iter().enumerate() {
-                    if skip(item_schema, item_node, item, depth) {
+                    if skip(item_schema, item_node, item, depth, defs) {
                         continue;
                     }
                     cx.push_index(index);
-                    walk(item_schema, item_node, item, cx);
+                    walk(item_schema, item_node, item, cx, defs);
                     cx.pop();
                 }
             }
         }
         (SchemaKind::Array(_), _) => cx.report(type_error(JsonType::Array, nullable), value),
-        (SchemaKind::Object(rules), Value::Object(map)) => walk_object(rules, node, map, cx),
+        (SchemaKind::Object(rules), Value::Object(map)) => {
+            walk_object(rules, node, map, cx, defs);
+        }
         (SchemaKind::Object(_), _) => cx.report(type_error(JsonType::Object, nullable), value),
         (SchemaKind::Any, _) => {}
         (SchemaKind::Enum(members), _) => {
@@ -312,7 +385,7 @@ fn walk<'v>(
                 .filter(
                     |(index, branch)| match node.and_then(|node| node.branch(*index)) {
                         Some(branch) => compiled_check(branch, value, depth),
-                        None => check(branch, value, depth),
+                        None => check(branch, value, depth, defs),
                     },
                 )
                 .count();
@@ -320,6 +393,20 @@ fn walk<'v>(
                 cx.report(ViolationKind::OneOf { matched }, value);
             }
         }
+        (SchemaKind::Defined(definition), _) => {
+            let scope = Scope::new(definition, defs);
+            let inner = node.and_then(Node::defined);
+            walk(&definition.schema, inner, value, cx, scope.defs());
+        }
+        (SchemaKind::Ref(name), _) => match defs.find(name) {
+            Some(target) => {
+                let target_node = node.and_then(Node::referenced);
+                cx.descend();
+                walk(target, target_node.as_deref(), value, cx, defs);
+                cx.ascend();
+            }
+            None => cx.report(ViolationKind::UnresolvedRef(name), value),
+        },
     }
 }
 
@@ -328,6 +415,7 @@ fn walk_object<'v>(
     node: Option<&Node>,
     map: &'v Map<String, Value>,
     cx: &mut ValidationContext<'v>,
+    defs: Defs<'_, 'v>,
 ) {
     let properties = &rules.properties;
     // slots[i]: the payload's value for property i, found in one pass over the payload.
@@ -372,9 +460,9 @@ fn walk_object<'v>(
         // than the reporting walk can.
         let Some(item) = *slot else { continue };
         let child = node.and_then(|node| node.property(index));
-        if !skip(&property.schema, child, item, depth) {
+        if !skip(&property.schema, child, item, depth, defs) {
             cx.push_key(&property.name);
-            walk(&property.schema, child, item, cx);
+            walk(&property.schema, child, item, cx, defs);
             cx.pop();
         }
     }
@@ -388,9 +476,9 @@ fn walk_object<'v>(
         AdditionalProperties::Schema(schema) => {
             let values = node.and_then(Node::additional);
             for (key, item) in undeclared {
-                if !skip(schema, values, item, depth) {
+                if !skip(schema, values, item, depth, defs) {
                     cx.push_key(key);
-                    walk(schema, values, item, cx);
+                    walk(schema, values, item, cx, defs);
                     cx.pop();
                 }
             }

@@ -455,6 +455,7 @@ impl JsonType {
 /// What went wrong at the current path (missing and undeclared keys have their own methods,
 /// since they name a key rather than the node itself).
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum ViolationKind<'a> {
     /// The value has the wrong JSON type. `nullable` adds "or null" to the message.
     Type {
@@ -492,6 +493,9 @@ pub enum ViolationKind<'a> {
     MaxItems(u64),
     /// The value nests deeper than validation follows.
     TooDeep(usize),
+    /// The schema refers to a definition it does not contain (a schema built by hand with a
+    /// [`Schema::reference`](super::Schema::reference) outside its definition).
+    UnresolvedRef(&'a str),
 }
 
 /// Where a path starts and how it is spelled.
@@ -589,6 +593,8 @@ pub struct ValidationContext<'v> {
     /// walk ends.
     texts: String,
     omitted: usize,
+    /// Levels entered without a path segment (references followed), counted into the depth.
+    references: usize,
 }
 
 impl<'v> ValidationContext<'v> {
@@ -610,6 +616,7 @@ impl<'v> ValidationContext<'v> {
             reported: Vec::new(),
             texts: String::new(),
             omitted: 0,
+            references: 0,
         }
     }
 
@@ -631,10 +638,22 @@ impl<'v> ValidationContext<'v> {
         self.path.pop();
     }
 
-    /// How deep the current path is.
+    /// How deep the walk is: the current path's length, and a level per reference followed.
     #[inline]
     pub fn depth(&self) -> usize {
-        self.path.len()
+        self.path.len() + self.references
+    }
+
+    /// Follows a reference: one level deeper at the same path.
+    #[inline]
+    pub(super) fn descend(&mut self) {
+        self.references += 1;
+    }
+
+    /// Comes back from [`descend`](Self::descend).
+    #[inline]
+    pub(super) fn ascend(&mut self) {
+        self.references -= 1;
     }
 
     /// How many violations were found so far (reported or not).
@@ -983,6 +1002,13 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             let expected = span(texts, start);
             (Form::TooDeep(limit), expected, Text::Static("deeper"))
         }
+        ViolationKind::UnresolvedRef(name) => {
+            let start = begin(texts);
+            texts.push_str("a value of the undefined definition ");
+            push_json_str(texts, name);
+            let expected = span(texts, start);
+            (Form::MustBe, expected, excerpt(texts, value))
+        }
     }
 }
 
@@ -1285,6 +1311,12 @@ mod tests {
                         format!("at most {limit} levels"),
                         "deeper".to_owned(),
                     ),
+                    ViolationKind::UnresolvedRef(name) => {
+                        let text =
+                            format!("a value of the undefined definition {}", Value::from(name));
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    _ => unreachable!("a kind the model does not cover"),
                 };
                 let message = format!("\"{path}\" {sentence}");
                 [path, message, expected, got]
