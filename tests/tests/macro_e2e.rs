@@ -405,6 +405,6 @@ fn a_recursive_pair_of_types_is_published_with_defs_and_validated() {
         .unwrap_err();
     assert_eq!(
         violations.to_string(),
-        r#""entries[0]" must match exactly one oneOf branch (matched 0)"#
+        r#""entries[0].Directory.entries[0].File.name" must be a string"#
     );
 }

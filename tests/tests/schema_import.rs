@@ -540,7 +540,7 @@ mod from_schemars {
                 // schemars' integer formats become the Rust type's bounds.
                 "\"options.level\" must be <= 255",
                 "\"options.x\" is not a declared property (additionalProperties: false)",
-                "\"shapes[0]\" must match exactly one oneOf branch (matched 0)",
+                "\"shapes[0].kind\" must be one of [\"Circle\",\"Square\"]",
                 "\"labels.a\" must be an integer",
                 "\"labels.b\" must be <= 2147483647",
             ]

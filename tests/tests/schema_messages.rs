@@ -411,3 +411,97 @@ fn strings_needing_escapes_are_quoted_as_json() {
         ["\"arguments\" must be one of [\"a\\\"b\",\"tab\\there\"]"]
     );
 }
+
+mod unions {
+    use super::*;
+    use dsh_tools::ToolArgs;
+
+    /// Which issues to list.
+    #[allow(dead_code)]
+    #[derive(ToolArgs)]
+    #[tool_args(tag = "kind", rename_all = "snake_case")]
+    enum IssueFilter {
+        /// Issues with a label.
+        ByLabel { label: String },
+        /// Issues of an author.
+        ByAuthor { author: String, open: Option<bool> },
+        /// Every issue.
+        All,
+    }
+
+    fn filter() -> Schema {
+        Schema::object()
+            .required("filter", <IssueFilter as ToolArgs>::schema().unwrap())
+            .build()
+    }
+
+    #[test]
+    fn an_unknown_tag_lists_the_tags_values() {
+        assert_eq!(
+            messages(&filter(), &json!({"filter": {"kind": "by_milestone"}})),
+            [r#""filter.kind" must be one of ["by_label","by_author","all"]"#]
+        );
+    }
+
+    #[test]
+    fn a_missing_tag_lists_the_tags_values() {
+        assert_eq!(
+            messages(&filter(), &json!({"filter": {"label": "bug"}})),
+            [r#"missing required property "filter.kind" (one of ["by_label","by_author","all"])"#]
+        );
+    }
+
+    #[test]
+    fn a_known_tag_reports_its_own_branchs_violations() {
+        assert_eq!(
+            messages(&filter(), &json!({"filter": {"kind": "by_label"}})),
+            [r#"missing required property "filter.label""#]
+        );
+        assert_eq!(
+            messages(
+                &filter(),
+                &json!({"filter": {"kind": "by_author", "author": 7, "open": "yes", "x": 1}})
+            ),
+            [
+                r#""filter.author" must be a string"#,
+                r#""filter.open" must be a boolean or null"#,
+                r#""filter.x" is not a declared property (additionalProperties: false)"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn an_untagged_union_of_objects_reports_the_closest_branch() {
+        let shapes = Schema::one_of([
+            Schema::object()
+                .required("radius", Schema::number())
+                .build(),
+            Schema::object()
+                .required("width", Schema::number())
+                .required("height", Schema::number())
+                .build(),
+        ]);
+        assert_eq!(
+            messages(&shapes, &json!({"width": 2, "height": "3"})),
+            [r#""height" must be a number"#]
+        );
+        assert_eq!(
+            messages(&shapes, &json!({"radius": -0.5, "width": 1})),
+            [r#""width" is not a declared property (additionalProperties: false)"#]
+        );
+        // No branch has the value's type: the count is all there is to say.
+        assert_eq!(
+            messages(&shapes, &json!("round")),
+            [r#""arguments" must match exactly one oneOf branch (matched 0)"#]
+        );
+    }
+
+    #[test]
+    fn several_matching_branches_still_say_how_many() {
+        let either = Schema::one_of([Schema::integer().build(), Schema::number().build()]);
+        assert_eq!(
+            messages(&either, &json!(3)),
+            [r#""arguments" must match exactly one oneOf branch (matched 2)"#]
+        );
+    }
+}

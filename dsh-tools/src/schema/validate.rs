@@ -389,8 +389,10 @@ fn walk<'v>(
                     },
                 )
                 .count();
-            if matched != 1 {
-                cx.report(ViolationKind::OneOf { matched }, value);
+            match matched {
+                1 => {}
+                0 => walk_unmatched(branches, node, value, cx, defs),
+                _ => cx.report(ViolationKind::OneOf { matched }, value),
             }
         }
         (SchemaKind::Defined(definition), _) => {
@@ -407,6 +409,163 @@ fn walk<'v>(
             }
             None => cx.report(ViolationKind::UnresolvedRef(name), value),
         },
+    }
+}
+
+/// Reports a value no branch of a `oneOf` matched, with something the model can fix: for a
+/// tagged union (every branch an object with a required string constant under one key), a
+/// missing or unknown tag with the tag's values, or the violations of the branch its tag names;
+/// otherwise the violations of the closest branch; only when no branch even has the value's
+/// type, the count of matching branches.
+fn walk_unmatched<'v>(
+    branches: &'v [Schema],
+    node: Option<&Node>,
+    value: &'v Value,
+    cx: &mut ValidationContext<'v>,
+    defs: Defs<'_, 'v>,
+) {
+    let branch_node = |index: usize| node.and_then(|node| node.branch(index));
+    if let Value::Object(map) = value
+        && let Some((tag, tags)) = discriminator(branches, defs)
+    {
+        let tag_values: Vec<Value> = tags.iter().map(|tag| Value::from(*tag)).collect();
+        match map.get(tag) {
+            None => cx.report_missing_tag(tag, &tag_values),
+            Some(found) => match tags.iter().position(|tag| found.as_str() == Some(tag)) {
+                Some(index) => walk(&branches[index], branch_node(index), value, cx, defs),
+                None => {
+                    cx.push_key(tag);
+                    cx.report(ViolationKind::NotInEnum(&tag_values), found);
+                    cx.pop();
+                }
+            },
+        }
+        return;
+    }
+    match closest_branch(branches, value, cx.depth() + 1, defs) {
+        Some(index) => walk(&branches[index], branch_node(index), value, cx, defs),
+        None => cx.report(ViolationKind::OneOf { matched: 0 }, value),
+    }
+}
+
+/// A schema seen through definitions and references: what it checks at its top.
+fn resolved<'s>(schema: &'s Schema, defs: Defs<'_, 's>) -> &'s Schema {
+    match &schema.kind {
+        SchemaKind::Defined(definition) => &definition.schema,
+        SchemaKind::Ref(name) => defs.find(name).unwrap_or(schema),
+        _ => schema,
+    }
+}
+
+/// The tag of a tagged union: a key every branch requires with a distinct string constant,
+/// and those constants in branch order.
+fn discriminator<'s>(
+    branches: &'s [Schema],
+    defs: Defs<'_, 's>,
+) -> Option<(&'s str, Vec<&'s str>)> {
+    let tag_of = |branch: &'s Schema, key: &str| -> Option<&'s str> {
+        let SchemaKind::Object(rules) = &resolved(branch, defs).kind else {
+            return None;
+        };
+        let property = rules
+            .properties
+            .iter()
+            .find(|property| property.required && property.name == key)?;
+        match &property.schema.kind {
+            SchemaKind::Const(Value::String(tag)) => Some(tag.as_str()),
+            _ => None,
+        }
+    };
+    let SchemaKind::Object(first) = &resolved(branches.first()?, defs).kind else {
+        return None;
+    };
+    first.properties.iter().find_map(|candidate| {
+        let key = candidate.name.as_str();
+        let tags: Option<Vec<&str>> = branches.iter().map(|branch| tag_of(branch, key)).collect();
+        let tags = tags?;
+        let distinct = tags
+            .iter()
+            .enumerate()
+            .all(|(index, tag)| !tags[..index].contains(tag));
+        distinct.then_some((key, tags))
+    })
+}
+
+/// The branch `value` comes closest to: among those of the value's type, the one with the
+/// fewest problems at the value's own level (missing required and undeclared keys, invalid
+/// children, each decided by the yes/no check, so finding it costs one pass per branch);
+/// the first of equals. `None` when no branch has the value's type.
+fn closest_branch<'s>(
+    branches: &'s [Schema],
+    value: &Value,
+    depth: usize,
+    defs: Defs<'_, 's>,
+) -> Option<usize> {
+    branches
+        .iter()
+        .enumerate()
+        .filter_map(|(index, branch)| {
+            Some((problems(resolved(branch, defs), value, depth, defs)?, index))
+        })
+        .min()
+        .map(|(_, index)| index)
+}
+
+/// How many problems `value` has at its own level against `schema`, or `None` when it is not
+/// even of the schema's type.
+fn problems<'s>(
+    schema: &'s Schema,
+    value: &Value,
+    depth: usize,
+    defs: Defs<'_, 's>,
+) -> Option<usize> {
+    if value.is_null() && schema.nullable {
+        return Some(0);
+    }
+    match (&schema.kind, value) {
+        (SchemaKind::Object(rules), Value::Object(map)) => {
+            let missing = rules
+                .properties
+                .iter()
+                .filter(|property| property.required && !map.contains_key(&property.name))
+                .count();
+            let mut count = missing;
+            for (key, item) in map {
+                match rules
+                    .properties
+                    .iter()
+                    .find(|property| property.name == *key)
+                {
+                    Some(property) => {
+                        count += usize::from(!check(&property.schema, item, depth + 1, defs));
+                    }
+                    None => match &rules.additional {
+                        AdditionalProperties::Forbidden => count += 1,
+                        AdditionalProperties::Allowed => {}
+                        AdditionalProperties::Schema(values) => {
+                            count += usize::from(!check(values, item, depth + 1, defs));
+                        }
+                    },
+                }
+            }
+            Some(count)
+        }
+        (SchemaKind::Array(rules), Value::Array(items)) => {
+            let size = usize::from(array_size_violation(rules, items.len()).is_some());
+            let invalid = rules.items.as_deref().map_or(0, |item_schema| {
+                items
+                    .iter()
+                    .filter(|item| !check(item_schema, item, depth + 1, defs))
+                    .count()
+            });
+            Some(size + invalid)
+        }
+        (SchemaKind::String(_), Value::String(_))
+        | (SchemaKind::Number(_) | SchemaKind::Integer(_), Value::Number(_))
+        | (SchemaKind::Boolean, Value::Bool(_))
+        | (SchemaKind::Null, Value::Null) => Some(1),
+        (SchemaKind::Enum(_) | SchemaKind::Const(_) | SchemaKind::Any, _) => Some(1),
+        _ => None,
     }
 }
 

@@ -109,6 +109,8 @@ enum Form {
     TooDeep(usize),
     /// `missing required property "p"`.
     Missing,
+    /// `missing required property "p" (one of <expected>)`: a union's tag.
+    MissingTag,
     /// `"p" is not a declared property (additionalProperties: false)`.
     Undeclared,
     /// `duplicate property "p"`.
@@ -206,6 +208,13 @@ impl Violation {
                 out.write_str("missing required property ")?;
                 return quoted_path(out);
             }
+            Form::MissingTag => {
+                out.write_str("missing required property ")?;
+                quoted_path(out)?;
+                out.write_str(" (one of ")?;
+                out.write_str(self.expected())?;
+                return out.write_char(')');
+            }
             Form::Duplicate => {
                 out.write_str("duplicate property ")?;
                 return quoted_path(out);
@@ -251,7 +260,7 @@ impl Violation {
             Form::Undeclared => {
                 out.write_str(" is not a declared property (additionalProperties: false)")
             }
-            Form::Missing | Form::Duplicate => Ok(()),
+            Form::Missing | Form::MissingTag | Form::Duplicate => Ok(()),
         }
     }
 }
@@ -699,6 +708,15 @@ impl<'v> ValidationContext<'v> {
             Text::Static("present"),
             Text::Static("absent"),
         );
+    }
+
+    /// Reports the tag `key` of a tagged union as missing from the current object, with the
+    /// values it may take (`missing required property "filter.kind" (one of ["a","b"])`).
+    pub fn report_missing_tag(&mut self, key: &str, allowed: &[Value]) {
+        let start = begin(&mut self.texts);
+        push_json(&mut self.texts, &Value::Array(allowed.to_vec()));
+        let expected = span(&self.texts, start);
+        self.report_child(key, Form::MissingTag, expected, Text::Static("absent"));
     }
 
     /// Reports the key `key` of the current object as undeclared.
