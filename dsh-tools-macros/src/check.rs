@@ -187,6 +187,7 @@ fn check_skipped(field: &Field, errors: &mut Errors) {
         || attrs.min_length.is_some()
         || attrs.max_length.is_some()
         || attrs.pattern.is_some()
+        || attrs.format.is_some()
         || attrs.min_items.is_some()
         || attrs.max_items.is_some()
         || !attrs.examples.is_empty()

@@ -29,6 +29,28 @@ pub const STRINGS: &[&str] = &[
     "name",
 ];
 
+/// Strings in (and just outside) the checked formats, for string schemas with a `format`.
+pub const FORMAT_STRINGS: &[&str] = &[
+    "2026-12-02T10:00:00Z",
+    "2026-12-02T10:00:00",
+    "2026-02-30",
+    "2024-02-29",
+    "23:59:60Z",
+    "10:00:00+01:00",
+    "P1DT2H",
+    "PT",
+    "2eb8aa08-aa98-11ea-b4aa-73b441d16380",
+    "2eb8aa08aa9811eab4aa73b441d16380",
+    "someone@example.com",
+    "some..one@example.com",
+    "https://example.com/a?b#c",
+    "example.com",
+    "192.168.0.1",
+    "192.168.0.01",
+    "::1",
+    "1::2::3",
+];
+
 pub const NAMES: &[&str] = &["a", "b", "path", "max_results", "é", "a.b", ""];
 pub const EXTRA_NAMES: &[&str] = &["x", "extra", "A", "b"];
 
@@ -97,6 +119,11 @@ pub fn value_for(schema: &Schema) -> BoxedStrategy<Value> {
 pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
     use dsh_tools::schema::{AdditionalProperties, SchemaKind};
     match &schema.kind {
+        SchemaKind::String(rules) if rules.format.is_some() => {
+            prop::sample::select([STRINGS, FORMAT_STRINGS].concat())
+                .prop_map(Value::from)
+                .boxed()
+        }
         SchemaKind::String(_) => prop::sample::select(STRINGS).prop_map(Value::from).boxed(),
         SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
             let mut candidates = vec![

@@ -10,6 +10,7 @@ pub mod doc_links;
 pub mod golden;
 pub mod json_values;
 pub mod mcp_fixture;
+pub mod oracle;
 pub mod provider_checkers;
 pub mod provider_corpus;
 pub mod python;

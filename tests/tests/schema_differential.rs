@@ -11,12 +11,26 @@
 
 use std::cell::Cell;
 
-use dsh_tools::schema::{CompiledSchema, Property, Schema};
+use dsh_tools::schema::{CompiledSchema, Property, Schema, StringFormat};
 use dsh_tools_tests::json_values::{NAMES, cases, scalar, value_for};
 use dsh_tools_tests::raw_schemas::PATTERNS;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::Number;
+
+/// The checked formats, and one that is only an annotation.
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "uuid",
+    "email",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "color",
+];
 
 /// Number bounds, including the edges of the exact integer ranges.
 fn bound() -> impl Strategy<Value = Number> {
@@ -41,8 +55,9 @@ fn leaf_schema() -> impl Strategy<Value = Schema> {
             prop::option::of(0u64..4),
             prop::option::of(0u64..5),
             prop::option::weighted(0.3, prop::sample::select(PATTERNS)),
+            prop::option::weighted(0.3, prop::sample::select(FORMATS)),
         )
-            .prop_map(|(min, max, pattern)| {
+            .prop_map(|(min, max, pattern, format)| {
                 let mut schema = Schema::string();
                 if let Some(min) = min {
                     schema = schema.min_length(min);
@@ -52,6 +67,9 @@ fn leaf_schema() -> impl Strategy<Value = Schema> {
                 }
                 if let Some(pattern) = pattern {
                     schema = schema.pattern(pattern).expect("valid pattern");
+                }
+                if let Some(format) = format {
+                    schema = schema.format(StringFormat::from_name(format));
                 }
                 schema.build()
             }),
@@ -184,7 +202,7 @@ fn validator_agrees_with_jsonschema_on_rendered_schemas() {
     });
     let result = runner.run(&strategy, |(schema, value)| {
         let rendered = schema.to_json_schema();
-        let validator = jsonschema::draft202012::new(&rendered)
+        let validator = dsh_tools_tests::oracle::validator(&rendered)
             .map_err(|error| TestCaseError::fail(format!("rendered schema rejected: {error}")))?;
         let theirs = validator.is_valid(&value);
         let ours = schema.is_valid(&value);

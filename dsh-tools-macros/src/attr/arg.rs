@@ -21,6 +21,7 @@ pub(crate) const ARG_KEYS: &[&str] = &[
     "min_length",
     "max_length",
     "pattern",
+    "format",
     "min_items",
     "max_items",
     "examples",
@@ -60,6 +61,8 @@ pub(crate) struct ArgAttrs {
     pub(crate) min_length: Option<(u64, Span)>,
     pub(crate) max_length: Option<(u64, Span)>,
     pub(crate) pattern: Option<LitStr>,
+    /// `format = "date-time"`: published, and checked when the runtime knows the format.
+    pub(crate) format: Option<LitStr>,
     pub(crate) min_items: Option<(u64, Span)>,
     pub(crate) max_items: Option<(u64, Span)>,
     pub(crate) examples: Vec<Spanned<JsonLiteral>>,
@@ -88,6 +91,7 @@ impl ArgAttrs {
             && self.min_length.is_none()
             && self.max_length.is_none()
             && self.pattern.is_none()
+            && self.format.is_none()
             && self.min_items.is_none()
             && self.max_items.is_none()
             && self.examples.is_empty()
@@ -150,6 +154,7 @@ impl ArgAttrs {
                 check_pattern(&pattern)?;
                 set(&mut self.pattern, pattern, duplicate)?;
             }
+            "format" => set(&mut self.format, item.string()?, duplicate)?,
             "examples" => {
                 let spanned = literal(item)?;
                 match spanned.value {

@@ -33,6 +33,7 @@ enum DocKind {
         min_length: Option<u64>,
         max_length: Option<u64>,
         pattern: Option<String>,
+        format: Option<String>,
     },
     Number {
         integer: bool,
@@ -268,7 +269,11 @@ fn property(field: &Field) -> DocNode {
             min_length,
             max_length,
             pattern,
+            format,
         } => {
+            if let Some(text) = &attrs.format {
+                *format = Some(text.value());
+            }
             if let Some((value, _)) = attrs.min_length {
                 *min_length = Some(value);
             }
@@ -411,11 +416,13 @@ pub(crate) fn of_type(ty: &Type) -> DocNode {
         return reference(ty);
     };
     let name = ident.to_string();
+    // A type's own bounds are published only within ±(2^53 - 1), as the runtime renders them.
+    let safe = |bound: i128| (bound.unsigned_abs() < 1 << 53).then(|| Bound::integer(bound));
     let integer = |min: i128, max: i128| {
         DocNode::new(DocKind::Number {
             integer: true,
-            minimum: Some(Bound::integer(min)),
-            maximum: Some(Bound::integer(max)),
+            minimum: safe(min),
+            maximum: safe(max),
         })
     };
     match (name.as_str(), args.as_slice()) {
@@ -437,20 +444,12 @@ pub(crate) fn of_type(ty: &Type) -> DocNode {
             minimum: None,
             maximum: None,
         }),
-        ("f32", []) => {
-            let limit = f64::from(f32::MAX);
-            DocNode::new(DocKind::Number {
-                integer: false,
-                minimum: Some(Bound {
-                    text: format_float(-limit),
-                    value: -limit,
-                }),
-                maximum: Some(Bound {
-                    text: format_float(limit),
-                    value: limit,
-                }),
-            })
-        }
+        // `f32`'s own bounds lie beyond ±(2^53 - 1): enforced, not published.
+        ("f32", []) => DocNode::new(DocKind::Number {
+            integer: false,
+            minimum: None,
+            maximum: None,
+        }),
         ("Value", []) => DocNode::new(DocKind::Any),
         ("Map", [key, value]) if is_named(key, "String") && is_named(value, "Value") => {
             DocNode::new(DocKind::Object {
@@ -490,6 +489,7 @@ fn string(min_length: Option<u64>, max_length: Option<u64>) -> DocNode {
         min_length,
         max_length,
         pattern: None,
+        format: None,
     })
 }
 
@@ -640,6 +640,7 @@ fn to_json(node: &DocNode) -> Json {
             min_length,
             max_length,
             pattern,
+            format,
         } => {
             out.push(("type".into(), type_of("string", nullable)));
             if let Some(value) = min_length {
@@ -650,6 +651,9 @@ fn to_json(node: &DocNode) -> Json {
             }
             if let Some(pattern) = pattern {
                 out.push(("pattern".into(), raw(json_string(pattern))));
+            }
+            if let Some(format) = format {
+                out.push(("format".into(), raw(json_string(format))));
             }
         }
         DocKind::Number {

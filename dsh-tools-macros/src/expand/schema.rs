@@ -154,6 +154,9 @@ fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
     if let Some(pattern) = &attrs.pattern {
         steps.push(quote!(let __s = #private::with_pattern(__s, #pattern)?;));
     }
+    if let Some(format) = &attrs.format {
+        steps.push(quote!(let __s = #private::with_format(__s, #format)?;));
+    }
     if let Some(description) = &field.description {
         // The field's doc replaces its type's; a string enum's notes on its values stay.
         steps.push(match &attrs.schemars {

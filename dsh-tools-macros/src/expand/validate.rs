@@ -164,6 +164,9 @@ fn field_check(
         });
         constraints.push(quote!(#private::matches_pattern(__item, &#name)));
     }
+    if let Some(format) = &attrs.format {
+        constraints.push(quote!(#private::matches_format(__item, #format)));
+    }
     if attrs.min_items.is_some() || attrs.max_items.is_some() {
         let min = option_u64(attrs.min_items.map(|(value, _)| value));
         let max = option_u64(attrs.max_items.map(|(value, _)| value));

@@ -91,7 +91,7 @@ impl ToolArgs for char {
         Ok(string_schema(StringRules {
             min_length: Some(1),
             max_length: Some(1),
-            pattern: None,
+            ..StringRules::default()
         }))
     }
     fn is_valid_json(value: &Value) -> bool {
@@ -164,6 +164,7 @@ fn integer_schema(minimum: Number, maximum: Number) -> Schema {
     node(SchemaKind::Integer(NumberRules {
         minimum: Some(minimum),
         maximum: Some(maximum),
+        implied_by_type: true,
     }))
 }
 
@@ -239,6 +240,7 @@ impl ToolArgs for f32 {
         Ok(node(SchemaKind::Number(NumberRules {
             minimum: Number::from_f64(-limit),
             maximum: Number::from_f64(limit),
+            implied_by_type: true,
         })))
     }
     fn is_valid_json(value: &Value) -> bool {

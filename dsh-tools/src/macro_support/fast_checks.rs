@@ -8,7 +8,8 @@ use std::sync::LazyLock;
 use serde_json::{Number, Value};
 
 use crate::schema::{
-    Pattern, compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral,
+    Pattern, StringFormat, compare_numbers, has_at_least_code_points, has_at_most_code_points,
+    is_integral,
 };
 
 /// A literal `enum`/`const` member, compared without building a `Value`.
@@ -114,6 +115,14 @@ pub fn matches_pattern(value: &Value, pattern: &LazyLock<Option<Pattern>>) -> bo
         (Value::String(text), Some(pattern)) => pattern.is_match(text),
         _ => false,
     }
+}
+
+/// A string in the format `name` (any string, for a format the runtime does not check).
+#[inline]
+pub fn matches_format(value: &Value, name: &str) -> bool {
+    value
+        .as_str()
+        .is_some_and(|text| StringFormat::from_name(name).matches(text))
 }
 
 /// Compiles a pattern for [`matches_pattern`].

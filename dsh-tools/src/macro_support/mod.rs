@@ -27,7 +27,7 @@ pub use self::convert::{
 };
 pub use self::fast_checks::{
     Lit, compile_pattern, has_items, has_length, is_integer_in, is_integral_number, is_one_of,
-    is_within, matches_pattern,
+    is_within, matches_format, matches_pattern,
 };
 pub use self::present::{LocationPart, TitlePart};
 pub use self::recursion::type_schema;
@@ -37,8 +37,8 @@ pub use self::returns::{
 pub use self::schema_steps::{
     const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,
     null_schema, object, one_of, property, schemars_schema, string_enum, titled, whole_arguments,
-    with_const, with_default, with_enum, with_examples, with_max_items, with_max_length,
-    with_maximum, with_min_items, with_min_length, with_minimum, with_pattern,
+    with_const, with_default, with_enum, with_examples, with_format, with_max_items,
+    with_max_length, with_maximum, with_min_items, with_min_length, with_minimum, with_pattern,
 };
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;

@@ -7,6 +7,7 @@ use serde_json::{Number, Value};
 
 use crate::schema::{
     AdditionalProperties, ObjectRules, Pattern, Property, Schema, SchemaError, SchemaKind,
+    StringFormat,
 };
 
 /// `{"type":"null"}`.
@@ -205,6 +206,12 @@ pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaEr
         SchemaError::single(format!("`pattern` {}: {error}", Value::from(source)))
     })?;
     string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
+    Ok(schema)
+}
+
+/// `format`.
+pub fn with_format(mut schema: Schema, name: &str) -> Result<Schema, SchemaError> {
+    string_rules(&mut schema, "format")?.format = Some(StringFormat::from_name(name));
     Ok(schema)
 }
 

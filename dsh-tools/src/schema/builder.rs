@@ -25,7 +25,7 @@ use serde_json::{Number, Value};
 use super::error::SchemaError;
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
-    Property, Schema, SchemaKind, StringRules,
+    Property, Schema, SchemaKind, StringFormat, StringRules,
 };
 
 impl Schema {
@@ -317,6 +317,14 @@ impl StringSchema {
             SchemaError::single(format!("pattern {}: {error}", Value::from(source)))
         })?;
         Ok(self.with_pattern(pattern))
+    }
+
+    /// Sets `format` (`date-time`, `uuid`, `email`, …): checked when the engine knows the
+    /// format ([`StringFormat::is_checked`]), published as written either way.
+    #[must_use]
+    pub fn format(mut self, format: StringFormat) -> Self {
+        self.rules.format = Some(format);
+        self
     }
 
     /// `pattern`, already compiled.

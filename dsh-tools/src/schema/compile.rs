@@ -19,7 +19,7 @@ use std::sync::{Arc, Weak};
 use serde_json::{Number, Value};
 
 use super::key::Key;
-use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind};
+use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind, StringFormat};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 
 /// One schema node, lowered.
@@ -50,6 +50,8 @@ pub(super) enum Test {
     String(Lengths),
     /// A string within bounds that also contains a match for the pattern.
     PatternString(Box<(Lengths, Pattern)>),
+    /// A string within bounds, matching the pattern when there is one, in a checked format.
+    FormatString(Box<(Lengths, Option<Pattern>, StringFormat)>),
     /// An integral number within bounds.
     Integer(Bounds),
     /// A finite number within bounds.
@@ -244,6 +246,13 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 min: rules.min_length.unwrap_or(0),
                 max: rules.max_length.unwrap_or(u64::MAX),
             };
+            if let Some(format) = rules.format.as_ref().filter(|format| format.is_checked()) {
+                return Test::FormatString(Box::new((
+                    lengths,
+                    rules.pattern.clone(),
+                    format.clone(),
+                )));
+            }
             match &rules.pattern {
                 Some(pattern) => Test::PatternString(Box::new((lengths, pattern.clone()))),
                 None if lengths.min == 0 && lengths.max == u64::MAX => Test::AnyString,
@@ -399,6 +408,7 @@ mod tests {
         let bounds = Bounds::of(&NumberRules {
             minimum: min.map(number),
             maximum: max.map(number),
+            implied_by_type: false,
         });
         (bounds.lowest, bounds.highest)
     }

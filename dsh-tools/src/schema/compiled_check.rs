@@ -51,6 +51,14 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
             let (lengths, pattern) = &**rules;
             within(*lengths, text) && pattern.is_match(text)
         }
+        (Test::FormatString(rules), Value::String(text)) => {
+            let (lengths, pattern, format) = &**rules;
+            within(*lengths, text)
+                && pattern
+                    .as_ref()
+                    .is_none_or(|pattern| pattern.is_match(text))
+                && format.matches(text)
+        }
         (Test::Integer(bounds), Value::Number(number)) => {
             is_integral(number) && number_within(bounds, number)
         }

@@ -31,7 +31,7 @@ use serde_json::{Map, Number, Value};
 use super::error::SchemaError;
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern,
-    PatternErrorKind, Property, Schema, SchemaKind, StringRules,
+    PatternErrorKind, Property, Schema, SchemaKind, StringFormat, StringRules,
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
@@ -126,6 +126,9 @@ struct Importer<'a> {
     /// with whether a reference inside it came back to it: such a target becomes a
     /// definition, and the reference a [`SchemaKind::Ref`] to it. The root is `""`.
     resolving: Vec<(String, bool)>,
+    /// The name the root gets should a reference come back to it: `#`, or from schemars the
+    /// root's title (the Rust type's name, which is not published as a title).
+    root_name: String,
 }
 
 impl<'a> Importer<'a> {
@@ -136,6 +139,10 @@ impl<'a> Importer<'a> {
             errors: SchemaError::empty(),
             nodes: 0,
             resolving: Vec::new(),
+            root_name: match root.get("title").and_then(Value::as_str) {
+                Some(title) if from_schemars => title.to_owned(),
+                _ => "#".to_owned(),
+            },
         }
     }
 
@@ -193,6 +200,9 @@ impl<'a> Importer<'a> {
         let schema = self.convert_structure(map, path, depth);
         let clean = self.errors.problems().len() + self.errors.omitted() == before;
         let mut schema = schema?;
+        if !self.apply_format(map, &mut schema, path) {
+            return None;
+        }
         if !clean {
             return None;
         }
@@ -210,6 +220,9 @@ impl<'a> Importer<'a> {
         let mut annotations = Annotations::default();
         for (keyword, value) in map {
             match keyword.as_str() {
+                // schemars titles the root with the Rust type's name (`Nullable_DateTime`):
+                // not something to show the model.
+                "title" if is_root && self.from_schemars => {}
                 "title" | "description" => match value.as_str() {
                     Some(text) if keyword == "title" => annotations.title = Some(text.to_owned()),
                     Some(text) => annotations.description = Some(text.to_owned()),
@@ -243,6 +256,42 @@ impl<'a> Importer<'a> {
             }
         }
         annotations
+    }
+
+    /// Keeps a checked `format` beside `schema` when the model can enforce it: on a string
+    /// schema (one reached through `$ref` or a nullable `anyOf` too) it is the string's format;
+    /// on a schema that takes no strings it means nothing; on one that takes strings some other
+    /// way (no `type`, `enum`, `oneOf`) or already has another format it cannot be kept, which
+    /// is a problem rather than a check silently dropped.
+    fn apply_format(&mut self, map: &Map<String, Value>, schema: &mut Schema, path: &str) -> bool {
+        let Some(name) = map.get("format").and_then(Value::as_str) else {
+            return true;
+        };
+        let format = StringFormat::from_name(name);
+        if !format.is_checked() {
+            return true;
+        }
+        match &mut schema.kind {
+            SchemaKind::String(rules) if rules.format.as_ref().is_none_or(|own| *own == format) => {
+                rules.format = Some(format);
+                true
+            }
+            SchemaKind::Number(_)
+            | SchemaKind::Integer(_)
+            | SchemaKind::Boolean
+            | SchemaKind::Null
+            | SchemaKind::Array(_)
+            | SchemaKind::Object(_) => true,
+            _ => {
+                self.problem(
+                    format!("{path}.format"),
+                    format!(
+                        "{path}.format \"{name}\" is supported only beside \"type\": \"string\""
+                    ),
+                );
+                false
+            }
+        }
     }
 
     fn convert_structure(
@@ -333,7 +382,8 @@ impl<'a> Importer<'a> {
         {
             // Back at a target still being imported: a recursive schema.
             open.1 = true;
-            return Some(Schema::reference(definition_name(&pointer)));
+            let name = self.definition_name(&pointer);
+            return Some(Schema::reference(name));
         }
         self.resolving.push((pointer.clone(), false));
         let target_path = pointer_path(&pointer);
@@ -347,7 +397,7 @@ impl<'a> Importer<'a> {
         let (pointer, referenced) = self.resolving.pop()?;
         let schema = schema?;
         Some(if referenced {
-            Schema::definition(definition_name(&pointer), schema)
+            Schema::definition(self.definition_name(&pointer), schema)
         } else {
             schema
         })
@@ -497,16 +547,30 @@ impl<'a> Importer<'a> {
                         None
                     }
                 };
+                let format = match map.get("format") {
+                    None => None,
+                    Some(Value::String(name)) => Some(StringFormat::from_name(name)),
+                    Some(_) => {
+                        self.problem(
+                            format!("{path}.format"),
+                            format!("{path}.format must be a string"),
+                        );
+                        ok = false;
+                        None
+                    }
+                };
                 SchemaKind::String(StringRules {
                     min_length: self.count(map, path, "minLength", &mut ok),
                     max_length: self.count(map, path, "maxLength", &mut ok),
                     pattern,
+                    format,
                 })
             }
             "number" | "integer" => {
                 let mut rules = NumberRules {
                     minimum: self.number(map, path, "minimum", &mut ok),
                     maximum: self.number(map, path, "maximum", &mut ok),
+                    implied_by_type: false,
                 };
                 if name == "integer" && self.from_schemars {
                     apply_integer_format(&mut rules, map.get("format").and_then(Value::as_str));
@@ -862,6 +926,7 @@ fn apply_integer_format(rules: &mut NumberRules, format: Option<&str>) {
         Some("uint64" | "uint") => (0.into(), u64::MAX.into()),
         _ => return,
     };
+    rules.implied_by_type = true;
     if rules
         .minimum
         .as_ref()
@@ -908,8 +973,14 @@ fn pointer_path(pointer: &str) -> String {
     path
 }
 
-/// The name of the definition an imported recursive `$ref` target becomes: `#` and its JSON
-/// pointer.
-fn definition_name(pointer: &str) -> String {
-    format!("#{pointer}")
+impl Importer<'_> {
+    /// The name of the definition an imported recursive `$ref` target becomes: `#` and its JSON
+    /// pointer, or the root's name.
+    fn definition_name(&self, pointer: &str) -> String {
+        if pointer.is_empty() {
+            self.root_name.clone()
+        } else {
+            format!("#{pointer}")
+        }
+    }
 }

@@ -15,6 +15,7 @@
 //! | `property_index.rs` | a hash index of property names, for objects with many of them |
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
+//! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
 //! | `subset.rs` | the spec's structured-output functions over raw schemas |
@@ -25,6 +26,8 @@ mod compile;
 mod compiled;
 mod compiled_check;
 mod error;
+mod format;
+mod format_checks;
 mod import;
 mod key;
 mod limits;
@@ -42,8 +45,9 @@ pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use limits::MAX_VALIDATION_DEPTH;
 pub use model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
-    PatternError, PatternErrorKind, Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, MAX_SAFE_INTEGER, NumberRules,
+    ObjectRules, Pattern, PatternError, PatternErrorKind, Property, Schema, SchemaKind,
+    StringFormat, StringRules,
 };
 pub use render::JSON_SCHEMA_DIALECT;
 pub(crate) use semantics::{

@@ -5,6 +5,8 @@
 //! (`import.rs`) and the builder API (`builder.rs`) live beside it.
 
 pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
+
+pub use super::format::StringFormat;
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -92,6 +94,9 @@ pub struct StringRules {
     pub max_length: Option<u64>,
     /// `pattern` (unanchored, as JSON Schema specifies).
     pub pattern: Option<Pattern>,
+    /// `format`: checked when it is one of the formats the engine knows
+    /// ([`StringFormat::is_checked`]), published either way.
+    pub format: Option<StringFormat>,
 }
 
 /// Inclusive bounds on a number or an integer, kept as exact JSON numbers so that
@@ -102,6 +107,27 @@ pub struct NumberRules {
     pub minimum: Option<Number>,
     /// `maximum`.
     pub maximum: Option<Number>,
+    /// The bounds are a Rust type's own range (`u64`, `i64`, `f32`, …, or a schemars integer
+    /// `format`): always enforced, but published only within ±(2^53 − 1), since most clients
+    /// read a JSON number as a double and would round a larger bound.
+    pub implied_by_type: bool,
+}
+
+/// The largest integer every JSON reader holds exactly (2^53 − 1, JavaScript's
+/// `Number.MAX_SAFE_INTEGER`): implied bounds beyond it are not published.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+impl NumberRules {
+    /// Whether `bound` is published: always, unless it is implied by the type and lies beyond
+    /// ±[`MAX_SAFE_INTEGER`].
+    pub fn publishes(&self, bound: &Number) -> bool {
+        // Every integer up to 2^53 converts to a double exactly, and every larger one to a
+        // double beyond 2^53 - 1, so the comparison in doubles is exact.
+        !self.implied_by_type
+            || bound
+                .as_f64()
+                .is_some_and(|value| value.abs() <= MAX_SAFE_INTEGER as f64)
+    }
 }
 
 /// Constraints on an array.

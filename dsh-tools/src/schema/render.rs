@@ -10,7 +10,7 @@
 //! accepts; the differential tests hold the two together.
 //!
 //! Key order of a node: `title`, `description`, `type`, `enum`/`const`, string constraints
-//! (`minLength`, `maxLength`, `pattern`), number bounds (`minimum`, `maximum`), `items`,
+//! (`minLength`, `maxLength`, `pattern`, `format`), number bounds (`minimum`, `maximum`), `items`,
 //! `minItems`, `maxItems`, `properties`, `required`, `additionalProperties`, `oneOf`/`anyOf`,
 //! `default`, `examples`; the root's `$defs` last. A `$ref` takes the place of `type` (its
 //! annotations beside it, `anyOf` with `{"type": "null"}` around it when nullable).
@@ -153,6 +153,9 @@ impl<'s> Renderer<'s> {
                 if let Some(pattern) = &rules.pattern {
                     out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
                 }
+                if let Some(format) = &rules.format {
+                    out.insert("format".to_owned(), Value::from(format.name()));
+                }
             }
             SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
                 let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
@@ -161,10 +164,10 @@ impl<'s> Renderer<'s> {
                     "number"
                 };
                 put_type(&mut out, name, nullable);
-                if let Some(minimum) = &rules.minimum {
+                if let Some(minimum) = rules.minimum.as_ref().filter(|b| rules.publishes(b)) {
                     out.insert("minimum".to_owned(), Value::Number(minimum.clone()));
                 }
-                if let Some(maximum) = &rules.maximum {
+                if let Some(maximum) = rules.maximum.as_ref().filter(|b| rules.publishes(b)) {
                     out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
                 }
             }

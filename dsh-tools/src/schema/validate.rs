@@ -666,8 +666,13 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
     {
         return Some(ViolationKind::MaxLength(max));
     }
-    match &rules.pattern {
-        Some(pattern) if !pattern.is_match(text) => Some(ViolationKind::Pattern(pattern.as_str())),
+    if let Some(pattern) = &rules.pattern
+        && !pattern.is_match(text)
+    {
+        return Some(ViolationKind::Pattern(pattern.as_str()));
+    }
+    match &rules.format {
+        Some(format) if !format.matches(text) => Some(ViolationKind::Format(format)),
         _ => None,
     }
 }

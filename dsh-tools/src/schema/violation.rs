@@ -502,6 +502,8 @@ pub enum ViolationKind<'a> {
     MaxItems(u64),
     /// The value nests deeper than validation follows.
     TooDeep(usize),
+    /// A string not in its checked `format`.
+    Format(&'a super::StringFormat),
     /// The schema refers to a definition it does not contain (a schema built by hand with a
     /// [`Schema::reference`](super::Schema::reference) outside its definition).
     UnresolvedRef(&'a str),
@@ -1020,6 +1022,11 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             let expected = span(texts, start);
             (Form::TooDeep(limit), expected, Text::Static("deeper"))
         }
+        ViolationKind::Format(format) => (
+            Form::MustBe,
+            Text::Static(format.phrase()),
+            excerpt(texts, value),
+        ),
         ViolationKind::UnresolvedRef(name) => {
             let start = begin(texts);
             texts.push_str("a value of the undefined definition ");
@@ -1328,6 +1335,11 @@ mod tests {
                         format!("nests deeper than {limit} levels"),
                         format!("at most {limit} levels"),
                         "deeper".to_owned(),
+                    ),
+                    ViolationKind::Format(format) => (
+                        format!("must be {}", format.phrase()),
+                        format.phrase().to_owned(),
+                        excerpt(value),
                     ),
                     ViolationKind::UnresolvedRef(name) => {
                         let text =
