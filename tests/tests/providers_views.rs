@@ -61,7 +61,7 @@ fn a_ref_with_siblings_is_inlined_and_the_referring_description_wins() {
 }
 
 #[test]
-fn recursion_through_the_root_stays_a_ref_for_openai_and_is_cut_for_gemini() {
+fn recursion_through_the_root_stays_a_ref_for_openai_and_is_unrolled_then_cut_for_gemini() {
     let schema = json!({
         "type": "object",
         "properties": {"name": {"type": "string"}, "child": {"$ref": "#"}},
@@ -75,13 +75,18 @@ fn recursion_through_the_root_stays_a_ref_for_openai_and_is_cut_for_gemini() {
         json!({"anyOf": [{"$ref": "#"}, {"type": "null"}]})
     );
     let gemini = lower(Dialect::gemini(), &[("node", schema.clone())]);
-    let child = &parameters(&gemini, 0)["properties"]["child"];
+    // Unrolled three levels deep, then cut to a described free-form object.
+    let mut child = &parameters(&gemini, 0)["properties"]["child"];
+    for _ in 0..3 {
+        assert_eq!(child["properties"]["name"]["type"], "string", "{child}");
+        child = &child["properties"]["child"];
+    }
     assert_eq!(child["type"], "object");
     assert!(child["description"].as_str().unwrap().contains("recursive"));
     assert!(has_change(
         &gemini,
         Change::Rewritten,
-        "recursive $ref \"#\" cut"
+        "recursive $ref \"#\" unrolled 3 levels deep"
     ));
     let anthropic = lower(Dialect::anthropic().strict(), &[("node", schema)]);
     assert!(!anthropic.tools()[0].strict);

@@ -210,7 +210,8 @@ pub(crate) enum Recursion {
     Keep,
     /// Strict cannot express it: the tool falls back to non-strict.
     Block,
-    /// Cut at the first repeat: the repeated level is sent as a free-form object.
+    /// Unrolled a few levels deep ([`UNROLLED_LEVELS`](super::lower::UNROLLED_LEVELS)), then
+    /// cut: the level below is sent as a free-form object.
     Cut,
 }
 

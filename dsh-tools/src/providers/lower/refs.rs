@@ -235,50 +235,89 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Replaces every recursive reference with a free-form object that says what it stands for.
-    pub(super) fn cut_recursion(&mut self, schema: &mut Value, path: &str) {
+    /// Replaces every recursive reference with the schema it refers to, `levels` deep, and
+    /// below that with a free-form object that says what it stands for: a provider that cannot
+    /// take recursion still sees the shape of the first levels.
+    pub(super) fn unroll_recursion(
+        &mut self,
+        schema: &mut Value,
+        path: &str,
+        unrolling: &mut Unrolling<'_>,
+        levels: usize,
+    ) {
         match schema {
             Value::Object(node) => {
                 if let Some(Value::String(target)) = node.get("$ref") {
-                    let what = if target == "#" {
-                        "the tool's arguments".to_owned()
-                    } else {
-                        let name = target.rsplit('/').next().unwrap_or(target).to_owned();
-                        format!("`{name}`")
+                    let target = target.clone();
+                    if unrolling.noted.iter().all(|noted| *noted != target) {
+                        self.note(
+                            path,
+                            Change::Rewritten,
+                            format!(
+                                "recursive $ref {target:?} unrolled {UNROLLED_LEVELS} levels deep; \
+                                 deeper levels are sent as free-form objects described in text"
+                            ),
+                        );
+                        unrolling.noted.push(target.clone());
+                    }
+                    let body = match target.strip_prefix("#/$defs/") {
+                        Some(name) => unrolling.definitions.get(name),
+                        None => Some(unrolling.root),
                     };
-                    let mut cut = Map::new();
-                    cut.insert("type".to_owned(), Value::from("object"));
-                    cut.insert(
-                        "description".to_owned(),
-                        Value::String(format!(
-                            "Same shape as {what} (recursive; not expanded further)."
-                        )),
-                    );
-                    self.note(
-                        path,
-                        Change::Rewritten,
-                        format!(
-                            "recursive $ref {target:?} cut: sent as a free-form object \
-                             described in text"
-                        ),
-                    );
-                    *node = cut;
+                    match body {
+                        Some(body) if levels > 0 => {
+                            *schema = body.clone();
+                            self.unroll_recursion(schema, path, unrolling, levels - 1);
+                        }
+                        _ => *schema = free_form(&target),
+                    }
                     return;
                 }
                 let keys: Vec<String> = node.keys().cloned().collect();
                 for key in keys {
                     let child_path = format!("{path}/{}", escape(&key));
                     if let Some(child) = node.get_mut(&key) {
-                        self.cut_recursion(child, &child_path);
+                        self.unroll_recursion(child, &child_path, unrolling, levels);
                     }
                 }
             }
             Value::Array(items) => {
                 for (index, item) in items.iter_mut().enumerate() {
-                    self.cut_recursion(item, &format!("{path}/{index}"));
+                    self.unroll_recursion(item, &format!("{path}/{index}"), unrolling, levels);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// How deep [`Lowerer::unroll_recursion`] expands a recursive schema for a provider that cannot
+/// take `$ref`.
+pub(crate) const UNROLLED_LEVELS: usize = 3;
+
+/// What unrolling reads: the recursive definitions, the whole (inlined) root for `#`, and the
+/// targets already reported.
+pub(super) struct Unrolling<'a> {
+    pub(super) definitions: &'a Map<String, Value>,
+    pub(super) root: &'a Value,
+    pub(super) noted: Vec<String>,
+}
+
+/// The free-form object a recursive reference is cut to, saying what it stands for.
+fn free_form(target: &str) -> Value {
+    let what = if target == "#" {
+        "the tool's arguments".to_owned()
+    } else {
+        let name = target.rsplit('/').next().unwrap_or(target).to_owned();
+        format!("`{name}`")
+    };
+    let mut cut = Map::new();
+    cut.insert("type".to_owned(), Value::from("object"));
+    cut.insert(
+        "description".to_owned(),
+        Value::String(format!(
+            "Same shape as {what} (recursive; not expanded further)."
+        )),
+    );
+    Value::Object(cut)
 }
