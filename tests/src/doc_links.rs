@@ -40,3 +40,30 @@ pub async fn list(args: Listing) -> Vec<Entry> {
         .take(args.size as usize)
         .collect()
 }
+
+/// When something happened, with a schemars-typed moment.
+#[derive(ToolArgs)]
+pub struct Window {
+    /// Since when.
+    #[arg(schemars)]
+    pub since: chrono::DateTime<chrono::Utc>,
+    /// Which item.
+    #[arg(schemars)]
+    pub id: Option<uuid::Uuid>,
+}
+
+/// The entries found.
+#[derive(ToolArgs, serde::Serialize)]
+pub struct Found {
+    /// What was found.
+    pub entries: Vec<Entry>,
+}
+
+/// Find entries in a window.
+#[tool]
+pub async fn find(window: Window, limit: Option<u32>) -> Found {
+    let _ = (window.since, window.id, limit);
+    Found {
+        entries: Vec::new(),
+    }
+}

@@ -324,7 +324,7 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
 }
 
 /// How many times [`unfolded`] expands a reference to the same definition.
-const UNFOLDINGS: usize = 3;
+pub const UNFOLDINGS: usize = 3;
 
 /// `schema` without definitions, for generating values: each definition inlined, and each
 /// reference expanded into its definition's schema up to [`UNFOLDINGS`] times, then `null`.
