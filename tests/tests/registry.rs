@@ -245,6 +245,55 @@ async fn shared_state_is_reachable_from_the_body() {
     assert!(registry.state().get::<Greeting>().is_some());
 }
 
+/// State a hand-written tool declares.
+struct Motto(&'static str);
+/// More state it declares.
+struct Clock;
+
+#[tokio::test]
+async fn a_hand_written_tool_declares_the_state_it_needs() {
+    let greet = || {
+        FnTool::builder("greet", "")
+            .requires_state::<Motto>()
+            .requires_state::<Clock>()
+            .requires_state::<Motto>()
+            .handler(|_, run| async move { Ok(json!(run.require_state::<Motto>()?.0)) })
+    };
+    assert_eq!(
+        greet().required_state(),
+        [
+            dsh_tools::call::StateType::of::<Motto>(),
+            dsh_tools::call::StateType::of::<Clock>()
+        ],
+        "each type once, in the order declared"
+    );
+    let mut partial = SharedState::new();
+    partial.insert(Motto("hello"));
+    let error = ToolRegistry::with_state(partial)
+        .register(greet())
+        .unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(
+        error.message(),
+        "tool \"greet\" needs shared state of type `registry::Clock`, \
+         which this registry was not given: insert it into the SharedState passed to ToolRegistry::with_state"
+    );
+    let error = ToolRegistry::new().register(greet()).unwrap_err();
+    assert!(
+        error
+            .message()
+            .contains("of types `registry::Motto`, `registry::Clock`, which")
+            && error.message().contains("insert them into"),
+        "{error}"
+    );
+    let mut state = SharedState::new();
+    state.insert(Motto("hello"));
+    state.insert(Clock);
+    let registry = ToolRegistry::with_state(state);
+    let _ = registry.register(greet()).unwrap();
+    assert_eq!(only_text(&registry.execute(call("greet")).await), "hello");
+}
+
 #[tokio::test]
 async fn a_raw_tool_is_not_validated_by_the_registry() {
     // A raw JSON-Schema tool (an MCP import) declares parameters but validates nothing itself.
