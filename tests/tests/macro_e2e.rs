@@ -253,10 +253,7 @@ fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_t
     assert_eq!(error.message(), expected);
     // All or none: the tool without state is not registered either.
     let error = bare
-        .register_all([
-            std::sync::Arc::new(AddTool) as std::sync::Arc<dyn dsh_tools::ToolDefinition>,
-            std::sync::Arc::new(ConfiguredGreetTool),
-        ])
+        .register_all((AddTool, ConfiguredGreetTool))
         .unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::MissingState);
     assert!(bare.schemas(None).is_empty() && scope.schemas().is_empty());

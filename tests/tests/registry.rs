@@ -373,6 +373,58 @@ fn register_all_registers_every_tool_in_one_change() {
     );
 }
 
+/// A hand-written definition, a type of its own.
+struct Fixed;
+
+impl ToolDefinition for Fixed {
+    fn name(&self) -> &str {
+        "fixed"
+    }
+
+    fn description(&self) -> &str {
+        "Returns a fixed value."
+    }
+
+    fn parameters(&self) -> &dsh_tools::Value {
+        static PARAMETERS: std::sync::LazyLock<dsh_tools::Value> =
+            std::sync::LazyLock::new(|| json!({"type": "object"}));
+        &PARAMETERS
+    }
+
+    fn execute<'a>(
+        &'a self,
+        _arguments: &'a dsh_tools::Value,
+        _run: &'a dsh_tools::ToolRun,
+    ) -> dsh_tools::call::BoxFuture<'a, Result<dsh_tools::Value, dsh_tools::ToolError>> {
+        Box::pin(async { Ok(json!("fixed")) })
+    }
+}
+
+#[tokio::test]
+async fn register_all_takes_tools_of_different_types_as_a_tuple() {
+    let registry = ToolRegistry::new();
+    let shared: Arc<dyn ToolDefinition> = Arc::new(ok_tool("shared"));
+    let boxed: Box<dyn ToolDefinition> = Box::new(ok_tool("boxed"));
+    let handles = registry
+        .register_all((ReadOneTool, ok_tool("fn_tool"), Fixed, shared, boxed))
+        .unwrap();
+    assert_eq!(handles.len(), 5);
+    assert_eq!(
+        names(&registry),
+        ["boxed", "fixed", "fn_tool", "read_one", "shared"]
+    );
+    assert_eq!(only_text(&registry.execute(call("fixed")).await), "fixed");
+    // A one-tuple, and the same rules as any batch: all or none, in one scope as globally.
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.register_all((Fixed,)).unwrap();
+    let error = scope.register_all((ok_tool("new"), Fixed)).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::DuplicateTool);
+    assert!(
+        scope.get("new").is_none(),
+        "nothing of a refused tuple is registered"
+    );
+}
+
 #[test]
 fn register_all_registers_nothing_when_any_tool_is_refused() {
     let registry = registry_with([ok_tool("a")]);
