@@ -416,6 +416,54 @@ async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_ag
     assert_eq!(texts(&denied), ["Error: not for this agent"]);
 }
 
+#[tokio::test]
+async fn a_disposed_scope_lists_nothing_and_refuses_every_call() {
+    let (registry, _) = mcp_fixture::registry();
+    let scope = registry.create_scope("agent-1", None).expect("scope");
+    let _ = scope
+        .register(Echo::named("scoped_echo"))
+        .expect("registers");
+    let connected = connect(McpServer::for_scope(&scope)).await;
+    let listed = connected.client.list_all_tools().await.expect("listed");
+    assert!(!listed.is_empty());
+    let echoed = call(&connected.client, "scoped_echo", json!({"text": "hi"})).await;
+    assert_eq!(texts(&echoed), ["hi"]);
+
+    let recorder = connected.recorder.clone();
+    let seen = recorder.list_changed_seen.notified();
+    assert!(scope.dispose());
+    tokio::time::timeout(DEADLINE, seen)
+        .await
+        .expect("the client is told the list changed");
+    // Neither a new scope of the same agent nor unscoped agents seeing the global layer reopens
+    // what the server serves: it serves the disposed scope's handle.
+    let successor = registry.create_scope("agent-1", None).expect("a new scope");
+    let _ = successor
+        .register(Echo::named("scoped_echo"))
+        .expect("registers");
+    registry.set_unscoped_agents_see_global(true);
+    assert!(
+        connected
+            .client
+            .list_all_tools()
+            .await
+            .expect("listed")
+            .is_empty()
+    );
+    for name in ["scoped_echo", "call_id", "nope"] {
+        let refused = call(&connected.client, name, json!({"text": "hi"})).await;
+        assert_eq!(refused.is_error, Some(true), "{name}");
+        assert_eq!(
+            texts(&refused),
+            [r#"Error: agent scope "agent-1" was disposed"#]
+        );
+        assert_eq!(
+            error_meta(&refused),
+            Some(&json!({"name": "ToolScopeError", "code": "SCOPE_DISPOSED"}))
+        );
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Raw JSON-RPC lines.
 
