@@ -12,10 +12,12 @@
 
 pub mod coding_tools;
 
+use std::path::Path;
+
 use dsh_tools::{
     PreToolDecision, ToolExecutionInput,
     call::{ToolExecution, ToolProgress},
-    present::TextCards,
+    present::{TextCards, ToolCallView},
 };
 
 use coding_tools::{Workspace, create_workspace};
@@ -27,6 +29,23 @@ fn indented(block: &str, by: &str) -> String {
         .map(|line| format!("{by}{line}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `card` as this UI shows it: a terminal card naming no directory runs where the session works,
+/// in the workspace (an ACP client does the same with its session's working directory).
+fn in_workspace(card: ToolCallView, workspace: &Path) -> ToolCallView {
+    match card {
+        ToolCallView::Terminal {
+            title,
+            description,
+            cwd: None,
+        } => ToolCallView::Terminal {
+            title,
+            description,
+            cwd: Some(workspace.display().to_string()),
+        },
+        card => card,
+    }
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -91,7 +110,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("\n{call_id} {name} {arguments}");
         let input = ToolExecutionInput::from_raw(call_id, name, arguments);
         // What a UI shows: the pending card, progress while the call runs, the result card.
-        let pending = registry.present_call(&input);
+        let pending = in_workspace(registry.present_call(&input), &root);
         println!("  {}", cards.call(&pending));
         let progress = {
             let (cards, pending) = (cards.clone(), pending.clone());

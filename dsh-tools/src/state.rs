@@ -1,5 +1,6 @@
 //! [`SharedState`]: values provided to the registry once (a database pool, an HTTP client, a
-//! workspace root) and reached by tool bodies by type.
+//! workspace root) and reached by tool bodies by type; [`StateType`]: a type a tool says it
+//! needs, so that the registry can refuse the tool when it was not given one.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -31,9 +32,44 @@ impl SharedState {
             .and_then(|value| value.downcast_ref::<T>())
     }
 
+    /// Whether a value of `ty` is stored.
+    pub fn contains(&self, ty: StateType) -> bool {
+        self.entries.contains_key(&ty.id)
+    }
+
     /// Whether nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+/// A type of shared state a tool needs, such as the type of a `#[state]` parameter (see
+/// [`ToolDefinition::required_state`](crate::ToolDefinition::required_state)). Registering the
+/// tool in a registry whose [`SharedState`] holds no value of this type is refused, naming the
+/// type, so the mistake shows when the registry is built rather than on the model's first call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StateType {
+    id: TypeId,
+    name: &'static str,
+}
+
+impl StateType {
+    /// The state type `T` (a tool reaches it as `run.state::<T>()`).
+    pub fn of<T: ?Sized + 'static>() -> Self {
+        Self {
+            id: TypeId::of::<T>(),
+            name: std::any::type_name::<T>(),
+        }
+    }
+
+    /// The type's id.
+    pub fn type_id(&self) -> TypeId {
+        self.id
+    }
+
+    /// The type's name, as [`std::any::type_name`] spells it (for messages).
+    pub fn type_name(&self) -> &'static str {
+        self.name
     }
 }
 

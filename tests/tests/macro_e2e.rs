@@ -227,20 +227,45 @@ async fn state_parameters_reach_registry_state() {
     let registry = registry();
     let result = call(&registry, "configured_greet", json!({"name": "Ada"})).await;
     assert_eq!(result.text(), "Howdy, Ada!");
-    assert_eq!(
-        ToolRegistry::new().register(ConfiguredGreetTool).map(drop),
-        Ok(()),
-        "registering does not need the state"
-    );
-    let bare = ToolRegistry::new();
-    let _ = bare.register(ConfiguredGreetTool).unwrap();
-    let result = call(&bare, "configured_greet", json!({"name": "Ada"})).await;
-    assert!(result.is_error());
+    let result = call(&registry, "blocking_greet", json!({"name": "Ada"})).await;
     assert!(
-        result.text().contains("no shared state of type"),
+        result.text().starts_with("Howdy, Ada!"),
         "{}",
         result.text()
     );
+}
+
+#[test]
+fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_type() {
+    let expected = "tool \"configured_greet\" needs shared state of type `macro_e2e::Greeting`, \
+                    which this registry was not given: insert it into the SharedState passed to \
+                    ToolRegistry::with_state";
+    let bare = ToolRegistry::new();
+    let error = bare.register(ConfiguredGreetTool).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(error.message(), expected);
+    // A blocking body declares its state the same way.
+    let error = bare.register(BlockingGreetTool).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    // Scopes register into the same registry, with the same state.
+    let scope = bare.create_scope("agent", None).unwrap();
+    let error = scope.register(ConfiguredGreetTool).unwrap_err();
+    assert_eq!(error.message(), expected);
+    // All or none: the tool without state is not registered either.
+    let error = bare
+        .register_all((AddTool, ConfiguredGreetTool))
+        .unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert!(bare.schemas(None).is_empty() && scope.schemas().is_empty());
+    // State of another type does not stand in for it.
+    let mut other = SharedState::new();
+    other.insert(String::from("Howdy"));
+    let error = ToolRegistry::with_state(other)
+        .register(ConfiguredGreetTool)
+        .unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    // Tools without `#[state]` need none.
+    assert!(bare.register(AddTool).is_ok());
 }
 
 #[tokio::test]

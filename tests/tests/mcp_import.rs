@@ -8,14 +8,15 @@ use std::time::Duration;
 
 use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
 use dsh_tools::{
-    PreToolDecision, ToolExecutionInput, ToolRegistry, Value,
+    FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::{ToolAnnotations, ToolExecution, ToolProgress},
-    errors::codes,
+    errors::{ErrorInfo, codes},
     json,
     policy::CallLimits,
     registry::RegistryEvent,
 };
 use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
+use rmcp::model as mcp;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -196,7 +197,12 @@ async fn calls_map_content_values_and_errors_back() {
     .await;
     assert!(refused.is_error());
     assert_eq!(refused.text(), direct.text(), "the server's text, exactly");
-    assert_eq!(refused.error_code(), Some(codes::TOOL_ERROR));
+    assert_eq!(
+        refused.error().and_then(|error| error.info()),
+        direct.error().and_then(|error| error.info()),
+        "the server's name and code, read back from the result's _meta"
+    );
+    assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
 
     let not_an_object = run(
         &setup.local,
@@ -555,4 +561,116 @@ async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
         .map(|schema| schema.name.clone())
         .collect();
     assert_eq!(names, ["fx__media"], "nothing of the import stays");
+}
+
+#[tokio::test]
+async fn an_imported_tool_s_own_error_code_comes_back_with_it() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let mut events = changes(&setup.local);
+    let _full = setup
+        .upstream
+        .register(
+            FnTool::builder("full_disk", "Fails.").handler(|_, _| async {
+                Err::<Value, _>(ToolError::coded(
+                    "IoError",
+                    "ENOSPC",
+                    "no space left on device",
+                ))
+            }),
+        )
+        .expect("registers");
+    assert!(matches!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolRegistered { .. }
+    ));
+    let failed = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__full_disk", json!({})),
+    )
+    .await;
+    assert_eq!(failed.text(), "Error: no space left on device");
+    assert_eq!(
+        failed.error().and_then(|error| error.info()),
+        Some(&ErrorInfo::new("IoError", "ENOSPC"))
+    );
+}
+
+/// A server of another make: one tool, `fail`, whose error result carries `meta` as its `_meta`.
+struct PlainServer {
+    meta: Option<mcp::MetaObject>,
+}
+
+impl rmcp::handler::server::ServerHandler for PlainServer {
+    fn get_info(&self) -> mcp::ServerConfig {
+        mcp::ServerConfig::new(mcp::ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<mcp::PaginatedRequestParams>,
+        _context: rmcp::service::RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<mcp::ListToolsResult, rmcp::ErrorData> {
+        let schema = serde_json::Map::from_iter([("type".to_owned(), json!("object"))]);
+        Ok(mcp::ListToolsResult::with_all_items(vec![mcp::Tool::new(
+            "fail",
+            "Fails.",
+            Arc::new(schema),
+        )]))
+    }
+
+    async fn call_tool(
+        &self,
+        _request: mcp::CallToolRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<mcp::CallToolResponse, rmcp::ErrorData> {
+        let mut result = mcp::CallToolResult::error(vec![mcp::ContentBlock::text("it broke")]);
+        result.meta = self.meta.clone();
+        Ok(result.into())
+    }
+}
+
+/// The error `fail` of a [`PlainServer`] with `meta` becomes when imported and called.
+async fn imported_failure(meta: Option<Value>) -> dsh_tools::ToolExecutionResult {
+    let meta = meta.map(|meta| match meta {
+        Value::Object(object) => mcp::MetaObject(object),
+        _ => panic!("_meta is an object"),
+    });
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let serving = tokio::spawn(rmcp::serve_server(PlainServer { meta }, server_end));
+    let client = McpClient::connect(client_end).await.expect("connects");
+    let _server = serving.await.expect("serve task").expect("handshake");
+    let local = ToolRegistry::new();
+    let _ = client
+        .import_into(&local, ImportOptions::new().prefix("plain"))
+        .await
+        .expect("imports");
+    run(
+        &local,
+        ToolExecutionInput::new("c1", "plain__fail", json!({})),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn without_an_error_meta_an_imported_failure_is_a_tool_error() {
+    let plain = imported_failure(None).await;
+    assert_eq!(plain.text(), "Error: it broke");
+    assert_eq!(plain.error_code(), Some(codes::TOOL_ERROR));
+    // Other keys, or a pair that is not two non-empty strings, are not a code.
+    for meta in [
+        json!({"com.example/error": {"name": "X", "code": "Y"}}),
+        json!({"dsh-tools/error": {"name": "X"}}),
+        json!({"dsh-tools/error": {"name": "X", "code": 7}}),
+        json!({"dsh-tools/error": {"name": "", "code": "Y"}}),
+        json!({"dsh-tools/error": "X/Y"}),
+    ] {
+        let result = imported_failure(Some(meta.clone())).await;
+        assert_eq!(result.error_code(), Some(codes::TOOL_ERROR), "{meta}");
+    }
+    let coded = imported_failure(Some(
+        json!({"dsh-tools/error": {"name": "QuotaError", "code": "QUOTA"}}),
+    ))
+    .await;
+    assert_eq!(coded.error_code(), Some("QUOTA"));
+    assert_eq!(coded.text(), "Error: it broke");
 }

@@ -6,8 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dsh_tools::mcp::{McpConnection, McpServer};
-use dsh_tools::{ToolExecutionInput, ToolRegistry, Value, json, registry::ToolRestriction};
+use dsh_tools::mcp::{ERROR_META_KEY, McpConnection, McpServer};
+use dsh_tools::{
+    FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value, json, registry::ToolRestriction,
+};
 use dsh_tools_tests::mcp_fixture::{self, Echo, FORBIDDEN_REASON, media_content};
 use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
@@ -283,6 +285,47 @@ async fn unknown_tools_and_denials_are_error_results_with_the_pipeline_text() {
     assert_eq!(texts(&denied), [format!("Error: {FORBIDDEN_REASON}")]);
 }
 
+/// The `{name, code}` a result's `_meta` carries under [`ERROR_META_KEY`].
+fn error_meta(result: &mcp::CallToolResult) -> Option<&Value> {
+    result.meta.as_ref()?.0.get(ERROR_META_KEY)
+}
+
+#[tokio::test]
+async fn an_error_result_carries_its_name_and_code_in_meta() {
+    let (registry, server) = served();
+    let _full = registry
+        .register(
+            FnTool::builder("full_disk", "Fails.").handler(|_, _| async {
+                Err::<Value, _>(ToolError::coded(
+                    "IoError",
+                    "ENOSPC",
+                    "no space left on device",
+                ))
+            }),
+        )
+        .expect("registers");
+    let connected = connect(server).await;
+    let invalid = mcp_fixture::workload()["invalid_args"].clone();
+    let cases = [
+        ("nope", json!({}), "ToolNotFoundError", "UNKNOWN_TOOL"),
+        ("forbidden", json!({}), "ToolDeniedError", "DENIED"),
+        ("search_files", invalid, "ToolArgsError", "INVALID_ARGS"),
+        ("full_disk", json!({}), "IoError", "ENOSPC"),
+    ];
+    for (name, arguments, error_name, code) in cases {
+        let result = call(&connected.client, name, arguments).await;
+        assert_eq!(result.is_error, Some(true), "{name}");
+        assert_eq!(
+            error_meta(&result),
+            Some(&json!({"name": error_name, "code": code})),
+            "{name}"
+        );
+    }
+    let fine = call(&connected.client, "call_id", json!({})).await;
+    assert_eq!(fine.is_error, Some(false));
+    assert!(fine.meta.is_none(), "a success carries no error meta");
+}
+
 #[tokio::test]
 async fn every_content_kind_maps_one_to_one() {
     let (_registry, server) = served();
@@ -373,6 +416,54 @@ async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_ag
     assert_eq!(texts(&denied), ["Error: not for this agent"]);
 }
 
+#[tokio::test]
+async fn a_disposed_scope_lists_nothing_and_refuses_every_call() {
+    let (registry, _) = mcp_fixture::registry();
+    let scope = registry.create_scope("agent-1", None).expect("scope");
+    let _ = scope
+        .register(Echo::named("scoped_echo"))
+        .expect("registers");
+    let connected = connect(McpServer::for_scope(&scope)).await;
+    let listed = connected.client.list_all_tools().await.expect("listed");
+    assert!(!listed.is_empty());
+    let echoed = call(&connected.client, "scoped_echo", json!({"text": "hi"})).await;
+    assert_eq!(texts(&echoed), ["hi"]);
+
+    let recorder = connected.recorder.clone();
+    let seen = recorder.list_changed_seen.notified();
+    assert!(scope.dispose());
+    tokio::time::timeout(DEADLINE, seen)
+        .await
+        .expect("the client is told the list changed");
+    // Neither a new scope of the same agent nor unscoped agents seeing the global layer reopens
+    // what the server serves: it serves the disposed scope's handle.
+    let successor = registry.create_scope("agent-1", None).expect("a new scope");
+    let _ = successor
+        .register(Echo::named("scoped_echo"))
+        .expect("registers");
+    registry.set_unscoped_agents_see_global(true);
+    assert!(
+        connected
+            .client
+            .list_all_tools()
+            .await
+            .expect("listed")
+            .is_empty()
+    );
+    for name in ["scoped_echo", "call_id", "nope"] {
+        let refused = call(&connected.client, name, json!({"text": "hi"})).await;
+        assert_eq!(refused.is_error, Some(true), "{name}");
+        assert_eq!(
+            texts(&refused),
+            [r#"Error: agent scope "agent-1" was disposed"#]
+        );
+        assert_eq!(
+            error_meta(&refused),
+            Some(&json!({"name": "ToolScopeError", "code": "SCOPE_DISPOSED"}))
+        );
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Raw JSON-RPC lines.
 
@@ -454,6 +545,21 @@ async fn the_call_id_is_the_json_rpc_request_id() {
         .send(tools_call(json!(7), "call_id", json!({}), None))
         .await;
     assert_eq!(client.receive().await["result"]["content"][0]["text"], "7");
+}
+
+#[tokio::test]
+async fn the_error_meta_is_namespaced_on_the_wire() {
+    let (registry, _) = mcp_fixture::registry();
+    let (_connection, mut client) = raw_connect(McpServer::new(&registry)).await;
+    client
+        .send(tools_call(json!(1), "nope", json!({}), None))
+        .await;
+    let answer = client.receive().await;
+    assert_eq!(answer["result"]["isError"], true);
+    assert_eq!(
+        answer["result"]["_meta"],
+        json!({"dsh-tools/error": {"name": "ToolNotFoundError", "code": "UNKNOWN_TOOL"}})
+    );
 }
 
 #[tokio::test]

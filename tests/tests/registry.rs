@@ -245,6 +245,55 @@ async fn shared_state_is_reachable_from_the_body() {
     assert!(registry.state().get::<Greeting>().is_some());
 }
 
+/// State a hand-written tool declares.
+struct Motto(&'static str);
+/// More state it declares.
+struct Clock;
+
+#[tokio::test]
+async fn a_hand_written_tool_declares_the_state_it_needs() {
+    let greet = || {
+        FnTool::builder("greet", "")
+            .requires_state::<Motto>()
+            .requires_state::<Clock>()
+            .requires_state::<Motto>()
+            .handler(|_, run| async move { Ok(json!(run.require_state::<Motto>()?.0)) })
+    };
+    assert_eq!(
+        greet().required_state(),
+        [
+            dsh_tools::call::StateType::of::<Motto>(),
+            dsh_tools::call::StateType::of::<Clock>()
+        ],
+        "each type once, in the order declared"
+    );
+    let mut partial = SharedState::new();
+    partial.insert(Motto("hello"));
+    let error = ToolRegistry::with_state(partial)
+        .register(greet())
+        .unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(
+        error.message(),
+        "tool \"greet\" needs shared state of type `registry::Clock`, \
+         which this registry was not given: insert it into the SharedState passed to ToolRegistry::with_state"
+    );
+    let error = ToolRegistry::new().register(greet()).unwrap_err();
+    assert!(
+        error
+            .message()
+            .contains("of types `registry::Motto`, `registry::Clock`, which")
+            && error.message().contains("insert them into"),
+        "{error}"
+    );
+    let mut state = SharedState::new();
+    state.insert(Motto("hello"));
+    state.insert(Clock);
+    let registry = ToolRegistry::with_state(state);
+    let _ = registry.register(greet()).unwrap();
+    assert_eq!(only_text(&registry.execute(call("greet")).await), "hello");
+}
+
 #[tokio::test]
 async fn a_raw_tool_is_not_validated_by_the_registry() {
     // A raw JSON-Schema tool (an MCP import) declares parameters but validates nothing itself.
@@ -321,6 +370,58 @@ fn register_all_registers_every_tool_in_one_change() {
             .register_all(Vec::<FnTool>::new())
             .unwrap()
             .is_empty()
+    );
+}
+
+/// A hand-written definition, a type of its own.
+struct Fixed;
+
+impl ToolDefinition for Fixed {
+    fn name(&self) -> &str {
+        "fixed"
+    }
+
+    fn description(&self) -> &str {
+        "Returns a fixed value."
+    }
+
+    fn parameters(&self) -> &dsh_tools::Value {
+        static PARAMETERS: std::sync::LazyLock<dsh_tools::Value> =
+            std::sync::LazyLock::new(|| json!({"type": "object"}));
+        &PARAMETERS
+    }
+
+    fn execute<'a>(
+        &'a self,
+        _arguments: &'a dsh_tools::Value,
+        _run: &'a dsh_tools::ToolRun,
+    ) -> dsh_tools::call::BoxFuture<'a, Result<dsh_tools::Value, dsh_tools::ToolError>> {
+        Box::pin(async { Ok(json!("fixed")) })
+    }
+}
+
+#[tokio::test]
+async fn register_all_takes_tools_of_different_types_as_a_tuple() {
+    let registry = ToolRegistry::new();
+    let shared: Arc<dyn ToolDefinition> = Arc::new(ok_tool("shared"));
+    let boxed: Box<dyn ToolDefinition> = Box::new(ok_tool("boxed"));
+    let handles = registry
+        .register_all((ReadOneTool, ok_tool("fn_tool"), Fixed, shared, boxed))
+        .unwrap();
+    assert_eq!(handles.len(), 5);
+    assert_eq!(
+        names(&registry),
+        ["boxed", "fixed", "fn_tool", "read_one", "shared"]
+    );
+    assert_eq!(only_text(&registry.execute(call("fixed")).await), "fixed");
+    // A one-tuple, and the same rules as any batch: all or none, in one scope as globally.
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.register_all((Fixed,)).unwrap();
+    let error = scope.register_all((ok_tool("new"), Fixed)).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::DuplicateTool);
+    assert!(
+        scope.get("new").is_none(),
+        "nothing of a refused tuple is registered"
     );
 }
 

@@ -560,3 +560,94 @@ async fn a_call_already_dispatched_finishes_as_it_is() {
     let result = running.await.expect("no panic");
     assert_eq!(result.value(), Some(&json!("done")));
 }
+
+#[tokio::test]
+async fn a_disposed_scope_presents_every_call_as_one_it_cannot_reach() {
+    let registry = registry_with([ok_tool("read")]);
+    let scope = registry.create_scope("a", None).unwrap();
+    let _ = scope
+        .register(
+            dsh_tools::FnTool::builder("own", "Its own tool.")
+                .present_call(|_| {
+                    Some(dsh_tools::present::ToolCallView::Terminal {
+                        title: "own".into(),
+                        description: None,
+                        cwd: None,
+                    })
+                })
+                .handler(|_, _| async { Ok(json!("ok")) }),
+        )
+        .unwrap();
+    let unknown = |name: &str| dsh_tools::present::ToolCallView::present(None, name, &json!({}));
+    assert_ne!(scope.present_call(&call("own")), unknown("own"));
+    assert!(scope.dispose());
+
+    let result = scope.execute(call("own")).await;
+    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    let progress = dsh_tools::call::ToolProgress::new(1.0);
+    for name in ["own", "read"] {
+        // Neither its own tool nor the global one it inherited: the generic card of an unknown
+        // tool, for the pending call, its progress and its result alike.
+        assert_eq!(scope.present_call(&call(name)), unknown(name), "{name}");
+        assert_eq!(
+            scope.present_progress(&call(name), &progress),
+            dsh_tools::present::ToolCallView::present_progress(
+                None,
+                &json!({}),
+                &unknown(name),
+                &progress
+            ),
+            "{name}"
+        );
+        assert_eq!(
+            scope.present_result(&call(name), &result),
+            dsh_tools::present::ToolResultView::present(None, &json!({}), &unknown(name), &result),
+            "{name}"
+        );
+        // The registry presents a call naming the gone agent the same way.
+        assert_eq!(
+            registry.present_call(&call(name).with_agent("a")),
+            unknown(name),
+            "{name}"
+        );
+    }
+    let card = scope.present_result(&call("own"), &result);
+    assert_eq!(
+        card,
+        dsh_tools::present::ToolResultView::Generic {
+            title: None,
+            content: vec![dsh_tools::ContentBlock::text(
+                "Error: agent scope \"a\" was disposed"
+            )],
+        },
+        "the result card shows the refusal"
+    );
+}
+
+#[tokio::test]
+async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_refused() {
+    use dsh_tools::providers::{Dialect, ProviderTools};
+
+    let registry = registry_with([ok_tool("read")]);
+    let scope = registry.create_scope("a", None).unwrap();
+    let _ = scope.register(ok_tool("own")).unwrap();
+    let agent = AgentId::new("a");
+    let view = ProviderTools::new(&registry, Dialect::openai_chat());
+    let before = view.tools(Some(&agent));
+    assert_eq!(before.tools().len(), 2);
+    assert!(scope.dispose());
+
+    let after = view.tools(Some(&agent));
+    assert!(after.tools().is_empty());
+    assert_eq!(after.request_tools(), &json!([]));
+    // Calls a model makes from the list it was sent before the disposal are refused.
+    let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "own", "arguments": "{}"}},
+        {"id": "c2", "type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]});
+    let mut calls = before.parse_response(&response).unwrap();
+    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    for result in &outcome.results {
+        assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+        assert_eq!(only_text(result), "Error: unknown agent \"a\"");
+    }
+}

@@ -12,7 +12,8 @@
 //! - `tool_struct.rs`: the tool struct and its docs;
 //! - `args.rs`: the arguments struct, its `ToolArgs` impls and the `Deref` to a lone parameter;
 //! - `contract.rs`: the contract built once and the documented schemas;
-//! - `call.rs`: the execute shim, its state lookups and the conversion of the returned value;
+//! - `call.rs`: the execute shim, its state lookups and the conversion of the returned value, and
+//!   the state types the tool declares;
 //! - `policy.rs`: the kind, annotations, timeout, result budget and concurrency hints;
 //! - `presenters.rs`: `render` and the call, progress and result presenters;
 //! - `stubs.rs`: the stand-ins emitted on errors.
@@ -33,7 +34,7 @@ use syn::ItemFn;
 
 use crate::errors::Errors;
 use args::{expand_args_impls, expand_args_struct};
-use call::{expand_call, expand_output_type};
+use call::{expand_call, expand_output_type, expand_required_state};
 use contract::{expand_contract, expand_documented_impls};
 use model::ToolModel;
 use policy::{
@@ -113,6 +114,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let max_result_chars = expand_max_result_chars(model);
     let reads_call_arguments = expand_reads_call_arguments(model);
     let call = expand_call(model);
+    let required_state = expand_required_state(model);
     let annotations = expand_annotations(model);
     let render = expand_render(model);
     let present_call = expand_present_call(model, errors);
@@ -136,6 +138,8 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             }
 
             #call
+
+            #required_state
 
             #annotations
 

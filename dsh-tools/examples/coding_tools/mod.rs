@@ -272,7 +272,10 @@ fn command_card(args: &RunCommandToolArgs) -> Option<ToolCallView> {
     Some(ToolCallView::Terminal {
         title: args.command.clone(),
         description: args.description.clone(),
-        cwd: Some("/".into()),
+        // The command runs in the workspace root, which a presenter (a function of the arguments
+        // alone) does not know; without a directory of its own the card is shown in the UI's
+        // working directory (the ACP session's, the quickstart's workspace).
+        cwd: None,
     })
 }
 

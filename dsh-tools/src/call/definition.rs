@@ -20,6 +20,7 @@ use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::schema::CompiledSchema;
+use crate::state::StateType;
 
 /// The model-facing description of a tool: exactly the fields a provider request carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,6 +68,8 @@ pub struct ToolAnnotations {
 /// - `name`, `description` and [`shared_parameters`](Self::shared_parameters): read once at
 ///   registration (the name is the key; empty names are refused), so they must not change. They
 ///   are all [`schemas`](crate::ToolRegistry::schemas) ever shows the model.
+/// - `required_state`: read once at registration; a type the registry's
+///   [`SharedState`](crate::call::SharedState) lacks refuses the registration, naming it.
 /// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
 ///   of the definition it dispatches to (unless its [`CallLimits`](crate::policy::CallLimits) turn
 ///   timeouts off): at the deadline the body's token is cancelled, after the grace its future is
@@ -113,6 +116,17 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// refuses such a definition with this error.
     fn definition_error(&self) -> Option<ToolError> {
         None
+    }
+
+    /// The types of shared state the body reaches (a `#[tool]`'s `#[state]` parameters). The
+    /// registry refuses to register the definition unless its
+    /// [`SharedState`](crate::call::SharedState) holds a value of each, naming the missing
+    /// types; the state is given once, when the registry is built
+    /// ([`ToolRegistry::with_state`](crate::ToolRegistry::with_state)), so a tool that registers
+    /// finds its state on every call. Empty by default: state a body only looks up optionally
+    /// ([`ToolRun::state`](crate::ToolRun::state)) is not declared.
+    fn required_state(&self) -> Vec<StateType> {
+        Vec::new()
     }
 
     /// A time budget in milliseconds, enforced by the registry on every call (see

@@ -29,6 +29,7 @@ use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::schema::{CompiledSchema, Schema};
+use crate::state::StateType;
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
 type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync;
@@ -51,6 +52,7 @@ struct Parts {
     /// What every call is checked against: the same schema compiled (`None` for a raw schema).
     arguments: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
+    required_state: Vec<StateType>,
     timeout_ms: Option<u64>,
     max_result_chars: Option<usize>,
     concurrency_safe: Option<Arc<Classifier>>,
@@ -109,6 +111,7 @@ impl FnTool {
                 parameters: Arc::new(none.schema().to_json_schema()),
                 arguments: Some(none),
                 output: None,
+                required_state: Vec::new(),
                 timeout_ms: None,
                 max_result_chars: None,
                 concurrency_safe: None,
@@ -155,6 +158,18 @@ impl FnToolBuilder {
     #[must_use]
     pub fn output_schema(mut self, schema: impl Into<CompiledSchema>) -> Self {
         self.parts.output = Some(schema.into());
+        self
+    }
+
+    /// Declares that the handler needs shared state of type `T` (it calls
+    /// [`ToolRun::require_state`]): registering the tool in a registry that was not given a `T`
+    /// is refused, naming the type (see [`ToolDefinition::required_state`]).
+    #[must_use]
+    pub fn requires_state<T: Send + Sync + 'static>(mut self) -> Self {
+        let ty = StateType::of::<T>();
+        if !self.parts.required_state.contains(&ty) {
+            self.parts.required_state.push(ty);
+        }
         self
     }
 
@@ -330,6 +345,10 @@ impl ToolDefinition for FnTool {
 
     fn shared_parameters(&self) -> Arc<Value> {
         Arc::clone(&self.parts.parameters)
+    }
+
+    fn required_state(&self) -> Vec<StateType> {
+        self.parts.required_state.clone()
     }
 
     fn timeout_ms(&self) -> Option<u64> {

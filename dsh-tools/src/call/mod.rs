@@ -27,5 +27,5 @@ pub use crate::future::BoxFuture;
 pub use crate::ids::{AgentId, ToolExecutionToken};
 pub use crate::progress::ToolProgress;
 pub use crate::result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
-pub use crate::state::SharedState;
+pub use crate::state::{SharedState, StateType};
 pub use tokio_util::sync::CancellationToken;

@@ -24,6 +24,7 @@ use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::schema::{CompiledSchema, Schema, SchemaError};
+use crate::state::StateType;
 
 /// A typed tool: arguments and output are Rust types with schemas.
 ///
@@ -64,6 +65,12 @@ pub trait Tool: Send + Sync + 'static {
     /// Behaviour hints.
     fn annotations() -> ToolAnnotations {
         ToolAnnotations::default()
+    }
+
+    /// The types of shared state [`call`](Self::call) needs (see
+    /// [`ToolDefinition::required_state`]); `#[tool]` lists its `#[state]` parameters' types.
+    fn required_state() -> Vec<StateType> {
+        Vec::new()
     }
 
     /// Runs the body with converted arguments.
@@ -254,6 +261,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn definition_error(&self) -> Option<ToolError> {
         T::contract().error().cloned()
+    }
+
+    fn required_state(&self) -> Vec<StateType> {
+        T::required_state()
     }
 
     fn timeout_ms(&self) -> Option<u64> {

@@ -50,3 +50,4 @@ pub use crate::error::ToolError;
 pub use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
 pub use crate::progress::ToolProgress;
 pub use crate::schema::{Pattern, Schema, SchemaError};
+pub use crate::state::StateType;

@@ -1,15 +1,27 @@
 //! The vocabulary mapping between dsh-tools and MCP (`rmcp::model`): content blocks both ways,
-//! tool annotations both ways, and a pipeline result as a `tools/call` result.
+//! tool annotations both ways, a pipeline result as a `tools/call` result, and a failed result's
+//! `{name, code}` both ways through the result's `_meta`.
 //!
 //! Content maps 1:1: text, image, audio, resource link and embedded resource are the same five
 //! kinds on both sides. Nothing here runs a call or touches a connection.
 
 use rmcp::model as mcp;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::call::definition::ToolAnnotations;
 use crate::content::{ContentBlock, EmbeddedResource};
+use crate::error::ErrorInfo;
 use crate::result::{ToolExecutionResult, ToolOutcome};
+
+/// The `_meta` key of a failed `tools/call` result that carries the error's
+/// `{"name": …, "code": …}` ([`ErrorInfo`](crate::errors::ErrorInfo)), so a client can branch on
+/// the code as code inside the registry does; the model still reads only the content.
+///
+/// MCP lets `_meta` keys carry a prefix of dot-separated labels ending in `/` and reserves the
+/// prefixes whose second label is `modelcontextprotocol` or `mcp` (earlier revisions: any label
+/// sequence naming them before another label); a one-label prefix named for this crate is
+/// neither, and no domain stands behind the crate to spell in reverse.
+pub const ERROR_META_KEY: &str = "dsh-tools/error";
 
 /// One of our content blocks as an MCP content block.
 pub(crate) fn content_to_mcp(block: ContentBlock) -> mcp::ContentBlock {
@@ -147,7 +159,8 @@ pub(crate) fn annotations_from_mcp(tool: &mcp::Tool) -> ToolAnnotations {
 
 /// A pipeline result as a `tools/call` result: the content block for block, then any additional
 /// contexts (MCP has no other place the model would read them); `structuredContent` is the value
-/// of a success when the tool declares an object output; `isError` for every failure.
+/// of a success when the tool declares an object output; `isError` for every failure, with the
+/// error's `{name, code}` under [`ERROR_META_KEY`] in `_meta`.
 pub(crate) fn call_tool_result(
     result: ToolExecutionResult,
     structured: bool,
@@ -165,6 +178,35 @@ pub(crate) fn call_tool_result(
             }
             reply
         }
-        ToolOutcome::Failure(_) => mcp::CallToolResult::error(content),
+        ToolOutcome::Failure(error) => {
+            let mut reply = mcp::CallToolResult::error(content);
+            reply.meta = error.info().map(error_meta);
+            reply
+        }
     }
+}
+
+/// The `_meta` of a failed result: `{"dsh-tools/error": {"name": …, "code": …}}`.
+fn error_meta(info: &ErrorInfo) -> mcp::MetaObject {
+    let pair = Map::from_iter([
+        ("name".to_owned(), Value::from(info.name.as_ref())),
+        ("code".to_owned(), Value::from(info.code.as_ref())),
+    ]);
+    mcp::MetaObject(Map::from_iter([(
+        ERROR_META_KEY.to_owned(),
+        Value::Object(pair),
+    )]))
+}
+
+/// The `{name, code}` a failed result's `_meta` carries under [`ERROR_META_KEY`]; `None` when it
+/// carries none, or not as two non-empty strings (a server speaking another convention).
+pub(crate) fn error_info_from_meta(meta: Option<&mcp::MetaObject>) -> Option<ErrorInfo> {
+    let pair = meta?.0.get(ERROR_META_KEY)?;
+    let text = |key: &str| {
+        pair.get(key)
+            .and_then(Value::as_str)
+            .filter(|text| !text.is_empty())
+            .map(str::to_owned)
+    };
+    Some(ErrorInfo::new(text("name")?, text("code")?))
 }

@@ -3,7 +3,9 @@
 //!
 //! The server's `inputSchema` is shown to the model unchanged and not validated here — the
 //! server validates its own input. A call maps back the way it came: `isError` becomes an error
-//! result with the server's text; otherwise `structuredContent` (or, without it, the text of the
+//! result with the server's text, and with the `{name, code}` the server put in the result's
+//! `_meta` (a dsh-tools server does; see [`ERROR_META_KEY`](crate::mcp::ERROR_META_KEY)), else
+//! the registry's `TOOL_ERROR`; otherwise `structuredContent` (or, without it, the text of the
 //! content) is the value, and the server's content blocks reach the model as they are. The call's
 //! signal sends `notifications/cancelled`; a server that died, hung or broke the protocol is an
 //! `MCP_TRANSPORT` error result that says what happened.
@@ -21,7 +23,7 @@ use crate::call::run::ToolRun;
 use crate::content::{ContentBlock, joined_text};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::mcp::convert::{annotations_from_mcp, content_from_mcp};
+use crate::mcp::convert::{annotations_from_mcp, content_from_mcp, error_info_from_meta};
 use crate::progress::ToolProgress;
 
 /// How long after its budget an imported call gives up on its own when the registry did not end
@@ -219,18 +221,22 @@ impl ImportedTool {
         let content: Vec<ContentBlock> = result.content.into_iter().map(content_from_mcp).collect();
         if result.is_error == Some(true) {
             let text = joined_text(&content);
-            if text.is_empty() {
-                return Err(ToolError::new(format!(
+            let error = if text.is_empty() {
+                ToolError::new(format!(
                     "MCP tool \"{}\" failed without saying why",
                     self.source.name
-                )));
-            }
-            // The model reads `Error: <message>`: a server whose text already says `Error: `
-            // (a dsh-tools server does) is shown exactly as it wrote it.
-            let message = text
-                .strip_prefix("Error: ")
-                .map_or(text.as_str(), |rest| rest);
-            return Err(ToolError::new(message));
+                ))
+            } else {
+                // The model reads `Error: <message>`: a server whose text already says `Error: `
+                // (a dsh-tools server does) is shown exactly as it wrote it.
+                ToolError::new(text.strip_prefix("Error: ").unwrap_or(&text))
+            };
+            // The server's own code, so the importing side branches on it as the serving side
+            // does; without one, the pipeline gives the failure `TOOL_ERROR`.
+            return Err(match error_info_from_meta(result.meta.as_ref()) {
+                Some(info) => error.with_info(info),
+                None => error,
+            });
         }
         let value = match result.structured_content {
             Some(value) => value,

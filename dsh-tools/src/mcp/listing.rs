@@ -13,9 +13,7 @@ use rmcp::model as mcp;
 use serde_json::{Map, Value};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::ids::AgentId;
 use crate::mcp::convert::annotations_to_mcp;
-use crate::registry::ToolRegistry;
 use crate::schema::{CompiledSchema, SchemaKind};
 
 /// The served tools as MCP describes them, sorted by name.
@@ -55,9 +53,13 @@ pub(crate) struct ListingCache {
 }
 
 impl ListingCache {
-    /// The listing of what `agent` sees in `registry` now.
-    pub(crate) fn current(&self, registry: &ToolRegistry, agent: Option<&AgentId>) -> Arc<Listing> {
-        let schemas = registry.schemas(agent);
+    /// The listing of `schemas` (what the served layer or scope shows now), each tool's
+    /// annotations and output schema from the `definition` its name resolves to there.
+    pub(crate) fn current(
+        &self,
+        schemas: Arc<[ToolSchema]>,
+        definition: impl Fn(&str) -> Option<Arc<dyn ToolDefinition>>,
+    ) -> Arc<Listing> {
         let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(listing) = &*current
             && Arc::ptr_eq(&listing.source, &schemas)
@@ -66,7 +68,7 @@ impl ListingCache {
         }
         let tools = schemas
             .iter()
-            .map(|schema| mcp_tool(schema, registry.get(&schema.name, agent).as_deref()))
+            .map(|schema| mcp_tool(schema, definition(&schema.name).as_deref()))
             .collect();
         let listing = Arc::new(Listing {
             source: schemas,
@@ -133,7 +135,7 @@ mod tests {
 
     use serde_json::{Value, json};
 
-    use super::ListingCache;
+    use super::{Listing, ListingCache};
     use crate::call::definition::ToolDefinition;
     use crate::call::run::ToolRun;
     use crate::error::ToolError;
@@ -164,6 +166,11 @@ mod tests {
         }
     }
 
+    /// The listing of `registry`'s global layer.
+    fn listed(cache: &ListingCache, registry: &ToolRegistry) -> Arc<Listing> {
+        cache.current(registry.schemas(None), |name| registry.get(name, None))
+    }
+
     fn registry_of(count: usize) -> ToolRegistry {
         let registry = ToolRegistry::new();
         for index in 0..count {
@@ -179,11 +186,11 @@ mod tests {
     fn a_large_registry_is_converted_once_per_change() {
         let registry = registry_of(1_000);
         let cache = ListingCache::default();
-        let first = cache.current(&registry, None);
+        let first = listed(&cache, &registry);
         assert_eq!(first.tools().len(), 1_000);
-        assert!(Arc::ptr_eq(&first, &cache.current(&registry, None)));
+        assert!(Arc::ptr_eq(&first, &listed(&cache, &registry)));
         let _more = registry.register(Raw("zz".to_owned(), json!({"type": "object"})));
-        let changed = cache.current(&registry, None);
+        let changed = listed(&cache, &registry);
         assert!(!Arc::ptr_eq(&first, &changed));
         assert_eq!(changed.tools().len(), 1_001);
     }
@@ -192,22 +199,21 @@ mod tests {
     fn pages_continue_after_the_cursor_even_when_tools_come_and_go() {
         let registry = registry_of(5);
         let cache = ListingCache::default();
-        let page = cache.current(&registry, None).page(None, 2);
+        let page = listed(&cache, &registry).page(None, 2);
         let names: Vec<&str> = page.tools.iter().map(|tool| &*tool.name).collect();
         assert_eq!(names, ["tool_0000", "tool_0001"]);
         let cursor = page.next_cursor.expect("more follow");
         assert_eq!(cursor, "tool_0001");
         // A tool registered before the cursor does not shift the next page.
         let _early = registry.register(Raw("tool_0000a".to_owned(), json!({"type": "object"})));
-        let page = cache.current(&registry, None).page(Some(&cursor), 2);
+        let page = listed(&cache, &registry).page(Some(&cursor), 2);
         let names: Vec<&str> = page.tools.iter().map(|tool| &*tool.name).collect();
         assert_eq!(names, ["tool_0002", "tool_0003"]);
-        let last = cache.current(&registry, None).page(Some("tool_0003"), 2);
+        let last = listed(&cache, &registry).page(Some("tool_0003"), 2);
         assert_eq!(last.tools.len(), 1);
         assert!(last.next_cursor.is_none());
         assert!(
-            cache
-                .current(&registry, None)
+            listed(&cache, &registry)
                 .page(Some("zzz"), 2)
                 .tools
                 .is_empty()

@@ -16,7 +16,7 @@
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
 //! | `names.rs` | how server tool names become registry names |
-//! | `convert.rs` | content, annotations and results between the two vocabularies |
+//! | `convert.rs` | content, annotations, results and error codes (`_meta`) between the two vocabularies |
 
 mod client;
 mod convert;
@@ -32,6 +32,7 @@ mod server;
 mod session;
 
 pub use client::{ImportOptions, ImportTarget, McpClient};
+pub use convert::ERROR_META_KEY;
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_server::{HttpOptions, McpHttpServer};

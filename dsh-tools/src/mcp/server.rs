@@ -1,6 +1,9 @@
 //! [`McpServer`]: a registry, or one scope of it, served to any MCP client.
 //!
-//! This file owns the server's configuration and what its connections share. How it is started
+//! This file owns the server's configuration, what its connections share, and what is served: a
+//! scope is served through its [`ToolScope`] handle, not its agent id, so that once the scope is
+//! disposed its connections list nothing and every call is refused as `SCOPE_DISPOSED` — never
+//! answered by another scope of the same agent, or by the global layer. How it is started
 //! is `serve.rs` (any rmcp transport, stdio) and — with `mcp-http` — `http_server.rs`; what
 //! happens inside one connection (listing, calls, cancellation, progress, list-changed
 //! notifications) is `session.rs`; what `tools/list` shows is `listing.rs`.
@@ -10,9 +13,11 @@ use std::sync::Arc;
 use rmcp::model as mcp;
 use tokio::sync::watch;
 
-use crate::ids::AgentId;
+use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::call::execution::ToolExecutionInput;
 use crate::mcp::listing::{Listing, ListingCache};
 use crate::registry::{Registration, ToolRegistry, ToolScope};
+use crate::result::ToolExecutionResult;
 
 /// How many tools one `tools/list` page holds unless changed.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -36,8 +41,9 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// ```
 #[derive(Clone)]
 pub struct McpServer {
-    pub(crate) registry: ToolRegistry,
-    pub(crate) agent: Option<AgentId>,
+    registry: ToolRegistry,
+    /// The served scope; `None` serves the global layer.
+    scope: Option<ToolScope>,
     info: mcp::ServerConfig,
     page_size: usize,
     shared: Arc<Shared>,
@@ -61,7 +67,7 @@ impl std::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
             .field("name", &self.info.server_info.name)
-            .field("agent", &self.agent)
+            .field("agent", &self.scope.as_ref().map(ToolScope::agent))
             .finish_non_exhaustive()
     }
 }
@@ -73,12 +79,14 @@ impl McpServer {
     }
 
     /// Serves what `scope` sees: its own tools, its ancestors' and the global ones its
-    /// restrictions admit; calls run on behalf of its agent.
+    /// restrictions admit; calls run on behalf of its agent. Once the scope (or an ancestor) is
+    /// disposed, `tools/list` is empty and every call is refused as `SCOPE_DISPOSED`, even when a
+    /// new scope of the same agent exists.
     pub fn for_scope(scope: &ToolScope) -> Self {
-        Self::serving(scope.registry(), Some(scope.agent().clone()))
+        Self::serving(scope.registry(), Some(scope.clone()))
     }
 
-    fn serving(registry: ToolRegistry, agent: Option<AgentId>) -> Self {
+    fn serving(registry: ToolRegistry, scope: Option<ToolScope>) -> Self {
         let (changes, _) = watch::channel(0u64);
         let notify = changes.clone();
         let listener = registry.on_change(move |_| {
@@ -94,7 +102,7 @@ impl McpServer {
         ));
         Self {
             registry,
-            agent,
+            scope,
             info,
             page_size: DEFAULT_PAGE_SIZE,
             shared: Arc::new(Shared {
@@ -159,7 +167,32 @@ impl McpServer {
     pub(crate) fn listing(&self) -> Arc<Listing> {
         self.shared
             .listing
-            .current(&self.registry, self.agent.as_ref())
+            .current(self.schemas(), |name| self.definition(name))
+    }
+
+    /// The schemas of the served tools (none once a served scope is gone).
+    fn schemas(&self) -> Arc<[ToolSchema]> {
+        match &self.scope {
+            Some(scope) => scope.schemas(),
+            None => self.registry.schemas(None),
+        }
+    }
+
+    /// The definition a call of `name` resolves to (none once a served scope is gone).
+    pub(crate) fn definition(&self, name: &str) -> Option<Arc<dyn ToolDefinition>> {
+        match &self.scope {
+            Some(scope) => scope.get(name),
+            None => self.registry.get(name, None),
+        }
+    }
+
+    /// Runs `input` where it is served: through the scope's handle, on behalf of its agent (a
+    /// disposed scope refuses it as `SCOPE_DISPOSED`), or in the global layer.
+    pub(crate) async fn execute(&self, input: ToolExecutionInput) -> ToolExecutionResult {
+        match &self.scope {
+            Some(scope) => scope.execute(input).await,
+            None => self.registry.execute(input).await,
+        }
     }
 
     /// A receiver that sees every change of the registry's tools.

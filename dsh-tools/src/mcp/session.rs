@@ -2,11 +2,12 @@
 //! `tools/list` and `tools/call`, forwards progress, and tells the client when the tool list
 //! changed.
 //!
-//! - `tools/call` runs `registry.execute` with the JSON-RPC request id as the call id and the
-//!   request's cancellation token as the call's signal: `notifications/cancelled` cancels the
-//!   call, the pipeline yields `ABORTED`, and rmcp sends no reply for a cancelled request. Every
-//!   outcome — unknown tool, invalid arguments, denial, timeout — is a result with `isError`,
-//!   never a JSON-RPC error, so the model reads the pipeline's text.
+//! - `tools/call` runs `execute` of the served registry or scope, with the JSON-RPC request id as
+//!   the call id and the request's cancellation token as the call's signal:
+//!   `notifications/cancelled` cancels the call, the pipeline yields `ABORTED`, and rmcp sends no
+//!   reply for a cancelled request. Every outcome — unknown tool, invalid arguments, denial,
+//!   timeout, a disposed scope — is a result with `isError`, never a JSON-RPC error, so the model
+//!   reads the pipeline's text.
 //! - Progress a body reports goes out as `notifications/progress` when the request carried a
 //!   progress token, in order and before the reply.
 //! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
@@ -80,27 +81,23 @@ impl McpHandler {
         context: RequestContext<RoleServer>,
     ) -> mcp::CallToolResult {
         let server = &self.server;
-        let registry = &server.registry;
-        let agent = server.agent.as_ref();
-        let structured = registry
-            .get(&request.name, agent)
+        let structured = server
+            .definition(&request.name)
             .is_some_and(|definition| declares_object_output(&*definition));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let mut input =
+        // The served scope's agent is set by the scope's handle.
+        let input =
             ToolExecutionInput::new(context.id.to_string(), request.name.into_owned(), arguments)
                 .with_signal(context.ct.clone());
-        if let Some(agent) = agent {
-            input = input.with_agent(agent.clone());
-        }
         let result = match context.meta.get_progress_token() {
-            None => registry.execute(input).await,
+            None => server.execute(input).await,
             Some(token) => {
                 let (sender, reports) = mpsc::unbounded_channel();
                 let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
                     // The receiver outlives the call; a send can only fail after it returned.
                     let _ = sender.send(report);
                 });
-                forwarding_progress(registry.execute(input), reports, &context.peer, token).await
+                forwarding_progress(server.execute(input), reports, &context.peer, token).await
             }
         };
         call_tool_result(result, structured)

@@ -36,22 +36,19 @@ macro_rules! layer_api {
             /// registered. No call and no [`schemas`](Self::schemas) sees some of them without the
             /// others; listeners hear one event per tool, in the order given. The handles come
             /// back in the same order.
-            pub fn register_all<I>(
+            ///
+            /// `tools` is an array, a `Vec` or an iterator of tools of one type, or a tuple of
+            /// tools of different types (`register_all((GreetTool, ping))`, no boxing or casts);
+            /// see [`IntoToolDefinitions`](crate::registry::IntoToolDefinitions).
+            pub fn register_all<M>(
                 &self,
-                tools: I,
+                tools: impl $crate::registry::into_definition::IntoToolDefinitions<M>,
             ) -> ::std::result::Result<
                 ::std::vec::Vec<$crate::store::registration::Registration>,
                 $crate::store::error::RegistryError,
-            >
-            where
-                I: ::std::iter::IntoIterator,
-                I::Item: $crate::registry::into_definition::IntoToolDefinition,
-            {
-                let definitions = tools
-                    .into_iter()
-                    .map($crate::registry::into_definition::IntoToolDefinition::into_definition);
+            > {
                 self.core
-                    .register_tools(self.place(), definitions.collect())
+                    .register_tools(self.place(), tools.into_definitions())
             }
 
             #[doc = concat!("Adds a `pre-execute` listener for ", $applies, " (see the [`registry`](crate::registry) module docs for the order).")]

@@ -29,7 +29,7 @@ mod scope;
 mod tool_registry;
 
 pub use self::batch::{BatchOutcome, ExecutionMode};
-pub use self::into_definition::IntoToolDefinition;
+pub use self::into_definition::{IntoToolDefinition, IntoToolDefinitions, ViaIterator, ViaTuple};
 pub use self::scope::ToolScope;
 pub use self::tool_registry::ToolRegistry;
 pub use crate::store::error::{RegistryError, RegistryErrorKind};

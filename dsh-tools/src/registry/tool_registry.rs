@@ -47,6 +47,10 @@ impl ToolRegistry {
     }
 
     /// An empty registry whose tools reach `state` through [`ToolRun::state`](crate::ToolRun::state).
+    ///
+    /// The state is fixed from here on: a tool that needs a type of state `state` lacks (a
+    /// `#[state]` parameter, see [`ToolDefinition::required_state`]) is refused when it is
+    /// registered, in the global layer or in any scope, with an error naming the type.
     pub fn with_state(state: SharedState) -> Self {
         Self {
             core: Arc::new(Core::new(state)),
@@ -160,5 +164,5 @@ layer_api!(
     ToolRegistry,
     hook_result: Registration,
     applies_to: "every call",
-    register_doc: "Registers a tool in the global layer. A second tool of the same name in the global layer is refused (agent scopes may shadow it); so are an empty name and `timeout_ms == Some(0)`. The tool's name, description and parameters are read now, once: they are what [`schemas`](Self::schemas) shows."
+    register_doc: "Registers a tool in the global layer. A second tool of the same name in the global layer is refused (agent scopes may shadow it); so are an empty name, `timeout_ms == Some(0)` and a tool that needs shared state this registry was not given (see [`with_state`](Self::with_state)). The tool's name, description and parameters are read now, once: they are what [`schemas`](Self::schemas) shows."
 );

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
+use crate::state::{SharedState, StateType};
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;
@@ -47,7 +48,12 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(definition: Arc<dyn ToolDefinition>) -> Result<Self, RegistryError> {
+    /// `state`: the registry's shared state, which every required type must be in. It is fixed
+    /// when the registry is built, so a check here holds for every later call.
+    fn new(
+        definition: Arc<dyn ToolDefinition>,
+        state: &SharedState,
+    ) -> Result<Self, RegistryError> {
         let name: Arc<str> = Arc::from(definition.name());
         if name.is_empty() {
             return Err(RegistryError::empty_name());
@@ -57,6 +63,15 @@ impl Prepared {
         }
         if let Some(reason) = definition.definition_error() {
             return Err(RegistryError::unusable_definition(&name, &reason));
+        }
+        let required = definition.required_state();
+        let missing: Vec<&str> = required
+            .iter()
+            .filter(|ty| !state.contains(**ty))
+            .map(StateType::type_name)
+            .collect();
+        if !missing.is_empty() {
+            return Err(RegistryError::missing_state(&name, &missing));
         }
         let schema = ToolSchema {
             name: name.to_string(),
@@ -104,7 +119,7 @@ impl Core {
         place: Place,
         definition: Arc<dyn ToolDefinition>,
     ) -> Result<Registration, RegistryError> {
-        let tool = Prepared::new(definition)?;
+        let tool = Prepared::new(definition, self.state())?;
         let name = Arc::clone(&tool.name);
         let id = self.next_id();
         self.update(|state, changes| {
@@ -122,7 +137,7 @@ impl Core {
     ) -> Result<Vec<Registration>, RegistryError> {
         let tools: Vec<Prepared> = definitions
             .into_iter()
-            .map(Prepared::new)
+            .map(|definition| Prepared::new(definition, self.state()))
             .collect::<Result<_, _>>()?;
         let mut seen: HashSet<&str, NameHash> =
             HashSet::with_capacity_and_hasher(tools.len(), NameHash::default());

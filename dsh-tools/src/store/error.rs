@@ -16,6 +16,8 @@ pub enum RegistryErrorKind {
     InvalidDefinition,
     /// The definition's schema cannot be built or enforced (`UNSUPPORTED_SCHEMA`).
     UnsupportedSchema,
+    /// The definition needs shared state of a type the registry was not given.
+    MissingState,
     /// A restriction names tools the scope does not inherit.
     UnknownRestrictedTool,
     /// A restriction with neither `allow` nor `deny`.
@@ -85,6 +87,24 @@ impl RegistryError {
         Self::new(
             RegistryErrorKind::UnsupportedSchema,
             format!("tool \"{name}\" cannot be registered: {reason}"),
+        )
+    }
+
+    /// `missing`: the type names, in the order the definition declares them.
+    pub(crate) fn missing_state(name: &str, missing: &[&str]) -> Self {
+        let named: Vec<String> = missing.iter().map(|ty| format!("`{ty}`")).collect();
+        let (noun, pronoun) = if missing.len() == 1 {
+            ("type", "it")
+        } else {
+            ("types", "them")
+        };
+        Self::new(
+            RegistryErrorKind::MissingState,
+            format!(
+                "tool \"{name}\" needs shared state of {noun} {}, which this registry was not \
+                 given: insert {pronoun} into the SharedState passed to ToolRegistry::with_state",
+                named.join(", ")
+            ),
         )
     }
 

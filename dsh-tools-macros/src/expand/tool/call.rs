@@ -1,7 +1,9 @@
 //! The execute shim: `Tool::call` destructures the arguments, looks up the `#[state]`
 //! parameters, calls the user's function (awaited, or on the blocking pool) and converts what it
-//! returns. The value and error types are named at the user's tokens, so a type that cannot be a
-//! tool value, or an error that does not convert into `ToolError`, is reported there.
+//! returns; and `Tool::required_state`, which declares the `#[state]` types so that the registry
+//! refuses the tool when it lacks one, rather than every call failing. The value and error types
+//! are named at the user's tokens, so a type that cannot be a tool value, or an error that does
+//! not convert into `ToolError`, is reported there.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -41,6 +43,30 @@ pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
             _ => None,
         })
         .collect()
+}
+
+/// `Tool::required_state`: the `#[state]` types in parameter order; nothing (the trait's empty
+/// default) without `#[state]` parameters.
+pub(super) fn expand_required_state(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let types: Vec<TokenStream> = model
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            Param::State { ty, .. } => {
+                Some(quote_spanned!(ty.span()=> #private::StateType::of::<#ty>()))
+            }
+            _ => None,
+        })
+        .collect();
+    if types.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn required_state() -> ::std::vec::Vec<#private::StateType> {
+            ::std::vec![#(#types),*]
+        }
+    }
 }
 
 /// `Tool::call`.
@@ -191,6 +217,37 @@ mod tests {
             ),
         );
         assert!(expand_state_lookups(&sample::model(&item)).is_empty());
+    }
+
+    #[test]
+    fn declares_the_state_types_in_parameter_order() {
+        let item = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn f(#[state] db: &Db, n: u8, #[state] cache: &Cache) {}
+            ),
+        );
+        assert_eq!(
+            expand_required_state(&sample::model(&item)).to_string(),
+            quote! {
+                fn required_state() -> ::std::vec::Vec<::dsh_tools::__private::StateType> {
+                    ::std::vec![
+                        ::dsh_tools::__private::StateType::of::<Db>(),
+                        ::dsh_tools::__private::StateType::of::<Cache>()
+                    ]
+                }
+            }
+            .to_string()
+        );
+        let item = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn f(n: u8) {}
+            ),
+        );
+        assert!(expand_required_state(&sample::model(&item)).is_empty());
     }
 
     #[test]
