@@ -201,8 +201,7 @@ async fn a_value_nested_past_the_cap_is_refused_without_overflowing() {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .build()
                 .unwrap();
-            let outcome = runtime.block_on(run(&registry, "count_root", arguments));
-            outcome
+            runtime.block_on(run(&registry, "count_root", arguments))
         })
         .unwrap()
         .join()

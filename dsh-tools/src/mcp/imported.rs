@@ -41,34 +41,65 @@ pub(crate) struct Connection {
 
 /// Where the server's `notifications/progress` go: the run of the call whose progress token
 /// they carry.
+///
+/// rmcp picks a request's progress token as it sends the request, so a server can report
+/// progress before the call has opened its route; such early reports wait here (a few per
+/// token, for a few tokens) and reach the run first, in order, when the route opens.
 #[derive(Default)]
 pub(crate) struct ProgressRoutes {
-    routes: Mutex<HashMap<mcp::ProgressToken, ToolRun>>,
+    inner: Mutex<Routes>,
 }
+
+#[derive(Default)]
+struct Routes {
+    open: HashMap<mcp::ProgressToken, ToolRun>,
+    /// Reports for tokens with no route yet, oldest token first.
+    early: Vec<(mcp::ProgressToken, Vec<ToolProgress>)>,
+}
+
+/// How many tokens keep early reports, and how many reports each keeps.
+const EARLY_TOKENS: usize = 32;
+const EARLY_REPORTS: usize = 16;
 
 impl ProgressRoutes {
     /// Hands one server progress notification to the call it belongs to.
     pub(crate) fn deliver(&self, params: mcp::ProgressNotificationParam) {
-        let run = self
-            .routes
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&params.progress_token)
-            .cloned();
-        if let Some(run) = run {
-            run.report_progress(ToolProgress {
-                progress: params.progress,
-                total: params.total,
-                message: params.message,
-            });
+        let progress = ToolProgress {
+            progress: params.progress,
+            total: params.total,
+            message: params.message,
+        };
+        let mut routes = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(run) = routes.open.get(&params.progress_token) {
+            run.report_progress(progress);
+            return;
+        }
+        let early = &mut routes.early;
+        match early
+            .iter_mut()
+            .find(|(token, _)| *token == params.progress_token)
+        {
+            Some((_, reports)) if reports.len() < EARLY_REPORTS => reports.push(progress),
+            Some(_) => {}
+            None => {
+                if early.len() == EARLY_TOKENS {
+                    early.remove(0);
+                }
+                early.push((params.progress_token, vec![progress]));
+            }
         }
     }
 
     fn open(self: &Arc<Self>, token: mcp::ProgressToken, run: &ToolRun) -> ProgressRoute {
-        self.routes
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(token.clone(), run.clone());
+        let mut routes = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        // Reported under the lock, so that no later report overtakes an early one.
+        if let Some(index) = routes.early.iter().position(|(early, _)| *early == token) {
+            let (_, reports) = routes.early.remove(index);
+            for progress in reports {
+                run.report_progress(progress);
+            }
+        }
+        routes.open.insert(token.clone(), run.clone());
         ProgressRoute {
             routes: Arc::clone(self),
             token,
@@ -85,9 +116,10 @@ struct ProgressRoute {
 impl Drop for ProgressRoute {
     fn drop(&mut self) {
         self.routes
-            .routes
+            .inner
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .open
             .remove(&self.token);
     }
 }
