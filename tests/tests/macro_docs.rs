@@ -330,3 +330,25 @@ fn a_lone_parameter_is_documented_in_the_shape_its_type_decides() {
     );
     assert_eq!(documented::<SearchTool>()["$ref"], "SearchArgs");
 }
+
+/// Dates, ids and addresses brought through `schemars`.
+#[derive(ToolArgs)]
+struct Brought {
+    /// When it happened.
+    #[arg(schemars)]
+    at: chrono::DateTime<chrono::Utc>,
+    /// On which day, if known.
+    #[arg(schemars)]
+    day: Option<chrono::NaiveDate>,
+    /// Which one.
+    #[arg(schemars)]
+    id: uuid::Uuid,
+    /// A whole-number bound the docs leave out, as the runtime does.
+    count: u64,
+}
+
+#[test]
+fn common_schemars_types_are_documented_byte_for_byte() {
+    let rendered = serde_json::to_string_pretty(&runtime::<Brought>().to_json_schema()).unwrap();
+    assert_eq!(<Brought as DocumentedSchema>::DOCUMENTED_SCHEMA, rendered);
+}

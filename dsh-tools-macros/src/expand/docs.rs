@@ -197,11 +197,13 @@ fn required(field: &Field) -> Required {
 fn property(field: &Field) -> DocNode {
     let attrs = &field.attrs;
     let mut node = if attrs.schemars.is_some() {
-        let mut node = reference(&field.ty);
-        if let DocKind::Ref { link, .. } = &mut node.kind {
-            *link = Link::Schemars;
-        }
-        node
+        schemars_type(&field.ty).unwrap_or_else(|| {
+            let mut node = reference(&field.ty);
+            if let DocKind::Ref { link, .. } = &mut node.kind {
+                *link = Link::Schemars;
+            }
+            node
+        })
     } else {
         of_type(&field.ty)
     };
@@ -356,6 +358,34 @@ fn property(field: &Field) -> DocNode {
 fn retype(mut node: DocNode, kind: DocKind) -> DocNode {
     node.kind = kind;
     node
+}
+
+/// The schema `schemars` gives the types tool arguments most often bring through
+/// `#[arg(schemars)]` (chrono's dates and times, `uuid::Uuid`, `url::Url`), by the type's last
+/// path segment, `Option` around them included; `None` for any other type, which the docs then
+/// name.
+fn schemars_type(ty: &Type) -> Option<DocNode> {
+    let (ident, args) = last_segment(peel(ty))?;
+    if ident == "Option" && args.len() == 1 {
+        let mut node = schemars_type(args[0])?;
+        node.nullable = true;
+        return Some(node);
+    }
+    let format = match ident.to_string().as_str() {
+        "DateTime" => "date-time",
+        "NaiveDate" => "date",
+        "NaiveDateTime" => "partial-date-time",
+        "NaiveTime" => "partial-time",
+        "Uuid" => "uuid",
+        "Url" => "uri",
+        _ => return None,
+    };
+    Some(DocNode::new(DocKind::String {
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: Some(format.to_owned()),
+    }))
 }
 
 fn reference(ty: &Type) -> DocNode {
@@ -900,16 +930,31 @@ impl Documented {
         let names: Vec<String> = self
             .references
             .iter()
-            .map(|(name, link)| match link {
-                Link::Page => format!("[`{name}`]"),
-                Link::Name => format!("`{name}`"),
-                Link::Schemars => format!("`{name}` (from `schemars::JsonSchema`)"),
+            .filter_map(|(name, link)| match link {
+                Link::Page => Some(format!("[`{name}`]")),
+                Link::Name => Some(format!("`{name}`")),
+                Link::Schemars => None,
             })
             .collect();
-        let mut note = format!(
-            "\n\nReferenced types, each showing its schema on its page (the model receives them inlined): {}.",
-            names.join(", ")
-        );
+        let schemars: Vec<String> = self
+            .references
+            .iter()
+            .filter(|(_, link)| *link == Link::Schemars)
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        let mut note = String::new();
+        if !names.is_empty() {
+            note.push_str(&format!(
+                "\n\nReferenced types, each showing its schema on its page (the model receives them inlined): {}.",
+                names.join(", ")
+            ));
+        }
+        if !schemars.is_empty() {
+            note.push_str(&format!(
+                "\n\nSchemas from `schemars::JsonSchema`, built when the tool is registered and inlined for the model: {}.",
+                schemars.join(", ")
+            ));
+        }
         if self.annotated_reference {
             note.push_str(" Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it.");
         }
