@@ -210,8 +210,7 @@ pub(crate) enum Recursion {
     Keep,
     /// Strict cannot express it: the tool falls back to non-strict.
     Block,
-    /// Unrolled a few levels deep ([`UNROLLED_LEVELS`](super::lower::UNROLLED_LEVELS)), then
-    /// cut: the level below is sent as a free-form object.
+    /// Unrolled three levels deep, then cut: the level below is sent as a free-form object.
     Cut,
 }
 

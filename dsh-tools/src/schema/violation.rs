@@ -1346,7 +1346,6 @@ mod tests {
                             format!("a value of the undefined definition {}", Value::from(name));
                         (format!("must be {text}"), text, excerpt(value))
                     }
-                    _ => unreachable!("a kind the model does not cover"),
                 };
                 let message = format!("\"{path}\" {sentence}");
                 [path, message, expected, got]

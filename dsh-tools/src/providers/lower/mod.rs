@@ -27,8 +27,6 @@ use super::dialect::{Dialect, Profile, Recursion};
 use super::nulls::{NullPlan, ToolNullPlan};
 use super::report::{Change, LoweringReport};
 
-pub(crate) use self::refs::UNROLLED_LEVELS;
-use self::refs::Unrolling;
 pub(crate) use self::shapes::escape;
 
 mod limits;
@@ -176,13 +174,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Recursion::Cut => {
                     let definitions = self.recursive_definitions()?;
-                    let whole = root.clone();
-                    let mut unrolled = Unrolling {
-                        definitions: &definitions,
-                        root: &whole,
-                        noted: Vec::new(),
-                    };
-                    self.unroll_recursion(&mut root, "", &mut unrolled, UNROLLED_LEVELS);
+                    self.unroll(&mut root, &definitions);
                 }
                 Recursion::Keep => defs = self.recursive_definitions()?,
             }

@@ -235,10 +235,22 @@ impl Lowerer<'_> {
         }
     }
 
+    /// [`unroll_recursion`](Self::unroll_recursion) of the whole (inlined) root, `definitions`
+    /// being the recursive definitions.
+    pub(super) fn unroll(&mut self, root: &mut Value, definitions: &Map<String, Value>) {
+        let whole = root.clone();
+        let mut unrolling = Unrolling {
+            definitions,
+            root: &whole,
+            noted: Vec::new(),
+        };
+        self.unroll_recursion(root, "", &mut unrolling, UNROLLED_LEVELS);
+    }
+
     /// Replaces every recursive reference with the schema it refers to, `levels` deep, and
     /// below that with a free-form object that says what it stands for: a provider that cannot
     /// take recursion still sees the shape of the first levels.
-    pub(super) fn unroll_recursion(
+    fn unroll_recursion(
         &mut self,
         schema: &mut Value,
         path: &str,
@@ -293,14 +305,14 @@ impl Lowerer<'_> {
 
 /// How deep [`Lowerer::unroll_recursion`] expands a recursive schema for a provider that cannot
 /// take `$ref`.
-pub(crate) const UNROLLED_LEVELS: usize = 3;
+const UNROLLED_LEVELS: usize = 3;
 
 /// What unrolling reads: the recursive definitions, the whole (inlined) root for `#`, and the
 /// targets already reported.
-pub(super) struct Unrolling<'a> {
-    pub(super) definitions: &'a Map<String, Value>,
-    pub(super) root: &'a Value,
-    pub(super) noted: Vec<String>,
+struct Unrolling<'a> {
+    definitions: &'a Map<String, Value>,
+    root: &'a Value,
+    noted: Vec<String>,
 }
 
 /// The free-form object a recursive reference is cut to, saying what it stands for.
