@@ -79,3 +79,38 @@ fn an_option_with_enum_or_const_accepts_null_and_says_so() {
     assert!(imported.is_valid(&json!({"level": null, "marker": null})));
     assert_eq!(imported.to_json_schema(), rendered);
 }
+
+/// Counters as wide as Rust has them.
+#[derive(ToolArgs)]
+struct Wide {
+    total: u64,
+    delta: i64,
+    ratio: f32,
+    #[arg(maximum = 1000)]
+    capped: u64,
+}
+
+#[test]
+fn a_types_own_bounds_beyond_2_53_are_enforced_and_not_shown() {
+    let schema = Wide::schema().unwrap();
+    let rendered = schema.to_json_schema();
+    let properties = &rendered["properties"];
+    assert_eq!(
+        properties["total"],
+        json!({"type": "integer", "minimum": 0})
+    );
+    assert_eq!(properties["delta"], json!({"type": "integer"}));
+    assert_eq!(properties["ratio"], json!({"type": "number"}));
+    assert_eq!(
+        properties["capped"],
+        json!({"type": "integer", "minimum": 0, "maximum": 1000})
+    );
+    assert!(!rendered.to_string().contains("18446744073709551615"));
+    let too_big =
+        json!({"total": 18_446_744_073_709_551_616.0, "delta": -1e19, "ratio": 1e39, "capped": 1});
+    assert!(!Wide::is_valid_json(&too_big));
+    assert_eq!(
+        schema.validate(&too_big).unwrap_err().to_string(),
+        r#""total" must be <= 18446744073709551615; "delta" must be >= -9223372036854775808; "ratio" must be <= 3.4028234663852886e+38"#
+    );
+}
