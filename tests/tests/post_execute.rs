@@ -269,3 +269,32 @@ async fn a_listener_that_panics_before_returning_a_future_is_contained() {
         "Error: post-execute listener panicked: synchronous post bug"
     );
 }
+
+/// A registry whose tool `n` (integer output) gets a `meta` from an `execute` layer, and whose
+/// post-execute hook replaces the value with `replacement`.
+fn with_meta_and_replacement(replacement: serde_json::Value) -> ToolRegistry {
+    let tool = FnTool::builder("n", "")
+        .output_schema(Schema::integer().build())
+        .handler(|_, _| async { Ok(json!(1)) });
+    let registry = registry_with([tool]);
+    let _ = registry.on_execute(|request, next| async move {
+        let result = next.run(request).await?;
+        Ok(result.with_meta(json!({"trace": "t-1"})))
+    });
+    let _ = registry.on_post_execute(move |_, _, _| {
+        let replacement = replacement.clone();
+        async move { Ok(PostToolDecision::replace_value(replacement)) }
+    });
+    registry
+}
+
+#[tokio::test]
+async fn a_replaced_value_keeps_the_results_meta_on_success_and_never_on_a_failure() {
+    let kept = with_meta_and_replacement(json!(2)).execute(call("n")).await;
+    assert_eq!(kept.value(), Some(&json!(2)));
+    assert_eq!(kept.meta(), Some(&json!({"trace": "t-1"})));
+
+    let failed = with_meta_and_replacement(json!("two")).execute(call("n")).await;
+    assert_eq!(failed.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(failed.meta(), None);
+}
