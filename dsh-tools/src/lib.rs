@@ -76,6 +76,9 @@
 //! - [`errors`]: every error result carries a code ([`errors::codes`]), and model-facing text
 //!   built from the model's input is bounded.
 //! - [`content`]: the content blocks results are made of, and lossless JSON for outputs.
+//! - [`fields`]: what `#[arg(..)]` asks of a field's type — the values a `default`, `enum` or
+//!   `const` may be, and the types `min_length`, `minimum` or `min_items` apply to — as the traits
+//!   a compile error names.
 //! - [`present`]: the cards a UI shows for a call ([`present::ToolCallView`],
 //!   [`present::ToolResultView`]), made by [`ToolRegistry::present_call`],
 //!   [`ToolRegistry::present_progress`] and [`ToolRegistry::present_result`] so that they never
@@ -97,6 +100,7 @@ pub mod call;
 pub mod content;
 mod error;
 pub mod errors;
+pub mod fields;
 mod future;
 pub mod hooks;
 mod ids;

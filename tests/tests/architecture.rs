@@ -22,6 +22,7 @@ const PLACES: &[(&str, &str)] = &[
     ("content.rs", "data"),
     ("error.rs", "data"),
     ("errors.rs", "data"),
+    ("fields.rs", "data"),
     ("future.rs", "data"),
     ("ids.rs", "data"),
     ("limits.rs", "data"),
@@ -377,7 +378,7 @@ fn the_checks_see_what_they_check() {
 
     assert_eq!(layer_of("call/run.rs"), Some("call"));
     assert_eq!(layer_of("macro_support/returns.rs"), Some("call"));
-    assert_eq!(layer_of("macro_support/checks.rs"), Some("data"));
+    assert_eq!(layer_of("macro_support/documented.rs"), Some("data"));
     assert_eq!(layer_of("newfile.rs"), None);
 }
 

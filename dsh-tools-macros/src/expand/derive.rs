@@ -8,9 +8,9 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
-use crate::attr::arg::DefaultSpec;
 use crate::check::check_type;
 use crate::errors::Errors;
+use crate::expand::checks::expand_checks;
 use crate::expand::convert::{expand_convert_body, expand_convert_owned_body};
 use crate::expand::docs;
 use crate::expand::schema::expand_schema_body;
@@ -111,7 +111,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         quote! {
             #[automatically_derived]
             #[doc(hidden)]
-            impl #impl_generics #private::DefaultLiteral<#ident #ty_generics> for &'static str #where_clause {}
+            impl #impl_generics #private::TakesString for #ident #ty_generics #where_clause {}
         }
     });
     let documented = docs::Documented::of(&docs::document_type(args));
@@ -208,89 +208,6 @@ fn is_plain_string_enum(args: &ArgsType) -> bool {
         if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)))
 }
 
-/// Never-called code that makes the compiler check attribute values against field types, each
-/// spanned on the user's tokens: a default or `enum` member must be a value of the field's type,
-/// and a constraint must suit it (`min_length` on a string, `minimum` on a number, …).
-fn expand_checks(args: &ArgsType, private: &TokenStream) -> TokenStream {
-    let mut checks = Vec::new();
-    let mut visit = |fields: &[Field]| {
-        for field in fields.iter().filter(|field| !field.skip) {
-            checks.extend(field_checks(field, private));
-        }
-    };
-    match &args.shape {
-        Shape::Struct(fields) => visit(fields),
-        Shape::Enum { variants, .. } => {
-            for variant in variants {
-                if let Payload::Struct(fields) = &variant.payload {
-                    visit(fields);
-                }
-            }
-        }
-        Shape::Newtype { .. } | Shape::Unit => {}
-    }
-    if checks.is_empty() || !args.generics.params.is_empty() {
-        return TokenStream::new();
-    }
-    quote! {
-        #[allow(dead_code, unused_must_use, clippy::no_effect)]
-        fn __dsh_check_attributes() {
-            #(#checks)*
-        }
-    }
-}
-
-/// The compile-time checks of one field's `#[arg]` values.
-fn field_checks(field: &Field, private: &TokenStream) -> Vec<TokenStream> {
-    let ty = &field.ty;
-    let attrs = &field.attrs;
-    let mut checks = Vec::new();
-    let literal_check = |expr: &syn::Expr| match expr {
-        // `[]` has no item to infer a type from; any collection takes it.
-        syn::Expr::Array(array) if array.elems.is_empty() => {
-            quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#private::EmptyArray);)
-        }
-        _ => quote_spanned!(expr.span()=> #private::check_literal::<#ty, _>(#expr);),
-    };
-    if let Some(DefaultSpec::Literal(default)) = &field.default {
-        checks.push(literal_check(&default.expr));
-    }
-    if let Some(DefaultSpec::Function(path)) = &field.default {
-        checks.push(quote_spanned!(path.span()=> let _: #ty = #path();));
-    }
-    if let Some(values) = &attrs.enum_values
-        && let syn::Expr::Array(array) = &values.expr
-    {
-        checks.extend(array.elems.iter().map(literal_check));
-    }
-    if let Some(constant) = &attrs.constant {
-        checks.push(literal_check(&constant.expr));
-    }
-    if attrs.schemars.is_none() {
-        let marker = |span: proc_macro2::Span, check: TokenStream| quote_spanned!(span=> #private::#check::<#ty>(););
-        if let Some(minimum) = &attrs.minimum {
-            checks.push(marker(minimum.expr.span(), quote!(assert_number)));
-        }
-        if let Some(maximum) = &attrs.maximum {
-            checks.push(marker(maximum.expr.span(), quote!(assert_number)));
-        }
-        for (value, check) in [
-            (attrs.min_length, quote!(assert_string)),
-            (attrs.max_length, quote!(assert_string)),
-            (attrs.min_items, quote!(assert_array)),
-            (attrs.max_items, quote!(assert_array)),
-        ] {
-            if let Some((_, span)) = value {
-                checks.push(marker(span, check));
-            }
-        }
-        if let Some(pattern) = &attrs.pattern {
-            checks.push(marker(pattern.span(), quote!(assert_string)));
-        }
-    }
-    checks
-}
-
 /// Empty impls emitted next to errors, with the shape the type's tokens show (an object struct,
 /// a string enum that takes string defaults), so uses of the type add no errors of their own.
 fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
@@ -319,7 +236,7 @@ fn stub_impl(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     let string_default = string_enum.then(|| {
         quote! {
             #[automatically_derived]
-            impl #impl_generics #private::DefaultLiteral<#ident #ty_generics> for &'static str #where_clause {}
+            impl #impl_generics #private::TakesString for #ident #ty_generics #where_clause {}
         }
     });
     quote! {

@@ -5,8 +5,8 @@
 //! `serde_json` nor anything else in their own `Cargo.toml`, and local items named `Option`,
 //! `Result` or `dsh_tools` cannot capture the expansion.
 
-mod checks;
 mod convert;
+mod documented;
 pub(crate) mod fast_checks;
 mod present;
 mod recursion;
@@ -17,14 +17,11 @@ pub use std::sync::LazyLock;
 
 pub use serde_json::{Number, Value};
 
-pub use self::checks::{
-    DefaultLiteral, DocumentedOutput, DocumentedSchema, EmptyArray, assert_array, assert_number,
-    assert_string, check_literal,
-};
 pub use self::convert::{
     content_of, convert_field, expect_null, expect_object, into_object, missing, output_from_json,
     schemars_absent, schemars_field, single_entry, tag_of, unknown_variant,
 };
+pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{
     Lit, compile_pattern, has_items, has_length, is_integer_in, is_integral_number, is_one_of,
     is_within, matches_format, matches_pattern,
@@ -47,6 +44,10 @@ pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract};
 pub use crate::content::ContentBlock;
 pub use crate::error::ToolError;
+pub use crate::fields::{
+    ArrayField, NumberField, StringField, TakesArray, TakesBool, TakesChar, TakesFloat,
+    TakesInteger, TakesNone, TakesString,
+};
 pub use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
 pub use crate::progress::ToolProgress;
 pub use crate::schema::{Pattern, Schema, SchemaError};
