@@ -109,7 +109,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let private = &model.private;
     let (tool, args) = (&model.names.tool, &model.names.args);
     let (name, description) = (&model.names.tool_name, &model.description);
-    let output = expand_output_type(model);
+    let (output_check, output) = expand_output_type(model);
     let timeout = expand_timeout(model);
     let max_result_chars = expand_max_result_chars(model);
     let reads_call_arguments = expand_reads_call_arguments(model);
@@ -122,10 +122,12 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let present_result = expand_present_result(model);
     let concurrency = expand_concurrency(model);
     quote! {
+        #output_check
+
         #[automatically_derived]
         impl #private::Tool for #tool {
             type Args = #args;
-            type Output = #output;
+            #output
 
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = #description;

@@ -15,6 +15,11 @@ mod schema_steps;
 
 pub use std::sync::LazyLock;
 
+// The check of a tool's value type names `serde::Serialize` through the crate, which keeps the
+// compiler naming the trait by serde's path in its messages (a re-export of the trait itself
+// would be named instead).
+pub use serde;
+pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
 
 pub use self::convert::{
@@ -29,7 +34,7 @@ pub use self::fast_checks::{
 pub use self::present::{LocationPart, TitlePart};
 pub use self::recursion::type_schema;
 pub use self::returns::{
-    IntoContent, ResultValue, contract_of, require_state, tool_output, tool_result, tool_value,
+    IntoContent, ResultValue, contract_of, require_state, tool_output, tool_value,
 };
 pub use self::schema_steps::{
     const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,

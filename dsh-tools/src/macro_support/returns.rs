@@ -1,7 +1,8 @@
 //! What a tool function may return (`T` or `Result<T, E>`), what a `render` function may return,
-//! and how `#[state]` parameters are reached. The generated code reaches the tool's output type
-//! through its `Tool` impl wherever it can, so a type that cannot be a tool value is reported once,
-//! on the return type.
+//! and how `#[state]` parameters are reached. The generated code checks the value type, the
+//! error's conversion and the state types itself, at the user's tokens, and reaches the tool's
+//! output type through its `Tool` impl wherever it can, so a type that cannot be a tool value is
+//! reported once, on the return type.
 
 use serde_json::Value;
 
@@ -14,7 +15,7 @@ use crate::error::ToolError;
 /// The value type of a `Result` a `#[tool]` function returns: the macro takes any return type
 /// named `Result` (`Result<T, E>`, `io::Result<T>`, `anyhow::Result<T>`) as one, and any other as
 /// the value itself. It has no bounds, so naming the value type never fails; the value type's own
-/// requirements (`ToolArgs`, `Serialize`) are checked once, where it becomes `Tool::Output`.
+/// requirements (`ToolArgs`, `Serialize`, `Send`) are checked once, by the generated code.
 pub trait ResultValue {
     /// `T` of `Result<T, E>`.
     type Value;
@@ -22,11 +23,6 @@ pub trait ResultValue {
 
 impl<T, E> ResultValue for Result<T, E> {
     type Value = T;
-}
-
-/// A `Result` a tool returned, with its error converted into a `ToolError`.
-pub fn tool_result<T, E: Into<ToolError>>(result: Result<T, E>) -> Result<T, ToolError> {
-    result.map_err(Into::into)
 }
 
 /// A value a tool returned directly.

@@ -4,24 +4,26 @@
 //! refuses the tool when it lacks one, rather than every call failing. The value and error types
 //! are named at the user's tokens, so a type that cannot be a tool value, or an error that does
 //! not convert into `ToolError`, is reported there.
+//!
+//! What the value and `#[state]` types must be is checked by code generated here, in the user's
+//! crate, rather than by the bounds of the runtime's items: a bound the runtime declares would be
+//! reported with a note quoting the runtime's source, which changes whenever the runtime does.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
 use super::model::{Returns, ToolModel};
 use super::signature::Param;
 
-/// The `Tool` impl's `Output`: the value type, named without asking anything of it (a
-/// `Result`'s `T`, through a trait every `Result` implements, or the type itself), so a type
-/// that cannot be a tool value is reported once: where `Output` requires `ToolArgs` and
-/// `Serialize`.
-pub(super) fn expand_output_type(model: &ToolModel<'_>) -> TokenStream {
+/// The value type as the function's signature names it, asking nothing of it: a `Result`'s `T`
+/// (through a trait every `Result` implements) or the type itself, spanned on `T`, which is what
+/// an error about the value type is about.
+fn value_type(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     match &model.returns {
         Returns::Unit => quote!(()),
-        // Spanned on `T`, which is what an error about the value type is about.
         Returns::Result { ty, value, .. } => {
             quote_spanned!(value.span()=> <#ty as #private::ResultValue>::Value)
         }
@@ -29,18 +31,93 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// The `let`s that fetch each `#[state]` parameter from the run, in parameter order, spanned on
-/// the state's type (where a missing `Send + Sync + 'static` is reported).
+/// Where the value type is written (the call site for `()`, which has nothing to check).
+fn value_span(model: &ToolModel<'_>) -> Span {
+    match &model.returns {
+        Returns::Unit => Span::call_site(),
+        Returns::Result { value, .. } => value.span(),
+        Returns::Value(ty) => ty.span(),
+    }
+}
+
+/// A constant named `name` whose body states `checks` about a type, and that type seen through
+/// the constant (`ty`): the same type when every check holds, an error type when one fails. A
+/// type that fails is so reported once, by the checks and at the user's tokens, and not again at
+/// each bound it meets afterwards.
+fn checked_type(
+    name: &Ident,
+    ty: &TokenStream,
+    checks: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let constant = quote! {
+        #[allow(clippy::no_effect_underscore_binding, clippy::type_complexity)]
+        const #name: usize = {
+            #checks
+            1
+        };
+    };
+    let checked = quote!(<[#ty; #name] as ::core::iter::IntoIterator>::Item);
+    (constant, checked)
+}
+
+/// The constant checking the value type and the `Tool` impl's `Output`. The value must have a
+/// schema (`ToolArgs`), serialize, and be `Send + 'static`; each requirement is checked on its
+/// own, so the message names the one that fails. The docs show the value type itself.
+pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenStream) {
+    let private = &model.private;
+    let value = value_type(model);
+    if matches!(model.returns, Returns::Unit) {
+        return (
+            TokenStream::new(),
+            quote!(
+                type Output = ();
+            ),
+        );
+    }
+    let span = value_span(model);
+    let checks = quote_spanned! {span=>
+        let _ = <#value as #private::ToolArgs>::OBJECT_STRUCT;
+        let _ = <#value as #private::serde::Serialize>::serialize::<#private::ValueSerializer>;
+        let _: fn(&#value) -> &(dyn ::core::marker::Send + 'static) = |__value| __value;
+    };
+    let (constant, checked) = checked_type(
+        &Ident::new("__DSH_OUTPUT", Span::call_site()),
+        &value,
+        &checks,
+    );
+    let output = quote! {
+        #[cfg(not(doc))]
+        #[allow(clippy::type_complexity)]
+        type Output = #checked;
+        #[cfg(doc)]
+        type Output = #value;
+    };
+    (constant, output)
+}
+
+/// The `let`s that fetch each `#[state]` parameter from the run, in parameter order. The state's
+/// type must be `Send + Sync + 'static`, checked at the state's type, where it is reported.
 pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     model
         .params
         .iter()
         .filter_map(|param| match param {
-            Param::State { ident, ty } => Some(
-                quote_spanned!(ty.span()=> let #ident = #private::require_state::<#ty>(__run)?;),
-            ),
+            Param::State { ident, ty } => Some((ident, ty)),
             _ => None,
+        })
+        .enumerate()
+        .map(|(index, (ident, ty))| {
+            let shared = quote!(dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync);
+            let checks = quote_spanned! {ty.span()=>
+                let _: fn(&#ty) -> &(#shared) = |__state| __state;
+            };
+            let name = format_ident!("__DSH_STATE_{index}");
+            let (constant, checked) = checked_type(&name, &ty.to_token_stream(), &checks);
+            quote! {
+                #constant
+                let #ident = #private::require_state::<#checked>(__run)?;
+            }
         })
         .collect()
 }
@@ -95,7 +172,7 @@ pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
                 #destructure
                 #state_lookups
                 let #returned = #fn_ident(#(#call_args),*);
-                #into_return(#returned)
+                #into_return
             })
         }
     } else {
@@ -109,7 +186,7 @@ pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
                 #destructure
                 #state_lookups
                 let #returned = #fn_ident(#(#call_args),*).await;
-                #into_return(#returned)
+                #into_return
             }
         }
     };
@@ -127,24 +204,36 @@ pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// The function converting the returned value into the call's result, and the name the value
-/// is bound to; both are spanned on the error type (on the return type when there is none),
-/// where an error type that does not convert into `ToolError` is reported.
+/// The expression converting the returned value into the call's result, and the name the value
+/// is bound to; both are spanned on the error type (on the return type when there is none). The
+/// error converts through `Into<ToolError>` named here, so an error type that does not convert
+/// is reported at it.
 fn conversion(model: &ToolModel<'_>) -> (TokenStream, Ident) {
     let private = &model.private;
     match &model.returns {
-        Returns::Unit => (
-            quote!(#private::tool_value),
-            Ident::new("__dsh_returned", model.function.sig.ident.span()),
-        ),
-        Returns::Result { error_span, .. } => (
-            quote_spanned!(*error_span=> #private::tool_result),
-            Ident::new("__dsh_returned", *error_span),
-        ),
-        Returns::Value(ty) => (
-            quote_spanned!(ty.span()=> #private::tool_value),
-            Ident::new("__dsh_returned", ty.span()),
-        ),
+        Returns::Unit => {
+            let returned = Ident::new("__dsh_returned", model.function.sig.ident.span());
+            (quote!(#private::tool_value(#returned)), returned)
+        }
+        Returns::Result { error_span, .. } => {
+            let returned = Ident::new("__dsh_returned", *error_span);
+            let convert = quote_spanned! {*error_span=>
+                match #returned {
+                    ::core::result::Result::Ok(__value) => ::core::result::Result::Ok(__value),
+                    ::core::result::Result::Err(__error) => ::core::result::Result::Err(
+                        ::core::convert::Into::<#private::ToolError>::into(__error),
+                    ),
+                }
+            };
+            (convert, returned)
+        }
+        Returns::Value(ty) => {
+            let returned = Ident::new("__dsh_returned", ty.span());
+            (
+                quote_spanned!(ty.span()=> #private::tool_value(#returned)),
+                returned,
+            )
+        }
     }
 }
 
@@ -186,8 +275,36 @@ mod tests {
                 #function))
             .unwrap();
             let item = sample::item(quote!(), function);
-            let output = expand_output_type(&sample::model(&item));
-            assert_eq!(output.to_string(), expected.to_string());
+            let model = sample::model(&item);
+            assert_eq!(value_type(&model).to_string(), expected.to_string());
+            let (check, output) = expand_output_type(&model);
+            if expected.to_string() == "()" {
+                assert!(check.is_empty());
+                assert_eq!(
+                    output.to_string(),
+                    quote!(
+                        type Output = ();
+                    )
+                    .to_string()
+                );
+            } else {
+                let checked =
+                    quote!(<[#expected; __DSH_OUTPUT] as ::core::iter::IntoIterator>::Item);
+                assert!(
+                    sample::contains(&output, quote!(type Output = #checked;)),
+                    "{output}"
+                );
+                assert!(
+                    sample::contains(&output, quote!(type Output = #expected;)),
+                    "{output}"
+                );
+                for named in [
+                    quote!(<#expected as ::dsh_tools::__private::ToolArgs>::OBJECT_STRUCT),
+                    quote!(<#expected as ::dsh_tools::__private::serde::Serialize>::serialize),
+                ] {
+                    assert!(sample::contains(&check, named), "{check}");
+                }
+            }
         }
     }
 
@@ -201,13 +318,27 @@ mod tests {
             ),
         );
         let lookups = expand_state_lookups(&sample::model(&item));
-        assert_eq!(
-            lookups.to_string(),
-            quote! {
-                let db = ::dsh_tools::__private::require_state::<Db>(__run)?;
-                let cache = ::dsh_tools::__private::require_state::<Cache>(__run)?;
-            }
-            .to_string()
+        let seen = |name: TokenStream, index: Ident| quote!(<[#name; #index] as ::core::iter::IntoIterator>::Item);
+        let (db, cache) = (
+            seen(quote!(Db), format_ident!("__DSH_STATE_0")),
+            seen(quote!(Cache), format_ident!("__DSH_STATE_1")),
+        );
+        let text = lookups.to_string();
+        let at = |needle: TokenStream| text.find(&needle.to_string());
+        let db_at = at(quote!(let db = ::dsh_tools::__private::require_state::< #db >(__run)?;));
+        let cache_at =
+            at(quote!(let cache = ::dsh_tools::__private::require_state::< #cache >(__run)?;));
+        assert!(
+            db_at.is_some() && cache_at.is_some() && db_at < cache_at,
+            "{lookups}"
+        );
+        let shared = quote!(dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync);
+        assert!(
+            sample::contains(
+                &lookups,
+                quote!(let _: fn(&Db) -> &(#shared) = |__state| __state;)
+            ),
+            "{lookups}"
         );
         let item = sample::item(
             quote!(),
@@ -269,7 +400,9 @@ mod tests {
         assert!(
             sample::contains(
                 &call,
-                quote!(let __dsh_returned = read(path, __run, db).await; ::dsh_tools::__private::tool_result(__dsh_returned))
+                quote!(::core::result::Result::Err(__error) => ::core::result::Result::Err(
+                    ::core::convert::Into::<::dsh_tools::__private::ToolError>::into(__error),
+                ))
             ),
             "{call}"
         );
