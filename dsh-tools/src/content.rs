@@ -1,7 +1,8 @@
 //! Model-facing content: the blocks a tool result is made of.
 //!
 //! This module owns only the content vocabulary; how a value becomes content is the definition's
-//! `render` (see [`crate::ToolDefinition::render`]).
+//! `render` (see [`crate::ToolDefinition::render`]), and what a `#[tool(render = path)]` function
+//! may return is [`IntoContent`].
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -127,4 +128,43 @@ pub fn render_value_as_text(value: &Value) -> ContentBlock {
         other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
     };
     ContentBlock::text(text)
+}
+
+/// What a `#[tool(render = path)]` function returns: the content the model receives for the
+/// tool's value.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be tool content",
+    label = "a render function returns a `String`, a `ContentBlock` or a `Vec<ContentBlock>`"
+)]
+pub trait IntoContent {
+    /// The content blocks.
+    fn into_content(self) -> Vec<ContentBlock>;
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoContent for String {
+    fn into_content(self) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(self)]
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoContent for &str {
+    fn into_content(self) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(self)]
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoContent for ContentBlock {
+    fn into_content(self) -> Vec<ContentBlock> {
+        vec![self]
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoContent for Vec<ContentBlock> {
+    fn into_content(self) -> Vec<ContentBlock> {
+        self
+    }
 }

@@ -75,7 +75,8 @@
 //!   [`FnToolBuilder::blocking_handler`](call::FnToolBuilder::blocking_handler)).
 //! - [`errors`]: every error result carries a code ([`errors::codes`]), and model-facing text
 //!   built from the model's input is bounded.
-//! - [`content`]: the content blocks results are made of, and lossless JSON for outputs.
+//! - [`content`]: the content blocks results are made of, lossless JSON for outputs, and what a
+//!   `#[tool(render = path)]` function returns ([`content::IntoContent`]).
 //! - [`fields`]: what `#[arg(..)]` asks of a field's type — the values a `default`, `enum` or
 //!   `const` may be, and the types `min_length`, `minimum` or `min_items` apply to — as the traits
 //!   a compile error names.

@@ -8,7 +8,6 @@
 mod convert;
 mod documented;
 pub(crate) mod fast_checks;
-mod present;
 mod recursion;
 mod returns;
 mod schema_steps;
@@ -31,11 +30,8 @@ pub use self::fast_checks::{
     Lit, compile_pattern, has_items, has_length, is_integer_in, is_integral_number, is_one_of,
     is_within, matches_format, matches_pattern,
 };
-pub use self::present::{LocationPart, TitlePart};
 pub use self::recursion::type_schema;
-pub use self::returns::{
-    IntoContent, ResultValue, contract_of, require_state, tool_output, tool_value,
-};
+pub use self::returns::{ResultValue, contract_of, require_state, tool_output, tool_value};
 pub use self::schema_steps::{
     const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,
     null_schema, object, one_of, property, schemars_schema, string_enum, titled, whole_arguments,
@@ -47,13 +43,15 @@ pub use crate::call::blocking::run_blocking;
 pub use crate::call::definition::ToolAnnotations;
 pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract};
-pub use crate::content::ContentBlock;
+pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::error::ToolError;
 pub use crate::fields::{
     ArrayField, NumberField, StringField, TakesArray, TakesBool, TakesChar, TakesFloat,
     TakesInteger, TakesNone, TakesString,
 };
-pub use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
+pub use crate::present::{
+    LocationPart, ResultSummary, TitlePart, ToolCallKind, ToolCallView, ToolResultView,
+};
 pub use crate::progress::ToolProgress;
 pub use crate::schema::{Pattern, Schema, SchemaError};
 pub use crate::state::StateType;

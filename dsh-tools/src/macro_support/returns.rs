@@ -1,15 +1,14 @@
-//! What a tool function may return (`T` or `Result<T, E>`), what a `render` function may return,
-//! and how `#[state]` parameters are reached. The generated code checks the value type, the
-//! error's conversion and the state types itself, at the user's tokens, and reaches the tool's
-//! output type through its `Tool` impl wherever it can, so a type that cannot be a tool value is
-//! reported once, on the return type.
+//! What a tool function may return (`T` or `Result<T, E>`) and how `#[state]` parameters are
+//! reached. The generated code checks the value type, the error's conversion and the state types
+//! itself, at the user's tokens, and reaches the tool's output type through its `Tool` impl
+//! wherever it can, so a type that cannot be a tool value is reported once, on the return type.
+//! What a `render` function may return is `crate::content::IntoContent`.
 
 use serde_json::Value;
 
 use super::convert::output_from_json;
 use crate::call::run::ToolRun;
 use crate::call::tool::{Tool, ToolContract};
-use crate::content::ContentBlock;
 use crate::error::ToolError;
 
 /// The value type of a `Result` a `#[tool]` function returns: the macro takes any return type
@@ -34,40 +33,6 @@ pub fn tool_value<T>(value: T) -> Result<T, ToolError> {
 /// the `Tool` impl keeps an output type without `ToolArgs` from being reported here again.
 pub fn tool_output<T: Tool>(value: &Value) -> Result<T::Output, ToolError> {
     output_from_json::<T::Output>(T::NAME, value)
-}
-
-/// What a `render = path` function returns.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be tool content",
-    label = "a render function returns a `String`, a `ContentBlock` or a `Vec<ContentBlock>`"
-)]
-pub trait IntoContent {
-    /// The content blocks.
-    fn into_content(self) -> Vec<ContentBlock>;
-}
-
-impl IntoContent for String {
-    fn into_content(self) -> Vec<ContentBlock> {
-        vec![ContentBlock::text(self)]
-    }
-}
-
-impl IntoContent for &str {
-    fn into_content(self) -> Vec<ContentBlock> {
-        vec![ContentBlock::text(self)]
-    }
-}
-
-impl IntoContent for ContentBlock {
-    fn into_content(self) -> Vec<ContentBlock> {
-        vec![self]
-    }
-}
-
-impl IntoContent for Vec<ContentBlock> {
-    fn into_content(self) -> Vec<ContentBlock> {
-        self
-    }
 }
 
 /// The shared state of type `T` for a `#[state]` parameter.

@@ -3,7 +3,8 @@
 //! progress and of the result. A key left out emits nothing, so the trait's default applies.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::model::ToolModel;
 use super::policy::kind_tokens;
@@ -16,6 +17,9 @@ pub(super) fn expand_render(model: &ToolModel<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let private = &model.private;
+    // Spanned on the path, where a function returning something that is not content is reported.
+    let content =
+        quote_spanned!(path.span()=> #private::IntoContent::into_content(#path(&__output)));
     quote! {
         fn render_value(
             &self,
@@ -23,7 +27,7 @@ pub(super) fn expand_render(model: &ToolModel<'_>) -> TokenStream {
             __value: &#private::Value,
         ) -> ::core::result::Result<::std::vec::Vec<#private::ContentBlock>, #private::ToolError> {
             let __output = #private::tool_output::<Self>(__value)?;
-            ::core::result::Result::Ok(#private::IntoContent::into_content(#path(&__output)))
+            ::core::result::Result::Ok(#content)
         }
     }
 }

@@ -1,11 +1,14 @@
-//! Pieces of declarative presenters: how an argument field reads inside a card title, and which
-//! argument fields name files.
+//! What the declarative card keys of `#[tool]` ask of an argument field: how it reads inside a
+//! `title` template ([`TitlePart`]) and which files it names as the `location` ([`LocationPart`]).
+//!
+//! The impls are marked `#[diagnostic::do_not_recommend]`, so a message about a field that does
+//! not fit says what the key takes rather than listing the implementing types.
 
 use std::path::PathBuf;
 
-use crate::present::FileLocation;
+use crate::present::views::FileLocation;
 
-/// How an argument value reads in a title template (`"Read {path}"`).
+/// How an argument value reads in a title template (`#[tool(title = "Read {path}")]`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be shown in a tool card title",
     label = "title templates take strings, paths, numbers, booleans and `Option`s of those"
@@ -15,24 +18,28 @@ pub trait TitlePart {
     fn push_title(&self, title: &mut String);
 }
 
+#[diagnostic::do_not_recommend]
 impl TitlePart for String {
     fn push_title(&self, title: &mut String) {
         title.push_str(self);
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl TitlePart for str {
     fn push_title(&self, title: &mut String) {
         title.push_str(self);
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl TitlePart for PathBuf {
     fn push_title(&self, title: &mut String) {
         title.push_str(&self.to_string_lossy());
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl TitlePart for char {
     fn push_title(&self, title: &mut String) {
         title.push(*self);
@@ -41,6 +48,7 @@ impl TitlePart for char {
 
 macro_rules! displayed_title {
     ($($ty:ty),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
         impl TitlePart for $ty {
             fn push_title(&self, title: &mut String) {
                 title.push_str(&self.to_string());
@@ -54,6 +62,7 @@ displayed_title!(
 );
 
 /// An absent value adds nothing.
+#[diagnostic::do_not_recommend]
 impl<T: TitlePart> TitlePart for Option<T> {
     fn push_title(&self, title: &mut String) {
         if let Some(value) = self {
@@ -62,6 +71,7 @@ impl<T: TitlePart> TitlePart for Option<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: TitlePart + ?Sized> TitlePart for Box<T> {
     fn push_title(&self, title: &mut String) {
         (**self).push_title(title);
@@ -78,18 +88,21 @@ pub trait LocationPart {
     fn locations(&self) -> Vec<FileLocation>;
 }
 
+#[diagnostic::do_not_recommend]
 impl LocationPart for String {
     fn locations(&self) -> Vec<FileLocation> {
         vec![FileLocation::new(self.clone())]
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl LocationPart for PathBuf {
     fn locations(&self) -> Vec<FileLocation> {
         vec![FileLocation::new(self.to_string_lossy().into_owned())]
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: LocationPart> LocationPart for Option<T> {
     fn locations(&self) -> Vec<FileLocation> {
         self.as_ref()
@@ -98,6 +111,7 @@ impl<T: LocationPart> LocationPart for Option<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: LocationPart> LocationPart for Vec<T> {
     fn locations(&self) -> Vec<FileLocation> {
         self.iter().flat_map(LocationPart::locations).collect()

@@ -1,0 +1,9 @@
+use dsh_tools::tool;
+
+/// Reads files.
+#[tool(title = "Read {paths}")]
+async fn read_files(paths: Vec<String>) -> String {
+    paths.join("\n")
+}
+
+fn main() {}
