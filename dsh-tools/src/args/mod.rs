@@ -24,7 +24,8 @@ use crate::schema::{Schema, SchemaError};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument or tool value",
     label = "has no `ToolArgs` schema",
-    note = "derive `ToolArgs` for it (and `Serialize` for a value a tool returns), or mark a field or parameter `#[arg(schemars)]` if the type implements `schemars::JsonSchema` and `serde::Deserialize`"
+    note = "derive `ToolArgs` for it (and `Serialize` for a value a tool returns), or mark a field or parameter `#[arg(schemars)]` if the type implements `schemars::JsonSchema` and `serde::Deserialize`",
+    note = "a map (`HashMap`, `BTreeMap`) is a tool argument when its keys are `String`s and its values tool arguments"
 )]
 pub trait ToolArgs: Sized {
     /// Whether the value may be absent (true only for `Option<T>`): such properties are optional.

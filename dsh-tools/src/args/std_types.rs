@@ -562,9 +562,12 @@ fn entries_owned<T: ToolArgs, C: Collect<(String, T)>>(value: Value) -> Result<C
     Ok(collected)
 }
 
-/// Implements `ToolArgs` for maps from `String` keys: JSON objects whose values are `T`.
+/// Implements `ToolArgs` for maps from `String` keys: JSON objects whose values are `T`. A map of
+/// other keys is reported as the map type (`#[diagnostic::do_not_recommend]`), not with these
+/// impls quoted as the similar ones.
 macro_rules! map_args {
     ($([$($bounds:tt)*] $ty:ty),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
         impl<$($bounds)*> ToolArgs for $ty {
             fn schema() -> Result<Schema, SchemaError> {
                 map_schema::<T>()
