@@ -294,7 +294,9 @@ async fn a_replaced_value_keeps_the_results_meta_on_success_and_never_on_a_failu
     assert_eq!(kept.value(), Some(&json!(2)));
     assert_eq!(kept.meta(), Some(&json!({"trace": "t-1"})));
 
-    let failed = with_meta_and_replacement(json!("two")).execute(call("n")).await;
+    let failed = with_meta_and_replacement(json!("two"))
+        .execute(call("n"))
+        .await;
     assert_eq!(failed.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
     assert_eq!(failed.meta(), None);
 }

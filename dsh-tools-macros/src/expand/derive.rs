@@ -309,7 +309,7 @@ mod tests {
             }
         });
         assert!(
-            docs.ends_with("Referenced types, each showing its schema on its page (the model receives them inlined): [`Mode`], [`Options`], `Imported` (from `schemars::JsonSchema`). Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it."),
+            docs.ends_with("Referenced types, each showing its schema on its page (the model receives them inlined): [`Mode`], [`Options`]. Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it.\n\nSchemas from `schemars::JsonSchema`, built when the tool is registered and inlined for the model: `Imported`."),
             "{docs}"
         );
         assert!(docs.starts_with("The JSON value `Search` describes, as the model sees it.\n\n# JSON Schema\n\n```json\n{"), "{docs}");

@@ -949,14 +949,14 @@ impl Documented {
                 names.join(", ")
             ));
         }
+        if self.annotated_reference {
+            note.push_str(" Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it.");
+        }
         if !schemars.is_empty() {
             note.push_str(&format!(
                 "\n\nSchemas from `schemars::JsonSchema`, built when the tool is registered and inlined for the model: {}.",
                 schemars.join(", ")
             ));
-        }
-        if self.annotated_reference {
-            note.push_str(" Keys beside a `$ref` replace the type's own; a `description` keeps a string enum's notes on its values after it.");
         }
         note
     }
