@@ -90,7 +90,11 @@ fn field_checks(field: &Field, private: &TokenStream) -> TokenStream {
         if attrs.minimum.is_some() || attrs.maximum.is_some() {
             checks.push(suits("NumberField"));
         }
-        if attrs.min_length.is_some() || attrs.max_length.is_some() || attrs.pattern.is_some() {
+        if attrs.min_length.is_some()
+            || attrs.max_length.is_some()
+            || attrs.pattern.is_some()
+            || attrs.format.is_some()
+        {
             checks.push(suits("StringField"));
         }
         if attrs.min_items.is_some() || attrs.max_items.is_some() {
