@@ -477,3 +477,31 @@ fn a_budget_without_a_timer_is_a_clear_error_and_other_tools_still_run() {
         "ok"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_unbounded_grace_waits_for_the_body_however_long_it_takes() {
+    // The registry keeps the grace in nanoseconds, saturated at five centuries: still "never".
+    let finished = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&finished);
+    let stubborn = FnTool::builder("stubborn", "")
+        .timeout_ms(10)
+        .handler(move |_, _| {
+            let flag = Arc::clone(&flag);
+            async move {
+                // Ignores its token and finishes a day later.
+                sleep(Duration::from_secs(86_400)).await;
+                flag.store(true, Ordering::SeqCst);
+                Ok(json!("late"))
+            }
+        });
+    let registry = registry_with([stubborn]);
+    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::MAX));
+    let started = Instant::now();
+    let result = registry.execute(call("stubborn")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert!(
+        finished.load(Ordering::SeqCst),
+        "the body was dropped before it finished"
+    );
+    assert!(started.elapsed() >= Duration::from_secs(86_400));
+}
