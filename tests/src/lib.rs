@@ -235,8 +235,13 @@ impl Capture {
     }
 
     /// Installs the capture as this thread's subscriber until the guard is dropped.
+    ///
+    /// Callsites a test on another thread hit first, while no subscriber wanted them, cache
+    /// "never"; their interest is rebuilt here so that this thread's capture sees them.
     pub fn install(&self) -> tracing::subscriber::DefaultGuard {
-        tracing::subscriber::set_default(self.clone())
+        let guard = tracing::subscriber::set_default(self.clone());
+        tracing::callsite::rebuild_interest_cache();
+        guard
     }
 }
 
