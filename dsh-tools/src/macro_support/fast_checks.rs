@@ -120,9 +120,10 @@ pub fn matches_pattern(value: &Value, pattern: &LazyLock<Option<Pattern>>) -> bo
 /// A string in the format `name` (any string, for a format the runtime does not check).
 #[inline]
 pub fn matches_format(value: &Value, name: &str) -> bool {
-    value
-        .as_str()
-        .is_some_and(|text| StringFormat::from_name(name).matches(text))
+    // Called per value: a format the runtime does not check is not allocated to say so.
+    value.as_str().is_some_and(|text| {
+        StringFormat::checked_by_name(name).is_none_or(|format| format.matches(text))
+    })
 }
 
 /// Compiles a pattern for [`matches_pattern`].

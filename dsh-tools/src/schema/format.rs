@@ -36,7 +36,12 @@ pub enum StringFormat {
 impl StringFormat {
     /// The format named `name`.
     pub fn from_name(name: &str) -> Self {
-        match name {
+        Self::checked_by_name(name).unwrap_or_else(|| Self::Other(name.to_owned()))
+    }
+
+    /// The checked format named `name`, without allocating; `None` for any other name.
+    pub fn checked_by_name(name: &str) -> Option<Self> {
+        Some(match name {
             "date-time" => Self::DateTime,
             "date" => Self::Date,
             "time" => Self::Time,
@@ -46,8 +51,8 @@ impl StringFormat {
             "uri" => Self::Uri,
             "ipv4" => Self::Ipv4,
             "ipv6" => Self::Ipv6,
-            other => Self::Other(other.to_owned()),
-        }
+            _ => return None,
+        })
     }
 
     /// The name, as `format` carries it.

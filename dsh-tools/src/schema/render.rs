@@ -138,12 +138,7 @@ impl<'s> Renderer<'s> {
     fn render(&mut self, schema: &'s Schema) -> Map<String, Value> {
         let mut out = Map::new();
         let annotations = &schema.annotations;
-        if let Some(title) = &annotations.title {
-            out.insert("title".to_owned(), Value::from(title.as_str()));
-        }
-        if let Some(description) = &annotations.description {
-            out.insert("description".to_owned(), Value::from(description.as_str()));
-        }
+        put_names(&mut out, annotations);
         let nullable = schema.nullable;
         match &schema.kind {
             SchemaKind::String(rules) => {
@@ -294,27 +289,29 @@ impl<'s> Renderer<'s> {
                 };
             }
         }
-        if let Some(default) = &annotations.default {
-            out.insert("default".to_owned(), default.clone());
-        }
-        if !annotations.examples.is_empty() {
-            out.insert(
-                "examples".to_owned(),
-                Value::Array(annotations.examples.clone()),
-            );
-        }
+        put_values(&mut out, annotations);
         out
     }
 }
 
 /// Sets the annotations a use of a definition or a reference has over what it refers to.
 fn overlay(out: &mut Map<String, Value>, annotations: &Annotations) {
+    put_names(out, annotations);
+    put_values(out, annotations);
+}
+
+/// `title` and `description`, which a node writes first.
+fn put_names(out: &mut Map<String, Value>, annotations: &Annotations) {
     if let Some(title) = &annotations.title {
         out.insert("title".to_owned(), Value::from(title.as_str()));
     }
     if let Some(description) = &annotations.description {
         out.insert("description".to_owned(), Value::from(description.as_str()));
     }
+}
+
+/// `default` and `examples`, which a node writes last.
+fn put_values(out: &mut Map<String, Value>, annotations: &Annotations) {
     if let Some(default) = &annotations.default {
         out.insert("default".to_owned(), default.clone());
     }
