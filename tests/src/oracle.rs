@@ -10,3 +10,10 @@ pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
         .build(schema)
         .map_err(|error| error.to_string())
 }
+
+/// Whether `jsonschema` finds `value` valid against `schema`, which it must take.
+pub fn is_valid(schema: &Value, value: &Value) -> bool {
+    validator(schema)
+        .unwrap_or_else(|error| panic!("jsonschema refuses {schema}: {error}"))
+        .is_valid(value)
+}

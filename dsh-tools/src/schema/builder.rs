@@ -23,6 +23,7 @@
 use serde_json::{Number, Value};
 
 use super::error::SchemaError;
+use super::keywords::KeywordSchema;
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
     Property, Schema, SchemaKind, StringFormat, StringRules,
@@ -74,6 +75,12 @@ impl Schema {
     /// Any JSON value (`{}`; the spec's `json`, Rust's `serde_json::Value`).
     pub fn any() -> Self {
         Self::new(SchemaKind::Any)
+    }
+
+    /// A JSON Schema 2020-12 document compiled by the keyword engine
+    /// ([`SchemaKind::Keywords`]).
+    pub fn keywords(document: KeywordSchema) -> Self {
+        Self::new(SchemaKind::Keywords(document))
     }
 
     /// An array whose every item matches `items`.
@@ -196,8 +203,9 @@ impl Schema {
         }
     }
 
-    /// Whether a [`Schema::definition`] appears anywhere in this schema (its values can nest
-    /// without limit).
+    /// Whether a [`Schema::definition`], or a keyword document with references
+    /// ([`SchemaKind::Keywords`]), appears anywhere in this schema (its values can nest without
+    /// limit).
     pub fn is_recursive(&self) -> bool {
         match &self.kind {
             SchemaKind::Defined(_) | SchemaKind::Ref(_) => true,
@@ -210,6 +218,7 @@ impl Schema {
                     || matches!(&rules.additional, AdditionalProperties::Schema(values) if values.is_recursive())
             }
             SchemaKind::OneOf(branches) => branches.iter().any(Schema::is_recursive),
+            SchemaKind::Keywords(keywords) => keywords.has_references(),
             SchemaKind::String(_)
             | SchemaKind::Number(_)
             | SchemaKind::Integer(_)

@@ -19,6 +19,7 @@ use std::sync::{Arc, Weak};
 use serde_json::{Number, Value};
 
 use super::key::Key;
+use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind, StringFormat};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 
@@ -74,6 +75,8 @@ pub(super) enum Test {
     /// a strong count would make the tree a cycle that is never freed). Dangling for a
     /// reference with no definition, which matches nothing.
     Ref(Weak<Node>),
+    /// A document the keyword engine enforces.
+    Keywords(KeywordSchema),
 }
 
 /// Inclusive code-point bounds of a string: `0` and `u64::MAX` when absent.
@@ -323,6 +326,7 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 .find(|(defined, _)| *defined == name)
                 .map_or_else(Weak::new, |(_, node)| node.clone()),
         ),
+        SchemaKind::Keywords(keywords) => Test::Keywords(keywords.clone()),
     }
 }
 

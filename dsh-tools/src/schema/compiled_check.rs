@@ -86,6 +86,7 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
                     .upgrade()
                     .is_some_and(|node| check(&node, value, depth + 1))
         }
+        (Test::Keywords(keywords), _) => keywords.check(value, depth),
         _ => false,
     }
 }

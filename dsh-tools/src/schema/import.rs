@@ -29,6 +29,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::error::SchemaError;
+use super::keywords::{ImportOptions, KeywordSchema, decode_fragment};
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern,
     PatternErrorKind, Property, Schema, SchemaKind, StringFormat, StringRules,
@@ -80,32 +81,51 @@ const IGNORED_ANNOTATIONS: &[&str] = &[
 ];
 
 impl Schema {
-    /// Imports a raw JSON Schema (2020-12 vocabulary) into the model, or lists every problem
-    /// (each unsupported keyword with its path) in one [`SchemaError`].
+    /// Imports a JSON Schema 2020-12 document into the model, or lists every problem (each with
+    /// its path) in one [`SchemaError`].
     ///
-    /// A keyword is accepted only when the validator enforces it or when it is a pure annotation:
-    /// - enforced: `type` (one type, or a `[T, "null"]` pair), `properties`, `required`,
-    ///   `additionalProperties` (boolean or schema; absent means allowed), `items` (one schema),
-    ///   `enum`, `const`, `oneOf`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
-    ///   `minItems`, `maxItems`; `anyOf` only as `[<schema>, {"type": "null"}]`; local `$ref`s
-    ///   (`#/…`, inlined; a recursive one becomes a [`Schema::definition`]) into
-    ///   `$defs`/`definitions`;
-    /// - annotations: `title`, `description`, `default`, `examples` (kept), and `format`,
-    ///   `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
-    ///   `contentMediaType`, root `$schema` (dropped).
+    /// A document within the typed subset becomes typed nodes (what the provider views, the
+    /// docs and the fastest validation read): `type` (one type, or a `[T, "null"]` pair),
+    /// `properties`, `required`, `additionalProperties`, `items` (one schema), `enum`, `const`,
+    /// `oneOf`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `minItems`,
+    /// `maxItems`, `anyOf` as `[<schema>, {"type": "null"}]`, local `$ref`s into
+    /// `$defs`/`definitions` (inlined; a recursive one becomes a [`Schema::definition`]), and
+    /// the annotations `title`, `description`, `default`, `examples`, `format`, `$comment`,
+    /// `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`, `contentMediaType`.
     ///
-    /// Everything else (`allOf`, `not`, `if`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
-    /// `prefixItems`, `patternProperties`, remote `$ref`, …) is rejected, as are
-    /// schemas nested deeper than [`MAX_IMPORT_DEPTH`] or expanding past [`MAX_IMPORT_NODES`].
+    /// Any other document becomes one [`SchemaKind::Keywords`] node: kept as written and
+    /// enforced keyword by keyword (all of 2020-12's core, applicator, unevaluated, validation
+    /// and format-annotation vocabularies, `format` asserted for the formats
+    /// [`StringFormat::is_checked`] names). Refused: keyword values the specification does not
+    /// allow, patterns the engine cannot run (look-around, backreferences), references to
+    /// nothing, remote references (see [`Schema::from_json_schema_with`]), and documents nested
+    /// deeper than [`MAX_IMPORT_DEPTH`] or larger than [`MAX_IMPORT_NODES`].
     pub fn from_json_schema(schema: &Value) -> Result<Schema, SchemaError> {
-        Importer::new(schema, false).run()
+        Self::from_json_schema_with(schema, &ImportOptions::default())
+    }
+
+    /// [`Schema::from_json_schema`] as `options` say: the documents remote references name
+    /// (`"$ref": "https://example.com/address.json"`), and whether `format` asserts.
+    pub fn from_json_schema_with(
+        schema: &Value,
+        options: &ImportOptions,
+    ) -> Result<Schema, SchemaError> {
+        let mut importer = Importer::new(schema, false);
+        importer.formats_asserted = options.asserts_formats();
+        importer
+            .run()
+            .or_else(|_| KeywordSchema::with_options(schema, options).map(Schema::keywords))
     }
 
     /// Imports a schema produced by `schemars` (for types from other crates): local `$ref`s into
     /// `$defs` are inlined, `Option<T>`'s `anyOf` becomes a nullable schema, and the integer
-    /// `format`s become the bounds of their Rust type.
+    /// `format`s become the bounds of their Rust type; what schemars emits beyond the typed
+    /// subset (`uniqueItems` for sets, `allOf`, …) becomes a [`SchemaKind::Keywords`] node, as
+    /// in [`Schema::from_json_schema`].
     pub fn from_schemars(schema: &schemars::Schema) -> Result<Schema, SchemaError> {
-        Importer::new(schema.as_value(), true).run()
+        Importer::new(schema.as_value(), true)
+            .run()
+            .or_else(|_| KeywordSchema::new(schema.as_value()).map(Schema::keywords))
     }
 
     /// The schema of `T` as `schemars` describes its deserialization (draft 2020-12), imported.
@@ -120,6 +140,8 @@ impl Schema {
 struct Importer<'a> {
     root: &'a Value,
     from_schemars: bool,
+    /// Whether a checked `format` asserts (else it is kept as an annotation only).
+    formats_asserted: bool,
     errors: SchemaError,
     nodes: usize,
     /// The JSON pointers (decoded) of the `$ref` targets being imported, innermost last, each
@@ -136,6 +158,7 @@ impl<'a> Importer<'a> {
         Self {
             root,
             from_schemars,
+            formats_asserted: true,
             errors: SchemaError::empty(),
             nodes: 0,
             resolving: Vec::new(),
@@ -267,7 +290,7 @@ impl<'a> Importer<'a> {
         let Some(name) = map.get("format").and_then(Value::as_str) else {
             return true;
         };
-        let format = StringFormat::from_name(name);
+        let format = self.format_named(name);
         if !format.is_checked() {
             return true;
         }
@@ -367,7 +390,7 @@ impl<'a> Importer<'a> {
             );
             return None;
         };
-        let pointer = percent_decode(pointer);
+        let pointer = decode_fragment(pointer);
         let Some(target) = self.root.pointer(&pointer) else {
             self.problem(
                 format!("{path}.$ref"),
@@ -549,7 +572,7 @@ impl<'a> Importer<'a> {
                 };
                 let format = match map.get("format") {
                     None => None,
-                    Some(Value::String(name)) => Some(StringFormat::from_name(name)),
+                    Some(Value::String(name)) => Some(self.format_named(name)),
                     Some(_) => {
                         self.problem(
                             format!("{path}.format"),
@@ -943,26 +966,6 @@ fn apply_integer_format(rules: &mut NumberRules, format: Option<&str>) {
     }
 }
 
-/// `%XX` escapes of a URI fragment decoded (schemars percent-encodes unusual definition names).
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' && index + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[index + 1..index + 3]).ok();
-            if let Some(byte) = hex.and_then(|hex| u8::from_str_radix(hex, 16).ok()) {
-                out.push(byte);
-                index += 3;
-                continue;
-            }
-        }
-        out.push(bytes[index]);
-        index += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
-}
-
 /// `/$defs/Foo` as a problem path: `schema.$defs.Foo`.
 fn pointer_path(pointer: &str) -> String {
     let mut path = String::from("schema");
@@ -974,6 +977,15 @@ fn pointer_path(pointer: &str) -> String {
 }
 
 impl Importer<'_> {
+    /// The format `name`, checked only when formats assert.
+    fn format_named(&self, name: &str) -> StringFormat {
+        if self.formats_asserted {
+            StringFormat::from_name(name)
+        } else {
+            StringFormat::Other(name.to_owned())
+        }
+    }
+
     /// The name of the definition an imported recursive `$ref` target becomes: `#` and its JSON
     /// pointer, or the root's name.
     fn definition_name(&self, pointer: &str) -> String {

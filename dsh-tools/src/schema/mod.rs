@@ -17,6 +17,7 @@
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
+//! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
 //! | `subset.rs` | the spec's structured-output functions over raw schemas |
 //! | `error.rs` | [`SchemaError`]: why a schema cannot be built or imported |
@@ -30,6 +31,7 @@ mod format;
 mod format_checks;
 mod import;
 mod key;
+mod keywords;
 mod limits;
 mod model;
 mod property_index;
@@ -43,6 +45,7 @@ pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchem
 pub use compiled::CompiledSchema;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
+pub use keywords::{ImportOptions, KeywordSchema};
 pub use limits::MAX_VALIDATION_DEPTH;
 pub use model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, MAX_SAFE_INTEGER, NumberRules,

@@ -7,6 +7,7 @@
 pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
 
 pub use super::format::StringFormat;
+use super::keywords::KeywordSchema;
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -70,6 +71,10 @@ pub enum SchemaKind {
     /// a name): it validates as that definition's schema. A reference with no enclosing
     /// definition of its name matches nothing.
     Ref(String),
+    /// A JSON Schema 2020-12 document outside the typed subset (`allOf`, `not`, `if`,
+    /// `unevaluatedProperties`, keywords without `type`, …), kept as written and enforced
+    /// keyword by keyword. This node's own `nullable` and annotations apply around it.
+    Keywords(KeywordSchema),
 }
 
 /// A named schema that references within it refer back to; see [`SchemaKind::Defined`].

@@ -22,6 +22,7 @@
 
 use serde_json::{Map, Value};
 
+use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, Annotations, Definition, Schema, SchemaKind};
 use super::semantics::is_integral;
 
@@ -61,6 +62,12 @@ impl<'s> Renderer<'s> {
             SchemaKind::Defined(definition) if !schema.nullable => {
                 renderer.enclosing.push((&definition.name, "#".to_owned()));
                 let mut out = renderer.render(&definition.schema);
+                overlay(&mut out, &schema.annotations);
+                out
+            }
+            // A keyword document at the root is the document as written.
+            SchemaKind::Keywords(keywords) if !schema.nullable => {
+                let mut out = keyword_body(keywords.as_json());
                 overlay(&mut out, &schema.annotations);
                 out
             }
@@ -106,6 +113,11 @@ impl<'s> Renderer<'s> {
             Some(title) if definition.name == "#" => title.as_str(),
             _ => &definition.name,
         };
+        self.fresh_key_for(name)
+    }
+
+    /// A `$defs` key made from `name` that no published definition has.
+    fn fresh_key_for(&self, name: &str) -> String {
         let base = definition_key(name);
         let taken = |key: &str| self.published.iter().any(|(_, _, taken, _)| taken == key);
         if !taken(&base) {
@@ -115,6 +127,48 @@ impl<'s> Renderer<'s> {
             .map(|n| format!("{base}_{n}"))
             .find(|key| !taken(key))
             .unwrap_or(base)
+    }
+
+    /// A keyword document inside a larger schema: as written when it refers to nothing of
+    /// itself; else published under the root's `$defs` with its own references moved there
+    /// (`#/$defs/a` becomes `#/$defs/<key>/$defs/a`), and referred to.
+    fn keywords(&mut self, schema: &'s Schema, keywords: &KeywordSchema) -> Map<String, Value> {
+        let source = keywords.as_json();
+        if !refers_to_itself(source) {
+            let body = keyword_body(source);
+            let mut out = if schema.nullable {
+                let mut out = Map::new();
+                out.insert(
+                    "anyOf".to_owned(),
+                    Value::Array(vec![Value::Object(body), null_schema()]),
+                );
+                out
+            } else {
+                body
+            };
+            overlay(&mut out, &schema.annotations);
+            return out;
+        }
+        let existing = self
+            .published
+            .iter()
+            .find(|(name, published, _, _)| name.is_empty() && published.kind == schema.kind);
+        let target = match existing {
+            Some((_, _, key, _)) => format!("#/$defs/{key}"),
+            None => {
+                let title = source
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Schema");
+                let key = self.fresh_key_for(title);
+                let mut body = keyword_body(source);
+                relocate_references(&mut body, &format!("#/$defs/{key}"));
+                let target = format!("#/$defs/{key}");
+                self.published.push(("", schema, key, body));
+                target
+            }
+        };
+        self.reference(schema, &target)
     }
 
     /// A `$ref` to `target`, with the node's annotations beside it.
@@ -271,6 +325,7 @@ impl<'s> Renderer<'s> {
                 let target = self.publish(definition);
                 return self.reference(schema, &target);
             }
+            SchemaKind::Keywords(keywords) => return self.keywords(schema, keywords),
             SchemaKind::Ref(name) => {
                 let target = self
                     .enclosing
@@ -291,6 +346,90 @@ impl<'s> Renderer<'s> {
         }
         put_values(&mut out, annotations);
         out
+    }
+}
+
+/// A keyword document as the map a node renders: booleans in their object forms, and without
+/// `$schema`, which only a document's root may carry.
+fn keyword_body(source: &Value) -> Map<String, Value> {
+    match source {
+        Value::Object(map) => {
+            let mut body = map.clone();
+            body.remove("$schema");
+            body
+        }
+        Value::Bool(false) => {
+            let mut body = Map::new();
+            body.insert("not".to_owned(), Value::Object(Map::new()));
+            body
+        }
+        _ => Map::new(),
+    }
+}
+
+/// The keywords whose values are data rather than schemas: references are not looked for in
+/// them.
+const DATA_KEYWORDS: &[&str] = &["enum", "const", "default", "examples"];
+
+/// Whether a keyword document has a reference into itself (`#`, `#/…` or `#name`) outside
+/// subschemas with their own `$id`, whose references resolve against that.
+fn refers_to_itself(source: &Value) -> bool {
+    let Value::Object(map) = source else {
+        return false;
+    };
+    if map.contains_key("$id") {
+        return false;
+    }
+    fn walk(map: &Map<String, Value>) -> bool {
+        map.iter().any(|(key, value)| {
+            if DATA_KEYWORDS.contains(&key.as_str()) {
+                return false;
+            }
+            if matches!(key.as_str(), "$ref" | "$dynamicRef") {
+                return value.as_str().is_some_and(|target| target.starts_with('#'));
+            }
+            inner(value)
+        })
+    }
+    fn inner(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => !map.contains_key("$id") && walk(map),
+            Value::Array(items) => items.iter().any(inner),
+            _ => false,
+        }
+    }
+    walk(map)
+}
+
+/// Rewrites the JSON-pointer references of a keyword document moved to `location`.
+fn relocate_references(body: &mut Map<String, Value>, location: &str) {
+    for (key, value) in body.iter_mut() {
+        if DATA_KEYWORDS.contains(&key.as_str()) {
+            continue;
+        }
+        if matches!(key.as_str(), "$ref" | "$dynamicRef") {
+            if let Value::String(target) = value {
+                if target == "#" {
+                    *target = location.to_owned();
+                } else if let Some(pointer) = target.strip_prefix("#/") {
+                    *target = format!("{location}/{pointer}");
+                }
+            }
+            continue;
+        }
+        relocate_value(value, location);
+    }
+}
+
+fn relocate_value(value: &mut Value, location: &str) {
+    match value {
+        Value::Object(map) if !map.contains_key("$id") => relocate_references(map, location),
+        Value::Array(items) => {
+            for item in items {
+                relocate_value(item, location);
+            }
+        }
+        _ => {}
     }
 }
 

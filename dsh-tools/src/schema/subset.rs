@@ -2,9 +2,10 @@
 //! [`assert_supported_json_schema`], its object-rooted variant
 //! [`assert_supported_object_json_schema`], and [`validate_json_schema_value`].
 //!
-//! They accept the import subset (see [`Schema::from_json_schema`]): every keyword is either
-//! enforced by the validator or a pure annotation, so a schema handed to a model as a forced
-//! tool's `parameters` means exactly what the value is later checked against.
+//! They accept what import takes (see [`Schema::from_json_schema`]): all of JSON Schema 2020-12
+//! but remote references and patterns the engine cannot run, every keyword enforced or a pure
+//! annotation, so a schema handed to a model as a forced tool's `parameters` means exactly what
+//! the value is later checked against.
 
 use std::fmt;
 
@@ -15,7 +16,7 @@ use super::model::{Schema, SchemaKind};
 use super::violation::Violations;
 use crate::error::ToolError;
 
-/// Checks that every keyword of `schema` is in the supported subset; the error lists every
+/// Checks that the engine enforces `schema` as written; the error lists every
 /// problem with its path (`unsupported JSON schema: …`, code `UNSUPPORTED_SCHEMA`).
 pub fn assert_supported_json_schema(schema: &Value) -> Result<(), SchemaError> {
     Schema::from_json_schema(schema).map(drop)
@@ -28,7 +29,15 @@ pub fn assert_supported_object_json_schema(schema: &Value) -> Result<(), SchemaE
         .get("type")
         .is_some_and(|kind| kind.as_str() == Some("object"));
     match Schema::from_json_schema(schema) {
-        Ok(imported) if object_rooted && matches!(imported.kind, SchemaKind::Object(_)) => Ok(()),
+        Ok(imported)
+            if object_rooted
+                && matches!(
+                    imported.kind,
+                    SchemaKind::Object(_) | SchemaKind::Keywords(_)
+                ) =>
+        {
+            Ok(())
+        }
         Ok(_) => Err(object_root_error()),
         Err(mut error) => {
             if !object_rooted {

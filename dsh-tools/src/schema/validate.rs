@@ -165,6 +165,7 @@ fn check<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'_, 's>
                     .find(name)
                     .is_some_and(|target| check(target, value, depth + 1, defs))
         }
+        (SchemaKind::Keywords(keywords), _) => keywords.check(value, depth),
         _ => false,
     }
 }
@@ -409,6 +410,9 @@ fn walk<'v>(
             }
             None => cx.report(ViolationKind::UnresolvedRef(name), value),
         },
+        (SchemaKind::Keywords(keywords), _) => {
+            keywords.report(value, cx);
+        }
     }
 }
 

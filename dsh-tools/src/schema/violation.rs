@@ -115,6 +115,22 @@ enum Form {
     Undeclared,
     /// `duplicate property "p"`.
     Duplicate,
+    /// `"p" must have unique items (<got>)`.
+    Unique,
+    /// `"p" must contain <expected> (found N)`.
+    Contains(usize),
+    /// `"p" must not match the schema of "not"`.
+    Not,
+    /// `"p" is not allowed (<expected>)`: a `false` schema, by the keyword that holds it.
+    NotAllowed,
+    /// `"p" must match at least one anyOf branch (matched 0)`.
+    AnyOf,
+    /// `missing required property "p" (<expected>)`: `dependentRequired`.
+    MissingDependency,
+    /// `"p" is not a declared property (unevaluatedProperties: false)`.
+    Unevaluated,
+    /// `"p" is not an allowed property name (propertyNames)`.
+    PropertyName,
 }
 
 /// What the pattern's expected text starts with, before the pattern's source.
@@ -219,6 +235,13 @@ impl Violation {
                 out.write_str("duplicate property ")?;
                 return quoted_path(out);
             }
+            Form::MissingDependency => {
+                out.write_str("missing required property ")?;
+                quoted_path(out)?;
+                out.write_str(" (")?;
+                out.write_str(self.expected())?;
+                return out.write_char(')');
+            }
             _ => quoted_path(out)?,
         }
         match self.form {
@@ -260,7 +283,28 @@ impl Violation {
             Form::Undeclared => {
                 out.write_str(" is not a declared property (additionalProperties: false)")
             }
-            Form::Missing | Form::MissingTag | Form::Duplicate => Ok(()),
+            Form::Unique => {
+                out.write_str(" must have unique items (")?;
+                out.write_str(self.got())?;
+                out.write_char(')')
+            }
+            Form::Contains(found) => {
+                out.write_str(" must contain ")?;
+                out.write_str(self.expected())?;
+                write!(out, " (found {found})")
+            }
+            Form::Not => out.write_str(" must not match the schema of \"not\""),
+            Form::NotAllowed => {
+                out.write_str(" is not allowed (")?;
+                out.write_str(self.expected())?;
+                out.write_char(')')
+            }
+            Form::AnyOf => out.write_str(" must match at least one anyOf branch (matched 0)"),
+            Form::Unevaluated => {
+                out.write_str(" is not a declared property (unevaluatedProperties: false)")
+            }
+            Form::PropertyName => out.write_str(" is not an allowed property name (propertyNames)"),
+            Form::Missing | Form::MissingTag | Form::Duplicate | Form::MissingDependency => Ok(()),
         }
     }
 }
@@ -507,6 +551,46 @@ pub enum ViolationKind<'a> {
     /// The schema refers to a definition it does not contain (a schema built by hand with a
     /// [`Schema::reference`](super::Schema::reference) outside its definition).
     UnresolvedRef(&'a str),
+    /// The value has none of these types (`"type": ["string", "number"]`).
+    Types(&'a [JsonType]),
+    /// Not above `exclusiveMinimum`.
+    ExclusiveMinimum(&'a Number),
+    /// Not below `exclusiveMaximum`.
+    ExclusiveMaximum(&'a Number),
+    /// Not a multiple of `multipleOf`.
+    MultipleOf(&'a Number),
+    /// Fewer properties than `minProperties`.
+    MinProperties(u64),
+    /// More properties than `maxProperties`.
+    MaxProperties(u64),
+    /// Two items are equal under `uniqueItems` (the first two found, by index).
+    UniqueItems {
+        /// The index of the earlier item.
+        first: usize,
+        /// The index of the later item, equal to the earlier one.
+        second: usize,
+    },
+    /// Fewer items than `minContains` (1 when absent) match `contains`.
+    MinContains {
+        /// How many must match.
+        min: u64,
+        /// How many did.
+        found: usize,
+    },
+    /// More items than `maxContains` match `contains`.
+    MaxContains {
+        /// How many may match.
+        max: u64,
+        /// How many did.
+        found: usize,
+    },
+    /// The value matches the schema of `not`.
+    Not,
+    /// No value is allowed here: a `false` schema, named by the keyword that holds it
+    /// (`items: false`, `unevaluatedItems: false`, `schema false`).
+    NotAllowed(&'a str),
+    /// No branch of an `anyOf` matched.
+    AnyOf,
 }
 
 /// Where a path starts and how it is spelled.
@@ -728,6 +812,44 @@ impl<'v> ValidationContext<'v> {
             Form::Undeclared,
             Text::Static("no such property"),
             Text::Static(JsonType::of(value).name()),
+        );
+    }
+
+    /// Reports the property `key` of the current object as missing though the property
+    /// `because` is present (`dependentRequired`): `missing required property "b" (required
+    /// by "a")`.
+    pub fn report_missing_dependency(&mut self, key: &str, because: &str) {
+        let start = begin(&mut self.texts);
+        self.texts.push_str("required by \"");
+        push_quoted(&mut self.texts, because);
+        self.texts.push('"');
+        let expected = span(&self.texts, start);
+        self.report_child(
+            key,
+            Form::MissingDependency,
+            expected,
+            Text::Static("absent"),
+        );
+    }
+
+    /// Reports the key `key` of the current object as unevaluated under
+    /// `unevaluatedProperties: false`.
+    pub fn report_unevaluated(&mut self, key: &str, value: &Value) {
+        self.report_child(
+            key,
+            Form::Unevaluated,
+            Text::Static("no such property"),
+            Text::Static(JsonType::of(value).name()),
+        );
+    }
+
+    /// Reports the key `key` of the current object as a name `propertyNames` does not allow.
+    pub fn report_property_name(&mut self, key: &str) {
+        self.report_child(
+            key,
+            Form::PropertyName,
+            Text::Static("an allowed property name"),
+            Text::Static("a name the schema of propertyNames refuses"),
         );
     }
 
@@ -1034,6 +1156,111 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             let expected = span(texts, start);
             (Form::MustBe, expected, excerpt(texts, value))
         }
+        ViolationKind::Types(types) => {
+            let start = begin(texts);
+            for (index, wanted) in types.iter().enumerate() {
+                if index > 0 {
+                    texts.push_str(if index + 1 == types.len() {
+                        " or "
+                    } else {
+                        ", "
+                    });
+                }
+                texts.push_str(wanted.phrase());
+            }
+            let expected = span(texts, start);
+            (
+                Form::MustBe,
+                expected,
+                Text::Static(JsonType::of(value).name()),
+            )
+        }
+        ViolationKind::ExclusiveMinimum(bound) | ViolationKind::ExclusiveMaximum(bound) => {
+            let start = begin(texts);
+            texts.push_str(if matches!(kind, ViolationKind::ExclusiveMinimum(_)) {
+                "> "
+            } else {
+                "< "
+            });
+            push_display(texts, bound);
+            let expected = span(texts, start);
+            (Form::MustBe, expected, excerpt(texts, value))
+        }
+        ViolationKind::MultipleOf(factor) => {
+            let start = begin(texts);
+            texts.push_str("a multiple of ");
+            push_display(texts, factor);
+            let expected = span(texts, start);
+            (Form::MustBe, expected, excerpt(texts, value))
+        }
+        ViolationKind::MinProperties(limit) | ViolationKind::MaxProperties(limit) => {
+            let start = begin(texts);
+            texts.push_str(if matches!(kind, ViolationKind::MinProperties(_)) {
+                "at least "
+            } else {
+                "at most "
+            });
+            push_display(texts, &limit);
+            texts.push_str(if limit == 1 {
+                " property"
+            } else {
+                " properties"
+            });
+            let expected = span(texts, start);
+            let start = texts.len();
+            let count = value.as_object().map_or(0, serde_json::Map::len);
+            push_display(texts, &count);
+            texts.push_str(if count == 1 {
+                " property"
+            } else {
+                " properties"
+            });
+            let got = span(texts, start);
+            (Form::MustHave, expected, got)
+        }
+        ViolationKind::UniqueItems { first, second } => {
+            let start = begin(texts);
+            let _ = write!(texts, "items {first} and {second} are equal");
+            let got = span(texts, start);
+            (Form::Unique, Text::Static("unique items"), got)
+        }
+        ViolationKind::MinContains { min, found }
+        | ViolationKind::MaxContains { max: min, found } => {
+            let start = begin(texts);
+            texts.push_str(if matches!(kind, ViolationKind::MinContains { .. }) {
+                "at least "
+            } else {
+                "at most "
+            });
+            push_display(texts, &min);
+            texts.push_str(if min == 1 {
+                " item matching contains"
+            } else {
+                " items matching contains"
+            });
+            let expected = span(texts, start);
+            let start = texts.len();
+            push_display(texts, &found);
+            texts.push_str(" matching");
+            let got = span(texts, start);
+            (Form::Contains(found), expected, got)
+        }
+        ViolationKind::Not => (
+            Form::Not,
+            Text::Static("no match for the schema of \"not\""),
+            excerpt(texts, value),
+        ),
+        ViolationKind::NotAllowed(keyword) => {
+            let start = begin(texts);
+            texts.push_str(keyword);
+            let expected = span(texts, start);
+            (Form::NotAllowed, expected, excerpt(texts, value))
+        }
+        ViolationKind::AnyOf => (
+            Form::AnyOf,
+            Text::Static("at least one anyOf branch"),
+            Text::Static("0 matching branches"),
+        ),
     }
 }
 

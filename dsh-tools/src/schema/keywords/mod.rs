@@ -1,0 +1,177 @@
+//! The keyword engine: JSON Schema 2020-12 whole, for the schemas the typed model does not
+//! describe (`allOf`, `not`, `if`/`then`/`else`, `unevaluatedProperties`, `$dynamicRef`,
+//! keywords without `type`, boolean schemas, …).
+//!
+//! A [`KeywordSchema`] is a document compiled once: its schemas as nodes of one arena with their
+//! references resolved (`$ref`, `$dynamicRef`, `$anchor`, `$id`-relative URIs, and remote
+//! documents through [`ImportOptions`]). It is a [`SchemaKind::Keywords`](super::SchemaKind)
+//! node of the model: rendered as written, validated by the same walk whether a [`Schema`] or a
+//! [`CompiledSchema`](super::CompiledSchema) holds it, reporting in the project's wording.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `node.rs` | the compiled form: nodes, their keywords, resources |
+//! | `compile.rs` | documents scanned for resources and anchors, and compiled |
+//! | `evaluate.rs` | evaluation: annotations for `unevaluated*`, the dynamic scope, reports |
+//! | `numbers.rs` | exact `multipleOf` |
+//! | `uri.rs` | URI references resolved against their base |
+//!
+//! [`Schema`]: super::Schema
+
+mod compile;
+mod evaluate;
+mod node;
+mod numbers;
+mod uri;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::error::SchemaError;
+use super::violation::ValidationContext;
+use evaluate::{Evaluator, Report, Silent};
+use node::Arena;
+
+pub(crate) use uri::decode_fragment;
+
+/// How a JSON Schema document is imported ([`Schema::from_json_schema_with`],
+/// [`KeywordSchema::with_options`]): the documents remote references name, and whether `format`
+/// asserts.
+///
+/// By default a remote reference (`"$ref": "https://example.com/address.json"`) is an
+/// `UNSUPPORTED_SCHEMA` error naming it, and the formats [`StringFormat::is_checked`] names are
+/// checked (what the model is shown is what is enforced). JSON Schema's own default is `format`
+/// as an annotation only: [`formats_as_annotations`](Self::formats_as_annotations).
+///
+/// [`Schema::from_json_schema_with`]: super::Schema::from_json_schema_with
+/// [`StringFormat::is_checked`]: super::StringFormat::is_checked
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    documents: HashMap<String, Value>,
+    asserts_formats: bool,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        Self {
+            documents: HashMap::new(),
+            asserts_formats: true,
+        }
+    }
+}
+
+impl ImportOptions {
+    /// No documents; checked formats assert.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the document `schema` under `uri` (absolute; a fragment is ignored), for remote
+    /// references to resolve to.
+    pub fn with_document(mut self, uri: impl Into<String>, schema: Value) -> Self {
+        self.insert_document(uri, schema);
+        self
+    }
+
+    /// Adds the document `schema` under `uri` (absolute; a fragment is ignored).
+    pub fn insert_document(&mut self, uri: impl Into<String>, schema: Value) {
+        let uri = uri.into();
+        let uri = match uri.split_once('#') {
+            Some((resource, _)) => resource.to_owned(),
+            None => uri,
+        };
+        self.documents.insert(uri, schema);
+    }
+
+    /// The document added under `uri`.
+    pub fn document(&self, uri: &str) -> Option<&Value> {
+        self.documents.get(uri)
+    }
+
+    /// `format` is an annotation only, as JSON Schema specifies by default: published, never
+    /// checked.
+    pub fn formats_as_annotations(mut self) -> Self {
+        self.asserts_formats = false;
+        self
+    }
+
+    /// Whether the checked formats assert.
+    pub fn asserts_formats(&self) -> bool {
+        self.asserts_formats
+    }
+}
+
+/// A JSON Schema 2020-12 document outside the typed subset, compiled: kept as written (what the
+/// model is shown) and enforced keyword by keyword. Cloning shares the compiled form.
+#[derive(Clone)]
+pub struct KeywordSchema {
+    inner: Arc<Compiled>,
+}
+
+struct Compiled {
+    source: Value,
+    arena: Arena,
+}
+
+impl KeywordSchema {
+    /// Compiles `schema` with the default [`ImportOptions`] (remote references refused).
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
+        Self::with_options(schema, &ImportOptions::default())
+    }
+
+    /// Compiles `schema` as `options` say.
+    pub fn with_options(schema: &Value, options: &ImportOptions) -> Result<Self, SchemaError> {
+        let arena = compile::Compiler::new(options).compile(schema)?;
+        Ok(Self {
+            inner: Arc::new(Compiled {
+                source: schema.clone(),
+                arena,
+            }),
+        })
+    }
+
+    /// The schema as written.
+    pub fn as_json(&self) -> &Value {
+        &self.inner.source
+    }
+
+    /// Whether the document has a `$ref` or `$dynamicRef` (its values can nest without limit).
+    pub fn has_references(&self) -> bool {
+        self.inner.arena.references
+    }
+
+    /// Whether `value` matches.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.check(value, 0)
+    }
+
+    /// Whether `value` matches, starting at `depth` levels down (for the depth cap).
+    pub(crate) fn check(&self, value: &Value, depth: usize) -> bool {
+        let arena = &self.inner.arena;
+        Evaluator::new(arena).evaluate(arena.root, value, &mut Silent { depth })
+    }
+
+    /// Reports every violation of `value` into `cx`; `true` when there was none.
+    pub(crate) fn report<'v>(&self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
+        let arena = &self.inner.arena;
+        Evaluator::new(arena).evaluate(arena.root, value, &mut Report(cx))
+    }
+}
+
+impl PartialEq for KeywordSchema {
+    /// Equal when written alike.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner) || self.inner.source == other.inner.source
+    }
+}
+
+impl fmt::Debug for KeywordSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("KeywordSchema")
+            .field(&self.inner.source)
+            .finish()
+    }
+}
