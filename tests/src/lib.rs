@@ -204,10 +204,19 @@ pub struct CapturedSpan {
     pub fields: BTreeMap<String, String>,
 }
 
-/// A `tracing` subscriber that keeps every event's message and every span's fields.
+/// An event the capture saw: its message and its other recorded fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CapturedEvent {
+    /// The event's message.
+    pub message: String,
+    /// The event's fields other than the message.
+    pub fields: BTreeMap<String, String>,
+}
+
+/// A `tracing` subscriber that keeps every event's message and fields and every span's fields.
 #[derive(Clone, Default)]
 pub struct Capture {
-    events: Arc<Mutex<Vec<String>>>,
+    events: Arc<Mutex<Vec<CapturedEvent>>>,
     spans: Arc<Mutex<Vec<CapturedSpan>>>,
     next: Arc<AtomicU64>,
 }
@@ -220,6 +229,16 @@ impl Capture {
 
     /// The messages of the events seen so far.
     pub fn events(&self) -> Vec<String> {
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .map(|event| event.message.clone())
+            .collect()
+    }
+
+    /// The events seen so far, with their fields.
+    pub fn events_with_fields(&self) -> Vec<CapturedEvent> {
         self.events
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -290,7 +309,7 @@ impl Subscriber for Capture {
         self.events
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(message);
+            .push(CapturedEvent { message, fields });
     }
 
     fn enter(&self, _: &Id) {}

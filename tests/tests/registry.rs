@@ -1,6 +1,6 @@
 //! Registry rules: registration (one by one and all at once), duplicates, disposal, `get`,
-//! `schemas` (sorted, cached, sharing each tool's parameters) and change events; what a change
-//! drops is dropped after the registry's lock is released.
+//! `schemas` (sorted, cached, sharing each tool's parameters), change events and the registry's
+//! `Debug` output; what a change drops is dropped after the registry's lock is released.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -32,6 +32,26 @@ fn a_registered_tool_is_found_by_name() {
         Some("a".to_owned())
     );
     assert!(registry.get("b", None).is_none());
+}
+
+#[test]
+fn a_registry_debugs_as_its_global_tools_sorted_and_its_scope_count() {
+    let registry = registry_with([ok_tool("b"), ok_tool("a")]);
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.register(ok_tool("scoped")).unwrap();
+    assert_eq!(
+        format!("{registry:?}"),
+        r#"ToolRegistry { global_tools: ["a", "b"], scopes: 1, .. }"#
+    );
+    scope.dispose();
+    assert_eq!(
+        format!("{:?}", ToolRegistry::new()),
+        "ToolRegistry { global_tools: [], scopes: 0, .. }"
+    );
+    assert_eq!(
+        format!("{registry:?}"),
+        r#"ToolRegistry { global_tools: ["a", "b"], scopes: 0, .. }"#
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Agent scopes: shadowing, inheritance along the parent chain, restrictions (which mask every
-//! inherited tool, never the scope's own) and disposal.
+//! inherited tool, never the scope's own), disposal, finding an agent's scope and a handle's
+//! `Debug` output.
 
 use dsh_tools::{
     AgentId, PreToolDecision, ToolRegistry, Value,
@@ -440,6 +441,43 @@ fn disposing_a_scope_disposes_its_descendants() {
     assert!(!child.is_active());
     assert!(other.is_active());
     assert!(registry.scope(&AgentId::from("child")).is_none());
+}
+
+#[test]
+fn the_registry_hands_out_the_live_scope_of_an_agent() {
+    let registry = ToolRegistry::new();
+    let created = registry.create_scope("agent", None).unwrap();
+    let found = registry
+        .scope(&AgentId::from("agent"))
+        .expect("the agent has a scope");
+    assert_eq!(found.agent(), &AgentId::from("agent"));
+    let _ = found.register(ok_tool("a")).unwrap();
+    assert_eq!(visible(&created), ["a"], "both handles reach one scope");
+    assert!(registry.scope(&AgentId::from("other")).is_none());
+
+    assert!(created.dispose());
+    assert!(registry.scope(&AgentId::from("agent")).is_none());
+    let _ = registry.create_scope("agent", None).unwrap();
+    let again = registry
+        .scope(&AgentId::from("agent"))
+        .expect("the agent has a new scope");
+    assert!(again.is_active(), "the handle is the new scope's");
+    assert!(visible(&again).is_empty());
+}
+
+#[test]
+fn a_scope_handle_debugs_as_its_agent_and_whether_it_is_active() {
+    let registry = ToolRegistry::new();
+    let scope = registry.create_scope("agent", None).unwrap();
+    assert_eq!(
+        format!("{scope:?}"),
+        r#"ToolScope { agent: AgentId("agent"), active: true, .. }"#
+    );
+    scope.dispose();
+    assert_eq!(
+        format!("{scope:?}"),
+        r#"ToolScope { agent: AgentId("agent"), active: false, .. }"#
+    );
 }
 
 #[test]
