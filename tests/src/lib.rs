@@ -9,6 +9,7 @@ pub mod counted;
 pub mod doc_links;
 pub mod golden;
 pub mod json_values;
+pub mod keyword_schemas;
 pub mod mcp_fixture;
 pub mod oracle;
 pub mod provider_checkers;
