@@ -101,7 +101,10 @@ fn assertion() -> BoxedStrategy<Map<String, Value>> {
         one("multipleOf", (1u64..4).prop_map(Value::from).boxed()),
         one("minLength", (0u64..3).prop_map(Value::from).boxed()),
         one("maxLength", (0u64..3).prop_map(Value::from).boxed()),
-        one("pattern", prop::sample::select(PATTERNS).prop_map(Value::from).boxed()),
+        one(
+            "pattern",
+            prop::sample::select(PATTERNS).prop_map(Value::from).boxed()
+        ),
         one(
             "format",
             prop::sample::select(&["date", "email", "color"][..])
@@ -128,7 +131,10 @@ fn assertion() -> BoxedStrategy<Map<String, Value>> {
         ),
         one(
             "dependentRequired",
-            (prop::sample::select(KEYS), prop::sample::subsequence(KEYS, 1..3))
+            (
+                prop::sample::select(KEYS),
+                prop::sample::subsequence(KEYS, 1..3)
+            )
                 .prop_map(|(key, needed)| json!({ key: needed }))
                 .boxed()
         ),
@@ -162,7 +168,9 @@ fn node() -> BoxedStrategy<Value> {
             })
         };
         let list = |inner: BoxedStrategy<Value>| {
-            prop::collection::vec(inner, 1..3).prop_map(Value::Array).boxed()
+            prop::collection::vec(inner, 1..3)
+                .prop_map(Value::Array)
+                .boxed()
         };
         let named = |inner: BoxedStrategy<Value>| {
             prop::collection::vec((prop::sample::select(KEYS), inner), 1..3)
@@ -182,7 +190,11 @@ fn node() -> BoxedStrategy<Value> {
             one("anyOf", list(inner.clone())),
             one("oneOf", list(inner.clone())),
             one("not", inner.clone()),
-            (inner.clone(), prop::option::of(inner.clone()), prop::option::of(inner.clone()))
+            (
+                inner.clone(),
+                prop::option::of(inner.clone()),
+                prop::option::of(inner.clone())
+            )
                 .prop_map(|(test, then, otherwise)| {
                     let mut map = Map::new();
                     map.insert("if".to_owned(), test);
@@ -197,7 +209,10 @@ fn node() -> BoxedStrategy<Value> {
             one("properties", named(inner.clone())),
             one(
                 "patternProperties",
-                (prop::sample::select(&["^x", "^[a-b]$", "é"][..]), inner.clone())
+                (
+                    prop::sample::select(&["^x", "^[a-b]$", "é"][..]),
+                    inner.clone()
+                )
                     .prop_map(|(pattern, schema)| json!({ pattern: schema }))
                     .boxed()
             ),
@@ -206,8 +221,12 @@ fn node() -> BoxedStrategy<Value> {
             one("dependentSchemas", named(inner.clone())),
             one("items", inner.clone()),
             one("prefixItems", list(inner.clone())),
-            (inner.clone(), prop::option::of(0u64..3), prop::option::of(0u64..3)).prop_map(
-                |(contains, min, max)| {
+            (
+                inner.clone(),
+                prop::option::of(0u64..3),
+                prop::option::of(0u64..3)
+            )
+                .prop_map(|(contains, min, max)| {
                     let mut map = Map::new();
                     map.insert("contains".to_owned(), contains);
                     if let Some(min) = min {
@@ -217,8 +236,7 @@ fn node() -> BoxedStrategy<Value> {
                         map.insert("maxContains".to_owned(), Value::from(max));
                     }
                     map
-                }
-            ),
+                }),
             one("unevaluatedProperties", inner.clone()),
             one("unevaluatedItems", inner.clone()),
         ];

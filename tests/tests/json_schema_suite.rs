@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dsh_tools::schema::{CompiledSchema, ImportOptions, Schema};
+use dsh_tools::schema::{CompiledSchema, Schema, SchemaImportOptions};
 use serde_json::Value;
 
 /// Tests that cannot pass, by file and description of the case and test (`*` for all), with
@@ -40,7 +40,7 @@ fn read(path: &Path) -> Value {
 }
 
 /// Every document of `remotes/`, at `http://localhost:1234/<its path>`.
-fn with_remotes(mut options: ImportOptions) -> ImportOptions {
+fn with_remotes(mut options: SchemaImportOptions) -> SchemaImportOptions {
     let root = suite().join("remotes");
     let mut pending = vec![root.clone()];
     while let Some(directory) = pending.pop() {
@@ -82,7 +82,7 @@ fn excepted(file: &str, case: &str, test: &str) -> bool {
 
 /// Runs every test of `directory`; returns the failures, how many tests ran and how many were
 /// excepted.
-fn run(directory: &Path, options: ImportOptions) -> (Vec<String>, usize, usize) {
+fn run(directory: &Path, options: SchemaImportOptions) -> (Vec<String>, usize, usize) {
     let options = with_remotes(options);
     let mut failures = Vec::new();
     let (mut ran, mut skipped) = (0, 0);
@@ -142,7 +142,7 @@ fn run(directory: &Path, options: ImportOptions) -> (Vec<String>, usize, usize) 
 
 #[test]
 fn every_test_of_draft_2020_12_passes() {
-    let options = ImportOptions::new().formats_as_annotations();
+    let options = SchemaImportOptions::new().formats_as_annotations();
     let (failures, ran, skipped) = run(&suite().join("tests/draft2020-12"), options);
     assert!(ran > 1_200, "only {ran} tests ran");
     assert!(
@@ -169,7 +169,7 @@ fn optional_format_tests_pass_for_the_checked_formats() {
     for path in &checked {
         std::fs::copy(path, scratch.join(path.file_name().unwrap())).unwrap();
     }
-    let (failures, ran, _) = run(&scratch, ImportOptions::new());
+    let (failures, ran, _) = run(&scratch, SchemaImportOptions::new());
     std::fs::remove_dir_all(&scratch).ok();
     assert!(ran > 300, "only {ran} tests ran");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -178,7 +178,7 @@ fn optional_format_tests_pass_for_the_checked_formats() {
 #[test]
 fn every_optional_test_imports_and_evaluates_without_panicking() {
     let directory = suite().join("tests/draft2020-12/optional");
-    let (failures, ran, _) = run(&directory, ImportOptions::new());
+    let (failures, ran, _) = run(&directory, SchemaImportOptions::new());
     assert!(ran > 100, "only {ran} tests ran");
     // Optional behaviour the engine does not take on (non-BMP patterns under `u`, bignum
     // precision, …) may fail; what matters here is that nothing panics.

@@ -60,5 +60,8 @@ fn keyword_documents_agree_with_jsonschema() {
     }
     // Both answers were exercised, each well.
     let (valid, invalid) = (valid.get(), invalid.get());
-    assert!(valid * 10 > invalid && invalid * 10 > valid, "{valid} valid, {invalid} invalid");
+    assert!(
+        valid * 10 > invalid && invalid * 10 > valid,
+        "{valid} valid, {invalid} invalid"
+    );
 }

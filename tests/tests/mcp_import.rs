@@ -674,3 +674,69 @@ async fn without_an_error_meta_an_imported_failure_is_a_tool_error() {
     assert_eq!(coded.error_code(), Some("QUOTA"));
     assert_eq!(coded.text(), "Error: it broke");
 }
+
+#[tokio::test]
+async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_sent() {
+    let setup = imported(ImportOptions::new().prefix("fx").validate_arguments(true)).await;
+    let served = Arc::new(Mutex::new(0usize));
+    let count = Arc::clone(&served);
+    let _observer = setup.upstream.on_result(
+        move |_: &ToolExecution, _: &dsh_tools::ToolExecutionResult| {
+            *count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        },
+    );
+    let workload = mcp_fixture::workload();
+    let invalid = workload["invalid_args"].clone();
+    let direct = setup
+        .upstream
+        .execute(ToolExecutionInput::new(
+            "d",
+            "search_files",
+            invalid.clone(),
+        ))
+        .await;
+    let served_before = *served.lock().unwrap_or_else(PoisonError::into_inner);
+    let refused = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__search_files", invalid),
+    )
+    .await;
+    assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
+    // Every violation, in the words the server itself would have used, and no round trip.
+    assert_eq!(refused.text(), direct.text());
+    assert_eq!(
+        *served.lock().unwrap_or_else(PoisonError::into_inner),
+        served_before,
+        "the server was not called"
+    );
+    let found = run(
+        &setup.local,
+        ToolExecutionInput::new("c2", "fx__search_files", workload["valid_args"].clone()),
+    )
+    .await;
+    assert!(!found.is_error(), "{}", found.text());
+    assert_eq!(
+        *served.lock().unwrap_or_else(PoisonError::into_inner),
+        served_before + 1
+    );
+}
+
+#[tokio::test]
+async fn by_default_the_server_checks_its_own_arguments() {
+    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let served = Arc::new(Mutex::new(0usize));
+    let count = Arc::clone(&served);
+    let _observer = setup.upstream.on_result(
+        move |_: &ToolExecution, _: &dsh_tools::ToolExecutionResult| {
+            *count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        },
+    );
+    let invalid = mcp_fixture::workload()["invalid_args"].clone();
+    let refused = run(
+        &setup.local,
+        ToolExecutionInput::new("c1", "fx__search_files", invalid),
+    )
+    .await;
+    assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(*served.lock().unwrap_or_else(PoisonError::into_inner), 1);
+}

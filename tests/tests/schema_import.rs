@@ -136,7 +136,7 @@ fn structural_problems_use_the_spec_wording() {
         ),
         (
             json!({"$ref": "https://example.com/s.json"}),
-            "schema.$ref refers to the remote document \"https://example.com/s.json\", which the import was not given (ImportOptions::with_document)",
+            "schema.$ref refers to the remote document \"https://example.com/s.json\", which the import was not given (SchemaImportOptions::with_document)",
         ),
         (
             json!({"$ref": "#/$defs/Nope"}),

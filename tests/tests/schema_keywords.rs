@@ -1,8 +1,8 @@
 //! The keyword engine (`SchemaKind::Keywords`): what JSON Schema 2020-12 documents outside the
 //! typed subset import as, the exact wording, paths and order of their violations, remote
-//! references through `ImportOptions`, and how they render inside a larger schema.
+//! references through `SchemaImportOptions`, and how they render inside a larger schema.
 
-use dsh_tools::schema::{ImportOptions, KeywordSchema, Schema, SchemaKind};
+use dsh_tools::schema::{KeywordSchema, Schema, SchemaImportOptions, SchemaKind};
 use dsh_tools::{errors::codes, json};
 use dsh_tools_tests::oracle;
 use serde_json::Value;
@@ -332,9 +332,9 @@ fn remote_references_need_the_document() {
         error.to_string(),
         "unsupported JSON schema: schema.properties.address.$ref refers to the remote document \
          \"https://example.com/address.json\", which the import was not given \
-         (ImportOptions::with_document)"
+         (SchemaImportOptions::with_document)"
     );
-    let options = ImportOptions::new().with_document(
+    let options = SchemaImportOptions::new().with_document(
         "https://example.com/address.json",
         json!({"type": "object", "required": ["city"]}),
     );
@@ -378,9 +378,11 @@ fn formats_assert_by_default_and_can_be_annotations() {
             .to_string(),
         "\"arguments\" must be a date (RFC 3339 full-date)"
     );
-    let annotated =
-        Schema::from_json_schema_with(&schema, &ImportOptions::new().formats_as_annotations())
-            .unwrap();
+    let annotated = Schema::from_json_schema_with(
+        &schema,
+        &SchemaImportOptions::new().formats_as_annotations(),
+    )
+    .unwrap();
     assert!(annotated.is_valid(&json!("yesterday")));
     // The typed subset follows the same option.
     let typed = json!({"type": "string", "format": "date"});
@@ -389,7 +391,7 @@ fn formats_assert_by_default_and_can_be_annotations() {
             .unwrap()
             .is_valid(&json!("x"))
     );
-    let options = ImportOptions::new().formats_as_annotations();
+    let options = SchemaImportOptions::new().formats_as_annotations();
     let typed = Schema::from_json_schema_with(&typed, &options).unwrap();
     assert!(typed.is_valid(&json!("x")));
     assert_eq!(typed.to_json_schema()["format"], "date");

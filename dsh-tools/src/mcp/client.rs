@@ -30,6 +30,7 @@ pub struct ImportOptions {
     prefix: Option<String>,
     timeout_ms: Option<u64>,
     concurrency_safe: bool,
+    validate_arguments: bool,
 }
 
 impl Default for ImportOptions {
@@ -38,6 +39,7 @@ impl Default for ImportOptions {
             prefix: None,
             timeout_ms: Some(Self::DEFAULT_TIMEOUT_MS),
             concurrency_safe: false,
+            validate_arguments: false,
         }
     }
 }
@@ -75,6 +77,17 @@ impl ImportOptions {
     #[must_use]
     pub fn concurrency_safe(mut self, concurrency_safe: bool) -> Self {
         self.concurrency_safe = concurrency_safe;
+        self
+    }
+
+    /// Checks each call's arguments against the server's `inputSchema` before the call is sent,
+    /// so the model reads every violation at once (`INVALID_ARGS`, in the project's wording)
+    /// without a round trip. Off by default: a server validates its own input. A tool whose
+    /// schema the engine cannot enforce (a remote `$ref`, a look-around pattern) is called
+    /// unchecked, and the import logs a warning naming it and why.
+    #[must_use]
+    pub fn validate_arguments(mut self, validate: bool) -> Self {
+        self.validate_arguments = validate;
         self
     }
 }
@@ -609,6 +622,7 @@ impl Import {
             source.clone(),
             self.options.timeout_ms,
             self.options.concurrency_safe,
+            self.options.validate_arguments,
             Arc::clone(connection),
         ))
     }

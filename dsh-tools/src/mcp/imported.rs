@@ -1,8 +1,9 @@
 //! An imported MCP tool: a raw [`ToolDefinition`] whose `execute` calls the server, and the
 //! connection state its calls share (the peer, progress routing).
 //!
-//! The server's `inputSchema` is shown to the model unchanged and not validated here — the
-//! server validates its own input. A call maps back the way it came: `isError` becomes an error
+//! The server's `inputSchema` is shown to the model unchanged and, unless the import asks for
+//! it ([`ImportOptions::validate_arguments`](crate::mcp::ImportOptions::validate_arguments)),
+//! not validated here — the server validates its own input. A call maps back the way it came: `isError` becomes an error
 //! result with the server's text, and with the `{name, code}` the server put in the result's
 //! `_meta` (a dsh-tools server does; see [`ERROR_META_KEY`](crate::mcp::ERROR_META_KEY)), else
 //! the registry's `TOOL_ERROR`; otherwise `structuredContent` (or, without it, the text of the
@@ -25,6 +26,7 @@ use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::mcp::convert::{annotations_from_mcp, content_from_mcp, error_info_from_meta};
 use crate::progress::ToolProgress;
+use crate::schema::{CompiledSchema, Schema};
 
 /// How long after its budget an imported call gives up on its own when the registry did not end
 /// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a
@@ -169,6 +171,8 @@ pub(crate) struct ImportedTool {
     annotations: ToolAnnotations,
     timeout_ms: Option<u64>,
     concurrency_safe: bool,
+    /// The `inputSchema`, compiled, when the import checks arguments before sending them.
+    arguments: Option<CompiledSchema>,
     connection: Arc<Connection>,
 }
 
@@ -178,6 +182,7 @@ impl ImportedTool {
         source: mcp::Tool,
         timeout_ms: Option<u64>,
         concurrency_safe: bool,
+        validate_arguments: bool,
         connection: Arc<Connection>,
     ) -> Self {
         let description = source
@@ -188,6 +193,19 @@ impl ImportedTool {
             .to_owned();
         let parameters = Arc::new(Value::Object((*source.input_schema).clone()));
         let annotations = annotations_from_mcp(&source);
+        let arguments = validate_arguments
+            .then(|| match Schema::from_json_schema(&parameters) {
+                Ok(schema) => Some(schema.compile()),
+                Err(error) => {
+                    tracing::warn!(
+                        server = %connection.server,
+                        tool = %name,
+                        "the inputSchema cannot be enforced here, so calls go unchecked: {error}"
+                    );
+                    None
+                }
+            })
+            .flatten();
         Self {
             name,
             source,
@@ -196,11 +214,17 @@ impl ImportedTool {
             annotations,
             timeout_ms,
             concurrency_safe,
+            arguments,
             connection,
         }
     }
 
     async fn call(&self, arguments: &Value, run: &ToolRun) -> Result<Value, ToolError> {
+        if let Some(schema) = &self.arguments
+            && let Err(violations) = schema.validate(arguments)
+        {
+            return Err(ToolError::invalid_arguments(&violations));
+        }
         let Value::Object(arguments) = arguments else {
             return Err(ToolError::invalid_arguments_text(
                 "MCP tools take a JSON object",

@@ -29,7 +29,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::error::SchemaError;
-use super::keywords::{ImportOptions, KeywordSchema, decode_fragment};
+use super::keywords::{KeywordSchema, SchemaImportOptions, decode_fragment};
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern,
     PatternErrorKind, Property, Schema, SchemaKind, StringFormat, StringRules,
@@ -101,14 +101,14 @@ impl Schema {
     /// nothing, remote references (see [`Schema::from_json_schema_with`]), and documents nested
     /// deeper than [`MAX_IMPORT_DEPTH`] or larger than [`MAX_IMPORT_NODES`].
     pub fn from_json_schema(schema: &Value) -> Result<Schema, SchemaError> {
-        Self::from_json_schema_with(schema, &ImportOptions::default())
+        Self::from_json_schema_with(schema, &SchemaImportOptions::default())
     }
 
     /// [`Schema::from_json_schema`] as `options` say: the documents remote references name
     /// (`"$ref": "https://example.com/address.json"`), and whether `format` asserts.
     pub fn from_json_schema_with(
         schema: &Value,
-        options: &ImportOptions,
+        options: &SchemaImportOptions,
     ) -> Result<Schema, SchemaError> {
         let mut importer = Importer::new(schema, false);
         importer.formats_asserted = options.asserts_formats();

@@ -45,7 +45,7 @@ pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchem
 pub use compiled::CompiledSchema;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
-pub use keywords::{ImportOptions, KeywordSchema};
+pub use keywords::{KeywordSchema, SchemaImportOptions};
 pub use limits::MAX_VALIDATION_DEPTH;
 pub use model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, MAX_SAFE_INTEGER, NumberRules,

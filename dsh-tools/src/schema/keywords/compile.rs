@@ -16,7 +16,7 @@ use super::super::format::StringFormat;
 use super::super::import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::super::model::{Pattern, PatternErrorKind};
 use super::super::violation::JsonType;
-use super::ImportOptions;
+use super::SchemaImportOptions;
 use super::node::{
     Arena, ArrayKeywords, Condition, DynamicReference, Node, NodeId, NumberKeywords,
     ObjectKeywords, Resource, Rules, StringKeywords,
@@ -94,7 +94,7 @@ struct ResourceRoot {
 }
 
 pub(crate) struct Compiler<'a> {
-    options: &'a ImportOptions,
+    options: &'a SchemaImportOptions,
     documents: Vec<Document<'a>>,
     /// Resources by their URI (without fragment).
     resources: HashMap<String, ResourceRoot>,
@@ -109,7 +109,7 @@ pub(crate) struct Compiler<'a> {
 }
 
 impl<'a> Compiler<'a> {
-    pub(crate) fn new(options: &'a ImportOptions) -> Self {
+    pub(crate) fn new(options: &'a SchemaImportOptions) -> Self {
         Self {
             options,
             documents: Vec::new(),
@@ -406,7 +406,7 @@ impl<'a> Compiler<'a> {
                         path.to_owned(),
                         format!(
                             "{path} refers to the remote document {resource_uri:?}, which the \
-                             import was not given (ImportOptions::with_document)"
+                             import was not given (SchemaImportOptions::with_document)"
                         ),
                     );
                     return None;

@@ -4,7 +4,7 @@
 //!
 //! A [`KeywordSchema`] is a document compiled once: its schemas as nodes of one arena with their
 //! references resolved (`$ref`, `$dynamicRef`, `$anchor`, `$id`-relative URIs, and remote
-//! documents through [`ImportOptions`]). It is a [`SchemaKind::Keywords`](super::SchemaKind)
+//! documents through [`SchemaImportOptions`]). It is a [`SchemaKind::Keywords`](super::SchemaKind)
 //! node of the model: rendered as written, validated by the same walk whether a [`Schema`] or a
 //! [`CompiledSchema`](super::CompiledSchema) holds it, reporting in the project's wording.
 //!
@@ -49,12 +49,12 @@ pub(crate) use uri::decode_fragment;
 /// [`Schema::from_json_schema_with`]: super::Schema::from_json_schema_with
 /// [`StringFormat::is_checked`]: super::StringFormat::is_checked
 #[derive(Clone, Debug)]
-pub struct ImportOptions {
+pub struct SchemaImportOptions {
     documents: HashMap<String, Value>,
     asserts_formats: bool,
 }
 
-impl Default for ImportOptions {
+impl Default for SchemaImportOptions {
     fn default() -> Self {
         Self {
             documents: HashMap::new(),
@@ -63,7 +63,7 @@ impl Default for ImportOptions {
     }
 }
 
-impl ImportOptions {
+impl SchemaImportOptions {
     /// No documents; checked formats assert.
     pub fn new() -> Self {
         Self::default()
@@ -117,13 +117,16 @@ struct Compiled {
 }
 
 impl KeywordSchema {
-    /// Compiles `schema` with the default [`ImportOptions`] (remote references refused).
+    /// Compiles `schema` with the default [`SchemaImportOptions`] (remote references refused).
     pub fn new(schema: &Value) -> Result<Self, SchemaError> {
-        Self::with_options(schema, &ImportOptions::default())
+        Self::with_options(schema, &SchemaImportOptions::default())
     }
 
     /// Compiles `schema` as `options` say.
-    pub fn with_options(schema: &Value, options: &ImportOptions) -> Result<Self, SchemaError> {
+    pub fn with_options(
+        schema: &Value,
+        options: &SchemaImportOptions,
+    ) -> Result<Self, SchemaError> {
         let arena = compile::Compiler::new(options).compile(schema)?;
         Ok(Self {
             inner: Arc::new(Compiled {
