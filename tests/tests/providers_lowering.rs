@@ -314,3 +314,73 @@ fn the_system_prompt_is_byte_identical_for_an_unchanged_tool_set() {
     let golden = Value::String(first);
     assert_golden("providers", "system-prompt", &golden);
 }
+
+/// A tool whose arguments need the keyword engine: what each provider view makes of it.
+fn keyword_tool_registry() -> ToolRegistry {
+    let schema = dsh_tools::schema::Schema::from_json_schema(&json!({
+        "type": "object",
+        "properties": {
+            "mode": {"enum": ["file", "url"]},
+            "path": {"type": "string", "not": {"pattern": "^/etc"}},
+            "url": {"type": "string", "format": "uri"},
+            "count": {"type": "integer", "multipleOf": 10, "exclusiveMinimum": 0},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true, "contains": {"const": "main"}},
+            "labels": {"type": "object", "properties": {"a": {"type": "string"}}, "maxProperties": 4, "propertyNames": {"maxLength": 8}},
+        },
+        "required": ["mode"],
+        "dependentRequired": {"url": ["mode"]},
+        "if": {"properties": {"mode": {"const": "file"}}},
+        "then": {"required": ["path"]},
+        "else": {"required": ["url"]},
+        "unevaluatedProperties": false,
+    }))
+    .unwrap();
+    assert!(matches!(schema.kind, dsh_tools::schema::SchemaKind::Keywords(_)));
+    let registry = ToolRegistry::new();
+    let _ = registry
+        .register(
+            FnTool::builder("fetch", "Fetches a file or a URL.")
+                .arguments(schema)
+                .handler(|_, _| async { Ok(json!("ok")) }),
+        )
+        .unwrap();
+    registry
+}
+
+#[test]
+fn keyword_schemas_lower_for_every_provider_and_what_changes_is_reported() {
+    let registry = keyword_tool_registry();
+    for dialect in Dialect::ALL {
+        let tools = lowered(&registry, dialect);
+        let violations = check_request(dialect, tools.request_tools());
+        assert!(
+            violations.is_empty(),
+            "{}: {}\n{}",
+            dialect.id(),
+            violations.join("\n"),
+            tools.request_tools()
+        );
+        // No keyword is lost without a word: each stays in the lowered schema, or the report
+        // says where it went.
+        let request = tools.request_tools().to_string();
+        for keyword in [
+            "not",
+            "multipleOf",
+            "exclusiveMinimum",
+            "uniqueItems",
+            "contains",
+            "propertyNames",
+            "dependentRequired",
+            "if",
+            "then",
+            "else",
+            "unevaluatedProperties",
+        ] {
+            let kept = request.contains(&format!("\"{keyword}\":"));
+            let moved = changes(tools.report(), "fetch", Change::MovedToDescription)
+                .iter()
+                .any(|detail| detail.starts_with(&format!("{keyword}: ")));
+            assert!(kept || moved, "{}: {keyword} vanished\n{request}", dialect.id());
+        }
+    }
+}
