@@ -10,6 +10,8 @@
 mod args;
 #[path = "suites/arrays.rs"]
 mod arrays;
+#[path = "suites/keywords.rs"]
+mod keywords;
 #[path = "suites/mcp.rs"]
 mod mcp;
 #[path = "suites/pipeline.rs"]
@@ -27,6 +29,7 @@ fn main() {
     dsh_tools_tests::bench::table_main(&[
         args::SUITE,
         validate::SUITE,
+        keywords::SUITE,
         arrays::SUITE,
         tools::SUITE,
         pipeline::SUITE,

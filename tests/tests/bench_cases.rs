@@ -10,6 +10,8 @@
 mod args;
 #[path = "../benches/suites/arrays.rs"]
 mod arrays;
+#[path = "../benches/suites/keywords.rs"]
+mod keywords;
 #[path = "../benches/suites/mcp.rs"]
 mod mcp;
 #[path = "../benches/suites/pipeline.rs"]
@@ -42,6 +44,11 @@ fn every_args_case_runs() {
 #[test]
 fn every_validate_case_runs() {
     runs(validate::SUITE);
+}
+
+#[test]
+fn every_keywords_case_runs() {
+    runs(keywords::SUITE);
 }
 
 #[test]

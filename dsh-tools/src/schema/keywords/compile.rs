@@ -384,7 +384,7 @@ impl<'a> Compiler<'a> {
             || rules.reference.is_some()
             || rules.dynamic_reference.is_some();
         if has_effect {
-            Node::Rules(Box::new(rules))
+            Node::Checks(Box::new(rules.into_checks()))
         } else {
             Node::Anything
         }

@@ -17,7 +17,7 @@ use super::super::semantics::{
     compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
 };
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
-use super::node::{Arena, ArrayKeywords, Node, NodeId, ObjectKeywords, Rules};
+use super::node::{Arena, ArrayKeywords, Check, Checks, Node, NodeId, ObjectKeywords, type_bit};
 use super::numbers::is_multiple_of;
 use std::cmp::Ordering;
 
@@ -292,12 +292,12 @@ impl<'d> Evaluator<'d> {
                 sink.report(ViolationKind::NotAllowed(refusal), value);
                 false
             }
-            Node::Rules(rules) => {
-                let entered = arena.dynamic && self.scope.last() != Some(&rules.resource);
+            Node::Checks(checks) => {
+                let entered = arena.dynamic && self.scope.last() != Some(&checks.resource);
                 if entered {
-                    self.scope.push(rules.resource);
+                    self.scope.push(checks.resource);
                 }
-                let valid = self.rules(rules, value, sink, marks);
+                let valid = self.checks(checks, value, sink, marks);
                 if entered {
                     self.scope.pop();
                 }
@@ -341,144 +341,160 @@ impl<'d> Evaluator<'d> {
         self.in_place(id, value, &mut silent, marks)
     }
 
-    fn rules<'v, S: Sink<'v>>(
+    fn checks<'v, S: Sink<'v>>(
         &mut self,
-        rules: &Rules,
+        checks: &Checks,
         value: &'v Value,
         sink: &mut S,
         marks: Option<&mut Marks>,
     ) -> bool {
-        let descends = matches!(value, Value::Array(_) | Value::Object(_))
-            && (rules.arrays.is_some() || rules.objects.is_some())
-            || !rules.all_of.is_empty()
-            || !rules.any_of.is_empty()
-            || !rules.one_of.is_empty()
-            || rules.not.is_some()
-            || rules.condition.is_some()
-            || rules.reference.is_some()
-            || rules.dynamic_reference.is_some();
-        if descends && sink.depth() >= MAX_VALIDATION_DEPTH {
+        let compound = matches!(value, Value::Array(_) | Value::Object(_));
+        if (checks.in_place || compound && checks.descends) && sink.depth() >= MAX_VALIDATION_DEPTH
+        {
             sink.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
             return false;
         }
         let mut own;
         let mut marks = match marks {
             Some(marks) => Some(marks),
-            None if rules.needs_marks => {
+            None if checks.needs_marks => {
                 own = Marks::for_value(value);
                 Some(&mut own)
             }
             None => None,
         };
         let mut valid = true;
-        if let Some(types) = &rules.types
-            && !types.iter().any(|wanted| has_type(value, *wanted))
-        {
-            // The value's other constraints are noise beside its type being wrong.
-            sink.report(type_violation(types), value);
-            return false;
-        }
-        if let Some(members) = &rules.enumeration
-            && !members.iter().any(|member| json_equal(member, value))
-        {
-            sink.report(ViolationKind::NotInEnum(members), value);
-            fail!(valid);
-        }
-        if let Some(constant) = &rules.constant
-            && !json_equal(constant, value)
-        {
-            sink.report(ViolationKind::NotConst(constant), value);
-            fail!(valid);
-        }
-        match value {
-            Value::Number(number) => {
-                if let Some(keywords) = &rules.numbers {
-                    let bounds = [
-                        (&keywords.minimum, Ordering::Less, false),
-                        (&keywords.maximum, Ordering::Greater, false),
-                        (&keywords.exclusive_minimum, Ordering::Greater, true),
-                        (&keywords.exclusive_maximum, Ordering::Less, true),
-                    ];
-                    for (index, (bound, side, exclusive)) in bounds.into_iter().enumerate() {
-                        let Some(bound) = bound else { continue };
-                        let order = compare_numbers(number, bound);
-                        let broken = if exclusive {
-                            order != side
-                        } else {
-                            order == side
-                        };
-                        if broken {
-                            sink.report(
-                                match index {
-                                    0 => ViolationKind::Minimum(bound),
-                                    1 => ViolationKind::Maximum(bound),
-                                    2 => ViolationKind::ExclusiveMinimum(bound),
-                                    _ => ViolationKind::ExclusiveMaximum(bound),
-                                },
-                                value,
-                            );
-                            fail!(valid);
-                        }
-                    }
-                    if let Some(factor) = &keywords.multiple_of
-                        && !is_multiple_of(number, factor)
-                    {
-                        sink.report(ViolationKind::MultipleOf(factor), value);
-                        fail!(valid);
-                    }
+        for check in &checks.checks {
+            if let Check::Type(bits, types) = check {
+                if bits & value_bits(value) == 0 {
+                    // The value's other constraints are noise beside its type being wrong.
+                    sink.report(type_violation(types), value);
+                    return false;
                 }
+                continue;
             }
-            Value::String(text) => {
-                if let Some(keywords) = &rules.strings {
-                    if let Some(min) = keywords.min_length
-                        && !has_at_least_code_points(text, min)
-                    {
-                        sink.report(ViolationKind::MinLength(min), value);
-                        fail!(valid);
-                    }
-                    if let Some(max) = keywords.max_length
-                        && !has_at_most_code_points(text, max)
-                    {
-                        sink.report(ViolationKind::MaxLength(max), value);
-                        fail!(valid);
-                    }
-                    if let Some(pattern) = &keywords.pattern
-                        && !pattern.is_match(text)
-                    {
-                        sink.report(ViolationKind::Pattern(pattern.as_str()), value);
-                        fail!(valid);
-                    }
-                    if let Some(format) = &keywords.format
-                        && !format.matches(text)
-                    {
-                        sink.report(ViolationKind::Format(format), value);
-                        fail!(valid);
-                    }
-                }
+            if !self.check(check, value, sink, &mut marks) {
+                fail!(valid);
             }
-            Value::Array(items) => {
-                if let Some(keywords) = &rules.arrays
-                    && !self.array(keywords, value, items, sink, &mut marks)
-                {
-                    fail!(valid);
-                }
-            }
-            Value::Object(map) => {
-                if let Some(keywords) = &rules.objects
-                    && !self.object(keywords, value, map, sink, &mut marks)
-                {
-                    fail!(valid);
-                }
-            }
-            Value::Bool(_) | Value::Null => {}
-        }
-        if !self.applicators(rules, value, sink, &mut marks) {
-            fail!(valid);
-        }
-        if !self.unevaluated(rules, value, sink, &mut marks) {
-            fail!(valid);
         }
         valid
+    }
+
+    /// One check of a schema; `true` when it holds.
+    fn check<'v, S: Sink<'v>>(
+        &mut self,
+        check: &Check,
+        value: &'v Value,
+        sink: &mut S,
+        marks: &mut Option<&mut Marks>,
+    ) -> bool {
+        let broken = match (check, value) {
+            (Check::Type(..), _) => None,
+            (Check::Enum(members), _) => (!members.iter().any(|member| json_equal(member, value)))
+                .then_some(ViolationKind::NotInEnum(members)),
+            (Check::Const(constant), _) => {
+                (!json_equal(constant, value)).then_some(ViolationKind::NotConst(constant))
+            }
+            (Check::Minimum(bound), Value::Number(number)) => {
+                (compare_numbers(number, bound) == Ordering::Less)
+                    .then_some(ViolationKind::Minimum(bound))
+            }
+            (Check::Maximum(bound), Value::Number(number)) => {
+                (compare_numbers(number, bound) == Ordering::Greater)
+                    .then_some(ViolationKind::Maximum(bound))
+            }
+            (Check::ExclusiveMinimum(bound), Value::Number(number)) => {
+                (compare_numbers(number, bound) != Ordering::Greater)
+                    .then_some(ViolationKind::ExclusiveMinimum(bound))
+            }
+            (Check::ExclusiveMaximum(bound), Value::Number(number)) => {
+                (compare_numbers(number, bound) != Ordering::Less)
+                    .then_some(ViolationKind::ExclusiveMaximum(bound))
+            }
+            (Check::MultipleOf(factor), Value::Number(number)) => {
+                (!is_multiple_of(number, factor)).then_some(ViolationKind::MultipleOf(factor))
+            }
+            (Check::MinLength(min), Value::String(text)) => {
+                (!has_at_least_code_points(text, *min)).then_some(ViolationKind::MinLength(*min))
+            }
+            (Check::MaxLength(max), Value::String(text)) => {
+                (!has_at_most_code_points(text, *max)).then_some(ViolationKind::MaxLength(*max))
+            }
+            (Check::Pattern(pattern), Value::String(text)) => (!pattern.is_match(text))
+                .then_some(ViolationKind::Pattern(pattern.as_str())),
+            (Check::Format(format), Value::String(text)) => {
+                (!format.matches(text)).then_some(ViolationKind::Format(format))
+            }
+            (Check::Array(keywords), Value::Array(items)) => {
+                return self.array(keywords, value, items, sink, marks);
+            }
+            (Check::Object(keywords), Value::Object(map)) => {
+                return self.object(keywords, value, map, sink, marks);
+            }
+            (Check::DependentSchemas(dependents), Value::Object(map)) => {
+                let mut valid = true;
+                for (name, node) in dependents.iter() {
+                    if has_key(map, name) && !self.in_place(*node, value, sink, marks) {
+                        fail!(valid);
+                    }
+                }
+                return valid;
+            }
+            (Check::AllOf(branches), _) => {
+                let mut valid = true;
+                for &branch in branches.iter() {
+                    if !self.in_place(branch, value, sink, marks) {
+                        fail!(valid);
+                    }
+                }
+                return valid;
+            }
+            (Check::AnyOf(branches), _) => return self.any_of(branches, value, sink, marks),
+            (Check::OneOf(branches), _) => return self.one_of(branches, value, sink, marks),
+            (Check::Not(not), _) => self
+                .holds(*not, value, sink, &mut None)
+                .then_some(ViolationKind::Not),
+            (Check::Condition(condition), _) => {
+                let Some(test) = condition.test else {
+                    return true;
+                };
+                let branch = if self.holds(test, value, sink, marks) {
+                    condition.then
+                } else {
+                    condition.otherwise
+                };
+                return branch.is_none_or(|branch| self.in_place(branch, value, sink, marks));
+            }
+            (Check::Ref(target), _) => return self.follow(*target, value, sink, marks),
+            (Check::DynamicRef(reference), _) => {
+                let target = match &reference.anchor {
+                    Some(name) => self
+                        .scope
+                        .iter()
+                        .find_map(|&resource| {
+                            self.arena.resources[resource as usize].dynamic_anchor(name)
+                        })
+                        .unwrap_or(reference.target),
+                    None => reference.target,
+                };
+                return self.follow(target, value, sink, marks);
+            }
+            (Check::UnevaluatedItems(node), Value::Array(items)) => {
+                return self.unevaluated_items(*node, items, sink, marks);
+            }
+            (Check::UnevaluatedProperties(node), Value::Object(map)) => {
+                return self.unevaluated_properties(*node, map, sink, marks);
+            }
+            // A keyword of another type than the value's says nothing about it.
+            _ => None,
+        };
+        match broken {
+            Some(kind) => {
+                sink.report(kind, value);
+                false
+            }
+            None => true,
+        }
     }
 
     fn array<'v, S: Sink<'v>>(
@@ -561,15 +577,15 @@ impl<'d> Evaluator<'d> {
     ) -> bool {
         let mut valid = true;
         for name in &keywords.required {
-            if !map.contains_key(name) {
+            if !has_key(map, name) {
                 sink.missing(name);
                 fail!(valid);
             }
         }
         for (name, needed) in &keywords.dependent_required {
-            if map.contains_key(name) {
+            if has_key(map, name) {
                 for other in needed {
-                    if !map.contains_key(other) {
+                    if !has_key(map, other) {
                         sink.missing_dependency(other, name);
                         fail!(valid);
                     }
@@ -646,119 +662,69 @@ impl<'d> Evaluator<'d> {
         valid
     }
 
-    fn applicators<'v, S: Sink<'v>>(
+    fn any_of<'v, S: Sink<'v>>(
         &mut self,
-        rules: &Rules,
+        branches: &[NodeId],
         value: &'v Value,
         sink: &mut S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
-        let mut valid = true;
-        if let (Some(keywords), Value::Object(map)) = (&rules.objects, value) {
-            for (name, node) in &keywords.dependent_schemas {
-                if map.contains_key(name) && !self.in_place(*node, value, sink, marks) {
-                    fail!(valid);
+        let mut matched = false;
+        for &branch in branches {
+            if self.holds(branch, value, sink, marks) {
+                matched = true;
+                // Every matching branch's marks count, so with marks all are tried.
+                if marks.is_none() {
+                    break;
                 }
             }
         }
-        for &branch in &rules.all_of {
-            if !self.in_place(branch, value, sink, marks) {
-                fail!(valid);
-            }
+        if !matched && S::REPORTS {
+            let closest = self.closest(branches, value, sink.depth());
+            self.in_place(closest, value, sink, &mut None);
         }
-        if !rules.any_of.is_empty() {
-            let mut matched = false;
-            for &branch in &rules.any_of {
-                if self.holds(branch, value, sink, marks) {
-                    matched = true;
-                    // Every matching branch's marks count, so with marks all are tried.
-                    if marks.is_none() {
-                        break;
-                    }
+        matched
+    }
+
+    fn one_of<'v, S: Sink<'v>>(
+        &mut self,
+        branches: &[NodeId],
+        value: &'v Value,
+        sink: &mut S,
+        marks: &mut Option<&mut Marks>,
+    ) -> bool {
+        let mut matched = 0usize;
+        let mut matched_marks = None;
+        for &branch in branches {
+            let mut own = marks.as_ref().map(|_| Marks::for_value(value));
+            let mut own_ref = own.as_mut();
+            if self.holds(branch, value, sink, &mut own_ref) {
+                matched += 1;
+                matched_marks = own;
+                if matched > 1 && !S::REPORTS {
+                    return false;
                 }
             }
-            if !matched {
+        }
+        match matched {
+            1 => {
+                if let (Some(parent), Some(own)) = (marks.as_deref_mut(), &matched_marks) {
+                    parent.merge(own);
+                }
+                true
+            }
+            0 => {
                 if S::REPORTS {
-                    let closest = self.closest(&rules.any_of, value, sink.depth());
+                    let closest = self.closest(branches, value, sink.depth());
                     self.in_place(closest, value, sink, &mut None);
                 }
-                fail!(valid);
+                false
+            }
+            _ => {
+                sink.report(ViolationKind::OneOf { matched }, value);
+                false
             }
         }
-        if !rules.one_of.is_empty() {
-            let mut matched = 0usize;
-            let mut matched_marks = None;
-            for &branch in &rules.one_of {
-                let mut own = marks.as_ref().map(|_| Marks::for_value(value));
-                let mut own_ref = own.as_mut();
-                if self.holds(branch, value, sink, &mut own_ref) {
-                    matched += 1;
-                    matched_marks = own;
-                    if matched > 1 && !S::REPORTS {
-                        break;
-                    }
-                }
-            }
-            match matched {
-                1 => {
-                    if let (Some(parent), Some(own)) = (marks.as_deref_mut(), &matched_marks) {
-                        parent.merge(own);
-                    }
-                }
-                0 => {
-                    if S::REPORTS {
-                        let closest = self.closest(&rules.one_of, value, sink.depth());
-                        self.in_place(closest, value, sink, &mut None);
-                    }
-                    fail!(valid);
-                }
-                _ => {
-                    sink.report(ViolationKind::OneOf { matched }, value);
-                    fail!(valid);
-                }
-            }
-        }
-        if let Some(not) = rules.not
-            && self.holds(not, value, sink, &mut None)
-        {
-            sink.report(ViolationKind::Not, value);
-            fail!(valid);
-        }
-        if let Some(condition) = &rules.condition
-            && let Some(test) = condition.test
-        {
-            let branch = if self.holds(test, value, sink, marks) {
-                condition.then
-            } else {
-                condition.otherwise
-            };
-            if let Some(branch) = branch
-                && !self.in_place(branch, value, sink, marks)
-            {
-                fail!(valid);
-            }
-        }
-        if let Some(target) = rules.reference
-            && !self.follow(target, value, sink, marks)
-        {
-            fail!(valid);
-        }
-        if let Some(reference) = &rules.dynamic_reference {
-            let target = match &reference.anchor {
-                Some(name) => self
-                    .scope
-                    .iter()
-                    .find_map(|&resource| {
-                        self.arena.resources[resource as usize].dynamic_anchor(name)
-                    })
-                    .unwrap_or(reference.target),
-                None => reference.target,
-            };
-            if !self.follow(target, value, sink, marks) {
-                fail!(valid);
-            }
-        }
-        valid
     }
 
     /// Follows a reference: the target applies in place, one level deeper (so a reference
@@ -780,70 +746,64 @@ impl<'d> Evaluator<'d> {
         valid
     }
 
-    fn unevaluated<'v, S: Sink<'v>>(
+    fn unevaluated_items<'v, S: Sink<'v>>(
         &mut self,
-        rules: &Rules,
-        value: &'v Value,
+        node: NodeId,
+        items: &'v [Value],
         sink: &mut S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
         let mut valid = true;
-        match value {
-            Value::Array(items) => {
-                let Some(node) = rules.arrays.as_ref().and_then(|k| k.unevaluated_items) else {
-                    return true;
-                };
-                for (index, item) in items.iter().enumerate() {
-                    let evaluated = marks
-                        .as_ref()
-                        .and_then(|marks| marks.items.get(index).copied())
-                        .unwrap_or(false);
-                    if evaluated {
-                        continue;
-                    }
-                    sink.push_index(index);
-                    let item_valid = self.node(node, item, sink, None, "unevaluatedItems: false");
-                    sink.pop();
-                    if !item_valid {
-                        fail!(valid);
-                    }
-                }
-                if let Some(marks) = marks {
-                    marks.items.fill(true);
-                }
+        for (index, item) in items.iter().enumerate() {
+            let evaluated = marks
+                .as_ref()
+                .and_then(|marks| marks.items.get(index).copied())
+                .unwrap_or(false);
+            if evaluated {
+                continue;
             }
-            Value::Object(map) => {
-                let Some(node) = rules
-                    .objects
-                    .as_ref()
-                    .and_then(|k| k.unevaluated_properties)
-                else {
-                    return true;
-                };
-                let refuses = matches!(self.arena.nodes[node as usize], Node::Nothing);
-                for (position, (key, item)) in map.iter().enumerate() {
-                    let evaluated = marks
-                        .as_ref()
-                        .and_then(|marks| marks.properties.get(position).copied())
-                        .unwrap_or(false);
-                    if evaluated {
-                        continue;
-                    }
-                    let allowed = if refuses {
-                        sink.unevaluated(key, item);
-                        false
-                    } else {
-                        self.child_property(node, key, item, sink)
-                    };
-                    if !allowed {
-                        fail!(valid);
-                    }
-                }
-                if let Some(marks) = marks {
-                    marks.properties.fill(true);
-                }
+            sink.push_index(index);
+            let item_valid = self.node(node, item, sink, None, "unevaluatedItems: false");
+            sink.pop();
+            if !item_valid {
+                fail!(valid);
             }
-            _ => {}
+        }
+        if let Some(marks) = marks {
+            marks.items.fill(true);
+        }
+        valid
+    }
+
+    fn unevaluated_properties<'v, S: Sink<'v>>(
+        &mut self,
+        node: NodeId,
+        map: &'v Map<String, Value>,
+        sink: &mut S,
+        marks: &mut Option<&mut Marks>,
+    ) -> bool {
+        let mut valid = true;
+        let refuses = matches!(self.arena.nodes[node as usize], Node::Nothing);
+        for (position, (key, item)) in map.iter().enumerate() {
+            let evaluated = marks
+                .as_ref()
+                .and_then(|marks| marks.properties.get(position).copied())
+                .unwrap_or(false);
+            if evaluated {
+                continue;
+            }
+            let allowed = if refuses {
+                sink.unevaluated(key, item);
+                false
+            } else {
+                self.child_property(node, key, item, sink)
+            };
+            if !allowed {
+                fail!(valid);
+            }
+        }
+        if let Some(marks) = marks {
+            marks.properties.fill(true);
         }
         valid
     }
@@ -864,11 +824,22 @@ impl<'d> Evaluator<'d> {
     }
 }
 
-fn has_type(value: &Value, wanted: JsonType) -> bool {
-    match (wanted, value) {
-        (JsonType::Integer, Value::Number(number)) => is_integral(number),
-        (JsonType::Integer, _) => false,
-        _ => JsonType::of(value) == wanted,
+/// The [`type_bit`]s `value` has: its JSON type's, and an integral number's `integer` too.
+fn value_bits(value: &Value) -> u8 {
+    match value {
+        Value::Number(number) if is_integral(number) => {
+            type_bit(JsonType::Number) | type_bit(JsonType::Integer)
+        }
+        _ => type_bit(JsonType::of(value)),
+    }
+}
+
+/// Whether `map` has `key`: by a scan in a small object, where hashing the key costs more.
+fn has_key(map: &Map<String, Value>, key: &str) -> bool {
+    if map.len() <= 8 {
+        map.keys().any(|candidate| candidate == key)
+    } else {
+        map.contains_key(key)
     }
 }
 

@@ -48,12 +48,166 @@ pub(crate) enum Node {
     Anything,
     /// `false`.
     Nothing,
-    /// An object of keywords.
-    Rules(Box<Rules>),
+    /// An object of keywords, as the checks they make.
+    Checks(Box<Checks>),
 }
 
-/// The keywords of one schema object that affect validation. Absent keywords are `None` or
-/// empty; unknown keywords and annotations are not kept.
+/// The checks of one schema object: only the keywords present, in the order they are
+/// evaluated and reported (type, values, number, string, array and object keywords, then the
+/// in-place applicators, then `unevaluated*`, which read what the others evaluated).
+#[derive(Debug)]
+pub(crate) struct Checks {
+    /// The resource this schema belongs to (an index into [`Arena::resources`]).
+    pub(crate) resource: u32,
+    /// `unevaluatedProperties` or `unevaluatedItems` is here.
+    pub(crate) needs_marks: bool,
+    /// A check applies another schema to the same value (counted as a level for the depth cap).
+    pub(crate) in_place: bool,
+    /// A check descends into an array's items or an object's properties.
+    pub(crate) descends: bool,
+    pub(crate) checks: Box<[Check]>,
+}
+
+/// One keyword's check (or a group of them that read the same part of the value).
+#[derive(Debug)]
+pub(crate) enum Check {
+    /// `type`: the bits of [`type_bit`] allowed, and the types as written, for the message.
+    Type(u8, Box<[JsonType]>),
+    Enum(Box<[Value]>),
+    Const(Box<Value>),
+    Minimum(Number),
+    Maximum(Number),
+    ExclusiveMinimum(Number),
+    ExclusiveMaximum(Number),
+    MultipleOf(Number),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(Box<Pattern>),
+    Format(StringFormat),
+    Array(Box<ArrayKeywords>),
+    Object(Box<ObjectKeywords>),
+    DependentSchemas(Box<[(String, NodeId)]>),
+    AllOf(Box<[NodeId]>),
+    AnyOf(Box<[NodeId]>),
+    OneOf(Box<[NodeId]>),
+    Not(NodeId),
+    Condition(Box<Condition>),
+    Ref(NodeId),
+    DynamicRef(Box<DynamicReference>),
+    UnevaluatedItems(NodeId),
+    UnevaluatedProperties(NodeId),
+}
+
+/// The bit of a JSON type in [`Check::Type`]'s set.
+pub(crate) const fn type_bit(wanted: JsonType) -> u8 {
+    match wanted {
+        JsonType::Null => 1,
+        JsonType::Boolean => 2,
+        JsonType::Object => 4,
+        JsonType::Array => 8,
+        JsonType::String => 16,
+        JsonType::Number => 32,
+        JsonType::Integer => 64,
+    }
+}
+
+impl Rules {
+    /// The checks these keywords make, in evaluation order.
+    pub(crate) fn into_checks(self) -> Checks {
+        let mut checks = Vec::new();
+        if let Some(types) = self.types {
+            let bits = types.iter().fold(0, |bits, wanted| bits | type_bit(*wanted));
+            checks.push(Check::Type(bits, types.into_boxed_slice()));
+        }
+        if let Some(members) = self.enumeration {
+            checks.push(Check::Enum(members.into_boxed_slice()));
+        }
+        if let Some(constant) = self.constant {
+            checks.push(Check::Const(Box::new(constant)));
+        }
+        if let Some(numbers) = self.numbers {
+            let NumberKeywords {
+                minimum,
+                maximum,
+                exclusive_minimum,
+                exclusive_maximum,
+                multiple_of,
+            } = *numbers;
+            checks.extend(minimum.map(Check::Minimum));
+            checks.extend(maximum.map(Check::Maximum));
+            checks.extend(exclusive_minimum.map(Check::ExclusiveMinimum));
+            checks.extend(exclusive_maximum.map(Check::ExclusiveMaximum));
+            checks.extend(multiple_of.map(Check::MultipleOf));
+        }
+        if let Some(strings) = self.strings {
+            let StringKeywords {
+                min_length,
+                max_length,
+                pattern,
+                format,
+            } = *strings;
+            checks.extend(min_length.map(Check::MinLength));
+            checks.extend(max_length.map(Check::MaxLength));
+            checks.extend(pattern.map(|pattern| Check::Pattern(Box::new(pattern))));
+            checks.extend(format.map(Check::Format));
+        }
+        let mut unevaluated_items = None;
+        let mut unevaluated_properties = None;
+        let mut dependent_schemas = Vec::new();
+        let mut descends = false;
+        if let Some(mut arrays) = self.arrays {
+            unevaluated_items = arrays.unevaluated_items.take();
+            descends |= !arrays.prefix_items.is_empty()
+                || arrays.items.is_some()
+                || arrays.contains.is_some();
+            checks.push(Check::Array(arrays));
+        }
+        if let Some(mut objects) = self.objects {
+            unevaluated_properties = objects.unevaluated_properties.take();
+            dependent_schemas = std::mem::take(&mut objects.dependent_schemas);
+            descends |= !objects.properties.is_empty()
+                || !objects.pattern_properties.is_empty()
+                || objects.additional_properties.is_some()
+                || objects.property_names.is_some();
+            checks.push(Check::Object(objects));
+        }
+        let before_applicators = checks.len();
+        if !dependent_schemas.is_empty() {
+            checks.push(Check::DependentSchemas(dependent_schemas.into_boxed_slice()));
+        }
+        if !self.all_of.is_empty() {
+            checks.push(Check::AllOf(self.all_of.into_boxed_slice()));
+        }
+        if !self.any_of.is_empty() {
+            checks.push(Check::AnyOf(self.any_of.into_boxed_slice()));
+        }
+        if !self.one_of.is_empty() {
+            checks.push(Check::OneOf(self.one_of.into_boxed_slice()));
+        }
+        checks.extend(self.not.map(Check::Not));
+        checks.extend(self.condition.map(Check::Condition));
+        checks.extend(self.reference.map(Check::Ref));
+        checks.extend(
+            self.dynamic_reference
+                .map(|reference| Check::DynamicRef(Box::new(reference))),
+        );
+        let in_place = checks.len() > before_applicators;
+        descends |= unevaluated_items.is_some() || unevaluated_properties.is_some();
+        checks.extend(unevaluated_items.map(Check::UnevaluatedItems));
+        checks.extend(unevaluated_properties.map(Check::UnevaluatedProperties));
+        Checks {
+            resource: self.resource,
+            needs_marks: self.needs_marks,
+            in_place,
+            descends,
+            checks: checks.into_boxed_slice(),
+        }
+    }
+}
+
+/// The keywords of one schema object that affect validation, as compilation reads them (they
+/// become [`Checks`]). Absent keywords are `None` or empty; unknown keywords and annotations are
+/// not kept.
 #[derive(Debug, Default)]
 pub(crate) struct Rules {
     /// The resource this schema belongs to (an index into [`Arena::resources`]).
@@ -108,6 +262,7 @@ pub(crate) struct ArrayKeywords {
     pub(crate) min_items: Option<u64>,
     pub(crate) max_items: Option<u64>,
     pub(crate) unique_items: bool,
+    /// Taken out into its own [`Check`] when the checks are made.
     pub(crate) unevaluated_items: Option<NodeId>,
 }
 
@@ -123,6 +278,7 @@ pub(crate) struct ObjectKeywords {
     pub(crate) dependent_schemas: Vec<(String, NodeId)>,
     pub(crate) min_properties: Option<u64>,
     pub(crate) max_properties: Option<u64>,
+    /// Taken out into its own [`Check`] when the checks are made, as `dependent_schemas` is.
     pub(crate) unevaluated_properties: Option<NodeId>,
 }
 

@@ -6,6 +6,9 @@ use serde_json::Number;
 
 /// Whether `value` is an integral multiple of `factor` (which is positive).
 pub(crate) fn is_multiple_of(value: &Number, factor: &Number) -> bool {
+    if let (Some(value), Some(factor)) = (value.as_u64(), factor.as_u64()) {
+        return factor != 0 && value % factor == 0;
+    }
     if let (Some(value), Some(factor)) = (integer(value), integer(factor)) {
         return factor != 0 && value % factor == 0;
     }
