@@ -151,13 +151,17 @@ impl KeywordSchema {
         self.check(value, 0)
     }
 
-    /// Whether `value` matches, starting at `depth` levels down (for the depth cap).
+    /// Whether `value` matches, starting at `depth` levels down (for the depth cap). Never
+    /// inlined: the typed validators' walks call it from their hot loops, which would carry the
+    /// evaluator's frame on every node.
+    #[inline(never)]
     pub(crate) fn check(&self, value: &Value, depth: usize) -> bool {
         let arena = &self.inner.arena;
         Evaluator::new(arena).evaluate(arena.root, value, &mut Silent { depth })
     }
 
     /// Reports every violation of `value` into `cx`; `true` when there was none.
+    #[inline(never)]
     pub(crate) fn report<'v>(&self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
         let arena = &self.inner.arena;
         Evaluator::new(arena).evaluate(arena.root, value, &mut Report(cx))
