@@ -335,7 +335,10 @@ fn keyword_tool_registry() -> ToolRegistry {
         "unevaluatedProperties": false,
     }))
     .unwrap();
-    assert!(matches!(schema.kind, dsh_tools::schema::SchemaKind::Keywords(_)));
+    assert!(matches!(
+        schema.kind,
+        dsh_tools::schema::SchemaKind::Keywords(_)
+    ));
     let registry = ToolRegistry::new();
     let _ = registry
         .register(
@@ -380,7 +383,11 @@ fn keyword_schemas_lower_for_every_provider_and_what_changes_is_reported() {
             let moved = changes(tools.report(), "fetch", Change::MovedToDescription)
                 .iter()
                 .any(|detail| detail.starts_with(&format!("{keyword}: ")));
-            assert!(kept || moved, "{}: {keyword} vanished\n{request}", dialect.id());
+            assert!(
+                kept || moved,
+                "{}: {keyword} vanished\n{request}",
+                dialect.id()
+            );
         }
     }
 }

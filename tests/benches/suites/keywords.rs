@@ -20,7 +20,14 @@ const FAMILIES: &[(&str, &str, &[&str])] = &[
     (
         "applicators_jsonschema",
         "applicators_ours",
-        &["allOf", "anyOf", "oneOf", "not", "if-then-else", "dependentSchemas"],
+        &[
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "if-then-else",
+            "dependentSchemas",
+        ],
     ),
     (
         "unevaluated_jsonschema",
@@ -30,28 +37,52 @@ const FAMILIES: &[(&str, &str, &[&str])] = &[
     (
         "references_jsonschema",
         "references_ours",
-        &["ref", "defs", "anchor", "dynamicRef", "infinite-loop-detection"],
+        &[
+            "ref",
+            "defs",
+            "anchor",
+            "dynamicRef",
+            "infinite-loop-detection",
+        ],
     ),
     (
         "arrays_jsonschema",
         "arrays_ours",
         &[
-            "items", "prefixItems", "contains", "minContains", "maxContains", "uniqueItems",
-            "minItems", "maxItems",
+            "items",
+            "prefixItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "uniqueItems",
+            "minItems",
+            "maxItems",
         ],
     ),
     (
         "objects_jsonschema",
         "objects_ours",
         &[
-            "properties", "patternProperties", "additionalProperties", "propertyNames",
-            "required", "dependentRequired", "minProperties", "maxProperties",
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "propertyNames",
+            "required",
+            "dependentRequired",
+            "minProperties",
+            "maxProperties",
         ],
     ),
     (
         "numbers_jsonschema",
         "numbers_ours",
-        &["multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+        &[
+            "multipleOf",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+        ],
     ),
     (
         "strings_jsonschema",
@@ -87,7 +118,12 @@ fn cases_of(files: &[&str]) -> Vec<(Value, Vec<(Value, bool)>)> {
                 .as_array()
                 .expect("tests")
                 .iter()
-                .map(|test| (test["data"].clone(), test["valid"].as_bool().expect("valid")))
+                .map(|test| {
+                    (
+                        test["data"].clone(),
+                        test["valid"].as_bool().expect("valid"),
+                    )
+                })
                 .collect();
             cases.push((schema, values));
         }
@@ -118,9 +154,16 @@ fn family_case<V: 'static>(
                 .map(|(schema, values)| {
                     let validator = build(&schema);
                     for (value, valid) in &values {
-                        assert_eq!(check(&validator, value), *valid, "{id}: {schema} on {value}");
+                        assert_eq!(
+                            check(&validator, value),
+                            *valid,
+                            "{id}: {schema} on {value}"
+                        );
                     }
-                    (validator, values.into_iter().map(|(value, _)| value).collect())
+                    (
+                        validator,
+                        values.into_iter().map(|(value, _)| value).collect(),
+                    )
                 })
                 .collect();
             compiled

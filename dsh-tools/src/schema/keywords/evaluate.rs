@@ -395,14 +395,12 @@ impl<'d> Evaluator<'d> {
             (Check::Const(constant), _) => {
                 (!json_equal(constant, value)).then_some(ViolationKind::NotConst(constant))
             }
-            (Check::Minimum(bound), Value::Number(number)) => {
-                (compare_numbers(number, bound) == Ordering::Less)
-                    .then_some(ViolationKind::Minimum(bound))
-            }
-            (Check::Maximum(bound), Value::Number(number)) => {
-                (compare_numbers(number, bound) == Ordering::Greater)
-                    .then_some(ViolationKind::Maximum(bound))
-            }
+            (Check::Minimum(bound), Value::Number(number)) => (compare_numbers(number, bound)
+                == Ordering::Less)
+                .then_some(ViolationKind::Minimum(bound)),
+            (Check::Maximum(bound), Value::Number(number)) => (compare_numbers(number, bound)
+                == Ordering::Greater)
+                .then_some(ViolationKind::Maximum(bound)),
             (Check::ExclusiveMinimum(bound), Value::Number(number)) => {
                 (compare_numbers(number, bound) != Ordering::Greater)
                     .then_some(ViolationKind::ExclusiveMinimum(bound))
@@ -420,8 +418,9 @@ impl<'d> Evaluator<'d> {
             (Check::MaxLength(max), Value::String(text)) => {
                 (!has_at_most_code_points(text, *max)).then_some(ViolationKind::MaxLength(*max))
             }
-            (Check::Pattern(pattern), Value::String(text)) => (!pattern.is_match(text))
-                .then_some(ViolationKind::Pattern(pattern.as_str())),
+            (Check::Pattern(pattern), Value::String(text)) => {
+                (!pattern.is_match(text)).then_some(ViolationKind::Pattern(pattern.as_str()))
+            }
             (Check::Format(format), Value::String(text)) => {
                 (!format.matches(text)).then_some(ViolationKind::Format(format))
             }

@@ -116,7 +116,9 @@ impl Rules {
     pub(crate) fn into_checks(self) -> Checks {
         let mut checks = Vec::new();
         if let Some(types) = self.types {
-            let bits = types.iter().fold(0, |bits, wanted| bits | type_bit(*wanted));
+            let bits = types
+                .iter()
+                .fold(0, |bits, wanted| bits | type_bit(*wanted));
             checks.push(Check::Type(bits, types.into_boxed_slice()));
         }
         if let Some(members) = self.enumeration {
@@ -173,7 +175,9 @@ impl Rules {
         }
         let before_applicators = checks.len();
         if !dependent_schemas.is_empty() {
-            checks.push(Check::DependentSchemas(dependent_schemas.into_boxed_slice()));
+            checks.push(Check::DependentSchemas(
+                dependent_schemas.into_boxed_slice(),
+            ));
         }
         if !self.all_of.is_empty() {
             checks.push(Check::AllOf(self.all_of.into_boxed_slice()));
