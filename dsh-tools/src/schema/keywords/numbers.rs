@@ -7,7 +7,7 @@ use serde_json::Number;
 /// Whether `value` is an integral multiple of `factor` (which is positive).
 pub(crate) fn is_multiple_of(value: &Number, factor: &Number) -> bool {
     if let (Some(value), Some(factor)) = (value.as_u64(), factor.as_u64()) {
-        return factor != 0 && value % factor == 0;
+        return factor != 0 && value.is_multiple_of(factor);
     }
     if let (Some(value), Some(factor)) = (integer(value), integer(factor)) {
         return factor != 0 && value % factor == 0;
@@ -50,7 +50,7 @@ fn decimal(number: &Number) -> Option<(u128, i32)> {
             .checked_add(u128::from(digit - b'0'))?;
     }
     let mut exponent = exponent.checked_sub(i32::try_from(fraction.len()).ok()?)?;
-    while mantissa != 0 && mantissa % 10 == 0 {
+    while mantissa != 0 && mantissa.is_multiple_of(10) {
         mantissa /= 10;
         exponent += 1;
     }
@@ -69,19 +69,19 @@ fn divides(mut b: u128, a: u128, k: i32) -> bool {
         // The factors 2 and 5 of `b` that 10^k supplies are cancelled; what is left of 10^k is
         // then coprime to what is left of `b`, which must divide `a` alone.
         let (mut twos, mut fives) = (k, k);
-        while twos > 0 && b % 2 == 0 {
+        while twos > 0 && b.is_multiple_of(2) {
             b /= 2;
             twos -= 1;
         }
-        while fives > 0 && b % 5 == 0 {
+        while fives > 0 && b.is_multiple_of(5) {
             b /= 5;
             fives -= 1;
         }
-        a % b == 0
+        a.is_multiple_of(b)
     } else {
         let scale = 10u128.checked_pow(k.unsigned_abs());
         match scale.and_then(|scale| b.checked_mul(scale)) {
-            Some(divisor) => a % divisor == 0,
+            Some(divisor) => a.is_multiple_of(divisor),
             // `a` holds at most 39 digits, so it is no multiple of a larger divisor.
             None => false,
         }
