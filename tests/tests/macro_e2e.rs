@@ -127,6 +127,24 @@ async fn read_many(paths: Vec<String>, count: Option<u8>) -> usize {
 #[derive(ToolArgs, serde::Deserialize, schemars::JsonSchema)]
 struct Unsupported {
     #[arg(schemars)]
+    word: Word,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Word {
+    #[schemars(extend("pattern" = "^(?!tmp)"))]
+    text: String,
+}
+
+/// Takes a type whose schema has a pattern the engine cannot run (a look-ahead).
+#[tool]
+async fn unsupported(args: Unsupported) -> usize {
+    args.word.text.len()
+}
+
+#[derive(ToolArgs, serde::Deserialize, schemars::JsonSchema)]
+struct Thirds {
+    #[arg(schemars)]
     odd: Odd,
 }
 
@@ -136,10 +154,10 @@ struct Odd {
     value: u32,
 }
 
-/// Takes a type whose schema uses a keyword the engine cannot enforce.
+/// Takes a type whose schema uses a keyword beyond the typed subset.
 #[tool]
-async fn unsupported(args: Unsupported) -> u32 {
-    args.odd.value
+async fn thirds(args: Thirds) -> u32 {
+    args.odd.value / 3
 }
 
 fn registry() -> ToolRegistry {
@@ -384,9 +402,29 @@ fn an_unsupported_schema_is_refused_at_registration() {
         error.message()
     );
     assert!(
-        error.message().contains("multipleOf"),
+        error.message().contains("look-ahead"),
         "{}",
         error.message()
+    );
+}
+
+#[tokio::test]
+async fn a_schemars_keyword_beyond_the_typed_subset_is_enforced() {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(ThirdsTool).unwrap();
+    let fine = call(&registry, "thirds", json!({"odd": {"value": 9}})).await;
+    assert_eq!(fine.value(), Some(&json!(3)), "{}", fine.text());
+    let refused = call(&registry, "thirds", json!({"odd": {"value": 10}})).await;
+    assert_eq!(
+        refused.error_code(),
+        Some(dsh_tools::errors::codes::INVALID_ARGS)
+    );
+    assert!(
+        refused
+            .text()
+            .contains("\"odd.value\" must be a multiple of 3"),
+        "{}",
+        refused.text()
     );
 }
 
