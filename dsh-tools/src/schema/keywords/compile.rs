@@ -369,24 +369,12 @@ impl<'a> Compiler<'a> {
         if !self.documents[location.0].validation {
             without_validation(&mut rules);
         }
-        let has_effect = rules.types.is_some()
-            || rules.enumeration.is_some()
-            || rules.constant.is_some()
-            || rules.numbers.is_some()
-            || rules.strings.is_some()
-            || rules.arrays.is_some()
-            || rules.objects.is_some()
-            || !rules.all_of.is_empty()
-            || !rules.any_of.is_empty()
-            || !rules.one_of.is_empty()
-            || rules.not.is_some()
-            || rules.condition.is_some()
-            || rules.reference.is_some()
-            || rules.dynamic_reference.is_some();
-        if has_effect {
-            Node::Checks(Box::new(rules.into_checks()))
-        } else {
+        let checks = rules.into_checks();
+        // A schema of annotations alone checks nothing.
+        if checks.checks.is_empty() {
             Node::Anything
+        } else {
+            Node::Checks(Box::new(checks))
         }
     }
 
