@@ -3,6 +3,7 @@
 //! timeouts, a server that goes away, re-syncs, closing — is checked against a server whose
 //! registry the test also holds.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -675,16 +676,22 @@ async fn without_an_error_meta_an_imported_failure_is_a_tool_error() {
     assert_eq!(coded.text(), "Error: it broke");
 }
 
+/// How many calls `upstream` has served so far, counted from now on.
+fn served_calls(upstream: &ToolRegistry) -> Arc<AtomicUsize> {
+    let served = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&served);
+    let _ = upstream.on_result(
+        move |_: &ToolExecution, _: &dsh_tools::ToolExecutionResult| {
+            count.fetch_add(1, Ordering::SeqCst);
+        },
+    );
+    served
+}
+
 #[tokio::test]
 async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_sent() {
     let setup = imported(ImportOptions::new().prefix("fx").validate_arguments(true)).await;
-    let served = Arc::new(Mutex::new(0usize));
-    let count = Arc::clone(&served);
-    let _observer = setup.upstream.on_result(
-        move |_: &ToolExecution, _: &dsh_tools::ToolExecutionResult| {
-            *count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
-        },
-    );
+    let served = served_calls(&setup.upstream);
     let workload = mcp_fixture::workload();
     let invalid = workload["invalid_args"].clone();
     let direct = setup
@@ -695,7 +702,7 @@ async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_se
             invalid.clone(),
         ))
         .await;
-    let served_before = *served.lock().unwrap_or_else(PoisonError::into_inner);
+    let served_before = served.load(Ordering::SeqCst);
     let refused = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__search_files", invalid),
@@ -705,7 +712,7 @@ async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_se
     // Every violation, in the words the server itself would have used, and no round trip.
     assert_eq!(refused.text(), direct.text());
     assert_eq!(
-        *served.lock().unwrap_or_else(PoisonError::into_inner),
+        served.load(Ordering::SeqCst),
         served_before,
         "the server was not called"
     );
@@ -715,22 +722,13 @@ async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_se
     )
     .await;
     assert!(!found.is_error(), "{}", found.text());
-    assert_eq!(
-        *served.lock().unwrap_or_else(PoisonError::into_inner),
-        served_before + 1
-    );
+    assert_eq!(served.load(Ordering::SeqCst), served_before + 1);
 }
 
 #[tokio::test]
 async fn by_default_the_server_checks_its_own_arguments() {
     let setup = imported(ImportOptions::new().prefix("fx")).await;
-    let served = Arc::new(Mutex::new(0usize));
-    let count = Arc::clone(&served);
-    let _observer = setup.upstream.on_result(
-        move |_: &ToolExecution, _: &dsh_tools::ToolExecutionResult| {
-            *count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
-        },
-    );
+    let served = served_calls(&setup.upstream);
     let invalid = mcp_fixture::workload()["invalid_args"].clone();
     let refused = run(
         &setup.local,
@@ -738,5 +736,5 @@ async fn by_default_the_server_checks_its_own_arguments() {
     )
     .await;
     assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
-    assert_eq!(*served.lock().unwrap_or_else(PoisonError::into_inner), 1);
+    assert_eq!(served.load(Ordering::SeqCst), 1);
 }
