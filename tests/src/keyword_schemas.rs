@@ -46,19 +46,31 @@ pub fn keyword_value() -> BoxedStrategy<Value> {
         .prop_recursive(3, 16, 4, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::vec((prop::sample::select(KEYS), inner), 0..4).prop_map(
-                    |entries| {
-                        Value::Object(
-                            entries
-                                .into_iter()
-                                .map(|(key, value)| (key.to_owned(), value))
-                                .collect(),
-                        )
-                    }
-                ),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..4).prop_map(object),
             ]
         })
         .boxed()
+}
+
+/// A schema object of one keyword.
+fn one(key: &'static str, value: BoxedStrategy<Value>) -> BoxedStrategy<Map<String, Value>> {
+    value
+        .prop_map(move |value| {
+            let mut map = Map::new();
+            map.insert(key.to_owned(), value);
+            map
+        })
+        .boxed()
+}
+
+/// An object of these entries (a later one wins a repeated key).
+fn object(entries: Vec<(&str, Value)>) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.to_owned(), value))
+            .collect(),
+    )
 }
 
 fn small() -> impl Strategy<Value = Value> {
@@ -85,13 +97,6 @@ fn types() -> impl Strategy<Value = Value> {
 
 /// One keyword (or a pair that belongs together) that takes no subschema.
 fn assertion() -> BoxedStrategy<Map<String, Value>> {
-    let one = |key: &'static str, value: BoxedStrategy<Value>| {
-        value.prop_map(move |value| {
-            let mut map = Map::new();
-            map.insert(key.to_owned(), value);
-            map
-        })
-    };
     prop_oneof![
         one("type", types().boxed()),
         one("minimum", small().boxed()),
@@ -160,13 +165,6 @@ fn node() -> BoxedStrategy<Value> {
         1 => Just(json!({})),
     ];
     leaf.prop_recursive(3, 24, 3, |inner| {
-        let one = |key: &'static str, value: BoxedStrategy<Value>| {
-            value.prop_map(move |value| {
-                let mut map = Map::new();
-                map.insert(key.to_owned(), value);
-                map
-            })
-        };
         let list = |inner: BoxedStrategy<Value>| {
             prop::collection::vec(inner, 1..3)
                 .prop_map(Value::Array)
@@ -174,14 +172,7 @@ fn node() -> BoxedStrategy<Value> {
         };
         let named = |inner: BoxedStrategy<Value>| {
             prop::collection::vec((prop::sample::select(KEYS), inner), 1..3)
-                .prop_map(|entries| {
-                    Value::Object(
-                        entries
-                            .into_iter()
-                            .map(|(key, value)| (key.to_owned(), value))
-                            .collect(),
-                    )
-                })
+                .prop_map(object)
                 .boxed()
         };
         let inner = inner.boxed();
