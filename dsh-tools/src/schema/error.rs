@@ -5,6 +5,17 @@
 use std::fmt;
 
 use crate::error::{ErrorInfo, ToolError, codes, names};
+use dsh_tools_pattern::{PatternError, PatternErrorKind};
+
+/// What a `pattern` the engine refuses is told, after its path: `must be an ECMA-262 regular
+/// expression: …` for text that is not one, `cannot be enforced: …` for a construct the regex
+/// engine cannot run (look-around, backreferences).
+pub(crate) fn pattern_refusal(error: &PatternError) -> String {
+    match error.kind() {
+        PatternErrorKind::Invalid => format!("must be an ECMA-262 regular expression: {error}"),
+        PatternErrorKind::Unsupported => format!("cannot be enforced: {error}"),
+    }
+}
 
 /// How many problems a [`SchemaError`] keeps; the rest are counted into an "and N more" tail so a
 /// hostile schema cannot produce a megabyte error.

@@ -28,11 +28,11 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::error::SchemaError;
+use super::error::{SchemaError, pattern_refusal};
 use super::keywords::{KeywordSchema, SchemaImportOptions, decode_fragment};
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern,
-    PatternErrorKind, Property, Schema, SchemaKind, StringFormat, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
+    Schema, SchemaKind, StringFormat, StringRules,
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
@@ -548,14 +548,7 @@ impl<'a> Importer<'a> {
                     Some(Value::String(source)) => match Pattern::new(source) {
                         Ok(pattern) => Some(pattern),
                         Err(error) => {
-                            let message = match error.kind() {
-                                PatternErrorKind::Invalid => format!(
-                                    "{path}.pattern must be an ECMA-262 regular expression: {error}"
-                                ),
-                                PatternErrorKind::Unsupported => {
-                                    format!("{path}.pattern cannot be enforced: {error}")
-                                }
-                            };
+                            let message = format!("{path}.pattern {}", pattern_refusal(&error));
                             self.problem(format!("{path}.pattern"), message);
                             ok = false;
                             None

@@ -11,10 +11,10 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
-use super::super::error::SchemaError;
+use super::super::error::{SchemaError, pattern_refusal};
 use super::super::format::StringFormat;
 use super::super::import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
-use super::super::model::{Pattern, PatternErrorKind};
+use super::super::model::Pattern;
 use super::super::violation::JsonType;
 use super::SchemaImportOptions;
 use super::node::{
@@ -799,13 +799,7 @@ impl<'a> Reader<'_, 'a> {
         match Pattern::new(source) {
             Ok(pattern) => Some(pattern),
             Err(error) => {
-                let what = match error.kind() {
-                    PatternErrorKind::Invalid => {
-                        format!("must be an ECMA-262 regular expression: {error}")
-                    }
-                    PatternErrorKind::Unsupported => format!("cannot be enforced: {error}"),
-                };
-                self.problem(keyword, &what);
+                self.problem(keyword, &pattern_refusal(&error));
                 None
             }
         }
