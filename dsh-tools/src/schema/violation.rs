@@ -1573,6 +1573,39 @@ mod tests {
                             format!("a value of the undefined definition {}", Value::from(name));
                         (format!("must be {text}"), text, excerpt(value))
                     }
+                    ViolationKind::ExclusiveMinimum(bound) => {
+                        let text = format!("> {bound}");
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::ExclusiveMaximum(bound) => {
+                        let text = format!("< {bound}");
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::MultipleOf(factor) => {
+                        let text = format!("a multiple of {factor}");
+                        (format!("must be {text}"), text, excerpt(value))
+                    }
+                    ViolationKind::MinProperties(limit) | ViolationKind::MaxProperties(limit) => {
+                        let least = matches!(kind, ViolationKind::MinProperties(_));
+                        let word = if least { "at least" } else { "at most" };
+                        let unit = |n: u64| if n == 1 { "property" } else { "properties" };
+                        let text = format!("{word} {limit} {}", unit(limit));
+                        let count = value.as_object().map_or(0, serde_json::Map::len) as u64;
+                        (
+                            format!("must have {text}"),
+                            text,
+                            format!("{count} {}", unit(count)),
+                        )
+                    }
+                    ViolationKind::UniqueItems { first, second } => {
+                        let got = format!("items {first} and {second} are equal");
+                        (
+                            format!("must have unique items ({got})"),
+                            "unique items".to_owned(),
+                            got,
+                        )
+                    }
+                    other => unreachable!("{other:?} is not among the reports"),
                 };
                 let message = format!("\"{path}\" {sentence}");
                 [path, message, expected, got]
@@ -1654,6 +1687,16 @@ mod tests {
                     ViolationKind::MinItems(1),
                     ViolationKind::MaxItems(2),
                     ViolationKind::TooDeep(256),
+                    ViolationKind::ExclusiveMinimum(&low),
+                    ViolationKind::ExclusiveMaximum(&high),
+                    ViolationKind::MultipleOf(&high),
+                    ViolationKind::MinProperties(1),
+                    ViolationKind::MinProperties(2),
+                    ViolationKind::MaxProperties(1),
+                    ViolationKind::UniqueItems {
+                        first: 0,
+                        second: 2,
+                    },
                 ];
                 for kind in kinds {
                     reports.push(Report::Node(kind, value.clone()));
