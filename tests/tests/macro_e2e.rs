@@ -3,6 +3,7 @@
 //! bodies, result budgets, presenters, concurrency classification and registration-time schema
 //! errors.
 
+use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use dsh_tools::{
@@ -132,14 +133,30 @@ struct Unsupported {
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Odd {
-    #[schemars(extend("multipleOf" = 3))]
-    value: u32,
+    // Look-ahead: no engine of this crate can run it.
+    #[schemars(extend("pattern" = "^(?!tmp)"))]
+    value: String,
 }
 
-/// Takes a type whose schema uses a keyword the engine cannot enforce.
+/// Takes a type whose schema uses a pattern the engine cannot enforce.
 #[tool]
-async fn unsupported(args: Unsupported) -> u32 {
-    args.odd.value
+async fn unsupported(args: Unsupported) -> usize {
+    args.odd.value.len()
+}
+
+/// Labels files.
+#[tool]
+async fn label(
+    /// The labels, each once.
+    tags: HashSet<String>,
+    /// Minutes between runs.
+    #[arg(multiple_of = 5, exclusive_minimum = 0)]
+    every: u32,
+    /// Owners by team.
+    #[arg(min_properties = 1, max_properties = 2)]
+    owners: BTreeMap<String, String>,
+) -> usize {
+    tags.len() + owners.len() + usize::try_from(every).unwrap_or(0)
 }
 
 fn registry() -> ToolRegistry {
@@ -157,6 +174,7 @@ fn registry() -> ToolRegistry {
     let _ = registry.register(BlockingUntilCancelledTool).unwrap();
     let _ = registry.register(BlockingPanicTool).unwrap();
     let _ = registry.register(LongTextTool).unwrap();
+    let _ = registry.register(LabelTool).unwrap();
     registry
 }
 
@@ -339,6 +357,34 @@ async fn max_result_chars_cuts_the_content_but_not_the_value() {
 }
 
 #[tokio::test]
+async fn set_parameters_and_new_bounds_are_enforced_at_the_call() {
+    let registry = registry();
+    let valid = json!({"tags": ["a", "b"], "every": 10, "owners": {"core": "ana"}});
+    let result = call(&registry, "label", valid).await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(result.value(), Some(&json!(13)));
+    let invalid = json!({"tags": ["a", "b", "a"], "every": 12, "owners": {}});
+    let result = call(&registry, "label", invalid).await;
+    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(
+        result.text(),
+        "Error: invalid arguments: \"tags\" must have unique items (items 0 and 2 are equal); \
+         \"every\" must be a multiple of 5; \"owners\" must have at least 1 property"
+    );
+    let violations = result.error().unwrap().violations();
+    assert_eq!(violations[0].expected(), "unique items");
+    assert_eq!(violations[0].got(), "items 0 and 2 are equal");
+    assert_eq!(violations[2].got(), "0 properties");
+    let parameters = registry.get("label", None).unwrap().parameters().clone();
+    assert_eq!(parameters["properties"]["tags"]["uniqueItems"], json!(true));
+    assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
+    assert_eq!(
+        parameters["properties"]["owners"]["maxProperties"],
+        json!(2)
+    );
+}
+
+#[tokio::test]
 async fn a_tool_error_keeps_its_code() {
     let registry = registry();
     let result = call(&registry, "full_disk", json!({})).await;
@@ -384,7 +430,7 @@ fn an_unsupported_schema_is_refused_at_registration() {
         error.message()
     );
     assert!(
-        error.message().contains("multipleOf"),
+        error.message().contains("look-around"),
         "{}",
         error.message()
     );
