@@ -29,6 +29,21 @@ async fn add(
     i64::from(a) + i64::from(b)
 }
 
+/// Labels files.
+#[tool]
+async fn label(
+    /// The labels, each once.
+    tags: HashSet<String>,
+    /// Minutes between runs.
+    #[arg(multiple_of = 5, exclusive_minimum = 0)]
+    every: u32,
+    /// Owners by team.
+    #[arg(min_properties = 1, max_properties = 2)]
+    owners: BTreeMap<String, String>,
+) -> usize {
+    tags.len() + owners.len() + usize::try_from(every).unwrap_or(0)
+}
+
 #[derive(ToolArgs, Serialize)]
 struct Stats {
     count: u32,
@@ -128,35 +143,37 @@ async fn read_many(paths: Vec<String>, count: Option<u8>) -> usize {
 #[derive(ToolArgs, serde::Deserialize, schemars::JsonSchema)]
 struct Unsupported {
     #[arg(schemars)]
+    word: Word,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Word {
+    #[schemars(extend("pattern" = "^(?!tmp)"))]
+    text: String,
+}
+
+/// Takes a type whose schema has a pattern the engine cannot run (a look-ahead).
+#[tool]
+async fn unsupported(args: Unsupported) -> usize {
+    args.word.text.len()
+}
+
+#[derive(ToolArgs, serde::Deserialize, schemars::JsonSchema)]
+struct Thirds {
+    #[arg(schemars)]
     odd: Odd,
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Odd {
-    // Look-ahead: no engine of this crate can run it.
-    #[schemars(extend("pattern" = "^(?!tmp)"))]
-    value: String,
+    #[schemars(extend("multipleOf" = 3))]
+    value: u32,
 }
 
-/// Takes a type whose schema uses a pattern the engine cannot enforce.
+/// Takes a type whose schema uses a keyword beyond the typed subset.
 #[tool]
-async fn unsupported(args: Unsupported) -> usize {
-    args.odd.value.len()
-}
-
-/// Labels files.
-#[tool]
-async fn label(
-    /// The labels, each once.
-    tags: HashSet<String>,
-    /// Minutes between runs.
-    #[arg(multiple_of = 5, exclusive_minimum = 0)]
-    every: u32,
-    /// Owners by team.
-    #[arg(min_properties = 1, max_properties = 2)]
-    owners: BTreeMap<String, String>,
-) -> usize {
-    tags.len() + owners.len() + usize::try_from(every).unwrap_or(0)
+async fn thirds(args: Thirds) -> u32 {
+    args.odd.value / 3
 }
 
 fn registry() -> ToolRegistry {
@@ -430,9 +447,29 @@ fn an_unsupported_schema_is_refused_at_registration() {
         error.message()
     );
     assert!(
-        error.message().contains("look-around"),
+        error.message().contains("look-ahead"),
         "{}",
         error.message()
+    );
+}
+
+#[tokio::test]
+async fn a_schemars_keyword_beyond_the_typed_subset_is_enforced() {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(ThirdsTool).unwrap();
+    let fine = call(&registry, "thirds", json!({"odd": {"value": 9}})).await;
+    assert_eq!(fine.value(), Some(&json!(3)), "{}", fine.text());
+    let refused = call(&registry, "thirds", json!({"odd": {"value": 10}})).await;
+    assert_eq!(
+        refused.error_code(),
+        Some(dsh_tools::errors::codes::INVALID_ARGS)
+    );
+    assert!(
+        refused
+            .text()
+            .contains("\"odd.value\" must be a multiple of 3"),
+        "{}",
+        refused.text()
     );
 }
 

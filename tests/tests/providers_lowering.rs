@@ -277,45 +277,6 @@ async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
     );
 }
 
-#[test]
-fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
-    let registry = corpus();
-    let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
-    let first = openai.tools(None);
-    let again = openai.tools(None);
-    assert!(Arc::ptr_eq(&first, &again));
-    let registration = registry
-        .register(
-            FnTool::builder("late_tool", "Registered later.")
-                .handler(|_, _| async { Ok(json!("ok")) }),
-        )
-        .unwrap();
-    let after = openai.tools(None);
-    assert!(!Arc::ptr_eq(&first, &after));
-    assert_eq!(after.tools().len(), first.tools().len() + 1);
-    assert!(Arc::ptr_eq(&after, &openai.tools(None)));
-    registration.dispose();
-    let disposed = openai.tools(None);
-    assert_eq!(disposed.tools().len(), first.tools().len());
-    // Scopes are cached on their own.
-    registry.create_scope("agent-1", None).unwrap();
-    let agent = dsh_tools::AgentId::new("agent-1");
-    let scoped = openai.tools(Some(&agent));
-    assert!(Arc::ptr_eq(&scoped, &openai.tools(Some(&agent))));
-}
-
-#[test]
-fn the_system_prompt_is_byte_identical_for_an_unchanged_tool_set() {
-    let registry = corpus();
-    let first = render_system_prompt(&registry.schemas(None));
-    let second = render_system_prompt(&corpus().schemas(None));
-    assert_eq!(first, second);
-    assert!(first.starts_with("# Tools\n"));
-    assert!(first.contains("\n## read_file\n\nRead a text file, or a window of its lines.\n"));
-    let golden = Value::String(first);
-    assert_golden("providers", "system-prompt", &golden);
-}
-
 /// Tags files.
 #[tool]
 async fn tag_files(
@@ -402,4 +363,43 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
     );
     let fallbacks = changes(tools.report(), "set_tags", Change::StrictFallback);
     assert!(fallbacks[0].contains("an open map"), "{fallbacks:?}");
+}
+
+#[test]
+fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
+    let registry = corpus();
+    let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
+    let first = openai.tools(None);
+    let again = openai.tools(None);
+    assert!(Arc::ptr_eq(&first, &again));
+    let registration = registry
+        .register(
+            FnTool::builder("late_tool", "Registered later.")
+                .handler(|_, _| async { Ok(json!("ok")) }),
+        )
+        .unwrap();
+    let after = openai.tools(None);
+    assert!(!Arc::ptr_eq(&first, &after));
+    assert_eq!(after.tools().len(), first.tools().len() + 1);
+    assert!(Arc::ptr_eq(&after, &openai.tools(None)));
+    registration.dispose();
+    let disposed = openai.tools(None);
+    assert_eq!(disposed.tools().len(), first.tools().len());
+    // Scopes are cached on their own.
+    registry.create_scope("agent-1", None).unwrap();
+    let agent = dsh_tools::AgentId::new("agent-1");
+    let scoped = openai.tools(Some(&agent));
+    assert!(Arc::ptr_eq(&scoped, &openai.tools(Some(&agent))));
+}
+
+#[test]
+fn the_system_prompt_is_byte_identical_for_an_unchanged_tool_set() {
+    let registry = corpus();
+    let first = render_system_prompt(&registry.schemas(None));
+    let second = render_system_prompt(&corpus().schemas(None));
+    assert_eq!(first, second);
+    assert!(first.starts_with("# Tools\n"));
+    assert!(first.contains("\n## read_file\n\nRead a text file, or a window of its lines.\n"));
+    let golden = Value::String(first);
+    assert_golden("providers", "system-prompt", &golden);
 }

@@ -1573,6 +1573,15 @@ mod tests {
                             format!("a value of the undefined definition {}", Value::from(name));
                         (format!("must be {text}"), text, excerpt(value))
                     }
+                    ViolationKind::Types(types) => {
+                        let phrases: Vec<&str> = types.iter().map(|t| t.phrase()).collect();
+                        let text = match phrases.split_last() {
+                            Some((last, [])) => (*last).to_owned(),
+                            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                            None => String::new(),
+                        };
+                        (format!("must be {text}"), text, type_name)
+                    }
                     ViolationKind::ExclusiveMinimum(bound) => {
                         let text = format!("> {bound}");
                         (format!("must be {text}"), text, excerpt(value))
@@ -1588,13 +1597,13 @@ mod tests {
                     ViolationKind::MinProperties(limit) | ViolationKind::MaxProperties(limit) => {
                         let least = matches!(kind, ViolationKind::MinProperties(_));
                         let word = if least { "at least" } else { "at most" };
-                        let unit = |n: u64| if n == 1 { "property" } else { "properties" };
-                        let text = format!("{word} {limit} {}", unit(limit));
-                        let count = value.as_object().map_or(0, serde_json::Map::len) as u64;
+                        let noun = |n: u64| if n == 1 { "property" } else { "properties" };
+                        let text = format!("{word} {limit} {}", noun(limit));
+                        let count = value.as_object().map_or(0, |map| map.len() as u64);
                         (
                             format!("must have {text}"),
                             text,
-                            format!("{count} {}", unit(count)),
+                            format!("{count} {}", noun(count)),
                         )
                     }
                     ViolationKind::UniqueItems { first, second } => {
@@ -1605,7 +1614,33 @@ mod tests {
                             got,
                         )
                     }
-                    other => unreachable!("{other:?} is not among the reports"),
+                    ViolationKind::MinContains { min: limit, found }
+                    | ViolationKind::MaxContains { max: limit, found } => {
+                        let least = matches!(kind, ViolationKind::MinContains { .. });
+                        let word = if least { "at least" } else { "at most" };
+                        let unit = if limit == 1 { "item" } else { "items" };
+                        let text = format!("{word} {limit} {unit} matching contains");
+                        (
+                            format!("must contain {text} (found {found})"),
+                            text,
+                            format!("{found} matching"),
+                        )
+                    }
+                    ViolationKind::Not => (
+                        "must not match the schema of \"not\"".to_owned(),
+                        "no match for the schema of \"not\"".to_owned(),
+                        excerpt(value),
+                    ),
+                    ViolationKind::NotAllowed(keyword) => (
+                        format!("is not allowed ({keyword})"),
+                        keyword.to_owned(),
+                        excerpt(value),
+                    ),
+                    ViolationKind::AnyOf => (
+                        "must match at least one anyOf branch (matched 0)".to_owned(),
+                        "at least one anyOf branch".to_owned(),
+                        "0 matching branches".to_owned(),
+                    ),
                 };
                 let message = format!("\"{path}\" {sentence}");
                 [path, message, expected, got]
@@ -1677,6 +1712,22 @@ mod tests {
                     ViolationKind::NotConst(&constant),
                     ViolationKind::OneOf { matched: 0 },
                     ViolationKind::OneOf { matched: 2 },
+                    ViolationKind::Types(&[JsonType::String, JsonType::Number, JsonType::Null]),
+                    ViolationKind::Types(&[JsonType::Array, JsonType::Integer]),
+                    ViolationKind::ExclusiveMinimum(&low),
+                    ViolationKind::ExclusiveMaximum(&high),
+                    ViolationKind::MultipleOf(&high),
+                    ViolationKind::MinProperties(1),
+                    ViolationKind::MaxProperties(2),
+                    ViolationKind::UniqueItems {
+                        first: 0,
+                        second: 2,
+                    },
+                    ViolationKind::MinContains { min: 1, found: 0 },
+                    ViolationKind::MaxContains { max: 2, found: 3 },
+                    ViolationKind::Not,
+                    ViolationKind::NotAllowed("items: false"),
+                    ViolationKind::AnyOf,
                     ViolationKind::Minimum(&low),
                     ViolationKind::Maximum(&high),
                     ViolationKind::MinLength(1),
@@ -1687,16 +1738,6 @@ mod tests {
                     ViolationKind::MinItems(1),
                     ViolationKind::MaxItems(2),
                     ViolationKind::TooDeep(256),
-                    ViolationKind::ExclusiveMinimum(&low),
-                    ViolationKind::ExclusiveMaximum(&high),
-                    ViolationKind::MultipleOf(&high),
-                    ViolationKind::MinProperties(1),
-                    ViolationKind::MinProperties(2),
-                    ViolationKind::MaxProperties(1),
-                    ViolationKind::UniqueItems {
-                        first: 0,
-                        second: 2,
-                    },
                 ];
                 for kind in kinds {
                     reports.push(Report::Node(kind, value.clone()));
