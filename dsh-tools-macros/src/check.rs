@@ -8,7 +8,7 @@ use proc_macro2::Span;
 use quote::ToTokens;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
-use crate::attr::arg::DefaultSpec;
+use crate::attr::arg::{ArgAttrs, DefaultSpec};
 use crate::errors::Errors;
 use crate::literal::JsonLiteral;
 use crate::types::is_option;
@@ -133,14 +133,14 @@ fn check_field(field: &Field, errors: &mut Errors) {
         "max_items",
         errors,
     );
-    if let (Some(minimum), Some(maximum)) = (&attrs.minimum, &attrs.maximum)
-        && number(&minimum.value) > number(&maximum.value)
-    {
-        errors.error_at(
-            &maximum.expr,
-            "`maximum` is below `minimum`: no value could pass",
-        );
-    }
+    check_order(
+        attrs.min_properties,
+        attrs.max_properties,
+        "min_properties",
+        "max_properties",
+        errors,
+    );
+    check_bounds(attrs, errors);
     if let Some(DefaultSpec::Literal(default)) = &field.default
         && let JsonLiteral::Integer(value) = default.value
         && i64::try_from(value).is_err()
@@ -167,6 +167,39 @@ fn check_order(
     }
 }
 
+/// Every pair of a lower and an upper bound must leave some number between them: `maximum`
+/// below `minimum`, or an exclusive bound at the other bound, lets none pass.
+fn check_bounds(attrs: &ArgAttrs, errors: &mut Errors) {
+    let lower = [
+        ("minimum", attrs.minimum.as_ref(), false),
+        ("exclusive_minimum", attrs.exclusive_minimum.as_ref(), true),
+    ];
+    let upper = [
+        ("maximum", attrs.maximum.as_ref(), false),
+        ("exclusive_maximum", attrs.exclusive_maximum.as_ref(), true),
+    ];
+    for (upper_name, upper_bound, upper_exclusive) in upper {
+        let Some(upper_bound) = upper_bound else {
+            continue;
+        };
+        let blocking = lower
+            .iter()
+            .find_map(|(lower_name, lower_bound, lower_exclusive)| {
+                let lower_bound = (*lower_bound)?;
+                let (low, high) = (number(&lower_bound.value), number(&upper_bound.value));
+                let empty = low > high || (low == high && (*lower_exclusive || upper_exclusive));
+                empty.then_some((*lower_name, low == high))
+            });
+        if let Some((lower_name, equal)) = blocking {
+            let relation = if equal { "is not above" } else { "is below" };
+            errors.error_at(
+                &upper_bound.expr,
+                format!("`{upper_name}` {relation} `{lower_name}`: no value could pass"),
+            );
+        }
+    }
+}
+
 fn number(literal: &JsonLiteral) -> f64 {
     match literal {
         JsonLiteral::Integer(value) => *value as f64,
@@ -184,12 +217,18 @@ fn check_skipped(field: &Field, errors: &mut Errors) {
         || attrs.constant.is_some()
         || attrs.minimum.is_some()
         || attrs.maximum.is_some()
+        || attrs.exclusive_minimum.is_some()
+        || attrs.exclusive_maximum.is_some()
+        || attrs.multiple_of.is_some()
         || attrs.min_length.is_some()
         || attrs.max_length.is_some()
         || attrs.pattern.is_some()
         || attrs.format.is_some()
         || attrs.min_items.is_some()
         || attrs.max_items.is_some()
+        || attrs.unique_items.is_some()
+        || attrs.min_properties.is_some()
+        || attrs.max_properties.is_some()
         || !attrs.examples.is_empty()
         || attrs.required.is_some();
     if has_arg_keys {

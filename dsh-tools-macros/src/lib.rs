@@ -20,10 +20,13 @@ use proc_macro::TokenStream;
 ///
 /// Field keys, `#[arg(..)]`: `description` (default: the doc comment), `title`, `rename`,
 /// `default` (a literal: optional, shown in the schema, type-checked; alone: `Default::default()`),
-/// `enum = [..]`, `const`, `minimum`, `maximum`, `min_length`, `max_length` (code points),
-/// `pattern` (checked at compile time), `min_items`, `max_items`, `examples`, `required` (for a
-/// field that would otherwise be optional), `schemars` (the field type's schema comes from
-/// `schemars::JsonSchema`, its conversion from `serde::Deserialize`).
+/// `enum = [..]`, `const`, `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum`,
+/// `multiple_of` (above 0) on numbers, `min_length`, `max_length` (code points), `pattern`
+/// (checked at compile time), `format` on strings, `min_items`, `max_items`, `unique_items` on
+/// arrays (sets have it already), `min_properties`, `max_properties` on maps, `examples`,
+/// `required` (for a field that would otherwise be optional), `schemars` (the field type's
+/// schema comes from `schemars::JsonSchema`, its conversion from `serde::Deserialize`). A
+/// constraint on a field of the wrong kind, and bounds no value could pass, are compile errors.
 ///
 /// Type keys, `#[tool_args(..)]`: `rename_all`, `additional_properties = true` (objects are closed
 /// otherwise), `tag` and `content` (enum representations, as serde's), `title`, `description`,

@@ -4,8 +4,10 @@
 //! the field's type: a string literal needs [`TakesString`], a character [`TakesChar`], an integer
 //! [`TakesInteger`], a number with a fraction [`TakesFloat`], `true`/`false` [`TakesBool`], `None`
 //! [`TakesNone`], and an array [`TakesArray`] (each item then checked against its item type). A
-//! constraint must suit the type: `min_length`, `max_length` and `pattern` need [`StringField`],
-//! `minimum` and `maximum` [`NumberField`], `min_items` and `max_items` [`ArrayField`].
+//! constraint must suit the type: `min_length`, `max_length`, `pattern` and `format` need
+//! [`StringField`], `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum` and
+//! `multiple_of` [`NumberField`], `min_items`, `max_items` and `unique_items` [`ArrayField`],
+//! `min_properties` and `max_properties` [`MapField`].
 //!
 //! `#[derive(ToolArgs)]` checks every attribute against these traits, so a mistake is a compile
 //! error at the attribute (or at the field's type) that says what does not fit. The standard
@@ -18,12 +20,12 @@
 //! type does not take rather than listing every type that does.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A type that takes a string literal (`default = "fast"`).
 #[diagnostic::on_unimplemented(
@@ -116,9 +118,10 @@ pub trait StringField {
     const CHECK: () = ();
 }
 
-/// A type whose schema is a number: it takes `minimum` and `maximum`.
+/// A type whose schema is a number: it takes `minimum`, `maximum`, `exclusive_minimum`,
+/// `exclusive_maximum` and `multiple_of`.
 #[diagnostic::on_unimplemented(
-    message = "`minimum` and `maximum` apply to numbers, and `{Self}` is not one",
+    message = "`minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum` and `multiple_of` apply to numbers, and `{Self}` is not one",
     label = "not a number field",
     note = "number fields are the integer types, `f32` and `f64`, and `Option`s of those"
 )]
@@ -127,13 +130,25 @@ pub trait NumberField {
     const CHECK: () = ();
 }
 
-/// A type whose schema is an array: it takes `min_items` and `max_items`.
+/// A type whose schema is an array: it takes `min_items`, `max_items` and `unique_items`.
 #[diagnostic::on_unimplemented(
-    message = "`min_items` and `max_items` apply to arrays, and `{Self}` is not one",
+    message = "`min_items`, `max_items` and `unique_items` apply to arrays, and `{Self}` is not one",
     label = "not an array field",
     note = "array fields are `Vec`, `VecDeque`, `HashSet`, `BTreeSet`, `Box<[T]>` and `[T; N]`, and `Option`s of those"
 )]
 pub trait ArrayField {
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
+
+/// A type whose schema is a map (an object of any keys): it takes `min_properties` and
+/// `max_properties`. A struct's keys are its fields, fixed by its type, so it takes neither.
+#[diagnostic::on_unimplemented(
+    message = "`min_properties` and `max_properties` apply to maps, and `{Self}` is not one",
+    label = "not a map field",
+    note = "map fields are `HashMap<String, T>`, `BTreeMap<String, T>` and `serde_json::Map<String, Value>`, and `Option`s of those"
+)]
+pub trait MapField {
     #[doc(hidden)]
     const CHECK: () = ();
 }
@@ -231,6 +246,15 @@ impl TakesArray for Value {
     type Item = Value;
 }
 
+#[diagnostic::do_not_recommend]
+impl<T, S> MapField for HashMap<String, T, S> {}
+
+#[diagnostic::do_not_recommend]
+impl<T> MapField for BTreeMap<String, T> {}
+
+#[diagnostic::do_not_recommend]
+impl MapField for Map<String, Value> {}
+
 // `Option`, `Box`, `Arc` and `Rc` take what their inner type takes (`Box<[T]>` is an array of
 // its own, so `Box` does not pass `ArrayField` on).
 macro_rules! through_wrappers {
@@ -265,6 +289,9 @@ macro_rules! through_wrappers {
 
         #[diagnostic::do_not_recommend]
         impl<T: NumberField> NumberField for $wrapper<T> {}
+
+        #[diagnostic::do_not_recommend]
+        impl<T: MapField> MapField for $wrapper<T> {}
     )*};
 }
 

@@ -78,8 +78,8 @@
 //! - [`content`]: the content blocks results are made of, lossless JSON for outputs, and what a
 //!   `#[tool(render = path)]` function returns ([`content::IntoContent`]).
 //! - [`fields`]: what `#[arg(..)]` asks of a field's type — the values a `default`, `enum` or
-//!   `const` may be, and the types `min_length`, `minimum` or `min_items` apply to — as the traits
-//!   a compile error names.
+//!   `const` may be, and the types `min_length`, `minimum`, `multiple_of`, `unique_items` or
+//!   `min_properties` apply to — as the traits a compile error names.
 //! - [`present`]: the cards a UI shows for a call ([`present::ToolCallView`],
 //!   [`present::ToolResultView`]), made by [`ToolRegistry::present_call`],
 //!   [`ToolRegistry::present_progress`] and [`ToolRegistry::present_result`] so that they never

@@ -135,7 +135,13 @@ pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
                 number(0.5),
                 json!(-3),
             ];
-            for bound in rules.minimum.iter().chain(&rules.maximum) {
+            let bounds = [
+                rules.minimum.as_ref(),
+                rules.maximum.as_ref(),
+                rules.exclusive_minimum(),
+                rules.exclusive_maximum(),
+            ];
+            for bound in bounds.into_iter().flatten() {
                 candidates.push(Value::Number(bound.clone()));
                 if let Some(f) = bound.as_f64() {
                     for delta in [-1.0, -0.5, 0.5, 1.0] {
@@ -155,6 +161,33 @@ pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
                     candidates.push(json!(u.saturating_add(1)));
                     candidates.push(json!(u.saturating_sub(1)));
                 }
+            }
+            // An exclusive bound itself is the value most likely to be misjudged: drawn often.
+            for bound in [rules.exclusive_minimum(), rules.exclusive_maximum()]
+                .into_iter()
+                .flatten()
+            {
+                candidates.extend([Value::Number(bound.clone()), Value::Number(bound.clone())]);
+                candidates.extend(bound.as_f64().and_then(Number::from_f64).map(Value::Number));
+            }
+            if let Some(factor) = rules.multiple_of() {
+                candidates.push(Value::Number(factor.clone()));
+                if let Some(f) = factor.as_i64() {
+                    for multiple in [2, 3, -1, -4] {
+                        candidates.push(json!(f.saturating_mul(multiple)));
+                    }
+                    candidates.push(json!(f.saturating_add(1)));
+                    candidates.push(number(f.saturating_mul(2) as f64));
+                }
+                // Past 2^53 a float's shortest text is not its value: `multipleOf` is decided
+                // on the decimal JSON wrote, where `jsonschema` divides the double.
+                candidates.retain(|candidate| {
+                    !candidate.as_number().is_some_and(|n| {
+                        n.is_f64()
+                            && n.as_f64()
+                                .is_some_and(|f| f.abs() >= 9_007_199_254_740_992.0)
+                    })
+                });
             }
             prop::sample::select(candidates).boxed()
         }
@@ -185,8 +218,20 @@ pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
                 Some(items) => value_for(items),
                 None => any_json().boxed(),
             };
-            prop::collection::vec(item, 0..5)
-                .prop_map(Value::Array)
+            // Often a repeat of an earlier item, in the same or the other number form.
+            (
+                prop::collection::vec(item, 0..5),
+                any::<bool>(),
+                any::<usize>(),
+            )
+                .prop_map(|(mut items, repeat, pick)| {
+                    if repeat && !items.is_empty() {
+                        let earlier = flip_number_form(items[pick % items.len()].clone());
+                        let at = pick % (items.len() + 1);
+                        items.insert(at, earlier);
+                    }
+                    Value::Array(items)
+                })
                 .boxed()
         }
         SchemaKind::Defined(_) | SchemaKind::Ref(_) => near_value(&unfolded(schema)),
@@ -226,6 +271,21 @@ pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
     }
 }
 
+/// `items` with every item equal to an earlier one (JSON equality) left out.
+pub fn without_repeats(items: Vec<Value>) -> Vec<Value> {
+    let mut kept: Vec<Value> = Vec::with_capacity(items.len());
+    for item in items {
+        // A `const` compares by JSON equality, numbers by value.
+        if !kept
+            .iter()
+            .any(|earlier| Schema::constant(earlier.clone()).is_valid(&item))
+        {
+            kept.push(item);
+        }
+    }
+    kept
+}
+
 /// `1` ↔ `1.0` for integral numbers, so equal-by-value forms meet `enum` and `const`.
 pub fn flip_number_form(value: Value) -> Value {
     match &value {
@@ -255,8 +315,15 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
             };
             let min = rules.min_items.unwrap_or(0) as usize;
             let max = rules.max_items.map_or(min + 3, |max| max as usize).max(min);
+            let unique = rules.unique_items;
             prop::collection::vec(item, min..=max)
-                .prop_map(Value::Array)
+                .prop_map(move |items| {
+                    Value::Array(if unique {
+                        without_repeats(items)
+                    } else {
+                        items
+                    })
+                })
                 .boxed()
         }
         SchemaKind::Object(rules) => {
@@ -290,11 +357,14 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
                 .iter()
                 .map(|property| property.name.clone())
                 .collect();
+            let max_properties = rules.max_properties.map_or(usize::MAX, |max| max as usize);
             (declared, extras)
                 .prop_map(move |(declared, extras)| {
                     let mut map: Map<String, Value> = declared.into_iter().flatten().collect();
                     for (key, value) in extras {
-                        if !declared_names.iter().any(|name| name == key) {
+                        if map.len() < max_properties
+                            && !declared_names.iter().any(|name| name == key)
+                        {
                             map.insert(key.to_owned(), value);
                         }
                     }
@@ -323,6 +393,35 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
     } else {
         non_null
     }
+}
+
+/// A value `schema` accepts but for one property: for an object schema, a valid object with one
+/// declared property's value replaced by a near one (so a mistake about that property alone is
+/// not hidden behind others'); for any other schema, [`value_for`].
+pub fn one_off(schema: &Schema) -> BoxedStrategy<Value> {
+    use dsh_tools::schema::SchemaKind;
+    let SchemaKind::Object(rules) = &schema.kind else {
+        return value_for(schema);
+    };
+    if rules.properties.is_empty() {
+        return value_for(schema);
+    }
+    let options: Vec<BoxedStrategy<Value>> = rules
+        .properties
+        .iter()
+        .map(|property| {
+            let name = property.name.clone();
+            (valid_value(schema), value_for(&property.schema))
+                .prop_map(move |(mut object, near)| {
+                    if let Value::Object(map) = &mut object {
+                        map.insert(name.clone(), near);
+                    }
+                    object
+                })
+                .boxed()
+        })
+        .collect();
+    prop::strategy::Union::new(options).boxed()
 }
 
 /// How many times [`unfolded`] expands a reference to the same definition.

@@ -1,7 +1,8 @@
-//! Property tests of macro-generated types: for values shaped by each type's schema (valid ones
-//! and near misses), the generated check (`is_valid_json`), the schema interpreter, the compiled
-//! schema and the `jsonschema` crate on the rendered schema all give the same answer (and the
-//! compiled schema reports exactly the interpreter's violations); every accepted value
+//! Property tests of macro-generated types: for values shaped by each type's schema (valid ones,
+//! near misses, and valid ones with a single property off), the generated check
+//! (`is_valid_json`), the schema interpreter, the compiled schema and the `jsonschema` crate on
+//! the rendered schema all give the same answer (and the compiled schema reports exactly the
+//! interpreter's violations); every accepted value
 //! converts into the Rust type; and for types that also derive `Serialize`, serializing the
 //! converted value gives a value the schema accepts (one source of truth, both directions).
 //! `PROPTEST_CASES` sets the number of cases per type (default 1,000).
@@ -9,10 +10,10 @@
 // The argument types exist for their schemas; not every field is read back.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use dsh_tools::{ToolArgs, Value, content::to_lossless_value, schema::Schema};
-use dsh_tools_tests::json_values::{cases, valid_value, value_for};
+use dsh_tools_tests::json_values::{cases, one_off, valid_value, value_for};
 use dsh_tools_tests::workload::{Mode, SearchArgs};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -74,6 +75,20 @@ struct Everything {
     precise: Option<f64>,
     letter: Option<char>,
     nothing: (),
+    #[arg(multiple_of = 3, exclusive_minimum = -7, exclusive_maximum = 20)]
+    step: i32,
+    #[arg(multiple_of = 2, exclusive_maximum = 1000)]
+    even: Option<u64>,
+    #[arg(exclusive_minimum = 0.5)]
+    above_half: f64,
+    names: HashSet<String>,
+    levels: Option<BTreeSet<i8>>,
+    #[arg(unique_items, max_items = 3)]
+    distinct: Vec<Option<bool>>,
+    #[arg(min_properties = 1, max_properties = 2)]
+    labels: BTreeMap<String, u8>,
+    #[arg(max_properties = 1)]
+    notes: Option<HashMap<String, String>>,
 }
 
 fn three() -> u32 {
@@ -97,7 +112,7 @@ fn agree<T: ToolArgs + Serialize>(name: &str) {
     });
     let valid = std::cell::Cell::new(0u32);
     let invalid = std::cell::Cell::new(0u32);
-    let values = prop_oneof![valid_value(&schema), value_for(&schema)];
+    let values = prop_oneof![valid_value(&schema), value_for(&schema), one_off(&schema)];
     let result = runner.run(&values, |value| {
         let generated = T::is_valid_json(&value);
         let interpreted = schema.is_valid(&value);

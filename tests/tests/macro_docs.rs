@@ -9,7 +9,7 @@
 // The argument types exist for their schemas; not every field is read back.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use dsh_tools::__private::{DocumentedOutput, DocumentedSchema};
 use dsh_tools::{Tool, ToolArgs, ToolDefinition, ToolError, Value, schema::Schema, tool};
@@ -45,6 +45,16 @@ struct Standard {
     word: Option<String>,
     unit: (),
     boxed: Box<u32>,
+    #[arg(multiple_of = 5, exclusive_minimum = 0, exclusive_maximum = 60)]
+    minutes: u8,
+    #[arg(multiple_of = 0.5, exclusive_maximum = 1e3)]
+    halves: Option<f64>,
+    tags: HashSet<String>,
+    sorted: Option<BTreeSet<u8>>,
+    #[arg(unique_items, min_items = 1)]
+    distinct: Vec<i64>,
+    #[arg(min_properties = 1, max_properties = 4)]
+    owners: BTreeMap<String, String>,
 }
 
 /// Greets.

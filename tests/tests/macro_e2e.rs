@@ -3,6 +3,7 @@
 //! bodies, result budgets, presenters, concurrency classification and registration-time schema
 //! errors.
 
+use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use dsh_tools::{
@@ -26,6 +27,21 @@ async fn add(
     b: i32,
 ) -> i64 {
     i64::from(a) + i64::from(b)
+}
+
+/// Labels files.
+#[tool]
+async fn label(
+    /// The labels, each once.
+    tags: HashSet<String>,
+    /// Minutes between runs.
+    #[arg(multiple_of = 5, exclusive_minimum = 0)]
+    every: u32,
+    /// Owners by team.
+    #[arg(min_properties = 1, max_properties = 2)]
+    owners: BTreeMap<String, String>,
+) -> usize {
+    tags.len() + owners.len() + usize::try_from(every).unwrap_or(0)
 }
 
 #[derive(ToolArgs, Serialize)]
@@ -175,6 +191,7 @@ fn registry() -> ToolRegistry {
     let _ = registry.register(BlockingUntilCancelledTool).unwrap();
     let _ = registry.register(BlockingPanicTool).unwrap();
     let _ = registry.register(LongTextTool).unwrap();
+    let _ = registry.register(LabelTool).unwrap();
     registry
 }
 
@@ -354,6 +371,34 @@ async fn max_result_chars_cuts_the_content_but_not_the_value() {
         format!("{}{marker}", "x".repeat(150 - marker.chars().count()))
     );
     assert_eq!(result.text().chars().count(), 150);
+}
+
+#[tokio::test]
+async fn set_parameters_and_new_bounds_are_enforced_at_the_call() {
+    let registry = registry();
+    let valid = json!({"tags": ["a", "b"], "every": 10, "owners": {"core": "ana"}});
+    let result = call(&registry, "label", valid).await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(result.value(), Some(&json!(13)));
+    let invalid = json!({"tags": ["a", "b", "a"], "every": 12, "owners": {}});
+    let result = call(&registry, "label", invalid).await;
+    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(
+        result.text(),
+        "Error: invalid arguments: \"tags\" must have unique items (items 0 and 2 are equal); \
+         \"every\" must be a multiple of 5; \"owners\" must have at least 1 property"
+    );
+    let violations = result.error().unwrap().violations();
+    assert_eq!(violations[0].expected(), "unique items");
+    assert_eq!(violations[0].got(), "items 0 and 2 are equal");
+    assert_eq!(violations[2].got(), "0 properties");
+    let parameters = registry.get("label", None).unwrap().parameters().clone();
+    assert_eq!(parameters["properties"]["tags"]["uniqueItems"], json!(true));
+    assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
+    assert_eq!(
+        parameters["properties"]["owners"]["maxProperties"],
+        json!(2)
+    );
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 // The argument types exist for their schemas; not every field is read back.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use dsh_tools::{ToolArgs, ToolDefinition, ToolError, Value, tool};
 use dsh_tools_tests::golden::assert_golden;
@@ -185,6 +185,28 @@ async fn apply_edit(
     fallbacks.len()
 }
 
+/// Schedule a recurring job.
+#[tool(kind = "execute")]
+async fn schedule_job(
+    /// The job's labels, each once.
+    labels: HashSet<String>,
+    /// Minutes between runs, in steps of five.
+    #[arg(multiple_of = 5, exclusive_minimum = 0, maximum = 1_440)]
+    every_minutes: u32,
+    /// The share of the machine the job may take.
+    #[arg(exclusive_minimum = 0, maximum = 1, multiple_of = 0.05)]
+    share: Option<f64>,
+    /// Hosts to run on, in order, each once.
+    #[arg(unique_items, min_items = 1, max_items = 8)]
+    hosts: Vec<String>,
+    /// Environment variables for the job.
+    #[arg(max_properties = 16)]
+    env: Option<BTreeMap<String, String>>,
+) -> String {
+    let _ = (labels, every_minutes, share, env);
+    hosts.join(",")
+}
+
 fn check(definition: &dyn ToolDefinition) {
     let schema = serde_json::to_value(definition.schema()).expect("serializable");
     assert_golden("tools", definition.name(), &schema);
@@ -223,4 +245,9 @@ fn set_config_schema() {
 #[test]
 fn apply_edit_schema() {
     check(&ApplyEditTool);
+}
+
+#[test]
+fn schedule_job_schema() {
+    check(&ScheduleJobTool);
 }

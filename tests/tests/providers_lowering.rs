@@ -3,12 +3,13 @@
 //! tools and reports match golden files, names map back, strict fallbacks are reported, and
 //! lowered lists are cached per registry snapshot.
 
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use dsh_tools::providers::{
     Change, Dialect, LoweredTools, LoweringReport, ProviderTools, render_system_prompt,
 };
-use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
+use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json, tool};
 use dsh_tools_tests::golden::assert_golden;
 use dsh_tools_tests::provider_checkers::check_request;
 use dsh_tools_tests::provider_corpus::{
@@ -274,6 +275,94 @@ async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
         calls.take_inputs()[0].arguments,
         json!({"path": "src/lib.rs", "offset": null, "limit": null})
     );
+}
+
+/// Tags files.
+#[tool]
+async fn tag_files(
+    /// The tags, each once.
+    tags: HashSet<String>,
+    /// Minutes between scans.
+    #[arg(multiple_of = 5, exclusive_minimum = 0)]
+    every: u32,
+) -> usize {
+    tags.len() + usize::try_from(every).unwrap_or(0)
+}
+
+/// Sets labels.
+#[tool]
+async fn set_tags(
+    /// At most two labels.
+    #[arg(max_properties = 2)]
+    labels: BTreeMap<String, String>,
+) -> usize {
+    labels.len()
+}
+
+/// The lowered parameters of `tool` for `dialect`, with its report.
+fn lowered_tool(dialect: Dialect, tool: &str) -> (Value, bool, Arc<LoweredTools>) {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(TagFilesTool).unwrap();
+    let _ = registry.register(SetTagsTool).unwrap();
+    let tools = lowered(&registry, dialect);
+    let violations = check_request(dialect, tools.request_tools());
+    assert!(violations.is_empty(), "{}: {violations:?}", dialect.id());
+    let found = tools
+        .tools()
+        .iter()
+        .find(|lowered| lowered.name == tool)
+        .expect("registered");
+    let (parameters, strict) = (found.parameters.clone(), found.strict);
+    (parameters, strict, tools)
+}
+
+#[test]
+fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
+    // OpenAI's strict mode takes `multipleOf` and `exclusiveMinimum`, not `uniqueItems`.
+    let (parameters, strict, tools) = lowered_tool(Dialect::openai_chat().strict(), "tag_files");
+    assert!(strict);
+    let every = &parameters["properties"]["every"];
+    assert_eq!(
+        (&every["multipleOf"], &every["exclusiveMinimum"]),
+        (&json!(5), &json!(0))
+    );
+    let tags = &parameters["properties"]["tags"];
+    assert!(tags.get("uniqueItems").is_none(), "{tags}");
+    assert_eq!(
+        tags["description"],
+        "The tags, each once. (items must be distinct)"
+    );
+    assert_eq!(
+        changes(tools.report(), "tag_files", Change::MovedToDescription),
+        ["uniqueItems: true"]
+    );
+    // Anthropic's strict mode takes none of them: each is moved into the description.
+    let (parameters, strict, tools) = lowered_tool(Dialect::anthropic().strict(), "tag_files");
+    assert!(strict);
+    let every = &parameters["properties"]["every"];
+    assert!(every.get("multipleOf").is_none() && every.get("exclusiveMinimum").is_none());
+    let description = every["description"].as_str().unwrap();
+    assert!(
+        description.contains("greater than 0") && description.contains("a multiple of 5"),
+        "{description}"
+    );
+    let moved = changes(tools.report(), "tag_files", Change::MovedToDescription);
+    for keyword in ["multipleOf: 5", "exclusiveMinimum: 0", "uniqueItems: true"] {
+        assert!(moved.contains(&keyword), "{keyword} in {moved:?}");
+    }
+    // A view without a strict mode sends the keywords as they are.
+    let (parameters, _, _) = lowered_tool(Dialect::openai_chat(), "tag_files");
+    assert_eq!(parameters["properties"]["tags"]["uniqueItems"], json!(true));
+    assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
+    // A map is open, which strict OpenAI cannot express: the tool falls back, keywords kept.
+    let (parameters, strict, tools) = lowered_tool(Dialect::openai_chat().strict(), "set_tags");
+    assert!(!strict);
+    assert_eq!(
+        parameters["properties"]["labels"]["maxProperties"],
+        json!(2)
+    );
+    let fallbacks = changes(tools.report(), "set_tags", Change::StrictFallback);
+    assert!(fallbacks[0].contains("an open map"), "{fallbacks:?}");
 }
 
 #[test]

@@ -5,8 +5,11 @@
 //! agrees.
 //!
 //! Values are derived from the schema (mostly valid) and mutated (wrong types, missing and extra
-//! keys, numbers at and across bounds, `1.0` for `1`, `-0`, multi-byte strings), so both
-//! answers are exercised. `PROPTEST_CASES` sets the number of cases (default 1,000; the local
+//! keys, numbers at and across bounds and beside multiples, `1.0` for `1`, `-0`, repeated items,
+//! multi-byte strings), so both answers are exercised. Every typed keyword is generated:
+//! inclusive and exclusive bounds, `multipleOf` (integer factors only: `jsonschema` divides
+//! doubles where the engine reads the decimals as written), `uniqueItems`, `minProperties`,
+//! `maxProperties`. `PROPTEST_CASES` sets the number of cases (default 1,000; the local
 //! acceptance run uses 10,000 or more).
 
 use std::cell::Cell;
@@ -76,22 +79,36 @@ fn leaf_schema() -> impl Strategy<Value = Schema> {
         (
             any::<bool>(),
             prop::option::of(bound()),
-            prop::option::of(bound())
+            prop::option::of(bound()),
+            prop::option::weighted(0.3, bound()),
+            prop::option::weighted(0.3, bound()),
+            prop::option::weighted(0.3, prop::sample::select(&[1_u64, 2, 3, 5, 10][..])),
         )
-            .prop_map(|(integer, min, max)| {
-                let mut schema = if integer {
-                    Schema::integer()
-                } else {
-                    Schema::number()
-                };
-                if let Some(min) = min {
-                    schema = schema.minimum(min);
+            .prop_map(
+                |(integer, min, max, exclusive_min, exclusive_max, factor)| {
+                    let mut schema = if integer {
+                        Schema::integer()
+                    } else {
+                        Schema::number()
+                    };
+                    if let Some(min) = min {
+                        schema = schema.minimum(min);
+                    }
+                    if let Some(max) = max {
+                        schema = schema.maximum(max);
+                    }
+                    if let Some(min) = exclusive_min {
+                        schema = schema.exclusive_minimum(min);
+                    }
+                    if let Some(max) = exclusive_max {
+                        schema = schema.exclusive_maximum(max);
+                    }
+                    if let Some(factor) = factor {
+                        schema = schema.multiple_of(factor).expect("a factor above 0");
+                    }
+                    schema.build()
                 }
-                if let Some(max) = max {
-                    schema = schema.maximum(max);
-                }
-                schema.build()
-            }),
+            ),
         Just(Schema::boolean()),
         Just(Schema::null()),
         Just(Schema::any()),
@@ -107,9 +124,10 @@ fn schema_strategy() -> impl Strategy<Value = Schema> {
             (
                 inner.clone(),
                 prop::option::of(0u64..3),
-                prop::option::of(0u64..4)
+                prop::option::of(0u64..4),
+                prop::bool::weighted(0.3),
             )
-                .prop_map(|(items, min, max)| {
+                .prop_map(|(items, min, max, unique)| {
                     let mut schema = Schema::array(items);
                     if let Some(min) = min {
                         schema = schema.min_items(min);
@@ -117,16 +135,21 @@ fn schema_strategy() -> impl Strategy<Value = Schema> {
                     if let Some(max) = max {
                         schema = schema.max_items(max);
                     }
+                    if unique {
+                        schema = schema.unique_items();
+                    }
                     schema.build()
                 }),
             Just(Schema::array_of_any().build()),
+            Just(Schema::array_of_any().unique_items().build()),
             (
                 prop::collection::vec((inner.clone(), any::<bool>()), 0..4),
                 prop::sample::subsequence(NAMES, 4),
                 0u8..3,
                 inner.clone(),
+                property_counts(),
             )
-                .prop_map(|(properties, names, additional, values)| {
+                .prop_map(|(properties, names, additional, values, (min, max))| {
                     let mut object = Schema::object();
                     for ((schema, required), name) in properties.into_iter().zip(names) {
                         object = object.property(Property {
@@ -135,18 +158,41 @@ fn schema_strategy() -> impl Strategy<Value = Schema> {
                             required,
                         });
                     }
+                    if let Some(min) = min {
+                        object = object.min_properties(min);
+                    }
+                    if let Some(max) = max {
+                        object = object.max_properties(max);
+                    }
                     match additional {
                         0 => object.build(),
                         1 => object.additional_properties(true).build(),
                         _ => object.additional_schema(values).build(),
                     }
                 }),
-            inner.clone().prop_map(|values| Schema::map(values).build()),
+            (inner.clone(), property_counts()).prop_map(|(values, (min, max))| {
+                let mut map = Schema::map(values);
+                if let Some(min) = min {
+                    map = map.min_properties(min);
+                }
+                if let Some(max) = max {
+                    map = map.max_properties(max);
+                }
+                map.build()
+            }),
             prop::collection::vec(inner.clone(), 2..4).prop_map(Schema::one_of),
             (inner, 0u8..3).prop_map(|(leaf, shape)| recursive(leaf, shape)),
         ];
         (node, any::<bool>()).prop_map(nullable_if)
     })
+}
+
+/// `minProperties` and `maxProperties`, each set now and then.
+fn property_counts() -> impl Strategy<Value = (Option<u64>, Option<u64>)> {
+    (
+        prop::option::weighted(0.2, 0u64..3),
+        prop::option::weighted(0.2, 0u64..4),
+    )
 }
 
 /// A recursive definition around `leaf`: a list (`next`), a tree (`children`) or an expression

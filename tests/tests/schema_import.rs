@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use dsh_tools::schema::{
-    JsonSchemaValueError, MAX_IMPORT_DEPTH, Schema, SchemaError, SchemaKind,
+    JsonSchemaValueError, KeywordSchema, MAX_IMPORT_DEPTH, Schema, SchemaError, SchemaKind,
     assert_supported_json_schema, assert_supported_object_json_schema, validate_json_schema_value,
 };
 use dsh_tools::{errors::codes, json};
@@ -80,6 +80,135 @@ fn a_schema_beyond_the_typed_subset_imports_whole_as_keywords() {
             "\"x1\" must be a boolean",
         ]
     );
+}
+
+/// The messages `schema` reports for `value` (none when it is valid).
+fn messages_of(schema: &Schema, value: &Value) -> Vec<String> {
+    schema
+        .validate(value)
+        .err()
+        .map_or_else(Vec::new, |violations| {
+            violations
+                .iter()
+                .map(|violation| violation.message().to_owned())
+                .collect()
+        })
+}
+
+#[test]
+fn constraints_beside_their_type_import_typed_and_report_as_the_keyword_engine() {
+    let cases = [
+        (
+            json!({"type": "integer", "multipleOf": 5, "exclusiveMinimum": 0, "exclusiveMaximum": 100}),
+            vec![
+                json!(45),
+                json!(7),
+                json!(0),
+                json!(100),
+                json!(-5),
+                json!(2.5),
+                json!(95.0),
+            ],
+        ),
+        (
+            json!({"type": "number", "multipleOf": 0.01, "minimum": -1, "exclusiveMaximum": 1.5}),
+            vec![
+                json!(0.07),
+                json!(0.075),
+                json!(-1.01),
+                json!(1.5),
+                json!(1.49),
+                json!(-0.0),
+            ],
+        ),
+        (
+            json!({"type": "array", "uniqueItems": true}),
+            vec![
+                json!([1, "1", [1]]),
+                json!([1, 2, 1.0]),
+                json!([{"a": 1, "b": 2}, {"b": 2.0, "a": 1}]),
+                json!([]),
+            ],
+        ),
+        (
+            json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true, "maxItems": 2}),
+            vec![json!([1, 2]), json!([1, 1, "x"]), json!([3, 3.0])],
+        ),
+        (
+            json!({"type": "object", "minProperties": 1, "maxProperties": 2}),
+            vec![json!({}), json!({"a": 1}), json!({"a": 1, "b": 2, "c": 3})],
+        ),
+        (
+            json!({
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer", "multipleOf": 3},
+                    "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+                },
+                "required": ["n"],
+                "additionalProperties": {"type": "number", "exclusiveMinimum": 0},
+                "maxProperties": 3,
+            }),
+            vec![
+                json!({"n": 9, "tags": ["a", "b"], "x": 0.5}),
+                json!({"n": 10}),
+                json!({"n": 3, "tags": ["a", "a"]}),
+                json!({"n": 3, "x": 0}),
+                json!({"n": 6, "tags": [], "x": 1, "y": 2}),
+            ],
+        ),
+    ];
+    for (source, values) in cases {
+        let typed = Schema::from_json_schema(&source).unwrap();
+        assert!(
+            !matches!(typed.kind, SchemaKind::Keywords(_)),
+            "{source} should import typed"
+        );
+        let rendered = typed.to_json_schema();
+        let keywords = Schema::keywords(KeywordSchema::new(&source).unwrap());
+        let compiled = typed.compile();
+        for value in values {
+            let expected = messages_of(&keywords, &value);
+            assert_eq!(messages_of(&typed, &value), expected, "{source} on {value}");
+            assert_eq!(
+                compiled.is_valid(&value),
+                expected.is_empty(),
+                "{source} on {value}"
+            );
+            for published in [&source, &rendered] {
+                assert_eq!(
+                    dsh_tools_tests::oracle::is_valid(published, &value),
+                    expected.is_empty(),
+                    "jsonschema: {published} on {value}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn constraints_without_their_type_stay_with_the_keyword_engine() {
+    for source in [
+        json!({"multipleOf": 2}),
+        json!({"type": "string", "uniqueItems": true}),
+        json!({"type": "array", "minProperties": 1}),
+        json!({"type": ["integer", "string"], "exclusiveMinimum": 0}),
+        json!({"type": "integer", "multipleOf": 2, "not": {"const": 4}}),
+    ] {
+        let schema = Schema::from_json_schema(&source).unwrap();
+        assert!(
+            matches!(schema.kind, SchemaKind::Keywords(_)),
+            "{source} needs the keyword engine"
+        );
+    }
+    for source in [
+        json!({"type": "integer", "multipleOf": -3}),
+        json!({"type": "integer", "exclusiveMinimum": "0"}),
+        json!({"type": "array", "uniqueItems": 1}),
+        json!({"type": "object", "maxProperties": 1.5}),
+    ] {
+        assert!(Schema::from_json_schema(&source).is_err(), "{source}");
+    }
 }
 
 #[test]
@@ -521,9 +650,10 @@ mod from_schemars {
         let tree = Schema::from_schemars_type::<Tree>().unwrap();
         assert!(tree.is_valid(&json!({"children": [{"children": []}]})));
         assert!(!tree.is_valid(&json!({"children": [{}]})));
-        // A set's `uniqueItems` is beyond the typed subset: the keyword engine enforces it.
+        // A set's `uniqueItems` is typed: an array of distinct items.
         let unique = Schema::from_schemars_type::<Unique>().unwrap();
-        assert!(matches!(unique.kind, SchemaKind::Keywords(_)));
+        let set = &unique.as_object().unwrap().properties[0].schema;
+        assert!(matches!(&set.kind, SchemaKind::Array(rules) if rules.unique_items));
         assert_eq!(
             unique
                 .validate(&json!({"set": ["a", "a"]}))

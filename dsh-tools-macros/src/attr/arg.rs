@@ -18,12 +18,18 @@ pub(crate) const ARG_KEYS: &[&str] = &[
     "const",
     "minimum",
     "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "multiple_of",
     "min_length",
     "max_length",
     "pattern",
     "format",
     "min_items",
     "max_items",
+    "unique_items",
+    "min_properties",
+    "max_properties",
     "examples",
     "required",
     "schemars",
@@ -58,6 +64,10 @@ pub(crate) struct ArgAttrs {
     pub(crate) constant: Option<Spanned<JsonLiteral>>,
     pub(crate) minimum: Option<Spanned<JsonLiteral>>,
     pub(crate) maximum: Option<Spanned<JsonLiteral>>,
+    pub(crate) exclusive_minimum: Option<Spanned<JsonLiteral>>,
+    pub(crate) exclusive_maximum: Option<Spanned<JsonLiteral>>,
+    /// `multiple_of = N`, above 0.
+    pub(crate) multiple_of: Option<Spanned<JsonLiteral>>,
     pub(crate) min_length: Option<(u64, Span)>,
     pub(crate) max_length: Option<(u64, Span)>,
     pub(crate) pattern: Option<LitStr>,
@@ -65,6 +75,10 @@ pub(crate) struct ArgAttrs {
     pub(crate) format: Option<LitStr>,
     pub(crate) min_items: Option<(u64, Span)>,
     pub(crate) max_items: Option<(u64, Span)>,
+    /// The `unique_items` key, kept for its span.
+    pub(crate) unique_items: Option<Ident>,
+    pub(crate) min_properties: Option<(u64, Span)>,
+    pub(crate) max_properties: Option<(u64, Span)>,
     pub(crate) examples: Vec<Spanned<JsonLiteral>>,
     /// The `required` key, kept for its span.
     pub(crate) required: Option<Ident>,
@@ -88,12 +102,18 @@ impl ArgAttrs {
             && self.constant.is_none()
             && self.minimum.is_none()
             && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none()
+            && self.multiple_of.is_none()
             && self.min_length.is_none()
             && self.max_length.is_none()
             && self.pattern.is_none()
             && self.format.is_none()
             && self.min_items.is_none()
             && self.max_items.is_none()
+            && self.unique_items.is_none()
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
             && self.examples.is_empty()
             && self.required.is_none()
             && self.schemars.is_none()
@@ -145,10 +165,38 @@ impl ArgAttrs {
             }
             "minimum" => set(&mut self.minimum, number(item)?, duplicate)?,
             "maximum" => set(&mut self.maximum, number(item)?, duplicate)?,
+            "exclusive_minimum" => set(&mut self.exclusive_minimum, number(item)?, duplicate)?,
+            "exclusive_maximum" => set(&mut self.exclusive_maximum, number(item)?, duplicate)?,
+            "multiple_of" => {
+                let factor = number(item)?;
+                let positive = match factor.value {
+                    JsonLiteral::Integer(value) => value > 0,
+                    JsonLiteral::Float(value) => value > 0.0,
+                    _ => false,
+                };
+                if !positive {
+                    return Err(syn::Error::new_spanned(
+                        &factor.expr,
+                        "`multiple_of` must be greater than 0",
+                    ));
+                }
+                set(&mut self.multiple_of, factor, duplicate)?;
+            }
             "min_length" => set(&mut self.min_length, item.unsigned()?, duplicate)?,
             "max_length" => set(&mut self.max_length, item.unsigned()?, duplicate)?,
             "min_items" => set(&mut self.min_items, item.unsigned()?, duplicate)?,
             "max_items" => set(&mut self.max_items, item.unsigned()?, duplicate)?,
+            "unique_items" => {
+                if !item.flag()? {
+                    return Err(syn::Error::new_spanned(
+                        item.span_tokens(),
+                        "`unique_items = false` is the default: remove the key",
+                    ));
+                }
+                set(&mut self.unique_items, item.key.clone(), duplicate)?;
+            }
+            "min_properties" => set(&mut self.min_properties, item.unsigned()?, duplicate)?,
+            "max_properties" => set(&mut self.max_properties, item.unsigned()?, duplicate)?,
             "pattern" => {
                 let pattern = item.string()?;
                 check_pattern(&pattern)?;

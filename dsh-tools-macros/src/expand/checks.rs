@@ -1,6 +1,7 @@
 //! Compile-time checks of `#[arg(..)]` values against the field types, in a never-called
 //! function: a `default`, `enum` member or `const` must be a value of the field's type, and a
-//! constraint must suit it (`min_length` on a string, `minimum` on a number, …).
+//! constraint must suit it (`min_length` on a string, `minimum` on a number, `unique_items` on an
+//! array, `min_properties` on a map, …).
 //!
 //! Each check names a public trait of `dsh_tools::fields` in a path (`<T as TakesString>::CHECK`),
 //! which the compiler reports at the path's own tokens with the trait's message and nothing of
@@ -87,7 +88,12 @@ fn field_checks(field: &Field, private: &TokenStream) -> TokenStream {
             let constraint = Ident::new(constraint, Span::call_site());
             quote!(let _ = <#ty as #private::#constraint>::CHECK;)
         };
-        if attrs.minimum.is_some() || attrs.maximum.is_some() {
+        if attrs.minimum.is_some()
+            || attrs.maximum.is_some()
+            || attrs.exclusive_minimum.is_some()
+            || attrs.exclusive_maximum.is_some()
+            || attrs.multiple_of.is_some()
+        {
             checks.push(suits("NumberField"));
         }
         if attrs.min_length.is_some()
@@ -97,8 +103,11 @@ fn field_checks(field: &Field, private: &TokenStream) -> TokenStream {
         {
             checks.push(suits("StringField"));
         }
-        if attrs.min_items.is_some() || attrs.max_items.is_some() {
+        if attrs.min_items.is_some() || attrs.max_items.is_some() || attrs.unique_items.is_some() {
             checks.push(suits("ArrayField"));
+        }
+        if attrs.min_properties.is_some() || attrs.max_properties.is_some() {
+            checks.push(suits("MapField"));
         }
     }
     if checks.is_empty() {

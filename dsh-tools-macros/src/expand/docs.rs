@@ -39,6 +39,9 @@ enum DocKind {
         integer: bool,
         minimum: Option<Bound>,
         maximum: Option<Bound>,
+        exclusive_minimum: Option<Bound>,
+        exclusive_maximum: Option<Bound>,
+        multiple_of: Option<Bound>,
     },
     Boolean,
     Null,
@@ -46,10 +49,13 @@ enum DocKind {
         items: Option<Box<DocNode>>,
         min_items: Option<u64>,
         max_items: Option<u64>,
+        unique_items: bool,
     },
     Object {
         properties: Vec<(String, DocNode, Required)>,
         additional: Additional,
+        min_properties: Option<u64>,
+        max_properties: Option<u64>,
     },
     Any,
     Enum(Vec<JsonLiteral>),
@@ -140,6 +146,28 @@ impl DocNode {
     }
 }
 
+/// A number node with these inclusive bounds and no other rule.
+fn number_node(integer: bool, minimum: Option<Bound>, maximum: Option<Bound>) -> DocNode {
+    DocNode::new(DocKind::Number {
+        integer,
+        minimum,
+        maximum,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        multiple_of: None,
+    })
+}
+
+/// An object node with no bound on its number of keys.
+fn object_node(properties: Vec<(String, DocNode, Required)>, additional: Additional) -> DocNode {
+    DocNode::new(DocKind::Object {
+        properties,
+        additional,
+        min_properties: None,
+        max_properties: None,
+    })
+}
+
 /// The documented schema of a derived type.
 pub(crate) fn document_type(args: &ArgsType) -> DocNode {
     let mut node = match &args.shape {
@@ -174,14 +202,14 @@ pub(crate) fn object(fields: &[Field], open: bool, tag: Option<(&str, &str)>) ->
     for field in fields.iter().filter(|field| !field.skip) {
         properties.push((field.key.clone(), property(field), required(field)));
     }
-    DocNode::new(DocKind::Object {
+    object_node(
         properties,
-        additional: if open {
+        if open {
             Additional::Allowed
         } else {
             Additional::Forbidden
         },
-    })
+    )
 }
 
 fn required(field: &Field) -> Required {
@@ -244,7 +272,12 @@ fn property(field: &Field) -> DocNode {
     let extra_on_ref = node.is_ref();
     match &mut node.kind {
         DocKind::Number {
-            minimum, maximum, ..
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            ..
         } => {
             if let Some(bound) = attrs
                 .minimum
@@ -265,6 +298,18 @@ fn property(field: &Field) -> DocNode {
                     .is_none_or(|current| bound.value < current.value)
             {
                 *maximum = Some(bound);
+            }
+            for (slot, attr) in [
+                (exclusive_minimum, &attrs.exclusive_minimum),
+                (exclusive_maximum, &attrs.exclusive_maximum),
+                (multiple_of, &attrs.multiple_of),
+            ] {
+                if let Some(bound) = attr
+                    .as_ref()
+                    .and_then(|spanned| Bound::from_literal(&spanned.value))
+                {
+                    *slot = Some(bound);
+                }
             }
         }
         DocKind::String {
@@ -289,6 +334,7 @@ fn property(field: &Field) -> DocNode {
         DocKind::Array {
             min_items,
             max_items,
+            unique_items,
             ..
         } => {
             if let Some((value, _)) = attrs.min_items {
@@ -296,6 +342,19 @@ fn property(field: &Field) -> DocNode {
             }
             if let Some((value, _)) = attrs.max_items {
                 *max_items = Some(value);
+            }
+            *unique_items |= attrs.unique_items.is_some();
+        }
+        DocKind::Object {
+            min_properties,
+            max_properties,
+            ..
+        } => {
+            if let Some((value, _)) = attrs.min_properties {
+                *min_properties = Some(value);
+            }
+            if let Some((value, _)) = attrs.max_properties {
+                *max_properties = Some(value);
             }
         }
         DocKind::Ref { extra, .. } if extra_on_ref => {
@@ -315,6 +374,27 @@ fn property(field: &Field) -> DocNode {
                         .map(|spanned| spanned.value.to_json()),
                 ),
                 (
+                    "exclusiveMinimum",
+                    attrs
+                        .exclusive_minimum
+                        .as_ref()
+                        .map(|spanned| spanned.value.to_json()),
+                ),
+                (
+                    "exclusiveMaximum",
+                    attrs
+                        .exclusive_maximum
+                        .as_ref()
+                        .map(|spanned| spanned.value.to_json()),
+                ),
+                (
+                    "multipleOf",
+                    attrs
+                        .multiple_of
+                        .as_ref()
+                        .map(|spanned| spanned.value.to_json()),
+                ),
+                (
                     "minLength",
                     attrs.min_length.map(|(value, _)| value.to_string()),
                 ),
@@ -329,6 +409,18 @@ fn property(field: &Field) -> DocNode {
                 (
                     "maxItems",
                     attrs.max_items.map(|(value, _)| value.to_string()),
+                ),
+                (
+                    "uniqueItems",
+                    attrs.unique_items.as_ref().map(|_| "true".to_owned()),
+                ),
+                (
+                    "minProperties",
+                    attrs.min_properties.map(|(value, _)| value.to_string()),
+                ),
+                (
+                    "maxProperties",
+                    attrs.max_properties.map(|(value, _)| value.to_string()),
                 ),
             ];
             extra.extend(bounds.into_iter().filter_map(|(key, value)| {
@@ -448,13 +540,7 @@ pub(crate) fn of_type(ty: &Type) -> DocNode {
     let name = ident.to_string();
     // A type's own bounds are published only within ±(2^53 - 1), as the runtime renders them.
     let safe = |bound: i128| (bound.unsigned_abs() < 1 << 53).then(|| Bound::integer(bound));
-    let integer = |min: i128, max: i128| {
-        DocNode::new(DocKind::Number {
-            integer: true,
-            minimum: safe(min),
-            maximum: safe(max),
-        })
-    };
+    let integer = |min: i128, max: i128| number_node(true, safe(min), safe(max));
     match (name.as_str(), args.as_slice()) {
         ("String" | "PathBuf", []) | ("Cow", [_]) => string(None, None),
         ("char", []) => string(Some(1), Some(1)),
@@ -469,23 +555,12 @@ pub(crate) fn of_type(ty: &Type) -> DocNode {
         ("u64" | "usize", []) => integer(0, u64::MAX.into()),
         ("i128", []) => integer(i64::MIN.into(), u64::MAX.into()),
         ("u128", []) => integer(0, u64::MAX.into()),
-        ("f64", []) => DocNode::new(DocKind::Number {
-            integer: false,
-            minimum: None,
-            maximum: None,
-        }),
+        ("f64", []) => number_node(false, None, None),
         // `f32`'s own bounds lie beyond ±(2^53 - 1): enforced, not published.
-        ("f32", []) => DocNode::new(DocKind::Number {
-            integer: false,
-            minimum: None,
-            maximum: None,
-        }),
+        ("f32", []) => number_node(false, None, None),
         ("Value", []) => DocNode::new(DocKind::Any),
         ("Map", [key, value]) if is_named(key, "String") && is_named(value, "Value") => {
-            DocNode::new(DocKind::Object {
-                properties: Vec::new(),
-                additional: Additional::Allowed,
-            })
+            object_node(Vec::new(), Additional::Allowed)
         }
         ("Option", [inner]) => {
             let mut node = of_type(inner);
@@ -499,12 +574,17 @@ pub(crate) fn of_type(ty: &Type) -> DocNode {
             array_of(&slice.elem, None, None)
         }
         ("Box" | "Arc" | "Rc", [inner]) => of_type(inner),
-        ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [item, ..]) => array_of(item, None, None),
+        ("Vec" | "VecDeque", [item, ..]) => array_of(item, None, None),
+        // A set's items are distinct (`uniqueItems`), as the runtime's schema says.
+        ("HashSet" | "BTreeSet", [item, ..]) => {
+            let mut node = array_of(item, None, None);
+            if let DocKind::Array { unique_items, .. } = &mut node.kind {
+                *unique_items = true;
+            }
+            node
+        }
         ("HashMap" | "BTreeMap", [key, value, ..]) if is_named(key, "String") => {
-            DocNode::new(DocKind::Object {
-                properties: Vec::new(),
-                additional: Additional::Schema(Box::new(of_type(value))),
-            })
+            object_node(Vec::new(), Additional::Schema(Box::new(of_type(value))))
         }
         _ => reference(ty),
     }
@@ -528,6 +608,7 @@ fn array_of(item: &Type, min_items: Option<u64>, max_items: Option<u64>) -> DocN
         items: Some(Box::new(of_type(item))),
         min_items,
         max_items,
+        unique_items: false,
     })
 }
 
@@ -562,10 +643,10 @@ fn enumeration(
     for variant in variants {
         let name = variant.name.as_str();
         let single = |key: &str, node: DocNode| {
-            DocNode::new(DocKind::Object {
-                properties: vec![(key.to_owned(), node, Required::Yes)],
-                additional: Additional::Forbidden,
-            })
+            object_node(
+                vec![(key.to_owned(), node, Required::Yes)],
+                Additional::Forbidden,
+            )
         };
         let tag_const = || DocNode::new(DocKind::Const(JsonLiteral::String(name.to_owned())));
         let mut branch = match (tagging, &variant.payload) {
@@ -580,24 +661,20 @@ fn enumeration(
             }
             (Tagging::Internal { .. }, Payload::Newtype(ty)) => reference(ty),
             (Tagging::Adjacent { tag, .. }, Payload::Unit) => object(&[], false, Some((tag, name))),
-            (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => {
-                DocNode::new(DocKind::Object {
-                    properties: vec![
-                        (tag.clone(), tag_const(), Required::Yes),
-                        (content.clone(), of_type(ty), Required::Yes),
-                    ],
-                    additional: Additional::Forbidden,
-                })
-            }
-            (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => {
-                DocNode::new(DocKind::Object {
-                    properties: vec![
-                        (tag.clone(), tag_const(), Required::Yes),
-                        (content.clone(), object(fields, open, None), Required::Yes),
-                    ],
-                    additional: Additional::Forbidden,
-                })
-            }
+            (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => object_node(
+                vec![
+                    (tag.clone(), tag_const(), Required::Yes),
+                    (content.clone(), of_type(ty), Required::Yes),
+                ],
+                Additional::Forbidden,
+            ),
+            (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => object_node(
+                vec![
+                    (tag.clone(), tag_const(), Required::Yes),
+                    (content.clone(), object(fields, open, None), Required::Yes),
+                ],
+                Additional::Forbidden,
+            ),
         };
         if let Some(description) = &variant.description {
             branch.description = Some(description.clone());
@@ -690,16 +767,24 @@ fn to_json(node: &DocNode) -> Json {
             integer,
             minimum,
             maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
         } => {
             out.push((
                 "type".into(),
                 type_of(if *integer { "integer" } else { "number" }, nullable),
             ));
-            if let Some(bound) = minimum {
-                out.push(("minimum".into(), raw(bound.text.clone())));
-            }
-            if let Some(bound) = maximum {
-                out.push(("maximum".into(), raw(bound.text.clone())));
+            for (key, bound) in [
+                ("minimum", minimum),
+                ("maximum", maximum),
+                ("exclusiveMinimum", exclusive_minimum),
+                ("exclusiveMaximum", exclusive_maximum),
+                ("multipleOf", multiple_of),
+            ] {
+                if let Some(bound) = bound {
+                    out.push((key.into(), raw(bound.text.clone())));
+                }
             }
         }
         DocKind::Boolean => out.push(("type".into(), type_of("boolean", nullable))),
@@ -708,6 +793,7 @@ fn to_json(node: &DocNode) -> Json {
             items,
             min_items,
             max_items,
+            unique_items,
         } => {
             out.push(("type".into(), type_of("array", nullable)));
             if let Some(items) = items {
@@ -719,10 +805,15 @@ fn to_json(node: &DocNode) -> Json {
             if let Some(value) = max_items {
                 out.push(("maxItems".into(), raw(value.to_string())));
             }
+            if *unique_items {
+                out.push(("uniqueItems".into(), raw("true")));
+            }
         }
         DocKind::Object {
             properties,
             additional,
+            min_properties,
+            max_properties,
         } => {
             out.push(("type".into(), type_of("object", nullable)));
             let is_map = matches!(additional, Additional::Schema(_));
@@ -751,6 +842,12 @@ fn to_json(node: &DocNode) -> Json {
                 Additional::Schema(node) => to_json(node),
             };
             out.push(("additionalProperties".into(), additional));
+            if let Some(value) = min_properties {
+                out.push(("minProperties".into(), raw(value.to_string())));
+            }
+            if let Some(value) = max_properties {
+                out.push(("maxProperties".into(), raw(value.to_string())));
+            }
         }
         DocKind::Any => {}
         DocKind::Enum(members) => {
@@ -979,6 +1076,7 @@ impl Documented {
             DocKind::Object {
                 properties,
                 additional,
+                ..
             } => {
                 for (_, property, _) in properties {
                     self.collect_references(property);

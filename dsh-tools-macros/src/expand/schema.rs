@@ -142,14 +142,29 @@ fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
         steps.push(quote!(let __s = #private::with_maximum(__s, #number)?;));
     }
     for (value, helper) in [
+        (&attrs.exclusive_minimum, quote!(with_exclusive_minimum)),
+        (&attrs.exclusive_maximum, quote!(with_exclusive_maximum)),
+        (&attrs.multiple_of, quote!(with_multiple_of)),
+    ] {
+        if let Some(value) = value {
+            let number = number_tokens(&value.value, private);
+            steps.push(quote!(let __s = #private::#helper(__s, #number)?;));
+        }
+    }
+    for (value, helper) in [
         (attrs.min_length, quote!(with_min_length)),
         (attrs.max_length, quote!(with_max_length)),
         (attrs.min_items, quote!(with_min_items)),
         (attrs.max_items, quote!(with_max_items)),
+        (attrs.min_properties, quote!(with_min_properties)),
+        (attrs.max_properties, quote!(with_max_properties)),
     ] {
         if let Some((value, _)) = value {
             steps.push(quote!(let __s = #private::#helper(__s, #value)?;));
         }
+    }
+    if attrs.unique_items.is_some() {
+        steps.push(quote!(let __s = #private::with_unique_items(__s)?;));
     }
     if let Some(pattern) = &attrs.pattern {
         steps.push(quote!(let __s = #private::with_pattern(__s, #pattern)?;));

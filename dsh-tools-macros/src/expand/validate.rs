@@ -151,6 +151,27 @@ fn field_check(
         );
         constraints.push(quote!(#private::is_within(__item, #minimum, #maximum)));
     }
+    if attrs.exclusive_minimum.is_some() || attrs.exclusive_maximum.is_some() {
+        let minimum = bound_tokens(
+            attrs
+                .exclusive_minimum
+                .as_ref()
+                .map(|spanned| &spanned.value),
+            private,
+        );
+        let maximum = bound_tokens(
+            attrs
+                .exclusive_maximum
+                .as_ref()
+                .map(|spanned| &spanned.value),
+            private,
+        );
+        constraints.push(quote!(#private::is_strictly_within(__item, #minimum, #maximum)));
+    }
+    if let Some(factor) = &attrs.multiple_of {
+        let factor = bound_tokens(Some(&factor.value), private);
+        constraints.push(quote!(#private::is_multiple(__item, #factor)));
+    }
     if attrs.min_length.is_some() || attrs.max_length.is_some() {
         let min = option_u64(attrs.min_length.map(|(value, _)| value));
         let max = option_u64(attrs.max_length.map(|(value, _)| value));
@@ -171,6 +192,14 @@ fn field_check(
         let min = option_u64(attrs.min_items.map(|(value, _)| value));
         let max = option_u64(attrs.max_items.map(|(value, _)| value));
         constraints.push(quote!(#private::has_items(__item, #min, #max)));
+    }
+    if attrs.unique_items.is_some() {
+        constraints.push(quote!(#private::has_unique_items(__item)));
+    }
+    if attrs.min_properties.is_some() || attrs.max_properties.is_some() {
+        let min = option_u64(attrs.min_properties.map(|(value, _)| value));
+        let max = option_u64(attrs.max_properties.map(|(value, _)| value));
+        constraints.push(quote!(#private::has_properties(__item, #min, #max)));
     }
     let type_check = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::is_valid_json(__item));
     if constraints.is_empty() {

@@ -2,7 +2,8 @@
 //!
 //! Integers carry their own type's bounds into the schema, so the validator rejects what the type
 //! cannot hold (`300` for a `u8`) instead of the conversion failing later. Integral floats (`1.0`,
-//! `1e3`) are integers, as JSON Schema says, and convert.
+//! `1e3`) are integers, as JSON Schema says, and convert. Sets carry `uniqueItems`, so a
+//! duplicate is reported instead of being dropped on conversion.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 
 use super::{ConvertError, ToolArgs};
-use crate::__private::fast_checks::is_integer_in;
+use crate::__private::fast_checks::{has_unique_items, is_integer_in};
 use crate::schema::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Schema, SchemaError,
     SchemaKind, StringRules,
@@ -165,6 +166,7 @@ fn integer_schema(minimum: Number, maximum: Number) -> Schema {
         minimum: Some(minimum),
         maximum: Some(maximum),
         implied_by_type: true,
+        ..NumberRules::default()
     }))
 }
 
@@ -241,6 +243,7 @@ impl ToolArgs for f32 {
             minimum: Number::from_f64(-limit),
             maximum: Number::from_f64(limit),
             implied_by_type: true,
+            ..NumberRules::default()
         })))
     }
     fn is_valid_json(value: &Value) -> bool {
@@ -364,7 +367,17 @@ fn array_schema<T: ToolArgs>(
         items: Some(Box::new(T::schema()?)),
         min_items,
         max_items,
+        unique_items: false,
     })))
+}
+
+/// The schema of a set of `T`: an array of distinct items.
+fn set_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
+    let mut schema = array_schema::<T>(None, None)?;
+    if let SchemaKind::Array(rules) = &mut schema.kind {
+        rules.unique_items = true;
+    }
+    Ok(schema)
 }
 
 /// An array whose every item is valid for `T`.
@@ -480,10 +493,33 @@ macro_rules! array_args {
     )*};
 }
 
-// Sets are arrays too; duplicates collapse into one element.
 array_args!(
     [T: ToolArgs] Vec<T>,
     [T: ToolArgs] VecDeque<T>,
+);
+
+/// Implements `ToolArgs` for sets: arrays of `T` with `uniqueItems`, since a set would drop a
+/// duplicate silently (JSON-equal items convert to equal values: `1` and `1.0` are one integer).
+macro_rules! set_args {
+    ($([$($bounds:tt)*] $ty:ty),* $(,)?) => {$(
+        impl<$($bounds)*> ToolArgs for $ty {
+            fn schema() -> Result<Schema, SchemaError> {
+                set_schema::<T>()
+            }
+            fn is_valid_json(value: &Value) -> bool {
+                all_items::<T>(value) && has_unique_items(value)
+            }
+            fn from_json(value: &Value) -> Result<Self, ConvertError> {
+                items(value)
+            }
+            fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
+                items_owned(value)
+            }
+        }
+    )*};
+}
+
+set_args!(
     [T: ToolArgs + Eq + Hash, S: BuildHasher + Default] HashSet<T, S>,
     [T: ToolArgs + Ord] BTreeSet<T>,
 );

@@ -27,16 +27,19 @@ pub use self::convert::{
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{
-    Lit, compile_pattern, has_items, has_length, is_integer_in, is_integral_number, is_one_of,
-    is_within, matches_format, matches_pattern,
+    Lit, compile_pattern, has_items, has_length, has_properties, has_unique_items, is_integer_in,
+    is_integral_number, is_multiple, is_one_of, is_strictly_within, is_within, matches_format,
+    matches_pattern,
 };
 pub use self::recursion::type_schema;
 pub use self::returns::{ResultValue, contract_of, require_state, tool_output, tool_value};
 pub use self::schema_steps::{
     const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,
     null_schema, object, one_of, property, schemars_schema, string_enum, titled, whole_arguments,
-    with_const, with_default, with_enum, with_examples, with_format, with_max_items,
-    with_max_length, with_maximum, with_min_items, with_min_length, with_minimum, with_pattern,
+    with_const, with_default, with_enum, with_examples, with_exclusive_maximum,
+    with_exclusive_minimum, with_format, with_max_items, with_max_length, with_max_properties,
+    with_maximum, with_min_items, with_min_length, with_min_properties, with_minimum,
+    with_multiple_of, with_pattern, with_unique_items,
 };
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
@@ -46,7 +49,7 @@ pub use crate::call::tool::{Tool, ToolContract};
 pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::error::ToolError;
 pub use crate::fields::{
-    ArrayField, NumberField, StringField, TakesArray, TakesBool, TakesChar, TakesFloat,
+    ArrayField, MapField, NumberField, StringField, TakesArray, TakesBool, TakesChar, TakesFloat,
     TakesInteger, TakesNone, TakesString,
 };
 pub use crate::present::{

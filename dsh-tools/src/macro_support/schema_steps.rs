@@ -168,6 +168,34 @@ pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaE
     Ok(schema)
 }
 
+/// `exclusiveMinimum`.
+pub fn with_exclusive_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
+    bounds_of(&mut schema, "exclusive_minimum")?
+        .extra_mut()
+        .exclusive_minimum = Some(bound);
+    Ok(schema)
+}
+
+/// `exclusiveMaximum`.
+pub fn with_exclusive_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
+    bounds_of(&mut schema, "exclusive_maximum")?
+        .extra_mut()
+        .exclusive_maximum = Some(bound);
+    Ok(schema)
+}
+
+/// `multipleOf` (above 0, which the macros check at compile time too).
+pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, SchemaError> {
+    let rules = bounds_of(&mut schema, "multiple_of")?;
+    if !factor.as_f64().is_some_and(|value| value > 0.0) {
+        return Err(SchemaError::single(format!(
+            "`multiple_of` must be greater than 0, not {factor}"
+        )));
+    }
+    rules.extra_mut().multiple_of = Some(factor);
+    Ok(schema)
+}
+
 fn string_rules<'a>(
     schema: &'a mut Schema,
     key: &str,
@@ -224,6 +252,31 @@ pub fn with_min_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaEr
 /// `maxItems`.
 pub fn with_max_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
     array_rules(&mut schema, "max_items")?.max_items = Some(count);
+    Ok(schema)
+}
+
+/// `uniqueItems: true`.
+pub fn with_unique_items(mut schema: Schema) -> Result<Schema, SchemaError> {
+    array_rules(&mut schema, "unique_items")?.unique_items = true;
+    Ok(schema)
+}
+
+fn object_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut ObjectRules, SchemaError> {
+    match &mut schema.kind {
+        SchemaKind::Object(rules) => Ok(rules),
+        _ => Err(not_applicable(key, "maps")),
+    }
+}
+
+/// `minProperties`.
+pub fn with_min_properties(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
+    object_rules(&mut schema, "min_properties")?.min_properties = Some(count);
+    Ok(schema)
+}
+
+/// `maxProperties`.
+pub fn with_max_properties(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
+    object_rules(&mut schema, "max_properties")?.max_properties = Some(count);
     Ok(schema)
 }
 

@@ -18,7 +18,8 @@
 //! ```
 //!
 //! Building never fails except where the input can be malformed ([`StringSchema::pattern`]
-//! compiles an ECMA-262 pattern and says why it cannot); nothing here panics.
+//! compiles an ECMA-262 pattern and says why it cannot, [`NumberSchema::multiple_of`] takes only
+//! a factor above 0); nothing here panics.
 
 use serde_json::{Number, Value};
 
@@ -88,8 +89,7 @@ impl Schema {
         ArraySchema {
             rules: ArrayRules {
                 items: Some(Box::new(items.into())),
-                min_items: None,
-                max_items: None,
+                ..ArrayRules::default()
             },
             nullable: false,
             annotations: Annotations::default(),
@@ -383,6 +383,58 @@ impl NumberSchema {
         self.minimum(minimum).maximum(maximum)
     }
 
+    /// `exclusiveMinimum`: the number must be above `bound` (a float as [`NumberBound`] reads a
+    /// minimum: `-∞` bounds nothing, `+∞` lets no number pass).
+    #[must_use]
+    pub fn exclusive_minimum(mut self, bound: impl NumberBound) -> Self {
+        self.rules.extra_mut().exclusive_minimum = bound.into_bound(BoundSide::Minimum);
+        self.rules.drop_empty_extra();
+        self
+    }
+
+    /// `exclusiveMaximum`: the number must be below `bound` (a float as [`NumberBound`] reads a
+    /// maximum).
+    #[must_use]
+    pub fn exclusive_maximum(mut self, bound: impl NumberBound) -> Self {
+        self.rules.extra_mut().exclusive_maximum = bound.into_bound(BoundSide::Maximum);
+        self.rules.drop_empty_extra();
+        self
+    }
+
+    /// `multipleOf`: the number must be an integral multiple of `factor`, decided exactly on
+    /// the decimals JSON wrote (`0.3` is a multiple of `0.1`). Fails with a [`SchemaError`]
+    /// unless `factor` is a finite number above 0, as JSON Schema requires.
+    ///
+    /// ```
+    /// use dsh_tools::schema::Schema;
+    /// use serde_json::json;
+    ///
+    /// let minutes = Schema::integer().multiple_of(15)?.build();
+    /// assert!(minutes.is_valid(&json!(45)));
+    /// assert_eq!(
+    ///     minutes.validate(&json!(50)).unwrap_err().to_string(),
+    ///     r#""arguments" must be a multiple of 15"#,
+    /// );
+    /// assert!(Schema::number().multiple_of(0).is_err());
+    /// # Ok::<(), dsh_tools::schema::SchemaError>(())
+    /// ```
+    pub fn multiple_of(mut self, factor: impl NumberBound) -> Result<Self, SchemaError> {
+        // Read as a maximum, `+∞` and `NaN` are no number at all and `-∞` a negative one: each
+        // is refused below, with every other factor that is not above 0.
+        let factor = factor
+            .into_bound(BoundSide::Maximum)
+            .filter(|factor| factor.as_f64().is_some_and(|value| value > 0.0));
+        match factor {
+            Some(factor) => {
+                self.rules.extra_mut().multiple_of = Some(factor);
+                Ok(self)
+            }
+            None => Err(SchemaError::single(
+                "multipleOf must be a finite number greater than 0",
+            )),
+        }
+    }
+
     /// The finished schema.
     pub fn build(self) -> Schema {
         Schema {
@@ -512,6 +564,13 @@ impl ArraySchema {
         self
     }
 
+    /// `uniqueItems: true`: no two items may be equal as JSON values (what a Rust set is).
+    #[must_use]
+    pub fn unique_items(mut self) -> Self {
+        self.rules.unique_items = true;
+        self
+    }
+
     /// The finished schema.
     pub fn build(self) -> Schema {
         Schema {
@@ -576,6 +635,20 @@ impl ObjectSchema {
     #[must_use]
     pub fn additional_schema(mut self, schema: impl Into<Schema>) -> Self {
         self.rules.additional = AdditionalProperties::Schema(Box::new(schema.into()));
+        self
+    }
+
+    /// `minProperties`: the object must have at least `count` keys, declared or not.
+    #[must_use]
+    pub fn min_properties(mut self, count: u64) -> Self {
+        self.rules.min_properties = Some(count);
+        self
+    }
+
+    /// `maxProperties`: the object may have at most `count` keys, declared or not.
+    #[must_use]
+    pub fn max_properties(mut self, count: u64) -> Self {
+        self.rules.max_properties = Some(count);
         self
     }
 
@@ -650,6 +723,40 @@ mod tests {
             "unsupported JSON schema: pattern \"(\": the group \"(\" at offset 0 is not valid \
              ECMA-262 regular expression syntax (it is never closed)"
         );
+    }
+
+    #[test]
+    fn multiple_of_takes_only_factors_above_zero() {
+        let rules = |schema: NumberSchema| schema.rules.multiple_of().cloned();
+        assert_eq!(
+            rules(Schema::integer().multiple_of(5).unwrap()),
+            Some(Number::from(5))
+        );
+        assert_eq!(
+            rules(Schema::number().multiple_of(0.25).unwrap()),
+            Number::from_f64(0.25)
+        );
+        for refused in [0.0, -2.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let error = Schema::number().multiple_of(refused).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                "unsupported JSON schema: multipleOf must be a finite number greater than 0",
+                "{refused}"
+            );
+        }
+        assert!(Schema::integer().multiple_of(-3).is_err());
+        assert!(Schema::integer().multiple_of(0_u64).is_err());
+    }
+
+    #[test]
+    fn exclusive_bounds_follow_their_side() {
+        let schema = Schema::number()
+            .exclusive_minimum(f64::NEG_INFINITY)
+            .exclusive_maximum(f64::INFINITY);
+        assert_eq!(schema.rules, NumberRules::default());
+        let schema = Schema::integer().exclusive_minimum(0).exclusive_maximum(10);
+        assert_eq!(schema.rules.exclusive_minimum(), Some(&Number::from(0)));
+        assert_eq!(schema.rules.exclusive_maximum(), Some(&Number::from(10)));
     }
 
     #[test]

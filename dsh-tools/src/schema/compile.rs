@@ -1,11 +1,13 @@
 //! Lowering a [`Schema`] tree into the [`Node`] tree a [`CompiledSchema`] checks values with.
 //!
 //! Everything the interpreter works out on every call is worked out here once: absent bounds
-//! become sentinels so a check is a plain comparison, number bounds are resolved into the range
-//! of `u64` values they admit (exactly, float bounds included), property names are prepared for
-//! matching ([`Key`]), large objects get a hash index of their names, each object knows how
-//! many of its properties are required, and an `enum`
-//! of strings becomes a list of strings. Children are stored inline in their parent (a
+//! become sentinels so a check is a plain comparison, number bounds (inclusive and exclusive)
+//! are resolved into the range of `u64` values they admit (exactly, float bounds included), the
+//! rules few schemas set (`multipleOf`, `uniqueItems`, `minProperties`, `maxProperties`) get
+//! tests of their own so that nodes without them check nothing more, property names are
+//! prepared for matching ([`Key`]), large objects get a hash index of their names, each object
+//! knows how many of its properties are required, and an `enum` of strings becomes a list of
+//! strings. Children are stored inline in their parent (a
 //! property's node sits next to its key), so checking a property follows no extra pointer.
 //!
 //! The tree has the schema's shape (a property's node is at the property's index, and so on),
@@ -77,6 +79,13 @@ pub(super) enum Test {
     Ref(Weak<Node>),
     /// A document the keyword engine enforces.
     Keywords(KeywordSchema),
+    // The rules few schemas set, last: the tags of the common tests stay what they were.
+    /// A number within bounds that is a multiple of a factor (`multipleOf`).
+    Multiple(Box<MultipleTest>),
+    /// An array whose items are all different (`uniqueItems`).
+    UniqueArray(ArrayTest),
+    /// An object with a bounded number of keys (`minProperties`, `maxProperties`).
+    SizedObject(Box<SizedObjectTest>),
 }
 
 /// Inclusive code-point bounds of a string: `0` and `u64::MAX` when absent.
@@ -89,12 +98,30 @@ pub(super) struct Lengths {
 /// Number bounds, resolved for the common case and kept exact for the rest.
 #[derive(Clone, Debug)]
 pub(super) struct Bounds {
-    /// The smallest `u64` value within the bounds.
+    /// The smallest `u64` value within the bounds (inclusive and exclusive).
     pub(super) lowest: u64,
     /// The largest `u64` value within the bounds; below `lowest` when there is none.
     pub(super) highest: u64,
-    /// The bounds as written, for every value that is not a `u64`.
+    /// The rules as written, for every value that is not a `u64`.
     pub(super) rules: Box<NumberRules>,
+}
+
+/// A number node with `multipleOf`.
+#[derive(Clone, Debug)]
+pub(super) struct MultipleTest {
+    /// Whether the number must be integral.
+    pub(super) integer: bool,
+    pub(super) bounds: Bounds,
+    /// The factor (above 0: a rule with any other matches no number).
+    pub(super) factor: Number,
+}
+
+/// An object with key-count bounds (`0` and `u64::MAX` when absent).
+#[derive(Clone, Debug)]
+pub(super) struct SizedObjectTest {
+    pub(super) object: ObjectTest,
+    pub(super) min: u64,
+    pub(super) max: u64,
 }
 
 /// An array's item schema and item-count bounds (`0` and `u64::MAX` when absent).
@@ -171,29 +198,35 @@ pub(super) enum Additional {
 }
 
 impl Node {
-    /// The node of the object property at `index` (declaration order).
-    pub(super) fn property(&self, index: usize) -> Option<&Node> {
+    /// The object test of an object node.
+    fn object(&self) -> Option<&ObjectTest> {
         match &self.test {
-            Test::Object(object) => object.properties.get(index).map(|property| &property.node),
+            Test::Object(object) => Some(object),
+            Test::SizedObject(sized) => Some(&sized.object),
             _ => None,
         }
+    }
+
+    /// The node of the object property at `index` (declaration order).
+    pub(super) fn property(&self, index: usize) -> Option<&Node> {
+        self.object()?
+            .properties
+            .get(index)
+            .map(|property| &property.node)
     }
 
     /// The node of an array's items.
     pub(super) fn items(&self) -> Option<&Node> {
         match &self.test {
-            Test::Array(array) => array.items.as_deref(),
+            Test::Array(array) | Test::UniqueArray(array) => array.items.as_deref(),
             _ => None,
         }
     }
 
     /// The node undeclared values of an object must match.
     pub(super) fn additional(&self) -> Option<&Node> {
-        match &self.test {
-            Test::Object(ObjectTest {
-                additional: Additional::Matching(values),
-                ..
-            }) => Some(values),
+        match &self.object()?.additional {
+            Additional::Matching(values) => Some(values),
             _ => None,
         }
     }
@@ -262,16 +295,32 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 None => Test::String(lengths),
             }
         }
-        SchemaKind::Integer(rules) => Test::Integer(Bounds::of(rules)),
-        SchemaKind::Number(rules) => Test::Number(Bounds::of(rules)),
+        SchemaKind::Integer(rules) | SchemaKind::Number(rules) => {
+            let integer = matches!(schema.kind, SchemaKind::Integer(_));
+            let bounds = Bounds::of(rules);
+            match rules.multiple_of() {
+                Some(factor) => Test::Multiple(Box::new(MultipleTest {
+                    integer,
+                    bounds,
+                    factor: factor.clone(),
+                })),
+                None if integer => Test::Integer(bounds),
+                None => Test::Number(bounds),
+            }
+        }
         SchemaKind::Array(rules) => {
             let items = rules.items.as_deref().map(|items| Box::new(lower(items)));
-            Test::Array(ArrayTest {
+            let array = ArrayTest {
                 each: Each::of(items.as_deref()),
                 items,
                 min: rules.min_items.unwrap_or(0),
                 max: rules.max_items.unwrap_or(u64::MAX),
-            })
+            };
+            if rules.unique_items {
+                Test::UniqueArray(array)
+            } else {
+                Test::Array(array)
+            }
         }
         SchemaKind::Object(rules) => {
             let properties: Box<[PropertyTest]> = rules
@@ -294,12 +343,21 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 let names = rules.properties.iter().map(|p| p.name.as_str());
                 Box::new(PropertyIndex::new(names))
             });
-            Test::Object(ObjectTest {
+            let object = ObjectTest {
                 required: properties.iter().filter(|p| p.required).count(),
                 properties,
                 additional,
                 index,
-            })
+            };
+            if rules.min_properties.is_none() && rules.max_properties.is_none() {
+                Test::Object(object)
+            } else {
+                Test::SizedObject(Box::new(SizedObjectTest {
+                    object,
+                    min: rules.min_properties.unwrap_or(0),
+                    max: rules.max_properties.unwrap_or(u64::MAX),
+                }))
+            }
         }
         SchemaKind::Enum(members) => {
             let strings: Option<Box<[Box<str>]>> = members
@@ -335,11 +393,25 @@ const NO_U64: (u64, u64) = (1, 0);
 
 impl Bounds {
     fn of(rules: &NumberRules) -> Self {
-        let lowest = rules.minimum.as_ref().map_or(Some(0), lowest_at_or_above);
-        let highest = rules
-            .maximum
-            .as_ref()
-            .map_or(Some(u64::MAX), highest_at_or_below);
+        let lowest = [
+            rules.minimum.as_ref().map_or(Some(0), lowest_at_or_above),
+            rules.exclusive_minimum().map_or(Some(0), lowest_above),
+        ]
+        .into_iter()
+        .try_fold(0, |lowest, bound| bound.map(|bound| lowest.max(bound)));
+        let highest = [
+            rules
+                .maximum
+                .as_ref()
+                .map_or(Some(u64::MAX), highest_at_or_below),
+            rules
+                .exclusive_maximum()
+                .map_or(Some(u64::MAX), highest_below),
+        ]
+        .into_iter()
+        .try_fold(u64::MAX, |highest, bound| {
+            bound.map(|bound| highest.min(bound))
+        });
         let (lowest, highest) = match (lowest, highest) {
             (Some(lowest), Some(highest)) => (lowest, highest),
             _ => NO_U64,
@@ -393,12 +465,53 @@ fn highest_at_or_below(bound: &Number) -> Option<u64> {
     }
 }
 
+/// The smallest `u64` that is `> bound`, if any. Exact: for an integer `u`, `u > b` exactly when
+/// `u >= floor(b) + 1`, the addition done in integers (in doubles it would round beyond 2^53).
+fn lowest_above(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return u.checked_add(1);
+    }
+    if bound.as_i64().is_some() {
+        return Some(0);
+    }
+    let f = bound.as_f64()?.floor();
+    if f < 0.0 {
+        Some(0)
+    } else if f >= U64_LIMIT {
+        None
+    } else {
+        // `f` is integral and inside the `u64` range, so `as` is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        (f as u64).checked_add(1)
+    }
+}
+
+/// The largest `u64` that is `< bound`, if any. Exact: `u < b` exactly when `u <= ceil(b) - 1`.
+fn highest_below(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return u.checked_sub(1);
+    }
+    if bound.as_i64().is_some() {
+        return None;
+    }
+    let f = bound.as_f64()?.ceil();
+    if f <= 0.0 {
+        None
+    } else if f >= U64_LIMIT {
+        Some(u64::MAX)
+    } else {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f as u64 - 1)
+    }
+}
+
 /// 2^64: every float at or above it is beyond `u64`.
 const U64_LIMIT: f64 = 18_446_744_073_709_551_616.0;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::ExtraNumberRules;
     use serde_json::json;
 
     fn number(value: Value) -> Number {
@@ -412,9 +525,50 @@ mod tests {
         let bounds = Bounds::of(&NumberRules {
             minimum: min.map(number),
             maximum: max.map(number),
-            implied_by_type: false,
+            ..NumberRules::default()
         });
         (bounds.lowest, bounds.highest)
+    }
+
+    fn exclusive_range(min: Option<Value>, max: Option<Value>) -> (u64, u64) {
+        let bounds = Bounds::of(&NumberRules {
+            extra: Some(Box::new(ExtraNumberRules {
+                exclusive_minimum: min.map(number),
+                exclusive_maximum: max.map(number),
+                multiple_of: None,
+            })),
+            ..NumberRules::default()
+        });
+        (bounds.lowest, bounds.highest)
+    }
+
+    #[test]
+    fn exclusive_bounds_resolve_to_the_values_strictly_inside() {
+        assert_eq!(exclusive_range(Some(json!(0)), Some(json!(10))), (1, 9));
+        assert_eq!(exclusive_range(Some(json!(-1)), Some(json!(1))), (0, 0));
+        assert_eq!(exclusive_range(Some(json!(2.5)), Some(json!(7.5))), (3, 7));
+        assert_eq!(exclusive_range(Some(json!(-0.5)), Some(json!(0.5))), (0, 0));
+        assert_eq!(exclusive_range(Some(json!(-0.0)), None), (1, u64::MAX));
+        assert_eq!(exclusive_range(Some(json!(u64::MAX)), None), NO_U64);
+        assert_eq!(exclusive_range(None, Some(json!(0))), NO_U64);
+        assert_eq!(exclusive_range(None, Some(json!(-0.0))), NO_U64);
+        assert_eq!(exclusive_range(None, Some(json!(1e300))), (0, u64::MAX));
+        // Beyond 2^53 the neighbour is found in integers, not in doubles.
+        assert_eq!(
+            exclusive_range(Some(json!(1_152_921_504_606_846_976.0)), None).0,
+            1_152_921_504_606_846_977
+        );
+        let both = Bounds::of(&NumberRules {
+            minimum: Some(number(json!(3))),
+            maximum: Some(number(json!(8))),
+            extra: Some(Box::new(ExtraNumberRules {
+                exclusive_minimum: Some(number(json!(5))),
+                exclusive_maximum: Some(number(json!(100))),
+                multiple_of: None,
+            })),
+            ..NumberRules::default()
+        });
+        assert_eq!((both.lowest, both.highest), (6, 8));
     }
 
     #[test]

@@ -5,11 +5,14 @@
 use serde_json::{Map, Number, Value};
 
 use super::compile::{
-    Additional, ArrayTest, Bounds, Each, Lengths, Node, ObjectTest, PropertyTest, Test,
+    Additional, ArrayTest, Bounds, Each, Lengths, MultipleTest, Node, ObjectTest, PropertyTest,
+    SizedObjectTest, Test,
 };
 use super::key::{Probe, guess_from_hint, search};
-use super::limits::{MAX_VALIDATION_DEPTH, bound_violation};
-use super::semantics::{count_up_to_two, has_code_points_within, is_integral, json_equal};
+use super::limits::{MAX_VALIDATION_DEPTH, is_positive_multiple, within_rules};
+use super::semantics::{
+    count_up_to_two, first_repeat, has_code_points_within, is_integral, json_equal,
+};
 
 /// Whether `value` matches `node`. Inlined into the container walks: the common leaves
 /// are decided in place (most nodes of a payload are scalars, and a call per scalar is a large
@@ -63,11 +66,21 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
             is_integral(number) && number_within(bounds, number)
         }
         (Test::Number(bounds), Value::Number(number)) => number_within(bounds, number),
+        (Test::Multiple(test), Value::Number(number)) => is_multiple_within(test, number),
         (Test::Object(object), Value::Object(map)) => {
             depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
         }
+        (Test::SizedObject(sized), Value::Object(map)) => {
+            depth < MAX_VALIDATION_DEPTH && check_sized_object(sized, map, depth)
+        }
         (Test::Array(array), Value::Array(items)) => {
             depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
+        }
+        (Test::UniqueArray(array), Value::Array(items)) => {
+            // The items are checked against their schema before any two are compared.
+            depth < MAX_VALIDATION_DEPTH
+                && check_array(array, items, depth)
+                && first_repeat(items).is_none()
         }
         (Test::StringEnum(members), Value::String(text)) => {
             members.iter().any(|member| **member == **text)
@@ -118,6 +131,12 @@ fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> 
     // Payload keys are unique and each names at most one property, so the count says whether
     // every required property was present.
     required_seen == object.required
+}
+
+#[inline(never)]
+fn check_sized_object(sized: &SizedObjectTest, map: &Map<String, Value>, depth: usize) -> bool {
+    let len = map.len() as u64;
+    sized.min <= len && len <= sized.max && check_object(&sized.object, map, depth)
 }
 
 #[inline(never)]
@@ -216,7 +235,15 @@ fn number_within(bounds: &Bounds, number: &Number) -> bool {
     }
 }
 
+/// Whether `number` passes a number node with `multipleOf`.
+#[inline(never)]
+fn is_multiple_within(test: &MultipleTest, number: &Number) -> bool {
+    (!test.integer || is_integral(number))
+        && number_within(&test.bounds, number)
+        && is_positive_multiple(number, &test.factor)
+}
+
 #[inline(never)]
 fn exact_bounds(bounds: &Bounds, number: &Number) -> bool {
-    bound_violation(&bounds.rules, number).is_none()
+    within_rules(&bounds.rules, number)
 }

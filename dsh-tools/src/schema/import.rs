@@ -8,8 +8,11 @@
 //!   `null` only when they list it too), `properties`, `required` (missing properties are
 //!   reported in its order), `additionalProperties` (boolean or schema), `items` (one schema),
 //!   `enum`, `const`, `oneOf`,
-//!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern` (ECMA-262, translated; look-around
-//!   and backreferences are refused), `minItems`, `maxItems`;
+//!   `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (beside
+//!   `"type": "number"` or `"integer"`), `minLength`, `maxLength`, `pattern` (ECMA-262,
+//!   translated; look-around and backreferences are refused), `minItems`, `maxItems`,
+//!   `uniqueItems` (beside `"type": "array"`), `minProperties`, `maxProperties` (beside
+//!   `"type": "object"`);
 //!   `anyOf` only in the nullable form `[<schema>, {"type": "null"}]` that schemars emits for
 //!   `Option<T>`; local `$ref`s (`#/…`), inlined, with `$defs`/`definitions` as their targets,
 //!   except a `$ref` back to a target still being imported: that target becomes a
@@ -19,8 +22,9 @@
 //!   at the root. (From schemars, the integer formats `int8`…`uint64` also become the bounds of
 //!   their Rust type, since deserialization enforces them.)
 //!
-//! Everything else (`allOf`, `not`, `if`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
-//! `prefixItems`, `patternProperties`, `propertyNames`, remote `$ref`, …) is rejected.
+//! Everything else (`allOf`, `not`, `if`, `prefixItems`, `patternProperties`, `propertyNames`,
+//! a constraint without a `type` it applies to, remote `$ref`, …) is rejected here, and
+//! [`Schema::from_json_schema`] hands the document to the keyword engine instead.
 //!
 //! Import is bounded: nesting deeper than [`MAX_IMPORT_DEPTH`] (counting `$ref` hops) and
 //! expansion past [`MAX_IMPORT_NODES`] nodes (a `$ref` graph that doubles at every level) are
@@ -31,8 +35,8 @@ use serde_json::{Map, Number, Value};
 use super::error::{SchemaError, pattern_refusal};
 use super::keywords::{KeywordSchema, SchemaImportOptions, decode_fragment};
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Pattern, Property,
-    Schema, SchemaKind, StringFormat, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, ExtraNumberRules, NumberRules, ObjectRules,
+    Pattern, Property, Schema, SchemaKind, StringFormat, StringRules,
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
@@ -46,7 +50,8 @@ pub const MAX_IMPORT_NODES: usize = 100_000;
 
 /// The accepted vocabulary, as quoted in "not a supported keyword" messages.
 const SUBSET: &str = "type/oneOf/properties/required/additionalProperties/items/enum/const/\
-minimum/maximum/minLength/maxLength/pattern/minItems/maxItems/$ref/$defs + annotations";
+minimum/maximum/exclusiveMinimum/exclusiveMaximum/multipleOf/minLength/maxLength/pattern/\
+minItems/maxItems/uniqueItems/minProperties/maxProperties/$ref/$defs + annotations";
 
 /// Keywords the validator enforces, by the type they constrain (`None`: any type).
 const STRUCTURAL: &[&str] = &[
@@ -62,11 +67,17 @@ const STRUCTURAL: &[&str] = &[
     "items",
     "minimum",
     "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
     "minLength",
     "maxLength",
     "pattern",
     "minItems",
     "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
 ];
 
 /// Annotations accepted and dropped (they do not change what is valid).
@@ -87,8 +98,10 @@ impl Schema {
     /// A document within the typed subset becomes typed nodes (what the provider views, the
     /// docs and the fastest validation read): `type` (one type, or a `[T, "null"]` pair),
     /// `properties`, `required`, `additionalProperties`, `items` (one schema), `enum`, `const`,
-    /// `oneOf`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `minItems`,
-    /// `maxItems`, `anyOf` as `[<schema>, {"type": "null"}]`, local `$ref`s into
+    /// `oneOf`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
+    /// `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`, `uniqueItems`,
+    /// `minProperties`, `maxProperties` (each beside a `type` it applies to),
+    /// `anyOf` as `[<schema>, {"type": "null"}]`, local `$ref`s into
     /// `$defs`/`definitions` (inlined; a recursive one becomes a [`Schema::definition`]), and
     /// the annotations `title`, `description`, `default`, `examples`, `format`, `$comment`,
     /// `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`, `contentMediaType`.
@@ -119,9 +132,9 @@ impl Schema {
 
     /// Imports a schema produced by `schemars` (for types from other crates): local `$ref`s into
     /// `$defs` are inlined, `Option<T>`'s `anyOf` becomes a nullable schema, and the integer
-    /// `format`s become the bounds of their Rust type; what schemars emits beyond the typed
-    /// subset (`uniqueItems` for sets, `allOf`, …) becomes a [`SchemaKind::Keywords`] node, as
-    /// in [`Schema::from_json_schema`].
+    /// `format`s become the bounds of their Rust type, and a set's `uniqueItems` is kept; what
+    /// schemars emits beyond the typed subset (`allOf`, …) becomes a [`SchemaKind::Keywords`]
+    /// node, as in [`Schema::from_json_schema`].
     pub fn from_schemars(schema: &schemars::Schema) -> Result<Schema, SchemaError> {
         Importer::new(schema.as_value(), true)
             .run()
@@ -524,9 +537,21 @@ impl<'a> Importer<'a> {
     ) -> Option<Schema> {
         let allowed: &[&str] = match name {
             "string" => &["minLength", "maxLength", "pattern"],
-            "number" | "integer" => &["minimum", "maximum"],
-            "array" => &["items", "minItems", "maxItems"],
-            "object" => &["properties", "required", "additionalProperties"],
+            "number" | "integer" => &[
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ],
+            "array" => &["items", "minItems", "maxItems", "uniqueItems"],
+            "object" => &[
+                "properties",
+                "required",
+                "additionalProperties",
+                "minProperties",
+                "maxProperties",
+            ],
             _ => &[],
         };
         let mut ok = true;
@@ -587,7 +612,13 @@ impl<'a> Importer<'a> {
                     minimum: self.number(map, path, "minimum", &mut ok),
                     maximum: self.number(map, path, "maximum", &mut ok),
                     implied_by_type: false,
+                    extra: Some(Box::new(ExtraNumberRules {
+                        exclusive_minimum: self.number(map, path, "exclusiveMinimum", &mut ok),
+                        exclusive_maximum: self.number(map, path, "exclusiveMaximum", &mut ok),
+                        multiple_of: self.factor(map, path, &mut ok),
+                    })),
                 };
+                rules.drop_empty_extra();
                 if name == "integer" && self.from_schemars {
                     apply_integer_format(&mut rules, map.get("format").and_then(Value::as_str));
                 }
@@ -624,6 +655,18 @@ impl<'a> Importer<'a> {
                     items,
                     min_items: self.count(map, path, "minItems", &mut ok),
                     max_items: self.count(map, path, "maxItems", &mut ok),
+                    unique_items: match map.get("uniqueItems") {
+                        None => false,
+                        Some(Value::Bool(unique)) => *unique,
+                        Some(_) => {
+                            self.problem(
+                                format!("{path}.uniqueItems"),
+                                format!("{path}.uniqueItems must be a boolean"),
+                            );
+                            ok = false;
+                            false
+                        }
+                    },
                 })
             }
             _ => SchemaKind::Object(self.convert_object(map, path, depth, &mut ok)?),
@@ -731,6 +774,8 @@ impl<'a> Importer<'a> {
             }
         };
         let mut rules = ObjectRules::new(properties, additional);
+        rules.min_properties = self.count(map, path, "minProperties", ok);
+        rules.max_properties = self.count(map, path, "maxProperties", ok);
         // Declaration order needs no record; any other is kept for reports and rendering.
         if !required_order.is_sorted() {
             rules.required_order = required_order;
@@ -869,7 +914,25 @@ impl<'a> Importer<'a> {
         count
     }
 
-    /// A number keyword (`minimum`, `maximum`).
+    /// `multipleOf`: a number above 0.
+    fn factor(&mut self, map: &Map<String, Value>, path: &str, ok: &mut bool) -> Option<Number> {
+        let value = map.get("multipleOf")?;
+        match value {
+            Value::Number(factor) if factor.as_f64().is_some_and(|f| f > 0.0) => {
+                Some(factor.clone())
+            }
+            _ => {
+                self.problem(
+                    format!("{path}.multipleOf"),
+                    format!("{path}.multipleOf must be greater than 0"),
+                );
+                *ok = false;
+                None
+            }
+        }
+    }
+
+    /// A number keyword (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`).
     fn number(
         &mut self,
         map: &Map<String, Value>,

@@ -1,33 +1,84 @@
 //! What both validators (the interpreter in `validate.rs` and the compiled check) bound alike:
-//! how deep they follow a value, and which bound of a number rule a number breaks.
+//! how deep they follow a value, and which rule of a number node a number breaks.
 
 use std::cmp::Ordering;
 
 use serde_json::Number;
 
-use super::model::NumberRules;
-use super::semantics::compare_numbers;
+use super::keywords::is_multiple_of;
+use super::model::{ExtraNumberRules, NumberRules};
+use super::semantics::{compare_numbers, is_less};
 use super::violation::ViolationKind;
 
 /// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
 /// deep is reported as too deep rather than risking the stack.
 pub const MAX_VALIDATION_DEPTH: usize = 256;
 
-/// The first bound `number` breaks.
+/// The first rule `number` breaks, in the keyword engine's order: `minimum`, `maximum`,
+/// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (one violation per number).
 #[inline(always)]
 pub(super) fn bound_violation<'s>(
     rules: &'s NumberRules,
     number: &Number,
 ) -> Option<ViolationKind<'s>> {
     if let Some(min) = &rules.minimum
-        && compare_numbers(number, min) == Ordering::Less
+        && is_less(number, min)
     {
         return Some(ViolationKind::Minimum(min));
     }
     if let Some(max) = &rules.maximum
-        && compare_numbers(number, max) == Ordering::Greater
+        && is_less(max, number)
     {
         return Some(ViolationKind::Maximum(max));
     }
-    None
+    match &rules.extra {
+        Some(extra) => extra_violation(extra, number),
+        None => None,
+    }
+}
+
+/// Whether `number` breaks no rule of `rules`: [`bound_violation`] for the yes/no walks.
+#[inline(always)]
+pub(super) fn within_rules(rules: &NumberRules, number: &Number) -> bool {
+    if let Some(min) = &rules.minimum
+        && is_less(number, min)
+    {
+        return false;
+    }
+    if let Some(max) = &rules.maximum
+        && is_less(max, number)
+    {
+        return false;
+    }
+    match &rules.extra {
+        Some(extra) => extra_violation(extra, number).is_none(),
+        None => true,
+    }
+}
+
+/// The rules few schemas set, out of line, so the common check stays small.
+#[inline(never)]
+fn extra_violation<'s>(extra: &'s ExtraNumberRules, number: &Number) -> Option<ViolationKind<'s>> {
+    if let Some(min) = &extra.exclusive_minimum
+        && compare_numbers(number, min) != Ordering::Greater
+    {
+        return Some(ViolationKind::ExclusiveMinimum(min));
+    }
+    if let Some(max) = &extra.exclusive_maximum
+        && compare_numbers(number, max) != Ordering::Less
+    {
+        return Some(ViolationKind::ExclusiveMaximum(max));
+    }
+    match &extra.multiple_of {
+        Some(factor) if !is_positive_multiple(number, factor) => {
+            Some(ViolationKind::MultipleOf(factor))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `number` is a multiple of `factor`; a factor that is not above 0 (which JSON Schema
+/// does not allow, and the builder and import refuse) has no multiples.
+pub(crate) fn is_positive_multiple(number: &Number, factor: &Number) -> bool {
+    compare_numbers(factor, &Number::from(0)) == Ordering::Greater && is_multiple_of(number, factor)
 }

@@ -47,14 +47,15 @@ pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use keywords::{KeywordSchema, SchemaImportOptions};
 pub use limits::MAX_VALIDATION_DEPTH;
+pub(crate) use limits::is_positive_multiple;
 pub use model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, MAX_SAFE_INTEGER, NumberRules,
-    ObjectRules, Pattern, PatternError, PatternErrorKind, Property, Schema, SchemaKind,
-    StringFormat, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, ExtraNumberRules, MAX_SAFE_INTEGER,
+    NumberRules, ObjectRules, Pattern, PatternError, PatternErrorKind, Property, Schema,
+    SchemaKind, StringFormat, StringRules,
 };
 pub use render::JSON_SCHEMA_DIALECT;
 pub(crate) use semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral,
+    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
 };
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,

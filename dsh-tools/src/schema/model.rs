@@ -104,18 +104,37 @@ pub struct StringRules {
     pub format: Option<StringFormat>,
 }
 
-/// Inclusive bounds on a number or an integer, kept as exact JSON numbers so that
-/// `u64::MAX` and `i64::MIN` bounds compare exactly.
+/// Constraints on a number or an integer, kept as exact JSON numbers so that `u64::MAX` and
+/// `i64::MIN` bounds compare exactly.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NumberRules {
-    /// `minimum`.
+    /// `minimum` (inclusive).
     pub minimum: Option<Number>,
-    /// `maximum`.
+    /// `maximum` (inclusive).
     pub maximum: Option<Number>,
-    /// The bounds are a Rust type's own range (`u64`, `i64`, `f32`, …, or a schemars integer
-    /// `format`): always enforced, but published only within ±(2^53 − 1), since most clients
-    /// read a JSON number as a double and would round a larger bound.
+    /// The inclusive bounds are a Rust type's own range (`u64`, `i64`, `f32`, …, or a schemars
+    /// integer `format`): always enforced, but published only within ±(2^53 − 1), since most
+    /// clients read a JSON number as a double and would round a larger bound.
     pub implied_by_type: bool,
+    /// `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, when any is set
+    /// ([`extra_mut`](Self::extra_mut) sets one). Boxed: few schemas set them, and a number is
+    /// checked against none of them with one test.
+    pub extra: Option<Box<ExtraNumberRules>>,
+}
+
+/// The rules of a number few schemas set; see [`NumberRules::extra`]. One with none of them set
+/// means what no `extra` does.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExtraNumberRules {
+    /// `exclusiveMinimum`: the number must be above it.
+    pub exclusive_minimum: Option<Number>,
+    /// `exclusiveMaximum`: the number must be below it.
+    pub exclusive_maximum: Option<Number>,
+    /// `multipleOf`: the number must be an integral multiple of it, decided exactly on the
+    /// decimals JSON wrote (`0.0075` is a multiple of `0.0001`). JSON Schema requires it to be
+    /// above 0; the builder and import refuse any other, and a rule holding one matches no
+    /// number.
+    pub multiple_of: Option<Number>,
 }
 
 /// The largest integer every JSON reader holds exactly (2^53 − 1, JavaScript's
@@ -123,8 +142,40 @@ pub struct NumberRules {
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 impl NumberRules {
-    /// Whether `bound` is published: always, unless it is implied by the type and lies beyond
-    /// ±[`MAX_SAFE_INTEGER`].
+    /// `exclusiveMinimum`.
+    pub fn exclusive_minimum(&self) -> Option<&Number> {
+        self.extra.as_deref()?.exclusive_minimum.as_ref()
+    }
+
+    /// `exclusiveMaximum`.
+    pub fn exclusive_maximum(&self) -> Option<&Number> {
+        self.extra.as_deref()?.exclusive_maximum.as_ref()
+    }
+
+    /// `multipleOf`.
+    pub fn multiple_of(&self) -> Option<&Number> {
+        self.extra.as_deref()?.multiple_of.as_ref()
+    }
+
+    /// The rules few schemas set, created empty when there are none, to set one:
+    /// `rules.extra_mut().multiple_of = Some(5.into())`.
+    pub fn extra_mut(&mut self) -> &mut ExtraNumberRules {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// Drops an [`extra`](Self::extra) with nothing set, which means the same as none.
+    pub(crate) fn drop_empty_extra(&mut self) {
+        if self
+            .extra
+            .as_deref()
+            .is_some_and(|extra| *extra == ExtraNumberRules::default())
+        {
+            self.extra = None;
+        }
+    }
+
+    /// Whether the inclusive `bound` is published: always, unless it is implied by the type and
+    /// lies beyond ±[`MAX_SAFE_INTEGER`].
     pub fn publishes(&self, bound: &Number) -> bool {
         // Every integer up to 2^53 converts to a double exactly, and every larger one to a
         // double beyond 2^53 - 1, so the comparison in doubles is exact.
@@ -144,9 +195,17 @@ pub struct ArrayRules {
     pub min_items: Option<u64>,
     /// `maxItems`.
     pub max_items: Option<u64>,
+    /// `uniqueItems`: no two items are equal as JSON values (numbers by value, objects whatever
+    /// their key order). What a Rust set (`HashSet`, `BTreeSet`) asks of its array: a
+    /// duplicate would be dropped silently on conversion.
+    pub unique_items: bool,
 }
 
-/// Declared properties of an object and what happens to undeclared ones.
+/// Declared properties of an object, what happens to undeclared ones, and how many properties
+/// it may have.
+///
+/// [`Default`] is a closed object with no properties, as [`ObjectRules::new`] with
+/// [`AdditionalProperties::Forbidden`] makes it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ObjectRules {
     /// Declared properties, in declaration order (the order they are rendered and reported in).
@@ -159,15 +218,28 @@ pub struct ObjectRules {
     /// and `required` is rendered in this order. Whether a property is required is its own
     /// [`Property::required`]; indices of properties that are not required are ignored.
     pub required_order: Vec<usize>,
+    /// `minProperties`: the fewest keys the object may have, declared or not.
+    pub min_properties: Option<u64>,
+    /// `maxProperties`: the most keys the object may have, declared or not.
+    pub max_properties: Option<u64>,
+}
+
+impl Default for ObjectRules {
+    fn default() -> Self {
+        Self::new(Vec::new(), AdditionalProperties::Forbidden)
+    }
 }
 
 impl ObjectRules {
-    /// Rules for `properties` (required ones in declaration order) and undeclared keys.
+    /// Rules for `properties` (required ones in declaration order) and undeclared keys, with no
+    /// bound on the number of properties.
     pub fn new(properties: Vec<Property>, additional: AdditionalProperties) -> Self {
         Self {
             properties,
             additional,
             required_order: Vec::new(),
+            min_properties: None,
+            max_properties: None,
         }
     }
 

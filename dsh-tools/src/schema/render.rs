@@ -10,10 +10,12 @@
 //! accepts; the differential tests hold the two together.
 //!
 //! Key order of a node: `title`, `description`, `type`, `enum`/`const`, string constraints
-//! (`minLength`, `maxLength`, `pattern`, `format`), number bounds (`minimum`, `maximum`), `items`,
-//! `minItems`, `maxItems`, `properties`, `required`, `additionalProperties`, `oneOf`/`anyOf`,
-//! `default`, `examples`; the root's `$defs` last. A `$ref` takes the place of `type` (its
-//! annotations beside it, `anyOf` with `{"type": "null"}` around it when nullable).
+//! (`minLength`, `maxLength`, `pattern`, `format`), number constraints (`minimum`, `maximum`,
+//! `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`), `items`, `minItems`, `maxItems`,
+//! `uniqueItems`, `properties`, `required`, `additionalProperties`, `minProperties`,
+//! `maxProperties`, `oneOf`/`anyOf`, `default`, `examples`; the root's `$defs` last. A `$ref`
+//! takes the place of `type` (its annotations beside it, `anyOf` with `{"type": "null"}` around
+//! it when nullable).
 //!
 //! Nullable schemas render in the forms both providers and validators read: a type array
 //! (`"type": ["string", "null"]`), `null` added to an `enum` (a nullable `const` becomes a
@@ -219,6 +221,16 @@ impl<'s> Renderer<'s> {
                 if let Some(maximum) = rules.maximum.as_ref().filter(|b| rules.publishes(b)) {
                     out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
                 }
+                // Never implied by a type: always published.
+                for (key, value) in [
+                    ("exclusiveMinimum", rules.exclusive_minimum()),
+                    ("exclusiveMaximum", rules.exclusive_maximum()),
+                    ("multipleOf", rules.multiple_of()),
+                ] {
+                    if let Some(value) = value {
+                        out.insert(key.to_owned(), Value::Number(value.clone()));
+                    }
+                }
             }
             SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
             SchemaKind::Null => put_type(&mut out, "null", false),
@@ -229,6 +241,9 @@ impl<'s> Renderer<'s> {
                 }
                 put_u64(&mut out, "minItems", rules.min_items);
                 put_u64(&mut out, "maxItems", rules.max_items);
+                if rules.unique_items {
+                    out.insert("uniqueItems".to_owned(), Value::Bool(true));
+                }
             }
             SchemaKind::Object(rules) => {
                 put_type(&mut out, "object", nullable);
@@ -262,6 +277,8 @@ impl<'s> Renderer<'s> {
                     AdditionalProperties::Schema(values) => Value::Object(self.render(values)),
                 };
                 out.insert("additionalProperties".to_owned(), additional);
+                put_u64(&mut out, "minProperties", rules.min_properties);
+                put_u64(&mut out, "maxProperties", rules.max_properties);
             }
             SchemaKind::Any => {}
             SchemaKind::Enum(members) => {

@@ -1,10 +1,13 @@
 //! JSON semantics the validator follows where Rust's would differ: numbers compare by value
-//! (`1 == 1.0`, `-0 == 0`, exact beyond 2^53), `1.0` and `1e3` are integers, and string lengths
-//! count Unicode code points.
+//! (`1 == 1.0`, `-0 == 0`, exact beyond 2^53), `1.0` and `1e3` are integers, string lengths
+//! count Unicode code points, and `uniqueItems` finds equal items by JSON equality.
 //!
 //! This file owns only these comparisons; it knows nothing about schemas.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Number, Value};
 
@@ -22,6 +25,16 @@ pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
         return x.cmp(&y);
     }
     compare_numbers_slow(a, b)
+}
+
+/// Whether `a < b`, exactly: [`compare_numbers`] without the three-way result, so the common
+/// case of two non-negative integers is one comparison.
+#[inline(always)]
+pub(crate) fn is_less(a: &Number, b: &Number) -> bool {
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return x < y;
+    }
+    compare_numbers_slow(a, b) == Ordering::Less
 }
 
 #[inline(never)]
@@ -76,6 +89,133 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
                     .all(|(key, x)| ys.get(key).is_some_and(|y| json_equal(x, y)))
         }
         _ => false,
+    }
+}
+
+/// Arrays up to this long are searched for equal items pair by pair; longer ones by hash.
+const PAIRWISE_ITEMS: usize = 16;
+
+/// How deep [`first_repeat`] hashes and compares two items: both sides come from the payload,
+/// so a value built in code rather than parsed could nest without limit. Items that only differ
+/// below this depth count as different.
+const EQUALITY_DEPTH: usize = 256;
+
+/// The first two equal items of `items` (JSON equality, as [`json_equal`]), by index: the
+/// earliest item equal to one before it, and the first of those before it — what `uniqueItems`
+/// reports. Short arrays compare pair by pair; longer ones look each item up by a hash that
+/// equal items share (numbers hashed by value, objects whatever their key order), so a long
+/// array of distinct items costs one pass, not a comparison per pair.
+pub(crate) fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
+    if items.len() <= PAIRWISE_ITEMS {
+        return (1..items.len()).find_map(|second| {
+            (0..second)
+                .find(|&first| equal_within(&items[first], &items[second], EQUALITY_DEPTH))
+                .map(|first| (first, second))
+        });
+    }
+    first_repeat_hashed(items)
+}
+
+#[inline(never)]
+fn first_repeat_hashed(items: &[Value]) -> Option<(usize, usize)> {
+    // Keys seeded per process: a payload cannot be built to collide.
+    let state = RandomState::new();
+    // The first item seen with each hash.
+    let mut firsts: HashMap<u64, usize> = HashMap::with_capacity(items.len());
+    for (second, item) in items.iter().enumerate() {
+        let hash = {
+            let mut hasher = state.build_hasher();
+            hash_json(item, &state, &mut hasher, EQUALITY_DEPTH);
+            hasher.finish()
+        };
+        match firsts.get(&hash) {
+            None => {
+                firsts.insert(hash, second);
+            }
+            // Equal items hash alike, so the first item of a hash, when equal, is the first
+            // equal item.
+            Some(&first) if equal_within(&items[first], item, EQUALITY_DEPTH) => {
+                return Some((first, second));
+            }
+            // Another value of the same hash: look at every earlier item.
+            Some(_) => {
+                if let Some(first) =
+                    (0..second).find(|&first| equal_within(&items[first], item, EQUALITY_DEPTH))
+                {
+                    return Some((first, second));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Feeds `value` to `hasher` so that JSON-equal values hash alike, reading `levels` deep.
+fn hash_json(value: &Value, state: &RandomState, hasher: &mut impl Hasher, levels: usize) {
+    match value {
+        Value::Null => 0u8.hash(hasher),
+        Value::Bool(flag) => {
+            1u8.hash(hasher);
+            flag.hash(hasher);
+        }
+        Value::Number(number) => {
+            2u8.hash(hasher);
+            // Equal numbers have the same nearest double (rounding depends on the value alone),
+            // and `-0` is zero.
+            let float = number.as_f64().unwrap_or(0.0);
+            let float = if float == 0.0 { 0.0 } else { float };
+            float.to_bits().hash(hasher);
+        }
+        Value::String(text) => {
+            3u8.hash(hasher);
+            text.hash(hasher);
+        }
+        Value::Array(items) => {
+            4u8.hash(hasher);
+            items.len().hash(hasher);
+            if levels > 0 {
+                for item in items {
+                    hash_json(item, state, hasher, levels - 1);
+                }
+            }
+        }
+        Value::Object(map) => {
+            5u8.hash(hasher);
+            map.len().hash(hasher);
+            if levels > 0 {
+                // Key order does not matter: each entry hashed alone, the hashes summed.
+                let mut sum = 0u64;
+                for (key, item) in map {
+                    let mut entry = state.build_hasher();
+                    key.hash(&mut entry);
+                    hash_json(item, state, &mut entry, levels - 1);
+                    sum = sum.wrapping_add(entry.finish());
+                }
+                sum.hash(hasher);
+            }
+        }
+    }
+}
+
+/// [`json_equal`], following both values at most `levels` deep (deeper, they differ).
+fn equal_within(a: &Value, b: &Value, levels: usize) -> bool {
+    match (a, b) {
+        (Value::Array(xs), Value::Array(ys)) => {
+            levels > 0
+                && xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(x, y)| equal_within(x, y, levels - 1))
+        }
+        (Value::Object(xs), Value::Object(ys)) => {
+            levels > 0
+                && xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .all(|(key, x)| ys.get(key).is_some_and(|y| equal_within(x, y, levels - 1)))
+        }
+        _ => json_equal(a, b),
     }
 }
 
@@ -220,6 +360,39 @@ mod tests {
         ));
         assert!(!json_equal(&json!("1"), &json!(1)));
         assert!(!json_equal(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn repeats_are_found_by_value_in_short_and_long_arrays() {
+        assert_eq!(first_repeat(&[]), None);
+        assert_eq!(
+            first_repeat(&[json!("a"), json!("b"), json!("a")]),
+            Some((0, 2))
+        );
+        assert_eq!(
+            first_repeat(&[json!(1), json!(2), json!(2.0), json!(1.0)]),
+            Some((1, 2))
+        );
+        assert_eq!(first_repeat(&[json!(-0.0), json!(0)]), Some((0, 1)));
+        assert_eq!(
+            first_repeat(&[json!({"a": 1, "b": [1]}), json!({"b": [1.0], "a": 1})]),
+            Some((0, 1))
+        );
+        assert_eq!(
+            first_repeat(&[json!(u64::MAX), json!(1.8446744073709552e19)]),
+            None
+        );
+        assert_eq!(first_repeat(&[json!([1]), json!([[1]]), json!(1)]), None);
+        for len in [17, 100, 1_000] {
+            let mut items: Vec<Value> = (0..len).map(|n| json!({"n": n, "s": [n]})).collect();
+            assert_eq!(first_repeat(&items), None, "{len} distinct items");
+            items.push(json!({"s": [len as f64 - 2.0], "n": len - 2}));
+            items.push(json!({"n": 3, "s": [3]}));
+            assert_eq!(first_repeat(&items), Some((len - 2, len)), "{len} items");
+            let mut numbers: Vec<Value> = (0..len).map(|n| json!(n)).collect();
+            numbers.push(json!(5.0));
+            assert_eq!(first_repeat(&numbers), Some((5, len)));
+        }
     }
 
     #[test]

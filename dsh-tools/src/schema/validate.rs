@@ -4,8 +4,10 @@
 //! - `check` answers "valid?" and stops at the first problem. It never builds a path or
 //!   allocates; it is the whole cost of validating a valid value.
 //! - `walk` reports every violation into a [`ValidationContext`] in the stable order: missing
-//!   required keys (declaration order), declared properties (declaration order, nested violations
-//!   inline), then undeclared keys (payload order); arrays by index; one violation per scalar.
+//!   required keys (declaration order), the object's key count (`minProperties`,
+//!   `maxProperties`), declared properties (declaration order, nested violations inline), then
+//!   undeclared keys (payload order); an array's item count, then its first two equal items
+//!   (`uniqueItems`), then its items by index; one violation per scalar.
 //!   It only runs once `check` has said "invalid", and it skips valid children with a yes/no
 //!   check: `check`, or the compiled node's when a [`CompiledSchema`](super::CompiledSchema)
 //!   reports (the walk follows the node alongside the schema). Either way the report is this
@@ -20,15 +22,15 @@ use serde_json::{Map, Value};
 use super::compile::Node;
 use super::compiled_check::check as compiled_check;
 use super::key::{guess_from_hint, search};
-use super::limits::{MAX_VALIDATION_DEPTH, bound_violation};
+use super::limits::{MAX_VALIDATION_DEPTH, bound_violation, within_rules};
 use super::model::{
     AdditionalProperties, ArrayRules, Definition, ObjectRules, Property, Schema, SchemaKind,
     StringRules,
 };
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 use super::semantics::{
-    count_up_to_two, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
-    same_key,
+    count_up_to_two, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
+    json_equal, same_key,
 };
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 
@@ -133,11 +135,9 @@ fn check<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'_, 's>
     }
     match (&schema.kind, value) {
         (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
-        (SchemaKind::Number(rules), Value::Number(number)) => {
-            bound_violation(rules, number).is_none()
-        }
+        (SchemaKind::Number(rules), Value::Number(number)) => within_rules(rules, number),
         (SchemaKind::Integer(rules), Value::Number(number)) => {
-            is_integral(number) && bound_violation(rules, number).is_none()
+            is_integral(number) && within_rules(rules, number)
         }
         (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => true,
         (SchemaKind::Array(rules), Value::Array(items)) => {
@@ -177,7 +177,7 @@ fn check_child<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'
     match (&schema.kind, value) {
         (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
         (SchemaKind::Integer(rules), Value::Number(number)) => {
-            is_integral(number) && bound_violation(rules, number).is_none()
+            is_integral(number) && within_rules(rules, number)
         }
         (SchemaKind::Boolean, Value::Bool(_)) => true,
         _ => check(schema, value, depth, defs),
@@ -196,6 +196,8 @@ fn check_array<'s>(
                 .iter()
                 .all(|item| check(item_schema, item, depth + 1, defs))
         })
+        // After the items: they are checked against their schema before any two are compared.
+        && (!rules.unique_items || first_repeat(items).is_none())
 }
 
 fn check_object<'s>(
@@ -204,6 +206,9 @@ fn check_object<'s>(
     depth: usize,
     defs: Defs<'_, 's>,
 ) -> bool {
+    if object_size_violation(rules, map.len()).is_some() {
+        return false;
+    }
     let properties = &rules.properties;
     let mut lookup = Lookup::new(properties);
     let mut required_seen = 0usize;
@@ -349,6 +354,11 @@ fn walk<'v>(
             if let Some(kind) = array_size_violation(rules, items.len()) {
                 cx.report(kind, value);
             }
+            if rules.unique_items
+                && let Some((first, second)) = first_repeat(items)
+            {
+                cx.report(ViolationKind::UniqueItems { first, second }, value);
+            }
             if let Some(item_schema) = rules.items.as_deref() {
                 let item_node = node.and_then(Node::items);
                 let depth = cx.depth() + 1;
@@ -364,7 +374,7 @@ fn walk<'v>(
         }
         (SchemaKind::Array(_), _) => cx.report(type_error(JsonType::Array, nullable), value),
         (SchemaKind::Object(rules), Value::Object(map)) => {
-            walk_object(rules, node, map, cx, defs);
+            walk_object(rules, node, map, value, cx, defs);
         }
         (SchemaKind::Object(_), _) => cx.report(type_error(JsonType::Object, nullable), value),
         (SchemaKind::Any, _) => {}
@@ -533,7 +543,8 @@ fn problems<'s>(
                 .iter()
                 .filter(|property| property.required && !map.contains_key(&property.name))
                 .count();
-            let mut count = missing;
+            let mut count =
+                missing + usize::from(object_size_violation(rules, map.len()).is_some());
             for (key, item) in map {
                 match rules
                     .properties
@@ -555,7 +566,8 @@ fn problems<'s>(
             Some(count)
         }
         (SchemaKind::Array(rules), Value::Array(items)) => {
-            let size = usize::from(array_size_violation(rules, items.len()).is_some());
+            let size = usize::from(array_size_violation(rules, items.len()).is_some())
+                + usize::from(rules.unique_items && first_repeat(items).is_some());
             let invalid = rules.items.as_deref().map_or(0, |item_schema| {
                 items
                     .iter()
@@ -577,6 +589,7 @@ fn walk_object<'v>(
     rules: &'v ObjectRules,
     node: Option<&Node>,
     map: &'v Map<String, Value>,
+    value: &'v Value,
     cx: &mut ValidationContext<'v>,
     defs: Defs<'_, 'v>,
 ) {
@@ -616,6 +629,9 @@ fn walk_object<'v>(
                 cx.report_missing(&properties[index].name);
             }
         }
+    }
+    if let Some(kind) = object_size_violation(rules, map.len()) {
+        cx.report(kind, value);
     }
     let depth = cx.depth() + 1;
     for (index, (property, slot)) in properties.iter().zip(slots.iter()).enumerate() {
@@ -679,6 +695,22 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
         Some(format) if !format.matches(text) => Some(ViolationKind::Format(format)),
         _ => None,
     }
+}
+
+/// The key-count bound an object of `len` keys breaks.
+#[inline(always)]
+fn object_size_violation(rules: &ObjectRules, len: usize) -> Option<ViolationKind<'static>> {
+    if rules.min_properties.is_none() && rules.max_properties.is_none() {
+        return None;
+    }
+    let len = len as u64;
+    if let Some(min) = rules.min_properties.filter(|min| len < *min) {
+        return Some(ViolationKind::MinProperties(min));
+    }
+    rules
+        .max_properties
+        .filter(|max| len > *max)
+        .map(ViolationKind::MaxProperties)
 }
 
 /// The item-count bound `len` breaks.

@@ -35,6 +35,7 @@ use super::violation::ValidationContext;
 use evaluate::{Evaluator, Report, Silent};
 use node::Arena;
 
+pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
 
 /// How a JSON Schema document is imported ([`Schema::from_json_schema_with`],

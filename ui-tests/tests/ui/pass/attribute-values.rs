@@ -2,7 +2,7 @@
 //! and shows the values as written.
 #![deny(warnings)]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use dsh_tools::{ToolArgs, Value, json};
@@ -45,6 +45,20 @@ struct Values {
     choice: Option<String>,
     #[arg(const = false)]
     flag: bool,
+    #[arg(default = 10, multiple_of = 5, exclusive_minimum = 0, exclusive_maximum = 100)]
+    every: u32,
+    #[arg(multiple_of = 0.5, exclusive_maximum = 1e3)]
+    halves: Option<Box<f64>>,
+    #[arg(unique_items, default = [1, 2])]
+    distinct: Vec<u8>,
+    #[arg(unique_items)]
+    also_a_set: Option<BTreeSet<i8>>,
+    #[arg(min_properties = 1, max_properties = 3)]
+    labels: HashMap<String, String>,
+    #[arg(max_properties = 0)]
+    nothing: Option<BTreeMap<String, Value>>,
+    #[arg(min_properties = 1)]
+    object: serde_json::Map<String, Value>,
 }
 
 fn main() {
@@ -60,4 +74,12 @@ fn main() {
     assert_eq!(properties["nested"]["default"], json!([["a"], []]));
     assert_eq!(properties["anything"]["default"], json!([1, "a", true, 0.5, null]));
     assert_eq!(properties["choice"]["enum"], json!(["a", "b", null]));
+    assert_eq!(properties["every"]["multipleOf"], json!(5));
+    assert_eq!(properties["every"]["exclusiveMaximum"], json!(100));
+    assert_eq!(properties["halves"]["multipleOf"], json!(0.5));
+    assert_eq!(properties["distinct"]["uniqueItems"], json!(true));
+    assert_eq!(properties["also_a_set"]["uniqueItems"], json!(true));
+    assert_eq!(properties["labels"]["maxProperties"], json!(3));
+    assert_eq!(properties["nothing"]["maxProperties"], json!(0));
+    assert_eq!(properties["object"]["minProperties"], json!(1));
 }
