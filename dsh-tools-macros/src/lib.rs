@@ -10,6 +10,7 @@ mod case;
 mod check;
 mod errors;
 mod expand;
+mod json_text;
 mod literal;
 mod types;
 

@@ -17,6 +17,8 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "blocking",
     "max_result_chars",
     "concurrency_safe",
+    "defer_loading",
+    "example",
     "read_only",
     "destructive",
     "idempotent",
@@ -53,6 +55,10 @@ pub(crate) struct ToolAttrs {
     pub(crate) blocking: bool,
     pub(crate) max_result_chars: Option<(u64, Span)>,
     pub(crate) concurrency_safe: Option<ConcurrencySafe>,
+    /// `defer_loading`: listed only once a search loads it.
+    pub(crate) defer_loading: bool,
+    /// `example = "{…}"`, once per example, in order.
+    pub(crate) examples: Vec<LitStr>,
     pub(crate) read_only: Option<bool>,
     pub(crate) destructive: Option<bool>,
     pub(crate) idempotent: Option<bool>,
@@ -77,7 +83,8 @@ impl ToolAttrs {
         let mut seen: Vec<String> = Vec::new();
         for item in items {
             let name = item.name();
-            if seen.contains(&name) {
+            // `example` is the one key given once per value.
+            if seen.contains(&name) && name != "example" {
                 errors.error_at(&item.key, format!("duplicate `tool` key `{name}`"));
                 continue;
             }
@@ -135,6 +142,14 @@ impl ToolAttrs {
                     }
                     _ => item.flag()?.then_some(ConcurrencySafe::Always),
                 };
+            }
+            "defer_loading" => self.defer_loading = item.flag()?,
+            "example" => {
+                let text = item.string()?;
+                if let Err(problem) = crate::json_text::object_keys(&text.value()) {
+                    return Err(syn::Error::new_spanned(&text, problem));
+                }
+                self.examples.push(text);
             }
             "read_only" => self.read_only = Some(item.flag()?),
             "destructive" => self.destructive = Some(item.flag()?),

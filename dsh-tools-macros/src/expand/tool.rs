@@ -14,7 +14,8 @@
 //! - `contract.rs`: the contract built once and the documented schemas;
 //! - `call.rs`: the execute shim, its state lookups and the conversion of the returned value, and
 //!   the state types the tool declares;
-//! - `policy.rs`: the kind, annotations, timeout, result budget and concurrency hints;
+//! - `policy.rs`: the kind, annotations, timeout, result budget, concurrency hints, deferral and
+//!   input examples;
 //! - `presenters.rs`: `render` and the call, progress and result presenters;
 //! - `stubs.rs`: the stand-ins emitted on errors.
 
@@ -38,8 +39,8 @@ use call::{expand_call, expand_output_type, expand_required_state};
 use contract::{expand_contract, expand_documented_impls};
 use model::ToolModel;
 use policy::{
-    expand_annotations, expand_concurrency, expand_max_result_chars, expand_reads_call_arguments,
-    expand_timeout,
+    expand_annotations, expand_concurrency, expand_defer_loading, expand_examples,
+    expand_max_result_chars, expand_reads_call_arguments, expand_timeout,
 };
 use presenters::{
     expand_present_call, expand_present_progress, expand_present_result, expand_render,
@@ -113,6 +114,8 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let timeout = expand_timeout(model);
     let max_result_chars = expand_max_result_chars(model);
     let reads_call_arguments = expand_reads_call_arguments(model);
+    let defer_loading = expand_defer_loading(model);
+    let examples = expand_examples(model, errors);
     let call = expand_call(model);
     let required_state = expand_required_state(model);
     let annotations = expand_annotations(model);
@@ -134,6 +137,8 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             #timeout
             #max_result_chars
             #reads_call_arguments
+            #defer_loading
+            #examples
 
             fn contract() -> &'static #private::ToolContract {
                 &__DSH_CONTRACT

@@ -32,6 +32,27 @@ pub struct ToolSchema {
     /// The JSON Schema of the arguments, shared with the definition it came from: cloning a
     /// schema (or a list of them) copies no JSON. Serialized as the plain JSON value.
     pub parameters: Arc<Value>,
+    /// Worked examples of arguments, each valid against `parameters` (see
+    /// [`ToolDefinition::input_examples`]); sent where a provider takes them (Anthropic's
+    /// `input_examples`) and shown in the system-prompt catalog. Usually empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_examples: Vec<Value>,
+}
+
+impl ToolSchema {
+    /// A schema with no input examples.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: impl Into<Arc<Value>>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            parameters: parameters.into(),
+            input_examples: Vec::new(),
+        }
+    }
 }
 
 /// Hints about a tool's behaviour, for protocol bridges (MCP tool annotations) and UIs.
@@ -234,12 +255,28 @@ pub trait ToolDefinition: Send + Sync + 'static {
         ToolAnnotations::default()
     }
 
+    /// Whether the tool is deferred: callable, but left out of
+    /// [`schemas`](crate::ToolRegistry::schemas) until a search (the built-in `tool_search`, or
+    /// a provider's native search) or [`load_tools`](crate::ToolRegistry::load_tools) loads it
+    /// for a scope. Read once, at registration. `false` by default.
+    fn defer_loading(&self) -> bool {
+        false
+    }
+
+    /// Worked examples of arguments, for the model: read once, at registration, where each is
+    /// validated against [`parameters`](Self::parameters) (an invalid one refuses the
+    /// registration, naming its violations). Empty by default.
+    fn input_examples(&self) -> Vec<Value> {
+        Vec::new()
+    }
+
     /// The model-facing projection of this definition.
     fn schema(&self) -> ToolSchema {
         ToolSchema {
             name: self.name().to_owned(),
             description: self.description().to_owned(),
             parameters: self.shared_parameters(),
+            input_examples: self.input_examples(),
         }
     }
 }

@@ -18,11 +18,13 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
+use crate::error::ToolError;
 use crate::future::{BoxFuture, catch_panic};
 use crate::ids::{AgentId, ToolExecutionToken};
 use crate::limits::LimitsCell;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
+use crate::search::{ToolSearchAnswer, ToolSearchQuery};
 use crate::state::SharedState;
 
 /// What a call needs of the registry it runs in: the one narrow handle every execution carries,
@@ -42,6 +44,14 @@ pub(crate) trait CallHost: Send + Sync + 'static {
         self: Arc<Self>,
         input: ToolExecutionInput,
     ) -> BoxFuture<'static, ToolExecutionResult>;
+
+    /// Searches the deferred tools `agent` can call and loads the best matches into its tool
+    /// list (`tool_search`'s body).
+    fn search_tools(
+        &self,
+        agent: Option<&AgentId>,
+        query: &ToolSearchQuery,
+    ) -> Result<ToolSearchAnswer, ToolError>;
 }
 
 /// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as
@@ -252,6 +262,20 @@ impl ToolExecution {
     #[inline]
     pub fn agent(&self) -> Option<&AgentId> {
         self.inner.input.agent.as_ref()
+    }
+
+    /// The call's idempotency key: `idem-` and 32 hex digits, a digest of the call id, the tool
+    /// name, the agent and the arguments (object keys in any order). Every attempt of this call
+    /// — each try of a retry layer, the same call id re-sent with the same arguments — has the
+    /// same key; any other call has another. Sent to imported MCP servers in the request's
+    /// `_meta` (`io.dsh-tools/idempotency-key`), so a server can drop a repeated side effect.
+    pub fn idempotency_key(&self) -> String {
+        crate::idempotency::idempotency_key(
+            self.call_id(),
+            self.name(),
+            self.agent().map(AgentId::as_str),
+            self.arguments(),
+        )
     }
 
     /// The enclosing execution, for nested calls.

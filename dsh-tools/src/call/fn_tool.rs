@@ -57,6 +57,8 @@ struct Parts {
     max_result_chars: Option<usize>,
     concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
+    defer_loading: bool,
+    input_examples: Vec<Value>,
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
@@ -116,6 +118,8 @@ impl FnTool {
                 max_result_chars: None,
                 concurrency_safe: None,
                 annotations: ToolAnnotations::default(),
+                defer_loading: false,
+                input_examples: Vec::new(),
                 render: None,
                 finalize: None,
                 present_call: None,
@@ -211,6 +215,23 @@ impl FnToolBuilder {
     #[must_use]
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.parts.annotations = annotations;
+        self
+    }
+
+    /// Registers the tool deferred: callable, but listed only once a search loads it (see
+    /// [`ToolDefinition::defer_loading`]).
+    #[must_use]
+    pub fn defer_loading(mut self, deferred: bool) -> Self {
+        self.parts.defer_loading = deferred;
+        self
+    }
+
+    /// Adds a worked example of arguments, shown to the model where the provider takes
+    /// examples; checked against the argument schema when the tool is registered (see
+    /// [`ToolDefinition::input_examples`]).
+    #[must_use]
+    pub fn input_example(mut self, example: Value) -> Self {
+        self.parts.input_examples.push(example);
         self
     }
 
@@ -429,6 +450,14 @@ impl ToolDefinition for FnTool {
 
     fn annotations(&self) -> ToolAnnotations {
         self.parts.annotations.clone()
+    }
+
+    fn defer_loading(&self) -> bool {
+        self.parts.defer_loading
+    }
+
+    fn input_examples(&self) -> Vec<Value> {
+        self.parts.input_examples.clone()
     }
 }
 

@@ -16,6 +16,7 @@ pub(crate) mod execution;
 pub(crate) mod fn_tool;
 pub(crate) mod run;
 pub(crate) mod tool;
+pub(crate) mod tool_search;
 
 pub use self::definition::{ToolAnnotations, ToolDefinition, ToolSchema};
 pub use self::execution::{ProgressSink, ToolExecution, ToolExecutionInput};

@@ -66,6 +66,12 @@ impl ToolRun {
         &self.execution
     }
 
+    /// The call's idempotency key, the same for every attempt of this call (see
+    /// [`ToolExecution::idempotency_key`]).
+    pub fn idempotency_key(&self) -> String {
+        self.execution.idempotency_key()
+    }
+
     /// The execution, mutably: only the pipeline, before the body starts, takes anything out of it.
     #[inline]
     pub(crate) fn execution_mut(&mut self) -> &mut ToolExecution {
@@ -214,5 +220,14 @@ impl CallHost for DetachedHost {
         // dispatch.
         let error = ToolError::unknown_tool(&input.name);
         Box::pin(std::future::ready(ToolExecutionResult::failure(error)))
+    }
+
+    fn search_tools(
+        &self,
+        _agent: Option<&crate::ids::AgentId>,
+        _query: &crate::search::ToolSearchQuery,
+    ) -> Result<crate::search::ToolSearchAnswer, ToolError> {
+        // Outside a registry there are no deferred tools to find.
+        Ok(crate::search::ToolSearchAnswer::default())
     }
 }

@@ -58,6 +58,15 @@ pub trait Tool: Send + Sync + 'static {
     /// finalizer).
     const READS_CALL_ARGUMENTS: bool = true;
 
+    /// Whether the tool is deferred (see [`ToolDefinition::defer_loading`]);
+    /// `#[tool(defer_loading)]` sets it.
+    const DEFER_LOADING: bool = false;
+
+    /// Worked examples of arguments, as JSON texts (see [`ToolDefinition::input_examples`]);
+    /// `#[tool(example = r#"{…}"#)]` adds one per key, checked to be a JSON object at compile
+    /// time and against the argument schema at registration.
+    const INPUT_EXAMPLES: &'static [&'static str] = &[];
+
     /// The schemas, built once per tool type: return a `static`
     /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
     fn contract() -> &'static ToolContract;
@@ -346,5 +355,20 @@ impl<T: Tool> ToolDefinition for T {
 
     fn annotations(&self) -> ToolAnnotations {
         T::annotations()
+    }
+
+    fn defer_loading(&self) -> bool {
+        T::DEFER_LOADING
+    }
+
+    fn input_examples(&self) -> Vec<Value> {
+        // A text that is not JSON (only possible for a hand-written `Tool`) stays a string, which
+        // the registration's check then refuses against the object schema, quoting it.
+        T::INPUT_EXAMPLES
+            .iter()
+            .map(|text| {
+                serde_json::from_str(text).unwrap_or_else(|_| Value::String((*text).to_owned()))
+            })
+            .collect()
     }
 }

@@ -31,6 +31,7 @@ pub struct ImportOptions {
     timeout_ms: Option<u64>,
     concurrency_safe: bool,
     validate_arguments: bool,
+    defer_loading: bool,
 }
 
 impl Default for ImportOptions {
@@ -40,6 +41,7 @@ impl Default for ImportOptions {
             timeout_ms: Some(Self::DEFAULT_TIMEOUT_MS),
             concurrency_safe: false,
             validate_arguments: false,
+            defer_loading: false,
         }
     }
 }
@@ -88,6 +90,15 @@ impl ImportOptions {
     #[must_use]
     pub fn validate_arguments(mut self, validate: bool) -> Self {
         self.validate_arguments = validate;
+        self
+    }
+
+    /// Registers every tool of the server deferred: callable, but listed for the model only
+    /// once a tool search loads it (see [`ToolDefinition::defer_loading`]). Off by default; a
+    /// server with many tools is the case for it.
+    #[must_use]
+    pub fn defer_loading(mut self, deferred: bool) -> Self {
+        self.defer_loading = deferred;
         self
     }
 }
@@ -623,6 +634,7 @@ impl Import {
             self.options.timeout_ms,
             self.options.concurrency_safe,
             self.options.validate_arguments,
+            self.options.defer_loading,
             Arc::clone(connection),
         ))
     }

@@ -28,6 +28,10 @@ use crate::mcp::convert::{annotations_from_mcp, content_from_mcp, error_info_fro
 use crate::progress::ToolProgress;
 use crate::schema::{CompiledSchema, Schema};
 
+/// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
+/// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)).
+pub const IDEMPOTENCY_META_KEY: &str = "io.dsh-tools/idempotency-key";
+
 /// How long after its budget an imported call gives up on its own when the registry did not end
 /// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a
 /// call whose registry runs with timeouts turned off).
@@ -173,6 +177,7 @@ pub(crate) struct ImportedTool {
     concurrency_safe: bool,
     /// The `inputSchema`, compiled, when the import checks arguments before sending them.
     arguments: Option<CompiledSchema>,
+    defer_loading: bool,
     connection: Arc<Connection>,
 }
 
@@ -183,6 +188,7 @@ impl ImportedTool {
         timeout_ms: Option<u64>,
         concurrency_safe: bool,
         validate_arguments: bool,
+        defer_loading: bool,
         connection: Arc<Connection>,
     ) -> Self {
         let description = source
@@ -215,6 +221,7 @@ impl ImportedTool {
             timeout_ms,
             concurrency_safe,
             arguments,
+            defer_loading,
             connection,
         }
     }
@@ -231,8 +238,15 @@ impl ImportedTool {
             ));
         };
         let connection = &self.connection;
-        let params = mcp::CallToolRequestParams::new(self.source.name.clone())
+        let mut params = mcp::CallToolRequestParams::new(self.source.name.clone())
             .with_arguments(arguments.clone());
+        // The same key on every attempt of this call, so a server can drop a repeated effect.
+        let mut meta = mcp::RequestMetaObject::new();
+        meta.insert(
+            IDEMPOTENCY_META_KEY.to_owned(),
+            Value::String(run.idempotency_key()),
+        );
+        params.meta = Some(meta);
         let request = mcp::ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params));
         let options = match self.timeout_ms {
             Some(budget) => {
@@ -362,5 +376,9 @@ impl ToolDefinition for ImportedTool {
 
     fn annotations(&self) -> ToolAnnotations {
         self.annotations.clone()
+    }
+
+    fn defer_loading(&self) -> bool {
+        self.defer_loading
     }
 }

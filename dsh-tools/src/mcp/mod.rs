@@ -36,6 +36,7 @@ pub use convert::ERROR_META_KEY;
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_server::{HttpOptions, McpHttpServer};
+pub use imported::IDEMPOTENCY_META_KEY;
 pub use names::imported_name;
 pub use serve::McpConnection;
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};

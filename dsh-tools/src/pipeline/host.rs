@@ -9,10 +9,12 @@ use std::sync::Arc;
 use crate::call::context::ToolLookup;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::{CallHost, ToolExecutionInput};
+use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::ids::AgentId;
 use crate::limits::LimitsCell;
 use crate::result::ToolExecutionResult;
+use crate::search::{ToolSearchAnswer, ToolSearchQuery};
 use crate::state::SharedState;
 use crate::store::core::Core;
 
@@ -32,6 +34,14 @@ impl CallHost for Core {
         input: ToolExecutionInput,
     ) -> BoxFuture<'static, ToolExecutionResult> {
         Box::pin(crate::pipeline::execute(&self, input, None))
+    }
+
+    fn search_tools(
+        &self,
+        agent: Option<&AgentId>,
+        query: &ToolSearchQuery,
+    ) -> Result<ToolSearchAnswer, ToolError> {
+        self.search_and_load(agent, None, query)
     }
 }
 

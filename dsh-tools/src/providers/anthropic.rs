@@ -20,25 +20,43 @@ const MAX_STRICT_TOOLS: usize = 20;
 const MAX_OPTIONAL_PARAMETERS: usize = 24;
 const MAX_UNION_PARAMETERS: usize = 16;
 
+/// The native search tool sent beside deferred tools: BM25 over natural-language queries.
+pub(crate) const NATIVE_SEARCH_TYPE: &str = "tool_search_tool_bm25_20251119";
+pub(crate) const NATIVE_SEARCH_NAME: &str = "tool_search_tool_bm25";
+
 pub(crate) fn tools(tools: &[LoweredTool]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|tool| {
-                let mut entry = serde_json::Map::new();
-                entry.insert("name".to_owned(), Value::from(tool.provider_name.as_str()));
+    let mut list: Vec<Value> = tools
+        .iter()
+        .map(|tool| {
+            let mut entry = serde_json::Map::new();
+            entry.insert("name".to_owned(), Value::from(tool.provider_name.as_str()));
+            entry.insert(
+                "description".to_owned(),
+                Value::from(tool.description.as_str()),
+            );
+            entry.insert("input_schema".to_owned(), tool.parameters.clone());
+            if tool.strict {
+                entry.insert("strict".to_owned(), Value::Bool(true));
+            }
+            if !tool.input_examples.is_empty() {
                 entry.insert(
-                    "description".to_owned(),
-                    Value::from(tool.description.as_str()),
+                    "input_examples".to_owned(),
+                    Value::Array(tool.input_examples.clone()),
                 );
-                entry.insert("input_schema".to_owned(), tool.parameters.clone());
-                if tool.strict {
-                    entry.insert("strict".to_owned(), Value::Bool(true));
-                }
-                Value::Object(entry)
-            })
-            .collect(),
-    )
+            }
+            if tool.deferred {
+                entry.insert("defer_loading".to_owned(), Value::Bool(true));
+            }
+            Value::Object(entry)
+        })
+        .collect();
+    if tools.iter().any(|tool| tool.deferred) {
+        list.push(object([
+            ("type", Value::from(NATIVE_SEARCH_TYPE)),
+            ("name", Value::from(NATIVE_SEARCH_NAME)),
+        ]));
+    }
+    Value::Array(list)
 }
 
 /// What the strict tools of one request have used of Anthropic's limits.
@@ -126,7 +144,20 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
     };
     let mut out = ToolCalls::default();
     for (index, block) in blocks.iter().enumerate() {
-        if field(block, "type").and_then(Value::as_str) != Some("tool_use") {
+        let kind = field(block, "type").and_then(Value::as_str);
+        if kind == Some("tool_search_tool_result") {
+            // `{"content": {"tool_references": [{"type": "tool_reference", "tool_name": …}]}}`
+            let references = field(block, "content")
+                .and_then(|content| field(content, "tool_references"))
+                .and_then(Value::as_array);
+            for reference in references.into_iter().flatten() {
+                if let Some(name) = field(reference, "tool_name").and_then(Value::as_str) {
+                    out.push_loaded(tools.names().canonical_name(name).to_owned());
+                }
+            }
+            continue;
+        }
+        if kind != Some("tool_use") {
             continue;
         }
         let at = || format!("content[{index}]");

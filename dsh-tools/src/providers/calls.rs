@@ -63,12 +63,29 @@ impl ToolCall {
 pub struct ToolCalls {
     calls: Vec<ToolCall>,
     inputs: Vec<ToolExecutionInput>,
+    /// Deferred tools the provider's own tool search loaded in this response, canonical names.
+    loaded: Vec<String>,
 }
 
 impl ToolCalls {
     pub(crate) fn push(&mut self, call: ToolCall, input: ToolExecutionInput) {
         self.calls.push(call);
         self.inputs.push(input);
+    }
+
+    pub(crate) fn push_loaded(&mut self, name: String) {
+        if !self.loaded.contains(&name) {
+            self.loaded.push(name);
+        }
+    }
+
+    /// The deferred tools the provider's native tool search loaded in this response (Anthropic's
+    /// `tool_search_tool_result` references, OpenAI's `tool_search_output` tools), canonical
+    /// names in the order found. A list lowered through [`ProviderTools`](super::ProviderTools)
+    /// has already loaded them into the agent's scope, so its `schemas()` agree with the
+    /// provider.
+    pub fn loaded_tools(&self) -> &[String] {
+        &self.loaded
     }
 
     /// Whether the response had no tool calls (the model's turn is over).

@@ -98,6 +98,26 @@ pub struct LoweredTool {
     pub parameters: Value,
     /// Whether the tool is sent strict.
     pub strict: bool,
+    /// Whether the tool is sent deferred, for the provider's native tool search
+    /// (`defer_loading: true`).
+    pub deferred: bool,
+    /// The input examples sent with it (Anthropic's `input_examples`; empty for other
+    /// providers): the tool's own, less any the lowered schema does not accept (reported).
+    pub input_examples: Vec<Value>,
+}
+
+/// Where a view's deferred tools are searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ToolSearchForm {
+    /// The provider's own tool search where it has one (Anthropic's
+    /// `tool_search_tool_bm25_20251119`, OpenAI Responses' hosted `tool_search`): every deferred
+    /// tool is sent with `defer_loading: true`, the registry's `tool_search` is not sent, and
+    /// what the provider's search loads is read back from the response
+    /// ([`ToolCalls::loaded_tools`]). Elsewhere, as [`Registry`](Self::Registry).
+    #[default]
+    Native,
+    /// The registry's `tool_search` tool, as listed by `schemas()`, for every provider.
+    Registry,
 }
 
 /// A tool list lowered for one dialect: the request's `tools`, the report of what changed, the
@@ -112,21 +132,64 @@ pub struct LoweredTools {
     report: LoweringReport,
     names: NameMap,
     nulls: HashMap<String, ToolNullPlan>,
+    /// Where the provider's native searches are loaded (set by [`ProviderTools`]).
+    registry: Option<ToolRegistry>,
+}
+
+/// Whether `dialect` has a tool search of its own.
+fn has_native_search(dialect: Dialect) -> bool {
+    matches!(
+        dialect,
+        Dialect::Anthropic { .. } | Dialect::OpenAiResponses { .. }
+    )
 }
 
 impl LoweredTools {
     /// Lowers `schemas` (as [`ToolRegistry::schemas`] returns them) for `dialect`; parsed calls
     /// will run on behalf of `agent`.
     pub fn new(schemas: Arc<[ToolSchema]>, dialect: Dialect, agent: Option<AgentId>) -> Self {
+        Self::with_deferred(schemas, &[], ToolSearchForm::Registry, dialect, agent)
+    }
+
+    /// [`new`](Self::new), with the deferred tools the list's scope can call
+    /// ([`ToolRegistry::deferred_schemas`]) searched as `form` says: natively, the deferred
+    /// tools are sent with `defer_loading: true` after the others and the registry's
+    /// `tool_search` is left out; otherwise `schemas` is sent as it is (with `tool_search`). The
+    /// report says which form was used.
+    pub fn with_deferred(
+        schemas: Arc<[ToolSchema]>,
+        deferred: &[ToolSchema],
+        form: ToolSearchForm,
+        dialect: Dialect,
+        agent: Option<AgentId>,
+    ) -> Self {
+        let native =
+            form == ToolSearchForm::Native && has_native_search(dialect) && !deferred.is_empty();
+        let deferred_names: std::collections::HashSet<&str> =
+            deferred.iter().map(|schema| schema.name.as_str()).collect();
+        let listed: Vec<(&ToolSchema, bool)> = if native {
+            schemas
+                .iter()
+                .filter(|schema| {
+                    schema.name != crate::registry::TOOL_SEARCH
+                        && !deferred_names.contains(schema.name.as_str())
+                })
+                .map(|schema| (schema, false))
+                .chain(deferred.iter().map(|schema| (schema, true)))
+                .collect()
+        } else {
+            schemas.iter().map(|schema| (schema, false)).collect()
+        };
         let names = NameMap::build(
             dialect.name_rule(),
-            schemas.iter().map(|schema| schema.name.as_str()),
+            listed.iter().map(|(schema, _)| schema.name.as_str()),
         );
         let mut report = LoweringReport::default();
-        let mut tools = Vec::with_capacity(schemas.len());
+        report_search_form(native, deferred.len(), dialect, &mut report);
+        let mut tools = Vec::with_capacity(listed.len());
         let mut nulls = HashMap::new();
         let mut budget = anthropic::StrictBudget::default();
-        for schema in schemas.iter() {
+        for (schema, deferred) in listed {
             let provider_name = names.provider_name(&schema.name).to_owned();
             if provider_name != schema.name {
                 report.push(
@@ -167,12 +230,28 @@ impl LoweredTools {
             if let Some(plan) = plan {
                 nulls.insert(schema.name.clone(), plan);
             }
+            let input_examples = if matches!(dialect, Dialect::Anthropic { .. }) {
+                examples_for(schema, &parameters, &mut report)
+            } else {
+                Vec::new()
+            };
+            if deferred {
+                report.push(
+                    &schema.name,
+                    "",
+                    Change::Deferred,
+                    "sent with defer_loading: the provider's tool search loads it when the \
+                     model asks",
+                );
+            }
             tools.push(LoweredTool {
                 name: schema.name.clone(),
                 provider_name,
                 description: schema.description.clone(),
                 parameters,
                 strict,
+                deferred,
+                input_examples,
             });
         }
         openai::check_tool_count(dialect, tools.len(), &mut report);
@@ -193,6 +272,7 @@ impl LoweredTools {
             report,
             names,
             nulls,
+            registry: None,
         }
     }
 
@@ -206,7 +286,8 @@ impl LoweredTools {
         &self.source
     }
 
-    /// The tools as the provider sees them, sorted by canonical name.
+    /// The tools as the provider sees them: sorted by canonical name, then (sent for a native
+    /// tool search) the deferred tools, sorted by canonical name.
     pub fn tools(&self) -> &[LoweredTool] {
         &self.tools
     }
@@ -235,7 +316,24 @@ impl LoweredTools {
     /// itself; OpenAI Responses — a response (`output`) or its item list; Anthropic — a message
     /// (`content`) or its block list; Gemini — a `generateContent` response
     /// (`candidates[0].content`) or the content itself.
+    ///
+    /// What a provider's native tool search loaded is in [`ToolCalls::loaded_tools`]; a list
+    /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
+        let calls = self.parse_calls(response)?;
+        if let Some(registry) = &self.registry
+            && !calls.loaded_tools().is_empty()
+        {
+            let names: Vec<&str> = calls.loaded_tools().iter().map(String::as_str).collect();
+            // A name the scope cannot call (it went away since the list was sent) is skipped.
+            let _ = registry
+                .core()
+                .load(self.agent.as_ref(), None, &names, false);
+        }
+        Ok(calls)
+    }
+
+    fn parse_calls(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
         match self.dialect {
             Dialect::OpenAiChat { .. } | Dialect::DeepSeek { .. } => {
                 openai::parse_chat(self, response)
@@ -337,6 +435,67 @@ impl LoweredTools {
     }
 }
 
+/// The report's account of where deferred tools are searched.
+fn report_search_form(
+    native: bool,
+    deferred: usize,
+    dialect: Dialect,
+    report: &mut LoweringReport,
+) {
+    if deferred == 0 {
+        return;
+    }
+    let detail = if native {
+        let search = match dialect {
+            Dialect::Anthropic { .. } => anthropic::NATIVE_SEARCH_TYPE,
+            _ => "tool_search (hosted)",
+        };
+        format!(
+            "{deferred} deferred tools sent with defer_loading, searched by the provider's \
+             native {search} instead of the registry's tool_search"
+        )
+    } else {
+        format!("{deferred} deferred tools left out until the registry's tool_search loads them")
+    };
+    report.push("", "", Change::Deferred, detail);
+}
+
+/// The input examples of `schema` that its lowered `parameters` accept; each one dropped is
+/// reported (a strict view that made a property required-and-nullable rejects an example that
+/// leaves it out).
+fn examples_for(
+    schema: &ToolSchema,
+    parameters: &Value,
+    report: &mut LoweringReport,
+) -> Vec<Value> {
+    if schema.input_examples.is_empty() {
+        return Vec::new();
+    }
+    if parameters == &*schema.parameters {
+        return schema.input_examples.clone();
+    }
+    let Ok(lowered) = crate::schema::Schema::from_json_schema(parameters) else {
+        return schema.input_examples.clone();
+    };
+    let mut kept = Vec::new();
+    for (index, example) in schema.input_examples.iter().enumerate() {
+        if lowered.is_valid(example) {
+            kept.push(example.clone());
+        } else {
+            report.push(
+                &schema.name,
+                "",
+                Change::Dropped,
+                format!(
+                    "input example {} is not valid against the lowered schema",
+                    index + 1
+                ),
+            );
+        }
+    }
+    kept
+}
+
 /// A registry's tools for one dialect, lowered once per registry snapshot and scope.
 ///
 /// [`tools`](Self::tools) is cheap while the registry is unchanged: it compares the registry's
@@ -346,6 +505,7 @@ impl LoweredTools {
 pub struct ProviderTools {
     registry: ToolRegistry,
     dialect: Dialect,
+    search: ToolSearchForm,
     cache: Mutex<Cache>,
 }
 
@@ -361,8 +521,16 @@ impl ProviderTools {
         Self {
             registry: registry.clone(),
             dialect,
+            search: ToolSearchForm::default(),
             cache: Mutex::new(Cache::default()),
         }
+    }
+
+    /// Where deferred tools are searched ([`ToolSearchForm::Native`] unless changed).
+    #[must_use]
+    pub fn tool_search_form(mut self, form: ToolSearchForm) -> Self {
+        self.search = form;
+        self
     }
 
     /// The dialect.
@@ -386,7 +554,23 @@ impl ProviderTools {
                 }
             }
         }
-        let lowered = Arc::new(LoweredTools::new(schemas, self.dialect, agent.cloned()));
+        let deferred = if schemas
+            .iter()
+            .any(|schema| schema.name == crate::registry::TOOL_SEARCH)
+        {
+            self.registry.deferred_schemas(agent)
+        } else {
+            Vec::new()
+        };
+        let mut lowered = LoweredTools::with_deferred(
+            schemas,
+            &deferred,
+            self.search,
+            self.dialect,
+            agent.cloned(),
+        );
+        lowered.registry = Some(self.registry.clone());
+        let lowered = Arc::new(lowered);
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         match agent {
             None => cache.global = Some(Arc::clone(&lowered)),

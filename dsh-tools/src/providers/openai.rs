@@ -52,20 +52,29 @@ pub(crate) fn chat_tools(tools: &[LoweredTool], strict_dialect: bool) -> Value {
 }
 
 pub(crate) fn responses_tools(tools: &[LoweredTool]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|tool| {
-                object([
-                    ("type", Value::from("function")),
-                    ("name", Value::from(tool.provider_name.as_str())),
-                    ("description", Value::from(tool.description.as_str())),
-                    ("parameters", tool.parameters.clone()),
-                    ("strict", Value::Bool(tool.strict)),
-                ])
-            })
-            .collect(),
-    )
+    let mut list: Vec<Value> = tools
+        .iter()
+        .map(|tool| {
+            let mut entry = object([
+                ("type", Value::from("function")),
+                ("name", Value::from(tool.provider_name.as_str())),
+                ("description", Value::from(tool.description.as_str())),
+                ("parameters", tool.parameters.clone()),
+                ("strict", Value::Bool(tool.strict)),
+            ]);
+            if tool.deferred
+                && let Value::Object(entry) = &mut entry
+            {
+                entry.insert("defer_loading".to_owned(), Value::Bool(true));
+            }
+            entry
+        })
+        .collect();
+    if tools.iter().any(|tool| tool.deferred) {
+        // The hosted search: OpenAI runs it and loads what it finds.
+        list.push(object([("type", Value::from("tool_search"))]));
+    }
+    Value::Array(list)
 }
 
 pub(crate) fn check_tool_count(dialect: Dialect, count: usize, report: &mut LoweringReport) {
@@ -145,7 +154,18 @@ pub(crate) fn parse_responses(
     };
     let mut out = ToolCalls::default();
     for (index, item) in items.iter().enumerate() {
-        if field(item, "type").and_then(Value::as_str) != Some("function_call") {
+        let kind = field(item, "type").and_then(Value::as_str);
+        if kind == Some("tool_search_output") {
+            // `{"tools": [{"type": "function", "name": …}, …]}`: the definitions it loaded.
+            let found = field(item, "tools").and_then(Value::as_array);
+            for tool in found.into_iter().flatten() {
+                if let Some(name) = field(tool, "name").and_then(Value::as_str) {
+                    out.push_loaded(tools.names().canonical_name(name).to_owned());
+                }
+            }
+            continue;
+        }
+        if kind != Some("function_call") {
             continue;
         }
         let at = || format!("output[{index}]");

@@ -35,6 +35,13 @@ pub fn render_system_prompt(schemas: &[ToolSchema]) -> String {
             schema.description.trim_end(),
             serde_json::to_string(parameters).unwrap_or_default()
         );
+        for example in &schema.input_examples {
+            let _ = writeln!(
+                out,
+                "Example arguments: {}",
+                serde_json::to_string(example).unwrap_or_default()
+            );
+        }
     }
     out
 }

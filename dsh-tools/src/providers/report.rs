@@ -33,6 +33,9 @@ pub enum Change {
     /// Something the provider may reject or ignore that no rewrite can fix (a limit, a
     /// property name); the request is sent as is.
     Warning,
+    /// The tool is deferred: sent for the provider's native tool search, or (for the whole
+    /// request) which search finds the deferred tools.
+    Deferred,
 }
 
 impl Change {
@@ -47,6 +50,7 @@ impl Change {
             Self::StrictFallback => "strict fallback",
             Self::Renamed => "renamed",
             Self::Warning => "warning",
+            Self::Deferred => "deferred",
         }
     }
 }

@@ -20,8 +20,20 @@
 //! # Schema order
 //! [`schemas`](ToolRegistry::schemas) lists the visible tools sorted by name (byte order), so the
 //! model-facing prefix of a request does not depend on registration timing.
+//!
+//! # Deferred tools
+//! A tool registered deferred (`#[tool(defer_loading)]`,
+//! [`FnToolBuilder::defer_loading`](crate::call::FnToolBuilder::defer_loading), an MCP import
+//! option), or deferred by a scope's [`Deferral`] ("all but these"), is callable but absent from
+//! `schemas()` until it is loaded for the scope. A view with deferred tools lists the built-in
+//! [`TOOL_SEARCH`] tool: the model searches (keywords ranked by BM25, a regular expression, or
+//! exact names) and the best matches are loaded into its scope's list. Loaded tools come after
+//! the sorted ones, in the order they were loaded, so a load only appends to the list and the
+//! request prefix a provider caches stays valid. Searches see only what the scope can call:
+//! restrictions apply first.
 
 mod batch;
+mod deferred;
 mod into_definition;
 mod layer_api;
 mod present;
@@ -32,6 +44,9 @@ pub use self::batch::{BatchOutcome, ExecutionMode};
 pub use self::into_definition::{IntoToolDefinition, IntoToolDefinitions, ViaIterator, ViaTuple};
 pub use self::scope::ToolScope;
 pub use self::tool_registry::ToolRegistry;
+pub use crate::call::tool_search::TOOL_SEARCH;
+pub use crate::search::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};
+pub use crate::store::deferral::Deferral;
 pub use crate::store::error::{RegistryError, RegistryErrorKind};
 pub use crate::store::event::RegistryEvent;
 pub use crate::store::registration::Registration;

@@ -49,6 +49,14 @@ impl ToolScope {
         }
     }
 
+    pub(crate) fn core(&self) -> &Arc<Core> {
+        &self.core
+    }
+
+    pub(crate) fn instance(&self) -> u64 {
+        self.instance
+    }
+
     fn place(&self) -> Place {
         Place::Scope {
             agent: self.agent.clone(),

@@ -27,6 +27,9 @@ pub(crate) type ChangeListener = dyn Fn(&RegistryEvent) + Send + Sync;
 #[derive(Default)]
 pub(crate) struct Changes {
     pub(crate) changed: bool,
+    /// Whether the change left every view's set of deferred tools as it was (a load), so the
+    /// search indexes stay valid.
+    pub(crate) keeps_searches: bool,
     /// Whether anyone listens for events (if not, none are built).
     report: bool,
     events: Vec<RegistryEvent>,
@@ -138,6 +141,10 @@ impl Core {
                 state.generation += 1;
                 if !state.schemas.is_empty() {
                     let stale = std::mem::take(&mut state.schemas);
+                    changes.garbage.push(Box::new(stale));
+                }
+                if !changes.keeps_searches {
+                    let stale = std::mem::take(&mut state.searches);
                     changes.garbage.push(Box::new(stale));
                 }
                 self.generation.store(state.generation, Ordering::Release);

@@ -8,10 +8,13 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
+use crate::schema::Schema;
 use crate::state::{SharedState, StateType};
 use crate::store::core::{ChangeListener, Changes, Core};
+use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;
 use crate::store::name_hash::NameHash;
@@ -58,6 +61,9 @@ impl Prepared {
         if name.is_empty() {
             return Err(RegistryError::empty_name());
         }
+        if &*name == TOOL_SEARCH {
+            return Err(RegistryError::reserved_name(&name));
+        }
         if definition.timeout_ms() == Some(0) {
             return Err(RegistryError::zero_timeout(&name));
         }
@@ -77,16 +83,40 @@ impl Prepared {
             name: name.to_string(),
             description: definition.description().to_owned(),
             parameters: definition.shared_parameters(),
+            input_examples: definition.input_examples(),
         };
+        check_examples(&schema)?;
+        let deferred = definition.defer_loading();
         Ok(Self {
             name,
-            entry: ToolEntry {
-                id: 0,
-                definition,
-                schema,
-            },
+            entry: ToolEntry::new(0, definition, schema, deferred),
         })
     }
+}
+
+/// Refuses an input example its tool's parameters do not accept, naming its violations. A
+/// parameter schema the engine cannot import (a remote reference) leaves the examples unchecked.
+fn check_examples(schema: &ToolSchema) -> Result<(), RegistryError> {
+    if schema.input_examples.is_empty() {
+        return Ok(());
+    }
+    let Ok(parameters) = Schema::from_json_schema(&schema.parameters) else {
+        tracing::debug!(
+            tool = schema.name,
+            "input examples left unchecked: the parameter schema does not import"
+        );
+        return Ok(());
+    };
+    for (index, example) in schema.input_examples.iter().enumerate() {
+        if let Err(violations) = parameters.validate(example) {
+            return Err(RegistryError::invalid_example(
+                &schema.name,
+                index,
+                &violations.to_string(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Puts `tool` into `layer` under `id`; refuses a name the layer already has.
@@ -273,6 +303,8 @@ impl Core {
                 children: HashSet::new(),
                 layer: Layer::default(),
                 restrictions: Vec::new(),
+                deferral: Deferral::Inherit,
+                loaded: LoadedTools::default(),
             };
             state.scopes.insert(agent.clone(), scope);
             changes.changed = true;

@@ -28,6 +28,10 @@ pub enum RegistryErrorKind {
     UnknownScope,
     /// The scope the operation goes through was disposed.
     ScopeDisposed,
+    /// The name is the registry's own (`tool_search`).
+    ReservedName,
+    /// A tool named to be loaded is not a deferred tool the scope can call.
+    NotDeferred,
 }
 
 /// A refused registry operation: what kind, and a message that names what was wrong.
@@ -73,6 +77,39 @@ impl RegistryError {
         Self::new(
             RegistryErrorKind::InvalidDefinition,
             "tool name must not be empty".to_owned(),
+        )
+    }
+
+    pub(crate) fn reserved_name(name: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::ReservedName,
+            format!(
+                "tool name \"{name}\" is reserved: the registry provides it to search deferred \
+                 tools"
+            ),
+        )
+    }
+
+    /// `index`: the example's position, from 0 (shown from 1).
+    pub(crate) fn invalid_example(name: &str, index: usize, violations: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::InvalidDefinition,
+            format!(
+                "tool \"{name}\" input example {} does not match its parameters: {violations}",
+                index + 1
+            ),
+        )
+    }
+
+    /// `unknown`: the names that are not deferred tools of the scope, in the order given.
+    pub(crate) fn not_deferred(unknown: &[&str]) -> Self {
+        let quoted: Vec<String> = unknown.iter().map(|name| format!("\"{name}\"")).collect();
+        Self::new(
+            RegistryErrorKind::NotDeferred,
+            format!(
+                "cannot load {}: not a deferred tool this scope can call",
+                quoted.join(", ")
+            ),
         )
     }
 
@@ -147,6 +184,13 @@ impl RegistryError {
         Self::new(
             RegistryErrorKind::UnknownScope,
             format!("no scope for parent agent \"{agent}\""),
+        )
+    }
+
+    pub(crate) fn unknown_agent(agent: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::UnknownScope,
+            format!("no scope for agent \"{agent}\""),
         )
     }
 

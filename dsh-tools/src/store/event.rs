@@ -14,6 +14,15 @@ pub enum RegistryEvent {
         /// The scope it was registered in; `None` for the global layer.
         agent: Option<AgentId>,
     },
+    /// Deferred tools were loaded into a scope's tool list (by a `tool_search` call, a
+    /// provider's native search read back, or
+    /// [`load_tools`](crate::ToolRegistry::load_tools)).
+    ToolsLoaded {
+        /// The tools loaded, in the order they were added to the list.
+        names: Vec<String>,
+        /// The scope whose list they joined; `None` for the global layer.
+        agent: Option<AgentId>,
+    },
     /// A tool was disposed, directly or with its scope.
     ToolDisposed {
         /// The tool name.

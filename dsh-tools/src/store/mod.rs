@@ -5,11 +5,13 @@
 //! reads a snapshot of it) and the `ToolRegistry`/`ToolScope` facade (which edits it).
 
 pub(crate) mod core;
+pub(crate) mod deferral;
 pub(crate) mod edit;
 pub(crate) mod error;
 pub(crate) mod event;
 pub(crate) mod name_hash;
 pub(crate) mod registration;
 pub(crate) mod restriction;
+pub(crate) mod search;
 pub(crate) mod state;
 pub(crate) mod view;

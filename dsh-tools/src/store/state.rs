@@ -22,6 +22,8 @@ use crate::hooks::post_execute::PostExecuteHook;
 use crate::hooks::pre_execute::PreExecuteHook;
 use crate::hooks::wrapper::ExecuteLayer;
 use crate::ids::AgentId;
+use crate::search::SearchDocument;
+use crate::store::deferral::{Deferral, LoadedTools, SearchCache};
 use crate::store::name_hash::NameHash;
 use crate::store::restriction::{CompiledRestriction, InheritedNames};
 
@@ -33,6 +35,38 @@ pub(crate) struct ToolEntry {
     pub(crate) id: u64,
     pub(crate) definition: Arc<dyn ToolDefinition>,
     pub(crate) schema: ToolSchema,
+    /// Whether it was registered deferred (a scope's [`Deferral`] may defer it too).
+    pub(crate) deferred: bool,
+    /// Its searchable text, made on the first search that sees it.
+    document: OnceLock<Arc<SearchDocument>>,
+}
+
+impl ToolEntry {
+    pub(crate) fn new(
+        id: u64,
+        definition: Arc<dyn ToolDefinition>,
+        schema: ToolSchema,
+        deferred: bool,
+    ) -> Self {
+        Self {
+            id,
+            definition,
+            schema,
+            deferred,
+            document: OnceLock::new(),
+        }
+    }
+
+    /// What a search reads of this tool.
+    pub(crate) fn document(&self) -> &Arc<SearchDocument> {
+        self.document.get_or_init(|| {
+            Arc::new(SearchDocument::new(
+                &self.schema.name,
+                &self.schema.description,
+                &self.schema.parameters,
+            ))
+        })
+    }
 }
 
 /// A hook of any kind, on its way into a layer.
@@ -147,6 +181,8 @@ pub(crate) struct ScopeState {
     pub(crate) children: HashSet<AgentId>,
     pub(crate) layer: Layer,
     pub(crate) restrictions: Vec<(u64, CompiledRestriction)>,
+    pub(crate) deferral: Deferral,
+    pub(crate) loaded: LoadedTools,
 }
 
 impl ScopeState {
@@ -186,6 +222,14 @@ pub(crate) struct RegistryState {
     pub(crate) unscoped_agents_see_global: bool,
     /// Emptied by every change.
     pub(crate) schemas: SchemaCache,
+    /// The global layer's deferral policy (`Inherit` means as registered).
+    pub(crate) deferral: Deferral,
+    /// The deferred tools loaded for calls in the global layer.
+    pub(crate) loaded: LoadedTools,
+    /// Emptied by every change but a load.
+    pub(crate) searches: SearchCache,
+    /// The built-in `tool_search`, present in a view that has deferred tools.
+    pub(crate) tool_search: ToolEntry,
 }
 
 /// Model-facing schemas computed since the last change, per scope.
@@ -216,6 +260,14 @@ impl RegistryState {
             approver: None,
             unscoped_agents_see_global: false,
             schemas: SchemaCache::default(),
+            deferral: Deferral::Inherit,
+            loaded: LoadedTools::default(),
+            searches: SearchCache::default(),
+            tool_search: {
+                let definition = crate::call::tool_search::definition();
+                let schema = definition.schema();
+                ToolEntry::new(0, definition, schema, false)
+            },
         }
     }
 

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::approval::Approver;
 use crate::hooks::call_observer::CallObserver;
 use crate::hooks::chain::HookList;
@@ -21,6 +22,7 @@ use crate::hooks::post_execute::PostExecuteHook;
 use crate::hooks::pre_execute::PreExecuteHook;
 use crate::hooks::wrapper::ExecuteLayer;
 use crate::ids::AgentId;
+use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
 use crate::store::state::{HookSet, Layer, RegistryState, ScopeState, ToolEntry};
 
@@ -60,6 +62,14 @@ pub(crate) enum Closed {
 }
 
 impl Closed {
+    /// The error a registry operation through the closed view is refused with.
+    pub(crate) fn registry_error(self, agent: &AgentId) -> crate::store::error::RegistryError {
+        match self {
+            Self::Disposed => crate::store::error::RegistryError::scope_disposed(agent.as_str()),
+            Self::UnknownAgent => crate::store::error::RegistryError::unknown_agent(agent.as_str()),
+        }
+    }
+
     /// The error a call through the closed view ends with.
     pub(crate) fn error(self, agent: &AgentId) -> crate::error::ToolError {
         match self {
@@ -123,6 +133,9 @@ impl<'s> View<'s> {
 
     #[inline]
     fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+        if name == TOOL_SEARCH {
+            return self.has_deferred().then_some(&self.state.tool_search);
+        }
         for (depth, scope) in self.chain.iter().enumerate().rev() {
             if let Some(entry) = scope.layer.tools.get(name) {
                 return self.admits(name, depth + 1).then_some(entry);
@@ -208,25 +221,96 @@ impl<'s> View<'s> {
         schemas
     }
 
-    /// Each visible tool's schema (built at registration, its parameters shared), sorted by name.
+    /// The schemas the model is shown: every visible tool that is not deferred, sorted by name
+    /// (with `tool_search` among them when any visible tool is deferred), then the deferred tools
+    /// this view has loaded, in the order they were loaded.
     fn compute_schemas(&self) -> Arc<[ToolSchema]> {
-        let mut visible: Vec<&ToolSchema> = if self.chain.is_empty() {
-            self.state
-                .global
-                .tools
-                .values()
-                .map(|entry| &entry.schema)
-                .collect()
-        } else {
-            self.visible_in_chain()
-        };
-        visible.sort_unstable_by(|a, b| a.name.cmp(&b.name));
-        visible.into_iter().cloned().collect()
+        let deferral = self.deferral();
+        let loaded = self.loaded();
+        let mut listed: Vec<&ToolSchema> = Vec::new();
+        let mut loaded_here: HashMap<&str, &ToolSchema, NameHash> = HashMap::default();
+        let mut any_deferred = false;
+        for (name, entry) in self.visible_entries() {
+            if deferral.defers(name, entry.deferred) {
+                any_deferred = true;
+                if loaded.contains(name) {
+                    loaded_here.insert(name, &entry.schema);
+                }
+            } else {
+                listed.push(&entry.schema);
+            }
+        }
+        if any_deferred {
+            listed.push(&self.state.tool_search.schema);
+        }
+        listed.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        if !loaded_here.is_empty() {
+            listed.extend(
+                loaded
+                    .in_order()
+                    .iter()
+                    .filter_map(|name| loaded_here.get(&**name).copied()),
+            );
+        }
+        listed.into_iter().cloned().collect()
     }
 
-    /// The schemas a scoped call sees: for each name, the nearest layer that has it decides, as
-    /// in `resolve`.
-    fn visible_in_chain(&self) -> Vec<&'s ToolSchema> {
+    /// The visible tools this view defers, loaded or not, sorted by name.
+    pub(crate) fn deferred_entries(&self) -> Vec<&'s ToolEntry> {
+        let deferral = self.deferral();
+        let mut deferred: Vec<&ToolEntry> = self
+            .visible_entries()
+            .into_iter()
+            .filter(|(name, entry)| deferral.defers(name, entry.deferred))
+            .map(|(_, entry)| entry)
+            .collect();
+        deferred.sort_unstable_by(|a, b| a.schema.name.cmp(&b.schema.name));
+        deferred
+    }
+
+    /// Whether any visible tool is deferred here (so `tool_search` is there).
+    pub(crate) fn has_deferred(&self) -> bool {
+        let deferral = self.deferral();
+        self.visible_entries()
+            .into_iter()
+            .any(|(name, entry)| deferral.defers(name, entry.deferred))
+    }
+
+    /// The deferral policy in force: the nearest scope's of the chain that sets one, else the
+    /// global layer's.
+    pub(crate) fn deferral(&self) -> &'s Deferral {
+        self.chain
+            .iter()
+            .rev()
+            .map(|scope| &scope.deferral)
+            .find(|deferral| **deferral != Deferral::Inherit)
+            .unwrap_or(&self.state.deferral)
+    }
+
+    /// The tools this view has loaded: its own scope's, or the global layer's.
+    pub(crate) fn loaded(&self) -> &'s LoadedTools {
+        self.chain
+            .last()
+            .map_or(&self.state.loaded, |scope| &scope.loaded)
+    }
+
+    /// The agent whose scope this view is, `None` for the global layer.
+    pub(crate) fn owner(&self) -> Option<&'s AgentId> {
+        self.chain.last().and_then(|scope| scope.chain.last())
+    }
+
+    /// Every visible tool with its name, in no order: for each name, the nearest layer that has
+    /// it decides, as in `resolve`.
+    fn visible_entries(&self) -> Vec<(&'s str, &'s ToolEntry)> {
+        if self.chain.is_empty() {
+            return self
+                .state
+                .global
+                .tools
+                .iter()
+                .map(|(name, entry)| (&**name, entry))
+                .collect();
+        }
         let layers = self
             .chain
             .iter()
@@ -234,15 +318,18 @@ impl<'s> View<'s> {
             .rev()
             .map(|(depth, scope)| (&scope.layer, depth + 1))
             .chain([(&self.state.global, 0)]);
-        let mut decided: HashMap<&str, Option<&ToolSchema>, NameHash> = HashMap::default();
+        let mut decided: HashMap<&str, Option<&ToolEntry>, NameHash> = HashMap::default();
         for (layer, below) in layers {
             let layer: &'s Layer = layer;
             for (name, entry) in &layer.tools {
                 decided
                     .entry(name)
-                    .or_insert_with(|| self.admits(name, below).then_some(&entry.schema));
+                    .or_insert_with(|| self.admits(name, below).then_some(entry));
             }
         }
-        decided.into_values().flatten().collect()
+        decided
+            .into_iter()
+            .filter_map(|(name, entry)| entry.map(|entry| (name, entry)))
+            .collect()
     }
 }

@@ -8,6 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use super::model::{ToolModel, upper_camel};
 use super::signature::Param;
 use crate::attr::tool::ConcurrencySafe;
+use crate::errors::Errors;
 
 /// The `ToolCallKind` of `kind = ".."` (`Other` without one), also the kind of a declarative card.
 pub(super) fn kind_tokens(model: &ToolModel<'_>) -> TokenStream {
@@ -89,6 +90,55 @@ pub(super) fn expand_reads_call_arguments(model: &ToolModel<'_>) -> TokenStream 
     }
     quote!(
         const READS_CALL_ARGUMENTS: bool = false;
+    )
+}
+
+/// `DEFER_LOADING` of `defer_loading`.
+pub(super) fn expand_defer_loading(model: &ToolModel<'_>) -> TokenStream {
+    if !model.attrs.defer_loading {
+        return TokenStream::new();
+    }
+    quote!(
+        const DEFER_LOADING: bool = true;
+    )
+}
+
+/// `INPUT_EXAMPLES` of the `example = ".."` keys. Each text was checked to be a JSON object when
+/// the attribute was read; here its keys are checked against the tool's arguments (when the
+/// parameters are the arguments: a lone struct argument's keys are its own), and the runtime
+/// checks every value against the argument schema at registration.
+pub(super) fn expand_examples(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
+    let examples = &model.attrs.examples;
+    if examples.is_empty() {
+        return TokenStream::new();
+    }
+    if model.lone.is_none() {
+        let known: Vec<&str> = model
+            .fields
+            .iter()
+            .filter(|field| !field.skip)
+            .map(|field| field.key.as_str())
+            .collect();
+        for example in examples {
+            let keys = crate::json_text::object_keys(&example.value()).unwrap_or_default();
+            for key in keys.iter().filter(|key| !known.contains(&key.as_str())) {
+                errors.error_at(
+                    example,
+                    format!(
+                        "input example has key \"{key}\", which is not an argument of this \
+                         tool; its arguments: {}",
+                        if known.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                );
+            }
+        }
+    }
+    quote!(
+        const INPUT_EXAMPLES: &'static [&'static str] = &[#(#examples),*];
     )
 }
 

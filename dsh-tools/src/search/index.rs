@@ -1,0 +1,227 @@
+//! [`SearchIndex`]: the deferred tools of one view, ranked for a query.
+//!
+//! Keyword mode is BM25 (k1 = 1.2, b = 0.75) over an inverted index, so a search costs what
+//! the query's terms occur in, not the number of tools; the index is built once per set of
+//! tools and kept until that set changes. Regular-expression mode scans each tool's text (it
+//! cannot use the index); exact mode looks names up.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::document::SearchDocument;
+use super::query::{ToolSearchMode, ToolSearchQuery};
+use super::terms::terms;
+
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// The most a compiled search pattern may take, so a hostile pattern costs bounded memory.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// The longest pattern or query text a search takes.
+pub(crate) const MAX_QUERY_CHARS: usize = 1_000;
+
+/// An inverted index over documents, answering with document positions.
+#[derive(Debug)]
+pub(crate) struct SearchIndex {
+    documents: Vec<Arc<SearchDocument>>,
+    /// For each term, the documents it occurs in with its weighted frequency there.
+    postings: HashMap<Box<str>, Vec<(u32, f32)>>,
+    by_name: HashMap<String, u32>,
+    average_length: f32,
+}
+
+impl SearchIndex {
+    pub(crate) fn new(documents: Vec<Arc<SearchDocument>>) -> Self {
+        let mut postings: HashMap<Box<str>, Vec<(u32, f32)>> = HashMap::new();
+        let mut by_name = HashMap::with_capacity(documents.len());
+        let mut total_length = 0.0;
+        for (position, document) in documents.iter().enumerate() {
+            let position = u32::try_from(position).unwrap_or(u32::MAX);
+            total_length += document.length;
+            by_name.insert(document.name.clone(), position);
+            for (term, weight) in document.terms.iter() {
+                match postings.get_mut(term) {
+                    Some(list) => list.push((position, *weight)),
+                    None => {
+                        postings.insert(term.clone(), vec![(position, *weight)]);
+                    }
+                }
+            }
+        }
+        let average_length = if documents.is_empty() {
+            1.0
+        } else {
+            total_length / documents.len() as f32
+        };
+        Self {
+            documents,
+            postings,
+            by_name,
+            average_length,
+        }
+    }
+
+    pub(crate) fn document(&self, position: usize) -> &SearchDocument {
+        &self.documents[position]
+    }
+
+    /// The positions of the best documents for `query`, best first; an error names a pattern
+    /// that is not a regular expression or a query too long.
+    pub(crate) fn search(&self, query: &ToolSearchQuery) -> Result<Vec<usize>, String> {
+        if query.text.chars().count() > MAX_QUERY_CHARS {
+            return Err(format!(
+                "the query is longer than {MAX_QUERY_CHARS} characters"
+            ));
+        }
+        let limit = query.limit();
+        match query.mode {
+            ToolSearchMode::Keywords => Ok(self.ranked(&query.text, limit)),
+            ToolSearchMode::Regex => self.matching(&query.text, limit),
+            ToolSearchMode::Exact => Ok(self.named(&query.text, limit)),
+        }
+    }
+
+    fn ranked(&self, text: &str, limit: usize) -> Vec<usize> {
+        let mut query_terms = terms(text);
+        query_terms.sort_unstable();
+        query_terms.dedup();
+        let count = self.documents.len() as f32;
+        let mut scores: HashMap<u32, f32> = HashMap::new();
+        for term in &query_terms {
+            let Some(list) = self.postings.get(term.as_str()) else {
+                continue;
+            };
+            let frequency = list.len() as f32;
+            let idf = (1.0 + (count - frequency + 0.5) / (frequency + 0.5)).ln();
+            for &(position, weight) in list {
+                let length = self.documents[position as usize].length;
+                let norm = K1 * (1.0 - B + B * length / self.average_length);
+                *scores.entry(position).or_default() += idf * weight * (K1 + 1.0) / (weight + norm);
+            }
+        }
+        let mut ranked: Vec<(u32, f32)> = scores.into_iter().collect();
+        ranked.sort_unstable_by(|a, b| {
+            b.1.total_cmp(&a.1).then_with(|| {
+                self.documents[a.0 as usize]
+                    .name
+                    .cmp(&self.documents[b.0 as usize].name)
+            })
+        });
+        ranked.truncate(limit);
+        ranked
+            .into_iter()
+            .map(|(position, _)| position as usize)
+            .collect()
+    }
+
+    fn matching(&self, pattern: &str, limit: usize) -> Result<Vec<usize>, String> {
+        let regex = regex::RegexBuilder::new(pattern)
+            .case_insensitive(true)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+            .map_err(|error| format!("{pattern:?} is not a regular expression: {error}"))?;
+        let mut by_name = Vec::new();
+        let mut by_text = Vec::new();
+        for (position, document) in self.documents.iter().enumerate() {
+            if regex.is_match(&document.name) {
+                by_name.push(position);
+            } else if regex.is_match(&document.text) {
+                by_text.push(position);
+            }
+        }
+        let name_of = |position: &usize| self.documents[*position].name.as_str();
+        by_name.sort_unstable_by_key(name_of);
+        by_text.sort_unstable_by_key(name_of);
+        by_name.extend(by_text);
+        by_name.truncate(limit);
+        Ok(by_name)
+    }
+
+    fn named(&self, names: &str, limit: usize) -> Vec<usize> {
+        let mut found = Vec::new();
+        for name in names.split(|c: char| c == ',' || c.is_whitespace()) {
+            if let Some(&position) = self.by_name.get(name) {
+                let position = position as usize;
+                if !found.contains(&position) {
+                    found.push(position);
+                }
+            }
+        }
+        found.truncate(limit);
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn index(tools: &[(&str, &str)]) -> SearchIndex {
+        SearchIndex::new(
+            tools
+                .iter()
+                .map(|(name, description)| {
+                    Arc::new(SearchDocument::new(name, description, &json!({})))
+                })
+                .collect(),
+        )
+    }
+
+    fn names(index: &SearchIndex, query: ToolSearchQuery) -> Vec<&str> {
+        index
+            .search(&query)
+            .unwrap()
+            .into_iter()
+            .map(|position| index.document(position).name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn keywords_rank_by_bm25_with_the_name_first() {
+        let index = index(&[
+            ("send_email", "Send an email message to a recipient."),
+            ("read_file", "Read a file from disk."),
+            ("list_emails", "List the messages of a mailbox."),
+            (
+                "weather",
+                "The forecast for a city; also mentions email once.",
+            ),
+        ]);
+        assert_eq!(
+            names(&index, ToolSearchQuery::keywords("send an email")),
+            ["send_email", "list_emails", "weather"]
+        );
+        assert_eq!(
+            names(
+                &index,
+                ToolSearchQuery::keywords("email").with_max_results(1)
+            ),
+            ["send_email"]
+        );
+        assert!(names(&index, ToolSearchQuery::keywords("kubernetes")).is_empty());
+    }
+
+    #[test]
+    fn regex_puts_name_matches_first_and_refuses_bad_patterns() {
+        let index = index(&[("b_mail", "x"), ("a_tool", "Writes mail."), ("c_mail", "y")]);
+        assert_eq!(
+            names(&index, ToolSearchQuery::regex("MAIL")),
+            ["b_mail", "c_mail", "a_tool"]
+        );
+        let error = index.search(&ToolSearchQuery::regex("(")).unwrap_err();
+        assert!(
+            error.starts_with("\"(\" is not a regular expression"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn exact_names_keep_their_order() {
+        let index = index(&[("a", ""), ("b", ""), ("c", "")]);
+        assert_eq!(
+            names(&index, ToolSearchQuery::exact("c, a a missing")),
+            ["c", "a"]
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! Tool search: finding, among many tools, the few a request needs, by their names,
+//! descriptions and parameters.
+//!
+//! Plain data and algorithms, knowing nothing of registries or calls: a [`SearchDocument`] is the
+//! searchable text of one tool, a [`SearchIndex`] ranks documents for a query. The registry
+//! keeps one index per visible set of deferred tools and answers `tool_search` calls through it.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `query.rs` | [`ToolSearchQuery`], [`ToolSearchMode`], [`ToolSearchHit`], [`ToolSearchAnswer`] |
+//! | `terms.rs` | splitting text into search terms (words, identifiers, light stemming) |
+//! | `document.rs` | [`SearchDocument`]: one tool's weighted terms and its one-line summary |
+//! | `index.rs` | [`SearchIndex`]: BM25 ranking, the regular-expression and exact-name modes |
+
+mod document;
+mod index;
+mod query;
+mod terms;
+
+pub(crate) use self::document::SearchDocument;
+pub(crate) use self::index::{MAX_QUERY_CHARS, SearchIndex};
+pub use self::query::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};

@@ -1,0 +1,222 @@
+//! Searching and loading deferred tools: the store's side of `tool_search` and of
+//! [`ToolRegistry::load_tools`](crate::ToolRegistry::load_tools).
+//!
+//! A search reads one view under the read lock: its deferred tools (only what the view can
+//! call: restrictions apply before anything is ranked), through the view's cached
+//! [`SearchIndex`]. Loading is an edit that re-checks each name against the view as it is then,
+//! so a tool disposed or restricted between a search and its load is not loaded.
+
+use std::collections::HashSet;
+use std::sync::{Arc, PoisonError};
+
+use crate::error::ToolError;
+use crate::ids::AgentId;
+use crate::search::{SearchIndex, ToolSearchAnswer, ToolSearchHit, ToolSearchQuery};
+use crate::store::core::Core;
+use crate::store::deferral::Deferral;
+use crate::store::error::RegistryError;
+use crate::store::event::RegistryEvent;
+use crate::store::state::RegistryState;
+use crate::store::view::View;
+
+/// The agent a closed view was asked for (only an agent's view can be closed).
+fn closed_agent(agent: Option<&AgentId>) -> AgentId {
+    agent.cloned().unwrap_or_else(|| AgentId::from(""))
+}
+
+/// The index of `view`'s deferred tools, built on its first search.
+fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
+    let build = || {
+        let documents = view
+            .deferred_entries()
+            .into_iter()
+            .map(|entry| Arc::clone(entry.document()))
+            .collect();
+        Arc::new(SearchIndex::new(documents))
+    };
+    let cache = &state.searches;
+    let Some(owner) = view.owner() else {
+        return Arc::clone(cache.global.get_or_init(build));
+    };
+    let mut scoped = cache.scoped.lock().unwrap_or_else(PoisonError::into_inner);
+    Arc::clone(scoped.entry(owner.clone()).or_insert_with(build))
+}
+
+impl Core {
+    /// The deferred tools of `agent`'s view (of scope instance `instance` when a scope handle
+    /// asks) that best match `query`, best first.
+    pub(crate) fn search_tools(
+        &self,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+        query: &ToolSearchQuery,
+    ) -> Result<Vec<ToolSearchHit>, ToolError> {
+        let state = self.read();
+        let view = View::open(&state, agent, instance)
+            .map_err(|closed| closed.error(&closed_agent(agent)))?;
+        let index = index_of(&state, &view);
+        let positions = index
+            .search(query)
+            .map_err(ToolError::invalid_arguments_text)?;
+        Ok(positions
+            .into_iter()
+            .map(|position| {
+                let document = index.document(position);
+                ToolSearchHit {
+                    name: document.name.clone(),
+                    description: document.summary.clone(),
+                }
+            })
+            .collect())
+    }
+
+    /// Searches, then loads what was found and not loaded yet: `tool_search`'s body.
+    pub(crate) fn search_and_load(
+        &self,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+        query: &ToolSearchQuery,
+    ) -> Result<ToolSearchAnswer, ToolError> {
+        let tools = self.search_tools(agent, instance, query)?;
+        let names: Vec<&str> = tools.iter().map(|hit| hit.name.as_str()).collect();
+        // What went away since the search is not loaded; what is left still is.
+        let loaded = self
+            .load(agent, instance, &names, false)
+            .unwrap_or_default();
+        Ok(ToolSearchAnswer { tools, loaded })
+    }
+
+    /// Loads the deferred tools `names` into `agent`'s tool list, after those loaded already;
+    /// returns the names newly loaded. `strict`: a name that is not a deferred tool of the view
+    /// refuses the whole load; otherwise such names are skipped.
+    pub(crate) fn load(
+        &self,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+        names: &[&str],
+        strict: bool,
+    ) -> Result<Vec<String>, RegistryError> {
+        self.update(|state, changes| {
+            let (owner, fresh) = {
+                let view = View::open(state, agent, instance)
+                    .map_err(|closed| closed.registry_error(&closed_agent(agent)))?;
+                let deferred: HashSet<&str> = view
+                    .deferred_entries()
+                    .into_iter()
+                    .map(|entry| entry.schema.name.as_str())
+                    .collect();
+                let unknown: Vec<&str> = names
+                    .iter()
+                    .copied()
+                    .filter(|name| !deferred.contains(name))
+                    .collect();
+                if strict && !unknown.is_empty() {
+                    return Err(RegistryError::not_deferred(&unknown));
+                }
+                let loaded = view.loaded();
+                let mut fresh: Vec<String> = Vec::new();
+                for name in names {
+                    if deferred.contains(name)
+                        && !loaded.contains(name)
+                        && !fresh.iter().any(|seen| seen == name)
+                    {
+                        fresh.push((*name).to_owned());
+                    }
+                }
+                (view.owner().cloned(), fresh)
+            };
+            if fresh.is_empty() {
+                return Ok(fresh);
+            }
+            let loaded = match &owner {
+                None => &mut state.loaded,
+                Some(owner) => match state.scopes.get_mut(owner) {
+                    Some(scope) => &mut scope.loaded,
+                    None => return Ok(Vec::new()),
+                },
+            };
+            for name in &fresh {
+                loaded.insert(name);
+            }
+            changes.changed = true;
+            changes.keeps_searches = true;
+            changes.announce(|| RegistryEvent::ToolsLoaded {
+                names: fresh.clone(),
+                agent: owner.clone(),
+            });
+            Ok(fresh)
+        })
+    }
+
+    /// Forgets the tools `agent`'s view loaded (a new conversation starts from the short
+    /// list again); returns whether any were loaded.
+    pub(crate) fn unload_all(
+        &self,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+    ) -> Result<bool, RegistryError> {
+        self.update(|state, changes| {
+            let owner = View::open(state, agent, instance)
+                .map_err(|closed| closed.registry_error(&closed_agent(agent)))?
+                .owner()
+                .cloned();
+            let loaded = match &owner {
+                None => &mut state.loaded,
+                Some(owner) => match state.scopes.get_mut(owner) {
+                    Some(scope) => &mut scope.loaded,
+                    None => return Ok(false),
+                },
+            };
+            if loaded.is_empty() {
+                return Ok(false);
+            }
+            loaded.clear();
+            changes.changed = true;
+            changes.keeps_searches = true;
+            Ok(true)
+        })
+    }
+
+    /// Sets the deferral policy of `agent`'s scope (instance `instance`), or of the global
+    /// layer without an agent.
+    pub(crate) fn set_deferral(
+        &self,
+        agent: Option<(&AgentId, u64)>,
+        deferral: Deferral,
+    ) -> Result<(), RegistryError> {
+        self.update(|state, changes| {
+            let slot = match agent {
+                None => &mut state.deferral,
+                Some((agent, instance)) => {
+                    &mut state
+                        .scope_mut(agent, instance)
+                        .ok_or_else(|| RegistryError::scope_disposed(agent.as_str()))?
+                        .deferral
+                }
+            };
+            if *slot != deferral {
+                *slot = deferral;
+                changes.changed = true;
+            }
+            Ok(())
+        })
+    }
+
+    /// The schemas of the deferred tools `agent` can call, loaded or not, sorted by name.
+    pub(crate) fn deferred_schemas(
+        &self,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+    ) -> Vec<crate::call::definition::ToolSchema> {
+        let state = self.read();
+        View::open(&state, agent, instance).map_or_else(
+            |_| Vec::new(),
+            |view| {
+                view.deferred_entries()
+                    .into_iter()
+                    .map(|entry| entry.schema.clone())
+                    .collect()
+            },
+        )
+    }
+}

@@ -1,0 +1,329 @@
+//! Deferred tools: callable but left out of `schemas()` until loaded for a scope, the built-in
+//! `tool_search` (keywords, regular expressions, exact names) that loads them, the order that
+//! keeps a provider's cached prefix, per-scope loading, restrictions and policies applied to
+//! searches, and the registry's errors and events.
+
+use std::sync::{Arc, Mutex};
+
+use dsh_tools::registry::{
+    Deferral, RegistryErrorKind, RegistryEvent, TOOL_SEARCH, ToolRestriction, ToolSearchQuery,
+};
+use dsh_tools::{
+    AgentId, FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, errors::codes, json,
+    schema::Schema,
+};
+use dsh_tools_tests::{call, call_with, only_text, value_tool};
+
+/// A tool with a one-string argument `text`, deferred unless `eager`.
+fn tool(name: &str, description: &str, deferred: bool) -> FnTool {
+    let name = name.to_owned();
+    FnTool::builder(name.clone(), description)
+        .arguments(
+            Schema::object().optional("text", Schema::string().description("What to act on")),
+        )
+        .defer_loading(deferred)
+        .handler(move |_, _| {
+            let name = name.clone();
+            async move { Ok(json!(name)) }
+        })
+}
+
+fn names(schemas: &[dsh_tools::ToolSchema]) -> Vec<&str> {
+    schemas.iter().map(|schema| schema.name.as_str()).collect()
+}
+
+/// A registry with two eager tools and four deferred ones.
+fn catalog() -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    registry
+        .register_all([
+            tool("read_file", "Read a file from disk.", false),
+            tool("write_file", "Write text to a file on disk.", false),
+            tool("send_email", "Send an email message to a recipient.", true),
+            tool("list_emails", "List the messages of a mailbox.", true),
+            tool("get_weather", "The weather forecast for a city.", true),
+            tool("create_invoice", "Create an invoice for a customer.", true),
+        ])
+        .unwrap();
+    registry
+}
+
+fn search(text: &str) -> ToolExecutionInput {
+    call_with(TOOL_SEARCH, json!({ "query": text }))
+}
+
+#[tokio::test]
+async fn a_deferred_tool_is_callable_but_listed_only_once_loaded() {
+    let registry = catalog();
+    assert_eq!(
+        names(&registry.schemas(None)),
+        ["read_file", "tool_search", "write_file"]
+    );
+    // Callable before any search.
+    let result = registry.execute(call("get_weather")).await;
+    assert_eq!(only_text(&result), "get_weather");
+    assert_eq!(
+        names(&registry.deferred_schemas(None)),
+        ["create_invoice", "get_weather", "list_emails", "send_email"]
+    );
+}
+
+#[tokio::test]
+async fn tool_search_loads_the_best_matches_and_says_what_it_loaded() {
+    let registry = catalog();
+    let result = registry
+        .execute(call_with(
+            TOOL_SEARCH,
+            json!({"query": "send an email", "max_results": 1}),
+        ))
+        .await;
+    assert!(!result.is_error(), "{result:?}");
+    assert_eq!(
+        only_text(&result),
+        "Found 1 tool; added to your tool list: send_email.\n- send_email: Send an email message \
+         to a recipient."
+    );
+    assert_eq!(
+        result.value(),
+        Some(&json!({
+            "tools": [{"name": "send_email", "description": "Send an email message to a recipient."}],
+            "loaded": ["send_email"]
+        }))
+    );
+    assert_eq!(
+        names(&registry.schemas(None)),
+        ["read_file", "tool_search", "write_file", "send_email"]
+    );
+    // Found again: already listed, nothing more loaded.
+    let again = registry
+        .execute(call_with(
+            TOOL_SEARCH,
+            json!({"query": "send an email", "max_results": 1}),
+        ))
+        .await;
+    assert!(only_text(&again).starts_with("Found 1 tool, already in your tool list:"));
+}
+
+#[tokio::test]
+async fn a_load_only_appends_so_the_listed_prefix_stays_the_same() {
+    let registry = catalog();
+    registry.load_tools(None, ["send_email"]).unwrap();
+    let before = registry.schemas(None);
+    // `create_invoice` sorts before everything loaded so far, yet comes after it.
+    registry.load_tools(None, ["create_invoice"]).unwrap();
+    let after = registry.schemas(None);
+    assert_eq!(&after[..before.len()], &before[..]);
+    assert_eq!(
+        names(&after),
+        [
+            "read_file",
+            "tool_search",
+            "write_file",
+            "send_email",
+            "create_invoice"
+        ]
+    );
+    assert!(registry.unload_tools(None).unwrap());
+    assert_eq!(
+        names(&registry.schemas(None)),
+        ["read_file", "tool_search", "write_file"]
+    );
+    assert!(!registry.unload_tools(None).unwrap());
+}
+
+#[tokio::test]
+async fn loading_is_per_scope() {
+    let registry = catalog();
+    let one = registry.create_scope("one", None).unwrap();
+    let two = registry.create_scope("two", None).unwrap();
+    let found = one.execute(search("weather forecast")).await;
+    assert!(!found.is_error(), "{found:?}");
+    assert!(names(&one.schemas()).contains(&"get_weather"));
+    assert!(!names(&two.schemas()).contains(&"get_weather"));
+    assert!(!names(&registry.schemas(None)).contains(&"get_weather"));
+}
+
+#[tokio::test]
+async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
+    let registry = catalog();
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope
+        .restrict(ToolRestriction::deny(["send_email", "list_emails"]))
+        .unwrap();
+    let hits = scope
+        .search_tools(&ToolSearchQuery::keywords("email messages"))
+        .unwrap();
+    assert!(hits.is_empty(), "{hits:?}");
+    let by_pattern = scope.search_tools(&ToolSearchQuery::regex(".")).unwrap();
+    let found: Vec<&str> = by_pattern.iter().map(|hit| hit.name.as_str()).collect();
+    assert_eq!(found, ["create_invoice", "get_weather"]);
+    let error = scope.load_tools(["send_email"]).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::NotDeferred);
+    assert_eq!(
+        error.message(),
+        "cannot load \"send_email\": not a deferred tool this scope can call"
+    );
+}
+
+#[tokio::test]
+async fn a_scope_without_deferred_tools_has_no_tool_search() {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(value_tool("a", json!(1))).unwrap();
+    assert_eq!(names(&registry.schemas(None)), ["a"]);
+    let result = registry.execute(search("anything")).await;
+    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+}
+
+#[tokio::test]
+async fn defer_all_but_these_is_a_scope_policy_its_children_inherit() {
+    let registry = ToolRegistry::new();
+    registry
+        .register_all([
+            tool("read_file", "Read a file.", false),
+            tool("grep", "Search file contents.", false),
+            tool("deploy", "Deploy the service.", false),
+        ])
+        .unwrap();
+    let scope = registry.create_scope("agent", None).unwrap();
+    scope
+        .set_deferral(Deferral::all_except(["read_file"]))
+        .unwrap();
+    assert_eq!(names(&scope.schemas()), ["read_file", "tool_search"]);
+    let child = scope.create_child("child").unwrap();
+    assert_eq!(names(&child.schemas()), ["read_file", "tool_search"]);
+    child.set_deferral(Deferral::AsRegistered).unwrap();
+    assert_eq!(names(&child.schemas()), ["deploy", "grep", "read_file"]);
+    // The global layer keeps its own policy.
+    assert_eq!(
+        names(&registry.schemas(None)),
+        ["deploy", "grep", "read_file"]
+    );
+    let loaded = scope.load_tools(["deploy"]).unwrap();
+    assert_eq!(loaded, ["deploy"]);
+    assert_eq!(
+        names(&scope.schemas()),
+        ["read_file", "tool_search", "deploy"]
+    );
+}
+
+#[tokio::test]
+async fn regex_and_exact_modes_and_their_errors() {
+    let registry = catalog();
+    let result = registry
+        .execute(call_with(
+            TOOL_SEARCH,
+            json!({"query": "^(get|create)_", "mode": "regex"}),
+        ))
+        .await;
+    assert_eq!(
+        result.value().unwrap()["loaded"],
+        json!(["create_invoice", "get_weather"])
+    );
+    let exact = registry
+        .execute(call_with(
+            TOOL_SEARCH,
+            json!({"query": "list_emails, nothing_here", "mode": "exact"}),
+        ))
+        .await;
+    assert_eq!(exact.value().unwrap()["loaded"], json!(["list_emails"]));
+    let broken = registry
+        .execute(call_with(
+            TOOL_SEARCH,
+            json!({"query": "(", "mode": "regex"}),
+        ))
+        .await;
+    assert_eq!(broken.error_code(), Some(codes::INVALID_ARGS));
+    assert!(
+        only_text(&broken)
+            .starts_with("Error: invalid arguments: \"(\" is not a regular expression"),
+        "{broken:?}"
+    );
+    let wrong = registry
+        .execute(call_with(
+            TOOL_SEARCH,
+            json!({"query": "", "mode": "fuzzy"}),
+        ))
+        .await;
+    assert_eq!(wrong.error_code(), Some(codes::INVALID_ARGS));
+    let none = registry.execute(search("kubernetes cluster")).await;
+    assert_eq!(
+        only_text(&none),
+        "No tool matches \"kubernetes cluster\". Try other or fewer keywords, or mode \"regex\"."
+    );
+}
+
+#[tokio::test]
+async fn tool_search_runs_through_the_pipeline_like_any_tool() {
+    let registry = catalog();
+    let _hook = registry.on_pre_execute(|execution, next| async move {
+        if execution.name() == TOOL_SEARCH {
+            return Ok(PreToolDecision::deny("searching is off"));
+        }
+        let _ = execution;
+        next.run().await
+    });
+    let result = registry.execute(search("email")).await;
+    assert!(result.is_error());
+    assert_eq!(only_text(&result), "Error: searching is off");
+    assert_eq!(
+        names(&registry.schemas(None)),
+        ["read_file", "tool_search", "write_file"]
+    );
+}
+
+#[test]
+fn the_search_name_is_reserved() {
+    let registry = ToolRegistry::new();
+    let error = registry
+        .register(value_tool(TOOL_SEARCH, json!(1)))
+        .unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::ReservedName);
+    assert_eq!(
+        error.message(),
+        "tool name \"tool_search\" is reserved: the registry provides it to search deferred tools"
+    );
+}
+
+#[tokio::test]
+async fn a_load_is_announced_to_change_listeners() {
+    let registry = catalog();
+    let scope = registry.create_scope("agent", None).unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let _listener = registry.on_change(move |event| seen.lock().unwrap().push(event.clone()));
+    let _ = scope.execute(search("invoice customer")).await;
+    assert_eq!(
+        *events.lock().unwrap(),
+        [RegistryEvent::ToolsLoaded {
+            names: vec!["create_invoice".to_owned()],
+            agent: Some(AgentId::from("agent")),
+        }]
+    );
+}
+
+#[test]
+fn an_input_example_is_checked_at_registration() {
+    let registry = ToolRegistry::new();
+    let schema = || Schema::object().required("city", Schema::string().min_length(1));
+    let bad = FnTool::builder("weather", "The forecast.")
+        .arguments(schema())
+        .input_example(json!({"city": "Paris"}))
+        .input_example(json!({"city": ""}))
+        .handler(|_, _| async { Ok(json!(null)) });
+    let error = registry.register(bad).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(
+        error.message(),
+        "tool \"weather\" input example 2 does not match its parameters: \"city\" must be at \
+         least 1 character long"
+    );
+    let good = FnTool::builder("weather", "The forecast.")
+        .arguments(schema())
+        .input_example(json!({"city": "Paris"}))
+        .handler(|_, _| async { Ok(json!(null)) });
+    let _ = registry.register(good).unwrap();
+    assert_eq!(
+        registry.schemas(None)[0].input_examples,
+        [json!({"city": "Paris"})]
+    );
+}
