@@ -327,3 +327,185 @@ fn an_input_example_is_checked_at_registration() {
         [json!({"city": "Paris"})]
     );
 }
+
+/// Looks up the weather forecast for a city.
+#[dsh_tools::tool(
+    defer_loading,
+    example = r#"{"city": "Paris"}"#,
+    example = r#"{"city": "Lyon", "days": 3}"#
+)]
+async fn forecast(city: String, days: Option<u32>) -> String {
+    format!("{city} for {} days", days.unwrap_or(1))
+}
+
+#[tokio::test]
+async fn tool_keys_defer_a_typed_tool_and_give_its_examples() {
+    use dsh_tools::ToolDefinition;
+    assert!(ForecastTool.defer_loading());
+    assert_eq!(
+        ForecastTool.input_examples(),
+        [json!({"city": "Paris"}), json!({"city": "Lyon", "days": 3})]
+    );
+    let registry = ToolRegistry::new();
+    let _ = registry.register(ForecastTool).unwrap();
+    assert_eq!(names(&registry.schemas(None)), ["tool_search"]);
+    let found = registry.execute(search("weather forecast for a city")).await;
+    assert_eq!(found.value().unwrap()["loaded"], json!(["forecast"]));
+    let schemas = registry.schemas(None);
+    assert_eq!(names(&schemas), ["tool_search", "forecast"]);
+    assert_eq!(schemas[1].input_examples.len(), 2);
+}
+
+mod provider_views {
+    use super::*;
+    use dsh_tools::providers::{Change, Dialect, ProviderTools, ToolSearchForm, render_system_prompt};
+    use dsh_tools::Value;
+
+    fn request_names(tools: &Value) -> Vec<String> {
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| {
+                let name = tool.get("name").or_else(|| tool.get("type")).unwrap();
+                let deferred = tool.get("defer_loading") == Some(&json!(true));
+                format!("{}{}", name.as_str().unwrap(), if deferred { " (deferred)" } else { "" })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn anthropic_searches_natively_and_its_results_load_into_the_scope() {
+        let registry = catalog();
+        let view = ProviderTools::new(&registry, Dialect::anthropic());
+        let tools = view.tools(None);
+        assert_eq!(
+            request_names(tools.request_tools()),
+            [
+                "read_file",
+                "write_file",
+                "create_invoice (deferred)",
+                "get_weather (deferred)",
+                "list_emails (deferred)",
+                "send_email (deferred)",
+                "tool_search_tool_bm25",
+            ]
+        );
+        assert_eq!(
+            tools.request_tools().as_array().unwrap().last(),
+            Some(&json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}))
+        );
+        let deferred: Vec<&str> = tools
+            .report()
+            .entries
+            .iter()
+            .filter(|entry| entry.change == Change::Deferred)
+            .map(|entry| entry.tool.as_str())
+            .collect();
+        assert_eq!(
+            deferred,
+            ["", "create_invoice", "get_weather", "list_emails", "send_email"]
+        );
+        assert_eq!(
+            tools.report().entries[0].detail,
+            "4 deferred tools sent with defer_loading, searched by the provider's native \
+             tool_search_tool_bm25_20251119 instead of the registry's tool_search"
+        );
+        let response = json!({"content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25",
+             "input": {"query": "weather"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1",
+             "content": {"type": "tool_search_tool_search_result",
+                         "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}]}},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"text": "Paris"}}
+        ]});
+        let calls = tools.parse_response(&response).unwrap();
+        assert_eq!(calls.loaded_tools(), ["get_weather"]);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(
+            names(&registry.schemas(None)),
+            ["read_file", "tool_search", "write_file", "get_weather"]
+        );
+    }
+
+    #[test]
+    fn openai_responses_uses_the_hosted_search_and_reads_its_output() {
+        let registry = catalog();
+        let view = ProviderTools::new(&registry, Dialect::openai_responses());
+        let tools = view.tools(None);
+        let request = tools.request_tools().as_array().unwrap();
+        assert_eq!(request.last(), Some(&json!({"type": "tool_search"})));
+        assert_eq!(request[2]["name"], "create_invoice");
+        assert_eq!(request[2]["defer_loading"], true);
+        assert!(request.iter().all(|tool| tool["name"] != TOOL_SEARCH));
+        let response = json!({"output": [
+            {"type": "tool_search_call", "id": "ts_1", "execution": "server", "status": "completed",
+             "arguments": {"query": "invoice"}},
+            {"type": "tool_search_output", "id": "tso_1", "execution": "server", "status": "completed",
+             "tools": [{"type": "function", "name": "create_invoice", "description": "…",
+                        "parameters": {"type": "object"}}]}
+        ]});
+        let calls = tools.parse_response(&response).unwrap();
+        assert!(calls.is_empty());
+        assert_eq!(calls.loaded_tools(), ["create_invoice"]);
+        assert!(names(&registry.schemas(None)).contains(&"create_invoice"));
+    }
+
+    #[test]
+    fn other_providers_and_the_registry_form_send_tool_search_as_a_function() {
+        let registry = catalog();
+        for (dialect, form) in [
+            (Dialect::openai_chat(), ToolSearchForm::Native),
+            (Dialect::gemini(), ToolSearchForm::Native),
+            (Dialect::anthropic(), ToolSearchForm::Registry),
+        ] {
+            let view = ProviderTools::new(&registry, dialect).tool_search_form(form);
+            let tools = view.tools(None);
+            let sent: Vec<&str> = tools.tools().iter().map(|tool| tool.name.as_str()).collect();
+            assert_eq!(sent, ["read_file", "tool_search", "write_file"], "{dialect:?}");
+            assert!(tools.tools().iter().all(|tool| !tool.deferred));
+            assert_eq!(
+                tools.report().entries[0].detail,
+                "4 deferred tools left out until the registry's tool_search loads them"
+            );
+        }
+    }
+
+    #[test]
+    fn input_examples_go_to_anthropic_and_the_prompt_catalog() {
+        let registry = ToolRegistry::new();
+        let _ = registry
+            .register(
+                FnTool::builder("weather", "The forecast.")
+                    .arguments(
+                        Schema::object()
+                            .required("city", Schema::string())
+                            .optional("days", Schema::integer())
+                            .additional_properties(true),
+                    )
+                    .input_example(json!({"city": "Paris", "note": "an extra key"}))
+                    .input_example(json!({"city": "Lyon", "days": 3}))
+                    .handler(|_, _| async { Ok(json!(null)) }),
+            )
+            .unwrap();
+        let plain = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+        assert_eq!(
+            plain.request_tools()[0]["input_examples"],
+            json!([{"city": "Paris", "note": "an extra key"}, {"city": "Lyon", "days": 3}])
+        );
+        // Strict closes the object: the example with an extra key no longer fits.
+        let strict = ProviderTools::new(&registry, Dialect::anthropic().strict()).tools(None);
+        assert_eq!(
+            strict.request_tools()[0]["input_examples"],
+            json!([{"city": "Lyon", "days": 3}])
+        );
+        assert!(strict.report().entries.iter().any(|entry| entry.change == Change::Dropped
+            && entry.detail == "input example 1 is not valid against the lowered schema"));
+        let openai = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+        assert!(openai.request_tools()[0].get("input_examples").is_none());
+        let prompt = render_system_prompt(&registry.schemas(None));
+        assert!(prompt.contains(
+            "Example arguments: {\"city\":\"Paris\",\"note\":\"an extra key\"}\nExample arguments: {\"city\":\"Lyon\",\"days\":3}\n"
+        ), "{prompt}");
+    }
+}
