@@ -2,7 +2,8 @@
 
 Three tools a client imports — one with structured output, one that fails, one slow one that
 reports progress and notices cancellation — plus helpers the tests use to observe the server:
-`stats` (calls and cancellations seen), `pid` (to kill the process mid-call) and `add_tool`
+`stats` (calls and cancellations seen), `pid` (to kill the process mid-call), `request_key` (the
+idempotency key a request's `_meta` carried) and `add_tool`
 (registers a tool at run time and sends `notifications/tools/list_changed`).
 
     python import_server.py    # serves over stdio
@@ -59,6 +60,13 @@ async def slow(steps: int, ctx: Context) -> str:
 def stats() -> dict:
     """What the server has seen."""
     return dict(seen)
+
+
+@server.tool()
+def request_key(ctx: Context) -> str:
+    """The idempotency key the request's `_meta` carried (empty without one)."""
+    meta = ctx.request_context.meta or {}
+    return str(meta.get("io.dsh-tools/idempotency-key", ""))
 
 
 @server.tool()

@@ -349,7 +349,9 @@ async fn tool_keys_defer_a_typed_tool_and_give_its_examples() {
     let registry = ToolRegistry::new();
     let _ = registry.register(ForecastTool).unwrap();
     assert_eq!(names(&registry.schemas(None)), ["tool_search"]);
-    let found = registry.execute(search("weather forecast for a city")).await;
+    let found = registry
+        .execute(search("weather forecast for a city"))
+        .await;
     assert_eq!(found.value().unwrap()["loaded"], json!(["forecast"]));
     let schemas = registry.schemas(None);
     assert_eq!(names(&schemas), ["tool_search", "forecast"]);
@@ -358,8 +360,10 @@ async fn tool_keys_defer_a_typed_tool_and_give_its_examples() {
 
 mod provider_views {
     use super::*;
-    use dsh_tools::providers::{Change, Dialect, ProviderTools, ToolSearchForm, render_system_prompt};
     use dsh_tools::Value;
+    use dsh_tools::providers::{
+        Change, Dialect, ProviderTools, ToolSearchForm, render_system_prompt,
+    };
 
     fn request_names(tools: &Value) -> Vec<String> {
         tools
@@ -369,7 +373,11 @@ mod provider_views {
             .map(|tool| {
                 let name = tool.get("name").or_else(|| tool.get("type")).unwrap();
                 let deferred = tool.get("defer_loading") == Some(&json!(true));
-                format!("{}{}", name.as_str().unwrap(), if deferred { " (deferred)" } else { "" })
+                format!(
+                    "{}{}",
+                    name.as_str().unwrap(),
+                    if deferred { " (deferred)" } else { "" }
+                )
             })
             .collect()
     }
@@ -393,7 +401,9 @@ mod provider_views {
         );
         assert_eq!(
             tools.request_tools().as_array().unwrap().last(),
-            Some(&json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}))
+            Some(
+                &json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+            )
         );
         let deferred: Vec<&str> = tools
             .report()
@@ -404,7 +414,13 @@ mod provider_views {
             .collect();
         assert_eq!(
             deferred,
-            ["", "create_invoice", "get_weather", "list_emails", "send_email"]
+            [
+                "",
+                "create_invoice",
+                "get_weather",
+                "list_emails",
+                "send_email"
+            ]
         );
         assert_eq!(
             tools.report().entries[0].detail,
@@ -461,8 +477,16 @@ mod provider_views {
         ] {
             let view = ProviderTools::new(&registry, dialect).tool_search_form(form);
             let tools = view.tools(None);
-            let sent: Vec<&str> = tools.tools().iter().map(|tool| tool.name.as_str()).collect();
-            assert_eq!(sent, ["read_file", "tool_search", "write_file"], "{dialect:?}");
+            let sent: Vec<&str> = tools
+                .tools()
+                .iter()
+                .map(|tool| tool.name.as_str())
+                .collect();
+            assert_eq!(
+                sent,
+                ["read_file", "tool_search", "write_file"],
+                "{dialect:?}"
+            );
             assert!(tools.tools().iter().all(|tool| !tool.deferred));
             assert_eq!(
                 tools.report().entries[0].detail,
@@ -499,8 +523,14 @@ mod provider_views {
             strict.request_tools()[0]["input_examples"],
             json!([{"city": "Lyon", "days": 3}])
         );
-        assert!(strict.report().entries.iter().any(|entry| entry.change == Change::Dropped
-            && entry.detail == "input example 1 is not valid against the lowered schema"));
+        assert!(
+            strict
+                .report()
+                .entries
+                .iter()
+                .any(|entry| entry.change == Change::Dropped
+                    && entry.detail == "input example 1 is not valid against the lowered schema")
+        );
         let openai = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
         assert!(openai.request_tools()[0].get("input_examples").is_none());
         let prompt = render_system_prompt(&registry.schemas(None));

@@ -85,6 +85,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
             "py-tools__fail",
             "py-tools__forecast",
             "py-tools__pid",
+            "py-tools__request_key",
             "py-tools__slow",
             "py-tools__stats"
         ]
@@ -167,6 +168,26 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
             .collect::<Vec<_>>()
     );
     client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_call_sends_its_idempotency_key_in_the_requests_meta() {
+    let (registry, _client, _) = imported().await;
+    let keys = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&keys);
+    let _observer =
+        registry.on_result(move |execution: &ToolExecution, _: &ToolExecutionResult| {
+            seen.lock().unwrap().push(execution.idempotency_key());
+        });
+    let first = run(&registry, "py-tools__request_key", json!({})).await;
+    let again = run(&registry, "py-tools__request_key", json!({})).await;
+    let keys = keys.lock().unwrap().clone();
+    assert_eq!(keys.len(), 2);
+    assert!(keys[0].starts_with("idem-"), "{keys:?}");
+    // The server read the key of the call that sent it; the same call sent again has the same.
+    assert_eq!(first.content()[0].as_text(), Some(keys[0].as_str()));
+    assert_eq!(again.content()[0].as_text(), Some(keys[0].as_str()));
+    assert_eq!(keys[0], keys[1]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

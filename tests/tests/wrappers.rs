@@ -326,6 +326,7 @@ async fn a_retry_layer_may_call_next_more_than_once() {
             *attempts += 1;
             let attempt = *attempts;
             seen.push(format!("attempt {attempt}"));
+            seen.push(run.idempotency_key());
             run.defer_context(ContentBlock::text(format!("note {attempt}")));
             async move {
                 if attempt < 3 {
@@ -346,7 +347,25 @@ async fn a_retry_layer_may_call_next_more_than_once() {
     });
     let result = registry.execute(call("flaky")).await;
     assert_eq!(only_text(&result), "done");
-    assert_eq!(log.entries(), ["attempt 1", "attempt 2", "attempt 3"]);
+    let entries = log.entries();
+    let attempts: Vec<&str> = entries.iter().step_by(2).map(String::as_str).collect();
+    assert_eq!(attempts, ["attempt 1", "attempt 2", "attempt 3"]);
+    // Every attempt of the call has the call's one idempotency key; another call has another.
+    let keys: Vec<&String> = entries.iter().skip(1).step_by(2).collect();
+    assert!(
+        keys.iter()
+            .all(|key| *key == keys[0] && key.starts_with("idem-")),
+        "{keys:?}"
+    );
+    let other = registry
+        .execute(dsh_tools::ToolExecutionInput::new(
+            "call-2",
+            "flaky",
+            json!({}),
+        ))
+        .await;
+    assert_eq!(only_text(&other), "done");
+    assert_ne!(log.entries().last(), Some(keys[0]));
     let contexts: Vec<_> = result
         .additional_contexts()
         .iter()
