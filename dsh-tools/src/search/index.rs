@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::document::SearchDocument;
 use super::query::{ToolSearchMode, ToolSearchQuery};
+use super::synonyms::{SYNONYM_WEIGHT, synonyms_of};
 use super::terms::terms;
 
 const K1: f32 = 1.2;
@@ -82,12 +83,9 @@ impl SearchIndex {
     }
 
     fn ranked(&self, text: &str, limit: usize) -> Vec<usize> {
-        let mut query_terms = terms(text);
-        query_terms.sort_unstable();
-        query_terms.dedup();
         let count = self.documents.len() as f32;
         let mut scores: HashMap<u32, f32> = HashMap::new();
-        for term in &query_terms {
+        for (term, boost) in weighted_terms(text) {
             let Some(list) = self.postings.get(term.as_str()) else {
                 continue;
             };
@@ -96,7 +94,8 @@ impl SearchIndex {
             for &(position, weight) in list {
                 let length = self.documents[position as usize].length;
                 let norm = K1 * (1.0 - B + B * length / self.average_length);
-                *scores.entry(position).or_default() += idf * weight * (K1 + 1.0) / (weight + norm);
+                *scores.entry(position).or_default() +=
+                    boost * idf * weight * (K1 + 1.0) / (weight + norm);
             }
         }
         let mut ranked: Vec<(u32, f32)> = scores.into_iter().collect();
@@ -150,6 +149,23 @@ impl SearchIndex {
         found.truncate(limit);
         found
     }
+}
+
+/// The query's terms at full weight, then the terms its words stand for (see `synonyms.rs`)
+/// at [`SYNONYM_WEIGHT`], each once.
+fn weighted_terms(text: &str) -> Vec<(String, f32)> {
+    let mut own = terms(text);
+    own.sort_unstable();
+    own.dedup();
+    let mut weighted: Vec<(String, f32)> = own.iter().map(|term| (term.clone(), 1.0)).collect();
+    for term in &own {
+        for synonym in synonyms_of(term) {
+            if !weighted.iter().any(|(seen, _)| *seen == synonym) {
+                weighted.push((synonym, SYNONYM_WEIGHT));
+            }
+        }
+    }
+    weighted
 }
 
 #[cfg(test)]

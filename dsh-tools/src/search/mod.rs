@@ -9,12 +9,14 @@
 //! |---|---|
 //! | `query.rs` | [`ToolSearchQuery`], [`ToolSearchMode`], [`ToolSearchHit`], [`ToolSearchAnswer`] |
 //! | `terms.rs` | splitting text into search terms (words, identifiers, light stemming) |
+//! | `synonyms.rs` | the words a query uses for what tools do, and the tool words they stand for |
 //! | `document.rs` | [`SearchDocument`]: one tool's weighted terms and its one-line summary |
 //! | `index.rs` | [`SearchIndex`]: BM25 ranking, the regular-expression and exact-name modes |
 
 mod document;
 mod index;
 mod query;
+mod synonyms;
 mod terms;
 
 pub(crate) use self::document::SearchDocument;
