@@ -1,6 +1,7 @@
 //! What changing the registry costs, per tool, as the registry grows: registering, disposing,
 //! registering into an agent scope, creating and disposing scopes, and the first `schemas()`
-//! after a change (the cached call for reference).
+//! after a change (the cached call for reference); and deferred tools: a keyword search over the
+//! 538-tool catalog and over 10,000 tools, and the first `schemas()` after a load.
 //!
 //! Each case does its work for 10, 1,000 and 10,000 tools (or scopes); the figures are per tool,
 //! so a cost that grows with the registry shows as a ratio above 1 to the 10-tool case. The tools
@@ -18,7 +19,9 @@ use dsh_tools::{
     FnTool, Registration, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, call::BoxFuture,
     json, registry::IntoToolDefinition,
 };
+use dsh_tools::registry::ToolSearchQuery;
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
+use dsh_tools_tests::tool_catalog;
 
 pub(crate) const SUITE: SuiteDef = SuiteDef::new("registry", suite);
 
@@ -243,6 +246,72 @@ fn schemas_after_change(count: u64) -> Case {
     .per(2 * count, "tool")
 }
 
+/// A registry of `count` catalog tools (`dsh_tools_tests::tool_catalog`), every one deferred,
+/// with its search index built (one search ran).
+fn deferred_catalog(count: usize) -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    let tools: Vec<FnTool> = tool_catalog::scaled_catalog(count)
+        .iter()
+        .map(|tool| tool.to_tool(true))
+        .collect();
+    registry.register_all(tools).expect("distinct names");
+    let _ = registry.search_tools(None, &ToolSearchQuery::keywords("warm the index"));
+    registry
+}
+
+/// Queries of every kind of length, one per iteration in turn.
+const SEARCHES: &[&str] = &[
+    "cancel my hotel reservation",
+    "send an invoice to the customer for the amount due",
+    "scale the web deployment",
+    "weather",
+];
+
+fn search(count: usize, id: &'static str) -> Case {
+    Case::with_fixture(
+        id,
+        format!("a keyword `search_tools` over {count} deferred tools (index built)"),
+        move || deferred_catalog(count),
+        |registry, iterations, meter| {
+            let queries: Vec<ToolSearchQuery> = SEARCHES
+                .iter()
+                .map(|text| ToolSearchQuery::keywords(*text))
+                .collect();
+            meter.measure(|| {
+                for iteration in 0..iterations {
+                    let query = &queries[iteration as usize % queries.len()];
+                    black_box(registry.search_tools(None, query).expect("searches"));
+                }
+            });
+        },
+    )
+    .per(1, "search")
+}
+
+fn schemas_after_load() -> Case {
+    Case::with_fixture(
+        "schemas_after_load_538",
+        "the first `schemas()` after a load, 538 tools, all deferred",
+        || deferred_catalog(538),
+        |registry, iterations, meter| {
+            let names: Vec<String> = tool_catalog::catalog()
+                .into_iter()
+                .map(|tool| tool.name)
+                .collect();
+            for iteration in 0..iterations {
+                // A load outside the measured section empties the schema cache.
+                let name = &names[iteration as usize % names.len()];
+                registry.load_tools(None, [name]).expect("a deferred tool");
+                black_box(meter.measure(|| registry.schemas(None)));
+                if iteration as usize % 20 == 19 {
+                    registry.unload_tools(None).expect("the global layer");
+                }
+            }
+        },
+    )
+    .per(1, "schemas")
+}
+
 fn id(kind: &str, count: u64) -> &'static str {
     let size = SIZES
         .iter()
@@ -297,6 +366,15 @@ fn suite() -> Suite {
                 .profile_iterations(profile_iterations(count).min(200)),
         );
     }
+    suite = suite
+        .case(search(538, "search_538").target(Target::Instructions(100_000)))
+        .case(
+            search(10_000, "search_10000")
+                .vs("search_538")
+                .target(Target::Note("grows with the tools a query's terms occur in"))
+                .profile_iterations(200),
+        )
+        .case(schemas_after_load().profile_iterations(100));
     suite.case(Case::with_fixture(
         "schemas_cached",
         "`schemas()` again, nothing changed (1,000 tools)",
