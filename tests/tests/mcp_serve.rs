@@ -382,6 +382,39 @@ async fn a_registration_sends_list_changed_and_the_new_tool_is_listed() {
 }
 
 #[tokio::test]
+async fn a_client_searching_deferred_tools_sees_them_listed_after_list_changed() {
+    let (registry, _) = mcp_fixture::registry();
+    let _deferred = registry
+        .register(
+            FnTool::builder("forecast", "The weather forecast for a city.")
+                .defer_loading(true)
+                .handler(|_, _| async { Ok(json!("sunny")) }),
+        )
+        .expect("registers");
+    let connected = connect(McpServer::new(&registry)).await;
+    let listed = connected.client.list_all_tools().await.expect("listed");
+    assert!(listed.iter().any(|tool| tool.name == "tool_search"));
+    assert!(listed.iter().all(|tool| tool.name != "forecast"));
+    let seen = connected.recorder.list_changed_seen.notified();
+    let found = call(
+        &connected.client,
+        "tool_search",
+        json!({"query": "weather forecast"}),
+    )
+    .await;
+    assert_eq!(found.is_error, Some(false));
+    assert!(texts(&found)[0].starts_with("Found 1 tool; added to your tool list: forecast."));
+    tokio::time::timeout(DEADLINE, seen)
+        .await
+        .expect("notifications/tools/list_changed arrives");
+    let listed = connected.client.list_all_tools().await.expect("listed");
+    assert_eq!(
+        listed.last().map(|tool| tool.name.as_ref()),
+        Some("forecast")
+    );
+}
+
+#[tokio::test]
 async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_agent() {
     let (registry, _) = mcp_fixture::registry();
     let scope = registry.create_scope("agent-1", None).expect("scope");

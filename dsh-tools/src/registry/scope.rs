@@ -108,8 +108,9 @@ impl ToolScope {
             .cloned()
     }
 
-    /// The model-facing schemas of the tools visible in this scope, sorted by name; none once
-    /// the scope is disposed.
+    /// The model-facing schemas of the tools visible in this scope, sorted by name, then the
+    /// deferred tools this scope loaded (see [`ToolRegistry::schemas`]); none once the scope is
+    /// disposed.
     pub fn schemas(&self) -> Arc<[ToolSchema]> {
         let state = self.core.read();
         View::open(&state, Some(&self.agent), Some(self.instance))

@@ -100,7 +100,10 @@ impl ToolRegistry {
 
     /// The model-facing schemas of the tools visible to `agent` (`None`: the global layer),
     /// sorted by name; none when `agent` has no live scope (unless unscoped agents see the global
-    /// layer). Cached until the registry changes, so repeated calls are cheap.
+    /// layer). Deferred tools are left out until loaded (then they follow the sorted list, in the
+    /// order they were loaded) and `tool_search` is listed while any visible tool is deferred
+    /// (see [`registry`](crate::registry#deferred-tools)). Cached until the registry changes, so
+    /// repeated calls are cheap.
     pub fn schemas(&self, agent: Option<&AgentId>) -> Arc<[ToolSchema]> {
         let state = self.core.read();
         View::open(&state, agent, None).map_or_else(|_| Arc::from([]), |view| view.schemas())

@@ -84,7 +84,10 @@ impl SearchIndex {
 
     fn ranked(&self, text: &str, limit: usize) -> Vec<usize> {
         let count = self.documents.len() as f32;
-        let mut scores: HashMap<u32, f32> = HashMap::new();
+        // Dense scores (one float per tool, zeroed in one allocation) and the tools touched, so
+        // scoring hashes nothing and ranking sorts only the tools that matched.
+        let mut scores = vec![0.0_f32; self.documents.len()];
+        let mut touched: Vec<u32> = Vec::new();
         for (term, boost) in weighted_terms(text) {
             let Some(list) = self.postings.get(term.as_str()) else {
                 continue;
@@ -94,22 +97,30 @@ impl SearchIndex {
             for &(position, weight) in list {
                 let length = self.documents[position as usize].length;
                 let norm = K1 * (1.0 - B + B * length / self.average_length);
-                *scores.entry(position).or_default() +=
-                    boost * idf * weight * (K1 + 1.0) / (weight + norm);
+                let score = &mut scores[position as usize];
+                if *score == 0.0 {
+                    touched.push(position);
+                }
+                *score += boost * idf * weight * (K1 + 1.0) / (weight + norm);
             }
         }
-        let mut ranked: Vec<(u32, f32)> = scores.into_iter().collect();
-        ranked.sort_unstable_by(|a, b| {
-            b.1.total_cmp(&a.1).then_with(|| {
-                self.documents[a.0 as usize]
-                    .name
-                    .cmp(&self.documents[b.0 as usize].name)
-            })
-        });
-        ranked.truncate(limit);
-        ranked
+        let by_rank = |a: &u32, b: &u32| {
+            scores[*b as usize]
+                .total_cmp(&scores[*a as usize])
+                .then_with(|| {
+                    self.documents[*a as usize]
+                        .name
+                        .cmp(&self.documents[*b as usize].name)
+                })
+        };
+        if touched.len() > limit {
+            touched.select_nth_unstable_by(limit, by_rank);
+            touched.truncate(limit);
+        }
+        touched.sort_unstable_by(by_rank);
+        touched
             .into_iter()
-            .map(|(position, _)| position as usize)
+            .map(|position| position as usize)
             .collect()
     }
 
@@ -160,8 +171,8 @@ fn weighted_terms(text: &str) -> Vec<(String, f32)> {
     let mut weighted: Vec<(String, f32)> = own.iter().map(|term| (term.clone(), 1.0)).collect();
     for term in &own {
         for synonym in synonyms_of(term) {
-            if !weighted.iter().any(|(seen, _)| *seen == synonym) {
-                weighted.push((synonym, SYNONYM_WEIGHT));
+            if !weighted.iter().any(|(seen, _)| seen == synonym) {
+                weighted.push((synonym.clone(), SYNONYM_WEIGHT));
             }
         }
     }

@@ -3,6 +3,9 @@
 //! thread", the tool is `reply_to_email`. A keyword search adds these terms to the query at a
 //! lower weight, so a word of the query itself always counts more than one it stands for.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use super::terms::terms;
 
 /// How much a term a query's word stands for counts, against the word itself.
@@ -49,14 +52,24 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("write", &["create"]),
 ];
 
+/// The table in search terms (it is written in plain words), made on the first search.
+static TABLE: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
+    let mut table: HashMap<String, Vec<String>> = HashMap::new();
+    for (word, stands_for) in SYNONYMS {
+        let Some(term) = terms(word).into_iter().next() else {
+            continue;
+        };
+        table
+            .entry(term)
+            .or_default()
+            .extend(stands_for.iter().flat_map(|word| terms(word)));
+    }
+    table
+});
+
 /// The terms `term` (already a search term) stands for, as search terms.
-pub(crate) fn synonyms_of(term: &str) -> Vec<String> {
-    // The table is written in plain words; compare and answer in search terms.
-    SYNONYMS
-        .iter()
-        .filter(|(word, _)| terms(word).first().is_some_and(|first| first == term))
-        .flat_map(|(_, stands_for)| stands_for.iter().flat_map(|word| terms(word)))
-        .collect()
+pub(crate) fn synonyms_of(term: &str) -> &'static [String] {
+    TABLE.get(term).map_or(&[], Vec::as_slice)
 }
 
 #[cfg(test)]

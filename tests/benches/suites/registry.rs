@@ -15,11 +15,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
+use dsh_tools::registry::ToolSearchQuery;
 use dsh_tools::{
     FnTool, Registration, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, call::BoxFuture,
     json, registry::IntoToolDefinition,
 };
-use dsh_tools::registry::ToolSearchQuery;
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 use dsh_tools_tests::tool_catalog;
 
@@ -371,7 +371,9 @@ fn suite() -> Suite {
         .case(
             search(10_000, "search_10000")
                 .vs("search_538")
-                .target(Target::Note("grows with the tools a query's terms occur in"))
+                .target(Target::Note(
+                    "grows with the tools a query's terms occur in",
+                ))
                 .profile_iterations(200),
         )
         .case(schemas_after_load().profile_iterations(100));
