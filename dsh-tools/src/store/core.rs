@@ -143,7 +143,7 @@ impl Core {
                     let stale = std::mem::take(&mut state.schemas);
                     changes.garbage.push(Box::new(stale));
                 }
-                if !changes.keeps_searches {
+                if !changes.keeps_searches && !state.searches.is_empty() {
                     let stale = std::mem::take(&mut state.searches);
                     changes.garbage.push(Box::new(stale));
                 }

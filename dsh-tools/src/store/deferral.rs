@@ -9,10 +9,11 @@
 //! tools into its own list only.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::ids::AgentId;
 use crate::search::SearchIndex;
+use crate::store::name_hash::NameHash;
 
 /// Which tools a scope (or the global layer) lists only once they are loaded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,7 +53,7 @@ impl Deferral {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedTools {
     order: Vec<Arc<str>>,
-    names: HashSet<Arc<str>>,
+    names: HashSet<Arc<str>, NameHash>,
 }
 
 impl LoadedTools {
@@ -94,4 +95,16 @@ impl LoadedTools {
 pub(crate) struct SearchCache {
     pub(crate) global: OnceLock<Arc<SearchIndex>>,
     pub(crate) scoped: Mutex<HashMap<AgentId, Arc<SearchIndex>>>,
+}
+
+impl SearchCache {
+    /// Whether no index was built since the last change (then a change has nothing to drop).
+    pub(crate) fn is_empty(&mut self) -> bool {
+        self.global.get().is_none()
+            && self
+                .scoped
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_empty()
+    }
 }

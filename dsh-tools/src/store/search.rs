@@ -30,7 +30,7 @@ fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
         let documents = view
             .deferred_entries()
             .into_iter()
-            .map(|entry| Arc::clone(entry.document()))
+            .map(|entry| Arc::new(entry.document()))
             .collect();
         Arc::new(SearchIndex::new(documents))
     };

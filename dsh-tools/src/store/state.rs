@@ -10,7 +10,7 @@
 
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::hooks::approval::Approver;
@@ -37,9 +37,15 @@ pub(crate) struct ToolEntry {
     pub(crate) schema: ToolSchema,
     /// Whether it was registered deferred (a scope's [`Deferral`] may defer it too).
     pub(crate) deferred: bool,
-    /// Its searchable text, made on the first search that sees it.
-    document: OnceLock<Arc<SearchDocument>>,
 }
+
+/// The built-in `tool_search`, present in a view that has deferred tools: one for every
+/// registry (it holds no state; its calls reach their own registry through their host).
+pub(crate) static TOOL_SEARCH_ENTRY: LazyLock<ToolEntry> = LazyLock::new(|| {
+    let definition = crate::call::tool_search::definition();
+    let schema = definition.schema();
+    ToolEntry::new(0, definition, schema, false)
+});
 
 impl ToolEntry {
     pub(crate) fn new(
@@ -53,19 +59,16 @@ impl ToolEntry {
             definition,
             schema,
             deferred,
-            document: OnceLock::new(),
         }
     }
 
     /// What a search reads of this tool.
-    pub(crate) fn document(&self) -> &Arc<SearchDocument> {
-        self.document.get_or_init(|| {
-            Arc::new(SearchDocument::new(
-                &self.schema.name,
-                &self.schema.description,
-                &self.schema.parameters,
-            ))
-        })
+    pub(crate) fn document(&self) -> SearchDocument {
+        SearchDocument::new(
+            &self.schema.name,
+            &self.schema.description,
+            &self.schema.parameters,
+        )
     }
 }
 
@@ -228,8 +231,6 @@ pub(crate) struct RegistryState {
     pub(crate) loaded: LoadedTools,
     /// Emptied by every change but a load.
     pub(crate) searches: SearchCache,
-    /// The built-in `tool_search`, present in a view that has deferred tools.
-    pub(crate) tool_search: ToolEntry,
 }
 
 /// Model-facing schemas computed since the last change, per scope.
@@ -263,11 +264,6 @@ impl RegistryState {
             deferral: Deferral::Inherit,
             loaded: LoadedTools::default(),
             searches: SearchCache::default(),
-            tool_search: {
-                let definition = crate::call::tool_search::definition();
-                let schema = definition.schema();
-                ToolEntry::new(0, definition, schema, false)
-            },
         }
     }
 

@@ -24,7 +24,9 @@ use crate::hooks::wrapper::ExecuteLayer;
 use crate::ids::AgentId;
 use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
-use crate::store::state::{HookSet, Layer, RegistryState, ScopeState, ToolEntry};
+use crate::store::state::{
+    HookSet, Layer, RegistryState, ScopeState, TOOL_SEARCH_ENTRY, ToolEntry,
+};
 
 /// The hooks of every kind that apply to one call (`None` where there are none), and the
 /// approver.
@@ -134,7 +136,7 @@ impl<'s> View<'s> {
     #[inline]
     fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
         if name == TOOL_SEARCH {
-            return self.has_deferred().then_some(&self.state.tool_search);
+            return self.has_deferred().then_some(&*TOOL_SEARCH_ENTRY);
         }
         for (depth, scope) in self.chain.iter().enumerate().rev() {
             if let Some(entry) = scope.layer.tools.get(name) {
@@ -227,10 +229,17 @@ impl<'s> View<'s> {
     fn compute_schemas(&self) -> Arc<[ToolSchema]> {
         let deferral = self.deferral();
         let loaded = self.loaded();
-        let mut listed: Vec<&ToolSchema> = Vec::new();
+        let hint = self.state.global.tools.len()
+            + self
+                .chain
+                .iter()
+                .map(|scope| scope.layer.tools.len())
+                .sum::<usize>();
+        // One more for `tool_search`.
+        let mut listed: Vec<&ToolSchema> = Vec::with_capacity(hint + 1);
         let mut loaded_here: HashMap<&str, &ToolSchema, NameHash> = HashMap::default();
         let mut any_deferred = false;
-        for (name, entry) in self.visible_entries() {
+        self.for_each_visible(|name, entry| {
             if deferral.defers(name, entry.deferred) {
                 any_deferred = true;
                 if loaded.contains(name) {
@@ -239,9 +248,9 @@ impl<'s> View<'s> {
             } else {
                 listed.push(&entry.schema);
             }
-        }
+        });
         if any_deferred {
-            listed.push(&self.state.tool_search.schema);
+            listed.push(&TOOL_SEARCH_ENTRY.schema);
         }
         listed.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         if !loaded_here.is_empty() {
@@ -258,12 +267,12 @@ impl<'s> View<'s> {
     /// The visible tools this view defers, loaded or not, sorted by name.
     pub(crate) fn deferred_entries(&self) -> Vec<&'s ToolEntry> {
         let deferral = self.deferral();
-        let mut deferred: Vec<&ToolEntry> = self
-            .visible_entries()
-            .into_iter()
-            .filter(|(name, entry)| deferral.defers(name, entry.deferred))
-            .map(|(_, entry)| entry)
-            .collect();
+        let mut deferred: Vec<&ToolEntry> = Vec::new();
+        self.for_each_visible(|name, entry| {
+            if deferral.defers(name, entry.deferred) {
+                deferred.push(entry);
+            }
+        });
         deferred.sort_unstable_by(|a, b| a.schema.name.cmp(&b.schema.name));
         deferred
     }
@@ -271,9 +280,9 @@ impl<'s> View<'s> {
     /// Whether any visible tool is deferred here (so `tool_search` is there).
     pub(crate) fn has_deferred(&self) -> bool {
         let deferral = self.deferral();
-        self.visible_entries()
-            .into_iter()
-            .any(|(name, entry)| deferral.defers(name, entry.deferred))
+        let mut any = false;
+        self.for_each_visible(|name, entry| any |= deferral.defers(name, entry.deferred));
+        any
     }
 
     /// The deferral policy in force: the nearest scope's of the chain that sets one, else the
@@ -299,17 +308,14 @@ impl<'s> View<'s> {
         self.chain.last().and_then(|scope| scope.chain.last())
     }
 
-    /// Every visible tool with its name, in no order: for each name, the nearest layer that has
-    /// it decides, as in `resolve`.
-    fn visible_entries(&self) -> Vec<(&'s str, &'s ToolEntry)> {
+    /// Calls `visit` with every visible tool and its name, in no order: for each name, the
+    /// nearest layer that has it decides, as in `resolve`.
+    fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
         if self.chain.is_empty() {
-            return self
-                .state
-                .global
-                .tools
-                .iter()
-                .map(|(name, entry)| (&**name, entry))
-                .collect();
+            for (name, entry) in &self.state.global.tools {
+                visit(name, entry);
+            }
+            return;
         }
         let layers = self
             .chain
@@ -327,9 +333,10 @@ impl<'s> View<'s> {
                     .or_insert_with(|| self.admits(name, below).then_some(entry));
             }
         }
-        decided
-            .into_iter()
-            .filter_map(|(name, entry)| entry.map(|entry| (name, entry)))
-            .collect()
+        for (name, entry) in decided {
+            if let Some(entry) = entry {
+                visit(name, entry);
+            }
+        }
     }
 }
