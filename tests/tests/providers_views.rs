@@ -8,14 +8,9 @@ use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, ToolSchema, Value, json};
 use dsh_tools_tests::provider_checkers::check_request;
 
-/// A tool schema (`into`: the schema may hold its parameters shared).
-#[allow(clippy::useless_conversion)]
+/// A tool schema.
 fn tool_schema(name: &str, description: String, parameters: Value) -> ToolSchema {
-    ToolSchema {
-        name: name.to_owned(),
-        description,
-        parameters: parameters.into(),
-    }
+    ToolSchema::new(name, description, parameters)
 }
 
 fn lower(dialect: Dialect, tools: &[(&str, Value)]) -> LoweredTools {

@@ -301,11 +301,11 @@ async fn a_hand_written_recursive_schema_is_enforced_for_a_fn_tool() {
 }
 
 fn lower(dialect: Dialect, parameters: Value) -> LoweredTools {
-    let schemas = vec![ToolSchema {
-        name: "count_headings".to_owned(),
-        description: "Counts headings.".to_owned(),
-        parameters: parameters.into(),
-    }];
+    let schemas = vec![ToolSchema::new(
+        "count_headings",
+        "Counts headings.",
+        parameters,
+    )];
     let lowered = LoweredTools::new(Arc::from(schemas), dialect, None);
     let violations = check_request(dialect, lowered.request_tools());
     assert!(violations.is_empty(), "{}: {violations:#?}", dialect.id());
