@@ -332,7 +332,14 @@ impl Evaluator<'_> {
 
 /// Whether `value` matches a [`Node::Leaf`]'s checks.
 fn leaf_holds(checks: &Checks, value: &Value) -> bool {
-    has_type(checks.types, value) && checks.checks.iter().all(|check| value_holds(check, value))
+    if !has_type(checks.types, value) {
+        return false;
+    }
+    // A string's checks are decided without matching the value's type again per check.
+    match value {
+        Value::String(text) => checks.checks.iter().all(|check| text_holds(check, text)),
+        _ => checks.checks.iter().all(|check| value_holds(check, value)),
+    }
 }
 
 /// Whether `value` has one of the types `allowed` (bits of [`type_bit`]); an integral number
@@ -382,6 +389,7 @@ pub(super) fn value_holds(check: &Check, value: &Value) -> bool {
 
 /// [`value_holds`] for a string value, given as its text (a property name is checked so
 /// without being copied into a value).
+#[inline]
 fn text_holds(check: &Check, text: &str) -> bool {
     match check {
         Check::Enum(members) => members.iter().any(|member| member.as_str() == Some(text)),
