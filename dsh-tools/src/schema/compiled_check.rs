@@ -33,6 +33,11 @@ pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
         (Test::Array(array), Value::Array(items)) => {
             depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
         }
+        // Straight to the keyword engine's own walk: `check_rest`'s frame would cost a
+        // keyword schema's value more than a typed leaf.
+        (Test::Keywords(keywords), _) => {
+            node.nullable && value.is_null() || keywords.check(value, depth)
+        }
         _ => check_rest(node, value, depth),
     }
 }

@@ -14,7 +14,25 @@ use serde_json::{Number, Value};
 /// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
 #[inline(always)]
 pub(crate) fn is_integral(number: &Number) -> bool {
-    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
+    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(is_integral_float)
+}
+
+/// `f.fract() == 0.0`, read from the bits: `fract` is a call to `trunc` on targets without
+/// SSE4.1, and one LLVM hoists onto every value of a walk that may ask.
+#[inline(always)]
+fn is_integral_float(f: f64) -> bool {
+    const MANTISSA_BITS: i32 = 52;
+    let bits = f.to_bits();
+    let exponent = ((bits >> MANTISSA_BITS) & 0x7ff) as i32 - 1023;
+    if exponent < 0 {
+        // Below 1 in magnitude only zero is integral.
+        return f == 0.0;
+    }
+    if exponent >= MANTISSA_BITS {
+        // No bit below the point; infinity and NaN (which JSON has not) have no integer part.
+        return f.is_finite();
+    }
+    bits & ((1u64 << (MANTISSA_BITS - exponent)) - 1) == 0
 }
 
 /// Exact numeric order of two JSON numbers (integers beyond 2^53 included).
@@ -329,6 +347,35 @@ mod tests {
         assert!(is_integral(&number(json!(1e3))));
         assert!(is_integral(&number(json!(-0.0))));
         assert!(!is_integral(&number(json!(1.5))));
+    }
+
+    #[test]
+    fn integral_floats_read_from_the_bits_agree_with_fract() {
+        let samples = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            1.5,
+            2.0,
+            3.25,
+            1e-300,
+            4503599627370495.5,
+            4503599627370496.0,
+            9007199254740993.0,
+            1e300,
+            -1e300,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for f in samples {
+            assert_eq!(is_integral_float(f), f.fract() == 0.0, "{f}");
+            assert_eq!(is_integral_float(-f), (-f).fract() == 0.0, "{}", -f);
+        }
     }
 
     #[test]

@@ -369,13 +369,7 @@ impl<'a> Compiler<'a> {
         if !self.documents[location.0].validation {
             without_validation(&mut rules);
         }
-        let checks = rules.into_checks();
-        // A schema of annotations alone checks nothing.
-        if checks.checks.is_empty() {
-            Node::Anything
-        } else {
-            Node::Checks(Box::new(checks))
-        }
+        Node::of_checks(rules.into_checks())
     }
 
     /// Resolves the reference `reference` made at a schema whose base URI is `base`: the

@@ -1,30 +1,30 @@
-//! Evaluation of a compiled document: every keyword of a schema against a value, the
-//! properties and items each schema evaluated passed up for `unevaluatedProperties` and
-//! `unevaluatedItems`, and the dynamic scope kept for `$dynamicRef`.
+//! The report walk over a compiled document: every keyword of a schema against a value, each
+//! problem found, with the properties and items each schema evaluated passed up for
+//! `unevaluatedProperties` and `unevaluatedItems`.
 //!
-//! One walk serves three callers through its [`Sink`]: a yes/no check that stops at the first
-//! problem and writes nothing ([`Silent`]), a count of the problems of a branch, to find the
-//! closest one ([`Counting`]), and the report into a [`ValidationContext`] ([`Report`]), which
-//! only runs once a check said "invalid". Branches that are tried rather than applied
-//! (`anyOf`, `oneOf`, `not`, `if`, `contains`, `propertyNames`) are always checked silently;
-//! the report then gives what the model can fix: the closest branch of a union, the branch of
-//! a condition that applied, one sentence for `not`.
+//! It serves two callers through its [`Sink`]: a count of the problems of a branch, to find
+//! the closest one ([`Counting`]), and the report into a [`ValidationContext`] ([`Report`]),
+//! which only runs once the yes/no walk (`valid.rs`) said "invalid". Branches that are tried
+//! rather than applied (`anyOf`, `oneOf`, `not`, `if`, `contains`, `propertyNames`) are
+//! checked by the yes/no walk; the report then gives what the model can fix: the closest
+//! branch of a union, the branch of a condition that applied, one sentence for `not`.
 
 use serde_json::{Map, Value};
 
 use super::super::limits::MAX_VALIDATION_DEPTH;
 use super::super::semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
+    compare_numbers, has_at_least_code_points, has_at_most_code_points, json_equal,
 };
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
-use super::node::{Arena, ArrayKeywords, Check, Checks, Node, NodeId, ObjectKeywords, type_bit};
+use super::marks::Marks;
+use super::node::{ArrayKeywords, Check, Checks, Node, NodeId, ObjectKeywords};
 use super::numbers::is_multiple_of;
+use super::scope::Evaluator;
+use super::valid::{compound, first_repeat, has_key, has_type};
 use std::cmp::Ordering;
 
 /// Where a walk's findings go.
 pub(crate) trait Sink<'v> {
-    /// Whether findings are kept: when not, the walk stops at the first one.
-    const REPORTS: bool;
     fn depth(&self) -> usize;
     fn push_key(&mut self, key: &'v str);
     fn push_index(&mut self, index: usize);
@@ -37,39 +37,6 @@ pub(crate) trait Sink<'v> {
     fn undeclared(&mut self, key: &str, value: &Value);
     fn unevaluated(&mut self, key: &str, value: &Value);
     fn property_name(&mut self, key: &str);
-}
-
-/// A yes/no check: keeps only the depth.
-pub(crate) struct Silent {
-    pub(crate) depth: usize,
-}
-
-impl<'v> Sink<'v> for Silent {
-    const REPORTS: bool = false;
-    fn depth(&self) -> usize {
-        self.depth
-    }
-    fn push_key(&mut self, _: &'v str) {
-        self.depth += 1;
-    }
-    fn push_index(&mut self, _: usize) {
-        self.depth += 1;
-    }
-    fn pop(&mut self) {
-        self.depth -= 1;
-    }
-    fn descend(&mut self) {
-        self.depth += 1;
-    }
-    fn ascend(&mut self) {
-        self.depth -= 1;
-    }
-    fn report(&mut self, _: ViolationKind<'_>, _: &Value) {}
-    fn missing(&mut self, _: &str) {}
-    fn missing_dependency(&mut self, _: &str, _: &str) {}
-    fn undeclared(&mut self, _: &str, _: &Value) {}
-    fn unevaluated(&mut self, _: &str, _: &Value) {}
-    fn property_name(&mut self, _: &str) {}
 }
 
 /// Counts problems, and whether the value's type itself was refused where the count began:
@@ -100,7 +67,6 @@ impl Counting {
 }
 
 impl<'v> Sink<'v> for Counting {
-    const REPORTS: bool = true;
     fn depth(&self) -> usize {
         self.depth
     }
@@ -154,7 +120,6 @@ impl<'v> Sink<'v> for Counting {
 pub(crate) struct Report<'c, 'v>(pub(crate) &'c mut ValidationContext<'v>);
 
 impl<'v> Sink<'v> for Report<'_, 'v> {
-    const REPORTS: bool = true;
     fn depth(&self) -> usize {
         self.0.depth()
     }
@@ -193,80 +158,14 @@ impl<'v> Sink<'v> for Report<'_, 'v> {
     }
 }
 
-/// Which properties (by position in the object) and items of one value the schemas applied
-/// to it in place have evaluated.
-#[derive(Default)]
-struct Marks {
-    properties: Vec<bool>,
-    items: Vec<bool>,
-}
-
-impl Marks {
-    fn for_value(value: &Value) -> Self {
-        match value {
-            Value::Object(map) => Self {
-                properties: vec![false; map.len()],
-                items: Vec::new(),
-            },
-            Value::Array(items) => Self {
-                properties: Vec::new(),
-                items: vec![false; items.len()],
-            },
-            _ => Self::default(),
-        }
-    }
-
-    fn merge(&mut self, other: &Marks) {
-        for (mark, other) in self.properties.iter_mut().zip(&other.properties) {
-            *mark |= *other;
-        }
-        for (mark, other) in self.items.iter_mut().zip(&other.items) {
-            *mark |= *other;
-        }
-    }
-}
-
-fn mark_property(marks: &mut Option<&mut Marks>, position: usize) {
-    if let Some(marks) = marks
-        && let Some(mark) = marks.properties.get_mut(position)
-    {
-        *mark = true;
-    }
-}
-
-fn mark_item(marks: &mut Option<&mut Marks>, index: usize) {
-    if let Some(marks) = marks
-        && let Some(mark) = marks.items.get_mut(index)
-    {
-        *mark = true;
-    }
-}
-
-/// One evaluation of a document.
-pub(crate) struct Evaluator<'d> {
-    arena: &'d Arena,
-    /// The resources entered, outermost first (kept only when a `$dynamicRef` can use it).
-    scope: Vec<u32>,
-}
-
-/// Records a failure: a walk that does not report stops at once.
+/// Records a failure: the walk goes on, to report every problem.
 macro_rules! fail {
     ($valid:ident) => {{
-        if !S::REPORTS {
-            return false;
-        }
         $valid = false;
     }};
 }
 
-impl<'d> Evaluator<'d> {
-    pub(crate) fn new(arena: &'d Arena) -> Self {
-        Self {
-            arena,
-            scope: Vec::new(),
-        }
-    }
-
+impl Evaluator<'_> {
     /// Evaluates `value` against node `id`; `true` when valid.
     pub(crate) fn evaluate<'v, S: Sink<'v>>(
         &mut self,
@@ -292,15 +191,10 @@ impl<'d> Evaluator<'d> {
                 sink.report(ViolationKind::NotAllowed(refusal), value);
                 false
             }
-            Node::Checks(checks) => {
-                let entered = arena.dynamic && self.scope.last() != Some(&checks.resource);
-                if entered {
-                    self.scope.push(checks.resource);
-                }
+            Node::Leaf(checks) | Node::Checks(checks) => {
+                let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);
-                if entered {
-                    self.scope.pop();
-                }
+                self.leave(entered);
                 valid
             }
         }
@@ -335,10 +229,7 @@ impl<'d> Evaluator<'d> {
         sink: &S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
-        let mut silent = Silent {
-            depth: sink.depth(),
-        };
-        self.in_place(id, value, &mut silent, marks)
+        self.valid_in_place(id, value, sink.depth(), marks)
     }
 
     fn checks<'v, S: Sink<'v>>(
@@ -348,8 +239,8 @@ impl<'d> Evaluator<'d> {
         sink: &mut S,
         marks: Option<&mut Marks>,
     ) -> bool {
-        let compound = matches!(value, Value::Array(_) | Value::Object(_));
-        if (checks.in_place || compound && checks.descends) && sink.depth() >= MAX_VALIDATION_DEPTH
+        if (checks.in_place || compound(value) && checks.descends)
+            && sink.depth() >= MAX_VALIDATION_DEPTH
         {
             sink.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
             return false;
@@ -363,16 +254,13 @@ impl<'d> Evaluator<'d> {
             }
             None => None,
         };
+        if !has_type(checks.types, value) {
+            // The value's other constraints are noise beside its type being wrong.
+            sink.report(type_violation(&checks.type_names), value);
+            return false;
+        }
         let mut valid = true;
         for check in &checks.checks {
-            if let Check::Type(bits, types) = check {
-                if bits & value_bits(value) == 0 {
-                    // The value's other constraints are noise beside its type being wrong.
-                    sink.report(type_violation(types), value);
-                    return false;
-                }
-                continue;
-            }
             if !self.check(check, value, sink, &mut marks) {
                 fail!(valid);
             }
@@ -389,7 +277,6 @@ impl<'d> Evaluator<'d> {
         marks: &mut Option<&mut Marks>,
     ) -> bool {
         let broken = match (check, value) {
-            (Check::Type(..), _) => None,
             (Check::Enum(members), _) => (!members.iter().any(|member| json_equal(member, value)))
                 .then_some(ViolationKind::NotInEnum(members)),
             (Check::Const(constant), _) => {
@@ -466,16 +353,7 @@ impl<'d> Evaluator<'d> {
             }
             (Check::Ref(target), _) => return self.follow(*target, value, sink, marks),
             (Check::DynamicRef(reference), _) => {
-                let target = match &reference.anchor {
-                    Some(name) => self
-                        .scope
-                        .iter()
-                        .find_map(|&resource| {
-                            self.arena.resources[resource as usize].dynamic_anchor(name)
-                        })
-                        .unwrap_or(reference.target),
-                    None => reference.target,
-                };
+                let target = self.dynamic_target(reference);
                 return self.follow(target, value, sink, marks);
             }
             (Check::UnevaluatedItems(node), Value::Array(items)) => {
@@ -532,7 +410,9 @@ impl<'d> Evaluator<'d> {
                     None => continue,
                 },
             };
-            mark_item(marks, index);
+            if let Some(marks) = marks {
+                marks.mark(index);
+            }
             sink.push_index(index);
             let item_valid = self.node(node, item, sink, None, refusal);
             sink.pop();
@@ -543,12 +423,11 @@ impl<'d> Evaluator<'d> {
         if let Some(contains) = keywords.contains {
             let mut found = 0usize;
             for (index, item) in items.iter().enumerate() {
-                let mut silent = Silent {
-                    depth: sink.depth() + 1,
-                };
-                if self.node(contains, item, &mut silent, None, "contains: false") {
+                if self.valid(contains, item, sink.depth() + 1, None) {
                     found += 1;
-                    mark_item(marks, index);
+                    if let Some(marks) = marks {
+                        marks.mark(index);
+                    }
                 }
             }
             let min = keywords.min_contains.unwrap_or(1);
@@ -608,7 +487,9 @@ impl<'d> Evaluator<'d> {
             let mut matched = false;
             if let Some(&(_, node)) = keywords.properties.iter().find(|(name, _)| name == key) {
                 matched = true;
-                mark_property(marks, position);
+                if let Some(marks) = marks {
+                    marks.mark(position);
+                }
                 if !self.child_property(node, key, item, sink) {
                     fail!(valid);
                 }
@@ -616,14 +497,18 @@ impl<'d> Evaluator<'d> {
             for (pattern, node) in &keywords.pattern_properties {
                 if pattern.is_match(key) {
                     matched = true;
-                    mark_property(marks, position);
+                    if let Some(marks) = marks {
+                        marks.mark(position);
+                    }
                     if !self.child_property(*node, key, item, sink) {
                         fail!(valid);
                     }
                 }
             }
             if !matched && let Some(node) = keywords.additional_properties {
-                mark_property(marks, position);
+                if let Some(marks) = marks {
+                    marks.mark(position);
+                }
                 let allowed = if matches!(self.arena.nodes[node as usize], Node::Nothing) {
                     sink.undeclared(key, item);
                     false
@@ -634,15 +519,11 @@ impl<'d> Evaluator<'d> {
                     fail!(valid);
                 }
             }
-            if let Some(names) = keywords.property_names {
-                let name = Value::String(key.clone());
-                let mut silent = Silent {
-                    depth: sink.depth() + 1,
-                };
-                if !self.node(names, &name, &mut silent, None, "propertyNames: false") {
-                    sink.property_name(key);
-                    fail!(valid);
-                }
+            if let Some(names) = keywords.property_names
+                && !self.valid_name(names, key, sink.depth() + 1)
+            {
+                sink.property_name(key);
+                fail!(valid);
             }
         }
         valid
@@ -678,7 +559,7 @@ impl<'d> Evaluator<'d> {
                 }
             }
         }
-        if !matched && S::REPORTS {
+        if !matched {
             let closest = self.closest(branches, value, sink.depth());
             self.in_place(closest, value, sink, &mut None);
         }
@@ -700,9 +581,6 @@ impl<'d> Evaluator<'d> {
             if self.holds(branch, value, sink, &mut own_ref) {
                 matched += 1;
                 matched_marks = own;
-                if matched > 1 && !S::REPORTS {
-                    return false;
-                }
             }
         }
         match matched {
@@ -713,10 +591,8 @@ impl<'d> Evaluator<'d> {
                 true
             }
             0 => {
-                if S::REPORTS {
-                    let closest = self.closest(branches, value, sink.depth());
-                    self.in_place(closest, value, sink, &mut None);
-                }
+                let closest = self.closest(branches, value, sink.depth());
+                self.in_place(closest, value, sink, &mut None);
                 false
             }
             _ => {
@@ -754,10 +630,7 @@ impl<'d> Evaluator<'d> {
     ) -> bool {
         let mut valid = true;
         for (index, item) in items.iter().enumerate() {
-            let evaluated = marks
-                .as_ref()
-                .and_then(|marks| marks.items.get(index).copied())
-                .unwrap_or(false);
+            let evaluated = marks.as_ref().is_some_and(|marks| marks.is_marked(index));
             if evaluated {
                 continue;
             }
@@ -769,7 +642,7 @@ impl<'d> Evaluator<'d> {
             }
         }
         if let Some(marks) = marks {
-            marks.items.fill(true);
+            marks.mark_all();
         }
         valid
     }
@@ -786,8 +659,7 @@ impl<'d> Evaluator<'d> {
         for (position, (key, item)) in map.iter().enumerate() {
             let evaluated = marks
                 .as_ref()
-                .and_then(|marks| marks.properties.get(position).copied())
-                .unwrap_or(false);
+                .is_some_and(|marks| marks.is_marked(position));
             if evaluated {
                 continue;
             }
@@ -802,7 +674,7 @@ impl<'d> Evaluator<'d> {
             }
         }
         if let Some(marks) = marks {
-            marks.properties.fill(true);
+            marks.mark_all();
         }
         valid
     }
@@ -823,25 +695,6 @@ impl<'d> Evaluator<'d> {
     }
 }
 
-/// The [`type_bit`]s `value` has: its JSON type's, and an integral number's `integer` too.
-fn value_bits(value: &Value) -> u8 {
-    match value {
-        Value::Number(number) if is_integral(number) => {
-            type_bit(JsonType::Number) | type_bit(JsonType::Integer)
-        }
-        _ => type_bit(JsonType::of(value)),
-    }
-}
-
-/// Whether `map` has `key`: by a scan in a small object, where hashing the key costs more.
-fn has_key(map: &Map<String, Value>, key: &str) -> bool {
-    if map.len() <= 8 {
-        map.keys().any(|candidate| candidate == key)
-    } else {
-        map.contains_key(key)
-    }
-}
-
 /// The violation of a `type` keyword that none of `types` holds.
 fn type_violation(types: &[JsonType]) -> ViolationKind<'_> {
     match types {
@@ -856,16 +709,4 @@ fn type_violation(types: &[JsonType]) -> ViolationKind<'_> {
         },
         _ => ViolationKind::Types(types),
     }
-}
-
-/// The first two equal items (by JSON equality, numbers by value), by index.
-fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
-    for second in 1..items.len() {
-        for first in 0..second {
-            if json_equal(&items[first], &items[second]) {
-                return Some((first, second));
-            }
-        }
-    }
-    None
 }

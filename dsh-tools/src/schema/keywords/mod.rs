@@ -12,7 +12,10 @@
 //! |---|---|
 //! | `node.rs` | the compiled form: nodes, their keywords, resources |
 //! | `compile.rs` | documents scanned for resources and anchors, and compiled |
-//! | `evaluate.rs` | evaluation: annotations for `unevaluated*`, the dynamic scope, reports |
+//! | `scope.rs` | one evaluation's state: the document and the dynamic scope |
+//! | `valid.rs` | the yes/no walk, and the value checks both walks share |
+//! | `evaluate.rs` | the report walk: every problem, the closest branch of a union |
+//! | `marks.rs` | the properties and items evaluated, for `unevaluated*` |
 //! | `numbers.rs` | exact `multipleOf` |
 //! | `uri.rs` | URI references resolved against their base |
 //!
@@ -20,9 +23,12 @@
 
 mod compile;
 mod evaluate;
+mod marks;
 mod node;
 mod numbers;
+mod scope;
 mod uri;
+mod valid;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -32,8 +38,9 @@ use serde_json::Value;
 
 use super::error::SchemaError;
 use super::violation::ValidationContext;
-use evaluate::{Evaluator, Report, Silent};
+use evaluate::Report;
 use node::Arena;
+use scope::Evaluator;
 
 pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
@@ -158,7 +165,7 @@ impl KeywordSchema {
     #[inline(never)]
     pub(crate) fn check(&self, value: &Value, depth: usize) -> bool {
         let arena = &self.inner.arena;
-        Evaluator::new(arena).evaluate(arena.root, value, &mut Silent { depth })
+        Evaluator::new(arena).valid(arena.root, value, depth, None)
     }
 
     /// Reports every violation of `value` into `cx`; `true` when there was none.

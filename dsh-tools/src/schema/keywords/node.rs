@@ -48,15 +48,36 @@ pub(crate) enum Node {
     Anything,
     /// `false`.
     Nothing,
-    /// An object of keywords, as the checks they make.
+    /// An object of keywords that only read the value itself (`type`, `minLength`,
+    /// `required`, …): no subschema, so its evaluation needs no depth, marks or scope.
+    Leaf(Box<Checks>),
+    /// An object of keywords, some of them applying subschemas.
     Checks(Box<Checks>),
 }
 
-/// The checks of one schema object: only the keywords present, in the order they are
-/// evaluated and reported (type, values, number, string, array and object keywords, then the
-/// in-place applicators, then `unevaluated*`, which read what the others evaluated).
+impl Node {
+    /// The node these checks make: a schema of annotations alone checks nothing.
+    pub(crate) fn of_checks(checks: Checks) -> Self {
+        if checks.checks.is_empty() && checks.types == ANY_TYPE {
+            Self::Anything
+        } else if checks.in_place || checks.descends || checks.needs_marks {
+            Self::Checks(Box::new(checks))
+        } else {
+            Self::Leaf(Box::new(checks))
+        }
+    }
+}
+
+/// The checks of one schema object: `type` first, then only the other keywords present, in
+/// the order they are evaluated and reported (values, number, string, array and object
+/// keywords, then the in-place applicators, then `unevaluated*`, which read what the others
+/// evaluated).
 #[derive(Debug)]
 pub(crate) struct Checks {
+    /// `type`: the bits of [`type_bit`] allowed ([`ANY_TYPE`] without the keyword).
+    pub(crate) types: u8,
+    /// `type` as written, for the message.
+    pub(crate) type_names: Box<[JsonType]>,
     /// The resource this schema belongs to (an index into [`Arena::resources`]).
     pub(crate) resource: u32,
     /// `unevaluatedProperties` or `unevaluatedItems` is here.
@@ -71,8 +92,6 @@ pub(crate) struct Checks {
 /// One keyword's check (or a group of them that read the same part of the value).
 #[derive(Debug)]
 pub(crate) enum Check {
-    /// `type`: the bits of [`type_bit`] allowed, and the types as written, for the message.
-    Type(u8, Box<[JsonType]>),
     Enum(Box<[Value]>),
     Const(Box<Value>),
     Minimum(Number),
@@ -98,7 +117,10 @@ pub(crate) enum Check {
     UnevaluatedProperties(NodeId),
 }
 
-/// The bit of a JSON type in [`Check::Type`]'s set.
+/// Every bit of [`type_bit`]: what a schema without `type` allows.
+pub(crate) const ANY_TYPE: u8 = 0x7f;
+
+/// The bit of a JSON type in [`Checks::types`].
 pub(crate) const fn type_bit(wanted: JsonType) -> u8 {
     match wanted {
         JsonType::Null => 1,
@@ -115,12 +137,15 @@ impl Rules {
     /// The checks these keywords make, in evaluation order.
     pub(crate) fn into_checks(self) -> Checks {
         let mut checks = Vec::new();
-        if let Some(types) = self.types {
-            let bits = types
-                .iter()
-                .fold(0, |bits, wanted| bits | type_bit(*wanted));
-            checks.push(Check::Type(bits, types.into_boxed_slice()));
-        }
+        let (types, type_names) = match self.types {
+            Some(names) => (
+                names
+                    .iter()
+                    .fold(0, |bits, wanted| bits | type_bit(*wanted)),
+                names.into_boxed_slice(),
+            ),
+            None => (ANY_TYPE, Box::default()),
+        };
         if let Some(members) = self.enumeration {
             checks.push(Check::Enum(members.into_boxed_slice()));
         }
@@ -167,10 +192,7 @@ impl Rules {
         if let Some(mut objects) = self.objects {
             unevaluated_properties = objects.unevaluated_properties.take();
             dependent_schemas = std::mem::take(&mut objects.dependent_schemas);
-            descends |= !objects.properties.is_empty()
-                || !objects.pattern_properties.is_empty()
-                || objects.additional_properties.is_some()
-                || objects.property_names.is_some();
+            descends |= objects.descends();
             checks.push(Check::Object(objects));
         }
         let before_applicators = checks.len();
@@ -200,6 +222,8 @@ impl Rules {
         checks.extend(unevaluated_items.map(Check::UnevaluatedItems));
         checks.extend(unevaluated_properties.map(Check::UnevaluatedProperties));
         Checks {
+            types,
+            type_names,
             resource: self.resource,
             needs_marks: self.needs_marks,
             in_place,
@@ -284,6 +308,16 @@ pub(crate) struct ObjectKeywords {
     pub(crate) max_properties: Option<u64>,
     /// Taken out into its own [`Check`] when the checks are made, as `dependent_schemas` is.
     pub(crate) unevaluated_properties: Option<NodeId>,
+}
+
+impl ObjectKeywords {
+    /// Whether a keyword here applies a schema to the properties (or their names).
+    pub(crate) fn descends(&self) -> bool {
+        !self.properties.is_empty()
+            || !self.pattern_properties.is_empty()
+            || self.additional_properties.is_some()
+            || self.property_names.is_some()
+    }
 }
 
 /// `if`, `then` and `else`.
