@@ -109,6 +109,7 @@ mod limits;
 mod lossless;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod partial_json;
 mod pipeline;
 pub mod policy;
 pub mod present;

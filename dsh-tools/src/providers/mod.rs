@@ -64,6 +64,7 @@ mod nulls;
 mod openai;
 mod prompt;
 mod report;
+pub mod stream;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -312,7 +313,7 @@ impl LoweredTools {
         ))
     }
 
-    fn strip_nulls(&self, name: &str, arguments: &mut Value) {
+    pub(crate) fn strip_nulls(&self, name: &str, arguments: &mut Value) {
         if self.nulls.is_empty() {
             return;
         }
