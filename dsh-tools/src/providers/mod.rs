@@ -52,6 +52,7 @@
 //! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
 //! | `openai.rs`, `anthropic.rs`, `gemini.rs`, `deepseek.rs` | each provider's envelope, response parsing and result messages |
 //! | `prompt.rs` | the tool catalog as system-prompt text, and reading calls back from text |
+//! | `stream.rs`, `stream/` | [`stream::ToolCallStream`]: tool calls read from a provider's stream events |
 
 mod anthropic;
 mod calls;

@@ -148,9 +148,13 @@ fn walk_open_object<'v>(
     cx: &mut ValidationContext<'v>,
     defs: Defs<'_, 'v>,
 ) {
-    // Keys only ever come: more than the most is final.
+    // Keys only ever come: more than the most is final (once the fewest no longer matters: the
+    // final check reports too few first).
     if let Some(max) = rules.max_properties
         && map.len() as u64 > max
+        && rules
+            .min_properties
+            .is_none_or(|min| map.len() as u64 >= min)
     {
         cx.report(ViolationKind::MaxProperties(max), value);
     }
