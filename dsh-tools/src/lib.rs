@@ -110,6 +110,7 @@ mod limits;
 mod lossless;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod partial_json;
 mod pipeline;
 pub mod policy;
 pub mod present;

@@ -28,6 +28,8 @@ const PLACES: &[(&str, &str)] = &[
     ("ids.rs", "data"),
     ("limits.rs", "data"),
     ("lossless.rs", "data"),
+    ("partial_json.rs", "data"),
+    ("partial_json/", "data"),
     ("present.rs", "data"),
     ("present/", "data"),
     ("progress.rs", "data"),

@@ -134,7 +134,7 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
 
 /// `gemini-call-<position>-<hash of name and arguments>`: the same response always gets the
 /// same ids, and calls of one turn never share one.
-fn stable_id(position: usize, name: &str, arguments: &Value) -> String {
+pub(crate) fn stable_id(position: usize, name: &str, arguments: &Value) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let text = serde_json::to_string(arguments).unwrap_or_default();
     for byte in name.bytes().chain([0]).chain(text.bytes()) {

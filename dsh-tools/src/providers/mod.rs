@@ -52,6 +52,7 @@
 //! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
 //! | `openai.rs`, `anthropic.rs`, `gemini.rs`, `deepseek.rs` | each provider's envelope, response parsing and result messages |
 //! | `prompt.rs` | the tool catalog as system-prompt text, and reading calls back from text |
+//! | `stream.rs`, `stream/` | [`stream::ToolCallStream`]: tool calls read from a provider's stream events |
 
 mod anthropic;
 mod calls;
@@ -64,6 +65,7 @@ mod nulls;
 mod openai;
 mod prompt;
 mod report;
+pub mod stream;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -410,7 +412,7 @@ impl LoweredTools {
         ))
     }
 
-    fn strip_nulls(&self, name: &str, arguments: &mut Value) {
+    pub(crate) fn strip_nulls(&self, name: &str, arguments: &mut Value) {
         if self.nulls.is_empty() {
             return;
         }

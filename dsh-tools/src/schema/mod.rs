@@ -13,6 +13,7 @@
 //! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
 //! | `key.rs` | property names prepared for matching payload keys |
 //! | `property_index.rs` | a hash index of property names, for objects with many of them |
+//! | `definite.rs` | [`Schema::definite_violations`]: what a value still being written already breaks |
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
@@ -26,6 +27,7 @@ mod builder;
 mod compile;
 mod compiled;
 mod compiled_check;
+mod definite;
 mod error;
 mod format;
 mod format_checks;
@@ -43,6 +45,7 @@ mod violation;
 
 pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchema, StringSchema};
 pub use compiled::CompiledSchema;
+pub(crate) use definite::definite_violations_of;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use keywords::{KeywordSchema, SchemaImportOptions};

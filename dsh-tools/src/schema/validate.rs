@@ -89,7 +89,7 @@ impl<'a, 's> Defs<'a, 's> {
     pub(super) const NONE: Self = Self(None);
 
     /// The innermost definition named `name`.
-    fn find(self, name: &str) -> Option<&'s Schema> {
+    pub(super) fn find(self, name: &str) -> Option<&'s Schema> {
         let mut scope = self.0;
         while let Some(current) = scope {
             if current.definition.name == name {
@@ -102,11 +102,11 @@ impl<'a, 's> Defs<'a, 's> {
 }
 
 impl<'a, 's> Scope<'a, 's> {
-    fn new(definition: &'s Definition, outer: Defs<'a, 's>) -> Self {
+    pub(super) fn new(definition: &'s Definition, outer: Defs<'a, 's>) -> Self {
         Self { definition, outer }
     }
 
-    fn defs(&'a self) -> Defs<'a, 's> {
+    pub(super) fn defs(&'a self) -> Defs<'a, 's> {
         Defs(Some(self))
     }
 }
@@ -129,7 +129,12 @@ pub(super) fn report(
 // check: the allocation-free yes/no walk
 // ---------------------------------------------------------------------------------------------
 
-fn check<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'_, 's>) -> bool {
+pub(super) fn check<'s>(
+    schema: &'s Schema,
+    value: &Value,
+    depth: usize,
+    defs: Defs<'_, 's>,
+) -> bool {
     if schema.nullable && value.is_null() {
         return true;
     }
@@ -305,7 +310,7 @@ fn skip<'s>(
 }
 
 /// Reports the violations of `value` against `schema`; `node` is `schema` compiled, when it is.
-fn walk<'v>(
+pub(super) fn walk<'v>(
     schema: &'v Schema,
     node: Option<&Node>,
     value: &'v Value,

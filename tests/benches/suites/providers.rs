@@ -9,6 +9,11 @@
 //! - `openai_strict_cached_100`: `ProviderTools::tools(None)` for OpenAI strict over the same
 //!   100 tools, after the first call lowered them. Target: ≤ 2 × `schemas_100`.
 //! - `openai_strict_lower_100`: lowering the 100 tools from scratch (what the cache saves).
+//! - `serde_json_100k_text` / `partial_json_100k_text`: a 100 KB `edit_file`-like argument (one
+//!   long string with escapes and multi-byte characters) parsed whole by `serde_json`, and read by
+//!   `PartialJson` in 1,000 fragments. Target: ≤ 2 × the parse.
+//! - `serde_json_100k_items` / `partial_json_100k_items`: the same for 100 KB of small objects
+//!   (many short tokens). Target: ≤ 2 × the parse.
 //!
 //! Every call runs on one current-thread runtime, entered once per measured section.
 
@@ -17,6 +22,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
+use dsh_tools::providers::stream::PartialJson;
 use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
@@ -165,6 +171,109 @@ impl Setup {
     }
 }
 
+/// A 100 KB argument text and the same text in 1,000 fragments (cut on character boundaries).
+struct Streamed {
+    text: String,
+    cuts: Vec<usize>,
+}
+
+impl Streamed {
+    /// `edit_file`'s arguments with 100 KB of source text in `new_text`.
+    fn text() -> Self {
+        let line = "    let greeting = format!(\"héllo, {name} 😀\\n\");\t// say \\\"hi\\\"\n";
+        let mut body = String::new();
+        while body.len() < 100_000 {
+            body.push_str(line);
+        }
+        let value =
+            json!({"path": "src/greeting.rs", "old_text": "fn main() {}", "new_text": body});
+        Self::new(serde_json::to_string(&value).expect("JSON"))
+    }
+
+    /// 100 KB of small objects: many short keys, numbers, literals and strings.
+    fn items() -> Self {
+        let mut items = Vec::new();
+        let mut length = 0;
+        while length < 100_000 {
+            let item = json!({"id": items.len(), "name": format!("item {}", items.len()),
+                "price": 12.5, "tags": ["a", "bc"], "active": true, "parent": null});
+            length += serde_json::to_string(&item).expect("JSON").len() + 1;
+            items.push(item);
+        }
+        Self::new(serde_json::to_string(&json!({"items": items})).expect("JSON"))
+    }
+
+    fn new(text: String) -> Self {
+        let mut cuts: Vec<usize> = (0..=1_000)
+            .map(|part| {
+                let mut at = part * text.len() / 1_000;
+                while !text.is_char_boundary(at) {
+                    at += 1;
+                }
+                at
+            })
+            .collect();
+        cuts.dedup();
+        let streamed = Self { text, cuts };
+        let mut reader = PartialJson::new();
+        for fragment in streamed.fragments() {
+            reader.push(fragment).expect("JSON");
+        }
+        reader.end().expect("whole");
+        let whole: Value = serde_json::from_str(&streamed.text).expect("JSON");
+        assert_eq!(
+            reader.into_value(),
+            Some(whole),
+            "the reader reads what serde_json reads"
+        );
+        assert_eq!(streamed.fragments().count(), 1_000);
+        streamed
+    }
+
+    fn fragments(&self) -> impl Iterator<Item = &str> {
+        self.cuts
+            .windows(2)
+            .map(|pair| &self.text[pair[0]..pair[1]])
+    }
+
+    fn parse_whole(&self, iterations: u64, meter: &mut Meter) {
+        meter.measure(|| {
+            for _ in 0..iterations {
+                black_box(serde_json::from_str::<Value>(black_box(&self.text)).expect("JSON"));
+            }
+        });
+    }
+
+    fn read_fragments(&self, iterations: u64, meter: &mut Meter) {
+        meter.measure(|| {
+            for _ in 0..iterations {
+                let mut reader = PartialJson::new();
+                for fragment in self.fragments() {
+                    let _ = reader.push(black_box(fragment));
+                }
+                let _ = reader.end();
+                black_box(reader.into_value());
+            }
+        });
+    }
+}
+
+/// A case on a 100 KB streamed text, built when it first runs.
+fn streamed_case(
+    id: &'static str,
+    about: &'static str,
+    build: fn() -> Streamed,
+    run: fn(&Streamed, u64, &mut Meter),
+) -> Case {
+    Case::with_fixture(
+        id,
+        about,
+        build,
+        move |streamed: &mut Streamed, iterations, meter| run(streamed, iterations, meter),
+    )
+    .profile_iterations(10)
+}
+
 /// A case running `run` on the suite's shared setup, built when a case of the suite first runs.
 fn case(
     setup: &Rc<std::cell::OnceCell<Setup>>,
@@ -223,5 +332,37 @@ fn suite() -> Suite {
                 Setup::openai_strict_lower_100,
             )
             .profile_iterations(3),
+        )
+        .case(streamed_case(
+            "serde_json_100k_text",
+            "`serde_json::from_str::<Value>` of a 100 KB `edit_file` argument (one long string)",
+            Streamed::text,
+            Streamed::parse_whole,
+        ))
+        .case(
+            streamed_case(
+                "partial_json_100k_text",
+                "`PartialJson` reading the same text in 1,000 fragments, then its value",
+                Streamed::text,
+                Streamed::read_fragments,
+            )
+            .vs("serde_json_100k_text")
+            .target(Target::Ratio(2.0)),
+        )
+        .case(streamed_case(
+            "serde_json_100k_items",
+            "`serde_json::from_str::<Value>` of 100 KB of small objects",
+            Streamed::items,
+            Streamed::parse_whole,
+        ))
+        .case(
+            streamed_case(
+                "partial_json_100k_items",
+                "`PartialJson` reading the same text in 1,000 fragments, then its value",
+                Streamed::items,
+                Streamed::read_fragments,
+            )
+            .vs("serde_json_100k_items")
+            .target(Target::Ratio(2.0)),
         )
 }

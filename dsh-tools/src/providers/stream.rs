@@ -1,0 +1,201 @@
+//! Tool calls while the model is still writing them: a [`ToolCallStream`] reads a provider's
+//! stream events and reports, per call and in the model's order, that it started, its
+//! arguments as they grow, what is already wrong with it, and its finished
+//! [`ToolExecutionInput`](crate::ToolExecutionInput) — the same input
+//! [`LoweredTools::parse_response`] makes from the non-streamed response of the same turn.
+//!
+//! Feed it the parsed JSON of each server-sent event's `data`, in order (OpenAI Chat and
+//! DeepSeek: each chunk, leaving out the final `[DONE]`; OpenAI Responses and Anthropic: each
+//! typed event; Gemini: each `GenerateContentResponse` chunk), then [`end`](ToolCallStream::end)
+//! it. A stream that breaks the provider's shape, reports an error, or ends inside a call is a
+//! [`ProviderError`] naming what went wrong; nothing panics, and no call is dropped silently.
+//!
+//! Arguments are read by [`PartialJson`], whose work over a whole stream is about one parse of
+//! the arguments however finely they are cut. While a call streams, its arguments are checked
+//! against the tool's canonical schema for what no continuation can fix
+//! ([`Schema::definite_violations`](crate::schema::Schema::definite_violations)), reported as
+//! [`StreamEvent::Definite`]; the checks of one call together walk a bounded multiple of its
+//! length.
+//!
+//! ```
+//! # use dsh_tools::{FnTool, ToolRegistry, json, schema::Schema};
+//! use dsh_tools::providers::stream::StreamEvent;
+//! use dsh_tools::providers::{Dialect, ProviderTools};
+//!
+//! # let registry = ToolRegistry::new();
+//! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
+//! #     .arguments(Schema::object().required("text", Schema::string()))
+//! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
+//! let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+//! let mut stream = tools.stream();
+//! let events = [
+//!     json!({"type": "content_block_start", "index": 0,
+//!            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "echo", "input": {}}}),
+//!     json!({"type": "content_block_delta", "index": 0,
+//!            "delta": {"type": "input_json_delta", "partial_json": "{\"text\": \"he"}}),
+//!     json!({"type": "content_block_delta", "index": 0,
+//!            "delta": {"type": "input_json_delta", "partial_json": "llo\"}"}}),
+//!     json!({"type": "content_block_stop", "index": 0}),
+//! ];
+//! let mut so_far = Vec::new();
+//! for event in &events {
+//!     for update in stream.push(event).unwrap() {
+//!         if let StreamEvent::ArgumentsDelta { index, .. } = update {
+//!             // What a pending card would show.
+//!             so_far.push(stream.calls()[index].arguments_so_far());
+//!         }
+//!     }
+//! }
+//! assert_eq!(so_far, [Some(json!({"text": "he"})), Some(json!({"text": "hello"}))]);
+//! let calls = stream.into_tool_calls().unwrap();
+//! assert_eq!(calls.inputs()[0].arguments, json!({"text": "hello"}));
+//! ```
+//!
+//! | file | owns |
+//! |---|---|
+//! | `event.rs` | [`StreamEvent`] |
+//! | `failure.rs` | the errors a provider reports inside its stream |
+//! | `call.rs` | [`StreamingCall`]: one call's state as it streams |
+//! | `turn.rs` | the calls of a turn: inputs made as the non-streamed reader makes them, definite checks, events |
+//! | `openai_chat.rs`, `openai_responses.rs`, `anthropic.rs`, `gemini.rs` | each dialect's stream events |
+//!
+//! The partial reader itself lives in the data layer (`partial_json.rs`), where the schema
+//! engine's definite checks read it too.
+
+mod anthropic;
+mod call;
+mod event;
+mod failure;
+mod gemini;
+mod openai_chat;
+mod openai_responses;
+mod turn;
+
+use serde_json::Value;
+
+pub use self::call::StreamingCall;
+pub use self::event::StreamEvent;
+pub use crate::partial_json::{
+    PartialArray, PartialJson, PartialJsonError, PartialNode, PartialObject,
+};
+
+use self::anthropic::AnthropicStream;
+use self::gemini::GeminiStream;
+use self::openai_chat::ChatStream;
+use self::openai_responses::ResponsesStream;
+use self::turn::Turn;
+use super::{Dialect, LoweredTools, ProviderError, ToolCalls};
+
+/// The reader of one streamed response (one model turn) for the dialect of a
+/// [`LoweredTools`]; made by [`LoweredTools::stream`].
+pub struct ToolCallStream<'t> {
+    turn: Turn<'t>,
+    dialect: DialectStream,
+    /// The first error: the stream cannot be read past it.
+    failed: Option<ProviderError>,
+    ended: bool,
+}
+
+enum DialectStream {
+    Chat(ChatStream),
+    Responses(ResponsesStream),
+    Anthropic(AnthropicStream),
+    Gemini(GeminiStream),
+}
+
+impl LoweredTools {
+    /// A reader for a streamed response to a request made with this tool list (see
+    /// [`stream`](crate::providers::stream)).
+    pub fn stream(&self) -> ToolCallStream<'_> {
+        let dialect = match self.dialect() {
+            Dialect::OpenAiChat { .. } | Dialect::DeepSeek { .. } => {
+                DialectStream::Chat(ChatStream::default())
+            }
+            Dialect::OpenAiResponses { .. } => DialectStream::Responses(ResponsesStream::default()),
+            Dialect::Anthropic { .. } => DialectStream::Anthropic(AnthropicStream::default()),
+            Dialect::Gemini { .. } => DialectStream::Gemini(GeminiStream),
+        };
+        ToolCallStream {
+            turn: Turn::new(self),
+            dialect,
+            failed: None,
+            ended: false,
+        }
+    }
+}
+
+impl<'t> ToolCallStream<'t> {
+    /// Reads the next event (the parsed JSON of one server-sent event's data) and returns what
+    /// it made happen, in order. After an error, every later call returns the same error.
+    pub fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, ProviderError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        if self.ended {
+            return Err(self.fail(ProviderError::new("stream event after the stream ended")));
+        }
+        let read = match &mut self.dialect {
+            DialectStream::Chat(reader) => reader.read(&mut self.turn, event),
+            DialectStream::Responses(reader) => reader.read(&mut self.turn, event),
+            DialectStream::Anthropic(reader) => reader.read(&mut self.turn, event),
+            DialectStream::Gemini(reader) => reader.read(&mut self.turn, event),
+        };
+        match read {
+            Ok(()) => Ok(std::mem::take(&mut self.turn.events)),
+            Err(error) => Err(self.fail(error)),
+        }
+    }
+
+    /// Ends the stream: finishes the calls whose end only the stream's end marks (OpenAI Chat
+    /// without a `finish_reason`, when their arguments are whole) and returns those last
+    /// events; a call the stream left open is an error naming it, with how much of its
+    /// arguments came.
+    pub fn end(&mut self) -> Result<Vec<StreamEvent>, ProviderError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        if !self.ended {
+            self.ended = true;
+            if let DialectStream::Chat(reader) = &mut self.dialect {
+                reader.end(&mut self.turn);
+            }
+            if let Some(error) = self.turn.open_error() {
+                return Err(self.fail(error));
+            }
+        }
+        Ok(std::mem::take(&mut self.turn.events))
+    }
+
+    /// The calls and inputs of the turn, in the model's order: what
+    /// [`LoweredTools::parse_response`] gives for the non-streamed response. Ends the stream
+    /// first if [`end`](Self::end) was not called (its events are dropped).
+    pub fn into_tool_calls(mut self) -> Result<ToolCalls, ProviderError> {
+        self.end()?;
+        self.turn.into_calls()
+    }
+
+    /// The calls so far, in the order they started.
+    pub fn calls(&self) -> &[StreamingCall] {
+        &self.turn.calls
+    }
+
+    /// The tool list the stream reads calls of.
+    pub fn tools(&self) -> &'t LoweredTools {
+        self.turn.tools()
+    }
+
+    fn fail(&mut self, error: ProviderError) -> ProviderError {
+        self.failed = Some(error.clone());
+        error
+    }
+}
+
+impl std::fmt::Debug for ToolCallStream<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolCallStream")
+            .field("dialect", &self.turn.tools().dialect())
+            .field("calls", &self.turn.calls)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,157 @@
+//! OpenAI Chat Completions streams (and DeepSeek's, which have the same shape): each chunk's
+//! `choices[0].delta` carries text (`content`) and tool-call fragments
+//! (`tool_calls[i]` with its `index`; the first fragment of a call has its `id` and
+//! `function.name`, every fragment may carry more `function.arguments` text). Fragments of
+//! several calls may interleave. A call's arguments are complete when the choice's
+//! `finish_reason` arrives (or the stream ends).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::failure::provider_error;
+use super::turn::Turn;
+use crate::providers::ProviderError;
+use crate::providers::calls::field;
+
+#[derive(Debug, Default)]
+pub(super) struct ChatStream {
+    /// The provider's call index → the call's position.
+    positions: HashMap<u64, usize>,
+    finished: bool,
+}
+
+impl ChatStream {
+    pub(super) fn read(&mut self, turn: &mut Turn<'_>, chunk: &Value) -> Result<(), ProviderError> {
+        if let Some(error) = field(chunk, "error") {
+            return Err(provider_error(error));
+        }
+        let choices = match field(chunk, "choices") {
+            Some(Value::Array(choices)) => choices,
+            // A usage chunk has no choices; neither has a chunk of only metadata.
+            None | Some(Value::Null) => return Ok(()),
+            Some(_) => return Err(ProviderError::shape("chunk choices", "an array")),
+        };
+        for choice in choices {
+            // The non-streamed reader reads `choices[0]`: the first choice's index is 0.
+            if field(choice, "index").and_then(Value::as_u64).unwrap_or(0) != 0 {
+                continue;
+            }
+            if let Some(delta) = field(choice, "delta") {
+                self.read_delta(turn, delta)?;
+            }
+            if field(choice, "finish_reason").is_some_and(|reason| !reason.is_null()) {
+                self.finish(turn);
+            }
+        }
+        Ok(())
+    }
+
+    fn read_delta(&mut self, turn: &mut Turn<'_>, delta: &Value) -> Result<(), ProviderError> {
+        if let Some(Value::String(text)) = field(delta, "content") {
+            turn.text(text);
+        }
+        let fragments = match field(delta, "tool_calls") {
+            None | Some(Value::Null) => return Ok(()),
+            Some(Value::Array(fragments)) => fragments,
+            Some(_) => return Err(ProviderError::shape("delta.tool_calls", "an array")),
+        };
+        for (at, fragment) in fragments.iter().enumerate() {
+            let index = field(fragment, "index")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| {
+                    ProviderError::shape(&format!("delta.tool_calls[{at}].index"), "an integer")
+                })?;
+            let function = field(fragment, "function");
+            let position = match self.positions.get(&index) {
+                Some(&position) => position,
+                None => {
+                    let id = field(fragment, "id").and_then(Value::as_str);
+                    let name = function
+                        .and_then(|function| field(function, "name"))
+                        .and_then(Value::as_str);
+                    let (Some(id), Some(name)) = (id, name) else {
+                        return Err(ProviderError::new(format!(
+                            "stream tool call {index} starts without its id and function.name"
+                        )));
+                    };
+                    if self.finished {
+                        return Err(ProviderError::new(format!(
+                            "stream tool call {index} starts after finish_reason"
+                        )));
+                    }
+                    let position = turn.start(id.to_owned(), name, false, index);
+                    self.positions.insert(index, position);
+                    position
+                }
+            };
+            if let Some(id) = field(fragment, "id").and_then(Value::as_str)
+                && turn
+                    .calls
+                    .get(position)
+                    .is_some_and(|call| call.call.id() != id)
+            {
+                return Err(ProviderError::new(format!(
+                    "stream tool call {index} changes its id to {id:?}"
+                )));
+            }
+            let arguments = function.and_then(|function| field(function, "arguments"));
+            match arguments {
+                None | Some(Value::Null) => {}
+                Some(Value::String(text)) if text.is_empty() => {}
+                Some(Value::String(text)) => {
+                    if !turn.is_open(position) {
+                        return Err(ProviderError::new(format!(
+                            "stream tool call {index} has arguments after finish_reason"
+                        )));
+                    }
+                    turn.append(position, text);
+                }
+                Some(_) => {
+                    return Err(ProviderError::shape(
+                        &format!("delta.tool_calls[{at}].function.arguments"),
+                        "a string",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Finishes every open call, in the model's order.
+    pub(super) fn finish(&mut self, turn: &mut Turn<'_>) {
+        self.finished = true;
+        let mut open: Vec<(u64, usize)> = self
+            .positions
+            .iter()
+            .map(|(&index, &position)| (index, position))
+            .filter(|&(_, position)| turn.is_open(position))
+            .collect();
+        open.sort_unstable();
+        for (_, position) in open {
+            turn.finish_raw(position, None);
+        }
+    }
+
+    /// At the end of the stream: calls no `finish_reason` closed are finished when their
+    /// arguments are whole; the others stay open (and the turn reports them cut).
+    pub(super) fn end(&mut self, turn: &mut Turn<'_>) {
+        if self.finished {
+            return;
+        }
+        let mut open: Vec<(u64, usize)> = self
+            .positions
+            .iter()
+            .map(|(&index, &position)| (index, position))
+            .filter(|&(_, position)| turn.is_open(position))
+            .collect();
+        open.sort_unstable();
+        for (_, position) in open {
+            let call = &turn.calls[position];
+            let whole = call.raw.trim().is_empty() || call.partial.is_complete();
+            if whole {
+                turn.finish_raw(position, None);
+            }
+        }
+    }
+}

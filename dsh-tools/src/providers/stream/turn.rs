@@ -1,0 +1,253 @@
+//! The calls of one streamed turn, whatever the dialect: each dialect's reader tells it that a
+//! call started, that arguments arrived, that a call finished, or that text came, and it keeps
+//! the calls, makes their inputs exactly as the non-streamed reader does, runs the definite
+//! checks and queues the events.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::call::StreamingCall;
+use super::event::StreamEvent;
+use crate::call::execution::ToolExecutionInput;
+use crate::error::ToolError;
+use crate::providers::{LoweredTools, ProviderError, ToolCalls};
+use crate::schema::{Schema, definite_violations_of};
+
+/// Work the definite checks may do beyond what the arguments' own length pays for: small
+/// arguments are checked after every fragment.
+const CHECK_ALLOWANCE: usize = 4096;
+
+pub(super) struct Turn<'t> {
+    tools: &'t LoweredTools,
+    pub(super) calls: Vec<StreamingCall>,
+    pub(super) events: Vec<StreamEvent>,
+    /// Each tool's canonical schema, imported at its first call (`None`: it cannot be).
+    schemas: HashMap<String, Option<Schema>>,
+}
+
+impl<'t> Turn<'t> {
+    pub(super) fn new(tools: &'t LoweredTools) -> Self {
+        Self {
+            tools,
+            calls: Vec::new(),
+            events: Vec::new(),
+            schemas: HashMap::new(),
+        }
+    }
+
+    pub(super) fn tools(&self) -> &'t LoweredTools {
+        self.tools
+    }
+
+    pub(super) fn text(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.events.push(StreamEvent::Text {
+                text: text.to_owned(),
+            });
+        }
+    }
+
+    /// A call started; returns its position. `order` is where the provider puts it in the
+    /// model's order.
+    pub(super) fn start(
+        &mut self,
+        id: String,
+        provider_name: &str,
+        generated_id: bool,
+        order: u64,
+    ) -> usize {
+        let call = self.tools.call(id, provider_name, generated_id);
+        let index = self.calls.len();
+        self.events.push(StreamEvent::CallStarted {
+            index,
+            id: call.id().to_owned(),
+            name: call.name().to_owned(),
+        });
+        let known = self
+            .tools
+            .source()
+            .iter()
+            .any(|schema| schema.name == call.name());
+        let mut streaming = StreamingCall::new(call, order);
+        if !known {
+            let error = ToolError::unknown_tool(streaming.call.name());
+            streaming.definite = Some(error.clone());
+            self.events.push(StreamEvent::Definite { index, error });
+        }
+        self.calls.push(streaming);
+        index
+    }
+
+    /// More arguments text for the call at `index`.
+    pub(super) fn append(&mut self, index: usize, fragment: &str) {
+        if fragment.is_empty() {
+            return;
+        }
+        let Some(call) = self.calls.get_mut(index) else {
+            return;
+        };
+        call.raw.push_str(fragment);
+        let had_error = call.partial.error().is_some();
+        let pushed = call.partial.push(fragment);
+        self.events.push(StreamEvent::ArgumentsDelta {
+            index,
+            fragment: fragment.to_owned(),
+        });
+        match pushed {
+            Err(error) if !had_error => {
+                let error = ToolError::invalid_arguments_text(format!(
+                    "arguments are not valid JSON: {error}"
+                ));
+                self.report(index, error);
+            }
+            Err(_) => {}
+            Ok(()) => self.check(index),
+        }
+    }
+
+    /// Runs the definite checks on the call at `index` when their budget allows: each check
+    /// walks the arguments so far, and the checks of a call together walk at most three times
+    /// its length (plus a small allowance), so a stream costs O(its length) however it is cut.
+    fn check(&mut self, index: usize) {
+        let Some(call) = self.calls.get(index) else {
+            return;
+        };
+        let length = call.raw.len();
+        if call.checked > 2 * length + CHECK_ALLOWANCE
+            || call
+                .definite
+                .as_ref()
+                .is_some_and(|error| error.violations().is_empty())
+        {
+            // Over budget, or already known to end as an unknown tool or malformed text.
+            return;
+        }
+        let name = call.call.name().to_owned();
+        let schema = self.schemas.entry(name.clone()).or_insert_with(|| {
+            let parameters = self
+                .tools
+                .source()
+                .iter()
+                .find(|schema| schema.name == name)?
+                .parameters
+                .clone();
+            Schema::from_json_schema(&parameters).ok()
+        });
+        let Some(schema) = schema.as_ref() else {
+            return;
+        };
+        let call = &mut self.calls[index];
+        call.checked += length;
+        let (Some(mut value), Some(open)) = (call.partial.value(), call.partial.open_path()) else {
+            return;
+        };
+        // What the strict view's `null`s stand for is removed first, as it is from the input.
+        self.tools.strip_nulls(&name, &mut value);
+        let Err(found) = definite_violations_of(schema, &value, &open) else {
+            return;
+        };
+        let mut grew = false;
+        for violation in found.iter() {
+            // A count found so far (`maxItems`) grows with the text: the same path and
+            // message is the same violation.
+            let known = call.violations.iter().any(|seen| {
+                seen.path() == violation.path() && seen.message() == violation.message()
+            });
+            if !known {
+                call.violations.push(violation.clone());
+                grew = true;
+            }
+        }
+        if grew {
+            let error = ToolError::invalid_arguments(&found);
+            self.report(index, error);
+        }
+    }
+
+    fn report(&mut self, index: usize, error: ToolError) {
+        if let Some(call) = self.calls.get_mut(index) {
+            call.definite = Some(error.clone());
+        }
+        self.events.push(StreamEvent::Definite { index, error });
+    }
+
+    /// The call at `index` finished with its arguments as a JSON string: `raw`, or the text
+    /// streamed when the provider does not repeat it.
+    pub(super) fn finish_raw(&mut self, index: usize, raw: Option<&str>) {
+        let Some(call) = self.calls.get(index) else {
+            return;
+        };
+        let input = self
+            .tools
+            .input_from_raw(&call.call, raw.unwrap_or(&call.raw));
+        self.finish(index, input);
+    }
+
+    /// The call at `index` finished with its arguments as JSON.
+    pub(super) fn finish_value(&mut self, index: usize, arguments: Value) {
+        let Some(call) = self.calls.get(index) else {
+            return;
+        };
+        let input = self.tools.input_from_value(&call.call, arguments);
+        self.finish(index, input);
+    }
+
+    fn finish(&mut self, index: usize, input: ToolExecutionInput) {
+        self.events.push(StreamEvent::CallFinished {
+            index,
+            input: input.clone(),
+        });
+        if let Some(call) = self.calls.get_mut(index) {
+            call.input = Some(input);
+        }
+    }
+
+    /// Whether the call at `index` exists and has not finished.
+    pub(super) fn is_open(&self, index: usize) -> bool {
+        self.calls
+            .get(index)
+            .is_some_and(|call| call.input.is_none())
+    }
+
+    /// The error for the calls the stream left open, if it left any.
+    pub(super) fn open_error(&self) -> Option<ProviderError> {
+        let open: Vec<String> = self
+            .calls
+            .iter()
+            .enumerate()
+            .filter(|(_, call)| call.input.is_none())
+            .map(|(position, call)| {
+                format!(
+                    "{} after {} bytes of arguments",
+                    call.describe(position),
+                    call.raw.len()
+                )
+            })
+            .collect();
+        (!open.is_empty()).then(|| {
+            ProviderError::new(format!(
+                "the stream ended before its tool calls did: {}",
+                open.join("; ")
+            ))
+        })
+    }
+
+    /// The calls and their inputs in the model's order, once every call finished; otherwise an
+    /// error naming each call the stream left open.
+    pub(super) fn into_calls(self) -> Result<ToolCalls, ProviderError> {
+        if let Some(error) = self.open_error() {
+            return Err(error);
+        }
+        let mut calls = self.calls;
+        // Stable: calls the provider gives no order keep the order they started in.
+        calls.sort_by_key(|call| call.order);
+        let mut out = ToolCalls::default();
+        for call in calls {
+            if let Some(input) = call.input {
+                out.push(call.call, input);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,567 @@
+//! Stream readers (`providers::stream`): recorded event sequences of every dialect (under
+//! `tests/fixtures/providers/streams/`, written from each provider's documented stream
+//! examples) give the same calls and inputs as the non-streamed response of the same turn,
+//! report calls as they start, their arguments as they grow and their inputs as they finish, in
+//! the model's order; malformed and cut streams are errors naming what went wrong.
+
+use dsh_tools::providers::stream::StreamEvent;
+use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCalls};
+use dsh_tools::{FnTool, ToolRegistry, Value, json};
+use dsh_tools_tests::provider_corpus::{
+    COLLIDING_NAMES, corpus_registry, long_name, scratch_workspace,
+};
+
+fn read_json(path: &str) -> Value {
+    let path = format!(
+        "{}/fixtures/providers/{path}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{path}: {error}"))
+}
+
+fn stream_events(name: &str) -> Vec<Value> {
+    match read_json(&format!("streams/{name}")) {
+        Value::Array(events) => events,
+        other => panic!("a stream fixture is an array of events: {other}"),
+    }
+}
+
+fn registry() -> ToolRegistry {
+    let registry = corpus_registry(scratch_workspace());
+    let _ = registry
+        .register(
+            FnTool::builder("take_screenshot", "Take a screenshot of a window.")
+                .raw_parameters(json!({
+                    "type": "object",
+                    "properties": {"window": {"type": "string", "enum": ["editor", "terminal"]}},
+                    "required": ["window"],
+                    "additionalProperties": false
+                }))
+                .handler(|arguments, _| async move { Ok(arguments) }),
+        )
+        .expect("fresh name");
+    registry
+}
+
+/// Every event of the stream, then its calls.
+fn read(tools: &LoweredTools, events: &[Value]) -> (Vec<StreamEvent>, ToolCalls) {
+    let mut stream = tools.stream();
+    let mut seen = Vec::new();
+    for event in events {
+        seen.extend(stream.push(event).expect("the stream reads"));
+    }
+    seen.extend(stream.end().expect("the stream ends whole"));
+    (seen, stream.into_tool_calls().expect("every call finished"))
+}
+
+/// The streamed turn gives what the non-streamed response gives.
+fn assert_same_calls(streamed: &ToolCalls, whole: &ToolCalls) {
+    assert_eq!(streamed.calls(), whole.calls());
+    assert_eq!(streamed.inputs().len(), whole.inputs().len());
+    for (ours, theirs) in streamed.inputs().iter().zip(whole.inputs()) {
+        assert_eq!(ours.call_id, theirs.call_id);
+        assert_eq!(ours.name, theirs.name);
+        assert_eq!(ours.arguments, theirs.arguments, "{}", ours.call_id);
+        assert_eq!(
+            ours.is_malformed(),
+            theirs.is_malformed(),
+            "{}",
+            ours.call_id
+        );
+        assert_eq!(ours.agent, theirs.agent);
+    }
+}
+
+/// A compact account of the events: `text:…`, `start i name`, `delta i`, `definite i text`,
+/// `finish i`.
+fn outline(events: &[StreamEvent]) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for event in events {
+        let line = match event {
+            StreamEvent::Text { text } => format!("text {text:?}"),
+            StreamEvent::CallStarted { index, name, .. } => format!("start {index} {name}"),
+            StreamEvent::ArgumentsDelta { index, .. } => format!("delta {index}"),
+            StreamEvent::Definite { index, error } => {
+                format!("definite {index} {}", error.model_text())
+            }
+            StreamEvent::CallFinished { index, .. } => format!("finish {index}"),
+            _ => format!("{event:?}"),
+        };
+        // Runs of deltas of one call are one line.
+        if line.starts_with("delta") && lines.last() == Some(&line) {
+            continue;
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// The arguments text each call streamed, by position.
+fn streamed_text(events: &[StreamEvent]) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for event in events {
+        match event {
+            StreamEvent::CallStarted { index, .. } => {
+                assert_eq!(*index, texts.len(), "positions are given in order");
+                texts.push(String::new());
+            }
+            StreamEvent::ArgumentsDelta { index, fragment } => texts[*index].push_str(fragment),
+            _ => {}
+        }
+    }
+    texts
+}
+
+#[test]
+fn openai_chat_stream_gives_the_turn_of_the_completion() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::openai_chat().strict()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("openai_chat_stream"));
+    let whole = tools
+        .parse_response(&read_json("openai_chat_completion"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    let mcp = COLLIDING_NAMES[0];
+    assert_eq!(
+        outline(&events),
+        [
+            "text \"Let me look \"",
+            "text \"around first.\"",
+            "start 0 read_file",
+            &format!("start 1 {mcp}"),
+            "delta 0",
+            "delta 1",
+            "delta 0",
+            "delta 1",
+            "delta 0",
+            "delta 1",
+            "delta 0",
+            "start 2 search_files",
+            "delta 2",
+            "start 3 take_screenshot",
+            "delta 3",
+            "start 4 list_files",
+            "definite 4 Error: unknown tool \"list_files\"",
+            "delta 4",
+            "finish 0",
+            "finish 1",
+            "finish 2",
+            "finish 3",
+            "finish 4",
+        ]
+        .map(String::from)
+    );
+    let raw: Vec<String> = whole_raw_arguments(&read_json("openai_chat_completion"));
+    assert_eq!(streamed_text(&events), raw);
+    // search_files's arguments were cut by the model itself: malformed in both readers.
+    assert!(streamed.inputs()[2].is_malformed());
+}
+
+fn whole_raw_arguments(completion: &Value) -> Vec<String> {
+    completion["choices"][0]["message"]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|call| call["function"]["arguments"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Arguments cut inside `\"`, inside `\u00e9`, between the halves of a surrogate pair and
+/// around multi-byte characters: each fragment's value so far, and the same input at the end.
+#[test]
+fn openai_chat_arguments_cut_inside_escapes_and_characters() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+    let events = stream_events("openai_chat_stream_escapes");
+    let mut stream = tools.stream();
+    let mut new_texts = Vec::new();
+    let mut old_texts = Vec::new();
+    for event in &events {
+        let updates = stream.push(event).unwrap();
+        for update in updates {
+            if let StreamEvent::ArgumentsDelta { index: 0, .. } = update {
+                let so_far = stream.calls()[0].arguments_so_far().unwrap();
+                old_texts.push(so_far["old_text"].as_str().map(String::from));
+                new_texts.push(so_far["new_text"].as_str().map(String::from));
+            }
+        }
+    }
+    let texts = |list: &[Option<&str>]| -> Vec<Option<String>> {
+        list.iter().map(|text| text.map(String::from)).collect()
+    };
+    assert_eq!(
+        old_texts,
+        texts(&[
+            Some("say "),
+            Some("say \"hi\"\n"),
+            Some("say \"hi\"\n"),
+            Some("say \"hi\"\n"),
+            Some("say \"hi\"\n"),
+            Some("say \"hi\"\n"),
+            Some("say \"hi\"\n"),
+        ])
+    );
+    assert_eq!(
+        new_texts,
+        texts(&[
+            None,
+            Some("caf"),
+            Some("café "),
+            Some("café 😀 "),
+            Some("café 😀 é"),
+            Some("café 😀 é😀"),
+            Some("café 😀 é😀 done"),
+        ])
+    );
+    let streamed = stream.into_tool_calls().unwrap();
+    let whole = tools
+        .parse_response(&read_json("openai_chat_completion_escapes"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(
+        streamed.inputs()[0].arguments["new_text"],
+        json!("café 😀 é😀 done")
+    );
+}
+
+/// A connection dropped inside a call's arguments: the stream's end names the call and how
+/// much of it came; the calls that did finish stay readable.
+#[test]
+fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+    let mut stream = tools.stream();
+    for event in &stream_events("openai_chat_stream_cut") {
+        let _ = stream.push(event).unwrap();
+    }
+    let error = stream.end().unwrap_err();
+    assert_eq!(
+        error.message(),
+        "the stream ended before its tool calls did: tool call 1 (\"read_file\", id \
+         \"call_2bC4dE6fG8hI0jK2lM4nO6pQ\") after 16 bytes of arguments"
+    );
+    // The whole call 0 finished at the end; call 1 keeps what came.
+    assert!(stream.calls()[0].is_finished());
+    assert_eq!(stream.calls()[1].raw_arguments(), "{\"path\":\"greetin");
+    assert_eq!(
+        stream.calls()[1].arguments_so_far(),
+        Some(json!({"path": "greetin"}))
+    );
+    assert_eq!(stream.push(&json!({})).unwrap_err(), error);
+    assert_eq!(stream.into_tool_calls().unwrap_err(), error);
+}
+
+#[test]
+fn deepseek_stream_gives_the_turn_of_the_completion() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::deepseek().strict()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("deepseek_chat_stream"));
+    let whole = tools
+        .parse_response(&read_json("deepseek_chat_completion"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(
+        streamed_text(&events),
+        whole_raw_arguments(&read_json("deepseek_chat_completion"))
+    );
+}
+
+#[test]
+fn openai_responses_stream_gives_the_turn_of_the_response() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::openai_responses().strict()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("openai_responses_stream"));
+    let whole = tools
+        .parse_response(&read_json("openai_responses"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(
+        outline(&events),
+        [
+            "start 0 read_file",
+            "delta 0",
+            "finish 0",
+            "start 1 take_screenshot",
+            "delta 1",
+            "finish 1",
+        ]
+        .map(String::from)
+    );
+}
+
+/// Anthropic's tool_use blocks, with the empty `input_json_delta` it often sends first, and
+/// the text block before them.
+#[test]
+fn anthropic_stream_gives_the_turn_of_the_message() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("anthropic_stream"));
+    let whole = tools
+        .parse_response(&read_json("anthropic_message"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    let text: String = events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        text,
+        "I'll read the library, register the contact and take a screenshot."
+    );
+    let outline = outline(&events);
+    let calls: Vec<&String> = outline
+        .iter()
+        .filter(|line| !line.starts_with("text"))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "start 0 read_file",
+            "delta 0",
+            "finish 0",
+            "start 1 register_contact",
+            "delta 1",
+            // The handle's string closed: the pattern's verdict is final.
+            "definite 1 Error: invalid arguments: \"handle\" must match the pattern \"^[a-z][a-z0-9_]*$\"",
+            "delta 1",
+            "finish 1",
+            "start 2 take_screenshot",
+            "delta 2",
+            "finish 2",
+            &format!("start 3 {}", long_name()),
+            "delta 3",
+            "finish 3",
+        ]
+    );
+}
+
+/// A tool without arguments: only an empty `input_json_delta`, which is `{}`.
+#[test]
+fn anthropic_empty_input_is_an_empty_object() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let events = [
+        json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_9", "name": "take_screenshot", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": ""}}),
+        json!({"type": "content_block_stop", "index": 0}),
+    ];
+    let (outlined, calls) = read(&tools, &events);
+    assert_eq!(
+        outline(&outlined),
+        ["start 0 take_screenshot", "finish 0"].map(String::from)
+    );
+    assert_eq!(calls.inputs()[0].arguments, json!({}));
+}
+
+#[test]
+fn gemini_stream_gives_the_turn_of_the_response() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("gemini_stream"));
+    let whole = tools
+        .parse_response(&read_json("gemini_generate_content"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert!(streamed.calls().iter().all(|call| call.has_generated_id()));
+    assert_eq!(
+        outline(&events),
+        [
+            "text \"Rendering the cube and reading the library.\"",
+            "start 0 3d_render",
+            "finish 0",
+            "start 1 read_file",
+            "finish 1",
+            "start 2 take_screenshot",
+            "finish 2",
+            "start 3 search_files",
+            "finish 3",
+        ]
+        .map(String::from)
+    );
+}
+
+/// A call already wrong while it streams: each definite violation as soon as it is certain,
+/// with the final validation's wording, and the call still finishes.
+#[tokio::test]
+async fn definite_violations_come_before_the_call_ends() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let mut stream = tools.stream();
+    let fragments = [
+        r#"{"path": 7"#,
+        r#", "force": tr"#,
+        r#"ue, "old_text": "a"#,
+        r#"", "new_text": "b"}"#,
+    ];
+    let mut seen = Vec::new();
+    let start = json!({"type": "content_block_start", "index": 0, "content_block":
+        {"type": "tool_use", "id": "toolu_1", "name": "edit_file", "input": {}}});
+    seen.push(outline(&stream.push(&start).unwrap()));
+    for fragment in fragments {
+        let delta = json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": fragment}});
+        seen.push(outline(&stream.push(&delta).unwrap()));
+    }
+    let stop = json!({"type": "content_block_stop", "index": 0});
+    seen.push(outline(&stream.push(&stop).unwrap()));
+    let both = "definite 0 Error: invalid arguments: \"path\" must be a string; \"force\" is not a \
+                declared property (additionalProperties: false)";
+    assert_eq!(
+        seen,
+        [
+            vec!["start 0 edit_file"],
+            // `7` may still grow, but it stays a number.
+            vec![
+                "delta 0",
+                "definite 0 Error: invalid arguments: \"path\" must be a string"
+            ],
+            // `tr` is not a value yet.
+            vec!["delta 0"],
+            vec!["delta 0", both],
+            vec!["delta 0"],
+            vec!["finish 0"],
+        ]
+        .map(|lines| lines.into_iter().map(String::from).collect::<Vec<_>>())
+    );
+    let calls = stream.into_tool_calls().unwrap();
+    let result = registry.execute(calls.inputs()[0].clone()).await;
+    assert_eq!(result.error_code(), Some("INVALID_ARGS"));
+    assert_eq!(format!("definite 0 {}", result.text()), both);
+}
+
+/// Broken streams: the provider's own errors, shapes the documentation does not have, events
+/// about calls that never started or already ended — each a clear error that sticks.
+#[test]
+fn malformed_streams_are_clear_errors() {
+    let registry = registry();
+    let chat = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+    let anthropic = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let responses = ProviderTools::new(&registry, Dialect::openai_responses()).tools(None);
+    let chunk =
+        |delta: Value| json!({"choices": [{"index": 0, "delta": delta, "finish_reason": null}]});
+    let cases: Vec<(&LoweredTools, Vec<Value>, &str)> = vec![
+        (
+            &chat,
+            vec![chunk(
+                json!({"tool_calls": [{"index": 0, "function": {"arguments": "{"}}]}),
+            )],
+            "stream tool call 0 starts without its id and function.name",
+        ),
+        (
+            &chat,
+            vec![json!({"choices": 5})],
+            "response chunk choices must be an array",
+        ),
+        (
+            &chat,
+            vec![json!({"error": {"type": "rate_limit_error", "message": "Rate limit reached"}})],
+            "the provider reported an error: rate_limit_error: Rate limit reached",
+        ),
+        (
+            &chat,
+            vec![
+                chunk(
+                    json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}]}),
+                ),
+                chunk(
+                    json!({"tool_calls": [{"index": 0, "id": "call_2", "function": {"arguments": ""}}]}),
+                ),
+            ],
+            "stream tool call 0 changes its id to \"call_2\"",
+        ),
+        (
+            &chat,
+            vec![
+                chunk(
+                    json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}]}),
+                ),
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+                chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": " "}}]})),
+            ],
+            "stream tool call 0 has arguments after finish_reason",
+        ),
+        (
+            &anthropic,
+            vec![json!({"type": "content_block_delta", "index": 3,
+                "delta": {"type": "input_json_delta", "partial_json": "{"}})],
+            "stream event content_block_delta is about content block 3, which no tool_use \
+             content_block_start opened",
+        ),
+        (
+            &anthropic,
+            vec![
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}}}),
+                json!({"type": "content_block_stop", "index": 0}),
+                json!({"type": "content_block_delta", "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": "{"}}),
+            ],
+            "stream event content_block_delta is about content block 0, which already stopped",
+        ),
+        (
+            &anthropic,
+            vec![
+                json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+            ],
+            "the provider reported an error: overloaded_error: Overloaded",
+        ),
+        (
+            &anthropic,
+            vec![json!({"index": 0})],
+            "response event.type must be a string",
+        ),
+        (
+            &responses,
+            vec![
+                json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1",
+                "output_index": 1, "delta": "{"}),
+            ],
+            "stream event response.function_call_arguments.delta is about a function call no \
+             response.output_item.added started",
+        ),
+    ];
+    for (tools, events, message) in cases {
+        let mut stream = tools.stream();
+        let mut error = None;
+        for event in &events {
+            if let Err(found) = stream.push(event) {
+                error = Some(found);
+                break;
+            }
+        }
+        let error = error.unwrap_or_else(|| panic!("no error for {events:?}"));
+        assert_eq!(error.message(), message);
+        assert_eq!(
+            stream.push(&json!({})).unwrap_err(),
+            error,
+            "the error sticks"
+        );
+        assert_eq!(stream.end().unwrap_err(), error);
+    }
+
+    // A call started and never stopped; an event after the end.
+    let mut stream = anthropic.stream();
+    let _ = stream
+        .push(
+            &json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}}}),
+        )
+        .unwrap();
+    assert_eq!(
+        stream.end().unwrap_err().message(),
+        "the stream ended before its tool calls did: tool call 0 (\"read_file\", id \
+         \"toolu_1\") after 0 bytes of arguments"
+    );
+    let mut stream = anthropic.stream();
+    let _ = stream.end().unwrap();
+    assert_eq!(
+        stream.push(&json!({"type": "ping"})).unwrap_err().message(),
+        "stream event after the stream ended"
+    );
+}
