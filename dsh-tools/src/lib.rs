@@ -89,6 +89,8 @@
 //!   calls parsed into inputs, results formatted as their next-turn messages.
 //! - `mcp` (features `mcp`, `mcp-http`): serve a registry to MCP clients, import MCP servers'
 //!   tools. `acp` (feature `acp`): show calls in an editor over the Agent Client Protocol.
+//! - `code_mode` (feature `code-mode`): the model writes one JavaScript program that calls many
+//!   tools (`run_code`), every nested call through the same pipeline.
 //! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
 //!
 //! How the crate is layered inside is in `ARCHITECTURE.md` at the repository's root.
@@ -98,6 +100,8 @@ pub mod acp;
 mod args;
 mod arguments;
 pub mod call;
+#[cfg(feature = "code-mode")]
+pub mod code_mode;
 pub mod content;
 mod error;
 pub mod errors;

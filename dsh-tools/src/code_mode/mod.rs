@@ -1,0 +1,13 @@
+//! Code Mode: instead of one tool call per turn, the model writes one short JavaScript program
+//! that calls many tools (`run_code`). Intermediate results stay out of the model's context, and
+//! loops and joins cost no round trips.
+//!
+//! Every `await tools.x(args)` of a program is a nested call of the registry with the program's
+//! call as its parent, through the whole pipeline: hooks, approvals, guards, layers, timeouts and
+//! observers apply to it exactly as to a direct call. The model learns what it can call from a
+//! TypeScript declaration of the tools ([`typescript_declarations`]), part of `run_code`'s
+//! description.
+
+mod declarations;
+
+pub use declarations::{DeclaredTool, typescript_declarations};
