@@ -56,6 +56,8 @@ pub mod codes {
     pub const SCOPE_DISPOSED: &str = "SCOPE_DISPOSED";
     /// The call names an agent that has no live scope.
     pub const UNKNOWN_AGENT: &str = "UNKNOWN_AGENT";
+    /// A `run_code` program failed: a syntax error, an uncaught exception, a limit reached.
+    pub const CODE_RUN_FAILED: &str = "CODE_RUN_FAILED";
 }
 
 /// The error-type names paired with [`codes`] in [`ErrorInfo::name`].
@@ -88,6 +90,8 @@ pub mod names {
     pub const JSON_SCHEMA: &str = "JsonSchemaError";
     /// Paired with `SCOPE_DISPOSED` and `UNKNOWN_AGENT`.
     pub const SCOPE: &str = "ToolScopeError";
+    /// Paired with `CODE_RUN_FAILED`.
+    pub const CODE_RUN: &str = "CodeRunError";
 }
 
 /// Machine-routable identity of an error: which family (`name`) and which case (`code`).
@@ -237,6 +241,28 @@ impl ToolError {
             codes::UNKNOWN_TOOL,
             format!("unknown tool \"{}\"", quoted(name)),
         )
+    }
+
+    /// ``unknown tool "<name>": only `run_code` is callable directly — call `<name>` from inside
+    /// a `run_code` program instead`` (`UNKNOWN_TOOL`): a direct call, in Code Mode, of a tool
+    /// that only programs call.
+    pub fn only_from_programs(name: &str) -> Self {
+        let name = quoted(name);
+        Self::coded(
+            names::TOOL_NOT_FOUND,
+            codes::UNKNOWN_TOOL,
+            format!(
+                "unknown tool \"{name}\": only `run_code` is callable directly — call `{name}` \
+                 from inside a `run_code` program instead"
+            ),
+        )
+    }
+
+    /// `<reason> at <line>:<col>` and the output so far (`CODE_RUN_FAILED`): a `run_code`
+    /// program failed. The text is cut to fit
+    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    pub fn code_run_failed(message: impl Into<String>) -> Self {
+        Self::coded(names::CODE_RUN, codes::CODE_RUN_FAILED, message.into())
     }
 
     /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list. The text

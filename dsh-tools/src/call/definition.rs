@@ -270,6 +270,13 @@ pub trait ToolDefinition: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Who may call the tool: the model directly, programs (`run_code`, and nested calls of
+    /// other tools), or both (the default). Read once, at registration.
+    #[cfg(feature = "code-mode")]
+    fn allowed_callers(&self) -> crate::code_mode::ToolCallers {
+        crate::code_mode::ToolCallers::Both
+    }
+
     /// The model-facing projection of this definition.
     fn schema(&self) -> ToolSchema {
         ToolSchema {

@@ -52,6 +52,16 @@ pub(crate) trait CallHost: Send + Sync + 'static {
         agent: Option<&AgentId>,
         query: &ToolSearchQuery,
     ) -> Result<ToolSearchAnswer, ToolError>;
+
+    /// Whether the call of `name` with `arguments` that `agent` would make is concurrency-safe
+    /// (what a program's nested calls are scheduled by); `true` for a name that resolves to
+    /// nothing, whose call fails at once.
+    #[cfg(feature = "code-mode")]
+    fn is_concurrency_safe(&self, agent: Option<&AgentId>, name: &str, arguments: &Value) -> bool;
+
+    /// The bounds of a `run_code` program.
+    #[cfg(feature = "code-mode")]
+    fn code_limits(&self) -> crate::code_mode::CodeLimits;
 }
 
 /// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as

@@ -59,6 +59,8 @@ struct Parts {
     annotations: ToolAnnotations,
     defer_loading: bool,
     input_examples: Vec<Value>,
+    #[cfg(feature = "code-mode")]
+    callers: crate::code_mode::ToolCallers,
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
@@ -120,6 +122,8 @@ impl FnTool {
                 annotations: ToolAnnotations::default(),
                 defer_loading: false,
                 input_examples: Vec::new(),
+                #[cfg(feature = "code-mode")]
+                callers: crate::code_mode::ToolCallers::Both,
                 render: None,
                 finalize: None,
                 present_call: None,
@@ -223,6 +227,14 @@ impl FnToolBuilder {
     #[must_use]
     pub fn defer_loading(mut self, deferred: bool) -> Self {
         self.parts.defer_loading = deferred;
+        self
+    }
+
+    /// Who may call the tool (see [`ToolDefinition::allowed_callers`]).
+    #[cfg(feature = "code-mode")]
+    #[must_use]
+    pub fn allowed_callers(mut self, callers: crate::code_mode::ToolCallers) -> Self {
+        self.parts.callers = callers;
         self
     }
 
@@ -458,6 +470,11 @@ impl ToolDefinition for FnTool {
 
     fn input_examples(&self) -> Vec<Value> {
         self.parts.input_examples.clone()
+    }
+
+    #[cfg(feature = "code-mode")]
+    fn allowed_callers(&self) -> crate::code_mode::ToolCallers {
+        self.parts.callers
     }
 }
 

@@ -15,6 +15,8 @@ pub(crate) mod definition;
 pub(crate) mod execution;
 pub(crate) mod fn_tool;
 pub(crate) mod run;
+#[cfg(feature = "code-mode")]
+pub(crate) mod run_code;
 pub(crate) mod tool;
 pub(crate) mod tool_search;
 

@@ -230,4 +230,20 @@ impl CallHost for DetachedHost {
         // Outside a registry there are no deferred tools to find.
         Ok(crate::search::ToolSearchAnswer::default())
     }
+
+    #[cfg(feature = "code-mode")]
+    fn is_concurrency_safe(
+        &self,
+        _agent: Option<&crate::ids::AgentId>,
+        _name: &str,
+        _arguments: &Value,
+    ) -> bool {
+        // Nothing resolves outside a registry.
+        true
+    }
+
+    #[cfg(feature = "code-mode")]
+    fn code_limits(&self) -> crate::code_mode::CodeLimits {
+        crate::code_mode::CodeLimits::new()
+    }
 }

@@ -7,7 +7,18 @@
 //! observers apply to it exactly as to a direct call. The model learns what it can call from a
 //! TypeScript declaration of the tools ([`typescript_declarations`]), part of `run_code`'s
 //! description.
+//!
+//! A scope chooses how its model calls tools ([`CodeMode`], `set_code_mode` on the registry and
+//! on scopes); a tool chooses who may call it ([`ToolCallers`]); the registry bounds every
+//! program ([`CodeLimits`]).
 
+pub(crate) mod convert;
 mod declarations;
+pub(crate) mod engine;
+pub(crate) mod failure;
+mod limits;
+mod mode;
 
 pub use declarations::{DeclaredTool, typescript_declarations};
+pub use limits::CodeLimits;
+pub use mode::{CodeMode, ToolCallers};

@@ -6,6 +6,9 @@
 
 use std::sync::Arc;
 
+#[cfg(feature = "code-mode")]
+use serde_json::Value;
+
 use crate::call::context::ToolLookup;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::{CallHost, ToolExecutionInput};
@@ -42,6 +45,16 @@ impl CallHost for Core {
         query: &ToolSearchQuery,
     ) -> Result<ToolSearchAnswer, ToolError> {
         self.search_and_load(agent, None, query)
+    }
+
+    #[cfg(feature = "code-mode")]
+    fn is_concurrency_safe(&self, agent: Option<&AgentId>, name: &str, arguments: &Value) -> bool {
+        Core::resolve(self, name, agent).is_none_or(|tool| tool.is_concurrency_safe(arguments))
+    }
+
+    #[cfg(feature = "code-mode")]
+    fn code_limits(&self) -> crate::code_mode::CodeLimits {
+        self.with_snapshot(|state| state.code.limits)
     }
 }
 

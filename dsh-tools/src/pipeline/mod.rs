@@ -70,7 +70,7 @@ use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
 use crate::result::ToolExecutionResult;
 use crate::store::core::Core;
-use crate::store::view::{Closed, HookPlan, View};
+use crate::store::view::{HookPlan, View};
 
 /// Where a result goes next.
 enum Stage {
@@ -96,18 +96,29 @@ pub(crate) fn execute(
     let mut execution = ToolExecution::from_input(input, host);
     let span = CallSpan::start(&execution);
     let captured = core.with_snapshot(|snapshot| {
-        let view = View::open(snapshot, execution.agent(), scope)?;
-        let definition = view.resolve(execution.name()).cloned();
-        Ok::<_, Closed>((definition, view.plan(), snapshot.generation))
-    });
-    let (definition, plan, generation) = match captured {
-        Ok(captured) => captured,
-        Err(closed) => {
+        let view = View::open(snapshot, execution.agent(), scope).map_err(|closed| {
             let agent = execution
                 .agent()
                 .cloned()
                 .unwrap_or_else(|| AgentId::new(""));
-            let result = failed(&execution, closed.error(&agent));
+            closed.error(&agent)
+        })?;
+        // Code Mode: a call its caller may not make is refused before any policy.
+        #[cfg(feature = "code-mode")]
+        if let Some(refusal) = view.refusal(execution.name(), execution.parent().is_some()) {
+            return Err(if execution.is_cancelled() {
+                ToolError::aborted_before_dispatch()
+            } else {
+                refusal
+            });
+        }
+        let definition = view.resolve(execution.name()).cloned();
+        Ok::<_, ToolError>((definition, view.plan(), snapshot.generation))
+    });
+    let (definition, plan, generation) = match captured {
+        Ok(captured) => captured,
+        Err(error) => {
+            let result = failed(&execution, error);
             if let Some(span) = span {
                 span.finish(&result);
             }

@@ -33,6 +33,8 @@
 //! restrictions apply first.
 
 mod batch;
+#[cfg(feature = "code-mode")]
+mod code_mode;
 mod deferred;
 mod into_definition;
 mod layer_api;
@@ -44,6 +46,8 @@ pub use self::batch::{BatchOutcome, ExecutionMode};
 pub use self::into_definition::{IntoToolDefinition, IntoToolDefinitions, ViaIterator, ViaTuple};
 pub use self::scope::ToolScope;
 pub use self::tool_registry::ToolRegistry;
+#[cfg(feature = "code-mode")]
+pub use crate::call::run_code::RUN_CODE;
 pub use crate::call::tool_search::TOOL_SEARCH;
 pub use crate::search::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};
 pub use crate::store::deferral::Deferral;

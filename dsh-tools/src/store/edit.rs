@@ -8,6 +8,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
+#[cfg(feature = "code-mode")]
+use crate::call::run_code::RUN_CODE;
 use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
@@ -63,6 +65,11 @@ impl Prepared {
         }
         if &*name == TOOL_SEARCH {
             return Err(RegistryError::reserved_name(&name));
+        }
+        // Refused whether or not Code Mode is on, so that turning it on never shadows a tool.
+        #[cfg(feature = "code-mode")]
+        if &*name == RUN_CODE {
+            return Err(RegistryError::reserved_run_code());
         }
         if definition.timeout_ms() == Some(0) {
             return Err(RegistryError::zero_timeout(&name));
@@ -305,6 +312,8 @@ impl Core {
                 restrictions: Vec::new(),
                 deferral: Deferral::Inherit,
                 loaded: LoadedTools::default(),
+                #[cfg(feature = "code-mode")]
+                code_mode: None,
             };
             state.scopes.insert(agent.clone(), scope);
             changes.changed = true;

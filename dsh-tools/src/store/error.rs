@@ -28,7 +28,7 @@ pub enum RegistryErrorKind {
     UnknownScope,
     /// The scope the operation goes through was disposed.
     ScopeDisposed,
-    /// The name is the registry's own (`tool_search`).
+    /// The name is the registry's own (`tool_search`, `run_code`).
     ReservedName,
     /// A tool named to be loaded is not a deferred tool the scope can call.
     NotDeferred,
@@ -87,6 +87,27 @@ impl RegistryError {
                 "tool name \"{name}\" is reserved: the registry provides it to search deferred \
                  tools"
             ),
+        )
+    }
+
+    /// The text of the reference implementation.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn reserved_run_code() -> Self {
+        Self::new(
+            RegistryErrorKind::ReservedName,
+            "tool name \"run_code\" is reserved for the Code Mode presentation transport and \
+             cannot be registered or shadowed"
+                .to_owned(),
+        )
+    }
+
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn restricted_run_code() -> Self {
+        Self::new(
+            RegistryErrorKind::ReservedName,
+            "tools.restrict() cannot name reserved Code Mode presentation transport \"run_code\"; \
+             restrict end-capability tools instead"
+                .to_owned(),
         )
     }
 

@@ -4,6 +4,8 @@
 //! Above the hook contracts (it keeps hooks without running them), below the pipeline (which
 //! reads a snapshot of it) and the `ToolRegistry`/`ToolScope` facade (which edits it).
 
+#[cfg(feature = "code-mode")]
+pub(crate) mod code_mode;
 pub(crate) mod core;
 pub(crate) mod deferral;
 pub(crate) mod edit;

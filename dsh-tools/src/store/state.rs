@@ -37,12 +37,24 @@ pub(crate) struct ToolEntry {
     pub(crate) schema: ToolSchema,
     /// Whether it was registered deferred (a scope's [`Deferral`] may defer it too).
     pub(crate) deferred: bool,
+    /// Who may call it, read once at registration.
+    #[cfg(feature = "code-mode")]
+    pub(crate) callers: crate::code_mode::ToolCallers,
 }
 
 /// The built-in `tool_search`, present in a view that has deferred tools: one for every
 /// registry (it holds no state; its calls reach their own registry through their host).
 pub(crate) static TOOL_SEARCH_ENTRY: LazyLock<ToolEntry> = LazyLock::new(|| {
     let definition = crate::call::tool_search::definition();
+    let schema = definition.schema();
+    ToolEntry::new(0, definition, schema, false)
+});
+
+/// The built-in `run_code`, present in a view whose Code Mode is `Code` or `Both` (the view
+/// lists it with the declaration of what programs can call in its description).
+#[cfg(feature = "code-mode")]
+pub(crate) static RUN_CODE_ENTRY: LazyLock<ToolEntry> = LazyLock::new(|| {
+    let definition = crate::call::run_code::definition();
     let schema = definition.schema();
     ToolEntry::new(0, definition, schema, false)
 });
@@ -56,6 +68,8 @@ impl ToolEntry {
     ) -> Self {
         Self {
             id,
+            #[cfg(feature = "code-mode")]
+            callers: definition.allowed_callers(),
             definition,
             schema,
             deferred,
@@ -186,6 +200,9 @@ pub(crate) struct ScopeState {
     pub(crate) restrictions: Vec<(u64, CompiledRestriction)>,
     pub(crate) deferral: Deferral,
     pub(crate) loaded: LoadedTools,
+    /// `None`: as the parent scope (the global layer for a root scope).
+    #[cfg(feature = "code-mode")]
+    pub(crate) code_mode: Option<crate::code_mode::CodeMode>,
 }
 
 impl ScopeState {
@@ -231,6 +248,9 @@ pub(crate) struct RegistryState {
     pub(crate) loaded: LoadedTools,
     /// Emptied by every change but a load.
     pub(crate) searches: SearchCache,
+    /// The global layer's Code Mode and the bounds of every program.
+    #[cfg(feature = "code-mode")]
+    pub(crate) code: crate::store::code_mode::CodeState,
 }
 
 /// Model-facing schemas computed since the last change, per scope.
@@ -264,6 +284,8 @@ impl RegistryState {
             deferral: Deferral::Inherit,
             loaded: LoadedTools::default(),
             searches: SearchCache::default(),
+            #[cfg(feature = "code-mode")]
+            code: crate::store::code_mode::CodeState::default(),
         }
     }
 

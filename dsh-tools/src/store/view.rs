@@ -134,9 +134,13 @@ impl<'s> View<'s> {
     }
 
     #[inline]
-    fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+    pub(crate) fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
         if name == TOOL_SEARCH {
             return self.has_deferred().then_some(&*TOOL_SEARCH_ENTRY);
+        }
+        #[cfg(feature = "code-mode")]
+        if name == crate::call::run_code::RUN_CODE {
+            return self.run_code_entry();
         }
         for (depth, scope) in self.chain.iter().enumerate().rev() {
             if let Some(entry) = scope.layer.tools.get(name) {
@@ -242,15 +246,28 @@ impl<'s> View<'s> {
         self.for_each_visible(|name, entry| {
             if deferral.defers(name, entry.deferred) {
                 any_deferred = true;
-                if loaded.contains(name) {
+                if loaded.contains(name) && model_calls(entry) {
                     loaded_here.insert(name, &entry.schema);
                 }
             } else {
-                listed.push(&entry.schema);
+                if model_calls(entry) {
+                    listed.push(&entry.schema);
+                }
             }
         });
         if any_deferred {
             listed.push(&TOOL_SEARCH_ENTRY.schema);
+        }
+        #[cfg(feature = "code-mode")]
+        let run_code = self.run_code_schema();
+        #[cfg(feature = "code-mode")]
+        if let Some(run_code) = &run_code {
+            if self.code_mode() == crate::code_mode::CodeMode::Code {
+                // The model calls everything else from programs.
+                listed.retain(|schema| schema.name == TOOL_SEARCH);
+                loaded_here.clear();
+            }
+            listed.push(run_code);
         }
         listed.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         if !loaded_here.is_empty() {
@@ -303,6 +320,18 @@ impl<'s> View<'s> {
             .map_or(&self.state.loaded, |scope| &scope.loaded)
     }
 
+    /// The scopes of the chain, farthest ancestor first; empty for the global layer.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn scopes(&self) -> &[&'s ScopeState] {
+        &self.chain
+    }
+
+    /// The whole registry's state.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn registry(&self) -> &'s RegistryState {
+        self.state
+    }
+
     /// The agent whose scope this view is, `None` for the global layer.
     pub(crate) fn owner(&self) -> Option<&'s AgentId> {
         self.chain.last().and_then(|scope| scope.chain.last())
@@ -310,7 +339,7 @@ impl<'s> View<'s> {
 
     /// Calls `visit` with every visible tool and its name, in no order: for each name, the
     /// nearest layer that has it decides, as in `resolve`.
-    fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
+    pub(crate) fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
         if self.chain.is_empty() {
             for (name, entry) in &self.state.global.tools {
                 visit(name, entry);
@@ -338,5 +367,18 @@ impl<'s> View<'s> {
                 visit(name, entry);
             }
         }
+    }
+}
+
+/// Whether the model may call `entry` directly; a tool only programs call is in `run_code`'s
+/// declaration instead of the model's schemas.
+#[inline]
+fn model_calls(entry: &ToolEntry) -> bool {
+    #[cfg(feature = "code-mode")]
+    return entry.callers.takes_model();
+    #[cfg(not(feature = "code-mode"))]
+    {
+        let _ = entry;
+        true
     }
 }

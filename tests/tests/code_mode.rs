@@ -1,0 +1,660 @@
+//! Code Mode: `run_code` runs a program whose `tools.<name>(args)` calls are nested calls through
+//! the whole pipeline; scope modes; who may call a tool; hostile programs end with the
+//! documented error within their limits.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use dsh_tools::code_mode::{CodeLimits, CodeMode, ToolCallers};
+use dsh_tools::errors::codes;
+use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
+use dsh_tools::registry::{RUN_CODE, RegistryErrorKind, ToolRestriction};
+use dsh_tools::{
+    FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
+};
+use tokio_util::sync::CancellationToken;
+
+fn echo() -> FnTool {
+    echo_for(ToolCallers::Both)
+}
+
+fn echo_for(callers: ToolCallers) -> FnTool {
+    FnTool::builder("echo", "Echoes its arguments.")
+        .raw_parameters(json!({"type": "object"}))
+        .concurrency_safe(true)
+        .allowed_callers(callers)
+        .handler(|arguments, _run| async move { Ok(arguments) })
+}
+
+fn fails() -> FnTool {
+    FnTool::builder("fails", "Always fails.")
+        .raw_parameters(json!({"type": "object"}))
+        .handler(|_arguments, _run| async move {
+            Err::<Value, _>(dsh_tools::ToolError::new("the disk is full"))
+        })
+}
+
+/// A concurrency-safe tool that waits `ms` and counts how many of its calls overlap.
+fn slow(running: Arc<AtomicUsize>, most: Arc<AtomicUsize>) -> FnTool {
+    FnTool::builder("slow", "Waits a little.")
+        .raw_parameters(json!({"type": "object"}))
+        .concurrency_safe(true)
+        .handler(move |arguments, run| {
+            let running = Arc::clone(&running);
+            let most = Arc::clone(&most);
+            async move {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let ms = arguments["ms"].as_u64().unwrap_or(20);
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                    () = run.cancelled() => {
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        return Ok(json!("cancelled"));
+                    }
+                }
+                running.fetch_sub(1, Ordering::SeqCst);
+                Ok(arguments)
+            }
+        })
+}
+
+fn registry(mode: CodeMode) -> ToolRegistry {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(echo()).expect("registers");
+    let _ = registry.register(fails()).expect("registers");
+    registry.set_code_mode(mode);
+    registry
+}
+
+async fn run(registry: &ToolRegistry, code: &str) -> ToolExecutionResult {
+    registry
+        .execute(ToolExecutionInput::new(
+            "run-1",
+            RUN_CODE,
+            json!({ "code": code }),
+        ))
+        .await
+}
+
+fn failure_text(result: &ToolExecutionResult, code: &str) -> String {
+    assert!(result.is_error(), "expected {code}, got {}", result.text());
+    assert_eq!(result.error_code(), Some(code), "{}", result.text());
+    result.text()
+}
+
+#[tokio::test]
+async fn a_program_calls_tools_and_returns_json_with_its_output() {
+    let registry = registry(CodeMode::Code);
+    let result = run(
+        &registry,
+        "const a = await tools.echo({n: 1});\n\
+         const b = await tools.echo({n: a.n + 1, list: [1, 2.5, 'x', null, true]});\n\
+         console.log('sum', a.n + b.n, {ok: true});\n\
+         return {a, b};",
+    )
+    .await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(
+        result.value(),
+        Some(&json!({
+            "result": {"a": {"n": 1}, "b": {"n": 2, "list": [1, 2.5, "x", null, true]}},
+            "output": "sum 3 {\"ok\":true}\n",
+        }))
+    );
+    assert_eq!(
+        result.text(),
+        "Output:\nsum 3 {\"ok\":true}\nResult: {\"a\":{\"n\":1},\"b\":{\"n\":2,\"list\":[1,2.5,\"x\",null,true]}}"
+    );
+}
+
+#[tokio::test]
+async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_calls() {
+    let registry = registry(CodeMode::Code);
+    let schemas = registry.schemas(None);
+    let names: Vec<&str> = schemas.iter().map(|schema| schema.name.as_str()).collect();
+    assert_eq!(names, [RUN_CODE]);
+    assert!(
+        schemas[0].description.contains("declare const tools"),
+        "{}",
+        schemas[0].description
+    );
+    assert!(schemas[0].description.contains("echo"));
+
+    let direct = registry
+        .execute(ToolExecutionInput::new("c", "echo", json!({})))
+        .await;
+    assert_eq!(
+        failure_text(&direct, codes::UNKNOWN_TOOL),
+        "Error: unknown tool \"echo\": only `run_code` is callable directly — call `echo` from \
+         inside a `run_code` program instead"
+    );
+
+    // Decided before any policy: no pre-execute hook hears the refused call.
+    let heard = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&heard);
+    let _hook = registry.on_pre_execute(move |_, next| {
+        count.fetch_add(1, Ordering::SeqCst);
+        next.run()
+    });
+    let direct = registry
+        .execute(ToolExecutionInput::new("c", "echo", json!({})))
+        .await;
+    assert_eq!(direct.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(heard.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn native_mode_has_no_run_code_and_both_mode_has_both() {
+    let registry = registry(CodeMode::Native);
+    let names: Vec<String> = registry
+        .schemas(None)
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(names, ["echo", "fails"]);
+    assert_eq!(
+        run(&registry, "return 1").await.error_code(),
+        Some(codes::UNKNOWN_TOOL)
+    );
+
+    registry.set_code_mode(CodeMode::Both);
+    let names: Vec<String> = registry
+        .schemas(None)
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(names, ["echo", "fails", RUN_CODE]);
+    let direct = registry
+        .execute(ToolExecutionInput::new("c", "echo", json!({"x": 1})))
+        .await;
+    assert!(!direct.is_error());
+    assert!(
+        !run(&registry, "return await tools.echo({})")
+            .await
+            .is_error()
+    );
+}
+
+#[tokio::test]
+async fn a_scope_inherits_its_parents_mode_unless_it_sets_one() {
+    let registry = registry(CodeMode::Native);
+    let parent = registry.create_scope("lead", None).expect("a scope");
+    let child = registry
+        .create_scope("worker", Some(&dsh_tools::AgentId::new("lead")))
+        .expect("a scope");
+    parent.set_code_mode(CodeMode::Code).expect("set");
+    let names = |schemas: Arc<[dsh_tools::ToolSchema]>| -> Vec<String> {
+        schemas.iter().map(|s| s.name.clone()).collect()
+    };
+    assert_eq!(names(child.schemas()), [RUN_CODE]);
+    child.set_code_mode(CodeMode::Native).expect("set");
+    assert_eq!(names(child.schemas()), ["echo", "fails"]);
+    child.inherit_code_mode().expect("set");
+    assert_eq!(names(child.schemas()), [RUN_CODE]);
+    assert_eq!(names(registry.schemas(None)), ["echo", "fails"]);
+}
+
+#[tokio::test]
+async fn who_may_call_a_tool_decides_where_it_is_listed_and_what_is_refused() {
+    let registry = ToolRegistry::new();
+    let _ = registry
+        .register(echo_for(ToolCallers::Program))
+        .expect("registers");
+    let _ = registry
+        .register(
+            FnTool::builder("ask_user", "Asks the user.")
+                .raw_parameters(json!({"type": "object"}))
+                .allowed_callers(ToolCallers::Model)
+                .handler(|_a, _r| async move { Ok(json!("yes")) }),
+        )
+        .expect("registers");
+    registry.set_code_mode(CodeMode::Both);
+    let schemas = registry.schemas(None);
+    let names: Vec<&str> = schemas.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["ask_user", RUN_CODE]);
+    let declaration = &schemas[1].description;
+    assert!(declaration.contains("echo"), "{declaration}");
+    assert!(!declaration.contains("ask_user"), "{declaration}");
+
+    let direct = registry
+        .execute(ToolExecutionInput::new("c", "echo", json!({})))
+        .await;
+    assert_eq!(direct.error_code(), Some(codes::UNKNOWN_TOOL));
+    let nested = run(
+        &registry,
+        "try { await tools.ask_user({}); } catch (e) { return [e.name, e.code, e.message]; }",
+    )
+    .await;
+    assert_eq!(
+        nested.value().map(|value| &value["result"]),
+        Some(&json!([
+            "ToolCallError",
+            "UNKNOWN_TOOL",
+            "unknown tool \"ask_user\""
+        ]))
+    );
+}
+
+#[tokio::test]
+async fn run_code_is_reserved_for_registration_and_restriction() {
+    let registry = ToolRegistry::new();
+    let error = registry
+        .register(
+            FnTool::builder(RUN_CODE, "mine")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(|_a, _r| async move { Ok(json!(1)) }),
+        )
+        .expect_err("reserved");
+    assert_eq!(error.kind(), RegistryErrorKind::ReservedName);
+    assert_eq!(
+        error.to_string(),
+        "tool name \"run_code\" is reserved for the Code Mode presentation transport and cannot \
+         be registered or shadowed"
+    );
+    let scope = registry.create_scope("ada", None).expect("a scope");
+    let error = scope
+        .restrict(ToolRestriction::deny([RUN_CODE]))
+        .expect_err("reserved");
+    assert_eq!(
+        error.to_string(),
+        "tools.restrict() cannot name reserved Code Mode presentation transport \"run_code\"; \
+         restrict end-capability tools instead"
+    );
+}
+
+#[tokio::test]
+async fn nested_calls_meet_guards_approvals_and_failures_and_the_program_can_catch_them() {
+    let registry = registry(CodeMode::Code);
+    let _guard = registry.guard(|execution| {
+        (execution.name() == "echo" && execution.arguments()["secret"] == json!(true))
+            .then(|| "secrets stay here".to_owned())
+    });
+    let _ask = registry.on_pre_execute(|execution, next| async move {
+        if execution.arguments()["ask"] == json!(true) {
+            return Ok(PreToolDecision::ask("writes a file"));
+        }
+        next.run().await
+    });
+    let approvals = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&approvals);
+    registry.set_approver(approver_fn(move |request| {
+        let seen = Arc::clone(&seen);
+        async move {
+            let n = request.execution().arguments()["n"].as_u64().unwrap_or(0);
+            seen.lock().unwrap().push(n);
+            Ok(if n == 1 {
+                ApprovalOutcome::AllowedOnce
+            } else {
+                ApprovalOutcome::Rejected
+            })
+        }
+    }));
+    let result = run(
+        &registry,
+        "const out = [];\n\
+         for (const args of [{secret: true}, {ask: true, n: 1}, {ask: true, n: 2}]) {\n\
+           try { out.push(await tools.echo(args)); } catch (e) { out.push(e.code + ': ' + e.message); }\n\
+         }\n\
+         try { await tools.fails({}); } catch (e) { out.push(e.code + ': ' + e.message); }\n\
+         try { await tools.nope({}); } catch (e) { out.push(e.code); }\n\
+         return out;",
+    )
+    .await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(
+        result.value().map(|value| &value["result"]),
+        Some(&json!([
+            "DENIED: secrets stay here",
+            {"ask": true, "n": 1},
+            "DENIED: the user rejected tool \"echo\"",
+            "TOOL_ERROR: the disk is full",
+            "UNKNOWN_TOOL",
+        ]))
+    );
+    assert_eq!(*approvals.lock().unwrap(), [1, 2]);
+}
+
+#[tokio::test]
+async fn observers_see_each_nested_call_with_the_program_as_its_parent() {
+    let registry = registry(CodeMode::Code);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&seen);
+    let _observer = registry.on_result(move |execution, _result| {
+        record.lock().unwrap().push((
+            execution.name().to_owned(),
+            execution.token(),
+            execution.parent(),
+            execution.call_id().to_owned(),
+        ));
+    });
+    let result = run(
+        &registry,
+        "await tools.echo({}); await tools.echo({}); return 1",
+    )
+    .await;
+    assert!(!result.is_error(), "{}", result.text());
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 3);
+    let program = seen
+        .iter()
+        .find(|call| call.0 == RUN_CODE)
+        .expect("observed");
+    let nested: Vec<_> = seen.iter().filter(|call| call.0 == "echo").collect();
+    assert_eq!(nested.len(), 2);
+    for call in &nested {
+        assert_eq!(call.2, Some(program.1));
+    }
+    assert_eq!(nested[0].3, "run-1.1");
+    assert_eq!(nested[1].3, "run-1.2");
+}
+
+#[tokio::test]
+async fn promise_all_runs_safe_calls_together_up_to_the_bound() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let registry = registry(CodeMode::Code);
+    let _ = registry
+        .register(slow(Arc::clone(&running), Arc::clone(&most)))
+        .expect("registers");
+    registry.set_code_limits(CodeLimits::new().with_max_in_flight(3));
+    let result = run(
+        &registry,
+        "const all = await Promise.all([1,2,3,4,5,6,7].map(i => tools.slow({ms: 30, i})));\n\
+         return all.map(r => r.i);",
+    )
+    .await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(
+        result.value().map(|value| &value["result"]),
+        Some(&json!([1, 2, 3, 4, 5, 6, 7]))
+    );
+    assert_eq!(
+        most.load(Ordering::SeqCst),
+        3,
+        "three at a time, never more"
+    );
+}
+
+#[tokio::test]
+async fn exclusive_calls_run_alone_in_program_order() {
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let registry = registry(CodeMode::Code);
+    let log = Arc::clone(&order);
+    let _ = registry
+        .register(
+            FnTool::builder("write", "Writes.")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(move |arguments, _run| {
+                    let log = Arc::clone(&log);
+                    async move {
+                        let n = arguments["n"].as_u64().unwrap_or(0);
+                        log.lock().unwrap().push(format!("start {n}"));
+                        tokio::time::sleep(Duration::from_millis(5 * (4 - n))).await;
+                        log.lock().unwrap().push(format!("end {n}"));
+                        Ok(json!(n))
+                    }
+                }),
+        )
+        .expect("registers");
+    let result = run(
+        &registry,
+        "return await Promise.all([1, 2, 3].map(n => tools.write({n})));",
+    )
+    .await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(
+        *order.lock().unwrap(),
+        ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]
+    );
+}
+
+#[tokio::test]
+async fn syntax_errors_and_uncaught_exceptions_say_where() {
+    let registry = registry(CodeMode::Code);
+    let text = failure_text(
+        &run(&registry, "const a = 1;\nconst b = ;\n").await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert!(text.starts_with("Error: SyntaxError: "), "{text}");
+    assert!(text.contains(" at 2:"), "{text}");
+
+    let text = failure_text(
+        &run(&registry, "console.log('before');\nnull.x;\n").await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert!(text.starts_with("Error: TypeError: "), "{text}");
+    assert!(text.contains(" at 2:"), "{text}");
+    assert!(
+        text.ends_with("Output before the failure:\nbefore"),
+        "{text}"
+    );
+
+    let text = failure_text(
+        &run(&registry, "await tools.fails({});").await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert!(
+        text.starts_with("Error: Uncaught ToolCallError (TOOL_ERROR): the disk is full"),
+        "{text}"
+    );
+
+    let text = failure_text(
+        &run(&registry, "throw 'plain';").await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert_eq!(text, "Error: Uncaught plain");
+}
+
+#[tokio::test]
+async fn typescript_is_refused_with_a_text_that_says_so() {
+    let registry = registry(CodeMode::Code);
+    let text = failure_text(
+        &run(
+            &registry,
+            "const hits: string[] = [];\nconst r = await tools.echo({a: 1});\nreturn r;",
+        )
+        .await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert!(text.contains("this program is TypeScript"), "{text}");
+    assert!(text.contains(" at 1:"), "{text}");
+}
+
+#[tokio::test]
+async fn hostile_programs_end_with_the_documented_error_within_their_limits() {
+    let registry = registry(CodeMode::Code);
+    registry.set_code_limits(
+        CodeLimits::new()
+            .with_wall_time_ms(400)
+            .with_memory_bytes(16 << 20)
+            .with_max_output_bytes(4096)
+            .with_max_nested_calls(100),
+    );
+    let cases: &[(&str, &str, &str)] = &[
+        ("while (true) {}", codes::TOOL_TIMEOUT, "timed out"),
+        (
+            "for (;;) { try { while (true) {} } catch (e) {} }",
+            codes::TOOL_TIMEOUT,
+            "timed out",
+        ),
+        (
+            "const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});",
+            codes::CODE_RUN_FAILED,
+            "promise",
+        ),
+        (
+            "const spin = () => { queueMicrotask(spin) }; spin(); await new Promise(() => {});",
+            codes::TOOL_TIMEOUT,
+            "timed out",
+        ),
+        (
+            "const a = []; for (;;) a.push(new Array(100000).fill(1));",
+            codes::CODE_RUN_FAILED,
+            "memory",
+        ),
+        (
+            "const f = (n) => f(n + 1) + 1; f(0);",
+            codes::CODE_RUN_FAILED,
+            "stack",
+        ),
+        (
+            "for (;;) console.log('x'.repeat(1000));",
+            codes::CODE_RUN_FAILED,
+            "output limit of 4096 bytes",
+        ),
+        (
+            "for (;;) { try { console.log('y'.repeat(1000)); } catch (e) {} }",
+            codes::CODE_RUN_FAILED,
+            "output limit",
+        ),
+        (
+            "for (let i = 0; i < 10000; i++) await tools.echo({i});",
+            codes::CODE_RUN_FAILED,
+            "more than its limit of 100 nested calls",
+        ),
+        (
+            "await Promise.all(Array.from({length: 1000}, (_, i) => tools.echo({i})));",
+            codes::CODE_RUN_FAILED,
+            "100 nested calls",
+        ),
+        (
+            "eval('1 + 1')",
+            codes::CODE_RUN_FAILED,
+            "eval is not available",
+        ),
+        (
+            "new Function('return 1')()",
+            codes::CODE_RUN_FAILED,
+            "Function constructor",
+        ),
+        (
+            "(function(){}).constructor('return 1')()",
+            codes::CODE_RUN_FAILED,
+            "Function constructor",
+        ),
+        ("require('fs')", codes::CODE_RUN_FAILED, "require"),
+        (
+            "await fetch('http://localhost')",
+            codes::CODE_RUN_FAILED,
+            "fetch",
+        ),
+        ("process.exit(1)", codes::CODE_RUN_FAILED, "process"),
+        ("std.exit(1)", codes::CODE_RUN_FAILED, "std"),
+        ("os.exec(['ls'])", codes::CODE_RUN_FAILED, "os"),
+        ("await import('os')", codes::CODE_RUN_FAILED, ""),
+        ("tools.echo = 1;", codes::CODE_RUN_FAILED, "read-only"),
+        (
+            "Object.setPrototypeOf(tools, {});",
+            codes::CODE_RUN_FAILED,
+            "read-only",
+        ),
+        (
+            "await new Promise(() => {});",
+            codes::CODE_RUN_FAILED,
+            "nothing settles",
+        ),
+        ("return NaN;", codes::CODE_RUN_FAILED, "not JSON: NaN"),
+        (
+            "await tools.echo({n: Infinity});",
+            codes::CODE_RUN_FAILED,
+            "not JSON",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (program, code, fragment) in cases {
+        let result = run(&registry, program).await;
+        let text = result.text();
+        if result.error_code() != Some(*code) || !text.contains(fragment) {
+            wrong.push(format!(
+                "{program}\n  expected {code} with {fragment:?}\n  got {text}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The host is unaffected: the registry still runs programs.
+    assert!(!run(&registry, "return 1").await.is_error());
+}
+
+#[tokio::test]
+async fn a_program_too_long_is_refused_before_it_runs() {
+    let registry = registry(CodeMode::Code);
+    registry.set_code_limits(CodeLimits::new().with_max_source_bytes(10));
+    let text = failure_text(
+        &run(&registry, "return 12345678;").await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert_eq!(
+        text,
+        "Error: the program is 16 bytes long, more than its limit of 10 bytes"
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_program_cancels_its_nested_call() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let registry = registry(CodeMode::Code);
+    let _ = registry
+        .register(slow(Arc::clone(&running), Arc::clone(&most)))
+        .expect("registers");
+    let nested = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&nested);
+    let _observer = registry.on_result(move |execution, result| {
+        if execution.name() == "slow" {
+            record
+                .lock()
+                .unwrap()
+                .push(result.error_code().map(str::to_owned));
+        }
+    });
+    let signal = CancellationToken::new();
+    let cancel = signal.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cancel.cancel();
+    });
+    let result = registry
+        .execute(
+            ToolExecutionInput::new(
+                "run-1",
+                RUN_CODE,
+                json!({"code": "console.log('started'); await tools.slow({ms: 60000});"}),
+            )
+            .with_signal(signal),
+        )
+        .await;
+    assert_eq!(
+        result.error_code(),
+        Some(codes::ABORTED),
+        "{}",
+        result.text()
+    );
+    assert_eq!(*nested.lock().unwrap(), [Some(codes::ABORTED.to_owned())]);
+    assert_eq!(running.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn nested_calls_additional_contexts_reach_the_model_with_the_run() {
+    let registry = registry(CodeMode::Code);
+    let _ = registry
+        .register(
+            FnTool::builder("note", "Leaves a note.")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(|_a, run| async move {
+                    run.defer_context(dsh_tools::ContentBlock::text("remember the milk"));
+                    Ok(json!("ok"))
+                }),
+        )
+        .expect("registers");
+    let result = run(&registry, "await tools.note({}); return 'done'").await;
+    assert!(!result.is_error(), "{}", result.text());
+    let contexts: Vec<String> = result
+        .additional_contexts()
+        .iter()
+        .map(|block| format!("{block:?}"))
+        .collect();
+    assert_eq!(contexts.len(), 1);
+    assert!(contexts[0].contains("remember the milk"));
+}
