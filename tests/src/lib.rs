@@ -18,6 +18,7 @@ pub mod python;
 pub mod raw_schemas;
 pub mod tool_catalog;
 pub mod typed_schemas;
+pub mod typescript;
 pub mod workload;
 
 // The quickstart's tools, shared with the examples (the module documents itself).

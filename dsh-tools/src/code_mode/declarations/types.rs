@@ -271,7 +271,14 @@ fn object_type(object: &Map<String, Value>, refs: &Refs<'_>, depth: usize, inden
             Some(additional) => render(additional, refs, depth + 1, indent),
             None => Ty::unknown(),
         };
-        return Ty::atom(format!("Record<string, {}>", values.text));
+        // `Record<string, T>` of a named type may be a circular alias; an index signature never is.
+        if matches!(
+            values.text.as_str(),
+            "string" | "number" | "boolean" | "null" | "unknown" | "never"
+        ) {
+            return Ty::atom(format!("Record<string, {}>", values.text));
+        }
+        return Ty::atom(format!("{{ [key: string]: {} }}", values.text));
     }
     let body = members(object, refs, depth, indent + 1);
     Ty::atom(format!("{{\n{body}{}}}", "  ".repeat(indent)))
