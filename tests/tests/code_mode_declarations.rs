@@ -186,6 +186,12 @@ fn adversarial_tools() -> Vec<Owned> {
                         "required": ["id"],
                         "additionalProperties": {"type": "integer"}
                     },
+                    "counts": {
+                        "type": "object",
+                        "properties": {"total": {"type": "integer"}},
+                        "required": ["total"],
+                        "additionalProperties": {"type": "integer"}
+                    },
                     "open": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": true},
                     "both": {"allOf": [{"$ref": "#/definitions/Base"}, {"type": "object", "properties": {"extra": {"type": "string"}}}]},
                     "strange": {"type": "weird"},
@@ -315,7 +321,7 @@ async function main(): Promise<void> {
   });
   const count: number = drawn.drawn + (await tools.count_tree({ tree: { name: "/", children: [{ name: "a", children: [] }] } }));
   await tools["my-tool"]({ "key with spaces": "k", level: "high", maybe: null, maybe_ref: { x: 1, y: 2 }, flags: 0, either: "e" });
-  const json = await tools["2fast"]({ pair: ["a", 1], rest: ["b", true, false], mixed: { id: "i", n: 3 }, both: { base: true, extra: "e" } });
+  const json = await tools["2fast"]({ pair: ["a", 1], rest: ["b", true, false], mixed: { id: "i", n: 3 }, counts: { total: 2, a: 1, b: 1 }, both: { base: true, extra: "e" } });
   if (Array.isArray(json)) { seen.push(json.length); }
   await tools.class({});
   await tools.aB({ n: "s" });

@@ -166,8 +166,8 @@ impl Names {
     }
 }
 
-/// `read_file` → `ReadFile`, `my-tool` → `MyTool`, `2fast` → `T2fast`; only ASCII letters,
-/// digits and `_`-free words survive.
+/// `read_file` → `ReadFile`, `my-tool` → `MyTool`, `2fast` → `T2fast`: the words between
+/// characters other than ASCII letters and digits, each with its first letter capitalized.
 fn pascal_case(raw: &str) -> String {
     let mut out = String::new();
     for word in raw.split(|c: char| !c.is_ascii_alphanumeric()) {

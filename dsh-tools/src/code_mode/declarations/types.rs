@@ -134,12 +134,14 @@ pub(super) fn members(
         .unwrap_or_default();
     let mut out = String::new();
     let mut property_types = Vec::new();
+    let mut any_optional = false;
     if let Some(properties) = object.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
             let ty = render(property, refs, depth + 1, indent);
             if let Some(description) = property.get("description").and_then(Value::as_str) {
                 out.push_str(&doc_comment(description, indent));
             }
+            any_optional |= !required.contains(&name.as_str());
             let optional = if required.contains(&name.as_str()) {
                 ""
             } else {
@@ -153,9 +155,10 @@ pub(super) fn members(
         None | Some(Value::Bool(false)) => {}
         Some(additional) => {
             let additional = render(additional, refs, depth + 1, indent);
+            // Every property must fit the index signature, an optional one with `undefined`.
             let mut all = vec![additional];
-            if !property_types.is_empty() {
-                all.extend(property_types);
+            all.extend(property_types);
+            if any_optional {
                 all.push(Ty::atom("undefined"));
             }
             out.push_str(&format!("{pad}[key: string]: {};\n", union(all).text));
