@@ -149,7 +149,7 @@ fn adversarial_tools() -> Vec<Owned> {
                     "flags": {"enum": [true, 0, "x", null]},
                     "maybe": {"type": ["string", "null"]},
                     "maybe_ref": {"anyOf": [{"$ref": "#/$defs/point"}, {"type": "null"}]},
-                    "either": {"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+                    "either": {"oneOf": [{"type": "string", "description": "A name */ or\n a path."}, {"type": "integer"}, {"type": "null"}]}
                 },
                 "required": ["key with spaces", "level", "maybe"],
                 "additionalProperties": false,

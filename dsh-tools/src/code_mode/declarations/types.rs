@@ -199,7 +199,7 @@ pub(super) fn render(schema: &Value, refs: &Refs<'_>, depth: usize, indent: usiz
         if let Some(branches) = object.get(keyword).and_then(Value::as_array) {
             let branches = branches
                 .iter()
-                .map(|branch| render(branch, refs, depth + 1, indent))
+                .map(|branch| branch_type(branch, refs, depth + 1, indent))
                 .collect();
             parts.push(union(branches));
         }
@@ -208,6 +208,27 @@ pub(super) fn render(schema: &Value, refs: &Refs<'_>, depth: usize, indent: usiz
         parts.extend(all.iter().map(|part| render(part, refs, depth + 1, indent)));
     }
     intersection(parts)
+}
+
+/// A branch of a union, its description (a variant's doc) in a comment before it.
+fn branch_type(branch: &Value, refs: &Refs<'_>, depth: usize, indent: usize) -> Ty {
+    let ty = render(branch, refs, depth, indent);
+    let description = branch
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|text| text.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|text| !text.is_empty());
+    match description {
+        Some(text) if ty.text != "unknown" && ty.text != "never" => Ty {
+            text: format!(
+                "/** {} */ {}",
+                text.replace("*/", "*\\/"),
+                ty.at(Prec::Intersection)
+            ),
+            prec: Prec::Intersection,
+        },
+        _ => ty,
+    }
 }
 
 /// The type the `type` keyword (or, without it, the shape keywords) says.
