@@ -1,7 +1,8 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
 //! files, generators of JSON values and raw JSON Schemas for property tests, the ACP JSON Schema
-//! as an oracle, and the bench harness (`bench`).
+//! as an oracle, the TypeScript compiler for the Code Mode declarations (`typescript`), and the
+//! bench harness (`bench`).
 
 pub mod acp_schema;
 pub mod bench;
@@ -18,6 +19,7 @@ pub mod python;
 pub mod raw_schemas;
 pub mod tool_catalog;
 pub mod typed_schemas;
+pub mod typescript;
 pub mod workload;
 
 // The quickstart's tools, shared with the examples (the module documents itself).
