@@ -10,6 +10,8 @@
 mod args;
 #[path = "suites/arrays.rs"]
 mod arrays;
+#[path = "suites/code_mode.rs"]
+mod code_mode;
 #[path = "suites/keywords.rs"]
 mod keywords;
 #[path = "suites/mcp.rs"]
@@ -36,5 +38,6 @@ fn main() {
         registry::SUITE,
         providers::SUITE,
         mcp::SUITE,
+        code_mode::SUITE,
     ]);
 }

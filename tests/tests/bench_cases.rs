@@ -12,6 +12,8 @@ mod args;
 mod arrays;
 #[path = "../benches/suites/keywords.rs"]
 mod keywords;
+#[path = "../benches/suites/code_mode.rs"]
+mod code_mode;
 #[path = "../benches/suites/mcp.rs"]
 mod mcp;
 #[path = "../benches/suites/pipeline.rs"]
@@ -79,4 +81,9 @@ fn every_providers_case_runs() {
 #[test]
 fn every_mcp_case_runs() {
     runs(mcp::SUITE);
+}
+
+#[test]
+fn every_code_mode_case_runs() {
+    runs(code_mode::SUITE);
 }

@@ -57,10 +57,17 @@ const PRELUDE: &str = r#"(function (call) {
     }
   }
   const skipped = new Set(["then", "toJSON", "constructor", "valueOf", "toString"]);
+  // One function per name, made on first use: a loop calling a tool makes no closures.
+  const made = new Map();
   const tools = new Proxy(Object.freeze(Object.create(null)), {
     get(_target, name) {
       if (typeof name !== "string" || skipped.has(name)) return undefined;
-      return (args) => call(name, args === undefined ? {} : args);
+      let tool = made.get(name);
+      if (tool === undefined) {
+        tool = (args) => call(name, args === undefined ? {} : args);
+        made.set(name, tool);
+      }
+      return tool;
     },
     has(_target, name) { return typeof name === "string" && !skipped.has(name); },
     set() { throw new TypeError("tools is read-only"); },
@@ -209,6 +216,8 @@ struct Shared {
 type SharedCell = Rc<RefCell<Shared>>;
 
 impl ProgramThread {
+    /// Not inlined: profilers collect the engine thread's work by this symbol.
+    #[inline(never)]
     fn run(self, program: &str) {
         let shared = SharedCell::default();
         let outcome = self.execute(program, &shared);

@@ -15,6 +15,10 @@ pub(crate) const ITERATIONS_ENV: &str = "DSH_BENCH_ITERATIONS";
 /// The symbol whose execution callgrind collects (the demangled path ends with a hash).
 const MEASURED_SYMBOL: &str = "*bench::case::measured_section*";
 
+/// Work measured sections start on threads of their own, collected whole: a `run_code`
+/// program's engine thread.
+const THREAD_SYMBOLS: &[&str] = &["*code_mode::engine::ProgramThread::run*"];
+
 /// Where one count's profile is kept, for `callgrind_annotate`.
 pub(crate) fn profile_path(dir: &Path, suite: &str, case: &str, iterations: u64) -> PathBuf {
     dir.join(format!("{suite}.{case}.{iterations}.out"))
@@ -33,6 +37,7 @@ pub(crate) fn count(
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", profile.display()))
         .arg(format!("--toggle-collect={MEASURED_SYMBOL}"))
+        .args(THREAD_SYMBOLS.iter().map(|symbol| format!("--toggle-collect={symbol}")))
         .arg(exe)
         .env(CASE_ENV, format!("{suite}/{case}"))
         .env(ITERATIONS_ENV, iterations.to_string())
