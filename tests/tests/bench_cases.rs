@@ -10,10 +10,10 @@
 mod args;
 #[path = "../benches/suites/arrays.rs"]
 mod arrays;
-#[path = "../benches/suites/keywords.rs"]
-mod keywords;
 #[path = "../benches/suites/code_mode.rs"]
 mod code_mode;
+#[path = "../benches/suites/keywords.rs"]
+mod keywords;
 #[path = "../benches/suites/mcp.rs"]
 mod mcp;
 #[path = "../benches/suites/pipeline.rs"]

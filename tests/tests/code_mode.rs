@@ -658,3 +658,31 @@ async fn nested_calls_additional_contexts_reach_the_model_with_the_run() {
     assert_eq!(contexts.len(), 1);
     assert!(contexts[0].contains("remember the milk"));
 }
+
+#[tokio::test]
+async fn an_acp_client_sees_the_nested_cards_under_the_programs() {
+    use dsh_tools::acp::{AcpCards, AcpToolCalls, PARENT_TOOL_CALL_META_KEY};
+    let registry = registry(CodeMode::Code);
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&sent);
+    let _shown = registry.observe(AcpToolCalls::with_sender(
+        "session-1",
+        AcpCards::new("/work"),
+        move |notification| sink.lock().unwrap().push(notification),
+    ));
+    let result = run(&registry, "await tools.echo({a: 1}); return 'ok'").await;
+    assert!(!result.is_error(), "{}", result.text());
+    let sent = serde_json::to_value(&*sent.lock().unwrap()).expect("serializes");
+    let starts: Vec<&Value> = sent
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|notification| &notification["update"])
+        .filter(|update| update["sessionUpdate"] == "tool_call")
+        .collect();
+    assert_eq!(starts.len(), 2, "{sent:#}");
+    assert_eq!(starts[0]["toolCallId"], "run-1");
+    assert!(starts[0].get("_meta").is_none());
+    assert_eq!(starts[1]["toolCallId"], "run-1.1");
+    assert_eq!(starts[1]["_meta"][PARENT_TOOL_CALL_META_KEY], "run-1");
+}

@@ -7,9 +7,14 @@
 //! ([`ObservedCall`]), with every fallback of [`ToolCallView::present`]; [`AcpCards`] maps them.
 //! Notifications are queued on the connection synchronously, in the order of the call's events,
 //! so a client sees a call's `tool_call` before its updates.
+//!
+//! A nested call (a `run_code` program's `tools.x(..)`, a tool calling tools) names the call it
+//! runs inside in its `tool_call`'s `_meta` (`"parentToolCallId"`), so a client can show the
+//! nested cards under the program's.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
@@ -17,6 +22,7 @@ use agent_client_protocol::v1::schema::{SessionId, SessionNotification, SessionU
 
 use crate::acp::cards::AcpCards;
 use crate::hooks::call_observer::{CallObserver, ObservedCall};
+use crate::ids::ToolExecutionToken;
 use crate::present::ToolCallView;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -45,7 +51,12 @@ pub struct AcpToolCalls {
     session_id: SessionId,
     cards: AcpCards,
     send: Sender,
+    /// The call ids of the calls shown and not finished yet, for their nested calls.
+    running: Arc<Mutex<HashMap<ToolExecutionToken, String>>>,
 }
+
+/// The `_meta` key naming the call a nested call runs inside.
+pub const PARENT_TOOL_CALL_META_KEY: &str = "parentToolCallId";
 
 impl AcpToolCalls {
     /// A bridge sending `session/update` notifications of session `session_id` on `connection`.
@@ -73,6 +84,7 @@ impl AcpToolCalls {
             session_id: session_id.into(),
             cards,
             send: Arc::new(send),
+            running: Arc::default(),
         }
     }
 
@@ -99,12 +111,25 @@ impl CallObserver for AcpToolCalls {
     fn on_start(&self, call: &ObservedCall<'_>) {
         let execution = call.execution();
         let card = call.present_call();
-        self.send(SessionUpdate::ToolCall(self.cards.tool_call(
+        let mut tool_call = self.cards.tool_call(
             execution.call_id(),
             execution.name(),
             execution.arguments(),
             &card,
-        )));
+        );
+        {
+            let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(parent) = execution.parent().and_then(|parent| running.get(&parent)) {
+                let mut meta = serde_json::Map::new();
+                meta.insert(
+                    PARENT_TOOL_CALL_META_KEY.to_owned(),
+                    serde_json::Value::String(parent.clone()),
+                );
+                tool_call = tool_call.meta(meta);
+            }
+            running.insert(execution.token(), execution.call_id().to_owned());
+        }
+        self.send(SessionUpdate::ToolCall(tool_call));
     }
 
     fn on_progress(&self, call: &ObservedCall<'_>, progress: &ToolProgress) {
@@ -120,6 +145,10 @@ impl CallObserver for AcpToolCalls {
     }
 
     fn on_result(&self, call: &ObservedCall<'_>, result: &ToolExecutionResult) {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&call.execution().token());
         let pending: ToolCallView = call.present_call();
         let card = call.present_result(&pending, result);
         self.send(SessionUpdate::ToolCallUpdate(self.cards.completion_update(

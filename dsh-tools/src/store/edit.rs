@@ -432,3 +432,39 @@ fn remove_from(
         Item::Listener => false,
     }
 }
+
+#[cfg(feature = "code-mode")]
+impl Core {
+    /// Sets the Code Mode of `agent`'s scope (`None`: the global layer's, where `None` as the
+    /// mode means the default; for a scope it means inherit again).
+    pub(crate) fn set_code_mode(
+        &self,
+        agent: Option<(&AgentId, u64)>,
+        mode: Option<crate::code_mode::CodeMode>,
+    ) -> Result<(), RegistryError> {
+        self.update(|state, changes| {
+            let changed = match agent {
+                None => {
+                    let mode = mode.unwrap_or_default();
+                    std::mem::replace(&mut state.code.mode, mode) != mode
+                }
+                Some((agent, instance)) => {
+                    let scope = state
+                        .scope_mut(agent, instance)
+                        .ok_or_else(|| RegistryError::scope_disposed(agent.as_str()))?;
+                    std::mem::replace(&mut scope.code_mode, mode) != mode
+                }
+            };
+            changes.changed |= changed;
+            Ok(())
+        })
+    }
+
+    /// Sets the bounds of every `run_code` program from now on.
+    pub(crate) fn set_code_limits(&self, limits: crate::code_mode::CodeLimits) {
+        infallible(self.update(|state, _changes| {
+            state.code.limits = limits;
+            Ok(())
+        }));
+    }
+}

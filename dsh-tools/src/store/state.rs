@@ -250,7 +250,15 @@ pub(crate) struct RegistryState {
     pub(crate) searches: SearchCache,
     /// The global layer's Code Mode and the bounds of every program.
     #[cfg(feature = "code-mode")]
-    pub(crate) code: crate::store::code_mode::CodeState,
+    pub(crate) code: CodeState,
+}
+
+/// The registry-wide part of Code Mode: the global layer's mode and the bounds of every program.
+#[cfg(feature = "code-mode")]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CodeState {
+    pub(crate) mode: crate::code_mode::CodeMode,
+    pub(crate) limits: crate::code_mode::CodeLimits,
 }
 
 /// Model-facing schemas computed since the last change, per scope.
@@ -285,7 +293,7 @@ impl RegistryState {
             loaded: LoadedTools::default(),
             searches: SearchCache::default(),
             #[cfg(feature = "code-mode")]
-            code: crate::store::code_mode::CodeState::default(),
+            code: CodeState::default(),
         }
     }
 

@@ -134,7 +134,7 @@ impl<'s> View<'s> {
     }
 
     #[inline]
-    pub(crate) fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+    fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
         if name == TOOL_SEARCH {
             return self.has_deferred().then_some(&*TOOL_SEARCH_ENTRY);
         }
@@ -320,16 +320,46 @@ impl<'s> View<'s> {
             .map_or(&self.state.loaded, |scope| &scope.loaded)
     }
 
-    /// The scopes of the chain, farthest ancestor first; empty for the global layer.
+    /// The Code Mode in force here.
     #[cfg(feature = "code-mode")]
-    pub(crate) fn scopes(&self) -> &[&'s ScopeState] {
-        &self.chain
+    pub(crate) fn code_mode(&self) -> crate::code_mode::CodeMode {
+        crate::store::code_mode::mode_of(&self.chain, self.state.code.mode)
     }
 
-    /// The whole registry's state.
+    /// `run_code`'s entry when the mode here has it.
     #[cfg(feature = "code-mode")]
-    pub(crate) fn registry(&self) -> &'s RegistryState {
-        self.state
+    fn run_code_entry(&self) -> Option<&'static ToolEntry> {
+        (self.code_mode() != crate::code_mode::CodeMode::Native)
+            .then_some(&*crate::store::state::RUN_CODE_ENTRY)
+    }
+
+    /// Why a call of `name` is refused before any policy, if it is (see
+    /// `code_mode::refusal`); `nested`: the call has a parent.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn refusal(&self, name: &str, nested: bool) -> Option<crate::error::ToolError> {
+        let entry = if name == crate::call::run_code::RUN_CODE || name == TOOL_SEARCH {
+            None
+        } else {
+            self.resolve_entry(name)
+        };
+        crate::store::code_mode::refusal(name, nested, self.code_mode(), entry)
+    }
+
+    /// `run_code`'s schema here, declaring the tools programs can call (visible, listed or
+    /// loaded, taking program callers); `None` when the mode has no `run_code`.
+    #[cfg(feature = "code-mode")]
+    fn run_code_schema(&self) -> Option<ToolSchema> {
+        let entry = self.run_code_entry()?;
+        let deferral = self.deferral();
+        let loaded = self.loaded();
+        let mut callable = Vec::new();
+        self.for_each_visible(|name, tool| {
+            let listed = !deferral.defers(name, tool.deferred) || loaded.contains(name);
+            if listed && tool.callers.takes_program() {
+                callable.push(tool);
+            }
+        });
+        Some(crate::store::code_mode::run_code_schema(entry, callable))
     }
 
     /// The agent whose scope this view is, `None` for the global layer.
@@ -339,7 +369,7 @@ impl<'s> View<'s> {
 
     /// Calls `visit` with every visible tool and its name, in no order: for each name, the
     /// nearest layer that has it decides, as in `resolve`.
-    pub(crate) fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
+    fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
         if self.chain.is_empty() {
             for (name, entry) in &self.state.global.tools {
                 visit(name, entry);

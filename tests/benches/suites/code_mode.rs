@@ -109,8 +109,9 @@ fn direct_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &
 }
 
 fn nested_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
-    let input =
-        run_code(format!("for (let i = 0; i < {iterations}; i++) await tools.echo({{n: i}});"));
+    let input = run_code(format!(
+        "for (let i = 0; i < {iterations}; i++) await tools.echo({{n: i}});"
+    ));
     meter.measure(|| {
         let result = rt.block_on(registry.execute(black_box(input)));
         assert!(!result.is_error(), "{}", result.text());

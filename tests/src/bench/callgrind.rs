@@ -37,7 +37,11 @@ pub(crate) fn count(
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", profile.display()))
         .arg(format!("--toggle-collect={MEASURED_SYMBOL}"))
-        .args(THREAD_SYMBOLS.iter().map(|symbol| format!("--toggle-collect={symbol}")))
+        .args(
+            THREAD_SYMBOLS
+                .iter()
+                .map(|symbol| format!("--toggle-collect={symbol}")),
+        )
         .arg(exe)
         .env(CASE_ENV, format!("{suite}/{case}"))
         .env(ITERATIONS_ENV, iterations.to_string())
