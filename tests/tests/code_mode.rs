@@ -686,3 +686,52 @@ async fn an_acp_client_sees_the_nested_cards_under_the_programs() {
     assert_eq!(starts[1]["toolCallId"], "run-1.1");
     assert_eq!(starts[1]["_meta"][PARENT_TOOL_CALL_META_KEY], "run-1");
 }
+
+#[tokio::test]
+async fn nested_calls_that_time_out_or_panic_reject_with_their_codes() {
+    let registry = registry(CodeMode::Code);
+    let _ = registry
+        .register(
+            FnTool::builder("sleepy", "Sleeps past its budget.")
+                .raw_parameters(json!({"type": "object"}))
+                .timeout_ms(20)
+                .handler(|_a, _r| async move {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    Ok(json!("late"))
+                }),
+        )
+        .expect("registers");
+    let _ = registry
+        .register(
+            FnTool::builder("broken", "Panics.")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(|_a, _r| async move {
+                    if true {
+                        panic!("out of cheese");
+                    }
+                    Ok(json!(null))
+                }),
+        )
+        .expect("registers");
+    let result = run(
+        &registry,
+        "const out = [];\n\
+         for (const name of ['sleepy', 'broken']) {\n\
+           try { await tools[name]({}); } catch (e) { out.push([e.tool, e.code, e.message]); }\n\
+         }\n\
+         return out;",
+    )
+    .await;
+    assert!(!result.is_error(), "{}", result.text());
+    assert_eq!(
+        result.value().map(|value| &value["result"]),
+        Some(&json!([
+            ["sleepy", "TOOL_TIMEOUT", "tool call timed out after 20ms"],
+            [
+                "broken",
+                "TOOL_PANICKED",
+                "tool \"broken\" panicked: out of cheese"
+            ],
+        ]))
+    );
+}

@@ -208,12 +208,19 @@ struct Shared {
     next_id: u64,
     calls_made: usize,
     /// The promises of calls the host has not answered yet.
-    pending: HashMap<u64, (Persistent<Function<'static>>, Persistent<Function<'static>>)>,
+    pending: HashMap<u64, PendingCall>,
     /// The program's `ToolCallError`, which rejected calls reject with.
     error_class: Option<Persistent<Constructor<'static>>>,
 }
 
 type SharedCell = Rc<RefCell<Shared>>;
+
+/// A call the host has not answered yet: its tool, and its promise's resolving functions.
+struct PendingCall {
+    tool: String,
+    resolve: Persistent<Function<'static>>,
+    reject: Persistent<Function<'static>>,
+}
 
 impl ProgramThread {
     /// Not inlined: profilers collect the engine thread's work by this symbol.
@@ -371,13 +378,12 @@ impl ProgramThread {
                 let id = state.next_id;
                 state.next_id += 1;
                 let (promise, resolve, reject) = ctx.promise()?;
-                state.pending.insert(
-                    id,
-                    (
-                        Persistent::save(&ctx, resolve),
-                        Persistent::save(&ctx, reject),
-                    ),
-                );
+                let pending = PendingCall {
+                    tool: name.clone(),
+                    resolve: Persistent::save(&ctx, resolve),
+                    reject: Persistent::save(&ctx, reject),
+                };
+                state.pending.insert(id, pending);
                 drop(state);
                 let _ = events.send(EngineEvent::Call {
                     id,
@@ -478,9 +484,9 @@ impl ProgramThread {
             match self.replies.recv_timeout(deadline - now) {
                 Ok(Reply::Settled { id, outcome }) => {
                     let entry = shared.borrow_mut().pending.remove(&id);
-                    if let Some((resolve, reject)) = entry {
+                    if let Some(call) = entry {
                         let class = shared.borrow().error_class.clone();
-                        context.with(|ctx| settle(&ctx, resolve, reject, class, outcome));
+                        context.with(|ctx| settle(&ctx, call, class, outcome));
                     }
                 }
                 Ok(Reply::Wake) => {}
@@ -546,23 +552,22 @@ fn stop_with(
 /// Settles a nested call's promise: its value, or a `ToolCallError` with `{tool, code, message}`.
 fn settle(
     ctx: &Ctx<'_>,
-    resolve: Persistent<Function<'static>>,
-    reject: Persistent<Function<'static>>,
+    call: PendingCall,
     class: Option<Persistent<Constructor<'static>>>,
     outcome: Result<Value, (String, String)>,
 ) {
     let settled = (|| -> rquickjs::Result<()> {
         match outcome {
             Ok(value) => {
-                let resolve = resolve.restore(ctx)?;
+                let resolve = call.resolve.restore(ctx)?;
                 resolve.call::<_, ()>((to_js(ctx, &value)?,))
             }
             Err((code, message)) => {
-                let reject = reject.restore(ctx)?;
+                let reject = call.reject.restore(ctx)?;
                 let error: JsValue<'_> = match class {
                     Some(class) => {
                         let class = class.restore(ctx)?;
-                        class.construct(("", code.as_str(), message.as_str()))?
+                        class.construct((call.tool.as_str(), code.as_str(), message.as_str()))?
                     }
                     None => rquickjs::String::from_str(ctx.clone(), &message)?.into_value(),
                 };
