@@ -103,16 +103,17 @@ pub(crate) fn execute(
                 .unwrap_or_else(|| AgentId::new(""));
             closed.error(&agent)
         })?;
-        // Code Mode: a call its caller may not make is refused before any policy.
-        #[cfg(feature = "code-mode")]
-        if let Some(refusal) = view.refusal(execution.name(), execution.parent().is_some()) {
-            return Err(if execution.is_cancelled() {
-                ToolError::aborted_before_dispatch()
-            } else {
-                refusal
-            });
-        }
-        let definition = view.resolve(execution.name()).cloned();
+        // Code Mode: a call its caller may not make is refused here, before any policy.
+        let definition = view
+            .resolve_call(execution.name(), execution.parent().is_some())
+            .map_err(|refusal| {
+                if execution.is_cancelled() {
+                    ToolError::aborted_before_dispatch()
+                } else {
+                    refusal
+                }
+            })?
+            .cloned();
         Ok::<_, ToolError>((definition, view.plan(), snapshot.generation))
     });
     let (definition, plan, generation) = match captured {

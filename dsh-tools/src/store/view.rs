@@ -127,6 +127,26 @@ impl<'s> View<'s> {
         }
     }
 
+    /// The definition a call of `name` resolves to here (`nested`: the call has a parent), or,
+    /// in Code Mode, why the call is refused before any policy (see `code_mode::refusal`).
+    #[inline]
+    pub(crate) fn resolve_call(
+        &self,
+        name: &str,
+        nested: bool,
+    ) -> Result<Option<&'s Arc<dyn ToolDefinition>>, crate::error::ToolError> {
+        let entry = self.resolve_entry(name);
+        #[cfg(feature = "code-mode")]
+        if let Some(refusal) =
+            crate::store::code_mode::refusal(name, nested, self.code_mode(), entry)
+        {
+            return Err(refusal);
+        }
+        #[cfg(not(feature = "code-mode"))]
+        let _ = nested;
+        Ok(entry.map(|entry| &entry.definition))
+    }
+
     /// The definition `name` resolves to here.
     #[inline]
     pub(crate) fn resolve(&self, name: &str) -> Option<&'s Arc<dyn ToolDefinition>> {
@@ -331,18 +351,6 @@ impl<'s> View<'s> {
     fn run_code_entry(&self) -> Option<&'static ToolEntry> {
         (self.code_mode() != crate::code_mode::CodeMode::Native)
             .then_some(&*crate::store::state::RUN_CODE_ENTRY)
-    }
-
-    /// Why a call of `name` is refused before any policy, if it is (see
-    /// `code_mode::refusal`); `nested`: the call has a parent.
-    #[cfg(feature = "code-mode")]
-    pub(crate) fn refusal(&self, name: &str, nested: bool) -> Option<crate::error::ToolError> {
-        let entry = if name == crate::call::run_code::RUN_CODE || name == TOOL_SEARCH {
-            None
-        } else {
-            self.resolve_entry(name)
-        };
-        crate::store::code_mode::refusal(name, nested, self.code_mode(), entry)
     }
 
     /// `run_code`'s schema here, declaring the tools programs can call (visible, listed or
