@@ -9,6 +9,7 @@ pub mod bench;
 pub mod counted;
 pub mod doc_links;
 pub mod golden;
+mod installed;
 pub mod json_values;
 pub mod keyword_schemas;
 pub mod mcp_fixture;

@@ -9,48 +9,25 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::installed::installed;
+
 /// The SDK the tests run against (`MCPServer`, `Client`).
 pub const MCP_REQUIREMENT: &str = "mcp==2.3.0";
 
 /// The Python interpreter of the environment, created if needed.
 pub fn python_with_mcp() -> PathBuf {
-    let root = target_dir().join("python-venvs");
-    std::fs::create_dir_all(&root)
-        .unwrap_or_else(|error| panic!("cannot create {}: {error}", root.display()));
-    let key: String = MCP_REQUIREMENT
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let venv = root.join(&key);
-    let python = venv.join("bin").join("python");
-    let lock_path = root.join(format!("{key}.lock"));
-    let lock = std::fs::File::create(&lock_path)
-        .unwrap_or_else(|error| panic!("cannot create {}: {error}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|error| panic!("cannot lock {}: {error}", lock_path.display()));
-    if !python.exists() {
-        create_venv(&root, &venv, &key);
-    }
-    drop(lock);
-    python
+    installed(
+        "python-venvs",
+        MCP_REQUIREMENT,
+        |venv| venv.join("bin").join("python"),
+        create_venv,
+    )
 }
 
-/// The `target` directory this test build writes to.
-fn target_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(dir);
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("target")
-}
-
-fn create_venv(root: &Path, venv: &Path, key: &str) {
-    let scratch = root.join(format!("{key}.partial"));
-    let _ = std::fs::remove_dir_all(&scratch);
+fn create_venv(scratch: &Path) {
     let created = Command::new("python3")
         .args(["-m", "venv"])
-        .arg(&scratch)
+        .arg(scratch)
         .output()
         .unwrap_or_else(|error| {
             panic!(
@@ -81,13 +58,6 @@ fn create_venv(root: &Path, venv: &Path, key: &str) {
         String::from_utf8_lossy(&installed.stdout),
         String::from_utf8_lossy(&installed.stderr)
     );
-    std::fs::rename(&scratch, venv).unwrap_or_else(|error| {
-        panic!(
-            "cannot move {} to {}: {error}",
-            scratch.display(),
-            venv.display()
-        )
-    });
 }
 
 /// A script of `tests/python/`.

@@ -9,50 +9,29 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::installed::{installed, target_dir};
+
 /// The compiler the tests check declarations with.
 pub const TYPESCRIPT_REQUIREMENT: &str = "typescript@5";
 
 /// The `tsc` script of the installation, installed if needed (run it with `node`).
 pub fn tsc() -> PathBuf {
-    let root = target_dir().join("typescript");
-    std::fs::create_dir_all(&root)
-        .unwrap_or_else(|error| panic!("cannot create {}: {error}", root.display()));
-    let key: String = TYPESCRIPT_REQUIREMENT
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let install = root.join(&key);
-    let tsc = install
-        .join("node_modules")
-        .join("typescript")
-        .join("bin")
-        .join("tsc");
-    let lock_path = root.join(format!("{key}.lock"));
-    let lock = std::fs::File::create(&lock_path)
-        .unwrap_or_else(|error| panic!("cannot create {}: {error}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|error| panic!("cannot lock {}: {error}", lock_path.display()));
-    if !tsc.exists() {
-        install_typescript(&root, &install, &key);
-    }
-    drop(lock);
-    tsc
+    installed(
+        "typescript",
+        TYPESCRIPT_REQUIREMENT,
+        |install| {
+            install
+                .join("node_modules")
+                .join("typescript")
+                .join("bin")
+                .join("tsc")
+        },
+        install_typescript,
+    )
 }
 
-/// The `target` directory this test build writes to.
-fn target_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(dir);
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("target")
-}
-
-fn install_typescript(root: &Path, install: &Path, key: &str) {
-    let scratch = root.join(format!("{key}.partial"));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)
+fn install_typescript(scratch: &Path) {
+    std::fs::create_dir_all(scratch)
         .unwrap_or_else(|error| panic!("cannot create {}: {error}", scratch.display()));
     let installed = Command::new("npm")
         .args([
@@ -63,7 +42,7 @@ fn install_typescript(root: &Path, install: &Path, key: &str) {
             "--loglevel=error",
             TYPESCRIPT_REQUIREMENT,
         ])
-        .current_dir(&scratch)
+        .current_dir(scratch)
         .output()
         .unwrap_or_else(|error| {
             panic!(
@@ -78,13 +57,6 @@ fn install_typescript(root: &Path, install: &Path, key: &str) {
         String::from_utf8_lossy(&installed.stdout),
         String::from_utf8_lossy(&installed.stderr)
     );
-    std::fs::rename(&scratch, install).unwrap_or_else(|error| {
-        panic!(
-            "cannot move {} to {}: {error}",
-            scratch.display(),
-            install.display()
-        )
-    });
 }
 
 /// What `tsc` said about a set of files.
