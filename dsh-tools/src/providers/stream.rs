@@ -55,6 +55,7 @@
 //! |---|---|
 //! | `event.rs` | [`StreamEvent`] |
 //! | `failure.rs` | the errors a provider reports inside its stream |
+//! | `feed.rs` | finished calls into a [`BatchFeed`](crate::registry::BatchFeed) |
 //! | `call.rs` | [`StreamingCall`]: one call's state as it streams |
 //! | `turn.rs` | the calls of a turn: inputs made as the non-streamed reader makes them, definite checks, events |
 //! | `openai_chat.rs`, `openai_responses.rs`, `anthropic.rs`, `gemini.rs` | each dialect's stream events |
@@ -66,6 +67,7 @@ mod anthropic;
 mod call;
 mod event;
 mod failure;
+mod feed;
 mod gemini;
 mod openai_chat;
 mod openai_responses;

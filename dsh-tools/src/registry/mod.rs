@@ -42,7 +42,7 @@ mod present;
 mod scope;
 mod tool_registry;
 
-pub use self::batch::{BatchOutcome, ExecutionMode};
+pub use self::batch::{BatchFeed, BatchOutcome, ExecutionMode, FedBatch};
 pub use self::into_definition::{IntoToolDefinition, IntoToolDefinitions, ViaIterator, ViaTuple};
 pub use self::scope::ToolScope;
 pub use self::tool_registry::ToolRegistry;
