@@ -11,8 +11,12 @@
 //! A nested call (a `run_code` program's `tools.x(..)`, a tool calling tools) names the call it
 //! runs inside in its `tool_call`'s `_meta` (`"parentToolCallId"`), so a client can show the
 //! nested cards under the program's.
+//!
+//! A call can be shown before it runs, while the model is still writing it
+//! ([`AcpToolCalls::show_partial`]): its `tool_call` goes out as soon as its name is known and
+//! its raw input is updated as it grows.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -23,6 +27,7 @@ use agent_client_protocol::v1::schema::{SessionId, SessionNotification, SessionU
 use crate::acp::cards::AcpCards;
 use crate::hooks::call_observer::{CallObserver, ObservedCall};
 use crate::ids::ToolExecutionToken;
+use crate::partial_json::PartialJson;
 use crate::present::ToolCallView;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -53,6 +58,9 @@ pub struct AcpToolCalls {
     send: Sender,
     /// The call ids of the calls shown and not finished yet, for their nested calls.
     running: Arc<Mutex<HashMap<ToolExecutionToken, String>>>,
+    /// The call ids shown while the model was still writing them and not started yet: their
+    /// `tool_call` was sent, so their start is an update.
+    streamed: Arc<Mutex<HashSet<String>>>,
 }
 
 /// The `_meta` key naming the call a nested call runs inside.
@@ -85,12 +93,58 @@ impl AcpToolCalls {
             cards,
             send: Arc::new(send),
             running: Arc::default(),
+            streamed: Arc::default(),
         }
     }
 
     /// How this bridge maps cards.
     pub fn cards(&self) -> &AcpCards {
         &self.cards
+    }
+
+    /// Shows call `call_id` of `tool_name` while the model is still writing it: the first time a
+    /// `tool_call` (status `pending`), after that a `tool_call_update` with the card and the raw
+    /// input so far. `card` is the layer's
+    /// [`present_partial_call`](crate::ToolRegistry::present_partial_call) of the arguments so
+    /// far. When the call then runs (under the same id), its start updates this card rather
+    /// than announcing a second one.
+    ///
+    /// ```no_run
+    /// # use dsh_tools::ToolRegistry;
+    /// # use dsh_tools::acp::AcpToolCalls;
+    /// # use dsh_tools::providers::stream::{StreamEvent, ToolCallStream};
+    /// # fn show(registry: &ToolRegistry, acp: &AcpToolCalls, stream: &ToolCallStream<'_>, events: &[StreamEvent]) {
+    /// for event in events {
+    ///     if let StreamEvent::CallStarted { index, .. } | StreamEvent::ArgumentsDelta { index, .. } = event {
+    ///         let call = &stream.calls()[*index];
+    ///         let card = registry.present_partial_call(call.call().name(), call.partial_arguments());
+    ///         acp.show_partial(call.call().id(), call.call().name(), call.partial_arguments(), &card);
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub fn show_partial(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &PartialJson,
+        card: &ToolCallView,
+    ) {
+        let so_far = arguments
+            .value()
+            .unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()));
+        let first = self
+            .streamed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(call_id.to_owned());
+        if first {
+            let call = self.cards.tool_call(call_id, tool_name, &so_far, card);
+            self.send(SessionUpdate::ToolCall(call));
+        } else {
+            let update = self.cards.pending_update(call_id, tool_name, &so_far, card);
+            self.send(SessionUpdate::ToolCallUpdate(update));
+        }
     }
 
     fn send(&self, update: SessionUpdate) {
@@ -111,23 +165,44 @@ impl CallObserver for AcpToolCalls {
     fn on_start(&self, call: &ObservedCall<'_>) {
         let execution = call.execution();
         let card = call.present_call();
+        let parent = {
+            let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+            let parent = execution
+                .parent()
+                .and_then(|parent| running.get(&parent))
+                .cloned();
+            running.insert(execution.token(), execution.call_id().to_owned());
+            parent
+        };
+        let streamed = self
+            .streamed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(execution.call_id());
+        if streamed {
+            // Announced while the model wrote it: now shown with its final arguments.
+            let update = self.cards.pending_update(
+                execution.call_id(),
+                execution.name(),
+                execution.arguments(),
+                &card,
+            );
+            self.send(SessionUpdate::ToolCallUpdate(update));
+            return;
+        }
         let mut tool_call = self.cards.tool_call(
             execution.call_id(),
             execution.name(),
             execution.arguments(),
             &card,
         );
-        {
-            let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(parent) = execution.parent().and_then(|parent| running.get(&parent)) {
-                let mut meta = serde_json::Map::new();
-                meta.insert(
-                    PARENT_TOOL_CALL_META_KEY.to_owned(),
-                    serde_json::Value::String(parent.clone()),
-                );
-                tool_call = tool_call.meta(meta);
-            }
-            running.insert(execution.token(), execution.call_id().to_owned());
+        if let Some(parent) = parent {
+            let mut meta = serde_json::Map::new();
+            meta.insert(
+                PARENT_TOOL_CALL_META_KEY.to_owned(),
+                serde_json::Value::String(parent),
+            );
+            tool_call = tool_call.meta(meta);
         }
         self.send(SessionUpdate::ToolCall(tool_call));
     }

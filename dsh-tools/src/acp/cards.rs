@@ -94,6 +94,32 @@ impl AcpCards {
         call
     }
 
+    /// The `tool_call_update` re-showing pending call `call_id` as `card` (status `pending`):
+    /// everything its `tool_call` carries, for a call shown while the model was still writing it
+    /// whose arguments grew, or which now starts with its final arguments.
+    pub fn pending_update(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+    ) -> ToolCallUpdate {
+        let shown = self.pending(call_id, arguments, card);
+        let fields = ToolCallUpdateFields::new()
+            .status(ToolCallStatus::Pending)
+            .name(tool_name.to_owned())
+            .title(shown.title)
+            .kind(shown.kind)
+            .content(shown.content)
+            .locations(shown.locations)
+            .raw_input(shown.raw_input);
+        let mut update = ToolCallUpdate::new(call_id.to_owned(), fields);
+        if let Some(meta) = shown.meta {
+            update = update.meta(meta);
+        }
+        update
+    }
+
     /// The `tool_call_update` of a progress report of call `call_id` (status `in_progress`):
     /// `card` (the progress card, or the pending one) with the progress as text after its
     /// content.

@@ -16,6 +16,7 @@ use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
+use crate::partial_json::PartialJson;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -223,6 +224,17 @@ pub trait ToolDefinition: Send + Sync + 'static {
 
     /// How to show the pending call; `None` falls back to a generic card.
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
+        let _ = arguments;
+        None
+    }
+
+    /// How to show a call the model is still writing, from its `arguments` so far (a streamed
+    /// response: [`providers::stream`](crate::providers::stream)); `None` (the default) shows
+    /// the generic card with the raw input so far. It may run after every fragment, on
+    /// arguments that are still growing (a string cut short, properties still missing): show
+    /// only what is sound on a prefix. Typed tools run their call presenter here as soon as the
+    /// arguments so far make a whole `Args` value.
+    fn present_partial_call(&self, arguments: &PartialJson) -> Option<ToolCallView> {
         let _ = arguments;
         None
     }

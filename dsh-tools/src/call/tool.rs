@@ -20,6 +20,7 @@ use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
+use crate::partial_json::PartialJson;
 use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -330,6 +331,12 @@ impl<T: Tool> ToolDefinition for T {
 
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
         let args: T::Args = T::contract().parse(arguments).ok()?;
+        self.call_view(&args)
+    }
+
+    fn present_partial_call(&self, arguments: &PartialJson) -> Option<ToolCallView> {
+        // Only once the arguments so far are a whole `Args`: the presenter is written for those.
+        let args: T::Args = T::contract().parse(&arguments.value()?).ok()?;
         self.call_view(&args)
     }
 

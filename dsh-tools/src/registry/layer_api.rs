@@ -163,6 +163,22 @@ macro_rules! layer_api {
                 $crate::registry::present::pending_card(definition.as_deref(), call)
             }
 
+            /// The card of a call of `name` the model is still writing, from its `arguments` so
+            /// far (a [`StreamingCall`](crate::providers::stream::StreamingCall)'s
+            /// [`partial_arguments`](crate::providers::stream::StreamingCall::partial_arguments)),
+            /// resolved as this layer resolves it: the tool's partial presenter's card
+            /// ([`ToolDefinition::present_partial_call`](crate::ToolDefinition::present_partial_call)),
+            /// else the generic card with the raw input so far. Never fails. Once the call has
+            /// finished, show [`present_call`](Self::present_call) of its input.
+            pub fn present_partial_call(
+                &self,
+                name: &str,
+                arguments: &$crate::partial_json::PartialJson,
+            ) -> $crate::present::ToolCallView {
+                let definition = self.resolve_call(name, None);
+                $crate::present::ToolCallView::present_partial(definition.as_deref(), name, arguments)
+            }
+
             /// The card of `call` while it runs, after it reported `progress`: its progress
             /// presenter's card, else its pending card.
             pub fn present_progress(
