@@ -6,10 +6,17 @@
 //! the next request. The scripted model makes parallel calls, one call with a mistake it then
 //! corrects, and ends its turn with text.
 //!
-//! Run with `cargo run -p dsh-tools --example agent_loop`.
+//! With `--stream` it plays instead one recorded streamed response per provider (OpenAI Chat,
+//! OpenAI Responses, Anthropic, Gemini; `examples/streams/`, each the event sequence of the
+//! provider's documented stream shape): the pending card of each call as its arguments grow, the
+//! error of a malformed call as soon as it is certain (before the call has ended), and the calls
+//! started while the response is still arriving.
+//!
+//! Run with `cargo run -p dsh-tools --example agent_loop` (or `-- --stream`).
 
 pub mod coding_tools;
 
+use dsh_tools::providers::stream::StreamEvent;
 use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{ToolRegistry, Value, json};
 
@@ -153,11 +160,100 @@ async fn run(
     Ok(())
 }
 
+/// The recorded streams: each provider's events for one turn in which the model writes a
+/// sentence, reads a file and makes a search with a `mode` the tool does not have.
+fn recorded_streams() -> Vec<(Dialect, &'static str)> {
+    vec![
+        (
+            Dialect::openai_chat().strict(),
+            include_str!("streams/openai_chat.json"),
+        ),
+        (
+            Dialect::openai_responses().strict(),
+            include_str!("streams/openai_responses.json"),
+        ),
+        (Dialect::anthropic(), include_str!("streams/anthropic.json")),
+        (Dialect::gemini(), include_str!("streams/gemini.json")),
+    ]
+}
+
+/// Plays one recorded stream: prints what a UI would show as each event arrives, feeds the
+/// finished calls to a batch that runs them meanwhile, then prints the result messages.
+async fn run_streamed(
+    registry: &ToolRegistry,
+    dialect: Dialect,
+    recorded: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    println!("\n=== {} (streamed) ===", dialect.id());
+    let events: Vec<Value> = serde_json::from_str(recorded)?;
+    let tools = ProviderTools::new(registry, dialect).tools(None);
+    let (mut feed, batch) = registry.batch_feed(4);
+    let reading = async {
+        let mut stream = tools.stream();
+        let mut text = String::new();
+        // The card last shown of each call: a fragment that changes nothing shown is not shown.
+        let mut shown: Vec<String> = Vec::new();
+        for event in &events {
+            for update in stream.push(event)? {
+                match update {
+                    StreamEvent::Text { text: more } => text.push_str(&more),
+                    StreamEvent::CallStarted { index, id, name } => {
+                        println!("  [{index}] {name} started ({id})");
+                    }
+                    StreamEvent::ArgumentsDelta { index, .. } => {
+                        // What a UI shows of the call so far, in the tool's own form.
+                        let so_far = stream.arguments_so_far(index).unwrap_or_default();
+                        let card = registry
+                            .present_partial_call(stream.calls()[index].call().name(), &so_far);
+                        let line = format!("  [{index}] card: {:?} {so_far}", card.title());
+                        if shown.len() <= index {
+                            shown.resize(index + 1, String::new());
+                        }
+                        if shown[index] != line {
+                            println!("{line}");
+                            shown[index] = line;
+                        }
+                    }
+                    StreamEvent::Definite { index, error } => {
+                        let call = &stream.calls()[index];
+                        println!(
+                            "  [{index}] already wrong after {} bytes, before the call ended: {}",
+                            call.raw_arguments().len(),
+                            error.message()
+                        );
+                    }
+                    StreamEvent::CallFinished { index, input } => {
+                        println!("  [{index}] finished: {} {}", input.name, input.arguments);
+                        // Started now, while the rest of the response is still arriving.
+                        feed.push_at(index, input);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        stream.end()?;
+        println!("  model: {text}");
+        drop(feed);
+        Ok::<_, Box<dyn std::error::Error>>(stream.into_tool_calls()?)
+    };
+    let (calls, outcome) = tokio::join!(reading, batch);
+    for message in tools.format_batch(calls?.calls(), &outcome)? {
+        println!("  result message: {message}");
+    }
+    Ok(())
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scratch = create_workspace()?;
     let root = scratch.root().to_path_buf();
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
+    if std::env::args().any(|argument| argument == "--stream") {
+        for (dialect, recorded) in recorded_streams() {
+            run_streamed(&registry, dialect, recorded).await?;
+        }
+        return Ok(());
+    }
     run(&registry, Dialect::openai_chat().strict(), openai_script()).await?;
     run(&registry, Dialect::anthropic(), anthropic_script()).await?;
     Ok(())

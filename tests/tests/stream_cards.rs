@@ -29,8 +29,11 @@ fn reading_card(args: &ReadFileToolArgs) -> Option<ToolCallView> {
 async fn read_file(
     /// The file.
     path: String,
+    /// At most this many lines.
+    #[arg(default = 10)]
+    limit: u32,
 ) -> String {
-    path
+    format!("{path} {limit}")
 }
 
 fn panicking_card(_: &BrokenToolArgs) -> Option<ToolCallView> {
@@ -68,10 +71,11 @@ fn registry() -> ToolRegistry {
     registry
 }
 
-fn partial(text: &str) -> PartialJson {
+/// The arguments so far of `text`, a prefix of a JSON object.
+fn partial(text: &str) -> Value {
     let mut partial = PartialJson::new();
     partial.push(text).expect("a prefix of JSON");
-    partial
+    partial.value().unwrap_or_else(|| json!({}))
 }
 
 fn generic(card: &ToolCallView) -> (&str, ToolCallKind, Option<&Value>) {
@@ -133,6 +137,48 @@ fn other_tools_show_the_generic_card_with_the_raw_input_so_far() {
     assert_eq!(generic(&card).0, "Read a");
 }
 
+#[test]
+fn a_strict_views_nulls_are_gone_from_the_arguments_so_far() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::openai_chat().strict()).tools(None);
+    let mut stream = tools.stream();
+    let chunk =
+        |delta: Value| json!({"choices": [{"index": 0, "delta": delta, "finish_reason": null}]});
+    let events = [
+        chunk(
+            json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "read_file", "arguments": ""}}]}),
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"limit\":null,\"pa"}}]}),
+        ),
+        chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "th\":\"src/li"}}]})),
+    ];
+    let mut cards = Vec::new();
+    for event in &events {
+        for update in stream.push(event).unwrap() {
+            if let StreamEvent::ArgumentsDelta { index, .. } = update {
+                let so_far = stream.arguments_so_far(index).unwrap();
+                let card = registry.present_partial_call("read_file", &so_far);
+                cards.push((so_far, card.title().to_owned()));
+            }
+        }
+    }
+    assert_eq!(
+        cards,
+        [
+            (json!({}), "read_file".to_owned()),
+            (json!({"path": "src/li"}), "Read src/li".to_owned()),
+        ]
+    );
+    // What the model wrote for the view keeps its `null`.
+    assert_eq!(
+        stream.calls()[0].raw_arguments_so_far(),
+        Some(json!({"limit": null, "path": "src/li"}))
+    );
+    assert_eq!(stream.arguments_so_far(1), None);
+}
+
 fn raw_input(notification: &SessionNotification) -> (&'static str, Option<Value>) {
     match &notification.update {
         SessionUpdate::ToolCall(call) => ("tool_call", call.raw_input.clone()),
@@ -176,15 +222,10 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
             match update {
                 StreamEvent::CallStarted { index, .. }
                 | StreamEvent::ArgumentsDelta { index, .. } => {
-                    let call = &stream.calls()[index];
-                    let card =
-                        registry.present_partial_call(call.call().name(), call.partial_arguments());
-                    acp.show_partial(
-                        call.call().id(),
-                        call.call().name(),
-                        call.partial_arguments(),
-                        &card,
-                    );
+                    let call = stream.calls()[index].call();
+                    let so_far = stream.arguments_so_far(index).unwrap();
+                    let card = registry.present_partial_call(call.name(), &so_far);
+                    acp.show_partial(call.id(), call.name(), &so_far, &card);
                 }
                 StreamEvent::CallFinished { input, .. } => finished = Some(input),
                 _ => {}

@@ -181,7 +181,7 @@ fn openai_chat_arguments_cut_inside_escapes_and_characters() {
         let updates = stream.push(event).unwrap();
         for update in updates {
             if let StreamEvent::ArgumentsDelta { index: 0, .. } = update {
-                let so_far = stream.calls()[0].arguments_so_far().unwrap();
+                let so_far = stream.arguments_so_far(0).unwrap();
                 old_texts.push(so_far["old_text"].as_str().map(String::from));
                 new_texts.push(so_far["new_text"].as_str().map(String::from));
             }
@@ -244,10 +244,7 @@ fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
     // The whole call 0 finished at the end; call 1 keeps what came.
     assert!(stream.calls()[0].is_finished());
     assert_eq!(stream.calls()[1].raw_arguments(), "{\"path\":\"greetin");
-    assert_eq!(
-        stream.calls()[1].arguments_so_far(),
-        Some(json!({"path": "greetin"}))
-    );
+    assert_eq!(stream.arguments_so_far(1), Some(json!({"path": "greetin"})));
     assert_eq!(stream.push(&json!({})).unwrap_err(), error);
     assert_eq!(stream.into_tool_calls().unwrap_err(), error);
 }

@@ -27,7 +27,6 @@ use agent_client_protocol::v1::schema::{SessionId, SessionNotification, SessionU
 use crate::acp::cards::AcpCards;
 use crate::hooks::call_observer::{CallObserver, ObservedCall};
 use crate::ids::ToolExecutionToken;
-use crate::partial_json::PartialJson;
 use crate::present::ToolCallView;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -104,9 +103,9 @@ impl AcpToolCalls {
 
     /// Shows call `call_id` of `tool_name` while the model is still writing it: the first time a
     /// `tool_call` (status `pending`), after that a `tool_call_update` with the card and the raw
-    /// input so far. `card` is the layer's
-    /// [`present_partial_call`](crate::ToolRegistry::present_partial_call) of the arguments so
-    /// far. When the call then runs (under the same id), its start updates this card rather
+    /// input so far. `arguments` are the call's arguments so far (a stream's
+    /// [`arguments_so_far`](crate::providers::stream::ToolCallStream::arguments_so_far)), `card`
+    /// the layer's [`present_partial_call`](crate::ToolRegistry::present_partial_call) of them. When the call then runs (under the same id), its start updates this card rather
     /// than announcing a second one.
     ///
     /// ```no_run
@@ -116,9 +115,10 @@ impl AcpToolCalls {
     /// # fn show(registry: &ToolRegistry, acp: &AcpToolCalls, stream: &ToolCallStream<'_>, events: &[StreamEvent]) {
     /// for event in events {
     ///     if let StreamEvent::CallStarted { index, .. } | StreamEvent::ArgumentsDelta { index, .. } = event {
-    ///         let call = &stream.calls()[*index];
-    ///         let card = registry.present_partial_call(call.call().name(), call.partial_arguments());
-    ///         acp.show_partial(call.call().id(), call.call().name(), call.partial_arguments(), &card);
+    ///         let call = stream.calls()[*index].call();
+    ///         let so_far = stream.arguments_so_far(*index).unwrap_or_default();
+    ///         let card = registry.present_partial_call(call.name(), &so_far);
+    ///         acp.show_partial(call.id(), call.name(), &so_far, &card);
     ///     }
     /// }
     /// # }
@@ -127,22 +127,21 @@ impl AcpToolCalls {
         &self,
         call_id: &str,
         tool_name: &str,
-        arguments: &PartialJson,
+        arguments: &serde_json::Value,
         card: &ToolCallView,
     ) {
-        let so_far = arguments
-            .value()
-            .unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()));
         let first = self
             .streamed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(call_id.to_owned());
         if first {
-            let call = self.cards.tool_call(call_id, tool_name, &so_far, card);
+            let call = self.cards.tool_call(call_id, tool_name, arguments, card);
             self.send(SessionUpdate::ToolCall(call));
         } else {
-            let update = self.cards.pending_update(call_id, tool_name, &so_far, card);
+            let update = self
+                .cards
+                .pending_update(call_id, tool_name, arguments, card);
             self.send(SessionUpdate::ToolCallUpdate(update));
         }
     }

@@ -25,7 +25,6 @@ use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::content::{ContentBlock, joined_text};
 use crate::future::catch_panic;
 use crate::ids::AgentId;
-use crate::partial_json::PartialJson;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallRef, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -79,11 +78,11 @@ impl ToolCallView {
 
     /// The card of a call of `name` the model is still writing, from its `arguments` so far, as
     /// `definition` presents them ([`ToolDefinition::present_partial_call`]); else the generic
-    /// card with the raw input so far (`{}` before any of it could be read). Never fails.
+    /// card with the raw input so far. Never fails.
     pub fn present_partial(
         definition: Option<&dyn ToolDefinition>,
         name: &str,
-        arguments: &PartialJson,
+        arguments: &Value,
     ) -> Self {
         let presented = definition.and_then(|definition| {
             catch_panic(|| definition.present_partial_call(arguments)).unwrap_or_else(|message| {
@@ -93,12 +92,7 @@ impl ToolCallView {
         });
         match presented {
             Some(card) => with_title(card, name),
-            None => {
-                let so_far = arguments
-                    .value()
-                    .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
-                generic_call_card(definition, name, &so_far)
-            }
+            None => generic_call_card(definition, name, arguments),
         }
     }
 

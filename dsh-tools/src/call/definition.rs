@@ -16,7 +16,6 @@ use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::partial_json::PartialJson;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -228,13 +227,14 @@ pub trait ToolDefinition: Send + Sync + 'static {
         None
     }
 
-    /// How to show a call the model is still writing, from its `arguments` so far (a streamed
-    /// response: [`providers::stream`](crate::providers::stream)); `None` (the default) shows
-    /// the generic card with the raw input so far. It may run after every fragment, on
-    /// arguments that are still growing (a string cut short, properties still missing): show
-    /// only what is sound on a prefix. Typed tools run their call presenter here as soon as the
-    /// arguments so far make a whole `Args` value.
-    fn present_partial_call(&self, arguments: &PartialJson) -> Option<ToolCallView> {
+    /// How to show a call the model is still writing, from its `arguments` so far, in the
+    /// tool's own form (a streamed response:
+    /// [`ToolCallStream::arguments_so_far`](crate::providers::stream::ToolCallStream::arguments_so_far));
+    /// `None` (the default) shows the generic card with the raw input so far. It may run after
+    /// every fragment, on arguments that are still growing (a string cut short, properties
+    /// still missing): show only what is sound on a prefix. Typed tools run their call
+    /// presenter here as soon as the arguments so far make a whole `Args` value.
+    fn present_partial_call(&self, arguments: &Value) -> Option<ToolCallView> {
         let _ = arguments;
         None
     }

@@ -20,7 +20,6 @@ use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::partial_json::PartialJson;
 use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -334,9 +333,9 @@ impl<T: Tool> ToolDefinition for T {
         self.call_view(&args)
     }
 
-    fn present_partial_call(&self, arguments: &PartialJson) -> Option<ToolCallView> {
+    fn present_partial_call(&self, arguments: &Value) -> Option<ToolCallView> {
         // Only once the arguments so far are a whole `Args`: the presenter is written for those.
-        let args: T::Args = T::contract().parse(&arguments.value()?).ok()?;
+        let args: T::Args = T::contract().parse(arguments).ok()?;
         self.call_view(&args)
     }
 

@@ -42,7 +42,7 @@
 //!     for update in stream.push(event).unwrap() {
 //!         if let StreamEvent::ArgumentsDelta { index, .. } = update {
 //!             // What a pending card would show.
-//!             so_far.push(stream.calls()[index].arguments_so_far());
+//!             so_far.push(stream.arguments_so_far(index));
 //!         }
 //!     }
 //! }
@@ -174,6 +174,27 @@ impl<'t> ToolCallStream<'t> {
     pub fn into_tool_calls(mut self) -> Result<ToolCalls, ProviderError> {
         self.end()?;
         self.turn.into_calls()
+    }
+
+    /// The arguments so far of the call at `index`, in the tool's own form: what the text so far
+    /// holds ([`PartialJson::value`]) with what the provider's view changed undone, as the input
+    /// will have it (a strict view's `null`s for absent properties removed); the input's
+    /// arguments once the call finished; `{}` before any of the arguments could be read, and
+    /// `None` for no such call. What a pending card shows
+    /// ([`ToolRegistry::present_partial_call`](crate::ToolRegistry::present_partial_call)).
+    /// Each call copies the value so far.
+    pub fn arguments_so_far(&self, index: usize) -> Option<Value> {
+        let call = self.turn.calls.get(index)?;
+        if let Some(input) = call.input() {
+            return Some(input.arguments.clone());
+        }
+        let mut value = call
+            .raw_arguments_so_far()
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        self.turn
+            .tools()
+            .strip_nulls(call.call().name(), &mut value);
+        Some(value)
     }
 
     /// The calls so far, in the order they started.

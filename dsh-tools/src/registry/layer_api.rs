@@ -164,8 +164,8 @@ macro_rules! layer_api {
             }
 
             /// The card of a call of `name` the model is still writing, from its `arguments` so
-            /// far (a [`StreamingCall`](crate::providers::stream::StreamingCall)'s
-            /// [`partial_arguments`](crate::providers::stream::StreamingCall::partial_arguments)),
+            /// far in the tool's own form (a stream's
+            /// [`arguments_so_far`](crate::providers::stream::ToolCallStream::arguments_so_far)),
             /// resolved as this layer resolves it: the tool's partial presenter's card
             /// ([`ToolDefinition::present_partial_call`](crate::ToolDefinition::present_partial_call)),
             /// else the generic card with the raw input so far. Never fails. Once the call has
@@ -173,7 +173,7 @@ macro_rules! layer_api {
             pub fn present_partial_call(
                 &self,
                 name: &str,
-                arguments: &$crate::partial_json::PartialJson,
+                arguments: &$crate::Value,
             ) -> $crate::present::ToolCallView {
                 let definition = self.resolve_call(name, None);
                 $crate::present::ToolCallView::present_partial(definition.as_deref(), name, arguments)

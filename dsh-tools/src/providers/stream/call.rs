@@ -59,13 +59,11 @@ impl StreamingCall {
         &self.partial
     }
 
-    /// The best value of the arguments so far: the input's arguments once the call finished,
-    /// else what the text so far holds (see [`PartialJson::value`]).
-    pub fn arguments_so_far(&self) -> Option<Value> {
-        match &self.input {
-            Some(input) => Some(input.arguments.clone()),
-            None => self.partial.value(),
-        }
+    /// The best value of the arguments text so far, as the model wrote it for the provider's
+    /// view (see [`PartialJson::value`]); in the tool's own form, with what the view changed
+    /// undone, [`ToolCallStream::arguments_so_far`](super::ToolCallStream::arguments_so_far).
+    pub fn raw_arguments_so_far(&self) -> Option<Value> {
+        self.partial.value()
     }
 
     /// Whether the call's arguments are complete.
