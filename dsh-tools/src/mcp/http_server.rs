@@ -10,7 +10,12 @@
 //!   in constant time; otherwise 401.
 //! - A request body over the cap is refused with 413 while it streams in.
 //! - Stateless mode keeps no session between requests, so several server processes can sit behind
-//!   any load balancer.
+//!   any load balancer (tested with two processes behind a round robin). What needs a session
+//!   does not happen there: nothing reaches the client outside the response to its own request,
+//!   so `notifications/tools/list_changed` is not sent (a client re-lists when it wants to) and
+//!   the server makes no requests of the client (an `ask` is answered by the registry's own
+//!   approver, or denied, as for a client without elicitation); progress of a call travels on
+//!   that call's own response stream.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -126,7 +131,7 @@ impl HttpOptions {
         self
     }
 
-    /// Keeps no session between requests (no `Mcp-McpHandler-Id`): any server process can answer
+    /// Keeps no session between requests (no `Mcp-Session-Id`): any server process can answer
     /// any request. Server-initiated notifications then only travel on a request's own stream.
     #[must_use]
     pub fn stateless(mut self, stateless: bool) -> Self {

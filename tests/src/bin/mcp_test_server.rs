@@ -1,14 +1,23 @@
 //! The MCP test server: the shared fixture's registry (`dsh_tools_tests::mcp_fixture`) served
 //! over stdio, for clients that start a server process (the official Python SDK's, and the
-//! import tests').
+//! import tests'), or over streamable HTTP, for the scale-out tests (several processes behind
+//! one address).
 //!
-//! `mcp_test_server [--page-size N]`
+//! `mcp_test_server [--page-size N] [--http ADDR [--stateless] [--instance NAME]]`
+//!
+//! Over HTTP it prints the URL it serves on its first line of standard output and serves until
+//! killed; `--instance` adds a tool, `server_instance`, answering `NAME`, so a client can tell
+//! which process answered it.
 
-use dsh_tools::mcp::McpServer;
+use dsh_tools::mcp::{HttpOptions, McpServer};
+use dsh_tools::{FnTool, Value};
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let mut page_size = dsh_tools::mcp::DEFAULT_PAGE_SIZE;
+    let mut http = None;
+    let mut stateless = false;
+    let mut instance = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -18,17 +27,45 @@ async fn main() {
                     .and_then(|value| value.parse().ok())
                     .expect("--page-size takes a number");
             }
+            "--http" => http = Some(args.next().expect("--http takes an address")),
+            "--stateless" => stateless = true,
+            "--instance" => instance = Some(args.next().expect("--instance takes a name")),
             other => panic!("unknown argument {other}"),
         }
     }
     let (registry, _cancellations) = dsh_tools_tests::mcp_fixture::registry();
+    if let Some(name) = instance {
+        let tool = FnTool::builder("server_instance", "Which server process answers.")
+            .concurrency_safe(true)
+            .handler(move |_, _| {
+                let name = name.clone();
+                async move { Ok(Value::String(name)) }
+            });
+        let _ = registry.register(tool).expect("server_instance registers");
+    }
     let server = McpServer::new(&registry)
         .with_name("dsh-tools-test")
         .with_version("1.2.3")
         .with_instructions("Test tools.")
         .with_page_size(page_size);
-    if let Err(error) = server.serve_stdio().await {
-        eprintln!("mcp_test_server: {error}");
-        std::process::exit(1);
+    let Some(addr) = http else {
+        if let Err(error) = server.serve_stdio().await {
+            eprintln!("mcp_test_server: {error}");
+            std::process::exit(1);
+        }
+        return;
+    };
+    match server
+        .serve_http(addr.as_str(), HttpOptions::new().stateless(stateless))
+        .await
+    {
+        Ok(running) => {
+            println!("{}", running.url());
+            running.wait().await;
+        }
+        Err(error) => {
+            eprintln!("mcp_test_server: {error}");
+            std::process::exit(1);
+        }
     }
 }

@@ -1,0 +1,143 @@
+//! Scale-out of the streamable HTTP server: two server processes in stateless mode behind a
+//! round-robin proxy on loopback, a client importing and calling through it, its requests
+//! answered by both processes; and why stateless mode is needed for that: behind the same proxy,
+//! servers that keep sessions refuse the requests of a session another process opened, and the
+//! client's call ends with an error, not a hang.
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::Duration;
+
+use dsh_tools::mcp::{ImportOptions, McpClient};
+use dsh_tools::{ToolExecutionInput, ToolRegistry, json};
+use dsh_tools_tests::mcp_fixture;
+use dsh_tools_tests::round_robin::RoundRobin;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// A server process serving HTTP on a free loopback port, and its address.
+async fn server(instance: &str, stateless: bool) -> (Child, SocketAddr) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcp_test_server"));
+    command.args(["--http", "127.0.0.1:0", "--instance", instance]);
+    if stateless {
+        command.arg("--stateless");
+    }
+    let mut child = command
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the test server starts");
+    let stdout = child.stdout.take().expect("its stdout");
+    let mut line = String::new();
+    tokio::time::timeout(DEADLINE, BufReader::new(stdout).read_line(&mut line))
+        .await
+        .expect("the server says where it listens")
+        .expect("reads its stdout");
+    let addr = line
+        .trim()
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .and_then(|addr| addr.parse().ok())
+        .unwrap_or_else(|| panic!("not a URL: {line:?}"));
+    (child, addr)
+}
+
+async fn call(
+    registry: &ToolRegistry,
+    name: &str,
+    arguments: dsh_tools::Value,
+) -> dsh_tools::ToolExecutionResult {
+    tokio::time::timeout(
+        DEADLINE,
+        registry.execute(ToolExecutionInput::new("c", name.to_owned(), arguments)),
+    )
+    .await
+    .expect("the call ends")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_calls_through_two_stateless_server_processes() {
+    let (_a, first) = server("a", true).await;
+    let (_b, second) = server("b", true).await;
+    let proxy = RoundRobin::start(vec![first, second]).await;
+    let client = McpClient::connect_http(&format!("http://{}/mcp", proxy.addr()))
+        .await
+        .expect("connects through the proxy");
+    let local = ToolRegistry::new();
+    client
+        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .await
+        .expect("imports");
+    let mut answered = Vec::new();
+    for _ in 0..6 {
+        let result = call(&local, "remote__server_instance", json!({})).await;
+        answered.push(
+            result
+                .value()
+                .and_then(|value| value.as_str())
+                .unwrap_or_else(|| panic!("a name: {}", result.text()))
+                .to_owned(),
+        );
+    }
+    assert!(
+        answered.iter().any(|name| name == "a") && answered.iter().any(|name| name == "b"),
+        "both processes answered: {answered:?}"
+    );
+    // A real call, whichever process takes it.
+    let result = call(
+        &local,
+        "remote__search_files",
+        mcp_fixture::workload()["valid_args"].clone(),
+    )
+    .await;
+    assert_eq!(
+        result.value(),
+        Some(&json!({"path": "/src", "pattern": "fn main", "count": 7})),
+        "{}",
+        result.text()
+    );
+    let served = proxy.served();
+    assert!(served.iter().all(|&count| count >= 3), "{served:?}");
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_with_sessions_behind_a_round_robin_refuse_the_others_session() {
+    let (_a, first) = server("a", false).await;
+    let (_b, second) = server("b", false).await;
+    let proxy = RoundRobin::start(vec![first, second]).await;
+    let url = format!("http://{}/mcp", proxy.addr());
+    let outcome = tokio::time::timeout(DEADLINE, async {
+        let client = McpClient::connect_http(&url).await?;
+        let local = ToolRegistry::new();
+        client
+            .import_into(&local, ImportOptions::new().prefix("remote"))
+            .await?;
+        let mut codes = Vec::new();
+        for _ in 0..4 {
+            let result = call(&local, "remote__server_instance", json!({})).await;
+            codes.push(
+                result
+                    .error()
+                    .and_then(|error| error.code())
+                    .map(str::to_owned),
+            );
+        }
+        Ok::<_, dsh_tools::mcp::McpError>(codes)
+    })
+    .await
+    .expect("nothing hangs");
+    match outcome {
+        // The session opened on one process is unknown to the other: the import, or the calls
+        // that reach the other process, fail.
+        Err(_) => {}
+        Ok(codes) => assert!(
+            codes
+                .iter()
+                .any(|code| code.as_deref() == Some("MCP_TRANSPORT")),
+            "{codes:?}"
+        ),
+    }
+}
