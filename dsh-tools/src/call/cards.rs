@@ -3,7 +3,7 @@
 //! shows a blank or misleading card.
 //!
 //! - Pending: the presenter's card; when it returns nothing or panics (logged), a generic card
-//!   titled with the definition's annotated title or the tool name, of its annotated kind, with
+//!   titled with the definition's title (`ToolDefinition::title`) or the tool name, of its annotated kind, with
 //!   the raw arguments. An unknown tool gets the same generic card. A blank title becomes the
 //!   tool name.
 //! - Progress: the presenter's progress card, else the pending card unchanged (the progress
@@ -139,9 +139,10 @@ fn generic_call_card(
     let annotations = definition
         .and_then(|definition| catch_panic(|| definition.annotations()).ok())
         .unwrap_or_default();
+    // The tool's title (by default the annotations' own) names the call when nothing else does.
+    let title = definition.and_then(|definition| catch_panic(|| definition.title()).ok().flatten());
     ToolCallView::Generic {
-        title: annotations
-            .title
+        title: title
             .filter(|title| !title.trim().is_empty())
             .unwrap_or_else(|| name.to_owned()),
         kind: annotations.kind.unwrap_or(ToolCallKind::Other),
