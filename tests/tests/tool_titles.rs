@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::call::ToolCallers;
+use dsh_tools::call::{FnToolBuilder, ToolCallers};
 use dsh_tools::code_mode::CodeMode;
 use dsh_tools::errors::codes;
 use dsh_tools::mcp::{ImportOptions, McpClient, McpServer};
@@ -54,6 +54,10 @@ async fn ask_user(question: String) -> String {
 
 /// A hand-written tool with a title and an icon of every detail.
 fn search() -> FnTool {
+    search_builder().handler(|_arguments, _run| async move { Ok(json!("found")) })
+}
+
+fn search_builder() -> FnToolBuilder {
     FnTool::builder("search", "Searches the project.")
         .raw_parameters(json!({"type": "object"}))
         .title("Search project")
@@ -63,7 +67,6 @@ fn search() -> FnTool {
                 .with_size("any")
                 .with_theme(IconTheme::Dark),
         )
-        .handler(|_arguments, _run| async move { Ok(json!("found")) })
 }
 
 /// What `read_file` declares: a URL, and an inline image in full.
@@ -111,6 +114,19 @@ fn cards_are_titled_with_the_tool_title_when_no_template_gives_one() {
     // A tool without any presenter gets the generic card under its title.
     let card = ToolCallView::present(Some(&search()), "search", &json!({}));
     assert_eq!(card.title(), "Search project");
+    // A presenter's blank title is replaced by the tool's title, its other choices kept.
+    let blank = search_builder()
+        .present_call(|_| {
+            Some(ToolCallView::Terminal {
+                title: " ".to_owned(),
+                description: None,
+                cwd: None,
+            })
+        })
+        .handler(|_arguments, _run| async move { Ok(json!("found")) });
+    let card = ToolCallView::present(Some(&blank), "search", &json!({}));
+    assert_eq!(card.title(), "Search project");
+    assert!(matches!(card, ToolCallView::Terminal { .. }), "{card:?}");
     // Without a title the card is named after the tool.
     let card = ToolCallView::present(Some(&SumTool), "sum", &json!({"numbers": []}));
     assert_eq!(card.title(), "sum");
