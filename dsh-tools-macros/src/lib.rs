@@ -60,7 +60,18 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 /// `present_call = fn(&Args) -> Option<ToolCallView>`,
 /// `present_progress = fn(&Args, &ToolProgress) -> Option<ToolCallView>`,
 /// `present_result = fn(&Args, &ResultSummary) -> Option<ToolResultView>`, the declarative card
-/// `title = "Read {path}"` and `location = path`, and `crate = path`.
+/// `card_title = "Read {path}"` and `location = path`, and `crate = path`.
+///
+/// For people rather than the model: `title = "Read file"` (fixed text, not empty: the MCP
+/// listing's `title`, and a call's card title when no presenter gives one) and
+/// `icon = "https://…/read.png"` (repeatable, one icon per key in order; an `https:`/`http:` URL
+/// or a `data:image/…;base64,…` URI, checked at compile time), or in full
+/// `icon(src = "…", mime_type = "image/png", sizes = ["48x48", "any"], theme = "light" | "dark")`.
+/// No provider's tool list has a field for either.
+///
+/// Who may call the tool: `callers = "model" | "program" | "both"` (default `both`;
+/// `ToolCallers`, Anthropic's `allowed_callers`), enforced by Code Mode: a `"program"` tool is
+/// reached only from `run_code`, a `"model"` tool only by a direct call.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool::expand_tool(attr.into(), item.into()).into()

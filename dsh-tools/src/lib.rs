@@ -100,6 +100,7 @@ pub mod acp;
 mod args;
 mod arguments;
 pub mod call;
+mod callers;
 #[cfg(feature = "code-mode")]
 pub mod code_mode;
 pub mod content;

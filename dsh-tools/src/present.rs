@@ -6,16 +6,19 @@
 //! (ACP, a CLI log) turn cards into their own shapes; this module does not know any of them.
 //!
 //! The vocabulary is `views.rs`; `text.rs` renders cards as plain text ([`TextCards`]) with the
-//! line diffs of `diff.rs`; `parts.rs` says what `#[tool]`'s declarative `title` and `location`
-//! keys take of an argument field ([`TitlePart`], [`LocationPart`]). How the cards of a call are
+//! line diffs of `diff.rs`; `parts.rs` says what `#[tool]`'s declarative `card_title` and `location`
+//! keys take of an argument field ([`TitlePart`], [`LocationPart`]); `icon.rs` is a tool's
+//! icon ([`ToolIcon`]). How the cards of a call are
 //! made from its definition so that they never fail ([`ToolCallView::present`],
 //! [`ToolResultView::present`]) belongs to the call (`call/cards.rs`).
 
 mod diff;
+mod icon;
 mod parts;
 pub(crate) mod text;
 pub(crate) mod views;
 
+pub use self::icon::{IconTheme, ToolIcon};
 pub use self::parts::{LocationPart, TitlePart};
 pub use self::text::TextCards;
 pub use self::views::{

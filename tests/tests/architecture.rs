@@ -19,6 +19,7 @@ const LAYERS: &[&str] = &["data", "call", "hooks", "store", "pipeline", "facade"
 const PLACES: &[(&str, &str)] = &[
     ("args/", "data"),
     ("arguments.rs", "data"),
+    ("callers.rs", "data"),
     ("code_mode/", "data"),
     ("content.rs", "data"),
     ("error.rs", "data"),

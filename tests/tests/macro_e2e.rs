@@ -134,7 +134,7 @@ fn classify(args: &ReadManyToolArgs) -> bool {
 }
 
 /// Reads several files.
-#[tool(concurrency_safe = classify, title = "Read {count} files", kind = "read")]
+#[tool(concurrency_safe = classify, card_title = "Read {count} files", kind = "read")]
 async fn read_many(paths: Vec<String>, count: Option<u8>) -> usize {
     let _ = count;
     paths.len()

@@ -50,7 +50,7 @@ async fn run_command(
 }
 
 /// Replace text in a file.
-#[tool(kind = "edit", destructive, idempotent, title = "Edit {path}", location = path)]
+#[tool(kind = "edit", destructive, idempotent, card_title = "Edit {path}", location = path)]
 async fn edit_file(
     /// The file to edit.
     path: String,

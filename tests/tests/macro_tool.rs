@@ -13,7 +13,7 @@ struct ReadFile {
 }
 
 /// Read a file from disk.
-#[tool(name = "read_file", kind = "read", timeout_ms = 5_000, concurrency_safe, title = "Read {path}", location = path)]
+#[tool(name = "read_file", kind = "read", timeout_ms = 5_000, concurrency_safe, card_title = "Read {path}", location = path)]
 async fn read_file(args: ReadFile, run: &ToolRun) -> Result<String, ToolError> {
     let _ = run;
     Ok(format!(

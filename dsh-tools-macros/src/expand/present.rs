@@ -1,4 +1,4 @@
-//! The declarative presenter of `#[tool(title = "Reading {path}", location = path, kind = "read")]`:
+//! The declarative presenter of `#[tool(card_title = "Reading {path}", location = path, kind = "read")]`:
 //! a generic card whose title is a template over argument fields, with a field marked as the file
 //! the call touches.
 
@@ -69,7 +69,7 @@ pub(crate) fn expand_declarative_presenter(
     title: Option<&LitStr>,
     location: Option<&syn::Ident>,
     kind: &TokenStream,
-    tool_name: &str,
+    fallback_title: &str,
     fields: Option<&[String]>,
     private: &TokenStream,
     errors: &mut Errors,
@@ -104,7 +104,7 @@ pub(crate) fn expand_declarative_presenter(
                 quote!(let __title = ::std::string::String::new();)
             }
         },
-        None => quote!(let __title = ::std::string::String::from(#tool_name);),
+        None => quote!(let __title = ::std::string::String::from(#fallback_title);),
     };
     let locations = match location {
         Some(field) => {

@@ -14,8 +14,8 @@
 //! - `contract.rs`: the contract built once and the documented schemas;
 //! - `call.rs`: the execute shim, its state lookups and the conversion of the returned value, and
 //!   the state types the tool declares;
-//! - `policy.rs`: the kind, annotations, timeout, result budget, concurrency hints, deferral and
-//!   input examples;
+//! - `policy.rs`: the kind, title, annotations, icons, timeout, result budget, concurrency
+//!   hints, deferral, callers and input examples;
 //! - `presenters.rs`: `render` and the call, progress and result presenters;
 //! - `stubs.rs`: the stand-ins emitted on errors.
 
@@ -39,8 +39,9 @@ use call::{expand_call, expand_output_type, expand_required_state};
 use contract::{expand_contract, expand_documented_impls};
 use model::ToolModel;
 use policy::{
-    expand_annotations, expand_concurrency, expand_defer_loading, expand_examples,
-    expand_max_result_chars, expand_reads_call_arguments, expand_timeout,
+    expand_allowed_callers, expand_annotations, expand_concurrency, expand_defer_loading,
+    expand_examples, expand_icons, expand_max_result_chars, expand_reads_call_arguments,
+    expand_timeout,
 };
 use presenters::{
     expand_present_call, expand_present_progress, expand_present_result, expand_render,
@@ -116,6 +117,8 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let reads_call_arguments = expand_reads_call_arguments(model);
     let defer_loading = expand_defer_loading(model);
     let examples = expand_examples(model, errors);
+    let allowed_callers = expand_allowed_callers(model);
+    let icons = expand_icons(model);
     let call = expand_call(model);
     let required_state = expand_required_state(model);
     let annotations = expand_annotations(model);
@@ -139,6 +142,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             #reads_call_arguments
             #defer_loading
             #examples
+            #allowed_callers
 
             fn contract() -> &'static #private::ToolContract {
                 &__DSH_CONTRACT
@@ -149,6 +153,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             #required_state
 
             #annotations
+            #icons
 
             #render
             #present_call

@@ -57,7 +57,7 @@ pub struct ReadFile {
 
 /// Read a text file, or a window of its lines.
 #[tool(name = "read_file", kind = "read", read_only, concurrency_safe, timeout_ms = 5_000,
-       title = "Read {path}", location = path)]
+       card_title = "Read {path}", location = path)]
 pub async fn read_file(
     args: ReadFile,
     #[state] workspace: &Workspace,
@@ -140,7 +140,7 @@ fn render_matches(matches: &[Match]) -> String {
     kind = "search",
     read_only,
     concurrency_safe,
-    title = "Search for {pattern}"
+    card_title = "Search for {pattern}"
 )]
 pub async fn search_files(
     args: SearchFiles,

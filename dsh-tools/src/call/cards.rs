@@ -3,9 +3,9 @@
 //! shows a blank or misleading card.
 //!
 //! - Pending: the presenter's card; when it returns nothing or panics (logged), a generic card
-//!   titled with the definition's annotated title or the tool name, of its annotated kind, with
-//!   the raw arguments. An unknown tool gets the same generic card. A blank title becomes the
-//!   tool name.
+//!   titled with the definition's title (`ToolDefinition::title`) or the tool name, of its
+//!   annotated kind, with the raw arguments. An unknown tool gets the same generic card. A blank
+//!   title becomes the tool's title, or its name.
 //! - Progress: the presenter's progress card, else the pending card unchanged (the progress
 //!   itself is shown beside it).
 //! - Result: the presenter's card, else a generic card, then made trustworthy: a terminal card
@@ -71,7 +71,7 @@ impl ToolCallView {
             })
         });
         match presented {
-            Some(card) => with_title(card, name),
+            Some(card) => with_title(card, || tool_title(definition, name)),
             None => generic_call_card(definition, name, arguments),
         }
     }
@@ -116,7 +116,7 @@ impl ToolCallView {
             )
         });
         match presented {
-            Some(card) => with_title(card, pending.title()),
+            Some(card) => with_title(card, || pending.title().to_owned()),
             None => pending.clone(),
         }
     }
@@ -150,7 +150,8 @@ impl ToolResultView {
     }
 }
 
-/// The generic card of a call nothing presented: the annotated title and kind, the raw arguments.
+/// The generic card of a call nothing presented: the tool's title, the annotated kind, the raw
+/// arguments.
 fn generic_call_card(
     definition: Option<&dyn ToolDefinition>,
     name: &str,
@@ -160,10 +161,7 @@ fn generic_call_card(
         .and_then(|definition| catch_panic(|| definition.annotations()).ok())
         .unwrap_or_default();
     ToolCallView::Generic {
-        title: annotations
-            .title
-            .filter(|title| !title.trim().is_empty())
-            .unwrap_or_else(|| name.to_owned()),
+        title: tool_title(definition, name),
         kind: annotations.kind.unwrap_or(ToolCallKind::Other),
         raw_input: Some(arguments.clone()),
         content: Vec::new(),
@@ -171,15 +169,24 @@ fn generic_call_card(
     }
 }
 
-/// `card` with `fallback` as its title when its own is blank.
-fn with_title(mut card: ToolCallView, fallback: &str) -> ToolCallView {
+/// What names a call when its card does not: the tool's title (by default the annotations'
+/// own; a blank one or a panic counts as none), else the tool's name.
+fn tool_title(definition: Option<&dyn ToolDefinition>, name: &str) -> String {
+    definition
+        .and_then(|definition| catch_panic(|| definition.title()).ok().flatten())
+        .filter(|title| !title.trim().is_empty())
+        .unwrap_or_else(|| name.to_owned())
+}
+
+/// `card` with the `fallback` title when its own is blank.
+fn with_title(mut card: ToolCallView, fallback: impl FnOnce() -> String) -> ToolCallView {
     let title = match &mut card {
         ToolCallView::Generic { title, .. }
         | ToolCallView::Terminal { title, .. }
         | ToolCallView::Diff { title, .. } => title,
     };
     if title.trim().is_empty() {
-        fallback.clone_into(title);
+        *title = fallback();
     }
     card
 }

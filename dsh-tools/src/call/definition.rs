@@ -12,11 +12,12 @@ use serde_json::Value;
 
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
+use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolResultView};
+use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::schema::CompiledSchema;
@@ -59,7 +60,7 @@ impl ToolSchema {
 /// All optional: `None` means "not declared", which is not the same as `false`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolAnnotations {
-    /// A human-readable title.
+    /// A human-readable title (what [`ToolDefinition::title`] returns by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// What kind of call this is, for icons.
@@ -112,8 +113,8 @@ pub struct ToolAnnotations {
 ///   started, whatever the outcome.
 /// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
 ///   the batch runner; a panic counts as `false`.
-/// - `present_call`, `present_progress`, `present_result`, `annotations`: never called by the
-///   pipeline; they are for bridges and UIs, which reach them through
+/// - `present_call`, `present_progress`, `present_result`, `annotations`, `title`, `icons`:
+///   never called by the pipeline; they are for bridges and UIs, which reach them through
 ///   [`ToolCallView::present`] and its kin (fallbacks included: a panic there is contained).
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
@@ -267,6 +268,20 @@ pub trait ToolDefinition: Send + Sync + 'static {
         ToolAnnotations::default()
     }
 
+    /// A human-readable title of the tool (`Read file`), for people rather than the model:
+    /// published as the MCP tool's `title`, and the title of a call's card when no presenter
+    /// gives one. The providers' tool lists have no field for it, so the model never sees it.
+    /// The default is the [annotations'](Self::annotations) title.
+    fn title(&self) -> Option<String> {
+        self.annotations().title
+    }
+
+    /// Images a UI may show beside the tool, published as the MCP tool's `icons`. Empty by
+    /// default; no provider's tool list carries them.
+    fn icons(&self) -> Vec<ToolIcon> {
+        Vec::new()
+    }
+
     /// Whether the tool is deferred: callable, but left out of
     /// [`schemas`](crate::ToolRegistry::schemas) until a search (the built-in `tool_search`, or
     /// a provider's native search) or [`load_tools`](crate::ToolRegistry::load_tools) loads it
@@ -283,10 +298,10 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// Who may call the tool: the model directly, programs (`run_code`, and nested calls of
-    /// other tools), or both (the default). Read once, at registration.
-    #[cfg(feature = "code-mode")]
-    fn allowed_callers(&self) -> crate::code_mode::ToolCallers {
-        crate::code_mode::ToolCallers::Both
+    /// other tools), or both (the default). Read once, at registration; enforced by Code Mode
+    /// (feature `code-mode`), without which no program runs.
+    fn allowed_callers(&self) -> ToolCallers {
+        ToolCallers::Both
     }
 
     /// The model-facing projection of this definition.

@@ -21,11 +21,12 @@ use crate::call::blocking::run_blocking;
 use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
+use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ResultSummary, ToolCallView, ToolResultView};
+use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::schema::{CompiledSchema, Schema};
@@ -59,8 +60,8 @@ struct Parts {
     annotations: ToolAnnotations,
     defer_loading: bool,
     input_examples: Vec<Value>,
-    #[cfg(feature = "code-mode")]
-    callers: crate::code_mode::ToolCallers,
+    callers: ToolCallers,
+    icons: Vec<ToolIcon>,
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
@@ -122,8 +123,8 @@ impl FnTool {
                 annotations: ToolAnnotations::default(),
                 defer_loading: false,
                 input_examples: Vec::new(),
-                #[cfg(feature = "code-mode")]
-                callers: crate::code_mode::ToolCallers::Both,
+                callers: ToolCallers::Both,
+                icons: Vec::new(),
                 render: None,
                 finalize: None,
                 present_call: None,
@@ -215,10 +216,25 @@ impl FnToolBuilder {
         self
     }
 
-    /// Behaviour hints for bridges and UIs.
+    /// Behaviour hints for bridges and UIs. They include the [title](Self::title): given
+    /// after it, annotations without a title remove it.
     #[must_use]
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.parts.annotations = annotations;
+        self
+    }
+
+    /// A human-readable title (see [`ToolDefinition::title`]), kept in the annotations.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.parts.annotations.title = Some(title.into());
+        self
+    }
+
+    /// Adds an icon (see [`ToolDefinition::icons`]), after those already given.
+    #[must_use]
+    pub fn icon(mut self, icon: ToolIcon) -> Self {
+        self.parts.icons.push(icon);
         self
     }
 
@@ -231,9 +247,8 @@ impl FnToolBuilder {
     }
 
     /// Who may call the tool (see [`ToolDefinition::allowed_callers`]).
-    #[cfg(feature = "code-mode")]
     #[must_use]
-    pub fn allowed_callers(mut self, callers: crate::code_mode::ToolCallers) -> Self {
+    pub fn allowed_callers(mut self, callers: ToolCallers) -> Self {
         self.parts.callers = callers;
         self
     }
@@ -472,8 +487,11 @@ impl ToolDefinition for FnTool {
         self.parts.input_examples.clone()
     }
 
-    #[cfg(feature = "code-mode")]
-    fn allowed_callers(&self) -> crate::code_mode::ToolCallers {
+    fn icons(&self) -> Vec<ToolIcon> {
+        self.parts.icons.clone()
+    }
+
+    fn allowed_callers(&self) -> ToolCallers {
         self.parts.callers
     }
 }

@@ -26,6 +26,7 @@ pub use self::fn_tool::{FnTool, FnToolBuilder};
 pub use self::run::ToolRun;
 pub use self::tool::{Tool, ToolContract};
 pub use crate::arguments::parse_arguments;
+pub use crate::callers::ToolCallers;
 pub use crate::future::BoxFuture;
 pub use crate::ids::{AgentId, ToolExecutionToken};
 pub use crate::progress::ToolProgress;

@@ -16,11 +16,12 @@ use crate::args::ToolArgs;
 use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
+use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ResultSummary, ToolCallView, ToolResultView};
+use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::schema::{CompiledSchema, Schema, SchemaError};
@@ -67,13 +68,24 @@ pub trait Tool: Send + Sync + 'static {
     /// time and against the argument schema at registration.
     const INPUT_EXAMPLES: &'static [&'static str] = &[];
 
+    /// Who may call the tool (see [`ToolDefinition::allowed_callers`]);
+    /// `#[tool(callers = "model" | "program" | "both")]` sets it.
+    const ALLOWED_CALLERS: ToolCallers = ToolCallers::Both;
+
     /// The schemas, built once per tool type: return a `static`
     /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
     fn contract() -> &'static ToolContract;
 
-    /// Behaviour hints.
+    /// Behaviour hints, and the title (`#[tool(title = "…")]` sets it, see
+    /// [`ToolDefinition::title`]).
     fn annotations() -> ToolAnnotations {
         ToolAnnotations::default()
+    }
+
+    /// Images a UI may show beside the tool (see [`ToolDefinition::icons`]);
+    /// `#[tool(icon = "https://…")]` adds one per key.
+    fn icons() -> Vec<ToolIcon> {
+        Vec::new()
     }
 
     /// The types of shared state [`call`](Self::call) needs (see
@@ -361,6 +373,14 @@ impl<T: Tool> ToolDefinition for T {
 
     fn annotations(&self) -> ToolAnnotations {
         T::annotations()
+    }
+
+    fn icons(&self) -> Vec<ToolIcon> {
+        T::icons()
+    }
+
+    fn allowed_callers(&self) -> ToolCallers {
+        T::ALLOWED_CALLERS
     }
 
     fn defer_loading(&self) -> bool {

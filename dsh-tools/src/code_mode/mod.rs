@@ -19,6 +19,7 @@ pub(crate) mod failure;
 mod limits;
 mod mode;
 
+pub use crate::callers::ToolCallers;
 pub use declarations::{DeclaredTool, typescript_declarations};
 pub use limits::CodeLimits;
-pub use mode::{CodeMode, ToolCallers};
+pub use mode::CodeMode;

@@ -46,6 +46,7 @@ pub use crate::call::blocking::run_blocking;
 pub use crate::call::definition::ToolAnnotations;
 pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract};
+pub use crate::callers::ToolCallers;
 pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::error::ToolError;
 pub use crate::fields::{
@@ -53,7 +54,8 @@ pub use crate::fields::{
     TakesInteger, TakesNone, TakesString,
 };
 pub use crate::present::{
-    LocationPart, ResultSummary, TitlePart, ToolCallKind, ToolCallView, ToolResultView,
+    IconTheme, LocationPart, ResultSummary, TitlePart, ToolCallKind, ToolCallView, ToolIcon,
+    ToolResultView,
 };
 pub use crate::progress::ToolProgress;
 pub use crate::schema::{Pattern, Schema, SchemaError};

@@ -1,5 +1,5 @@
 //! The vocabulary mapping between dsh-tools and MCP (`rmcp::model`): content blocks both ways,
-//! tool annotations both ways, a pipeline result as a `tools/call` result, and a failed result's
+//! tool annotations and icons both ways, a pipeline result as a `tools/call` result, and a failed result's
 //! `{name, code}` both ways through the result's `_meta`.
 //!
 //! Content maps 1:1: text, image, audio, resource link and embedded resource are the same five
@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::call::definition::ToolAnnotations;
 use crate::content::{ContentBlock, EmbeddedResource};
 use crate::error::ErrorInfo;
+use crate::present::{IconTheme, ToolIcon};
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
 /// The `_meta` key of a failed `tools/call` result that carries the error's
@@ -154,6 +155,39 @@ pub(crate) fn annotations_from_mcp(tool: &mcp::Tool) -> ToolAnnotations {
         destructive: hints.destructive_hint,
         idempotent: hints.idempotent_hint,
         open_world: hints.open_world_hint,
+    }
+}
+
+/// One of our tool icons as an MCP icon.
+pub(crate) fn icon_to_mcp(icon: &ToolIcon) -> mcp::Icon {
+    let mut converted = mcp::Icon::new(icon.src.clone());
+    if let Some(mime_type) = &icon.mime_type {
+        converted = converted.with_mime_type(mime_type.clone());
+    }
+    if !icon.sizes.is_empty() {
+        converted = converted.with_sizes(icon.sizes.clone());
+    }
+    if let Some(theme) = icon.theme {
+        converted = converted.with_theme(match theme {
+            IconTheme::Light => mcp::IconTheme::Light,
+            IconTheme::Dark => mcp::IconTheme::Dark,
+        });
+    }
+    converted
+}
+
+/// An MCP icon as one of ours; a theme of a later revision we do not know reads as none (the
+/// icon suits any background, which is what a client assumes of an unthemed icon).
+pub(crate) fn icon_from_mcp(icon: &mcp::Icon) -> ToolIcon {
+    ToolIcon {
+        src: icon.src.clone(),
+        mime_type: icon.mime_type.clone(),
+        sizes: icon.sizes.clone().unwrap_or_default(),
+        theme: match icon.theme {
+            Some(mcp::IconTheme::Light) => Some(IconTheme::Light),
+            Some(mcp::IconTheme::Dark) => Some(IconTheme::Dark),
+            _ => None,
+        },
     }
 }
 

@@ -24,7 +24,10 @@ use crate::call::run::ToolRun;
 use crate::content::{ContentBlock, joined_text};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::mcp::convert::{annotations_from_mcp, content_from_mcp, error_info_from_meta};
+use crate::mcp::convert::{
+    annotations_from_mcp, content_from_mcp, error_info_from_meta, icon_from_mcp,
+};
+use crate::present::ToolIcon;
 use crate::progress::ToolProgress;
 use crate::schema::{CompiledSchema, Schema};
 
@@ -376,6 +379,16 @@ impl ToolDefinition for ImportedTool {
 
     fn annotations(&self) -> ToolAnnotations {
         self.annotations.clone()
+    }
+
+    /// The server's icons, as it listed them (the title comes with the annotations).
+    fn icons(&self) -> Vec<ToolIcon> {
+        self.source
+            .icons
+            .iter()
+            .flatten()
+            .map(icon_from_mcp)
+            .collect()
     }
 
     fn defer_loading(&self) -> bool {

@@ -13,7 +13,7 @@ use rmcp::model as mcp;
 use serde_json::{Map, Value};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::mcp::convert::annotations_to_mcp;
+use crate::mcp::convert::{annotations_to_mcp, icon_to_mcp};
 use crate::schema::{CompiledSchema, SchemaKind};
 
 /// The served tools as MCP describes them, sorted by name.
@@ -80,7 +80,7 @@ impl ListingCache {
 }
 
 /// One tool as `tools/list` shows it: name, title, description, `inputSchema` (the schema the
-/// model sees, unchanged), `outputSchema` when the output is an object, and annotations.
+/// model sees, unchanged), `outputSchema` when the output is an object, annotations and icons.
 fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp::Tool {
     let parameters: &Value = &schema.parameters;
     let input_schema = match parameters {
@@ -97,8 +97,12 @@ fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp
         return tool;
     };
     let hints = definition.annotations();
-    if let Some(title) = &hints.title {
-        tool = tool.with_title(title.clone());
+    if let Some(title) = definition.title() {
+        tool = tool.with_title(title);
+    }
+    let icons = definition.icons();
+    if !icons.is_empty() {
+        tool = tool.with_icons(icons.iter().map(icon_to_mcp).collect());
     }
     if let Some(annotations) = annotations_to_mcp(&hints) {
         tool = tool.with_annotations(annotations);

@@ -1,5 +1,5 @@
 //! What the declarative card keys of `#[tool]` ask of an argument field: how it reads inside a
-//! `title` template ([`TitlePart`]) and which files it names as the `location` ([`LocationPart`]).
+//! `card_title` template ([`TitlePart`]) and which files it names as the `location` ([`LocationPart`]).
 //!
 //! The impls are marked `#[diagnostic::do_not_recommend]`, so a message about a field that does
 //! not fit says what the key takes rather than listing the implementing types.
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::present::views::FileLocation;
 
-/// How an argument value reads in a title template (`#[tool(title = "Read {path}")]`).
+/// How an argument value reads in a title template (`#[tool(card_title = "Read {path}")]`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be shown in a tool card title",
     label = "title templates take strings, paths, numbers, booleans and `Option`s of those"

@@ -39,7 +39,7 @@ pub(crate) struct ToolEntry {
     pub(crate) deferred: bool,
     /// Who may call it, read once at registration.
     #[cfg(feature = "code-mode")]
-    pub(crate) callers: crate::code_mode::ToolCallers,
+    pub(crate) callers: crate::callers::ToolCallers,
 }
 
 /// The built-in `tool_search`, present in a view that has deferred tools: one for every

@@ -1,4 +1,5 @@
-//! The policy hints of the `Tool` impl: the kind and the MCP-style annotations, the timeout,
+//! The policy hints of the `Tool` impl: the kind, the title and the MCP-style annotations, the
+//! icons, who may call the tool, the timeout,
 //! the result budget, whether the registry may move the call's arguments, and whether calls may
 //! run concurrently. A key left out emits nothing, so the trait's default applies.
 
@@ -22,9 +23,13 @@ pub(super) fn kind_tokens(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// `Tool::annotations`: the kind and the behaviour hints, `None` where not given.
+/// `Tool::annotations`: the title, the kind and the behaviour hints, `None` where not given.
 pub(super) fn expand_annotations(model: &ToolModel<'_>) -> TokenStream {
     let (private, attrs) = (&model.private, model.attrs);
+    let title = match &attrs.title {
+        Some(title) => quote!(::core::option::Option::Some(::std::string::String::from(#title))),
+        None => quote!(::core::option::Option::None),
+    };
     let kind = match &attrs.kind {
         Some(_) => {
             let kind = kind_tokens(model);
@@ -45,7 +50,7 @@ pub(super) fn expand_annotations(model: &ToolModel<'_>) -> TokenStream {
     quote! {
         fn annotations() -> #private::ToolAnnotations {
             #private::ToolAnnotations {
-                title: ::core::option::Option::None,
+                title: #title,
                 kind: #kind,
                 read_only: #read_only,
                 destructive: #destructive,
@@ -53,6 +58,45 @@ pub(super) fn expand_annotations(model: &ToolModel<'_>) -> TokenStream {
                 open_world: #open_world,
             }
         }
+    }
+}
+
+/// `Tool::icons` of the `icon` keys, in order (each checked when read).
+pub(super) fn expand_icons(model: &ToolModel<'_>) -> TokenStream {
+    let icons = &model.attrs.icons;
+    if icons.is_empty() {
+        return TokenStream::new();
+    }
+    let private = &model.private;
+    let icons = icons.iter().map(|icon| {
+        let src = &icon.src;
+        let mime_type = icon
+            .mime_type
+            .iter()
+            .map(|mime_type| quote!(.with_mime_type(#mime_type)));
+        let sizes = icon.sizes.iter().map(|size| quote!(.with_size(#size)));
+        let theme = icon.theme.iter().map(|(theme, text)| {
+            let variant = format_ident!("{}", upper_camel(theme), span = text.span());
+            quote!(.with_theme(#private::IconTheme::#variant))
+        });
+        quote!(#private::ToolIcon::new(#src) #(#mime_type)* #(#sizes)* #(#theme)*)
+    });
+    quote! {
+        fn icons() -> ::std::vec::Vec<#private::ToolIcon> {
+            ::std::vec![#(#icons),*]
+        }
+    }
+}
+
+/// `ALLOWED_CALLERS` of `callers = ".."`, spanned on the value.
+pub(super) fn expand_allowed_callers(model: &ToolModel<'_>) -> TokenStream {
+    let Some((callers, text)) = &model.attrs.callers else {
+        return TokenStream::new();
+    };
+    let private = &model.private;
+    let variant = format_ident!("{}", upper_camel(callers), span = text.span());
+    quote_spanned! {text.span()=>
+        const ALLOWED_CALLERS: #private::ToolCallers = #private::ToolCallers::#variant;
     }
 }
 

@@ -1,9 +1,10 @@
 //! How a tool's calls and results are shown: `render = fn` (the content the model receives) and
-//! the presenters of the call card (`present_call`, or the declarative `title`/`location`), of
+//! the presenters of the call card (`present_call`, or the declarative `card_title`/`location`), of
 //! progress and of the result. A key left out emits nothing, so the trait's default applies.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::LitStr;
 use syn::spanned::Spanned;
 
 use super::model::ToolModel;
@@ -32,17 +33,17 @@ pub(super) fn expand_render(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// `Tool::call_view` of `present_call = fn`, or of the declarative `title`/`location` card;
+/// `Tool::call_view` of `present_call = fn`, or of the declarative `card_title`/`location` card;
 /// using both, or a template naming no argument, goes to `errors`.
 pub(super) fn expand_present_call(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let (private, attrs) = (&model.private, model.attrs);
-    let declarative = attrs.title.is_some() || attrs.location.is_some();
+    let declarative = attrs.card_title.is_some() || attrs.location.is_some();
     let body = match &attrs.present_call {
         Some(path) => {
             if declarative {
                 errors.error_at(
                     path,
-                    "`present_call` and the declarative `title`/`location` keys exclude each other",
+                    "`present_call` and the declarative `card_title`/`location` keys exclude each other",
                 );
             }
             quote!(#path(__args))
@@ -58,11 +59,16 @@ pub(super) fn expand_present_call(model: &ToolModel<'_>, errors: &mut Errors) ->
                     .map(|field| field.ident.unraw().to_string())
                     .collect()
             });
+            // A card without a template is titled as the tool is: its title, else its name.
+            let fallback_title = attrs
+                .title
+                .as_ref()
+                .map_or_else(|| model.names.tool_name.clone(), LitStr::value);
             expand_declarative_presenter(
-                attrs.title.as_ref(),
+                attrs.card_title.as_ref(),
                 attrs.location.as_ref(),
                 &kind_tokens(model),
-                &model.names.tool_name,
+                &fallback_title,
                 field_names.as_deref(),
                 private,
                 errors,
@@ -183,7 +189,7 @@ mod tests {
     #[test]
     fn a_declarative_card_has_the_title_and_kind() {
         let item = item(quote!(
-            title = "Read {path}",
+            card_title = "Read {path}",
             location = path,
             kind = "read"
         ));
@@ -211,7 +217,7 @@ mod tests {
 
     #[test]
     fn reports_a_call_presenter_beside_a_declarative_card() {
-        let item = item(quote!(present_call = card, title = "Read"));
+        let item = item(quote!(present_call = card, card_title = "Read"));
         let mut errors = Errors::new();
         let tokens = expand_present_call(&sample::model(&item), &mut errors);
         assert!(sample::contains(&tokens, quote!(card(__args))));
@@ -221,7 +227,7 @@ mod tests {
 
     #[test]
     fn reports_a_title_naming_no_argument() {
-        let item = item(quote!(title = "Read {file}"));
+        let item = item(quote!(card_title = "Read {file}"));
         let mut errors = Errors::new();
         expand_present_call(&sample::model(&item), &mut errors);
         let error = errors.finish().expect_err("the typo is reported");

@@ -39,7 +39,18 @@ enum Choice {
 }
 
 /// Runs a query.
-#[tool(title = "Query {text}")]
+#[tool(
+    card_title = "Query {text}",
+    title = "Query",
+    icon = "https://example.com/query.png",
+    icon(
+        src = "https://example.com/query-dark.svg",
+        mime_type = "image/svg+xml",
+        sizes = ["any"],
+        theme = "dark"
+    ),
+    callers = "program"
+)]
 async fn query(
     text: ::std::string::String,
     /// Maybe a choice.

@@ -102,7 +102,7 @@ async fn configure(options: Options) -> u32 {
 }
 
 /// Reads under a path; the card names fields of `Options`.
-#[tool(title = "Read {path} to depth {depth}", location = path)]
+#[tool(card_title = "Read {path} to depth {depth}", location = path)]
 async fn read_tree(options: Options) -> String {
     options.path
 }

@@ -22,7 +22,7 @@ async fn lookup(query: Query) -> String {
 }
 
 /// Inline parameters through the re-export too.
-#[tool(crate = crate::sdk::tools, title = "Echo {text}")]
+#[tool(crate = crate::sdk::tools, card_title = "Echo {text}")]
 async fn echo(text: String, #[arg(default = 1)] times: u8) -> String {
     text.repeat(usize::from(times))
 }

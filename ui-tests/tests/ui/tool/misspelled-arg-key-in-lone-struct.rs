@@ -7,7 +7,7 @@ struct Search {
 }
 
 /// Searches.
-#[tool(title = "Search for {pattern}")]
+#[tool(card_title = "Search for {pattern}")]
 async fn search(args: Search) -> String {
     args.pattern
 }

@@ -1,7 +1,7 @@
 use dsh_tools::tool;
 
 /// Reads a file.
-#[tool(title = "Read {pth}")]
+#[tool(title = "Read {path}")]
 async fn read_file(path: String) -> String {
     path
 }

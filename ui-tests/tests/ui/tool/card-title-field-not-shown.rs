@@ -1,7 +1,7 @@
 use dsh_tools::tool;
 
 /// Reads files.
-#[tool(title = "Read {paths}")]
+#[tool(card_title = "Read {paths}")]
 async fn read_files(paths: Vec<String>) -> String {
     paths.join("\n")
 }

@@ -5,7 +5,7 @@ fn card(_: &ReadFileToolArgs) -> Option<ToolCallView> {
 }
 
 /// Reads a file.
-#[tool(present_call = card, title = "Read {path}")]
+#[tool(present_call = card, card_title = "Read {path}")]
 async fn read_file(path: String) -> String {
     path
 }

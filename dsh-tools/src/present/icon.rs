@@ -1,0 +1,68 @@
+//! [`ToolIcon`]: an image a UI may show beside a tool (MCP's `Icon`), and [`IconTheme`], the
+//! background it is drawn for.
+
+use serde::{Deserialize, Serialize};
+
+/// An icon of a tool: where the image is (an `https:` or `http:` URL, or a `data:` URI with the
+/// image inline) and, optionally, its MIME type, sizes and theme. Published in MCP listings
+/// (`icons`) and read back from imported MCP tools; the providers' tool lists have no place for
+/// it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolIcon {
+    /// The image: an `https:`/`http:` URL or a `data:` URI.
+    pub src: String,
+    /// The image's MIME type (`image/png`), when the source does not say it well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// The sizes the image suits, each `WxH` (`48x48`) or `any` (a scalable image); empty: not
+    /// said.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// The background the icon is drawn for; `None`: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<IconTheme>,
+}
+
+/// The background an icon is drawn for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IconTheme {
+    /// A light background.
+    Light,
+    /// A dark background.
+    Dark,
+}
+
+impl ToolIcon {
+    /// An icon at `src` (an `https:`/`http:` URL or a `data:` URI), with nothing else said.
+    pub fn new(src: impl Into<String>) -> Self {
+        Self {
+            src: src.into(),
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        }
+    }
+
+    /// Says the image's MIME type.
+    #[must_use]
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// Adds a size the image suits (`48x48`, or `any`).
+    #[must_use]
+    pub fn with_size(mut self, size: impl Into<String>) -> Self {
+        self.sizes.push(size.into());
+        self
+    }
+
+    /// Says the background the icon is drawn for.
+    #[must_use]
+    pub fn with_theme(mut self, theme: IconTheme) -> Self {
+        self.theme = Some(theme);
+        self
+    }
+}
