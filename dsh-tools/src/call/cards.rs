@@ -64,16 +64,13 @@ impl ToolCallView {
     /// The pending card of a call of `name` with `arguments`, as `definition` presents it (`None`:
     /// the tool is unknown). Never fails: see the module docs for the fallbacks.
     pub fn present(definition: Option<&dyn ToolDefinition>, name: &str, arguments: &Value) -> Self {
-        let presented = definition.and_then(|definition| {
-            catch_panic(|| definition.present_call(arguments)).unwrap_or_else(|message| {
-                tracing::warn!(tool = name, "call presenter panicked: {message}");
-                None
-            })
-        });
-        match presented {
-            Some(card) => with_title(card, || tool_title(definition, name)),
-            None => generic_call_card(definition, name, arguments),
-        }
+        pending_card(
+            definition,
+            name,
+            arguments,
+            "call presenter",
+            |definition| definition.present_call(arguments),
+        )
     }
 
     /// The card of a call of `name` the model is still writing, from its `arguments` so far, as
@@ -84,16 +81,13 @@ impl ToolCallView {
         name: &str,
         arguments: &Value,
     ) -> Self {
-        let presented = definition.and_then(|definition| {
-            catch_panic(|| definition.present_partial_call(arguments)).unwrap_or_else(|message| {
-                tracing::warn!(tool = name, "partial call presenter panicked: {message}");
-                None
-            })
-        });
-        match presented {
-            Some(card) => with_title(card, name),
-            None => generic_call_card(definition, name, arguments),
-        }
+        pending_card(
+            definition,
+            name,
+            arguments,
+            "partial call presenter",
+            |definition| definition.present_partial_call(arguments),
+        )
     }
 
     /// The card of a running call after a progress report: the definition's progress card, or
@@ -171,6 +165,27 @@ fn generic_call_card(
 
 /// What names a call when its card does not: the tool's title (by default the annotations'
 /// own; a blank one or a panic counts as none), else the tool's name.
+/// The card `present` makes of a pending call, titled when its title is blank; the generic card
+/// when it makes none or panics (logged as a panic of `presenter`).
+fn pending_card(
+    definition: Option<&dyn ToolDefinition>,
+    name: &str,
+    arguments: &Value,
+    presenter: &str,
+    present: impl FnOnce(&dyn ToolDefinition) -> Option<ToolCallView>,
+) -> ToolCallView {
+    let presented = definition.and_then(|definition| {
+        catch_panic(|| present(definition)).unwrap_or_else(|message| {
+            tracing::warn!(tool = name, "{presenter} panicked: {message}");
+            None
+        })
+    });
+    match presented {
+        Some(card) => with_title(card, || tool_title(definition, name)),
+        None => generic_call_card(definition, name, arguments),
+    }
+}
+
 fn tool_title(definition: Option<&dyn ToolDefinition>, name: &str) -> String {
     definition
         .and_then(|definition| catch_panic(|| definition.title()).ok().flatten())
