@@ -15,6 +15,7 @@
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
+//! | `pins.rs` | pinned imports: fingerprints, saved [`Pins`], the policies for changed and new tools, held changes |
 //! | `names.rs` | how server tool names become registry names |
 //! | `convert.rs` | content, annotations, results and error codes (`_meta`) between the two vocabularies |
 
@@ -26,6 +27,7 @@ mod http_server;
 mod imported;
 mod listing;
 mod names;
+mod pins;
 mod progress_in_order;
 mod serve;
 mod server;
@@ -38,6 +40,7 @@ pub use error::{McpError, McpErrorKind};
 pub use http_server::{HttpOptions, McpHttpServer};
 pub use imported::IDEMPOTENCY_META_KEY;
 pub use names::imported_name;
+pub use pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
 pub use serve::McpConnection;
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use session::McpHandler;
