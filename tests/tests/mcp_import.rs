@@ -7,14 +7,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
+use dsh_tools::mcp::{
+    ChangedToolPolicy, ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer,
+};
 use dsh_tools::{
     FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::{ToolAnnotations, ToolExecution, ToolProgress},
     errors::{ErrorInfo, codes},
     json,
     policy::CallLimits,
-    registry::RegistryEvent,
+    registry::{DefinitionChange, DefinitionDecision, RegistryEvent},
 };
 use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
 use rmcp::model as mcp;
@@ -77,6 +79,18 @@ fn changes(registry: &ToolRegistry) -> mpsc::UnboundedReceiver<RegistryEvent> {
         let _ = sender.send(event.clone());
     });
     receiver
+}
+
+/// What a re-sync announces before registering a tool it had not pinned (the default policy
+/// accepts it).
+fn accepted_new(name: &str) -> RegistryEvent {
+    RegistryEvent::DefinitionReviewed {
+        name: name.to_owned(),
+        agent: None,
+        server: "fixture server".to_owned(),
+        changes: Vec::new(),
+        decision: DefinitionDecision::Accepted,
+    }
 }
 
 async fn next_event(events: &mut mpsc::UnboundedReceiver<RegistryEvent>) -> RegistryEvent {
@@ -400,13 +414,20 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
 
 #[tokio::test]
 async fn list_changed_re_syncs_added_removed_and_changed_tools() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    // Changed definitions are taken as they come here; `mcp_pinning.rs` tests the other policies.
+    let setup = imported(
+        ImportOptions::new()
+            .prefix("fx")
+            .changed_tools(ChangedToolPolicy::Accept),
+    )
+    .await;
     let mut events = changes(&setup.local);
 
     let added = setup
         .upstream
         .register(Echo::named("late"))
         .expect("registers");
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__late"));
     assert_eq!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered {
@@ -435,6 +456,7 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
         .upstream
         .register(Echo::named("changing"))
         .expect("registers");
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__changing"));
     assert!(matches!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered { .. }
@@ -444,11 +466,23 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
         .upstream
         .register(Echo::described("changing", "Echo the text back (again)."))
         .expect("registers");
-    let mut seen = vec![next_event(&mut events).await, next_event(&mut events).await];
+    // One re-sync or two (removed, then listed again): the same three events.
+    let mut seen = vec![
+        next_event(&mut events).await,
+        next_event(&mut events).await,
+        next_event(&mut events).await,
+    ];
     seen.sort_by_key(|event| format!("{event:?}"));
     assert_eq!(
         seen,
         [
+            RegistryEvent::DefinitionReviewed {
+                name: "fx__changing".to_owned(),
+                agent: None,
+                server: "fixture server".to_owned(),
+                changes: vec![DefinitionChange::Description],
+                decision: DefinitionDecision::Accepted,
+            },
             RegistryEvent::ToolDisposed {
                 name: "fx__changing".to_owned(),
                 agent: None
@@ -481,6 +515,9 @@ async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
         .upstream
         .register_all([Echo::named("first"), Echo::named("second")])
         .expect("registers");
+    // Both are new and accepted; `fx__first` then cannot be registered under its name.
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__first"));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__second"));
     assert_eq!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered {
@@ -580,6 +617,7 @@ async fn an_imported_tool_s_own_error_code_comes_back_with_it() {
             }),
         )
         .expect("registers");
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__full_disk"));
     assert!(matches!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered { .. }

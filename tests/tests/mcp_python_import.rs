@@ -13,7 +13,7 @@ use dsh_tools::{
     call::{ToolAnnotations, ToolExecution, ToolProgress},
     errors::codes,
     json,
-    registry::RegistryEvent,
+    registry::{DefinitionDecision, RegistryEvent},
 };
 use dsh_tools_tests::python;
 use tokio::sync::mpsc;
@@ -258,12 +258,25 @@ async fn a_tool_added_on_the_server_appears_after_list_changed_and_closing_dispo
     });
     let added = run(&registry, "py-tools__add_tool", json!({"name": "shout"})).await;
     assert!(!added.is_error(), "{}", added.text());
-    let event = tokio::time::timeout(DEADLINE, events.recv())
-        .await
-        .expect("the re-sync registers the new tool")
-        .expect("the registry is alive");
+    let mut next = async || {
+        tokio::time::timeout(DEADLINE, events.recv())
+            .await
+            .expect("the re-sync registers the new tool")
+            .expect("the registry is alive")
+    };
     assert_eq!(
-        event,
+        next().await,
+        RegistryEvent::DefinitionReviewed {
+            name: "py-tools__shout".to_owned(),
+            agent: None,
+            server: "py-tools".to_owned(),
+            changes: Vec::new(),
+            decision: DefinitionDecision::Accepted,
+        },
+        "a new tool is accepted by default"
+    );
+    assert_eq!(
+        next().await,
         RegistryEvent::ToolRegistered {
             name: "py-tools__shout".to_owned(),
             agent: None
