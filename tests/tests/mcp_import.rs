@@ -81,7 +81,7 @@ fn changes(registry: &ToolRegistry) -> mpsc::UnboundedReceiver<RegistryEvent> {
     receiver
 }
 
-/// What a re-sync announces before registering a tool it had not pinned (the default policy
+/// What a re-sync announces after registering a tool it had not pinned (the default policy
 /// accepts it).
 fn accepted_new(name: &str) -> RegistryEvent {
     RegistryEvent::DefinitionReviewed {
@@ -427,7 +427,6 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
         .upstream
         .register(Echo::named("late"))
         .expect("registers");
-    assert_eq!(next_event(&mut events).await, accepted_new("fx__late"));
     assert_eq!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered {
@@ -435,6 +434,7 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
             agent: None
         }
     );
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__late"));
     let echoed = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__late", json!({"text": "hi"})),
@@ -456,11 +456,11 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
         .upstream
         .register(Echo::named("changing"))
         .expect("registers");
-    assert_eq!(next_event(&mut events).await, accepted_new("fx__changing"));
     assert!(matches!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered { .. }
     ));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__changing"));
     original.dispose();
     let _replacement = setup
         .upstream
@@ -515,9 +515,6 @@ async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
         .upstream
         .register_all([Echo::named("first"), Echo::named("second")])
         .expect("registers");
-    // Both are new and accepted; `fx__first` then cannot be registered under its name.
-    assert_eq!(next_event(&mut events).await, accepted_new("fx__first"));
-    assert_eq!(next_event(&mut events).await, accepted_new("fx__second"));
     assert_eq!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered {
@@ -526,6 +523,9 @@ async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
         },
         "the batch is refused as a whole, then the free name is taken one by one"
     );
+    // Both were new and accepted (and pinned); `fx__first` could not take its name.
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__first"));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__second"));
     assert_eq!(
         setup
             .local
@@ -617,11 +617,11 @@ async fn an_imported_tool_s_own_error_code_comes_back_with_it() {
             }),
         )
         .expect("registers");
-    assert_eq!(next_event(&mut events).await, accepted_new("fx__full_disk"));
     assert!(matches!(
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered { .. }
     ));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__full_disk"));
     let failed = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__full_disk", json!({})),

@@ -4,7 +4,7 @@
 //! enforced across a restart (a second client importing the same server).
 //!
 //! The test calls `resync` itself (the server sends no `list_changed`), so every event a re-sync
-//! raises is in the log when it returns, in order.
+//! raises is in the log when it returns, in order: the registry's changes, then the decisions.
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -335,9 +335,9 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     assert_eq!(
         setup.events(),
         [
-            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Accepted),
             disposed(ECHO),
             registered(ECHO),
+            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Accepted),
         ]
     );
     let shown = setup.schema(ECHO).expect("listed");
@@ -443,6 +443,8 @@ async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
     assert_eq!(
         setup.events(),
         [
+            disposed(ECHO),
+            registered(ECHO),
             reviewed(
                 ECHO,
                 &[
@@ -453,8 +455,6 @@ async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
                 ],
                 DefinitionDecision::Accepted
             ),
-            disposed(ECHO),
-            registered(ECHO),
         ]
     );
     let shown = setup.schema(ECHO).expect("listed");
@@ -486,8 +486,8 @@ async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
     assert_eq!(
         setup.events(),
         [
-            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Disabled),
             disposed(ECHO),
+            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Disabled),
         ]
     );
     assert_eq!(setup.schema(ECHO), None);
@@ -505,8 +505,8 @@ async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
     assert_eq!(
         setup.events(),
         [
-            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Accepted),
             registered(ECHO),
+            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Accepted),
         ]
     );
     assert_eq!(setup.schema(ECHO).expect("back").description, RUG_PULL);
@@ -517,8 +517,8 @@ async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
     assert_eq!(
         setup.events(),
         [
-            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Disabled),
             disposed(ECHO),
+            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Disabled),
         ]
     );
     server.set_tools(vec![changed_echo()]);
@@ -541,8 +541,8 @@ async fn a_new_tool_is_accepted_by_default() {
     assert_eq!(
         setup.events(),
         [
-            reviewed("srv__extra", &[], DefinitionDecision::Accepted),
             registered("srv__extra"),
+            reviewed("srv__extra", &[], DefinitionDecision::Accepted),
         ]
     );
     assert!(setup.schema("srv__extra").is_some());
@@ -587,8 +587,8 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
     assert_eq!(
         setup.events(),
         [
-            reviewed("srv__extra", &[], DefinitionDecision::Accepted),
             registered("srv__extra"),
+            reviewed("srv__extra", &[], DefinitionDecision::Accepted),
         ]
     );
     assert!(setup.schema("srv__extra").is_some());
@@ -656,8 +656,8 @@ async fn a_tool_removed_and_listed_again_changed_is_judged_against_its_pin() {
     assert_eq!(
         setup.events(),
         [
-            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Held),
             registered(ECHO),
+            reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Held),
         ],
         "the pinned definition is registered again, not the new one"
     );
@@ -701,9 +701,9 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
     assert_eq!(
         second.events(),
         [
+            registered(ECHO),
             reviewed(ECHO, &DESCRIPTION_AND_INPUT, DefinitionDecision::Held),
             reviewed("srv__extra", &[], DefinitionDecision::Held),
-            registered(ECHO),
         ]
     );
     let shown = second.schema(ECHO).expect("listed");

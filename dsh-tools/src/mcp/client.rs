@@ -338,6 +338,9 @@ struct Import {
     book: PinBook,
 }
 
+/// A decision of a review, to report: the registry name, what changed, what was decided.
+type Decision = (String, Vec<DefinitionChange>, DefinitionDecision);
+
 struct ImportedEntry {
     name: String,
     /// The definition served: the server's, or the pinned one while a change is held.
@@ -526,14 +529,17 @@ impl McpClient {
         // A server listing one name twice: the first listing stands.
         let mut seen = HashSet::new();
         let mut batch = Vec::new();
+        let mut decisions = Vec::new();
         for tool in tools.iter().filter(|tool| seen.insert(&*tool.name)) {
             let name = &names[&*tool.name];
-            if let Some(served) = import.review(&self.shared.connection, tool, name) {
+            if let Some(served) = import.review(tool, name, &self.shared.connection, &mut decisions)
+            {
                 batch.push(served);
             }
         }
         import.book.settle();
         import.register_batch(&self.shared.connection, batch)?;
+        import.report_all(&self.shared.connection, decisions);
         let mut imported: Vec<String> = import
             .tools
             .values()
@@ -581,8 +587,8 @@ impl McpClient {
     }
 
     /// Accepts the change held for the tool registered (or to be registered) as `name`: its new
-    /// definition is pinned and served (a new tool is registered). The registry announces
-    /// [`DefinitionDecision::Accepted`], then the replacement. Fails (`NotHeld`) when no change is
+    /// definition is pinned and served (a new tool is registered). The registry announces the
+    /// replacement, then [`DefinitionDecision::Accepted`]. Fails (`NotHeld`) when no change is
     /// held under that name, or (`Registry`) when the registry refuses the tool.
     pub fn accept_change(&self, name: &str) -> Result<(), McpError> {
         self.shared.settle_held(name, DefinitionDecision::Accepted)
@@ -669,13 +675,13 @@ impl ClientShared {
                 import.book.reject(&remote)
             };
             let Some(change) = settled else { continue };
-            import.report(&self.connection, &change.name, &change.changes, decision);
             if decision == DefinitionDecision::Accepted {
                 if let Some(entry) = import.tools.remove(&remote) {
                     entry.registration.dispose();
                 }
-                import.register(&self.connection, change.name, change.offered, false)?;
+                import.register(&self.connection, change.name.clone(), change.offered, false)?;
             }
+            import.report(&self.connection, &change.name, &change.changes, decision);
         }
         if found {
             Ok(())
@@ -738,20 +744,28 @@ impl Import {
 
     /// Reviews the listed `tool` against its pin: what to serve as `name` (the definition, and
     /// whether it is a pinned one whose change is held), or `None` to keep it out of the
-    /// registry. A decision taken now is logged and announced.
+    /// registry. A decision taken now joins `decisions`, to be reported once the registry shows
+    /// its outcome.
     fn review(
         &mut self,
-        connection: &Connection,
         tool: &mcp::Tool,
         name: &str,
+        connection: &Connection,
+        decisions: &mut Vec<Decision>,
     ) -> Option<(String, mcp::Tool, bool)> {
         let review = self.book.review(tool, name, &connection.server);
-        if let Some((changes, decision)) = &review.decision {
-            self.report(connection, name, changes, *decision);
+        if let Some((changes, decision)) = review.decision {
+            decisions.push((name.to_owned(), changes, decision));
         }
         review
             .serve
             .map(|source| (name.to_owned(), source, review.held))
+    }
+
+    fn report_all(&self, connection: &Connection, decisions: Vec<Decision>) {
+        for (name, changes, decision) in decisions {
+            self.report(connection, &name, &changes, decision);
+        }
     }
 
     fn report(
@@ -767,8 +781,9 @@ impl Import {
     }
 
     /// Brings this import up to date with the server's current `tools`: each listed tool is
-    /// reviewed against its pin (decisions are announced first), then tools no longer served are
-    /// disposed and the ones to serve anew registered.
+    /// reviewed against its pin, tools no longer served are disposed and the ones to serve anew
+    /// registered; then the decisions are announced, so a listener hearing one finds the registry
+    /// already showing its outcome.
     fn apply(&mut self, connection: &Arc<Connection>, tools: &[mcp::Tool]) {
         let mut seen = HashSet::new();
         let listed: Vec<&mcp::Tool> = tools
@@ -785,8 +800,10 @@ impl Import {
             .collect();
         let names = assign_names(&self.prefix, listed.iter().map(|tool| &*tool.name), &kept);
         let mut served = Vec::new();
+        let mut decisions = Vec::new();
         for tool in &listed {
-            if let Some(serve) = self.review(connection, tool, &names[&*tool.name]) {
+            if let Some(serve) = self.review(tool, &names[&*tool.name], connection, &mut decisions)
+            {
                 served.push(serve);
             }
         }
@@ -810,10 +827,7 @@ impl Import {
             .into_iter()
             .filter(|(_, source, _)| !self.tools.contains_key(&*source.name))
             .collect();
-        if batch.is_empty() {
-            return;
-        }
-        if self.register_all_or_none(connection, &batch).is_err() {
+        if !batch.is_empty() && self.register_all_or_none(connection, &batch).is_err() {
             // Someone else holds a name: register what can be, one by one, saying what could not.
             for (name, tool, held) in batch {
                 if let Err(error) = self.register(connection, name, tool, held) {
@@ -821,6 +835,7 @@ impl Import {
                 }
             }
         }
+        self.report_all(connection, decisions);
     }
 
     /// Registers a first import's tools as one change; when the registry refuses the batch,

@@ -35,7 +35,8 @@ pub enum RegistryEvent {
     /// pinned) and decided what to do with it; see
     /// [`ImportOptions::changed_tools`](crate::mcp::ImportOptions::changed_tools). Nothing in the
     /// registry changes by this event itself: a registration or disposal that follows from the
-    /// decision has its own event, after this one.
+    /// decision has its own event, before this one (a listener hearing the decision finds the
+    /// registry already showing its outcome).
     DefinitionReviewed {
         /// The tool's registry name (the one it has, or would have, in the registry).
         name: String,
