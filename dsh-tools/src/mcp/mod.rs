@@ -6,6 +6,16 @@
 //!   reads, with progress, cancellation and list-changed notifications.
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
 //!   scope and run through the same pipeline as any other tool.
+//! - **Pinned imports** ([`Pins`]): each imported tool's definition is fingerprinted
+//!   ([`fingerprint`]). At a re-sync, a definition that differs from its pin follows the import's
+//!   [`ChangedToolPolicy`] (default: hold the change and keep serving the pinned definition,
+//!   whose input schema calls are checked against), a tool with no pin its [`NewToolPolicy`]
+//!   (default: accept); held changes are listed and settled on the client
+//!   ([`McpClient::held_changes`], [`accept_change`](McpClient::accept_change),
+//!   [`reject_change`](McpClient::reject_change)). Each decision is a
+//!   [`RegistryEvent::DefinitionReviewed`](crate::registry::RegistryEvent::DefinitionReviewed)
+//!   and a log line. [`McpClient::pins`] and [`ImportOptions::pins`] save and restore them, so a
+//!   restart does not trust a server that changed meanwhile.
 //!
 //! | file | owns |
 //! |---|---|
