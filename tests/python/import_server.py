@@ -3,8 +3,9 @@
 Three tools a client imports — one with structured output, one that fails, one slow one that
 reports progress and notices cancellation — plus helpers the tests use to observe the server:
 `stats` (calls and cancellations seen), `pid` (to kill the process mid-call), `request_key` (the
-idempotency key a request's `_meta` carried) and `add_tool`
-(registers a tool at run time and sends `notifications/tools/list_changed`).
+idempotency key a request's `_meta` carried), `add_tool`
+(registers a tool at run time and sends `notifications/tools/list_changed`) and `redefine` (changes
+`fail`'s description and input schema under the client, and says so).
 
     python import_server.py    # serves over stdio
 """
@@ -86,6 +87,20 @@ async def add_tool(name: str, ctx: Context) -> str:
     server.add_tool(echo, name=name)
     await ctx.session.send_tool_list_changed()
     return f"added {name}"
+
+
+def fail_with_code(reason: int) -> str:
+    """Always fails, with the given error number."""
+    raise ToolError(f"error {reason}")
+
+
+@server.tool()
+async def redefine(ctx: Context) -> str:
+    """Redefine `fail` (another description; `reason` an integer) and tell the client."""
+    server.remove_tool("fail")
+    server.add_tool(fail_with_code, name="fail", annotations=ToolAnnotations(destructive_hint=True))
+    await ctx.session.send_tool_list_changed()
+    return "fail redefined"
 
 
 if __name__ == "__main__":

@@ -7,14 +7,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer};
+use dsh_tools::mcp::{
+    ChangedToolPolicy, ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer,
+};
 use dsh_tools::{
     FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::{ToolAnnotations, ToolExecution, ToolProgress},
     errors::{ErrorInfo, codes},
     json,
     policy::CallLimits,
-    registry::RegistryEvent,
+    registry::{DefinitionChange, DefinitionDecision, RegistryEvent},
 };
 use dsh_tools_tests::mcp_fixture::{self, Cancellations, Echo, media_content};
 use rmcp::model as mcp;
@@ -77,6 +79,18 @@ fn changes(registry: &ToolRegistry) -> mpsc::UnboundedReceiver<RegistryEvent> {
         let _ = sender.send(event.clone());
     });
     receiver
+}
+
+/// What a re-sync announces after registering a tool it had not pinned (the default policy
+/// accepts it).
+fn accepted_new(name: &str) -> RegistryEvent {
+    RegistryEvent::DefinitionReviewed {
+        name: name.to_owned(),
+        agent: None,
+        server: "fixture server".to_owned(),
+        changes: Vec::new(),
+        decision: DefinitionDecision::Accepted,
+    }
 }
 
 async fn next_event(events: &mut mpsc::UnboundedReceiver<RegistryEvent>) -> RegistryEvent {
@@ -400,7 +414,13 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
 
 #[tokio::test]
 async fn list_changed_re_syncs_added_removed_and_changed_tools() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    // Changed definitions are taken as they come here; `mcp_pinning.rs` tests the other policies.
+    let setup = imported(
+        ImportOptions::new()
+            .prefix("fx")
+            .changed_tools(ChangedToolPolicy::Accept),
+    )
+    .await;
     let mut events = changes(&setup.local);
 
     let added = setup
@@ -414,6 +434,7 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
             agent: None
         }
     );
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__late"));
     let echoed = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__late", json!({"text": "hi"})),
@@ -439,16 +460,29 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered { .. }
     ));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__changing"));
     original.dispose();
     let _replacement = setup
         .upstream
         .register(Echo::described("changing", "Echo the text back (again)."))
         .expect("registers");
-    let mut seen = vec![next_event(&mut events).await, next_event(&mut events).await];
+    // One re-sync or two (removed, then listed again): the same three events.
+    let mut seen = vec![
+        next_event(&mut events).await,
+        next_event(&mut events).await,
+        next_event(&mut events).await,
+    ];
     seen.sort_by_key(|event| format!("{event:?}"));
     assert_eq!(
         seen,
         [
+            RegistryEvent::DefinitionReviewed {
+                name: "fx__changing".to_owned(),
+                agent: None,
+                server: "fixture server".to_owned(),
+                changes: vec![DefinitionChange::Description],
+                decision: DefinitionDecision::Accepted,
+            },
             RegistryEvent::ToolDisposed {
                 name: "fx__changing".to_owned(),
                 agent: None
@@ -489,6 +523,9 @@ async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
         },
         "the batch is refused as a whole, then the free name is taken one by one"
     );
+    // Both were new and accepted (and pinned); `fx__first` could not take its name.
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__first"));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__second"));
     assert_eq!(
         setup
             .local
@@ -584,6 +621,7 @@ async fn an_imported_tool_s_own_error_code_comes_back_with_it() {
         next_event(&mut events).await,
         RegistryEvent::ToolRegistered { .. }
     ));
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__full_disk"));
     let failed = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__full_disk", json!({})),

@@ -13,7 +13,7 @@ use dsh_tools::{
     call::{ToolAnnotations, ToolExecution, ToolProgress},
     errors::codes,
     json,
-    registry::RegistryEvent,
+    registry::{DefinitionChange, DefinitionDecision, RegistryEvent},
 };
 use dsh_tools_tests::python;
 use tokio::sync::mpsc;
@@ -85,6 +85,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
             "py-tools__fail",
             "py-tools__forecast",
             "py-tools__pid",
+            "py-tools__redefine",
             "py-tools__request_key",
             "py-tools__slow",
             "py-tools__stats"
@@ -258,16 +259,29 @@ async fn a_tool_added_on_the_server_appears_after_list_changed_and_closing_dispo
     });
     let added = run(&registry, "py-tools__add_tool", json!({"name": "shout"})).await;
     assert!(!added.is_error(), "{}", added.text());
-    let event = tokio::time::timeout(DEADLINE, events.recv())
-        .await
-        .expect("the re-sync registers the new tool")
-        .expect("the registry is alive");
+    let mut next = async || {
+        tokio::time::timeout(DEADLINE, events.recv())
+            .await
+            .expect("the re-sync registers the new tool")
+            .expect("the registry is alive")
+    };
     assert_eq!(
-        event,
+        next().await,
         RegistryEvent::ToolRegistered {
             name: "py-tools__shout".to_owned(),
             agent: None
         }
+    );
+    assert_eq!(
+        next().await,
+        RegistryEvent::DefinitionReviewed {
+            name: "py-tools__shout".to_owned(),
+            agent: None,
+            server: "py-tools".to_owned(),
+            changes: Vec::new(),
+            decision: DefinitionDecision::Accepted,
+        },
+        "a new tool is accepted by default"
     );
     let echoed = run(&registry, "py-tools__shout", json!({"text": "hey"})).await;
     assert_eq!(echoed.value(), Some(&json!({"result": "hey"})));
@@ -299,4 +313,105 @@ async fn dropping_the_client_leaves_no_server_process_behind() {
     .await
     .expect("the child process ends after the client is dropped");
     assert!(registry.schemas(None).is_empty(), "its tools are disposed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_until_accepted() {
+    let (registry, client, _) = imported().await;
+    let pinned = registry.get("py-tools__fail", None).expect("imported");
+    let (pinned_description, pinned_parameters) =
+        (pinned.description().to_owned(), pinned.parameters().clone());
+    assert_eq!(pinned_description, "Always fails, with the given reason.");
+    let (sender, mut events) = mpsc::unbounded_channel();
+    let _listener = registry.on_change(move |event| {
+        let _ = sender.send(event.clone());
+    });
+    let redefined = run(&registry, "py-tools__redefine", json!({})).await;
+    assert_eq!(redefined.text(), "fail redefined");
+    let event = tokio::time::timeout(DEADLINE, events.recv())
+        .await
+        .expect("the re-sync reviews the redefined tool")
+        .expect("the registry is alive");
+    assert_eq!(
+        event,
+        RegistryEvent::DefinitionReviewed {
+            name: "py-tools__fail".to_owned(),
+            agent: None,
+            server: "py-tools".to_owned(),
+            // The SDK titles both schemas after the function, so the output schema differs too.
+            changes: vec![
+                DefinitionChange::Description,
+                DefinitionChange::InputSchema,
+                DefinitionChange::OutputSchema
+            ],
+            decision: DefinitionDecision::Held,
+        }
+    );
+    // The pinned definition is what the model sees, and what calls are checked against.
+    let shown = registry
+        .schemas(None)
+        .iter()
+        .find(|schema| schema.name == "py-tools__fail")
+        .cloned()
+        .expect("still listed");
+    assert_eq!(shown.description, pinned_description);
+    assert_eq!(*shown.parameters, pinned_parameters);
+    let refused = run(&registry, "py-tools__fail", json!({"reason": 28})).await;
+    assert_eq!(
+        refused.text(),
+        r#"Error: invalid arguments: "reason" must be a string"#
+    );
+    let held = client.held_changes();
+    assert_eq!(held.len(), 1);
+    assert_eq!(held[0].name, "py-tools__fail");
+    assert_eq!(
+        held[0].offered.description.as_deref(),
+        Some("Always fails, with the given error number.")
+    );
+
+    client.accept_change("py-tools__fail").expect("accepts");
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        seen.push(
+            tokio::time::timeout(DEADLINE, events.recv())
+                .await
+                .expect("the replacement is announced")
+                .expect("the registry is alive"),
+        );
+    }
+    assert_eq!(
+        seen,
+        [
+            RegistryEvent::ToolDisposed {
+                name: "py-tools__fail".to_owned(),
+                agent: None
+            },
+            RegistryEvent::ToolRegistered {
+                name: "py-tools__fail".to_owned(),
+                agent: None
+            },
+            RegistryEvent::DefinitionReviewed {
+                name: "py-tools__fail".to_owned(),
+                agent: None,
+                server: "py-tools".to_owned(),
+                changes: vec![
+                    DefinitionChange::Description,
+                    DefinitionChange::InputSchema,
+                    DefinitionChange::OutputSchema
+                ],
+                decision: DefinitionDecision::Accepted,
+            },
+        ]
+    );
+    let failed = run(&registry, "py-tools__fail", json!({"reason": 28})).await;
+    assert!(failed.is_error());
+    assert!(failed.text().contains("error 28"), "{}", failed.text());
+    assert_eq!(
+        client
+            .pins()
+            .definition("fail")
+            .and_then(|tool| tool.description.map(String::from)),
+        Some("Always fails, with the given error number.".to_owned())
+    );
+    client.close().await;
 }

@@ -4,10 +4,13 @@
 //! The client owns the connection and everything imported through it: [`close`](McpClient::close)
 //! (or dropping the client) disposes every imported tool and ends the connection; a server started
 //! as a child process is terminated with it (its whole process group), so none is left behind.
-//! When the server says its tool list changed, every import re-syncs: new tools are registered,
-//! removed ones disposed, changed ones replaced (the registry's change events fire for each).
+//! When the server says its tool list changed, every import re-syncs: removed tools are disposed,
+//! and new and changed ones are handled by the import's pins and policies (`pins.rs`): by
+//! default a new tool is registered and a changed one keeps its pinned definition while the
+//! change is held for the user (the registry's change events fire for each decision and change).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::client::ClientHandler;
@@ -21,8 +24,10 @@ use crate::call::definition::ToolDefinition;
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
 use crate::mcp::names::{assign_names, sanitize_prefix};
+use crate::mcp::pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, PinBook, Pins, log_decision};
 use crate::mcp::progress_in_order::ProgressInOrder;
 use crate::registry::{Registration, RegistryError, ToolRegistry, ToolScope};
+use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};
 
 /// How an import names and runs a server's tools.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +37,9 @@ pub struct ImportOptions {
     concurrency_safe: bool,
     validate_arguments: bool,
     defer_loading: bool,
+    changed_tools: ChangedToolPolicy,
+    new_tools: NewToolPolicy,
+    pins: Option<Pins>,
 }
 
 impl Default for ImportOptions {
@@ -42,6 +50,9 @@ impl Default for ImportOptions {
             concurrency_safe: false,
             validate_arguments: false,
             defer_loading: false,
+            changed_tools: ChangedToolPolicy::default(),
+            new_tools: NewToolPolicy::default(),
+            pins: None,
         }
     }
 }
@@ -101,6 +112,32 @@ impl ImportOptions {
         self.defer_loading = deferred;
         self
     }
+
+    /// What a re-sync does with a known tool whose definition differs from its pin (see
+    /// [`ChangedToolPolicy`]); by default it holds the change and keeps serving the pinned
+    /// definition.
+    #[must_use]
+    pub fn changed_tools(mut self, policy: ChangedToolPolicy) -> Self {
+        self.changed_tools = policy;
+        self
+    }
+
+    /// What a re-sync does with a tool it has no pin for (see [`NewToolPolicy`]); by default it
+    /// registers and pins it. A first import without saved pins trusts every tool it lists.
+    #[must_use]
+    pub fn new_tools(mut self, policy: NewToolPolicy) -> Self {
+        self.new_tools = policy;
+        self
+    }
+
+    /// Starts from saved pins (see [`McpClient::pins`]): already at the first import, a tool whose
+    /// definition differs from its pin follows [`changed_tools`](Self::changed_tools) and a tool
+    /// without a pin follows [`new_tools`](Self::new_tools).
+    #[must_use]
+    pub fn pins(mut self, pins: Pins) -> Self {
+        self.pins = Some(pins);
+        self
+    }
 }
 
 /// Where imported tools are registered: a registry's global layer or a scope, by value or by
@@ -136,6 +173,34 @@ pub trait ImportTarget {
 
     /// A handle on the same place that the client keeps for re-syncs.
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync>;
+
+    /// Tells the place's change listeners what an import decided about a tool definition
+    /// ([`RegistryEvent::DefinitionReviewed`]). The default tells no one.
+    fn announce_review(
+        &self,
+        name: &str,
+        server: &str,
+        changes: &[DefinitionChange],
+        decision: DefinitionDecision,
+    ) {
+        let _ = (name, server, changes, decision);
+    }
+}
+
+fn review_event(
+    name: &str,
+    agent: Option<crate::ids::AgentId>,
+    server: &str,
+    changes: &[DefinitionChange],
+    decision: DefinitionDecision,
+) -> RegistryEvent {
+    RegistryEvent::DefinitionReviewed {
+        name: name.to_owned(),
+        agent,
+        server: server.to_owned(),
+        changes: changes.to_vec(),
+        decision,
+    }
 }
 
 impl ImportTarget for ToolRegistry {
@@ -155,6 +220,17 @@ impl ImportTarget for ToolRegistry {
 
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
         Arc::new(self.clone())
+    }
+
+    fn announce_review(
+        &self,
+        name: &str,
+        server: &str,
+        changes: &[DefinitionChange],
+        decision: DefinitionDecision,
+    ) {
+        self.core()
+            .announce(review_event(name, None, server, changes, decision));
     }
 }
 
@@ -176,6 +252,18 @@ impl ImportTarget for ToolScope {
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
         Arc::new(self.clone())
     }
+
+    fn announce_review(
+        &self,
+        name: &str,
+        server: &str,
+        changes: &[DefinitionChange],
+        decision: DefinitionDecision,
+    ) {
+        let agent = Some(self.agent().clone());
+        self.core()
+            .announce(review_event(name, agent, server, changes, decision));
+    }
 }
 
 impl<T: ImportTarget + ?Sized> ImportTarget for &T {
@@ -195,6 +283,16 @@ impl<T: ImportTarget + ?Sized> ImportTarget for &T {
 
     fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
         (**self).shared_target()
+    }
+
+    fn announce_review(
+        &self,
+        name: &str,
+        server: &str,
+        changes: &[DefinitionChange],
+        decision: DefinitionDecision,
+    ) {
+        (**self).announce_review(name, server, changes, decision);
     }
 }
 
@@ -236,12 +334,21 @@ struct Import {
     prefix: String,
     /// By the server's tool name.
     tools: HashMap<String, ImportedEntry>,
+    /// The pins, held changes and policies.
+    book: PinBook,
 }
+
+/// A decision of a review, to report: the registry name, what changed, what was decided.
+type Decision = (String, Vec<DefinitionChange>, DefinitionDecision);
 
 struct ImportedEntry {
     name: String,
+    /// The definition served: the server's, or the pinned one while a change is held.
     source: mcp::Tool,
     registration: Registration,
+    /// Shared with the registered tool: set while `source` is a pinned definition the server
+    /// has changed.
+    held: Arc<AtomicBool>,
 }
 
 /// The client's rmcp handler: asks for a re-sync when the server's tool list changed. (Progress
@@ -402,11 +509,17 @@ impl McpClient {
                 .as_deref()
                 .unwrap_or(&self.shared.connection.server),
         );
+        let book = PinBook::new(
+            options.pins.clone(),
+            options.changed_tools,
+            options.new_tools,
+        );
         let mut import = Import {
             target,
             options,
             prefix,
             tools: HashMap::new(),
+            book,
         };
         let names = assign_names(
             &import.prefix,
@@ -415,12 +528,18 @@ impl McpClient {
         );
         // A server listing one name twice: the first listing stands.
         let mut seen = HashSet::new();
-        let batch: Vec<(String, mcp::Tool)> = tools
-            .iter()
-            .filter(|tool| seen.insert(&*tool.name))
-            .map(|tool| (names[&*tool.name].clone(), tool.clone()))
-            .collect();
+        let mut batch = Vec::new();
+        let mut decisions = Vec::new();
+        for tool in tools.iter().filter(|tool| seen.insert(&*tool.name)) {
+            let name = &names[&*tool.name];
+            if let Some(served) = import.review(tool, name, &self.shared.connection, &mut decisions)
+            {
+                batch.push(served);
+            }
+        }
+        import.book.settle();
         import.register_batch(&self.shared.connection, batch)?;
+        import.report_all(&self.shared.connection, decisions);
         let mut imported: Vec<String> = import
             .tools
             .values()
@@ -435,11 +554,52 @@ impl McpClient {
         Ok(imported)
     }
 
-    /// Lists the server's tools again and brings every import up to date: new tools registered,
-    /// removed ones disposed, changed ones replaced. Runs by itself when the server sends
-    /// `notifications/tools/list_changed`.
+    /// Lists the server's tools again and brings every import up to date: removed tools
+    /// disposed, new and changed ones handled by the import's policies
+    /// ([`ImportOptions::new_tools`], [`ImportOptions::changed_tools`]). Runs by itself when the
+    /// server sends `notifications/tools/list_changed`.
     pub async fn resync(&self) -> Result<(), McpError> {
         self.shared.resync().await
+    }
+
+    /// The fingerprints and definitions every import of this client has pinned (where two
+    /// imports pin the same tool differently, the earlier import's), to save and hand to
+    /// [`ImportOptions::pins`] after a restart.
+    pub fn pins(&self) -> Pins {
+        let imports = self.shared.lock_imports();
+        let mut pins = Pins::new();
+        for import in imports.iter() {
+            pins.merge_missing(import.book.pins());
+        }
+        pins
+    }
+
+    /// The changes the imports hold for the user, sorted by registry name: known tools whose new
+    /// definition is held or disabled, and new tools held back.
+    pub fn held_changes(&self) -> Vec<HeldChange> {
+        let imports = self.shared.lock_imports();
+        let mut held: Vec<HeldChange> = imports
+            .iter()
+            .flat_map(|import| import.book.held_changes().cloned())
+            .collect();
+        held.sort_by(|a, b| a.name.cmp(&b.name));
+        held
+    }
+
+    /// Accepts the change held for the tool registered (or to be registered) as `name`: its new
+    /// definition is pinned and served (a new tool is registered). The registry announces the
+    /// replacement, then [`DefinitionDecision::Accepted`]. Fails (`NotHeld`) when no change is
+    /// held under that name, or (`Registry`) when the registry refuses the tool.
+    pub fn accept_change(&self, name: &str) -> Result<(), McpError> {
+        self.shared.settle_held(name, DefinitionDecision::Accepted)
+    }
+
+    /// Rejects the change held for `name`: the pinned definition stays served (a disabled or new
+    /// tool stays out of the registry), and the same definition is not raised again; another
+    /// change of it is. The registry announces [`DefinitionDecision::Rejected`]. Fails
+    /// (`NotHeld`) when no change is held under that name.
+    pub fn reject_change(&self, name: &str) -> Result<(), McpError> {
+        self.shared.settle_held(name, DefinitionDecision::Rejected)
     }
 
     /// Disposes every imported tool and ends the connection, terminating a child-process server.
@@ -495,6 +655,47 @@ impl ClientShared {
         Ok(())
     }
 
+    fn lock_imports(&self) -> std::sync::MutexGuard<'_, Vec<Import>> {
+        self.imports.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Accepts or rejects the change held under registry name `name`, in every import holding
+    /// one.
+    fn settle_held(&self, name: &str, decision: DefinitionDecision) -> Result<(), McpError> {
+        let mut imports = self.lock_imports();
+        let mut found = false;
+        for import in imports.iter_mut() {
+            let Some(remote) = import.book.held_under(name) else {
+                continue;
+            };
+            found = true;
+            let settled = if decision == DefinitionDecision::Accepted {
+                import.book.accept(&remote)
+            } else {
+                import.book.reject(&remote)
+            };
+            let Some(change) = settled else { continue };
+            if decision == DefinitionDecision::Accepted {
+                if let Some(entry) = import.tools.remove(&remote) {
+                    entry.registration.dispose();
+                }
+                import.register(&self.connection, change.name.clone(), change.offered, false)?;
+            }
+            import.report(&self.connection, &change.name, &change.changes, decision);
+        }
+        if found {
+            Ok(())
+        } else {
+            Err(McpError::new(
+                McpErrorKind::NotHeld,
+                format!(
+                    "no change of tool \"{name}\" of MCP server \"{}\" is held",
+                    self.connection.server
+                ),
+            ))
+        }
+    }
+
     /// Disposes every imported tool; later re-syncs do nothing.
     fn shut_down(&self) {
         self.closed.cancel();
@@ -512,9 +713,11 @@ impl Import {
         connection: &Arc<Connection>,
         name: String,
         source: mcp::Tool,
+        held: bool,
     ) -> Result<(), McpError> {
         let remote = source.name.to_string();
-        let tool = self.imported_tool(connection, &name, &source);
+        let held = Arc::new(AtomicBool::new(held));
+        let tool = self.imported_tool(connection, &name, &source, &held);
         let registration = self
             .target
             .register_imported(tool)
@@ -533,49 +736,106 @@ impl Import {
                 name,
                 source,
                 registration,
+                held,
             },
         );
         Ok(())
     }
 
-    /// Brings this import up to date with the server's current `tools`.
+    /// Reviews the listed `tool` against its pin: what to serve as `name` (the definition, and
+    /// whether it is a pinned one whose change is held), or `None` to keep it out of the
+    /// registry. A decision taken now joins `decisions`, to be reported once the registry shows
+    /// its outcome.
+    fn review(
+        &mut self,
+        tool: &mcp::Tool,
+        name: &str,
+        connection: &Connection,
+        decisions: &mut Vec<Decision>,
+    ) -> Option<(String, mcp::Tool, bool)> {
+        let review = self.book.review(tool, name, &connection.server);
+        if let Some((changes, decision)) = review.decision {
+            decisions.push((name.to_owned(), changes, decision));
+        }
+        review
+            .serve
+            .map(|source| (name.to_owned(), source, review.held))
+    }
+
+    fn report_all(&self, connection: &Connection, decisions: Vec<Decision>) {
+        for (name, changes, decision) in decisions {
+            self.report(connection, &name, &changes, decision);
+        }
+    }
+
+    fn report(
+        &self,
+        connection: &Connection,
+        name: &str,
+        changes: &[DefinitionChange],
+        decision: DefinitionDecision,
+    ) {
+        log_decision(&connection.server, name, changes, decision);
+        self.target
+            .announce_review(name, &connection.server, changes, decision);
+    }
+
+    /// Brings this import up to date with the server's current `tools`: each listed tool is
+    /// reviewed against its pin, tools no longer served are disposed and the ones to serve anew
+    /// registered; then the decisions are announced, so a listener hearing one finds the registry
+    /// already showing its outcome.
     fn apply(&mut self, connection: &Arc<Connection>, tools: &[mcp::Tool]) {
-        let listed: HashMap<&str, &mcp::Tool> =
-            tools.iter().map(|tool| (&*tool.name, tool)).collect();
-        self.tools.retain(|remote, entry| {
-            let unchanged = listed
-                .get(remote.as_str())
-                .is_some_and(|tool| **tool == entry.source);
-            if !unchanged {
-                entry.registration.dispose();
-            }
-            unchanged
-        });
-        // Tools that stay keep their names; replaced and new ones get theirs (a replaced tool
-        // maps to the same name again, its name being free now).
+        let mut seen = HashSet::new();
+        let listed: Vec<&mcp::Tool> = tools
+            .iter()
+            .filter(|tool| seen.insert(&*tool.name))
+            .collect();
+        // Tools that stay keep their names; new ones get theirs (a replaced tool maps to the same
+        // name again).
         let kept: HashMap<String, String> = self
             .tools
             .iter()
+            .filter(|(remote, _)| seen.contains(remote.as_str()))
             .map(|(remote, entry)| (remote.clone(), entry.name.clone()))
             .collect();
-        let names = assign_names(&self.prefix, listed.keys().copied(), &kept);
-        let mut seen = HashSet::new();
-        let batch: Vec<(String, mcp::Tool)> = tools
-            .iter()
-            .filter(|tool| !self.tools.contains_key(&*tool.name) && seen.insert(&*tool.name))
-            .map(|tool| (names[&*tool.name].clone(), tool.clone()))
-            .collect();
-        if batch.is_empty() {
-            return;
+        let names = assign_names(&self.prefix, listed.iter().map(|tool| &*tool.name), &kept);
+        let mut served = Vec::new();
+        let mut decisions = Vec::new();
+        for tool in &listed {
+            if let Some(serve) = self.review(tool, &names[&*tool.name], connection, &mut decisions)
+            {
+                served.push(serve);
+            }
         }
-        if self.register_all_or_none(connection, &batch).is_err() {
+        self.book.retain_listed(&seen);
+        let wanted: HashMap<&str, (&mcp::Tool, bool)> = served
+            .iter()
+            .map(|(_, source, held)| (&*source.name, (source, *held)))
+            .collect();
+        self.tools
+            .retain(|remote, entry| match wanted.get(remote.as_str()) {
+                Some((source, held)) if **source == entry.source => {
+                    entry.held.store(*held, Ordering::Release);
+                    true
+                }
+                _ => {
+                    entry.registration.dispose();
+                    false
+                }
+            });
+        let batch: Vec<(String, mcp::Tool, bool)> = served
+            .into_iter()
+            .filter(|(_, source, _)| !self.tools.contains_key(&*source.name))
+            .collect();
+        if !batch.is_empty() && self.register_all_or_none(connection, &batch).is_err() {
             // Someone else holds a name: register what can be, one by one, saying what could not.
-            for (name, tool) in batch {
-                if let Err(error) = self.register(connection, name, tool) {
+            for (name, tool, held) in batch {
+                if let Err(error) = self.register(connection, name, tool, held) {
                     tracing::warn!("MCP re-sync: {error}");
                 }
             }
         }
+        self.report_all(connection, decisions);
     }
 
     /// Registers a first import's tools as one change; when the registry refuses the batch,
@@ -583,13 +843,13 @@ impl Import {
     fn register_batch(
         &mut self,
         connection: &Arc<Connection>,
-        batch: Vec<(String, mcp::Tool)>,
+        batch: Vec<(String, mcp::Tool, bool)>,
     ) -> Result<(), McpError> {
         if self.register_all_or_none(connection, &batch).is_ok() {
             return Ok(());
         }
-        for (name, tool) in batch {
-            if let Err(error) = self.register(connection, name, tool) {
+        for (name, tool, held) in batch {
+            if let Err(error) = self.register(connection, name, tool, held) {
                 self.dispose_all();
                 return Err(error);
             }
@@ -602,20 +862,27 @@ impl Import {
     fn register_all_or_none(
         &mut self,
         connection: &Arc<Connection>,
-        batch: &[(String, mcp::Tool)],
+        batch: &[(String, mcp::Tool, bool)],
     ) -> Result<(), RegistryError> {
+        let flags: Vec<Arc<AtomicBool>> = batch
+            .iter()
+            .map(|(_, _, held)| Arc::new(AtomicBool::new(*held)))
+            .collect();
         let definitions = batch
             .iter()
-            .map(|(name, source)| self.imported_tool(connection, name, source))
+            .zip(&flags)
+            .map(|((name, source, _), held)| self.imported_tool(connection, name, source, held))
             .collect();
         let registrations = self.target.register_imported_all(definitions)?;
-        for ((name, source), registration) in batch.iter().zip(registrations) {
+        for (((name, source, _), registration), held) in batch.iter().zip(registrations).zip(flags)
+        {
             self.tools.insert(
                 source.name.to_string(),
                 ImportedEntry {
                     name: name.clone(),
                     source: source.clone(),
                     registration,
+                    held,
                 },
             );
         }
@@ -627,16 +894,20 @@ impl Import {
         connection: &Arc<Connection>,
         name: &str,
         source: &mcp::Tool,
+        held: &Arc<AtomicBool>,
     ) -> Arc<dyn ToolDefinition> {
-        Arc::new(ImportedTool::new(
-            name.to_owned(),
-            source.clone(),
-            self.options.timeout_ms,
-            self.options.concurrency_safe,
-            self.options.validate_arguments,
-            self.options.defer_loading,
-            Arc::clone(connection),
-        ))
+        Arc::new(
+            ImportedTool::new(
+                name.to_owned(),
+                source.clone(),
+                self.options.timeout_ms,
+                self.options.concurrency_safe,
+                self.options.validate_arguments,
+                self.options.defer_loading,
+                Arc::clone(connection),
+            )
+            .with_held_flag(Arc::clone(held)),
+        )
     }
 
     fn dispose_all(&mut self) {

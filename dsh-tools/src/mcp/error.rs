@@ -18,6 +18,9 @@ pub enum McpErrorKind {
     Registry,
     /// The connection is closed.
     Closed,
+    /// No change of the named tool is held (see
+    /// [`McpClient::accept_change`](crate::mcp::McpClient::accept_change)).
+    NotHeld,
 }
 
 /// A failure of the MCP bridge itself: connecting, serving, listing, importing.

@@ -12,7 +12,8 @@
 //! `MCP_TRANSPORT` error result that says what happened.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use rmcp::model as mcp;
@@ -182,6 +183,11 @@ pub(crate) struct ImportedTool {
     arguments: Option<CompiledSchema>,
     defer_loading: bool,
     connection: Arc<Connection>,
+    /// Set while this is a pinned definition the server has changed (a held change): calls are
+    /// then checked against this `inputSchema` before they are sent, whatever the import's
+    /// `validate_arguments`, so the server never receives what the pinned schema forbids.
+    held: Arc<AtomicBool>,
+    held_arguments: OnceLock<Option<CompiledSchema>>,
 }
 
 impl ImportedTool {
@@ -226,11 +232,39 @@ impl ImportedTool {
             arguments,
             defer_loading,
             connection,
+            held: Arc::new(AtomicBool::new(false)),
+            held_arguments: OnceLock::new(),
         }
     }
 
+    /// Shares `held` with the import, which sets it while a change of this tool is held.
+    pub(crate) fn with_held_flag(mut self, held: Arc<AtomicBool>) -> Self {
+        self.held = held;
+        self
+    }
+
+    /// The schema calls are checked against before they are sent, if any.
+    fn argument_check(&self) -> Option<&CompiledSchema> {
+        if self.arguments.is_some() || !self.held.load(Ordering::Acquire) {
+            return self.arguments.as_ref();
+        }
+        self.held_arguments
+            .get_or_init(|| match Schema::from_json_schema(&self.parameters) {
+                Ok(schema) => Some(schema.compile()),
+                Err(error) => {
+                    tracing::warn!(
+                        server = %self.connection.server,
+                        tool = %self.name,
+                        "the pinned inputSchema cannot be enforced here, so calls go unchecked: {error}"
+                    );
+                    None
+                }
+            })
+            .as_ref()
+    }
+
     async fn call(&self, arguments: &Value, run: &ToolRun) -> Result<Value, ToolError> {
-        if let Some(schema) = &self.arguments
+        if let Some(schema) = self.argument_check()
             && let Err(violations) = schema.validate(arguments)
         {
             return Err(ToolError::invalid_arguments(&violations));

@@ -6,6 +6,16 @@
 //!   reads, with progress, cancellation and list-changed notifications.
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
 //!   scope and run through the same pipeline as any other tool.
+//! - **Pinned imports** ([`Pins`]): each imported tool's definition is fingerprinted
+//!   ([`fingerprint`]). At a re-sync, a definition that differs from its pin follows the import's
+//!   [`ChangedToolPolicy`] (default: hold the change and keep serving the pinned definition,
+//!   whose input schema calls are checked against), a tool with no pin its [`NewToolPolicy`]
+//!   (default: accept); held changes are listed and settled on the client
+//!   ([`McpClient::held_changes`], [`accept_change`](McpClient::accept_change),
+//!   [`reject_change`](McpClient::reject_change)). Each decision is a
+//!   [`RegistryEvent::DefinitionReviewed`](crate::registry::RegistryEvent::DefinitionReviewed)
+//!   and a log line. [`McpClient::pins`] and [`ImportOptions::pins`] save and restore them, so a
+//!   restart does not trust a server that changed meanwhile.
 //!
 //! | file | owns |
 //! |---|---|
@@ -15,6 +25,7 @@
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
+//! | `pins.rs` | pinned imports: fingerprints, saved [`Pins`], the policies for changed and new tools, held changes |
 //! | `names.rs` | how server tool names become registry names |
 //! | `convert.rs` | content, annotations, results and error codes (`_meta`) between the two vocabularies |
 
@@ -26,6 +37,7 @@ mod http_server;
 mod imported;
 mod listing;
 mod names;
+mod pins;
 mod progress_in_order;
 mod serve;
 mod server;
@@ -38,6 +50,7 @@ pub use error::{McpError, McpErrorKind};
 pub use http_server::{HttpOptions, McpHttpServer};
 pub use imported::IDEMPOTENCY_META_KEY;
 pub use names::imported_name;
+pub use pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
 pub use serve::McpConnection;
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use session::McpHandler;

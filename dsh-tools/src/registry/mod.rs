@@ -52,6 +52,6 @@ pub use crate::call::tool_search::TOOL_SEARCH;
 pub use crate::search::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};
 pub use crate::store::deferral::Deferral;
 pub use crate::store::error::{RegistryError, RegistryErrorKind};
-pub use crate::store::event::RegistryEvent;
+pub use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};
 pub use crate::store::registration::Registration;
 pub use crate::store::restriction::ToolRestriction;

@@ -182,6 +182,14 @@ impl Core {
         removed.is_some()
     }
 
+    /// Tells the change listeners about `event`, which reports a decision rather than a change of
+    /// the state (an import's review of a tool definition), so nothing is edited or invalidated.
+    pub(crate) fn announce(&self, event: RegistryEvent) {
+        if self.listener_count.load(Ordering::Acquire) > 0 {
+            self.emit(std::slice::from_ref(&event));
+        }
+    }
+
     /// Tells every listener about `events`; a panicking listener is logged and the others still
     /// hear about it.
     fn emit(&self, events: &[RegistryEvent]) {
