@@ -13,9 +13,10 @@
 //!   does not speak tasks with the spec's JSON-RPC error `-32021` (missing required client
 //!   capability, naming the extension), since it would otherwise hold a plain request open for
 //!   as long as a task may run.
-//! - `tasks/cancel` cancels the call's signal, so the pipeline ends it as `ABORTED`; the task
-//!   then settles `cancelled`, with the pipeline's text as its `statusMessage`. A body that
-//!   finishes anyway settles `completed` with its result (cancellation is cooperative).
+//! - `tasks/cancel` cancels the call's signal, so the pipeline ends it as `ABORTED` (or with the
+//!   error the body answered the cancellation with); the task then settles `cancelled`, with the
+//!   pipeline's text as its `statusMessage`. A call that ends well anyway — a result that was
+//!   already on its way — settles `completed` (cancellation is cooperative).
 //! - A task lives for the server's TTL from its creation: a call still running then is
 //!   cancelled and the task settles `failed` with an error saying it expired; a settled task
 //!   stays readable for one more TTL, then `tasks/get` answers `-32602` (unknown task).
@@ -35,8 +36,6 @@ use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use tokio_util::sync::CancellationToken;
 
 use crate::call::definition::TaskSupport;
-use crate::error::codes;
-use crate::mcp::convert::error_info_from_meta;
 use crate::mcp::server::McpServer;
 use crate::mcp::session::run_call;
 
@@ -195,7 +194,9 @@ impl TaskCall {
         // grace for a body that ignores it), so waiting for its result is bounded.
         let result = call.await;
         match cut_short {
-            CutShort::Cancelled if is_aborted(&result) => {
+            // A success after cancellation is already `ABORTED`; an error is how the body
+            // answered the cancellation.
+            CutShort::Cancelled if result.is_error == Some(true) => {
                 task.set_status_message(result_text(&result));
                 Err(TaskExit::Cancelled)
             }
@@ -209,15 +210,6 @@ impl TaskCall {
             ))),
         }
     }
-}
-
-/// Whether `result` is the pipeline's `ABORTED` (or `ABORTED_BEFORE_DISPATCH`, for a task
-/// cancelled before its body started).
-fn is_aborted(result: &mcp::CallToolResult) -> bool {
-    result.is_error == Some(true)
-        && error_info_from_meta(result.meta.as_ref()).is_some_and(|info| {
-            info.code == codes::ABORTED || info.code == codes::ABORTED_BEFORE_DISPATCH
-        })
 }
 
 /// The text of `result`'s content.
