@@ -283,7 +283,14 @@ impl ImportedTool {
             Ok(mcp::ServerResult::CallToolResult(result)) => self.finish(result, run),
             // The server made the call a task (`task_client.rs`).
             Ok(mcp::ServerResult::CreateTaskResult(task)) => {
-                let result = follow_task(connection, &self.source.name, task, run).await?;
+                let result = follow_task(
+                    &connection.peer,
+                    &connection.server,
+                    &self.source.name,
+                    task,
+                    run,
+                )
+                .await?;
                 self.finish(result, run)
             }
             Ok(_) => Err(ToolError::mcp_transport(format!(

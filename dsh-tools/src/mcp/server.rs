@@ -162,7 +162,7 @@ impl McpServer {
 
     /// Sets how long a call served as a task lives from its creation (`None`: as long as the
     /// server; default [`DEFAULT_TASK_TTL`](crate::mcp::DEFAULT_TASK_TTL)). A call still running
-    /// then is cancelled and its task fails as expired; a finished task stays readable for one
+    /// then is stopped and its task fails as expired; a finished task stays readable for one
     /// more such time.
     #[must_use]
     pub fn with_task_ttl(mut self, ttl: Option<Duration>) -> Self {

@@ -214,19 +214,24 @@ impl ServerHandler for McpHandler {
             .map_or(TaskSupport::Forbidden, |definition| {
                 definition.task_support()
             });
-        if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
-            return Ok(start_task(&self.server, request, &context).into());
-        }
         let progress = context
             .meta
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = context.id.to_string();
-        Ok(
-            run_call(&self.server, request, call_id, context.ct.clone(), progress)
-                .await
-                .into(),
-        )
+        if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
+            let server = self.server.clone();
+            let task = start_task(
+                self.server.tasks(),
+                self.server.task_settings(),
+                |signal| async move { run_call(&server, request, call_id, signal, progress).await },
+            );
+            return Ok(task.into());
+        }
+        let signal = context.ct.clone();
+        Ok(run_call(&self.server, request, call_id, signal, progress)
+            .await
+            .into())
     }
 
     async fn get_task(
@@ -234,7 +239,7 @@ impl ServerHandler for McpHandler {
         request: mcp::GetTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<mcp::GetTaskResult, ErrorData> {
-        get_task(&self.server, &request.task_id)
+        get_task(self.server.tasks(), &request.task_id)
     }
 
     async fn update_task(
@@ -242,7 +247,7 @@ impl ServerHandler for McpHandler {
         request: mcp::UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        update_task(&self.server, request)
+        update_task(self.server.tasks(), request)
     }
 
     async fn cancel_task(
@@ -250,7 +255,7 @@ impl ServerHandler for McpHandler {
         request: mcp::CancelTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        cancel_task(&self.server, &request.task_id)
+        cancel_task(self.server.tasks(), &request.task_id)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -16,20 +16,20 @@
 use std::time::Duration;
 
 use rmcp::model as mcp;
-use rmcp::service::ServiceError;
+use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
-use crate::mcp::imported::Connection;
 
 /// How long to wait between polls of a task whose server suggests no interval.
 const FALLBACK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 
-/// Polls the task `created` until it settles and returns the call's result; `tool` is the
-/// server's name of the tool, for messages.
+/// Polls the task `created` on `peer` until it settles and returns the call's result; `server`
+/// and `tool` (the server's name of the tool) are for messages.
 pub(crate) async fn follow_task(
-    connection: &Connection,
+    peer: &Peer<RoleClient>,
+    server: &str,
     tool: &str,
     created: mcp::CreateTaskResult,
     run: &ToolRun,
@@ -38,22 +38,21 @@ pub(crate) async fn follow_task(
     let mut interval = poll_interval(created.task.poll_interval_ms);
     let failed = |what: String| {
         ToolError::mcp_transport(format!(
-            "MCP server \"{}\" {what} (task \"{task_id}\" of tools/call \"{tool}\")",
-            connection.server
+            "MCP server \"{server}\" {what} (task \"{task_id}\" of tools/call \"{tool}\")"
         ))
     };
     loop {
         tokio::select! {
             () = tokio::time::sleep(interval) => {}
             () = run.cancelled() => {
-                cancel_in_background(connection, &task_id);
+                cancel_in_background(peer, &task_id);
                 return Err(ToolError::aborted());
             }
         }
         let polled = tokio::select! {
-            polled = connection.peer.get_task(mcp::GetTaskParams::new(task_id.clone())) => polled,
+            polled = peer.get_task(mcp::GetTaskParams::new(task_id.clone())) => polled,
             () = run.cancelled() => {
-                cancel_in_background(connection, &task_id);
+                cancel_in_background(peer, &task_id);
                 return Err(ToolError::aborted());
             }
         };
@@ -92,7 +91,7 @@ pub(crate) async fn follow_task(
                 return Err(failed(format!("cancelled the task{why}")));
             }
             mcp::TaskPayload::InputRequired { .. } => {
-                cancel_in_background(connection, &task_id);
+                cancel_in_background(peer, &task_id);
                 return Err(failed(
                     "asked for input mid-task, which an imported call cannot give; the task was cancelled"
                         .to_owned(),
@@ -111,11 +110,11 @@ fn poll_interval(suggested_ms: Option<u64>) -> Duration {
 
 /// Sends `tasks/cancel` without waiting for the answer: the call has ended for our caller, and
 /// a server that is gone needs no cancellation.
-fn cancel_in_background(connection: &Connection, task_id: &str) {
+fn cancel_in_background(peer: &Peer<RoleClient>, task_id: &str) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    let peer = connection.peer.clone();
+    let peer = peer.clone();
     let params = mcp::CancelTaskParams::new(task_id.to_owned());
     runtime.spawn(async move {
         let _ = peer.cancel_task(params).await;

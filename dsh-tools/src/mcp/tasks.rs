@@ -18,32 +18,36 @@
 //!   pipeline's text as its `statusMessage`. A call that ends well anyway — a result that was
 //!   already on its way — settles `completed` (cancellation is cooperative).
 //! - A task lives for the server's TTL from its creation: a call still running then is
-//!   cancelled and the task settles `failed` with an error saying it expired; a settled task
-//!   stays readable for one more TTL, then `tasks/get` answers `-32602` (unknown task).
+//!   cancelled (or dropped, when a poll notices the expiry first) and the task settles `failed`
+//!   with the error `task expired: TTL elapsed before completion`; a settled task stays readable
+//!   for one more TTL, then `tasks/get` answers `-32602` (unknown task).
 //!
-//! Task state lives in rmcp's [`TaskManager`], one per [`McpServer`] so that a client may poll
-//! from another connection of the same server (over HTTP, each request may be one); task ids are
-//! random UUIDs.
+//! Task state lives in rmcp's [`TaskManager`], one per [`McpServer`](crate::mcp::McpServer) so
+//! that a client may poll from another connection of the same server (over HTTP, each request
+//! may be one); task ids are random UUIDs. This file knows nothing of the server or the session:
+//! `session.rs` hands it the store and the call to run.
 
-use std::future::pending;
+use std::future::{Future, pending};
 use std::pin::pin;
 use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model as mcp;
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use tokio_util::sync::CancellationToken;
 
 use crate::call::definition::TaskSupport;
-use crate::mcp::server::McpServer;
-use crate::mcp::session::run_call;
 
 /// How long a served task lives from its creation unless changed (five minutes).
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(300);
 
 /// How often a client is asked to poll a served task unless changed (one second).
 pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Why an expired task failed: the words of rmcp's store, which fails a task it finds expired
+/// before its call noticed.
+const EXPIRED_MESSAGE: &str = "task expired: TTL elapsed before completion";
 
 /// How the served tasks of one server live: their time to live (`None`: until the server is
 /// dropped) and the poll interval suggested to clients.
@@ -93,55 +97,49 @@ pub(crate) fn client_speaks_tasks(context: &RequestContext<RoleServer>) -> bool 
         .is_some_and(|capabilities| capabilities.supports_tasks())
 }
 
-/// Starts `request` as a task of `server` and returns the task as the reply; the task can be
-/// read with `tasks/get` before this returns.
-pub(crate) fn start_task(
-    server: &McpServer,
-    request: mcp::CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-) -> mcp::CreateTaskResult {
-    let settings = server.task_settings();
+/// Starts a call as a task in `store` and returns the task as the reply; the task can be read
+/// with `tasks/get` before this returns. `call` starts the call with the signal that cancels it
+/// (`session.rs` runs it through the pipeline).
+pub(crate) fn start_task<F, Fut>(
+    store: &TaskManager,
+    settings: TaskSettings,
+    call: F,
+) -> mcp::CreateTaskResult
+where
+    F: FnOnce(CancellationToken) -> Fut,
+    Fut: Future<Output = mcp::CallToolResult> + Send + 'static,
+{
     let options = TaskOptions::new()
         .with_ttl_ms(settings.ttl.map(duration_ms))
         .with_poll_interval_ms(duration_ms(settings.poll_interval));
-    let call = TaskCall {
-        server: server.clone(),
-        request,
-        call_id: context.id.to_string(),
-        progress: context
-            .meta
-            .get_progress_token()
-            .map(|token| (context.peer.clone(), token)),
-        ttl: settings.ttl,
-    };
-    let task = server
-        .tasks()
-        .spawn(options, move |task| Box::pin(call.run(task)));
+    let signal = CancellationToken::new();
+    let call = call(signal.clone());
+    let task = store.spawn(options, move |task| {
+        Box::pin(run_task(call, signal, settings.ttl, task))
+    });
     mcp::CreateTaskResult::new(task)
 }
 
 /// `tasks/get`: the task's state, with the call's result once it completed.
-pub(crate) fn get_task(server: &McpServer, task_id: &str) -> Result<mcp::GetTaskResult, ErrorData> {
-    server
-        .tasks()
-        .get_task(task_id)
-        .map(mcp::GetTaskResult::new)
+pub(crate) fn get_task(
+    store: &TaskManager,
+    task_id: &str,
+) -> Result<mcp::GetTaskResult, ErrorData> {
+    store.get_task(task_id).map(mcp::GetTaskResult::new)
 }
 
 /// `tasks/update`: served calls never ask for input mid-task, so responses are acknowledged and
 /// ignored, as the extension says of responses no request is waiting for.
 pub(crate) fn update_task(
-    server: &McpServer,
+    store: &TaskManager,
     request: mcp::UpdateTaskParams,
 ) -> Result<(), ErrorData> {
-    server
-        .tasks()
-        .update_task(&request.task_id, request.input_responses)
+    store.update_task(&request.task_id, request.input_responses)
 }
 
 /// `tasks/cancel`: asks the running call to stop (see the module docs for how it settles).
-pub(crate) fn cancel_task(server: &McpServer, task_id: &str) -> Result<(), ErrorData> {
-    server.tasks().cancel_task(task_id)
+pub(crate) fn cancel_task(store: &TaskManager, task_id: &str) -> Result<(), ErrorData> {
+    store.cancel_task(task_id)
 }
 
 /// A new, empty task store.
@@ -152,63 +150,48 @@ pub(crate) fn task_store() -> TaskManager {
 /// Why a task's call was cut short.
 enum CutShort {
     Cancelled,
-    Expired(Duration),
+    Expired,
 }
 
-/// One call running as a task.
-struct TaskCall {
-    server: McpServer,
-    request: mcp::CallToolRequestParams,
-    call_id: String,
-    progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
+/// Runs `call` (cancelled by `signal`) as `task`, which lives for `ttl`.
+async fn run_task(
+    call: impl Future<Output = mcp::CallToolResult>,
+    signal: CancellationToken,
     ttl: Option<Duration>,
-}
-
-impl TaskCall {
-    async fn run(self, task: TaskContext) -> Result<mcp::CallToolResult, TaskExit> {
-        let signal = CancellationToken::new();
-        // The store drops the future of a task that expired while nobody waited on it; the
-        // call's body stops then too.
-        let _cancel_on_drop = signal.clone().drop_guard();
-        let ttl = self.ttl;
-        let mut call = pin!(run_call(
-            &self.server,
-            self.request,
-            self.call_id,
-            signal.clone(),
-            self.progress,
-        ));
-        let expired = async {
-            match ttl {
-                Some(ttl) => tokio::time::sleep(ttl).await,
-                None => pending().await,
-            }
-        };
-        let cut_short = tokio::select! {
-            result = &mut call => return Ok(result),
-            () = task.cancelled() => CutShort::Cancelled,
-            () = expired => CutShort::Expired(ttl.unwrap_or_default()),
-        };
-        signal.cancel();
-        // The pipeline answers a cancelled signal promptly (`ABORTED`, or `TOOL_TIMEOUT`'s
-        // grace for a body that ignores it), so waiting for its result is bounded.
-        let result = call.await;
-        match cut_short {
-            // A success after cancellation is already `ABORTED`; an error is how the body
-            // answered the cancellation.
-            CutShort::Cancelled if result.is_error == Some(true) => {
-                task.set_status_message(result_text(&result));
-                Err(TaskExit::Cancelled)
-            }
-            CutShort::Cancelled => Ok(result),
-            CutShort::Expired(ttl) => Err(TaskExit::Error(ErrorData::internal_error(
-                format!(
-                    "task expired: its time to live of {} ms elapsed before the call finished",
-                    duration_ms(ttl)
-                ),
-                None,
-            ))),
+    task: TaskContext,
+) -> Result<mcp::CallToolResult, TaskExit> {
+    // The store drops the future of a task that expired while nobody waited on it; the call's
+    // body stops then too.
+    let _cancel_on_drop = signal.clone().drop_guard();
+    let mut call = pin!(call);
+    let expired = async {
+        match ttl {
+            Some(ttl) => tokio::time::sleep(ttl).await,
+            None => pending().await,
         }
+    };
+    let cut_short = tokio::select! {
+        result = &mut call => return Ok(result),
+        () = task.cancelled() => CutShort::Cancelled,
+        () = expired => CutShort::Expired,
+    };
+    signal.cancel();
+    // The pipeline answers a cancelled signal promptly (`ABORTED`, or `TOOL_TIMEOUT`'s grace
+    // for a body that ignores it), so waiting for its result is bounded.
+    let result = call.await;
+    match cut_short {
+        // A success after cancellation is already `ABORTED`; an error is how the body answered
+        // the cancellation.
+        CutShort::Cancelled if result.is_error == Some(true) => {
+            task.set_status_message(result_text(&result));
+            Err(TaskExit::Cancelled)
+        }
+        CutShort::Cancelled => Ok(result),
+        // rmcp's store fails an expired task the same way when a poll notices first.
+        CutShort::Expired => Err(TaskExit::Error(ErrorData::internal_error(
+            EXPIRED_MESSAGE,
+            None,
+        ))),
     }
 }
 
