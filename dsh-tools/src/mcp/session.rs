@@ -84,8 +84,8 @@ impl McpHandler {
 
 /// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
 /// sending its progress to `progress` (the client and the request's progress token) when the
-/// request asked for it. A plain call and a task (`tasks.rs`) both run this way.
-pub(crate) async fn run_call(
+/// request asked for it. A plain call and a task (started by `tasks.rs`) both run this way.
+async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
     call_id: String,

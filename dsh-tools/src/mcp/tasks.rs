@@ -5,9 +5,9 @@
 //! - A call becomes a task when the client declared the extension (at `initialize` or in the
 //!   request's `_meta`) and the tool's [`TaskSupport`] is optional or required. The reply is the
 //!   task at once (`resultType: "task"`, `working`); the call runs through the pipeline exactly
-//!   as a plain one does (`session.rs`'s `run_call`: same call id, progress to the request's
-//!   progress token) and its `tools/call` result is the task's `result` once it is `completed` —
-//!   an error outcome too, with `isError`, as the spec's `completed` covers.
+//!   as a plain one does (`session.rs` hands over its `run_call`: same call id, progress to the
+//!   request's progress token) and its `tools/call` result is the task's `result` once it is
+//!   `completed` — an error outcome too, with `isError`, as the spec's `completed` covers.
 //! - A tool whose support is forbidden answers a client that speaks tasks with an ordinary
 //!   result, which the extension allows. A tool whose support is required refuses a client that
 //!   does not speak tasks with the spec's JSON-RPC error `-32021` (missing required client
