@@ -80,6 +80,42 @@ pub struct ToolAnnotations {
     pub open_world: Option<bool>,
 }
 
+/// Whether a tool may run as a task: a call that answers at once with a handle the caller polls
+/// for the result (MCP's tasks extension, `io.modelcontextprotocol/tasks`). Only bridges read it;
+/// a call through [`execute`](crate::ToolRegistry::execute) runs the same way whatever it says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Calls are never tasks (the default).
+    #[default]
+    Forbidden,
+    /// A client that speaks tasks gets a task; any other client an ordinary result.
+    Optional,
+    /// Calls must be tasks: a client that does not speak tasks is refused.
+    Required,
+}
+
+impl TaskSupport {
+    /// The name MCP uses for it: `forbidden`, `optional` or `required`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Forbidden => "forbidden",
+            Self::Optional => "optional",
+            Self::Required => "required",
+        }
+    }
+
+    /// The support MCP names `name`; `None` for any other name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "forbidden" => Some(Self::Forbidden),
+            "optional" => Some(Self::Optional),
+            "required" => Some(Self::Required),
+            _ => None,
+        }
+    }
+}
+
 /// A registered tool.
 ///
 /// Only [`name`](Self::name), [`description`](Self::description),
@@ -113,8 +149,8 @@ pub struct ToolAnnotations {
 ///   started, whatever the outcome.
 /// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
 ///   the batch runner; a panic counts as `false`.
-/// - `present_call`, `present_progress`, `present_result`, `annotations`, `title`, `icons`:
-///   never called by the pipeline; they are for bridges and UIs, which reach them through
+/// - `present_call`, `present_progress`, `present_result`, `annotations`, `title`, `icons`,
+///   `task_support`: never called by the pipeline; they are for bridges and UIs, which reach them through
 ///   [`ToolCallView::present`] and its kin (fallbacks included: a panic there is contained).
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
@@ -288,6 +324,12 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// for a scope. Read once, at registration. `false` by default.
     fn defer_loading(&self) -> bool {
         false
+    }
+
+    /// Whether the tool may run as a task over MCP (see [`TaskSupport`]); never called by the
+    /// pipeline. [`TaskSupport::Forbidden`] by default.
+    fn task_support(&self) -> TaskSupport {
+        TaskSupport::Forbidden
     }
 
     /// Worked examples of arguments, for the model: read once, at registration, where each is

@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::call::blocking::run_blocking;
-use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
@@ -59,6 +59,7 @@ struct Parts {
     concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
     defer_loading: bool,
+    task_support: TaskSupport,
     input_examples: Vec<Value>,
     callers: ToolCallers,
     icons: Vec<ToolIcon>,
@@ -122,6 +123,7 @@ impl FnTool {
                 concurrency_safe: None,
                 annotations: ToolAnnotations::default(),
                 defer_loading: false,
+                task_support: TaskSupport::Forbidden,
                 input_examples: Vec::new(),
                 callers: ToolCallers::Both,
                 icons: Vec::new(),
@@ -243,6 +245,13 @@ impl FnToolBuilder {
     #[must_use]
     pub fn defer_loading(mut self, deferred: bool) -> Self {
         self.parts.defer_loading = deferred;
+        self
+    }
+
+    /// Whether the tool may run as a task over MCP (see [`ToolDefinition::task_support`]).
+    #[must_use]
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.parts.task_support = support;
         self
     }
 
@@ -481,6 +490,10 @@ impl ToolDefinition for FnTool {
 
     fn defer_loading(&self) -> bool {
         self.parts.defer_loading
+    }
+
+    fn task_support(&self) -> TaskSupport {
+        self.parts.task_support
     }
 
     fn input_examples(&self) -> Vec<Value> {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::args::ToolArgs;
-use crate::call::definition::{ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
@@ -62,6 +62,9 @@ pub trait Tool: Send + Sync + 'static {
     /// Whether the tool is deferred (see [`ToolDefinition::defer_loading`]);
     /// `#[tool(defer_loading)]` sets it.
     const DEFER_LOADING: bool = false;
+
+    /// Whether the tool may run as a task over MCP (see [`ToolDefinition::task_support`]).
+    const TASK_SUPPORT: TaskSupport = TaskSupport::Forbidden;
 
     /// Worked examples of arguments, as JSON texts (see [`ToolDefinition::input_examples`]);
     /// `#[tool(example = r#"{…}"#)]` adds one per key, checked to be a JSON object at compile
@@ -385,6 +388,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn defer_loading(&self) -> bool {
         T::DEFER_LOADING
+    }
+
+    fn task_support(&self) -> TaskSupport {
+        T::TASK_SUPPORT
     }
 
     fn input_examples(&self) -> Vec<Value> {

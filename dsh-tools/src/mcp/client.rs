@@ -364,7 +364,8 @@ impl ClientHandler for Events {
 
     fn get_info(&self) -> mcp::ClientConfig {
         mcp::ClientConfig::new(
-            mcp::ClientCapabilities::default(),
+            // Tasks, so a server may answer a long call with one (`task_client.rs` follows it).
+            mcp::ClientCapabilities::builder().enable_tasks().build(),
             mcp::Implementation::new("dsh-tools", env!("CARGO_PKG_VERSION")),
         )
     }

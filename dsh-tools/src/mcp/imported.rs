@@ -8,7 +8,8 @@
 //! `_meta` (a dsh-tools server does; see [`ERROR_META_KEY`](crate::mcp::ERROR_META_KEY)), else
 //! the registry's `TOOL_ERROR`; otherwise `structuredContent` (or, without it, the text of the
 //! content) is the value, and the server's content blocks reach the model as they are. The call's
-//! signal sends `notifications/cancelled`; a server that died, hung or broke the protocol is an
+//! signal sends `notifications/cancelled`; a call the server answers with a task is followed to
+//! its end (`task_client.rs`), the same to our caller; a server that died, hung or broke the protocol is an
 //! `MCP_TRANSPORT` error result that says what happened.
 
 use std::collections::HashMap;
@@ -20,7 +21,7 @@ use rmcp::model as mcp;
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 
-use crate::call::definition::{ToolAnnotations, ToolDefinition};
+use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition};
 use crate::call::run::ToolRun;
 use crate::content::{ContentBlock, joined_text};
 use crate::error::ToolError;
@@ -28,6 +29,8 @@ use crate::future::BoxFuture;
 use crate::mcp::convert::{
     annotations_from_mcp, content_from_mcp, error_info_from_meta, icon_from_mcp,
 };
+use crate::mcp::task_client::follow_task;
+use crate::mcp::task_support::task_support_of;
 use crate::present::ToolIcon;
 use crate::progress::ToolProgress;
 use crate::schema::{CompiledSchema, Schema};
@@ -315,6 +318,18 @@ impl ImportedTool {
         cancel.disarm();
         match response {
             Ok(mcp::ServerResult::CallToolResult(result)) => self.finish(result, run),
+            // The server made the call a task (`task_client.rs`).
+            Ok(mcp::ServerResult::CreateTaskResult(task)) => {
+                let result = follow_task(
+                    &connection.peer,
+                    &connection.server,
+                    &self.source.name,
+                    task,
+                    run,
+                )
+                .await?;
+                self.finish(result, run)
+            }
             Ok(_) => Err(ToolError::mcp_transport(format!(
                 "MCP server \"{}\" answered tools/call \"{}\" with something other than a tool result",
                 connection.server, self.source.name
@@ -427,5 +442,9 @@ impl ToolDefinition for ImportedTool {
 
     fn defer_loading(&self) -> bool {
         self.defer_loading
+    }
+
+    fn task_support(&self) -> TaskSupport {
+        task_support_of(&self.source)
     }
 }

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::mcp::convert::{annotations_to_mcp, icon_to_mcp};
+use crate::mcp::task_support::task_support_meta;
 use crate::schema::{CompiledSchema, SchemaKind};
 
 /// The served tools as MCP describes them, sorted by name.
@@ -80,7 +81,8 @@ impl ListingCache {
 }
 
 /// One tool as `tools/list` shows it: name, title, description, `inputSchema` (the schema the
-/// model sees, unchanged), `outputSchema` when the output is an object, annotations and icons.
+/// model sees, unchanged), `outputSchema` when the output is an object, annotations and icons,
+/// and the tool's task support in `_meta` when it is not forbidden (`task_support.rs`).
 fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp::Tool {
     let parameters: &Value = &schema.parameters;
     let input_schema = match parameters {
@@ -109,6 +111,11 @@ fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp
     }
     if let Some(output) = object_output_schema(definition.output_schema()) {
         tool = tool.with_raw_output_schema(Arc::new(output));
+    }
+    if let Some((key, entry)) = task_support_meta(definition.task_support()) {
+        let mut meta = tool.meta.take().unwrap_or_default();
+        meta.insert(key, entry);
+        tool = tool.with_meta(meta);
     }
     tool
 }

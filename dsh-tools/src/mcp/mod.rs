@@ -22,6 +22,9 @@
 //! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
+//! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
+//! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
+//! | `task_client.rs` | following a task an imported tool's server answered a call with |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
@@ -42,6 +45,9 @@ mod progress_in_order;
 mod serve;
 mod server;
 mod session;
+mod task_client;
+mod task_support;
+mod tasks;
 
 pub use client::{ImportOptions, ImportTarget, McpClient};
 pub use convert::ERROR_META_KEY;
@@ -54,6 +60,7 @@ pub use pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
 pub use serve::McpConnection;
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use session::McpHandler;
+pub use tasks::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.
 pub use rmcp;

@@ -6,16 +6,20 @@
 //! answered by another scope of the same agent, or by the global layer. How it is started
 //! is `serve.rs` (any rmcp transport, stdio) and — with `mcp-http` — `http_server.rs`; what
 //! happens inside one connection (listing, calls, cancellation, progress, list-changed
-//! notifications) is `session.rs`; what `tools/list` shows is `listing.rs`.
+//! notifications) is `session.rs`; what `tools/list` shows is `listing.rs`; calls run as tasks
+//! are `tasks.rs`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model as mcp;
+use rmcp::task_manager::TaskManager;
 use tokio::sync::watch;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
 use crate::mcp::listing::{Listing, ListingCache};
+use crate::mcp::tasks::{TaskSettings, task_store};
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 
@@ -46,20 +50,24 @@ pub struct McpServer {
     scope: Option<ToolScope>,
     info: mcp::ServerConfig,
     page_size: usize,
+    tasks: TaskSettings,
     shared: Arc<Shared>,
 }
 
-/// What every connection of one server shares: the listing cache and the registry's change
-/// signal.
+/// What every connection of one server shares: the listing cache, the registry's change
+/// signal and the served tasks.
 struct Shared {
     listing: ListingCache,
     changes: watch::Sender<u64>,
     listener: Registration,
+    tasks: TaskManager,
 }
 
 impl Drop for Shared {
     fn drop(&mut self) {
         self.listener.dispose();
+        // A task nobody can poll any more has no reason to keep running.
+        self.tasks.shutdown();
     }
 }
 
@@ -95,6 +103,7 @@ impl McpServer {
         let capabilities = mcp::ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_tasks()
             .build();
         let info = mcp::ServerConfig::new(capabilities).with_server_info(mcp::Implementation::new(
             "dsh-tools",
@@ -105,10 +114,12 @@ impl McpServer {
             scope,
             info,
             page_size: DEFAULT_PAGE_SIZE,
+            tasks: TaskSettings::default(),
             shared: Arc::new(Shared {
                 listing: ListingCache::default(),
                 changes,
                 listener,
+                tasks: task_store(),
             }),
         }
     }
@@ -149,6 +160,24 @@ impl McpServer {
         self
     }
 
+    /// Sets how long a call served as a task lives from its creation (`None`: as long as the
+    /// server; default [`DEFAULT_TASK_TTL`](crate::mcp::DEFAULT_TASK_TTL)). A call still running
+    /// then is stopped and its task fails as expired; a finished task stays readable for one
+    /// more such time.
+    #[must_use]
+    pub fn with_task_ttl(mut self, ttl: Option<Duration>) -> Self {
+        self.tasks.ttl = ttl;
+        self
+    }
+
+    /// Sets how often clients are asked to poll a served task (default
+    /// [`DEFAULT_TASK_POLL_INTERVAL`](crate::mcp::DEFAULT_TASK_POLL_INTERVAL)).
+    #[must_use]
+    pub fn with_task_poll_interval(mut self, interval: Duration) -> Self {
+        self.tasks.poll_interval = interval;
+        self
+    }
+
     /// The name clients see.
     pub fn name(&self) -> &str {
         &self.info.server_info.name
@@ -161,6 +190,15 @@ impl McpServer {
 
     pub(crate) fn page_size(&self) -> usize {
         self.page_size
+    }
+
+    pub(crate) fn task_settings(&self) -> TaskSettings {
+        self.tasks
+    }
+
+    /// The tasks of every connection of this server.
+    pub(crate) fn tasks(&self) -> &TaskManager {
+        &self.shared.tasks
     }
 
     /// The listing of the served tools now.

@@ -8,6 +8,9 @@
 //!   reply for a cancelled request. Every outcome — unknown tool, invalid arguments, denial,
 //!   timeout, a disposed scope — is a result with `isError`, never a JSON-RPC error, so the model
 //!   reads the pipeline's text.
+//! - A `tools/call` of a task-capable tool from a client that speaks tasks is answered with a
+//!   task and runs in the background (`tasks.rs`); `tasks/get`, `tasks/update` and
+//!   `tasks/cancel` are answered there too.
 //! - Progress a body reports goes out as `notifications/progress` when the request carried a
 //!   progress token, in order and before the reply.
 //! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
@@ -27,10 +30,14 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
+use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::mcp::convert::call_tool_result;
 use crate::mcp::listing::{Listing, declares_object_output};
 use crate::mcp::server::McpServer;
+use crate::mcp::tasks::{
+    CallMode, call_mode, cancel_task, client_speaks_tasks, get_task, start_task, update_task,
+};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
@@ -73,35 +80,37 @@ impl McpHandler {
             closed,
         }
     }
+}
 
-    /// Runs one `tools/call` through the pipeline.
-    async fn call(
-        &self,
-        request: mcp::CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> mcp::CallToolResult {
-        let server = &self.server;
-        let structured = server
-            .definition(&request.name)
-            .is_some_and(|definition| declares_object_output(&*definition));
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        // The served scope's agent is set by the scope's handle.
-        let input =
-            ToolExecutionInput::new(context.id.to_string(), request.name.into_owned(), arguments)
-                .with_signal(context.ct.clone());
-        let result = match context.meta.get_progress_token() {
-            None => server.execute(input).await,
-            Some(token) => {
-                let (sender, reports) = mpsc::unbounded_channel();
-                let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
-                    // The receiver outlives the call; a send can only fail after it returned.
-                    let _ = sender.send(report);
-                });
-                forwarding_progress(server.execute(input), reports, &context.peer, token).await
-            }
-        };
-        call_tool_result(result, structured)
-    }
+/// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
+/// sending its progress to `progress` (the client and the request's progress token) when the
+/// request asked for it. A plain call and a task (started by `tasks.rs`) both run this way.
+async fn run_call(
+    server: &McpServer,
+    request: mcp::CallToolRequestParams,
+    call_id: String,
+    signal: CancellationToken,
+    progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
+) -> mcp::CallToolResult {
+    let structured = server
+        .definition(&request.name)
+        .is_some_and(|definition| declares_object_output(&*definition));
+    let arguments = Value::Object(request.arguments.unwrap_or_default());
+    // The served scope's agent is set by the scope's handle.
+    let input =
+        ToolExecutionInput::new(call_id, request.name.into_owned(), arguments).with_signal(signal);
+    let result = match progress {
+        None => server.execute(input).await,
+        Some((peer, token)) => {
+            let (sender, reports) = mpsc::unbounded_channel();
+            let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
+                // The receiver outlives the call; a send can only fail after it returned.
+                let _ = sender.send(report);
+            });
+            forwarding_progress(server.execute(input), reports, &peer, token).await
+        }
+    };
+    call_tool_result(result, structured)
 }
 
 /// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
@@ -199,7 +208,54 @@ impl ServerHandler for McpHandler {
         request: mcp::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<mcp::CallToolResponse, ErrorData> {
-        Ok(self.call(request, context).await.into())
+        let support = self
+            .server
+            .definition(&request.name)
+            .map_or(TaskSupport::Forbidden, |definition| {
+                definition.task_support()
+            });
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| (context.peer.clone(), token));
+        let call_id = context.id.to_string();
+        if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
+            let server = self.server.clone();
+            let task = start_task(
+                self.server.tasks(),
+                self.server.task_settings(),
+                |signal| async move { run_call(&server, request, call_id, signal, progress).await },
+            );
+            return Ok(task.into());
+        }
+        let signal = context.ct.clone();
+        Ok(run_call(&self.server, request, call_id, signal, progress)
+            .await
+            .into())
+    }
+
+    async fn get_task(
+        &self,
+        request: mcp::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<mcp::GetTaskResult, ErrorData> {
+        get_task(self.server.tasks(), &request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: mcp::UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        update_task(self.server.tasks(), request)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: mcp::CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        cancel_task(self.server.tasks(), &request.task_id)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
