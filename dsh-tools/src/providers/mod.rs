@@ -233,8 +233,9 @@ impl LoweredTools {
                 parameters,
                 strict,
                 nulls: plan,
-                maps: map_plan,
+                maps: pairs,
             } = lowered;
+            let map_plan = ToolMapPlan::build(&parameters, &pairs);
             if let Some(plan) = plan {
                 nulls.insert(schema.name.clone(), plan);
             }

@@ -26,7 +26,6 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Value};
 
 use super::dialect::{Dialect, Profile, Recursion};
-use super::maps::ToolMapPlan;
 use super::nulls::{NullPlan, ToolNullPlan};
 use super::report::{Change, LoweringReport};
 
@@ -50,8 +49,9 @@ pub(crate) struct LoweredSchema {
     pub(crate) strict: bool,
     /// Nulls to remove from the model's arguments before the call runs.
     pub(crate) nulls: Option<ToolNullPlan>,
-    /// Maps sent as `{key, value}` pairs, to map back before the call runs.
-    pub(crate) maps: Option<ToolMapPlan>,
+    /// Where (JSON Pointers into `parameters`) maps are sent as `{key, value}` pairs, to map
+    /// back before the call runs.
+    pub(crate) maps: Vec<String>,
 }
 
 /// Why a tool cannot be strict.
@@ -109,7 +109,7 @@ pub(crate) fn lower_non_strict(
                 parameters: parameters.clone(),
                 strict: false,
                 nulls: None,
-                maps: None,
+                maps: Vec::new(),
             }
         }
     }
@@ -224,7 +224,7 @@ impl<'a> Lowerer<'a> {
         if profile.strict && profile.require_all {
             self.check_openai_limits(&root)?;
         }
-        let maps = ToolMapPlan::build(&root, &self.maps);
+        let maps = std::mem::take(&mut self.maps);
         Ok((
             LoweredSchema {
                 parameters: root,
