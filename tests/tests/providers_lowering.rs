@@ -78,6 +78,25 @@ fn the_checkers_catch_what_the_providers_reject() {
         "{text}"
     );
     assert!(text.contains("root must be type \"object\""), "{text}");
+    // Gemini's Schema needs a type unless the node is an anyOf, and an array its items.
+    let declarations: Vec<Value> = registry
+        .schemas(None)
+        .iter()
+        .map(|schema| {
+            let parameters: &Value = &schema.parameters;
+            json!({"name": "canonical", "description": schema.description,
+                   "parameters": parameters})
+        })
+        .collect();
+    let raw = json!([{"functionDeclarations": declarations}]);
+    let text = check_request(Dialect::gemini(), &raw).join("\n");
+    for rule in [
+        "canonical /properties/document: a schema needs a type unless it is an anyOf",
+        "canonical /properties/steps: an array needs items",
+        "keyword additionalProperties is not supported",
+    ] {
+        assert!(text.contains(rule), "{rule} in {text}");
+    }
 }
 
 #[test]
@@ -156,6 +175,7 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
         "read_file",
         "search_files",
         "set_labels",
+        "deploy_services",
         "register_contact",
         "draw_shape",
         "write_outline",

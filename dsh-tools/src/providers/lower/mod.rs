@@ -18,8 +18,8 @@
 //! caller then lowers the tool for the dialect's non-strict view and reports the fallback.
 //!
 //! This file holds the entry points and the driver; each pass has its file: `refs` (1), `root`
-//! (2), `node`, `nullable`, `maps`, `objects` and `unsupported` (3), `limits` (4); `shapes` holds the
-//! small JSON Schema helpers they share.
+//! (2), `node`, `nullable`, `maps`, `untyped`, `objects` and `unsupported` (3), `limits` (4);
+//! `shapes` holds the small JSON Schema helpers they share.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -40,6 +40,7 @@ mod refs;
 mod root;
 mod shapes;
 mod unsupported;
+mod untyped;
 
 /// One tool's schema as the provider will see it.
 #[derive(Clone, Debug)]
