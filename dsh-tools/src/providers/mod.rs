@@ -11,7 +11,10 @@
 //!   dropped, made nullable, rewritten, strict fallbacks, renamed tools) and the [`NameMap`] of
 //!   names the provider could not take. Lowered lists are cached per registry snapshot.
 //! - **Calls in.** [`LoweredTools::parse_response`] reads a response into [`ToolCalls`]: the
-//!   calls in the model's order and the [`ToolExecutionInput`]s to run, names mapped back.
+//!   calls in the model's order and the [`ToolExecutionInput`]s to run, names mapped back, and
+//!   what the strict view changed undone before validation: the `null`s that stand for absent
+//!   removed, the `{key, value}` pairs it sent for a map (`HashMap<String, T>`) made the object
+//!   again (a key given twice is `INVALID_ARGS`).
 //! - **Results out.** [`LoweredTools::format_results`] / [`LoweredTools::format_batch`] turn
 //!   results into the provider's next-turn messages, additional contexts after all results.
 //!

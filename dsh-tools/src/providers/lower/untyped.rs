@@ -64,7 +64,7 @@ impl Lowerer<'_> {
 fn any_json(arrays: bool) -> Vec<Value> {
     let mut branches: Vec<Value> = ["string", "number", "boolean", "object"]
         .into_iter()
-        .map(|kind| typed(kind))
+        .map(typed)
         .collect();
     if arrays {
         let mut array = Map::new();
