@@ -508,7 +508,16 @@ fn check_gemini_openapi(name: &str, schema: &Value, path: &str, root: bool, out:
             }
         }
         Some(other) => out.push(format!("{name} {path}: type must be one name, not {other}")),
+        // The Schema's `type` is required; only a node of `anyOf` branches may leave it out.
+        None if !node.contains_key("anyOf") => {
+            out.push(format!(
+                "{name} {path}: a schema needs a type unless it is an anyOf"
+            ));
+        }
         None => {}
+    }
+    if types_of(node).iter().any(|kind| kind == "array") && !node.contains_key("items") {
+        out.push(format!("{name} {path}: an array needs items"));
     }
     if let Some(Value::Array(members)) = node.get("enum")
         && members.iter().any(|member| !member.is_string())

@@ -1,5 +1,5 @@
 //! The tool corpus the provider views are checked on: the quickstart's tools plus adversarial
-//! ones — optional nested objects, maps, `Vec<Option<T>>`, integer enums, patterns, defaults,
+//! ones — optional nested objects, maps (nested, optional, in lists), `Vec<Option<T>>`, integer enums, patterns, defaults,
 //! a tagged enum at the root, recursive types, 100-character names, names that collide after
 //! mapping, a leading digit, untyped values and keywords no provider takes.
 
@@ -109,6 +109,36 @@ async fn set_labels(
     labels: HashMap<String, String>,
 ) -> String {
     format!("{path}: {} label(s)", labels.len())
+}
+
+/// One service to deploy.
+#[derive(ToolArgs)]
+struct Deployment {
+    /// The image to run.
+    image: String,
+    /// Environment variables.
+    env: HashMap<String, String>,
+    /// The port, if it listens.
+    port: Option<u16>,
+}
+
+/// Deploy services: maps nested in a map's values, an optional map, a list of maps.
+#[tool]
+async fn deploy_services(
+    /// Services by name.
+    services: HashMap<String, Deployment>,
+    /// Labels, if any.
+    labels: Option<HashMap<String, String>>,
+    /// Weights per group.
+    weights: Vec<HashMap<String, u32>>,
+) -> String {
+    let variables: usize = services.values().map(|service| service.env.len()).sum();
+    format!(
+        "{} service(s), {variables} variable(s), {} label(s), {} group(s)",
+        services.len(),
+        labels.map_or(0, |labels| labels.len()),
+        weights.len()
+    )
 }
 
 /// Store any JSON document: an untyped value.
@@ -280,6 +310,7 @@ pub fn register_adversarial(registry: &ToolRegistry) {
     // The registrations last as long as the registry.
     let _ = registry.register(RegisterContactTool).expect(fresh);
     let _ = registry.register(SetLabelsTool).expect(fresh);
+    let _ = registry.register(DeployServicesTool).expect(fresh);
     let _ = registry.register(StoreDocumentTool).expect(fresh);
     let _ = registry.register(draw_shape()).expect(fresh);
     let _ = registry.register(write_outline()).expect(fresh);

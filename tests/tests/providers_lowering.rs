@@ -78,6 +78,25 @@ fn the_checkers_catch_what_the_providers_reject() {
         "{text}"
     );
     assert!(text.contains("root must be type \"object\""), "{text}");
+    // Gemini's Schema needs a type unless the node is an anyOf, and an array its items.
+    let declarations: Vec<Value> = registry
+        .schemas(None)
+        .iter()
+        .map(|schema| {
+            let parameters: &Value = &schema.parameters;
+            json!({"name": "canonical", "description": schema.description,
+                   "parameters": parameters})
+        })
+        .collect();
+    let raw = json!([{"functionDeclarations": declarations}]);
+    let text = check_request(Dialect::gemini(), &raw).join("\n");
+    for rule in [
+        "canonical /properties/document: a schema needs a type unless it is an anyOf",
+        "canonical /properties/steps: an array needs items",
+        "keyword additionalProperties is not supported",
+    ] {
+        assert!(text.contains(rule), "{rule} in {text}");
+    }
 }
 
 #[test]
@@ -144,7 +163,6 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
             .expect("in the corpus")
     };
     for (tool, reason) in [
-        ("set_labels", "an open map"),
         ("store_document", "an untyped value"),
         ("run_pipeline", "an array of untyped items"),
     ] {
@@ -156,6 +174,8 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
     for tool in [
         "read_file",
         "search_files",
+        "set_labels",
+        "deploy_services",
         "register_contact",
         "draw_shape",
         "write_outline",
@@ -354,15 +374,41 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
     let (parameters, _, _) = lowered_tool(Dialect::openai_chat(), "tag_files");
     assert_eq!(parameters["properties"]["tags"]["uniqueItems"], json!(true));
     assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
-    // A map is open, which strict OpenAI cannot express: the tool falls back, keywords kept.
+    // A map is sent strict as {key, value} pairs; its key count becomes the pairs' count.
     let (parameters, strict, tools) = lowered_tool(Dialect::openai_chat().strict(), "set_tags");
-    assert!(!strict);
+    assert!(strict, "{}", tools.report());
+    let labels = &parameters["properties"]["labels"];
+    assert_eq!(labels["type"], "array");
+    assert_eq!(labels["maxItems"], json!(2));
     assert_eq!(
-        parameters["properties"]["labels"]["maxProperties"],
-        json!(2)
+        labels["items"],
+        json!({
+            "type": "object",
+            "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+            "required": ["key", "value"],
+            "additionalProperties": false
+        })
     );
-    let fallbacks = changes(tools.report(), "set_tags", Change::StrictFallback);
-    assert!(fallbacks[0].contains("an open map"), "{fallbacks:?}");
+    assert_eq!(
+        changes(tools.report(), "set_tags", Change::StrictFallback),
+        Vec::<&str>::new()
+    );
+    // DeepSeek's strict mode takes no item counts: described, and reported.
+    let (parameters, strict, tools) = lowered_tool(Dialect::deepseek().strict(), "set_tags");
+    assert!(strict);
+    let labels = &parameters["properties"]["labels"];
+    assert!(labels.get("maxItems").is_none(), "{labels}");
+    assert!(
+        labels["description"]
+            .as_str()
+            .unwrap()
+            .contains("at most 2 items"),
+        "{labels}"
+    );
+    assert_eq!(
+        changes(tools.report(), "set_tags", Change::MovedToDescription),
+        ["maxItems: 2"]
+    );
 }
 
 #[test]

@@ -128,6 +128,14 @@ impl ToolExecutionInput {
         }
     }
 
+    /// The same call, refused as `INVALID_ARGS` for `reason` when it reaches dispatch, as a
+    /// raw string that repeats a key is (a provider adapter's `{key, value}` pairs that give a
+    /// key twice).
+    pub(crate) fn refuse_arguments(mut self, reason: String) -> Self {
+        self.malformed = Some(Arc::new(reason));
+        self
+    }
+
     /// Whether [`from_raw`](Self::from_raw) could not parse the raw arguments.
     pub fn is_malformed(&self) -> bool {
         self.malformed.is_some()

@@ -253,6 +253,9 @@ pub(crate) struct Profile {
     pub(crate) keeps_prefix_items: bool,
     /// Nested objects with no properties lose the empty `properties` (Gemini rejects them).
     pub(crate) no_empty_properties: bool,
+    /// Every node needs a `type` unless it is an `anyOf` (Gemini's OpenAPI `Schema`), and an
+    /// array its `items`: untyped values are written as an `anyOf` of the JSON types.
+    pub(crate) typed_nodes: bool,
     /// `minItems` above this is described (Anthropic strict takes only 0 or 1).
     pub(crate) max_min_items: Option<u64>,
     /// The string `format`s kept; `None` keeps every one.
@@ -373,6 +376,7 @@ impl Profile {
         keeps_all_of: true,
         keeps_prefix_items: true,
         no_empty_properties: false,
+        typed_nodes: false,
         max_min_items: None,
         formats: None,
         keyword: keep_everything,
@@ -399,6 +403,7 @@ impl Profile {
         keeps_all_of: false,
         keeps_prefix_items: true,
         no_empty_properties: false,
+        typed_nodes: false,
         max_min_items: None,
         formats: Some(OPENAI_FORMATS),
         keyword: openai_strict_keyword,
@@ -419,6 +424,7 @@ impl Profile {
         keeps_all_of: false,
         keeps_prefix_items: false,
         no_empty_properties: false,
+        typed_nodes: false,
         max_min_items: Some(1),
         formats: Some(ANTHROPIC_FORMATS),
         keyword: anthropic_strict_keyword,
@@ -439,6 +445,7 @@ impl Profile {
         keeps_all_of: false,
         keeps_prefix_items: false,
         no_empty_properties: true,
+        typed_nodes: true,
         max_min_items: None,
         // The Developer API takes only `enum` and `date-time`; everything else is described.
         formats: Some(&["date-time"]),
@@ -460,6 +467,7 @@ impl Profile {
         keeps_all_of: false,
         keeps_prefix_items: true,
         no_empty_properties: false,
+        typed_nodes: false,
         max_min_items: None,
         formats: None,
         keyword: gemini_json_keyword,
@@ -480,6 +488,7 @@ impl Profile {
         keeps_all_of: false,
         keeps_prefix_items: false,
         no_empty_properties: false,
+        typed_nodes: false,
         max_min_items: None,
         formats: Some(DEEPSEEK_FORMATS),
         keyword: deepseek_strict_keyword,

@@ -11,7 +11,10 @@
 //!   dropped, made nullable, rewritten, strict fallbacks, renamed tools) and the [`NameMap`] of
 //!   names the provider could not take. Lowered lists are cached per registry snapshot.
 //! - **Calls in.** [`LoweredTools::parse_response`] reads a response into [`ToolCalls`]: the
-//!   calls in the model's order and the [`ToolExecutionInput`]s to run, names mapped back.
+//!   calls in the model's order and the [`ToolExecutionInput`]s to run, names mapped back, and
+//!   what the strict view changed undone before validation: the `null`s that stand for absent
+//!   removed, the `{key, value}` pairs it sent for a map (`HashMap<String, T>`) made the object
+//!   again (a key given twice is `INVALID_ARGS`).
 //! - **Results out.** [`LoweredTools::format_results`] / [`LoweredTools::format_batch`] turn
 //!   results into the provider's next-turn messages, additional contexts after all results.
 //!
@@ -47,6 +50,7 @@
 //! | `dialect.rs` | [`Dialect`] and each dialect's keyword rules |
 //! | `lower.rs` | the lowering passes, one tool at a time |
 //! | `nulls.rs` | where a strict view's `null` means "absent", and removing it |
+//! | `maps.rs` | where a strict view sent a map as `{key, value}` pairs, and mapping them back |
 //! | `names.rs` | [`NameRule`] and [`NameMap`] |
 //! | `report.rs` | [`LoweringReport`] |
 //! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
@@ -60,6 +64,7 @@ mod deepseek;
 mod dialect;
 mod gemini;
 mod lower;
+mod maps;
 mod names;
 mod nulls;
 mod openai;
@@ -79,6 +84,7 @@ pub use self::prompt::{parse_prompt_calls, render_system_prompt};
 pub use self::report::{Change, LoweringReport, ReportEntry};
 
 use self::lower::{LoweredSchema, lower_non_strict, lower_tool};
+use self::maps::ToolMapPlan;
 use self::nulls::ToolNullPlan;
 use crate::call::definition::ToolSchema;
 use crate::call::execution::ToolExecutionInput;
@@ -134,6 +140,7 @@ pub struct LoweredTools {
     report: LoweringReport,
     names: NameMap,
     nulls: HashMap<String, ToolNullPlan>,
+    maps: HashMap<String, ToolMapPlan>,
     /// Where the provider's native searches are loaded (set by [`ProviderTools`]).
     registry: Option<ToolRegistry>,
 }
@@ -190,6 +197,7 @@ impl LoweredTools {
         report_search_form(native, deferred.len(), dialect, &mut report);
         let mut tools = Vec::with_capacity(listed.len());
         let mut nulls = HashMap::new();
+        let mut maps = HashMap::new();
         let mut budget = anthropic::StrictBudget::default();
         for (schema, deferred) in listed {
             let provider_name = names.provider_name(&schema.name).to_owned();
@@ -228,15 +236,20 @@ impl LoweredTools {
                 parameters,
                 strict,
                 nulls: plan,
+                maps: pairs,
             } = lowered;
+            let map_plan = ToolMapPlan::build(&parameters, &pairs);
             if let Some(plan) = plan {
                 nulls.insert(schema.name.clone(), plan);
             }
             let input_examples = if matches!(dialect, Dialect::Anthropic { .. }) {
-                examples_for(schema, &parameters, &mut report)
+                examples_for(schema, &parameters, map_plan.as_ref(), &mut report)
             } else {
                 Vec::new()
             };
+            if let Some(plan) = map_plan {
+                maps.insert(schema.name.clone(), plan);
+            }
             if deferred {
                 report.push(
                     &schema.name,
@@ -274,6 +287,7 @@ impl LoweredTools {
             report,
             names,
             nulls,
+            maps,
             registry: None,
         }
     }
@@ -394,6 +408,7 @@ impl LoweredTools {
             ToolExecutionInput::from_raw(call.id().to_owned(), call.name().to_owned(), raw);
         if !input.is_malformed() {
             self.strip_nulls(call.name(), &mut input.arguments);
+            input = self.map_back(call.name(), input);
         }
         self.with_agent(input)
     }
@@ -405,11 +420,29 @@ impl LoweredTools {
         mut arguments: Value,
     ) -> ToolExecutionInput {
         self.strip_nulls(call.name(), &mut arguments);
-        self.with_agent(ToolExecutionInput::new(
-            call.id().to_owned(),
-            call.name().to_owned(),
-            arguments,
-        ))
+        let input =
+            ToolExecutionInput::new(call.id().to_owned(), call.name().to_owned(), arguments);
+        let input = self.map_back(call.name(), input);
+        self.with_agent(input)
+    }
+
+    /// Maps the `{key, value}` pairs of the maps a strict view sent as pairs back to objects,
+    /// so the call is validated and run with its canonical arguments. A key given twice makes
+    /// the input end as `INVALID_ARGS` (`duplicate property "env.PATH"`).
+    fn map_back(&self, name: &str, mut input: ToolExecutionInput) -> ToolExecutionInput {
+        let Some(plan) = self.maps.get(name) else {
+            return input;
+        };
+        match plan.to_objects(&mut input.arguments) {
+            Ok(()) => input,
+            Err(repeats) => input.refuse_arguments(repeats.to_string()),
+        }
+    }
+
+    /// Whether the view sent some map of tool `name` as pairs (streamed arguments then have
+    /// the view's shape, not the tool's).
+    pub(crate) fn sends_pairs(&self, name: &str) -> bool {
+        self.maps.contains_key(name)
     }
 
     pub(crate) fn strip_nulls(&self, name: &str, arguments: &mut Value) {
@@ -468,6 +501,7 @@ fn report_search_form(
 fn examples_for(
     schema: &ToolSchema,
     parameters: &Value,
+    maps: Option<&ToolMapPlan>,
     report: &mut LoweringReport,
 ) -> Vec<Value> {
     if schema.input_examples.is_empty() {
@@ -476,13 +510,25 @@ fn examples_for(
     if parameters == &*schema.parameters {
         return schema.input_examples.clone();
     }
+    // Maps sent as pairs: the examples are written as pairs too.
+    let examples: Vec<Value> = schema
+        .input_examples
+        .iter()
+        .map(|example| {
+            let mut example = example.clone();
+            if let Some(plan) = maps {
+                plan.to_pairs(&mut example);
+            }
+            example
+        })
+        .collect();
     let Ok(lowered) = crate::schema::Schema::from_json_schema(parameters) else {
-        return schema.input_examples.clone();
+        return examples;
     };
     let mut kept = Vec::new();
-    for (index, example) in schema.input_examples.iter().enumerate() {
-        if lowered.is_valid(example) {
-            kept.push(example.clone());
+    for (index, example) in examples.into_iter().enumerate() {
+        if lowered.is_valid(&example) {
+            kept.push(example);
         } else {
             report.push(
                 &schema.name,

@@ -15,7 +15,9 @@
 //! against the tool's canonical schema for what no continuation can fix
 //! ([`Schema::definite_violations`](crate::schema::Schema::definite_violations)), reported as
 //! [`StreamEvent::Definite`]; the checks of one call together walk a bounded multiple of its
-//! length.
+//! length. A tool whose strict view sends a map as `{key, value}` pairs streams in the view's
+//! shape, not the tool's, so it has no early checks; its finished input is mapped back and
+//! validated like any other.
 //!
 //! ```
 //! # use dsh_tools::{FnTool, ToolRegistry, json, schema::Schema};

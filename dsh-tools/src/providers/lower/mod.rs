@@ -11,13 +11,15 @@
 //!    annotation-only keys;
 //! 4. check the size limits strict modes publish.
 //!
-//! A strict view that meets something it cannot express without changing the tool's meaning
-//! (an open map, an untyped value, recursion where unsupported) stops with [`Blocked`]; the
+//! A strict view sends a map (an object keyed by free strings) as an array of `{key, value}`
+//! pairs, which the adapter maps back. A strict view that meets something it cannot express
+//! without changing the tool's meaning (a map beside declared properties, an untyped value,
+//! recursion where unsupported) stops with [`Blocked`]; the
 //! caller then lowers the tool for the dialect's non-strict view and reports the fallback.
 //!
 //! This file holds the entry points and the driver; each pass has its file: `refs` (1), `root`
-//! (2), `node`, `nullable`, `objects` and `unsupported` (3), `limits` (4); `shapes` holds the
-//! small JSON Schema helpers they share.
+//! (2), `node`, `nullable`, `maps`, `untyped`, `objects` and `unsupported` (3), `limits` (4);
+//! `shapes` holds the small JSON Schema helpers they share.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -30,6 +32,7 @@ use super::report::{Change, LoweringReport};
 pub(crate) use self::shapes::escape;
 
 mod limits;
+mod maps;
 mod node;
 mod nullable;
 mod objects;
@@ -37,6 +40,7 @@ mod refs;
 mod root;
 mod shapes;
 mod unsupported;
+mod untyped;
 
 /// One tool's schema as the provider will see it.
 #[derive(Clone, Debug)]
@@ -46,6 +50,9 @@ pub(crate) struct LoweredSchema {
     pub(crate) strict: bool,
     /// Nulls to remove from the model's arguments before the call runs.
     pub(crate) nulls: Option<ToolNullPlan>,
+    /// Where (JSON Pointers into `parameters`) maps are sent as `{key, value}` pairs, to map
+    /// back before the call runs.
+    pub(crate) maps: Vec<String>,
 }
 
 /// Why a tool cannot be strict.
@@ -103,6 +110,7 @@ pub(crate) fn lower_non_strict(
                 parameters: parameters.clone(),
                 strict: false,
                 nulls: None,
+                maps: Vec::new(),
             }
         }
     }
@@ -119,6 +127,8 @@ struct Lowerer<'a> {
     recursive: BTreeMap<String, String>,
     nodes: usize,
     nulls: HashMap<String, NullPlan>,
+    /// Pointers (in the lowered schema) of the maps sent as pairs.
+    maps: Vec<String>,
 }
 
 /// Where a node sits, for the passes that care.
@@ -138,6 +148,7 @@ impl<'a> Lowerer<'a> {
             recursive: BTreeMap::new(),
             nodes: 0,
             nulls: HashMap::new(),
+            maps: Vec::new(),
         }
     }
 
@@ -214,11 +225,13 @@ impl<'a> Lowerer<'a> {
         if profile.strict && profile.require_all {
             self.check_openai_limits(&root)?;
         }
+        let maps = std::mem::take(&mut self.maps);
         Ok((
             LoweredSchema {
                 parameters: root,
                 strict: profile.strict,
                 nulls,
+                maps,
             },
             self.report,
         ))

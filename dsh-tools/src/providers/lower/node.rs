@@ -69,6 +69,8 @@ impl Lowerer<'_> {
         self.split_type_unions(node, path);
         self.normalize_nullable(node, path);
         self.const_to_enum(node, path);
+        self.map_to_pairs(node, path);
+        self.type_untyped(node, path);
         let mut plan = NullPlan::default();
         if is_object(node) {
             self.object(node, path, place, &mut plan)?;

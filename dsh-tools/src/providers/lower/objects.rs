@@ -25,14 +25,16 @@ impl Lowerer<'_> {
             if node.contains_key("patternProperties") {
                 return Err(self.block(
                     path,
-                    "patternProperties (a map keyed by pattern) cannot be strict",
+                    "patternProperties beside declared properties, or with several patterns, cannot \
+                     be strict",
                 ));
             }
             match node.get("additionalProperties") {
                 Some(Value::Object(_)) => {
                     return Err(self.block(
                         path,
-                        "an open map (additionalProperties with a schema) cannot be strict",
+                        "an open map (additionalProperties with a schema) beside declared properties \
+                         cannot be strict",
                     ));
                 }
                 Some(Value::Bool(false)) => {}
