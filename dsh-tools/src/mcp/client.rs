@@ -6,18 +6,22 @@
 //! as a child process is terminated with it (its whole process group), so none is left behind.
 //! When the server says its tool list changed, every import re-syncs: new tools are registered,
 //! removed ones disposed, changed ones replaced (the registry's change events fire for each).
+//! A server's elicitation requests go to the client's handler (`elicitation.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
-use rmcp::service::{NotificationContext, RoleClient, RunningService, serve_client};
+use rmcp::service::{
+    NotificationContext, RequestContext, RoleClient, RunningService, serve_client,
+};
 use rmcp::transport::IntoTransport;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::call::definition::ToolDefinition;
+use crate::mcp::elicitation::{ElicitationHandler, ElicitationSlot};
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
 use crate::mcp::names::{assign_names, sanitize_prefix};
@@ -244,10 +248,12 @@ struct ImportedEntry {
     registration: Registration,
 }
 
-/// The client's rmcp handler: asks for a re-sync when the server's tool list changed. (Progress
-/// is routed by the transport, [`ProgressInOrder`], to keep it ahead of the result.)
+/// The client's rmcp handler: asks for a re-sync when the server's tool list changed, and hands
+/// elicitation requests to the installed handler. (Progress is routed by the transport,
+/// [`ProgressInOrder`], to keep it ahead of the result.)
 struct Events {
     list_changed: Arc<Notify>,
+    elicitation: ElicitationSlot,
 }
 
 impl ClientHandler for Events {
@@ -255,9 +261,27 @@ impl ClientHandler for Events {
         self.list_changed.notify_one();
     }
 
+    async fn create_elicitation(
+        &self,
+        request: mcp::ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<mcp::ElicitResult, rmcp::ErrorData> {
+        let info = context.peer.peer_info();
+        let server = info
+            .as_ref()
+            .and_then(|info| info.server_info.as_ref())
+            .map_or("mcp", |server| server.name.as_str());
+        Ok(self.elicitation.answer(server, request).await)
+    }
+
     fn get_info(&self) -> mcp::ClientConfig {
+        // Form elicitation is always declared: without a handler, requests are declined.
+        let mut capabilities = mcp::ClientCapabilities::default();
+        capabilities.elicitation = Some(
+            mcp::ElicitationCapability::new().with_form(mcp::FormElicitationCapability::new()),
+        );
         mcp::ClientConfig::new(
-            mcp::ClientCapabilities::default(),
+            capabilities,
             mcp::Implementation::new("dsh-tools", env!("CARGO_PKG_VERSION")),
         )
     }
@@ -336,6 +360,7 @@ impl McpClient {
         let list_changed = Arc::new(Notify::new());
         let events = Events {
             list_changed: Arc::clone(&list_changed),
+            elicitation: ElicitationSlot::default(),
         };
         let transport = ProgressInOrder::new(transport.into_transport(), Arc::clone(&progress));
         let running = serve_client(events, transport).await.map_err(|error| {
@@ -366,6 +391,24 @@ impl McpClient {
             shared,
             running: Some(running),
         })
+    }
+
+    /// Answers the server's elicitation requests (a tool asking its user for input mid-call)
+    /// with `handler`, replacing any earlier one. Without a handler every request is declined,
+    /// with a log line.
+    pub fn set_elicitation_handler(&self, handler: impl ElicitationHandler) {
+        self.elicitation_slot(Some(Arc::new(handler)));
+    }
+
+    /// Removes the elicitation handler: requests are declined again.
+    pub fn clear_elicitation_handler(&self) {
+        self.elicitation_slot(None);
+    }
+
+    fn elicitation_slot(&self, handler: Option<Arc<dyn ElicitationHandler>>) {
+        if let Some(running) = &self.running {
+            running.service().elicitation.set(handler);
+        }
     }
 
     /// The server's name, as it introduced itself.

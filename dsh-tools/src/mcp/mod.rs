@@ -11,15 +11,19 @@
 //! |---|---|
 //! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
+//! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
+//! | `elicitation.rs` | an imported server's elicitation requests and the handler that answers them |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
 //! | `names.rs` | how server tool names become registry names |
 //! | `convert.rs` | content, annotations, results and error codes (`_meta`) between the two vocabularies |
 
 mod client;
+mod client_approval;
 mod convert;
+mod elicitation;
 mod error;
 #[cfg(feature = "mcp-http")]
 mod http_server;
@@ -32,7 +36,11 @@ mod server;
 mod session;
 
 pub use client::{ImportOptions, ImportTarget, McpClient};
+pub use client_approval::MAX_ARGUMENTS_EXCERPT_CHARS;
 pub use convert::ERROR_META_KEY;
+pub use elicitation::{
+    ElicitationAnswer, ElicitationFn, ElicitationHandler, ElicitationRequest, elicitation_fn,
+};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_server::{HttpOptions, McpHttpServer};

@@ -8,6 +8,8 @@
 //!   reply for a cancelled request. Every outcome — unknown tool, invalid arguments, denial,
 //!   timeout, a disposed scope — is a result with `isError`, never a JSON-RPC error, so the model
 //!   reads the pipeline's text.
+//! - A call's `ask` goes to the client when it declared form elicitation (`client_approval.rs`);
+//!   otherwise to the registry's approver.
 //! - Progress a body reports goes out as `notifications/progress` when the request carried a
 //!   progress token, in order and before the reply.
 //! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
@@ -28,6 +30,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::mcp::client_approval::ClientApprover;
 use crate::mcp::convert::call_tool_result;
 use crate::mcp::listing::{Listing, declares_object_output};
 use crate::mcp::server::McpServer;
@@ -86,9 +89,13 @@ impl McpHandler {
             .is_some_and(|definition| declares_object_output(&*definition));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         // The served scope's agent is set by the scope's handle.
-        let input =
+        let mut input =
             ToolExecutionInput::new(context.id.to_string(), request.name.into_owned(), arguments)
                 .with_signal(context.ct.clone());
+        // A client that can ask its user answers the call's `ask`s (client_approval.rs).
+        if let Some(approver) = ClientApprover::for_request(&context) {
+            input = input.with_approver(approver);
+        }
         let result = match context.meta.get_progress_token() {
             None => server.execute(input).await,
             Some(token) => {
