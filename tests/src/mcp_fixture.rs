@@ -27,6 +27,9 @@ use crate::workload::SearchArgs;
 /// The reason the guard gives for `forbidden`.
 pub const FORBIDDEN_REASON: &str = "forbidden is not allowed here";
 
+/// The reason a `pre-execute` hook gives when it asks for approval of a call.
+pub const ASK_REASON: &str = "it reads the whole workspace";
+
 /// How many `slow` calls saw their signal cancelled.
 #[derive(Default)]
 pub struct Cancellations(AtomicU64);

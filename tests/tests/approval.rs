@@ -2,8 +2,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use dsh_tools::json;
 use dsh_tools::{
-    PreToolDecision, ToolError, ToolRegistry,
+    FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, ToolRun,
     errors::codes,
     hooks::{ApprovalOutcome, approver_fn},
 };
@@ -177,4 +178,96 @@ async fn clearing_the_approver_degrades_ask_to_deny_again() {
     answering(&registry, ApprovalOutcome::AllowedOnce);
     registry.clear_approver();
     assert_eq!(only_text(&registry.execute(call("t")).await), "Error: r");
+}
+
+/// Records which approver answered which call.
+fn recording(
+    log: &Log,
+    who: &'static str,
+    outcome: ApprovalOutcome,
+) -> impl dsh_tools::hooks::Approver {
+    let log = log.clone();
+    approver_fn(move |request| {
+        log.push(format!("{who} asked about {}", request.execution().name()));
+        async move { Ok(outcome) }
+    })
+}
+
+#[tokio::test]
+async fn a_calls_own_approver_answers_instead_of_the_registrys() {
+    let log = Log::new();
+    let registry = asking(&log, Some("r"));
+    registry.set_approver(recording(&log, "registry", ApprovalOutcome::AllowedOnce));
+    let own = call("t").with_approver(recording(&log, "own", ApprovalOutcome::Rejected));
+    assert!(own.has_approver());
+    assert_eq!(
+        only_text(&registry.execute(own).await),
+        "Error: the user rejected tool \"t\""
+    );
+    // Another call, without one, still goes to the registry's approver.
+    assert!(!call("t").has_approver());
+    assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
+    assert_eq!(
+        log.entries(),
+        [
+            "own asked about t",
+            "post",
+            "registry asked about t",
+            "body",
+            "post"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_calls_own_approver_answers_without_a_registry_approver() {
+    let log = Log::new();
+    let registry = asking(&log, Some("r"));
+    let own = call("t").with_approver(recording(&log, "own", ApprovalOutcome::AllowedOnce));
+    assert_eq!(only_text(&registry.execute(own).await), "ok");
+    assert_eq!(log.entries(), ["own asked about t", "body", "post"]);
+}
+
+#[tokio::test]
+async fn nested_calls_inherit_the_calls_own_approver_unless_they_bring_one() {
+    let log = Log::new();
+    let registry = registry_with([logging_tool("inner", &log)]);
+    let nested_log = log.clone();
+    let outer = FnTool::builder("outer", "Calls inner twice.")
+        .raw_parameters(json!({"type": "object"}))
+        .handler(move |_arguments, run: ToolRun| {
+            let nested_log = nested_log.clone();
+            async move {
+                let inherited = run
+                    .call_tool(ToolExecutionInput::new("n-1", "inner", json!({})))
+                    .await;
+                let own = run
+                    .call_tool(
+                        ToolExecutionInput::new("n-2", "inner", json!({})).with_approver(
+                            recording(&nested_log, "nested", ApprovalOutcome::Rejected),
+                        ),
+                    )
+                    .await;
+                Ok(json!([inherited.text(), own.text()]))
+            }
+        });
+    let _ = registry.register(outer).expect("registers");
+    let _ = registry.on_pre_execute(|execution, next| async move {
+        if execution.name() == "inner" {
+            Ok(PreToolDecision::ask("nested"))
+        } else {
+            next.run().await
+        }
+    });
+    registry.set_approver(recording(&log, "registry", ApprovalOutcome::Rejected));
+    let input = call("outer").with_approver(recording(&log, "own", ApprovalOutcome::AllowedOnce));
+    let result = registry.execute(input).await;
+    assert_eq!(
+        result.value(),
+        Some(&json!(["ok", "Error: the user rejected tool \"inner\""]))
+    );
+    assert_eq!(
+        log.entries(),
+        ["own asked about inner", "body", "nested asked about inner"]
+    );
 }

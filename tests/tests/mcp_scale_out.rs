@@ -2,7 +2,9 @@
 //! round-robin proxy on loopback, a client importing and calling through it, its requests
 //! answered by both processes; and why stateless mode is needed for that: behind the same proxy,
 //! servers that keep sessions refuse the requests of a session another process opened, and the
-//! client's call ends with an error, not a hang.
+//! client's call ends with an error, not a hang. A stateless server makes no requests of its
+//! client: an `ask` is not sent to it as an elicitation (which nothing could carry) but denied
+//! at once, as for a client without elicitation.
 
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -19,8 +21,13 @@ const DEADLINE: Duration = Duration::from_secs(30);
 
 /// A server process serving HTTP on a free loopback port, and its address.
 async fn server(instance: &str, stateless: bool) -> (Child, SocketAddr) {
+    server_with(instance, stateless, &[]).await
+}
+
+async fn server_with(instance: &str, stateless: bool, extra: &[&str]) -> (Child, SocketAddr) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcp_test_server"));
     command.args(["--http", "127.0.0.1:0", "--instance", instance]);
+    command.args(extra);
     if stateless {
         command.arg("--stateless");
     }
@@ -140,4 +147,34 @@ async fn servers_with_sessions_behind_a_round_robin_refuse_the_others_session() 
             "{codes:?}"
         ),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_server_denies_an_ask_instead_of_asking_the_client() {
+    let (_a, addr) = server_with("a", true, &["--ask", "server_instance"]).await;
+    let client = McpClient::connect_http(&format!("http://{addr}/mcp"))
+        .await
+        .expect("connects");
+    // The client declares elicitation and would approve: it is never asked.
+    client.set_elicitation_handler(dsh_tools::mcp::elicitation_fn(|_| async {
+        panic!("a stateless server sent an elicitation request")
+    }));
+    let local = ToolRegistry::new();
+    client
+        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .await
+        .expect("imports");
+    let result = call(&local, "remote__server_instance", json!({})).await;
+    assert_eq!(
+        result.error().and_then(|error| error.code()),
+        Some("DENIED"),
+        "{}",
+        result.text()
+    );
+    assert!(
+        result.text().contains(mcp_fixture::ASK_REASON),
+        "the hook's reason: {}",
+        result.text()
+    );
+    client.close().await;
 }

@@ -81,12 +81,27 @@ pub struct ToolExecutionInput {
     pub parent: Option<ToolExecutionToken>,
     /// The caller's cancellation; `None` means the call cannot be cancelled by the caller.
     pub signal: Option<CancellationToken>,
-    /// Why the raw argument string could not be parsed (see [`ToolExecutionInput::from_raw`]).
-    /// (A thin pointer: the call's state stays within the size it is copied in cheaply.)
-    malformed: Option<Arc<String>>,
+    /// What few calls carry: why the raw arguments could not be parsed, the call's own
+    /// approver. (A thin pointer: the call's state stays within the size it is copied in
+    /// cheaply.)
+    rare: Option<Arc<Rare>>,
     /// Where the body's progress reports go (see [`ToolExecutionInput::with_progress`]).
     progress: Option<SharedSink>,
 }
+
+/// What few calls of a [`ToolExecutionInput`] carry.
+#[derive(Clone, Debug, Default)]
+struct Rare {
+    /// Why the raw argument string could not be parsed (see [`ToolExecutionInput::from_raw`]).
+    malformed: Option<String>,
+    /// Who answers this call's `ask` before the registry's approver (see
+    /// [`ToolExecutionInput::with_approver`]). Opaque here: the approval seam is a hook contract,
+    /// a layer above, which sets and reads it.
+    approver: Option<ApproverSlot>,
+}
+
+/// A call's own approver, as the call layer keeps it without knowing what it is.
+pub(crate) type ApproverSlot = Arc<dyn std::any::Any + Send + Sync>;
 
 impl ToolExecutionInput {
     /// A top-level call with no agent and no cancellation.
@@ -102,7 +117,7 @@ impl ToolExecutionInput {
             agent: None,
             parent: None,
             signal: None,
-            malformed: None,
+            rare: None,
             progress: None,
         }
     }
@@ -122,7 +137,10 @@ impl ToolExecutionInput {
             Ok(arguments) => Self::new(call_id, name, arguments),
             Err(reason) => {
                 let mut input = Self::new(call_id, name, Value::String(raw.to_owned()));
-                input.malformed = Some(Arc::new(reason));
+                input.rare = Some(Arc::new(Rare {
+                    malformed: Some(reason),
+                    approver: None,
+                }));
                 input
             }
         }
@@ -138,7 +156,20 @@ impl ToolExecutionInput {
 
     /// Whether [`from_raw`](Self::from_raw) could not parse the raw arguments.
     pub fn is_malformed(&self) -> bool {
-        self.malformed.is_some()
+        self.rare
+            .as_ref()
+            .is_some_and(|rare| rare.malformed.is_some())
+    }
+
+    /// The call's own approver (opaque at this layer).
+    pub(crate) fn approver_slot(&self) -> Option<&ApproverSlot> {
+        self.rare.as_ref()?.approver.as_ref()
+    }
+
+    /// Sets the call's own approver.
+    pub(crate) fn set_approver_slot(&mut self, approver: ApproverSlot) {
+        let rare = self.rare.get_or_insert_with(Arc::default);
+        Arc::make_mut(rare).approver = Some(approver);
     }
 
     /// Runs the call on behalf of `agent`.
@@ -317,13 +348,19 @@ impl ToolExecution {
     /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
     #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {
-        self.inner.input.malformed.as_deref().map(String::as_str)
+        self.inner.input.rare.as_ref()?.malformed.as_deref()
     }
 
     /// Whether the caller set a progress sink on the call.
     #[inline]
     pub fn has_progress_sink(&self) -> bool {
         self.inner.input.progress.is_some()
+    }
+
+    /// The call's own approver, as set on its input (opaque at this layer).
+    #[inline]
+    pub(crate) fn approver_slot(&self) -> Option<&ApproverSlot> {
+        self.inner.input.approver_slot()
     }
 
     /// Hands a progress report to the call's sink, if it has one.

@@ -94,8 +94,10 @@ impl ToolRun {
     /// Calls another tool of the registry this call runs in, as a nested call: through the whole
     /// pipeline (hooks, approval, guards, layers, timeouts, observers) exactly as a direct call,
     /// with this call as its [`parent`](ToolExecutionInput::parent), on behalf of this call's
-    /// agent unless `input` names one, and cancelled with this run unless `input` has a signal
-    /// of its own. Outside a registry (a [`detached`](Self::detached) run) every tool is unknown.
+    /// agent unless `input` names one, cancelled with this run unless `input` has a signal
+    /// of its own, and approved by this call's own approver
+    /// ([`with_approver`](ToolExecutionInput::with_approver)) unless `input` has one. Outside a
+    /// registry (a [`detached`](Self::detached) run) every tool is unknown.
     pub fn call_tool(
         &self,
         mut input: ToolExecutionInput,
@@ -107,6 +109,12 @@ impl ToolRun {
         }
         if input.signal.is_none() {
             input.signal = Some(self.signal().child_token());
+        }
+        // Whoever answers this call's `ask`s answers its nested calls' too (a served client).
+        if input.approver_slot().is_none()
+            && let Some(approver) = execution.approver_slot()
+        {
+            input.set_approver_slot(Arc::clone(approver));
         }
         Arc::clone(execution.host()).execute(input)
     }

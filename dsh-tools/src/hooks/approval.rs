@@ -5,12 +5,17 @@
 //! and the absence of an approver, is a denial with a fixed reason. An approval that was cancelled
 //! because the caller cancelled ends the call as `ABORTED_BEFORE_DISPATCH`. Calls without an
 //! agent are routed too; an approver that cannot place them answers `Unavailable`.
+//!
+//! A call may carry an approver of its own ([`ToolExecutionInput::with_approver`]), which answers
+//! its `ask`s instead of the registry's: a bridge that knows who is on the other end of one
+//! call (an MCP client that can ask its user) routes that call's approval there, and every
+//! other call still goes to the registry's approver.
 
 use std::future::Future;
 use std::sync::Arc;
 
 use crate::call::definition::ToolDefinition;
-use crate::call::execution::ToolExecution;
+use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 
@@ -106,4 +111,37 @@ where
     ) -> BoxFuture<'static, Result<ApprovalOutcome, ToolError>> {
         Box::pin((self.0)(request))
     }
+}
+
+/// A call's own approver, in the slot the call layer keeps for it.
+struct CallApprover(Arc<dyn Approver>);
+
+impl ToolExecutionInput {
+    /// Lets `approver` answer this call's `ask` decisions (and those of the calls it makes
+    /// through [`ToolRun::call_tool`](crate::ToolRun::call_tool)) instead of the registry's
+    /// approver ([`ToolRegistry::set_approver`](crate::ToolRegistry::set_approver)). The MCP
+    /// bridge sets one on each call of a client that can ask its user.
+    #[must_use]
+    pub fn with_approver(self, approver: impl Approver) -> Self {
+        self.with_shared_approver(Arc::new(approver))
+    }
+
+    /// Like [`with_approver`](Self::with_approver), with an approver shared by several calls.
+    #[must_use]
+    pub fn with_shared_approver(mut self, approver: Arc<dyn Approver>) -> Self {
+        self.set_approver_slot(Arc::new(CallApprover(approver)));
+        self
+    }
+
+    /// Whether an approver of the call's own is set.
+    pub fn has_approver(&self) -> bool {
+        self.approver_slot().is_some()
+    }
+}
+
+/// The approver `execution` carries of its own, if any.
+pub(crate) fn call_approver(execution: &ToolExecution) -> Option<Arc<dyn Approver>> {
+    let slot = execution.approver_slot()?;
+    slot.downcast_ref::<CallApprover>()
+        .map(|own| Arc::clone(&own.0))
 }

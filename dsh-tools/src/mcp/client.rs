@@ -8,6 +8,7 @@
 //! and new and changed ones are handled by the import's pins and policies (`pins.rs`): by
 //! default a new tool is registered and a changed one keeps its pinned definition while the
 //! change is held for the user (the registry's change events fire for each decision and change).
+//! A server's elicitation requests go to the client's handler (`elicitation.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,12 +16,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
-use rmcp::service::{NotificationContext, RoleClient, RunningService, serve_client};
+use rmcp::service::{
+    NotificationContext, RequestContext, RoleClient, RunningService, serve_client,
+};
 use rmcp::transport::IntoTransport;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::call::definition::ToolDefinition;
+use crate::mcp::elicitation::{ElicitationHandler, ElicitationSlot};
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
 use crate::mcp::names::{assign_names, sanitize_prefix};
@@ -351,10 +355,12 @@ struct ImportedEntry {
     held: Arc<AtomicBool>,
 }
 
-/// The client's rmcp handler: asks for a re-sync when the server's tool list changed. (Progress
-/// is routed by the transport, [`ProgressInOrder`], to keep it ahead of the result.)
+/// The client's rmcp handler: asks for a re-sync when the server's tool list changed, and hands
+/// elicitation requests to the installed handler. (Progress is routed by the transport,
+/// [`ProgressInOrder`], to keep it ahead of the result.)
 struct Events {
     list_changed: Arc<Notify>,
+    elicitation: ElicitationSlot,
 }
 
 impl ClientHandler for Events {
@@ -362,10 +368,28 @@ impl ClientHandler for Events {
         self.list_changed.notify_one();
     }
 
+    async fn create_elicitation(
+        &self,
+        request: mcp::ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<mcp::ElicitResult, rmcp::ErrorData> {
+        let info = context.peer.peer_info();
+        let server = info
+            .as_ref()
+            .and_then(|info| info.server_info.as_ref())
+            .map_or("mcp", |server| server.name.as_str());
+        Ok(self.elicitation.answer(server, request).await)
+    }
+
     fn get_info(&self) -> mcp::ClientConfig {
+        // Form elicitation is always declared: without a handler, requests are declined.
+        // Tasks, so a server may answer a long call with one (`task_client.rs` follows it).
+        let mut capabilities = mcp::ClientCapabilities::builder().enable_tasks().build();
+        capabilities.elicitation = Some(
+            mcp::ElicitationCapability::new().with_form(mcp::FormElicitationCapability::new()),
+        );
         mcp::ClientConfig::new(
-            // Tasks, so a server may answer a long call with one (`task_client.rs` follows it).
-            mcp::ClientCapabilities::builder().enable_tasks().build(),
+            capabilities,
             mcp::Implementation::new("dsh-tools", env!("CARGO_PKG_VERSION")),
         )
     }
@@ -444,6 +468,7 @@ impl McpClient {
         let list_changed = Arc::new(Notify::new());
         let events = Events {
             list_changed: Arc::clone(&list_changed),
+            elicitation: ElicitationSlot::default(),
         };
         let transport = ProgressInOrder::new(transport.into_transport(), Arc::clone(&progress));
         let running = serve_client(events, transport).await.map_err(|error| {
@@ -474,6 +499,24 @@ impl McpClient {
             shared,
             running: Some(running),
         })
+    }
+
+    /// Answers the server's elicitation requests (a tool asking its user for input mid-call)
+    /// with `handler`, replacing any earlier one. Without a handler every request is declined,
+    /// with a log line.
+    pub fn set_elicitation_handler(&self, handler: impl ElicitationHandler) {
+        self.elicitation_slot(Some(Arc::new(handler)));
+    }
+
+    /// Removes the elicitation handler: requests are declined again.
+    pub fn clear_elicitation_handler(&self) {
+        self.elicitation_slot(None);
+    }
+
+    fn elicitation_slot(&self, handler: Option<Arc<dyn ElicitationHandler>>) {
+        if let Some(running) = &self.running {
+            running.service().elicitation.set(handler);
+        }
     }
 
     /// The server's name, as it introduced itself.

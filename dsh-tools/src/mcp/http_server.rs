@@ -223,7 +223,16 @@ impl McpServer {
         let shutdown = CancellationToken::new();
         let config = options.rmcp_config(&shutdown);
         let server = self.clone();
-        let factory = move || Ok(McpHandler::new(server.clone()));
+        let stateless = options.stateless;
+        let factory = move || {
+            let handler = McpHandler::new(server.clone());
+            // Nothing could carry a request to the client between its own requests.
+            Ok(if stateless {
+                handler.without_client_requests()
+            } else {
+                handler
+            })
+        };
         let guard = Arc::new(Guard {
             path: options.path.clone(),
             bearer_token: options.bearer_token.clone(),

@@ -21,19 +21,23 @@
 //! |---|---|
 //! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
+//! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
+//! | `elicitation.rs` | an imported server's elicitation requests and the handler that answers them |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
 //! | `pins.rs` | pinned imports: fingerprints, saved [`Pins`], the policies for changed and new tools, held changes |
 //! | `names.rs` | how server tool names become registry names |
 //! | `convert.rs` | content, annotations, results and error codes (`_meta`) between the two vocabularies |
 
 mod client;
+mod client_approval;
 mod convert;
+mod elicitation;
 mod error;
 #[cfg(feature = "mcp-http")]
 mod http_server;
@@ -50,7 +54,11 @@ mod task_support;
 mod tasks;
 
 pub use client::{ImportOptions, ImportTarget, McpClient};
+pub use client_approval::MAX_ARGUMENTS_EXCERPT_CHARS;
 pub use convert::ERROR_META_KEY;
+pub use elicitation::{
+    ElicitationAnswer, ElicitationFn, ElicitationHandler, ElicitationRequest, elicitation_fn,
+};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_server::{HttpOptions, McpHttpServer};

@@ -11,6 +11,8 @@
 //! - A `tools/call` of a task-capable tool from a client that speaks tasks is answered with a
 //!   task and runs in the background (`tasks.rs`); `tasks/get`, `tasks/update` and
 //!   `tasks/cancel` are answered there too.
+//! - A call's `ask` goes to the client when it declared form elicitation (`client_approval.rs`);
+//!   otherwise to the registry's approver.
 //! - Progress a body reports goes out as `notifications/progress` when the request carried a
 //!   progress token, in order and before the reply.
 //! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
@@ -32,6 +34,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::mcp::client_approval::ClientApprover;
 use crate::mcp::convert::call_tool_result;
 use crate::mcp::listing::{Listing, declares_object_output};
 use crate::mcp::server::McpServer;
@@ -57,6 +60,9 @@ pub struct McpHandler {
     /// is measured against what was listed before it.
     listen_from: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
     closed: CancellationToken,
+    /// Whether the server may send requests to the client (elicitation): not over a stateless
+    /// transport, where no request outside a response to the client's own could reach it.
+    client_requests: bool,
     _closing: DropGuard,
 }
 
@@ -76,29 +82,43 @@ impl McpHandler {
             server,
             watch: Mutex::new(Some(watch)),
             listen_from: Mutex::new(None),
+            client_requests: true,
             _closing: closed.clone().drop_guard(),
             closed,
         }
+    }
+
+    /// A handler that never sends the client a request (a stateless transport's): a call's
+    /// `ask` goes to the registry's approver, as for a client without elicitation.
+    pub(crate) fn without_client_requests(mut self) -> Self {
+        self.client_requests = false;
+        self
     }
 }
 
 /// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
 /// sending its progress to `progress` (the client and the request's progress token) when the
-/// request asked for it. A plain call and a task (started by `tasks.rs`) both run this way.
+/// request asked for it, its `ask`s answered by `approver` (the client) when there is one. A plain
+/// call and a task (started by `tasks.rs`) both run this way.
 async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
     call_id: String,
     signal: CancellationToken,
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
+    approver: Option<ClientApprover>,
 ) -> mcp::CallToolResult {
     let structured = server
         .definition(&request.name)
         .is_some_and(|definition| declares_object_output(&*definition));
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     // The served scope's agent is set by the scope's handle.
-    let input =
+    let mut input =
         ToolExecutionInput::new(call_id, request.name.into_owned(), arguments).with_signal(signal);
+    // A client that can ask its user answers the call's `ask`s (client_approval.rs).
+    if let Some(approver) = approver {
+        input = input.with_approver(approver);
+    }
     let result = match progress {
         None => server.execute(input).await,
         Some((peer, token)) => {
@@ -219,17 +239,24 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = context.id.to_string();
+        let approver = if self.client_requests {
+            ClientApprover::for_request(&context)
+        } else {
+            None
+        };
         if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
             let server = self.server.clone();
             let task = start_task(
                 self.server.tasks(),
                 self.server.task_settings(),
-                |signal| async move { run_call(&server, request, call_id, signal, progress).await },
+                |signal| async move {
+                    run_call(&server, request, call_id, signal, progress, approver).await
+                },
             );
             return Ok(task.into());
         }
         let signal = context.ct.clone();
-        Ok(run_call(&self.server, request, call_id, signal, progress)
+        Ok(run_call(&self.server, request, call_id, signal, progress, approver)
             .await
             .into())
     }

@@ -1,5 +1,6 @@
-//! Where a `pre-execute` `ask` goes: to the installed [`Approver`], whose outcome becomes an allow,
-//! a denial with a fixed reason, or an abort; without an approver, a denial.
+//! Where a `pre-execute` `ask` goes: to the call's own approver if its input carries one, else to
+//! the registry's [`Approver`]; its outcome becomes an allow, a denial with a fixed reason, or an
+//! abort; without an approver, a denial.
 
 use std::sync::Arc;
 
@@ -7,7 +8,7 @@ use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
 use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind};
-use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
+use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver, call_approver};
 use crate::pipeline::failure::{HookPhase, hook_panicked};
 
 /// What an `ask` turned into.
@@ -18,7 +19,8 @@ pub(crate) enum AskVerdict {
     AbortedBeforeDispatch,
 }
 
-/// Routes an `ask` to `approver`; an `Err` ends the call (the approver failed or panicked).
+/// Routes an `ask` to the call's own approver, or else to the registry's `approver`; an `Err`
+/// ends the call (the approver failed or panicked).
 pub(crate) async fn resolve_ask(
     approver: Option<Arc<dyn Approver>>,
     execution: &ToolExecution,
@@ -26,7 +28,7 @@ pub(crate) async fn resolve_ask(
     reason: Option<String>,
 ) -> Result<AskVerdict, ToolError> {
     let name = execution.name();
-    let Some(approver) = approver else {
+    let Some(approver) = call_approver(execution).or(approver) else {
         return Ok(AskVerdict::Deny(reason.unwrap_or_else(|| {
             format!("tool \"{name}\" requires approval, but no approver is installed")
         })));

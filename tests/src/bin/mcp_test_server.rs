@@ -3,14 +3,17 @@
 //! import tests'), or over streamable HTTP, for the scale-out tests (several processes behind
 //! one address).
 //!
-//! `mcp_test_server [--page-size N] [--http ADDR [--stateless] [--instance NAME]]`
+//! `mcp_test_server [--page-size N] [--ask TOOL] [--http ADDR [--stateless] [--instance NAME]]`
 //!
-//! Over HTTP it prints the URL it serves on its first line of standard output and serves until
-//! killed; `--instance` adds a tool, `server_instance`, answering `NAME`, so a client can tell
-//! which process answered it.
+//! With `--ask`, a `pre-execute` hook answers `ask` for every call of `TOOL`, with the reason
+//! [`ASK_REASON`] (for the approval tests). Over HTTP it prints the URL it serves on its first
+//! line of standard output and serves until killed; `--instance` adds a tool, `server_instance`,
+//! answering `NAME`, so a client can tell which process answered it.
 
+use dsh_tools::PreToolDecision;
 use dsh_tools::mcp::{HttpOptions, McpServer};
 use dsh_tools::{FnTool, Value};
+use dsh_tools_tests::mcp_fixture::ASK_REASON;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -18,6 +21,7 @@ async fn main() {
     let mut http = None;
     let mut stateless = false;
     let mut instance = None;
+    let mut ask = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -30,6 +34,7 @@ async fn main() {
             "--http" => http = Some(args.next().expect("--http takes an address")),
             "--stateless" => stateless = true,
             "--instance" => instance = Some(args.next().expect("--instance takes a name")),
+            "--ask" => ask = Some(args.next().expect("--ask takes a tool name")),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -42,6 +47,18 @@ async fn main() {
                 async move { Ok(Value::String(name)) }
             });
         let _ = registry.register(tool).expect("server_instance registers");
+    }
+    if let Some(asked) = ask {
+        let _hook = registry.on_pre_execute(move |call, next| {
+            let asks = call.name() == asked;
+            async move {
+                if asks {
+                    Ok(PreToolDecision::ask(ASK_REASON))
+                } else {
+                    next.run().await
+                }
+            }
+        });
     }
     let server = McpServer::new(&registry)
         .with_name("dsh-tools-test")
