@@ -150,7 +150,8 @@ impl ToolExecutionInput {
     /// raw string that repeats a key is (a provider adapter's `{key, value}` pairs that give a
     /// key twice).
     pub(crate) fn refuse_arguments(mut self, reason: String) -> Self {
-        self.malformed = Some(Arc::new(reason));
+        let rare = self.rare.get_or_insert_with(Arc::default);
+        Arc::make_mut(rare).malformed = Some(reason);
         self
     }
 

@@ -256,9 +256,11 @@ impl ServerHandler for McpHandler {
             return Ok(task.into());
         }
         let signal = context.ct.clone();
-        Ok(run_call(&self.server, request, call_id, signal, progress, approver)
-            .await
-            .into())
+        Ok(
+            run_call(&self.server, request, call_id, signal, progress, approver)
+                .await
+                .into(),
+        )
     }
 
     async fn get_task(
