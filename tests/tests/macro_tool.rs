@@ -84,3 +84,23 @@ async fn runs_through_the_shim() {
     assert_eq!(value, json!("/a from None x200"));
     assert_eq!(greet("Bob".into()).await, "Hello, Bob!");
 }
+
+/// Wait for a long job.
+#[tool(task)]
+async fn long_job() -> String {
+    "done".to_owned()
+}
+
+/// Only ever a task.
+#[tool(task = "required")]
+async fn batch_job() -> String {
+    "done".to_owned()
+}
+
+#[test]
+fn task_declares_the_tools_task_support() {
+    use dsh_tools::call::TaskSupport;
+    assert_eq!(LongJobTool.task_support(), TaskSupport::Optional);
+    assert_eq!(BatchJobTool.task_support(), TaskSupport::Required);
+    assert_eq!(<LongJobTool as Tool>::TASK_SUPPORT, TaskSupport::Optional);
+}

@@ -30,6 +30,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "title",
     "icon",
     "callers",
+    "task",
     "card_title",
     "location",
     "crate",
@@ -39,6 +40,9 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
 pub(crate) const KINDS: &[&str] = &[
     "read", "edit", "delete", "move", "search", "execute", "fetch", "other",
 ];
+
+/// The `TaskSupport` names `task = ".."` accepts (a bare `task` is `optional`).
+pub(crate) const TASKS: &[&str] = &["forbidden", "optional", "required"];
 
 /// The `ToolCallers` names `callers` accepts.
 pub(crate) const CALLERS: &[&str] = &["model", "program", "both"];
@@ -97,6 +101,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) icons: Vec<IconSpec>,
     /// `callers = ".."`: the `ToolCallers` variant's name (`Model`, `Program`, `Both`).
     pub(crate) callers: Option<(String, LitStr)>,
+    /// `task` or `task = ".."`: the `TaskSupport` variant's name, and where it was written.
+    pub(crate) task: Option<(String, Span)>,
     /// `card_title = "Read {path}"`: the declarative card's title template.
     pub(crate) card_title: Option<LitStr>,
     pub(crate) location: Option<Ident>,
@@ -205,6 +211,25 @@ impl ToolAttrs {
                     ));
                 }
                 self.callers = Some((callers, text));
+            }
+            "task" => {
+                self.task = Some(match &item.value {
+                    MetaValue::Flag => ("optional".to_owned(), item.key.span()),
+                    _ => {
+                        let text = item.string()?;
+                        let task = text.value();
+                        if !TASKS.contains(&task.as_str()) {
+                            return Err(syn::Error::new_spanned(
+                                &text,
+                                format!(
+                                    "unknown `task` value `{task}`; expected one of: {}",
+                                    TASKS.join(", ")
+                                ),
+                            ));
+                        }
+                        (task, text.span())
+                    }
+                });
             }
             "card_title" => self.card_title = Some(item.string()?),
             "location" => {

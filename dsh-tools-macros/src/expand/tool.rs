@@ -41,7 +41,7 @@ use model::ToolModel;
 use policy::{
     expand_allowed_callers, expand_annotations, expand_concurrency, expand_defer_loading,
     expand_examples, expand_icons, expand_max_result_chars, expand_reads_call_arguments,
-    expand_timeout,
+    expand_task_support, expand_timeout,
 };
 use presenters::{
     expand_present_call, expand_present_progress, expand_present_result, expand_render,
@@ -118,6 +118,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let defer_loading = expand_defer_loading(model);
     let examples = expand_examples(model, errors);
     let allowed_callers = expand_allowed_callers(model);
+    let task_support = expand_task_support(model);
     let icons = expand_icons(model);
     let call = expand_call(model);
     let required_state = expand_required_state(model);
@@ -143,6 +144,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             #defer_loading
             #examples
             #allowed_callers
+            #task_support
 
             fn contract() -> &'static #private::ToolContract {
                 &__DSH_CONTRACT

@@ -43,6 +43,7 @@ pub use self::schema_steps::{
 };
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
+pub use crate::call::definition::TaskSupport;
 pub use crate::call::definition::ToolAnnotations;
 pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract};

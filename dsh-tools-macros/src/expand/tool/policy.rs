@@ -100,6 +100,18 @@ pub(super) fn expand_allowed_callers(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
+/// `TASK_SUPPORT` of `task` / `task = ".."`, spanned on the attribute.
+pub(super) fn expand_task_support(model: &ToolModel<'_>) -> TokenStream {
+    let Some((task, span)) = &model.attrs.task else {
+        return TokenStream::new();
+    };
+    let private = &model.private;
+    let variant = format_ident!("{}", upper_camel(task), span = *span);
+    quote_spanned! {*span=>
+        const TASK_SUPPORT: #private::TaskSupport = #private::TaskSupport::#variant;
+    }
+}
+
 /// `TIMEOUT_MS` of `timeout_ms = ..`, spanned on the value.
 pub(super) fn expand_timeout(model: &ToolModel<'_>) -> TokenStream {
     let Some((ms, span)) = model.attrs.timeout_ms else {
