@@ -448,7 +448,18 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
         json!({"type": "content_block_stop", "index": 0}),
     ] {
         events.extend(stream.push(&event).unwrap());
+        if !stream.calls()[0].is_finished() {
+            // What a pending card is shown: the maps, not the view's pairs.
+            let so_far = stream.arguments_so_far(0).unwrap();
+            let services = &so_far["services"];
+            assert!(services.is_null() || services.is_object(), "{so_far}");
+        }
     }
+    // What the model wrote keeps the view's pairs.
+    assert_eq!(
+        stream.calls()[0].raw_arguments_so_far(),
+        Some(arguments.clone())
+    );
     assert!(
         !events
             .iter()
@@ -461,8 +472,25 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
         input.arguments["services"]["web"]["env"],
         json!({"PATH": "/bin", "MODE": "prod"})
     );
+    // Before the call ended, the whole text read as the input will be: maps, not pairs.
+    assert_eq!(stream_arguments_before_end(&tools, &text), input.arguments);
     let result = registry.execute(input).await;
     assert!(!result.is_error(), "{}", result.text());
     let output: Value = serde_json::from_str(&result.text()).unwrap();
     assert_eq!(output, canonical_output());
+}
+
+/// The arguments so far of an Anthropic call of `configure` whose whole `text` has arrived but
+/// which has not ended yet.
+fn stream_arguments_before_end(tools: &dsh_tools::providers::LoweredTools, text: &str) -> Value {
+    let mut stream = tools.stream();
+    for event in [
+        json!({"type": "content_block_start", "index": 0, "content_block":
+               {"type": "tool_use", "id": "t1", "name": "configure", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0,
+               "delta": {"type": "input_json_delta", "partial_json": text}}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    stream.arguments_so_far(0).unwrap()
 }

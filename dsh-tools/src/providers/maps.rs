@@ -174,6 +174,8 @@ impl MapPlan {
 struct Walk<'a> {
     defs: &'a HashMap<String, MapPlan>,
     to_object: bool,
+    /// Arguments still being written: a list's last pair may be unfinished (skipped).
+    partial: bool,
     path: Vec<Step>,
     repeats: Vec<(Vec<Step>, String)>,
 }
@@ -184,11 +186,14 @@ fn pairs_to_object(value: &mut Value, values: &MapPlan, walk: &mut Walk<'_>, dep
     let Value::Array(items) = value else {
         return;
     };
-    let all_pairs = items.iter().all(|item| {
+    let last = items.len().saturating_sub(1);
+    let all_pairs = items.iter().enumerate().all(|(index, item)| {
         item.as_object().is_some_and(|pair| {
-            pair.len() == 2
+            (pair.len() == 2
                 && pair.get("key").is_some_and(Value::is_string)
-                && pair.contains_key("value")
+                && pair.contains_key("value"))
+                // The pair the model is still writing.
+                || (walk.partial && index == last && pair.len() < 2)
         })
     });
     if !all_pairs {
@@ -296,6 +301,14 @@ impl ToolMapPlan {
         cx.finish()
     }
 
+    /// Maps the pairs of arguments still being written back to objects, as far as they go: a
+    /// list's unfinished last pair is left out, a repeated key keeps its first value.
+    pub(crate) fn to_objects_so_far(&self, arguments: &mut Value) {
+        let mut walk = self.walk(true);
+        walk.partial = true;
+        self.root.apply(arguments, &mut walk, 0);
+    }
+
     /// Writes the objects in `arguments` (canonical form, such as an input example) as pairs.
     pub(crate) fn to_pairs(&self, arguments: &mut Value) {
         let mut walk = self.walk(false);
@@ -306,6 +319,7 @@ impl ToolMapPlan {
         Walk {
             defs: &self.defs,
             to_object,
+            partial: false,
             path: Vec::new(),
             repeats: Vec::new(),
         }

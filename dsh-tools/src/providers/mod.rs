@@ -439,6 +439,17 @@ impl LoweredTools {
         }
     }
 
+    /// Arguments of tool `name` still being written, in the tool's own form as far as they can
+    /// be: the view's `null`s removed and its pairs mapped back to objects (an unfinished last
+    /// pair left out; a key given twice keeps its first value here, the finished input refuses
+    /// it).
+    pub(crate) fn canonical_so_far(&self, name: &str, arguments: &mut Value) {
+        self.strip_nulls(name, arguments);
+        if let Some(plan) = self.maps.get(name) {
+            plan.to_objects_so_far(arguments);
+        }
+    }
+
     /// Whether the view sent some map of tool `name` as pairs (streamed arguments then have
     /// the view's shape, not the tool's).
     pub(crate) fn sends_pairs(&self, name: &str) -> bool {

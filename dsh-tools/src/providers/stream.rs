@@ -16,8 +16,9 @@
 //! ([`Schema::definite_violations`](crate::schema::Schema::definite_violations)), reported as
 //! [`StreamEvent::Definite`]; the checks of one call together walk a bounded multiple of its
 //! length. A tool whose strict view sends a map as `{key, value}` pairs streams in the view's
-//! shape, not the tool's, so it has no early checks; its finished input is mapped back and
-//! validated like any other.
+//! shape, not the tool's, so it has no early checks; its arguments so far
+//! ([`ToolCallStream::arguments_so_far`]) and its finished input are mapped back to maps, and
+//! the input is validated like any other.
 //!
 //! ```
 //! # use dsh_tools::{FnTool, ToolRegistry, json, schema::Schema};
@@ -180,7 +181,8 @@ impl<'t> ToolCallStream<'t> {
 
     /// The arguments so far of the call at `index`, in the tool's own form: what the text so far
     /// holds ([`PartialJson::value`]) with what the provider's view changed undone, as the input
-    /// will have it (a strict view's `null`s for absent properties removed); the input's
+    /// will have it (a strict view's `null`s for absent properties removed, its `{key, value}`
+    /// pairs mapped back to the map they stand for); the input's
     /// arguments once the call finished; `{}` before any of the arguments could be read, and
     /// `None` for no such call. What a pending card shows
     /// ([`ToolRegistry::present_partial_call`](crate::ToolRegistry::present_partial_call)).
@@ -195,7 +197,7 @@ impl<'t> ToolCallStream<'t> {
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         self.turn
             .tools()
-            .strip_nulls(call.call().name(), &mut value);
+            .canonical_so_far(call.call().name(), &mut value);
         Some(value)
     }
 
