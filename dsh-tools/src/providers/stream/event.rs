@@ -25,7 +25,7 @@ pub enum StreamEvent {
         name: String,
     },
     /// More of a call's arguments arrived: `fragment` is the new text; the arguments so far are
-    /// the call's ([`StreamingCall::arguments_so_far`](super::StreamingCall::arguments_so_far)).
+    /// the call's ([`ToolCallStream::arguments_so_far`](super::ToolCallStream::arguments_so_far)).
     ArgumentsDelta {
         /// The call's position.
         index: usize,
