@@ -323,3 +323,26 @@ impl Subscriber for Capture {
 
     fn exit(&self, _: &Id) {}
 }
+
+/// Runs example `name` of the runtime as README says (`cargo run -p dsh-tools --example <name>`,
+/// with `features` and then `args`) and returns what it printed; an example that fails fails
+/// the test with its output.
+pub fn run_example(name: &str, features: &[&str], args: &[&str]) -> String {
+    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut command = std::process::Command::new(env!("CARGO"));
+    command.args(["run", "--quiet", "-p", "dsh-tools", "--example", name]);
+    if !features.is_empty() {
+        command.args(["--features", &features.join(",")]);
+    }
+    if !args.is_empty() {
+        command.arg("--").args(args);
+    }
+    let output = command.current_dir(workspace).output().expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "the example failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}

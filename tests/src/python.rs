@@ -66,3 +66,35 @@ pub fn script(name: &str) -> PathBuf {
         .join("python")
         .join(name)
 }
+
+/// Runs `tests/python/<name>` with `args` in the SDK's environment and returns the one JSON
+/// report it prints; a script that fails, overruns `deadline` or prints no report fails the
+/// test with its output.
+pub async fn run_report(
+    name: &str,
+    args: &[&str],
+    deadline: std::time::Duration,
+) -> serde_json::Value {
+    let mut command = tokio::process::Command::new(python_with_mcp());
+    command
+        .arg(script(name))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    let output = tokio::time::timeout(deadline, command.output())
+        .await
+        .expect("the Python client finishes")
+        .expect("the Python client starts");
+    assert!(
+        output.status.success(),
+        "the Python client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the Python client printed no report ({error}):\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}

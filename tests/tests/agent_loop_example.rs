@@ -2,31 +2,8 @@
 //! provider's pending card grows with the arguments, the malformed call is reported before it
 //! ends, and the turn's results are the same whatever the provider.
 
-use std::process::Command;
-
 fn run_example(arguments: &[&str]) -> String {
-    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "run",
-            "--quiet",
-            "-p",
-            "dsh-tools",
-            "--example",
-            "agent_loop",
-            "--",
-        ])
-        .args(arguments)
-        .current_dir(workspace)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "the example failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
+    dsh_tools_tests::run_example("agent_loop", &[], arguments)
 }
 
 /// The lines of `stdout` between the heading of `dialect` and the next heading.

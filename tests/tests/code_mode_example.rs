@@ -1,30 +1,9 @@
 //! The Code Mode example, run as README says: one program against one call per turn, and what
 //! each cost.
 
-use std::process::Command;
-
 #[test]
 fn the_example_solves_the_task_in_one_round_trip_with_fewer_result_bytes() {
-    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "run",
-            "--quiet",
-            "-p",
-            "dsh-tools",
-            "--example",
-            "code_mode",
-        ])
-        .args(["--features", "code-mode"])
-        .current_dir(workspace)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the example failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = dsh_tools_tests::run_example("code_mode", &["code-mode"], &[]);
     for line in [
         "  tools the model sees: run_code",
         "    approval asked: edit_file src/lib.rs -> allowed once",

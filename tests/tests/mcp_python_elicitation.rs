@@ -10,7 +10,6 @@
 //! The SDK is installed into a virtual environment under `target/` on first run
 //! (`dsh_tools_tests::python`); without Python or the package registry these tests fail saying so.
 
-use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -25,34 +24,18 @@ use dsh_tools_tests::python;
 const DEADLINE: Duration = Duration::from_secs(120);
 
 async fn drive(mode: &str, answer: &str) -> Value {
-    let mut command = tokio::process::Command::new(python::python_with_mcp());
-    command
-        .arg(python::script("elicit_client.py"))
-        .args([
+    python::run_report(
+        "elicit_client.py",
+        &[
             mode,
             answer,
             env!("CARGO_BIN_EXE_mcp_test_server"),
             "--ask",
             "search_files",
-        ])
-        .stdin(Stdio::null())
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(DEADLINE, command.output())
-        .await
-        .expect("the Python client finishes")
-        .expect("the Python client starts");
-    assert!(
-        output.status.success(),
-        "the Python client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the Python client printed no report ({error}):\n{}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+        ],
+        DEADLINE,
+    )
+    .await
 }
 
 fn error_text(text: &str) -> Value {

@@ -7,7 +7,6 @@
 //! The SDK is installed into a virtual environment under `target/` on first run
 //! (`dsh_tools_tests::python`); without Python or the package registry these tests fail saying so.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use dsh_tools::mcp::{HttpOptions, McpServer};
@@ -20,29 +19,7 @@ const TOKEN: &str = "s3cret-token";
 const DEADLINE: Duration = Duration::from_secs(120);
 
 async fn drive(args: &[&str]) -> Value {
-    let interpreter = python::python_with_mcp();
-    let mut command = tokio::process::Command::new(&interpreter);
-    command
-        .arg(python::script("drive_server.py"))
-        .args(args)
-        .stdin(Stdio::null())
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(DEADLINE, command.output())
-        .await
-        .expect("the Python client finishes")
-        .expect("the Python client starts");
-    assert!(
-        output.status.success(),
-        "the Python client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the Python client printed no report ({error}):\n{}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+    python::run_report("drive_server.py", args, DEADLINE).await
 }
 
 fn text_result(text: &str) -> Value {
