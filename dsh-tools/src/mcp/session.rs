@@ -90,6 +90,7 @@ impl McpHandler {
 
     /// A handler that never sends the client a request (a stateless transport's): a call's
     /// `ask` goes to the registry's approver, as for a client without elicitation.
+    #[cfg(feature = "mcp-http")]
     pub(crate) fn without_client_requests(mut self) -> Self {
         self.client_requests = false;
         self

@@ -184,6 +184,7 @@ impl Core {
 
     /// Tells the change listeners about `event`, which reports a decision rather than a change of
     /// the state (an import's review of a tool definition), so nothing is edited or invalidated.
+    #[cfg(feature = "mcp")]
     pub(crate) fn announce(&self, event: RegistryEvent) {
         if self.listener_count.load(Ordering::Acquire) > 0 {
             self.emit(std::slice::from_ref(&event));
