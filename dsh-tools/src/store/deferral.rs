@@ -8,12 +8,12 @@
 //! global layer's) defers every tool but some. Loading is per scope: an agent's searches load
 //! tools into its own list only.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
-use crate::ids::AgentId;
 use crate::search::SearchIndex;
 use crate::store::name_hash::NameHash;
+use crate::store::scoped_cache::ScopedCache;
 
 /// Which tools a scope (or the global layer) lists only once they are loaded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -91,20 +91,4 @@ impl LoadedTools {
 /// The search index of each view's deferred tools, built on a view's first search and kept
 /// until the tools, restrictions or deferral change (loading a tool changes none of those, so
 /// it keeps the indexes).
-#[derive(Default)]
-pub(crate) struct SearchCache {
-    pub(crate) global: OnceLock<Arc<SearchIndex>>,
-    pub(crate) scoped: Mutex<HashMap<AgentId, Arc<SearchIndex>>>,
-}
-
-impl SearchCache {
-    /// Whether no index was built since the last change (then a change has nothing to drop).
-    pub(crate) fn is_empty(&mut self) -> bool {
-        self.global.get().is_none()
-            && self
-                .scoped
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner)
-                .is_empty()
-    }
-}
+pub(crate) type SearchCache = ScopedCache<SearchIndex>;

@@ -14,6 +14,7 @@ pub(crate) mod event;
 pub(crate) mod name_hash;
 pub(crate) mod registration;
 pub(crate) mod restriction;
+pub(crate) mod scoped_cache;
 pub(crate) mod search;
 pub(crate) mod state;
 pub(crate) mod view;

@@ -7,7 +7,7 @@
 //! so a tool disposed or restricted between a search and its load is not loaded.
 
 use std::collections::HashSet;
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use crate::error::ToolError;
 use crate::ids::AgentId;
@@ -34,12 +34,7 @@ fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
             .collect();
         Arc::new(SearchIndex::new(documents))
     };
-    let cache = &state.searches;
-    let Some(owner) = view.owner() else {
-        return Arc::clone(cache.global.get_or_init(build));
-    };
-    let mut scoped = cache.scoped.lock().unwrap_or_else(PoisonError::into_inner);
-    Arc::clone(scoped.entry(owner.clone()).or_insert_with(build))
+    state.searches.get_or_build(view.owner(), build)
 }
 
 impl Core {

@@ -10,7 +10,7 @@
 
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, LazyLock};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::hooks::approval::Approver;
@@ -26,6 +26,7 @@ use crate::search::SearchDocument;
 use crate::store::deferral::{Deferral, LoadedTools, SearchCache};
 use crate::store::name_hash::NameHash;
 use crate::store::restriction::{CompiledRestriction, InheritedNames};
+use crate::store::scoped_cache::ScopedCache;
 
 /// Whatever an edit removed, dropped once the lock is released.
 pub(crate) type Garbage = Vec<Box<dyn Any>>;
@@ -261,24 +262,8 @@ pub(crate) struct CodeState {
     pub(crate) limits: crate::code_mode::CodeLimits,
 }
 
-/// Model-facing schemas computed since the last change, per scope.
-#[derive(Default)]
-pub(crate) struct SchemaCache {
-    pub(crate) global: OnceLock<Arc<[ToolSchema]>>,
-    pub(crate) scoped: Mutex<HashMap<AgentId, Arc<[ToolSchema]>>>,
-}
-
-impl SchemaCache {
-    /// Whether nothing was computed since the last change.
-    pub(crate) fn is_empty(&mut self) -> bool {
-        self.global.get().is_none()
-            && self
-                .scoped
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner)
-                .is_empty()
-    }
-}
+/// Model-facing schemas computed since the last change, per view.
+pub(crate) type SchemaCache = ScopedCache<[ToolSchema]>;
 
 impl RegistryState {
     pub(crate) fn empty() -> Self {

@@ -9,7 +9,7 @@
 //! with no scope) see only the global layer.
 
 use std::collections::HashMap;
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::tool_search::TOOL_SEARCH;
@@ -231,20 +231,9 @@ impl<'s> View<'s> {
     /// The model-facing schemas of every visible tool, sorted by name, cached until the next
     /// change.
     pub(crate) fn schemas(&self) -> Arc<[ToolSchema]> {
-        let cache = &self.state.schemas;
-        let Some(own) = self.chain.last() else {
-            return Arc::clone(cache.global.get_or_init(|| self.compute_schemas()));
-        };
-        let Some(agent) = own.chain.last() else {
-            return self.compute_schemas();
-        };
-        let mut scoped = cache.scoped.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(schemas) = scoped.get(agent) {
-            return Arc::clone(schemas);
-        }
-        let schemas = self.compute_schemas();
-        scoped.insert(agent.clone(), Arc::clone(&schemas));
-        schemas
+        self.state
+            .schemas
+            .get_or_build(self.owner(), || self.compute_schemas())
     }
 
     /// The schemas the model is shown: every visible tool that is not deferred, sorted by name
