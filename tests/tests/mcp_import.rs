@@ -776,3 +776,94 @@ async fn by_default_the_server_checks_its_own_arguments() {
     assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
     assert_eq!(served.load(Ordering::SeqCst), 1);
 }
+
+/// A server of another make whose tools publish an `outputSchema` of `{"n": integer}`: `honest`
+/// keeps it, `lying` breaks it, `textual` writes its value only as JSON text.
+struct OutputServer;
+
+impl rmcp::handler::server::ServerHandler for OutputServer {
+    fn get_info(&self) -> mcp::ServerConfig {
+        mcp::ServerConfig::new(mcp::ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<mcp::PaginatedRequestParams>,
+        _context: rmcp::service::RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<mcp::ListToolsResult, rmcp::ErrorData> {
+        let input = serde_json::Map::from_iter([("type".to_owned(), json!("object"))]);
+        let Value::Object(output) = json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"]
+        }) else {
+            unreachable!("an object literal")
+        };
+        let tools = ["honest", "lying", "textual"].map(|name| {
+            mcp::Tool::new(name, "Counts.", Arc::new(input.clone()))
+                .with_raw_output_schema(Arc::new(output.clone()))
+        });
+        Ok(mcp::ListToolsResult::with_all_items(tools.to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: mcp::CallToolRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<mcp::CallToolResponse, rmcp::ErrorData> {
+        Ok(match &*request.name {
+            "honest" => mcp::CallToolResult::structured(json!({"n": 7})),
+            "lying" => mcp::CallToolResult::structured(json!({"n": "seven"})),
+            _ => mcp::CallToolResult::success(vec![mcp::ContentBlock::text(r#"{"n": 7}"#)]),
+        }
+        .into())
+    }
+}
+
+#[tokio::test]
+async fn an_imported_output_schema_checks_the_servers_values() {
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let serving = tokio::spawn(rmcp::serve_server(OutputServer, server_end));
+    let client = McpClient::connect(client_end).await.expect("connects");
+    let _server = serving.await.expect("serve task").expect("handshake");
+    let local = ToolRegistry::new();
+    let _ = client
+        .import_into(&local, ImportOptions::new().prefix("out"))
+        .await
+        .expect("imports");
+    let definition = local.get("out__honest", None).expect("imported");
+    assert_eq!(
+        definition
+            .output_schema()
+            .map(|schema| schema.schema().to_json_schema()),
+        Some(json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+            "additionalProperties": true
+        }))
+    );
+
+    let honest = run(
+        &local,
+        ToolExecutionInput::new("c1", "out__honest", json!({})),
+    )
+    .await;
+    assert_eq!(honest.value(), Some(&json!({"n": 7})));
+    let lying = run(
+        &local,
+        ToolExecutionInput::new("c2", "out__lying", json!({})),
+    )
+    .await;
+    assert_eq!(lying.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        lying.text(),
+        r#"Error: tool "out__lying" returned invalid output: "value.n" must be an integer"#
+    );
+    let textual = run(
+        &local,
+        ToolExecutionInput::new("c3", "out__textual", json!({})),
+    )
+    .await;
+    assert_eq!(textual.value(), Some(&json!({"n": 7})));
+}

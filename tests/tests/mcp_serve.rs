@@ -14,7 +14,9 @@ use dsh_tools_tests::mcp_fixture::{self, Echo, FORBIDDEN_REASON, media_content};
 use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
-use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RoleClient, RunningService,
+};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::sync::Notify;
 
@@ -77,6 +79,25 @@ async fn connect(server: McpServer) -> Connected {
         client: client.expect("the client completes the handshake"),
         recorder,
     }
+}
+
+/// A client of `server` on the per-request protocol (2026-07-28): `server/discover`, no
+/// `initialize`.
+async fn connect_per_request(server: McpServer) -> RunningService<RoleClient, Recorder> {
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    // On the per-request protocol the server has started only once the first request after
+    // `server/discover` arrived, so it serves on a task of its own until the test ends.
+    tokio::spawn(async move {
+        let _connection = server.serve(server_end).await.expect("the server starts");
+        std::future::pending::<()>().await;
+    });
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![mcp::ProtocolVersion::V_2026_07_28],
+    };
+    Recorder::default()
+        .serve_with_lifecycle(client_end, lifecycle)
+        .await
+        .expect("the client discovers the server")
 }
 
 fn served() -> (ToolRegistry, McpServer) {
@@ -681,4 +702,102 @@ async fn cancellation_stops_the_body_and_no_reply_is_sent() {
         );
         break;
     }
+}
+
+/// Tools whose outputs are not objects, beside one whose output is.
+fn outputs_served() -> McpServer {
+    /// The names of the files.
+    #[dsh_tools::tool]
+    async fn names() -> Vec<String> {
+        vec!["a.rs".to_owned(), "b.rs".to_owned()]
+    }
+
+    /// How many files there are.
+    #[dsh_tools::tool]
+    async fn count() -> u32 {
+        2
+    }
+
+    #[derive(dsh_tools::ToolArgs, serde::Serialize)]
+    struct Stats {
+        /// How many files.
+        files: u32,
+    }
+
+    /// Statistics of the files.
+    #[dsh_tools::tool]
+    async fn stats() -> Stats {
+        Stats { files: 2 }
+    }
+
+    let registry = ToolRegistry::new();
+    let _ = registry
+        .register_all((NamesTool, CountTool, StatsTool))
+        .expect("registers");
+    McpServer::new(&registry)
+}
+
+fn output_schema_of(tools: &[mcp::Tool], name: &str) -> Option<Value> {
+    let tool = tools.iter().find(|tool| tool.name == name).expect("listed");
+    tool.output_schema
+        .as_ref()
+        .map(|schema| Value::Object((**schema).clone()))
+}
+
+#[tokio::test]
+async fn over_2026_07_28_an_output_of_any_json_type_is_structured_and_published() {
+    let client = connect_per_request(outputs_served()).await;
+    let peer_info = client.peer_info().expect("discovered");
+    assert_eq!(
+        peer_info.protocol_version,
+        mcp::ProtocolVersion::V_2026_07_28
+    );
+    let tools = client.list_all_tools().await.expect("listed");
+    assert_eq!(
+        output_schema_of(&tools, "names"),
+        Some(json!({"type": "array", "items": {"type": "string"}}))
+    );
+    assert_eq!(
+        output_schema_of(&tools, "count"),
+        Some(json!({"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u64}))
+    );
+    assert_eq!(
+        output_schema_of(&tools, "stats").expect("published")["type"],
+        "object"
+    );
+
+    let names = call(&client, "names", json!({})).await;
+    assert_eq!(names.structured_content, Some(json!(["a.rs", "b.rs"])));
+    let count = call(&client, "count", json!({})).await;
+    assert_eq!(count.structured_content, Some(json!(2)));
+    assert_eq!(texts(&count), ["2"]);
+    let stats = call(&client, "stats", json!({})).await;
+    assert_eq!(stats.structured_content, Some(json!({"files": 2})));
+}
+
+#[tokio::test]
+async fn before_2026_07_28_only_object_outputs_are_structured_and_the_content_is_unchanged() {
+    let connected = connect(outputs_served()).await;
+    let peer_info = connected.client.peer_info().expect("initialized");
+    assert_eq!(
+        peer_info.protocol_version,
+        mcp::ProtocolVersion::V_2025_11_25
+    );
+    let tools = connected.client.list_all_tools().await.expect("listed");
+    assert_eq!(output_schema_of(&tools, "names"), None);
+    assert_eq!(output_schema_of(&tools, "count"), None);
+    assert_eq!(
+        output_schema_of(&tools, "stats").expect("published")["type"],
+        "object"
+    );
+
+    let count = call(&connected.client, "count", json!({})).await;
+    assert_eq!(count.structured_content, None);
+    // Nothing but the rendered value: no second copy of it as JSON text.
+    assert_eq!(texts(&count), ["2"]);
+    let names = call(&connected.client, "names", json!({})).await;
+    assert_eq!(names.structured_content, None);
+    assert_eq!(names.content.len(), 1);
+    let stats = call(&connected.client, "stats", json!({})).await;
+    assert_eq!(stats.structured_content, Some(json!({"files": 2})));
 }

@@ -191,13 +191,45 @@ pub(crate) fn icon_from_mcp(icon: &mcp::Icon) -> ToolIcon {
     }
 }
 
+/// Which values of a success a `tools/call` result carries as `structuredContent`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Structured {
+    /// None: the tool declares no output schema.
+    Never,
+    /// Objects only: the peer speaks a revision before 2026-07-28, where `structuredContent`
+    /// is an object (another value is in the content as text already).
+    Objects,
+    /// Any JSON value (2026-07-28 and later).
+    AnyValue,
+}
+
+impl Structured {
+    /// What a call of a tool that does (or does not) `declare_output` carries for a peer that
+    /// does (or does not) speak 2026-07-28 or later.
+    pub(crate) fn of(declares_output: bool, any_value: bool) -> Self {
+        match (declares_output, any_value) {
+            (false, _) => Self::Never,
+            (true, false) => Self::Objects,
+            (true, true) => Self::AnyValue,
+        }
+    }
+
+    fn carries(self, value: &Value) -> bool {
+        match self {
+            Self::Never => false,
+            Self::Objects => value.is_object(),
+            Self::AnyValue => true,
+        }
+    }
+}
+
 /// A pipeline result as a `tools/call` result: the content block for block, then any additional
 /// contexts (MCP has no other place the model would read them); `structuredContent` is the value
-/// of a success when the tool declares an object output; `isError` for every failure, with the
-/// error's `{name, code}` under [`ERROR_META_KEY`] in `_meta`.
+/// of a success as `structured` says; `isError` for every failure, with the error's
+/// `{name, code}` under [`ERROR_META_KEY`] in `_meta`.
 pub(crate) fn call_tool_result(
     result: ToolExecutionResult,
-    structured: bool,
+    structured: Structured,
 ) -> mcp::CallToolResult {
     let parts = result.into_parts();
     let mut content: Vec<mcp::ContentBlock> =
@@ -207,7 +239,7 @@ pub(crate) fn call_tool_result(
     match parts.outcome {
         ToolOutcome::Success(value) => {
             let mut reply = mcp::CallToolResult::success(content);
-            if structured && matches!(value, Value::Object(_)) {
+            if structured.carries(&value) {
                 reply.structured_content = Some(value);
             }
             reply

@@ -7,7 +7,11 @@
 //! result with the server's text, and with the `{name, code}` the server put in the result's
 //! `_meta` (a dsh-tools server does; see [`ERROR_META_KEY`](crate::mcp::ERROR_META_KEY)), else
 //! the registry's `TOOL_ERROR`; otherwise `structuredContent` (or, without it, the text of the
-//! content) is the value, and the server's content blocks reach the model as they are. The call's
+//! content) is the value, and the server's content blocks reach the model as they are. A tool
+//! the server lists with an `outputSchema` (of any JSON type since 2026-07-28) declares it as its
+//! [`output_schema`](crate::ToolDefinition::output_schema), so the pipeline checks the value
+//! against it (`INVALID_TOOL_OUTPUT`), as MCP asks of clients, and Code Mode's declaration types
+//! its result. The call's
 //! signal sends `notifications/cancelled`; a call the server answers with a task is followed to
 //! its end (`task_client.rs`), the same to our caller; a server that died, hung or broke the protocol is an
 //! `MCP_TRANSPORT` error result that says what happened.
@@ -184,6 +188,8 @@ pub(crate) struct ImportedTool {
     concurrency_safe: bool,
     /// The `inputSchema`, compiled, when the import checks arguments before sending them.
     arguments: Option<CompiledSchema>,
+    /// The `outputSchema`, compiled, when the server listed one the engine can enforce.
+    output: Option<CompiledSchema>,
     defer_loading: bool,
     connection: Arc<Connection>,
     /// Set while this is a pinned definition the server has changed (a held change): calls are
@@ -224,6 +230,19 @@ impl ImportedTool {
                 }
             })
             .flatten();
+        let output = source.output_schema.as_ref().and_then(
+            |output| match Schema::from_json_schema(&Value::Object((**output).clone())) {
+                Ok(schema) => Some(schema.compile()),
+                Err(error) => {
+                    tracing::warn!(
+                        server = %connection.server,
+                        tool = %name,
+                        "the outputSchema cannot be enforced here, so results go unchecked: {error}"
+                    );
+                    None
+                }
+            },
+        );
         Self {
             name,
             source,
@@ -233,6 +252,7 @@ impl ImportedTool {
             timeout_ms,
             concurrency_safe,
             arguments,
+            output,
             defer_loading,
             connection,
             held: Arc::new(AtomicBool::new(false)),
@@ -362,7 +382,16 @@ impl ImportedTool {
         }
         let value = match result.structured_content {
             Some(value) => value,
-            None => Value::String(joined_text(&content)),
+            None => {
+                let text = joined_text(&content);
+                // A tool with an output schema whose server left `structuredContent` out (one on
+                // an earlier revision does for a value that is not an object) wrote the value as
+                // JSON text.
+                match self.output.is_some().then(|| serde_json::from_str(&text)) {
+                    Some(Ok(value)) => value,
+                    _ => Value::String(text),
+                }
+            }
         };
         run.provide_content(content);
         Ok(value)
@@ -412,6 +441,10 @@ impl ToolDefinition for ImportedTool {
 
     fn timeout_ms(&self) -> Option<u64> {
         self.timeout_ms
+    }
+
+    fn output_schema(&self) -> Option<&CompiledSchema> {
+        self.output.as_ref()
     }
 
     fn execute<'a>(

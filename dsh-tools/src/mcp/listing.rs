@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::mcp::convert::{annotations_to_mcp, icon_to_mcp};
 use crate::mcp::task_support::task_support_meta;
-use crate::schema::{CompiledSchema, SchemaKind};
+use crate::schema::CompiledSchema;
 
 /// The served tools as MCP describes them, sorted by name.
 #[derive(Debug)]
@@ -81,8 +81,11 @@ impl ListingCache {
 }
 
 /// One tool as `tools/list` shows it: name, title, description, `inputSchema` (the schema the
-/// model sees, unchanged), `outputSchema` when the output is an object, annotations and icons,
+/// model sees, unchanged), `outputSchema` when the tool declares one, annotations and icons,
 /// and the tool's task support in `_meta` when it is not forbidden (`task_support.rs`).
+///
+/// Since 2026-07-28 an output schema may describe any JSON type; rmcp leaves out the ones whose
+/// root is not `"type": "object"` for a peer on an earlier revision, which knew only objects.
 fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp::Tool {
     let parameters: &Value = &schema.parameters;
     let input_schema = match parameters {
@@ -109,7 +112,7 @@ fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp
     if let Some(annotations) = annotations_to_mcp(&hints) {
         tool = tool.with_annotations(annotations);
     }
-    if let Some(output) = object_output_schema(definition.output_schema()) {
+    if let Some(output) = output_schema(definition.output_schema()) {
         tool = tool.with_raw_output_schema(Arc::new(output));
     }
     if let Some((key, entry)) = task_support_meta(definition.task_support()) {
@@ -120,24 +123,13 @@ fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp
     tool
 }
 
-/// The JSON Schema of an output that is always an object (what MCP's `outputSchema` describes).
-fn object_output_schema(output: Option<&CompiledSchema>) -> Option<Map<String, Value>> {
-    let schema = output?.schema();
-    if schema.nullable || !matches!(schema.kind, SchemaKind::Object(_)) {
-        return None;
-    }
-    match schema.to_json_schema() {
+/// The JSON Schema of a declared output as `outputSchema` carries it (a boolean schema, which
+/// no revision takes there, is left out).
+fn output_schema(output: Option<&CompiledSchema>) -> Option<Map<String, Value>> {
+    match output?.schema().to_json_schema() {
         Value::Object(object) => Some(object),
         _ => None,
     }
-}
-
-/// Whether `definition`'s output is always an object, so a success carries `structuredContent`.
-pub(crate) fn declares_object_output(definition: &dyn ToolDefinition) -> bool {
-    definition.output_schema().is_some_and(|output| {
-        let schema = output.schema();
-        !schema.nullable && matches!(schema.kind, SchemaKind::Object(_))
-    })
 }
 
 #[cfg(test)]

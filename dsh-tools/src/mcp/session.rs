@@ -35,8 +35,8 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::mcp::client_approval::ClientApprover;
-use crate::mcp::convert::call_tool_result;
-use crate::mcp::listing::{Listing, declares_object_output};
+use crate::mcp::convert::{Structured, call_tool_result};
+use crate::mcp::listing::Listing;
 use crate::mcp::server::McpServer;
 use crate::mcp::tasks::{
     CallMode, call_mode, cancel_task, client_speaks_tasks, get_task, start_task, update_task,
@@ -99,8 +99,10 @@ impl McpHandler {
 
 /// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
 /// sending its progress to `progress` (the client and the request's progress token) when the
-/// request asked for it, its `ask`s answered by `approver` (the client) when there is one. A plain
-/// call and a task (started by `tasks.rs`) both run this way.
+/// request asked for it, its `ask`s answered by `approver` (the client) when there is one, its
+/// value as `structuredContent` when the tool declares an output (of any JSON type when
+/// `any_value`: the client speaks 2026-07-28 or later). A plain call and a task (started by
+/// `tasks.rs`) both run this way.
 async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
@@ -108,10 +110,12 @@ async fn run_call(
     signal: CancellationToken,
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
     approver: Option<ClientApprover>,
+    any_value: bool,
 ) -> mcp::CallToolResult {
-    let structured = server
+    let declares_output = server
         .definition(&request.name)
-        .is_some_and(|definition| declares_object_output(&*definition));
+        .is_some_and(|definition| definition.output_schema().is_some());
+    let structured = Structured::of(declares_output, any_value);
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     // The served scope's agent is set by the scope's handle.
     let mut input =
@@ -132,6 +136,14 @@ async fn run_call(
         }
     };
     call_tool_result(result, structured)
+}
+
+/// Whether the client of `context` speaks 2026-07-28 or later, where a tool's output and its
+/// `structuredContent` may be any JSON value, not only an object.
+fn speaks_any_output(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version >= mcp::ProtocolVersion::V_2026_07_28)
 }
 
 /// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
@@ -240,6 +252,7 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = context.id.to_string();
+        let any_value = speaks_any_output(&context);
         let approver = if self.client_requests {
             ClientApprover::for_request(&context)
         } else {
@@ -251,17 +264,26 @@ impl ServerHandler for McpHandler {
                 self.server.tasks(),
                 self.server.task_settings(),
                 |signal| async move {
-                    run_call(&server, request, call_id, signal, progress, approver).await
+                    run_call(
+                        &server, request, call_id, signal, progress, approver, any_value,
+                    )
+                    .await
                 },
             );
             return Ok(task.into());
         }
         let signal = context.ct.clone();
-        Ok(
-            run_call(&self.server, request, call_id, signal, progress, approver)
-                .await
-                .into(),
+        Ok(run_call(
+            &self.server,
+            request,
+            call_id,
+            signal,
+            progress,
+            approver,
+            any_value,
         )
+        .await
+        .into())
     }
 
     async fn get_task(
