@@ -22,6 +22,8 @@
 //! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
 //! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
+//! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
+//! | `request_state.rs` | the `requestState` binding such an answer to its call: a keyed digest under the server's secret |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
@@ -29,6 +31,7 @@
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `elicitation.rs` | an imported server's elicitation requests and the handler that answers them |
+//! | `input_required.rs` | an imported server's requests for input (`InputRequiredResult`, a task's `input_required`): answered by that handler, bounded |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
 //! | `pins.rs` | pinned imports: fingerprints, saved [`Pins`], the policies for changed and new tools, held changes |
 //! | `names.rs` | how server tool names become registry names |
@@ -42,10 +45,13 @@ mod error;
 #[cfg(feature = "mcp-http")]
 mod http_server;
 mod imported;
+mod input_required;
 mod listing;
 mod names;
 mod pins;
 mod progress_in_order;
+mod request_state;
+mod round_trip_approval;
 mod serve;
 mod server;
 mod session;
