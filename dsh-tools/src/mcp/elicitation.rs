@@ -121,7 +121,7 @@ impl ElicitationSlot {
         let Some(handler) = self.get() else {
             tracing::info!(
                 server,
-                message = message.as_str(),
+                question = message.as_str(),
                 "declined an elicitation request: no elicitation handler is installed"
             );
             return mcp::ElicitResult::new(mcp::ElicitationAction::Decline);
