@@ -15,12 +15,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
 use rmcp::service::{
     ClientLifecycleMode, NotificationContext, RequestContext, RoleClient, RunningService,
-    serve_client_with_lifecycle,
+    Subscription, serve_client_with_lifecycle,
 };
 use rmcp::transport::IntoTransport;
 use tokio::sync::Notify;
@@ -539,10 +540,11 @@ impl McpClient {
             resyncing: tokio::sync::Mutex::new(()),
             closed: CancellationToken::new(),
         });
-        let per_request = peer_speaks_per_request(&shared.connection.peer);
-        if per_request {
-            tokio::spawn(listen_for_list_changes(
+        // Open before the client is handed out, so no change made after connecting is missed.
+        if let Some(subscription) = subscribe_to_list_changes(&shared.connection).await {
+            tokio::spawn(forward_list_changes(
                 Arc::clone(&shared),
+                subscription,
                 Arc::clone(&list_changed),
             ));
         }
@@ -1012,35 +1014,49 @@ impl Import {
     }
 }
 
-/// Whether the connection of `peer` speaks the per-request protocol (2026-07-28 or later), where
-/// list changes come only on a `subscriptions/listen` stream.
-fn peer_speaks_per_request(peer: &rmcp::Peer<RoleClient>) -> bool {
-    peer.peer_info()
-        .is_some_and(|info| info.protocol_version >= mcp::ProtocolVersion::V_2026_07_28)
-}
+/// How long connecting waits for a server on the per-request protocol to acknowledge the
+/// subscription to tool list changes before going on without it.
+const SUBSCRIBE_DEADLINE: Duration = Duration::from_secs(10);
 
-/// Keeps a `subscriptions/listen` stream for tool list changes open on a per-request connection
-/// and hands each change to the re-sync task, until the client closes or the stream ends (a
-/// server that refuses it sends no list changes; that is logged).
-async fn listen_for_list_changes(shared: Arc<ClientShared>, list_changed: Arc<Notify>) {
+/// On a per-request connection (2026-07-28 or later), where list changes come only on a
+/// `subscriptions/listen` stream, opens one for tool list changes; `None` on a session, or when
+/// the server refuses or does not acknowledge it in time (logged: imports then re-sync only
+/// when asked).
+async fn subscribe_to_list_changes(connection: &Connection) -> Option<Subscription> {
+    let per_request = connection
+        .peer
+        .peer_info()
+        .is_some_and(|info| info.protocol_version >= mcp::ProtocolVersion::V_2026_07_28);
+    if !per_request {
+        return None;
+    }
     let filter = mcp::SubscriptionFilter::builder()
         .tools_list_changed()
         .build();
-    let subscribed = tokio::select! {
-        () = shared.closed.cancelled() => return,
-        subscribed = shared.connection.peer.listen(filter) => subscribed,
-    };
-    let mut subscription = match subscribed {
-        Ok(subscription) => subscription,
-        Err(error) => {
-            tracing::info!(
-                server = shared.connection.server.as_str(),
-                "MCP server refused a subscription to tool list changes ({error}); imports \
-                 re-sync only when asked"
-            );
-            return;
-        }
-    };
+    let refused =
+        match tokio::time::timeout(SUBSCRIBE_DEADLINE, connection.peer.listen(filter)).await {
+            Ok(Ok(subscription)) => return Some(subscription),
+            Ok(Err(error)) => error.to_string(),
+            Err(_) => format!(
+                "no acknowledgment within {} s",
+                SUBSCRIBE_DEADLINE.as_secs()
+            ),
+        };
+    tracing::info!(
+        server = connection.server.as_str(),
+        "MCP server did not take a subscription to tool list changes ({refused}); imports \
+         re-sync only when asked"
+    );
+    None
+}
+
+/// Hands each tool list change on `subscription` to the re-sync task, until the client closes
+/// or the stream ends.
+async fn forward_list_changes(
+    shared: Arc<ClientShared>,
+    mut subscription: Subscription,
+    list_changed: Arc<Notify>,
+) {
     loop {
         let next = tokio::select! {
             () = shared.closed.cancelled() => return,
