@@ -336,7 +336,15 @@ impl ImportedTool {
                 Ok(mcp::ServerResult::CallToolResult(result)) => return self.finish(result, run),
                 // The server made the call a task (`task_client.rs`).
                 Ok(mcp::ServerResult::CreateTaskResult(task)) => {
-                    let result = follow_task(connection, &self.source.name, task, run).await?;
+                    let result = follow_task(
+                        &connection.peer,
+                        &connection.server,
+                        &connection.elicitation,
+                        &self.source.name,
+                        task,
+                        run,
+                    )
+                    .await?;
                     return self.finish(result, run);
                 }
                 // The server needs input first (multi-round-trip requests).

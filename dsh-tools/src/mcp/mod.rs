@@ -3,9 +3,18 @@
 //! - **Serve** ([`McpServer`]): any MCP client lists a registry's tools (or one scope's) and calls
 //!   them; every call runs through the registry's whole pipeline — hooks, guards, layers,
 //!   validation, output checks — and every outcome is a `tools/call` result the client's model
-//!   reads, with progress, cancellation and list-changed notifications.
+//!   reads, with progress, cancellation and list-changed notifications. A call whose
+//!   `pre-execute` hook answers `ask` is approved by the client's user when the client declared
+//!   form elicitation: with an `elicitation/create` request over a session (2025-11-25), with an
+//!   `InputRequiredResult` the client answers by retrying the call on the per-request protocol
+//!   (2026-07-28; its `requestState` binds the answer to the call, see
+//!   [`McpServer::with_request_state_key`]).
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
-//!   scope and run through the same pipeline as any other tool.
+//!   scope and run through the same pipeline as any other tool. What a server asks its user —
+//!   `elicitation/create` requests, the elicitations of an `InputRequiredResult` or of a task
+//!   waiting for input — goes to the [`ElicitationHandler`] installed on the client (none:
+//!   declined, with a log line); [`McpClient::connect_with_lifecycle`] speaks the per-request
+//!   protocol.
 //! - **Pinned imports** ([`Pins`]): each imported tool's definition is fingerprinted
 //!   ([`fingerprint`]). At a re-sync, a definition that differs from its pin follows the import's
 //!   [`ChangedToolPolicy`] (default: hold the change and keep serving the pinned definition,

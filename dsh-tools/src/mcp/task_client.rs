@@ -26,22 +26,23 @@ use serde_json::Value;
 
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
-use crate::mcp::imported::Connection;
+use crate::mcp::elicitation::ElicitationSlot;
 use crate::mcp::input_required::{MAX_INPUT_ROUNDS, answer_input_requests, too_many_rounds};
 
 /// How long to wait between polls of a task whose server suggests no interval.
 const FALLBACK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 
-/// Polls the task `created` on `connection` until it settles and returns the call's result;
-/// `tool` (the server's name of the tool) is for messages.
+/// Polls the task `created` on `peer` until it settles and returns the call's result; the
+/// task's questions go to the handler in `elicitation`; `server` and `tool` (the server's name
+/// of the tool) are for messages.
 pub(crate) async fn follow_task(
-    connection: &Connection,
+    peer: &Peer<RoleClient>,
+    server: &str,
+    elicitation: &ElicitationSlot,
     tool: &str,
     created: mcp::CreateTaskResult,
     run: &ToolRun,
 ) -> Result<mcp::CallToolResult, ToolError> {
-    let peer = &connection.peer;
-    let server = connection.server.as_str();
     let task_id = created.task.task_id;
     let mut interval = poll_interval(created.task.poll_interval_ms);
     // Keys are unique over a task's life: one answered is never answered again.
@@ -116,7 +117,7 @@ pub(crate) async fn follow_task(
                     return Err(too_many_rounds(server, tool));
                 }
                 answered.extend(open.keys().cloned());
-                let answering = answer_input_requests(&connection.elicitation, server, tool, open);
+                let answering = answer_input_requests(elicitation, server, tool, open);
                 let responses = tokio::select! {
                     responses = answering => responses,
                     () = run.cancelled() => {
