@@ -652,7 +652,7 @@ async fn an_import_on_round_trips_answers_the_served_approval_through_its_handle
     let capture = Capture::new();
     let declined = {
         let _guard = capture.install();
-        run(&importing, call()).await
+        run(importing, call()).await
     };
     assert_eq!(declined.text(), REJECTED);
     assert_eq!(code(&declined), Some(codes::DENIED));
@@ -669,13 +669,13 @@ async fn an_import_on_round_trips_answers_the_served_approval_through_its_handle
 
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     client.set_elicitation_handler(answering(&seen, decision("approve")));
-    assert_eq!(run(&importing, call()).await.text(), "ok");
+    assert_eq!(run(importing, call()).await.text(), "ok");
     assert_eq!(log.entries(), ["write"]);
 
     client.set_elicitation_handler(answering(&seen, ElicitationAnswer::Decline));
-    assert_eq!(run(&importing, call()).await.text(), REJECTED);
+    assert_eq!(run(importing, call()).await.text(), REJECTED);
     client.set_elicitation_handler(answering(&seen, ElicitationAnswer::Cancel));
-    assert_eq!(run(&importing, call()).await.text(), CANCELLED);
+    assert_eq!(run(importing, call()).await.text(), CANCELLED);
     assert_eq!(
         *seen.lock().unwrap_or_else(PoisonError::into_inner),
         [MESSAGE, MESSAGE, MESSAGE]
