@@ -11,7 +11,7 @@
 //!   the server to settle the task.
 //! - A task that asks for input mid-task (`input_required`) has its elicitation requests
 //!   answered by the client's handler and the answers sent with `tasks/update`
-//!   (`input_required.rs`; each request once, at most `MAX_INPUT_ROUNDS` times per call); a
+//!   (`input_required.rs`; each request once, at most `MAX_INPUT_ROUNDS` rounds per task); a
 //!   request this client does not answer (sampling, roots), or one round too many, cancels the
 //!   task.
 //! - `failed`, `cancelled` (by the server), input this client does not give, one the server no
