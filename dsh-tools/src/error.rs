@@ -41,6 +41,10 @@ pub mod codes {
     pub const TOOL_ERROR: &str = "TOOL_ERROR";
     /// A `pre-execute` listener, a guard or the approver denied the call.
     pub const DENIED: &str = "DENIED";
+    /// The approver handed the call's approval to someone who answers with a later attempt of
+    /// the same call ([`ApprovalOutcome::Pending`](crate::hooks::ApprovalOutcome::Pending)):
+    /// this attempt ended before dispatch, neither allowed nor denied.
+    pub const APPROVAL_PENDING: &str = "APPROVAL_PENDING";
     /// A `post-execute` listener blocked the result.
     pub const BLOCKED: &str = "BLOCKED";
     /// A hook (listener, approver, guard or `execute` layer) panicked, returned an error without
@@ -78,6 +82,8 @@ pub mod names {
     pub const TOOL_ERROR: &str = "ToolError";
     /// Paired with `DENIED`.
     pub const TOOL_DENIED: &str = "ToolDeniedError";
+    /// Paired with `APPROVAL_PENDING`.
+    pub const APPROVAL_PENDING: &str = "ToolApprovalPendingError";
     /// Paired with `BLOCKED`.
     pub const TOOL_BLOCKED: &str = "ToolBlockedError";
     /// Paired with `HOOK_FAILED`.

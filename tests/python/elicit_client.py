@@ -6,8 +6,10 @@ SDK's client answering the server's elicitation requests, and prints what it saw
 <mode> is "legacy" (the initialize handshake) or "auto" (the SDK's default per-request
 protocol). <answer> is how the client answers each elicitation request: "approve" or "deny"
 (accept with that decision), "decline", "cancel", or "none" (no elicitation callback, so the
-client does not declare the capability). The report is one JSON object on stdout: the requests
-the client was sent and the call's result.
+client does not declare the capability). The report is one JSON object on stdout: the protocol
+the client speaks, the requests the client was sent (over a session as `elicitation/create`
+requests, over the per-request protocol inside `InputRequiredResult`s, which the SDK's client
+answers by retrying the call) and the call's result.
 """
 
 import json
@@ -41,7 +43,13 @@ async def main():
             result = await client.call_tool("search_files", WORKLOAD["valid"])
             # A call that does not ask is not held up by the approval of another.
             plain = await client.call_tool("cancellations", {})
-    report = {"requests": requests, "result": call_report(result), "plain": call_report(plain)}
+        protocol = client.protocol_version
+    report = {
+        "protocol": protocol,
+        "requests": requests,
+        "result": call_report(result),
+        "plain": call_report(plain),
+    }
     print(json.dumps(report))
 
 

@@ -1,4 +1,4 @@
-//! The approval seam: where `ask` goes, the four outcomes, and failures of the approver.
+//! The approval seam: where `ask` goes, the five outcomes, and failures of the approver.
 
 use std::sync::{Arc, Mutex};
 
@@ -86,6 +86,35 @@ async fn rejected_cancelled_and_unavailable_deny_with_fixed_reasons() {
             "{outcome:?}: denial goes through post-execute"
         );
     }
+}
+
+#[tokio::test]
+async fn pending_ends_the_attempt_before_dispatch_without_a_denial_or_post_execute() {
+    let log = Log::new();
+    let registry = asking(&log, Some("reason"));
+    answering(&registry, ApprovalOutcome::Pending);
+    let observed = log.clone();
+    let _ = registry.on_result(move |_, result: &dsh_tools::ToolExecutionResult| {
+        observed.push(format!(
+            "observed {}",
+            result
+                .error()
+                .and_then(|error| error.code())
+                .unwrap_or("ok")
+        ));
+    });
+    let result = registry.execute(call("t")).await;
+    assert_eq!(
+        only_text(&result),
+        "Error: tool \"t\" is waiting for approval"
+    );
+    let info = result.error().unwrap().info().unwrap();
+    assert_eq!(
+        (&*info.name, &*info.code),
+        ("ToolApprovalPendingError", codes::APPROVAL_PENDING)
+    );
+    // No body, no post-execute (the later attempt has the outcome); observers see it.
+    assert_eq!(log.entries(), ["observed APPROVAL_PENDING"]);
 }
 
 #[tokio::test]

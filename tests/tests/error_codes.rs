@@ -88,6 +88,12 @@ fn codes_and_names_are_the_documented_strings() {
             "ToolDeniedError",
         ),
         (
+            codes::APPROVAL_PENDING,
+            "APPROVAL_PENDING",
+            names::APPROVAL_PENDING,
+            "ToolApprovalPendingError",
+        ),
+        (
             codes::BLOCKED,
             "BLOCKED",
             names::TOOL_BLOCKED,

@@ -867,3 +867,55 @@ async fn an_imported_output_schema_checks_the_servers_values() {
     .await;
     assert_eq!(textual.value(), Some(&json!({"n": 7})));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_the_per_request_protocol_list_changes_arrive_on_a_listen_stream() {
+    // The server starts only once the first request after `server/discover` arrives (the
+    // client's subscription), so it serves on a task of its own.
+    let (upstream, _cancellations) = mcp_fixture::registry();
+    let server = McpServer::new(&upstream).with_name("fixture server");
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let (connected, serving) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let connection = server.serve(server_end).await;
+        let _ = connected.send(connection);
+    });
+    let lifecycle = rmcp::service::ClientLifecycleMode::Discover {
+        preferred_versions: vec![mcp::ProtocolVersion::V_2026_07_28],
+    };
+    let client = tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect_with_lifecycle(client_end, lifecycle),
+    )
+    .await
+    .expect("connects in time")
+    .expect("discovers the server");
+    let _connection = tokio::time::timeout(DEADLINE, serving)
+        .await
+        .expect("the server starts")
+        .expect("the server task ran")
+        .expect("the server serves");
+    let local = ToolRegistry::new();
+    client
+        .import_into(&local, ImportOptions::new().prefix("fx"))
+        .await
+        .expect("imports");
+    let mut events = changes(&local);
+
+    let _late = upstream.register(Echo::named("late")).expect("registers");
+    assert_eq!(
+        next_event(&mut events).await,
+        RegistryEvent::ToolRegistered {
+            name: "fx__late".to_owned(),
+            agent: None
+        }
+    );
+    assert_eq!(next_event(&mut events).await, accepted_new("fx__late"));
+    let echoed = run(
+        &local,
+        ToolExecutionInput::new("c1", "fx__late", json!({"text": "hi"})),
+    )
+    .await;
+    assert_eq!(echoed.text(), "hi");
+    client.close().await;
+}

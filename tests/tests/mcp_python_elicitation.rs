@@ -1,11 +1,18 @@
-//! Elicitation against the official Python MCP SDK, both ways.
+//! Elicitation against the official Python MCP SDK, both ways, on both protocols: over a session
+//! (2025-11-25, `elicitation/create` requests) and over multi-round-trip requests (2026-07-28,
+//! `InputRequiredResult`), both of which the SDK (2.3) speaks as client and as server.
 //!
 //! - Serving: the SDK's `Client` (`tests/python/elicit_client.py`) calls a tool of our stdio
 //!   server (`mcp_test_server --ask search_files`) whose `pre-execute` hook answers `ask`; the
 //!   client's elicitation callback approves, denies, declines or cancels, or the client declares
-//!   no elicitation at all, and the call ends as the approval seam documents.
+//!   no elicitation at all, and the call ends as the approval seam documents. In `legacy` mode
+//!   the question is an `elicitation/create` request; in `auto` mode (the per-request protocol)
+//!   it is the `InputRequiredResult` the SDK's client answers by retrying the call.
 //! - Importing: a tool of an SDK `MCPServer` (`tests/python/elicit_server.py`) calls
 //!   `ctx.elicit(..)`; the import's handler answers, or, without one, the request is declined.
+//!   Over the per-request protocol, tools of `tests/python/input_required_server.py` return an
+//!   `InputRequiredResult`; the handler's answers go back with the retry, and a server that never
+//!   stops asking ends the call after the round cap.
 //!
 //! The SDK is installed into a virtual environment under `target/` on first run
 //! (`dsh_tools_tests::python`); without Python or the package registry these tests fail saying so.
@@ -19,6 +26,9 @@ use dsh_tools::mcp::{
 use dsh_tools::{ToolExecutionInput, ToolRegistry, Value, json};
 use dsh_tools_tests::mcp_fixture::ASK_REASON;
 use dsh_tools_tests::python;
+use rmcp::model::ProtocolVersion;
+use rmcp::service::ClientLifecycleMode;
+use rmcp::transport::TokioChildProcess;
 
 /// Only a broken bridge makes anything here wait this long.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -69,19 +79,25 @@ fn approval_request() -> Value {
 }
 
 /// Checks what the client saw: the requests it was sent, the asked call's result, and that the
-/// call that does not ask ran.
+/// call that does not ask ran (its number output is structured only since 2026-07-28).
 fn check(report: &Value, requests: &[Value], result: &Value) {
     assert_eq!(report["requests"].as_array().expect("requests"), requests);
     assert_eq!(&report["result"], result);
+    let structured = if report["protocol"] == "2026-07-28" {
+        json!(0)
+    } else {
+        Value::Null
+    };
     assert_eq!(
         report["plain"],
-        json!({"isError": false, "content": [{"type": "text", "text": "0"}], "structuredContent": null})
+        json!({"isError": false, "content": [{"type": "text", "text": "0"}], "structuredContent": structured})
     );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_approves_lets_the_call_run() {
     let report = drive("legacy", "approve").await;
+    assert_eq!(report["protocol"], "2025-11-25");
     check(
         &report,
         &[approval_request()],
@@ -122,10 +138,33 @@ async fn a_client_without_elicitation_is_not_asked_and_the_ask_is_denied_as_befo
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn over_the_per_request_protocol_the_client_is_not_asked() {
-    // 2026-07-28 forbids server-to-client requests: the call's `ask` goes where it would without
-    // a client that can answer.
-    let report = drive("auto", "approve").await;
+async fn over_the_per_request_protocol_the_question_is_an_input_required_result() {
+    // The SDK's client reads the same question from the `InputRequiredResult`, hands it to its
+    // elicitation callback and retries with the answer: each answer ends the call as over a
+    // session.
+    let approved = json!({
+        "isError": false,
+        "content": [{"type": "text", "text": r#"7 matches for "fn main" under /src"#}],
+        "structuredContent": {"path": "/src", "pattern": "fn main", "count": 7}
+    });
+    let rejected = error_text(r#"Error: the user rejected tool "search_files""#);
+    let cancelled = error_text(r#"Error: approval for tool "search_files" was cancelled"#);
+    for (answer, result) in [
+        ("approve", &approved),
+        ("deny", &rejected),
+        ("decline", &rejected),
+        ("cancel", &cancelled),
+    ] {
+        let report = drive("auto", answer).await;
+        assert_eq!(report["protocol"], "2026-07-28", "{answer}");
+        check(&report, &[approval_request()], result);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_the_per_request_protocol_a_client_without_elicitation_is_not_asked() {
+    let report = drive("auto", "none").await;
+    assert_eq!(report["protocol"], "2026-07-28");
     check(&report, &[], &error_text(&format!("Error: {ASK_REASON}")));
 }
 
@@ -212,5 +251,117 @@ async fn an_imported_tool_that_asks_reaches_the_handler_and_gets_its_answer() {
 async fn without_a_handler_an_imported_tool_that_asks_is_declined_not_stuck() {
     let (registry, client) = import_asking_server().await;
     assert_eq!(delete(&registry, "a.txt").await, "decline: kept a.txt");
+    client.close().await;
+}
+
+/// Our client on the per-request protocol (discovered, never `initialize`) importing
+/// `input_required_server.py`.
+async fn import_round_trip_server() -> (ToolRegistry, McpClient) {
+    let mut command = tokio::process::Command::new(python::python_with_mcp());
+    command.arg(python::script("input_required_server.py"));
+    let transport = TokioChildProcess::new(command).expect("the Python server starts");
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect_with_lifecycle(transport, lifecycle),
+    )
+    .await
+    .expect("the Python server starts in time")
+    .expect("the Python server is discovered");
+    let registry = ToolRegistry::new();
+    let names = client
+        .import_into(&registry, ImportOptions::new())
+        .await
+        .expect("imports");
+    assert_eq!(names, ["py-rounds__always_asks", "py-rounds__delete_file"]);
+    (registry, client)
+}
+
+async fn delete_on_round_trips(registry: &ToolRegistry, path: &str) -> String {
+    let input = ToolExecutionInput::new("call", "py-rounds__delete_file", json!({"path": path}));
+    let result = tokio::time::timeout(DEADLINE, registry.execute(input))
+        .await
+        .expect("the call ends");
+    assert!(!result.is_error(), "{}", result.text());
+    result.text()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imported_tool_that_returns_input_required_gets_the_handlers_answer_with_the_retry() {
+    let (registry, client) = import_round_trip_server().await;
+    // No handler: declined, and the SDK's server reads the decline from the retry.
+    assert_eq!(
+        delete_on_round_trips(&registry, "a.txt").await,
+        "decline: kept a.txt (asked about a.txt)"
+    );
+
+    let seen: Arc<Mutex<Vec<ElicitationRequest>>> = Arc::default();
+    let record = Arc::clone(&seen);
+    client.set_elicitation_handler(elicitation_fn(move |request: ElicitationRequest| {
+        let answer = match request.message() {
+            "Really delete b.txt?" => ElicitationAnswer::Accept(
+                json!({"confirm": true})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+            _ => ElicitationAnswer::Cancel,
+        };
+        record
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(request);
+        async move { answer }
+    }));
+    assert_eq!(
+        delete_on_round_trips(&registry, "b.txt").await,
+        "deleted b.txt (asked about b.txt)"
+    );
+    assert_eq!(
+        delete_on_round_trips(&registry, "c.txt").await,
+        "cancel: kept c.txt (asked about c.txt)"
+    );
+    let seen = seen.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let messages: Vec<&str> = seen.iter().map(ElicitationRequest::message).collect();
+    assert_eq!(messages, ["Really delete b.txt?", "Really delete c.txt?"]);
+    assert_eq!(seen[0].server(), "py-rounds");
+    assert_eq!(
+        seen[0].requested_schema(),
+        &json!({"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]})
+    );
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imported_tool_that_never_stops_asking_ends_after_the_round_cap() {
+    let (registry, client) = import_round_trip_server().await;
+    let asked = Arc::new(Mutex::new(0usize));
+    let count = Arc::clone(&asked);
+    client.set_elicitation_handler(elicitation_fn(move |_: ElicitationRequest| {
+        *count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        async {
+            ElicitationAnswer::Accept(
+                json!({"confirm": true})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            )
+        }
+    }));
+    let input = ToolExecutionInput::new("call", "py-rounds__always_asks", json!({}));
+    let result = tokio::time::timeout(DEADLINE, registry.execute(input))
+        .await
+        .expect("the call ends");
+    assert_eq!(
+        result.error().and_then(|error| error.code()),
+        Some("MCP_TRANSPORT")
+    );
+    assert_eq!(
+        result.text(),
+        "Error: MCP server \"py-rounds\" still asked for input after 10 rounds of tools/call \"always_asks\""
+    );
+    assert_eq!(*asked.lock().unwrap_or_else(PoisonError::into_inner), 10);
     client.close().await;
 }

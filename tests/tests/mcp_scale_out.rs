@@ -4,16 +4,25 @@
 //! servers that keep sessions refuse the requests of a session another process opened, and the
 //! client's call ends with an error, not a hang. A stateless server makes no requests of its
 //! client: an `ask` is not sent to it as an elicitation (which nothing could carry) but denied
-//! at once, as for a client without elicitation.
+//! at once, as for a client without elicitation. A client on multi-round-trip requests is asked
+//! in the response itself (`InputRequiredResult`), and its retry, which the other process
+//! answers, counts only when the processes share the secret of the request state.
 
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::Duration;
 
-use dsh_tools::mcp::{ImportOptions, McpClient};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use dsh_tools::mcp::{ElicitationAnswer, ImportOptions, McpClient, elicitation_fn};
 use dsh_tools::{ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::mcp_fixture;
 use dsh_tools_tests::round_robin::RoundRobin;
+use rmcp::model::ProtocolVersion;
+use rmcp::service::ClientLifecycleMode;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -176,5 +185,86 @@ async fn a_stateless_server_denies_an_ask_instead_of_asking_the_client() {
         "the hook's reason: {}",
         result.text()
     );
+    client.close().await;
+}
+
+/// Our client on the per-request protocol through `proxy`, importing with prefix `remote`, its
+/// elicitation handler approving every question and counting them.
+async fn round_trip_client(proxy: &RoundRobin) -> (McpClient, ToolRegistry, Arc<AtomicUsize>) {
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(format!("http://{}/mcp", proxy.addr()));
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect_with_lifecycle(
+            StreamableHttpClientTransport::from_config(config),
+            lifecycle,
+        ),
+    )
+    .await
+    .expect("connects in time")
+    .expect("discovers the servers");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&asked);
+    client.set_elicitation_handler(elicitation_fn(move |_| {
+        count.fetch_add(1, Ordering::SeqCst);
+        async {
+            ElicitationAnswer::Accept(
+                json!({"decision": "approve"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            )
+        }
+    }));
+    let local = ToolRegistry::new();
+    client
+        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .await
+        .expect("imports");
+    (client, local, asked)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_replicas_sharing_a_secret_take_an_approval_the_other_one_asked_for() {
+    let shared = ["--ask", "server_instance", "--request-state-key", "7"];
+    let (_a, first) = server_with("a", true, &shared).await;
+    let (_b, second) = server_with("b", true, &shared).await;
+    let proxy = RoundRobin::start(vec![first, second]).await;
+    let (client, local, asked) = round_trip_client(&proxy).await;
+    // One process asks; the retry reaches the other, which recognizes the state and runs.
+    let result = call(&local, "remote__server_instance", json!({})).await;
+    let ran = result
+        .value()
+        .and_then(|value| value.as_str())
+        .unwrap_or_else(|| panic!("a name: {}", result.text()))
+        .to_owned();
+    assert!(ran == "a" || ran == "b", "{ran}");
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_replicas_with_secrets_of_their_own_never_take_each_others_approvals() {
+    let (_a, first) = server_with("a", true, &["--ask", "server_instance"]).await;
+    let (_b, second) = server_with("b", true, &["--ask", "server_instance"]).await;
+    let proxy = RoundRobin::start(vec![first, second]).await;
+    let (client, local, asked) = round_trip_client(&proxy).await;
+    // Every retry reaches the process that did not ask, which sees a state it did not make and
+    // asks again: never approved, until the client gives up.
+    let result = call(&local, "remote__server_instance", json!({})).await;
+    assert_eq!(
+        result.error().and_then(|error| error.code()),
+        Some("MCP_TRANSPORT"),
+        "{}",
+        result.text()
+    );
+    assert_eq!(
+        result.text(),
+        "Error: MCP server \"dsh-tools-test\" still asked for input after 10 rounds of tools/call \"server_instance\""
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 10);
     client.close().await;
 }

@@ -1,10 +1,13 @@
 //! The approval seam: where a `pre-execute` `ask` goes.
 //!
-//! An [`Approver`] (a UI prompt, a policy service) answers with one of four outcomes. Only
-//! [`ApprovalOutcome::AllowedOnce`] lets the call go on (guards still apply); every other outcome,
-//! and the absence of an approver, is a denial with a fixed reason. An approval that was cancelled
-//! because the caller cancelled ends the call as `ABORTED_BEFORE_DISPATCH`. Calls without an
-//! agent are routed too; an approver that cannot place them answers `Unavailable`.
+//! An [`Approver`] (a UI prompt, a policy service) answers with one of five outcomes. Only
+//! [`ApprovalOutcome::AllowedOnce`] lets the call go on (guards still apply); a rejection, a
+//! cancellation, `Unavailable`, and the absence of an approver are denials with a fixed reason.
+//! An approval that was cancelled because the caller cancelled ends the call as
+//! `ABORTED_BEFORE_DISPATCH`. [`ApprovalOutcome::Pending`] is neither: the question went to
+//! someone who answers with a later attempt of the same call (an MCP client on multi-round-trip
+//! requests), so this attempt ends before dispatch as `APPROVAL_PENDING`, without a denial. Calls
+//! without an agent are routed too; an approver that cannot place them answers `Unavailable`.
 //!
 //! A call may carry an approver of its own ([`ToolExecutionInput::with_approver`]), which answers
 //! its `ask`s instead of the registry's: a bridge that knows who is on the other end of one
@@ -30,6 +33,13 @@ pub enum ApprovalOutcome {
     Cancelled,
     /// No one can answer right now (no UI attached, channel closed).
     Unavailable,
+    /// The question was handed to someone who answers with a later attempt of the same call:
+    /// this attempt ends before dispatch, neither run nor denied, with `APPROVAL_PENDING`
+    /// (`Error: tool "<name>" is waiting for approval`), which skips `post-execute`. Answer it
+    /// only when the caller will make the call again with the answer, as the MCP bridge's
+    /// approver does for a client on multi-round-trip requests (the client's retry carries its
+    /// user's answer, which that attempt's approver then gives).
+    Pending,
 }
 
 /// What an approver is asked about.

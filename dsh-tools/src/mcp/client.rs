@@ -8,16 +8,20 @@
 //! and new and changed ones are handled by the import's pins and policies (`pins.rs`): by
 //! default a new tool is registered and a changed one keeps its pinned definition while the
 //! change is held for the user (the registry's change events fire for each decision and change).
-//! A server's elicitation requests go to the client's handler (`elicitation.rs`).
+//! A server's elicitation requests go to the client's handler (`elicitation.rs`), whether it
+//! sends them as requests of its own or, on multi-round-trip requests, as the `inputRequests`
+//! of an `InputRequiredResult` (`input_required.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
 use rmcp::service::{
-    NotificationContext, RequestContext, RoleClient, RunningService, serve_client,
+    ClientLifecycleMode, NotificationContext, RequestContext, RoleClient, RunningService,
+    Subscription, serve_client_with_lifecycle,
 };
 use rmcp::transport::IntoTransport;
 use tokio::sync::Notify;
@@ -458,25 +462,66 @@ impl McpClient {
         Self::connect(StreamableHttpClientTransport::from_config(config)).await
     }
 
-    /// Talks MCP over any rmcp client transport and completes the handshake.
+    /// Talks MCP over any rmcp client transport and completes the handshake (`initialize`,
+    /// protocol 2025-11-25 or the newest the server answers it with).
     pub async fn connect<T, E, A>(transport: T) -> Result<Self, McpError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::connect_with_lifecycle(transport, ClientLifecycleMode::Initialize).await
+    }
+
+    /// Like [`connect`](Self::connect), starting the connection as `lifecycle` says:
+    /// `Initialize` (what `connect` does), `Discover` (the per-request protocol, 2026-07-28:
+    /// `server/discover`, then every request carries what the handshake used to; a server that
+    /// does not speak it is an error), or `Auto` (discover, falling back to `initialize` for a
+    /// server that does not). On the per-request protocol a server may answer a call with an
+    /// `InputRequiredResult`, whose elicitation requests go to the
+    /// [elicitation handler](Self::set_elicitation_handler), and it tells the client about list
+    /// changes on a `subscriptions/listen` stream, which the client opens so that imports
+    /// re-sync as they do over a session.
+    ///
+    /// ```no_run
+    /// # async fn run(command: tokio::process::Command) -> Result<(), Box<dyn std::error::Error>> {
+    /// use dsh_tools::mcp::McpClient;
+    /// use dsh_tools::mcp::rmcp::model::ProtocolVersion;
+    /// use dsh_tools::mcp::rmcp::service::ClientLifecycleMode;
+    /// use dsh_tools::mcp::rmcp::transport::TokioChildProcess;
+    ///
+    /// let transport = TokioChildProcess::new(command)?;
+    /// let lifecycle = ClientLifecycleMode::Auto {
+    ///     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    ///     legacy_version: None,
+    /// };
+    /// let client = McpClient::connect_with_lifecycle(transport, lifecycle).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn connect_with_lifecycle<T, E, A>(
+        transport: T,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, McpError>
     where
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
         let progress = Arc::new(ProgressRoutes::default());
         let list_changed = Arc::new(Notify::new());
+        let elicitation = ElicitationSlot::default();
         let events = Events {
             list_changed: Arc::clone(&list_changed),
-            elicitation: ElicitationSlot::default(),
+            elicitation: elicitation.clone(),
         };
         let transport = ProgressInOrder::new(transport.into_transport(), Arc::clone(&progress));
-        let running = serve_client(events, transport).await.map_err(|error| {
-            McpError::new(
-                McpErrorKind::Handshake,
-                format!("MCP server did not complete the handshake: {error}"),
-            )
-        })?;
+        let running = serve_client_with_lifecycle(events, transport, lifecycle)
+            .await
+            .map_err(|error| {
+                McpError::new(
+                    McpErrorKind::Handshake,
+                    format!("MCP server did not complete the handshake: {error}"),
+                )
+            })?;
         let peer = running.peer().clone();
         // A server that does not introduce itself is named after the protocol.
         let server = peer
@@ -489,11 +534,20 @@ impl McpClient {
                 server,
                 peer,
                 progress,
+                elicitation,
             }),
             imports: Mutex::new(Vec::new()),
             resyncing: tokio::sync::Mutex::new(()),
             closed: CancellationToken::new(),
         });
+        // Open before the client is handed out, so no change made after connecting is missed.
+        if let Some(subscription) = subscribe_to_list_changes(&shared.connection).await {
+            tokio::spawn(forward_list_changes(
+                Arc::clone(&shared),
+                subscription,
+                Arc::clone(&list_changed),
+            ));
+        }
         tokio::spawn(resync_on_changes(Arc::clone(&shared), list_changed));
         Ok(Self {
             shared,
@@ -501,22 +555,20 @@ impl McpClient {
         })
     }
 
-    /// Answers the server's elicitation requests (a tool asking its user for input mid-call)
-    /// with `handler`, replacing any earlier one. Without a handler every request is declined,
-    /// with a log line.
+    /// Answers the server's elicitation requests (a tool asking its user for input mid-call:
+    /// an `elicitation/create` request, an elicitation in the `inputRequests` of an
+    /// `InputRequiredResult` or of a task waiting for input) with `handler`, replacing any
+    /// earlier one. Without a handler every request is declined, with a log line.
     pub fn set_elicitation_handler(&self, handler: impl ElicitationHandler) {
-        self.elicitation_slot(Some(Arc::new(handler)));
+        self.shared
+            .connection
+            .elicitation
+            .set(Some(Arc::new(handler)));
     }
 
     /// Removes the elicitation handler: requests are declined again.
     pub fn clear_elicitation_handler(&self) {
-        self.elicitation_slot(None);
-    }
-
-    fn elicitation_slot(&self, handler: Option<Arc<dyn ElicitationHandler>>) {
-        if let Some(running) = &self.running {
-            running.service().elicitation.set(handler);
-        }
+        self.shared.connection.elicitation.set(None);
     }
 
     /// The server's name, as it introduced itself.
@@ -959,6 +1011,71 @@ impl Import {
             entry.registration.dispose();
         }
         self.tools.clear();
+    }
+}
+
+/// How long connecting waits for a server on the per-request protocol to acknowledge the
+/// subscription to tool list changes before going on without it.
+const SUBSCRIBE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// On a per-request connection (2026-07-28 or later), where list changes come only on a
+/// `subscriptions/listen` stream, opens one for tool list changes; `None` on a session, or when
+/// the server refuses or does not acknowledge it in time (logged: imports then re-sync only
+/// when asked).
+async fn subscribe_to_list_changes(connection: &Connection) -> Option<Subscription> {
+    let per_request = connection
+        .peer
+        .peer_info()
+        .is_some_and(|info| info.protocol_version >= mcp::ProtocolVersion::V_2026_07_28);
+    if !per_request {
+        return None;
+    }
+    let filter = mcp::SubscriptionFilter::builder()
+        .tools_list_changed()
+        .build();
+    let refused =
+        match tokio::time::timeout(SUBSCRIBE_DEADLINE, connection.peer.listen(filter)).await {
+            Ok(Ok(subscription)) => return Some(subscription),
+            Ok(Err(error)) => error.to_string(),
+            Err(_) => format!(
+                "no acknowledgment within {} s",
+                SUBSCRIBE_DEADLINE.as_secs()
+            ),
+        };
+    tracing::info!(
+        server = connection.server.as_str(),
+        "MCP server did not take a subscription to tool list changes ({refused}); imports \
+         re-sync only when asked"
+    );
+    None
+}
+
+/// Hands each tool list change on `subscription` to the re-sync task, until the client closes
+/// or the stream ends.
+async fn forward_list_changes(
+    shared: Arc<ClientShared>,
+    mut subscription: Subscription,
+    list_changed: Arc<Notify>,
+) {
+    loop {
+        let next = tokio::select! {
+            () = shared.closed.cancelled() => return,
+            next = subscription.next() => next,
+        };
+        match next {
+            Ok(Some(mcp::ServerNotification::ToolListChangedNotification(_))) => {
+                list_changed.notify_one();
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => return,
+            Err(error) => {
+                tracing::info!(
+                    server = shared.connection.server.as_str(),
+                    "the subscription to tool list changes of an MCP server ended: {error}"
+                );
+                return;
+            }
+        }
     }
 }
 

@@ -12,9 +12,10 @@
 //! the pipeline's documented result (`DENIED` with its fixed reason, or
 //! `ABORTED_BEFORE_DISPATCH` when the call itself was cancelled while waiting).
 //!
-//! Only a client that can be asked gets one: over the per-request protocol (2026-07-28), which
-//! forbids server-to-client requests, and for a client without the capability, the call's
-//! `ask` goes to the registry's approver as for any other caller.
+//! Only a client that can be asked gets one. Over the per-request protocol (2026-07-28), which
+//! forbids server-to-client requests, the same question and the same mapping go through
+//! multi-round-trip requests instead (`round_trip_approval.rs`); for a client without the
+//! capability, the call's `ask` goes to the registry's approver as for any other caller.
 
 use rmcp::model as mcp;
 use rmcp::service::{Peer, RequestContext, RoleServer};
@@ -22,6 +23,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
+use crate::mcp::revision::is_per_request;
 use crate::text_bounds::push_cut_marker;
 
 /// The most characters of a call's arguments (as JSON) an approval request quotes.
@@ -41,10 +43,9 @@ impl ClientApprover {
     /// The approver for the call of `context`, when its client can be asked: it declared form
     /// elicitation and speaks a protocol that lets the server send it requests.
     pub(crate) fn for_request(context: &RequestContext<RoleServer>) -> Option<Self> {
-        let stateless = context
-            .protocol_version()
-            .is_some_and(|version| version >= mcp::ProtocolVersion::V_2026_07_28);
-        if stateless || !supports_form(context.client_capabilities()?.elicitation.as_ref()?) {
+        if is_per_request(context)
+            || !supports_form(context.client_capabilities()?.elicitation.as_ref()?)
+        {
             return None;
         }
         Some(Self {
@@ -55,7 +56,7 @@ impl ClientApprover {
 
 /// Whether the capability includes form mode (a capability naming no mode means form, as in
 /// 2025-06-18, where form was the only one).
-fn supports_form(capability: &mcp::ElicitationCapability) -> bool {
+pub(crate) fn supports_form(capability: &mcp::ElicitationCapability) -> bool {
     capability.form.is_some() || capability.url.is_none()
 }
 
@@ -92,7 +93,7 @@ impl Approver for ClientApprover {
 }
 
 /// The client's answer as an approval outcome.
-fn outcome_of(answer: &mcp::ElicitResult) -> ApprovalOutcome {
+pub(crate) fn outcome_of(answer: &mcp::ElicitResult) -> ApprovalOutcome {
     match answer.action {
         mcp::ElicitationAction::Accept => {
             let decision = answer
@@ -112,7 +113,7 @@ fn outcome_of(answer: &mcp::ElicitResult) -> ApprovalOutcome {
 }
 
 /// `Allow tool "<name>" to run?`, the reason, and an excerpt of the arguments.
-fn approval_message(request: &ApprovalRequest) -> String {
+pub(crate) fn approval_message(request: &ApprovalRequest) -> String {
     let execution = request.execution();
     let mut message = format!("Allow tool \"{}\" to run?", execution.name());
     if let Some(reason) = request.reason() {
@@ -136,7 +137,7 @@ fn push_excerpt(out: &mut String, text: &str) {
 }
 
 /// One required field: `decision`, `approve` or `deny`.
-fn decision_form() -> mcp::ElicitationSchema {
+pub(crate) fn decision_form() -> mcp::ElicitationSchema {
     let choices = mcp::EnumSchema::builder(vec![APPROVE.to_owned(), DENY.to_owned()])
         .title("Decision")
         .build();

@@ -2,7 +2,9 @@
 //! middle of a call (`elicitation/create`, a server's `ctx.elicit(..)`), the request goes to the
 //! [`ElicitationHandler`] installed on the [`McpClient`](crate::mcp::McpClient)
 //! ([`set_elicitation_handler`](crate::mcp::McpClient::set_elicitation_handler)), whose answer
-//! — accept with content, decline, cancel — goes back to the server.
+//! — accept with content, decline, cancel — goes back to the server. The elicitations a server
+//! asks for inside an `InputRequiredResult` or a task's `input_required` status reach the same
+//! handler (`input_required.rs`).
 //!
 //! The client always declares form elicitation, so that a server that asks always gets an
 //! answer and a handler can be installed at any time after connecting. Without a handler, every
@@ -121,7 +123,7 @@ impl ElicitationSlot {
         let Some(handler) = self.get() else {
             tracing::info!(
                 server,
-                message = message.as_str(),
+                question = message.as_str(),
                 "declined an elicitation request: no elicitation handler is installed"
             );
             return mcp::ElicitResult::new(mcp::ElicitationAction::Decline);

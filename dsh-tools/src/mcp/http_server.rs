@@ -14,8 +14,10 @@
 //!   does not happen there: nothing reaches the client outside the response to its own request,
 //!   so `notifications/tools/list_changed` is not sent (a client re-lists when it wants to) and
 //!   the server makes no requests of the client (an `ask` is answered by the registry's own
-//!   approver, or denied, as for a client without elicitation); progress of a call travels on
-//!   that call's own response stream.
+//!   approver, or denied, as for a client without elicitation, except for a client on
+//!   multi-round-trip requests, which is asked in the response itself, an `InputRequiredResult`:
+//!   give every process the same [`McpServer::with_request_state_key`] so that a retry answered
+//!   by another process counts); progress of a call travels on that call's own response stream.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;

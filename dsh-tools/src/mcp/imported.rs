@@ -13,8 +13,12 @@
 //! against it (`INVALID_TOOL_OUTPUT`), as MCP asks of clients, and Code Mode's declaration types
 //! its result. The call's
 //! signal sends `notifications/cancelled`; a call the server answers with a task is followed to
-//! its end (`task_client.rs`), the same to our caller; a server that died, hung or broke the protocol is an
-//! `MCP_TRANSPORT` error result that says what happened.
+//! its end (`task_client.rs`), the same to our caller; a server that answers with an
+//! `InputRequiredResult` (multi-round-trip requests) has its elicitation requests answered by the
+//! client's handler and the call sent again with the answers and its `requestState`, at most
+//! [`MAX_INPUT_ROUNDS`] times (`input_required.rs`); a server that died, hung or broke the
+//! protocol, asked for input this client does not give, or kept asking is an `MCP_TRANSPORT`
+//! error result that says what happened.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +36,11 @@ use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::mcp::convert::{
     annotations_from_mcp, content_from_mcp, error_info_from_meta, icon_from_mcp,
+};
+use crate::mcp::elicitation::ElicitationSlot;
+use crate::mcp::input_required::{
+    FIRST_STATE_ONLY_WAIT, LONGEST_STATE_ONLY_WAIT, MAX_INPUT_ROUNDS, answer_input_requests,
+    too_many_rounds,
 };
 use crate::mcp::task_client::follow_task;
 use crate::mcp::task_support::task_support_of;
@@ -54,6 +63,8 @@ pub(crate) struct Connection {
     pub(crate) server: String,
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) progress: Arc<ProgressRoutes>,
+    /// The handler that answers the server's requests for input.
+    pub(crate) elicitation: ElicitationSlot,
 }
 
 /// Where the server's `notifications/progress` go: the run of the call whose progress token
@@ -307,54 +318,93 @@ impl ImportedTool {
             Value::String(run.idempotency_key()),
         );
         params.meta = Some(meta);
-        let request = mcp::ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params));
-        let options = match self.timeout_ms {
-            Some(budget) => {
-                PeerRequestOptions::with_timeout(Duration::from_millis(budget) + OWN_DEADLINE_SLACK)
+        let mut rounds = 0;
+        let mut state_only_wait = FIRST_STATE_ONLY_WAIT;
+        loop {
+            let request =
+                mcp::ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params.clone()));
+            let options = match self.timeout_ms {
+                Some(budget) => PeerRequestOptions::with_timeout(
+                    Duration::from_millis(budget) + OWN_DEADLINE_SLACK,
+                ),
+                None => PeerRequestOptions::no_options(),
+            };
+            let handle = connection
+                .peer
+                .send_request_with_option(request, options)
+                .await
+                .map_err(|error| self.failure(error))?;
+            // Open while the request is, and while a task it became is followed.
+            let _route = run
+                .wants_progress()
+                .then(|| connection.progress.open(handle.progress_token.clone(), run));
+            let cancel = CancelOnDrop {
+                peer: connection.peer.clone(),
+                request: Some(handle.id.clone()),
+                reason: "the call was cancelled",
+            };
+            let response = tokio::select! {
+                response = handle.await_response() => response,
+                () = run.cancelled() => {
+                    drop(cancel);
+                    return Err(ToolError::aborted());
+                }
+            };
+            // rmcp already told the server about its own timeout; nothing else needs cancelling.
+            cancel.disarm();
+            let input = match response {
+                Ok(mcp::ServerResult::CallToolResult(result)) => return self.finish(result, run),
+                // The server made the call a task (`task_client.rs`).
+                Ok(mcp::ServerResult::CreateTaskResult(task)) => {
+                    let result = follow_task(
+                        &connection.peer,
+                        &connection.server,
+                        &connection.elicitation,
+                        &self.source.name,
+                        task,
+                        run,
+                    )
+                    .await?;
+                    return self.finish(result, run);
+                }
+                // The server needs input first (multi-round-trip requests).
+                Ok(mcp::ServerResult::InputRequiredResult(input)) => input,
+                Ok(_) => {
+                    return Err(ToolError::mcp_transport(format!(
+                        "MCP server \"{}\" answered tools/call \"{}\" with something other than a tool result",
+                        connection.server, self.source.name
+                    )));
+                }
+                Err(error) => return Err(self.failure(error)),
+            };
+            rounds += 1;
+            if rounds > MAX_INPUT_ROUNDS {
+                return Err(too_many_rounds(&connection.server, &self.source.name));
             }
-            None => PeerRequestOptions::no_options(),
-        };
-        let handle = connection
-            .peer
-            .send_request_with_option(request, options)
-            .await
-            .map_err(|error| self.failure(error))?;
-        let _route = run
-            .wants_progress()
-            .then(|| connection.progress.open(handle.progress_token.clone(), run));
-        let cancel = CancelOnDrop {
-            peer: connection.peer.clone(),
-            request: Some(handle.id.clone()),
-            reason: "the call was cancelled",
-        };
-        let response = tokio::select! {
-            response = handle.await_response() => response,
-            () = run.cancelled() => {
-                drop(cancel);
-                return Err(ToolError::aborted());
-            }
-        };
-        // rmcp already told the server about its own timeout; nothing else needs cancelling.
-        cancel.disarm();
-        match response {
-            Ok(mcp::ServerResult::CallToolResult(result)) => self.finish(result, run),
-            // The server made the call a task (`task_client.rs`).
-            Ok(mcp::ServerResult::CreateTaskResult(task)) => {
-                let result = follow_task(
-                    &connection.peer,
+            let requests = input.input_requests.unwrap_or_default();
+            let answering = async {
+                if requests.is_empty() {
+                    // Only a state: the server is not ready yet; wait a little before asking again.
+                    tokio::time::sleep(state_only_wait).await;
+                    state_only_wait = (state_only_wait * 2).min(LONGEST_STATE_ONLY_WAIT);
+                } else {
+                    state_only_wait = FIRST_STATE_ONLY_WAIT;
+                }
+                answer_input_requests(
+                    &connection.elicitation,
                     &connection.server,
                     &self.source.name,
-                    task,
-                    run,
+                    requests,
                 )
-                .await?;
-                self.finish(result, run)
-            }
-            Ok(_) => Err(ToolError::mcp_transport(format!(
-                "MCP server \"{}\" answered tools/call \"{}\" with something other than a tool result",
-                connection.server, self.source.name
-            ))),
-            Err(error) => Err(self.failure(error)),
+                .await
+            };
+            let responses = tokio::select! {
+                responses = answering => responses?,
+                // Nothing waits on the server's side between rounds: there is nothing to cancel.
+                () = run.cancelled() => return Err(ToolError::aborted()),
+            };
+            params.input_responses = (!responses.is_empty()).then_some(responses);
+            params.request_state = input.request_state;
         }
     }
 

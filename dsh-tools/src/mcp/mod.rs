@@ -3,9 +3,18 @@
 //! - **Serve** ([`McpServer`]): any MCP client lists a registry's tools (or one scope's) and calls
 //!   them; every call runs through the registry's whole pipeline — hooks, guards, layers,
 //!   validation, output checks — and every outcome is a `tools/call` result the client's model
-//!   reads, with progress, cancellation and list-changed notifications.
+//!   reads, with progress, cancellation and list-changed notifications. A call whose
+//!   `pre-execute` hook answers `ask` is approved by the client's user when the client declared
+//!   form elicitation: with an `elicitation/create` request over a session (2025-11-25), with an
+//!   `InputRequiredResult` the client answers by retrying the call on the per-request protocol
+//!   (2026-07-28; its `requestState` binds the answer to the call, see
+//!   [`McpServer::with_request_state_key`]).
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
-//!   scope and run through the same pipeline as any other tool.
+//!   scope and run through the same pipeline as any other tool. What a server asks its user —
+//!   `elicitation/create` requests, the elicitations of an `InputRequiredResult` or of a task
+//!   waiting for input — goes to the [`ElicitationHandler`] installed on the client (none:
+//!   declined, with a log line); [`McpClient::connect_with_lifecycle`] speaks the per-request
+//!   protocol.
 //! - **Pinned imports** ([`Pins`]): each imported tool's definition is fingerprinted
 //!   ([`fingerprint`]). At a re-sync, a definition that differs from its pin follows the import's
 //!   [`ChangedToolPolicy`] (default: hold the change and keep serving the pinned definition,
@@ -22,13 +31,17 @@
 //! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
 //! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
+//! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
+//! | `request_state.rs` | the `requestState` binding such an answer to its call: a keyed digest under the server's secret |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
+//! | `revision.rs` | which protocol revision a served request speaks |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `elicitation.rs` | an imported server's elicitation requests and the handler that answers them |
+//! | `input_required.rs` | an imported server's requests for input (`InputRequiredResult`, a task's `input_required`): answered by that handler, bounded |
 //! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
 //! | `pins.rs` | pinned imports: fingerprints, saved [`Pins`], the policies for changed and new tools, held changes |
 //! | `names.rs` | how server tool names become registry names |
@@ -42,10 +55,14 @@ mod error;
 #[cfg(feature = "mcp-http")]
 mod http_server;
 mod imported;
+mod input_required;
 mod listing;
 mod names;
 mod pins;
 mod progress_in_order;
+mod request_state;
+mod revision;
+mod round_trip_approval;
 mod serve;
 mod server;
 mod session;

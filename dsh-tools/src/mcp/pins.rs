@@ -217,7 +217,7 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// `value` as compact JSON with every object's keys sorted (by their UTF-8 bytes), so that the
 /// order a server wrote its keys in never changes a fingerprint.
-fn write_canonical(value: &Value, out: &mut String) {
+pub(crate) fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(fields) => {
             let mut keys: Vec<&String> = fields.keys().collect();

@@ -7,7 +7,8 @@
 //! is `serve.rs` (any rmcp transport, stdio) and — with `mcp-http` — `http_server.rs`; what
 //! happens inside one connection (listing, calls, cancellation, progress, list-changed
 //! notifications) is `session.rs`; what `tools/list` shows is `listing.rs`; calls run as tasks
-//! are `tasks.rs`.
+//! are `tasks.rs`; the secret behind the state of approvals asked through multi-round-trip
+//! requests is `request_state.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +20,7 @@ use tokio::sync::watch;
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
 use crate::mcp::listing::{Listing, ListingCache};
+use crate::mcp::request_state::RequestStateKey;
 use crate::mcp::tasks::{TaskSettings, task_store};
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
@@ -51,6 +53,9 @@ pub struct McpServer {
     info: mcp::ServerConfig,
     page_size: usize,
     tasks: TaskSettings,
+    /// The secret of the `requestState` of approvals asked through multi-round-trip requests
+    /// (`None`: no random source, so no client is asked that way).
+    request_state: Option<RequestStateKey>,
     shared: Arc<Shared>,
 }
 
@@ -115,6 +120,7 @@ impl McpServer {
             info,
             page_size: DEFAULT_PAGE_SIZE,
             tasks: TaskSettings::default(),
+            request_state: RequestStateKey::random(),
             shared: Arc::new(Shared {
                 listing: ListingCache::default(),
                 changes,
@@ -178,6 +184,19 @@ impl McpServer {
         self
     }
 
+    /// Sets the secret the server binds an approval asked through multi-round-trip requests to
+    /// its call with (the `requestState` it sends is a keyed digest of the tool, the agent and
+    /// the arguments; a retry whose state does not match its own call carries no answer).
+    /// Random per server unless set: give every replica behind one load balancer the same
+    /// secret, so that a retry answered by another process than the one that asked is
+    /// recognized. Keep it out of clients' reach, and make it random (32 bytes from a
+    /// cryptographic source).
+    #[must_use]
+    pub fn with_request_state_key(mut self, secret: [u8; 32]) -> Self {
+        self.request_state = Some(RequestStateKey::new(secret));
+        self
+    }
+
     /// The name clients see.
     pub fn name(&self) -> &str {
         &self.info.server_info.name
@@ -186,6 +205,15 @@ impl McpServer {
     /// The server's handshake answer.
     pub(crate) fn info(&self) -> &mcp::ServerConfig {
         &self.info
+    }
+
+    pub(crate) fn request_state_key(&self) -> Option<&RequestStateKey> {
+        self.request_state.as_ref()
+    }
+
+    /// The agent of the served scope; `None` for the global layer.
+    pub(crate) fn agent(&self) -> Option<&str> {
+        self.scope.as_ref().map(|scope| scope.agent().as_str())
     }
 
     pub(crate) fn page_size(&self) -> usize {

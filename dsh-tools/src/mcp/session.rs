@@ -11,8 +11,11 @@
 //! - A `tools/call` of a task-capable tool from a client that speaks tasks is answered with a
 //!   task and runs in the background (`tasks.rs`); `tasks/get`, `tasks/update` and
 //!   `tasks/cancel` are answered there too.
-//! - A call's `ask` goes to the client when it declared form elicitation (`client_approval.rs`);
-//!   otherwise to the registry's approver.
+//! - A call's `ask` goes to the client when it declared form elicitation: as an
+//!   `elicitation/create` request over a session (`client_approval.rs`), or, over the
+//!   per-request protocol, as an `InputRequiredResult` the client answers by retrying the call
+//!   (`round_trip_approval.rs`; a call run as a task is not asked this way); otherwise to the
+//!   registry's approver.
 //! - Progress a body reports goes out as `notifications/progress` when the request carried a
 //!   progress token, in order and before the reply.
 //! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
@@ -34,9 +37,12 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::hooks::approval::Approver;
 use crate::mcp::client_approval::ClientApprover;
 use crate::mcp::convert::{Structured, call_tool_result};
 use crate::mcp::listing::Listing;
+use crate::mcp::revision::is_per_request;
+use crate::mcp::round_trip_approval::RoundTripApproval;
 use crate::mcp::server::McpServer;
 use crate::mcp::tasks::{
     CallMode, call_mode, cancel_task, client_speaks_tasks, get_task, start_task, update_task,
@@ -62,6 +68,7 @@ pub struct McpHandler {
     closed: CancellationToken,
     /// Whether the server may send requests to the client (elicitation): not over a stateless
     /// transport, where no request outside a response to the client's own could reach it.
+    /// (Multi-round-trip requests need none: their question is the response.)
     client_requests: bool,
     _closing: DropGuard,
 }
@@ -89,7 +96,8 @@ impl McpHandler {
     }
 
     /// A handler that never sends the client a request (a stateless transport's): a call's
-    /// `ask` goes to the registry's approver, as for a client without elicitation.
+    /// `ask` goes to the registry's approver, as for a client without elicitation, unless the
+    /// client is asked through multi-round-trip requests, which need no request of the server's.
     #[cfg(feature = "mcp-http")]
     pub(crate) fn without_client_requests(mut self) -> Self {
         self.client_requests = false;
@@ -109,7 +117,7 @@ async fn run_call(
     call_id: String,
     signal: CancellationToken,
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
-    approver: Option<ClientApprover>,
+    approver: Option<Arc<dyn Approver>>,
     any_value: bool,
 ) -> mcp::CallToolResult {
     let declares_output = server
@@ -120,9 +128,10 @@ async fn run_call(
     // The served scope's agent is set by the scope's handle.
     let mut input =
         ToolExecutionInput::new(call_id, request.name.into_owned(), arguments).with_signal(signal);
-    // A client that can ask its user answers the call's `ask`s (client_approval.rs).
+    // A client that can ask its user answers the call's `ask`s (client_approval.rs,
+    // round_trip_approval.rs).
     if let Some(approver) = approver {
-        input = input.with_approver(approver);
+        input = input.with_shared_approver(approver);
     }
     let result = match progress {
         None => server.execute(input).await,
@@ -136,14 +145,6 @@ async fn run_call(
         }
     };
     call_tool_result(result, structured)
-}
-
-/// Whether the client of `context` speaks 2026-07-28 or later, where a tool's output and its
-/// `structuredContent` may be any JSON value, not only an object.
-fn speaks_any_output(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| version >= mcp::ProtocolVersion::V_2026_07_28)
 }
 
 /// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
@@ -222,6 +223,21 @@ async fn forward_list_changes(
     }
 }
 
+impl McpHandler {
+    /// The approver asking the client of `context` with `elicitation/create` requests, when the
+    /// server may send it requests and it can be asked that way.
+    fn elicitation_approver(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Arc<dyn Approver>> {
+        if !self.client_requests {
+            return None;
+        }
+        let approver = ClientApprover::for_request(context)?;
+        Some(Arc::new(approver))
+    }
+}
+
 impl ServerHandler for McpHandler {
     fn get_info(&self) -> mcp::ServerConfig {
         self.server.info().clone()
@@ -252,14 +268,11 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = context.id.to_string();
-        let any_value = speaks_any_output(&context);
-        let approver = if self.client_requests {
-            ClientApprover::for_request(&context)
-        } else {
-            None
-        };
+        // Since 2026-07-28 a tool's output may be any JSON value.
+        let any_value = is_per_request(&context);
         if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
             let server = self.server.clone();
+            let approver = self.elicitation_approver(&context);
             let task = start_task(
                 self.server.tasks(),
                 self.server.task_settings(),
@@ -272,8 +285,18 @@ impl ServerHandler for McpHandler {
             );
             return Ok(task.into());
         }
+        let round_trip = RoundTripApproval::for_request(
+            &context,
+            &request,
+            self.server.request_state_key(),
+            self.server.agent(),
+        );
+        let approver = match &round_trip {
+            Some(round_trip) => Some(Arc::new(round_trip.approver()) as Arc<dyn Approver>),
+            None => self.elicitation_approver(&context),
+        };
         let signal = context.ct.clone();
-        Ok(run_call(
+        let result = run_call(
             &self.server,
             request,
             call_id,
@@ -282,8 +305,13 @@ impl ServerHandler for McpHandler {
             approver,
             any_value,
         )
-        .await
-        .into())
+        .await;
+        // An attempt whose `ask` waits for the client's user is answered with the question.
+        if let Some(input_required) = round_trip.and_then(|round_trip| round_trip.input_required())
+        {
+            return Ok(input_required.into());
+        }
+        Ok(result.into())
     }
 
     async fn get_task(

@@ -9,10 +9,15 @@
 //!   open while this polls).
 //! - The call's signal sends `tasks/cancel` and ends the call as `ABORTED`, without waiting for
 //!   the server to settle the task.
-//! - `failed`, `cancelled` (by the server), a task that asks for input mid-task (which an import
-//!   does not answer; it cancels the task), one the server no longer knows (expired), and a
-//!   broken connection are `MCP_TRANSPORT` results saying which.
+//! - A task that asks for input mid-task (`input_required`) has its elicitation requests
+//!   answered by the client's handler and the answers sent with `tasks/update`
+//!   (`input_required.rs`; each request once, at most `MAX_INPUT_ROUNDS` rounds per task); a
+//!   request this client does not answer (sampling, roots), or one round too many, cancels the
+//!   task.
+//! - `failed`, `cancelled` (by the server), input this client does not give, one the server no
+//!   longer knows (expired), and a broken connection are `MCP_TRANSPORT` results saying which.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use rmcp::model as mcp;
@@ -21,21 +26,28 @@ use serde_json::Value;
 
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
+use crate::mcp::elicitation::ElicitationSlot;
+use crate::mcp::input_required::{MAX_INPUT_ROUNDS, answer_input_requests, too_many_rounds};
 
 /// How long to wait between polls of a task whose server suggests no interval.
 const FALLBACK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 
-/// Polls the task `created` on `peer` until it settles and returns the call's result; `server`
-/// and `tool` (the server's name of the tool) are for messages.
+/// Polls the task `created` on `peer` until it settles and returns the call's result; the
+/// task's questions go to the handler in `elicitation`; `server` and `tool` (the server's name
+/// of the tool) are for messages.
 pub(crate) async fn follow_task(
     peer: &Peer<RoleClient>,
     server: &str,
+    elicitation: &ElicitationSlot,
     tool: &str,
     created: mcp::CreateTaskResult,
     run: &ToolRun,
 ) -> Result<mcp::CallToolResult, ToolError> {
     let task_id = created.task.task_id;
     let mut interval = poll_interval(created.task.poll_interval_ms);
+    // Keys are unique over a task's life: one answered is never answered again.
+    let mut answered: HashSet<String> = HashSet::new();
+    let mut rounds = 0;
     let failed = |what: String| {
         ToolError::mcp_transport(format!(
             "MCP server \"{server}\" {what} (task \"{task_id}\" of tools/call \"{tool}\")"
@@ -90,12 +102,44 @@ pub(crate) async fn follow_task(
                     .map_or_else(String::new, |message| format!(": {message}"));
                 return Err(failed(format!("cancelled the task{why}")));
             }
-            mcp::TaskPayload::InputRequired { .. } => {
-                cancel_in_background(peer, &task_id);
-                return Err(failed(
-                    "asked for input mid-task, which an imported call cannot give; the task was cancelled"
-                        .to_owned(),
-                ));
+            mcp::TaskPayload::InputRequired { input_requests } => {
+                let open: mcp::InputRequests = input_requests
+                    .into_iter()
+                    .filter(|(key, _)| !answered.contains(key))
+                    .collect();
+                if open.is_empty() {
+                    // Answered already; the server has not taken the answers in yet.
+                    continue;
+                }
+                rounds += 1;
+                if rounds > MAX_INPUT_ROUNDS {
+                    cancel_in_background(peer, &task_id);
+                    return Err(too_many_rounds(server, tool));
+                }
+                answered.extend(open.keys().cloned());
+                let answering = answer_input_requests(elicitation, server, tool, open);
+                let responses = tokio::select! {
+                    responses = answering => responses,
+                    () = run.cancelled() => {
+                        cancel_in_background(peer, &task_id);
+                        return Err(ToolError::aborted());
+                    }
+                };
+                let responses = match responses {
+                    Ok(responses) => responses,
+                    Err(error) => {
+                        cancel_in_background(peer, &task_id);
+                        return Err(error);
+                    }
+                };
+                let update = mcp::UpdateTaskParams::new(task_id.clone(), responses);
+                if let Err(error) = peer.update_task(update).await {
+                    return Err(failed(format!(
+                        "did not take the answers to its input requests: {error}"
+                    )));
+                }
+                // The task goes on with the answers: see where it is at once.
+                interval = Duration::ZERO;
             }
             // A status this version does not know is not final: keep polling.
             _ => {}

@@ -1,6 +1,7 @@
 //! Where a `pre-execute` `ask` goes: to the call's own approver if its input carries one, else to
-//! the registry's [`Approver`]; its outcome becomes an allow, a denial with a fixed reason, or an
-//! abort; without an approver, a denial.
+//! the registry's [`Approver`]; its outcome becomes an allow, a denial with a fixed reason, an
+//! abort, or a pending approval (answered by a later attempt of the call); without an approver,
+//! a denial.
 
 use std::sync::Arc;
 
@@ -17,6 +18,8 @@ pub(crate) enum AskVerdict {
     Allow,
     Deny(String),
     AbortedBeforeDispatch,
+    /// The answer comes with a later attempt of the call.
+    Pending,
 }
 
 /// Routes an `ask` to the call's own approver, or else to the registry's `approver`; an `Err`
@@ -50,5 +53,6 @@ pub(crate) async fn resolve_ask(
         ApprovalOutcome::Unavailable => AskVerdict::Deny(format!(
             "tool \"{name}\" requires approval, but no approval channel is available"
         )),
+        ApprovalOutcome::Pending => AskVerdict::Pending,
     })
 }

@@ -1,5 +1,5 @@
 //! The one place where failures the pipeline itself detects get their wording and their codes:
-//! denials (`DENIED`), failing hooks (`HOOK_FAILED`), blocked results (`BLOCKED`), a failing
+//! denials (`DENIED`), approvals answered by a later attempt (`APPROVAL_PENDING`), failing hooks (`HOOK_FAILED`), blocked results (`BLOCKED`), a failing
 //! finalizer (`FINALIZER_FAILED`), and the `TOOL_ERROR` a tool's uncoded error gets.
 //!
 //! An error that already carries `{name, code}` keeps it: a hook or a tool that fails with a code
@@ -102,6 +102,16 @@ pub(crate) fn hook_failed_result(
     error: ToolError,
 ) -> ToolExecutionResult {
     failed(execution, hook_failed(error))
+}
+
+/// `tool "<name>" is waiting for approval` (`APPROVAL_PENDING`): the approver's answer comes
+/// with a later attempt of the call.
+pub(crate) fn approval_pending(execution: &ToolExecution) -> ToolExecutionResult {
+    let message = format!("tool \"{}\" is waiting for approval", execution.name());
+    failed(
+        execution,
+        ToolError::coded(names::APPROVAL_PENDING, codes::APPROVAL_PENDING, message),
+    )
 }
 
 /// A denial: `Error: <reason>` (`DENIED`).

@@ -5,7 +5,7 @@
 //! | 1 | capture | when `execute` is called: freeze the input under a fresh token (arguments are a `serde_json::Value`, lossless by construction); resolve the visible definition once (its finalizer and result budget are captured now) and the hooks that apply; when a call observer applies, the body's progress reports go to it too, after the caller's sink | — |
 //! | 2 | call start | call observers hear the call start (observe-only; every call, even one that ends before dispatch) | contained, logged |
 //! | 3 | pre-aborted check | caller already cancelled → `ABORTED_BEFORE_DISPATCH` | final (no other hook runs) |
-//! | 4 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver | `HOOK_FAILED`, final |
+//! | 4 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver; an approval answered by a later attempt of the call ends this one as `APPROVAL_PENDING`, final | `HOOK_FAILED`, final |
 //! | 5 | guards | for allowed calls only; the first reason denies | `HOOK_FAILED`, final |
 //! | 6 | denial | any denial becomes `Error: <reason>` (`DENIED`), which still goes through post-execute | — |
 //! | 7 | cancellation | cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute) | — |
@@ -64,7 +64,7 @@ use crate::hooks::{guard, observer};
 use crate::ids::AgentId;
 use crate::pipeline::ask::{AskVerdict, resolve_ask};
 use crate::pipeline::failure::{
-    HookPhase, denied, failed, hook_failed, hook_failed_result, hook_panicked,
+    HookPhase, approval_pending, denied, failed, hook_failed, hook_failed_result, hook_panicked,
 };
 use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
@@ -244,6 +244,9 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
                     let error = ToolError::aborted_before_dispatch();
                     return Stage::Post(failed(execution, error));
                 }
+                // Not an outcome of the call yet: its later attempt has one, and that one goes
+                // through post-execute.
+                Ok(AskVerdict::Pending) => return Stage::Final(approval_pending(execution)),
                 Err(error) => return Stage::Final(hook_failed_result(execution, error)),
             }
         }

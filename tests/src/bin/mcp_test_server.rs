@@ -3,12 +3,16 @@
 //! import tests'), or over streamable HTTP, for the scale-out tests (several processes behind
 //! one address).
 //!
-//! `mcp_test_server [--page-size N] [--ask TOOL] [--http ADDR [--stateless] [--instance NAME]]`
+//! `mcp_test_server [--page-size N] [--ask TOOL] [--request-state-key BYTE]
+//! [--http ADDR [--stateless] [--instance NAME]]`
 //!
 //! With `--ask`, a `pre-execute` hook answers `ask` for every call of `TOOL`, with the reason
 //! [`ASK_REASON`] (for the approval tests). Over HTTP it prints the URL it serves on its first
 //! line of standard output and serves until killed; `--instance` adds a tool, `server_instance`,
-//! answering `NAME`, so a client can tell which process answered it.
+//! answering `NAME`, so a client can tell which process answered it. `--request-state-key`
+//! gives the server the secret of 32 bytes `BYTE` (a number) for the state of approvals asked
+//! through multi-round-trip requests, so that processes given the same one recognize each
+//! other's states; without it each process has a random one.
 
 use dsh_tools::PreToolDecision;
 use dsh_tools::mcp::{HttpOptions, McpServer};
@@ -22,6 +26,7 @@ async fn main() {
     let mut stateless = false;
     let mut instance = None;
     let mut ask = None;
+    let mut request_state_key = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -35,6 +40,13 @@ async fn main() {
             "--stateless" => stateless = true,
             "--instance" => instance = Some(args.next().expect("--instance takes a name")),
             "--ask" => ask = Some(args.next().expect("--ask takes a tool name")),
+            "--request-state-key" => {
+                let byte: u8 = args
+                    .next()
+                    .and_then(|value| value.parse().ok())
+                    .expect("--request-state-key takes a byte");
+                request_state_key = Some([byte; 32]);
+            }
             other => panic!("unknown argument {other}"),
         }
     }
@@ -60,11 +72,14 @@ async fn main() {
             }
         });
     }
-    let server = McpServer::new(&registry)
+    let mut server = McpServer::new(&registry)
         .with_name("dsh-tools-test")
         .with_version("1.2.3")
         .with_instructions("Test tools.")
         .with_page_size(page_size);
+    if let Some(secret) = request_state_key {
+        server = server.with_request_state_key(secret);
+    }
     let Some(addr) = http else {
         if let Err(error) = server.serve_stdio().await {
             eprintln!("mcp_test_server: {error}");
