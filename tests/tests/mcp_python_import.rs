@@ -16,6 +16,8 @@ use dsh_tools::{
     registry::{DefinitionChange, DefinitionDecision, RegistryEvent},
 };
 use dsh_tools_tests::python;
+use rmcp::model::ProtocolVersion;
+use rmcp::service::ClientLifecycleMode;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -413,5 +415,51 @@ async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_unti
             .and_then(|tool| tool.description.map(String::from)),
         Some("Always fails, with the given error number.".to_owned())
     );
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_negotiates_2026_07_28_with_a_server_that_speaks_it_when_asked_to() {
+    let plain = connect().await;
+    assert_eq!(plain.protocol_version().as_deref(), Some("2025-11-25"));
+    plain.close().await;
+
+    let mut command = tokio::process::Command::new(python::python_with_mcp());
+    command.arg(python::script("import_server.py"));
+    let lifecycle = ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: None,
+    };
+    let client = tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect_stdio_with_lifecycle(command, lifecycle),
+    )
+    .await
+    .expect("the Python server starts in time")
+    .expect("the Python server is discovered");
+    assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
+    let registry = ToolRegistry::new();
+    let _ = client
+        .import_into(&registry, ImportOptions::new())
+        .await
+        .expect("imports");
+    let forecast = run(&registry, "py-tools__forecast", json!({"city": "Paris"})).await;
+    assert_eq!(
+        forecast.value(),
+        Some(&json!({"city": "Paris", "temperature": 21.5, "conditions": "sunny for 1 day(s)"}))
+    );
+    let pid = run(&registry, "py-tools__pid", json!({})).await;
+    assert!(!pid.is_error(), "{}", pid.text());
+    // The server's declared output is the imported tool's, and its value passed it.
+    assert!(pid.value().expect("a value")["result"].is_u64());
+    let declared = registry
+        .get("py-tools__pid", None)
+        .and_then(|definition| {
+            definition
+                .output_schema()
+                .map(|schema| schema.schema().to_json_schema())
+        })
+        .expect("an output schema");
+    assert_eq!(declared["properties"]["result"]["type"], "integer");
     client.close().await;
 }

@@ -415,6 +415,16 @@ impl McpClient {
     pub async fn connect_stdio(
         command: impl Into<tokio::process::Command>,
     ) -> Result<Self, McpError> {
+        Self::connect_stdio_with_lifecycle(command, ClientLifecycleMode::Initialize).await
+    }
+
+    /// [`connect_stdio`](Self::connect_stdio), starting the connection as `lifecycle` says (see
+    /// [`connect_with_lifecycle`](Self::connect_with_lifecycle)): `Auto` speaks 2026-07-28 with
+    /// a server that does.
+    pub async fn connect_stdio_with_lifecycle(
+        command: impl Into<tokio::process::Command>,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, McpError> {
         use process_wrap::tokio::{CommandWrap, KillOnDrop};
         let command: tokio::process::Command = command.into();
         let program = command
@@ -435,7 +445,7 @@ impl McpClient {
                     format!("could not start MCP server `{program}`: {error}"),
                 )
             })?;
-        Self::connect(transport).await
+        Self::connect_with_lifecycle(transport, lifecycle).await
     }
 
     /// Connects to a streamable HTTP MCP server at `url` (for example
@@ -464,6 +474,11 @@ impl McpClient {
 
     /// Talks MCP over any rmcp client transport and completes the handshake (`initialize`,
     /// protocol 2025-11-25 or the newest the server answers it with).
+    ///
+    /// The per-request protocol of 2026-07-28 is a choice of
+    /// [`connect_with_lifecycle`](Self::connect_with_lifecycle) rather than the default: it
+    /// forbids a server's own requests, so a server that still asks its user with an
+    /// `elicitation/create` request (as most written before it do) fails that call on it.
     pub async fn connect<T, E, A>(transport: T) -> Result<Self, McpError>
     where
         T: IntoTransport<RoleClient, E, A>,
@@ -571,7 +586,14 @@ impl McpClient {
         self.shared.connection.elicitation.set(None);
     }
 
-    /// The server's name, as it introduced itself.
+    /// The protocol revision negotiated with the server (`"2025-11-25"` after `initialize`,
+    /// `"2026-07-28"` on the per-request protocol).
+    pub fn protocol_version(&self) -> Option<String> {
+        let info = self.shared.connection.peer.peer_info()?;
+        Some(info.protocol_version.to_string())
+    }
+
+    /// The server's name, as it introduced itself (`mcp` when it did not).
     pub fn server_name(&self) -> &str {
         &self.shared.connection.server
     }
