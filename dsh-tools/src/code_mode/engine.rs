@@ -13,7 +13,7 @@
 //! cannot swallow it.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -21,7 +21,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rquickjs::context::EvalOptions;
-use rquickjs::function::Rest;
+use rquickjs::function::{Opt, Rest};
+use rquickjs::object::Property;
 use rquickjs::promise::PromiseState;
 use rquickjs::{
     Constructor, Context, Ctx, Exception, Function, Object, Persistent, Promise, Runtime,
@@ -44,9 +45,16 @@ const FILE: &str = "program.js";
 const OPEN: &str = "(async () => {\n";
 const CLOSE: &str = "\n})()";
 
-/// Sets up the program's world before it runs: `tools` (a frozen proxy: any name is a
-/// function calling the host), `ToolCallError`, and no string evaluation.
-const PRELUDE: &str = r#"(function (call) {
+/// Sets up the program's world before it runs: `tools`, `ToolCallError`, and no string
+/// evaluation. Called with `make(known, name)`, which makes the function of tool `name` and keeps
+/// it in `known`; returns the `ToolCallError` class.
+///
+/// `tools` is a proxy with no `get` trap over `known`, so `tools.x` of a name already used is an
+/// ordinary property lookup that runs no JavaScript (a `get` trap costs a function call on
+/// every `tools.x`). A name not in `known` yet falls through to `known`'s prototype, `unseen`,
+/// whose trap makes its function. Every way of changing `tools` throws, and its keys are not
+/// listed, so it looks the same whichever tools the program used.
+const PRELUDE: &str = r#"(function (make) {
   "use strict";
   class ToolCallError extends Error {
     constructor(tool, code, message) {
@@ -56,24 +64,27 @@ const PRELUDE: &str = r#"(function (call) {
       this.code = code;
     }
   }
-  const skipped = new Set(["then", "toJSON", "constructor", "valueOf", "toString"]);
-  // One function per name, made on first use: a loop calling a tool makes no closures.
-  const made = new Map();
-  const tools = new Proxy(Object.freeze(Object.create(null)), {
-    get(_target, name) {
-      if (typeof name !== "string" || skipped.has(name)) return undefined;
-      let tool = made.get(name);
-      if (tool === undefined) {
-        tool = (args) => call(name, args === undefined ? {} : args);
-        made.set(name, tool);
-      }
-      return tool;
-    },
-    has(_target, name) { return typeof name === "string" && !skipped.has(name); },
-    set() { throw new TypeError("tools is read-only"); },
-    defineProperty() { throw new TypeError("tools is read-only"); },
-    deleteProperty() { throw new TypeError("tools is read-only"); },
-    setPrototypeOf() { throw new TypeError("tools is read-only"); },
+  // Names that are never tools, so that `tools` is not taken for a promise (`then`), for JSON
+  // (`toJSON`) or for a value with methods. A null-prototype object: `in` on it runs nothing
+  // the program could have changed.
+  const skipped = Object.freeze({
+    __proto__: null, then: true, toJSON: true, constructor: true, valueOf: true, toString: true,
+  });
+  const isTool = (name) => typeof name === "string" && !(name in skipped);
+  const unseen = new Proxy(Object.create(null), {
+    get(_target, name) { return isTool(name) ? make(known, name) : undefined; },
+  });
+  const known = Object.create(unseen);
+  const readOnly = () => { throw new TypeError("tools is read-only"); };
+  const tools = new Proxy(known, {
+    has(_target, name) { return isTool(name); },
+    ownKeys() { return []; },
+    getOwnPropertyDescriptor() { return undefined; },
+    set: readOnly,
+    defineProperty: readOnly,
+    deleteProperty: readOnly,
+    setPrototypeOf: readOnly,
+    preventExtensions: readOnly,
   });
   const refuse = (what) => function () {
     throw new EvalError(what + " is not available in run_code programs");
@@ -205,10 +216,9 @@ struct Shared {
     output: String,
     /// A limit reached inside a host function: the program ends with it.
     limit: Option<ProgramFailure>,
-    next_id: u64,
     calls_made: usize,
     /// The promises of calls the host has not answered yet.
-    pending: HashMap<u64, PendingCall>,
+    pending: PendingCalls,
     /// The program's `ToolCallError`, which rejected calls reject with.
     error_class: Option<Persistent<Constructor<'static>>>,
 }
@@ -217,9 +227,60 @@ type SharedCell = Rc<RefCell<Shared>>;
 
 /// A call the host has not answered yet: its tool, and its promise's resolving functions.
 struct PendingCall {
-    tool: String,
+    tool: Rc<str>,
     resolve: Persistent<Function<'static>>,
     reject: Persistent<Function<'static>>,
+}
+
+/// The calls the host has not answered yet, by id. Ids are handed out in order, so the calls
+/// are a queue from the oldest unanswered id, with a hole for each call answered out of order:
+/// no hashing, and nothing to grow once the program waits for its calls as it makes them.
+#[derive(Default)]
+struct PendingCalls {
+    /// The id of `slots[0]`.
+    first: u64,
+    slots: VecDeque<Option<PendingCall>>,
+    open: usize,
+}
+
+impl PendingCalls {
+    /// Keeps `call`; its id.
+    fn insert(&mut self, call: PendingCall) -> u64 {
+        let id = self.first + self.slots.len() as u64;
+        self.slots.push_back(Some(call));
+        self.open += 1;
+        id
+    }
+
+    /// The call of `id`, if it is still open.
+    fn remove(&mut self, id: u64) -> Option<PendingCall> {
+        let index = usize::try_from(id.checked_sub(self.first)?).ok()?;
+        let call = self.slots.get_mut(index)?.take()?;
+        self.open -= 1;
+        while let Some(None) = self.slots.front() {
+            self.slots.pop_front();
+            self.first += 1;
+        }
+        Some(call)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.open == 0
+    }
+
+    fn clear(&mut self) {
+        self.first += self.slots.len() as u64;
+        self.slots.clear();
+        self.open = 0;
+    }
+}
+
+/// What every tool function of a program needs to make a call.
+struct CallSide {
+    shared: SharedCell,
+    events: async_mpsc::UnboundedSender<EngineEvent>,
+    stop: Arc<AtomicU8>,
+    max_calls: usize,
 }
 
 impl ProgramThread {
@@ -256,7 +317,7 @@ impl ProgramThread {
         let started = context.with(|ctx| self.begin(&ctx, program, shared));
         let result = match started {
             Ok(main) => self.drive(
-                &runtime, &context, main, program, shared, deadline, &timed_out,
+                &runtime, &context, &main, program, shared, deadline, &timed_out,
             ),
             Err(failure) => Err(self.classify(failure, shared, &timed_out)),
         };
@@ -281,12 +342,16 @@ impl ProgramThread {
                 self.console(ctx, shared).map_err(|e| engine_failure(&e))?,
             )
             .map_err(|error| engine_failure(&error))?;
-        let call = self
-            .call_function(ctx, shared)
-            .map_err(|e| engine_failure(&e))?;
+        let side = Rc::new(CallSide {
+            shared: Rc::clone(shared),
+            events: self.events.clone(),
+            stop: Arc::clone(&self.stop),
+            max_calls: self.limits.max_nested_calls(),
+        });
+        let make = make_function(ctx, side).map_err(|e| engine_failure(&e))?;
         let prelude: Function<'_> = ctx.eval(PRELUDE).map_err(|error| engine_failure(&error))?;
         let class: Constructor<'_> = prelude
-            .call((call,))
+            .call((make,))
             .map_err(|error| engine_failure(&error))?;
         shared.borrow_mut().error_class = Some(Persistent::save(ctx, class));
 
@@ -335,139 +400,30 @@ impl ProgramThread {
         Ok(console)
     }
 
-    /// The host side of `tools.<name>(args)`: sends the call, returns its promise.
-    fn call_function<'js>(
-        &self,
-        ctx: &Ctx<'js>,
-        shared: &SharedCell,
-    ) -> rquickjs::Result<Function<'js>> {
-        let shared = Rc::clone(shared);
-        let events = self.events.clone();
-        let stop = Arc::clone(&self.stop);
-        let max_calls = self.limits.max_nested_calls();
-        Function::new(
-            ctx.clone(),
-            move |ctx: Ctx<'js>,
-                  name: String,
-                  args: JsValue<'js>|
-                  -> rquickjs::Result<Promise<'js>> {
-                if shared.borrow().limit.is_some() {
-                    return Err(Exception::throw_internal(&ctx, "the program was stopped"));
-                }
-                let arguments = match to_json(&args) {
-                    Ok(Some(arguments)) => arguments,
-                    Ok(None) => Value::Object(serde_json::Map::new()),
-                    Err(error) => {
-                        return Err(Exception::throw_type(
-                            &ctx,
-                            &format!(
-                                "the arguments of tools.{name} are not JSON: {}",
-                                error.describe()
-                            ),
-                        ));
-                    }
-                };
-                let mut state = shared.borrow_mut();
-                if state.calls_made >= max_calls {
-                    let failure = ProgramFailure::limit(format!(
-                        "the program made more than its limit of {max_calls} nested calls"
-                    ));
-                    return Err(stop_with(&ctx, &stop, &mut state, failure));
-                }
-                state.calls_made += 1;
-                let id = state.next_id;
-                state.next_id += 1;
-                let (promise, resolve, reject) = ctx.promise()?;
-                let pending = PendingCall {
-                    tool: name.clone(),
-                    resolve: Persistent::save(&ctx, resolve),
-                    reject: Persistent::save(&ctx, reject),
-                };
-                state.pending.insert(id, pending);
-                drop(state);
-                let _ = events.send(EngineEvent::Call {
-                    id,
-                    name,
-                    arguments,
-                });
-                Ok(promise)
-            },
-        )
-    }
-
     /// Runs the program's jobs and settles its calls until it is done.
+    ///
+    /// The program's promise is looked at after every turn of jobs rather than given reactions
+    /// of its own: a reaction on it changes how the engine collects promise chains (an endless
+    /// chain of `then`s would no longer end by running out of room).
     #[expect(clippy::too_many_arguments, reason = "the run's parts, passed once")]
     fn drive(
         &self,
         runtime: &Runtime,
         context: &Context,
-        main: Persistent<Promise<'static>>,
+        main: &Persistent<Promise<'static>>,
         program: &str,
         shared: &SharedCell,
         deadline: Instant,
         timed_out: &AtomicBool,
     ) -> Result<Option<Value>, ProgramFailure> {
         loop {
-            loop {
-                if self.stop.load(Ordering::Relaxed) != RUNNING || timed_out.load(Ordering::Relaxed)
-                {
-                    return Err(self.classify(
-                        ProgramFailure::stopped(StopKind::Cancelled),
-                        shared,
-                        timed_out,
-                    ));
-                }
-                match runtime.execute_pending_job() {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    // A job threw past every handler, which only an interruption or running
-                    // out of memory does: the program cannot go on.
-                    Err(job) => {
-                        let mut failure =
-                            job.0.with(|ctx| failure_of(&ctx.catch(), program, false));
-                        if near_memory_limit(runtime) {
-                            failure.reason = "out of memory".to_owned();
-                        } else if failure.reason == "Uncaught null" {
-                            // The engine could not even make an error: a chain of promise
-                            // jobs ran it out of room.
-                            failure.reason = "the program's promise jobs failed: too many \
-                                              chained promises"
-                                .to_owned();
-                        }
-                        return Err(self.classify(failure, shared, timed_out));
-                    }
-                }
+            if let Err(failure) = self.run_jobs(runtime, program) {
+                return Err(self.classify(failure, shared, timed_out));
             }
-            let settled = context.with(|ctx| {
-                let promise = main.clone().restore(&ctx).map_err(|e| engine_failure(&e))?;
-                match promise.state() {
-                    PromiseState::Pending => Ok(None),
-                    PromiseState::Resolved => {
-                        let value: JsValue<'_> = match promise.result() {
-                            Some(Ok(value)) => value,
-                            _ => return Err(failure_of(&ctx.catch(), program, false)),
-                        };
-                        match to_json(&value) {
-                            Ok(value) => Ok(Some(value)),
-                            Err(error) => Err(ProgramFailure::program(
-                                format!(
-                                    "the program returned a value that is not JSON: {}",
-                                    error.describe()
-                                ),
-                                None,
-                            )),
-                        }
-                    }
-                    PromiseState::Rejected => {
-                        let _ = promise.result::<JsValue<'_>>();
-                        Err(failure_of(&ctx.catch(), program, false))
-                    }
-                }
-            });
-            match settled {
-                Ok(None) => {}
-                Ok(Some(value)) => return Ok(value),
-                Err(failure) => return Err(self.classify(failure, shared, timed_out)),
+            match context.with(|ctx| program_outcome(&ctx, main, program)) {
+                None => {}
+                Some(Ok(value)) => return Ok(value),
+                Some(Err(failure)) => return Err(self.classify(failure, shared, timed_out)),
             }
             if shared.borrow().pending.is_empty() {
                 return Err(ProgramFailure::program(
@@ -481,17 +437,57 @@ impl ProgramThread {
                 timed_out.store(true, Ordering::Relaxed);
                 continue;
             }
-            match self.replies.recv_timeout(deadline - now) {
-                Ok(Reply::Settled { id, outcome }) => {
-                    let entry = shared.borrow_mut().pending.remove(&id);
-                    if let Some(call) = entry {
-                        let class = shared.borrow().error_class.clone();
-                        context.with(|ctx| settle(&ctx, call, class, outcome));
-                    }
+            let first = match self.replies.recv_timeout(deadline - now) {
+                Ok(reply) => reply,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    timed_out.store(true, Ordering::Relaxed);
+                    continue;
                 }
-                Ok(Reply::Wake) => {}
-                Err(mpsc::RecvTimeoutError::Timeout) => timed_out.store(true, Ordering::Relaxed),
-                Err(mpsc::RecvTimeoutError::Disconnected) => self.stop_as(CANCELLED),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.stop_as(CANCELLED);
+                    continue;
+                }
+            };
+            // The first reply and every other one already sent, in one entry into the engine.
+            context.with(|ctx| {
+                let mut next = Some(first);
+                while let Some(reply) = next {
+                    if let Reply::Settled { id, outcome } = reply {
+                        let call = shared.borrow_mut().pending.remove(id);
+                        if let Some(call) = call {
+                            settle(&ctx, shared, call, outcome);
+                        }
+                    }
+                    next = self.replies.try_recv().ok();
+                }
+            });
+        }
+    }
+
+    /// Runs every job the program queued; why it cannot go on, if it cannot.
+    fn run_jobs(&self, runtime: &Runtime, program: &str) -> Result<(), ProgramFailure> {
+        loop {
+            if self.stop.load(Ordering::Relaxed) != RUNNING {
+                return Err(ProgramFailure::stopped(StopKind::Cancelled));
+            }
+            match runtime.execute_pending_job() {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                // A job threw past every handler, which only an interruption or running out of
+                // memory does: the program cannot go on.
+                Err(job) => {
+                    let mut failure = job.0.with(|ctx| failure_of(&ctx.catch(), program, false));
+                    if near_memory_limit(runtime) {
+                        failure.reason = "out of memory".to_owned();
+                    } else if failure.reason == "Uncaught null" {
+                        // The engine could not even make an error: a chain of promise jobs ran
+                        // it out of room.
+                        failure.reason =
+                            "the program's promise jobs failed: too many chained promises"
+                                .to_owned();
+                    }
+                    return Err(failure);
+                }
             }
         }
     }
@@ -529,6 +525,106 @@ impl ProgramThread {
     }
 }
 
+/// `make(known, name)`, the prelude's way to make the function of tool `name` when the program
+/// first uses it; it keeps the function in `known` (not enumerable, not writable), where the
+/// next `tools.<name>` finds it.
+fn make_function<'js>(ctx: &Ctx<'js>, side: Rc<CallSide>) -> rquickjs::Result<Function<'js>> {
+    Function::new(
+        ctx.clone(),
+        move |ctx: Ctx<'js>, known: Object<'js>, name: String| -> rquickjs::Result<Function<'js>> {
+            let tool = tool_function(&ctx, Rc::clone(&side), Rc::from(name.as_str()))?;
+            known.prop(name.as_str(), Property::from(tool.clone()).configurable())?;
+            Ok(tool)
+        },
+    )
+}
+
+/// The host side of `tools.<name>(args)`: sends the call, returns its promise.
+fn tool_function<'js>(
+    ctx: &Ctx<'js>,
+    side: Rc<CallSide>,
+    name: Rc<str>,
+) -> rquickjs::Result<Function<'js>> {
+    Function::new(
+        ctx.clone(),
+        move |ctx: Ctx<'js>, args: Opt<JsValue<'js>>| -> rquickjs::Result<Promise<'js>> {
+            if side.shared.borrow().limit.is_some() {
+                return Err(Exception::throw_internal(&ctx, "the program was stopped"));
+            }
+            let arguments = match args.0.as_ref().map(to_json) {
+                Some(Ok(Some(arguments))) => arguments,
+                None | Some(Ok(None)) => Value::Object(serde_json::Map::new()),
+                Some(Err(error)) => {
+                    return Err(Exception::throw_type(
+                        &ctx,
+                        &format!(
+                            "the arguments of tools.{name} are not JSON: {}",
+                            error.describe()
+                        ),
+                    ));
+                }
+            };
+            let mut state = side.shared.borrow_mut();
+            if state.calls_made >= side.max_calls {
+                let max_calls = side.max_calls;
+                let failure = ProgramFailure::limit(format!(
+                    "the program made more than its limit of {max_calls} nested calls"
+                ));
+                return Err(stop_with(&ctx, &side.stop, &mut state, failure));
+            }
+            state.calls_made += 1;
+            let (promise, resolve, reject) = ctx.promise()?;
+            let id = state.pending.insert(PendingCall {
+                tool: Rc::clone(&name),
+                resolve: Persistent::save(&ctx, resolve),
+                reject: Persistent::save(&ctx, reject),
+            });
+            drop(state);
+            let _ = side.events.send(EngineEvent::Call {
+                id,
+                name: name.to_string(),
+                arguments,
+            });
+            Ok(promise)
+        },
+    )
+}
+
+/// How the program ended, once its promise has settled: what it returned, as JSON, or why it
+/// failed.
+fn program_outcome(
+    ctx: &Ctx<'_>,
+    main: &Persistent<Promise<'static>>,
+    program: &str,
+) -> Option<Result<Option<Value>, ProgramFailure>> {
+    let promise = match main.clone().restore(ctx) {
+        Ok(promise) => promise,
+        Err(error) => return Some(Err(engine_failure(&error))),
+    };
+    match promise.state() {
+        PromiseState::Pending => None,
+        PromiseState::Resolved => {
+            let value: JsValue<'_> = match promise.result() {
+                Some(Ok(value)) => value,
+                _ => return Some(Err(failure_of(&ctx.catch(), program, false))),
+            };
+            Some(to_json(&value).map_err(|error| {
+                ProgramFailure::program(
+                    format!(
+                        "the program returned a value that is not JSON: {}",
+                        error.describe()
+                    ),
+                    None,
+                )
+            }))
+        }
+        PromiseState::Rejected => {
+            let _ = promise.result::<JsValue<'_>>();
+            Some(Err(failure_of(&ctx.catch(), program, false)))
+        }
+    }
+}
+
 /// Whether the heap is (nearly) full: what an exception thrown without an object of its own
 /// (`null`, when even the error could not be allocated) comes from.
 fn near_memory_limit(runtime: &Runtime) -> bool {
@@ -552,8 +648,8 @@ fn stop_with(
 /// Settles a nested call's promise: its value, or a `ToolCallError` with `{tool, code, message}`.
 fn settle(
     ctx: &Ctx<'_>,
+    shared: &SharedCell,
     call: PendingCall,
-    class: Option<Persistent<Constructor<'static>>>,
     outcome: Result<Value, (String, String)>,
 ) {
     let settled = (|| -> rquickjs::Result<()> {
@@ -564,10 +660,11 @@ fn settle(
             }
             Err((code, message)) => {
                 let reject = call.reject.restore(ctx)?;
+                let class = shared.borrow().error_class.clone();
                 let error: JsValue<'_> = match class {
                     Some(class) => {
                         let class = class.restore(ctx)?;
-                        class.construct((call.tool.as_str(), code.as_str(), message.as_str()))?
+                        class.construct((&*call.tool, code.as_str(), message.as_str()))?
                     }
                     None => rquickjs::String::from_str(ctx.clone(), &message)?.into_value(),
                 };
