@@ -108,9 +108,10 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
         ));
         return Err(ToolError::code_run_failed(failure.message("")));
     }
-    let engine = Engine::start(program.to_owned(), limits).map_err(|error| {
-        ToolError::code_run_failed(format!("the program could not be started: {error}"))
-    })?;
+    let engine = Engine::start(program.to_owned(), limits, execution.host().code_engines())
+        .map_err(|error| {
+            ToolError::code_run_failed(format!("the program could not be started: {error}"))
+        })?;
     let mut host = ProgramHost::new(engine, run, limits.max_in_flight());
     let (outcome, output) = poll_fn(|context| host.poll(context)).await;
     match outcome {
