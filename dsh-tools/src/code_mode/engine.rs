@@ -588,4 +588,40 @@ mod tests {
             "the stopped program's runtime was not reused"
         );
     }
+
+    #[tokio::test]
+    async fn string_evaluation_is_refused_with_an_eval_error_however_it_is_reached() {
+        let pool = Arc::new(EnginePool::default());
+        for (program, what) in [
+            ("eval('1')", "eval"),
+            ("globalThis.eval('1')", "eval"),
+            ("Function('return 1')", "the Function constructor"),
+            ("new Function('return 1')", "the Function constructor"),
+            (
+                "(function () {}).constructor('return 1')",
+                "the Function constructor",
+            ),
+            (
+                "(async function () {}).constructor('return 1')",
+                "the Function constructor",
+            ),
+            (
+                "(function* () {}).constructor('yield 1')",
+                "the Function constructor",
+            ),
+            (
+                "new (async function* () {}).constructor('yield 1')",
+                "the Function constructor",
+            ),
+        ] {
+            let failure = run(&pool, CodeLimits::new(), program)
+                .await
+                .expect_err(program);
+            assert_eq!(
+                failure.reason,
+                format!("EvalError: {what} is not available in run_code programs"),
+                "{program}"
+            );
+        }
+    }
 }

@@ -40,9 +40,8 @@ pub(crate) const RUNNING: u8 = 0;
 pub(crate) const CANCELLED: u8 = 1;
 pub(crate) const LIMIT: u8 = 2;
 
-/// What needs JavaScript's syntax: the `ToolCallError` class, the functions that refuse string
-/// evaluation (throwing `EvalError`s), and one function of each kind whose prototype's
-/// `constructor` must refuse too.
+/// What needs JavaScript's syntax: the `ToolCallError` class, and one function of each kind
+/// whose prototype's `constructor` must refuse string evaluation.
 const SETUP: &str = r#"[
   class ToolCallError extends Error {
     constructor(tool, code, message) {
@@ -52,8 +51,6 @@ const SETUP: &str = r#"[
       this.code = code;
     }
   },
-  function () { throw new EvalError("the Function constructor is not available in run_code programs"); },
-  function () { throw new EvalError("eval is not available in run_code programs"); },
   async function () {},
   function* () {},
   async function* () {},
@@ -164,14 +161,14 @@ pub(crate) fn install<'js>(
 
     let made: Array<'js> = ctx.eval(SETUP)?;
     let class: Constructor<'js> = made.get(0)?;
-    let refuse_function: Function<'js> = made.get(1)?;
-    let refuse_eval: Function<'js> = made.get(2)?;
+    let refuse_function = refusal(ctx, "the Function constructor")?;
+    let refuse_eval = refusal(ctx, "eval")?;
     // The prototypes whose `constructor` would compile a string: `Function.prototype` and those
     // of async, generator and async generator functions. Only the value changes, as
     // `Object.defineProperty` with a bare `value` does.
     let function: Object<'js> = globals.get("Function")?;
     let mut prototypes = vec![function.get::<_, Object<'js>>("prototype")?];
-    for index in 3..6 {
+    for index in 1..4 {
         let instance: Object<'js> = made.get(index)?;
         prototypes.extend(instance.get_prototype());
     }
@@ -184,6 +181,19 @@ pub(crate) fn install<'js>(
     globals.prop("tools", tools(ctx, side)?)?;
     globals.prop("ToolCallError", class.clone())?;
     Ok(class)
+}
+
+/// A function that throws an `EvalError` saying that `what` is not available, called or
+/// constructed (`new Function(..)`).
+fn refusal<'js>(ctx: &Ctx<'js>, what: &'static str) -> rquickjs::Result<Function<'js>> {
+    let refuse = Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> rquickjs::Result<()> {
+        // The global `EvalError` at the time of the call, as `throw new EvalError(..)` would.
+        let class: Constructor<'js> = ctx.globals().get("EvalError")?;
+        let error: JsValue<'js> =
+            class.construct((format!("{what} is not available in run_code programs"),))?;
+        Err(ctx.throw(error))
+    })?;
+    Ok(refuse.with_constructor(true))
 }
 
 /// `tools`: see the module's docs.
@@ -302,7 +312,8 @@ fn tool_function<'js>(
             drop(state);
             let _ = side.events.send(EngineEvent::Call {
                 id,
-                name: name.to_string(),
+                // Not `to_string()`, which goes through `Display` for an `Rc<str>`.
+                name: String::from(&*name),
                 arguments,
             });
             Ok(promise)
