@@ -309,10 +309,8 @@ fn nested_call_id(run_id: &str, n: u64) -> String {
     let mut rest = n;
     loop {
         at -= 1;
-        // `rest % 10` is a digit.
-        #[expect(clippy::cast_possible_truncation, reason = "a digit")]
-        let digit = (rest % 10) as u8;
-        digits[at] = b'0' + digit;
+        // `rest % 10` is a digit: the cast loses nothing.
+        digits[at] = b'0' + (rest % 10) as u8;
         rest /= 10;
         if rest == 0 {
             break;
@@ -325,4 +323,17 @@ fn nested_call_id(run_id: &str, n: u64) -> String {
         id.push(char::from(digit));
     }
     id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nested_call_id;
+
+    #[test]
+    fn nested_call_ids_are_the_runs_id_and_the_calls_number() {
+        assert_eq!(nested_call_id("run", 1), "run.1");
+        assert_eq!(nested_call_id("run", 10), "run.10");
+        assert_eq!(nested_call_id("", 1_234_567), ".1234567");
+        assert_eq!(nested_call_id("r", u64::MAX), format!("r.{}", u64::MAX));
+    }
 }

@@ -283,7 +283,7 @@ impl ProgramThread {
         timed_out: &AtomicBool,
     ) -> Result<Option<Value>, ProgramFailure> {
         loop {
-            if let Err(failure) = self.run_jobs(runtime, program) {
+            if let Err(failure) = self.run_jobs(runtime, program, timed_out) {
                 return Err(self.classify(failure, shared, timed_out));
             }
             match context.with(|ctx| program_outcome(&ctx, main, program)) {
@@ -330,10 +330,16 @@ impl ProgramThread {
         }
     }
 
-    /// Runs every job the program queued; why it cannot go on, if it cannot.
-    fn run_jobs(&self, runtime: &Runtime, program: &str) -> Result<(), ProgramFailure> {
+    /// Runs every job the program queued; why it cannot go on, if it cannot (a stop or the
+    /// wall time, which `classify` tells apart).
+    fn run_jobs(
+        &self,
+        runtime: &Runtime,
+        program: &str,
+        timed_out: &AtomicBool,
+    ) -> Result<(), ProgramFailure> {
         loop {
-            if self.stop.load(Ordering::Relaxed) != RUNNING {
+            if self.stop.load(Ordering::Relaxed) != RUNNING || timed_out.load(Ordering::Relaxed) {
                 return Err(ProgramFailure::stopped(StopKind::Cancelled));
             }
             match runtime.execute_pending_job() {
@@ -500,7 +506,8 @@ mod tests {
 
     use super::*;
 
-    /// Runs `program` on `pool`, answering each nested call with its arguments; how it ended.
+    /// Runs `program` on `pool`, answering each nested call with its arguments (except those
+    /// of `tools.never`); how it ended.
     async fn run(
         pool: &Arc<EnginePool>,
         limits: CodeLimits,
@@ -509,6 +516,7 @@ mod tests {
         let mut engine = Engine::start(program.to_owned(), limits, Some(pool)).expect("starts");
         loop {
             match poll_fn(|context| engine.poll_event(context)).await {
+                Some(EngineEvent::Call { name, .. }) if name == "never" => {}
                 Some(EngineEvent::Call { id, arguments, .. }) => engine.reply(Reply::Settled {
                     id,
                     outcome: Ok(arguments),
@@ -587,6 +595,17 @@ mod tests {
             2,
             "the stopped program's runtime was not reused"
         );
+    }
+
+    #[tokio::test]
+    async fn a_program_waiting_for_a_call_past_its_wall_time_ends_timed_out() {
+        let pool = Arc::new(EnginePool::default());
+        let limits = CodeLimits::new().with_wall_time_ms(100);
+        // Before the wall time was checked with the stop flag, this never returned.
+        let failure = run(&pool, limits, "await tools.never({});")
+            .await
+            .expect_err("times out");
+        assert_eq!(failure.kind, StopKind::TimedOut);
     }
 
     #[tokio::test]
