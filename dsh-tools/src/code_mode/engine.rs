@@ -544,6 +544,8 @@ mod tests {
             () => { Object.getPrototypeOf(tools).echo = 1; },
         ]) { try { attempt(); } catch (error) {} }
         console.log = () => {};
+        // A trap `tools`' handlers lack is not found on `Object.prototype` either.
+        Object.prototype.get = () => () => 'hijacked';
         return await tools.echo({ tampered: true });
     ";
 

@@ -199,7 +199,9 @@ fn refusal<'js>(ctx: &Ctx<'js>, what: &'static str) -> rquickjs::Result<Function
 /// `tools`: see the module's docs.
 fn tools<'js>(ctx: &Ctx<'js>, side: &Rc<HostSide>) -> rquickjs::Result<Proxy<'js>> {
     let known = Object::new_proto(ctx.clone(), None)?;
-    let unseen_handler = Object::new(ctx.clone())?;
+    // Handlers without a prototype: a trap the handler lacks is not looked up on
+    // `Object.prototype`, where the program could have put one.
+    let unseen_handler = Object::new_proto(ctx.clone(), None)?;
     let side = Rc::clone(side);
     unseen_handler.set(
         "get",
@@ -226,7 +228,7 @@ fn tools<'js>(ctx: &Ctx<'js>, side: &Rc<HostSide>) -> rquickjs::Result<Proxy<'js
     )?;
     known.set_prototype(Some(&unseen))?;
 
-    let handler = Object::new(ctx.clone())?;
+    let handler = Object::new_proto(ctx.clone(), None)?;
     handler.set(
         "has",
         Function::new(
