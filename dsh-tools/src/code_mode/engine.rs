@@ -1,5 +1,6 @@
-//! One program on a JavaScript engine of its own, on a thread of its own: the engine (QuickJS)
-//! is not `Send`, and a program that never yields must not hold up the caller's executor.
+//! One program on a JavaScript engine, on a thread other than the caller's: the engine
+//! (QuickJS) is not `Send`, and a program that never yields must not hold up the caller's
+//! executor.
 //!
 //! The program sees what [`world`](crate::code_mode::world) installs. Each `tools.<name>(args)`
 //! sends an [`EngineEvent::Call`] to the host and returns a promise the host settles with a
