@@ -578,6 +578,44 @@ async fn hostile_programs_end_with_the_documented_error_within_their_limits() {
 }
 
 #[tokio::test]
+async fn what_a_program_changes_is_not_seen_by_the_next_one() {
+    // The registry keeps engines warm between programs; each program still gets a world of its
+    // own. The first program changes all it can reach (and fails to change `tools`), both when
+    // it finishes and when a limit stops it part-way.
+    let registry = registry(CodeMode::Code);
+    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(500));
+    let tamper = "globalThis.leaked = 1; var declared = 1; undeclared = 1;\n\
+                  Array.prototype.extra = 1; Object.prototype.polluted = 1;\n\
+                  JSON.parse = () => 'tampered'; Error.prototype.name = 'Tampered';\n\
+                  try { tools.echo = () => 'tampered'; } catch (error) {}\n\
+                  try { Object.defineProperty(tools, 'fails', { value: 1 }); } catch (error) {}\n\
+                  await tools.echo({});";
+    let look = "return [typeof leaked, typeof declared, typeof undeclared, [].extra,\n\
+                ({}).polluted, JSON.parse('1'), new Error('x').name,\n\
+                await tools.echo({ n: 1 })];";
+    let fresh = json!([
+        "undefined",
+        "undefined",
+        "undefined",
+        null,
+        null,
+        1,
+        "Error",
+        {"n": 1}
+    ]);
+    for ending in ["return 1;", "while (true) {}", "throw new Error('out');"] {
+        let _ = run(&registry, &format!("{tamper}\n{ending}")).await;
+        let result = run(&registry, look).await;
+        assert!(!result.is_error(), "after `{ending}`: {}", result.text());
+        assert_eq!(
+            result.value().map(|value| &value["result"]),
+            Some(&fresh),
+            "after `{ending}`"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_program_too_long_is_refused_before_it_runs() {
     let registry = registry(CodeMode::Code);
     registry.set_code_limits(CodeLimits::new().with_max_source_bytes(10));

@@ -62,6 +62,11 @@ pub(crate) trait CallHost: Send + Sync + 'static {
     /// The bounds of a `run_code` program.
     #[cfg(feature = "code-mode")]
     fn code_limits(&self) -> crate::code_mode::CodeLimits;
+
+    /// The engines this host keeps warm for `run_code` programs; `None` runs each program on an
+    /// engine of its own.
+    #[cfg(feature = "code-mode")]
+    fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>>;
 }
 
 /// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as

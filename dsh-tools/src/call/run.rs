@@ -254,4 +254,9 @@ impl CallHost for DetachedHost {
     fn code_limits(&self) -> crate::code_mode::CodeLimits {
         crate::code_mode::CodeLimits::new()
     }
+
+    #[cfg(feature = "code-mode")]
+    fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>> {
+        None
+    }
 }

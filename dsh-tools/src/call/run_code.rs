@@ -33,7 +33,7 @@ use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::ToolCallKind;
-use crate::result::ToolExecutionResult;
+use crate::result::{ToolExecutionResult, ToolOutcome};
 use crate::schema::Schema;
 
 /// The name of the built-in Code Mode tool; registering or restricting it is refused.
@@ -108,9 +108,10 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
         ));
         return Err(ToolError::code_run_failed(failure.message("")));
     }
-    let engine = Engine::start(program.to_owned(), limits).map_err(|error| {
-        ToolError::code_run_failed(format!("the program could not be started: {error}"))
-    })?;
+    let engine = Engine::start(program.to_owned(), limits, execution.host().code_engines())
+        .map_err(|error| {
+            ToolError::code_run_failed(format!("the program could not be started: {error}"))
+        })?;
     let mut host = ProgramHost::new(engine, run, limits.max_in_flight());
     let (outcome, output) = poll_fn(|context| host.poll(context)).await;
     match outcome {
@@ -245,7 +246,7 @@ impl<'r> ProgramHost<'r> {
             execution
                 .host()
                 .is_concurrency_safe(execution.agent(), &name, &arguments);
-        let call_id = format!("{}.{}", execution.call_id(), id + 1);
+        let call_id = nested_call_id(execution.call_id(), id + 1);
         let input = ToolExecutionInput::new(call_id, name, arguments)
             .with_signal(self.calls_signal.child_token());
         self.queue.push_back(Queued {
@@ -281,12 +282,14 @@ impl<'r> ProgramHost<'r> {
     /// Hands a nested call's result to the program; its contexts go to the model with the
     /// run's result.
     fn settle(&self, id: u64, result: ToolExecutionResult) {
-        for context in result.additional_contexts() {
-            self.run.defer_context(context.clone());
+        // Taken apart rather than read: the value moves to the engine thread uncopied.
+        let parts = result.into_parts();
+        for context in parts.additional_contexts {
+            self.run.defer_context(context);
         }
-        let outcome = match result.error() {
-            None => Ok(result.value().cloned().unwrap_or(Value::Null)),
-            Some(error) => Err((
+        let outcome = match parts.outcome {
+            ToolOutcome::Success(value) => Ok(value),
+            ToolOutcome::Failure(error) => Err((
                 error
                     .code()
                     .unwrap_or(crate::error::codes::TOOL_ERROR)
@@ -295,5 +298,42 @@ impl<'r> ProgramHost<'r> {
             )),
         };
         self.engine.reply(Reply::Settled { id, outcome });
+    }
+}
+
+/// `<run's call id>.<n>`, the id of the program's `n`th nested call. Written by hand: `format!`
+/// costs several times as much, once per nested call.
+fn nested_call_id(run_id: &str, n: u64) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        // `rest % 10` is a digit: the cast loses nothing.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut id = String::with_capacity(run_id.len() + 1 + digits.len() - at);
+    id.push_str(run_id);
+    id.push('.');
+    for &digit in &digits[at..] {
+        id.push(char::from(digit));
+    }
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nested_call_id;
+
+    #[test]
+    fn nested_call_ids_are_the_runs_id_and_the_calls_number() {
+        assert_eq!(nested_call_id("run", 1), "run.1");
+        assert_eq!(nested_call_id("run", 10), "run.10");
+        assert_eq!(nested_call_id("", 1_234_567), ".1234567");
+        assert_eq!(nested_call_id("r", u64::MAX), format!("r.{}", u64::MAX));
     }
 }

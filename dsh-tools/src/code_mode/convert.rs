@@ -6,6 +6,7 @@
 //! own rules apply: `undefined` and functions inside objects are left out, `NaN` and the
 //! infinities are refused (a tool's arguments are lossless JSON), and nesting is bounded.
 
+use rquickjs::object::Property;
 use rquickjs::{Array, Ctx, Object, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
 
@@ -20,11 +21,18 @@ pub(crate) struct NotJson {
 }
 
 impl NotJson {
-    fn at(path: &str, what: &'static str) -> Self {
+    fn new(what: &'static str) -> Self {
         Self {
-            path: path.to_owned(),
+            path: String::new(),
             what,
         }
+    }
+
+    /// The same failure one level up, inside `step` (`.key` or `[index]`). The path is built
+    /// only on the way out of a failure, so that reading a value costs nothing for it.
+    fn inside(mut self, step: std::fmt::Arguments<'_>) -> Self {
+        self.path.insert_str(0, &step.to_string());
+        self
     }
 
     /// `NaN at .limit`, or the reason alone for the whole value.
@@ -40,22 +48,30 @@ impl NotJson {
 /// `value` as JSON; `None` for `undefined` (and anything else JSON leaves out: functions,
 /// symbols) at the top.
 pub(crate) fn to_json(value: &JsValue<'_>) -> Result<Option<Value>, NotJson> {
-    let mut path = String::new();
-    read(value, &mut path, 0)
+    read(value, 0)
 }
 
-fn read(value: &JsValue<'_>, path: &mut String, depth: usize) -> Result<Option<Value>, NotJson> {
+fn read(value: &JsValue<'_>, depth: usize) -> Result<Option<Value>, NotJson> {
     if depth > MAX_DEPTH {
-        return Err(NotJson::at(path, "a value nested too deeply (or a cycle)"));
+        return Err(NotJson::new("a value nested too deeply (or a cycle)"));
     }
-    let json = match value.type_of() {
-        Type::Undefined
-        | Type::Uninitialized
-        | Type::Function
-        | Type::Constructor
-        | Type::Symbol => {
+    // An object's kind takes a call into the engine per question: ask only the ones that
+    // matter, in the order of how often they come (`type_of` asks six).
+    if let Some(object) = value.as_object() {
+        if value.is_array() {
+            let array = value.as_array().ok_or_else(|| NotJson::new("an array"))?;
+            return read_array(array, depth).map(Some);
+        }
+        if value.is_function() {
             return Ok(None);
         }
+        if value.is_promise() {
+            return Err(NotJson::new("a promise (missing `await`?)"));
+        }
+        return read_object(object, depth).map(Some);
+    }
+    let json = match value.type_of() {
+        Type::Undefined | Type::Uninitialized | Type::Symbol => return Ok(None),
         Type::Null => Value::Null,
         Type::Bool => Value::Bool(value.as_bool().unwrap_or_default()),
         Type::Int => Value::from(value.as_int().unwrap_or_default()),
@@ -69,8 +85,8 @@ fn read(value: &JsValue<'_>, path: &mut String, depth: usize) -> Result<Option<V
             } else {
                 match Number::from_f64(number) {
                     Some(number) => Value::Number(number),
-                    None if number.is_nan() => return Err(NotJson::at(path, "NaN")),
-                    None => return Err(NotJson::at(path, "an infinite number")),
+                    None if number.is_nan() => return Err(NotJson::new("NaN")),
+                    None => return Err(NotJson::new("an infinite number")),
                 }
             }
         }
@@ -80,44 +96,37 @@ fn read(value: &JsValue<'_>, path: &mut String, depth: usize) -> Result<Option<V
                 .and_then(|text| text.to_string().ok())
                 .unwrap_or_default(),
         ),
-        Type::BigInt => return Err(NotJson::at(path, "a BigInt")),
-        Type::Array => {
-            let array = value
-                .as_array()
-                .ok_or_else(|| NotJson::at(path, "an array"))?;
-            let mut items = Vec::with_capacity(array.len());
-            for (index, item) in array.iter::<JsValue<'_>>().enumerate() {
-                let item = item.map_err(|_| NotJson::at(path, "an unreadable item"))?;
-                let mark = path.len();
-                path.push_str(&format!("[{index}]"));
-                // JSON writes `null` for an item it leaves out.
-                items.push(read(&item, path, depth + 1)?.unwrap_or(Value::Null));
-                path.truncate(mark);
-            }
-            Value::Array(items)
-        }
-        Type::Promise => return Err(NotJson::at(path, "a promise (missing `await`?)")),
-        _ => {
-            let Some(object) = value.as_object() else {
-                return Err(NotJson::at(path, "a value of no JSON type"));
-            };
-            read_object(object, path, depth)?
-        }
+        Type::BigInt => return Err(NotJson::new("a BigInt")),
+        _ => return Err(NotJson::new("a value of no JSON type")),
     };
     Ok(Some(json))
 }
 
-fn read_object(object: &Object<'_>, path: &mut String, depth: usize) -> Result<Value, NotJson> {
-    let mut map = Map::new();
-    for entry in object.props::<String, JsValue<'_>>() {
-        let (key, item) = entry.map_err(|_| NotJson::at(path, "an unreadable property"))?;
-        let mark = path.len();
-        path.push('.');
-        path.push_str(&key);
-        if let Some(item) = read(&item, path, depth + 1)? {
-            map.insert(key, item);
+fn read_array(array: &Array<'_>, depth: usize) -> Result<Value, NotJson> {
+    let mut items = Vec::with_capacity(array.len());
+    for (index, item) in array.iter::<JsValue<'_>>().enumerate() {
+        let item = item.map_err(|_| NotJson::new("an unreadable item"))?;
+        // JSON writes `null` for an item it leaves out.
+        match read(&item, depth + 1) {
+            Ok(item) => items.push(item.unwrap_or(Value::Null)),
+            Err(error) => return Err(error.inside(format_args!("[{index}]"))),
         }
-        path.truncate(mark);
+    }
+    Ok(Value::Array(items))
+}
+
+fn read_object(object: &Object<'_>, depth: usize) -> Result<Value, NotJson> {
+    let properties = object.props::<String, JsValue<'_>>();
+    let mut map = Map::with_capacity(properties.len());
+    for entry in properties {
+        let (key, item) = entry.map_err(|_| NotJson::new("an unreadable property"))?;
+        match read(&item, depth + 1) {
+            Ok(Some(item)) => {
+                map.insert(key, item);
+            }
+            Ok(None) => {}
+            Err(error) => return Err(error.inside(format_args!(".{key}"))),
+        }
     }
     Ok(Value::Object(map))
 }
@@ -156,7 +165,16 @@ fn write<'js>(ctx: &Ctx<'js>, value: &Value, depth: usize) -> rquickjs::Result<J
         Value::Object(map) => {
             let object = Object::new(ctx.clone())?;
             for (key, item) in map {
-                object.set(key.as_str(), write(ctx, item, depth + 1)?)?;
+                // Defined, as `JSON.parse` does: a key `__proto__` is a property like any
+                // other (setting it would change the object's prototype), and nothing on
+                // `Object.prototype` is consulted.
+                object.prop(
+                    key.as_str(),
+                    Property::from(write(ctx, item, depth + 1)?)
+                        .writable()
+                        .enumerable()
+                        .configurable(),
+                )?;
             }
             object.into_value()
         }

@@ -1,19 +1,20 @@
-//! One program on its own JavaScript engine, on a thread of its own: the engine (QuickJS) is
-//! not `Send`, and a program that never yields must not hold up the caller's executor.
+//! One program on a JavaScript engine, on a thread other than the caller's: the engine
+//! (QuickJS) is not `Send`, and a program that never yields must not hold up the caller's
+//! executor.
 //!
-//! The program sees `tools`, `console` and ECMAScript's own globals — no file system, network,
-//! timers, environment, modules or string evaluation (`eval` and the `Function` constructors
-//! throw). Each `tools.<name>(args)` sends a [`EngineEvent::Call`] to the host and returns a
-//! promise the host settles with a [`Reply`]; between replies the thread runs the promise jobs
-//! the program queued, so the host's calls run while the program waits, in any number. The
-//! engine knows nothing of tools beyond their names: the host decides what a call does.
+//! The program sees what [`world`](crate::code_mode::world) installs. Each `tools.<name>(args)`
+//! sends an [`EngineEvent::Call`] to the host and returns a promise the host settles with a
+//! [`Reply`]; between replies the thread runs the promise jobs the program queued, so the
+//! host's calls run while the program waits, in any number. The engine knows nothing of tools
+//! beyond their names: the host decides what a call does.
+//!
+//! The thread and its runtime come from the registry's [`EnginePool`] and go back to it; the
+//! program's context is made for it and dropped after it (see `pool` for what that keeps apart).
 //!
 //! Every limit ends the program for good: the interrupt handler stops a program that never
 //! yields, and a limit reached inside `console.log` or `tools` stops it at once, so a `catch`
 //! cannot swallow it.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -21,12 +22,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rquickjs::context::EvalOptions;
-use rquickjs::function::Rest;
 use rquickjs::promise::PromiseState;
-use rquickjs::{
-    Constructor, Context, Ctx, Exception, Function, Object, Persistent, Promise, Runtime,
-    Value as JsValue,
-};
+use rquickjs::{Context, Ctx, Persistent, Promise, Runtime, Value as JsValue};
 use serde_json::Value;
 use tokio::sync::mpsc as async_mpsc;
 
@@ -35,6 +32,9 @@ use crate::code_mode::failure::{
     ProgramFailure, StopKind, looks_like_typescript, position_in, typescript_reason,
 };
 use crate::code_mode::limits::CodeLimits;
+use crate::code_mode::pool::{EnginePool, Idle, Warm, run_alone};
+pub(crate) use crate::code_mode::world::EngineEvent;
+use crate::code_mode::world::{CANCELLED, HostSide, PendingCall, RUNNING, SharedCell, install};
 
 /// The name the program's source is evaluated under (it appears in positions).
 const FILE: &str = "program.js";
@@ -44,71 +44,11 @@ const FILE: &str = "program.js";
 const OPEN: &str = "(async () => {\n";
 const CLOSE: &str = "\n})()";
 
-/// Sets up the program's world before it runs: `tools` (a frozen proxy: any name is a
-/// function calling the host), `ToolCallError`, and no string evaluation.
-const PRELUDE: &str = r#"(function (call) {
-  "use strict";
-  class ToolCallError extends Error {
-    constructor(tool, code, message) {
-      super(message);
-      this.name = "ToolCallError";
-      this.tool = tool;
-      this.code = code;
-    }
-  }
-  const skipped = new Set(["then", "toJSON", "constructor", "valueOf", "toString"]);
-  // One function per name, made on first use: a loop calling a tool makes no closures.
-  const made = new Map();
-  const tools = new Proxy(Object.freeze(Object.create(null)), {
-    get(_target, name) {
-      if (typeof name !== "string" || skipped.has(name)) return undefined;
-      let tool = made.get(name);
-      if (tool === undefined) {
-        tool = (args) => call(name, args === undefined ? {} : args);
-        made.set(name, tool);
-      }
-      return tool;
-    },
-    has(_target, name) { return typeof name === "string" && !skipped.has(name); },
-    set() { throw new TypeError("tools is read-only"); },
-    defineProperty() { throw new TypeError("tools is read-only"); },
-    deleteProperty() { throw new TypeError("tools is read-only"); },
-    setPrototypeOf() { throw new TypeError("tools is read-only"); },
-  });
-  const refuse = (what) => function () {
-    throw new EvalError(what + " is not available in run_code programs");
-  };
-  const constructors = [
-    Object.getPrototypeOf(function () {}),
-    Object.getPrototypeOf(async function () {}),
-    Object.getPrototypeOf(function* () {}),
-    Object.getPrototypeOf(async function* () {}),
-  ];
-  for (const prototype of constructors) {
-    Object.defineProperty(prototype, "constructor", { value: refuse("the Function constructor") });
-  }
-  Object.defineProperty(globalThis, "Function", { value: refuse("the Function constructor") });
-  Object.defineProperty(globalThis, "eval", { value: refuse("eval") });
-  Object.defineProperty(globalThis, "tools", { value: tools });
-  Object.defineProperty(globalThis, "ToolCallError", { value: ToolCallError });
-  return ToolCallError;
-})"#;
-
-/// What the program asks of the host, in the order it asks.
-#[derive(Debug)]
-pub(crate) enum EngineEvent {
-    /// `tools.<name>(arguments)`; answer with a [`Reply`] of the same `id`.
-    Call {
-        id: u64,
-        name: String,
-        arguments: Value,
-    },
-    /// The program is done: what it returned, or why it stopped; and what it printed.
-    Finished {
-        outcome: Result<Option<Value>, ProgramFailure>,
-        output: String,
-    },
-}
+/// How much more memory than when it was made a runtime may hold once a program's context is
+/// gone and still serve the next program. A runtime holds about 90 KiB more after its first
+/// program (the atoms and shapes of the standard library, interned); a context that was not
+/// freed would hold several times this.
+const REUSE_SLACK: usize = 256 << 10;
 
 /// How a nested call ended, for the program.
 #[derive(Debug)]
@@ -122,11 +62,6 @@ pub(crate) enum Reply {
     Wake,
 }
 
-/// Why the program must stop, set from either side; the interrupt handler reads it.
-const RUNNING: u8 = 0;
-const CANCELLED: u8 = 1;
-const LIMIT: u8 = 2;
-
 /// A program running on its engine thread.
 pub(crate) struct Engine {
     events: async_mpsc::UnboundedReceiver<EngineEvent>,
@@ -135,25 +70,29 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// Starts `program` under `limits`; an error if no thread could be started.
-    pub(crate) fn start(program: String, limits: CodeLimits) -> std::io::Result<Self> {
+    /// Starts `program` under `limits`, on a worker of `pool` (or on a thread of its own);
+    /// an error if no thread could be started.
+    pub(crate) fn start(
+        program: String,
+        limits: CodeLimits,
+        pool: Option<&Arc<EnginePool>>,
+    ) -> std::io::Result<Self> {
         let (event_sender, events) = async_mpsc::unbounded_channel();
         let (replies, reply_receiver) = mpsc::channel();
         let stop = Arc::new(AtomicU8::new(RUNNING));
-        let thread_stop = Arc::clone(&stop);
-        std::thread::Builder::new()
-            .name("run_code".to_owned())
-            // Room for the program's stack and for the engine's own frames below it.
-            .stack_size(limits.stack_bytes() + (2 << 20))
-            .spawn(move || {
-                let thread = ProgramThread {
-                    events: event_sender,
-                    replies: reply_receiver,
-                    stop: thread_stop,
-                    limits,
-                };
-                thread.run(&program);
-            })?;
+        let thread = ProgramThread {
+            events: event_sender,
+            replies: reply_receiver,
+            stop: Arc::clone(&stop),
+            limits,
+        };
+        let work = Box::new(move |warm: &mut Option<Warm>, idle: Idle| {
+            thread.run(warm, &program, idle);
+        });
+        match pool {
+            Some(pool) => pool.run(limits.stack_bytes(), work)?,
+            None => run_alone(limits.stack_bytes(), work)?,
+        }
         Ok(Self {
             events,
             replies,
@@ -191,7 +130,7 @@ impl Drop for Engine {
     }
 }
 
-/// The engine thread's side.
+/// The engine thread's side of one program.
 struct ProgramThread {
     events: async_mpsc::UnboundedSender<EngineEvent>,
     replies: mpsc::Receiver<Reply>,
@@ -199,42 +138,75 @@ struct ProgramThread {
     limits: CodeLimits,
 }
 
-/// What the program's host functions share on the engine thread.
-#[derive(Default)]
-struct Shared {
-    output: String,
-    /// A limit reached inside a host function: the program ends with it.
-    limit: Option<ProgramFailure>,
-    next_id: u64,
-    calls_made: usize,
-    /// The promises of calls the host has not answered yet.
-    pending: HashMap<u64, PendingCall>,
-    /// The program's `ToolCallError`, which rejected calls reject with.
-    error_class: Option<Persistent<Constructor<'static>>>,
-}
-
-type SharedCell = Rc<RefCell<Shared>>;
-
-/// A call the host has not answered yet: its tool, and its promise's resolving functions.
-struct PendingCall {
-    tool: String,
-    resolve: Persistent<Function<'static>>,
-    reject: Persistent<Function<'static>>,
-}
-
 impl ProgramThread {
-    /// Not inlined: profilers collect the engine thread's work by this symbol.
+    /// Runs the program on the worker's runtime (made first if there is none) and frees what
+    /// it made; leaves the runtime in `warm` only if it can serve the next program.
+    ///
+    /// Not inlined: profilers collect the engine thread's work by this symbol, which covers all
+    /// of a program's work on the thread, freeing included.
     #[inline(never)]
-    fn run(self, program: &str) {
+    fn run(self, warm: &mut Option<Warm>, program: &str, idle: Idle) {
         let shared = SharedCell::default();
-        let outcome = self.execute(program, &shared);
+        if warm.is_none() {
+            match Runtime::new() {
+                Ok(runtime) => {
+                    idle.runtime_made();
+                    let baseline = runtime.memory_usage().malloc_size;
+                    *warm = Some(Warm {
+                        runtime,
+                        baseline: usize::try_from(baseline).unwrap_or(usize::MAX),
+                    });
+                }
+                Err(error) => {
+                    let outcome = Err(engine_failure(&error));
+                    let _ = self.events.send(EngineEvent::Finished {
+                        outcome,
+                        output: String::new(),
+                    });
+                    return;
+                }
+            }
+        }
+        let Some(runtime) = warm.as_ref().map(|warm| &warm.runtime) else {
+            return;
+        };
+        let (outcome, context) = self.execute(runtime, program, &shared);
+        // A program stopped part-way may have left the runtime mid-job.
+        let stopped = match &outcome {
+            Ok(_) => false,
+            Err(failure) => failure.kind != StopKind::Program,
+        };
         let output = std::mem::take(&mut shared.borrow_mut().output);
+        idle.now();
         let _ = self.events.send(EngineEvent::Finished { outcome, output });
+
+        // Free the program's context: release what Rust holds of it, then collect its cycles.
+        {
+            let mut shared = shared.borrow_mut();
+            shared.pending.clear();
+            shared.error_class = None;
+        }
+        drop(context);
+        runtime.set_interrupt_handler(None);
+        runtime.run_gc();
+        let reusable = warm.as_ref().is_some_and(|warm| {
+            let held =
+                usize::try_from(warm.runtime.memory_usage().malloc_size).unwrap_or(usize::MAX);
+            !stopped && !warm.runtime.is_job_pending() && held <= warm.baseline + REUSE_SLACK
+        });
+        if !reusable {
+            *warm = None;
+        }
     }
 
-    fn execute(&self, program: &str, shared: &SharedCell) -> Result<Option<Value>, ProgramFailure> {
+    /// Runs the program in a context of its own; how it ended, and the context to free.
+    fn execute(
+        &self,
+        runtime: &Runtime,
+        program: &str,
+        shared: &SharedCell,
+    ) -> (Result<Option<Value>, ProgramFailure>, Option<Context>) {
         let deadline = Instant::now() + Duration::from_millis(self.limits.wall_time_ms());
-        let runtime = Runtime::new().map_err(|error| engine_failure(&error))?;
         runtime.set_memory_limit(self.limits.memory_bytes());
         runtime.set_max_stack_size(self.limits.stack_bytes());
         let timed_out = Arc::new(AtomicBool::new(false));
@@ -252,19 +224,18 @@ impl ProgramThread {
                 false
             })));
         }
-        let context = Context::full(&runtime).map_err(|error| engine_failure(&error))?;
+        let context = match Context::full(runtime) {
+            Ok(context) => context,
+            Err(error) => return (Err(engine_failure(&error)), None),
+        };
         let started = context.with(|ctx| self.begin(&ctx, program, shared));
         let result = match started {
             Ok(main) => self.drive(
-                &runtime, &context, main, program, shared, deadline, &timed_out,
+                runtime, &context, &main, program, shared, deadline, &timed_out,
             ),
             Err(failure) => Err(self.classify(failure, shared, &timed_out)),
         };
-        // The values still held belong to this runtime: release them before it goes.
-        let mut shared = shared.borrow_mut();
-        shared.pending.clear();
-        shared.error_class = None;
-        result
+        (result, Some(context))
     }
 
     /// Installs the program's world and starts the program; its promise.
@@ -274,20 +245,14 @@ impl ProgramThread {
         program: &str,
         shared: &SharedCell,
     ) -> Result<Persistent<Promise<'static>>, ProgramFailure> {
-        let globals = ctx.globals();
-        globals
-            .set(
-                "console",
-                self.console(ctx, shared).map_err(|e| engine_failure(&e))?,
-            )
-            .map_err(|error| engine_failure(&error))?;
-        let call = self
-            .call_function(ctx, shared)
-            .map_err(|e| engine_failure(&e))?;
-        let prelude: Function<'_> = ctx.eval(PRELUDE).map_err(|error| engine_failure(&error))?;
-        let class: Constructor<'_> = prelude
-            .call((call,))
-            .map_err(|error| engine_failure(&error))?;
+        let side = Rc::new(HostSide {
+            shared: Rc::clone(shared),
+            events: self.events.clone(),
+            stop: Arc::clone(&self.stop),
+            max_calls: self.limits.max_nested_calls(),
+            max_output: self.limits.max_output_bytes(),
+        });
+        let class = install(ctx, &side).map_err(|error| engine_failure(&error))?;
         shared.borrow_mut().error_class = Some(Persistent::save(ctx, class));
 
         let source = format!("{OPEN}{program}{CLOSE}");
@@ -302,172 +267,30 @@ impl ProgramThread {
         }
     }
 
-    /// `console.log` and its kin: lines of the output, bounded.
-    fn console<'js>(&self, ctx: &Ctx<'js>, shared: &SharedCell) -> rquickjs::Result<Object<'js>> {
-        let console = Object::new(ctx.clone())?;
-        for method in ["log", "info", "warn", "error", "debug"] {
-            let shared = Rc::clone(shared);
-            let stop = Arc::clone(&self.stop);
-            let limit = self.limits.max_output_bytes();
-            let print = Function::new(
-                ctx.clone(),
-                move |ctx: Ctx<'js>, args: Rest<JsValue<'js>>| -> rquickjs::Result<()> {
-                    let mut state = shared.borrow_mut();
-                    if state.limit.is_some() {
-                        return Err(Exception::throw_internal(&ctx, "the program was stopped"));
-                    }
-                    drop(state);
-                    let line = args.0.iter().map(display).collect::<Vec<_>>().join(" ");
-                    state = shared.borrow_mut();
-                    if state.output.len() + line.len() + 1 > limit {
-                        let failure = ProgramFailure::limit(format!(
-                            "the program printed more than its output limit of {limit} bytes"
-                        ));
-                        return Err(stop_with(&ctx, &stop, &mut state, failure));
-                    }
-                    state.output.push_str(&line);
-                    state.output.push('\n');
-                    Ok(())
-                },
-            )?;
-            console.set(method, print)?;
-        }
-        Ok(console)
-    }
-
-    /// The host side of `tools.<name>(args)`: sends the call, returns its promise.
-    fn call_function<'js>(
-        &self,
-        ctx: &Ctx<'js>,
-        shared: &SharedCell,
-    ) -> rquickjs::Result<Function<'js>> {
-        let shared = Rc::clone(shared);
-        let events = self.events.clone();
-        let stop = Arc::clone(&self.stop);
-        let max_calls = self.limits.max_nested_calls();
-        Function::new(
-            ctx.clone(),
-            move |ctx: Ctx<'js>,
-                  name: String,
-                  args: JsValue<'js>|
-                  -> rquickjs::Result<Promise<'js>> {
-                if shared.borrow().limit.is_some() {
-                    return Err(Exception::throw_internal(&ctx, "the program was stopped"));
-                }
-                let arguments = match to_json(&args) {
-                    Ok(Some(arguments)) => arguments,
-                    Ok(None) => Value::Object(serde_json::Map::new()),
-                    Err(error) => {
-                        return Err(Exception::throw_type(
-                            &ctx,
-                            &format!(
-                                "the arguments of tools.{name} are not JSON: {}",
-                                error.describe()
-                            ),
-                        ));
-                    }
-                };
-                let mut state = shared.borrow_mut();
-                if state.calls_made >= max_calls {
-                    let failure = ProgramFailure::limit(format!(
-                        "the program made more than its limit of {max_calls} nested calls"
-                    ));
-                    return Err(stop_with(&ctx, &stop, &mut state, failure));
-                }
-                state.calls_made += 1;
-                let id = state.next_id;
-                state.next_id += 1;
-                let (promise, resolve, reject) = ctx.promise()?;
-                let pending = PendingCall {
-                    tool: name.clone(),
-                    resolve: Persistent::save(&ctx, resolve),
-                    reject: Persistent::save(&ctx, reject),
-                };
-                state.pending.insert(id, pending);
-                drop(state);
-                let _ = events.send(EngineEvent::Call {
-                    id,
-                    name,
-                    arguments,
-                });
-                Ok(promise)
-            },
-        )
-    }
-
     /// Runs the program's jobs and settles its calls until it is done.
+    ///
+    /// The program's promise is looked at after every turn of jobs rather than given reactions
+    /// of its own: a reaction on it changes how the engine collects promise chains (an endless
+    /// chain of `then`s would no longer end by running out of room).
     #[expect(clippy::too_many_arguments, reason = "the run's parts, passed once")]
     fn drive(
         &self,
         runtime: &Runtime,
         context: &Context,
-        main: Persistent<Promise<'static>>,
+        main: &Persistent<Promise<'static>>,
         program: &str,
         shared: &SharedCell,
         deadline: Instant,
         timed_out: &AtomicBool,
     ) -> Result<Option<Value>, ProgramFailure> {
         loop {
-            loop {
-                if self.stop.load(Ordering::Relaxed) != RUNNING || timed_out.load(Ordering::Relaxed)
-                {
-                    return Err(self.classify(
-                        ProgramFailure::stopped(StopKind::Cancelled),
-                        shared,
-                        timed_out,
-                    ));
-                }
-                match runtime.execute_pending_job() {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    // A job threw past every handler, which only an interruption or running
-                    // out of memory does: the program cannot go on.
-                    Err(job) => {
-                        let mut failure =
-                            job.0.with(|ctx| failure_of(&ctx.catch(), program, false));
-                        if near_memory_limit(runtime) {
-                            failure.reason = "out of memory".to_owned();
-                        } else if failure.reason == "Uncaught null" {
-                            // The engine could not even make an error: a chain of promise
-                            // jobs ran it out of room.
-                            failure.reason = "the program's promise jobs failed: too many \
-                                              chained promises"
-                                .to_owned();
-                        }
-                        return Err(self.classify(failure, shared, timed_out));
-                    }
-                }
+            if let Err(failure) = self.run_jobs(runtime, program, timed_out) {
+                return Err(self.classify(failure, shared, timed_out));
             }
-            let settled = context.with(|ctx| {
-                let promise = main.clone().restore(&ctx).map_err(|e| engine_failure(&e))?;
-                match promise.state() {
-                    PromiseState::Pending => Ok(None),
-                    PromiseState::Resolved => {
-                        let value: JsValue<'_> = match promise.result() {
-                            Some(Ok(value)) => value,
-                            _ => return Err(failure_of(&ctx.catch(), program, false)),
-                        };
-                        match to_json(&value) {
-                            Ok(value) => Ok(Some(value)),
-                            Err(error) => Err(ProgramFailure::program(
-                                format!(
-                                    "the program returned a value that is not JSON: {}",
-                                    error.describe()
-                                ),
-                                None,
-                            )),
-                        }
-                    }
-                    PromiseState::Rejected => {
-                        let _ = promise.result::<JsValue<'_>>();
-                        Err(failure_of(&ctx.catch(), program, false))
-                    }
-                }
-            });
-            match settled {
-                Ok(None) => {}
-                Ok(Some(value)) => return Ok(value),
-                Err(failure) => return Err(self.classify(failure, shared, timed_out)),
+            match context.with(|ctx| program_outcome(&ctx, main, program)) {
+                None => {}
+                Some(Ok(value)) => return Ok(value),
+                Some(Err(failure)) => return Err(self.classify(failure, shared, timed_out)),
             }
             if shared.borrow().pending.is_empty() {
                 return Err(ProgramFailure::program(
@@ -481,17 +304,63 @@ impl ProgramThread {
                 timed_out.store(true, Ordering::Relaxed);
                 continue;
             }
-            match self.replies.recv_timeout(deadline - now) {
-                Ok(Reply::Settled { id, outcome }) => {
-                    let entry = shared.borrow_mut().pending.remove(&id);
-                    if let Some(call) = entry {
-                        let class = shared.borrow().error_class.clone();
-                        context.with(|ctx| settle(&ctx, call, class, outcome));
-                    }
+            let first = match self.replies.recv_timeout(deadline - now) {
+                Ok(reply) => reply,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    timed_out.store(true, Ordering::Relaxed);
+                    continue;
                 }
-                Ok(Reply::Wake) => {}
-                Err(mpsc::RecvTimeoutError::Timeout) => timed_out.store(true, Ordering::Relaxed),
-                Err(mpsc::RecvTimeoutError::Disconnected) => self.stop_as(CANCELLED),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.stop_as(CANCELLED);
+                    continue;
+                }
+            };
+            // The first reply and every other one already sent, in one entry into the engine.
+            context.with(|ctx| {
+                let mut next = Some(first);
+                while let Some(reply) = next {
+                    if let Reply::Settled { id, outcome } = reply {
+                        let call = shared.borrow_mut().pending.remove(id);
+                        if let Some(call) = call {
+                            settle(&ctx, shared, call, outcome);
+                        }
+                    }
+                    next = self.replies.try_recv().ok();
+                }
+            });
+        }
+    }
+
+    /// Runs every job the program queued; why it cannot go on, if it cannot (a stop or the
+    /// wall time, which `classify` tells apart).
+    fn run_jobs(
+        &self,
+        runtime: &Runtime,
+        program: &str,
+        timed_out: &AtomicBool,
+    ) -> Result<(), ProgramFailure> {
+        loop {
+            if self.stop.load(Ordering::Relaxed) != RUNNING || timed_out.load(Ordering::Relaxed) {
+                return Err(ProgramFailure::stopped(StopKind::Cancelled));
+            }
+            match runtime.execute_pending_job() {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                // A job threw past every handler, which only an interruption or running out of
+                // memory does: the program cannot go on.
+                Err(job) => {
+                    let mut failure = job.0.with(|ctx| failure_of(&ctx.catch(), program, false));
+                    if near_memory_limit(runtime) {
+                        failure.reason = "out of memory".to_owned();
+                    } else if failure.reason == "Uncaught null" {
+                        // The engine could not even make an error: a chain of promise jobs ran
+                        // it out of room.
+                        failure.reason =
+                            "the program's promise jobs failed: too many chained promises"
+                                .to_owned();
+                    }
+                    return Err(failure);
+                }
             }
         }
     }
@@ -529,6 +398,41 @@ impl ProgramThread {
     }
 }
 
+/// How the program ended, once its promise has settled: what it returned, as JSON, or why it
+/// failed.
+fn program_outcome(
+    ctx: &Ctx<'_>,
+    main: &Persistent<Promise<'static>>,
+    program: &str,
+) -> Option<Result<Option<Value>, ProgramFailure>> {
+    let promise = match main.clone().restore(ctx) {
+        Ok(promise) => promise,
+        Err(error) => return Some(Err(engine_failure(&error))),
+    };
+    match promise.state() {
+        PromiseState::Pending => None,
+        PromiseState::Resolved => {
+            let value: JsValue<'_> = match promise.result() {
+                Some(Ok(value)) => value,
+                _ => return Some(Err(failure_of(&ctx.catch(), program, false))),
+            };
+            Some(to_json(&value).map_err(|error| {
+                ProgramFailure::program(
+                    format!(
+                        "the program returned a value that is not JSON: {}",
+                        error.describe()
+                    ),
+                    None,
+                )
+            }))
+        }
+        PromiseState::Rejected => {
+            let _ = promise.result::<JsValue<'_>>();
+            Some(Err(failure_of(&ctx.catch(), program, false)))
+        }
+    }
+}
+
 /// Whether the heap is (nearly) full: what an exception thrown without an object of its own
 /// (`null`, when even the error could not be allocated) comes from.
 fn near_memory_limit(runtime: &Runtime) -> bool {
@@ -536,24 +440,11 @@ fn near_memory_limit(runtime: &Runtime) -> bool {
     usage.malloc_limit > 0 && usage.malloc_size >= usage.malloc_limit / 10 * 9
 }
 
-/// Records `failure` as the program's end and stops it; the error to throw now.
-fn stop_with(
-    ctx: &Ctx<'_>,
-    stop: &AtomicU8,
-    shared: &mut Shared,
-    failure: ProgramFailure,
-) -> rquickjs::Error {
-    let message = failure.reason.clone();
-    shared.limit.get_or_insert(failure);
-    let _ = stop.compare_exchange(RUNNING, LIMIT, Ordering::SeqCst, Ordering::SeqCst);
-    Exception::throw_internal(ctx, &message)
-}
-
 /// Settles a nested call's promise: its value, or a `ToolCallError` with `{tool, code, message}`.
 fn settle(
     ctx: &Ctx<'_>,
+    shared: &SharedCell,
     call: PendingCall,
-    class: Option<Persistent<Constructor<'static>>>,
     outcome: Result<Value, (String, String)>,
 ) {
     let settled = (|| -> rquickjs::Result<()> {
@@ -564,10 +455,11 @@ fn settle(
             }
             Err((code, message)) => {
                 let reject = call.reject.restore(ctx)?;
+                let class = shared.borrow().error_class.clone();
                 let error: JsValue<'_> = match class {
                     Some(class) => {
                         let class = class.restore(ctx)?;
-                        class.construct((call.tool.as_str(), code.as_str(), message.as_str()))?
+                        class.construct((&*call.tool, code.as_str(), message.as_str()))?
                     }
                     None => rquickjs::String::from_str(ctx.clone(), &message)?.into_value(),
                 };
@@ -605,4 +497,153 @@ fn failure_of(exception: &JsValue<'_>, program: &str, parsing: bool) -> ProgramF
         reason = typescript_reason(&reason);
     }
     ProgramFailure::program(reason, position)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::poll_fn;
+
+    use serde_json::json;
+
+    use super::*;
+
+    /// Runs `program` on `pool`, answering each nested call with its arguments (except those
+    /// of `tools.never`); how it ended.
+    async fn run(
+        pool: &Arc<EnginePool>,
+        limits: CodeLimits,
+        program: &str,
+    ) -> Result<Option<Value>, ProgramFailure> {
+        let mut engine = Engine::start(program.to_owned(), limits, Some(pool)).expect("starts");
+        loop {
+            match poll_fn(|context| engine.poll_event(context)).await {
+                Some(EngineEvent::Call { name, .. }) if name == "never" => {}
+                Some(EngineEvent::Call { id, arguments, .. }) => engine.reply(Reply::Settled {
+                    id,
+                    outcome: Ok(arguments),
+                }),
+                Some(EngineEvent::Finished { outcome, .. }) => return outcome,
+                None => panic!("the engine stopped without finishing"),
+            }
+        }
+    }
+
+    /// A program that changes everything it can reach: globals, prototypes, built-ins, `tools`.
+    const TAMPER: &str = r"
+        globalThis.leaked = 1;
+        Object.defineProperty(globalThis, 'sticky', { value: 1 });
+        var declared = 1;
+        undeclared = 1;
+        Array.prototype.extra = 1;
+        Object.prototype.polluted = 1;
+        JSON.stringify = () => 'tampered';
+        Math.max = () => 'tampered';
+        Error.prototype.name = 'Tampered';
+        for (const attempt of [
+            () => { tools.echo = 1; },
+            () => { Object.setPrototypeOf(tools, {}); },
+            () => { Object.getPrototypeOf(tools).echo = 1; },
+        ]) { try { attempt(); } catch (error) {} }
+        console.log = () => {};
+        // A trap `tools`' handlers lack is not found on `Object.prototype` either.
+        Object.prototype.get = () => () => 'hijacked';
+        return await tools.echo({ tampered: true });
+    ";
+
+    /// What the next program sees of that tampering: nothing.
+    const LOOK: &str = r"
+        return [
+            typeof leaked, typeof sticky, typeof declared, typeof undeclared,
+            [].extra, ({}).polluted, JSON.stringify({ a: 1 }), Math.max(1, 2),
+            new Error('x').name, typeof Object.getPrototypeOf(tools),
+            await tools.echo({ fresh: true }),
+        ];
+    ";
+
+    fn untouched() -> Value {
+        json!([
+            "undefined", "undefined", "undefined", "undefined", null, null, "{\"a\":1}", 2,
+            "Error", "object", {"fresh": true}
+        ])
+    }
+
+    #[tokio::test]
+    async fn the_next_program_runs_on_the_same_warm_runtime_and_sees_nothing_of_the_last() {
+        let pool = Arc::new(EnginePool::default());
+        let limits = CodeLimits::new();
+        let tampered = run(&pool, limits, TAMPER).await.expect("runs");
+        assert_eq!(tampered, Some(json!({"tampered": true})));
+        let looked = run(&pool, limits, LOOK).await.expect("runs");
+        // `typeof Object.getPrototypeOf(tools)` is "object" for `null`.
+        assert_eq!(looked, Some(untouched()));
+        assert_eq!(pool.started(), 1, "one worker served both programs");
+        assert_eq!(pool.runtimes(), 1, "on one runtime");
+    }
+
+    #[tokio::test]
+    async fn a_program_stopped_part_way_leaves_a_new_runtime_for_the_next() {
+        let pool = Arc::new(EnginePool::default());
+        let stopped = run(
+            &pool,
+            CodeLimits::new().with_wall_time_ms(100),
+            "const spin = () => { queueMicrotask(spin) }; spin(); await new Promise(() => {});",
+        )
+        .await;
+        assert_eq!(stopped.expect_err("times out").kind, StopKind::TimedOut);
+        let looked = run(&pool, CodeLimits::new(), LOOK).await.expect("runs");
+        assert_eq!(looked, Some(untouched()));
+        assert_eq!(pool.started(), 1, "the worker's thread served both");
+        assert_eq!(
+            pool.runtimes(),
+            2,
+            "the stopped program's runtime was not reused"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_program_waiting_for_a_call_past_its_wall_time_ends_timed_out() {
+        let pool = Arc::new(EnginePool::default());
+        let limits = CodeLimits::new().with_wall_time_ms(100);
+        // Before the wall time was checked with the stop flag, this never returned.
+        let failure = run(&pool, limits, "await tools.never({});")
+            .await
+            .expect_err("times out");
+        assert_eq!(failure.kind, StopKind::TimedOut);
+    }
+
+    #[tokio::test]
+    async fn string_evaluation_is_refused_with_an_eval_error_however_it_is_reached() {
+        let pool = Arc::new(EnginePool::default());
+        for (program, what) in [
+            ("eval('1')", "eval"),
+            ("globalThis.eval('1')", "eval"),
+            ("Function('return 1')", "the Function constructor"),
+            ("new Function('return 1')", "the Function constructor"),
+            (
+                "(function () {}).constructor('return 1')",
+                "the Function constructor",
+            ),
+            (
+                "(async function () {}).constructor('return 1')",
+                "the Function constructor",
+            ),
+            (
+                "(function* () {}).constructor('yield 1')",
+                "the Function constructor",
+            ),
+            (
+                "new (async function* () {}).constructor('yield 1')",
+                "the Function constructor",
+            ),
+        ] {
+            let failure = run(&pool, CodeLimits::new(), program)
+                .await
+                .expect_err(program);
+            assert_eq!(
+                failure.reason,
+                format!("EvalError: {what} is not available in run_code programs"),
+                "{program}"
+            );
+        }
+    }
 }

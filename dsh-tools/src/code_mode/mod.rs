@@ -18,6 +18,8 @@ pub(crate) mod engine;
 pub(crate) mod failure;
 mod limits;
 mod mode;
+pub(crate) mod pool;
+pub(crate) mod world;
 
 pub use crate::callers::ToolCallers;
 pub use declarations::{DeclaredTool, typescript_declarations};

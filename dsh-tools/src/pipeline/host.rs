@@ -56,6 +56,11 @@ impl CallHost for Core {
     fn code_limits(&self) -> crate::code_mode::CodeLimits {
         self.with_snapshot(|state| state.code.limits)
     }
+
+    #[cfg(feature = "code-mode")]
+    fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>> {
+        Some(Core::code_engines(self))
+    }
 }
 
 impl ToolLookup for Core {

@@ -59,6 +59,9 @@ pub(crate) struct Core {
     listeners: RwLock<HookList<ChangeListener>>,
     /// The bounds every call runs under (timeouts, result budget).
     limits: LimitsCell,
+    /// The engines kept warm for this registry's `run_code` programs.
+    #[cfg(feature = "code-mode")]
+    engines: Arc<crate::code_mode::pool::EnginePool>,
 }
 
 impl Core {
@@ -71,7 +74,15 @@ impl Core {
             listener_count: AtomicUsize::new(0),
             listeners: RwLock::new(HookList::default()),
             limits: LimitsCell::new(CallLimits::new()),
+            #[cfg(feature = "code-mode")]
+            engines: Arc::default(),
         }
+    }
+
+    /// The engines kept warm for this registry's `run_code` programs.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn code_engines(&self) -> &Arc<crate::code_mode::pool::EnginePool> {
+        &self.engines
     }
 
     /// The registry as it is now, until the guard is dropped. Do not call the host's code or

@@ -7,8 +7,12 @@
 //!   at two iteration counts, so what the run costs once (engine, context, program) cancels out
 //!   and what remains is one nested call: the JavaScript call and promise, the arguments and
 //!   result crossing between the engine thread and the caller, and the call's own pipeline.
-//! * `run_empty`: `run_code` of `return 1`, per run — the fixed cost of a program (an engine
-//!   runtime and context, the prelude, a thread).
+//! * `await`: the same loop awaiting a number instead of a call (`await i`): what QuickJS
+//!   alone spends on an `await` — wrapping the value in a promise, queueing the job that
+//!   resumes the function, resuming it. No nested call can cost less than this.
+//! * `run_empty`: `run_code` of `return 1`, per run — the fixed cost of a program (a context
+//!   with the program's world, the program, freeing them; the thread and its runtime are kept
+//!   warm by the registry between programs).
 //!
 //! The engine runs on a thread of its own; its work is collected with the measured sections
 //! (see `ProgramThread::run` in `dsh-tools/src/code_mode/engine.rs`).
@@ -71,6 +75,17 @@ fn suite() -> Suite {
         .target(Target::Ratio(1.5))
         .profile_iterations(200)
     };
+    let awaits = {
+        let (rt, registry) = (Rc::clone(&rt), registry());
+        Case::custom(
+            "await",
+            "the program's `await` alone (`await i`): the floor of a nested call",
+            move |iterations, meter| awaits(&rt, &registry, iterations, meter),
+        )
+        .vs("direct")
+        .target(Target::Note("QuickJS's own cost"))
+        .profile_iterations(200)
+    };
     let empty = {
         let (rt, registry) = (Rc::clone(&rt), registry());
         Case::custom(
@@ -86,6 +101,7 @@ fn suite() -> Suite {
         .timing(Duration::from_secs(1), Duration::from_secs(3))
         .case(direct)
         .case(nested)
+        .case(awaits)
         .case(empty)
 }
 
@@ -112,6 +128,14 @@ fn nested_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &
     let input = run_code(format!(
         "for (let i = 0; i < {iterations}; i++) await tools.echo({{n: i}});"
     ));
+    meter.measure(|| {
+        let result = rt.block_on(registry.execute(black_box(input)));
+        assert!(!result.is_error(), "{}", result.text());
+    });
+}
+
+fn awaits(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
+    let input = run_code(format!("for (let i = 0; i < {iterations}; i++) await i;"));
     meter.measure(|| {
         let result = rt.block_on(registry.execute(black_box(input)));
         assert!(!result.is_error(), "{}", result.text());
