@@ -773,3 +773,47 @@ async fn nested_calls_that_time_out_or_panic_reject_with_their_codes() {
         ]))
     );
 }
+
+#[test]
+fn a_runs_card_shows_its_program_and_grows_with_it_while_written() {
+    use dsh_tools::present::{ToolCallKind, ToolCallView};
+    let registry = registry(CodeMode::Code);
+    let program = |card: &ToolCallView| match card {
+        ToolCallView::Generic {
+            title,
+            kind,
+            content,
+            ..
+        } => {
+            assert_eq!((title.as_str(), *kind), ("Run code", ToolCallKind::Execute));
+            content
+                .iter()
+                .filter_map(|block| block.as_text())
+                .collect::<Vec<_>>()
+                .join("")
+        }
+        other => panic!("a generic card: {other:?}"),
+    };
+    let input = ToolExecutionInput::new("run-1", RUN_CODE, json!({"code": "return 1;\n"}));
+    assert_eq!(
+        program(&registry.present_call(&input)),
+        "```javascript\nreturn 1;\n```"
+    );
+    // While the model writes it: the program so far.
+    let partial =
+        registry.present_partial_call(RUN_CODE, &json!({"code": "const a = await tools."}));
+    assert_eq!(
+        program(&partial),
+        "```javascript\nconst a = await tools.\n```"
+    );
+    // Backticks in the program never close its block.
+    let templated = ToolExecutionInput::new(
+        "run-2",
+        RUN_CODE,
+        json!({"code": "console.log(`a ${1}`);\n// ```\nreturn 2;"}),
+    );
+    assert_eq!(
+        program(&registry.present_call(&templated)),
+        "````javascript\nconsole.log(`a ${1}`);\n// ```\nreturn 2;\n````"
+    );
+}

@@ -66,6 +66,7 @@ struct Parts {
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
+    present_partial_call: Option<Arc<PresentCall>>,
     present_progress: Option<Arc<PresentProgress>>,
     present_result: Option<Arc<PresentResult>>,
 }
@@ -130,6 +131,7 @@ impl FnTool {
                 render: None,
                 finalize: None,
                 present_call: None,
+                present_partial_call: None,
                 present_progress: None,
                 present_result: None,
             },
@@ -305,6 +307,18 @@ impl FnToolBuilder {
         self
     }
 
+    /// How to show a call the model is still writing, from its arguments so far (see
+    /// [`ToolDefinition::present_partial_call`]: they may be cut anywhere, so show only what is
+    /// sound on a prefix). Without it, such a call gets the generic card.
+    #[must_use]
+    pub fn present_partial_call<F>(mut self, present: F) -> Self
+    where
+        F: Fn(&Value) -> Option<ToolCallView> + Send + Sync + 'static,
+    {
+        self.parts.present_partial_call = Some(Arc::new(present));
+        self
+    }
+
     /// How to show a running call after a progress report, from `(arguments, progress)`.
     #[must_use]
     pub fn present_progress<F>(mut self, present: F) -> Self
@@ -455,6 +469,13 @@ impl ToolDefinition for FnTool {
     fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
         self.parts
             .present_call
+            .as_ref()
+            .and_then(|present| present(arguments))
+    }
+
+    fn present_partial_call(&self, arguments: &Value) -> Option<ToolCallView> {
+        self.parts
+            .present_partial_call
             .as_ref()
             .and_then(|present| present(arguments))
     }

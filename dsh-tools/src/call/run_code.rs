@@ -32,7 +32,7 @@ use crate::code_mode::failure::{ProgramFailure, StopKind};
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
-use crate::present::ToolCallKind;
+use crate::present::{ToolCallKind, ToolCallView};
 use crate::result::{ToolExecutionResult, ToolOutcome};
 use crate::schema::Schema;
 
@@ -69,8 +69,34 @@ pub(crate) fn definition() -> Arc<dyn ToolDefinition> {
             ..ToolAnnotations::default()
         })
         .render(render)
+        .present_call(program_card)
+        .present_partial_call(program_card)
         .handler(|arguments, run| async move { run_program(&arguments, &run).await });
     Arc::new(tool)
+}
+
+/// The card of a run: the program itself, as a JavaScript block under the tool's title, so an
+/// editor shows what will run (the nested calls' cards follow under it, naming it as their
+/// parent). While the model is still writing, the program so far.
+fn program_card(arguments: &Value) -> Option<ToolCallView> {
+    let program = arguments.get("code")?.as_str()?;
+    // A fence longer than any run of backticks in the program, so none of them closes it.
+    let longest = program
+        .split(|character| character != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    Some(ToolCallView::Generic {
+        title: "Run code".to_owned(),
+        kind: ToolCallKind::Execute,
+        raw_input: Some(arguments.clone()),
+        content: vec![ContentBlock::text(format!(
+            "{fence}javascript\n{}\n{fence}",
+            program.trim_end_matches('\n')
+        ))],
+        locations: Vec::new(),
+    })
 }
 
 /// The run as the model reads it: what the program printed, then what it returned.
