@@ -116,6 +116,19 @@ pub fn joined_text(content: &[ContentBlock]) -> String {
     out
 }
 
+/// `text` as a fenced Markdown block of `language`, trailing newlines trimmed; the fence is
+/// longer than any run of backticks inside, so nothing in the text can close the block.
+pub(crate) fn fenced_block(language: &str, text: &str) -> String {
+    let text = text.trim_end_matches(['\n', '\r']);
+    let longest_run = text
+        .split(|character| character != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest_run.max(2) + 1);
+    format!("{fence}{language}\n{text}\n{fence}")
+}
+
 /// The default rendering: a string as its text, anything else as compact JSON.
 #[inline]
 pub fn render_value_as_text(value: &Value) -> ContentBlock {

@@ -24,7 +24,7 @@ use agent_client_protocol::v1::schema::{
 use serde_json::{Value, json};
 
 use crate::acp::paths::SessionPaths;
-use crate::content::{ContentBlock, EmbeddedResource};
+use crate::content::{ContentBlock, EmbeddedResource, fenced_block};
 use crate::present::text::progress_text;
 use crate::present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
@@ -208,7 +208,7 @@ impl AcpCards {
                         signal.as_deref(),
                     ));
                 } else {
-                    fields = fields.content(vec![text_content(fenced_console(output))]);
+                    fields = fields.content(vec![text_content(fenced_block("console", output))]);
                 }
             }
         }
@@ -406,17 +406,4 @@ fn meta_of(value: Value) -> Meta {
         Value::Object(map) => map,
         _ => Meta::new(),
     }
-}
-
-/// `output` as a fenced `console` block, trailing newlines trimmed; the fence is longer than any
-/// run of backticks inside, so the output cannot close it.
-fn fenced_console(output: &str) -> String {
-    let output = output.trim_end_matches(['\n', '\r']);
-    let longest_run = output
-        .split(|ch| ch != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
-    let fence = "`".repeat(longest_run.max(2) + 1);
-    format!("{fence}console\n{output}\n{fence}")
 }

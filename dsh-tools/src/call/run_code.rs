@@ -29,7 +29,7 @@ use crate::call::fn_tool::FnTool;
 use crate::call::run::ToolRun;
 use crate::code_mode::engine::{Engine, EngineEvent, Reply};
 use crate::code_mode::failure::{ProgramFailure, StopKind};
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, fenced_block};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView};
@@ -80,21 +80,11 @@ pub(crate) fn definition() -> Arc<dyn ToolDefinition> {
 /// parent). While the model is still writing, the program so far.
 fn program_card(arguments: &Value) -> Option<ToolCallView> {
     let program = arguments.get("code")?.as_str()?;
-    // A fence longer than any run of backticks in the program, so none of them closes it.
-    let longest = program
-        .split(|character| character != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
-    let fence = "`".repeat(longest.max(2) + 1);
     Some(ToolCallView::Generic {
         title: "Run code".to_owned(),
         kind: ToolCallKind::Execute,
         raw_input: Some(arguments.clone()),
-        content: vec![ContentBlock::text(format!(
-            "{fence}javascript\n{}\n{fence}",
-            program.trim_end_matches('\n')
-        ))],
+        content: vec![ContentBlock::text(fenced_block("javascript", program))],
         locations: Vec::new(),
     })
 }

@@ -185,6 +185,22 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// `schema` (what a server listed as `what` of `tool`) compiled, when the engine can enforce it;
+/// otherwise `None`, with a warning that the values it describes go unchecked.
+fn enforceable(schema: &Value, server: &str, tool: &str, what: &str) -> Option<CompiledSchema> {
+    match Schema::from_json_schema(schema) {
+        Ok(schema) => Some(schema.compile()),
+        Err(error) => {
+            tracing::warn!(
+                server,
+                tool,
+                "{what} cannot be enforced here, so what it describes goes unchecked: {error}"
+            );
+            None
+        }
+    }
+}
+
 /// One tool of an MCP server, registered under its registry name.
 pub(crate) struct ImportedTool {
     name: String,
@@ -229,31 +245,12 @@ impl ImportedTool {
         let parameters = Arc::new(Value::Object((*source.input_schema).clone()));
         let annotations = annotations_from_mcp(&source);
         let arguments = validate_arguments
-            .then(|| match Schema::from_json_schema(&parameters) {
-                Ok(schema) => Some(schema.compile()),
-                Err(error) => {
-                    tracing::warn!(
-                        server = %connection.server,
-                        tool = %name,
-                        "the inputSchema cannot be enforced here, so calls go unchecked: {error}"
-                    );
-                    None
-                }
-            })
+            .then(|| enforceable(&parameters, &connection.server, &name, "the inputSchema"))
             .flatten();
-        let output = source.output_schema.as_ref().and_then(
-            |output| match Schema::from_json_schema(&Value::Object((**output).clone())) {
-                Ok(schema) => Some(schema.compile()),
-                Err(error) => {
-                    tracing::warn!(
-                        server = %connection.server,
-                        tool = %name,
-                        "the outputSchema cannot be enforced here, so results go unchecked: {error}"
-                    );
-                    None
-                }
-            },
-        );
+        let output = source.output_schema.as_ref().and_then(|output| {
+            let output = Value::Object((**output).clone());
+            enforceable(&output, &connection.server, &name, "the outputSchema")
+        });
         Self {
             name,
             source,
@@ -283,16 +280,14 @@ impl ImportedTool {
             return self.arguments.as_ref();
         }
         self.held_arguments
-            .get_or_init(|| match Schema::from_json_schema(&self.parameters) {
-                Ok(schema) => Some(schema.compile()),
-                Err(error) => {
-                    tracing::warn!(
-                        server = %self.connection.server,
-                        tool = %self.name,
-                        "the pinned inputSchema cannot be enforced here, so calls go unchecked: {error}"
-                    );
-                    None
-                }
+            .get_or_init(|| {
+                let server = &self.connection.server;
+                enforceable(
+                    &self.parameters,
+                    server,
+                    &self.name,
+                    "the pinned inputSchema",
+                )
             })
             .as_ref()
     }
