@@ -13,14 +13,16 @@ use serde_json::{Map, Number, Value};
 
 use super::super::error::{SchemaError, pattern_refusal};
 use super::super::format::StringFormat;
+use super::super::key::Key;
 use super::super::import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::super::model::Pattern;
 use super::super::violation::JsonType;
 use super::SchemaImportOptions;
 use super::node::{
     Arena, ArrayKeywords, Condition, DynamicReference, Node, NodeId, NumberKeywords,
-    ObjectKeywords, Resource, Rules, StringKeywords,
+    ObjectKeywords, Property, Resource, Rules, StringKeywords,
 };
+use super::simplify::simplify;
 use super::uri::{DEFAULT_BASE, decode_fragment, resolve, split_fragment};
 
 /// What a `type` that names no JSON type is told.
@@ -143,6 +145,7 @@ impl<'a> Compiler<'a> {
             }
         }
         if self.errors.is_empty() {
+            simplify(&mut self.arena);
             Ok(self.arena)
         } else {
             Err(self.errors)
@@ -471,6 +474,11 @@ fn without_validation(rules: &mut Rules) {
     }
     if let Some(objects) = &mut rules.objects {
         objects.required.clear();
+        objects.required_elsewhere.clear();
+        objects.required_properties = 0;
+        for property in &mut objects.properties {
+            property.required = false;
+        }
         objects.dependent_required.clear();
         objects.min_properties = None;
         objects.max_properties = None;
@@ -692,7 +700,7 @@ impl<'a> Reader<'_, 'a> {
                     let names = match list {
                         Value::Array(items) if items.iter().all(Value::is_string) => items
                             .iter()
-                            .filter_map(|item| item.as_str().map(str::to_owned))
+                            .filter_map(|item| item.as_str().map(Key::new))
                             .collect(),
                         _ => {
                             self.problem(
@@ -702,13 +710,43 @@ impl<'a> Reader<'_, 'a> {
                             Vec::new()
                         }
                     };
-                    dependent_required.push((name.clone(), names));
+                    dependent_required.push((Key::new(name), names));
                 }
             }
             Some(_) => self.problem("dependentRequired", "must be an object"),
         }
+        let mut required_elsewhere = Vec::new();
+        let mut properties: Vec<Property> = properties
+            .into_iter()
+            .map(|(name, node)| Property {
+                name,
+                node,
+                required: false,
+            })
+            .collect();
+        for name in &required {
+            match properties
+                .iter_mut()
+                .find(|property| property.name.as_str() == name.as_str())
+            {
+                Some(property) => property.required = true,
+                None if !required_elsewhere
+                    .iter()
+                    .any(|other: &Key| other.as_str() == name.as_str()) =>
+                {
+                    required_elsewhere.push(name.clone());
+                }
+                None => {}
+            }
+        }
+        let required_properties = properties
+            .iter()
+            .filter(|property| property.required)
+            .count();
         let keywords = ObjectKeywords {
             properties,
+            required_elsewhere,
+            required_properties,
             pattern_properties,
             additional_properties: self.schema("additionalProperties"),
             property_names: self.schema("propertyNames"),
@@ -775,12 +813,12 @@ impl<'a> Reader<'_, 'a> {
         count
     }
 
-    fn names(&mut self, keyword: &str) -> Vec<String> {
+    fn names(&mut self, keyword: &str) -> Vec<Key> {
         match self.map.get(keyword) {
             None => Vec::new(),
             Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
                 .iter()
-                .filter_map(|item| item.as_str().map(str::to_owned))
+                .filter_map(|item| item.as_str().map(Key::new))
                 .collect(),
             Some(_) => {
                 self.problem(keyword, "must be an array of strings");
@@ -825,14 +863,14 @@ impl<'a> Reader<'_, 'a> {
         }
     }
 
-    fn schema_map(&mut self, keyword: &str) -> Vec<(String, NodeId)> {
+    fn schema_map(&mut self, keyword: &str) -> Vec<(Key, NodeId)> {
         match self.map.get(keyword) {
             None => Vec::new(),
             Some(Value::Object(entries)) => {
                 let mut nodes = Vec::with_capacity(entries.len());
                 for name in entries.keys() {
                     if let Some(node) = self.schema_at(&format!("{keyword}/{}", escape(name))) {
-                        nodes.push((name.clone(), node));
+                        nodes.push((Key::new(name), node));
                     }
                 }
                 nodes

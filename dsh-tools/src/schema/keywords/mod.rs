@@ -12,6 +12,7 @@
 //! |---|---|
 //! | `node.rs` | the compiled form: nodes, their keywords, resources |
 //! | `compile.rs` | documents scanned for resources and anchors, and compiled |
+//! | `simplify.rs` | keywords that hold for every value dropped, each node's kind chosen |
 //! | `scope.rs` | one evaluation's state: the document and the dynamic scope |
 //! | `valid.rs` | the yes/no walk, and the value checks both walks share |
 //! | `evaluate.rs` | the report walk: every problem, the closest branch of a union |
@@ -27,6 +28,7 @@ mod marks;
 mod node;
 mod numbers;
 mod scope;
+mod simplify;
 mod uri;
 mod valid;
 
@@ -39,8 +41,9 @@ use serde_json::Value;
 use super::error::SchemaError;
 use super::violation::ValidationContext;
 use evaluate::Report;
-use node::Arena;
+use node::{Arena, Node};
 use scope::Evaluator;
+use valid::leaf_holds;
 
 pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
@@ -165,7 +168,11 @@ impl KeywordSchema {
     #[inline(never)]
     pub(crate) fn check(&self, value: &Value, depth: usize) -> bool {
         let arena = &self.inner.arena;
-        Evaluator::new(arena).valid(arena.root, value, depth, None)
+        match &arena.nodes[arena.root as usize] {
+            // A leaf needs no evaluator: no depth, marks or scope.
+            Node::Leaf(checks) => leaf_holds(checks, value),
+            _ => walk(arena, value, depth),
+        }
     }
 
     /// Reports every violation of `value` into `cx`; `true` when there was none.
@@ -174,6 +181,12 @@ impl KeywordSchema {
         let arena = &self.inner.arena;
         Evaluator::new(arena).evaluate(arena.root, value, &mut Report(cx))
     }
+}
+
+/// Whether `value` matches the document's root, `depth` levels down.
+#[inline(never)]
+fn walk(arena: &Arena, value: &Value, depth: usize) -> bool {
+    Evaluator::new(arena).valid(arena.root, value, depth, None)
 }
 
 impl PartialEq for KeywordSchema {
