@@ -57,6 +57,10 @@ pub(crate) fn is_less(a: &Number, b: &Number) -> bool {
 
 #[inline(never)]
 fn compare_numbers_slow(a: &Number, b: &Number) -> Ordering {
+    // Floats, and integers a float holds exactly, compare as floats.
+    if let (Some(x), Some(y)) = (exact_float(a), exact_float(b)) {
+        return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+    }
     match (exact_integer(a), exact_integer(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         _ => {
@@ -66,6 +70,22 @@ fn compare_numbers_slow(a: &Number, b: &Number) -> Ordering {
             // cannot move it across: the f64 order is exact here.
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
+    }
+}
+
+/// The number as a float without rounding: a float, or an integer of at most 53 bits.
+#[inline(always)]
+fn exact_float(number: &Number) -> Option<f64> {
+    const EXACT: u64 = 1 << 53;
+    if number.is_f64() {
+        number.as_f64()
+    } else if let Some(i) = number.as_i64() {
+        // `as` is exact: the magnitude is within the mantissa.
+        #[allow(clippy::cast_precision_loss)]
+        (i.unsigned_abs() <= EXACT).then_some(i as f64)
+    } else {
+        #[allow(clippy::cast_precision_loss)]
+        number.as_u64().filter(|&u| u <= EXACT).map(|u| u as f64)
     }
 }
 

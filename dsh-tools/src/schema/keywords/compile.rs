@@ -13,8 +13,8 @@ use serde_json::{Map, Number, Value};
 
 use super::super::error::{SchemaError, pattern_refusal};
 use super::super::format::StringFormat;
-use super::super::key::Key;
 use super::super::import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
+use super::super::key::Key;
 use super::super::model::Pattern;
 use super::super::violation::JsonType;
 use super::SchemaImportOptions;
@@ -666,6 +666,7 @@ impl<'a> Reader<'_, 'a> {
                 }
             },
             unevaluated_items: self.schema("unevaluatedItems"),
+            items_only: None,
         };
         let any = !keywords.prefix_items.is_empty()
             || keywords.items.is_some()
@@ -747,6 +748,7 @@ impl<'a> Reader<'_, 'a> {
             properties,
             required_elsewhere,
             required_properties,
+            declared_only: false,
             pattern_properties,
             additional_properties: self.schema("additionalProperties"),
             property_names: self.schema("propertyNames"),

@@ -18,8 +18,7 @@ use super::super::semantics::{
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
 use super::marks::Marks;
 use super::node::{
-    Applicator, ArrayKeywords, Checks, Node, NodeId, NumberKeywords, ObjectKeywords,
-    StringKeywords,
+    Applicator, ArrayKeywords, Checks, Node, NodeId, NumberKeywords, ObjectKeywords, StringKeywords,
 };
 use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
@@ -198,6 +197,8 @@ impl Evaluator<'_> {
             | Node::Reference(_, checks)
             | Node::Object(checks)
             | Node::Array(checks)
+            | Node::InPlace(checks)
+            | Node::Type(_, checks)
             | Node::Checks(checks) => {
                 let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);
@@ -236,7 +237,7 @@ impl Evaluator<'_> {
         sink: &S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
-        self.valid_in_place(id, value, sink.depth(), marks)
+        self.valid_in_place(id, value, sink.depth(), marks.as_deref_mut())
     }
 
     fn checks<'v, S: Sink<'v>>(

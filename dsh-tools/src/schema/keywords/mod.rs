@@ -43,7 +43,7 @@ use super::violation::ValidationContext;
 use evaluate::Report;
 use node::{Arena, Node};
 use scope::Evaluator;
-use valid::leaf_holds;
+use valid::{has_type, leaf_holds};
 
 pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
@@ -171,6 +171,7 @@ impl KeywordSchema {
         match &arena.nodes[arena.root as usize] {
             // A leaf needs no evaluator: no depth, marks or scope.
             Node::Leaf(checks) => leaf_holds(checks, value),
+            Node::Type(types, _) => has_type(*types, value),
             _ => walk(arena, value, depth),
         }
     }

@@ -62,6 +62,11 @@ pub(crate) enum Node {
     /// Array keywords alone (with `"type": "array"` or no `type`), some of them applying
     /// subschemas to items.
     Array(Box<Checks>),
+    /// In-place applicators alone (`allOf`, `not`, `if`, …), in a document without a dynamic
+    /// scope.
+    InPlace(Box<Checks>),
+    /// `type` alone: decided where the node is met, without a call.
+    Type(u8, Box<Checks>),
     /// Any other object of keywords, some of them applying subschemas.
     Checks(Box<Checks>),
 }
@@ -86,13 +91,18 @@ impl Node {
             | Self::Reference(_, checks)
             | Self::Object(checks)
             | Self::Array(checks)
+            | Self::InPlace(checks)
+            | Self::Type(_, checks)
             | Self::Checks(checks) => Some(checks),
         }
     }
 
     /// Whether applying this schema can mark properties or items evaluated.
     pub(crate) fn marks(&self) -> bool {
-        !matches!(self, Self::Anything | Self::Nothing | Self::Leaf(_))
+        !matches!(
+            self,
+            Self::Anything | Self::Nothing | Self::Leaf(_) | Self::Type(..)
+        )
     }
 }
 
@@ -132,10 +142,14 @@ impl Checks {
     /// dropped.
     pub(crate) fn refresh(&mut self) {
         self.in_place = !self.applicators.is_empty();
-        self.needs_marks = self.unevaluated_items.is_some() || self.unevaluated_properties.is_some();
+        self.needs_marks =
+            self.unevaluated_items.is_some() || self.unevaluated_properties.is_some();
         self.descends = self.needs_marks
             || self.arrays.as_deref().is_some_and(ArrayKeywords::descends)
-            || self.objects.as_deref().is_some_and(ObjectKeywords::descends);
+            || self
+                .objects
+                .as_deref()
+                .is_some_and(ObjectKeywords::descends);
     }
 
     /// Whether these checks allow every value.
@@ -309,6 +323,8 @@ pub(crate) struct ArrayKeywords {
     pub(crate) min_items: Option<u64>,
     pub(crate) max_items: Option<u64>,
     pub(crate) unique_items: bool,
+    /// `items` when it is the only keyword here (set once the document is simplified).
+    pub(crate) items_only: Option<NodeId>,
     /// Taken out into [`Checks::unevaluated_items`] when the checks are made.
     pub(crate) unevaluated_items: Option<NodeId>,
 }
@@ -327,6 +343,9 @@ pub(crate) struct ObjectKeywords {
     pub(crate) required_elsewhere: Vec<Key>,
     /// How many of `properties` are required.
     pub(crate) required_properties: usize,
+    /// Only `properties` and `additionalProperties` are here, besides the required properties
+    /// `properties` declares (set once the document is simplified).
+    pub(crate) declared_only: bool,
     pub(crate) dependent_required: Vec<(Key, Vec<Key>)>,
     pub(crate) dependent_schemas: Vec<(Key, NodeId)>,
     pub(crate) min_properties: Option<u64>,
@@ -351,6 +370,16 @@ impl ArrayKeywords {
         !self.prefix_items.is_empty() || self.items.is_some() || self.contains.is_some()
     }
 
+    /// Sets [`items_only`](Self::items_only) for the keywords as they are now.
+    pub(crate) fn settle(&mut self) {
+        let alone = self.prefix_items.is_empty()
+            && self.contains.is_none()
+            && self.min_items.is_none()
+            && self.max_items.is_none()
+            && !self.unique_items;
+        self.items_only = self.items.filter(|_| alone);
+    }
+
     /// Whether a keyword is here (`unevaluatedItems` aside, which is taken out first).
     pub(crate) fn any(&self) -> bool {
         !self.prefix_items.is_empty()
@@ -371,6 +400,22 @@ impl ObjectKeywords {
             || !self.dependent_required.is_empty()
             || self.min_properties.is_some()
             || self.max_properties.is_some()
+    }
+
+    /// Whether a keyword here reads the object itself, besides the required properties that
+    /// `properties` declares.
+    pub(crate) fn reads_object(&self) -> bool {
+        !self.required_elsewhere.is_empty()
+            || !self.dependent_required.is_empty()
+            || self.min_properties.is_some()
+            || self.max_properties.is_some()
+    }
+
+    /// Sets [`declared_only`](Self::declared_only) for the keywords as they are now.
+    pub(crate) fn settle(&mut self) {
+        self.declared_only = self.pattern_properties.is_empty()
+            && self.property_names.is_none()
+            && !self.reads_object();
     }
 
     /// Whether a keyword here applies a schema to the properties (or their names).

@@ -47,7 +47,13 @@ pub(super) fn simplify(arena: &mut Arena) {
     }
     let dynamic = arena.dynamic;
     for node in &mut arena.nodes {
-        if let Some(checks) = take_checks(node) {
+        if let Some(mut checks) = take_checks(node) {
+            if let Some(objects) = &mut checks.objects {
+                objects.settle();
+            }
+            if let Some(arrays) = &mut checks.arrays {
+                arrays.settle();
+            }
             *node = kind(checks, dynamic);
         }
     }
@@ -64,6 +70,8 @@ fn take_checks(node: &mut Node) -> Option<Box<Checks>> {
         | Node::Reference(_, checks)
         | Node::Object(checks)
         | Node::Array(checks)
+        | Node::InPlace(checks)
+        | Node::Type(_, checks)
         | Node::Checks(checks) => Some(checks),
         Node::Anything | Node::Nothing => None,
     }
@@ -166,7 +174,11 @@ fn drop_unfailing_items(
     }
     arrays.items = arrays.items.filter(|&node| !anything(node));
     if arrays.items.is_none() {
-        while arrays.prefix_items.last().is_some_and(|&node| anything(node)) {
+        while arrays
+            .prefix_items
+            .last()
+            .is_some_and(|&node| anything(node))
+        {
             arrays.prefix_items.pop();
         }
     }
@@ -216,8 +228,10 @@ fn fingerprint(checks: &Checks) -> usize {
 /// no dynamic scope is kept (the specialised paths enter no resource).
 fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
     let node = Node::of_checks(*checks);
-    let Node::Checks(checks) = node else {
-        return node;
+    let checks = match node {
+        Node::Leaf(checks) if is_type_only(&checks) => return Node::Type(checks.types, checks),
+        Node::Checks(checks) => checks,
+        other => return other,
     };
     if dynamic || checks.needs_marks {
         return Node::Checks(checks);
@@ -227,7 +241,11 @@ fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
         && checks.numbers.is_none()
         && checks.strings.is_none();
     let applies_in_place = !checks.applicators.is_empty();
-    match (&*checks.applicators, checks.arrays.is_some(), checks.objects.is_some()) {
+    match (
+        &*checks.applicators,
+        checks.arrays.is_some(),
+        checks.objects.is_some(),
+    ) {
         ([Applicator::Ref(target)], false, false)
             if checks.types == ANY_TYPE && reads_value_only =>
         {
@@ -247,8 +265,19 @@ fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
         {
             Node::Array(checks)
         }
+        (_, false, false) if checks.types == ANY_TYPE && reads_value_only => Node::InPlace(checks),
         _ => Node::Checks(checks),
     }
+}
+
+/// Whether a leaf's only keyword is `type`.
+fn is_type_only(checks: &Checks) -> bool {
+    checks.enumeration.is_none()
+        && checks.constant.is_none()
+        && checks.numbers.is_none()
+        && checks.strings.is_none()
+        && checks.arrays.is_none()
+        && checks.objects.is_none()
 }
 
 /// Whether `types` allows every value, or only values of `wanted`.

@@ -25,8 +25,8 @@ use super::super::semantics::{
 use super::super::violation::JsonType;
 use super::marks::Marks;
 use super::node::{
-    ANY_TYPE, Applicator, ArrayKeywords, Checks, Condition, Node, NodeId, NumberKeywords,
-    ObjectKeywords, StringKeywords, type_bit,
+    ANY_TYPE, Applicator, ArrayKeywords, Checks, Condition, DynamicReference, Node, NodeId,
+    NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
 };
 use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
@@ -46,15 +46,28 @@ impl Evaluator<'_> {
         match &self.arena.nodes[id as usize] {
             Node::Anything => true,
             Node::Nothing => false,
+            Node::Type(types, _) => has_type(*types, value),
             Node::Leaf(checks) => leaf_holds(checks, value),
             // The specialised kinds' paths mark nothing: with marks, the general one runs.
-            Node::Reference(target, checks) => match marks {
-                None => self.valid_target(*target, value, depth),
-                marks => self.valid_checks(checks, value, depth, marks),
+            Node::Reference(target, checks) => match (marks, &self.arena.nodes[*target as usize]) {
+                // A target that reads the value alone is decided here, without a call.
+                (None, Node::Type(types, _)) => {
+                    depth < MAX_VALIDATION_DEPTH && has_type(*types, value)
+                }
+                (None, Node::Leaf(target)) => {
+                    depth < MAX_VALIDATION_DEPTH && leaf_holds(target, value)
+                }
+                (None, _) => self.valid_target(*target, value, depth),
+                (marks, _) => self.valid_checks(checks, value, depth, marks),
             },
             Node::Object(checks) => match (value, marks, &checks.objects) {
                 (Value::Object(map), None, Some(keywords)) => {
-                    depth < MAX_VALIDATION_DEPTH && self.valid_object(keywords, map, depth, &mut None)
+                    depth < MAX_VALIDATION_DEPTH
+                        && if keywords.declared_only {
+                            self.valid_declared_properties(keywords, map, depth)
+                        } else {
+                            self.valid_object(keywords, map, depth, None)
+                        }
                 }
                 (Value::Object(_), marks, _) => self.valid_checks(checks, value, depth, marks),
                 // Object keywords say nothing of other values; `type` may refuse them.
@@ -62,13 +75,51 @@ impl Evaluator<'_> {
             },
             Node::Array(checks) => match (value, marks, &checks.arrays) {
                 (Value::Array(items), None, Some(keywords)) => {
-                    depth < MAX_VALIDATION_DEPTH && self.valid_array(keywords, items, depth, &mut None)
+                    depth < MAX_VALIDATION_DEPTH
+                        && match keywords.items_only {
+                            Some(node) => self.valid_each(node, items, depth),
+                            None => self.valid_array(keywords, items, depth, None),
+                        }
                 }
                 (Value::Array(_), marks, _) => self.valid_checks(checks, value, depth, marks),
                 _ => checks.types == ANY_TYPE,
             },
+            Node::InPlace(checks) => match marks {
+                None => self.valid_applicators(&checks.applicators, value, depth),
+                marks => self.valid_checks(checks, value, depth, marks),
+            },
             Node::Checks(checks) => self.valid_checks(checks, value, depth, marks),
         }
+    }
+
+    /// A [`Node::InPlace`]'s applicators. One alone (the common case) is a dispatch whose every
+    /// arm is a tail call, so this sets up no frame.
+    #[inline(never)]
+    fn valid_applicators(
+        &mut self,
+        applicators: &[Applicator],
+        value: &Value,
+        depth: usize,
+    ) -> bool {
+        if depth >= MAX_VALIDATION_DEPTH {
+            return false;
+        }
+        match applicators {
+            [only] => self.valid_applicator(only, value, depth, None),
+            _ => self.valid_each_applicator(applicators, value, depth),
+        }
+    }
+
+    #[inline(never)]
+    fn valid_each_applicator(
+        &mut self,
+        applicators: &[Applicator],
+        value: &Value,
+        depth: usize,
+    ) -> bool {
+        applicators
+            .iter()
+            .all(|applicator| self.valid_applicator(applicator, value, depth, None))
     }
 
     /// A [`Node::Reference`]'s target, one level deeper (so a reference cycle that consumes
@@ -86,7 +137,7 @@ impl Evaluator<'_> {
         id: NodeId,
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         match marks {
             None => self.valid(id, value, depth, None),
@@ -155,18 +206,19 @@ impl Evaluator<'_> {
         {
             return false;
         }
-        if marks.is_some() || checks.needs_marks {
+        // `unevaluated*` reads only arrays and objects.
+        if marks.is_some() || checks.needs_marks && compound(value) {
             return self.valid_checks_marked(checks, value, depth, marks);
         }
         if !values_hold(checks, value) {
             return false;
         }
         let entered = self.enter(checks.resource);
-        let valid = self.valid_descending(checks, value, depth, &mut None)
+        let valid = self.valid_descending(checks, value, depth, None)
             && checks
                 .applicators
                 .iter()
-                .all(|applicator| self.valid_applicator(applicator, value, depth, &mut None));
+                .all(|applicator| self.valid_applicator(applicator, value, depth, None));
         self.leave(entered);
         valid
     }
@@ -193,12 +245,11 @@ impl Evaluator<'_> {
             }
         };
         let entered = self.enter(checks.resource);
-        let valid = self.valid_descending(checks, value, depth, &mut marks)
-            && checks
-                .applicators
-                .iter()
-                .all(|applicator| self.valid_applicator(applicator, value, depth, &mut marks))
-            && self.valid_unevaluated(checks, value, depth, &mut marks);
+        let valid = self.valid_descending(checks, value, depth, marks.as_deref_mut())
+            && checks.applicators.iter().all(|applicator| {
+                self.valid_applicator(applicator, value, depth, marks.as_deref_mut())
+            })
+            && self.valid_unevaluated(checks, value, depth, marks);
         self.leave(entered);
         valid
     }
@@ -210,7 +261,7 @@ impl Evaluator<'_> {
         checks: &Checks,
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         match value {
             Value::Array(items) => checks
@@ -231,15 +282,15 @@ impl Evaluator<'_> {
         checks: &Checks,
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         match value {
-            Value::Array(items) => checks.unevaluated_items.is_none_or(|node| {
-                self.valid_unevaluated_items(node, items, depth, marks)
-            }),
-            Value::Object(map) => checks.unevaluated_properties.is_none_or(|node| {
-                self.valid_unevaluated_properties(node, map, depth, marks)
-            }),
+            Value::Array(items) => checks
+                .unevaluated_items
+                .is_none_or(|node| self.valid_unevaluated_items(node, items, depth, marks)),
+            Value::Object(map) => checks
+                .unevaluated_properties
+                .is_none_or(|node| self.valid_unevaluated_properties(node, map, depth, marks)),
             _ => true,
         }
     }
@@ -252,7 +303,7 @@ impl Evaluator<'_> {
         applicator: &Applicator,
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         match applicator {
             Applicator::DependentSchemas(dependents) => match value {
@@ -264,27 +315,43 @@ impl Evaluator<'_> {
             Applicator::AllOf(branches) => self.valid_all_of(branches, value, depth, marks),
             Applicator::AnyOf(branches) => self.valid_any_of(branches, value, depth, marks),
             Applicator::OneOf(branches) => self.valid_one_of(branches, value, depth, marks),
-            Applicator::Not(not) => !self.valid(*not, value, depth, None),
+            Applicator::Not(not) => self.valid_not(*not, value, depth),
             Applicator::Condition(condition) => {
                 self.valid_condition(condition, value, depth, marks)
             }
             Applicator::Ref(target) => self.valid_reference(*target, value, depth, marks),
             Applicator::DynamicRef(reference) => {
-                let target = self.dynamic_target(reference);
-                self.valid_reference(target, value, depth, marks)
+                self.valid_dynamic_reference(reference, value, depth, marks)
             }
         }
     }
 
+    #[inline(never)]
+    fn valid_not(&mut self, not: NodeId, value: &Value, depth: usize) -> bool {
+        !self.valid(not, value, depth, None)
+    }
+
+    #[inline(never)]
+    fn valid_dynamic_reference(
+        &mut self,
+        reference: &DynamicReference,
+        value: &Value,
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        let target = self.dynamic_target(reference);
+        self.valid_reference(target, value, depth, marks)
+    }
+
     /// A reference's target applied in place, one level deeper (so a reference cycle that
     /// consumes nothing stops at the depth cap).
-    #[inline(always)]
+    #[inline(never)]
     fn valid_reference(
         &mut self,
         target: NodeId,
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         depth < MAX_VALIDATION_DEPTH && self.valid_in_place(target, value, depth + 1, marks)
     }
@@ -295,11 +362,11 @@ impl Evaluator<'_> {
         branches: &[NodeId],
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        mut marks: Option<&mut Marks>,
     ) -> bool {
         branches
             .iter()
-            .all(|&branch| self.valid_in_place(branch, value, depth, marks))
+            .all(|&branch| self.valid_in_place(branch, value, depth, marks.as_deref_mut()))
     }
 
     #[inline(never)]
@@ -308,11 +375,11 @@ impl Evaluator<'_> {
         branches: &[NodeId],
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        mut marks: Option<&mut Marks>,
     ) -> bool {
         let mut matched = false;
         for &branch in branches {
-            if self.valid_in_place(branch, value, depth, marks) {
+            if self.valid_in_place(branch, value, depth, marks.as_deref_mut()) {
                 matched = true;
                 // Every matching branch's marks count, so with marks all are tried.
                 if marks.is_none() {
@@ -329,7 +396,7 @@ impl Evaluator<'_> {
         branches: &[NodeId],
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         let Some(parent) = marks else {
             let mut matched = false;
@@ -368,12 +435,12 @@ impl Evaluator<'_> {
         condition: &Condition,
         value: &Value,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        mut marks: Option<&mut Marks>,
     ) -> bool {
         let Some(test) = condition.test else {
             return true;
         };
-        let branch = if self.valid_in_place(test, value, depth, marks) {
+        let branch = if self.valid_in_place(test, value, depth, marks.as_deref_mut()) {
             condition.then
         } else {
             condition.otherwise
@@ -388,11 +455,19 @@ impl Evaluator<'_> {
         value: &Value,
         map: &Map<String, Value>,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        mut marks: Option<&mut Marks>,
     ) -> bool {
         dependents.iter().all(|(name, node)| {
-            !has_key(map, name) || self.valid_in_place(*node, value, depth, marks)
+            !has_key(map, name) || self.valid_in_place(*node, value, depth, marks.as_deref_mut())
         })
+    }
+
+    /// `items` alone, nothing marked: the commonest shape, in a loop that keeps nothing else.
+    #[inline(never)]
+    fn valid_each(&mut self, node: NodeId, items: &[Value], depth: usize) -> bool {
+        items
+            .iter()
+            .all(|item| self.valid(node, item, depth + 1, None))
     }
 
     /// The array keywords: what they read of the array itself, then `prefixItems`, `items`
@@ -403,7 +478,7 @@ impl Evaluator<'_> {
         keywords: &ArrayKeywords,
         items: &[Value],
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        mut marks: Option<&mut Marks>,
     ) -> bool {
         if !array_holds(keywords, items) {
             return false;
@@ -425,7 +500,7 @@ impl Evaluator<'_> {
             }
             None => prefix,
         };
-        if let Some(marks) = marks {
+        if let Some(marks) = marks.as_deref_mut() {
             (0..evaluated).for_each(|index| marks.mark(index));
         }
         let Some(contains) = keywords.contains else {
@@ -441,7 +516,7 @@ impl Evaluator<'_> {
             }
             if self.valid(contains, item, depth + 1, None) {
                 found += 1;
-                if let Some(marks) = marks {
+                if let Some(marks) = marks.as_deref_mut() {
                     marks.mark(index);
                 }
             }
@@ -457,15 +532,66 @@ impl Evaluator<'_> {
         keywords: &ObjectKeywords,
         map: &Map<String, Value>,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         if !keywords.descends() {
             return object_holds(keywords, map);
         }
-        if !object_holds_besides_properties(keywords, map) {
+        if keywords.reads_object() && !object_holds_besides_properties(keywords, map) {
             return false;
         }
+        if marks.is_none()
+            && keywords.pattern_properties.is_empty()
+            && keywords.property_names.is_none()
+        {
+            self.valid_declared_properties(keywords, map, depth)
+        } else {
+            self.valid_properties(keywords, map, depth, marks)
+        }
+    }
+
+    /// `properties` and `additionalProperties` alone, nothing marked: the commonest shape, in
+    /// a loop that keeps nothing else.
+    #[inline(never)]
+    fn valid_declared_properties(
+        &mut self,
+        keywords: &ObjectKeywords,
+        map: &Map<String, Value>,
+        depth: usize,
+    ) -> bool {
         // The required properties are counted as they are met (keys are unique).
+        let mut required = 0usize;
+        for (key, item) in map {
+            let node = match keywords
+                .properties
+                .iter()
+                .find(|property| property.name.matches(key))
+            {
+                Some(property) => {
+                    required += usize::from(property.required);
+                    property.node
+                }
+                None => match keywords.additional_properties {
+                    Some(node) => node,
+                    None => continue,
+                },
+            };
+            if !self.valid(node, item, depth + 1, None) {
+                return false;
+            }
+        }
+        required == keywords.required_properties
+    }
+
+    /// Every property keyword over the properties, marking what they evaluate.
+    #[inline(never)]
+    fn valid_properties(
+        &mut self,
+        keywords: &ObjectKeywords,
+        map: &Map<String, Value>,
+        depth: usize,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
         let mut required = 0usize;
         for (position, (key, item)) in map.iter().enumerate() {
             let mut matched = false;
@@ -494,7 +620,7 @@ impl Evaluator<'_> {
                     return false;
                 }
             }
-            if matched && let Some(marks) = marks {
+            if matched && let Some(marks) = marks.as_deref_mut() {
                 marks.mark(position);
             }
             if let Some(names) = keywords.property_names
@@ -512,7 +638,7 @@ impl Evaluator<'_> {
         node: NodeId,
         items: &[Value],
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         for (index, item) in items.iter().enumerate() {
             let evaluated = marks.as_ref().is_some_and(|marks| marks.is_marked(index));
@@ -532,7 +658,7 @@ impl Evaluator<'_> {
         node: NodeId,
         map: &Map<String, Value>,
         depth: usize,
-        marks: &mut Option<&mut Marks>,
+        marks: Option<&mut Marks>,
     ) -> bool {
         for (position, item) in map.values().enumerate() {
             let evaluated = marks
@@ -642,10 +768,18 @@ pub(super) fn has_type(allowed: u8, value: &Value) -> bool {
         Value::Number(number) => {
             // Whether it is integral matters only when `integer` is allowed and `number` not.
             return allowed & type_bit(JsonType::Number) != 0
-                || allowed & type_bit(JsonType::Integer) != 0 && is_integral(number);
+                || allowed & type_bit(JsonType::Integer) != 0
+                    && (number.is_u64() || number.is_i64() || is_integral_float(number));
         }
     };
     allowed & bit != 0
+}
+
+/// Whether the float `number` is integral, out of line: inlined, its arithmetic is hoisted
+/// ahead of the loops that check a type, onto every schema they walk.
+#[inline(never)]
+fn is_integral_float(number: &Number) -> bool {
+    is_integral(number)
 }
 
 /// Whether `value` is the string `text`.
@@ -699,7 +833,7 @@ fn text_holds(keywords: &StringKeywords, text: &str) -> bool {
 }
 
 /// `minItems`, `maxItems` and `uniqueItems`: what an array keyword reads of the array itself.
-#[inline(never)]
+#[inline(always)]
 fn array_holds(keywords: &ArrayKeywords, items: &[Value]) -> bool {
     let count = items.len() as u64;
     keywords.min_items.is_none_or(|min| count >= min)
@@ -722,6 +856,7 @@ fn object_holds(keywords: &ObjectKeywords, map: &Map<String, Value>) -> bool {
 
 /// [`object_holds`] but for the required properties `properties` declares, which the walk
 /// over the properties counts.
+#[inline(never)]
 fn object_holds_besides_properties(keywords: &ObjectKeywords, map: &Map<String, Value>) -> bool {
     let count = map.len() as u64;
     keywords
@@ -751,6 +886,7 @@ pub(super) fn has_key(map: &Map<String, Value>, key: &Key) -> bool {
 }
 
 /// The first two equal items (by JSON equality, numbers by value), by index.
+#[inline(never)]
 pub(super) fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
     for second in 1..items.len() {
         for first in 0..second {
