@@ -253,9 +253,10 @@ impl<'a> Compiler<'a> {
                 entry.1 |= dynamic;
                 if dynamic {
                     let id = self.node_at(location);
+                    let name = self.arena.anchor_name(name);
                     self.arena.resources[resource as usize]
                         .dynamic_anchors
-                        .push((name.clone(), id));
+                        .push((name, id));
                 }
             }
         }
@@ -542,7 +543,7 @@ impl<'a> Reader<'_, 'a> {
             if let Some((location, dynamic)) = self.compiler.target(self.base, reference, &path) {
                 let (_, fragment) = split_fragment(reference);
                 let anchor = (dynamic && !fragment.is_empty() && !fragment.starts_with('/'))
-                    .then(|| decode_fragment(fragment));
+                    .then(|| self.compiler.arena.anchor_name(&decode_fragment(fragment)));
                 self.compiler.arena.dynamic |= anchor.is_some();
                 rules.dynamic_reference = Some(DynamicReference {
                     target: self.compiler.node_at(location),

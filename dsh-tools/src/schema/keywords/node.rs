@@ -25,19 +25,36 @@ pub(crate) struct Arena {
     pub(crate) dynamic: bool,
     /// Whether any node has a `$ref` or `$dynamicRef` (values can then nest without limit).
     pub(crate) references: bool,
+    /// The names of dynamic anchors, by the number they are known by here (a scope is searched
+    /// by number, not by comparing names).
+    pub(crate) anchor_names: Vec<String>,
+}
+
+impl Arena {
+    /// The number of the dynamic anchor name `name`, new or not.
+    pub(crate) fn anchor_name(&mut self, name: &str) -> u32 {
+        match self.anchor_names.iter().position(|known| known == name) {
+            Some(index) => index as u32,
+            None => {
+                self.anchor_names.push(name.to_owned());
+                (self.anchor_names.len() - 1) as u32
+            }
+        }
+    }
 }
 
 /// One schema resource (a document, or a subschema with its own `$id`).
 #[derive(Debug, Default)]
 pub(crate) struct Resource {
-    pub(crate) dynamic_anchors: Vec<(String, NodeId)>,
+    /// Its dynamic anchors: the number of the name ([`Arena::anchor_name`]) and the node.
+    pub(crate) dynamic_anchors: Vec<(u32, NodeId)>,
 }
 
 impl Resource {
-    pub(crate) fn dynamic_anchor(&self, name: &str) -> Option<NodeId> {
+    pub(crate) fn dynamic_anchor(&self, name: u32) -> Option<NodeId> {
         self.dynamic_anchors
             .iter()
-            .find(|(anchor, _)| anchor == name)
+            .find(|&&(anchor, _)| anchor == name)
             .map(|&(_, node)| node)
     }
 }
@@ -150,6 +167,53 @@ impl Checks {
                 .objects
                 .as_deref()
                 .is_some_and(ObjectKeywords::descends);
+    }
+
+    /// Calls `each` with every subschema these checks apply, and whether a reference leads to
+    /// it (`$ref`, `$dynamicRef`) rather than the schema containing it.
+    pub(crate) fn each_subschema(&self, mut each: impl FnMut(NodeId, bool)) {
+        for applicator in &self.applicators {
+            match applicator {
+                Applicator::DependentSchemas(dependents) => {
+                    dependents.iter().for_each(|&(_, node)| each(node, false));
+                }
+                Applicator::AllOf(nodes) | Applicator::AnyOf(nodes) | Applicator::OneOf(nodes) => {
+                    nodes.iter().for_each(|&node| each(node, false));
+                }
+                Applicator::Not(node) => each(*node, false),
+                Applicator::Condition(condition) => {
+                    [condition.test, condition.then, condition.otherwise]
+                        .into_iter()
+                        .flatten()
+                        .for_each(|node| each(node, false));
+                }
+                Applicator::Ref(node) => each(*node, true),
+                Applicator::DynamicRef(reference) => each(reference.target, true),
+            }
+        }
+        if let Some(arrays) = &self.arrays {
+            arrays
+                .prefix_items
+                .iter()
+                .copied()
+                .chain(arrays.items)
+                .chain(arrays.contains)
+                .for_each(|node| each(node, false));
+        }
+        if let Some(objects) = &self.objects {
+            objects
+                .properties
+                .iter()
+                .map(|property| property.node)
+                .chain(objects.pattern_properties.iter().map(|&(_, node)| node))
+                .chain(objects.additional_properties)
+                .chain(objects.property_names)
+                .for_each(|node| each(node, false));
+        }
+        self.unevaluated_items
+            .into_iter()
+            .chain(self.unevaluated_properties)
+            .for_each(|node| each(node, false));
     }
 
     /// Whether these checks allow every value.
@@ -441,5 +505,5 @@ pub(crate) struct Condition {
 #[derive(Debug)]
 pub(crate) struct DynamicReference {
     pub(crate) target: NodeId,
-    pub(crate) anchor: Option<String>,
+    pub(crate) anchor: Option<u32>,
 }

@@ -68,7 +68,7 @@ impl<'d> Evaluator<'d> {
     /// Where `reference` leads from here: the outermost resource in scope with its dynamic
     /// anchor, else its own target.
     pub(super) fn dynamic_target(&self, reference: &DynamicReference) -> NodeId {
-        match &reference.anchor {
+        match reference.anchor {
             Some(name) => self.scope[..self.entered.min(INLINE_SCOPE)]
                 .iter()
                 .chain(&self.deeper)

@@ -45,8 +45,9 @@ pub(super) fn simplify(arena: &mut Arena) {
             break;
         }
     }
-    let dynamic = arena.dynamic;
-    for node in &mut arena.nodes {
+    resolve_static_dynamic_references(arena);
+    let enters = enters_a_resource(arena);
+    for (node, enters) in arena.nodes.iter_mut().zip(enters) {
         if let Some(mut checks) = take_checks(node) {
             if let Some(objects) = &mut checks.objects {
                 objects.settle();
@@ -54,9 +55,61 @@ pub(super) fn simplify(arena: &mut Arena) {
             if let Some(arrays) = &mut checks.arrays {
                 arrays.settle();
             }
-            *node = kind(checks, dynamic);
+            *node = kind(checks, arena.dynamic && enters);
         }
     }
+}
+
+/// A `$dynamicRef` whose anchor only its own target bears, in every resource of the document
+/// (or that names no dynamic anchor), resolves to that target whatever the scope: it becomes a
+/// `$ref`, and a document left without dynamic references keeps no scope.
+fn resolve_static_dynamic_references(arena: &mut Arena) {
+    let resources = &arena.resources;
+    let mut dynamic = false;
+    for node in &mut arena.nodes {
+        let Node::Checks(checks) = node else {
+            continue;
+        };
+        for applicator in &mut checks.applicators {
+            let Applicator::DynamicRef(reference) = applicator else {
+                continue;
+            };
+            let stays_dynamic = reference.anchor.is_some_and(|name| {
+                resources
+                    .iter()
+                    .filter_map(|resource| resource.dynamic_anchor(name))
+                    .any(|bearer| bearer != reference.target)
+            });
+            if stays_dynamic {
+                dynamic = true;
+            } else {
+                *applicator = Applicator::Ref(reference.target);
+            }
+        }
+    }
+    arena.dynamic = dynamic;
+}
+
+/// Which nodes can be entered from another schema resource than their own: the root, the
+/// roots of resources inside others (`$id`), and whatever a reference can lead to. Every other
+/// node is only reached from its parent, in its own resource, so entering it changes no scope.
+fn enters_a_resource(arena: &Arena) -> Vec<bool> {
+    let mut enters = vec![false; arena.nodes.len()];
+    enters[arena.root as usize] = true;
+    let resource_of = |node: NodeId| arena.nodes[node as usize].checks().map(|c| c.resource);
+    for checks in arena.nodes.iter().filter_map(Node::checks) {
+        checks.each_subschema(|child, by_reference| {
+            if by_reference || resource_of(child).is_some_and(|r| r != checks.resource) {
+                enters[child as usize] = true;
+            }
+        });
+    }
+    for resource in &arena.resources {
+        for &(_, bearer) in &resource.dynamic_anchors {
+            enters[bearer as usize] = true;
+        }
+    }
+    enters
 }
 
 /// The node's checks, leaving `Anything` in its place (`None`, and the node untouched, for
