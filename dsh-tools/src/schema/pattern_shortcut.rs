@@ -91,7 +91,10 @@ fn contains(text: &str, literal: &str) -> bool {
     match needle {
         [] => true,
         [byte] => text.as_bytes().contains(byte),
-        _ => text.as_bytes().windows(needle.len()).any(|window| window == needle),
+        _ => text
+            .as_bytes()
+            .windows(needle.len())
+            .any(|window| window == needle),
     }
 }
 

@@ -199,6 +199,8 @@ impl Evaluator<'_> {
             | Node::Array(checks)
             | Node::InPlace(checks)
             | Node::Type(_, checks)
+            | Node::Numbers(checks)
+            | Node::Strings(checks)
             | Node::Checks(checks) => {
                 let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);

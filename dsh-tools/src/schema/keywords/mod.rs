@@ -41,9 +41,9 @@ use serde_json::Value;
 use super::error::SchemaError;
 use super::violation::ValidationContext;
 use evaluate::Report;
-use node::{Arena, Node};
+use node::Arena;
 use scope::Evaluator;
-use valid::{has_type, leaf_holds};
+use valid::holds_alone;
 
 pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
@@ -168,11 +168,12 @@ impl KeywordSchema {
     #[inline(never)]
     pub(crate) fn check(&self, value: &Value, depth: usize) -> bool {
         let arena = &self.inner.arena;
-        match &arena.nodes[arena.root as usize] {
-            // A leaf needs no evaluator: no depth, marks or scope.
-            Node::Leaf(checks) => leaf_holds(checks, value),
-            Node::Type(types, _) => has_type(*types, value),
-            _ => walk(arena, value, depth),
+        let root = &arena.nodes[arena.root as usize];
+        if root.reads_value_alone() {
+            // No evaluator: no depth, marks or scope.
+            holds_alone(root, value)
+        } else {
+            walk(arena, value, depth)
         }
     }
 

@@ -84,6 +84,10 @@ pub(crate) enum Node {
     InPlace(Box<Checks>),
     /// `type` alone: decided where the node is met, without a call.
     Type(u8, Box<Checks>),
+    /// Number keywords alone (with `"type": "number"` or no `type`).
+    Numbers(Box<Checks>),
+    /// String keywords alone (with `"type": "string"` or no `type`).
+    Strings(Box<Checks>),
     /// Any other object of keywords, some of them applying subschemas.
     Checks(Box<Checks>),
 }
@@ -110,15 +114,28 @@ impl Node {
             | Self::Array(checks)
             | Self::InPlace(checks)
             | Self::Type(_, checks)
+            | Self::Numbers(checks)
+            | Self::Strings(checks)
             | Self::Checks(checks) => Some(checks),
         }
     }
 
     /// Whether applying this schema can mark properties or items evaluated.
     pub(crate) fn marks(&self) -> bool {
-        !matches!(
+        !self.reads_value_alone()
+    }
+
+    /// Whether this schema reads nothing but the value itself: no subschema, so no depth,
+    /// marks or scope.
+    pub(crate) fn reads_value_alone(&self) -> bool {
+        matches!(
             self,
-            Self::Anything | Self::Nothing | Self::Leaf(_) | Self::Type(..)
+            Self::Anything
+                | Self::Nothing
+                | Self::Leaf(_)
+                | Self::Type(..)
+                | Self::Numbers(_)
+                | Self::Strings(_)
         )
     }
 }

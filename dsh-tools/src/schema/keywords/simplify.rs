@@ -125,6 +125,8 @@ fn take_checks(node: &mut Node) -> Option<Box<Checks>> {
         | Node::Array(checks)
         | Node::InPlace(checks)
         | Node::Type(_, checks)
+        | Node::Numbers(checks)
+        | Node::Strings(checks)
         | Node::Checks(checks) => Some(checks),
         Node::Anything | Node::Nothing => None,
     }
@@ -282,7 +284,7 @@ fn fingerprint(checks: &Checks) -> usize {
 fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
     let node = Node::of_checks(*checks);
     let checks = match node {
-        Node::Leaf(checks) if is_type_only(&checks) => return Node::Type(checks.types, checks),
+        Node::Leaf(checks) => return leaf_kind(checks),
         Node::Checks(checks) => checks,
         other => return other,
     };
@@ -323,14 +325,22 @@ fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
     }
 }
 
-/// Whether a leaf's only keyword is `type`.
-fn is_type_only(checks: &Checks) -> bool {
-    checks.enumeration.is_none()
-        && checks.constant.is_none()
-        && checks.numbers.is_none()
-        && checks.strings.is_none()
-        && checks.arrays.is_none()
-        && checks.objects.is_none()
+/// The kind of a leaf: `type` alone, or the keywords of one type of value alone, decided
+/// without the leaf's general dispatch.
+fn leaf_kind(checks: Box<Checks>) -> Node {
+    if checks.enumeration.is_some()
+        || checks.constant.is_some()
+        || checks.arrays.is_some()
+        || checks.objects.is_some()
+    {
+        return Node::Leaf(checks);
+    }
+    match (checks.numbers.is_some(), checks.strings.is_some()) {
+        (false, false) => Node::Type(checks.types, checks),
+        (true, false) if only_type(checks.types, JsonType::Number) => Node::Numbers(checks),
+        (false, true) if only_type(checks.types, JsonType::String) => Node::Strings(checks),
+        _ => Node::Leaf(checks),
+    }
 }
 
 /// Whether `types` allows every value, or only values of `wanted`.

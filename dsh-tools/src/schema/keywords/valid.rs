@@ -34,7 +34,8 @@ use super::scope::Evaluator;
 impl Evaluator<'_> {
     /// Whether `value` matches node `id`, `depth` levels down; `marks`, when given, are the
     /// node's own (what it evaluates is marked in them). Inlined into every caller: the node's
-    /// match is all that runs here, a schema's checks run out of line.
+    /// match is all that runs here, every kind's checks but `type` run out of line (what an arm
+    /// read of the value inline would be hoisted ahead of its callers' loops).
     #[inline(always)]
     pub(super) fn valid(
         &mut self,
@@ -44,10 +45,6 @@ impl Evaluator<'_> {
         marks: Option<&mut Marks>,
     ) -> bool {
         match &self.arena.nodes[id as usize] {
-            Node::Anything => true,
-            Node::Nothing => false,
-            Node::Type(types, _) => has_type(*types, value),
-            Node::Leaf(checks) => leaf_holds(checks, value),
             // The specialised kinds' paths mark nothing: with marks, the general one runs.
             Node::Reference(target, checks) => match (marks, &self.arena.nodes[*target as usize]) {
                 // A target that reads the value alone is decided here, without a call.
@@ -89,6 +86,12 @@ impl Evaluator<'_> {
                 marks => self.valid_checks(checks, value, depth, marks),
             },
             Node::Checks(checks) => self.valid_checks(checks, value, depth, marks),
+            Node::Anything => true,
+            Node::Nothing => false,
+            Node::Type(types, _) => has_type(*types, value),
+            Node::Numbers(checks) => numbers_hold(checks, value),
+            Node::Strings(checks) => strings_hold(checks, value),
+            Node::Leaf(checks) => leaf_holds(checks, value),
         }
     }
 
@@ -169,10 +172,10 @@ impl Evaluator<'_> {
     /// Whether the property name `key` matches node `id` (`propertyNames`), `depth` levels
     /// down: a leaf reads the name where it is, anything else gets it as a string value.
     pub(super) fn valid_name(&mut self, id: NodeId, key: &str, depth: usize) -> bool {
-        match &self.arena.nodes[id as usize] {
-            Node::Anything => true,
-            Node::Nothing => false,
-            Node::Leaf(checks) => {
+        let node = &self.arena.nodes[id as usize];
+        match node.checks() {
+            None => matches!(node, Node::Anything),
+            Some(checks) if node.reads_value_alone() => {
                 checks.types & type_bit(JsonType::String) != 0
                     && checks
                         .enumeration
@@ -672,6 +675,39 @@ impl Evaluator<'_> {
             marks.mark_all();
         }
         true
+    }
+}
+
+/// Whether `value` matches `node`, one that reads the value alone
+/// ([`Node::reads_value_alone`]): decided in place, but for a general leaf's one call.
+#[inline(always)]
+pub(super) fn holds_alone(node: &Node, value: &Value) -> bool {
+    match node {
+        Node::Nothing => false,
+        Node::Type(types, _) => has_type(*types, value),
+        Node::Numbers(checks) => numbers_hold(checks, value),
+        Node::Strings(checks) => strings_hold(checks, value),
+        Node::Leaf(checks) => leaf_holds(checks, value),
+        _ => true,
+    }
+}
+
+/// Whether `value` matches a [`Node::Numbers`].
+#[inline(never)]
+fn numbers_hold(checks: &Checks, value: &Value) -> bool {
+    match (value, &checks.numbers) {
+        (Value::Number(number), Some(keywords)) => number_holds(keywords, number),
+        // Number keywords say nothing of other values; `type` may refuse them.
+        _ => checks.types == ANY_TYPE,
+    }
+}
+
+/// Whether `value` matches a [`Node::Strings`].
+#[inline(never)]
+fn strings_hold(checks: &Checks, value: &Value) -> bool {
+    match (value, &checks.strings) {
+        (Value::String(text), Some(keywords)) => text_holds(keywords, text),
+        _ => checks.types == ANY_TYPE,
     }
 }
 
