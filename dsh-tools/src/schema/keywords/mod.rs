@@ -12,6 +12,7 @@
 //! |---|---|
 //! | `node.rs` | the compiled form: nodes, their keywords, resources |
 //! | `compile.rs` | documents scanned for resources and anchors, and compiled |
+//! | `dynamic_refs.rs` | the `$dynamicRef`s that resolve to one target whatever the scope |
 //! | `simplify.rs` | keywords that hold for every value dropped, each node's kind chosen |
 //! | `scope.rs` | one evaluation's state: the document and the dynamic scope |
 //! | `valid.rs` | the yes/no walk, and the value checks both walks share |
@@ -23,6 +24,7 @@
 //! [`Schema`]: super::Schema
 
 mod compile;
+mod dynamic_refs;
 mod evaluate;
 mod marks;
 mod node;

@@ -186,8 +186,9 @@ impl Checks {
                 .is_some_and(ObjectKeywords::descends);
     }
 
-    /// Calls `each` with every subschema these checks apply, and whether a reference leads to
-    /// it (`$ref`, `$dynamicRef`) rather than the schema containing it.
+    /// Calls `each` with every subschema these checks apply, and whether a `$ref` leads to it
+    /// rather than the schema containing it. A `$dynamicRef`'s target depends on the scope: it
+    /// is left to the caller.
     pub(crate) fn each_subschema(&self, mut each: impl FnMut(NodeId, bool)) {
         for applicator in &self.applicators {
             match applicator {
@@ -205,7 +206,7 @@ impl Checks {
                         .for_each(|node| each(node, false));
                 }
                 Applicator::Ref(node) => each(*node, true),
-                Applicator::DynamicRef(reference) => each(reference.target, true),
+                Applicator::DynamicRef(_) => {}
             }
         }
         if let Some(arrays) = &self.arrays {

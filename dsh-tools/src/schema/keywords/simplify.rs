@@ -11,6 +11,7 @@
 //! depth cap, which only guards schemas that recurse.
 
 use super::super::violation::JsonType;
+use super::dynamic_refs::resolve_static_dynamic_references;
 use super::node::{
     ANY_TYPE, Applicator, Arena, ArrayKeywords, Checks, Node, NodeId, ObjectKeywords, type_bit,
 };
@@ -60,36 +61,6 @@ pub(super) fn simplify(arena: &mut Arena) {
     }
 }
 
-/// A `$dynamicRef` whose anchor only its own target bears, in every resource of the document
-/// (or that names no dynamic anchor), resolves to that target whatever the scope: it becomes a
-/// `$ref`, and a document left without dynamic references keeps no scope.
-fn resolve_static_dynamic_references(arena: &mut Arena) {
-    let resources = &arena.resources;
-    let mut dynamic = false;
-    for node in &mut arena.nodes {
-        let Node::Checks(checks) = node else {
-            continue;
-        };
-        for applicator in &mut checks.applicators {
-            let Applicator::DynamicRef(reference) = applicator else {
-                continue;
-            };
-            let stays_dynamic = reference.anchor.is_some_and(|name| {
-                resources
-                    .iter()
-                    .filter_map(|resource| resource.dynamic_anchor(name))
-                    .any(|bearer| bearer != reference.target)
-            });
-            if stays_dynamic {
-                dynamic = true;
-            } else {
-                *applicator = Applicator::Ref(reference.target);
-            }
-        }
-    }
-    arena.dynamic = dynamic;
-}
-
 /// Which nodes can be entered from another schema resource than their own: the root, the
 /// roots of resources inside others (`$id`), and whatever a reference can lead to. Every other
 /// node is only reached from its parent, in its own resource, so entering it changes no scope.
@@ -103,6 +74,13 @@ fn enters_a_resource(arena: &Arena) -> Vec<bool> {
                 enters[child as usize] = true;
             }
         });
+    }
+    for checks in arena.nodes.iter().filter_map(Node::checks) {
+        for applicator in &checks.applicators {
+            if let Applicator::DynamicRef(reference) = applicator {
+                enters[reference.target as usize] = true;
+            }
+        }
     }
     for resource in &arena.resources {
         for &(_, bearer) in &resource.dynamic_anchors {
