@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash, Hasher};
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
 #[inline(always)]
@@ -111,23 +111,55 @@ fn exact_integer(number: &Number) -> Option<i128> {
 ///
 /// Recursion is bounded by the shallower of the two values, and callers always pass a schema
 /// constant as one side, so a hostile value cannot make this recurse deeper than the schema.
+///
+/// Scalars are compared in place (this is inlined into `enum`, `const` and `uniqueItems`
+/// loops); arrays and objects out of line.
+#[inline]
 pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => compare_numbers(x, y) == Ordering::Equal,
         (Value::String(x), Value::String(y)) => x == y,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Null, Value::Null) => true,
-        (Value::Array(xs), Value::Array(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| json_equal(x, y))
-        }
-        (Value::Object(xs), Value::Object(ys)) => {
-            xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .all(|(key, x)| ys.get(key).is_some_and(|y| json_equal(x, y)))
+        (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => {
+            containers_equal(a, b)
         }
         _ => false,
     }
+}
+
+#[inline(never)]
+fn containers_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(xs), Value::Array(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| json_equal(x, y))
+        }
+        (Value::Object(xs), Value::Object(ys)) => objects_equal(xs, ys, json_equal),
+        _ => false,
+    }
+}
+
+/// Whether two objects have the same keys with `equal` values, whatever their order. A key is
+/// looked for at the same position first (objects written alike list keys alike), and by a
+/// scan in a small object, where hashing the key costs more.
+fn objects_equal(
+    xs: &Map<String, Value>,
+    ys: &Map<String, Value>,
+    equal: impl Fn(&Value, &Value) -> bool,
+) -> bool {
+    xs.len() == ys.len()
+        && xs.iter().zip(ys).all(|((key, x), (other_key, y))| {
+            if key == other_key {
+                return equal(x, y);
+            }
+            let found = if ys.len() <= 8 {
+                ys.iter()
+                    .find_map(|(other_key, y)| (other_key == key).then_some(y))
+            } else {
+                ys.get(key)
+            };
+            found.is_some_and(|y| equal(x, y))
+        })
 }
 
 /// Arrays up to this long are searched for equal items pair by pair; longer ones by hash.
@@ -247,11 +279,7 @@ fn equal_within(a: &Value, b: &Value, levels: usize) -> bool {
                     .all(|(x, y)| equal_within(x, y, levels - 1))
         }
         (Value::Object(xs), Value::Object(ys)) => {
-            levels > 0
-                && xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .all(|(key, x)| ys.get(key).is_some_and(|y| equal_within(x, y, levels - 1)))
+            levels > 0 && objects_equal(xs, ys, |x, y| equal_within(x, y, levels - 1))
         }
         _ => json_equal(a, b),
     }

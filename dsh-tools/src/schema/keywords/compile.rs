@@ -19,7 +19,7 @@ use super::super::model::Pattern;
 use super::super::violation::JsonType;
 use super::SchemaImportOptions;
 use super::node::{
-    Arena, ArrayKeywords, Condition, DynamicReference, Node, NodeId, NumberKeywords,
+    Arena, ArrayKeywords, ArrayShape, Condition, DynamicReference, Node, NodeId, NumberKeywords,
     ObjectKeywords, Property, Resource, Rules, StringKeywords,
 };
 use super::simplify::simplify;
@@ -667,7 +667,7 @@ impl<'a> Reader<'_, 'a> {
                 }
             },
             unevaluated_items: self.schema("unevaluatedItems"),
-            items_only: None,
+            shape: ArrayShape::General,
         };
         let any = !keywords.prefix_items.is_empty()
             || keywords.items.is_some()

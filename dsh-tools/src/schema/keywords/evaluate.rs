@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 
 use super::super::limits::MAX_VALIDATION_DEPTH;
 use super::super::semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, json_equal,
+    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, json_equal,
 };
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
 use super::marks::Marks;
@@ -22,7 +22,7 @@ use super::node::{
 };
 use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
-use super::valid::{compound, first_repeat, has_key, has_type};
+use super::valid::{compound, has_key, has_type};
 use std::cmp::Ordering;
 
 /// Where a walk's findings go.
@@ -201,6 +201,7 @@ impl Evaluator<'_> {
             | Node::Type(_, checks)
             | Node::Numbers(checks)
             | Node::Strings(checks)
+            | Node::Listed(checks)
             | Node::Checks(checks) => {
                 let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);

@@ -88,6 +88,8 @@ pub(crate) enum Node {
     Numbers(Box<Checks>),
     /// String keywords alone (with `"type": "string"` or no `type`).
     Strings(Box<Checks>),
+    /// `enum` or `const` (or both) alone, without `type`.
+    Listed(Box<Checks>),
     /// Any other object of keywords, some of them applying subschemas.
     Checks(Box<Checks>),
 }
@@ -116,6 +118,7 @@ impl Node {
             | Self::Type(_, checks)
             | Self::Numbers(checks)
             | Self::Strings(checks)
+            | Self::Listed(checks)
             | Self::Checks(checks) => Some(checks),
         }
     }
@@ -136,6 +139,7 @@ impl Node {
                 | Self::Type(..)
                 | Self::Numbers(_)
                 | Self::Strings(_)
+                | Self::Listed(_)
         )
     }
 }
@@ -405,8 +409,9 @@ pub(crate) struct ArrayKeywords {
     pub(crate) min_items: Option<u64>,
     pub(crate) max_items: Option<u64>,
     pub(crate) unique_items: bool,
-    /// `items` when it is the only keyword here (set once the document is simplified).
-    pub(crate) items_only: Option<NodeId>,
+    /// Which of the yes/no walk's loops these keywords need (set once the document is
+    /// simplified).
+    pub(crate) shape: ArrayShape,
     /// Taken out into [`Checks::unevaluated_items`] when the checks are made.
     pub(crate) unevaluated_items: Option<NodeId>,
 }
@@ -437,6 +442,20 @@ pub(crate) struct ObjectKeywords {
     pub(crate) unevaluated_properties: Option<NodeId>,
 }
 
+/// What an array's keywords need of the yes/no walk, when nothing is marked.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) enum ArrayShape {
+    /// `items` alone.
+    Each(NodeId),
+    /// `prefixItems`, and `items` or not, alone.
+    Items,
+    /// `contains` (with `minContains` and `maxContains`) alone.
+    Contains(NodeId),
+    /// Anything else.
+    #[default]
+    General,
+}
+
 /// One of `properties`.
 #[derive(Debug)]
 pub(crate) struct Property {
@@ -452,14 +471,18 @@ impl ArrayKeywords {
         !self.prefix_items.is_empty() || self.items.is_some() || self.contains.is_some()
     }
 
-    /// Sets [`items_only`](Self::items_only) for the keywords as they are now.
+    /// Sets [`shape`](Self::shape) for the keywords as they are now.
     pub(crate) fn settle(&mut self) {
-        let alone = self.prefix_items.is_empty()
-            && self.contains.is_none()
-            && self.min_items.is_none()
-            && self.max_items.is_none()
-            && !self.unique_items;
-        self.items_only = self.items.filter(|_| alone);
+        let reads_array = self.min_items.is_some() || self.max_items.is_some() || self.unique_items;
+        let has_item_schemas = !self.prefix_items.is_empty() || self.items.is_some();
+        self.shape = match (reads_array, has_item_schemas, self.contains) {
+            (false, true, None) if self.prefix_items.is_empty() => {
+                self.items.map_or(ArrayShape::General, ArrayShape::Each)
+            }
+            (false, true, None) => ArrayShape::Items,
+            (false, false, Some(contains)) => ArrayShape::Contains(contains),
+            _ => ArrayShape::General,
+        };
     }
 
     /// Whether a keyword is here (`unevaluatedItems` aside, which is taken out first).

@@ -105,6 +105,7 @@ fn take_checks(node: &mut Node) -> Option<Box<Checks>> {
         | Node::Type(_, checks)
         | Node::Numbers(checks)
         | Node::Strings(checks)
+        | Node::Listed(checks)
         | Node::Checks(checks) => Some(checks),
         Node::Anything | Node::Nothing => None,
     }
@@ -306,11 +307,15 @@ fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
 /// The kind of a leaf: `type` alone, or the keywords of one type of value alone, decided
 /// without the leaf's general dispatch.
 fn leaf_kind(checks: Box<Checks>) -> Node {
-    if checks.enumeration.is_some()
-        || checks.constant.is_some()
+    let listed = checks.enumeration.is_some() || checks.constant.is_some();
+    let reads_own_type = checks.numbers.is_some()
+        || checks.strings.is_some()
         || checks.arrays.is_some()
-        || checks.objects.is_some()
-    {
+        || checks.objects.is_some();
+    if listed && !reads_own_type && checks.types == ANY_TYPE {
+        return Node::Listed(checks);
+    }
+    if listed || checks.arrays.is_some() || checks.objects.is_some() {
         return Node::Leaf(checks);
     }
     match (checks.numbers.is_some(), checks.strings.is_some()) {

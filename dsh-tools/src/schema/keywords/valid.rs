@@ -20,13 +20,14 @@ use serde_json::{Map, Number, Value};
 use super::super::key::Key;
 use super::super::limits::MAX_VALIDATION_DEPTH;
 use super::super::semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, is_integral, json_equal,
+    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
+    json_equal,
 };
 use super::super::violation::JsonType;
 use super::marks::Marks;
 use super::node::{
-    ANY_TYPE, Applicator, ArrayKeywords, Checks, Condition, DynamicReference, Node, NodeId,
-    NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
+    ANY_TYPE, Applicator, ArrayKeywords, ArrayShape, Checks, Condition, DynamicReference, Node,
+    NodeId, NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
 };
 use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
@@ -73,9 +74,15 @@ impl Evaluator<'_> {
             Node::Array(checks) => match (value, marks, &checks.arrays) {
                 (Value::Array(items), None, Some(keywords)) => {
                     depth < MAX_VALIDATION_DEPTH
-                        && match keywords.items_only {
-                            Some(node) => self.valid_each(node, items, depth),
-                            None => self.valid_array(keywords, items, depth, None),
+                        && match keywords.shape {
+                            ArrayShape::Each(node) => self.valid_each(node, items, depth),
+                            ArrayShape::Items => {
+                                self.valid_item_schemas(keywords, items, depth, None)
+                            }
+                            ArrayShape::Contains(node) => {
+                                self.valid_contains(keywords, node, items, depth, None)
+                            }
+                            ArrayShape::General => self.valid_array(keywords, items, depth, None),
                         }
                 }
                 (Value::Array(_), marks, _) => self.valid_checks(checks, value, depth, marks),
@@ -91,6 +98,7 @@ impl Evaluator<'_> {
             Node::Type(types, _) => has_type(*types, value),
             Node::Numbers(checks) => numbers_hold(checks, value),
             Node::Strings(checks) => strings_hold(checks, value),
+            Node::Listed(checks) => listed_hold(checks, value),
             Node::Leaf(checks) => leaf_holds(checks, value),
         }
     }
@@ -506,15 +514,63 @@ impl Evaluator<'_> {
         if let Some(marks) = marks.as_deref_mut() {
             (0..evaluated).for_each(|index| marks.mark(index));
         }
-        let Some(contains) = keywords.contains else {
-            return true;
+        keywords
+            .contains
+            .is_none_or(|contains| self.valid_contains(keywords, contains, items, depth, marks))
+    }
+
+    /// `prefixItems` and `items`.
+    #[inline(never)]
+    fn valid_item_schemas(
+        &mut self,
+        keywords: &ArrayKeywords,
+        items: &[Value],
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        let prefix = keywords.prefix_items.len().min(items.len());
+        for (item, &node) in items.iter().zip(&keywords.prefix_items) {
+            if !self.valid(node, item, depth + 1, None) {
+                return false;
+            }
+        }
+        let evaluated = match keywords.items {
+            Some(node) => {
+                for item in &items[prefix..] {
+                    if !self.valid(node, item, depth + 1, None) {
+                        return false;
+                    }
+                }
+                items.len()
+            }
+            None => prefix,
         };
+        if let Some(marks) = marks {
+            (0..evaluated).for_each(|index| marks.mark(index));
+        }
+        true
+    }
+
+    /// `contains`, with `minContains` and `maxContains`.
+    #[inline(never)]
+    fn valid_contains(
+        &mut self,
+        keywords: &ArrayKeywords,
+        contains: NodeId,
+        items: &[Value],
+        depth: usize,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
         let min = keywords.min_contains.unwrap_or(1);
         // Without marks or a maximum, counting can stop at the minimum.
-        let enough = (marks.is_none() && keywords.max_contains.is_none()).then_some(min);
+        let enough = if marks.is_none() && keywords.max_contains.is_none() {
+            min
+        } else {
+            u64::MAX
+        };
         let mut found = 0u64;
         for (index, item) in items.iter().enumerate() {
-            if enough.is_some_and(|enough| found >= enough) {
+            if found >= enough {
                 break;
             }
             if self.valid(contains, item, depth + 1, None) {
@@ -687,6 +743,7 @@ pub(super) fn holds_alone(node: &Node, value: &Value) -> bool {
         Node::Type(types, _) => has_type(*types, value),
         Node::Numbers(checks) => numbers_hold(checks, value),
         Node::Strings(checks) => strings_hold(checks, value),
+        Node::Listed(checks) => listed_hold(checks, value),
         Node::Leaf(checks) => leaf_holds(checks, value),
         _ => true,
     }
@@ -700,6 +757,12 @@ fn numbers_hold(checks: &Checks, value: &Value) -> bool {
         // Number keywords say nothing of other values; `type` may refuse them.
         _ => checks.types == ANY_TYPE,
     }
+}
+
+/// Whether `value` matches a [`Node::Listed`].
+#[inline(never)]
+fn listed_hold(checks: &Checks, value: &Value) -> bool {
+    listed_holds(checks, value)
 }
 
 /// Whether `value` matches a [`Node::Strings`].
@@ -919,17 +982,4 @@ pub(super) fn has_key(map: &Map<String, Value>, key: &Key) -> bool {
     } else {
         map.contains_key(key.as_str())
     }
-}
-
-/// The first two equal items (by JSON equality, numbers by value), by index.
-#[inline(never)]
-pub(super) fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
-    for second in 1..items.len() {
-        for first in 0..second {
-            if json_equal(&items[first], &items[second]) {
-                return Some((first, second));
-            }
-        }
-    }
-    None
 }
