@@ -167,7 +167,7 @@ macro_rules! fail {
     }};
 }
 
-impl Evaluator<'_> {
+impl Evaluator<'_, '_> {
     /// Evaluates `value` against node `id`; `true` when valid.
     pub(crate) fn evaluate<'v, S: Sink<'v>>(
         &mut self,

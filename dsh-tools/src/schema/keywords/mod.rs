@@ -44,7 +44,7 @@ use super::error::SchemaError;
 use super::violation::ValidationContext;
 use evaluate::Report;
 use node::Arena;
-use scope::Evaluator;
+use scope::{DynamicScope, Evaluator};
 use valid::holds_alone;
 
 pub(crate) use numbers::is_multiple_of;
@@ -183,14 +183,27 @@ impl KeywordSchema {
     #[inline(never)]
     pub(crate) fn report<'v>(&self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
         let arena = &self.inner.arena;
-        Evaluator::new(arena).evaluate(arena.root, value, &mut Report(cx))
+        let mut scope = DynamicScope::default();
+        let scope = arena.dynamic.then_some(&mut scope);
+        Evaluator::new(arena, scope).evaluate(arena.root, value, &mut Report(cx))
     }
 }
 
 /// Whether `value` matches the document's root, `depth` levels down.
-#[inline(never)]
+#[inline(always)]
 fn walk(arena: &Arena, value: &Value, depth: usize) -> bool {
-    Evaluator::new(arena).valid(arena.root, value, depth, None)
+    if arena.dynamic {
+        walk_in_scope(arena, value, depth)
+    } else {
+        Evaluator::new(arena, None).valid(arena.root, value, depth, None)
+    }
+}
+
+/// [`walk`] for a document whose `$dynamicRef`s read the dynamic scope.
+#[inline(never)]
+fn walk_in_scope(arena: &Arena, value: &Value, depth: usize) -> bool {
+    let mut scope = DynamicScope::default();
+    Evaluator::new(arena, Some(&mut scope)).valid(arena.root, value, depth, None)
 }
 
 impl PartialEq for KeywordSchema {

@@ -32,7 +32,7 @@ use super::node::{
 use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
 
-impl Evaluator<'_> {
+impl Evaluator<'_, '_> {
     /// Whether `value` matches node `id`, `depth` levels down; `marks`, when given, are the
     /// node's own (what it evaluates is marked in them). Inlined into every caller: the node's
     /// match is all that runs here, every kind's checks but `type` run out of line (what an arm
