@@ -191,6 +191,7 @@ fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
             matches!(value, Value::String(_) | Value::Null)
         }),
         Each::Boolean => all_in_blocks(items, Value::is_boolean),
+        Each::Number => all_in_blocks(items, Value::is_number),
         Each::StringWithin(lengths) => all_in_blocks(
             items,
             |value| matches!(value, Value::String(text) if within(lengths, text)),

@@ -202,6 +202,8 @@ impl Evaluator<'_, '_> {
             | Node::Numbers(checks)
             | Node::Strings(checks)
             | Node::Listed(checks)
+            | Node::ObjectItself(checks)
+            | Node::ArrayItself(checks)
             | Node::Checks(checks) => {
                 let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);

@@ -90,6 +90,12 @@ pub(crate) enum Node {
     Strings(Box<Checks>),
     /// `enum` or `const` (or both) alone, without `type`.
     Listed(Box<Checks>),
+    /// Object keywords that read the object itself alone (`required`, `minProperties`, …;
+    /// with `"type": "object"` or no `type`).
+    ObjectItself(Box<Checks>),
+    /// Array keywords that read the array itself alone (`minItems`, `uniqueItems`, …; with
+    /// `"type": "array"` or no `type`).
+    ArrayItself(Box<Checks>),
     /// Any other object of keywords, some of them applying subschemas.
     Checks(Box<Checks>),
 }
@@ -119,6 +125,8 @@ impl Node {
             | Self::Numbers(checks)
             | Self::Strings(checks)
             | Self::Listed(checks)
+            | Self::ObjectItself(checks)
+            | Self::ArrayItself(checks)
             | Self::Checks(checks) => Some(checks),
         }
     }
@@ -140,6 +148,8 @@ impl Node {
                 | Self::Numbers(_)
                 | Self::Strings(_)
                 | Self::Listed(_)
+                | Self::ObjectItself(_)
+                | Self::ArrayItself(_)
         )
     }
 }

@@ -106,6 +106,8 @@ fn take_checks(node: &mut Node) -> Option<Box<Checks>> {
         | Node::Numbers(checks)
         | Node::Strings(checks)
         | Node::Listed(checks)
+        | Node::ObjectItself(checks)
+        | Node::ArrayItself(checks)
         | Node::Checks(checks) => Some(checks),
         Node::Anything | Node::Nothing => None,
     }
@@ -315,13 +317,29 @@ fn leaf_kind(checks: Box<Checks>) -> Node {
     if listed && !reads_own_type && checks.types == ANY_TYPE {
         return Node::Listed(checks);
     }
-    if listed || checks.arrays.is_some() || checks.objects.is_some() {
+    if listed {
         return Node::Leaf(checks);
     }
-    match (checks.numbers.is_some(), checks.strings.is_some()) {
-        (false, false) => Node::Type(checks.types, checks),
-        (true, false) if only_type(checks.types, JsonType::Number) => Node::Numbers(checks),
-        (false, true) if only_type(checks.types, JsonType::String) => Node::Strings(checks),
+    let groups = (
+        checks.numbers.is_some(),
+        checks.strings.is_some(),
+        checks.arrays.is_some(),
+        checks.objects.is_some(),
+    );
+    match groups {
+        (false, false, false, false) => Node::Type(checks.types, checks),
+        (true, false, false, false) if only_type(checks.types, JsonType::Number) => {
+            Node::Numbers(checks)
+        }
+        (false, true, false, false) if only_type(checks.types, JsonType::String) => {
+            Node::Strings(checks)
+        }
+        (false, false, true, false) if only_type(checks.types, JsonType::Array) => {
+            Node::ArrayItself(checks)
+        }
+        (false, false, false, true) if only_type(checks.types, JsonType::Object) => {
+            Node::ObjectItself(checks)
+        }
         _ => Node::Leaf(checks),
     }
 }

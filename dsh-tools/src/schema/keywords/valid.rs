@@ -99,6 +99,8 @@ impl Evaluator<'_, '_> {
             Node::Numbers(checks) => numbers_hold(checks, value),
             Node::Strings(checks) => strings_hold(checks, value),
             Node::Listed(checks) => listed_hold(checks, value),
+            Node::ObjectItself(checks) => object_itself_holds(checks, value),
+            Node::ArrayItself(checks) => array_itself_holds(checks, value),
             Node::Leaf(checks) => leaf_holds(checks, value),
         }
     }
@@ -744,6 +746,8 @@ pub(super) fn holds_alone(node: &Node, value: &Value) -> bool {
         Node::Numbers(checks) => numbers_hold(checks, value),
         Node::Strings(checks) => strings_hold(checks, value),
         Node::Listed(checks) => listed_hold(checks, value),
+        Node::ObjectItself(checks) => object_itself_holds(checks, value),
+        Node::ArrayItself(checks) => array_itself_holds(checks, value),
         Node::Leaf(checks) => leaf_holds(checks, value),
         _ => true,
     }
@@ -753,7 +757,7 @@ pub(super) fn holds_alone(node: &Node, value: &Value) -> bool {
 #[inline(never)]
 fn numbers_hold(checks: &Checks, value: &Value) -> bool {
     match (value, &checks.numbers) {
-        (Value::Number(number), Some(keywords)) => number_holds(keywords, number),
+        (Value::Number(number), Some(keywords)) => number_keywords_hold(keywords, number),
         // Number keywords say nothing of other values; `type` may refuse them.
         _ => checks.types == ANY_TYPE,
     }
@@ -765,11 +769,29 @@ fn listed_hold(checks: &Checks, value: &Value) -> bool {
     listed_holds(checks, value)
 }
 
+/// Whether `value` matches a [`Node::ObjectItself`].
+#[inline(never)]
+fn object_itself_holds(checks: &Checks, value: &Value) -> bool {
+    match (value, &checks.objects) {
+        (Value::Object(map), Some(keywords)) => object_keywords_hold(keywords, map),
+        _ => checks.types == ANY_TYPE,
+    }
+}
+
+/// Whether `value` matches a [`Node::ArrayItself`].
+#[inline(never)]
+fn array_itself_holds(checks: &Checks, value: &Value) -> bool {
+    match (value, &checks.arrays) {
+        (Value::Array(items), Some(keywords)) => array_holds(keywords, items),
+        _ => checks.types == ANY_TYPE,
+    }
+}
+
 /// Whether `value` matches a [`Node::Strings`].
 #[inline(never)]
 fn strings_hold(checks: &Checks, value: &Value) -> bool {
     match (value, &checks.strings) {
-        (Value::String(text), Some(keywords)) => text_holds(keywords, text),
+        (Value::String(text), Some(keywords)) => text_keywords_hold(keywords, text),
         _ => checks.types == ANY_TYPE,
     }
 }
@@ -886,9 +908,15 @@ fn is_text(value: &Value, text: &str) -> bool {
     value.as_str() == Some(text)
 }
 
-/// `minimum`, `maximum`, their exclusive forms and `multipleOf`.
+/// `minimum`, `maximum`, their exclusive forms and `multipleOf`, out of line (the leaf kinds
+/// inline [`number_keywords_hold`] into their one call instead).
 #[inline(never)]
 fn number_holds(keywords: &NumberKeywords, number: &Number) -> bool {
+    number_keywords_hold(keywords, number)
+}
+
+#[inline(always)]
+fn number_keywords_hold(keywords: &NumberKeywords, number: &Number) -> bool {
     keywords
         .minimum
         .as_ref()
@@ -912,9 +940,14 @@ fn number_holds(keywords: &NumberKeywords, number: &Number) -> bool {
 }
 
 /// `minLength`, `maxLength`, `pattern` and a checked `format`, on a string value or a property
-/// name (checked without being copied into a value).
+/// name (checked without being copied into a value); out of line, as [`number_holds`].
 #[inline(never)]
 fn text_holds(keywords: &StringKeywords, text: &str) -> bool {
+    text_keywords_hold(keywords, text)
+}
+
+#[inline(always)]
+fn text_keywords_hold(keywords: &StringKeywords, text: &str) -> bool {
     keywords
         .min_length
         .is_none_or(|min| has_at_least_code_points(text, min))
@@ -944,6 +977,11 @@ fn array_holds(keywords: &ArrayKeywords, items: &[Value]) -> bool {
 /// reads of the object itself.
 #[inline(never)]
 fn object_holds(keywords: &ObjectKeywords, map: &Map<String, Value>) -> bool {
+    object_keywords_hold(keywords, map)
+}
+
+#[inline(always)]
+fn object_keywords_hold(keywords: &ObjectKeywords, map: &Map<String, Value>) -> bool {
     let count = map.len() as u64;
     keywords.required.iter().all(|name| has_key(map, name))
         && keywords.dependent_required.iter().all(|(name, needed)| {
