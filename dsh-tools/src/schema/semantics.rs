@@ -57,6 +57,9 @@ pub(crate) fn is_less(a: &Number, b: &Number) -> bool {
 
 #[inline(never)]
 fn compare_numbers_slow(a: &Number, b: &Number) -> Ordering {
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return x.cmp(&y);
+    }
     // Floats, and integers a float holds exactly, compare as floats.
     if let (Some(x), Some(y)) = (exact_float(a), exact_float(b)) {
         return x.partial_cmp(&y).unwrap_or(Ordering::Equal);

@@ -731,7 +731,6 @@ fn array_size_violation(rules: &ArrayRules, len: usize) -> Option<ViolationKind<
         .map(ViolationKind::MaxItems)
 }
 
-
 /// Whether `value` is JSON-equal to one of `members`, out of line: inlined, the comparison
 /// would weigh on every node [`check`]'s match dispatches.
 #[inline(never)]

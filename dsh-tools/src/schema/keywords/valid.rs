@@ -60,12 +60,7 @@ impl Evaluator<'_, '_> {
             },
             Node::Object(checks) => match (value, marks, &checks.objects) {
                 (Value::Object(map), None, Some(keywords)) => {
-                    depth < MAX_VALIDATION_DEPTH
-                        && if keywords.declared_only {
-                            self.valid_declared_properties(keywords, map, depth)
-                        } else {
-                            self.valid_object(keywords, map, depth, None)
-                        }
+                    depth < MAX_VALIDATION_DEPTH && self.valid_object_unmarked(keywords, map, depth)
                 }
                 (Value::Object(_), marks, _) => self.valid_checks(checks, value, depth, marks),
                 // Object keywords say nothing of other values; `type` may refuse them.
@@ -74,16 +69,7 @@ impl Evaluator<'_, '_> {
             Node::Array(checks) => match (value, marks, &checks.arrays) {
                 (Value::Array(items), None, Some(keywords)) => {
                     depth < MAX_VALIDATION_DEPTH
-                        && match keywords.shape {
-                            ArrayShape::Each(node) => self.valid_each(node, items, depth),
-                            ArrayShape::Items => {
-                                self.valid_item_schemas(keywords, items, depth, None)
-                            }
-                            ArrayShape::Contains(node) => {
-                                self.valid_contains(keywords, node, items, depth, None)
-                            }
-                            ArrayShape::General => self.valid_array(keywords, items, depth, None),
-                        }
+                        && self.valid_array_unmarked(keywords, items, depth)
                 }
                 (Value::Array(_), marks, _) => self.valid_checks(checks, value, depth, marks),
                 _ => checks.types == ANY_TYPE,
@@ -276,16 +262,56 @@ impl Evaluator<'_, '_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
-        match value {
-            Value::Array(items) => checks
+        match (value, marks) {
+            (Value::Array(items), None) => checks
+                .arrays
+                .as_deref()
+                .is_none_or(|keywords| self.valid_array_unmarked(keywords, items, depth)),
+            (Value::Array(items), marks) => checks
                 .arrays
                 .as_deref()
                 .is_none_or(|keywords| self.valid_array(keywords, items, depth, marks)),
-            Value::Object(map) => checks
+            (Value::Object(map), None) => checks
+                .objects
+                .as_deref()
+                .is_none_or(|keywords| self.valid_object_unmarked(keywords, map, depth)),
+            (Value::Object(map), marks) => checks
                 .objects
                 .as_deref()
                 .is_none_or(|keywords| self.valid_object(keywords, map, depth, marks)),
             _ => true,
+        }
+    }
+
+    /// The array keywords, nothing marked: the loop their shape needs, called straight.
+    #[inline(always)]
+    fn valid_array_unmarked(
+        &mut self,
+        keywords: &ArrayKeywords,
+        items: &[Value],
+        depth: usize,
+    ) -> bool {
+        match keywords.shape {
+            ArrayShape::Each(node) => self.valid_each(node, items, depth),
+            ArrayShape::Items => self.valid_item_schemas(keywords, items, depth, None),
+            ArrayShape::Contains(node) => self.valid_contains(keywords, node, items, depth, None),
+            ArrayShape::General => self.valid_array(keywords, items, depth, None),
+        }
+    }
+
+    /// The object keywords, nothing marked: `properties` and `additionalProperties` alone in
+    /// their own loop.
+    #[inline(always)]
+    fn valid_object_unmarked(
+        &mut self,
+        keywords: &ObjectKeywords,
+        map: &Map<String, Value>,
+        depth: usize,
+    ) -> bool {
+        if keywords.declared_only {
+            self.valid_declared_properties(keywords, map, depth)
+        } else {
+            self.valid_object(keywords, map, depth, None)
         }
     }
 
