@@ -457,7 +457,9 @@ pub(crate) struct ObjectKeywords {
 pub(crate) enum ArrayShape {
     /// `items` alone.
     Each(NodeId),
-    /// `prefixItems`, and `items` or not, alone.
+    /// `prefixItems` alone.
+    Prefix,
+    /// `prefixItems` and `items` alone.
     Items,
     /// `contains` (with `minContains` and `maxContains`) alone.
     Contains(NodeId),
@@ -489,6 +491,7 @@ impl ArrayKeywords {
             (false, true, None) if self.prefix_items.is_empty() => {
                 self.items.map_or(ArrayShape::General, ArrayShape::Each)
             }
+            (false, true, None) if self.items.is_none() => ArrayShape::Prefix,
             (false, true, None) => ArrayShape::Items,
             (false, false, Some(contains)) => ArrayShape::Contains(contains),
             _ => ArrayShape::General,

@@ -49,11 +49,8 @@ impl Evaluator<'_, '_> {
             // The specialised kinds' paths mark nothing: with marks, the general one runs.
             Node::Reference(target, checks) => match (marks, &self.arena.nodes[*target as usize]) {
                 // A target that reads the value alone is decided here, without a call.
-                (None, Node::Type(types, _)) => {
-                    depth < MAX_VALIDATION_DEPTH && has_type(*types, value)
-                }
-                (None, Node::Leaf(target)) => {
-                    depth < MAX_VALIDATION_DEPTH && leaf_holds(target, value)
+                (None, target) if target.reads_value_alone() => {
+                    depth < MAX_VALIDATION_DEPTH && holds_alone(target, value)
                 }
                 (None, _) => self.valid_target(*target, value, depth),
                 (marks, _) => self.valid_checks(checks, value, depth, marks),
@@ -293,6 +290,7 @@ impl Evaluator<'_, '_> {
     ) -> bool {
         match keywords.shape {
             ArrayShape::Each(node) => self.valid_each(node, items, depth),
+            ArrayShape::Prefix => self.valid_prefix(&keywords.prefix_items, items, depth),
             ArrayShape::Items => self.valid_item_schemas(keywords, items, depth, None),
             ArrayShape::Contains(node) => self.valid_contains(keywords, node, items, depth, None),
             ArrayShape::General => self.valid_array(keywords, items, depth, None),
@@ -545,6 +543,15 @@ impl Evaluator<'_, '_> {
         keywords
             .contains
             .is_none_or(|contains| self.valid_contains(keywords, contains, items, depth, marks))
+    }
+
+    /// `prefixItems` alone, nothing marked.
+    #[inline(never)]
+    fn valid_prefix(&mut self, prefix: &[NodeId], items: &[Value], depth: usize) -> bool {
+        items
+            .iter()
+            .zip(prefix)
+            .all(|(item, &node)| self.valid(node, item, depth + 1, None))
     }
 
     /// `prefixItems` and `items`.
