@@ -292,7 +292,9 @@ impl Evaluator<'_, '_> {
             ArrayShape::Each(node) => self.valid_each(node, items, depth),
             ArrayShape::Prefix => self.valid_prefix(&keywords.prefix_items, items, depth),
             ArrayShape::Items => self.valid_item_schemas(keywords, items, depth, None),
-            ArrayShape::Contains(node) => self.valid_contains(keywords, node, items, depth, None),
+            ArrayShape::Contains(node) => {
+                self.valid_contains_unmarked(keywords, node, items, depth)
+            }
             ArrayShape::General => self.valid_array(keywords, items, depth, None),
         }
     }
@@ -584,6 +586,34 @@ impl Evaluator<'_, '_> {
             (0..evaluated).for_each(|index| marks.mark(index));
         }
         true
+    }
+
+    /// `contains`, with `minContains` and `maxContains`, nothing marked: without a maximum,
+    /// the count stops at the minimum.
+    #[inline(never)]
+    fn valid_contains_unmarked(
+        &mut self,
+        keywords: &ArrayKeywords,
+        contains: NodeId,
+        items: &[Value],
+        depth: usize,
+    ) -> bool {
+        let min = keywords.min_contains.unwrap_or(1);
+        let Some(max) = keywords.max_contains else {
+            let mut found = 0u64;
+            for item in items {
+                if found >= min {
+                    break;
+                }
+                found += u64::from(self.valid(contains, item, depth + 1, None));
+            }
+            return found >= min;
+        };
+        let mut found = 0u64;
+        for item in items {
+            found += u64::from(self.valid(contains, item, depth + 1, None));
+        }
+        (min..=max).contains(&found)
     }
 
     /// `contains`, with `minContains` and `maxContains`.
