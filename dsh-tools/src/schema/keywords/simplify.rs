@@ -56,7 +56,7 @@ pub(super) fn simplify(arena: &mut Arena) {
             if let Some(arrays) = &mut checks.arrays {
                 arrays.settle();
             }
-            *node = kind(checks, arena.dynamic && enters);
+            *node = kind(*checks, arena.dynamic && enters);
         }
     }
 }
@@ -93,7 +93,7 @@ fn enters_a_resource(arena: &Arena) -> Vec<bool> {
 /// The node's checks, leaving `Anything` in its place (`None`, and the node untouched, for
 /// `true` and `false`).
 fn take_checks(node: &mut Node) -> Option<Box<Checks>> {
-    if node.checks().is_none() {
+    if matches!(node, Node::Anything | Node::Nothing) {
         return None;
     }
     match std::mem::replace(node, Node::Anything) {
@@ -262,8 +262,8 @@ fn fingerprint(checks: &Checks) -> usize {
 
 /// The kind of a node with `checks`: a specialised one when the schema has only that shape and
 /// no dynamic scope is kept (the specialised paths enter no resource).
-fn kind(checks: Box<Checks>, dynamic: bool) -> Node {
-    let node = Node::of_checks(*checks);
+fn kind(checks: Checks, dynamic: bool) -> Node {
+    let node = Node::of_checks(checks);
     let checks = match node {
         Node::Leaf(checks) => return leaf_kind(checks),
         Node::Checks(checks) => checks,
