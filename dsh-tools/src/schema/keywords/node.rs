@@ -1,6 +1,7 @@
 //! The compiled form of a JSON Schema document: every schema of it (and of the documents its
 //! references reach) as a node in one arena, its keywords read once into typed fields and its
-//! references resolved to node indices.
+//! references resolved to node indices. A node's kind says which path of the yes/no walk
+//! decides it (`simplify.rs` chooses it); its checks are what the report walk reads.
 
 use serde_json::{Number, Value};
 

@@ -5,13 +5,18 @@
 //!
 //! It keeps nothing a report needs: the depth is a number passed down, marks for
 //! `unevaluated*` are made only below a schema that reads them, the dynamic scope only in a
-//! document with a `$dynamicRef` that uses it, and a [`Node::Leaf`] (a schema of keywords
-//! that read the value alone) is decided without any of them. The value checks here are the
-//! ones the report walk reports from.
+//! document with a `$dynamicRef` that uses it, and a schema of keywords that read the value
+//! alone ([`Node::reads_value_alone`]) is decided without any of them. The value checks here
+//! are the ones the report walk reports from.
 //!
-//! Its functions are shaped for the machine code they become: a node's match is inlined into
-//! every caller, and each keyword that applies subschemas has a function of its own, so a
-//! schema's frame holds only what its own loop needs.
+//! Its functions are shaped for the machine code they become. A node's match is inlined into
+//! every caller, and each arm is a call (or a test of the value's type): what an arm read of
+//! the value inline would be hoisted ahead of the caller's loop, onto every schema it walks.
+//! Each node kind ([`Node`]) has a path of its own, each keyword that applies subschemas a
+//! function of its own, and each shape of array or object keywords a loop of its own, so a
+//! schema's frame holds only what its own loop needs; the general path
+//! ([`valid_checks`](Evaluator::valid_checks)) takes whatever no kind covers, and every kind
+//! when properties or items are marked.
 
 use std::cmp::Ordering;
 
