@@ -148,6 +148,8 @@ pub(super) enum Each {
     Boolean,
     /// Strings of a length within these bounds.
     StringWithin(Lengths),
+    /// Numbers, of any value.
+    Number,
     /// Each item against the item node.
     Node,
 }
@@ -164,6 +166,13 @@ impl Each {
             (Test::AnyString, true) => Self::StringOrNull,
             (Test::Boolean, false) => Self::Boolean,
             (Test::String(lengths), false) => Self::StringWithin(*lengths),
+            (Test::Number(bounds), false)
+                if bounds.rules.minimum.is_none()
+                    && bounds.rules.maximum.is_none()
+                    && bounds.rules.extra.is_none() =>
+            {
+                Self::Number
+            }
             _ => Self::Node,
         }
     }

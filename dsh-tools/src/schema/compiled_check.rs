@@ -44,69 +44,100 @@ pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
 
 /// The whole check of `node`, out of line. [`check`] decides the common cases in place and
 /// leaves the rest here; this function still handles every case, so it stands on its own.
+///
+/// It dispatches on the test first, with one jump, and every arm that walks further is a call:
+/// inlined here, the walks' registers would be saved on every entry.
 #[inline(never)]
 fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
     if node.nullable && value.is_null() {
         return true;
     }
-    match (&node.test, value) {
-        (Test::Any, _)
-        | (Test::AnyString, Value::String(_))
-        | (Test::Boolean, Value::Bool(_))
-        | (Test::Null, Value::Null) => true,
-        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
-        (Test::PatternString(rules), Value::String(text)) => {
-            let (lengths, pattern) = &**rules;
-            within(*lengths, text) && pattern.is_match(text)
+    match &node.test {
+        Test::Any => true,
+        Test::AnyString => value.is_string(),
+        Test::Boolean => value.is_boolean(),
+        Test::Null => value.is_null(),
+        Test::String(lengths) => matches!(value, Value::String(text) if within(*lengths, text)),
+        Test::PatternString(rules) => match value {
+            Value::String(text) => {
+                let (lengths, pattern) = &**rules;
+                within(*lengths, text) && pattern.is_match(text)
+            }
+            _ => false,
+        },
+        Test::FormatString(rules) => match value {
+            Value::String(text) => {
+                let (lengths, pattern, format) = &**rules;
+                within(*lengths, text)
+                    && pattern
+                        .as_ref()
+                        .is_none_or(|pattern| pattern.is_match(text))
+                    && format.matches(text)
+            }
+            _ => false,
+        },
+        Test::Integer(bounds) => matches!(
+            value,
+            Value::Number(number) if is_integral(number) && number_within(bounds, number)
+        ),
+        Test::Number(bounds) => {
+            matches!(value, Value::Number(number) if number_within(bounds, number))
         }
-        (Test::FormatString(rules), Value::String(text)) => {
-            let (lengths, pattern, format) = &**rules;
-            within(*lengths, text)
-                && pattern
-                    .as_ref()
-                    .is_none_or(|pattern| pattern.is_match(text))
-                && format.matches(text)
+        Test::Multiple(test) => {
+            matches!(value, Value::Number(number) if is_multiple_within(test, number))
         }
-        (Test::Integer(bounds), Value::Number(number)) => {
-            is_integral(number) && number_within(bounds, number)
-        }
-        (Test::Number(bounds), Value::Number(number)) => number_within(bounds, number),
-        (Test::Multiple(test), Value::Number(number)) => is_multiple_within(test, number),
-        (Test::Object(object), Value::Object(map)) => {
-            depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth)
-        }
-        (Test::SizedObject(sized), Value::Object(map)) => {
-            depth < MAX_VALIDATION_DEPTH && check_sized_object(sized, map, depth)
-        }
-        (Test::Array(array), Value::Array(items)) => {
-            depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth)
-        }
-        (Test::UniqueArray(array), Value::Array(items)) => {
+        Test::Object(object) => match value {
+            Value::Object(map) => depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth),
+            _ => false,
+        },
+        Test::SizedObject(sized) => match value {
+            Value::Object(map) => {
+                depth < MAX_VALIDATION_DEPTH && check_sized_object(sized, map, depth)
+            }
+            _ => false,
+        },
+        Test::Array(array) => match value {
+            Value::Array(items) => depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth),
+            _ => false,
+        },
+        Test::UniqueArray(array) => match value {
             // The items are checked against their schema before any two are compared.
-            depth < MAX_VALIDATION_DEPTH
-                && check_array(array, items, depth)
-                && first_repeat(items).is_none()
-        }
-        (Test::StringEnum(members), Value::String(text)) => {
-            members.iter().any(|member| **member == **text)
-        }
-        (Test::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
-        (Test::Const(constant), _) => json_equal(constant, value),
-        (Test::OneOf(branches), _) => {
-            depth < MAX_VALIDATION_DEPTH
-                && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
-        }
-        (Test::Defined(node), _) => check(node, value, depth),
+            Value::Array(items) => {
+                depth < MAX_VALIDATION_DEPTH
+                    && check_array(array, items, depth)
+                    && first_repeat(items).is_none()
+            }
+            _ => false,
+        },
+        Test::StringEnum(members) => match value {
+            Value::String(text) => members.iter().any(|member| **member == **text),
+            _ => false,
+        },
+        Test::Enum(members) => members.iter().any(|member| json_equal(member, value)),
+        Test::Const(constant) => json_equal(constant, value),
+        Test::OneOf(branches) => check_one_of(branches, value, depth),
+        Test::Defined(node) => check_defined(node, value, depth),
         // A reference counts as a level, as in the interpreter.
-        (Test::Ref(node), _) => {
+        Test::Ref(node) => {
             depth < MAX_VALIDATION_DEPTH
                 && node
                     .upgrade()
-                    .is_some_and(|node| check(&node, value, depth + 1))
+                    .is_some_and(|node| check_defined(&node, value, depth + 1))
         }
-        (Test::Keywords(keywords), _) => keywords.check(value, depth),
-        _ => false,
+        Test::Keywords(keywords) => keywords.check(value, depth),
     }
+}
+
+#[inline(never)]
+fn check_one_of(branches: &[Node], value: &Value, depth: usize) -> bool {
+    depth < MAX_VALIDATION_DEPTH
+        && count_up_to_two(branches, |branch| check(branch, value, depth + 1)) == 1
+}
+
+/// [`check`] out of line, for the arms above that apply another node.
+#[inline(never)]
+fn check_defined(node: &Node, value: &Value, depth: usize) -> bool {
+    check(node, value, depth)
 }
 
 #[inline(never)]
@@ -160,6 +191,7 @@ fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
             matches!(value, Value::String(_) | Value::Null)
         }),
         Each::Boolean => all_in_blocks(items, Value::is_boolean),
+        Each::Number => all_in_blocks(items, Value::is_number),
         Each::StringWithin(lengths) => all_in_blocks(
             items,
             |value| matches!(value, Value::String(text) if within(lengths, text)),

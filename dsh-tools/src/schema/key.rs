@@ -30,6 +30,11 @@ impl Key {
         }
     }
 
+    /// The name.
+    pub(super) fn as_str(&self) -> &str {
+        &self.name
+    }
+
     /// Whether `key` is this name. Its words are read only when the lengths agree, which makes
     /// a wrong guess cheap.
     #[inline(always)]

@@ -17,6 +17,7 @@
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
+//! | `pattern_shortcut.rs` | `pattern`s of the simplest shapes decided without the regex engine |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length |
 //! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
@@ -36,6 +37,7 @@ mod key;
 mod keywords;
 mod limits;
 mod model;
+mod pattern_shortcut;
 mod property_index;
 mod render;
 mod semantics;

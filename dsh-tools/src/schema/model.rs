@@ -8,6 +8,7 @@ pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
 
 pub use super::format::StringFormat;
 use super::keywords::KeywordSchema;
+use super::pattern_shortcut::Shortcut;
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -299,6 +300,8 @@ pub enum AdditionalProperties {
 pub struct Pattern {
     source: String,
     regex: dsh_tools_pattern::Regex,
+    /// What decides the pattern without the engine, for the simplest shapes.
+    shortcut: Option<Shortcut>,
 }
 
 impl Pattern {
@@ -307,6 +310,7 @@ impl Pattern {
         Ok(Self {
             source: source.to_owned(),
             regex: dsh_tools_pattern::compile(source)?,
+            shortcut: Shortcut::of(source),
         })
     }
 
@@ -317,7 +321,10 @@ impl Pattern {
 
     /// Whether `text` contains a match (JSON Schema patterns are not anchored).
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        match &self.shortcut {
+            Some(shortcut) => shortcut.is_match(text),
+            None => self.regex.is_match(text),
+        }
     }
 }
 

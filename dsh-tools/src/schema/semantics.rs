@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash, Hasher};
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
 #[inline(always)]
@@ -57,6 +57,13 @@ pub(crate) fn is_less(a: &Number, b: &Number) -> bool {
 
 #[inline(never)]
 fn compare_numbers_slow(a: &Number, b: &Number) -> Ordering {
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return x.cmp(&y);
+    }
+    // Floats, and integers a float holds exactly, compare as floats.
+    if let (Some(x), Some(y)) = (exact_float(a), exact_float(b)) {
+        return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+    }
     match (exact_integer(a), exact_integer(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         _ => {
@@ -66,6 +73,22 @@ fn compare_numbers_slow(a: &Number, b: &Number) -> Ordering {
             // cannot move it across: the f64 order is exact here.
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
+    }
+}
+
+/// The number as a float without rounding: a float, or an integer of at most 53 bits.
+#[inline(always)]
+fn exact_float(number: &Number) -> Option<f64> {
+    const EXACT: u64 = 1 << 53;
+    if number.is_f64() {
+        number.as_f64()
+    } else if let Some(i) = number.as_i64() {
+        // `as` is exact: the magnitude is within the mantissa.
+        #[allow(clippy::cast_precision_loss)]
+        (i.unsigned_abs() <= EXACT).then_some(i as f64)
+    } else {
+        #[allow(clippy::cast_precision_loss)]
+        number.as_u64().filter(|&u| u <= EXACT).map(|u| u as f64)
     }
 }
 
@@ -91,23 +114,55 @@ fn exact_integer(number: &Number) -> Option<i128> {
 ///
 /// Recursion is bounded by the shallower of the two values, and callers always pass a schema
 /// constant as one side, so a hostile value cannot make this recurse deeper than the schema.
+///
+/// Scalars are compared in place (this is inlined into `enum`, `const` and `uniqueItems`
+/// loops); arrays and objects out of line.
+#[inline]
 pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => compare_numbers(x, y) == Ordering::Equal,
         (Value::String(x), Value::String(y)) => x == y,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Null, Value::Null) => true,
-        (Value::Array(xs), Value::Array(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| json_equal(x, y))
-        }
-        (Value::Object(xs), Value::Object(ys)) => {
-            xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .all(|(key, x)| ys.get(key).is_some_and(|y| json_equal(x, y)))
+        (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => {
+            containers_equal(a, b)
         }
         _ => false,
     }
+}
+
+#[inline(never)]
+fn containers_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(xs), Value::Array(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| json_equal(x, y))
+        }
+        (Value::Object(xs), Value::Object(ys)) => objects_equal(xs, ys, json_equal),
+        _ => false,
+    }
+}
+
+/// Whether two objects have the same keys with `equal` values, whatever their order. A key is
+/// looked for at the same position first (objects written alike list keys alike), and by a
+/// scan in a small object, where hashing the key costs more.
+fn objects_equal(
+    xs: &Map<String, Value>,
+    ys: &Map<String, Value>,
+    equal: impl Fn(&Value, &Value) -> bool,
+) -> bool {
+    xs.len() == ys.len()
+        && xs.iter().zip(ys).all(|((key, x), (other_key, y))| {
+            if key == other_key {
+                return equal(x, y);
+            }
+            let found = if ys.len() <= 8 {
+                ys.iter()
+                    .find_map(|(other_key, y)| (other_key == key).then_some(y))
+            } else {
+                ys.get(key)
+            };
+            found.is_some_and(|y| equal(x, y))
+        })
 }
 
 /// Arrays up to this long are searched for equal items pair by pair; longer ones by hash.
@@ -227,11 +282,7 @@ fn equal_within(a: &Value, b: &Value, levels: usize) -> bool {
                     .all(|(x, y)| equal_within(x, y, levels - 1))
         }
         (Value::Object(xs), Value::Object(ys)) => {
-            levels > 0
-                && xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .all(|(key, x)| ys.get(key).is_some_and(|y| equal_within(x, y, levels - 1)))
+            levels > 0 && objects_equal(xs, ys, |x, y| equal_within(x, y, levels - 1))
         }
         _ => json_equal(a, b),
     }

@@ -152,8 +152,8 @@ pub(super) fn check<'s>(
             depth < MAX_VALIDATION_DEPTH && check_object(rules, map, depth, defs)
         }
         (SchemaKind::Any, _) => true,
-        (SchemaKind::Enum(members), _) => members.iter().any(|member| json_equal(member, value)),
-        (SchemaKind::Const(constant), _) => json_equal(constant, value),
+        (SchemaKind::Enum(members), _) => is_member(members, value),
+        (SchemaKind::Const(constant), _) => is_member(std::slice::from_ref(constant), value),
         (SchemaKind::OneOf(branches), _) => {
             depth < MAX_VALIDATION_DEPTH
                 && count_up_to_two(branches, |branch| check(branch, value, depth + 1, defs)) == 1
@@ -729,4 +729,11 @@ fn array_size_violation(rules: &ArrayRules, len: usize) -> Option<ViolationKind<
         .max_items
         .filter(|max| len > *max)
         .map(ViolationKind::MaxItems)
+}
+
+/// Whether `value` is JSON-equal to one of `members`, out of line: inlined, the comparison
+/// would weigh on every node [`check`]'s match dispatches.
+#[inline(never)]
+fn is_member(members: &[Value], value: &Value) -> bool {
+    members.iter().any(|member| json_equal(member, value))
 }

@@ -14,13 +14,15 @@ use serde_json::{Map, Number, Value};
 use super::super::error::{SchemaError, pattern_refusal};
 use super::super::format::StringFormat;
 use super::super::import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
+use super::super::key::Key;
 use super::super::model::Pattern;
 use super::super::violation::JsonType;
 use super::SchemaImportOptions;
 use super::node::{
-    Arena, ArrayKeywords, Condition, DynamicReference, Node, NodeId, NumberKeywords,
-    ObjectKeywords, Resource, Rules, StringKeywords,
+    Arena, ArrayKeywords, ArrayShape, Condition, DynamicReference, Node, NodeId, NumberKeywords,
+    ObjectKeywords, Property, Resource, Rules, StringKeywords,
 };
+use super::simplify::simplify;
 use super::uri::{DEFAULT_BASE, decode_fragment, resolve, split_fragment};
 
 /// What a `type` that names no JSON type is told.
@@ -143,6 +145,7 @@ impl<'a> Compiler<'a> {
             }
         }
         if self.errors.is_empty() {
+            simplify(&mut self.arena);
             Ok(self.arena)
         } else {
             Err(self.errors)
@@ -250,9 +253,10 @@ impl<'a> Compiler<'a> {
                 entry.1 |= dynamic;
                 if dynamic {
                     let id = self.node_at(location);
+                    let name = self.arena.anchor_name(name);
                     self.arena.resources[resource as usize]
                         .dynamic_anchors
-                        .push((name.clone(), id));
+                        .push((name, id));
                 }
             }
         }
@@ -471,6 +475,11 @@ fn without_validation(rules: &mut Rules) {
     }
     if let Some(objects) = &mut rules.objects {
         objects.required.clear();
+        objects.required_elsewhere.clear();
+        objects.required_properties = 0;
+        for property in &mut objects.properties {
+            property.required = false;
+        }
         objects.dependent_required.clear();
         objects.min_properties = None;
         objects.max_properties = None;
@@ -534,7 +543,7 @@ impl<'a> Reader<'_, 'a> {
             if let Some((location, dynamic)) = self.compiler.target(self.base, reference, &path) {
                 let (_, fragment) = split_fragment(reference);
                 let anchor = (dynamic && !fragment.is_empty() && !fragment.starts_with('/'))
-                    .then(|| decode_fragment(fragment));
+                    .then(|| self.compiler.arena.anchor_name(&decode_fragment(fragment)));
                 self.compiler.arena.dynamic |= anchor.is_some();
                 rules.dynamic_reference = Some(DynamicReference {
                     target: self.compiler.node_at(location),
@@ -658,6 +667,7 @@ impl<'a> Reader<'_, 'a> {
                 }
             },
             unevaluated_items: self.schema("unevaluatedItems"),
+            shape: ArrayShape::General,
         };
         let any = !keywords.prefix_items.is_empty()
             || keywords.items.is_some()
@@ -692,7 +702,7 @@ impl<'a> Reader<'_, 'a> {
                     let names = match list {
                         Value::Array(items) if items.iter().all(Value::is_string) => items
                             .iter()
-                            .filter_map(|item| item.as_str().map(str::to_owned))
+                            .filter_map(|item| item.as_str().map(Key::new))
                             .collect(),
                         _ => {
                             self.problem(
@@ -702,13 +712,44 @@ impl<'a> Reader<'_, 'a> {
                             Vec::new()
                         }
                     };
-                    dependent_required.push((name.clone(), names));
+                    dependent_required.push((Key::new(name), names));
                 }
             }
             Some(_) => self.problem("dependentRequired", "must be an object"),
         }
+        let mut required_elsewhere = Vec::new();
+        let mut properties: Vec<Property> = properties
+            .into_iter()
+            .map(|(name, node)| Property {
+                name,
+                node,
+                required: false,
+            })
+            .collect();
+        for name in &required {
+            match properties
+                .iter_mut()
+                .find(|property| property.name.as_str() == name.as_str())
+            {
+                Some(property) => property.required = true,
+                None if !required_elsewhere
+                    .iter()
+                    .any(|other: &Key| other.as_str() == name.as_str()) =>
+                {
+                    required_elsewhere.push(name.clone());
+                }
+                None => {}
+            }
+        }
+        let required_properties = properties
+            .iter()
+            .filter(|property| property.required)
+            .count();
         let keywords = ObjectKeywords {
             properties,
+            required_elsewhere,
+            required_properties,
+            declared_only: false,
             pattern_properties,
             additional_properties: self.schema("additionalProperties"),
             property_names: self.schema("propertyNames"),
@@ -775,12 +816,12 @@ impl<'a> Reader<'_, 'a> {
         count
     }
 
-    fn names(&mut self, keyword: &str) -> Vec<String> {
+    fn names(&mut self, keyword: &str) -> Vec<Key> {
         match self.map.get(keyword) {
             None => Vec::new(),
             Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
                 .iter()
-                .filter_map(|item| item.as_str().map(str::to_owned))
+                .filter_map(|item| item.as_str().map(Key::new))
                 .collect(),
             Some(_) => {
                 self.problem(keyword, "must be an array of strings");
@@ -825,14 +866,14 @@ impl<'a> Reader<'_, 'a> {
         }
     }
 
-    fn schema_map(&mut self, keyword: &str) -> Vec<(String, NodeId)> {
+    fn schema_map(&mut self, keyword: &str) -> Vec<(Key, NodeId)> {
         match self.map.get(keyword) {
             None => Vec::new(),
             Some(Value::Object(entries)) => {
                 let mut nodes = Vec::with_capacity(entries.len());
                 for name in entries.keys() {
                     if let Some(node) = self.schema_at(&format!("{keyword}/{}", escape(name))) {
-                        nodes.push((name.clone(), node));
+                        nodes.push((Key::new(name), node));
                     }
                 }
                 nodes

@@ -9,18 +9,20 @@
 //! checked by the yes/no walk; the report then gives what the model can fix: the closest
 //! branch of a union, the branch of a condition that applied, one sentence for `not`.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::super::limits::MAX_VALIDATION_DEPTH;
 use super::super::semantics::{
-    compare_numbers, has_at_least_code_points, has_at_most_code_points, json_equal,
+    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, json_equal,
 };
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
 use super::marks::Marks;
-use super::node::{ArrayKeywords, Check, Checks, Node, NodeId, ObjectKeywords};
+use super::node::{
+    Applicator, ArrayKeywords, Checks, Node, NodeId, NumberKeywords, ObjectKeywords, StringKeywords,
+};
 use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
-use super::valid::{compound, first_repeat, has_key, has_type};
+use super::valid::{compound, has_key, has_type};
 use std::cmp::Ordering;
 
 /// Where a walk's findings go.
@@ -165,7 +167,7 @@ macro_rules! fail {
     }};
 }
 
-impl Evaluator<'_> {
+impl Evaluator<'_, '_> {
     /// Evaluates `value` against node `id`; `true` when valid.
     pub(crate) fn evaluate<'v, S: Sink<'v>>(
         &mut self,
@@ -191,7 +193,18 @@ impl Evaluator<'_> {
                 sink.report(ViolationKind::NotAllowed(refusal), value);
                 false
             }
-            Node::Leaf(checks) | Node::Checks(checks) => {
+            Node::Leaf(checks)
+            | Node::Reference(_, checks)
+            | Node::Object(checks)
+            | Node::Array(checks)
+            | Node::InPlace(checks)
+            | Node::Type(_, checks)
+            | Node::Numbers(checks)
+            | Node::Strings(checks)
+            | Node::Listed(checks)
+            | Node::ObjectItself(checks)
+            | Node::ArrayItself(checks)
+            | Node::Checks(checks) => {
                 let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);
                 self.leave(entered);
@@ -229,7 +242,7 @@ impl Evaluator<'_> {
         sink: &S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
-        self.valid_in_place(id, value, sink.depth(), marks)
+        self.valid_in_place(id, value, sink.depth(), marks.as_deref_mut())
     }
 
     fn checks<'v, S: Sink<'v>>(
@@ -260,87 +273,101 @@ impl Evaluator<'_> {
             return false;
         }
         let mut valid = true;
-        for check in &checks.checks {
-            if !self.check(check, value, sink, &mut marks) {
+        if let Some(members) = &checks.enumeration
+            && !members.iter().any(|member| json_equal(member, value))
+        {
+            sink.report(ViolationKind::NotInEnum(members), value);
+            fail!(valid);
+        }
+        if let Some(constant) = &checks.constant
+            && !json_equal(constant, value)
+        {
+            sink.report(ViolationKind::NotConst(constant), value);
+            fail!(valid);
+        }
+        let own_type = match value {
+            Value::Number(number) => checks
+                .numbers
+                .as_deref()
+                .is_none_or(|keywords| number_report(keywords, value, number, sink)),
+            Value::String(text) => checks
+                .strings
+                .as_deref()
+                .is_none_or(|keywords| string_report(keywords, value, text, sink)),
+            Value::Array(items) => checks
+                .arrays
+                .as_deref()
+                .is_none_or(|keywords| self.array(keywords, value, items, sink, &mut marks)),
+            Value::Object(map) => checks
+                .objects
+                .as_deref()
+                .is_none_or(|keywords| self.object(keywords, value, map, sink, &mut marks)),
+            _ => true,
+        };
+        if !own_type {
+            fail!(valid);
+        }
+        for applicator in &checks.applicators {
+            if !self.applicator(applicator, value, sink, &mut marks) {
                 fail!(valid);
             }
+        }
+        let unevaluated = match value {
+            Value::Array(items) => checks
+                .unevaluated_items
+                .is_none_or(|node| self.unevaluated_items(node, items, sink, &mut marks)),
+            Value::Object(map) => checks
+                .unevaluated_properties
+                .is_none_or(|node| self.unevaluated_properties(node, map, sink, &mut marks)),
+            _ => true,
+        };
+        if !unevaluated {
+            fail!(valid);
         }
         valid
     }
 
-    /// One check of a schema; `true` when it holds.
-    fn check<'v, S: Sink<'v>>(
+    /// One in-place applicator; `true` when it holds.
+    fn applicator<'v, S: Sink<'v>>(
         &mut self,
-        check: &Check,
+        applicator: &Applicator,
         value: &'v Value,
         sink: &mut S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
-        let broken = match (check, value) {
-            (Check::Enum(members), _) => (!members.iter().any(|member| json_equal(member, value)))
-                .then_some(ViolationKind::NotInEnum(members)),
-            (Check::Const(constant), _) => {
-                (!json_equal(constant, value)).then_some(ViolationKind::NotConst(constant))
-            }
-            (Check::Minimum(bound), Value::Number(number)) => (compare_numbers(number, bound)
-                == Ordering::Less)
-                .then_some(ViolationKind::Minimum(bound)),
-            (Check::Maximum(bound), Value::Number(number)) => (compare_numbers(number, bound)
-                == Ordering::Greater)
-                .then_some(ViolationKind::Maximum(bound)),
-            (Check::ExclusiveMinimum(bound), Value::Number(number)) => {
-                (compare_numbers(number, bound) != Ordering::Greater)
-                    .then_some(ViolationKind::ExclusiveMinimum(bound))
-            }
-            (Check::ExclusiveMaximum(bound), Value::Number(number)) => {
-                (compare_numbers(number, bound) != Ordering::Less)
-                    .then_some(ViolationKind::ExclusiveMaximum(bound))
-            }
-            (Check::MultipleOf(factor), Value::Number(number)) => {
-                (!is_multiple_of(number, factor)).then_some(ViolationKind::MultipleOf(factor))
-            }
-            (Check::MinLength(min), Value::String(text)) => {
-                (!has_at_least_code_points(text, *min)).then_some(ViolationKind::MinLength(*min))
-            }
-            (Check::MaxLength(max), Value::String(text)) => {
-                (!has_at_most_code_points(text, *max)).then_some(ViolationKind::MaxLength(*max))
-            }
-            (Check::Pattern(pattern), Value::String(text)) => {
-                (!pattern.is_match(text)).then_some(ViolationKind::Pattern(pattern.as_str()))
-            }
-            (Check::Format(format), Value::String(text)) => {
-                (!format.matches(text)).then_some(ViolationKind::Format(format))
-            }
-            (Check::Array(keywords), Value::Array(items)) => {
-                return self.array(keywords, value, items, sink, marks);
-            }
-            (Check::Object(keywords), Value::Object(map)) => {
-                return self.object(keywords, value, map, sink, marks);
-            }
-            (Check::DependentSchemas(dependents), Value::Object(map)) => {
+        match applicator {
+            Applicator::DependentSchemas(dependents) => {
+                let Value::Object(map) = value else {
+                    return true;
+                };
                 let mut valid = true;
                 for (name, node) in dependents.iter() {
                     if has_key(map, name) && !self.in_place(*node, value, sink, marks) {
                         fail!(valid);
                     }
                 }
-                return valid;
+                valid
             }
-            (Check::AllOf(branches), _) => {
+            Applicator::AllOf(branches) => {
                 let mut valid = true;
                 for &branch in branches.iter() {
                     if !self.in_place(branch, value, sink, marks) {
                         fail!(valid);
                     }
                 }
-                return valid;
+                valid
             }
-            (Check::AnyOf(branches), _) => return self.any_of(branches, value, sink, marks),
-            (Check::OneOf(branches), _) => return self.one_of(branches, value, sink, marks),
-            (Check::Not(not), _) => self
-                .holds(*not, value, sink, &mut None)
-                .then_some(ViolationKind::Not),
-            (Check::Condition(condition), _) => {
+            Applicator::AnyOf(branches) => self.any_of(branches, value, sink, marks),
+            Applicator::OneOf(branches) => self.one_of(branches, value, sink, marks),
+            Applicator::Not(not) => {
+                if self.holds(*not, value, sink, &mut None) {
+                    sink.report(ViolationKind::Not, value);
+                    false
+                } else {
+                    true
+                }
+            }
+            Applicator::Condition(condition) => {
                 let Some(test) = condition.test else {
                     return true;
                 };
@@ -349,28 +376,13 @@ impl Evaluator<'_> {
                 } else {
                     condition.otherwise
                 };
-                return branch.is_none_or(|branch| self.in_place(branch, value, sink, marks));
+                branch.is_none_or(|branch| self.in_place(branch, value, sink, marks))
             }
-            (Check::Ref(target), _) => return self.follow(*target, value, sink, marks),
-            (Check::DynamicRef(reference), _) => {
+            Applicator::Ref(target) => self.follow(*target, value, sink, marks),
+            Applicator::DynamicRef(reference) => {
                 let target = self.dynamic_target(reference);
-                return self.follow(target, value, sink, marks);
+                self.follow(target, value, sink, marks)
             }
-            (Check::UnevaluatedItems(node), Value::Array(items)) => {
-                return self.unevaluated_items(*node, items, sink, marks);
-            }
-            (Check::UnevaluatedProperties(node), Value::Object(map)) => {
-                return self.unevaluated_properties(*node, map, sink, marks);
-            }
-            // A keyword of another type than the value's says nothing about it.
-            _ => None,
-        };
-        match broken {
-            Some(kind) => {
-                sink.report(kind, value);
-                false
-            }
-            None => true,
         }
     }
 
@@ -456,7 +468,7 @@ impl Evaluator<'_> {
         let mut valid = true;
         for name in &keywords.required {
             if !has_key(map, name) {
-                sink.missing(name);
+                sink.missing(name.as_str());
                 fail!(valid);
             }
         }
@@ -464,7 +476,7 @@ impl Evaluator<'_> {
             if has_key(map, name) {
                 for other in needed {
                     if !has_key(map, other) {
-                        sink.missing_dependency(other, name);
+                        sink.missing_dependency(other.as_str(), name.as_str());
                         fail!(valid);
                     }
                 }
@@ -485,7 +497,12 @@ impl Evaluator<'_> {
         }
         for (position, (key, item)) in map.iter().enumerate() {
             let mut matched = false;
-            if let Some(&(_, node)) = keywords.properties.iter().find(|(name, _)| name == key) {
+            if let Some(node) = keywords
+                .properties
+                .iter()
+                .find(|property| property.name.matches(key))
+                .map(|property| property.node)
+            {
                 matched = true;
                 if let Some(marks) = marks {
                     marks.mark(position);
@@ -709,4 +726,79 @@ fn type_violation(types: &[JsonType]) -> ViolationKind<'_> {
         },
         _ => ViolationKind::Types(types),
     }
+}
+
+/// `minimum`, `maximum`, their exclusive forms and `multipleOf`, each problem reported.
+fn number_report<'v, S: Sink<'v>>(
+    keywords: &NumberKeywords,
+    value: &Value,
+    number: &Number,
+    sink: &mut S,
+) -> bool {
+    let mut valid = true;
+    let mut broken = |kind| {
+        sink.report(kind, value);
+        valid = false;
+    };
+    if let Some(bound) = &keywords.minimum
+        && compare_numbers(number, bound) == Ordering::Less
+    {
+        broken(ViolationKind::Minimum(bound));
+    }
+    if let Some(bound) = &keywords.maximum
+        && compare_numbers(number, bound) == Ordering::Greater
+    {
+        broken(ViolationKind::Maximum(bound));
+    }
+    if let Some(bound) = &keywords.exclusive_minimum
+        && compare_numbers(number, bound) != Ordering::Greater
+    {
+        broken(ViolationKind::ExclusiveMinimum(bound));
+    }
+    if let Some(bound) = &keywords.exclusive_maximum
+        && compare_numbers(number, bound) != Ordering::Less
+    {
+        broken(ViolationKind::ExclusiveMaximum(bound));
+    }
+    if let Some(factor) = &keywords.multiple_of
+        && !is_multiple_of(number, factor)
+    {
+        broken(ViolationKind::MultipleOf(factor));
+    }
+    valid
+}
+
+/// `minLength`, `maxLength`, `pattern` and a checked `format`, each problem reported.
+fn string_report<'v, S: Sink<'v>>(
+    keywords: &StringKeywords,
+    value: &Value,
+    text: &str,
+    sink: &mut S,
+) -> bool {
+    let mut valid = true;
+    let mut broken = |kind| {
+        sink.report(kind, value);
+        valid = false;
+    };
+    if let Some(min) = keywords.min_length
+        && !has_at_least_code_points(text, min)
+    {
+        broken(ViolationKind::MinLength(min));
+    }
+    if let Some(max) = keywords.max_length
+        && !has_at_most_code_points(text, max)
+    {
+        broken(ViolationKind::MaxLength(max));
+    }
+    if let Some(pattern) = &keywords.pattern
+        && !pattern.is_match(text)
+    {
+        broken(ViolationKind::Pattern(pattern.as_str()));
+    }
+    if let Some(format) = &keywords.format
+        && !format.matches(text)
+    {
+        broken(ViolationKind::Format(format));
+    }
+    valid
 }

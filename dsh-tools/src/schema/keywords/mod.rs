@@ -12,6 +12,8 @@
 //! |---|---|
 //! | `node.rs` | the compiled form: nodes, their keywords, resources |
 //! | `compile.rs` | documents scanned for resources and anchors, and compiled |
+//! | `dynamic_refs.rs` | the `$dynamicRef`s that resolve to one target whatever the scope |
+//! | `simplify.rs` | keywords that hold for every value dropped, each node's kind chosen |
 //! | `scope.rs` | one evaluation's state: the document and the dynamic scope |
 //! | `valid.rs` | the yes/no walk, and the value checks both walks share |
 //! | `evaluate.rs` | the report walk: every problem, the closest branch of a union |
@@ -22,11 +24,13 @@
 //! [`Schema`]: super::Schema
 
 mod compile;
+mod dynamic_refs;
 mod evaluate;
 mod marks;
 mod node;
 mod numbers;
 mod scope;
+mod simplify;
 mod uri;
 mod valid;
 
@@ -40,7 +44,8 @@ use super::error::SchemaError;
 use super::violation::ValidationContext;
 use evaluate::Report;
 use node::Arena;
-use scope::Evaluator;
+use scope::{DynamicScope, Evaluator};
+use valid::holds_alone;
 
 pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
@@ -165,15 +170,40 @@ impl KeywordSchema {
     #[inline(never)]
     pub(crate) fn check(&self, value: &Value, depth: usize) -> bool {
         let arena = &self.inner.arena;
-        Evaluator::new(arena).valid(arena.root, value, depth, None)
+        let root = &arena.nodes[arena.root as usize];
+        if root.reads_value_alone() {
+            // No evaluator: no depth, marks or scope.
+            holds_alone(root, value)
+        } else {
+            walk(arena, value, depth)
+        }
     }
 
     /// Reports every violation of `value` into `cx`; `true` when there was none.
     #[inline(never)]
     pub(crate) fn report<'v>(&self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
         let arena = &self.inner.arena;
-        Evaluator::new(arena).evaluate(arena.root, value, &mut Report(cx))
+        let mut scope = DynamicScope::default();
+        let scope = arena.dynamic.then_some(&mut scope);
+        Evaluator::new(arena, scope).evaluate(arena.root, value, &mut Report(cx))
     }
+}
+
+/// Whether `value` matches the document's root, `depth` levels down.
+#[inline(always)]
+fn walk(arena: &Arena, value: &Value, depth: usize) -> bool {
+    if arena.dynamic {
+        walk_in_scope(arena, value, depth)
+    } else {
+        Evaluator::new(arena, None).valid(arena.root, value, depth, None)
+    }
+}
+
+/// [`walk`] for a document whose `$dynamicRef`s read the dynamic scope.
+#[inline(never)]
+fn walk_in_scope(arena: &Arena, value: &Value, depth: usize) -> bool {
+    let mut scope = DynamicScope::default();
+    Evaluator::new(arena, Some(&mut scope)).valid(arena.root, value, depth, None)
 }
 
 impl PartialEq for KeywordSchema {

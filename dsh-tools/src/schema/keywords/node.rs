@@ -1,10 +1,12 @@
 //! The compiled form of a JSON Schema document: every schema of it (and of the documents its
 //! references reach) as a node in one arena, its keywords read once into typed fields and its
-//! references resolved to node indices.
+//! references resolved to node indices. A node's kind says which path of the yes/no walk
+//! decides it (`simplify.rs` chooses it); its checks are what the report walk reads.
 
 use serde_json::{Number, Value};
 
 use super::super::format::StringFormat;
+use super::super::key::Key;
 use super::super::model::Pattern;
 use super::super::violation::JsonType;
 
@@ -24,24 +26,43 @@ pub(crate) struct Arena {
     pub(crate) dynamic: bool,
     /// Whether any node has a `$ref` or `$dynamicRef` (values can then nest without limit).
     pub(crate) references: bool,
+    /// The names of dynamic anchors, by the number they are known by here (a scope is searched
+    /// by number, not by comparing names).
+    pub(crate) anchor_names: Vec<String>,
+}
+
+impl Arena {
+    /// The number of the dynamic anchor name `name`, new or not.
+    pub(crate) fn anchor_name(&mut self, name: &str) -> u32 {
+        match self.anchor_names.iter().position(|known| known == name) {
+            Some(index) => index as u32,
+            None => {
+                self.anchor_names.push(name.to_owned());
+                (self.anchor_names.len() - 1) as u32
+            }
+        }
+    }
 }
 
 /// One schema resource (a document, or a subschema with its own `$id`).
 #[derive(Debug, Default)]
 pub(crate) struct Resource {
-    pub(crate) dynamic_anchors: Vec<(String, NodeId)>,
+    /// Its dynamic anchors: the number of the name ([`Arena::anchor_name`]) and the node.
+    pub(crate) dynamic_anchors: Vec<(u32, NodeId)>,
 }
 
 impl Resource {
-    pub(crate) fn dynamic_anchor(&self, name: &str) -> Option<NodeId> {
+    pub(crate) fn dynamic_anchor(&self, name: u32) -> Option<NodeId> {
         self.dynamic_anchors
             .iter()
-            .find(|(anchor, _)| anchor == name)
+            .find(|&&(anchor, _)| anchor == name)
             .map(|&(_, node)| node)
     }
 }
 
-/// One schema.
+/// One schema. Every kind but `Anything` and `Nothing` holds the schema's [`Checks`], which
+/// the report walk reads whatever the kind; the kind tells the yes/no walk which of its paths
+/// decides the schema fastest (`simplify.rs` chooses it once every node is compiled).
 #[derive(Debug)]
 pub(crate) enum Node {
     /// `true` or `{}` (with nothing but annotations).
@@ -51,14 +72,39 @@ pub(crate) enum Node {
     /// An object of keywords that only read the value itself (`type`, `minLength`,
     /// `required`, …): no subschema, so its evaluation needs no depth, marks or scope.
     Leaf(Box<Checks>),
-    /// An object of keywords, some of them applying subschemas.
+    /// `$ref` alone, in a document without a dynamic scope: its target, one level deeper.
+    Reference(NodeId, Box<Checks>),
+    /// Object keywords alone (with `"type": "object"` or no `type`), some of them applying
+    /// subschemas to properties.
+    Object(Box<Checks>),
+    /// Array keywords alone (with `"type": "array"` or no `type`), some of them applying
+    /// subschemas to items.
+    Array(Box<Checks>),
+    /// In-place applicators alone (`allOf`, `not`, `if`, …), in a document without a dynamic
+    /// scope.
+    InPlace(Box<Checks>),
+    /// `type` alone: decided where the node is met, without a call.
+    Type(u8, Box<Checks>),
+    /// Number keywords alone (with `"type": "number"` or no `type`).
+    Numbers(Box<Checks>),
+    /// String keywords alone (with `"type": "string"` or no `type`).
+    Strings(Box<Checks>),
+    /// `enum` or `const` (or both) alone, without `type`.
+    Listed(Box<Checks>),
+    /// Object keywords that read the object itself alone (`required`, `minProperties`, …;
+    /// with `"type": "object"` or no `type`).
+    ObjectItself(Box<Checks>),
+    /// Array keywords that read the array itself alone (`minItems`, `uniqueItems`, …; with
+    /// `"type": "array"` or no `type`).
+    ArrayItself(Box<Checks>),
+    /// Any other object of keywords, some of them applying subschemas.
     Checks(Box<Checks>),
 }
 
 impl Node {
     /// The node these checks make: a schema of annotations alone checks nothing.
     pub(crate) fn of_checks(checks: Checks) -> Self {
-        if checks.checks.is_empty() && checks.types == ANY_TYPE {
+        if checks.is_empty() {
             Self::Anything
         } else if checks.in_place || checks.descends || checks.needs_marks {
             Self::Checks(Box::new(checks))
@@ -66,12 +112,53 @@ impl Node {
             Self::Leaf(Box::new(checks))
         }
     }
+
+    /// The schema's checks (none for `true` and `false`).
+    pub(crate) fn checks(&self) -> Option<&Checks> {
+        match self {
+            Self::Anything | Self::Nothing => None,
+            Self::Leaf(checks)
+            | Self::Reference(_, checks)
+            | Self::Object(checks)
+            | Self::Array(checks)
+            | Self::InPlace(checks)
+            | Self::Type(_, checks)
+            | Self::Numbers(checks)
+            | Self::Strings(checks)
+            | Self::Listed(checks)
+            | Self::ObjectItself(checks)
+            | Self::ArrayItself(checks)
+            | Self::Checks(checks) => Some(checks),
+        }
+    }
+
+    /// Whether applying this schema can mark properties or items evaluated.
+    pub(crate) fn marks(&self) -> bool {
+        !self.reads_value_alone()
+    }
+
+    /// Whether this schema reads nothing but the value itself: no subschema, so no depth,
+    /// marks or scope.
+    pub(crate) fn reads_value_alone(&self) -> bool {
+        matches!(
+            self,
+            Self::Anything
+                | Self::Nothing
+                | Self::Leaf(_)
+                | Self::Type(..)
+                | Self::Numbers(_)
+                | Self::Strings(_)
+                | Self::Listed(_)
+                | Self::ObjectItself(_)
+                | Self::ArrayItself(_)
+        )
+    }
 }
 
-/// The checks of one schema object: `type` first, then only the other keywords present, in
-/// the order they are evaluated and reported (values, number, string, array and object
-/// keywords, then the in-place applicators, then `unevaluated*`, which read what the others
-/// evaluated).
+/// The checks of one schema object, grouped by what they read: `type`, then the keywords
+/// that read any value (`enum`, `const`), then those of one type of value (only the group of
+/// the value's type runs), then the in-place applicators, then `unevaluated*`, which read what
+/// the others evaluated. That is the order they are evaluated and reported in.
 #[derive(Debug)]
 pub(crate) struct Checks {
     /// `type`: the bits of [`type_bit`] allowed ([`ANY_TYPE`] without the keyword).
@@ -86,26 +173,101 @@ pub(crate) struct Checks {
     pub(crate) in_place: bool,
     /// A check descends into an array's items or an object's properties.
     pub(crate) descends: bool,
-    pub(crate) checks: Box<[Check]>,
+    pub(crate) enumeration: Option<Box<[Value]>>,
+    pub(crate) constant: Option<Box<Value>>,
+    pub(crate) numbers: Option<Box<NumberKeywords>>,
+    pub(crate) strings: Option<Box<StringKeywords>>,
+    pub(crate) arrays: Option<Box<ArrayKeywords>>,
+    pub(crate) objects: Option<Box<ObjectKeywords>>,
+    /// The keywords that apply subschemas to the value itself, in evaluation order.
+    pub(crate) applicators: Box<[Applicator]>,
+    pub(crate) unevaluated_items: Option<NodeId>,
+    pub(crate) unevaluated_properties: Option<NodeId>,
 }
 
-/// One keyword's check (or a group of them that read the same part of the value).
+impl Checks {
+    /// Recomputes what the keywords present imply ([`in_place`](Self::in_place),
+    /// [`descends`](Self::descends), [`needs_marks`](Self::needs_marks)), after some were
+    /// dropped.
+    pub(crate) fn refresh(&mut self) {
+        self.in_place = !self.applicators.is_empty();
+        self.needs_marks =
+            self.unevaluated_items.is_some() || self.unevaluated_properties.is_some();
+        self.descends = self.needs_marks
+            || self.arrays.as_deref().is_some_and(ArrayKeywords::descends)
+            || self
+                .objects
+                .as_deref()
+                .is_some_and(ObjectKeywords::descends);
+    }
+
+    /// Calls `each` with every subschema these checks apply, and whether a `$ref` leads to it
+    /// rather than the schema containing it. A `$dynamicRef`'s target depends on the scope: it
+    /// is left to the caller.
+    pub(crate) fn each_subschema(&self, mut each: impl FnMut(NodeId, bool)) {
+        for applicator in &self.applicators {
+            match applicator {
+                Applicator::DependentSchemas(dependents) => {
+                    dependents.iter().for_each(|&(_, node)| each(node, false));
+                }
+                Applicator::AllOf(nodes) | Applicator::AnyOf(nodes) | Applicator::OneOf(nodes) => {
+                    nodes.iter().for_each(|&node| each(node, false));
+                }
+                Applicator::Not(node) => each(*node, false),
+                Applicator::Condition(condition) => {
+                    [condition.test, condition.then, condition.otherwise]
+                        .into_iter()
+                        .flatten()
+                        .for_each(|node| each(node, false));
+                }
+                Applicator::Ref(node) => each(*node, true),
+                Applicator::DynamicRef(_) => {}
+            }
+        }
+        if let Some(arrays) = &self.arrays {
+            arrays
+                .prefix_items
+                .iter()
+                .copied()
+                .chain(arrays.items)
+                .chain(arrays.contains)
+                .for_each(|node| each(node, false));
+        }
+        if let Some(objects) = &self.objects {
+            objects
+                .properties
+                .iter()
+                .map(|property| property.node)
+                .chain(objects.pattern_properties.iter().map(|&(_, node)| node))
+                .chain(objects.additional_properties)
+                .chain(objects.property_names)
+                .for_each(|node| each(node, false));
+        }
+        self.unevaluated_items
+            .into_iter()
+            .chain(self.unevaluated_properties)
+            .for_each(|node| each(node, false));
+    }
+
+    /// Whether these checks allow every value.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.types == ANY_TYPE
+            && self.enumeration.is_none()
+            && self.constant.is_none()
+            && self.numbers.is_none()
+            && self.strings.is_none()
+            && self.arrays.is_none()
+            && self.objects.is_none()
+            && self.applicators.is_empty()
+            && self.unevaluated_items.is_none()
+            && self.unevaluated_properties.is_none()
+    }
+}
+
+/// A keyword that applies subschemas to the value itself ("in place").
 #[derive(Debug)]
-pub(crate) enum Check {
-    Enum(Box<[Value]>),
-    Const(Box<Value>),
-    Minimum(Number),
-    Maximum(Number),
-    ExclusiveMinimum(Number),
-    ExclusiveMaximum(Number),
-    MultipleOf(Number),
-    MinLength(u64),
-    MaxLength(u64),
-    Pattern(Box<Pattern>),
-    Format(StringFormat),
-    Array(Box<ArrayKeywords>),
-    Object(Box<ObjectKeywords>),
-    DependentSchemas(Box<[(String, NodeId)]>),
+pub(crate) enum Applicator {
+    DependentSchemas(Box<[(Key, NodeId)]>),
     AllOf(Box<[NodeId]>),
     AnyOf(Box<[NodeId]>),
     OneOf(Box<[NodeId]>),
@@ -113,8 +275,6 @@ pub(crate) enum Check {
     Condition(Box<Condition>),
     Ref(NodeId),
     DynamicRef(Box<DynamicReference>),
-    UnevaluatedItems(NodeId),
-    UnevaluatedProperties(NodeId),
 }
 
 /// Every bit of [`type_bit`]: what a schema without `type` allows.
@@ -134,9 +294,8 @@ pub(crate) const fn type_bit(wanted: JsonType) -> u8 {
 }
 
 impl Rules {
-    /// The checks these keywords make, in evaluation order.
+    /// The checks these keywords make.
     pub(crate) fn into_checks(self) -> Checks {
-        let mut checks = Vec::new();
         let (types, type_names) = match self.types {
             Some(names) => (
                 names
@@ -146,89 +305,60 @@ impl Rules {
             ),
             None => (ANY_TYPE, Box::default()),
         };
-        if let Some(members) = self.enumeration {
-            checks.push(Check::Enum(members.into_boxed_slice()));
-        }
-        if let Some(constant) = self.constant {
-            checks.push(Check::Const(Box::new(constant)));
-        }
-        if let Some(numbers) = self.numbers {
-            let NumberKeywords {
-                minimum,
-                maximum,
-                exclusive_minimum,
-                exclusive_maximum,
-                multiple_of,
-            } = *numbers;
-            checks.extend(minimum.map(Check::Minimum));
-            checks.extend(maximum.map(Check::Maximum));
-            checks.extend(exclusive_minimum.map(Check::ExclusiveMinimum));
-            checks.extend(exclusive_maximum.map(Check::ExclusiveMaximum));
-            checks.extend(multiple_of.map(Check::MultipleOf));
-        }
-        if let Some(strings) = self.strings {
-            let StringKeywords {
-                min_length,
-                max_length,
-                pattern,
-                format,
-            } = *strings;
-            checks.extend(min_length.map(Check::MinLength));
-            checks.extend(max_length.map(Check::MaxLength));
-            checks.extend(pattern.map(|pattern| Check::Pattern(Box::new(pattern))));
-            checks.extend(format.map(Check::Format));
-        }
         let mut unevaluated_items = None;
         let mut unevaluated_properties = None;
         let mut dependent_schemas = Vec::new();
         let mut descends = false;
-        if let Some(mut arrays) = self.arrays {
+        let arrays = self.arrays.and_then(|mut arrays| {
             unevaluated_items = arrays.unevaluated_items.take();
-            descends |= !arrays.prefix_items.is_empty()
-                || arrays.items.is_some()
-                || arrays.contains.is_some();
-            checks.push(Check::Array(arrays));
-        }
-        if let Some(mut objects) = self.objects {
+            descends |= arrays.descends();
+            arrays.any().then_some(arrays)
+        });
+        let objects = self.objects.and_then(|mut objects| {
             unevaluated_properties = objects.unevaluated_properties.take();
             dependent_schemas = std::mem::take(&mut objects.dependent_schemas);
             descends |= objects.descends();
-            checks.push(Check::Object(objects));
-        }
-        let before_applicators = checks.len();
+            objects.any().then_some(objects)
+        });
+        let mut applicators = Vec::new();
         if !dependent_schemas.is_empty() {
-            checks.push(Check::DependentSchemas(
+            applicators.push(Applicator::DependentSchemas(
                 dependent_schemas.into_boxed_slice(),
             ));
         }
         if !self.all_of.is_empty() {
-            checks.push(Check::AllOf(self.all_of.into_boxed_slice()));
+            applicators.push(Applicator::AllOf(self.all_of.into_boxed_slice()));
         }
         if !self.any_of.is_empty() {
-            checks.push(Check::AnyOf(self.any_of.into_boxed_slice()));
+            applicators.push(Applicator::AnyOf(self.any_of.into_boxed_slice()));
         }
         if !self.one_of.is_empty() {
-            checks.push(Check::OneOf(self.one_of.into_boxed_slice()));
+            applicators.push(Applicator::OneOf(self.one_of.into_boxed_slice()));
         }
-        checks.extend(self.not.map(Check::Not));
-        checks.extend(self.condition.map(Check::Condition));
-        checks.extend(self.reference.map(Check::Ref));
-        checks.extend(
+        applicators.extend(self.not.map(Applicator::Not));
+        applicators.extend(self.condition.map(Applicator::Condition));
+        applicators.extend(self.reference.map(Applicator::Ref));
+        applicators.extend(
             self.dynamic_reference
-                .map(|reference| Check::DynamicRef(Box::new(reference))),
+                .map(|reference| Applicator::DynamicRef(Box::new(reference))),
         );
-        let in_place = checks.len() > before_applicators;
         descends |= unevaluated_items.is_some() || unevaluated_properties.is_some();
-        checks.extend(unevaluated_items.map(Check::UnevaluatedItems));
-        checks.extend(unevaluated_properties.map(Check::UnevaluatedProperties));
         Checks {
             types,
             type_names,
             resource: self.resource,
             needs_marks: self.needs_marks,
-            in_place,
+            in_place: !applicators.is_empty(),
             descends,
-            checks: checks.into_boxed_slice(),
+            enumeration: self.enumeration.map(Vec::into_boxed_slice),
+            constant: self.constant.map(Box::new),
+            numbers: self.numbers,
+            strings: self.strings,
+            arrays,
+            objects,
+            applicators: applicators.into_boxed_slice(),
+            unevaluated_items,
+            unevaluated_properties,
         }
     }
 }
@@ -290,27 +420,123 @@ pub(crate) struct ArrayKeywords {
     pub(crate) min_items: Option<u64>,
     pub(crate) max_items: Option<u64>,
     pub(crate) unique_items: bool,
-    /// Taken out into its own [`Check`] when the checks are made.
+    /// Which of the yes/no walk's loops these keywords need (set once the document is
+    /// simplified).
+    pub(crate) shape: ArrayShape,
+    /// Taken out into [`Checks::unevaluated_items`] when the checks are made.
     pub(crate) unevaluated_items: Option<NodeId>,
 }
 
 /// The keywords that apply to objects.
 #[derive(Debug, Default)]
 pub(crate) struct ObjectKeywords {
-    pub(crate) properties: Vec<(String, NodeId)>,
+    pub(crate) properties: Vec<Property>,
     pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
     pub(crate) additional_properties: Option<NodeId>,
     pub(crate) property_names: Option<NodeId>,
-    pub(crate) required: Vec<String>,
-    pub(crate) dependent_required: Vec<(String, Vec<String>)>,
-    pub(crate) dependent_schemas: Vec<(String, NodeId)>,
+    /// `required` as written, for the report.
+    pub(crate) required: Vec<Key>,
+    /// The names of `required` that `properties` does not declare: the yes/no walk counts the
+    /// required properties it meets and looks only these up.
+    pub(crate) required_elsewhere: Vec<Key>,
+    /// How many of `properties` are required.
+    pub(crate) required_properties: usize,
+    /// Only `properties` and `additionalProperties` are here, besides the required properties
+    /// `properties` declares (set once the document is simplified).
+    pub(crate) declared_only: bool,
+    pub(crate) dependent_required: Vec<(Key, Vec<Key>)>,
+    pub(crate) dependent_schemas: Vec<(Key, NodeId)>,
     pub(crate) min_properties: Option<u64>,
     pub(crate) max_properties: Option<u64>,
-    /// Taken out into its own [`Check`] when the checks are made, as `dependent_schemas` is.
+    /// Taken out into [`Checks::unevaluated_properties`] when the checks are made (and
+    /// `dependent_schemas` into an [`Applicator`]).
     pub(crate) unevaluated_properties: Option<NodeId>,
 }
 
+/// What an array's keywords need of the yes/no walk, when nothing is marked.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) enum ArrayShape {
+    /// `items` alone.
+    Each(NodeId),
+    /// `prefixItems` alone.
+    Prefix,
+    /// `prefixItems` and `items` alone.
+    Items,
+    /// `contains` (with `minContains` and `maxContains`) alone.
+    Contains(NodeId),
+    /// Anything else.
+    #[default]
+    General,
+}
+
+/// One of `properties`.
+#[derive(Debug)]
+pub(crate) struct Property {
+    pub(crate) name: Key,
+    pub(crate) node: NodeId,
+    /// Whether `required` names it.
+    pub(crate) required: bool,
+}
+
+impl ArrayKeywords {
+    /// Whether a keyword here applies a schema to the items.
+    pub(crate) fn descends(&self) -> bool {
+        !self.prefix_items.is_empty() || self.items.is_some() || self.contains.is_some()
+    }
+
+    /// Sets [`shape`](Self::shape) for the keywords as they are now.
+    pub(crate) fn settle(&mut self) {
+        let reads_array = self.min_items.is_some() || self.max_items.is_some() || self.unique_items;
+        let has_item_schemas = !self.prefix_items.is_empty() || self.items.is_some();
+        self.shape = match (reads_array, has_item_schemas, self.contains) {
+            (false, true, None) if self.prefix_items.is_empty() => {
+                self.items.map_or(ArrayShape::General, ArrayShape::Each)
+            }
+            (false, true, None) if self.items.is_none() => ArrayShape::Prefix,
+            (false, true, None) => ArrayShape::Items,
+            (false, false, Some(contains)) => ArrayShape::Contains(contains),
+            _ => ArrayShape::General,
+        };
+    }
+
+    /// Whether a keyword is here (`unevaluatedItems` aside, which is taken out first).
+    pub(crate) fn any(&self) -> bool {
+        !self.prefix_items.is_empty()
+            || self.items.is_some()
+            || self.contains.is_some()
+            || self.min_items.is_some()
+            || self.max_items.is_some()
+            || self.unique_items
+    }
+}
+
 impl ObjectKeywords {
+    /// Whether a keyword is here (`unevaluatedProperties` and `dependentSchemas` aside, which
+    /// are taken out first).
+    pub(crate) fn any(&self) -> bool {
+        self.descends()
+            || !self.required.is_empty()
+            || !self.dependent_required.is_empty()
+            || self.min_properties.is_some()
+            || self.max_properties.is_some()
+    }
+
+    /// Whether a keyword here reads the object itself, besides the required properties that
+    /// `properties` declares.
+    pub(crate) fn reads_object(&self) -> bool {
+        !self.required_elsewhere.is_empty()
+            || !self.dependent_required.is_empty()
+            || self.min_properties.is_some()
+            || self.max_properties.is_some()
+    }
+
+    /// Sets [`declared_only`](Self::declared_only) for the keywords as they are now.
+    pub(crate) fn settle(&mut self) {
+        self.declared_only = self.pattern_properties.is_empty()
+            && self.property_names.is_none()
+            && !self.reads_object();
+    }
+
     /// Whether a keyword here applies a schema to the properties (or their names).
     pub(crate) fn descends(&self) -> bool {
         !self.properties.is_empty()
@@ -334,5 +560,5 @@ pub(crate) struct Condition {
 #[derive(Debug)]
 pub(crate) struct DynamicReference {
     pub(crate) target: NodeId,
-    pub(crate) anchor: Option<String>,
+    pub(crate) anchor: Option<u32>,
 }
