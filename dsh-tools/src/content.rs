@@ -118,6 +118,7 @@ pub fn joined_text(content: &[ContentBlock]) -> String {
 
 /// `text` as a fenced Markdown block of `language`, trailing newlines trimmed; the fence is
 /// longer than any run of backticks inside, so nothing in the text can close the block.
+#[cfg(any(feature = "acp", feature = "code-mode"))]
 pub(crate) fn fenced_block(language: &str, text: &str) -> String {
     let text = text.trim_end_matches(['\n', '\r']);
     let longest_run = text
