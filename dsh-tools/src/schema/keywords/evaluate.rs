@@ -187,29 +187,20 @@ impl Evaluator<'_, '_> {
         refusal: &'static str,
     ) -> bool {
         let arena = self.arena;
-        match &arena.nodes[id as usize] {
-            Node::Anything => true,
-            Node::Nothing => {
-                sink.report(ViolationKind::NotAllowed(refusal), value);
-                false
-            }
-            Node::Leaf(checks)
-            | Node::Reference(_, checks)
-            | Node::Object(checks)
-            | Node::Array(checks)
-            | Node::InPlace(checks)
-            | Node::Type(_, checks)
-            | Node::Numbers(checks)
-            | Node::Strings(checks)
-            | Node::Listed(checks)
-            | Node::ObjectItself(checks)
-            | Node::ArrayItself(checks)
-            | Node::Checks(checks) => {
+        let node = &arena.nodes[id as usize];
+        match node.checks() {
+            Some(checks) => {
                 let entered = self.enter(checks.resource);
                 let valid = self.checks(checks, value, sink, marks);
                 self.leave(entered);
                 valid
             }
+            None if matches!(node, Node::Nothing) => {
+                sink.report(ViolationKind::NotAllowed(refusal), value);
+                false
+            }
+            // `true`
+            None => true,
         }
     }
 

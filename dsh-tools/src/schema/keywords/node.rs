@@ -132,6 +132,25 @@ impl Node {
         }
     }
 
+    /// The schema's checks, owned (none for `true` and `false`).
+    pub(crate) fn into_checks(self) -> Option<Box<Checks>> {
+        match self {
+            Self::Anything | Self::Nothing => None,
+            Self::Leaf(checks)
+            | Self::Reference(_, checks)
+            | Self::Object(checks)
+            | Self::Array(checks)
+            | Self::InPlace(checks)
+            | Self::Type(_, checks)
+            | Self::Numbers(checks)
+            | Self::Strings(checks)
+            | Self::Listed(checks)
+            | Self::ObjectItself(checks)
+            | Self::ArrayItself(checks)
+            | Self::Checks(checks) => Some(checks),
+        }
+    }
+
     /// Whether applying this schema can mark properties or items evaluated.
     pub(crate) fn marks(&self) -> bool {
         !self.reads_value_alone()

@@ -96,21 +96,7 @@ fn take_checks(node: &mut Node) -> Option<Box<Checks>> {
     if matches!(node, Node::Anything | Node::Nothing) {
         return None;
     }
-    match std::mem::replace(node, Node::Anything) {
-        Node::Leaf(checks)
-        | Node::Reference(_, checks)
-        | Node::Object(checks)
-        | Node::Array(checks)
-        | Node::InPlace(checks)
-        | Node::Type(_, checks)
-        | Node::Numbers(checks)
-        | Node::Strings(checks)
-        | Node::Listed(checks)
-        | Node::ObjectItself(checks)
-        | Node::ArrayItself(checks)
-        | Node::Checks(checks) => Some(checks),
-        Node::Anything | Node::Nothing => None,
-    }
+    std::mem::replace(node, Node::Anything).into_checks()
 }
 
 /// Drops from `checks` what holds for every value; whether anything was dropped.
