@@ -383,6 +383,132 @@ fn gemini_stream_gives_the_turn_of_the_response() {
     );
 }
 
+/// The registry with `set_lights`, a tool whose arguments Vertex streams piece by piece.
+fn vertex_registry() -> ToolRegistry {
+    let registry = registry();
+    let _ = registry
+        .register(
+            FnTool::builder("set_lights", "Set the lights of a room.")
+                .raw_parameters(json!({
+                    "type": "object",
+                    "properties": {
+                        "room": {"type": "string"},
+                        "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+                        "lights": {"type": "array", "items": {
+                            "type": "object",
+                            "properties": {"name": {"type": "string"}, "on": {"type": "boolean"}},
+                            "required": ["name", "on"],
+                            "additionalProperties": false
+                        }},
+                        "note": {"type": ["string", "null"]}
+                    },
+                    "required": ["room", "brightness"],
+                    "additionalProperties": false
+                }))
+                .handler(|arguments, _| async move { Ok(arguments) }),
+        )
+        .expect("fresh name");
+    registry
+}
+
+/// Vertex AI's streamed arguments (`streamFunctionCallArguments`): `partialArgs` at JSON Paths,
+/// strings in pieces, an empty `functionCall` ending each call — the arguments grow as JSON
+/// text and each call finishes with the arguments of the non-streamed response.
+#[test]
+fn vertex_streamed_arguments_give_the_turn_of_the_response() {
+    let registry = vertex_registry();
+    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let (events, streamed) = read(
+        &tools,
+        &stream_events("vertex_stream_function_call_arguments"),
+    );
+    let whole = tools
+        .parse_response(&read_json("vertex_generate_content"))
+        .unwrap();
+    assert_eq!(streamed.inputs().len(), 2);
+    for (ours, theirs) in streamed.inputs().iter().zip(whole.inputs()) {
+        assert_eq!(ours.name, theirs.name);
+        assert_eq!(ours.arguments, theirs.arguments);
+        assert!(!ours.is_malformed());
+    }
+    // The id Vertex sent is kept; a call without one gets one from its position and name.
+    assert_eq!(streamed.calls()[0].id(), "fc_lights");
+    assert!(!streamed.calls()[0].has_generated_id());
+    assert!(streamed.calls()[1].has_generated_id());
+    assert!(streamed.calls()[1].id().starts_with("gemini-call-1-"));
+    assert_eq!(
+        outline(&events),
+        [
+            "text \"Setting the lights, then looking.\"",
+            "start 0 set_lights",
+            "delta 0",
+            "finish 0",
+            "start 1 take_screenshot",
+            "delta 1",
+            "finish 1",
+        ]
+        .map(String::from)
+    );
+    // The text streamed is the arguments, whole.
+    let texts = streamed_text(&events);
+    for (text, input) in texts.iter().zip(streamed.inputs()) {
+        assert_eq!(
+            serde_json::from_str::<Value>(text).unwrap(),
+            input.arguments,
+            "{text}"
+        );
+    }
+}
+
+/// While Vertex streams a call, its arguments so far are readable and what is already wrong
+/// is reported before the call ends; a stream cut inside a call names it.
+#[test]
+fn vertex_streamed_arguments_grow_and_are_checked_early() {
+    let registry = vertex_registry();
+    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let chunk = |call: Value| json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}]});
+    let mut stream = tools.stream();
+    stream
+        .push(&chunk(json!({"name": "set_lights", "willContinue": true})))
+        .unwrap();
+    stream
+        .push(&chunk(json!({"willContinue": true, "partialArgs": [
+            {"jsonPath": "$.room", "stringValue": "Hall", "willContinue": true}
+        ]})))
+        .unwrap();
+    assert_eq!(stream.arguments_so_far(0), Some(json!({"room": "Hall"})));
+    let events = stream
+        .push(&chunk(json!({"willContinue": true, "partialArgs": [
+            {"jsonPath": "$.room", "stringValue": "way"},
+            {"jsonPath": "$.brightness", "numberValue": 250},
+            {"jsonPath": "$.colour", "stringValue": "re", "willContinue": true}
+        ]})))
+        .unwrap();
+    assert_eq!(
+        stream.arguments_so_far(0),
+        Some(json!({"room": "Hallway", "brightness": 250, "colour": "re"}))
+    );
+    let definite: Vec<String> = outline(&events)
+        .into_iter()
+        .filter(|line| line.starts_with("definite"))
+        .collect();
+    // The number is final once a piece follows it (its text could still grow until then).
+    assert_eq!(
+        definite,
+        [
+            "definite 0 Error: invalid arguments: \"brightness\" must be <= 100; \
+             \"colour\" is not a declared property (additionalProperties: false)"
+        ]
+    );
+    let error = stream.end().unwrap_err();
+    assert!(
+        error
+            .message()
+            .starts_with("the stream ended before its tool calls did: tool call 0 (\"set_lights\""),
+        "{error}"
+    );
+}
+
 /// A call already wrong while it streams: each definite violation as soon as it is certain,
 /// with the final validation's wording, and the call still finishes.
 #[tokio::test]

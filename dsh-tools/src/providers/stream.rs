@@ -6,7 +6,8 @@
 //!
 //! Feed it the parsed JSON of each server-sent event's `data`, in order (OpenAI Chat and
 //! DeepSeek: each chunk, leaving out the final `[DONE]`; OpenAI Responses and Anthropic: each
-//! typed event; Gemini: each `GenerateContentResponse` chunk), then [`end`](ToolCallStream::end)
+//! typed event; Gemini and Vertex AI: each `GenerateContentResponse` chunk, with or without
+//! `streamFunctionCallArguments`), then [`end`](ToolCallStream::end)
 //! it. A stream that breaks the provider's shape, reports an error, or ends inside a call is a
 //! [`ProviderError`] naming what went wrong; nothing panics, and no call is dropped silently.
 //!
@@ -62,6 +63,7 @@
 //! | `call.rs` | [`StreamingCall`]: one call's state as it streams |
 //! | `turn.rs` | the calls of a turn: inputs made as the non-streamed reader makes them, definite checks, events |
 //! | `openai_chat.rs`, `openai_responses.rs`, `anthropic.rs`, `gemini.rs` | each dialect's stream events |
+//! | `streamed_arguments.rs`, `json_path.rs` | Vertex AI's `partialArgs`: pieces at JSON Paths into a value and its text |
 //!
 //! The partial reader itself lives in the data layer (`partial_json.rs`), where the schema
 //! engine's definite checks read it too.
@@ -72,8 +74,10 @@ mod event;
 mod failure;
 mod feed;
 mod gemini;
+mod json_path;
 mod openai_chat;
 mod openai_responses;
+mod streamed_arguments;
 mod turn;
 
 use serde_json::Value;
@@ -118,7 +122,7 @@ impl LoweredTools {
             }
             Dialect::OpenAiResponses { .. } => DialectStream::Responses(ResponsesStream::default()),
             Dialect::Anthropic { .. } => DialectStream::Anthropic(AnthropicStream::default()),
-            Dialect::Gemini { .. } => DialectStream::Gemini(GeminiStream),
+            Dialect::Gemini { .. } => DialectStream::Gemini(GeminiStream::default()),
         };
         ToolCallStream {
             turn: Turn::new(self),
