@@ -21,8 +21,6 @@ use dsh_tools_tests::mcp_fixture;
 use dsh_tools_tests::round_robin::RoundRobin;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::ClientLifecycleMode;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -191,17 +189,13 @@ async fn a_stateless_server_denies_an_ask_instead_of_asking_the_client() {
 /// Our client on the per-request protocol through `proxy`, importing with prefix `remote`, its
 /// elicitation handler approving every question and counting them.
 async fn round_trip_client(proxy: &RoundRobin) -> (McpClient, ToolRegistry, Arc<AtomicUsize>) {
-    let config =
-        StreamableHttpClientTransportConfig::with_uri(format!("http://{}/mcp", proxy.addr()));
     let lifecycle = ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
     };
+    let url = format!("http://{}/mcp", proxy.addr());
     let client = tokio::time::timeout(
         DEADLINE,
-        McpClient::connect_with_lifecycle(
-            StreamableHttpClientTransport::from_config(config),
-            lifecycle,
-        ),
+        McpClient::connect_http_with_lifecycle(&url, None, lifecycle),
     )
     .await
     .expect("connects in time")

@@ -463,13 +463,47 @@ impl McpClient {
         url: &str,
         bearer_token: Option<&str>,
     ) -> Result<Self, McpError> {
+        Self::connect_http_with_lifecycle(url, bearer_token, ClientLifecycleMode::Initialize).await
+    }
+
+    /// [`connect_http_with_token`](Self::connect_http_with_token), starting the connection as
+    /// `lifecycle` says (see [`connect_with_lifecycle`](Self::connect_with_lifecycle)). On the
+    /// per-request protocol (2026-07-28) every request stands alone, so the client also works
+    /// with stateless servers behind a load balancer.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), dsh_tools::mcp::McpError> {
+    /// use dsh_tools::mcp::McpClient;
+    /// use dsh_tools::mcp::rmcp::model::ProtocolVersion;
+    /// use dsh_tools::mcp::rmcp::service::ClientLifecycleMode;
+    ///
+    /// let lifecycle = ClientLifecycleMode::Auto {
+    ///     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    ///     legacy_version: None,
+    /// };
+    /// let client =
+    ///     McpClient::connect_http_with_lifecycle("http://127.0.0.1:8765/mcp", None, lifecycle)
+    ///         .await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "mcp-http")]
+    pub async fn connect_http_with_lifecycle(
+        url: &str,
+        bearer_token: Option<&str>,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, McpError> {
         use rmcp::transport::StreamableHttpClientTransport;
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let mut config = StreamableHttpClientTransportConfig::with_uri(url);
         if let Some(token) = bearer_token {
             config = config.auth_header(token);
         }
-        Self::connect(StreamableHttpClientTransport::from_config(config)).await
+        Self::connect_with_lifecycle(
+            StreamableHttpClientTransport::from_config(config),
+            lifecycle,
+        )
+        .await
     }
 
     /// Talks MCP over any rmcp client transport and completes the handshake (`initialize`,
