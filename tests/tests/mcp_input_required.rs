@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use dsh_tools::call::TaskSupport;
 use dsh_tools::errors::codes;
 use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
 use dsh_tools::mcp::{
@@ -1006,4 +1007,56 @@ async fn cancelling_an_imported_call_while_its_question_is_open_cancels_it() {
     assert_eq!(code(&result), Some(codes::ABORTED));
     assert_eq!(result.text(), "Error: tool call aborted");
     client.close().await;
+}
+
+/// A task's `ask` over the per-request protocol goes into the task: it reports `input_required`
+/// with the approval question, our importing client's handler answers it with `tasks/update`,
+/// and the answer maps as it does for a plain call — the registry's approver is never asked and
+/// no attempt ends `APPROVAL_PENDING`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_served_tasks_ask_goes_into_the_task_and_is_answered_with_tasks_update() {
+    let (log, codes) = (Log::new(), Log::new());
+    let served = asking(&log, &codes, ApprovalOutcome::Rejected);
+    let write_task = {
+        let log = log.clone();
+        FnTool::builder("write_task", "Writes a file, as a task.")
+            .raw_parameters(json!({"type": "object"}))
+            .task_support(TaskSupport::Required)
+            .handler(move |_, _| {
+                log.push("write_task");
+                async { Ok(json!("written")) }
+            })
+    };
+    let _ = served.register(write_task).expect("fresh name");
+    let server = McpServer::new(&served).with_name("served");
+    let imported =
+        import_from(|stream| async move { server.serve(stream).await.expect("the server starts") })
+            .await;
+    let (importing, client) = (&imported.registry, &imported.client);
+    let call = || ToolExecutionInput::new("c", "p__write_task", notes());
+    let message = MESSAGE.replace("\"write\"", "\"write_task\"");
+
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    client.set_elicitation_handler(answering(&seen, decision("approve")));
+    assert_eq!(run(importing, call()).await.text(), "written");
+    assert_eq!(log.entries(), ["write_task"]);
+
+    client.set_elicitation_handler(answering(&seen, ElicitationAnswer::Decline));
+    assert_eq!(
+        run(importing, call()).await.text(),
+        REJECTED.replace("\"write\"", "\"write_task\"")
+    );
+    client.set_elicitation_handler(answering(&seen, ElicitationAnswer::Cancel));
+    assert_eq!(
+        run(importing, call()).await.text(),
+        CANCELLED.replace("\"write\"", "\"write_task\"")
+    );
+    assert_eq!(
+        *seen.lock().unwrap_or_else(PoisonError::into_inner),
+        [message.clone(), message.clone(), message]
+    );
+    assert_eq!(log.entries(), ["write_task"], "only the approved call ran");
+    assert_eq!(codes.count(codes::APPROVAL_PENDING), 0);
+    assert_eq!(codes.count(codes::DENIED), 2);
+    imported.client.close().await;
 }

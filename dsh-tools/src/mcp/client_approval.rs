@@ -43,9 +43,7 @@ impl ClientApprover {
     /// The approver for the call of `context`, when its client can be asked: it declared form
     /// elicitation and speaks a protocol that lets the server send it requests.
     pub(crate) fn for_request(context: &RequestContext<RoleServer>) -> Option<Self> {
-        if is_per_request(context)
-            || !supports_form(context.client_capabilities()?.elicitation.as_ref()?)
-        {
+        if is_per_request(context) || !client_answers_forms(context) {
             return None;
         }
         Some(Self {
@@ -54,9 +52,16 @@ impl ClientApprover {
     }
 }
 
+/// Whether the client of `context` declared form elicitation.
+pub(crate) fn client_answers_forms(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.elicitation.as_ref().is_some_and(supports_form))
+}
+
 /// Whether the capability includes form mode (a capability naming no mode means form, as in
 /// 2025-06-18, where form was the only one).
-pub(crate) fn supports_form(capability: &mcp::ElicitationCapability) -> bool {
+fn supports_form(capability: &mcp::ElicitationCapability) -> bool {
     capability.form.is_some() || capability.url.is_none()
 }
 
@@ -109,6 +114,23 @@ pub(crate) fn outcome_of(answer: &mcp::ElicitResult) -> ApprovalOutcome {
         mcp::ElicitationAction::Cancel => ApprovalOutcome::Cancelled,
         // An answer of a later revision that this one cannot read never approves.
         _ => ApprovalOutcome::Rejected,
+    }
+}
+
+/// A client's answer that came as JSON (a retry's `inputResponses`, a task's `tasks/update`) as
+/// an approval outcome: an answer that is not an elicitation result is rejected, as a form
+/// filled wrongly is.
+pub(crate) fn outcome_of_response(tool: &str, response: &serde_json::Value) -> ApprovalOutcome {
+    match serde_json::from_value::<mcp::ElicitResult>(response.clone()) {
+        Ok(answer) => outcome_of(&answer),
+        Err(error) => {
+            tracing::info!(
+                tool,
+                "the client's answer to an approval is not an elicitation result ({error}); \
+                 the call is rejected"
+            );
+            ApprovalOutcome::Rejected
+        }
     }
 }
 

@@ -36,6 +36,7 @@
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `revision.rs` | which protocol revision a served request speaks |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
+//! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
@@ -66,6 +67,7 @@ mod round_trip_approval;
 mod serve;
 mod server;
 mod session;
+mod task_approval;
 mod task_client;
 mod task_support;
 mod tasks;

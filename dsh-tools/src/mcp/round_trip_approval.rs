@@ -36,7 +36,9 @@ use serde_json::Value;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
-use crate::mcp::client_approval::{approval_message, decision_form, outcome_of, supports_form};
+use crate::mcp::client_approval::{
+    approval_message, client_answers_forms, decision_form, outcome_of_response,
+};
 use crate::mcp::request_state::RequestStateKey;
 use crate::mcp::revision::is_per_request;
 
@@ -65,9 +67,7 @@ impl RoundTripApproval {
         key: Option<&RequestStateKey>,
         agent: Option<&str>,
     ) -> Option<Self> {
-        if !is_per_request(context)
-            || !supports_form(context.client_capabilities()?.elicitation.as_ref()?)
-        {
+        if !is_per_request(context) || !client_answers_forms(context) {
             return None;
         }
         let key = key?;
@@ -136,17 +136,7 @@ impl RoundTripApproval {
 /// own): `None` when there is none, rejected when it is not an elicitation result.
 fn answer_of(tool: &str, responses: Option<&mcp::InputResponses>) -> Option<ApprovalOutcome> {
     let response = responses?.get(APPROVAL_INPUT)?;
-    match serde_json::from_value::<mcp::ElicitResult>(response.clone()) {
-        Ok(answer) => Some(outcome_of(&answer)),
-        Err(error) => {
-            tracing::info!(
-                tool,
-                "the client's answer to an approval is not an elicitation result ({error}); \
-                 the call is rejected"
-            );
-            Some(ApprovalOutcome::Rejected)
-        }
-    }
+    Some(outcome_of_response(tool, response))
 }
 
 /// Answers the `ask` of one attempt of a served call: with the client's answer it carries, or

@@ -38,12 +38,13 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::hooks::approval::Approver;
-use crate::mcp::client_approval::ClientApprover;
+use crate::mcp::client_approval::{ClientApprover, client_answers_forms};
 use crate::mcp::convert::{Structured, call_tool_result};
 use crate::mcp::listing::Listing;
 use crate::mcp::revision::is_per_request;
 use crate::mcp::round_trip_approval::RoundTripApproval;
 use crate::mcp::server::McpServer;
+use crate::mcp::task_approval::TaskApprover;
 use crate::mcp::tasks::{
     CallMode, call_mode, cancel_task, client_speaks_tasks, get_task, start_task, update_task,
 };
@@ -272,15 +273,23 @@ impl ServerHandler for McpHandler {
         let any_value = is_per_request(&context);
         if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
             let server = self.server.clone();
-            let approver = self.elicitation_approver(&context);
+            let session_approver = self.elicitation_approver(&context);
+            let asks_in_task = is_per_request(&context) && client_answers_forms(&context);
             let task = start_task(
                 self.server.tasks(),
                 self.server.task_settings(),
-                |signal| async move {
-                    run_call(
-                        &server, request, call_id, signal, progress, approver, any_value,
-                    )
-                    .await
+                |signal, task| {
+                    let approver = if asks_in_task {
+                        Some(Arc::new(TaskApprover::new(task)) as Arc<dyn Approver>)
+                    } else {
+                        session_approver
+                    };
+                    async move {
+                        run_call(
+                            &server, request, call_id, signal, progress, approver, any_value,
+                        )
+                        .await
+                    }
                 },
             );
             return Ok(task.into());

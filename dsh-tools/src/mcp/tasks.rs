@@ -7,7 +7,9 @@
 //!   task at once (`resultType: "task"`, `working`); the call runs through the pipeline exactly
 //!   as a plain one does (`session.rs` hands over its `run_call`: same call id, progress to the
 //!   request's progress token) and its `tools/call` result is the task's `result` once it is
-//!   `completed` — an error outcome too, with `isError`, as the spec's `completed` covers.
+//!   `completed` — an error outcome too, with `isError`, as the spec's `completed` covers. Over
+//!   the per-request protocol its `ask` goes into the task (`input_required`, answered with
+//!   `tasks/update`; `task_approval.rs`).
 //! - A tool whose support is forbidden answers a client that speaks tasks with an ordinary
 //!   result, which the extension allows. A tool whose support is required refuses a client that
 //!   does not speak tasks with the spec's JSON-RPC error `-32021` (missing required client
@@ -99,22 +101,23 @@ pub(crate) fn client_speaks_tasks(context: &RequestContext<RoleServer>) -> bool 
 
 /// Starts a call as a task in `store` and returns the task as the reply; the task can be read
 /// with `tasks/get` before this returns. `call` starts the call with the signal that cancels it
-/// (`session.rs` runs it through the pipeline).
+/// and the task it runs as, through which it may ask its client for input (`session.rs` runs
+/// it through the pipeline).
 pub(crate) fn start_task<F, Fut>(
     store: &TaskManager,
     settings: TaskSettings,
     call: F,
 ) -> mcp::CreateTaskResult
 where
-    F: FnOnce(CancellationToken) -> Fut,
+    F: FnOnce(CancellationToken, TaskContext) -> Fut,
     Fut: Future<Output = mcp::CallToolResult> + Send + 'static,
 {
     let options = TaskOptions::new()
         .with_ttl_ms(settings.ttl.map(duration_ms))
         .with_poll_interval_ms(duration_ms(settings.poll_interval));
     let signal = CancellationToken::new();
-    let call = call(signal.clone());
     let task = store.spawn(options, move |task| {
+        let call = call(signal.clone(), task.clone());
         Box::pin(run_task(call, signal, settings.ttl, task))
     });
     mcp::CreateTaskResult::new(task)
@@ -128,8 +131,8 @@ pub(crate) fn get_task(
     store.get_task(task_id).map(mcp::GetTaskResult::new)
 }
 
-/// `tasks/update`: served calls never ask for input mid-task, so responses are acknowledged and
-/// ignored, as the extension says of responses no request is waiting for.
+/// `tasks/update`: the client's answers to what a task asked (`task_approval.rs`); responses no
+/// request is waiting for are acknowledged and ignored, as the extension says.
 pub(crate) fn update_task(
     store: &TaskManager,
     request: mcp::UpdateTaskParams,
