@@ -688,3 +688,155 @@ fn malformed_streams_are_clear_errors() {
         "stream event after the stream ended"
     );
 }
+
+/// The `partialArgs` that stream `value` in document order: one piece per scalar at its JSON
+/// Path (names as shorthand or quoted), each string cut at the given points.
+fn vertex_pieces(value: &Value, cuts: &[usize]) -> Vec<Value> {
+    fn path_step(path: &str, key: &str) -> String {
+        let shorthand = key
+            .chars()
+            .next()
+            .is_some_and(|first| first == '_' || first.is_alphabetic())
+            && key.chars().all(|c| c == '_' || c.is_alphanumeric());
+        if shorthand {
+            format!("{path}.{key}")
+        } else {
+            let quoted = key.replace('\\', "\\\\").replace('\'', "\\'");
+            format!("{path}['{quoted}']")
+        }
+    }
+    fn walk(value: &Value, path: &str, cuts: &[usize], pieces: &mut Vec<Value>) {
+        match value {
+            Value::Object(members) => {
+                for (key, member) in members {
+                    walk(member, &path_step(path, key), cuts, pieces);
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    walk(item, &format!("{path}[{index}]"), cuts, pieces);
+                }
+            }
+            Value::String(text) => {
+                let chars: Vec<char> = text.chars().collect();
+                let cut = cuts
+                    .get(pieces.len() % cuts.len().max(1))
+                    .copied()
+                    .unwrap_or(0);
+                let at = if chars.is_empty() {
+                    0
+                } else {
+                    cut % (chars.len() + 1)
+                };
+                let (head, tail): (String, String) =
+                    (chars[..at].iter().collect(), chars[at..].iter().collect());
+                if !head.is_empty() && !tail.is_empty() {
+                    pieces
+                        .push(json!({"jsonPath": path, "stringValue": head, "willContinue": true}));
+                    pieces.push(json!({"jsonPath": path, "stringValue": tail}));
+                } else {
+                    pieces.push(json!({"jsonPath": path, "stringValue": text}));
+                }
+            }
+            Value::Number(number) => pieces.push(json!({"jsonPath": path, "numberValue": number})),
+            Value::Bool(flag) => pieces.push(json!({"jsonPath": path, "boolValue": flag})),
+            Value::Null => pieces.push(json!({"jsonPath": path, "nullValue": "NULL_VALUE"})),
+        }
+    }
+    let mut pieces = Vec::new();
+    walk(value, "$", cuts, &mut pieces);
+    pieces
+}
+
+/// Whether `value` holds an empty array or object below its root: `partialArgs` name scalars
+/// only, so those cannot be streamed.
+fn has_empty_container(value: &Value) -> bool {
+    match value {
+        Value::Object(members) => members.values().any(|member| {
+            matches!(member, Value::Object(m) if m.is_empty())
+                || matches!(member, Value::Array(a) if a.is_empty())
+                || has_empty_container(member)
+        }),
+        Value::Array(items) => items.iter().any(|item| {
+            matches!(item, Value::Object(m) if m.is_empty())
+                || matches!(item, Value::Array(a) if a.is_empty())
+                || has_empty_container(item)
+        }),
+        _ => false,
+    }
+}
+
+/// Vertex carries numbers as doubles: a whole one arrives as an integer.
+fn as_vertex_numbers(value: &Value) -> Value {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            let float = number.as_f64().unwrap_or_default();
+            if float.fract() == 0.0 && float.abs() <= 9_007_199_254_740_992.0 {
+                json!(float as i64)
+            } else {
+                value.clone()
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(as_vertex_numbers).collect()),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(key, member)| (key.clone(), as_vertex_numbers(member)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+        dsh_tools_tests::json_values::cases()
+    ))]
+
+    /// Any object Vertex streams piece by piece, in chunks of any size, finishes as that object,
+    /// and the text streamed for it is that object.
+    #[test]
+    fn vertex_pieces_of_any_object_finish_as_the_object(
+        members in proptest::collection::vec(
+            (proptest::sample::select(dsh_tools_tests::json_values::NAMES),
+             dsh_tools_tests::json_values::any_json()),
+            0..4,
+        ),
+        cuts in proptest::collection::vec(0usize..6, 1..6),
+        chunk in 1usize..4,
+    ) {
+        let value = Value::Object(
+            members.into_iter().map(|(key, member)| (key.to_owned(), member)).collect(),
+        );
+        proptest::prop_assume!(!has_empty_container(&value));
+        let registry = ToolRegistry::new();
+        let _ = registry
+            .register(
+                FnTool::builder("take", "Takes anything.")
+                    .raw_parameters(json!({"type": "object"}))
+                    .handler(|arguments, _| async move { Ok(arguments) }),
+            )
+            .expect("fresh name");
+        let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+        let part = |call: Value| {
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}]})
+        };
+        let mut events = vec![part(json!({"name": "take", "willContinue": true}))];
+        for pieces in vertex_pieces(&value, &cuts).chunks(chunk) {
+            events.push(part(json!({"partialArgs": pieces, "willContinue": true})));
+        }
+        events.push(part(json!({})));
+        let (seen, calls) = read(&tools, &events);
+        let expected = as_vertex_numbers(&value);
+        proptest::prop_assert_eq!(&calls.inputs()[0].arguments, &expected);
+        let text = &streamed_text(&seen)[0];
+        if !text.is_empty() {
+            let parsed: Value = serde_json::from_str(text).expect("the text is JSON");
+            proptest::prop_assert_eq!(parsed, expected);
+        }
+        proptest::prop_assert!(
+            !seen.iter().any(|event| matches!(event, StreamEvent::Definite { .. })),
+            "{:?}", seen
+        );
+    }
+}
