@@ -7,7 +7,7 @@
 //! corrects, and ends its turn with text.
 //!
 //! With `--stream` it plays instead one recorded streamed response per provider (OpenAI Chat,
-//! OpenAI Responses, Anthropic, Gemini; `examples/streams/`, each the event sequence of the
+//! OpenAI Responses, Anthropic, Gemini, and Vertex AI streaming arguments; `examples/streams/`, each the event sequence of the
 //! provider's documented stream shape): the pending card of each call as its arguments grow, the
 //! error of a malformed call as soon as it is certain (before the call has ended), and the calls
 //! started while the response is still arriving.
@@ -161,19 +161,35 @@ async fn run(
 }
 
 /// The recorded streams: each provider's events for one turn in which the model writes a
-/// sentence, reads a file and makes a search with a `mode` the tool does not have.
-fn recorded_streams() -> Vec<(Dialect, &'static str)> {
+/// sentence, reads a file and makes a search with a `mode` the tool does not have. Vertex AI
+/// speaks the Gemini dialect and may stream a call's arguments piece by piece.
+fn recorded_streams() -> Vec<(&'static str, Dialect, &'static str)> {
     vec![
         (
+            "openai-chat-strict",
             Dialect::openai_chat().strict(),
             include_str!("streams/openai_chat.json"),
         ),
         (
+            "openai-responses-strict",
             Dialect::openai_responses().strict(),
             include_str!("streams/openai_responses.json"),
         ),
-        (Dialect::anthropic(), include_str!("streams/anthropic.json")),
-        (Dialect::gemini(), include_str!("streams/gemini.json")),
+        (
+            "anthropic",
+            Dialect::anthropic(),
+            include_str!("streams/anthropic.json"),
+        ),
+        (
+            "gemini",
+            Dialect::gemini(),
+            include_str!("streams/gemini.json"),
+        ),
+        (
+            "gemini-vertex",
+            Dialect::gemini(),
+            include_str!("streams/vertex.json"),
+        ),
     ]
 }
 
@@ -181,10 +197,11 @@ fn recorded_streams() -> Vec<(Dialect, &'static str)> {
 /// finished calls to a batch that runs them meanwhile, then prints the result messages.
 async fn run_streamed(
     registry: &ToolRegistry,
+    label: &str,
     dialect: Dialect,
     recorded: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    println!("\n=== {} (streamed) ===", dialect.id());
+    println!("\n=== {label} (streamed) ===");
     let events: Vec<Value> = serde_json::from_str(recorded)?;
     let tools = ProviderTools::new(registry, dialect).tools(None);
     let (mut feed, batch) = registry.batch_feed(4);
@@ -249,8 +266,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = scratch.root().to_path_buf();
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
     if std::env::args().any(|argument| argument == "--stream") {
-        for (dialect, recorded) in recorded_streams() {
-            run_streamed(&registry, dialect, recorded).await?;
+        for (label, dialect, recorded) in recorded_streams() {
+            run_streamed(&registry, label, dialect, recorded).await?;
         }
         return Ok(());
     }

@@ -26,6 +26,7 @@ fn recorded_streams_show_growing_cards_and_the_early_error_for_every_provider() 
         "openai-responses-strict",
         "anthropic",
         "gemini",
+        "gemini-vertex",
     ] {
         let lines = section(&stdout, dialect);
         assert!(!lines.is_empty(), "no section for {dialect} in:\n{stdout}");
