@@ -182,6 +182,51 @@ async fn a_recursive_tagged_enum_validates_and_converts() {
     assert!(is_error);
 }
 
+/// An outline `levels` headings deep (each heading an object and its `children` an array: two
+/// JSON levels per heading), built in code.
+fn outline_of_depth(levels: usize) -> Value {
+    let mut outline = json!({"title": "leaf"});
+    for _ in 1..levels {
+        let mut node = serde_json::Map::new();
+        node.insert("title".to_owned(), Value::from("node"));
+        node.insert("children".to_owned(), Value::Array(vec![outline]));
+        outline = Value::Object(node);
+    }
+    outline
+}
+
+/// The cap counts the value's own levels: a reference to the type's definition is not one, so
+/// an outline 128 headings deep (256 JSON levels: its `children` arrays and their objects) is
+/// validated and converted, on a thread's default 2 MiB stack, and one heading more is the first
+/// refused — with the depth it really has.
+#[test]
+fn the_depth_cap_counts_the_values_levels_not_the_references() {
+    let outcome = std::thread::spawn(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let registry = ToolRegistry::new();
+        let _ = registry.register(CountRootTool).unwrap();
+        let deepest = runtime.block_on(run(&registry, "count_root", outline_of_depth(128)));
+        let past = runtime.block_on(run(&registry, "count_root", outline_of_depth(129)));
+        (deepest, past)
+    })
+    .join()
+    .expect("validation and conversion fit a default stack");
+    let (deepest, past) = outcome;
+    assert_eq!(deepest, (false, "128".to_owned()));
+    assert!(past.0);
+    assert!(
+        past.1.contains("nests deeper than 256 levels"),
+        "{}",
+        past.1
+    );
+    // Refused at the heading 256 levels down (128 `children` and 128 indices), whose own
+    // members would be the 257th.
+    let path = vec!["children[0]"; 128].join(".");
+    assert!(past.1.contains(&format!("\"{path}\"")), "{}", past.1);
+}
+
 #[tokio::test]
 async fn a_value_nested_past_the_cap_is_refused_without_overflowing() {
     let registry = ToolRegistry::new();

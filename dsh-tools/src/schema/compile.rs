@@ -76,7 +76,12 @@ pub(super) enum Test {
     /// A reference to an enclosing definition's node (held weakly: the definition owns it, and
     /// a strong count would make the tree a cycle that is never freed). Dangling for a
     /// reference with no definition, which matches nothing.
-    Ref(Weak<Node>),
+    Ref {
+        target: Weak<Node>,
+        /// Whether following it is a level of the depth cap (see
+        /// [`Schema::descends_at_once`]).
+        counts_a_level: bool,
+    },
     /// A document the keyword engine enforces.
     Keywords(KeywordSchema),
     // The rules few schemas set, last: the tags of the common tests stay what they were.
@@ -259,14 +264,14 @@ impl Node {
     /// The node a reference refers to, while its definition lives.
     pub(super) fn referenced(&self) -> Option<Arc<Node>> {
         match &self.test {
-            Test::Ref(node) => node.upgrade(),
+            Test::Ref { target, .. } => target.upgrade(),
             _ => None,
         }
     }
 }
 
 /// The definitions enclosing the node being lowered, innermost last.
-type Enclosing<'s> = Vec<(&'s str, Weak<Node>)>;
+type Enclosing<'s> = Vec<(&'s str, Weak<Node>, bool)>;
 
 /// Lowers `schema`.
 pub(super) fn lower(schema: &Schema) -> Node {
@@ -381,18 +386,29 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
         SchemaKind::Const(constant) => Test::Const(Box::new(constant.clone())),
         SchemaKind::OneOf(branches) => Test::OneOf(branches.iter().map(lower).collect()),
         SchemaKind::Defined(definition) => Test::Defined(Arc::new_cyclic(|node: &Weak<Node>| {
-            enclosing.push((definition.name.as_str(), node.clone()));
+            enclosing.push((
+                definition.name.as_str(),
+                node.clone(),
+                definition.schema.descends_at_once(),
+            ));
             let lowered = lower_in(&definition.schema, enclosing);
             enclosing.pop();
             lowered
         })),
-        SchemaKind::Ref(name) => Test::Ref(
-            enclosing
+        SchemaKind::Ref(name) => {
+            let (target, descends) = enclosing
                 .iter()
                 .rev()
-                .find(|(defined, _)| *defined == name)
-                .map_or_else(Weak::new, |(_, node)| node.clone()),
-        ),
+                .find(|(defined, ..)| *defined == name)
+                .map_or_else(
+                    || (Weak::new(), false),
+                    |(_, node, descends)| (node.clone(), *descends),
+                );
+            Test::Ref {
+                target,
+                counts_a_level: !descends,
+            }
+        }
         SchemaKind::Keywords(keywords) => Test::Keywords(keywords.clone()),
     }
 }

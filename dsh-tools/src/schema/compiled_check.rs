@@ -117,12 +117,16 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
         Test::Const(constant) => json_equal(constant, value),
         Test::OneOf(branches) => check_one_of(branches, value, depth),
         Test::Defined(node) => check_defined(node, value, depth),
-        // A reference counts as a level, as in the interpreter.
-        Test::Ref(node) => {
-            depth < MAX_VALIDATION_DEPTH
-                && node
+        // A reference counts as a level where the interpreter counts one.
+        Test::Ref {
+            target,
+            counts_a_level,
+        } => {
+            let depth = depth + usize::from(*counts_a_level);
+            depth <= MAX_VALIDATION_DEPTH
+                && target
                     .upgrade()
-                    .is_some_and(|node| check_defined(&node, value, depth + 1))
+                    .is_some_and(|node| check_defined(&node, value, depth))
         }
         Test::Keywords(keywords) => keywords.check(value, depth),
     }

@@ -102,9 +102,15 @@ fn walk_open<'v>(
         }
         (SchemaKind::Ref(name), _) => {
             if let Some(target) = defs.find(name) {
-                cx.descend();
+                // A level where the final validation counts one.
+                let counts = !target.descends_at_once();
+                if counts {
+                    cx.descend();
+                }
                 walk_open(target, value, steps, leaf, cx, defs);
-                cx.ascend();
+                if counts {
+                    cx.ascend();
+                }
             }
         }
         (SchemaKind::Object(rules), Value::Object(map)) if is_container => {

@@ -22,6 +22,16 @@ pub struct Schema {
     pub annotations: Annotations,
 }
 
+impl Schema {
+    /// Whether validating a value against this node either fails at once or goes one level down
+    /// into the value (an object or an array node). A reference to such a node cannot loop
+    /// without the value getting deeper, so it is not a level of its own: the depth cap then
+    /// counts the value's own levels, and a recursive type is followed as deep as any value.
+    pub(crate) fn descends_at_once(&self) -> bool {
+        matches!(self.kind, SchemaKind::Object(_) | SchemaKind::Array(_))
+    }
+}
+
 /// Human-facing annotations rendered into the JSON Schema.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Annotations {

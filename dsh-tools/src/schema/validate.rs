@@ -162,14 +162,16 @@ pub(super) fn check<'s>(
             let scope = Scope::new(definition, defs);
             check(&definition.schema, value, depth, scope.defs())
         }
-        // A reference counts as a level, so a schema that refers to itself without nesting
-        // (`{"$ref": "#"}`) still stops at the cap.
-        (SchemaKind::Ref(name), _) => {
-            depth < MAX_VALIDATION_DEPTH
-                && defs
-                    .find(name)
-                    .is_some_and(|target| check(target, value, depth + 1, defs))
-        }
+        // A reference counts as a level unless its target descends into the value at once, so
+        // a schema that refers to itself without nesting (`{"$ref": "#"}`) still stops at the
+        // cap, and a recursive type is followed as deep as the value goes.
+        (SchemaKind::Ref(name), _) => defs.find(name).is_some_and(|target| {
+            if target.descends_at_once() {
+                check(target, value, depth, defs)
+            } else {
+                depth < MAX_VALIDATION_DEPTH && check(target, value, depth + 1, defs)
+            }
+        }),
         (SchemaKind::Keywords(keywords), _) => keywords.check(value, depth),
         _ => false,
     }
@@ -320,14 +322,17 @@ pub(super) fn walk<'v>(
     if value.is_null() && schema.nullable {
         return;
     }
-    // Only nodes that descend are capped, exactly as in `check`.
-    let descends = matches!(
-        (&schema.kind, value),
+    // Only nodes that descend are capped, exactly as in `check` (a reference where it counts
+    // as a level).
+    let descends = match (&schema.kind, value) {
         (SchemaKind::Array(_), Value::Array(_))
-            | (SchemaKind::Object(_), Value::Object(_))
-            | (SchemaKind::OneOf(_), _)
-            | (SchemaKind::Ref(_), _)
-    );
+        | (SchemaKind::Object(_), Value::Object(_))
+        | (SchemaKind::OneOf(_), _) => true,
+        (SchemaKind::Ref(name), _) => defs
+            .find(name)
+            .is_some_and(|target| !target.descends_at_once()),
+        _ => false,
+    };
     if descends && cx.depth() >= MAX_VALIDATION_DEPTH {
         cx.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
         return;
@@ -419,9 +424,14 @@ pub(super) fn walk<'v>(
         (SchemaKind::Ref(name), _) => match defs.find(name) {
             Some(target) => {
                 let target_node = node.and_then(Node::referenced);
-                cx.descend();
+                let counts = !target.descends_at_once();
+                if counts {
+                    cx.descend();
+                }
                 walk(target, target_node.as_deref(), value, cx, defs);
-                cx.ascend();
+                if counts {
+                    cx.ascend();
+                }
             }
             None => cx.report(ViolationKind::UnresolvedRef(name), value),
         },
