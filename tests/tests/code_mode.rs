@@ -431,13 +431,31 @@ async fn syntax_errors_and_uncaught_exceptions_say_where() {
         "{text}"
     );
 
+    // An uncaught failure of a nested call names the tool, and where the program calls it.
     let text = failure_text(
-        &run(&registry, "await tools.fails({});").await,
+        &run(
+            &registry,
+            "const a = await tools.echo({n: 1});\nconst b = await tools.echo({n: 2});\nconst c = await tools.fails({});\nreturn [a, b, c];",
+        )
+        .await,
         codes::CODE_RUN_FAILED,
     );
-    assert!(
-        text.starts_with("Error: Uncaught ToolCallError (TOOL_ERROR): the disk is full"),
-        "{text}"
+    assert_eq!(
+        text,
+        "Error: Uncaught ToolCallError (TOOL_ERROR) from tools.fails: the disk is full at 3:17"
+    );
+    // Called in several places: the tool's name says which call failed.
+    let text = failure_text(
+        &run(
+            &registry,
+            "try { await tools.fails({}); } catch (e) {}\nawait tools.fails({});",
+        )
+        .await,
+        codes::CODE_RUN_FAILED,
+    );
+    assert_eq!(
+        text,
+        "Error: Uncaught ToolCallError (TOOL_ERROR) from tools.fails: the disk is full"
     );
 
     let text = failure_text(
@@ -460,6 +478,36 @@ async fn typescript_is_refused_with_a_text_that_says_so() {
     );
     assert!(text.contains("this program is TypeScript"), "{text}");
     assert!(text.contains(" at 1:"), "{text}");
+
+    // What models write in TypeScript, each said to be TypeScript where the engine stops.
+    for program in [
+        "async function read(path: string) { return path }\nreturn read('a');",
+        "interface Hit { path: string }\nreturn 1;",
+        "type Mode = 'a' | 'b';\nreturn 1;",
+        "const hits = (await tools.echo({a: 1})) as EchoOutput;\nreturn hits;",
+        "const f = (x: number): number => x;\nreturn f(1);",
+        "const m = new Map<string, number>();\nreturn 1;",
+        "const o = {n: 1};\nconst total: number = o.n;\nreturn total;",
+    ] {
+        let text = failure_text(&run(&registry, program).await, codes::CODE_RUN_FAILED);
+        assert!(
+            text.contains("this program is TypeScript"),
+            "{program}: {text}"
+        );
+    }
+    // Broken JavaScript whose object literals look like annotations is not TypeScript.
+    for program in [
+        "const n = 3;\nconst o = {count: n, total: Math.floor(n / 2)};\nreturn o.total +;",
+        "const r = {k: JSON.stringify({}), v: Object.keys({})};\nreturn r.k.;",
+        "const s = {n: NaN, m: Infinity};\nif (s.n {}",
+    ] {
+        let text = failure_text(&run(&registry, program).await, codes::CODE_RUN_FAILED);
+        assert!(
+            text.starts_with("Error: SyntaxError: "),
+            "{program}: {text}"
+        );
+        assert!(!text.contains("TypeScript"), "{program}: {text}");
+    }
 }
 
 #[tokio::test]

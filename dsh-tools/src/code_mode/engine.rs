@@ -29,7 +29,7 @@ use tokio::sync::mpsc as async_mpsc;
 
 use crate::code_mode::convert::{display, to_js, to_json};
 use crate::code_mode::failure::{
-    ProgramFailure, StopKind, looks_like_typescript, position_in, typescript_reason,
+    ProgramFailure, StopKind, call_site, looks_like_typescript, position_in, typescript_reason,
 };
 use crate::code_mode::limits::CodeLimits;
 use crate::code_mode::pool::{EnginePool, Idle, Warm, run_alone};
@@ -488,12 +488,14 @@ fn failure_of(exception: &JsValue<'_>, program: &str, parsing: bool) -> ProgramF
     let name: String = object.get("name").unwrap_or_else(|_| "Error".to_owned());
     let message: String = object.get("message").unwrap_or_default();
     let stack: String = object.get("stack").unwrap_or_default();
-    let position = position_in(&stack, FILE, 2);
+    let mut position = position_in(&stack, FILE, 2);
     let mut reason = format!("{name}: {message}");
     if name == "ToolCallError" {
         let code: String = object.get("code").unwrap_or_default();
-        reason = format!("Uncaught ToolCallError ({code}): {message}");
-    } else if parsing && name == "SyntaxError" && looks_like_typescript(program) {
+        let tool: String = object.get("tool").unwrap_or_default();
+        reason = format!("Uncaught ToolCallError ({code}) from tools.{tool}: {message}");
+        position = position.or_else(|| call_site(program, &tool));
+    } else if parsing && name == "SyntaxError" && looks_like_typescript(program, position) {
         reason = typescript_reason(&reason);
     }
     ProgramFailure::program(reason, position)
