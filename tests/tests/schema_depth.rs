@@ -147,3 +147,59 @@ fn raw_arguments_nested_past_the_parser_limit_are_invalid_args() {
         );
     });
 }
+
+/// A tree `levels` nodes deep: `{"title", "children": [..]}`, two JSON levels a node.
+fn tree(levels: usize) -> Value {
+    let mut value = json!({"title": "leaf"});
+    for _ in 1..levels {
+        value = json!({"title": "node", "children": [value]});
+    }
+    value
+}
+
+/// The cap counts a value's own levels: a reference to a schema that only reads or descends
+/// into the value is not one (it cannot loop), in the typed model and in the keyword engine
+/// alike, so an imported tree schema is followed to 256 JSON levels — 128 nodes — on a thread's
+/// default stack. A reference that can loop in place still counts, and `{"$ref": "#"}` stops.
+#[test]
+fn references_that_cannot_loop_are_not_levels() {
+    on_stack(2 * 1024 * 1024, || {
+        let typed = json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#"}}
+            },
+            "required": ["title"],
+            "additionalProperties": false
+        });
+        // `unevaluatedProperties` takes the document to the keyword engine.
+        let keywords = json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#"}}
+            },
+            "unevaluatedProperties": false
+        });
+        for document in [typed, keywords] {
+            let schema = Schema::from_json_schema(&document).expect("imports");
+            let compiled = schema.compile();
+            assert_eq!(schema.validate(&tree(128)), Ok(()), "{document}");
+            assert!(schema.is_valid(&tree(128)) && compiled.is_valid(&tree(128)));
+            let refused = schema.validate(&tree(129)).unwrap_err();
+            assert!(!schema.is_valid(&tree(129)) && !compiled.is_valid(&tree(129)));
+            let path = vec!["children[0]"; 128].join(".");
+            assert_eq!(
+                refused.to_string(),
+                format!("\"{path}\" nests deeper than {MAX_VALIDATION_DEPTH} levels")
+            );
+        }
+        let looping = Schema::from_json_schema(&json!({"$ref": "#"})).expect("imports");
+        assert!(!looping.is_valid(&json!(1)));
+        assert_eq!(
+            looping.validate(&json!(1)).unwrap_err().to_string(),
+            format!("\"arguments\" nests deeper than {MAX_VALIDATION_DEPTH} levels")
+        );
+    });
+}

@@ -610,8 +610,8 @@ impl Evaluator<'_, '_> {
         }
     }
 
-    /// Follows a reference: the target applies in place, one level deeper (so a reference
-    /// cycle that consumes nothing stops at the depth cap).
+    /// Follows a reference: the target applies in place, one level deeper where it counts as
+    /// one (so a reference cycle that consumes nothing stops at the depth cap).
     fn follow<'v, S: Sink<'v>>(
         &mut self,
         target: NodeId,
@@ -619,6 +619,9 @@ impl Evaluator<'_, '_> {
         sink: &mut S,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
+        if !self.arena.reference_counts(target) {
+            return self.in_place(target, value, sink, marks);
+        }
         if sink.depth() >= MAX_VALIDATION_DEPTH {
             sink.report(ViolationKind::TooDeep(MAX_VALIDATION_DEPTH), value);
             return false;

@@ -32,6 +32,16 @@ pub(crate) struct Arena {
 }
 
 impl Arena {
+    /// Whether following a reference to `target` is a level of the depth cap: only when the
+    /// target applies another schema to the same value (a reference cycle could then go on
+    /// without the value getting deeper). A target that only reads the value or descends into
+    /// it cannot loop, so the cap counts the value's own levels there.
+    pub(crate) fn reference_counts(&self, target: NodeId) -> bool {
+        self.nodes[target as usize]
+            .checks()
+            .is_some_and(|checks| checks.in_place)
+    }
+
     /// The number of the dynamic anchor name `name`, new or not.
     pub(crate) fn anchor_name(&mut self, name: &str) -> u32 {
         match self.anchor_names.iter().position(|known| known == name) {

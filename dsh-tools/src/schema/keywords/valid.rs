@@ -53,10 +53,9 @@ impl Evaluator<'_, '_> {
         match &self.arena.nodes[id as usize] {
             // The specialised kinds' paths mark nothing: with marks, the general one runs.
             Node::Reference(target, checks) => match (marks, &self.arena.nodes[*target as usize]) {
-                // A target that reads the value alone is decided here, without a call.
-                (None, target) if target.reads_value_alone() => {
-                    depth < MAX_VALIDATION_DEPTH && holds_alone(target, value)
-                }
+                // A target that reads the value alone is decided here, without a call (and
+                // without a level: it cannot loop).
+                (None, target) if target.reads_value_alone() => holds_alone(target, value),
                 (None, _) => self.valid_target(*target, value, depth),
                 (marks, _) => self.valid_checks(checks, value, depth, marks),
             },
@@ -123,10 +122,14 @@ impl Evaluator<'_, '_> {
             .all(|applicator| self.valid_applicator(applicator, value, depth, None))
     }
 
-    /// A [`Node::Reference`]'s target, one level deeper (so a reference cycle that consumes
-    /// nothing stops at the depth cap).
+    /// A [`Node::Reference`]'s target, one level deeper where it counts as one
+    /// ([`Arena::reference_counts`](super::node::Arena::reference_counts): so a reference
+    /// cycle that consumes nothing stops at the depth cap).
     #[inline(never)]
     fn valid_target(&mut self, target: NodeId, value: &Value, depth: usize) -> bool {
+        if !self.arena.reference_counts(target) {
+            return self.valid(target, value, depth, None);
+        }
         depth < MAX_VALIDATION_DEPTH && self.valid(target, value, depth + 1, None)
     }
 
@@ -387,8 +390,8 @@ impl Evaluator<'_, '_> {
         self.valid_reference(target, value, depth, marks)
     }
 
-    /// A reference's target applied in place, one level deeper (so a reference cycle that
-    /// consumes nothing stops at the depth cap).
+    /// A reference's target applied in place, one level deeper where it counts as one (so a
+    /// reference cycle that consumes nothing stops at the depth cap).
     #[inline(never)]
     fn valid_reference(
         &mut self,
@@ -397,6 +400,9 @@ impl Evaluator<'_, '_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
+        if !self.arena.reference_counts(target) {
+            return self.valid_in_place(target, value, depth, marks);
+        }
         depth < MAX_VALIDATION_DEPTH && self.valid_in_place(target, value, depth + 1, marks)
     }
 
