@@ -52,10 +52,20 @@ const CANCELLED: &str = "Error: approval for tool \"write\" was cancelled";
 
 /// A tool `name` that takes any arguments, logs `<name>` and answers `ok`.
 fn logging(name: &str, log: &Log) -> FnTool {
+    logging_as(name, log, TaskSupport::Forbidden)
+}
+
+/// [`logging`], run only as a task.
+fn logging_task(name: &str, log: &Log) -> FnTool {
+    logging_as(name, log, TaskSupport::Required)
+}
+
+fn logging_as(name: &str, log: &Log, support: TaskSupport) -> FnTool {
     let log = log.clone();
     let entry = name.to_owned();
     FnTool::builder(name, "Writes a file.")
         .raw_parameters(json!({"type": "object"}))
+        .task_support(support)
         .handler(move |_, _| {
             log.push(entry.clone());
             async { Ok(json!("ok")) }
@@ -92,6 +102,8 @@ fn asking(log: &Log, codes: &Log, fallback: ApprovalOutcome) -> ToolRegistry {
 struct Asked {
     answer: Option<mcp::ElicitResult>,
     requests: Arc<Mutex<Vec<Value>>>,
+    /// Declares the tasks extension too.
+    tasks: bool,
 }
 
 impl Asked {
@@ -99,7 +111,14 @@ impl Asked {
         Self {
             answer,
             requests: Arc::default(),
+            tasks: false,
         }
+    }
+
+    /// The same client, declaring the tasks extension.
+    fn with_tasks(mut self) -> Self {
+        self.tasks = true;
+        self
     }
 
     /// A client that declares form elicitation, for tests that send each attempt themselves
@@ -136,7 +155,11 @@ impl ClientHandler for Asked {
     }
 
     fn get_info(&self) -> mcp::ClientConfig {
-        let mut capabilities = mcp::ClientCapabilities::default();
+        let mut capabilities = if self.tasks {
+            mcp::ClientCapabilities::builder().enable_tasks().build()
+        } else {
+            mcp::ClientCapabilities::default()
+        };
         if self.answer.is_some() {
             capabilities.elicitation = Some(
                 mcp::ElicitationCapability::new().with_form(mcp::FormElicitationCapability::new()),
@@ -1017,17 +1040,9 @@ async fn cancelling_an_imported_call_while_its_question_is_open_cancels_it() {
 async fn a_served_tasks_ask_goes_into_the_task_and_is_answered_with_tasks_update() {
     let (log, codes) = (Log::new(), Log::new());
     let served = asking(&log, &codes, ApprovalOutcome::Rejected);
-    let write_task = {
-        let log = log.clone();
-        FnTool::builder("write_task", "Writes a file, as a task.")
-            .raw_parameters(json!({"type": "object"}))
-            .task_support(TaskSupport::Required)
-            .handler(move |_, _| {
-                log.push("write_task");
-                async { Ok(json!("written")) }
-            })
-    };
-    let _ = served.register(write_task).expect("fresh name");
+    let _ = served
+        .register(logging_task("write_task", &log))
+        .expect("fresh name");
     let server = McpServer::new(&served).with_name("served");
     let imported =
         import_from(|stream| async move { server.serve(stream).await.expect("the server starts") })
@@ -1038,7 +1053,7 @@ async fn a_served_tasks_ask_goes_into_the_task_and_is_answered_with_tasks_update
 
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     client.set_elicitation_handler(answering(&seen, decision("approve")));
-    assert_eq!(run(importing, call()).await.text(), "written");
+    assert_eq!(run(importing, call()).await.text(), "ok");
     assert_eq!(log.entries(), ["write_task"]);
 
     client.set_elicitation_handler(answering(&seen, ElicitationAnswer::Decline));
@@ -1059,4 +1074,99 @@ async fn a_served_tasks_ask_goes_into_the_task_and_is_answered_with_tasks_update
     assert_eq!(codes.count(codes::APPROVAL_PENDING), 0);
     assert_eq!(codes.count(codes::DENIED), 2);
     imported.client.close().await;
+}
+
+/// Polls task `id` until `wanted` holds of it.
+async fn task_when(
+    client: &Connected,
+    id: &str,
+    wanted: fn(&mcp::DetailedTask) -> bool,
+) -> mcp::DetailedTask {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let task = client
+                .peer()
+                .get_task(mcp::GetTaskParams::new(id))
+                .await
+                .expect("tasks/get answers")
+                .task;
+            if wanted(&task) {
+                return task;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the task gets there")
+}
+
+/// rmcp's own client on the per-request protocol sees a served task's approval question in the
+/// task (`input_required`, the question under `approval`) and answers it with `tasks/update`;
+/// the task then runs the call and completes with its result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rmcps_client_answers_a_tasks_question_with_tasks_update() {
+    let (log, codes) = (Log::new(), Log::new());
+    let served = asking(&log, &codes, ApprovalOutcome::Rejected);
+    let _ = served
+        .register(logging_task("write_task", &log))
+        .expect("fresh name");
+    let server = McpServer::new(&served).with_task_poll_interval(Duration::from_millis(10));
+    let asked = Asked::declaring().with_tasks();
+    let client = connect(&server, &asked).await;
+
+    let mcp::CallToolResponse::Task(created) = once(&client, params("write_task", notes())).await
+    else {
+        panic!("a task-augmented call is answered with a task")
+    };
+    let id = created.task.task_id.clone();
+    let waiting = task_when(&client, &id, |task| {
+        task.status() == mcp::TaskStatus::InputRequired
+    })
+    .await;
+    let mcp::TaskPayload::InputRequired { input_requests } = &waiting.payload else {
+        panic!("input_required carries its requests")
+    };
+    let question = serde_json::to_value(&input_requests["approval"]).expect("serializes");
+    assert_eq!(
+        question["params"]["message"],
+        MESSAGE.replace("\"write\"", "\"write_task\"")
+    );
+    assert!(log.entries().is_empty(), "nothing ran before the answer");
+
+    let responses: mcp::InputResponses = [("approval".to_owned(), approve())].into_iter().collect();
+    client
+        .peer()
+        .update_task(mcp::UpdateTaskParams::new(id.clone(), responses))
+        .await
+        .expect("tasks/update is acknowledged");
+    let done = task_when(&client, &id, |task| task.status().is_terminal()).await;
+    let mcp::TaskPayload::Completed { result } = &done.payload else {
+        panic!("the task completes: {done:?}")
+    };
+    assert_eq!(result["content"][0]["text"], "ok");
+    assert_eq!(log.entries(), ["write_task"]);
+    assert_eq!(codes.count(codes::APPROVAL_PENDING), 0);
+
+    // `tasks/cancel` while the question waits cancels the call: nothing runs.
+    let mcp::CallToolResponse::Task(created) = once(&client, params("write_task", notes())).await
+    else {
+        panic!("a task-augmented call is answered with a task")
+    };
+    let id = created.task.task_id.clone();
+    task_when(&client, &id, |task| {
+        task.status() == mcp::TaskStatus::InputRequired
+    })
+    .await;
+    client
+        .peer()
+        .cancel_task(mcp::CancelTaskParams::new(id.clone()))
+        .await
+        .expect("tasks/cancel is acknowledged");
+    let cancelled = task_when(&client, &id, |task| task.status().is_terminal()).await;
+    assert_eq!(cancelled.status(), mcp::TaskStatus::Cancelled);
+    assert_eq!(
+        log.entries(),
+        ["write_task"],
+        "the cancelled call never ran"
+    );
 }

@@ -69,7 +69,14 @@ impl Approver for TaskApprover {
             };
             Ok(match answer {
                 Ok(response) => outcome_of_response(tool, &response),
-                Err(TaskExit::Cancelled) => ApprovalOutcome::Cancelled,
+                Err(TaskExit::Cancelled) => {
+                    if task.is_cancel_requested() {
+                        // `tasks/cancel` dropped the question: the task cancels the call's
+                        // signal next, and the call then ends as cancelled, not as a refusal.
+                        signal.cancelled().await;
+                    }
+                    ApprovalOutcome::Cancelled
+                }
                 Err(error) => {
                     tracing::warn!(tool, "the task could not ask its client: {error:?}");
                     ApprovalOutcome::Unavailable
