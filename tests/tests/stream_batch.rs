@@ -155,6 +155,18 @@ async fn finishing_with_a_gap_runs_the_held_calls_and_an_empty_feed_gives_nothin
     let ((), outcome) = tokio::join!(feeding, batch);
     assert_eq!(ids(&outcome), ["b", "c"]);
 
+    // Dropping the feed is finishing it: the held calls still run (a call the caller chose not
+    // to push, say one already known to be wrong, loses none after it).
+    let (mut feed, batch) = registry.batch_feed(2);
+    let feeding = async move {
+        feed.push_at(0, input("read", "a"));
+        feed.push_at(2, input("read", "c"));
+        feed.push_at(3, input("read", "d"));
+        drop(feed);
+    };
+    let ((), outcome) = tokio::join!(feeding, batch);
+    assert_eq!(ids(&outcome), ["a", "c", "d"]);
+
     let (feed, batch) = registry.batch_feed(0);
     drop(feed);
     let outcome = batch.await;

@@ -110,8 +110,17 @@ impl BatchFeed {
     }
 
     /// No more calls: the batch resolves once those it has are done. Calls still held for a
-    /// missing call ahead of them are sent in their order, the gap closed.
-    pub fn finish(mut self) {
+    /// missing call ahead of them are sent in their order, the gap closed. Dropping the feed
+    /// does the same.
+    pub fn finish(self) {
+        drop(self);
+    }
+}
+
+impl Drop for BatchFeed {
+    /// Sends the calls still held for a missing call ahead of them, in their order (a call the
+    /// model never finished, or one the caller chose not to push), so no pushed call is lost.
+    fn drop(&mut self) {
         for (_, input) in std::mem::take(&mut self.held) {
             let _ = self.sender.send(input);
         }
