@@ -177,9 +177,22 @@ fn truncate_long_content(content: &mut Vec<ContentBlock>, max_chars: usize) -> O
     while keep < total && keep + 1 + marker_chars(total - keep - 1) <= max_chars {
         keep += 1;
     }
-    let omitted = total - keep;
     let mut marker = String::new();
-    push_result_marker(&mut marker, omitted, total);
+    if keep > 0 {
+        push_result_marker(&mut marker, total - keep, total);
+    } else {
+        // A budget too small for the whole marker and some text: a shorter marker, so the
+        // result still fits and still shows the start of the text.
+        // (A budget of one character shows the ellipsis alone: that the text was cut matters
+        // more than its first character.)
+        let short = [SHORT_RESULT_MARKER, "…"]
+            .into_iter()
+            .find(|short| short.chars().count() < max_chars)
+            .unwrap_or(if max_chars > 0 { "…" } else { "" });
+        marker.push_str(short);
+        keep = max_chars - short.chars().count().min(max_chars);
+    }
+    let omitted = total - keep;
 
     let mut left = keep;
     let mut marked = false;
@@ -210,6 +223,9 @@ fn truncate_long_content(content: &mut Vec<ContentBlock>, max_chars: usize) -> O
     }
     Some(Truncation { omitted, total })
 }
+
+/// The marker of a result whose budget cannot hold the whole one and some text.
+const SHORT_RESULT_MARKER: &str = "…[truncated]";
 
 /// `…[truncated: N of M characters omitted; call the tool again with a narrower request to see
 /// the rest]`.
@@ -340,14 +356,26 @@ mod tests {
     }
 
     #[test]
-    fn a_budget_smaller_than_the_marker_keeps_the_marker_alone() {
+    fn a_budget_smaller_than_the_marker_keeps_text_under_a_shorter_one() {
+        for (budget, expected) in [
+            (100, "z".repeat(88) + "…[truncated]"),
+            (13, "z…[truncated]".to_owned()),
+            (12, "z".repeat(11) + "…"),
+            (1, "…".to_owned()),
+            (0, String::new()),
+        ] {
+            let mut content = vec![ContentBlock::text("z".repeat(1_000))];
+            let truncation = truncate_content(&mut content, budget).expect("cut");
+            let text = content[0].as_text().expect("text");
+            assert_eq!(text, expected, "budget {budget}");
+            assert!(text.chars().count() <= budget);
+            assert_eq!(truncation.omitted, 1_000 - text.matches('z').count());
+        }
+        // Where the whole marker and one character fit, the whole marker.
         let mut content = vec![ContentBlock::text("z".repeat(1_000))];
-        let truncation = truncate_content(&mut content, 10).expect("cut");
-        assert_eq!(truncation.omitted, 1_000);
-        assert!(
-            content[0]
-                .as_text()
-                .is_some_and(|text| text.starts_with("…[truncated: 1,000 of 1,000"))
-        );
+        truncate_content(&mut content, 110).expect("cut");
+        let text = content[0].as_text().expect("text");
+        assert!(text.starts_with("zzzz…[truncated: 996 of 1,000"), "{text}");
+        assert_eq!(text.chars().count(), 110);
     }
 }

@@ -79,7 +79,7 @@ fn a_duplicate_name_in_one_scope_is_refused() {
 }
 
 #[test]
-fn an_empty_name_and_a_zero_timeout_are_refused() {
+fn an_empty_name_a_zero_timeout_and_a_zero_result_budget_are_refused() {
     let registry = ToolRegistry::new();
     assert_eq!(
         registry.register(ok_tool("")).unwrap_err().message(),
@@ -93,6 +93,15 @@ fn an_empty_name_and_a_zero_timeout_are_refused() {
     assert_eq!(
         error.message(),
         "tool \"slow\" timeout_ms must be a positive number of milliseconds"
+    );
+    let silent = FnTool::builder("silent", "")
+        .max_result_chars(0)
+        .handler(|_, _| async { Ok(json!(1)) });
+    let error = registry.register(silent).unwrap_err();
+    assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(
+        error.message(),
+        "tool \"silent\" max_result_chars must be a positive number of characters"
     );
 }
 

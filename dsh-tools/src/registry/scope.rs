@@ -156,7 +156,7 @@ layer_api!(
     ToolScope,
     hook_result: Result<Registration, RegistryError>,
     applies_to: "calls of this scope and its descendants",
-    register_doc: "Registers a tool in this scope; it shadows a global or ancestor tool of the same name. A second tool of the same name in this scope is refused, as are an empty name, `timeout_ms == Some(0)` and a tool that needs shared state the registry was not given (see [`ToolRegistry::with_state`])."
+    register_doc: "Registers a tool in this scope; it shadows a global or ancestor tool of the same name. A second tool of the same name in this scope is refused, as are an empty name, `timeout_ms == Some(0)`, `max_result_chars == Some(0)` and a tool that needs shared state the registry was not given (see [`ToolRegistry::with_state`])."
 );
 
 impl ToolRegistry {

@@ -167,5 +167,5 @@ layer_api!(
     ToolRegistry,
     hook_result: Registration,
     applies_to: "every call",
-    register_doc: "Registers a tool in the global layer. A second tool of the same name in the global layer is refused (agent scopes may shadow it); so are an empty name, `timeout_ms == Some(0)` and a tool that needs shared state this registry was not given (see [`with_state`](Self::with_state)). The tool's name, description and parameters are read now, once: they are what [`schemas`](Self::schemas) shows."
+    register_doc: "Registers a tool in the global layer. A second tool of the same name in the global layer is refused (agent scopes may shadow it); so are an empty name, `timeout_ms == Some(0)`, `max_result_chars == Some(0)` and a tool that needs shared state this registry was not given (see [`with_state`](Self::with_state)). The tool's name, description and parameters are read now, once: they are what [`schemas`](Self::schemas) shows."
 );

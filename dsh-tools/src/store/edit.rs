@@ -74,6 +74,9 @@ impl Prepared {
         if definition.timeout_ms() == Some(0) {
             return Err(RegistryError::zero_timeout(&name));
         }
+        if definition.max_result_chars() == Some(0) {
+            return Err(RegistryError::zero_result_budget(&name));
+        }
         if let Some(reason) = definition.definition_error() {
             return Err(RegistryError::unusable_definition(&name, &reason));
         }

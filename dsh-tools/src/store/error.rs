@@ -141,6 +141,13 @@ impl RegistryError {
         )
     }
 
+    pub(crate) fn zero_result_budget(name: &str) -> Self {
+        Self::new(
+            RegistryErrorKind::InvalidDefinition,
+            format!("tool \"{name}\" max_result_chars must be a positive number of characters"),
+        )
+    }
+
     pub(crate) fn unusable_definition(name: &str, reason: &crate::error::ToolError) -> Self {
         Self::new(
             RegistryErrorKind::UnsupportedSchema,
