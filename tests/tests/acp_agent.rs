@@ -278,7 +278,7 @@ fn assert_common_cards(turn: &Turn) -> BTreeMap<String, CallCards> {
             cards.order[0], "tool_call",
             "{id} starts with its tool_call"
         );
-        assert_eq!(cards.started().status, ToolCallStatus::Pending, "{id}");
+        assert_eq!(cards.started().status, ToolCallStatus::InProgress, "{id}");
         let statuses: Vec<Option<ToolCallStatus>> = cards
             .updates
             .iter()

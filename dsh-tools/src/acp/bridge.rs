@@ -136,7 +136,9 @@ impl AcpToolCalls {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(call_id.to_owned());
         if first {
-            let call = self.cards.tool_call(call_id, tool_name, arguments, card);
+            let call = self
+                .cards
+                .partial_tool_call(call_id, tool_name, arguments, card);
             self.send(SessionUpdate::ToolCall(call));
         } else {
             let update = self
@@ -179,8 +181,8 @@ impl CallObserver for AcpToolCalls {
             .unwrap_or_else(PoisonError::into_inner)
             .remove(execution.call_id());
         if streamed {
-            // Announced while the model wrote it: now shown with its final arguments.
-            let update = self.cards.pending_update(
+            // Announced while the model wrote it: now shown running, with its final arguments.
+            let update = self.cards.started_update(
                 execution.call_id(),
                 execution.name(),
                 execution.arguments(),

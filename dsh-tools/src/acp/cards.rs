@@ -4,14 +4,18 @@
 //! Pure mapping, no connection: what the bridge sends is exactly what these functions return, so
 //! they are what the golden and schema tests pin down.
 //!
+//! The `tool_call` of a call that starts is `in_progress`; one shown while the model is still
+//! writing it is `pending` until it starts ([`AcpCards::partial_tool_call`],
+//! [`AcpCards::started_update`]).
+//!
 //! | card | pending `tool_call` | progress `tool_call_update` | completion `tool_call_update` |
 //! |---|---|---|---|
 //! | generic | title, kind, raw input, locations, text content | the same, `in_progress`, plus the progress text | `completed`/`failed`, content, title when given |
 //! | diff | kind `edit`, one diff per file, locations (the diffs' files when none) | the same plus the progress text | the diffs (replacing the pending ones) |
-//! | terminal | kind `execute`, the command as title, its description as text; with client terminal support a terminal block (the call id) and `_meta.terminal_info` | the same plus the progress text | with terminal support `_meta.terminal_output` and `_meta.terminal_exit`; without, the output as a fenced console block |
+//! | terminal | kind `execute`, the command as title and raw input, its description as text; with client terminal support a terminal block (the call id) and `_meta.terminal_info` | the same plus the progress text | with terminal support `_meta.terminal_output` and `_meta.terminal_exit`; without, the output as a fenced console block |
 //!
 //! The `tool_call` also carries the tool name and the raw input (the card's, else the call's
-//! arguments), the completion the raw output (the value of a success, the error of a failure).
+//! arguments; a terminal card's command), the completion the raw output (the value of a success, the error of a failure).
 //! Locations and diff paths are made absolute against the session's working directory (ACP wants
 //! absolute paths there); absolute paths inside it are written relative to it in titles.
 
@@ -71,8 +75,8 @@ impl AcpCards {
         self.terminal
     }
 
-    /// The `tool_call` announcing call `call_id` of `tool_name` with `arguments`, shown as `card`
-    /// (status `pending`).
+    /// The `tool_call` announcing call `call_id` of `tool_name` with `arguments`, shown as `card`,
+    /// as the call starts (status `in_progress`).
     pub fn tool_call(
         &self,
         call_id: &str,
@@ -80,11 +84,40 @@ impl AcpCards {
         arguments: &Value,
         card: &ToolCallView,
     ) -> ToolCall {
+        self.announce(
+            call_id,
+            tool_name,
+            arguments,
+            card,
+            ToolCallStatus::InProgress,
+        )
+    }
+
+    /// The `tool_call` announcing call `call_id` while the model is still writing it (status
+    /// `pending`): `arguments` are those so far.
+    pub fn partial_tool_call(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+    ) -> ToolCall {
+        self.announce(call_id, tool_name, arguments, card, ToolCallStatus::Pending)
+    }
+
+    fn announce(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+        status: ToolCallStatus,
+    ) -> ToolCall {
         let shown = self.pending(call_id, arguments, card);
         let mut call = ToolCall::new(call_id.to_owned(), shown.title)
             .name(tool_name.to_owned())
             .kind(shown.kind)
-            .status(ToolCallStatus::Pending)
+            .status(status)
             .content(shown.content)
             .locations(shown.locations)
             .raw_input(shown.raw_input);
@@ -96,7 +129,7 @@ impl AcpCards {
 
     /// The `tool_call_update` re-showing pending call `call_id` as `card` (status `pending`):
     /// everything its `tool_call` carries, for a call shown while the model was still writing it
-    /// whose arguments grew, or which now starts with its final arguments.
+    /// whose arguments grew.
     pub fn pending_update(
         &self,
         call_id: &str,
@@ -104,9 +137,38 @@ impl AcpCards {
         arguments: &Value,
         card: &ToolCallView,
     ) -> ToolCallUpdate {
+        self.reshow(call_id, tool_name, arguments, card, ToolCallStatus::Pending)
+    }
+
+    /// The `tool_call_update` of a call shown while the model was still writing it that now
+    /// starts with its final arguments (status `in_progress`): everything a `tool_call` carries.
+    pub fn started_update(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+    ) -> ToolCallUpdate {
+        self.reshow(
+            call_id,
+            tool_name,
+            arguments,
+            card,
+            ToolCallStatus::InProgress,
+        )
+    }
+
+    fn reshow(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        arguments: &Value,
+        card: &ToolCallView,
+        status: ToolCallStatus,
+    ) -> ToolCallUpdate {
         let shown = self.pending(call_id, arguments, card);
         let fields = ToolCallUpdateFields::new()
-            .status(ToolCallStatus::Pending)
+            .status(status)
             .name(tool_name.to_owned())
             .title(shown.title)
             .kind(shown.kind)
@@ -288,7 +350,8 @@ impl AcpCards {
                     kind: ToolKind::Execute,
                     content,
                     locations: Vec::new(),
-                    raw_input: arguments.clone(),
+                    // The command the card shows, as a client's terminal view expects it.
+                    raw_input: Value::String(title.clone()),
                     meta,
                 }
             }
