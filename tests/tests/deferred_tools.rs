@@ -143,6 +143,35 @@ async fn loading_is_per_scope() {
     assert!(!names(&registry.schemas(None)).contains(&"get_weather"));
 }
 
+/// A load is of the tool that was there: once it is disposed, a tool registered later under
+/// the same name starts deferred again, in the global list and in every scope's.
+#[tokio::test]
+async fn a_tool_registered_again_after_its_disposal_is_not_loaded() {
+    let registry = ToolRegistry::new();
+    let scope = registry.create_scope("one", None).unwrap();
+    let _ = registry
+        .register(tool("read_file", "Read a file from disk.", false))
+        .unwrap();
+    let late = registry
+        .register(tool("late", "Arrives late.", true))
+        .unwrap();
+    registry.load_tools(None, ["late"]).unwrap();
+    scope.load_tools(["late"]).unwrap();
+    assert!(names(&registry.schemas(None)).contains(&"late"));
+    assert!(names(&scope.schemas()).contains(&"late"));
+    assert!(late.dispose());
+    let _ = registry
+        .register(tool("late", "Arrives late again.", true))
+        .unwrap();
+    assert_eq!(names(&registry.schemas(None)), ["read_file", "tool_search"]);
+    assert_eq!(names(&scope.schemas()), ["read_file", "tool_search"]);
+    assert_eq!(registry.load_tools(None, ["late"]).unwrap(), ["late"]);
+    assert_eq!(
+        names(&registry.schemas(None)),
+        ["read_file", "tool_search", "late"]
+    );
+}
+
 #[tokio::test]
 async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
     let registry = catalog();

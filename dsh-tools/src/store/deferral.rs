@@ -81,6 +81,14 @@ impl LoadedTools {
         self.order.is_empty()
     }
 
+    /// Forgets `name` (its tool went away: a tool registered later under the name is loaded
+    /// only when something loads it).
+    pub(crate) fn remove(&mut self, name: &str) {
+        if self.names.remove(name) {
+            self.order.retain(|loaded| &**loaded != name);
+        }
+    }
+
     /// Forgets every loaded tool.
     pub(crate) fn clear(&mut self) {
         self.order.clear();

@@ -406,6 +406,12 @@ fn remove_from(
             if let Some(entry) = layer.tools.remove(name) {
                 changes.garbage.push(Box::new(entry));
             }
+            // Loaded means loaded by someone: a tool registered later under this name starts
+            // deferred again in every list that had it.
+            state.loaded.remove(name);
+            for scope in state.scopes.values_mut() {
+                scope.loaded.remove(name);
+            }
             changes.announce(|| RegistryEvent::ToolDisposed {
                 name: name.to_string(),
                 agent: place.agent().cloned(),
