@@ -246,8 +246,9 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
             ("tool_call", Some(json!({}))),
             ("pending", Some(json!({"path": "src/"}))),
             ("pending", Some(json!({"path": "src/main.rs"}))),
-            // The call starts under the same id: the card is updated, not announced again.
-            ("pending", Some(json!({"path": "src/main.rs"}))),
+            // The call starts under the same id: the card is updated (now running), not
+            // announced again.
+            ("in_progress", Some(json!({"path": "src/main.rs"}))),
             ("completed", None),
         ]
     );
