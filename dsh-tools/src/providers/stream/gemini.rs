@@ -55,11 +55,7 @@ impl GeminiStream {
         };
         for (at, part) in parts.iter().enumerate() {
             if let Some(call) = field(part, "functionCall") {
-                self.call(
-                    turn,
-                    call,
-                    &format!("chunk content.parts[{at}].functionCall"),
-                )?;
+                self.call(turn, call, at)?;
             } else if field(part, "thought").and_then(Value::as_bool) != Some(true)
                 && let Some(text) = field(part, "text").and_then(Value::as_str)
             {
@@ -70,7 +66,14 @@ impl GeminiStream {
     }
 
     /// One `functionCall` part: a whole call, or the start, a piece or the end of a streamed one.
-    fn call(&mut self, turn: &mut Turn<'_>, call: &Value, at: &str) -> Result<(), ProviderError> {
+    fn call(
+        &mut self,
+        turn: &mut Turn<'_>,
+        call: &Value,
+        part: usize,
+    ) -> Result<(), ProviderError> {
+        // Named only for an error: most parts have none.
+        let at = || format!("chunk content.parts[{part}].functionCall");
         let continues = field(call, "willContinue").and_then(Value::as_bool) == Some(true);
         let name = field(call, "name").and_then(Value::as_str);
         if let Some(open) = &self.open
@@ -84,8 +87,8 @@ impl GeminiStream {
         let mut open = match self.open.take() {
             Some(open) => open,
             None => {
-                let name =
-                    name.ok_or_else(|| ProviderError::shape(&format!("{at}.name"), "a string"))?;
+                let name = name
+                    .ok_or_else(|| ProviderError::shape(&format!("{}.name", at()), "a string"))?;
                 let order = turn.calls.len();
                 let streams = continues || field(call, "partialArgs").is_some();
                 let (id, generated) = match field(call, "id").and_then(Value::as_str) {
@@ -113,13 +116,13 @@ impl GeminiStream {
                 for (number, piece) in pieces.iter().enumerate() {
                     let fragment = open
                         .arguments
-                        .apply(piece, &format!("{at}.partialArgs[{number}]"))?;
+                        .apply(piece, &|| format!("{}.partialArgs[{number}]", at()))?;
                     turn.append(open.index, &fragment);
                 }
             }
             Some(_) => {
                 return Err(ProviderError::shape(
-                    &format!("{at}.partialArgs"),
+                    &format!("{}.partialArgs", at()),
                     "an array",
                 ));
             }

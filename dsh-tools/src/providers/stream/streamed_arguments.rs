@@ -25,17 +25,21 @@ pub(super) struct StreamedArguments {
 }
 
 impl StreamedArguments {
-    /// Takes one `partialArgs` item (`at` names it for errors) and returns the JSON text it
-    /// adds to the arguments (empty once the text stopped following).
-    pub(super) fn apply(&mut self, partial: &Value, at: &str) -> Result<String, ProviderError> {
+    /// Takes one `partialArgs` item (`at` names it, for errors only) and returns the JSON text
+    /// it adds to the arguments (empty once the text stopped following).
+    pub(super) fn apply(
+        &mut self,
+        partial: &Value,
+        at: &dyn Fn() -> String,
+    ) -> Result<String, ProviderError> {
         let path = field(partial, "jsonPath")
             .and_then(Value::as_str)
-            .ok_or_else(|| ProviderError::shape(&format!("{at}.jsonPath"), "a string"))?;
+            .ok_or_else(|| ProviderError::shape(&format!("{}.jsonPath", at()), "a string"))?;
         let steps = json_path::parse(path)
             .filter(|steps| !steps.is_empty())
             .ok_or_else(|| {
                 ProviderError::shape(
-                    &format!("{at}.jsonPath"),
+                    &format!("{}.jsonPath", at()),
                     "a JSON Path of member names and indices below `$`",
                 )
             })?;
@@ -58,18 +62,18 @@ impl StreamedArguments {
 }
 
 /// The value a `partialArgs` item carries.
-fn piece(partial: &Value, at: &str) -> Result<Value, ProviderError> {
+fn piece(partial: &Value, at: &dyn Fn() -> String) -> Result<Value, ProviderError> {
     if let Some(text) = field(partial, "stringValue") {
         return text
             .as_str()
             .map(Value::from)
-            .ok_or_else(|| ProviderError::shape(&format!("{at}.stringValue"), "a string"));
+            .ok_or_else(|| ProviderError::shape(&format!("{}.stringValue", at()), "a string"));
     }
     if let Some(number) = field(partial, "numberValue") {
         return match number {
             Value::Number(number) => Ok(Value::Number(integral(number))),
             _ => Err(ProviderError::shape(
-                &format!("{at}.numberValue"),
+                &format!("{}.numberValue", at()),
                 "a number",
             )),
         };
@@ -78,13 +82,13 @@ fn piece(partial: &Value, at: &str) -> Result<Value, ProviderError> {
         return flag
             .as_bool()
             .map(Value::Bool)
-            .ok_or_else(|| ProviderError::shape(&format!("{at}.boolValue"), "a boolean"));
+            .ok_or_else(|| ProviderError::shape(&format!("{}.boolValue", at()), "a boolean"));
     }
     if field(partial, "nullValue").is_some() {
         return Ok(Value::Null);
     }
     Err(ProviderError::shape(
-        at,
+        &at(),
         "a partial argument with a stringValue, numberValue, boolValue or nullValue",
     ))
 }
@@ -318,7 +322,8 @@ mod tests {
         let mut arguments = StreamedArguments::default();
         let mut text = String::new();
         for piece in pieces {
-            text.push_str(&arguments.apply(piece, "partialArgs[0]").unwrap());
+            let at = || "partialArgs[0]".to_owned();
+            text.push_str(&arguments.apply(piece, &at).unwrap());
         }
         text.push_str(&arguments.close());
         (text, arguments.into_value())
@@ -380,7 +385,8 @@ mod tests {
                 "response partialArgs[0] must be a partial argument with a stringValue, numberValue, boolValue or nullValue",
             ),
         ] {
-            let error = arguments.apply(&piece, "partialArgs[0]").unwrap_err();
+            let at = || "partialArgs[0]".to_owned();
+            let error = arguments.apply(&piece, &at).unwrap_err();
             assert_eq!(error.message(), message);
         }
     }
