@@ -530,28 +530,10 @@ impl Evaluator<'_, '_> {
         depth: usize,
         mut marks: Option<&mut Marks>,
     ) -> bool {
-        if !array_holds(keywords, items) {
+        if !array_holds(keywords, items)
+            || !self.item_schemas_hold(keywords, items, depth, marks.as_deref_mut())
+        {
             return false;
-        }
-        let prefix = keywords.prefix_items.len().min(items.len());
-        for (item, &node) in items.iter().zip(&keywords.prefix_items) {
-            if !self.valid(node, item, depth + 1, None) {
-                return false;
-            }
-        }
-        let evaluated = match keywords.items {
-            Some(node) => {
-                for item in &items[prefix..] {
-                    if !self.valid(node, item, depth + 1, None) {
-                        return false;
-                    }
-                }
-                items.len()
-            }
-            None => prefix,
-        };
-        if let Some(marks) = marks.as_deref_mut() {
-            (0..evaluated).for_each(|index| marks.mark(index));
         }
         keywords
             .contains
@@ -570,6 +552,20 @@ impl Evaluator<'_, '_> {
     /// `prefixItems` and `items`.
     #[inline(never)]
     fn valid_item_schemas(
+        &mut self,
+        keywords: &ArrayKeywords,
+        items: &[Value],
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        self.item_schemas_hold(keywords, items, depth, marks)
+    }
+
+    /// `prefixItems` and `items` over the items, marking those they evaluated when they hold:
+    /// the body of [`valid_item_schemas`](Self::valid_item_schemas), inlined into
+    /// [`valid_array`](Self::valid_array) as well, so neither pays a call for it.
+    #[inline(always)]
+    fn item_schemas_hold(
         &mut self,
         keywords: &ArrayKeywords,
         items: &[Value],
