@@ -24,6 +24,14 @@ use serde::Serialize;
 
 use crate::workload::SearchArgs;
 
+/// A client user's answer to an approval question (`decision`: `approve` or `deny`), as an
+/// elicitation handler gives it.
+pub fn decision(decision: &str) -> dsh_tools::mcp::ElicitationAnswer {
+    let mut form = serde_json::Map::new();
+    form.insert("decision".to_owned(), Value::from(decision));
+    dsh_tools::mcp::ElicitationAnswer::Accept(form)
+}
+
 /// The reason the guard gives for `forbidden`.
 pub const FORBIDDEN_REASON: &str = "forbidden is not allowed here";
 

@@ -6,11 +6,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
-use dsh_tools::mcp::{
-    ElicitationAnswer, ElicitationRequest, ImportOptions, McpClient, McpServer, elicitation_fn,
-};
+use dsh_tools::mcp::{ElicitationRequest, ImportOptions, McpClient, McpServer, elicitation_fn};
 use dsh_tools::{FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, Value, json};
-use dsh_tools_tests::{Log, registry_with};
+use dsh_tools_tests::{Log, mcp_fixture, registry_with};
 use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
@@ -210,14 +208,7 @@ async fn an_importing_registry_answers_the_served_registrys_approval_through_its
             request.message().to_owned(),
             request.requested_schema()["required"].clone(),
         ));
-        async {
-            ElicitationAnswer::Accept(
-                json!({"decision": "approve"})
-                    .as_object()
-                    .cloned()
-                    .unwrap_or_default(),
-            )
-        }
+        async { mcp_fixture::decision("approve") }
     }));
     assert_eq!(run(call()).await, "ok");
     assert_eq!(log.entries(), ["body"]);

@@ -25,6 +25,7 @@ use dsh_tools::mcp::{
 use dsh_tools::{
     FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
 };
+use dsh_tools_tests::mcp_fixture::decision;
 use dsh_tools_tests::{Capture, Log, registry_with};
 use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
@@ -654,10 +655,6 @@ fn answering(
         let answer = answer.clone();
         async move { answer }
     })
-}
-
-fn decision(decision: &str) -> ElicitationAnswer {
-    ElicitationAnswer::Accept(object(json!({"decision": decision})))
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -15,7 +15,7 @@ use std::time::Duration;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dsh_tools::mcp::{ElicitationAnswer, ImportOptions, McpClient, elicitation_fn};
+use dsh_tools::mcp::{ImportOptions, McpClient, elicitation_fn};
 use dsh_tools::{ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::mcp_fixture;
 use dsh_tools_tests::round_robin::RoundRobin;
@@ -204,14 +204,7 @@ async fn round_trip_client(proxy: &RoundRobin) -> (McpClient, ToolRegistry, Arc<
     let count = Arc::clone(&asked);
     client.set_elicitation_handler(elicitation_fn(move |_| {
         count.fetch_add(1, Ordering::SeqCst);
-        async {
-            ElicitationAnswer::Accept(
-                json!({"decision": "approve"})
-                    .as_object()
-                    .cloned()
-                    .unwrap_or_default(),
-            )
-        }
+        async { mcp_fixture::decision("approve") }
     }));
     let local = ToolRegistry::new();
     client
