@@ -10,6 +10,8 @@ use rquickjs::object::Property;
 use rquickjs::{Array, Ctx, Object, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
 
+use crate::schema::whole_number;
+
 /// How deep a value may nest, either way.
 const MAX_DEPTH: usize = 128;
 
@@ -77,11 +79,10 @@ fn read(value: &JsValue<'_>, depth: usize) -> Result<Option<Value>, NotJson> {
         Type::Int => Value::from(value.as_int().unwrap_or_default()),
         Type::Float => {
             let number = value.as_float().unwrap_or(f64::NAN);
-            if number.fract() == 0.0 && number.abs() < 9_007_199_254_740_992.0 {
+            if let Some(whole) = whole_number(number) {
                 // An integral float (`2 ** 40`, `1e3`) is an integer in JSON, as JSON.stringify
                 // writes it.
-                #[expect(clippy::cast_possible_truncation, reason = "integral and in range")]
-                Value::from(number as i64)
+                Value::from(whole)
             } else {
                 match Number::from_f64(number) {
                     Some(number) => Value::Number(number),

@@ -61,6 +61,7 @@ pub use model::{
 pub use render::JSON_SCHEMA_DIALECT;
 pub(crate) use semantics::{
     compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
+    whole_number,
 };
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,

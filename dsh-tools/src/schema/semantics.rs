@@ -17,6 +17,15 @@ pub(crate) fn is_integral(number: &Number) -> bool {
     number.is_i64() || number.is_u64() || number.as_f64().is_some_and(is_integral_float)
 }
 
+/// A double holding a whole number below 2^53 in magnitude (where doubles still hold every
+/// integer), as that integer: how a JSON writer writes it (`1e3` is `1000`, `50.0` is `50`).
+/// `None` for any other double.
+pub(crate) fn whole_number(float: f64) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    #[expect(clippy::cast_possible_truncation, reason = "integral and in range")]
+    (float.fract() == 0.0 && float.abs() < EXACT).then_some(float as i64)
+}
+
 /// `f.fract() == 0.0`, read from the bits: `fract` is a call to `trunc` on targets without
 /// SSE4.1, and one LLVM hoists onto every value of a walk that may ask.
 #[inline(always)]

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::json_path::{self, Step};
 use crate::providers::ProviderError;
 use crate::providers::calls::field;
+use crate::schema::whole_number;
 
 /// The arguments of one streamed Vertex call so far.
 #[derive(Debug, Default)]
@@ -96,12 +97,13 @@ fn piece(partial: &Value, at: &dyn Fn() -> String) -> Result<Value, ProviderErro
 /// Vertex carries every number as a double (`50.0` for 50); a whole one within the range
 /// doubles hold exactly becomes an integer, as the non-streamed `args` give it.
 fn integral(number: &serde_json::Number) -> serde_json::Number {
-    const EXACT: f64 = 9_007_199_254_740_992.0;
-    match number.as_f64() {
-        Some(float) if number.is_f64() && float.fract() == 0.0 && float.abs() <= EXACT => {
-            serde_json::Number::from(float as i64)
-        }
-        _ => number.clone(),
+    match number
+        .as_f64()
+        .filter(|_| number.is_f64())
+        .and_then(whole_number)
+    {
+        Some(whole) => serde_json::Number::from(whole),
+        None => number.clone(),
     }
 }
 
