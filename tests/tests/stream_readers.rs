@@ -771,7 +771,7 @@ fn as_vertex_numbers(value: &Value) -> Value {
     match value {
         Value::Number(number) if number.is_f64() => {
             let float = number.as_f64().unwrap_or_default();
-            if float.fract() == 0.0 && float.abs() <= 9_007_199_254_740_992.0 {
+            if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 {
                 json!(float as i64)
             } else {
                 value.clone()
