@@ -95,6 +95,10 @@
 //!
 //! How the crate is layered inside is in `ARCHITECTURE.md` at the repository's root.
 
+// docs.rs documents with `--cfg docsrs` on nightly: each item behind a Cargo feature is labelled
+// with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 #[cfg(feature = "acp")]
 pub mod acp;
 mod args;
