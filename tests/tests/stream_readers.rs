@@ -383,6 +383,77 @@ fn gemini_stream_gives_the_turn_of_the_response() {
     );
 }
 
+/// Anthropic's server tools run on Anthropic's side: a `server_tool_use` block (web search,
+/// code execution) streams its input as `input_json_delta`s, and its result arrives whole in
+/// the `content_block_start` of a result block. Neither is a call to run here: the turn is the
+/// message's, whose `tool_use` is its only call. Event shapes from the streaming sections of
+/// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool> and
+/// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool>.
+#[test]
+fn anthropic_server_tools_stream_gives_the_turn_of_the_message() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("anthropic_stream_server_tools"));
+    let whole = tools
+        .parse_response(&read_json("anthropic_message_server_tools"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(streamed.len(), 1);
+    assert_eq!(
+        outline(&events),
+        [
+            "text \"Let me look up the release first.\"",
+            "text \"Now a quick count of the edition's keywords.\"",
+            "text \"Finally, our own code.\"",
+            "start 0 read_file",
+            "delta 0",
+            "finish 0",
+        ]
+        .map(String::from)
+    );
+}
+
+/// A `tool_use` block whose `content_block_start` already carries its whole `input`, with no
+/// `input_json_delta` after it (the event's `content_block` is a whole `ToolUseBlock`, `input`
+/// included: <https://platform.claude.com/docs/en/build-with-claude/streaming#content-block-start>):
+/// the call shows that input as its arguments at once and finishes with it, as the message's
+/// `tool_use` block gives it.
+#[test]
+fn anthropic_input_carried_by_the_start_is_the_calls_input() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let events = stream_events("anthropic_stream_input_at_start");
+    let (seen, streamed) = read(&tools, &events);
+    let whole = tools
+        .parse_response(&read_json("anthropic_message_input_at_start"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(
+        streamed.inputs()[0].arguments,
+        json!({"path": "src/lib.rs", "limit": 25.0})
+    );
+    assert_eq!(
+        outline(&seen),
+        [
+            "start 0 read_file",
+            "delta 0",
+            "finish 0",
+            "start 1 take_screenshot",
+            "delta 1",
+            "finish 1",
+        ]
+        .map(String::from)
+    );
+    let mut stream = tools.stream();
+    for event in &events[..2] {
+        let _ = stream.push(event).unwrap();
+    }
+    assert_eq!(
+        stream.arguments_so_far(0),
+        Some(json!({"path": "src/lib.rs", "limit": 25.0}))
+    );
+}
+
 /// The registry with `set_lights`, a tool whose arguments Vertex streams piece by piece.
 fn vertex_registry() -> ToolRegistry {
     let registry = registry();
@@ -626,6 +697,28 @@ fn malformed_streams_are_clear_errors() {
                     "delta": {"type": "input_json_delta", "partial_json": "{"}}),
             ],
             "stream event content_block_delta is about content block 0, which already stopped",
+        ),
+        (
+            &anthropic,
+            vec![
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_file",
+                     "input": {"path": "a"}}}),
+                json!({"type": "content_block_delta", "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": "{"}}),
+            ],
+            "stream content block 0 has input_json_delta after a tool_use start that carried \
+             its input",
+        ),
+        (
+            &anthropic,
+            vec![
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "text", "text": ""}}),
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}}}),
+            ],
+            "stream content block 0 starts twice",
         ),
         (
             &anthropic,
