@@ -74,7 +74,7 @@ fn assert_same_calls(streamed: &ToolCalls, whole: &ToolCalls) {
 }
 
 /// A compact account of the events: `text:…`, `start i name`, `delta i`, `definite i text`,
-/// `finish i`.
+/// `finish i`, `loaded names`.
 fn outline(events: &[StreamEvent]) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for event in events {
@@ -86,6 +86,7 @@ fn outline(events: &[StreamEvent]) -> Vec<String> {
                 format!("definite {index} {}", error.model_text())
             }
             StreamEvent::CallFinished { index, .. } => format!("finish {index}"),
+            StreamEvent::ToolsLoaded { names } => format!("loaded {}", names.join(" ")),
             _ => format!("{event:?}"),
         };
         // Runs of deltas of one call are one line.
@@ -452,6 +453,172 @@ fn anthropic_input_carried_by_the_start_is_the_calls_input() {
         stream.arguments_so_far(0),
         Some(json!({"path": "src/lib.rs", "limit": 25.0}))
     );
+}
+
+/// A registry of one eager tool and two deferred ones, for the providers' native tool search.
+fn deferred_catalog() -> ToolRegistry {
+    let tool = |name: &str, description: &str, deferred: bool| {
+        FnTool::builder(name, description)
+            .raw_parameters(json!({
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+                "additionalProperties": false
+            }))
+            .defer_loading(deferred)
+            .handler(|arguments, _| async move { Ok(arguments) })
+    };
+    let registry = ToolRegistry::new();
+    registry
+        .register_all([
+            tool("read_file", "Read a file from disk.", false),
+            tool("get_weather", "The weather forecast for a city.", true),
+            tool("send_email", "Send an email message to a recipient.", true),
+        ])
+        .unwrap();
+    registry
+}
+
+fn listed(registry: &ToolRegistry) -> Vec<String> {
+    registry
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect()
+}
+
+/// Reads `events` one at a time and returns the outline of what each made happen, and the
+/// position of the first event after which `get_weather` was listed by the registry.
+fn read_watching_the_listing(
+    registry: &ToolRegistry,
+    tools: &LoweredTools,
+    events: &[Value],
+) -> (Vec<Vec<String>>, Option<usize>, ToolCalls) {
+    let mut stream = tools.stream();
+    let mut seen = Vec::new();
+    let mut listed_at = None;
+    for (at, event) in events.iter().enumerate() {
+        seen.push(outline(&stream.push(event).expect("the stream reads")));
+        if listed_at.is_none() && listed(registry).iter().any(|name| name == "get_weather") {
+            listed_at = Some(at);
+        }
+    }
+    (seen, listed_at, stream.into_tool_calls().expect("every call finished"))
+}
+
+/// Anthropic's native tool search while streaming: the search's `server_tool_use` streams its
+/// query, its `tool_search_tool_result` arrives whole in a `content_block_start` (the streaming
+/// section of <https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>).
+/// The tools it found are loaded for the scope as that block arrives, as `parse_response` loads
+/// them, and the call of the deferred tool it found is not taken for an unknown tool.
+#[test]
+fn anthropic_native_tool_search_loads_what_it_found_while_streaming() {
+    let registry = deferred_catalog();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let events = stream_events("anthropic_stream_tool_search");
+    let (seen, listed_at, streamed) = read_watching_the_listing(&registry, &tools, &events);
+    let result_block = events
+        .iter()
+        .position(|event| event["content_block"]["type"] == "tool_search_tool_result")
+        .unwrap();
+    assert_eq!(listed_at, Some(result_block));
+    assert_eq!(seen[result_block], ["loaded get_weather"]);
+    let lines: Vec<&String> = seen.iter().flatten().collect();
+    assert!(
+        lines.iter().all(|line| !line.starts_with("definite")),
+        "{lines:?}"
+    );
+    let whole = tools
+        .parse_response(&read_json("anthropic_message_tool_search"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(streamed.loaded_tools(), whole.loaded_tools());
+    assert_eq!(streamed.loaded_tools(), ["get_weather"]);
+}
+
+/// OpenAI Responses' hosted tool search while streaming: a `tool_search_call` item, then a
+/// `tool_search_output` item whose finished form (`response.output_item.done`) lists the tools
+/// it loaded, then the `function_call` of one of them
+/// (<https://developers.openai.com/api/docs/guides/tools-tool-search>; every output item is
+/// streamed as `response.output_item.added` and `.done`:
+/// <https://platform.openai.com/docs/api-reference/responses-streaming>).
+#[test]
+fn openai_responses_hosted_tool_search_loads_what_it_found_while_streaming() {
+    let registry = deferred_catalog();
+    let tools = ProviderTools::new(&registry, Dialect::openai_responses()).tools(None);
+    let events = stream_events("openai_responses_stream_tool_search");
+    let (seen, listed_at, streamed) = read_watching_the_listing(&registry, &tools, &events);
+    let output_done = events
+        .iter()
+        .position(|event| {
+            event["type"] == "response.output_item.done"
+                && event["item"]["type"] == "tool_search_output"
+        })
+        .unwrap();
+    assert_eq!(listed_at, Some(output_done));
+    let mut lines: Vec<String> = seen.into_iter().flatten().collect();
+    // One line for the call's deltas, whichever events brought them.
+    lines.dedup();
+    assert_eq!(
+        lines,
+        ["loaded get_weather", "start 0 get_weather", "delta 0", "finish 0"].map(String::from)
+    );
+    let whole = tools
+        .parse_response(&read_json("openai_responses_tool_search"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(streamed.loaded_tools(), ["get_weather"]);
+}
+
+/// A deferred tool is callable though it is not listed: a call of it is never reported as a
+/// call of an unknown tool while it streams, whichever form the search takes; a tool the scope
+/// has not at all still is.
+#[test]
+fn a_deferred_tool_is_never_reported_unknown() {
+    let registry = deferred_catalog();
+    let chunk = |index: u64, id: &str, name: &str| {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "id": id,
+            "type": "function", "function": {"name": name, "arguments": "{}"}}]},
+            "finish_reason": null}]})
+    };
+    let block = |index: u64, id: &str, name: &str| {
+        json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})
+    };
+    let cases = [
+        (
+            ProviderTools::new(&registry, Dialect::openai_chat()).tools(None),
+            vec![chunk(0, "call_1", "send_email"), chunk(1, "call_2", "fly_to_mars")],
+        ),
+        (
+            ProviderTools::new(&registry, Dialect::anthropic())
+                .tool_search_form(dsh_tools::providers::ToolSearchForm::Registry)
+                .tools(None),
+            vec![block(0, "toolu_1", "send_email"), block(1, "toolu_2", "fly_to_mars")],
+        ),
+        (
+            ProviderTools::new(&registry, Dialect::anthropic()).tools(None),
+            vec![block(0, "toolu_1", "send_email"), block(1, "toolu_2", "fly_to_mars")],
+        ),
+    ];
+    for (tools, events) in cases {
+        let mut stream = tools.stream();
+        let mut seen = Vec::new();
+        for event in &events {
+            let updates = outline(&stream.push(event).unwrap());
+            seen.extend(updates.into_iter().filter(|line| !line.starts_with("delta")));
+        }
+        assert_eq!(
+            seen,
+            [
+                "start 0 send_email",
+                "start 1 fly_to_mars",
+                "definite 1 Error: unknown tool \"fly_to_mars\"",
+            ]
+            .map(String::from),
+            "{:?}",
+            tools.dialect()
+        );
+    }
 }
 
 /// The registry with `set_lights`, a tool whose arguments Vertex streams piece by piece.

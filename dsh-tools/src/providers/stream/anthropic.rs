@@ -9,7 +9,8 @@
 //! call's input, and no deltas follow it. Every other block is read as the non-streamed reader
 //! reads it: a server tool's `server_tool_use` (web search, code execution, the native tool
 //! search) streams an input Anthropic runs, not a call to run here, and a server tool's result
-//! arrives whole in its block's start.
+//! arrives whole in its block's start; the native tool search's result
+//! (`tool_search_tool_result`) names the deferred tools it found, which are loaded then.
 
 use std::collections::HashMap;
 
@@ -17,8 +18,8 @@ use serde_json::Value;
 
 use super::failure::provider_error;
 use super::turn::Turn;
-use crate::providers::ProviderError;
 use crate::providers::calls::{field, str_field};
+use crate::providers::{ProviderError, anthropic};
 
 #[derive(Debug, Default)]
 pub(super) struct AnthropicStream {
@@ -57,6 +58,11 @@ impl AnthropicStream {
                         if let Some(text) = field(block, "text").and_then(Value::as_str) {
                             turn.text(text);
                         }
+                        Block::Other
+                    }
+                    Some(anthropic::SEARCH_RESULT) => {
+                        // What the native tool search found comes whole with its start.
+                        turn.found(anthropic::found_tools(block));
                         Block::Other
                     }
                     _ => Block::Other,
