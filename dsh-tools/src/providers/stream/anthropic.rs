@@ -150,7 +150,9 @@ impl AnthropicStream {
 /// Starts the call of a `tool_use` block. An `input` already whole (not the empty object the
 /// deltas then write) is the call's arguments, shown at once as its text.
 fn start_call(turn: &mut Turn<'_>, block: &Value, index: u64) -> Result<Block, ProviderError> {
-    let id = str_field(block, "id", || "content_block_start.content_block".to_owned())?;
+    let id = str_field(block, "id", || {
+        "content_block_start.content_block".to_owned()
+    })?;
     let name = str_field(block, "name", || {
         "content_block_start.content_block".to_owned()
     })?;
