@@ -138,17 +138,20 @@ fn openai_chat_stream_gives_the_turn_of_the_completion() {
             "delta 0",
             "delta 1",
             "delta 0",
+            // Its arguments whole after call 1 started: call 0 is over.
+            "finish 0",
+            // Call 1's were whole already: over when the next call starts.
+            "finish 1",
             "start 2 search_files",
             "delta 2",
             "start 3 take_screenshot",
             "delta 3",
+            "finish 3",
             "start 4 list_files",
             "definite 4 Error: unknown tool \"list_files\"",
             "delta 4",
-            "finish 0",
-            "finish 1",
+            // Call 2's arguments never became whole: it ends with the finish reason.
             "finish 2",
-            "finish 3",
             "finish 4",
         ]
         .map(String::from)
@@ -627,7 +630,7 @@ fn a_deferred_tool_is_never_reported_unknown() {
             seen.extend(
                 updates
                     .into_iter()
-                    .filter(|line| !line.starts_with("delta")),
+                    .filter(|line| !line.starts_with("delta") && !line.starts_with("finish")),
             );
         }
         assert_eq!(
@@ -907,6 +910,19 @@ fn malformed_streams_are_clear_errors() {
             "stream tool call 0 has arguments after finish_reason",
         ),
         (
+            &chat,
+            vec![
+                chunk(
+                    json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}]}),
+                ),
+                chunk(
+                    json!({"tool_calls": [{"index": 1, "id": "call_2", "function": {"name": "read_file", "arguments": "{"}}]}),
+                ),
+                chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]})),
+            ],
+            "stream tool call 0 has arguments after they ended and a later call started",
+        ),
+        (
             &anthropic,
             vec![json!({"type": "content_block_delta", "index": 3,
                 "delta": {"type": "input_json_delta", "partial_json": "{"}})],
@@ -986,6 +1002,17 @@ fn malformed_streams_are_clear_errors() {
         );
         assert_eq!(stream.end().unwrap_err(), error);
     }
+
+    // Whitespace after arguments that ended when a later call started changes nothing.
+    let mut stream = chat.stream();
+    for delta in [
+        json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}]}),
+        json!({"tool_calls": [{"index": 1, "id": "call_2", "function": {"name": "read_file", "arguments": "{}"}}]}),
+        json!({"tool_calls": [{"index": 0, "function": {"arguments": " \n"}}]}),
+    ] {
+        let _ = stream.push(&chunk(delta)).unwrap();
+    }
+    assert_eq!(stream.into_tool_calls().unwrap().len(), 2);
 
     // A call started and never stopped; an event after the end.
     let mut stream = anthropic.stream();
