@@ -418,10 +418,10 @@ fn anthropic_server_tools_stream_gives_the_turn_of_the_message() {
 }
 
 /// A `tool_use` block whose `content_block_start` already carries its whole `input`, with no
-/// `input_json_delta` after it (the event's `content_block` is a whole `ToolUseBlock`, `input`
-/// included: <https://platform.claude.com/docs/en/build-with-claude/streaming#content-block-start>):
-/// the call shows that input as its arguments at once and finishes with it, as the message's
-/// `tool_use` block gives it.
+/// `input_json_delta` after it: the event's `content_block` is a whole content block, `input`
+/// included (the "Event types" of <https://platform.claude.com/docs/en/build-with-claude/streaming>;
+/// its examples start with `"input": {}` and stream the input). The call shows that input as its arguments at once and finishes
+/// with it, as the message's `tool_use` block gives it.
 #[test]
 fn anthropic_input_carried_by_the_start_is_the_calls_input() {
     let registry = registry();

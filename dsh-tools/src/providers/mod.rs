@@ -330,7 +330,9 @@ impl LoweredTools {
     /// Reads the tool calls of a provider response, in the model's order, names mapped back.
     /// A response with no tool calls yields none. Arguments that are not valid JSON still make
     /// an input, which ends as `INVALID_ARGS`; a response that is not the provider's shape (a
-    /// call without an id or a name) is an error.
+    /// call without an id or a name) is an error, and so is a Gemini candidate that ended because
+    /// the call the model wrote is invalid (`finishReason: MALFORMED_FUNCTION_CALL` or
+    /// `UNEXPECTED_TOOL_CALL`: no call, and not a text answer either).
     ///
     /// Accepted: OpenAI Chat and DeepSeek — a completion (`choices[0].message`) or the message
     /// itself; OpenAI Responses — a response (`output`) or its item list; Anthropic — a message
