@@ -103,11 +103,8 @@ impl AnthropicStream {
                 let index = block_index(event, kind)?;
                 if let Some(Block::Call { .. }) = self.blocks.get(&index) {
                     match self.open(turn, index, kind)? {
-                        Some((position, Some(input))) => {
-                            // The input the start carried, as the message's block holds it.
-                            let input = input.clone();
-                            turn.finish_value(position, input);
-                        }
+                        // The input the start carried, as the message's block holds it.
+                        Some((position, Some(input))) => turn.finish_value(position, input.clone()),
                         // No fragment at all (or only empty ones) is a call without arguments:
                         // `{}`.
                         Some((position, None)) => turn.finish_raw(position, None),

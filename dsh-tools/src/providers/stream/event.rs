@@ -43,6 +43,14 @@ pub enum StreamEvent {
         /// The error the call will end with, as far as it is known.
         error: ToolError,
     },
+    /// A call's arguments are complete: the input to run, the same the non-streamed response
+    /// would have given.
+    CallFinished {
+        /// The call's position.
+        index: usize,
+        /// The input.
+        input: ToolExecutionInput,
+    },
     /// The provider's native tool search found these deferred tools (canonical names, each
     /// reported once): what [`ToolCalls::loaded_tools`](crate::providers::ToolCalls::loaded_tools)
     /// gives for the turn. A list lowered through
@@ -52,13 +60,5 @@ pub enum StreamEvent {
     ToolsLoaded {
         /// The tools found.
         names: Vec<String>,
-    },
-    /// A call's arguments are complete: the input to run, the same the non-streamed response
-    /// would have given.
-    CallFinished {
-        /// The call's position.
-        index: usize,
-        /// The input.
-        input: ToolExecutionInput,
     },
 }
