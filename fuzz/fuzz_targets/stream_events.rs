@@ -30,6 +30,15 @@ fn registry() -> &'static ToolRegistry {
                 "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
                 "additionalProperties": false
             })),
+            // Deferred: Anthropic and Responses get the native tool search, whose results the
+            // readers load into the registry as they arrive.
+            FnTool::builder("get_weather", "The weather forecast for a city.")
+                .raw_parameters(json!({
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}},
+                    "additionalProperties": false
+                }))
+                .defer_loading(true),
         ];
         for tool in tools {
             let _ = registry

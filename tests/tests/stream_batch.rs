@@ -104,6 +104,88 @@ async fn safe_calls_start_while_the_stream_is_still_arriving() {
     );
 }
 
+/// An OpenAI Chat Completions stream of `calls` (tool, id), one call after another as OpenAI
+/// streams them (each call's first chunk has its `index`, `id` and name, the next ones more of
+/// its `arguments`), the finish reason in a chunk of its own and a last chunk of usage only
+/// (<https://platform.openai.com/docs/guides/function-calling#streaming>,
+/// <https://platform.openai.com/docs/api-reference/chat-streaming>); DeepSeek streams the same
+/// chunks (<https://api-docs.deepseek.com/api/create-chat-completion>).
+fn chat_stream(calls: &[(&str, &str)]) -> Vec<dsh_tools::Value> {
+    let chunk = |delta: dsh_tools::Value, finish: Option<&str>| {
+        json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+            "model": "gpt-4.1", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let mut events = vec![chunk(json!({"role": "assistant", "content": null}), None)];
+    for (index, (name, id)) in calls.iter().enumerate() {
+        events.push(chunk(
+            json!({"tool_calls": [{"index": index, "id": format!("call_{id}"), "type": "function",
+                "function": {"name": name, "arguments": ""}}]}),
+            None,
+        ));
+        for fragment in ["{\"id\": \"".to_owned(), format!("{id}\"}}")] {
+            events.push(chunk(
+                json!({"tool_calls": [{"index": index, "function": {"arguments": fragment}}]}),
+                None,
+            ));
+        }
+    }
+    events.push(chunk(json!({}), Some("tool_calls")));
+    events.push(
+        json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+        "model": "gpt-4.1", "choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 9,
+        "total_tokens": 18}}),
+    );
+    events
+}
+
+/// OpenAI Chat and DeepSeek stream calls one after another: a call whose arguments are whole is
+/// finished when the next call starts, so a batch fed while streaming runs it while the next
+/// call's arguments are still arriving.
+#[tokio::test(start_paused = true)]
+async fn a_chat_call_starts_when_the_next_one_does() {
+    for dialect in [Dialect::openai_chat(), Dialect::deepseek().strict()] {
+        let log = Log::new();
+        let registry = registry(&log);
+        let tools = ProviderTools::new(&registry, dialect).tools(None);
+        let events = chat_stream(&[("read", "a"), ("read", "b")]);
+        // The chunk that ends `b`'s arguments.
+        let last_of_b = events.len() - 3;
+        let (mut feed, batch) = registry.batch_feed(4);
+        let reading = {
+            let log = log.clone();
+            async move {
+                let mut stream = tools.stream();
+                for (at, event) in events.iter().enumerate() {
+                    sleep(Duration::from_millis(30)).await;
+                    if at == last_of_b {
+                        log.push("b's arguments end");
+                    }
+                    let updates = stream.push(event).expect("a well-formed stream");
+                    feed.push_finished(&updates);
+                }
+                stream.end().expect("every call finished");
+                log.push("stream ended");
+            }
+        };
+        let ((), outcome) = tokio::join!(reading, batch);
+        assert_eq!(ids(&outcome), ["a", "b"]);
+        // `a` finishes when `b` starts (150 ms), `b` at the finish reason (240 ms), the stream
+        // ends with the usage chunk (270 ms).
+        assert_eq!(
+            log.entries(),
+            [
+                "start a",
+                "b's arguments end",
+                "start b",
+                "stream ended",
+                "end a",
+                "end b"
+            ],
+            "{dialect:?}"
+        );
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn an_exclusive_call_waits_for_those_before_it_and_holds_back_those_after() {
     let log = Log::new();

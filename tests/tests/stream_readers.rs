@@ -74,7 +74,7 @@ fn assert_same_calls(streamed: &ToolCalls, whole: &ToolCalls) {
 }
 
 /// A compact account of the events: `text:…`, `start i name`, `delta i`, `definite i text`,
-/// `finish i`.
+/// `finish i`, `loaded names`.
 fn outline(events: &[StreamEvent]) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for event in events {
@@ -86,6 +86,7 @@ fn outline(events: &[StreamEvent]) -> Vec<String> {
                 format!("definite {index} {}", error.model_text())
             }
             StreamEvent::CallFinished { index, .. } => format!("finish {index}"),
+            StreamEvent::ToolsLoaded { names } => format!("loaded {}", names.join(" ")),
             _ => format!("{event:?}"),
         };
         // Runs of deltas of one call are one line.
@@ -137,17 +138,20 @@ fn openai_chat_stream_gives_the_turn_of_the_completion() {
             "delta 0",
             "delta 1",
             "delta 0",
+            // Its arguments whole after call 1 started: call 0 is over.
+            "finish 0",
+            // Call 1's were whole already: over when the next call starts.
+            "finish 1",
             "start 2 search_files",
             "delta 2",
             "start 3 take_screenshot",
             "delta 3",
+            "finish 3",
             "start 4 list_files",
             "definite 4 Error: unknown tool \"list_files\"",
             "delta 4",
-            "finish 0",
-            "finish 1",
+            // Call 2's arguments never became whole: it ends with the finish reason.
             "finish 2",
-            "finish 3",
             "finish 4",
         ]
         .map(String::from)
@@ -383,6 +387,302 @@ fn gemini_stream_gives_the_turn_of_the_response() {
     );
 }
 
+/// Anthropic's server tools run on Anthropic's side: a `server_tool_use` block (web search,
+/// code execution) streams its input as `input_json_delta`s, and its result arrives whole in
+/// the `content_block_start` of a result block. Neither is a call to run here: the turn is the
+/// message's, whose `tool_use` is its only call. Event shapes from the streaming sections of
+/// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool> and
+/// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool>.
+#[test]
+fn anthropic_server_tools_stream_gives_the_turn_of_the_message() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let (events, streamed) = read(&tools, &stream_events("anthropic_stream_server_tools"));
+    let whole = tools
+        .parse_response(&read_json("anthropic_message_server_tools"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(streamed.len(), 1);
+    assert_eq!(
+        outline(&events),
+        [
+            "text \"Let me look up the release first.\"",
+            "text \"Now a quick count of the edition's keywords.\"",
+            "text \"Finally, our own code.\"",
+            "start 0 read_file",
+            "delta 0",
+            "finish 0",
+        ]
+        .map(String::from)
+    );
+}
+
+/// A `tool_use` block whose `content_block_start` already carries its whole `input`, with no
+/// `input_json_delta` after it: the event's `content_block` is a whole content block, `input`
+/// included (the "Event types" of <https://platform.claude.com/docs/en/build-with-claude/streaming>;
+/// its examples start with `"input": {}` and stream the input). The call shows that input as its arguments at once and finishes
+/// with it, as the message's `tool_use` block gives it.
+#[test]
+fn anthropic_input_carried_by_the_start_is_the_calls_input() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let events = stream_events("anthropic_stream_input_at_start");
+    let (seen, streamed) = read(&tools, &events);
+    let whole = tools
+        .parse_response(&read_json("anthropic_message_input_at_start"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(
+        streamed.inputs()[0].arguments,
+        json!({"path": "src/lib.rs", "limit": 25.0})
+    );
+    assert_eq!(
+        outline(&seen),
+        [
+            "start 0 read_file",
+            "delta 0",
+            "finish 0",
+            "start 1 take_screenshot",
+            "delta 1",
+            "finish 1",
+        ]
+        .map(String::from)
+    );
+    let mut stream = tools.stream();
+    for event in &events[..2] {
+        let _ = stream.push(event).unwrap();
+    }
+    assert_eq!(
+        stream.arguments_so_far(0),
+        Some(json!({"path": "src/lib.rs", "limit": 25.0}))
+    );
+}
+
+/// A registry of one eager tool and two deferred ones, for the providers' native tool search.
+fn deferred_catalog() -> ToolRegistry {
+    let tool = |name: &str, description: &str, deferred: bool| {
+        FnTool::builder(name, description)
+            .raw_parameters(json!({
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+                "additionalProperties": false
+            }))
+            .defer_loading(deferred)
+            .handler(|arguments, _| async move { Ok(arguments) })
+    };
+    let registry = ToolRegistry::new();
+    registry
+        .register_all([
+            tool("read_file", "Read a file from disk.", false),
+            tool("get_weather", "The weather forecast for a city.", true),
+            tool("send_email", "Send an email message to a recipient.", true),
+        ])
+        .unwrap();
+    registry
+}
+
+fn listed(registry: &ToolRegistry) -> Vec<String> {
+    registry
+        .schemas(None)
+        .iter()
+        .map(|schema| schema.name.clone())
+        .collect()
+}
+
+/// Reads `events` one at a time and returns the outline of what each made happen, and the
+/// position of the first event after which `get_weather` was listed by the registry.
+fn read_watching_the_listing(
+    registry: &ToolRegistry,
+    tools: &LoweredTools,
+    events: &[Value],
+) -> (Vec<Vec<String>>, Option<usize>, ToolCalls) {
+    let mut stream = tools.stream();
+    let mut seen = Vec::new();
+    let mut listed_at = None;
+    for (at, event) in events.iter().enumerate() {
+        seen.push(outline(&stream.push(event).expect("the stream reads")));
+        if listed_at.is_none() && listed(registry).iter().any(|name| name == "get_weather") {
+            listed_at = Some(at);
+        }
+    }
+    (
+        seen,
+        listed_at,
+        stream.into_tool_calls().expect("every call finished"),
+    )
+}
+
+/// Anthropic's native tool search while streaming: the search's `server_tool_use` streams its
+/// query, its `tool_search_tool_result` arrives whole in a `content_block_start` (the streaming
+/// section of <https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>).
+/// The tools it found are loaded for the scope as that block arrives, as `parse_response` loads
+/// them, and the call of the deferred tool it found is not taken for an unknown tool.
+#[test]
+fn anthropic_native_tool_search_loads_what_it_found_while_streaming() {
+    let registry = deferred_catalog();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let events = stream_events("anthropic_stream_tool_search");
+    let (seen, listed_at, streamed) = read_watching_the_listing(&registry, &tools, &events);
+    let result_block = events
+        .iter()
+        .position(|event| event["content_block"]["type"] == "tool_search_tool_result")
+        .unwrap();
+    assert_eq!(listed_at, Some(result_block));
+    assert_eq!(seen[result_block], ["loaded get_weather"]);
+    let lines: Vec<&String> = seen.iter().flatten().collect();
+    assert!(
+        lines.iter().all(|line| !line.starts_with("definite")),
+        "{lines:?}"
+    );
+    let whole = tools
+        .parse_response(&read_json("anthropic_message_tool_search"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(streamed.loaded_tools(), whole.loaded_tools());
+    assert_eq!(streamed.loaded_tools(), ["get_weather"]);
+}
+
+/// OpenAI Responses' hosted tool search while streaming: a `tool_search_call` item, then a
+/// `tool_search_output` item whose finished form (`response.output_item.done`) lists the tools
+/// it loaded, then the `function_call` of one of them
+/// (<https://developers.openai.com/api/docs/guides/tools-tool-search>; every output item is
+/// streamed as `response.output_item.added` and `.done`:
+/// <https://platform.openai.com/docs/api-reference/responses-streaming>).
+#[test]
+fn openai_responses_hosted_tool_search_loads_what_it_found_while_streaming() {
+    let registry = deferred_catalog();
+    let tools = ProviderTools::new(&registry, Dialect::openai_responses()).tools(None);
+    let events = stream_events("openai_responses_stream_tool_search");
+    let (seen, listed_at, streamed) = read_watching_the_listing(&registry, &tools, &events);
+    let output_done = events
+        .iter()
+        .position(|event| {
+            event["type"] == "response.output_item.done"
+                && event["item"]["type"] == "tool_search_output"
+        })
+        .unwrap();
+    assert_eq!(listed_at, Some(output_done));
+    let mut lines: Vec<String> = seen.into_iter().flatten().collect();
+    // One line for the call's deltas, whichever events brought them.
+    lines.dedup();
+    assert_eq!(
+        lines,
+        [
+            "loaded get_weather",
+            "start 0 get_weather",
+            "delta 0",
+            "finish 0"
+        ]
+        .map(String::from)
+    );
+    let whole = tools
+        .parse_response(&read_json("openai_responses_tool_search"))
+        .unwrap();
+    assert_same_calls(&streamed, &whole);
+    assert_eq!(streamed.loaded_tools(), ["get_weather"]);
+}
+
+/// A deferred tool is callable though it is not listed: a call of it is never reported as a
+/// call of an unknown tool while it streams, whichever form the search takes; a tool the scope
+/// has not at all still is.
+#[test]
+fn a_deferred_tool_is_never_reported_unknown() {
+    let registry = deferred_catalog();
+    let chunk = |index: u64, id: &str, name: &str| {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "id": id,
+            "type": "function", "function": {"name": name, "arguments": "{}"}}]},
+            "finish_reason": null}]})
+    };
+    let block = |index: u64, id: &str, name: &str| {
+        json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})
+    };
+    let cases = [
+        (
+            ProviderTools::new(&registry, Dialect::openai_chat()).tools(None),
+            vec![
+                chunk(0, "call_1", "send_email"),
+                chunk(1, "call_2", "fly_to_mars"),
+            ],
+        ),
+        (
+            ProviderTools::new(&registry, Dialect::anthropic())
+                .tool_search_form(dsh_tools::providers::ToolSearchForm::Registry)
+                .tools(None),
+            vec![
+                block(0, "toolu_1", "send_email"),
+                block(1, "toolu_2", "fly_to_mars"),
+            ],
+        ),
+        (
+            ProviderTools::new(&registry, Dialect::anthropic()).tools(None),
+            vec![
+                block(0, "toolu_1", "send_email"),
+                block(1, "toolu_2", "fly_to_mars"),
+            ],
+        ),
+    ];
+    for (tools, events) in cases {
+        let mut stream = tools.stream();
+        let mut seen = Vec::new();
+        for event in &events {
+            let updates = outline(&stream.push(event).unwrap());
+            seen.extend(
+                updates
+                    .into_iter()
+                    .filter(|line| !line.starts_with("delta") && !line.starts_with("finish")),
+            );
+        }
+        assert_eq!(
+            seen,
+            [
+                "start 0 send_email",
+                "start 1 fly_to_mars",
+                "definite 1 Error: unknown tool \"fly_to_mars\"",
+            ]
+            .map(String::from),
+            "{:?}",
+            tools.dialect()
+        );
+    }
+}
+
+/// Gemini ends a turn whose function call it could not read with `finishReason:
+/// MALFORMED_FUNCTION_CALL` and no call ("The function call generated by the model is invalid":
+/// <https://ai.google.dev/api/generate-content#FinishReason>); streamed, it comes in the last
+/// `GenerateContentResponse` chunk of `streamGenerateContent`
+/// (<https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent>). Both
+/// readers give the same error, so the turn is not taken for a text answer.
+#[test]
+fn gemini_malformed_function_call_is_the_same_error_streamed_or_not() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let whole = tools
+        .parse_response(&read_json("gemini_malformed_function_call"))
+        .unwrap_err();
+    assert_eq!(
+        whole.message(),
+        "the function call the model wrote is invalid (finishReason MALFORMED_FUNCTION_CALL): \
+         Malformed function call: print(default_api.3d_render(shape='cube', size=))"
+    );
+    let events = stream_events("gemini_stream_malformed_function_call");
+    let mut stream = tools.stream();
+    assert_eq!(
+        outline(&stream.push(&events[0]).unwrap()),
+        ["text \"I'll render the cube now.\""]
+    );
+    assert_eq!(stream.push(&events[1]).unwrap_err(), whole);
+    assert_eq!(stream.end().unwrap_err(), whole);
+    assert_eq!(stream.into_tool_calls().unwrap_err(), whole);
+    // Without a message, and without content (as Gemini often sends it).
+    let bare = json!({"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "index": 0}]});
+    let expected = "the function call the model wrote is invalid (finishReason \
+                    MALFORMED_FUNCTION_CALL)";
+    assert_eq!(tools.parse_response(&bare).unwrap_err().message(), expected);
+    let mut stream = tools.stream();
+    assert_eq!(stream.push(&bare).unwrap_err().message(), expected);
+}
+
 /// The registry with `set_lights`, a tool whose arguments Vertex streams piece by piece.
 fn vertex_registry() -> ToolRegistry {
     let registry = registry();
@@ -610,6 +910,19 @@ fn malformed_streams_are_clear_errors() {
             "stream tool call 0 has arguments after finish_reason",
         ),
         (
+            &chat,
+            vec![
+                chunk(
+                    json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}]}),
+                ),
+                chunk(
+                    json!({"tool_calls": [{"index": 1, "id": "call_2", "function": {"name": "read_file", "arguments": "{"}}]}),
+                ),
+                chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]})),
+            ],
+            "stream tool call 0 has arguments after they ended and a later call started",
+        ),
+        (
             &anthropic,
             vec![json!({"type": "content_block_delta", "index": 3,
                 "delta": {"type": "input_json_delta", "partial_json": "{"}})],
@@ -626,6 +939,28 @@ fn malformed_streams_are_clear_errors() {
                     "delta": {"type": "input_json_delta", "partial_json": "{"}}),
             ],
             "stream event content_block_delta is about content block 0, which already stopped",
+        ),
+        (
+            &anthropic,
+            vec![
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_file",
+                     "input": {"path": "a"}}}),
+                json!({"type": "content_block_delta", "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": "{"}}),
+            ],
+            "stream content block 0 has input_json_delta after a tool_use start that carried \
+             its input",
+        ),
+        (
+            &anthropic,
+            vec![
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "text", "text": ""}}),
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}}}),
+            ],
+            "stream content block 0 starts twice",
         ),
         (
             &anthropic,
@@ -667,6 +1002,17 @@ fn malformed_streams_are_clear_errors() {
         );
         assert_eq!(stream.end().unwrap_err(), error);
     }
+
+    // Whitespace after arguments that ended when a later call started changes nothing.
+    let mut stream = chat.stream();
+    for delta in [
+        json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}]}),
+        json!({"tool_calls": [{"index": 1, "id": "call_2", "function": {"name": "read_file", "arguments": "{}"}}]}),
+        json!({"tool_calls": [{"index": 0, "function": {"arguments": " \n"}}]}),
+    ] {
+        let _ = stream.push(&chunk(delta)).unwrap();
+    }
+    assert_eq!(stream.into_tool_calls().unwrap().len(), 2);
 
     // A call started and never stopped; an event after the end.
     let mut stream = anthropic.stream();

@@ -133,6 +133,20 @@ fn count_parameters(schema: &Value, optional: &mut usize, unions: &mut usize) {
     }
 }
 
+/// The block type of the native tool search's result.
+pub(crate) const SEARCH_RESULT: &str = "tool_search_tool_result";
+
+/// The provider names of the tools a `tool_search_tool_result` block found:
+/// `{"content": {"tool_references": [{"type": "tool_reference", "tool_name": …}]}}`.
+pub(crate) fn found_tools(block: &Value) -> impl Iterator<Item = &str> {
+    field(block, "content")
+        .and_then(|content| field(content, "tool_references"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|reference| field(reference, "tool_name").and_then(Value::as_str))
+}
+
 /// The `tool_use` blocks of a message's `content`.
 pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
     let blocks = match response {
@@ -145,15 +159,9 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
     let mut out = ToolCalls::default();
     for (index, block) in blocks.iter().enumerate() {
         let kind = field(block, "type").and_then(Value::as_str);
-        if kind == Some("tool_search_tool_result") {
-            // `{"content": {"tool_references": [{"type": "tool_reference", "tool_name": …}]}}`
-            let references = field(block, "content")
-                .and_then(|content| field(content, "tool_references"))
-                .and_then(Value::as_array);
-            for reference in references.into_iter().flatten() {
-                if let Some(name) = field(reference, "tool_name").and_then(Value::as_str) {
-                    out.push_loaded(tools.names().canonical_name(name).to_owned());
-                }
+        if kind == Some(SEARCH_RESULT) {
+            for name in found_tools(block) {
+                out.push_loaded(tools.names().canonical_name(name).to_owned());
             }
             continue;
         }

@@ -135,6 +135,8 @@ pub struct LoweredTools {
     dialect: Dialect,
     agent: Option<AgentId>,
     source: Arc<[ToolSchema]>,
+    /// The deferred tools the list's scope can call without listing them, canonical schemas.
+    deferred: Vec<ToolSchema>,
     tools: Vec<LoweredTool>,
     request: Value,
     report: LoweringReport,
@@ -164,7 +166,8 @@ impl LoweredTools {
     /// ([`ToolRegistry::deferred_schemas`]) searched as `form` says: natively, the deferred
     /// tools are sent with `defer_loading: true` after the others and the registry's
     /// `tool_search` is left out; otherwise `schemas` is sent as it is (with `tool_search`). The
-    /// report says which form was used.
+    /// report says which form was used. In either form a call of a deferred tool is read as a
+    /// call of a tool the scope has, listed or not (a stream never reports it unknown).
     pub fn with_deferred(
         schemas: Arc<[ToolSchema]>,
         deferred: &[ToolSchema],
@@ -282,6 +285,7 @@ impl LoweredTools {
             dialect,
             agent,
             source: schemas,
+            deferred: deferred.to_vec(),
             tools,
             request,
             report,
@@ -326,7 +330,9 @@ impl LoweredTools {
     /// Reads the tool calls of a provider response, in the model's order, names mapped back.
     /// A response with no tool calls yields none. Arguments that are not valid JSON still make
     /// an input, which ends as `INVALID_ARGS`; a response that is not the provider's shape (a
-    /// call without an id or a name) is an error.
+    /// call without an id or a name) is an error, and so is a Gemini candidate that ended because
+    /// the call the model wrote is invalid (`finishReason: MALFORMED_FUNCTION_CALL` or
+    /// `UNEXPECTED_TOOL_CALL`: no call, and not a text answer either).
     ///
     /// Accepted: OpenAI Chat and DeepSeek — a completion (`choices[0].message`) or the message
     /// itself; OpenAI Responses — a response (`output`) or its item list; Anthropic — a message
@@ -337,16 +343,34 @@ impl LoweredTools {
     /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
         let calls = self.parse_calls(response)?;
-        if let Some(registry) = &self.registry
-            && !calls.loaded_tools().is_empty()
-        {
-            let names: Vec<&str> = calls.loaded_tools().iter().map(String::as_str).collect();
-            // A name the scope cannot call (it went away since the list was sent) is skipped.
-            let _ = registry
-                .core()
-                .load(self.agent.as_ref(), None, &names, false);
-        }
+        self.load_found(calls.loaded_tools());
         Ok(calls)
+    }
+
+    /// Loads into the agent's scope the deferred tools (canonical names) a provider's native
+    /// tool search found, for a list from [`ProviderTools`]; the one place both the
+    /// whole-response and the stream readers load them.
+    pub(crate) fn load_found(&self, names: &[String]) {
+        let Some(registry) = &self.registry else {
+            return;
+        };
+        if names.is_empty() {
+            return;
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        // A name the scope cannot call (it went away since the list was sent) is skipped.
+        let _ = registry
+            .core()
+            .load(self.agent.as_ref(), None, &names, false);
+    }
+
+    /// The canonical schema of tool `name` as the list knows it: one it lists, or a deferred
+    /// tool its scope can call unlisted.
+    pub(crate) fn schema_of(&self, name: &str) -> Option<&ToolSchema> {
+        self.source
+            .iter()
+            .chain(&self.deferred)
+            .find(|schema| schema.name == name)
     }
 
     fn parse_calls(&self, response: &Value) -> Result<ToolCalls, ProviderError> {

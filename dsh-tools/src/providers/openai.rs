@@ -140,6 +140,19 @@ pub(crate) fn parse_chat(
     Ok(out)
 }
 
+/// The item type of the hosted tool search's output.
+pub(crate) const SEARCH_OUTPUT: &str = "tool_search_output";
+
+/// The provider names of the tools a `tool_search_output` item loaded:
+/// `{"tools": [{"type": "function", "name": …}, …]}`.
+pub(crate) fn found_tools(item: &Value) -> impl Iterator<Item = &str> {
+    field(item, "tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| field(tool, "name").and_then(Value::as_str))
+}
+
 /// The `function_call` items of a Responses `output`.
 pub(crate) fn parse_responses(
     tools: &LoweredTools,
@@ -155,13 +168,9 @@ pub(crate) fn parse_responses(
     let mut out = ToolCalls::default();
     for (index, item) in items.iter().enumerate() {
         let kind = field(item, "type").and_then(Value::as_str);
-        if kind == Some("tool_search_output") {
-            // `{"tools": [{"type": "function", "name": …}, …]}`: the definitions it loaded.
-            let found = field(item, "tools").and_then(Value::as_array);
-            for tool in found.into_iter().flatten() {
-                if let Some(name) = field(tool, "name").and_then(Value::as_str) {
-                    out.push_loaded(tools.names().canonical_name(name).to_owned());
-                }
+        if kind == Some(SEARCH_OUTPUT) {
+            for name in found_tools(item) {
+                out.push_loaded(tools.names().canonical_name(name).to_owned());
             }
             continue;
         }

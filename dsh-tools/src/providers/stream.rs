@@ -10,6 +10,10 @@
 //! `streamFunctionCallArguments`), then [`end`](ToolCallStream::end)
 //! it. A stream that breaks the provider's shape, reports an error, or ends inside a call is a
 //! [`ProviderError`] naming what went wrong; nothing panics, and no call is dropped silently.
+//! What the non-streamed reader makes of the rest of the turn, the stream reader makes of it
+//! too: a server tool's blocks are not calls, what a provider's native tool search found is
+//! loaded for the scope as it arrives ([`StreamEvent::ToolsLoaded`]), and a Gemini turn ended
+//! by an invalid call is the same error.
 //!
 //! Arguments are read by [`PartialJson`], whose work over a whole stream is about one parse of
 //! the arguments however finely they are cut. While a call streams, its arguments are checked

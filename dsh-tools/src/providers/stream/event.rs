@@ -51,4 +51,14 @@ pub enum StreamEvent {
         /// The input.
         input: ToolExecutionInput,
     },
+    /// The provider's native tool search found these deferred tools (canonical names, each
+    /// reported once): what [`ToolCalls::loaded_tools`](crate::providers::ToolCalls::loaded_tools)
+    /// gives for the turn. A list lowered through
+    /// [`ProviderTools`](crate::providers::ProviderTools) has already loaded them into the
+    /// agent's scope, as [`parse_response`](crate::providers::LoweredTools::parse_response)
+    /// does.
+    ToolsLoaded {
+        /// The tools found.
+        names: Vec<String>,
+    },
 }

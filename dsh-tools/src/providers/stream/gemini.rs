@@ -8,6 +8,10 @@
 //! `partialArgs` (read by `streamed_arguments.rs`), and a part without `willContinue` — an
 //! empty `functionCall: {}` — ends it. Such a call without an id gets one from its position
 //! and name only, since its arguments are not known when it starts.
+//!
+//! A candidate whose `finishReason` says the call the model wrote is invalid
+//! (`MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`) ends the stream with the error the
+//! non-streamed reader gives for it.
 
 use serde_json::Value;
 
@@ -16,7 +20,7 @@ use super::streamed_arguments::StreamedArguments;
 use super::turn::Turn;
 use crate::providers::ProviderError;
 use crate::providers::calls::field;
-use crate::providers::gemini::stable_id;
+use crate::providers::gemini::{invalid_call, stable_id};
 
 #[derive(Debug, Default)]
 pub(super) struct GeminiStream {
@@ -36,17 +40,21 @@ impl GeminiStream {
         if let Some(error) = field(chunk, "error") {
             return Err(provider_error(error));
         }
-        let content = match field(chunk, "candidates") {
+        let candidate = match field(chunk, "candidates") {
             Some(Value::Array(candidates)) => match candidates.first() {
-                Some(candidate) => match field(candidate, "content") {
-                    Some(content) => content,
-                    // A last chunk may carry only the finish reason.
-                    None => return Ok(()),
-                },
+                Some(candidate) => candidate,
                 None => return Ok(()),
             },
             None | Some(Value::Null) => return Ok(()),
             Some(_) => return Err(ProviderError::shape("chunk candidates", "an array")),
+        };
+        // The finish reason comes in the last chunk, often alone: a call the model wrote that
+        // Gemini could not take ends the stream as it ends the response's reading.
+        if let Some(error) = invalid_call(candidate) {
+            return Err(error);
+        }
+        let Some(content) = field(candidate, "content") else {
+            return Ok(());
         };
         let parts = match field(content, "parts") {
             None | Some(Value::Null) => return Ok(()),

@@ -1,9 +1,15 @@
 //! OpenAI Chat Completions streams (and DeepSeek's, which have the same shape): each chunk's
 //! `choices[0].delta` carries text (`content`) and tool-call fragments
 //! (`tool_calls[i]` with its `index`; the first fragment of a call has its `id` and
-//! `function.name`, every fragment may carry more `function.arguments` text). Fragments of
-//! several calls may interleave. A call's arguments are complete when the choice's
-//! `finish_reason` arrives (or the stream ends).
+//! `function.name`, every fragment may carry more `function.arguments` text).
+//!
+//! The providers stream calls one after another, so a call is over when the next one starts:
+//! a call whose arguments are a whole JSON value is finished then (or, if its last fragment comes
+//! after a later call started, with that fragment), and a batch fed while the response streams
+//! starts it while the next call is still being written. Fragments of several calls may
+//! interleave (some compatible servers do), which is why only whole arguments finish early:
+//! arguments still open, or not JSON, wait for the choice's `finish_reason` (or the stream's
+//! end), as every call did before a later one started.
 
 use std::collections::HashMap;
 
@@ -18,6 +24,9 @@ use crate::providers::calls::field;
 pub(super) struct ChatStream {
     /// The provider's call index → the call's position.
     positions: HashMap<u64, usize>,
+    /// The highest call index started so far.
+    latest: Option<u64>,
+    /// Whether the choice's `finish_reason` came.
     finished: bool,
 }
 
@@ -80,8 +89,11 @@ impl ChatStream {
                             "stream tool call {index} starts after finish_reason"
                         )));
                     }
+                    // The calls before this one are over, as far as their arguments are whole.
+                    self.finish_whole(turn, |earlier| earlier < index);
                     let position = turn.start(id.to_owned(), name, false, index);
                     self.positions.insert(index, position);
+                    self.latest = self.latest.max(Some(index));
                     position
                 }
             };
@@ -101,11 +113,24 @@ impl ChatStream {
                 Some(Value::String(text)) if text.is_empty() => {}
                 Some(Value::String(text)) => {
                     if !turn.is_open(position) {
+                        if !self.finished && text.trim().is_empty() {
+                            // Whitespace after a value finished early changes nothing.
+                            continue;
+                        }
+                        let after = if self.finished {
+                            "finish_reason"
+                        } else {
+                            "they ended and a later call started"
+                        };
                         return Err(ProviderError::new(format!(
-                            "stream tool call {index} has arguments after finish_reason"
+                            "stream tool call {index} has arguments after {after}"
                         )));
                     }
                     turn.append(position, text);
+                    if self.latest > Some(index) {
+                        // Interleaved: a later call started before this one's arguments ended.
+                        self.finish_whole(turn, |call| call == index);
+                    }
                 }
                 Some(_) => {
                     return Err(ProviderError::shape(
@@ -116,6 +141,23 @@ impl ChatStream {
             }
         }
         Ok(())
+    }
+
+    /// Finishes the open calls whose index `which` takes and whose arguments are a whole JSON
+    /// value, in the model's order.
+    fn finish_whole(&self, turn: &mut Turn<'_>, which: impl Fn(u64) -> bool) {
+        let mut whole: Vec<(u64, usize)> = self
+            .positions
+            .iter()
+            .map(|(&index, &position)| (index, position))
+            .filter(|&(index, position)| {
+                which(index) && turn.is_open(position) && turn.calls[position].partial.is_complete()
+            })
+            .collect();
+        whole.sort_unstable();
+        for (_, position) in whole {
+            turn.finish_raw(position, None);
+        }
     }
 
     /// Finishes every open call, in the model's order.

@@ -3,7 +3,9 @@
 //! `response.function_call_arguments.delta` fragments and `.done` with the whole arguments
 //! (both naming the item by `item_id` and `output_index`), then `response.output_item.done` with
 //! the finished item. Text arrives as `response.output_text.delta`; `error` and
-//! `response.failed` end the stream with the provider's error.
+//! `response.failed` end the stream with the provider's error. The hosted tool search's
+//! `tool_search_output` item lists, once done, the deferred tools it loaded, which are loaded
+//! then.
 
 use std::collections::HashMap;
 
@@ -11,8 +13,8 @@ use serde_json::Value;
 
 use super::failure::provider_error;
 use super::turn::Turn;
-use crate::providers::ProviderError;
 use crate::providers::calls::{field, str_field};
+use crate::providers::{ProviderError, openai};
 
 #[derive(Debug, Default)]
 pub(super) struct ResponsesStream {
@@ -66,6 +68,10 @@ impl ResponsesStream {
             }
             "response.output_item.done" => {
                 let item = item(event)?;
+                if field(item, "type").and_then(Value::as_str) == Some(openai::SEARCH_OUTPUT) {
+                    // The hosted tool search's finished output lists what it loaded.
+                    turn.found(openai::found_tools(item));
+                }
                 if field(item, "type").and_then(Value::as_str) == Some("function_call") {
                     let output_index = output_index(event)?;
                     let position = match self.positions.get(&output_index) {

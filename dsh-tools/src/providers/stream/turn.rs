@@ -1,7 +1,8 @@
 //! The calls of one streamed turn, whatever the dialect: each dialect's reader tells it that a
-//! call started, that arguments arrived, that a call finished, or that text came, and it keeps
-//! the calls, makes their inputs exactly as the non-streamed reader does, runs the definite
-//! checks and queues the events.
+//! call started, that arguments arrived, that a call finished, that text came, or that the
+//! provider's native tool search found tools, and it keeps the calls, makes their inputs exactly
+//! as the non-streamed reader does, loads what a search found as that reader does, runs the
+//! definite checks and queues the events.
 
 use std::collections::HashMap;
 
@@ -24,6 +25,8 @@ pub(super) struct Turn<'t> {
     pub(super) events: Vec<StreamEvent>,
     /// Each tool's canonical schema, imported at its first call (`None`: it cannot be).
     schemas: HashMap<String, Option<Schema>>,
+    /// The deferred tools the provider's native search found, canonical names in order.
+    loaded: Vec<String>,
 }
 
 impl<'t> Turn<'t> {
@@ -33,6 +36,7 @@ impl<'t> Turn<'t> {
             calls: Vec::new(),
             events: Vec::new(),
             schemas: HashMap::new(),
+            loaded: Vec::new(),
         }
     }
 
@@ -64,11 +68,9 @@ impl<'t> Turn<'t> {
             id: call.id().to_owned(),
             name: call.name().to_owned(),
         });
-        let known = self
-            .tools
-            .source()
-            .iter()
-            .any(|schema| schema.name == call.name());
+        // A deferred tool is callable though not listed: only a tool the list's scope has not
+        // at all is known to end unknown.
+        let known = self.tools.schema_of(call.name()).is_some();
         let mut streaming = StreamingCall::new(call, order);
         if !known {
             let error = ToolError::unknown_tool(streaming.call.name());
@@ -129,15 +131,10 @@ impl<'t> Turn<'t> {
             // key is known only once the pairs are mapped back; the finished call is checked.
             return;
         }
+        let tools = self.tools;
         let schema = self.schemas.entry(name.clone()).or_insert_with(|| {
-            let parameters = self
-                .tools
-                .source()
-                .iter()
-                .find(|schema| schema.name == name)?
-                .parameters
-                .clone();
-            Schema::from_json_schema(&parameters).ok()
+            let parameters = &tools.schema_of(&name)?.parameters;
+            Schema::from_json_schema(parameters).ok()
         });
         let Some(schema) = schema.as_ref() else {
             return;
@@ -175,6 +172,25 @@ impl<'t> Turn<'t> {
             call.definite = Some(error.clone());
         }
         self.events.push(StreamEvent::Definite { index, error });
+    }
+
+    /// The provider's native tool search found the tools of these provider names: the ones not
+    /// found before in this turn are loaded into the list's scope, as the non-streamed reader
+    /// loads them, and reported.
+    pub(super) fn found<'n>(&mut self, provider_names: impl IntoIterator<Item = &'n str>) {
+        let mut fresh: Vec<String> = Vec::new();
+        for provider_name in provider_names {
+            let name = self.tools.names().canonical_name(provider_name);
+            if !self.loaded.iter().chain(&fresh).any(|seen| seen == name) {
+                fresh.push(name.to_owned());
+            }
+        }
+        if fresh.is_empty() {
+            return;
+        }
+        self.tools.load_found(&fresh);
+        self.loaded.extend(fresh.iter().cloned());
+        self.events.push(StreamEvent::ToolsLoaded { names: fresh });
     }
 
     /// The call at `index` finished with its arguments as a JSON string: `raw`, or the text
@@ -252,6 +268,9 @@ impl<'t> Turn<'t> {
             if let Some(input) = call.input {
                 out.push(call.call, input);
             }
+        }
+        for name in self.loaded {
+            out.push_loaded(name);
         }
         Ok(out)
     }
