@@ -16,7 +16,7 @@ use serde_json::{Map, Number, Value};
 
 use super::{ConvertError, ToolArgs};
 use crate::__private::fast_checks::{has_unique_items, is_integer_in};
-use crate::schema::{
+use dsh_tools_schema::{
     AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Schema, SchemaError,
     SchemaKind, StringRules,
 };

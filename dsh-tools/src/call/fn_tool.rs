@@ -29,7 +29,7 @@ use crate::lossless::output_into_value;
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::schema::{CompiledSchema, Schema};
+use dsh_tools_schema::{CompiledSchema, Schema};
 use crate::state::StateType;
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
@@ -167,7 +167,7 @@ impl FnToolBuilder {
     }
 
     /// The schema the handler's value must match (`INVALID_TOOL_OUTPUT` otherwise). A
-    /// [`Schema`](crate::schema::Schema) is compiled here, once.
+    /// [`Schema`](dsh_tools_schema::Schema) is compiled here, once.
     #[must_use]
     pub fn output_schema(mut self, schema: impl Into<CompiledSchema>) -> Self {
         self.parts.output = Some(schema.into());

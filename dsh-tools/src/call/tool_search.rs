@@ -15,7 +15,7 @@ use crate::call::fn_tool::FnTool;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::present::ToolCallKind;
-use crate::schema::Schema;
+use dsh_tools_schema::Schema;
 use crate::search::{ToolSearchAnswer, ToolSearchMode, ToolSearchQuery};
 
 /// The name of the built-in search tool; registering a tool of this name is refused.

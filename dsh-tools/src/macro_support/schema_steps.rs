@@ -5,7 +5,7 @@
 
 use serde_json::{Number, Value};
 
-use crate::schema::{
+use dsh_tools_schema::{
     AdditionalProperties, ObjectRules, Pattern, Property, Schema, SchemaError, SchemaKind,
     StringFormat,
 };
@@ -53,7 +53,7 @@ fn with_value_notes(description: Option<&str>, notes: &[(&str, &str)]) -> Option
 pub fn whole_arguments(schema: Schema) -> Result<Schema, SchemaError> {
     match schema.as_object() {
         Some(_) => Ok(schema),
-        None => Err(SchemaError::single(
+        None => Err(SchemaError::new(
             "a type with `OBJECT_STRUCT` set is a tool's whole arguments, so its schema must be a non-null object",
         )),
     }
@@ -80,7 +80,7 @@ pub fn property(name: &str, schema: Schema, required: bool) -> Result<Property, 
     if let Some(default) = &schema.annotations.default
         && !schema.is_valid(default)
     {
-        return Err(SchemaError::single(format!(
+        return Err(SchemaError::new(format!(
             "the default {default} of property \"{name}\" does not match its own schema"
         )));
     }
@@ -111,7 +111,7 @@ pub fn with_const(schema: Schema, constant: Value) -> Result<Schema, SchemaError
 
 fn check_members(schema: &Schema, members: &[Value], key: &str) -> Result<(), SchemaError> {
     match members.iter().find(|member| !schema.is_valid(member)) {
-        Some(member) => Err(SchemaError::single(format!(
+        Some(member) => Err(SchemaError::new(format!(
             "`{key}` lists {member}, which the field's type does not accept"
         ))),
         None => Ok(()),
@@ -127,13 +127,13 @@ fn retyped(mut schema: Schema, kind: SchemaKind) -> Schema {
 /// A finite float as an exact JSON number.
 pub fn float_number(value: f64) -> Result<Number, SchemaError> {
     Number::from_f64(value)
-        .ok_or_else(|| SchemaError::single(format!("bound {value} is not a finite number")))
+        .ok_or_else(|| SchemaError::new(format!("bound {value} is not a finite number")))
 }
 
 fn bounds_of<'a>(
     schema: &'a mut Schema,
     key: &str,
-) -> Result<&'a mut crate::schema::NumberRules, SchemaError> {
+) -> Result<&'a mut dsh_tools_schema::NumberRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Number(rules) | SchemaKind::Integer(rules) => Ok(rules),
         _ => Err(not_applicable(key, "numbers")),
@@ -141,14 +141,14 @@ fn bounds_of<'a>(
 }
 
 fn not_applicable(key: &str, kinds: &str) -> SchemaError {
-    SchemaError::single(format!("`{key}` applies to {kinds} only"))
+    SchemaError::new(format!("`{key}` applies to {kinds} only"))
 }
 
 /// `minimum`: kept only when tighter than the type's own bound (a `u8` stays `>= 0`).
 pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "minimum")?;
     let tighter = rules.minimum.as_ref().is_none_or(|current| {
-        crate::schema::compare_numbers(&bound, current) == std::cmp::Ordering::Greater
+        dsh_tools_schema::semantics::compare_numbers(&bound, current) == std::cmp::Ordering::Greater
     });
     if tighter {
         rules.minimum = Some(bound);
@@ -160,7 +160,7 @@ pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaE
 pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "maximum")?;
     let tighter = rules.maximum.as_ref().is_none_or(|current| {
-        crate::schema::compare_numbers(&bound, current) == std::cmp::Ordering::Less
+        dsh_tools_schema::semantics::compare_numbers(&bound, current) == std::cmp::Ordering::Less
     });
     if tighter {
         rules.maximum = Some(bound);
@@ -188,7 +188,7 @@ pub fn with_exclusive_maximum(mut schema: Schema, bound: Number) -> Result<Schem
 pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "multiple_of")?;
     if !factor.as_f64().is_some_and(|value| value > 0.0) {
-        return Err(SchemaError::single(format!(
+        return Err(SchemaError::new(format!(
             "`multiple_of` must be greater than 0, not {factor}"
         )));
     }
@@ -199,7 +199,7 @@ pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, Sc
 fn string_rules<'a>(
     schema: &'a mut Schema,
     key: &str,
-) -> Result<&'a mut crate::schema::StringRules, SchemaError> {
+) -> Result<&'a mut dsh_tools_schema::StringRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::String(rules) => Ok(rules),
         _ => Err(not_applicable(key, "strings")),
@@ -209,7 +209,7 @@ fn string_rules<'a>(
 fn array_rules<'a>(
     schema: &'a mut Schema,
     key: &str,
-) -> Result<&'a mut crate::schema::ArrayRules, SchemaError> {
+) -> Result<&'a mut dsh_tools_schema::ArrayRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Array(rules) => Ok(rules),
         _ => Err(not_applicable(key, "arrays")),
@@ -231,7 +231,7 @@ pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, Schema
 /// `pattern` (checked at compile time too; compiled here).
 pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
     let pattern = Pattern::new(source).map_err(|error| {
-        SchemaError::single(format!("`pattern` {}: {error}", Value::from(source)))
+        SchemaError::new(format!("`pattern` {}: {error}", Value::from(source)))
     })?;
     string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
     Ok(schema)
@@ -320,7 +320,7 @@ pub fn internally_tagged(tag: &str, name: &str, payload: Schema) -> Result<Schem
     match &mut payload.kind {
         SchemaKind::Object(rules) => {
             if rules.properties.iter().any(|property| property.name == tag) {
-                return Err(SchemaError::single(format!(
+                return Err(SchemaError::new(format!(
                     "variant \"{name}\" has a property named like the tag \"{tag}\""
                 )));
             }
@@ -334,7 +334,7 @@ pub fn internally_tagged(tag: &str, name: &str, payload: Schema) -> Result<Schem
             );
             Ok(payload)
         }
-        _ => Err(SchemaError::single(format!(
+        _ => Err(SchemaError::new(format!(
             "variant \"{name}\" of an internally tagged enum must hold a struct, whose fields sit beside the tag"
         ))),
     }
@@ -347,5 +347,5 @@ pub fn schemars_schema<T: schemars::JsonSchema>() -> Result<Schema, SchemaError>
 
 /// What a derive that failed to compile reports, should its stub ever run.
 pub fn macro_error_schema() -> SchemaError {
-    SchemaError::single("this type's `#[derive(ToolArgs)]` did not compile")
+    SchemaError::new("this type's `#[derive(ToolArgs)]` did not compile")
 }

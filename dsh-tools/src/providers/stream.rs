@@ -14,7 +14,7 @@
 //! Arguments are read by [`PartialJson`], whose work over a whole stream is about one parse of
 //! the arguments however finely they are cut. While a call streams, its arguments are checked
 //! against the tool's canonical schema for what no continuation can fix
-//! ([`Schema::definite_violations`](crate::schema::Schema::definite_violations)), reported as
+//! ([`Schema::definite_violations`](dsh_tools_schema::Schema::definite_violations)), reported as
 //! [`StreamEvent::Definite`]; the checks of one call together walk a bounded multiple of its
 //! length. A tool whose strict view sends a map as `{key, value}` pairs streams in the view's
 //! shape, not the tool's, so it has no early checks; its arguments so far
@@ -84,7 +84,7 @@ use serde_json::Value;
 
 pub use self::call::StreamingCall;
 pub use self::event::StreamEvent;
-pub use crate::partial_json::{
+pub use dsh_tools_schema::partial_json::{
     PartialArray, PartialJson, PartialJsonError, PartialNode, PartialObject,
 };
 

@@ -13,7 +13,7 @@ use crate::call::run_code::RUN_CODE;
 use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
-use crate::schema::Schema;
+use dsh_tools_schema::Schema;
 use crate::state::{SharedState, StateType};
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::deferral::{Deferral, LoadedTools};

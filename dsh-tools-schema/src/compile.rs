@@ -22,7 +22,8 @@ use serde_json::{Number, Value};
 
 use super::key::Key;
 use super::keywords::KeywordSchema;
-use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind, StringFormat};
+use super::format::StringFormat;
+use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 
 /// One schema node, lowered.
@@ -536,7 +537,7 @@ const U64_LIMIT: f64 = 18_446_744_073_709_551_616.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::ExtraNumberRules;
+    use crate::ExtraNumberRules;
     use serde_json::json;
 
     fn number(value: Value) -> Number {

@@ -34,9 +34,10 @@ use serde_json::{Map, Number, Value};
 
 use super::error::{SchemaError, pattern_refusal};
 use super::keywords::{KeywordSchema, SchemaImportOptions, decode_fragment};
+use super::format::StringFormat;
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, ExtraNumberRules, NumberRules, ObjectRules,
-    Pattern, Property, Schema, SchemaKind, StringFormat, StringRules,
+    Pattern, Property, Schema, SchemaKind, StringRules,
 };
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;

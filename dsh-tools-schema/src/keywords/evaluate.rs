@@ -20,7 +20,7 @@ use super::marks::Marks;
 use super::node::{
     Applicator, ArrayKeywords, Checks, Node, NodeId, NumberKeywords, ObjectKeywords, StringKeywords,
 };
-use super::numbers::is_multiple_of;
+use crate::multiple_of::is_multiple_of;
 use super::scope::Evaluator;
 use super::valid::{compound, has_key, has_type};
 use std::cmp::Ordering;

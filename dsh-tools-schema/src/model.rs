@@ -6,7 +6,7 @@
 
 pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
 
-pub use super::format::StringFormat;
+use super::format::StringFormat;
 use super::keywords::KeywordSchema;
 use super::pattern_shortcut::Shortcut;
 use serde_json::{Number, Value};

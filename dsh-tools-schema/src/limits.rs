@@ -5,9 +5,8 @@ use std::cmp::Ordering;
 
 use serde_json::Number;
 
-use super::keywords::is_multiple_of;
 use super::model::{ExtraNumberRules, NumberRules};
-use super::semantics::{compare_numbers, is_less};
+use super::semantics::{compare_numbers, is_less, is_positive_multiple};
 use super::violation::ViolationKind;
 
 /// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
@@ -75,10 +74,4 @@ fn extra_violation<'s>(extra: &'s ExtraNumberRules, number: &Number) -> Option<V
         }
         _ => None,
     }
-}
-
-/// Whether `number` is a multiple of `factor`; a factor that is not above 0 (which JSON Schema
-/// does not allow, and the builder and import refuse) has no multiples.
-pub(crate) fn is_positive_multiple(number: &Number, factor: &Number) -> bool {
-    compare_numbers(factor, &Number::from(0)) == Ordering::Greater && is_multiple_of(number, factor)
 }

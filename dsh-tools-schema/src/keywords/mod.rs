@@ -18,7 +18,6 @@
 //! | `valid.rs` | the yes/no walk, and the value checks both walks share |
 //! | `evaluate.rs` | the report walk: every problem, the closest branch of a union |
 //! | `marks.rs` | the properties and items evaluated, for `unevaluated*` |
-//! | `numbers.rs` | exact `multipleOf` |
 //! | `uri.rs` | URI references resolved against their base |
 //!
 //! [`Schema`]: super::Schema
@@ -28,7 +27,6 @@ mod dynamic_refs;
 mod evaluate;
 mod marks;
 mod node;
-mod numbers;
 mod scope;
 mod simplify;
 mod uri;
@@ -47,7 +45,6 @@ use node::Arena;
 use scope::{DynamicScope, Evaluator};
 use valid::holds_alone;
 
-pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
 
 /// How a JSON Schema document is imported ([`Schema::from_json_schema_with`],

@@ -547,7 +547,7 @@ pub enum ViolationKind<'a> {
     /// The value nests deeper than validation follows.
     TooDeep(usize),
     /// A string not in its checked `format`.
-    Format(&'a super::StringFormat),
+    Format(&'a crate::format::StringFormat),
     /// The schema refers to a definition it does not contain (a schema built by hand with a
     /// [`Schema::reference`](super::Schema::reference) outside its definition).
     UnresolvedRef(&'a str),

@@ -34,7 +34,7 @@ use super::node::{
     ANY_TYPE, Applicator, ArrayKeywords, ArrayShape, Checks, Condition, DynamicReference, Node,
     NodeId, NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
 };
-use super::numbers::is_multiple_of;
+use crate::multiple_of::is_multiple_of;
 use super::scope::Evaluator;
 
 impl Evaluator<'_, '_> {
