@@ -24,12 +24,13 @@
 use serde_json::{Number, Value};
 
 use super::error::SchemaError;
-use super::keywords::KeywordSchema;
 use super::format::StringFormat;
+use super::keywords::KeywordSchema;
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
-    Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Property,
+    Schema, SchemaKind, StringRules,
 };
+use super::pattern::Pattern;
 
 impl Schema {
     /// A schema of `kind`, not nullable, without annotations.

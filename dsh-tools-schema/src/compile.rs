@@ -20,10 +20,11 @@ use std::sync::{Arc, Weak};
 
 use serde_json::{Number, Value};
 
+use super::format::StringFormat;
 use super::key::Key;
 use super::keywords::KeywordSchema;
-use super::format::StringFormat;
-use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind};
+use super::model::{AdditionalProperties, NumberRules, Schema, SchemaKind};
+use super::pattern::Pattern;
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 
 /// One schema node, lowered.

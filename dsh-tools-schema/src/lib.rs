@@ -25,8 +25,10 @@
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
+//! | `pattern.rs` | [`Pattern`]: a compiled `pattern` |
 //! | `pattern_shortcut.rs` | `pattern`s of the simplest shapes decided without the regex engine |
-//! | `limits.rs` | how deep validation follows a value, and which rule a number breaks |
+//! | `limits.rs` | how deep validation and import go, and how large an import grows |
+//! | `number_rules.rs` | which rule of a number node a number breaks |
 //! | `multiple_of.rs` | `multipleOf` decided exactly, on the decimals JSON wrote |
 //! | `semantics.rs` | [`semantics`]: JSON's notion of number equality, integers and string length |
 //! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
@@ -50,7 +52,9 @@ mod keywords;
 mod limits;
 mod model;
 mod multiple_of;
+mod number_rules;
 pub mod partial_json;
+mod pattern;
 mod pattern_shortcut;
 mod property_index;
 mod render;
@@ -64,14 +68,13 @@ pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchem
 pub use compiled::CompiledSchema;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use format::StringFormat;
-pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 pub use keywords::{KeywordSchema, SchemaImportOptions};
-pub use limits::MAX_VALIDATION_DEPTH;
+pub use limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES, MAX_VALIDATION_DEPTH};
 pub use model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, ExtraNumberRules, MAX_SAFE_INTEGER,
-    NumberRules, ObjectRules, Pattern, PatternError, PatternErrorKind, Property, Schema,
-    SchemaKind, StringRules,
+    NumberRules, ObjectRules, Property, Schema, SchemaKind, StringRules,
 };
+pub use pattern::{Pattern, PatternError, PatternErrorKind};
 pub use render::JSON_SCHEMA_DIALECT;
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,

@@ -1,77 +1,13 @@
-//! What both validators (the interpreter in `validate.rs` and the compiled check) bound alike:
-//! how deep they follow a value, and which rule of a number node a number breaks.
-
-use std::cmp::Ordering;
-
-use serde_json::Number;
-
-use super::model::{ExtraNumberRules, NumberRules};
-use super::semantics::{compare_numbers, is_less, is_positive_multiple};
-use super::violation::ViolationKind;
+//! How far the engine follows a schema or a value: the bounds that keep a hostile schema or
+//! payload from exhausting the stack or memory. A leaf: it imports nothing, so every part of the
+//! engine (the typed validators, import, the keyword engine) can read it.
 
 /// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
 /// deep is reported as too deep rather than risking the stack.
 pub const MAX_VALIDATION_DEPTH: usize = 256;
 
-/// The first rule `number` breaks, in the keyword engine's order: `minimum`, `maximum`,
-/// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (one violation per number).
-#[inline(always)]
-pub(super) fn bound_violation<'s>(
-    rules: &'s NumberRules,
-    number: &Number,
-) -> Option<ViolationKind<'s>> {
-    if let Some(min) = &rules.minimum
-        && is_less(number, min)
-    {
-        return Some(ViolationKind::Minimum(min));
-    }
-    if let Some(max) = &rules.maximum
-        && is_less(max, number)
-    {
-        return Some(ViolationKind::Maximum(max));
-    }
-    match &rules.extra {
-        Some(extra) => extra_violation(extra, number),
-        None => None,
-    }
-}
+/// Deepest schema nesting import follows (each `$ref` hop counts as a level).
+pub const MAX_IMPORT_DEPTH: usize = 64;
 
-/// Whether `number` breaks no rule of `rules`: [`bound_violation`] for the yes/no walks.
-#[inline(always)]
-pub(super) fn within_rules(rules: &NumberRules, number: &Number) -> bool {
-    if let Some(min) = &rules.minimum
-        && is_less(number, min)
-    {
-        return false;
-    }
-    if let Some(max) = &rules.maximum
-        && is_less(max, number)
-    {
-        return false;
-    }
-    match &rules.extra {
-        Some(extra) => extra_violation(extra, number).is_none(),
-        None => true,
-    }
-}
-
-/// The rules few schemas set, out of line, so the common check stays small.
-#[inline(never)]
-fn extra_violation<'s>(extra: &'s ExtraNumberRules, number: &Number) -> Option<ViolationKind<'s>> {
-    if let Some(min) = &extra.exclusive_minimum
-        && compare_numbers(number, min) != Ordering::Greater
-    {
-        return Some(ViolationKind::ExclusiveMinimum(min));
-    }
-    if let Some(max) = &extra.exclusive_maximum
-        && compare_numbers(number, max) != Ordering::Less
-    {
-        return Some(ViolationKind::ExclusiveMaximum(max));
-    }
-    match &extra.multiple_of {
-        Some(factor) if !is_positive_multiple(number, factor) => {
-            Some(ViolationKind::MultipleOf(factor))
-        }
-        _ => None,
-    }
-}
+/// Most schema nodes one import may produce after inlining `$ref`s.
+pub const MAX_IMPORT_NODES: usize = 100_000;
