@@ -11,9 +11,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use dsh_tools_schema::{SchemaError, Violation, Violations};
 use crate::text_bounds::bound_error_message;
 use dsh_tools_schema::text_bounds::quoted;
+use dsh_tools_schema::{SchemaError, Violation, Violations};
 
 /// The registry's error codes (`ErrorInfo::code`), as strings so they travel through any protocol.
 ///
@@ -314,7 +314,11 @@ impl ToolError {
     /// "UNSUPPORTED_SCHEMA"}`. (`?` on a [`SchemaError`] goes through the blanket conversion and
     /// keeps only the message.)
     pub fn unsupported_schema(error: &SchemaError) -> Self {
-        Self::coded(names::JSON_SCHEMA, codes::UNSUPPORTED_SCHEMA, error.to_string())
+        Self::coded(
+            names::JSON_SCHEMA,
+            codes::UNSUPPORTED_SCHEMA,
+            error.to_string(),
+        )
     }
 
     /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).

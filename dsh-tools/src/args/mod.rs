@@ -109,7 +109,10 @@ impl ConvertError {
     /// than [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     #[must_use]
     pub fn at_key(mut self, key: &str) -> Self {
-        self.path = join_path(dsh_tools_schema::text_bounds::quoted(key).into_owned(), self.path);
+        self.path = join_path(
+            dsh_tools_schema::text_bounds::quoted(key).into_owned(),
+            self.path,
+        );
         self
     }
 

@@ -20,8 +20,8 @@ use crate::future::BoxFuture;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use dsh_tools_schema::CompiledSchema;
 use crate::state::StateType;
+use dsh_tools_schema::CompiledSchema;
 
 /// The model-facing description of a tool: exactly the fields a provider request carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -29,8 +29,8 @@ use crate::lossless::output_into_value;
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use dsh_tools_schema::{CompiledSchema, Schema};
 use crate::state::StateType;
+use dsh_tools_schema::{CompiledSchema, Schema};
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
 type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync;

@@ -59,5 +59,5 @@ pub use crate::present::{
     ToolResultView,
 };
 pub use crate::progress::ToolProgress;
-pub use dsh_tools_schema::{Pattern, Schema, SchemaError};
 pub use crate::state::StateType;
+pub use dsh_tools_schema::{Pattern, Schema, SchemaError};

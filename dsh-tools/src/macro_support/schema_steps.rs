@@ -230,9 +230,8 @@ pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, Schema
 
 /// `pattern` (checked at compile time too; compiled here).
 pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
-    let pattern = Pattern::new(source).map_err(|error| {
-        SchemaError::new(format!("`pattern` {}: {error}", Value::from(source)))
-    })?;
+    let pattern = Pattern::new(source)
+        .map_err(|error| SchemaError::new(format!("`pattern` {}: {error}", Value::from(source))))?;
     string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
     Ok(schema)
 }
