@@ -21,6 +21,7 @@
 //! | `compiled_check.rs` | the yes/no walk of that tree |
 //! | `key.rs` | property names prepared for matching payload keys |
 //! | `property_index.rs` | a hash index of property names, for objects with many of them |
+//! | `derive.rs` | the steps `#[derive(ToolArgs)]` builds schemas with, at run time and for rustdoc (not API) |
 //! | `definite.rs` | [`Schema::definite_violations`]: what a value still being written already breaks |
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
@@ -43,6 +44,8 @@ mod compile;
 mod compiled;
 mod compiled_check;
 mod definite;
+#[doc(hidden)]
+pub mod derive;
 mod error;
 mod format;
 mod format_checks;

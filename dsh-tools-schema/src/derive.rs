@@ -1,18 +1,103 @@
-//! Building a field's schema step by step, as the derive emits it: the type's schema, then each
-//! `#[arg]` key applied. Every step checks that it makes sense for the schema at hand (a bound on
-//! a number, a default the schema accepts), so a mistake the compiler could not see surfaces as a
-//! registration-time `UNSUPPORTED_SCHEMA` error instead of a schema that lies to the model.
+//! The schemas `#[derive(ToolArgs)]` and `#[tool]` build, step by step: a standard type's
+//! schema, then each `#[arg]` key applied. Every step checks that it makes sense for the schema at
+//! hand (a bound on a number, a default the schema accepts), so a mistake the compiler could not
+//! see surfaces as a registration-time `UNSUPPORTED_SCHEMA` error instead of a schema that lies
+//! to the model.
+//!
+//! Not API: the runtime's generated code calls these steps (through `dsh_tools::__private`) when
+//! a tool is registered, and the macros call the same steps at compile time to render the schema
+//! rustdoc shows ([`documented_json_schema`]), so the two cannot drift.
 
 use serde_json::{Number, Value};
 
-use dsh_tools_schema::{
-    AdditionalProperties, ObjectRules, Pattern, Property, Schema, SchemaError, SchemaKind,
-    StringFormat,
+use super::error::SchemaError;
+use super::format::StringFormat;
+use super::model::{
+    AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
+    StringRules,
 };
+use super::pattern::Pattern;
+use super::render::render_with_external_references;
+use super::semantics::compare_numbers;
 
-/// `{"type":"null"}`.
+/// `{"type":"null"}`: `()` and unit structs.
 pub fn null_schema() -> Schema {
     Schema::new(SchemaKind::Null)
+}
+
+/// A string of exactly one code point: `char`.
+pub fn single_character() -> Schema {
+    Schema::new(SchemaKind::String(StringRules {
+        min_length: Some(1),
+        max_length: Some(1),
+        ..StringRules::default()
+    }))
+}
+
+/// An integer within a Rust type's own range (`u8`, `i64`, …): enforced always, published within
+/// ±(2^53 − 1) ([`NumberRules::implied_by_type`]).
+pub fn integer_of_type(minimum: Number, maximum: Number) -> Schema {
+    Schema::new(SchemaKind::Integer(NumberRules {
+        minimum: Some(minimum),
+        maximum: Some(maximum),
+        implied_by_type: true,
+        ..NumberRules::default()
+    }))
+}
+
+/// A number within `±limit`, a float type's own range (`f32`), as [`integer_of_type`] bounds an
+/// integer.
+pub fn number_of_type(limit: f64) -> Schema {
+    Schema::new(SchemaKind::Number(NumberRules {
+        minimum: Number::from_f64(-limit),
+        maximum: Number::from_f64(limit),
+        implied_by_type: true,
+        ..NumberRules::default()
+    }))
+}
+
+/// An array of `items` (`Vec`, `VecDeque`, slices; a fixed-size array with both counts).
+pub fn array_of(items: Schema, min_items: Option<u64>, max_items: Option<u64>) -> Schema {
+    Schema::new(SchemaKind::Array(ArrayRules {
+        items: Some(Box::new(items)),
+        min_items,
+        max_items,
+        unique_items: false,
+    }))
+}
+
+/// An array of distinct `items` (`HashSet`, `BTreeSet`): a duplicate would be dropped silently on
+/// conversion, so `uniqueItems` reports it instead.
+pub fn set_of(items: Schema) -> Schema {
+    let mut schema = array_of(items, None, None);
+    if let SchemaKind::Array(rules) = &mut schema.kind {
+        rules.unique_items = true;
+    }
+    schema
+}
+
+/// An object whose every value is `values` (`HashMap<String, T>`, `BTreeMap<String, T>`).
+pub fn map_of(values: Schema) -> Schema {
+    Schema::new(SchemaKind::Object(ObjectRules::new(
+        Vec::new(),
+        AdditionalProperties::Schema(Box::new(values)),
+    )))
+}
+
+/// Any JSON object (`serde_json::Map<String, Value>`).
+pub fn any_object() -> Schema {
+    Schema::new(SchemaKind::Object(ObjectRules::new(
+        Vec::new(),
+        AdditionalProperties::Allowed,
+    )))
+}
+
+/// The JSON Schema of `schema` as rustdoc shows it: [`Schema::to_json_schema`], except that a
+/// [`SchemaKind::Ref`] with no enclosing definition names a schema shown elsewhere (another
+/// type's page) and is rendered as `{"$ref": "<its name>"}`, annotations and nullability around
+/// it as for any reference.
+pub fn documented_json_schema(schema: &Schema) -> Value {
+    Value::Object(render_with_external_references(schema))
 }
 
 /// Sets the description (a field's doc replaces its type's).
@@ -130,10 +215,7 @@ pub fn float_number(value: f64) -> Result<Number, SchemaError> {
         .ok_or_else(|| SchemaError::new(format!("bound {value} is not a finite number")))
 }
 
-fn bounds_of<'a>(
-    schema: &'a mut Schema,
-    key: &str,
-) -> Result<&'a mut dsh_tools_schema::NumberRules, SchemaError> {
+fn bounds_of<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut NumberRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Number(rules) | SchemaKind::Integer(rules) => Ok(rules),
         _ => Err(not_applicable(key, "numbers")),
@@ -147,9 +229,10 @@ fn not_applicable(key: &str, kinds: &str) -> SchemaError {
 /// `minimum`: kept only when tighter than the type's own bound (a `u8` stays `>= 0`).
 pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "minimum")?;
-    let tighter = rules.minimum.as_ref().is_none_or(|current| {
-        dsh_tools_schema::semantics::compare_numbers(&bound, current) == std::cmp::Ordering::Greater
-    });
+    let tighter = rules
+        .minimum
+        .as_ref()
+        .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Greater);
     if tighter {
         rules.minimum = Some(bound);
     }
@@ -159,9 +242,10 @@ pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaE
 /// `maximum`: kept only when tighter than the type's own bound.
 pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "maximum")?;
-    let tighter = rules.maximum.as_ref().is_none_or(|current| {
-        dsh_tools_schema::semantics::compare_numbers(&bound, current) == std::cmp::Ordering::Less
-    });
+    let tighter = rules
+        .maximum
+        .as_ref()
+        .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Less);
     if tighter {
         rules.maximum = Some(bound);
     }
@@ -196,20 +280,14 @@ pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, Sc
     Ok(schema)
 }
 
-fn string_rules<'a>(
-    schema: &'a mut Schema,
-    key: &str,
-) -> Result<&'a mut dsh_tools_schema::StringRules, SchemaError> {
+fn string_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut StringRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::String(rules) => Ok(rules),
         _ => Err(not_applicable(key, "strings")),
     }
 }
 
-fn array_rules<'a>(
-    schema: &'a mut Schema,
-    key: &str,
-) -> Result<&'a mut dsh_tools_schema::ArrayRules, SchemaError> {
+fn array_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut ArrayRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Array(rules) => Ok(rules),
         _ => Err(not_applicable(key, "arrays")),
