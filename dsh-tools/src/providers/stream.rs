@@ -65,8 +65,8 @@
 //! | `openai_chat.rs`, `openai_responses.rs`, `anthropic.rs`, `gemini.rs` | each dialect's stream events |
 //! | `streamed_arguments.rs`, `json_path.rs` | Vertex AI's `partialArgs`: pieces at JSON Paths into a value and its text |
 //!
-//! The partial reader itself lives in the data layer (`partial_json.rs`), where the schema
-//! engine's definite checks read it too.
+//! The partial reader itself lives in the schema engine (`dsh_tools_schema::partial_json`), whose
+//! definite checks read it too.
 
 mod anthropic;
 mod call;
