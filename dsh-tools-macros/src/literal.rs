@@ -1,9 +1,10 @@
 //! JSON literals written in attributes (`default = 200`, `enum = ["a", "b"]`, `examples = [..]`):
-//! read from Rust expressions, emitted as code that builds a `serde_json::Value`, and rendered as
-//! JSON text for the documented schema.
+//! read from Rust expressions, emitted as code that builds a `serde_json::Value`, and built as
+//! that value for the documented schema.
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use serde_json::{Number, Value};
 use syn::{Expr, Lit};
 
 /// A literal JSON value.
@@ -103,53 +104,39 @@ impl JsonLiteral {
         }
     }
 
-    /// Compact JSON text, the way `serde_json` writes the value the tokens build.
-    pub(crate) fn to_json(&self) -> String {
+    /// The value [`to_value_tokens`](Self::to_value_tokens) builds, built here (for the
+    /// documented schema, which the schema engine renders at compile time).
+    pub(crate) fn to_value(&self) -> Value {
         match self {
-            Self::String(text) => json_string(text),
-            Self::Integer(value) => value.to_string(),
-            Self::Float(value) => format_float(*value),
-            Self::Bool(flag) => flag.to_string(),
-            Self::Null => "null".to_owned(),
-            Self::Array(items) => {
-                let items: Vec<String> = items.iter().map(Self::to_json).collect();
-                format!("[{}]", items.join(","))
+            Self::String(text) => Value::String(text.clone()),
+            Self::Integer(value) => {
+                if let Ok(small) = i64::try_from(*value) {
+                    Value::from(small)
+                } else if let Ok(unsigned) = u64::try_from(*value) {
+                    Value::from(unsigned)
+                } else {
+                    Value::Null
+                }
             }
+            Self::Float(value) => Value::from(*value),
+            Self::Bool(flag) => Value::Bool(*flag),
+            Self::Null => Value::Null,
+            Self::Array(items) => Value::Array(items.iter().map(Self::to_value).collect()),
         }
     }
-}
 
-/// A float as `serde_json` prints an `f64` (always with a fraction or exponent).
-pub(crate) fn format_float(value: f64) -> String {
-    let text = format!("{value:?}");
-    if text.contains('.') || text.contains('e') || text.contains("inf") || text.contains("NaN") {
-        text
-    } else {
-        format!("{text}.0")
-    }
-}
-
-/// A JSON string literal.
-pub(crate) fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for ch in text.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            control if (control as u32) < 0x20 => {
-                out.push_str(&format!("\\u{:04x}", control as u32));
-            }
-            other => out.push(other),
+    /// The number a numeric bound (`minimum = ..`) stands for, as the generated code builds it;
+    /// `None` for any other literal.
+    pub(crate) fn to_number(&self) -> Option<Number> {
+        match self {
+            Self::Integer(value) => Some(match i64::try_from(*value) {
+                Ok(small) => Number::from(small),
+                Err(_) => Number::from(u64::try_from(*value).unwrap_or(u64::MAX)),
+            }),
+            Self::Float(value) => Number::from_f64(*value),
+            _ => None,
         }
     }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
@@ -161,13 +148,17 @@ mod tests {
     }
 
     #[test]
-    fn reads_literals_and_prints_json() {
-        assert_eq!(parse("200").to_json(), "200");
-        assert_eq!(parse("-3").to_json(), "-3");
-        assert_eq!(parse("1.5").to_json(), "1.5");
-        assert_eq!(parse("2e3").to_json(), "2000.0");
-        assert_eq!(parse(r#"["a", "b\"c"]"#).to_json(), r#"["a","b\"c"]"#);
-        assert_eq!(parse("None").to_json(), "null");
+    fn reads_literals_as_the_json_values_the_tokens_build() {
+        let text = |source: &str| parse(source).to_value().to_string();
+        assert_eq!(text("200"), "200");
+        assert_eq!(text("-3"), "-3");
+        assert_eq!(text("1.5"), "1.5");
+        assert_eq!(text("2e3"), "2000.0");
+        assert_eq!(text(r#"["a", "b\"c"]"#), r#"["a","b\"c"]"#);
+        assert_eq!(text("None"), "null");
+        assert_eq!(parse("-1").to_number(), Some(Number::from(-1)));
+        assert_eq!(parse("0.5").to_number(), Number::from_f64(0.5));
+        assert_eq!(parse("\"x\"").to_number(), None);
         assert!(JsonLiteral::from_expr(&syn::parse_str("foo()").unwrap()).is_err());
     }
 }

@@ -11,8 +11,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::schema::{Violation, Violations};
-use crate::text_bounds::{bound_error_message, quoted};
+use crate::text_bounds::bound_error_message;
+use dsh_tools_schema::text_bounds::quoted;
+use dsh_tools_schema::{SchemaError, Violation, Violations};
 
 /// The registry's error codes (`ErrorInfo::code`), as strings so they travel through any protocol.
 ///
@@ -306,6 +307,18 @@ impl ToolError {
     /// `tool "<name>" returned invalid output: <v1>; <v2>…` (`INVALID_TOOL_OUTPUT`), keeping the list.
     pub fn invalid_output_violations(tool: &str, violations: &Violations) -> Self {
         Self::invalid_output(tool, violations).with_violations(violations)
+    }
+
+    /// A schema the engine cannot build or enforce, with its message
+    /// (`unsupported JSON schema: <v1>; <v2>…`) and `{name: "JsonSchemaError", code:
+    /// "UNSUPPORTED_SCHEMA"}`. (`?` on a [`SchemaError`] goes through the blanket conversion and
+    /// keeps only the message.)
+    pub fn unsupported_schema(error: &SchemaError) -> Self {
+        Self::coded(
+            names::JSON_SCHEMA,
+            codes::UNSUPPORTED_SCHEMA,
+            error.to_string(),
+        )
     }
 
     /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).

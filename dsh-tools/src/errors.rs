@@ -6,4 +6,5 @@
 pub use crate::args::ConvertError;
 pub use crate::error::{ErrorInfo, ToolError, codes, names};
 pub use crate::lossless::NotLossless;
-pub use crate::text_bounds::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS};
+pub use crate::text_bounds::MAX_ERROR_TEXT_BYTES;
+pub use dsh_tools_schema::text_bounds::MAX_QUOTED_CHARS;

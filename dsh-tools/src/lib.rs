@@ -119,7 +119,6 @@ mod limits;
 mod lossless;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod partial_json;
 mod pipeline;
 pub mod policy;
 pub mod present;
@@ -127,7 +126,6 @@ mod progress;
 pub mod providers;
 pub mod registry;
 mod result;
-pub mod schema;
 mod search;
 mod state;
 mod store;
@@ -165,6 +163,9 @@ pub use ids::AgentId;
 pub use registry::{Registration, ToolRegistry, ToolScope};
 pub use result::ToolExecutionResult;
 pub use serde_json::{Value, json};
+
+#[doc(inline)]
+pub use dsh_tools_schema as schema;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

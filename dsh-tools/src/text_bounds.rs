@@ -1,10 +1,9 @@
-//! Bounds on model-facing text built from untrusted input: a quoted key or value is cut to a
-//! short prefix, an error text has a size cap, and a result's content a character budget. Each
-//! cut leaves a marker saying how much was cut, so the model is never misled into thinking it saw
-//! everything.
+//! Bounds on model-facing text built from untrusted input: an error text has a size cap, and a
+//! result's content a character budget. Each cut leaves a marker saying how much was cut, so the
+//! model is never misled into thinking it saw everything.
 //!
-//! The markers, in one place so they stay consistent:
-//! - a quoted key or value: `<first 64 characters>…[+936 characters]`;
+//! The markers, in the style of the schema engine's quoted keys and values
+//! (`<first 64 characters>…[+936 characters]`, [`dsh_tools_schema::text_bounds`]):
 //! - an error text: `<first bytes>…[truncated: 1,040,000 of 1,048,590 bytes omitted]`;
 //! - a result's content: `<kept text>…[truncated: 12,345 of 60,000 characters omitted; call the
 //!   tool again with a narrower request to see the rest]`.
@@ -12,13 +11,9 @@
 //! Text of ordinary size passes through unchanged, byte for byte, and is checked without
 //! counting characters (a text of at most N bytes has at most N characters).
 
-use std::fmt::Write as _;
+use dsh_tools_schema::text_bounds::push_grouped;
 
 use crate::content::ContentBlock;
-
-/// The most characters of one key or value a violation or an error message quotes; longer ones are
-/// cut to this many and marked with how many characters were cut.
-pub const MAX_QUOTED_CHARS: usize = 64;
 
 /// The most bytes of a model-facing error text (`Error: <message>`) the registry builds from
 /// untrusted input (argument violations, unparsable JSON, unknown tool names, panic messages);
@@ -27,52 +22,6 @@ pub const MAX_ERROR_TEXT_BYTES: usize = 8 * 1024;
 
 /// The envelope the model sees before an error message.
 const ERROR_ENVELOPE: &str = "Error: ";
-
-/// Appends `text`, or its first [`MAX_QUOTED_CHARS`] characters and `…[+N characters]`.
-pub(crate) fn push_quoted(out: &mut String, text: &str) {
-    match quote_cut(text) {
-        None => out.push_str(text),
-        Some((kept, cut)) => {
-            out.push_str(kept);
-            push_cut_marker(out, cut);
-        }
-    }
-}
-
-/// `text` bounded like [`push_quoted`], borrowed when nothing is cut.
-pub(crate) fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
-    match quote_cut(text) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some(_) => {
-            let mut out = String::with_capacity(MAX_QUOTED_CHARS * 4 + 24);
-            push_quoted(&mut out, text);
-            std::borrow::Cow::Owned(out)
-        }
-    }
-}
-
-/// The kept prefix and the number of characters cut, when `text` is too long to quote whole.
-#[inline]
-fn quote_cut(text: &str) -> Option<(&str, usize)> {
-    // At most MAX_QUOTED_CHARS bytes is at most that many characters: no need to count.
-    if text.len() <= MAX_QUOTED_CHARS {
-        return None;
-    }
-    let (end, _) = text.char_indices().nth(MAX_QUOTED_CHARS)?;
-    let cut = text[end..].chars().count();
-    Some((&text[..end], cut))
-}
-
-/// `…[+N characters]`.
-pub(crate) fn push_cut_marker(out: &mut String, cut: usize) {
-    out.push_str("…[+");
-    push_grouped(out, cut);
-    out.push_str(if cut == 1 {
-        " character]"
-    } else {
-        " characters]"
-    });
-}
 
 /// `message` cut so that `Error: <message>` fits [`MAX_ERROR_TEXT_BYTES`], with a marker saying
 /// how many bytes were cut; unchanged (not reallocated) when it already fits.
@@ -239,59 +188,9 @@ fn push_result_marker(out: &mut String, omitted: usize, total: usize) {
     );
 }
 
-/// Appends `n` with thousands separators: `1,048,576`.
-pub(crate) fn push_grouped(out: &mut String, n: usize) {
-    let mut digits = String::with_capacity(20);
-    // Writing into a `String` cannot fail.
-    let _ = write!(digits, "{n}");
-    let first = digits.len() % 3;
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && index % 3 == first {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn grouped(n: usize) -> String {
-        let mut out = String::new();
-        push_grouped(&mut out, n);
-        out
-    }
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(12_345), "12,345");
-        assert_eq!(grouped(1_048_576), "1,048,576");
-    }
-
-    #[test]
-    fn short_quotes_pass_unchanged() {
-        let text = "é".repeat(MAX_QUOTED_CHARS);
-        assert_eq!(quoted(&text), text);
-        assert!(matches!(quoted("key"), std::borrow::Cow::Borrowed("key")));
-    }
-
-    #[test]
-    fn long_quotes_keep_a_prefix_and_say_how_much_was_cut() {
-        let text = format!("{}{}", "a".repeat(64), "é".repeat(1_000));
-        assert_eq!(
-            quoted(&text),
-            format!("{}…[+1,000 characters]", "a".repeat(64))
-        );
-        let one_over = "b".repeat(65);
-        assert_eq!(
-            quoted(&one_over),
-            format!("{}…[+1 character]", "b".repeat(64))
-        );
-    }
 
     #[test]
     fn error_messages_fit_the_cap_with_their_marker() {

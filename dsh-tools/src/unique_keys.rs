@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
-use crate::schema::{ValidationContext, Violations};
+use dsh_tools_schema::{ValidationContext, Violations};
 
 /// Why text is not a value with unique keys.
 #[derive(Debug)]

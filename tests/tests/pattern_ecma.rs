@@ -560,7 +560,10 @@ fn built_imported_and_derived_patterns_are_ecma_262() {
         "unsupported JSON schema: pattern \"(?<=a)b\": the look-behind \"(?<=\" at offset 0 is \
          not supported (the regex engine has no look-around)"
     );
-    assert_eq!(refused.to_tool_error().code(), Some("UNSUPPORTED_SCHEMA"));
+    assert_eq!(
+        dsh_tools::ToolError::unsupported_schema(&refused).code(),
+        Some("UNSUPPORTED_SCHEMA")
+    );
     // The derive compiles its pattern the same way (a refused one is a compile error).
     #[derive(dsh_tools::ToolArgs)]
     #[allow(dead_code)]

@@ -8,7 +8,7 @@ use dsh_tools::schema::{
     JsonSchemaValueError, KeywordSchema, MAX_IMPORT_DEPTH, Schema, SchemaError, SchemaKind,
     assert_supported_json_schema, assert_supported_object_json_schema, validate_json_schema_value,
 };
-use dsh_tools::{errors::codes, json};
+use dsh_tools::{ToolError, errors::codes, json};
 use serde_json::Value;
 
 fn problems(error: &SchemaError) -> Vec<&str> {
@@ -533,9 +533,11 @@ fn structured_output_subset_functions() {
     let unsupported =
         validate_json_schema_value(&json!({"$ref": "https://example.com/a.json"}), &json!(1))
             .unwrap_err();
-    assert!(matches!(unsupported, JsonSchemaValueError::Unsupported(_)));
+    let JsonSchemaValueError::Unsupported(unsupported) = unsupported else {
+        panic!("a remote reference is unsupported: {unsupported}");
+    };
     assert_eq!(
-        unsupported.to_tool_error().code(),
+        ToolError::unsupported_schema(&unsupported).code(),
         Some(codes::UNSUPPORTED_SCHEMA)
     );
 }

@@ -114,7 +114,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
             impl #impl_generics #private::TakesString for #ident #ty_generics #where_clause {}
         }
     });
-    let documented = docs::Documented::of(&docs::document_type(args));
+    let documented = docs::Documented::of_args(args);
     let json = &documented.json;
     // A generic type's schema depends on its parameters, so only concrete types are documented.
     let concrete = args.generics.params.is_empty();
@@ -131,7 +131,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         let value = match lone {
             Some(field) => {
                 let ty = &field.ty;
-                let whole = docs::render(&docs::of_type(ty));
+                let whole = docs::Documented::of_type(ty).json;
                 quote_spanned! {ty.span()=>
                     if <#ty as #private::ToolArgs>::OBJECT_STRUCT { #whole } else { #json }
                 }

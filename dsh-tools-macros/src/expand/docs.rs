@@ -1,998 +1,30 @@
-//! The JSON Schema shown in rustdoc, rendered at compile time.
+//! The JSON Schema shown in rustdoc, rendered at compile time by the schema engine itself.
 //!
-//! A proc macro cannot run the runtime's renderer, so this file mirrors its rules (key order,
-//! nullable forms, integer bounds per type) for every type it recognizes from tokens. A type it
-//! cannot see into (another `ToolArgs` type, a `schemars` type) is shown as `{"$ref": "Name"}`
-//! and listed under the schema as an intra-doc link to its page, which shows its schema; the
-//! model receives it inlined. A test renders the runtime schema of representative types and
-//! compares it with what the docs show.
+//! From what the tokens tell, this file builds a `dsh_tools_schema::Schema` with the same steps
+//! the generated `ToolArgs::schema()` takes at run time (`dsh_tools_schema::derive`: a standard
+//! type's schema, then each `#[arg]` key), and renders it with the engine's renderer: no rule of
+//! the schema or of its rendering lives here. A type the macro cannot see into (another
+//! `ToolArgs` type, a `schemars` type) is a reference rendered as `{"$ref": "Name"}` and listed
+//! under the schema as an intra-doc link to its page, which shows its schema; the model receives
+//! it inlined. The `#[arg]` keys of a field of such a type are shown beside its `$ref`, replacing
+//! the type's own. A test renders the runtime schema of representative types and compares it
+//! with what the docs show.
 
+use dsh_tools_schema::derive;
+use dsh_tools_schema::{AdditionalProperties, Property, Schema, SchemaKind};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
+use serde_json::{Map, Number, Value};
 use syn::Type;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
-use crate::attr::arg::DefaultSpec;
-use crate::literal::{JsonLiteral, format_float, json_string};
+use crate::attr::arg::{ArgAttrs, DefaultSpec};
+use crate::literal::JsonLiteral;
 use crate::types::{last_segment, peel};
-
-/// A schema node as far as the tokens tell.
-#[derive(Clone)]
-pub(crate) struct DocNode {
-    kind: DocKind,
-    nullable: bool,
-    title: Option<String>,
-    description: Option<String>,
-    default: Option<String>,
-    examples: Vec<String>,
-}
-
-#[derive(Clone)]
-enum DocKind {
-    String {
-        min_length: Option<u64>,
-        max_length: Option<u64>,
-        pattern: Option<String>,
-        format: Option<String>,
-    },
-    Number {
-        integer: bool,
-        minimum: Option<Bound>,
-        maximum: Option<Bound>,
-        exclusive_minimum: Option<Bound>,
-        exclusive_maximum: Option<Bound>,
-        multiple_of: Option<Bound>,
-    },
-    Boolean,
-    Null,
-    Array {
-        items: Option<Box<DocNode>>,
-        min_items: Option<u64>,
-        max_items: Option<u64>,
-        unique_items: bool,
-    },
-    Object {
-        properties: Vec<(String, DocNode, Required)>,
-        additional: Additional,
-        min_properties: Option<u64>,
-        max_properties: Option<u64>,
-    },
-    Any,
-    Enum(Vec<JsonLiteral>),
-    Const(JsonLiteral),
-    OneOf(Vec<DocNode>),
-    /// A type whose schema lives in its own docs; extra keys are shown beside the `$ref`.
-    Ref {
-        name: String,
-        extra: Vec<(String, Extra)>,
-        /// How the docs point at the type's page.
-        link: Link,
-    },
-}
-
-/// A key shown beside a `$ref`: a JSON scalar's text, or a list of them.
-#[derive(Clone)]
-enum Extra {
-    Scalar(String),
-    List(Vec<String>),
-}
-
-/// How a `$ref`'d type is pointed at below the schema.
-#[derive(Clone, Copy, PartialEq)]
-enum Link {
-    /// A path: an intra-doc link to the type's page, which shows its schema.
-    Page,
-    /// A type the docs cannot link (an array of non-literal length, a tuple, …): named only.
-    Name,
-    /// A `#[arg(schemars)]` type: its schema comes from `schemars::JsonSchema`.
-    Schemars,
-}
-
-/// A numeric bound: its JSON text and its value for comparisons.
-#[derive(Clone)]
-struct Bound {
-    text: String,
-    value: f64,
-}
-
-impl Bound {
-    fn integer(value: i128) -> Self {
-        Self {
-            text: value.to_string(),
-            value: value as f64,
-        }
-    }
-
-    fn from_literal(literal: &JsonLiteral) -> Option<Self> {
-        match literal {
-            JsonLiteral::Integer(value) => Some(Self::integer(*value)),
-            JsonLiteral::Float(value) => Some(Self {
-                text: format_float(*value),
-                value: *value,
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// Whether a property is required, when the tokens can tell.
-#[derive(Clone, Copy, PartialEq)]
-enum Required {
-    Yes,
-    No,
-}
-
-#[derive(Clone)]
-enum Additional {
-    Forbidden,
-    Allowed,
-    Schema(Box<DocNode>),
-}
-
-impl DocNode {
-    fn new(kind: DocKind) -> Self {
-        Self {
-            kind,
-            nullable: false,
-            title: None,
-            description: None,
-            default: None,
-            examples: Vec::new(),
-        }
-    }
-
-    fn is_ref(&self) -> bool {
-        matches!(self.kind, DocKind::Ref { .. })
-    }
-}
-
-/// A number node with these inclusive bounds and no other rule.
-fn number_node(integer: bool, minimum: Option<Bound>, maximum: Option<Bound>) -> DocNode {
-    DocNode::new(DocKind::Number {
-        integer,
-        minimum,
-        maximum,
-        exclusive_minimum: None,
-        exclusive_maximum: None,
-        multiple_of: None,
-    })
-}
-
-/// An object node with no bound on its number of keys.
-fn object_node(properties: Vec<(String, DocNode, Required)>, additional: Additional) -> DocNode {
-    DocNode::new(DocKind::Object {
-        properties,
-        additional,
-        min_properties: None,
-        max_properties: None,
-    })
-}
-
-/// The documented schema of a derived type.
-pub(crate) fn document_type(args: &ArgsType) -> DocNode {
-    let mut node = match &args.shape {
-        Shape::Struct(fields) => object(fields, args.open, None),
-        Shape::Newtype { ty, .. } => of_type(ty),
-        Shape::Unit => DocNode::new(DocKind::Null),
-        Shape::Enum { variants, tagging } => {
-            enumeration(variants, tagging, args.open, args.description.as_deref())
-        }
-    };
-    let is_plain_string_enum = matches!(&args.shape, Shape::Enum { variants, tagging: Tagging::External }
-        if variants.iter().all(|variant| matches!(variant.payload, Payload::Unit)));
-    if !is_plain_string_enum && let Some(description) = &args.description {
-        node.description = Some(description.clone());
-    }
-    if let Some(title) = &args.title {
-        node.title = Some(title.clone());
-    }
-    node
-}
-
-/// The documented schema of an object with `fields`.
-pub(crate) fn object(fields: &[Field], open: bool, tag: Option<(&str, &str)>) -> DocNode {
-    let mut properties = Vec::new();
-    if let Some((tag, name)) = tag {
-        properties.push((
-            tag.to_owned(),
-            DocNode::new(DocKind::Const(JsonLiteral::String(name.to_owned()))),
-            Required::Yes,
-        ));
-    }
-    for field in fields.iter().filter(|field| !field.skip) {
-        properties.push((field.key.clone(), property(field), required(field)));
-    }
-    object_node(
-        properties,
-        if open {
-            Additional::Allowed
-        } else {
-            Additional::Forbidden
-        },
-    )
-}
-
-fn required(field: &Field) -> Required {
-    if field.default.is_some() {
-        Required::No
-    } else if field.attrs.required.is_some() || !crate::types::is_option(&field.ty) {
-        Required::Yes
-    } else {
-        Required::No
-    }
-}
-
-fn property(field: &Field) -> DocNode {
-    let attrs = &field.attrs;
-    let mut node = if attrs.schemars.is_some() {
-        schemars_type(&field.ty).unwrap_or_else(|| {
-            let mut node = reference(&field.ty);
-            if let DocKind::Ref { link, .. } = &mut node.kind {
-                *link = Link::Schemars;
-            }
-            node
-        })
-    } else {
-        of_type(&field.ty)
-    };
-    if node.is_ref() {
-        // The type's own values (and the notes on them) live on its page; the ones this field
-        // allows are shown beside the `$ref`, as the runtime renders them (`null` included for an
-        // `Option`).
-        let nullable = node.nullable;
-        let listed = |values: &[JsonLiteral]| {
-            let mut members: Vec<String> = values.iter().map(JsonLiteral::to_json).collect();
-            if nullable {
-                members.push("null".to_owned());
-            }
-            Extra::List(members)
-        };
-        if let DocKind::Ref { extra, .. } = &mut node.kind {
-            if let Some(values) = &attrs.enum_values {
-                extra.push(("enum".to_owned(), listed(&values.value)));
-            }
-            if let Some(constant) = &attrs.constant {
-                extra.push(match nullable {
-                    true => (
-                        "enum".to_owned(),
-                        listed(std::slice::from_ref(&constant.value)),
-                    ),
-                    false => ("const".to_owned(), Extra::Scalar(constant.value.to_json())),
-                });
-            }
-        }
-    } else {
-        if let Some(values) = &attrs.enum_values {
-            node = retype(node, DocKind::Enum(values.value.clone()));
-        }
-        if let Some(constant) = &attrs.constant {
-            node = retype(node, DocKind::Const(constant.value.clone()));
-        }
-    }
-    let extra_on_ref = node.is_ref();
-    match &mut node.kind {
-        DocKind::Number {
-            minimum,
-            maximum,
-            exclusive_minimum,
-            exclusive_maximum,
-            multiple_of,
-            ..
-        } => {
-            if let Some(bound) = attrs
-                .minimum
-                .as_ref()
-                .and_then(|spanned| Bound::from_literal(&spanned.value))
-                && minimum
-                    .as_ref()
-                    .is_none_or(|current| bound.value > current.value)
-            {
-                *minimum = Some(bound);
-            }
-            if let Some(bound) = attrs
-                .maximum
-                .as_ref()
-                .and_then(|spanned| Bound::from_literal(&spanned.value))
-                && maximum
-                    .as_ref()
-                    .is_none_or(|current| bound.value < current.value)
-            {
-                *maximum = Some(bound);
-            }
-            for (slot, attr) in [
-                (exclusive_minimum, &attrs.exclusive_minimum),
-                (exclusive_maximum, &attrs.exclusive_maximum),
-                (multiple_of, &attrs.multiple_of),
-            ] {
-                if let Some(bound) = attr
-                    .as_ref()
-                    .and_then(|spanned| Bound::from_literal(&spanned.value))
-                {
-                    *slot = Some(bound);
-                }
-            }
-        }
-        DocKind::String {
-            min_length,
-            max_length,
-            pattern,
-            format,
-        } => {
-            if let Some(text) = &attrs.format {
-                *format = Some(text.value());
-            }
-            if let Some((value, _)) = attrs.min_length {
-                *min_length = Some(value);
-            }
-            if let Some((value, _)) = attrs.max_length {
-                *max_length = Some(value);
-            }
-            if let Some(text) = &attrs.pattern {
-                *pattern = Some(text.value());
-            }
-        }
-        DocKind::Array {
-            min_items,
-            max_items,
-            unique_items,
-            ..
-        } => {
-            if let Some((value, _)) = attrs.min_items {
-                *min_items = Some(value);
-            }
-            if let Some((value, _)) = attrs.max_items {
-                *max_items = Some(value);
-            }
-            *unique_items |= attrs.unique_items.is_some();
-        }
-        DocKind::Object {
-            min_properties,
-            max_properties,
-            ..
-        } => {
-            if let Some((value, _)) = attrs.min_properties {
-                *min_properties = Some(value);
-            }
-            if let Some((value, _)) = attrs.max_properties {
-                *max_properties = Some(value);
-            }
-        }
-        DocKind::Ref { extra, .. } if extra_on_ref => {
-            let bounds = [
-                (
-                    "minimum",
-                    attrs
-                        .minimum
-                        .as_ref()
-                        .map(|spanned| spanned.value.to_json()),
-                ),
-                (
-                    "maximum",
-                    attrs
-                        .maximum
-                        .as_ref()
-                        .map(|spanned| spanned.value.to_json()),
-                ),
-                (
-                    "exclusiveMinimum",
-                    attrs
-                        .exclusive_minimum
-                        .as_ref()
-                        .map(|spanned| spanned.value.to_json()),
-                ),
-                (
-                    "exclusiveMaximum",
-                    attrs
-                        .exclusive_maximum
-                        .as_ref()
-                        .map(|spanned| spanned.value.to_json()),
-                ),
-                (
-                    "multipleOf",
-                    attrs
-                        .multiple_of
-                        .as_ref()
-                        .map(|spanned| spanned.value.to_json()),
-                ),
-                (
-                    "minLength",
-                    attrs.min_length.map(|(value, _)| value.to_string()),
-                ),
-                (
-                    "maxLength",
-                    attrs.max_length.map(|(value, _)| value.to_string()),
-                ),
-                (
-                    "minItems",
-                    attrs.min_items.map(|(value, _)| value.to_string()),
-                ),
-                (
-                    "maxItems",
-                    attrs.max_items.map(|(value, _)| value.to_string()),
-                ),
-                (
-                    "uniqueItems",
-                    attrs.unique_items.as_ref().map(|_| "true".to_owned()),
-                ),
-                (
-                    "minProperties",
-                    attrs.min_properties.map(|(value, _)| value.to_string()),
-                ),
-                (
-                    "maxProperties",
-                    attrs.max_properties.map(|(value, _)| value.to_string()),
-                ),
-            ];
-            extra.extend(bounds.into_iter().filter_map(|(key, value)| {
-                value.map(|value| (key.to_owned(), Extra::Scalar(value)))
-            }));
-        }
-        _ => {}
-    }
-    if let Some(description) = &field.description {
-        node.description = Some(description.clone());
-    }
-    if let Some(title) = &attrs.title {
-        node.title = Some(title.value());
-    }
-    if let Some(DefaultSpec::Literal(default)) = &field.default {
-        node.default = Some(default.value.to_json());
-    }
-    node.examples = attrs
-        .examples
-        .iter()
-        .map(|example| example.value.to_json())
-        .collect();
-    node
-}
-
-/// Replaces the kind, keeping nullability and annotations (what `with_enum`/`with_const` do).
-fn retype(mut node: DocNode, kind: DocKind) -> DocNode {
-    node.kind = kind;
-    node
-}
-
-/// The schema `schemars` gives the types tool arguments most often bring through
-/// `#[arg(schemars)]` (chrono's dates and times, `uuid::Uuid`, `url::Url`), by the type's last
-/// path segment, `Option` around them included; `None` for any other type, which the docs then
-/// name.
-fn schemars_type(ty: &Type) -> Option<DocNode> {
-    let (ident, args) = last_segment(peel(ty))?;
-    if ident == "Option" && args.len() == 1 {
-        let mut node = schemars_type(args[0])?;
-        node.nullable = true;
-        return Some(node);
-    }
-    let format = match ident.to_string().as_str() {
-        "DateTime" => "date-time",
-        "NaiveDate" => "date",
-        "NaiveDateTime" => "partial-date-time",
-        "NaiveTime" => "partial-time",
-        "Uuid" => "uuid",
-        "Url" => "uri",
-        _ => return None,
-    };
-    Some(DocNode::new(DocKind::String {
-        min_length: None,
-        max_length: None,
-        pattern: None,
-        format: Some(format.to_owned()),
-    }))
-}
-
-fn reference(ty: &Type) -> DocNode {
-    let link = if is_linkable(ty) {
-        Link::Page
-    } else {
-        Link::Name
-    };
-    DocNode::new(DocKind::Ref {
-        name: type_name(ty),
-        extra: Vec::new(),
-        link,
-    })
-}
-
-/// How a type is written in the docs (its tokens without spaces: `Vec<Match>`).
-fn type_name(ty: &Type) -> String {
-    ty.to_token_stream().to_string().replace(' ', "")
-}
-
-/// A plain path, which an intra-doc link can point at.
-fn is_linkable(ty: &Type) -> bool {
-    matches!(peel(ty), Type::Path(path) if path.qself.is_none())
-}
-
-/// Markdown naming `ty`: an intra-doc link to its page when it is a path. The items carrying
-/// these links allow `rustdoc::private_intra_doc_links`: a public type may have a field of a
-/// private type, whose page exists only in docs with private items.
-pub(crate) fn type_link(ty: &Type) -> String {
-    if is_linkable(ty) {
-        format!("[`{}`]", type_name(ty))
-    } else {
-        format!("`{}`", type_name(ty))
-    }
-}
-
-/// The schema of a type from its tokens (the rules of the runtime's `ToolArgs` impls).
-pub(crate) fn of_type(ty: &Type) -> DocNode {
-    let ty = peel(ty);
-    match ty {
-        Type::Tuple(tuple) if tuple.elems.is_empty() => return DocNode::new(DocKind::Null),
-        Type::Array(array) => {
-            let count = match &array.len {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(int),
-                    ..
-                }) => int.base10_parse::<u64>().ok(),
-                _ => None,
-            };
-            if let Some(count) = count {
-                return array_of(&array.elem, Some(count), Some(count));
-            }
-            return reference(ty);
-        }
-        _ => {}
-    }
-    let Some((ident, args)) = last_segment(ty) else {
-        return reference(ty);
-    };
-    let name = ident.to_string();
-    // A type's own bounds are published only within ±(2^53 - 1), as the runtime renders them.
-    let safe = |bound: i128| (bound.unsigned_abs() < 1 << 53).then(|| Bound::integer(bound));
-    let integer = |min: i128, max: i128| number_node(true, safe(min), safe(max));
-    match (name.as_str(), args.as_slice()) {
-        ("String" | "PathBuf", []) | ("Cow", [_]) => string(None, None),
-        ("char", []) => string(Some(1), Some(1)),
-        ("bool", []) => DocNode::new(DocKind::Boolean),
-        ("i8", []) => integer(i8::MIN.into(), i8::MAX.into()),
-        ("i16", []) => integer(i16::MIN.into(), i16::MAX.into()),
-        ("i32", []) => integer(i32::MIN.into(), i32::MAX.into()),
-        ("i64" | "isize", []) => integer(i64::MIN.into(), i64::MAX.into()),
-        ("u8", []) => integer(0, u8::MAX.into()),
-        ("u16", []) => integer(0, u16::MAX.into()),
-        ("u32", []) => integer(0, u32::MAX.into()),
-        ("u64" | "usize", []) => integer(0, u64::MAX.into()),
-        ("i128", []) => integer(i64::MIN.into(), u64::MAX.into()),
-        ("u128", []) => integer(0, u64::MAX.into()),
-        ("f64", []) => number_node(false, None, None),
-        // `f32`'s own bounds lie beyond ±(2^53 - 1): enforced, not published.
-        ("f32", []) => number_node(false, None, None),
-        ("Value", []) => DocNode::new(DocKind::Any),
-        ("Map", [key, value]) if is_named(key, "String") && is_named(value, "Value") => {
-            object_node(Vec::new(), Additional::Allowed)
-        }
-        ("Option", [inner]) => {
-            let mut node = of_type(inner);
-            node.nullable = true;
-            node
-        }
-        ("Box", [inner]) if matches!(peel(inner), Type::Slice(_)) => {
-            let Type::Slice(slice) = peel(inner) else {
-                return reference(ty);
-            };
-            array_of(&slice.elem, None, None)
-        }
-        ("Box" | "Arc" | "Rc", [inner]) => of_type(inner),
-        ("Vec" | "VecDeque", [item, ..]) => array_of(item, None, None),
-        // A set's items are distinct (`uniqueItems`), as the runtime's schema says.
-        ("HashSet" | "BTreeSet", [item, ..]) => {
-            let mut node = array_of(item, None, None);
-            if let DocKind::Array { unique_items, .. } = &mut node.kind {
-                *unique_items = true;
-            }
-            node
-        }
-        ("HashMap" | "BTreeMap", [key, value, ..]) if is_named(key, "String") => {
-            object_node(Vec::new(), Additional::Schema(Box::new(of_type(value))))
-        }
-        _ => reference(ty),
-    }
-}
-
-fn is_named(ty: &Type, expected: &str) -> bool {
-    last_segment(ty).is_some_and(|(ident, args)| ident == expected && args.is_empty())
-}
-
-fn string(min_length: Option<u64>, max_length: Option<u64>) -> DocNode {
-    DocNode::new(DocKind::String {
-        min_length,
-        max_length,
-        pattern: None,
-        format: None,
-    })
-}
-
-fn array_of(item: &Type, min_items: Option<u64>, max_items: Option<u64>) -> DocNode {
-    DocNode::new(DocKind::Array {
-        items: Some(Box::new(of_type(item))),
-        min_items,
-        max_items,
-        unique_items: false,
-    })
-}
-
-/// The documented schema of an enum (see the runtime's enum representation).
-fn enumeration(
-    variants: &[Variant],
-    tagging: &Tagging,
-    open: bool,
-    description: Option<&str>,
-) -> DocNode {
-    let units: Vec<&Variant> = variants
-        .iter()
-        .filter(|variant| matches!(variant.payload, Payload::Unit))
-        .collect();
-    let string_enum = |units: &[&Variant], description: Option<&str>| {
-        let mut node = DocNode::new(DocKind::Enum(
-            units
-                .iter()
-                .map(|variant| JsonLiteral::String(variant.name.clone()))
-                .collect(),
-        ));
-        node.description = enum_description(description, units);
-        node
-    };
-    if units.len() == variants.len() && matches!(tagging, Tagging::External) {
-        return string_enum(&units, description);
-    }
-    let mut branches = Vec::new();
-    if matches!(tagging, Tagging::External) && !units.is_empty() {
-        branches.push(string_enum(&units, None));
-    }
-    for variant in variants {
-        let name = variant.name.as_str();
-        let single = |key: &str, node: DocNode| {
-            object_node(
-                vec![(key.to_owned(), node, Required::Yes)],
-                Additional::Forbidden,
-            )
-        };
-        let tag_const = || DocNode::new(DocKind::Const(JsonLiteral::String(name.to_owned())));
-        let mut branch = match (tagging, &variant.payload) {
-            (Tagging::External, Payload::Unit) => continue,
-            (Tagging::External, Payload::Newtype(ty)) => single(name, of_type(ty)),
-            (Tagging::External, Payload::Struct(fields)) => {
-                single(name, object(fields, open, None))
-            }
-            (Tagging::Internal { tag }, Payload::Unit) => object(&[], open, Some((tag, name))),
-            (Tagging::Internal { tag }, Payload::Struct(fields)) => {
-                object(fields, open, Some((tag, name)))
-            }
-            (Tagging::Internal { .. }, Payload::Newtype(ty)) => reference(ty),
-            (Tagging::Adjacent { tag, .. }, Payload::Unit) => object(&[], false, Some((tag, name))),
-            (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => object_node(
-                vec![
-                    (tag.clone(), tag_const(), Required::Yes),
-                    (content.clone(), of_type(ty), Required::Yes),
-                ],
-                Additional::Forbidden,
-            ),
-            (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => object_node(
-                vec![
-                    (tag.clone(), tag_const(), Required::Yes),
-                    (content.clone(), object(fields, open, None), Required::Yes),
-                ],
-                Additional::Forbidden,
-            ),
-        };
-        if let Some(description) = &variant.description {
-            branch.description = Some(description.clone());
-        }
-        branches.push(branch);
-    }
-    if branches.len() == 1 {
-        branches.remove(0)
-    } else {
-        DocNode::new(DocKind::OneOf(branches))
-    }
-}
-
-/// The description of a string enum: the type's own text, then one line per documented value.
-/// Mirrors the runtime's `string_enum`.
-pub(crate) fn enum_description(description: Option<&str>, units: &[&Variant]) -> Option<String> {
-    let notes: Vec<String> = units
-        .iter()
-        .filter_map(|variant| {
-            variant
-                .description
-                .as_ref()
-                .map(|text| format!("- `{}`: {text}", variant.name))
-        })
-        .collect();
-    match (description, notes.is_empty()) {
-        (None, true) => None,
-        (Some(text), true) => Some(text.to_owned()),
-        (None, false) => Some(notes.join("\n")),
-        (Some(text), false) => Some(format!("{text}\n\n{}", notes.join("\n"))),
-    }
-}
-
-/// JSON text, pretty-printed the way `serde_json::to_string_pretty` does.
-pub(crate) fn render(node: &DocNode) -> String {
-    let mut out = String::new();
-    write_value(&to_json(node), 0, &mut out);
-    out
-}
-
-/// A JSON value with keys in insertion order; scalars are kept as their JSON text.
-enum Json {
-    Object(Vec<(String, Json)>),
-    Array(Vec<Json>),
-    Raw(String),
-}
-
-fn raw(text: impl Into<String>) -> Json {
-    Json::Raw(text.into())
-}
-
-fn to_json(node: &DocNode) -> Json {
-    let mut out: Vec<(String, Json)> = Vec::new();
-    if let Some(title) = &node.title {
-        out.push(("title".into(), raw(json_string(title))));
-    }
-    if let Some(description) = &node.description {
-        out.push(("description".into(), raw(json_string(description))));
-    }
-    let type_of = |name: &str, nullable: bool| {
-        if nullable && name != "null" {
-            Json::Array(vec![raw(json_string(name)), raw("\"null\"")])
-        } else {
-            raw(json_string(name))
-        }
-    };
-    let nullable = node.nullable;
-    match &node.kind {
-        DocKind::String {
-            min_length,
-            max_length,
-            pattern,
-            format,
-        } => {
-            out.push(("type".into(), type_of("string", nullable)));
-            if let Some(value) = min_length {
-                out.push(("minLength".into(), raw(value.to_string())));
-            }
-            if let Some(value) = max_length {
-                out.push(("maxLength".into(), raw(value.to_string())));
-            }
-            if let Some(pattern) = pattern {
-                out.push(("pattern".into(), raw(json_string(pattern))));
-            }
-            if let Some(format) = format {
-                out.push(("format".into(), raw(json_string(format))));
-            }
-        }
-        DocKind::Number {
-            integer,
-            minimum,
-            maximum,
-            exclusive_minimum,
-            exclusive_maximum,
-            multiple_of,
-        } => {
-            out.push((
-                "type".into(),
-                type_of(if *integer { "integer" } else { "number" }, nullable),
-            ));
-            for (key, bound) in [
-                ("minimum", minimum),
-                ("maximum", maximum),
-                ("exclusiveMinimum", exclusive_minimum),
-                ("exclusiveMaximum", exclusive_maximum),
-                ("multipleOf", multiple_of),
-            ] {
-                if let Some(bound) = bound {
-                    out.push((key.into(), raw(bound.text.clone())));
-                }
-            }
-        }
-        DocKind::Boolean => out.push(("type".into(), type_of("boolean", nullable))),
-        DocKind::Null => out.push(("type".into(), raw("\"null\""))),
-        DocKind::Array {
-            items,
-            min_items,
-            max_items,
-            unique_items,
-        } => {
-            out.push(("type".into(), type_of("array", nullable)));
-            if let Some(items) = items {
-                out.push(("items".into(), to_json(items)));
-            }
-            if let Some(value) = min_items {
-                out.push(("minItems".into(), raw(value.to_string())));
-            }
-            if let Some(value) = max_items {
-                out.push(("maxItems".into(), raw(value.to_string())));
-            }
-            if *unique_items {
-                out.push(("uniqueItems".into(), raw("true")));
-            }
-        }
-        DocKind::Object {
-            properties,
-            additional,
-            min_properties,
-            max_properties,
-        } => {
-            out.push(("type".into(), type_of("object", nullable)));
-            let is_map = matches!(additional, Additional::Schema(_));
-            if !properties.is_empty() || !is_map {
-                out.push((
-                    "properties".into(),
-                    Json::Object(
-                        properties
-                            .iter()
-                            .map(|(key, node, _)| (key.clone(), to_json(node)))
-                            .collect(),
-                    ),
-                ));
-            }
-            let required: Vec<Json> = properties
-                .iter()
-                .filter(|(_, _, required)| *required == Required::Yes)
-                .map(|(key, _, _)| raw(json_string(key)))
-                .collect();
-            if !required.is_empty() {
-                out.push(("required".into(), Json::Array(required)));
-            }
-            let additional = match additional {
-                Additional::Forbidden => raw("false"),
-                Additional::Allowed => raw("true"),
-                Additional::Schema(node) => to_json(node),
-            };
-            out.push(("additionalProperties".into(), additional));
-            if let Some(value) = min_properties {
-                out.push(("minProperties".into(), raw(value.to_string())));
-            }
-            if let Some(value) = max_properties {
-                out.push(("maxProperties".into(), raw(value.to_string())));
-            }
-        }
-        DocKind::Any => {}
-        DocKind::Enum(members) => {
-            if let Some(name) = common_type(members) {
-                out.push(("type".into(), type_of(name, nullable)));
-            }
-            let mut members: Vec<Json> =
-                members.iter().map(|member| raw(member.to_json())).collect();
-            if nullable && !node_has_null(&node.kind) {
-                members.push(raw("null"));
-            }
-            out.push(("enum".into(), Json::Array(members)));
-        }
-        DocKind::Const(constant) => {
-            if let Some(name) = common_type(std::slice::from_ref(constant)) {
-                out.push(("type".into(), type_of(name, nullable)));
-            }
-            if nullable && *constant != JsonLiteral::Null {
-                out.push((
-                    "enum".into(),
-                    Json::Array(vec![raw(constant.to_json()), raw("null")]),
-                ));
-            } else {
-                out.push(("const".into(), raw(constant.to_json())));
-            }
-        }
-        DocKind::OneOf(branches) => {
-            let mut rendered: Vec<Json> = branches.iter().map(to_json).collect();
-            if nullable {
-                rendered.push(Json::Object(vec![("type".into(), raw("\"null\""))]));
-            }
-            out.push(("oneOf".into(), Json::Array(rendered)));
-        }
-        DocKind::Ref { name, extra, .. } => {
-            let mut reference = vec![("$ref".to_owned(), raw(json_string(name)))];
-            reference.extend(extra.iter().map(|(key, value)| {
-                let value = match value {
-                    Extra::Scalar(text) => raw(text.clone()),
-                    Extra::List(items) => {
-                        Json::Array(items.iter().map(|item| raw(item.clone())).collect())
-                    }
-                };
-                (key.clone(), value)
-            }));
-            if nullable {
-                out.push((
-                    "anyOf".into(),
-                    Json::Array(vec![
-                        Json::Object(reference),
-                        Json::Object(vec![("type".into(), raw("\"null\""))]),
-                    ]),
-                ));
-            } else {
-                out.extend(reference);
-            }
-        }
-    }
-    if let Some(default) = &node.default {
-        out.push(("default".into(), raw(default.clone())));
-    }
-    if !node.examples.is_empty() {
-        out.push((
-            "examples".into(),
-            Json::Array(
-                node.examples
-                    .iter()
-                    .map(|example| raw(example.clone()))
-                    .collect(),
-            ),
-        ));
-    }
-    Json::Object(out)
-}
-
-fn node_has_null(kind: &DocKind) -> bool {
-    matches!(kind, DocKind::Enum(members) if members.contains(&JsonLiteral::Null))
-}
-
-/// The JSON type all `members` share (`integer` when every number is integral).
-fn common_type(members: &[JsonLiteral]) -> Option<&'static str> {
-    let kind = |member: &JsonLiteral| match member {
-        JsonLiteral::String(_) => "string",
-        JsonLiteral::Integer(_) => "integer",
-        JsonLiteral::Float(value) if value.fract() == 0.0 => "integer",
-        JsonLiteral::Float(_) => "number",
-        JsonLiteral::Bool(_) => "boolean",
-        JsonLiteral::Null => "null",
-        JsonLiteral::Array(_) => "array",
-    };
-    let first = kind(members.first()?);
-    let numeric = |name: &str| name == "integer" || name == "number";
-    if numeric(first) && members.iter().all(|member| numeric(kind(member))) {
-        return Some(if members.iter().all(|member| kind(member) == "integer") {
-            "integer"
-        } else {
-            "number"
-        });
-    }
-    members
-        .iter()
-        .all(|member| kind(member) == first)
-        .then_some(first)
-}
-
-fn write_value(value: &Json, indent: usize, out: &mut String) {
-    match value {
-        Json::Raw(text) => out.push_str(text),
-        Json::Array(items) if items.is_empty() => out.push_str("[]"),
-        Json::Object(entries) if entries.is_empty() => out.push_str("{}"),
-        Json::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                out.push_str(if index == 0 { "\n" } else { ",\n" });
-                push_indent(indent + 1, out);
-                write_value(item, indent + 1, out);
-            }
-            out.push('\n');
-            push_indent(indent, out);
-            out.push(']');
-        }
-        Json::Object(entries) => {
-            out.push('{');
-            for (index, (key, item)) in entries.iter().enumerate() {
-                out.push_str(if index == 0 { "\n" } else { ",\n" });
-                push_indent(indent + 1, out);
-                out.push_str(&json_string(key));
-                out.push_str(": ");
-                write_value(item, indent + 1, out);
-            }
-            out.push('\n');
-            push_indent(indent, out);
-            out.push('}');
-        }
-    }
-}
-
-fn push_indent(level: usize, out: &mut String) {
-    for _ in 0..level {
-        out.push_str("  ");
-    }
-}
 
 /// A documented schema: its JSON text, and the types it names by `$ref`.
 pub(crate) struct Documented {
-    /// The JSON text (what `DocumentedSchema` holds).
+    /// The JSON text (what `DocumentedSchema` holds), pretty-printed as `serde_json` does.
     pub(crate) json: String,
     references: Vec<(String, Link)>,
     /// Whether some `$ref` has keys beside it.
@@ -1000,14 +32,18 @@ pub(crate) struct Documented {
 }
 
 impl Documented {
-    pub(crate) fn of(node: &DocNode) -> Self {
-        let mut documented = Self {
-            json: render(node),
-            references: Vec::new(),
-            annotated_reference: false,
-        };
-        documented.collect_references(node);
-        documented
+    /// The documented schema of a derived type (or of a tool's arguments struct).
+    pub(crate) fn of_args(args: &ArgsType) -> Self {
+        let mut builder = Builder::default();
+        let schema = builder.args_type(args);
+        builder.finish(&schema)
+    }
+
+    /// The documented schema of a type, as a field or a tool's output has it.
+    pub(crate) fn of_type(ty: &Type) -> Self {
+        let mut builder = Builder::default();
+        let schema = builder.of_type(ty);
+        builder.finish(&schema)
     }
 
     /// The rustdoc section showing the schema (Markdown), with every `$ref`'d type linked.
@@ -1057,41 +93,568 @@ impl Documented {
         }
         note
     }
+}
 
-    fn collect_references(&mut self, node: &DocNode) {
-        match &node.kind {
-            DocKind::Ref { name, link, extra } => {
-                if !self.references.iter().any(|(known, _)| known == name) {
-                    self.references.push((name.clone(), *link));
-                }
-                self.annotated_reference |= node.description.is_some()
-                    || node.title.is_some()
-                    || node.default.is_some()
-                    || !node.examples.is_empty()
-                    || !extra.is_empty();
+/// How a `$ref`'d type is pointed at below the schema.
+#[derive(Clone, Copy, PartialEq)]
+enum Link {
+    /// A path: an intra-doc link to the type's page, which shows its schema.
+    Page,
+    /// A type the docs cannot link (an array of non-literal length, a tuple, …): named only.
+    Name,
+    /// A `#[arg(schemars)]` type: its schema comes from `schemars::JsonSchema`.
+    Schemars,
+}
+
+/// One use of a type the docs cannot see into: the reference in the built schema is named by
+/// its index here (a name no Rust type has), and replaced once rendered.
+struct Reference {
+    name: String,
+    link: Link,
+    /// The field's `#[arg]` keys, shown beside the `$ref`.
+    beside: Map<String, Value>,
+}
+
+/// The name of the `index`th reference while the schema is built.
+fn marker(index: usize) -> String {
+    format!("\u{0}{index}")
+}
+
+/// Builds the schema of one documented item, keeping the references it makes.
+#[derive(Default)]
+struct Builder {
+    references: Vec<Reference>,
+}
+
+impl Builder {
+    /// Renders `schema`, naming each reference by its type with its keys beside it.
+    fn finish(self, schema: &Schema) -> Documented {
+        let mut value = derive::documented_json_schema(schema);
+        self.name_references(&mut value);
+        let mut references: Vec<(String, Link)> = Vec::new();
+        for reference in &self.references {
+            if !references.iter().any(|(known, _)| *known == reference.name) {
+                references.push((reference.name.clone(), reference.link));
             }
-            DocKind::Array {
-                items: Some(items), ..
-            } => self.collect_references(items),
-            DocKind::Object {
-                properties,
-                additional,
-                ..
-            } => {
-                for (_, property, _) in properties {
-                    self.collect_references(property);
+        }
+        Documented {
+            json: serde_json::to_string_pretty(&value).unwrap_or_default(),
+            references,
+            annotated_reference: self.annotated(schema),
+        }
+    }
+
+    fn name_references(&self, value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                let index = map
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|target| target.strip_prefix('\u{0}'))
+                    .and_then(|index| index.parse::<usize>().ok());
+                if let Some(reference) = index.and_then(|index| self.references.get(index)) {
+                    let mut named = Map::new();
+                    for (key, item) in std::mem::take(map) {
+                        if key == "$ref" {
+                            named.insert(key, Value::String(reference.name.clone()));
+                            named.extend(reference.beside.clone());
+                        } else {
+                            named.insert(key, item);
+                        }
+                    }
+                    *map = named;
+                    return;
                 }
-                if let Additional::Schema(value) = additional {
-                    self.collect_references(value);
-                }
+                map.values_mut().for_each(|item| self.name_references(item));
             }
-            DocKind::OneOf(branches) => {
-                for branch in branches {
-                    self.collect_references(branch);
-                }
+            Value::Array(items) => items.iter_mut().for_each(|item| self.name_references(item)),
+            _ => {}
+        }
+    }
+
+    /// Whether some reference of `schema` has keys beside its `$ref` (annotations or `#[arg]`
+    /// keys), which the docs then explain.
+    fn annotated(&self, schema: &Schema) -> bool {
+        match &schema.kind {
+            SchemaKind::Ref(name) => {
+                let annotations = &schema.annotations;
+                annotations.title.is_some()
+                    || annotations.description.is_some()
+                    || annotations.default.is_some()
+                    || !annotations.examples.is_empty()
+                    || name
+                        .strip_prefix('\u{0}')
+                        .and_then(|index| index.parse::<usize>().ok())
+                        .and_then(|index| self.references.get(index))
+                        .is_some_and(|reference| !reference.beside.is_empty())
+            }
+            SchemaKind::Array(rules) => rules
+                .items
+                .as_deref()
+                .is_some_and(|items| self.annotated(items)),
+            SchemaKind::Object(rules) => {
+                rules
+                    .properties
+                    .iter()
+                    .any(|property| self.annotated(&property.schema))
+                    || matches!(&rules.additional, AdditionalProperties::Schema(values) if self.annotated(values))
+            }
+            SchemaKind::OneOf(branches) => branches.iter().any(|branch| self.annotated(branch)),
+            _ => false,
+        }
+    }
+
+    /// A reference to `ty`, a type whose schema is on its own page.
+    fn reference(&mut self, ty: &Type, link: Link) -> Schema {
+        let index = self.references.len();
+        self.references.push(Reference {
+            name: type_name(ty),
+            link,
+            beside: Map::new(),
+        });
+        Schema::reference(marker(index))
+    }
+
+    /// The reference's entry, when `schema` is one this builder made.
+    fn reference_of(&mut self, schema: &Schema) -> Option<&mut Reference> {
+        let SchemaKind::Ref(name) = &schema.kind else {
+            return None;
+        };
+        let index = name.strip_prefix('\u{0}')?.parse::<usize>().ok()?;
+        self.references.get_mut(index)
+    }
+
+    /// The schema of a derived type: `ToolArgs::schema()`'s steps.
+    fn args_type(&mut self, args: &ArgsType) -> Schema {
+        let schema = match &args.shape {
+            Shape::Enum {
+                variants,
+                tagging: Tagging::External,
+            } if variants
+                .iter()
+                .all(|variant| matches!(variant.payload, Payload::Unit)) =>
+            {
+                // Plain strings: one `enum`; each variant's doc is listed after the type's own.
+                let names: Vec<&str> = variants
+                    .iter()
+                    .map(|variant| variant.name.as_str())
+                    .collect();
+                let schema = derive::string_enum(
+                    &names,
+                    args.description.as_deref(),
+                    &variant_notes(variants),
+                );
+                return match &args.title {
+                    Some(title) => derive::titled(schema, title),
+                    None => schema,
+                };
+            }
+            Shape::Struct(fields) => self.object(fields, args.open, None),
+            Shape::Newtype { ty, .. } => self.of_type(ty),
+            Shape::Unit => derive::null_schema(),
+            Shape::Enum { variants, tagging } => self.enumeration(variants, tagging, args.open),
+        };
+        let schema = match &args.description {
+            Some(description) => derive::describe(schema, description),
+            None => schema,
+        };
+        match &args.title {
+            Some(title) => derive::titled(schema, title),
+            None => schema,
+        }
+    }
+
+    /// An object of `fields` (skipped ones left out); `tag` puts `{tag: const name}` first.
+    fn object(&mut self, fields: &[Field], open: bool, tag: Option<(&str, &str)>) -> Schema {
+        let mut properties = Vec::with_capacity(fields.len() + usize::from(tag.is_some()));
+        if let Some((tag, name)) = tag {
+            properties.push(Property::required(tag, derive::const_string(name)));
+        }
+        for field in fields.iter().filter(|field| !field.skip) {
+            let schema = self.property(field);
+            properties.push(Property {
+                name: field.key.clone(),
+                schema,
+                required: is_required(field),
+            });
+        }
+        derive::object(properties, open)
+    }
+
+    /// A field's schema: its type's, then every `#[arg]` key, in the order the generated code
+    /// applies them. A step the runtime would refuse (the registration then fails) is left out.
+    fn property(&mut self, field: &Field) -> Schema {
+        let attrs = &field.attrs;
+        let schema = match &attrs.schemars {
+            Some(_) => schemars_type(&field.ty)
+                .unwrap_or_else(|| self.reference(&field.ty, Link::Schemars)),
+            None => self.of_type(&field.ty),
+        };
+        let mut schema = match self.reference_of(&schema) {
+            Some(reference) => {
+                reference.beside = keys_beside(attrs, schema.nullable);
+                schema
+            }
+            None => constrained(schema, attrs),
+        };
+        if let Some(description) = &field.description {
+            schema = derive::describe(schema, description);
+        }
+        if let Some(title) = &attrs.title {
+            schema = derive::titled(schema, &title.value());
+        }
+        if let Some(DefaultSpec::Literal(default)) = &field.default {
+            schema = derive::with_default(schema, default.value.to_value());
+        }
+        if !attrs.examples.is_empty() {
+            let examples = attrs
+                .examples
+                .iter()
+                .map(|example| example.value.to_value())
+                .collect();
+            schema = derive::with_examples(schema, examples);
+        }
+        schema
+    }
+
+    /// The schema of a type from its tokens (the rules of the runtime's `ToolArgs` impls for the
+    /// standard types); a reference for any other type.
+    fn of_type(&mut self, ty: &Type) -> Schema {
+        let ty = peel(ty);
+        match ty {
+            Type::Tuple(tuple) if tuple.elems.is_empty() => return derive::null_schema(),
+            Type::Array(array) => {
+                let count = match &array.len {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(int),
+                        ..
+                    }) => int.base10_parse::<u64>().ok(),
+                    _ => None,
+                };
+                return match count {
+                    Some(count) => {
+                        derive::array_of(self.of_type(&array.elem), Some(count), Some(count))
+                    }
+                    None => self.reference(ty, link_of(ty)),
+                };
             }
             _ => {}
         }
+        let Some((ident, args)) = last_segment(ty) else {
+            return self.reference(ty, link_of(ty));
+        };
+        let integer =
+            |min: i128, max: i128| derive::integer_of_type(number_of(min), number_of(max));
+        match (ident.to_string().as_str(), args.as_slice()) {
+            ("String" | "PathBuf", []) | ("Cow", [_]) => Schema::string().build(),
+            ("char", []) => derive::single_character(),
+            ("bool", []) => Schema::boolean(),
+            ("i8", []) => integer(i8::MIN.into(), i8::MAX.into()),
+            ("i16", []) => integer(i16::MIN.into(), i16::MAX.into()),
+            ("i32", []) => integer(i32::MIN.into(), i32::MAX.into()),
+            ("i64" | "isize", []) => integer(i64::MIN.into(), i64::MAX.into()),
+            ("u8", []) => integer(0, u8::MAX.into()),
+            ("u16", []) => integer(0, u16::MAX.into()),
+            ("u32", []) => integer(0, u32::MAX.into()),
+            ("u64" | "usize", []) => integer(0, u64::MAX.into()),
+            // JSON numbers carry at most 64-bit integers.
+            ("i128", []) => integer(i64::MIN.into(), u64::MAX.into()),
+            ("u128", []) => integer(0, u64::MAX.into()),
+            ("f64", []) => Schema::number().build(),
+            ("f32", []) => derive::number_of_type(f64::from(f32::MAX)),
+            ("Value", []) => Schema::any(),
+            ("Map", [key, value]) if is_named(key, "String") && is_named(value, "Value") => {
+                derive::any_object()
+            }
+            ("Option", [inner]) => {
+                let mut schema = self.of_type(inner);
+                schema.nullable = true;
+                schema
+            }
+            ("Box", [inner]) if matches!(peel(inner), Type::Slice(_)) => match peel(inner) {
+                Type::Slice(slice) => derive::array_of(self.of_type(&slice.elem), None, None),
+                _ => self.reference(ty, link_of(ty)),
+            },
+            ("Box" | "Arc" | "Rc", [inner]) => self.of_type(inner),
+            ("Vec" | "VecDeque", [item, ..]) => derive::array_of(self.of_type(item), None, None),
+            ("HashSet" | "BTreeSet", [item, ..]) => derive::set_of(self.of_type(item)),
+            ("HashMap" | "BTreeMap", [key, value, ..]) if is_named(key, "String") => {
+                derive::map_of(self.of_type(value))
+            }
+            _ => self.reference(ty, link_of(ty)),
+        }
+    }
+
+    /// An enum with data: `oneOf` of its variants in serde's representation of `tagging`.
+    fn enumeration(&mut self, variants: &[Variant], tagging: &Tagging, open: bool) -> Schema {
+        let mut branches = Vec::new();
+        let units: Vec<&Variant> = variants
+            .iter()
+            .filter(|variant| matches!(variant.payload, Payload::Unit))
+            .collect();
+        if matches!(tagging, Tagging::External) && !units.is_empty() {
+            let names: Vec<&str> = units.iter().map(|variant| variant.name.as_str()).collect();
+            branches.push(derive::string_enum(
+                &names,
+                None,
+                &variant_notes(units.iter().copied()),
+            ));
+        }
+        for variant in variants {
+            let name = variant.name.as_str();
+            let single = |key: &str, schema: Schema| {
+                derive::object(vec![Property::required(key, schema)], false)
+            };
+            let branch = match (tagging, &variant.payload) {
+                (Tagging::External, Payload::Unit) => continue,
+                (Tagging::External, Payload::Newtype(ty)) => {
+                    let payload = self.of_type(ty);
+                    single(name, payload)
+                }
+                (Tagging::External, Payload::Struct(fields)) => {
+                    let payload = self.object(fields, open, None);
+                    single(name, payload)
+                }
+                (Tagging::Internal { tag }, Payload::Unit) => {
+                    self.object(&[], open, Some((tag, name)))
+                }
+                (Tagging::Internal { tag }, Payload::Struct(fields)) => {
+                    self.object(fields, open, Some((tag, name)))
+                }
+                // The payload's own properties sit beside the tag, on its page.
+                (Tagging::Internal { .. }, Payload::Newtype(ty)) => self.of_type(ty),
+                (Tagging::Adjacent { tag, .. }, Payload::Unit) => {
+                    self.object(&[], false, Some((tag, name)))
+                }
+                (Tagging::Adjacent { tag, content }, Payload::Newtype(ty)) => {
+                    let payload = self.of_type(ty);
+                    adjacent(tag, name, content, payload)
+                }
+                (Tagging::Adjacent { tag, content }, Payload::Struct(fields)) => {
+                    let payload = self.object(fields, open, None);
+                    adjacent(tag, name, content, payload)
+                }
+            };
+            branches.push(match &variant.description {
+                Some(description) => derive::describe(branch, description),
+                None => branch,
+            });
+        }
+        derive::one_of(branches)
+    }
+}
+
+/// `{tag: const name, content: payload}`, closed: an adjacently tagged variant.
+fn adjacent(tag: &str, name: &str, content: &str, payload: Schema) -> Schema {
+    derive::object(
+        vec![
+            Property::required(tag, derive::const_string(name)),
+            Property::required(content, payload),
+        ],
+        false,
+    )
+}
+
+/// `schema` with a field's constraints applied by the runtime's steps, each left out if the
+/// runtime would refuse it.
+fn constrained(mut schema: Schema, attrs: &ArgAttrs) -> Schema {
+    fn step<E>(schema: Schema, apply: impl FnOnce(Schema) -> Result<Schema, E>) -> Schema {
+        apply(schema.clone()).unwrap_or(schema)
+    }
+    if let Some(values) = &attrs.enum_values {
+        let members = values.value.iter().map(JsonLiteral::to_value).collect();
+        schema = step(schema, |schema| derive::with_enum(schema, members));
+    }
+    if let Some(constant) = &attrs.constant {
+        let value = constant.value.to_value();
+        schema = step(schema, |schema| derive::with_const(schema, value));
+    }
+    let numbers = [
+        (&attrs.minimum, derive::with_minimum as fn(_, _) -> _),
+        (&attrs.maximum, derive::with_maximum),
+        (&attrs.exclusive_minimum, derive::with_exclusive_minimum),
+        (&attrs.exclusive_maximum, derive::with_exclusive_maximum),
+        (&attrs.multiple_of, derive::with_multiple_of),
+    ];
+    for (literal, apply) in numbers {
+        if let Some(number) = literal
+            .as_ref()
+            .and_then(|spanned| spanned.value.to_number())
+        {
+            schema = step(schema, |schema| apply(schema, number));
+        }
+    }
+    let counts = [
+        (attrs.min_length, derive::with_min_length as fn(_, _) -> _),
+        (attrs.max_length, derive::with_max_length),
+        (attrs.min_items, derive::with_min_items),
+        (attrs.max_items, derive::with_max_items),
+        (attrs.min_properties, derive::with_min_properties),
+        (attrs.max_properties, derive::with_max_properties),
+    ];
+    for (count, apply) in counts {
+        if let Some((count, _)) = count {
+            schema = step(schema, |schema| apply(schema, count));
+        }
+    }
+    if attrs.unique_items.is_some() {
+        schema = step(schema, derive::with_unique_items);
+    }
+    if let Some(pattern) = &attrs.pattern {
+        schema = step(schema, |schema| {
+            derive::with_pattern(schema, &pattern.value())
+        });
+    }
+    if let Some(format) = &attrs.format {
+        schema = step(schema, |schema| {
+            derive::with_format(schema, &format.value())
+        });
+    }
+    schema
+}
+
+/// The `#[arg]` keys of a field whose type's schema is on its own page, shown beside its `$ref`:
+/// the values it allows (`null` among them for an `Option`) and its bounds.
+fn keys_beside(attrs: &ArgAttrs, nullable: bool) -> Map<String, Value> {
+    let mut keys = Map::new();
+    let listed = |values: &[JsonLiteral]| {
+        let mut members: Vec<Value> = values.iter().map(JsonLiteral::to_value).collect();
+        if nullable {
+            members.push(Value::Null);
+        }
+        Value::Array(members)
+    };
+    if let Some(values) = &attrs.enum_values {
+        keys.insert("enum".to_owned(), listed(&values.value));
+    }
+    if let Some(constant) = &attrs.constant {
+        if nullable {
+            keys.insert(
+                "enum".to_owned(),
+                listed(std::slice::from_ref(&constant.value)),
+            );
+        } else {
+            keys.insert("const".to_owned(), constant.value.to_value());
+        }
+    }
+    for (key, literal) in [
+        ("minimum", &attrs.minimum),
+        ("maximum", &attrs.maximum),
+        ("exclusiveMinimum", &attrs.exclusive_minimum),
+        ("exclusiveMaximum", &attrs.exclusive_maximum),
+        ("multipleOf", &attrs.multiple_of),
+    ] {
+        if let Some(literal) = literal {
+            keys.insert(key.to_owned(), literal.value.to_value());
+        }
+    }
+    for (key, count) in [
+        ("minLength", attrs.min_length),
+        ("maxLength", attrs.max_length),
+        ("minItems", attrs.min_items),
+        ("maxItems", attrs.max_items),
+    ] {
+        if let Some((count, _)) = count {
+            keys.insert(key.to_owned(), Value::from(count));
+        }
+    }
+    if attrs.unique_items.is_some() {
+        keys.insert("uniqueItems".to_owned(), Value::Bool(true));
+    }
+    for (key, count) in [
+        ("minProperties", attrs.min_properties),
+        ("maxProperties", attrs.max_properties),
+    ] {
+        if let Some((count, _)) = count {
+            keys.insert(key.to_owned(), Value::from(count));
+        }
+    }
+    keys
+}
+
+/// Whether the property is required: never with a default; always with `required`; otherwise
+/// unless the type is an `Option`.
+fn is_required(field: &Field) -> bool {
+    field.default.is_none()
+        && (field.attrs.required.is_some() || !crate::types::is_option(&field.ty))
+}
+
+/// `("name", "doc")` of the documented unit variants, for a string enum's description.
+fn variant_notes<'a>(variants: impl IntoIterator<Item = &'a Variant>) -> Vec<(&'a str, &'a str)> {
+    variants
+        .into_iter()
+        .filter_map(|variant| {
+            variant
+                .description
+                .as_deref()
+                .map(|description| (variant.name.as_str(), description))
+        })
+        .collect()
+}
+
+/// An integer bound as the runtime writes it (`Number::from` of the type's `MIN`/`MAX`).
+fn number_of(value: i128) -> Number {
+    match (i64::try_from(value), u64::try_from(value)) {
+        (Ok(small), _) => Number::from(small),
+        (_, Ok(unsigned)) => Number::from(unsigned),
+        _ => Number::from(0),
+    }
+}
+
+/// The schema `schemars` gives the types tool arguments most often bring through
+/// `#[arg(schemars)]` (chrono's dates and times, `uuid::Uuid`, `url::Url`), by the type's last
+/// path segment, `Option` around them included; `None` for any other type, which the docs then
+/// name.
+fn schemars_type(ty: &Type) -> Option<Schema> {
+    let (ident, args) = last_segment(peel(ty))?;
+    if ident == "Option" && args.len() == 1 {
+        let mut schema = schemars_type(args[0])?;
+        schema.nullable = true;
+        return Some(schema);
+    }
+    let format = match ident.to_string().as_str() {
+        "DateTime" => "date-time",
+        "NaiveDate" => "date",
+        "NaiveDateTime" => "partial-date-time",
+        "NaiveTime" => "partial-time",
+        "Uuid" => "uuid",
+        "Url" => "uri",
+        _ => return None,
+    };
+    derive::with_format(Schema::string().build(), format).ok()
+}
+
+fn is_named(ty: &Type, expected: &str) -> bool {
+    last_segment(ty).is_some_and(|(ident, args)| ident == expected && args.is_empty())
+}
+
+/// How the docs point at `ty`: its page when it is a path.
+fn link_of(ty: &Type) -> Link {
+    if is_linkable(ty) {
+        Link::Page
+    } else {
+        Link::Name
+    }
+}
+
+/// How a type is written in the docs (its tokens without spaces: `Vec<Match>`).
+fn type_name(ty: &Type) -> String {
+    ty.to_token_stream().to_string().replace(' ', "")
+}
+
+/// A plain path, which an intra-doc link can point at.
+fn is_linkable(ty: &Type) -> bool {
+    matches!(peel(ty), Type::Path(path) if path.qself.is_none())
+}
+
+/// Markdown naming `ty`: an intra-doc link to its page when it is a path. The items carrying
+/// these links allow `rustdoc::private_intra_doc_links`: a public type may have a field of a
+/// private type, whose page exists only in docs with private items.
+pub(crate) fn type_link(ty: &Type) -> String {
+    if is_linkable(ty) {
+        format!("[`{}`]", type_name(ty))
+    } else {
+        format!("`{}`", type_name(ty))
     }
 }
 

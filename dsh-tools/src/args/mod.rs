@@ -14,7 +14,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::error::ToolError;
-use crate::schema::{Schema, SchemaError};
+use dsh_tools_schema::{Schema, SchemaError};
 
 /// A type that can be a tool argument (or a tool's output value): it has a JSON Schema, and a
 /// value valid against that schema converts into it.
@@ -101,7 +101,7 @@ impl ConvertError {
     pub fn expected(what: &str, value: &Value) -> Self {
         Self::new(format!(
             "expected {what}, got {}",
-            crate::schema::JsonType::of(value).name()
+            dsh_tools_schema::JsonType::of(value).name()
         ))
     }
 
@@ -109,7 +109,10 @@ impl ConvertError {
     /// than [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     #[must_use]
     pub fn at_key(mut self, key: &str) -> Self {
-        self.path = join_path(crate::text_bounds::quoted(key).into_owned(), self.path);
+        self.path = join_path(
+            dsh_tools_schema::text_bounds::quoted(key).into_owned(),
+            self.path,
+        );
         self
     }
 

@@ -16,10 +16,8 @@ use serde_json::{Map, Number, Value};
 
 use super::{ConvertError, ToolArgs};
 use crate::__private::fast_checks::{has_unique_items, is_integer_in};
-use crate::schema::{
-    AdditionalProperties, Annotations, ArrayRules, NumberRules, ObjectRules, Schema, SchemaError,
-    SchemaKind, StringRules,
-};
+use dsh_tools_schema::derive;
+use dsh_tools_schema::{Annotations, NumberRules, Schema, SchemaError, SchemaKind, StringRules};
 
 fn node(kind: SchemaKind) -> Schema {
     Schema {
@@ -89,11 +87,7 @@ impl ToolArgs for PathBuf {
 
 impl ToolArgs for char {
     fn schema() -> Result<Schema, SchemaError> {
-        Ok(string_schema(StringRules {
-            min_length: Some(1),
-            max_length: Some(1),
-            ..StringRules::default()
-        }))
+        Ok(derive::single_character())
     }
     fn is_valid_json(value: &Value) -> bool {
         value.as_str().is_some_and(|text| {
@@ -127,7 +121,7 @@ impl ToolArgs for bool {
 
 impl ToolArgs for () {
     fn schema() -> Result<Schema, SchemaError> {
-        Ok(node(SchemaKind::Null))
+        Ok(derive::null_schema())
     }
     fn is_valid_json(value: &Value) -> bool {
         value.is_null()
@@ -161,20 +155,11 @@ fn integral(value: &Value) -> Result<i128, ConvertError> {
     }
 }
 
-fn integer_schema(minimum: Number, maximum: Number) -> Schema {
-    node(SchemaKind::Integer(NumberRules {
-        minimum: Some(minimum),
-        maximum: Some(maximum),
-        implied_by_type: true,
-        ..NumberRules::default()
-    }))
-}
-
 macro_rules! integer_args {
     ($($ty:ty),* $(,)?) => {$(
         impl ToolArgs for $ty {
             fn schema() -> Result<Schema, SchemaError> {
-                Ok(integer_schema(Number::from(<$ty>::MIN), Number::from(<$ty>::MAX)))
+                Ok(derive::integer_of_type(Number::from(<$ty>::MIN), Number::from(<$ty>::MAX)))
             }
             fn is_valid_json(value: &Value) -> bool {
                 is_integer_in(value, <$ty>::MIN as i128, <$ty>::MAX as i128)
@@ -200,7 +185,7 @@ macro_rules! wide_integer_args {
         impl ToolArgs for $ty {
             fn schema() -> Result<Schema, SchemaError> {
                 let minimum = if <$ty>::MIN == 0 { Number::from(0) } else { Number::from(i64::MIN) };
-                Ok(integer_schema(minimum, Number::from(u64::MAX)))
+                Ok(derive::integer_of_type(minimum, Number::from(u64::MAX)))
             }
             fn is_valid_json(value: &Value) -> bool {
                 let minimum = if <$ty>::MIN == 0 { 0 } else { i128::from(i64::MIN) };
@@ -238,13 +223,7 @@ impl ToolArgs for f64 {
 impl ToolArgs for f32 {
     /// Bounded by `f32::MAX` so that no accepted number becomes an infinity.
     fn schema() -> Result<Schema, SchemaError> {
-        let limit = f64::from(f32::MAX);
-        Ok(node(SchemaKind::Number(NumberRules {
-            minimum: Number::from_f64(-limit),
-            maximum: Number::from_f64(limit),
-            implied_by_type: true,
-            ..NumberRules::default()
-        })))
+        Ok(derive::number_of_type(f64::from(f32::MAX)))
     }
     fn is_valid_json(value: &Value) -> bool {
         value
@@ -279,10 +258,7 @@ impl ToolArgs for Value {
 
 impl ToolArgs for Map<String, Value> {
     fn schema() -> Result<Schema, SchemaError> {
-        Ok(node(SchemaKind::Object(ObjectRules::new(
-            Vec::new(),
-            AdditionalProperties::Allowed,
-        ))))
+        Ok(derive::any_object())
     }
     fn is_valid_json(value: &Value) -> bool {
         value.is_object()
@@ -363,21 +339,12 @@ fn array_schema<T: ToolArgs>(
     min_items: Option<u64>,
     max_items: Option<u64>,
 ) -> Result<Schema, SchemaError> {
-    Ok(node(SchemaKind::Array(ArrayRules {
-        items: Some(Box::new(T::schema()?)),
-        min_items,
-        max_items,
-        unique_items: false,
-    })))
+    Ok(derive::array_of(T::schema()?, min_items, max_items))
 }
 
 /// The schema of a set of `T`: an array of distinct items.
 fn set_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
-    let mut schema = array_schema::<T>(None, None)?;
-    if let SchemaKind::Array(rules) = &mut schema.kind {
-        rules.unique_items = true;
-    }
-    Ok(schema)
+    Ok(derive::set_of(T::schema()?))
 }
 
 /// An array whose every item is valid for `T`.
@@ -563,10 +530,7 @@ fn fixed_length<T, const N: usize>(list: Vec<T>) -> Result<[T; N], ConvertError>
 }
 
 fn map_schema<T: ToolArgs>() -> Result<Schema, SchemaError> {
-    Ok(node(SchemaKind::Object(ObjectRules::new(
-        Vec::new(),
-        AdditionalProperties::Schema(Box::new(T::schema()?)),
-    ))))
+    Ok(derive::map_of(T::schema()?))
 }
 
 /// Converts every entry of an object, naming the key of the first failure.

@@ -20,8 +20,8 @@ use crate::future::BoxFuture;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::schema::CompiledSchema;
 use crate::state::StateType;
+use dsh_tools_schema::CompiledSchema;
 
 /// The model-facing description of a tool: exactly the fields a provider request carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -204,7 +204,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// The schema the body's value must match; `None` accepts any JSON value. It checks every
-    /// value, so it is kept compiled ([`Schema::compile`](crate::schema::Schema::compile)).
+    /// value, so it is kept compiled ([`Schema::compile`](dsh_tools_schema::Schema::compile)).
     fn output_schema(&self) -> Option<&CompiledSchema> {
         None
     }

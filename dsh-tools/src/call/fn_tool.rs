@@ -29,8 +29,8 @@ use crate::lossless::output_into_value;
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::schema::{CompiledSchema, Schema};
 use crate::state::StateType;
+use dsh_tools_schema::{CompiledSchema, Schema};
 
 type Handler = dyn Fn(Value, ToolRun) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
 type Render = dyn Fn(&Value, &Value) -> Result<Vec<ContentBlock>, ToolError> + Send + Sync;
@@ -167,7 +167,7 @@ impl FnToolBuilder {
     }
 
     /// The schema the handler's value must match (`INVALID_TOOL_OUTPUT` otherwise). A
-    /// [`Schema`](crate::schema::Schema) is compiled here, once.
+    /// [`Schema`](dsh_tools_schema::Schema) is compiled here, once.
     #[must_use]
     pub fn output_schema(mut self, schema: impl Into<CompiledSchema>) -> Self {
         self.parts.output = Some(schema.into());

@@ -34,7 +34,7 @@ use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView};
 use crate::result::{ToolExecutionResult, ToolOutcome};
-use crate::schema::Schema;
+use dsh_tools_schema::Schema;
 
 /// The name of the built-in Code Mode tool; registering or restricting it is refused.
 pub const RUN_CODE: &str = "run_code";

@@ -24,8 +24,8 @@ use crate::lossless::output_into_value;
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
-use crate::schema::{CompiledSchema, Schema, SchemaError};
 use crate::state::StateType;
+use dsh_tools_schema::{CompiledSchema, Schema, SchemaError};
 
 /// A typed tool: arguments and output are Rust types with schemas.
 ///
@@ -194,7 +194,7 @@ impl ToolContract {
             })
         });
         Self {
-            built: built.map_err(|error| error.to_tool_error()),
+            built: built.map_err(|error| ToolError::unsupported_schema(&error)),
         }
     }
 

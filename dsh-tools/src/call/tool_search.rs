@@ -15,8 +15,8 @@ use crate::call::fn_tool::FnTool;
 use crate::content::ContentBlock;
 use crate::error::ToolError;
 use crate::present::ToolCallKind;
-use crate::schema::Schema;
 use crate::search::{ToolSearchAnswer, ToolSearchMode, ToolSearchQuery};
+use dsh_tools_schema::Schema;
 
 /// The name of the built-in search tool; registering a tool of this name is refused.
 pub const TOOL_SEARCH: &str = "tool_search";

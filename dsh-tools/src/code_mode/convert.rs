@@ -10,7 +10,7 @@ use rquickjs::object::Property;
 use rquickjs::{Array, Ctx, Object, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
 
-use crate::schema::whole_number;
+use dsh_tools_schema::semantics::whole_number;
 
 /// How deep a value may nest, either way.
 const MAX_DEPTH: usize = 128;

@@ -7,10 +7,11 @@ use std::sync::LazyLock;
 
 use serde_json::{Number, Value};
 
-use crate::schema::{
-    Pattern, StringFormat, compare_numbers, first_repeat, has_at_least_code_points,
-    has_at_most_code_points, is_integral, is_positive_multiple,
+use dsh_tools_schema::semantics::{
+    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
+    is_positive_multiple,
 };
+use dsh_tools_schema::{Pattern, StringFormat};
 
 /// A literal `enum`/`const` member, compared without building a `Value`.
 #[derive(Clone, Copy, Debug)]

@@ -10,7 +10,6 @@ mod documented;
 pub(crate) mod fast_checks;
 mod recursion;
 mod returns;
-mod schema_steps;
 
 pub use std::sync::LazyLock;
 
@@ -33,14 +32,6 @@ pub use self::fast_checks::{
 };
 pub use self::recursion::type_schema;
 pub use self::returns::{ResultValue, contract_of, require_state, tool_output, tool_value};
-pub use self::schema_steps::{
-    const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,
-    null_schema, object, one_of, property, schemars_schema, string_enum, titled, whole_arguments,
-    with_const, with_default, with_enum, with_examples, with_exclusive_maximum,
-    with_exclusive_minimum, with_format, with_max_items, with_max_length, with_max_properties,
-    with_maximum, with_min_items, with_min_length, with_min_properties, with_minimum,
-    with_multiple_of, with_pattern, with_unique_items,
-};
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
 pub use crate::call::definition::TaskSupport;
@@ -59,5 +50,13 @@ pub use crate::present::{
     ToolResultView,
 };
 pub use crate::progress::ToolProgress;
-pub use crate::schema::{Pattern, Schema, SchemaError};
 pub use crate::state::StateType;
+pub use dsh_tools_schema::derive::{
+    const_string, describe, describe_value, float_number, internally_tagged, macro_error_schema,
+    null_schema, object, one_of, property, schemars_schema, string_enum, titled, whole_arguments,
+    with_const, with_default, with_enum, with_examples, with_exclusive_maximum,
+    with_exclusive_minimum, with_format, with_max_items, with_max_length, with_max_properties,
+    with_maximum, with_min_items, with_min_length, with_min_properties, with_minimum,
+    with_multiple_of, with_pattern, with_unique_items,
+};
+pub use dsh_tools_schema::{Pattern, Schema, SchemaError};

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use crate::schema::{Schema, SchemaError};
+use dsh_tools_schema::{Schema, SchemaError};
 
 /// A type whose schema is being built on this thread, and whether it was met inside itself.
 struct Building {

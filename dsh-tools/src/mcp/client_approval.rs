@@ -24,7 +24,7 @@ use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
 use crate::mcp::revision::is_per_request;
-use crate::text_bounds::push_cut_marker;
+use dsh_tools_schema::text_bounds::push_cut_marker;
 
 /// The most characters of a call's arguments (as JSON) an approval request quotes.
 pub const MAX_ARGUMENTS_EXCERPT_CHARS: usize = 512;

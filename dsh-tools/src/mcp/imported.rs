@@ -46,7 +46,7 @@ use crate::mcp::task_client::follow_task;
 use crate::mcp::task_support::task_support_of;
 use crate::present::ToolIcon;
 use crate::progress::ToolProgress;
-use crate::schema::{CompiledSchema, Schema};
+use dsh_tools_schema::{CompiledSchema, Schema};
 
 /// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
 /// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)).

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::mcp::convert::{annotations_to_mcp, icon_to_mcp};
 use crate::mcp::task_support::task_support_meta;
-use crate::schema::CompiledSchema;
+use dsh_tools_schema::CompiledSchema;
 
 /// The served tools as MCP describes them, sorted by name.
 #[derive(Debug)]

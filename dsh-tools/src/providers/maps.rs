@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::schema::{ValidationContext, Violations};
+use dsh_tools_schema::{ValidationContext, Violations};
 
 /// Deepest nesting a plan follows through recursive definitions (serde_json's own parser stops
 /// at 128 levels, so no parsed value is deeper).

@@ -557,7 +557,7 @@ fn examples_for(
             example
         })
         .collect();
-    let Ok(lowered) = crate::schema::Schema::from_json_schema(parameters) else {
+    let Ok(lowered) = dsh_tools_schema::Schema::from_json_schema(parameters) else {
         return examples;
     };
     let mut kept = Vec::new();

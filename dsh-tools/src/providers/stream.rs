@@ -18,7 +18,7 @@
 //! Arguments are read by [`PartialJson`], whose work over a whole stream is about one parse of
 //! the arguments however finely they are cut. While a call streams, its arguments are checked
 //! against the tool's canonical schema for what no continuation can fix
-//! ([`Schema::definite_violations`](crate::schema::Schema::definite_violations)), reported as
+//! ([`Schema::definite_violations`](dsh_tools_schema::Schema::definite_violations)), reported as
 //! [`StreamEvent::Definite`]; the checks of one call together walk a bounded multiple of its
 //! length. A tool whose strict view sends a map as `{key, value}` pairs streams in the view's
 //! shape, not the tool's, so it has no early checks; its arguments so far
@@ -69,8 +69,8 @@
 //! | `openai_chat.rs`, `openai_responses.rs`, `anthropic.rs`, `gemini.rs` | each dialect's stream events |
 //! | `streamed_arguments.rs`, `json_path.rs` | Vertex AI's `partialArgs`: pieces at JSON Paths into a value and its text |
 //!
-//! The partial reader itself lives in the data layer (`partial_json.rs`), where the schema
-//! engine's definite checks read it too.
+//! The partial reader itself lives in the schema engine (`dsh_tools_schema::partial_json`), whose
+//! definite checks read it too.
 
 mod anthropic;
 mod call;
@@ -88,7 +88,7 @@ use serde_json::Value;
 
 pub use self::call::StreamingCall;
 pub use self::event::StreamEvent;
-pub use crate::partial_json::{
+pub use dsh_tools_schema::partial_json::{
     PartialArray, PartialJson, PartialJsonError, PartialNode, PartialObject,
 };
 

@@ -13,7 +13,6 @@ use crate::call::run_code::RUN_CODE;
 use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
-use crate::schema::Schema;
 use crate::state::{SharedState, StateType};
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::deferral::{Deferral, LoadedTools};
@@ -25,6 +24,7 @@ use crate::store::restriction::{CompiledRestriction, ToolRestriction};
 use crate::store::state::{
     AnyHook, InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry,
 };
+use dsh_tools_schema::Schema;
 
 /// The value of an edit that cannot fail.
 fn infallible<T>(result: Result<T, Infallible>) -> T {

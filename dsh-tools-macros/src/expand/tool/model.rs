@@ -112,9 +112,9 @@ impl<'a> ToolModel<'a> {
         };
         let arguments_doc = match lone {
             Some(field) => lone_parameter_doc(field),
-            None => docs::Documented::of(&docs::document_type(&args_type)).section("Arguments"),
+            None => docs::Documented::of_args(&args_type).section("Arguments"),
         };
-        let output = docs::Documented::of(&docs::of_type(&output_type(function)));
+        let output = docs::Documented::of_type(&output_type(function));
         Self {
             function,
             attrs,

@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use crate::call::execution::ToolExecutionInput;
 use crate::error::ToolError;
-use crate::partial_json::PartialJson;
 use crate::providers::ToolCall;
-use crate::schema::Violation;
+use dsh_tools_schema::Violation;
+use dsh_tools_schema::partial_json::PartialJson;
 
 /// One tool call as it streams.
 #[derive(Clone, Debug)]

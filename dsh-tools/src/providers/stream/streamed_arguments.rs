@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::json_path::{self, Step};
 use crate::providers::ProviderError;
 use crate::providers::calls::field;
-use crate::schema::whole_number;
+use dsh_tools_schema::semantics::whole_number;
 
 /// The arguments of one streamed Vertex call so far.
 #[derive(Debug, Default)]

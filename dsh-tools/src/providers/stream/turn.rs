@@ -13,7 +13,7 @@ use super::event::StreamEvent;
 use crate::call::execution::ToolExecutionInput;
 use crate::error::ToolError;
 use crate::providers::{LoweredTools, ProviderError, ToolCalls};
-use crate::schema::{Schema, definite_violations_of};
+use dsh_tools_schema::Schema;
 
 /// Work the definite checks may do beyond what the arguments' own length pays for: small
 /// arguments are checked after every fragment.
@@ -146,7 +146,7 @@ impl<'t> Turn<'t> {
         };
         // What the strict view's `null`s stand for is removed first, as it is from the input.
         self.tools.strip_nulls(&name, &mut value);
-        let Err(found) = definite_violations_of(schema, &value, &open) else {
+        let Err(found) = schema.definite_violations_in(&value, &open) else {
             return;
         };
         let mut grew = false;

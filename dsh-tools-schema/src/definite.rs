@@ -2,7 +2,7 @@
 //! rest of its text turns out to be ([`Schema::definite_violations`]).
 //!
 //! The value so far is finished everywhere except along one chain of open nodes (see
-//! `partial_json/open_path.rs`). A finished node is validated exactly as the final validation
+//! [`OpenPath`]). A finished node is validated exactly as the final validation
 //! validates it, by the same walk at the same path, so its violations are the final ones. An
 //! open node reports only what no continuation can fix:
 //! - its type, when the schema does not take it (an open string, object or array keeps its
@@ -35,8 +35,8 @@ impl Schema {
     /// A prefix of valid arguments has none; once the text is finished, this is `validate`.
     ///
     /// ```
-    /// use dsh_tools::providers::stream::PartialJson;
-    /// use dsh_tools::schema::Schema;
+    /// use dsh_tools_schema::Schema;
+    /// use dsh_tools_schema::partial_json::PartialJson;
     ///
     /// let schema = Schema::object()
     ///     .required("path", Schema::string())
@@ -53,21 +53,22 @@ impl Schema {
         };
         match partial.open_path() {
             None => self.validate(&value),
-            Some(open) => definite_violations_of(self, &value, &open),
+            Some(open) => self.definite_violations_in(&value, &open),
         }
     }
-}
 
-/// The definite violations of `value` (the value so far, possibly rewritten where it is
-/// finished) whose open nodes are `open`.
-pub(crate) fn definite_violations_of(
-    schema: &Schema,
-    value: &Value,
-    open: &OpenPath<'_>,
-) -> Result<(), Violations> {
-    let mut cx = ValidationContext::new(PathRoot::Arguments);
-    walk_open(schema, value, &open.steps, open.leaf, &mut cx, Defs::NONE);
-    cx.finish()
+    /// [`definite_violations`](Self::definite_violations) of `value`, the value so far of a
+    /// [`PartialJson`] (or that value rewritten where it is finished: a provider's stand-ins
+    /// removed), whose open nodes are `open` ([`PartialJson::open_path`]).
+    pub fn definite_violations_in(
+        &self,
+        value: &Value,
+        open: &OpenPath<'_>,
+    ) -> Result<(), Violations> {
+        let mut cx = ValidationContext::new(PathRoot::Arguments);
+        walk_open(self, value, &open.steps, open.leaf, &mut cx, Defs::NONE);
+        cx.finish()
+    }
 }
 
 /// A finished node: exactly what the final validation reports for it.

@@ -14,7 +14,6 @@ use serde_json::Value;
 use super::error::SchemaError;
 use super::model::{Schema, SchemaKind};
 use super::violation::Violations;
-use crate::error::ToolError;
 
 /// Checks that the engine enforces `schema` as written; the error lists every
 /// problem with its path (`unsupported JSON schema: …`, code `UNSUPPORTED_SCHEMA`).
@@ -78,18 +77,6 @@ pub enum JsonSchemaValueError {
     Unsupported(SchemaError),
     /// The value violates the schema.
     Invalid(Violations),
-}
-
-impl JsonSchemaValueError {
-    /// The error as a [`ToolError`]: `UNSUPPORTED_SCHEMA` for a schema problem; for violations an
-    /// uncoded error whose message lists them (callers wrap it in their own envelope, such as
-    /// [`ToolError::invalid_output_violations`]).
-    pub fn to_tool_error(&self) -> ToolError {
-        match self {
-            Self::Unsupported(error) => error.to_tool_error(),
-            Self::Invalid(violations) => ToolError::new(violations.to_string()),
-        }
-    }
 }
 
 impl fmt::Display for JsonSchemaValueError {

@@ -1,8 +1,15 @@
-//! The schema engine: one model of a JSON value's shape ([`Schema`]), rendered to the JSON Schema
-//! the model sees and enforced by a validator that reports every violation.
+//! The schema engine of dsh-tools: one model of a JSON value's shape ([`Schema`]), rendered to
+//! the JSON Schema a model sees and enforced by a validator that reports every violation.
 //!
 //! What the model is told is exactly what is enforced: rendering and validation read the same
-//! tree, and nothing is accepted that the rendered schema forbids.
+//! tree, and nothing is accepted that the rendered schema forbids. Raw JSON Schema 2020-12 comes
+//! in through [`Schema::from_json_schema`] (all of it: what the typed model does not describe is
+//! a [`KeywordSchema`]); arguments still being streamed are read by
+//! [`PartialJson`](partial_json::PartialJson) and checked with [`Schema::definite_violations`].
+//!
+//! The engine knows nothing of tools: its errors are [`SchemaError`] and [`Violations`], which
+//! the runtime (`dsh-tools`, where this crate is `dsh_tools::schema`) carries into its own
+//! error results and codes.
 //!
 //! | file | owns |
 //! |---|---|
@@ -11,24 +18,34 @@
 //! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
 //! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
+//! | `compiled_check.rs` | the yes/no walk of that tree |
 //! | `key.rs` | property names prepared for matching payload keys |
 //! | `property_index.rs` | a hash index of property names, for objects with many of them |
+//! | `derive.rs` | the steps `#[derive(ToolArgs)]` builds schemas with, at run time and for rustdoc (not API) |
 //! | `definite.rs` | [`Schema::definite_violations`]: what a value still being written already breaks |
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
+//! | `pattern.rs` | [`Pattern`]: a compiled `pattern` |
 //! | `pattern_shortcut.rs` | `pattern`s of the simplest shapes decided without the regex engine |
-//! | `semantics.rs` | JSON's notion of number equality, integers and string length |
+//! | `limits.rs` | how deep validation and import go, and how large an import grows |
+//! | `number_rules.rs` | which rule of a number node a number breaks |
+//! | `multiple_of.rs` | `multipleOf` decided exactly, on the decimals JSON wrote |
+//! | `semantics.rs` | [`semantics`]: JSON's notion of number equality, integers and string length |
 //! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
 //! | `subset.rs` | the spec's structured-output functions over raw schemas |
 //! | `error.rs` | [`SchemaError`]: why a schema cannot be built or imported |
+//! | `partial_json.rs` + `partial_json/` | [`partial_json`]: JSON text read while it is still being written |
+//! | `text_bounds.rs` | [`text_bounds`]: untrusted text quoted in messages, cut with a marker |
 
 mod builder;
 mod compile;
 mod compiled;
 mod compiled_check;
 mod definite;
+#[doc(hidden)]
+pub mod derive;
 mod error;
 mod format;
 mod format_checks;
@@ -37,32 +54,31 @@ mod key;
 mod keywords;
 mod limits;
 mod model;
+mod multiple_of;
+mod number_rules;
+pub mod partial_json;
+mod pattern;
 mod pattern_shortcut;
 mod property_index;
 mod render;
-mod semantics;
+pub mod semantics;
 mod subset;
+pub mod text_bounds;
 mod validate;
 mod violation;
 
 pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchema, StringSchema};
 pub use compiled::CompiledSchema;
-pub(crate) use definite::definite_violations_of;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
-pub use import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
+pub use format::StringFormat;
 pub use keywords::{KeywordSchema, SchemaImportOptions};
-pub use limits::MAX_VALIDATION_DEPTH;
-pub(crate) use limits::is_positive_multiple;
+pub use limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES, MAX_VALIDATION_DEPTH};
 pub use model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, ExtraNumberRules, MAX_SAFE_INTEGER,
-    NumberRules, ObjectRules, Pattern, PatternError, PatternErrorKind, Property, Schema,
-    SchemaKind, StringFormat, StringRules,
+    NumberRules, ObjectRules, Property, Schema, SchemaKind, StringRules,
 };
+pub use pattern::{Pattern, PatternError, PatternErrorKind};
 pub use render::JSON_SCHEMA_DIALECT;
-pub(crate) use semantics::{
-    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
-    whole_number,
-};
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,
@@ -71,3 +87,8 @@ pub use violation::{
     JsonType, MAX_REPORTED_VIOLATIONS, PathRoot, ValidationContext, Violation, ViolationKind,
     Violations,
 };
+
+// The README's example is compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

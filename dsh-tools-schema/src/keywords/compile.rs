@@ -13,15 +13,15 @@ use serde_json::{Map, Number, Value};
 
 use super::super::error::{SchemaError, pattern_refusal};
 use super::super::format::StringFormat;
-use super::super::import::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::super::key::Key;
-use super::super::model::Pattern;
+use super::super::limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
+use super::super::pattern::Pattern;
 use super::super::violation::JsonType;
-use super::SchemaImportOptions;
 use super::node::{
     Arena, ArrayKeywords, ArrayShape, Condition, DynamicReference, Node, NodeId, NumberKeywords,
     ObjectKeywords, Property, Resource, Rules, StringKeywords,
 };
+use super::options::SchemaImportOptions;
 use super::simplify::simplify;
 use super::uri::{DEFAULT_BASE, decode_fragment, resolve, split_fragment};
 

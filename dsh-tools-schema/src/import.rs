@@ -33,20 +33,17 @@
 use serde_json::{Map, Number, Value};
 
 use super::error::{SchemaError, pattern_refusal};
+use super::format::StringFormat;
 use super::keywords::{KeywordSchema, SchemaImportOptions, decode_fragment};
+use super::limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::model::{
     AdditionalProperties, Annotations, ArrayRules, ExtraNumberRules, NumberRules, ObjectRules,
-    Pattern, Property, Schema, SchemaKind, StringFormat, StringRules,
+    Property, Schema, SchemaKind, StringRules,
 };
+use super::pattern::Pattern;
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
 use std::collections::HashMap;
-
-/// Deepest schema nesting import follows (each `$ref` hop counts as a level).
-pub const MAX_IMPORT_DEPTH: usize = 64;
-
-/// Most schema nodes one import may produce after inlining `$ref`s.
-pub const MAX_IMPORT_NODES: usize = 100_000;
 
 /// The accepted vocabulary, as quoted in "not a supported keyword" messages.
 const SUBSET: &str = "type/oneOf/properties/required/additionalProperties/items/enum/const/\

@@ -7,7 +7,7 @@ use super::reader::{Frame, PartialJson, Scalar};
 
 /// One step down the chain of open nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OpenStep<'a> {
+pub enum OpenStep<'a> {
     /// The member of this key of an open object.
     Key(&'a str),
     /// The item at this index of an open array (its last).
@@ -16,7 +16,7 @@ pub(crate) enum OpenStep<'a> {
 
 /// What the node at the end of the chain is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OpenLeaf {
+pub enum OpenLeaf {
     /// An open object or array whose member being written has no value yet.
     Container,
     /// A string whose closing quote has not come.
@@ -26,16 +26,29 @@ pub(crate) enum OpenLeaf {
 }
 
 /// The chain of open nodes of a value being read: each step leads from an open container to
-/// its open member, and `leaf` is what the last node is.
+/// its open member, and the leaf is what the last node is
+/// ([`Schema::definite_violations_in`](crate::Schema::definite_violations_in) reads it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct OpenPath<'a> {
+pub struct OpenPath<'a> {
     pub(crate) steps: Vec<OpenStep<'a>>,
     pub(crate) leaf: OpenLeaf,
 }
 
+impl<'a> OpenPath<'a> {
+    /// The steps from the top down to the last open node.
+    pub fn steps(&self) -> &[OpenStep<'a>] {
+        &self.steps
+    }
+
+    /// What the last open node is.
+    pub fn leaf(&self) -> OpenLeaf {
+        self.leaf
+    }
+}
+
 impl PartialJson {
     /// The chain of open nodes; `None` when the value is finished or nothing of it is known.
-    pub(crate) fn open_path(&self) -> Option<OpenPath<'_>> {
+    pub fn open_path(&self) -> Option<OpenPath<'_>> {
         if self.is_complete() {
             return None;
         }

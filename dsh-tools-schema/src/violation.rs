@@ -14,8 +14,8 @@
 //! invalid call pays for the sentences the model is shown, once, and for nothing else.
 //!
 //! Keys and values come from the model: a key on a path and a value quoted in [`Violation::got`]
-//! are cut to [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) characters with a marker saying how
-//! many were cut, so a hostile key cannot make a megabyte message.
+//! are cut to [`MAX_QUOTED_CHARS`](crate::text_bounds::MAX_QUOTED_CHARS) characters with a marker
+//! saying how many were cut, so a hostile key cannot make a megabyte message.
 
 use std::fmt::{self, Write as _};
 use std::sync::{Arc, OnceLock};
@@ -157,7 +157,7 @@ impl Violation {
     }
 
     /// What the value had: its JSON type, or a JSON excerpt for value constraints (cut to
-    /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) characters with a marker); `absent` for a
+    /// [`MAX_QUOTED_CHARS`](crate::text_bounds::MAX_QUOTED_CHARS) characters with a marker); `absent` for a
     /// missing property.
     pub fn got(&self) -> &str {
         self.text(self.got)
@@ -547,7 +547,7 @@ pub enum ViolationKind<'a> {
     /// The value nests deeper than validation follows.
     TooDeep(usize),
     /// A string not in its checked `format`.
-    Format(&'a super::StringFormat),
+    Format(&'a crate::format::StringFormat),
     /// The schema refers to a definition it does not contain (a schema built by hand with a
     /// [`Schema::reference`](super::Schema::reference) outside its definition).
     UnresolvedRef(&'a str),

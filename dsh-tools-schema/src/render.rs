@@ -46,10 +46,26 @@ impl Schema {
     }
 }
 
+/// [`Schema::to_json_schema`], except that a reference with no enclosing definition names a
+/// schema published elsewhere and is rendered as `{"$ref": "<name>"}`: what rustdoc shows for a
+/// type whose schema is on its own page (`derive::documented_json_schema`).
+pub(crate) fn render_with_external_references(schema: &Schema) -> Map<String, Value> {
+    Renderer::document_with(
+        schema,
+        Renderer {
+            external_references: true,
+            ..Renderer::default()
+        },
+    )
+}
+
 /// What rendering one document keeps: the definitions published under `$defs` and the keys of
 /// those that enclose the node being rendered.
 #[derive(Default)]
 struct Renderer<'s> {
+    /// A reference with no enclosing definition is `{"$ref": "<name>"}` rather than matching
+    /// nothing (`{"not": {}}`).
+    external_references: bool,
     /// Published definitions: name, schema, key, rendered body (in first-use order).
     published: Vec<(&'s str, &'s Schema, String, Map<String, Value>)>,
     /// The definitions enclosing the current node, innermost last: name and `$ref` target.
@@ -58,7 +74,10 @@ struct Renderer<'s> {
 
 impl<'s> Renderer<'s> {
     fn document(schema: &'s Schema) -> Map<String, Value> {
-        let mut renderer = Renderer::default();
+        Self::document_with(schema, Renderer::default())
+    }
+
+    fn document_with(schema: &'s Schema, mut renderer: Renderer<'s>) -> Map<String, Value> {
         let mut out = match &schema.kind {
             // The root definition stays inline: a tool's arguments must be an object at the root.
             SchemaKind::Defined(definition) if !schema.nullable => {
@@ -352,6 +371,7 @@ impl<'s> Renderer<'s> {
                     .map(|(_, target)| target.clone());
                 return match target {
                     Some(target) => self.reference(schema, &target),
+                    None if self.external_references => self.reference(schema, name),
                     // A reference outside its definition matches nothing; so does `not: {}`.
                     None => {
                         let mut out = Map::new();

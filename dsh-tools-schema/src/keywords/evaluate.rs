@@ -20,9 +20,9 @@ use super::marks::Marks;
 use super::node::{
     Applicator, ArrayKeywords, Checks, Node, NodeId, NumberKeywords, ObjectKeywords, StringKeywords,
 };
-use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
 use super::valid::{compound, has_key, has_type};
+use crate::multiple_of::is_multiple_of;
 use std::cmp::Ordering;
 
 /// Where a walk's findings go.

@@ -9,7 +9,9 @@ use super::compile::{
     SizedObjectTest, Test,
 };
 use super::key::{Probe, guess_from_hint, search};
-use super::limits::{MAX_VALIDATION_DEPTH, is_positive_multiple, within_rules};
+use super::limits::MAX_VALIDATION_DEPTH;
+use super::number_rules::within_rules;
+use super::semantics::is_positive_multiple;
 use super::semantics::{
     count_up_to_two, first_repeat, has_code_points_within, is_integral, json_equal,
 };

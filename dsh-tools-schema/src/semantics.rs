@@ -2,7 +2,9 @@
 //! (`1 == 1.0`, `-0 == 0`, exact beyond 2^53), `1.0` and `1e3` are integers, string lengths
 //! count Unicode code points, and `uniqueItems` finds equal items by JSON equality.
 //!
-//! This file owns only these comparisons; it knows nothing about schemas.
+//! This file owns only these comparisons; it knows nothing about schemas. The public ones are
+//! what the runtime's generated checks and readers share with the validator, so a number, a
+//! length or a repeat means the same everywhere.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -11,16 +13,18 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Map, Number, Value};
 
+use crate::multiple_of::is_multiple_of;
+
 /// Whether a JSON number has no fractional part (`1`, `1.0`, `1e3`, `-0`).
 #[inline(always)]
-pub(crate) fn is_integral(number: &Number) -> bool {
+pub fn is_integral(number: &Number) -> bool {
     number.is_i64() || number.is_u64() || number.as_f64().is_some_and(is_integral_float)
 }
 
 /// A double holding a whole number below 2^53 in magnitude (where doubles still hold every
 /// integer), as that integer: how a JSON writer writes it (`1e3` is `1000`, `50.0` is `50`).
 /// `None` for any other double.
-pub(crate) fn whole_number(float: f64) -> Option<i64> {
+pub fn whole_number(float: f64) -> Option<i64> {
     const EXACT: f64 = 9_007_199_254_740_992.0;
     #[expect(clippy::cast_possible_truncation, reason = "integral and in range")]
     (float.fract() == 0.0 && float.abs() < EXACT).then_some(float as i64)
@@ -46,12 +50,18 @@ fn is_integral_float(f: f64) -> bool {
 
 /// Exact numeric order of two JSON numbers (integers beyond 2^53 included).
 #[inline(always)]
-pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
+pub fn compare_numbers(a: &Number, b: &Number) -> Ordering {
     // The common case, two non-negative integers, without widening.
     if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
         return x.cmp(&y);
     }
     compare_numbers_slow(a, b)
+}
+
+/// Whether `number` is a multiple of `factor`; a factor that is not above 0 (which JSON Schema
+/// does not allow, and the builder and import refuse) has no multiples.
+pub fn is_positive_multiple(number: &Number, factor: &Number) -> bool {
+    compare_numbers(factor, &Number::from(0)) == Ordering::Greater && is_multiple_of(number, factor)
 }
 
 /// Whether `a < b`, exactly: [`compare_numbers`] without the three-way result, so the common
@@ -182,12 +192,13 @@ const PAIRWISE_ITEMS: usize = 16;
 /// below this depth count as different.
 const EQUALITY_DEPTH: usize = 256;
 
-/// The first two equal items of `items` (JSON equality, as [`json_equal`]), by index: the
+/// The first two equal items of `items` (JSON equality: numbers by value, objects whatever their
+/// key order), by index: the
 /// earliest item equal to one before it, and the first of those before it — what `uniqueItems`
 /// reports. Short arrays compare pair by pair; longer ones look each item up by a hash that
 /// equal items share (numbers hashed by value, objects whatever their key order), so a long
 /// array of distinct items costs one pass, not a comparison per pair.
-pub(crate) fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
+pub fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
     if items.len() <= PAIRWISE_ITEMS {
         return (1..items.len()).find_map(|second| {
             (0..second)
@@ -352,7 +363,7 @@ pub(crate) fn count_up_to_two<T>(branches: &[T], matches: impl Fn(&T) -> bool) -
 
 /// Whether `text` has at least `min` code points, counting only when bytes cannot decide.
 #[inline(always)]
-pub(crate) fn has_at_least_code_points(text: &str, min: u64) -> bool {
+pub fn has_at_least_code_points(text: &str, min: u64) -> bool {
     let bytes = text.len() as u64;
     // A code point takes one to four bytes.
     if bytes < min {
@@ -366,7 +377,7 @@ pub(crate) fn has_at_least_code_points(text: &str, min: u64) -> bool {
 
 /// Whether `text` has at most `max` code points, counting only when bytes cannot decide.
 #[inline(always)]
-pub(crate) fn has_at_most_code_points(text: &str, max: u64) -> bool {
+pub fn has_at_most_code_points(text: &str, max: u64) -> bool {
     let bytes = text.len() as u64;
     if bytes <= max {
         return true;

@@ -29,7 +29,7 @@ use super::violation::{PathRoot, Violations};
 /// and cannot change afterwards, so the compiled form can never go stale.
 ///
 /// ```
-/// use dsh_tools::schema::Schema;
+/// use dsh_tools_schema::Schema;
 /// use serde_json::json;
 ///
 /// let arguments = Schema::object()
@@ -137,7 +137,7 @@ impl fmt::Debug for CompiledSchema {
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::schema::Schema;
+    use crate::Schema;
 
     /// Item values of every type, around and past a block of eight, valid and invalid anywhere.
     fn arrays() -> Vec<Value> {

@@ -1,10 +1,9 @@
 //! [`SchemaError`]: why a schema cannot be built or imported, listing every problem with its
-//! path, in the spec's wording (`unsupported JSON schema: <v1>; <v2>…`, code
-//! `UNSUPPORTED_SCHEMA`).
+//! path, in the spec's wording (`unsupported JSON schema: <v1>; <v2>…`). The runtime carries it
+//! into a tool error with code `UNSUPPORTED_SCHEMA`; the engine knows no codes.
 
 use std::fmt;
 
-use crate::error::{ErrorInfo, ToolError, codes, names};
 use dsh_tools_pattern::{PatternError, PatternErrorKind};
 
 /// What a `pattern` the engine refuses is told, after its path: `must be an ECMA-262 regular
@@ -35,8 +34,8 @@ pub struct SchemaProblem {
 /// A schema the engine cannot build or enforce, with every problem found (up to
 /// [`MAX_REPORTED_SCHEMA_PROBLEMS`]).
 ///
-/// `Display` is `unsupported JSON schema: <v1>; <v2>…`; [`SchemaError::to_tool_error`] carries it
-/// into a [`ToolError`] with `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
+/// `Display` is `unsupported JSON schema: <v1>; <v2>…`; the runtime carries it into a tool error
+/// with `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchemaError {
     problems: Vec<SchemaProblem>,
@@ -51,8 +50,9 @@ impl SchemaError {
         error
     }
 
-    /// An error with one problem that has no path of its own (a builder argument).
-    pub(crate) fn single(message: impl Into<String>) -> Self {
+    /// An error with one problem that has no path of its own: what a hand-written schema
+    /// (a `ToolArgs` impl, a builder argument) reports.
+    pub fn new(message: impl Into<String>) -> Self {
         Self::at(String::new(), message)
     }
 
@@ -83,17 +83,6 @@ impl SchemaError {
     /// How many problems were found past the cap.
     pub fn omitted(&self) -> usize {
         self.omitted
-    }
-
-    /// `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
-    pub fn info() -> ErrorInfo {
-        ErrorInfo::new(names::JSON_SCHEMA, codes::UNSUPPORTED_SCHEMA)
-    }
-
-    /// The same error as a [`ToolError`] carrying [`SchemaError::info`]. (`?` on a
-    /// `SchemaError` goes through `ToolError`'s blanket conversion and keeps only the message.)
-    pub fn to_tool_error(&self) -> ToolError {
-        ToolError::new(self.to_string()).with_info(Self::info())
     }
 }
 

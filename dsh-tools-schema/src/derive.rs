@@ -1,18 +1,103 @@
-//! Building a field's schema step by step, as the derive emits it: the type's schema, then each
-//! `#[arg]` key applied. Every step checks that it makes sense for the schema at hand (a bound on
-//! a number, a default the schema accepts), so a mistake the compiler could not see surfaces as a
-//! registration-time `UNSUPPORTED_SCHEMA` error instead of a schema that lies to the model.
+//! The schemas `#[derive(ToolArgs)]` and `#[tool]` build, step by step: a standard type's
+//! schema, then each `#[arg]` key applied. Every step checks that it makes sense for the schema at
+//! hand (a bound on a number, a default the schema accepts), so a mistake the compiler could not
+//! see surfaces as a registration-time `UNSUPPORTED_SCHEMA` error instead of a schema that lies
+//! to the model.
+//!
+//! Not API: the runtime's generated code calls these steps (through `dsh_tools::__private`) when
+//! a tool is registered, and the macros call the same steps at compile time to render the schema
+//! rustdoc shows ([`documented_json_schema`]), so the two cannot drift.
 
 use serde_json::{Number, Value};
 
-use crate::schema::{
-    AdditionalProperties, ObjectRules, Pattern, Property, Schema, SchemaError, SchemaKind,
-    StringFormat,
+use super::error::SchemaError;
+use super::format::StringFormat;
+use super::model::{
+    AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
+    StringRules,
 };
+use super::pattern::Pattern;
+use super::render::render_with_external_references;
+use super::semantics::compare_numbers;
 
-/// `{"type":"null"}`.
+/// `{"type":"null"}`: `()` and unit structs.
 pub fn null_schema() -> Schema {
     Schema::new(SchemaKind::Null)
+}
+
+/// A string of exactly one code point: `char`.
+pub fn single_character() -> Schema {
+    Schema::new(SchemaKind::String(StringRules {
+        min_length: Some(1),
+        max_length: Some(1),
+        ..StringRules::default()
+    }))
+}
+
+/// An integer within a Rust type's own range (`u8`, `i64`, …): enforced always, published within
+/// ±(2^53 − 1) ([`NumberRules::implied_by_type`]).
+pub fn integer_of_type(minimum: Number, maximum: Number) -> Schema {
+    Schema::new(SchemaKind::Integer(NumberRules {
+        minimum: Some(minimum),
+        maximum: Some(maximum),
+        implied_by_type: true,
+        ..NumberRules::default()
+    }))
+}
+
+/// A number within `±limit`, a float type's own range (`f32`), as [`integer_of_type`] bounds an
+/// integer.
+pub fn number_of_type(limit: f64) -> Schema {
+    Schema::new(SchemaKind::Number(NumberRules {
+        minimum: Number::from_f64(-limit),
+        maximum: Number::from_f64(limit),
+        implied_by_type: true,
+        ..NumberRules::default()
+    }))
+}
+
+/// An array of `items` (`Vec`, `VecDeque`, slices; a fixed-size array with both counts).
+pub fn array_of(items: Schema, min_items: Option<u64>, max_items: Option<u64>) -> Schema {
+    Schema::new(SchemaKind::Array(ArrayRules {
+        items: Some(Box::new(items)),
+        min_items,
+        max_items,
+        unique_items: false,
+    }))
+}
+
+/// An array of distinct `items` (`HashSet`, `BTreeSet`): a duplicate would be dropped silently on
+/// conversion, so `uniqueItems` reports it instead.
+pub fn set_of(items: Schema) -> Schema {
+    let mut schema = array_of(items, None, None);
+    if let SchemaKind::Array(rules) = &mut schema.kind {
+        rules.unique_items = true;
+    }
+    schema
+}
+
+/// An object whose every value is `values` (`HashMap<String, T>`, `BTreeMap<String, T>`).
+pub fn map_of(values: Schema) -> Schema {
+    Schema::new(SchemaKind::Object(ObjectRules::new(
+        Vec::new(),
+        AdditionalProperties::Schema(Box::new(values)),
+    )))
+}
+
+/// Any JSON object (`serde_json::Map<String, Value>`).
+pub fn any_object() -> Schema {
+    Schema::new(SchemaKind::Object(ObjectRules::new(
+        Vec::new(),
+        AdditionalProperties::Allowed,
+    )))
+}
+
+/// The JSON Schema of `schema` as rustdoc shows it: [`Schema::to_json_schema`], except that a
+/// [`SchemaKind::Ref`] with no enclosing definition names a schema shown elsewhere (another
+/// type's page) and is rendered as `{"$ref": "<its name>"}`, annotations and nullability around
+/// it as for any reference.
+pub fn documented_json_schema(schema: &Schema) -> Value {
+    Value::Object(render_with_external_references(schema))
 }
 
 /// Sets the description (a field's doc replaces its type's).
@@ -53,7 +138,7 @@ fn with_value_notes(description: Option<&str>, notes: &[(&str, &str)]) -> Option
 pub fn whole_arguments(schema: Schema) -> Result<Schema, SchemaError> {
     match schema.as_object() {
         Some(_) => Ok(schema),
-        None => Err(SchemaError::single(
+        None => Err(SchemaError::new(
             "a type with `OBJECT_STRUCT` set is a tool's whole arguments, so its schema must be a non-null object",
         )),
     }
@@ -80,7 +165,7 @@ pub fn property(name: &str, schema: Schema, required: bool) -> Result<Property, 
     if let Some(default) = &schema.annotations.default
         && !schema.is_valid(default)
     {
-        return Err(SchemaError::single(format!(
+        return Err(SchemaError::new(format!(
             "the default {default} of property \"{name}\" does not match its own schema"
         )));
     }
@@ -111,7 +196,7 @@ pub fn with_const(schema: Schema, constant: Value) -> Result<Schema, SchemaError
 
 fn check_members(schema: &Schema, members: &[Value], key: &str) -> Result<(), SchemaError> {
     match members.iter().find(|member| !schema.is_valid(member)) {
-        Some(member) => Err(SchemaError::single(format!(
+        Some(member) => Err(SchemaError::new(format!(
             "`{key}` lists {member}, which the field's type does not accept"
         ))),
         None => Ok(()),
@@ -127,13 +212,10 @@ fn retyped(mut schema: Schema, kind: SchemaKind) -> Schema {
 /// A finite float as an exact JSON number.
 pub fn float_number(value: f64) -> Result<Number, SchemaError> {
     Number::from_f64(value)
-        .ok_or_else(|| SchemaError::single(format!("bound {value} is not a finite number")))
+        .ok_or_else(|| SchemaError::new(format!("bound {value} is not a finite number")))
 }
 
-fn bounds_of<'a>(
-    schema: &'a mut Schema,
-    key: &str,
-) -> Result<&'a mut crate::schema::NumberRules, SchemaError> {
+fn bounds_of<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut NumberRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Number(rules) | SchemaKind::Integer(rules) => Ok(rules),
         _ => Err(not_applicable(key, "numbers")),
@@ -141,15 +223,16 @@ fn bounds_of<'a>(
 }
 
 fn not_applicable(key: &str, kinds: &str) -> SchemaError {
-    SchemaError::single(format!("`{key}` applies to {kinds} only"))
+    SchemaError::new(format!("`{key}` applies to {kinds} only"))
 }
 
 /// `minimum`: kept only when tighter than the type's own bound (a `u8` stays `>= 0`).
 pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "minimum")?;
-    let tighter = rules.minimum.as_ref().is_none_or(|current| {
-        crate::schema::compare_numbers(&bound, current) == std::cmp::Ordering::Greater
-    });
+    let tighter = rules
+        .minimum
+        .as_ref()
+        .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Greater);
     if tighter {
         rules.minimum = Some(bound);
     }
@@ -159,9 +242,10 @@ pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaE
 /// `maximum`: kept only when tighter than the type's own bound.
 pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "maximum")?;
-    let tighter = rules.maximum.as_ref().is_none_or(|current| {
-        crate::schema::compare_numbers(&bound, current) == std::cmp::Ordering::Less
-    });
+    let tighter = rules
+        .maximum
+        .as_ref()
+        .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Less);
     if tighter {
         rules.maximum = Some(bound);
     }
@@ -188,7 +272,7 @@ pub fn with_exclusive_maximum(mut schema: Schema, bound: Number) -> Result<Schem
 pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, SchemaError> {
     let rules = bounds_of(&mut schema, "multiple_of")?;
     if !factor.as_f64().is_some_and(|value| value > 0.0) {
-        return Err(SchemaError::single(format!(
+        return Err(SchemaError::new(format!(
             "`multiple_of` must be greater than 0, not {factor}"
         )));
     }
@@ -196,20 +280,14 @@ pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, Sc
     Ok(schema)
 }
 
-fn string_rules<'a>(
-    schema: &'a mut Schema,
-    key: &str,
-) -> Result<&'a mut crate::schema::StringRules, SchemaError> {
+fn string_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut StringRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::String(rules) => Ok(rules),
         _ => Err(not_applicable(key, "strings")),
     }
 }
 
-fn array_rules<'a>(
-    schema: &'a mut Schema,
-    key: &str,
-) -> Result<&'a mut crate::schema::ArrayRules, SchemaError> {
+fn array_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut ArrayRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Array(rules) => Ok(rules),
         _ => Err(not_applicable(key, "arrays")),
@@ -230,9 +308,8 @@ pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, Schema
 
 /// `pattern` (checked at compile time too; compiled here).
 pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
-    let pattern = Pattern::new(source).map_err(|error| {
-        SchemaError::single(format!("`pattern` {}: {error}", Value::from(source)))
-    })?;
+    let pattern = Pattern::new(source)
+        .map_err(|error| SchemaError::new(format!("`pattern` {}: {error}", Value::from(source))))?;
     string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
     Ok(schema)
 }
@@ -320,7 +397,7 @@ pub fn internally_tagged(tag: &str, name: &str, payload: Schema) -> Result<Schem
     match &mut payload.kind {
         SchemaKind::Object(rules) => {
             if rules.properties.iter().any(|property| property.name == tag) {
-                return Err(SchemaError::single(format!(
+                return Err(SchemaError::new(format!(
                     "variant \"{name}\" has a property named like the tag \"{tag}\""
                 )));
             }
@@ -334,7 +411,7 @@ pub fn internally_tagged(tag: &str, name: &str, payload: Schema) -> Result<Schem
             );
             Ok(payload)
         }
-        _ => Err(SchemaError::single(format!(
+        _ => Err(SchemaError::new(format!(
             "variant \"{name}\" of an internally tagged enum must hold a struct, whose fields sit beside the tag"
         ))),
     }
@@ -347,5 +424,5 @@ pub fn schemars_schema<T: schemars::JsonSchema>() -> Result<Schema, SchemaError>
 
 /// What a derive that failed to compile reports, should its stub ever run.
 pub fn macro_error_schema() -> SchemaError {
-    SchemaError::single("this type's `#[derive(ToolArgs)]` did not compile")
+    SchemaError::new("this type's `#[derive(ToolArgs)]` did not compile")
 }

@@ -7,14 +7,14 @@
 //! about one parse, however finely it was cut. What it reads matches `serde_json`'s grammar:
 //! the same numbers, the same escapes (surrogate pairs required, as `serde_json` requires them),
 //! the same nesting limit; an object that gives a key twice is an error, as it is for a call's
-//! raw arguments ([`parse_arguments`](crate::call::parse_arguments)).
+//! raw arguments (the runtime's `parse_arguments`).
 //!
 //! | file | owns |
 //! |---|---|
 //! | `reader.rs` | [`PartialJson`]: the grammar, one byte at a time, and the value so far |
 //! | `number.rs` | where a number being written stands, and its best value |
 //! | `node.rs` | [`PartialNode`]: the value so far as finished parts and open ones |
-//! | `open_path.rs` | the chain of open nodes, for validating what is finished |
+//! | `open_path.rs` | [`OpenPath`]: the chain of open nodes, for validating what is finished |
 //! | `error.rs` | [`PartialJsonError`]: where and why the text stopped being JSON |
 
 mod error;
@@ -25,5 +25,5 @@ mod reader;
 
 pub use self::error::PartialJsonError;
 pub use self::node::{PartialArray, PartialNode, PartialObject};
-pub(crate) use self::open_path::{OpenLeaf, OpenPath, OpenStep};
+pub use self::open_path::{OpenLeaf, OpenPath, OpenStep};
 pub use self::reader::PartialJson;

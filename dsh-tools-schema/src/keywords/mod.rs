@@ -11,6 +11,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `node.rs` | the compiled form: nodes, their keywords, resources |
+//! | `options.rs` | [`SchemaImportOptions`]: the documents remote references name, and whether `format` asserts |
 //! | `compile.rs` | documents scanned for resources and anchors, and compiled |
 //! | `dynamic_refs.rs` | the `$dynamicRef`s that resolve to one target whatever the scope |
 //! | `simplify.rs` | keywords that hold for every value dropped, each node's kind chosen |
@@ -18,7 +19,6 @@
 //! | `valid.rs` | the yes/no walk, and the value checks both walks share |
 //! | `evaluate.rs` | the report walk: every problem, the closest branch of a union |
 //! | `marks.rs` | the properties and items evaluated, for `unevaluated*` |
-//! | `numbers.rs` | exact `multipleOf` |
 //! | `uri.rs` | URI references resolved against their base |
 //!
 //! [`Schema`]: super::Schema
@@ -28,13 +28,12 @@ mod dynamic_refs;
 mod evaluate;
 mod marks;
 mod node;
-mod numbers;
+mod options;
 mod scope;
 mod simplify;
 mod uri;
 mod valid;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -44,78 +43,11 @@ use super::error::SchemaError;
 use super::violation::ValidationContext;
 use evaluate::Report;
 use node::Arena;
+pub use options::SchemaImportOptions;
 use scope::{DynamicScope, Evaluator};
 use valid::holds_alone;
 
-pub(crate) use numbers::is_multiple_of;
 pub(crate) use uri::decode_fragment;
-
-/// How a JSON Schema document is imported ([`Schema::from_json_schema_with`],
-/// [`KeywordSchema::with_options`]): the documents remote references name, and whether `format`
-/// asserts.
-///
-/// By default a remote reference (`"$ref": "https://example.com/address.json"`) is an
-/// `UNSUPPORTED_SCHEMA` error naming it, and the formats [`StringFormat::is_checked`] names are
-/// checked (what the model is shown is what is enforced). JSON Schema's own default is `format`
-/// as an annotation only: [`formats_as_annotations`](Self::formats_as_annotations).
-///
-/// [`Schema::from_json_schema_with`]: super::Schema::from_json_schema_with
-/// [`StringFormat::is_checked`]: super::StringFormat::is_checked
-#[derive(Clone, Debug)]
-pub struct SchemaImportOptions {
-    documents: HashMap<String, Value>,
-    asserts_formats: bool,
-}
-
-impl Default for SchemaImportOptions {
-    fn default() -> Self {
-        Self {
-            documents: HashMap::new(),
-            asserts_formats: true,
-        }
-    }
-}
-
-impl SchemaImportOptions {
-    /// No documents; checked formats assert.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds the document `schema` under `uri` (absolute; a fragment is ignored), for remote
-    /// references to resolve to.
-    pub fn with_document(mut self, uri: impl Into<String>, schema: Value) -> Self {
-        self.insert_document(uri, schema);
-        self
-    }
-
-    /// Adds the document `schema` under `uri` (absolute; a fragment is ignored).
-    pub fn insert_document(&mut self, uri: impl Into<String>, schema: Value) {
-        let uri = uri.into();
-        let uri = match uri.split_once('#') {
-            Some((resource, _)) => resource.to_owned(),
-            None => uri,
-        };
-        self.documents.insert(uri, schema);
-    }
-
-    /// The document added under `uri`.
-    pub fn document(&self, uri: &str) -> Option<&Value> {
-        self.documents.get(uri)
-    }
-
-    /// `format` is an annotation only, as JSON Schema specifies by default: published, never
-    /// checked.
-    pub fn formats_as_annotations(mut self) -> Self {
-        self.asserts_formats = false;
-        self
-    }
-
-    /// Whether the checked formats assert.
-    pub fn asserts_formats(&self) -> bool {
-        self.asserts_formats
-    }
-}
 
 /// A JSON Schema 2020-12 document outside the typed subset, compiled: kept as written (what the
 /// model is shown) and enforced keyword by keyword. Cloning shares the compiled form.

@@ -4,11 +4,9 @@
 //! This file owns only the data; rendering (`render.rs`), validation (`validate.rs`), import
 //! (`import.rs`) and the builder API (`builder.rs`) live beside it.
 
-pub use dsh_tools_pattern::{PatternError, PatternErrorKind};
-
-pub use super::format::StringFormat;
+use super::format::StringFormat;
 use super::keywords::KeywordSchema;
-use super::pattern_shortcut::Shortcut;
+use super::pattern::Pattern;
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -298,48 +296,4 @@ pub enum AdditionalProperties {
     Allowed,
     /// A schema every undeclared value must match (`HashMap<String, T>`).
     Schema(Box<Schema>),
-}
-
-/// A compiled `pattern`; equality is by source text.
-///
-/// The source is an ECMA-262 regular expression, as JSON Schema specifies (read with the `u`
-/// flag): it is translated into the `regex` crate's dialect so that `\d`, `\w`, `\s`, `\b`, `.`
-/// and the rest mean what ECMA-262 says, or refused with a [`PatternError`] naming the construct
-/// (look-around and backreferences, which the engine cannot run, or text that is not ECMA-262).
-#[derive(Clone, Debug)]
-pub struct Pattern {
-    source: String,
-    regex: dsh_tools_pattern::Regex,
-    /// What decides the pattern without the engine, for the simplest shapes.
-    shortcut: Option<Shortcut>,
-}
-
-impl Pattern {
-    /// Compiles the ECMA-262 pattern `source`, or explains why it cannot be enforced.
-    pub fn new(source: &str) -> Result<Self, PatternError> {
-        Ok(Self {
-            source: source.to_owned(),
-            regex: dsh_tools_pattern::compile(source)?,
-            shortcut: Shortcut::of(source),
-        })
-    }
-
-    /// The pattern text, as written (ECMA-262).
-    pub fn as_str(&self) -> &str {
-        &self.source
-    }
-
-    /// Whether `text` contains a match (JSON Schema patterns are not anchored).
-    pub fn is_match(&self, text: &str) -> bool {
-        match &self.shortcut {
-            Some(shortcut) => shortcut.is_match(text),
-            None => self.regex.is_match(text),
-        }
-    }
-}
-
-impl PartialEq for Pattern {
-    fn eq(&self, other: &Self) -> bool {
-        self.source == other.source
-    }
 }

@@ -20,9 +20,11 @@ use std::sync::{Arc, Weak};
 
 use serde_json::{Number, Value};
 
+use super::format::StringFormat;
 use super::key::Key;
 use super::keywords::KeywordSchema;
-use super::model::{AdditionalProperties, NumberRules, Pattern, Schema, SchemaKind, StringFormat};
+use super::model::{AdditionalProperties, NumberRules, Schema, SchemaKind};
+use super::pattern::Pattern;
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 
 /// One schema node, lowered.
@@ -536,7 +538,7 @@ const U64_LIMIT: f64 = 18_446_744_073_709_551_616.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::ExtraNumberRules;
+    use crate::ExtraNumberRules;
     use serde_json::json;
 
     fn number(value: Value) -> Number {

@@ -22,11 +22,12 @@ use serde_json::{Map, Value};
 use super::compile::Node;
 use super::compiled_check::check as compiled_check;
 use super::key::{guess_from_hint, search};
-use super::limits::{MAX_VALIDATION_DEPTH, bound_violation, within_rules};
+use super::limits::MAX_VALIDATION_DEPTH;
 use super::model::{
     AdditionalProperties, ArrayRules, Definition, ObjectRules, Property, Schema, SchemaKind,
     StringRules,
 };
+use super::number_rules::{bound_violation, within_rules};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 use super::semantics::{
     count_up_to_two, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,

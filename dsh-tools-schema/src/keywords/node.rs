@@ -7,7 +7,7 @@ use serde_json::{Number, Value};
 
 use super::super::format::StringFormat;
 use super::super::key::Key;
-use super::super::model::Pattern;
+use super::super::pattern::Pattern;
 use super::super::violation::JsonType;
 
 /// A node's index in [`Arena::nodes`].

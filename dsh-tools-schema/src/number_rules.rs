@@ -1,18 +1,13 @@
-//! What both validators (the interpreter in `validate.rs` and the compiled check) bound alike:
-//! how deep they follow a value, and which rule of a number node a number breaks.
+//! Which rule of a number node a number breaks, decided alike by both validators (the
+//! interpreter in `validate.rs` and the compiled check).
 
 use std::cmp::Ordering;
 
 use serde_json::Number;
 
-use super::keywords::is_multiple_of;
 use super::model::{ExtraNumberRules, NumberRules};
-use super::semantics::{compare_numbers, is_less};
+use super::semantics::{compare_numbers, is_less, is_positive_multiple};
 use super::violation::ViolationKind;
-
-/// Deepest nesting the interpreter follows; a value nested deeper under a schema that nests as
-/// deep is reported as too deep rather than risking the stack.
-pub const MAX_VALIDATION_DEPTH: usize = 256;
 
 /// The first rule `number` breaks, in the keyword engine's order: `minimum`, `maximum`,
 /// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (one violation per number).
@@ -75,10 +70,4 @@ fn extra_violation<'s>(extra: &'s ExtraNumberRules, number: &Number) -> Option<V
         }
         _ => None,
     }
-}
-
-/// Whether `number` is a multiple of `factor`; a factor that is not above 0 (which JSON Schema
-/// does not allow, and the builder and import refuse) has no multiples.
-pub(crate) fn is_positive_multiple(number: &Number, factor: &Number) -> bool {
-    compare_numbers(factor, &Number::from(0)) == Ordering::Greater && is_multiple_of(number, factor)
 }

@@ -34,8 +34,8 @@ use super::node::{
     ANY_TYPE, Applicator, ArrayKeywords, ArrayShape, Checks, Condition, DynamicReference, Node,
     NodeId, NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
 };
-use super::numbers::is_multiple_of;
 use super::scope::Evaluator;
+use crate::multiple_of::is_multiple_of;
 
 impl Evaluator<'_, '_> {
     /// Whether `value` matches node `id`, `depth` levels down; `marks`, when given, are the

@@ -7,7 +7,7 @@
 //! takes a schema accepts `impl Into<Schema>`.
 //!
 //! ```
-//! use dsh_tools::schema::Schema;
+//! use dsh_tools_schema::Schema;
 //!
 //! let read_file: Schema = Schema::object()
 //!     .required("path", Schema::string().min_length(1).description("Absolute file path"))
@@ -24,11 +24,13 @@
 use serde_json::{Number, Value};
 
 use super::error::SchemaError;
+use super::format::StringFormat;
 use super::keywords::KeywordSchema;
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Pattern,
-    Property, Schema, SchemaKind, StringFormat, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Property,
+    Schema, SchemaKind, StringRules,
 };
+use super::pattern::Pattern;
 
 impl Schema {
     /// A schema of `kind`, not nullable, without annotations.
@@ -161,7 +163,7 @@ impl Schema {
     /// back to: how a recursive shape is written.
     ///
     /// ```
-    /// use dsh_tools::schema::Schema;
+    /// use dsh_tools_schema::Schema;
     /// use serde_json::json;
     ///
     /// // An outline: a title and any number of outlines below it.
@@ -323,7 +325,7 @@ impl StringSchema {
     /// look-around or backreferences, which the engine cannot run.
     pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
         let pattern = Pattern::new(source).map_err(|error| {
-            SchemaError::single(format!("pattern {}: {error}", Value::from(source)))
+            SchemaError::new(format!("pattern {}: {error}", Value::from(source)))
         })?;
         Ok(self.with_pattern(pattern))
     }
@@ -406,7 +408,7 @@ impl NumberSchema {
     /// unless `factor` is a finite number above 0, as JSON Schema requires.
     ///
     /// ```
-    /// use dsh_tools::schema::Schema;
+    /// use dsh_tools_schema::Schema;
     /// use serde_json::json;
     ///
     /// let minutes = Schema::integer().multiple_of(15)?.build();
@@ -416,7 +418,7 @@ impl NumberSchema {
     ///     r#""arguments" must be a multiple of 15"#,
     /// );
     /// assert!(Schema::number().multiple_of(0).is_err());
-    /// # Ok::<(), dsh_tools::schema::SchemaError>(())
+    /// # Ok::<(), dsh_tools_schema::SchemaError>(())
     /// ```
     pub fn multiple_of(mut self, factor: impl NumberBound) -> Result<Self, SchemaError> {
         // Read as a maximum, `+∞` and `NaN` are no number at all and `-∞` a negative one: each
@@ -429,7 +431,7 @@ impl NumberSchema {
                 self.rules.extra_mut().multiple_of = Some(factor);
                 Ok(self)
             }
-            None => Err(SchemaError::single(
+            None => Err(SchemaError::new(
                 "multipleOf must be a finite number greater than 0",
             )),
         }

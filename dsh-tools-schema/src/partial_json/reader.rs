@@ -31,8 +31,8 @@ const MAX_DEPTH: usize = 127;
 /// panic.
 ///
 /// ```
-/// use dsh_tools::providers::stream::PartialJson;
-/// use dsh_tools::json;
+/// use dsh_tools_schema::partial_json::PartialJson;
+/// use serde_json::json;
 ///
 /// let mut reader = PartialJson::new();
 /// reader.push(r#"{"path": "src/ma"#).unwrap();
