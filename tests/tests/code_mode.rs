@@ -112,7 +112,7 @@ async fn a_program_calls_tools_and_returns_json_with_its_output() {
 #[tokio::test]
 async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_calls() {
     let registry = registry(CodeMode::Code);
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     let names: Vec<&str> = schemas.iter().map(|schema| schema.name.as_str()).collect();
     assert_eq!(names, [RUN_CODE]);
     assert!(
@@ -149,7 +149,7 @@ async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_c
 async fn native_mode_has_no_run_code_and_both_mode_has_both() {
     let registry = registry(CodeMode::Native);
     let names: Vec<String> = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|s| s.name.clone())
         .collect();
@@ -161,7 +161,7 @@ async fn native_mode_has_no_run_code_and_both_mode_has_both() {
 
     registry.set_code_mode(CodeMode::Both);
     let names: Vec<String> = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|s| s.name.clone())
         .collect();
@@ -193,7 +193,7 @@ async fn a_scope_inherits_its_parents_mode_unless_it_sets_one() {
     assert_eq!(names(child.schemas()), ["echo", "fails"]);
     child.inherit_code_mode().expect("set");
     assert_eq!(names(child.schemas()), [RUN_CODE]);
-    assert_eq!(names(registry.schemas(None)), ["echo", "fails"]);
+    assert_eq!(names(registry.schemas()), ["echo", "fails"]);
 }
 
 #[tokio::test]
@@ -211,7 +211,7 @@ async fn who_may_call_a_tool_decides_where_it_is_listed_and_what_is_refused() {
         )
         .expect("registers");
     registry.set_code_mode(CodeMode::Both);
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     let names: Vec<&str> = schemas.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["ask_user", RUN_CODE]);
     let declaration = &schemas[1].description;

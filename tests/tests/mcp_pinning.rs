@@ -159,7 +159,7 @@ impl Imported {
 
     fn schema(&self, name: &str) -> Option<ToolSchema> {
         self.local
-            .schemas(None)
+            .schemas()
             .iter()
             .find(|schema| schema.name == name)
             .cloned()

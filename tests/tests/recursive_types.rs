@@ -79,7 +79,7 @@ fn a_derived_tree_is_published_under_defs_and_refers_back_to_itself() {
     let registry = ToolRegistry::new();
     let _ = registry.register(CountHeadingsTool).unwrap();
     let parameters = registry
-        .get("count_headings", None)
+        .get("count_headings")
         .unwrap()
         .parameters()
         .clone();
@@ -152,7 +152,7 @@ async fn a_recursive_tagged_enum_validates_and_converts() {
     let registry = ToolRegistry::new();
     let _ = registry.register(FilterDepthTool).unwrap();
     let parameters = registry
-        .get("filter_depth", None)
+        .get("filter_depth")
         .unwrap()
         .parameters()
         .clone();
@@ -291,7 +291,7 @@ mod through_schemars {
         let registry = ToolRegistry::new();
         let _ = registry.register(CountTreeTool).unwrap();
         let parameters = registry
-            .get("count_tree", None)
+            .get("count_tree")
             .unwrap()
             .parameters()
             .clone();
@@ -362,7 +362,7 @@ fn provider_views_keep_recursion_where_they_can_and_cut_it_with_a_report_where_n
     let registry = ToolRegistry::new();
     let _ = registry.register(CountHeadingsTool).unwrap();
     let parameters = registry
-        .get("count_headings", None)
+        .get("count_headings")
         .unwrap()
         .parameters()
         .clone();

@@ -128,7 +128,7 @@ mod through_schemars {
         let registry = ToolRegistry::new();
         let _ = registry.register(ChangedSinceTool).unwrap();
         let parameters = registry
-            .get("changed_since", None)
+            .get("changed_since")
             .unwrap()
             .parameters()
             .clone();

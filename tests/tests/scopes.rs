@@ -70,8 +70,8 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
 {
     let registry = registry_with([ok_tool("g")]);
     let nobody = AgentId::from("nobody");
-    assert!(registry.get("g", Some(&nobody)).is_none());
-    assert!(registry.schemas(Some(&nobody)).is_empty());
+    assert!(registry.scope(&nobody).is_none());
+    assert!(registry.layer_for(&nobody).is_none(), "no layer to list or look up in");
     let log = Log::new();
     let seen = log.clone();
     let _hook = registry.on_pre_execute(move |_, next| {
@@ -84,8 +84,11 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
     assert!(log.entries().is_empty(), "refused before any hook");
 
     registry.set_unscoped_agents_see_global(true);
-    assert!(registry.get("g", Some(&nobody)).is_some());
-    assert_eq!(registry.schemas(Some(&nobody)).len(), 1);
+    let seen = registry.layer_for(&nobody).expect("the global layer");
+    assert_eq!(seen.agent(), None);
+    assert!(seen.get("g").is_some());
+    assert_eq!(seen.schemas().len(), 1);
+    assert!(registry.scope(&nobody).is_none(), "still no scope of its own");
     let result = registry.execute(call("g").with_agent("nobody")).await;
     assert_eq!(only_text(&result), "ok");
 
@@ -106,7 +109,7 @@ async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
         Some(codes::UNKNOWN_TOOL)
     );
     assert!(
-        registry.get("a", None).is_some(),
+        registry.get("a").is_some(),
         "the global view is not restricted"
     );
 }
