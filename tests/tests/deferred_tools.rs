@@ -223,10 +223,7 @@ async fn defer_all_but_these_is_a_scope_policy_its_children_inherit() {
     child.set_deferral(Deferral::AsRegistered).unwrap();
     assert_eq!(names(&child.schemas()), ["deploy", "grep", "read_file"]);
     // The global layer keeps its own policy.
-    assert_eq!(
-        names(&registry.schemas()),
-        ["deploy", "grep", "read_file"]
-    );
+    assert_eq!(names(&registry.schemas()), ["deploy", "grep", "read_file"]);
     let loaded = scope.load_tools(["deploy"]).unwrap();
     assert_eq!(loaded, ["deploy"]);
     assert_eq!(

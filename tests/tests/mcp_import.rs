@@ -134,10 +134,7 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
             ..ToolAnnotations::default()
         }
     );
-    let media = setup
-        .local
-        .get("fixture_server__media")
-        .expect("imported");
+    let media = setup.local.get("fixture_server__media").expect("imported");
     assert_eq!(media.annotations().title.as_deref(), Some("Media sampler"));
     assert_eq!(search.timeout_ms(), Some(ImportOptions::DEFAULT_TIMEOUT_MS));
     assert!(

@@ -158,11 +158,7 @@ fn schemas_carry_only_name_description_and_parameters() {
 #[test]
 fn schemas_are_sorted_by_name_whatever_the_registration_order() {
     let registry = registry_with([ok_tool("zeta"), ok_tool("alpha"), ok_tool("Mid")]);
-    let names: Vec<String> = registry
-        .schemas()
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
+    let names: Vec<String> = registry.schemas().iter().map(|s| s.name.clone()).collect();
     assert_eq!(names, ["Mid", "alpha", "zeta"]);
 }
 
@@ -345,7 +341,7 @@ async fn a_raw_tool_is_not_validated_by_the_registry() {
 #[test]
 fn hook_and_restriction_handles_report_whether_they_are_active() {
     let registry = registry_with([ok_tool("a")]);
-    let hook = registry.guard(|_| None);
+    let hook = registry.guard(|_| None).unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
     let restriction = scope
         .restrict(dsh_tools::registry::ToolRestriction::deny(["a"]))
@@ -616,11 +612,13 @@ fn what_a_change_drops_may_use_the_registry() {
         name: "guard",
         registry: registry.clone(),
     };
-    let guard = registry.guard(move |_| {
-        let _ = &guard_owner;
-        let _ = &hook_registry;
-        None
-    });
+    let guard = registry
+        .guard(move |_| {
+            let _ = &guard_owner;
+            let _ = &hook_registry;
+            None
+        })
+        .unwrap();
     let check = registry.clone();
     finishes(move || {
         assert!(tool.dispose());

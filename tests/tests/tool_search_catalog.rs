@@ -240,9 +240,7 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
     let (registry, _client) = catalog_registry(true).await;
-    registry
-        .load_tools(["travel_search_flights"])
-        .unwrap();
+    registry.load_tools(["travel_search_flights"]).unwrap();
     for dialect in [
         Dialect::openai_chat().strict(),
         Dialect::openai_responses(),
@@ -270,9 +268,7 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
         let kept = before.trim_end_matches(['}', ']']);
         assert!(after.starts_with(kept), "{}", dialect.id());
         registry.unload_tools().unwrap();
-        registry
-            .load_tools(["travel_search_flights"])
-            .unwrap();
+        registry.load_tools(["travel_search_flights"]).unwrap();
     }
 }
 
@@ -280,8 +276,7 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
 async fn imported_tools_are_found_and_loaded_like_the_others() {
     let (registry, _client) = catalog_registry(true).await;
     let hits = registry
-        .search_tools(&ToolSearchQuery::keywords("media content of every kind"),
-        )
+        .search_tools(&ToolSearchQuery::keywords("media content of every kind"))
         .expect("searches");
     assert_eq!(hits[0].name, "fx__media", "{hits:?}");
     let loaded = registry.load_tools(["fx__media"]).unwrap();

@@ -273,7 +273,7 @@ async fn a_tool_only_programs_call_is_refused_to_the_model_and_runs_from_a_progr
     let registry = ToolRegistry::new();
     let _ = registry.register(SumTool).expect("registers");
     let _ = registry.register(AskUserTool).expect("registers");
-    registry.set_code_mode(CodeMode::Both);
+    registry.set_code_mode(CodeMode::Both).unwrap();
     let listed: Vec<String> = registry
         .schemas()
         .iter()

@@ -792,9 +792,13 @@ impl Import {
     ) {
         log_decision(&connection.server, name, changes, decision);
         let agent = self.target.agent().cloned();
-        self.target
-            .core()
-            .announce(review_event(name, agent, &connection.server, changes, decision));
+        self.target.core().announce(review_event(
+            name,
+            agent,
+            &connection.server,
+            changes,
+            decision,
+        ));
     }
 
     /// Brings this import up to date with the server's current `tools`: each listed tool is

@@ -19,10 +19,10 @@ use tokio::sync::watch;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
+use crate::ids::AgentId;
 use crate::mcp::listing::{Listing, ListingCache};
 use crate::mcp::request_state::RequestStateKey;
 use crate::mcp::tasks::{TaskSettings, task_store};
-use crate::ids::AgentId;
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 

@@ -57,10 +57,10 @@ use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::hooks::call_observer::ObservedProgress;
 use crate::hooks::call_observer::{self, ObservedCall};
 use crate::hooks::chain::HookList;
+use crate::hooks::guard;
 use crate::hooks::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::hooks::wrapper::{DispatchRequest, Next};
-use crate::hooks::guard;
 use crate::ids::AgentId;
 use crate::pipeline::ask::{AskVerdict, resolve_ask};
 use crate::pipeline::failure::{

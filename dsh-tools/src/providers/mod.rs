@@ -625,7 +625,10 @@ impl ProviderTools {
             .iter()
             .any(|schema| schema.name == crate::registry::TOOL_SEARCH)
         {
-            layer.as_ref().map(ToolScope::deferred_schemas).unwrap_or_default()
+            layer
+                .as_ref()
+                .map(ToolScope::deferred_schemas)
+                .unwrap_or_default()
         } else {
             Vec::new()
         };

@@ -56,7 +56,7 @@
 //!
 //! # Files
 //! `tool_registry.rs` the registry, `scope.rs` a layer's handle, tools, lookups and calls,
-//! `hooks.rs` hook registration, `present.rs` cards, `deferred.rs` deferred tools, `code_mode.rs`
+//! `scope_tree.rs` creating and finding scopes, `hooks.rs` hook registration, `present.rs` cards, `deferred.rs` deferred tools, `code_mode.rs`
 //! Code Mode's settings, `batch.rs` (with `batch/`) parallel batches, `into_definition.rs` what
 //! registering takes.
 
@@ -68,6 +68,7 @@ mod hooks;
 mod into_definition;
 mod present;
 mod scope;
+mod scope_tree;
 mod tool_registry;
 
 pub use self::batch::{BatchFeed, BatchOutcome, ExecutionMode, FedBatch};

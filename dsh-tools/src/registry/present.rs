@@ -79,7 +79,12 @@ impl ToolScope {
     ) -> ToolResultView {
         let definition = self.resolve_call(call.tool_name(), call.tool_agent());
         let pending = pending_card(definition.as_deref(), call);
-        ToolResultView::present(definition.as_deref(), call.tool_arguments(), &pending, result)
+        ToolResultView::present(
+            definition.as_deref(),
+            call.tool_arguments(),
+            &pending,
+            result,
+        )
     }
 }
 

@@ -1,7 +1,7 @@
 //! [`ToolScope`]: the handle of one layer of the registry — the global layer or an agent's
-//! scope — with its tools, lookups, calls and restrictions, and the scope's own life (its parent,
-//! children and disposal). Its hooks are `hooks.rs`, its cards `present.rs`, its deferred tools
-//! `deferred.rs`, its Code Mode `code_mode.rs`.
+//! scope — with its tools, lookups, calls and restrictions, and the scope's own life (its parent
+//! and disposal). Its hooks are `hooks.rs`, its cards `present.rs`, its deferred tools
+//! `deferred.rs`, its Code Mode `code_mode.rs`, its children and registry `scope_tree.rs`.
 //!
 //! Everything registered through a scope lives in it: its tools are visible to calls of the scope
 //! and its descendants (shadowing globals and ancestors' tools of the same name), its hooks and
@@ -17,7 +17,6 @@ use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
 use crate::ids::AgentId;
 use crate::registry::into_definition::{IntoToolDefinition, IntoToolDefinitions};
-use crate::registry::tool_registry::ToolRegistry;
 use crate::result::ToolExecutionResult;
 use crate::store::core::Core;
 use crate::store::error::RegistryError;
@@ -29,6 +28,10 @@ use crate::store::view::View;
 /// One layer of a registry: its global layer ([`ToolRegistry::global`], which the registry
 /// dereferences to) or an agent's scope ([`ToolRegistry::create_scope`],
 /// [`create_child`](Self::create_child)). Cheap to clone.
+///
+/// [`ToolRegistry`]: crate::ToolRegistry
+/// [`ToolRegistry::global`]: crate::ToolRegistry::global
+/// [`ToolRegistry::create_scope`]: crate::ToolRegistry::create_scope
 ///
 /// An agent scope's handle stays tied to the scope it was made for: once that scope (or an
 /// ancestor) is disposed, registrations through it fail with
@@ -45,9 +48,12 @@ pub struct ToolScope {
 
 impl std::fmt::Debug for ToolScope {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolScope")
-            .field("agent", &self.agent())
-            .field("active", &self.is_active())
+        let mut out = f.debug_struct("ToolScope");
+        match self.agent() {
+            Some(agent) => out.field("agent", agent),
+            None => out.field("layer", &format_args!("global")),
+        };
+        out.field("active", &self.is_active())
             .finish_non_exhaustive()
     }
 }
@@ -86,16 +92,6 @@ impl ToolScope {
         self.core.read().has_place(&self.place)
     }
 
-    /// The registry this layer belongs to.
-    pub fn registry(&self) -> ToolRegistry {
-        ToolRegistry::from_core(Arc::clone(&self.core))
-    }
-
-    /// Creates a scope for `agent` inside this one (a root scope, from the global layer).
-    pub fn create_child(&self, agent: impl Into<AgentId>) -> Result<ToolScope, RegistryError> {
-        self.registry().create_scope(agent, self.agent())
-    }
-
     /// Disposes the scope, its descendants and everything registered through them; `true` if it
     /// still existed. The global layer is never disposed: `false`, and nothing changes.
     pub fn dispose(&self) -> bool {
@@ -109,7 +105,7 @@ impl ToolScope {
     /// same name. A second tool of the same name in the same layer is refused (in the global
     /// layer: register the per-agent variant in the agent's scope); so are an empty name,
     /// `timeout_ms == Some(0)`, `max_result_chars == Some(0)` and a tool that needs shared state
-    /// the registry was not given (see [`ToolRegistry::with_state`]). The tool's name,
+    /// the registry was not given (see [`ToolRegistry::with_state`](crate::ToolRegistry::with_state)). The tool's name,
     /// description and parameters are read now, once: they are what [`schemas`](Self::schemas)
     /// shows.
     pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
@@ -166,7 +162,7 @@ impl ToolScope {
     /// the call where its input says: in the global layer without an agent, in the agent's scope
     /// with one, and refuses an agent with no live scope as `UNKNOWN_AGENT` before any hook,
     /// unless
-    /// [`set_unscoped_agents_see_global`](ToolRegistry::set_unscoped_agents_see_global) says
+    /// [`set_unscoped_agents_see_global`](crate::ToolRegistry::set_unscoped_agents_see_global) says
     /// otherwise.
     pub fn execute(
         &self,

@@ -1,21 +1,18 @@
 //! [`ToolRegistry`]: the handle every call starts from, what the whole registry shares (shared
-//! state, limits, the approver, change listeners), its scopes, and its global layer, which it
-//! dereferences to.
+//! state, limits, the approver, change listeners), and its global layer, which it dereferences
+//! to. Its scopes are `scope_tree.rs`.
 
 use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::hooks::approval::Approver;
-use crate::ids::AgentId;
 use crate::limits::CallLimits;
 use crate::registry::scope::ToolScope;
 use crate::state::SharedState;
 use crate::store::core::Core;
-use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;
 use crate::store::registration::Registration;
 use crate::store::state::Place;
-use crate::store::view::View;
 
 /// The tool registry. Cheap to clone: clones share everything.
 ///
@@ -102,52 +99,6 @@ impl ToolRegistry {
     /// `registry.register(tool)`; name it where a function takes any layer (`&ToolScope`).
     pub fn global(&self) -> &ToolScope {
         &self.global
-    }
-
-    /// Creates the scope of `agent`, inside `parent`'s scope when given. Fails when `agent`
-    /// already has a scope or `parent` has none. A root scope is also
-    /// `registry.create_child(agent)`, a child `parent_scope.create_child(agent)`.
-    pub fn create_scope(
-        &self,
-        agent: impl Into<AgentId>,
-        parent: Option<&AgentId>,
-    ) -> Result<ToolScope, RegistryError> {
-        let agent = agent.into();
-        let instance = self.core().create_scope(&agent, parent)?;
-        Ok(ToolScope::new(
-            Arc::clone(self.core()),
-            Place::Scope { agent, instance },
-        ))
-    }
-
-    /// The existing scope of `agent`.
-    pub fn scope(&self, agent: &AgentId) -> Option<ToolScope> {
-        let instance = self.core().read().scopes.get(agent)?.instance;
-        Some(ToolScope::new(
-            Arc::clone(self.core()),
-            Place::Scope {
-                agent: agent.clone(),
-                instance,
-            },
-        ))
-    }
-
-    /// The layer a call naming `agent` runs in, as [`execute`](ToolScope::execute) routes it:
-    /// `agent`'s scope; when it has none, the global layer if
-    /// [unscoped agents see it](Self::set_unscoped_agents_see_global), else `None` — so what an
-    /// unknown agent is shown (`layer_for(&agent).map(|layer| layer.schemas())`) is nothing,
-    /// never a wider view.
-    pub fn layer_for(&self, agent: &AgentId) -> Option<ToolScope> {
-        let state = self.core().read();
-        let view = View::open(&state, Some(agent), None).ok()?;
-        let place = match view.owner() {
-            None => Place::Global,
-            Some(owner) => Place::Scope {
-                agent: owner.clone(),
-                instance: state.scopes.get(owner)?.instance,
-            },
-        };
-        Some(ToolScope::new(Arc::clone(self.core()), place))
     }
 
     /// The shared state tools reach through [`ToolRun::state`](crate::ToolRun::state).

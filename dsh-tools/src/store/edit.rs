@@ -23,9 +23,7 @@ use crate::store::event::RegistryEvent;
 use crate::store::name_hash::NameHash;
 use crate::store::registration::{Item, Registration};
 use crate::store::restriction::{CompiledRestriction, ToolRestriction};
-use crate::store::state::{
-    InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry,
-};
+use crate::store::state::{InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry};
 
 /// The value of an edit that cannot fail.
 fn infallible<T>(result: Result<T, Infallible>) -> T {
