@@ -26,7 +26,7 @@ use crate::present::{ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
-/// Follows calls as they run (see [`ToolRegistry::observe`](crate::ToolRegistry::observe)).
+/// Follows calls as they run (see [`ToolScope::observe`](crate::ToolScope::observe)).
 /// Every method is optional and called synchronously on the call's task: hand the event on, do
 /// not wait.
 ///

@@ -21,8 +21,8 @@
 //! table: guards after the whole `pre-execute` waterfall and approval, result observers before
 //! the call observers.
 //!
-//! This file keeps what the store holds of every kind: a [`Hook`] on its way into a layer, and a
-//! layer's [`HookSet`], one list per kind. The store and the view handle them without knowing the
+//! This file keeps what the store holds of every kind: a `Hook` on its way into a layer, and a
+//! layer's `HookSet`, one list per kind. The store and the view handle them without knowing the
 //! kinds, so a new kind is its contract's file, a variant and a list here, its registration
 //! method (`registry/hooks.rs`) and its phase (`pipeline/mod.rs`).
 

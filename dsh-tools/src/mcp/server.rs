@@ -30,7 +30,7 @@ use crate::result::ToolExecutionResult;
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// Serves the tools of a registry (its global layer) or of one scope to MCP clients: `tools/list`
-/// shows exactly what [`schemas`](ToolRegistry::schemas) shows there, and every `tools/call` runs
+/// shows exactly what [`schemas`](ToolScope::schemas) shows there, and every `tools/call` runs
 /// through the registry's whole pipeline.
 ///
 /// Cheap to clone; clones serve the same tools. Configure it before serving:
