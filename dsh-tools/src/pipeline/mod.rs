@@ -6,7 +6,7 @@
 //! | 2 | call start | call observers hear the call start (observe-only; every call, even one that ends before dispatch) | contained, logged |
 //! | 3 | pre-aborted check | caller already cancelled → `ABORTED_BEFORE_DISPATCH` | final (no other hook runs) |
 //! | 4 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver; an approval answered by a later attempt of the call ends this one as `APPROVAL_PENDING`, final | `HOOK_FAILED`, final |
-//! | 5 | guards | for allowed calls only; the first reason denies | `HOOK_FAILED`, final |
+//! | 5 | guards | for allowed calls only: a waterfall of deny-only listeners (`hooks/guard.rs`), over at once; the first reason denies | `HOOK_FAILED`, final |
 //! | 6 | denial | any denial becomes `Error: <reason>` (`DENIED`), which still goes through post-execute | — |
 //! | 7 | cancellation | cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute) | — |
 //! | 8 | `execute` layers | around dispatch, first registered outermost; an authored uncoded failure is `TOOL_ERROR` | `HOOK_FAILED`, final |
