@@ -4,10 +4,10 @@
 //! it to the `pre-execute` contract — deny with the reason, or hand the call on to the next
 //! guard — so guards are kept and run as a `pre-execute` waterfall of their own, which the
 //! pipeline starts only after the whole `pre-execute` waterfall (and approval) allowed the call.
-//! Every guard decides at once, on the caller's thread, so that waterfall is over before it
-//! returns. A guard can only narrow: it cannot allow what the listeners denied (it never sees
-//! such a call), and nothing that runs later can turn its denial back into an allow, because
-//! nothing later runs for a denied call.
+//! Every guard decides synchronously, so the guards' waterfall is over as soon as it is started.
+//! A guard can only narrow: it cannot allow what the listeners denied (it never sees such a
+//! call), and nothing that runs later can turn its denial back into an allow, because nothing
+//! later runs for a denied call.
 
 use crate::call::execution::ToolExecution;
 use crate::error::ToolError;

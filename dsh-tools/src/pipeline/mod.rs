@@ -180,8 +180,8 @@ fn run_hooked(
 /// Phases 2 to 14 for a call with hooks.
 async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
     let execution = call.execution();
-    let observed = ObservedCall::new(execution, call.definition.as_ref());
     if let Some(observers) = &plan.hooks.call_observers {
+        let observed = ObservedCall::new(execution, call.definition.as_ref());
         call_observer::notify_start(observers, &observed);
     }
     let mut result = match decide_and_dispatch(call, plan).await {
@@ -199,6 +199,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
         }
     };
     phases::finish(call, &mut result);
+    let observed = ObservedCall::new(execution, call.definition.as_ref());
     if let Some(observers) = &plan.hooks.result_observers {
         call_observer::notify_result(observers, &observed, &result);
     }

@@ -29,10 +29,6 @@ use crate::store::view::View;
 /// dereferences to) or an agent's scope ([`ToolRegistry::create_scope`],
 /// [`create_child`](Self::create_child)). Cheap to clone.
 ///
-/// [`ToolRegistry`]: crate::ToolRegistry
-/// [`ToolRegistry::global`]: crate::ToolRegistry::global
-/// [`ToolRegistry::create_scope`]: crate::ToolRegistry::create_scope
-///
 /// An agent scope's handle stays tied to the scope it was made for: once that scope (or an
 /// ancestor) is disposed, registrations through it fail with
 /// [`RegistryErrorKind::ScopeDisposed`](crate::registry::RegistryErrorKind::ScopeDisposed), its
@@ -40,6 +36,9 @@ use crate::store::view::View;
 /// the same agent exists. The global layer lives as long as the registry, so its operations never
 /// fail for that reason; they return the same `Result`s, whose `Err` then only carries what is
 /// wrong with the request itself (a duplicate name, a restriction).
+///
+/// [`ToolRegistry::global`]: crate::ToolRegistry::global
+/// [`ToolRegistry::create_scope`]: crate::ToolRegistry::create_scope
 #[derive(Clone)]
 pub struct ToolScope {
     core: Arc<Core>,
@@ -105,7 +104,8 @@ impl ToolScope {
     /// same name. A second tool of the same name in the same layer is refused (in the global
     /// layer: register the per-agent variant in the agent's scope); so are an empty name,
     /// `timeout_ms == Some(0)`, `max_result_chars == Some(0)` and a tool that needs shared state
-    /// the registry was not given (see [`ToolRegistry::with_state`](crate::ToolRegistry::with_state)). The tool's name,
+    /// the registry was not given (see
+    /// [`ToolRegistry::with_state`](crate::ToolRegistry::with_state)). The tool's name,
     /// description and parameters are read now, once: they are what [`schemas`](Self::schemas)
     /// shows.
     pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
