@@ -39,14 +39,14 @@ fn registry(root: &Path, mode: CodeMode) -> Result<ToolRegistry, Box<dyn std::er
     let registry = coding_tools::registry(Workspace {
         root: root.to_path_buf(),
     })?;
-    registry.set_code_mode(mode);
+    registry.set_code_mode(mode)?;
     // Edits need the user's approval, whoever makes them: the model or a program.
     let _policy = registry.on_pre_execute(|execution, next| async move {
         if execution.name() == "edit_file" {
             return Ok(PreToolDecision::ask("edits a file"));
         }
         next.run().await
-    });
+    })?;
     registry.set_approver(approver_fn(|request| async move {
         let execution = request.execution();
         println!(
@@ -106,7 +106,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("== Code Mode: one program ==");
     let scratch = create_workspace()?;
     let code = registry(scratch.root(), CodeMode::Code)?;
-    let names: Vec<String> = code.schemas(None).iter().map(|s| s.name.clone()).collect();
+    let names: Vec<String> = code.schemas().iter().map(|s| s.name.clone()).collect();
     println!("  tools the model sees: {}", names.join(", "));
     // The program's calls, as the registry's observers see them: each with the run as parent.
     let _nested = code.on_result(|execution, result| {
@@ -118,7 +118,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 execution.arguments()
             );
         }
-    });
+    })?;
     let mut in_code = Cost::default();
     turn(
         &code,

@@ -66,7 +66,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
             "Tools over a scratch Cargo project at {}: read, search and edit files, run commands.",
             root.display()
         ));
-    let tools = registry.schemas(None).len();
+    let tools = registry.schemas().len();
     match options.http {
         None => {
             eprintln!(

@@ -66,13 +66,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             ));
         }
         next.run().await
-    });
+    })?;
 
     println!(
         "== What the model is told ({} tools) ==",
-        registry.schemas(None).len()
+        registry.schemas().len()
     );
-    for schema in registry.schemas(None).iter() {
+    for schema in registry.schemas().iter() {
         println!("{}", serde_json::to_string_pretty(schema)?);
     }
 

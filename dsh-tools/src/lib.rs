@@ -1,8 +1,8 @@
 //! # dsh-tools
 //!
 //! Turn ordinary `async fn`s into tools an LLM can call. Register them in a [`ToolRegistry`], give
-//! [`ToolRegistry::schemas`] to the model, and hand every tool call it makes to
-//! [`ToolRegistry::execute`]: each call runs through one pipeline of policy hooks, guards,
+//! its [`schemas`](ToolScope::schemas) to the model, and hand every tool call it makes to its
+//! [`execute`](ToolScope::execute): each call runs through one pipeline of policy hooks, guards,
 //! wrappers and result checks, and always ends as one well-formed [`ToolExecutionResult`].
 //!
 //! The model's JSON is untrusted. Whatever it sends, the caller gets a result the model can
@@ -45,8 +45,8 @@
 //! # The crate root
 //! What a first tool needs: the macros ([`tool`], [`ToolArgs`]), the traits they implement
 //! ([`Tool`], [`ToolDefinition`] with its [`ToolSchema`]) and [`FnTool`] for hand-written tools;
-//! the [`ToolRegistry`] and its agent [`ToolScope`]s, whose registrations return a
-//! [`Registration`]; one call in ([`ToolExecutionInput`], on behalf of an [`AgentId`]) and its
+//! the [`ToolRegistry`] and its layers, [`ToolScope`]s (its global layer, which the registry
+//! dereferences to, and one per agent), whose registrations return a [`Registration`]; one call in ([`ToolExecutionInput`], on behalf of an [`AgentId`]) and its
 //! result out ([`ToolExecutionResult`], made of [`ContentBlock`]s); what a body gets and returns
 //! ([`ToolRun`], [`ToolError`]); and the two decisions a policy hook makes ([`PreToolDecision`],
 //! [`PostToolDecision`]). [`Value`] and [`json!`] are `serde_json`'s.
@@ -58,11 +58,12 @@
 //!   and [`parse_arguments`](call::parse_arguments) for a model's raw argument string. A body can
 //!   call other tools through the same pipeline ([`ToolRun::call_tool`]).
 //! - [`hooks`]: the hook contracts, in pipeline order — `pre-execute` listeners
-//!   ([`ToolRegistry::on_pre_execute`], [`hooks::PreExecuteNext`]), the [`hooks::Approver`] for
-//!   `ask`, guards ([`ToolRegistry::guard`]), `execute` layers ([`ToolRegistry::wrap`],
+//!   ([`ToolScope::on_pre_execute`], [`hooks::PreExecuteNext`]), the [`hooks::Approver`] for
+//!   `ask`, guards ([`ToolScope::guard`]), `execute` layers ([`ToolScope::wrap`],
 //!   [`hooks::ExecuteLayer`] / [`hooks::Next`]), `post-execute` listeners
-//!   ([`ToolRegistry::on_post_execute`]), result observers ([`ToolRegistry::on_result`]) and
-//!   [`hooks::CallObserver`]s ([`ToolRegistry::observe`]). Within a kind, the global layer's hooks
+//!   ([`ToolScope::on_post_execute`]), result observers ([`ToolScope::on_result`]) and
+//!   [`hooks::CallObserver`]s ([`ToolScope::observe`]), registered on the registry (its global
+//!   layer) or on a scope. Within a kind, the global layer's hooks
 //!   run first, then each scope's from the farthest ancestor to the call's own, each layer in
 //!   registration order; the first `execute` layer is outermost.
 //! - [`registry`]: the registry's other types — restrictions, change events, registration errors,
@@ -81,8 +82,8 @@
 //!   `const` may be, and the types `min_length`, `minimum`, `multiple_of`, `unique_items` or
 //!   `min_properties` apply to — as the traits a compile error names.
 //! - [`present`]: the cards a UI shows for a call ([`present::ToolCallView`],
-//!   [`present::ToolResultView`]), made by [`ToolRegistry::present_call`],
-//!   [`ToolRegistry::present_progress`] and [`ToolRegistry::present_result`] so that they never
+//!   [`present::ToolResultView`]), made by [`ToolScope::present_call`],
+//!   [`ToolScope::present_progress`] and [`ToolScope::present_result`] so that they never
 //!   fail, and rendered for terminals by [`present::TextCards`].
 //! - [`schema`]: the schema engine — building, importing, compiling and validating schemas.
 //! - [`providers`]: the tool list lowered for OpenAI, Anthropic, Gemini and DeepSeek, their tool

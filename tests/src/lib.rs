@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use dsh_tools::{
-    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
-    schema::Schema,
+    FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, ToolScope, Value,
+    json, schema::Schema,
 };
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -144,49 +144,59 @@ pub fn registry_with(tools: impl IntoIterator<Item = FnTool>) -> ToolRegistry {
 }
 
 /// Registers a `pre-execute` listener that logs `label` and delegates.
-pub fn log_pre_execute(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+pub fn log_pre_execute(registry: &ToolScope, log: &Log, label: &'static str) -> Registration {
     let log = log.clone();
-    registry.on_pre_execute(move |_, next| {
-        log.push(label);
-        next.run()
-    })
+    registry
+        .on_pre_execute(move |_, next| {
+            log.push(label);
+            next.run()
+        })
+        .expect("a live layer")
 }
 
 /// Registers a guard that logs `label` and allows.
-pub fn log_guard(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+pub fn log_guard(registry: &ToolScope, log: &Log, label: &'static str) -> Registration {
     let log = log.clone();
-    registry.guard(move |_| {
-        log.push(label);
-        None
-    })
+    registry
+        .guard(move |_| {
+            log.push(label);
+            None
+        })
+        .expect("a live layer")
 }
 
 /// Registers an `execute` layer that logs `label` and delegates.
-pub fn log_wrapper(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+pub fn log_wrapper(registry: &ToolScope, log: &Log, label: &'static str) -> Registration {
     let log = log.clone();
-    registry.on_execute(move |request, next| {
-        log.push(label);
-        next.run(request)
-    })
+    registry
+        .on_execute(move |request, next| {
+            log.push(label);
+            next.run(request)
+        })
+        .expect("a live layer")
 }
 
 /// Registers a `post-execute` listener that logs `label` and delegates.
-pub fn log_post_execute(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+pub fn log_post_execute(registry: &ToolScope, log: &Log, label: &'static str) -> Registration {
     let log = log.clone();
-    registry.on_post_execute(move |_, _, next| {
-        log.push(label);
-        next.run()
-    })
+    registry
+        .on_post_execute(move |_, _, next| {
+            log.push(label);
+            next.run()
+        })
+        .expect("a live layer")
 }
 
 /// Registers a result observer that logs `label`.
-pub fn log_observer(registry: &ToolRegistry, log: &Log, label: &'static str) -> Registration {
+pub fn log_observer(registry: &ToolScope, log: &Log, label: &'static str) -> Registration {
     let log = log.clone();
-    registry.on_result(move |_, _| log.push(label))
+    registry
+        .on_result(move |_, _| log.push(label))
+        .expect("a live layer")
 }
 
 /// Logs every phase: `pre`, `guard`, `wrapper`, `post`, `observe`.
-pub fn log_every_phase(registry: &ToolRegistry, log: &Log) {
+pub fn log_every_phase(registry: &ToolScope, log: &Log) {
     let _ = log_pre_execute(registry, log, "pre");
     let _ = log_guard(registry, log, "guard");
     let _ = log_wrapper(registry, log, "wrapper");

@@ -64,7 +64,7 @@ fn registry(mode: CodeMode) -> ToolRegistry {
     let registry = ToolRegistry::new();
     let _ = registry.register(echo()).expect("registers");
     let _ = registry.register(fails()).expect("registers");
-    registry.set_code_mode(mode);
+    registry.set_code_mode(mode).unwrap();
     registry
 }
 
@@ -112,7 +112,7 @@ async fn a_program_calls_tools_and_returns_json_with_its_output() {
 #[tokio::test]
 async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_calls() {
     let registry = registry(CodeMode::Code);
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     let names: Vec<&str> = schemas.iter().map(|schema| schema.name.as_str()).collect();
     assert_eq!(names, [RUN_CODE]);
     assert!(
@@ -148,23 +148,15 @@ async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_c
 #[tokio::test]
 async fn native_mode_has_no_run_code_and_both_mode_has_both() {
     let registry = registry(CodeMode::Native);
-    let names: Vec<String> = registry
-        .schemas(None)
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
+    let names: Vec<String> = registry.schemas().iter().map(|s| s.name.clone()).collect();
     assert_eq!(names, ["echo", "fails"]);
     assert_eq!(
         run(&registry, "return 1").await.error_code(),
         Some(codes::UNKNOWN_TOOL)
     );
 
-    registry.set_code_mode(CodeMode::Both);
-    let names: Vec<String> = registry
-        .schemas(None)
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
+    registry.set_code_mode(CodeMode::Both).unwrap();
+    let names: Vec<String> = registry.schemas().iter().map(|s| s.name.clone()).collect();
     assert_eq!(names, ["echo", "fails", RUN_CODE]);
     let direct = registry
         .execute(ToolExecutionInput::new("c", "echo", json!({"x": 1})))
@@ -193,7 +185,7 @@ async fn a_scope_inherits_its_parents_mode_unless_it_sets_one() {
     assert_eq!(names(child.schemas()), ["echo", "fails"]);
     child.inherit_code_mode().expect("set");
     assert_eq!(names(child.schemas()), [RUN_CODE]);
-    assert_eq!(names(registry.schemas(None)), ["echo", "fails"]);
+    assert_eq!(names(registry.schemas()), ["echo", "fails"]);
 }
 
 #[tokio::test]
@@ -210,8 +202,8 @@ async fn who_may_call_a_tool_decides_where_it_is_listed_and_what_is_refused() {
                 .handler(|_a, _r| async move { Ok(json!("yes")) }),
         )
         .expect("registers");
-    registry.set_code_mode(CodeMode::Both);
-    let schemas = registry.schemas(None);
+    registry.set_code_mode(CodeMode::Both).unwrap();
+    let schemas = registry.schemas();
     let names: Vec<&str> = schemas.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["ask_user", RUN_CODE]);
     let declaration = &schemas[1].description;

@@ -36,10 +36,10 @@ fn example_tools() -> Vec<Owned> {
     })
     .expect("the example tools register");
     registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| {
-            let output = registry.get(&schema.name, None).and_then(|definition| {
+            let output = registry.get(&schema.name).and_then(|definition| {
                 definition
                     .output_schema()
                     .map(|output| output.schema().to_json_schema())

@@ -60,8 +60,8 @@ async fn a_thousand_concurrent_calls_while_tools_are_registered_and_disposed() {
         1_000
     );
     assert!(ok.load(Ordering::SeqCst) >= 500);
-    assert!(registry.get("flaky", None).is_none());
-    assert_eq!(registry.schemas(None).len(), 1);
+    assert!(registry.get("flaky").is_none());
+    assert_eq!(registry.schemas().len(), 1);
 }
 
 #[tokio::test]
@@ -160,7 +160,7 @@ async fn concurrent_scoped_calls_see_their_own_scope() {
     for task in tasks {
         task.await.unwrap();
     }
-    assert!(registry.schemas(None).is_empty());
+    assert!(registry.schemas().is_empty());
 }
 
 #[test]
@@ -173,7 +173,9 @@ fn a_batch_of_tools_appears_and_goes_as_a_whole() {
         std::thread::spawn(move || {
             while !stop.load(Ordering::SeqCst) {
                 let names: Vec<String> = registry
-                    .schemas(Some(&agent))
+                    .layer_for(&agent)
+                    .map(|layer| layer.schemas())
+                    .unwrap_or_default()
                     .iter()
                     .map(|schema| schema.name.clone())
                     .collect();

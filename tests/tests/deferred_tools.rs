@@ -56,14 +56,14 @@ fn search(text: &str) -> ToolExecutionInput {
 async fn a_deferred_tool_is_callable_but_listed_only_once_loaded() {
     let registry = catalog();
     assert_eq!(
-        names(&registry.schemas(None)),
+        names(&registry.schemas()),
         ["read_file", "tool_search", "write_file"]
     );
     // Callable before any search.
     let result = registry.execute(call("get_weather")).await;
     assert_eq!(only_text(&result), "get_weather");
     assert_eq!(
-        names(&registry.deferred_schemas(None)),
+        names(&registry.deferred_schemas()),
         ["create_invoice", "get_weather", "list_emails", "send_email"]
     );
 }
@@ -91,7 +91,7 @@ async fn tool_search_loads_the_best_matches_and_says_what_it_loaded() {
         }))
     );
     assert_eq!(
-        names(&registry.schemas(None)),
+        names(&registry.schemas()),
         ["read_file", "tool_search", "write_file", "send_email"]
     );
     // Found again: already listed, nothing more loaded.
@@ -107,11 +107,11 @@ async fn tool_search_loads_the_best_matches_and_says_what_it_loaded() {
 #[tokio::test]
 async fn a_load_only_appends_so_the_listed_prefix_stays_the_same() {
     let registry = catalog();
-    registry.load_tools(None, ["send_email"]).unwrap();
-    let before = registry.schemas(None);
+    registry.load_tools(["send_email"]).unwrap();
+    let before = registry.schemas();
     // `create_invoice` sorts before everything loaded so far, yet comes after it.
-    registry.load_tools(None, ["create_invoice"]).unwrap();
-    let after = registry.schemas(None);
+    registry.load_tools(["create_invoice"]).unwrap();
+    let after = registry.schemas();
     assert_eq!(&after[..before.len()], &before[..]);
     assert_eq!(
         names(&after),
@@ -123,12 +123,12 @@ async fn a_load_only_appends_so_the_listed_prefix_stays_the_same() {
             "create_invoice"
         ]
     );
-    assert!(registry.unload_tools(None).unwrap());
+    assert!(registry.unload_tools().unwrap());
     assert_eq!(
-        names(&registry.schemas(None)),
+        names(&registry.schemas()),
         ["read_file", "tool_search", "write_file"]
     );
-    assert!(!registry.unload_tools(None).unwrap());
+    assert!(!registry.unload_tools().unwrap());
 }
 
 #[tokio::test]
@@ -140,7 +140,7 @@ async fn loading_is_per_scope() {
     assert!(!found.is_error(), "{found:?}");
     assert!(names(&one.schemas()).contains(&"get_weather"));
     assert!(!names(&two.schemas()).contains(&"get_weather"));
-    assert!(!names(&registry.schemas(None)).contains(&"get_weather"));
+    assert!(!names(&registry.schemas()).contains(&"get_weather"));
 }
 
 /// A load is of the tool that was there: once it is disposed, a tool registered later under
@@ -155,19 +155,19 @@ async fn a_tool_registered_again_after_its_disposal_is_not_loaded() {
     let late = registry
         .register(tool("late", "Arrives late.", true))
         .unwrap();
-    registry.load_tools(None, ["late"]).unwrap();
+    registry.load_tools(["late"]).unwrap();
     scope.load_tools(["late"]).unwrap();
-    assert!(names(&registry.schemas(None)).contains(&"late"));
+    assert!(names(&registry.schemas()).contains(&"late"));
     assert!(names(&scope.schemas()).contains(&"late"));
     assert!(late.dispose());
     let _ = registry
         .register(tool("late", "Arrives late again.", true))
         .unwrap();
-    assert_eq!(names(&registry.schemas(None)), ["read_file", "tool_search"]);
+    assert_eq!(names(&registry.schemas()), ["read_file", "tool_search"]);
     assert_eq!(names(&scope.schemas()), ["read_file", "tool_search"]);
-    assert_eq!(registry.load_tools(None, ["late"]).unwrap(), ["late"]);
+    assert_eq!(registry.load_tools(["late"]).unwrap(), ["late"]);
     assert_eq!(
-        names(&registry.schemas(None)),
+        names(&registry.schemas()),
         ["read_file", "tool_search", "late"]
     );
 }
@@ -198,7 +198,7 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
 async fn a_scope_without_deferred_tools_has_no_tool_search() {
     let registry = ToolRegistry::new();
     let _ = registry.register(value_tool("a", json!(1))).unwrap();
-    assert_eq!(names(&registry.schemas(None)), ["a"]);
+    assert_eq!(names(&registry.schemas()), ["a"]);
     let result = registry.execute(search("anything")).await;
     assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
 }
@@ -223,10 +223,7 @@ async fn defer_all_but_these_is_a_scope_policy_its_children_inherit() {
     child.set_deferral(Deferral::AsRegistered).unwrap();
     assert_eq!(names(&child.schemas()), ["deploy", "grep", "read_file"]);
     // The global layer keeps its own policy.
-    assert_eq!(
-        names(&registry.schemas(None)),
-        ["deploy", "grep", "read_file"]
-    );
+    assert_eq!(names(&registry.schemas()), ["deploy", "grep", "read_file"]);
     let loaded = scope.load_tools(["deploy"]).unwrap();
     assert_eq!(loaded, ["deploy"]);
     assert_eq!(
@@ -295,7 +292,7 @@ async fn tool_search_runs_through_the_pipeline_like_any_tool() {
     assert!(result.is_error());
     assert_eq!(only_text(&result), "Error: searching is off");
     assert_eq!(
-        names(&registry.schemas(None)),
+        names(&registry.schemas()),
         ["read_file", "tool_search", "write_file"]
     );
 }
@@ -352,7 +349,7 @@ fn an_input_example_is_checked_at_registration() {
         .handler(|_, _| async { Ok(json!(null)) });
     let _ = registry.register(good).unwrap();
     assert_eq!(
-        registry.schemas(None)[0].input_examples,
+        registry.schemas()[0].input_examples,
         [json!({"city": "Paris"})]
     );
 }
@@ -377,12 +374,12 @@ async fn tool_keys_defer_a_typed_tool_and_give_its_examples() {
     );
     let registry = ToolRegistry::new();
     let _ = registry.register(ForecastTool).unwrap();
-    assert_eq!(names(&registry.schemas(None)), ["tool_search"]);
+    assert_eq!(names(&registry.schemas()), ["tool_search"]);
     let found = registry
         .execute(search("weather forecast for a city"))
         .await;
     assert_eq!(found.value().unwrap()["loaded"], json!(["forecast"]));
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     assert_eq!(names(&schemas), ["tool_search", "forecast"]);
     assert_eq!(schemas[1].input_examples.len(), 2);
 }
@@ -468,7 +465,7 @@ mod provider_views {
         assert_eq!(calls.loaded_tools(), ["get_weather"]);
         assert_eq!(calls.len(), 1);
         assert_eq!(
-            names(&registry.schemas(None)),
+            names(&registry.schemas()),
             ["read_file", "tool_search", "write_file", "get_weather"]
         );
     }
@@ -493,7 +490,7 @@ mod provider_views {
         let calls = tools.parse_response(&response).unwrap();
         assert!(calls.is_empty());
         assert_eq!(calls.loaded_tools(), ["create_invoice"]);
-        assert!(names(&registry.schemas(None)).contains(&"create_invoice"));
+        assert!(names(&registry.schemas()).contains(&"create_invoice"));
     }
 
     #[test]
@@ -562,7 +559,7 @@ mod provider_views {
         );
         let openai = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
         assert!(openai.request_tools()[0].get("input_examples").is_none());
-        let prompt = render_system_prompt(&registry.schemas(None));
+        let prompt = render_system_prompt(&registry.schemas());
         assert!(prompt.contains(
             "Example arguments: {\"city\":\"Paris\",\"note\":\"an extra key\"}\nExample arguments: {\"city\":\"Lyon\",\"days\":3}\n"
         ), "{prompt}");

@@ -213,7 +213,9 @@ async fn a_layers_own_uncoded_failure_is_tool_error() {
 #[tokio::test]
 async fn a_pre_execute_listener_that_fails_or_panics_is_hook_failed() {
     let registry = registry_with([ok_tool("t")]);
-    let hook = registry.on_pre_execute(|_, _| async { Err(ToolError::new("policy store down")) });
+    let hook = registry
+        .on_pre_execute(|_, _| async { Err(ToolError::new("policy store down")) })
+        .unwrap();
     expect(
         &registry.execute(call("t")).await,
         "HookError",
@@ -278,7 +280,9 @@ async fn a_failing_approver_a_panicking_guard_and_a_failing_layer_are_hook_faile
 #[tokio::test]
 async fn post_execute_failures_and_misuse_are_hook_failed_and_a_block_is_blocked() {
     let registry = registry_with([ok_tool("t")]);
-    let hook = registry.on_post_execute(|_, _, _| async { Err(ToolError::new("audit down")) });
+    let hook = registry
+        .on_post_execute(|_, _, _| async { Err(ToolError::new("audit down")) })
+        .unwrap();
     expect(
         &registry.execute(call("t")).await,
         "HookError",
@@ -287,13 +291,15 @@ async fn post_execute_failures_and_misuse_are_hook_failed_and_a_block_is_blocked
     );
     hook.dispose();
 
-    let hook = registry.on_post_execute(|_, _, _| async {
-        Ok(PostToolDecision::Accept {
-            content: Some(vec![ContentBlock::text("x")]),
-            value: Some(json!("y")),
-            additional_contexts: Vec::new(),
+    let hook = registry
+        .on_post_execute(|_, _, _| async {
+            Ok(PostToolDecision::Accept {
+                content: Some(vec![ContentBlock::text("x")]),
+                value: Some(json!("y")),
+                additional_contexts: Vec::new(),
+            })
         })
-    });
+        .unwrap();
     expect(
         &registry.execute(call("t")).await,
         "HookError",

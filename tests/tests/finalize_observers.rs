@@ -52,13 +52,17 @@ async fn the_finalizer_runs_once_on_success_and_failure() {
 async fn the_finalizer_runs_on_denials_final_errors_and_pre_aborted_calls() {
     let runs = Counter::new();
     let registry = registry_with([finalized_tool("t", &runs, false)]);
-    let deny = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("no")) });
+    let deny = registry
+        .on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("no")) })
+        .unwrap();
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "[final] Error: no"
     );
     deny.dispose();
-    let fail = registry.on_pre_execute(|_, _| async { Err(ToolError::new("hook failed")) });
+    let fail = registry
+        .on_pre_execute(|_, _| async { Err(ToolError::new("hook failed")) })
+        .unwrap();
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "[final] Error: hook failed"

@@ -291,7 +291,7 @@ fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_t
         .register_all((AddTool, ConfiguredGreetTool))
         .unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::MissingState);
-    assert!(bare.schemas(None).is_empty() && scope.schemas().is_empty());
+    assert!(bare.schemas().is_empty() && scope.schemas().is_empty());
     // State of another type does not stand in for it.
     let mut other = SharedState::new();
     other.insert(String::from("Howdy"));
@@ -392,7 +392,7 @@ async fn set_parameters_and_new_bounds_are_enforced_at_the_call() {
     assert_eq!(violations[0].expected(), "unique items");
     assert_eq!(violations[0].got(), "items 0 and 2 are equal");
     assert_eq!(violations[2].got(), "0 properties");
-    let parameters = registry.get("label", None).unwrap().parameters().clone();
+    let parameters = registry.get("label").unwrap().parameters().clone();
     assert_eq!(parameters["properties"]["tags"]["uniqueItems"], json!(true));
     assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
     assert_eq!(
@@ -413,7 +413,7 @@ async fn a_tool_error_keeps_its_code() {
 #[tokio::test]
 async fn presenters_and_the_concurrency_classifier_see_typed_arguments() {
     let registry = registry();
-    let definition = registry.get("read_many", None).unwrap();
+    let definition = registry.get("read_many").unwrap();
     let card = definition
         .present_call(&json!({"paths": ["a", "b"], "count": 2}))
         .unwrap();
@@ -498,7 +498,7 @@ async fn mirror(root: Directory) -> String {
 fn a_recursive_pair_of_types_is_published_with_defs_and_validated() {
     let registry = ToolRegistry::new();
     let _ = registry.register(MirrorTool).unwrap();
-    let schema = registry.get("mirror", None).unwrap().parameters().clone();
+    let schema = registry.get("mirror").unwrap().parameters().clone();
     // The lone struct is the whole arguments: the root itself is the definition.
     assert!(schema.get("$defs").is_none(), "{schema}");
     assert_eq!(

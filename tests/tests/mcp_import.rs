@@ -104,13 +104,13 @@ async fn next_event(events: &mut mpsc::UnboundedReceiver<RegistryEvent>) -> Regi
 async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hints() {
     let setup = imported(ImportOptions::new()).await;
     assert_eq!(setup.client.server_name(), "fixture server");
-    let upstream = setup.upstream.schemas(None);
+    let upstream = setup.upstream.schemas();
     let expected: Vec<String> = upstream
         .iter()
         .map(|schema| format!("fixture_server__{}", schema.name))
         .collect();
     assert_eq!(setup.names, expected);
-    let local = setup.local.schemas(None);
+    let local = setup.local.schemas();
     for (local, upstream) in local.iter().zip(upstream.iter()) {
         assert_eq!(local.description, upstream.description);
         let (local_parameters, upstream_parameters): (&Value, &Value) =
@@ -123,7 +123,7 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
     }
     let search = setup
         .local
-        .get("fixture_server__search_files", None)
+        .get("fixture_server__search_files")
         .expect("imported");
     assert_eq!(
         search.annotations(),
@@ -134,10 +134,7 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
             ..ToolAnnotations::default()
         }
     );
-    let media = setup
-        .local
-        .get("fixture_server__media", None)
-        .expect("imported");
+    let media = setup.local.get("fixture_server__media").expect("imported");
     assert_eq!(media.annotations().title.as_deref(), Some("Media sampler"));
     assert_eq!(search.timeout_ms(), Some(ImportOptions::DEFAULT_TIMEOUT_MS));
     assert!(
@@ -156,7 +153,7 @@ async fn options_set_the_prefix_the_budget_and_concurrency() {
     )
     .await;
     assert!(setup.names.iter().all(|name| name.starts_with("fx__")));
-    let tool = setup.local.get("fx__slow", None).expect("imported");
+    let tool = setup.local.get("fx__slow").expect("imported");
     assert_eq!(tool.timeout_ms(), Some(1_500));
     assert!(tool.is_concurrency_safe(&json!({})));
     let bare = imported(ImportOptions::new().prefix("")).await;
@@ -496,7 +493,7 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
     assert_eq!(
         setup
             .local
-            .get("fx__changing", None)
+            .get("fx__changing")
             .expect("replaced")
             .description(),
         "Echo the text back (again)."
@@ -529,7 +526,7 @@ async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
     assert_eq!(
         setup
             .local
-            .get("fx__first", None)
+            .get("fx__first")
             .expect("still the local tool")
             .description(),
         "Kept: registered here first."
@@ -557,7 +554,7 @@ async fn closing_the_client_disposes_every_imported_tool() {
     }
     disposed.sort();
     assert_eq!(disposed, setup.names);
-    assert!(setup.local.schemas(None).is_empty());
+    assert!(setup.local.schemas().is_empty());
 }
 
 #[tokio::test]
@@ -570,7 +567,7 @@ async fn an_import_into_a_scope_stays_in_the_scope() {
         .await
         .expect("imports");
     assert!(names.iter().all(|name| name.starts_with("scoped__")));
-    assert!(setup.local.get("scoped__media", None).is_none());
+    assert!(setup.local.get("scoped__media").is_none());
     let result = scope
         .execute(ToolExecutionInput::new("c1", "scoped__call_id", json!({})))
         .await;
@@ -594,7 +591,7 @@ async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
     assert_eq!(error.kind(), McpErrorKind::Registry);
     assert!(error.message().contains(r#""fx__media""#), "{error}");
     let names: Vec<String> = local
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| schema.name.clone())
         .collect();
@@ -831,7 +828,7 @@ async fn an_imported_output_schema_checks_the_servers_values() {
         .import_into(&local, ImportOptions::new().prefix("out"))
         .await
         .expect("imports");
-    let definition = local.get("out__honest", None).expect("imported");
+    let definition = local.get("out__honest").expect("imported");
     assert_eq!(
         definition
             .output_schema()

@@ -159,7 +159,7 @@ impl Imported {
 
     fn schema(&self, name: &str) -> Option<ToolSchema> {
         self.local
-            .schemas(None)
+            .schemas()
             .iter()
             .find(|schema| schema.name == name)
             .cloned()
@@ -812,7 +812,7 @@ async fn decisions_of_an_import_into_a_scope_name_the_scope() {
         seen.last(),
         Some(&RegistryEvent::DefinitionReviewed {
             name: ECHO.to_owned(),
-            agent: Some(scope.agent().clone()),
+            agent: scope.agent().cloned(),
             server: SERVER.to_owned(),
             changes: DESCRIPTION_AND_INPUT.to_vec(),
             decision: DefinitionDecision::Held,

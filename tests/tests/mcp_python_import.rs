@@ -99,7 +99,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
         .iter()
         .find(|tool| tool.name == "forecast")
         .expect("listed");
-    let forecast = registry.get("py-tools__forecast", None).expect("imported");
+    let forecast = registry.get("py-tools__forecast").expect("imported");
     assert_eq!(
         forecast.parameters(),
         &Value::Object((*forecast_tool.input_schema).clone())
@@ -297,7 +297,7 @@ async fn a_tool_added_on_the_server_appears_after_list_changed_and_closing_dispo
             other => panic!("expected a disposal, got {other:?}"),
         }
     }
-    assert!(registry.schemas(None).is_empty());
+    assert!(registry.schemas().is_empty());
     assert!(!is_running(pid), "closing the client ends the server");
 }
 
@@ -314,13 +314,13 @@ async fn dropping_the_client_leaves_no_server_process_behind() {
     })
     .await
     .expect("the child process ends after the client is dropped");
-    assert!(registry.schemas(None).is_empty(), "its tools are disposed");
+    assert!(registry.schemas().is_empty(), "its tools are disposed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_until_accepted() {
     let (registry, client, _) = imported().await;
-    let pinned = registry.get("py-tools__fail", None).expect("imported");
+    let pinned = registry.get("py-tools__fail").expect("imported");
     let (pinned_description, pinned_parameters) =
         (pinned.description().to_owned(), pinned.parameters().clone());
     assert_eq!(pinned_description, "Always fails, with the given reason.");
@@ -351,7 +351,7 @@ async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_unti
     );
     // The pinned definition is what the model sees, and what calls are checked against.
     let shown = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .find(|schema| schema.name == "py-tools__fail")
         .cloned()
@@ -453,7 +453,7 @@ async fn the_client_negotiates_2026_07_28_with_a_server_that_speaks_it_when_aske
     // The server's declared output is the imported tool's, and its value passed it.
     assert!(pid.value().expect("a value")["result"].is_u64());
     let declared = registry
-        .get("py-tools__pid", None)
+        .get("py-tools__pid")
         .and_then(|definition| {
             definition
                 .output_schema()

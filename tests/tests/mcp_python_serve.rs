@@ -36,7 +36,7 @@ async fn check_report(report: &Value, name: &str, version: &str, protocol: &str)
     );
     assert_eq!(report["instructions"], "Test tools.");
 
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     let tools = report["tools"].as_array().expect("tools");
     assert_eq!(tools.len(), schemas.len());
     for (tool, schema) in tools.iter().zip(schemas.iter()) {

@@ -152,7 +152,7 @@ async fn tools_list_shows_exactly_what_schemas_shows() {
     let (registry, server) = served();
     let connected = connect(server).await;
     let tools = connected.client.list_all_tools().await.expect("listed");
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     assert_eq!(tools.len(), schemas.len());
     for (tool, schema) in tools.iter().zip(schemas.iter()) {
         assert_eq!(tool.name, schema.name);
@@ -249,7 +249,7 @@ async fn tools_list_pages_follow_the_cursor() {
         }
     }
     let expected: Vec<String> = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| schema.name.clone())
         .collect();

@@ -481,7 +481,7 @@ async fn an_imported_task_is_an_ordinary_call_with_its_progress_and_result() {
     assert_eq!(
         setup
             .local
-            .get("tasks__count", None)
+            .get("tasks__count")
             .expect("imported")
             .task_support(),
         TaskSupport::Optional,

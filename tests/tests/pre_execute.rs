@@ -77,7 +77,7 @@ async fn a_panicking_listener_ends_the_call_without_post_execute() {
     assert_eq!(log.entries(), ["observe"]);
     // The registry keeps working.
     let _ = registry.register(logging_tool("u", &log)).unwrap();
-    assert!(registry.get("u", None).is_some());
+    assert!(registry.get("u").is_some());
 }
 
 #[tokio::test]

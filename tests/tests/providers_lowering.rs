@@ -56,7 +56,7 @@ fn the_checkers_catch_what_the_providers_reject() {
     let registry = corpus();
     let raw = Value::Array(
         registry
-            .schemas(None)
+            .schemas()
             .iter()
             .map(|schema| {
                 let parameters: &Value = &schema.parameters;
@@ -80,7 +80,7 @@ fn the_checkers_catch_what_the_providers_reject() {
     assert!(text.contains("root must be type \"object\""), "{text}");
     // Gemini's Schema needs a type unless the node is an anyOf, and an array its items.
     let declarations: Vec<Value> = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| {
             let parameters: &Value = &schema.parameters;
@@ -441,8 +441,8 @@ fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
 #[test]
 fn the_system_prompt_is_byte_identical_for_an_unchanged_tool_set() {
     let registry = corpus();
-    let first = render_system_prompt(&registry.schemas(None));
-    let second = render_system_prompt(&corpus().schemas(None));
+    let first = render_system_prompt(&registry.schemas());
+    let second = render_system_prompt(&corpus().schemas());
     assert_eq!(first, second);
     assert!(first.starts_with("# Tools\n"));
     assert!(first.contains("\n## read_file\n\nRead a text file, or a window of its lines.\n"));

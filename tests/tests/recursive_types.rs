@@ -78,11 +78,7 @@ async fn run(registry: &ToolRegistry, name: &str, arguments: Value) -> (bool, St
 fn a_derived_tree_is_published_under_defs_and_refers_back_to_itself() {
     let registry = ToolRegistry::new();
     let _ = registry.register(CountHeadingsTool).unwrap();
-    let parameters = registry
-        .get("count_headings", None)
-        .unwrap()
-        .parameters()
-        .clone();
+    let parameters = registry.get("count_headings").unwrap().parameters().clone();
     assert_eq!(
         parameters["properties"]["outline"],
         json!({"$ref": "#/$defs/Outline"})
@@ -151,11 +147,7 @@ async fn every_level_of_a_tree_is_validated_with_its_path_and_converted() {
 async fn a_recursive_tagged_enum_validates_and_converts() {
     let registry = ToolRegistry::new();
     let _ = registry.register(FilterDepthTool).unwrap();
-    let parameters = registry
-        .get("filter_depth", None)
-        .unwrap()
-        .parameters()
-        .clone();
+    let parameters = registry.get("filter_depth").unwrap().parameters().clone();
     assert_eq!(
         parameters["properties"]["filter"],
         json!({"$ref": "#/$defs/Filter"})
@@ -290,11 +282,7 @@ mod through_schemars {
     async fn a_schemars_tree_registers_validates_and_converts() {
         let registry = ToolRegistry::new();
         let _ = registry.register(CountTreeTool).unwrap();
-        let parameters = registry
-            .get("count_tree", None)
-            .unwrap()
-            .parameters()
-            .clone();
+        let parameters = registry.get("count_tree").unwrap().parameters().clone();
         assert_eq!(
             parameters["properties"]["tree"],
             json!({"$ref": "#/$defs/Tree"})
@@ -361,11 +349,7 @@ fn lower(dialect: Dialect, parameters: Value) -> LoweredTools {
 fn provider_views_keep_recursion_where_they_can_and_cut_it_with_a_report_where_not() {
     let registry = ToolRegistry::new();
     let _ = registry.register(CountHeadingsTool).unwrap();
-    let parameters = registry
-        .get("count_headings", None)
-        .unwrap()
-        .parameters()
-        .clone();
+    let parameters = registry.get("count_headings").unwrap().parameters().clone();
     let openai = lower(Dialect::openai_chat().strict(), parameters.clone());
     let lowered = &openai.tools()[0];
     assert!(lowered.strict, "{:#?}", openai.report());

@@ -28,10 +28,10 @@ async fn read_one(
 fn a_registered_tool_is_found_by_name() {
     let registry = registry_with([ok_tool("a")]);
     assert_eq!(
-        registry.get("a", None).map(|tool| tool.name().to_owned()),
+        registry.get("a").map(|tool| tool.name().to_owned()),
         Some("a".to_owned())
     );
-    assert!(registry.get("b", None).is_none());
+    assert!(registry.get("b").is_none());
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn disposing_a_registration_removes_the_tool_once() {
     assert!(handle.is_active());
     assert!(handle.dispose());
     assert!(!handle.is_active());
-    assert!(registry.get("a", None).is_none());
+    assert!(registry.get("a").is_none());
     assert!(!handle.dispose(), "disposing twice is a no-op");
 }
 
@@ -124,7 +124,7 @@ fn an_old_handle_does_not_dispose_a_later_tool_of_the_same_name() {
     let second = registry.register(ok_tool("a")).unwrap();
     assert!(!first.dispose());
     assert!(second.is_active());
-    assert!(registry.get("a", None).is_some());
+    assert!(registry.get("a").is_some());
 }
 
 #[test]
@@ -132,7 +132,7 @@ fn a_shared_definition_registers_as_is() {
     let registry = ToolRegistry::new();
     let shared: Arc<dyn ToolDefinition> = Arc::new(ok_tool("shared"));
     let _ = registry.register(Arc::clone(&shared)).unwrap();
-    let found = registry.get("shared", None).unwrap();
+    let found = registry.get("shared").unwrap();
     assert!(Arc::ptr_eq(&found, &shared));
 }
 
@@ -144,7 +144,7 @@ fn schemas_carry_only_name_description_and_parameters() {
         .concurrency_safe(true)
         .handler(|_, _| async { Ok(json!(null)) });
     let registry = registry_with([tool]);
-    let schemas = registry.schemas(None);
+    let schemas = registry.schemas();
     assert_eq!(
         serde_json::to_value(&*schemas).unwrap(),
         json!([{
@@ -158,29 +158,25 @@ fn schemas_carry_only_name_description_and_parameters() {
 #[test]
 fn schemas_are_sorted_by_name_whatever_the_registration_order() {
     let registry = registry_with([ok_tool("zeta"), ok_tool("alpha"), ok_tool("Mid")]);
-    let names: Vec<String> = registry
-        .schemas(None)
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
+    let names: Vec<String> = registry.schemas().iter().map(|s| s.name.clone()).collect();
     assert_eq!(names, ["Mid", "alpha", "zeta"]);
 }
 
 #[test]
 fn schemas_are_cached_until_the_registry_changes() {
     let registry = registry_with([ok_tool("a")]);
-    let first = registry.schemas(None);
-    let again = registry.schemas(None);
+    let first = registry.schemas();
+    let again = registry.schemas();
     assert!(
         Arc::ptr_eq(&first, &again),
         "a repeated call reuses the cached list"
     );
     let handle = registry.register(ok_tool("b")).unwrap();
-    let changed = registry.schemas(None);
+    let changed = registry.schemas();
     assert!(!Arc::ptr_eq(&first, &changed));
     assert_eq!(changed.len(), 2);
     handle.dispose();
-    assert_eq!(registry.schemas(None).len(), 1);
+    assert_eq!(registry.schemas().len(), 1);
 }
 
 #[test]
@@ -193,7 +189,7 @@ fn scoped_schemas_are_cached_per_scope() {
     let names: Vec<&str> = first.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["g", "own"]);
     assert_eq!(
-        registry.schemas(None).len(),
+        registry.schemas().len(),
         1,
         "the global view does not see scope tools"
     );
@@ -245,7 +241,7 @@ fn a_panicking_change_listener_does_not_break_registration() {
     let _ = registry.on_change(move |_| *count.lock().unwrap() += 1);
     assert!(registry.register(ok_tool("a")).is_ok());
     assert_eq!(*heard.lock().unwrap(), 1);
-    assert!(registry.get("a", None).is_some());
+    assert!(registry.get("a").is_some());
 }
 
 #[tokio::test]
@@ -345,7 +341,7 @@ async fn a_raw_tool_is_not_validated_by_the_registry() {
 #[test]
 fn hook_and_restriction_handles_report_whether_they_are_active() {
     let registry = registry_with([ok_tool("a")]);
-    let hook = registry.guard(|_| None);
+    let hook = registry.guard(|_| None).unwrap();
     let scope = registry.create_scope("agent", None).unwrap();
     let restriction = scope
         .restrict(dsh_tools::registry::ToolRestriction::deny(["a"]))
@@ -363,7 +359,7 @@ fn hook_and_restriction_handles_report_whether_they_are_active() {
 
 fn names(registry: &ToolRegistry) -> Vec<String> {
     registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| schema.name.clone())
         .collect()
@@ -513,7 +509,7 @@ fn schemas_share_each_tool_s_parameters_instead_of_copying_them() {
     let registry = ToolRegistry::new();
     let _ = registry.register(ReadOneTool).unwrap();
     let _ = registry.register(raw).unwrap();
-    let before = registry.schemas(None);
+    let before = registry.schemas();
     assert_eq!(before[1].name, "read_one");
     assert!(
         Arc::ptr_eq(&before[1].parameters, &ReadOneTool.shared_parameters()),
@@ -521,7 +517,7 @@ fn schemas_share_each_tool_s_parameters_instead_of_copying_them() {
     );
     assert_eq!(*before[1].parameters, *ReadOneTool.parameters());
     let _ = registry.register(ok_tool("other")).unwrap();
-    let after = registry.schemas(None);
+    let after = registry.schemas();
     assert!(
         !Arc::ptr_eq(&before, &after),
         "the change emptied the cache"
@@ -563,7 +559,7 @@ struct ReentrantOnDrop {
 
 impl Drop for ReentrantOnDrop {
     fn drop(&mut self) {
-        let _ = self.registry.schemas(None);
+        let _ = self.registry.schemas();
         let _ = self
             .registry
             .register(ok_tool(&format!("{}_dropped", self.name)))
@@ -616,11 +612,13 @@ fn what_a_change_drops_may_use_the_registry() {
         name: "guard",
         registry: registry.clone(),
     };
-    let guard = registry.guard(move |_| {
-        let _ = &guard_owner;
-        let _ = &hook_registry;
-        None
-    });
+    let guard = registry
+        .guard(move |_| {
+            let _ = &guard_owner;
+            let _ = &hook_registry;
+            None
+        })
+        .unwrap();
     let check = registry.clone();
     finishes(move || {
         assert!(tool.dispose());

@@ -127,11 +127,7 @@ mod through_schemars {
     async fn chrono_and_uuid_keep_their_formats_and_lose_internal_titles() {
         let registry = ToolRegistry::new();
         let _ = registry.register(ChangedSinceTool).unwrap();
-        let parameters = registry
-            .get("changed_since", None)
-            .unwrap()
-            .parameters()
-            .clone();
+        let parameters = registry.get("changed_since").unwrap().parameters().clone();
         let since = &parameters["properties"]["since"];
         assert_eq!(since["format"], "date-time", "{since}");
         assert!(since.get("title").is_none(), "{since}");

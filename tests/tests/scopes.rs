@@ -8,7 +8,7 @@ use dsh_tools::{
     json,
     registry::{RegistryErrorKind, ToolRestriction},
 };
-use dsh_tools_tests::{Log, call, ok_tool, only_text, registry_with, value_tool};
+use dsh_tools_tests::{Log, call, log_pre_execute, ok_tool, only_text, registry_with, value_tool};
 
 fn visible(scope: &dsh_tools::ToolScope) -> Vec<String> {
     scope
@@ -70,8 +70,11 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
 {
     let registry = registry_with([ok_tool("g")]);
     let nobody = AgentId::from("nobody");
-    assert!(registry.get("g", Some(&nobody)).is_none());
-    assert!(registry.schemas(Some(&nobody)).is_empty());
+    assert!(registry.scope(&nobody).is_none());
+    assert!(
+        registry.layer_for(&nobody).is_none(),
+        "no layer to list or look up in"
+    );
     let log = Log::new();
     let seen = log.clone();
     let _hook = registry.on_pre_execute(move |_, next| {
@@ -84,8 +87,14 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
     assert!(log.entries().is_empty(), "refused before any hook");
 
     registry.set_unscoped_agents_see_global(true);
-    assert!(registry.get("g", Some(&nobody)).is_some());
-    assert_eq!(registry.schemas(Some(&nobody)).len(), 1);
+    let seen = registry.layer_for(&nobody).expect("the global layer");
+    assert_eq!(seen.agent(), None);
+    assert!(seen.get("g").is_some());
+    assert_eq!(seen.schemas().len(), 1);
+    assert!(
+        registry.scope(&nobody).is_none(),
+        "still no scope of its own"
+    );
     let result = registry.execute(call("g").with_agent("nobody")).await;
     assert_eq!(only_text(&result), "ok");
 
@@ -106,7 +115,7 @@ async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
         Some(codes::UNKNOWN_TOOL)
     );
     assert!(
-        registry.get("a", None).is_some(),
+        registry.get("a").is_some(),
         "the global view is not restricted"
     );
 }
@@ -450,7 +459,7 @@ fn the_registry_hands_out_the_live_scope_of_an_agent() {
     let found = registry
         .scope(&AgentId::from("agent"))
         .expect("the agent has a scope");
-    assert_eq!(found.agent(), &AgentId::from("agent"));
+    assert_eq!(found.agent(), Some(&AgentId::from("agent")));
     let _ = found.register(ok_tool("a")).unwrap();
     assert_eq!(visible(&created), ["a"], "both handles reach one scope");
     assert!(registry.scope(&AgentId::from("other")).is_none());
@@ -688,4 +697,56 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
         assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
         assert_eq!(only_text(result), "Error: unknown agent \"a\"");
     }
+}
+
+#[tokio::test]
+async fn the_global_layer_is_a_scope_without_an_agent_that_is_never_disposed() {
+    let registry = registry_with([ok_tool("g")]);
+    let global = registry.global();
+    assert_eq!(global.agent(), None);
+    assert_eq!(global.parent(), None);
+    assert!(global.is_active());
+    assert_eq!(
+        format!("{global:?}"),
+        "ToolScope { layer: global, active: true, .. }"
+    );
+    assert!(!global.dispose(), "the global layer is never disposed");
+    assert!(global.is_active());
+    assert_eq!(visible(global), ["g"]);
+    let refused = global
+        .restrict(ToolRestriction::deny(["g"]))
+        .expect_err("the global layer inherits nothing");
+    assert_eq!(refused.kind(), RegistryErrorKind::UnknownRestrictedTool);
+
+    // A child of the global layer is a root scope; the global layer's hooks apply to its calls.
+    let root = global.create_child("root").unwrap();
+    assert_eq!(root.parent(), None);
+    assert_eq!(root.registry().global().agent(), None);
+    let log = Log::new();
+    let _ = log_pre_execute(global, &log, "global");
+    let _ = log_pre_execute(&root, &log, "root");
+    assert_eq!(only_text(&root.execute(call("g")).await), "ok");
+    assert_eq!(log.entries(), ["global", "root"]);
+}
+
+#[tokio::test]
+async fn the_layer_an_agent_id_runs_in_fails_closed() {
+    let registry = registry_with([ok_tool("g")]);
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _ = scope.register(ok_tool("mine")).unwrap();
+    let layer = registry
+        .layer_for(&AgentId::from("agent"))
+        .expect("its scope");
+    assert_eq!(layer.agent(), Some(&AgentId::from("agent")));
+    assert_eq!(visible(&layer), ["g", "mine"]);
+
+    assert!(scope.dispose());
+    assert!(registry.layer_for(&AgentId::from("agent")).is_none());
+    assert!(visible(&layer).is_empty(), "the old handle lists nothing");
+    registry.set_unscoped_agents_see_global(true);
+    let layer = registry
+        .layer_for(&AgentId::from("agent"))
+        .expect("the global layer");
+    assert_eq!(layer.agent(), None);
+    assert_eq!(visible(&layer), ["g"]);
 }

@@ -166,17 +166,17 @@ fn bytes<T: serde::Serialize + ?Sized>(value: &T) -> usize {
 async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
     let (deferred, _client) = catalog_registry(true).await;
     let (eager, _eager_client) = catalog_registry(false).await;
-    let total = eager.schemas(None).len();
+    let total = eager.schemas().len();
     assert!(total >= 500, "{total} tools");
     assert_eq!(
-        deferred.schemas(None).len(),
+        deferred.schemas().len(),
         6,
         "the quickstart's five and tool_search"
     );
 
     println!("{total} tools; first request's tool list in bytes (no deferral → deferral):");
-    let full = bytes(&*eager.schemas(None));
-    let short = bytes(&*deferred.schemas(None));
+    let full = bytes(&*eager.schemas());
+    let short = bytes(&*deferred.schemas());
     println!("  schemas(): {full} → {short}");
     assert!(
         short * 20 < full,
@@ -213,7 +213,7 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
     println!("query → rank of the expected tool (top 3 shown)");
     for (query, expected) in QUERIES {
         let hits = deferred
-            .search_tools(None, &ToolSearchQuery::keywords(*query).with_max_results(3))
+            .search_tools(&ToolSearchQuery::keywords(*query).with_max_results(3))
             .expect("searches");
         let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_str()).collect();
         let rank = names.iter().position(|name| name == expected);
@@ -240,9 +240,7 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
     let (registry, _client) = catalog_registry(true).await;
-    registry
-        .load_tools(None, ["travel_search_flights"])
-        .unwrap();
+    registry.load_tools(["travel_search_flights"]).unwrap();
     for dialect in [
         Dialect::openai_chat().strict(),
         Dialect::openai_responses(),
@@ -253,7 +251,7 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
         let view = ProviderTools::new(&registry, dialect);
         let before = serde_json::to_string(view.tools(None).request_tools()).unwrap();
         // Sorts before everything listed so far, and still comes last.
-        registry.load_tools(None, ["billing_charge_card"]).unwrap();
+        registry.load_tools(["billing_charge_card"]).unwrap();
         let after = serde_json::to_string(view.tools(None).request_tools()).unwrap();
         let unchanged = before
             .bytes()
@@ -269,10 +267,8 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
         // Everything but the list's closing bracket (Gemini: `]}]`) is a prefix of the new list.
         let kept = before.trim_end_matches(['}', ']']);
         assert!(after.starts_with(kept), "{}", dialect.id());
-        registry.unload_tools(None).unwrap();
-        registry
-            .load_tools(None, ["travel_search_flights"])
-            .unwrap();
+        registry.unload_tools().unwrap();
+        registry.load_tools(["travel_search_flights"]).unwrap();
     }
 }
 
@@ -280,16 +276,13 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
 async fn imported_tools_are_found_and_loaded_like_the_others() {
     let (registry, _client) = catalog_registry(true).await;
     let hits = registry
-        .search_tools(
-            None,
-            &ToolSearchQuery::keywords("media content of every kind"),
-        )
+        .search_tools(&ToolSearchQuery::keywords("media content of every kind"))
         .expect("searches");
     assert_eq!(hits[0].name, "fx__media", "{hits:?}");
-    let loaded = registry.load_tools(None, ["fx__media"]).unwrap();
+    let loaded = registry.load_tools(["fx__media"]).unwrap();
     assert_eq!(loaded, ["fx__media"]);
     let listed: Vec<String> = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| schema.name.clone())
         .collect();

@@ -225,10 +225,10 @@ async fn an_imported_tool_shows_the_servers_title_and_icons() {
         names,
         ["files__ask_user", "files__read_file", "files__search"]
     );
-    let read = local.get("files__read_file", None).expect("imported");
+    let read = local.get("files__read_file").expect("imported");
     assert_eq!(read.title().as_deref(), Some("Read file"));
     assert_eq!(read.icons(), read_file_icons());
-    let search = local.get("files__search", None).expect("imported");
+    let search = local.get("files__search").expect("imported");
     assert_eq!(search.title().as_deref(), Some("Search project"));
     assert_eq!(
         search.icons(),
@@ -237,7 +237,7 @@ async fn an_imported_tool_shows_the_servers_title_and_icons() {
             .with_size("any")
             .with_theme(IconTheme::Dark)]
     );
-    let ask = local.get("files__ask_user", None).expect("imported");
+    let ask = local.get("files__ask_user").expect("imported");
     assert_eq!((ask.title(), ask.icons()), (None, Vec::new()));
     // And the import's card is titled as the server titled the tool.
     let card = ToolCallView::present(Some(&*search), "files__search", &json!({}));
@@ -273,9 +273,9 @@ async fn a_tool_only_programs_call_is_refused_to_the_model_and_runs_from_a_progr
     let registry = ToolRegistry::new();
     let _ = registry.register(SumTool).expect("registers");
     let _ = registry.register(AskUserTool).expect("registers");
-    registry.set_code_mode(CodeMode::Both);
+    registry.set_code_mode(CodeMode::Both).unwrap();
     let listed: Vec<String> = registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| schema.name.clone())
         .collect();

@@ -34,10 +34,8 @@ use crate::result::ToolExecutionResult;
 /// Where the bridge's notifications go.
 type Sender = Arc<dyn Fn(SessionNotification) + Send + Sync>;
 
-/// Shows calls to one ACP session. Register it with
-/// [`ToolRegistry::observe`](crate::ToolRegistry::observe) (every call) or
-/// [`ToolScope::observe`](crate::ToolScope::observe) (the calls of one agent, e.g. the session's
-/// own scope).
+/// Shows calls to one ACP session. Register it with [`observe`](crate::ToolScope::observe) on the
+/// registry (every call) or on a scope (the calls of one agent, e.g. the session's own scope).
 ///
 /// ```no_run
 /// # use dsh_tools::ToolRegistry;
@@ -105,7 +103,7 @@ impl AcpToolCalls {
     /// `tool_call` (status `pending`), after that a `tool_call_update` with the card and the raw
     /// input so far. `arguments` are the call's arguments so far (a stream's
     /// [`arguments_so_far`](crate::providers::stream::ToolCallStream::arguments_so_far)), `card`
-    /// the layer's [`present_partial_call`](crate::ToolRegistry::present_partial_call) of them. When the call then runs (under the same id), its start updates this card rather
+    /// the layer's [`present_partial_call`](crate::ToolScope::present_partial_call) of them. When the call then runs (under the same id), its start updates this card rather
     /// than announcing a second one.
     ///
     /// ```no_run

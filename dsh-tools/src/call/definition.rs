@@ -82,7 +82,7 @@ pub struct ToolAnnotations {
 
 /// Whether a tool may run as a task: a call that answers at once with a handle the caller polls
 /// for the result (MCP's tasks extension, `io.modelcontextprotocol/tasks`). Only bridges read it;
-/// a call through [`execute`](crate::ToolRegistry::execute) runs the same way whatever it says.
+/// a call through [`execute`](crate::ToolScope::execute) runs the same way whatever it says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TaskSupport {
@@ -125,7 +125,7 @@ impl TaskSupport {
 /// # How the registry uses a definition
 /// - `name`, `description` and [`shared_parameters`](Self::shared_parameters): read once at
 ///   registration (the name is the key; empty names are refused), so they must not change. They
-///   are all [`schemas`](crate::ToolRegistry::schemas) ever shows the model.
+///   are all [`schemas`](crate::ToolScope::schemas) ever shows the model.
 /// - `required_state`: read once at registration; a type the registry's
 ///   [`SharedState`](crate::call::SharedState) lacks refuses the registration, naming it.
 /// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
@@ -319,8 +319,8 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// Whether the tool is deferred: callable, but left out of
-    /// [`schemas`](crate::ToolRegistry::schemas) until a search (the built-in `tool_search`, or
-    /// a provider's native search) or [`load_tools`](crate::ToolRegistry::load_tools) loads it
+    /// [`schemas`](crate::ToolScope::schemas) until a search (the built-in `tool_search`, or
+    /// a provider's native search) or [`load_tools`](crate::ToolScope::load_tools) loads it
     /// for a scope. Read once, at registration. `false` by default.
     fn defer_loading(&self) -> bool {
         false

@@ -69,7 +69,7 @@ pub(crate) trait CallHost: Send + Sync + 'static {
     fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>>;
 }
 
-/// What a caller hands to [`ToolRegistry::execute`](crate::ToolRegistry::execute): one tool call as
+/// What a caller hands to [`ToolScope::execute`](crate::ToolScope::execute): one tool call as
 /// the model made it.
 #[derive(Clone, Debug)]
 pub struct ToolExecutionInput {

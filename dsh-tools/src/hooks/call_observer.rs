@@ -11,9 +11,11 @@
 //! - `on_result`: after the finalizer and the result observers.
 //!
 //! Each sees the definition the call resolved to when it started (the one whose finalizer runs),
-//! so its cards stay consistent however the registry changes meanwhile. Call observers are a hook
-//! kind of their own: like every hook, one moves the calls it applies to off the no-hook short
-//! path; without one, no call pays anything for them (not even calls with other hooks).
+//! so its cards stay consistent however the registry changes meanwhile. Like every hook, a call
+//! observer moves the calls it applies to off the no-hook short path; without one, no call pays
+//! anything for them (not even calls with other hooks). A result observer is this contract's
+//! result-only shape (`observer.rs`), kept apart so that it neither hears starts nor gives calls a
+//! progress sink.
 
 use std::sync::Arc;
 
@@ -26,7 +28,7 @@ use crate::present::{ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
-/// Follows calls as they run (see [`ToolRegistry::observe`](crate::ToolRegistry::observe)).
+/// Follows calls as they run (see [`ToolScope::observe`](crate::ToolScope::observe)).
 /// Every method is optional and called synchronously on the call's task: hand the event on, do
 /// not wait.
 ///

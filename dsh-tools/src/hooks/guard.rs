@@ -1,28 +1,44 @@
-//! Guards: synchronous, monotonic checks that run after the `pre-execute` waterfall allowed a
-//! call. A guard can only deny (by returning a reason); nothing that runs later can turn that
-//! denial back into an allow, because nothing later runs for a denied call.
+//! Guards: the synchronous, deny-only shape of a `pre-execute` listener.
+//!
+//! A guard is a closure that looks at a call and may give a reason to deny it. [`Guard`] adapts
+//! it to the `pre-execute` contract — deny with the reason, or hand the call on to the next
+//! guard — so guards are kept and run as a `pre-execute` waterfall of their own, which the
+//! pipeline starts only after the whole `pre-execute` waterfall (and approval) allowed the call.
+//! Every guard decides synchronously, so the guards' waterfall is over as soon as it is started.
+//! A guard can only narrow: it cannot allow what the listeners denied (it never sees such a
+//! call), and nothing that runs later can turn its denial back into an allow, because nothing
+//! later runs for a denied call.
 
 use crate::call::execution::ToolExecution;
-use crate::hooks::chain::HookEntry;
+use crate::error::ToolError;
+use crate::future::BoxFuture;
+use crate::hooks::pre_execute::{PreExecuteHook, PreExecuteNext, PreToolDecision};
 
-/// A registered guard (closures implement it): `Some(reason)` denies the call.
-pub(crate) trait ToolGuard: Send + Sync + 'static {
-    fn check(&self, execution: &ToolExecution) -> Option<String>;
-}
+/// A guard closure (`Some(reason)` denies the call) as a `pre-execute` listener.
+pub(crate) struct Guard<F>(pub(crate) F);
 
-impl<F> ToolGuard for F
+impl<F> PreExecuteHook for Guard<F>
 where
     F: Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
 {
-    fn check(&self, execution: &ToolExecution) -> Option<String> {
-        self(execution)
+    fn call(
+        &self,
+        execution: ToolExecution,
+        next: PreExecuteNext,
+    ) -> BoxFuture<'static, Result<PreToolDecision, ToolError>> {
+        match (self.0)(&execution) {
+            Some(reason) => Box::pin(std::future::ready(Ok(PreToolDecision::Deny { reason }))),
+            None => next.run(),
+        }
     }
 }
 
-/// The first reason any guard gives, in order; later guards are not evaluated.
-pub(crate) fn first_denial(
-    guards: &[HookEntry<dyn ToolGuard>],
-    execution: &ToolExecution,
-) -> Option<String> {
-    guards.iter().find_map(|entry| entry.hook.check(execution))
+/// What the guards' waterfall decided, as a denial: guards only deny or hand a call on, so any
+/// decision but `Allow` refuses it (a guard never widens what the listeners allowed).
+pub(crate) fn denial(decision: PreToolDecision) -> Option<String> {
+    match decision {
+        PreToolDecision::Allow => None,
+        PreToolDecision::Deny { reason } => Some(reason),
+        PreToolDecision::Ask { reason } => Some(reason.unwrap_or_default()),
+    }
 }

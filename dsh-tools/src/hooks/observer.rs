@@ -1,10 +1,15 @@
-//! Result observers: they see every call's final result exactly once and cannot change it. A
-//! failing or panicking observer is logged and contained; the others still run.
+//! Result observers: the shape of a call observer that only hears a call's final result. They
+//! see it exactly once, as the model will, and cannot change it; a failing or panicking observer
+//! is logged and contained, and the others still run.
+//!
+//! [`OnResult`] adapts a closure to [`CallObserver`], whose `on_result` it implements. Result
+//! observers are kept in a list of their own, which the pipeline tells before the call
+//! observers, and which neither hears calls start nor gives calls a progress sink.
 
 use crate::call::execution::ToolExecution;
 use crate::error::ToolError;
 use crate::future::catch_panic;
-use crate::hooks::chain::HookEntry;
+use crate::hooks::call_observer::{CallObserver, ObservedCall};
 use crate::result::ToolExecutionResult;
 
 /// What an observer closure may return: nothing, or `Result<(), ToolError>` to report a failure
@@ -26,38 +31,18 @@ impl ObserverReturn for Result<(), ToolError> {
     }
 }
 
-/// A registered observer (closures implement it).
-pub(crate) trait ResultObserver: Send + Sync + 'static {
-    fn observe(
-        &self,
-        execution: &ToolExecution,
-        result: &ToolExecutionResult,
-    ) -> Result<(), ToolError>;
-}
+/// A result observer closure as a [`CallObserver`].
+pub(crate) struct OnResult<F>(pub(crate) F);
 
-impl<F, R> ResultObserver for F
+impl<F, R> CallObserver for OnResult<F>
 where
     F: Fn(&ToolExecution, &ToolExecutionResult) -> R + Send + Sync + 'static,
     R: ObserverReturn,
 {
-    fn observe(
-        &self,
-        execution: &ToolExecution,
-        result: &ToolExecutionResult,
-    ) -> Result<(), ToolError> {
-        self(execution, result).into_outcome()
-    }
-}
-
-/// Shows `result` to every observer, in order.
-pub(crate) fn notify(
-    observers: &[HookEntry<dyn ResultObserver>],
-    execution: &ToolExecution,
-    result: &ToolExecutionResult,
-) {
-    for entry in observers {
-        let failure = match catch_panic(|| entry.hook.observe(execution, result)) {
-            Ok(Ok(())) => continue,
+    fn on_result(&self, call: &ObservedCall<'_>, result: &ToolExecutionResult) {
+        let execution = call.execution();
+        let failure = match catch_panic(|| (self.0)(execution, result).into_outcome()) {
+            Ok(Ok(())) => return,
             Ok(Err(error)) => error.to_string(),
             Err(panic) => format!("panicked: {panic}"),
         };

@@ -6,7 +6,9 @@
 //! is the pipeline's (`pipeline/post_execute.rs`).
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use serde_json::Value;
 
@@ -152,7 +154,8 @@ impl PostExecuteNext {
             result,
         } = self;
         match chain.split() {
-            None => Box::pin(async { Ok(PostToolDecision::accept()) }),
+            // A zero-sized future: boxing it does not allocate.
+            None => Box::pin(AcceptedAtEnd),
             // Called directly: the pipeline polls the whole chain inside one panic catcher that
             // also covers the first call (see `pipeline::post_execute`).
             Some((hook, rest)) => {
@@ -164,6 +167,18 @@ impl PostExecuteNext {
                 hook.call(execution, result, next)
             }
         }
+    }
+}
+
+/// The decision at the end of a chain, ready at once. A unit struct rather than an `async`
+/// block, which keeps a state byte and so would allocate when boxed.
+struct AcceptedAtEnd;
+
+impl Future for AcceptedAtEnd {
+    type Output = Result<PostToolDecision, ToolError>;
+
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
+        Poll::Ready(Ok(PostToolDecision::accept()))
     }
 }
 

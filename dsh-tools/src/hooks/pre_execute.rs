@@ -5,6 +5,8 @@
 //! What happens to `ask` (the approval seam) and to a denial is the pipeline's business.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use crate::call::execution::ToolExecution;
 use crate::error::ToolError;
@@ -44,7 +46,7 @@ impl PreToolDecision {
     }
 }
 
-/// A registered `pre-execute` listener (closures implement it).
+/// A registered `pre-execute` listener (closures implement it; `guard.rs` adapts guards).
 pub(crate) trait PreExecuteHook: Send + Sync + 'static {
     fn call(
         &self,
@@ -92,7 +94,7 @@ impl PreExecuteNext {
         let Self { chain, execution } = self;
         match chain.split() {
             // A zero-sized future: boxing it does not allocate.
-            None => Box::pin(async { Ok(PreToolDecision::Allow) }),
+            None => Box::pin(AllowedAtEnd),
             // Called directly: the pipeline polls the whole chain inside one panic catcher that
             // also covers the first call (see `pipeline::decide_and_dispatch`).
             Some((hook, rest)) => {
@@ -103,6 +105,18 @@ impl PreExecuteNext {
                 hook.call(execution, next)
             }
         }
+    }
+}
+
+/// The decision at the end of a chain, ready at once. A unit struct rather than an `async`
+/// block, which keeps a state byte and so would allocate when boxed.
+struct AllowedAtEnd;
+
+impl Future for AllowedAtEnd {
+    type Output = Result<PreToolDecision, ToolError>;
+
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
+        Poll::Ready(Ok(PreToolDecision::Allow))
     }
 }
 

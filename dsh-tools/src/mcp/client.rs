@@ -34,7 +34,7 @@ use crate::mcp::imported::{Connection, ImportedTool, ProgressRoutes};
 use crate::mcp::names::{assign_names, sanitize_prefix};
 use crate::mcp::pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, PinBook, Pins, log_decision};
 use crate::mcp::progress_in_order::ProgressInOrder;
-use crate::registry::{Registration, RegistryError, ToolRegistry, ToolScope};
+use crate::registry::{Registration, RegistryError, ToolScope};
 use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};
 
 /// How an import names and runs a server's tools.
@@ -148,53 +148,7 @@ impl ImportOptions {
     }
 }
 
-/// Where imported tools are registered: a registry's global layer or a scope, by value or by
-/// reference.
-pub trait ImportTarget {
-    /// Registers one imported tool.
-    fn register_imported(
-        &self,
-        tool: Arc<dyn ToolDefinition>,
-    ) -> Result<Registration, RegistryError>;
-
-    /// Registers a batch of imported tools, all or none. The default registers them one by one
-    /// and disposes the ones already registered when one is refused; the registry and its
-    /// scopes register the batch as one change, so no call or listing sees half an import.
-    fn register_imported_all(
-        &self,
-        tools: Vec<Arc<dyn ToolDefinition>>,
-    ) -> Result<Vec<Registration>, RegistryError> {
-        let mut registered = Vec::with_capacity(tools.len());
-        for tool in tools {
-            match self.register_imported(tool) {
-                Ok(registration) => registered.push(registration),
-                Err(error) => {
-                    for registration in &registered {
-                        registration.dispose();
-                    }
-                    return Err(error);
-                }
-            }
-        }
-        Ok(registered)
-    }
-
-    /// A handle on the same place that the client keeps for re-syncs.
-    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync>;
-
-    /// Tells the place's change listeners what an import decided about a tool definition
-    /// ([`RegistryEvent::DefinitionReviewed`]). The default tells no one.
-    fn announce_review(
-        &self,
-        name: &str,
-        server: &str,
-        changes: &[DefinitionChange],
-        decision: DefinitionDecision,
-    ) {
-        let _ = (name, server, changes, decision);
-    }
-}
-
+/// What the registry's change listeners hear about an import's decision on a tool definition.
 fn review_event(
     name: &str,
     agent: Option<crate::ids::AgentId>,
@@ -208,99 +162,6 @@ fn review_event(
         server: server.to_owned(),
         changes: changes.to_vec(),
         decision,
-    }
-}
-
-impl ImportTarget for ToolRegistry {
-    fn register_imported(
-        &self,
-        tool: Arc<dyn ToolDefinition>,
-    ) -> Result<Registration, RegistryError> {
-        self.register(tool)
-    }
-
-    fn register_imported_all(
-        &self,
-        tools: Vec<Arc<dyn ToolDefinition>>,
-    ) -> Result<Vec<Registration>, RegistryError> {
-        self.register_all(tools)
-    }
-
-    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
-        Arc::new(self.clone())
-    }
-
-    fn announce_review(
-        &self,
-        name: &str,
-        server: &str,
-        changes: &[DefinitionChange],
-        decision: DefinitionDecision,
-    ) {
-        self.core()
-            .announce(review_event(name, None, server, changes, decision));
-    }
-}
-
-impl ImportTarget for ToolScope {
-    fn register_imported(
-        &self,
-        tool: Arc<dyn ToolDefinition>,
-    ) -> Result<Registration, RegistryError> {
-        self.register(tool)
-    }
-
-    fn register_imported_all(
-        &self,
-        tools: Vec<Arc<dyn ToolDefinition>>,
-    ) -> Result<Vec<Registration>, RegistryError> {
-        self.register_all(tools)
-    }
-
-    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
-        Arc::new(self.clone())
-    }
-
-    fn announce_review(
-        &self,
-        name: &str,
-        server: &str,
-        changes: &[DefinitionChange],
-        decision: DefinitionDecision,
-    ) {
-        let agent = Some(self.agent().clone());
-        self.core()
-            .announce(review_event(name, agent, server, changes, decision));
-    }
-}
-
-impl<T: ImportTarget + ?Sized> ImportTarget for &T {
-    fn register_imported(
-        &self,
-        tool: Arc<dyn ToolDefinition>,
-    ) -> Result<Registration, RegistryError> {
-        (**self).register_imported(tool)
-    }
-
-    fn register_imported_all(
-        &self,
-        tools: Vec<Arc<dyn ToolDefinition>>,
-    ) -> Result<Vec<Registration>, RegistryError> {
-        (**self).register_imported_all(tools)
-    }
-
-    fn shared_target(&self) -> Arc<dyn ImportTarget + Send + Sync> {
-        (**self).shared_target()
-    }
-
-    fn announce_review(
-        &self,
-        name: &str,
-        server: &str,
-        changes: &[DefinitionChange],
-        decision: DefinitionDecision,
-    ) {
-        (**self).announce_review(name, server, changes, decision);
     }
 }
 
@@ -337,7 +198,8 @@ struct ClientShared {
 
 /// One `import_into`: where the tools went, how they are named, and what is registered.
 struct Import {
-    target: Arc<dyn ImportTarget + Send + Sync>,
+    /// Where the tools are registered: the registry's global layer or a scope.
+    target: ToolScope,
     options: ImportOptions,
     prefix: String,
     /// By the server's tool name.
@@ -642,17 +504,18 @@ impl McpClient {
         self.shared.list_tools().await
     }
 
-    /// Registers every tool of the server into `target` (a [`ToolRegistry`] or a [`ToolScope`])
+    /// Registers every tool of the server into `target` (a [`ToolScope`], or a registry's global
+    /// layer: `&registry` coerces)
     /// and returns their registry names, sorted. Names are `<prefix>__<tool>` (see
     /// [`imported_name`](crate::mcp::imported_name)); the server's `inputSchema` is what the model
     /// sees, unchanged and not validated here. If one tool cannot be registered (its name is
     /// taken), none of this import's tools stay registered.
     pub async fn import_into(
         &self,
-        target: impl ImportTarget,
+        target: &ToolScope,
         options: ImportOptions,
     ) -> Result<Vec<String>, McpError> {
-        let target = target.shared_target();
+        let target = target.clone();
         let _resyncing = self.shared.resyncing.lock().await;
         let tools = self.shared.list_tools().await?;
         let prefix = sanitize_prefix(
@@ -872,7 +735,7 @@ impl Import {
         let tool = self.imported_tool(connection, &name, &source, &held);
         let registration = self
             .target
-            .register_imported(tool)
+            .register(tool)
             .map_err(|error| {
                 McpError::new(
                     McpErrorKind::Registry,
@@ -928,8 +791,14 @@ impl Import {
         decision: DefinitionDecision,
     ) {
         log_decision(&connection.server, name, changes, decision);
-        self.target
-            .announce_review(name, &connection.server, changes, decision);
+        let agent = self.target.agent().cloned();
+        self.target.core().announce(review_event(
+            name,
+            agent,
+            &connection.server,
+            changes,
+            decision,
+        ));
     }
 
     /// Brings this import up to date with the server's current `tools`: each listed tool is
@@ -1020,12 +889,12 @@ impl Import {
             .iter()
             .map(|(_, _, held)| Arc::new(AtomicBool::new(*held)))
             .collect();
-        let definitions = batch
+        let definitions: Vec<Arc<dyn ToolDefinition>> = batch
             .iter()
             .zip(&flags)
             .map(|((name, source, _), held)| self.imported_tool(connection, name, source, held))
             .collect();
-        let registrations = self.target.register_imported_all(definitions)?;
+        let registrations = self.target.register_all(definitions)?;
         for (((name, source, _), registration), held) in batch.iter().zip(registrations).zip(flags)
         {
             self.tools.insert(

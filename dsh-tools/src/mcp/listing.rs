@@ -171,7 +171,7 @@ mod tests {
 
     /// The listing of `registry`'s global layer.
     fn listed(cache: &ListingCache, registry: &ToolRegistry) -> Arc<Listing> {
-        cache.current(registry.schemas(None), |name| registry.get(name, None))
+        cache.current(registry.schemas(), |name| registry.get(name))
     }
 
     fn registry_of(count: usize) -> ToolRegistry {

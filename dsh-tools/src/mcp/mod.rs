@@ -72,7 +72,7 @@ mod task_client;
 mod task_support;
 mod tasks;
 
-pub use client::{ImportOptions, ImportTarget, McpClient};
+pub use client::{ImportOptions, McpClient};
 pub use client_approval::MAX_ARGUMENTS_EXCERPT_CHARS;
 pub use convert::ERROR_META_KEY;
 pub use elicitation::{

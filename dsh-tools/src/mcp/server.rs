@@ -19,6 +19,7 @@ use tokio::sync::watch;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
+use crate::ids::AgentId;
 use crate::mcp::listing::{Listing, ListingCache};
 use crate::mcp::request_state::RequestStateKey;
 use crate::mcp::tasks::{TaskSettings, task_store};
@@ -29,7 +30,7 @@ use crate::result::ToolExecutionResult;
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// Serves the tools of a registry (its global layer) or of one scope to MCP clients: `tools/list`
-/// shows exactly what [`schemas`](ToolRegistry::schemas) shows there, and every `tools/call` runs
+/// shows exactly what [`schemas`](ToolScope::schemas) shows there, and every `tools/call` runs
 /// through the registry's whole pipeline.
 ///
 /// Cheap to clone; clones serve the same tools. Configure it before serving:
@@ -47,9 +48,8 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// ```
 #[derive(Clone)]
 pub struct McpServer {
-    registry: ToolRegistry,
-    /// The served scope; `None` serves the global layer.
-    scope: Option<ToolScope>,
+    /// The served layer: the registry's global layer or a scope.
+    layer: ToolScope,
     info: mcp::ServerConfig,
     page_size: usize,
     tasks: TaskSettings,
@@ -80,7 +80,7 @@ impl std::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
             .field("name", &self.info.server_info.name)
-            .field("agent", &self.scope.as_ref().map(ToolScope::agent))
+            .field("agent", &self.layer.agent())
             .finish_non_exhaustive()
     }
 }
@@ -88,7 +88,7 @@ impl std::fmt::Debug for McpServer {
 impl McpServer {
     /// Serves the global layer of `registry`.
     pub fn new(registry: &ToolRegistry) -> Self {
-        Self::serving(registry.clone(), None)
+        Self::serving(registry.global().clone())
     }
 
     /// Serves what `scope` sees: its own tools, its ancestors' and the global ones its
@@ -96,13 +96,13 @@ impl McpServer {
     /// disposed, `tools/list` is empty and every call is refused as `SCOPE_DISPOSED`, even when a
     /// new scope of the same agent exists.
     pub fn for_scope(scope: &ToolScope) -> Self {
-        Self::serving(scope.registry(), Some(scope.clone()))
+        Self::serving(scope.clone())
     }
 
-    fn serving(registry: ToolRegistry, scope: Option<ToolScope>) -> Self {
+    fn serving(layer: ToolScope) -> Self {
         let (changes, _) = watch::channel(0u64);
         let notify = changes.clone();
-        let listener = registry.on_change(move |_| {
+        let listener = layer.registry().on_change(move |_| {
             notify.send_modify(|generation| *generation = generation.wrapping_add(1));
         });
         let capabilities = mcp::ServerCapabilities::builder()
@@ -115,8 +115,7 @@ impl McpServer {
             env!("CARGO_PKG_VERSION"),
         ));
         Self {
-            registry,
-            scope,
+            layer,
             info,
             page_size: DEFAULT_PAGE_SIZE,
             tasks: TaskSettings::default(),
@@ -213,7 +212,7 @@ impl McpServer {
 
     /// The agent of the served scope; `None` for the global layer.
     pub(crate) fn agent(&self) -> Option<&str> {
-        self.scope.as_ref().map(|scope| scope.agent().as_str())
+        self.layer.agent().map(AgentId::as_str)
     }
 
     pub(crate) fn page_size(&self) -> usize {
@@ -238,27 +237,18 @@ impl McpServer {
 
     /// The schemas of the served tools (none once a served scope is gone).
     fn schemas(&self) -> Arc<[ToolSchema]> {
-        match &self.scope {
-            Some(scope) => scope.schemas(),
-            None => self.registry.schemas(None),
-        }
+        self.layer.schemas()
     }
 
     /// The definition a call of `name` resolves to (none once a served scope is gone).
     pub(crate) fn definition(&self, name: &str) -> Option<Arc<dyn ToolDefinition>> {
-        match &self.scope {
-            Some(scope) => scope.get(name),
-            None => self.registry.get(name, None),
-        }
+        self.layer.get(name)
     }
 
     /// Runs `input` where it is served: through the scope's handle, on behalf of its agent (a
     /// disposed scope refuses it as `SCOPE_DISPOSED`), or in the global layer.
     pub(crate) async fn execute(&self, input: ToolExecutionInput) -> ToolExecutionResult {
-        match &self.scope {
-            Some(scope) => scope.execute(input).await,
-            None => self.registry.execute(input).await,
-        }
+        self.layer.execute(input).await
     }
 
     /// A receiver that sees every change of the registry's tools.

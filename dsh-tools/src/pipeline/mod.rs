@@ -6,7 +6,7 @@
 //! | 2 | call start | call observers hear the call start (observe-only; every call, even one that ends before dispatch) | contained, logged |
 //! | 3 | pre-aborted check | caller already cancelled → `ABORTED_BEFORE_DISPATCH` | final (no other hook runs) |
 //! | 4 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver; an approval answered by a later attempt of the call ends this one as `APPROVAL_PENDING`, final | `HOOK_FAILED`, final |
-//! | 5 | guards | for allowed calls only; the first reason denies | `HOOK_FAILED`, final |
+//! | 5 | guards | for allowed calls only: a waterfall of deny-only listeners (`hooks/guard.rs`), over at once; the first reason denies | `HOOK_FAILED`, final |
 //! | 6 | denial | any denial becomes `Error: <reason>` (`DENIED`), which still goes through post-execute | — |
 //! | 7 | cancellation | cancelled meanwhile → `ABORTED_BEFORE_DISPATCH` (through post-execute) | — |
 //! | 8 | `execute` layers | around dispatch, first registered outermost; an authored uncoded failure is `TOOL_ERROR` | `HOOK_FAILED`, final |
@@ -57,10 +57,10 @@ use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::hooks::call_observer::ObservedProgress;
 use crate::hooks::call_observer::{self, ObservedCall};
 use crate::hooks::chain::HookList;
+use crate::hooks::guard;
 use crate::hooks::post_execute::{PostExecuteHook, PostExecuteNext};
 use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
 use crate::hooks::wrapper::{DispatchRequest, Next};
-use crate::hooks::{guard, observer};
 use crate::ids::AgentId;
 use crate::pipeline::ask::{AskVerdict, resolve_ask};
 use crate::pipeline::failure::{
@@ -138,7 +138,7 @@ pub(crate) fn execute(
         }),
         plan => {
             let plan = plan.unwrap_or_default();
-            if let Some(observers) = &plan.call_observers {
+            if let Some(observers) = &plan.hooks.call_observers {
                 execution.reroute_progress(|caller| {
                     ObservedProgress::sink(caller, observers, definition.as_ref())
                 });
@@ -180,7 +180,7 @@ fn run_hooked(
 /// Phases 2 to 14 for a call with hooks.
 async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult {
     let execution = call.execution();
-    if let Some(observers) = &plan.call_observers {
+    if let Some(observers) = &plan.hooks.call_observers {
         let observed = ObservedCall::new(execution, call.definition.as_ref());
         call_observer::notify_start(observers, &observed);
     }
@@ -188,7 +188,7 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
         Stage::Final(result) => result,
         Stage::Post(mut result) => {
             phases::after_dispatch(call, &mut result);
-            if let Some(hooks) = &plan.post_execute {
+            if let Some(hooks) = &plan.hooks.post_execute {
                 result = match post_execute(call, Arc::clone(hooks), result).await {
                     Ok(result) => result,
                     Err(error) => failed(execution, hook_failed(error)),
@@ -199,11 +199,11 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
         }
     };
     phases::finish(call, &mut result);
-    if let Some(observers) = &plan.observers {
-        observer::notify(observers, execution, &result);
+    let observed = ObservedCall::new(execution, call.definition.as_ref());
+    if let Some(observers) = &plan.hooks.result_observers {
+        call_observer::notify_result(observers, &observed, &result);
     }
-    if let Some(observers) = &plan.call_observers {
-        let observed = ObservedCall::new(execution, call.definition.as_ref());
+    if let Some(observers) = &plan.hooks.call_observers {
         call_observer::notify_result(observers, &observed, &result);
     }
     result
@@ -216,7 +216,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         return Stage::Final(aborted);
     }
 
-    let decision = match &plan.pre_execute {
+    let decision = match &plan.hooks.pre_execute {
         None => PreToolDecision::Allow,
         Some(hooks) => {
             let next = PreExecuteNext::new(Arc::clone(hooks), execution.clone());
@@ -252,10 +252,21 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         }
     }
 
-    if let Some(guards) = &plan.guards {
-        match catch_panic(|| guard::first_denial(guards, execution)) {
-            Ok(None) => {}
-            Ok(Some(reason)) => return Stage::Post(denied(execution, reason)),
+    if let Some(guards) = &plan.hooks.guards {
+        // Guards are deny-only listeners that decide at once (`hooks/guard.rs`): their whole
+        // waterfall runs inside this first call, under the catcher.
+        let waterfall = PreExecuteNext::new(Arc::clone(guards), execution.clone());
+        let decided = match catch_panic(|| waterfall.run()) {
+            Ok(decision) => CatchUnwind::new(decision).await,
+            Err(panic) => Err(panic),
+        };
+        match decided {
+            Ok(Ok(decision)) => {
+                if let Some(reason) = guard::denial(decision) {
+                    return Stage::Post(denied(execution, reason));
+                }
+            }
+            Ok(Err(error)) => return Stage::Final(hook_failed_result(execution, error)),
             Err(panic) => {
                 return Stage::Final(failed(execution, hook_panicked(HookPhase::Guard, &panic)));
             }
@@ -266,7 +277,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         return Stage::Post(aborted);
     }
 
-    match &plan.wrappers {
+    match &plan.hooks.execute {
         None => Stage::Post(innermost::dispatch(call).await),
         Some(layers) => {
             let request = DispatchRequest::new(call.clone());

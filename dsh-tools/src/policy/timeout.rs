@@ -27,7 +27,7 @@ use crate::pipeline::deadline::{first, instant_after, start_timer};
 use crate::result::ToolExecutionResult;
 
 /// The outer timeout layer: every call through it gets `budget_ms`. Install it with
-/// [`ToolRegistry::wrap`](crate::ToolRegistry::wrap); layers registered before it (outer ones)
+/// [`ToolScope::wrap`](crate::ToolScope::wrap); layers registered before it (outer ones)
 /// see its `TOOL_TIMEOUT` result.
 ///
 /// ```

@@ -90,7 +90,7 @@ use crate::call::definition::ToolSchema;
 use crate::call::execution::ToolExecutionInput;
 use crate::ids::AgentId;
 use crate::registry::BatchOutcome;
-use crate::registry::ToolRegistry;
+use crate::registry::{ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 
 /// One tool as a provider sees it.
@@ -156,14 +156,14 @@ fn has_native_search(dialect: Dialect) -> bool {
 }
 
 impl LoweredTools {
-    /// Lowers `schemas` (as [`ToolRegistry::schemas`] returns them) for `dialect`; parsed calls
+    /// Lowers `schemas` (as [`ToolScope::schemas`] returns them) for `dialect`; parsed calls
     /// will run on behalf of `agent`.
     pub fn new(schemas: Arc<[ToolSchema]>, dialect: Dialect, agent: Option<AgentId>) -> Self {
         Self::with_deferred(schemas, &[], ToolSearchForm::Registry, dialect, agent)
     }
 
     /// [`new`](Self::new), with the deferred tools the list's scope can call
-    /// ([`ToolRegistry::deferred_schemas`]) searched as `form` says: natively, the deferred
+    /// ([`ToolScope::deferred_schemas`]) searched as `form` says: natively, the deferred
     /// tools are sent with `defer_loading: true` after the others and the registry's
     /// `tool_search` is left out; otherwise `schemas` is sent as it is (with `tool_search`). The
     /// report says which form was used. In either form a call of a deferred tool is read as a
@@ -623,7 +623,15 @@ impl ProviderTools {
 
     /// The tools visible to `agent` (`None`: the global layer), lowered for the dialect.
     pub fn tools(&self, agent: Option<&AgentId>) -> Arc<LoweredTools> {
-        let schemas = self.registry.schemas(agent);
+        // What a call naming `agent` sees; nothing for an agent without a live scope (unless
+        // unscoped agents see the global layer).
+        let layer = match agent {
+            None => Some(self.registry.global().clone()),
+            Some(agent) => self.registry.layer_for(agent),
+        };
+        let schemas = layer
+            .as_ref()
+            .map_or_else(|| Arc::from([]), ToolScope::schemas);
         {
             let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
             let cached = match agent {
@@ -641,7 +649,10 @@ impl ProviderTools {
             .iter()
             .any(|schema| schema.name == crate::registry::TOOL_SEARCH)
         {
-            self.registry.deferred_schemas(agent)
+            layer
+                .as_ref()
+                .map(ToolScope::deferred_schemas)
+                .unwrap_or_default()
         } else {
             Vec::new()
         };

@@ -193,7 +193,7 @@ impl<'t> ToolCallStream<'t> {
     /// pairs mapped back to the map they stand for); the input's
     /// arguments once the call finished; `{}` before any of the arguments could be read, and
     /// `None` for no such call. What a pending card shows
-    /// ([`ToolRegistry::present_partial_call`](crate::ToolRegistry::present_partial_call)).
+    /// ([`ToolScope::present_partial_call`](crate::ToolScope::present_partial_call)).
     /// Each call copies the value so far.
     pub fn arguments_so_far(&self, index: usize) -> Option<Value> {
         let call = self.turn.calls.get(index)?;

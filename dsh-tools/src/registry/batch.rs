@@ -27,7 +27,7 @@ impl ToolRegistry {
     /// How `input` may be scheduled: parallel only when the tool it resolves to says its call
     /// is concurrency-safe.
     pub fn execution_mode(&self, input: &ToolExecutionInput) -> ExecutionMode {
-        let Some(definition) = self.get(&input.name, input.agent.as_ref()) else {
+        let Some(definition) = self.core().resolve(&input.name, input.agent.as_ref()) else {
             return ExecutionMode::Exclusive;
         };
         if input.is_malformed() {

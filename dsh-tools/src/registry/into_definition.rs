@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use crate::call::definition::ToolDefinition;
 
-/// Anything [`ToolRegistry::register`](crate::ToolRegistry::register) accepts: a definition by value, or one already shared.
+/// Anything [`register`](crate::ToolScope::register) accepts: a definition by value, or one
+/// already shared.
 pub trait IntoToolDefinition {
     /// The shared definition.
     fn into_definition(self) -> Arc<dyn ToolDefinition>;
@@ -35,8 +36,8 @@ impl IntoToolDefinition for Box<dyn ToolDefinition> {
     }
 }
 
-/// Several tools for [`ToolRegistry::register_all`](crate::ToolRegistry::register_all) (and
-/// [`ToolScope::register_all`](crate::ToolScope::register_all)), in the order given:
+/// Several tools for [`register_all`](crate::ToolScope::register_all) (on the registry or a
+/// scope), in the order given:
 ///
 /// - any iterator (an array, a `Vec`, an iterator adapter) of one [`IntoToolDefinition`] type;
 /// - a tuple of up to twelve tools of different types, each an [`IntoToolDefinition`], so that

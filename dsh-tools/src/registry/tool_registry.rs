@@ -1,27 +1,49 @@
-//! [`ToolRegistry`]: the registry's global layer, and the handle every call starts from.
+//! [`ToolRegistry`]: the handle every call starts from, what the whole registry shares (shared
+//! state, limits, the approver, change listeners), and its global layer, which it dereferences
+//! to. Its scopes are `scope_tree.rs`.
 
-use std::future::Future;
+use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::call::definition::{ToolDefinition, ToolSchema};
-use crate::call::execution::ToolExecutionInput;
 use crate::hooks::approval::Approver;
-use crate::ids::AgentId;
 use crate::limits::CallLimits;
-use crate::pipeline;
-use crate::registry::layer_api::layer_api;
-use crate::result::ToolExecutionResult;
+use crate::registry::scope::ToolScope;
 use crate::state::SharedState;
 use crate::store::core::Core;
 use crate::store::event::RegistryEvent;
 use crate::store::registration::Registration;
-use crate::store::state::{AnyHook, Place};
-use crate::store::view::View;
+use crate::store::state::Place;
 
 /// The tool registry. Cheap to clone: clones share everything.
+///
+/// A registry is its global layer: it dereferences to that layer's [`ToolScope`], so
+/// `registry.register(tool)`, `registry.on_pre_execute(..)`, `registry.schemas()` and
+/// `registry.execute(input)` are the global layer's (see [`global`](Self::global)). What belongs
+/// to the whole registry — its shared state, limits, approver, change listeners and scopes — is
+/// here.
+///
+/// ```
+/// use dsh_tools::{AgentId, FnTool, ToolExecutionInput, ToolRegistry};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), dsh_tools::registry::RegistryError> {
+/// let registry = ToolRegistry::new();
+/// let _ = registry.register(FnTool::builder("ping", "Answers pong.").handler(|_, _| async { Ok("pong") }))?;
+/// let researcher = registry.create_scope("researcher", None)?;
+/// let _ = researcher.register(FnTool::builder("search", "Searches.").handler(|_, _| async { Ok("found") }))?;
+///
+/// assert_eq!(registry.schemas().len(), 1); // the global layer: `ping`
+/// assert_eq!(researcher.schemas().len(), 2); // its own `search` and the global `ping`
+///
+/// // A call naming an agent runs in that agent's scope.
+/// let input = ToolExecutionInput::from_raw("c1", "search", "{}").with_agent("researcher");
+/// assert_eq!(registry.execute(input).await.text(), "found");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct ToolRegistry {
-    core: Arc<Core>,
+    global: ToolScope,
 }
 
 impl Default for ToolRegistry {
@@ -32,11 +54,21 @@ impl Default for ToolRegistry {
 
 impl std::fmt::Debug for ToolRegistry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = self.core.read();
+        let state = self.core().read();
         f.debug_struct("ToolRegistry")
             .field("global_tools", &state.global.sorted_names())
             .field("scopes", &state.scopes.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// The global layer's methods ([`ToolScope`]'s) are the registry's.
+impl Deref for ToolRegistry {
+    type Target = ToolScope;
+
+    #[inline]
+    fn deref(&self) -> &ToolScope {
+        &self.global
     }
 }
 
@@ -49,17 +81,29 @@ impl ToolRegistry {
     /// An empty registry whose tools reach `state` through [`ToolRun::state`](crate::ToolRun::state).
     ///
     /// The state is fixed from here on: a tool that needs a type of state `state` lacks (a
-    /// `#[state]` parameter, see [`ToolDefinition::required_state`]) is refused when it is
-    /// registered, in the global layer or in any scope, with an error naming the type.
+    /// `#[state]` parameter, see
+    /// [`ToolDefinition::required_state`](crate::ToolDefinition::required_state)) is refused when
+    /// it is registered, in the global layer or in any scope, with an error naming the type.
     pub fn with_state(state: SharedState) -> Self {
+        Self::from_core(Arc::new(Core::new(state)))
+    }
+
+    pub(crate) fn from_core(core: Arc<Core>) -> Self {
         Self {
-            core: Arc::new(Core::new(state)),
+            global: ToolScope::new(core, Place::Global),
         }
+    }
+
+    /// The global layer: what calls naming no agent see, and what every scope inherits. The
+    /// registry dereferences to it, so `registry.global().register(tool)` is
+    /// `registry.register(tool)`; name it where a function takes any layer (`&ToolScope`).
+    pub fn global(&self) -> &ToolScope {
+        &self.global
     }
 
     /// The shared state tools reach through [`ToolRun::state`](crate::ToolRun::state).
     pub fn state(&self) -> &SharedState {
-        self.core.state()
+        self.core().state()
     }
 
     /// Sets the bounds every call runs under: whether declared time budgets are enforced and
@@ -67,21 +111,21 @@ impl ToolRegistry {
     /// [`CallLimits`]; the defaults enforce budgets with a one-second grace and cut results at
     /// 50,000 characters). Calls dispatched from now on use them.
     pub fn set_limits(&self, limits: CallLimits) {
-        self.core.limits().set(limits);
+        self.core().limits().set(limits);
     }
 
     /// The bounds every call runs under.
     pub fn limits(&self) -> CallLimits {
-        self.core.limits().get()
+        self.core().limits().get()
     }
 
     /// Whether a call (a listing, a lookup) naming an agent that has no live scope sees the
-    /// global layer. Off by default: such a call is refused as `UNKNOWN_AGENT`, its listing is
-    /// empty and its lookups find nothing, so a typo in an agent id or a scope disposed
-    /// meanwhile never widens what an agent can reach. Turn it on where agent ids only label
-    /// calls and the global layer is meant for all of them.
+    /// global layer. Off by default: such a call is refused as `UNKNOWN_AGENT`, and
+    /// [`layer_for`](Self::layer_for) gives no layer to list or look up in, so a typo in an agent
+    /// id or a scope disposed meanwhile never widens what an agent can reach. Turn it on where
+    /// agent ids only label calls and the global layer is meant for all of them.
     pub fn set_unscoped_agents_see_global(&self, see_global: bool) {
-        self.core
+        self.core()
             .update(|state, changes| {
                 if state.unscoped_agents_see_global != see_global {
                     state.unscoped_agents_see_global = see_global;
@@ -92,44 +136,14 @@ impl ToolRegistry {
             .unwrap_or_else(|never| match never {});
     }
 
-    /// The tool `name` resolves to for `agent` (`None`: the global layer); `None` too when
-    /// `agent` has no live scope (unless unscoped agents see the global layer).
-    pub fn get(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
-        self.core.resolve(name, agent)
-    }
-
-    /// The model-facing schemas of the tools visible to `agent` (`None`: the global layer),
-    /// sorted by name; none when `agent` has no live scope (unless unscoped agents see the global
-    /// layer). Deferred tools are left out until loaded (then they follow the sorted list, in the
-    /// order they were loaded) and `tool_search` is listed while any visible tool is deferred
-    /// (see [`registry`](crate::registry#deferred-tools)). Cached until the registry changes, so
-    /// repeated calls are cheap.
-    pub fn schemas(&self, agent: Option<&AgentId>) -> Arc<[ToolSchema]> {
-        let state = self.core.read();
-        View::open(&state, agent, None).map_or_else(|_| Arc::from([]), |view| view.schemas())
-    }
-
-    /// Runs one call through the pipeline. Never fails and never panics: every outcome is a
-    /// [`ToolExecutionResult`]. A call naming an agent with no live scope is refused as
-    /// `UNKNOWN_AGENT` before any hook, unless
-    /// [`set_unscoped_agents_see_global`](Self::set_unscoped_agents_see_global) says otherwise. The call is captured when this is called (its token minted, the
-    /// visible definition and hooks taken from the registry as it is now); the future owns what
-    /// it needs (`'static`), so it can be spawned.
-    pub fn execute(
-        &self,
-        input: ToolExecutionInput,
-    ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
-        pipeline::execute(&self.core, input, None)
-    }
-
     /// Installs the approver that answers `ask` decisions, replacing any earlier one.
     pub fn set_approver(&self, approver: impl Approver) {
-        self.core.set_approver(Some(Arc::new(approver)));
+        self.core().set_approver(Some(Arc::new(approver)));
     }
 
     /// Removes the approver: `ask` decisions become denials again.
     pub fn clear_approver(&self) {
-        self.core.set_approver(None);
+        self.core().set_approver(None);
     }
 
     /// Calls `listener` after every change of the registry's tools, once the change is visible
@@ -139,33 +153,6 @@ impl ToolRegistry {
     where
         F: Fn(&RegistryEvent) + Send + Sync + 'static,
     {
-        self.core.add_listener_registration(Arc::new(listener))
-    }
-
-    fn place(&self) -> Place {
-        Place::Global
-    }
-
-    fn resolve_call(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
-        self.get(name, agent)
-    }
-
-    pub(crate) fn from_core(core: Arc<Core>) -> Self {
-        Self { core }
-    }
-
-    pub(crate) fn core(&self) -> &Arc<Core> {
-        &self.core
-    }
-
-    fn add_hook(&self, hook: AnyHook) -> Registration {
-        self.core.add_global_hook(hook)
+        self.core().add_listener_registration(Arc::new(listener))
     }
 }
-
-layer_api!(
-    ToolRegistry,
-    hook_result: Registration,
-    applies_to: "every call",
-    register_doc: "Registers a tool in the global layer. A second tool of the same name in the global layer is refused (agent scopes may shadow it); so are an empty name, `timeout_ms == Some(0)`, `max_result_chars == Some(0)` and a tool that needs shared state this registry was not given (see [`with_state`](Self::with_state)). The tool's name, description and parameters are read now, once: they are what [`schemas`](Self::schemas) shows."
-);

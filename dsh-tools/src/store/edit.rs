@@ -11,6 +11,7 @@ use crate::call::definition::{ToolDefinition, ToolSchema};
 #[cfg(feature = "code-mode")]
 use crate::call::run_code::RUN_CODE;
 use crate::call::tool_search::TOOL_SEARCH;
+use crate::hooks::Hook;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
 use crate::state::{SharedState, StateType};
@@ -21,9 +22,7 @@ use crate::store::event::RegistryEvent;
 use crate::store::name_hash::NameHash;
 use crate::store::registration::{Item, Registration};
 use crate::store::restriction::{CompiledRestriction, ToolRestriction};
-use crate::store::state::{
-    AnyHook, InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry,
-};
+use crate::store::state::{InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry};
 use dsh_tools_schema::Schema;
 
 /// The value of an edit that cannot fail.
@@ -210,7 +209,7 @@ impl Core {
     pub(crate) fn add_hook(
         self: &Arc<Self>,
         place: Place,
-        hook: AnyHook,
+        hook: Hook,
     ) -> Result<Registration, RegistryError> {
         let id = self.next_id();
         self.update(|state, changes| {
@@ -267,17 +266,6 @@ impl Core {
             changes.changed = true;
             Ok(())
         }));
-    }
-
-    /// Adds a hook to the global layer, which always exists.
-    pub(crate) fn add_global_hook(self: &Arc<Self>, hook: AnyHook) -> Registration {
-        let id = self.next_id();
-        infallible(self.update(|state, changes| {
-            state.global.hooks.add(id, hook);
-            changes.changed = true;
-            Ok(())
-        }));
-        Registration::new(self, Place::Global, id, Item::Hook)
     }
 
     /// Creates the scope of `agent` under `parent`; returns its instance number.

@@ -18,7 +18,7 @@ pub enum RegistryErrorKind {
     UnsupportedSchema,
     /// The definition needs shared state of a type the registry was not given.
     MissingState,
-    /// A restriction names tools the scope does not inherit.
+    /// A restriction names tools the scope does not inherit (the global layer inherits none).
     UnknownRestrictedTool,
     /// A restriction with neither `allow` nor `deny`.
     EmptyRestriction,
@@ -198,6 +198,16 @@ impl RegistryError {
                 named.join(", "),
                 known_list(known)
             ),
+        )
+    }
+
+    /// A restriction of the global layer, which inherits nothing to mask.
+    pub(crate) fn global_restriction() -> Self {
+        Self::new(
+            RegistryErrorKind::UnknownRestrictedTool,
+            "restrict() on the global layer: it inherits no tools to mask; restrict an agent \
+             scope instead"
+                .to_owned(),
         )
     }
 

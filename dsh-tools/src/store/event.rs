@@ -17,7 +17,7 @@ pub enum RegistryEvent {
     },
     /// Deferred tools were loaded into a scope's tool list (by a `tool_search` call, a
     /// provider's native search read back, or
-    /// [`load_tools`](crate::ToolRegistry::load_tools)).
+    /// [`load_tools`](crate::ToolScope::load_tools)).
     ToolsLoaded {
         /// The tools loaded, in the order they were added to the list.
         names: Vec<String>,

@@ -29,12 +29,12 @@ pub(crate) enum Item {
 /// let echo = FnTool::builder("echo", "Echo.").handler(|_, _| async { Ok("hi") });
 /// let registration = registry.register(echo).unwrap();
 /// drop(registration);
-/// assert!(registry.get("echo", None).is_some(), "dropping keeps the tool registered");
+/// assert!(registry.get("echo").is_some(), "dropping keeps the tool registered");
 ///
 /// let other = FnTool::builder("other", "Other.").handler(|_, _| async { Ok("hi") });
 /// let registration = registry.register(other).unwrap();
 /// assert!(registration.dispose());
-/// assert!(registry.get("other", None).is_none(), "disposing removes it");
+/// assert!(registry.get("other").is_none(), "disposing removes it");
 /// ```
 ///
 /// Disposing is idempotent and never touches a later registration that reuses the same name.

@@ -1,5 +1,5 @@
 //! Searching and loading deferred tools: the store's side of `tool_search` and of
-//! [`ToolRegistry::load_tools`](crate::ToolRegistry::load_tools).
+//! [`ToolScope::load_tools`](crate::ToolScope::load_tools).
 //!
 //! A search reads one view under the read lock: its deferred tools (only what the view can
 //! call: restrictions apply before anything is ranked), through the view's cached

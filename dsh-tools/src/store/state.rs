@@ -13,14 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
+use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
-use crate::hooks::call_observer::CallObserver;
-use crate::hooks::chain::{HookList, appended, remove_entry};
-use crate::hooks::guard::ToolGuard;
-use crate::hooks::observer::ResultObserver;
-use crate::hooks::post_execute::PostExecuteHook;
-use crate::hooks::pre_execute::PreExecuteHook;
-use crate::hooks::wrapper::ExecuteLayer;
 use crate::ids::AgentId;
 use crate::search::SearchDocument;
 use crate::store::deferral::{Deferral, LoadedTools, SearchCache};
@@ -87,92 +81,6 @@ impl ToolEntry {
     }
 }
 
-/// A hook of any kind, on its way into a layer.
-pub(crate) enum AnyHook {
-    PreExecute(Arc<dyn PreExecuteHook>),
-    Guard(Arc<dyn ToolGuard>),
-    Wrapper(Arc<dyn ExecuteLayer>),
-    PostExecute(Arc<dyn PostExecuteHook>),
-    Observer(Arc<dyn ResultObserver>),
-    CallObserver(Arc<dyn CallObserver>),
-}
-
-/// The hooks of one layer, each kind in registration order. Each list is shared with the calls
-/// that captured it, so an edit replaces the list instead of changing it.
-#[derive(Clone, Default)]
-pub(crate) struct HookSet {
-    pub(crate) pre_execute: HookList<dyn PreExecuteHook>,
-    pub(crate) guards: HookList<dyn ToolGuard>,
-    pub(crate) wrappers: HookList<dyn ExecuteLayer>,
-    pub(crate) post_execute: HookList<dyn PostExecuteHook>,
-    pub(crate) observers: HookList<dyn ResultObserver>,
-    pub(crate) call_observers: HookList<dyn CallObserver>,
-}
-
-/// Removes `id` from `list`, keeping the old list (and so the removed hook) in `garbage`.
-fn remove_into<T: ?Sized + Send + Sync + 'static>(
-    list: &mut HookList<T>,
-    id: u64,
-    garbage: &mut Garbage,
-) -> bool {
-    let old = Arc::clone(list);
-    let removed = remove_entry(list, id);
-    if removed {
-        garbage.push(Box::new(old));
-    }
-    removed
-}
-
-impl HookSet {
-    pub(crate) fn add(&mut self, id: u64, hook: AnyHook) {
-        match hook {
-            AnyHook::PreExecute(hook) => self.pre_execute = appended(&self.pre_execute, id, hook),
-            AnyHook::Guard(hook) => self.guards = appended(&self.guards, id, hook),
-            AnyHook::Wrapper(hook) => self.wrappers = appended(&self.wrappers, id, hook),
-            AnyHook::PostExecute(hook) => {
-                self.post_execute = appended(&self.post_execute, id, hook);
-            }
-            AnyHook::Observer(hook) => self.observers = appended(&self.observers, id, hook),
-            AnyHook::CallObserver(hook) => {
-                self.call_observers = appended(&self.call_observers, id, hook);
-            }
-        }
-    }
-
-    /// Removes the hook registered as `id`, whatever its kind.
-    pub(crate) fn remove(&mut self, id: u64, garbage: &mut Garbage) -> bool {
-        remove_into(&mut self.pre_execute, id, garbage)
-            || remove_into(&mut self.guards, id, garbage)
-            || remove_into(&mut self.wrappers, id, garbage)
-            || remove_into(&mut self.post_execute, id, garbage)
-            || remove_into(&mut self.observers, id, garbage)
-            || remove_into(&mut self.call_observers, id, garbage)
-    }
-
-    /// Whether no hook of any kind is registered.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.pre_execute.is_empty()
-            && self.guards.is_empty()
-            && self.wrappers.is_empty()
-            && self.post_execute.is_empty()
-            && self.observers.is_empty()
-            && self.call_observers.is_empty()
-    }
-
-    pub(crate) fn has(&self, id: u64) -> bool {
-        let mut ids = self
-            .pre_execute
-            .iter()
-            .map(|entry| entry.id)
-            .chain(self.guards.iter().map(|entry| entry.id))
-            .chain(self.wrappers.iter().map(|entry| entry.id))
-            .chain(self.post_execute.iter().map(|entry| entry.id))
-            .chain(self.observers.iter().map(|entry| entry.id))
-            .chain(self.call_observers.iter().map(|entry| entry.id));
-        ids.any(|entry| entry == id)
-    }
-}
-
 /// The tools and hooks of one layer (the global layer or one scope).
 #[derive(Default)]
 pub(crate) struct Layer {
@@ -227,6 +135,22 @@ impl Place {
         match self {
             Self::Global => None,
             Self::Scope { agent, .. } => Some(agent),
+        }
+    }
+
+    /// The scope instance a handle on this place was made for; `None` for the global layer.
+    pub(crate) fn instance(&self) -> Option<u64> {
+        match self {
+            Self::Global => None,
+            Self::Scope { instance, .. } => Some(*instance),
+        }
+    }
+
+    /// The scope's agent and instance; `None` for the global layer.
+    pub(crate) fn scope(&self) -> Option<(&AgentId, u64)> {
+        match self {
+            Self::Global => None,
+            Self::Scope { agent, instance } => Some((agent, *instance)),
         }
     }
 }

@@ -13,44 +13,18 @@ use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::tool_search::TOOL_SEARCH;
+use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
-use crate::hooks::call_observer::CallObserver;
-use crate::hooks::chain::HookList;
-use crate::hooks::guard::ToolGuard;
-use crate::hooks::observer::ResultObserver;
-use crate::hooks::post_execute::PostExecuteHook;
-use crate::hooks::pre_execute::PreExecuteHook;
-use crate::hooks::wrapper::ExecuteLayer;
 use crate::ids::AgentId;
 use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
-use crate::store::state::{
-    HookSet, Layer, RegistryState, ScopeState, TOOL_SEARCH_ENTRY, ToolEntry,
-};
+use crate::store::state::{Layer, RegistryState, ScopeState, TOOL_SEARCH_ENTRY, ToolEntry};
 
-/// The hooks of every kind that apply to one call (`None` where there are none), and the
-/// approver.
+/// The hooks of every kind that apply to one call, and the approver.
 #[derive(Default)]
 pub(crate) struct HookPlan {
-    pub(crate) pre_execute: Option<HookList<dyn PreExecuteHook>>,
-    pub(crate) guards: Option<HookList<dyn ToolGuard>>,
-    pub(crate) wrappers: Option<HookList<dyn ExecuteLayer>>,
-    pub(crate) post_execute: Option<HookList<dyn PostExecuteHook>>,
-    pub(crate) observers: Option<HookList<dyn ResultObserver>>,
-    pub(crate) call_observers: Option<HookList<dyn CallObserver>>,
+    pub(crate) hooks: HookSet,
     pub(crate) approver: Option<Arc<dyn Approver>>,
-}
-
-impl HookPlan {
-    /// Whether no hook at all applies (the approver only matters to a `pre-execute` ask).
-    fn is_empty(&self) -> bool {
-        self.pre_execute.is_none()
-            && self.guards.is_none()
-            && self.wrappers.is_none()
-            && self.post_execute.is_none()
-            && self.observers.is_none()
-            && self.call_observers.is_none()
-    }
 }
 
 /// Why no view of a scope could be opened: scopes fail closed, so nothing is answered from a
@@ -188,44 +162,20 @@ impl<'s> View<'s> {
         self.state.approver.as_ref()
     }
 
-    /// The hooks of one kind that apply here, in order; `None` when there are none.
-    fn hooks<T: ?Sized>(&self, pick: fn(&HookSet) -> &HookList<T>) -> Option<HookList<T>> {
-        let global = pick(&self.state.global.hooks);
-        if self
-            .chain
-            .iter()
-            .all(|scope| pick(&scope.layer.hooks).is_empty())
-        {
-            return (!global.is_empty()).then(|| Arc::clone(global));
-        }
-        let combined: HookList<T> = global
-            .iter()
-            .chain(
-                self.chain
-                    .iter()
-                    .flat_map(|scope| pick(&scope.layer.hooks).iter()),
-            )
-            .cloned()
-            .collect();
-        Some(combined)
-    }
-
     /// Every hook that applies here, resolved once for a call; `None` when no hook applies.
     #[inline]
     pub(crate) fn plan(&self) -> Option<HookPlan> {
         if self.chain.is_empty() && self.state.global.hooks.is_empty() {
             return None;
         }
-        let plan = HookPlan {
-            pre_execute: self.hooks(|hooks| &hooks.pre_execute),
-            guards: self.hooks(|hooks| &hooks.guards),
-            wrappers: self.hooks(|hooks| &hooks.wrappers),
-            post_execute: self.hooks(|hooks| &hooks.post_execute),
-            observers: self.hooks(|hooks| &hooks.observers),
-            call_observers: self.hooks(|hooks| &hooks.call_observers),
+        let hooks = HookSet::joined(
+            std::iter::once(&self.state.global.hooks)
+                .chain(self.chain.iter().map(|scope| &scope.layer.hooks)),
+        );
+        (!hooks.is_empty()).then(|| HookPlan {
+            hooks,
             approver: self.approver().cloned(),
-        };
-        (!plan.is_empty()).then_some(plan)
+        })
     }
 
     /// The model-facing schemas of every visible tool, sorted by name, cached until the next

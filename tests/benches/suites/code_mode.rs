@@ -45,7 +45,7 @@ fn registry() -> ToolRegistry {
                 .handler(|arguments, _run| async move { Ok(arguments) }),
         )
         .expect("registers");
-    registry.set_code_mode(CodeMode::Both);
+    registry.set_code_mode(CodeMode::Both).unwrap();
     registry.set_code_limits(
         CodeLimits::new()
             .with_max_nested_calls(usize::MAX)

@@ -310,7 +310,7 @@ fn our_server(fifty: bool) -> dsh_tools::mcp::McpHandler {
     let registry = ToolRegistry::new();
     let _ = registry.register(ours::SearchFilesTool).expect("registers");
     if fifty {
-        let parameters: Value = (*registry.schemas(None)[0].parameters).clone();
+        let parameters: Value = (*registry.schemas()[0].parameters).clone();
         for name in fifty::OTHER_TOOLS {
             let _ = registry
                 .register(Other {

@@ -5,7 +5,7 @@
 //! - `parse_execute_format`: the same call read from an OpenAI Chat completion
 //!   (`LoweredTools::parse_response`), executed, and its result formatted as the `tool` message
 //!   (`LoweredTools::format_results`). Target: ≤ 1.3 × `execute_alone`.
-//! - `schemas_100`: `registry.schemas(None)` with 100 tools (cached until a change).
+//! - `schemas_100`: `registry.schemas()` with 100 tools (cached until a change).
 //! - `openai_strict_cached_100`: `ProviderTools::tools(None)` for OpenAI strict over the same
 //!   100 tools, after the first call lowered them. Target: ≤ 2 × `schemas_100`.
 //! - `openai_strict_lower_100`: lowering the 100 tools from scratch (what the cache saves).
@@ -144,7 +144,7 @@ impl Setup {
     fn schemas_100(&self, iterations: u64, meter: &mut Meter) {
         meter.measure(|| {
             for _ in 0..iterations {
-                black_box(self.hundred.schemas(None));
+                black_box(self.hundred.schemas());
             }
         });
     }
@@ -158,7 +158,7 @@ impl Setup {
     }
 
     fn openai_strict_lower_100(&self, iterations: u64, meter: &mut Meter) {
-        let schemas = self.hundred.schemas(None);
+        let schemas = self.hundred.schemas();
         meter.measure(|| {
             for _ in 0..iterations {
                 black_box(LoweredTools::new(
@@ -311,7 +311,7 @@ fn suite() -> Suite {
         .case(case(
             &setup,
             "schemas_100",
-            "`registry.schemas(None)` with 100 tools, cached",
+            "`registry.schemas()` with 100 tools, cached",
             Setup::schemas_100,
         ))
         .case(

@@ -236,9 +236,9 @@ fn schemas_after_change(count: u64) -> Case {
             for _ in 0..iterations {
                 // A change outside the measured section empties the cache.
                 let change = registry.register(Arc::clone(spare)).expect("spare is free");
-                black_box(meter.measure(|| registry.schemas(None)));
+                black_box(meter.measure(|| registry.schemas()));
                 change.dispose();
-                black_box(meter.measure(|| registry.schemas(None)));
+                black_box(meter.measure(|| registry.schemas()));
             }
         },
     )
@@ -255,7 +255,7 @@ fn deferred_catalog(count: usize) -> ToolRegistry {
         .map(|tool| tool.to_tool(true))
         .collect();
     registry.register_all(tools).expect("distinct names");
-    let _ = registry.search_tools(None, &ToolSearchQuery::keywords("warm the index"));
+    let _ = registry.search_tools(&ToolSearchQuery::keywords("warm the index"));
     registry
 }
 
@@ -280,7 +280,7 @@ fn search(count: usize, id: &'static str) -> Case {
             meter.measure(|| {
                 for iteration in 0..iterations {
                     let query = &queries[iteration as usize % queries.len()];
-                    black_box(registry.search_tools(None, query).expect("searches"));
+                    black_box(registry.search_tools(query).expect("searches"));
                 }
             });
         },
@@ -301,10 +301,10 @@ fn schemas_after_load() -> Case {
             for iteration in 0..iterations {
                 // A load outside the measured section empties the schema cache.
                 let name = &names[iteration as usize % names.len()];
-                registry.load_tools(None, [name]).expect("a deferred tool");
-                black_box(meter.measure(|| registry.schemas(None)));
+                registry.load_tools([name]).expect("a deferred tool");
+                black_box(meter.measure(|| registry.schemas()));
                 if iteration as usize % 20 == 19 {
-                    registry.unload_tools(None).expect("the global layer");
+                    registry.unload_tools().expect("the global layer");
                 }
             }
         },
@@ -384,7 +384,7 @@ fn suite() -> Suite {
         |filled, iterations, meter| {
             meter.measure(|| {
                 for _ in 0..iterations {
-                    black_box(filled.registry.schemas(None));
+                    black_box(filled.registry.schemas());
                 }
             });
         },
