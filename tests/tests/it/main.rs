@@ -1,10 +1,10 @@
 //! The integration tests of `dsh-tools`, in one binary: a folder per area, a file per subject.
 //!
 //! One binary links the runtime (with every feature) once, where a binary per file linked it
-//! eighty times. Tests here share one process, so none may rely on owning it: a `tracing` capture
-//! is scoped to its thread (`dsh_tools_tests::Capture`), process-wide counters are read under a
-//! lock (`dsh_tools_tests::counted`), servers listen on port 0. `tests/README.md` says where
-//! things are and how to run one area.
+//! eighty times. Its tests share one process, so none may rely on owning it (`shared_process.rs`
+//! checks the sources): a `tracing` capture is scoped to its thread (`dsh_tools_tests::Capture`),
+//! process-wide counters are read under a lock (`dsh_tools_tests::counted`), servers listen on
+//! port 0. `tests/README.md` says where things are and how to run one area.
 
 /// The ACP bridge: the `acp_agent` example driven by a real client, and golden ACP mappings.
 mod acp;
@@ -32,5 +32,7 @@ mod providers;
 mod registry;
 /// The schema engine: import, validation and its wording, formats, patterns, differential tests.
 mod schema;
+/// No test takes over what the process shares (subscriber, panic hook, environment, ...).
+mod shared_process;
 /// Streamed responses: readers, partial JSON, definite violations, cards and batches fed early.
 mod stream;
