@@ -1,5 +1,5 @@
 //! What each construct means after translation, and how refusals read. (The workspace's
-//! `tests/tests/pattern_ecma.rs` also compares every construct with JavaScript's `RegExp`.)
+//! `tests/tests/it/schema/pattern.rs` also compares every construct with JavaScript's `RegExp`.)
 
 use crate::{PatternErrorKind, compile};
 

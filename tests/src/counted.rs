@@ -1,5 +1,8 @@
 //! [`Counted`]: a string argument that counts how it was converted, by value or by reference, so
 //! a test can tell whether a call handed its arguments over (only the short path does).
+//!
+//! The counters are process-wide and every test runs in one process: a test reading them holds
+//! [`counting`] from its first reading to its last, so no other test's conversions land between.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -7,10 +10,16 @@ use dsh_tools::errors::ConvertError;
 use dsh_tools::schema::{Schema, SchemaError};
 use dsh_tools::{ToolArgs, Value};
 
-/// How often a [`Counted`] was converted from a borrowed value (in this test binary).
+/// How often a [`Counted`] was converted from a borrowed value (in this process).
 pub static BY_REFERENCE: AtomicUsize = AtomicUsize::new(0);
-/// How often a [`Counted`] was converted from an owned value (in this test binary).
+/// How often a [`Counted`] was converted from an owned value (in this process).
 pub static BY_VALUE: AtomicUsize = AtomicUsize::new(0);
+
+/// The counters for one test at a time: hold the guard while converting and reading.
+pub async fn counting() -> tokio::sync::MutexGuard<'static, ()> {
+    static COUNTING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    COUNTING.lock().await
+}
 
 /// A string argument that counts how it was converted.
 #[derive(Debug)]

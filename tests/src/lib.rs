@@ -30,7 +30,7 @@ pub mod coding_tools;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use dsh_tools::{
     FnTool, Registration, ToolExecutionInput, ToolExecutionResult, ToolRegistry, ToolScope, Value,
@@ -272,13 +272,28 @@ impl Capture {
 
     /// Installs the capture as this thread's subscriber until the guard is dropped.
     ///
-    /// Callsites a test on another thread hit first, while no subscriber wanted them, cache
-    /// "never"; their interest is rebuilt here so that this thread's capture sees them.
+    /// Tests on other threads of the same process keep running meanwhile, and may reach a
+    /// callsite for the first time while this capture is installed: see `keep_interest_shared`
+    /// for why that callsite still reports to this thread's capture.
     pub fn install(&self) -> tracing::subscriber::DefaultGuard {
-        let guard = tracing::subscriber::set_default(self.clone());
-        tracing::callsite::rebuild_interest_cache();
-        guard
+        keep_interest_shared();
+        tracing::subscriber::set_default(self.clone())
     }
+}
+
+/// Keeps a second dispatcher registered for the rest of the process, so that a callsite's
+/// interest is always computed from every live dispatcher, whatever the thread.
+///
+/// `tracing-core` caches a callsite's interest the first time any thread reaches it. While at most
+/// one dispatcher is registered, it asks only the registering thread's default subscriber: a
+/// callsite another test's thread (with no subscriber) reached first while this thread's capture
+/// was the only one installed cached "never", and the capture missed its events. With two
+/// registered, it asks each of them (a never-interested keeper and the capture: "sometimes"),
+/// and every thread's own default decides. Installing a capture registers it, which recomputes
+/// every callsite already cached.
+fn keep_interest_shared() {
+    static KEEPER: OnceLock<tracing::Dispatch> = OnceLock::new();
+    let _ = KEEPER.get_or_init(|| tracing::Dispatch::new(tracing::subscriber::NoSubscriber::new()));
 }
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);

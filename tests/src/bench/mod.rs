@@ -33,8 +33,8 @@
 //! when one iteration does `n` units of work. A new suite (as `providers` and `mcp` are) is a
 //! file `tests/benches/suites/<suite>.rs` with `pub(crate) const SUITE: SuiteDef`, a three-line
 //! `tests/benches/<suite>.rs` calling [`main`], a `[[bench]]` entry in `tests/Cargo.toml`, and one
-//! line in `tests/benches/instructions.rs` (and one in `tests/tests/bench_cases.rs`, which runs every
-//! case natively).
+//! line in `tests/benches/instructions.rs` (and one in `tests/tests/it/bench_cases.rs`, which runs
+//! every case natively).
 
 mod callgrind;
 mod case;

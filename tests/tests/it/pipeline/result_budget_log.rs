@@ -1,9 +1,8 @@
 //! The result budget's log: a result cut to its budget is logged at debug level with the tool,
 //! the call id and the figures of the cut; a result within its budget logs nothing.
 //!
-//! This is the only test of its binary: a callsite's interest is cached process-wide the first
-//! time any thread hits it, so a capture here must not share the process with other tests'
-//! calls.
+//! The capture is this thread's: other tests' calls, on other threads, neither add to it nor keep
+//! the callsite from reporting to it (see `Capture::install`).
 
 use std::collections::BTreeMap;
 

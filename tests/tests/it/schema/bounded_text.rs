@@ -214,7 +214,7 @@ async fn malformed_raw_arguments_quote_the_parser_within_the_cap() {
 #[tokio::test]
 async fn a_tools_own_long_message_is_left_to_the_result_budget() {
     // The registry caps the texts it builds from the model's input; a tool's own error is the
-    // tool's content, bounded by the result budget instead (see result_budget.rs).
+    // tool's content, bounded by the result budget instead (see `pipeline/result_budget.rs`).
     let message = "m".repeat(20_000);
     let failing = message.clone();
     let tool = FnTool::builder("verbose", "").handler(move |_, _| {

@@ -251,10 +251,6 @@ fn held(client: &McpClient) -> Vec<HeldFields> {
         .collect()
 }
 
-/// The tests here run one at a time: one of them asserts the log lines a re-sync writes, and a
-/// callsite another thread's test reaches first can miss this thread's capture.
-static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 const DESCRIPTION_AND_INPUT: [DefinitionChange; 2] =
     [DefinitionChange::Description, DefinitionChange::InputSchema];
 
@@ -264,7 +260,6 @@ const PATH_REFUSED: &str =
 
 #[tokio::test]
 async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new()).await;
     assert_eq!(setup.events(), [registered(ECHO)]);
@@ -369,7 +364,6 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
 
 #[tokio::test]
 async fn a_rejected_change_keeps_the_pinned_definition_until_the_server_changes_again() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new()).await;
     let _ = setup.events();
@@ -434,7 +428,6 @@ async fn a_rejected_change_keeps_the_pinned_definition_until_the_server_changes_
 
 #[tokio::test]
 async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(
         &server,
@@ -481,7 +474,6 @@ async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
 
 #[tokio::test]
 async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(
         &server,
@@ -541,7 +533,6 @@ fn extra() -> mcp::Tool {
 
 #[tokio::test]
 async fn a_new_tool_is_accepted_by_default() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new()).await;
     let _ = setup.events();
@@ -563,7 +554,6 @@ async fn a_new_tool_is_accepted_by_default() {
 
 #[tokio::test]
 async fn a_held_new_tool_is_registered_only_once_accepted() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new().new_tools(NewToolPolicy::Hold)).await;
     assert_eq!(
@@ -610,7 +600,6 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
 
 #[tokio::test]
 async fn a_rejected_new_tool_stays_out() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new().new_tools(NewToolPolicy::Hold)).await;
     let _ = setup.events();
@@ -630,7 +619,6 @@ async fn a_rejected_new_tool_stays_out() {
 
 #[tokio::test]
 async fn an_ignored_new_tool_is_left_out_and_not_raised_again() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(
         &server,
@@ -657,7 +645,6 @@ async fn an_ignored_new_tool_is_left_out_and_not_raised_again() {
 
 #[tokio::test]
 async fn a_tool_removed_and_listed_again_changed_is_judged_against_its_pin() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new()).await;
     let _ = setup.events();
@@ -683,7 +670,6 @@ async fn a_tool_removed_and_listed_again_changed_is_judged_against_its_pin() {
 
 #[tokio::test]
 async fn saved_pins_hold_a_tool_changed_across_a_restart() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let first = import(&server, ImportOptions::new()).await;
     let pinned = first.client.pins();
@@ -754,7 +740,6 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
 
 #[tokio::test]
 async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::new()).await;
     let saved = setup.client.pins().to_json();
@@ -786,7 +771,6 @@ async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
 
 #[tokio::test]
 async fn decisions_of_an_import_into_a_scope_name_the_scope() {
-    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let serving = tokio::spawn(rmcp::serve_server(server.clone(), server_end));

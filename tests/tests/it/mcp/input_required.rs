@@ -9,7 +9,7 @@
 //!   rmcp server that asks in every way the protocol allows (rounds without end, sampling, a
 //!   state alone, a task that asks mid-task), so the client's elicitation handler answers.
 //!
-//! The same over a session (2025-11-25, `elicitation/create`) is `mcp_elicitation.rs`.
+//! The same over a session (2025-11-25, `elicitation/create`) is `elicitation.rs`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};

@@ -25,8 +25,11 @@ fn rejected(schema: &Value) -> SchemaError {
 
 #[test]
 fn the_search_files_schema_imports_and_validates_like_the_hand_built_one() {
-    let workload: Value =
-        serde_json::from_str(include_str!("../benches/data/search_files.json")).unwrap();
+    let workload: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/search_files.json"
+    )))
+    .unwrap();
     let imported = Schema::from_json_schema(&workload["args_schema"]).unwrap();
     assert!(imported.is_valid(&workload["valid_args"]));
     let violations = imported.validate(&workload["invalid_args"]).unwrap_err();

@@ -272,7 +272,7 @@ async fn state_parameters_reach_registry_state() {
 
 #[test]
 fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_type() {
-    let expected = "tool \"configured_greet\" needs shared state of type `macro_e2e::Greeting`, \
+    let expected = "tool \"configured_greet\" needs shared state of type `it::macros::e2e::Greeting`, \
                     which this registry was not given: insert it into the SharedState passed to \
                     ToolRegistry::with_state";
     let bare = ToolRegistry::new();

@@ -411,7 +411,7 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
 
 #[tokio::test]
 async fn list_changed_re_syncs_added_removed_and_changed_tools() {
-    // Changed definitions are taken as they come here; `mcp_pinning.rs` tests the other policies.
+    // Changed definitions are taken as they come here; `pinning.rs` tests the other policies.
     let setup = imported(
         ImportOptions::new()
             .prefix("fx")

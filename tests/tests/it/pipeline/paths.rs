@@ -27,7 +27,7 @@ use dsh_tools::{
     schema::Schema,
     tool,
 };
-use dsh_tools_tests::counted::{BY_REFERENCE, BY_VALUE, Counted};
+use dsh_tools_tests::counted::{BY_REFERENCE, BY_VALUE, Counted, counting};
 use dsh_tools_tests::{Counter, Log, call, call_with, echo_tool, ok_tool};
 use tokio_util::sync::CancellationToken;
 
@@ -706,6 +706,7 @@ async fn every_scenario_ends_the_same_on_the_short_path_and_through_each_pass_th
 
 #[tokio::test]
 async fn calls_without_hooks_take_the_short_path_and_each_hook_forces_the_full_one() {
+    let _counting = counting().await;
     for path in [Path::Short].into_iter().chain(FULL_PATHS) {
         let (registry, hook_ran) = registry_for(path);
         let _ = registry.register(EchoCountedTool).unwrap();

@@ -300,14 +300,14 @@ async fn a_hand_written_tool_declares_the_state_it_needs() {
     assert_eq!(error.kind(), RegistryErrorKind::MissingState);
     assert_eq!(
         error.message(),
-        "tool \"greet\" needs shared state of type `registry::Clock`, \
+        "tool \"greet\" needs shared state of type `it::registry::rules::Clock`, \
          which this registry was not given: insert it into the SharedState passed to ToolRegistry::with_state"
     );
     let error = ToolRegistry::new().register(greet()).unwrap_err();
     assert!(
         error
             .message()
-            .contains("of types `registry::Motto`, `registry::Clock`, which")
+            .contains("of types `it::registry::rules::Motto`, `it::registry::rules::Clock`, which")
             && error.message().contains("insert them into"),
         "{error}"
     );

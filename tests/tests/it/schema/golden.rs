@@ -1,6 +1,6 @@
 //! Golden files: the rendered JSON Schema of representative schemas, committed under
 //! `tests/golden/schema/`, so every change to what a model sees shows up in review.
-//! `UPDATE_GOLDEN=1 cargo test -p dsh-tools-tests --test schema_golden` rewrites them.
+//! `UPDATE_GOLDEN=1 cargo test -p dsh-tools-tests --test it schema::golden` rewrites them.
 
 use dsh_tools::json;
 use dsh_tools::schema::Schema;

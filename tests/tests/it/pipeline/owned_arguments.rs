@@ -14,7 +14,7 @@ use dsh_tools::{
     hooks::{CallObserver, ObservedCall},
     json, tool,
 };
-use dsh_tools_tests::counted::{BY_REFERENCE, BY_VALUE, Counted};
+use dsh_tools_tests::counted::{BY_REFERENCE, BY_VALUE, Counted, counting};
 
 // `Counted` and its counters: `dsh_tools_tests::counted` (each test uses its own tool name).
 
@@ -66,6 +66,7 @@ fn text(result: &ToolExecutionResult) -> String {
 
 #[tokio::test]
 async fn a_call_nothing_watches_moves_its_arguments_into_the_tool_types() {
+    let _counting = counting().await;
     let registry = ToolRegistry::new();
     let _ = registry.register(EchoCountedTool).unwrap();
     let before = (

@@ -6,25 +6,25 @@
 // include the shared workload file (`suites/workload.rs`), so it is loaded once per suite here.
 #![allow(clippy::duplicate_mod)]
 
-#[path = "../benches/suites/args.rs"]
+#[path = "../../benches/suites/args.rs"]
 mod args;
-#[path = "../benches/suites/arrays.rs"]
+#[path = "../../benches/suites/arrays.rs"]
 mod arrays;
-#[path = "../benches/suites/code_mode.rs"]
+#[path = "../../benches/suites/code_mode.rs"]
 mod code_mode;
-#[path = "../benches/suites/keywords.rs"]
+#[path = "../../benches/suites/keywords.rs"]
 mod keywords;
-#[path = "../benches/suites/mcp.rs"]
+#[path = "../../benches/suites/mcp.rs"]
 mod mcp;
-#[path = "../benches/suites/pipeline.rs"]
+#[path = "../../benches/suites/pipeline.rs"]
 mod pipeline;
-#[path = "../benches/suites/providers.rs"]
+#[path = "../../benches/suites/providers.rs"]
 mod providers;
-#[path = "../benches/suites/registry.rs"]
+#[path = "../../benches/suites/registry.rs"]
 mod registry;
-#[path = "../benches/suites/tools.rs"]
+#[path = "../../benches/suites/tools.rs"]
 mod tools;
-#[path = "../benches/suites/validate.rs"]
+#[path = "../../benches/suites/validate.rs"]
 mod validate;
 
 use dsh_tools_tests::bench::SuiteDef;

@@ -5,7 +5,10 @@ use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema, Violations};
 use dsh_tools::{ToolError, errors::codes, json};
 use serde_json::Value;
 
-const WORKLOAD: &str = include_str!("../benches/data/search_files.json");
+const WORKLOAD: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/benches/data/search_files.json"
+));
 
 fn search_files() -> Schema {
     Schema::object()

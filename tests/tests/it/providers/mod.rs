@@ -1,0 +1,10 @@
+//! Provider views and adapters.
+
+/// Every provider's view of the corpus against its published constraints and golden files.
+mod lowering;
+/// Maps through strict views, as `{key, value}` pairs and back.
+mod maps;
+/// Round trips from recorded provider responses to result messages.
+mod round_trip;
+/// One lowering rule at a time, on small raw schemas.
+mod views;

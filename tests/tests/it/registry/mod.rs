@@ -1,0 +1,10 @@
+//! The registry and its scopes.
+
+/// Deferred tools, `tool_search` and per-scope loading.
+mod deferred;
+/// Registration, duplicates, disposal, `get`, `schemas`, change events, `Debug`.
+mod rules;
+/// Agent scopes: shadowing, inheritance, restrictions, disposal.
+mod scopes;
+/// Tool search over more than 500 tools.
+mod search_catalog;
