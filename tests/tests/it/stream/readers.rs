@@ -483,7 +483,7 @@ fn deferred_catalog() -> ToolRegistry {
 
 fn listed(registry: &ToolRegistry) -> Vec<String> {
     registry
-        .schemas(None)
+        .schemas()
         .iter()
         .map(|schema| schema.name.clone())
         .collect()
