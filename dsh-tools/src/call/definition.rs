@@ -2,8 +2,9 @@
 //! the only part of it a model ever sees.
 //!
 //! Macro-generated tools, hand-written tools and raw JSON-Schema tools (an MCP import) all
-//! implement this trait. The registry never validates arguments itself: a definition's `execute`
-//! does (typed tools through their generated validator), so raw tools keep their own rules.
+//! implement this trait. The registry never validates arguments itself: it asks the definition
+//! (`validate_arguments`, before any policy), and a definition's `execute` checks them again
+//! (typed tools through their generated validator), so raw tools keep their own rules.
 
 use std::sync::Arc;
 
@@ -134,6 +135,11 @@ impl TaskSupport {
 ///   dropped and the call is `TOOL_TIMEOUT`.
 /// - `max_result_chars`: read when the call finishes, from the definition visible when it
 ///   started; `None` uses the registry's budget.
+/// - `validate_arguments`: called once per call on the definition visible when it started (not
+///   for a call refused before, nor for an unknown tool), after the cancellation check and before
+///   every hook: an `Err` (or malformed raw arguments) ends the call `INVALID_ARGS` at once,
+///   without pre-execute listeners, guards, the approver or post-execute; a panic there is
+///   `TOOL_PANICKED`.
 /// - `execute`: called at dispatch (more than once if a retry layer asks), with the frozen
 ///   arguments and the [`ToolRun`]; [`execute_owned`](Self::execute_owned) instead, with the
 ///   arguments by value, for a definition that
@@ -207,6 +213,16 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// value, so it is kept compiled ([`Schema::compile`](dsh_tools_schema::Schema::compile)).
     fn output_schema(&self) -> Option<&CompiledSchema> {
         None
+    }
+
+    /// Checks `arguments` against the tool's argument schema without running anything: every
+    /// violation as one [`ToolError::invalid_arguments`]. The registry calls it before any policy
+    /// (pre-execute listeners, guards, the approver), so an invalid call ends `INVALID_ARGS`
+    /// without asking anyone, and every hook sees arguments the body will accept. `Ok` by default:
+    /// a raw tool whose schema is enforced elsewhere (an MCP import) accepts any arguments here.
+    fn validate_arguments(&self, arguments: &Value) -> Result<(), ToolError> {
+        let _ = arguments;
+        Ok(())
     }
 
     /// Runs the body: validates `arguments` (raw tools may skip that), does the work and returns

@@ -434,6 +434,15 @@ impl ToolDefinition for FnTool {
         self.parts.output.as_ref()
     }
 
+    fn validate_arguments(&self, arguments: &Value) -> Result<(), ToolError> {
+        match &self.parts.arguments {
+            Some(schema) => schema
+                .validate(arguments)
+                .map_err(|violations| ToolError::invalid_arguments(&violations)),
+            None => Ok(()),
+        }
+    }
+
     fn execute<'a>(
         &'a self,
         arguments: &'a Value,

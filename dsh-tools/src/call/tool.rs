@@ -230,14 +230,21 @@ impl ToolContract {
         self.built.as_ref().err()
     }
 
-    /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
-    pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
+    /// Validates `arguments` without converting them: every violation becomes one
+    /// `INVALID_ARGS` error. Arguments it accepts convert into `A`.
+    pub fn check<A: ToolArgs>(&self, arguments: &Value) -> Result<(), ToolError> {
         let schema = self.arguments().map_err(Clone::clone)?;
         if !quick_check::<A>(schema, arguments)
             && let Err(violations) = schema.validate(arguments)
         {
             return Err(ToolError::invalid_arguments(&violations));
         }
+        Ok(())
+    }
+
+    /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
+    pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
+        self.check::<A>(arguments)?;
         A::from_json(arguments).map_err(ToolError::from)
     }
 
@@ -301,6 +308,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn output_schema(&self) -> Option<&CompiledSchema> {
         T::contract().output()
+    }
+
+    fn validate_arguments(&self, arguments: &Value) -> Result<(), ToolError> {
+        T::contract().check::<T::Args>(arguments)
     }
 
     fn execute<'a>(

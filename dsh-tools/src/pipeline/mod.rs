@@ -5,6 +5,7 @@
 //! | 1 | capture | when `execute` is called: freeze the input under a fresh token (arguments are a `serde_json::Value`, lossless by construction); resolve the visible definition once (its finalizer and result budget are captured now) and the hooks that apply; when a call observer applies, the body's progress reports go to it too, after the caller's sink | — |
 //! | 2 | call start | call observers hear the call start (observe-only; every call, even one that ends before dispatch) | contained, logged |
 //! | 3 | pre-aborted check | caller already cancelled → `ABORTED_BEFORE_DISPATCH` | final (no other hook runs) |
+//! | 3b | validate before policy | a tool visible at the start checks the arguments (`ToolDefinition::validate_arguments`, malformed raw arguments): invalid → `INVALID_ARGS`, so no one approves a call that is then refused and hooks see valid arguments; an unknown tool is not checked | final (no other hook runs) |
 //! | 4 | `pre-execute` | waterfall of listeners: allow / deny / ask; `ask` goes to the approver; an approval answered by a later attempt of the call ends this one as `APPROVAL_PENDING`, final | `HOOK_FAILED`, final |
 //! | 5 | guards | for allowed calls only: a waterfall of deny-only listeners (`hooks/guard.rs`), over at once; the first reason denies | `HOOK_FAILED`, final |
 //! | 6 | denial | any denial becomes `Error: <reason>` (`DENIED`), which still goes through post-execute | — |
@@ -23,7 +24,9 @@
 //!
 //! This file owns the order and the hook phases (2, 4 to 8, 11, 14); each phase's work lives in
 //! its own module. The phases a call runs whether or not hooks apply — 3, 9, 10, and 12 with 13 —
-//! are the functions of `phases.rs`, which both this path and the short path call in this order.
+//! are the functions of `phases.rs`, which both this path and the short path call in this order;
+//! 3b is there too, run by this path alone (on the short path nothing runs before dispatch, whose
+//! own check gives the same result).
 //! A call no hook applies to (and with no span to record) takes the short path (`short_path.rs`),
 //! which runs those functions back to back; any other call runs `run_phases`, boxed.
 
@@ -209,11 +212,14 @@ async fn run_phases(call: &CallContext, plan: &HookPlan) -> ToolExecutionResult 
     result
 }
 
-/// Phases 3 to 9.
+/// Phases 3 to 9 (3b included).
 async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     let execution = call.execution();
     if let Err(aborted) = phases::before_dispatch(call) {
         return Stage::Final(aborted);
+    }
+    if let Err(invalid) = phases::validate_before_policy(call) {
+        return Stage::Final(invalid);
     }
 
     let decision = match &plan.hooks.pre_execute {

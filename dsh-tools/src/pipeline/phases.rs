@@ -5,6 +5,7 @@
 //! | function | phase (`pipeline` table) | what it does |
 //! |---|---|---|
 //! | [`before_dispatch`] | 3 (and 7) | a caller that has already cancelled gets `ABORTED_BEFORE_DISPATCH` |
+//! | [`validate_before_policy`] | 3b (full path only) | invalid arguments of a known tool end the call `INVALID_ARGS` before any hook |
 //! | [`dispatch_steps`] ([`dispatch`]) | 9 | re-resolves the tool, runs the body under its deadline, turns its outcome into a result (the steps: `dispatch.rs`, `deadline.rs`) |
 //! | [`after_dispatch`] | 10 | the contexts the body deferred go first; cancellation supersedes a success |
 //! | [`finish`] | 12, 13 | the captured finalizer, then the result budget |
@@ -21,6 +22,7 @@ use crate::call::context::CallContext;
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
+use crate::future::catch_panic;
 use crate::pipeline::failure::failed;
 use crate::pipeline::{finalize, normalize, result_budget};
 use crate::result::ToolExecutionResult;
@@ -35,6 +37,35 @@ pub(crate) fn before_dispatch(call: &CallContext) -> Result<(), ToolExecutionRes
         return Err(aborted_before_dispatch(execution));
     }
     Ok(())
+}
+
+/// Phase 3b, validate before policy: the arguments of a call to a tool visible when it started
+/// are checked against that definition's schema ([`ToolDefinition::validate_arguments`], and
+/// malformed raw arguments), so that an invalid call ends `INVALID_ARGS` before any hook — no
+/// person approves a call that is then refused — and every hook sees arguments the body
+/// accepts. An unknown tool is not checked: it travels the pipeline and fails at dispatch.
+///
+/// Only the full path runs it: on the short path nothing runs between here and dispatch, whose
+/// own check gives the same result.
+///
+/// [`ToolDefinition::validate_arguments`]: crate::call::definition::ToolDefinition::validate_arguments
+pub(crate) fn validate_before_policy(call: &CallContext) -> Result<(), ToolExecutionResult> {
+    let Some(definition) = &call.definition else {
+        return Ok(());
+    };
+    let execution = call.execution();
+    if let Some(reason) = execution.malformed_arguments() {
+        let error = ToolError::invalid_arguments_text(reason);
+        return Err(failed(execution, error));
+    }
+    match catch_panic(|| definition.validate_arguments(execution.arguments())) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(invalid)) => Err(failed(execution, invalid)),
+        Err(panic) => Err(failed(
+            execution,
+            ToolError::panicked(execution.name(), &panic),
+        )),
+    }
 }
 
 #[cold]

@@ -3,7 +3,7 @@
 
 use dsh_tools::schema::{NumberRules, Schema, SchemaKind, StringRules};
 use dsh_tools::{
-    ContentBlock, FnTool, ToolError, ToolExecutionInput, Value,
+    ContentBlock, FnTool, ToolError, ToolExecutionInput,
     call::parse_arguments,
     errors::{codes, names},
     json,
@@ -108,7 +108,7 @@ async fn invalid_arguments_list_every_violation() {
 }
 
 #[tokio::test]
-async fn malformed_raw_arguments_travel_the_pipeline_and_fail_at_dispatch() {
+async fn malformed_raw_arguments_fail_before_any_hook() {
     let log = Log::new();
     let registry = registry_with([echo_tool()]);
     let seen = log.clone();
@@ -126,7 +126,8 @@ async fn malformed_raw_arguments_travel_the_pipeline_and_fail_at_dispatch() {
         only_text(&result)
             .starts_with("Error: invalid arguments: arguments are not valid JSON: EOF")
     );
-    assert_eq!(log.entries(), [r#"pre saw "{\"text\": ""#]);
+    // Validated before policy: no listener saw the call.
+    assert!(log.entries().is_empty(), "{:?}", log.entries());
 }
 
 #[tokio::test]
@@ -155,14 +156,8 @@ async fn repeated_keys_in_raw_arguments_are_invalid_args_naming_each_key() {
         only_text(&result),
         r#"Error: invalid arguments: duplicate property "text"; duplicate property "opts[0].k""#
     );
-    // Hooks saw the raw string (no value would be faithful) and the call reached post-execute.
-    assert_eq!(
-        log.entries(),
-        [
-            format!("pre saw {}", Value::from(raw)),
-            "post saw INVALID_ARGS".to_owned()
-        ]
-    );
+    // Validated before policy: neither pre-execute nor post-execute saw the call.
+    assert!(log.entries().is_empty(), "{:?}", log.entries());
     // `parse_arguments` refuses it alike, listing the violations.
     let error = parse_arguments(raw).unwrap_err();
     assert_eq!(error.code(), Some(codes::INVALID_ARGS));

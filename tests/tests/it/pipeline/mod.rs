@@ -26,3 +26,5 @@ mod result_budget_log;
 mod short_path;
 /// Timeouts: budgets, grace, cooperative cancellation, `TOOL_TIMEOUT`.
 mod timeout;
+/// Invalid arguments end a call before any policy; hooks see validated ones.
+mod validate_before_policy;

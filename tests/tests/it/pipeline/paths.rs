@@ -42,7 +42,8 @@ struct Scenario {
     call: fn(&ToolRegistry, &Log) -> Pending,
     /// What the short path must give (the full path must then give the same).
     expect: fn(&ToolExecutionResult, &[String]),
-    /// The call ends before any hook but observers runs (the caller had already cancelled).
+    /// The call ends before any hook but observers runs (the caller had already cancelled, or
+    /// the arguments are invalid).
     ends_before_hooks: bool,
 }
 
@@ -458,7 +459,7 @@ fn scenarios() -> Vec<Scenario> {
                 assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
                 assert!(result.text().starts_with("Error: invalid arguments: "));
             },
-            ends_before_hooks: false,
+            ends_before_hooks: true,
         },
         Scenario {
             name: "malformed raw arguments",
@@ -472,7 +473,7 @@ fn scenarios() -> Vec<Scenario> {
             expect: |result, _| {
                 assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
             },
-            ends_before_hooks: false,
+            ends_before_hooks: true,
         },
         Scenario {
             name: "invalid output",
