@@ -129,7 +129,11 @@ impl Schema {
 
     /// Imports a schema produced by `schemars` (for types from other crates): local `$ref`s into
     /// `$defs` are inlined, `Option<T>`'s `anyOf` becomes a nullable schema, and the integer
-    /// `format`s become the bounds of their Rust type, and a set's `uniqueItems` is kept; what
+    /// `format`s become the bounds of their Rust type, and a set's `uniqueItems` is kept; an
+    /// object with `properties` and no `additionalProperties` (a struct without
+    /// `#[serde(deny_unknown_fields)]`) is closed, as a `ToolArgs` struct is, so an undeclared
+    /// key is reported rather than dropped by serde (`additionalProperties: true` keeps one
+    /// open); what
     /// schemars emits beyond the typed subset (`allOf`, …) becomes a [`SchemaKind::Keywords`]
     /// node, as in [`Schema::from_json_schema`].
     pub fn from_schemars(schema: &schemars::Schema) -> Result<Schema, SchemaError> {
@@ -747,6 +751,12 @@ impl<'a> Importer<'a> {
             }
         }
         let additional = match map.get("additionalProperties") {
+            // A struct from schemars is closed, as a `ToolArgs` struct is: serde would drop an
+            // undeclared key silently, so the model is told instead. A type stays open when its
+            // schema says so (`additionalProperties: true`, a map's value schema).
+            None if self.from_schemars && map.contains_key("properties") => {
+                AdditionalProperties::Forbidden
+            }
             // JSON Schema's default: undeclared keys are allowed.
             None | Some(Value::Bool(true)) => AdditionalProperties::Allowed,
             Some(Value::Bool(false)) => AdditionalProperties::Forbidden,

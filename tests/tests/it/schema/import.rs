@@ -667,4 +667,40 @@ mod from_schemars {
             "\"set\" must have unique items (items 0 and 1 are equal)"
         );
     }
+
+    /// A note's metadata, as another crate might describe it: no `deny_unknown_fields`.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Meta {
+        priority: Option<String>,
+        /// Free-form labels.
+        labels: BTreeMap<String, String>,
+    }
+
+    /// A type that says it is open.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    #[schemars(extend("additionalProperties" = true))]
+    struct Open {
+        name: String,
+    }
+
+    #[test]
+    fn a_schemars_struct_is_closed_as_a_tool_args_struct_is() {
+        let schema = Schema::from_schemars_type::<Meta>().unwrap();
+        assert_eq!(schema.to_json_schema()["additionalProperties"], json!(false));
+        assert_eq!(
+            schema
+                .validate(&json!({"priorty": "high", "labels": {}}))
+                .unwrap_err()
+                .to_string(),
+            "\"priorty\" is not a declared property (additionalProperties: false)"
+        );
+        // A map keeps taking any key, with its value schema.
+        assert!(schema.is_valid(&json!({"labels": {"any": "x"}})));
+        assert!(!schema.is_valid(&json!({"labels": {"any": 1}})));
+        // A type whose schema says it is open stays open.
+        let open = Schema::from_schemars_type::<Open>().unwrap();
+        assert!(open.is_valid(&json!({"name": "n", "extra": 1})));
+    }
 }
