@@ -7,6 +7,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
+use syn::spanned::Spanned;
 use syn::{Ident, LitStr, Type};
 
 use crate::attr::arg::{ArgAttrs, DefaultSpec};
@@ -33,8 +34,14 @@ pub(crate) struct ArgsType {
 pub(crate) enum Shape {
     /// Named fields: an object.
     Struct(Vec<Field>),
-    /// One unnamed field (or `#[serde(transparent)]`): the inner value itself.
-    Newtype { ty: Type, member: syn::Member },
+    /// One unnamed field (or `#[serde(transparent)]`): the inner value itself. `field` is that
+    /// field when it carries `#[arg(..)]` keys or a doc comment: the type's schema is then the
+    /// field's, with its rules (`struct Tag(#[arg(min_length = 3)] String)`).
+    Newtype {
+        ty: Type,
+        member: syn::Member,
+        field: Option<Box<Field>>,
+    },
     /// `struct Marker;`: `null`.
     Unit,
     /// An enum, represented as serde represents it.
@@ -116,6 +123,7 @@ impl ArgsType {
                                 [only] => Shape::Newtype {
                                     ty: only.ty.clone(),
                                     member: syn::Member::Named(only.ident.clone()?),
+                                    field: Field::of_newtype(only, errors),
                                 },
                                 _ => {
                                     errors.error_at(
@@ -138,6 +146,7 @@ impl ArgsType {
                     syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => Shape::Newtype {
                         ty: unnamed.unnamed[0].ty.clone(),
                         member: syn::Member::Unnamed(0.into()),
+                        field: Field::of_newtype(&unnamed.unnamed[0], errors),
                     },
                     syn::Fields::Unnamed(unnamed) => {
                         errors.error_at(
@@ -267,6 +276,57 @@ impl Field {
         ))
     }
 
+    /// The one field of a newtype, when it says anything of the value (`#[arg(..)]` keys or a
+    /// doc comment); its schema is then the type's. Keys that name or place a property
+    /// (`rename`, `default`, `required`, serde's `rename`, `default`, `skip`) are errors there:
+    /// a newtype's value is not a property.
+    fn of_newtype(field: &syn::Field, errors: &mut Errors) -> Option<Box<Self>> {
+        let attrs = ArgAttrs::from_attrs(&field.attrs, errors);
+        let serde = SerdeField::from_attrs(&field.attrs, errors);
+        let docs = doc_text(&field.attrs);
+        let refuse = |errors: &mut Errors, tokens: &dyn ToTokens, key: &str| {
+            errors.error_at(
+                tokens,
+                format!("`{key}` does not apply to a newtype's field: its value is the type's whole value, not a property"),
+            );
+        };
+        if let Some(rename) = &attrs.rename {
+            refuse(errors, rename, "rename");
+        }
+        if let Some(required) = &attrs.required {
+            refuse(errors, required, "required");
+        }
+        if attrs.default.is_some() || serde.default.is_some() {
+            refuse(errors, &field.ty, "default");
+        }
+        if let Some(rename) = &serde.rename {
+            refuse(errors, rename, "rename");
+        }
+        if let Some(skip) = &serde.skip {
+            refuse(errors, skip, "skip");
+        }
+        if attrs.names_only() && attrs.description.is_none() && docs.is_none() {
+            return None;
+        }
+        let ident = field
+            .ident
+            .clone()
+            .unwrap_or_else(|| Ident::new("__dsh_value", field.ty.span()));
+        let mut built = Self::build(
+            ident,
+            field.ty.clone(),
+            docs,
+            attrs,
+            SerdeField::default(),
+            None,
+            errors,
+        );
+        built.default = None;
+        built.attrs.rename = None;
+        built.attrs.required = None;
+        Some(Box::new(built))
+    }
+
     /// A field from its parts (also used for `#[tool]` parameters).
     pub(crate) fn build(
         ident: Ident,
@@ -352,7 +412,14 @@ impl Variant {
         let payload = match &variant.fields {
             syn::Fields::Unit => Payload::Unit,
             syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                Payload::Newtype(unnamed.unnamed[0].ty.clone())
+                let only = &unnamed.unnamed[0];
+                if let Some(arg) = only.attrs.iter().find(|attr| attr.path().is_ident("arg")) {
+                    errors.error_at(
+                        arg,
+                        "`#[arg(..)]` is not supported on a tuple variant's field; use a named field, or a newtype that carries the keys",
+                    );
+                }
+                Payload::Newtype(only.ty.clone())
             }
             syn::Fields::Unnamed(unnamed) => {
                 errors.error_at(

@@ -42,6 +42,9 @@ pub(crate) fn expand_checks(args: &ArgsType, private: &TokenStream) -> TokenStre
                 }
             }
         }
+        Shape::Newtype {
+            field: Some(field), ..
+        } => visit(std::slice::from_ref(&**field)),
         Shape::Newtype { .. } | Shape::Unit => {}
     }
     if checks.is_empty() {

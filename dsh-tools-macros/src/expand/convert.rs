@@ -23,7 +23,10 @@ pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> Tok
                 #build
             }
         }
-        Shape::Newtype { ty, member } => quote! {
+        Shape::Newtype { ty, member, field } if is_schemars(field.as_deref()) => quote! {
+            ::core::result::Result::Ok(Self { #member: #private::schemars_value::<#ty>(__value)? })
+        },
+        Shape::Newtype { ty, member, .. } => quote! {
             ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json(__value)? })
         },
         Shape::Unit => quote! {
@@ -44,13 +47,18 @@ pub(crate) fn expand_convert_owned_body(args: &ArgsType, private: &TokenStream) 
                 #build
             }
         }
-        Shape::Newtype { ty, member } => quote! {
+        Shape::Newtype { ty, member, field } if !is_schemars(field.as_deref()) => quote! {
             ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json_owned(__value)? })
         },
-        Shape::Unit | Shape::Enum { .. } => quote! {
+        Shape::Newtype { .. } | Shape::Unit | Shape::Enum { .. } => quote! {
             <Self as #private::ToolArgs>::from_json(&__value)
         },
     }
+}
+
+/// Whether a newtype's field takes its schema and conversion from `schemars`.
+fn is_schemars(field: Option<&Field>) -> bool {
+    field.is_some_and(|field| field.attrs.schemars.is_some())
 }
 
 /// Whether a conversion reads the value (`&Value`) or takes it apart (`Value`).

@@ -195,6 +195,8 @@ fn expand_value_notes(args: &ArgsType, private: &TokenStream) -> Option<TokenStr
             });
             quote!(&[#(#notes),*])
         }
+        // A field with keys of its own (a doc, `enum`, `schemars`) says what its values are.
+        Shape::Newtype { field: Some(_), .. } => return None,
         Shape::Newtype { ty, .. } => {
             quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::VALUE_NOTES)
         }

@@ -250,6 +250,9 @@ impl Builder {
                 };
             }
             Shape::Struct(fields) => self.object(fields, args.open, None),
+            Shape::Newtype {
+                field: Some(field), ..
+            } => self.property(field),
             Shape::Newtype { ty, .. } => self.of_type(ty),
             Shape::Unit => derive::null_schema(),
             Shape::Enum { variants, tagging } => self.enumeration(variants, tagging, args.open),
@@ -366,7 +369,8 @@ impl Builder {
             ("Map", [key, value]) if is_named(key, "String") && is_named(value, "Value") => {
                 derive::any_object()
             }
-            ("Option", [inner]) => {
+            // `Patch` (`dsh_tools::fields::Patch`) has `Option`'s schema.
+            ("Option" | "Patch", [inner]) => {
                 let mut schema = self.of_type(inner);
                 schema.nullable = true;
                 schema

@@ -43,6 +43,16 @@ pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> Toke
                 ::core::result::Result::Ok(#annotate)
             }
         }
+        Shape::Newtype {
+            field: Some(field), ..
+        } => {
+            // The field's schema with its rules; the type's doc replaces the field's.
+            let schema = expand_field_schema(field, private);
+            quote! {
+                let __schema = #schema;
+                ::core::result::Result::Ok(#annotate)
+            }
+        }
         Shape::Newtype { ty, .. } => {
             // The type's doc replaces its inner type's, keeping the notes on its values.
             let annotate = annotate_container(
@@ -112,10 +122,21 @@ pub(crate) fn expand_object(
     }}
 }
 
-/// `Property` for one field: the type's schema, then every `#[arg]` key.
+/// `Property` for one field: its schema, required unless it may be absent.
 fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
-    let ty = &field.ty;
     let key = &field.key;
+    let schema = expand_field_schema(field, private);
+    let required = required_tokens(field, private);
+    quote! {{
+        let __s = #schema;
+        #private::property(#key, __s, #required)?
+    }}
+}
+
+/// The schema of one field (a property's, or a newtype's whole value): the type's schema, then
+/// every `#[arg]` key.
+pub(crate) fn expand_field_schema(field: &Field, private: &TokenStream) -> TokenStream {
+    let ty = &field.ty;
     let attrs = &field.attrs;
     let base = match &attrs.schemars {
         Some(marker) => quote_spanned!(marker.span()=> #private::schemars_schema::<#ty>()?),
@@ -199,11 +220,10 @@ fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
             .map(|example| example.value.to_value_tokens(private));
         steps.push(quote!(let __s = #private::with_examples(__s, ::std::vec![#(#values),*]);));
     }
-    let required = required_tokens(field, private);
     quote! {{
         let __s = #base;
         #(#steps)*
-        #private::property(#key, __s, #required)?
+        __s
     }}
 }
 

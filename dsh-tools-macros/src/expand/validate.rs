@@ -18,6 +18,18 @@ pub(crate) fn expand_is_valid_body(args: &ArgsType, private: &TokenStream) -> To
     let generic = !args.generics.params.is_empty();
     match &args.shape {
         Shape::Struct(fields) => expand_object_check(fields, args.open, generic, private),
+        Shape::Newtype {
+            field: Some(field), ..
+        } => {
+            // The field's checks, on the whole value.
+            let mut statics = Vec::new();
+            let check = field_check(field, 0, generic, private, &mut statics);
+            quote! {
+                #(#statics)*
+                let __item = __value;
+                #check
+            }
+        }
         Shape::Newtype { ty, .. } => quote!(<#ty as #private::ToolArgs>::is_valid_json(__value)),
         Shape::Unit => quote!(__value.is_null()),
         Shape::Enum { variants, tagging } => {

@@ -48,6 +48,11 @@ pub fn schemars_field<T: DeserializeOwned>(value: &Value, key: &str) -> Result<T
     T::deserialize(value).map_err(|error| ConvertError::new(error.to_string()).at_key(key))
 }
 
+/// A `#[arg(schemars)]` newtype's whole value, through `Deserialize`.
+pub fn schemars_value<T: DeserializeOwned>(value: &Value) -> Result<T, ConvertError> {
+    T::deserialize(value).map_err(|error| ConvertError::new(error.to_string()))
+}
+
 /// The value of the absent `#[arg(schemars)]` property `key`: whatever `Deserialize` makes of
 /// `null` (`None` for an `Option`), otherwise missing.
 pub fn schemars_absent<T: DeserializeOwned>(key: &str) -> Result<T, ConvertError> {

@@ -22,7 +22,7 @@ pub use serde_json::{Number, Value};
 
 pub use self::convert::{
     content_of, convert_field, expect_null, expect_object, into_object, missing, output_from_json,
-    schemars_absent, schemars_field, single_entry, tag_of, unknown_variant,
+    schemars_absent, schemars_field, schemars_value, single_entry, tag_of, unknown_variant,
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{
