@@ -48,7 +48,7 @@ pub(crate) fn is_option(ty: &Type) -> bool {
 /// one of these is an argument, not the whole argument object.
 const STANDARD_TYPES: &[&str] = &[
     "String", "str", "char", "bool", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
-    "u32", "u64", "u128", "usize", "f32", "f64", "Option", "Vec", "VecDeque", "HashSet",
+    "u32", "u64", "u128", "usize", "f32", "f64", "Option", "Patch", "Vec", "VecDeque", "HashSet",
     "BTreeSet", "HashMap", "BTreeMap", "Box", "Arc", "Rc", "Value", "Map", "PathBuf", "Cow",
 ];
 

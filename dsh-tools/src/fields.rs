@@ -16,6 +16,9 @@
 //! units, whose values are strings. A type with a hand-written [`ToolArgs`](crate::ToolArgs) impl
 //! may implement the traits its schema allows, to take the same attributes.
 //!
+//! [`Patch`] is here too: a field type with three states (left out, `null`, a value), taking
+//! what its inner type takes, as an `Option` does.
+//!
 //! The impls are marked `#[diagnostic::do_not_recommend]`, so a message says what the field's
 //! type does not take rather than listing every type that does.
 
@@ -26,6 +29,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
+
+pub use crate::args::Patch;
 
 /// A type that takes a string literal (`default = "fast"`).
 #[diagnostic::on_unimplemented(
@@ -295,7 +300,7 @@ macro_rules! through_wrappers {
     )*};
 }
 
-through_wrappers!(Option, Box, Arc, Rc);
+through_wrappers!(Option, Patch, Box, Arc, Rc);
 
 macro_rules! none_through_pointers {
     ($($pointer:ident),* $(,)?) => {$(
@@ -313,4 +318,4 @@ macro_rules! arrays_through_pointers {
     )*};
 }
 
-arrays_through_pointers!(Option, Arc, Rc);
+arrays_through_pointers!(Option, Patch, Arc, Rc);

@@ -7,7 +7,10 @@
 //! schema engine validates first, so a conversion only fails when a schema and a type disagree,
 //! which `ConvertError` reports instead of panicking.
 
+mod patch;
 mod std_types;
+
+pub use patch::Patch;
 
 use std::fmt;
 

@@ -12,6 +12,10 @@ mod e2e;
 mod golden;
 /// A `#[tool]` with one parameter: the whole argument object or one property.
 mod lone_parameter;
+/// A newtype's field with `#[arg(..)]` keys: the type's schema with the field's rules.
+mod newtype;
+/// `Patch<T>`: left out, `null` and a value, three states.
+mod patch;
 /// `#[tool]` presenters through the registry.
 mod present;
 /// `#[tool]`: the generated struct, its schema, the typed shim.
