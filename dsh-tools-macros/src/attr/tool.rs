@@ -15,6 +15,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "kind",
     "timeout_ms",
     "blocking",
+    "schemars_output",
     "max_result_chars",
     "concurrency_safe",
     "defer_loading",
@@ -81,6 +82,9 @@ pub(crate) struct ToolAttrs {
     pub(crate) timeout_ms: Option<(u64, Span)>,
     /// `blocking`: the body is a plain `fn`, run on tokio's blocking pool.
     pub(crate) blocking: bool,
+    /// `schemars_output`: the value's schema comes from `schemars::JsonSchema` (a type of
+    /// another crate), its conversion back from `serde::Deserialize`.
+    pub(crate) schemars_output: bool,
     pub(crate) max_result_chars: Option<(u64, Span)>,
     pub(crate) concurrency_safe: Option<ConcurrencySafe>,
     /// `defer_loading`: listed only once a search loads it.
@@ -162,6 +166,7 @@ impl ToolAttrs {
                 self.timeout_ms = Some((value, span));
             }
             "blocking" => self.blocking = item.flag()?,
+            "schemars_output" => self.schemars_output = item.flag()?,
             "max_result_chars" => {
                 let (value, span) = item.unsigned()?;
                 if value == 0 {

@@ -15,7 +15,8 @@ pub use std::sync::LazyLock;
 
 // The check of a tool's value type names `serde::Serialize` through the crate, which keeps the
 // compiler naming the trait by serde's path in its messages (a re-export of the trait itself
-// would be named instead).
+// would be named instead); `schemars` likewise, for `#[tool(schemars_output)]`.
+pub use schemars;
 pub use serde;
 pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
@@ -31,7 +32,9 @@ pub use self::fast_checks::{
     matches_pattern,
 };
 pub use self::recursion::type_schema;
-pub use self::returns::{ResultValue, contract_of, require_state, tool_output, tool_value};
+pub use self::returns::{
+    ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,
+};
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
 pub use crate::call::definition::TaskSupport;

@@ -4,12 +4,18 @@
 //! wherever it can, so a type that cannot be a tool value is reported once, on the return type.
 //! What a `render` function may return is `crate::content::IntoContent`.
 
+use std::ops::Deref;
+
+use serde::de::DeserializeOwned;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::convert::output_from_json;
+use crate::args::{ConvertError, ToolArgs};
 use crate::call::run::ToolRun;
 use crate::call::tool::{Tool, ToolContract};
 use crate::error::ToolError;
+use dsh_tools_schema::{Schema, SchemaError};
 
 /// The value type of a `Result` a `#[tool]` function returns: the macro takes any return type
 /// named `Result` (`Result<T, E>`, `io::Result<T>`, `anyhow::Result<T>`) as one, and any other as
@@ -45,4 +51,37 @@ pub fn require_state<T: Send + Sync + 'static>(run: &ToolRun) -> Result<&T, Tool
 /// here: the impl's `Output` is where it is reported.
 pub fn contract_of<T: Tool>() -> ToolContract {
     ToolContract::of::<T::Args, T::Output>()
+}
+
+/// The value of a `#[tool(schemars_output)]` function: a type of another crate, whose schema
+/// comes from `schemars::JsonSchema` and whose value is read back (for `render = fn`) through
+/// `Deserialize`. Serialized as the value itself; a `render` function taking `&T` gets it
+/// through `Deref`.
+#[derive(Debug)]
+pub struct SchemarsOutput<T>(pub T);
+
+impl<T> Deref for SchemarsOutput<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Serialize> Serialize for SchemarsOutput<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<T: schemars::JsonSchema + DeserializeOwned> ToolArgs for SchemarsOutput<T> {
+    fn schema() -> Result<Schema, SchemaError> {
+        Schema::from_schemars_type::<T>()
+    }
+
+    fn from_json(value: &Value) -> Result<Self, ConvertError> {
+        T::deserialize(value)
+            .map(Self)
+            .map_err(|error| ConvertError::new(error.to_string()))
+    }
 }

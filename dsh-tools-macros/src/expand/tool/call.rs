@@ -75,6 +75,28 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenSt
         );
     }
     let span = value_span(model);
+    if model.attrs.schemars_output {
+        // A type of another crate: its schema from `schemars`, read back through `Deserialize`.
+        let checks = quote_spanned! {span=>
+            let _ = <#value as #private::schemars::JsonSchema>::schema_name;
+            let _ = <#value as #private::serde::Serialize>::serialize::<#private::ValueSerializer>;
+            let _ = <#value as #private::serde::Deserialize<'static>>::deserialize::<#private::Value>;
+            let _: fn(&#value) -> &(dyn ::core::marker::Send + 'static) = |__value| __value;
+        };
+        let (constant, checked) = checked_type(
+            &Ident::new("__DSH_OUTPUT", Span::call_site()),
+            &value,
+            &checks,
+        );
+        let output = quote! {
+            #[cfg(not(doc))]
+            #[allow(clippy::type_complexity)]
+            type Output = #private::SchemarsOutput<#checked>;
+            #[cfg(doc)]
+            type Output = #private::SchemarsOutput<#value>;
+        };
+        return (constant, output);
+    }
     let checks = quote_spanned! {span=>
         let _ = <#value as #private::ToolArgs>::OBJECT_STRUCT;
         let _ = <#value as #private::serde::Serialize>::serialize::<#private::ValueSerializer>;
@@ -161,6 +183,11 @@ pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
         Param::Argument(field) => field.ident.to_token_stream(),
     });
     let (into_return, returned) = conversion(model);
+    let into_return = if model.attrs.schemars_output {
+        quote!(::core::result::Result::map(#into_return, #private::SchemarsOutput))
+    } else {
+        into_return
+    };
     let body_future = if model.attrs.blocking {
         // The plain `fn` runs on the blocking pool with a clone of the run context, which its
         // `&ToolRun` and `#[state]` parameters borrow from.

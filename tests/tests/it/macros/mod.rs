@@ -8,6 +8,8 @@ mod differential;
 mod docs;
 /// Macro-defined tools end to end through the registry.
 mod e2e;
+/// `#[tool(schemars_output)]`: a value of another crate's type, described by `schemars`.
+mod foreign_output;
 /// Golden schemas of macro-defined tools (`golden/tools/`).
 mod golden;
 /// A `#[tool]` with one parameter: the whole argument object or one property.
