@@ -80,6 +80,10 @@ pub(crate) struct Field {
     pub(crate) span: Span,
     /// The `rename` literal that produced `key`, when there was one.
     pub(crate) rename: Option<LitStr>,
+    /// For an `#[arg(schemars)]` field of a concrete type: the constant whose check of the type
+    /// (`SchemarsType`) every use of the type goes through, so a type that fails is reported
+    /// once, at the field (`expand/derive.rs` emits it).
+    pub(crate) schemars_check: Option<Ident>,
 }
 
 /// One enum variant.
@@ -175,6 +179,13 @@ impl ArgsType {
                 return None;
             }
         };
+        let mut shape = shape;
+        if !input.generics.params.is_empty() {
+            // A generic type's field types name its parameters, which a constant cannot.
+            for field in Field::all_of(&mut shape) {
+                field.schemars_check = None;
+            }
+        }
         Some(Self {
             ident: input.ident.clone(),
             generics: input.generics.clone(),
@@ -371,6 +382,10 @@ impl Field {
                     "`skip_serializing_if` leaves the property out of serialized values, so it must be optional: use an `Option` or add a `default`",
                 );
         }
+        let schemars_check = attrs
+            .schemars
+            .as_ref()
+            .map(|_| quote::format_ident!("__DSH_SCHEMARS_{}", rust_name_of(&ident)));
         Self {
             span: ident.span(),
             ident,
@@ -381,8 +396,41 @@ impl Field {
             default,
             skip: serde.skip.is_some(),
             rename,
+            schemars_check,
         }
     }
+
+    /// The field's type as the schemars helpers name it: through its check constant when it has
+    /// one (the same type when the check holds).
+    pub(crate) fn schemars_type(&self) -> TokenStream {
+        let ty = &self.ty;
+        match &self.schemars_check {
+            Some(check) => quote!(<[#ty; #check] as ::core::iter::IntoIterator>::Item),
+            None => ty.to_token_stream(),
+        }
+    }
+
+    /// Every field of `shape` (struct fields, a newtype's, variants' fields).
+    pub(crate) fn all_of(shape: &mut Shape) -> Vec<&mut Field> {
+        match shape {
+            Shape::Struct(fields) => fields.iter_mut().collect(),
+            Shape::Newtype { field, .. } => field.iter_mut().map(|field| &mut **field).collect(),
+            Shape::Unit => Vec::new(),
+            Shape::Enum { variants, .. } => variants
+                .iter_mut()
+                .flat_map(|variant| match &mut variant.payload {
+                    Payload::Struct(fields) => fields.iter_mut().collect(),
+                    Payload::Unit | Payload::Newtype(_) => Vec::new(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A field's Rust name without `r#`.
+fn rust_name_of(ident: &Ident) -> String {
+    use syn::ext::IdentExt;
+    ident.unraw().to_string()
 }
 
 impl Variant {
@@ -433,6 +481,17 @@ impl Variant {
                     .named
                     .iter()
                     .filter_map(|field| Field::from_syn(field, None, errors))
+                    .map(|mut field| {
+                        // Fields of several variants may share a name.
+                        if field.schemars_check.is_some() {
+                            field.schemars_check = Some(quote::format_ident!(
+                                "__DSH_SCHEMARS_{}_{}",
+                                variant.ident,
+                                rust_name_of(&field.ident)
+                            ));
+                        }
+                        field
+                    })
                     .collect(),
             ),
         };

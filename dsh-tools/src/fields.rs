@@ -16,7 +16,8 @@
 //! units, whose values are strings. A type with a hand-written [`ToolArgs`](crate::ToolArgs) impl
 //! may implement the traits its schema allows, to take the same attributes.
 //!
-//! [`Patch`] is here too: a field type with three states (left out, `null`, a value), taking
+//! [`SchemarsType`] is what `#[arg(schemars)]` and `#[tool(schemars_output)]` ask of a type of
+//! another crate. [`Patch`] is here too: a field type with three states (left out, `null`, a value), taking
 //! what its inner type takes, as an `Option` does.
 //!
 //! The impls are marked `#[diagnostic::do_not_recommend]`, so a message says what the field's
@@ -42,6 +43,22 @@ pub trait TakesString {
     #[doc(hidden)]
     const CHECK: () = ();
 }
+
+/// A type `#[arg(schemars)]` (or `#[tool(schemars_output)]`) can bring in: its schema from
+/// `schemars::JsonSchema` — schemars 1, the major version dsh-tools reads — and its value through
+/// `serde::Deserialize`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot come in through `schemars`: it needs schemars 1's `JsonSchema` and `serde::Deserialize`",
+    label = "not described by schemars 1, or not `Deserialize`",
+    note = "dsh-tools reads schemas with schemars 1.x: derive or implement its `JsonSchema` (a `JsonSchema` of schemars 0.8 is another trait), and `serde::Deserialize`; or derive `ToolArgs` for a type of your own"
+)]
+pub trait SchemarsType {
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> SchemarsType for T {}
 
 /// A type that takes a character literal (`default = 'x'`).
 #[diagnostic::on_unimplemented(

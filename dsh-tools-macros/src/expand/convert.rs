@@ -23,9 +23,16 @@ pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> Tok
                 #build
             }
         }
-        Shape::Newtype { ty, member, field } if is_schemars(field.as_deref()) => quote! {
-            ::core::result::Result::Ok(Self { #member: #private::schemars_value::<#ty>(__value)? })
-        },
+        Shape::Newtype {
+            member,
+            field: Some(field),
+            ..
+        } if is_schemars(Some(field)) => {
+            let checked = field.schemars_type();
+            quote! {
+                ::core::result::Result::Ok(Self { #member: #private::schemars_value::<#checked>(__value)? })
+            }
+        }
         Shape::Newtype { ty, member, .. } => quote! {
             ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json(__value)? })
         },
@@ -87,8 +94,14 @@ pub(crate) fn expand_fields(
         let key = &field.key;
         let ty = &field.ty;
         let convert = match (field.attrs.schemars.is_some(), ownership) {
-            (true, Ownership::Borrowed) => quote!(#private::schemars_field::<#ty>(__item, #key)?),
-            (true, Ownership::Owned) => quote!(#private::schemars_field::<#ty>(&__item, #key)?),
+            (true, Ownership::Borrowed) => {
+                let checked = field.schemars_type();
+                quote!(#private::schemars_field::<#checked>(__item, #key)?)
+            }
+            (true, Ownership::Owned) => {
+                let checked = field.schemars_type();
+                quote!(#private::schemars_field::<#checked>(&__item, #key)?)
+            }
             // The same `<T as ToolArgs>` path as the schema code, so a type without `ToolArgs`
             // is reported once.
             (false, Ownership::Borrowed) => {
@@ -145,14 +158,18 @@ fn absent_value(field: &Field, private: &TokenStream) -> TokenStream {
         Some(DefaultSpec::Literal(default)) => {
             let value = default.value.to_value_tokens(private);
             if field.attrs.schemars.is_some() {
-                quote!(#private::schemars_field::<#ty>(&#value, #key)?)
+                let checked = field.schemars_type();
+                quote!(#private::schemars_field::<#checked>(&#value, #key)?)
             } else {
                 quote!(#private::convert_field::<#ty>(&#value, #key)?)
             }
         }
         Some(DefaultSpec::Trait) => quote!(<#ty as ::core::default::Default>::default()),
         Some(DefaultSpec::Function(path)) => quote!(#path()),
-        None if field.attrs.schemars.is_some() => quote!(#private::schemars_absent::<#ty>(#key)?),
+        None if field.attrs.schemars.is_some() => {
+            let checked = field.schemars_type();
+            quote!(#private::schemars_absent::<#checked>(#key)?)
+        }
         None => quote_spanned! {ty.span()=>
             <#ty as #private::ToolArgs>::absent().ok_or_else(|| #private::missing(#key))?
         },

@@ -101,6 +101,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         };
     }
     let checks = expand_checks(args, &private);
+    let schemars_checks = expand_schemars_checks(args, &private);
     let object_struct = matches!(args.shape, Shape::Struct(_)).then(|| {
         quote!(
             const OBJECT_STRUCT: bool = true;
@@ -180,8 +181,40 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
             #string_default
             #documented_schema
             #checks
+            #schemars_checks
         };
     }
+}
+
+/// The check constants of the `#[arg(schemars)]` fields (`Field::schemars_check`): each asks
+/// `SchemarsType` of the field's type at the type, so a type that is not described by schemars 1
+/// (or not `Deserialize`) is reported there once, and every use of the type goes through the
+/// constant.
+fn expand_schemars_checks(args: &ArgsType, private: &TokenStream) -> TokenStream {
+    let mut fields: Vec<&Field> = match &args.shape {
+        Shape::Struct(fields) => fields.iter().collect(),
+        Shape::Newtype { field, .. } => field.iter().map(|field| &**field).collect(),
+        Shape::Unit => Vec::new(),
+        Shape::Enum { variants, .. } => variants
+            .iter()
+            .flat_map(|variant| match &variant.payload {
+                Payload::Struct(fields) => fields.iter().collect(),
+                Payload::Unit | Payload::Newtype(_) => Vec::new(),
+            })
+            .collect(),
+    };
+    fields.retain(|field| field.schemars_check.is_some() && !field.skip);
+    let checks = fields.iter().filter_map(|field| {
+        let (ty, name) = (&field.ty, field.schemars_check.as_ref()?);
+        Some(quote_spanned! {ty.span()=>
+            #[allow(non_upper_case_globals)]
+            const #name: usize = {
+                let _ = <#ty as #private::SchemarsType>::CHECK;
+                1
+            };
+        })
+    });
+    quote!(#(#checks)*)
 }
 
 /// `VALUE_NOTES`: a string enum's documented values, or a newtype's inner type's.

@@ -139,7 +139,10 @@ pub(crate) fn expand_field_schema(field: &Field, private: &TokenStream) -> Token
     let ty = &field.ty;
     let attrs = &field.attrs;
     let base = match &attrs.schemars {
-        Some(marker) => quote_spanned!(marker.span()=> #private::schemars_schema::<#ty>()?),
+        Some(marker) => {
+            let checked = field.schemars_type();
+            quote_spanned!(marker.span()=> #private::schemars_schema::<#checked>()?)
+        }
         None => quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::schema()?),
     };
     let mut steps = Vec::new();

@@ -122,15 +122,16 @@ fn field_check(
     let ty = &field.ty;
     let attrs = &field.attrs;
     if attrs.schemars.is_some() {
+        let checked = field.schemars_type();
         if generic {
             return quote! {
-                #private::schemars_schema::<#ty>().is_ok_and(|__schema| __schema.is_valid(__item))
+                #private::schemars_schema::<#checked>().is_ok_and(|__schema| __schema.is_valid(__item))
             };
         }
         let name = format_ident!("__DSH_FIELD{}", index);
         statics.push(quote! {
             static #name: #private::LazyLock<::core::option::Option<#private::Schema>> =
-                #private::LazyLock::new(|| #private::schemars_schema::<#ty>().ok());
+                #private::LazyLock::new(|| #private::schemars_schema::<#checked>().ok());
         });
         return quote!(#name.as_ref().is_some_and(|__schema| __schema.is_valid(__item)));
     }

@@ -15,8 +15,7 @@ pub use std::sync::LazyLock;
 
 // The check of a tool's value type names `serde::Serialize` through the crate, which keeps the
 // compiler naming the trait by serde's path in its messages (a re-export of the trait itself
-// would be named instead); `schemars` likewise, for `#[tool(schemars_output)]`.
-pub use schemars;
+// would be named instead).
 pub use serde;
 pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
@@ -46,7 +45,7 @@ pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::error::ToolError;
 pub use crate::fields::{
     ArrayField, MapField, NumberField, StringField, TakesArray, TakesBool, TakesChar, TakesFloat,
-    TakesInteger, TakesNone, TakesString,
+    SchemarsType, TakesInteger, TakesNone, TakesString,
 };
 pub use crate::present::{
     IconTheme, LocationPart, ResultSummary, TitlePart, ToolCallKind, ToolCallView, ToolIcon,

@@ -53,8 +53,7 @@ use crate::result::ToolExecutionResult;
 
 /// The rmcp [`ServerHandler`] of one client connection of an [`McpServer`], for hosting it on
 /// an rmcp setup of your own (your own transport loop or HTTP stack); [`McpServer::serve`] and
-/// [`McpServer::serve_http`](crate::mcp::McpServer::serve_http) make one per connection
-/// themselves. Make one per connection with [`McpServer::handler`]: it stops telling its client
+/// `McpServer::serve_http` (feature `mcp-http`) make one per connection themselves. Make one per connection with [`McpServer::handler`]: it stops telling its client
 /// about list changes when dropped.
 pub struct McpHandler {
     server: McpServer,

@@ -78,9 +78,8 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenSt
     if model.attrs.schemars_output {
         // A type of another crate: its schema from `schemars`, read back through `Deserialize`.
         let checks = quote_spanned! {span=>
-            let _ = <#value as #private::schemars::JsonSchema>::schema_name;
+            let _ = <#value as #private::SchemarsType>::CHECK;
             let _ = <#value as #private::serde::Serialize>::serialize::<#private::ValueSerializer>;
-            let _ = <#value as #private::serde::Deserialize<'static>>::deserialize::<#private::Value>;
             let _: fn(&#value) -> &(dyn ::core::marker::Send + 'static) = |__value| __value;
         };
         let (constant, checked) = checked_type(
