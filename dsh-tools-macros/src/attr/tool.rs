@@ -14,6 +14,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "description",
     "kind",
     "timeout_ms",
+    "timeout_grace_ms",
     "blocking",
     "schemars_output",
     "max_result_chars",
@@ -80,6 +81,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) description: Option<LitStr>,
     pub(crate) kind: Option<(String, LitStr)>,
     pub(crate) timeout_ms: Option<(u64, Span)>,
+    /// `timeout_grace_ms = N`: this tool's grace after its deadline.
+    pub(crate) timeout_grace_ms: Option<(u64, Span)>,
     /// `blocking`: the body is a plain `fn`, run on tokio's blocking pool.
     pub(crate) blocking: bool,
     /// `schemars_output`: the value's schema comes from `schemars::JsonSchema` (a type of
@@ -165,6 +168,7 @@ impl ToolAttrs {
                 }
                 self.timeout_ms = Some((value, span));
             }
+            "timeout_grace_ms" => self.timeout_grace_ms = Some(item.unsigned()?),
             "blocking" => self.blocking = item.flag()?,
             "schemars_output" => self.schemars_output = item.flag()?,
             "max_result_chars" => {

@@ -201,6 +201,14 @@ pub trait ToolDefinition: Send + Sync + 'static {
         None
     }
 
+    /// How long the body may still run after its deadline before its future is dropped: this
+    /// tool's own grace, which replaces the registry's
+    /// ([`CallLimits::with_timeout_grace`](crate::policy::CallLimits::with_timeout_grace)) for
+    /// its calls. `None` (the default) uses the registry's.
+    fn timeout_grace(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// How many characters of text this tool's results show the model; longer content is cut
     /// with a marker saying how much was cut (the value stays whole). `None` uses the registry's
     /// budget ([`CallLimits::max_result_chars`](crate::policy::CallLimits::max_result_chars));

@@ -13,6 +13,7 @@
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -55,6 +56,7 @@ struct Parts {
     output: Option<CompiledSchema>,
     required_state: Vec<StateType>,
     timeout_ms: Option<u64>,
+    timeout_grace: Option<Duration>,
     max_result_chars: Option<usize>,
     concurrency_safe: Option<Arc<Classifier>>,
     annotations: ToolAnnotations,
@@ -120,6 +122,7 @@ impl FnTool {
                 output: None,
                 required_state: Vec::new(),
                 timeout_ms: None,
+                timeout_grace: None,
                 max_result_chars: None,
                 concurrency_safe: None,
                 annotations: ToolAnnotations::default(),
@@ -192,6 +195,14 @@ impl FnToolBuilder {
     #[must_use]
     pub fn timeout_ms(mut self, budget_ms: u64) -> Self {
         self.parts.timeout_ms = Some(budget_ms);
+        self
+    }
+
+    /// This tool's grace after its deadline, before its handler's future is dropped (the
+    /// registry's otherwise; see [`ToolDefinition::timeout_grace`]).
+    #[must_use]
+    pub fn timeout_grace(mut self, grace: Duration) -> Self {
+        self.parts.timeout_grace = Some(grace);
         self
     }
 
@@ -426,6 +437,10 @@ impl ToolDefinition for FnTool {
         self.parts.timeout_ms
     }
 
+    fn timeout_grace(&self) -> Option<Duration> {
+        self.parts.timeout_grace
+    }
+
     fn max_result_chars(&self) -> Option<usize> {
         self.parts.max_result_chars
     }
@@ -544,6 +559,7 @@ impl fmt::Debug for FnTool {
         f.debug_struct("FnTool")
             .field("name", &self.parts.name)
             .field("timeout_ms", &self.parts.timeout_ms)
+            .field("timeout_grace", &self.parts.timeout_grace)
             .field("classified", &self.parts.concurrency_safe.is_some())
             .finish_non_exhaustive()
     }

@@ -8,6 +8,7 @@
 
 use std::future::Future;
 use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -45,6 +46,9 @@ pub trait Tool: Send + Sync + 'static {
     const DESCRIPTION: &'static str;
     /// A time budget in milliseconds, enforced by the registry (see [`ToolDefinition::timeout_ms`]).
     const TIMEOUT_MS: Option<u64> = None;
+    /// The grace after the deadline in milliseconds (see [`ToolDefinition::timeout_grace`]);
+    /// `#[tool(timeout_grace_ms = ..)]` sets it.
+    const TIMEOUT_GRACE_MS: Option<u64> = None;
     /// The result budget in characters (see [`ToolDefinition::max_result_chars`]).
     const MAX_RESULT_CHARS: Option<usize> = None;
 
@@ -300,6 +304,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn timeout_ms(&self) -> Option<u64> {
         T::TIMEOUT_MS
+    }
+
+    fn timeout_grace(&self) -> Option<Duration> {
+        T::TIMEOUT_GRACE_MS.map(Duration::from_millis)
     }
 
     fn max_result_chars(&self) -> Option<usize> {

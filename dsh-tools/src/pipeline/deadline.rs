@@ -46,7 +46,9 @@ pub(crate) fn run_within<'a>(
             return Ok(Err(ToolError::timer_unavailable(budget_ms)));
         };
         let mut timer = pin!(timer);
-        let grace = execution.host().limits().timeout_grace();
+        let grace = definition
+            .timeout_grace()
+            .unwrap_or_else(|| execution.host().limits().timeout_grace());
         // The body watches a token of its own, which the deadline cancels; cancellation of the
         // token outside (the caller's, or a layer's) is forwarded to it while the body runs, so
         // the outer token still tells who cancelled first. A child token would do both, but

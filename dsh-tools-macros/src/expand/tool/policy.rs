@@ -112,14 +112,20 @@ pub(super) fn expand_task_support(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// `TIMEOUT_MS` of `timeout_ms = ..`, spanned on the value.
+/// `TIMEOUT_MS` of `timeout_ms = ..` and `TIMEOUT_GRACE_MS` of `timeout_grace_ms = ..`, each
+/// spanned on its value.
 pub(super) fn expand_timeout(model: &ToolModel<'_>) -> TokenStream {
-    let Some((ms, span)) = model.attrs.timeout_ms else {
-        return TokenStream::new();
-    };
-    quote_spanned! {span=>
-        const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
-    }
+    let budget = model.attrs.timeout_ms.map(|(ms, span)| {
+        quote_spanned! {span=>
+            const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
+        }
+    });
+    let grace = model.attrs.timeout_grace_ms.map(|(ms, span)| {
+        quote_spanned! {span=>
+            const TIMEOUT_GRACE_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
+        }
+    });
+    quote!(#budget #grace)
 }
 
 /// `MAX_RESULT_CHARS` of `max_result_chars = ..`, spanned on the value.

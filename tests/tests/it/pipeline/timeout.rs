@@ -141,6 +141,34 @@ async fn the_grace_is_set_on_the_registry() {
     assert_eq!(started.elapsed(), Duration::from_millis(150));
 }
 
+/// Waits an hour, whatever its token says; its grace is its own.
+#[dsh_tools::tool(timeout_ms = 100, timeout_grace_ms = 20)]
+async fn stubborn_with_grace() -> String {
+    sleep(Duration::from_secs(3_600)).await;
+    "never".to_owned()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_tools_own_grace_replaces_the_registrys() {
+    let tool = FnTool::builder("stubborn", "")
+        .timeout_ms(100)
+        .timeout_grace(Duration::from_millis(5))
+        .handler(|_, _| async {
+            sleep(Duration::from_secs(3_600)).await;
+            Ok(json!("never"))
+        });
+    let registry = with_grace([tool], 500);
+    let _ = registry.register(StubbornWithGraceTool).unwrap();
+    let started = Instant::now();
+    let result = registry.execute(call("stubborn")).await;
+    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(started.elapsed(), Duration::from_millis(105));
+    let started = Instant::now();
+    let result = registry.execute(call("stubborn_with_grace")).await;
+    assert_eq!(only_text(&result), "Error: tool call timed out after 100ms");
+    assert_eq!(started.elapsed(), Duration::from_millis(120));
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_body_finishing_within_the_grace_still_times_out() {
     let tool = FnTool::builder("late", "")
