@@ -207,7 +207,7 @@ fn expand_schemars_checks(args: &ArgsType, private: &TokenStream) -> TokenStream
     let checks = fields.iter().filter_map(|field| {
         let (ty, name) = (&field.ty, field.schemars_check.as_ref()?);
         Some(quote_spanned! {ty.span()=>
-            #[allow(non_upper_case_globals)]
+            #[allow(non_upper_case_globals, clippy::let_unit_value)]
             const #name: usize = {
                 let _ = <#ty as #private::SchemarsType>::CHECK;
                 1

@@ -44,8 +44,8 @@ pub use crate::callers::ToolCallers;
 pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::error::ToolError;
 pub use crate::fields::{
-    ArrayField, MapField, NumberField, StringField, TakesArray, TakesBool, TakesChar, TakesFloat,
-    SchemarsType, TakesInteger, TakesNone, TakesString,
+    ArrayField, MapField, NumberField, SchemarsType, StringField, TakesArray, TakesBool, TakesChar,
+    TakesFloat, TakesInteger, TakesNone, TakesString,
 };
 pub use crate::present::{
     IconTheme, LocationPart, ResultSummary, TitlePart, ToolCallKind, ToolCallView, ToolIcon,

@@ -50,7 +50,11 @@ fn checked_type(
     checks: &TokenStream,
 ) -> (TokenStream, TokenStream) {
     let constant = quote! {
-        #[allow(clippy::no_effect_underscore_binding, clippy::type_complexity)]
+        #[allow(
+            clippy::no_effect_underscore_binding,
+            clippy::type_complexity,
+            clippy::let_unit_value
+        )]
         const #name: usize = {
             #checks
             1

@@ -42,7 +42,9 @@ fn a_patchs_schema_is_optional_and_nullable_with_the_values_rules() {
         })
     );
     assert!(UpdateNote::is_valid_json(&json!({"id": "n", "due": null})));
-    assert!(!UpdateNote::is_valid_json(&json!({"id": "n", "due": "soon"})));
+    assert!(!UpdateNote::is_valid_json(
+        &json!({"id": "n", "due": "soon"})
+    ));
 }
 
 #[test]
@@ -89,7 +91,10 @@ async fn a_tool_sees_the_three_states() {
     for (arguments, expected) in [
         (json!({"id": "n"}), "kept"),
         (json!({"id": "n", "due": null}), "cleared"),
-        (json!({"id": "n", "due": "2026-01-01"}), "set 2026-01-01 on n"),
+        (
+            json!({"id": "n", "due": "2026-01-01"}),
+            "set 2026-01-01 on n",
+        ),
     ] {
         let result = registry.execute(call_with("set_due", arguments)).await;
         assert_eq!(only_text(&result), expected);

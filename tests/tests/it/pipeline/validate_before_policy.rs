@@ -5,7 +5,8 @@
 //! tool and a raw tool without a schema still travel the pipeline.
 
 use dsh_tools::{
-    FnTool, PreToolDecision, ToolArgs, ToolExecutionInput, ToolRegistry, errors::codes,
+    FnTool, PreToolDecision, ToolArgs, ToolExecutionInput, ToolRegistry,
+    errors::codes,
     hooks::{ApprovalOutcome, approver_fn},
     json, tool,
 };
@@ -97,7 +98,11 @@ async fn malformed_raw_arguments_end_before_any_hook() {
     let log = Log::new();
     let registry = asking_registry(&log);
     let result = registry
-        .execute(ToolExecutionInput::from_raw("c", "delete_note", "{\"id\": "))
+        .execute(ToolExecutionInput::from_raw(
+            "c",
+            "delete_note",
+            "{\"id\": ",
+        ))
         .await;
     assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
     assert!(
@@ -111,7 +116,9 @@ async fn a_hand_written_tools_schema_is_checked_before_policy_too() {
     let log = Log::new();
     let registry = registry_with([echo_tool()]);
     log_every_phase(&registry, &log);
-    let result = registry.execute(call_with("echo", json!({"text": 3}))).await;
+    let result = registry
+        .execute(call_with("echo", json!({"text": 3})))
+        .await;
     assert_eq!(
         only_text(&result),
         "Error: invalid arguments: \"text\" must be a string"
@@ -128,7 +135,10 @@ async fn an_unknown_tool_still_travels_the_pipeline() {
         .execute(call_with("missing", json!({"id": 5})))
         .await;
     assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
-    assert_eq!(log.entries(), ["pre", "guard", "wrapper", "post", "observe"]);
+    assert_eq!(
+        log.entries(),
+        ["pre", "guard", "wrapper", "post", "observe"]
+    );
 }
 
 #[tokio::test]
@@ -141,5 +151,8 @@ async fn a_raw_tool_without_a_schema_takes_any_arguments_to_its_hooks() {
     log_every_phase(&registry, &log);
     let result = registry.execute(call_with("raw", json!({"id": 5}))).await;
     assert_eq!(only_text(&result), "5");
-    assert_eq!(log.entries(), ["pre", "guard", "wrapper", "post", "observe"]);
+    assert_eq!(
+        log.entries(),
+        ["pre", "guard", "wrapper", "post", "observe"]
+    );
 }

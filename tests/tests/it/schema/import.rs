@@ -688,7 +688,10 @@ mod from_schemars {
     #[test]
     fn a_schemars_struct_is_closed_as_a_tool_args_struct_is() {
         let schema = Schema::from_schemars_type::<Meta>().unwrap();
-        assert_eq!(schema.to_json_schema()["additionalProperties"], json!(false));
+        assert_eq!(
+            schema.to_json_schema()["additionalProperties"],
+            json!(false)
+        );
         assert_eq!(
             schema
                 .validate(&json!({"priorty": "high", "labels": {}}))
