@@ -8,3 +8,5 @@ mod rules;
 mod scopes;
 /// Tool search over more than 500 tools.
 mod search_catalog;
+/// Tool search's hit rates on the evaluation set of MCP-like servers.
+mod search_eval;
