@@ -78,7 +78,9 @@ pub use self::tool_registry::ToolRegistry;
 #[cfg(feature = "code-mode")]
 pub use crate::call::run_code::RUN_CODE;
 pub use crate::call::tool_search::TOOL_SEARCH;
-pub use crate::search::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};
+pub use crate::search::{
+    HybridSearch, ToolEmbedder, ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery,
+};
 pub use crate::store::deferral::Deferral;
 pub use crate::store::error::{RegistryError, RegistryErrorKind};
 pub use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};

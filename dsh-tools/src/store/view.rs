@@ -309,6 +309,14 @@ impl<'s> View<'s> {
         Some(crate::store::code_mode::run_code_schema(entry, callable))
     }
 
+    /// Which view this is, as a call records it: the global layer or one scope instance.
+    pub(crate) fn call_view(&self) -> crate::call::execution::CallView {
+        use crate::call::execution::CallView;
+        self.chain
+            .last()
+            .map_or(CallView::Global, |scope| CallView::Scope(scope.instance))
+    }
+
     /// The agent whose scope this view is, `None` for the global layer.
     pub(crate) fn owner(&self) -> Option<&'s AgentId> {
         self.chain.last().and_then(|scope| scope.chain.last())

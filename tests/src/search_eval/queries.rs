@@ -365,3 +365,119 @@ pub const QUERIES: &[(&str, &str)] = &[
         "pdf__pdf_extract_text",
     ),
 ];
+
+/// Queries written after the ranker was tuned on [`QUERIES`] and measured once, never tuned on:
+/// how the changes carry over to requests they were not fitted to.
+pub const HELD_OUT: &[(&str, &str)] = &[
+    (
+        "list everything in the downloads folder",
+        "filesystem__list_directory",
+    ),
+    ("undo my staging of all files", "git__git_reset"),
+    ("what did I commit last week", "git__git_log"),
+    (
+        "who has starred-worthy projects about rust parsers",
+        "github__search_repositories",
+    ),
+    ("close issue 42 as won't fix", "github__update_issue"),
+    (
+        "leave a code review on the PR saying it looks good",
+        "github__create_pull_request_review",
+    ),
+    ("what's new in #general", "slack__get_channel_history"),
+    (
+        "start a new private room for the launch team",
+        "slack__create_channel",
+    ),
+    (
+        "write a message to Sam but don't send it yet",
+        "gmail__draft_email",
+    ),
+    (
+        "delete the spam email from yesterday",
+        "gmail__delete_email",
+    ),
+    (
+        "what's on my agenda tomorrow",
+        "google_calendar__list_events",
+    ),
+    (
+        "remove the offsite from my schedule",
+        "google_calendar__delete_event",
+    ),
+    (
+        "run a query that counts users by country",
+        "postgres__query",
+    ),
+    (
+        "which tables exist in the sqlite file",
+        "sqlite__list_tables",
+    ),
+    ("forget everything about Bob", "memory__delete_entities"),
+    ("click the sign in button", "playwright__browser_click"),
+    (
+        "search the internet for rust async tutorials",
+        "brave__brave_web_search",
+    ),
+    (
+        "what street is at 48.85, 2.35",
+        "google_maps__maps_reverse_geocode",
+    ),
+    ("any severe storm warnings in Texas", "weather__get_alerts"),
+    (
+        "make me the person on call saturday",
+        "pagerduty__create_override",
+    ),
+    (
+        "open a shell command inside the api pod",
+        "kubernetes__pods_exec",
+    ),
+    (
+        "set up a brand new container from nginx",
+        "docker__run_container",
+    ),
+    ("upload the logo to the assets bucket", "aws__s3_put_object"),
+    (
+        "what does the checkout worker's source look like",
+        "cloudflare__worker_get_code",
+    ),
+    (
+        "bill Acme for 10 hours of consulting",
+        "stripe__create_invoice",
+    ),
+    (
+        "how many unpaid disputes do we have",
+        "stripe__list_disputes",
+    ),
+    (
+        "call off order 1002, the buyer changed their mind",
+        "shopify__cancel_order",
+    ),
+    (
+        "note on the Acme contact that they want a demo",
+        "hubspot__hubspot_create_note",
+    ),
+    ("turn off the kitchen light", "home_assistant__turn_off"),
+    ("play some jazz", "spotify__play_music"),
+    (
+        "put this track on after the current one",
+        "spotify__add_to_queue",
+    ),
+    (
+        "how many subscribers does that channel have",
+        "youtube__get_channel_statistics",
+    ),
+    ("book the cheapest flight I found", "travel__book_flight"),
+    (
+        "drop our dinner booking for tonight",
+        "opentable__cancel_reservation",
+    ),
+    (
+        "what was bitcoin worth an hour ago",
+        "finance__get_crypto_price",
+    ),
+    (
+        "fill in the tax form pdf with my details",
+        "pdf__pdf_fill_form",
+    ),
+];

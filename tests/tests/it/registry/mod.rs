@@ -2,6 +2,8 @@
 
 /// Deferred tools, `tool_search` and per-scope loading.
 mod deferred;
+/// Hybrid search: an application's embedding model fused with the keyword ranking.
+mod hybrid_search;
 /// Registration, duplicates, disposal, `get`, `schemas`, change events, `Debug`.
 mod rules;
 /// Agent scopes: shadowing, inheritance, restrictions, disposal.
