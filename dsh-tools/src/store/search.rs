@@ -219,10 +219,12 @@ impl Core {
             let (owner, fresh) = {
                 let view = View::open(state, agent, instance)
                     .map_err(|closed| closed.registry_error(&closed_agent(agent)))?;
-                let deferred: HashSet<&str> = view
-                    .deferred_entries()
-                    .into_iter()
-                    .map(|entry| entry.schema.name.as_str())
+                // Each name is resolved on its own: a load costs what it names, not what the
+                // view defers.
+                let deferred: HashSet<&str> = names
+                    .iter()
+                    .copied()
+                    .filter(|name| view.deferred_entry(name).is_some())
                     .collect();
                 let unknown: Vec<&str> = names
                     .iter()

@@ -253,6 +253,20 @@ impl<'s> View<'s> {
         deferred
     }
 
+    /// The visible tool `name` if this view defers it: what a load checks, one name at a time,
+    /// without listing every deferred tool.
+    pub(crate) fn deferred_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+        if name == TOOL_SEARCH {
+            return None;
+        }
+        #[cfg(feature = "code-mode")]
+        if name == crate::call::run_code::RUN_CODE {
+            return None;
+        }
+        self.resolve_entry(name)
+            .filter(|entry| self.deferral().defers(name, entry.deferred))
+    }
+
     /// Whether any visible tool is deferred here (so `tool_search` is there).
     pub(crate) fn has_deferred(&self) -> bool {
         let deferral = self.deferral();
