@@ -30,17 +30,19 @@ fn closed_agent(agent: Option<&AgentId>) -> AgentId {
     agent.cloned().unwrap_or_else(|| AgentId::from(""))
 }
 
-/// The index of `view`'s deferred tools, built on its first search.
+/// The index of `view`'s deferred tools, built on its first search, and shared with the views
+/// that see the same deferred tools (see [`View::search_owner`]).
 fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
+    let owner = view.search_owner();
     let build = || {
-        let documents = view
+        let documents = View::new(state, owner)
             .deferred_entries()
             .into_iter()
             .map(|entry| Arc::new(entry.document()))
             .collect();
         Arc::new(SearchIndex::new(documents))
     };
-    state.searches.get_or_build(view.owner(), build)
+    state.searches.get_or_build(owner, build)
 }
 
 /// The hybrid search a registry has installed, and the vectors of the tools its model

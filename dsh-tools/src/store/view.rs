@@ -331,6 +331,21 @@ impl<'s> View<'s> {
             .map_or(CallView::Global, |scope| CallView::Scope(scope.instance))
     }
 
+    /// The nearest view of this one's chain whose deferred tools are the same as this one's:
+    /// scopes with no tools, restrictions or deferral policy of their own see what their parent
+    /// sees, so they share its search index (`None`: the global layer's).
+    pub(crate) fn search_owner(&self) -> Option<&'s AgentId> {
+        self.chain
+            .iter()
+            .rev()
+            .find(|scope| {
+                !scope.layer.tools.is_empty()
+                    || !scope.restrictions.is_empty()
+                    || scope.deferral != Deferral::Inherit
+            })
+            .and_then(|scope| scope.chain.last())
+    }
+
     /// The agent whose scope this view is, `None` for the global layer.
     pub(crate) fn owner(&self) -> Option<&'s AgentId> {
         self.chain.last().and_then(|scope| scope.chain.last())

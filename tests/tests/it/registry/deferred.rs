@@ -194,6 +194,48 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
     );
 }
 
+/// Scopes that see the same deferred tools share one index; each still finds only its own.
+#[test]
+fn scopes_sharing_an_index_still_find_only_what_they_see() {
+    let registry = catalog();
+    let plain = registry.create_scope("plain", None).unwrap();
+    let restricted = registry.create_scope("restricted", None).unwrap();
+    let child = restricted.create_child("child").unwrap();
+    let own = registry.create_scope("own", None).unwrap();
+    let _ = own
+        .register(tool("send_email", "Write by carrier pigeon.", true))
+        .unwrap();
+    let found = |scope: &dsh_tools::ToolScope, query: &str| -> Vec<String> {
+        scope
+            .search_tools(&ToolSearchQuery::keywords(query))
+            .unwrap()
+            .into_iter()
+            .map(|hit| hit.name)
+            .collect()
+    };
+    assert_eq!(
+        found(&plain, "email message"),
+        ["send_email", "list_emails"]
+    );
+    let _ = restricted
+        .restrict(ToolRestriction::deny(["send_email"]))
+        .unwrap();
+    assert_eq!(found(&child, "email message"), ["list_emails"]);
+    assert_eq!(
+        found(&plain, "email message"),
+        ["send_email", "list_emails"]
+    );
+    // The scope's own tool shadows the global one, in its search too.
+    assert_eq!(found(&own, "pigeon"), ["send_email"]);
+    assert!(found(&plain, "pigeon").is_empty());
+    // A tool registered later is found by every scope.
+    let _ = registry
+        .register(tool("send_fax", "Send a fax message.", true))
+        .unwrap();
+    assert!(found(&plain, "fax").contains(&"send_fax".to_owned()));
+    assert!(found(&child, "fax").contains(&"send_fax".to_owned()));
+}
+
 #[tokio::test]
 async fn a_scope_without_deferred_tools_has_no_tool_search() {
     let registry = ToolRegistry::new();
