@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde_json::Value;
@@ -43,6 +43,25 @@ pub(crate) enum CallView {
     Global,
     /// The scope instance.
     Scope(u64),
+}
+
+impl CallView {
+    /// As one word: 0 unknown, 1 the global layer, 2 + the instance for a scope.
+    fn to_bits(self) -> u64 {
+        match self {
+            Self::Unknown => 0,
+            Self::Global => 1,
+            Self::Scope(instance) => instance.saturating_add(2),
+        }
+    }
+
+    fn from_bits(bits: u64) -> Self {
+        match bits {
+            0 => Self::Unknown,
+            1 => Self::Global,
+            instance => Self::Scope(instance - 2),
+        }
+    }
 }
 
 pub(crate) trait CallHost: Send + Sync + 'static {
@@ -272,8 +291,9 @@ struct CallShared {
     /// The registry the call runs in: its shared state, its limits, and where dispatch resolves
     /// the tool.
     host: Arc<dyn CallHost>,
-    /// The view the call was admitted in, set once when the pipeline captures it.
-    view: OnceLock<CallView>,
+    /// The view the call was admitted in ([`CallView::to_bits`]), set when the pipeline
+    /// captures it: one relaxed store, where a lock or a `OnceLock` would cost every call more.
+    view: AtomicU64,
 }
 
 /// What the bodies of a call hand the pipeline besides their value.
@@ -302,7 +322,7 @@ impl ToolExecution {
                     body_invoked: AtomicBool::new(false),
                     has_provided: AtomicBool::new(false),
                     host,
-                    view: OnceLock::new(),
+                    view: AtomicU64::new(0),
                 },
             }),
         }
@@ -518,14 +538,17 @@ impl ToolExecution {
         &self.inner.shared.host
     }
 
-    /// Records the view the call was admitted in (the first record stands).
+    /// Records the view the call was admitted in.
     pub(crate) fn set_view(&self, view: CallView) {
-        let _ = self.inner.shared.view.set(view);
+        self.inner
+            .shared
+            .view
+            .store(view.to_bits(), Ordering::Relaxed);
     }
 
     /// The view the call was admitted in; [`CallView::Unknown`] before the pipeline captured it.
     pub(crate) fn view(&self) -> CallView {
-        self.inner.shared.view.get().copied().unwrap_or_default()
+        CallView::from_bits(self.inner.shared.view.load(Ordering::Relaxed))
     }
 }
 

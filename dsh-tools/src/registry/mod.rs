@@ -52,7 +52,8 @@
 //! exact names) and the best matches are loaded into its scope's list. Loaded tools come after
 //! the sorted ones, in the order they were loaded, so a load only appends to the list and the
 //! request prefix a provider caches stays valid. Searches see only what the scope can call:
-//! restrictions apply first.
+//! restrictions apply first. Keyword searches can rank by meaning too, through the embedding
+//! model the application runs ([`ToolEmbedder`], [`ToolRegistry::set_tool_embedder`]).
 //!
 //! # Files
 //! `tool_registry.rs` the registry, `scope.rs` a layer's handle, tools, lookups and calls,

@@ -17,6 +17,16 @@
 //! description (compared by a plain rule independent of the search: lower-case words, one a
 //! prefix of the other from four letters on). Nothing was removed after measuring.
 //!
+//! [`HELD_OUT`] (36 queries) was written after the ranker had been tuned on [`QUERIES`], and
+//! measured once with the ranker before and after the tuning, never tuned on: the tuning's
+//! everyday-word table was written by the author of the queries, so [`QUERIES`] overstates what
+//! it does for requests it was not fitted to, and [`HELD_OUT`] says how much carries over.
+//!
+//! | ranker | [`QUERIES`] top-1 / top-3 | [`HELD_OUT`] top-1 / top-3 |
+//! |---|---|---|
+//! | before tuning | 27 / 40 of 115 | 10 / 18 of 36 |
+//! | after | 50 / 74 of 115 | 13 / 20 of 36 |
+//!
 //! [`measure`] runs every query against a layer holding the catalogue deferred and reports top-1
 //! and top-3 hits; the registry tests assert floors a little under the measured figures.
 
