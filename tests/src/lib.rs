@@ -19,6 +19,7 @@ pub mod provider_corpus;
 pub mod python;
 pub mod raw_schemas;
 pub mod round_robin;
+pub mod search_eval;
 pub mod tool_catalog;
 pub mod typed_schemas;
 pub mod typescript;

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde_json::Value;
@@ -32,6 +32,38 @@ use crate::state::SharedState;
 /// shared state bodies read, the limits dispatch enforces, and how to start a nested call (a tool
 /// calling tools, [`ToolRun::call_tool`](crate::ToolRun::call_tool)) through the same pipeline.
 /// The registry implements it in the pipeline layer, which can run calls.
+/// The view a call was admitted in, captured when the call starts: the global layer, or one
+/// instance of an agent's scope (a later scope of the same agent is another view).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum CallView {
+    /// Not captured (a call that never went through the registry's pipeline).
+    #[default]
+    Unknown,
+    /// The global layer.
+    Global,
+    /// The scope instance.
+    Scope(u64),
+}
+
+impl CallView {
+    /// As one word: 0 unknown, 1 the global layer, 2 + the instance for a scope.
+    fn to_bits(self) -> u64 {
+        match self {
+            Self::Unknown => 0,
+            Self::Global => 1,
+            Self::Scope(instance) => instance.saturating_add(2),
+        }
+    }
+
+    fn from_bits(bits: u64) -> Self {
+        match bits {
+            0 => Self::Unknown,
+            1 => Self::Global,
+            instance => Self::Scope(instance - 2),
+        }
+    }
+}
+
 pub(crate) trait CallHost: Send + Sync + 'static {
     /// The shared state the call's bodies reach.
     fn state(&self) -> &SharedState;
@@ -45,11 +77,14 @@ pub(crate) trait CallHost: Send + Sync + 'static {
         input: ToolExecutionInput,
     ) -> BoxFuture<'static, ToolExecutionResult>;
 
-    /// Searches the deferred tools `agent` can call and loads the best matches into its tool
-    /// list (`tool_search`'s body).
+    /// Searches the deferred tools of the view a call was admitted in and loads the best matches
+    /// into that view's tool list (`tool_search`'s body). `view` is the [`CallView`] the
+    /// pipeline captured: a search still running when its scope is disposed loads nothing,
+    /// rather than into a new scope of the same agent.
     fn search_tools(
         &self,
         agent: Option<&AgentId>,
+        view: CallView,
         query: &ToolSearchQuery,
     ) -> Result<ToolSearchAnswer, ToolError>;
 
@@ -256,6 +291,9 @@ struct CallShared {
     /// The registry the call runs in: its shared state, its limits, and where dispatch resolves
     /// the tool.
     host: Arc<dyn CallHost>,
+    /// The view the call was admitted in ([`CallView::to_bits`]), set when the pipeline
+    /// captures it: one relaxed store, where a lock or a `OnceLock` would cost every call more.
+    view: AtomicU64,
 }
 
 /// What the bodies of a call hand the pipeline besides their value.
@@ -284,6 +322,7 @@ impl ToolExecution {
                     body_invoked: AtomicBool::new(false),
                     has_provided: AtomicBool::new(false),
                     host,
+                    view: AtomicU64::new(0),
                 },
             }),
         }
@@ -497,6 +536,19 @@ impl ToolExecution {
     #[inline]
     pub(crate) fn host(&self) -> &Arc<dyn CallHost> {
         &self.inner.shared.host
+    }
+
+    /// Records the view the call was admitted in.
+    pub(crate) fn set_view(&self, view: CallView) {
+        self.inner
+            .shared
+            .view
+            .store(view.to_bits(), Ordering::Relaxed);
+    }
+
+    /// The view the call was admitted in; [`CallView::Unknown`] before the pipeline captured it.
+    pub(crate) fn view(&self) -> CallView {
+        CallView::from_bits(self.inner.shared.view.load(Ordering::Relaxed))
     }
 }
 

@@ -233,6 +233,7 @@ impl CallHost for DetachedHost {
     fn search_tools(
         &self,
         _agent: Option<&crate::ids::AgentId>,
+        _view: crate::call::execution::CallView,
         _query: &crate::search::ToolSearchQuery,
     ) -> Result<crate::search::ToolSearchAnswer, ToolError> {
         // Outside a registry there are no deferred tools to find.

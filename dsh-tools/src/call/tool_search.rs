@@ -129,7 +129,10 @@ pub(crate) fn definition() -> Arc<dyn ToolDefinition> {
         .handler(|arguments, run| async move {
             let query = query_of(&arguments);
             let execution = run.execution();
-            let answer = execution.host().search_tools(execution.agent(), &query)?;
+            let answer =
+                execution
+                    .host()
+                    .search_tools(execution.agent(), execution.view(), &query)?;
             serde_json::to_value(answer)
                 .map_err(|error| ToolError::invalid_output(TOOL_SEARCH, error))
         });

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::call::context::ToolLookup;
 use crate::call::definition::ToolDefinition;
-use crate::call::execution::{CallHost, ToolExecutionInput};
+use crate::call::execution::{CallHost, CallView, ToolExecutionInput};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::ids::AgentId;
@@ -42,9 +42,14 @@ impl CallHost for Core {
     fn search_tools(
         &self,
         agent: Option<&AgentId>,
+        view: CallView,
         query: &ToolSearchQuery,
     ) -> Result<ToolSearchAnswer, ToolError> {
-        self.search_and_load(agent, None, query)
+        match view {
+            CallView::Unknown => self.search_and_load(agent, None, query),
+            CallView::Global => self.search_and_load(None, None, query),
+            CallView::Scope(instance) => self.search_and_load(agent, Some(instance), query),
+        }
     }
 
     #[cfg(feature = "code-mode")]

@@ -106,6 +106,7 @@ pub(crate) fn execute(
                 .unwrap_or_else(|| AgentId::new(""));
             closed.error(&agent)
         })?;
+        execution.set_view(view.call_view());
         // Code Mode: a call its caller may not make is refused here, before any policy.
         let definition = view
             .resolve_call(execution.name(), execution.parent().is_some())

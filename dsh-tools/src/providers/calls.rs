@@ -73,6 +73,11 @@ impl ToolCalls {
         self.inputs.push(input);
     }
 
+    /// Replaces the names a native search reported with the ones actually loaded.
+    pub(crate) fn set_loaded(&mut self, loaded: Vec<String>) {
+        self.loaded = loaded;
+    }
+
     pub(crate) fn push_loaded(&mut self, name: String) {
         if !self.loaded.contains(&name) {
             self.loaded.push(name);

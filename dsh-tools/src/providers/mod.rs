@@ -342,26 +342,34 @@ impl LoweredTools {
     /// What a provider's native tool search loaded is in [`ToolCalls::loaded_tools`]; a list
     /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
-        let calls = self.parse_calls(response)?;
-        self.load_found(calls.loaded_tools());
+        let mut calls = self.parse_calls(response)?;
+        let loaded = self.load_found(calls.loaded_tools());
+        calls.set_loaded(loaded);
         Ok(calls)
     }
 
     /// Loads into the agent's scope the deferred tools (canonical names) a provider's native
     /// tool search found, for a list from [`ProviderTools`]; the one place both the
-    /// whole-response and the stream readers load them.
-    pub(crate) fn load_found(&self, names: &[String]) {
-        let Some(registry) = &self.registry else {
-            return;
-        };
-        if names.is_empty() {
-            return;
+    /// whole-response and the stream readers load them. Returns the names that are loaded: a
+    /// name that is not a deferred tool of this list (one the model or provider made up, or one
+    /// the scope cannot call) is not, nor, for a list from [`ProviderTools`], one the scope could
+    /// no longer load (it went away since the list was sent).
+    pub(crate) fn load_found(&self, names: &[String]) -> Vec<String> {
+        let mut known: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| self.deferred.iter().any(|schema| schema.name == *name))
+            .collect();
+        if let Some(registry) = &self.registry
+            && !known.is_empty()
+        {
+            let _ = registry
+                .core()
+                .load(self.agent.as_ref(), None, &known, false);
+            let loaded = registry.core().loaded_among(self.agent.as_ref(), &known);
+            known.retain(|name| loaded.contains(name));
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        // A name the scope cannot call (it went away since the list was sent) is skipped.
-        let _ = registry
-            .core()
-            .load(self.agent.as_ref(), None, &names, false);
+        known.into_iter().map(str::to_owned).collect()
     }
 
     /// The canonical schema of tool `name` as the list knows it: one it lists, or a deferred

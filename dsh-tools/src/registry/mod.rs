@@ -52,7 +52,8 @@
 //! exact names) and the best matches are loaded into its scope's list. Loaded tools come after
 //! the sorted ones, in the order they were loaded, so a load only appends to the list and the
 //! request prefix a provider caches stays valid. Searches see only what the scope can call:
-//! restrictions apply first.
+//! restrictions apply first. Keyword searches can rank by meaning too, through the embedding
+//! model the application runs ([`ToolEmbedder`], [`ToolRegistry::set_tool_embedder`]).
 //!
 //! # Files
 //! `tool_registry.rs` the registry, `scope.rs` a layer's handle, tools, lookups and calls,
@@ -78,7 +79,9 @@ pub use self::tool_registry::ToolRegistry;
 #[cfg(feature = "code-mode")]
 pub use crate::call::run_code::RUN_CODE;
 pub use crate::call::tool_search::TOOL_SEARCH;
-pub use crate::search::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};
+pub use crate::search::{
+    HybridSearch, ToolEmbedder, ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery,
+};
 pub use crate::store::deferral::Deferral;
 pub use crate::store::error::{RegistryError, RegistryErrorKind};
 pub use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};

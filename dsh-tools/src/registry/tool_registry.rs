@@ -136,6 +136,14 @@ impl ToolRegistry {
             .unwrap_or_else(|never| match never {});
     }
 
+    /// Ranks keyword searches of deferred tools by meaning too: `Some` fuses the keyword
+    /// ranking with the embedding model's (see [`ToolEmbedder`](crate::registry::ToolEmbedder)),
+    /// `None` goes back to keywords alone. Replacing the model forgets the vectors of the old one.
+    /// Regular-expression and exact-name searches are unchanged.
+    pub fn set_tool_embedder(&self, hybrid: Option<crate::registry::HybridSearch>) {
+        self.core().embeddings.set(hybrid);
+    }
+
     /// Installs the approver that answers `ask` decisions, replacing any earlier one.
     pub fn set_approver(&self, approver: impl Approver) {
         self.core().set_approver(Some(Arc::new(approver)));

@@ -22,6 +22,8 @@ const SUMMARY_CHARS: usize = 160;
 /// One tool, as a search sees it.
 #[derive(Debug)]
 pub(crate) struct SearchDocument {
+    /// The registration id of the tool (what an embedding of it is kept by).
+    pub(crate) id: u64,
     pub(crate) name: String,
     /// The description's first line, bounded.
     pub(crate) summary: String,
@@ -35,7 +37,7 @@ pub(crate) struct SearchDocument {
 }
 
 impl SearchDocument {
-    pub(crate) fn new(name: &str, description: &str, parameters: &Value) -> Self {
+    pub(crate) fn new(id: u64, name: &str, description: &str, parameters: &Value) -> Self {
         let mut weights: HashMap<String, f32> = HashMap::new();
         let mut add = |text: &str, weight: f32| {
             for_each_term(text, |term| *weights.entry(term).or_default() += weight);
@@ -62,6 +64,7 @@ impl SearchDocument {
         terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let length = terms.iter().map(|(_, weight)| weight).sum();
         Self {
+            id,
             name: name.to_owned(),
             summary: summary(description),
             terms: terms.into_boxed_slice(),
@@ -122,6 +125,7 @@ mod tests {
     #[test]
     fn a_document_weighs_the_name_most_and_reads_nested_parameters() {
         let document = SearchDocument::new(
+            1,
             "read_file",
             "Read a file from disk.\nSecond line.",
             &json!({"type": "object", "properties": {
@@ -136,7 +140,7 @@ mod tests {
                 .find(|(t, _)| &**t == term)
                 .map(|(_, w)| *w)
         };
-        assert_eq!(weight("file"), Some(NAME_WEIGHT + DESCRIPTION_WEIGHT));
+        assert_eq!(weight("fil"), Some(NAME_WEIGHT + DESCRIPTION_WEIGHT));
         assert_eq!(
             weight("path"),
             Some(PARAMETER_NAME_WEIGHT + PARAMETER_DESCRIPTION_WEIGHT)

@@ -66,14 +66,15 @@ impl SearchIndex {
         &self.documents[position]
     }
 
+    /// Every document, by position.
+    pub(crate) fn documents(&self) -> &[Arc<SearchDocument>] {
+        &self.documents
+    }
+
     /// The positions of the best documents for `query`, best first; an error names a pattern
     /// that is not a regular expression or a query too long.
     pub(crate) fn search(&self, query: &ToolSearchQuery) -> Result<Vec<usize>, String> {
-        if query.text.chars().count() > MAX_QUERY_CHARS {
-            return Err(format!(
-                "the query is longer than {MAX_QUERY_CHARS} characters"
-            ));
-        }
+        check_length(query)?;
         let limit = query.limit();
         match query.mode {
             ToolSearchMode::Keywords => Ok(self.ranked(&query.text, limit)),
@@ -83,27 +84,9 @@ impl SearchIndex {
     }
 
     fn ranked(&self, text: &str, limit: usize) -> Vec<usize> {
-        let count = self.documents.len() as f32;
-        // Dense scores (one float per tool, zeroed in one allocation) and the tools touched, so
-        // scoring hashes nothing and ranking sorts only the tools that matched.
-        let mut scores = vec![0.0_f32; self.documents.len()];
-        let mut touched: Vec<u32> = Vec::new();
-        for (term, boost) in weighted_terms(text) {
-            let Some(list) = self.postings.get(term.as_str()) else {
-                continue;
-            };
-            let frequency = list.len() as f32;
-            let idf = (1.0 + (count - frequency + 0.5) / (frequency + 0.5)).ln();
-            for &(position, weight) in list {
-                let length = self.documents[position as usize].length;
-                let norm = K1 * (1.0 - B + B * length / self.average_length);
-                let score = &mut scores[position as usize];
-                if *score == 0.0 {
-                    touched.push(position);
-                }
-                *score += boost * idf * weight * (K1 + 1.0) / (weight + norm);
-            }
-        }
+        let scores = self.scores(text);
+        let mut touched: Vec<u32> = scores.touched;
+        let scores = scores.scores;
         let by_rank = |a: &u32, b: &u32| {
             scores[*b as usize]
                 .total_cmp(&scores[*a as usize])
@@ -122,6 +105,57 @@ impl SearchIndex {
             .into_iter()
             .map(|position| position as usize)
             .collect()
+    }
+
+    /// Every document's keyword score for `text` (zero where no term matched), and the
+    /// documents that matched.
+    ///
+    /// BM25 over the query's terms and the terms they stand for, summed, then scaled by the
+    /// share of the query's words the document matched ([`coverage`]): a tool that matches one
+    /// generic word of a long request (`set` → `redis__set`) ranks under one that matches
+    /// several of its words.
+    pub(crate) fn scores(&self, text: &str) -> Scores {
+        let count = self.documents.len() as f32;
+        // Dense scores (one float per tool, zeroed in one allocation) and the tools touched, so
+        // scoring hashes nothing and ranking sorts only the tools that matched.
+        let mut scores = vec![0.0_f32; self.documents.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let words = weighted_terms(text);
+        // Per document (for a query of several words): the last word that matched it, and how
+        // many words did.
+        let several = words.len() > 1;
+        let mut last_word = vec![0_u16; if several { self.documents.len() } else { 0 }];
+        let mut matched = vec![0_u16; last_word.len()];
+        for (word, terms) in (1_u16..).zip(&words) {
+            for (term, boost) in terms {
+                let Some(list) = self.postings.get(term.as_str()) else {
+                    continue;
+                };
+                let frequency = list.len() as f32;
+                let idf = (1.0 + (count - frequency + 0.5) / (frequency + 0.5)).ln();
+                for &(position, weight) in list {
+                    let position = position as usize;
+                    let length = self.documents[position].length;
+                    let norm = K1 * (1.0 - B + B * length / self.average_length);
+                    let score = &mut scores[position];
+                    if *score == 0.0 {
+                        touched.push(position as u32);
+                    }
+                    *score += boost * idf * weight * (K1 + 1.0) / (weight + norm);
+                    if several && last_word[position] != word {
+                        last_word[position] = word;
+                        matched[position] += 1;
+                    }
+                }
+            }
+        }
+        if several {
+            for &position in &touched {
+                let share = f32::from(matched[position as usize]) / words.len() as f32;
+                scores[position as usize] *= coverage(share);
+            }
+        }
+        Scores { scores, touched }
     }
 
     fn matching(&self, pattern: &str, limit: usize) -> Result<Vec<usize>, String> {
@@ -162,21 +196,48 @@ impl SearchIndex {
     }
 }
 
-/// The query's terms at full weight, then the terms its words stand for (see `synonyms.rs`)
-/// at [`SYNONYM_WEIGHT`], each once.
-fn weighted_terms(text: &str) -> Vec<(String, f32)> {
+/// Refuses a query text longer than [`MAX_QUERY_CHARS`].
+pub(crate) fn check_length(query: &ToolSearchQuery) -> Result<(), String> {
+    if query.text.chars().count() > MAX_QUERY_CHARS {
+        return Err(format!(
+            "the query is longer than {MAX_QUERY_CHARS} characters"
+        ));
+    }
+    Ok(())
+}
+
+/// How much of a document's score it keeps for matching `share` of the query's words: in
+/// proportion (measured on the evaluation set of `dsh-tools-tests`, a square or a cube ranks
+/// the same, no scaling loses a tenth of the first places).
+fn coverage(share: f32) -> f32 {
+    share
+}
+
+/// Every document's keyword score for a query.
+pub(crate) struct Scores {
+    /// One per document, by position; zero where nothing matched.
+    pub(crate) scores: Vec<f32>,
+    /// The positions of the documents that matched, in no order.
+    pub(crate) touched: Vec<u32>,
+}
+
+/// The query's words, each with its own term at full weight and the terms it stands for (see
+/// `synonyms.rs`) at [`SYNONYM_WEIGHT`]; a word given twice counts once.
+fn weighted_terms(text: &str) -> Vec<Vec<(String, f32)>> {
     let mut own = terms(text);
     own.sort_unstable();
     own.dedup();
-    let mut weighted: Vec<(String, f32)> = own.iter().map(|term| (term.clone(), 1.0)).collect();
-    for term in &own {
-        for synonym in synonyms_of(term) {
-            if !weighted.iter().any(|(seen, _)| seen == synonym) {
-                weighted.push((synonym.clone(), SYNONYM_WEIGHT));
+    own.into_iter()
+        .map(|term| {
+            let mut weighted = vec![(term.clone(), 1.0)];
+            for synonym in synonyms_of(&term) {
+                if !weighted.iter().any(|(seen, _)| seen == synonym) {
+                    weighted.push((synonym.clone(), SYNONYM_WEIGHT));
+                }
             }
-        }
-    }
-    weighted
+            weighted
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -188,8 +249,14 @@ mod tests {
         SearchIndex::new(
             tools
                 .iter()
-                .map(|(name, description)| {
-                    Arc::new(SearchDocument::new(name, description, &json!({})))
+                .enumerate()
+                .map(|(id, (name, description))| {
+                    Arc::new(SearchDocument::new(
+                        id as u64,
+                        name,
+                        description,
+                        &json!({}),
+                    ))
                 })
                 .collect(),
         )

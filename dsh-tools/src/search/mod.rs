@@ -12,13 +12,17 @@
 //! | `synonyms.rs` | the words a query uses for what tools do, and the tool words they stand for |
 //! | `document.rs` | [`SearchDocument`]: one tool's weighted terms and its one-line summary |
 //! | `index.rs` | [`SearchIndex`]: BM25 ranking, the regular-expression and exact-name modes |
+//! | `embedding.rs` | [`ToolEmbedder`], [`HybridSearch`]: an application's embedding model fused with the keyword ranking |
 
 mod document;
+mod embedding;
 mod index;
 mod query;
 mod synonyms;
 mod terms;
 
 pub(crate) use self::document::SearchDocument;
-pub(crate) use self::index::{MAX_QUERY_CHARS, SearchIndex};
+pub use self::embedding::{HybridSearch, ToolEmbedder};
+pub(crate) use self::embedding::{cosine, fuse};
+pub(crate) use self::index::{MAX_QUERY_CHARS, SearchIndex, check_length};
 pub use self::query::{ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery};

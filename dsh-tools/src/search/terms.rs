@@ -1,15 +1,99 @@
 //! Search terms: text split into lower-case words, identifiers split at `_`, `-`, `.`, `/` and
-//! camel-case humps (`readFile`, `read_file` and `read-file` all give `read`, `file`), common
-//! English endings folded (`files` → `file`, `reading` → `read`) and words too common to tell
+//! camel-case humps (`readFile`, `read_file` and `read-file` split alike), English inflections
+//! folded (`files`, `filed` and `file` meet; `meetings` → `meet`) and words too common to tell
 //! tools apart dropped. The same function splits tool text and queries, so both meet in the
 //! middle.
 
 /// Words that say nothing about which tool is meant.
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "for", "from", "how", "i",
-    "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "some",
-    "that", "the", "their", "them", "then", "this", "to", "tool", "use", "want", "was", "we",
-    "what", "when", "which", "with", "you", "your",
+    "a",
+    "about",
+    "all",
+    "also",
+    "an",
+    "and",
+    "any",
+    "anything",
+    "are",
+    "as",
+    "at",
+    "be",
+    "been",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "every",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "he",
+    "her",
+    "here",
+    "him",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "just",
+    "like",
+    "many",
+    "me",
+    "much",
+    "my",
+    "need",
+    "not",
+    "now",
+    "of",
+    "on",
+    "or",
+    "our",
+    "please",
+    "really",
+    "right",
+    "she",
+    "should",
+    "so",
+    "some",
+    "something",
+    "than",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "to",
+    "tool",
+    "us",
+    "use",
+    "want",
+    "was",
+    "we",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
 ];
 
 /// Calls `emit` with each search term of `text`, in order.
@@ -61,37 +145,75 @@ fn camel_humps(run: &str) -> Vec<&str> {
     parts
 }
 
-/// Folds the endings that most often separate a query's word from a tool's (`files`/`file`,
-/// `reads`/`read`, `searching`/`search`, `created`/`create`), conservatively: a short word is
-/// kept whole, so `is`, `bus` or `news` stay themselves.
+/// Words whose final `s` is not a plural (`news` is not `new`s, `alias` not `alia`s).
+const KEEP_FINAL_S: &[&str] = &[
+    "alias", "always", "analysis", "atlas", "bonus", "canvas", "chaos", "does", "has", "its",
+    "news", "plus", "series", "species", "status", "this", "was", "yes",
+];
+
+/// Folds the inflections that separate a query's word from a tool's, in order, so that one
+/// word may lose several (`meetings` → `meeting` → `meet`, `settings` → `set`): a plural or
+/// third-person `s` (`ies` → `y`), then `ing` or `ed` when a syllable is left (`ied` → `y`),
+/// undoubling the consonant that leaves (`sett` → `set`, `logg` → `log`), then a final silent
+/// `e` (`create`, `created` and `creating` all give `creat`). Short words are kept whole, so
+/// `is`, `bus` or `string` stay themselves.
 fn stem(mut word: String) -> String {
-    let len = word.chars().count();
-    if len <= 3 || !word.is_ascii() {
+    if word.len() <= 3 || !word.is_ascii() {
         return word;
     }
-    for (ending, keep) in [
-        ("ies", "y"),
-        ("sses", "ss"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", "e"),
-        ("s", ""),
-    ] {
-        if word.len() > ending.len() + 3
-            && word.ends_with(ending)
-            && !(ending == "s" && (word.ends_with("ss") || word.ends_with("us")))
-        {
-            word.truncate(word.len() - ending.len());
-            word.push_str(keep);
+    // A plural or a third person.
+    if word.ends_with("sses") {
+        word.truncate(word.len() - 2);
+    } else if word.ends_with("ies") && word.len() > 4 {
+        word.truncate(word.len() - 3);
+        word.push('y');
+    } else if word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+        && KEEP_FINAL_S.binary_search(&word.as_str()).is_err()
+    {
+        word.pop();
+    }
+    // A participle or a past tense, when what is left still has a vowel.
+    if word.ends_with("ied") && word.len() > 4 {
+        word.truncate(word.len() - 3);
+        word.push('y');
+    } else if !word.ends_with("eed") {
+        for ending in ["ing", "ed"] {
+            let Some(rest) = word.strip_suffix(ending) else {
+                continue;
+            };
+            if rest.len() >= 3 && rest.bytes().any(is_vowel) {
+                word.truncate(rest.len());
+                undouble(&mut word);
+            }
             break;
         }
     }
-    // `creat(e)`, `writ(e)`: fold a final silent `e` too, so `create`, `created` and `creating`
-    // meet.
-    if word.len() > 4 && word.ends_with('e') && !word.ends_with("ee") {
+    // `creat(e)`, `writ(e)`: a final silent `e`, so the verb meets its inflections.
+    if word.len() >= 4 && word.ends_with('e') && !word.ends_with("ee") {
         word.pop();
     }
     word
+}
+
+fn is_vowel(byte: u8) -> bool {
+    matches!(byte, b'a' | b'e' | b'i' | b'o' | b'u' | b'y')
+}
+
+/// `sett` → `set`, `runn` → `run`: a doubled final consonant an ending left behind, but not
+/// `ll`, `ss` or `zz`, which the word had before (`fill`, `pass`, `buzz`).
+fn undouble(word: &mut String) {
+    let bytes = word.as_bytes();
+    let len = bytes.len();
+    if len >= 3
+        && bytes[len - 1] == bytes[len - 2]
+        && !is_vowel(bytes[len - 1])
+        && !matches!(bytes[len - 1], b'l' | b's' | b'z')
+    {
+        word.pop();
+    }
 }
 
 #[cfg(test)]
@@ -100,8 +222,8 @@ mod tests {
 
     #[test]
     fn identifiers_split_like_words() {
-        assert_eq!(terms("read_file"), ["read", "file"]);
-        assert_eq!(terms("readFile"), ["read", "file"]);
+        assert_eq!(terms("read_file"), ["read", "fil"]);
+        assert_eq!(terms("readFile"), ["read", "fil"]);
         assert_eq!(terms("getHTTPResponse"), ["get", "http", "respons"]);
         assert_eq!(terms("s3-bucket.v2"), ["s", "3", "bucket", "v", "2"]);
     }
@@ -114,6 +236,30 @@ mod tests {
         assert_eq!(terms("creating"), terms("create"));
         assert_eq!(terms("queries"), terms("query"));
         assert_eq!(terms("news bus is"), ["news", "bus"]);
+    }
+
+    #[test]
+    fn a_word_loses_every_inflection_it_has() {
+        for (forms, stem) in [
+            (&["meeting", "meetings", "meet", "meets"][..], "meet"),
+            (&["booking", "bookings", "book", "booked"], "book"),
+            (&["setting", "settings", "set", "sets"], "set"),
+            (&["listing", "listings", "list", "listed"], "list"),
+            (&["recording", "recordings", "record", "recorded"], "record"),
+            (&["logs", "logging", "log", "logged"], "log"),
+            (&["replies", "replied", "reply"], "reply"),
+            (&["running", "runs", "run"], "run"),
+            (&["updates", "updating", "updated", "update"], "updat"),
+            (&["matches", "matching", "match"], "match"),
+        ] {
+            for form in forms {
+                assert_eq!(terms(form), [stem], "{form}");
+            }
+        }
+        assert_eq!(
+            terms("string status address filling"),
+            ["string", "status", "address", "fill"]
+        );
     }
 
     #[test]

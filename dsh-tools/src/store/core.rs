@@ -62,6 +62,8 @@ pub(crate) struct Core {
     /// The engines kept warm for this registry's `run_code` programs.
     #[cfg(feature = "code-mode")]
     engines: Arc<crate::code_mode::pool::EnginePool>,
+    /// The hybrid search installed, and the vectors of the tools it embedded.
+    pub(crate) embeddings: crate::store::search::Embeddings,
 }
 
 impl Core {
@@ -76,6 +78,7 @@ impl Core {
             limits: LimitsCell::new(CallLimits::new()),
             #[cfg(feature = "code-mode")]
             engines: Arc::default(),
+            embeddings: crate::store::search::Embeddings::default(),
         }
     }
 

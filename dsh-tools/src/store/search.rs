@@ -5,13 +5,19 @@
 //! call: restrictions apply before anything is ranked), through the view's cached
 //! [`SearchIndex`]. Loading is an edit that re-checks each name against the view as it is then,
 //! so a tool disposed or restricted between a search and its load is not loaded.
+//!
+//! With a [`HybridSearch`] installed, a keyword search also ranks by meaning: the tools' vectors
+//! are kept by registration id in [`Embeddings`], outside the registry's lock, and the model is
+//! asked only for the tools it has not embedded yet, never while a lock is held.
 
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use crate::error::ToolError;
 use crate::ids::AgentId;
-use crate::search::{SearchIndex, ToolSearchAnswer, ToolSearchHit, ToolSearchQuery};
+use crate::search::{
+    HybridSearch, SearchIndex, ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery,
+};
 use crate::store::core::Core;
 use crate::store::deferral::Deferral;
 use crate::store::error::RegistryError;
@@ -24,17 +30,95 @@ fn closed_agent(agent: Option<&AgentId>) -> AgentId {
     agent.cloned().unwrap_or_else(|| AgentId::from(""))
 }
 
-/// The index of `view`'s deferred tools, built on its first search.
+/// The index of `view`'s deferred tools, built on its first search, and shared with the views
+/// that see the same deferred tools (see [`View::search_owner`]).
 fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
+    let owner = view.search_owner();
     let build = || {
-        let documents = view
+        let documents = View::new(state, owner)
             .deferred_entries()
             .into_iter()
             .map(|entry| Arc::new(entry.document()))
             .collect();
         Arc::new(SearchIndex::new(documents))
     };
-    state.searches.get_or_build(view.owner(), build)
+    state.searches.get_or_build(owner, build)
+}
+
+/// The hybrid search a registry has installed, and the vectors of the tools its model
+/// embedded, by registration id.
+#[derive(Default)]
+pub(crate) struct Embeddings {
+    hybrid: RwLock<Option<HybridSearch>>,
+    vectors: Mutex<HashMap<u64, Option<Arc<[f32]>>>>,
+}
+
+impl Embeddings {
+    /// Installs `hybrid` (or none), forgetting the vectors of the model it replaces.
+    pub(crate) fn set(&self, hybrid: Option<HybridSearch>) {
+        let old = {
+            let mut slot = self.hybrid.write().unwrap_or_else(PoisonError::into_inner);
+            std::mem::replace(&mut *slot, hybrid)
+        };
+        let stale =
+            std::mem::take(&mut *self.vectors.lock().unwrap_or_else(PoisonError::into_inner));
+        drop((old, stale));
+    }
+
+    fn hybrid(&self) -> Option<HybridSearch> {
+        self.hybrid
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The vector of each document of `index` (`None`: the model gave none), embedding in one
+    /// batch those not embedded yet. Vectors of tools no longer in the index are forgotten once
+    /// they outnumber it.
+    fn vectors_of(&self, hybrid: &HybridSearch, index: &SearchIndex) -> Vec<Option<Arc<[f32]>>> {
+        let documents = index.documents();
+        let missing: Vec<usize> = {
+            let vectors = self.vectors.lock().unwrap_or_else(PoisonError::into_inner);
+            (0..documents.len())
+                .filter(|&position| !vectors.contains_key(&documents[position].id))
+                .collect()
+        };
+        if !missing.is_empty() {
+            let texts: Vec<&str> = missing
+                .iter()
+                .map(|&position| documents[position].text.as_str())
+                .collect();
+            let embedded = crate::future::catch_panic(|| hybrid.embedder.embed(&texts))
+                .unwrap_or_else(|message| {
+                    tracing::warn!("tool embedder panicked: {message}");
+                    Vec::new()
+                });
+            let mut embedded = embedded.into_iter();
+            let mut vectors = self.vectors.lock().unwrap_or_else(PoisonError::into_inner);
+            for &position in &missing {
+                let vector = embedded.next().map(Arc::<[f32]>::from);
+                vectors.insert(documents[position].id, vector);
+            }
+            if vectors.len() > 2 * documents.len() + 64 {
+                let live: HashSet<u64> = documents.iter().map(|document| document.id).collect();
+                vectors.retain(|id, _| live.contains(id));
+            }
+        }
+        let vectors = self.vectors.lock().unwrap_or_else(PoisonError::into_inner);
+        documents
+            .iter()
+            .map(|document| vectors.get(&document.id).cloned().flatten())
+            .collect()
+    }
+}
+
+/// A hit for the document at `position`.
+fn hit(index: &SearchIndex, position: usize) -> ToolSearchHit {
+    let document = index.document(position);
+    ToolSearchHit {
+        name: document.name.clone(),
+        description: document.summary.clone(),
+    }
 }
 
 impl Core {
@@ -46,6 +130,11 @@ impl Core {
         instance: Option<u64>,
         query: &ToolSearchQuery,
     ) -> Result<Vec<ToolSearchHit>, ToolError> {
+        if query.mode == ToolSearchMode::Keywords
+            && let Some(hybrid) = self.embeddings.hybrid()
+        {
+            return self.search_hybrid(agent, instance, query, &hybrid);
+        }
         let state = self.read();
         let view = View::open(&state, agent, instance)
             .map_err(|closed| closed.error(&closed_agent(agent)))?;
@@ -55,13 +144,50 @@ impl Core {
             .map_err(ToolError::invalid_arguments_text)?;
         Ok(positions
             .into_iter()
-            .map(|position| {
-                let document = index.document(position);
-                ToolSearchHit {
-                    name: document.name.clone(),
-                    description: document.summary.clone(),
-                }
+            .map(|position| hit(&index, position))
+            .collect())
+    }
+
+    /// A keyword search fused with the embedding model's ranking: the keyword scores are taken
+    /// under the read lock, the model is asked after it is released.
+    fn search_hybrid(
+        &self,
+        agent: Option<&AgentId>,
+        instance: Option<u64>,
+        query: &ToolSearchQuery,
+        hybrid: &HybridSearch,
+    ) -> Result<Vec<ToolSearchHit>, ToolError> {
+        crate::search::check_length(query).map_err(ToolError::invalid_arguments_text)?;
+        let (index, keyword) = {
+            let state = self.read();
+            let view = View::open(&state, agent, instance)
+                .map_err(|closed| closed.error(&closed_agent(agent)))?;
+            let index = index_of(&state, &view);
+            let keyword = index.scores(&query.text).scores;
+            (index, keyword)
+        };
+        let vectors = self.embeddings.vectors_of(hybrid, &index);
+        let query_vector = crate::future::catch_panic(|| {
+            hybrid
+                .embedder
+                .embed(&[query.text.as_str()])
+                .into_iter()
+                .next()
+        })
+        .ok()
+        .flatten();
+        let similarity: Vec<Option<f32>> = vectors
+            .iter()
+            .map(|vector| {
+                let (query_vector, vector) = (query_vector.as_deref()?, vector.as_deref()?);
+                crate::search::cosine(query_vector, vector)
             })
+            .collect();
+        let positions =
+            crate::search::fuse(&keyword, &similarity, hybrid.keyword_weight, query.limit());
+        Ok(positions
+            .into_iter()
+            .map(|position| hit(&index, position))
             .collect())
     }
 
@@ -95,10 +221,12 @@ impl Core {
             let (owner, fresh) = {
                 let view = View::open(state, agent, instance)
                     .map_err(|closed| closed.registry_error(&closed_agent(agent)))?;
-                let deferred: HashSet<&str> = view
-                    .deferred_entries()
-                    .into_iter()
-                    .map(|entry| entry.schema.name.as_str())
+                // Each name is resolved on its own: a load costs what it names, not what the
+                // view defers.
+                let deferred: HashSet<&str> = names
+                    .iter()
+                    .copied()
+                    .filter(|name| view.deferred_entry(name).is_some())
                     .collect();
                 let unknown: Vec<&str> = names
                     .iter()
@@ -141,6 +269,26 @@ impl Core {
             });
             Ok(fresh)
         })
+    }
+
+    /// Which of `names` `agent`'s view has loaded now (none once its scope is gone).
+    pub(crate) fn loaded_among<'n>(
+        &self,
+        agent: Option<&AgentId>,
+        names: &[&'n str],
+    ) -> Vec<&'n str> {
+        let state = self.read();
+        View::open(&state, agent, None).map_or_else(
+            |_| Vec::new(),
+            |view| {
+                let loaded = view.loaded();
+                names
+                    .iter()
+                    .copied()
+                    .filter(|name| loaded.contains(name))
+                    .collect()
+            },
+        )
     }
 
     /// Forgets the tools `agent`'s view loaded (a new conversation starts from the short

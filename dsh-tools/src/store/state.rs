@@ -74,6 +74,7 @@ impl ToolEntry {
     /// What a search reads of this tool.
     pub(crate) fn document(&self) -> SearchDocument {
         SearchDocument::new(
+            self.id,
             &self.schema.name,
             &self.schema.description,
             &self.schema.parameters,

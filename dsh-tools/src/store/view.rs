@@ -253,6 +253,20 @@ impl<'s> View<'s> {
         deferred
     }
 
+    /// The visible tool `name` if this view defers it: what a load checks, one name at a time,
+    /// without listing every deferred tool.
+    pub(crate) fn deferred_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+        if name == TOOL_SEARCH {
+            return None;
+        }
+        #[cfg(feature = "code-mode")]
+        if name == crate::call::run_code::RUN_CODE {
+            return None;
+        }
+        self.resolve_entry(name)
+            .filter(|entry| self.deferral().defers(name, entry.deferred))
+    }
+
     /// Whether any visible tool is deferred here (so `tool_search` is there).
     pub(crate) fn has_deferred(&self) -> bool {
         let deferral = self.deferral();
@@ -307,6 +321,29 @@ impl<'s> View<'s> {
             }
         });
         Some(crate::store::code_mode::run_code_schema(entry, callable))
+    }
+
+    /// Which view this is, as a call records it: the global layer or one scope instance.
+    pub(crate) fn call_view(&self) -> crate::call::execution::CallView {
+        use crate::call::execution::CallView;
+        self.chain
+            .last()
+            .map_or(CallView::Global, |scope| CallView::Scope(scope.instance))
+    }
+
+    /// The nearest view of this one's chain whose deferred tools are the same as this one's:
+    /// scopes with no tools, restrictions or deferral policy of their own see what their parent
+    /// sees, so they share its search index (`None`: the global layer's).
+    pub(crate) fn search_owner(&self) -> Option<&'s AgentId> {
+        self.chain
+            .iter()
+            .rev()
+            .find(|scope| {
+                !scope.layer.tools.is_empty()
+                    || !scope.restrictions.is_empty()
+                    || scope.deferral != Deferral::Inherit
+            })
+            .and_then(|scope| scope.chain.last())
     }
 
     /// The agent whose scope this view is, `None` for the global layer.

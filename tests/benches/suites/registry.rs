@@ -288,6 +288,34 @@ fn search(count: usize, id: &'static str) -> Case {
     .per(1, "search")
 }
 
+/// A load of one deferred tool into a scope of a registry of 10,000 deferred tools, each load
+/// of a tool not loaded before (the scope is emptied outside the measured section).
+fn load_10000() -> Case {
+    Case::with_fixture(
+        "load_10000",
+        "`load_tools` of one tool into a scope, 10000 tools, all deferred",
+        || {
+            let registry = deferred_catalog(10_000);
+            let scope = registry.create_scope("loader", None).expect("a new scope");
+            (registry, scope)
+        },
+        |(_, scope), iterations, meter| {
+            let names: Vec<String> = tool_catalog::scaled_catalog(10_000)
+                .into_iter()
+                .map(|tool| tool.name)
+                .collect();
+            for iteration in 0..iterations {
+                let name = &names[iteration as usize % names.len()];
+                black_box(meter.measure(|| scope.load_tools([name]).expect("a deferred tool")));
+                if iteration as usize % 20 == 19 {
+                    scope.unload_tools().expect("a live scope");
+                }
+            }
+        },
+    )
+    .per(1, "load")
+}
+
 fn schemas_after_load() -> Case {
     Case::with_fixture(
         "schemas_after_load_538",
@@ -376,7 +404,12 @@ fn suite() -> Suite {
                 ))
                 .profile_iterations(200),
         )
-        .case(schemas_after_load().profile_iterations(100));
+        .case(schemas_after_load().profile_iterations(100))
+        .case(
+            load_10000()
+                .target(Target::Wall(Duration::from_micros(100)))
+                .profile_iterations(100),
+        );
     suite.case(Case::with_fixture(
         "schemas_cached",
         "`schemas()` again, nothing changed (1,000 tools)",

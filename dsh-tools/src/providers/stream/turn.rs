@@ -188,7 +188,11 @@ impl<'t> Turn<'t> {
         if fresh.is_empty() {
             return;
         }
-        self.tools.load_found(&fresh);
+        // Only what is loaded is reported.
+        let fresh = self.tools.load_found(&fresh);
+        if fresh.is_empty() {
+            return;
+        }
         self.loaded.extend(fresh.iter().cloned());
         self.events.push(StreamEvent::ToolsLoaded { names: fresh });
     }

@@ -194,6 +194,48 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
     );
 }
 
+/// Scopes that see the same deferred tools share one index; each still finds only its own.
+#[test]
+fn scopes_sharing_an_index_still_find_only_what_they_see() {
+    let registry = catalog();
+    let plain = registry.create_scope("plain", None).unwrap();
+    let restricted = registry.create_scope("restricted", None).unwrap();
+    let child = restricted.create_child("child").unwrap();
+    let own = registry.create_scope("own", None).unwrap();
+    let _ = own
+        .register(tool("send_email", "Write by carrier pigeon.", true))
+        .unwrap();
+    let found = |scope: &dsh_tools::ToolScope, query: &str| -> Vec<String> {
+        scope
+            .search_tools(&ToolSearchQuery::keywords(query))
+            .unwrap()
+            .into_iter()
+            .map(|hit| hit.name)
+            .collect()
+    };
+    assert_eq!(
+        found(&plain, "email message"),
+        ["send_email", "list_emails"]
+    );
+    let _ = restricted
+        .restrict(ToolRestriction::deny(["send_email"]))
+        .unwrap();
+    assert_eq!(found(&child, "email message"), ["list_emails"]);
+    assert_eq!(
+        found(&plain, "email message"),
+        ["send_email", "list_emails"]
+    );
+    // The scope's own tool shadows the global one, in its search too.
+    assert_eq!(found(&own, "pigeon"), ["send_email"]);
+    assert!(found(&plain, "pigeon").is_empty());
+    // A tool registered later is found by every scope.
+    let _ = registry
+        .register(tool("send_fax", "Send a fax message.", true))
+        .unwrap();
+    assert!(found(&plain, "fax").contains(&"send_fax".to_owned()));
+    assert!(found(&child, "fax").contains(&"send_fax".to_owned()));
+}
+
 #[tokio::test]
 async fn a_scope_without_deferred_tools_has_no_tool_search() {
     let registry = ToolRegistry::new();
@@ -471,6 +513,29 @@ mod provider_views {
     }
 
     #[test]
+    fn loaded_tools_reports_only_what_was_loaded() {
+        let registry = catalog();
+        let view = ProviderTools::new(&registry, Dialect::anthropic());
+        let tools = view.tools(None);
+        let response = json!({"content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25",
+             "input": {"query": "anything"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1",
+             "content": {"type": "tool_search_tool_search_result",
+                         "tool_references": [
+                             {"type": "tool_reference", "tool_name": "made_up"},
+                             {"type": "tool_reference", "tool_name": "read_file"},
+                             {"type": "tool_reference", "tool_name": "get_weather"}]}}
+        ]});
+        let calls = tools.parse_response(&response).unwrap();
+        assert_eq!(calls.loaded_tools(), ["get_weather"]);
+        assert_eq!(
+            names(&registry.schemas()),
+            ["read_file", "tool_search", "write_file", "get_weather"]
+        );
+    }
+
+    #[test]
     fn openai_responses_uses_the_hosted_search_and_reads_its_output() {
         let registry = catalog();
         let view = ProviderTools::new(&registry, Dialect::openai_responses());
@@ -564,4 +629,74 @@ mod provider_views {
             "Example arguments: {\"city\":\"Paris\",\"note\":\"an extra key\"}\nExample arguments: {\"city\":\"Lyon\",\"days\":3}\n"
         ), "{prompt}");
     }
+}
+
+#[tokio::test]
+async fn a_search_in_flight_when_its_scope_is_disposed_loads_into_no_other_scope() {
+    let registry = catalog();
+    let (entered_tx, entered_rx) = tokio::sync::oneshot::channel::<()>();
+    let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+    let gates = Arc::new(Mutex::new(Some((entered_tx, go_rx))));
+    // Holds the first search between its admission and its body.
+    let _ = registry
+        .on_pre_execute(move |_, next| {
+            let gate = gates.lock().unwrap().take();
+            async move {
+                if let Some((entered, go)) = gate {
+                    let _ = entered.send(());
+                    let _ = go.await;
+                }
+                next.run().await
+            }
+        })
+        .unwrap();
+    let agent = AgentId::from("writer");
+    let first = registry.create_scope(agent.clone(), None).unwrap();
+    let running = tokio::spawn(first.execute(search("send an email")));
+    entered_rx.await.unwrap();
+    assert!(first.dispose());
+    let second = registry.create_scope(agent.clone(), None).unwrap();
+    go_tx.send(()).unwrap();
+    let result = running.await.unwrap();
+    assert_eq!(
+        result.error_code(),
+        Some(codes::SCOPE_DISPOSED),
+        "{result:?}"
+    );
+    assert_eq!(
+        names(&second.schemas()),
+        ["read_file", "tool_search", "write_file"]
+    );
+
+    // The same through the registry, naming the agent: the call is the first scope's.
+    let (entered_tx, entered_rx) = tokio::sync::oneshot::channel::<()>();
+    let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+    let gates = Arc::new(Mutex::new(Some((entered_tx, go_rx))));
+    let _ = second
+        .on_pre_execute(move |_, next| {
+            let gate = gates.lock().unwrap().take();
+            async move {
+                if let Some((entered, go)) = gate {
+                    let _ = entered.send(());
+                    let _ = go.await;
+                }
+                next.run().await
+            }
+        })
+        .unwrap();
+    let running = tokio::spawn(registry.execute(search("send an email").with_agent(agent.clone())));
+    entered_rx.await.unwrap();
+    assert!(second.dispose());
+    let third = registry.create_scope(agent, None).unwrap();
+    go_tx.send(()).unwrap();
+    let result = running.await.unwrap();
+    assert_eq!(
+        result.error_code(),
+        Some(codes::SCOPE_DISPOSED),
+        "{result:?}"
+    );
+    assert_eq!(
+        names(&third.schemas()),
+        ["read_file", "tool_search", "write_file"]
+    );
 }
