@@ -147,15 +147,38 @@ pub(crate) fn found_tools(block: &Value) -> impl Iterator<Item = &str> {
         .filter_map(|reference| field(reference, "tool_name").and_then(Value::as_str))
 }
 
+/// A message's `content`, from the message or the block list itself.
+fn content_blocks(response: &Value) -> Result<&Vec<Value>, ProviderError> {
+    match response {
+        Value::Array(blocks) => Ok(blocks),
+        _ => match field(response, "content") {
+            Some(Value::Array(blocks)) => Ok(blocks),
+            _ => Err(ProviderError::shape("content", "an array")),
+        },
+    }
+}
+
+/// The assistant message the next request needs: every block of the response in order,
+/// thinking and redacted thinking blocks with their signatures untouched (Anthropic rejects a
+/// follow-up whose tool use lost the thinking before it); none for an empty turn.
+pub(crate) fn assistant(response: &Value) -> Result<Vec<Value>, ProviderError> {
+    Ok(assistant_of(content_blocks(response)?.clone()))
+}
+
+/// `{"role": "assistant", "content": blocks}`, or nothing for no blocks.
+pub(crate) fn assistant_of(blocks: Vec<Value>) -> Vec<Value> {
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    vec![object([
+        ("role", Value::from("assistant")),
+        ("content", Value::Array(blocks)),
+    ])]
+}
+
 /// The `tool_use` blocks of a message's `content`.
 pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
-    let blocks = match response {
-        Value::Array(blocks) => blocks,
-        _ => match field(response, "content") {
-            Some(Value::Array(blocks)) => blocks,
-            _ => return Err(ProviderError::shape("content", "an array")),
-        },
-    };
+    let blocks = content_blocks(response)?;
     let mut out = ToolCalls::default();
     for (index, block) in blocks.iter().enumerate() {
         let kind = field(block, "type").and_then(Value::as_str);

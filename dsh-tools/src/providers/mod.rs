@@ -347,6 +347,26 @@ impl LoweredTools {
         Ok(calls)
     }
 
+    /// The model's turn in `response` as the next request must repeat it, opaque fields
+    /// included: append the values to the request's `messages` / `input` / `contents`, then the
+    /// [`format_results`](Self::format_results) messages. OpenAI Chat — the assistant message
+    /// (content, refusal, tool calls, an audio reply's id); DeepSeek — the same with its
+    /// `reasoning_content`, which thinking mode wants back after a tool call; OpenAI Responses —
+    /// every `output` item, reasoning items (ids, `encrypted_content`) included; Anthropic — one
+    /// assistant message of every block, thinking blocks with their signatures; Gemini — the
+    /// candidate's model content, each part's `thoughtSignature` kept on its part. Nothing for a
+    /// turn with no content. A stream gives the same from
+    /// [`ToolCallStream::assistant_turn`](stream::ToolCallStream::assistant_turn).
+    pub fn assistant_turn(&self, response: &Value) -> Result<Vec<Value>, ProviderError> {
+        match self.dialect {
+            Dialect::OpenAiChat { .. } => openai::chat_assistant(response, false),
+            Dialect::DeepSeek { .. } => openai::chat_assistant(response, true),
+            Dialect::OpenAiResponses { .. } => openai::responses_assistant(response),
+            Dialect::Anthropic { .. } => anthropic::assistant(response),
+            Dialect::Gemini { .. } => gemini::assistant(response),
+        }
+    }
+
     /// Loads into the agent's scope the deferred tools (canonical names) a provider's native
     /// tool search found, for a list from [`ProviderTools`]; the one place both the
     /// whole-response and the stream readers load them.
