@@ -1,4 +1,6 @@
-//! Anthropic Messages: tool lists (`{"name","description","input_schema","strict"?}`), calls
+//! Anthropic Messages: tool lists (`{"name","description","input_schema","strict"?,
+//! "eager_input_streaming"?}`, each switch written only when on, as Anthropic's defaults are
+//! off), calls
 //! (`tool_use` blocks of the response `content`) and results (one user message whose content is
 //! a `tool_result` block per call, `is_error` on failures, text and image content; additional
 //! contexts as text blocks after every `tool_result`, which must come first).
@@ -46,6 +48,9 @@ pub(crate) fn tools(tools: &[LoweredTool]) -> Value {
             }
             if tool.deferred {
                 entry.insert("defer_loading".to_owned(), Value::Bool(true));
+            }
+            if tool.eager_input_streaming {
+                entry.insert("eager_input_streaming".to_owned(), Value::Bool(true));
             }
             Value::Object(entry)
         })

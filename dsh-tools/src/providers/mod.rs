@@ -112,6 +112,9 @@ pub struct LoweredTool {
     /// The input examples sent with it (Anthropic's `input_examples`; empty for other
     /// providers): the tool's own, less any the lowered schema does not accept (reported).
     pub input_examples: Vec<Value>,
+    /// Whether it is sent with Anthropic's `eager_input_streaming: true` (the tool's
+    /// [`RequestSettings`](crate::call::RequestSettings); always `false` for other providers).
+    pub eager_input_streaming: bool,
 }
 
 /// Where a view's deferred tools are searched.
@@ -218,7 +221,12 @@ impl LoweredTools {
             }
             let parameters: &Value = &schema.parameters;
             let mut tool_report = LoweringReport::default();
-            let mut lowered = lower_tool(&schema.name, parameters, dialect, &mut tool_report);
+            // The tool's own setting wins over the dialect's mode.
+            let tool_dialect = match schema.settings.strict {
+                Some(strict) => dialect.with_strict(strict),
+                None => dialect,
+            };
+            let mut lowered = lower_tool(&schema.name, parameters, tool_dialect, &mut tool_report);
             if lowered.strict
                 && matches!(dialect, Dialect::Anthropic { .. })
                 && let Err(reason) = budget.admit(&lowered.parameters)
@@ -226,7 +234,8 @@ impl LoweredTools {
                 // What the strict attempt changed was not sent: report the view that is.
                 tool_report = LoweringReport::default();
                 tool_report.push(&schema.name, "", Change::StrictFallback, reason);
-                lowered = lower_non_strict(&schema.name, parameters, dialect, &mut tool_report);
+                lowered =
+                    lower_non_strict(&schema.name, parameters, tool_dialect, &mut tool_report);
             }
             report.entries.append(&mut tool_report.entries);
             if let Dialect::Gemini {
@@ -262,6 +271,8 @@ impl LoweredTools {
                      model asks",
                 );
             }
+            let eager_input_streaming = matches!(dialect, Dialect::Anthropic { .. })
+                && schema.settings.eager_input_streaming;
             tools.push(LoweredTool {
                 name: schema.name.clone(),
                 provider_name,
@@ -270,6 +281,7 @@ impl LoweredTools {
                 strict,
                 deferred,
                 input_examples,
+                eager_input_streaming,
             });
         }
         openai::check_tool_count(dialect, tools.len(), &mut report);

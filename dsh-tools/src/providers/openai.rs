@@ -39,7 +39,8 @@ pub(crate) fn chat_tools(tools: &[LoweredTool], strict_dialect: bool) -> Value {
                     Value::from(tool.description.as_str()),
                 );
                 function.insert("parameters".to_owned(), tool.parameters.clone());
-                if strict_dialect {
+                // A tool strict by its own setting says so in a non-strict list too.
+                if strict_dialect || tool.strict {
                     function.insert("strict".to_owned(), Value::Bool(tool.strict));
                 }
                 object([
