@@ -129,6 +129,12 @@ pub enum ToolSearchForm {
     Native,
     /// The registry's `tool_search` tool, as listed by `schemas()`, for every provider.
     Registry,
+    /// A search of the client's own that the provider knows of, where it has one: on
+    /// Anthropic (its "custom tool search"), every deferred tool is sent with
+    /// `defer_loading: true` beside the registry's `tool_search`, and what a `tool_search` call
+    /// found goes back as `tool_reference` blocks, which load those tools into the model's
+    /// context ([`LoweredTools::format_results`]). Elsewhere, as [`Registry`](Self::Registry).
+    Client,
 }
 
 /// A tool list lowered for one dialect: the request's `tools`, the report of what changed, the
@@ -148,6 +154,9 @@ pub struct LoweredTools {
     maps: HashMap<String, ToolMapPlan>,
     /// Where the provider's native searches are loaded (set by [`ProviderTools`]).
     registry: Option<ToolRegistry>,
+    /// Whether the registry's `tool_search` answers with `tool_reference` blocks
+    /// ([`ToolSearchForm::Client`] on Anthropic).
+    references: bool,
 }
 
 /// Whether `dialect` has a tool search of its own.
@@ -180,13 +189,17 @@ impl LoweredTools {
     ) -> Self {
         let native =
             form == ToolSearchForm::Native && has_native_search(dialect) && !deferred.is_empty();
+        let references = form == ToolSearchForm::Client
+            && matches!(dialect, Dialect::Anthropic { .. })
+            && !deferred.is_empty();
         let deferred_names: std::collections::HashSet<&str> =
             deferred.iter().map(|schema| schema.name.as_str()).collect();
-        let listed: Vec<(&ToolSchema, bool)> = if native {
+        let listed: Vec<(&ToolSchema, bool)> = if native || references {
             schemas
                 .iter()
                 .filter(|schema| {
-                    schema.name != crate::registry::TOOL_SEARCH
+                    // A native search replaces the registry's; a client search is it.
+                    (references || schema.name != crate::registry::TOOL_SEARCH)
                         && !deferred_names.contains(schema.name.as_str())
                 })
                 .map(|schema| (schema, false))
@@ -200,7 +213,7 @@ impl LoweredTools {
             listed.iter().map(|(schema, _)| schema.name.as_str()),
         );
         let mut report = LoweringReport::default();
-        report_search_form(native, deferred.len(), dialect, &mut report);
+        report_search_form(native, references, deferred.len(), dialect, &mut report);
         let mut tools = Vec::with_capacity(listed.len());
         let mut nulls = HashMap::new();
         let mut maps = HashMap::new();
@@ -290,7 +303,7 @@ impl LoweredTools {
                 openai::chat_tools(&tools, strict)
             }
             Dialect::OpenAiResponses { .. } => openai::responses_tools(&tools),
-            Dialect::Anthropic { .. } => anthropic::tools(&tools),
+            Dialect::Anthropic { .. } => anthropic::tools(&tools, native),
             Dialect::Gemini { schema } => gemini::tools(&tools, schema),
         };
         Self {
@@ -305,6 +318,7 @@ impl LoweredTools {
             nulls,
             maps,
             registry: None,
+            references,
         }
     }
 
@@ -418,7 +432,9 @@ impl LoweredTools {
 
     /// The next-turn messages for `results` (one per call, in the calls' order): OpenAI `tool`
     /// messages, Responses `function_call_output` items, one Anthropic user message of
-    /// `tool_result` blocks, one Gemini user content of `functionResponse` parts. The results'
+    /// `tool_result` blocks (under [`ToolSearchForm::Client`], a `tool_search` that found tools
+    /// answers with a `tool_reference` block per tool), one Gemini user content of
+    /// `functionResponse` parts. The results'
     /// additional contexts come after all results. Append the returned values to the request's
     /// `messages` / `input` / `contents`.
     pub fn format_results(
@@ -453,7 +469,10 @@ impl LoweredTools {
             }
             Dialect::DeepSeek { .. } => deepseek::format(calls, results, contexts),
             Dialect::OpenAiResponses { .. } => openai::format_responses(calls, results, contexts),
-            Dialect::Anthropic { .. } => anthropic::format(calls, results, contexts),
+            Dialect::Anthropic { .. } => {
+                let references = self.references.then_some(&self.names);
+                anthropic::format(calls, results, contexts, references)
+            }
             Dialect::Gemini { .. } => gemini::format(calls, results, contexts),
         }
     }
@@ -540,6 +559,7 @@ impl LoweredTools {
 /// The report's account of where deferred tools are searched.
 fn report_search_form(
     native: bool,
+    references: bool,
     deferred: usize,
     dialect: Dialect,
     report: &mut LoweringReport,
@@ -547,7 +567,12 @@ fn report_search_form(
     if deferred == 0 {
         return;
     }
-    let detail = if native {
+    let detail = if references {
+        format!(
+            "{deferred} deferred tools sent with defer_loading, found by the registry's \
+             tool_search, whose results load them as tool_reference blocks"
+        )
+    } else if native {
         let search = match dialect {
             Dialect::Anthropic { .. } => anthropic::NATIVE_SEARCH_TYPE,
             _ => "tool_search (hosted)",
