@@ -200,3 +200,71 @@ fn recorded_streams_give_the_turn_of_their_responses() {
         assert_eq!(stream.assistant_turn(), whole, "{stream_path}");
     }
 }
+
+/// Gemini streams one text in many parts and may send a text part's signature alone in a last,
+/// empty part ("Thought signatures", streaming): the text is joined, the signed part kept as it
+/// came, thoughts kept apart from the answer.
+#[test]
+fn gemini_joins_streamed_text_and_keeps_a_trailing_signature_on_its_part() {
+    use dsh_tools::json;
+    use dsh_tools::providers::Dialect;
+    let registry = weather_registry();
+    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let mut stream = tools.stream();
+    let chunk =
+        |parts: Value| json!({"candidates": [{"content": {"role": "model", "parts": parts}}]});
+    for parts in [
+        json!([{"text": "Weighing ", "thought": true}]),
+        json!([{"text": "the cities.", "thought": true}]),
+        json!([{"text": "Paris is "}]),
+        json!([{"text": "sunny."}]),
+        json!([{"text": "", "thoughtSignature": "c2lnbmVk"}]),
+    ] {
+        stream.push(&chunk(parts)).expect("the stream reads");
+    }
+    stream.end().expect("the stream ends whole");
+    assert_eq!(
+        stream.assistant_turn(),
+        [json!({"role": "model", "parts": [
+            {"text": "Weighing the cities.", "thought": true},
+            {"text": "Paris is sunny."},
+            {"text": "", "thoughtSignature": "c2lnbmVk"}
+        ]})]
+    );
+}
+
+/// An Anthropic `redacted_thinking` block arrives whole in its start and goes back as it came;
+/// an empty text block is left out (Anthropic refuses empty text blocks in a request).
+#[test]
+fn anthropic_keeps_redacted_thinking_and_leaves_out_empty_text() {
+    use dsh_tools::json;
+    use dsh_tools::providers::Dialect;
+    let registry = weather_registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let mut stream = tools.stream();
+    let events = [
+        json!({"type": "content_block_start", "index": 0,
+               "content_block": {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3p"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "content_block_start", "index": 1,
+               "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_stop", "index": 1}),
+        json!({"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use",
+               "id": "toolu_1", "name": "get_weather", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 2,
+               "delta": {"type": "input_json_delta", "partial_json": "{\"location\": \"Oslo\"}"}}),
+        json!({"type": "content_block_stop", "index": 2}),
+    ];
+    for event in &events {
+        stream.push(event).expect("the stream reads");
+    }
+    stream.end().expect("the stream ends whole");
+    assert_eq!(
+        stream.assistant_turn(),
+        [json!({"role": "assistant", "content": [
+            {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3p"},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather",
+             "input": {"location": "Oslo"}}
+        ]})]
+    );
+}
