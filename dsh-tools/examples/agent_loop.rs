@@ -10,7 +10,8 @@
 //! OpenAI Responses, Anthropic, Gemini, and Vertex AI streaming arguments; `examples/streams/`, each the event sequence of the
 //! provider's documented stream shape): the pending card of each call as its arguments grow, the
 //! error of a malformed call as soon as it is certain (before the call has ended), and the calls
-//! started while the response is still arriving.
+//! started while the response is still arriving, and the turn rebuilt as the next request
+//! repeats it.
 //!
 //! Run with `cargo run -p dsh-tools --example agent_loop` (or `-- --stream`).
 
@@ -99,14 +100,6 @@ fn show_tools(tools: &LoweredTools) {
     }
 }
 
-/// The assistant message to keep in the conversation, as each provider wants it back.
-fn assistant_message(dialect: Dialect, response: &Value) -> Value {
-    match dialect {
-        Dialect::Anthropic { .. } => json!({"role": "assistant", "content": response["content"]}),
-        _ => response["choices"][0]["message"].clone(),
-    }
-}
-
 async fn run(
     registry: &ToolRegistry,
     dialect: Dialect,
@@ -134,7 +127,8 @@ async fn run(
             show_tools(&tools);
         }
         // The scripted model answers instead of an HTTP call.
-        messages.push(assistant_message(dialect, &response));
+        // The model's turn as the next request must repeat it (opaque fields included).
+        messages.extend(tools.assistant_turn(&response)?);
         let mut calls = tools.parse_response(&response)?;
         if calls.is_empty() {
             let text = match dialect {
@@ -250,6 +244,11 @@ async fn run_streamed(
         }
         stream.end()?;
         println!("  model: {text}");
+        // What the next request repeats of this turn, rebuilt from the stream: thinking
+        // signatures, reasoning items and thought signatures included.
+        for value in stream.assistant_turn() {
+            println!("  turn for the next request: {value}");
+        }
         drop(feed);
         Ok::<_, Box<dyn std::error::Error>>(stream.into_tool_calls()?)
     };

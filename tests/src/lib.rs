@@ -16,6 +16,8 @@ pub mod mcp_fixture;
 pub mod oracle;
 pub mod provider_checkers;
 pub mod provider_corpus;
+pub mod provider_follow_ups;
+pub mod provider_turns;
 pub mod python;
 pub mod raw_schemas;
 pub mod round_robin;

@@ -39,10 +39,15 @@ pub struct ToolSchema {
     /// `input_examples`) and shown in the system-prompt catalog. Usually empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub input_examples: Vec<Value>,
+    /// What the tool asks of the provider requests that list it (see
+    /// [`ToolDefinition::request_settings`]); the providers' defaults unless the tool says
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "RequestSettings::is_default")]
+    pub settings: RequestSettings,
 }
 
 impl ToolSchema {
-    /// A schema with no input examples.
+    /// A schema with no input examples and the default request settings.
     pub fn new(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -53,7 +58,56 @@ impl ToolSchema {
             description: description.into(),
             parameters: parameters.into(),
             input_examples: Vec::new(),
+            settings: RequestSettings::default(),
         }
+    }
+}
+
+/// What a tool asks of the provider requests that list it, beside its schema. The default is
+/// each provider's documented default: strict as the view's dialect says, input streamed as the
+/// provider streams it by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RequestSettings {
+    /// `Some(true)`: sent strict (the provider constrains the model's arguments to the schema)
+    /// wherever the view can make the schema strict, whatever the dialect; `Some(false)`: never
+    /// sent strict; `None`: as the dialect says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+    /// Anthropic's `eager_input_streaming`: the tool's input streams as Claude writes it,
+    /// without the server buffering and validating it first — sooner for large inputs, though a
+    /// streamed input may then not be valid JSON (the call ends `INVALID_ARGS`). Off by default,
+    /// as Anthropic's; other providers have no such switch.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub eager_input_streaming: bool,
+}
+
+impl RequestSettings {
+    /// The providers' defaults.
+    pub const fn new() -> Self {
+        Self {
+            strict: None,
+            eager_input_streaming: false,
+        }
+    }
+
+    /// With [`strict`](Self::strict) set: `true` always strict where it can be, `false` never.
+    #[must_use]
+    pub const fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = Some(strict);
+        self
+    }
+
+    /// With [`eager_input_streaming`](Self::eager_input_streaming) set.
+    #[must_use]
+    pub const fn with_eager_input_streaming(mut self, eager: bool) -> Self {
+        self.eager_input_streaming = eager;
+        self
+    }
+
+    /// Whether these are the providers' defaults.
+    pub fn is_default(&self) -> bool {
+        *self == Self::new()
     }
 }
 
@@ -370,6 +424,13 @@ pub trait ToolDefinition: Send + Sync + 'static {
         ToolCallers::Both
     }
 
+    /// What the tool asks of the provider requests that list it: sent strict or not whatever
+    /// the dialect, Anthropic's `eager_input_streaming` (see [`RequestSettings`]). Read once, at
+    /// registration. The providers' defaults by default.
+    fn request_settings(&self) -> RequestSettings {
+        RequestSettings::new()
+    }
+
     /// The model-facing projection of this definition.
     fn schema(&self) -> ToolSchema {
         ToolSchema {
@@ -377,6 +438,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
             description: self.description().to_owned(),
             parameters: self.shared_parameters(),
             input_examples: self.input_examples(),
+            settings: self.request_settings(),
         }
     }
 }

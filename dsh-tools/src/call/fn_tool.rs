@@ -19,7 +19,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::call::blocking::run_blocking;
-use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::call::definition::{
+    RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text,
+};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
@@ -63,6 +65,7 @@ struct Parts {
     defer_loading: bool,
     task_support: TaskSupport,
     input_examples: Vec<Value>,
+    settings: RequestSettings,
     callers: ToolCallers,
     icons: Vec<ToolIcon>,
     render: Option<Arc<Render>>,
@@ -129,6 +132,7 @@ impl FnTool {
                 defer_loading: false,
                 task_support: TaskSupport::Forbidden,
                 input_examples: Vec::new(),
+                settings: RequestSettings::new(),
                 callers: ToolCallers::Both,
                 icons: Vec::new(),
                 render: None,
@@ -272,6 +276,14 @@ impl FnToolBuilder {
     #[must_use]
     pub fn allowed_callers(mut self, callers: ToolCallers) -> Self {
         self.parts.callers = callers;
+        self
+    }
+
+    /// What the tool asks of the provider requests that list it (see
+    /// [`ToolDefinition::request_settings`]).
+    #[must_use]
+    pub fn request_settings(mut self, settings: RequestSettings) -> Self {
+        self.parts.settings = settings;
         self
     }
 
@@ -551,6 +563,10 @@ impl ToolDefinition for FnTool {
 
     fn allowed_callers(&self) -> ToolCallers {
         self.parts.callers
+    }
+
+    fn request_settings(&self) -> RequestSettings {
+        self.parts.settings
     }
 }
 

@@ -1,4 +1,6 @@
-//! Anthropic Messages: tool lists (`{"name","description","input_schema","strict"?}`), calls
+//! Anthropic Messages: tool lists (`{"name","description","input_schema","strict"?,
+//! "eager_input_streaming"?}`, each switch written only when on, as Anthropic's defaults are
+//! off), calls
 //! (`tool_use` blocks of the response `content`) and results (one user message whose content is
 //! a `tool_result` block per call, `is_error` on failures, text and image content; additional
 //! contexts as text blocks after every `tool_result`, which must come first).
@@ -12,7 +14,9 @@ use serde_json::Value;
 use super::calls::{
     ProviderError, ToolCall, ToolCalls, field, link_text, object, omitted_note, str_field,
 };
+use super::names::NameMap;
 use super::{LoweredTool, LoweredTools};
+use crate::call::tool_search::TOOL_SEARCH;
 use crate::content::ContentBlock;
 use crate::result::ToolExecutionResult;
 
@@ -24,7 +28,9 @@ const MAX_UNION_PARAMETERS: usize = 16;
 pub(crate) const NATIVE_SEARCH_TYPE: &str = "tool_search_tool_bm25_20251119";
 pub(crate) const NATIVE_SEARCH_NAME: &str = "tool_search_tool_bm25";
 
-pub(crate) fn tools(tools: &[LoweredTool]) -> Value {
+/// The request's `tools`; `native_search` adds Anthropic's own search beside the deferred
+/// tools (without it, the registry's `tool_search` in the list finds them).
+pub(crate) fn tools(tools: &[LoweredTool], native_search: bool) -> Value {
     let mut list: Vec<Value> = tools
         .iter()
         .map(|tool| {
@@ -47,10 +53,13 @@ pub(crate) fn tools(tools: &[LoweredTool]) -> Value {
             if tool.deferred {
                 entry.insert("defer_loading".to_owned(), Value::Bool(true));
             }
+            if tool.eager_input_streaming {
+                entry.insert("eager_input_streaming".to_owned(), Value::Bool(true));
+            }
             Value::Object(entry)
         })
         .collect();
-    if tools.iter().any(|tool| tool.deferred) {
+    if native_search && tools.iter().any(|tool| tool.deferred) {
         list.push(object([
             ("type", Value::from(NATIVE_SEARCH_TYPE)),
             ("name", Value::from(NATIVE_SEARCH_NAME)),
@@ -147,15 +156,38 @@ pub(crate) fn found_tools(block: &Value) -> impl Iterator<Item = &str> {
         .filter_map(|reference| field(reference, "tool_name").and_then(Value::as_str))
 }
 
+/// A message's `content`, from the message or the block list itself.
+fn content_blocks(response: &Value) -> Result<&Vec<Value>, ProviderError> {
+    match response {
+        Value::Array(blocks) => Ok(blocks),
+        _ => match field(response, "content") {
+            Some(Value::Array(blocks)) => Ok(blocks),
+            _ => Err(ProviderError::shape("content", "an array")),
+        },
+    }
+}
+
+/// The assistant message the next request needs: every block of the response in order,
+/// thinking and redacted thinking blocks with their signatures untouched (Anthropic rejects a
+/// follow-up whose tool use lost the thinking before it); none for an empty turn.
+pub(crate) fn assistant(response: &Value) -> Result<Vec<Value>, ProviderError> {
+    Ok(assistant_of(content_blocks(response)?.clone()))
+}
+
+/// `{"role": "assistant", "content": blocks}`, or nothing for no blocks.
+pub(crate) fn assistant_of(blocks: Vec<Value>) -> Vec<Value> {
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    vec![object([
+        ("role", Value::from("assistant")),
+        ("content", Value::Array(blocks)),
+    ])]
+}
+
 /// The `tool_use` blocks of a message's `content`.
 pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
-    let blocks = match response {
-        Value::Array(blocks) => blocks,
-        _ => match field(response, "content") {
-            Some(Value::Array(blocks)) => blocks,
-            _ => return Err(ProviderError::shape("content", "an array")),
-        },
-    };
+    let blocks = content_blocks(response)?;
     let mut out = ToolCalls::default();
     for (index, block) in blocks.iter().enumerate() {
         let kind = field(block, "type").and_then(Value::as_str);
@@ -181,20 +213,27 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
     Ok(out)
 }
 
+/// One user message of `tool_result` blocks, then the contexts. With `references` (the names
+/// of a list searched by the registry's `tool_search` on Anthropic's side), a successful
+/// `tool_search` that found tools answers with a `tool_reference` block per tool, under the
+/// provider's name: Anthropic then loads those deferred tools.
 pub(crate) fn format(
     calls: &[ToolCall],
     results: &[ToolExecutionResult],
     contexts: &[ContentBlock],
+    references: Option<&NameMap>,
 ) -> Vec<Value> {
     let mut blocks = Vec::with_capacity(results.len() + contexts.len());
     for (call, result) in calls.iter().zip(results) {
         let mut entry = serde_json::Map::new();
         entry.insert("type".to_owned(), Value::from("tool_result"));
         entry.insert("tool_use_id".to_owned(), Value::from(call.id()));
-        entry.insert(
-            "content".to_owned(),
-            Value::Array(result.content().iter().map(content_block).collect()),
-        );
+        let found = references
+            .filter(|_| call.name() == TOOL_SEARCH)
+            .map(|names| tool_references(result, names))
+            .filter(|found| !found.is_empty());
+        let content = found.unwrap_or_else(|| result.content().iter().map(content_block).collect());
+        entry.insert("content".to_owned(), Value::Array(content));
         if result.is_error() {
             entry.insert("is_error".to_owned(), Value::Bool(true));
         }
@@ -209,6 +248,24 @@ pub(crate) fn format(
         ("role", Value::from("user")),
         ("content", Value::Array(blocks)),
     ])]
+}
+
+/// A `tool_reference` block for each tool a successful `tool_search` found, best first.
+fn tool_references(result: &ToolExecutionResult, names: &NameMap) -> Vec<Value> {
+    result
+        .value()
+        .and_then(|answer| field(answer, "tools"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|hit| field(hit, "name").and_then(Value::as_str))
+        .map(|name| {
+            object([
+                ("type", Value::from("tool_reference")),
+                ("tool_name", Value::from(names.provider_name(name))),
+            ])
+        })
+        .collect()
 }
 
 fn content_block(block: &ContentBlock) -> Value {

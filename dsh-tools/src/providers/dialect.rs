@@ -97,6 +97,17 @@ impl Dialect {
         }
     }
 
+    /// The same dialect, strict or not as `strict` says (a Gemini dialect stays as it is).
+    pub(crate) const fn with_strict(self, strict: bool) -> Self {
+        match self {
+            Self::OpenAiChat { .. } => Self::OpenAiChat { strict },
+            Self::OpenAiResponses { .. } => Self::OpenAiResponses { strict },
+            Self::Anthropic { .. } => Self::Anthropic { strict },
+            Self::DeepSeek { .. } => Self::DeepSeek { strict },
+            gemini @ Self::Gemini { .. } => gemini,
+        }
+    }
+
     /// Whether strict mode was asked for.
     pub const fn is_strict(self) -> bool {
         match self {

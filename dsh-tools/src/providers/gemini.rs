@@ -116,22 +116,54 @@ pub(crate) fn invalid_call(candidate: &Value) -> Option<ProviderError> {
     Some(ProviderError::new(message))
 }
 
-/// The `functionCall` parts of a response's first candidate (or of a content); a candidate that
-/// ended on an invalid call is an error.
-pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
-    let content = match field(response, "candidates") {
+/// The content of a response's first candidate (or the content itself); `None` for a response
+/// without candidates, an error for a candidate that ended on an invalid call.
+fn candidate_content(response: &Value) -> Result<Option<&Value>, ProviderError> {
+    match field(response, "candidates") {
         Some(Value::Array(candidates)) => match candidates.first() {
             Some(candidate) => {
                 if let Some(error) = invalid_call(candidate) {
                     return Err(error);
                 }
                 field(candidate, "content")
-                    .ok_or_else(|| ProviderError::shape("candidates[0].content", "an object"))?
+                    .map(Some)
+                    .ok_or_else(|| ProviderError::shape("candidates[0].content", "an object"))
             }
-            None => return Ok(ToolCalls::default()),
+            None => Ok(None),
         },
-        Some(_) => return Err(ProviderError::shape("candidates", "an array")),
-        None => response,
+        Some(_) => Err(ProviderError::shape("candidates", "an array")),
+        None => Ok(Some(response)),
+    }
+}
+
+/// The model content the next request's `contents` needs: every part as it came, each
+/// `thoughtSignature` on its own part (Gemini 3 rejects a follow-up whose function call lost
+/// it; in a parallel turn only the first call carries one); none for an empty turn.
+pub(crate) fn assistant(response: &Value) -> Result<Vec<Value>, ProviderError> {
+    let parts = match candidate_content(response)?.and_then(|content| field(content, "parts")) {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(parts)) => parts.clone(),
+        Some(_) => return Err(ProviderError::shape("content.parts", "an array")),
+    };
+    Ok(model_content(parts))
+}
+
+/// `{"role": "model", "parts": parts}`, or nothing for no parts.
+pub(crate) fn model_content(parts: Vec<Value>) -> Vec<Value> {
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    vec![object([
+        ("role", Value::from("model")),
+        ("parts", Value::Array(parts)),
+    ])]
+}
+
+/// The `functionCall` parts of a response's first candidate (or of a content); a candidate that
+/// ended on an invalid call is an error.
+pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls, ProviderError> {
+    let Some(content) = candidate_content(response)? else {
+        return Ok(ToolCalls::default());
     };
     let mut out = ToolCalls::default();
     let parts = match field(content, "parts") {

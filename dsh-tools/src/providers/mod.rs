@@ -112,6 +112,9 @@ pub struct LoweredTool {
     /// The input examples sent with it (Anthropic's `input_examples`; empty for other
     /// providers): the tool's own, less any the lowered schema does not accept (reported).
     pub input_examples: Vec<Value>,
+    /// Whether it is sent with Anthropic's `eager_input_streaming: true` (the tool's
+    /// [`RequestSettings`](crate::call::RequestSettings); always `false` for other providers).
+    pub eager_input_streaming: bool,
 }
 
 /// Where a view's deferred tools are searched.
@@ -126,6 +129,12 @@ pub enum ToolSearchForm {
     Native,
     /// The registry's `tool_search` tool, as listed by `schemas()`, for every provider.
     Registry,
+    /// A search of the client's own that the provider knows of, where it has one: on
+    /// Anthropic (its "custom tool search"), every deferred tool is sent with
+    /// `defer_loading: true` beside the registry's `tool_search`, and what a `tool_search` call
+    /// found goes back as `tool_reference` blocks, which load those tools into the model's
+    /// context ([`LoweredTools::format_results`]). Elsewhere, as [`Registry`](Self::Registry).
+    Client,
 }
 
 /// A tool list lowered for one dialect: the request's `tools`, the report of what changed, the
@@ -145,6 +154,9 @@ pub struct LoweredTools {
     maps: HashMap<String, ToolMapPlan>,
     /// Where the provider's native searches are loaded (set by [`ProviderTools`]).
     registry: Option<ToolRegistry>,
+    /// Whether the registry's `tool_search` answers with `tool_reference` blocks
+    /// ([`ToolSearchForm::Client`] on Anthropic).
+    references: bool,
 }
 
 /// Whether `dialect` has a tool search of its own.
@@ -177,13 +189,17 @@ impl LoweredTools {
     ) -> Self {
         let native =
             form == ToolSearchForm::Native && has_native_search(dialect) && !deferred.is_empty();
+        let references = form == ToolSearchForm::Client
+            && matches!(dialect, Dialect::Anthropic { .. })
+            && !deferred.is_empty();
         let deferred_names: std::collections::HashSet<&str> =
             deferred.iter().map(|schema| schema.name.as_str()).collect();
-        let listed: Vec<(&ToolSchema, bool)> = if native {
+        let listed: Vec<(&ToolSchema, bool)> = if native || references {
             schemas
                 .iter()
                 .filter(|schema| {
-                    schema.name != crate::registry::TOOL_SEARCH
+                    // A native search replaces the registry's; a client search is it.
+                    (references || schema.name != crate::registry::TOOL_SEARCH)
                         && !deferred_names.contains(schema.name.as_str())
                 })
                 .map(|schema| (schema, false))
@@ -197,7 +213,7 @@ impl LoweredTools {
             listed.iter().map(|(schema, _)| schema.name.as_str()),
         );
         let mut report = LoweringReport::default();
-        report_search_form(native, deferred.len(), dialect, &mut report);
+        report_search_form(native, references, deferred.len(), dialect, &mut report);
         let mut tools = Vec::with_capacity(listed.len());
         let mut nulls = HashMap::new();
         let mut maps = HashMap::new();
@@ -218,7 +234,12 @@ impl LoweredTools {
             }
             let parameters: &Value = &schema.parameters;
             let mut tool_report = LoweringReport::default();
-            let mut lowered = lower_tool(&schema.name, parameters, dialect, &mut tool_report);
+            // The tool's own setting wins over the dialect's mode.
+            let tool_dialect = match schema.settings.strict {
+                Some(strict) => dialect.with_strict(strict),
+                None => dialect,
+            };
+            let mut lowered = lower_tool(&schema.name, parameters, tool_dialect, &mut tool_report);
             if lowered.strict
                 && matches!(dialect, Dialect::Anthropic { .. })
                 && let Err(reason) = budget.admit(&lowered.parameters)
@@ -226,7 +247,8 @@ impl LoweredTools {
                 // What the strict attempt changed was not sent: report the view that is.
                 tool_report = LoweringReport::default();
                 tool_report.push(&schema.name, "", Change::StrictFallback, reason);
-                lowered = lower_non_strict(&schema.name, parameters, dialect, &mut tool_report);
+                lowered =
+                    lower_non_strict(&schema.name, parameters, tool_dialect, &mut tool_report);
             }
             report.entries.append(&mut tool_report.entries);
             if let Dialect::Gemini {
@@ -262,6 +284,8 @@ impl LoweredTools {
                      model asks",
                 );
             }
+            let eager_input_streaming = matches!(dialect, Dialect::Anthropic { .. })
+                && schema.settings.eager_input_streaming;
             tools.push(LoweredTool {
                 name: schema.name.clone(),
                 provider_name,
@@ -270,6 +294,7 @@ impl LoweredTools {
                 strict,
                 deferred,
                 input_examples,
+                eager_input_streaming,
             });
         }
         openai::check_tool_count(dialect, tools.len(), &mut report);
@@ -278,7 +303,7 @@ impl LoweredTools {
                 openai::chat_tools(&tools, strict)
             }
             Dialect::OpenAiResponses { .. } => openai::responses_tools(&tools),
-            Dialect::Anthropic { .. } => anthropic::tools(&tools),
+            Dialect::Anthropic { .. } => anthropic::tools(&tools, native),
             Dialect::Gemini { schema } => gemini::tools(&tools, schema),
         };
         Self {
@@ -293,6 +318,7 @@ impl LoweredTools {
             nulls,
             maps,
             registry: None,
+            references,
         }
     }
 
@@ -348,6 +374,26 @@ impl LoweredTools {
         Ok(calls)
     }
 
+    /// The model's turn in `response` as the next request must repeat it, opaque fields
+    /// included: append the values to the request's `messages` / `input` / `contents`, then the
+    /// [`format_results`](Self::format_results) messages. OpenAI Chat — the assistant message
+    /// (content, refusal, tool calls, an audio reply's id); DeepSeek — the same with its
+    /// `reasoning_content`, which thinking mode wants back after a tool call; OpenAI Responses —
+    /// every `output` item, reasoning items (ids, `encrypted_content`) included; Anthropic — one
+    /// assistant message of every block, thinking blocks with their signatures; Gemini — the
+    /// candidate's model content, each part's `thoughtSignature` kept on its part. Nothing for a
+    /// turn with no content. A stream gives the same from
+    /// [`ToolCallStream::assistant_turn`](stream::ToolCallStream::assistant_turn).
+    pub fn assistant_turn(&self, response: &Value) -> Result<Vec<Value>, ProviderError> {
+        match self.dialect {
+            Dialect::OpenAiChat { .. } => openai::chat_assistant(response, false),
+            Dialect::DeepSeek { .. } => openai::chat_assistant(response, true),
+            Dialect::OpenAiResponses { .. } => openai::responses_assistant(response),
+            Dialect::Anthropic { .. } => anthropic::assistant(response),
+            Dialect::Gemini { .. } => gemini::assistant(response),
+        }
+    }
+
     /// Loads into the agent's scope the deferred tools (canonical names) a provider's native
     /// tool search found, for a list from [`ProviderTools`]; the one place both the
     /// whole-response and the stream readers load them. Returns the names that are loaded: a
@@ -394,7 +440,9 @@ impl LoweredTools {
 
     /// The next-turn messages for `results` (one per call, in the calls' order): OpenAI `tool`
     /// messages, Responses `function_call_output` items, one Anthropic user message of
-    /// `tool_result` blocks, one Gemini user content of `functionResponse` parts. The results'
+    /// `tool_result` blocks (under [`ToolSearchForm::Client`], a `tool_search` that found tools
+    /// answers with a `tool_reference` block per tool), one Gemini user content of
+    /// `functionResponse` parts. The results'
     /// additional contexts come after all results. Append the returned values to the request's
     /// `messages` / `input` / `contents`.
     pub fn format_results(
@@ -429,7 +477,10 @@ impl LoweredTools {
             }
             Dialect::DeepSeek { .. } => deepseek::format(calls, results, contexts),
             Dialect::OpenAiResponses { .. } => openai::format_responses(calls, results, contexts),
-            Dialect::Anthropic { .. } => anthropic::format(calls, results, contexts),
+            Dialect::Anthropic { .. } => {
+                let references = self.references.then_some(&self.names);
+                anthropic::format(calls, results, contexts, references)
+            }
             Dialect::Gemini { .. } => gemini::format(calls, results, contexts),
         }
     }
@@ -516,6 +567,7 @@ impl LoweredTools {
 /// The report's account of where deferred tools are searched.
 fn report_search_form(
     native: bool,
+    references: bool,
     deferred: usize,
     dialect: Dialect,
     report: &mut LoweringReport,
@@ -523,7 +575,12 @@ fn report_search_form(
     if deferred == 0 {
         return;
     }
-    let detail = if native {
+    let detail = if references {
+        format!(
+            "{deferred} deferred tools sent with defer_loading, found by the registry's \
+             tool_search, whose results load them as tool_reference blocks"
+        )
+    } else if native {
         let search = match dialect {
             Dialect::Anthropic { .. } => anthropic::NATIVE_SEARCH_TYPE,
             _ => "tool_search (hosted)",

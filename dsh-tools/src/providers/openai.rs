@@ -39,7 +39,8 @@ pub(crate) fn chat_tools(tools: &[LoweredTool], strict_dialect: bool) -> Value {
                     Value::from(tool.description.as_str()),
                 );
                 function.insert("parameters".to_owned(), tool.parameters.clone());
-                if strict_dialect {
+                // A tool strict by its own setting says so in a non-strict list too.
+                if strict_dialect || tool.strict {
                     function.insert("strict".to_owned(), Value::Bool(tool.strict));
                 }
                 object([
@@ -92,11 +93,8 @@ pub(crate) fn check_tool_count(dialect: Dialect, count: usize, report: &mut Lowe
     }
 }
 
-/// `choices[0].message.tool_calls`, from a completion or a message.
-pub(crate) fn parse_chat(
-    tools: &LoweredTools,
-    response: &Value,
-) -> Result<ToolCalls, ProviderError> {
+/// `choices[0].message`, from a completion or the message itself.
+fn chat_message(response: &Value) -> Result<&Value, ProviderError> {
     let message = match field(response, "choices") {
         Some(Value::Array(choices)) => choices
             .first()
@@ -108,6 +106,15 @@ pub(crate) fn parse_chat(
     if !message.is_object() {
         return Err(ProviderError::shape("message", "an object"));
     }
+    Ok(message)
+}
+
+/// `choices[0].message.tool_calls`, from a completion or a message.
+pub(crate) fn parse_chat(
+    tools: &LoweredTools,
+    response: &Value,
+) -> Result<ToolCalls, ProviderError> {
+    let message = chat_message(response)?;
     let mut out = ToolCalls::default();
     let calls = match field(message, "tool_calls") {
         None | Some(Value::Null) => return Ok(out),
@@ -140,6 +147,101 @@ pub(crate) fn parse_chat(
     Ok(out)
 }
 
+/// The assistant message of a Chat completion as the next request takes it: `content`, a
+/// `refusal`, the `tool_calls` and an `audio` reply's id, the response-only fields
+/// (`annotations`, a `null` refusal) left out; with `keep_reasoning` (DeepSeek's thinking mode),
+/// its `reasoning_content`, which DeepSeek requires back on every later request once the model
+/// called a tool.
+pub(crate) fn chat_assistant(
+    response: &Value,
+    keep_reasoning: bool,
+) -> Result<Vec<Value>, ProviderError> {
+    let message = chat_message(response)?;
+    let text = |key: &str| field(message, key).and_then(Value::as_str);
+    let calls = match field(message, "tool_calls") {
+        None | Some(Value::Null) => Vec::new(),
+        // Each as a request takes it (DeepSeek's response entries carry an `index` too).
+        Some(Value::Array(calls)) => calls.iter().map(request_tool_call).collect(),
+        Some(_) => return Err(ProviderError::shape("message.tool_calls", "an array")),
+    };
+    let mut out = assistant_message(
+        field(message, "content").cloned().unwrap_or(Value::Null),
+        text("refusal"),
+        keep_reasoning.then(|| text("reasoning_content")).flatten(),
+        calls,
+    );
+    if let (Some(audio), Value::Object(out)) = (
+        field(message, "audio").and_then(|audio| field(audio, "id")),
+        &mut out,
+    ) {
+        out.insert("audio".to_owned(), object([("id", audio.clone())]));
+    }
+    Ok(vec![out])
+}
+
+/// A Chat assistant message: `{"role": "assistant", "content", "refusal"?,
+/// "reasoning_content"?, "tool_calls"?}`, the whole response's and the stream's alike.
+pub(crate) fn assistant_message(
+    content: Value,
+    refusal: Option<&str>,
+    reasoning: Option<&str>,
+    tool_calls: Vec<Value>,
+) -> Value {
+    let mut message = serde_json::Map::new();
+    message.insert("role".to_owned(), Value::from("assistant"));
+    message.insert("content".to_owned(), content);
+    if let Some(refusal) = refusal {
+        message.insert("refusal".to_owned(), Value::from(refusal));
+    }
+    if let Some(reasoning) = reasoning {
+        message.insert("reasoning_content".to_owned(), Value::from(reasoning));
+    }
+    if !tool_calls.is_empty() {
+        message.insert("tool_calls".to_owned(), Value::Array(tool_calls));
+    }
+    Value::Object(message)
+}
+
+/// A response's `tool_calls` entry as a request takes it: its id, type and function's name
+/// and arguments (arguments a gateway sent as an object written as text).
+fn request_tool_call(call: &Value) -> Value {
+    let function = field(call, "function");
+    let text = |value: Option<&Value>, key: &str| {
+        value
+            .and_then(|value| field(value, key))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let arguments = match function.and_then(|function| field(function, "arguments")) {
+        Some(Value::String(raw)) => raw.clone(),
+        None | Some(Value::Null) => String::new(),
+        Some(arguments) => arguments.to_string(),
+    };
+    chat_tool_call(&text(Some(call), "id"), &text(function, "name"), &arguments)
+}
+
+/// A Chat `tool_calls` entry as an assistant message carries it; arguments never streamed are
+/// `{}`, since a request's arguments must be JSON text.
+pub(crate) fn chat_tool_call(id: &str, provider_name: &str, arguments: &str) -> Value {
+    let arguments = if arguments.is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
+    object([
+        ("id", Value::from(id)),
+        ("type", Value::from("function")),
+        (
+            "function",
+            object([
+                ("name", Value::from(provider_name)),
+                ("arguments", Value::from(arguments)),
+            ]),
+        ),
+    ])
+}
+
 /// The item type of the hosted tool search's output.
 pub(crate) const SEARCH_OUTPUT: &str = "tool_search_output";
 
@@ -153,18 +255,30 @@ pub(crate) fn found_tools(item: &Value) -> impl Iterator<Item = &str> {
         .filter_map(|tool| field(tool, "name").and_then(Value::as_str))
 }
 
+/// A Responses `output`, from a response or the item list itself.
+fn output_items(response: &Value) -> Result<&Vec<Value>, ProviderError> {
+    match response {
+        Value::Array(items) => Ok(items),
+        _ => match field(response, "output") {
+            Some(Value::Array(items)) => Ok(items),
+            _ => Err(ProviderError::shape("output", "an array")),
+        },
+    }
+}
+
+/// The items of a Responses `output` as the next request's `input` takes them: every item, in
+/// order — reasoning items with their ids and `encrypted_content`, messages, function calls and
+/// the hosted tools' items — since a reasoning item must come back with the items it preceded.
+pub(crate) fn responses_assistant(response: &Value) -> Result<Vec<Value>, ProviderError> {
+    output_items(response).cloned()
+}
+
 /// The `function_call` items of a Responses `output`.
 pub(crate) fn parse_responses(
     tools: &LoweredTools,
     response: &Value,
 ) -> Result<ToolCalls, ProviderError> {
-    let items = match response {
-        Value::Array(items) => items,
-        _ => match field(response, "output") {
-            Some(Value::Array(items)) => items,
-            _ => return Err(ProviderError::shape("output", "an array")),
-        },
-    };
+    let items = output_items(response)?;
     let mut out = ToolCalls::default();
     for (index, item) in items.iter().enumerate() {
         let kind = field(item, "type").and_then(Value::as_str);

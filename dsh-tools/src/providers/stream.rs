@@ -13,7 +13,8 @@
 //! What the non-streamed reader makes of the rest of the turn, the stream reader makes of it
 //! too: a server tool's blocks are not calls, what a provider's native tool search found is
 //! loaded for the scope as it arrives ([`StreamEvent::ToolsLoaded`]), and a Gemini turn ended
-//! by an invalid call is the same error.
+//! by an invalid call is the same error. The turn as the next request repeats it, opaque
+//! reasoning fields included, is [`ToolCallStream::assistant_turn`].
 //!
 //! Arguments are read by [`PartialJson`], whose work over a whole stream is about one parse of
 //! the arguments however finely they are cut. While a call streams, its arguments are checked
@@ -207,6 +208,27 @@ impl<'t> ToolCallStream<'t> {
             .tools()
             .canonical_so_far(call.call().name(), &mut value);
         Some(value)
+    }
+
+    /// The model's turn as the next request must repeat it, from the events so far (call it
+    /// once the stream ended): what [`LoweredTools::assistant_turn`] gives for the
+    /// non-streamed response, opaque fields included — OpenAI Chat's assistant message
+    /// (DeepSeek's with its `reasoning_content`), the Responses output items as each
+    /// `response.output_item.done` gave them (a reasoning item's `encrypted_content` is whole
+    /// only there), one Anthropic assistant message of every block with the thinking blocks'
+    /// signatures, Gemini's model content with each part's `thoughtSignature` (text cut across
+    /// chunks joined, a Vertex call streamed in pieces made one `functionCall`). Append the
+    /// values to the request before the results' messages.
+    pub fn assistant_turn(&self) -> Vec<Value> {
+        match &self.dialect {
+            DialectStream::Chat(reader) => reader.assistant_turn(
+                &self.turn,
+                matches!(self.turn.tools().dialect(), Dialect::DeepSeek { .. }),
+            ),
+            DialectStream::Responses(reader) => reader.assistant_turn(),
+            DialectStream::Anthropic(reader) => reader.assistant_turn(),
+            DialectStream::Gemini(reader) => reader.assistant_turn(),
+        }
     }
 
     /// The calls so far, in the order they started.

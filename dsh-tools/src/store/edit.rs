@@ -93,6 +93,7 @@ impl Prepared {
             description: definition.description().to_owned(),
             parameters: definition.shared_parameters(),
             input_examples: definition.input_examples(),
+            settings: definition.request_settings(),
         };
         check_examples(&schema)?;
         let deferred = definition.defer_loading();

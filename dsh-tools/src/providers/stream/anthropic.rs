@@ -11,8 +11,12 @@
 //! search) streams an input Anthropic runs, not a call to run here, and a server tool's result
 //! arrives whole in its block's start; the native tool search's result
 //! (`tool_search_tool_result`) names the deferred tools it found, which are loaded then.
+//!
+//! Every block is also rebuilt as the message holds it — text and thinking appended, a
+//! thinking block's `signature_delta` set, citations added, input read — for the assistant
+//! message the next request repeats.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
@@ -25,6 +29,80 @@ use crate::providers::{ProviderError, anthropic};
 pub(super) struct AnthropicStream {
     /// The blocks started so far, by their `index`.
     blocks: HashMap<u64, Block>,
+    /// Every block as the message will hold it, by its `index`.
+    message: BTreeMap<u64, MessageBlock>,
+}
+
+/// A block of the message being rebuilt: its start's `content_block` with the deltas applied,
+/// and the input JSON text streamed for it.
+#[derive(Debug)]
+struct MessageBlock {
+    block: Value,
+    input: String,
+}
+
+impl MessageBlock {
+    /// Applies a `content_block_delta`'s `delta`: text, thinking and input are appended, a
+    /// signature set (it comes whole, once, before the thinking block stops), a citation added.
+    fn apply(&mut self, delta: &Value) {
+        let Value::Object(block) = &mut self.block else {
+            return;
+        };
+        let text = |key: &str| field(delta, key).and_then(Value::as_str);
+        let mut append = |key: &str, more: &str| match block.get_mut(key) {
+            Some(Value::String(so_far)) => so_far.push_str(more),
+            _ => {
+                block.insert(key.to_owned(), Value::from(more));
+            }
+        };
+        match text("type") {
+            Some("text_delta") => append("text", text("text").unwrap_or_default()),
+            Some("thinking_delta") => append("thinking", text("thinking").unwrap_or_default()),
+            Some("signature_delta") => {
+                if let Some(signature) = text("signature") {
+                    block.insert("signature".to_owned(), Value::from(signature));
+                }
+            }
+            Some("input_json_delta") => {
+                self.input
+                    .push_str(text("partial_json").unwrap_or_default());
+            }
+            Some("citations_delta") => {
+                if let Some(citation) = field(delta, "citation") {
+                    match block.get_mut("citations") {
+                        Some(Value::Array(citations)) => citations.push(citation.clone()),
+                        _ => {
+                            block.insert(
+                                "citations".to_owned(),
+                                Value::Array(vec![citation.clone()]),
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The block as the message holds it: the input streamed for it read, if any came; `None`
+    /// for a text block that stayed empty (Anthropic refuses empty text blocks in a request).
+    fn finished(&self) -> Option<Value> {
+        let mut block = self.block.clone();
+        if field(&block, "type").and_then(Value::as_str) == Some("text")
+            && field(&block, "text")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+        {
+            return None;
+        }
+        if !self.input.trim().is_empty()
+            && let Ok(input) = serde_json::from_str::<Value>(&self.input)
+            && let Value::Object(block) = &mut block
+        {
+            block.insert("input".to_owned(), input);
+        }
+        Some(block)
+    }
 }
 
 #[derive(Debug)]
@@ -68,11 +146,24 @@ impl AnthropicStream {
                     _ => Block::Other,
                 };
                 self.blocks.insert(index, read);
+                self.message.insert(
+                    index,
+                    MessageBlock {
+                        block: block.clone(),
+                        input: String::new(),
+                    },
+                );
             }
             "content_block_delta" => {
                 let delta = field(event, "delta").ok_or_else(|| {
                     ProviderError::shape("content_block_delta.delta", "an object")
                 })?;
+                if let Some(block) = field(event, "index")
+                    .and_then(Value::as_u64)
+                    .and_then(|index| self.message.get_mut(&index))
+                {
+                    block.apply(delta);
+                }
                 match field(delta, "type").and_then(Value::as_str) {
                     Some("text_delta") => {
                         if let Some(text) = field(delta, "text").and_then(Value::as_str) {
@@ -118,6 +209,17 @@ impl AnthropicStream {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The assistant message of the blocks so far, in order: what the message's `content`
+    /// holds, thinking blocks with their signatures.
+    pub(super) fn assistant_turn(&self) -> Vec<Value> {
+        anthropic::assistant_of(
+            self.message
+                .values()
+                .filter_map(MessageBlock::finished)
+                .collect(),
+        )
     }
 
     /// The open call of block `index` with the input its start carried (`None` for a block

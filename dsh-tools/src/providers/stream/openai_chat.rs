@@ -10,15 +10,19 @@
 //! interleave (some compatible servers do), which is why only whole arguments finish early:
 //! arguments still open, or not JSON, wait for the choice's `finish_reason` (or the stream's
 //! end), as every call did before a later one started.
+//!
+//! The text, DeepSeek's `reasoning_content` and a refusal are kept with the calls, to rebuild the
+//! assistant message the next request repeats.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::call::StreamingCall;
 use super::failure::provider_error;
 use super::turn::Turn;
-use crate::providers::ProviderError;
 use crate::providers::calls::field;
+use crate::providers::{ProviderError, openai};
 
 #[derive(Debug, Default)]
 pub(super) struct ChatStream {
@@ -28,6 +32,10 @@ pub(super) struct ChatStream {
     latest: Option<u64>,
     /// Whether the choice's `finish_reason` came.
     finished: bool,
+    /// The message's text, reasoning (DeepSeek's `reasoning_content`) and refusal so far.
+    content: Option<String>,
+    reasoning: Option<String>,
+    refusal: Option<String>,
 }
 
 impl ChatStream {
@@ -59,6 +67,13 @@ impl ChatStream {
     fn read_delta(&mut self, turn: &mut Turn<'_>, delta: &Value) -> Result<(), ProviderError> {
         if let Some(Value::String(text)) = field(delta, "content") {
             turn.text(text);
+            self.content.get_or_insert_default().push_str(text);
+        }
+        if let Some(Value::String(text)) = field(delta, "reasoning_content") {
+            self.reasoning.get_or_insert_default().push_str(text);
+        }
+        if let Some(Value::String(text)) = field(delta, "refusal") {
+            self.refusal.get_or_insert_default().push_str(text);
         }
         let fragments = match field(delta, "tool_calls") {
             None | Some(Value::Null) => return Ok(()),
@@ -158,6 +173,32 @@ impl ChatStream {
         for (_, position) in whole {
             turn.finish_raw(position, None);
         }
+    }
+
+    /// The assistant message the stream so far makes: what the completion's message would be,
+    /// as [`openai::chat_assistant`] keeps it (the reasoning only with `keep_reasoning`).
+    pub(super) fn assistant_turn(&self, turn: &Turn<'_>, keep_reasoning: bool) -> Vec<Value> {
+        let mut calls: Vec<(u64, &StreamingCall)> = self
+            .positions
+            .iter()
+            .filter_map(|(&index, &position)| Some((index, turn.calls.get(position)?)))
+            .collect();
+        calls.sort_unstable_by_key(|&(index, _)| index);
+        let calls = calls
+            .into_iter()
+            .map(|(_, streaming)| {
+                let call = streaming.call();
+                openai::chat_tool_call(call.id(), call.provider_name(), streaming.raw_arguments())
+            })
+            .collect();
+        let content = self.content.clone().map_or(Value::Null, Value::from);
+        let reasoning = self.reasoning.as_deref().filter(|_| keep_reasoning);
+        vec![openai::assistant_message(
+            content,
+            self.refusal.as_deref(),
+            reasoning,
+            calls,
+        )]
     }
 
     /// Finishes every open call, in the model's order.

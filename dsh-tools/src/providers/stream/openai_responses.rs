@@ -5,9 +5,9 @@
 //! the finished item. Text arrives as `response.output_text.delta`; `error` and
 //! `response.failed` end the stream with the provider's error. The hosted tool search's
 //! `tool_search_output` item lists, once done, the deferred tools it loaded, which are loaded
-//! then.
+//! then. Every finished item is kept (reasoning items too) for the next request's input.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
@@ -22,6 +22,9 @@ pub(super) struct ResponsesStream {
     positions: HashMap<u64, usize>,
     /// The item's `id` → its `output_index`, for events that name only the item.
     items: HashMap<String, u64>,
+    /// Every finished output item by its `output_index`, as `response.output_item.done` gave
+    /// it: the next request's input repeats them.
+    done: BTreeMap<u64, Value>,
 }
 
 impl ResponsesStream {
@@ -68,6 +71,11 @@ impl ResponsesStream {
             }
             "response.output_item.done" => {
                 let item = item(event)?;
+                // The finished item, not the added one: a reasoning item's
+                // `encrypted_content` is whole only here.
+                if let Some(index) = field(event, "output_index").and_then(Value::as_u64) {
+                    self.done.insert(index, item.clone());
+                }
                 if field(item, "type").and_then(Value::as_str) == Some(openai::SEARCH_OUTPUT) {
                     // The hosted tool search's finished output lists what it loaded.
                     turn.found(openai::found_tools(item));
@@ -106,6 +114,11 @@ impl ResponsesStream {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The output items finished so far, in order: what the response's `output` holds.
+    pub(super) fn assistant_turn(&self) -> Vec<Value> {
+        self.done.values().cloned().collect()
     }
 
     /// The call an arguments event is about, by `output_index` or else `item_id`.

@@ -1,6 +1,7 @@
 //! The provider loop example, run as README says, with recorded streams (`-- --stream`): each
 //! provider's pending card grows with the arguments, the malformed call is reported before it
-//! ends, and the turn's results are the same whatever the provider.
+//! ends, the turn is rebuilt for the next request, and the turn's results are the same whatever
+//! the provider.
 
 fn run_example(arguments: &[&str]) -> String {
     dsh_tools_tests::run_example("agent_loop", &[], arguments)
@@ -45,6 +46,10 @@ fn recorded_streams_show_growing_cards_and_the_early_error_for_every_provider() 
             "{dialect}"
         );
         assert!(has("Hello, world!"), "{dialect}: the file was read");
+        assert!(
+            has("turn for the next request:") && has("\"read_file\""),
+            "{dialect}: the turn was rebuilt for the next request"
+        );
         assert!(
             lines
                 .iter()

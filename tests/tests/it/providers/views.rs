@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use dsh_tools::call::RequestSettings;
 use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, ToolSchema, Value, json};
 use dsh_tools_tests::provider_checkers::check_request;
@@ -158,6 +159,139 @@ fn anthropic_strict_tools_past_the_request_limits_are_sent_non_strict() {
     assert_eq!(strict, 20);
     assert_eq!(lowered.report().strict_fallbacks().count(), 5);
     assert!(!lowered.tools()[24].strict);
+}
+
+/// A tool whose request settings are `settings`.
+fn with_settings(name: &str, settings: RequestSettings) -> ToolSchema {
+    let mut schema = tool_schema(
+        name,
+        format!("The {name} tool."),
+        json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a"],
+            "additionalProperties": false
+        }),
+    );
+    schema.settings = settings;
+    schema
+}
+
+fn lower_schemas(dialect: Dialect, schemas: Vec<ToolSchema>) -> LoweredTools {
+    let lowered = LoweredTools::new(Arc::from(schemas), dialect, None);
+    let violations = check_request(dialect, lowered.request_tools());
+    assert!(violations.is_empty(), "{}: {violations:#?}", dialect.id());
+    lowered
+}
+
+#[test]
+fn a_tools_own_strict_setting_wins_over_the_dialect() {
+    let schemas = || {
+        vec![
+            with_settings("always", RequestSettings::new().with_strict(true)),
+            with_settings("as_the_dialect", RequestSettings::new()),
+            with_settings("never", RequestSettings::new().with_strict(false)),
+        ]
+    };
+    // Anthropic writes `strict` only when on (its default is off).
+    let loose = lower_schemas(Dialect::anthropic(), schemas());
+    assert_eq!(loose.request_tools()[0]["strict"], true);
+    assert!(loose.request_tools()[1].get("strict").is_none());
+    assert!(loose.request_tools()[2].get("strict").is_none());
+    let strict = lower_schemas(Dialect::anthropic().strict(), schemas());
+    let flags: Vec<bool> = strict.tools().iter().map(|tool| tool.strict).collect();
+    assert_eq!(flags, [true, true, false]);
+    assert!(strict.request_tools()[2].get("strict").is_none());
+    // OpenAI Chat: a non-strict list names only the tool strict by its own setting.
+    let chat = lower_schemas(Dialect::openai_chat(), schemas());
+    assert_eq!(chat.request_tools()[0]["function"]["strict"], true);
+    assert!(chat.request_tools()[1]["function"].get("strict").is_none());
+    let chat = lower_schemas(Dialect::openai_chat().strict(), schemas());
+    assert_eq!(chat.request_tools()[2]["function"]["strict"], false);
+    // DeepSeek's strict beta takes the same switch; Gemini has none.
+    let deepseek = lower_schemas(Dialect::deepseek(), schemas());
+    assert_eq!(deepseek.request_tools()[0]["function"]["strict"], true);
+    let gemini = lower_schemas(Dialect::gemini(), schemas());
+    assert!(gemini.tools().iter().all(|tool| !tool.strict));
+}
+
+#[test]
+fn tools_strict_by_their_own_setting_keep_within_anthropics_request_limits() {
+    let schemas: Vec<ToolSchema> = (0..22)
+        .map(|index| {
+            with_settings(
+                &format!("tool_{index:02}"),
+                RequestSettings::new().with_strict(true),
+            )
+        })
+        .collect();
+    let lowered = lower_schemas(Dialect::anthropic(), schemas);
+    let strict = lowered.tools().iter().filter(|tool| tool.strict).count();
+    assert_eq!(strict, 20);
+    assert_eq!(lowered.report().strict_fallbacks().count(), 2);
+}
+
+#[test]
+fn eager_input_streaming_is_sent_to_anthropic_only_and_only_when_asked() {
+    let schemas = || {
+        vec![
+            with_settings(
+                "eager",
+                RequestSettings::new().with_eager_input_streaming(true),
+            ),
+            with_settings("plain", RequestSettings::new()),
+        ]
+    };
+    let anthropic = lower_schemas(Dialect::anthropic(), schemas());
+    assert_eq!(anthropic.request_tools()[0]["eager_input_streaming"], true);
+    assert!(
+        anthropic.request_tools()[1]
+            .get("eager_input_streaming")
+            .is_none()
+    );
+    assert!(anthropic.tools()[0].eager_input_streaming);
+    for dialect in [
+        Dialect::openai_chat(),
+        Dialect::openai_responses(),
+        Dialect::gemini(),
+    ] {
+        let lowered = lower_schemas(dialect, schemas());
+        assert!(
+            !lowered
+                .request_tools()
+                .to_string()
+                .contains("eager_input_streaming")
+        );
+        assert!(
+            lowered
+                .tools()
+                .iter()
+                .all(|tool| !tool.eager_input_streaming)
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_registered_tools_settings_reach_the_view() {
+    let registry = ToolRegistry::new();
+    let _ = registry
+        .register(
+            FnTool::builder("write_file", "Write a file.")
+                .request_settings(
+                    RequestSettings::new()
+                        .with_strict(true)
+                        .with_eager_input_streaming(true),
+                )
+                .handler(|_, _| async move { Ok(Value::Null) }),
+        )
+        .unwrap();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let entry = &tools.request_tools()[0];
+    assert_eq!(entry["strict"], true);
+    assert_eq!(entry["eager_input_streaming"], true);
+    // The settings are the request's, not part of what `schemas()` serializes by default.
+    let plain = serde_json::to_value(ToolSchema::new("x", "y", json!({}))).unwrap();
+    assert!(plain.get("settings").is_none());
 }
 
 #[test]

@@ -558,6 +558,63 @@ mod provider_views {
         assert!(names(&registry.schemas()).contains(&"create_invoice"));
     }
 
+    /// Anthropic's custom tool search ("Tool search tool — custom tool search
+    /// implementation", platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool):
+    /// the deferred tools are sent with `defer_loading` beside the client's search tool, and its
+    /// `tool_result` holds a `tool_reference` block per tool found.
+    #[tokio::test]
+    async fn anthropic_client_search_answers_with_tool_references() {
+        let registry = catalog();
+        let view = ProviderTools::new(&registry, Dialect::anthropic())
+            .tool_search_form(ToolSearchForm::Client);
+        let tools = view.tools(None);
+        assert_eq!(
+            request_names(tools.request_tools()),
+            [
+                "read_file",
+                "tool_search",
+                "write_file",
+                "create_invoice (deferred)",
+                "get_weather (deferred)",
+                "list_emails (deferred)",
+                "send_email (deferred)",
+            ]
+        );
+        assert_eq!(
+            tools.report().entries[0].detail,
+            "4 deferred tools sent with defer_loading, found by the registry's tool_search, \
+             whose results load them as tool_reference blocks"
+        );
+        let response = json!({"content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "tool_search",
+             "input": {"query": "weather forecast"}},
+            {"type": "tool_use", "id": "toolu_2", "name": "read_file", "input": {}}
+        ]});
+        let mut calls = tools.parse_response(&response).unwrap();
+        let outcome = registry.execute_batch(calls.take_inputs(), 2).await;
+        let messages = tools.format_batch(calls.calls(), &outcome).unwrap();
+        let content = &messages[0]["content"];
+        assert_eq!(
+            content[0],
+            json!({"type": "tool_result", "tool_use_id": "toolu_1",
+                   "content": [{"type": "tool_reference", "tool_name": "get_weather"}]})
+        );
+        // Every other result keeps its content.
+        assert_eq!(content[1]["content"][0]["type"], "text");
+        // A search that found nothing answers in words.
+        let nothing = json!({"content": [{"type": "tool_use", "id": "toolu_3",
+            "name": "tool_search", "input": {"query": "zzzz qqqq"}}]});
+        let mut calls = tools.parse_response(&nothing).unwrap();
+        let outcome = registry.execute_batch(calls.take_inputs(), 1).await;
+        let messages = tools.format_batch(calls.calls(), &outcome).unwrap();
+        assert_eq!(messages[0]["content"][0]["content"][0]["type"], "text");
+        // Other providers have no such form: the registry's search as a function.
+        let chat = ProviderTools::new(&registry, Dialect::openai_chat())
+            .tool_search_form(ToolSearchForm::Client)
+            .tools(None);
+        assert!(chat.tools().iter().all(|tool| !tool.deferred));
+    }
+
     #[test]
     fn other_providers_and_the_registry_form_send_tool_search_as_a_function() {
         let registry = catalog();

@@ -6,6 +6,8 @@ mod batch;
 mod cards;
 /// Definite violations of arguments still being streamed.
 mod definite;
+/// Follow-up requests rebuilt from a streamed turn, opaque fields included.
+mod follow_ups;
 /// The partial JSON reader, fed in fragments cut anywhere.
 mod partial_json;
 /// Stream readers of every dialect against recorded event sequences.
