@@ -9,25 +9,31 @@
 //! with this call as the parent, this call's agent, and a cancellation that follows this call's.
 //!
 //! Nested calls start in the program's order: concurrency-safe ones up to the limit in flight
-//! at once, an exclusive one alone once everything before it has finished. The run's result is
-//! what the program returned and printed; a program that fails ends with `CODE_RUN_FAILED`
-//! (the wall time with `TOOL_TIMEOUT`, a cancellation with `ABORTED`), and the calls it made
-//! stay made.
+//! at once, an exclusive one alone once everything before it has finished. They are polled on
+//! the engine's thread, between turns of the program (no thread hop per call), with the caller's
+//! tokio runtime entered and its `tracing` context carried over; the caller's task-locals are
+//! not seen by nested calls. The run's result is what the program returned and printed; a
+//! program that fails ends with `CODE_RUN_FAILED` (the wall time with `TOOL_TIMEOUT`, a
+//! cancellation with `ABORTED`), and the calls it made stay made. The wall time bounds the
+//! nested calls too: any end of a program cancels its calls in flight, which are dropped after
+//! the registry's timeout grace, as any timed-out call is.
 
 use std::collections::VecDeque;
 use std::future::poll_fn;
-use std::pin::Pin;
+use std::pin::pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+use tokio_util::sync::CancellationToken;
+use tracing::{Dispatch, Span};
 
 use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecutionInput;
 use crate::call::fn_tool::FnTool;
 use crate::call::run::ToolRun;
-use crate::code_mode::engine::{Engine, EngineEvent, Reply};
+use crate::code_mode::engine::{CallOutcome, Engine, ProgramCalls};
 use crate::code_mode::failure::{ProgramFailure, StopKind};
 use crate::content::{ContentBlock, fenced_block};
 use crate::error::ToolError;
@@ -124,12 +130,28 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
         ));
         return Err(ToolError::code_run_failed(failure.message("")));
     }
-    let engine = Engine::start(program.to_owned(), limits, execution.host().code_engines())
-        .map_err(|error| {
-            ToolError::code_run_failed(format!("the program could not be started: {error}"))
-        })?;
-    let mut host = ProgramHost::new(engine, run, limits.max_in_flight());
-    let (outcome, output) = poll_fn(|context| host.poll(context)).await;
+    let calls = NestedCalls::new(run, limits.max_in_flight());
+    let mut engine = Engine::start(
+        program.to_owned(),
+        limits,
+        execution.host().code_engines(),
+        Box::new(calls),
+    )
+    .map_err(|error| {
+        ToolError::code_run_failed(format!("the program could not be started: {error}"))
+    })?;
+    // The run's cancellation stops the program; the nested calls' signals follow the run's on
+    // their own.
+    let mut cancelled = pin!(run.signal().cancelled());
+    let mut cancel_seen = false;
+    let (outcome, output) = poll_fn(|context| {
+        if !cancel_seen && cancelled.as_mut().poll(context).is_ready() {
+            cancel_seen = true;
+            engine.cancel();
+        }
+        engine.poll_finished(context)
+    })
+    .await;
     match outcome {
         Ok(result) => Ok(json!({
             "result": result.unwrap_or(Value::Null),
@@ -168,108 +190,44 @@ struct Queued {
     concurrency_safe: bool,
 }
 
-/// The host side of one run: takes the program's calls, starts them in order within the
-/// bounds, settles their promises, and passes a cancellation on to the program and its calls.
-struct ProgramHost<'r> {
-    engine: Engine,
-    run: &'r ToolRun,
-    /// Cancelled when the run stops: every nested call's signal is a child of it.
+/// A nested call in flight: the program's id for it, whether it is concurrency-safe, the call.
+type InFlight = (u64, bool, BoxFuture<'static, ToolExecutionResult>);
+
+/// The calls of one run, polled on the engine's thread: takes the program's calls, starts them
+/// in order within the bounds, and hands back their outcomes. What the calls expect around
+/// them travels with it from the caller: the tokio runtime (their timers, `spawn`), the
+/// `tracing` dispatcher and the run's span, so a nested call's span is a child of the run's.
+/// The caller's task-locals do not: a task-local is set for a future on the caller's executor,
+/// and the nested calls are no longer polled inside it.
+struct NestedCalls {
+    run: ToolRun,
+    /// Cancelled when the run's program ends: every nested call's signal is a child of it.
     calls_signal: CancellationToken,
-    cancelled: Pin<Box<WaitForCancellationFutureOwned>>,
-    cancel_seen: bool,
     queue: VecDeque<Queued>,
-    in_flight: Vec<(u64, bool, BoxFuture<'static, ToolExecutionResult>)>,
+    in_flight: Vec<InFlight>,
     max_in_flight: usize,
-    finished: Option<(Result<Option<Value>, ProgramFailure>, String)>,
+    runtime: Option<tokio::runtime::Handle>,
+    dispatch: Option<Dispatch>,
+    span: Span,
 }
 
-impl<'r> ProgramHost<'r> {
-    fn new(engine: Engine, run: &'r ToolRun, max_in_flight: usize) -> Self {
-        let calls_signal = run.signal().child_token();
+impl NestedCalls {
+    fn new(run: &ToolRun, max_in_flight: usize) -> Self {
+        // Without a subscriber of the caller's own there is nothing to carry: the engine's
+        // thread sees the global one.
+        let dispatch = tracing::dispatcher::get_default(|dispatch| {
+            (!dispatch.is::<tracing::subscriber::NoSubscriber>()).then(|| dispatch.clone())
+        });
         Self {
-            engine,
-            cancelled: Box::pin(run.signal().clone().cancelled_owned()),
-            run,
-            calls_signal,
-            cancel_seen: false,
+            run: run.clone(),
+            calls_signal: run.signal().child_token(),
             queue: VecDeque::new(),
             in_flight: Vec::new(),
             max_in_flight,
-            finished: None,
+            runtime: tokio::runtime::Handle::try_current().ok(),
+            dispatch,
+            span: Span::current(),
         }
-    }
-
-    fn poll(
-        &mut self,
-        context: &mut Context<'_>,
-    ) -> Poll<(Result<Option<Value>, ProgramFailure>, String)> {
-        if !self.cancel_seen && self.cancelled.as_mut().poll(context).is_ready() {
-            self.cancel_seen = true;
-            self.engine.cancel();
-            self.calls_signal.cancel();
-        }
-        loop {
-            let mut progressed = false;
-            while self.finished.is_none() {
-                match self.engine.poll_event(context) {
-                    Poll::Ready(Some(EngineEvent::Call {
-                        id,
-                        name,
-                        arguments,
-                    })) => {
-                        self.enqueue(id, name, arguments);
-                        progressed = true;
-                    }
-                    Poll::Ready(Some(EngineEvent::Finished { outcome, output })) => {
-                        // Calls the program never waited for do not start now.
-                        self.queue.clear();
-                        self.finished = Some((outcome, output));
-                        progressed = true;
-                    }
-                    Poll::Ready(None) => {
-                        let failure = ProgramFailure::limit("the JavaScript engine stopped");
-                        self.finished = Some((Err(failure), String::new()));
-                    }
-                    Poll::Pending => break,
-                }
-            }
-            progressed |= self.start_ready();
-            let mut index = 0;
-            while index < self.in_flight.len() {
-                if let Poll::Ready(result) = self.in_flight[index].2.as_mut().poll(context) {
-                    let (id, _, _) = self.in_flight.swap_remove(index);
-                    self.settle(id, result);
-                    progressed = true;
-                } else {
-                    index += 1;
-                }
-            }
-            if !progressed {
-                break;
-            }
-        }
-        if self.in_flight.is_empty()
-            && let Some(finished) = self.finished.take()
-        {
-            return Poll::Ready(finished);
-        }
-        Poll::Pending
-    }
-
-    fn enqueue(&mut self, id: u64, name: String, arguments: Value) {
-        let execution = self.run.execution();
-        let concurrency_safe =
-            execution
-                .host()
-                .is_concurrency_safe(execution.agent(), &name, &arguments);
-        let call_id = nested_call_id(execution.call_id(), id + 1);
-        let input = ToolExecutionInput::new(call_id, name, arguments)
-            .with_signal(self.calls_signal.child_token());
-        self.queue.push_back(Queued {
-            id,
-            input,
-            concurrency_safe,
-        });
     }
 
     /// Starts what the order and the bounds allow; whether anything started.
@@ -295,15 +253,15 @@ impl<'r> ProgramHost<'r> {
         started
     }
 
-    /// Hands a nested call's result to the program; its contexts go to the model with the
-    /// run's result.
-    fn settle(&self, id: u64, result: ToolExecutionResult) {
-        // Taken apart rather than read: the value moves to the engine thread uncopied.
+    /// A nested call's outcome for the program; its contexts go to the model with the run's
+    /// result.
+    fn outcome(&self, result: ToolExecutionResult) -> CallOutcome {
+        // Taken apart rather than read: the value moves to the program uncopied.
         let parts = result.into_parts();
         for context in parts.additional_contexts {
             self.run.defer_context(context);
         }
-        let outcome = match parts.outcome {
+        match parts.outcome {
             ToolOutcome::Success(value) => Ok(value),
             ToolOutcome::Failure(error) => Err((
                 error
@@ -312,8 +270,71 @@ impl<'r> ProgramHost<'r> {
                     .to_owned(),
                 error.message().to_owned(),
             )),
-        };
-        self.engine.reply(Reply::Settled { id, outcome });
+        }
+    }
+}
+
+impl ProgramCalls for NestedCalls {
+    fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
+        let runtime = self.runtime.clone();
+        let _runtime = runtime.as_ref().map(tokio::runtime::Handle::enter);
+        let span = self.span.clone();
+        let _span = span.enter();
+        match self.dispatch.clone() {
+            Some(dispatch) => tracing::dispatcher::with_default(&dispatch, || work(self)),
+            None => work(self),
+        }
+    }
+
+    fn call(&mut self, id: u64, name: String, arguments: Value) {
+        let execution = self.run.execution();
+        let concurrency_safe =
+            execution
+                .host()
+                .is_concurrency_safe(execution.agent(), &name, &arguments);
+        let call_id = nested_call_id(execution.call_id(), id + 1);
+        let input = ToolExecutionInput::new(call_id, name, arguments)
+            .with_signal(self.calls_signal.child_token());
+        self.queue.push_back(Queued {
+            id,
+            input,
+            concurrency_safe,
+        });
+    }
+
+    fn poll(&mut self, waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
+        let mut context = Context::from_waker(waker);
+        loop {
+            let mut progressed = self.start_ready();
+            let mut index = 0;
+            while index < self.in_flight.len() {
+                if let Poll::Ready(result) = self.in_flight[index].2.as_mut().poll(&mut context) {
+                    let (id, _, _) = self.in_flight.swap_remove(index);
+                    settled(id, self.outcome(result));
+                    progressed = true;
+                } else {
+                    index += 1;
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+    }
+
+    fn is_idle(&self) -> bool {
+        self.in_flight.is_empty() && self.queue.is_empty()
+    }
+
+    fn end(&mut self) -> Duration {
+        // Calls the program never waited for do not start now.
+        self.queue.clear();
+        self.calls_signal.cancel();
+        self.run.execution().host().limits().timeout_grace()
+    }
+
+    fn drop_calls(&mut self) {
+        self.in_flight.clear();
     }
 }
 

@@ -3,29 +3,35 @@
 //! executor.
 //!
 //! The program sees what [`world`](crate::code_mode::world) installs. Each `tools.<name>(args)`
-//! sends an [`EngineEvent::Call`] to the host and returns a promise the host settles with a
-//! [`Reply`]; between replies the thread runs the promise jobs the program queued, so the
-//! host's calls run while the program waits, in any number. The engine knows nothing of tools
-//! beyond their names: the host decides what a call does.
+//! returns a promise and leaves the call for the program's [`ProgramCalls`], which runs its calls
+//! on the engine's thread: after each turn of the program's jobs the engine hands it the new calls
+//! and polls them, settling each promise as its call ends, so a call that ends at once costs no
+//! thread hop. When the program waits and no call is ready, the thread sleeps until a call's
+//! waker, a cancellation or the wall time wakes it. The engine knows nothing of tools beyond
+//! their names: `ProgramCalls` decides what a call does.
 //!
 //! The thread and its runtime come from the registry's [`EnginePool`] and go back to it; the
 //! program's context is made for it and dropped after it (see `pool` for what that keeps apart).
 //!
 //! Every limit ends the program for good: the interrupt handler stops a program that never
 //! yields, and a limit reached inside `console.log` or `tools` stops it at once, so a `catch`
-//! cannot swallow it.
+//! cannot swallow it. Any end of a program ends its calls too ([`ProgramThread::wind_down`]):
+//! the wall time bounds them, and the caller hears how the program ended only once they are
+//! over.
 
+use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
+use std::task::{Poll, Waker};
+use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
 use rquickjs::{Context, Ctx, Persistent, Promise, Runtime, Value as JsValue};
 use serde_json::Value;
-use tokio::sync::mpsc as async_mpsc;
+use tokio::sync::oneshot;
 
 use crate::code_mode::convert::{display, to_js, to_json};
 use crate::code_mode::failure::{
@@ -33,8 +39,9 @@ use crate::code_mode::failure::{
 };
 use crate::code_mode::limits::CodeLimits;
 use crate::code_mode::pool::{EnginePool, Idle, Warm, run_alone};
-pub(crate) use crate::code_mode::world::EngineEvent;
-use crate::code_mode::world::{CANCELLED, HostSide, PendingCall, RUNNING, SharedCell, install};
+use crate::code_mode::world::{
+    CANCELLED, HostSide, NewCall, PendingCall, RUNNING, SharedCell, install,
+};
 
 /// The name the program's source is evaluated under (it appears in positions).
 const FILE: &str = "program.js";
@@ -50,76 +57,102 @@ const CLOSE: &str = "\n})()";
 /// freed would hold several times this.
 const REUSE_SLACK: usize = 256 << 10;
 
-/// How a nested call ended, for the program.
-#[derive(Debug)]
-pub(crate) enum Reply {
-    /// The call's value, or its error's `{code, message}`.
-    Settled {
-        id: u64,
-        outcome: Result<Value, (String, String)>,
-    },
-    /// Nothing to settle: look at the stop flag.
-    Wake,
+/// How much room a heap must have left not to count as full (see [`has_room`]).
+const ROOM: usize = 64 << 10;
+
+/// How a program ended: what it returned, or why it stopped; and what it printed.
+pub(crate) type Finished = (Result<Option<Value>, ProgramFailure>, String);
+
+/// How a nested call ended, for the program: its value, or its error's `{code, message}`.
+pub(crate) type CallOutcome = Result<Value, (String, String)>;
+
+/// What runs a program's calls. It lives on the engine's thread for the program's run, so its
+/// calls are polled there, between turns of the program's jobs.
+pub(crate) trait ProgramCalls: Send + 'static {
+    /// Runs `work` — the whole program, its calls included — inside what the calls need around
+    /// them on this thread.
+    fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls));
+
+    /// Takes the program's `tools.<name>(arguments)`; its outcome is handed back with `id`.
+    fn call(&mut self, id: u64, name: String, arguments: Value);
+
+    /// Advances the calls taken (`waker` wakes the engine when one can go on) and hands each
+    /// one that ended to `settled`.
+    fn poll(&mut self, waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome));
+
+    /// Whether every call taken has ended.
+    fn is_idle(&self) -> bool;
+
+    /// The program ended: calls not started never start, those in flight are cancelled. How
+    /// long they may take to wind down before they are dropped.
+    fn end(&mut self) -> Duration;
+
+    /// Drops the calls still in flight.
+    fn drop_calls(&mut self);
 }
 
-/// A program running on its engine thread.
+/// A program running on its engine thread, as its caller holds it.
 pub(crate) struct Engine {
-    events: async_mpsc::UnboundedReceiver<EngineEvent>,
-    replies: mpsc::Sender<Reply>,
+    finished: oneshot::Receiver<Finished>,
     stop: Arc<AtomicU8>,
+    wake: Arc<Wake>,
 }
 
 impl Engine {
-    /// Starts `program` under `limits`, on a worker of `pool` (or on a thread of its own);
-    /// an error if no thread could be started.
+    /// Starts `program` under `limits`, on a worker of `pool` (or on a thread of its own), its
+    /// calls run by `calls`; an error if no thread could be started.
     pub(crate) fn start(
         program: String,
         limits: CodeLimits,
         pool: Option<&Arc<EnginePool>>,
+        calls: Box<dyn ProgramCalls>,
     ) -> std::io::Result<Self> {
-        let (event_sender, events) = async_mpsc::unbounded_channel();
-        let (replies, reply_receiver) = mpsc::channel();
+        let (sender, finished) = oneshot::channel();
         let stop = Arc::new(AtomicU8::new(RUNNING));
+        let wake = Arc::new(Wake::default());
         let thread = ProgramThread {
-            events: event_sender,
-            replies: reply_receiver,
+            wake: Arc::clone(&wake),
             stop: Arc::clone(&stop),
             limits,
         };
         let work = Box::new(move |warm: &mut Option<Warm>, idle: Idle| {
-            thread.run(warm, &program, idle);
+            let mut calls = calls;
+            let mut job = Some((idle, sender));
+            calls.within(&mut |calls| {
+                if let Some((idle, sender)) = job.take() {
+                    thread.run(warm, &program, calls, idle, sender);
+                }
+            });
         });
         match pool {
             Some(pool) => pool.run(limits.stack_bytes(), work)?,
             None => run_alone(limits.stack_bytes(), work)?,
         }
         Ok(Self {
-            events,
-            replies,
+            finished,
             stop,
+            wake,
         })
     }
 
-    /// The next event; `None` once the thread is gone.
-    pub(crate) fn poll_event(
-        &mut self,
-        context: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<EngineEvent>> {
-        self.events.poll_recv(context)
+    /// How the program ended, once it and its calls are over.
+    pub(crate) fn poll_finished(&mut self, context: &mut std::task::Context<'_>) -> Poll<Finished> {
+        match Pin::new(&mut self.finished).poll(context) {
+            Poll::Ready(Ok(finished)) => Poll::Ready(finished),
+            Poll::Ready(Err(_)) => Poll::Ready((
+                Err(ProgramFailure::limit("the JavaScript engine stopped")),
+                String::new(),
+            )),
+            Poll::Pending => Poll::Pending,
+        }
     }
 
-    /// Settles the promise of a nested call.
-    pub(crate) fn reply(&self, reply: Reply) {
-        // A program that already ended has no promise to settle.
-        let _ = self.replies.send(reply);
-    }
-
-    /// Stops the program as cancelled (it ends with a `Finished` event soon after).
+    /// Stops the program as cancelled (it ends soon after, and its calls with it).
     pub(crate) fn cancel(&self) {
         let _ = self
             .stop
             .compare_exchange(RUNNING, CANCELLED, Ordering::SeqCst, Ordering::SeqCst);
-        let _ = self.replies.send(Reply::Wake);
+        self.wake.wake();
     }
 }
 
@@ -130,22 +163,84 @@ impl Drop for Engine {
     }
 }
 
+/// Wakes the engine's thread when it sleeps waiting for a call (or a cancellation): set, then
+/// the thread unparked, so a wake that comes while the thread is busy is seen before it sleeps.
+#[derive(Default)]
+struct Wake {
+    woken: AtomicBool,
+    /// The engine's thread, once its worker has taken the program.
+    thread: OnceLock<Thread>,
+}
+
+impl Wake {
+    fn wake(&self) {
+        self.woken.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.get() {
+            thread.unpark();
+        }
+    }
+
+    /// Sleeps until woken or `until`; at once if a wake came since the last sleep.
+    fn sleep(&self, until: Instant) {
+        if self.woken.swap(false, Ordering::SeqCst) {
+            return;
+        }
+        let now = Instant::now();
+        if now < until {
+            std::thread::park_timeout(until - now);
+        }
+        self.woken.store(false, Ordering::SeqCst);
+    }
+}
+
+impl std::task::Wake for Wake {
+    fn wake(self: Arc<Self>) {
+        Wake::wake(&self);
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        Wake::wake(self);
+    }
+}
+
 /// The engine thread's side of one program.
 struct ProgramThread {
-    events: async_mpsc::UnboundedSender<EngineEvent>,
-    replies: mpsc::Receiver<Reply>,
+    wake: Arc<Wake>,
     stop: Arc<AtomicU8>,
     limits: CodeLimits,
 }
 
+/// What one program's drive loop works with.
+struct Run<'a> {
+    runtime: &'a Runtime,
+    context: &'a Context,
+    program: &'a str,
+    shared: &'a SharedCell,
+    calls: &'a mut dyn ProgramCalls,
+    waker: &'a Waker,
+    deadline: Instant,
+    timed_out: &'a AtomicBool,
+}
+
 impl ProgramThread {
-    /// Runs the program on the worker's runtime (made first if there is none) and frees what
-    /// it made; leaves the runtime in `warm` only if it can serve the next program.
+    /// Runs the program on the worker's runtime (made first if there is none), ends its calls,
+    /// tells the caller how it ended through `finished`, and frees what it made; leaves the
+    /// runtime in `warm` only if it can serve the next program.
     ///
     /// Not inlined: profilers collect the engine thread's work by this symbol, which covers all
-    /// of a program's work on the thread, freeing included.
+    /// of a program's work on the thread, its calls and freeing included.
     #[inline(never)]
-    fn run(self, warm: &mut Option<Warm>, program: &str, idle: Idle) {
+    fn run(
+        &self,
+        warm: &mut Option<Warm>,
+        program: &str,
+        calls: &mut dyn ProgramCalls,
+        idle: Idle,
+        finished: oneshot::Sender<Finished>,
+    ) {
+        let _ = self.wake.thread.set(std::thread::current());
+        let waker = Waker::from(Arc::clone(&self.wake));
+        let deadline = Instant::now() + Duration::from_millis(self.limits.wall_time_ms());
         let shared = SharedCell::default();
         if warm.is_none() {
             match Runtime::new() {
@@ -158,11 +253,7 @@ impl ProgramThread {
                     });
                 }
                 Err(error) => {
-                    let outcome = Err(engine_failure(&error));
-                    let _ = self.events.send(EngineEvent::Finished {
-                        outcome,
-                        output: String::new(),
-                    });
+                    let _ = finished.send((Err(engine_failure(&error)), String::new()));
                     return;
                 }
             }
@@ -170,7 +261,8 @@ impl ProgramThread {
         let Some(runtime) = warm.as_ref().map(|warm| &warm.runtime) else {
             return;
         };
-        let (outcome, context) = self.execute(runtime, program, &shared);
+        let (outcome, context) = self.execute(runtime, program, &shared, calls, &waker, deadline);
+        self.wind_down(calls, &waker, deadline, outcome.is_ok());
         // A program stopped part-way may have left the runtime mid-job.
         let stopped = match &outcome {
             Ok(_) => false,
@@ -178,16 +270,18 @@ impl ProgramThread {
         };
         let output = std::mem::take(&mut shared.borrow_mut().output);
         idle.now();
-        let _ = self.events.send(EngineEvent::Finished { outcome, output });
+        let _ = finished.send((outcome, output));
 
         // Free the program's context: release what Rust holds of it, then collect its cycles.
         {
             let mut shared = shared.borrow_mut();
             shared.pending.clear();
+            shared.calls.clear();
             shared.error_class = None;
         }
         drop(context);
         runtime.set_interrupt_handler(None);
+        runtime.set_host_promise_rejection_tracker(None);
         runtime.run_gc();
         let reusable = warm.as_ref().is_some_and(|warm| {
             let held =
@@ -199,14 +293,51 @@ impl ProgramThread {
         }
     }
 
+    /// Ends the program's calls: a program that finished leaves its calls in flight until the
+    /// wall time; then (at once for any other end) they are cancelled, have the grace their
+    /// runner gives to wind down, and are dropped.
+    fn wind_down(
+        &self,
+        calls: &mut dyn ProgramCalls,
+        waker: &Waker,
+        deadline: Instant,
+        finished: bool,
+    ) {
+        let mut ignore = |_id: u64, _outcome: CallOutcome| {};
+        if finished {
+            while !calls.is_idle() && Instant::now() < deadline && !self.is_stopped() {
+                calls.poll(waker, &mut ignore);
+                if !calls.is_idle() {
+                    self.wake.sleep(deadline);
+                }
+            }
+        }
+        let grace = calls.end();
+        let until = Instant::now() + grace;
+        loop {
+            calls.poll(waker, &mut ignore);
+            if calls.is_idle() || Instant::now() >= until {
+                break;
+            }
+            self.wake.sleep(until);
+        }
+        calls.drop_calls();
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) != RUNNING
+    }
+
     /// Runs the program in a context of its own; how it ended, and the context to free.
     fn execute(
         &self,
         runtime: &Runtime,
         program: &str,
         shared: &SharedCell,
+        calls: &mut dyn ProgramCalls,
+        waker: &Waker,
+        deadline: Instant,
     ) -> (Result<Option<Value>, ProgramFailure>, Option<Context>) {
-        let deadline = Instant::now() + Duration::from_millis(self.limits.wall_time_ms());
         runtime.set_memory_limit(self.limits.memory_bytes());
         runtime.set_max_stack_size(self.limits.stack_bytes());
         let timed_out = Arc::new(AtomicBool::new(false));
@@ -224,15 +355,40 @@ impl ProgramThread {
                 false
             })));
         }
+        // A program that fills its heap with small objects leaves the engine no room for the
+        // error: its promise is rejected with `null`. Whether that `null` is the program's own
+        // can be told only while the program's values are still held, at the rejection.
+        let seen = Rc::clone(shared);
+        runtime.set_host_promise_rejection_tracker(Some(Box::new(
+            move |ctx: Ctx<'_>, _promise: JsValue<'_>, reason: JsValue<'_>, handled: bool| {
+                if !handled
+                    && reason.is_null()
+                    && !has_room(&ctx)
+                    && let Ok(mut shared) = seen.try_borrow_mut()
+                {
+                    shared.out_of_memory = true;
+                }
+            },
+        )));
         let context = match Context::full(runtime) {
             Ok(context) => context,
             Err(error) => return (Err(engine_failure(&error)), None),
         };
         let started = context.with(|ctx| self.begin(&ctx, program, shared));
         let result = match started {
-            Ok(main) => self.drive(
-                runtime, &context, &main, program, shared, deadline, &timed_out,
-            ),
+            Ok(main) => {
+                let mut run = Run {
+                    runtime,
+                    context: &context,
+                    program,
+                    shared,
+                    calls,
+                    waker,
+                    deadline,
+                    timed_out: &timed_out,
+                };
+                self.drive(&mut run, &main)
+            }
             Err(failure) => Err(self.classify(failure, shared, &timed_out)),
         };
         (result, Some(context))
@@ -247,7 +403,6 @@ impl ProgramThread {
     ) -> Result<Persistent<Promise<'static>>, ProgramFailure> {
         let side = Rc::new(HostSide {
             shared: Rc::clone(shared),
-            events: self.events.clone(),
             stop: Arc::clone(&self.stop),
             max_calls: self.limits.max_nested_calls(),
             max_output: self.limits.max_output_bytes(),
@@ -267,67 +422,70 @@ impl ProgramThread {
         }
     }
 
-    /// Runs the program's jobs and settles its calls until it is done.
+    /// Runs the program's jobs and its calls until it is done.
     ///
     /// The program's promise is looked at after every turn of jobs rather than given reactions
     /// of its own: a reaction on it changes how the engine collects promise chains (an endless
     /// chain of `then`s would no longer end by running out of room).
-    #[expect(clippy::too_many_arguments, reason = "the run's parts, passed once")]
     fn drive(
         &self,
-        runtime: &Runtime,
-        context: &Context,
+        run: &mut Run<'_>,
         main: &Persistent<Promise<'static>>,
-        program: &str,
-        shared: &SharedCell,
-        deadline: Instant,
-        timed_out: &AtomicBool,
     ) -> Result<Option<Value>, ProgramFailure> {
+        let mut ended: Vec<(u64, CallOutcome)> = Vec::new();
         loop {
-            if let Err(failure) = self.run_jobs(runtime, program, timed_out) {
-                return Err(self.classify(failure, shared, timed_out));
+            if let Err(failure) = self.run_jobs(run.runtime, run.program, run.timed_out) {
+                return Err(self.classify(failure, run.shared, run.timed_out));
             }
-            match context.with(|ctx| program_outcome(&ctx, main, program)) {
+            match run
+                .context
+                .with(|ctx| program_outcome(&ctx, main, run.program))
+            {
                 None => {}
                 Some(Ok(value)) => return Ok(value),
-                Some(Err(failure)) => return Err(self.classify(failure, shared, timed_out)),
+                Some(Err(failure)) => {
+                    return Err(self.classify(failure, run.shared, run.timed_out));
+                }
             }
-            if shared.borrow().pending.is_empty() {
+            // The calls the program made in this turn, in its order, then whatever has ended.
+            let made = std::mem::take(&mut run.shared.borrow_mut().calls);
+            for NewCall {
+                id,
+                name,
+                arguments,
+            } in made
+            {
+                run.calls.call(id, name, arguments);
+            }
+            run.calls
+                .poll(run.waker, &mut |id, outcome| ended.push((id, outcome)));
+            if !ended.is_empty() {
+                let shared = run.shared;
+                run.context.with(|ctx| {
+                    for (id, outcome) in ended.drain(..) {
+                        let call = shared.borrow_mut().pending.remove(id);
+                        if let Some(call) = call {
+                            settle(&ctx, shared, call, outcome);
+                        }
+                    }
+                });
+                continue;
+            }
+            if run.shared.borrow().pending.is_empty() {
                 return Err(ProgramFailure::program(
                     "the program waits for a promise that nothing settles (only tools calls \
                      settle: there are no timers)",
                     None,
                 ));
             }
-            let now = Instant::now();
-            if now >= deadline {
-                timed_out.store(true, Ordering::Relaxed);
+            if self.is_stopped() {
                 continue;
             }
-            let first = match self.replies.recv_timeout(deadline - now) {
-                Ok(reply) => reply,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    timed_out.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    self.stop_as(CANCELLED);
-                    continue;
-                }
-            };
-            // The first reply and every other one already sent, in one entry into the engine.
-            context.with(|ctx| {
-                let mut next = Some(first);
-                while let Some(reply) = next {
-                    if let Reply::Settled { id, outcome } = reply {
-                        let call = shared.borrow_mut().pending.remove(id);
-                        if let Some(call) = call {
-                            settle(&ctx, shared, call, outcome);
-                        }
-                    }
-                    next = self.replies.try_recv().ok();
-                }
-            });
+            if Instant::now() >= run.deadline {
+                run.timed_out.store(true, Ordering::Relaxed);
+                continue;
+            }
+            self.wake.sleep(run.deadline);
         }
     }
 
@@ -340,7 +498,7 @@ impl ProgramThread {
         timed_out: &AtomicBool,
     ) -> Result<(), ProgramFailure> {
         loop {
-            if self.stop.load(Ordering::Relaxed) != RUNNING || timed_out.load(Ordering::Relaxed) {
+            if self.is_stopped() || timed_out.load(Ordering::Relaxed) {
                 return Err(ProgramFailure::stopped(StopKind::Cancelled));
             }
             match runtime.execute_pending_job() {
@@ -365,12 +523,6 @@ impl ProgramThread {
         }
     }
 
-    fn stop_as(&self, why: u8) {
-        let _ = self
-            .stop
-            .compare_exchange(RUNNING, why, Ordering::SeqCst, Ordering::SeqCst);
-    }
-
     /// What really stopped the program: a limit reached in a host function, the wall time or a
     /// cancellation win over the exception they caused.
     fn classify(
@@ -388,7 +540,10 @@ impl ProgramThread {
         if self.stop.load(Ordering::Relaxed) == CANCELLED {
             return ProgramFailure::stopped(StopKind::Cancelled);
         }
-        if failure.kind == StopKind::Program && failure.reason.contains("out of memory") {
+        let ran_out = shared.borrow().out_of_memory && failure.reason == "Uncaught null";
+        if failure.kind == StopKind::Program
+            && (ran_out || failure.reason.contains("out of memory"))
+        {
             return ProgramFailure::limit(format!(
                 "the program ran out of memory (its limit is {} bytes)",
                 self.limits.memory_bytes()
@@ -431,6 +586,17 @@ fn program_outcome(
             Some(Err(failure_of(&ctx.catch(), program, false)))
         }
     }
+}
+
+/// Whether the heap has room for [`ROOM`] more bytes: a program whose heap is that full when it
+/// fails with `null` ran out of memory.
+fn has_room(ctx: &Ctx<'_>) -> bool {
+    let room = rquickjs::String::from_str(ctx.clone(), &" ".repeat(ROOM)).is_ok();
+    if !room {
+        // Failing to allocate left an exception of its own.
+        let _ = ctx.catch();
+    }
+    room
 }
 
 /// Whether the heap is (nearly) full: what an exception thrown without an object of its own
@@ -509,25 +675,67 @@ mod tests {
 
     use super::*;
 
-    /// Runs `program` on `pool`, answering each nested call with its arguments (except those
-    /// of `tools.never`); how it ended.
+    /// Answers each call with its arguments at once, except those of `tools.never`, which end
+    /// only when cancelled.
+    #[derive(Default)]
+    struct Echo {
+        answered: Vec<(u64, Value)>,
+        never: Vec<u64>,
+        cancelled: bool,
+    }
+
+    impl ProgramCalls for Echo {
+        fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
+            work(self);
+        }
+
+        fn call(&mut self, id: u64, name: String, arguments: Value) {
+            if name == "never" {
+                self.never.push(id);
+            } else {
+                self.answered.push((id, arguments));
+            }
+        }
+
+        fn poll(&mut self, _waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
+            for (id, arguments) in self.answered.drain(..) {
+                settled(id, Ok(arguments));
+            }
+            if self.cancelled {
+                for id in self.never.drain(..) {
+                    settled(id, Err(("ABORTED".to_owned(), "cancelled".to_owned())));
+                }
+            }
+        }
+
+        fn is_idle(&self) -> bool {
+            self.answered.is_empty() && self.never.is_empty()
+        }
+
+        fn end(&mut self) -> Duration {
+            self.cancelled = true;
+            Duration::ZERO
+        }
+
+        fn drop_calls(&mut self) {
+            self.never.clear();
+        }
+    }
+
+    /// Runs `program` on `pool` with [`Echo`] for its calls; how it ended.
     async fn run(
         pool: &Arc<EnginePool>,
         limits: CodeLimits,
         program: &str,
     ) -> Result<Option<Value>, ProgramFailure> {
-        let mut engine = Engine::start(program.to_owned(), limits, Some(pool)).expect("starts");
-        loop {
-            match poll_fn(|context| engine.poll_event(context)).await {
-                Some(EngineEvent::Call { name, .. }) if name == "never" => {}
-                Some(EngineEvent::Call { id, arguments, .. }) => engine.reply(Reply::Settled {
-                    id,
-                    outcome: Ok(arguments),
-                }),
-                Some(EngineEvent::Finished { outcome, .. }) => return outcome,
-                None => panic!("the engine stopped without finishing"),
-            }
-        }
+        let mut engine = Engine::start(
+            program.to_owned(),
+            limits,
+            Some(pool),
+            Box::new(Echo::default()),
+        )
+        .expect("starts");
+        poll_fn(|context| engine.poll_finished(context)).await.0
     }
 
     /// A program that changes everything it can reach: globals, prototypes, built-ins, `tools`.

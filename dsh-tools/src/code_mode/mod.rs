@@ -8,6 +8,11 @@
 //! TypeScript declaration of the tools ([`typescript_declarations`]), part of `run_code`'s
 //! description.
 //!
+//! A program runs on a thread of its own, and so do its nested calls: they are polled there,
+//! between turns of the program, with the caller's tokio runtime and `tracing` context, but not
+//! the caller's task-locals. The wall time bounds the whole run: when a program ends, however it
+//! ends, its calls in flight are cancelled and, after the registry's timeout grace, dropped.
+//!
 //! A scope chooses how its model calls tools ([`CodeMode`], `set_code_mode` on the registry and
 //! on scopes); a tool chooses who may call it ([`ToolCallers`]); the registry bounds every
 //! program ([`CodeLimits`]).

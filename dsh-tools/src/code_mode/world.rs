@@ -1,8 +1,8 @@
 //! What a program sees: `tools`, `console`, `ToolCallError`, and ECMAScript's own globals without
 //! string evaluation (`eval` and the `Function` constructors throw) — installed into each
 //! program's fresh context. And what the program's host functions share on the engine thread
-//! ([`Shared`]): what it printed, the limit it reached, the promises of the calls the host has
-//! not answered yet.
+//! ([`Shared`]): what it printed, the limit it reached, the calls it made that its host has not
+//! taken yet, the promises of the calls the host has not answered yet.
 //!
 //! Installed natively, with as little JavaScript as possible: the engine compiles the
 //! JavaScript it is given on every run, and a prelude written in JavaScript cost a third of a
@@ -30,7 +30,6 @@ use rquickjs::{
     Value as JsValue,
 };
 use serde_json::Value;
-use tokio::sync::mpsc as async_mpsc;
 
 use crate::code_mode::convert::{display, to_json};
 use crate::code_mode::failure::ProgramFailure;
@@ -60,20 +59,12 @@ const SETUP: &str = r#"[
 /// (`toJSON`) or for a value with methods.
 const NOT_TOOLS: [&str; 5] = ["then", "toJSON", "constructor", "valueOf", "toString"];
 
-/// An event the program sends its host.
+/// A call the program made: `tools.<name>(arguments)`, whose promise is settled by `id`.
 #[derive(Debug)]
-pub(crate) enum EngineEvent {
-    /// `tools.<name>(arguments)`; answer with a `Reply` of the same `id`.
-    Call {
-        id: u64,
-        name: String,
-        arguments: Value,
-    },
-    /// The program is done: what it returned, or why it stopped; and what it printed.
-    Finished {
-        outcome: Result<Option<Value>, ProgramFailure>,
-        output: String,
-    },
+pub(crate) struct NewCall {
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) arguments: Value,
 }
 
 /// What the program's host functions share on the engine thread.
@@ -82,7 +73,12 @@ pub(crate) struct Shared {
     pub(crate) output: String,
     /// A limit reached inside a host function: the program ends with it.
     pub(crate) limit: Option<ProgramFailure>,
+    /// A promise was rejected with `null` while the heap was full: the engine had no room left
+    /// for the error of running out of memory.
+    pub(crate) out_of_memory: bool,
     calls_made: usize,
+    /// Calls made since the host last took them, in the program's order.
+    pub(crate) calls: Vec<NewCall>,
     /// The promises of calls the host has not answered yet.
     pub(crate) pending: PendingCalls,
     /// The program's `ToolCallError`, which rejected calls reject with.
@@ -141,11 +137,10 @@ impl PendingCalls {
     }
 }
 
-/// What the program's host functions need: the shared state, the way to the host, the stop
-/// flag and the limits they enforce.
+/// What the program's host functions need: the shared state, the stop flag and the limits they
+/// enforce.
 pub(crate) struct HostSide {
     pub(crate) shared: SharedCell,
-    pub(crate) events: async_mpsc::UnboundedSender<EngineEvent>,
     pub(crate) stop: Arc<AtomicU8>,
     pub(crate) max_calls: usize,
     pub(crate) max_output: usize,
@@ -271,7 +266,7 @@ fn tool_name(name: &JsValue<'_>) -> rquickjs::Result<Option<String>> {
     Ok((!NOT_TOOLS.contains(&name.as_str())).then_some(name))
 }
 
-/// `tools.<name>(args)`: sends the call to the host, returns its promise.
+/// `tools.<name>(args)`: leaves the call for the host, returns its promise.
 fn tool_function<'js>(
     ctx: &Ctx<'js>,
     side: Rc<HostSide>,
@@ -311,8 +306,7 @@ fn tool_function<'js>(
                 resolve: Persistent::save(&ctx, resolve),
                 reject: Persistent::save(&ctx, reject),
             });
-            drop(state);
-            let _ = side.events.send(EngineEvent::Call {
+            state.calls.push(NewCall {
                 id,
                 // Not `to_string()`, which goes through `Display` for an `Rc<str>`.
                 name: String::from(&*name),

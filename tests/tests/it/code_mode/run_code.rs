@@ -865,3 +865,160 @@ fn a_runs_card_shows_its_program_and_grows_with_it_while_written() {
         "````javascript\nconsole.log(`a ${1}`);\n// ```\nreturn 2;\n````"
     );
 }
+
+/// A tool that waits until its call is cancelled, and says so.
+fn waits_for_cancellation() -> FnTool {
+    FnTool::builder("waits", "Waits until cancelled.")
+        .raw_parameters(json!({"type": "object"}))
+        .concurrency_safe(true)
+        .handler(|_arguments, run| async move {
+            run.cancelled().await;
+            Ok(json!("cancelled"))
+        })
+}
+
+/// Runs `code`, failing (rather than hanging) if the run does not return within a minute.
+async fn run_or_hang(registry: &ToolRegistry, code: &str) -> ToolExecutionResult {
+    tokio::time::timeout(Duration::from_secs(60), run(registry, code))
+        .await
+        .unwrap_or_else(|_| panic!("the run of `{code}` never returned"))
+}
+
+#[tokio::test]
+async fn any_end_of_a_program_cancels_its_calls_in_flight() {
+    // Before, the run waited for its calls in flight whatever ended it: a call that waits for
+    // its cancellation kept it waiting for ever.
+    let registry = registry(CodeMode::Code);
+    let _ = registry
+        .register(waits_for_cancellation())
+        .expect("registers");
+    let nested = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&nested);
+    let _observer = registry.on_result(move |execution, result| {
+        if execution.name() == "waits" {
+            record
+                .lock()
+                .unwrap()
+                .push(result.error_code().map(str::to_owned));
+        }
+    });
+    let cases: &[(&str, u64, &str, &str)] = &[
+        (
+            "await tools.waits({});",
+            300,
+            codes::TOOL_TIMEOUT,
+            "after 300ms",
+        ),
+        (
+            "tools.waits({}); await tools.echo({}); for (;;) console.log('x'.repeat(1000));",
+            10_000,
+            codes::CODE_RUN_FAILED,
+            "output limit",
+        ),
+        (
+            "tools.waits({}); await tools.echo({}); throw new Error('out');",
+            10_000,
+            codes::CODE_RUN_FAILED,
+            "Error: out",
+        ),
+        // A program that returns without waiting for its call: the wall time still ends it.
+        (
+            "tools.waits({}); await tools.echo({}); return 1;",
+            300,
+            "",
+            "",
+        ),
+    ];
+    for (program, wall_time_ms, code, fragment) in cases {
+        registry.set_code_limits(
+            CodeLimits::new()
+                .with_wall_time_ms(*wall_time_ms)
+                .with_max_output_bytes(4096),
+        );
+        nested.lock().unwrap().clear();
+        let result = run_or_hang(&registry, program).await;
+        if code.is_empty() {
+            assert!(!result.is_error(), "{program}: {}", result.text());
+        } else {
+            assert!(
+                failure_text(&result, code).contains(fragment),
+                "{program}: {}",
+                result.text()
+            );
+        }
+        // The call (started before the program went on) was cancelled, and ended before the run
+        // did.
+        assert_eq!(
+            *nested.lock().unwrap(),
+            [Some(codes::ABORTED.to_owned())],
+            "{program}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_nested_call_that_ignores_its_cancellation_is_dropped_after_the_grace() {
+    // Before, a 3 s nested call held a 300 ms program until it finished.
+    let registry = registry(CodeMode::Code);
+    registry.set_limits(
+        dsh_tools::policy::CallLimits::new().with_timeout_grace(Duration::from_millis(100)),
+    );
+    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(300));
+    let finished = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&finished);
+    let _ = registry
+        .register(
+            FnTool::builder("stubborn", "Sleeps 3 s, whatever happens.")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(move |_arguments, _run| {
+                    let counter = Arc::clone(&counter);
+                    async move {
+                        tokio::time::sleep(Duration::from_secs(3)).await;
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        Ok(json!("late"))
+                    }
+                }),
+        )
+        .expect("registers");
+    let result = run_or_hang(&registry, "await tools.stubborn({});").await;
+    let text = failure_text(&result, codes::TOOL_TIMEOUT);
+    assert!(text.contains("after 300ms"), "{text}");
+    assert_eq!(
+        finished.load(Ordering::SeqCst),
+        0,
+        "the nested body was dropped before it could finish"
+    );
+    // Dropped, it never finishes later either.
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert_eq!(finished.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_memory_bomb_of_small_objects_ends_with_the_memory_limit() {
+    // Before, these ended with "Uncaught null": the engine had no room left for the error.
+    let registry = registry(CodeMode::Code);
+    registry.set_code_limits(
+        CodeLimits::new()
+            .with_wall_time_ms(60_000)
+            .with_memory_bytes(16 << 20),
+    );
+    let mut wrong = Vec::new();
+    for program in [
+        "const keep = []; for (;;) keep.push([1]);",
+        "const keep = new Map(); for (let i = 0; ; i++) keep.set(i, {a: i});",
+        "const keep = []; for (;;) keep.push({a: 1});",
+        "let keep = null; for (;;) keep = {next: keep};",
+    ] {
+        let result = run_or_hang(&registry, program).await;
+        let text = result.text();
+        if result.error_code() != Some(codes::CODE_RUN_FAILED)
+            || !text.contains("ran out of memory (its limit is 16777216 bytes)")
+        {
+            wrong.push(format!("{program}\n  got {text}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // A program's own `throw null` is still its own.
+    let text = failure_text(&run(&registry, "throw null;").await, codes::CODE_RUN_FAILED);
+    assert_eq!(text, "Error: Uncaught null");
+}
