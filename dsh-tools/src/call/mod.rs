@@ -20,7 +20,7 @@ pub(crate) mod run_code;
 pub(crate) mod tool;
 pub(crate) mod tool_search;
 
-pub use self::definition::{TaskSupport, ToolAnnotations, ToolDefinition, ToolSchema};
+pub use self::definition::{TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin, ToolSchema};
 pub use self::execution::{ProgressSink, ToolExecution, ToolExecutionInput};
 pub use self::fn_tool::{FnTool, FnToolBuilder};
 pub use self::run::ToolRun;
