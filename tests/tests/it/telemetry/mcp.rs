@@ -17,6 +17,7 @@ fn upstream() -> ToolRegistry {
     let _ = registry
         .register(
             FnTool::builder("echo", "Echoes its arguments.")
+                .raw_parameters(json!({"type": "object"}))
                 .handler(|arguments: Value, _| async move { Ok(arguments) }),
         )
         .expect("registers echo");
@@ -45,10 +46,13 @@ async fn an_imported_call_continues_its_trace_on_the_server() {
         .await
         .expect("imports");
 
-    for (id, name) in [("call-1", "up__echo"), ("call-2", "up__fail")] {
+    for (id, name, arguments) in [
+        ("call-1", "up__echo", json!({"n": 1})),
+        ("call-2", "up__fail", json!({})),
+    ] {
         let _ = tokio::time::timeout(
             DEADLINE,
-            local.execute(ToolExecutionInput::new(id, name, json!({"n": 1}))),
+            local.execute(ToolExecutionInput::new(id, name, arguments)),
         )
         .await
         .expect("the call ends");

@@ -15,6 +15,7 @@ fn registry() -> ToolRegistry {
     let _ = registry
         .register(
             FnTool::builder("echo", "Echoes its arguments.")
+                .raw_parameters(json!({"type": "object"}))
                 .handler(|arguments: Value, _| async move { Ok(arguments) }),
         )
         .expect("registers echo");
