@@ -92,6 +92,8 @@
 //!   tools. `acp` (feature `acp`): show calls in an editor over the Agent Client Protocol.
 //! - `code_mode` (feature `code-mode`): the model writes one JavaScript program that calls many
 //!   tools (`run_code`), every nested call through the same pipeline.
+//! - `telemetry` (feature `otel`): OpenTelemetry — each call's span in the GenAI conventions,
+//!   policy events, trace context over MCP, opt-in arguments, results and metrics.
 //! - What the macros generate, on real tools: [`example_tools`], the quickstart's tools.
 //!
 //! How the crate is layered inside is in `ARCHITECTURE.md` at the repository's root.
@@ -130,6 +132,8 @@ mod result;
 mod search;
 mod state;
 mod store;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 mod text_bounds;
 mod unique_keys;
 

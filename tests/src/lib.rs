@@ -14,6 +14,7 @@ pub mod json_values;
 pub mod keyword_schemas;
 pub mod mcp_fixture;
 pub mod oracle;
+pub mod otel;
 pub mod provider_checkers;
 pub mod provider_corpus;
 pub mod provider_follow_ups;
@@ -294,7 +295,7 @@ impl Capture {
 /// registered, it asks each of them (a never-interested keeper and the capture: "sometimes"),
 /// and every thread's own default decides. Installing a capture registers it, which recomputes
 /// every callsite already cached.
-fn keep_interest_shared() {
+pub(crate) fn keep_interest_shared() {
     static KEEPER: OnceLock<tracing::Dispatch> = OnceLock::new();
     let _ = KEEPER.get_or_init(|| tracing::Dispatch::new(tracing::subscriber::NoSubscriber::new()));
 }

@@ -171,6 +171,29 @@ impl TaskSupport {
     }
 }
 
+/// Where a tool runs: in this process, or on an imported MCP server. Telemetry names it
+/// (`gen_ai.tool.type`: `function` or `extension`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolOrigin {
+    /// A tool of this process (the default).
+    #[default]
+    Local,
+    /// A tool imported from an MCP server.
+    Mcp,
+}
+
+impl ToolOrigin {
+    /// The OpenTelemetry GenAI conventions' `gen_ai.tool.type` of such a tool: `function` for a
+    /// local tool, `extension` for one that runs on a server an agent reaches.
+    pub fn gen_ai_tool_type(self) -> &'static str {
+        match self {
+            Self::Local => "function",
+            Self::Mcp => "extension",
+        }
+    }
+}
+
 /// A registered tool.
 ///
 /// Only [`name`](Self::name), [`description`](Self::description),
@@ -408,6 +431,12 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// pipeline. [`TaskSupport::Forbidden`] by default.
     fn task_support(&self) -> TaskSupport {
         TaskSupport::Forbidden
+    }
+
+    /// Where the tool runs ([`ToolOrigin::Local`] by default; imported MCP tools say
+    /// [`ToolOrigin::Mcp`]); read by telemetry only.
+    fn origin(&self) -> ToolOrigin {
+        ToolOrigin::Local
     }
 
     /// Worked examples of arguments, for the model: read once, at registration, where each is

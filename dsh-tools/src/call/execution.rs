@@ -138,6 +138,9 @@ struct Rare {
     /// [`ToolExecutionInput::with_approver`]). Opaque here: the approval seam is a hook contract,
     /// a layer above, which sets and reads it.
     approver: Option<ApproverSlot>,
+    /// What the call's span continues and carries (see [`ToolExecutionInput::with_telemetry`]).
+    #[cfg(feature = "otel")]
+    telemetry: Option<crate::telemetry::CallTelemetry>,
 }
 
 /// A call's own approver, as the call layer keeps it without knowing what it is.
@@ -179,7 +182,7 @@ impl ToolExecutionInput {
                 let mut input = Self::new(call_id, name, Value::String(raw.to_owned()));
                 input.rare = Some(Arc::new(Rare {
                     malformed: Some(reason),
-                    approver: None,
+                    ..Rare::default()
                 }));
                 input
             }
@@ -211,6 +214,16 @@ impl ToolExecutionInput {
     pub(crate) fn set_approver_slot(&mut self, approver: ApproverSlot) {
         let rare = self.rare.get_or_insert_with(Arc::default);
         Arc::make_mut(rare).approver = Some(approver);
+    }
+
+    /// Attaches telemetry to the call (feature `otel`): the remote span its span continues, the
+    /// protocol it was served over. Bridges set it; see [`CallTelemetry`](crate::telemetry::CallTelemetry).
+    #[cfg(feature = "otel")]
+    #[must_use]
+    pub fn with_telemetry(mut self, telemetry: crate::telemetry::CallTelemetry) -> Self {
+        let rare = self.rare.get_or_insert_with(Arc::default);
+        Arc::make_mut(rare).telemetry = Some(telemetry);
+        self
     }
 
     /// Runs the call on behalf of `agent`.
@@ -394,6 +407,13 @@ impl ToolExecution {
     #[inline]
     pub fn malformed_arguments(&self) -> Option<&str> {
         self.inner.input.rare.as_ref()?.malformed.as_deref()
+    }
+
+    /// The telemetry attached to the call's input, if any.
+    #[cfg(feature = "otel")]
+    #[inline]
+    pub(crate) fn call_telemetry(&self) -> Option<&crate::telemetry::CallTelemetry> {
+        self.inner.input.rare.as_ref()?.telemetry.as_ref()
     }
 
     /// Whether the caller set a progress sink on the call.

@@ -21,7 +21,7 @@ pub(crate) mod tool;
 pub(crate) mod tool_search;
 
 pub use self::definition::{
-    RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition, ToolSchema,
+    RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin, ToolSchema,
 };
 pub use self::execution::{ProgressSink, ToolExecution, ToolExecutionInput};
 pub use self::fn_tool::{FnTool, FnToolBuilder};

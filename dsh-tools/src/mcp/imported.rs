@@ -29,7 +29,7 @@ use rmcp::model as mcp;
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 
-use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition};
+use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin};
 use crate::call::run::ToolRun;
 use crate::content::{ContentBlock, joined_text};
 use crate::error::ToolError;
@@ -312,6 +312,11 @@ impl ImportedTool {
             IDEMPOTENCY_META_KEY.to_owned(),
             Value::String(run.idempotency_key()),
         );
+        // The call's trace goes on at the server (SEP-414): its span is the current one here.
+        #[cfg(feature = "otel")]
+        if let Some(context) = crate::telemetry::TraceContext::current() {
+            context.write_meta(&mut meta);
+        }
         params.meta = Some(meta);
         let mut rounds = 0;
         let mut state_only_wait = FIRST_STATE_ONLY_WAIT;
@@ -524,5 +529,9 @@ impl ToolDefinition for ImportedTool {
 
     fn task_support(&self) -> TaskSupport {
         task_support_of(&self.source)
+    }
+
+    fn origin(&self) -> ToolOrigin {
+        ToolOrigin::Mcp
     }
 }

@@ -119,6 +119,7 @@ async fn run_call(
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
     approver: Option<Arc<dyn Approver>>,
     any_value: bool,
+    served: Served,
 ) -> mcp::CallToolResult {
     let declares_output = server
         .definition(&request.name)
@@ -133,6 +134,12 @@ async fn run_call(
     if let Some(approver) = approver {
         input = input.with_shared_approver(approver);
     }
+    #[cfg(feature = "otel")]
+    {
+        input = input.with_telemetry(served);
+    }
+    #[cfg(not(feature = "otel"))]
+    let () = served;
     let result = match progress {
         None => server.execute(input).await,
         Some((peer, token)) => {
@@ -146,6 +153,28 @@ async fn run_call(
     };
     call_tool_result(result, structured)
 }
+
+/// What a served call's span continues and carries (feature `otel`; nothing without).
+#[cfg(feature = "otel")]
+type Served = crate::telemetry::CallTelemetry;
+/// What a served call's span continues and carries (feature `otel`; nothing without).
+#[cfg(not(feature = "otel"))]
+type Served = ();
+
+/// The client's trace context in the request's `_meta` (SEP-414), which the call's span
+/// continues, and the MCP attributes that go on that span.
+#[cfg(feature = "otel")]
+fn served(context: &RequestContext<RoleServer>) -> Served {
+    let telemetry = crate::telemetry::CallTelemetry::new().served_over_mcp(None);
+    match crate::telemetry::TraceContext::from_meta(&context.meta) {
+        Some(parent) => telemetry.with_parent(parent),
+        None => telemetry,
+    }
+}
+
+/// Nothing to carry without feature `otel`.
+#[cfg(not(feature = "otel"))]
+fn served(_context: &RequestContext<RoleServer>) -> Served {}
 
 /// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
 /// sends the reports still queued: every report goes out, in order, before the reply.
@@ -268,6 +297,7 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = context.id.to_string();
+        let served = served(&context);
         // Since 2026-07-28 a tool's output may be any JSON value.
         let any_value = is_per_request(&context);
         if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
@@ -286,6 +316,7 @@ impl ServerHandler for McpHandler {
                     async move {
                         run_call(
                             &server, request, call_id, signal, progress, approver, any_value,
+                            served,
                         )
                         .await
                     }
@@ -312,6 +343,7 @@ impl ServerHandler for McpHandler {
             progress,
             approver,
             any_value,
+            served,
         )
         .await;
         // An attempt whose `ask` waits for the client's user is answered with the question.

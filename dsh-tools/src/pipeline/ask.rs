@@ -11,6 +11,7 @@ use crate::error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind};
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver, call_approver};
 use crate::pipeline::failure::{HookPhase, hook_panicked};
+use crate::pipeline::policy_events;
 
 /// What an `ask` turned into.
 #[derive(Debug)]
@@ -32,6 +33,7 @@ pub(crate) async fn resolve_ask(
 ) -> Result<AskVerdict, ToolError> {
     let name = execution.name();
     let Some(approver) = call_approver(execution).or(approver) else {
+        policy_events::approval_resolved("no_approver");
         return Ok(AskVerdict::Deny(reason.unwrap_or_else(|| {
             format!("tool \"{name}\" requires approval, but no approver is installed")
         })));
@@ -40,9 +42,23 @@ pub(crate) async fn resolve_ask(
     // Called inside the future so that a panic in the call itself is caught too.
     let asking: BoxFuture<'static, _> = Box::pin(async move { approver.approve(request).await });
     let outcome = match CatchUnwind::new(asking).await {
-        Ok(outcome) => outcome?,
-        Err(message) => return Err(hook_panicked(HookPhase::Approver, &message)),
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(error)) => {
+            policy_events::approval_resolved("failed");
+            return Err(error);
+        }
+        Err(message) => {
+            policy_events::approval_resolved("failed");
+            return Err(hook_panicked(HookPhase::Approver, &message));
+        }
     };
+    policy_events::approval_resolved(match outcome {
+        ApprovalOutcome::AllowedOnce => "allowed_once",
+        ApprovalOutcome::Rejected => "rejected",
+        ApprovalOutcome::Cancelled => "cancelled",
+        ApprovalOutcome::Unavailable => "unavailable",
+        ApprovalOutcome::Pending => "pending",
+    });
     Ok(match outcome {
         ApprovalOutcome::AllowedOnce => AskVerdict::Allow,
         ApprovalOutcome::Rejected => AskVerdict::Deny(format!("the user rejected tool \"{name}\"")),

@@ -41,6 +41,7 @@ pub(crate) mod innermost;
 pub(crate) mod normalize;
 pub(crate) mod output;
 pub(crate) mod phases;
+pub(crate) mod policy_events;
 pub(crate) mod post_execute;
 pub(crate) mod result_budget;
 pub(crate) mod short_path;
@@ -97,7 +98,7 @@ pub(crate) fn execute(
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
     let host: Arc<dyn CallHost> = Arc::<Core>::clone(core);
     let mut execution = ToolExecution::from_input(input, host);
-    let span = CallSpan::start(&execution);
+    let span = CallSpan::start(&execution, core);
     let captured = core.with_snapshot(|snapshot| {
         let view = View::open(snapshot, execution.agent(), scope).map_err(|closed| {
             let agent = execution
@@ -121,11 +122,16 @@ pub(crate) fn execute(
         Ok::<_, ToolError>((definition, view.plan(), snapshot.generation))
     });
     let (definition, plan, generation) = match captured {
-        Ok(captured) => captured,
+        Ok(captured) => {
+            if let Some(span) = &span {
+                span.describe(captured.0.as_deref());
+            }
+            captured
+        }
         Err(error) => {
             let result = failed(&execution, error);
             if let Some(span) = span {
-                span.finish(&result);
+                span.finish(&execution, &result);
             }
             return short_path::run(Route::Hooked(Box::pin(std::future::ready(result))));
         }
@@ -176,7 +182,7 @@ fn run_hooked(
             return run_phases(&call, &plan).await;
         };
         let result = run_phases(&call, &plan).instrument(span.span.clone()).await;
-        span.finish(&result);
+        span.finish(call.execution(), &result);
         result
     }
 }
@@ -241,8 +247,12 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
     };
     match decision {
         PreToolDecision::Allow => {}
-        PreToolDecision::Deny { reason } => return Stage::Post(denied(execution, reason)),
+        PreToolDecision::Deny { reason } => {
+            policy_events::hook_decided("pre_execute", "deny", Some(&reason));
+            return Stage::Post(denied(execution, reason));
+        }
         PreToolDecision::Ask { reason } => {
+            policy_events::hook_decided("pre_execute", "ask", reason.as_deref());
             let approver = plan.approver.clone();
             match resolve_ask(approver, execution, call.definition.clone(), reason).await {
                 Ok(AskVerdict::Allow) => {}
@@ -270,6 +280,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         match decided {
             Ok(Ok(decision)) => {
                 if let Some(reason) = guard::denial(decision) {
+                    policy_events::guard_denied(&reason);
                     return Stage::Post(denied(execution, reason));
                 }
             }

@@ -9,6 +9,7 @@ use crate::pipeline::failure::{
     BLOCKED_BY_POLICY, blocked, post_replaces_both, post_replaces_failed_value,
 };
 use crate::pipeline::output::rendered_success_now;
+use crate::pipeline::policy_events;
 use crate::result::ToolExecutionResult;
 
 /// Applies the chain's decision to `result`; an error is a misuse that ends the call.
@@ -60,6 +61,7 @@ pub(crate) fn apply(
             additional_contexts,
         } => {
             let text = joined_text(&feedback);
+            policy_events::hook_decided("post_execute", "block", Some(&text));
             let message = if text.is_empty() {
                 BLOCKED_BY_POLICY.to_owned()
             } else {

@@ -114,6 +114,14 @@ impl ToolRegistry {
         self.core().limits().set(limits);
     }
 
+    /// Sets what calls record beyond their span (feature `otel`): their arguments and results
+    /// (opt-in, bounded, redacted) and metrics; see [`Telemetry`](crate::telemetry::Telemetry).
+    /// Calls made from now on use it.
+    #[cfg(feature = "otel")]
+    pub fn set_telemetry(&self, telemetry: crate::telemetry::Telemetry) {
+        self.core().set_telemetry(telemetry);
+    }
+
     /// The bounds every call runs under.
     pub fn limits(&self) -> CallLimits {
         self.core().limits().get()

@@ -64,6 +64,13 @@ pub(crate) struct Core {
     engines: Arc<crate::code_mode::pool::EnginePool>,
     /// The hybrid search installed, and the vectors of the tools it embedded.
     pub(crate) embeddings: crate::store::search::Embeddings,
+    /// What calls record beyond their span (`telemetry.rs`).
+    #[cfg(feature = "otel")]
+    telemetry: RwLock<Option<Arc<crate::telemetry::Telemetry>>>,
+    /// Whether the telemetry records metrics: read on every call without the lock, so that a
+    /// call nothing listens to stays on its short path.
+    #[cfg(feature = "otel")]
+    records_metrics: std::sync::atomic::AtomicBool,
 }
 
 impl Core {
@@ -79,6 +86,10 @@ impl Core {
             #[cfg(feature = "code-mode")]
             engines: Arc::default(),
             embeddings: crate::store::search::Embeddings::default(),
+            #[cfg(feature = "otel")]
+            telemetry: RwLock::new(None),
+            #[cfg(feature = "otel")]
+            records_metrics: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -114,6 +125,33 @@ impl Core {
     #[inline]
     pub(crate) fn limits(&self) -> &LimitsCell {
         &self.limits
+    }
+
+    /// What calls record beyond their span, if anything was set.
+    #[cfg(feature = "otel")]
+    pub(crate) fn telemetry(&self) -> Option<Arc<crate::telemetry::Telemetry>> {
+        self.telemetry
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Replaces what calls record beyond their span.
+    #[cfg(feature = "otel")]
+    pub(crate) fn set_telemetry(&self, telemetry: crate::telemetry::Telemetry) {
+        let metrics = telemetry.tool_metrics().is_some();
+        *self
+            .telemetry
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(telemetry));
+        self.records_metrics.store(metrics, Ordering::Release);
+    }
+
+    /// Whether calls record metrics (without taking the lock).
+    #[cfg(feature = "otel")]
+    #[inline]
+    pub(crate) fn records_metrics(&self) -> bool {
+        self.records_metrics.load(Ordering::Relaxed)
     }
 
     /// A registration id no other registration of this registry has.

@@ -14,6 +14,14 @@
 //!   runs under its deadline (a timer and a child token).
 //! * `hooks_N`: `no_hooks` with N pre-execute listeners, guards, execute layers,
 //!   post-execute listeners and result observers each (N = 1, 2, 3), to show linear growth.
+//! * `otel_spans`: `no_hooks` with an OpenTelemetry subscriber (`tracing-opentelemetry` over the
+//!   SDK's tracer, nothing exporting): what a call costs with its span recorded.
+//! * `span_via_tracing`, `span_via_otel_api`: one span with a call's GenAI attributes, recorded
+//!   through `tracing` fields and `tracing-opentelemetry`, and through the `opentelemetry` API
+//!   directly (the choice `telemetry.rs` documents).
+//!
+//! `no_hooks` itself runs with feature `otel` on (the test package enables it) and nothing
+//! listening: the figure to hold against the same case built without the feature.
 //!
 //! Every call runs on one current-thread runtime, entered once per measured section. Inputs are
 //! built before the section starts (their drop is measured), in batches of
@@ -191,6 +199,58 @@ fn suite() -> Suite {
             )
             .vs("d")
         })
+        .case({
+            let rt = Rc::clone(&rt);
+            let registry = registry_with_hooks(0);
+            Case::custom(
+                "otel_spans",
+                "`no_hooks` with each call's span recorded through tracing-opentelemetry",
+                move |iterations, meter| {
+                    // Made per run and dropped after it: a live subscriber anywhere in the
+                    // process turns the other cases' span checks on.
+                    let (dispatch, _provider) = otel_dispatch();
+                    tracing::dispatcher::with_default(&dispatch, || {
+                        timed_calls(&rt, &registry, iterations, meter);
+                    });
+                },
+            )
+            .vs("no_hooks")
+            .target(Target::Note("per recorded call"))
+        })
+        .case(
+            Case::custom(
+                "span_via_tracing",
+                "one span with a call's GenAI fields, through tracing + tracing-opentelemetry",
+                |iterations, meter| {
+                    let (dispatch, _provider) = otel_dispatch();
+                    tracing::dispatcher::with_default(&dispatch, || {
+                        meter.measure(|| {
+                            for _ in 0..iterations {
+                                span_via_tracing(black_box("noop"), black_box("call-1"));
+                            }
+                        });
+                    });
+                },
+            )
+            .target(Target::Note("one span per call, composes with subscribers")),
+        )
+        .case(
+            Case::custom(
+                "span_via_otel_api",
+                "the same span through the opentelemetry API directly",
+                |iterations, meter| {
+                    use opentelemetry::trace::TracerProvider as _;
+                    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder().build();
+                    let tracer = provider.tracer("bench");
+                    meter.measure(|| {
+                        for _ in 0..iterations {
+                            span_via_otel_api(&tracer, black_box("noop"), black_box("call-1"));
+                        }
+                    });
+                },
+            )
+            .vs("span_via_tracing"),
+        )
         // Last, so that its inputs do not precede the cases above in the allocator's history.
         .case({
             let rt = Rc::clone(&rt);
@@ -201,6 +261,74 @@ fn suite() -> Suite {
             )
             .vs("d")
         })
+}
+
+/// A subscriber exporting spans through `tracing-opentelemetry` to an SDK tracer that records
+/// them and sends them nowhere, and the provider behind it.
+fn otel_dispatch() -> (
+    tracing::Dispatch,
+    opentelemetry_sdk::trace::SdkTracerProvider,
+) {
+    use opentelemetry::trace::TracerProvider as _;
+    use tracing_subscriber::layer::SubscriberExt;
+    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder().build();
+    let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("bench"));
+    let dispatch = tracing::Dispatch::new(tracing_subscriber::registry().with(layer));
+    (dispatch, provider)
+}
+
+/// A call's span as the pipeline records it with feature `otel`: fields at creation, the
+/// definition's and the outcome's recorded later.
+fn span_via_tracing(name: &str, call_id: &str) {
+    use tracing::field::Empty;
+    let span = tracing::info_span!(
+        "tool_call",
+        tool = name,
+        call_id = call_id,
+        outcome = Empty,
+        duration_us = Empty,
+        otel.name = format!("execute_tool {name}").as_str(),
+        otel.kind = "internal",
+        otel.status_code = Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = name,
+        gen_ai.tool.call.id = call_id,
+        gen_ai.tool.description = Empty,
+        gen_ai.tool.type = Empty,
+        gen_ai.tool.call.arguments = Empty,
+        gen_ai.tool.call.result = Empty,
+        error.type = Empty,
+        dsh_tools.error.code = Empty,
+        mcp.method.name = Empty,
+        mcp.session.id = Empty,
+    );
+    span.record("gen_ai.tool.description", "Does nothing.");
+    span.record("gen_ai.tool.type", "function");
+    span.record("outcome", "ok");
+    span.record("duration_us", 1_u64);
+    black_box(&span);
+}
+
+/// The same span through the `opentelemetry` API.
+fn span_via_otel_api(tracer: &opentelemetry_sdk::trace::SdkTracer, name: &str, call_id: &str) {
+    use opentelemetry::KeyValue;
+    use opentelemetry::trace::{Span as _, SpanKind, Tracer as _};
+    let mut span = tracer
+        .span_builder(format!("execute_tool {name}"))
+        .with_kind(SpanKind::Internal)
+        .with_attributes([
+            KeyValue::new("gen_ai.operation.name", "execute_tool"),
+            KeyValue::new("gen_ai.tool.name", name.to_owned()),
+            KeyValue::new("gen_ai.tool.call.id", call_id.to_owned()),
+            KeyValue::new("tool", name.to_owned()),
+            KeyValue::new("call_id", call_id.to_owned()),
+        ])
+        .start(tracer);
+    span.set_attribute(KeyValue::new("gen_ai.tool.description", "Does nothing."));
+    span.set_attribute(KeyValue::new("gen_ai.tool.type", "function"));
+    span.set_attribute(KeyValue::new("outcome", "ok"));
+    span.set_attribute(KeyValue::new("duration_us", 1_i64));
+    span.end();
 }
 
 /// Runs bare dynamic calls (baseline `d`).

@@ -39,6 +39,8 @@ const PLACES: &[(&str, &str)] = &[
     ("result.rs", "data"),
     ("search/", "data"),
     ("state.rs", "data"),
+    ("telemetry.rs", "data"),
+    ("telemetry/", "data"),
     ("text_bounds.rs", "data"),
     ("unique_keys.rs", "data"),
     // What the macros' expansions reach: checks and schema steps are data, the typed return

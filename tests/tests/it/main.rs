@@ -36,3 +36,5 @@ mod schema;
 mod shared_process;
 /// Streamed responses: readers, partial JSON, definite violations, cards and batches fed early.
 mod stream;
+/// OpenTelemetry: GenAI tool spans, policy events, metrics, trace context over MCP.
+mod telemetry;

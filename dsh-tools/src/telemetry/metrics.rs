@@ -1,0 +1,52 @@
+//! The opt-in metrics of tool calls: the GenAI conventions' operation-duration histogram and a
+//! counter of calls by outcome, made once from the user's `Meter`.
+
+use opentelemetry::KeyValue;
+use opentelemetry::metrics::{Counter, Histogram, Meter};
+
+/// The GenAI conventions' bucket boundaries for `gen_ai.client.operation.duration`, in seconds.
+const DURATION_BUCKETS: [f64; 14] = [
+    0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+
+/// The instruments every call of a registry records into.
+pub(crate) struct ToolMetrics {
+    duration: Histogram<f64>,
+    calls: Counter<u64>,
+}
+
+impl ToolMetrics {
+    pub(crate) fn new(meter: &Meter) -> Self {
+        Self {
+            duration: meter
+                .f64_histogram("gen_ai.client.operation.duration")
+                .with_unit("s")
+                .with_description("GenAI operation duration")
+                .with_boundaries(DURATION_BUCKETS.to_vec())
+                .build(),
+            calls: meter
+                .u64_counter("dsh_tools.tool.calls")
+                .with_unit("{call}")
+                .with_description("Tool calls by outcome")
+                .build(),
+        }
+    }
+
+    /// Records one call of `tool` that took `seconds` and ended with `error_code` (`None`: ok).
+    pub(crate) fn record(&self, tool: &str, seconds: f64, error_code: Option<&str>) {
+        let mut attributes = vec![
+            KeyValue::new("gen_ai.operation.name", "execute_tool"),
+            KeyValue::new("gen_ai.tool.name", tool.to_owned()),
+        ];
+        if let Some(code) = error_code {
+            attributes.push(KeyValue::new("error.type", code.to_owned()));
+        }
+        self.duration.record(seconds, &attributes);
+        attributes.truncate(2);
+        attributes.push(KeyValue::new(
+            "outcome",
+            error_code.unwrap_or("ok").to_owned(),
+        ));
+        self.calls.add(1, &attributes);
+    }
+}
