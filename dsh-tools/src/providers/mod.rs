@@ -298,6 +298,9 @@ impl LoweredTools {
             });
         }
         openai::check_tool_count(dialect, tools.len(), &mut report);
+        if let Dialect::DeepSeek { .. } = dialect {
+            deepseek::report_strict(&tools, &mut report);
+        }
         let request = match dialect {
             Dialect::OpenAiChat { strict } | Dialect::DeepSeek { strict } => {
                 openai::chat_tools(&tools, strict)

@@ -216,6 +216,41 @@ fn a_tools_own_strict_setting_wins_over_the_dialect() {
 }
 
 #[test]
+fn deepseek_strict_lists_report_the_beta_url_and_every_function_not_strict() {
+    let details = |lowered: &LoweredTools| -> Vec<String> {
+        lowered
+            .report()
+            .entries
+            .iter()
+            .filter(|entry| entry.tool.is_empty() && entry.change == Change::Warning)
+            .map(|entry| entry.detail.clone())
+            .collect()
+    };
+    let beta =
+        "strict tools: DeepSeek's strict mode is a beta, served only from its /beta base URL";
+    let mixed = vec![
+        with_settings("always", RequestSettings::new().with_strict(true)),
+        with_settings("loose", RequestSettings::new()),
+    ];
+    assert_eq!(
+        details(&lower_schemas(Dialect::deepseek(), mixed)),
+        [
+            beta.to_owned(),
+            "DeepSeek's strict mode wants every function strict; sent non-strict: loose".to_owned()
+        ]
+    );
+    let all = vec![
+        with_settings("a", RequestSettings::new()),
+        with_settings("b", RequestSettings::new()),
+    ];
+    assert_eq!(
+        details(&lower_schemas(Dialect::deepseek().strict(), all.clone())),
+        [beta]
+    );
+    assert!(details(&lower_schemas(Dialect::deepseek(), all)).is_empty());
+}
+
+#[test]
 fn tools_strict_by_their_own_setting_keep_within_anthropics_request_limits() {
     let schemas: Vec<ToolSchema> = (0..22)
         .map(|index| {
