@@ -30,19 +30,20 @@ return "written";"#;
 
 fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
     let registry = ToolRegistry::new();
-    registry.register(FnTool::builder("read_file", "Reads a file.").handler(
-        |arguments: Value, _| async move {
-            Ok(format!(
-                "contents of {}",
-                arguments["path"].as_str().unwrap_or("?")
-            ))
-        },
-    ))?;
-    registry.register(
-        FnTool::builder("write_file", "Writes a file.").handler(|_, _| async { Ok("done") }),
-    )?;
+    let path = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    let read = FnTool::builder("read_file", "Reads a file.")
+        .raw_parameters(path.clone())
+        .handler(|arguments: Value, _| async move {
+            let path = arguments["path"].as_str().unwrap_or("?").to_owned();
+            Ok(format!("contents of {path}"))
+        });
+    let write = FnTool::builder("write_file", "Writes a file.")
+        .raw_parameters(path)
+        .handler(|_, _| async { Ok("done") });
+    let _ = registry.register(read)?;
+    let _ = registry.register(write)?;
     registry.set_code_mode(CodeMode::Code)?;
-    registry.on_pre_execute(|execution, next| async move {
+    let _ = registry.on_pre_execute(|execution, next| async move {
         if execution.name() == "write_file" {
             return Ok(PreToolDecision::deny("writes are off in this demo"));
         }

@@ -111,6 +111,10 @@ impl McpHandler {
 /// value as `structuredContent` when the tool declares an output (of any JSON type when
 /// `any_value`: the client speaks 2026-07-28 or later). A plain call and a task (started by
 /// `tasks.rs`) both run this way.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one thing the request brought; a struct would only name them again"
+)]
 async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,

@@ -110,9 +110,7 @@ impl TraceContext {
         let baggage = context
             .baggage()
             .iter()
-            .map(|(key, (value, _))| {
-                format!("{}={}", key.as_str(), percent_encode(&value.as_str()))
-            })
+            .map(|(key, (value, _))| format!("{}={}", key.as_str(), percent_encode(value.as_str())))
             .collect::<Vec<_>>()
             .join(",");
         Some(Self {

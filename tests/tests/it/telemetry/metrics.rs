@@ -19,6 +19,9 @@ fn registry() -> ToolRegistry {
     registry
 }
 
+/// `(metric, tool, error.type, outcome, count or sum)` of one data point.
+type Point = (String, String, Option<String>, Option<String>, u64);
+
 #[tokio::test]
 async fn calls_record_their_duration_and_outcome_without_a_subscriber() {
     let metrics = MetricsCapture::new();
@@ -30,7 +33,7 @@ async fn calls_record_their_duration_and_outcome_without_a_subscriber() {
             .await;
     }
 
-    let mut points: Vec<(String, String, Option<String>, Option<String>, u64)> = metrics
+    let mut points: Vec<Point> = metrics
         .collect()
         .into_iter()
         .map(|(metric, attributes, count)| {
@@ -44,15 +47,16 @@ async fn calls_record_their_duration_and_outcome_without_a_subscriber() {
         })
         .collect();
     points.sort();
-    let point = |metric: &str, tool: &str, error: Option<&str>, outcome: Option<&str>, n| {
-        (
-            metric.to_owned(),
-            tool.to_owned(),
-            error.map(str::to_owned),
-            outcome.map(str::to_owned),
-            n,
-        )
-    };
+    let point =
+        |metric: &str, tool: &str, error: Option<&str>, outcome: Option<&str>, n| -> Point {
+            (
+                metric.to_owned(),
+                tool.to_owned(),
+                error.map(str::to_owned),
+                outcome.map(str::to_owned),
+                n,
+            )
+        };
     assert_eq!(
         points,
         [
