@@ -106,14 +106,14 @@ impl Durability {
     /// Decides what an attempt of the call `intent` names may do, recording its intent when it
     /// may run.
     pub(crate) async fn admit(&self, intent: &Intent<'_>) -> StoreResult<Admission> {
-        if let Some((digest, within_ms)) = &intent.answer {
-            if let Some(answer) = self.store.answer(digest).await? {
-                let fresh = answer
-                    .finished_at_ms
-                    .is_some_and(|at| now_ms().saturating_sub(at) <= *within_ms);
-                if fresh {
-                    return Ok(Admission::Replay(answer));
-                }
+        if let Some((digest, within_ms)) = &intent.answer
+            && let Some(answer) = self.store.answer(digest).await?
+        {
+            let fresh = answer
+                .finished_at_ms
+                .is_some_and(|at| now_ms().saturating_sub(at) <= *within_ms);
+            if fresh {
+                return Ok(Admission::Replay(answer));
             }
         }
         let mut entry = JournalEntry {

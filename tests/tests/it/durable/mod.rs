@@ -3,4 +3,5 @@
 //! SIGKILL in the middle of a body.
 
 mod conformance;
+mod journal;
 mod restart;
