@@ -324,6 +324,11 @@ pub async fn journal_reports_a_call_in_doubt_and_takes_decisions(store: Arc<dyn 
     let replayed = registry.execute(input).await;
     assert!(replayed.is_replayed());
     assert_eq!(replayed.value(), Some(&json!({"charged": 700, "run": 0})));
+    assert_eq!(
+        replayed.text(),
+        r#"{"charged":700,"run":0}"#,
+        "shown as the value's text"
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 
     // Run again: the next attempt runs the body, once.

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, render_value_as_text};
 use crate::error::{ErrorInfo, ToolError};
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
@@ -118,8 +118,13 @@ impl RecordedOutcome {
         }
     }
 
-    /// The result it records (content included; no meta).
+    /// The result it records (content included; no meta). A success recorded without content
+    /// (by hand) shows its value as text, as the default render does.
     pub fn to_result(&self) -> ToolExecutionResult {
+        if let (Some(value), None, true) = (&self.value, &self.error, self.content.is_empty()) {
+            return ToolExecutionResult::success(value.clone())
+                .with_content(vec![render_value_as_text(value)]);
+        }
         let result = match (&self.value, &self.error) {
             (Some(value), None) => ToolExecutionResult::success(value.clone()),
             (_, error) => {
