@@ -69,6 +69,10 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 /// `icon(src = "…", mime_type = "image/png", sizes = ["48x48", "any"], theme = "light" | "dark")`.
 /// No provider's tool list has a field for either.
 ///
+/// With a call store (`dsh_tools::durable`): `journal = false` runs every attempt as without one;
+/// `journal_ttl_ms = 60_000` answers a `read_only` tool's call with the same arguments from the
+/// journal within that time.
+///
 /// Who may call the tool: `callers = "model" | "program" | "both"` (default `both`;
 /// `ToolCallers`, Anthropic's `allowed_callers`), enforced by Code Mode: a `"program"` tool is
 /// reached only from `run_code`, a `"model"` tool only by a direct call.

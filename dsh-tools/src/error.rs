@@ -63,6 +63,11 @@ pub mod codes {
     pub const UNKNOWN_AGENT: &str = "UNKNOWN_AGENT";
     /// A `run_code` program failed: a syntax error, an uncaught exception, a limit reached.
     pub const CODE_RUN_FAILED: &str = "CODE_RUN_FAILED";
+    /// A retry of a journaled call whose earlier attempt started and recorded no outcome, for a
+    /// tool neither idempotent nor read-only: it was not run again (feature `durable`).
+    pub const CALL_IN_DOUBT: &str = "CALL_IN_DOUBT";
+    /// The call store failed when the call needed it (feature `durable`).
+    pub const STORE_FAILED: &str = "STORE_FAILED";
 }
 
 /// The error-type names paired with [`codes`] in [`ErrorInfo::name`].
@@ -99,6 +104,10 @@ pub mod names {
     pub const SCOPE: &str = "ToolScopeError";
     /// Paired with `CODE_RUN_FAILED`.
     pub const CODE_RUN: &str = "CodeRunError";
+    /// Paired with `CALL_IN_DOUBT`.
+    pub const CALL_IN_DOUBT: &str = "CallInDoubtError";
+    /// Paired with `STORE_FAILED`.
+    pub const STORE_FAILED: &str = "CallStoreError";
 }
 
 /// Machine-routable identity of an error: which family (`name`) and which case (`code`).
@@ -270,6 +279,44 @@ impl ToolError {
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn code_run_failed(message: impl Into<String>) -> Self {
         Self::coded(names::CODE_RUN, codes::CODE_RUN_FAILED, message.into())
+    }
+
+    /// `an earlier attempt of this call started at <time> (<place>) and its outcome is unknown:
+    /// nothing was recorded after it started; it was not run again` (`CALL_IN_DOUBT`).
+    #[cfg(feature = "durable")]
+    pub fn call_in_doubt(started_at: &str, place: &str) -> Self {
+        Self::bounded(
+            names::CALL_IN_DOUBT,
+            codes::CALL_IN_DOUBT,
+            format!(
+                "an earlier attempt of this call started at {started_at} ({place}) and its \
+                 outcome is unknown: nothing was recorded after it started; it was not run again"
+            ),
+        )
+    }
+
+    /// `an earlier attempt of this call started at <time> (<place>) and its outcome is unknown;
+    /// it was given up: <reason>` (`CALL_IN_DOUBT`): the decision taken about such a call.
+    #[cfg(feature = "durable")]
+    pub fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
+        Self::bounded(
+            names::CALL_IN_DOUBT,
+            codes::CALL_IN_DOUBT,
+            format!(
+                "an earlier attempt of this call started at {started_at} ({place}) and its \
+                 outcome is unknown; it was given up: {reason}"
+            ),
+        )
+    }
+
+    /// `the call store failed: <message>` (`STORE_FAILED`).
+    #[cfg(feature = "durable")]
+    pub fn store_failed(message: &str) -> Self {
+        Self::bounded(
+            names::STORE_FAILED,
+            codes::STORE_FAILED,
+            format!("the call store failed: {message}"),
+        )
     }
 
     /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list. The text

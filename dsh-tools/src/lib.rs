@@ -108,9 +108,12 @@ mod args;
 mod arguments;
 pub mod call;
 mod callers;
+#[cfg(any(feature = "mcp", feature = "durable"))]
+mod canonical;
 #[cfg(feature = "code-mode")]
 pub mod code_mode;
 pub mod content;
+pub mod durable;
 mod error;
 pub mod errors;
 pub mod fields;

@@ -33,6 +33,8 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "icon",
     "callers",
     "task",
+    "journal",
+    "journal_ttl_ms",
     "card_title",
     "location",
     "crate",
@@ -110,6 +112,10 @@ pub(crate) struct ToolAttrs {
     pub(crate) callers: Option<(String, LitStr)>,
     /// `task` or `task = ".."`: the `TaskSupport` variant's name, and where it was written.
     pub(crate) task: Option<(String, Span)>,
+    /// `journal = false`: calls are not journaled by a registry with a call store.
+    pub(crate) journal: Option<(bool, Span)>,
+    /// `journal_ttl_ms = ..`: a read-only call is answered from the journal within this time.
+    pub(crate) journal_ttl_ms: Option<(u64, Span)>,
     /// `card_title = "Read {path}"`: the declarative card's title template.
     pub(crate) card_title: Option<LitStr>,
     pub(crate) location: Option<Ident>,
@@ -171,6 +177,17 @@ impl ToolAttrs {
             "timeout_grace_ms" => self.timeout_grace_ms = Some(item.unsigned()?),
             "blocking" => self.blocking = item.flag()?,
             "schemars_output" => self.schemars_output = item.flag()?,
+            "journal" => self.journal = Some((item.flag()?, item.key.span())),
+            "journal_ttl_ms" => {
+                let (value, span) = item.unsigned()?;
+                if value == 0 {
+                    return Err(syn::Error::new(
+                        span,
+                        "`journal_ttl_ms` must be a positive number of milliseconds",
+                    ));
+                }
+                self.journal_ttl_ms = Some((value, span));
+            }
             "max_result_chars" => {
                 let (value, span) = item.unsigned()?;
                 if value == 0 {

@@ -40,8 +40,8 @@ use contract::{expand_contract, expand_documented_impls};
 use model::ToolModel;
 use policy::{
     expand_allowed_callers, expand_annotations, expand_concurrency, expand_defer_loading,
-    expand_examples, expand_icons, expand_max_result_chars, expand_reads_call_arguments,
-    expand_task_support, expand_timeout,
+    expand_examples, expand_icons, expand_journal, expand_max_result_chars,
+    expand_reads_call_arguments, expand_task_support, expand_timeout,
 };
 use presenters::{
     expand_present_call, expand_present_progress, expand_present_result, expand_render,
@@ -119,6 +119,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let examples = expand_examples(model, errors);
     let allowed_callers = expand_allowed_callers(model);
     let task_support = expand_task_support(model);
+    let journal = expand_journal(model);
     let icons = expand_icons(model);
     let call = expand_call(model);
     let required_state = expand_required_state(model);
@@ -145,6 +146,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             #examples
             #allowed_callers
             #task_support
+            #journal
 
             fn contract() -> &'static #private::ToolContract {
                 &__DSH_CONTRACT

@@ -23,6 +23,9 @@ pub(crate) struct CallContext {
     pub(crate) generation: u64,
     /// Where the call's name is resolved again when the registry changed since.
     pub(crate) tools: Arc<dyn ToolLookup>,
+    /// The registry's call store and journal, when it has one.
+    #[cfg(feature = "durable")]
+    pub(crate) durability: Option<Arc<crate::durable::journal::Durability>>,
 }
 
 /// How dispatch finds a call's tool again: the registry's tool lookup, as a call sees it.

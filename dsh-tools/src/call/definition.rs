@@ -16,6 +16,7 @@ use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
+use crate::durable::policy::JournalPolicy;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolIcon, ToolResultView};
@@ -437,6 +438,15 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// [`ToolOrigin::Mcp`]); read by telemetry only.
     fn origin(&self) -> ToolOrigin {
         ToolOrigin::Local
+    }
+
+    /// How a registry with a call store journals this tool's calls (see
+    /// [`durable`](crate::durable)): journaled by default; [`JournalPolicy::OFF`] runs every
+    /// attempt as without a store (`#[tool(journal = false)]`), and a read-only tool may have
+    /// its calls answered from the journal within a time to live (`#[tool(journal_ttl_ms = ..)]`).
+    /// Without a store it is never read.
+    fn journal(&self) -> JournalPolicy {
+        JournalPolicy::JOURNALED
     }
 
     /// Worked examples of arguments, for the model: read once, at registration, where each is

@@ -26,6 +26,7 @@ use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
+use crate::durable::policy::JournalPolicy;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
@@ -64,6 +65,7 @@ struct Parts {
     annotations: ToolAnnotations,
     defer_loading: bool,
     task_support: TaskSupport,
+    journal: JournalPolicy,
     input_examples: Vec<Value>,
     settings: RequestSettings,
     callers: ToolCallers,
@@ -131,6 +133,7 @@ impl FnTool {
                 annotations: ToolAnnotations::default(),
                 defer_loading: false,
                 task_support: TaskSupport::Forbidden,
+                journal: JournalPolicy::JOURNALED,
                 input_examples: Vec::new(),
                 settings: RequestSettings::new(),
                 callers: ToolCallers::Both,
@@ -269,6 +272,14 @@ impl FnToolBuilder {
     #[must_use]
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.parts.task_support = support;
+        self
+    }
+
+    /// How a registry with a call store journals the tool's calls (see
+    /// [`ToolDefinition::journal`]).
+    #[must_use]
+    pub fn journal(mut self, policy: JournalPolicy) -> Self {
+        self.parts.journal = policy;
         self
     }
 
@@ -551,6 +562,10 @@ impl ToolDefinition for FnTool {
 
     fn task_support(&self) -> TaskSupport {
         self.parts.task_support
+    }
+
+    fn journal(&self) -> JournalPolicy {
+        self.parts.journal
     }
 
     fn input_examples(&self) -> Vec<Value> {

@@ -19,6 +19,7 @@ use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
+use crate::durable::policy::JournalPolicy;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
@@ -69,6 +70,11 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Whether the tool may run as a task over MCP (see [`ToolDefinition::task_support`]).
     const TASK_SUPPORT: TaskSupport = TaskSupport::Forbidden;
+
+    /// How a registry with a call store journals the tool's calls (see
+    /// [`ToolDefinition::journal`]); `#[tool(journal = false)]` and `#[tool(journal_ttl_ms = ..)]`
+    /// set it.
+    const JOURNAL: JournalPolicy = JournalPolicy::JOURNALED;
 
     /// Worked examples of arguments, as JSON texts (see [`ToolDefinition::input_examples`]);
     /// `#[tool(example = r#"{…}"#)]` adds one per key, checked to be a JSON object at compile
@@ -411,6 +417,10 @@ impl<T: Tool> ToolDefinition for T {
 
     fn task_support(&self) -> TaskSupport {
         T::TASK_SUPPORT
+    }
+
+    fn journal(&self) -> JournalPolicy {
+        T::JOURNAL
     }
 
     fn input_examples(&self) -> Vec<Value> {

@@ -42,6 +42,7 @@ pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract};
 pub use crate::callers::ToolCallers;
 pub use crate::content::{ContentBlock, IntoContent};
+pub use crate::durable::policy::JournalPolicy;
 pub use crate::error::ToolError;
 pub use crate::fields::{
     ArrayField, MapField, NumberField, SchemarsType, StringField, TakesArray, TakesBool, TakesChar,

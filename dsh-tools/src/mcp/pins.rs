@@ -19,6 +19,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+pub(crate) use crate::canonical::write_canonical;
+
 use crate::store::event::{DefinitionChange, DefinitionDecision};
 
 /// What an import does when a known tool's definition differs from its pin.
@@ -214,38 +216,6 @@ fn fingerprint_of_value(definition: &Value) -> String {
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// `value` as compact JSON with every object's keys sorted (by their UTF-8 bytes), so that the
-/// order a server wrote its keys in never changes a fingerprint.
-pub(crate) fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(fields) => {
-            let mut keys: Vec<&String> = fields.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (index, key) in keys.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(&fields[key], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
 
 /// The fields of a definition that each [`DefinitionChange`] names.
 const PARTS: [(&str, DefinitionChange); 6] = [

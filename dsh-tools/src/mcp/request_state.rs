@@ -3,8 +3,10 @@
 //!
 //! The client echoes the state back, so it is untrusted input: anything a client sends may be
 //! forged. The state is therefore a keyed digest (HMAC-SHA256) of what the approval is about —
-//! the tool's name, the agent of the served scope, and the arguments as canonical JSON (keys
-//! sorted) — under a secret only the server knows: [`RequestStateKey`], random per
+//! the tool's name, the agent of the served scope, the arguments as canonical JSON (keys
+//! sorted) and when the state expires ([`LIFETIME_SECS`] after it was made; the expiry is
+//! written in the state and covered by the digest, so a replayed old state answers nothing) —
+//! under a secret only the server knows: [`RequestStateKey`], random per
 //! [`McpServer`](crate::mcp::McpServer) unless the server is given one to share with its
 //! replicas. A retry whose state is not the digest of *its own* call (another tool, other
 //! arguments, another scope, another server's key, or made up) carries no answer. The state
@@ -15,10 +17,19 @@ use sha2::{Digest, Sha256};
 use crate::mcp::pins::write_canonical;
 
 /// Tells this state format and purpose apart from any other digest made with the same key.
-const DOMAIN: &[u8] = b"dsh-tools/mcp/approval-request-state/v1";
+const DOMAIN: &[u8] = b"dsh-tools/mcp/approval-request-state/v2";
 
-/// The prefix of every state, naming its format.
-const VERSION: &str = "v1.";
+/// The prefix of every state, naming its format: `v2.<expiry, Unix seconds>.<digest>`.
+const VERSION: &str = "v2.";
+
+/// How long a state carries an answer: long enough for a person to read the question.
+pub(crate) const LIFETIME_SECS: u64 = 15 * 60;
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
+}
 
 /// The secret a server's approval states are made with.
 #[derive(Clone)]
@@ -51,16 +62,29 @@ impl RequestStateKey {
         }
     }
 
-    /// The state of an approval of calling `tool` with `arguments` on behalf of `agent`.
+    /// The state of an approval of calling `tool` with `arguments` on behalf of `agent`,
+    /// expiring [`LIFETIME_SECS`] from now.
     pub(crate) fn seal(
         &self,
         tool: &str,
         agent: Option<&str>,
         arguments: &serde_json::Value,
     ) -> String {
-        let tag = self.tag(tool, agent, arguments);
-        let mut state = String::with_capacity(VERSION.len() + 64);
+        self.seal_until(now_secs() + LIFETIME_SECS, tool, agent, arguments)
+    }
+
+    fn seal_until(
+        &self,
+        expires: u64,
+        tool: &str,
+        agent: Option<&str>,
+        arguments: &serde_json::Value,
+    ) -> String {
+        let tag = self.tag(expires, tool, agent, arguments);
+        let mut state = String::with_capacity(VERSION.len() + 21 + 64);
         state.push_str(VERSION);
+        state.push_str(&expires.to_string());
+        state.push('.');
         for byte in tag {
             state.push(char::from(HEX[usize::from(byte >> 4)]));
             state.push(char::from(HEX[usize::from(byte & 0x0f)]));
@@ -68,8 +92,8 @@ impl RequestStateKey {
         state
     }
 
-    /// Whether `state` is the state of exactly this call: made with this key for this tool,
-    /// agent and arguments. Compared in constant time.
+    /// Whether `state` is the state of exactly this call, not yet expired: made with this key
+    /// for this tool, agent and arguments. Compared in constant time.
     pub(crate) fn opens(
         &self,
         state: &str,
@@ -77,7 +101,30 @@ impl RequestStateKey {
         agent: Option<&str>,
         arguments: &serde_json::Value,
     ) -> bool {
-        let expected = self.seal(tool, agent, arguments);
+        self.opens_at(now_secs(), state, tool, agent, arguments)
+    }
+
+    fn opens_at(
+        &self,
+        now: u64,
+        state: &str,
+        tool: &str,
+        agent: Option<&str>,
+        arguments: &serde_json::Value,
+    ) -> bool {
+        let Some((expires, _)) = state
+            .strip_prefix(VERSION)
+            .and_then(|rest| rest.split_once('.'))
+        else {
+            return false;
+        };
+        let Ok(expires) = expires.parse::<u64>() else {
+            return false;
+        };
+        if now > expires {
+            return false;
+        }
+        let expected = self.seal_until(expires, tool, agent, arguments);
         state.len() == expected.len()
             && state
                 .bytes()
@@ -86,9 +133,16 @@ impl RequestStateKey {
                 == 0
     }
 
-    fn tag(&self, tool: &str, agent: Option<&str>, arguments: &serde_json::Value) -> [u8; 32] {
+    fn tag(
+        &self,
+        expires: u64,
+        tool: &str,
+        agent: Option<&str>,
+        arguments: &serde_json::Value,
+    ) -> [u8; 32] {
         let mut message = Vec::with_capacity(128);
         message.extend_from_slice(DOMAIN);
+        message.extend_from_slice(&expires.to_be_bytes());
         push_field(&mut message, tool.as_bytes());
         match agent {
             Some(agent) => {
@@ -160,7 +214,7 @@ mod tests {
         let key = RequestStateKey::new([7; 32]);
         let arguments = json!({"path": "notes.md", "mode": {"b": 1, "a": 2}});
         let state = key.seal("write", None, &arguments);
-        assert!(state.starts_with("v1.") && state.len() == 3 + 64, "{state}");
+        assert!(state.starts_with("v2.") && state.len() > 3 + 64, "{state}");
         // The same arguments written in another key order are the same call.
         let reordered = json!({"mode": {"a": 2, "b": 1}, "path": "notes.md"});
         assert!(key.opens(&state, "write", None, &reordered));
@@ -168,13 +222,26 @@ mod tests {
         assert!(!key.opens(&state, "write", Some("agent-1"), &arguments));
         assert!(!key.opens(&state, "write", None, &json!({"path": "other.md"})));
         assert!(!RequestStateKey::new([8; 32]).opens(&state, "write", None, &arguments));
-        assert!(!key.opens("v1.forged", "write", None, &arguments));
+        assert!(!key.opens("v2.forged", "write", None, &arguments));
+        assert!(!key.opens("v2.99999999999.forged", "write", None, &arguments));
         assert!(!key.opens("", "write", None, &arguments));
         let mut flipped = state.clone().into_bytes();
         let last = flipped.len() - 1;
         flipped[last] = if flipped[last] == b'0' { b'1' } else { b'0' };
         let flipped = String::from_utf8(flipped).expect("hex");
         assert!(!key.opens(&flipped, "write", None, &arguments));
+    }
+
+    #[test]
+    fn a_state_expires() {
+        let key = RequestStateKey::new([7; 32]);
+        let arguments = json!({"path": "notes.md"});
+        let state = key.seal_until(1_000, "write", None, &arguments);
+        assert!(key.opens_at(1_000, &state, "write", None, &arguments));
+        assert!(!key.opens_at(1_001, &state, "write", None, &arguments));
+        // A later expiry written over the old one breaks the digest.
+        let extended = state.replacen("v2.1000.", "v2.9000.", 1);
+        assert!(!key.opens_at(1_001, &extended, "write", None, &arguments));
     }
 
     #[test]

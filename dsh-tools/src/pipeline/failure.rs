@@ -114,6 +114,25 @@ pub(crate) fn approval_pending(execution: &ToolExecution) -> ToolExecutionResult
     )
 }
 
+/// `waiting for approval <id> of tool "<name>" (expires at <time>)` (`APPROVAL_PENDING`): the
+/// approval waits in the call store until someone decides it; the call's retry uses the decision.
+#[cfg(feature = "durable")]
+pub(crate) fn approval_waiting(
+    execution: &ToolExecution,
+    approval: &crate::durable::record::ApprovalRecord,
+) -> ToolExecutionResult {
+    let message = format!(
+        "waiting for approval {} of tool \"{}\" (expires at {})",
+        approval.id,
+        execution.name(),
+        crate::durable::clock::format_time(approval.expires_at_ms)
+    );
+    failed(
+        execution,
+        ToolError::coded(names::APPROVAL_PENDING, codes::APPROVAL_PENDING, message),
+    )
+}
+
 /// A denial: `Error: <reason>` (`DENIED`).
 pub(crate) fn denied(execution: &ToolExecution, reason: String) -> ToolExecutionResult {
     failed(

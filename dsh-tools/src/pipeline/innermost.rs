@@ -40,7 +40,27 @@ pub(crate) async fn dispatch(call: &CallContext) -> ToolExecutionResult {
     if let Err(aborted) = phases::before_dispatch(call) {
         return aborted;
     }
-    phases::dispatch(call, &call.run).await
+    dispatch_through_journal(call, &call.run).await
+}
+
+/// Phase 9 ([`phases::dispatch`]), through the registry's call journal when it has one
+/// (feature `durable`; the journaled future is boxed, so calls without one carry none of it).
+#[cfg(feature = "durable")]
+async fn dispatch_through_journal(call: &CallContext, run: &ToolRun) -> ToolExecutionResult {
+    if let Some(durability) = &call.durability {
+        return Box::pin(crate::pipeline::journal::dispatch(call, run, durability)).await;
+    }
+    phases::dispatch(call, run).await
+}
+
+/// Phase 9 ([`phases::dispatch`]): without the `durable` feature there is no journal.
+#[cfg(not(feature = "durable"))]
+#[inline(always)]
+fn dispatch_through_journal<'a>(
+    call: &'a CallContext,
+    run: &'a ToolRun,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
+    phases::dispatch(call, run)
 }
 
 /// The base of the `execute` chain with a layer's `replacement` token, fused with the caller's.
@@ -54,7 +74,7 @@ pub(crate) async fn dispatch_replaced(
         return failed(execution, ToolError::aborted_before_dispatch());
     }
     let run = ToolRun::new(execution.clone(), Some(fused.clone()));
-    let body = phases::dispatch(call, &run);
+    let body = dispatch_through_journal(call, &run);
     watching(body, &replacement, &fused).await
 }
 

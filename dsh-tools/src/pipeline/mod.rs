@@ -38,6 +38,8 @@ pub(crate) mod failure;
 pub(crate) mod finalize;
 pub(crate) mod host;
 pub(crate) mod innermost;
+#[cfg(feature = "durable")]
+pub(crate) mod journal;
 pub(crate) mod normalize;
 pub(crate) mod output;
 pub(crate) mod phases;
@@ -119,9 +121,13 @@ pub(crate) fn execute(
                 }
             })?
             .cloned();
-        Ok::<_, ToolError>((definition, view.plan(), snapshot.generation))
+        #[cfg(feature = "durable")]
+        let durability = snapshot.durability.clone();
+        #[cfg(not(feature = "durable"))]
+        let durability = ();
+        Ok::<_, ToolError>((definition, view.plan(), snapshot.generation, durability))
     });
-    let (definition, plan, generation) = match captured {
+    let (definition, plan, generation, durability) = match captured {
         Ok(captured) => {
             if let Some(span) = &span {
                 span.describe(captured.0.as_deref());
@@ -139,12 +145,22 @@ pub(crate) fn execute(
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
+    // A journaled call runs the full path, whose dispatch goes through the journal.
+    #[cfg(feature = "durable")]
+    let journaled = durability.is_some()
+        && definition
+            .as_ref()
+            .is_some_and(|definition| definition.journal().enabled);
+    #[cfg(not(feature = "durable"))]
+    let ((), journaled) = (durability, false);
     let route = match plan {
-        None if span.is_none() => Route::Short(CallContext {
+        None if span.is_none() && !journaled => Route::Short(CallContext {
             run: ToolRun::new(execution, None),
             definition,
             generation,
             tools: Arc::<Core>::clone(core),
+            #[cfg(feature = "durable")]
+            durability,
         }),
         plan => {
             let plan = plan.unwrap_or_default();
@@ -158,6 +174,8 @@ pub(crate) fn execute(
                 definition,
                 generation,
                 tools: Arc::<Core>::clone(core),
+                #[cfg(feature = "durable")]
+                durability,
             };
             Route::Hooked(Box::pin(run_hooked(call, plan, span)))
         }
@@ -254,7 +272,7 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
         PreToolDecision::Ask { reason } => {
             policy_events::hook_decided("pre_execute", "ask", reason.as_deref());
             let approver = plan.approver.clone();
-            match resolve_ask(approver, execution, call.definition.clone(), reason).await {
+            match resolve_ask(approver, call, reason).await {
                 Ok(AskVerdict::Allow) => {}
                 Ok(AskVerdict::Deny(reason)) => return Stage::Post(denied(execution, reason)),
                 Ok(AskVerdict::AbortedBeforeDispatch) => {
@@ -264,6 +282,12 @@ async fn decide_and_dispatch(call: &CallContext, plan: &HookPlan) -> Stage {
                 // Not an outcome of the call yet: its later attempt has one, and that one goes
                 // through post-execute.
                 Ok(AskVerdict::Pending) => return Stage::Final(approval_pending(execution)),
+                #[cfg(feature = "durable")]
+                Ok(AskVerdict::Waiting(approval)) => {
+                    return Stage::Final(crate::pipeline::failure::approval_waiting(
+                        execution, &approval,
+                    ));
+                }
                 Err(error) => return Stage::Final(hook_failed_result(execution, error)),
             }
         }

@@ -65,6 +65,8 @@ mod batch;
 #[cfg(feature = "code-mode")]
 mod code_mode;
 mod deferred;
+#[cfg(feature = "durable")]
+mod durable;
 mod hooks;
 mod into_definition;
 mod present;

@@ -259,6 +259,20 @@ impl Core {
         Ok(Registration::new(self, place, id, Item::Restriction))
     }
 
+    #[cfg(feature = "durable")]
+    pub(crate) fn set_durability(
+        &self,
+        durability: Option<Arc<crate::durable::journal::Durability>>,
+    ) {
+        infallible(self.update(|state, changes| {
+            if let Some(old) = std::mem::replace(&mut state.durability, durability) {
+                changes.garbage.push(Box::new(old));
+            }
+            changes.changed = true;
+            Ok(())
+        }));
+    }
+
     pub(crate) fn set_approver(&self, approver: Option<Arc<dyn Approver>>) {
         infallible(self.update(|state, changes| {
             if let Some(old) = std::mem::replace(&mut state.approver, approver) {

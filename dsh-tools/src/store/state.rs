@@ -163,6 +163,9 @@ pub(crate) struct RegistryState {
     pub(crate) global: Layer,
     pub(crate) scopes: HashMap<AgentId, ScopeState>,
     pub(crate) approver: Option<Arc<dyn Approver>>,
+    /// The call store and journal every call goes through, when there is one.
+    #[cfg(feature = "durable")]
+    pub(crate) durability: Option<Arc<crate::durable::journal::Durability>>,
     /// Whether a call naming an agent without a live scope sees the global layer (otherwise it
     /// is refused as `UNKNOWN_AGENT`).
     pub(crate) unscoped_agents_see_global: bool,
@@ -197,6 +200,8 @@ impl RegistryState {
             global: Layer::default(),
             scopes: HashMap::new(),
             approver: None,
+            #[cfg(feature = "durable")]
+            durability: None,
             unscoped_agents_see_global: false,
             schemas: SchemaCache::default(),
             deferral: Deferral::Inherit,

@@ -12,6 +12,9 @@
 //! * `fn_tool`: the same tool written with `FnTool` (its handler gets owned arguments).
 //! * `budgeted`: `no_hooks` with a declared time budget, which the registry enforces: the body
 //!   runs under its deadline (a timer and a child token).
+//! * `journal_memory`: `no_hooks` through the call journal on the in-memory store, each call a
+//!   new one (its intent recorded, the body run, its outcome recorded).
+//! * `journal_replay`: the same call made again and again: each is replayed from the journal.
 //! * `hooks_N`: `no_hooks` with N pre-execute listeners, guards, execute layers,
 //!   post-execute listeners and result observers each (N = 1, 2, 3), to show linear growth.
 //! * `otel_spans`: `no_hooks` with an OpenTelemetry subscriber (`tracing-opentelemetry` over the
@@ -33,6 +36,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
+use dsh_tools::durable::{Durability, MemoryStore};
 use dsh_tools::{
     FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
     call::BoxFuture,
@@ -251,6 +255,27 @@ fn suite() -> Suite {
             )
             .vs("span_via_tracing"),
         )
+        .case({
+            let rt = Rc::clone(&rt);
+            let journaled = journaled_registry();
+            Case::custom(
+                "journal_memory",
+                "the same through the call journal in memory, each call a new one",
+                move |iterations, meter| new_calls(&rt, &journaled, iterations, meter),
+            )
+            .vs("no_hooks")
+            .target(Target::Note("issue 33 asks for ≤ 1.1 × no_hooks"))
+        })
+        .case({
+            let rt = Rc::clone(&rt);
+            let journaled = journaled_registry();
+            Case::custom(
+                "journal_replay",
+                "the same call made again, replayed from the journal in memory",
+                move |iterations, meter| timed_calls(&rt, &journaled, iterations, meter),
+            )
+            .vs("no_hooks")
+        })
         // Last, so that its inputs do not precede the cases above in the allocator's history.
         .case({
             let rt = Rc::clone(&rt);
@@ -364,6 +389,33 @@ fn bare_calls_same_input(
 /// Runs calls of `noop` whose inputs are built before the measured section.
 fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
     in_batches(iterations, ASYNC_BATCH, meter, input, |inputs| {
+        rt.block_on(async {
+            for input in inputs {
+                black_box(registry.execute(black_box(input)).await);
+            }
+        })
+    });
+}
+
+/// `noop` on a registry whose calls go through the call journal, in memory.
+fn journaled_registry() -> ToolRegistry {
+    let registry = noop_registry(0, None);
+    registry.set_durability(Durability::new(MemoryStore::new()));
+    registry
+}
+
+/// Runs calls of `noop`, each with a call id of its own, built before the measured section.
+fn new_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &mut Meter) {
+    let mut next = 0u64;
+    let mut fresh = || {
+        next += 1;
+        ToolExecutionInput::new(
+            format!("call-{next}"),
+            "noop",
+            Value::Object(serde_json::Map::new()),
+        )
+    };
+    in_batches(iterations, ASYNC_BATCH, meter, &mut fresh, |inputs| {
         rt.block_on(async {
             for input in inputs {
                 black_box(registry.execute(black_box(input)).await);

@@ -14,7 +14,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] = &["data", "call", "hooks", "store", "pipeline", "facade"];
+const LAYERS: &[&str] = &[
+    "data", "durable", "call", "hooks", "store", "pipeline", "facade",
+];
 
 /// Which layer each file belongs to: the longest matching prefix of its path under `src/` wins.
 /// A file no entry matches fails the test, so a new top-level module must be placed here (and
@@ -23,6 +25,7 @@ const PLACES: &[(&str, &str)] = &[
     ("args/", "data"),
     ("arguments.rs", "data"),
     ("callers.rs", "data"),
+    ("canonical.rs", "data"),
     ("code_mode/", "data"),
     ("content.rs", "data"),
     ("error.rs", "data"),
@@ -48,6 +51,7 @@ const PLACES: &[(&str, &str)] = &[
     ("macro_support/", "data"),
     ("macro_support/returns.rs", "call"),
     ("macro_support/mod.rs", "facade"),
+    ("durable/", "durable"),
     ("call/", "call"),
     ("hooks/", "hooks"),
     ("store/", "store"),

@@ -14,6 +14,8 @@ mod architecture;
 mod bench_cases;
 /// Code Mode: `run_code` and the TypeScript declaration of the tools.
 mod code_mode;
+/// The call store: every backend's conformance, the journal across a killed process.
+mod durable;
 /// The examples, run as README says, printing what README says they print.
 mod examples;
 /// The hooks: `pre-execute`, guards, `execute` layers, `post-execute`, observers and approval.

@@ -114,6 +114,21 @@ pub(super) fn expand_task_support(model: &ToolModel<'_>) -> TokenStream {
 
 /// `TIMEOUT_MS` of `timeout_ms = ..` and `TIMEOUT_GRACE_MS` of `timeout_grace_ms = ..`, each
 /// spanned on its value.
+/// `JOURNAL` of `journal = false` / `journal_ttl_ms = ..`, spanned on the attribute.
+pub(super) fn expand_journal(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    match (model.attrs.journal, model.attrs.journal_ttl_ms) {
+        (Some((false, span)), _) => quote_spanned! {span=>
+            const JOURNAL: #private::JournalPolicy = #private::JournalPolicy::OFF;
+        },
+        (_, Some((ms, span))) => quote_spanned! {span=>
+            const JOURNAL: #private::JournalPolicy = #private::JournalPolicy::answered_within(#ms);
+        },
+        _ => TokenStream::new(),
+    }
+}
+
+/// `TIMEOUT_MS` of `timeout_ms = ..`, spanned on the value.
 pub(super) fn expand_timeout(model: &ToolModel<'_>) -> TokenStream {
     let budget = model.attrs.timeout_ms.map(|(ms, span)| {
         quote_spanned! {span=>

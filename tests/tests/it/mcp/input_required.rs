@@ -310,8 +310,11 @@ async fn the_first_attempt_asks_with_the_question_and_a_state_and_runs_nothing()
     let input = input_required(once(&client, params("write", notes())).await);
     let state = state_of(&input);
     assert!(
-        state.len() == 67 && state.starts_with("v1."),
-        "a versioned HMAC-SHA256: {state}"
+        state.starts_with("v2.")
+            && state
+                .rsplit_once('.')
+                .is_some_and(|(_, digest)| digest.len() == 64),
+        "a versioned, expiring HMAC-SHA256: {state}"
     );
     let mut wire = serde_json::to_value(&input).expect("serializes");
     wire.as_object_mut()
@@ -454,7 +457,7 @@ async fn an_answer_counts_only_with_the_state_of_its_own_call() {
         .await,
     );
     // A forged state, and an answer without a state.
-    let forged = format!("v1.{}", "0".repeat(64));
+    let forged = format!("v2.99999999999.{}", "0".repeat(64));
     input_required(
         once(
             &client,

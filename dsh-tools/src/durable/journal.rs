@@ -1,0 +1,233 @@
+//! The journal's rules, written once over any [`CallStore`]: the intent recorded before a body
+//! runs ([`Durability::admit`]), the outcome after ([`Durability::record`]), and the decisions
+//! about a call in doubt ([`Durability::decide`]).
+//!
+//! | the key's entry | the tool | what the attempt does |
+//! |---|---|---|
+//! | none | any | records `started` (attempt 1) and runs the body |
+//! | `completed` | any | replays the recorded outcome; the body does not run |
+//! | `failed` (the body reported a failure) or `run_again` (decided) | any | records `started` (the next attempt) and runs the body |
+//! | `started` (running, or its process died) | idempotent or read-only | records `started` (the next attempt) and runs the body |
+//! | `started` | any other | `CALL_IN_DOUBT`, saying when and where it started; nothing runs |
+//!
+//! A body that timed out, panicked or was cancelled leaves its attempt `started`: whatever it did
+//! before it stopped is not known, so a retry is in doubt too.
+
+use std::sync::Arc;
+
+use crate::durable::clock::{format_time, now_ms, this_process};
+use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
+use crate::durable::store::{CallStore, StoreResult};
+use crate::error::{ToolError, codes};
+use crate::result::ToolExecutionResult;
+
+/// How many times an attempt tries again when another process moved the entry on meanwhile.
+const RACES: usize = 4;
+
+/// A registry's call store and what its journal and approvals need besides: where this process
+/// is, and the key approvals are signed with. Set with
+/// [`ToolRegistry::set_durability`](crate::ToolRegistry::set_durability).
+#[derive(Clone)]
+pub struct Durability {
+    pub(crate) store: Arc<dyn CallStore>,
+    pub(crate) place: String,
+    pub(crate) approvals: Option<crate::durable::approval_key::ApprovalKey>,
+}
+
+impl std::fmt::Debug for Durability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Durability")
+            .field("place", &self.place)
+            .field("approvals", &self.approvals.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one call's attempt may do, as the journal decided.
+#[derive(Debug)]
+pub(crate) enum Admission {
+    /// Run the body; record its outcome as this attempt.
+    Run {
+        /// The entry as recorded before the body runs.
+        entry: JournalEntry,
+    },
+    /// Give this recorded outcome again.
+    Replay(JournalEntry),
+    /// An earlier attempt started and recorded nothing after.
+    InDoubt(JournalEntry),
+}
+
+/// What a call tells the journal about itself.
+#[derive(Debug)]
+pub(crate) struct Intent<'a> {
+    pub(crate) key: String,
+    pub(crate) tool: &'a str,
+    pub(crate) agent: Option<&'a str>,
+    /// Whether an attempt may run again when an earlier one is in doubt (idempotent or
+    /// read-only).
+    pub(crate) rerunnable: bool,
+    /// For an answer within a time to live: the digest of tool, agent and arguments, and the
+    /// time to live.
+    pub(crate) answer: Option<(String, u64)>,
+}
+
+impl Durability {
+    /// The journal and approvals on `store`, with this process named as `<host> pid <pid>`.
+    pub fn new(store: impl CallStore) -> Self {
+        Self::shared(Arc::new(store))
+    }
+
+    /// Like [`new`](Self::new), with a store shared with others.
+    pub fn shared(store: Arc<dyn CallStore>) -> Self {
+        Self {
+            store,
+            place: this_process(),
+            approvals: None,
+        }
+    }
+
+    /// Names this process as `place` in what it records (a replica's name, say).
+    #[must_use]
+    pub fn with_place(mut self, place: impl Into<String>) -> Self {
+        self.place = place.into();
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn CallStore> {
+        &self.store
+    }
+
+    /// What this process is called in what it records.
+    pub fn place(&self) -> &str {
+        &self.place
+    }
+
+    /// Decides what an attempt of the call `intent` names may do, recording its intent when it
+    /// may run.
+    pub(crate) async fn admit(&self, intent: &Intent<'_>) -> StoreResult<Admission> {
+        if let Some((digest, within_ms)) = &intent.answer
+            && let Some(answer) = self.store.answer(digest).await?
+        {
+            let fresh = answer
+                .finished_at_ms
+                .is_some_and(|at| now_ms().saturating_sub(at) <= *within_ms);
+            if fresh {
+                return Ok(Admission::Replay(answer));
+            }
+        }
+        let mut entry = JournalEntry {
+            key: intent.key.clone(),
+            tool: intent.tool.to_owned(),
+            agent: intent.agent.map(str::to_owned),
+            arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+            state: JournalState::Started,
+            attempt: 1,
+            started_at_ms: now_ms(),
+            place: self.place.clone(),
+            finished_at_ms: None,
+            outcome: None,
+        };
+        let mut last = None;
+        for _ in 0..RACES {
+            let Some(existing) = self.store.insert_entry(&entry).await? else {
+                return Ok(Admission::Run { entry });
+            };
+            let may_run = match existing.state {
+                JournalState::Completed => return Ok(Admission::Replay(existing)),
+                JournalState::Failed | JournalState::RunAgain => true,
+                JournalState::Started => intent.rerunnable,
+            };
+            if !may_run {
+                return Ok(Admission::InDoubt(existing));
+            }
+            entry.attempt = existing.attempt + 1;
+            entry.started_at_ms = now_ms();
+            if self
+                .store
+                .replace_entry(existing.attempt, existing.state, &entry)
+                .await?
+            {
+                return Ok(Admission::Run { entry });
+            }
+            last = Some(existing);
+        }
+        // Another process keeps moving the entry on: it is running the call.
+        match self.store.entry(&intent.key).await? {
+            Some(entry) if entry.state == JournalState::Completed => Ok(Admission::Replay(entry)),
+            Some(entry) => Ok(Admission::InDoubt(entry)),
+            None => Ok(Admission::InDoubt(last.unwrap_or(entry))),
+        }
+    }
+
+    /// Records how the attempt `entry` ended: a success as `completed`, a failure the body
+    /// reported as `failed`; a body that timed out, panicked or was cancelled stays `started`
+    /// (in doubt). Answers whether anything was recorded.
+    pub(crate) async fn record(
+        &self,
+        entry: &JournalEntry,
+        result: &ToolExecutionResult,
+    ) -> StoreResult<bool> {
+        let state = match result.error_code() {
+            None => JournalState::Completed,
+            Some(
+                codes::TOOL_TIMEOUT
+                | codes::TOOL_PANICKED
+                | codes::ABORTED
+                | codes::TIMER_UNAVAILABLE,
+            ) => return Ok(false),
+            Some(_) => JournalState::Failed,
+        };
+        let mut finished = entry.clone();
+        finished.state = state;
+        finished.finished_at_ms = Some(now_ms());
+        finished.outcome = Some(RecordedOutcome::of(result));
+        self.store
+            .replace_entry(entry.attempt, JournalState::Started, &finished)
+            .await
+    }
+
+    /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
+    /// it was taken (`false`: no such call, or it is not in doubt, or another process decided
+    /// first).
+    pub async fn decide(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
+        let Some(entry) = self.store.entry(key).await? else {
+            return Ok(false);
+        };
+        if entry.state != JournalState::Started {
+            return Ok(false);
+        }
+        let mut decided = entry.clone();
+        match decision {
+            CallDecision::RunAgain => decided.state = JournalState::RunAgain,
+            CallDecision::GiveUp { reason } => {
+                let error = ToolError::call_given_up(
+                    &format_time(entry.started_at_ms),
+                    &entry.place,
+                    &reason,
+                );
+                decided.state = JournalState::Completed;
+                decided.outcome = Some(RecordedOutcome::failure(&error));
+                decided.finished_at_ms = Some(now_ms());
+            }
+            CallDecision::Record(outcome) => {
+                decided.state = JournalState::Completed;
+                decided.outcome = Some(outcome);
+                decided.finished_at_ms = Some(now_ms());
+            }
+        }
+        self.store
+            .replace_entry(entry.attempt, JournalState::Started, &decided)
+            .await
+    }
+
+    /// The journal's entries in `state` (or all of them), ordered by key.
+    pub async fn entries(&self, state: Option<JournalState>) -> StoreResult<Vec<JournalEntry>> {
+        self.store.entries(state).await
+    }
+}
+
+/// The `CALL_IN_DOUBT` error for the in-doubt `entry`.
+pub(crate) fn in_doubt(entry: &JournalEntry) -> ToolError {
+    ToolError::call_in_doubt(&format_time(entry.started_at_ms), &entry.place)
+}

@@ -1,0 +1,163 @@
+//! [`MemoryStore`]: the call store in this process's memory. What a registry with a journal but
+//! no file or server keeps: retries within the process are replayed, and a restart forgets
+//! everything.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, PoisonError};
+
+use crate::durable::record::{ApprovalRecord, ApprovalState, JournalEntry, JournalState};
+use crate::durable::store::{CallStore, StoreResult};
+use crate::future::BoxFuture;
+
+/// The call store in memory (see the module docs).
+#[derive(Default)]
+pub struct MemoryStore {
+    inner: Mutex<Records>,
+}
+
+#[derive(Default)]
+struct Records {
+    entries: HashMap<String, JournalEntry>,
+    approvals: BTreeMap<String, ApprovalRecord>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Records) -> R) -> R {
+        f(&mut self.inner.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl std::fmt::Debug for MemoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (entries, approvals) =
+            self.with(|records| (records.entries.len(), records.approvals.len()));
+        f.debug_struct("MemoryStore")
+            .field("entries", &entries)
+            .field("approvals", &approvals)
+            .finish()
+    }
+}
+
+impl CallStore for MemoryStore {
+    fn insert_entry<'a>(
+        &'a self,
+        entry: &'a JournalEntry,
+    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        let existing = self.with(|records| match records.entries.get(&entry.key) {
+            Some(existing) => Some(existing.clone()),
+            None => {
+                records.entries.insert(entry.key.clone(), entry.clone());
+                None
+            }
+        });
+        Box::pin(std::future::ready(Ok(existing)))
+    }
+
+    fn replace_entry<'a>(
+        &'a self,
+        attempt: u64,
+        state: JournalState,
+        entry: &'a JournalEntry,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        let replaced = self.with(|records| match records.entries.get_mut(&entry.key) {
+            Some(current) if current.attempt == attempt && current.state == state => {
+                *current = entry.clone();
+                true
+            }
+            _ => false,
+        });
+        Box::pin(std::future::ready(Ok(replaced)))
+    }
+
+    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        let entry = self.with(|records| records.entries.get(key).cloned());
+        Box::pin(std::future::ready(Ok(entry)))
+    }
+
+    fn entries(
+        &self,
+        state: Option<JournalState>,
+    ) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+        let mut entries: Vec<JournalEntry> = self.with(|records| {
+            records
+                .entries
+                .values()
+                .filter(|entry| state.is_none_or(|state| entry.state == state))
+                .cloned()
+                .collect()
+        });
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        Box::pin(std::future::ready(Ok(entries)))
+    }
+
+    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        let entry = self.with(|records| {
+            records
+                .entries
+                .values()
+                .filter(|entry| {
+                    entry.state == JournalState::Completed
+                        && entry.arguments_digest.as_deref() == Some(digest)
+                })
+                .max_by_key(|entry| entry.finished_at_ms)
+                .cloned()
+        });
+        Box::pin(std::future::ready(Ok(entry)))
+    }
+
+    fn insert_approval<'a>(
+        &'a self,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+        let existing = self.with(|records| match records.approvals.get(&approval.id) {
+            Some(existing) => Some(existing.clone()),
+            None => {
+                records
+                    .approvals
+                    .insert(approval.id.clone(), approval.clone());
+                None
+            }
+        });
+        Box::pin(std::future::ready(Ok(existing)))
+    }
+
+    fn replace_approval<'a>(
+        &'a self,
+        state: ApprovalState,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        let replaced = self.with(|records| match records.approvals.get_mut(&approval.id) {
+            Some(current) if current.state == state => {
+                *current = approval.clone();
+                true
+            }
+            _ => false,
+        });
+        Box::pin(std::future::ready(Ok(replaced)))
+    }
+
+    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+        let approval = self.with(|records| records.approvals.get(id).cloned());
+        Box::pin(std::future::ready(Ok(approval)))
+    }
+
+    fn approvals(
+        &self,
+        state: Option<ApprovalState>,
+    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+        let approvals = self.with(|records| {
+            records
+                .approvals
+                .values()
+                .filter(|approval| state.is_none_or(|state| approval.state == state))
+                .cloned()
+                .collect()
+        });
+        Box::pin(std::future::ready(Ok(approvals)))
+    }
+}

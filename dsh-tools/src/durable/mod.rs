@@ -1,0 +1,69 @@
+//! Calls that outlive the process (feature `durable`): a call store behind one trait
+//! ([`CallStore`]) with three backends — in memory ([`MemoryStore`]), a SQLite file
+//! ([`SqliteStore`], feature `store-sqlite`) and PostgreSQL ([`PostgresStore`], feature
+//! `store-postgres`) — and on it the journal of calls, keyed by the idempotency key
+//! (`journal.rs`), and approvals that wait (`approval.rs`).
+//!
+//! A registry uses it once given one ([`ToolRegistry::set_durability`]); without one, calls run
+//! as they always did, at the same cost. [`JournalPolicy`] is plain data every build has: what a
+//! tool asks of the journal.
+//!
+//! [`ToolRegistry::set_durability`]: crate::ToolRegistry::set_durability
+
+#[cfg(feature = "durable")]
+pub(crate) mod approval;
+#[cfg(feature = "durable")]
+pub(crate) mod approval_key;
+#[cfg(feature = "durable")]
+pub(crate) mod clock;
+#[cfg(feature = "durable")]
+pub(crate) mod journal;
+#[cfg(feature = "durable")]
+pub(crate) mod memory;
+pub(crate) mod policy;
+#[cfg(feature = "store-postgres")]
+pub(crate) mod postgres;
+#[cfg(feature = "durable")]
+pub(crate) mod record;
+#[cfg(any(feature = "store-sqlite", feature = "store-postgres"))]
+pub(crate) mod schema;
+#[cfg(feature = "store-sqlite")]
+pub(crate) mod sqlite;
+#[cfg(feature = "durable")]
+pub(crate) mod store;
+
+#[cfg(feature = "durable")]
+pub use approval::arguments_digest;
+#[cfg(feature = "durable")]
+pub use approval_key::ApprovalKey;
+#[cfg(feature = "durable")]
+pub use clock::format_time;
+#[cfg(feature = "durable")]
+pub use journal::Durability;
+#[cfg(feature = "durable")]
+pub use memory::MemoryStore;
+pub use policy::JournalPolicy;
+#[cfg(feature = "store-postgres")]
+pub use postgres::PostgresStore;
+#[cfg(feature = "durable")]
+pub use record::{
+    ApprovalRecord, ApprovalState, CallDecision, JournalEntry, JournalState, RecordedOutcome,
+};
+#[cfg(feature = "store-sqlite")]
+pub use sqlite::SqliteStore;
+#[cfg(feature = "durable")]
+pub use store::{CallStore, StoreError, StoreResult};
+
+pub use crate::result::REPLAYED_META_KEY;
+
+/// The idempotency key of a call (see
+/// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)): what the
+/// journal keys a call by, for an operator who knows the call's id, tool, agent and arguments.
+pub fn idempotency_key(
+    call_id: &str,
+    tool: &str,
+    agent: Option<&str>,
+    arguments: &serde_json::Value,
+) -> String {
+    crate::idempotency::idempotency_key(call_id, tool, agent, arguments)
+}

@@ -1,0 +1,98 @@
+//! [`CallStore`]: the one trait every backend of the call store implements, and [`StoreError`].
+//!
+//! The trait is small on purpose: insert a record unless its key is taken, replace a record only
+//! if it still stands where the caller last saw it (compare and set on the state and, for the
+//! journal, the attempt), read one, list them. Every rule of the journal and of approvals is
+//! written once above it (`journal.rs`, `approval.rs`), so the backends cannot disagree about
+//! them; the conformance suite (`dsh_tools_tests::durable_conformance`) runs on each.
+
+use std::fmt;
+
+use crate::durable::record::{ApprovalRecord, ApprovalState, JournalEntry, JournalState};
+use crate::future::BoxFuture;
+
+/// Why a call store could not answer (`STORE_FAILED` when a call needed it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreError {
+    message: String,
+}
+
+impl StoreError {
+    /// A failure described by `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// What a store answers.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Where calls, their outcomes and approvals are kept: in memory
+/// ([`MemoryStore`](crate::durable::MemoryStore)), in a SQLite file (`SqliteStore`, feature
+/// `store-sqlite`) or in PostgreSQL (`PostgresStore`, feature `store-postgres`).
+///
+/// Each operation is atomic on its own; a `replace_*` that finds the record moved on (another
+/// process got there first) changes nothing and answers `false`.
+pub trait CallStore: Send + Sync + 'static {
+    /// Inserts `entry` unless its key is taken; answers the entry already there, if any.
+    fn insert_entry<'a>(
+        &'a self,
+        entry: &'a JournalEntry,
+    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
+
+    /// Replaces the entry of `entry.key` with `entry` if it still is at `attempt` in `state`.
+    fn replace_entry<'a>(
+        &'a self,
+        attempt: u64,
+        state: JournalState,
+        entry: &'a JournalEntry,
+    ) -> BoxFuture<'a, StoreResult<bool>>;
+
+    /// The entry of `key`.
+    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
+
+    /// Every entry in `state`, or every entry, ordered by key.
+    fn entries(&self, state: Option<JournalState>)
+    -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>>;
+
+    /// The latest completed entry of a read-only call with this digest of tool, agent and
+    /// arguments (see [`JournalEntry::arguments_digest`]).
+    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
+
+    /// Inserts `approval` unless its id is taken; answers the approval already there, if any.
+    fn insert_approval<'a>(
+        &'a self,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>>;
+
+    /// Replaces the approval of `approval.id` with `approval` if it still is in `state`.
+    fn replace_approval<'a>(
+        &'a self,
+        state: ApprovalState,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>>;
+
+    /// The approval `id`.
+    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>>;
+
+    /// Every approval in `state`, or every approval, ordered by id.
+    fn approvals(
+        &self,
+        state: Option<ApprovalState>,
+    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>>;
+}

@@ -1,0 +1,97 @@
+//! Dispatch through the call journal (feature `durable`), for a registry with a call store: the
+//! intent is recorded before the body runs and the outcome after; a retry of a completed call
+//! gives the recorded result again (its `meta` says it was replayed) without running the body; a
+//! retry of a call in doubt runs only for an idempotent or read-only tool, otherwise it ends
+//! `CALL_IN_DOUBT`; a store that fails before the body ends the call `STORE_FAILED`. The rules
+//! are the journal's (`durable/journal.rs`); this file puts them around dispatch's steps.
+
+use serde_json::json;
+
+use crate::call::context::CallContext;
+use crate::call::run::ToolRun;
+use crate::durable::REPLAYED_META_KEY;
+use crate::durable::clock::format_time;
+use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
+use crate::durable::record::JournalEntry;
+use crate::error::ToolError;
+use crate::ids::AgentId;
+use crate::pipeline::dispatch::runnable_definition;
+use crate::pipeline::failure::failed;
+use crate::pipeline::phases::dispatch_steps;
+use crate::result::ToolExecutionResult;
+
+/// Phase 9 through the journal of `durability`.
+pub(crate) async fn dispatch(
+    call: &CallContext,
+    run: &ToolRun,
+    durability: &Durability,
+) -> ToolExecutionResult {
+    let execution = run.execution();
+    let definition = match runnable_definition(call) {
+        Ok(definition) => definition.into_owned(),
+        Err(refused) => return refused,
+    };
+    let policy = definition.journal();
+    if !policy.enabled {
+        return dispatch_steps!(call, run);
+    }
+    let annotations = definition.annotations();
+    let read_only = annotations.read_only == Some(true);
+    let agent = execution.agent().map(AgentId::as_str);
+    let answer = match policy.answer_within_ms {
+        Some(within_ms) if read_only => {
+            // The same tool, agent and arguments, whatever the call id.
+            let digest = crate::idempotency::idempotency_key(
+                "",
+                execution.name(),
+                agent,
+                execution.arguments(),
+            );
+            Some((digest, within_ms))
+        }
+        _ => None,
+    };
+    let intent = Intent {
+        key: execution.idempotency_key(),
+        tool: execution.name(),
+        agent,
+        rerunnable: read_only || annotations.idempotent == Some(true),
+        answer,
+    };
+    match durability.admit(&intent).await {
+        Err(error) => failed(execution, ToolError::store_failed(error.message())),
+        Ok(Admission::Replay(entry)) => replayed(call, &entry),
+        Ok(Admission::InDoubt(entry)) => failed(execution, in_doubt(&entry)),
+        Ok(Admission::Run { entry }) => {
+            let result = dispatch_steps!(call, run);
+            if let Err(error) = durability.record(&entry, &result).await {
+                // The body ran; its result stands. A retry will find the call in doubt.
+                tracing::error!(
+                    tool = execution.name(),
+                    key = entry.key,
+                    "the call store could not record the outcome: {error}"
+                );
+            }
+            result
+        }
+    }
+}
+
+/// The recorded outcome of `entry` as this call's result, marked as replayed.
+fn replayed(call: &CallContext, entry: &JournalEntry) -> ToolExecutionResult {
+    let execution = call.execution();
+    let Some(outcome) = &entry.outcome else {
+        return failed(execution, in_doubt(entry));
+    };
+    let marker = json!({
+        REPLAYED_META_KEY: {
+            "attempt": entry.attempt,
+            "startedAt": format_time(entry.started_at_ms),
+            "place": entry.place,
+        }
+    });
+    outcome
+        .to_result()
+        .with_meta(marker)
+        .stamped(execution.token())
+}

@@ -1,0 +1,62 @@
+//! The registry's call store (feature `durable`): setting it, and the decisions any process
+//! sharing the store takes through it — about calls in doubt and approvals that wait.
+
+use std::sync::Arc;
+
+use crate::durable::journal::Durability;
+use crate::durable::record::{
+    ApprovalRecord, ApprovalState, CallDecision, JournalEntry, JournalState,
+};
+use crate::durable::store::{StoreError, StoreResult};
+use crate::registry::tool_registry::ToolRegistry;
+
+impl ToolRegistry {
+    /// Runs every call from now on through `durability`'s call store: each journaled call
+    /// records its intent before its body runs and its outcome after, a retry of a completed call
+    /// is replayed, a retry of a call in doubt ends `CALL_IN_DOUBT` unless its tool is idempotent
+    /// or read-only; with an [`ApprovalKey`](crate::durable::ApprovalKey), an `ask` no approver
+    /// answers now waits in the store (`APPROVAL_PENDING`) until someone decides it.
+    pub fn set_durability(&self, durability: Durability) {
+        self.core().set_durability(Some(Arc::new(durability)));
+    }
+
+    /// Stops using the call store: calls run as without one.
+    pub fn clear_durability(&self) {
+        self.core().set_durability(None);
+    }
+
+    /// The call store and journal calls go through, if any.
+    pub fn durability(&self) -> Option<Arc<Durability>> {
+        self.core().read().durability.clone()
+    }
+
+    fn durable(&self) -> StoreResult<Arc<Durability>> {
+        self.durability()
+            .ok_or_else(|| StoreError::new("the registry has no call store"))
+    }
+
+    /// The journaled calls whose latest attempt started and recorded no outcome: running now, or
+    /// in doubt when the process that started them is gone.
+    pub async fn calls_in_doubt(&self) -> StoreResult<Vec<JournalEntry>> {
+        self.durable()?.entries(Some(JournalState::Started)).await
+    }
+
+    /// Takes `decision` about the call in doubt whose idempotency key is `key` (see
+    /// [`CallDecision`]); answers whether it was taken.
+    pub async fn decide_call(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
+        self.durable()?.decide(key, decision).await
+    }
+
+    /// The approvals nobody has decided yet.
+    pub async fn pending_approvals(&self) -> StoreResult<Vec<ApprovalRecord>> {
+        self.durable()?
+            .approvals(Some(ApprovalState::Pending))
+            .await
+    }
+
+    /// Approves (or rejects) the pending approval `id` as `by`; answers whether it was decided
+    /// (see [`Durability::decide_approval`]).
+    pub async fn decide_approval(&self, id: &str, approve: bool, by: &str) -> StoreResult<bool> {
+        self.durable()?.decide_approval(id, approve, by).await
+    }
+}

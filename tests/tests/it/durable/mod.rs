@@ -1,0 +1,7 @@
+//! The call store and what runs on it: the conformance suite on every backend (memory, a SQLite
+//! file, a real PostgreSQL server started here), and the journal across a process killed with
+//! SIGKILL in the middle of a body.
+
+mod conformance;
+mod journal;
+mod restart;
