@@ -145,10 +145,10 @@ impl ToolRegistry {
     }
 
     /// Ranks keyword searches of deferred tools by meaning too: `Some` fuses the keyword
-    /// ranking with the embedding model's (see [`ToolEmbedder`](crate::registry::ToolEmbedder)),
+    /// ranking with the embedding model's (see [`ToolEmbedder`](crate::search::ToolEmbedder)),
     /// `None` goes back to keywords alone. Replacing the model forgets the vectors of the old one.
     /// Regular-expression and exact-name searches are unchanged.
-    pub fn set_tool_embedder(&self, hybrid: Option<crate::registry::HybridSearch>) {
+    pub fn set_tool_embedder(&self, hybrid: Option<crate::search::HybridSearch>) {
         self.core().embeddings.set(hybrid);
     }
 

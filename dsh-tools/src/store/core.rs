@@ -63,7 +63,7 @@ pub(crate) struct Core {
     #[cfg(feature = "code-mode")]
     engines: Arc<crate::code_mode::pool::EnginePool>,
     /// The hybrid search installed, and the vectors of the tools it embedded.
-    pub(crate) embeddings: crate::store::search::Embeddings,
+    pub(crate) embeddings: crate::store::embeddings::Embeddings,
     /// What calls record beyond their span (`telemetry.rs`).
     #[cfg(feature = "otel")]
     telemetry: RwLock<Option<Arc<crate::telemetry::Telemetry>>>,
@@ -85,7 +85,7 @@ impl Core {
             limits: LimitsCell::new(CallLimits::new()),
             #[cfg(feature = "code-mode")]
             engines: Arc::default(),
-            embeddings: crate::store::search::Embeddings::default(),
+            embeddings: crate::store::embeddings::Embeddings::default(),
             #[cfg(feature = "otel")]
             telemetry: RwLock::new(None),
             #[cfg(feature = "otel")]

@@ -9,6 +9,7 @@ pub(crate) mod code_mode;
 pub(crate) mod core;
 pub(crate) mod deferral;
 pub(crate) mod edit;
+pub(crate) mod embeddings;
 pub(crate) mod error;
 pub(crate) mod event;
 pub(crate) mod name_hash;

@@ -6,12 +6,12 @@
 //! [`SearchIndex`]. Loading is an edit that re-checks each name against the view as it is then,
 //! so a tool disposed or restricted between a search and its load is not loaded.
 //!
-//! With a [`HybridSearch`] installed, a keyword search also ranks by meaning: the tools' vectors
-//! are kept by registration id in [`Embeddings`], outside the registry's lock, and the model is
-//! asked only for the tools it has not embedded yet, never while a lock is held.
+//! With a [`HybridSearch`] installed, a keyword search also ranks by meaning (`embeddings.rs`
+//! keeps the vectors); the keyword scores are taken under the read lock, the model is asked
+//! after it is released.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::error::ToolError;
 use crate::ids::AgentId;
@@ -43,73 +43,6 @@ fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
         Arc::new(SearchIndex::new(documents))
     };
     state.searches.get_or_build(owner, build)
-}
-
-/// The hybrid search a registry has installed, and the vectors of the tools its model
-/// embedded, by registration id.
-#[derive(Default)]
-pub(crate) struct Embeddings {
-    hybrid: RwLock<Option<HybridSearch>>,
-    vectors: Mutex<HashMap<u64, Option<Arc<[f32]>>>>,
-}
-
-impl Embeddings {
-    /// Installs `hybrid` (or none), forgetting the vectors of the model it replaces.
-    pub(crate) fn set(&self, hybrid: Option<HybridSearch>) {
-        let old = {
-            let mut slot = self.hybrid.write().unwrap_or_else(PoisonError::into_inner);
-            std::mem::replace(&mut *slot, hybrid)
-        };
-        let stale =
-            std::mem::take(&mut *self.vectors.lock().unwrap_or_else(PoisonError::into_inner));
-        drop((old, stale));
-    }
-
-    fn hybrid(&self) -> Option<HybridSearch> {
-        self.hybrid
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// The vector of each document of `index` (`None`: the model gave none), embedding in one
-    /// batch those not embedded yet. Vectors of tools no longer in the index are forgotten once
-    /// they outnumber it.
-    fn vectors_of(&self, hybrid: &HybridSearch, index: &SearchIndex) -> Vec<Option<Arc<[f32]>>> {
-        let documents = index.documents();
-        let missing: Vec<usize> = {
-            let vectors = self.vectors.lock().unwrap_or_else(PoisonError::into_inner);
-            (0..documents.len())
-                .filter(|&position| !vectors.contains_key(&documents[position].id))
-                .collect()
-        };
-        if !missing.is_empty() {
-            let texts: Vec<&str> = missing
-                .iter()
-                .map(|&position| documents[position].text.as_str())
-                .collect();
-            let embedded = crate::future::catch_panic(|| hybrid.embedder.embed(&texts))
-                .unwrap_or_else(|message| {
-                    tracing::warn!("tool embedder panicked: {message}");
-                    Vec::new()
-                });
-            let mut embedded = embedded.into_iter();
-            let mut vectors = self.vectors.lock().unwrap_or_else(PoisonError::into_inner);
-            for &position in &missing {
-                let vector = embedded.next().map(Arc::<[f32]>::from);
-                vectors.insert(documents[position].id, vector);
-            }
-            if vectors.len() > 2 * documents.len() + 64 {
-                let live: HashSet<u64> = documents.iter().map(|document| document.id).collect();
-                vectors.retain(|id, _| live.contains(id));
-            }
-        }
-        let vectors = self.vectors.lock().unwrap_or_else(PoisonError::into_inner);
-        documents
-            .iter()
-            .map(|document| vectors.get(&document.id).cloned().flatten())
-            .collect()
-    }
 }
 
 /// A hit for the document at `position`.
