@@ -321,7 +321,7 @@ fn clock_ticks_per_second() -> f64 {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let middle = values.len() / 2;
-    if values.len() % 2 == 0 {
+    if values.len().is_multiple_of(2) {
         f64::midpoint(values[middle - 1], values[middle])
     } else {
         values[middle]
@@ -359,7 +359,7 @@ fn measure(length: Duration, rounds: usize) {
         for &clients in &CONCURRENCY {
             for &stateless in &modes {
                 // Alternate which side goes first, round by round.
-                let order = if round % 2 == 0 {
+                let order = if round.is_multiple_of(2) {
                     [Side::Rmcp, Side::Ours]
                 } else {
                     [Side::Ours, Side::Rmcp]

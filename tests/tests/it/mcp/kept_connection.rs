@@ -38,7 +38,7 @@ async fn calls_on_a_kept_connection_do_not_wait_for_a_delayed_ack() {
             connection.initialize().await;
             let mut stalled = 0;
             for id in 1..=CALLS {
-                let (method, params) = if id % 2 == 0 {
+                let (method, params) = if id.is_multiple_of(2) {
                     ("tools/list", json!({}))
                 } else {
                     ("tools/call", json!({"name": "call_id", "arguments": {}}))
