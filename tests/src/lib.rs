@@ -1,8 +1,8 @@
 //! Shared helpers for the integration tests of `dsh-tools`: small tools, an ordering log, and a
 //! `tracing` subscriber that captures events and spans so tests can assert what was logged, golden
 //! files, generators of JSON values and raw JSON Schemas for property tests, the ACP JSON Schema
-//! as an oracle, the TypeScript compiler for the Code Mode declarations (`typescript`), and the
-//! bench harness (`bench`).
+//! as an oracle, the TypeScript compiler for the Code Mode declarations (`typescript`), an MCP
+//! client that keeps its HTTP connection (`kept_http`), and the bench harness (`bench`).
 
 pub mod acp_schema;
 pub mod bench;
@@ -13,6 +13,7 @@ pub mod durable_restart;
 pub mod golden;
 mod installed;
 pub mod json_values;
+pub mod kept_http;
 pub mod keyword_schemas;
 pub mod mcp_fixture;
 pub mod oracle;

@@ -9,6 +9,8 @@
 //! - With a bearer token set, every request must carry `Authorization: Bearer <token>`, compared
 //!   in constant time; otherwise 401.
 //! - A request body over the cap is refused with 413 while it streams in.
+//! - Every accepted socket has `TCP_NODELAY`, so a client that keeps its connection gets each
+//!   response as soon as it is written; a session's `DELETE` is answered 200.
 //! - Stateless mode keeps no session between requests, so several server processes can sit behind
 //!   any load balancer (tested with two processes behind a round robin). What needs a session
 //!   does not happen there: nothing reaches the client outside the response to its own request,
@@ -337,6 +339,12 @@ async fn accept_loop<M: SessionManager>(
                 continue;
             }
         };
+        // A response goes out in pieces (the headers with the SSE priming event, the reply, the
+        // end of the body). With Nagle's algorithm on, each piece after the first waits for the
+        // client's delayed acknowledgement: ~40 ms per response on a connection the client keeps.
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!("MCP HTTP server could not set TCP_NODELAY: {error}");
+        }
         let service = service.clone();
         let guard = Arc::clone(&guard);
         let shutdown = shutdown.clone();
@@ -348,7 +356,15 @@ async fn accept_loop<M: SessionManager>(
                     if let Some(refusal) = guard.refusal(&request) {
                         return Ok::<_, Infallible>(refusal);
                     }
-                    Ok(service.handle(request).await)
+                    let deleting = request.method() == hyper::Method::DELETE;
+                    let mut response = service.handle(request).await;
+                    // rmcp answers a session's end 202, which clients read as a failure (the
+                    // Python SDK logs "Session termination failed: 202"); the reference servers
+                    // answer 200.
+                    if deleting && response.status() == StatusCode::ACCEPTED {
+                        *response.status_mut() = StatusCode::OK;
+                    }
+                    Ok(response)
                 }
             });
             let connection = hyper::server::conn::http1::Builder::new()

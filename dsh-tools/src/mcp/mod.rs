@@ -39,7 +39,7 @@
 //! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
-//! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap |
+//! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap, sockets without Nagle's delay |
 //! | `client.rs` | [`McpClient`]: connecting and importing |
 //! | `elicitation.rs` | an imported server's elicitation requests and the handler that answers them |
 //! | `input_required.rs` | an imported server's requests for input (`InputRequiredResult`, a task's `input_required`): answered by that handler, bounded |

@@ -339,7 +339,10 @@ impl ServerHandler for McpHandler {
             None => self.elicitation_approver(&context),
         };
         let signal = context.ct.clone();
-        let result = run_call(
+        // Boxed: the pipeline's future is large, and rmcp moves the handler's future whole into
+        // every task it spawns for a request (one per request over stateless HTTP); inline, the
+        // copies cost more than the call itself.
+        let result = Box::pin(run_call(
             &self.server,
             request,
             call_id,
@@ -348,7 +351,7 @@ impl ServerHandler for McpHandler {
             approver,
             any_value,
             served,
-        )
+        ))
         .await;
         // An attempt whose `ask` waits for the client's user is answered with the question.
         if let Some(input_required) = round_trip.and_then(|round_trip| round_trip.input_required())

@@ -14,8 +14,9 @@
 //!   (`input_required.rs`; each request once, at most `MAX_INPUT_ROUNDS` rounds per task); a
 //!   request this client does not answer (sampling, roots), or one round too many, cancels the
 //!   task.
-//! - `failed`, `cancelled` (by the server), input this client does not give, one the server no
-//!   longer knows (expired), and a broken connection are `MCP_TRANSPORT` results saying which.
+//! - `failed`, `cancelled` (by the server), input this client does not give, a poll the server
+//!   answers with an error (an unknown task: its words and code, as received), and a broken
+//!   connection are `MCP_TRANSPORT` results saying which.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -70,10 +71,12 @@ pub(crate) async fn follow_task(
         };
         let detailed = match polled {
             Ok(answer) => answer.task,
+            // Only the server knows why (an unknown task, a task it forgot, a bad request): say
+            // what it answered rather than guess.
             Err(ServiceError::McpError(error)) => {
                 return Err(failed(format!(
-                    "no longer knows the task (expired?): {} (JSON-RPC error {})",
-                    error.message, error.code.0
+                    "answered tasks/get with JSON-RPC error {}: {}",
+                    error.code.0, error.message
                 )));
             }
             Err(error) => return Err(failed(format!("could not be polled: {error}"))),

@@ -8,6 +8,8 @@ mod http;
 mod import;
 /// Approval and input over multi-round-trip requests, both ways.
 mod input_required;
+/// One client on one kept HTTP connection: calls without a stall, a session's `DELETE`.
+mod kept_connection;
 /// Pinned imports: changed and new definitions under each policy.
 mod pinning;
 /// Elicitation against the official Python MCP SDK, both ways.

@@ -1,7 +1,8 @@
 //! Long calls as tasks (MCP's tasks extension), in process: rmcp's own client drives our server
 //! over a duplex pipe (a task polled to completion, cancelled, expired; what a client that does
 //! not speak tasks gets), and our client imports a server whose tools run as tasks, so a task
-//! looks like an ordinary call to the importing registry.
+//! looks like an ordinary call to the importing registry (and a task the server does not know is
+//! reported in the server's words).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -15,10 +16,12 @@ use dsh_tools::{
     json,
     schema::Schema,
 };
-use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
 use rmcp::model as mcp;
-use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
+use rmcp::service::{
+    NotificationContext, RequestContext, RoleClient, RoleServer, RunningService, ServiceError,
+};
+use rmcp::{ErrorData, ServerHandler, ServiceExt};
 
 /// Only a broken bridge makes anything here wait this long.
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -547,4 +550,78 @@ async fn an_imported_task_that_expires_is_mcp_transport() {
         .unwrap_or_else(|| panic!("{text}"));
     assert_eq!(id.len(), 36, "the task's UUID: {id}");
     one_ended(&setup.upstream_stopped).await;
+}
+
+/// Our server, except that `tasks/get` answers every task as rmcp's store answers one it does
+/// not know.
+struct Forgetful(dsh_tools::mcp::McpHandler);
+
+impl ServerHandler for Forgetful {
+    fn get_info(&self) -> mcp::ServerConfig {
+        self.0.get_info()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<mcp::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<mcp::ListToolsResult, ErrorData> {
+        self.0.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: mcp::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<mcp::CallToolResponse, ErrorData> {
+        self.0.call_tool(request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: mcp::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<mcp::GetTaskResult, ErrorData> {
+        Err(ErrorData::invalid_params(
+            format!("unknown task: {}", request.task_id),
+            None,
+        ))
+    }
+
+    async fn cancel_task(
+        &self,
+        request: mcp::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.0.cancel_task(request, context).await
+    }
+}
+
+#[tokio::test]
+async fn a_task_the_server_does_not_know_is_mcp_transport_in_the_servers_words() {
+    let (upstream, _stopped) = tasks_registry();
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let handler = Forgetful(server(&upstream, DEADLINE).with_name("tasks").handler());
+    let (served, client) = tokio::join!(handler.serve(server_end), McpClient::connect(client_end));
+    let _served = served.expect("the server completes the handshake");
+    let client = client.expect("the client completes the handshake");
+    let local = ToolRegistry::new();
+    client
+        .import_into(&local, ImportOptions::new())
+        .await
+        .expect("imports every tool");
+    let result = run(
+        &local,
+        ToolExecutionInput::new("c4", "tasks__hold", json!({})),
+    )
+    .await;
+    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    let text = result.text();
+    let rest = text
+        .strip_prefix("Error: MCP server \"tasks\" answered tasks/get with JSON-RPC error -32602: unknown task: ")
+        .unwrap_or_else(|| panic!("what the server answered, and no guess: {text}"));
+    let (id, call) = rest
+        .split_once(" (task \"")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(call, format!("{id}\" of tools/call \"hold\")"), "{text}");
 }
