@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde_json::Value;
@@ -51,7 +51,8 @@ impl CallView {
         match self {
             Self::Unknown => 0,
             Self::Global => 1,
-            Self::Scope(instance) => instance.saturating_add(2),
+            // Kept within the bits the call's marks leave for it.
+            Self::Scope(instance) => instance.saturating_add(2).min(u64::MAX >> VIEW_SHIFT),
         }
     }
 
@@ -295,19 +296,23 @@ struct CallShared {
     /// bodies hand over nothing allocates nothing for it, and the call's one allocation stays
     /// small enough to be copied in a few instructions.
     handed: Mutex<Option<Box<Handed>>>,
-    /// Set once something was deferred, so a call that deferred nothing never takes the lock.
-    has_deferred: AtomicBool,
-    /// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
-    body_invoked: AtomicBool,
-    /// Set while content is provided, so a call whose body provided none never locks.
-    has_provided: AtomicBool,
+    /// The call's flags (`DEFERRED`, `BODY_INVOKED`, `PROVIDED`) in the low bits and the
+    /// view it was admitted in (`CallView::to_bits`) above them: one word rather than three
+    /// flags and a view, so the call's one allocation stays within a cheap copy.
+    marks: AtomicU64,
     /// The registry the call runs in: its shared state, its limits, and where dispatch resolves
     /// the tool.
     host: Arc<dyn CallHost>,
-    /// The view the call was admitted in ([`CallView::to_bits`]), set when the pipeline
-    /// captures it: one relaxed store, where a lock or a `OnceLock` would cost every call more.
-    view: AtomicU64,
 }
+
+/// Set once something was deferred, so a call that deferred nothing never takes the lock.
+const DEFERRED: u64 = 1;
+/// Whether a body was started (decides between `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
+const BODY_INVOKED: u64 = 1 << 1;
+/// Set while content is provided, so a call whose body provided none never locks.
+const PROVIDED: u64 = 1 << 2;
+/// How far the view sits above the flags.
+const VIEW_SHIFT: u32 = 3;
 
 /// What the bodies of a call hand the pipeline besides their value.
 #[derive(Default)]
@@ -331,11 +336,8 @@ impl ToolExecution {
                 own_signal: OnceLock::new(),
                 shared: CallShared {
                     handed: Mutex::new(None),
-                    has_deferred: AtomicBool::new(false),
-                    body_invoked: AtomicBool::new(false),
-                    has_provided: AtomicBool::new(false),
+                    marks: AtomicU64::new(0),
                     host,
-                    view: AtomicU64::new(0),
                 },
             }),
         }
@@ -477,31 +479,25 @@ impl ToolExecution {
     /// Records that a body was started.
     #[inline]
     pub(crate) fn mark_body_invoked(&self) {
-        self.inner
-            .shared
-            .body_invoked
-            .store(true, Ordering::Release);
+        self.mark(BODY_INVOKED);
     }
 
     /// Whether a body was started.
     #[inline]
     pub(crate) fn body_invoked(&self) -> bool {
-        self.inner.shared.body_invoked.load(Ordering::Acquire)
+        self.marked(BODY_INVOKED)
     }
 
     /// Queues context a body deferred.
     pub(crate) fn defer_context(&self, context: ContentBlock) {
         self.handed().get_or_insert_default().deferred.push(context);
-        self.inner
-            .shared
-            .has_deferred
-            .store(true, Ordering::Release);
+        self.mark(DEFERRED);
     }
 
     /// Whether a body deferred context (taken or not since).
     #[inline]
     pub(crate) fn has_deferred(&self) -> bool {
-        self.inner.shared.has_deferred.load(Ordering::Acquire)
+        self.marked(DEFERRED)
     }
 
     /// Takes the contexts the bodies deferred, in the order they were deferred.
@@ -519,23 +515,32 @@ impl ToolExecution {
     /// Keeps the content a body provided for the value it is about to return.
     pub(crate) fn provide_content(&self, content: Vec<ContentBlock>) {
         self.handed().get_or_insert_default().provided = Some(content);
-        self.inner
-            .shared
-            .has_provided
-            .store(true, Ordering::Release);
+        self.mark(PROVIDED);
     }
 
     /// Takes the content a body provided, if any.
     #[inline]
     pub(crate) fn take_provided_content(&self) -> Option<Vec<ContentBlock>> {
-        let shared = &self.inner.shared;
-        if !shared.has_provided.load(Ordering::Acquire) {
+        if !self.marked(PROVIDED) {
             return None;
         }
-        shared.has_provided.store(false, Ordering::Release);
+        self.inner
+            .shared
+            .marks
+            .fetch_and(!PROVIDED, Ordering::AcqRel);
         self.handed()
             .as_mut()
             .and_then(|handed| handed.provided.take())
+    }
+
+    #[inline]
+    fn mark(&self, flag: u64) {
+        self.inner.shared.marks.fetch_or(flag, Ordering::AcqRel);
+    }
+
+    #[inline]
+    fn marked(&self, flag: u64) -> bool {
+        self.inner.shared.marks.load(Ordering::Acquire) & flag != 0
     }
 
     fn handed(&self) -> MutexGuard<'_, Option<Box<Handed>>> {
@@ -560,15 +565,22 @@ impl ToolExecution {
 
     /// Records the view the call was admitted in.
     pub(crate) fn set_view(&self, view: CallView) {
-        self.inner
-            .shared
-            .view
-            .store(view.to_bits(), Ordering::Relaxed);
+        let flags = (1 << VIEW_SHIFT) - 1;
+        let view = view.to_bits() << VIEW_SHIFT;
+        // Keeps the flags another thread may be setting; the view is written once per call, so
+        // the loop almost never repeats.
+        let _ =
+            self.inner
+                .shared
+                .marks
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |marks| {
+                    Some(marks & flags | view)
+                });
     }
 
     /// The view the call was admitted in; [`CallView::Unknown`] before the pipeline captured it.
     pub(crate) fn view(&self) -> CallView {
-        CallView::from_bits(self.inner.shared.view.load(Ordering::Relaxed))
+        CallView::from_bits(self.inner.shared.marks.load(Ordering::Acquire) >> VIEW_SHIFT)
     }
 }
 

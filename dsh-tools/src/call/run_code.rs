@@ -278,8 +278,6 @@ impl ProgramCalls for NestedCalls {
     fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
         let runtime = self.runtime.clone();
         let _runtime = runtime.as_ref().map(tokio::runtime::Handle::enter);
-        let span = self.span.clone();
-        let _span = span.enter();
         match self.dispatch.clone() {
             Some(dispatch) => tracing::dispatcher::with_default(&dispatch, || work(self)),
             None => work(self),
@@ -303,6 +301,11 @@ impl ProgramCalls for NestedCalls {
     }
 
     fn poll(&mut self, waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
+        // Entered per poll rather than for the whole program: the run's span must close when
+        // the run ends, which a guard held until the engine's work returns would delay past the
+        // caller's result (see `drop_calls`).
+        let span = self.span.clone();
+        let _span = span.enter();
         let mut context = Context::from_waker(waker);
         loop {
             let mut progressed = self.start_ready();
@@ -335,6 +338,9 @@ impl ProgramCalls for NestedCalls {
 
     fn drop_calls(&mut self) {
         self.in_flight.clear();
+        // The last hold on the run's span outside its call: released before the caller hears
+        // the outcome, so the span closes (and is exported) when the run's call ends.
+        self.span = Span::none();
     }
 }
 
