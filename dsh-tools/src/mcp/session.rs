@@ -143,7 +143,7 @@ async fn run_call(
         input = input.with_telemetry(served);
     }
     #[cfg(not(feature = "otel"))]
-    let () = served;
+    let Served = served;
     let result = match progress {
         None => server.execute(input).await,
         Some((peer, token)) => {
@@ -163,7 +163,8 @@ async fn run_call(
 type Served = crate::telemetry::CallTelemetry;
 /// What a served call's span continues and carries (feature `otel`; nothing without).
 #[cfg(not(feature = "otel"))]
-type Served = ();
+#[derive(Clone, Copy)]
+struct Served;
 
 /// The client's trace context in the request's `_meta` (SEP-414), which the call's span
 /// continues, and the MCP attributes that go on that span.
@@ -178,7 +179,9 @@ fn served(context: &RequestContext<RoleServer>) -> Served {
 
 /// Nothing to carry without feature `otel`.
 #[cfg(not(feature = "otel"))]
-fn served(_context: &RequestContext<RoleServer>) -> Served {}
+fn served(_context: &RequestContext<RoleServer>) -> Served {
+    Served
+}
 
 /// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
 /// sends the reports still queued: every report goes out, in order, before the reply.
