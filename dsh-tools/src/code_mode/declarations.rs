@@ -5,6 +5,10 @@
 //! `$defs` of its argument schema and of its output schema (key order), each a PascalCase name
 //! made unique by a number. A `$ref` to a definition is its name, which is how recursive types
 //! refer to themselves. Then `tools`, one documented member per tool.
+//!
+//! A property's doc comment carries, after its description, the rules a TypeScript type cannot
+//! say, as the JSON views show them: `@minimum 1`, `@maxLength 80`, `@pattern ^[a-z]+$`,
+//! `@format date-time`, `@default 200`, `@deprecated` (see `types.rs`).
 
 mod types;
 
@@ -223,6 +227,29 @@ mod tests {
             "interface ReadFileArgs {\n  /** Where. */\n  path: string;\n  limit?: number | null;\n}\n\
              type ReadFileOutput = string[];\n\
              declare const tools: {\n  /** Reads a file. */\n  read_file(args: ReadFileArgs): Promise<ReadFileOutput>;\n};\n"
+        );
+    }
+
+    #[test]
+    fn rules_a_type_cannot_say_are_doc_tags() {
+        let parameters = json!({
+            "type": "object",
+            "properties": {
+                "slug": {"type": "string", "description": "The slug.", "pattern": "^[a-z]+$", "maxLength": 80},
+                "when": {"type": "string", "format": "date-time", "deprecated": true},
+                "limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 1, "default": 20},
+                "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}, "uniqueItems": true}, {"type": "null"}]}
+            },
+            "required": ["slug"]
+        });
+        assert_eq!(
+            declare("tag", "Tags.", parameters, None),
+            "interface TagArgs {\n  \
+             /**\n   * The slug.\n   * @pattern ^[a-z]+$\n   * @maxLength 80\n   */\n  slug: string;\n  \
+             /**\n   * @format date-time\n   * @deprecated\n   */\n  when?: string;\n  \
+             /**\n   * @minimum 1\n   * @default 20\n   */\n  limit?: number | null;\n  \
+             /** @uniqueItems true */\n  tags?: string[] | null;\n}\n\
+             declare const tools: {\n  /** Tags. */\n  tag(args: TagArgs): Promise<unknown>;\n};\n"
         );
     }
 

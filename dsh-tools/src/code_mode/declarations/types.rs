@@ -99,6 +99,101 @@ pub(super) fn doc_comment(text: &str, indent: usize) -> String {
     out
 }
 
+/// The keywords a property's doc carries as tags, in this order: what the JSON views show and a
+/// TypeScript type cannot say (a string's format and bounds, a number's range, a list's size, a
+/// default). Written as the schema writes them, so a program's author reads the same rule.
+const TAGGED: &[&str] = &[
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "default",
+];
+
+/// A property's doc: its description, then a tag per rule its type does not show (`@minimum 1`,
+/// `@format date-time`, `@default "draft"`, `@deprecated`).
+fn property_doc(property: &Value) -> String {
+    let mut doc = property
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let tags = tags(property);
+    if !tags.is_empty() {
+        if !doc.is_empty() {
+            doc.push('\n');
+        }
+        doc.push_str(&tags.join("\n"));
+    }
+    doc
+}
+
+/// The tags of `property`'s rules; an optional property's rules sit in the one branch of its
+/// `anyOf`/`oneOf` that is not `null`, and are read from there when the property has none.
+fn tags(property: &Value) -> Vec<String> {
+    let Some(object) = property.as_object() else {
+        return Vec::new();
+    };
+    let mut tags = tagged(object);
+    if tags.is_empty() {
+        let branch = ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|keyword| object.get(*keyword).and_then(Value::as_array))
+            .find_map(|branches| {
+                let mut others = branches
+                    .iter()
+                    .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
+                match (others.next(), others.next()) {
+                    (Some(branch), None) if branches.len() == 2 => Some(branch),
+                    _ => None,
+                }
+            });
+        if let Some(branch) = branch.and_then(Value::as_object) {
+            tags = tagged(branch);
+        }
+    }
+    if object.get("deprecated") == Some(&Value::Bool(true)) {
+        tags.push("@deprecated".to_owned());
+    }
+    tags
+}
+
+/// The tags of the rules `schema` states itself. A number's `format` (`double`, `uint32`: how
+/// wide a Rust type is) is left out: its bounds say what a program must respect.
+fn tagged(schema: &Map<String, Value>) -> Vec<String> {
+    let is_number = |kind: &Value| matches!(kind.as_str(), Some("number" | "integer" | "null"));
+    let numeric = match schema.get("type") {
+        Some(Value::Array(kinds)) => kinds.iter().all(is_number),
+        Some(kind) => is_number(kind),
+        None => false,
+    };
+    TAGGED
+        .iter()
+        .filter(|keyword| !(numeric && **keyword == "format"))
+        .filter_map(|keyword| schema.get(*keyword).map(|value| tag(keyword, value)))
+        .collect()
+}
+
+/// `@keyword value`: strings bare where the keyword names text (a format, a pattern), JSON
+/// otherwise.
+fn tag(keyword: &str, value: &Value) -> String {
+    match (keyword, value) {
+        ("format" | "pattern", Value::String(text)) => format!("@{keyword} {text}"),
+        _ => format!("@{keyword} {value}"),
+    }
+}
+
 /// Whether `schema` is an object type with named properties: what becomes an `interface`.
 pub(super) fn is_interface(schema: &Value) -> bool {
     let Some(object) = schema.as_object() else {
@@ -138,9 +233,7 @@ pub(super) fn members(
     if let Some(properties) = object.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
             let ty = render(property, refs, depth + 1, indent);
-            if let Some(description) = property.get("description").and_then(Value::as_str) {
-                out.push_str(&doc_comment(description, indent));
-            }
+            out.push_str(&doc_comment(&property_doc(property), indent));
             any_optional |= !required.contains(&name.as_str());
             let optional = if required.contains(&name.as_str()) {
                 ""
