@@ -89,6 +89,13 @@ impl<T> Patch<T> {
     }
 }
 
+impl<T> Patch<T> {
+    /// A property that was there: `null` or a value.
+    fn present(value: Option<T>) -> Self {
+        value.map_or(Self::Null, Self::Value)
+    }
+}
+
 impl<T> From<Option<Option<T>>> for Patch<T> {
     fn from(value: Option<Option<T>>) -> Self {
         match value {
@@ -103,31 +110,22 @@ impl<T: ToolArgs> ToolArgs for Patch<T> {
     const OPTIONAL: bool = true;
     const VALUE_NOTES: &'static [(&'static str, &'static str)] = T::VALUE_NOTES;
 
-    /// `T`'s schema that also accepts `null`; the property is optional.
+    /// `Option<T>`'s schema (`T`'s, also accepting `null`); the property is optional.
     fn schema() -> Result<Schema, SchemaError> {
-        let mut schema = T::schema()?;
-        schema.nullable = true;
-        Ok(schema)
+        Option::<T>::schema()
     }
 
     fn is_valid_json(value: &Value) -> bool {
-        value.is_null() || T::is_valid_json(value)
+        Option::<T>::is_valid_json(value)
     }
 
+    /// As `Option<T>` reads it, a present `null` kept apart from a value.
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
-        if value.is_null() {
-            Ok(Self::Null)
-        } else {
-            T::from_json(value).map(Self::Value)
-        }
+        Option::<T>::from_json(value).map(Self::present)
     }
 
     fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
-        if value.is_null() {
-            Ok(Self::Null)
-        } else {
-            T::from_json_owned(value).map(Self::Value)
-        }
+        Option::<T>::from_json_owned(value).map(Self::present)
     }
 
     fn absent() -> Option<Self> {
@@ -146,9 +144,6 @@ impl<T: Serialize> Serialize for Patch<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Option::<T>::deserialize(deserializer).map(|value| match value {
-            None => Self::Null,
-            Some(value) => Self::Value(value),
-        })
+        Option::<T>::deserialize(deserializer).map(Self::present)
     }
 }

@@ -79,29 +79,23 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenSt
         );
     }
     let span = value_span(model);
-    if model.attrs.schemars_output {
-        // A type of another crate: its schema from `schemars`, read back through `Deserialize`.
-        let checks = quote_spanned! {span=>
-            let _ = <#value as #private::SchemarsType>::CHECK;
-            let _ = <#value as #private::serde::Serialize>::serialize::<#private::ValueSerializer>;
-            let _: fn(&#value) -> &(dyn ::core::marker::Send + 'static) = |__value| __value;
-        };
-        let (constant, checked) = checked_type(
-            &Ident::new("__DSH_OUTPUT", Span::call_site()),
-            &value,
-            &checks,
-        );
-        let output = quote! {
-            #[cfg(not(doc))]
-            #[allow(clippy::type_complexity)]
-            type Output = #private::SchemarsOutput<#checked>;
-            #[cfg(doc)]
-            type Output = #private::SchemarsOutput<#value>;
-        };
-        return (constant, output);
-    }
+    // A type of another crate (`schemars_output`) has its schema from `schemars` and is read
+    // back through `Deserialize`; any other value is a `ToolArgs` type.
+    let schemars = model.attrs.schemars_output;
+    let kind_check = if schemars {
+        quote_spanned! {span=> let _ = <#value as #private::SchemarsType>::CHECK; }
+    } else {
+        quote_spanned! {span=> let _ = <#value as #private::ToolArgs>::OBJECT_STRUCT; }
+    };
+    let wrap = |ty: &TokenStream| {
+        if schemars {
+            quote!(#private::SchemarsOutput<#ty>)
+        } else {
+            ty.clone()
+        }
+    };
     let checks = quote_spanned! {span=>
-        let _ = <#value as #private::ToolArgs>::OBJECT_STRUCT;
+        #kind_check
         let _ = <#value as #private::serde::Serialize>::serialize::<#private::ValueSerializer>;
         let _: fn(&#value) -> &(dyn ::core::marker::Send + 'static) = |__value| __value;
     };
@@ -110,12 +104,13 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenSt
         &value,
         &checks,
     );
+    let (checked, shown) = (wrap(&checked), wrap(&value));
     let output = quote! {
         #[cfg(not(doc))]
         #[allow(clippy::type_complexity)]
         type Output = #checked;
         #[cfg(doc)]
-        type Output = #value;
+        type Output = #shown;
     };
     (constant, output)
 }
