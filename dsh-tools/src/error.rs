@@ -281,21 +281,22 @@ impl ToolError {
         Self::coded(names::CODE_RUN, codes::CODE_RUN_FAILED, message.into())
     }
 
-    /// `an earlier attempt of this call started at <time> (<place>) and its outcome is unknown:
-    /// nothing was recorded after it started; it was not run again` (`CALL_IN_DOUBT`).
+    /// `an earlier attempt of this call started at <time> on <place> and its outcome is unknown;
+    /// it was not run again` (`CALL_IN_DOUBT`): DESIGN's text, the time saying where too. An
+    /// unknown outcome is what the journal knows: nothing was recorded after the intent.
     #[cfg(feature = "durable")]
     pub fn call_in_doubt(started_at: &str, place: &str) -> Self {
         Self::bounded(
             names::CALL_IN_DOUBT,
             codes::CALL_IN_DOUBT,
             format!(
-                "an earlier attempt of this call started at {started_at} ({place}) and its \
-                 outcome is unknown: nothing was recorded after it started; it was not run again"
+                "an earlier attempt of this call started at {started_at} on {place} and its \
+                 outcome is unknown; it was not run again"
             ),
         )
     }
 
-    /// `an earlier attempt of this call started at <time> (<place>) and its outcome is unknown;
+    /// `an earlier attempt of this call started at <time> on <place> and its outcome is unknown;
     /// it was given up: <reason>` (`CALL_IN_DOUBT`): the decision taken about such a call.
     #[cfg(feature = "durable")]
     pub fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
@@ -303,7 +304,7 @@ impl ToolError {
             names::CALL_IN_DOUBT,
             codes::CALL_IN_DOUBT,
             format!(
-                "an earlier attempt of this call started at {started_at} ({place}) and its \
+                "an earlier attempt of this call started at {started_at} on {place} and its \
                  outcome is unknown; it was given up: {reason}"
             ),
         )

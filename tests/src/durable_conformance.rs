@@ -298,8 +298,7 @@ pub async fn journal_reports_a_call_in_doubt_and_takes_decisions(store: Arc<dyn 
     assert_eq!(
         doubt.text(),
         "Error: an earlier attempt of this call started at 2026-12-06T13:21:15.001Z \
-         (replica-a pid 42) and its outcome is unknown: nothing was recorded after it started; \
-         it was not run again"
+         on replica-a pid 42 and its outcome is unknown; it was not run again"
     );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
     let in_doubt = registry.calls_in_doubt().await.expect("list");

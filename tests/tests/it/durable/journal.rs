@@ -131,7 +131,7 @@ async fn a_body_that_timed_out_leaves_its_call_in_doubt() {
         "{}",
         retry.text()
     );
-    assert!(retry.text().contains("(here)"), "{}", retry.text());
+    assert!(retry.text().contains(" on here "), "{}", retry.text());
 }
 
 #[tokio::test]

@@ -67,7 +67,7 @@ async fn survives_a_restart(backend: Backend, dir: &Path) {
         doubt.text()
     );
     assert!(
-        doubt.text().contains("(child)"),
+        doubt.text().contains(" on child "),
         "it says where: {}",
         doubt.text()
     );
