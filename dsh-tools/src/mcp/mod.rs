@@ -36,6 +36,8 @@
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `revision.rs` | which protocol revision a served request speaks |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
+//! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
+//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, answered and cancelled by any replica |
 //! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
@@ -68,7 +70,10 @@ mod serve;
 mod server;
 mod session;
 mod task_approval;
+#[cfg(feature = "durable")]
+mod task_book;
 mod task_client;
+mod task_life;
 mod task_support;
 mod tasks;
 
@@ -87,7 +92,7 @@ pub use pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
 pub use serve::McpConnection;
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use session::McpHandler;
-pub use tasks::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
+pub use task_life::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.
 pub use rmcp;
