@@ -8,7 +8,9 @@
 //!   form elicitation: with an `elicitation/create` request over a session (2025-11-25), with an
 //!   `InputRequiredResult` the client answers by retrying the call on the per-request protocol
 //!   (2026-07-28; its `requestState` binds the answer to the call, see
-//!   [`McpServer::with_request_state_key`]).
+//!   [`McpServer::with_request_state_key`]). Calls run as tasks (MCP's tasks extension) are
+//!   kept on the registry's call store when it has one, so any replica answers for them
+//!   ([`McpServer::with_task_owner_timeout`], `docs/durable.md`).
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
 //!   scope and run through the same pipeline as any other tool. What a server asks its user —
 //!   `elicitation/create` requests, the elicitations of an `InputRequiredResult` or of a task

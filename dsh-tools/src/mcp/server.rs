@@ -34,6 +34,11 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// shows exactly what [`schemas`](ToolScope::schemas) shows there, and every `tools/call` runs
 /// through the registry's whole pipeline.
 ///
+/// Calls served as tasks live in the server's memory; when the registry has a call store
+/// (`ToolRegistry::set_durability`, feature `durable`), they are also recorded there, so that
+/// every replica sharing the store answers `tasks/get` and `tasks/cancel` for them and a finished
+/// task's result outlives a restart (see `docs/durable.md`).
+///
 /// Cheap to clone; clones serve the same tools. Configure it before serving:
 ///
 /// ```no_run
@@ -191,10 +196,10 @@ impl McpServer {
     /// Sets how long the server running a task may go without renewing its heartbeat on the
     /// call store before the other servers sharing the store report the task `failed`, saying
     /// the process running it stopped (default: five of the task's poll intervals, at least one
-    /// second). Only tasks on a call store have one: see the registry's
-    /// [`set_durability`](crate::ToolRegistry::set_durability) (feature `durable`) and
-    /// `docs/durable.md`. The owner renews its heartbeat every poll interval, or four times
-    /// within this bound when that is shorter.
+    /// second). Only tasks on a call store have one: a server keeps its tasks on its registry's
+    /// call store whenever the registry has one (`ToolRegistry::set_durability`, feature
+    /// `durable`; see `docs/durable.md`). The owner renews its heartbeat every poll interval, or
+    /// four times within this bound when that is shorter.
     #[must_use]
     pub fn with_task_owner_timeout(mut self, timeout: Duration) -> Self {
         self.tasks.owner_timeout = Some(timeout);

@@ -357,3 +357,112 @@ fn warn_store(task_id: &str, what: &str, error: &StoreError) {
 fn duration_ms(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use rmcp::model as mcp;
+    use serde_json::json;
+
+    use super::TaskBook;
+    use crate::durable::memory::MemoryStore;
+    use crate::durable::record::{TaskRecord, TaskState};
+    use crate::durable::store::CallStore;
+    use crate::mcp::task_life::EXPIRED_MESSAGE;
+
+    fn record(state: TaskState) -> TaskRecord {
+        serde_json::from_value(json!({
+            "id": "t1",
+            "state": state,
+            "revision": 1,
+            "created_at_ms": 10_000,
+            "updated_at_ms": 10_000,
+            "ttl_ms": 60_000,
+            "poll_interval_ms": 100,
+            "owner": "host pid 1 server ab",
+            "heartbeat_at_ms": 10_000,
+        }))
+        .expect("a record")
+    }
+
+    fn book(timeout: Option<Duration>) -> (TaskBook, Arc<MemoryStore>) {
+        let store = Arc::new(MemoryStore::new());
+        let shared: Arc<dyn CallStore> = store.clone();
+        (TaskBook::new(shared, "me".to_owned(), timeout), store)
+    }
+
+    #[test]
+    fn an_owner_is_silent_for_five_polls_at_least_a_second_unless_set() {
+        let (default, _) = book(None);
+        let poll = |ms| Some(Duration::from_millis(ms));
+        assert_eq!(default.owner_timeout(poll(20)), Duration::from_secs(1));
+        assert_eq!(default.owner_timeout(poll(1_000)), Duration::from_secs(5));
+        let (set, _) = book(Some(Duration::from_millis(300)));
+        assert_eq!(set.owner_timeout(poll(1_000)), Duration::from_millis(300));
+    }
+
+    #[test]
+    fn a_working_task_is_working_until_its_owner_is_silent_too_long() {
+        let (book, _) = book(Some(Duration::from_millis(500)));
+        let fresh = book
+            .view(record(TaskState::Working), 10_500)
+            .expect("known");
+        assert_eq!(fresh.payload, mcp::TaskPayload::Working);
+        let stopped = book
+            .view(record(TaskState::Working), 10_501)
+            .expect("known");
+        assert_eq!(stopped.status(), mcp::TaskStatus::Failed);
+        assert_eq!(
+            stopped.task.status_message.as_deref(),
+            Some(
+                "the process running this task (host pid 1 server ab) stopped: its last \
+                 heartbeat was at 1970-01-01T00:00:10.000Z, and nothing was recorded after"
+            )
+        );
+    }
+
+    #[test]
+    fn past_its_ttl_a_task_is_expired_then_forgotten() {
+        let (book, _) = book(None);
+        let expired = book
+            .view(record(TaskState::Working), 70_000)
+            .expect("known");
+        let mcp::TaskPayload::Failed { error } = expired.payload else {
+            panic!("failed: {expired:?}")
+        };
+        assert_eq!(error.get("message"), Some(&json!(EXPIRED_MESSAGE)));
+        assert!(book.view(record(TaskState::Working), 130_000).is_none());
+        let mut done = record(TaskState::Completed);
+        done.result = Some(json!({"content": [], "isError": false}));
+        assert!(book.view(done.clone(), 69_999).is_some());
+        assert!(
+            book.view(done, 70_000).is_none(),
+            "one TTL after it settled"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cancel_is_recorded_and_input_is_refused_for_a_task_run_elsewhere() {
+        let (book, store) = book(None);
+        assert!(!book.cancel("t1").await.expect("answers"), "no such task");
+        assert!(!book.update("t1").await.expect("answers"), "no such task");
+        store
+            .insert_task(&record(TaskState::Working))
+            .await
+            .expect("inserts");
+        assert!(book.cancel("t1").await.expect("answers"));
+        let stored = store.task("t1").await.expect("reads").expect("the task");
+        assert!(stored.cancel_requested);
+        assert_eq!(stored.revision, 2);
+        let refused = book.update("t1").await.expect_err("refused");
+        assert!(
+            refused
+                .message
+                .contains("runs on another server replica (host pid 1 server ab)"),
+            "{}",
+            refused.message
+        );
+    }
+}
