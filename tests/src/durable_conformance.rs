@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use dsh_tools::durable::{
     ApprovalKey, ApprovalRecord, ApprovalState, CallDecision, CallStore, Durability, JournalEntry,
-    JournalState, RecordedOutcome,
+    JournalState, RecordedOutcome, TaskRecord, TaskState,
 };
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, errors::codes, json};
 
@@ -41,6 +41,21 @@ fn approval(id: &str, state: ApprovalState) -> ApprovalRecord {
     .expect("an approval")
 }
 
+fn task(id: &str, state: TaskState, revision: u64) -> TaskRecord {
+    serde_json::from_value(json!({
+        "id": id,
+        "state": state,
+        "revision": revision,
+        "created_at_ms": 1_000,
+        "updated_at_ms": 1_000 + revision,
+        "ttl_ms": 60_000,
+        "poll_interval_ms": 20,
+        "owner": "test pid 1 server 00",
+        "heartbeat_at_ms": 1_000 + revision,
+    }))
+    .expect("a task")
+}
+
 /// Every check of the suite, in order, each on a fresh store from `fresh`.
 pub async fn run_all<F, Fut>(fresh: F)
 where
@@ -51,6 +66,7 @@ where
     entries_list_by_state_in_key_order(fresh().await).await;
     answers_are_the_latest_completed(fresh().await).await;
     approvals_insert_once_and_compare_and_set(fresh().await).await;
+    tasks_insert_once_compare_and_set_and_list(fresh().await).await;
     journal_replays_a_completed_call(fresh().await).await;
     journal_reports_a_call_in_doubt_and_takes_decisions(fresh().await).await;
     approvals_wait_and_are_used_once(fresh().await).await;
@@ -159,6 +175,80 @@ pub async fn answers_are_the_latest_completed(store: Arc<dyn CallStore>) {
     let answer = store.answer("digest").await.expect("answer");
     assert_eq!(answer.map(|entry| entry.key).as_deref(), Some("idem-2"));
     assert_eq!(store.answer("other").await.expect("answer"), None);
+}
+
+/// Served tasks: inserted once, replaced only from the revision named (a heartbeat and a cancel
+/// request racing: one wins, the other sees it lost), read back whole (result and error JSON
+/// included), listed by state in id order.
+pub async fn tasks_insert_once_compare_and_set_and_list(store: Arc<dyn CallStore>) {
+    let working = task("task-b", TaskState::Working, 1);
+    assert_eq!(store.insert_task(&working).await.expect("insert"), None);
+    assert_eq!(
+        store
+            .insert_task(&task("task-b", TaskState::Failed, 7))
+            .await
+            .expect("insert"),
+        Some(working.clone()),
+        "a second insert answers the first task"
+    );
+    store
+        .insert_task(&task("task-a", TaskState::Working, 1))
+        .await
+        .expect("insert");
+    store
+        .insert_task(&task("task-c", TaskState::Cancelled, 3))
+        .await
+        .expect("insert");
+    let mut heartbeat = working.clone();
+    heartbeat.revision = 2;
+    heartbeat.heartbeat_at_ms = 5_000;
+    let mut cancel = working.clone();
+    cancel.revision = 2;
+    cancel.cancel_requested = true;
+    assert!(
+        store.replace_task(1, &heartbeat).await.expect("replace"),
+        "a replace from the revision read happens"
+    );
+    assert!(
+        !store.replace_task(1, &cancel).await.expect("replace"),
+        "a replace from a revision that moved on changes nothing"
+    );
+    assert_eq!(
+        store.task("task-b").await.expect("read"),
+        Some(heartbeat.clone())
+    );
+    let mut done = heartbeat.clone();
+    done.revision = 3;
+    done.state = TaskState::Completed;
+    done.status_message = Some("done".to_owned());
+    done.result = Some(json!({"content": [{"type": "text", "text": "ok"}], "isError": false}));
+    assert!(store.replace_task(2, &done).await.expect("replace"));
+    assert_eq!(
+        store.task("task-b").await.expect("read"),
+        Some(done.clone())
+    );
+    let mut failed = task("task-a", TaskState::Failed, 2);
+    failed.error = Some(json!({"code": -32603, "message": "expired"}));
+    assert!(store.replace_task(1, &failed).await.expect("replace"));
+    assert_eq!(store.task("task-a").await.expect("read"), Some(failed));
+    assert_eq!(store.task("task-missing").await.expect("read"), None);
+    let ids =
+        |tasks: Vec<TaskRecord>| -> Vec<String> { tasks.into_iter().map(|task| task.id).collect() };
+    assert_eq!(
+        ids(store.tasks(None).await.expect("list")),
+        ["task-a", "task-b", "task-c"]
+    );
+    assert_eq!(
+        ids(store.tasks(Some(TaskState::Completed)).await.expect("list")),
+        ["task-b"]
+    );
+    assert!(
+        store
+            .tasks(Some(TaskState::Working))
+            .await
+            .expect("list")
+            .is_empty()
+    );
 }
 
 /// Approvals: inserted once, replaced only from the state named, listed by state in id order.

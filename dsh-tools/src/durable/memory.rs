@@ -5,7 +5,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, PoisonError};
 
-use crate::durable::record::{ApprovalRecord, ApprovalState, JournalEntry, JournalState};
+use crate::durable::record::{
+    ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
+};
 use crate::durable::store::{CallStore, StoreResult};
 use crate::future::BoxFuture;
 
@@ -19,6 +21,7 @@ pub struct MemoryStore {
 struct Records {
     entries: HashMap<String, JournalEntry>,
     approvals: BTreeMap<String, ApprovalRecord>,
+    tasks: BTreeMap<String, TaskRecord>,
 }
 
 impl MemoryStore {
@@ -159,5 +162,51 @@ impl CallStore for MemoryStore {
                 .collect()
         });
         Box::pin(std::future::ready(Ok(approvals)))
+    }
+
+    fn insert_task<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        let existing = self.with(|records| match records.tasks.get(&task.id) {
+            Some(existing) => Some(existing.clone()),
+            None => {
+                records.tasks.insert(task.id.clone(), task.clone());
+                None
+            }
+        });
+        Box::pin(std::future::ready(Ok(existing)))
+    }
+
+    fn replace_task<'a>(
+        &'a self,
+        revision: u64,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        let replaced = self.with(|records| match records.tasks.get_mut(&task.id) {
+            Some(current) if current.revision == revision => {
+                *current = task.clone();
+                true
+            }
+            _ => false,
+        });
+        Box::pin(std::future::ready(Ok(replaced)))
+    }
+
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        let task = self.with(|records| records.tasks.get(id).cloned());
+        Box::pin(std::future::ready(Ok(task)))
+    }
+
+    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+        let tasks = self.with(|records| {
+            records
+                .tasks
+                .values()
+                .filter(|task| state.is_none_or(|state| task.state == state))
+                .cloned()
+                .collect()
+        });
+        Box::pin(std::future::ready(Ok(tasks)))
     }
 }

@@ -2,7 +2,8 @@
 //! ([`CallStore`]) with three backends — in memory ([`MemoryStore`]), a SQLite file
 //! ([`SqliteStore`], feature `store-sqlite`) and PostgreSQL ([`PostgresStore`], feature
 //! `store-postgres`) — and on it the journal of calls, keyed by the idempotency key
-//! (`journal.rs`), and approvals that wait (`approval.rs`).
+//! (`journal.rs`), approvals that wait (`approval.rs`), and the records of served MCP tasks
+//! ([`TaskRecord`]; their rules are the MCP bridge's, `mcp/task_book.rs`).
 //!
 //! A registry uses it once given one ([`ToolRegistry::set_durability`]); without one, calls run
 //! as they always did, at the same cost. [`JournalPolicy`] is plain data every build has: what a
@@ -48,6 +49,7 @@ pub use postgres::PostgresStore;
 #[cfg(feature = "durable")]
 pub use record::{
     ApprovalRecord, ApprovalState, CallDecision, JournalEntry, JournalState, RecordedOutcome,
+    TaskRecord, TaskState,
 };
 #[cfg(feature = "store-sqlite")]
 pub use sqlite::SqliteStore;

@@ -1,11 +1,14 @@
 //! [`PostgresStore`]: the call store in PostgreSQL (feature `store-postgres`), for many
-//! replicas: every process connected to the same database sees the same journal and approvals.
+//! replicas: every process connected to the same database sees the same journal, approvals and
+//! served tasks.
 //! The store creates and migrates its own tables when it connects (under an advisory lock, so
 //! replicas starting together migrate once).
 
 use tokio_postgres::{Client, NoTls};
 
-use crate::durable::record::{ApprovalRecord, ApprovalState, JournalEntry, JournalState};
+use crate::durable::record::{
+    ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
+};
 use crate::durable::schema::{MIGRATIONS, VERSION_TABLE, decode, encode};
 use crate::durable::store::{CallStore, StoreError, StoreResult};
 use crate::future::BoxFuture;
@@ -243,6 +246,66 @@ impl CallStore for PostgresStore {
             "SELECT record FROM dsh_tools_approvals WHERE $1::TEXT IS NULL OR state = $1::TEXT
              ORDER BY id COLLATE \"C\"",
             state.map(ApprovalState::as_str),
+        ))
+    }
+
+    fn insert_task<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        Box::pin(async move {
+            let record = encode(task)?;
+            let inserted = self
+                .client
+                .execute(
+                    "INSERT INTO dsh_tools_tasks (id, state, revision, record) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[&task.id, &task.state.as_str(), &as_sql(task.revision), &record],
+                )
+                .await
+                .map_err(pg_error)?;
+            if inserted == 1 {
+                return Ok(None);
+            }
+            self.task(&task.id).await
+        })
+    }
+
+    fn replace_task<'a>(
+        &'a self,
+        revision: u64,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        Box::pin(async move {
+            let record = encode(task)?;
+            let replaced = self
+                .client
+                .execute(
+                    "UPDATE dsh_tools_tasks SET state = $1, revision = $2, record = $3
+                     WHERE id = $4 AND revision = $5",
+                    &[
+                        &task.state.as_str(),
+                        &as_sql(task.revision),
+                        &record,
+                        &task.id,
+                        &as_sql(revision),
+                    ],
+                )
+                .await
+                .map_err(pg_error)?;
+            Ok(replaced == 1)
+        })
+    }
+
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        Box::pin(self.one("SELECT record FROM dsh_tools_tasks WHERE id = $1", id))
+    }
+
+    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+        Box::pin(self.all(
+            "SELECT record FROM dsh_tools_tasks WHERE $1::TEXT IS NULL OR state = $1::TEXT
+             ORDER BY id COLLATE \"C\"",
+            state.map(TaskState::as_str),
         ))
     }
 }

@@ -1,5 +1,5 @@
 //! The records a [`CallStore`](crate::durable::CallStore) keeps: journal entries (one per
-//! idempotency key) and approvals that wait. Plain serializable values; the rules that move them
+//! idempotency key), approvals that wait and served MCP tasks. Plain serializable values; the rules that move them
 //! from state to state are `journal.rs` and `approval.rs`, written once for every backend.
 
 use serde::{Deserialize, Serialize};
@@ -219,4 +219,77 @@ pub struct ApprovalRecord {
     /// decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision_signature: Option<String>,
+}
+
+/// Where a served MCP task stands, as the call store keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum TaskState {
+    /// Its call runs (or its owner stopped and nobody recorded anything after).
+    Working,
+    /// Its call ended; the result (an error outcome too) is recorded.
+    Completed,
+    /// It failed without a call result (it expired, say).
+    Failed,
+    /// Its call was cancelled.
+    Cancelled,
+}
+
+impl TaskState {
+    /// The name stored beside the record (`working`, `completed`, `failed`, `cancelled`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Working => "working",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether nothing changes it any more (every state but `working`).
+    pub fn is_final(self) -> bool {
+        !matches!(self, Self::Working)
+    }
+}
+
+/// A served MCP task as the call store keeps it, so that any replica sharing the store can
+/// answer for it and its result outlives the process that ran it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct TaskRecord {
+    /// The task's id (the one its client polls with).
+    pub id: String,
+    /// Where it stands.
+    pub state: TaskState,
+    /// Counts the writes of the record (1 for the first): a replace names the revision it
+    /// read, so two processes never overwrite each other's change.
+    pub revision: u64,
+    /// What the task says about itself (`statusMessage`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// The `tools/call` result of a completed task, as JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// The JSON-RPC error object of a failed task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Value>,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_at_ms: u64,
+    /// When it was last written.
+    pub updated_at_ms: u64,
+    /// How long it lives from its creation (`None`: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<u64>,
+    /// How often its client is asked to poll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_interval_ms: Option<u64>,
+    /// The server instance running it (`<place> server <random id>`).
+    pub owner: String,
+    /// When its owner last said it still runs it.
+    pub heartbeat_at_ms: u64,
+    /// Whether a client asked to cancel it through a replica that does not run it; its owner
+    /// cancels the call when it sees this.
+    #[serde(default)]
+    pub cancel_requested: bool,
 }

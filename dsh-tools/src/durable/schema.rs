@@ -26,9 +26,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         record TEXT NOT NULL
     );
     CREATE INDEX dsh_tools_approvals_state ON dsh_tools_approvals (state)",
+    // 2: served MCP tasks (state and revision beside the record, for listings and compare and
+    // set).
+    "CREATE TABLE dsh_tools_tasks (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        revision BIGINT NOT NULL,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX dsh_tools_tasks_state ON dsh_tools_tasks (state)",
 ];
 
-/// The record of a journal entry or approval as stored (JSON text).
+/// The record of a journal entry, approval or task as stored (JSON text).
 pub(crate) fn encode<T: serde::Serialize>(
     record: &T,
 ) -> Result<String, crate::durable::StoreError> {

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::durable::record::{ApprovalRecord, ApprovalState, JournalEntry, JournalState};
+use crate::durable::record::{
+    ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
+};
 use crate::durable::schema::{MIGRATIONS, VERSION_TABLE, decode, encode};
 use crate::durable::store::{CallStore, StoreError, StoreResult};
 use crate::future::BoxFuture;
@@ -111,6 +113,18 @@ fn read_approval(connection: &Connection, id: &str) -> StoreResult<Option<Approv
     let text: Option<String> = connection
         .query_row(
             "SELECT record FROM dsh_tools_approvals WHERE id = ?1",
+            [id],
+            |row| row.get(0),
+        )
+        .optional()
+        .map_err(sql_error)?;
+    text.as_deref().map(decode).transpose()
+}
+
+fn read_task(connection: &Connection, id: &str) -> StoreResult<Option<TaskRecord>> {
+    let text: Option<String> = connection
+        .query_row(
+            "SELECT record FROM dsh_tools_tasks WHERE id = ?1",
             [id],
             |row| row.get(0),
         )
@@ -284,6 +298,67 @@ impl CallStore for SqliteStore {
                 connection,
                 "SELECT record FROM dsh_tools_approvals WHERE ?1 IS NULL OR state = ?1 ORDER BY id",
                 state.map(ApprovalState::as_str),
+            )
+        })
+    }
+
+    fn insert_task<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        let record = encode(task);
+        let task = task.clone();
+        self.run(move |connection| {
+            let inserted = connection
+                .execute(
+                    "INSERT INTO dsh_tools_tasks (id, state, revision, record) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (id) DO NOTHING",
+                    params![task.id, task.state.as_str(), as_sql(task.revision), record?],
+                )
+                .map_err(sql_error)?;
+            if inserted == 1 {
+                return Ok(None);
+            }
+            read_task(connection, &task.id)
+        })
+    }
+
+    fn replace_task<'a>(
+        &'a self,
+        revision: u64,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        let record = encode(task);
+        let task = task.clone();
+        self.run(move |connection| {
+            let replaced = connection
+                .execute(
+                    "UPDATE dsh_tools_tasks SET state = ?1, revision = ?2, record = ?3
+                     WHERE id = ?4 AND revision = ?5",
+                    params![
+                        task.state.as_str(),
+                        as_sql(task.revision),
+                        record?,
+                        task.id,
+                        as_sql(revision)
+                    ],
+                )
+                .map_err(sql_error)?;
+            Ok(replaced == 1)
+        })
+    }
+
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        let id = id.to_owned();
+        self.run(move |connection| read_task(connection, &id))
+    }
+
+    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+        self.run(move |connection| {
+            read_all(
+                connection,
+                "SELECT record FROM dsh_tools_tasks WHERE ?1 IS NULL OR state = ?1 ORDER BY id",
+                state.map(TaskState::as_str),
             )
         })
     }

@@ -2,13 +2,15 @@
 //!
 //! The trait is small on purpose: insert a record unless its key is taken, replace a record only
 //! if it still stands where the caller last saw it (compare and set on the state and, for the
-//! journal, the attempt), read one, list them. Every rule of the journal and of approvals is
+//! journal, the attempt; for a served task, its revision), read one, list them. Every rule of the journal and of approvals is
 //! written once above it (`journal.rs`, `approval.rs`), so the backends cannot disagree about
 //! them; the conformance suite (`dsh_tools_tests::durable_conformance`) runs on each.
 
 use std::fmt;
 
-use crate::durable::record::{ApprovalRecord, ApprovalState, JournalEntry, JournalState};
+use crate::durable::record::{
+    ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
+};
 use crate::future::BoxFuture;
 
 /// Why a call store could not answer (`STORE_FAILED` when a call needed it).
@@ -42,7 +44,7 @@ impl std::error::Error for StoreError {}
 /// What a store answers.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// Where calls, their outcomes and approvals are kept: in memory
+/// Where calls, their outcomes, approvals and served MCP tasks are kept: in memory
 /// ([`MemoryStore`](crate::durable::MemoryStore)), in a SQLite file (`SqliteStore`, feature
 /// `store-sqlite`) or in PostgreSQL (`PostgresStore`, feature `store-postgres`).
 ///
@@ -95,4 +97,23 @@ pub trait CallStore: Send + Sync + 'static {
         &self,
         state: Option<ApprovalState>,
     ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>>;
+
+    /// Inserts `task` unless its id is taken; answers the task already there, if any.
+    fn insert_task<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>>;
+
+    /// Replaces the task of `task.id` with `task` if it still is at `revision`.
+    fn replace_task<'a>(
+        &'a self,
+        revision: u64,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>>;
+
+    /// The task `id`.
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>>;
+
+    /// Every task in `state`, or every task, ordered by id.
+    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>>;
 }

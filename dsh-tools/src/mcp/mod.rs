@@ -8,7 +8,9 @@
 //!   form elicitation: with an `elicitation/create` request over a session (2025-11-25), with an
 //!   `InputRequiredResult` the client answers by retrying the call on the per-request protocol
 //!   (2026-07-28; its `requestState` binds the answer to the call, see
-//!   [`McpServer::with_request_state_key`]).
+//!   [`McpServer::with_request_state_key`]). Calls run as tasks (MCP's tasks extension) are
+//!   kept on the registry's call store when it has one, so any replica answers for them
+//!   ([`McpServer::with_task_owner_timeout`], `docs/durable.md`).
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
 //!   scope and run through the same pipeline as any other tool. What a server asks its user —
 //!   `elicitation/create` requests, the elicitations of an `InputRequiredResult` or of a task
@@ -36,6 +38,8 @@
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `revision.rs` | which protocol revision a served request speaks |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
+//! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
+//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, answered and cancelled by any replica |
 //! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
@@ -68,7 +72,10 @@ mod serve;
 mod server;
 mod session;
 mod task_approval;
+#[cfg(feature = "durable")]
+mod task_book;
 mod task_client;
+mod task_life;
 mod task_support;
 mod tasks;
 
@@ -87,7 +94,7 @@ pub use pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
 pub use serve::McpConnection;
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use session::McpHandler;
-pub use tasks::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
+pub use task_life::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.
 pub use rmcp;

@@ -7,7 +7,7 @@
 //! is `serve.rs` (any rmcp transport, stdio) and — with `mcp-http` — `http_server.rs`; what
 //! happens inside one connection (listing, calls, cancellation, progress, list-changed
 //! notifications) is `session.rs`; what `tools/list` shows is `listing.rs`; calls run as tasks
-//! are `tasks.rs`; the secret behind the state of approvals asked through multi-round-trip
+//! are `tasks.rs` (on the registry's call store, when it has one: `task_book.rs`); the secret behind the state of approvals asked through multi-round-trip
 //! requests is `request_state.rs`.
 
 use std::sync::Arc;
@@ -22,7 +22,8 @@ use crate::call::execution::ToolExecutionInput;
 use crate::ids::AgentId;
 use crate::mcp::listing::{Listing, ListingCache};
 use crate::mcp::request_state::RequestStateKey;
-use crate::mcp::tasks::{TaskSettings, task_store};
+use crate::mcp::task_life::TaskSettings;
+use crate::mcp::tasks::task_store;
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 
@@ -32,6 +33,11 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// Serves the tools of a registry (its global layer) or of one scope to MCP clients: `tools/list`
 /// shows exactly what [`schemas`](ToolScope::schemas) shows there, and every `tools/call` runs
 /// through the registry's whole pipeline.
+///
+/// Calls served as tasks live in the server's memory; when the registry has a call store
+/// (`ToolRegistry::set_durability`, feature `durable`), they are also recorded there, so that
+/// every replica sharing the store answers `tasks/get` and `tasks/cancel` for them and a finished
+/// task's result outlives a restart (see `docs/durable.md`).
 ///
 /// Cheap to clone; clones serve the same tools. Configure it before serving:
 ///
@@ -66,6 +72,9 @@ struct Shared {
     changes: watch::Sender<u64>,
     listener: Registration,
     tasks: TaskManager,
+    /// This server among the servers sharing a call store: the owner its task records name.
+    #[cfg_attr(not(feature = "durable"), allow(dead_code))]
+    instance: String,
 }
 
 impl Drop for Shared {
@@ -125,6 +134,7 @@ impl McpServer {
                 changes,
                 listener,
                 tasks: task_store(),
+                instance: instance_id(),
             }),
         }
     }
@@ -183,6 +193,19 @@ impl McpServer {
         self
     }
 
+    /// Sets how long the server running a task may go without renewing its heartbeat on the
+    /// call store before the other servers sharing the store report the task `failed`, saying
+    /// the process running it stopped (default: five of the task's poll intervals, at least one
+    /// second). Only tasks on a call store have one: a server keeps its tasks on its registry's
+    /// call store whenever the registry has one (`ToolRegistry::set_durability`, feature
+    /// `durable`; see `docs/durable.md`). The owner renews its heartbeat every poll interval, or
+    /// four times within this bound when that is shorter.
+    #[must_use]
+    pub fn with_task_owner_timeout(mut self, timeout: Duration) -> Self {
+        self.tasks.owner_timeout = Some(timeout);
+        self
+    }
+
     /// Sets the secret the server binds an approval asked through multi-round-trip requests to
     /// its call with (the `requestState` it sends is a keyed digest of the tool, the agent and
     /// the arguments; a retry whose state does not match its own call carries no answer).
@@ -228,6 +251,25 @@ impl McpServer {
         &self.shared.tasks
     }
 
+    /// The call store the served tasks are recorded on: the served registry's, when it has one
+    /// (feature `durable`; read at each request, so a store set later counts from then).
+    #[cfg(feature = "durable")]
+    pub(crate) fn task_book(&self) -> Option<crate::mcp::task_book::TaskBook> {
+        let durability = self.layer.registry().durability()?;
+        let owner = format!("{} server {}", durability.place(), self.shared.instance);
+        Some(crate::mcp::task_book::TaskBook::new(
+            Arc::clone(durability.store()),
+            owner,
+            self.tasks.owner_timeout,
+        ))
+    }
+
+    /// No call store without feature `durable`: served tasks live in this server's memory.
+    #[cfg(not(feature = "durable"))]
+    pub(crate) fn task_book(&self) -> Option<crate::mcp::tasks::TaskBook> {
+        None
+    }
+
     /// The listing of the served tools now.
     pub(crate) fn listing(&self) -> Arc<Listing> {
         self.shared
@@ -255,4 +297,17 @@ impl McpServer {
     pub(crate) fn changes(&self) -> watch::Receiver<u64> {
         self.shared.changes.subscribe()
     }
+}
+
+/// A random name for one server among those sharing a call store (16 hex digits); without a
+/// random source, the time this server was made, which is unique enough among replicas.
+fn instance_id() -> String {
+    let mut bytes = [0u8; 8];
+    if getrandom::fill(&mut bytes).is_err() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos());
+        bytes = (nanos as u64).to_be_bytes();
+    }
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }

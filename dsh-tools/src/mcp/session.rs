@@ -10,7 +10,8 @@
 //!   reads the pipeline's text.
 //! - A `tools/call` of a task-capable tool from a client that speaks tasks is answered with a
 //!   task and runs in the background (`tasks.rs`); `tasks/get`, `tasks/update` and
-//!   `tasks/cancel` are answered there too.
+//!   `tasks/cancel` are answered there too (from the registry's call store for a task another
+//!   server runs: `task_book.rs`).
 //! - A call's `ask` goes to the client when it declared form elicitation: as an
 //!   `elicitation/create` request over a session (`client_approval.rs`), or, over the
 //!   per-request protocol, as an `InputRequiredResult` the client answers by retrying the call
@@ -314,6 +315,7 @@ impl ServerHandler for McpHandler {
             let task = start_task(
                 self.server.tasks(),
                 self.server.task_settings(),
+                self.server.task_book(),
                 |signal, task| {
                     let approver = if asks_in_task {
                         Some(Arc::new(TaskApprover::new(task)) as Arc<dyn Approver>)
@@ -328,7 +330,8 @@ impl ServerHandler for McpHandler {
                         .await
                     }
                 },
-            );
+            )
+            .await?;
             return Ok(task.into());
         }
         let round_trip = RoundTripApproval::for_request(
@@ -369,7 +372,12 @@ impl ServerHandler for McpHandler {
         request: mcp::GetTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<mcp::GetTaskResult, ErrorData> {
-        get_task(self.server.tasks(), &request.task_id)
+        get_task(
+            self.server.tasks(),
+            self.server.task_book().as_ref(),
+            &request.task_id,
+        )
+        .await
     }
 
     async fn update_task(
@@ -377,7 +385,12 @@ impl ServerHandler for McpHandler {
         request: mcp::UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        update_task(self.server.tasks(), request)
+        update_task(
+            self.server.tasks(),
+            self.server.task_book().as_ref(),
+            request,
+        )
+        .await
     }
 
     async fn cancel_task(
@@ -385,7 +398,12 @@ impl ServerHandler for McpHandler {
         request: mcp::CancelTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        cancel_task(self.server.tasks(), &request.task_id)
+        cancel_task(
+            self.server.tasks(),
+            self.server.task_book().as_ref(),
+            &request.task_id,
+        )
+        .await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

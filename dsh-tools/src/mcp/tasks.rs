@@ -26,8 +26,11 @@
 //!
 //! Task state lives in rmcp's [`TaskManager`], one per [`McpServer`](crate::mcp::McpServer) so
 //! that a client may poll from another connection of the same server (over HTTP, each request
-//! may be one); task ids are random UUIDs. This file knows nothing of the server or the session:
-//! `session.rs` hands it the store and the call to run.
+//! may be one); task ids are random UUIDs. When the served registry has a call store (feature
+//! `durable`), each task is also recorded there, so that every server sharing the store answers
+//! for it and its result outlives the process (`task_book.rs`); the local task answers first.
+//! This file knows nothing of the server or the session: `session.rs` hands it the stores and
+//! the call to run.
 
 use std::future::{Future, pending};
 use std::pin::pin;
@@ -36,37 +39,14 @@ use std::time::Duration;
 use rmcp::ErrorData;
 use rmcp::model as mcp;
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
+use rmcp::task_manager::{TaskContext, TaskManager, TaskOptions};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::call::definition::TaskSupport;
-
-/// How long a served task lives from its creation unless changed (five minutes).
-pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(300);
-
-/// How often a client is asked to poll a served task unless changed (one second).
-pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
-
-/// Why an expired task failed: the words of rmcp's store, which fails a task it finds expired
-/// before its call noticed.
-const EXPIRED_MESSAGE: &str = "task expired: TTL elapsed before completion";
-
-/// How the served tasks of one server live: their time to live (`None`: until the server is
-/// dropped) and the poll interval suggested to clients.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct TaskSettings {
-    pub(crate) ttl: Option<Duration>,
-    pub(crate) poll_interval: Duration,
-}
-
-impl Default for TaskSettings {
-    fn default() -> Self {
-        Self {
-            ttl: Some(DEFAULT_TASK_TTL),
-            poll_interval: DEFAULT_TASK_POLL_INTERVAL,
-        }
-    }
-}
+#[cfg(feature = "durable")]
+use crate::mcp::task_book::TaskBook;
+use crate::mcp::task_life::{EXPIRED_MESSAGE, Settled, TaskSettings};
 
 /// How one `tools/call` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,14 +80,17 @@ pub(crate) fn client_speaks_tasks(context: &RequestContext<RoleServer>) -> bool 
 }
 
 /// Starts a call as a task in `store` and returns the task as the reply; the task can be read
-/// with `tasks/get` before this returns. `call` starts the call with the signal that cancels it
-/// and the task it runs as, through which it may ask its client for input (`session.rs` runs
+/// with `tasks/get` before this returns (on every server sharing `book`'s call store, when there
+/// is one: the task is recorded there before the call starts, and a store that cannot record it
+/// refuses the call with an internal error). `call` starts the call with the signal that cancels
+/// it and the task it runs as, through which it may ask its client for input (`session.rs` runs
 /// it through the pipeline).
-pub(crate) fn start_task<F, Fut>(
+pub(crate) async fn start_task<F, Fut>(
     store: &TaskManager,
     settings: TaskSettings,
+    book: Option<TaskBook>,
     call: F,
-) -> mcp::CreateTaskResult
+) -> Result<mcp::CreateTaskResult, ErrorData>
 where
     F: FnOnce(CancellationToken, TaskContext) -> Fut,
     Fut: Future<Output = mcp::CallToolResult> + Send + 'static,
@@ -116,33 +99,94 @@ where
         .with_ttl_ms(settings.ttl.map(duration_ms))
         .with_poll_interval_ms(duration_ms(settings.poll_interval));
     let signal = CancellationToken::new();
+    let local = store.clone();
+    let (ready, recorded) = oneshot::channel();
+    let durable = book.is_some();
     let task = store.spawn(options, move |task| {
         let call = call(signal.clone(), task.clone());
-        Box::pin(run_task(call, signal, settings.ttl, task))
+        let run = run_task(call, signal, settings.ttl, task.clone());
+        Box::pin(async move {
+            let settled = match book {
+                Some(book) => {
+                    let id = task.task_id().to_owned();
+                    book.run_owned(id, settings, local, ready, run).await
+                }
+                None => run.await,
+            };
+            settled.exit(&task)
+        })
     });
-    mcp::CreateTaskResult::new(task)
+    if durable {
+        // The task is on the store (or could not be) before the client hears of it, so that
+        // a poll through any replica finds it.
+        match recorded.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => return Err(error),
+            Err(_) => {
+                return Err(ErrorData::internal_error(
+                    "the task ended before it was recorded",
+                    None,
+                ));
+            }
+        }
+    }
+    Ok(mcp::CreateTaskResult::new(task))
 }
 
-/// `tasks/get`: the task's state, with the call's result once it completed.
-pub(crate) fn get_task(
+/// `tasks/get`: the task's state, with the call's result once it completed; a task this server
+/// does not run is read from `book`'s call store.
+pub(crate) async fn get_task(
     store: &TaskManager,
+    book: Option<&TaskBook>,
     task_id: &str,
 ) -> Result<mcp::GetTaskResult, ErrorData> {
-    store.get_task(task_id).map(mcp::GetTaskResult::new)
+    let unknown = match store.get_task(task_id) {
+        Ok(task) => return Ok(mcp::GetTaskResult::new(task)),
+        Err(unknown) => unknown,
+    };
+    match book {
+        Some(book) => book
+            .get(task_id)
+            .await?
+            .map(mcp::GetTaskResult::new)
+            .ok_or(unknown),
+        None => Err(unknown),
+    }
 }
 
 /// `tasks/update`: the client's answers to what a task asked (`task_approval.rs`); responses no
-/// request is waiting for are acknowledged and ignored, as the extension says.
-pub(crate) fn update_task(
+/// request is waiting for are acknowledged and ignored, as the extension says. A task another
+/// server runs refuses them (see `task_book.rs`).
+pub(crate) async fn update_task(
     store: &TaskManager,
+    book: Option<&TaskBook>,
     request: mcp::UpdateTaskParams,
 ) -> Result<(), ErrorData> {
-    store.update_task(&request.task_id, request.input_responses)
+    let unknown = match store.update_task(&request.task_id, request.input_responses) {
+        Ok(()) => return Ok(()),
+        Err(unknown) => unknown,
+    };
+    match book {
+        Some(book) if book.update(&request.task_id).await? => Ok(()),
+        _ => Err(unknown),
+    }
 }
 
-/// `tasks/cancel`: asks the running call to stop (see the module docs for how it settles).
-pub(crate) fn cancel_task(store: &TaskManager, task_id: &str) -> Result<(), ErrorData> {
-    store.cancel_task(task_id)
+/// `tasks/cancel`: asks the running call to stop (see the module docs for how it settles); a
+/// task another server runs gets the request through `book`'s call store.
+pub(crate) async fn cancel_task(
+    store: &TaskManager,
+    book: Option<&TaskBook>,
+    task_id: &str,
+) -> Result<(), ErrorData> {
+    let unknown = match store.cancel_task(task_id) {
+        Ok(()) => return Ok(()),
+        Err(unknown) => unknown,
+    };
+    match book {
+        Some(book) if book.cancel(task_id).await? => Ok(()),
+        _ => Err(unknown),
+    }
 }
 
 /// A new, empty task store.
@@ -162,7 +206,7 @@ async fn run_task(
     signal: CancellationToken,
     ttl: Option<Duration>,
     task: TaskContext,
-) -> Result<mcp::CallToolResult, TaskExit> {
+) -> Settled {
     // The store drops the future of a task that expired while nobody waited on it; the call's
     // body stops then too.
     let _cancel_on_drop = signal.clone().drop_guard();
@@ -174,7 +218,7 @@ async fn run_task(
         }
     };
     let cut_short = tokio::select! {
-        result = &mut call => return Ok(result),
+        result = &mut call => return Settled::Completed(result),
         () = task.cancelled() => CutShort::Cancelled,
         () = expired => CutShort::Expired,
     };
@@ -186,15 +230,11 @@ async fn run_task(
         // A success after cancellation is already `ABORTED`; an error is how the body answered
         // the cancellation.
         CutShort::Cancelled if result.is_error == Some(true) => {
-            task.set_status_message(result_text(&result));
-            Err(TaskExit::Cancelled)
+            Settled::Cancelled(result_text(&result))
         }
-        CutShort::Cancelled => Ok(result),
+        CutShort::Cancelled => Settled::Completed(result),
         // rmcp's store fails an expired task the same way when a poll notices first.
-        CutShort::Expired => Err(TaskExit::Error(ErrorData::internal_error(
-            EXPIRED_MESSAGE,
-            None,
-        ))),
+        CutShort::Expired => Settled::Failed(EXPIRED_MESSAGE.to_owned()),
     }
 }
 
@@ -213,6 +253,50 @@ fn result_text(result: &mcp::CallToolResult) -> String {
 fn duration_ms(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
+
+/// Without feature `durable` there is no call store to keep tasks in: a book that cannot exist,
+/// so every `Option<TaskBook>` is `None` and tasks live in the server's memory only.
+#[cfg(not(feature = "durable"))]
+mod no_book {
+    use std::future::Future;
+
+    use rmcp::ErrorData;
+    use rmcp::model as mcp;
+    use rmcp::task_manager::TaskManager;
+    use tokio::sync::oneshot;
+
+    use crate::mcp::task_life::{Settled, TaskSettings};
+
+    #[derive(Clone)]
+    pub(crate) enum TaskBook {}
+
+    impl TaskBook {
+        pub(crate) async fn run_owned(
+            self,
+            _task_id: String,
+            _settings: TaskSettings,
+            _local: TaskManager,
+            _ready: oneshot::Sender<Result<(), ErrorData>>,
+            _run: impl Future<Output = Settled>,
+        ) -> Settled {
+            match self {}
+        }
+
+        pub(crate) async fn get(&self, _: &str) -> Result<Option<mcp::DetailedTask>, ErrorData> {
+            match *self {}
+        }
+
+        pub(crate) async fn cancel(&self, _: &str) -> Result<bool, ErrorData> {
+            match *self {}
+        }
+
+        pub(crate) async fn update(&self, _: &str) -> Result<bool, ErrorData> {
+            match *self {}
+        }
+    }
+}
+#[cfg(not(feature = "durable"))]
+pub(crate) use no_book::TaskBook;
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dsh_tools::durable::{
     ApprovalRecord, ApprovalState, CallStore, Durability, JournalEntry, JournalPolicy,
-    JournalState, MemoryStore, StoreError, StoreResult,
+    JournalState, MemoryStore, StoreError, StoreResult, TaskRecord, TaskState,
 };
 use dsh_tools::{
     FnTool, ToolDefinition, ToolExecutionInput, ToolRegistry, call::BoxFuture, errors::codes, json,
@@ -213,6 +213,21 @@ impl CallStore for Broken {
         &self,
         _: Option<ApprovalState>,
     ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+        broken()
+    }
+    fn insert_task<'a>(
+        &'a self,
+        _: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        broken()
+    }
+    fn replace_task<'a>(&'a self, _: u64, _: &'a TaskRecord) -> BoxFuture<'a, StoreResult<bool>> {
+        broken()
+    }
+    fn task<'a>(&'a self, _: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        broken()
+    }
+    fn tasks(&self, _: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
         broken()
     }
 }

@@ -1,0 +1,437 @@
+//! Served MCP tasks on the call store: two stateless HTTP replicas on one real PostgreSQL behind
+//! a round robin, a task started through one polled to its result, cancelled and refused input
+//! through the other; a replica that dies mid-task (its runtime shut down: its server, its
+//! heartbeat and its store connection stop at once, as with a killed process) has its task
+//! reported failed by the other; and a finished task's result read by a fresh server on the same
+//! store, on PostgreSQL and on a SQLite file.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use dsh_tools::durable::{CallStore, Durability, PostgresStore, SqliteStore, TaskState};
+use dsh_tools::mcp::{HttpOptions, ImportOptions, McpClient, McpServer};
+use dsh_tools::{
+    FnTool, ToolExecutionInput, ToolRegistry, Value, call::TaskSupport, json, schema::Schema,
+};
+use dsh_tools_tests::postgres_server::PostgresServer;
+use dsh_tools_tests::round_robin::RoundRobin;
+use rmcp::handler::client::ClientHandler;
+use rmcp::model as mcp;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+
+/// Only a broken feature makes anything here wait this long.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// The poll interval the served tasks suggest (and how often their owners renew heartbeats).
+const POLL: Duration = Duration::from_millis(50);
+
+/// How long an owner may stay silent in the tests where none dies: long, so a slow machine
+/// never makes a live owner look dead.
+const PATIENT: Duration = Duration::from_secs(10);
+
+/// `count` (task support optional): counts to `steps`, a step every `delay_ms`; `hold`
+/// (required): runs until cancelled, counted in the answer's second half when it ended.
+fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
+    let registry = ToolRegistry::new();
+    let ended = Arc::new(AtomicUsize::new(0));
+    let count = FnTool::builder("count", "Count to a number, slowly.")
+        .arguments(
+            Schema::object()
+                .required("steps", Schema::integer())
+                .required("delay_ms", Schema::integer()),
+        )
+        .task_support(TaskSupport::Optional)
+        .handler(|arguments, _run| async move {
+            let steps = arguments["steps"].as_u64().unwrap_or_default();
+            let delay = Duration::from_millis(arguments["delay_ms"].as_u64().unwrap_or_default());
+            for _ in 0..steps {
+                tokio::time::sleep(delay).await;
+            }
+            Ok(format!("counted to {steps}"))
+        });
+    let seen = Arc::clone(&ended);
+    let hold = FnTool::builder("hold", "Hold until cancelled.")
+        .task_support(TaskSupport::Required)
+        .handler(move |_arguments, run| {
+            let seen = Arc::clone(&seen);
+            async move {
+                run.cancelled().await;
+                seen.fetch_add(1, Ordering::SeqCst);
+                Ok("released")
+            }
+        });
+    let _ = registry.register(count).expect("registers");
+    let _ = registry.register(hold).expect("registers");
+    (registry, ended)
+}
+
+fn server(registry: &ToolRegistry, owner_timeout: Duration) -> McpServer {
+    McpServer::new(registry)
+        .with_task_ttl(Some(Duration::from_secs(120)))
+        .with_task_poll_interval(POLL)
+        .with_task_owner_timeout(owner_timeout)
+}
+
+/// One replica: a stateless HTTP server on its own registry and its own connection to the
+/// store, all on a runtime of its own, so that shutting the runtime down stops everything the
+/// replica runs at once, as a killed process stops.
+struct Replica {
+    runtime: Option<tokio::runtime::Runtime>,
+    addr: SocketAddr,
+    /// How many `hold` calls of this replica ended.
+    ended: Arc<AtomicUsize>,
+}
+
+impl Replica {
+    async fn start(config: &str, place: &str, owner_timeout: Duration) -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime for the replica");
+        let (config, place) = (config.to_owned(), place.to_owned());
+        let (registry, ended) = tools();
+        let (started, addr) = tokio::sync::oneshot::channel();
+        runtime.spawn(async move {
+            let store = PostgresStore::connect(&config)
+                .await
+                .expect("the replica connects to PostgreSQL");
+            registry.set_durability(Durability::new(store).with_place(place));
+            let http = server(&registry, owner_timeout)
+                .serve_http("127.0.0.1:0", HttpOptions::new().stateless(true))
+                .await
+                .expect("serves HTTP");
+            let _ = started.send(http.local_addr());
+            // The replica lives until its runtime is shut down.
+            std::future::pending::<()>().await;
+            drop((registry, http));
+        });
+        let addr = tokio::time::timeout(DEADLINE, addr)
+            .await
+            .expect("the replica starts in time")
+            .expect("the replica starts");
+        Self {
+            runtime: Some(runtime),
+            addr,
+            ended,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+
+    /// Stops everything the replica runs, at once and without a word to the store.
+    fn kill(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A client that declares the tasks extension.
+#[derive(Clone, Default)]
+struct TaskClient;
+
+impl ClientHandler for TaskClient {
+    fn get_info(&self) -> mcp::ClientConfig {
+        mcp::ClientConfig::new(
+            mcp::ClientCapabilities::builder().enable_tasks().build(),
+            mcp::Implementation::new("durable-task-test", "1.0.0"),
+        )
+    }
+}
+
+type Client = RunningService<RoleClient, TaskClient>;
+
+/// The per-request protocol, which stateless servers answer request by request.
+fn per_request() -> ClientLifecycleMode {
+    ClientLifecycleMode::Discover {
+        preferred_versions: vec![mcp::ProtocolVersion::V_2026_07_28],
+    }
+}
+
+/// An rmcp client of the server at `url` (a replica's own address: each request reaches it).
+async fn client(url: &str) -> Client {
+    tokio::time::timeout(
+        DEADLINE,
+        TaskClient
+            .serve_with_lifecycle(StreamableHttpClientTransport::from_uri(url), per_request()),
+    )
+    .await
+    .expect("connects in time")
+    .expect("discovers the server")
+}
+
+async fn start(client: &Client, name: &'static str, arguments: Value) -> String {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
+    let params = mcp::CallToolRequestParams::new(name).with_arguments(arguments);
+    let response = tokio::time::timeout(DEADLINE, client.peer().call_tool_once(params))
+        .await
+        .expect("the call is answered")
+        .expect("tools/call succeeds");
+    match response {
+        mcp::CallToolResponse::Task(created) => created.task.task_id,
+        other => panic!("a task, not {other:?}"),
+    }
+}
+
+async fn get(client: &Client, id: &str) -> mcp::DetailedTask {
+    client
+        .peer()
+        .get_task(mcp::GetTaskParams::new(id))
+        .await
+        .unwrap_or_else(|error| panic!("tasks/get of {id} answers: {error}"))
+        .task
+}
+
+async fn settled(client: &Client, id: &str) -> mcp::DetailedTask {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let task = get(client, id).await;
+            if task.status().is_terminal() {
+                return task;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    })
+    .await
+    .expect("the task settles")
+}
+
+/// The text of a completed task's `tools/call` result.
+fn result_text(task: &mcp::DetailedTask) -> String {
+    let mcp::TaskPayload::Completed { result } = &task.payload else {
+        panic!("a completed task, not {task:?}")
+    };
+    let result: mcp::CallToolResult =
+        serde_json::from_value(Value::Object(result.clone())).expect("a tool result");
+    result
+        .content
+        .iter()
+        .filter_map(mcp::ContentBlock::as_text)
+        .map(|text| text.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_other() {
+    let postgres = PostgresServer::start();
+    let config = postgres.database("tasks_replicas");
+    let a = Replica::start(&config, "replica-a", PATIENT).await;
+    let b = Replica::start(&config, "replica-b", PATIENT).await;
+
+    // Through the round robin, as a client of a load-balanced service: the call reaches one
+    // replica and its polls alternate between both, so the one that does not run the task
+    // answers for it from the store.
+    let proxy = RoundRobin::start(vec![a.addr, b.addr]).await;
+    let balanced = McpClient::connect_http_with_lifecycle(
+        &format!("http://{}/mcp", proxy.addr()),
+        None,
+        per_request(),
+    )
+    .await
+    .expect("connects through the proxy");
+    let local = ToolRegistry::new();
+    balanced
+        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .await
+        .expect("imports");
+    let result = tokio::time::timeout(
+        DEADLINE,
+        local.execute(ToolExecutionInput::new(
+            "c1",
+            "remote__count",
+            json!({"steps": 8, "delay_ms": 50}),
+        )),
+    )
+    .await
+    .expect("the call ends");
+    assert_eq!(
+        result.value(),
+        Some(&json!("counted to 8")),
+        "{}",
+        result.text()
+    );
+    let served = proxy.served();
+    assert!(served.iter().all(|&count| count >= 2), "{served:?}");
+    balanced.close().await;
+
+    // Request by request: started on A, polled to its result on B.
+    let (on_a, on_b) = (client(&a.url()).await, client(&b.url()).await);
+    let id = start(&on_a, "count", json!({"steps": 6, "delay_ms": 50})).await;
+    let first = get(&on_b, &id).await;
+    assert!(
+        matches!(
+            first.status(),
+            mcp::TaskStatus::Working | mcp::TaskStatus::Completed
+        ),
+        "the other replica knows the task at once: {first:?}"
+    );
+    let done = settled(&on_b, &id).await;
+    assert_eq!(result_text(&done), "counted to 6");
+    assert_eq!(done.task.poll_interval_ms, Some(50));
+    assert_eq!(result_text(&settled(&on_a, &id).await), "counted to 6");
+
+    // Input for a task another replica runs is refused, saying where it must go.
+    let held = start(&on_a, "hold", json!({})).await;
+    let refused = on_b
+        .peer()
+        .update_task(mcp::UpdateTaskParams::new(held.clone(), Default::default()))
+        .await
+        .expect_err("tasks/update through the other replica is refused");
+    let refused = refused.to_string();
+    assert!(
+        refused.contains("must go to the replica running it") && refused.contains("replica-a"),
+        "{refused}"
+    );
+
+    // Cancelled through B: A's heartbeat sees the request and cancels the call as a local
+    // `tasks/cancel` would.
+    on_b.peer()
+        .cancel_task(mcp::CancelTaskParams::new(held.clone()))
+        .await
+        .expect("tasks/cancel through the other replica is acknowledged");
+    let cancelled = settled(&on_b, &held).await;
+    assert_eq!(
+        cancelled.status(),
+        mcp::TaskStatus::Cancelled,
+        "{cancelled:?}"
+    );
+    let aborted = dsh_tools::ToolExecutionResult::failure(dsh_tools::ToolError::aborted());
+    assert_eq!(
+        cancelled.task.status_message.as_deref(),
+        Some(aborted.text().as_str()),
+        "the pipeline's ABORTED text: {cancelled:?}"
+    );
+    assert_eq!(
+        settled(&on_a, &held).await.status(),
+        mcp::TaskStatus::Cancelled
+    );
+    assert_eq!(
+        a.ended.load(Ordering::SeqCst),
+        1,
+        "A's call was the one cancelled"
+    );
+    assert_eq!(b.ended.load(Ordering::SeqCst), 0);
+
+    // An id nobody knows is still the spec's unknown task, on either replica.
+    let unknown = on_b
+        .peer()
+        .get_task(mcp::GetTaskParams::new("no-such-task"))
+        .await
+        .expect_err("an unknown task is refused");
+    assert!(unknown.to_string().contains("unknown task"), "{unknown}");
+    on_a.cancel().await.expect("closes");
+    on_b.cancel().await.expect("closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_that_dies_mid_task_has_its_task_reported_failed_by_the_other() {
+    let postgres = PostgresServer::start();
+    let config = postgres.database("tasks_death");
+    let timeout = Duration::from_millis(800);
+    let mut a = Replica::start(&config, "replica-a", timeout).await;
+    let b = Replica::start(&config, "replica-b", timeout).await;
+    let (on_a, on_b) = (client(&a.url()).await, client(&b.url()).await);
+    let id = start(&on_a, "hold", json!({})).await;
+    // Alive, A renews its heartbeat: B reports the task working past the bound.
+    tokio::time::sleep(timeout * 2).await;
+    let alive = get(&on_b, &id).await;
+    assert_eq!(alive.status(), mcp::TaskStatus::Working, "{alive:?}");
+
+    a.kill();
+    drop(on_a);
+    let failed = settled(&on_b, &id).await;
+    assert_eq!(failed.status(), mcp::TaskStatus::Failed, "{failed:?}");
+    let message = failed.task.status_message.clone().unwrap_or_default();
+    assert!(
+        message.starts_with("the process running this task (replica-a server ")
+            && message.contains(") stopped: its last heartbeat was at ")
+            && message.ends_with(", and nothing was recorded after"),
+        "{message}"
+    );
+    let mcp::TaskPayload::Failed { error } = &failed.payload else {
+        panic!("a failed task: {failed:?}")
+    };
+    assert_eq!(error.get("message"), Some(&json!(message)));
+    // The record itself still says working: only the owner writes its outcome, and it is gone.
+    let store = PostgresStore::connect(&config).await.expect("connects");
+    let record = store.task(&id).await.expect("reads").expect("the record");
+    assert_eq!(record.state, TaskState::Working);
+    assert!(
+        record.owner.starts_with("replica-a server "),
+        "{}",
+        record.owner
+    );
+    on_b.cancel().await.expect("closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_tasks_result_is_read_by_a_fresh_replica_on_the_same_postgres() {
+    let postgres = PostgresServer::start();
+    let config = postgres.database("tasks_restart");
+    let mut a = Replica::start(&config, "replica-a", PATIENT).await;
+    let on_a = client(&a.url()).await;
+    let id = start(&on_a, "count", json!({"steps": 2, "delay_ms": 20})).await;
+    assert_eq!(result_text(&settled(&on_a, &id).await), "counted to 2");
+    a.kill();
+    drop(on_a);
+
+    let fresh = Replica::start(&config, "replica-c", PATIENT).await;
+    let on_fresh = client(&fresh.url()).await;
+    let read = get(&on_fresh, &id).await;
+    assert_eq!(read.status(), mcp::TaskStatus::Completed);
+    assert_eq!(result_text(&read), "counted to 2");
+    on_fresh.cancel().await.expect("closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_tasks_result_is_read_by_a_fresh_server_on_the_same_sqlite_file() {
+    let dir = std::env::temp_dir().join(format!("dsh-tools-tasks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("tasks.db");
+    let _ = std::fs::remove_file(&path);
+    let serve = |registry: &ToolRegistry| {
+        let store = SqliteStore::open(&path).expect("opens the file");
+        registry.set_durability(Durability::new(store));
+        server(registry, PATIENT)
+    };
+
+    let (first, _) = tools();
+    let http = serve(&first)
+        .serve_http("127.0.0.1:0", HttpOptions::new().stateless(true))
+        .await
+        .expect("serves");
+    let on_first = client(&http.url()).await;
+    let id = start(&on_first, "count", json!({"steps": 2, "delay_ms": 20})).await;
+    assert_eq!(result_text(&settled(&on_first, &id).await), "counted to 2");
+    on_first.cancel().await.expect("closes");
+    http.shutdown().await;
+    drop(first);
+
+    let (second, _) = tools();
+    let http = serve(&second)
+        .serve_http("127.0.0.1:0", HttpOptions::new().stateless(true))
+        .await
+        .expect("serves");
+    let on_second = client(&http.url()).await;
+    let read = get(&on_second, &id).await;
+    assert_eq!(read.status(), mcp::TaskStatus::Completed, "{read:?}");
+    assert_eq!(result_text(&read), "counted to 2");
+    on_second.cancel().await.expect("closes");
+    http.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
