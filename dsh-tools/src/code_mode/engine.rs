@@ -89,6 +89,14 @@ pub(crate) trait ProgramCalls: Send + 'static {
 
     /// Drops the calls still in flight.
     fn drop_calls(&mut self);
+
+    /// Whether the calls stopped the program for good: it ends before it sees the outcome of
+    /// another call (a run that pauses at a call waiting for approval, or that took another
+    /// path than the one it recorded). Its calls in flight run to their end, as after a program
+    /// that finished; those not started never start.
+    fn halted(&self) -> bool {
+        false
+    }
 }
 
 /// A program running on its engine thread, as its caller holds it.
@@ -262,7 +270,10 @@ impl ProgramThread {
             return;
         };
         let (outcome, context) = self.execute(runtime, program, &shared, calls, &waker, deadline);
-        self.wind_down(calls, &waker, deadline, outcome.is_ok());
+        // A program its calls halted leaves the calls it started to end, recorded, as a
+        // finished one does: cancelling them would leave their outcomes unknown.
+        let halted = matches!(&outcome, Err(failure) if failure.kind == StopKind::Halted);
+        self.wind_down(calls, &waker, deadline, outcome.is_ok() || halted);
         // A program stopped part-way may have left the runtime mid-job.
         let stopped = match &outcome {
             Ok(_) => false,
@@ -459,6 +470,9 @@ impl ProgramThread {
             }
             run.calls
                 .poll(run.waker, &mut |id, outcome| ended.push((id, outcome)));
+            if run.calls.halted() {
+                return Err(ProgramFailure::stopped(StopKind::Halted));
+            }
             if !ended.is_empty() {
                 let shared = run.shared;
                 run.context.with(|ctx| {

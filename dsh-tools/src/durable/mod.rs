@@ -2,7 +2,8 @@
 //! ([`CallStore`]) with three backends — in memory ([`MemoryStore`]), a SQLite file
 //! ([`SqliteStore`], feature `store-sqlite`) and PostgreSQL ([`PostgresStore`], feature
 //! `store-postgres`) — and on it the journal of calls, keyed by the idempotency key
-//! (`journal.rs`), and approvals that wait (`approval.rs`).
+//! (`journal.rs`), approvals that wait (`approval.rs`), and Code Mode runs that resume after an
+//! approval (`program.rs`).
 //!
 //! A registry uses it once given one ([`ToolRegistry::set_durability`]); without one, calls run
 //! as they always did, at the same cost. [`JournalPolicy`] is plain data every build has: what a
@@ -23,6 +24,8 @@ pub(crate) mod memory;
 pub(crate) mod policy;
 #[cfg(feature = "store-postgres")]
 pub(crate) mod postgres;
+#[cfg(all(feature = "durable", feature = "code-mode"))]
+pub(crate) mod program;
 #[cfg(feature = "durable")]
 pub(crate) mod record;
 #[cfg(any(feature = "store-sqlite", feature = "store-postgres"))]

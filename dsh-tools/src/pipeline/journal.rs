@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
 use crate::durable::REPLAYED_META_KEY;
+use crate::durable::approval::arguments_digest;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
 use crate::durable::record::JournalEntry;
@@ -57,6 +58,11 @@ pub(crate) async fn dispatch(
         agent,
         rerunnable: read_only || annotations.idempotent == Some(true),
         answer,
+        // A Code Mode run's nested call keeps what it asked at its position, so a re-run of the
+        // program that asks something else there is told apart.
+        call_digest: execution
+            .given_idempotency_key()
+            .map(|_| arguments_digest(execution.arguments())),
     };
     match durability.admit(&intent).await {
         Err(error) => failed(execution, ToolError::store_failed(error.message())),

@@ -1,7 +1,8 @@
 //! The call store and what runs on it: the conformance suite on every backend (memory, a SQLite
 //! file, a real PostgreSQL server started here), and the journal across a process killed with
-//! SIGKILL in the middle of a body.
+//! SIGKILL in the middle of a body, and Code Mode runs that resume after an approval.
 
+mod code_mode_resume;
 mod conformance;
 mod journal;
 mod restart;
