@@ -289,11 +289,12 @@ impl ToolError {
 
     /// `the program took another path on resume at call <n>: an earlier attempt recorded
     /// tools.<tool> there (with other arguments), and now it calls tools.<name>(<arguments>);
-    /// nothing more ran …` (`CODE_RUN_DIVERGED`): a `run_code` program re-run from the call journal asked
-    /// position `n` for another call than the one an earlier attempt of the run recorded there.
-    /// The arguments are quoted as a bounded prefix.
+    /// nothing more ran …` (`CODE_RUN_DIVERGED`): a `run_code` program re-run from the call
+    /// journal asked position `n` for another call than the one an earlier attempt of the run
+    /// recorded there (`same_tool`: the same tool, with other arguments). The names and the
+    /// arguments are quoted as bounded prefixes.
     #[cfg(all(feature = "durable", feature = "code-mode"))]
-    pub fn code_run_diverged(
+    pub(crate) fn code_run_diverged(
         n: u64,
         recorded_tool: &str,
         same_tool: bool,
@@ -310,9 +311,9 @@ impl ToolError {
             codes::CODE_RUN_DIVERGED,
             format!(
                 "the program took another path on resume at call {n}: an earlier attempt \
-                 recorded {recorded} there, and now it calls tools.{}({}); nothing more ran. A program \
-                 resumed under the same call id must make the same calls in the same order; to \
-                 run it afresh, call run_code with a new call id",
+                 recorded {recorded} there, and now it calls tools.{}({}); nothing more ran. \
+                 A program resumed under the same call id must make the same calls in the same \
+                 order; to run it afresh, call run_code with a new call id",
                 quoted(tool),
                 quoted(&arguments.to_string())
             ),

@@ -78,7 +78,6 @@ mod tests {
     use crate::durable::journal::Durability;
     use crate::durable::memory::MemoryStore;
     use crate::durable::record::{JournalEntry, JournalState};
-    use crate::durable::store::CallStore;
 
     fn entry(key: &str, tool: &str, digest: Option<String>) -> JournalEntry {
         JournalEntry {
