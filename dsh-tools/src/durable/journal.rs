@@ -64,7 +64,7 @@ pub(crate) struct Intent<'a> {
     pub(crate) tool: &'a str,
     pub(crate) agent: Option<&'a str>,
     /// Whether an attempt may run again when an earlier one is in doubt (idempotent or
-    /// read-only).
+    /// read-only, or a Code Mode run, whose nested calls answer for themselves).
     pub(crate) rerunnable: bool,
     /// For an answer within a time to live: the digest of tool, agent and arguments, and the
     /// time to live.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::code_mode::CodeMode;
+use dsh_tools::code_mode::{CodeLimits, CodeMode};
 use dsh_tools::durable::{
     ApprovalKey, CallStore, Durability, JournalPolicy, MemoryStore, SqliteStore,
 };
@@ -361,4 +361,55 @@ async fn a_run_paused_in_one_process_resumes_in_the_next_on_a_sqlite_file() {
     resumes(&resumed, &input, &runs).await;
     drop(resumed);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themselves() {
+    let runs = Runs::default();
+    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    // Room for `a` on a busy machine; `slow` then waits out the rest.
+    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(1_500));
+    // Hangs until it is cancelled (the run's wall time), the first time only.
+    let slow_runs = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&slow_runs);
+    let _ = registry
+        .register(
+            FnTool::builder("slow", "Hangs the first time.")
+                .raw_parameters(json!({"type": "object"}))
+                .handler(move |_arguments, run| {
+                    let counted = Arc::clone(&counted);
+                    async move {
+                        if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                            run.cancelled().await;
+                        }
+                        Ok(json!("done"))
+                    }
+                }),
+        )
+        .expect("registers");
+    let input = run_input(
+        "run-1",
+        "const a = await tools.a({x: 1});\n\
+         try { await tools.slow({}); } catch (e) { return {a: a.args, slow: e.code}; }\n\
+         return 'finished';",
+    );
+    let timed_out = registry.execute(input.clone()).await;
+    assert_eq!(
+        timed_out.error_code(),
+        Some(codes::TOOL_TIMEOUT),
+        "{}",
+        timed_out.text()
+    );
+    assert_eq!(slow_runs.load(Ordering::SeqCst), 1);
+
+    // The run left no outcome, yet it is not in doubt: its program runs again; `a` is replayed
+    // and `slow`, which started and recorded nothing, is in doubt to the program.
+    let again = registry.execute(input).await;
+    assert!(!again.is_error(), "{}", again.text());
+    assert_eq!(
+        program_result(&again),
+        Some(&json!({"a": {"x": 1}, "slow": codes::CALL_IN_DOUBT}))
+    );
+    assert_eq!(runs.counts(), (1, 0, 0));
+    assert_eq!(slow_runs.load(Ordering::SeqCst), 1, "never run twice");
 }
