@@ -870,4 +870,63 @@ mod tests {
             );
         }
     }
+
+    /// Answers every call at once, and halts the program when it calls `tools.stop`.
+    #[derive(Default)]
+    struct Halting {
+        answered: Vec<(u64, Value)>,
+        halted: bool,
+    }
+
+    impl ProgramCalls for Halting {
+        fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
+            work(self);
+        }
+
+        fn call(&mut self, id: u64, name: String, arguments: Value) {
+            if name == "stop" {
+                self.halted = true;
+            } else {
+                self.answered.push((id, arguments));
+            }
+        }
+
+        fn poll(&mut self, _waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
+            for (id, arguments) in self.answered.drain(..) {
+                settled(id, Ok(arguments));
+            }
+        }
+
+        fn is_idle(&self) -> bool {
+            self.answered.is_empty()
+        }
+
+        fn end(&mut self) -> Duration {
+            Duration::ZERO
+        }
+
+        fn drop_calls(&mut self) {}
+
+        fn halted(&self) -> bool {
+            self.halted
+        }
+    }
+
+    #[tokio::test]
+    async fn calls_that_halt_the_program_end_it_before_it_can_go_on() {
+        let mut engine = Engine::start(
+            "await tools.first({});\n\
+             try { await tools.stop({}); } catch (error) {}\n\
+             await tools.after({});\n\
+             return 'went on';"
+                .to_owned(),
+            CodeLimits::new(),
+            None,
+            Box::new(Halting::default()),
+        )
+        .expect("starts");
+        let (outcome, _output) = poll_fn(|context| engine.poll_finished(context)).await;
+        let failure = outcome.expect_err("halted");
+        assert_eq!(failure.kind, StopKind::Halted);
+    }
 }
