@@ -20,9 +20,10 @@
 //!
 //! On a registry with a call store (feature `durable`), a run can resume (`resume.rs`): its
 //! nested calls are keyed by the run's key and their positions, a call whose approval waits
-//! pauses the run (`APPROVAL_PENDING`), and the run's retry re-runs the program with every call it
-//! already made answered from the journal; a program that asks a position for another call than
-//! it recorded ends `CODE_RUN_DIVERGED`.
+//! pauses the run (`APPROVAL_PENDING`: the program stops before it sees that call end, its calls
+//! in flight end and are recorded, those not started never start), and the run's retry re-runs
+//! the program with every call it already made answered from the journal; a program that asks a
+//! position for another call than it recorded ends `CODE_RUN_DIVERGED`.
 
 #[cfg(feature = "durable")]
 mod resume;
