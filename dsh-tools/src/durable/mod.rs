@@ -62,6 +62,8 @@ pub use crate::result::REPLAYED_META_KEY;
 /// The idempotency key of a call (see
 /// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)): what the
 /// journal keys a call by, for an operator who knows the call's id, tool, agent and arguments.
+/// (The `n`th nested call of a Code Mode run is keyed `<run key>/<n>` instead, the run's key
+/// being this function's of the `run_code` call.)
 pub fn idempotency_key(
     call_id: &str,
     tool: &str,
