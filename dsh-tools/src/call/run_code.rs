@@ -264,6 +264,10 @@ impl NestedCalls {
     /// Starts what the order and the bounds allow (and, for a run that can resume, what the
     /// journal's check of its position let through); whether anything started.
     fn start_ready(&mut self, context: &mut Context<'_>) -> bool {
+        // A halted program starts nothing more, whatever it asked for before it was stopped.
+        if self.halted() {
+            return false;
+        }
         let mut started = false;
         while let Some(next) = self.queue.front() {
             let exclusive_running = self.in_flight.iter().any(|(_, safe, _)| !safe);

@@ -45,6 +45,8 @@ fn counted(name: &'static str, runs: &Arc<AtomicUsize>, journal: JournalPolicy) 
     let runs = Arc::clone(runs);
     FnTool::builder(name, "Counts its runs.")
         .raw_parameters(json!({"type": "object"}))
+        // Calls of a program's `Promise.all` run side by side.
+        .concurrency_safe(true)
         .journal(journal)
         .handler(move |arguments, _run| {
             let runs = Arc::clone(&runs);
@@ -412,4 +414,66 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
     );
     assert_eq!(runs.counts(), (1, 0, 0));
     assert_eq!(slow_runs.load(Ordering::SeqCst), 1, "never run twice");
+}
+
+#[tokio::test]
+async fn calls_running_beside_the_paused_one_end_and_are_recorded() {
+    let runs = Runs::default();
+    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    // `fetch` takes a while and runs beside `pay`, which pauses the run at once.
+    let fetch_runs = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&fetch_runs);
+    let _ = registry
+        .register(
+            FnTool::builder("fetch", "Takes a while.")
+                .raw_parameters(json!({"type": "object"}))
+                .concurrency_safe(true)
+                .handler(move |_arguments, _run| {
+                    let counted = Arc::clone(&counted);
+                    async move {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        let run = counted.fetch_add(1, Ordering::SeqCst) + 1;
+                        Ok(json!({"fetched": run}))
+                    }
+                }),
+        )
+        .expect("registers");
+    let input = run_input(
+        "run-1",
+        "const [fetched, paid] = await Promise.all([tools.fetch({}), tools.pay({cents: 5})]);\n\
+         return {fetched, paid: paid.args};",
+    );
+    let paused = registry.execute(input.clone()).await;
+    assert_eq!(
+        paused.error_code(),
+        Some(codes::APPROVAL_PENDING),
+        "{}",
+        paused.text()
+    );
+    assert_eq!(
+        fetch_runs.load(Ordering::SeqCst),
+        1,
+        "the call beside the paused one ran to its end"
+    );
+    let id = registry.pending_approvals().await.expect("list")[0]
+        .id
+        .clone();
+    assert!(
+        registry
+            .decide_approval(&id, true, "alice")
+            .await
+            .expect("decide")
+    );
+    let resumed = registry.execute(input).await;
+    assert!(!resumed.is_error(), "{}", resumed.text());
+    assert_eq!(
+        program_result(&resumed),
+        Some(&json!({"fetched": {"fetched": 1}, "paid": {"cents": 5}}))
+    );
+    assert_eq!(
+        fetch_runs.load(Ordering::SeqCst),
+        1,
+        "recorded, then replayed"
+    );
+    assert_eq!(runs.counts(), (0, 0, 1));
 }
