@@ -2,8 +2,10 @@
 //! for an approval nobody answers pauses the run (`APPROVAL_PENDING`, naming the approval and the
 //! run); once the approval is decided, the retry of the run re-runs the program with every call
 //! it already made answered from the journal (no body runs twice); a program that takes another
-//! path on the retry ends `CODE_RUN_DIVERGED` and runs nothing more. On the in-memory store and
-//! on a SQLite file re-opened between the attempts, as a restarted process would.
+//! path on the retry ends `CODE_RUN_DIVERGED` and runs nothing more. Calls running beside the
+//! paused one end and are recorded; a run that left no outcome (its wall time ran out) runs its
+//! program again rather than being in doubt. On the in-memory store and on a SQLite file
+//! re-opened between the attempts, as a restarted process would.
 
 use std::path::PathBuf;
 use std::sync::Arc;
