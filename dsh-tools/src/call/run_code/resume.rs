@@ -9,7 +9,8 @@
 //! run `CODE_RUN_DIVERGED`. The checks go one position after another in the program's order, so
 //! nothing after a divergence starts. A nested call that ends `APPROVAL_PENDING` ends the run
 //! `APPROVAL_PENDING` too, naming the approval and the run, before the program sees it: a program
-//! that caught it and went on would complete the run, and its retry would replay the pause.
+//! that caught it and went on would complete the run, and its retry would replay that outcome
+//! rather than resume.
 
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
