@@ -63,6 +63,10 @@ pub mod codes {
     pub const UNKNOWN_AGENT: &str = "UNKNOWN_AGENT";
     /// A `run_code` program failed: a syntax error, an uncaught exception, a limit reached.
     pub const CODE_RUN_FAILED: &str = "CODE_RUN_FAILED";
+    /// A `run_code` program re-run from the call journal asked another tool, or other
+    /// arguments, at a position where an earlier attempt of the run recorded a call: it ended
+    /// there and nothing more ran (features `durable` and `code-mode`).
+    pub const CODE_RUN_DIVERGED: &str = "CODE_RUN_DIVERGED";
     /// A retry of a journaled call whose earlier attempt started and recorded no outcome, for a
     /// tool neither idempotent nor read-only: it was not run again (feature `durable`).
     pub const CALL_IN_DOUBT: &str = "CALL_IN_DOUBT";
@@ -104,6 +108,8 @@ pub mod names {
     pub const SCOPE: &str = "ToolScopeError";
     /// Paired with `CODE_RUN_FAILED`.
     pub const CODE_RUN: &str = "CodeRunError";
+    /// Paired with `CODE_RUN_DIVERGED`.
+    pub const CODE_RUN_DIVERGED: &str = "CodeRunDivergedError";
     /// Paired with `CALL_IN_DOUBT`.
     pub const CALL_IN_DOUBT: &str = "CallInDoubtError";
     /// Paired with `STORE_FAILED`.
@@ -279,6 +285,55 @@ impl ToolError {
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn code_run_failed(message: impl Into<String>) -> Self {
         Self::coded(names::CODE_RUN, codes::CODE_RUN_FAILED, message.into())
+    }
+
+    /// `the program took another path on resume at call <n>: an earlier attempt recorded
+    /// tools.<tool> there (with other arguments), and now it calls tools.<name>(<arguments>);
+    /// nothing more ran …` (`CODE_RUN_DIVERGED`): a `run_code` program re-run from the call
+    /// journal asked position `n` for another call than the one an earlier attempt of the run
+    /// recorded there (`same_tool`: the same tool, with other arguments). The names and the
+    /// arguments are quoted as bounded prefixes.
+    #[cfg(all(feature = "durable", feature = "code-mode"))]
+    pub(crate) fn code_run_diverged(
+        n: u64,
+        recorded_tool: &str,
+        same_tool: bool,
+        tool: &str,
+        arguments: &serde_json::Value,
+    ) -> Self {
+        let recorded = if same_tool {
+            format!("tools.{} with other arguments", quoted(recorded_tool))
+        } else {
+            format!("tools.{}", quoted(recorded_tool))
+        };
+        Self::bounded(
+            names::CODE_RUN_DIVERGED,
+            codes::CODE_RUN_DIVERGED,
+            format!(
+                "the program took another path on resume at call {n}: an earlier attempt \
+                 recorded {recorded} there, and now it calls tools.{}({}); nothing more ran. \
+                 A program resumed under the same call id must make the same calls in the same \
+                 order; to run it afresh, call run_code with a new call id",
+                quoted(tool),
+                quoted(&arguments.to_string())
+            ),
+        )
+    }
+
+    /// `<the nested call's waiting text>; the program run <key> paused at call <n>: …`
+    /// (`APPROVAL_PENDING`): a `run_code` program with a call store stopped at a nested call
+    /// whose approval waits; the retry of the run (same call id and program) resumes it.
+    #[cfg(all(feature = "durable", feature = "code-mode"))]
+    pub(crate) fn code_run_paused(waiting: &str, run_key: &str, n: u64) -> Self {
+        Self::bounded(
+            names::APPROVAL_PENDING,
+            codes::APPROVAL_PENDING,
+            format!(
+                "{waiting}; the program run {run_key} paused at call {n}: once the approval is \
+                 decided, retry this run_code call (the same call id and program) and it \
+                 resumes, its earlier calls answered from the journal"
+            ),
+        )
     }
 
     /// `an earlier attempt of this call started at <time> on <place> and its outcome is unknown;

@@ -64,6 +64,7 @@ where
 {
     entries_insert_once_and_compare_and_set(fresh().await).await;
     entries_list_by_state_in_key_order(fresh().await).await;
+    positions_keep_what_they_asked(fresh().await).await;
     answers_are_the_latest_completed(fresh().await).await;
     approvals_insert_once_and_compare_and_set(fresh().await).await;
     tasks_insert_once_compare_and_set_and_list(fresh().await).await;
@@ -120,6 +121,19 @@ pub async fn entries_insert_once_and_compare_and_set(store: Arc<dyn CallStore>) 
         "the same replace twice happens once"
     );
     assert_eq!(store.entry("idem-missing").await.expect("read"), None);
+}
+
+/// A Code Mode run's nested call is keyed by the run's key and its position and keeps the digest
+/// of what it asked there: both come back as they went in.
+pub async fn positions_keep_what_they_asked(store: Arc<dyn CallStore>) {
+    let mut position = entry("idem-run/2", JournalState::Completed, 1);
+    position.call_digest = Some(dsh_tools::durable::arguments_digest(&json!({"cents": 500})));
+    assert_eq!(store.insert_entry(&position).await.expect("insert"), None);
+    assert_eq!(
+        store.entry("idem-run/2").await.expect("read"),
+        Some(position)
+    );
+    assert_eq!(store.entry("idem-run").await.expect("read"), None);
 }
 
 /// Listings filter by state and come in key order.

@@ -103,6 +103,11 @@ pub(crate) trait CallHost: Send + Sync + 'static {
     /// engine of its own.
     #[cfg(feature = "code-mode")]
     fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>>;
+
+    /// The call store and journal of this host, if it has one: a `run_code` run keys its nested
+    /// calls by their positions on it, so that it can resume.
+    #[cfg(all(feature = "code-mode", feature = "durable"))]
+    fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>>;
 }
 
 /// What a caller hands to [`ToolScope::execute`](crate::ToolScope::execute): one tool call as
@@ -142,6 +147,10 @@ struct Rare {
     /// What the call's span continues and carries (see [`ToolExecutionInput::with_telemetry`]).
     #[cfg(feature = "otel")]
     telemetry: Option<crate::telemetry::CallTelemetry>,
+    /// The idempotency key its caller gave it instead of the digest: a Code Mode run keys each
+    /// nested call by the run's key and the call's position, so a re-run of the program finds
+    /// what each position recorded whatever the program asks there now.
+    key: Option<String>,
 }
 
 /// A call's own approver, as the call layer keeps it without knowing what it is.
@@ -196,6 +205,16 @@ impl ToolExecutionInput {
     pub(crate) fn refuse_arguments(mut self, reason: String) -> Self {
         let rare = self.rare.get_or_insert_with(Arc::default);
         Arc::make_mut(rare).malformed = Some(reason);
+        self
+    }
+
+    /// The same call under the idempotency key `key` rather than the digest of its identity
+    /// (a Code Mode run's nested call, keyed by its position in the run).
+    #[cfg(all(feature = "code-mode", feature = "durable"))]
+    #[must_use]
+    pub(crate) fn with_idempotency_key(mut self, key: String) -> Self {
+        let rare = self.rare.get_or_insert_with(Arc::default);
+        Arc::make_mut(rare).key = Some(key);
         self
     }
 
@@ -378,13 +397,26 @@ impl ToolExecution {
     /// — each try of a retry layer, the same call id re-sent with the same arguments — has the
     /// same key; any other call has another. Sent to imported MCP servers in the request's
     /// `_meta` (`io.dsh-tools/idempotency-key`), so a server can drop a repeated side effect.
+    ///
+    /// A nested call of a Code Mode run with a call store is keyed by the run's key and its
+    /// position in the program instead: `<run key>/<n>`.
     pub fn idempotency_key(&self) -> String {
+        if let Some(key) = self.given_idempotency_key() {
+            return key.to_owned();
+        }
         crate::idempotency::idempotency_key(
             self.call_id(),
             self.name(),
             self.agent().map(AgentId::as_str),
             self.arguments(),
         )
+    }
+
+    /// The idempotency key the call's caller gave it, if any (see
+    /// [`idempotency_key`](Self::idempotency_key)).
+    #[inline]
+    pub(crate) fn given_idempotency_key(&self) -> Option<&str> {
+        self.inner.input.rare.as_ref()?.key.as_deref()
     }
 
     /// The enclosing execution, for nested calls.

@@ -260,4 +260,10 @@ impl CallHost for DetachedHost {
     fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>> {
         None
     }
+
+    #[cfg(all(feature = "code-mode", feature = "durable"))]
+    fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>> {
+        // Outside a registry there is no call store.
+        None
+    }
 }

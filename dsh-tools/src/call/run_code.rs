@@ -17,6 +17,16 @@
 //! cancellation with `ABORTED`), and the calls it made stay made. The wall time bounds the
 //! nested calls too: any end of a program cancels its calls in flight, which are dropped after
 //! the registry's timeout grace, as any timed-out call is.
+//!
+//! On a registry with a call store (feature `durable`), a run can resume (`resume.rs`): its
+//! nested calls are keyed by the run's key and their positions, a call whose approval waits
+//! pauses the run (`APPROVAL_PENDING`: the program stops before it sees that call end, its calls
+//! in flight end and are recorded, those not started never start), and the run's retry re-runs
+//! the program with every call it already made answered from the journal; a program that asks a
+//! position for another call than it recorded ends `CODE_RUN_DIVERGED`.
+
+#[cfg(feature = "durable")]
+mod resume;
 
 use std::collections::VecDeque;
 use std::future::poll_fn;
@@ -131,6 +141,8 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
         return Err(ToolError::code_run_failed(failure.message("")));
     }
     let calls = NestedCalls::new(run, limits.max_in_flight());
+    #[cfg(feature = "durable")]
+    let halt = calls.resume.as_ref().map(resume::Resume::halt_slot);
     let mut engine = Engine::start(
         program.to_owned(),
         limits,
@@ -157,14 +169,28 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
             "result": result.unwrap_or(Value::Null),
             "output": output,
         })),
-        Err(failure) => Err(failure_error(run, &failure, &output, limits.wall_time_ms())),
+        Err(failure) => {
+            #[cfg(feature = "durable")]
+            if let Some(error) = halt.as_ref().and_then(|halt| halt.get()) {
+                if !output.is_empty() {
+                    run.defer_context(ContentBlock::text(format!(
+                        "Output of the run_code program before it stopped:\n{}",
+                        output.trim_end_matches('\n')
+                    )));
+                }
+                return Err(error.clone());
+            }
+            Err(failure_error(run, &failure, &output, limits.wall_time_ms()))
+        }
     }
 }
 
 /// The error a failed program ends its call with.
 fn failure_error(run: &ToolRun, failure: &ProgramFailure, output: &str, wall_ms: u64) -> ToolError {
     match failure.kind {
-        StopKind::Program | StopKind::Limit => ToolError::code_run_failed(failure.message(output)),
+        StopKind::Program | StopKind::Limit | StopKind::Halted => {
+            ToolError::code_run_failed(failure.message(output))
+        }
         StopKind::TimedOut | StopKind::Cancelled => {
             // The pipeline's own error says what happened; what the program printed still
             // reaches the model.
@@ -209,6 +235,9 @@ struct NestedCalls {
     runtime: Option<tokio::runtime::Handle>,
     dispatch: Option<Dispatch>,
     span: Span,
+    /// With a call store: the run's journal, which keys, checks and may halt its calls.
+    #[cfg(feature = "durable")]
+    resume: Option<resume::Resume>,
 }
 
 impl NestedCalls {
@@ -227,11 +256,18 @@ impl NestedCalls {
             runtime: tokio::runtime::Handle::try_current().ok(),
             dispatch,
             span: Span::current(),
+            #[cfg(feature = "durable")]
+            resume: resume::Resume::of(run),
         }
     }
 
-    /// Starts what the order and the bounds allow; whether anything started.
-    fn start_ready(&mut self) -> bool {
+    /// Starts what the order and the bounds allow (and, for a run that can resume, what the
+    /// journal's check of its position let through); whether anything started.
+    fn start_ready(&mut self, context: &mut Context<'_>) -> bool {
+        // A halted program starts nothing more, whatever it asked for before it was stopped.
+        if self.halted() {
+            return false;
+        }
         let mut started = false;
         while let Some(next) = self.queue.front() {
             let exclusive_running = self.in_flight.iter().any(|(_, safe, _)| !safe);
@@ -243,6 +279,20 @@ impl NestedCalls {
             if !may_start {
                 break;
             }
+            #[cfg(feature = "durable")]
+            if let Some(resume) = &mut self.resume {
+                match resume.check(next.id + 1, &next.input, context) {
+                    Poll::Pending => break,
+                    Poll::Ready(Ok(())) => {}
+                    Poll::Ready(Err(diverged)) => {
+                        resume.halt(diverged);
+                        self.queue.clear();
+                        break;
+                    }
+                }
+            }
+            #[cfg(not(feature = "durable"))]
+            let _ = &context;
             let Some(next) = self.queue.pop_front() else {
                 break;
             };
@@ -293,6 +343,11 @@ impl ProgramCalls for NestedCalls {
         let call_id = nested_call_id(execution.call_id(), id + 1);
         let input = ToolExecutionInput::new(call_id, name, arguments)
             .with_signal(self.calls_signal.child_token());
+        #[cfg(feature = "durable")]
+        let input = match &self.resume {
+            Some(resume) => resume.keyed(id + 1, input),
+            None => input,
+        };
         self.queue.push_back(Queued {
             id,
             input,
@@ -308,11 +363,21 @@ impl ProgramCalls for NestedCalls {
         let _span = span.enter();
         let mut context = Context::from_waker(waker);
         loop {
-            let mut progressed = self.start_ready();
+            let mut progressed = self.start_ready(&mut context);
             let mut index = 0;
             while index < self.in_flight.len() {
                 if let Poll::Ready(result) = self.in_flight[index].2.as_mut().poll(&mut context) {
                     let (id, _, _) = self.in_flight.swap_remove(index);
+                    #[cfg(feature = "durable")]
+                    if let Some(resume) = &mut self.resume
+                        && let Some(paused) = resume.halts(id + 1, &result)
+                    {
+                        // The program never sees this call end: it stops here.
+                        resume.halt(paused);
+                        self.queue.clear();
+                        progressed = true;
+                        continue;
+                    }
                     settled(id, self.outcome(result));
                     progressed = true;
                 } else {
@@ -332,8 +397,17 @@ impl ProgramCalls for NestedCalls {
     fn end(&mut self) -> Duration {
         // Calls the program never waited for do not start now.
         self.queue.clear();
+        #[cfg(feature = "durable")]
+        if let Some(resume) = &mut self.resume {
+            resume.stop();
+        }
         self.calls_signal.cancel();
         self.run.execution().host().limits().timeout_grace()
+    }
+
+    #[cfg(feature = "durable")]
+    fn halted(&self) -> bool {
+        self.resume.as_ref().is_some_and(resume::Resume::is_halted)
     }
 
     fn drop_calls(&mut self) {

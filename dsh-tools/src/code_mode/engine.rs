@@ -89,6 +89,14 @@ pub(crate) trait ProgramCalls: Send + 'static {
 
     /// Drops the calls still in flight.
     fn drop_calls(&mut self);
+
+    /// Whether the calls stopped the program for good: it ends before it sees the outcome of
+    /// another call (a run that pauses at a call waiting for approval, or that took another
+    /// path than the one it recorded). Its calls in flight run to their end, as after a program
+    /// that finished; those not started never start.
+    fn halted(&self) -> bool {
+        false
+    }
 }
 
 /// A program running on its engine thread, as its caller holds it.
@@ -262,7 +270,10 @@ impl ProgramThread {
             return;
         };
         let (outcome, context) = self.execute(runtime, program, &shared, calls, &waker, deadline);
-        self.wind_down(calls, &waker, deadline, outcome.is_ok());
+        // A program its calls halted leaves the calls it started to end, recorded, as a
+        // finished one does: cancelling them would leave their outcomes unknown.
+        let halted = matches!(&outcome, Err(failure) if failure.kind == StopKind::Halted);
+        self.wind_down(calls, &waker, deadline, outcome.is_ok() || halted);
         // A program stopped part-way may have left the runtime mid-job.
         let stopped = match &outcome {
             Ok(_) => false,
@@ -459,6 +470,9 @@ impl ProgramThread {
             }
             run.calls
                 .poll(run.waker, &mut |id, outcome| ended.push((id, outcome)));
+            if run.calls.halted() {
+                return Err(ProgramFailure::stopped(StopKind::Halted));
+            }
             if !ended.is_empty() {
                 let shared = run.shared;
                 run.context.with(|ctx| {
@@ -855,5 +869,64 @@ mod tests {
                 "{program}"
             );
         }
+    }
+
+    /// Answers every call at once, and halts the program when it calls `tools.stop`.
+    #[derive(Default)]
+    struct Halting {
+        answered: Vec<(u64, Value)>,
+        halted: bool,
+    }
+
+    impl ProgramCalls for Halting {
+        fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
+            work(self);
+        }
+
+        fn call(&mut self, id: u64, name: String, arguments: Value) {
+            if name == "stop" {
+                self.halted = true;
+            } else {
+                self.answered.push((id, arguments));
+            }
+        }
+
+        fn poll(&mut self, _waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
+            for (id, arguments) in self.answered.drain(..) {
+                settled(id, Ok(arguments));
+            }
+        }
+
+        fn is_idle(&self) -> bool {
+            self.answered.is_empty()
+        }
+
+        fn end(&mut self) -> Duration {
+            Duration::ZERO
+        }
+
+        fn drop_calls(&mut self) {}
+
+        fn halted(&self) -> bool {
+            self.halted
+        }
+    }
+
+    #[tokio::test]
+    async fn calls_that_halt_the_program_end_it_before_it_can_go_on() {
+        let mut engine = Engine::start(
+            "await tools.first({});\n\
+             try { await tools.stop({}); } catch (error) {}\n\
+             await tools.after({});\n\
+             return 'went on';"
+                .to_owned(),
+            CodeLimits::new(),
+            None,
+            Box::new(Halting::default()),
+        )
+        .expect("starts");
+        let (outcome, _output) = poll_fn(|context| engine.poll_finished(context)).await;
+        let failure = outcome.expect_err("halted");
+        assert_eq!(failure.kind, StopKind::Halted);
     }
 }

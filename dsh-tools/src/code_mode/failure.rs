@@ -20,6 +20,10 @@ pub(crate) enum StopKind {
     TimedOut,
     /// The call was cancelled.
     Cancelled,
+    /// The program's calls stopped it ([`ProgramCalls::halted`]): they say why.
+    ///
+    /// [`ProgramCalls::halted`]: crate::code_mode::engine::ProgramCalls::halted
+    Halted,
 }
 
 /// A program that did not finish.

@@ -64,11 +64,14 @@ pub(crate) struct Intent<'a> {
     pub(crate) tool: &'a str,
     pub(crate) agent: Option<&'a str>,
     /// Whether an attempt may run again when an earlier one is in doubt (idempotent or
-    /// read-only).
+    /// read-only, or a Code Mode run, whose nested calls answer for themselves).
     pub(crate) rerunnable: bool,
     /// For an answer within a time to live: the digest of tool, agent and arguments, and the
     /// time to live.
     pub(crate) answer: Option<(String, u64)>,
+    /// For a nested call of a Code Mode run: the digest of its arguments, recorded with the
+    /// position (see [`JournalEntry::call_digest`]).
+    pub(crate) call_digest: Option<String>,
 }
 
 impl Durability {
@@ -121,6 +124,7 @@ impl Durability {
             tool: intent.tool.to_owned(),
             agent: intent.agent.map(str::to_owned),
             arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+            call_digest: intent.call_digest.clone(),
             state: JournalState::Started,
             attempt: 1,
             started_at_ms: now_ms(),

@@ -2,8 +2,9 @@
 //! ([`CallStore`]) with three backends — in memory ([`MemoryStore`]), a SQLite file
 //! ([`SqliteStore`], feature `store-sqlite`) and PostgreSQL ([`PostgresStore`], feature
 //! `store-postgres`) — and on it the journal of calls, keyed by the idempotency key
-//! (`journal.rs`), approvals that wait (`approval.rs`), and the records of served MCP tasks
-//! ([`TaskRecord`]; their rules are the MCP bridge's, `mcp/task_book.rs`).
+//! (`journal.rs`), approvals that wait (`approval.rs`), Code Mode runs that resume after an
+//! approval (`program.rs`), and the records of served MCP tasks ([`TaskRecord`]; their rules are
+//! the MCP bridge's, `mcp/task_book.rs`).
 //!
 //! A registry uses it once given one ([`ToolRegistry::set_durability`]); without one, calls run
 //! as they always did, at the same cost. [`JournalPolicy`] is plain data every build has: what a
@@ -24,6 +25,8 @@ pub(crate) mod memory;
 pub(crate) mod policy;
 #[cfg(feature = "store-postgres")]
 pub(crate) mod postgres;
+#[cfg(all(feature = "durable", feature = "code-mode"))]
+pub(crate) mod program;
 #[cfg(feature = "durable")]
 pub(crate) mod record;
 #[cfg(any(feature = "store-sqlite", feature = "store-postgres"))]
@@ -61,6 +64,8 @@ pub use crate::result::REPLAYED_META_KEY;
 /// The idempotency key of a call (see
 /// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)): what the
 /// journal keys a call by, for an operator who knows the call's id, tool, agent and arguments.
+/// (The `n`th nested call of a Code Mode run is keyed `<run key>/<n>` instead, the run's key
+/// being this function's of the `run_code` call.)
 pub fn idempotency_key(
     call_id: &str,
     tool: &str,

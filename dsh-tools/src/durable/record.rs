@@ -51,6 +51,11 @@ pub struct JournalEntry {
     /// Where the arguments' digest is kept: the key of a read-only answer within a time to live.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments_digest: Option<String>,
+    /// For a nested call of a Code Mode run (keyed `<run key>/<n>`): the SHA-256 of its
+    /// canonical arguments, in hex, so a re-run of the program that asks this position for other
+    /// arguments is told apart (`CODE_RUN_DIVERGED`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_digest: Option<String>,
     /// Where it stands.
     pub state: JournalState,
     /// How many attempts began (1 for the first).

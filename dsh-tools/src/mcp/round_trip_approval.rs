@@ -25,7 +25,9 @@
 //!
 //! Only the served call itself is asked this way. An `ask` of a call it makes (a `run_code`
 //! program's nested call) cannot wait for a later attempt without the program running again
-//! from its start, so it is answered `Unavailable` (the documented denial).
+//! from its start, so it is answered `Unavailable`: the documented denial, or, on a registry
+//! whose call store keeps approvals, an approval that waits there and pauses the run until
+//! someone decides it (the run's retry then resumes the program from the journal).
 
 use std::sync::{Arc, Mutex, PoisonError};
 

@@ -66,6 +66,11 @@ impl CallHost for Core {
     fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>> {
         Some(Core::code_engines(self))
     }
+
+    #[cfg(all(feature = "code-mode", feature = "durable"))]
+    fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>> {
+        self.with_snapshot(|state| state.durability.clone())
+    }
 }
 
 impl ToolLookup for Core {

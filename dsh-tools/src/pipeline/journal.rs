@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
 use crate::durable::REPLAYED_META_KEY;
+use crate::durable::approval::arguments_digest;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
 use crate::durable::record::JournalEntry;
@@ -51,12 +52,25 @@ pub(crate) async fn dispatch(
         }
         _ => None,
     };
+    // A Code Mode run may run its program again after an attempt that left no outcome (its
+    // process died, its wall time ran out): each of its nested calls is journaled under its own
+    // key and answers for itself (replayed, in doubt, or run for the first time), so running the
+    // program again repeats no call's side effect.
+    #[cfg(feature = "code-mode")]
+    let resumable_run = execution.name() == crate::call::run_code::RUN_CODE;
+    #[cfg(not(feature = "code-mode"))]
+    let resumable_run = false;
     let intent = Intent {
         key: execution.idempotency_key(),
         tool: execution.name(),
         agent,
-        rerunnable: read_only || annotations.idempotent == Some(true),
+        rerunnable: read_only || annotations.idempotent == Some(true) || resumable_run,
         answer,
+        // A Code Mode run's nested call keeps what it asked at its position, so a re-run of the
+        // program that asks something else there is told apart.
+        call_digest: execution
+            .given_idempotency_key()
+            .map(|_| arguments_digest(execution.arguments())),
     };
     match durability.admit(&intent).await {
         Err(error) => failed(execution, ToolError::store_failed(error.message())),
