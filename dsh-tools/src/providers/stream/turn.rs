@@ -81,6 +81,13 @@ impl<'t> Turn<'t> {
         index
     }
 
+    /// The call at `index` was made by the provider's program `program` (if any).
+    pub(super) fn program(&mut self, index: usize, program: Option<&str>) {
+        if let Some(call) = self.calls.get_mut(index) {
+            call.call.set_program(program);
+        }
+    }
+
     /// More arguments text for the call at `index`.
     pub(super) fn append(&mut self, index: usize, fragment: &str) {
         if fragment.is_empty() {
