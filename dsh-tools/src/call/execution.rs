@@ -266,7 +266,7 @@ impl ToolExecutionInput {
 
     /// Whether the call is made from a program: nested in an execution of this registry, or
     /// made by a program the provider ran.
-    pub(crate) fn from_program(&self) -> bool {
+    pub(crate) fn is_program_call(&self) -> bool {
         self.parent.is_some() || self.program_caller().is_some()
     }
 
@@ -432,8 +432,8 @@ impl ToolExecution {
 
     /// Whether a program made the call (a nested call, or a provider's program's call).
     #[inline]
-    pub(crate) fn from_program(&self) -> bool {
-        self.inner.input.from_program()
+    pub(crate) fn is_program_call(&self) -> bool {
+        self.inner.input.is_program_call()
     }
 
     /// The caller's cancellation token.
