@@ -18,6 +18,11 @@
 //! - **Results out.** [`LoweredTools::format_results`] / [`LoweredTools::format_batch`] turn
 //!   results into the provider's next-turn messages, additional contexts after all results.
 //!
+//! - **Programs run by the provider.** With `ProviderTools::programmatic` (feature
+//!   `code-mode`), OpenAI Responses and Anthropic run the model's programs themselves; the
+//!   programs' calls are read with their caller ([`ToolCall::program_caller`]) and run as a
+//!   `run_code` program's nested calls would.
+//!
 //! The registry keeps validating every call against the tool's canonical schema, so what a view
 //! could not express is still enforced (see [`LoweringReport::ENFORCEMENT_NOTE`]).
 //!
@@ -162,6 +167,8 @@ pub struct LoweredTools {
     /// The registry's schema list this list was made for, when `source` is another list (a
     /// programmatic list): what [`ProviderTools`]' cache compares.
     origin: Option<Arc<[ToolSchema]>>,
+    /// Who may call each tool, for a list sent for the provider's programmatic tool calling.
+    programs: Option<Programs>,
 }
 
 /// Whether `dialect` has a tool search of its own.
@@ -349,6 +356,7 @@ impl LoweredTools {
             registry: None,
             references,
             origin: None,
+            programs: programs.cloned(),
         }
     }
 
@@ -446,6 +454,18 @@ impl LoweredTools {
             known.retain(|name| loaded.contains(name));
         }
         known.into_iter().map(str::to_owned).collect()
+    }
+
+    /// Whether the registry refuses a call of `name` made by the provider's program, known
+    /// from the list alone: a tool of a programmatic list that only the model calls (as
+    /// `code_mode::refusal` decides for a nested call; `tool_search` is every caller's).
+    pub(crate) fn refuses_to_programs(&self, name: &str) -> bool {
+        name != crate::registry::TOOL_SEARCH
+            && self
+                .programs
+                .as_ref()
+                .and_then(|programs| programs.get(name))
+                .is_some_and(|callers| !callers.takes_program())
     }
 
     /// The canonical schema of tool `name` as the list knows it: one it lists, or a deferred

@@ -4,7 +4,7 @@
 //! decide: a scope's Code Mode says whether programs may call tools at all, each tool's
 //! `ToolCallers` who may call it.
 //!
-//! - **Request.** With [`ProviderTools::programmatic`](super::ProviderTools::programmatic) on,
+//! - **Request.** With `ProviderTools::programmatic` on,
 //!   for a scope whose programs may call tools, the list is the tools someone may call there
 //!   (program-only tools included, `run_code` left out), each with its `allowed_callers`, and
 //!   the provider's tool that runs programs: OpenAI Responses' `{"type":
@@ -19,6 +19,13 @@
 //! - **Results.** OpenAI's `function_call_output` echoes the call's `caller`; Anthropic's
 //!   answer to a program's calls is a user message of `tool_result` blocks only (the results'
 //!   additional contexts go inside the last one).
+//!
+//! The program's own items (OpenAI's `program` and `program_output`, Anthropic's
+//! `server_tool_use` and its result) are the provider's: the readers skip them, and
+//! `assistant_turn` repeats them as the next request must. Anthropic's program runs in a
+//! container whose `id` the response gives; the next request names it (`container`), which is
+//! the caller's part of the request, as the model and messages are. A stream knows at once that
+//! a program's call of a tool only the model calls ends `UNKNOWN_TOOL`.
 //!
 //! [`ToolExecutionInput::with_program_caller`]: crate::ToolExecutionInput::with_program_caller
 

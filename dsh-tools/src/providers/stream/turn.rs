@@ -81,10 +81,20 @@ impl<'t> Turn<'t> {
         index
     }
 
-    /// The call at `index` was made by the provider's program `program` (if any).
+    /// The call at `index` was made by the provider's program `program` (if any). A tool only
+    /// the model calls is known at once to end `UNKNOWN_TOOL`, as the registry will refuse it.
     pub(super) fn program(&mut self, index: usize, program: Option<&str>) {
-        if let Some(call) = self.calls.get_mut(index) {
-            call.call.set_program(program);
+        let Some(call) = self.calls.get_mut(index) else {
+            return;
+        };
+        call.call.set_program(program);
+        if program.is_some()
+            && call.definite.is_none()
+            && self.tools.refuses_to_programs(call.call.name())
+        {
+            let error = ToolError::unknown_tool(call.call.name());
+            call.definite = Some(error.clone());
+            self.events.push(StreamEvent::Definite { index, error });
         }
     }
 

@@ -326,3 +326,45 @@ fn anthropic_answers_a_program_with_tool_results_only() {
         ]})]
     );
 }
+
+#[test]
+fn a_stream_knows_at_once_that_a_program_may_not_call_a_model_only_tool() {
+    use dsh_tools::providers::stream::StreamEvent;
+
+    let registry = program_registry();
+    let tools = ProviderTools::new(&registry, Dialect::anthropic())
+        .programmatic(true)
+        .tools(None);
+    let mut stream = tools.stream();
+    let start = |index: u64, id: &str, name: &str, caller: Value| {
+        json!({"type": "content_block_start", "index": index, "content_block":
+            {"type": "tool_use", "id": id, "name": name, "input": {}, "caller": caller}})
+    };
+    let program = json!({"type": "code_execution_20260120", "tool_id": "srvtoolu_1"});
+    let events = stream
+        .push(&start(0, "toolu_a", "ask_user", program.clone()))
+        .expect("reads");
+    let definite: Vec<&str> = events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Definite { error, .. } => error.code(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(definite, [codes::UNKNOWN_TOOL]);
+    // The model calling it directly, or a program calling a tool it takes: nothing known.
+    for (index, name, caller) in [
+        (1, "ask_user", json!({"type": "direct"})),
+        (2, "query_sales", program),
+    ] {
+        let events = stream
+            .push(&start(index, &format!("toolu_{index}"), name, caller))
+            .expect("reads");
+        assert!(
+            !events
+                .iter()
+                .any(|event| matches!(event, StreamEvent::Definite { .. })),
+            "{name}: {events:?}"
+        );
+    }
+}
