@@ -368,3 +368,40 @@ fn a_stream_knows_at_once_that_a_program_may_not_call_a_model_only_tool() {
         );
     }
 }
+
+#[tokio::test]
+async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
+    let registry = program_registry();
+    let scope = registry.create_scope("analyst", None).expect("a scope");
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = Arc::clone(&seen);
+    let _hook = scope
+        .on_pre_execute(move |execution, next| {
+            record
+                .lock()
+                .expect("not poisoned")
+                .push(execution.program_caller().map(str::to_owned));
+            next.run()
+        })
+        .expect("a hook");
+    let tools = ProviderTools::new(&registry, Dialect::openai_responses())
+        .programmatic(true)
+        .tools(Some(&dsh_tools::AgentId::new("analyst")));
+    let fixture = provider_programs::openai_responses();
+    let mut calls = tools.parse_response(&fixture.response).expect("reads");
+    assert!(
+        calls
+            .inputs()
+            .iter()
+            .all(|input| input.agent.as_ref().map(|agent| agent.as_str()) == Some("analyst"))
+    );
+    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    assert!(outcome.results.iter().all(|result| !result.is_error()));
+    assert_eq!(
+        *seen.lock().expect("not poisoned"),
+        [
+            Some(fixture.program.to_owned()),
+            Some(fixture.program.to_owned())
+        ]
+    );
+}
