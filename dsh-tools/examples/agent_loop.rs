@@ -13,7 +13,14 @@
 //! started while the response is still arriving, and the turn rebuilt as the next request
 //! repeats it.
 //!
-//! Run with `cargo run -p dsh-tools --example agent_loop` (or `-- --stream`).
+//! With `--programmatic` (feature `code-mode`) it plays a turn of programmatic tool calling
+//! run by the provider: in Code Mode `Both`, Anthropic's request carries its code execution
+//! tool and each tool's `allowed_callers`; the program Anthropic runs calls two tools, whose
+//! calls are read with the program as their caller and run through the registry's pipeline as
+//! nested calls, and their results go back as `tool_result` blocks only.
+//!
+//! Run with `cargo run -p dsh-tools --example agent_loop` (or `-- --stream`, or
+//! `--features code-mode -- --programmatic`).
 
 pub mod coding_tools;
 
@@ -259,11 +266,67 @@ async fn run_streamed(
     Ok(())
 }
 
+/// One programmatic turn: the request's tools with their callers, the program's calls read
+/// with their caller, their results answering the program.
+#[cfg(feature = "code-mode")]
+async fn run_programmatic(registry: &ToolRegistry) -> Result<(), Box<dyn std::error::Error>> {
+    use dsh_tools::code_mode::CodeMode;
+
+    println!("\n=== anthropic (programmatic) ===");
+    // Programs may call tools here: the provider's programs as well as `run_code`'s.
+    registry.set_code_mode(CodeMode::Both)?;
+    let tools = ProviderTools::new(registry, Dialect::anthropic())
+        .programmatic(true)
+        .tools(None);
+    for tool in tools.request_tools().as_array().into_iter().flatten() {
+        let name = tool["name"].as_str().unwrap_or_default();
+        match tool.get("allowed_callers") {
+            Some(callers) => println!("  tool {name}: allowed_callers {callers}"),
+            None => println!("  tool {name}: {}", tool["type"]),
+        }
+    }
+    // The scripted model writes a program; Anthropic runs it, and the program calls two tools.
+    let program = "srvtoolu_1";
+    let caller = json!({"type": "code_execution_20260120", "tool_id": program});
+    let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+    "content": [
+        {"type": "server_tool_use", "id": program, "name": "code_execution",
+         "input": {"code": "const text = await read_file({path: 'src/lib.rs'});\n\
+                            const hits = await search_files({pattern: 'Hello'});"}},
+        {"type": "tool_use", "id": "toolu_p1", "name": "read_file",
+         "input": {"path": "src/lib.rs"}, "caller": caller},
+        {"type": "tool_use", "id": "toolu_p2", "name": "search_files",
+         "input": {"pattern": "Hello", "path": "."}, "caller": caller}
+    ]});
+    let mut calls = tools.parse_response(&response)?;
+    for (call, input) in calls.calls().iter().zip(calls.inputs()) {
+        println!(
+            "  call {} {} from program {}",
+            call.id(),
+            call.name(),
+            input.program_caller().unwrap_or("-")
+        );
+    }
+    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    for message in tools.format_batch(calls.calls(), &outcome)? {
+        println!("  result message: {message}");
+    }
+    registry.set_code_mode(CodeMode::Native)?;
+    Ok(())
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scratch = create_workspace()?;
     let root = scratch.root().to_path_buf();
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
+    if std::env::args().any(|argument| argument == "--programmatic") {
+        #[cfg(feature = "code-mode")]
+        run_programmatic(&registry).await?;
+        #[cfg(not(feature = "code-mode"))]
+        println!("programmatic tool calling needs the `code-mode` feature");
+        return Ok(());
+    }
     if std::env::args().any(|argument| argument == "--stream") {
         for (label, dialect, recorded) in recorded_streams() {
             run_streamed(&registry, label, dialect, recorded).await?;

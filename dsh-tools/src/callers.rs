@@ -7,7 +7,9 @@
 /// direct call a tool does not take, or a nested call it does not take, is `UNKNOWN_TOOL`; the
 /// tool is listed only where its callers can see it (the model's schemas, the programs'
 /// declaration). Without the feature no program runs and nothing reads it: every tool is listed
-/// to and called by the model as if it took [`Both`](Self::Both).
+/// to and called by the model as if it took [`Both`](Self::Both). The provider views send it as
+/// each tool's `allowed_callers` when the provider runs the programs
+/// (`ProviderTools::programmatic`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ToolCallers {
     /// Both the model and programs (the default).

@@ -22,6 +22,7 @@ pub mod postgres_server;
 pub mod provider_checkers;
 pub mod provider_corpus;
 pub mod provider_follow_ups;
+pub mod provider_programs;
 pub mod provider_turns;
 pub mod python;
 pub mod raw_schemas;

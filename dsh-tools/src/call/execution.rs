@@ -151,6 +151,9 @@ struct Rare {
     /// nested call by the run's key and the call's position, so a re-run of the program finds
     /// what each position recorded whatever the program asks there now.
     key: Option<String>,
+    /// The id of the provider's program that made this call (see
+    /// [`ToolExecutionInput::with_program_caller`]).
+    program: Option<Arc<str>>,
 }
 
 /// A call's own approver, as the call layer keeps it without knowing what it is.
@@ -258,6 +261,32 @@ impl ToolExecutionInput {
     pub fn with_parent(mut self, parent: ToolExecutionToken) -> Self {
         self.parent = Some(parent);
         self
+    }
+
+    /// Marks the call as made by a program the provider ran on its side (OpenAI's programmatic
+    /// tool calling, Anthropic's code execution), `program` being the provider's id of it (the
+    /// `caller_id` / `tool_id` of the call's `caller`). Such a call is a nested call, as a call
+    /// of a `run_code` program is, though its parent is no execution of this registry: a tool
+    /// only the model calls ([`ToolCallers::Model`](crate::call::ToolCallers)) is refused
+    /// before any policy as `UNKNOWN_TOOL`, exactly as a `run_code` program's call of it is.
+    /// The provider adapters set it when they read such a call.
+    #[must_use]
+    pub fn with_program_caller(mut self, program: impl Into<Arc<str>>) -> Self {
+        let rare = self.rare.get_or_insert_with(Arc::default);
+        Arc::make_mut(rare).program = Some(program.into());
+        self
+    }
+
+    /// The id of the provider's program that made this call, if a program on the provider's
+    /// side made it (see [`with_program_caller`](Self::with_program_caller)).
+    pub fn program_caller(&self) -> Option<&str> {
+        self.rare.as_ref()?.program.as_deref()
+    }
+
+    /// Whether the call is made from a program: nested in an execution of this registry, or
+    /// made by a program the provider ran.
+    pub(crate) fn is_program_call(&self) -> bool {
+        self.parent.is_some() || self.program_caller().is_some()
     }
 
     /// Lets the caller cancel the call through `signal`.
@@ -423,6 +452,20 @@ impl ToolExecution {
     #[inline]
     pub fn parent(&self) -> Option<ToolExecutionToken> {
         self.inner.input.parent
+    }
+
+    /// The id of the provider's program that made this call (see
+    /// [`ToolExecutionInput::with_program_caller`]); `None` for a call the model made directly
+    /// or a nested call of this registry's own.
+    #[inline]
+    pub fn program_caller(&self) -> Option<&str> {
+        self.inner.input.program_caller()
+    }
+
+    /// Whether a program made the call (a nested call, or a provider's program's call).
+    #[inline]
+    pub(crate) fn is_program_call(&self) -> bool {
+        self.inner.input.is_program_call()
     }
 
     /// The caller's cancellation token.
@@ -624,6 +667,7 @@ impl fmt::Debug for ToolExecution {
             .field("name", &self.inner.input.name)
             .field("agent", &self.inner.input.agent)
             .field("parent", &self.inner.input.parent)
+            .field("program_caller", &self.program_caller())
             .finish_non_exhaustive()
     }
 }

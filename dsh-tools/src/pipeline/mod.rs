@@ -112,7 +112,7 @@ pub(crate) fn execute(
         execution.set_view(view.call_view());
         // Code Mode: a call its caller may not make is refused here, before any policy.
         let definition = view
-            .resolve_call(execution.name(), execution.parent().is_some())
+            .resolve_call(execution.name(), execution.is_program_call())
             .map_err(|refusal| {
                 if execution.is_cancelled() {
                     ToolError::aborted_before_dispatch()

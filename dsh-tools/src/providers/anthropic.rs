@@ -3,7 +3,10 @@
 //! off), calls
 //! (`tool_use` blocks of the response `content`) and results (one user message whose content is
 //! a `tool_result` block per call, `is_error` on failures, text and image content; additional
-//! contexts as text blocks after every `tool_result`, which must come first).
+//! contexts as text blocks after every `tool_result`, which must come first). With
+//! programmatic tool calling (`programmatic.rs`), a `tool_use` a program made names it in
+//! `caller: {"type": "code_execution_20260120", "tool_id"}`; the answer to such calls holds
+//! `tool_result` blocks only, so the contexts go inside the last one.
 //!
 //! Strict mode has request-wide limits (20 strict tools, 24 optional parameters and 16
 //! parameters with unions across them); [`StrictBudget`] keeps a request within them by sending
@@ -15,6 +18,7 @@ use super::calls::{
     ProviderError, ToolCall, ToolCalls, field, link_text, object, omitted_note, str_field,
 };
 use super::names::NameMap;
+use super::programmatic;
 use super::{LoweredTool, LoweredTools};
 use crate::call::tool_search::TOOL_SEARCH;
 use crate::content::ContentBlock;
@@ -206,7 +210,8 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
         let arguments = field(block, "input")
             .cloned()
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
-        let record = tools.call(id.to_owned(), name, false);
+        let mut record = tools.call(id.to_owned(), name, false);
+        record.set_program(programmatic::program_caller(tools.dialect(), block));
         let input = tools.input_from_value(&record, arguments);
         out.push(record, input);
     }
@@ -239,8 +244,19 @@ pub(crate) fn format(
         }
         blocks.push(Value::Object(entry));
     }
-    // Text after every tool_result: Anthropic wants tool results first in the message.
-    blocks.extend(contexts.iter().map(content_block));
+    let contexts = contexts.iter().map(content_block);
+    // A program waits on its calls: the answer is tool_result blocks only.
+    let last_result = blocks.last_mut().and_then(|block| match block {
+        Value::Object(entry) => entry.get_mut("content"),
+        _ => None,
+    });
+    match last_result {
+        Some(Value::Array(content)) if calls.iter().any(|call| call.program_caller().is_some()) => {
+            content.extend(contexts);
+        }
+        // Text after every tool_result: Anthropic wants tool results first in the message.
+        _ => blocks.extend(contexts),
+    }
     if blocks.is_empty() {
         return Vec::new();
     }

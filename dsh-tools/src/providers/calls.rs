@@ -18,6 +18,8 @@ pub struct ToolCall {
     /// The provider's name, only when the tool was renamed for it.
     renamed: Option<String>,
     generated_id: bool,
+    /// The provider's id of the program that made the call, when one did.
+    program: Option<String>,
 }
 
 impl ToolCall {
@@ -32,7 +34,13 @@ impl ToolCall {
             name,
             renamed,
             generated_id,
+            program: None,
         }
+    }
+
+    /// The same call, made by the provider's program `program` (if any).
+    pub(crate) fn set_program(&mut self, program: Option<&str>) {
+        self.program = program.map(str::to_owned);
     }
 
     /// The provider's id for the call, echoed with its result. Gemini may send none: then a
@@ -49,6 +57,15 @@ impl ToolCall {
     /// The name the provider used (the mapped name when the tool was renamed for it).
     pub fn provider_name(&self) -> &str {
         self.renamed.as_deref().unwrap_or(&self.name)
+    }
+
+    /// The provider's id of the program that made the call, when the provider ran a program
+    /// that called the tool (programmatic tool calling: OpenAI's `caller.caller_id`,
+    /// Anthropic's `caller.tool_id`); `None` for a call the model made directly. The call's
+    /// input carries it too ([`ToolExecutionInput::program_caller`]), and its result echoes it
+    /// where the provider asks.
+    pub fn program_caller(&self) -> Option<&str> {
+        self.program.as_deref()
     }
 
     /// Whether the id was made here rather than sent by the provider (it is then not echoed).

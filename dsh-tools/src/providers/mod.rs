@@ -18,6 +18,11 @@
 //! - **Results out.** [`LoweredTools::format_results`] / [`LoweredTools::format_batch`] turn
 //!   results into the provider's next-turn messages, additional contexts after all results.
 //!
+//! - **Programs run by the provider.** With `ProviderTools::programmatic` (feature
+//!   `code-mode`), OpenAI Responses and Anthropic run the model's programs themselves; the
+//!   programs' calls are read with their caller ([`ToolCall::program_caller`]) and run as a
+//!   `run_code` program's nested calls would.
+//!
 //! The registry keeps validating every call against the tool's canonical schema, so what a view
 //! could not express is still enforced (see [`LoweringReport::ENFORCEMENT_NOTE`]).
 //!
@@ -55,6 +60,7 @@
 //! | `report.rs` | [`LoweringReport`] |
 //! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
 //! | `openai.rs`, `anthropic.rs`, `gemini.rs`, `deepseek.rs` | each provider's envelope, response parsing and result messages |
+//! | `programmatic.rs` | programmatic tool calling: the provider runs the model's programs ([`ProviderTools::programmatic`]) |
 //! | `prompt.rs` | the tool catalog as system-prompt text, and reading calls back from text |
 //! | `stream.rs`, `stream/` | [`stream::ToolCallStream`]: tool calls read from a provider's stream events |
 
@@ -68,6 +74,7 @@ mod maps;
 mod names;
 mod nulls;
 mod openai;
+mod programmatic;
 mod prompt;
 mod report;
 pub mod stream;
@@ -157,6 +164,11 @@ pub struct LoweredTools {
     /// Whether the registry's `tool_search` answers with `tool_reference` blocks
     /// ([`ToolSearchForm::Client`] on Anthropic).
     references: bool,
+    /// The registry's schema list this list was made for, when `source` is another list (a
+    /// programmatic list): what [`ProviderTools`]' cache compares.
+    origin: Option<Arc<[ToolSchema]>>,
+    /// Who may call each tool, for a list sent for the provider's programmatic tool calling.
+    programs: Option<Programs>,
 }
 
 /// Whether `dialect` has a tool search of its own.
@@ -186,6 +198,19 @@ impl LoweredTools {
         form: ToolSearchForm,
         dialect: Dialect,
         agent: Option<AgentId>,
+    ) -> Self {
+        Self::lower(schemas, deferred, form, dialect, agent, None)
+    }
+
+    /// [`with_deferred`](Self::with_deferred); with `programs` (who may call each tool), for
+    /// the provider's programmatic tool calling (`programmatic.rs`).
+    fn lower(
+        schemas: Arc<[ToolSchema]>,
+        deferred: &[ToolSchema],
+        form: ToolSearchForm,
+        dialect: Dialect,
+        agent: Option<AgentId>,
+        programs: Option<&Programs>,
     ) -> Self {
         let native =
             form == ToolSearchForm::Native && has_native_search(dialect) && !deferred.is_empty();
@@ -301,7 +326,8 @@ impl LoweredTools {
         if let Dialect::DeepSeek { .. } = dialect {
             deepseek::report_strict(&tools, &mut report);
         }
-        let request = match dialect {
+        #[cfg_attr(not(feature = "code-mode"), allow(unused_mut))]
+        let mut request = match dialect {
             Dialect::OpenAiChat { strict } | Dialect::DeepSeek { strict } => {
                 openai::chat_tools(&tools, strict)
             }
@@ -309,6 +335,13 @@ impl LoweredTools {
             Dialect::Anthropic { .. } => anthropic::tools(&tools, native),
             Dialect::Gemini { schema } => gemini::tools(&tools, schema),
         };
+        #[cfg(feature = "code-mode")]
+        if let Some(programs) = programs {
+            programmatic::add_to_request(&mut request, &tools, programs, dialect);
+            programmatic::report_left_out(dialect, &mut report);
+        }
+        #[cfg(not(feature = "code-mode"))]
+        let _ = programs;
         Self {
             dialect,
             agent,
@@ -322,6 +355,8 @@ impl LoweredTools {
             maps,
             registry: None,
             references,
+            origin: None,
+            programs: programs.cloned(),
         }
     }
 
@@ -421,6 +456,18 @@ impl LoweredTools {
         known.into_iter().map(str::to_owned).collect()
     }
 
+    /// Whether the registry refuses a call of `name` made by the provider's program, known
+    /// from the list alone: a tool of a programmatic list that only the model calls (as
+    /// `code_mode::refusal` decides for a nested call; `tool_search` is every caller's).
+    pub(crate) fn refuses_to_programs(&self, name: &str) -> bool {
+        name != crate::registry::TOOL_SEARCH
+            && self
+                .programs
+                .as_ref()
+                .and_then(|programs| programs.get(name))
+                .is_some_and(|callers| !callers.takes_program())
+    }
+
     /// The canonical schema of tool `name` as the list knows it: one it lists, or a deferred
     /// tool its scope can call unlisted.
     pub(crate) fn schema_of(&self, name: &str) -> Option<&ToolSchema> {
@@ -496,7 +543,7 @@ impl LoweredTools {
             self.strip_nulls(call.name(), &mut input.arguments);
             input = self.map_back(call.name(), input);
         }
-        self.with_agent(input)
+        self.with_agent(with_program(call, input))
     }
 
     /// An input for a call whose arguments arrived as JSON.
@@ -509,7 +556,7 @@ impl LoweredTools {
         let input =
             ToolExecutionInput::new(call.id().to_owned(), call.name().to_owned(), arguments);
         let input = self.map_back(call.name(), input);
-        self.with_agent(input)
+        self.with_agent(with_program(call, input))
     }
 
     /// Maps the `{key, value}` pairs of the maps a strict view sent as pairs back to objects,
@@ -564,6 +611,18 @@ impl LoweredTools {
         let name = self.names.canonical_name(provider_name);
         let renamed = (name != provider_name).then(|| provider_name.to_owned());
         ToolCall::new(id, name.to_owned(), renamed, generated_id)
+    }
+}
+
+/// Who may call each tool of a programmatic list, by canonical name.
+type Programs = HashMap<String, crate::callers::ToolCallers>;
+
+/// `input`, marked with the provider's program that made `call`, if one did: the registry then
+/// treats it as a program's call (`programmatic.rs`).
+fn with_program(call: &ToolCall, input: ToolExecutionInput) -> ToolExecutionInput {
+    match call.program_caller() {
+        Some(program) => input.with_program_caller(program),
+        None => input,
     }
 }
 
@@ -657,6 +716,9 @@ pub struct ProviderTools {
     registry: ToolRegistry,
     dialect: Dialect,
     search: ToolSearchForm,
+    /// Whether the provider runs the model's programs (see [`programmatic`](Self::programmatic)).
+    #[cfg(feature = "code-mode")]
+    programmatic: bool,
     cache: Mutex<Cache>,
 }
 
@@ -673,8 +735,27 @@ impl ProviderTools {
             registry: registry.clone(),
             dialect,
             search: ToolSearchForm::default(),
+            #[cfg(feature = "code-mode")]
+            programmatic: false,
             cache: Mutex::new(Cache::default()),
         }
+    }
+
+    /// Lets the provider run the model's programs itself (programmatic tool calling; off
+    /// unless asked, and the request is then as without it). Where the dialect has it (OpenAI
+    /// Responses, Anthropic) and the scope's [`CodeMode`](crate::code_mode::CodeMode) lets
+    /// programs call tools (`Code` or `Both`), the list is every tool the model or a program
+    /// may call there, each with its `allowed_callers` from its
+    /// [`ToolCallers`](crate::call::ToolCallers) (in `Code` mode, programs only), and the
+    /// provider's tool that runs programs in place of `run_code`. The calls its programs make
+    /// are read as programs' calls ([`ToolCall::program_caller`]), which the registry admits
+    /// as it admits a `run_code` program's; their results echo the caller where the provider
+    /// asks. Elsewhere, and in `Native` mode, the list is as without it.
+    #[cfg(feature = "code-mode")]
+    #[must_use]
+    pub fn programmatic(mut self, on: bool) -> Self {
+        self.programmatic = on;
+        self
     }
 
     /// Where deferred tools are searched ([`ToolSearchForm::Native`] unless changed).
@@ -708,7 +789,7 @@ impl ProviderTools {
             };
             if let Some(cached) = cached {
                 // Holding `source` keeps its address from being reused by another list.
-                if Arc::ptr_eq(&cached.source, &schemas) {
+                if Arc::ptr_eq(cached.origin.as_ref().unwrap_or(&cached.source), &schemas) {
                     return Arc::clone(cached);
                 }
             }
@@ -724,13 +805,16 @@ impl ProviderTools {
         } else {
             Vec::new()
         };
-        let mut lowered = LoweredTools::with_deferred(
-            schemas,
-            &deferred,
-            self.search,
-            self.dialect,
-            agent.cloned(),
-        );
+        let lowered = self.programmatic_list(layer.as_ref(), &schemas, &deferred, agent);
+        let mut lowered = lowered.unwrap_or_else(|| {
+            LoweredTools::with_deferred(
+                schemas,
+                &deferred,
+                self.search,
+                self.dialect,
+                agent.cloned(),
+            )
+        });
         lowered.registry = Some(self.registry.clone());
         let lowered = Arc::new(lowered);
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
@@ -741,6 +825,57 @@ impl ProviderTools {
             }
         }
         lowered
+    }
+}
+
+impl ProviderTools {
+    /// The list lowered for the provider's programmatic tool calling, when it is asked for,
+    /// the dialect has it and programs may call tools in `layer`; `None` otherwise.
+    #[cfg(feature = "code-mode")]
+    fn programmatic_list(
+        &self,
+        layer: Option<&ToolScope>,
+        schemas: &Arc<[ToolSchema]>,
+        deferred: &[ToolSchema],
+        agent: Option<&AgentId>,
+    ) -> Option<LoweredTools> {
+        if !self.programmatic || !programmatic::supports(self.dialect) {
+            return None;
+        }
+        let tools = layer?.program_tools()?;
+        // The registry's `tool_search` stays the model's while tools are deferred.
+        let search = schemas
+            .iter()
+            .filter(|schema| schema.name == crate::registry::TOOL_SEARCH)
+            .cloned();
+        let mut listed: Vec<ToolSchema> = tools.listed.into_iter().chain(search).collect();
+        listed.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        let deferred: Vec<ToolSchema> = deferred
+            .iter()
+            .filter(|schema| tools.callers.contains_key(&schema.name))
+            .cloned()
+            .collect();
+        let mut lowered = LoweredTools::lower(
+            listed.into(),
+            &deferred,
+            self.search,
+            self.dialect,
+            agent.cloned(),
+            Some(&tools.callers),
+        );
+        lowered.origin = Some(Arc::clone(schemas));
+        Some(lowered)
+    }
+
+    #[cfg(not(feature = "code-mode"))]
+    fn programmatic_list(
+        &self,
+        _: Option<&ToolScope>,
+        _: &Arc<[ToolSchema]>,
+        _: &[ToolSchema],
+        _: Option<&AgentId>,
+    ) -> Option<LoweredTools> {
+        None
     }
 }
 

@@ -5,7 +5,9 @@
 //!   results: one `{"role":"tool","tool_call_id","content"}` message per call.
 //! - Responses tools: `{"type":"function","name","description","parameters","strict"}` (the
 //!   Responses API defaults to strict, so `strict` is always written); calls: `function_call`
-//!   items of `output`; results: `function_call_output` items.
+//!   items of `output`; results: `function_call_output` items. With programmatic tool calling
+//!   (`programmatic.rs`), a call a program made carries `caller: {"type": "program",
+//!   "caller_id"}`, which its `function_call_output` echoes.
 //!
 //! Tool messages carry text only. An image a tool returned is replaced in its tool message by a
 //! note, and sent — as OpenAI documents for images — in a user message after all results, with
@@ -19,6 +21,7 @@ use super::calls::{
     ProviderError, ToolCall, ToolCalls, data_url, field, link_text, object, omitted_note, str_field,
 };
 use super::dialect::Dialect;
+use super::programmatic;
 use super::report::{Change, LoweringReport};
 use super::{LoweredTool, LoweredTools};
 use crate::content::ContentBlock;
@@ -294,7 +297,8 @@ pub(crate) fn parse_responses(
         let at = || format!("output[{index}]");
         let id = str_field(item, "call_id", at)?;
         let name = str_field(item, "name", at)?;
-        let record = tools.call(id.to_owned(), name, false);
+        let mut record = tools.call(id.to_owned(), name, false);
+        record.set_program(programmatic::program_caller(tools.dialect(), item));
         let input = match field(item, "arguments") {
             Some(Value::String(raw)) => tools.input_from_raw(&record, raw),
             None | Some(Value::Null) => tools.input_from_raw(&record, ""),
@@ -473,11 +477,22 @@ pub(crate) fn format_responses(
                 }
             }
         }
-        items.push(object([
+        let mut item = object([
             ("type", Value::from("function_call_output")),
             ("call_id", Value::from(call.id())),
             ("output", Value::from(texts.join("\n"))),
-        ]));
+        ]);
+        // A program's call: the output goes back to the program that made it.
+        if let (Some(program), Value::Object(item)) = (call.program_caller(), &mut item) {
+            item.insert(
+                "caller".to_owned(),
+                object([
+                    ("type", Value::from("program")),
+                    ("caller_id", Value::from(program)),
+                ]),
+            );
+        }
+        items.push(item);
     }
     for block in contexts {
         match block {

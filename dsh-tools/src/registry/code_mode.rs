@@ -23,6 +23,13 @@ impl ToolScope {
     pub fn inherit_code_mode(&self) -> Result<(), RegistryError> {
         self.core().set_code_mode(self.place().scope(), None)
     }
+
+    /// What a provider running the model's programs on its side is sent for this layer (the
+    /// provider views' programmatic tool calling); `None` when programs may call no tool here.
+    pub(crate) fn program_tools(&self) -> Option<crate::store::programmatic::ProgramTools> {
+        self.core()
+            .program_tools(self.agent(), self.place().instance())
+    }
 }
 
 impl ToolRegistry {

@@ -13,6 +13,8 @@ pub(crate) mod embeddings;
 pub(crate) mod error;
 pub(crate) mod event;
 pub(crate) mod name_hash;
+#[cfg(feature = "code-mode")]
+pub(crate) mod programmatic;
 pub(crate) mod registration;
 pub(crate) mod restriction;
 pub(crate) mod scoped_cache;

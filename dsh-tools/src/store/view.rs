@@ -353,7 +353,7 @@ impl<'s> View<'s> {
 
     /// Calls `visit` with every visible tool and its name, in no order: for each name, the
     /// nearest layer that has it decides, as in `resolve`.
-    fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
+    pub(crate) fn for_each_visible(&self, mut visit: impl FnMut(&'s str, &'s ToolEntry)) {
         if self.chain.is_empty() {
             for (name, entry) in &self.state.global.tools {
                 visit(name, entry);

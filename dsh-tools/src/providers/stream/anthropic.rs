@@ -256,6 +256,9 @@ fn start_call(turn: &mut Turn<'_>, block: &Value, index: u64) -> Result<Block, P
         "content_block_start.content_block".to_owned()
     })?;
     let position = turn.start(id.to_owned(), name, false, index);
+    // Programmatic tool calling: the program that made the call, if one did.
+    let program = crate::providers::programmatic::program_caller(turn.tools().dialect(), block);
+    turn.program(position, program);
     let carried = field(block, "input")
         .filter(|input| !matches!(input, Value::Object(members) if members.is_empty()))
         .cloned();

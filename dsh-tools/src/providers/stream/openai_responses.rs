@@ -48,6 +48,7 @@ impl ResponsesStream {
                         )));
                     }
                     let position = turn.start(id.to_owned(), name, false, output_index);
+                    turn.program(position, program_caller(turn, item));
                     self.positions.insert(output_index, position);
                     if let Some(item_id) = field(item, "id").and_then(Value::as_str) {
                         self.items.insert(item_id.to_owned(), output_index);
@@ -91,6 +92,7 @@ impl ResponsesStream {
                             let name =
                                 str_field(item, "name", || "output_item.done item".to_owned())?;
                             let position = turn.start(id.to_owned(), name, false, output_index);
+                            turn.program(position, program_caller(turn, item));
                             self.positions.insert(output_index, position);
                             position
                         }
@@ -149,6 +151,11 @@ impl ResponsesStream {
             )))
         }
     }
+}
+
+/// The program that made the call `item`, if one did (programmatic tool calling).
+fn program_caller<'v>(turn: &Turn<'_>, item: &'v Value) -> Option<&'v str> {
+    crate::providers::programmatic::program_caller(turn.tools().dialect(), item)
 }
 
 fn item(event: &Value) -> Result<&Value, ProviderError> {

@@ -81,6 +81,23 @@ impl<'t> Turn<'t> {
         index
     }
 
+    /// The call at `index` was made by the provider's program `program` (if any). A tool only
+    /// the model calls is known at once to end `UNKNOWN_TOOL`, as the registry will refuse it.
+    pub(super) fn program(&mut self, index: usize, program: Option<&str>) {
+        let Some(call) = self.calls.get_mut(index) else {
+            return;
+        };
+        call.call.set_program(program);
+        if program.is_some()
+            && call.definite.is_none()
+            && self.tools.refuses_to_programs(call.call.name())
+        {
+            let error = ToolError::unknown_tool(call.call.name());
+            call.definite = Some(error.clone());
+            self.events.push(StreamEvent::Definite { index, error });
+        }
+    }
+
     /// More arguments text for the call at `index`.
     pub(super) fn append(&mut self, index: usize, fragment: &str) {
         if fragment.is_empty() {

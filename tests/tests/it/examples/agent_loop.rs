@@ -84,3 +84,22 @@ fn recorded_streams_show_growing_cards_and_the_early_error_for_every_provider() 
         );
     }
 }
+
+#[test]
+fn a_programmatic_turn_reads_the_providers_program_calls() {
+    let stdout = dsh_tools_tests::run_example("agent_loop", &["code-mode"], &["--programmatic"]);
+    for wanted in [
+        "=== anthropic (programmatic) ===",
+        "tool read_file: allowed_callers [\"direct\",\"code_execution_20260120\"]",
+        "tool code_execution: \"code_execution_20260120\"",
+        "call toolu_p1 read_file from program srvtoolu_1",
+        "call toolu_p2 search_files from program srvtoolu_1",
+        "\"tool_use_id\":\"toolu_p1\"",
+    ] {
+        assert!(stdout.contains(wanted), "no {wanted:?} in:\n{stdout}");
+    }
+    assert!(
+        stdout.contains("Hello, world!"),
+        "the program's read ran:\n{stdout}"
+    );
+}

@@ -4,6 +4,8 @@
 mod lowering;
 /// Maps through strict views, as `{key, value}` pairs and back.
 mod maps;
+/// Programmatic tool calling run by the provider: callers out, programs' calls in.
+mod programmatic;
 /// Round trips from recorded provider responses to result messages.
 mod round_trip;
 /// One lowering rule at a time, on small raw schemas.
