@@ -574,7 +574,7 @@ mod tests {
     use crate::durable::memory::MemoryStore;
     use crate::durable::record::{TaskRecord, TaskState};
     use crate::durable::store::CallStore;
-    use crate::mcp::task_life::EXPIRED_MESSAGE;
+    use crate::mcp::task_life::{EXPIRED_MESSAGE, TaskSettings};
 
     fn record(state: TaskState) -> TaskRecord {
         serde_json::from_value(json!({
@@ -712,5 +712,57 @@ mod tests {
         assert_eq!(again.task.status_message, read.task.status_message);
         let stored = store.task("t1").await.expect("reads").expect("the task");
         assert_eq!(stored.revision, 2);
+    }
+
+    #[tokio::test]
+    async fn an_owner_that_finds_its_task_settled_elsewhere_takes_it_as_final() {
+        let (book, store) = book(None);
+        let local = crate::mcp::tasks::task_store();
+        let settings = TaskSettings {
+            ttl: None,
+            poll_interval: Duration::from_millis(20),
+            owner_timeout: None,
+        };
+        let created = crate::mcp::tasks::start_task(&local, settings, Some(book), |signal, _| {
+            async move {
+                // Runs until cancelled, as a call whose owner only looked dead.
+                signal.cancelled().await;
+                mcp::CallToolResult::success(vec![mcp::ContentBlock::text("ran on")])
+            }
+        })
+        .await
+        .expect("starts");
+        let id = created.task.task_id;
+        let mut record = store.task(&id).await.expect("reads").expect("recorded");
+        let said = "the process running this task (me) stopped";
+        record.revision += 1;
+        record.state = TaskState::Failed;
+        record.status_message = Some(said.to_owned());
+        let settled_elsewhere = record.clone();
+        assert!(
+            store
+                .replace_task(record.revision - 1, &record)
+                .await
+                .expect("writes")
+        );
+        let local_view = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let task = local.get_task(&id).expect("known");
+                if task.status().is_terminal() {
+                    return task;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the owner notices");
+        let mcp::TaskPayload::Failed { error } = &local_view.payload else {
+            panic!("failed as the record says: {local_view:?}")
+        };
+        assert_eq!(error.get("message"), Some(&json!(said)));
+        // Beats go by: the owner writes nothing more over the settled record.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let stored = store.task(&id).await.expect("reads").expect("the task");
+        assert_eq!(stored, settled_elsewhere);
     }
 }
