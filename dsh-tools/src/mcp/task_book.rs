@@ -447,8 +447,8 @@ impl TaskBook {
                         .flatten();
                     let payload = match questions {
                         Some(input_requests) => mcp::TaskPayload::InputRequired { input_requests },
-                        // Questions this version cannot read are shown as what they are not:
-                        // still running, which the owner's answer settles.
+                        // Questions this build cannot read (a newer one wrote them) show as
+                        // `working`: the task runs on, and its owner still shows them.
                         None => mcp::TaskPayload::Working,
                     };
                     (payload, message, record.updated_at_ms)
