@@ -22,8 +22,10 @@
 //!   slow, cannot overwrite it). A task past its TTL is `failed` as expired, as the owner would
 //!   say; a settled task is forgotten one TTL after it settled, as the owner forgets it.
 //! - `tasks/cancel` through another server sets the record's cancel request; `tasks/update`
-//!   writes the answers to the questions the record shows into it, for the owner to pick up.
-//!   Answers to questions nobody waits for are acknowledged and ignored, as the extension says.
+//!   writes the answers into it, for the owner to pick up (while the questions wait, within the
+//!   short interval; otherwise at its next heartbeat, whose compare and set then fails). The
+//!   owner hands them to the call as a local `tasks/update` does, so answers to questions nobody
+//!   waits for are acknowledged and ignored, as the extension says.
 //!
 //! The local task, when there is one, always answers first (`tasks.rs`). Progress
 //! notifications are not forwarded: they go to the connection that made the call.
@@ -371,10 +373,14 @@ impl TaskBook {
         Err(races(task_id, "the cancel request"))
     }
 
-    /// `tasks/update` of a task this server does not run: the answers to questions its record
-    /// shows are written into the record for the owner to hand to the call; answers to anything
-    /// else (questions answered already, a task that settled) are acknowledged and ignored, as
-    /// the extension says. `false` when there is no such task.
+    /// `tasks/update` of a task this server does not run: while it runs, the answers are written
+    /// into the record for the owner to hand to the call, which ignores those nobody waits for;
+    /// once it settled they are acknowledged and ignored here, as the extension says. `false`
+    /// when there is no such task.
+    ///
+    /// Answers are kept even for a question the record does not show yet: a client may have
+    /// read it from the owner itself before the owner recorded it, and its answer must not be
+    /// lost for that.
     pub(crate) async fn update(
         &self,
         task_id: &str,
@@ -384,17 +390,17 @@ impl TaskBook {
             let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
                 return Ok(false);
             };
-            let waited: Vec<_> = responses
+            let fresh: Vec<_> = responses
                 .iter()
-                .filter(|(key, _)| record.input_requests.contains_key(*key))
+                .filter(|(key, response)| record.input_responses.get(*key) != Some(*response))
                 .collect();
-            if record.state.is_final() || waited.is_empty() {
+            if record.state.is_final() || fresh.is_empty() {
                 return Ok(true);
             }
             let mut next = record.clone();
             next.revision = record.revision.saturating_add(1);
             next.updated_at_ms = now_ms();
-            for (key, response) in waited {
+            for (key, response) in fresh {
                 next.input_responses.insert(key.clone(), response.clone());
             }
             if self
@@ -686,9 +692,12 @@ mod tests {
         assert_eq!(stored.revision, 2);
         assert_eq!(
             serde_json::Value::Object(stored.input_responses),
-            json!({"approval": {"action": "accept"}}),
-            "only the answer a question waits for"
+            json!({"approval": {"action": "accept"}, "stale": {"action": "decline"}}),
+            "for the owner, which ignores what nobody waits for"
         );
+        assert!(book.update("t1", &answers).await.expect("answers"));
+        let stored = store.task("t1").await.expect("reads").expect("the task");
+        assert_eq!(stored.revision, 2, "the same answers again write nothing");
         assert!(book.cancel("t1").await.expect("answers"));
         let stored = store.task("t1").await.expect("reads").expect("the task");
         assert!(stored.cancel_requested);

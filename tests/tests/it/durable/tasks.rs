@@ -318,6 +318,20 @@ async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_
         .await
         .expect("tasks/update through the other replica is acknowledged");
     assert_eq!(get(&on_b, &held).await.status(), mcp::TaskStatus::Working);
+    // A's heartbeat takes the stray answer in (its call ignores it) and clears it.
+    let store = PostgresStore::connect(&config).await.expect("connects");
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let record = store.task(&held).await.expect("reads").expect("the record");
+            if record.input_responses.is_empty() {
+                assert_eq!(record.state, TaskState::Working, "{record:?}");
+                return;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    })
+    .await
+    .expect("the owner clears the stray answer");
 
     // Cancelled through B: A's heartbeat sees the request and cancels the call as a local
     // `tasks/cancel` would.
