@@ -100,8 +100,10 @@ impl TaskBook {
 
     /// Runs the call `run` of task `task_id` as its owner: records the task (and says on
     /// `ready` whether it could, before the call starts), renews the heartbeat while the call
-    /// runs, carries out a cancel request another server recorded by cancelling the task in
-    /// `local`, and records the outcome.
+    /// runs, records the questions the call asks and hands it the answers recorded by other
+    /// servers, carries out a cancel request another server recorded by cancelling the task in
+    /// `local`, and records the outcome. A task another server settled meanwhile (its owner
+    /// looked dead) ends as that server says.
     pub(crate) async fn run_owned(
         self,
         task_id: String,
@@ -165,12 +167,7 @@ impl TaskBook {
                 );
                 let _ = local.cancel_task(&record.id);
                 let _ = run.await;
-                return Settled::Failed(
-                    record
-                        .status_message
-                        .clone()
-                        .unwrap_or_else(|| SETTLED_ELSEWHERE.to_owned()),
-                );
+                return Settled::Failed(settled_elsewhere(&record));
             }
             tokio::select! {
                 settled = &mut run => break settled,
@@ -178,8 +175,11 @@ impl TaskBook {
                 _ = watch.tick() => ours = self.sync(&mut record, &local, false).await,
             }
         };
-        self.settle(record, &settled).await;
-        settled
+        // The local task ends as the record does, so the owner and the other servers agree.
+        match self.settle(record, &settled).await {
+            Some(message) => Settled::Failed(message),
+            None => settled,
+        }
     }
 
     /// Brings `record` and the local task in line: records the questions the call waits on
@@ -251,8 +251,9 @@ impl TaskBook {
         true
     }
 
-    /// Records how the task of `record` settled.
-    async fn settle(&self, mut record: TaskRecord, settled: &Settled) {
+    /// Records how the task of `record` settled; when another server settled it first, why
+    /// that one says it failed.
+    async fn settle(&self, mut record: TaskRecord, settled: &Settled) -> Option<String> {
         for _ in 0..RACES {
             let mut next = record.clone();
             next.revision = record.revision.saturating_add(1);
@@ -276,15 +277,25 @@ impl TaskBook {
                 }
             }
             match self.store.replace_task(record.revision, &next).await {
-                Ok(true) => return,
+                Ok(true) => return None,
                 Ok(false) => match self.store.task(&record.id).await {
                     Ok(Some(current)) if !current.state.is_final() => record = current,
-                    Ok(_) => return,
-                    Err(error) => return warn_store(&record.id, "record the outcome of", &error),
+                    // Another server settled it first (it found this one silent too long):
+                    // that end stands.
+                    Ok(Some(current)) => return Some(settled_elsewhere(&current)),
+                    Ok(None) => return None,
+                    Err(error) => {
+                        warn_store(&record.id, "record the outcome of", &error);
+                        return None;
+                    }
                 },
-                Err(error) => return warn_store(&record.id, "record the outcome of", &error),
+                Err(error) => {
+                    warn_store(&record.id, "record the outcome of", &error);
+                    return None;
+                }
             }
         }
+        None
     }
 
     /// `tasks/get` of a task this server does not run: what its record says (`None`: no record,
@@ -538,6 +549,14 @@ fn take_in(record: &mut TaskRecord, current: TaskRecord, local: &TaskManager) ->
     !settled
 }
 
+/// Why the task of `record`, settled by another server, failed.
+fn settled_elsewhere(record: &TaskRecord) -> String {
+    record
+        .status_message
+        .clone()
+        .unwrap_or_else(|| SETTLED_ELSEWHERE.to_owned())
+}
+
 /// How often the owner of a task polled every `poll_interval` looks for questions and answers.
 fn input_watch(poll_interval: Duration) -> Duration {
     (poll_interval / 4).clamp(LEAST_INPUT_WATCH, MOST_INPUT_WATCH)
@@ -771,6 +790,53 @@ mod tests {
         assert_eq!(error.get("message"), Some(&json!(said)));
         // Beats go by: the owner writes nothing more over the settled record.
         tokio::time::sleep(Duration::from_millis(200)).await;
+        let stored = store.task(&id).await.expect("reads").expect("the task");
+        assert_eq!(stored, settled_elsewhere);
+    }
+
+    #[tokio::test]
+    async fn an_outcome_after_the_task_was_settled_elsewhere_is_not_recorded() {
+        let (book, store) = book(None);
+        let local = crate::mcp::tasks::task_store();
+        // Long polls: no heartbeat falls within the test, so the owner meets the settled
+        // record only when it records the outcome.
+        let settings = TaskSettings {
+            ttl: None,
+            poll_interval: Duration::from_secs(60),
+            owner_timeout: None,
+        };
+        let (finish, finished) = tokio::sync::oneshot::channel::<()>();
+        let created =
+            crate::mcp::tasks::start_task(&local, settings, Some(book), |_, _| async move {
+                let _ = finished.await;
+                mcp::CallToolResult::success(vec![mcp::ContentBlock::text("done late")])
+            })
+            .await
+            .expect("starts");
+        let id = created.task.task_id;
+        let mut record = store.task(&id).await.expect("reads").expect("recorded");
+        record.revision += 1;
+        record.state = TaskState::Failed;
+        record.status_message = Some("stopped, said another".to_owned());
+        let settled_elsewhere = record.clone();
+        assert!(store.replace_task(1, &record).await.expect("writes"));
+        let _ = finish.send(());
+        let local_view = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let task = local.get_task(&id).expect("known");
+                if task.status().is_terminal() {
+                    return task;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the call ends");
+        assert_eq!(
+            local_view.status(),
+            mcp::TaskStatus::Failed,
+            "{local_view:?}"
+        );
         let stored = store.task(&id).await.expect("reads").expect("the task");
         assert_eq!(stored, settled_elsewhere);
     }
