@@ -192,8 +192,8 @@ pub async fn answers_are_the_latest_completed(store: Arc<dyn CallStore>) {
 }
 
 /// Served tasks: inserted once, replaced only from the revision named (a heartbeat and a cancel
-/// request racing: one wins, the other sees it lost), read back whole (result and error JSON
-/// included), listed by state in id order.
+/// request racing: one wins, the other sees it lost), read back whole (result and error JSON,
+/// input requests and responses included), listed by state in id order.
 pub async fn tasks_insert_once_compare_and_set_and_list(store: Arc<dyn CallStore>) {
     let working = task("task-b", TaskState::Working, 1);
     assert_eq!(store.insert_task(&working).await.expect("insert"), None);
@@ -213,6 +213,8 @@ pub async fn tasks_insert_once_compare_and_set_and_list(store: Arc<dyn CallStore
         .insert_task(&task("task-c", TaskState::Cancelled, 3))
         .await
         .expect("insert");
+    let ids =
+        |tasks: Vec<TaskRecord>| -> Vec<String> { tasks.into_iter().map(|task| task.id).collect() };
     let mut heartbeat = working.clone();
     heartbeat.revision = 2;
     heartbeat.heartbeat_at_ms = 5_000;
@@ -231,12 +233,34 @@ pub async fn tasks_insert_once_compare_and_set_and_list(store: Arc<dyn CallStore
         store.task("task-b").await.expect("read"),
         Some(heartbeat.clone())
     );
+    let mut asking = heartbeat.clone();
+    asking.revision = 3;
+    asking.state = TaskState::InputRequired;
+    asking.input_requests.insert(
+        "approval".to_owned(),
+        json!({"method": "elicitation/create", "params": {"message": "Allow?"}}),
+    );
+    asking
+        .input_responses
+        .insert("approval".to_owned(), json!({"action": "accept"}));
+    assert!(store.replace_task(2, &asking).await.expect("replace"));
+    assert_eq!(
+        store.task("task-b").await.expect("read"),
+        Some(asking.clone())
+    );
+    assert_eq!(
+        ids(store
+            .tasks(Some(TaskState::InputRequired))
+            .await
+            .expect("list")),
+        ["task-b"]
+    );
     let mut done = heartbeat.clone();
-    done.revision = 3;
+    done.revision = 4;
     done.state = TaskState::Completed;
     done.status_message = Some("done".to_owned());
     done.result = Some(json!({"content": [{"type": "text", "text": "ok"}], "isError": false}));
-    assert!(store.replace_task(2, &done).await.expect("replace"));
+    assert!(store.replace_task(3, &done).await.expect("replace"));
     assert_eq!(
         store.task("task-b").await.expect("read"),
         Some(done.clone())
@@ -246,8 +270,6 @@ pub async fn tasks_insert_once_compare_and_set_and_list(store: Arc<dyn CallStore
     assert!(store.replace_task(1, &failed).await.expect("replace"));
     assert_eq!(store.task("task-a").await.expect("read"), Some(failed));
     assert_eq!(store.task("task-missing").await.expect("read"), None);
-    let ids =
-        |tasks: Vec<TaskRecord>| -> Vec<String> { tasks.into_iter().map(|task| task.id).collect() };
     assert_eq!(
         ids(store.tasks(None).await.expect("list")),
         ["task-a", "task-b", "task-c"]

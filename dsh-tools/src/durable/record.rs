@@ -3,7 +3,7 @@
 //! from state to state are `journal.rs` and `approval.rs`, written once for every backend.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::content::{ContentBlock, render_value_as_text};
 use crate::error::{ErrorInfo, ToolError};
@@ -233,6 +233,8 @@ pub struct ApprovalRecord {
 pub enum TaskState {
     /// Its call runs (or its owner stopped and nobody recorded anything after).
     Working,
+    /// Its call waits for its client's answers to the record's input requests.
+    InputRequired,
     /// Its call ended; the result (an error outcome too) is recorded.
     Completed,
     /// It failed without a call result (it expired, say).
@@ -242,19 +244,21 @@ pub enum TaskState {
 }
 
 impl TaskState {
-    /// The name stored beside the record (`working`, `completed`, `failed`, `cancelled`).
+    /// The name stored beside the record (`working`, `input_required`, `completed`, `failed`,
+    /// `cancelled`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Working => "working",
+            Self::InputRequired => "input_required",
             Self::Completed => "completed",
             Self::Failed => "failed",
             Self::Cancelled => "cancelled",
         }
     }
 
-    /// Whether nothing changes it any more (every state but `working`).
+    /// Whether nothing changes it any more (every state but `working` and `input_required`).
     pub fn is_final(self) -> bool {
-        !matches!(self, Self::Working)
+        !matches!(self, Self::Working | Self::InputRequired)
     }
 }
 
@@ -297,4 +301,12 @@ pub struct TaskRecord {
     /// cancels the call when it sees this.
     #[serde(default)]
     pub cancel_requested: bool,
+    /// What the task waits for its client to answer (`inputRequests`, by key), written by its
+    /// owner while the state is `input_required`, so that every replica shows the questions.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub input_requests: Map<String, Value>,
+    /// Answers (`inputResponses`, by key) a client gave through a replica that does not run the
+    /// task; its owner hands them to the waiting call and clears them.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub input_responses: Map<String, Value>,
 }

@@ -39,7 +39,7 @@
 //! | `revision.rs` | which protocol revision a served request speaks |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
 //! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
-//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, answered and cancelled by any replica |
+//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |
 //! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |

@@ -36,8 +36,9 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 ///
 /// Calls served as tasks live in the server's memory; when the registry has a call store
 /// (`ToolRegistry::set_durability`, feature `durable`), they are also recorded there, so that
-/// every replica sharing the store answers `tasks/get` and `tasks/cancel` for them and a finished
-/// task's result outlives a restart (see `docs/durable.md`).
+/// every replica sharing the store answers `tasks/get`, `tasks/update` and `tasks/cancel` for them
+/// (a task's questions and the answers to them go through the record) and a finished task's
+/// result outlives a restart (see `docs/durable.md`).
 ///
 /// Cheap to clone; clones serve the same tools. Configure it before serving:
 ///

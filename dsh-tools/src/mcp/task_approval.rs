@@ -7,6 +7,10 @@
 //! or decline → rejected; cancel → cancelled. `tasks/cancel` while the question waits cancels
 //! the call (`ABORTED_BEFORE_DISPATCH`), as a cancelled caller does.
 //!
+//! When the served registry has a call store, the question is recorded with the task and the
+//! answer may come through any replica sharing the store (`task_book.rs`); the approver here
+//! sees no difference.
+//!
 //! A task lives on between the client's polls, so unlike a plain call's multi-round-trip
 //! approval the call waits for the answer and nothing runs twice. Each question a task asks has a
 //! key of its own (`approval`, then `approval-2`, …), as the extension requires.

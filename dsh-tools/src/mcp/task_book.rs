@@ -4,20 +4,31 @@
 //!
 //! - The server running a task (its owner, `<place> server <random id>`, one per
 //!   [`McpServer`](crate::mcp::McpServer)) records it, `working`, before the client gets the
-//!   task; records its outcome when it settles; and renews its heartbeat meanwhile. Each
-//!   heartbeat is a compare and set on the record's revision: when it fails, someone else wrote
-//!   the record — a cancel request, which the owner then carries out as a local `tasks/cancel`.
-//! - Another server answers `tasks/get` from the record. A `working` task whose owner's
-//!   heartbeat is older than the owner timeout is reported `failed`, saying the process running
-//!   it stopped and nothing was recorded after: the store cannot know more, and "unknown task"
-//!   would be false. A task past its TTL is `failed` as expired, as the owner would say; a
-//!   settled task is forgotten one TTL after it settled, as the owner forgets it.
-//! - `tasks/cancel` through another server sets the record's cancel request; `tasks/update` is
-//!   not forwarded: the owner alone holds the questions a task waits on, so another server
-//!   answers that the input must go to the server running the task.
+//!   task; records its outcome when it settles; and renews its heartbeat meanwhile. Every write
+//!   is a compare and set on the record's revision: when it fails, someone else wrote the record
+//!   — a cancel request, which the owner then carries out as a local `tasks/cancel`; answers to
+//!   the task's questions, which it hands to the waiting call as a local `tasks/update`; or the
+//!   task's end, settled by another server that found the owner silent too long, which the owner
+//!   takes as final (it stops writing, cancels the call and reports the same failure).
+//! - When the call asks (`task_approval.rs`), the owner notices within a short interval (a
+//!   quarter poll, 10 to 250 ms) and records `input_required` with the questions; while they
+//!   wait it reads the record at that interval, so answers given elsewhere reach the call
+//!   promptly rather than at the next heartbeat.
+//! - Another server answers `tasks/get` from the record (`input_required` with the same
+//!   questions as the owner shows). A task whose owner's heartbeat is older than the owner
+//!   timeout is `failed`, saying the process running it stopped and nothing was recorded after:
+//!   the store cannot know more, and "unknown task" would be false. The server that finds it so
+//!   rewrites the record `failed` (compare and set: one server does, and the owner, were it only
+//!   slow, cannot overwrite it). A task past its TTL is `failed` as expired, as the owner would
+//!   say; a settled task is forgotten one TTL after it settled, as the owner forgets it.
+//! - `tasks/cancel` through another server sets the record's cancel request; `tasks/update`
+//!   writes the answers into it, for the owner to pick up (while the questions wait, within the
+//!   short interval; otherwise at its next heartbeat, whose compare and set then fails). The
+//!   owner hands them to the call as a local `tasks/update` does, so answers to questions nobody
+//!   waits for are acknowledged and ignored, as the extension says.
 //!
-//! The local task, when there is one, always answers first (`tasks.rs`): it knows what the
-//! record does not (a task waiting for input).
+//! The local task, when there is one, always answers first (`tasks.rs`). Progress
+//! notifications are not forwarded: they go to the connection that made the call.
 
 use std::future::Future;
 use std::pin::pin;
@@ -27,7 +38,7 @@ use std::time::Duration;
 use rmcp::ErrorData;
 use rmcp::model as mcp;
 use rmcp::task_manager::TaskManager;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
 use crate::durable::clock::{format_time, now_ms};
@@ -45,6 +56,15 @@ const MIN_OWNER_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How many times a write tries again when another process moved the record on meanwhile.
 const RACES: usize = 8;
+
+/// The bounds of how often an owner looks for a question its call asks and, while one waits,
+/// for answers in the record: short, since a client polls for the question and waits for the
+/// call to go on, but not so short that a waiting task keeps the store busy.
+const LEAST_INPUT_WATCH: Duration = Duration::from_millis(10);
+const MOST_INPUT_WATCH: Duration = Duration::from_millis(250);
+
+/// Why a task settled by another server failed, when its record does not say.
+const SETTLED_ELSEWHERE: &str = "another server replica settled this task";
 
 /// The call store as the served tasks of one server use it (see the module docs).
 #[derive(Clone)]
@@ -80,8 +100,10 @@ impl TaskBook {
 
     /// Runs the call `run` of task `task_id` as its owner: records the task (and says on
     /// `ready` whether it could, before the call starts), renews the heartbeat while the call
-    /// runs, carries out a cancel request another server recorded by cancelling the task in
-    /// `local`, and records the outcome.
+    /// runs, records the questions the call asks and hands it the answers recorded by other
+    /// servers, carries out a cancel request another server recorded by cancelling the task in
+    /// `local`, and records the outcome. A task another server settled meanwhile (its owner
+    /// looked dead) ends as that server says.
     pub(crate) async fn run_owned(
         self,
         task_id: String,
@@ -105,6 +127,8 @@ impl TaskBook {
             owner: self.owner.clone(),
             heartbeat_at_ms: now,
             cancel_requested: false,
+            input_requests: Map::new(),
+            input_responses: Map::new(),
         };
         let inserted = match self.store.insert_task(&record).await {
             Ok(None) => Ok(()),
@@ -127,58 +151,117 @@ impl TaskBook {
             .max(Duration::from_millis(1));
         let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let watch_every = input_watch(settings.poll_interval);
+        let mut watch =
+            tokio::time::interval_at(tokio::time::Instant::now() + watch_every, watch_every);
+        watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut run = pin!(run);
+        let mut ours = true;
         let settled = loop {
+            if !ours {
+                // Settled by another server: the call's outcome can no longer count, so it is
+                // cancelled, and this server reports what the record says once the call ended.
+                tracing::warn!(
+                    "task {} was settled by another server replica while this one ran it",
+                    record.id
+                );
+                let _ = local.cancel_task(&record.id);
+                let _ = run.await;
+                return Settled::Failed(settled_elsewhere(&record));
+            }
             tokio::select! {
                 settled = &mut run => break settled,
-                _ = beat.tick() => self.heartbeat(&mut record, &local).await,
+                _ = beat.tick() => ours = self.sync(&mut record, &local, true).await,
+                _ = watch.tick() => ours = self.sync(&mut record, &local, false).await,
             }
         };
-        self.settle(record, &settled).await;
-        settled
+        // The local task ends as the record does, so the owner and the other servers agree.
+        match self.settle(record, &settled).await {
+            Some(message) => Settled::Failed(message),
+            None => settled,
+        }
     }
 
-    /// Renews the heartbeat of `record`, noticing a cancel request written meanwhile.
-    async fn heartbeat(&self, record: &mut TaskRecord, local: &TaskManager) {
+    /// Brings `record` and the local task in line: records the questions the call waits on
+    /// (or that it no longer does), hands answers found in the record to the call, carries out
+    /// a cancel request, and renews the heartbeat when `renew` (or when it writes anyway).
+    /// `false` once another server settled the task: the record is no longer this server's.
+    async fn sync(&self, record: &mut TaskRecord, local: &TaskManager, renew: bool) -> bool {
+        if record.state == TaskState::InputRequired {
+            // Answers given through other servers arrive in the record: read it while the
+            // questions wait.
+            match self.store.task(&record.id).await {
+                Ok(Some(current)) => {
+                    if !take_in(record, current, local) {
+                        return false;
+                    }
+                }
+                Ok(None) => return true,
+                Err(error) => {
+                    warn_store(&record.id, "read the answers of", &error);
+                    return true;
+                }
+            }
+        }
         for _ in 0..RACES {
+            let requests = local_requests(local, &record.id);
+            let changed = requests != record.input_requests || !record.input_responses.is_empty();
+            if !changed && !renew {
+                return true;
+            }
             let mut next = record.clone();
             next.revision = record.revision.saturating_add(1);
-            next.heartbeat_at_ms = now_ms();
+            next.state = if requests.is_empty() {
+                TaskState::Working
+            } else {
+                TaskState::InputRequired
+            };
+            next.input_requests = requests;
+            // Handed to the call already (`take_in`).
+            next.input_responses = Map::new();
+            let now = now_ms();
+            next.heartbeat_at_ms = now;
+            if changed {
+                next.updated_at_ms = now;
+            }
             match self.store.replace_task(record.revision, &next).await {
                 Ok(true) => {
                     *record = next;
-                    return;
+                    return true;
                 }
                 // Someone else wrote the record: see what, then try again from there.
                 Ok(false) => match self.store.task(&record.id).await {
                     Ok(Some(current)) => {
-                        if current.cancel_requested && !record.cancel_requested {
-                            // As a `tasks/cancel` to this server would (the task may have
-                            // settled meanwhile, which the cancel then leaves alone).
-                            let _ = local.cancel_task(&current.id);
-                        }
-                        let settled = current.state.is_final();
-                        *record = current;
-                        if settled {
-                            return;
+                        if !take_in(record, current, local) {
+                            return false;
                         }
                     }
-                    Ok(None) => return,
-                    Err(error) => return warn_store(&record.id, "renew the heartbeat of", &error),
+                    Ok(None) => return true,
+                    Err(error) => {
+                        warn_store(&record.id, "renew the heartbeat of", &error);
+                        return true;
+                    }
                 },
-                Err(error) => return warn_store(&record.id, "renew the heartbeat of", &error),
+                Err(error) => {
+                    warn_store(&record.id, "renew the heartbeat of", &error);
+                    return true;
+                }
             }
         }
+        true
     }
 
-    /// Records how the task of `record` settled.
-    async fn settle(&self, mut record: TaskRecord, settled: &Settled) {
+    /// Records how the task of `record` settled; when another server settled it first, why
+    /// that one says it failed.
+    async fn settle(&self, mut record: TaskRecord, settled: &Settled) -> Option<String> {
         for _ in 0..RACES {
             let mut next = record.clone();
             next.revision = record.revision.saturating_add(1);
             let now = now_ms();
             next.updated_at_ms = now;
             next.heartbeat_at_ms = now;
+            next.input_requests = Map::new();
+            next.input_responses = Map::new();
             match settled {
                 Settled::Completed(result) => {
                     next.state = TaskState::Completed;
@@ -194,22 +277,85 @@ impl TaskBook {
                 }
             }
             match self.store.replace_task(record.revision, &next).await {
-                Ok(true) => return,
+                Ok(true) => return None,
                 Ok(false) => match self.store.task(&record.id).await {
                     Ok(Some(current)) if !current.state.is_final() => record = current,
-                    Ok(_) => return,
-                    Err(error) => return warn_store(&record.id, "record the outcome of", &error),
+                    // Another server settled it first (it found this one silent too long):
+                    // that end stands.
+                    Ok(Some(current)) => return Some(settled_elsewhere(&current)),
+                    Ok(None) => return None,
+                    Err(error) => {
+                        warn_store(&record.id, "record the outcome of", &error);
+                        return None;
+                    }
                 },
-                Err(error) => return warn_store(&record.id, "record the outcome of", &error),
+                Err(error) => {
+                    warn_store(&record.id, "record the outcome of", &error);
+                    return None;
+                }
             }
         }
+        None
     }
 
     /// `tasks/get` of a task this server does not run: what its record says (`None`: no record,
-    /// or one forgotten).
+    /// or one forgotten). A task whose owner stopped is rewritten `failed` on the way.
     pub(crate) async fn get(&self, task_id: &str) -> Result<Option<mcp::DetailedTask>, ErrorData> {
-        let record = self.store.task(task_id).await.map_err(store_failed)?;
-        Ok(record.and_then(|record| self.view(record, now_ms())))
+        for _ in 0..RACES {
+            let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
+                return Ok(None);
+            };
+            let now = now_ms();
+            let Some(message) = self.stopped_owner(&record, now) else {
+                return Ok(self.view(record, now));
+            };
+            // Settled in the store, so that every reader, a listing and the owner itself (were
+            // it only slow) see the same end; the revision makes one reader the one that does.
+            let mut next = record.clone();
+            next.revision = record.revision.saturating_add(1);
+            next.state = TaskState::Failed;
+            next.error = Some(Value::Object(error_object(&message)));
+            next.status_message = Some(message);
+            next.updated_at_ms = now;
+            next.input_requests = Map::new();
+            next.input_responses = Map::new();
+            match self.store.replace_task(record.revision, &next).await {
+                Ok(true) => return Ok(self.view(next, now)),
+                // Someone wrote it meanwhile (the owner renewed, another reader settled it):
+                // read again.
+                Ok(false) => {}
+                Err(error) => {
+                    warn_store(task_id, "record the stopped owner of", &error);
+                    return Ok(self.view(record, now));
+                }
+            }
+        }
+        Err(races(task_id, "the read"))
+    }
+
+    /// Why the task of `record` failed at `now` because its owner went silent, if it did: a task
+    /// still running whose heartbeat is older than the owner timeout (and not yet expired,
+    /// which says so instead).
+    fn stopped_owner(&self, record: &TaskRecord, now: u64) -> Option<String> {
+        if record.state.is_final() {
+            return None;
+        }
+        let expires_at = record
+            .ttl_ms
+            .map(|ttl| record.created_at_ms.saturating_add(ttl));
+        if expires_at.is_some_and(|at| now >= at) {
+            return None;
+        }
+        let poll = record.poll_interval_ms.map(Duration::from_millis);
+        let timeout = duration_ms(self.owner_timeout(poll));
+        (now.saturating_sub(record.heartbeat_at_ms) > timeout).then(|| {
+            format!(
+                "the process running this task ({}) stopped: its last heartbeat was at {}, and \
+                 nothing was recorded after",
+                record.owner,
+                format_time(record.heartbeat_at_ms)
+            )
+        })
     }
 
     /// `tasks/cancel` of a task this server does not run: records the request for its owner
@@ -235,38 +381,58 @@ impl TaskBook {
                 return Ok(true);
             }
         }
-        Err(ErrorData::internal_error(
-            format!("the cancel request of task {task_id} kept losing races in the call store"),
-            None,
-        ))
+        Err(races(task_id, "the cancel request"))
     }
 
-    /// `tasks/update` of a task this server does not run: refused while it runs elsewhere
-    /// (the owner alone holds what it waits on), acknowledged once it settled; `false` when there
-    /// is no such task.
-    pub(crate) async fn update(&self, task_id: &str) -> Result<bool, ErrorData> {
-        let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
-            return Ok(false);
-        };
-        if record.state.is_final() {
-            return Ok(true);
+    /// `tasks/update` of a task this server does not run: while it runs, the answers are written
+    /// into the record for the owner to hand to the call, which ignores those nobody waits for;
+    /// once it settled they are acknowledged and ignored here, as the extension says. `false`
+    /// when there is no such task.
+    ///
+    /// Answers are kept even for a question the record does not show yet: a client may have
+    /// read it from the owner itself before the owner recorded it, and its answer must not be
+    /// lost for that.
+    pub(crate) async fn update(
+        &self,
+        task_id: &str,
+        responses: &mcp::InputResponses,
+    ) -> Result<bool, ErrorData> {
+        for _ in 0..RACES {
+            let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
+                return Ok(false);
+            };
+            let fresh: Vec<_> = responses
+                .iter()
+                .filter(|(key, response)| record.input_responses.get(*key) != Some(*response))
+                .collect();
+            if record.state.is_final() || fresh.is_empty() {
+                return Ok(true);
+            }
+            let mut next = record.clone();
+            next.revision = record.revision.saturating_add(1);
+            next.updated_at_ms = now_ms();
+            for (key, response) in fresh {
+                next.input_responses.insert(key.clone(), response.clone());
+            }
+            if self
+                .store
+                .replace_task(record.revision, &next)
+                .await
+                .map_err(store_failed)?
+            {
+                return Ok(true);
+            }
         }
-        Err(ErrorData::invalid_params(
-            format!(
-                "task {task_id} runs on another server replica ({}); its input must go to the \
-                 replica running it (tasks/update is not forwarded between replicas)",
-                record.owner
-            ),
-            None,
-        ))
+        Err(races(task_id, "the input"))
     }
 
     /// The task `record` describes at `now`, as its owner would show it; `None` once forgotten.
     fn view(&self, record: TaskRecord, now: u64) -> Option<mcp::DetailedTask> {
         let ttl = record.ttl_ms;
         let expires_at = ttl.map(|ttl| record.created_at_ms.saturating_add(ttl));
+        let running = !record.state.is_final();
         let (payload, message, updated_at) = match record.state {
-            TaskState::Working if expires_at.is_some_and(|at| now >= at) => {
+            _ if running && expires_at.is_some_and(|at| now >= at) => {
                 // Forgotten one TTL after it expired, as a settled task is.
                 let expired_at = expires_at.unwrap_or(now);
                 if ttl.is_some_and(|ttl| now >= expired_at.saturating_add(ttl)) {
@@ -277,26 +443,32 @@ impl TaskBook {
                 };
                 (payload, None, expired_at)
             }
-            TaskState::Working => {
-                let poll = record.poll_interval_ms.map(Duration::from_millis);
-                let silent_since = record.heartbeat_at_ms;
-                let timeout = duration_ms(self.owner_timeout(poll));
-                if now.saturating_sub(silent_since) > timeout {
-                    let message = format!(
-                        "the process running this task ({}) stopped: its last heartbeat was at \
-                         {}, and nothing was recorded after",
-                        record.owner,
-                        format_time(silent_since)
-                    );
+            _ if running => {
+                if let Some(message) = self.stopped_owner(&record, now) {
+                    let poll = record.poll_interval_ms.map(Duration::from_millis);
+                    let timeout = duration_ms(self.owner_timeout(poll));
                     let payload = mcp::TaskPayload::Failed {
                         error: error_object(&message),
                     };
-                    (payload, Some(message), silent_since.saturating_add(timeout))
+                    let stopped_at = record.heartbeat_at_ms.saturating_add(timeout);
+                    (payload, Some(message), stopped_at)
                 } else {
                     let message = record
                         .cancel_requested
                         .then(|| "cancellation requested".to_owned());
-                    (mcp::TaskPayload::Working, message, record.updated_at_ms)
+                    let questions = (record.state == TaskState::InputRequired)
+                        .then(|| {
+                            serde_json::from_value(Value::Object(record.input_requests.clone()))
+                                .ok()
+                        })
+                        .flatten();
+                    let payload = match questions {
+                        Some(input_requests) => mcp::TaskPayload::InputRequired { input_requests },
+                        // Questions this build cannot read (a newer one wrote them) show as
+                        // `working`: the task runs on, and its owner still shows them.
+                        None => mcp::TaskPayload::Working,
+                    };
+                    (payload, message, record.updated_at_ms)
                 }
             }
             settled => {
@@ -342,6 +514,62 @@ fn error_object(message: &str) -> mcp::JsonObject {
     }
 }
 
+/// The questions the local task `task_id` waits on, by key, as JSON (none: not waiting, or no
+/// such task).
+fn local_requests(local: &TaskManager, task_id: &str) -> Map<String, Value> {
+    let Ok(task) = local.get_task(task_id) else {
+        return Map::new();
+    };
+    let mcp::TaskPayload::InputRequired { input_requests } = task.payload else {
+        return Map::new();
+    };
+    input_requests
+        .into_iter()
+        .filter_map(|(key, request)| Some((key, serde_json::to_value(request).ok()?)))
+        .collect()
+}
+
+/// Takes in the record `current`, written by someone else after `record`: carries out a new
+/// cancel request and hands answers found in it to the call, as a local `tasks/cancel` and
+/// `tasks/update` would (rmcp ignores answers it was given already). `false` when another
+/// server settled the task.
+fn take_in(record: &mut TaskRecord, current: TaskRecord, local: &TaskManager) -> bool {
+    let settled = current.state.is_final();
+    if !settled {
+        if current.cancel_requested && !record.cancel_requested {
+            // The task may have settled meanwhile, which the cancel then leaves alone.
+            let _ = local.cancel_task(&current.id);
+        }
+        if !current.input_responses.is_empty() {
+            let answers = current.input_responses.clone();
+            let _ = local.update_task(&current.id, answers);
+        }
+    }
+    *record = current;
+    !settled
+}
+
+/// Why the task of `record`, settled by another server, failed.
+fn settled_elsewhere(record: &TaskRecord) -> String {
+    record
+        .status_message
+        .clone()
+        .unwrap_or_else(|| SETTLED_ELSEWHERE.to_owned())
+}
+
+/// How often the owner of a task polled every `poll_interval` looks for questions and answers.
+fn input_watch(poll_interval: Duration) -> Duration {
+    (poll_interval / 4).clamp(LEAST_INPUT_WATCH, MOST_INPUT_WATCH)
+}
+
+/// A write of `what` about task `task_id` that kept losing compare and set races.
+fn races(task_id: &str, what: &str) -> ErrorData {
+    ErrorData::internal_error(
+        format!("{what} of task {task_id} kept losing races in the call store"),
+        None,
+    )
+}
+
 /// A request the store could not answer: an internal error naming the store's failure.
 fn store_failed(error: StoreError) -> ErrorData {
     ErrorData::internal_error(format!("the call store failed: {error}"), None)
@@ -367,10 +595,11 @@ mod tests {
     use serde_json::json;
 
     use super::TaskBook;
+    use crate::durable::clock::now_ms;
     use crate::durable::memory::MemoryStore;
     use crate::durable::record::{TaskRecord, TaskState};
     use crate::durable::store::CallStore;
-    use crate::mcp::task_life::EXPIRED_MESSAGE;
+    use crate::mcp::task_life::{EXPIRED_MESSAGE, TaskSettings};
 
     fn record(state: TaskState) -> TaskRecord {
         serde_json::from_value(json!({
@@ -444,25 +673,171 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_cancel_is_recorded_and_input_is_refused_for_a_task_run_elsewhere() {
-        let (book, store) = book(None);
+    async fn a_cancel_and_answers_are_recorded_for_a_task_run_elsewhere() {
+        let (book, store) = book(Some(Duration::from_secs(3_600)));
+        let answers: mcp::InputResponses = [
+            ("approval".to_owned(), json!({"action": "accept"})),
+            ("stale".to_owned(), json!({"action": "decline"})),
+        ]
+        .into_iter()
+        .collect();
         assert!(!book.cancel("t1").await.expect("answers"), "no such task");
-        assert!(!book.update("t1").await.expect("answers"), "no such task");
-        store
-            .insert_task(&record(TaskState::Working))
-            .await
-            .expect("inserts");
+        assert!(
+            !book.update("t1", &answers).await.expect("answers"),
+            "no such task"
+        );
+        let mut asking = record(TaskState::InputRequired);
+        asking.heartbeat_at_ms = now_ms();
+        asking.ttl_ms = None;
+        let question = mcp::ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: "Allow?".to_owned(),
+            requested_schema: crate::mcp::client_approval::decision_form(),
+        };
+        let question = mcp::InputRequest::Elicitation(mcp::ElicitRequest::new(question));
+        asking.input_requests.insert(
+            "approval".to_owned(),
+            serde_json::to_value(question).expect("serializes"),
+        );
+        store.insert_task(&asking).await.expect("inserts");
+        let shown = book.get("t1").await.expect("answers").expect("known");
+        let mcp::TaskPayload::InputRequired { input_requests } = &shown.payload else {
+            panic!("input_required: {shown:?}")
+        };
+        assert_eq!(input_requests.keys().collect::<Vec<_>>(), ["approval"]);
+
+        assert!(book.update("t1", &answers).await.expect("answers"));
+        let stored = store.task("t1").await.expect("reads").expect("the task");
+        assert_eq!(stored.revision, 2);
+        assert_eq!(
+            serde_json::Value::Object(stored.input_responses),
+            json!({"approval": {"action": "accept"}, "stale": {"action": "decline"}}),
+            "for the owner, which ignores what nobody waits for"
+        );
+        assert!(book.update("t1", &answers).await.expect("answers"));
+        let stored = store.task("t1").await.expect("reads").expect("the task");
+        assert_eq!(stored.revision, 2, "the same answers again write nothing");
         assert!(book.cancel("t1").await.expect("answers"));
         let stored = store.task("t1").await.expect("reads").expect("the task");
         assert!(stored.cancel_requested);
+        assert_eq!(stored.revision, 3);
+    }
+
+    #[tokio::test]
+    async fn the_reader_that_finds_the_owner_stopped_settles_the_record_once() {
+        let (book, store) = book(Some(Duration::from_millis(500)));
+        let mut silent = record(TaskState::Working);
+        silent.ttl_ms = None;
+        store.insert_task(&silent).await.expect("inserts");
+        let read = book.get("t1").await.expect("answers").expect("known");
+        assert_eq!(read.status(), mcp::TaskStatus::Failed);
+        let stored = store.task("t1").await.expect("reads").expect("the task");
+        assert_eq!(stored.state, TaskState::Failed);
         assert_eq!(stored.revision, 2);
-        let refused = book.update("t1").await.expect_err("refused");
+        assert_eq!(stored.status_message, read.task.status_message);
+        // Read again: already settled, nothing more is written.
+        let again = book.get("t1").await.expect("answers").expect("known");
+        assert_eq!(again.task.status_message, read.task.status_message);
+        let stored = store.task("t1").await.expect("reads").expect("the task");
+        assert_eq!(stored.revision, 2);
+    }
+
+    #[tokio::test]
+    async fn an_owner_that_finds_its_task_settled_elsewhere_takes_it_as_final() {
+        let (book, store) = book(None);
+        let local = crate::mcp::tasks::task_store();
+        let settings = TaskSettings {
+            ttl: None,
+            poll_interval: Duration::from_millis(20),
+            owner_timeout: None,
+        };
+        let created = crate::mcp::tasks::start_task(&local, settings, Some(book), |signal, _| {
+            async move {
+                // Runs until cancelled, as a call whose owner only looked dead.
+                signal.cancelled().await;
+                mcp::CallToolResult::success(vec![mcp::ContentBlock::text("ran on")])
+            }
+        })
+        .await
+        .expect("starts");
+        let id = created.task.task_id;
+        let mut record = store.task(&id).await.expect("reads").expect("recorded");
+        let said = "the process running this task (me) stopped";
+        record.revision += 1;
+        record.state = TaskState::Failed;
+        record.status_message = Some(said.to_owned());
+        let settled_elsewhere = record.clone();
         assert!(
-            refused
-                .message
-                .contains("runs on another server replica (host pid 1 server ab)"),
-            "{}",
-            refused.message
+            store
+                .replace_task(record.revision - 1, &record)
+                .await
+                .expect("writes")
         );
+        let local_view = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let task = local.get_task(&id).expect("known");
+                if task.status().is_terminal() {
+                    return task;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the owner notices");
+        let mcp::TaskPayload::Failed { error } = &local_view.payload else {
+            panic!("failed as the record says: {local_view:?}")
+        };
+        assert_eq!(error.get("message"), Some(&json!(said)));
+        // Beats go by: the owner writes nothing more over the settled record.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let stored = store.task(&id).await.expect("reads").expect("the task");
+        assert_eq!(stored, settled_elsewhere);
+    }
+
+    #[tokio::test]
+    async fn an_outcome_after_the_task_was_settled_elsewhere_is_not_recorded() {
+        let (book, store) = book(None);
+        let local = crate::mcp::tasks::task_store();
+        // Long polls: no heartbeat falls within the test, so the owner meets the settled
+        // record only when it records the outcome.
+        let settings = TaskSettings {
+            ttl: None,
+            poll_interval: Duration::from_secs(60),
+            owner_timeout: None,
+        };
+        let (finish, finished) = tokio::sync::oneshot::channel::<()>();
+        let created =
+            crate::mcp::tasks::start_task(&local, settings, Some(book), |_, _| async move {
+                let _ = finished.await;
+                mcp::CallToolResult::success(vec![mcp::ContentBlock::text("done late")])
+            })
+            .await
+            .expect("starts");
+        let id = created.task.task_id;
+        let mut record = store.task(&id).await.expect("reads").expect("recorded");
+        record.revision += 1;
+        record.state = TaskState::Failed;
+        record.status_message = Some("stopped, said another".to_owned());
+        let settled_elsewhere = record.clone();
+        assert!(store.replace_task(1, &record).await.expect("writes"));
+        let _ = finish.send(());
+        let local_view = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let task = local.get_task(&id).expect("known");
+                if task.status().is_terminal() {
+                    return task;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the call ends");
+        assert_eq!(
+            local_view.status(),
+            mcp::TaskStatus::Failed,
+            "{local_view:?}"
+        );
+        let stored = store.task(&id).await.expect("reads").expect("the task");
+        assert_eq!(stored, settled_elsewhere);
     }
 }

@@ -155,19 +155,25 @@ pub(crate) async fn get_task(
 }
 
 /// `tasks/update`: the client's answers to what a task asked (`task_approval.rs`); responses no
-/// request is waiting for are acknowledged and ignored, as the extension says. A task another
-/// server runs refuses them (see `task_book.rs`).
+/// request is waiting for are acknowledged and ignored, as the extension says. Answers for a
+/// task another server runs go into its record, where its owner picks them up (`task_book.rs`).
 pub(crate) async fn update_task(
     store: &TaskManager,
     book: Option<&TaskBook>,
     request: mcp::UpdateTaskParams,
 ) -> Result<(), ErrorData> {
-    let unknown = match store.update_task(&request.task_id, request.input_responses) {
+    let unknown = match store.update_task(&request.task_id, request.input_responses.clone()) {
         Ok(()) => return Ok(()),
         Err(unknown) => unknown,
     };
     match book {
-        Some(book) if book.update(&request.task_id).await? => Ok(()),
+        Some(book)
+            if book
+                .update(&request.task_id, &request.input_responses)
+                .await? =>
+        {
+            Ok(())
+        }
         _ => Err(unknown),
     }
 }
@@ -290,7 +296,11 @@ mod no_book {
             match *self {}
         }
 
-        pub(crate) async fn update(&self, _: &str) -> Result<bool, ErrorData> {
+        pub(crate) async fn update(
+            &self,
+            _: &str,
+            _: &mcp::InputResponses,
+        ) -> Result<bool, ErrorData> {
             match *self {}
         }
     }

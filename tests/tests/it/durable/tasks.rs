@@ -1,9 +1,10 @@
 //! Served MCP tasks on the call store: two stateless HTTP replicas on one real PostgreSQL behind
-//! a round robin, a task started through one polled to its result, cancelled and refused input
-//! through the other; a replica that dies mid-task (its runtime shut down: its server, its
+//! a round robin, a task started through one polled to its result and cancelled through the
+//! other; a task whose call asks for approval shown `input_required` by the other replica and
+//! answered through it; a replica that dies mid-task (its runtime shut down: its server, its
 //! heartbeat and its store connection stop at once, as with a killed process) has its task
-//! reported failed by the other; and a finished task's result read by a fresh server on the same
-//! store, on PostgreSQL and on a SQLite file.
+//! reported, and rewritten in the store, failed by the other; and a finished task's result read
+//! by a fresh server on the same store, on PostgreSQL and on a SQLite file.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,7 +14,8 @@ use std::time::Duration;
 use dsh_tools::durable::{CallStore, Durability, PostgresStore, SqliteStore, TaskState};
 use dsh_tools::mcp::{HttpOptions, ImportOptions, McpClient, McpServer};
 use dsh_tools::{
-    FnTool, ToolExecutionInput, ToolRegistry, Value, call::TaskSupport, json, schema::Schema,
+    FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, Value, call::TaskSupport, json,
+    schema::Schema,
 };
 use dsh_tools_tests::postgres_server::PostgresServer;
 use dsh_tools_tests::round_robin::RoundRobin;
@@ -33,7 +35,9 @@ const POLL: Duration = Duration::from_millis(50);
 const PATIENT: Duration = Duration::from_secs(10);
 
 /// `count` (task support optional): counts to `steps`, a step every `delay_ms`; `hold`
-/// (required): runs until cancelled, counted in the answer's second half when it ended.
+/// (required): runs until cancelled, counted in the answer's second half when it ended; `write`
+/// (required): asks for approval first (its `pre-execute` hook answers `ask`), then answers
+/// `written`.
 fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
     let registry = ToolRegistry::new();
     let ended = Arc::new(AtomicUsize::new(0));
@@ -63,8 +67,21 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
                 Ok("released")
             }
         });
+    let write = FnTool::builder("write", "Write a file.")
+        .arguments(Schema::object().required("path", Schema::string()))
+        .task_support(TaskSupport::Required)
+        .handler(|_arguments, _run| async { Ok("written") });
     let _ = registry.register(count).expect("registers");
     let _ = registry.register(hold).expect("registers");
+    let _ = registry.register(write).expect("registers");
+    let _ = registry
+        .on_pre_execute(|execution, next| async move {
+            if execution.name() == "write" {
+                return Ok(PreToolDecision::ask("it writes to the workspace"));
+            }
+            next.run().await
+        })
+        .expect("adds the hook");
     (registry, ended)
 }
 
@@ -138,14 +155,19 @@ impl Drop for Replica {
     }
 }
 
-/// A client that declares the tasks extension.
+/// A client that declares the tasks extension and form elicitation (so a task's `ask` goes
+/// into the task, answered with `tasks/update`).
 #[derive(Clone, Default)]
 struct TaskClient;
 
 impl ClientHandler for TaskClient {
     fn get_info(&self) -> mcp::ClientConfig {
+        let mut capabilities = mcp::ClientCapabilities::builder().enable_tasks().build();
+        capabilities.elicitation = Some(
+            mcp::ElicitationCapability::new().with_form(mcp::FormElicitationCapability::new()),
+        );
         mcp::ClientConfig::new(
-            mcp::ClientCapabilities::builder().enable_tasks().build(),
+            capabilities,
             mcp::Implementation::new("durable-task-test", "1.0.0"),
         )
     }
@@ -285,18 +307,31 @@ async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_
     assert_eq!(done.task.poll_interval_ms, Some(50));
     assert_eq!(result_text(&settled(&on_a, &id).await), "counted to 6");
 
-    // Input for a task another replica runs is refused, saying where it must go.
+    // Input for a task that asks nothing is acknowledged and ignored through either replica,
+    // as the extension says.
     let held = start(&on_a, "hold", json!({})).await;
-    let refused = on_b
-        .peer()
-        .update_task(mcp::UpdateTaskParams::new(held.clone(), Default::default()))
+    let stray: mcp::InputResponses = [("approval".to_owned(), json!({"action": "accept"}))]
+        .into_iter()
+        .collect();
+    on_b.peer()
+        .update_task(mcp::UpdateTaskParams::new(held.clone(), stray))
         .await
-        .expect_err("tasks/update through the other replica is refused");
-    let refused = refused.to_string();
-    assert!(
-        refused.contains("must go to the replica running it") && refused.contains("replica-a"),
-        "{refused}"
-    );
+        .expect("tasks/update through the other replica is acknowledged");
+    assert_eq!(get(&on_b, &held).await.status(), mcp::TaskStatus::Working);
+    // A's heartbeat takes the stray answer in (its call ignores it) and clears it.
+    let store = PostgresStore::connect(&config).await.expect("connects");
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let record = store.task(&held).await.expect("reads").expect("the record");
+            if record.input_responses.is_empty() {
+                assert_eq!(record.state, TaskState::Working, "{record:?}");
+                return;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    })
+    .await
+    .expect("the owner clears the stray answer");
 
     // Cancelled through B: A's heartbeat sees the request and cancels the call as a local
     // `tasks/cancel` would.
@@ -338,6 +373,120 @@ async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_
     on_b.cancel().await.expect("closes");
 }
 
+/// Polls task `id` through `client` until `wanted` holds of it.
+async fn task_when(
+    client: &Client,
+    id: &str,
+    wanted: fn(&mcp::DetailedTask) -> bool,
+) -> mcp::DetailedTask {
+    let last = std::sync::Mutex::new(None);
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let task = get(client, id).await;
+            if wanted(&task) {
+                return task;
+            }
+            *last
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(task);
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("task {id} gets there; last seen: {last:?}"))
+}
+
+/// The form answer that approves the call.
+fn approve() -> Value {
+    let answer = mcp::ElicitResult::new(mcp::ElicitationAction::Accept)
+        .with_content(json!({"decision": "approve"}));
+    serde_json::to_value(answer).expect("serializes")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_question_is_shown_and_answered_through_the_replica_not_running_it() {
+    let postgres = PostgresServer::start();
+    let config = postgres.database("tasks_input");
+    let a = Replica::start(&config, "replica-a", PATIENT).await;
+    let b = Replica::start(&config, "replica-b", PATIENT).await;
+    let (on_a, on_b) = (client(&a.url()).await, client(&b.url()).await);
+
+    let id = start(&on_a, "write", json!({"path": "notes.md"})).await;
+    // The owner shows the question; the other replica shows the same one from the record.
+    let asked_on_a = task_when(&on_a, &id, |task| {
+        task.status() == mcp::TaskStatus::InputRequired
+    })
+    .await;
+    let asked_on_b = task_when(&on_b, &id, |task| {
+        task.status() == mcp::TaskStatus::InputRequired
+    })
+    .await;
+    let (
+        mcp::TaskPayload::InputRequired {
+            input_requests: on_owner,
+        },
+        mcp::TaskPayload::InputRequired {
+            input_requests: elsewhere,
+        },
+    ) = (&asked_on_a.payload, &asked_on_b.payload)
+    else {
+        panic!("input_required carries its requests: {asked_on_a:?} {asked_on_b:?}")
+    };
+    assert_eq!(elsewhere, on_owner, "the same questions on both replicas");
+    let question = serde_json::to_value(&elsewhere["approval"]).expect("serializes");
+    let message = question["params"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("Allow tool \"write\" to run?")
+            && message.contains("it writes to the workspace"),
+        "{question}"
+    );
+    let store = PostgresStore::connect(&config).await.expect("connects");
+    let record = store.task(&id).await.expect("reads").expect("the record");
+    assert_eq!(record.state, TaskState::InputRequired);
+
+    // Answered through B: an answer nobody waits for is ignored, the approval reaches A's call,
+    // which runs and completes; B reads the result.
+    let responses: mcp::InputResponses = [
+        ("approval".to_owned(), approve()),
+        ("approval-9".to_owned(), approve()),
+    ]
+    .into_iter()
+    .collect();
+    on_b.peer()
+        .update_task(mcp::UpdateTaskParams::new(id.clone(), responses))
+        .await
+        .expect("tasks/update through the other replica is acknowledged");
+    let done = settled(&on_b, &id).await;
+    assert_eq!(result_text(&done), "written", "{done:?}");
+    assert_eq!(result_text(&settled(&on_a, &id).await), "written");
+    let record = store.task(&id).await.expect("reads").expect("the record");
+    assert_eq!(record.state, TaskState::Completed);
+    assert!(record.input_requests.is_empty() && record.input_responses.is_empty());
+
+    // A second task, answered through B with a refusal: the call does not run.
+    let refused = start(&on_a, "write", json!({"path": "other.md"})).await;
+    task_when(&on_b, &refused, |task| {
+        task.status() == mcp::TaskStatus::InputRequired
+    })
+    .await;
+    let decline = serde_json::to_value(mcp::ElicitResult::new(mcp::ElicitationAction::Decline))
+        .expect("serializes");
+    on_b.peer()
+        .update_task(mcp::UpdateTaskParams::new(
+            refused.clone(),
+            [("approval".to_owned(), decline)].into_iter().collect(),
+        ))
+        .await
+        .expect("acknowledged");
+    let done = settled(&on_b, &refused).await;
+    assert!(
+        result_text(&done).contains("rejected tool \"write\""),
+        "{done:?}"
+    );
+    on_a.cancel().await.expect("closes");
+    on_b.cancel().await.expect("closes");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_that_dies_mid_task_has_its_task_reported_failed_by_the_other() {
     let postgres = PostgresServer::start();
@@ -367,15 +516,35 @@ async fn a_replica_that_dies_mid_task_has_its_task_reported_failed_by_the_other(
         panic!("a failed task: {failed:?}")
     };
     assert_eq!(error.get("message"), Some(&json!(message)));
-    // The record itself still says working: only the owner writes its outcome, and it is gone.
+    // The reader settled the record itself: a listing, any other replica and a restart see the
+    // same end without working it out again.
     let store = PostgresStore::connect(&config).await.expect("connects");
     let record = store.task(&id).await.expect("reads").expect("the record");
-    assert_eq!(record.state, TaskState::Working);
+    assert_eq!(record.state, TaskState::Failed, "{record:?}");
+    assert_eq!(record.status_message.as_deref(), Some(message.as_str()));
+    assert_eq!(
+        record.error.as_ref().and_then(|error| error.get("message")),
+        Some(&json!(message))
+    );
     assert!(
         record.owner.starts_with("replica-a server "),
         "{}",
         record.owner
     );
+    let failed_tasks = store.tasks(Some(TaskState::Failed)).await.expect("lists");
+    assert_eq!(failed_tasks.len(), 1);
+    assert!(
+        store
+            .tasks(Some(TaskState::Working))
+            .await
+            .expect("lists")
+            .is_empty()
+    );
+    // Read again, the settled record answers as it is, the same words.
+    let again = get(&on_b, &id).await;
+    assert_eq!(again.task.status_message, failed.task.status_message);
+    let reread = store.task(&id).await.expect("reads").expect("the record");
+    assert_eq!(reread.revision, record.revision, "settled once");
     on_b.cancel().await.expect("closes");
 }
 
