@@ -361,27 +361,15 @@ impl TaskBook {
     /// `tasks/cancel` of a task this server does not run: records the request for its owner
     /// (nothing to do once it settled); `false` when there is no such task.
     pub(crate) async fn cancel(&self, task_id: &str) -> Result<bool, ErrorData> {
-        for _ in 0..RACES {
-            let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
-                return Ok(false);
-            };
+        self.edit(task_id, "the cancel request", |record| {
             if record.state.is_final() || record.cancel_requested {
-                return Ok(true);
+                return None;
             }
             let mut next = record.clone();
-            next.revision = record.revision.saturating_add(1);
             next.cancel_requested = true;
-            next.updated_at_ms = now_ms();
-            if self
-                .store
-                .replace_task(record.revision, &next)
-                .await
-                .map_err(store_failed)?
-            {
-                return Ok(true);
-            }
-        }
-        Err(races(task_id, "the cancel request"))
+            Some(next)
+        })
+        .await
     }
 
     /// `tasks/update` of a task this server does not run: while it runs, the answers are written
@@ -397,23 +385,42 @@ impl TaskBook {
         task_id: &str,
         responses: &mcp::InputResponses,
     ) -> Result<bool, ErrorData> {
-        for _ in 0..RACES {
-            let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
-                return Ok(false);
-            };
+        self.edit(task_id, "the input", |record| {
             let fresh: Vec<_> = responses
                 .iter()
                 .filter(|(key, response)| record.input_responses.get(*key) != Some(*response))
                 .collect();
             if record.state.is_final() || fresh.is_empty() {
-                return Ok(true);
+                return None;
             }
             let mut next = record.clone();
-            next.revision = record.revision.saturating_add(1);
-            next.updated_at_ms = now_ms();
             for (key, response) in fresh {
                 next.input_responses.insert(key.clone(), response.clone());
             }
+            Some(next)
+        })
+        .await
+    }
+
+    /// Writes what `change` makes of the task's record over it, compare-and-replace, reading
+    /// again when another server wrote first; `change` answering `None` leaves the record as it
+    /// is. `false` when there is no such task; an error names `what` when the writes of others
+    /// keep winning.
+    async fn edit(
+        &self,
+        task_id: &str,
+        what: &str,
+        mut change: impl FnMut(&TaskRecord) -> Option<TaskRecord>,
+    ) -> Result<bool, ErrorData> {
+        for _ in 0..RACES {
+            let Some(record) = self.store.task(task_id).await.map_err(store_failed)? else {
+                return Ok(false);
+            };
+            let Some(mut next) = change(&record) else {
+                return Ok(true);
+            };
+            next.revision = record.revision.saturating_add(1);
+            next.updated_at_ms = now_ms();
             if self
                 .store
                 .replace_task(record.revision, &next)
@@ -423,7 +430,7 @@ impl TaskBook {
                 return Ok(true);
             }
         }
-        Err(races(task_id, "the input"))
+        Err(races(task_id, what))
     }
 
     /// The task `record` describes at `now`, as its owner would show it; `None` once forgotten.
