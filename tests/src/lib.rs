@@ -9,6 +9,7 @@ pub mod bench;
 pub mod counted;
 pub mod doc_links;
 pub mod durable_conformance;
+pub mod durable_proof;
 pub mod durable_restart;
 pub mod golden;
 mod installed;
