@@ -16,7 +16,9 @@
 //! Four contracts, one file each: `pre_execute.rs`, `wrapper.rs`, `post_execute.rs`,
 //! `call_observer.rs`. Two more kinds are one of them in another shape, made by an adapter
 //! rather than kept as contracts of their own: a guard is a deny-only `pre-execute` listener
-//! (`guard.rs`), a result observer a call observer that only hears the result (`observer.rs`).
+//! (`guard.rs`; a name guard, `name_guard.rs`, is one that decides on the tool's name alone, so
+//! views ask it too and it is also kept in a list of its own), a result observer a call observer
+//! that only hears the result (`observer.rs`).
 //! They keep lists of their own because they run at their own point of the pipeline's phase
 //! table: guards after the whole `pre-execute` waterfall and approval, result observers before
 //! the call observers.

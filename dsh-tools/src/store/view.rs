@@ -5,7 +5,9 @@
 //! ancestors' (nearest first), then the global layer — and the tool is visible if every
 //! restriction of the scopes below that layer admits the name (see `restriction.rs`). Hooks
 //! apply in this order: the global layer's, then each scope's from the farthest ancestor to the
-//! call's own, each layer in registration order. Calls in the global layer (no agent, or an agent
+//! call's own, each layer in registration order. A tool a name guard denies here stays
+//! resolvable (its call is denied with the guard's reason) but is not offered: the view's
+//! listings, searches and loads leave it out. Calls in the global layer (no agent, or an agent
 //! with no scope) see only the global layer.
 
 use std::collections::HashMap;

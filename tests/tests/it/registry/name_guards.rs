@@ -275,3 +275,43 @@ fn a_hybrid_search_leaves_out_what_a_name_guard_denies_and_keeps_its_count() {
     assert!(guard.dispose());
     assert_eq!(found(&scope, &query), ["send_email"]);
 }
+
+/// The names in a provider request's `tools`, deferred ones marked.
+fn request_names(tools: &dsh_tools::Value) -> Vec<String> {
+    tools
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|tool| tool.get("name").or_else(|| tool.get("type")))
+                .filter_map(|name| name.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_providers_view_leaves_out_what_a_name_guard_denies() {
+    use dsh_tools::AgentId;
+    use dsh_tools::providers::{Dialect, ProviderTools};
+
+    let registry = catalog();
+    let scope = registry.create_scope("agent", None).unwrap();
+    let _other = registry.create_scope("other", None).unwrap();
+    let email = scope.guard_tools(no_email).unwrap();
+    let _write = scope.deny_tools(["write_file"], "read-only agent").unwrap();
+    // Anthropic's view also sends the deferred tools, for its native search.
+    let view = ProviderTools::new(&registry, Dialect::anthropic());
+    let agent = AgentId::from("agent");
+    let sent = request_names(view.tools(Some(&agent)).request_tools());
+    assert!(sent.contains(&"read_file".to_owned()), "{sent:?}");
+    assert!(sent.contains(&"list_emails".to_owned()), "{sent:?}");
+    assert!(!sent.contains(&"write_file".to_owned()), "{sent:?}");
+    assert!(!sent.contains(&"send_email".to_owned()), "{sent:?}");
+    let other = request_names(view.tools(Some(&AgentId::from("other"))).request_tools());
+    assert!(other.contains(&"write_file".to_owned()), "{other:?}");
+    assert!(other.contains(&"send_email".to_owned()), "{other:?}");
+    assert!(email.dispose());
+    let sent = request_names(view.tools(Some(&agent)).request_tools());
+    assert!(sent.contains(&"send_email".to_owned()), "{sent:?}");
+}
