@@ -16,7 +16,9 @@
 //! Four contracts, one file each: `pre_execute.rs`, `wrapper.rs`, `post_execute.rs`,
 //! `call_observer.rs`. Two more kinds are one of them in another shape, made by an adapter
 //! rather than kept as contracts of their own: a guard is a deny-only `pre-execute` listener
-//! (`guard.rs`), a result observer a call observer that only hears the result (`observer.rs`).
+//! (`guard.rs`; a name guard, `name_guard.rs`, is one that decides on the tool's name alone, so
+//! views ask it too and it is also kept in a list of its own), a result observer a call observer
+//! that only hears the result (`observer.rs`).
 //! They keep lists of their own because they run at their own point of the pipeline's phase
 //! table: guards after the whole `pre-execute` waterfall and approval, result observers before
 //! the call observers.
@@ -30,6 +32,7 @@ pub(crate) mod approval;
 pub(crate) mod call_observer;
 pub(crate) mod chain;
 pub(crate) mod guard;
+pub(crate) mod name_guard;
 pub(crate) mod observer;
 pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
@@ -46,6 +49,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use self::chain::{HookList, appended, remove_entry};
+use self::name_guard::NameGuard;
 use self::post_execute::PostExecuteHook;
 use self::pre_execute::PreExecuteHook;
 
@@ -55,6 +59,8 @@ pub(crate) enum Hook {
     PreExecute(Arc<dyn PreExecuteHook>),
     /// A guard: a `pre-execute` listener that can only deny (the adapter of `guard.rs`).
     Guard(Arc<dyn PreExecuteHook>),
+    /// A name guard (`name_guard.rs`): a guard that the view can also ask without a call.
+    NameGuard(Arc<NameGuard>),
     /// An `execute` layer.
     Execute(Arc<dyn ExecuteLayer>),
     /// A `post-execute` listener.
@@ -73,6 +79,9 @@ pub(crate) enum Hook {
 pub(crate) struct HookSet {
     pub(crate) pre_execute: Option<HookList<dyn PreExecuteHook>>,
     pub(crate) guards: Option<HookList<dyn PreExecuteHook>>,
+    /// The name guards, which are also in `guards` (where they run at call time): the view asks
+    /// them without a call, to leave out of listings and searches what they deny.
+    pub(crate) name_guards: Option<HookList<NameGuard>>,
     pub(crate) execute: Option<HookList<dyn ExecuteLayer>>,
     pub(crate) post_execute: Option<HookList<dyn PostExecuteHook>>,
     pub(crate) result_observers: Option<HookList<dyn CallObserver>>,
@@ -137,6 +146,15 @@ impl HookSet {
         match hook {
             Hook::PreExecute(hook) => append(&mut self.pre_execute, id, hook),
             Hook::Guard(hook) => append(&mut self.guards, id, hook),
+            Hook::NameGuard(hook) => {
+                // One registration in two lists: it runs with the guards and is asked by views.
+                append(
+                    &mut self.guards,
+                    id,
+                    Arc::clone(&hook) as Arc<dyn PreExecuteHook>,
+                );
+                append(&mut self.name_guards, id, hook);
+            }
             Hook::Execute(hook) => append(&mut self.execute, id, hook),
             Hook::PostExecute(hook) => append(&mut self.post_execute, id, hook),
             Hook::ResultObserver(hook) => append(&mut self.result_observers, id, hook),
@@ -147,12 +165,15 @@ impl HookSet {
     /// Removes the hook registered as `id`, whatever its kind; what it removed goes to
     /// `garbage`.
     pub(crate) fn remove(&mut self, id: u64, garbage: &mut Vec<Box<dyn Any>>) -> bool {
-        remove(&mut self.pre_execute, id, garbage)
+        // A name guard is in two lists; it is removed from both, so this is not short-circuited.
+        let named = remove(&mut self.name_guards, id, garbage);
+        let any = remove(&mut self.pre_execute, id, garbage)
             || remove(&mut self.guards, id, garbage)
             || remove(&mut self.execute, id, garbage)
             || remove(&mut self.post_execute, id, garbage)
             || remove(&mut self.result_observers, id, garbage)
-            || remove(&mut self.call_observers, id, garbage)
+            || remove(&mut self.call_observers, id, garbage);
+        named || any
     }
 
     /// Whether the hook registered as `id` is here.
@@ -180,6 +201,7 @@ impl HookSet {
         Self {
             pre_execute: join_lists(sets.clone().map(|set| &set.pre_execute)),
             guards: join_lists(sets.clone().map(|set| &set.guards)),
+            name_guards: join_lists(sets.clone().map(|set| &set.name_guards)),
             execute: join_lists(sets.clone().map(|set| &set.execute)),
             post_execute: join_lists(sets.clone().map(|set| &set.post_execute)),
             result_observers: join_lists(sets.clone().map(|set| &set.result_observers)),

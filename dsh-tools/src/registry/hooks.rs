@@ -18,6 +18,7 @@ use crate::error::ToolError;
 use crate::hooks::Hook;
 use crate::hooks::call_observer::CallObserver;
 use crate::hooks::guard::Guard;
+use crate::hooks::name_guard::NameGuard;
 use crate::hooks::observer::{ObserverReturn, OnResult};
 use crate::hooks::post_execute::{PostExecuteNext, PostToolDecision};
 use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
@@ -50,6 +51,52 @@ impl ToolScope {
         F: Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
     {
         self.add_hook(Hook::Guard(Arc::new(Guard(guard))))
+    }
+
+    /// Adds a name guard: a guard that decides on the tool's name alone (`Some(reason)` denies
+    /// every call of that tool through this layer's calls).
+    ///
+    /// At call time it runs with the other guards, in the same place and order (global layer
+    /// first, then each scope from the farthest ancestor; registration order within a layer),
+    /// and denies with its reason. Because it needs no call, the registry also asks it when it
+    /// shows tools: the views this layer's hooks apply to leave a denied tool out of their
+    /// schemas (and of what providers are given), `tool_search` never finds it there and
+    /// [`load_tools`](ToolScope::load_tools) treats it as a name the view does not have. A
+    /// general [`guard`](ToolScope::guard) cannot be asked without a call, so it never hides a
+    /// tool. Registering or disposing it takes effect at once on listings and searches.
+    ///
+    /// The guard should be cheap and pure: it is asked for each tool whenever a listing is
+    /// rebuilt and for each hit of a search. One that panics hides the tool from listings and
+    /// searches, and its call fails as any panicking guard's does.
+    ///
+    /// ```
+    /// # use dsh_tools::ToolRegistry;
+    /// let registry = ToolRegistry::new();
+    /// let _registration = registry
+    ///     .guard_tools(|name: &str| name.starts_with("admin_").then(|| "admins only".to_owned()));
+    /// ```
+    pub fn guard_tools<F>(&self, guard: F) -> Result<Registration, RegistryError>
+    where
+        F: Fn(&str) -> Option<String> + Send + Sync + 'static,
+    {
+        self.add_hook(Hook::NameGuard(Arc::new(NameGuard(Arc::new(guard)))))
+    }
+
+    /// Adds a name guard that denies the tools `names` with `reason`: the common case of
+    /// [`guard_tools`](ToolScope::guard_tools), whose rules it follows (such tools are left out
+    /// of this layer's listings and searches, and their calls are denied).
+    pub fn deny_tools<I, S>(
+        &self,
+        names: I,
+        reason: impl Into<String>,
+    ) -> Result<Registration, RegistryError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let names: std::collections::HashSet<String> = names.into_iter().map(Into::into).collect();
+        let reason = reason.into();
+        self.guard_tools(move |name: &str| names.contains(name).then(|| reason.clone()))
     }
 
     /// Adds an `execute` layer, around dispatch.

@@ -74,8 +74,18 @@ impl SearchIndex {
     /// The positions of the best documents for `query`, best first; an error names a pattern
     /// that is not a regular expression or a query too long.
     pub(crate) fn search(&self, query: &ToolSearchQuery) -> Result<Vec<usize>, String> {
+        self.search_up_to(query, query.limit())
+    }
+
+    /// [`SearchIndex::search`] returning up to `limit` positions instead of the query's own
+    /// limit: a view that leaves some documents out ranks them all, then keeps its count of the
+    /// ones it shows.
+    pub(crate) fn search_up_to(
+        &self,
+        query: &ToolSearchQuery,
+        limit: usize,
+    ) -> Result<Vec<usize>, String> {
         check_length(query)?;
-        let limit = query.limit();
         match query.mode {
             ToolSearchMode::Keywords => Ok(self.ranked(&query.text, limit)),
             ToolSearchMode::Regex => self.matching(&query.text, limit),

@@ -44,7 +44,12 @@ impl Core {
         let deferral = view.deferral();
         let loaded = view.loaded();
         let mut tools = ProgramTools::default();
+        let guarded = view.has_name_guards();
         view.for_each_visible(|name, entry| {
+            // What a name guard denies here is neither listed nor declared callable.
+            if !view.shows(guarded, name) {
+                return;
+            }
             // In Code mode the model calls every tool from a program.
             let direct = entry.callers.takes_model() && mode != CodeMode::Code;
             let callers = match (direct, entry.callers.takes_program()) {

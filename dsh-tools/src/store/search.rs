@@ -9,6 +9,10 @@
 //! With a [`HybridSearch`] installed, a keyword search also ranks by meaning (`embeddings.rs`
 //! keeps the vectors); the keyword scores are taken under the read lock, the model is asked
 //! after it is released.
+//!
+//! An index is shared by the views that see the same deferred tools, but name guards
+//! (`hooks/name_guard.rs`) differ between such views; so every document is ranked, and each
+//! view drops what its name guards deny after ranking and keeps the query's count of the rest.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -72,11 +76,23 @@ impl Core {
         let view = View::open(&state, agent, instance)
             .map_err(|closed| closed.error(&closed_agent(agent)))?;
         let index = index_of(&state, &view);
+        if !view.has_name_guards() {
+            let positions = index
+                .search(query)
+                .map_err(ToolError::invalid_arguments_text)?;
+            return Ok(positions
+                .into_iter()
+                .map(|position| hit(&index, position))
+                .collect());
+        }
+        // Everything is ranked, so that what the guards leave out does not shorten the answer.
         let positions = index
-            .search(query)
+            .search_up_to(query, index.documents().len().max(1))
             .map_err(ToolError::invalid_arguments_text)?;
         Ok(positions
             .into_iter()
+            .filter(|&position| !view.hides(&index.document(position).name))
+            .take(query.limit())
             .map(|position| hit(&index, position))
             .collect())
     }
@@ -91,13 +107,22 @@ impl Core {
         hybrid: &HybridSearch,
     ) -> Result<Vec<ToolSearchHit>, ToolError> {
         crate::search::check_length(query).map_err(ToolError::invalid_arguments_text)?;
-        let (index, keyword) = {
+        let (index, keyword, hidden) = {
             let state = self.read();
             let view = View::open(&state, agent, instance)
                 .map_err(|closed| closed.error(&closed_agent(agent)))?;
             let index = index_of(&state, &view);
             let keyword = index.scores(&query.text).scores;
-            (index, keyword)
+            // The view's name guards are asked under the lock, where the view is; what they
+            // deny is dropped after the fusion ranked everything.
+            let hidden: Option<Vec<bool>> = view.has_name_guards().then(|| {
+                index
+                    .documents()
+                    .iter()
+                    .map(|document| view.hides(&document.name))
+                    .collect()
+            });
+            (index, keyword, hidden)
         };
         let vectors = self.embeddings.vectors_of(hybrid, &index);
         let query_vector = crate::future::catch_panic(|| {
@@ -116,10 +141,21 @@ impl Core {
                 crate::search::cosine(query_vector, vector)
             })
             .collect();
+        let Some(hidden) = hidden else {
+            let positions =
+                crate::search::fuse(&keyword, &similarity, hybrid.keyword_weight, query.limit());
+            return Ok(positions
+                .into_iter()
+                .map(|position| hit(&index, position))
+                .collect());
+        };
+        let everything = index.documents().len().max(1);
         let positions =
-            crate::search::fuse(&keyword, &similarity, hybrid.keyword_weight, query.limit());
+            crate::search::fuse(&keyword, &similarity, hybrid.keyword_weight, everything);
         Ok(positions
             .into_iter()
+            .filter(|&position| !hidden.get(position).copied().unwrap_or(true))
+            .take(query.limit())
             .map(|position| hit(&index, position))
             .collect())
     }
@@ -288,7 +324,7 @@ impl Core {
         View::open(&state, agent, instance).map_or_else(
             |_| Vec::new(),
             |view| {
-                view.deferred_entries()
+                view.shown_deferred_entries()
                     .into_iter()
                     .map(|entry| entry.schema.clone())
                     .collect()

@@ -5,7 +5,9 @@
 //! ancestors' (nearest first), then the global layer — and the tool is visible if every
 //! restriction of the scopes below that layer admits the name (see `restriction.rs`). Hooks
 //! apply in this order: the global layer's, then each scope's from the farthest ancestor to the
-//! call's own, each layer in registration order. Calls in the global layer (no agent, or an agent
+//! call's own, each layer in registration order. A tool a name guard denies here stays
+//! resolvable (its call is denied with the guard's reason) but is not offered: the view's
+//! listings, searches and loads leave it out. Calls in the global layer (no agent, or an agent
 //! with no scope) see only the global layer.
 
 use std::collections::HashMap;
@@ -157,6 +159,33 @@ impl<'s> View<'s> {
         })
     }
 
+    /// Whether a name guard that applies here denies `name` (`hooks/name_guard.rs`): such a
+    /// tool stays resolvable, so that its call is denied with the guard's reason, but listings,
+    /// searches and loads of this view leave it out. The global layer's guards are asked first,
+    /// then each scope's from the farthest ancestor, as at call time.
+    #[inline]
+    pub(crate) fn hides(&self, name: &str) -> bool {
+        std::iter::once(&self.state.global.hooks)
+            .chain(self.chain.iter().map(|scope| &scope.layer.hooks))
+            .filter_map(|hooks| hooks.name_guards.as_ref())
+            .flat_map(|list| list.iter())
+            .any(|entry| entry.hook.hides(name))
+    }
+
+    /// Whether any name guard applies here, so that listings and searches must ask them.
+    pub(crate) fn has_name_guards(&self) -> bool {
+        self.state.global.hooks.name_guards.is_some()
+            || self
+                .chain
+                .iter()
+                .any(|scope| scope.layer.hooks.name_guards.is_some())
+    }
+
+    /// Whether this view shows `name`: a visible tool no name guard here denies.
+    pub(crate) fn shows(&self, guarded: bool, name: &str) -> bool {
+        !guarded || !self.hides(name)
+    }
+
     /// The approver installed now.
     fn approver(&self) -> Option<&'s Arc<dyn Approver>> {
         self.state.approver.as_ref()
@@ -202,7 +231,12 @@ impl<'s> View<'s> {
         let mut listed: Vec<&ToolSchema> = Vec::with_capacity(hint + 1);
         let mut loaded_here: HashMap<&str, &ToolSchema, NameHash> = HashMap::default();
         let mut any_deferred = false;
+        let guarded = self.has_name_guards();
         self.for_each_visible(|name, entry| {
+            // What a name guard denies here is not offered: the model would only be refused.
+            if !self.shows(guarded, name) {
+                return;
+            }
             if deferral.defers(name, entry.deferred) {
                 any_deferred = true;
                 if loaded.contains(name) && model_calls(entry) {
@@ -253,8 +287,19 @@ impl<'s> View<'s> {
         deferred
     }
 
-    /// The visible tool `name` if this view defers it: what a load checks, one name at a time,
-    /// without listing every deferred tool.
+    /// The visible tools this view defers and shows (no name guard here denies them), loaded or
+    /// not, sorted by name: what the view offers, unlike [`View::deferred_entries`], which a
+    /// search index shared by several views is built from.
+    pub(crate) fn shown_deferred_entries(&self) -> Vec<&'s ToolEntry> {
+        let mut deferred = self.deferred_entries();
+        if self.has_name_guards() {
+            deferred.retain(|entry| !self.hides(&entry.schema.name));
+        }
+        deferred
+    }
+
+    /// The visible tool `name` if this view defers it and shows it (no name guard here denies
+    /// it): what a load checks, one name at a time, without listing every deferred tool.
     pub(crate) fn deferred_entry(&self, name: &str) -> Option<&'s ToolEntry> {
         if name == TOOL_SEARCH {
             return None;
@@ -265,6 +310,7 @@ impl<'s> View<'s> {
         }
         self.resolve_entry(name)
             .filter(|entry| self.deferral().defers(name, entry.deferred))
+            .filter(|_| !self.hides(name))
     }
 
     /// Whether any visible tool is deferred here (so `tool_search` is there).
@@ -314,7 +360,11 @@ impl<'s> View<'s> {
         let deferral = self.deferral();
         let loaded = self.loaded();
         let mut callable = Vec::new();
+        let guarded = self.has_name_guards();
         self.for_each_visible(|name, tool| {
+            if !self.shows(guarded, name) {
+                return;
+            }
             let listed = !deferral.defers(name, tool.deferred) || loaded.contains(name);
             if listed && tool.callers.takes_program() {
                 callable.push(tool);

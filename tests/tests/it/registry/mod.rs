@@ -4,6 +4,8 @@
 mod deferred;
 /// Hybrid search: an application's embedding model fused with the keyword ranking.
 mod hybrid_search;
+/// Name guards: guards on a tool's name, which listings and searches ask too.
+mod name_guards;
 /// Registration, duplicates, disposal, `get`, `schemas`, change events, `Debug`.
 mod rules;
 /// Agent scopes: shadowing, inheritance, restrictions, disposal.
