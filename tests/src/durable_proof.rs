@@ -5,7 +5,7 @@
 //!
 //! Tools: `a` (journaled), `pay` (journaled; its `ask` waits as a pending approval) and `charge`
 //! (journaled, neither idempotent nor read-only; with `hang`, its body counts its run, prints
-//! [`BODY_STARTED`](crate::durable_restart::BODY_STARTED) and never finishes).
+//! [`BODY_STARTED`] and never finishes).
 
 use std::sync::Arc;
 use std::time::Duration;
