@@ -57,6 +57,18 @@ const MIN_OWNER_TIMEOUT: Duration = Duration::from_secs(1);
 /// How many times a write tries again when another process moved the record on meanwhile.
 const RACES: usize = 8;
 
+/// What an owner's compare-and-replace of its task's record found.
+enum Replaced {
+    /// Its record was written.
+    Written,
+    /// Another server wrote first: what the record says now.
+    Moved(Box<TaskRecord>),
+    /// The record is gone.
+    Gone,
+    /// The store failed (logged).
+    Failed,
+}
+
 /// The bounds of how often an owner looks for a question its call asks and, while one waits,
 /// for answers in the record: short, since a client polls for the question and waits for the
 /// call to go on, but not so short that a waiting task keeps the store busy.
@@ -224,28 +236,21 @@ impl TaskBook {
             if changed {
                 next.updated_at_ms = now;
             }
-            match self.store.replace_task(record.revision, &next).await {
-                Ok(true) => {
+            match self
+                .replace_owned(record.revision, &next, "renew the heartbeat of")
+                .await
+            {
+                Replaced::Written => {
                     *record = next;
                     return true;
                 }
                 // Someone else wrote the record: see what, then try again from there.
-                Ok(false) => match self.store.task(&record.id).await {
-                    Ok(Some(current)) => {
-                        if !take_in(record, current, local) {
-                            return false;
-                        }
+                Replaced::Moved(current) => {
+                    if !take_in(record, *current, local) {
+                        return false;
                     }
-                    Ok(None) => return true,
-                    Err(error) => {
-                        warn_store(&record.id, "renew the heartbeat of", &error);
-                        return true;
-                    }
-                },
-                Err(error) => {
-                    warn_store(&record.id, "renew the heartbeat of", &error);
-                    return true;
                 }
+                Replaced::Gone | Replaced::Failed => return true,
             }
         }
         true
@@ -276,26 +281,37 @@ impl TaskBook {
                     next.error = Some(Value::Object(error_object(message)));
                 }
             }
-            match self.store.replace_task(record.revision, &next).await {
-                Ok(true) => return None,
-                Ok(false) => match self.store.task(&record.id).await {
-                    Ok(Some(current)) if !current.state.is_final() => record = current,
-                    // Another server settled it first (it found this one silent too long):
-                    // that end stands.
-                    Ok(Some(current)) => return Some(settled_elsewhere(&current)),
-                    Ok(None) => return None,
-                    Err(error) => {
-                        warn_store(&record.id, "record the outcome of", &error);
-                        return None;
-                    }
-                },
-                Err(error) => {
-                    warn_store(&record.id, "record the outcome of", &error);
-                    return None;
-                }
+            match self
+                .replace_owned(record.revision, &next, "record the outcome of")
+                .await
+            {
+                Replaced::Moved(current) if !current.state.is_final() => record = *current,
+                // Another server settled it first (it found this one silent too long): that
+                // end stands.
+                Replaced::Moved(current) => return Some(settled_elsewhere(&current)),
+                Replaced::Written | Replaced::Gone | Replaced::Failed => return None,
             }
         }
         None
+    }
+
+    /// Writes the owner's `next` over the record at `revision`, and when another server wrote
+    /// first, reads what it wrote. A store that fails is logged as failing to do `doing`: the
+    /// owner's call goes on whatever its record says.
+    async fn replace_owned(&self, revision: u64, next: &TaskRecord, doing: &str) -> Replaced {
+        let failed = |error: StoreError| {
+            warn_store(&next.id, doing, &error);
+            Replaced::Failed
+        };
+        match self.store.replace_task(revision, next).await {
+            Ok(true) => Replaced::Written,
+            Ok(false) => match self.store.task(&next.id).await {
+                Ok(Some(current)) => Replaced::Moved(Box::new(current)),
+                Ok(None) => Replaced::Gone,
+                Err(error) => failed(error),
+            },
+            Err(error) => failed(error),
+        }
     }
 
     /// `tasks/get` of a task this server does not run: what its record says (`None`: no record,
