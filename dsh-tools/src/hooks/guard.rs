@@ -26,10 +26,19 @@ where
         execution: ToolExecution,
         next: PreExecuteNext,
     ) -> BoxFuture<'static, Result<PreToolDecision, ToolError>> {
-        match (self.0)(&execution) {
-            Some(reason) => Box::pin(std::future::ready(Ok(PreToolDecision::Deny { reason }))),
-            None => next.run(),
-        }
+        decided((self.0)(&execution), next)
+    }
+}
+
+/// A guard's answer as the `pre-execute` contract has it: deny with the reason, or hand the
+/// call on to the next guard. Shared by every kind of guard (`name_guard.rs` too).
+pub(crate) fn decided(
+    reason: Option<String>,
+    next: PreExecuteNext,
+) -> BoxFuture<'static, Result<PreToolDecision, ToolError>> {
+    match reason {
+        Some(reason) => Box::pin(std::future::ready(Ok(PreToolDecision::Deny { reason }))),
+        None => next.run(),
     }
 }
 

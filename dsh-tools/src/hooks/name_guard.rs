@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::call::execution::ToolExecution;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
+use crate::hooks::guard::decided;
 use crate::hooks::pre_execute::{PreExecuteHook, PreExecuteNext, PreToolDecision};
 
 /// The closure of a name guard: `Some(reason)` denies every call of the named tool.
@@ -35,9 +36,6 @@ impl PreExecuteHook for NameGuard {
         execution: ToolExecution,
         next: PreExecuteNext,
     ) -> BoxFuture<'static, Result<PreToolDecision, ToolError>> {
-        match (self.0)(execution.name()) {
-            Some(reason) => Box::pin(std::future::ready(Ok(PreToolDecision::Deny { reason }))),
-            None => next.run(),
-        }
+        decided((self.0)(execution.name()), next)
     }
 }
