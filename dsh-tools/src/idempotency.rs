@@ -9,6 +9,8 @@
 use serde_json::Value;
 
 const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+/// FNV's 128-bit prime (what [`Digest::bytes`] multiplies by, written as a shift and an add).
+#[cfg(test)]
 const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
 
 /// FNV-1a, 128 bits.
@@ -22,7 +24,9 @@ impl Digest {
     fn bytes(&mut self, bytes: &[u8]) {
         for byte in bytes {
             self.0 ^= u128::from(*byte);
-            self.0 = self.0.wrapping_mul(PRIME);
+            // `PRIME` is 2^88 + 0x13b: a shift and a small multiplication instead of a full
+            // 128-bit one (the same product, modulo 2^128).
+            self.0 = (self.0 << 88).wrapping_add(self.0.wrapping_mul(0x13b));
         }
     }
 
@@ -83,13 +87,40 @@ pub(crate) fn idempotency_key(
         None => digest.bytes(b"-"),
     }
     digest.value(arguments);
-    format!("idem-{:032x}", digest.0)
+    // By hand rather than `format!`: every journaled call without a key of its own makes one.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut key = String::with_capacity(KEY_LEN);
+    key.push_str("idem-");
+    for shift in (0..32).rev() {
+        key.push(char::from(HEX[(digest.0 >> (shift * 4)) as usize & 0xf]));
+    }
+    key
 }
+
+/// The length of a key made here: `idem-` and 32 hex digits.
+const KEY_LEN: usize = "idem-".len() + 32;
 
 #[cfg(test)]
 mod tests {
     use super::idempotency_key;
     use serde_json::json;
+
+    #[test]
+    fn the_shifted_multiplication_is_fnvs() {
+        assert_eq!(super::PRIME, (1_u128 << 88) + 0x13b);
+        for seed in [
+            0_u128,
+            1,
+            u128::MAX,
+            super::OFFSET,
+            0x1234_5678_9abc_def0_u128 << 60,
+        ] {
+            assert_eq!(
+                seed.wrapping_mul(super::PRIME),
+                (seed << 88).wrapping_add(seed.wrapping_mul(0x13b))
+            );
+        }
+    }
 
     #[test]
     fn the_key_is_stable_and_tells_calls_apart() {

@@ -17,13 +17,35 @@ pub fn format_time(ms: u64) -> String {
     let seconds = ms / 1000;
     let (days, of_day) = (seconds / 86_400, seconds % 86_400);
     let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        of_day / 3600,
-        of_day % 3600 / 60,
-        of_day % 60,
-        ms % 1000
-    )
+    // Digit by digit rather than through `format!`: every replayed call shows one.
+    let mut text = String::with_capacity(24);
+    if year > 9999 {
+        // Past the four digits RFC 3339 has: written in full, as `{year:04}` would.
+        text.push_str(&year.to_string());
+    } else {
+        push_digits(&mut text, year, 4);
+    }
+    for (separator, value, width) in [
+        ('-', month, 2),
+        ('-', day, 2),
+        ('T', of_day / 3600, 2),
+        (':', of_day % 3600 / 60, 2),
+        (':', of_day % 60, 2),
+        ('.', ms % 1000, 3),
+    ] {
+        text.push(separator);
+        push_digits(&mut text, value, width);
+    }
+    text.push('Z');
+    text
+}
+
+/// Pushes the last `width` decimal digits of `value`, zero-padded.
+fn push_digits(text: &mut String, value: u64, width: u32) {
+    for place in (0..width).rev() {
+        let digit = (value / 10_u64.pow(place) % 10) as u8;
+        text.push(char::from(b'0' + digit));
+    }
 }
 
 /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
@@ -65,5 +87,9 @@ mod tests {
         assert_eq!(format_time(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(format_time(951_782_400_123), "2000-02-29T00:00:00.123Z");
         assert_eq!(format_time(1_796_563_275_001), "2026-12-06T13:21:15.001Z");
+        assert_eq!(
+            format_time(253_402_300_800_000),
+            "10000-01-01T00:00:00.000Z"
+        );
     }
 }

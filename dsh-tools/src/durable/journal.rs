@@ -108,7 +108,7 @@ impl Durability {
 
     /// Decides what an attempt of the call `intent` names may do, recording its intent when it
     /// may run.
-    pub(crate) async fn admit(&self, intent: &Intent<'_>) -> StoreResult<Admission> {
+    pub(crate) async fn admit(&self, intent: Intent<'_>) -> StoreResult<Admission> {
         if let Some((digest, within_ms)) = &intent.answer
             && let Some(answer) = self.store.answer(digest).await?
         {
@@ -120,11 +120,11 @@ impl Durability {
             }
         }
         let mut entry = JournalEntry {
-            key: intent.key.clone(),
+            key: intent.key,
             tool: intent.tool.to_owned(),
             agent: intent.agent.map(str::to_owned),
-            arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
-            call_digest: intent.call_digest.clone(),
+            arguments_digest: intent.answer.map(|(digest, _)| digest),
+            call_digest: intent.call_digest,
             state: JournalState::Started,
             attempt: 1,
             started_at_ms: now_ms(),
@@ -157,19 +157,19 @@ impl Durability {
             last = Some(existing);
         }
         // Another process keeps moving the entry on: it is running the call.
-        match self.store.entry(&intent.key).await? {
+        match self.store.entry(&entry.key).await? {
             Some(entry) if entry.state == JournalState::Completed => Ok(Admission::Replay(entry)),
             Some(entry) => Ok(Admission::InDoubt(entry)),
             None => Ok(Admission::InDoubt(last.unwrap_or(entry))),
         }
     }
 
-    /// Records how the attempt `entry` ended: a success as `completed`, a failure the body
-    /// reported as `failed`; a body that timed out, panicked or was cancelled stays `started`
-    /// (in doubt). Answers whether anything was recorded.
+    /// Records how the attempt `entry` ended, moving `entry` on to it: a success as
+    /// `completed`, a failure the body reported as `failed`; a body that timed out, panicked or
+    /// was cancelled stays `started` (in doubt). Answers whether anything was recorded.
     pub(crate) async fn record(
         &self,
-        entry: &JournalEntry,
+        entry: &mut JournalEntry,
         result: &ToolExecutionResult,
     ) -> StoreResult<bool> {
         let state = match result.error_code() {
@@ -182,12 +182,11 @@ impl Durability {
             ) => return Ok(false),
             Some(_) => JournalState::Failed,
         };
-        let mut finished = entry.clone();
-        finished.state = state;
-        finished.finished_at_ms = Some(now_ms());
-        finished.outcome = Some(RecordedOutcome::of(result));
+        entry.state = state;
+        entry.finished_at_ms = Some(now_ms());
+        entry.outcome = Some(RecordedOutcome::of(result));
         self.store
-            .replace_entry(entry.attempt, JournalState::Started, &finished)
+            .replace_entry(entry.attempt, JournalState::Started, entry)
             .await
     }
 

@@ -20,6 +20,9 @@ pub struct MemoryStore {
 #[derive(Default)]
 struct Records {
     entries: HashMap<String, JournalEntry>,
+    /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
+    /// its latest completed entry: answering within a time to live is one lookup, not a scan.
+    answers: HashMap<String, String>,
     approvals: BTreeMap<String, ApprovalRecord>,
     tasks: BTreeMap<String, TaskRecord>,
 }
@@ -32,6 +35,26 @@ impl MemoryStore {
 
     fn with<R>(&self, f: impl FnOnce(&mut Records) -> R) -> R {
         f(&mut self.inner.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Records {
+    /// Keeps `entry` as its digest's answer when it is the latest completed one.
+    fn note_answer(&mut self, entry: &JournalEntry) {
+        let (JournalState::Completed, Some(digest)) = (entry.state, &entry.arguments_digest) else {
+            return;
+        };
+        let latest = match self.answers.get(digest) {
+            Some(key) if *key == entry.key => true,
+            Some(key) => self
+                .entries
+                .get(key)
+                .is_none_or(|known| known.finished_at_ms <= entry.finished_at_ms),
+            None => true,
+        };
+        if latest {
+            self.answers.insert(digest.clone(), entry.key.clone());
+        }
     }
 }
 
@@ -54,6 +77,7 @@ impl CallStore for MemoryStore {
         let existing = self.with(|records| match records.entries.get(&entry.key) {
             Some(existing) => Some(existing.clone()),
             None => {
+                records.note_answer(entry);
                 records.entries.insert(entry.key.clone(), entry.clone());
                 None
             }
@@ -67,12 +91,18 @@ impl CallStore for MemoryStore {
         state: JournalState,
         entry: &'a JournalEntry,
     ) -> BoxFuture<'a, StoreResult<bool>> {
-        let replaced = self.with(|records| match records.entries.get_mut(&entry.key) {
-            Some(current) if current.attempt == attempt && current.state == state => {
-                *current = entry.clone();
-                true
+        let replaced = self.with(|records| {
+            let replaced = match records.entries.get_mut(&entry.key) {
+                Some(current) if current.attempt == attempt && current.state == state => {
+                    current.clone_from(entry);
+                    true
+                }
+                _ => false,
+            };
+            if replaced {
+                records.note_answer(entry);
             }
-            _ => false,
+            replaced
         });
         Box::pin(std::future::ready(Ok(replaced)))
     }
@@ -100,15 +130,8 @@ impl CallStore for MemoryStore {
 
     fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
         let entry = self.with(|records| {
-            records
-                .entries
-                .values()
-                .filter(|entry| {
-                    entry.state == JournalState::Completed
-                        && entry.arguments_digest.as_deref() == Some(digest)
-                })
-                .max_by_key(|entry| entry.finished_at_ms)
-                .cloned()
+            let key = records.answers.get(digest)?;
+            records.entries.get(key).cloned()
         });
         Box::pin(std::future::ready(Ok(entry)))
     }

@@ -38,7 +38,7 @@ impl JournalState {
 }
 
 /// One journaled call: what its latest attempt began with and what it ended with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct JournalEntry {
     /// The call's idempotency key (the same for every attempt).
@@ -70,6 +70,40 @@ pub struct JournalEntry {
     /// The outcome, once recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<RecordedOutcome>,
+}
+
+impl Clone for JournalEntry {
+    fn clone(&self) -> Self {
+        Self {
+            key: self.key.clone(),
+            tool: self.tool.clone(),
+            agent: self.agent.clone(),
+            arguments_digest: self.arguments_digest.clone(),
+            call_digest: self.call_digest.clone(),
+            state: self.state,
+            attempt: self.attempt,
+            started_at_ms: self.started_at_ms,
+            place: self.place.clone(),
+            finished_at_ms: self.finished_at_ms,
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    /// Field by field, so that a store moving an entry on (the same key, tool and place)
+    /// reuses the strings it already holds.
+    fn clone_from(&mut self, source: &Self) {
+        self.key.clone_from(&source.key);
+        self.tool.clone_from(&source.tool);
+        self.agent.clone_from(&source.agent);
+        self.arguments_digest.clone_from(&source.arguments_digest);
+        self.call_digest.clone_from(&source.call_digest);
+        self.state = source.state;
+        self.attempt = source.attempt;
+        self.started_at_ms = source.started_at_ms;
+        self.place.clone_from(&source.place);
+        self.finished_at_ms = source.finished_at_ms;
+        self.outcome.clone_from(&source.outcome);
+    }
 }
 
 /// A call's outcome as the journal keeps it: enough to give the same result again.

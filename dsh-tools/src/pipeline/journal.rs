@@ -72,13 +72,13 @@ pub(crate) async fn dispatch(
             .given_idempotency_key()
             .map(|_| arguments_digest(execution.arguments())),
     };
-    match durability.admit(&intent).await {
+    match durability.admit(intent).await {
         Err(error) => failed(execution, ToolError::store_failed(error.message())),
         Ok(Admission::Replay(entry)) => replayed(call, &entry),
         Ok(Admission::InDoubt(entry)) => failed(execution, in_doubt(&entry)),
-        Ok(Admission::Run { entry }) => {
+        Ok(Admission::Run { mut entry }) => {
             let result = dispatch_steps!(call, run);
-            if let Err(error) = durability.record(&entry, &result).await {
+            if let Err(error) = durability.record(&mut entry, &result).await {
                 // The body ran; its result stands. A retry will find the call in doubt.
                 tracing::error!(
                     tool = execution.name(),

@@ -145,22 +145,22 @@ pub(crate) fn execute(
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
-    // A journaled call runs the full path, whose dispatch goes through the journal.
-    #[cfg(feature = "durable")]
-    let journaled = durability.is_some()
-        && definition
-            .as_ref()
-            .is_some_and(|definition| definition.journal().enabled);
     #[cfg(not(feature = "durable"))]
-    let ((), journaled) = (durability, false);
+    let () = durability;
     let route = match plan {
-        None if span.is_none() && !journaled => Route::Short(CallContext {
+        None if span.is_none() => Route::Short(CallContext {
             run: ToolRun::new(execution, None),
+            // On the short path the call store serves only the journal: a call whose tool is
+            // not journaled carries none.
+            #[cfg(feature = "durable")]
+            durability: durability.filter(|_| {
+                definition
+                    .as_ref()
+                    .is_some_and(|definition| definition.journal().enabled)
+            }),
             definition,
             generation,
             tools: Arc::<Core>::clone(core),
-            #[cfg(feature = "durable")]
-            durability,
         }),
         plan => {
             let plan = plan.unwrap_or_default();

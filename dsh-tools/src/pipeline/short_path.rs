@@ -43,6 +43,15 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
             if let Err(aborted) = phases::before_dispatch(call) {
                 break 'dispatched aborted;
             }
+            // A journaled call goes through the journal (boxed: calls without one carry none
+            // of it), which reads the arguments for the call's key.
+            #[cfg(feature = "durable")]
+            if let Some(durability) = &call.durability {
+                let journaled = crate::pipeline::journal::dispatch(call, &call.run, durability);
+                let mut result = Box::pin(journaled).await;
+                phases::after_dispatch(call, &mut result);
+                break 'dispatched result;
+            }
             // Nothing watches this call (no hook, observer or span): a definition that reads
             // nothing of the execution's arguments may take them.
             let mut result = phases::dispatch_steps!(

@@ -37,7 +37,7 @@ impl CallSpan {
     #[cfg(not(feature = "otel"))]
     #[inline]
     pub(crate) fn start(execution: &ToolExecution, _core: &Core) -> Option<Self> {
-        if !tracing::level_enabled!(tracing::Level::INFO) {
+        if !tracing::level_enabled!(tracing::Level::INFO) || !thread_has_subscriber() {
             return None;
         }
         let span = tracing::info_span!(
@@ -62,7 +62,7 @@ impl CallSpan {
     #[cfg(feature = "otel")]
     #[inline]
     pub(crate) fn start(execution: &ToolExecution, core: &Core) -> Option<Self> {
-        let spanned = tracing::level_enabled!(tracing::Level::INFO);
+        let spanned = tracing::level_enabled!(tracing::Level::INFO) && thread_has_subscriber();
         if !spanned && !core.records_metrics() {
             return None;
         }
@@ -197,4 +197,11 @@ impl CallSpan {
             metrics.record(tool, elapsed.as_secs_f64(), code);
         }
     }
+}
+
+/// Whether this thread's calls reach a subscriber. The level check alone does not tell: a
+/// subscriber scoped to another thread raises the global level, and a span made here would then
+/// go to no subscriber yet not be disabled, sending the call down the full path for nothing.
+fn thread_has_subscriber() -> bool {
+    tracing::dispatcher::get_default(|dispatch| !dispatch.is::<tracing::subscriber::NoSubscriber>())
 }
