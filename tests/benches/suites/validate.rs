@@ -71,9 +71,12 @@ struct GeneratedLarge10;
 #[jsonschema_codegen::validator(path = "benches/data/large_object_1000.json", draft = Draft202012)]
 struct GeneratedLarge1000;
 
+/// A generated validator's `is_valid`.
+type GeneratedIsValid = fn(&Value) -> bool;
+
 /// The large-object sizes with a generated validator: its case's id, its schema file's text and
 /// its `is_valid`.
-const LARGE_GENERATED: [(usize, &str, &str, fn(&Value) -> bool); 2] = [
+const LARGE_GENERATED: [(usize, &str, &str, GeneratedIsValid); 2] = [
     (
         10,
         "large_jsonschema_generated_10",
