@@ -161,6 +161,9 @@ macro_rules! integer_args {
             fn schema() -> Result<Schema, SchemaError> {
                 Ok(derive::integer_of_type(Number::from(<$ty>::MIN), Number::from(<$ty>::MAX)))
             }
+            // Inlined into the generated checks, where the caller's own match on the value and
+            // its bounds fold into this one (a call here cost about as much as the check).
+            #[inline]
             fn is_valid_json(value: &Value) -> bool {
                 is_integer_in(value, <$ty>::MIN as i128, <$ty>::MAX as i128)
             }
@@ -187,6 +190,7 @@ macro_rules! wide_integer_args {
                 let minimum = if <$ty>::MIN == 0 { Number::from(0) } else { Number::from(i64::MIN) };
                 Ok(derive::integer_of_type(minimum, Number::from(u64::MAX)))
             }
+            #[inline]
             fn is_valid_json(value: &Value) -> bool {
                 let minimum = if <$ty>::MIN == 0 { 0 } else { i128::from(i64::MIN) };
                 is_integer_in(value, minimum, i128::from(u64::MAX))

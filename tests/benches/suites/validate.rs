@@ -3,18 +3,25 @@
 //!
 //! - c1: `jsonschema` `is_valid` on the valid payload;
 //! - c2: `jsonschema` `iter_errors().collect()` on the invalid payload (three violations);
+//! - c1_generated, c2_generated: the same with `jsonschema`'s validator generated at compile
+//!   time (its `validator` macro) from the derive's schema of the workload
+//!   (`../data/search_files_derived.json`, which the `args` suite checks against the derive);
 //! - ours: the hand-built schema model, compiled once like `jsonschema`'s validator
 //!   ([`CompiledSchema`], what tools validate with): `is_valid` and `validate` on the valid
 //!   payload, `validate` collecting the three violations of the invalid payload;
 //! - interp: `is_valid` and `validate` of the invalid payload on the uncompiled [`Schema`] (the
 //!   interpreter behind `Schema::is_valid`), for reference.
 //!
-//! Targets: ours on the valid payload ≤ 0.5 × c1; ours collecting ≤ 1.0 × c2.
+//! Targets: ours on the valid payload ≤ 0.5 × c1; ours collecting ≤ 1.0 × c2. Our rows are
+//! shown against the generated validator too.
 //!
 //! Large objects (`large_…_<size>`): a closed object of 10, 1,000 and 20,000 optional integer
 //! properties against a payload of all of them in reverse declaration order (so no key is where a
-//! scan would look first): `jsonschema` `is_valid` against ours, compiled and interpreted. Figures
-//! are per key; the cost per key must stay flat as the object grows.
+//! scan would look first): `jsonschema` `is_valid` against ours, compiled and interpreted, and at
+//! 10 and 1,000 properties `jsonschema`'s validator generated at compile time from the same schema
+//! (`../data/large_object_<size>.json`, checked against the model when the case runs; not at
+//! 20,000, whose schema file would be about 800 KB of generated code to compile). Figures are per
+//! key; the cost per key must stay flat as the object grows.
 
 use std::hint::black_box;
 use std::rc::Rc;
@@ -52,6 +59,35 @@ const LARGE_SIZES: [(usize, [&str; 3]); 3] = [
             "large_compiled_20000",
             "large_interp_20000",
         ],
+    ),
+];
+
+/// `jsonschema`'s validators generated at compile time from the search schema and two of the
+/// large ones (paths are the tests crate's, where the macro looks).
+#[jsonschema_codegen::validator(path = "benches/data/search_files_derived.json", draft = Draft202012)]
+struct GeneratedSearch;
+#[jsonschema_codegen::validator(path = "benches/data/large_object_10.json", draft = Draft202012)]
+struct GeneratedLarge10;
+#[jsonschema_codegen::validator(path = "benches/data/large_object_1000.json", draft = Draft202012)]
+struct GeneratedLarge1000;
+
+/// A generated validator's `is_valid`.
+type GeneratedIsValid = fn(&Value) -> bool;
+
+/// The large-object sizes with a generated validator: its case's id, its schema file's text and
+/// its `is_valid`.
+const LARGE_GENERATED: [(usize, &str, &str, GeneratedIsValid); 2] = [
+    (
+        10,
+        "large_jsonschema_generated_10",
+        include_str!("../data/large_object_10.json"),
+        GeneratedLarge10::is_valid,
+    ),
+    (
+        1_000,
+        "large_jsonschema_generated_1000",
+        include_str!("../data/large_object_1000.json"),
+        GeneratedLarge1000::is_valid,
     ),
 ];
 
@@ -117,34 +153,53 @@ fn large_object_cases(mut suite: Suite) -> Suite {
                 case
             }
         };
-        suite = suite
-            .case(large_case(
-                theirs,
-                format!("`jsonschema` `is_valid`, closed object of {size} properties"),
+        let generated = LARGE_GENERATED
+            .iter()
+            .find(|(generated_size, ..)| *generated_size == size);
+        // Ours against the runtime validator, and the generated one where there is one.
+        let versus = |case: Case| match generated {
+            Some((_, id, ..)) => case.vs(theirs).vs(id),
+            None => case.vs(theirs),
+        };
+        suite = suite.case(large_case(
+            theirs,
+            format!("`jsonschema` `is_valid`, closed object of {size} properties"),
+            size,
+            |schema| jsonschema::draft202012::new(&schema.to_json_schema()).expect("compiles"),
+            |validator, payload| validator.is_valid(payload),
+        ));
+        if let Some(&(_, id, text, is_valid)) = generated {
+            suite = suite.case(large_case(
+                id,
+                format!("`jsonschema` generated at compile time, `is_valid`, {size} properties"),
                 size,
-                |schema| jsonschema::draft202012::new(&schema.to_json_schema()).expect("compiles"),
-                |validator, payload| validator.is_valid(payload),
-            ))
-            .case(flat(
-                large_case(
-                    compiled,
-                    format!("`CompiledSchema::is_valid`, {size} properties"),
-                    size,
-                    |schema| schema.compile(),
-                    CompiledSchema::is_valid,
-                )
-                .vs(theirs),
-            ))
-            .case(flat(
-                large_case(
-                    interp,
-                    format!("the interpreter (`Schema::is_valid`), {size} properties"),
-                    size,
-                    |schema| schema,
-                    Schema::is_valid,
-                )
-                .vs(theirs),
+                move |schema| {
+                    let file: Value = serde_json::from_str(text).expect("schema file is JSON");
+                    assert_eq!(
+                        schema.to_json_schema(),
+                        file,
+                        "benches/data/large_object_{size}.json is no longer the large schema"
+                    );
+                    is_valid
+                },
+                |is_valid, payload| is_valid(payload),
             ));
+        }
+        suite = suite
+            .case(flat(versus(large_case(
+                compiled,
+                format!("`CompiledSchema::is_valid`, {size} properties"),
+                size,
+                |schema| schema.compile(),
+                CompiledSchema::is_valid,
+            ))))
+            .case(flat(versus(large_case(
+                interp,
+                format!("the interpreter (`Schema::is_valid`), {size} properties"),
+                size,
+                |schema| schema,
+                Schema::is_valid,
+            ))));
     }
     suite
 }
@@ -210,10 +265,13 @@ fn suite() -> Suite {
     assert_eq!(theirs.iter_errors(invalid).count(), expected);
     assert_eq!(ours.validate(invalid).map_err(|v| v.total()), Err(expected));
     assert_eq!(ours.validate(invalid), interp.validate(invalid));
+    assert!(GeneratedSearch::is_valid(valid));
+    assert_eq!(GeneratedSearch::iter_errors(invalid).count(), expected);
 
     let f = || Rc::clone(&fixture);
     let (c1, c2, is_valid, valid_ok, invalid_all, interp_valid, interp_invalid) =
         (f(), f(), f(), f(), f(), f(), f());
+    let (c1_generated, c2_generated) = (f(), f());
     let suite = Suite::new("validate")
         .case(Case::iter(
             "c1",
@@ -230,6 +288,21 @@ fn suite() -> Suite {
                 errors.len()
             },
         ))
+        .case(Case::iter(
+            "c1_generated",
+            "`jsonschema` generated at compile time, `is_valid`",
+            move || GeneratedSearch::is_valid(black_box(&c1_generated.valid)),
+        ))
+        .case(Case::iter(
+            "c2_generated",
+            "`jsonschema` generated at compile time, `iter_errors().collect()`",
+            move || {
+                let errors: Vec<_> =
+                    GeneratedSearch::iter_errors(black_box(&c2_generated.invalid)).collect();
+                black_box(&errors);
+                errors.len()
+            },
+        ))
         .case(
             Case::iter(
                 "compiled_is_valid",
@@ -237,6 +310,7 @@ fn suite() -> Suite {
                 move || is_valid.ours.is_valid(black_box(&is_valid.valid)),
             )
             .vs("c1")
+            .vs("c1_generated")
             .target(Target::Ratio(0.5)),
         )
         .case(
@@ -245,7 +319,8 @@ fn suite() -> Suite {
                 "`CompiledSchema::validate` of the valid payload",
                 move || valid_ok.ours.validate(black_box(&valid_ok.valid)),
             )
-            .vs("c1"),
+            .vs("c1")
+            .vs("c1_generated"),
         )
         .case(
             Case::iter(
@@ -254,6 +329,7 @@ fn suite() -> Suite {
                 move || invalid_all.ours.validate(black_box(&invalid_all.invalid)),
             )
             .vs("c2")
+            .vs("c2_generated")
             .target(Target::Ratio(1.0)),
         )
         .case(
@@ -262,7 +338,8 @@ fn suite() -> Suite {
                 "the interpreter (`Schema::is_valid`)",
                 move || interp_valid.interp.is_valid(black_box(&interp_valid.valid)),
             )
-            .vs("c1"),
+            .vs("c1")
+            .vs("c1_generated"),
         )
         .case(
             Case::iter(
@@ -274,7 +351,8 @@ fn suite() -> Suite {
                         .validate(black_box(&interp_invalid.invalid))
                 },
             )
-            .vs("c2"),
+            .vs("c2")
+            .vs("c2_generated"),
         );
     large_object_cases(suite)
 }

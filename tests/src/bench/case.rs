@@ -90,8 +90,10 @@ impl Suite {
     /// Checks what can only be checked once every case is in: each baseline exists.
     pub(crate) fn check(&self) -> Result<(), String> {
         for case in &self.cases {
-            if let Some(baseline) = case.baseline
-                && !self.cases.iter().any(|known| known.id == baseline)
+            if let Some(baseline) = case
+                .baselines
+                .iter()
+                .find(|baseline| !self.cases.iter().any(|known| known.id == **baseline))
             {
                 return Err(format!(
                     "bench case {}/{} is compared with {baseline:?}, which the suite does not have",
@@ -136,10 +138,10 @@ impl Unit {
     };
 }
 
-/// What a case is held to. Ratios compare instruction counts per unit with the baseline's.
+/// What a case is held to. Ratios compare instruction counts per unit with the first baseline's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
-    /// At most this many times the baseline.
+    /// At most this many times the (first) baseline.
     Ratio(f64),
     /// At most this many instructions per unit.
     Instructions(u64),
@@ -153,7 +155,8 @@ pub enum Target {
 pub struct Case {
     pub(crate) id: &'static str,
     pub(crate) about: String,
-    pub(crate) baseline: Option<&'static str>,
+    /// The cases it is compared with, in the order given; ratio targets hold against the first.
+    pub(crate) baselines: Vec<&'static str>,
     pub(crate) targets: Vec<Target>,
     pub(crate) unit: Unit,
     pub(crate) profile_iterations: u64,
@@ -172,7 +175,7 @@ impl Case {
         Self {
             id,
             about: about.into(),
-            baseline: None,
+            baselines: Vec::new(),
             targets: Vec::new(),
             unit: Unit::OP,
             profile_iterations: DEFAULT_PROFILE_ITERATIONS,
@@ -233,10 +236,11 @@ impl Case {
         })
     }
 
-    /// Compares the case with the suite's case `baseline`.
+    /// Compares the case with the suite's case `baseline`. Called again, it adds a baseline: the
+    /// table shows a ratio to each, and [`Target::Ratio`] holds against the first.
     #[must_use]
     pub fn vs(mut self, baseline: &'static str) -> Self {
-        self.baseline = Some(baseline);
+        self.baselines.push(baseline);
         self
     }
 
@@ -366,6 +370,13 @@ mod tests {
         assert_eq!(
             suite.check().unwrap_err(),
             "bench case s/a is compared with \"missing\", which the suite does not have"
+        );
+        let second = Suite::new("s")
+            .case(Case::iter("base", "base", || 1))
+            .case(Case::iter("a", "a", || 1).vs("base").vs("gone"));
+        assert_eq!(
+            second.check().unwrap_err(),
+            "bench case s/a is compared with \"gone\", which the suite does not have"
         );
         let mut lazy = Suite::new("s").case(Case::custom("idle", "does nothing", |_, _| {}));
         assert_eq!(

@@ -29,7 +29,7 @@
 //! `Case::iter(id, what, || op())` (or `Case::batched` with an input per iteration,
 //! `Case::custom` for async and bulk work, `Case::with_fixture` when its setup is heavy: suites
 //! are built whole for every count, cases' fixtures only when they run), `.vs(baseline_id)` to compare it with another case of
-//! the suite, `.target(Target::Ratio(0.8))` (or `Instructions`, `Wall`, `Note`), `.per(n, "tool")`
+//! the suite (again for a second baseline: ratio targets hold against the first), `.target(Target::Ratio(0.8))` (or `Instructions`, `Wall`, `Note`), `.per(n, "tool")`
 //! when one iteration does `n` units of work. A new suite (as `providers` and `mcp` are) is a
 //! file `tests/benches/suites/<suite>.rs` with `pub(crate) const SUITE: SuiteDef`, a three-line
 //! `tests/benches/<suite>.rs` calling [`main`], a `[[bench]]` entry in `tests/Cargo.toml`, and one
@@ -200,12 +200,12 @@ impl TableArgs {
     }
 }
 
-/// The ids (`suite/case`) of `suite`'s cases that `args` selects, with their baselines.
+/// The ids (`suite/case`) of `suite`'s cases that `args` selects, with all their baselines.
 fn selection(suite: &Suite, args: &TableArgs) -> Vec<String> {
     let mut chosen: Vec<&'static str> = Vec::new();
     for case in &suite.cases {
         if args.matches(&format!("{}/{}", suite.name, case.id)) {
-            chosen.extend(case.baseline);
+            chosen.extend(&case.baselines);
             chosen.push(case.id);
         }
     }
@@ -274,7 +274,7 @@ fn table(defs: &[SuiteDef], args: &[String]) -> Result<(), String> {
                 suite: suite.name,
                 id: case.id,
                 about: case.about.clone(),
-                baseline: case.baseline,
+                baselines: case.baselines.clone(),
                 targets: case.targets.clone(),
                 unit: case.unit,
                 instructions: Some(instructions),
@@ -335,10 +335,11 @@ mod tests {
         let suite = Suite::new("s")
             .case(Case::iter("base", "base", || ()))
             .case(Case::iter("other", "other", || ()))
-            .case(Case::iter("ours", "ours", || ()).vs("base"));
+            .case(Case::iter("second", "second", || ()))
+            .case(Case::iter("ours", "ours", || ()).vs("base").vs("second"));
         let args = TableArgs::parse(&strings(&["s/ours"])).unwrap();
-        assert_eq!(selection(&suite, &args), ["s/base", "s/ours"]);
+        assert_eq!(selection(&suite, &args), ["s/base", "s/second", "s/ours"]);
         let all = TableArgs::parse(&[]).unwrap();
-        assert_eq!(selection(&suite, &all).len(), 3);
+        assert_eq!(selection(&suite, &all).len(), 4);
     }
 }

@@ -1,5 +1,5 @@
 //! The table of figures: per case its instructions and criterion median per unit of work, its
-//! ratio to its baseline in both, and each target with whether the instruction count (the figure
+//! ratio to each of its baselines in both, and each target with whether the instruction count (the figure
 //! of record) meets it.
 
 use std::fmt::Write as _;
@@ -13,7 +13,8 @@ pub(crate) struct Row {
     pub(crate) suite: &'static str,
     pub(crate) id: &'static str,
     pub(crate) about: String,
-    pub(crate) baseline: Option<&'static str>,
+    /// The cases it is compared with; ratio targets hold against the first.
+    pub(crate) baselines: Vec<&'static str>,
     pub(crate) targets: Vec<Target>,
     pub(crate) unit: Unit,
     /// Instructions per iteration, from callgrind.
@@ -43,18 +44,30 @@ pub(crate) fn render(rows: &[Row]) -> String {
          |---|---|---:|---:|---|---:|---:|\n",
     );
     for row in rows {
-        let baseline = row.baseline.and_then(|id| {
+        let baseline = |id: &str| {
             rows.iter()
                 .find(|other| other.suite == row.suite && other.id == id)
-        });
-        let ratio_ir = ratio(
-            row.instructions_per_unit(),
-            baseline.and_then(Row::instructions_per_unit),
-        );
-        let ratio_wall = ratio(
-            row.median_per_unit(),
-            baseline.and_then(Row::median_per_unit),
-        );
+        };
+        let ratios_ir: Vec<Option<f64>> = row
+            .baselines
+            .iter()
+            .map(|id| {
+                ratio(
+                    row.instructions_per_unit(),
+                    baseline(id).and_then(Row::instructions_per_unit),
+                )
+            })
+            .collect();
+        let ratios_wall: Vec<Option<f64>> = row
+            .baselines
+            .iter()
+            .map(|id| {
+                ratio(
+                    row.median_per_unit(),
+                    baseline(id).and_then(Row::median_per_unit),
+                )
+            })
+            .collect();
         let unit = if row.unit == Unit::OP {
             String::new()
         } else {
@@ -68,15 +81,15 @@ pub(crate) fn render(rows: &[Row]) -> String {
             row.about,
             row.instructions_per_unit()
                 .map_or_else(|| "—".to_owned(), format_instructions),
-            format_ratio(ratio_ir, row.baseline),
+            format_ratios(&ratios_ir, &row.baselines),
             row.targets
                 .iter()
-                .map(|target| verdict(row, *target, ratio_ir))
+                .map(|target| verdict(row, *target, ratios_ir.first().copied().flatten()))
                 .collect::<Vec<_>>()
                 .join("; "),
             row.median_per_unit()
                 .map_or_else(|| "—".to_owned(), format_nanos),
-            format_ratio(ratio_wall, row.baseline),
+            format_ratios(&ratios_wall, &row.baselines),
         );
     }
     out
@@ -89,19 +102,27 @@ fn ratio(ours: Option<f64>, baseline: Option<f64>) -> Option<f64> {
     }
 }
 
-fn format_ratio(ratio: Option<f64>, baseline: Option<&str>) -> String {
-    match (ratio, baseline) {
-        (Some(ratio), Some(baseline)) => format!("{ratio:.2} × {baseline}"),
-        (None, Some(baseline)) => format!("— × {baseline}"),
-        _ => String::new(),
-    }
+/// A row's ratio to each of its baselines, in their order.
+fn format_ratios(ratios: &[Option<f64>], baselines: &[&str]) -> String {
+    ratios
+        .iter()
+        .zip(baselines)
+        .map(|(ratio, baseline)| match ratio {
+            Some(ratio) => format!("{ratio:.2} × {baseline}"),
+            None => format!("— × {baseline}"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A target and whether the figures meet it.
 fn verdict(row: &Row, target: Target, ratio_ir: Option<f64>) -> String {
     let (text, met) = match target {
         Target::Ratio(limit) => (
-            format!("≤ {limit} × {}", row.baseline.unwrap_or("baseline")),
+            format!(
+                "≤ {limit} × {}",
+                row.baselines.first().copied().unwrap_or("baseline")
+            ),
             ratio_ir.map(|ratio| ratio <= limit),
         ),
         Target::Instructions(limit) => (
@@ -194,7 +215,7 @@ mod tests {
             suite: "s",
             id,
             about: format!("case {id}"),
-            baseline: None,
+            baselines: Vec::new(),
             targets: Vec::new(),
             unit: Unit::OP,
             instructions: Some(instructions),
@@ -217,8 +238,11 @@ mod tests {
     fn ratios_and_verdicts_are_per_unit_against_the_baseline() {
         let base = row("e1", 9_097.0, 864.0);
         let mut ours = row("ours", 9_853.0, 785.0);
-        ours.baseline = Some("e1");
+        ours.baselines = vec!["e1"];
         ours.targets = vec![Target::Ratio(0.8)];
+        let mut twice = row("twice", 4_548.0, 1_728.0);
+        twice.baselines = vec!["ours", "e1"];
+        twice.targets = vec![Target::Ratio(1.0)];
         let mut bulk = row("bulk", 2_000_000.0, 40_000_000.0);
         bulk.unit = Unit {
             count: 1_000,
@@ -229,7 +253,7 @@ mod tests {
             Target::Wall(Duration::from_millis(50)),
             Target::Note("flat"),
         ];
-        let table = render(&[base, ours, bulk]);
+        let table = render(&[base, ours, twice, bulk]);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines[2], "| s/e1 | case e1 | 9,097 |  |  | 864.0 ns |  |");
         assert_eq!(
@@ -238,6 +262,11 @@ mod tests {
         );
         assert_eq!(
             lines[4],
+            "| s/twice | case twice | 4,548 | 0.46 × ours; 0.50 × e1 | ≤ 1 × ours: met | 1.73 µs | \
+             2.20 × ours; 2.00 × e1 |"
+        );
+        assert_eq!(
+            lines[5],
             "| s/bulk | case bulk | 2,000 / tool |  | ≤ 2,500 Ir / tool: met; ≤ 50 ms per 1,000 \
              tools (wall): met; flat | 40.00 µs / tool |  |"
         );
@@ -248,7 +277,7 @@ mod tests {
         let mut ours = row("ours", 1.0, 1.0);
         ours.instructions = None;
         ours.median_ns = None;
-        ours.baseline = Some("gone");
+        ours.baselines = vec!["gone"];
         ours.targets = vec![Target::Ratio(0.5)];
         let table = render(&[ours]);
         assert!(
