@@ -128,8 +128,11 @@ impl<'t> Turn<'t> {
     }
 
     /// Runs the definite checks on the call at `index` when their budget allows: each check
-    /// walks the arguments so far, and the checks of a call together walk at most three times
-    /// its length (plus a small allowance), so a stream costs O(its length) however it is cut.
+    /// counts the arguments so far against it, and the checks of a call together count at most
+    /// three times its length (plus a small allowance), so a stream costs O(its length) however
+    /// it is cut. A check walks the reader itself and only what finished since the last one
+    /// (`Schema::definite_violations_since`); a strict view's `null`s, which are removed first,
+    /// make it walk a copy of the value so far.
     fn check(&mut self, index: usize) {
         let Some(call) = self.calls.get(index) else {
             return;
