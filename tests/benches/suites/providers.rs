@@ -225,7 +225,10 @@ impl Streamed {
             length += serde_json::to_string(&item).expect("JSON").len() + 1;
             items.push(item);
         }
-        Self::new(serde_json::to_string(&json!({"items": items})).expect("JSON"), scale)
+        Self::new(
+            serde_json::to_string(&json!({"items": items})).expect("JSON"),
+            scale,
+        )
     }
 
     fn new(text: String, scale: usize) -> Self {

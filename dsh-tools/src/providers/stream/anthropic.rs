@@ -16,7 +16,7 @@
 //! thinking block's `signature_delta` set, citations added, input read — for the assistant
 //! message the next request repeats.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -27,8 +27,9 @@ use crate::providers::{ProviderError, anthropic};
 
 #[derive(Debug, Default)]
 pub(super) struct AnthropicStream {
-    /// The blocks started so far, by their `index`.
-    blocks: HashMap<u64, Block>,
+    /// The blocks started so far, by their `index` (a few, looked up on every delta: ordered
+    /// keys compare cheaper than they hash).
+    blocks: BTreeMap<u64, Block>,
     /// Every block as the message will hold it, by its `index`.
     message: BTreeMap<u64, MessageBlock>,
 }
@@ -214,9 +215,9 @@ impl AnthropicStream {
                             "content_block_delta.delta".to_owned()
                         })?;
                         // Whether the start carried the call's input is all this needs of it.
-                        let open = self
-                            .open(turn, index, kind)
-                            .map(|open| open.map(|(position, carried)| (position, carried.is_some())));
+                        let open = self.open(turn, index, kind).map(|open| {
+                            open.map(|(position, carried)| (position, carried.is_some()))
+                        });
                         if !matches!(open, Ok(Some((_, false))))
                             && let Some(block) = self.message.get_mut(&index)
                             && block.call.is_some()

@@ -8,8 +8,8 @@ use serde_json::Value;
 use crate::call::execution::ToolExecutionInput;
 use crate::error::ToolError;
 use crate::providers::ToolCall;
-use dsh_tools_schema::{DefiniteProgress, Violation};
 use dsh_tools_schema::partial_json::PartialJson;
+use dsh_tools_schema::{DefiniteProgress, Violation};
 
 /// A finished call's input. When its arguments are the reader's value as it stands (the view
 /// put no `null`s in for absent properties and sent no map as pairs), the reader keeps them and

@@ -260,8 +260,7 @@ impl<'t> Turn<'t> {
         let without_arguments = self.tools.input_from_value(&call.call, Value::Null);
         let mut input = without_arguments.clone();
         input.arguments = value.clone();
-        self.events
-            .push(StreamEvent::CallFinished { index, input });
+        self.events.push(StreamEvent::CallFinished { index, input });
         if let Some(call) = self.calls.get_mut(index) {
             call.input = Some(FinishedInput::FromReader {
                 without_arguments,
