@@ -97,8 +97,11 @@ impl Schema {
     /// let mut arguments = PartialJson::new();
     /// arguments.push(r#"{"path": "a.rs", "content": "fn"#).unwrap();
     /// assert!(schema.definite_violations_since(&arguments, &mut progress).is_ok());
+    /// // An undeclared key whose value has begun: what a whole check finds.
     /// arguments.push(r#" main() {}", "mode": 7"#).unwrap();
-    /// assert!(schema.definite_violations_since(&arguments, &mut progress).is_ok());
+    /// let found = schema.definite_violations_since(&arguments, &mut progress);
+    /// let whole = schema.definite_violations(&arguments);
+    /// assert_eq!(found.unwrap_err().to_string(), whole.unwrap_err().to_string());
     /// ```
     pub fn definite_violations_since(
         &self,
