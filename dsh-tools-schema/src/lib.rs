@@ -69,6 +69,7 @@ mod violation;
 
 pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchema, StringSchema};
 pub use compiled::CompiledSchema;
+pub use definite::DefiniteProgress;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
 pub use format::StringFormat;
 pub use keywords::{KeywordSchema, SchemaImportOptions};

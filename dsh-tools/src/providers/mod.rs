@@ -589,6 +589,12 @@ impl LoweredTools {
         self.maps.contains_key(name)
     }
 
+    /// Whether the view stands `null` in for some absent property of tool `name` (what
+    /// streams then differs from the tool's arguments where the stand-ins are).
+    pub(crate) fn sends_nulls(&self, name: &str) -> bool {
+        self.nulls.contains_key(name)
+    }
+
     pub(crate) fn strip_nulls(&self, name: &str, arguments: &mut Value) {
         if self.nulls.is_empty() {
             return;

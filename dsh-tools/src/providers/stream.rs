@@ -17,11 +17,13 @@
 //! reasoning fields included, is [`ToolCallStream::assistant_turn`].
 //!
 //! Arguments are read by [`PartialJson`], whose work over a whole stream is about one parse of
-//! the arguments however finely they are cut. While a call streams, its arguments are checked
+//! the arguments however finely they are cut; a finished call's input takes the reader's value
+//! rather than parsing the text again. While a call streams, its arguments are checked
 //! against the tool's canonical schema for what no continuation can fix
 //! ([`Schema::definite_violations`](dsh_tools_schema::Schema::definite_violations)), reported as
-//! [`StreamEvent::Definite`]; the checks of one call together walk a bounded multiple of its
-//! length. A tool whose strict view sends a map as `{key, value}` pairs streams in the view's
+//! [`StreamEvent::Definite`]; the checks of one call walk each of its finished parts about once
+//! ([`Schema::definite_violations_since`](dsh_tools_schema::Schema::definite_violations_since)),
+//! and together count a bounded multiple of its length. A tool whose strict view sends a map as `{key, value}` pairs streams in the view's
 //! shape, not the tool's, so it has no early checks; its arguments so far
 //! ([`ToolCallStream::arguments_so_far`]) and its finished input are mapped back to maps, and
 //! the input is validated like any other.
@@ -226,7 +228,7 @@ impl<'t> ToolCallStream<'t> {
                 matches!(self.turn.tools().dialect(), Dialect::DeepSeek { .. }),
             ),
             DialectStream::Responses(reader) => reader.assistant_turn(),
-            DialectStream::Anthropic(reader) => reader.assistant_turn(),
+            DialectStream::Anthropic(reader) => reader.assistant_turn(&self.turn),
             DialectStream::Gemini(reader) => reader.assistant_turn(),
         }
     }

@@ -14,6 +14,15 @@
 //!   `PartialJson` in 1,000 fragments. Target: ≤ 2 × the parse.
 //! - `serde_json_100k_items` / `partial_json_100k_items`: the same for 100 KB of small objects
 //!   (many short tokens). Target: ≤ 2 × the parse.
+//! - `stream_100k_text` / `stream_100k_items`: the whole stream path a user's SSE loop drives —
+//!   the same texts as an `edit_file` and a `put_items` call, each cut into 1,000 Anthropic
+//!   `input_json_delta` events (parsed JSON values, made before the measured section) between a
+//!   `content_block_start` and a `content_block_stop`, read by `ToolCallStream::push` (definite
+//!   checks against the tool's schema included), ending with the finished call's arguments.
+//!   Target: ≤ 2 × the parse.
+//! - `serde_json_1600k_*` / `stream_1600k_*`: the same at 1.6 MB, in 16,000 events of the same
+//!   size, counted per 100 KB so the rows read beside the 100 KB ones (a linear path costs the
+//!   same per 100 KB at both sizes). Target: ≤ 2 × the parse.
 //!
 //! Every call runs on one current-thread runtime, entered once per measured section.
 
@@ -22,8 +31,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dsh_tools::providers::stream::PartialJson;
+use dsh_tools::providers::stream::{PartialJson, StreamEvent};
 use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
+use dsh_tools::schema::Schema;
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
 use serde_json::Value;
@@ -171,42 +181,61 @@ impl Setup {
     }
 }
 
-/// A 100 KB argument text and the same text in 1,000 fragments (cut on character boundaries).
+/// A streamed argument text (100 KB or 1.6 MB) and the same text in fragments of about 100
+/// bytes (cut on character boundaries).
 struct Streamed {
     text: String,
     cuts: Vec<usize>,
 }
 
+/// Bytes of the 100 KB texts; the 1.6 MB ones are 16 times as long, in 16 times the fragments.
+const STREAMED_BYTES: usize = 100_000;
+const STREAMED_FRAGMENTS: usize = 1_000;
+
 impl Streamed {
     /// `edit_file`'s arguments with 100 KB of source text in `new_text`.
     fn text() -> Self {
+        Self::text_of(1)
+    }
+
+    /// `edit_file`'s arguments with `scale` × 100 KB of source text in `new_text`.
+    fn text_of(scale: usize) -> Self {
         let line = "    let greeting = format!(\"héllo, {name} 😀\\n\");\t// say \\\"hi\\\"\n";
         let mut body = String::new();
-        while body.len() < 100_000 {
+        while body.len() < scale * STREAMED_BYTES {
             body.push_str(line);
         }
         let value =
             json!({"path": "src/greeting.rs", "old_text": "fn main() {}", "new_text": body});
-        Self::new(serde_json::to_string(&value).expect("JSON"))
+        Self::new(serde_json::to_string(&value).expect("JSON"), scale)
     }
 
     /// 100 KB of small objects: many short keys, numbers, literals and strings.
     fn items() -> Self {
+        Self::items_of(1)
+    }
+
+    /// `scale` × 100 KB of small objects.
+    fn items_of(scale: usize) -> Self {
         let mut items = Vec::new();
         let mut length = 0;
-        while length < 100_000 {
+        while length < scale * STREAMED_BYTES {
             let item = json!({"id": items.len(), "name": format!("item {}", items.len()),
                 "price": 12.5, "tags": ["a", "bc"], "active": true, "parent": null});
             length += serde_json::to_string(&item).expect("JSON").len() + 1;
             items.push(item);
         }
-        Self::new(serde_json::to_string(&json!({"items": items})).expect("JSON"))
+        Self::new(
+            serde_json::to_string(&json!({"items": items})).expect("JSON"),
+            scale,
+        )
     }
 
-    fn new(text: String) -> Self {
-        let mut cuts: Vec<usize> = (0..=1_000)
+    fn new(text: String, scale: usize) -> Self {
+        let parts = scale * STREAMED_FRAGMENTS;
+        let mut cuts: Vec<usize> = (0..=parts)
             .map(|part| {
-                let mut at = part * text.len() / 1_000;
+                let mut at = part * text.len() / parts;
                 while !text.is_char_boundary(at) {
                     at += 1;
                 }
@@ -226,7 +255,7 @@ impl Streamed {
             Some(whole),
             "the reader reads what serde_json reads"
         );
-        assert_eq!(streamed.fragments().count(), 1_000);
+        assert_eq!(streamed.fragments().count(), parts);
         streamed
     }
 
@@ -255,6 +284,143 @@ impl Streamed {
                 black_box(reader.into_value());
             }
         });
+    }
+}
+
+/// A streamed text as the provider stream events of one Anthropic `tool_use` block, with the
+/// tool list whose stream reads them.
+struct StreamPath {
+    streamed: Streamed,
+    tools: Arc<LoweredTools>,
+    events: Vec<Value>,
+    /// Keeps the tools' registry alive.
+    _registry: ToolRegistry,
+}
+
+impl StreamPath {
+    fn text() -> Self {
+        Self::new(Streamed::text_of(1))
+    }
+
+    fn items() -> Self {
+        Self::new(Streamed::items_of(1))
+    }
+
+    fn text_1600k() -> Self {
+        Self::new(Streamed::text_of(16))
+    }
+
+    fn items_1600k() -> Self {
+        Self::new(Streamed::items_of(16))
+    }
+
+    fn new(streamed: Streamed) -> Self {
+        let registry = ToolRegistry::new();
+        let _ = registry
+            .register(
+                FnTool::builder("edit_file", "Replace text in a file.")
+                    .arguments(
+                        Schema::object()
+                            .required("path", Schema::string())
+                            .required("old_text", Schema::string())
+                            .required("new_text", Schema::string()),
+                    )
+                    .handler(|_, _| async { Ok(json!("ok")) }),
+            )
+            .expect("registers");
+        let _ = registry
+            .register(
+                FnTool::builder("put_items", "Store items.")
+                    .raw_parameters(json!({
+                        "type": "object",
+                        "properties": {"items": {"type": "array", "items": {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "integer"},
+                                "name": {"type": "string"},
+                                "price": {"type": "number"},
+                                "tags": {"type": "array", "items": {"type": "string"}},
+                                "active": {"type": "boolean"},
+                                "parent": {"type": "null"}
+                            },
+                            "required": ["id", "name"]
+                        }}},
+                        "required": ["items"]
+                    }))
+                    .handler(|_, _| async { Ok(json!("ok")) }),
+            )
+            .expect("registers");
+        let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+        let name = if streamed.text.starts_with(r#"{"items""#) {
+            "put_items"
+        } else {
+            "edit_file"
+        };
+        let mut events = vec![json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}})];
+        events.extend(streamed.fragments().map(|fragment| {
+            json!({"type": "content_block_delta", "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": fragment}})
+        }));
+        events.push(json!({"type": "content_block_stop", "index": 0}));
+        let path = Self {
+            streamed,
+            tools,
+            events,
+            _registry: registry,
+        };
+        let whole: Value = serde_json::from_str(&path.streamed.text).expect("JSON");
+        assert_eq!(path.read(), whole, "the stream reads what serde_json reads");
+        path
+    }
+
+    /// Every event through one stream, in order; the finished call's arguments.
+    fn read(&self) -> Value {
+        let mut stream = self.tools.stream();
+        for event in &self.events {
+            for update in stream.push(black_box(event)).expect("a well-formed stream") {
+                assert!(
+                    !matches!(update, StreamEvent::Definite { .. }),
+                    "the arguments are valid"
+                );
+                black_box(update);
+            }
+        }
+        let calls = stream.into_tool_calls().expect("the call finished");
+        let (_, mut inputs) = calls.into_parts();
+        inputs.swap_remove(0).arguments
+    }
+
+    fn run(&mut self, iterations: u64, meter: &mut Meter) {
+        meter.measure(|| {
+            for _ in 0..iterations {
+                black_box(self.read());
+            }
+        });
+    }
+}
+
+/// A case on the whole stream path, built when it first runs.
+fn stream_path_case(
+    id: &'static str,
+    about: &'static str,
+    build: fn() -> StreamPath,
+    baseline: &'static str,
+    scale: u64,
+) -> Case {
+    let case = Case::with_fixture(id, about, build, StreamPath::run)
+        .vs(baseline)
+        .target(Target::Ratio(2.0));
+    per_100k(case, scale)
+}
+
+/// A case counted per 100 KB of text, when its text is `scale` × 100 KB; one iteration of a
+/// 1.6 MB case is long, so it is counted over fewer.
+fn per_100k(case: Case, scale: u64) -> Case {
+    if scale == 1 {
+        case.profile_iterations(10)
+    } else {
+        case.per(scale, "100 KB").profile_iterations(2)
     }
 }
 
@@ -365,4 +531,58 @@ fn suite() -> Suite {
             .vs("serde_json_100k_items")
             .target(Target::Ratio(2.0)),
         )
+        .case(stream_path_case(
+            "stream_100k_text",
+            "the same text as 1,000 Anthropic stream events through `ToolCallStream::push`, \
+             then the finished call's arguments",
+            StreamPath::text,
+            "serde_json_100k_text",
+            1,
+        ))
+        .case(stream_path_case(
+            "stream_100k_items",
+            "the same text as 1,000 Anthropic stream events through `ToolCallStream::push`, \
+             then the finished call's arguments",
+            StreamPath::items,
+            "serde_json_100k_items",
+            1,
+        ))
+        .case(per_100k(
+            Case::with_fixture(
+                "serde_json_1600k_text",
+                "`serde_json::from_str::<Value>` of a 1.6 MB `edit_file` argument",
+                || Streamed::text_of(16),
+                |streamed: &mut Streamed, iterations, meter| {
+                    streamed.parse_whole(iterations, meter);
+                },
+            ),
+            16,
+        ))
+        .case(stream_path_case(
+            "stream_1600k_text",
+            "the same text as 16,000 Anthropic stream events through `ToolCallStream::push`, \
+             then the finished call's arguments",
+            StreamPath::text_1600k,
+            "serde_json_1600k_text",
+            16,
+        ))
+        .case(per_100k(
+            Case::with_fixture(
+                "serde_json_1600k_items",
+                "`serde_json::from_str::<Value>` of 1.6 MB of small objects",
+                || Streamed::items_of(16),
+                |streamed: &mut Streamed, iterations, meter| {
+                    streamed.parse_whole(iterations, meter);
+                },
+            ),
+            16,
+        ))
+        .case(stream_path_case(
+            "stream_1600k_items",
+            "the same text as 16,000 Anthropic stream events through `ToolCallStream::push`, \
+             then the finished call's arguments",
+            StreamPath::items_1600k,
+            "serde_json_1600k_items",
+            16,
+        ))
 }

@@ -16,7 +16,7 @@
 //! thinking block's `signature_delta` set, citations added, input read — for the assistant
 //! message the next request repeats.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -27,8 +27,9 @@ use crate::providers::{ProviderError, anthropic};
 
 #[derive(Debug, Default)]
 pub(super) struct AnthropicStream {
-    /// The blocks started so far, by their `index`.
-    blocks: HashMap<u64, Block>,
+    /// The blocks started so far, by their `index` (a few, looked up on every delta: ordered
+    /// keys compare cheaper than they hash).
+    blocks: BTreeMap<u64, Block>,
     /// Every block as the message will hold it, by its `index`.
     message: BTreeMap<u64, MessageBlock>,
 }
@@ -39,12 +40,20 @@ pub(super) struct AnthropicStream {
 struct MessageBlock {
     block: Value,
     input: String,
+    /// A `tool_use` block's call, whose arguments text is the input streamed for the block
+    /// (kept once, by the call, rather than also here); `None` once a fragment went to the
+    /// block but not to its call (a stream that failed there).
+    call: Option<usize>,
 }
 
 impl MessageBlock {
-    /// Applies a `content_block_delta`'s `delta`: text, thinking and input are appended, a
-    /// signature set (it comes whole, once, before the thinking block stops), a citation added.
-    fn apply(&mut self, delta: &Value) {
+    /// Applies a `content_block_delta`'s `delta` of type `kind`: text, thinking and input are
+    /// appended (a call's input is its call's), a signature set (it comes whole, once, before
+    /// the thinking block stops), a citation added.
+    fn apply(&mut self, delta: &Value, kind: Option<&str>) {
+        if kind == Some("input_json_delta") && self.call.is_some() {
+            return;
+        }
         let Value::Object(block) = &mut self.block else {
             return;
         };
@@ -55,7 +64,7 @@ impl MessageBlock {
                 block.insert(key.to_owned(), Value::from(more));
             }
         };
-        match text("type") {
+        match kind {
             Some("text_delta") => append("text", text("text").unwrap_or_default()),
             Some("thinking_delta") => append("thinking", text("thinking").unwrap_or_default()),
             Some("signature_delta") => {
@@ -84,9 +93,29 @@ impl MessageBlock {
         }
     }
 
+    /// A fragment that went to the block but not to its call: the block keeps its input
+    /// itself from then on.
+    fn diverge(&mut self, turn: &Turn<'_>, fragment: &str) {
+        if let Some(position) = self.call.take() {
+            self.input = turn
+                .calls
+                .get(position)
+                .map(|call| call.raw.clone())
+                .unwrap_or_default();
+        }
+        self.input.push_str(fragment);
+    }
+
     /// The block as the message holds it: the input streamed for it read, if any came; `None`
     /// for a text block that stayed empty (Anthropic refuses empty text blocks in a request).
-    fn finished(&self) -> Option<Value> {
+    fn finished(&self, turn: &Turn<'_>) -> Option<Value> {
+        let input = match self.call {
+            Some(position) => turn
+                .calls
+                .get(position)
+                .map_or("", |call| call.raw.as_str()),
+            None => self.input.as_str(),
+        };
         let mut block = self.block.clone();
         if field(&block, "type").and_then(Value::as_str) == Some("text")
             && field(&block, "text")
@@ -95,8 +124,8 @@ impl MessageBlock {
         {
             return None;
         }
-        if !self.input.trim().is_empty()
-            && let Ok(input) = serde_json::from_str::<Value>(&self.input)
+        if !input.trim().is_empty()
+            && let Ok(input) = serde_json::from_str::<Value>(input)
             && let Value::Object(block) = &mut block
         {
             block.insert("input".to_owned(), input);
@@ -145,12 +174,21 @@ impl AnthropicStream {
                     }
                     _ => Block::Other,
                 };
+                // A start that carried its input keeps it in its block; deltas write the rest.
+                let call = match &read {
+                    Block::Call {
+                        position,
+                        carried: None,
+                    } => Some(*position),
+                    _ => None,
+                };
                 self.blocks.insert(index, read);
                 self.message.insert(
                     index,
                     MessageBlock {
                         block: block.clone(),
                         input: String::new(),
+                        call,
                     },
                 );
             }
@@ -158,27 +196,39 @@ impl AnthropicStream {
                 let delta = field(event, "delta").ok_or_else(|| {
                     ProviderError::shape("content_block_delta.delta", "an object")
                 })?;
-                if let Some(block) = field(event, "index")
-                    .and_then(Value::as_u64)
-                    .and_then(|index| self.message.get_mut(&index))
-                {
-                    block.apply(delta);
+                let delta_kind = field(delta, "type").and_then(Value::as_str);
+                let index = field(event, "index").and_then(Value::as_u64);
+                if let Some(block) = index.and_then(|index| self.message.get_mut(&index)) {
+                    block.apply(delta, delta_kind);
                 }
-                match field(delta, "type").and_then(Value::as_str) {
+                match delta_kind {
                     Some("text_delta") => {
                         if let Some(text) = field(delta, "text").and_then(Value::as_str) {
                             turn.text(text);
                         }
                     }
                     Some("input_json_delta") => {
-                        let index = block_index(event, kind)?;
+                        let index = index.ok_or_else(|| {
+                            ProviderError::shape(&format!("{kind}.index"), "an integer")
+                        })?;
                         let fragment = str_field(delta, "partial_json", || {
                             "content_block_delta.delta".to_owned()
                         })?;
-                        match self.open(turn, index, kind)? {
+                        // Whether the start carried the call's input is all this needs of it.
+                        let open = self.open(turn, index, kind).map(|open| {
+                            open.map(|(position, carried)| (position, carried.is_some()))
+                        });
+                        if !matches!(open, Ok(Some((_, false))))
+                            && let Some(block) = self.message.get_mut(&index)
+                            && block.call.is_some()
+                        {
+                            // The call does not take the fragment: its block keeps it.
+                            block.diverge(turn, fragment);
+                        }
+                        match open? {
                             // A server tool's input: Anthropic runs it.
                             None => {}
-                            Some((_, Some(_))) if !fragment.is_empty() => {
+                            Some((_, true)) if !fragment.is_empty() => {
                                 return Err(ProviderError::new(format!(
                                     "stream content block {index} has input_json_delta after a \
                                      tool_use start that carried its input"
@@ -213,11 +263,11 @@ impl AnthropicStream {
 
     /// The assistant message of the blocks so far, in order: what the message's `content`
     /// holds, thinking blocks with their signatures.
-    pub(super) fn assistant_turn(&self) -> Vec<Value> {
+    pub(super) fn assistant_turn(&self, turn: &Turn<'_>) -> Vec<Value> {
         anthropic::assistant_of(
             self.message
                 .values()
-                .filter_map(MessageBlock::finished)
+                .filter_map(|block| block.finished(turn))
                 .collect(),
         )
     }

@@ -1,13 +1,30 @@
 //! [`StreamingCall`]: one tool call of a stream, from its start to its input — the raw
 //! arguments text, the partial value read from it, and what is already known to be wrong.
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use crate::call::execution::ToolExecutionInput;
 use crate::error::ToolError;
 use crate::providers::ToolCall;
-use dsh_tools_schema::Violation;
 use dsh_tools_schema::partial_json::PartialJson;
+use dsh_tools_schema::{DefiniteProgress, Violation};
+
+/// A finished call's input. When its arguments are the reader's value as it stands (the view
+/// put no `null`s in for absent properties and sent no map as pairs), the reader keeps them and
+/// they are copied only when asked for: the turn's calls take them from the reader.
+#[derive(Clone, Debug)]
+pub(super) enum FinishedInput {
+    /// The input as it was made.
+    Whole(ToolExecutionInput),
+    /// The input but for its arguments (`null`), which are the reader's value.
+    FromReader {
+        without_arguments: ToolExecutionInput,
+        /// The whole input, once asked for.
+        asked: OnceLock<ToolExecutionInput>,
+    },
+}
 
 /// One tool call as it streams.
 #[derive(Clone, Debug)]
@@ -20,13 +37,15 @@ pub struct StreamingCall {
     /// The arguments read so far.
     pub(super) partial: PartialJson,
     /// The input, once the call finished.
-    pub(super) input: Option<ToolExecutionInput>,
+    pub(super) input: Option<FinishedInput>,
     /// The error the call is known to end with, as far as it is known.
     pub(super) definite: Option<ToolError>,
     /// The definite violations reported so far.
     pub(super) violations: Vec<Violation>,
     /// Bytes of arguments the definite checks have walked so far (their budget).
     pub(super) checked: usize,
+    /// The finished parts of the arguments the definite checks found clean.
+    pub(super) progress: DefiniteProgress,
 }
 
 impl StreamingCall {
@@ -40,6 +59,7 @@ impl StreamingCall {
             definite: None,
             violations: Vec::new(),
             checked: 0,
+            progress: DefiniteProgress::default(),
         }
     }
 
@@ -73,7 +93,35 @@ impl StreamingCall {
 
     /// The input to run, once the call finished.
     pub fn input(&self) -> Option<&ToolExecutionInput> {
-        self.input.as_ref()
+        match self.input.as_ref()? {
+            FinishedInput::Whole(input) => Some(input),
+            FinishedInput::FromReader {
+                without_arguments,
+                asked,
+            } => Some(asked.get_or_init(|| {
+                let mut input = without_arguments.clone();
+                input.arguments = self.partial.value().unwrap_or_default();
+                input
+            })),
+        }
+    }
+
+    /// The call and its input (once it finished), the arguments moved out of the reader when
+    /// they were left there.
+    pub(super) fn into_input(self) -> (ToolCall, Option<ToolExecutionInput>) {
+        let input = match self.input {
+            None => None,
+            Some(FinishedInput::Whole(input)) => Some(input),
+            Some(FinishedInput::FromReader {
+                without_arguments,
+                asked,
+            }) => Some(asked.into_inner().unwrap_or_else(|| {
+                let mut input = without_arguments;
+                input.arguments = self.partial.into_value().unwrap_or_default();
+                input
+            })),
+        };
+        (self.call, input)
     }
 
     /// The error the call is already known to end with (see

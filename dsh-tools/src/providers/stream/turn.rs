@@ -5,15 +5,17 @@
 //! definite checks and queues the events.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::call::StreamingCall;
+use super::call::{FinishedInput, StreamingCall};
 use super::event::StreamEvent;
 use crate::call::execution::ToolExecutionInput;
 use crate::error::ToolError;
 use crate::providers::{LoweredTools, ProviderError, ToolCalls};
 use dsh_tools_schema::Schema;
+use dsh_tools_schema::partial_json::PartialNode;
 
 /// Work the definite checks may do beyond what the arguments' own length pays for: small
 /// arguments are checked after every fragment.
@@ -126,8 +128,11 @@ impl<'t> Turn<'t> {
     }
 
     /// Runs the definite checks on the call at `index` when their budget allows: each check
-    /// walks the arguments so far, and the checks of a call together walk at most three times
-    /// its length (plus a small allowance), so a stream costs O(its length) however it is cut.
+    /// counts the arguments so far against it, and the checks of a call together count at most
+    /// three times its length (plus a small allowance), so a stream costs O(its length) however
+    /// it is cut. A check walks the reader itself and only what finished since the last one
+    /// (`Schema::definite_violations_since`); a strict view's `null`s, which are removed first,
+    /// make it walk a copy of the value so far.
     fn check(&mut self, index: usize) {
         let Some(call) = self.calls.get(index) else {
             return;
@@ -158,12 +163,20 @@ impl<'t> Turn<'t> {
         };
         let call = &mut self.calls[index];
         call.checked += length;
-        let (Some(mut value), Some(open)) = (call.partial.value(), call.partial.open_path()) else {
-            return;
+        let checked = if self.tools.sends_nulls(&name) {
+            let (Some(mut value), Some(open)) = (call.partial.value(), call.partial.open_path())
+            else {
+                return;
+            };
+            // What the strict view's `null`s stand for is removed first, as it is from the
+            // input.
+            self.tools.strip_nulls(&name, &mut value);
+            schema.definite_violations_in(&value, &open)
+        } else {
+            // The text is the tool's own: checked on the reader, each finished part about once.
+            schema.definite_violations_since(&call.partial, &mut call.progress)
         };
-        // What the strict view's `null`s stand for is removed first, as it is from the input.
-        self.tools.strip_nulls(&name, &mut value);
-        let Err(found) = schema.definite_violations_in(&value, &open) else {
+        let Err(found) = checked else {
             return;
         };
         let mut grew = false;
@@ -216,14 +229,44 @@ impl<'t> Turn<'t> {
 
     /// The call at `index` finished with its arguments as a JSON string: `raw`, or the text
     /// streamed when the provider does not repeat it.
+    ///
+    /// When that text is the one streamed and the reader finished it without an error, the
+    /// reader's value is the text's parse (the same grammar, the same numbers, a repeated key
+    /// an error too), so the text is not parsed again; otherwise it is parsed as the
+    /// non-streamed reader parses it, which also words the error.
     pub(super) fn finish_raw(&mut self, index: usize, raw: Option<&str>) {
         let Some(call) = self.calls.get(index) else {
             return;
         };
-        let input = self
-            .tools
-            .input_from_raw(&call.call, raw.unwrap_or(&call.raw));
-        self.finish(index, input);
+        let streamed = raw.is_none_or(|raw| raw == call.raw);
+        let value = match call.partial.node() {
+            Some(PartialNode::Finished(value)) if streamed && call.partial.error().is_none() => {
+                value
+            }
+            _ => {
+                let input = self
+                    .tools
+                    .input_from_raw(&call.call, raw.unwrap_or(&call.raw));
+                return self.finish(index, input);
+            }
+        };
+        let name = call.call.name();
+        if self.tools.sends_nulls(name) || self.tools.sends_pairs(name) {
+            let input = self.tools.input_from_value(&call.call, value.clone());
+            return self.finish(index, input);
+        }
+        // The arguments are the reader's value as it stands: the event takes a copy, the
+        // reader keeps them for the call.
+        let without_arguments = self.tools.input_from_value(&call.call, Value::Null);
+        let mut input = without_arguments.clone();
+        input.arguments = value.clone();
+        self.events.push(StreamEvent::CallFinished { index, input });
+        if let Some(call) = self.calls.get_mut(index) {
+            call.input = Some(FinishedInput::FromReader {
+                without_arguments,
+                asked: OnceLock::new(),
+            });
+        }
     }
 
     /// The call at `index` finished with its arguments as JSON.
@@ -241,7 +284,7 @@ impl<'t> Turn<'t> {
             input: input.clone(),
         });
         if let Some(call) = self.calls.get_mut(index) {
-            call.input = Some(input);
+            call.input = Some(FinishedInput::Whole(input));
         }
     }
 
@@ -286,8 +329,8 @@ impl<'t> Turn<'t> {
         calls.sort_by_key(|call| call.order);
         let mut out = ToolCalls::default();
         for call in calls {
-            if let Some(input) = call.input {
-                out.push(call.call, input);
+            if let (call, Some(input)) = call.into_input() {
+                out.push(call, input);
             }
         }
         for name in self.loaded {

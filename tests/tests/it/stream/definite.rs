@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use dsh_tools::Value;
 use dsh_tools::json;
 use dsh_tools::providers::stream::PartialJson;
-use dsh_tools::schema::{Schema, Violations};
+use dsh_tools::schema::{DefiniteProgress, Schema, Violations};
 use dsh_tools_tests::json_values::{cases, value_for};
 use dsh_tools_tests::typed_schemas::schema_strategy;
 use proptest::prelude::*;
@@ -119,6 +119,42 @@ proptest! {
         });
         prop_assert!(stray.is_none(), "{text}: {stray:?} not in {last_texts:?}");
         prop_assert_eq!(at_end, Some(last.map_err(|violations| violations.to_string())));
+    }
+
+    /// A stream checked as it grows with one `DefiniteProgress` finds, after every fragment,
+    /// exactly what a check of the value so far finds, in the same order, wherever the text
+    /// is cut (fragments of 1 to 7 characters).
+    #[test]
+    fn checks_carried_across_a_stream_find_what_a_whole_check_finds(
+        (schema, value) in schema_strategy().prop_flat_map(|schema| {
+            let values = value_for(&schema);
+            (Just(schema), values)
+        }),
+        pretty in any::<bool>(),
+        cut in 1usize..8,
+    ) {
+        let text = text_of(&value, pretty);
+        prop_assume!(text.len() <= MAX_TEXT);
+        let characters: Vec<(usize, char)> = text.char_indices().collect();
+        let mut reader = PartialJson::new();
+        let mut progress = DefiniteProgress::default();
+        for piece in characters.chunks(cut) {
+            let start = piece[0].0;
+            let (last, c) = piece[piece.len() - 1];
+            reader.push(&text[start..last + c.len_utf8()]).expect("a prefix of JSON");
+            let carried = schema
+                .definite_violations_since(&reader, &mut progress)
+                .map_err(|violations| violations.to_string());
+            if reader.is_complete() {
+                // The final validation is the caller's.
+                prop_assert_eq!(carried, Ok(()));
+                continue;
+            }
+            let whole = schema
+                .definite_violations(&reader)
+                .map_err(|violations| violations.to_string());
+            prop_assert_eq!(carried, whole, "{} after {} bytes", text, last + c.len_utf8());
+        }
     }
 }
 
