@@ -424,7 +424,7 @@ fn per_100k(case: Case, scale: u64) -> Case {
     }
 }
 
-/// A case on a 100 KB streamed text, built when it first runs.
+/// A case on a streamed text, built when it first runs.
 fn streamed_case(
     id: &'static str,
     about: &'static str,
@@ -548,13 +548,11 @@ fn suite() -> Suite {
             1,
         ))
         .case(per_100k(
-            Case::with_fixture(
+            streamed_case(
                 "serde_json_1600k_text",
                 "`serde_json::from_str::<Value>` of a 1.6 MB `edit_file` argument",
                 || Streamed::text_of(16),
-                |streamed: &mut Streamed, iterations, meter| {
-                    streamed.parse_whole(iterations, meter);
-                },
+                Streamed::parse_whole,
             ),
             16,
         ))
@@ -567,13 +565,11 @@ fn suite() -> Suite {
             16,
         ))
         .case(per_100k(
-            Case::with_fixture(
+            streamed_case(
                 "serde_json_1600k_items",
                 "`serde_json::from_str::<Value>` of 1.6 MB of small objects",
                 || Streamed::items_of(16),
-                |streamed: &mut Streamed, iterations, meter| {
-                    streamed.parse_whole(iterations, meter);
-                },
+                Streamed::parse_whole,
             ),
             16,
         ))
