@@ -292,18 +292,13 @@ impl PartialWalk<'_, '_> {
         let mut clean = skip;
         for (index, (key, child)) in entries.iter().enumerate().skip(skip) {
             let before = cx.count();
-            let declared = rules
-                .properties
-                .iter()
-                .find(|property| same_key(&property.name, key));
-            let schema = match (declared, &rules.additional) {
-                (Some(property), _) => Some(&property.schema),
-                (None, AdditionalProperties::Forbidden) => {
+            let schema = match member_rule(rules, key) {
+                MemberRule::Checked(schema) => Some(schema),
+                MemberRule::Forbidden => {
                     cx.report_undeclared(key, child);
                     None
                 }
-                (None, AdditionalProperties::Allowed) => None,
-                (None, AdditionalProperties::Schema(schema)) => Some(&**schema),
+                MemberRule::Free => None,
             };
             if let Some(schema) = schema {
                 cx.push_key(key);
@@ -318,16 +313,11 @@ impl PartialWalk<'_, '_> {
         let Some(key) = open else {
             return Ok(());
         };
-        let declared = rules
-            .properties
-            .iter()
-            .find(|property| same_key(&property.name, key));
-        let schema = match (declared, &rules.additional) {
-            (Some(property), _) => &property.schema,
+        let schema = match member_rule(rules, key) {
+            MemberRule::Checked(schema) => schema,
             // An undeclared key is reported with its value's type.
-            (None, AdditionalProperties::Forbidden) => return Err(NeedsValue),
-            (None, AdditionalProperties::Allowed) => return Ok(()),
-            (None, AdditionalProperties::Schema(schema)) => schema,
+            MemberRule::Forbidden => return Err(NeedsValue),
+            MemberRule::Free => return Ok(()),
         };
         let Some(child) = object.open_value() else {
             return Ok(());
@@ -478,6 +468,29 @@ fn takes_no_value_of_this_type(kind: &SchemaKind, value: &Value) -> bool {
     !takes
 }
 
+/// What an object's rules say of a member named `key`.
+enum MemberRule<'v> {
+    /// Its value is checked against this schema (declared, or the additional members' schema).
+    Checked(&'v Schema),
+    /// Undeclared where undeclared members are forbidden.
+    Forbidden,
+    /// Undeclared and free.
+    Free,
+}
+
+fn member_rule<'v>(rules: &'v ObjectRules, key: &str) -> MemberRule<'v> {
+    let declared = rules
+        .properties
+        .iter()
+        .find(|property| same_key(&property.name, key));
+    match (declared, &rules.additional) {
+        (Some(property), _) => MemberRule::Checked(&property.schema),
+        (None, AdditionalProperties::Forbidden) => MemberRule::Forbidden,
+        (None, AdditionalProperties::Allowed) => MemberRule::Free,
+        (None, AdditionalProperties::Schema(schema)) => MemberRule::Checked(schema),
+    }
+}
+
 fn walk_open_object<'v>(
     rules: &'v ObjectRules,
     map: &'v Map<String, Value>,
@@ -503,18 +516,13 @@ fn walk_open_object<'v>(
     };
     for (key, child) in map {
         let is_open = open_key.is_some_and(|open| open == key);
-        let declared = rules
-            .properties
-            .iter()
-            .find(|property| same_key(&property.name, key));
-        let schema = match (declared, &rules.additional) {
-            (Some(property), _) => &property.schema,
-            (None, AdditionalProperties::Forbidden) => {
+        let schema = match member_rule(rules, key) {
+            MemberRule::Checked(schema) => schema,
+            MemberRule::Forbidden => {
                 cx.report_undeclared(key, child);
                 continue;
             }
-            (None, AdditionalProperties::Allowed) => continue,
-            (None, AdditionalProperties::Schema(schema)) => schema,
+            MemberRule::Free => continue,
         };
         cx.push_key(key);
         if is_open {
