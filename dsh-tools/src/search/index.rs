@@ -1,9 +1,12 @@
 //! [`SearchIndex`]: the deferred tools of one view, ranked for a query.
 //!
 //! Keyword mode is BM25 (k1 = 1.2, b = 0.75) over an inverted index, so a search costs what
-//! the query's terms occur in, not the number of tools; the index is built once per set of
-//! tools and kept until that set changes. Regular-expression mode scans each tool's text (it
-//! cannot use the index); exact mode looks names up.
+//! the query's terms occur in, not the number of tools. The index is built once per set of
+//! tools and then kept up to date one tool at a time ([`SearchIndex::insert`],
+//! [`SearchIndex::remove`]): what it holds, and so every score, is the same as an index built
+//! afresh from the same tools (the order of documents and postings is not, and nothing reads
+//! it: ties are broken by name). Regular-expression mode scans each tool's text (it cannot use
+//! the index); exact mode looks names up.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,44 +24,107 @@ const REGEX_SIZE_LIMIT: usize = 1 << 20;
 /// The longest pattern or query text a search takes.
 pub(crate) const MAX_QUERY_CHARS: usize = 1_000;
 
-/// An inverted index over documents, answering with document positions.
-#[derive(Debug)]
+/// An inverted index over documents, answering with document positions. Positions are dense
+/// (`0..len`) but in no particular order: a removal moves the last document into the hole.
+#[derive(Clone, Debug)]
 pub(crate) struct SearchIndex {
     documents: Vec<Arc<SearchDocument>>,
-    /// For each term, the documents it occurs in with its weighted frequency there.
+    /// For each term, the documents it occurs in with its weighted frequency there, in no
+    /// order; a term no document has any more has no entry.
     postings: HashMap<Box<str>, Vec<(u32, f32)>>,
-    by_name: HashMap<String, u32>,
+    by_name: HashMap<Box<str>, u32>,
+    /// The sum of the documents' lengths. Every length is a sum of the term weights of
+    /// `document.rs` (multiples of 1/4), so in an `f64` each addition and subtraction is exact
+    /// and the total does not depend on the order documents came and went in.
+    total_length: f64,
     average_length: f32,
 }
 
 impl SearchIndex {
     pub(crate) fn new(documents: Vec<Arc<SearchDocument>>) -> Self {
-        let mut postings: HashMap<Box<str>, Vec<(u32, f32)>> = HashMap::new();
-        let mut by_name = HashMap::with_capacity(documents.len());
-        let mut total_length = 0.0;
-        for (position, document) in documents.iter().enumerate() {
-            let position = u32::try_from(position).unwrap_or(u32::MAX);
-            total_length += document.length;
-            by_name.insert(document.name.clone(), position);
-            for (term, weight) in document.terms.iter() {
-                match postings.get_mut(term) {
-                    Some(list) => list.push((position, *weight)),
-                    None => {
-                        postings.insert(term.clone(), vec![(position, *weight)]);
-                    }
+        let mut index = Self {
+            documents: Vec::with_capacity(documents.len()),
+            postings: HashMap::new(),
+            by_name: HashMap::with_capacity(documents.len()),
+            total_length: 0.0,
+            average_length: 1.0,
+        };
+        for document in documents {
+            index.insert(document);
+        }
+        index
+    }
+
+    /// Adds `document`, replacing the document of the same name if there is one.
+    pub(crate) fn insert(&mut self, document: Arc<SearchDocument>) {
+        self.remove(&document.name);
+        let position = u32::try_from(self.documents.len()).unwrap_or(u32::MAX);
+        self.total_length += f64::from(document.length);
+        self.by_name.insert(document.name.as_str().into(), position);
+        for (term, weight) in document.terms.iter() {
+            match self.postings.get_mut(term) {
+                Some(list) => list.push((position, *weight)),
+                None => {
+                    self.postings
+                        .insert(term.clone(), vec![(position, *weight)]);
                 }
             }
         }
-        let average_length = if documents.is_empty() {
+        self.documents.push(document);
+        self.average_length = self.average();
+    }
+
+    /// Removes the document named `name` and returns it; the last document takes its position.
+    pub(crate) fn remove(&mut self, name: &str) -> Option<Arc<SearchDocument>> {
+        let position = self.by_name.remove(name)?;
+        let document = self.documents.swap_remove(position as usize);
+        for (term, _) in document.terms.iter() {
+            if let Some(list) = self.postings.get_mut(term) {
+                if let Some(at) = list.iter().position(|(at, _)| *at == position) {
+                    list.swap_remove(at);
+                }
+                if list.is_empty() {
+                    self.postings.remove(term);
+                }
+            }
+        }
+        // The document that was last now sits at `position`.
+        let last = u32::try_from(self.documents.len()).unwrap_or(u32::MAX);
+        if let Some(moved) = self.documents.get(position as usize) {
+            if let Some(slot) = self.by_name.get_mut(moved.name.as_str()) {
+                *slot = position;
+            }
+            for (term, _) in moved.terms.iter() {
+                if let Some(list) = self.postings.get_mut(term)
+                    && let Some(entry) = list.iter_mut().find(|(at, _)| *at == last)
+                {
+                    entry.0 = position;
+                }
+            }
+        }
+        self.total_length -= f64::from(document.length);
+        self.average_length = self.average();
+        Some(document)
+    }
+
+    /// How many documents there are.
+    pub(crate) fn len(&self) -> usize {
+        self.documents.len()
+    }
+
+    /// The document named `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&Arc<SearchDocument>> {
+        self.by_name
+            .get(name)
+            .map(|&position| &self.documents[position as usize])
+    }
+
+    /// BM25's average document length (1 for no documents).
+    fn average(&self) -> f32 {
+        if self.documents.is_empty() {
             1.0
         } else {
-            total_length / documents.len() as f32
-        };
-        Self {
-            documents,
-            postings,
-            by_name,
-            average_length,
+            self.total_length as f32 / self.documents.len() as f32
         }
     }
 
@@ -318,6 +384,151 @@ mod tests {
             error.starts_with("\"(\" is not a regular expression"),
             "{error}"
         );
+    }
+
+    /// A small deterministic generator (xorshift), so the sequences below are random but the
+    /// same on every run.
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, bound: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % bound as u64) as usize
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "send",
+        "email",
+        "read",
+        "file",
+        "list",
+        "events",
+        "calendar",
+        "delete",
+        "booking",
+        "hotel",
+        "invoice",
+        "customer",
+        "scale",
+        "deployment",
+        "weather",
+        "city",
+        "create",
+        "update",
+        "message",
+        "channel",
+        "issue",
+        "ticket",
+        "query",
+        "table",
+    ];
+
+    fn random_document(random: &mut Random, id: u64, name: &str) -> Arc<SearchDocument> {
+        let mut sentence = |count: usize| {
+            (0..1 + random.below(count))
+                .map(|_| WORDS[random.below(WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let description = sentence(12);
+        let parameter = sentence(2).replace(' ', "_");
+        let about = sentence(6);
+        Arc::new(SearchDocument::new(
+            id,
+            name,
+            &description,
+            &json!({"type": "object", "properties": {parameter: {"description": about}}}),
+        ))
+    }
+
+    /// Every document's score for `text`, by name, as bits: equal means equal to the last bit.
+    fn score_bits(index: &SearchIndex, text: &str) -> Vec<(String, u32)> {
+        let scores = index.scores(text).scores;
+        let mut by_name: Vec<(String, u32)> = index
+            .documents()
+            .iter()
+            .zip(&scores)
+            .map(|(document, score)| (document.name.clone(), score.to_bits()))
+            .collect();
+        by_name.sort_unstable();
+        by_name
+    }
+
+    #[test]
+    fn an_index_updated_in_place_scores_as_one_built_afresh() {
+        let queries = [
+            "send an email to the customer",
+            "delete booking",
+            "hotel",
+            "list calendar events in the city",
+            "scale deployment table query",
+        ];
+        for seed in 1..=8_u64 {
+            let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut live: std::collections::BTreeMap<String, Arc<SearchDocument>> =
+                std::collections::BTreeMap::new();
+            let mut index = SearchIndex::new(Vec::new());
+            for step in 0..400_u64 {
+                let name = format!("tool_{}", random.below(60));
+                if random.below(3) == 0 {
+                    let removed = index.remove(&name);
+                    assert_eq!(removed.is_some(), live.remove(&name).is_some());
+                } else {
+                    // New or replacing a document of the same name with other text.
+                    let document = random_document(&mut random, step, &name);
+                    live.insert(name, Arc::clone(&document));
+                    index.insert(document);
+                }
+                if step % 7 != 0 {
+                    continue;
+                }
+                let fresh = SearchIndex::new(live.values().cloned().collect());
+                assert_eq!(index.len(), fresh.len());
+                assert_eq!(
+                    index.average_length.to_bits(),
+                    fresh.average_length.to_bits()
+                );
+                let postings = |index: &SearchIndex| {
+                    let mut all: Vec<(String, String, u32)> = index
+                        .postings
+                        .iter()
+                        .flat_map(|(term, list)| {
+                            list.iter().map(move |(position, weight)| {
+                                (
+                                    term.to_string(),
+                                    index.document(*position as usize).name.clone(),
+                                    weight.to_bits(),
+                                )
+                            })
+                        })
+                        .collect();
+                    all.sort_unstable();
+                    all
+                };
+                assert_eq!(
+                    postings(&index),
+                    postings(&fresh),
+                    "seed {seed} step {step}"
+                );
+                for (name, position) in &index.by_name {
+                    assert_eq!(&*index.documents[*position as usize].name, &**name);
+                }
+                for text in queries {
+                    assert_eq!(score_bits(&index, text), score_bits(&fresh, text), "{text}");
+                    for query in [
+                        ToolSearchQuery::keywords(text).with_max_results(1_000),
+                        ToolSearchQuery::keywords(text).with_max_results(3),
+                        ToolSearchQuery::regex("e.*l"),
+                        ToolSearchQuery::exact("tool_1 tool_7, tool_30"),
+                    ] {
+                        assert_eq!(names(&index, query.clone()), names(&fresh, query), "{text}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

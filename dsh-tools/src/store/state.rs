@@ -10,17 +10,18 @@
 
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
 use crate::search::SearchDocument;
-use crate::store::deferral::{Deferral, LoadedTools, SearchCache};
+use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
 use crate::store::restriction::{CompiledRestriction, InheritedNames};
 use crate::store::scoped_cache::ScopedCache;
+use crate::store::search_cache::SearchCache;
 
 /// Whatever an edit removed, dropped once the lock is released.
 pub(crate) type Garbage = Vec<Box<dyn Any>>;
@@ -35,6 +36,9 @@ pub(crate) struct ToolEntry {
     /// Who may call it, read once at registration.
     #[cfg(feature = "code-mode")]
     pub(crate) callers: crate::callers::ToolCallers,
+    /// What a search reads of it, made the first time an index takes it and shared by every
+    /// index that does after (a rebuilt or updated index splits no text again).
+    document: OnceLock<Arc<SearchDocument>>,
 }
 
 /// The built-in `tool_search`, present in a view that has deferred tools: one for every
@@ -68,17 +72,21 @@ impl ToolEntry {
             definition,
             schema,
             deferred,
+            document: OnceLock::new(),
         }
     }
 
-    /// What a search reads of this tool.
-    pub(crate) fn document(&self) -> SearchDocument {
-        SearchDocument::new(
-            self.id,
-            &self.schema.name,
-            &self.schema.description,
-            &self.schema.parameters,
-        )
+    /// What a search reads of this tool, made on first use (the entry's id is final by then: a
+    /// search sees only registered entries).
+    pub(crate) fn document(&self) -> Arc<SearchDocument> {
+        Arc::clone(self.document.get_or_init(|| {
+            Arc::new(SearchDocument::new(
+                self.id,
+                &self.schema.name,
+                &self.schema.description,
+                &self.schema.parameters,
+            ))
+        }))
     }
 }
 
@@ -175,7 +183,7 @@ pub(crate) struct RegistryState {
     pub(crate) deferral: Deferral,
     /// The deferred tools loaded for calls in the global layer.
     pub(crate) loaded: LoadedTools,
-    /// Emptied by every change but a load.
+    /// The search indexes, kept up to date across changes of tools (`search_cache.rs`).
     pub(crate) searches: SearchCache,
     /// The global layer's Code Mode and the bounds of every program.
     #[cfg(feature = "code-mode")]
