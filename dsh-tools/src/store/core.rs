@@ -206,9 +206,12 @@ impl Core {
                     changes.garbage.push(Box::new(stale));
                 }
                 let searches = changes.searches.take().unwrap_or(SearchChange::Unknown);
-                state
-                    .searches
-                    .apply(searches, &state.scopes, &mut changes.garbage);
+                let scopes = &state.scopes;
+                state.searches.apply(
+                    searches,
+                    |agent| scopes.get(agent).map(|scope| &*scope.chain),
+                    &mut changes.garbage,
+                );
                 self.generation.store(state.generation, Ordering::Release);
             }
             value

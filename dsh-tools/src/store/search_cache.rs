@@ -18,12 +18,16 @@
 //! The log is bounded: an index that falls too far behind it goes too, and is rebuilt on its
 //! next search, as it is when catching up would take longer than a rebuild.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::ids::AgentId;
 use crate::search::SearchIndex;
-use crate::store::state::{Garbage, ScopeState};
+
+/// What a change removed, dropped once the registry's lock is released (`state.rs`'s
+/// `Garbage`).
+type Garbage = Vec<Box<dyn Any>>;
 
 /// How many changed names the log holds before the indexes furthest behind are dropped.
 const LOG_LIMIT: usize = 1_024;
@@ -214,12 +218,13 @@ impl SearchCache {
         index
     }
 
-    /// Applies what a change did (`scopes`: the scopes after it); what it drops goes into
-    /// `garbage`, dropped once the registry's lock is released.
-    pub(crate) fn apply(
+    /// Applies what a change did (`chain_of`: the chain of a live scope after it, farthest
+    /// ancestor first, the scope's own agent last); what it drops goes into `garbage`, dropped
+    /// once the registry's lock is released.
+    pub(crate) fn apply<'s>(
         &mut self,
         change: SearchChange,
-        scopes: &HashMap<AgentId, ScopeState>,
+        chain_of: impl Fn(&AgentId) -> Option<&'s [AgentId]>,
         garbage: &mut Garbage,
     ) {
         let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
@@ -234,12 +239,10 @@ impl SearchCache {
             SearchChange::Tool(name) => inner.log(vec![name], garbage),
             SearchChange::Tools(names) => inner.log(names, garbage),
             SearchChange::Scope(agent) => inner.drop_scoped(garbage, |owner| {
-                scopes
-                    .get(owner)
-                    .is_none_or(|scope| scope.chain.contains(&agent))
+                chain_of(owner).is_none_or(|chain| chain.contains(&agent))
             }),
             SearchChange::Disposed => {
-                inner.drop_scoped(garbage, |owner| !scopes.contains_key(owner));
+                inner.drop_scoped(garbage, |owner| chain_of(owner).is_none());
             }
             SearchChange::Unknown => inner.clear(garbage),
         }
