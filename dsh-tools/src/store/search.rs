@@ -66,6 +66,7 @@ pub(crate) fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchInde
                 }
             }
         }
+        index.settle();
     };
     state.searches.get(owner, build, refresh)
 }
@@ -138,7 +139,7 @@ impl Core {
             let view = View::open(&state, agent, instance)
                 .map_err(|closed| closed.error(&closed_agent(agent)))?;
             let index = index_of(&state, &view);
-            let keyword = index.scores(&query.text).scores;
+            let keyword = index.scores(&query.text);
             // The view's name guards are asked under the lock, where the view is; what they
             // deny is dropped after the fusion ranked everything.
             let hidden: Option<Vec<bool>> = view.has_name_guards().then(|| {

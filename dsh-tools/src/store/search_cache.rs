@@ -309,9 +309,12 @@ mod tests {
         "list events file",
     ];
 
+    /// Every document's score for one query, by name, as bits.
+    type ScoreBits = Vec<(String, u32)>;
+
     /// What a search reads of an index: its documents by name (with the registration they are
     /// of) and every score to the last bit, for each query.
-    fn contents(index: &SearchIndex) -> (Vec<(String, u64)>, Vec<Vec<(String, u32)>>) {
+    fn contents(index: &SearchIndex) -> (Vec<(String, u64)>, Vec<ScoreBits>) {
         let mut documents: Vec<(String, u64)> = index
             .documents()
             .iter()
@@ -321,7 +324,7 @@ mod tests {
         let scores = QUERIES
             .iter()
             .map(|query| {
-                let scores = index.scores(query).scores;
+                let scores = index.scores(query);
                 let mut by_name: Vec<(String, u32)> = index
                     .documents()
                     .iter()
