@@ -31,6 +31,8 @@ pub(crate) struct Changes {
     /// What the change did to the views' deferred tools, for the search indexes
     /// (`search_cache.rs`); a change that says nothing drops them all.
     searches: Option<SearchChange>,
+    /// Whether any search index is kept (if not, what a change did to them is not recorded).
+    tracks_searches: bool,
     /// Whether anyone listens for events (if not, none are built).
     report: bool,
     events: Vec<RegistryEvent>,
@@ -41,6 +43,9 @@ pub(crate) struct Changes {
 impl Changes {
     /// Records what (this part of) the change did to the views' deferred tools.
     pub(crate) fn searches(&mut self, change: SearchChange) {
+        if !self.tracks_searches {
+            return;
+        }
         self.searches = Some(match self.searches.take() {
             None => change,
             Some(before) => before.and(change),
@@ -198,6 +203,7 @@ impl Core {
         let value = {
             let mut guard = self.data.write().unwrap_or_else(PoisonError::into_inner);
             let state = &mut *guard;
+            changes.tracks_searches = state.searches.is_tracking();
             let value = edit(state, &mut changes);
             if changes.changed {
                 state.generation += 1;

@@ -26,7 +26,7 @@ use crate::store::core::Core;
 use crate::store::deferral::Deferral;
 use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;
-use crate::store::search_cache::SearchChange;
+use crate::store::search_cache::{Documents, SearchChange};
 use crate::store::state::{RegistryState, ToolEntry};
 use crate::store::view::View;
 
@@ -41,15 +41,18 @@ fn closed_agent(agent: Option<&AgentId>) -> AgentId {
 pub(crate) fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
     let owner = view.search_owner();
     let owner_view = || View::new(state, owner);
-    let build = || {
-        let documents = owner_view()
+    let document = |documents: &mut Documents, entry: &ToolEntry| {
+        documents.get_or_make(entry.id, || entry.document())
+    };
+    let build = |documents: &mut Documents| {
+        let taken = owner_view()
             .deferred_entries()
             .into_iter()
-            .map(ToolEntry::document)
+            .map(|entry| document(documents, entry))
             .collect();
-        SearchIndex::new(documents)
+        SearchIndex::new(taken)
     };
-    let refresh = |index: &mut SearchIndex, names: &[Arc<str>]| {
+    let refresh = |index: &mut SearchIndex, names: &[Arc<str>], documents: &mut Documents| {
         let view = owner_view();
         for name in names {
             match view.deferred_tool(name) {
@@ -58,7 +61,7 @@ pub(crate) fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchInde
                         .get(name)
                         .is_none_or(|document| document.id != entry.id)
                     {
-                        index.insert(entry.document());
+                        index.insert(document(documents, entry));
                     }
                 }
                 None => {

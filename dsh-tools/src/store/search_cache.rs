@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::ids::AgentId;
-use crate::search::SearchIndex;
+use crate::search::{SearchDocument, SearchIndex};
 
 /// What a change removed, dropped once the registry's lock is released (`state.rs`'s
 /// `Garbage`).
@@ -78,6 +78,7 @@ pub(crate) struct SearchCache {
 struct Inner {
     global: Option<Kept>,
     scoped: HashMap<AgentId, Kept>,
+    documents: Documents,
     /// The names whose tools changed, oldest first: `changed[0]` is change number `first`.
     changed: Vec<Arc<str>>,
     first: u64,
@@ -89,7 +90,39 @@ struct Kept {
     seen: u64,
 }
 
+/// The search documents of the tools the indexes took, by registration id, so that a rebuilt
+/// index, or a scope's index of tools another index has, splits no text again. Documents of
+/// tools no index holds any more are forgotten once they outnumber the largest index.
+#[derive(Default)]
+pub(crate) struct Documents {
+    by_id: HashMap<u64, Arc<SearchDocument>>,
+}
+
+impl Documents {
+    /// The document of the tool registered as `id`, made with `make` the first time.
+    pub(crate) fn get_or_make(
+        &mut self,
+        id: u64,
+        make: impl FnOnce() -> SearchDocument,
+    ) -> Arc<SearchDocument> {
+        Arc::clone(self.by_id.entry(id).or_insert_with(|| Arc::new(make())))
+    }
+}
+
 impl Inner {
+    /// Forgets the documents no index holds, once they outnumber the largest index.
+    fn prune_documents(&mut self) {
+        let indexes = || self.global.iter().chain(self.scoped.values());
+        let largest = indexes().map(|kept| kept.index.len()).max().unwrap_or(0);
+        if self.documents.by_id.len() <= 2 * largest + 64 {
+            return;
+        }
+        let held: std::collections::HashSet<u64> = indexes()
+            .flat_map(|kept| kept.index.documents().iter().map(|document| document.id))
+            .collect();
+        self.documents.by_id.retain(|id, _| held.contains(id));
+    }
+
     fn end(&self) -> u64 {
         self.first + self.changed.len() as u64
     }
@@ -181,8 +214,8 @@ impl SearchCache {
     pub(crate) fn get(
         &self,
         owner: Option<&AgentId>,
-        build: impl FnOnce() -> SearchIndex,
-        refresh: impl FnOnce(&mut SearchIndex, &[Arc<str>]),
+        build: impl FnOnce(&mut Documents) -> SearchIndex,
+        refresh: impl FnOnce(&mut SearchIndex, &[Arc<str>], &mut Documents),
     ) -> Arc<SearchIndex> {
         let mut inner = self.lock();
         let inner = &mut *inner;
@@ -195,16 +228,20 @@ impl SearchCache {
             if kept.seen < end {
                 let pending = &inner.changed[(kept.seen - inner.first) as usize..];
                 if pending.len() > 32 + kept.index.len() / 8 {
-                    kept.index = Arc::new(build());
+                    kept.index = Arc::new(build(&mut inner.documents));
                 } else {
                     // In place, unless a search still holds it (then it keeps its copy).
-                    refresh(Arc::make_mut(&mut kept.index), pending);
+                    let index = Arc::make_mut(&mut kept.index);
+                    refresh(index, pending, &mut inner.documents);
                 }
                 kept.seen = end;
+                let index = Arc::clone(&kept.index);
+                inner.prune_documents();
+                return index;
             }
             return Arc::clone(&kept.index);
         }
-        let index = Arc::new(build());
+        let index = Arc::new(build(&mut inner.documents));
         let kept = Kept {
             index: Arc::clone(&index),
             seen: end,
@@ -215,7 +252,17 @@ impl SearchCache {
                 inner.scoped.insert(owner.clone(), kept);
             }
         }
+        inner.prune_documents();
         index
+    }
+
+    /// Whether any index is kept (if not, a change has none to tell).
+    pub(crate) fn is_tracking(&mut self) -> bool {
+        !self
+            .inner
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
     }
 
     /// Applies what a change did (`chain_of`: the chain of a live scope after it, farthest
@@ -386,7 +433,7 @@ mod tests {
                         View::new(&state, view.search_owner())
                             .deferred_entries()
                             .into_iter()
-                            .map(|entry| entry.document())
+                            .map(|entry| Arc::new(entry.document()))
                             .collect(),
                     );
                     assert_eq!(

@@ -10,7 +10,7 @@
 
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, LazyLock, OnceLock};
+use std::sync::{Arc, LazyLock};
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::hooks::HookSet;
@@ -36,9 +36,6 @@ pub(crate) struct ToolEntry {
     /// Who may call it, read once at registration.
     #[cfg(feature = "code-mode")]
     pub(crate) callers: crate::callers::ToolCallers,
-    /// What a search reads of it, made the first time an index takes it and shared by every
-    /// index that does after (a rebuilt or updated index splits no text again).
-    document: OnceLock<Arc<SearchDocument>>,
 }
 
 /// The built-in `tool_search`, present in a view that has deferred tools: one for every
@@ -72,21 +69,17 @@ impl ToolEntry {
             definition,
             schema,
             deferred,
-            document: OnceLock::new(),
         }
     }
 
-    /// What a search reads of this tool, made on first use (the entry's id is final by then: a
-    /// search sees only registered entries).
-    pub(crate) fn document(&self) -> Arc<SearchDocument> {
-        Arc::clone(self.document.get_or_init(|| {
-            Arc::new(SearchDocument::new(
-                self.id,
-                &self.schema.name,
-                &self.schema.description,
-                &self.schema.parameters,
-            ))
-        }))
+    /// What a search reads of this tool.
+    pub(crate) fn document(&self) -> SearchDocument {
+        SearchDocument::new(
+            self.id,
+            &self.schema.name,
+            &self.schema.description,
+            &self.schema.parameters,
+        )
     }
 }
 
