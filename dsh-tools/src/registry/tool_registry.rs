@@ -138,6 +138,8 @@ impl ToolRegistry {
                 if state.unscoped_agents_see_global != see_global {
                     state.unscoped_agents_see_global = see_global;
                     changes.changed = true;
+                    // An agent without a scope sees the global layer's view, index and all.
+                    changes.searches(crate::store::search_cache::SearchChange::Kept);
                 }
                 Ok::<(), std::convert::Infallible>(())
             })

@@ -108,16 +108,18 @@ pub(crate) fn cosine(a: &[f32], b: &[f32]) -> Option<f32> {
 }
 
 /// The best `limit` documents by the fusion of `keyword` scores (zero: no match) and
-/// `similarity` (`None`: no vector), best first; ties by position.
+/// `similarity` (`None`: no vector), best first; ties by `tie` (a total order of positions: the
+/// documents' names, so that a ranking does not depend on where a document sits in its index).
 pub(crate) fn fuse(
     keyword: &[f32],
     similarity: &[Option<f32>],
     keyword_weight: f32,
     limit: usize,
+    tie: impl Fn(usize, usize) -> std::cmp::Ordering,
 ) -> Vec<usize> {
     let ranks = |values: Vec<(usize, f32)>| {
         let mut values = values;
-        values.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        values.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then_with(|| tie(a.0, b.0)));
         values
     };
     let mut fused = vec![0.0_f32; keyword.len()];
@@ -143,7 +145,7 @@ pub(crate) fn fuse(
         fused[position] += (1.0 - keyword_weight) / (FUSION_K + rank as f32 + 1.0);
     }
     let mut found: Vec<usize> = (0..fused.len()).filter(|&p| fused[p] > 0.0).collect();
-    found.sort_unstable_by(|a, b| fused[*b].total_cmp(&fused[*a]).then(a.cmp(b)));
+    found.sort_unstable_by(|a, b| fused[*b].total_cmp(&fused[*a]).then_with(|| tie(*a, *b)));
     found.truncate(limit);
     found
 }
@@ -164,11 +166,21 @@ mod tests {
     fn fusion_weighs_both_rankings_and_keeps_embedding_only_finds() {
         let keyword = [3.0, 0.0, 1.0];
         let similarity = [Some(0.1), Some(0.9), None];
+        let fuse = |weight, limit| fuse(&keyword, &similarity, weight, limit, |a, b| a.cmp(&b));
         // Keywords only: 0 then 2; embeddings only: 1 then 0.
-        assert_eq!(fuse(&keyword, &similarity, 1.0, 3), [0, 2]);
-        assert_eq!(fuse(&keyword, &similarity, 0.0, 3), [1, 0]);
+        assert_eq!(fuse(1.0, 3), [0, 2]);
+        assert_eq!(fuse(0.0, 3), [1, 0]);
         // Both: 0 is first by keywords and second by meaning.
-        assert_eq!(fuse(&keyword, &similarity, 0.5, 3), [0, 1, 2]);
-        assert_eq!(fuse(&keyword, &similarity, 0.5, 1), [0]);
+        assert_eq!(fuse(0.5, 3), [0, 1, 2]);
+        assert_eq!(fuse(0.5, 1), [0]);
+    }
+
+    #[test]
+    fn fusion_breaks_ties_by_the_order_given() {
+        // Equal scores everywhere: the tie order decides, whatever the positions.
+        let keyword = [1.0, 1.0, 1.0];
+        let similarity = [None, None, None];
+        let reversed = fuse(&keyword, &similarity, 1.0, 3, |a, b| b.cmp(&a));
+        assert_eq!(reversed, [2, 1, 0]);
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Plain data and algorithms, knowing nothing of registries or calls: a [`SearchDocument`] is the
 //! searchable text of one tool, a [`SearchIndex`] ranks documents for a query. The registry
-//! keeps one index per visible set of deferred tools and answers `tool_search` calls through it.
+//! keeps one index per visible set of deferred tools, up to date as tools come and go, and answers
+//! `tool_search` calls through it.
 //!
 //! | file | owns |
 //! |---|---|

@@ -98,13 +98,13 @@ const STOP_WORDS: &[&str] = &[
 
 /// Calls `emit` with each search term of `text`, in order.
 pub(crate) fn for_each_term(text: &str, mut emit: impl FnMut(String)) {
-    for word in words(text) {
+    for_each_word(text, |word| {
         let lower = word.to_lowercase();
         if STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
-            continue;
+            return;
         }
         emit(stem(lower));
-    }
+    });
 }
 
 /// The search terms of `text`.
@@ -114,35 +114,37 @@ pub(crate) fn terms(text: &str) -> Vec<String> {
     out
 }
 
-/// The words of `text`: runs of letters and digits, with camel-case humps split
-/// (`getHTTPResponse` → `get`, `HTTP`, `Response`).
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|run| !run.is_empty())
-        .flat_map(camel_humps)
+/// Calls `emit` with each word of `text`: runs of letters and digits, with camel-case humps
+/// split (`getHTTPResponse` → `get`, `HTTP`, `Response`).
+fn for_each_word<'t>(text: &'t str, mut emit: impl FnMut(&'t str)) {
+    for run in text.split(|c: char| !c.is_alphanumeric()) {
+        if !run.is_empty() {
+            camel_humps(run, &mut emit);
+        }
+    }
 }
 
 /// Splits one alphanumeric run at lower→upper changes and before the last capital of an
-/// upper-case run that goes on in lower case.
-fn camel_humps(run: &str) -> Vec<&str> {
-    let chars: Vec<(usize, char)> = run.char_indices().collect();
-    let mut parts = Vec::new();
+/// upper-case run that goes on in lower case, reading each character once and keeping nothing.
+fn camel_humps<'t>(run: &'t str, emit: &mut impl FnMut(&'t str)) {
+    let mut chars = run.char_indices().peekable();
     let mut start = 0;
-    for window in 1..chars.len() {
-        let (at, current) = chars[window];
-        let previous = chars[window - 1].1;
-        let next_is_lower = chars.get(window + 1).is_some_and(|(_, c)| c.is_lowercase());
+    let Some((_, mut previous)) = chars.next() else {
+        return;
+    };
+    while let Some((at, current)) = chars.next() {
+        let next_is_lower = chars.peek().is_some_and(|(_, c)| c.is_lowercase());
         let boundary = (previous.is_lowercase() && current.is_uppercase())
             || (previous.is_uppercase() && current.is_uppercase() && next_is_lower)
             || (previous.is_alphabetic() && current.is_ascii_digit())
             || (previous.is_ascii_digit() && current.is_alphabetic());
         if boundary {
-            parts.push(&run[start..at]);
+            emit(&run[start..at]);
             start = at;
         }
+        previous = current;
     }
-    parts.push(&run[start..]);
-    parts
+    emit(&run[start..]);
 }
 
 /// Words whose final `s` is not a plural (`news` is not `new`s, `alias` not `alia`s).
@@ -260,6 +262,51 @@ mod tests {
             terms("string status address filling"),
             ["string", "status", "address", "fill"]
         );
+    }
+
+    /// How words were split before they were split in one pass: every character collected, then
+    /// the runs cut.
+    fn humps_collected(run: &str) -> Vec<&str> {
+        let chars: Vec<(usize, char)> = run.char_indices().collect();
+        let mut parts = Vec::new();
+        let mut start = 0;
+        for window in 1..chars.len() {
+            let (at, current) = chars[window];
+            let previous = chars[window - 1].1;
+            let next_is_lower = chars.get(window + 1).is_some_and(|(_, c)| c.is_lowercase());
+            let boundary = (previous.is_lowercase() && current.is_uppercase())
+                || (previous.is_uppercase() && current.is_uppercase() && next_is_lower)
+                || (previous.is_alphabetic() && current.is_ascii_digit())
+                || (previous.is_ascii_digit() && current.is_alphabetic());
+            if boundary {
+                parts.push(&run[start..at]);
+                start = at;
+            }
+        }
+        parts.push(&run[start..]);
+        parts
+    }
+
+    #[test]
+    fn words_split_in_one_pass_as_they_did_collected() {
+        let alphabet: Vec<char> = "aZ9éÉ_ -xY1ßΣσ".chars().collect();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..5_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let text: String = (0..(state % 12) as usize)
+                .map(|at| alphabet[((state >> (at * 4)) % alphabet.len() as u64) as usize])
+                .collect();
+            let mut split = Vec::new();
+            super::for_each_word(&text, |word| split.push(word));
+            let collected: Vec<&str> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|run| !run.is_empty())
+                .flat_map(humps_collected)
+                .collect();
+            assert_eq!(split, collected, "{text:?}");
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::ids::AgentId;
 use crate::limits::{CallLimits, LimitsCell};
 use crate::state::SharedState;
 use crate::store::event::RegistryEvent;
+use crate::store::search_cache::SearchChange;
 use crate::store::state::{Garbage, RegistryState};
 use crate::store::view::View;
 
@@ -27,9 +28,11 @@ pub(crate) type ChangeListener = dyn Fn(&RegistryEvent) + Send + Sync;
 #[derive(Default)]
 pub(crate) struct Changes {
     pub(crate) changed: bool,
-    /// Whether the change left every view's set of deferred tools as it was (a load), so the
-    /// search indexes stay valid.
-    pub(crate) keeps_searches: bool,
+    /// What the change did to the views' deferred tools, for the search indexes
+    /// (`search_cache.rs`); a change that says nothing drops them all.
+    searches: Option<SearchChange>,
+    /// Whether any search index is kept (if not, what a change did to them is not recorded).
+    tracks_searches: bool,
     /// Whether anyone listens for events (if not, none are built).
     report: bool,
     events: Vec<RegistryEvent>,
@@ -38,6 +41,17 @@ pub(crate) struct Changes {
 }
 
 impl Changes {
+    /// Records what (this part of) the change did to the views' deferred tools.
+    pub(crate) fn searches(&mut self, change: SearchChange) {
+        if !self.tracks_searches {
+            return;
+        }
+        self.searches = Some(match self.searches.take() {
+            None => change,
+            Some(before) => before.and(change),
+        });
+    }
+
     /// Records the event `make` builds, if anyone listens.
     pub(crate) fn announce(&mut self, make: impl FnOnce() -> RegistryEvent) {
         if self.report {
@@ -187,18 +201,23 @@ impl Core {
             ..Changes::default()
         };
         let value = {
-            let mut state = self.data.write().unwrap_or_else(PoisonError::into_inner);
-            let value = edit(&mut state, &mut changes);
+            let mut guard = self.data.write().unwrap_or_else(PoisonError::into_inner);
+            let state = &mut *guard;
+            changes.tracks_searches = state.searches.is_tracking();
+            let value = edit(state, &mut changes);
             if changes.changed {
                 state.generation += 1;
                 if !state.schemas.is_empty() {
                     let stale = std::mem::take(&mut state.schemas);
                     changes.garbage.push(Box::new(stale));
                 }
-                if !changes.keeps_searches && !state.searches.is_empty() {
-                    let stale = std::mem::take(&mut state.searches);
-                    changes.garbage.push(Box::new(stale));
-                }
+                let searches = changes.searches.take().unwrap_or(SearchChange::Unknown);
+                let scopes = &state.scopes;
+                state.searches.apply(
+                    searches,
+                    |agent| scopes.get(agent).map(|scope| &*scope.chain),
+                    &mut changes.garbage,
+                );
                 self.generation.store(state.generation, Ordering::Release);
             }
             value

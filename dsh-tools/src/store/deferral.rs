@@ -1,6 +1,6 @@
 //! Deferred tools in the store: which visible tools a scope lists only once loaded
-//! ([`Deferral`]), which it has loaded and in what order ([`LoadedTools`]), and the search
-//! indexes kept per scope ([`SearchCache`]).
+//! ([`Deferral`]) and which it has loaded and in what order ([`LoadedTools`]); the search
+//! indexes of the deferred tools are `search_cache.rs`'s.
 //!
 //! A tool is deferred in a view when it was registered deferred
 //! ([`ToolDefinition::defer_loading`](crate::ToolDefinition::defer_loading)) or when the
@@ -11,9 +11,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
-use crate::search::SearchIndex;
 use crate::store::name_hash::NameHash;
-use crate::store::scoped_cache::ScopedCache;
 
 /// Which tools a scope (or the global layer) lists only once they are loaded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -95,8 +93,3 @@ impl LoadedTools {
         self.names.clear();
     }
 }
-
-/// The search index of each view's deferred tools, built on a view's first search and kept
-/// until the tools, restrictions or deferral change (loading a tool changes none of those, so
-/// it keeps the indexes).
-pub(crate) type SearchCache = ScopedCache<SearchIndex>;

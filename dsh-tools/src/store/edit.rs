@@ -22,6 +22,7 @@ use crate::store::event::RegistryEvent;
 use crate::store::name_hash::NameHash;
 use crate::store::registration::{Item, Registration};
 use crate::store::restriction::{CompiledRestriction, ToolRestriction};
+use crate::store::search_cache::SearchChange;
 use crate::store::state::{InheritedTools, Layer, Place, RegistryState, ScopeState, ToolEntry};
 use dsh_tools_schema::Schema;
 
@@ -146,6 +147,7 @@ fn insert(
                 agent: place.agent().cloned(),
             });
             entry.id = id;
+            changes.searches(SearchChange::Tool(Arc::clone(free.key())));
             free.insert(entry);
             changes.changed = true;
             Ok(())
@@ -217,6 +219,8 @@ impl Core {
             let layer = state.layer_mut(&place).ok_or_else(|| gone(&place))?;
             layer.hooks.add(id, hook);
             changes.changed = true;
+            // Name guards apply after ranking (`store/search.rs`): the indexes hold.
+            changes.searches(SearchChange::Kept);
             Ok(())
         })?;
         Ok(Registration::new(self, place, id, Item::Hook))
@@ -254,6 +258,7 @@ impl Core {
                 .ok_or_else(|| gone(&place))?;
             scope.restrictions.push((id, compiled));
             changes.changed = true;
+            changes.searches(SearchChange::Scope(agent.clone()));
             Ok(())
         })?;
         Ok(Registration::new(self, place, id, Item::Restriction))
@@ -269,6 +274,7 @@ impl Core {
                 changes.garbage.push(Box::new(old));
             }
             changes.changed = true;
+            changes.searches(SearchChange::Kept);
             Ok(())
         }));
     }
@@ -279,6 +285,7 @@ impl Core {
                 changes.garbage.push(Box::new(old));
             }
             changes.changed = true;
+            changes.searches(SearchChange::Kept);
             Ok(())
         }));
     }
@@ -323,6 +330,8 @@ impl Core {
             };
             state.scopes.insert(agent.clone(), scope);
             changes.changed = true;
+            // A new scope sees what its parent sees, and no other view changes.
+            changes.searches(SearchChange::Kept);
             Ok(instance)
         })
     }
@@ -358,6 +367,7 @@ impl Core {
                 changes.garbage.push(Box::new(scope));
             }
             changes.changed = true;
+            changes.searches(SearchChange::Disposed);
             Ok(true)
         }))
     }
@@ -415,15 +425,19 @@ fn remove_from(
             for scope in state.scopes.values_mut() {
                 scope.loaded.remove(name);
             }
+            changes.searches(SearchChange::Tool(Arc::clone(name)));
             changes.announce(|| RegistryEvent::ToolDisposed {
                 name: name.to_string(),
                 agent: place.agent().cloned(),
             });
             true
         }
-        Item::Hook => state
-            .layer_mut(place)
-            .is_some_and(|layer| layer.hooks.remove(id, &mut changes.garbage)),
+        Item::Hook => {
+            changes.searches(SearchChange::Kept);
+            state
+                .layer_mut(place)
+                .is_some_and(|layer| layer.hooks.remove(id, &mut changes.garbage))
+        }
         Item::Restriction => {
             let Place::Scope { agent, instance } = place else {
                 return false;
@@ -439,6 +453,7 @@ fn remove_from(
                 return false;
             };
             scope.restrictions.remove(index);
+            changes.searches(SearchChange::Scope(agent.clone()));
             true
         }
         Item::Listener => false,
@@ -468,6 +483,7 @@ impl Core {
                 }
             };
             changes.changed |= changed;
+            changes.searches(SearchChange::Kept);
             Ok(())
         })
     }

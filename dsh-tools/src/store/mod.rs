@@ -19,5 +19,6 @@ pub(crate) mod registration;
 pub(crate) mod restriction;
 pub(crate) mod scoped_cache;
 pub(crate) mod search;
+pub(crate) mod search_cache;
 pub(crate) mod state;
 pub(crate) mod view;

@@ -1,6 +1,6 @@
 //! [`ScopedCache`]: a value derived from the registry's state once per view — the global layer,
-//! or one agent's scope — and kept until a change makes it stale. The model-facing schemas and
-//! the tool search indexes are kept this way.
+//! or one agent's scope — and kept until a change makes it stale. The model-facing schemas are
+//! kept this way (the search indexes, which outlive changes, in `search_cache.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};

@@ -3,7 +3,7 @@
 //!
 //! A search reads one view under the read lock: its deferred tools (only what the view can
 //! call: restrictions apply before anything is ranked), through the view's cached
-//! [`SearchIndex`]. Loading is an edit that re-checks each name against the view as it is then,
+//! [`SearchIndex`], kept up to date across changes (`search_cache.rs`). Loading is an edit that re-checks each name against the view as it is then,
 //! so a tool disposed or restricted between a search and its load is not loaded.
 //!
 //! With a [`HybridSearch`] installed, a keyword search also ranks by meaning (`embeddings.rs`
@@ -26,7 +26,8 @@ use crate::store::core::Core;
 use crate::store::deferral::Deferral;
 use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;
-use crate::store::state::RegistryState;
+use crate::store::search_cache::{Documents, SearchChange};
+use crate::store::state::{RegistryState, ToolEntry};
 use crate::store::view::View;
 
 /// The agent a closed view was asked for (only an agent's view can be closed).
@@ -34,19 +35,48 @@ fn closed_agent(agent: Option<&AgentId>) -> AgentId {
     agent.cloned().unwrap_or_else(|| AgentId::from(""))
 }
 
-/// The index of `view`'s deferred tools, built on its first search, and shared with the views
-/// that see the same deferred tools (see [`View::search_owner`]).
-fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
+/// The index of `view`'s deferred tools, built on its first search, shared with the views that
+/// see the same deferred tools (see [`View::search_owner`]), and brought up to date with the
+/// tools changed since its last search (`search_cache.rs`).
+pub(crate) fn index_of(state: &RegistryState, view: &View<'_>) -> Arc<SearchIndex> {
     let owner = view.search_owner();
-    let build = || {
-        let documents = View::new(state, owner)
+    let owner_view = || View::new(state, owner);
+    let document = |documents: &mut Documents, entry: &ToolEntry| {
+        documents.get_or_make(entry.id, || entry.document())
+    };
+    let build = |documents: &mut Documents| {
+        let taken = owner_view()
             .deferred_entries()
             .into_iter()
-            .map(|entry| Arc::new(entry.document()))
+            .map(|entry| document(documents, entry))
             .collect();
-        Arc::new(SearchIndex::new(documents))
+        SearchIndex::new(taken)
     };
-    state.searches.get_or_build(owner, build)
+    let refresh = |index: &mut SearchIndex, names: &[Arc<str>], documents: &mut Documents| {
+        let view = owner_view();
+        for name in names {
+            match view.deferred_tool(name) {
+                Some(entry) => {
+                    if index
+                        .get(name)
+                        .is_none_or(|document| document.id != entry.id)
+                    {
+                        index.insert(document(documents, entry));
+                    }
+                }
+                None => {
+                    index.remove(name);
+                }
+            }
+        }
+        index.settle();
+    };
+    state.searches.get(owner, build, refresh)
+}
+
+/// The order of two positions of `index` when their scores tie: by name.
+fn by_name(index: &SearchIndex) -> impl Fn(usize, usize) -> std::cmp::Ordering + '_ {
+    |a, b| index.document(a).name.cmp(&index.document(b).name)
 }
 
 /// A hit for the document at `position`.
@@ -112,7 +142,7 @@ impl Core {
             let view = View::open(&state, agent, instance)
                 .map_err(|closed| closed.error(&closed_agent(agent)))?;
             let index = index_of(&state, &view);
-            let keyword = index.scores(&query.text).scores;
+            let keyword = index.scores(&query.text);
             // The view's name guards are asked under the lock, where the view is; what they
             // deny is dropped after the fusion ranked everything.
             let hidden: Option<Vec<bool>> = view.has_name_guards().then(|| {
@@ -142,16 +172,26 @@ impl Core {
             })
             .collect();
         let Some(hidden) = hidden else {
-            let positions =
-                crate::search::fuse(&keyword, &similarity, hybrid.keyword_weight, query.limit());
+            let positions = crate::search::fuse(
+                &keyword,
+                &similarity,
+                hybrid.keyword_weight,
+                query.limit(),
+                by_name(&index),
+            );
             return Ok(positions
                 .into_iter()
                 .map(|position| hit(&index, position))
                 .collect());
         };
         let everything = index.documents().len().max(1);
-        let positions =
-            crate::search::fuse(&keyword, &similarity, hybrid.keyword_weight, everything);
+        let positions = crate::search::fuse(
+            &keyword,
+            &similarity,
+            hybrid.keyword_weight,
+            everything,
+            by_name(&index),
+        );
         Ok(positions
             .into_iter()
             .filter(|&position| !hidden.get(position).copied().unwrap_or(true))
@@ -231,7 +271,7 @@ impl Core {
                 loaded.insert(name);
             }
             changes.changed = true;
-            changes.keeps_searches = true;
+            changes.searches(SearchChange::Kept);
             changes.announce(|| RegistryEvent::ToolsLoaded {
                 names: fresh.clone(),
                 agent: owner.clone(),
@@ -284,7 +324,7 @@ impl Core {
             }
             loaded.clear();
             changes.changed = true;
-            changes.keeps_searches = true;
+            changes.searches(SearchChange::Kept);
             Ok(true)
         })
     }
@@ -309,6 +349,10 @@ impl Core {
             if *slot != deferral {
                 *slot = deferral;
                 changes.changed = true;
+                // The global policy (no agent) is every view's: that change says nothing.
+                if let Some((agent, _)) = agent {
+                    changes.searches(SearchChange::Scope(agent.clone()));
+                }
             }
             Ok(())
         })

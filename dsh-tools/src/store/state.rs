@@ -17,10 +17,11 @@ use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
 use crate::search::SearchDocument;
-use crate::store::deferral::{Deferral, LoadedTools, SearchCache};
+use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
 use crate::store::restriction::{CompiledRestriction, InheritedNames};
 use crate::store::scoped_cache::ScopedCache;
+use crate::store::search_cache::SearchCache;
 
 /// Whatever an edit removed, dropped once the lock is released.
 pub(crate) type Garbage = Vec<Box<dyn Any>>;
@@ -175,7 +176,7 @@ pub(crate) struct RegistryState {
     pub(crate) deferral: Deferral,
     /// The deferred tools loaded for calls in the global layer.
     pub(crate) loaded: LoadedTools,
-    /// Emptied by every change but a load.
+    /// The search indexes, kept up to date across changes of tools (`search_cache.rs`).
     pub(crate) searches: SearchCache,
     /// The global layer's Code Mode and the bounds of every program.
     #[cfg(feature = "code-mode")]

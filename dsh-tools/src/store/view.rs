@@ -301,6 +301,13 @@ impl<'s> View<'s> {
     /// The visible tool `name` if this view defers it and shows it (no name guard here denies
     /// it): what a load checks, one name at a time, without listing every deferred tool.
     pub(crate) fn deferred_entry(&self, name: &str) -> Option<&'s ToolEntry> {
+        self.deferred_tool(name).filter(|_| !self.hides(name))
+    }
+
+    /// The visible tool `name` if this view defers it, whatever the name guards say: the one of
+    /// [`View::deferred_entries`] named `name`, found without listing them (what a search index
+    /// brought up to date takes for that name).
+    pub(crate) fn deferred_tool(&self, name: &str) -> Option<&'s ToolEntry> {
         if name == TOOL_SEARCH {
             return None;
         }
@@ -310,7 +317,6 @@ impl<'s> View<'s> {
         }
         self.resolve_entry(name)
             .filter(|entry| self.deferral().defers(name, entry.deferred))
-            .filter(|_| !self.hides(name))
     }
 
     /// Whether any visible tool is deferred here (so `tool_search` is there).

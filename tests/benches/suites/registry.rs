@@ -288,6 +288,91 @@ fn search(count: usize, id: &'static str) -> Case {
     .per(1, "search")
 }
 
+/// A registry of `count` catalog tools, every one deferred, with its search index built, the
+/// handles of its tools, and one more catalog tool, not registered.
+struct Searched {
+    registry: ToolRegistry,
+    tools: Vec<FnTool>,
+    handles: Vec<Registration>,
+    spare: FnTool,
+}
+
+fn searched_catalog(count: usize) -> Searched {
+    let registry = ToolRegistry::new();
+    let mut tools: Vec<FnTool> = tool_catalog::scaled_catalog(count + 1)
+        .iter()
+        .map(|tool| tool.to_tool(true))
+        .collect();
+    let spare = tools.pop().expect("one more tool");
+    let handles = registry
+        .register_all(tools.clone())
+        .expect("distinct names");
+    let _ = registry.search_tools(&ToolSearchQuery::keywords("warm the index"));
+    Searched {
+        registry,
+        tools,
+        handles,
+        spare,
+    }
+}
+
+/// The first keyword search after one change of a registry of 10,000 deferred tools (the
+/// searches of `search_10000` in turn): `change` makes the change and returns what undoes it,
+/// both outside the measured section, and a search after the undoing brings the index up to
+/// date again, so each measured search takes in exactly one change.
+fn search_after(
+    id: &'static str,
+    what: &str,
+    change: fn(&mut Searched, usize) -> Box<dyn FnOnce(&mut Searched)>,
+) -> Case {
+    Case::with_fixture(
+        id,
+        format!("the first keyword `search_tools` after {what}, 10000 deferred tools"),
+        || searched_catalog(10_000),
+        move |searched, iterations, meter| {
+            let queries: Vec<ToolSearchQuery> = SEARCHES
+                .iter()
+                .map(|text| ToolSearchQuery::keywords(*text))
+                .collect();
+            for iteration in 0..iterations as usize {
+                let undo = change(searched, iteration);
+                let query = &queries[iteration % queries.len()];
+                black_box(
+                    meter.measure(|| searched.registry.search_tools(query).expect("searches")),
+                );
+                undo(searched);
+                black_box(searched.registry.search_tools(query).expect("searches"));
+            }
+        },
+    )
+    .per(1, "search")
+    .vs("search_10000")
+    .target(Target::Wall(Duration::from_millis(1)))
+    .profile_iterations(200)
+}
+
+/// Registers the spare tool (a catalog tool with a description of its own); undone by its
+/// disposal.
+fn register_one(searched: &mut Searched, _: usize) -> Box<dyn FnOnce(&mut Searched)> {
+    let handle = searched
+        .registry
+        .register(searched.spare.clone())
+        .expect("the spare is free");
+    Box::new(move |_| {
+        handle.dispose();
+    })
+}
+
+/// Disposes one catalog tool (a different one each time); undone by registering it again.
+fn remove_one(searched: &mut Searched, iteration: usize) -> Box<dyn FnOnce(&mut Searched)> {
+    let at = iteration * 7_919 % searched.handles.len();
+    assert!(searched.handles[at].dispose());
+    let tool = searched.tools[at].clone();
+    Box::new(move |searched| {
+        searched.handles[at] = searched.registry.register(tool).expect("free again");
+    })
+}
+
 /// A load of one deferred tool into a scope of a registry of 10,000 deferred tools, each load
 /// of a tool not loaded before (the scope is emptied outside the measured section).
 fn load_10000() -> Case {
@@ -404,6 +489,16 @@ fn suite() -> Suite {
                 ))
                 .profile_iterations(200),
         )
+        .case(search_after(
+            "search_after_register_10000",
+            "one registration",
+            register_one,
+        ))
+        .case(search_after(
+            "search_after_remove_10000",
+            "one removal",
+            remove_one,
+        ))
         .case(schemas_after_load().profile_iterations(100))
         .case(
             load_10000()

@@ -137,6 +137,8 @@ fn verdict(row: &Row, target: Target, ratio_ir: Option<f64>) -> String {
         Target::Wall(limit) => {
             let per = if row.unit == Unit::OP {
                 String::new()
+            } else if row.unit.count == 1 {
+                format!(" per {}", row.unit.name)
             } else {
                 format!(
                     " per {} {}s",
