@@ -316,15 +316,14 @@ fn searched_catalog(count: usize) -> Searched {
     }
 }
 
+/// A change of a searched registry (the iteration's number given): what undoes it is returned.
+type Change = fn(&mut Searched, usize) -> Box<dyn FnOnce(&mut Searched)>;
+
 /// The first keyword search after one change of a registry of 10,000 deferred tools (the
 /// searches of `search_10000` in turn): `change` makes the change and returns what undoes it,
 /// both outside the measured section, and a search after the undoing brings the index up to
 /// date again, so each measured search takes in exactly one change.
-fn search_after(
-    id: &'static str,
-    what: &str,
-    change: fn(&mut Searched, usize) -> Box<dyn FnOnce(&mut Searched)>,
-) -> Case {
+fn search_after(id: &'static str, what: &str, change: Change) -> Case {
     Case::with_fixture(
         id,
         format!("the first keyword `search_tools` after {what}, 10000 deferred tools"),
