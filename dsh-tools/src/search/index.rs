@@ -487,6 +487,7 @@ fn weighted_terms(text: &str) -> Vec<QueryWord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::random_words::Random;
     use serde_json::json;
 
     fn index(tools: &[(&str, &str)]) -> SearchIndex {
@@ -554,50 +555,10 @@ mod tests {
         );
     }
 
-    /// A small deterministic generator (xorshift), so the sequences below are random but the
-    /// same on every run.
-    struct Random(u64);
-
-    impl Random {
-        fn below(&mut self, bound: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % bound as u64) as usize
-        }
-    }
-
-    const WORDS: &[&str] = &[
-        "send",
-        "email",
-        "read",
-        "file",
-        "list",
-        "events",
-        "calendar",
-        "delete",
-        "booking",
-        "hotel",
-        "invoice",
-        "customer",
-        "scale",
-        "deployment",
-        "weather",
-        "city",
-        "create",
-        "update",
-        "message",
-        "channel",
-        "issue",
-        "ticket",
-        "query",
-        "table",
-    ];
-
     fn random_document(random: &mut Random, id: u64, name: &str) -> Arc<SearchDocument> {
         let mut sentence = |count: usize| {
             (0..1 + random.below(count))
-                .map(|_| WORDS[random.below(WORDS.len())])
+                .map(|_| random.word())
                 .collect::<Vec<_>>()
                 .join(" ")
         };

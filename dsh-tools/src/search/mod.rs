@@ -14,11 +14,14 @@
 //! | `document.rs` | [`SearchDocument`]: one tool's weighted terms and its one-line summary |
 //! | `index.rs` | [`SearchIndex`]: BM25 ranking, the regular-expression and exact-name modes |
 //! | `embedding.rs` | [`ToolEmbedder`], [`HybridSearch`]: an application's embedding model fused with the keyword ranking |
+//! | `random_words.rs` | (tests) random but repeatable tool texts for the index's differential tests |
 
 mod document;
 mod embedding;
 mod index;
 mod query;
+#[cfg(test)]
+pub(crate) mod random_words;
 mod synonyms;
 mod terms;
 

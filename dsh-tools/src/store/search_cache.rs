@@ -302,6 +302,7 @@ mod tests {
     use std::sync::Arc;
 
     use crate::search::SearchIndex;
+    use crate::search::random_words::Random;
     use crate::store::deferral::Deferral;
     use crate::store::registration::Registration;
     use crate::store::restriction::ToolRestriction;
@@ -309,41 +310,8 @@ mod tests {
     use crate::store::view::View;
     use crate::{FnTool, ToolRegistry, ToolScope, json};
 
-    /// A small deterministic generator (xorshift).
-    struct Random(u64);
-
-    impl Random {
-        fn below(&mut self, bound: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % bound as u64) as usize
-        }
-    }
-
-    const WORDS: &[&str] = &[
-        "send",
-        "email",
-        "read",
-        "file",
-        "list",
-        "events",
-        "delete",
-        "booking",
-        "hotel",
-        "invoice",
-        "customer",
-        "scale",
-        "deployment",
-        "weather",
-        "create",
-        "message",
-    ];
-
     fn tool(random: &mut Random, name: &str) -> FnTool {
-        let description: Vec<&str> = (0..1 + random.below(8))
-            .map(|_| WORDS[random.below(WORDS.len())])
-            .collect();
+        let description: Vec<&str> = (0..1 + random.below(8)).map(|_| random.word()).collect();
         FnTool::builder(name, description.join(" "))
             .defer_loading(random.below(4) != 0)
             .handler(|_, _| async { Ok(json!("ok")) })
