@@ -187,7 +187,16 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
 
 /// The error a failed program ends its call with.
 fn failure_error(run: &ToolRun, failure: &ProgramFailure, output: &str, wall_ms: u64) -> ToolError {
-    match failure.kind {
+    // A run its caller cancelled ends `ABORTED`, however the program ended after: its nested
+    // calls see the cancellation on the engine's thread and may fail it (an uncaught
+    // `ABORTED` rejection) before the run itself stops the engine.
+    let kind = match failure.kind {
+        StopKind::Program | StopKind::Limit | StopKind::Halted if run.signal().is_cancelled() => {
+            StopKind::Cancelled
+        }
+        kind => kind,
+    };
+    match kind {
         StopKind::Program | StopKind::Limit | StopKind::Halted => {
             ToolError::code_run_failed(failure.message(output))
         }
@@ -200,7 +209,7 @@ fn failure_error(run: &ToolRun, failure: &ProgramFailure, output: &str, wall_ms:
                     output.trim_end_matches('\n')
                 )));
             }
-            if failure.kind == StopKind::TimedOut {
+            if kind == StopKind::TimedOut {
                 ToolError::timed_out(wall_ms)
             } else {
                 ToolError::aborted()
