@@ -1,12 +1,23 @@
 //! Small future utilities the pipeline needs: the boxed-future alias used by every object-safe
-//! async trait here, and a panic-catching future (a tool body or hook that panics must end as an
-//! error result, never unwind through `execute`).
+//! async trait here, a panic-catching future (a tool body or hook that panics must end as an
+//! error result, never unwind through `execute`), and the `tracing` subscriber a future sees
+//! where it is made ([`thread_subscriber`]), to tell whether anyone listens or to carry it to
+//! where the future is polled.
 
 use std::any::Any;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
+
+/// This thread's `tracing` subscriber (its own scoped one, else the global one), or `None` when
+/// there is none at all. The global level alone does not tell: a subscriber scoped to another
+/// thread raises it.
+pub(crate) fn thread_subscriber() -> Option<tracing::Dispatch> {
+    tracing::dispatcher::get_default(|dispatch| {
+        (!dispatch.is::<tracing::subscriber::NoSubscriber>()).then(|| dispatch.clone())
+    })
+}
 
 /// A boxed, `Send` future: what the object-safe async traits of this crate return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

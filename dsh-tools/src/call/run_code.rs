@@ -253,9 +253,7 @@ impl NestedCalls {
     fn new(run: &ToolRun, max_in_flight: usize) -> Self {
         // Without a subscriber of the caller's own there is nothing to carry: the engine's
         // thread sees the global one.
-        let dispatch = tracing::dispatcher::get_default(|dispatch| {
-            (!dispatch.is::<tracing::subscriber::NoSubscriber>()).then(|| dispatch.clone())
-        });
+        let dispatch = crate::future::thread_subscriber();
         Self {
             run: run.clone(),
             calls_signal: run.signal().child_token(),

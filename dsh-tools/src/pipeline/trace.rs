@@ -199,9 +199,8 @@ impl CallSpan {
     }
 }
 
-/// Whether this thread's calls reach a subscriber. The level check alone does not tell: a
-/// subscriber scoped to another thread raises the global level, and a span made here would then
-/// go to no subscriber yet not be disabled, sending the call down the full path for nothing.
+/// Whether this thread's calls reach a subscriber: without one a span made here would go to
+/// nobody yet not be disabled, sending the call down the full path for nothing.
 fn thread_has_subscriber() -> bool {
-    tracing::dispatcher::get_default(|dispatch| !dispatch.is::<tracing::subscriber::NoSubscriber>())
+    crate::future::thread_subscriber().is_some()
 }
