@@ -639,6 +639,26 @@ mod tests {
         .expect("a record")
     }
 
+    /// The task `id` of `local` once it is terminal (`expect`: what must have happened by then,
+    /// within 10 s).
+    async fn until_terminal(
+        local: &rmcp::task_manager::TaskManager,
+        id: &str,
+        expect: &str,
+    ) -> mcp::DetailedTask {
+        tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let task = local.get_task(id).expect("known");
+                if task.status().is_terminal() {
+                    return task;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect(expect)
+    }
+
     fn book(timeout: Option<Duration>) -> (TaskBook, Arc<MemoryStore>) {
         let store = Arc::new(MemoryStore::new());
         let shared: Arc<dyn CallStore> = store.clone();
@@ -796,17 +816,7 @@ mod tests {
                 .await
                 .expect("writes")
         );
-        let local_view = tokio::time::timeout(Duration::from_secs(10), async {
-            loop {
-                let task = local.get_task(&id).expect("known");
-                if task.status().is_terminal() {
-                    return task;
-                }
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-        })
-        .await
-        .expect("the owner notices");
+        let local_view = until_terminal(&local, &id, "the owner notices").await;
         let mcp::TaskPayload::Failed { error } = &local_view.payload else {
             panic!("failed as the record says: {local_view:?}")
         };
@@ -844,17 +854,7 @@ mod tests {
         let settled_elsewhere = record.clone();
         assert!(store.replace_task(1, &record).await.expect("writes"));
         let _ = finish.send(());
-        let local_view = tokio::time::timeout(Duration::from_secs(10), async {
-            loop {
-                let task = local.get_task(&id).expect("known");
-                if task.status().is_terminal() {
-                    return task;
-                }
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-        })
-        .await
-        .expect("the call ends");
+        let local_view = until_terminal(&local, &id, "the call ends").await;
         assert_eq!(
             local_view.status(),
             mcp::TaskStatus::Failed,
