@@ -28,73 +28,36 @@
 //!   and a log line. [`McpClient::pins`] and [`ImportOptions::pins`] save and restore them, so a
 //!   restart does not trust a server that changed meanwhile.
 //!
-//! | file | owns |
+//! | folder or file | owns |
 //! |---|---|
-//! | `server.rs` | [`McpServer`]: configuration and how a connection starts |
-//! | `session.rs` | [`McpHandler`], one served connection: list, call, cancel, progress, list-changed |
-//! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
-//! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
-//! | `request_state.rs` | the `requestState` binding such an answer to its call: a keyed digest under the server's secret |
-//! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
-//! | `revision.rs` | which protocol revision a served request speaks |
-//! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
-//! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
-//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |
-//! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
-//! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
-//! | `task_client.rs` | following a task an imported tool's server answered a call with |
-//! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap, sockets without Nagle's delay |
-//! | `client.rs` | [`McpClient`]: connecting and importing |
-//! | `elicitation.rs` | an imported server's elicitation requests and the handler that answers them |
-//! | `input_required.rs` | an imported server's requests for input (`InputRequiredResult`, a task's `input_required`): answered by that handler, bounded |
-//! | `imported.rs` | an imported tool ([`ToolDefinition`](crate::ToolDefinition)) and its calls |
-//! | `pins.rs` | pinned imports: fingerprints, saved [`Pins`], the policies for changed and new tools, held changes |
-//! | `names.rs` | how server tool names become registry names |
+//! | `serving/` | the serving side: [`McpServer`], its sessions, approvals asked of the client's user, listings, tasks, streamable HTTP hosting |
+//! | `importing/` | the importing side: [`McpClient`], imported tools and their calls, elicitation, pins, names, tasks followed |
 //! | `convert.rs` | content, annotations, results and error codes (`_meta`) between the two vocabularies |
+//! | `error.rs` | [`McpError`]: what failed when connecting, serving or importing |
+//! | `task_support.rs` | a tool's task support in a listing's `_meta`, both ways |
 
-mod client;
-mod client_approval;
 mod convert;
-mod elicitation;
 mod error;
-#[cfg(feature = "mcp-http")]
-mod http_server;
-mod imported;
-mod input_required;
-mod listing;
-mod names;
-mod pins;
-mod progress_in_order;
-mod request_state;
-mod revision;
-mod round_trip_approval;
-mod serve;
-mod server;
-mod session;
-mod task_approval;
-#[cfg(feature = "durable")]
-mod task_book;
-mod task_client;
-mod task_life;
+mod importing;
+mod serving;
 mod task_support;
-mod tasks;
 
-pub use client::{ImportOptions, McpClient};
-pub use client_approval::MAX_ARGUMENTS_EXCERPT_CHARS;
 pub use convert::ERROR_META_KEY;
-pub use elicitation::{
+pub use error::{McpError, McpErrorKind};
+pub use importing::client::{ImportOptions, McpClient};
+pub use importing::elicitation::{
     ElicitationAnswer, ElicitationFn, ElicitationHandler, ElicitationRequest, elicitation_fn,
 };
-pub use error::{McpError, McpErrorKind};
+pub use importing::imported::IDEMPOTENCY_META_KEY;
+pub use importing::names::imported_name;
+pub use importing::pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
+pub use serving::client_approval::MAX_ARGUMENTS_EXCERPT_CHARS;
+pub use serving::connection::McpConnection;
 #[cfg(feature = "mcp-http")]
-pub use http_server::{HttpOptions, McpHttpServer};
-pub use imported::IDEMPOTENCY_META_KEY;
-pub use names::imported_name;
-pub use pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
-pub use serve::McpConnection;
-pub use server::{DEFAULT_PAGE_SIZE, McpServer};
-pub use session::McpHandler;
-pub use task_life::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
+pub use serving::http_server::{HttpOptions, McpHttpServer};
+pub use serving::server::{DEFAULT_PAGE_SIZE, McpServer};
+pub use serving::session::McpHandler;
+pub use serving::task_life::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.
 pub use rmcp;

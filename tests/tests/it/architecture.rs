@@ -1,7 +1,9 @@
 //! The workspace's structure, checked (see `ARCHITECTURE.md`): every `crate::`, `super::` and
-//! `self::` path in `dsh-tools/src` points at a file of its own layer or a lower one, and in
-//! each crate (`dsh-tools`, `dsh-tools-schema`, `dsh-tools-macros`, `dsh-tools-pattern`) no files
-//! import each other in a circle. A failure names the file and the edge.
+//! `self::` path in `dsh-tools/src` points at a file of its own layer or a lower one, MCP's two
+//! sides never name each other, in each crate (`dsh-tools`, `dsh-tools-schema`,
+//! `dsh-tools-macros`, `dsh-tools-pattern`) no files import each other in a circle, and every
+//! module's table of its files names exactly the files it has. A failure names the file and the
+//! edge.
 //!
 //! Plain text reading, no parser: comments, string literals and everything from a file's first
 //! `#[cfg(test)]` (or `#[cfg(all(test, …))]`) on are left out (tests may reach anywhere), and a
@@ -441,6 +443,40 @@ fn no_import_points_up_a_layer() {
     );
 }
 
+/// MCP's serving and importing sides share only the vocabulary above them (`mcp/convert.rs`,
+/// `mcp/error.rs`, `mcp/task_support.rs`): a server that reached into the client's files, or the
+/// reverse, would tie two things users deploy apart.
+#[test]
+fn the_mcp_sides_do_not_name_each_other() {
+    let graph = runtime();
+    let sides = ["mcp/serving/", "mcp/importing/"];
+    let mut crossings = Vec::new();
+    for (file, targets) in &graph.edges {
+        let Some(side) = sides.iter().find(|side| file.starts_with(*side)) else {
+            continue;
+        };
+        for target in targets {
+            if sides
+                .iter()
+                .any(|other| other != side && target.starts_with(other))
+            {
+                crossings.push(format!("{file} imports {target}"));
+            }
+        }
+    }
+    assert!(
+        sides
+            .iter()
+            .all(|side| graph.files.iter().any(|file| file.starts_with(side))),
+        "the MCP sides moved: update this check and ARCHITECTURE.md"
+    );
+    assert!(
+        crossings.is_empty(),
+        "MCP's serving and importing sides name each other:\n{}",
+        crossings.join("\n")
+    );
+}
+
 /// Every circle of `edges`, each as the edges between its files (`a.rs → b.rs`).
 fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     strongly_connected(edges)
@@ -575,4 +611,102 @@ fn strongly_connected(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<Str
     }
     state.components.sort();
     state.components
+}
+
+/// The names a module's file table gives in its first column (`` | `listing.rs` | … | ``), or
+/// none when its docs have no table.
+fn table_names(source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in source.lines() {
+        let Some(row) = line.strip_prefix("//! |") else {
+            continue;
+        };
+        let first = row.split('|').next().unwrap_or_default();
+        names.extend(
+            first
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|name| name.ends_with(".rs") || name.ends_with('/'))
+                .map(String::from),
+        );
+    }
+    names
+}
+
+/// A module file's table of the files it declares says what each owns, so it must name every
+/// file and folder beside it and nothing that is gone. A folder may stand for its module file
+/// (`stream/` or `stream.rs`). Modules without a table are not checked.
+#[test]
+fn every_file_table_names_the_files_it_has() {
+    let mut drifted = Vec::new();
+    let mut tables = 0;
+    for krate in CRATES {
+        let root = src_dir(krate.package);
+        let mut files = Vec::new();
+        rust_files(&root, &root, &mut files);
+        for file in &files {
+            let path = root.join(file);
+            let name = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or("");
+            let folder = if name == "mod.rs" || name == "lib.rs" {
+                path.parent().map(Path::to_path_buf)
+            } else {
+                Some(path.with_extension("")).filter(|folder| folder.is_dir())
+            };
+            let Some(folder) = folder else {
+                continue;
+            };
+            let named = table_names(&fs::read_to_string(&path).expect("a readable source file"));
+            if named.is_empty() {
+                continue;
+            }
+            tables += 1;
+            let mut present = BTreeSet::new();
+            for entry in fs::read_dir(&folder).expect("a readable folder") {
+                let entry = entry.expect("a directory entry").path();
+                let entry_name = entry.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if entry.is_dir() {
+                    present.insert(format!("{entry_name}/"));
+                } else if entry_name.ends_with(".rs")
+                    && entry_name != "mod.rs"
+                    && entry_name != "lib.rs"
+                {
+                    present.insert(entry_name.to_owned());
+                }
+            }
+            let twin = |name: &str| match name.strip_suffix('/') {
+                Some(stem) => format!("{stem}.rs"),
+                None => format!("{}/", name.trim_end_matches(".rs")),
+            };
+            let listed = |name: &str| named.iter().any(|n| n == name || *n == twin(name));
+            for entry in &present {
+                if !listed(entry) {
+                    drifted.push(format!(
+                        "{}/src/{file}: its table does not name {entry}",
+                        krate.package
+                    ));
+                }
+            }
+            for name in &named {
+                if !present.contains(name) && !present.contains(&twin(name)) {
+                    drifted.push(format!(
+                        "{}/src/{file}: its table names {name}, which is gone",
+                        krate.package
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        tables >= 5,
+        "the file tables were not found ({tables}): is the row syntax still `//! | `name` | … |`?"
+    );
+    assert!(
+        drifted.is_empty(),
+        "module file tables out of step with their folders:\n{}",
+        drifted.join("\n")
+    );
 }

@@ -14,7 +14,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::mcp::pins::write_canonical;
+use crate::canonical::write_canonical;
 
 /// Tells this state format and purpose apart from any other digest made with the same key.
 const DOMAIN: &[u8] = b"dsh-tools/mcp/approval-request-state/v2";

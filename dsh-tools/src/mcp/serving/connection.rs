@@ -5,8 +5,8 @@ use rmcp::service::{RoleServer, RunningService, serve_server};
 use rmcp::transport::IntoTransport;
 
 use crate::mcp::error::{McpError, McpErrorKind};
-use crate::mcp::server::McpServer;
-use crate::mcp::session::McpHandler;
+use crate::mcp::serving::server::McpServer;
+use crate::mcp::serving::session::McpHandler;
 
 impl McpServer {
     /// The rmcp handler of one new connection, for hosting the server on an rmcp setup of your

@@ -38,11 +38,11 @@ use serde_json::Value;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
-use crate::mcp::client_approval::{
+use crate::mcp::serving::client_approval::{
     approval_message, client_answers_forms, decision_form, outcome_of_response,
 };
-use crate::mcp::request_state::RequestStateKey;
-use crate::mcp::revision::is_per_request;
+use crate::mcp::serving::request_state::RequestStateKey;
+use crate::mcp::serving::revision::is_per_request;
 
 /// The key of the approval question in `inputRequests`, and of its answer in `inputResponses`.
 pub(crate) const APPROVAL_INPUT: &str = "approval";

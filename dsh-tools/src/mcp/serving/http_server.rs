@@ -41,8 +41,8 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::mcp::error::{McpError, McpErrorKind};
-use crate::mcp::server::McpServer;
-use crate::mcp::session::McpHandler;
+use crate::mcp::serving::server::McpServer;
+use crate::mcp::serving::session::McpHandler;
 
 /// How long open connections get to finish when the server shuts down.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);

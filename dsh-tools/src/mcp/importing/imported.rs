@@ -37,12 +37,12 @@ use crate::future::BoxFuture;
 use crate::mcp::convert::{
     annotations_from_mcp, content_from_mcp, error_info_from_meta, icon_from_mcp,
 };
-use crate::mcp::elicitation::ElicitationSlot;
-use crate::mcp::input_required::{
+use crate::mcp::importing::elicitation::ElicitationSlot;
+use crate::mcp::importing::input_required::{
     FIRST_STATE_ONLY_WAIT, LONGEST_STATE_ONLY_WAIT, MAX_INPUT_ROUNDS, answer_input_requests,
     too_many_rounds,
 };
-use crate::mcp::task_client::follow_task;
+use crate::mcp::importing::task_client::follow_task;
 use crate::mcp::task_support::task_support_of;
 use crate::present::ToolIcon;
 use crate::progress::ToolProgress;

@@ -44,7 +44,9 @@ use tokio::sync::oneshot;
 use crate::durable::clock::{format_time, now_ms};
 use crate::durable::record::{TaskRecord, TaskState};
 use crate::durable::store::{CallStore, StoreError};
-use crate::mcp::task_life::{DEFAULT_TASK_POLL_INTERVAL, EXPIRED_MESSAGE, Settled, TaskSettings};
+use crate::mcp::serving::task_life::{
+    DEFAULT_TASK_POLL_INTERVAL, EXPIRED_MESSAGE, Settled, TaskSettings,
+};
 
 /// How many polls of the suggested interval an owner may stay silent before its task is
 /// reported failed, unless set.
@@ -622,7 +624,7 @@ mod tests {
     use crate::durable::memory::MemoryStore;
     use crate::durable::record::{TaskRecord, TaskState};
     use crate::durable::store::CallStore;
-    use crate::mcp::task_life::{EXPIRED_MESSAGE, TaskSettings};
+    use crate::mcp::serving::task_life::{EXPIRED_MESSAGE, TaskSettings};
 
     fn record(state: TaskState) -> TaskRecord {
         serde_json::from_value(json!({
@@ -735,7 +737,7 @@ mod tests {
         let question = mcp::ElicitRequestParams::FormElicitationParams {
             meta: None,
             message: "Allow?".to_owned(),
-            requested_schema: crate::mcp::client_approval::decision_form(),
+            requested_schema: crate::mcp::serving::client_approval::decision_form(),
         };
         let question = mcp::InputRequest::Elicitation(mcp::ElicitRequest::new(question));
         asking.input_requests.insert(
@@ -788,21 +790,22 @@ mod tests {
     #[tokio::test]
     async fn an_owner_that_finds_its_task_settled_elsewhere_takes_it_as_final() {
         let (book, store) = book(None);
-        let local = crate::mcp::tasks::task_store();
+        let local = crate::mcp::serving::tasks::task_store();
         let settings = TaskSettings {
             ttl: None,
             poll_interval: Duration::from_millis(20),
             owner_timeout: None,
         };
-        let created = crate::mcp::tasks::start_task(&local, settings, Some(book), |signal, _| {
-            async move {
-                // Runs until cancelled, as a call whose owner only looked dead.
-                signal.cancelled().await;
-                mcp::CallToolResult::success(vec![mcp::ContentBlock::text("ran on")])
-            }
-        })
-        .await
-        .expect("starts");
+        let created =
+            crate::mcp::serving::tasks::start_task(&local, settings, Some(book), |signal, _| {
+                async move {
+                    // Runs until cancelled, as a call whose owner only looked dead.
+                    signal.cancelled().await;
+                    mcp::CallToolResult::success(vec![mcp::ContentBlock::text("ran on")])
+                }
+            })
+            .await
+            .expect("starts");
         let id = created.task.task_id;
         let mut record = store.task(&id).await.expect("reads").expect("recorded");
         let said = "the process running this task (me) stopped";
@@ -830,7 +833,7 @@ mod tests {
     #[tokio::test]
     async fn an_outcome_after_the_task_was_settled_elsewhere_is_not_recorded() {
         let (book, store) = book(None);
-        let local = crate::mcp::tasks::task_store();
+        let local = crate::mcp::serving::tasks::task_store();
         // Long polls: no heartbeat falls within the test, so the owner meets the settled
         // record only when it records the outcome.
         let settings = TaskSettings {
@@ -839,13 +842,17 @@ mod tests {
             owner_timeout: None,
         };
         let (finish, finished) = tokio::sync::oneshot::channel::<()>();
-        let created =
-            crate::mcp::tasks::start_task(&local, settings, Some(book), |_, _| async move {
+        let created = crate::mcp::serving::tasks::start_task(
+            &local,
+            settings,
+            Some(book),
+            |_, _| async move {
                 let _ = finished.await;
                 mcp::CallToolResult::success(vec![mcp::ContentBlock::text("done late")])
-            })
-            .await
-            .expect("starts");
+            },
+        )
+        .await
+        .expect("starts");
         let id = created.task.task_id;
         let mut record = store.task(&id).await.expect("reads").expect("recorded");
         record.revision += 1;

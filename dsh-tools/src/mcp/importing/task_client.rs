@@ -27,8 +27,10 @@ use serde_json::Value;
 
 use crate::call::run::ToolRun;
 use crate::error::ToolError;
-use crate::mcp::elicitation::ElicitationSlot;
-use crate::mcp::input_required::{MAX_INPUT_ROUNDS, answer_input_requests, too_many_rounds};
+use crate::mcp::importing::elicitation::ElicitationSlot;
+use crate::mcp::importing::input_required::{
+    MAX_INPUT_ROUNDS, answer_input_requests, too_many_rounds,
+};
 
 /// How long to wait between polls of a task whose server suggests no interval.
 const FALLBACK_POLL_INTERVAL: Duration = Duration::from_millis(500);

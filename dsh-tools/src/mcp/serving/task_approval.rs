@@ -27,8 +27,8 @@ use rmcp::task_manager::{TaskContext, TaskExit};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
-use crate::mcp::client_approval::{approval_message, decision_form, outcome_of_response};
-use crate::mcp::round_trip_approval::APPROVAL_INPUT;
+use crate::mcp::serving::client_approval::{approval_message, decision_form, outcome_of_response};
+use crate::mcp::serving::round_trip_approval::APPROVAL_INPUT;
 
 /// Asks the client of one served task about the calls the task makes.
 pub(crate) struct TaskApprover {

@@ -15,7 +15,7 @@ use rmcp::model as mcp;
 use serde_json::Value;
 
 use crate::error::ToolError;
-use crate::mcp::elicitation::ElicitationSlot;
+use crate::mcp::importing::elicitation::ElicitationSlot;
 
 /// How many times one imported call answers a server's requests for input before it gives up
 /// (`MCP_TRANSPORT`): rmcp's default for its own client, the other SDKs' too.

@@ -45,8 +45,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::call::definition::TaskSupport;
 #[cfg(feature = "durable")]
-use crate::mcp::task_book::TaskBook;
-use crate::mcp::task_life::{EXPIRED_MESSAGE, Settled, TaskSettings};
+use crate::mcp::serving::task_book::TaskBook;
+use crate::mcp::serving::task_life::{EXPIRED_MESSAGE, Settled, TaskSettings};
 
 /// How one `tools/call` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,7 +271,7 @@ mod no_book {
     use rmcp::task_manager::TaskManager;
     use tokio::sync::oneshot;
 
-    use crate::mcp::task_life::{Settled, TaskSettings};
+    use crate::mcp::serving::task_life::{Settled, TaskSettings};
 
     #[derive(Clone)]
     pub(crate) enum TaskBook {}

@@ -39,14 +39,14 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::hooks::approval::Approver;
-use crate::mcp::client_approval::{ClientApprover, client_answers_forms};
 use crate::mcp::convert::{Structured, call_tool_result};
-use crate::mcp::listing::Listing;
-use crate::mcp::revision::is_per_request;
-use crate::mcp::round_trip_approval::RoundTripApproval;
-use crate::mcp::server::McpServer;
-use crate::mcp::task_approval::TaskApprover;
-use crate::mcp::tasks::{
+use crate::mcp::serving::client_approval::{ClientApprover, client_answers_forms};
+use crate::mcp::serving::listing::Listing;
+use crate::mcp::serving::revision::is_per_request;
+use crate::mcp::serving::round_trip_approval::RoundTripApproval;
+use crate::mcp::serving::server::McpServer;
+use crate::mcp::serving::task_approval::TaskApprover;
+use crate::mcp::serving::tasks::{
     CallMode, call_mode, cancel_task, client_speaks_tasks, get_task, start_task, update_task,
 };
 use crate::progress::ToolProgress;

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-pub(crate) use crate::canonical::write_canonical;
+use crate::canonical::write_canonical;
 
 use crate::store::event::{DefinitionChange, DefinitionDecision};
 

@@ -20,10 +20,10 @@ use tokio::sync::watch;
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
 use crate::ids::AgentId;
-use crate::mcp::listing::{Listing, ListingCache};
-use crate::mcp::request_state::RequestStateKey;
-use crate::mcp::task_life::TaskSettings;
-use crate::mcp::tasks::task_store;
+use crate::mcp::serving::listing::{Listing, ListingCache};
+use crate::mcp::serving::request_state::RequestStateKey;
+use crate::mcp::serving::task_life::TaskSettings;
+use crate::mcp::serving::tasks::task_store;
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 
@@ -255,10 +255,10 @@ impl McpServer {
     /// The call store the served tasks are recorded on: the served registry's, when it has one
     /// (feature `durable`; read at each request, so a store set later counts from then).
     #[cfg(feature = "durable")]
-    pub(crate) fn task_book(&self) -> Option<crate::mcp::task_book::TaskBook> {
+    pub(crate) fn task_book(&self) -> Option<crate::mcp::serving::task_book::TaskBook> {
         let durability = self.layer.registry().durability()?;
         let owner = format!("{} server {}", durability.place(), self.shared.instance);
-        Some(crate::mcp::task_book::TaskBook::new(
+        Some(crate::mcp::serving::task_book::TaskBook::new(
             Arc::clone(durability.store()),
             owner,
             self.tasks.owner_timeout,
@@ -267,7 +267,7 @@ impl McpServer {
 
     /// No call store without feature `durable`: served tasks live in this server's memory.
     #[cfg(not(feature = "durable"))]
-    pub(crate) fn task_book(&self) -> Option<crate::mcp::tasks::TaskBook> {
+    pub(crate) fn task_book(&self) -> Option<crate::mcp::serving::tasks::TaskBook> {
         None
     }
 

@@ -23,7 +23,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
-use crate::mcp::revision::is_per_request;
+use crate::mcp::serving::revision::is_per_request;
 use dsh_tools_schema::text_bounds::push_cut_marker;
 
 /// The most characters of a call's arguments (as JSON) an approval request quotes.

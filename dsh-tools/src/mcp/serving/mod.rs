@@ -1,0 +1,35 @@
+//! The serving side of MCP: a registry's tools served to any MCP client, each call through the
+//! registry's whole pipeline. Nothing here knows the importing side: the two share only the
+//! vocabulary one level up (`convert.rs`, `error.rs`, `task_support.rs`).
+//!
+//! | file | owns |
+//! |---|---|
+//! | `server.rs` | [`McpServer`](crate::mcp::McpServer): configuration and how a connection starts |
+//! | `session.rs` | [`McpHandler`](crate::mcp::McpHandler), one served connection: list, call, cancel, progress, list-changed |
+//! | `connection.rs` | starting an [`McpServer`](crate::mcp::McpServer) over any rmcp transport or stdio, and the [`McpConnection`](crate::mcp::McpConnection) that keeps it running |
+//! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
+//! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
+//! | `request_state.rs` | the `requestState` binding such an answer to its call: a keyed digest under the server's secret |
+//! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
+//! | `revision.rs` | which protocol revision a served request speaks |
+//! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
+//! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
+//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |
+//! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
+//! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap, sockets without Nagle's delay |
+
+pub(super) mod client_approval;
+pub(super) mod connection;
+#[cfg(feature = "mcp-http")]
+pub(super) mod http_server;
+pub(super) mod listing;
+pub(super) mod request_state;
+pub(super) mod revision;
+pub(super) mod round_trip_approval;
+pub(super) mod server;
+pub(super) mod session;
+pub(super) mod task_approval;
+#[cfg(feature = "durable")]
+pub(super) mod task_book;
+pub(super) mod task_life;
+pub(super) mod tasks;
