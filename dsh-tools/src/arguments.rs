@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::unique_keys::{ParseError, parse_unique};
 
 /// Parses a model's raw argument string: empty or whitespace is `{}`, malformed JSON is an

@@ -114,7 +114,6 @@ mod canonical;
 pub mod code_mode;
 pub mod content;
 pub mod durable;
-mod error;
 pub mod errors;
 pub mod fields;
 mod future;
@@ -165,7 +164,7 @@ pub use call::tool::Tool;
 pub use content::ContentBlock;
 #[cfg(feature = "macros")]
 pub use dsh_tools_macros::{ToolArgs, tool};
-pub use error::ToolError;
+pub use errors::ToolError;
 pub use hooks::{PostToolDecision, PreToolDecision};
 pub use ids::AgentId;
 pub use registry::{Registration, ToolRegistry, ToolScope};

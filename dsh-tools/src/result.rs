@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::content::{ContentBlock, joined_text};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::ids::ToolExecutionToken;
 
 /// Success or failure, each with what only it has.

@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use dsh_tools_schema::{Schema, SchemaError};
 
 /// A type that can be a tool argument (or a tool's output value): it has a JSON Schema, and a

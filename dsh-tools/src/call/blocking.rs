@@ -10,7 +10,7 @@
 //!
 //! [`FnToolBuilder::blocking_handler`]: crate::call::FnToolBuilder::blocking_handler
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 
 /// Runs `body` on tokio's blocking pool and waits for it. A panic in `body` is resumed here, so
 /// the pipeline reports it as the body's panic; outside a tokio runtime the call fails (there is

@@ -17,7 +17,7 @@ use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
 use crate::durable::policy::JournalPolicy;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;

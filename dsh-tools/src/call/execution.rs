@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::content::ContentBlock;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::{BoxFuture, catch_panic};
 use crate::ids::{AgentId, ToolExecutionToken};
 use crate::limits::LimitsCell;

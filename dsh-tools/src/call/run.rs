@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::call::execution::CallHost;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::content::ContentBlock;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::limits::{CallLimits, LimitsCell};
 use crate::progress::ToolProgress;

@@ -46,7 +46,7 @@ use crate::call::run::ToolRun;
 use crate::code_mode::engine::{CallOutcome, Engine, ProgramCalls};
 use crate::code_mode::failure::{ProgramFailure, StopKind};
 use crate::content::{ContentBlock, fenced_block};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView};
 use crate::result::{ToolExecutionResult, ToolOutcome};
@@ -323,7 +323,7 @@ impl NestedCalls {
             ToolOutcome::Failure(error) => Err((
                 error
                     .code()
-                    .unwrap_or(crate::error::codes::TOOL_ERROR)
+                    .unwrap_or(crate::errors::tool_error::codes::TOOL_ERROR)
                     .to_owned(),
                 error.message().to_owned(),
             )),

@@ -20,7 +20,7 @@ use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
 use crate::content::ContentBlock;
 use crate::durable::policy::JournalPolicy;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};

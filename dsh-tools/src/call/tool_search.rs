@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::fn_tool::FnTool;
 use crate::content::ContentBlock;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::present::ToolCallKind;
 use crate::search::{ToolSearchAnswer, ToolSearchMode, ToolSearchQuery};
 use dsh_tools_schema::Schema;

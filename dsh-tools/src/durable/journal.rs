@@ -18,7 +18,7 @@ use std::sync::Arc;
 use crate::durable::clock::{format_time, now_ms, this_process};
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
 use crate::durable::store::{CallStore, StoreResult};
-use crate::error::{ToolError, codes};
+use crate::errors::tool_error::{ToolError, codes};
 use crate::result::ToolExecutionResult;
 
 /// How many times an attempt tries again when another process moved the entry on meanwhile.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::content::{ContentBlock, render_value_as_text};
-use crate::error::{ErrorInfo, ToolError};
+use crate::errors::tool_error::{ErrorInfo, ToolError};
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
 /// Where a journaled call stands.

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 
 /// How an approval request ended.

@@ -10,7 +10,7 @@
 //! later runs for a denied call.
 
 use crate::call::execution::ToolExecution;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::pre_execute::{PreExecuteHook, PreExecuteNext, PreToolDecision};
 

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::call::execution::ToolExecution;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::guard::decided;
 use crate::hooks::pre_execute::{PreExecuteHook, PreExecuteNext, PreToolDecision};

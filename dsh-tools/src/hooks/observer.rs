@@ -7,7 +7,7 @@
 //! observers, and which neither hears calls start nor gives calls a progress sink.
 
 use crate::call::execution::ToolExecution;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::catch_panic;
 use crate::hooks::call_observer::{CallObserver, ObservedCall};
 use crate::result::ToolExecutionResult;

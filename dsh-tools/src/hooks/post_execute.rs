@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::call::execution::ToolExecution;
 use crate::content::ContentBlock;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 use crate::result::ToolExecutionResult;

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::call::execution::ToolExecution;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 

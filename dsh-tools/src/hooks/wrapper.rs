@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use crate::call::context::CallContext;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 use crate::result::ToolExecutionResult;

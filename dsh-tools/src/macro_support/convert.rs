@@ -5,7 +5,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::args::{ConvertError, ToolArgs};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 
 /// The value as an object.
 pub fn expect_object(value: &Value) -> Result<&Map<String, Value>, ConvertError> {

@@ -43,7 +43,7 @@ pub use crate::call::tool::{Tool, ToolContract};
 pub use crate::callers::ToolCallers;
 pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::durable::policy::JournalPolicy;
-pub use crate::error::ToolError;
+pub use crate::errors::tool_error::ToolError;
 pub use crate::fields::{
     ArrayField, MapField, NumberField, SchemarsType, StringField, TakesArray, TakesBool, TakesChar,
     TakesFloat, TakesInteger, TakesNone, TakesString,

@@ -14,7 +14,7 @@ use super::convert::output_from_json;
 use crate::args::{ConvertError, ToolArgs};
 use crate::call::run::ToolRun;
 use crate::call::tool::{Tool, ToolContract};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use dsh_tools_schema::{Schema, SchemaError};
 
 /// The value type of a `Result` a `#[tool]` function returns: the macro takes any return type

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::call::definition::ToolAnnotations;
 use crate::content::{ContentBlock, EmbeddedResource};
-use crate::error::ErrorInfo;
+use crate::errors::tool_error::ErrorInfo;
 use crate::present::{IconTheme, ToolIcon};
 use crate::result::{ToolExecutionResult, ToolOutcome};
 

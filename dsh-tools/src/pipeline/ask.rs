@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::call::context::CallContext;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind};
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver, call_approver};
 use crate::pipeline::failure::{HookPhase, hook_panicked};

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::call::definition::ToolDefinition;
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::{BoxFuture, catch_panic};
 
 /// What a body ends with: its value or error, or the message of its panic.

@@ -23,7 +23,7 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::call::definition::ToolDefinition;
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::pipeline::body::{BodyOutcome, start_body};
 

@@ -18,7 +18,7 @@ use crate::call::context::CallContext;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind};
 use crate::pipeline::body::{BodyOutcome, start_body};
 use crate::pipeline::deadline;

@@ -7,7 +7,7 @@
 //! arguments, aborts, timeouts, body panics) are constructors of [`ToolError`] in `error.rs`.
 
 use crate::call::execution::ToolExecution;
-use crate::error::{ToolError, codes, names};
+use crate::errors::tool_error::{ToolError, codes, names};
 use crate::result::ToolExecutionResult;
 use crate::text_bounds::bound_error_message;
 

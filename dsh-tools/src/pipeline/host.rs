@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::call::context::ToolLookup;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::{CallHost, CallView, ToolExecutionInput};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::ids::AgentId;
 use crate::limits::LimitsCell;

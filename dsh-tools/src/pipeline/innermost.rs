@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::wrapper::{DispatchRequest, Innermost, LayerResult};
 use crate::pipeline::failure::failed;

@@ -14,7 +14,7 @@ use crate::durable::approval::arguments_digest;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
 use crate::durable::record::JournalEntry;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::ids::AgentId;
 use crate::pipeline::dispatch::runnable_definition;
 use crate::pipeline::failure::failed;

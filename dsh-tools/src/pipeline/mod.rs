@@ -58,7 +58,7 @@ use crate::call::context::CallContext;
 use crate::call::execution::CallHost;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::{BoxFuture, CatchUnwind, catch_panic};
 use crate::hooks::call_observer::ObservedProgress;
 use crate::hooks::call_observer::{self, ObservedCall};

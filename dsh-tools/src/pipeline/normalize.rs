@@ -6,7 +6,7 @@
 //! the output contract, its content ignored.
 
 use crate::call::context::CallContext;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::pipeline::failure::tool_failed;
 use crate::pipeline::output::rendered_success_now;
 use crate::result::{ToolExecutionResult, ToolOutcome};

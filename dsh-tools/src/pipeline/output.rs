@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
 use crate::content::ContentBlock;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::catch_panic;
 use crate::result::ToolExecutionResult;
 

@@ -21,7 +21,7 @@ use std::future::Future;
 use crate::call::context::CallContext;
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::catch_panic;
 use crate::pipeline::failure::failed;
 use crate::pipeline::{finalize, normalize, result_budget};

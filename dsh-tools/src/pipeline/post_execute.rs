@@ -3,7 +3,7 @@
 
 use crate::call::context::CallContext;
 use crate::content::joined_text;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::hooks::post_execute::PostToolDecision;
 use crate::pipeline::failure::{
     BLOCKED_BY_POLICY, blocked, post_replaces_both, post_replaces_failed_value,

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next};
 use crate::limits::CallLimits;

@@ -10,7 +10,7 @@
 //! provider caches stays the same.
 
 use crate::call::definition::ToolSchema;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::registry::scope::ToolScope;
 use crate::search::{ToolSearchHit, ToolSearchQuery};
 use crate::store::deferral::Deferral;

@@ -14,7 +14,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::call::execution::ToolExecution;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::hooks::Hook;
 use crate::hooks::call_observer::CallObserver;
 use crate::hooks::guard::Guard;

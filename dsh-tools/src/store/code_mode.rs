@@ -11,7 +11,7 @@ use crate::call::definition::ToolSchema;
 use crate::call::run_code::{DESCRIPTION, RUN_CODE};
 use crate::call::tool_search::TOOL_SEARCH;
 use crate::code_mode::{CodeMode, DeclaredTool, typescript_declarations};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::store::state::{ScopeState, ToolEntry};
 
 /// The mode in force for `chain` (farthest ancestor first): the nearest scope's that sets one,

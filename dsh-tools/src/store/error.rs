@@ -148,7 +148,10 @@ impl RegistryError {
         )
     }
 
-    pub(crate) fn unusable_definition(name: &str, reason: &crate::error::ToolError) -> Self {
+    pub(crate) fn unusable_definition(
+        name: &str,
+        reason: &crate::errors::tool_error::ToolError,
+    ) -> Self {
         Self::new(
             RegistryErrorKind::UnsupportedSchema,
             format!("tool \"{name}\" cannot be registered: {reason}"),

@@ -17,7 +17,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::ids::AgentId;
 use crate::search::{
     HybridSearch, SearchIndex, ToolSearchAnswer, ToolSearchHit, ToolSearchMode, ToolSearchQuery,

@@ -49,10 +49,12 @@ impl Closed {
     }
 
     /// The error a call through the closed view ends with.
-    pub(crate) fn error(self, agent: &AgentId) -> crate::error::ToolError {
+    pub(crate) fn error(self, agent: &AgentId) -> crate::errors::tool_error::ToolError {
         match self {
-            Self::Disposed => crate::error::ToolError::scope_disposed(agent.as_str()),
-            Self::UnknownAgent => crate::error::ToolError::unknown_agent(agent.as_str()),
+            Self::Disposed => crate::errors::tool_error::ToolError::scope_disposed(agent.as_str()),
+            Self::UnknownAgent => {
+                crate::errors::tool_error::ToolError::unknown_agent(agent.as_str())
+            }
         }
     }
 }
@@ -110,7 +112,7 @@ impl<'s> View<'s> {
         &self,
         name: &str,
         nested: bool,
-    ) -> Result<Option<&'s Arc<dyn ToolDefinition>>, crate::error::ToolError> {
+    ) -> Result<Option<&'s Arc<dyn ToolDefinition>>, crate::errors::tool_error::ToolError> {
         let entry = self.resolve_entry(name);
         #[cfg(feature = "code-mode")]
         if let Some(refusal) =

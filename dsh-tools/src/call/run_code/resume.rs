@@ -20,7 +20,7 @@ use crate::call::run::ToolRun;
 use crate::durable::journal::Durability;
 use crate::durable::program::{Divergence, position_key};
 use crate::durable::store::StoreResult;
-use crate::error::{ToolError, codes};
+use crate::errors::tool_error::{ToolError, codes};
 use crate::future::BoxFuture;
 use crate::result::{ToolExecutionResult, ToolOutcome};
 

@@ -32,7 +32,7 @@ use serde_json::Value;
 use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin};
 use crate::call::run::ToolRun;
 use crate::content::{ContentBlock, joined_text};
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::mcp::convert::{
     annotations_from_mcp, content_from_mcp, error_info_from_meta, icon_from_mcp,

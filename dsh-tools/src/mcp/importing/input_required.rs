@@ -14,7 +14,7 @@ use std::time::Duration;
 use rmcp::model as mcp;
 use serde_json::Value;
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::mcp::importing::elicitation::ElicitationSlot;
 
 /// How many times one imported call answers a server's requests for input before it gives up

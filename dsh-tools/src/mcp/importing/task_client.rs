@@ -26,7 +26,7 @@ use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
 use crate::call::run::ToolRun;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::mcp::importing::elicitation::ElicitationSlot;
 use crate::mcp::importing::input_required::{
     MAX_INPUT_ROUNDS, answer_input_requests, too_many_rounds,

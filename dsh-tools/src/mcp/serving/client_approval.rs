@@ -20,7 +20,7 @@
 use rmcp::model as mcp;
 use rmcp::service::{Peer, RequestContext, RoleServer};
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
 use crate::mcp::serving::revision::is_per_request;

@@ -141,7 +141,7 @@ mod tests {
     use super::{Listing, ListingCache};
     use crate::call::definition::ToolDefinition;
     use crate::call::run::ToolRun;
-    use crate::error::ToolError;
+    use crate::errors::tool_error::ToolError;
     use crate::future::BoxFuture;
     use crate::registry::ToolRegistry;
 

@@ -35,7 +35,7 @@ use rmcp::model as mcp;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
 use crate::mcp::serving::client_approval::{

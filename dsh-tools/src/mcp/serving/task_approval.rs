@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rmcp::model as mcp;
 use rmcp::task_manager::{TaskContext, TaskExit};
 
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
 use crate::mcp::serving::client_approval::{approval_message, decision_form, outcome_of_response};

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use crate::call::execution::ToolExecutionInput;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::providers::ToolCall;
 use dsh_tools_schema::partial_json::PartialJson;
 use dsh_tools_schema::{DefiniteProgress, Violation};

@@ -2,7 +2,7 @@
 //! stream events arrive.
 
 use crate::call::execution::ToolExecutionInput;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 
 /// One thing that happened in the stream, in the order it happened. `index` is the call's
 /// position in [`ToolCallStream::calls`](super::ToolCallStream::calls): calls are numbered as

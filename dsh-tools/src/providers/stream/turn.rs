@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::call::{FinishedInput, StreamingCall};
 use super::event::StreamEvent;
 use crate::call::execution::ToolExecutionInput;
-use crate::error::ToolError;
+use crate::errors::tool_error::ToolError;
 use crate::providers::{LoweredTools, ProviderError, ToolCalls};
 use dsh_tools_schema::Schema;
 use dsh_tools_schema::partial_json::PartialNode;
