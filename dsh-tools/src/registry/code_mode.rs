@@ -26,7 +26,9 @@ impl ToolScope {
 
     /// What a provider running the model's programs on its side is sent for this layer (the
     /// provider views' programmatic tool calling); `None` when programs may call no tool here.
-    pub(crate) fn program_tools(&self) -> Option<crate::store::programmatic::ProgramTools> {
+    pub(crate) fn program_tools(
+        &self,
+    ) -> Option<crate::store::code_mode::programmatic::ProgramTools> {
         self.core()
             .program_tools(self.agent(), self.place().instance())
     }

@@ -74,8 +74,11 @@ pub(crate) struct Core {
     /// The bounds every call runs under (timeouts, result budget).
     limits: LimitsCell,
     /// The engines kept warm for this registry's `run_code` programs.
-    #[cfg(feature = "code-mode")]
-    engines: Arc<crate::code_mode::pool::EnginePool>,
+    #[cfg_attr(
+        not(feature = "code-mode"),
+        allow(dead_code, reason = "read only by Code Mode")
+    )]
+    pub(super) engines: crate::store::code_mode::kept::Engines,
     /// The hybrid search installed, and the vectors of the tools it embedded.
     pub(crate) embeddings: crate::store::embeddings::Embeddings,
     /// What calls record beyond their span (`telemetry.rs`).
@@ -97,20 +100,13 @@ impl Core {
             listener_count: AtomicUsize::new(0),
             listeners: RwLock::new(HookList::default()),
             limits: LimitsCell::new(CallLimits::new()),
-            #[cfg(feature = "code-mode")]
-            engines: Arc::default(),
+            engines: Default::default(),
             embeddings: crate::store::embeddings::Embeddings::default(),
             #[cfg(feature = "otel")]
             telemetry: RwLock::new(None),
             #[cfg(feature = "otel")]
             records_metrics: std::sync::atomic::AtomicBool::new(false),
         }
-    }
-
-    /// The engines kept warm for this registry's `run_code` programs.
-    #[cfg(feature = "code-mode")]
-    pub(crate) fn code_engines(&self) -> &Arc<crate::code_mode::pool::EnginePool> {
-        &self.engines
     }
 
     /// The registry as it is now, until the guard is dropped. Do not call the host's code or

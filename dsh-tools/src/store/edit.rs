@@ -8,13 +8,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use crate::call::definition::{ToolDefinition, ToolSchema};
-#[cfg(feature = "code-mode")]
-use crate::call::run_code::RUN_CODE;
 use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::Hook;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
 use crate::state::{SharedState, StateType};
+use crate::store::code_mode::kept;
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::error::RegistryError;
@@ -67,9 +66,8 @@ impl Prepared {
             return Err(RegistryError::reserved_name(&name));
         }
         // Refused whether or not Code Mode is on, so that turning it on never shadows a tool.
-        #[cfg(feature = "code-mode")]
-        if &*name == RUN_CODE {
-            return Err(RegistryError::reserved_run_code());
+        if let Some(reserved) = kept::reserved(&name) {
+            return Err(reserved);
         }
         if definition.timeout_ms() == Some(0) {
             return Err(RegistryError::zero_timeout(&name));
@@ -325,8 +323,7 @@ impl Core {
                 restrictions: Vec::new(),
                 deferral: Deferral::Inherit,
                 loaded: LoadedTools::default(),
-                #[cfg(feature = "code-mode")]
-                code_mode: None,
+                code_mode: kept::ScopeMode::default(),
             };
             state.scopes.insert(agent.clone(), scope);
             changes.changed = true;
@@ -457,42 +454,5 @@ fn remove_from(
             true
         }
         Item::Listener => false,
-    }
-}
-
-#[cfg(feature = "code-mode")]
-impl Core {
-    /// Sets the Code Mode of `agent`'s scope (`None`: the global layer's, where `None` as the
-    /// mode means the default; for a scope it means inherit again).
-    pub(crate) fn set_code_mode(
-        &self,
-        agent: Option<(&AgentId, u64)>,
-        mode: Option<crate::code_mode::CodeMode>,
-    ) -> Result<(), RegistryError> {
-        self.update(|state, changes| {
-            let changed = match agent {
-                None => {
-                    let mode = mode.unwrap_or_default();
-                    std::mem::replace(&mut state.code.mode, mode) != mode
-                }
-                Some((agent, instance)) => {
-                    let scope = state
-                        .scope_mut(agent, instance)
-                        .ok_or_else(|| RegistryError::scope_disposed(agent.as_str()))?;
-                    std::mem::replace(&mut scope.code_mode, mode) != mode
-                }
-            };
-            changes.changed |= changed;
-            changes.searches(SearchChange::Kept);
-            Ok(())
-        })
-    }
-
-    /// Sets the bounds of every `run_code` program from now on.
-    pub(crate) fn set_code_limits(&self, limits: crate::code_mode::CodeLimits) {
-        infallible(self.update(|state, _changes| {
-            state.code.limits = limits;
-            Ok(())
-        }));
     }
 }

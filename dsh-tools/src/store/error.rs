@@ -42,7 +42,7 @@ pub struct RegistryError {
 }
 
 impl RegistryError {
-    fn new(kind: RegistryErrorKind, message: String) -> Self {
+    pub(super) fn new(kind: RegistryErrorKind, message: String) -> Self {
         Self { kind, message }
     }
 
@@ -87,27 +87,6 @@ impl RegistryError {
                 "tool name \"{name}\" is reserved: the registry provides it to search deferred \
                  tools"
             ),
-        )
-    }
-
-    /// The text of the reference implementation.
-    #[cfg(feature = "code-mode")]
-    pub(crate) fn reserved_run_code() -> Self {
-        Self::new(
-            RegistryErrorKind::ReservedName,
-            "tool name \"run_code\" is reserved for the Code Mode presentation transport and \
-             cannot be registered or shadowed"
-                .to_owned(),
-        )
-    }
-
-    #[cfg(feature = "code-mode")]
-    pub(crate) fn restricted_run_code() -> Self {
-        Self::new(
-            RegistryErrorKind::ReservedName,
-            "tools.restrict() cannot name reserved Code Mode presentation transport \"run_code\"; \
-             restrict end-capability tools instead"
-                .to_owned(),
         )
     }
 

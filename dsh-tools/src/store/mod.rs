@@ -4,7 +4,6 @@
 //! Above the hook contracts (it keeps hooks without running them), below the pipeline (which
 //! reads a snapshot of it) and the `ToolRegistry`/`ToolScope` facade (which edits it).
 
-#[cfg(feature = "code-mode")]
 pub(crate) mod code_mode;
 pub(crate) mod core;
 pub(crate) mod deferral;
@@ -13,8 +12,6 @@ pub(crate) mod embeddings;
 pub(crate) mod error;
 pub(crate) mod event;
 pub(crate) mod name_hash;
-#[cfg(feature = "code-mode")]
-pub(crate) mod programmatic;
 pub(crate) mod registration;
 pub(crate) mod restriction;
 pub(crate) mod scoped_cache;

@@ -93,15 +93,9 @@ impl CompiledRestriction {
         if restriction.allow.is_none() && restriction.deny.is_empty() {
             return Err(RegistryError::empty_restriction(&inherited.sorted_names()));
         }
-        #[cfg(feature = "code-mode")]
-        if restriction
-            .allow
-            .iter()
-            .flatten()
-            .chain(&restriction.deny)
-            .any(|name| name == crate::call::run_code::RUN_CODE)
-        {
-            return Err(RegistryError::restricted_run_code());
+        let named = restriction.allow.iter().flatten().chain(&restriction.deny);
+        if let Some(refusal) = crate::store::code_mode::kept::restricted(named) {
+            return Err(refusal);
         }
         let mut unknown: Vec<&str> = Vec::new();
         let named = restriction.allow.iter().flatten().chain(&restriction.deny);

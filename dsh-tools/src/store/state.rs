@@ -17,6 +17,7 @@ use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
 use crate::search::SearchDocument;
+use crate::store::code_mode::kept;
 use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
 use crate::store::restriction::{CompiledRestriction, InheritedNames};
@@ -34,23 +35,17 @@ pub(crate) struct ToolEntry {
     /// Whether it was registered deferred (a scope's [`Deferral`] may defer it too).
     pub(crate) deferred: bool,
     /// Who may call it, read once at registration.
-    #[cfg(feature = "code-mode")]
-    pub(crate) callers: crate::callers::ToolCallers,
+    #[cfg_attr(
+        not(feature = "code-mode"),
+        allow(dead_code, reason = "read only by Code Mode")
+    )]
+    pub(crate) callers: kept::Callers,
 }
 
 /// The built-in `tool_search`, present in a view that has deferred tools: one for every
 /// registry (it holds no state; its calls reach their own registry through their host).
 pub(crate) static TOOL_SEARCH_ENTRY: LazyLock<ToolEntry> = LazyLock::new(|| {
     let definition = crate::call::tool_search::definition();
-    let schema = definition.schema();
-    ToolEntry::new(0, definition, schema, false)
-});
-
-/// The built-in `run_code`, present in a view whose Code Mode is `Code` or `Both` (the view
-/// lists it with the declaration of what programs can call in its description).
-#[cfg(feature = "code-mode")]
-pub(crate) static RUN_CODE_ENTRY: LazyLock<ToolEntry> = LazyLock::new(|| {
-    let definition = crate::call::run_code::definition();
     let schema = definition.schema();
     ToolEntry::new(0, definition, schema, false)
 });
@@ -64,8 +59,7 @@ impl ToolEntry {
     ) -> Self {
         Self {
             id,
-            #[cfg(feature = "code-mode")]
-            callers: definition.allowed_callers(),
+            callers: kept::callers_of(&*definition),
             definition,
             schema,
             deferred,
@@ -112,8 +106,11 @@ pub(crate) struct ScopeState {
     pub(crate) deferral: Deferral,
     pub(crate) loaded: LoadedTools,
     /// `None`: as the parent scope (the global layer for a root scope).
-    #[cfg(feature = "code-mode")]
-    pub(crate) code_mode: Option<crate::code_mode::CodeMode>,
+    #[cfg_attr(
+        not(feature = "code-mode"),
+        allow(dead_code, reason = "read only by Code Mode")
+    )]
+    pub(crate) code_mode: kept::ScopeMode,
 }
 
 impl ScopeState {
@@ -179,16 +176,11 @@ pub(crate) struct RegistryState {
     /// The search indexes, kept up to date across changes of tools (`search_cache.rs`).
     pub(crate) searches: SearchCache,
     /// The global layer's Code Mode and the bounds of every program.
-    #[cfg(feature = "code-mode")]
-    pub(crate) code: CodeState,
-}
-
-/// The registry-wide part of Code Mode: the global layer's mode and the bounds of every program.
-#[cfg(feature = "code-mode")]
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct CodeState {
-    pub(crate) mode: crate::code_mode::CodeMode,
-    pub(crate) limits: crate::code_mode::CodeLimits,
+    #[cfg_attr(
+        not(feature = "code-mode"),
+        allow(dead_code, reason = "read only by Code Mode")
+    )]
+    pub(crate) code: kept::CodeState,
 }
 
 /// Model-facing schemas computed since the last change, per view.
@@ -208,8 +200,7 @@ impl RegistryState {
             deferral: Deferral::Inherit,
             loaded: LoadedTools::default(),
             searches: SearchCache::default(),
-            #[cfg(feature = "code-mode")]
-            code: CodeState::default(),
+            code: kept::CodeState::default(),
         }
     }
 

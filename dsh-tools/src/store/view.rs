@@ -18,6 +18,8 @@ use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
+use crate::store::code_mode::decide;
+use crate::store::code_mode::kept::is_run_code;
 use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::name_hash::NameHash;
 use crate::store::state::{Layer, RegistryState, ScopeState, TOOL_SEARCH_ENTRY, ToolEntry};
@@ -114,14 +116,9 @@ impl<'s> View<'s> {
         nested: bool,
     ) -> Result<Option<&'s Arc<dyn ToolDefinition>>, crate::errors::tool_error::ToolError> {
         let entry = self.resolve_entry(name);
-        #[cfg(feature = "code-mode")]
-        if let Some(refusal) =
-            crate::store::code_mode::refusal(name, nested, self.code_mode(), entry)
-        {
+        if let Some(refusal) = decide::refusal(name, nested, self.code_mode(), entry) {
             return Err(refusal);
         }
-        #[cfg(not(feature = "code-mode"))]
-        let _ = nested;
         Ok(entry.map(|entry| &entry.definition))
     }
 
@@ -136,8 +133,7 @@ impl<'s> View<'s> {
         if name == TOOL_SEARCH {
             return self.has_deferred().then_some(&*TOOL_SEARCH_ENTRY);
         }
-        #[cfg(feature = "code-mode")]
-        if name == crate::call::run_code::RUN_CODE {
+        if is_run_code(name) {
             return self.run_code_entry();
         }
         for (depth, scope) in self.chain.iter().enumerate().rev() {
@@ -241,11 +237,11 @@ impl<'s> View<'s> {
             }
             if deferral.defers(name, entry.deferred) {
                 any_deferred = true;
-                if loaded.contains(name) && model_calls(entry) {
+                if loaded.contains(name) && decide::model_calls(entry) {
                     loaded_here.insert(name, &entry.schema);
                 }
             } else {
-                if model_calls(entry) {
+                if decide::model_calls(entry) {
                     listed.push(&entry.schema);
                 }
             }
@@ -253,11 +249,9 @@ impl<'s> View<'s> {
         if any_deferred {
             listed.push(&TOOL_SEARCH_ENTRY.schema);
         }
-        #[cfg(feature = "code-mode")]
-        let run_code = self.run_code_schema();
-        #[cfg(feature = "code-mode")]
-        if let Some(run_code) = &run_code {
-            if self.code_mode() == crate::code_mode::CodeMode::Code {
+        let run_code = self.run_code_listing();
+        if let Some((run_code, only)) = &run_code {
+            if *only {
                 // The model calls everything else from programs.
                 listed.retain(|schema| schema.name == TOOL_SEARCH);
                 loaded_here.clear();
@@ -313,8 +307,7 @@ impl<'s> View<'s> {
         if name == TOOL_SEARCH {
             return None;
         }
-        #[cfg(feature = "code-mode")]
-        if name == crate::call::run_code::RUN_CODE {
+        if is_run_code(name) {
             return None;
         }
         self.resolve_entry(name)
@@ -348,22 +341,19 @@ impl<'s> View<'s> {
     }
 
     /// The Code Mode in force here.
-    #[cfg(feature = "code-mode")]
-    pub(crate) fn code_mode(&self) -> crate::code_mode::CodeMode {
-        crate::store::code_mode::mode_of(&self.chain, self.state.code.mode)
+    pub(crate) fn code_mode(&self) -> decide::Mode {
+        decide::mode_of(&self.chain, &self.state.code)
     }
 
     /// `run_code`'s entry when the mode here has it.
-    #[cfg(feature = "code-mode")]
     fn run_code_entry(&self) -> Option<&'static ToolEntry> {
-        (self.code_mode() != crate::code_mode::CodeMode::Native)
-            .then_some(&*crate::store::state::RUN_CODE_ENTRY)
+        decide::run_code_entry(self.code_mode())
     }
 
     /// `run_code`'s schema here, declaring the tools programs can call (visible, listed or
-    /// loaded, taking program callers); `None` when the mode has no `run_code`.
-    #[cfg(feature = "code-mode")]
-    fn run_code_schema(&self) -> Option<ToolSchema> {
+    /// loaded, taking program callers), and whether it is all the model calls besides
+    /// `tool_search`; `None` when the mode has no `run_code`.
+    fn run_code_listing(&self) -> Option<(ToolSchema, bool)> {
         let entry = self.run_code_entry()?;
         let deferral = self.deferral();
         let loaded = self.loaded();
@@ -374,11 +364,11 @@ impl<'s> View<'s> {
                 return;
             }
             let listed = !deferral.defers(name, tool.deferred) || loaded.contains(name);
-            if listed && tool.callers.takes_program() {
+            if listed && decide::program_calls(tool) {
                 callable.push(tool);
             }
         });
-        Some(crate::store::code_mode::run_code_schema(entry, callable))
+        Some(decide::run_code_listing(entry, callable, self.code_mode()))
     }
 
     /// Which view this is, as a call records it: the global layer or one scope instance.
@@ -439,18 +429,5 @@ impl<'s> View<'s> {
                 visit(name, entry);
             }
         }
-    }
-}
-
-/// Whether the model may call `entry` directly; a tool only programs call is in `run_code`'s
-/// declaration instead of the model's schemas.
-#[inline]
-fn model_calls(entry: &ToolEntry) -> bool {
-    #[cfg(feature = "code-mode")]
-    return entry.callers.takes_model();
-    #[cfg(not(feature = "code-mode"))]
-    {
-        let _ = entry;
-        true
     }
 }

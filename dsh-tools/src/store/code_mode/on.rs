@@ -1,9 +1,9 @@
-//! Code Mode in the store: which mode is in force for a chain of scopes, which calls are refused
-//! before any policy because their caller may not make them, and `run_code`'s schema with the
-//! declaration of what programs can call. The view (`view.rs`) asks; this file knows only the
-//! entries and scopes it is handed.
+//! Code Mode in the store, when the feature is on: which mode is in force for a chain of scopes,
+//! which calls are refused before any policy because their caller may not make them, `run_code`'s
+//! entry and its schema with the declaration of what programs can call. The rest of the store
+//! reaches it only through `decide.rs`.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
@@ -16,7 +16,7 @@ use crate::store::state::{ScopeState, ToolEntry};
 
 /// The mode in force for `chain` (farthest ancestor first): the nearest scope's that sets one,
 /// else `global`.
-pub(crate) fn mode_of(chain: &[&ScopeState], global: CodeMode) -> CodeMode {
+pub(super) fn mode_of(chain: &[&ScopeState], global: CodeMode) -> CodeMode {
     chain
         .iter()
         .rev()
@@ -28,7 +28,7 @@ pub(crate) fn mode_of(chain: &[&ScopeState], global: CodeMode) -> CodeMode {
 /// the name resolves to), if it is: a direct call in Code mode of a tool other than `run_code`
 /// and `tool_search`, a direct call of a tool only programs call, a nested call of a tool only
 /// the model calls, a program starting a program.
-pub(crate) fn refusal(
+pub(super) fn refusal(
     name: &str,
     nested: bool,
     mode: CodeMode,
@@ -56,7 +56,7 @@ pub(crate) fn refusal(
 
 /// `run_code`'s schema (from its `entry`), its description ending with the declaration of
 /// `callable`, the tools programs can call here.
-pub(crate) fn run_code_schema(entry: &ToolEntry, mut callable: Vec<&ToolEntry>) -> ToolSchema {
+pub(super) fn run_code_schema(entry: &ToolEntry, mut callable: Vec<&ToolEntry>) -> ToolSchema {
     callable.sort_unstable_by(|a, b| a.schema.name.cmp(&b.schema.name));
     let outputs: Vec<Option<Value>> = callable
         .iter()
@@ -83,4 +83,17 @@ pub(crate) fn run_code_schema(entry: &ToolEntry, mut callable: Vec<&ToolEntry>) 
     );
     schema.parameters = Arc::clone(&entry.schema.parameters);
     schema
+}
+
+/// The built-in `run_code`, present in a view whose Code Mode is `Code` or `Both` (the view
+/// lists it with the declaration of what programs can call in its description).
+static RUN_CODE_ENTRY: LazyLock<ToolEntry> = LazyLock::new(|| {
+    let definition = crate::call::run_code::definition();
+    let schema = definition.schema();
+    ToolEntry::new(0, definition, schema, false)
+});
+
+/// `run_code`'s entry when `mode` has it.
+pub(super) fn run_code_entry(mode: CodeMode) -> Option<&'static ToolEntry> {
+    (mode != CodeMode::Native).then_some(&*RUN_CODE_ENTRY)
 }
