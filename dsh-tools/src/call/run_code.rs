@@ -14,11 +14,11 @@
 //! `tracing` context carried over: a call that may start when the program makes it is polled
 //! there and then, and one that returns a value at that first poll answers the program before
 //! `tools.<name>` returns; the others are polled between turns of the program. The caller's
-//! task-locals are not seen by nested calls. The run's result is what the program returned and printed; a
-//! program that fails ends with `CODE_RUN_FAILED` (the wall time with `TOOL_TIMEOUT`, a
-//! cancellation with `ABORTED`), and the calls it made stay made. The wall time bounds the
-//! nested calls too: any end of a program cancels its calls in flight, which are dropped after
-//! the registry's timeout grace, as any timed-out call is.
+//! task-locals are not seen by nested calls. The run's result is what the program returned and
+//! printed; a program that fails ends with `CODE_RUN_FAILED` (the wall time with
+//! `TOOL_TIMEOUT`, a cancellation with `ABORTED`), and the calls it made stay made. The wall
+//! time bounds the nested calls too: any end of a program cancels its calls in flight, which are
+//! dropped after the registry's timeout grace, as any timed-out call is.
 //!
 //! On a registry with a call store (feature `durable`), a run can resume (`resume.rs`): its
 //! nested calls are keyed by the run's key and their positions, a call whose approval waits
@@ -239,9 +239,9 @@ type InFlight = (u64, bool, BoxFuture<'static, ToolExecutionResult>);
 
 /// The calls of one run, polled on the engine's thread: takes the program's calls, starts them
 /// in order within the bounds, and hands back their outcomes — at once for a call that ends at
-/// its first poll. What the calls expect around
-/// them travels with it from the caller: the tokio runtime (their timers, `spawn`), the
-/// `tracing` dispatcher and the run's span, so a nested call's span is a child of the run's.
+/// its first poll. What the calls expect around them travels with it from the caller: the tokio
+/// runtime (their timers, `spawn`), the `tracing` dispatcher and the run's span, so a nested
+/// call's span is a child of the run's.
 /// The caller's task-locals do not: a task-local is set for a future on the caller's executor,
 /// and the nested calls are no longer polled inside it.
 struct NestedCalls {

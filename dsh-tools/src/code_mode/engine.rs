@@ -7,10 +7,10 @@
 //! runs its calls on the engine's thread: a call that may start at once is polled there and
 //! then, and one that returns a value at that first poll resolves its promise before
 //! `tools.<name>` returns (no thread hop, no turn of the drive loop). The others are polled after
-//! each turn of the program's jobs, each promise settled as its call ends (and a failure at once
-//! after the turn it happened in). When the program waits and no call is
-//! ready, the thread sleeps until a call's waker, a cancellation or the wall time wakes it. The
-//! engine knows nothing of tools beyond their names: `ProgramCalls` decides what a call does.
+//! each turn of the program's jobs, each promise settled as its call ends (a failure at once,
+//! after the turn it happened in). When the program waits and no call is ready, the thread
+//! sleeps until a call's waker, a cancellation or the wall time wakes it. The engine knows
+//! nothing of tools beyond their names: `ProgramCalls` decides what a call does.
 //!
 //! The thread and its runtime come from the registry's [`EnginePool`] and go back to it; the
 //! program's context is made for it and dropped after it (see `pool` for what that keeps apart).
@@ -843,7 +843,8 @@ mod tests {
             const first = tools.later({ n: 1 });
             const second = await tools.echo({ n: 2 });
             let third;
-            try { await tools.fails({}); } catch (error) { third = [error.name, error.tool, error.code]; }
+            try { await tools.fails({}); }
+            catch (error) { third = [error.name, error.tool, error.code]; }
             const fourth = tools.later({ n: 4 });
             return [await first, second, third, await fourth, await tools.echo({ n: 5 })];
         ";
@@ -854,6 +855,24 @@ mod tests {
                 {"n": 1}, {"n": 2}, ["ToolCallError", "fails", "TOOL_ERROR"], {"n": 4}, {"n": 5}
             ]))
         );
+    }
+
+    #[tokio::test]
+    async fn a_call_made_while_another_is_resolved_at_once_is_taken_too() {
+        // Resolving with an object looks up its `then`: here a getter of the program's that
+        // makes a call while `tools.echo` resolves the first one.
+        let pool = Arc::new(EnginePool::default());
+        let program = r"
+            let inner;
+            Object.defineProperty(Object.prototype, 'then', {
+                get() { if (!inner) { inner = tools.echo({ inner: true }); } return undefined; },
+                configurable: true,
+            });
+            const outer = await tools.echo({ outer: true });
+            return [outer, await inner];
+        ";
+        let returned = run(&pool, CodeLimits::new(), program).await.expect("runs");
+        assert_eq!(returned, Some(json!([{"outer": true}, {"inner": true}])));
     }
 
     #[tokio::test]

@@ -329,9 +329,9 @@ fn tool_function<'js>(
             } else {
                 None
             };
-            // Resolving runs no code of the program's before `tools.<name>` returns, but
-            // resolving with an object looks up its `then`, which the program may have given
-            // `Object.prototype`: nothing is borrowed by then.
+            // Resolving with an object looks up its `then`, which may run the program's code (a
+            // getter it put on `Object.prototype`), and so make a call: nothing is borrowed by
+            // then.
             if let Some(Ok(value)) = ended {
                 settle(&ctx, &side.shared, &name, &resolve, &reject, Ok(value))?;
                 return Ok(promise);
