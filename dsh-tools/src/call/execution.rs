@@ -89,11 +89,22 @@ pub(crate) trait CallHost: Send + Sync + 'static {
         query: &ToolSearchQuery,
     ) -> Result<ToolSearchAnswer, ToolError>;
 
-    /// Whether the call of `name` with `arguments` that `agent` would make is concurrency-safe
-    /// (what a program's nested calls are scheduled by); `true` for a name that resolves to
-    /// nothing, whose call fails at once.
+    /// The tool a call of `name` that `agent` would make resolves to (a program's nested calls
+    /// are scheduled by whether it is concurrency-safe), with the generation it was resolved
+    /// in: while [`generation`](Self::generation) stays the same, so does the tool.
     #[cfg(feature = "code-mode")]
-    fn is_concurrency_safe(&self, agent: Option<&AgentId>, name: &str, arguments: &Value) -> bool;
+    fn program_tool(
+        &self,
+        agent: Option<&AgentId>,
+        name: &str,
+    ) -> (
+        u64,
+        Option<Arc<dyn crate::call::definition::ToolDefinition>>,
+    );
+
+    /// The generation of the tools: it changes whenever what a name resolves to may have.
+    #[cfg(feature = "code-mode")]
+    fn generation(&self) -> u64;
 
     /// The bounds of a `run_code` program.
     #[cfg(feature = "code-mode")]

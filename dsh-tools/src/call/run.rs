@@ -100,8 +100,17 @@ impl ToolRun {
     /// registry (a [`detached`](Self::detached) run) every tool is unknown.
     pub fn call_tool(
         &self,
-        mut input: ToolExecutionInput,
+        input: ToolExecutionInput,
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+        self.call_tool_boxed(input)
+    }
+
+    /// [`call_tool`](Self::call_tool), its future as the registry boxed it, for a caller that
+    /// keeps it boxed (a program's calls) and would otherwise box the box.
+    pub(crate) fn call_tool_boxed(
+        &self,
+        mut input: ToolExecutionInput,
+    ) -> BoxFuture<'static, ToolExecutionResult> {
         let execution = &self.execution;
         input.parent = Some(execution.token());
         if input.agent.is_none() {
@@ -241,14 +250,21 @@ impl CallHost for DetachedHost {
     }
 
     #[cfg(feature = "code-mode")]
-    fn is_concurrency_safe(
+    fn program_tool(
         &self,
         _agent: Option<&crate::ids::AgentId>,
         _name: &str,
-        _arguments: &Value,
-    ) -> bool {
-        // Nothing resolves outside a registry.
-        true
+    ) -> (
+        u64,
+        Option<Arc<dyn crate::call::definition::ToolDefinition>>,
+    ) {
+        // Nothing resolves outside a registry, ever.
+        (0, None)
+    }
+
+    #[cfg(feature = "code-mode")]
+    fn generation(&self) -> u64 {
+        0
     }
 
     #[cfg(feature = "code-mode")]

@@ -10,13 +10,15 @@
 //!
 //! Nested calls start in the program's order: concurrency-safe ones up to the limit in flight
 //! at once, an exclusive one alone once everything before it has finished. They are polled on
-//! the engine's thread, between turns of the program (no thread hop per call), with the caller's
-//! tokio runtime entered and its `tracing` context carried over; the caller's task-locals are
-//! not seen by nested calls. The run's result is what the program returned and printed; a
-//! program that fails ends with `CODE_RUN_FAILED` (the wall time with `TOOL_TIMEOUT`, a
-//! cancellation with `ABORTED`), and the calls it made stay made. The wall time bounds the
-//! nested calls too: any end of a program cancels its calls in flight, which are dropped after
-//! the registry's timeout grace, as any timed-out call is.
+//! the engine's thread (no thread hop per call) with the caller's tokio runtime entered and its
+//! `tracing` context carried over: a call that may start when the program makes it is polled
+//! there and then, and one that returns a value at that first poll answers the program before
+//! `tools.<name>` returns; the others are polled between turns of the program. The caller's
+//! task-locals are not seen by nested calls. The run's result is what the program returned and
+//! printed; a program that fails ends with `CODE_RUN_FAILED` (the wall time with
+//! `TOOL_TIMEOUT`, a cancellation with `ABORTED`), and the calls it made stay made. The wall
+//! time bounds the nested calls too: any end of a program cancels its calls in flight, which are
+//! dropped after the registry's timeout grace, as any timed-out call is.
 //!
 //! On a registry with a call store (feature `durable`), a run can resume (`resume.rs`): its
 //! nested calls are keyed by the run's key and their positions, a call whose approval waits
@@ -43,7 +45,7 @@ use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecutionInput;
 use crate::call::fn_tool::FnTool;
 use crate::call::run::ToolRun;
-use crate::code_mode::engine::{CallOutcome, Engine, ProgramCalls};
+use crate::code_mode::engine::{CallOutcome, Engine, ProgramCalls, Surroundings};
 use crate::code_mode::failure::{ProgramFailure, StopKind};
 use crate::content::{ContentBlock, fenced_block};
 use crate::errors::tool_error::ToolError;
@@ -218,6 +220,13 @@ fn failure_error(run: &ToolRun, failure: &ProgramFailure, output: &str, wall_ms:
     }
 }
 
+/// The tool a name resolved to, in the registry's generation it was resolved in.
+struct LastTool {
+    name: String,
+    generation: u64,
+    tool: Option<Arc<dyn ToolDefinition>>,
+}
+
 /// A nested call the program asked for and that has not started yet.
 struct Queued {
     id: u64,
@@ -229,18 +238,25 @@ struct Queued {
 type InFlight = (u64, bool, BoxFuture<'static, ToolExecutionResult>);
 
 /// The calls of one run, polled on the engine's thread: takes the program's calls, starts them
-/// in order within the bounds, and hands back their outcomes. What the calls expect around
-/// them travels with it from the caller: the tokio runtime (their timers, `spawn`), the
-/// `tracing` dispatcher and the run's span, so a nested call's span is a child of the run's.
+/// in order within the bounds, and hands back their outcomes — at once for a call that ends at
+/// its first poll. What the calls expect around them travels with it from the caller: the tokio
+/// runtime (their timers, `spawn`), the `tracing` dispatcher and the run's span, so a nested
+/// call's span is a child of the run's.
 /// The caller's task-locals do not: a task-local is set for a future on the caller's executor,
 /// and the nested calls are no longer polled inside it.
 struct NestedCalls {
     run: ToolRun,
-    /// Cancelled when the run's program ends: every nested call's signal is a child of it.
+    /// Cancelled when the run's program ends (or the run is): the signal of every nested call.
+    /// One token for all of them, as a caller's one token for its calls: a child token each
+    /// would cost linking into the run's token tree per call, and nothing cancels one nested
+    /// call's signal alone (a call's timeout cancels a token of its own).
     calls_signal: CancellationToken,
     queue: VecDeque<Queued>,
     in_flight: Vec<InFlight>,
     max_in_flight: usize,
+    /// The tool the program's last call resolved to: a program calling one tool again and
+    /// again resolves it once, while the registry does not change.
+    last_tool: Option<LastTool>,
     runtime: Option<tokio::runtime::Handle>,
     dispatch: Option<Dispatch>,
     span: Span,
@@ -260,6 +276,7 @@ impl NestedCalls {
             queue: VecDeque::new(),
             in_flight: Vec::new(),
             max_in_flight,
+            last_tool: None,
             runtime: tokio::runtime::Handle::try_current().ok(),
             dispatch,
             span: Span::current(),
@@ -303,11 +320,34 @@ impl NestedCalls {
             let Some(next) = self.queue.pop_front() else {
                 break;
             };
-            let call = Box::pin(self.run.call_tool(next.input));
+            let call = self.run.call_tool_boxed(next.input);
             self.in_flight.push((next.id, next.concurrency_safe, call));
             started = true;
         }
         started
+    }
+
+    /// Whether the call of `name` with `arguments` is concurrency-safe; `true` for a name that
+    /// resolves to nothing, whose call fails at once.
+    fn is_concurrency_safe(&mut self, name: &str, arguments: &Value) -> bool {
+        let execution = self.run.execution();
+        let host = execution.host();
+        let known = self
+            .last_tool
+            .as_ref()
+            .is_some_and(|last| last.name == name && last.generation == host.generation());
+        if !known {
+            let (generation, tool) = host.program_tool(execution.agent(), name);
+            self.last_tool = Some(LastTool {
+                name: name.to_owned(),
+                generation,
+                tool,
+            });
+        }
+        self.last_tool
+            .as_ref()
+            .and_then(|last| last.tool.as_ref())
+            .is_none_or(|tool| tool.is_concurrency_safe(arguments))
     }
 
     /// A nested call's outcome for the program; its contexts go to the model with the run's
@@ -332,24 +372,30 @@ impl NestedCalls {
 }
 
 impl ProgramCalls for NestedCalls {
-    fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
-        let runtime = self.runtime.clone();
-        let _runtime = runtime.as_ref().map(tokio::runtime::Handle::enter);
-        match self.dispatch.clone() {
-            Some(dispatch) => tracing::dispatcher::with_default(&dispatch, || work(self)),
-            None => work(self),
-        }
+    fn surroundings(&mut self) -> Surroundings {
+        let runtime = self.runtime.take();
+        let dispatch = self.dispatch.take();
+        Box::new(move |work| {
+            let _runtime = runtime.as_ref().map(tokio::runtime::Handle::enter);
+            match dispatch {
+                Some(dispatch) => tracing::dispatcher::with_default(&dispatch, work),
+                None => work(),
+            }
+        })
     }
 
-    fn call(&mut self, id: u64, name: String, arguments: Value) {
+    fn call(
+        &mut self,
+        id: u64,
+        name: String,
+        arguments: Value,
+        waker: &Waker,
+    ) -> Option<CallOutcome> {
+        let concurrency_safe = self.is_concurrency_safe(&name, &arguments);
         let execution = self.run.execution();
-        let concurrency_safe =
-            execution
-                .host()
-                .is_concurrency_safe(execution.agent(), &name, &arguments);
         let call_id = nested_call_id(execution.call_id(), id + 1);
         let input = ToolExecutionInput::new(call_id, name, arguments)
-            .with_signal(self.calls_signal.child_token());
+            .with_signal(self.calls_signal.clone());
         #[cfg(feature = "durable")]
         let input = match &self.resume {
             Some(resume) => resume.keyed(id + 1, input),
@@ -360,6 +406,30 @@ impl ProgramCalls for NestedCalls {
             input,
             concurrency_safe,
         });
+        // Started now only if it is next in the program's order and the bounds let it, as a
+        // poll would start it; polled once, and answered at once if it ended.
+        let span = self.span.clone();
+        let _span = span.enter();
+        let mut context = Context::from_waker(waker);
+        self.start_ready(&mut context);
+        let (last, _, call) = self.in_flight.last_mut()?;
+        if *last != id {
+            return None;
+        }
+        let Poll::Ready(result) = call.as_mut().poll(&mut context) else {
+            return None;
+        };
+        self.in_flight.pop();
+        #[cfg(feature = "durable")]
+        if let Some(resume) = &mut self.resume
+            && let Some(paused) = resume.halts(id + 1, &result)
+        {
+            // The program never sees this call end: it stops at its turn's end.
+            resume.halt(paused);
+            self.queue.clear();
+            return None;
+        }
+        Some(self.outcome(result))
     }
 
     fn poll(&mut self, waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {

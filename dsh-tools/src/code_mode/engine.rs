@@ -3,12 +3,14 @@
 //! executor.
 //!
 //! The program sees what [`world`](crate::code_mode::world) installs. Each `tools.<name>(args)`
-//! returns a promise and leaves the call for the program's [`ProgramCalls`], which runs its calls
-//! on the engine's thread: after each turn of the program's jobs the engine hands it the new calls
-//! and polls them, settling each promise as its call ends, so a call that ends at once costs no
-//! thread hop. When the program waits and no call is ready, the thread sleeps until a call's
-//! waker, a cancellation or the wall time wakes it. The engine knows nothing of tools beyond
-//! their names: `ProgramCalls` decides what a call does.
+//! returns a promise and hands the call to the program's [`ProgramCalls`] as it is made, which
+//! runs its calls on the engine's thread: a call that may start at once is polled there and
+//! then, and one that returns a value at that first poll resolves its promise before
+//! `tools.<name>` returns (no thread hop, no turn of the drive loop). The others are polled after
+//! each turn of the program's jobs, each promise settled as its call ends (a failure at once,
+//! after the turn it happened in). When the program waits and no call is ready, the thread
+//! sleeps until a call's waker, a cancellation or the wall time wakes it. The engine knows
+//! nothing of tools beyond their names: `ProgramCalls` decides what a call does.
 //!
 //! The thread and its runtime come from the registry's [`EnginePool`] and go back to it; the
 //! program's context is made for it and dropped after it (see `pool` for what that keeps apart).
@@ -19,6 +21,7 @@
 //! the wall time bounds them, and the caller hears how the program ended only once they are
 //! over.
 
+use std::cell::RefCell;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -33,14 +36,14 @@ use rquickjs::{Context, Ctx, Persistent, Promise, Runtime, Value as JsValue};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use crate::code_mode::convert::{display, to_js, to_json};
+use crate::code_mode::convert::{display, to_json};
 use crate::code_mode::failure::{
     ProgramFailure, StopKind, call_site, looks_like_typescript, position_in, typescript_reason,
 };
 use crate::code_mode::limits::CodeLimits;
 use crate::code_mode::pool::{EnginePool, Idle, Warm, run_alone};
 use crate::code_mode::world::{
-    CANCELLED, HostSide, NewCall, PendingCall, RUNNING, SharedCell, install,
+    CANCELLED, CallsCell, HostSide, PendingCall, RUNNING, SharedCell, install, settle,
 };
 
 /// The name the program's source is evaluated under (it appears in positions).
@@ -66,15 +69,28 @@ pub(crate) type Finished = (Result<Option<Value>, ProgramFailure>, String);
 /// How a nested call ended, for the program: its value, or its error's `{code, message}`.
 pub(crate) type CallOutcome = Result<Value, (String, String)>;
 
-/// What runs a program's calls. It lives on the engine's thread for the program's run, so its
-/// calls are polled there, between turns of the program's jobs.
-pub(crate) trait ProgramCalls: Send + 'static {
-    /// Runs `work` — the whole program, its calls included — inside what the calls need around
-    /// them on this thread.
-    fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls));
+/// What runs `work` — the whole program, its calls included — inside what the calls need around
+/// them on the engine's thread.
+pub(crate) type Surroundings = Box<dyn FnOnce(&mut dyn FnMut())>;
 
-    /// Takes the program's `tools.<name>(arguments)`; its outcome is handed back with `id`.
-    fn call(&mut self, id: u64, name: String, arguments: Value);
+/// What runs a program's calls. It lives on the engine's thread for the program's run, so its
+/// calls are polled there: as they are made, and between turns of the program's jobs.
+pub(crate) trait ProgramCalls: Send + 'static {
+    /// What the calls need around them on the engine's thread; taken once, before the program
+    /// runs, and run around all of it.
+    fn surroundings(&mut self) -> Surroundings;
+
+    /// Takes the program's `tools.<name>(arguments)`, made now. Its outcome if the call ended at
+    /// once — started now, as the order and the bounds of the program's calls allow, and ended
+    /// at its first poll (`waker` wakes the engine when a call started here can go on);
+    /// otherwise its outcome is handed back by [`poll`](Self::poll) with `id`.
+    fn call(
+        &mut self,
+        id: u64,
+        name: String,
+        arguments: Value,
+        waker: &Waker,
+    ) -> Option<CallOutcome>;
 
     /// Advances the calls taken (`waker` wakes the engine when one can go on) and hands each
     /// one that ended to `settled`.
@@ -125,10 +141,13 @@ impl Engine {
         };
         let work = Box::new(move |warm: &mut Option<Warm>, idle: Idle| {
             let mut calls = calls;
+            let surroundings = calls.surroundings();
+            // Shared with the program's `tools`, which hand it each call as it is made.
+            let calls: CallsCell = Rc::new(RefCell::new(calls));
             let mut job = Some((idle, sender));
-            calls.within(&mut |calls| {
+            surroundings(&mut || {
                 if let Some((idle, sender)) = job.take() {
-                    thread.run(warm, &program, calls, idle, sender);
+                    thread.run(warm, &program, &calls, idle, sender);
                 }
             });
         });
@@ -224,7 +243,7 @@ struct Run<'a> {
     context: &'a Context,
     program: &'a str,
     shared: &'a SharedCell,
-    calls: &'a mut dyn ProgramCalls,
+    calls: &'a CallsCell,
     waker: &'a Waker,
     deadline: Instant,
     timed_out: &'a AtomicBool,
@@ -242,7 +261,7 @@ impl ProgramThread {
         &self,
         warm: &mut Option<Warm>,
         program: &str,
-        calls: &mut dyn ProgramCalls,
+        calls: &CallsCell,
         idle: Idle,
         finished: oneshot::Sender<Finished>,
     ) {
@@ -273,7 +292,13 @@ impl ProgramThread {
         // A program its calls halted leaves the calls it started to end, recorded, as a
         // finished one does: cancelling them would leave their outcomes unknown.
         let halted = matches!(&outcome, Err(failure) if failure.kind == StopKind::Halted);
-        self.wind_down(calls, &waker, deadline, outcome.is_ok() || halted);
+        // No JavaScript runs from here on: nothing else reaches for the calls.
+        self.wind_down(
+            &mut **calls.borrow_mut(),
+            &waker,
+            deadline,
+            outcome.is_ok() || halted,
+        );
         // A program stopped part-way may have left the runtime mid-job.
         let stopped = match &outcome {
             Ok(_) => false,
@@ -287,7 +312,7 @@ impl ProgramThread {
         {
             let mut shared = shared.borrow_mut();
             shared.pending.clear();
-            shared.calls.clear();
+            shared.failed_at_once.clear();
             shared.error_class = None;
         }
         drop(context);
@@ -345,7 +370,7 @@ impl ProgramThread {
         runtime: &Runtime,
         program: &str,
         shared: &SharedCell,
-        calls: &mut dyn ProgramCalls,
+        calls: &CallsCell,
         waker: &Waker,
         deadline: Instant,
     ) -> (Result<Option<Value>, ProgramFailure>, Option<Context>) {
@@ -385,7 +410,7 @@ impl ProgramThread {
             Ok(context) => context,
             Err(error) => return (Err(engine_failure(&error)), None),
         };
-        let started = context.with(|ctx| self.begin(&ctx, program, shared));
+        let started = context.with(|ctx| self.begin(&ctx, program, shared, calls, waker));
         let result = match started {
             Ok(main) => {
                 let mut run = Run {
@@ -411,9 +436,13 @@ impl ProgramThread {
         ctx: &Ctx<'_>,
         program: &str,
         shared: &SharedCell,
+        calls: &CallsCell,
+        waker: &Waker,
     ) -> Result<Persistent<Promise<'static>>, ProgramFailure> {
         let side = Rc::new(HostSide {
             shared: Rc::clone(shared),
+            calls: Rc::clone(calls),
+            waker: waker.clone(),
             stop: Arc::clone(&self.stop),
             max_calls: self.limits.max_nested_calls(),
             max_output: self.limits.max_output_bytes(),
@@ -458,20 +487,15 @@ impl ProgramThread {
                     return Err(self.classify(failure, run.shared, run.timed_out));
                 }
             }
-            // The calls the program made in this turn, in its order, then whatever has ended.
-            let made = std::mem::take(&mut run.shared.borrow_mut().calls);
-            for NewCall {
-                id,
-                name,
-                arguments,
-            } in made
+            // The program's calls were handed over as it made them: whatever has ended since.
+            // Settled once the calls are let go of: settling may run the program's code.
+            ended.append(&mut run.shared.borrow_mut().failed_at_once);
             {
-                run.calls.call(id, name, arguments);
-            }
-            run.calls
-                .poll(run.waker, &mut |id, outcome| ended.push((id, outcome)));
-            if run.calls.halted() {
-                return Err(ProgramFailure::stopped(StopKind::Halted));
+                let mut calls = run.calls.borrow_mut();
+                calls.poll(run.waker, &mut |id, outcome| ended.push((id, outcome)));
+                if calls.halted() {
+                    return Err(ProgramFailure::stopped(StopKind::Halted));
+                }
             }
             if !ended.is_empty() {
                 let shared = run.shared;
@@ -479,7 +503,7 @@ impl ProgramThread {
                     for (id, outcome) in ended.drain(..) {
                         let call = shared.borrow_mut().pending.remove(id);
                         if let Some(call) = call {
-                            settle(&ctx, shared, call, outcome);
+                            settle_later(&ctx, shared, call, outcome);
                         }
                     }
                 });
@@ -620,32 +644,12 @@ fn near_memory_limit(runtime: &Runtime) -> bool {
     usage.malloc_limit > 0 && usage.malloc_size >= usage.malloc_limit / 10 * 9
 }
 
-/// Settles a nested call's promise: its value, or a `ToolCallError` with `{tool, code, message}`.
-fn settle(
-    ctx: &Ctx<'_>,
-    shared: &SharedCell,
-    call: PendingCall,
-    outcome: Result<Value, (String, String)>,
-) {
+/// Settles the promise of a call that did not end at once (see [`settle`]).
+fn settle_later(ctx: &Ctx<'_>, shared: &SharedCell, call: PendingCall, outcome: CallOutcome) {
     let settled = (|| -> rquickjs::Result<()> {
-        match outcome {
-            Ok(value) => {
-                let resolve = call.resolve.restore(ctx)?;
-                resolve.call::<_, ()>((to_js(ctx, &value)?,))
-            }
-            Err((code, message)) => {
-                let reject = call.reject.restore(ctx)?;
-                let class = shared.borrow().error_class.clone();
-                let error: JsValue<'_> = match class {
-                    Some(class) => {
-                        let class = class.restore(ctx)?;
-                        class.construct((&*call.tool, code.as_str(), message.as_str()))?
-                    }
-                    None => rquickjs::String::from_str(ctx.clone(), &message)?.into_value(),
-                };
-                reject.call::<_, ()>((error,))
-            }
-        }
+        let resolve = call.resolve.restore(ctx)?;
+        let reject = call.reject.restore(ctx)?;
+        settle(ctx, shared, &call.tool, &resolve, &reject, outcome)
     })();
     if settled.is_err() {
         // Settling failed only if the engine is out of memory or stopping; the program then
@@ -690,29 +694,37 @@ mod tests {
     use super::*;
 
     /// Answers each call with its arguments at once, except those of `tools.never`, which end
-    /// only when cancelled.
+    /// only when cancelled, and those of `tools.later`, answered at the next poll.
     #[derive(Default)]
     struct Echo {
-        answered: Vec<(u64, Value)>,
+        later: Vec<(u64, Value)>,
         never: Vec<u64>,
         cancelled: bool,
     }
 
     impl ProgramCalls for Echo {
-        fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
-            work(self);
+        fn surroundings(&mut self) -> Surroundings {
+            Box::new(|work| work())
         }
 
-        fn call(&mut self, id: u64, name: String, arguments: Value) {
-            if name == "never" {
-                self.never.push(id);
-            } else {
-                self.answered.push((id, arguments));
+        fn call(
+            &mut self,
+            id: u64,
+            name: String,
+            arguments: Value,
+            _waker: &Waker,
+        ) -> Option<CallOutcome> {
+            match name.as_str() {
+                "never" => self.never.push(id),
+                "later" => self.later.push((id, arguments)),
+                "fails" => return Some(Err(("TOOL_ERROR".to_owned(), "no".to_owned()))),
+                _ => return Some(Ok(arguments)),
             }
+            None
         }
 
         fn poll(&mut self, _waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
-            for (id, arguments) in self.answered.drain(..) {
+            for (id, arguments) in self.later.drain(..) {
                 settled(id, Ok(arguments));
             }
             if self.cancelled {
@@ -723,7 +735,7 @@ mod tests {
         }
 
         fn is_idle(&self) -> bool {
-            self.answered.is_empty() && self.never.is_empty()
+            self.later.is_empty() && self.never.is_empty()
         }
 
         fn end(&mut self) -> Duration {
@@ -825,6 +837,45 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn calls_answered_at_once_and_later_each_settle_their_own_promise() {
+        let pool = Arc::new(EnginePool::default());
+        let program = r"
+            const first = tools.later({ n: 1 });
+            const second = await tools.echo({ n: 2 });
+            let third;
+            try { await tools.fails({}); }
+            catch (error) { third = [error.name, error.tool, error.code]; }
+            const fourth = tools.later({ n: 4 });
+            return [await first, second, third, await fourth, await tools.echo({ n: 5 })];
+        ";
+        let returned = run(&pool, CodeLimits::new(), program).await.expect("runs");
+        assert_eq!(
+            returned,
+            Some(json!([
+                {"n": 1}, {"n": 2}, ["ToolCallError", "fails", "TOOL_ERROR"], {"n": 4}, {"n": 5}
+            ]))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_call_made_while_another_is_resolved_at_once_is_taken_too() {
+        // Resolving with an object looks up its `then`: here a getter of the program's that
+        // makes a call while `tools.echo` resolves the first one.
+        let pool = Arc::new(EnginePool::default());
+        let program = r"
+            let inner;
+            Object.defineProperty(Object.prototype, 'then', {
+                get() { if (!inner) { inner = tools.echo({ inner: true }); } return undefined; },
+                configurable: true,
+            });
+            const outer = await tools.echo({ outer: true });
+            return [outer, await inner];
+        ";
+        let returned = run(&pool, CodeLimits::new(), program).await.expect("runs");
+        assert_eq!(returned, Some(json!([{"outer": true}, {"inner": true}])));
+    }
+
+    #[tokio::test]
     async fn a_program_waiting_for_a_call_past_its_wall_time_ends_timed_out() {
         let pool = Arc::new(EnginePool::default());
         let limits = CodeLimits::new().with_wall_time_ms(100);
@@ -874,31 +925,32 @@ mod tests {
     /// Answers every call at once, and halts the program when it calls `tools.stop`.
     #[derive(Default)]
     struct Halting {
-        answered: Vec<(u64, Value)>,
         halted: bool,
     }
 
     impl ProgramCalls for Halting {
-        fn within(&mut self, work: &mut dyn FnMut(&mut dyn ProgramCalls)) {
-            work(self);
+        fn surroundings(&mut self) -> Surroundings {
+            Box::new(|work| work())
         }
 
-        fn call(&mut self, id: u64, name: String, arguments: Value) {
+        fn call(
+            &mut self,
+            _id: u64,
+            name: String,
+            arguments: Value,
+            _waker: &Waker,
+        ) -> Option<CallOutcome> {
             if name == "stop" {
                 self.halted = true;
-            } else {
-                self.answered.push((id, arguments));
+                return None;
             }
+            Some(Ok(arguments))
         }
 
-        fn poll(&mut self, _waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
-            for (id, arguments) in self.answered.drain(..) {
-                settled(id, Ok(arguments));
-            }
-        }
+        fn poll(&mut self, _waker: &Waker, _settled: &mut dyn FnMut(u64, CallOutcome)) {}
 
         fn is_idle(&self) -> bool {
-            self.answered.is_empty()
+            true
         }
 
         fn end(&mut self) -> Duration {

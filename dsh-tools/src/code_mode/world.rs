@@ -1,8 +1,12 @@
 //! What a program sees: `tools`, `console`, `ToolCallError`, and ECMAScript's own globals without
 //! string evaluation (`eval` and the `Function` constructors throw) — installed into each
 //! program's fresh context. And what the program's host functions share on the engine thread
-//! ([`Shared`]): what it printed, the limit it reached, the calls it made that its host has not
-//! taken yet, the promises of the calls the host has not answered yet.
+//! ([`Shared`]): what it printed, the limit it reached, the promises of the calls the host has
+//! not answered yet.
+//!
+//! `tools.<name>(args)` hands the call to the program's [`ProgramCalls`] there and then; a call
+//! that returned a value at once has its promise resolved before `tools.<name>` returns it, the
+//! others are kept, by id, for the drive loop to settle.
 //!
 //! Installed natively, with as little JavaScript as possible: the engine compiles the
 //! JavaScript it is given on every run, and a prelude written in JavaScript cost a third of a
@@ -21,6 +25,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::task::Waker;
 
 use rquickjs::function::{Opt, Rest};
 use rquickjs::object::Property;
@@ -31,7 +36,8 @@ use rquickjs::{
 };
 use serde_json::Value;
 
-use crate::code_mode::convert::{display, to_json};
+use crate::code_mode::convert::{display, to_js, to_json};
+use crate::code_mode::engine::{CallOutcome, ProgramCalls};
 use crate::code_mode::failure::ProgramFailure;
 
 /// Why the program must stop, set from either side; the interrupt handler reads it.
@@ -59,14 +65,6 @@ const SETUP: &str = r#"[
 /// (`toJSON`) or for a value with methods.
 const NOT_TOOLS: [&str; 5] = ["then", "toJSON", "constructor", "valueOf", "toString"];
 
-/// A call the program made: `tools.<name>(arguments)`, whose promise is settled by `id`.
-#[derive(Debug)]
-pub(crate) struct NewCall {
-    pub(crate) id: u64,
-    pub(crate) name: String,
-    pub(crate) arguments: Value,
-}
-
 /// What the program's host functions share on the engine thread.
 #[derive(Default)]
 pub(crate) struct Shared {
@@ -76,16 +74,21 @@ pub(crate) struct Shared {
     /// A promise was rejected with `null` while the heap was full: the engine had no room left
     /// for the error of running out of memory.
     pub(crate) out_of_memory: bool,
+    /// How many calls the program made; the next call's id.
     calls_made: usize,
-    /// Calls made since the host last took them, in the program's order.
-    pub(crate) calls: Vec<NewCall>,
     /// The promises of calls the host has not answered yet.
     pub(crate) pending: PendingCalls,
+    /// Calls that failed at once, in the program's order, for the drive loop to reject.
+    pub(crate) failed_at_once: Vec<(u64, CallOutcome)>,
     /// The program's `ToolCallError`, which rejected calls reject with.
     pub(crate) error_class: Option<Persistent<Constructor<'static>>>,
 }
 
 pub(crate) type SharedCell = Rc<RefCell<Shared>>;
+
+/// The program's calls, shared between its `tools` and the drive loop. Borrowed only while no
+/// JavaScript runs: settling a promise may run the program's code, which may make a call.
+pub(crate) type CallsCell = Rc<RefCell<Box<dyn ProgramCalls>>>;
 
 /// A call the host has not answered yet: its tool, and its promise's resolving functions.
 pub(crate) struct PendingCall {
@@ -95,8 +98,9 @@ pub(crate) struct PendingCall {
 }
 
 /// The calls the host has not answered yet, by id. Ids are handed out in order, so the calls
-/// are a queue from the oldest unanswered id, with a hole for each call answered out of order:
-/// no hashing, and nothing to grow once the program waits for its calls as it makes them.
+/// are a queue from the oldest unanswered id, with a hole for each call answered out of order
+/// (or at once, never kept): no hashing, and nothing to grow once the program waits for its
+/// calls as it makes them.
 #[derive(Default)]
 pub(crate) struct PendingCalls {
     /// The id of `slots[0]`.
@@ -106,12 +110,17 @@ pub(crate) struct PendingCalls {
 }
 
 impl PendingCalls {
-    /// Keeps `call`; its id.
-    fn insert(&mut self, call: PendingCall) -> u64 {
-        let id = self.first + self.slots.len() as u64;
+    /// Keeps `call` under `id`, above every id kept before.
+    fn insert(&mut self, id: u64, call: PendingCall) {
+        if self.slots.is_empty() {
+            self.first = id;
+        }
+        // The calls between the last one kept and this one were answered at once.
+        while self.first + (self.slots.len() as u64) < id {
+            self.slots.push_back(None);
+        }
         self.slots.push_back(Some(call));
         self.open += 1;
-        id
     }
 
     /// The call of `id`, if it is still open.
@@ -137,10 +146,12 @@ impl PendingCalls {
     }
 }
 
-/// What the program's host functions need: the shared state, the stop flag and the limits they
-/// enforce.
+/// What the program's host functions need: the shared state, the program's calls and the waker
+/// of the engine's thread, the stop flag and the limits they enforce.
 pub(crate) struct HostSide {
     pub(crate) shared: SharedCell,
+    pub(crate) calls: CallsCell,
+    pub(crate) waker: Waker,
     pub(crate) stop: Arc<AtomicU8>,
     pub(crate) max_calls: usize,
     pub(crate) max_output: usize,
@@ -266,7 +277,8 @@ fn tool_name(name: &JsValue<'_>) -> rquickjs::Result<Option<String>> {
     Ok((!NOT_TOOLS.contains(&name.as_str())).then_some(name))
 }
 
-/// `tools.<name>(args)`: leaves the call for the host, returns its promise.
+/// `tools.<name>(args)`: hands the call to the program's calls, returns its promise — resolved
+/// already if the call returned a value at once.
 fn tool_function<'js>(
     ctx: &Ctx<'js>,
     side: Rc<HostSide>,
@@ -299,22 +311,76 @@ fn tool_function<'js>(
                 ));
                 return Err(stop_with(&ctx, &side.stop, &mut state, failure));
             }
+            let id = state.calls_made as u64;
             state.calls_made += 1;
+            drop(state);
             let (promise, resolve, reject) = ctx.promise()?;
-            let id = state.pending.insert(PendingCall {
-                tool: Rc::clone(&name),
-                resolve: Persistent::save(&ctx, resolve),
-                reject: Persistent::save(&ctx, reject),
-            });
-            state.calls.push(NewCall {
-                id,
+            // A call made once the program is stopping is never handed over, as none made in
+            // the turn it was stopped in is: the program ends before its next turn.
+            let ended = if side.stop.load(Ordering::Relaxed) == RUNNING {
+                let Ok(mut calls) = side.calls.try_borrow_mut() else {
+                    return Err(Exception::throw_internal(
+                        &ctx,
+                        "tools were called while the program's calls were busy",
+                    ));
+                };
                 // Not `to_string()`, which goes through `Display` for an `Rc<str>`.
-                name: String::from(&*name),
-                arguments,
-            });
+                calls.call(id, String::from(&*name), arguments, &side.waker)
+            } else {
+                None
+            };
+            // Resolving with an object looks up its `then`, which may run the program's code (a
+            // getter it put on `Object.prototype`), and so make a call: nothing is borrowed by
+            // then.
+            if let Some(Ok(value)) = ended {
+                settle(&ctx, &side.shared, &name, &resolve, &reject, Ok(value))?;
+                return Ok(promise);
+            }
+            let mut state = side.shared.borrow_mut();
+            state.pending.insert(
+                id,
+                PendingCall {
+                    tool: Rc::clone(&name),
+                    resolve: Persistent::save(&ctx, resolve),
+                    reject: Persistent::save(&ctx, reject),
+                },
+            );
+            // A failure is rejected after the turn, as one that ended later is: its
+            // `ToolCallError` is then made outside the program's frames, so its stack, and the
+            // position a run that fails with it gives, are the same however soon it ended.
+            if let Some(failed) = ended {
+                state.failed_at_once.push((id, failed));
+            }
             Ok(promise)
         },
     )
+}
+
+/// Settles a call's promise through its resolving functions: with its value, or with a
+/// `ToolCallError` of `{tool, code, message}`. Fails only if the engine is out of memory or
+/// stopping.
+pub(crate) fn settle<'js>(
+    ctx: &Ctx<'js>,
+    shared: &SharedCell,
+    tool: &str,
+    resolve: &Function<'js>,
+    reject: &Function<'js>,
+    outcome: CallOutcome,
+) -> rquickjs::Result<()> {
+    match outcome {
+        Ok(value) => resolve.call::<_, ()>((to_js(ctx, &value)?,)),
+        Err((code, message)) => {
+            let class = shared.borrow().error_class.clone();
+            let error: JsValue<'js> = match class {
+                Some(class) => {
+                    let class = class.restore(ctx)?;
+                    class.construct((tool, code.as_str(), message.as_str()))?
+                }
+                None => rquickjs::String::from_str(ctx.clone(), &message)?.into_value(),
+            };
+            reject.call::<_, ()>((error,))
+        }
+    }
 }
 
 /// `console.log` and its kin: lines of the output, bounded.

@@ -6,9 +6,6 @@
 
 use std::sync::Arc;
 
-#[cfg(feature = "code-mode")]
-use serde_json::Value;
-
 use crate::call::context::ToolLookup;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::{CallHost, CallView, ToolExecutionInput};
@@ -53,8 +50,20 @@ impl CallHost for Core {
     }
 
     #[cfg(feature = "code-mode")]
-    fn is_concurrency_safe(&self, agent: Option<&AgentId>, name: &str, arguments: &Value) -> bool {
-        Core::resolve(self, name, agent).is_none_or(|tool| tool.is_concurrency_safe(arguments))
+    fn program_tool(
+        &self,
+        agent: Option<&AgentId>,
+        name: &str,
+    ) -> (u64, Option<Arc<dyn ToolDefinition>>) {
+        // Read before the tool: a change in between leaves a generation that is already old,
+        // so the tool is resolved again rather than kept past the change.
+        let generation = Core::generation(self);
+        (generation, Core::resolve(self, name, agent))
+    }
+
+    #[cfg(feature = "code-mode")]
+    fn generation(&self) -> u64 {
+        Core::generation(self)
     }
 
     #[cfg(feature = "code-mode")]

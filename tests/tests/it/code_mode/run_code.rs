@@ -402,6 +402,136 @@ async fn exclusive_calls_run_alone_in_program_order() {
     );
 }
 
+/// A tool that logs its name when it starts and, unless it ends at once (`ms` 0), when it ends.
+fn logged(name: &'static str, safe: bool, log: &Arc<Mutex<Vec<String>>>) -> FnTool {
+    let log = Arc::clone(log);
+    FnTool::builder(name, "Logs its start and end.")
+        .raw_parameters(json!({"type": "object"}))
+        .concurrency_safe(safe)
+        .handler(move |arguments, _run| {
+            let log = Arc::clone(&log);
+            async move {
+                let ms = arguments["ms"].as_u64().unwrap_or(0);
+                log.lock().unwrap().push(name.to_owned());
+                if ms > 0 {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    log.lock().unwrap().push(format!("{name} ended"));
+                }
+                Ok(json!(name))
+            }
+        })
+}
+
+#[tokio::test]
+async fn calls_that_end_at_once_keep_the_programs_order_and_bounds() {
+    // A call that ends at its first poll answers the program before `tools.<name>` returns; it
+    // still starts only when the order and the bounds let it, as any call does.
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let registry = registry(CodeMode::Code);
+    for (name, safe) in [
+        ("safe_slow", true),
+        ("safe_quick", true),
+        ("exclusive_slow", false),
+        ("exclusive_quick", false),
+    ] {
+        let _ = registry
+            .register(logged(name, safe, &log))
+            .expect("registers");
+    }
+    let cases: &[(usize, &str, &[&str])] = &[
+        // Room for two: the quick call runs beside the slow one.
+        (
+            2,
+            "tools.safe_slow({ms: 50}), tools.safe_quick({})",
+            &["safe_slow", "safe_quick", "safe_slow ended"],
+        ),
+        // Room for one: the quick call waits for the slow one, though it would end at once.
+        (
+            1,
+            "tools.safe_slow({ms: 50}), tools.safe_quick({})",
+            &["safe_slow", "safe_slow ended", "safe_quick"],
+        ),
+        // An exclusive quick call waits for the call in flight before it.
+        (
+            8,
+            "tools.safe_slow({ms: 50}), tools.exclusive_quick({})",
+            &["safe_slow", "safe_slow ended", "exclusive_quick"],
+        ),
+        // And a quick call after an exclusive one waits for it.
+        (
+            8,
+            "tools.exclusive_slow({ms: 50}), tools.safe_quick({})",
+            &["exclusive_slow", "exclusive_slow ended", "safe_quick"],
+        ),
+        // Calls that all end at once run in the program's order.
+        (
+            8,
+            "tools.safe_quick({}), tools.exclusive_quick({}), tools.safe_quick({})",
+            &["safe_quick", "exclusive_quick", "safe_quick"],
+        ),
+    ];
+    for (max_in_flight, calls, expected) in cases {
+        registry.set_code_limits(CodeLimits::new().with_max_in_flight(*max_in_flight));
+        log.lock().unwrap().clear();
+        let program = format!("return await Promise.all([{calls}]);");
+        let result = run_or_hang(&registry, &program).await;
+        assert!(!result.is_error(), "{program}: {}", result.text());
+        assert_eq!(
+            *log.lock().unwrap(),
+            *expected,
+            "{program} ({max_in_flight} in flight)"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_program_that_never_yields_to_its_caller_leaves_the_callers_executor_free() {
+    // The test's runtime has one thread: if the program held it, the task that cancels the run
+    // could not run, and the run would end at its wall time instead.
+    let registry = registry(CodeMode::Code);
+    registry.set_code_limits(
+        CodeLimits::new()
+            .with_wall_time_ms(20_000)
+            .with_max_nested_calls(usize::MAX),
+    );
+    for program in [
+        "for (;;) {}",
+        // Every call ends at once, answered on the engine's thread: the program never waits.
+        "for (;;) await tools.echo({});",
+    ] {
+        let signal = CancellationToken::new();
+        let cancel = signal.clone();
+        let canceller = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            cancel.cancel();
+        });
+        let result = registry
+            .execute(
+                ToolExecutionInput::new("run-1", RUN_CODE, json!({ "code": program }))
+                    .with_signal(signal),
+            )
+            .await;
+        assert_eq!(
+            result.error_code(),
+            Some(codes::ABORTED),
+            "{program}: {}",
+            result.text()
+        );
+        canceller.await.expect("the canceller ran");
+    }
+    // And the wall time still ends either.
+    registry.set_code_limits(
+        CodeLimits::new()
+            .with_wall_time_ms(300)
+            .with_max_nested_calls(usize::MAX),
+    );
+    for program in ["for (;;) {}", "for (;;) await tools.echo({});"] {
+        let result = run_or_hang(&registry, program).await;
+        let text = failure_text(&result, codes::TOOL_TIMEOUT);
+        assert!(text.contains("after 300ms"), "{program}: {text}");
+    }
+}
+
 #[tokio::test]
 async fn syntax_errors_and_uncaught_exceptions_say_where() {
     let registry = registry(CodeMode::Code);
