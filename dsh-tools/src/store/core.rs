@@ -52,6 +52,15 @@ impl Changes {
         });
     }
 
+    /// Records that the tool named `name` changed, for the search indexes: the name is copied
+    /// only when an index is kept.
+    #[inline]
+    pub(crate) fn search_tool(&mut self, name: &Arc<str>) {
+        if self.tracks_searches {
+            self.searches(SearchChange::Tool(Arc::clone(name)));
+        }
+    }
+
     /// Records the event `make` builds, if anyone listens.
     pub(crate) fn announce(&mut self, make: impl FnOnce() -> RegistryEvent) {
         if self.report {
@@ -207,13 +216,17 @@ impl Core {
                     let stale = std::mem::take(&mut state.schemas);
                     changes.garbage.push(Box::new(stale));
                 }
-                let searches = changes.searches.take().unwrap_or(SearchChange::Unknown);
-                let scopes = &state.scopes;
-                state.searches.apply(
-                    searches,
-                    |agent| scopes.get(agent).map(|scope| &*scope.chain),
-                    &mut changes.garbage,
-                );
+                // With no index kept before the edit nor made by it, there is nothing to bring
+                // up to date (`is_tracking` restarted the log).
+                if changes.tracks_searches || state.searches.is_tracking() {
+                    let searches = changes.searches.take().unwrap_or(SearchChange::Unknown);
+                    let scopes = &state.scopes;
+                    state.searches.apply(
+                        searches,
+                        |agent| scopes.get(agent).map(|scope| &*scope.chain),
+                        &mut changes.garbage,
+                    );
+                }
                 self.generation.store(state.generation, Ordering::Release);
             }
             value

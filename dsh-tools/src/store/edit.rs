@@ -145,7 +145,7 @@ fn insert(
                 agent: place.agent().cloned(),
             });
             entry.id = id;
-            changes.searches(SearchChange::Tool(Arc::clone(free.key())));
+            changes.search_tool(free.key());
             free.insert(entry);
             changes.changed = true;
             Ok(())
@@ -422,7 +422,7 @@ fn remove_from(
             for scope in state.scopes.values_mut() {
                 scope.loaded.remove(name);
             }
-            changes.searches(SearchChange::Tool(Arc::clone(name)));
+            changes.search_tool(name);
             changes.announce(|| RegistryEvent::ToolDisposed {
                 name: name.to_string(),
                 agent: place.agent().cloned(),

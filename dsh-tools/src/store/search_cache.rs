@@ -256,13 +256,18 @@ impl SearchCache {
         index
     }
 
-    /// Whether any index is kept (if not, a change has none to tell).
+    /// Whether any index is kept (if not, a change has none to tell, and the log of changes,
+    /// which no index will read, starts again).
     pub(crate) fn is_tracking(&mut self) -> bool {
-        !self
-            .inner
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_empty()
+        let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if !inner.is_empty() {
+            return true;
+        }
+        if !inner.changed.is_empty() {
+            inner.first = inner.end();
+            inner.changed.clear();
+        }
+        false
     }
 
     /// Applies what a change did (`chain_of`: the chain of a live scope after it, farthest
