@@ -216,9 +216,11 @@ impl Core {
                     let stale = std::mem::take(&mut state.schemas);
                     changes.garbage.push(Box::new(stale));
                 }
-                // With no index kept before the edit nor made by it, there is nothing to bring
-                // up to date (`is_tracking` restarted the log).
-                if changes.tracks_searches || state.searches.is_tracking() {
+                // With no index kept before the edit there is nothing to bring up to date
+                // (`is_tracking` restarted the log), and an edit makes none: indexes are made by
+                // searches, under the read lock.
+                debug_assert!(changes.tracks_searches || !state.searches.is_tracking());
+                if changes.tracks_searches {
                     let searches = changes.searches.take().unwrap_or(SearchChange::Unknown);
                     let scopes = &state.scopes;
                     state.searches.apply(
