@@ -765,9 +765,9 @@ macro_rules! typed_definition {
     };
 }
 
-/// Every `Tool` is a `ToolDefinition`, through its table. Registering one shares a [`TypedTool`]
-/// rather than the tool itself, so that these methods are instantiated for a tool type only when
-/// the tool is used as a `dyn ToolDefinition` by other means.
+/// Every `Tool` is a `ToolDefinition`, through its table. Registering one shares a compact form
+/// (the tool and its table) rather than the tool itself, so that these methods are instantiated
+/// for a tool type only when the tool is used as a `dyn ToolDefinition` by other means.
 impl<T: Tool> ToolDefinition for T {
     typed_definition!(this => Bridge { table: TableOf::<T>::TABLE, tool: this });
 
