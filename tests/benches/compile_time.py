@@ -1,21 +1,36 @@
 #!/usr/bin/env python3
-"""Rebuild time of 50 `#[tool]`s against the same 50 tools written with rmcp's macros.
+"""Rebuild time of a crate of 50 `#[tool]`s, registered, against the same 50 tools written with
+rmcp's macros and routed.
 
-Generates three throwaway crates in a temporary directory, each with 50 tools of the shared
-`search_files` shape (per tool: the arguments struct, its options struct and its mode enum):
+Generates throwaway crates in a temporary directory, each with the same 50 tools:
 
-  dsh    `#[derive(ToolArgs)]` types and `#[tool]` functions (this repository, by path)
-  rmcp   `serde` + `schemars` derives and rmcp's `#[tool_router]` / `#[tool]`
+  dsh    `#[derive(ToolArgs)]` types and `#[tool]` functions (this repository, by path), and
+         `pub fn registry()` registering every tool in a `ToolRegistry` as the README shows
+         (`registry.register(ReadFile0Tool)?`)
+  rmcp   `serde` + `schemars` derives, rmcp's `#[tool_router]` / `#[tool]`, and `Server::new`
+         building the router (`Self::tool_router()`), as rmcp's examples do
   plain  the same structs with `serde` + `schemars` derives and no tool macros (context only)
 
-Each crate is built once (dependencies included, dev profile), then `src/lib.rs` is touched and
-the crate rebuilt `--runs` times; the median rebuild time is reported, and the ratio dsh / rmcp
-(target: <= 1.0). Incremental compilation is off (`CARGO_INCREMENTAL=0`) unless `--incremental`
-is given: touching a file changes nothing, so an incremental rebuild would reuse every query and
-measure almost nothing of the macros' cost. Run it on an otherwise idle machine; the crates build
-one after another.
+Optional crates for comparisons: `--baseline DIR` adds `dsh-base`, the dsh crate against another
+checkout of this repository (a commit before a change, say), and `--unregistered` adds
+`dsh-noreg`, the dsh crate without its `registry()` (what registering costs).
 
-    python3 tests/benches/compile_time.py [--tools 50] [--runs 5] [--keep DIR]
+Two shapes of tool (`--shape`):
+
+  four    a 4-field argument struct (a string, an optional integer, a bounded integer, a bool)
+  search  the `search_files` shape: a 7-field struct with a nested options struct and a mode enum
+
+Each crate is built and checked once (dependencies included, dev profile), then, round by round,
+`src/lib.rs` of each crate is touched and the crate rebuilt with `cargo build`, then touched again
+and checked with `cargo check`. The crates take turns going first (round r starts at the r-th
+crate), so that a change of the machine's load falls on every crate alike. The medians of the
+rebuilds are reported, and the ratios dsh / rmcp (targets: build <= 0.6, check <= 0.8), with the
+load average before and after. Incremental compilation is off (`CARGO_INCREMENTAL=0`) unless
+`--incremental` is given: touching a file changes nothing, so an incremental rebuild would reuse
+every query and measure almost nothing of the macros' cost.
+
+    python3 tests/benches/compile_time.py [--tools 50] [--runs 7] [--shape four|search]
+        [--baseline DIR] [--unregistered] [--keep DIR]
 """
 
 import argparse
@@ -31,8 +46,69 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 RMCP_VERSION = "3.11"
 
+# The targets of issue 35: dsh / rmcp.
+BUILD_TARGET = 0.6
+CHECK_TARGET = 0.8
 
-def dsh_tool(i: int) -> str:
+
+# ---- the `four` shape: one 4-field argument struct per tool ----
+
+
+def dsh_four(i: int) -> str:
+    return f'''
+#[derive(ToolArgs)]
+pub struct ReadArgs{i} {{
+    /// Absolute file path.
+    pub path: String,
+    /// First line to return.
+    pub offset: Option<u64>,
+    /// How many lines to return at most.
+    #[arg(maximum = 10_000)]
+    pub limit: u32,
+    /// Whether to number the lines.
+    pub numbered: bool,
+}}
+
+/// Read a file from disk.
+#[tool(name = "read_file_{i}")]
+pub async fn read_file_{i}(args: ReadArgs{i}) -> String {{
+    args.path
+}}
+'''
+
+
+def serde_four(i: int) -> str:
+    return f'''
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadArgs{i} {{
+    /// Absolute file path.
+    pub path: String,
+    /// First line to return.
+    pub offset: Option<u64>,
+    /// How many lines to return at most.
+    #[schemars(range(max = 10_000))]
+    pub limit: u32,
+    /// Whether to number the lines.
+    pub numbered: bool,
+}}
+'''
+
+
+def rmcp_four(i: int) -> str:
+    return f'''
+    /// Read a file from disk.
+    #[tool(name = "read_file_{i}")]
+    async fn read_file_{i}(&self, Parameters(args): Parameters<ReadArgs{i}>) -> String {{
+        args.path
+    }}
+'''
+
+
+# ---- the `search` shape: the `search_files` arguments with a nested struct and an enum ----
+
+
+def dsh_search(i: int) -> str:
     return f'''
 #[derive(ToolArgs)]
 #[tool_args(rename_all = "lowercase")]
@@ -79,7 +155,7 @@ pub async fn search_files_{i}(args: SearchArgs{i}) -> String {{
 '''
 
 
-def serde_types(i: int) -> str:
+def serde_search(i: int) -> str:
     return f'''
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -122,7 +198,7 @@ pub struct SearchArgs{i} {{
 '''
 
 
-def rmcp_method(i: int) -> str:
+def rmcp_search(i: int) -> str:
     return f'''
     /// Search files for a pattern.
     #[tool(name = "search_files_{i}")]
@@ -132,10 +208,35 @@ def rmcp_method(i: int) -> str:
 '''
 
 
-def crates(tools: int) -> dict:
-    dsh_lib = "#![allow(dead_code)]\nuse dsh_tools::{ToolArgs, tool};\n" + "".join(
+SHAPES = {
+    # shape: (dsh tool, serde types, rmcp method, the tool struct `#[tool]` generates)
+    "four": (dsh_four, serde_four, rmcp_four, "ReadFile{i}Tool"),
+    "search": (dsh_search, serde_search, rmcp_search, "SearchFiles{i}Tool"),
+}
+
+
+def dsh_lib(tools: int, shape: str, register: bool) -> str:
+    dsh_tool, _, _, tool_struct = SHAPES[shape]
+    lib = "#![allow(dead_code)]\nuse dsh_tools::{ToolArgs, tool};\n" + "".join(
         dsh_tool(i) for i in range(tools)
     )
+    if register:
+        # As the README registers tools: one `register` per tool, its handle kept or dropped.
+        lib += (
+            "\n/// Every tool, registered.\n"
+            "pub fn registry() -> Result<dsh_tools::ToolRegistry, dsh_tools::registry::RegistryError> {\n"
+            "    let registry = dsh_tools::ToolRegistry::new();\n"
+            + "".join(
+                f"    let _ = registry.register({tool_struct.format(i=i)})?;\n"
+                for i in range(tools)
+            )
+            + "    Ok(registry)\n}\n"
+        )
+    return lib
+
+
+def crates(tools: int, shape: str, baseline, unregistered: bool) -> dict:
+    _, serde_types, rmcp_method, _ = SHAPES[shape]
     rmcp_lib = (
         "#![allow(dead_code)]\n"
         "use rmcp::{handler::server::{router::tool::ToolRouter, wrapper::Parameters}, tool, tool_router};\n"
@@ -151,11 +252,18 @@ def crates(tools: int) -> dict:
         'serde = { version = "1", features = ["derive"] }\n'
         'schemars = { version = "1", features = ["derive"] }\n'
     )
-    return {
-        "dsh": (f'dsh-tools = {{ path = "{REPO / "dsh-tools"}" }}\n', dsh_lib),
-        "rmcp": (f'rmcp = "{RMCP_VERSION}"\n' + serde_deps, rmcp_lib),
-        "plain": (serde_deps, plain_lib),
-    }
+    out = {"dsh": (dsh_deps(REPO), dsh_lib(tools, shape, True))}
+    if baseline:
+        out["dsh-base"] = (dsh_deps(baseline), dsh_lib(tools, shape, True))
+    if unregistered:
+        out["dsh-noreg"] = (dsh_deps(REPO), dsh_lib(tools, shape, False))
+    out["rmcp"] = (f'rmcp = "{RMCP_VERSION}"\n' + serde_deps, rmcp_lib)
+    out["plain"] = (serde_deps, plain_lib)
+    return out
+
+
+def dsh_deps(repo: Path) -> str:
+    return f'dsh-tools = {{ path = "{Path(repo).resolve() / "dsh-tools"}" }}\n'
 
 
 def write_crate(root: Path, name: str, deps: str, lib: str) -> Path:
@@ -171,10 +279,10 @@ def write_crate(root: Path, name: str, deps: str, lib: str) -> Path:
     return crate
 
 
-def build(crate: Path, incremental: bool) -> float:
+def cargo(crate: Path, command: str, incremental: bool) -> float:
     start = time.perf_counter()
     subprocess.run(
-        ["cargo", "build", "--quiet"],
+        ["cargo", command, "--quiet"],
         cwd=crate,
         check=True,
         env={
@@ -186,34 +294,72 @@ def build(crate: Path, incremental: bool) -> float:
     return time.perf_counter() - start
 
 
-def rebuild_times(crate: Path, runs: int, incremental: bool) -> list:
-    build(crate, incremental)  # dependencies and a first full build
-    times = []
-    for _ in range(runs):
-        (crate / "src" / "lib.rs").touch()
-        times.append(build(crate, incremental))
-    return times
+def rebuild(crate: Path, command: str, incremental: bool) -> float:
+    (crate / "src" / "lib.rs").touch()
+    return cargo(crate, command, incremental)
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tools", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7, help="rounds of rebuilds")
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="four")
+    parser.add_argument("--baseline", type=Path, help="also build the dsh crate against this checkout")
+    parser.add_argument("--unregistered", action="store_true", help="also build the dsh crate without registry()")
     parser.add_argument("--keep", type=Path, help="generate into this directory and keep it")
     parser.add_argument("--incremental", action="store_true", help="keep incremental compilation on")
     args = parser.parse_args()
 
     root = args.keep or Path(tempfile.mkdtemp(prefix="dsh-compile-time-"))
     root.mkdir(parents=True, exist_ok=True)
-    medians = {}
-    for name, (deps, lib) in crates(args.tools).items():
-        crate = write_crate(root, name, deps, lib)
-        times = rebuild_times(crate, args.runs, args.incremental)
-        medians[name] = statistics.median(times)
-        print(f"{name:>5}: rebuild median {medians[name]:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)})")
-    print(f"ratio dsh / rmcp: {medians['dsh'] / medians['rmcp']:.2f}  (target <= 1.0)")
-    print(f"macro cost over plain structs: dsh {medians['dsh'] - medians['plain']:+.2f} s, "
-          f"rmcp {medians['rmcp'] - medians['plain']:+.2f} s")
+    names = []
+    paths = {}
+    for name, (deps, lib) in crates(args.tools, args.shape, args.baseline, args.unregistered).items():
+        paths[name] = write_crate(root, name, deps, lib)
+        names.append(name)
+    print(f"{args.tools} tools of the `{args.shape}` shape, {args.runs} rounds, crates in {root}")
+    for name in names:  # dependencies, and a first build and check of each crate
+        cargo(paths[name], "build", args.incremental)
+        cargo(paths[name], "check", args.incremental)
+
+    times = {(name, command): [] for name in names for command in ("build", "check")}
+    load_before = load()
+    for round_ in range(args.runs):
+        first = round_ % len(names)
+        for name in names[first:] + names[:first]:
+            for command in ("build", "check"):
+                times[(name, command)].append(rebuild(paths[name], command, args.incremental))
+    load_after = load()
+
+    medians = {key: statistics.median(values) for key, values in times.items()}
+    print(f"load average (1, 5, 15 min) before: {load_before}; after: {load_after}")
+    print(f"{'crate':>10}  {'build':>7}  {'check':>7}")
+    for name in names:
+        print(f"{name:>10}  {medians[(name, 'build')]:6.2f}s  {medians[(name, 'check')]:6.2f}s")
+    for name in names:
+        for command in ("build", "check"):
+            runs = ", ".join(f"{t:.2f}" for t in times[(name, command)])
+            print(f"  {name} {command} runs: {runs}")
+
+    def ratio(a: str, b: str, command: str) -> float:
+        return medians[(a, command)] / medians[(b, command)]
+
+    print(f"ratio dsh / rmcp: build {ratio('dsh', 'rmcp', 'build'):.2f} (target <= {BUILD_TARGET}), "
+          f"check {ratio('dsh', 'rmcp', 'check'):.2f} (target <= {CHECK_TARGET})")
+    for other in ("dsh-base", "dsh-noreg"):
+        if other in names:
+            print(f"ratio {other} / rmcp: build {ratio(other, 'rmcp', 'build'):.2f}, "
+                  f"check {ratio(other, 'rmcp', 'check'):.2f}; "
+                  f"dsh / {other}: build {ratio('dsh', other, 'build'):.2f}, "
+                  f"check {ratio('dsh', other, 'check'):.2f}")
+    for command in ("build", "check"):
+        print(f"{command}: macro cost over plain structs: "
+              f"dsh {medians[('dsh', command)] - medians[('plain', command)]:+.2f} s, "
+              f"rmcp {medians[('rmcp', command)] - medians[('plain', command)]:+.2f} s")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     return 0

@@ -103,12 +103,17 @@ pub(crate) fn expand_fields(
                 quote!(#private::schemars_field::<#checked>(&__item, #key)?)
             }
             // The same `<T as ToolArgs>` path as the schema code, so a type without `ToolArgs`
-            // is reported once.
+            // is reported once. The conversion is passed to a helper generic over the field's
+            // type alone, which every field of that type in the crate shares, where a closure
+            // would instantiate `map_err` again for each field.
             (false, Ownership::Borrowed) => {
-                quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json(__item).map_err(|__e| __e.at_key(#key))?)
+                let convert = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json);
+                quote!(#private::convert_at(#convert, __item, #key)?)
             }
             (false, Ownership::Owned) => {
-                quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json_owned(__item).map_err(|__e| __e.at_key(#key))?)
+                let convert =
+                    quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json_owned);
+                quote!(#private::convert_owned_at(#convert, __item, #key)?)
             }
         };
         quote!(#key => #slot = ::core::option::Option::Some(#convert),)
@@ -170,9 +175,10 @@ fn absent_value(field: &Field, private: &TokenStream) -> TokenStream {
             let checked = field.schemars_type();
             quote!(#private::schemars_absent::<#checked>(#key)?)
         }
-        None => quote_spanned! {ty.span()=>
-            <#ty as #private::ToolArgs>::absent().ok_or_else(|| #private::missing(#key))?
-        },
+        None => {
+            let absent = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::absent());
+            quote!(#private::absent_or_missing(#absent, #key)?)
+        }
     }
 }
 

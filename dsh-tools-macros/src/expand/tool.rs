@@ -129,6 +129,22 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let present_progress = expand_present_progress(model);
     let present_result = expand_present_result(model);
     let concurrency = expand_concurrency(model);
+    // The provided methods generated above, so that the registry compiles a bridge for those
+    // alone (the others keep the trait's defaults).
+    let overridden = {
+        let render_value = !render.is_empty();
+        let presenters =
+            !(present_call.is_empty() && present_progress.is_empty() && present_result.is_empty());
+        let concurrency_safe = !concurrency.is_empty();
+        quote! {
+            const OVERRIDDEN: #private::ToolMethods = #private::ToolMethods {
+                render_value: #render_value,
+                finalize: false,
+                presenters: #presenters,
+                concurrency_safe: #concurrency_safe,
+            };
+        }
+    };
     quote! {
         #output_check
 
@@ -147,6 +163,7 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             #allowed_callers
             #task_support
             #journal
+            #overridden
 
             fn contract() -> &'static #private::ToolContract {
                 &__DSH_CONTRACT

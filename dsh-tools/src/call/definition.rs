@@ -470,6 +470,17 @@ pub trait ToolDefinition: Send + Sync + 'static {
         RequestSettings::new()
     }
 
+    /// How [`register`](crate::ToolScope::register) shares a definition given by value:
+    /// `Arc::new(self)`. A [`Tool`](crate::Tool) shares a compact form instead, compiled once in
+    /// this crate rather than once per tool type. Not an API.
+    #[doc(hidden)]
+    fn into_shared_definition(self) -> Arc<dyn ToolDefinition>
+    where
+        Self: Sized,
+    {
+        Arc::new(self)
+    }
+
     /// The model-facing projection of this definition.
     fn schema(&self) -> ToolSchema {
         ToolSchema {

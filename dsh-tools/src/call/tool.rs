@@ -5,8 +5,16 @@
 //! violation, `INVALID_ARGS`), convert them into `Tool::Args`, run the body, and serialize its value
 //! losslessly (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The registry checks the value
 //! against the output schema afterwards, as it does for every definition.
+//!
+//! What depends on the tool's type is kept small, since a crate compiles it once per tool: a
+//! constant table per type (`ToolTable`: the tool's constants, its call, and only the provided
+//! methods it overrides, [`Tool::OVERRIDDEN`]), read by one bridge compiled here. Registering a tool
+//! shares a `TypedTool` (the tool and its table) rather than the tool as a `dyn ToolDefinition`,
+//! whose thirty methods would each be instantiated for every tool type registered.
 
+use std::any::Any;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -22,7 +30,7 @@ use crate::content::ContentBlock;
 use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
-use crate::lossless::output_into_value;
+use crate::lossless::{NotLossless, output_into_value};
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -84,6 +92,13 @@ pub trait Tool: Send + Sync + 'static {
     /// Who may call the tool (see [`ToolDefinition::allowed_callers`]);
     /// `#[tool(callers = "model" | "program" | "both")]` sets it.
     const ALLOWED_CALLERS: ToolCallers = ToolCallers::Both;
+
+    /// Which of the provided methods below the impl overrides: the registry's bridge calls only
+    /// those, and does what the defaults would for the others, so a registered tool compiles no
+    /// bridge for a default it keeps. Every one by default, which is always correct; `#[tool]`
+    /// declares exactly the ones it generates. Not an API.
+    #[doc(hidden)]
+    const OVERRIDDEN: ToolMethods = ToolMethods::ALL;
 
     /// The schemas, built once per tool type: return a `static`
     /// `LazyLock<ToolContract>` initialised with [`ToolContract::of`].
@@ -243,194 +258,534 @@ impl ToolContract {
     /// Validates `arguments` without converting them: every violation becomes one
     /// `INVALID_ARGS` error. Arguments it accepts convert into `A`.
     pub fn check<A: ToolArgs>(&self, arguments: &Value) -> Result<(), ToolError> {
-        let schema = self.arguments().map_err(Clone::clone)?;
-        if !quick_check::<A>(schema, arguments)
-            && let Err(violations) = schema.validate(arguments)
-        {
-            return Err(ToolError::invalid_arguments(&violations));
-        }
-        Ok(())
+        self.check_with(arguments, A::is_valid_json)
     }
 
     /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
     pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
-        self.check::<A>(arguments)?;
-        A::from_json(arguments).map_err(ToolError::from)
+        self.check_with(arguments, A::is_valid_json)?;
+        match A::from_json(arguments) {
+            Ok(args) => Ok(args),
+            Err(error) => Err(error.into()),
+        }
     }
 
     /// [`parse`](Self::parse) of arguments the caller gives up: validated in place, then moved
     /// into `A` ([`ToolArgs::from_json_owned`]) instead of copied.
     pub fn parse_owned<A: ToolArgs>(&self, arguments: Value) -> Result<A, ToolError> {
+        self.check_with(&arguments, A::is_valid_json)?;
+        match A::from_json_owned(arguments) {
+            Ok(args) => Ok(args),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The check of [`check`](Self::check), given the arguments type's specialized yes/no check
+    /// (`ToolArgs::is_valid_json`): compiled once, whatever the type. The specialized check
+    /// answers for valid arguments; the compiled schema then collects every violation of invalid
+    /// ones (and has the last word should the two ever disagree). A recursive schema is checked
+    /// by the compiled schema alone: only it caps how deep a value nests, which a value built in
+    /// code rather than parsed can exceed.
+    fn check_with(&self, arguments: &Value, is_valid: fn(&Value) -> bool) -> Result<(), ToolError> {
         let schema = self.arguments().map_err(Clone::clone)?;
-        if !quick_check::<A>(schema, &arguments)
-            && let Err(violations) = schema.validate(&arguments)
-        {
+        let valid = if schema.is_recursive() {
+            schema.is_valid(arguments)
+        } else {
+            is_valid(arguments)
+        };
+        if !valid && let Err(violations) = schema.validate(arguments) {
             return Err(ToolError::invalid_arguments(&violations));
         }
-        A::from_json_owned(arguments).map_err(ToolError::from)
+        Ok(())
     }
 }
 
-/// The yes/no check before conversion. The specialized check answers for valid arguments; the
-/// compiled schema then collects every violation of invalid ones (and has the last word should
-/// the two ever disagree). A recursive schema is checked by the compiled schema alone: only it
-/// caps how deep a value nests, which a value built in code rather than parsed can exceed.
-fn quick_check<A: ToolArgs>(schema: &CompiledSchema, arguments: &Value) -> bool {
-    if schema.is_recursive() {
-        schema.is_valid(arguments)
-    } else {
-        A::is_valid_json(arguments)
+/// Which of [`Tool`]'s provided methods an impl overrides, so that a registered tool compiles only
+/// the bridges it needs ([`Tool::OVERRIDDEN`]). Not an API: `#[tool]` sets it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolMethods {
+    /// [`Tool::render_value`].
+    pub render_value: bool,
+    /// [`Tool::finalize`].
+    pub finalize: bool,
+    /// [`Tool::call_view`], [`Tool::progress_view`] or [`Tool::result_view`].
+    pub presenters: bool,
+    /// [`Tool::concurrency_safe`].
+    pub concurrency_safe: bool,
+}
+
+impl ToolMethods {
+    /// Every one of them (what a hand-written impl declares, always correct).
+    pub const ALL: Self = Self {
+        render_value: true,
+        finalize: true,
+        presenters: true,
+        concurrency_safe: true,
+    };
+}
+
+/// A tool of any type, as the registry's bridge sees it.
+type ErasedTool = dyn Any + Send + Sync;
+
+/// The arguments of a call to a typed tool: read, or given up (see
+/// [`ToolDefinition::execute_owned`]).
+enum CallArguments<'a> {
+    Read(&'a Value),
+    Given(Value),
+}
+
+/// Which presenter to run on the converted arguments.
+enum Presenting<'a, 'b> {
+    Call,
+    Progress(&'a ToolProgress),
+    Result(&'a ResultSummary<'b>),
+}
+
+/// What a presenter showed.
+enum Presented {
+    Call(Option<ToolCallView>),
+    Result(Option<ToolResultView>),
+}
+
+type ExecuteFn = for<'a> fn(
+    &'a ErasedTool,
+    CallArguments<'a>,
+    &'a ToolRun,
+) -> BoxFuture<'a, Result<Value, ToolError>>;
+type RenderFn = fn(&ErasedTool, &Value, &Value) -> Result<Vec<ContentBlock>, ToolError>;
+type FinalizeFn = fn(
+    &ErasedTool,
+    &ToolExecution,
+    &ToolExecutionResult,
+) -> Result<Option<Vec<ContentBlock>>, ToolError>;
+type PresentFn = for<'a, 'b> fn(&ErasedTool, &Value, Presenting<'a, 'b>) -> Option<Presented>;
+type ConcurrencyFn = fn(&ErasedTool, &Value) -> bool;
+
+/// Everything the registry needs of a [`Tool`] type: its constants, and the few functions that
+/// depend on the type (the call, and the provided methods it overrides). One table per tool type,
+/// a constant: registering a tool instantiates these few functions and nothing else, and the
+/// bridge that reads the table ([`Bridge`], [`TypedTool`]) is compiled once, in this crate.
+struct ToolTable {
+    name: &'static str,
+    description: &'static str,
+    timeout_ms: Option<u64>,
+    timeout_grace_ms: Option<u64>,
+    max_result_chars: Option<usize>,
+    reads_call_arguments: bool,
+    defer_loading: bool,
+    task_support: TaskSupport,
+    journal: JournalPolicy,
+    input_examples: &'static [&'static str],
+    allowed_callers: ToolCallers,
+    contract: fn() -> &'static ToolContract,
+    /// The arguments type's specialized check (`ToolArgs::is_valid_json`).
+    is_valid: fn(&Value) -> bool,
+    annotations: fn() -> ToolAnnotations,
+    icons: fn() -> Vec<ToolIcon>,
+    required_state: fn() -> Vec<StateType>,
+    execute: ExecuteFn,
+    render: Option<RenderFn>,
+    finalize: Option<FinalizeFn>,
+    present: Option<PresentFn>,
+    concurrency_safe: Option<ConcurrencyFn>,
+}
+
+/// The table of the tool type `T`.
+struct TableOf<T>(PhantomData<T>);
+
+impl<T: Tool> TableOf<T> {
+    const TABLE: &'static ToolTable = &ToolTable {
+        name: T::NAME,
+        description: T::DESCRIPTION,
+        timeout_ms: T::TIMEOUT_MS,
+        timeout_grace_ms: T::TIMEOUT_GRACE_MS,
+        max_result_chars: T::MAX_RESULT_CHARS,
+        reads_call_arguments: T::READS_CALL_ARGUMENTS,
+        defer_loading: T::DEFER_LOADING,
+        task_support: T::TASK_SUPPORT,
+        journal: T::JOURNAL,
+        input_examples: T::INPUT_EXAMPLES,
+        allowed_callers: T::ALLOWED_CALLERS,
+        contract: T::contract,
+        is_valid: <T::Args as ToolArgs>::is_valid_json,
+        annotations: T::annotations,
+        icons: T::icons,
+        required_state: T::required_state,
+        execute: execute_typed::<T>,
+        // A provided method the impl keeps is not instantiated: the bridge does what it would.
+        render: if T::OVERRIDDEN.render_value {
+            Some(render_typed::<T>)
+        } else {
+            None
+        },
+        finalize: if T::OVERRIDDEN.finalize {
+            Some(finalize_typed::<T>)
+        } else {
+            None
+        },
+        present: if T::OVERRIDDEN.presenters {
+            Some(present_typed::<T>)
+        } else {
+            None
+        },
+        concurrency_safe: if T::OVERRIDDEN.concurrency_safe {
+            Some(concurrency_typed::<T>)
+        } else {
+            None
+        },
+    };
+}
+
+/// The tool a table is paired with.
+fn downcast<T: Tool>(tool: &ErasedTool) -> &T {
+    match tool.downcast_ref::<T>() {
+        Some(tool) => tool,
+        None => mismatched_table(),
     }
 }
 
-impl<T: Tool> ToolDefinition for T {
-    fn name(&self) -> &str {
-        T::NAME
+#[cold]
+fn mismatched_table() -> ! {
+    unreachable!("a tool's table is only ever paired with a tool of its own type")
+}
+
+/// Validates and converts the arguments, runs the body and serializes its value losslessly
+/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`).
+fn execute_typed<'a, T: Tool>(
+    tool: &'a ErasedTool,
+    arguments: CallArguments<'a>,
+    run: &'a ToolRun,
+) -> BoxFuture<'a, Result<Value, ToolError>> {
+    let tool = downcast::<T>(tool);
+    Box::pin(async move {
+        let contract = T::contract();
+        let args: T::Args = match arguments {
+            CallArguments::Read(arguments) => contract.parse(arguments)?,
+            CallArguments::Given(arguments) => contract.parse_owned(arguments)?,
+        };
+        let output = tool.call(args, run).await?;
+        typed_output(T::NAME, output_into_value(output))
+    })
+}
+
+/// The body's value, or why it is not one.
+fn typed_output(name: &str, value: Result<Value, NotLossless>) -> Result<Value, ToolError> {
+    value.map_err(|error| ToolError::invalid_output(name, error))
+}
+
+fn render_typed<T: Tool>(
+    tool: &ErasedTool,
+    arguments: &Value,
+    value: &Value,
+) -> Result<Vec<ContentBlock>, ToolError> {
+    downcast::<T>(tool).render_value(arguments, value)
+}
+
+fn finalize_typed<T: Tool>(
+    tool: &ErasedTool,
+    execution: &ToolExecution,
+    result: &ToolExecutionResult,
+) -> Result<Option<Vec<ContentBlock>>, ToolError> {
+    downcast::<T>(tool).finalize(execution, result)
+}
+
+/// Runs a presenter on the arguments, once they make a whole `Args` value.
+fn present_typed<T: Tool>(
+    tool: &ErasedTool,
+    arguments: &Value,
+    presenting: Presenting<'_, '_>,
+) -> Option<Presented> {
+    let tool = downcast::<T>(tool);
+    let args: T::Args = T::contract().parse(arguments).ok()?;
+    Some(match presenting {
+        Presenting::Call => Presented::Call(tool.call_view(&args)),
+        Presenting::Progress(progress) => Presented::Call(tool.progress_view(&args, progress)),
+        Presenting::Result(result) => Presented::Result(tool.result_view(&args, result)),
+    })
+}
+
+fn concurrency_typed<T: Tool>(tool: &ErasedTool, arguments: &Value) -> bool {
+    match T::contract().parse::<T::Args>(arguments) {
+        Ok(args) => downcast::<T>(tool).concurrency_safe(&args),
+        Err(_) => false,
+    }
+}
+
+/// A typed tool seen through its table: every `ToolDefinition` method of a [`Tool`], compiled
+/// once. Both the registered form ([`TypedTool`]) and the blanket impl for `T: Tool` use it.
+#[derive(Clone, Copy)]
+struct Bridge<'a> {
+    table: &'static ToolTable,
+    tool: &'a ErasedTool,
+}
+
+impl<'a> Bridge<'a> {
+    fn contract(self) -> &'static ToolContract {
+        (self.table.contract)()
     }
 
-    fn description(&self) -> &str {
-        T::DESCRIPTION
-    }
-
-    fn parameters(&self) -> &Value {
-        T::contract().parameters()
-    }
-
-    fn shared_parameters(&self) -> Arc<Value> {
-        T::contract().shared_parameters()
-    }
-
-    fn definition_error(&self) -> Option<ToolError> {
-        T::contract().error().cloned()
-    }
-
-    fn required_state(&self) -> Vec<StateType> {
-        T::required_state()
-    }
-
-    fn timeout_ms(&self) -> Option<u64> {
-        T::TIMEOUT_MS
-    }
-
-    fn timeout_grace(&self) -> Option<Duration> {
-        T::TIMEOUT_GRACE_MS.map(Duration::from_millis)
-    }
-
-    fn max_result_chars(&self) -> Option<usize> {
-        T::MAX_RESULT_CHARS
-    }
-
-    fn output_schema(&self) -> Option<&CompiledSchema> {
-        T::contract().output()
-    }
-
-    fn validate_arguments(&self, arguments: &Value) -> Result<(), ToolError> {
-        T::contract().check::<T::Args>(arguments)
-    }
-
-    fn execute<'a>(
-        &'a self,
-        arguments: &'a Value,
+    fn execute(
+        self,
+        arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
-        Box::pin(async move {
-            let args: T::Args = T::contract().parse(arguments)?;
-            let output = self.call(args, run).await?;
-            output_into_value(output).map_err(|error| ToolError::invalid_output(T::NAME, error))
-        })
+        (self.table.execute)(self.tool, arguments, run)
     }
 
-    fn takes_arguments_by_value(&self) -> bool {
-        !T::READS_CALL_ARGUMENTS
+    fn render(self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+        match self.table.render {
+            Some(render) => render(self.tool, arguments, value),
+            None => Ok(vec![render_value_as_text(value)]),
+        }
     }
 
-    fn execute_owned<'a>(
-        &'a self,
-        arguments: Value,
-        run: &'a ToolRun,
-    ) -> BoxFuture<'a, Result<Value, ToolError>> {
-        Box::pin(async move {
-            let args: T::Args = T::contract().parse_owned(arguments)?;
-            let output = self.call(args, run).await?;
-            output_into_value(output).map_err(|error| ToolError::invalid_output(T::NAME, error))
-        })
-    }
-
-    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
-        self.render_value(arguments, value)
-    }
-
-    fn finalize_content(
-        &self,
+    fn finalize(
+        self,
         execution: &ToolExecution,
         result: &ToolExecutionResult,
     ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
-        self.finalize(execution, result)
+        match self.table.finalize {
+            Some(finalize) => finalize(self.tool, execution, result),
+            None => Ok(None),
+        }
     }
 
-    fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
-        let args: T::Args = T::contract().parse(arguments).ok()?;
-        self.call_view(&args)
+    fn present_call(self, arguments: &Value) -> Option<ToolCallView> {
+        match (self.table.present?)(self.tool, arguments, Presenting::Call)? {
+            Presented::Call(view) => view,
+            Presented::Result(_) => None,
+        }
     }
 
-    fn present_partial_call(&self, arguments: &Value) -> Option<ToolCallView> {
-        // Only once the arguments so far are a whole `Args`: the presenter is written for those.
-        let args: T::Args = T::contract().parse(arguments).ok()?;
-        self.call_view(&args)
-    }
-
-    fn present_progress(&self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
-        let args: T::Args = T::contract().parse(arguments).ok()?;
-        self.progress_view(&args, progress)
+    fn present_progress(self, arguments: &Value, progress: &ToolProgress) -> Option<ToolCallView> {
+        match (self.table.present?)(self.tool, arguments, Presenting::Progress(progress))? {
+            Presented::Call(view) => view,
+            Presented::Result(_) => None,
+        }
     }
 
     fn present_result(
-        &self,
+        self,
         arguments: &Value,
         result: &ResultSummary<'_>,
     ) -> Option<ToolResultView> {
-        let args: T::Args = T::contract().parse(arguments).ok()?;
-        self.result_view(&args, result)
+        match (self.table.present?)(self.tool, arguments, Presenting::Result(result))? {
+            Presented::Result(view) => view,
+            Presented::Call(_) => None,
+        }
     }
 
-    fn is_concurrency_safe(&self, arguments: &Value) -> bool {
-        T::contract()
-            .parse::<T::Args>(arguments)
-            .is_ok_and(|args| self.concurrency_safe(&args))
+    fn is_concurrency_safe(self, arguments: &Value) -> bool {
+        self.table
+            .concurrency_safe
+            .is_some_and(|concurrency_safe| concurrency_safe(self.tool, arguments))
     }
 
-    fn annotations(&self) -> ToolAnnotations {
-        T::annotations()
-    }
-
-    fn icons(&self) -> Vec<ToolIcon> {
-        T::icons()
-    }
-
-    fn allowed_callers(&self) -> ToolCallers {
-        T::ALLOWED_CALLERS
-    }
-
-    fn defer_loading(&self) -> bool {
-        T::DEFER_LOADING
-    }
-
-    fn task_support(&self) -> TaskSupport {
-        T::TASK_SUPPORT
-    }
-
-    fn journal(&self) -> JournalPolicy {
-        T::JOURNAL
-    }
-
-    fn input_examples(&self) -> Vec<Value> {
+    fn input_examples(self) -> Vec<Value> {
         // A text that is not JSON (only possible for a hand-written `Tool`) stays a string, which
         // the registration's check then refuses against the object schema, quoting it.
-        T::INPUT_EXAMPLES
+        self.table
+            .input_examples
             .iter()
             .map(|text| {
                 serde_json::from_str(text).unwrap_or_else(|_| Value::String((*text).to_owned()))
             })
             .collect()
     }
+}
+
+/// The `ToolDefinition` of a typed tool, delegating to the [`Bridge`]; `$bridge` makes the
+/// bridge of `self`.
+macro_rules! typed_definition {
+    ($self:ident => $bridge:expr) => {
+        fn name(&self) -> &str {
+            let $self = self;
+            $bridge.table.name
+        }
+
+        fn description(&self) -> &str {
+            let $self = self;
+            $bridge.table.description
+        }
+
+        fn parameters(&self) -> &Value {
+            let $self = self;
+            $bridge.contract().parameters()
+        }
+
+        fn shared_parameters(&self) -> Arc<Value> {
+            let $self = self;
+            $bridge.contract().shared_parameters()
+        }
+
+        fn definition_error(&self) -> Option<ToolError> {
+            let $self = self;
+            $bridge.contract().error().cloned()
+        }
+
+        fn required_state(&self) -> Vec<StateType> {
+            let $self = self;
+            ($bridge.table.required_state)()
+        }
+
+        fn timeout_ms(&self) -> Option<u64> {
+            let $self = self;
+            $bridge.table.timeout_ms
+        }
+
+        fn timeout_grace(&self) -> Option<Duration> {
+            let $self = self;
+            $bridge.table.timeout_grace_ms.map(Duration::from_millis)
+        }
+
+        fn max_result_chars(&self) -> Option<usize> {
+            let $self = self;
+            $bridge.table.max_result_chars
+        }
+
+        fn output_schema(&self) -> Option<&CompiledSchema> {
+            let $self = self;
+            $bridge.contract().output()
+        }
+
+        fn validate_arguments(&self, arguments: &Value) -> Result<(), ToolError> {
+            let $self = self;
+            let bridge = $bridge;
+            bridge
+                .contract()
+                .check_with(arguments, bridge.table.is_valid)
+        }
+
+        fn execute<'a>(
+            &'a self,
+            arguments: &'a Value,
+            run: &'a ToolRun,
+        ) -> BoxFuture<'a, Result<Value, ToolError>> {
+            let $self = self;
+            $bridge.execute(CallArguments::Read(arguments), run)
+        }
+
+        fn takes_arguments_by_value(&self) -> bool {
+            let $self = self;
+            !$bridge.table.reads_call_arguments
+        }
+
+        fn execute_owned<'a>(
+            &'a self,
+            arguments: Value,
+            run: &'a ToolRun,
+        ) -> BoxFuture<'a, Result<Value, ToolError>> {
+            let $self = self;
+            $bridge.execute(CallArguments::Given(arguments), run)
+        }
+
+        fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+            let $self = self;
+            $bridge.render(arguments, value)
+        }
+
+        fn finalize_content(
+            &self,
+            execution: &ToolExecution,
+            result: &ToolExecutionResult,
+        ) -> Result<Option<Vec<ContentBlock>>, ToolError> {
+            let $self = self;
+            $bridge.finalize(execution, result)
+        }
+
+        fn present_call(&self, arguments: &Value) -> Option<ToolCallView> {
+            let $self = self;
+            $bridge.present_call(arguments)
+        }
+
+        fn present_partial_call(&self, arguments: &Value) -> Option<ToolCallView> {
+            // Only once the arguments so far are a whole `Args`: the presenter is written for those.
+            let $self = self;
+            $bridge.present_call(arguments)
+        }
+
+        fn present_progress(
+            &self,
+            arguments: &Value,
+            progress: &ToolProgress,
+        ) -> Option<ToolCallView> {
+            let $self = self;
+            $bridge.present_progress(arguments, progress)
+        }
+
+        fn present_result(
+            &self,
+            arguments: &Value,
+            result: &ResultSummary<'_>,
+        ) -> Option<ToolResultView> {
+            let $self = self;
+            $bridge.present_result(arguments, result)
+        }
+
+        fn is_concurrency_safe(&self, arguments: &Value) -> bool {
+            let $self = self;
+            $bridge.is_concurrency_safe(arguments)
+        }
+
+        fn annotations(&self) -> ToolAnnotations {
+            let $self = self;
+            ($bridge.table.annotations)()
+        }
+
+        fn icons(&self) -> Vec<ToolIcon> {
+            let $self = self;
+            ($bridge.table.icons)()
+        }
+
+        fn allowed_callers(&self) -> ToolCallers {
+            let $self = self;
+            $bridge.table.allowed_callers
+        }
+
+        fn defer_loading(&self) -> bool {
+            let $self = self;
+            $bridge.table.defer_loading
+        }
+
+        fn task_support(&self) -> TaskSupport {
+            let $self = self;
+            $bridge.table.task_support
+        }
+
+        fn journal(&self) -> JournalPolicy {
+            let $self = self;
+            $bridge.table.journal
+        }
+
+        fn input_examples(&self) -> Vec<Value> {
+            let $self = self;
+            $bridge.input_examples()
+        }
+    };
+}
+
+/// Every `Tool` is a `ToolDefinition`, through its table. Registering one shares a compact form
+/// (the tool and its table) rather than the tool itself, so that these methods are instantiated
+/// for a tool type only when the tool is used as a `dyn ToolDefinition` by other means.
+impl<T: Tool> ToolDefinition for T {
+    typed_definition!(this => Bridge { table: TableOf::<T>::TABLE, tool: this });
+
+    fn into_shared_definition(self) -> Arc<dyn ToolDefinition> {
+        Arc::new(TypedTool {
+            table: TableOf::<T>::TABLE,
+            tool: Box::new(self),
+        })
+    }
+}
+
+/// A registered [`Tool`]: the tool and its type's table. Not generic, so the registry's view of
+/// every typed tool is compiled once, here.
+struct TypedTool {
+    table: &'static ToolTable,
+    tool: Box<ErasedTool>,
+}
+
+impl ToolDefinition for TypedTool {
+    typed_definition!(this => Bridge { table: this.table, tool: &*this.tool });
 }

@@ -37,6 +37,40 @@ pub fn convert_field<T: ToolArgs>(value: &Value, key: &str) -> Result<T, Convert
     T::from_json(value).map_err(|error| error.at_key(key))
 }
 
+/// Converts the property `key` with `convert` (a field type's `ToolArgs::from_json`), placing a
+/// failure under the key. Generic over the field's type alone, so every field of one type shares
+/// it.
+pub fn convert_at<T>(
+    convert: fn(&Value) -> Result<T, ConvertError>,
+    value: &Value,
+    key: &str,
+) -> Result<T, ConvertError> {
+    match convert(value) {
+        Ok(converted) => Ok(converted),
+        Err(error) => Err(error.at_key(key)),
+    }
+}
+
+/// [`convert_at`] of a value given up (`ToolArgs::from_json_owned`).
+pub fn convert_owned_at<T>(
+    convert: fn(Value) -> Result<T, ConvertError>,
+    value: Value,
+    key: &str,
+) -> Result<T, ConvertError> {
+    match convert(value) {
+        Ok(converted) => Ok(converted),
+        Err(error) => Err(error.at_key(key)),
+    }
+}
+
+/// The value of the absent property `key` (`ToolArgs::absent`), or the error that it is missing.
+pub fn absent_or_missing<T>(absent: Option<T>, key: &str) -> Result<T, ConvertError> {
+    match absent {
+        Some(value) => Ok(value),
+        None => Err(missing(key)),
+    }
+}
+
 /// The required property `key` is absent.
 #[cold]
 pub fn missing(key: &str) -> ConvertError {

@@ -21,8 +21,9 @@ pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
 
 pub use self::convert::{
-    content_of, convert_field, expect_null, expect_object, into_object, missing, output_from_json,
-    schemars_absent, schemars_field, schemars_value, single_entry, tag_of, unknown_variant,
+    absent_or_missing, content_of, convert_at, convert_field, convert_owned_at, expect_null,
+    expect_object, into_object, missing, output_from_json, schemars_absent, schemars_field,
+    schemars_value, single_entry, tag_of, unknown_variant,
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{
@@ -39,7 +40,7 @@ pub use crate::call::blocking::run_blocking;
 pub use crate::call::definition::TaskSupport;
 pub use crate::call::definition::ToolAnnotations;
 pub use crate::call::run::ToolRun;
-pub use crate::call::tool::{Tool, ToolContract};
+pub use crate::call::tool::{Tool, ToolContract, ToolMethods};
 pub use crate::callers::ToolCallers;
 pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::durable::policy::JournalPolicy;

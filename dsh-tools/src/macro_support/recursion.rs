@@ -21,9 +21,12 @@ thread_local! {
 /// The schema of the type `type_name` (its `std::any::type_name`, which names generic
 /// arguments too), built by `build`: a reference when the type is already being built further
 /// out, a definition when `build` met the type inside itself, else what `build` returns.
+///
+/// `build` is a function pointer (the generated closures capture nothing), so that this is
+/// compiled once, not once per argument type.
 pub fn type_schema(
     type_name: &'static str,
-    build: impl FnOnce() -> Result<Schema, SchemaError>,
+    build: fn() -> Result<Schema, SchemaError>,
 ) -> Result<Schema, SchemaError> {
     let reentered = BUILDING.with(|building| {
         let mut building = building.borrow_mut();

@@ -50,7 +50,10 @@ pub fn require_state<T: Send + Sync + 'static>(run: &ToolRun) -> Result<&T, Tool
 /// the output type) keeps a return type that cannot be a tool value from being reported again
 /// here: the impl's `Output` is where it is reported.
 pub fn contract_of<T: Tool>() -> ToolContract {
-    ToolContract::of::<T::Args, T::Output>()
+    ToolContract::from_schemas(
+        <T::Args as ToolArgs>::schema(),
+        <T::Output as ToolArgs>::schema(),
+    )
 }
 
 /// The value of a `#[tool(schemars_output)]` function: a type of another crate, whose schema

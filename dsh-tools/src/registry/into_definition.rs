@@ -20,7 +20,7 @@ pub trait IntoToolDefinition {
 
 impl<T: ToolDefinition> IntoToolDefinition for T {
     fn into_definition(self) -> Arc<dyn ToolDefinition> {
-        Arc::new(self)
+        self.into_shared_definition()
     }
 }
 
