@@ -65,6 +65,14 @@ impl CallView {
     }
 }
 
+/// A tool as a program's scheduler sees it: whether a call with these arguments may run beside
+/// the program's other calls. (The tool itself, a `ToolDefinition`, is named only above this
+/// file, whose types its methods take.)
+#[cfg(feature = "code-mode")]
+pub(crate) trait ConcurrencyCheck: Send + Sync {
+    fn is_concurrency_safe(&self, arguments: &Value) -> bool;
+}
+
 pub(crate) trait CallHost: Send + Sync + 'static {
     /// The shared state the call's bodies reach.
     fn state(&self) -> &SharedState;
@@ -97,10 +105,7 @@ pub(crate) trait CallHost: Send + Sync + 'static {
         &self,
         agent: Option<&AgentId>,
         name: &str,
-    ) -> (
-        u64,
-        Option<Arc<dyn crate::call::definition::ToolDefinition>>,
-    );
+    ) -> (u64, Option<Arc<dyn ConcurrencyCheck>>);
 
     /// The generation of the tools: it changes whenever what a name resolves to may have.
     #[cfg(feature = "code-mode")]

@@ -256,7 +256,7 @@ impl CallHost for DetachedHost {
         _name: &str,
     ) -> (
         u64,
-        Option<Arc<dyn crate::call::definition::ToolDefinition>>,
+        Option<Arc<dyn crate::call::execution::ConcurrencyCheck>>,
     ) {
         // Nothing resolves outside a registry, ever.
         (0, None)

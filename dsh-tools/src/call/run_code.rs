@@ -45,8 +45,9 @@ use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecutionInput;
 use crate::call::fn_tool::FnTool;
 use crate::call::run::ToolRun;
-use crate::code_mode::engine::{CallOutcome, Engine, ProgramCalls, Surroundings};
+use crate::code_mode::engine::Engine;
 use crate::code_mode::failure::{ProgramFailure, StopKind};
+use crate::code_mode::program_calls::{CallOutcome, ProgramCalls, Surroundings};
 use crate::content::{ContentBlock, fenced_block};
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
@@ -224,7 +225,7 @@ fn failure_error(run: &ToolRun, failure: &ProgramFailure, output: &str, wall_ms:
 struct LastTool {
     name: String,
     generation: u64,
-    tool: Option<Arc<dyn ToolDefinition>>,
+    tool: Option<Arc<dyn crate::call::execution::ConcurrencyCheck>>,
 }
 
 /// A nested call the program asked for and that has not started yet.

@@ -22,7 +22,7 @@ pub(crate) enum StopKind {
     Cancelled,
     /// The program's calls stopped it ([`ProgramCalls::halted`]): they say why.
     ///
-    /// [`ProgramCalls::halted`]: crate::code_mode::engine::ProgramCalls::halted
+    /// [`ProgramCalls::halted`]: crate::code_mode::program_calls::ProgramCalls::halted
     Halted,
 }
 

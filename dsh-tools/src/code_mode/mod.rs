@@ -24,6 +24,7 @@ pub(crate) mod failure;
 mod limits;
 mod mode;
 pub(crate) mod pool;
+pub(crate) mod program_calls;
 pub(crate) mod world;
 
 pub use crate::callers::ToolCallers;

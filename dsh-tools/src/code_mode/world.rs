@@ -37,8 +37,8 @@ use rquickjs::{
 use serde_json::Value;
 
 use crate::code_mode::convert::{display, to_js, to_json};
-use crate::code_mode::engine::{CallOutcome, ProgramCalls};
 use crate::code_mode::failure::ProgramFailure;
+use crate::code_mode::program_calls::{CallOutcome, ProgramCalls};
 
 /// Why the program must stop, set from either side; the interrupt handler reads it.
 pub(crate) const RUNNING: u8 = 0;

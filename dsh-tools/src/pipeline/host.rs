@@ -54,11 +54,20 @@ impl CallHost for Core {
         &self,
         agent: Option<&AgentId>,
         name: &str,
-    ) -> (u64, Option<Arc<dyn ToolDefinition>>) {
+    ) -> (
+        u64,
+        Option<Arc<dyn crate::call::execution::ConcurrencyCheck>>,
+    ) {
         // Read before the tool: a change in between leaves a generation that is already old,
         // so the tool is resolved again rather than kept past the change.
         let generation = Core::generation(self);
-        (generation, Core::resolve(self, name, agent))
+        let tool = Core::resolve(self, name, agent);
+        (
+            generation,
+            tool.map(|tool| {
+                Arc::new(Scheduled(tool)) as Arc<dyn crate::call::execution::ConcurrencyCheck>
+            }),
+        )
     }
 
     #[cfg(feature = "code-mode")]
@@ -90,5 +99,16 @@ impl ToolLookup for Core {
 
     fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
         Core::resolve(self, name, agent)
+    }
+}
+
+/// A resolved tool as a program's scheduler keeps it between calls of the same name.
+#[cfg(feature = "code-mode")]
+struct Scheduled(Arc<dyn ToolDefinition>);
+
+#[cfg(feature = "code-mode")]
+impl crate::call::execution::ConcurrencyCheck for Scheduled {
+    fn is_concurrency_safe(&self, arguments: &serde_json::Value) -> bool {
+        self.0.is_concurrency_safe(arguments)
     }
 }
