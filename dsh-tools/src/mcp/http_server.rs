@@ -229,12 +229,11 @@ impl McpServer {
         let server = self.clone();
         let stateless = options.stateless;
         let factory = move || {
-            let handler = McpHandler::new(server.clone());
             // Nothing could carry a request to the client between its own requests.
             Ok(if stateless {
-                handler.without_client_requests()
+                McpHandler::stateless(server.clone())
             } else {
-                handler
+                McpHandler::new(server.clone())
             })
         };
         let guard = Arc::new(Guard {
@@ -247,14 +246,24 @@ impl McpServer {
                 Arc::new(NeverSessionManager::default()),
                 config,
             );
-            tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
+            tokio::spawn(accept_loop(
+                listener,
+                Arc::new(service),
+                guard,
+                shutdown.clone(),
+            ))
         } else {
             let service = StreamableHttpService::new(
                 factory,
                 Arc::new(LocalSessionManager::default()),
                 config,
             );
-            tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
+            tokio::spawn(accept_loop(
+                listener,
+                Arc::new(service),
+                guard,
+                shutdown.clone(),
+            ))
         };
         Ok(McpHttpServer {
             local_addr,
@@ -318,10 +327,12 @@ fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
     std::hint::black_box(difference) == 0
 }
 
-/// Accepts connections until shutdown; each is served on its own task.
+/// Accepts connections until shutdown; each is served on its own task. Every request shares the
+/// one service: a clone of it copies its configuration (the allowed hosts and origins, a string
+/// each), about a thousand instructions per request.
 async fn accept_loop<M: SessionManager>(
     listener: TcpListener,
-    service: StreamableHttpService<McpHandler, M>,
+    service: Arc<StreamableHttpService<McpHandler, M>>,
     guard: Arc<Guard>,
     shutdown: CancellationToken,
 ) {
@@ -345,12 +356,12 @@ async fn accept_loop<M: SessionManager>(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!("MCP HTTP server could not set TCP_NODELAY: {error}");
         }
-        let service = service.clone();
+        let service = Arc::clone(&service);
         let guard = Arc::clone(&guard);
         let shutdown = shutdown.clone();
         connections.spawn(async move {
             let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
-                let service = service.clone();
+                let service = Arc::clone(&service);
                 let guard = Arc::clone(&guard);
                 async move {
                     if let Some(refusal) = guard.refusal(&request) {
