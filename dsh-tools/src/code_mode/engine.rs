@@ -644,6 +644,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::code_mode::program_calls::Surroundings;
 
     /// Answers each call with its arguments at once, except those of `tools.never`, which end
     /// only when cancelled, and those of `tools.later`, answered at the next poll.

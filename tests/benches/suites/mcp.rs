@@ -10,6 +10,9 @@
 //! - e5 / e5s / ours50: the same with 50 tools on each server.
 //! - parse (context): rmcp parsing the request line into its message types, and nothing else —
 //!   the floor every server built on rmcp pays.
+//! - parse_lean (context): the same line parsed into a borrowed envelope whose `params` are
+//!   rmcp's `CallToolRequestParams`, the shape a server's own parse of a `tools/call` would take
+//!   (what it would cost, beside what rmcp's untagged message types cost).
 //!
 //! Every body returns the `path` argument. Targets: ours ≤ 0.6 × e2; ours50 ≤ 0.1 × e5. Each
 //! server answers the call once, checked, before it is measured; every call runs on one
@@ -217,6 +220,18 @@ async fn reply_line<S: Service<RoleServer>>(
     serde_json::to_string(&reply).expect("serializes")
 }
 
+/// A `tools/call` request line read without rmcp's message enums: the envelope borrowed from the
+/// line, the parameters straight into rmcp's type.
+#[derive(serde::Deserialize)]
+struct LeanCall<'a> {
+    #[serde(borrow)]
+    jsonrpc: &'a str,
+    id: rmcp::model::RequestId,
+    #[serde(borrow)]
+    method: &'a str,
+    params: rmcp::model::CallToolRequestParams,
+}
+
 /// The server of the idle connection the request contexts' peer comes from.
 struct Idle;
 
@@ -335,6 +350,20 @@ fn suite() -> Suite {
                         serde_json::from_str(black_box(request_line()))
                             .expect("a JSON-RPC message");
                     message
+                },
+            )
+            .vs("e2")
+            .profile_iterations(PROFILE_ITERATIONS),
+        )
+        .case(
+            Case::iter(
+                "parse_lean",
+                "the line into a borrowed envelope and rmcp's `CallToolRequestParams` (context)",
+                || {
+                    let call: LeanCall<'_> =
+                        serde_json::from_str(black_box(request_line())).expect("a tools/call line");
+                    assert!(call.jsonrpc == "2.0" && call.method == "tools/call");
+                    (call.id, call.params)
                 },
             )
             .vs("e2")

@@ -23,7 +23,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
-use crate::mcp::serving::revision::is_per_request;
+use crate::mcp::serving::revision::RequestClient;
 use dsh_tools_schema::text_bounds::push_cut_marker;
 
 /// The most characters of a call's arguments (as JSON) an approval request quotes.
@@ -40,10 +40,13 @@ pub(crate) struct ClientApprover {
 }
 
 impl ClientApprover {
-    /// The approver for the call of `context`, when its client can be asked: it declared form
-    /// elicitation and speaks a protocol that lets the server send it requests.
-    pub(crate) fn for_request(context: &RequestContext<RoleServer>) -> Option<Self> {
-        if is_per_request(context) || !client_answers_forms(context) {
+    /// The approver for the call of `context`, when its client (`client`) can be asked: it
+    /// declared form elicitation and speaks a protocol that lets the server send it requests.
+    pub(crate) fn for_request(
+        context: &RequestContext<RoleServer>,
+        client: RequestClient,
+    ) -> Option<Self> {
+        if client.per_request || !client.answers_forms {
             return None;
         }
         Some(Self {
@@ -52,11 +55,9 @@ impl ClientApprover {
     }
 }
 
-/// Whether the client of `context` declared form elicitation.
-pub(crate) fn client_answers_forms(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .client_capabilities()
-        .is_some_and(|capabilities| capabilities.elicitation.as_ref().is_some_and(supports_form))
+/// Whether a client with `capabilities` declared form elicitation.
+pub(crate) fn answers_forms(capabilities: &mcp::ClientCapabilities) -> bool {
+    capabilities.elicitation.as_ref().is_some_and(supports_form)
 }
 
 /// Whether the capability includes form mode (a capability naming no mode means form, as in

@@ -22,8 +22,12 @@
 //!   by another process counts); progress of a call travels on that call's own response stream.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::pin::{Pin, pin};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -38,7 +42,7 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::serving::server::McpServer;
@@ -229,12 +233,11 @@ impl McpServer {
         let server = self.clone();
         let stateless = options.stateless;
         let factory = move || {
-            let handler = McpHandler::new(server.clone());
             // Nothing could carry a request to the client between its own requests.
             Ok(if stateless {
-                handler.without_client_requests()
+                McpHandler::stateless(server.clone())
             } else {
-                handler
+                McpHandler::new(server.clone())
             })
         };
         let guard = Arc::new(Guard {
@@ -247,14 +250,24 @@ impl McpServer {
                 Arc::new(NeverSessionManager::default()),
                 config,
             );
-            tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
+            tokio::spawn(accept_loop(
+                listener,
+                Arc::new(service),
+                guard,
+                shutdown.clone(),
+            ))
         } else {
             let service = StreamableHttpService::new(
                 factory,
                 Arc::new(LocalSessionManager::default()),
                 config,
             );
-            tokio::spawn(accept_loop(listener, service, guard, shutdown.clone()))
+            tokio::spawn(accept_loop(
+                listener,
+                Arc::new(service),
+                guard,
+                shutdown.clone(),
+            ))
         };
         Ok(McpHttpServer {
             local_addr,
@@ -318,10 +331,12 @@ fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
     std::hint::black_box(difference) == 0
 }
 
-/// Accepts connections until shutdown; each is served on its own task.
+/// Accepts connections until shutdown; each is served on its own task. Every request shares the
+/// one service: a clone of it copies its configuration (the allowed hosts and origins, a string
+/// each), about a thousand instructions per request.
 async fn accept_loop<M: SessionManager>(
     listener: TcpListener,
-    service: StreamableHttpService<McpHandler, M>,
+    service: Arc<StreamableHttpService<McpHandler, M>>,
     guard: Arc<Guard>,
     shutdown: CancellationToken,
 ) {
@@ -345,12 +360,12 @@ async fn accept_loop<M: SessionManager>(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!("MCP HTTP server could not set TCP_NODELAY: {error}");
         }
-        let service = service.clone();
+        let service = Arc::clone(&service);
         let guard = Arc::clone(&guard);
-        let shutdown = shutdown.clone();
+        let stop = StopSignal::watching(&shutdown);
         connections.spawn(async move {
             let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
-                let service = service.clone();
+                let service = Arc::clone(&service);
                 let guard = Arc::clone(&guard);
                 async move {
                     if let Some(refusal) = guard.refusal(&request) {
@@ -369,18 +384,96 @@ async fn accept_loop<M: SessionManager>(
             });
             let connection = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), handler);
-            let mut connection = std::pin::pin!(connection);
-            tokio::select! {
-                _ = connection.as_mut() => {}
-                () = shutdown.cancelled() => {
+            let mut connection = pin!(connection);
+            // Once the server shuts down: no new request, and a grace to finish the current one.
+            let mut grace: Option<Pin<Box<tokio::time::Sleep>>> = None;
+            let mut waker_given = false;
+            std::future::poll_fn(|cx| {
+                if grace.is_none() && stop.poll_requested(cx, &mut waker_given) {
                     connection.as_mut().graceful_shutdown();
-                    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                    grace = Some(Box::pin(tokio::time::sleep(SHUTDOWN_GRACE)));
                 }
-            }
+                if connection.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(());
+                }
+                match &mut grace {
+                    Some(grace) => grace.as_mut().poll(cx),
+                    None => Poll::Pending,
+                }
+            })
+            .await;
         });
     }
     drop(listener);
     while connections.join_next().await.is_some() {}
+}
+
+/// How one connection learns that the server shuts down: a watcher task waits for the shutdown
+/// and wakes the connection's task, which only reads a flag when polled. Waiting on the shutdown
+/// beside the connection (a `select!`) cost every request a few hundred instructions, since a
+/// connection is polled several times per request.
+///
+/// The connection's task gives its waker once, at its first poll: the connection is the whole
+/// future of its task, and tokio always polls a task with a waker that wakes that task.
+#[derive(Default)]
+struct StopSignal {
+    requested: AtomicBool,
+    /// The connection's task, to wake when the shutdown comes.
+    waker: Mutex<Option<Waker>>,
+    /// Ends the watcher when the connection ends first (dropped with the connection's task).
+    _connection_ended: Option<DropGuard>,
+}
+
+impl StopSignal {
+    /// The signal of a new connection, with its watcher of `shutdown` started.
+    fn watching(shutdown: &CancellationToken) -> Arc<Self> {
+        let ended = CancellationToken::new();
+        let signal = Arc::new(Self {
+            _connection_ended: Some(ended.clone().drop_guard()),
+            ..Self::default()
+        });
+        let shutdown = shutdown.clone();
+        // The watcher holds the signal weakly: the connection's end drops it.
+        let watched = Arc::downgrade(&signal);
+        tokio::spawn(async move {
+            tokio::select! {
+                () = shutdown.cancelled() => {
+                    if let Some(signal) = watched.upgrade() {
+                        signal.request();
+                    }
+                }
+                () = ended.cancelled() => {}
+            }
+        });
+        signal
+    }
+
+    fn request(&self) {
+        self.requested.store(true, Ordering::Release);
+        let waker = self
+            .waker
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    /// Whether the shutdown came; if not, the task of `cx` is woken when it does (its waker is
+    /// given at the first poll, when `waker_given` is still false).
+    fn poll_requested(&self, cx: &Context<'_>, waker_given: &mut bool) -> bool {
+        if self.requested.load(Ordering::Acquire) {
+            return true;
+        }
+        if *waker_given {
+            return false;
+        }
+        *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
+        *waker_given = true;
+        // A shutdown that came before the waker was in place found none to wake.
+        self.requested.load(Ordering::Acquire)
+    }
 }
 
 #[cfg(test)]

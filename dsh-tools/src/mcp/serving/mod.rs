@@ -11,7 +11,7 @@
 //! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
 //! | `request_state.rs` | the `requestState` binding such an answer to its call: a keyed digest under the server's secret |
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
-//! | `revision.rs` | which protocol revision a served request speaks |
+//! | `revision.rs` | which protocol revision a served request speaks, and what its client declared |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
 //! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
 //! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |

@@ -1,4 +1,5 @@
-//! Which revision of MCP a served request speaks, where the bridge's behaviour depends on it.
+//! Which revision of MCP a served request speaks, and what its client declared, where the
+//! bridge's behaviour depends on it.
 //!
 //! 2026-07-28 is per request (`server/discover`, no `initialize`): a server sends its client no
 //! requests of its own (it asks through multi-round-trip results), and a tool's output and its
@@ -8,9 +9,37 @@
 use rmcp::model as mcp;
 use rmcp::service::{RequestContext, RoleServer};
 
+use crate::mcp::serving::client_approval::answers_forms;
+
 /// Whether the request of `context` speaks 2026-07-28 or later.
 pub(crate) fn is_per_request(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|version| version >= mcp::ProtocolVersion::V_2026_07_28)
+}
+
+/// What the client of one served request speaks and declared, read once per request: each of
+/// rmcp's readings looks the session's handshake up again and clones the client's capabilities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RequestClient {
+    /// The request speaks 2026-07-28 or later.
+    pub(crate) per_request: bool,
+    /// The client declared form elicitation.
+    pub(crate) answers_forms: bool,
+    /// The client declared the tasks extension.
+    pub(crate) speaks_tasks: bool,
+}
+
+impl RequestClient {
+    /// The client of the request of `context`.
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
+        let capabilities = context.client_capabilities();
+        Self {
+            per_request: is_per_request(context),
+            answers_forms: capabilities.as_ref().is_some_and(answers_forms),
+            speaks_tasks: capabilities
+                .as_ref()
+                .is_some_and(mcp::ClientCapabilities::supports_tasks),
+        }
+    }
 }

@@ -32,17 +32,14 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model as mcp;
-use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::hooks::approval::{ApprovalOutcome, ApprovalRequest, Approver};
-use crate::mcp::serving::client_approval::{
-    approval_message, client_answers_forms, decision_form, outcome_of_response,
-};
+use crate::mcp::serving::client_approval::{approval_message, decision_form, outcome_of_response};
 use crate::mcp::serving::request_state::RequestStateKey;
-use crate::mcp::serving::revision::is_per_request;
+use crate::mcp::serving::revision::RequestClient;
 
 /// The key of the approval question in `inputRequests`, and of its answer in `inputResponses`.
 pub(crate) const APPROVAL_INPUT: &str = "approval";
@@ -60,16 +57,16 @@ pub(crate) struct RoundTripApproval {
 }
 
 impl RoundTripApproval {
-    /// The approval of the call `request` makes, when its client can be asked this way: it
-    /// speaks 2026-07-28 (or later) and declared form elicitation. `key` is the server's secret
-    /// (none: no client is asked this way) and `agent` the served scope's agent.
+    /// The approval of the call `request` makes, when its client (`client`) can be asked this
+    /// way: it speaks 2026-07-28 (or later) and declared form elicitation. `key` is the server's
+    /// secret (none: no client is asked this way) and `agent` the served scope's agent.
     pub(crate) fn for_request(
-        context: &RequestContext<RoleServer>,
+        client: RequestClient,
         request: &mcp::CallToolRequestParams,
         key: Option<&RequestStateKey>,
         agent: Option<&str>,
     ) -> Option<Self> {
-        if !is_per_request(context) || !client_answers_forms(context) {
+        if !client.per_request || !client.answers_forms {
             return None;
         }
         let key = key?;

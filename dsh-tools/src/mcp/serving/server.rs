@@ -57,7 +57,8 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 pub struct McpServer {
     /// The served layer: the registry's global layer or a scope.
     layer: ToolScope,
-    info: mcp::ServerConfig,
+    /// Shared: a stateless HTTP server clones the server for every request's handler.
+    info: Arc<mcp::ServerConfig>,
     page_size: usize,
     tasks: TaskSettings,
     /// The secret of the `requestState` of approvals asked through multi-round-trip requests
@@ -126,7 +127,7 @@ impl McpServer {
         ));
         Self {
             layer,
-            info,
+            info: Arc::new(info),
             page_size: DEFAULT_PAGE_SIZE,
             tasks: TaskSettings::default(),
             request_state: RequestStateKey::random(),
@@ -143,28 +144,28 @@ impl McpServer {
     /// Sets the name clients see (`serverInfo.name`; default `dsh-tools`).
     #[must_use]
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.info.server_info.name = name.into();
+        Arc::make_mut(&mut self.info).server_info.name = name.into();
         self
     }
 
     /// Sets the version clients see (`serverInfo.version`; default this crate's version).
     #[must_use]
     pub fn with_version(mut self, version: impl Into<String>) -> Self {
-        self.info.server_info.version = version.into();
+        Arc::make_mut(&mut self.info).server_info.version = version.into();
         self
     }
 
     /// Sets the human-readable title clients may show (`serverInfo.title`).
     #[must_use]
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.info.server_info.title = Some(title.into());
+        Arc::make_mut(&mut self.info).server_info.title = Some(title.into());
         self
     }
 
     /// Sets the instructions sent with the handshake, for the client's model.
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.info.instructions = Some(instructions.into());
+        Arc::make_mut(&mut self.info).instructions = Some(instructions.into());
         self
     }
 

@@ -40,14 +40,14 @@ use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::hooks::approval::Approver;
 use crate::mcp::convert::{Structured, call_tool_result};
-use crate::mcp::serving::client_approval::{ClientApprover, client_answers_forms};
+use crate::mcp::serving::client_approval::ClientApprover;
 use crate::mcp::serving::listing::Listing;
-use crate::mcp::serving::revision::is_per_request;
+use crate::mcp::serving::revision::RequestClient;
 use crate::mcp::serving::round_trip_approval::RoundTripApproval;
 use crate::mcp::serving::server::McpServer;
 use crate::mcp::serving::task_approval::TaskApprover;
 use crate::mcp::serving::tasks::{
-    CallMode, call_mode, cancel_task, client_speaks_tasks, get_task, start_task, update_task,
+    CallMode, call_mode, cancel_task, get_task, start_task, update_task,
 };
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -58,19 +58,27 @@ use crate::result::ToolExecutionResult;
 /// about list changes when dropped.
 pub struct McpHandler {
     server: McpServer,
-    /// The registry's changes since the session started, with what was listed then; taken by
-    /// the list-changed forwarder once the client is initialized, so no change in between is
-    /// missed.
-    watch: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
+    /// What a session's list-changed forwarder starts from; `None` over a stateless transport,
+    /// whose handlers answer one request each and never see `initialized`.
+    session: Option<SessionWatch>,
     /// The same for a `subscriptions/listen` stream: taken when the subscription is accepted,
     /// before rmcp acknowledges it, so a change the client makes right after the acknowledgment
     /// is measured against what was listed before it.
     listen_from: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
-    closed: CancellationToken,
     /// Whether the server may send requests to the client (elicitation): not over a stateless
     /// transport, where no request outside a response to the client's own could reach it.
     /// (Multi-round-trip requests need none: their question is the response.)
     client_requests: bool,
+}
+
+/// What the list-changed forwarder of a session starts from, and what stops it.
+struct SessionWatch {
+    /// The registry's changes since the session started, with what was listed then; taken by
+    /// the list-changed forwarder once the client is initialized, so no change in between is
+    /// missed.
+    watch: Mutex<Option<(watch::Receiver<u64>, Arc<Listing>)>>,
+    closed: CancellationToken,
+    /// Stops the forwarder when the handler (the session) goes.
     _closing: DropGuard,
 }
 
@@ -88,29 +96,37 @@ impl McpHandler {
         let watch = (server.changes(), server.listing());
         Self {
             server,
-            watch: Mutex::new(Some(watch)),
+            session: Some(SessionWatch {
+                watch: Mutex::new(Some(watch)),
+                _closing: closed.clone().drop_guard(),
+                closed,
+            }),
             listen_from: Mutex::new(None),
             client_requests: true,
-            _closing: closed.clone().drop_guard(),
-            closed,
         }
     }
 
-    /// A handler that never sends the client a request (a stateless transport's): a call's
-    /// `ask` goes to the registry's approver, as for a client without elicitation, unless the
-    /// client is asked through multi-round-trip requests, which need no request of the server's.
+    /// The handler of one request over a stateless transport. It never sends the client a
+    /// request: a call's `ask` goes to the registry's approver, as for a client without
+    /// elicitation, unless the client is asked through multi-round-trip requests, which need no
+    /// request of the server's. It watches no changes for a session: a stateless transport
+    /// delivers no `initialized` to it (a `subscriptions/listen` stream still is answered).
     #[cfg(feature = "mcp-http")]
-    pub(crate) fn without_client_requests(mut self) -> Self {
-        self.client_requests = false;
-        self
+    pub(crate) fn stateless(server: McpServer) -> Self {
+        Self {
+            server,
+            session: None,
+            listen_from: Mutex::new(None),
+            client_requests: false,
+        }
     }
 }
 
 /// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
 /// sending its progress to `progress` (the client and the request's progress token) when the
 /// request asked for it, its `ask`s answered by `approver` (the client) when there is one, its
-/// value as `structuredContent` when the tool declares an output (of any JSON type when
-/// `any_value`: the client speaks 2026-07-28 or later). A plain call and a task (started by
+/// value as `structuredContent` as `structured` says (the tool declares an output; of any JSON
+/// type when the client speaks 2026-07-28 or later). A plain call and a task (started by
 /// `tasks.rs`) both run this way.
 #[expect(
     clippy::too_many_arguments,
@@ -123,13 +139,9 @@ async fn run_call(
     signal: CancellationToken,
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
     approver: Option<Arc<dyn Approver>>,
-    any_value: bool,
+    structured: Structured,
     served: Served,
 ) -> mcp::CallToolResult {
-    let declares_output = server
-        .definition(&request.name)
-        .is_some_and(|definition| definition.output_schema().is_some());
-    let structured = Structured::of(declares_output, any_value);
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     // The served scope's agent is set by the scope's handle.
     let mut input =
@@ -157,6 +169,15 @@ async fn run_call(
         }
     };
     call_tool_result(result, structured)
+}
+
+/// The call id of a request: its JSON-RPC id as text, a number in decimal (as rmcp displays
+/// it, without going through a formatter).
+fn call_id(id: &mcp::RequestId) -> String {
+    match id {
+        mcp::NumberOrString::Number(number) => number.to_string(),
+        mcp::NumberOrString::String(text) => text.to_string(),
+    }
 }
 
 /// What a served call's span continues and carries (feature `otel`; nothing without).
@@ -266,11 +287,12 @@ impl McpHandler {
     fn elicitation_approver(
         &self,
         context: &RequestContext<RoleServer>,
+        client: RequestClient,
     ) -> Option<Arc<dyn Approver>> {
         if !self.client_requests {
             return None;
         }
-        let approver = ClientApprover::for_request(context)?;
+        let approver = ClientApprover::for_request(context, client)?;
         Some(Arc::new(approver))
     }
 }
@@ -294,24 +316,29 @@ impl ServerHandler for McpHandler {
         request: mcp::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<mcp::CallToolResponse, ErrorData> {
-        let support = self
-            .server
-            .definition(&request.name)
-            .map_or(TaskSupport::Forbidden, |definition| {
-                definition.task_support()
-            });
+        // The tool is looked up once, for both what it declares here and the call's result.
+        let (support, declares_output) = self.server.definition(&request.name).map_or(
+            (TaskSupport::Forbidden, false),
+            |definition| {
+                (
+                    definition.task_support(),
+                    definition.output_schema().is_some(),
+                )
+            },
+        );
+        let client = RequestClient::of(&context);
         let progress = context
             .meta
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
-        let call_id = context.id.to_string();
+        let call_id = call_id(&context.id);
         let served = served(&context);
         // Since 2026-07-28 a tool's output may be any JSON value.
-        let any_value = is_per_request(&context);
-        if call_mode(support, client_speaks_tasks(&context))? == CallMode::Task {
+        let structured = Structured::of(declares_output, client.per_request);
+        if call_mode(support, client.speaks_tasks)? == CallMode::Task {
             let server = self.server.clone();
-            let session_approver = self.elicitation_approver(&context);
-            let asks_in_task = is_per_request(&context) && client_answers_forms(&context);
+            let session_approver = self.elicitation_approver(&context, client);
+            let asks_in_task = client.per_request && client.answers_forms;
             let task = start_task(
                 self.server.tasks(),
                 self.server.task_settings(),
@@ -324,7 +351,7 @@ impl ServerHandler for McpHandler {
                     };
                     async move {
                         run_call(
-                            &server, request, call_id, signal, progress, approver, any_value,
+                            &server, request, call_id, signal, progress, approver, structured,
                             served,
                         )
                         .await
@@ -335,14 +362,14 @@ impl ServerHandler for McpHandler {
             return Ok(task.into());
         }
         let round_trip = RoundTripApproval::for_request(
-            &context,
+            client,
             &request,
             self.server.request_state_key(),
             self.server.agent(),
         );
         let approver = match &round_trip {
             Some(round_trip) => Some(Arc::new(round_trip.approver()) as Arc<dyn Approver>),
-            None => self.elicitation_approver(&context),
+            None => self.elicitation_approver(&context, client),
         };
         let signal = context.ct.clone();
         // Boxed: the pipeline's future is large, and rmcp moves the handler's future whole into
@@ -355,7 +382,7 @@ impl ServerHandler for McpHandler {
             signal,
             progress,
             approver,
-            any_value,
+            structured,
             served,
         ))
         .await;
@@ -407,7 +434,10 @@ impl ServerHandler for McpHandler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let watch = self
+        let Some(session) = &self.session else {
+            return;
+        };
+        let watch = session
             .watch
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -417,7 +447,7 @@ impl ServerHandler for McpHandler {
                 self.server.clone(),
                 watch,
                 context.peer,
-                self.closed.clone(),
+                session.closed.clone(),
             ));
         }
     }

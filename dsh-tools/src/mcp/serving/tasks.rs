@@ -38,7 +38,6 @@ use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model as mcp;
-use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskManager, TaskOptions};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
@@ -70,13 +69,6 @@ pub(crate) fn call_mode(
         )),
         _ => Ok(CallMode::Plain),
     }
-}
-
-/// Whether the client of `context` declared the tasks extension.
-pub(crate) fn client_speaks_tasks(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .client_capabilities()
-        .is_some_and(|capabilities| capabilities.supports_tasks())
 }
 
 /// Starts a call as a task in `store` and returns the task as the reply; the task can be read
