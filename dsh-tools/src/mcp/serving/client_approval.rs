@@ -55,17 +55,6 @@ impl ClientApprover {
     }
 }
 
-/// Whether a client with `capabilities` declared form elicitation.
-pub(crate) fn answers_forms(capabilities: &mcp::ClientCapabilities) -> bool {
-    capabilities.elicitation.as_ref().is_some_and(supports_form)
-}
-
-/// Whether the capability includes form mode (a capability naming no mode means form, as in
-/// 2025-06-18, where form was the only one).
-fn supports_form(capability: &mcp::ElicitationCapability) -> bool {
-    capability.form.is_some() || capability.url.is_none()
-}
-
 impl Approver for ClientApprover {
     fn approve(
         &self,

@@ -9,8 +9,6 @@
 use rmcp::model as mcp;
 use rmcp::service::{RequestContext, RoleServer};
 
-use crate::mcp::serving::client_approval::answers_forms;
-
 /// Whether the request of `context` speaks 2026-07-28 or later.
 pub(crate) fn is_per_request(context: &RequestContext<RoleServer>) -> bool {
     context
@@ -42,4 +40,15 @@ impl RequestClient {
                 .is_some_and(mcp::ClientCapabilities::supports_tasks),
         }
     }
+}
+
+/// Whether a client with `capabilities` declared form elicitation.
+fn answers_forms(capabilities: &mcp::ClientCapabilities) -> bool {
+    capabilities.elicitation.as_ref().is_some_and(supports_form)
+}
+
+/// Whether the capability includes form mode (a capability naming no mode means form, as in
+/// 2025-06-18, where form was the only one).
+fn supports_form(capability: &mcp::ElicitationCapability) -> bool {
+    capability.form.is_some() || capability.url.is_none()
 }
