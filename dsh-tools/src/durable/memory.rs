@@ -1,8 +1,9 @@
 //! [`MemoryStore`]: the call store in this process's memory. What a registry with a journal but
 //! no file or server keeps: retries within the process are replayed, and a restart forgets
-//! everything.
+//! everything. By default it keeps every call; a long-running process bounds how many finished
+//! calls it remembers ([`MemoryStore::keeping_finished`]), forgetting the oldest first.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Mutex, PoisonError};
 
 use crate::durable::record::{
@@ -15,6 +16,8 @@ use crate::future::BoxFuture;
 #[derive(Default)]
 pub struct MemoryStore {
     inner: Mutex<Records>,
+    /// How many finished calls it remembers at most (`None`: all of them).
+    keep_finished: Option<usize>,
 }
 
 #[derive(Default)]
@@ -25,20 +28,85 @@ struct Records {
     answers: HashMap<String, String>,
     approvals: BTreeMap<String, ApprovalRecord>,
     tasks: BTreeMap<String, TaskRecord>,
+    /// With a bound: the entries that finished (completed or failed), oldest first, each with
+    /// the number of its finish, and the number of the latest finish of each key still
+    /// finished. An entry that runs again leaves the second map; its older place in the queue
+    /// is skipped.
+    finished: VecDeque<(u64, String)>,
+    finished_at: HashMap<String, u64>,
+    finishes: u64,
 }
 
 impl MemoryStore {
-    /// An empty store.
+    /// An empty store that remembers every call.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty store that remembers at most `limit` finished calls (completed or failed),
+    /// forgetting the oldest first, so that a process running for months holds a bounded
+    /// journal. A retry of a forgotten call runs its body again, as after a restart; a call
+    /// started and not finished (running, or in doubt) is never forgotten.
+    pub fn keeping_finished(limit: usize) -> Self {
+        Self {
+            keep_finished: Some(limit),
+            ..Self::default()
+        }
     }
 
     fn with<R>(&self, f: impl FnOnce(&mut Records) -> R) -> R {
         f(&mut self.inner.lock().unwrap_or_else(PoisonError::into_inner))
     }
+
+    /// Notes what `entry`, just stored, means for the bound: a finished call joins the queue,
+    /// one that runs again leaves it, and the oldest finished ones past the bound are forgotten.
+    fn bound(&self, records: &mut Records, entry: &JournalEntry) {
+        let Some(limit) = self.keep_finished else {
+            return;
+        };
+        if matches!(entry.state, JournalState::Completed | JournalState::Failed) {
+            records.finishes += 1;
+            records
+                .finished
+                .push_back((records.finishes, entry.key.clone()));
+            records
+                .finished_at
+                .insert(entry.key.clone(), records.finishes);
+        } else {
+            records.finished_at.remove(&entry.key);
+        }
+        while records.finished_at.len() > limit {
+            let Some((finish, key)) = records.finished.pop_front() else {
+                break;
+            };
+            if records.finished_at.get(&key) == Some(&finish) {
+                records.forget(&key);
+            }
+        }
+        // Places of keys that ran again or finished again since: dropped once they are most.
+        if records.finished.len() > 2 * records.finished_at.len() + 64 {
+            let finished_at = &records.finished_at;
+            records
+                .finished
+                .retain(|(finish, key)| finished_at.get(key) == Some(finish));
+        }
+    }
 }
 
 impl Records {
+    /// Forgets the finished entry `key`, and its digest's answer if it was that.
+    fn forget(&mut self, key: &str) {
+        self.finished_at.remove(key);
+        let Some(entry) = self.entries.remove(key) else {
+            return;
+        };
+        if let Some(digest) = &entry.arguments_digest
+            && self.answers.get(digest).is_some_and(|answer| answer == key)
+        {
+            self.answers.remove(digest);
+        }
+    }
+
     /// Keeps `entry` as its digest's answer when it is the latest completed one.
     fn note_answer(&mut self, entry: &JournalEntry) {
         let (JournalState::Completed, Some(digest)) = (entry.state, &entry.arguments_digest) else {
@@ -65,6 +133,7 @@ impl std::fmt::Debug for MemoryStore {
         f.debug_struct("MemoryStore")
             .field("entries", &entries)
             .field("approvals", &approvals)
+            .field("keep_finished", &self.keep_finished)
             .finish()
     }
 }
@@ -79,6 +148,7 @@ impl CallStore for MemoryStore {
             None => {
                 records.note_answer(entry);
                 records.entries.insert(entry.key.clone(), entry.clone());
+                self.bound(records, entry);
                 None
             }
         });
@@ -101,6 +171,7 @@ impl CallStore for MemoryStore {
             };
             if replaced {
                 records.note_answer(entry);
+                self.bound(records, entry);
             }
             replaced
         });

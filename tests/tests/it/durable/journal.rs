@@ -245,3 +245,81 @@ async fn a_failing_store_runs_nothing() {
     assert_eq!(result.text(), "Error: the call store failed: disk on fire");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
+
+/// A tool that counts its runs, journaled (the default).
+fn counted(runs: &Arc<AtomicUsize>) -> FnTool {
+    let runs = Arc::clone(runs);
+    FnTool::builder("charge", "Charges a card.").handler(move |_, _| {
+        let runs = Arc::clone(&runs);
+        async move {
+            runs.fetch_add(1, Ordering::SeqCst);
+            Ok(json!("charged"))
+        }
+    })
+}
+
+#[tokio::test]
+async fn a_bounded_memory_store_forgets_the_oldest_finished_calls_first() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = ToolRegistry::new();
+    let _ = registry.register(counted(&runs)).expect("charge");
+    let store = Arc::new(MemoryStore::keeping_finished(2));
+    registry.set_durability(Durability::shared(Arc::clone(&store) as Arc<dyn CallStore>));
+    let call = |id: &'static str| ToolExecutionInput::new(id, "charge", json!({}));
+
+    // A call in doubt (started, nothing recorded after) is kept however many calls finish.
+    let first = registry.execute(call("c1")).await;
+    assert!(
+        !first.is_replayed() && !first.is_error(),
+        "{}",
+        first.text()
+    );
+    let mut in_doubt = store
+        .entries(None)
+        .await
+        .expect("entries")
+        .pop()
+        .expect("c1's entry");
+    in_doubt.key = "in-doubt".to_owned();
+    in_doubt.state = JournalState::Started;
+    in_doubt.finished_at_ms = None;
+    in_doubt.outcome = None;
+    assert!(
+        store
+            .insert_entry(&in_doubt)
+            .await
+            .expect("insert")
+            .is_none()
+    );
+
+    for id in ["c2", "c3"] {
+        let result = registry.execute(call(id)).await;
+        assert!(
+            !result.is_replayed() && !result.is_error(),
+            "{}",
+            result.text()
+        );
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+    // The two latest finished calls are remembered: their retries are replayed.
+    for id in ["c3", "c2"] {
+        let retry = registry.execute(call(id)).await;
+        assert!(retry.is_replayed(), "{id}: {retry:?}");
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+    let kept = store.entries(None).await.expect("entries");
+    assert_eq!(
+        kept.len(),
+        3,
+        "two finished calls and the one in doubt: {kept:?}"
+    );
+    assert!(kept.iter().any(|entry| entry.key == "in-doubt"));
+    // The oldest finished call was forgotten: its retry runs again, as after a restart.
+    let again = registry.execute(call("c1")).await;
+    assert!(
+        !again.is_replayed() && !again.is_error(),
+        "{}",
+        again.text()
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 4);
+}
