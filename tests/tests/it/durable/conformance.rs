@@ -13,6 +13,13 @@ async fn the_memory_store_conforms() {
     run_all(|| async { Arc::new(MemoryStore::new()) as Arc<dyn CallStore> }).await;
 }
 
+/// A bound the suite never reaches: its bookkeeping must not change what the store does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bounded_memory_store_conforms() {
+    run_all(|| async { Arc::new(MemoryStore::keeping_finished(100_000)) as Arc<dyn CallStore> })
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_store_conforms() {
     let dir = std::env::temp_dir().join(format!("dsh-tools-sqlite-{}", std::process::id()));
