@@ -244,30 +244,15 @@ impl McpServer {
             path: options.path.clone(),
             bearer_token: options.bearer_token.clone(),
         });
+        let serving = Serving {
+            listener,
+            guard,
+            shutdown: shutdown.clone(),
+        };
         let task = if options.stateless {
-            let service = StreamableHttpService::new(
-                factory,
-                Arc::new(NeverSessionManager::default()),
-                config,
-            );
-            tokio::spawn(accept_loop(
-                listener,
-                Arc::new(service),
-                guard,
-                shutdown.clone(),
-            ))
+            serving.spawn(NeverSessionManager::default(), factory, config)
         } else {
-            let service = StreamableHttpService::new(
-                factory,
-                Arc::new(LocalSessionManager::default()),
-                config,
-            );
-            tokio::spawn(accept_loop(
-                listener,
-                Arc::new(service),
-                guard,
-                shutdown.clone(),
-            ))
+            serving.spawn(LocalSessionManager::default(), factory, config)
         };
         Ok(McpHttpServer {
             local_addr,
@@ -334,6 +319,32 @@ fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
 /// Accepts connections until shutdown; each is served on its own task. Every request shares the
 /// one service: a clone of it copies its configuration (the allowed hosts and origins, a string
 /// each), about a thousand instructions per request.
+/// What the accept loop of a server serves with, whichever its sessions.
+struct Serving {
+    listener: TcpListener,
+    guard: Arc<Guard>,
+    shutdown: CancellationToken,
+}
+
+impl Serving {
+    /// Serves with rmcp's service over `manager` (a session per client, or none), each
+    /// session's handler made by `factory`; the service is shared by every connection.
+    fn spawn<M: SessionManager>(
+        self,
+        manager: M,
+        factory: impl Fn() -> Result<McpHandler, std::io::Error> + Send + Sync + 'static,
+        config: StreamableHttpServerConfig,
+    ) -> JoinHandle<()> {
+        let service = StreamableHttpService::new(factory, Arc::new(manager), config);
+        tokio::spawn(accept_loop(
+            self.listener,
+            Arc::new(service),
+            self.guard,
+            self.shutdown,
+        ))
+    }
+}
+
 async fn accept_loop<M: SessionManager>(
     listener: TcpListener,
     service: Arc<StreamableHttpService<McpHandler, M>>,
