@@ -127,6 +127,14 @@ impl Inner {
         self.first + self.changed.len() as u64
     }
 
+    /// With no index kept, nothing reads the log: it starts again with the next index.
+    fn restart_log(&mut self) {
+        if !self.changed.is_empty() {
+            self.first = self.end();
+            self.changed.clear();
+        }
+    }
+
     fn is_empty(&self) -> bool {
         self.global.is_none() && self.scoped.is_empty()
     }
@@ -263,10 +271,7 @@ impl SearchCache {
         if !inner.is_empty() {
             return true;
         }
-        if !inner.changed.is_empty() {
-            inner.first = inner.end();
-            inner.changed.clear();
-        }
+        inner.restart_log();
         false
     }
 
@@ -281,9 +286,7 @@ impl SearchCache {
     ) {
         let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
         if inner.is_empty() {
-            // Nothing to keep up to date: the log starts again with the next index.
-            inner.first = inner.end();
-            inner.changed.clear();
+            inner.restart_log();
             return;
         }
         match change {
