@@ -354,7 +354,8 @@ impl<'s> View<'s> {
     /// loaded, taking program callers), and whether it is all the model calls besides
     /// `tool_search`; `None` when the mode has no `run_code`.
     fn run_code_listing(&self) -> Option<(ToolSchema, bool)> {
-        let entry = self.run_code_entry()?;
+        let mode = self.code_mode();
+        let entry = decide::run_code_entry(mode)?;
         let deferral = self.deferral();
         let loaded = self.loaded();
         let mut callable = Vec::new();
@@ -368,7 +369,7 @@ impl<'s> View<'s> {
                 callable.push(tool);
             }
         });
-        Some(decide::run_code_listing(entry, callable, self.code_mode()))
+        Some(decide::run_code_listing(entry, callable, mode))
     }
 
     /// Which view this is, as a call records it: the global layer or one scope instance.
