@@ -351,6 +351,24 @@ impl NestedCalls {
             .is_none_or(|tool| tool.is_concurrency_safe(arguments))
     }
 
+    /// What the program sees of the nested call `id`, which ended with `result`: its outcome, or
+    /// nothing when the call stops the run for good (a resumed run's call that waits for an
+    /// approval or took another path), which then starts no queued call and ends at its turn's
+    /// end without seeing this call end.
+    fn settle(&mut self, id: u64, result: ToolExecutionResult) -> Option<CallOutcome> {
+        #[cfg(feature = "durable")]
+        if let Some(resume) = &mut self.resume
+            && let Some(paused) = resume.halts(id + 1, &result)
+        {
+            resume.halt(paused);
+            self.queue.clear();
+            return None;
+        }
+        #[cfg(not(feature = "durable"))]
+        let _ = id;
+        Some(self.outcome(result))
+    }
+
     /// A nested call's outcome for the program; its contexts go to the model with the run's
     /// result.
     fn outcome(&self, result: ToolExecutionResult) -> CallOutcome {
@@ -421,16 +439,7 @@ impl ProgramCalls for NestedCalls {
             return None;
         };
         self.in_flight.pop();
-        #[cfg(feature = "durable")]
-        if let Some(resume) = &mut self.resume
-            && let Some(paused) = resume.halts(id + 1, &result)
-        {
-            // The program never sees this call end: it stops at its turn's end.
-            resume.halt(paused);
-            self.queue.clear();
-            return None;
-        }
-        Some(self.outcome(result))
+        self.settle(id, result)
     }
 
     fn poll(&mut self, waker: &Waker, settled: &mut dyn FnMut(u64, CallOutcome)) {
@@ -446,17 +455,9 @@ impl ProgramCalls for NestedCalls {
             while index < self.in_flight.len() {
                 if let Poll::Ready(result) = self.in_flight[index].2.as_mut().poll(&mut context) {
                     let (id, _, _) = self.in_flight.swap_remove(index);
-                    #[cfg(feature = "durable")]
-                    if let Some(resume) = &mut self.resume
-                        && let Some(paused) = resume.halts(id + 1, &result)
-                    {
-                        // The program never sees this call end: it stops here.
-                        resume.halt(paused);
-                        self.queue.clear();
-                        progressed = true;
-                        continue;
+                    if let Some(outcome) = self.settle(id, result) {
+                        settled(id, outcome);
                     }
-                    settled(id, self.outcome(result));
                     progressed = true;
                 } else {
                     index += 1;
