@@ -1,11 +1,13 @@
 //! [`MemoryStore`]: the call store in this process's memory. What a registry with a journal but
 //! no file or server keeps: retries within the process are replayed, and a restart forgets
-//! everything. By default it keeps every call; a long-running process bounds how many finished
-//! calls it remembers ([`MemoryStore::keeping_finished`]), forgetting the oldest first.
+//! everything. By default it keeps every record; a long-running process bounds how many settled
+//! records it remembers ([`MemoryStore::keeping_finished`]): finished calls, settled approvals and
+//! finished tasks, each forgetting the oldest first.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Mutex, PoisonError};
 
+use crate::durable::clock::now_ms;
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
 };
@@ -35,6 +37,9 @@ struct Records {
     finished: VecDeque<(u64, String)>,
     finished_at: HashMap<String, u64>,
     finishes: u64,
+    /// With a bound: the sizes past which the approvals and the tasks are swept next.
+    sweep_approvals_at: usize,
+    sweep_tasks_at: usize,
 }
 
 impl MemoryStore {
@@ -47,6 +52,14 @@ impl MemoryStore {
     /// forgetting the oldest first, so that a process running for months holds a bounded
     /// journal. A retry of a forgotten call runs its body again, as after a restart; a call
     /// started and not finished (running, or in doubt) is never forgotten.
+    ///
+    /// The same bound holds for approvals and served MCP tasks, swept in batches: once a map has
+    /// grown by `limit` records (at least 16) since its last sweep, the settled approvals
+    /// (rejected, used, or expired) past the latest `limit` are forgotten, the oldest asked
+    /// first, and so are the finished tasks (completed, failed or cancelled), the oldest
+    /// finished first. A retry of a call whose approval was forgotten asks again with a new
+    /// pending approval; polling a forgotten task reports it unknown, as after its time to live.
+    /// A pending approval and a task still working are never forgotten.
     pub fn keeping_finished(limit: usize) -> Self {
         Self {
             keep_finished: Some(limit),
@@ -124,6 +137,48 @@ impl Records {
             self.answers.insert(digest.clone(), entry.key.clone());
         }
     }
+}
+
+/// Forgets the oldest settled records of `records` until at most `limit` settled ones remain,
+/// once the map has grown past `*next` since the last sweep: a sweep reads every record, so it
+/// runs once per `limit` (at least 16) insertions, and the records still open (a pending
+/// approval, a working task), which are never forgotten, do not make each insertion a scan.
+fn sweep<R>(
+    records: &mut BTreeMap<String, R>,
+    next: &mut usize,
+    limit: usize,
+    settled_at: impl Fn(&R) -> Option<u64>,
+) {
+    if records.len() <= limit.max(*next) {
+        return;
+    }
+    let mut settled: Vec<(u64, String)> = records
+        .iter()
+        .filter_map(|(id, record)| Some((settled_at(record)?, id.clone())))
+        .collect();
+    if settled.len() > limit {
+        settled.sort_unstable();
+        for (_, id) in settled.drain(..settled.len() - limit) {
+            records.remove(&id);
+        }
+    }
+    *next = records.len().saturating_add(limit.max(16));
+}
+
+/// When `approval` settled, by the time it was asked, if it did at `now`: rejected, used, or
+/// expired before anyone used it. An approval still pending or approved and unused within its
+/// time waits for its call.
+fn approval_settled_at(approval: &ApprovalRecord, now: u64) -> Option<u64> {
+    let settled = matches!(
+        approval.state,
+        ApprovalState::Rejected | ApprovalState::Used
+    ) || now > approval.expires_at_ms;
+    settled.then_some(approval.created_at_ms)
+}
+
+/// When `task` finished, if it did.
+fn task_finished_at(task: &TaskRecord) -> Option<u64> {
+    task.state.is_final().then_some(task.updated_at_ms)
 }
 
 impl std::fmt::Debug for MemoryStore {
@@ -217,6 +272,15 @@ impl CallStore for MemoryStore {
                 records
                     .approvals
                     .insert(approval.id.clone(), approval.clone());
+                if let Some(limit) = self.keep_finished {
+                    let now = now_ms();
+                    sweep(
+                        &mut records.approvals,
+                        &mut records.sweep_approvals_at,
+                        limit,
+                        |approval| approval_settled_at(approval, now),
+                    );
+                }
                 None
             }
         });
@@ -266,6 +330,14 @@ impl CallStore for MemoryStore {
             Some(existing) => Some(existing.clone()),
             None => {
                 records.tasks.insert(task.id.clone(), task.clone());
+                if let Some(limit) = self.keep_finished {
+                    sweep(
+                        &mut records.tasks,
+                        &mut records.sweep_tasks_at,
+                        limit,
+                        task_finished_at,
+                    );
+                }
                 None
             }
         });

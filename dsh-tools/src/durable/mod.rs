@@ -4,7 +4,7 @@
 //! `store-postgres`) — and on it the journal of calls, keyed by the idempotency key
 //! (`journal.rs`), approvals that wait (`approval.rs`), Code Mode runs that resume after an
 //! approval (`program.rs`), and the records of served MCP tasks ([`TaskRecord`]; their rules are
-//! the MCP bridge's, `mcp/task_book.rs`).
+//! the MCP bridge's, `mcp/serving/task_book.rs`).
 //!
 //! A registry uses it once given one ([`ToolRegistry::set_durability`]); without one, calls run
 //! as they always did, at the same cost. [`JournalPolicy`] is plain data every build has: what a

@@ -323,3 +323,147 @@ async fn a_bounded_memory_store_forgets_the_oldest_finished_calls_first() {
     );
     assert_eq!(runs.load(Ordering::SeqCst), 4);
 }
+
+/// An approval record as the store keeps it, asked at `asked` and expiring at `expires`.
+fn approval_record(id: &str, state: ApprovalState, asked: u64, expires: u64) -> ApprovalRecord {
+    serde_json::from_value(json!({
+        "id": id,
+        "tool": "deploy",
+        "arguments_digest": "00",
+        "created_at_ms": asked,
+        "expires_at_ms": expires,
+        "state": state,
+        "request_signature": "sig",
+    }))
+    .expect("an approval")
+}
+
+/// A served task's record as the store keeps it, last written at `updated`.
+fn task_record(id: &str, state: TaskState, updated: u64) -> TaskRecord {
+    serde_json::from_value(json!({
+        "id": id,
+        "state": state,
+        "revision": 0,
+        "created_at_ms": 1_000,
+        "updated_at_ms": updated,
+        "owner": "test pid 1 server 00",
+        "heartbeat_at_ms": updated,
+    }))
+    .expect("a task")
+}
+
+#[tokio::test]
+async fn a_bounded_memory_store_forgets_the_oldest_settled_approvals_and_tasks() {
+    let store = MemoryStore::keeping_finished(2);
+    let never = u64::MAX;
+    // Waiting approvals are kept however many settle; settled ones (rejected, used, expired)
+    // are forgotten past the bound, the oldest asked first.
+    let mut approvals = vec![
+        approval_record("waits", ApprovalState::Pending, 1, never),
+        approval_record("approved", ApprovalState::Approved, 2, never),
+        approval_record("expired", ApprovalState::Pending, 3, 4),
+        approval_record("rejected", ApprovalState::Rejected, 5, never),
+        approval_record("used", ApprovalState::Used, 6, never),
+    ];
+    for n in 0..100 {
+        let asked = 100 + n;
+        approvals.push(approval_record(
+            &format!("waits-{n}"),
+            ApprovalState::Pending,
+            asked,
+            never,
+        ));
+    }
+    for approval in &approvals {
+        assert!(
+            store
+                .insert_approval(approval)
+                .await
+                .expect("insert")
+                .is_none()
+        );
+    }
+    let kept: Vec<String> = store
+        .approvals(None)
+        .await
+        .expect("approvals")
+        .into_iter()
+        .map(|approval| approval.id)
+        .collect();
+    for id in [
+        "waits", "approved", "waits-0", "waits-99", "rejected", "used",
+    ] {
+        assert!(
+            kept.contains(&id.to_owned()),
+            "{id} was forgotten: {kept:?}"
+        );
+    }
+    assert!(!kept.iter().any(|id| id == "expired"), "{kept:?}");
+    assert_eq!(kept.len(), approvals.len() - 1, "{kept:?}");
+
+    // However many settle, the store holds a bounded number of them: the latest `limit`, and
+    // those settled since its last sweep (one per `limit` insertions, at least 16).
+    for n in 0..200 {
+        let used = approval_record(&format!("used-{n}"), ApprovalState::Used, 1_000 + n, never);
+        assert!(
+            store
+                .insert_approval(&used)
+                .await
+                .expect("insert")
+                .is_none()
+        );
+    }
+    let settled = store
+        .approvals(Some(ApprovalState::Used))
+        .await
+        .expect("used");
+    assert!(settled.len() <= 2 + 16, "{} kept", settled.len());
+    assert!(settled.iter().any(|approval| approval.id == "used-199"));
+    let pending = store
+        .approvals(Some(ApprovalState::Pending))
+        .await
+        .expect("pending");
+    assert_eq!(pending.len(), 101, "every waiting approval is kept");
+
+    // Tasks: those still running or asking are kept; finished ones past the bound go, the
+    // oldest finished first, and a forgotten one reads as unknown.
+    let mut tasks = vec![
+        task_record("working", TaskState::Working, 1_001),
+        task_record("asks", TaskState::InputRequired, 1_002),
+        task_record("done", TaskState::Completed, 1_003),
+        task_record("failed", TaskState::Failed, 1_004),
+        task_record("cancelled", TaskState::Cancelled, 1_005),
+    ];
+    for n in 0..100 {
+        tasks.push(task_record(
+            &format!("running-{n}"),
+            TaskState::Working,
+            1_100 + n,
+        ));
+    }
+    for task in &tasks {
+        assert!(store.insert_task(task).await.expect("insert").is_none());
+    }
+    let kept: Vec<String> = store
+        .tasks(None)
+        .await
+        .expect("tasks")
+        .into_iter()
+        .map(|task| task.id)
+        .collect();
+    for id in [
+        "working",
+        "asks",
+        "running-0",
+        "running-99",
+        "failed",
+        "cancelled",
+    ] {
+        assert!(
+            kept.contains(&id.to_owned()),
+            "{id} was forgotten: {kept:?}"
+        );
+    }
+    assert_eq!(kept.len(), tasks.len() - 1, "{kept:?}");
+    assert!(store.task("done").await.expect("read").is_none());
+}
