@@ -24,16 +24,15 @@ pub struct ToolSearchQuery {
     pub text: String,
     /// How `text` is read.
     pub mode: ToolSearchMode,
-    /// How many tools to return (and load) at most; clamped to
-    /// `1..=`[`ToolSearchQuery::MAX_RESULTS`].
+    /// How many tools to return (and load) at most: 5 unless set; clamped to `1..=20`.
     pub max_results: usize,
 }
 
 impl ToolSearchQuery {
     /// How many tools a search returns unless it asks otherwise.
-    pub const DEFAULT_MAX_RESULTS: usize = 5;
+    pub(crate) const DEFAULT_MAX_RESULTS: usize = 5;
     /// The most tools one search returns.
-    pub const MAX_RESULTS: usize = 20;
+    pub(crate) const MAX_RESULTS: usize = 20;
 
     /// A keyword search.
     pub fn keywords(text: impl Into<String>) -> Self {
@@ -58,7 +57,7 @@ impl ToolSearchQuery {
         }
     }
 
-    /// The same search returning at most `max_results` tools.
+    /// The same search returning at most `max_results` tools (5 unless set; clamped to `1..=20`).
     #[must_use]
     pub fn with_max_results(mut self, max_results: usize) -> Self {
         self.max_results = max_results;
