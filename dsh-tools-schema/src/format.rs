@@ -10,6 +10,7 @@ use super::format_checks;
 
 /// The `format` of a string schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StringFormat {
     /// `date-time`: an RFC 3339 date-time, `2026-12-02T10:00:00Z`.
     DateTime,

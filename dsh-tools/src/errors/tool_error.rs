@@ -21,6 +21,7 @@ use dsh_tools_schema::{SchemaError, Violation, Violations};
 ///
 /// Retry, sandbox and replay code branches on these; the model reads the message instead.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorInfo {
     /// The error family, e.g. `ToolNotFoundError`.
     pub name: Cow<'static, str>,

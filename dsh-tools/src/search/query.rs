@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How a [`ToolSearchQuery`]'s text is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ToolSearchMode {
     /// Natural-language keywords, ranked by BM25 over each tool's name (weighted most), its
     /// parameters' names, its description and its parameters' descriptions.
@@ -19,6 +20,7 @@ pub enum ToolSearchMode {
 
 /// A search over the deferred tools a scope can call.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolSearchQuery {
     /// The keywords, the pattern or the names.
     pub text: String,
@@ -72,6 +74,7 @@ impl ToolSearchQuery {
 
 /// One tool a search found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolSearchHit {
     /// The tool's name.
     pub name: String,
@@ -82,6 +85,7 @@ pub struct ToolSearchHit {
 /// What a search found, best first, and which of those tools it loaded: the found tools that
 /// were not loaded yet for the scope (the others were already in its tool list).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolSearchAnswer {
     /// The tools found, best first.
     pub tools: Vec<ToolSearchHit>,

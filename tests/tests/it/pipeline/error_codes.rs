@@ -140,13 +140,19 @@ fn codes_and_names_are_the_documented_strings() {
 fn codes_and_names_compare_with_their_text() {
     let info = ErrorInfo::new(ErrorName::ToolArgs, ErrorCode::InvalidArgs);
     assert_eq!(info, ErrorInfo::new("ToolArgsError", "INVALID_ARGS"));
-    assert!(info.code == ErrorCode::InvalidArgs && ErrorCode::InvalidArgs == info.code);
-    assert!(info.name == ErrorName::ToolArgs && ErrorName::ToolArgs == info.name);
-    assert!(info.code != ErrorCode::UnknownTool);
-    assert!(ErrorCode::Denied == "DENIED" && "DENIED" == ErrorCode::Denied);
-    assert!(ErrorCode::Denied == *"DENIED" && *"DENIED" == ErrorCode::Denied);
-    assert!(ErrorCode::Denied == "DENIED".to_owned() && "DENIED".to_owned() == ErrorCode::Denied);
-    assert!(ErrorCode::Denied != "denied");
+    assert_eq!(info.code, ErrorCode::InvalidArgs);
+    assert_eq!(ErrorCode::InvalidArgs, info.code);
+    assert_eq!(info.name, ErrorName::ToolArgs);
+    assert_eq!(ErrorName::ToolArgs, info.name);
+    assert_ne!(info.code, ErrorCode::UnknownTool);
+    assert_eq!(ErrorCode::Denied, "DENIED");
+    assert_eq!("DENIED", ErrorCode::Denied);
+    assert_eq!(ErrorCode::Denied, *"DENIED");
+    assert_eq!(*"DENIED", ErrorCode::Denied);
+    let owned = String::from("DENIED");
+    assert_eq!(ErrorCode::Denied, owned);
+    assert_eq!(owned, ErrorCode::Denied);
+    assert_ne!(ErrorCode::Denied, "denied");
     assert_eq!(ErrorCode::CallInDoubt.to_string(), "CALL_IN_DOUBT");
     assert_eq!(String::from(ErrorName::StoreFailed), "CallStoreError");
     let error = ToolError::coded(ErrorName::Hook, ErrorCode::HookFailed, "boom");
