@@ -94,7 +94,7 @@ impl StringFormat {
     }
 
     /// What a value in this format is, as a violation says it: `"since" must be <this>`.
-    pub fn phrase(&self) -> &'static str {
+    pub(crate) fn phrase(&self) -> &'static str {
         match self {
             Self::DateTime => "a date-time (RFC 3339)",
             Self::Date => "a date (RFC 3339 full-date)",

@@ -149,7 +149,7 @@ pub struct ExtraNumberRules {
 
 /// The largest integer every JSON reader holds exactly (2^53 − 1, JavaScript's
 /// `Number.MAX_SAFE_INTEGER`): implied bounds beyond it are not published.
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 impl NumberRules {
     /// `exclusiveMinimum`.
@@ -185,7 +185,8 @@ impl NumberRules {
     }
 
     /// Whether the inclusive `bound` is published: always, unless it is implied by the type and
-    /// lies beyond ±[`MAX_SAFE_INTEGER`].
+    /// lies beyond ±(2^53 − 1), the largest integer every JSON reader holds exactly
+    /// (JavaScript's `Number.MAX_SAFE_INTEGER`).
     pub fn publishes(&self, bound: &Number) -> bool {
         // Every integer up to 2^53 converts to a double exactly, and every larger one to a
         // double beyond 2^53 - 1, so the comparison in doubles is exact.

@@ -85,7 +85,7 @@ impl ToolError {
 
     /// Attaches `{name, code}`.
     #[must_use]
-    pub fn with_info(mut self, info: ErrorInfo) -> Self {
+    pub(crate) fn with_info(mut self, info: ErrorInfo) -> Self {
         self.detail.get_or_insert_default().info = Some(info);
         self
     }
@@ -140,7 +140,7 @@ impl ToolError {
 
     /// `agent scope "<agent>" was disposed` (`SCOPE_DISPOSED`): the call went through a scope
     /// that no longer exists.
-    pub fn scope_disposed(agent: &str) -> Self {
+    pub(crate) fn scope_disposed(agent: &str) -> Self {
         Self::coded(
             ErrorName::Scope,
             ErrorCode::ScopeDisposed,
@@ -149,7 +149,7 @@ impl ToolError {
     }
 
     /// `unknown agent "<agent>"` (`UNKNOWN_AGENT`): the call names an agent with no live scope.
-    pub fn unknown_agent(agent: &str) -> Self {
+    pub(crate) fn unknown_agent(agent: &str) -> Self {
         Self::coded(
             ErrorName::Scope,
             ErrorCode::UnknownAgent,
@@ -170,7 +170,7 @@ impl ToolError {
     /// ``unknown tool "<name>": only `run_code` is callable directly — call `<name>` from inside
     /// a `run_code` program instead`` (`UNKNOWN_TOOL`): a direct call, in Code Mode, of a tool
     /// that only programs call.
-    pub fn only_from_programs(name: &str) -> Self {
+    pub(crate) fn only_from_programs(name: &str) -> Self {
         let name = quoted(name);
         Self::coded(
             ErrorName::ToolNotFound,
@@ -185,7 +185,7 @@ impl ToolError {
     /// `<reason> at <line>:<col>` and the output so far (`CODE_RUN_FAILED`): a `run_code`
     /// program failed. The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn code_run_failed(message: impl Into<String>) -> Self {
+    pub(crate) fn code_run_failed(message: impl Into<String>) -> Self {
         Self::coded(ErrorName::CodeRun, ErrorCode::CodeRunFailed, message.into())
     }
 
@@ -242,7 +242,7 @@ impl ToolError {
     /// it was not run again` (`CALL_IN_DOUBT`): DESIGN's text, the time saying where too. An
     /// unknown outcome is what the journal knows: nothing was recorded after the intent.
     #[cfg(feature = "durable")]
-    pub fn call_in_doubt(started_at: &str, place: &str) -> Self {
+    pub(crate) fn call_in_doubt(started_at: &str, place: &str) -> Self {
         Self::bounded(
             ErrorName::CallInDoubt,
             ErrorCode::CallInDoubt,
@@ -256,7 +256,7 @@ impl ToolError {
     /// `an earlier attempt of this call started at <time> on <place> and its outcome is unknown;
     /// it was given up: <reason>` (`CALL_IN_DOUBT`): the decision taken about such a call.
     #[cfg(feature = "durable")]
-    pub fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
+    pub(crate) fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
         Self::bounded(
             ErrorName::CallInDoubt,
             ErrorCode::CallInDoubt,
@@ -269,7 +269,7 @@ impl ToolError {
 
     /// `the call store failed: <message>` (`STORE_FAILED`).
     #[cfg(feature = "durable")]
-    pub fn store_failed(message: &str) -> Self {
+    pub(crate) fn store_failed(message: &str) -> Self {
         Self::bounded(
             ErrorName::StoreFailed,
             ErrorCode::StoreFailed,
@@ -291,7 +291,7 @@ impl ToolError {
     /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
     /// violations, such as unparsable JSON. The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
+    pub(crate) fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
         Self::bounded(
             ErrorName::ToolArgs,
             ErrorCode::InvalidArgs,
@@ -301,7 +301,7 @@ impl ToolError {
 
     /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`). The text is
     /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
+    pub(crate) fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
         Self::bounded(
             ErrorName::ToolOutput,
             ErrorCode::InvalidToolOutput,
@@ -327,7 +327,7 @@ impl ToolError {
     }
 
     /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).
-    pub fn aborted_before_dispatch() -> Self {
+    pub(crate) fn aborted_before_dispatch() -> Self {
         Self::coded(
             ErrorName::Abort,
             ErrorCode::AbortedBeforeDispatch,
@@ -351,7 +351,7 @@ impl ToolError {
 
     /// `tool call has a <ms>ms budget, but no tokio timer is available to enforce it: …`
     /// (`TIMER_UNAVAILABLE`).
-    pub fn timer_unavailable(budget_ms: u64) -> Self {
+    pub(crate) fn timer_unavailable(budget_ms: u64) -> Self {
         Self::coded(
             ErrorName::ToolTimeout,
             ErrorCode::TimerUnavailable,
@@ -363,7 +363,7 @@ impl ToolError {
 
     /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
     /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn mcp_transport(message: impl Into<String>) -> Self {
+    pub(crate) fn mcp_transport(message: impl Into<String>) -> Self {
         Self::bounded(
             ErrorName::McpTransport,
             ErrorCode::McpTransport,
