@@ -22,6 +22,7 @@ pub const MAX_REPORTED_SCHEMA_PROBLEMS: usize = 50;
 
 /// One reason a schema is rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaProblem {
     /// Where: `schema`, `schema.properties.path`, `schema.items`, `schema.oneOf[1]`, …; for a
     /// keyword, the path of the keyword itself (`schema.properties.n.multipleOf`).

@@ -10,6 +10,7 @@ use super::format_checks;
 
 /// The `format` of a string schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StringFormat {
     /// `date-time`: an RFC 3339 date-time, `2026-12-02T10:00:00Z`.
     DateTime,
@@ -93,7 +94,7 @@ impl StringFormat {
     }
 
     /// What a value in this format is, as a violation says it: `"since" must be <this>`.
-    pub fn phrase(&self) -> &'static str {
+    pub(crate) fn phrase(&self) -> &'static str {
         match self {
             Self::DateTime => "a date-time (RFC 3339)",
             Self::Date => "a date (RFC 3339 full-date)",

@@ -75,8 +75,8 @@ pub use format::StringFormat;
 pub use keywords::{KeywordSchema, SchemaImportOptions};
 pub use limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES, MAX_VALIDATION_DEPTH};
 pub use model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, ExtraNumberRules, MAX_SAFE_INTEGER,
-    NumberRules, ObjectRules, Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, ExtraNumberRules, NumberRules,
+    ObjectRules, Property, Schema, SchemaKind, StringRules,
 };
 pub use pattern::{Pattern, PatternError, PatternErrorKind};
 pub use render::JSON_SCHEMA_DIALECT;
@@ -84,10 +84,7 @@ pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,
 };
-pub use violation::{
-    JsonType, MAX_REPORTED_VIOLATIONS, PathRoot, ValidationContext, Violation, ViolationKind,
-    Violations,
-};
+pub use violation::{JsonType, MAX_REPORTED_VIOLATIONS, ValidationContext, Violation, Violations};
 
 // The README's example is compiled and run with the doctests.
 #[cfg(doctest)]

@@ -126,13 +126,14 @@ pub struct NumberRules {
     /// clients read a JSON number as a double and would round a larger bound.
     pub implied_by_type: bool,
     /// `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, when any is set
-    /// ([`extra_mut`](Self::extra_mut) sets one). Boxed: few schemas set them, and a number is
-    /// checked against none of them with one test.
-    pub extra: Option<Box<ExtraNumberRules>>,
+    /// ([`extra_mut`](Self::extra_mut) sets one; [`exclusive_minimum`](Self::exclusive_minimum)
+    /// and its siblings read them). Boxed: few schemas set them, and a number is checked against
+    /// none of them with one test. How they are kept is the engine's own business.
+    pub(crate) extra: Option<Box<ExtraNumberRules>>,
 }
 
-/// The rules of a number few schemas set; see [`NumberRules::extra`]. One with none of them set
-/// means what no `extra` does.
+/// The rules of a number few schemas set; see [`NumberRules::extra_mut`]. One with none of them
+/// set means the same as none.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExtraNumberRules {
     /// `exclusiveMinimum`: the number must be above it.
@@ -148,7 +149,7 @@ pub struct ExtraNumberRules {
 
 /// The largest integer every JSON reader holds exactly (2^53 − 1, JavaScript's
 /// `Number.MAX_SAFE_INTEGER`): implied bounds beyond it are not published.
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 impl NumberRules {
     /// `exclusiveMinimum`.
@@ -172,7 +173,7 @@ impl NumberRules {
         self.extra.get_or_insert_with(Box::default)
     }
 
-    /// Drops an [`extra`](Self::extra) with nothing set, which means the same as none.
+    /// Drops an `extra` with nothing set, which means the same as none.
     pub(crate) fn drop_empty_extra(&mut self) {
         if self
             .extra
@@ -184,7 +185,8 @@ impl NumberRules {
     }
 
     /// Whether the inclusive `bound` is published: always, unless it is implied by the type and
-    /// lies beyond ±[`MAX_SAFE_INTEGER`].
+    /// lies beyond ±(2^53 − 1), the largest integer every JSON reader holds exactly
+    /// (JavaScript's `Number.MAX_SAFE_INTEGER`).
     pub fn publishes(&self, bound: &Number) -> bool {
         // Every integer up to 2^53 converts to a double exactly, and every larger one to a
         // double beyond 2^53 - 1, so the comparison in doubles is exact.
@@ -224,9 +226,10 @@ pub struct ObjectRules {
     /// The order JSON Schema's `required` lists the required properties in, as indices into
     /// [`properties`](Self::properties), when it is not declaration order (an imported schema's
     /// `required: ["b", "a"]`); empty means declaration order. Missing properties are reported
-    /// and `required` is rendered in this order. Whether a property is required is its own
-    /// [`Property::required`]; indices of properties that are not required are ignored.
-    pub required_order: Vec<usize>,
+    /// and `required` is rendered in this order ([`required_indices`](Self::required_indices)
+    /// reads it). Whether a property is required is its own [`Property::required`]; indices of
+    /// properties that are not required are ignored.
+    pub(crate) required_order: Vec<usize>,
     /// `minProperties`: the fewest keys the object may have, declared or not.
     pub min_properties: Option<u64>,
     /// `maxProperties`: the most keys the object may have, declared or not.
@@ -252,8 +255,9 @@ impl ObjectRules {
         }
     }
 
-    /// The indices of the required properties, in `required` order: those
-    /// [`required_order`](Self::required_order) lists, then any other in declaration order.
+    /// The indices of the required properties, in `required` order: those JSON Schema's
+    /// `required` listed first when an imported schema's order differs from declaration order,
+    /// then any other in declaration order.
     pub fn required_indices(&self) -> Vec<usize> {
         let properties = &self.properties;
         if self.required_order.is_empty() {

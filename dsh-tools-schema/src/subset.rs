@@ -72,6 +72,7 @@ pub fn validate_json_schema_value(
 
 /// Why [`validate_json_schema_value`] failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum JsonSchemaValueError {
     /// The schema uses JSON Schema the engine cannot enforce.
     Unsupported(SchemaError),

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 pub const MAX_QUOTED_CHARS: usize = 64;
 
 /// Appends `text`, or its first [`MAX_QUOTED_CHARS`] characters and `…[+N characters]`.
-pub fn push_quoted(out: &mut String, text: &str) {
+pub(crate) fn push_quoted(out: &mut String, text: &str) {
     match quote_cut(text) {
         None => out.push_str(text),
         Some((kept, cut)) => {
@@ -25,7 +25,8 @@ pub fn push_quoted(out: &mut String, text: &str) {
     }
 }
 
-/// `text` bounded like [`push_quoted`], borrowed when nothing is cut.
+/// `text`, or its first [`MAX_QUOTED_CHARS`] characters and `…[+N characters]`, borrowed when
+/// nothing is cut.
 pub fn quoted(text: &str) -> Cow<'_, str> {
     match quote_cut(text) {
         None => Cow::Borrowed(text),

@@ -60,18 +60,6 @@ impl Schema {
     pub fn is_valid(&self, value: &Value) -> bool {
         check(self, value, 0, Defs::NONE)
     }
-
-    /// Validates `value` at the context's current path, reporting into `cx`; `true` when this
-    /// node added no violation. Generated validators call this for nested schemas.
-    /// References ([`SchemaKind::Ref`]) resolve against the definitions within this schema.
-    pub fn validate_in<'v>(&'v self, value: &'v Value, cx: &mut ValidationContext<'v>) -> bool {
-        if check(self, value, cx.depth(), Defs::NONE) {
-            return true;
-        }
-        let before = cx.count();
-        walk(self, None, value, cx, Defs::NONE);
-        cx.count() == before
-    }
 }
 
 /// The definitions enclosing a node, innermost first: what a [`SchemaKind::Ref`] resolves

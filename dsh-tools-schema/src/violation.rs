@@ -1,7 +1,9 @@
 //! Violations: what validation reports, in the spec's wording, and the context that collects them.
 //!
-//! [`ValidationContext`] is shared by the schema interpreter and by macro-generated validators so
-//! both produce byte-identical messages. It keeps the current path as borrowed segments and only
+//! [`ValidationContext`] is shared by every engine that reports violations (the interpreter, the
+//! compiled checks, the keyword engine, and the runtime's reports of repeated keys), so all
+//! produce byte-identical messages; outside this crate it only walks a path and reports a
+//! repeated key. It keeps the current path as borrowed segments and only
 //! writes a path down when something is reported, so a valid value costs no allocation here.
 //!
 //! A reported [`Violation`] is compact: what went wrong (its kind and the few words or numbers
@@ -91,8 +93,6 @@ enum Leaf {
 enum Form {
     /// `"p" must be a string`, `"p" must be an object or null`.
     Type { wanted: JsonType, or_null: bool },
-    /// `"p" must be a finite JSON number`.
-    NotFinite,
     /// `"p" must be an integer`.
     NotInteger,
     /// `"p" must be <expected>` (enum, const, minimum, maximum).
@@ -123,8 +123,6 @@ enum Form {
     Not,
     /// `"p" is not allowed (<expected>)`: a `false` schema, by the keyword that holds it.
     NotAllowed,
-    /// `"p" must match at least one anyOf branch (matched 0)`.
-    AnyOf,
     /// `missing required property "p" (<expected>)`: `dependentRequired`.
     MissingDependency,
     /// `"p" is not a declared property (unevaluatedProperties: false)`.
@@ -253,7 +251,6 @@ impl Violation {
                 }
                 Ok(())
             }
-            Form::NotFinite => out.write_str(" must be a finite JSON number"),
             Form::NotInteger => out.write_str(" must be an integer"),
             Form::MustBe => {
                 out.write_str(" must be ")?;
@@ -299,7 +296,6 @@ impl Violation {
                 out.write_str(self.expected())?;
                 out.write_char(')')
             }
-            Form::AnyOf => out.write_str(" must match at least one anyOf branch (matched 0)"),
             Form::Unevaluated => {
                 out.write_str(" is not a declared property (unevaluatedProperties: false)")
             }
@@ -509,7 +505,7 @@ impl JsonType {
 /// since they name a key rather than the node itself).
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
-pub enum ViolationKind<'a> {
+pub(crate) enum ViolationKind<'a> {
     /// The value has the wrong JSON type. `nullable` adds "or null" to the message.
     Type {
         /// The type the schema wants.
@@ -517,8 +513,6 @@ pub enum ViolationKind<'a> {
         /// Whether `null` would also have been accepted.
         nullable: bool,
     },
-    /// A number node got something that is not a finite number.
-    NotFinite,
     /// An integer node got anything but an integral number.
     NotInteger,
     /// The value is not among the `enum` members.
@@ -589,13 +583,11 @@ pub enum ViolationKind<'a> {
     /// No value is allowed here: a `false` schema, named by the keyword that holds it
     /// (`items: false`, `unevaluatedItems: false`, `schema false`).
     NotAllowed(&'a str),
-    /// No branch of an `anyOf` matched.
-    AnyOf,
 }
 
 /// Where a path starts and how it is spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PathRoot {
+pub(crate) enum PathRoot {
     /// Tool arguments: the root is called `arguments`; children are not prefixed (`opts.depth`).
     Arguments,
     /// Tool output: the root is called `value`; children are prefixed (`value.file`).
@@ -698,13 +690,15 @@ impl<'v> ValidationContext<'v> {
         Self::new(PathRoot::Arguments)
     }
 
-    /// A context for validating a tool's output value.
-    pub fn for_output() -> Self {
+    /// A context for validating a tool's output value (output validation builds its own, rooted
+    /// the same way, in `validate.rs`).
+    #[cfg(test)]
+    pub(crate) fn for_output() -> Self {
         Self::new(PathRoot::Value)
     }
 
     /// A context rooted at `root`.
-    pub fn new(root: PathRoot) -> Self {
+    pub(crate) fn new(root: PathRoot) -> Self {
         Self {
             root,
             path: PathStack::new(),
@@ -735,7 +729,7 @@ impl<'v> ValidationContext<'v> {
 
     /// How deep the walk is: the current path's length, and a level per reference followed.
     #[inline]
-    pub fn depth(&self) -> usize {
+    pub(crate) fn depth(&self) -> usize {
         self.path.len() + self.references
     }
 
@@ -753,18 +747,12 @@ impl<'v> ValidationContext<'v> {
 
     /// How many violations were found so far (reported or not).
     #[inline]
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.reported.len() + self.omitted
     }
 
-    /// Whether nothing was found so far.
-    #[inline]
-    pub fn is_clean(&self) -> bool {
-        self.count() == 0
-    }
-
     /// Reports a violation of the node at the current path; `value` is what the node holds.
-    pub fn report(&mut self, kind: ViolationKind<'_>, value: &Value) {
+    pub(crate) fn report(&mut self, kind: ViolationKind<'_>, value: &Value) {
         if self.at_capacity() {
             return;
         }
@@ -787,7 +775,7 @@ impl<'v> ValidationContext<'v> {
     }
 
     /// Reports the required property `key` of the current object as missing.
-    pub fn report_missing(&mut self, key: &str) {
+    pub(crate) fn report_missing(&mut self, key: &str) {
         self.report_child(
             key,
             Form::Missing,
@@ -798,7 +786,7 @@ impl<'v> ValidationContext<'v> {
 
     /// Reports the tag `key` of a tagged union as missing from the current object, with the
     /// values it may take (`missing required property "filter.kind" (one of ["a","b"])`).
-    pub fn report_missing_tag(&mut self, key: &str, allowed: &[Value]) {
+    pub(crate) fn report_missing_tag(&mut self, key: &str, allowed: &[Value]) {
         let start = begin(&mut self.texts);
         push_json(&mut self.texts, &Value::Array(allowed.to_vec()));
         let expected = span(&self.texts, start);
@@ -806,7 +794,7 @@ impl<'v> ValidationContext<'v> {
     }
 
     /// Reports the key `key` of the current object as undeclared.
-    pub fn report_undeclared(&mut self, key: &str, value: &Value) {
+    pub(crate) fn report_undeclared(&mut self, key: &str, value: &Value) {
         self.report_child(
             key,
             Form::Undeclared,
@@ -818,7 +806,7 @@ impl<'v> ValidationContext<'v> {
     /// Reports the property `key` of the current object as missing though the property
     /// `because` is present (`dependentRequired`): `missing required property "b" (required
     /// by "a")`.
-    pub fn report_missing_dependency(&mut self, key: &str, because: &str) {
+    pub(crate) fn report_missing_dependency(&mut self, key: &str, because: &str) {
         let start = begin(&mut self.texts);
         self.texts.push_str("required by \"");
         push_quoted(&mut self.texts, because);
@@ -834,7 +822,7 @@ impl<'v> ValidationContext<'v> {
 
     /// Reports the key `key` of the current object as unevaluated under
     /// `unevaluatedProperties: false`.
-    pub fn report_unevaluated(&mut self, key: &str, value: &Value) {
+    pub(crate) fn report_unevaluated(&mut self, key: &str, value: &Value) {
         self.report_child(
             key,
             Form::Unevaluated,
@@ -844,7 +832,7 @@ impl<'v> ValidationContext<'v> {
     }
 
     /// Reports the key `key` of the current object as a name `propertyNames` does not allow.
-    pub fn report_property_name(&mut self, key: &str) {
+    pub(crate) fn report_property_name(&mut self, key: &str) {
         self.report_child(
             key,
             Form::PropertyName,
@@ -874,7 +862,7 @@ impl<'v> ValidationContext<'v> {
     }
 
     /// Everything found so far.
-    pub fn into_violations(self) -> Violations {
+    pub(crate) fn into_violations(self) -> Violations {
         let mut list = self.reported;
         if !self.texts.is_empty() {
             // Moved, not copied.
@@ -1039,11 +1027,6 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             expected: wanted,
             nullable,
         } => type_violation(wanted, nullable, value),
-        ViolationKind::NotFinite => (
-            Form::NotFinite,
-            Text::Static("finite number"),
-            excerpt(texts, value),
-        ),
         ViolationKind::NotInteger => {
             let got = if value.is_number() {
                 excerpt(texts, value)
@@ -1256,11 +1239,6 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             let expected = span(texts, start);
             (Form::NotAllowed, expected, excerpt(texts, value))
         }
-        ViolationKind::AnyOf => (
-            Form::AnyOf,
-            Text::Static("at least one anyOf branch"),
-            Text::Static("0 matching branches"),
-        ),
     }
 }
 
@@ -1490,11 +1468,6 @@ mod tests {
                         let sentence = format!("must be {}{suffix}", expected.phrase());
                         (sentence, name.to_owned(), type_name)
                     }
-                    ViolationKind::NotFinite => (
-                        "must be a finite JSON number".to_owned(),
-                        "finite number".to_owned(),
-                        excerpt(value),
-                    ),
                     ViolationKind::NotInteger => (
                         "must be an integer".to_owned(),
                         "integer".to_owned(),
@@ -1636,11 +1609,6 @@ mod tests {
                         keyword.to_owned(),
                         excerpt(value),
                     ),
-                    ViolationKind::AnyOf => (
-                        "must match at least one anyOf branch (matched 0)".to_owned(),
-                        "at least one anyOf branch".to_owned(),
-                        "0 matching branches".to_owned(),
-                    ),
                 };
                 let message = format!("\"{path}\" {sentence}");
                 [path, message, expected, got]
@@ -1706,7 +1674,6 @@ mod tests {
                         expected: JsonType::Null,
                         nullable: true,
                     },
-                    ViolationKind::NotFinite,
                     ViolationKind::NotInteger,
                     ViolationKind::NotInEnum(&members),
                     ViolationKind::NotConst(&constant),
@@ -1727,7 +1694,6 @@ mod tests {
                     ViolationKind::MaxContains { max: 2, found: 3 },
                     ViolationKind::Not,
                     ViolationKind::NotAllowed("items: false"),
-                    ViolationKind::AnyOf,
                     ViolationKind::Minimum(&low),
                     ViolationKind::Maximum(&high),
                     ViolationKind::MinLength(1),

@@ -74,7 +74,7 @@
 //!   result shows the model has a budget) and [`policy::TimeoutPolicy`], an outer budget of your
 //!   own. Bodies that block their thread run on tokio's blocking pool (`#[tool(blocking)]`,
 //!   [`FnToolBuilder::blocking_handler`](call::FnToolBuilder::blocking_handler)).
-//! - [`errors`]: every error result carries a code ([`errors::codes`]), and model-facing text
+//! - [`errors`]: every error result carries a code ([`errors::ErrorCode`]), and model-facing text
 //!   built from the model's input is bounded.
 //! - [`content`]: the content blocks results are made of, lossless JSON for outputs, and what a
 //!   `#[tool(render = path)]` function returns ([`content::IntoContent`]).

@@ -45,16 +45,17 @@ pub struct CallLimits {
 impl CallLimits {
     /// How long a body may keep running after its deadline cancelled its token, before its future
     /// is dropped, unless changed.
-    pub const DEFAULT_TIMEOUT_GRACE: Duration = Duration::from_secs(1);
+    pub(crate) const DEFAULT_TIMEOUT_GRACE: Duration = Duration::from_secs(1);
 
     /// How many characters of text a result shows the model, unless changed: about 12,000 tokens,
     /// which a model context can afford per result while a runaway result cannot crowd out the
     /// conversation.
-    pub const DEFAULT_MAX_RESULT_CHARS: usize = 50_000;
+    const DEFAULT_MAX_RESULT_CHARS: usize = 50_000;
 
-    /// The defaults: declared budgets enforced with [`DEFAULT_TIMEOUT_GRACE`](Self::DEFAULT_TIMEOUT_GRACE),
-    /// no budget for tools that declare none, results cut at
-    /// [`DEFAULT_MAX_RESULT_CHARS`](Self::DEFAULT_MAX_RESULT_CHARS).
+    /// The defaults (also [`Default`]): declared budgets enforced with a grace of one second,
+    /// no budget for tools that declare none, results cut at 50,000 characters (about 12,000
+    /// tokens, which a model context can afford per result while a runaway result cannot crowd
+    /// out the conversation).
     pub const fn new() -> Self {
         Self {
             enforce_timeouts: true,

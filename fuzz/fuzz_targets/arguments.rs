@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use dsh_tools::{ToolArgs, call::{ToolContract, parse_arguments}, errors::codes};
+use dsh_tools::{ToolArgs, call::{ToolContract, parse_arguments}, errors::ErrorCode};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(ToolArgs)]
@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
     let value = match parse_arguments(raw) {
         Ok(value) => value,
         Err(error) => {
-            assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+            assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
             assert!(error.message().starts_with("invalid arguments: "));
             return;
         }
@@ -58,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(_) => assert!(generated),
         Err(error) => {
             assert!(!generated, "a valid value did not convert: {error:?}");
-            assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+            assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
         }
     }
 });

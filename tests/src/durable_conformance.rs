@@ -13,7 +13,7 @@ use dsh_tools::durable::{
     ApprovalKey, ApprovalRecord, ApprovalState, CallDecision, CallStore, Durability, JournalEntry,
     JournalState, RecordedOutcome, TaskRecord, TaskState,
 };
-use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, errors::codes, json};
+use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, errors::ErrorCode, json};
 
 fn entry(key: &str, state: JournalState, attempt: u64) -> JournalEntry {
     serde_json::from_value(json!({
@@ -420,7 +420,7 @@ pub async fn journal_reports_a_call_in_doubt_and_takes_decisions(store: Arc<dyn 
     store.insert_entry(&started).await.expect("insert");
 
     let doubt = registry.execute(input.clone()).await;
-    assert_eq!(doubt.error_code(), Some(codes::CALL_IN_DOUBT));
+    assert_eq!(doubt.error_code(), Some(ErrorCode::CallInDoubt.as_str()));
     assert_eq!(
         doubt.text(),
         "Error: an earlier attempt of this call started at 2026-12-06T13:21:15.001Z \
@@ -496,7 +496,7 @@ pub async fn journal_reports_a_call_in_doubt_and_takes_decisions(store: Arc<dyn 
             .expect("decide")
     );
     let given_up = registry.execute(third).await;
-    assert_eq!(given_up.error_code(), Some(codes::CALL_IN_DOUBT));
+    assert_eq!(given_up.error_code(), Some(ErrorCode::CallInDoubt.as_str()));
     assert!(
         given_up
             .text()
@@ -520,7 +520,10 @@ pub async fn approvals_wait_and_are_used_once(store: Arc<dyn CallStore>) {
         .expect("hook");
     let input = charge("call-a", 900);
     let waiting = registry.execute(input.clone()).await;
-    assert_eq!(waiting.error_code(), Some(codes::APPROVAL_PENDING));
+    assert_eq!(
+        waiting.error_code(),
+        Some(ErrorCode::ApprovalPending.as_str())
+    );
     let pending = registry.pending_approvals().await.expect("list");
     assert_eq!(pending.len(), 1);
     let id = pending[0].id.clone();
@@ -586,7 +589,10 @@ pub async fn approvals_wait_and_are_used_once(store: Arc<dyn CallStore>) {
     // A rejection is a denial naming who decided.
     let rejected_call = charge("call-b", 5);
     let waiting = registry.execute(rejected_call.clone()).await;
-    assert_eq!(waiting.error_code(), Some(codes::APPROVAL_PENDING));
+    assert_eq!(
+        waiting.error_code(),
+        Some(ErrorCode::ApprovalPending.as_str())
+    );
     let id = registry.pending_approvals().await.expect("list")[0]
         .id
         .clone();
@@ -597,7 +603,7 @@ pub async fn approvals_wait_and_are_used_once(store: Arc<dyn CallStore>) {
             .expect("decide")
     );
     let denied = registry.execute(rejected_call).await;
-    assert_eq!(denied.error_code(), Some(codes::DENIED));
+    assert_eq!(denied.error_code(), Some(ErrorCode::Denied.as_str()));
     assert_eq!(
         denied.text(),
         format!("Error: approval {id} was rejected by carol")

@@ -87,7 +87,7 @@ impl KeywordSchema {
     }
 
     /// Whether the document has a `$ref` or `$dynamicRef` (its values can nest without limit).
-    pub fn has_references(&self) -> bool {
+    pub(crate) fn has_references(&self) -> bool {
         self.inner.arena.references
     }
 

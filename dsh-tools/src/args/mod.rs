@@ -121,7 +121,7 @@ impl ConvertError {
 
     /// Places the error under the item `index` (called from the inside out).
     #[must_use]
-    pub fn at_index(mut self, index: usize) -> Self {
+    pub(crate) fn at_index(mut self, index: usize) -> Self {
         self.path = join_path(format!("[{index}]"), self.path);
         self
     }

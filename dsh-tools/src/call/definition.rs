@@ -107,7 +107,7 @@ impl RequestSettings {
     }
 
     /// Whether these are the providers' defaults.
-    pub fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         *self == Self::new()
     }
 }
@@ -187,7 +187,7 @@ pub enum ToolOrigin {
 impl ToolOrigin {
     /// The OpenTelemetry GenAI conventions' `gen_ai.tool.type` of such a tool: `function` for a
     /// local tool, `extension` for one that runs on a server an agent reaches.
-    pub fn gen_ai_tool_type(self) -> &'static str {
+    pub(crate) fn gen_ai_tool_type(self) -> &'static str {
         match self {
             Self::Local => "function",
             Self::Mcp => "extension",

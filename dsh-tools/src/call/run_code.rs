@@ -382,7 +382,7 @@ impl NestedCalls {
             ToolOutcome::Failure(error) => Err((
                 error
                     .code()
-                    .unwrap_or(crate::errors::tool_error::codes::TOOL_ERROR)
+                    .unwrap_or(crate::errors::code::ErrorCode::ToolError.as_str())
                     .to_owned(),
                 error.message().to_owned(),
             )),

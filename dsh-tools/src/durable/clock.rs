@@ -13,7 +13,7 @@ pub(crate) fn now_ms() -> u64 {
 }
 
 /// `ms` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-pub fn format_time(ms: u64) -> String {
+pub(crate) fn format_time(ms: u64) -> String {
     let seconds = ms / 1000;
     let (days, of_day) = (seconds / 86_400, seconds % 86_400);
     let (year, month, day) = civil_from_days(days);

@@ -18,7 +18,8 @@ use std::sync::Arc;
 use crate::durable::clock::{format_time, now_ms, this_process};
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
 use crate::durable::store::{CallStore, StoreResult};
-use crate::errors::tool_error::{ToolError, codes};
+use crate::errors::code::ErrorCode;
+use crate::errors::tool_error::ToolError;
 use crate::result::ToolExecutionResult;
 
 /// How many times an attempt tries again when another process moved the entry on meanwhile.
@@ -172,14 +173,16 @@ impl Durability {
         entry: &mut JournalEntry,
         result: &ToolExecutionResult,
     ) -> StoreResult<bool> {
+        // A body that ended by one of these never said how far it got.
+        const IN_DOUBT: [ErrorCode; 4] = [
+            ErrorCode::ToolTimeout,
+            ErrorCode::ToolPanicked,
+            ErrorCode::Aborted,
+            ErrorCode::TimerUnavailable,
+        ];
         let state = match result.error_code() {
             None => JournalState::Completed,
-            Some(
-                codes::TOOL_TIMEOUT
-                | codes::TOOL_PANICKED
-                | codes::ABORTED
-                | codes::TIMER_UNAVAILABLE,
-            ) => return Ok(false),
+            Some(code) if IN_DOUBT.iter().any(|in_doubt| *in_doubt == code) => return Ok(false),
             Some(_) => JournalState::Failed,
         };
         entry.state = state;

@@ -41,7 +41,6 @@ pub use approval::arguments_digest;
 #[cfg(feature = "durable")]
 pub use approval_key::ApprovalKey;
 #[cfg(feature = "durable")]
-pub use clock::format_time;
 #[cfg(feature = "durable")]
 pub use journal::Durability;
 #[cfg(feature = "durable")]

@@ -1,15 +1,21 @@
-//! Errors and codes: every error result carries an [`ErrorInfo`] `{name, code}` (the [`codes`] and
-//! [`names`] a tool's own errors can reuse), and model-facing text built from the model's input is
+//! Errors and codes: every error result carries an [`ErrorInfo`] `{name, code}` (the registry's
+//! own [`ErrorCode`]s and [`ErrorName`]s, which a tool's own errors can reuse), and model-facing text built from the model's input is
 //! bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]). [`ToolError`] is what a body returns;
 //! [`ConvertError`] is why arguments did not convert into a type.
 //!
-//! `tool_error.rs` owns [`ToolError`], [`ErrorInfo`], the registry's [`codes`] and [`names`] and
-//! the constructors of its own failures; the rest is gathered here from where it is made.
+//! `tool_error.rs` owns [`ToolError`], [`ErrorInfo`] and the constructors of the registry's own
+//! failures; `code.rs` and `name.rs` the registry's [`ErrorCode`]s and [`ErrorName`]s, both
+//! declared by `string_enum.rs`; the rest is gathered here from where it is made.
 
+pub(crate) mod code;
+pub(crate) mod name;
+mod string_enum;
 pub(crate) mod tool_error;
 
 pub use crate::args::ConvertError;
 pub use crate::lossless::NotLossless;
 pub use crate::text_bounds::MAX_ERROR_TEXT_BYTES;
+pub use code::ErrorCode;
 pub use dsh_tools_schema::text_bounds::MAX_QUOTED_CHARS;
-pub use tool_error::{ErrorInfo, ToolError, codes, names};
+pub use name::ErrorName;
+pub use tool_error::{ErrorInfo, ToolError};

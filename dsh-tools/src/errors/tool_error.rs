@@ -1,5 +1,5 @@
-//! The error every failure funnels into: [`ToolError`], its machine-routable [`ErrorInfo`] and the
-//! registry's own error codes.
+//! The error every failure funnels into: [`ToolError`] and its machine-routable [`ErrorInfo`]
+//! (the registry's own codes and names are [`ErrorCode`] and [`ErrorName`]).
 //!
 //! Everything that can go wrong in a call (a tool's own error, bad arguments, a panic, a timeout,
 //! a failing hook) ends as a `ToolError`; the model sees `Error: <message>`, code sees
@@ -11,115 +11,17 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::errors::code::ErrorCode;
+use crate::errors::name::ErrorName;
 use crate::text_bounds::bound_error_message;
 use dsh_tools_schema::text_bounds::quoted;
 use dsh_tools_schema::{SchemaError, Violation, Violations};
-
-/// The registry's error codes (`ErrorInfo::code`), as strings so they travel through any protocol.
-///
-/// Every error result the registry returns carries one: the tool's own code when its error has
-/// one, otherwise the code of what failed (a denial, a hook, the tool body, …).
-pub mod codes {
-    /// No visible tool of that name when the call was dispatched.
-    pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
-    /// The arguments violate the tool's schema.
-    pub const INVALID_ARGS: &str = "INVALID_ARGS";
-    /// The tool's value is not lossless JSON, does not match its output schema, or could not be rendered.
-    pub const INVALID_TOOL_OUTPUT: &str = "INVALID_TOOL_OUTPUT";
-    /// Cancelled before the tool body started.
-    pub const ABORTED_BEFORE_DISPATCH: &str = "ABORTED_BEFORE_DISPATCH";
-    /// Cancelled after the tool body started; supersedes a success.
-    pub const ABORTED: &str = "ABORTED";
-    /// A call's deadline (its tool's budget, or a timeout layer's) fired before it finished.
-    pub const TOOL_TIMEOUT: &str = "TOOL_TIMEOUT";
-    /// A call has a time budget but runs where no tokio timer can enforce it (outside a tokio
-    /// runtime, or in one built without time enabled).
-    pub const TIMER_UNAVAILABLE: &str = "TIMER_UNAVAILABLE";
-    /// The tool body panicked.
-    pub const TOOL_PANICKED: &str = "TOOL_PANICKED";
-    /// The tool body (or an `execute` layer standing in for it) returned an error without a code
-    /// of its own.
-    pub const TOOL_ERROR: &str = "TOOL_ERROR";
-    /// A `pre-execute` listener, a guard or the approver denied the call.
-    pub const DENIED: &str = "DENIED";
-    /// The approver handed the call's approval to someone who answers with a later attempt of
-    /// the same call ([`ApprovalOutcome::Pending`](crate::hooks::ApprovalOutcome::Pending)):
-    /// this attempt ended before dispatch, neither allowed nor denied.
-    pub const APPROVAL_PENDING: &str = "APPROVAL_PENDING";
-    /// A `post-execute` listener blocked the result.
-    pub const BLOCKED: &str = "BLOCKED";
-    /// A hook (listener, approver, guard or `execute` layer) panicked, returned an error without
-    /// a code of its own, or misused a decision.
-    pub const HOOK_FAILED: &str = "HOOK_FAILED";
-    /// The tool's content finalizer panicked or returned an error without a code of its own.
-    pub const FINALIZER_FAILED: &str = "FINALIZER_FAILED";
-    /// An imported MCP tool's server died, hung or broke the protocol.
-    pub const MCP_TRANSPORT: &str = "MCP_TRANSPORT";
-    /// A schema uses JSON Schema the engine cannot enforce (a registration-time error).
-    pub const UNSUPPORTED_SCHEMA: &str = "UNSUPPORTED_SCHEMA";
-    /// The call went through a scope that was disposed (or whose ancestor was).
-    pub const SCOPE_DISPOSED: &str = "SCOPE_DISPOSED";
-    /// The call names an agent that has no live scope.
-    pub const UNKNOWN_AGENT: &str = "UNKNOWN_AGENT";
-    /// A `run_code` program failed: a syntax error, an uncaught exception, a limit reached.
-    pub const CODE_RUN_FAILED: &str = "CODE_RUN_FAILED";
-    /// A `run_code` program re-run from the call journal asked another tool, or other
-    /// arguments, at a position where an earlier attempt of the run recorded a call: it ended
-    /// there and nothing more ran (features `durable` and `code-mode`).
-    pub const CODE_RUN_DIVERGED: &str = "CODE_RUN_DIVERGED";
-    /// A retry of a journaled call whose earlier attempt started and recorded no outcome, for a
-    /// tool neither idempotent nor read-only: it was not run again (feature `durable`).
-    pub const CALL_IN_DOUBT: &str = "CALL_IN_DOUBT";
-    /// The call store failed when the call needed it (feature `durable`).
-    pub const STORE_FAILED: &str = "STORE_FAILED";
-}
-
-/// The error-type names paired with [`codes`] in [`ErrorInfo::name`].
-pub mod names {
-    /// Paired with `UNKNOWN_TOOL`.
-    pub const TOOL_NOT_FOUND: &str = "ToolNotFoundError";
-    /// Paired with `INVALID_ARGS`.
-    pub const TOOL_ARGS: &str = "ToolArgsError";
-    /// Paired with `INVALID_TOOL_OUTPUT`.
-    pub const TOOL_OUTPUT: &str = "ToolOutputError";
-    /// Paired with `ABORTED` and `ABORTED_BEFORE_DISPATCH`.
-    pub const ABORT: &str = "AbortError";
-    /// Paired with `TOOL_TIMEOUT` and `TIMER_UNAVAILABLE`.
-    pub const TOOL_TIMEOUT: &str = "ToolTimeoutError";
-    /// Paired with `TOOL_PANICKED`.
-    pub const TOOL_PANIC: &str = "ToolPanicError";
-    /// Paired with `TOOL_ERROR`.
-    pub const TOOL_ERROR: &str = "ToolError";
-    /// Paired with `DENIED`.
-    pub const TOOL_DENIED: &str = "ToolDeniedError";
-    /// Paired with `APPROVAL_PENDING`.
-    pub const APPROVAL_PENDING: &str = "ToolApprovalPendingError";
-    /// Paired with `BLOCKED`.
-    pub const TOOL_BLOCKED: &str = "ToolBlockedError";
-    /// Paired with `HOOK_FAILED`.
-    pub const HOOK: &str = "HookError";
-    /// Paired with `FINALIZER_FAILED`.
-    pub const FINALIZER: &str = "ToolFinalizerError";
-    /// Paired with `MCP_TRANSPORT`.
-    pub const MCP_TRANSPORT: &str = "McpTransportError";
-    /// Paired with `UNSUPPORTED_SCHEMA`.
-    pub const JSON_SCHEMA: &str = "JsonSchemaError";
-    /// Paired with `SCOPE_DISPOSED` and `UNKNOWN_AGENT`.
-    pub const SCOPE: &str = "ToolScopeError";
-    /// Paired with `CODE_RUN_FAILED`.
-    pub const CODE_RUN: &str = "CodeRunError";
-    /// Paired with `CODE_RUN_DIVERGED`.
-    pub const CODE_RUN_DIVERGED: &str = "CodeRunDivergedError";
-    /// Paired with `CALL_IN_DOUBT`.
-    pub const CALL_IN_DOUBT: &str = "CallInDoubtError";
-    /// Paired with `STORE_FAILED`.
-    pub const STORE_FAILED: &str = "CallStoreError";
-}
 
 /// Machine-routable identity of an error: which family (`name`) and which case (`code`).
 ///
 /// Retry, sandbox and replay code branches on these; the model reads the message instead.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorInfo {
     /// The error family, e.g. `ToolNotFoundError`.
     pub name: Cow<'static, str>,
@@ -143,7 +45,7 @@ impl ErrorInfo {
 /// why `ToolError` itself does not implement `std::error::Error` (the same trade `anyhow` makes).
 ///
 /// An error without `{name, code}` gets the code of what failed when it becomes a result
-/// (`TOOL_ERROR` from a tool body, `HOOK_FAILED` from a hook, …; see [`codes`]). The messages
+/// (`TOOL_ERROR` from a tool body, `HOOK_FAILED` from a hook, …; see [`ErrorCode`]). The messages
 /// the registry builds from the model's input (invalid arguments, unparsable JSON, unknown tool
 /// names, panic messages) are cut to [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES); a
 /// message a tool or hook writes itself is kept whole here, and what the model sees of it is
@@ -183,14 +85,14 @@ impl ToolError {
 
     /// Attaches `{name, code}`.
     #[must_use]
-    pub fn with_info(mut self, info: ErrorInfo) -> Self {
+    pub(crate) fn with_info(mut self, info: ErrorInfo) -> Self {
         self.detail.get_or_insert_default().info = Some(info);
         self
     }
 
     /// Attaches `{name, code}` unless the error already has a pair of its own.
     #[must_use]
-    pub(crate) fn or_info(self, name: &'static str, code: &'static str) -> Self {
+    pub(crate) fn or_info(self, name: ErrorName, code: ErrorCode) -> Self {
         if self.info().is_some() {
             return self;
         }
@@ -199,7 +101,7 @@ impl ToolError {
 
     /// An error the registry builds, whose message may quote untrusted input: cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES) with a marker.
-    fn bounded(name: &'static str, code: &'static str, message: String) -> Self {
+    fn bounded(name: ErrorName, code: ErrorCode, message: String) -> Self {
         Self::coded(name, code, bound_error_message(message))
     }
 
@@ -238,19 +140,19 @@ impl ToolError {
 
     /// `agent scope "<agent>" was disposed` (`SCOPE_DISPOSED`): the call went through a scope
     /// that no longer exists.
-    pub fn scope_disposed(agent: &str) -> Self {
+    pub(crate) fn scope_disposed(agent: &str) -> Self {
         Self::coded(
-            names::SCOPE,
-            codes::SCOPE_DISPOSED,
+            ErrorName::Scope,
+            ErrorCode::ScopeDisposed,
             format!("agent scope \"{}\" was disposed", quoted(agent)),
         )
     }
 
     /// `unknown agent "<agent>"` (`UNKNOWN_AGENT`): the call names an agent with no live scope.
-    pub fn unknown_agent(agent: &str) -> Self {
+    pub(crate) fn unknown_agent(agent: &str) -> Self {
         Self::coded(
-            names::SCOPE,
-            codes::UNKNOWN_AGENT,
+            ErrorName::Scope,
+            ErrorCode::UnknownAgent,
             format!("unknown agent \"{}\"", quoted(agent)),
         )
     }
@@ -259,8 +161,8 @@ impl ToolError {
     /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     pub fn unknown_tool(name: &str) -> Self {
         Self::coded(
-            names::TOOL_NOT_FOUND,
-            codes::UNKNOWN_TOOL,
+            ErrorName::ToolNotFound,
+            ErrorCode::UnknownTool,
             format!("unknown tool \"{}\"", quoted(name)),
         )
     }
@@ -268,11 +170,11 @@ impl ToolError {
     /// ``unknown tool "<name>": only `run_code` is callable directly — call `<name>` from inside
     /// a `run_code` program instead`` (`UNKNOWN_TOOL`): a direct call, in Code Mode, of a tool
     /// that only programs call.
-    pub fn only_from_programs(name: &str) -> Self {
+    pub(crate) fn only_from_programs(name: &str) -> Self {
         let name = quoted(name);
         Self::coded(
-            names::TOOL_NOT_FOUND,
-            codes::UNKNOWN_TOOL,
+            ErrorName::ToolNotFound,
+            ErrorCode::UnknownTool,
             format!(
                 "unknown tool \"{name}\": only `run_code` is callable directly — call `{name}` \
                  from inside a `run_code` program instead"
@@ -283,8 +185,8 @@ impl ToolError {
     /// `<reason> at <line>:<col>` and the output so far (`CODE_RUN_FAILED`): a `run_code`
     /// program failed. The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn code_run_failed(message: impl Into<String>) -> Self {
-        Self::coded(names::CODE_RUN, codes::CODE_RUN_FAILED, message.into())
+    pub(crate) fn code_run_failed(message: impl Into<String>) -> Self {
+        Self::coded(ErrorName::CodeRun, ErrorCode::CodeRunFailed, message.into())
     }
 
     /// `the program took another path on resume at call <n>: an earlier attempt recorded
@@ -307,8 +209,8 @@ impl ToolError {
             format!("tools.{}", quoted(recorded_tool))
         };
         Self::bounded(
-            names::CODE_RUN_DIVERGED,
-            codes::CODE_RUN_DIVERGED,
+            ErrorName::CodeRunDiverged,
+            ErrorCode::CodeRunDiverged,
             format!(
                 "the program took another path on resume at call {n}: an earlier attempt \
                  recorded {recorded} there, and now it calls tools.{}({}); nothing more ran. \
@@ -326,8 +228,8 @@ impl ToolError {
     #[cfg(all(feature = "durable", feature = "code-mode"))]
     pub(crate) fn code_run_paused(waiting: &str, run_key: &str, n: u64) -> Self {
         Self::bounded(
-            names::APPROVAL_PENDING,
-            codes::APPROVAL_PENDING,
+            ErrorName::ApprovalPending,
+            ErrorCode::ApprovalPending,
             format!(
                 "{waiting}; the program run {run_key} paused at call {n}: once the approval is \
                  decided, retry this run_code call (the same call id and program) and it \
@@ -340,10 +242,10 @@ impl ToolError {
     /// it was not run again` (`CALL_IN_DOUBT`): DESIGN's text, the time saying where too. An
     /// unknown outcome is what the journal knows: nothing was recorded after the intent.
     #[cfg(feature = "durable")]
-    pub fn call_in_doubt(started_at: &str, place: &str) -> Self {
+    pub(crate) fn call_in_doubt(started_at: &str, place: &str) -> Self {
         Self::bounded(
-            names::CALL_IN_DOUBT,
-            codes::CALL_IN_DOUBT,
+            ErrorName::CallInDoubt,
+            ErrorCode::CallInDoubt,
             format!(
                 "an earlier attempt of this call started at {started_at} on {place} and its \
                  outcome is unknown; it was not run again"
@@ -354,10 +256,10 @@ impl ToolError {
     /// `an earlier attempt of this call started at <time> on <place> and its outcome is unknown;
     /// it was given up: <reason>` (`CALL_IN_DOUBT`): the decision taken about such a call.
     #[cfg(feature = "durable")]
-    pub fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
+    pub(crate) fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
         Self::bounded(
-            names::CALL_IN_DOUBT,
-            codes::CALL_IN_DOUBT,
+            ErrorName::CallInDoubt,
+            ErrorCode::CallInDoubt,
             format!(
                 "an earlier attempt of this call started at {started_at} on {place} and its \
                  outcome is unknown; it was given up: {reason}"
@@ -367,10 +269,10 @@ impl ToolError {
 
     /// `the call store failed: <message>` (`STORE_FAILED`).
     #[cfg(feature = "durable")]
-    pub fn store_failed(message: &str) -> Self {
+    pub(crate) fn store_failed(message: &str) -> Self {
         Self::bounded(
-            names::STORE_FAILED,
-            codes::STORE_FAILED,
+            ErrorName::StoreFailed,
+            ErrorCode::StoreFailed,
             format!("the call store failed: {message}"),
         )
     }
@@ -379,8 +281,8 @@ impl ToolError {
     /// is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_arguments(violations: &Violations) -> Self {
         Self::bounded(
-            names::TOOL_ARGS,
-            codes::INVALID_ARGS,
+            ErrorName::ToolArgs,
+            ErrorCode::InvalidArgs,
             format!("invalid arguments: {violations}"),
         )
         .with_violations(violations)
@@ -389,20 +291,20 @@ impl ToolError {
     /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
     /// violations, such as unparsable JSON. The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
+    pub(crate) fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
         Self::bounded(
-            names::TOOL_ARGS,
-            codes::INVALID_ARGS,
+            ErrorName::ToolArgs,
+            ErrorCode::InvalidArgs,
             format!("invalid arguments: {detail}"),
         )
     }
 
     /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`). The text is
     /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
+    pub(crate) fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
         Self::bounded(
-            names::TOOL_OUTPUT,
-            codes::INVALID_TOOL_OUTPUT,
+            ErrorName::ToolOutput,
+            ErrorCode::InvalidToolOutput,
             format!("tool \"{tool}\" returned invalid output: {detail}"),
         )
     }
@@ -418,41 +320,41 @@ impl ToolError {
     /// keeps only the message.)
     pub fn unsupported_schema(error: &SchemaError) -> Self {
         Self::coded(
-            names::JSON_SCHEMA,
-            codes::UNSUPPORTED_SCHEMA,
+            ErrorName::JsonSchema,
+            ErrorCode::UnsupportedSchema,
             error.to_string(),
         )
     }
 
     /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).
-    pub fn aborted_before_dispatch() -> Self {
+    pub(crate) fn aborted_before_dispatch() -> Self {
         Self::coded(
-            names::ABORT,
-            codes::ABORTED_BEFORE_DISPATCH,
+            ErrorName::Abort,
+            ErrorCode::AbortedBeforeDispatch,
             "tool call aborted before dispatch",
         )
     }
 
     /// `tool call aborted` (`ABORTED`).
     pub fn aborted() -> Self {
-        Self::coded(names::ABORT, codes::ABORTED, "tool call aborted")
+        Self::coded(ErrorName::Abort, ErrorCode::Aborted, "tool call aborted")
     }
 
     /// `tool call timed out after <ms>ms` (`TOOL_TIMEOUT`).
     pub fn timed_out(budget_ms: u64) -> Self {
         Self::coded(
-            names::TOOL_TIMEOUT,
-            codes::TOOL_TIMEOUT,
+            ErrorName::ToolTimeout,
+            ErrorCode::ToolTimeout,
             format!("tool call timed out after {budget_ms}ms"),
         )
     }
 
     /// `tool call has a <ms>ms budget, but no tokio timer is available to enforce it: …`
     /// (`TIMER_UNAVAILABLE`).
-    pub fn timer_unavailable(budget_ms: u64) -> Self {
+    pub(crate) fn timer_unavailable(budget_ms: u64) -> Self {
         Self::coded(
-            names::TOOL_TIMEOUT,
-            codes::TIMER_UNAVAILABLE,
+            ErrorName::ToolTimeout,
+            ErrorCode::TimerUnavailable,
             format!(
                 "tool call has a {budget_ms}ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
             ),
@@ -461,16 +363,20 @@ impl ToolError {
 
     /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
     /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn mcp_transport(message: impl Into<String>) -> Self {
-        Self::bounded(names::MCP_TRANSPORT, codes::MCP_TRANSPORT, message.into())
+    pub(crate) fn mcp_transport(message: impl Into<String>) -> Self {
+        Self::bounded(
+            ErrorName::McpTransport,
+            ErrorCode::McpTransport,
+            message.into(),
+        )
     }
 
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn panicked(tool: &str, message: &str) -> Self {
         Self::bounded(
-            names::TOOL_PANIC,
-            codes::TOOL_PANICKED,
+            ErrorName::ToolPanic,
+            ErrorCode::ToolPanicked,
             format!("tool \"{tool}\" panicked: {message}"),
         )
     }

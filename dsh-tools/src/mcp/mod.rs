@@ -51,13 +51,11 @@ pub use importing::elicitation::{
 pub use importing::imported::IDEMPOTENCY_META_KEY;
 pub use importing::names::imported_name;
 pub use importing::pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
-pub use serving::client_approval::MAX_ARGUMENTS_EXCERPT_CHARS;
 pub use serving::connection::McpConnection;
 #[cfg(feature = "mcp-http")]
 pub use serving::http_server::{HttpOptions, McpHttpServer};
-pub use serving::server::{DEFAULT_PAGE_SIZE, McpServer};
+pub use serving::server::McpServer;
 pub use serving::session::McpHandler;
-pub use serving::task_life::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.
 pub use rmcp;

@@ -7,7 +7,9 @@
 //! arguments, aborts, timeouts, body panics) are constructors of [`ToolError`] in `error.rs`.
 
 use crate::call::execution::ToolExecution;
-use crate::errors::tool_error::{ToolError, codes, names};
+use crate::errors::code::ErrorCode;
+use crate::errors::name::ErrorName;
+use crate::errors::tool_error::ToolError;
 use crate::result::ToolExecutionResult;
 use crate::text_bounds::bound_error_message;
 
@@ -36,19 +38,19 @@ impl HookPhase {
 /// `<phase> panicked: <message>` (`HOOK_FAILED`); the panic message is cut to fit the error cap.
 pub(crate) fn hook_panicked(phase: HookPhase, message: &str) -> ToolError {
     let message = bound_error_message(format!("{} panicked: {message}", phase.describe()));
-    ToolError::coded(names::HOOK, codes::HOOK_FAILED, message)
+    ToolError::coded(ErrorName::Hook, ErrorCode::HookFailed, message)
 }
 
 /// A hook's own error: its code, or `HOOK_FAILED`.
 pub(crate) fn hook_failed(error: ToolError) -> ToolError {
-    error.or_info(names::HOOK, codes::HOOK_FAILED)
+    error.or_info(ErrorName::Hook, ErrorCode::HookFailed)
 }
 
 /// A tool's own error (the body's, or an `execute` layer's failure standing in for it): its code,
 /// or `TOOL_ERROR`.
 #[inline]
 pub(crate) fn tool_failed(error: ToolError) -> ToolError {
-    error.or_info(names::TOOL_ERROR, codes::TOOL_ERROR)
+    error.or_info(ErrorName::ToolError, ErrorCode::ToolError)
 }
 
 /// `tool "<name>" content finalizer panicked: <message>` (`FINALIZER_FAILED`).
@@ -56,19 +58,19 @@ pub(crate) fn finalizer_panicked(tool: &str, message: &str) -> ToolError {
     let message = bound_error_message(format!(
         "tool \"{tool}\" content finalizer panicked: {message}"
     ));
-    ToolError::coded(names::FINALIZER, codes::FINALIZER_FAILED, message)
+    ToolError::coded(ErrorName::Finalizer, ErrorCode::FinalizerFailed, message)
 }
 
 /// A finalizer's own error: its code, or `FINALIZER_FAILED`.
 pub(crate) fn finalizer_failed(error: ToolError) -> ToolError {
-    error.or_info(names::FINALIZER, codes::FINALIZER_FAILED)
+    error.or_info(ErrorName::Finalizer, ErrorCode::FinalizerFailed)
 }
 
 /// `post-execute accept decision cannot replace both value and content` (`HOOK_FAILED`).
 pub(crate) fn post_replaces_both() -> ToolError {
     ToolError::coded(
-        names::HOOK,
-        codes::HOOK_FAILED,
+        ErrorName::Hook,
+        ErrorCode::HookFailed,
         "post-execute accept decision cannot replace both value and content",
     )
 }
@@ -76,15 +78,15 @@ pub(crate) fn post_replaces_both() -> ToolError {
 /// `post-execute cannot replace the value of a failed result` (`HOOK_FAILED`).
 pub(crate) fn post_replaces_failed_value() -> ToolError {
     ToolError::coded(
-        names::HOOK,
-        codes::HOOK_FAILED,
+        ErrorName::Hook,
+        ErrorCode::HookFailed,
         "post-execute cannot replace the value of a failed result",
     )
 }
 
 /// A post-execute block whose message is `message` (`BLOCKED`).
 pub(crate) fn blocked(message: String) -> ToolError {
-    ToolError::coded(names::TOOL_BLOCKED, codes::BLOCKED, message)
+    ToolError::coded(ErrorName::ToolBlocked, ErrorCode::Blocked, message)
 }
 
 /// The message of a block whose feedback has no text.
@@ -110,7 +112,11 @@ pub(crate) fn approval_pending(execution: &ToolExecution) -> ToolExecutionResult
     let message = format!("tool \"{}\" is waiting for approval", execution.name());
     failed(
         execution,
-        ToolError::coded(names::APPROVAL_PENDING, codes::APPROVAL_PENDING, message),
+        ToolError::coded(
+            ErrorName::ApprovalPending,
+            ErrorCode::ApprovalPending,
+            message,
+        ),
     )
 }
 
@@ -129,7 +135,11 @@ pub(crate) fn approval_waiting(
     );
     failed(
         execution,
-        ToolError::coded(names::APPROVAL_PENDING, codes::APPROVAL_PENDING, message),
+        ToolError::coded(
+            ErrorName::ApprovalPending,
+            ErrorCode::ApprovalPending,
+            message,
+        ),
     )
 }
 
@@ -137,6 +147,6 @@ pub(crate) fn approval_waiting(
 pub(crate) fn denied(execution: &ToolExecution, reason: String) -> ToolExecutionResult {
     failed(
         execution,
-        ToolError::coded(names::TOOL_DENIED, codes::DENIED, reason),
+        ToolError::coded(ErrorName::ToolDenied, ErrorCode::Denied, reason),
     )
 }

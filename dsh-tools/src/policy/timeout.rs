@@ -44,16 +44,13 @@ pub struct TimeoutPolicy {
 }
 
 impl TimeoutPolicy {
-    /// How long what the layer wraps may keep running after its token was cancelled, unless
-    /// changed (the registry's default grace).
-    pub const DEFAULT_GRACE: Duration = CallLimits::DEFAULT_TIMEOUT_GRACE;
-
-    /// A layer giving every call `budget_ms` milliseconds, with
-    /// [`DEFAULT_GRACE`](Self::DEFAULT_GRACE). A zero budget times every call out at once.
+    /// A layer giving every call `budget_ms` milliseconds, with the registry's default grace
+    /// (one second, as [`CallLimits::new`]'s) for what the layer wraps to keep running after
+    /// its token was cancelled. A zero budget times every call out at once.
     pub const fn new(budget_ms: u64) -> Self {
         Self {
             budget_ms,
-            grace: Self::DEFAULT_GRACE,
+            grace: CallLimits::DEFAULT_TIMEOUT_GRACE,
         }
     }
 

@@ -62,6 +62,7 @@ impl ToolCallKind {
 
 /// A file a call reads or modifies, for editor follow-along.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FileLocation {
     /// The file path.
     pub path: String,
@@ -214,6 +215,7 @@ impl ToolResultView {
 
 /// What a result presenter gets: the content the model saw and whether the call failed.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct ResultSummary<'a> {
     /// The final model-facing content.
     pub content: &'a [ContentBlock],

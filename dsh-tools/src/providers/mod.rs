@@ -102,6 +102,7 @@ use crate::result::ToolExecutionResult;
 
 /// One tool as a provider sees it.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct LoweredTool {
     /// The canonical (registered) name.
     pub name: String,
@@ -126,6 +127,7 @@ pub struct LoweredTool {
 
 /// Where a view's deferred tools are searched.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ToolSearchForm {
     /// The provider's own tool search where it has one (Anthropic's
     /// `tool_search_tool_bm25_20251119`, OpenAI Responses' hosted `tool_search`): every deferred

@@ -12,6 +12,7 @@ use serde::Serialize;
 /// What a lowering did at one place of one tool's schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Change {
     /// A keyword the provider cannot take was removed and written into the `description`.
     MovedToDescription,
@@ -57,6 +58,7 @@ impl Change {
 
 /// One change at one place of one tool's schema.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ReportEntry {
     /// The tool's canonical name (as registered); empty for a change to the whole request.
     pub tool: String,
@@ -89,6 +91,7 @@ impl fmt::Display for ReportEntry {
 /// Everything one lowering changed, tool by tool (sorted by tool name, then in the order the
 /// passes made the changes).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct LoweringReport {
     /// The changes.
     pub entries: Vec<ReportEntry>,

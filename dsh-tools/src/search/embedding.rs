@@ -66,9 +66,9 @@ impl std::fmt::Debug for HybridSearch {
 
 impl HybridSearch {
     /// The weight of the keyword ranking unless set: both rankings count the same.
-    pub const DEFAULT_KEYWORD_WEIGHT: f32 = 0.5;
+    const DEFAULT_KEYWORD_WEIGHT: f32 = 0.5;
 
-    /// Hybrid search over `embedder`, both rankings weighted the same.
+    /// Hybrid search over `embedder`, both rankings weighted the same (a keyword weight of 0.5).
     pub fn new(embedder: impl ToolEmbedder) -> Self {
         Self {
             embedder: Arc::new(embedder),
@@ -77,7 +77,7 @@ impl HybridSearch {
     }
 
     /// The keyword ranking's weight `w` in `0.0..=1.0` (clamped; `1.0`: keywords only, `0.0`:
-    /// embeddings only).
+    /// embeddings only; 0.5 unless set, and for a NaN).
     #[must_use]
     pub fn keyword_weight(mut self, weight: f32) -> Self {
         self.keyword_weight = if weight.is_nan() {

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How a [`ToolSearchQuery`]'s text is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ToolSearchMode {
     /// Natural-language keywords, ranked by BM25 over each tool's name (weighted most), its
     /// parameters' names, its description and its parameters' descriptions.
@@ -19,21 +20,21 @@ pub enum ToolSearchMode {
 
 /// A search over the deferred tools a scope can call.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolSearchQuery {
     /// The keywords, the pattern or the names.
     pub text: String,
     /// How `text` is read.
     pub mode: ToolSearchMode,
-    /// How many tools to return (and load) at most; clamped to
-    /// `1..=`[`ToolSearchQuery::MAX_RESULTS`].
+    /// How many tools to return (and load) at most: 5 unless set; clamped to `1..=20`.
     pub max_results: usize,
 }
 
 impl ToolSearchQuery {
     /// How many tools a search returns unless it asks otherwise.
-    pub const DEFAULT_MAX_RESULTS: usize = 5;
+    pub(crate) const DEFAULT_MAX_RESULTS: usize = 5;
     /// The most tools one search returns.
-    pub const MAX_RESULTS: usize = 20;
+    pub(crate) const MAX_RESULTS: usize = 20;
 
     /// A keyword search.
     pub fn keywords(text: impl Into<String>) -> Self {
@@ -58,7 +59,7 @@ impl ToolSearchQuery {
         }
     }
 
-    /// The same search returning at most `max_results` tools.
+    /// The same search returning at most `max_results` tools (5 unless set; clamped to `1..=20`).
     #[must_use]
     pub fn with_max_results(mut self, max_results: usize) -> Self {
         self.max_results = max_results;
@@ -73,6 +74,7 @@ impl ToolSearchQuery {
 
 /// One tool a search found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolSearchHit {
     /// The tool's name.
     pub name: String,
@@ -83,6 +85,7 @@ pub struct ToolSearchHit {
 /// What a search found, best first, and which of those tools it loaded: the found tools that
 /// were not loaded yet for the scope (the others were already in its tool list).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolSearchAnswer {
     /// The tools found, best first.
     pub tools: Vec<ToolSearchHit>,

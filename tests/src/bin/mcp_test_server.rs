@@ -21,7 +21,7 @@ use dsh_tools_tests::mcp_fixture::ASK_REASON;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let mut page_size = dsh_tools::mcp::DEFAULT_PAGE_SIZE;
+    let mut page_size = None;
     let mut http = None;
     let mut stateless = false;
     let mut instance = None;
@@ -31,10 +31,11 @@ async fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--page-size" => {
-                page_size = args
-                    .next()
-                    .and_then(|value| value.parse().ok())
-                    .expect("--page-size takes a number");
+                page_size = Some(
+                    args.next()
+                        .and_then(|value| value.parse().ok())
+                        .expect("--page-size takes a number"),
+                );
             }
             "--http" => http = Some(args.next().expect("--http takes an address")),
             "--stateless" => stateless = true,
@@ -75,8 +76,11 @@ async fn main() {
     let mut server = McpServer::new(&registry)
         .with_name("dsh-tools-test")
         .with_version("1.2.3")
-        .with_instructions("Test tools.")
-        .with_page_size(page_size);
+        .with_instructions("Test tools.");
+    // Without the flag the server keeps its own default page size.
+    if let Some(page_size) = page_size {
+        server = server.with_page_size(page_size);
+    }
     if let Some(secret) = request_state_key {
         server = server.with_request_state_key(secret);
     }

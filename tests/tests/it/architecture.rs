@@ -95,14 +95,14 @@ const CRATES: &[Crate] = &[
     },
 ];
 
-fn src_dir(package: &str) -> PathBuf {
+pub(crate) fn src_dir(package: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join(package)
         .join("src")
 }
 
-fn rust_files(dir: &Path, root: &Path, out: &mut Vec<String>) {
+pub(crate) fn rust_files(dir: &Path, root: &Path, out: &mut Vec<String>) {
     let mut entries: Vec<_> = fs::read_dir(dir)
         .expect("the sources are readable")
         .map(|entry| entry.expect("a directory entry").path())
@@ -152,7 +152,7 @@ fn rank(layer: &str) -> usize {
 }
 
 /// The code of a file without comments, string and char literals, and tests.
-fn code_of(source: &str) -> String {
+pub(crate) fn code_of(source: &str) -> String {
     let tests = ["#[cfg(test)]", "#[cfg(all(test"]
         .iter()
         .filter_map(|marker| source.find(marker))

@@ -20,7 +20,8 @@ use crate::call::run::ToolRun;
 use crate::durable::journal::Durability;
 use crate::durable::program::{Divergence, position_key};
 use crate::durable::store::StoreResult;
-use crate::errors::tool_error::{ToolError, codes};
+use crate::errors::code::ErrorCode;
+use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
@@ -117,7 +118,7 @@ impl Resume {
     /// What the `n`th call's `result` ends the run with, if anything: a call whose approval
     /// waits pauses it.
     pub(super) fn halts(&self, n: u64, result: &ToolExecutionResult) -> Option<ToolError> {
-        if result.error_code() != Some(codes::APPROVAL_PENDING) {
+        if result.error_code() != Some(ErrorCode::ApprovalPending.as_str()) {
             return None;
         }
         let waiting = match result.outcome() {

@@ -69,7 +69,7 @@ impl Default for ImportOptions {
 
 impl ImportOptions {
     /// The budget of an imported call unless changed: one minute.
-    pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+    const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 
     /// Names tools `<server>__<tool>` after the server's own name, a 60 s budget per call, and
     /// every call exclusive in a batch.
@@ -86,7 +86,8 @@ impl ImportOptions {
     }
 
     /// The time budget of each call, in milliseconds (the tools' `timeout_ms`), which the registry
-    /// enforces (`TOOL_TIMEOUT`, and the server is told to stop); `None` leaves calls without one.
+    /// enforces (`TOOL_TIMEOUT`, and the server is told to stop); one minute unless set, `None`
+    /// leaves calls without one.
     /// With the registry's timeouts turned off, a call still gives up on a server that has not
     /// answered two seconds after the budget (`MCP_TRANSPORT`). Zero is treated as one.
     #[must_use]

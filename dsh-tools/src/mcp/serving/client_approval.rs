@@ -27,7 +27,7 @@ use crate::mcp::serving::revision::RequestClient;
 use dsh_tools_schema::text_bounds::push_cut_marker;
 
 /// The most characters of a call's arguments (as JSON) an approval request quotes.
-pub const MAX_ARGUMENTS_EXCERPT_CHARS: usize = 512;
+pub(crate) const MAX_ARGUMENTS_EXCERPT_CHARS: usize = 512;
 
 /// The form field the client's user answers.
 const DECISION: &str = "decision";

@@ -77,7 +77,7 @@ impl Default for HttpOptions {
 
 impl HttpOptions {
     /// The request body cap unless changed: 4 MiB.
-    pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+    const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
     /// Path `/mcp`, loopback hosts only, no browser origin, no token, 4 MiB bodies, sessions.
     pub fn new() -> Self {
@@ -132,7 +132,7 @@ impl HttpOptions {
         self
     }
 
-    /// Refuses request bodies over `bytes` with 413.
+    /// Refuses request bodies over `bytes` with 413 (4 MiB unless set).
     #[must_use]
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.max_body_bytes = bytes;

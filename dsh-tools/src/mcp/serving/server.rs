@@ -28,7 +28,7 @@ use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 
 /// How many tools one `tools/list` page holds unless changed.
-pub const DEFAULT_PAGE_SIZE: usize = 100;
+const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// Serves the tools of a registry (its global layer) or of one scope to MCP clients: `tools/list`
 /// shows exactly what [`schemas`](ToolScope::schemas) shows there, and every `tools/call` runs
@@ -169,8 +169,7 @@ impl McpServer {
         self
     }
 
-    /// Sets how many tools one `tools/list` page holds (at least one; default
-    /// [`DEFAULT_PAGE_SIZE`]).
+    /// Sets how many tools one `tools/list` page holds (at least one; default 100).
     #[must_use]
     pub fn with_page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
@@ -178,7 +177,7 @@ impl McpServer {
     }
 
     /// Sets how long a call served as a task lives from its creation (`None`: as long as the
-    /// server; default [`DEFAULT_TASK_TTL`](crate::mcp::DEFAULT_TASK_TTL)). A call still running
+    /// server; default five minutes). A call still running
     /// then is stopped and its task fails as expired; a finished task stays readable for one
     /// more such time.
     #[must_use]
@@ -187,8 +186,7 @@ impl McpServer {
         self
     }
 
-    /// Sets how often clients are asked to poll a served task (default
-    /// [`DEFAULT_TASK_POLL_INTERVAL`](crate::mcp::DEFAULT_TASK_POLL_INTERVAL)).
+    /// Sets how often clients are asked to poll a served task (default one second).
     #[must_use]
     pub fn with_task_poll_interval(mut self, interval: Duration) -> Self {
         self.tasks.poll_interval = interval;

@@ -9,10 +9,10 @@ use rmcp::model as mcp;
 use rmcp::task_manager::{TaskContext, TaskExit};
 
 /// How long a served task lives from its creation unless changed (five minutes).
-pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(300);
+const DEFAULT_TASK_TTL: Duration = Duration::from_secs(300);
 
 /// How often a client is asked to poll a served task unless changed (one second).
-pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Why an expired task failed: the words of rmcp's store, which fails a task it finds expired
 /// before its call noticed.

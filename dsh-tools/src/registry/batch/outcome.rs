@@ -15,6 +15,7 @@ pub enum ExecutionMode {
 /// What a batch produced: one result per call, in the model's order, and every additional
 /// context of the batch, in the same order, to append after the results.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct BatchOutcome {
     /// The results (their own additional contexts moved into `additional_contexts`).
     pub results: Vec<ToolExecutionResult>,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dsh_tools::code_mode::{CodeLimits, CodeMode, ToolCallers};
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
 use dsh_tools::registry::{RUN_CODE, RegistryErrorKind, ToolRestriction};
 use dsh_tools::{
@@ -126,7 +126,7 @@ async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_c
         .execute(ToolExecutionInput::new("c", "echo", json!({})))
         .await;
     assert_eq!(
-        failure_text(&direct, codes::UNKNOWN_TOOL),
+        failure_text(&direct, ErrorCode::UnknownTool.as_str()),
         "Error: unknown tool \"echo\": only `run_code` is callable directly — call `echo` from \
          inside a `run_code` program instead"
     );
@@ -141,7 +141,7 @@ async fn code_mode_lists_only_run_code_with_the_declaration_and_refuses_direct_c
     let direct = registry
         .execute(ToolExecutionInput::new("c", "echo", json!({})))
         .await;
-    assert_eq!(direct.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(direct.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(heard.load(Ordering::SeqCst), 0);
 }
 
@@ -152,7 +152,7 @@ async fn native_mode_has_no_run_code_and_both_mode_has_both() {
     assert_eq!(names, ["echo", "fails"]);
     assert_eq!(
         run(&registry, "return 1").await.error_code(),
-        Some(codes::UNKNOWN_TOOL)
+        Some(ErrorCode::UnknownTool.as_str())
     );
 
     registry.set_code_mode(CodeMode::Both).unwrap();
@@ -213,7 +213,7 @@ async fn who_may_call_a_tool_decides_where_it_is_listed_and_what_is_refused() {
     let direct = registry
         .execute(ToolExecutionInput::new("c", "echo", json!({})))
         .await;
-    assert_eq!(direct.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(direct.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     let nested = run(
         &registry,
         "try { await tools.ask_user({}); } catch (e) { return [e.name, e.code, e.message]; }",
@@ -513,7 +513,7 @@ async fn a_program_that_never_yields_to_its_caller_leaves_the_callers_executor_f
             .await;
         assert_eq!(
             result.error_code(),
-            Some(codes::ABORTED),
+            Some(ErrorCode::Aborted.as_str()),
             "{program}: {}",
             result.text()
         );
@@ -527,7 +527,7 @@ async fn a_program_that_never_yields_to_its_caller_leaves_the_callers_executor_f
     );
     for program in ["for (;;) {}", "for (;;) await tools.echo({});"] {
         let result = run_or_hang(&registry, program).await;
-        let text = failure_text(&result, codes::TOOL_TIMEOUT);
+        let text = failure_text(&result, ErrorCode::ToolTimeout.as_str());
         assert!(text.contains("after 300ms"), "{program}: {text}");
     }
 }
@@ -537,14 +537,14 @@ async fn syntax_errors_and_uncaught_exceptions_say_where() {
     let registry = registry(CodeMode::Code);
     let text = failure_text(
         &run(&registry, "const a = 1;\nconst b = ;\n").await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert!(text.starts_with("Error: SyntaxError: "), "{text}");
     assert!(text.contains(" at 2:"), "{text}");
 
     let text = failure_text(
         &run(&registry, "console.log('before');\nnull.x;\n").await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert!(text.starts_with("Error: TypeError: "), "{text}");
     assert!(text.contains(" at 2:"), "{text}");
@@ -560,7 +560,7 @@ async fn syntax_errors_and_uncaught_exceptions_say_where() {
             "const a = await tools.echo({n: 1});\nconst b = await tools.echo({n: 2});\nconst c = await tools.fails({});\nreturn [a, b, c];",
         )
         .await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert_eq!(
         text,
@@ -573,7 +573,7 @@ async fn syntax_errors_and_uncaught_exceptions_say_where() {
             "try { await tools.fails({}); } catch (e) {}\nawait tools.fails({});",
         )
         .await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert_eq!(
         text,
@@ -582,7 +582,7 @@ async fn syntax_errors_and_uncaught_exceptions_say_where() {
 
     let text = failure_text(
         &run(&registry, "throw 'plain';").await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert_eq!(text, "Error: Uncaught plain");
 }
@@ -596,7 +596,7 @@ async fn typescript_is_refused_with_a_text_that_says_so() {
             "const hits: string[] = [];\nconst r = await tools.echo({a: 1});\nreturn r;",
         )
         .await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert!(text.contains("this program is TypeScript"), "{text}");
     assert!(text.contains(" at 1:"), "{text}");
@@ -611,7 +611,10 @@ async fn typescript_is_refused_with_a_text_that_says_so() {
         "const m = new Map<string, number>();\nreturn 1;",
         "const o = {n: 1};\nconst total: number = o.n;\nreturn total;",
     ] {
-        let text = failure_text(&run(&registry, program).await, codes::CODE_RUN_FAILED);
+        let text = failure_text(
+            &run(&registry, program).await,
+            ErrorCode::CodeRunFailed.as_str(),
+        );
         assert!(
             text.contains("this program is TypeScript"),
             "{program}: {text}"
@@ -623,7 +626,10 @@ async fn typescript_is_refused_with_a_text_that_says_so() {
         "const r = {k: JSON.stringify({}), v: Object.keys({})};\nreturn r.k.;",
         "const s = {n: NaN, m: Infinity};\nif (s.n {}",
     ] {
-        let text = failure_text(&run(&registry, program).await, codes::CODE_RUN_FAILED);
+        let text = failure_text(
+            &run(&registry, program).await,
+            ErrorCode::CodeRunFailed.as_str(),
+        );
         assert!(
             text.starts_with("Error: SyntaxError: "),
             "{program}: {text}"
@@ -643,92 +649,112 @@ async fn hostile_programs_end_with_the_documented_error_within_their_limits() {
             .with_max_nested_calls(100)
     };
     let cases: &[(&str, &str, &str)] = &[
-        ("while (true) {}", codes::TOOL_TIMEOUT, "timed out"),
+        (
+            "while (true) {}",
+            ErrorCode::ToolTimeout.as_str(),
+            "timed out",
+        ),
         (
             "for (;;) { try { while (true) {} } catch (e) {} }",
-            codes::TOOL_TIMEOUT,
+            ErrorCode::ToolTimeout.as_str(),
             "timed out",
         ),
         (
             "const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "promise",
         ),
         (
             "const spin = () => { queueMicrotask(spin) }; spin(); await new Promise(() => {});",
-            codes::TOOL_TIMEOUT,
+            ErrorCode::ToolTimeout.as_str(),
             "timed out",
         ),
         (
             "const a = []; for (;;) a.push(new Array(100000).fill(1));",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "memory",
         ),
         (
             "const f = (n) => f(n + 1) + 1; f(0);",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "stack",
         ),
         (
             "for (;;) console.log('x'.repeat(1000));",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "output limit of 4096 bytes",
         ),
         (
             "for (;;) { try { console.log('y'.repeat(1000)); } catch (e) {} }",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "output limit",
         ),
         (
             "for (let i = 0; i < 10000; i++) await tools.echo({i});",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "more than its limit of 100 nested calls",
         ),
         (
             "await Promise.all(Array.from({length: 1000}, (_, i) => tools.echo({i})));",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "100 nested calls",
         ),
         (
             "eval('1 + 1')",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "eval is not available",
         ),
         (
             "new Function('return 1')()",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "Function constructor",
         ),
         (
             "(function(){}).constructor('return 1')()",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "Function constructor",
         ),
-        ("require('fs')", codes::CODE_RUN_FAILED, "require"),
+        (
+            "require('fs')",
+            ErrorCode::CodeRunFailed.as_str(),
+            "require",
+        ),
         (
             "await fetch('http://localhost')",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "fetch",
         ),
-        ("process.exit(1)", codes::CODE_RUN_FAILED, "process"),
-        ("std.exit(1)", codes::CODE_RUN_FAILED, "std"),
-        ("os.exec(['ls'])", codes::CODE_RUN_FAILED, "os"),
-        ("await import('os')", codes::CODE_RUN_FAILED, ""),
-        ("tools.echo = 1;", codes::CODE_RUN_FAILED, "read-only"),
+        (
+            "process.exit(1)",
+            ErrorCode::CodeRunFailed.as_str(),
+            "process",
+        ),
+        ("std.exit(1)", ErrorCode::CodeRunFailed.as_str(), "std"),
+        ("os.exec(['ls'])", ErrorCode::CodeRunFailed.as_str(), "os"),
+        ("await import('os')", ErrorCode::CodeRunFailed.as_str(), ""),
+        (
+            "tools.echo = 1;",
+            ErrorCode::CodeRunFailed.as_str(),
+            "read-only",
+        ),
         (
             "Object.setPrototypeOf(tools, {});",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "read-only",
         ),
         (
             "await new Promise(() => {});",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "nothing settles",
         ),
-        ("return NaN;", codes::CODE_RUN_FAILED, "not JSON: NaN"),
+        (
+            "return NaN;",
+            ErrorCode::CodeRunFailed.as_str(),
+            "not JSON: NaN",
+        ),
         (
             "await tools.echo({n: Infinity});",
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "not JSON",
         ),
     ];
@@ -736,7 +762,7 @@ async fn hostile_programs_end_with_the_documented_error_within_their_limits() {
     for (program, code, fragment) in cases {
         // A case that must end on another limit (memory, stack, output, nested calls) gets a
         // wall time it cannot reach first, however busy the machine's cores are with other tests.
-        let wall_time_ms = if *code == codes::TOOL_TIMEOUT {
+        let wall_time_ms = if *code == ErrorCode::ToolTimeout.as_str() {
             400
         } else {
             10_000
@@ -799,7 +825,7 @@ async fn a_program_too_long_is_refused_before_it_runs() {
     registry.set_code_limits(CodeLimits::new().with_max_source_bytes(10));
     let text = failure_text(
         &run(&registry, "return 12345678;").await,
-        codes::CODE_RUN_FAILED,
+        ErrorCode::CodeRunFailed.as_str(),
     );
     assert_eq!(
         text,
@@ -843,11 +869,14 @@ async fn a_cancelled_program_cancels_its_nested_call() {
         .await;
     assert_eq!(
         result.error_code(),
-        Some(codes::ABORTED),
+        Some(ErrorCode::Aborted.as_str()),
         "{}",
         result.text()
     );
-    assert_eq!(*nested.lock().unwrap(), [Some(codes::ABORTED.to_owned())]);
+    assert_eq!(
+        *nested.lock().unwrap(),
+        [Some(ErrorCode::Aborted.as_str().to_owned())]
+    );
     assert_eq!(running.load(Ordering::SeqCst), 0);
 }
 
@@ -1036,19 +1065,19 @@ async fn any_end_of_a_program_cancels_its_calls_in_flight() {
         (
             "await tools.waits({});",
             300,
-            codes::TOOL_TIMEOUT,
+            ErrorCode::ToolTimeout.as_str(),
             "after 300ms",
         ),
         (
             "tools.waits({}); await tools.echo({}); for (;;) console.log('x'.repeat(1000));",
             10_000,
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "output limit",
         ),
         (
             "tools.waits({}); await tools.echo({}); throw new Error('out');",
             10_000,
-            codes::CODE_RUN_FAILED,
+            ErrorCode::CodeRunFailed.as_str(),
             "Error: out",
         ),
         // A program that returns without waiting for its call: the wall time still ends it.
@@ -1080,7 +1109,7 @@ async fn any_end_of_a_program_cancels_its_calls_in_flight() {
         // did.
         assert_eq!(
             *nested.lock().unwrap(),
-            [Some(codes::ABORTED.to_owned())],
+            [Some(ErrorCode::Aborted.as_str().to_owned())],
             "{program}"
         );
     }
@@ -1111,7 +1140,7 @@ async fn a_nested_call_that_ignores_its_cancellation_is_dropped_after_the_grace(
         )
         .expect("registers");
     let result = run_or_hang(&registry, "await tools.stubborn({});").await;
-    let text = failure_text(&result, codes::TOOL_TIMEOUT);
+    let text = failure_text(&result, ErrorCode::ToolTimeout.as_str());
     assert!(text.contains("after 300ms"), "{text}");
     assert_eq!(
         finished.load(Ordering::SeqCst),
@@ -1141,7 +1170,7 @@ async fn a_memory_bomb_of_small_objects_ends_with_the_memory_limit() {
     ] {
         let result = run_or_hang(&registry, program).await;
         let text = result.text();
-        if result.error_code() != Some(codes::CODE_RUN_FAILED)
+        if result.error_code() != Some(ErrorCode::CodeRunFailed.as_str())
             || !text.contains("ran out of memory (its limit is 16777216 bytes)")
         {
             wrong.push(format!("{program}\n  got {text}"));
@@ -1149,6 +1178,9 @@ async fn a_memory_bomb_of_small_objects_ends_with_the_memory_limit() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // A program's own `throw null` is still its own.
-    let text = failure_text(&run(&registry, "throw null;").await, codes::CODE_RUN_FAILED);
+    let text = failure_text(
+        &run(&registry, "throw null;").await,
+        ErrorCode::CodeRunFailed.as_str(),
+    );
     assert_eq!(text, "Error: Uncaught null");
 }

@@ -16,7 +16,7 @@ use dsh_tools::code_mode::{CodeLimits, CodeMode};
 use dsh_tools::durable::{
     ApprovalKey, CallStore, Durability, JournalPolicy, MemoryStore, SqliteStore,
 };
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::registry::RUN_CODE;
 use dsh_tools::{
     FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
@@ -117,7 +117,7 @@ async fn pauses_at_pay(registry: &ToolRegistry, input: &ToolExecutionInput, runs
     let paused = registry.execute(input.clone()).await;
     assert_eq!(
         paused.error_code(),
-        Some(codes::APPROVAL_PENDING),
+        Some(ErrorCode::ApprovalPending.as_str()),
         "the program must not see the pause: {}",
         paused.text()
     );
@@ -169,7 +169,7 @@ async fn a_run_pauses_at_an_approval_and_resumes_once_it_is_decided() {
     let still = registry.execute(input.clone()).await;
     assert_eq!(
         still.error_code(),
-        Some(codes::APPROVAL_PENDING),
+        Some(ErrorCode::ApprovalPending.as_str()),
         "{}",
         still.text()
     );
@@ -188,7 +188,7 @@ async fn a_run_pauses_at_an_approval_and_resumes_once_it_is_decided() {
     let other = registry.execute(run_input("run-2", PROGRAM)).await;
     assert_eq!(
         other.error_code(),
-        Some(codes::APPROVAL_PENDING),
+        Some(ErrorCode::ApprovalPending.as_str()),
         "{}",
         other.text()
     );
@@ -212,7 +212,7 @@ async fn a_rejected_approval_reaches_the_program_on_the_retry() {
     assert!(!retried.is_error(), "{}", retried.text());
     assert_eq!(
         program_result(&retried),
-        Some(&json!({"caught": codes::DENIED}))
+        Some(&json!({"caught": ErrorCode::Denied.as_str()}))
     );
     assert_eq!(runs.counts(), (1, 0, 0));
 }
@@ -226,7 +226,7 @@ async fn without_a_call_store_a_program_sees_the_approval_fail() {
     assert!(!result.is_error(), "{}", result.text());
     assert_eq!(
         program_result(&result),
-        Some(&json!({"caught": codes::DENIED}))
+        Some(&json!({"caught": ErrorCode::Denied.as_str()}))
     );
 }
 
@@ -249,7 +249,7 @@ async fn diverges(second_branch: &str, expected: &[&str]) {
     let paused = registry.execute(input.clone()).await;
     assert_eq!(
         paused.error_code(),
-        Some(codes::APPROVAL_PENDING),
+        Some(ErrorCode::ApprovalPending.as_str()),
         "{}",
         paused.text()
     );
@@ -268,7 +268,7 @@ async fn diverges(second_branch: &str, expected: &[&str]) {
     let diverged = registry.execute(input).await;
     assert_eq!(
         diverged.error_code(),
-        Some(codes::CODE_RUN_DIVERGED),
+        Some(ErrorCode::CodeRunDiverged.as_str()),
         "{}",
         diverged.text()
     );
@@ -400,7 +400,7 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
     let timed_out = registry.execute(input.clone()).await;
     assert_eq!(
         timed_out.error_code(),
-        Some(codes::TOOL_TIMEOUT),
+        Some(ErrorCode::ToolTimeout.as_str()),
         "{}",
         timed_out.text()
     );
@@ -412,7 +412,7 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
     assert!(!again.is_error(), "{}", again.text());
     assert_eq!(
         program_result(&again),
-        Some(&json!({"a": {"x": 1}, "slow": codes::CALL_IN_DOUBT}))
+        Some(&json!({"a": {"x": 1}, "slow": ErrorCode::CallInDoubt.as_str()}))
     );
     assert_eq!(runs.counts(), (1, 0, 0));
     assert_eq!(slow_runs.load(Ordering::SeqCst), 1, "never run twice");
@@ -448,7 +448,7 @@ async fn calls_running_beside_the_paused_one_end_and_are_recorded() {
     let paused = registry.execute(input.clone()).await;
     assert_eq!(
         paused.error_code(),
-        Some(codes::APPROVAL_PENDING),
+        Some(ErrorCode::ApprovalPending.as_str()),
         "{}",
         paused.text()
     );

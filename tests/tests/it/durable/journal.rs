@@ -10,8 +10,8 @@ use dsh_tools::durable::{
     JournalState, MemoryStore, StoreError, StoreResult, TaskRecord, TaskState,
 };
 use dsh_tools::{
-    FnTool, ToolDefinition, ToolExecutionInput, ToolRegistry, call::BoxFuture, errors::codes, json,
-    tool,
+    FnTool, ToolDefinition, ToolExecutionInput, ToolRegistry, call::BoxFuture, errors::ErrorCode,
+    json, tool,
 };
 
 static PRICE_RUNS: AtomicUsize = AtomicUsize::new(0);
@@ -123,11 +123,14 @@ async fn a_body_that_timed_out_leaves_its_call_in_doubt() {
     registry.set_durability(Durability::new(MemoryStore::new()).with_place("here"));
     let input = ToolExecutionInput::new("h1", "hang", json!({}));
     let timed_out = registry.execute(input.clone()).await;
-    assert_eq!(timed_out.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(
+        timed_out.error_code(),
+        Some(ErrorCode::ToolTimeout.as_str())
+    );
     let retry = registry.execute(input).await;
     assert_eq!(
         retry.error_code(),
-        Some(codes::CALL_IN_DOUBT),
+        Some(ErrorCode::CallInDoubt.as_str()),
         "{}",
         retry.text()
     );
@@ -241,7 +244,7 @@ async fn a_failing_store_runs_nothing() {
     let result = registry
         .execute(ToolExecutionInput::new("s1", "count", json!({})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::STORE_FAILED));
+    assert_eq!(result.error_code(), Some(ErrorCode::StoreFailed.as_str()));
     assert_eq!(result.text(), "Error: the call store failed: disk on fire");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }

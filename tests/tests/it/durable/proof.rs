@@ -13,7 +13,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::{ToolExecutionInput, Value, json};
 use dsh_tools_tests::durable_proof::{self, prepare, runs};
 use dsh_tools_tests::durable_restart::BODY_STARTED;
@@ -96,7 +96,11 @@ async fn a_process_killed_mid_body_leaves_its_call_in_doubt_counted_in_postgres(
 
     // Another process (a child, then this one) finds the call in doubt and runs nothing.
     let doubt = finish(&config, "restarted", "call-killed", "charge");
-    assert_eq!(code(&doubt), Some(codes::CALL_IN_DOUBT), "{doubt}");
+    assert_eq!(
+        code(&doubt),
+        Some(ErrorCode::CallInDoubt.as_str()),
+        "{doubt}"
+    );
     assert!(
         doubt["text"].as_str().unwrap_or("").contains(" on killed "),
         "it says where: {doubt}"
@@ -111,7 +115,7 @@ async fn a_process_killed_mid_body_leaves_its_call_in_doubt_counted_in_postgres(
         .await;
     assert_eq!(
         again.error_code(),
-        Some(codes::CALL_IN_DOUBT),
+        Some(ErrorCode::CallInDoubt.as_str()),
         "{}",
         again.text()
     );
@@ -132,7 +136,11 @@ async fn an_approval_decided_by_another_process_is_used_once_on_postgres() {
     prepare(&config).await;
 
     let asked = finish(&config, "first", "call-pay", "pay");
-    assert_eq!(code(&asked), Some(codes::APPROVAL_PENDING), "{asked}");
+    assert_eq!(
+        code(&asked),
+        Some(ErrorCode::ApprovalPending.as_str()),
+        "{asked}"
+    );
     assert_eq!(counts(&config).await, (0, 0, 0), "`pay` waits");
     let id = decide_here(&config).await;
     assert!(
@@ -166,7 +174,7 @@ async fn an_approval_decided_by_another_process_is_used_once_on_postgres() {
         .await;
     assert_eq!(
         other.error_code(),
-        Some(codes::APPROVAL_PENDING),
+        Some(ErrorCode::ApprovalPending.as_str()),
         "{}",
         other.text()
     );
@@ -181,7 +189,11 @@ async fn a_code_mode_run_paused_in_one_process_resumes_in_another_on_postgres() 
 
     // The first child runs `a`, then pauses the run at `pay`.
     let paused = finish(&config, "first", "run-1", "run");
-    assert_eq!(code(&paused), Some(codes::APPROVAL_PENDING), "{paused}");
+    assert_eq!(
+        code(&paused),
+        Some(ErrorCode::ApprovalPending.as_str()),
+        "{paused}"
+    );
     assert!(
         paused["text"].as_str().unwrap_or("").contains("at call 2"),
         "{paused}"

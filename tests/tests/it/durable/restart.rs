@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use dsh_tools::{ToolExecutionInput, errors::codes, json};
+use dsh_tools::{ToolExecutionInput, errors::ErrorCode, json};
 use dsh_tools_tests::durable_restart::{BODY_STARTED, Backend, registry, runs};
 use dsh_tools_tests::postgres_server::PostgresServer;
 
@@ -62,7 +62,7 @@ async fn survives_a_restart(backend: Backend, dir: &Path) {
     let doubt = restarted.execute(input("charge", "call-killed")).await;
     assert_eq!(
         doubt.error_code(),
-        Some(codes::CALL_IN_DOUBT),
+        Some(ErrorCode::CallInDoubt.as_str()),
         "{}",
         doubt.text()
     );

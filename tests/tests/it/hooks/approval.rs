@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use dsh_tools::json;
 use dsh_tools::{
     FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, ToolRun,
-    errors::codes,
+    errors::ErrorCode,
     hooks::{ApprovalOutcome, approver_fn},
 };
 use dsh_tools_tests::{Log, call, logging_tool, only_text, registry_with};
@@ -111,7 +111,10 @@ async fn pending_ends_the_attempt_before_dispatch_without_a_denial_or_post_execu
     let info = result.error().unwrap().info().unwrap();
     assert_eq!(
         (&*info.name, &*info.code),
-        ("ToolApprovalPendingError", codes::APPROVAL_PENDING)
+        (
+            "ToolApprovalPendingError",
+            ErrorCode::ApprovalPending.as_str()
+        )
     );
     // No body, no post-execute (the later attempt has the outcome); observers see it.
     assert_eq!(log.entries(), ["observed APPROVAL_PENDING"]);
@@ -132,7 +135,10 @@ async fn approval_cancelled_because_the_caller_cancelled_is_aborted_before_dispa
         }
     }));
     let result = registry.execute(call("t").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::AbortedBeforeDispatch.as_str())
+    );
     assert_eq!(log.entries(), ["post"]);
 }
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use dsh_tools::{
     ContentBlock, FnTool, PreToolDecision, ToolError, ToolExecutionResult, ToolRegistry,
-    errors::codes, json,
+    errors::ErrorCode, json,
 };
 use dsh_tools_tests::{Capture, Counter, Log, call, logging_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
@@ -92,7 +92,7 @@ async fn the_finalizer_captured_at_start_runs_even_if_the_tool_is_disposed_mid_c
         next.run(request)
     });
     let result = registry.execute(call("t")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(only_text(&result), "[final] Error: unknown tool \"t\"");
     assert_eq!(runs.get(), 1);
 }

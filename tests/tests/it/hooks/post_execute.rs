@@ -3,7 +3,7 @@
 
 use dsh_tools::schema::{NumberRules, Schema, SchemaKind};
 use dsh_tools::{
-    ContentBlock, FnTool, PostToolDecision, ToolError, ToolRegistry, errors::codes, json,
+    ContentBlock, FnTool, PostToolDecision, ToolError, ToolRegistry, errors::ErrorCode, json,
 };
 use dsh_tools_tests::{Log, call, only_text, registry_with, value_tool};
 
@@ -92,7 +92,10 @@ async fn accept_with_an_invalid_value_is_invalid_output() {
     let _ = registry
         .on_post_execute(|_, _, _| async { Ok(PostToolDecision::replace_value(json!(1.5))) });
     let result = registry.execute(call("n")).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool \"n\" returned invalid output: \"value\" must be an integer"
@@ -297,6 +300,9 @@ async fn a_replaced_value_keeps_the_results_meta_on_success_and_never_on_a_failu
     let failed = with_meta_and_replacement(json!("two"))
         .execute(call("n"))
         .await;
-    assert_eq!(failed.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        failed.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(failed.meta(), None);
 }

@@ -2,7 +2,7 @@
 //! denied or failed call still reaches.
 
 use dsh_tools::{
-    FnTool, PostToolDecision, PreToolDecision, ToolError, ToolRegistry, errors::codes, json,
+    FnTool, PostToolDecision, PreToolDecision, ToolError, ToolRegistry, errors::ErrorCode, json,
     schema::Schema,
 };
 use dsh_tools_tests::{
@@ -225,7 +225,10 @@ async fn a_pre_aborted_call_runs_no_hook_at_all() {
     let signal = CancellationToken::new();
     signal.cancel();
     let result = registry.execute(call("t").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::AbortedBeforeDispatch.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool call aborted before dispatch"
@@ -239,7 +242,7 @@ async fn an_unknown_tool_travels_every_phase_and_fails_at_dispatch() {
     let registry = ToolRegistry::new();
     log_every_phase(&registry, &log);
     let result = registry.execute(call("nope")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
         "ToolNotFoundError"

@@ -7,7 +7,7 @@ use dsh_tools::schema::{
     AdditionalProperties, NumberRules, ObjectRules, Property, Schema, SchemaKind,
 };
 use dsh_tools::{
-    ContentBlock, FnTool, ToolError, ToolExecutionResult, ToolRegistry, errors::codes, json,
+    ContentBlock, FnTool, ToolError, ToolExecutionResult, ToolRegistry, errors::ErrorCode, json,
 };
 use dsh_tools_tests::{Log, call, logging_tool, ok_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
@@ -91,7 +91,10 @@ async fn a_short_circuit_value_that_breaks_the_output_schema_is_invalid_output()
     let _ = registry
         .on_execute(|_, _| async { Ok(ToolExecutionResult::success(json!({"count": "many"}))) });
     let result = registry.execute(call("count")).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool \"count\" returned invalid output: \"value.count\" must be an integer"
@@ -109,7 +112,10 @@ async fn a_result_cached_from_another_tool_is_invalid_output() {
         async move { Ok(cached) }
     });
     let result = registry.execute(call("count")).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool \"count\" returned invalid output: \"value\" must be an object"
@@ -220,7 +226,7 @@ async fn a_tool_disposed_inside_a_layer_is_unknown_at_dispatch() {
         next.run(request)
     });
     let result = registry.execute(call("t")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(only_text(&result), "Error: unknown tool \"t\"");
     assert!(log.entries().is_empty());
 }
@@ -235,7 +241,7 @@ async fn a_short_circuit_success_for_a_disposed_tool_is_unknown() {
     });
     assert_eq!(
         registry.execute(call("t")).await.error_code(),
-        Some(codes::UNKNOWN_TOOL)
+        Some(ErrorCode::UnknownTool.as_str())
     );
 }
 
@@ -257,7 +263,7 @@ async fn a_layer_passing_a_cancelled_token_prevents_the_body() {
     let result = registry.execute(call("wait")).await;
     assert_eq!(
         result.error_code(),
-        Some(codes::ABORTED_BEFORE_DISPATCH),
+        Some(ErrorCode::AbortedBeforeDispatch.as_str()),
         "a layer passing an already-cancelled token prevents the body"
     );
 }
@@ -288,7 +294,7 @@ async fn a_replacement_cancelled_mid_body_stops_the_body_and_the_success_is_abor
         result
     });
     let result = registry.execute(call("wait")).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
     assert_eq!(log.entries(), ["body saw cancel"]);
 }
 
@@ -310,7 +316,7 @@ async fn the_callers_token_still_cancels_a_body_whose_token_was_replaced() {
         tokio::task::yield_now().await;
         cancel.cancel();
     });
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use dsh_tools::{
     ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
     call::SharedState,
-    errors::codes,
+    errors::ErrorCode,
     json,
     policy::CallLimits,
     present::ToolCallView,
@@ -219,7 +219,7 @@ async fn a_valid_call_converts_runs_and_renders() {
 async fn invalid_arguments_list_every_violation_with_structure() {
     let registry = registry();
     let result = call(&registry, "add", json!({"a": "2", "c": 1})).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         result.text(),
         "Error: invalid arguments: missing required property \"b\"; \"a\" must be an integer; \"c\" is not a declared property (additionalProperties: false)"
@@ -248,7 +248,10 @@ async fn an_out_of_range_integer_is_reported_not_truncated() {
 async fn a_nan_output_is_invalid_tool_output_not_null() {
     let registry = registry();
     let result = call(&registry, "average", json!({"values": []})).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         result.text(),
         "Error: tool \"average\" returned invalid output: \"value.mean\" must be a finite JSON number"
@@ -319,7 +322,7 @@ async fn timeout_ms_is_enforced_by_default() {
     let registry = registry();
     registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(10)));
     let result = call(&registry, "wait_forever", json!({})).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(result.text(), "Error: tool call timed out after 50ms");
 }
 
@@ -347,14 +350,14 @@ async fn a_blocking_tool_sees_its_deadline_and_times_out() {
     let registry = registry();
     registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_secs(60)));
     let result = call(&registry, "blocking_until_cancelled", json!({})).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(result.text(), "Error: tool call timed out after 30ms");
 }
 
 #[tokio::test]
 async fn a_panic_in_a_blocking_tool_is_tool_panicked() {
     let result = call(&registry(), "blocking_panic", json!({})).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolPanicked.as_str()));
     assert_eq!(
         result.text(),
         "Error: tool \"blocking_panic\" panicked: the disk is gone"
@@ -382,7 +385,7 @@ async fn set_parameters_and_new_bounds_are_enforced_at_the_call() {
     assert_eq!(result.value(), Some(&json!(13)));
     let invalid = json!({"tags": ["a", "b", "a"], "every": 12, "owners": {}});
     let result = call(&registry, "label", invalid).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         result.text(),
         "Error: invalid arguments: \"tags\" must have unique items (items 0 and 2 are equal); \
@@ -460,10 +463,7 @@ async fn a_schemars_keyword_beyond_the_typed_subset_is_enforced() {
     let fine = call(&registry, "thirds", json!({"odd": {"value": 9}})).await;
     assert_eq!(fine.value(), Some(&json!(3)), "{}", fine.text());
     let refused = call(&registry, "thirds", json!({"odd": {"value": 10}})).await;
-    assert_eq!(
-        refused.error_code(),
-        Some(dsh_tools::errors::codes::INVALID_ARGS)
-    );
+    assert_eq!(refused.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert!(
         refused
             .text()

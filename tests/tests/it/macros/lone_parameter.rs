@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use dsh_tools::{
     ToolArgs, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
-    errors::{ConvertError, codes},
+    errors::{ConvertError, ErrorCode},
     json,
     present::ToolCallView,
     registry::RegistryErrorKind,
@@ -210,7 +210,7 @@ async fn check(
     assert!(!result.is_error(), "{}: {}", tool.name(), result.text());
     assert_eq!(result.value(), Some(&value), "{}", tool.name());
     let result = call(&registry, tool.name(), invalid).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(result.text(), error, "{}", tool.name());
 }
 

@@ -13,7 +13,7 @@ use dsh_tools::mcp::{
 use dsh_tools::{
     FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::{ToolAnnotations, ToolExecution, ToolProgress},
-    errors::{ErrorInfo, codes},
+    errors::{ErrorCode, ErrorInfo},
     json,
     policy::CallLimits,
     registry::{DefinitionChange, DefinitionDecision, RegistryEvent},
@@ -136,7 +136,11 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
     );
     let media = setup.local.get("fixture_server__media").expect("imported");
     assert_eq!(media.annotations().title.as_deref(), Some("Media sampler"));
-    assert_eq!(search.timeout_ms(), Some(ImportOptions::DEFAULT_TIMEOUT_MS));
+    assert_eq!(
+        search.timeout_ms(),
+        Some(60_000),
+        "a minute unless the options say otherwise"
+    );
     assert!(
         !search.is_concurrency_safe(&json!({})),
         "exclusive unless the options say so"
@@ -214,14 +218,17 @@ async fn calls_map_content_values_and_errors_back() {
         direct.error().and_then(|error| error.info()),
         "the server's name and code, read back from the result's _meta"
     );
-    assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(refused.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
 
     let not_an_object = run(
         &setup.local,
         ToolExecutionInput::new("c4", "fx__media", json!([1])),
     )
     .await;
-    assert_eq!(not_an_object.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(
+        not_an_object.error_code(),
+        Some(ErrorCode::InvalidArgs.as_str())
+    );
 }
 
 #[tokio::test]
@@ -338,7 +345,7 @@ async fn the_calls_signal_cancels_the_server_side_call() {
         .await
         .expect("the call ends")
         .expect("no panic");
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
     wait_for_cancellation(&setup.cancellations).await;
 }
 
@@ -354,7 +361,7 @@ async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() 
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),
     )
     .await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(result.text(), "Error: tool call timed out after 100ms");
     wait_for_cancellation(&setup.cancellations).await;
 }
@@ -368,7 +375,7 @@ async fn with_timeouts_turned_off_a_hung_server_is_still_an_mcp_transport_error(
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),
     )
     .await;
-    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(result.error_code(), Some(ErrorCode::McpTransport.as_str()));
     assert_eq!(
         result.text(),
         r#"Error: MCP server "fixture server" did not answer tools/call "slow" within 50 ms"#
@@ -393,7 +400,7 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
         .await
         .expect("the call ends")
         .expect("no panic");
-    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(result.error_code(), Some(ErrorCode::McpTransport.as_str()));
     assert!(
         result
             .text()
@@ -406,7 +413,7 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
         ToolExecutionInput::new("c2", "fx__media", json!({})),
     )
     .await;
-    assert_eq!(later.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(later.error_code(), Some(ErrorCode::McpTransport.as_str()));
 }
 
 #[tokio::test]
@@ -691,7 +698,7 @@ async fn imported_failure(meta: Option<Value>) -> dsh_tools::ToolExecutionResult
 async fn without_an_error_meta_an_imported_failure_is_a_tool_error() {
     let plain = imported_failure(None).await;
     assert_eq!(plain.text(), "Error: it broke");
-    assert_eq!(plain.error_code(), Some(codes::TOOL_ERROR));
+    assert_eq!(plain.error_code(), Some(ErrorCode::ToolError.as_str()));
     // Other keys, or a pair that is not two non-empty strings, are not a code.
     for meta in [
         json!({"com.example/error": {"name": "X", "code": "Y"}}),
@@ -701,7 +708,11 @@ async fn without_an_error_meta_an_imported_failure_is_a_tool_error() {
         json!({"dsh-tools/error": "X/Y"}),
     ] {
         let result = imported_failure(Some(meta.clone())).await;
-        assert_eq!(result.error_code(), Some(codes::TOOL_ERROR), "{meta}");
+        assert_eq!(
+            result.error_code(),
+            Some(ErrorCode::ToolError.as_str()),
+            "{meta}"
+        );
     }
     let coded = imported_failure(Some(
         json!({"dsh-tools/error": {"name": "QuotaError", "code": "QUOTA"}}),
@@ -743,7 +754,7 @@ async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_se
         ToolExecutionInput::new("c1", "fx__search_files", invalid),
     )
     .await;
-    assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(refused.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     // Every violation, in the words the server itself would have used, and no round trip.
     assert_eq!(refused.text(), direct.text());
     assert_eq!(
@@ -770,7 +781,7 @@ async fn by_default_the_server_checks_its_own_arguments() {
         ToolExecutionInput::new("c1", "fx__search_files", invalid),
     )
     .await;
-    assert_eq!(refused.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(refused.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(served.load(Ordering::SeqCst), 1);
 }
 
@@ -852,7 +863,10 @@ async fn an_imported_output_schema_checks_the_servers_values() {
         ToolExecutionInput::new("c2", "out__lying", json!({})),
     )
     .await;
-    assert_eq!(lying.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        lying.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         lying.text(),
         r#"Error: tool "out__lying" returned invalid output: "value.n" must be an integer"#

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::call::TaskSupport;
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
 use dsh_tools::mcp::{
     ElicitationAnswer, ElicitationRequest, ImportOptions, McpClient, McpConnection, McpServer,
@@ -344,7 +344,7 @@ async fn the_first_attempt_asks_with_the_question_and_a_state_and_runs_nothing()
     );
     // Waiting is not a denial: the attempt ended before dispatch with its own code.
     assert_eq!(log.entries(), Vec::<String>::new());
-    assert_eq!(codes.entries(), [codes::APPROVAL_PENDING]);
+    assert_eq!(codes.entries(), [ErrorCode::ApprovalPending.as_str()]);
 
     let result = complete(
         once(
@@ -359,7 +359,7 @@ async fn the_first_attempt_asks_with_the_question_and_a_state_and_runs_nothing()
     );
     assert_eq!(text(&result), "ok");
     assert_eq!(log.entries(), ["write"]);
-    assert_eq!(codes.entries(), [codes::APPROVAL_PENDING, "ok"]);
+    assert_eq!(codes.entries(), [ErrorCode::ApprovalPending.as_str(), "ok"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -378,7 +378,7 @@ async fn rmcps_client_answers_through_its_handler_instead_of_the_registry_approv
     assert_eq!(text(&result), "ok");
     assert_eq!(asked.messages(), [MESSAGE]);
     assert_eq!(log.entries(), ["write"]);
-    assert_eq!(codes.entries(), [codes::APPROVAL_PENDING, "ok"]);
+    assert_eq!(codes.entries(), [ErrorCode::ApprovalPending.as_str(), "ok"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -415,7 +415,13 @@ async fn the_answers_map_onto_the_documented_denials_and_the_body_never_runs() {
         assert_eq!(result.is_error, Some(true));
         assert_eq!(asked.messages(), [MESSAGE]);
         assert_eq!(log.entries(), Vec::<String>::new());
-        assert_eq!(codes.entries(), [codes::APPROVAL_PENDING, codes::DENIED]);
+        assert_eq!(
+            codes.entries(),
+            [
+                ErrorCode::ApprovalPending.as_str(),
+                ErrorCode::Denied.as_str()
+            ]
+        );
     }
 }
 
@@ -515,7 +521,7 @@ async fn an_answer_counts_only_with_the_state_of_its_own_call() {
     );
     assert_eq!(text(&ran), "ok");
     assert_eq!(log.entries(), ["write"]);
-    assert_eq!(codes.count(codes::APPROVAL_PENDING), 7);
+    assert_eq!(codes.count(ErrorCode::ApprovalPending.as_str()), 7);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -679,7 +685,7 @@ async fn an_import_on_round_trips_answers_the_served_approval_through_its_handle
         run(importing, call()).await
     };
     assert_eq!(declined.text(), REJECTED);
-    assert_eq!(code(&declined), Some(codes::DENIED));
+    assert_eq!(code(&declined), Some(ErrorCode::Denied.as_str()));
     let logged: Vec<_> = capture
         .events_with_fields()
         .into_iter()
@@ -706,7 +712,7 @@ async fn an_import_on_round_trips_answers_the_served_approval_through_its_handle
     );
     assert_eq!(log.entries(), ["write"], "only the approved call ran");
     // Every call was asked through a round trip, never an elicitation/create request.
-    assert_eq!(codes.count(codes::APPROVAL_PENDING), 4);
+    assert_eq!(codes.count(ErrorCode::ApprovalPending.as_str()), 4);
     imported.client.close().await;
 }
 
@@ -931,7 +937,7 @@ async fn a_server_that_keeps_asking_ends_the_call_after_the_round_cap() {
         ToolExecutionInput::new("c", "p__always_asks", json!({})),
     )
     .await;
-    assert_eq!(code(&result), Some(codes::MCP_TRANSPORT));
+    assert_eq!(code(&result), Some(ErrorCode::McpTransport.as_str()));
     assert_eq!(
         result.text(),
         "Error: MCP server \"rounds\" still asked for input after 10 rounds of tools/call \"always_asks\""
@@ -957,7 +963,7 @@ async fn a_server_that_asks_for_sampling_gets_a_clear_error_and_no_one_is_asked(
         ToolExecutionInput::new("c", "p__samples", json!({})),
     )
     .await;
-    assert_eq!(code(&result), Some(codes::MCP_TRANSPORT));
+    assert_eq!(code(&result), Some(ErrorCode::McpTransport.as_str()));
     assert_eq!(
         result.text(),
         "Error: MCP server \"rounds\" asked for sampling (sampling/createMessage) to complete tools/call \"samples\", which this client does not answer"
@@ -1027,7 +1033,7 @@ async fn cancelling_an_imported_call_while_its_question_is_open_cancels_it() {
         .await
         .expect("the call ends")
         .expect("the call does not panic");
-    assert_eq!(code(&result), Some(codes::ABORTED));
+    assert_eq!(code(&result), Some(ErrorCode::Aborted.as_str()));
     assert_eq!(result.text(), "Error: tool call aborted");
     client.close().await;
 }
@@ -1071,8 +1077,8 @@ async fn a_served_tasks_ask_goes_into_the_task_and_is_answered_with_tasks_update
         [message.clone(), message.clone(), message]
     );
     assert_eq!(log.entries(), ["write_task"], "only the approved call ran");
-    assert_eq!(codes.count(codes::APPROVAL_PENDING), 0);
-    assert_eq!(codes.count(codes::DENIED), 2);
+    assert_eq!(codes.count(ErrorCode::ApprovalPending.as_str()), 0);
+    assert_eq!(codes.count(ErrorCode::Denied.as_str()), 2);
     imported.client.close().await;
 }
 
@@ -1145,7 +1151,7 @@ async fn rmcps_client_answers_a_tasks_question_with_tasks_update() {
     };
     assert_eq!(result["content"][0]["text"], "ok");
     assert_eq!(log.entries(), ["write_task"]);
-    assert_eq!(codes.count(codes::APPROVAL_PENDING), 0);
+    assert_eq!(codes.count(ErrorCode::ApprovalPending.as_str()), 0);
 
     // `tasks/cancel` while the question waits cancels the call: nothing runs.
     let mcp::CallToolResponse::Task(created) = once(&client, params("write_task", notes())).await

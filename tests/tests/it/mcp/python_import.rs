@@ -11,7 +11,7 @@ use dsh_tools::mcp::{ImportOptions, McpClient};
 use dsh_tools::{
     ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
     call::{ToolAnnotations, ToolExecution, ToolProgress},
-    errors::codes,
+    errors::ErrorCode,
     json,
     registry::{DefinitionChange, DefinitionDecision, RegistryEvent},
 };
@@ -140,7 +140,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
         failed.text(),
         "Error: Error executing tool fail: the disk is full"
     );
-    assert_eq!(failed.error_code(), Some(codes::TOOL_ERROR));
+    assert_eq!(failed.error_code(), Some(ErrorCode::ToolError.as_str()));
 
     // A guard denies one imported call; the server never sees it.
     let _guard = registry.guard(|call| {
@@ -149,7 +149,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
     });
     let denied = run(&registry, "py-tools__forecast", json!({"city": "Atlantis"})).await;
     assert_eq!(denied.text(), "Error: no forecasts for Atlantis");
-    assert_eq!(denied.error_code(), Some(codes::DENIED));
+    assert_eq!(denied.error_code(), Some(ErrorCode::Denied.as_str()));
     assert_eq!(stats(&registry).await["forecasts"], 1);
 
     // Progress the server reports reaches the caller's sink, in order, before the result.
@@ -212,7 +212,7 @@ async fn cancelling_an_imported_call_cancels_it_on_the_server() {
         .await
         .expect("the call ends")
         .expect("no panic");
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
     tokio::time::timeout(DEADLINE, async {
         while stats(&registry).await["cancellations"] != 1 {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -245,7 +245,7 @@ async fn a_server_killed_mid_call_is_an_mcp_transport_error() {
         .await
         .expect("the call ends")
         .expect("no panic");
-    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(result.error_code(), Some(ErrorCode::McpTransport.as_str()));
     assert_eq!(
         result.text(),
         r#"Error: the connection to MCP server "py-tools" is closed: the server exited or the connection was lost during tools/call "slow""#

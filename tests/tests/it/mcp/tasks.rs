@@ -12,7 +12,7 @@ use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpServer};
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::{TaskSupport, ToolExecution, ToolProgress},
-    errors::codes,
+    errors::ErrorCode,
     json,
     schema::Schema,
 };
@@ -332,7 +332,7 @@ async fn an_error_outcome_completes_the_task_with_the_pipelines_error_result() {
             .as_ref()
             .and_then(|meta| meta.get(dsh_tools::mcp::ERROR_META_KEY))
             .and_then(|info| info.get("code")),
-        Some(&json!(codes::INVALID_ARGS))
+        Some(&json!(ErrorCode::InvalidArgs.as_str()))
     );
 }
 
@@ -526,7 +526,7 @@ async fn cancelling_an_imported_task_sends_tasks_cancel_and_the_call_is_aborted(
         signal.cancel();
     };
     let (result, ()) = tokio::join!(run(&setup.local, input), cancel);
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
     // tasks/cancel reaches the server's running call.
     one_ended(&setup.upstream_stopped).await;
 }
@@ -539,7 +539,7 @@ async fn an_imported_task_that_expires_is_mcp_transport() {
         ToolExecutionInput::new("c3", "tasks__hold", json!({})),
     )
     .await;
-    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(result.error_code(), Some(ErrorCode::McpTransport.as_str()));
     let text = result.text();
     let id = text
         .strip_prefix(
@@ -615,7 +615,7 @@ async fn a_task_the_server_does_not_know_is_mcp_transport_in_the_servers_words()
         ToolExecutionInput::new("c4", "tasks__hold", json!({})),
     )
     .await;
-    assert_eq!(result.error_code(), Some(codes::MCP_TRANSPORT));
+    assert_eq!(result.error_code(), Some(ErrorCode::McpTransport.as_str()));
     let text = result.text();
     let rest = text
         .strip_prefix("Error: MCP server \"tasks\" answered tasks/get with JSON-RPC error -32602: unknown task: ")

@@ -3,7 +3,7 @@
 
 use dsh_tools::{
     ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult,
-    errors::codes, json,
+    errors::ErrorCode, json,
 };
 use dsh_tools_tests::{Log, call, logging_tool, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
@@ -31,7 +31,7 @@ async fn a_success_cancelled_while_the_body_ran_is_aborted() {
     let signal = CancellationToken::new();
     let registry = registry_with([cancelling_tool(&signal, false)]);
     let result = registry.execute(call("t").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
     assert_eq!(result.error().unwrap().info().unwrap().name, "AbortError");
     assert_eq!(only_text(&result), "Error: tool call aborted");
     assert_eq!(
@@ -65,7 +65,10 @@ async fn cancelled_during_pre_execute_is_aborted_before_dispatch_through_post() 
         next.run()
     });
     let result = registry.execute(call("t").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::AbortedBeforeDispatch.as_str())
+    );
     assert_eq!(log.entries(), ["post"], "no body; post-execute still runs");
 }
 
@@ -92,7 +95,7 @@ async fn cancelled_during_post_execute_supersedes_the_success() {
         async { Ok(PostToolDecision::accept().with_additional_context(ContentBlock::text("ctx"))) }
     });
     let result = registry.execute(call("t").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
     assert_eq!(result.additional_contexts(), [ContentBlock::text("ctx")]);
 }
 
@@ -120,7 +123,10 @@ async fn a_short_circuit_success_overtaken_by_cancel_is_aborted_before_dispatch(
         async { Ok(ToolExecutionResult::success(json!("cached"))) }
     });
     let result = registry.execute(call("t").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::AbortedBeforeDispatch.as_str())
+    );
     assert!(log.entries().is_empty());
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dsh_tools::{FnTool, ToolRegistry, errors::codes, json};
+use dsh_tools::{FnTool, ToolRegistry, errors::ErrorCode, json};
 use dsh_tools_tests::{Log, call, ok_tool, only_text, registry_with};
 use tokio::sync::oneshot;
 
@@ -43,7 +43,7 @@ async fn a_thousand_concurrent_calls_while_tools_are_registered_and_disposed() {
                     assert_eq!(only_text(&result), "ok");
                     ok.fetch_add(1, Ordering::SeqCst);
                 }
-                Some(codes::UNKNOWN_TOOL) => {
+                Some(code) if code == ErrorCode::UnknownTool => {
                     assert_eq!(name, "flaky", "the stable tool is always there");
                     unknown.fetch_add(1, Ordering::SeqCst);
                 }

@@ -5,7 +5,7 @@ use dsh_tools::schema::{NumberRules, Schema, SchemaKind, StringRules};
 use dsh_tools::{
     ContentBlock, FnTool, ToolError, ToolExecutionInput,
     call::parse_arguments,
-    errors::{codes, names},
+    errors::{ErrorCode, ErrorName},
     json,
 };
 use dsh_tools_tests::{
@@ -93,10 +93,10 @@ async fn invalid_arguments_list_every_violation() {
     let result = registry
         .execute(call_with("read", json!({"limit": "ten", "extra": 1})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        names::TOOL_ARGS
+        ErrorName::ToolArgs.as_str()
     );
     assert_eq!(
         only_text(&result),
@@ -119,7 +119,7 @@ async fn malformed_raw_arguments_fail_before_any_hook() {
     let result = registry
         .execute(ToolExecutionInput::from_raw("c", "echo", "{\"text\": "))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     let expected = parse_arguments("{\"text\": ").unwrap_err();
     assert_eq!(only_text(&result), format!("Error: {}", expected.message()));
     assert!(
@@ -151,7 +151,7 @@ async fn repeated_keys_in_raw_arguments_are_invalid_args_naming_each_key() {
     let input = ToolExecutionInput::from_raw("c", "echo", raw);
     assert!(input.is_malformed());
     let result = registry.execute(input).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         only_text(&result),
         r#"Error: invalid arguments: duplicate property "text"; duplicate property "opts[0].k""#
@@ -160,7 +160,7 @@ async fn repeated_keys_in_raw_arguments_are_invalid_args_naming_each_key() {
     assert!(log.entries().is_empty(), "{:?}", log.entries());
     // `parse_arguments` refuses it alike, listing the violations.
     let error = parse_arguments(raw).unwrap_err();
-    assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+    assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(format!("Error: {}", error.message()), only_text(&result));
     let paths: Vec<&str> = error.violations().iter().map(|v| v.path()).collect();
     assert_eq!(paths, ["text", "opts[0].k"]);
@@ -197,7 +197,7 @@ async fn a_panicking_body_is_tool_panicked_and_the_registry_keeps_working() {
         next.run()
     });
     let result = registry.execute(call("boom")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolPanicked.as_str()));
     assert_eq!(
         only_text(&result),
         "Error: tool \"boom\" panicked: index out of bounds"
@@ -210,7 +210,7 @@ async fn a_panicking_body_is_tool_panicked_and_the_registry_keeps_working() {
     assert_eq!(only_text(&registry.execute(call("fine")).await), "ok");
     assert_eq!(
         registry.execute(call("boom")).await.error_code(),
-        Some(codes::TOOL_PANICKED)
+        Some(ErrorCode::ToolPanicked.as_str())
     );
 }
 
@@ -233,10 +233,13 @@ async fn a_value_that_breaks_the_output_schema_is_invalid_output() {
         .output_schema(schema(SchemaKind::Integer(NumberRules::default())))
         .handler(|_, _| async { Ok(json!("seven")) });
     let result = registry_with([tool]).execute(call("n")).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        names::TOOL_OUTPUT
+        ErrorName::ToolOutput.as_str()
     );
     assert_eq!(
         only_text(&result),
@@ -256,7 +259,10 @@ async fn a_nan_output_is_invalid_output_not_null() {
         FnTool::builder("inf", "").handler(|_, _| async { Ok(vec![1.0, f64::INFINITY]) });
     let registry = registry_with([tool, infinite]);
     let result = registry.execute(call("stats")).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool \"stats\" returned invalid output: \"value.mean\" must be a finite JSON number"
@@ -290,7 +296,10 @@ async fn a_failing_render_is_invalid_output() {
         .render(|_, _| Err(ToolError::new("template missing")))
         .handler(|_, _| async { Ok(json!(1)) });
     let result = registry_with([tool]).execute(call("r")).await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::InvalidToolOutput.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool \"r\" returned invalid output: render failed: template missing"

@@ -6,7 +6,7 @@
 use dsh_tools::{
     ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult,
     ToolRegistry,
-    errors::{codes, names},
+    errors::{ErrorCode, ErrorInfo, ErrorName},
     hooks::{ApprovalOutcome, approver_fn},
     json,
 };
@@ -33,95 +33,131 @@ fn expect(result: &ToolExecutionResult, name: &str, code: &str, text: &str) {
 fn codes_and_names_are_the_documented_strings() {
     let pairs = [
         (
-            codes::UNKNOWN_TOOL,
+            ErrorCode::UnknownTool.as_str(),
             "UNKNOWN_TOOL",
-            names::TOOL_NOT_FOUND,
+            ErrorName::ToolNotFound.as_str(),
             "ToolNotFoundError",
         ),
         (
-            codes::INVALID_ARGS,
+            ErrorCode::InvalidArgs.as_str(),
             "INVALID_ARGS",
-            names::TOOL_ARGS,
+            ErrorName::ToolArgs.as_str(),
             "ToolArgsError",
         ),
         (
-            codes::INVALID_TOOL_OUTPUT,
+            ErrorCode::InvalidToolOutput.as_str(),
             "INVALID_TOOL_OUTPUT",
-            names::TOOL_OUTPUT,
+            ErrorName::ToolOutput.as_str(),
             "ToolOutputError",
         ),
-        (codes::ABORTED, "ABORTED", names::ABORT, "AbortError"),
         (
-            codes::ABORTED_BEFORE_DISPATCH,
-            "ABORTED_BEFORE_DISPATCH",
-            names::ABORT,
+            ErrorCode::Aborted.as_str(),
+            "ABORTED",
+            ErrorName::Abort.as_str(),
             "AbortError",
         ),
         (
-            codes::TOOL_TIMEOUT,
+            ErrorCode::AbortedBeforeDispatch.as_str(),
+            "ABORTED_BEFORE_DISPATCH",
+            ErrorName::Abort.as_str(),
+            "AbortError",
+        ),
+        (
+            ErrorCode::ToolTimeout.as_str(),
             "TOOL_TIMEOUT",
-            names::TOOL_TIMEOUT,
+            ErrorName::ToolTimeout.as_str(),
             "ToolTimeoutError",
         ),
         (
-            codes::TIMER_UNAVAILABLE,
+            ErrorCode::TimerUnavailable.as_str(),
             "TIMER_UNAVAILABLE",
-            names::TOOL_TIMEOUT,
+            ErrorName::ToolTimeout.as_str(),
             "ToolTimeoutError",
         ),
         (
-            codes::TOOL_PANICKED,
+            ErrorCode::ToolPanicked.as_str(),
             "TOOL_PANICKED",
-            names::TOOL_PANIC,
+            ErrorName::ToolPanic.as_str(),
             "ToolPanicError",
         ),
         (
-            codes::TOOL_ERROR,
+            ErrorCode::ToolError.as_str(),
             "TOOL_ERROR",
-            names::TOOL_ERROR,
+            ErrorName::ToolError.as_str(),
             "ToolError",
         ),
         (
-            codes::DENIED,
+            ErrorCode::Denied.as_str(),
             "DENIED",
-            names::TOOL_DENIED,
+            ErrorName::ToolDenied.as_str(),
             "ToolDeniedError",
         ),
         (
-            codes::APPROVAL_PENDING,
+            ErrorCode::ApprovalPending.as_str(),
             "APPROVAL_PENDING",
-            names::APPROVAL_PENDING,
+            ErrorName::ApprovalPending.as_str(),
             "ToolApprovalPendingError",
         ),
         (
-            codes::BLOCKED,
+            ErrorCode::Blocked.as_str(),
             "BLOCKED",
-            names::TOOL_BLOCKED,
+            ErrorName::ToolBlocked.as_str(),
             "ToolBlockedError",
         ),
-        (codes::HOOK_FAILED, "HOOK_FAILED", names::HOOK, "HookError"),
         (
-            codes::FINALIZER_FAILED,
+            ErrorCode::HookFailed.as_str(),
+            "HOOK_FAILED",
+            ErrorName::Hook.as_str(),
+            "HookError",
+        ),
+        (
+            ErrorCode::FinalizerFailed.as_str(),
             "FINALIZER_FAILED",
-            names::FINALIZER,
+            ErrorName::Finalizer.as_str(),
             "ToolFinalizerError",
         ),
         (
-            codes::MCP_TRANSPORT,
+            ErrorCode::McpTransport.as_str(),
             "MCP_TRANSPORT",
-            names::MCP_TRANSPORT,
+            ErrorName::McpTransport.as_str(),
             "McpTransportError",
         ),
         (
-            codes::UNSUPPORTED_SCHEMA,
+            ErrorCode::UnsupportedSchema.as_str(),
             "UNSUPPORTED_SCHEMA",
-            names::JSON_SCHEMA,
+            ErrorName::JsonSchema.as_str(),
             "JsonSchemaError",
         ),
     ];
     for (code, code_text, name, name_text) in pairs {
         assert_eq!((code, name), (code_text, name_text));
     }
+}
+
+/// A code or a name compares with its text both ways and becomes it, so code that reads an
+/// `ErrorInfo`'s strings can name the registry's codes without spelling them.
+#[test]
+fn codes_and_names_compare_with_their_text() {
+    let info = ErrorInfo::new(ErrorName::ToolArgs, ErrorCode::InvalidArgs);
+    assert_eq!(info, ErrorInfo::new("ToolArgsError", "INVALID_ARGS"));
+    assert_eq!(info.code, ErrorCode::InvalidArgs);
+    assert_eq!(ErrorCode::InvalidArgs, info.code);
+    assert_eq!(info.name, ErrorName::ToolArgs);
+    assert_eq!(ErrorName::ToolArgs, info.name);
+    assert_ne!(info.code, ErrorCode::UnknownTool);
+    assert_eq!(ErrorCode::Denied, "DENIED");
+    assert_eq!("DENIED", ErrorCode::Denied);
+    assert_eq!(ErrorCode::Denied, *"DENIED");
+    assert_eq!(*"DENIED", ErrorCode::Denied);
+    let owned = String::from("DENIED");
+    assert_eq!(ErrorCode::Denied, owned);
+    assert_eq!(owned, ErrorCode::Denied);
+    assert_ne!(ErrorCode::Denied, "denied");
+    assert_eq!(ErrorCode::CallInDoubt.to_string(), "CALL_IN_DOUBT");
+    assert_eq!(String::from(ErrorName::StoreFailed), "CallStoreError");
+    let error = ToolError::coded(ErrorName::Hook, ErrorCode::HookFailed, "boom");
+    assert_eq!(error.code(), Some("HOOK_FAILED"));
+    assert_eq!(error.info().map(|info| &*info.name), Some("HookError"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,6 +393,6 @@ async fn a_registry_without_hooks_codes_every_failure_too() {
     assert_eq!(only_text(&registry.execute(call("t")).await), "Error: no");
     assert_eq!(
         registry.execute(call("t")).await.error_code(),
-        Some(codes::TOOL_ERROR)
+        Some(ErrorCode::ToolError.as_str())
     );
 }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dsh_tools::call::{CancellationToken, ToolExecutionToken};
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::{FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, ToolRun, Value, json};
 
 fn echo() -> FnTool {
@@ -99,7 +99,7 @@ async fn policies_apply_to_nested_calls_as_to_direct_ones() {
         result.value(),
         Some(&json!({
             "text": "Error: nested echo is not allowed",
-            "code": codes::DENIED,
+            "code": ErrorCode::Denied.as_str(),
             "failed": true,
         }))
     );
@@ -119,7 +119,7 @@ async fn policies_apply_to_nested_calls_as_to_direct_ones() {
         result.value(),
         Some(&json!({
             "text": "Error: unknown tool \"nothing\"",
-            "code": codes::UNKNOWN_TOOL,
+            "code": ErrorCode::UnknownTool.as_str(),
             "failed": true,
         }))
     );
@@ -193,7 +193,7 @@ async fn cancelling_the_enclosing_call_cancels_the_nested_one() {
         .expect("the task does not panic");
     assert_eq!(
         result.error_code(),
-        Some(codes::ABORTED),
+        Some(ErrorCode::Aborted.as_str()),
         "{}",
         result.text()
     );
@@ -205,6 +205,6 @@ async fn outside_a_registry_every_nested_tool_is_unknown() {
     let result = run
         .call_tool(ToolExecutionInput::new("nested", "echo", json!({})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(result.text(), "Error: unknown tool \"echo\"");
 }

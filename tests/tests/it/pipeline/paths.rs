@@ -20,7 +20,7 @@ use dsh_tools::{
     ContentBlock, FnTool, ToolArgs, ToolError, ToolExecutionInput, ToolExecutionResult,
     ToolRegistry, Value,
     call::FnToolBuilder,
-    errors::codes,
+    errors::ErrorCode,
     hooks::{CallObserver, ObservedCall},
     json,
     policy::CallLimits,
@@ -269,7 +269,10 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t").with_signal(signal))
             },
             expect: |result, log| {
-                assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+                assert_eq!(
+                    result.error_code(),
+                    Some(ErrorCode::AbortedBeforeDispatch.as_str())
+                );
                 assert_eq!(result.text(), "Error: tool call aborted before dispatch");
                 assert!(log.is_empty(), "the body never ran");
             },
@@ -285,7 +288,10 @@ fn scenarios() -> Vec<Scenario> {
                 in_flight
             },
             expect: |result, log| {
-                assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+                assert_eq!(
+                    result.error_code(),
+                    Some(ErrorCode::AbortedBeforeDispatch.as_str())
+                );
                 assert!(log.is_empty(), "the body never ran");
             },
             ends_before_hooks: true,
@@ -307,7 +313,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t").with_signal(signal))
             },
             expect: |result, log| {
-                assert_eq!(result.error_code(), Some(codes::ABORTED));
+                assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
                 assert_eq!(result.text(), "Error: tool call aborted");
                 assert_eq!(texts(result.additional_contexts()), ["deferred"]);
                 assert_eq!(log, ["body"]);
@@ -329,7 +335,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t").with_signal(signal))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::TOOL_ERROR));
+                assert_eq!(result.error_code(), Some(ErrorCode::ToolError.as_str()));
                 assert_eq!(result.text(), "Error: gave up");
             },
             ends_before_hooks: false,
@@ -354,7 +360,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t"))
             },
             expect: |result, log| {
-                assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+                assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
                 assert_eq!(result.text(), "Error: tool call timed out after 50ms");
                 assert_eq!(log, ["cancelled by the deadline"]);
             },
@@ -395,7 +401,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t"))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+                assert_eq!(result.error_code(), Some(ErrorCode::ToolPanicked.as_str()));
                 assert_eq!(result.text(), "Error: tool \"t\" panicked: boom");
             },
             ends_before_hooks: false,
@@ -414,7 +420,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t"))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+                assert_eq!(result.error_code(), Some(ErrorCode::ToolPanicked.as_str()));
                 assert_eq!(
                     result.text(),
                     "Error: tool \"t\" panicked: before the future"
@@ -429,7 +435,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("missing"))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+                assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
                 assert_eq!(result.text(), "Error: unknown tool \"missing\"");
             },
             ends_before_hooks: false,
@@ -443,7 +449,7 @@ fn scenarios() -> Vec<Scenario> {
                 in_flight
             },
             expect: |result, log| {
-                assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+                assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
                 assert_eq!(result.text(), "[final] Error: unknown tool \"t\"");
                 assert_eq!(log, ["finalize"], "the body never ran");
             },
@@ -456,7 +462,7 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call_with("echo", json!({"text": 3})))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+                assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
                 assert!(result.text().starts_with("Error: invalid arguments: "));
             },
             ends_before_hooks: true,
@@ -471,7 +477,7 @@ fn scenarios() -> Vec<Scenario> {
                 )
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+                assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
             },
             ends_before_hooks: true,
         },
@@ -487,7 +493,10 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t"))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::INVALID_TOOL_OUTPUT));
+                assert_eq!(
+                    result.error_code(),
+                    Some(ErrorCode::InvalidToolOutput.as_str())
+                );
                 assert!(
                     result
                         .text()
@@ -539,7 +548,7 @@ fn scenarios() -> Vec<Scenario> {
             },
             expect: |result, log| {
                 assert_eq!(result.text(), "[final] Error: nope");
-                assert_eq!(result.error_code(), Some(codes::TOOL_ERROR));
+                assert_eq!(result.error_code(), Some(ErrorCode::ToolError.as_str()));
                 assert_eq!(log, ["finalize"]);
             },
             ends_before_hooks: false,
@@ -556,7 +565,10 @@ fn scenarios() -> Vec<Scenario> {
                 pending(registry, call("t"))
             },
             expect: |result, _| {
-                assert_eq!(result.error_code(), Some(codes::FINALIZER_FAILED));
+                assert_eq!(
+                    result.error_code(),
+                    Some(ErrorCode::FinalizerFailed.as_str())
+                );
                 assert_eq!(result.text(), "Error: cannot finalize");
             },
             ends_before_hooks: false,
@@ -649,7 +661,7 @@ fn scenarios() -> Vec<Scenario> {
             },
             expect: |result, _| {
                 assert_eq!(texts(result.additional_contexts()), ["kept"]);
-                assert_eq!(result.error_code(), Some(codes::TOOL_ERROR));
+                assert_eq!(result.error_code(), Some(ErrorCode::ToolError.as_str()));
             },
             ends_before_hooks: false,
         },

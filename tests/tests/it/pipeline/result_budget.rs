@@ -36,7 +36,7 @@ fn text_tool(name: &str, chars: usize, budget: Option<usize>) -> FnTool {
 
 #[tokio::test]
 async fn the_default_budget_cuts_a_long_result_to_50_000_characters() {
-    assert_eq!(CallLimits::DEFAULT_MAX_RESULT_CHARS, 50_000);
+    assert_eq!(CallLimits::new().max_result_chars(), Some(50_000));
     let registry = registry_with([text_tool("long", 60_000, None)]);
     let result = registry.execute(call("long")).await;
     assert!(!result.is_error());

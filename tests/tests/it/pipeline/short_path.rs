@@ -2,7 +2,7 @@
 //! full pipeline for everything that can happen between making a call and its first poll.
 
 use dsh_tools::{
-    ContentBlock, FnTool, PreToolDecision, ToolRegistry, ToolScope, errors::codes, json,
+    ContentBlock, FnTool, PreToolDecision, ToolRegistry, ToolScope, errors::ErrorCode, json,
 };
 use dsh_tools_tests::{Counter, Log, call, only_text, registry_with};
 use tokio_util::sync::CancellationToken;
@@ -38,7 +38,7 @@ async fn a_tool_disposed_before_the_first_poll_is_unknown_and_its_captured_final
     let pending = registry.execute(call("t"));
     handle.dispose();
     let result = pending.await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(only_text(&result), "[final] Error: unknown tool \"t\"");
     assert_eq!(finalized.get(), 1);
     assert!(log.entries().is_empty(), "the body never ran");
@@ -52,7 +52,10 @@ async fn a_call_cancelled_before_the_first_poll_is_aborted_before_dispatch() {
     let pending = registry.execute(call("t").with_signal(signal.clone()));
     signal.cancel();
     let result = pending.await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED_BEFORE_DISPATCH));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::AbortedBeforeDispatch.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "[final] Error: tool call aborted before dispatch"

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionResult, ToolRegistry,
-    errors::{codes, names},
+    errors::{ErrorCode, ErrorName},
     json,
     policy::{CallLimits, TimeoutPolicy},
 };
@@ -62,10 +62,10 @@ async fn a_declared_budget_is_enforced_without_installing_anything() {
     let registry = registry_with([cooperative_tool("coop", 100)]);
     let started = Instant::now();
     let result = registry.execute(call("coop")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        names::TOOL_TIMEOUT
+        ErrorName::ToolTimeout.as_str()
     );
     assert_eq!(only_text(&result), "Error: tool call timed out after 100ms");
     assert_eq!(
@@ -137,7 +137,7 @@ async fn the_grace_is_set_on_the_registry() {
     let registry = with_grace([tool], 50);
     let started = Instant::now();
     let result = registry.execute(call("stubborn")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(started.elapsed(), Duration::from_millis(150));
 }
 
@@ -161,7 +161,7 @@ async fn a_tools_own_grace_replaces_the_registrys() {
     let _ = registry.register(StubbornWithGraceTool).unwrap();
     let started = Instant::now();
     let result = registry.execute(call("stubborn")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(started.elapsed(), Duration::from_millis(105));
     let started = Instant::now();
     let result = registry.execute(call("stubborn_with_grace")).await;
@@ -181,7 +181,7 @@ async fn a_body_finishing_within_the_grace_still_times_out() {
     let registry = with_grace([tool], 50);
     let started = Instant::now();
     let result = registry.execute(call("late")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(started.elapsed(), Duration::from_millis(110));
 }
 
@@ -201,7 +201,7 @@ async fn a_caller_cancel_before_the_deadline_passes_aborted_through() {
         cancel.cancel();
     });
     let result = registry.execute(call("coop").with_signal(signal)).await;
-    assert_eq!(result.error_code(), Some(codes::ABORTED));
+    assert_eq!(result.error_code(), Some(ErrorCode::Aborted.as_str()));
 }
 
 #[tokio::test(start_paused = true)]
@@ -243,7 +243,7 @@ async fn the_deadline_sits_inside_every_execute_layer_so_each_retry_gets_the_bud
         async move {
             let first = next.clone().run(request.clone()).await?;
             seen.push(format!("attempt 1: {:?}", first.error_code()));
-            if first.error_code() == Some(codes::TOOL_TIMEOUT) {
+            if first.error_code() == Some(ErrorCode::ToolTimeout.as_str()) {
                 return next.run(request).await;
             }
             Ok(first)
@@ -368,15 +368,16 @@ async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
     });
     let started = Instant::now();
     let result = registry.execute(call("failing")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(only_text(&result), "Error: tool call timed out after 250ms");
     // The third attempt ignores its token: the layer drops it at its deadline plus grace.
     assert_eq!(started.elapsed(), Duration::from_millis(270));
     assert_eq!(TimeoutPolicy::new(250).budget_ms(), 250);
     assert_eq!(
         TimeoutPolicy::new(250).grace(),
-        TimeoutPolicy::DEFAULT_GRACE
+        CallLimits::new().timeout_grace()
     );
+    assert_eq!(TimeoutPolicy::new(250).grace(), Duration::from_secs(1));
 }
 
 #[tokio::test(start_paused = true)]
@@ -404,7 +405,7 @@ async fn an_async_body_that_blocks_its_thread_past_the_deadline_is_a_timeout() {
         });
     let registry = registry_with([tool]);
     let result = registry.execute(call("blocks")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(only_text(&result), "Error: tool call timed out after 20ms");
 }
 
@@ -424,7 +425,7 @@ async fn a_blocking_body_is_left_behind_at_deadline_plus_grace_and_finishes_in_t
     let registry = registry_with([tool]);
     registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(30)));
     let result = registry.execute(call("sync_io")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(
         finished.try_recv(),
         Err(std::sync::mpsc::TryRecvError::Empty),
@@ -454,7 +455,7 @@ async fn a_blocking_body_sees_the_deadline_through_its_run() {
     let registry = registry_with([tool]);
     registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_secs(60)));
     let result = registry.execute(call("scan")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert!(saw_cancel.load(Ordering::SeqCst));
 }
 
@@ -474,7 +475,7 @@ async fn a_panic_in_a_blocking_body_is_tool_panicked() {
         .blocking_handler(|_, _| -> Result<(), ToolError> { panic!("disk on fire") });
     let registry = registry_with([tool]);
     let result = registry.execute(call("boom")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolPanicked.as_str()));
     assert_eq!(
         only_text(&result),
         "Error: tool \"boom\" panicked: disk on fire"
@@ -495,7 +496,10 @@ fn a_budget_without_a_timer_is_a_clear_error_and_other_tools_still_run() {
         dsh_tools_tests::ok_tool("free"),
     ]);
     let result = runtime.block_on(registry.execute(call("budgeted")));
-    assert_eq!(result.error_code(), Some(codes::TIMER_UNAVAILABLE));
+    assert_eq!(
+        result.error_code(),
+        Some(ErrorCode::TimerUnavailable.as_str())
+    );
     assert_eq!(
         only_text(&result),
         "Error: tool call has a 100ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
@@ -526,7 +530,7 @@ async fn an_unbounded_grace_waits_for_the_body_however_long_it_takes() {
     registry.set_limits(CallLimits::new().with_timeout_grace(Duration::MAX));
     let started = Instant::now();
     let result = registry.execute(call("stubborn")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_TIMEOUT));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert!(
         finished.load(Ordering::SeqCst),
         "the body was dropped before it finished"

@@ -6,7 +6,7 @@
 
 use dsh_tools::{
     FnTool, PreToolDecision, ToolArgs, ToolExecutionInput, ToolRegistry,
-    errors::codes,
+    errors::ErrorCode,
     hooks::{ApprovalOutcome, approver_fn},
     json, tool,
 };
@@ -61,7 +61,7 @@ async fn an_invalid_call_ends_before_anyone_is_asked() {
     let result = registry
         .execute(call_with("delete_note", json!({"id": 5, "force": true})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         only_text(&result),
         "Error: invalid arguments: \"id\" must be a string; \
@@ -104,7 +104,7 @@ async fn malformed_raw_arguments_end_before_any_hook() {
             "{\"id\": ",
         ))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert!(
         only_text(&result).starts_with("Error: invalid arguments: arguments are not valid JSON")
     );
@@ -134,7 +134,7 @@ async fn an_unknown_tool_still_travels_the_pipeline() {
     let result = registry
         .execute(call_with("missing", json!({"id": 5})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(
         log.entries(),
         ["pre", "guard", "wrapper", "post", "observe"]

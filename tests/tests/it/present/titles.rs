@@ -9,7 +9,7 @@ use std::time::Duration;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
 use dsh_tools::call::{FnToolBuilder, ToolCallers};
 use dsh_tools::code_mode::CodeMode;
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::mcp::{ImportOptions, McpClient, McpServer};
 use dsh_tools::present::{IconTheme, ToolCallKind, ToolCallView, ToolIcon};
 use dsh_tools::registry::RUN_CODE;
@@ -290,7 +290,7 @@ async fn a_tool_only_programs_call_is_refused_to_the_model_and_runs_from_a_progr
         .await;
     assert_eq!(
         direct.error_code(),
-        Some(codes::UNKNOWN_TOOL),
+        Some(ErrorCode::UnknownTool.as_str()),
         "{}",
         direct.text()
     );

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dsh_tools::code_mode::CodeMode;
-use dsh_tools::errors::codes;
+use dsh_tools::errors::ErrorCode;
 use dsh_tools::providers::{Dialect, ProviderTools, ToolCalls};
 use dsh_tools::registry::RUN_CODE;
 use dsh_tools::{ContentBlock, ToolExecutionInput, ToolExecutionResult, Value, json};
@@ -217,7 +217,7 @@ async fn a_direct_call_of_a_program_only_tool_is_still_refused() {
     let result = registry.execute(calls.take_inputs().remove(0)).await;
     assert_eq!(
         result.error_code(),
-        Some(codes::UNKNOWN_TOOL),
+        Some(ErrorCode::UnknownTool.as_str()),
         "{}",
         result.text()
     );
@@ -268,7 +268,7 @@ async fn a_model_only_tool_is_refused_to_the_providers_program_before_policy() {
         let result = registry.execute(calls.take_inputs().remove(0)).await;
         assert_eq!(
             result.error_code(),
-            Some(codes::UNKNOWN_TOOL),
+            Some(ErrorCode::UnknownTool.as_str()),
             "{}",
             dialect.id()
         );
@@ -276,7 +276,7 @@ async fn a_model_only_tool_is_refused_to_the_providers_program_before_policy() {
         // Exactly as our Code Mode refuses it: the same code and text.
         assert_eq!(
             ours,
-            Some(json!([codes::UNKNOWN_TOOL, error.message()])),
+            Some(json!([ErrorCode::UnknownTool.as_str(), error.message()])),
             "{}",
             dialect.id()
         );
@@ -351,7 +351,7 @@ fn a_stream_knows_at_once_that_a_program_may_not_call_a_model_only_tool() {
             _ => None,
         })
         .collect();
-    assert_eq!(definite, [codes::UNKNOWN_TOOL]);
+    assert_eq!(definite, [ErrorCode::UnknownTool.as_str()]);
     // The model calling it directly, or a program calling a tool it takes: nothing known.
     for (index, name, caller) in [
         (1, "ask_user", json!({"type": "direct"})),

@@ -9,7 +9,7 @@ use dsh_tools::registry::{
     Deferral, RegistryErrorKind, RegistryEvent, TOOL_SEARCH, ToolRestriction, ToolSearchQuery,
 };
 use dsh_tools::{
-    AgentId, FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, errors::codes, json,
+    AgentId, FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, errors::ErrorCode, json,
     schema::Schema,
 };
 use dsh_tools_tests::{call, call_with, only_text, value_tool};
@@ -242,7 +242,7 @@ async fn a_scope_without_deferred_tools_has_no_tool_search() {
     let _ = registry.register(value_tool("a", json!(1))).unwrap();
     assert_eq!(names(&registry.schemas()), ["a"]);
     let result = registry.execute(search("anything")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
 }
 
 #[tokio::test]
@@ -300,7 +300,7 @@ async fn regex_and_exact_modes_and_their_errors() {
             json!({"query": "(", "mode": "regex"}),
         ))
         .await;
-    assert_eq!(broken.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(broken.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert!(
         only_text(&broken)
             .starts_with("Error: invalid arguments: \"(\" is not a regular expression"),
@@ -312,7 +312,7 @@ async fn regex_and_exact_modes_and_their_errors() {
             json!({"query": "", "mode": "fuzzy"}),
         ))
         .await;
-    assert_eq!(wrong.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(wrong.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     let none = registry.execute(search("kubernetes cluster")).await;
     assert_eq!(
         only_text(&none),
@@ -717,7 +717,7 @@ async fn a_search_in_flight_when_its_scope_is_disposed_loads_into_no_other_scope
     let result = running.await.unwrap();
     assert_eq!(
         result.error_code(),
-        Some(codes::SCOPE_DISPOSED),
+        Some(ErrorCode::ScopeDisposed.as_str()),
         "{result:?}"
     );
     assert_eq!(
@@ -749,7 +749,7 @@ async fn a_search_in_flight_when_its_scope_is_disposed_loads_into_no_other_scope
     let result = running.await.unwrap();
     assert_eq!(
         result.error_code(),
-        Some(codes::SCOPE_DISPOSED),
+        Some(ErrorCode::ScopeDisposed.as_str()),
         "{result:?}"
     );
     assert_eq!(

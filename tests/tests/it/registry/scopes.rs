@@ -4,7 +4,7 @@
 
 use dsh_tools::{
     AgentId, PreToolDecision, ToolRegistry, Value,
-    errors::codes,
+    errors::ErrorCode,
     json,
     registry::{RegistryErrorKind, ToolRestriction},
 };
@@ -26,7 +26,7 @@ fn value_of(scope: &dsh_tools::ToolScope, name: &str) -> Option<Value> {
     let result = runtime.block_on(scope.execute(call(name)));
     match result.error_code() {
         None => result.value().cloned(),
-        Some(codes::UNKNOWN_TOOL) => None,
+        Some(code) if code == ErrorCode::UnknownTool => None,
         Some(other) => panic!("unexpected outcome {other}"),
     }
 }
@@ -61,7 +61,7 @@ async fn a_tool_of_another_scope_is_unknown() {
     let two = registry.create_scope("two", None).unwrap();
     let _ = one.register(ok_tool("mine")).unwrap();
     let result = two.execute(call("mine")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(only_text(&result), "Error: unknown tool \"mine\"");
 }
 
@@ -82,7 +82,7 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
         next.run()
     });
     let result = registry.execute(call("g").with_agent("nobody")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownAgent.as_str()));
     assert_eq!(only_text(&result), "Error: unknown agent \"nobody\"");
     assert!(log.entries().is_empty(), "refused before any hook");
 
@@ -100,7 +100,7 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
 
     registry.set_unscoped_agents_see_global(false);
     let result = registry.execute(call("g").with_agent("nobody")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownAgent.as_str()));
 }
 
 #[tokio::test]
@@ -112,7 +112,7 @@ async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
     assert!(scope.get("a").is_none());
     assert_eq!(
         scope.execute(call("a")).await.error_code(),
-        Some(codes::UNKNOWN_TOOL)
+        Some(ErrorCode::UnknownTool.as_str())
     );
     assert!(
         registry.get("a").is_some(),
@@ -187,7 +187,7 @@ async fn a_restriction_masks_a_tool_the_parent_scope_registered() {
     assert_eq!(visible(&child), ["g", "read"]);
     assert!(child.get("shell").is_none());
     let result = child.execute(call("shell")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(only_text(&result), "Error: unknown tool \"shell\"");
     assert_eq!(
         visible(&parent),
@@ -425,9 +425,9 @@ async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
     assert!(!scope.is_active());
     // Scopes fail closed: nothing of the agent is answered from the global layer.
     let result = registry.execute(call("g").with_agent("agent")).await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownAgent.as_str()));
     let result = scope.execute(call("own")).await;
-    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ScopeDisposed.as_str()));
     assert_eq!(
         only_text(&result),
         "Error: agent scope \"agent\" was disposed"
@@ -528,7 +528,7 @@ async fn an_old_handle_of_a_restricted_scope_runs_nothing_after_dispose() {
     assert!(reviewer.dispose());
 
     let result = reviewer.execute(call("add_comment")).await;
-    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ScopeDisposed.as_str()));
     assert!(visible(&reviewer).is_empty(), "no global tool is listed");
     let presented = reviewer.present_call(&call("add_comment"));
     assert_eq!(
@@ -547,7 +547,7 @@ async fn a_child_refuses_once_its_parent_is_disposed() {
     parent.dispose();
     assert!(!child.is_active());
     let result = child.execute(call("g")).await;
-    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ScopeDisposed.as_str()));
     assert_eq!(
         only_text(&result),
         "Error: agent scope \"child\" was disposed"
@@ -561,7 +561,10 @@ async fn a_child_refuses_once_its_parent_is_disposed() {
     let batch = registry
         .execute_batch(vec![call("g").with_agent("child"), call("g")], 4)
         .await;
-    assert_eq!(batch.results[0].error_code(), Some(codes::UNKNOWN_AGENT));
+    assert_eq!(
+        batch.results[0].error_code(),
+        Some(ErrorCode::UnknownAgent.as_str())
+    );
     assert_eq!(only_text(&batch.results[1]), "ok");
 }
 
@@ -574,7 +577,7 @@ async fn a_disposed_handle_refuses_even_when_its_agent_has_a_new_scope() {
     let new = registry.create_scope("a", None).unwrap();
     assert_eq!(
         old.execute(call("g")).await.error_code(),
-        Some(codes::SCOPE_DISPOSED)
+        Some(ErrorCode::ScopeDisposed.as_str())
     );
     assert!(old.schemas().is_empty());
     assert!(old.get("g").is_none());
@@ -630,7 +633,7 @@ async fn a_disposed_scope_presents_every_call_as_one_it_cannot_reach() {
     assert!(scope.dispose());
 
     let result = scope.execute(call("own")).await;
-    assert_eq!(result.error_code(), Some(codes::SCOPE_DISPOSED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ScopeDisposed.as_str()));
     let progress = dsh_tools::call::ToolProgress::new(1.0);
     for name in ["own", "read"] {
         // Neither its own tool nor the global one it inherited: the generic card of an unknown
@@ -694,7 +697,7 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
     let mut calls = before.parse_response(&response).unwrap();
     let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
     for result in &outcome.results {
-        assert_eq!(result.error_code(), Some(codes::UNKNOWN_AGENT));
+        assert_eq!(result.error_code(), Some(ErrorCode::UnknownAgent.as_str()));
         assert_eq!(only_text(result), "Error: unknown agent \"a\"");
     }
 }

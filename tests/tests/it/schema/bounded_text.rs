@@ -6,7 +6,7 @@
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::parse_arguments,
-    errors::{MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS, codes},
+    errors::{ErrorCode, MAX_ERROR_TEXT_BYTES, MAX_QUOTED_CHARS},
     json,
     schema::Schema,
 };
@@ -34,7 +34,7 @@ async fn one_undeclared_megabyte_key_is_quoted_as_a_prefix() {
     let result = registry
         .execute(call_with("closed", Value::Object(arguments)))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     let expected = format!(
         "\"{}…[+1,048,512 characters]\" is not a declared property (additionalProperties: false)",
         "k".repeat(64)
@@ -142,7 +142,7 @@ async fn an_unknown_tool_with_a_huge_name_is_quoted_as_a_prefix() {
     let result = registry
         .execute(ToolExecutionInput::new("c", name, json!({})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::UNKNOWN_TOOL));
+    assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
     assert_eq!(
         only_text(&result),
         format!(
@@ -177,7 +177,7 @@ async fn a_huge_panic_message_is_capped() {
         Ok(())
     });
     let result = registry_with([tool]).execute(call("boom")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_PANICKED));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolPanicked.as_str()));
     let text = only_text(&result);
     assert!(text.len() <= MAX_ERROR_TEXT_BYTES);
     assert!(text.starts_with("Error: tool \"boom\" panicked: ppp"));
@@ -201,7 +201,7 @@ async fn malformed_raw_arguments_quote_the_parser_within_the_cap() {
     let result = registry
         .execute(ToolExecutionInput::from_raw("c", "t", &raw))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     let text = only_text(&result);
     assert!(text.len() <= MAX_ERROR_TEXT_BYTES);
     assert!(
@@ -222,7 +222,7 @@ async fn a_tools_own_long_message_is_left_to_the_result_budget() {
         async move { Err::<(), _>(ToolError::new(failing)) }
     });
     let result = registry_with([tool]).execute(call("verbose")).await;
-    assert_eq!(result.error_code(), Some(codes::TOOL_ERROR));
+    assert_eq!(result.error_code(), Some(ErrorCode::ToolError.as_str()));
     assert_eq!(result.error().unwrap().message(), message);
     assert_eq!(only_text(&result), format!("Error: {message}"));
 }

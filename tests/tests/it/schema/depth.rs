@@ -3,7 +3,7 @@
 //! a small stack), and schemas nested past the validation cap are reported, not followed.
 
 use dsh_tools::schema::{MAX_VALIDATION_DEPTH, Schema};
-use dsh_tools::{call::parse_arguments, errors::codes, json};
+use dsh_tools::{call::parse_arguments, errors::ErrorCode, json};
 use serde_json::{Map, Value};
 
 const DEEP: usize = 10_000;
@@ -139,7 +139,7 @@ fn raw_arguments_nested_past_the_parser_limit_are_invalid_args() {
     on_stack(2 * 1024 * 1024, || {
         let raw = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
         let error = parse_arguments(&raw).unwrap_err();
-        assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+        assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
         assert!(
             error.message().starts_with("invalid arguments: "),
             "{}",

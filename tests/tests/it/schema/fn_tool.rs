@@ -4,7 +4,7 @@
 //! neither takes no arguments, and both says and enforces it.
 
 use dsh_tools::schema::Schema;
-use dsh_tools::{FnTool, ToolDefinition, errors::codes, json};
+use dsh_tools::{FnTool, ToolDefinition, errors::ErrorCode, json};
 use dsh_tools_tests::{call_with, only_text, registry_with};
 
 fn echo(builder: dsh_tools::call::FnToolBuilder) -> FnTool {
@@ -23,7 +23,7 @@ async fn arguments_are_shown_and_enforced_from_one_schema() {
     let result = registry
         .execute(call_with("read", json!({"path": "", "limit": 0, "x": 1})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         only_text(&result),
         "Error: invalid arguments: \"path\" must be at least 1 character long; \"limit\" must be \
@@ -75,7 +75,7 @@ async fn the_last_call_decides_and_both_halves_follow_it() {
     let result = registry_with([tool])
         .execute(call_with("t", json!({"n": "x"})))
         .await;
-    assert_eq!(result.error_code(), Some(codes::INVALID_ARGS));
+    assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use dsh_tools::schema::{
     JsonSchemaValueError, KeywordSchema, MAX_IMPORT_DEPTH, Schema, SchemaError, SchemaKind,
     assert_supported_json_schema, assert_supported_object_json_schema, validate_json_schema_value,
 };
-use dsh_tools::{ToolError, errors::codes, json};
+use dsh_tools::{ToolError, errors::ErrorCode, json};
 use serde_json::Value;
 
 fn problems(error: &SchemaError) -> Vec<&str> {
@@ -541,7 +541,7 @@ fn structured_output_subset_functions() {
     };
     assert_eq!(
         ToolError::unsupported_schema(&unsupported).code(),
-        Some(codes::UNSUPPORTED_SCHEMA)
+        Some(ErrorCode::UnsupportedSchema.as_str())
     );
 }
 

@@ -3,7 +3,7 @@
 //! references through `SchemaImportOptions`, and how they render inside a larger schema.
 
 use dsh_tools::schema::{KeywordSchema, Schema, SchemaImportOptions, SchemaKind};
-use dsh_tools::{ToolError, errors::codes, json};
+use dsh_tools::{ToolError, errors::ErrorCode, json};
 use dsh_tools_tests::oracle;
 use serde_json::Value;
 
@@ -327,7 +327,7 @@ fn remote_references_need_the_document() {
     let error = Schema::from_json_schema(&schema).unwrap_err();
     assert_eq!(
         ToolError::unsupported_schema(&error).code(),
-        Some(codes::UNSUPPORTED_SCHEMA)
+        Some(ErrorCode::UnsupportedSchema.as_str())
     );
     assert_eq!(
         error.to_string(),

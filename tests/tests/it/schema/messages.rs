@@ -2,7 +2,7 @@
 //! `Error: invalid arguments: …` envelope.
 
 use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema, Violations};
-use dsh_tools::{ToolError, errors::codes, json};
+use dsh_tools::{ToolError, errors::ErrorCode, json};
 use serde_json::Value;
 
 const WORKLOAD: &str = include_str!(concat!(
@@ -82,7 +82,7 @@ fn search_files_invalid_payload_reports_its_three_violations_in_order() {
         ]
     );
     let error = ToolError::invalid_arguments(&violations);
-    assert_eq!(error.code(), Some(codes::INVALID_ARGS));
+    assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         error.model_text(),
         "Error: invalid arguments: missing required property \"pattern\"; \"max_results\" must be \
