@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 
 /// One progress report: how far a body has come, out of how much, and what it is doing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct ToolProgress {
     /// Work done so far (should increase with each report of a call).
     pub progress: f64,

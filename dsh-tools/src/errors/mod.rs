@@ -5,9 +5,12 @@
 //!
 //! `tool_error.rs` owns [`ToolError`], [`ErrorInfo`] and the constructors of the registry's own
 //! failures; `code.rs` and `name.rs` the registry's [`ErrorCode`]s and [`ErrorName`]s, both
-//! declared by `string_enum.rs`; the rest is gathered here from where it is made.
+//! declared by `string_enum.rs`; `former_constants.rs` the constants they replace, hidden and
+//! deprecated; the rest is gathered here from where it is made.
 
 pub(crate) mod code;
+#[doc(hidden)]
+pub mod former_constants;
 pub(crate) mod name;
 mod string_enum;
 pub(crate) mod tool_error;
@@ -17,5 +20,7 @@ pub use crate::lossless::NotLossless;
 pub use crate::text_bounds::MAX_ERROR_TEXT_BYTES;
 pub use code::ErrorCode;
 pub use dsh_tools_schema::text_bounds::MAX_QUOTED_CHARS;
+#[doc(hidden)]
+pub use former_constants::{codes, names};
 pub use name::ErrorName;
 pub use tool_error::{ErrorInfo, ToolError};

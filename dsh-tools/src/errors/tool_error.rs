@@ -21,7 +21,6 @@ use dsh_tools_schema::{SchemaError, Violation, Violations};
 ///
 /// Retry, sandbox and replay code branches on these; the model reads the message instead.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
 pub struct ErrorInfo {
     /// The error family, e.g. `ToolNotFoundError`.
     pub name: Cow<'static, str>,
@@ -85,7 +84,7 @@ impl ToolError {
 
     /// Attaches `{name, code}`.
     #[must_use]
-    pub(crate) fn with_info(mut self, info: ErrorInfo) -> Self {
+    pub fn with_info(mut self, info: ErrorInfo) -> Self {
         self.detail.get_or_insert_default().info = Some(info);
         self
     }

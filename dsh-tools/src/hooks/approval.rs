@@ -24,7 +24,6 @@ use crate::future::BoxFuture;
 
 /// How an approval request ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum ApprovalOutcome {
     /// Run this call (and only this one).
     AllowedOnce,

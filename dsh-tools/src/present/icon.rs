@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 /// it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ToolIcon {
     /// The image: an `https:`/`http:` URL or a `data:` URI.
     pub src: String,

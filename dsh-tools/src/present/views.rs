@@ -62,7 +62,6 @@ impl ToolCallKind {
 
 /// A file a call reads or modifies, for editor follow-along.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct FileLocation {
     /// The file path.
     pub path: String,

@@ -20,7 +20,6 @@ pub enum ToolSearchMode {
 
 /// A search over the deferred tools a scope can call.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct ToolSearchQuery {
     /// The keywords, the pattern or the names.
     pub text: String,

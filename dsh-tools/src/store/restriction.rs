@@ -22,7 +22,6 @@ use crate::store::name_hash::NameHash;
 
 /// A filter over the inherited tools a scope (and its descendants) can see.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct ToolRestriction {
     /// When set, only these inherited tools stay visible (`Some(vec![])` hides every inherited
     /// tool).

@@ -48,7 +48,6 @@ impl ElicitationRequest {
 
 /// How the user answered.
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub enum ElicitationAnswer {
     /// The user filled the form: its fields, as the requested schema names them.
     Accept(Map<String, Value>),

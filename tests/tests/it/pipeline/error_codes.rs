@@ -160,6 +160,25 @@ fn codes_and_names_compare_with_their_text() {
     assert_eq!(error.info().map(|info| &*info.name), Some("HookError"));
 }
 
+/// The constants the codes and names were still build, deprecated, with their enum's text, so
+/// code written against them moves at its own pace.
+#[test]
+#[allow(deprecated)]
+fn the_former_constants_still_name_the_same_texts() {
+    use dsh_tools::errors::{codes, names};
+    assert_eq!(codes::INVALID_ARGS, ErrorCode::InvalidArgs.as_str());
+    assert_eq!(codes::CALL_IN_DOUBT, "CALL_IN_DOUBT");
+    assert_eq!(codes::STORE_FAILED, ErrorCode::StoreFailed);
+    assert_eq!(names::TOOL_ARGS, ErrorName::ToolArgs.as_str());
+    assert_eq!(names::STORE_FAILED, "CallStoreError");
+    let error = ToolError::coded(names::HOOK, codes::HOOK_FAILED, "boom");
+    assert_eq!(error.code(), Some(codes::HOOK_FAILED));
+    assert_eq!(
+        error.info(),
+        Some(&ErrorInfo::new(ErrorName::Hook, ErrorCode::HookFailed))
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Denials.
 
