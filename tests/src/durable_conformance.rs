@@ -29,19 +29,26 @@ fn entry(key: &str, state: JournalState, attempt: u64) -> JournalEntry {
 }
 
 fn approval(id: &str, state: ApprovalState) -> ApprovalRecord {
+    approval_record(id, state, 1, 2)
+}
+
+/// An approval record as a store keeps it, asked at `asked` and expiring at `expires` (ms).
+pub fn approval_record(id: &str, state: ApprovalState, asked: u64, expires: u64) -> ApprovalRecord {
     serde_json::from_value(json!({
         "id": id,
         "tool": "deploy",
         "arguments_digest": "00",
-        "created_at_ms": 1,
-        "expires_at_ms": 2,
+        "created_at_ms": asked,
+        "expires_at_ms": expires,
         "state": state,
         "request_signature": "sig",
     }))
     .expect("an approval")
 }
 
-fn task(id: &str, state: TaskState, revision: u64) -> TaskRecord {
+/// A served task's record as a store keeps it, at `revision`, last written at 1,000 +
+/// `revision` ms.
+pub fn task(id: &str, state: TaskState, revision: u64) -> TaskRecord {
     serde_json::from_value(json!({
         "id": id,
         "state": state,

@@ -13,6 +13,7 @@ use dsh_tools::{
     FnTool, ToolDefinition, ToolExecutionInput, ToolRegistry, call::BoxFuture, errors::ErrorCode,
     json, tool,
 };
+use dsh_tools_tests::durable_conformance::{approval_record, task};
 
 static PRICE_RUNS: AtomicUsize = AtomicUsize::new(0);
 static NOTE_RUNS: AtomicUsize = AtomicUsize::new(0);
@@ -327,34 +328,6 @@ async fn a_bounded_memory_store_forgets_the_oldest_finished_calls_first() {
     assert_eq!(runs.load(Ordering::SeqCst), 4);
 }
 
-/// An approval record as the store keeps it, asked at `asked` and expiring at `expires`.
-fn approval_record(id: &str, state: ApprovalState, asked: u64, expires: u64) -> ApprovalRecord {
-    serde_json::from_value(json!({
-        "id": id,
-        "tool": "deploy",
-        "arguments_digest": "00",
-        "created_at_ms": asked,
-        "expires_at_ms": expires,
-        "state": state,
-        "request_signature": "sig",
-    }))
-    .expect("an approval")
-}
-
-/// A served task's record as the store keeps it, last written at `updated`.
-fn task_record(id: &str, state: TaskState, updated: u64) -> TaskRecord {
-    serde_json::from_value(json!({
-        "id": id,
-        "state": state,
-        "revision": 0,
-        "created_at_ms": 1_000,
-        "updated_at_ms": updated,
-        "owner": "test pid 1 server 00",
-        "heartbeat_at_ms": updated,
-    }))
-    .expect("a task")
-}
-
 #[tokio::test]
 async fn a_bounded_memory_store_forgets_the_oldest_settled_approvals_and_tasks() {
     let store = MemoryStore::keeping_finished(2);
@@ -431,21 +404,17 @@ async fn a_bounded_memory_store_forgets_the_oldest_settled_approvals_and_tasks()
     // Tasks: those still running or asking are kept; finished ones past the bound go, the
     // oldest finished first, and a forgotten one reads as unknown.
     let mut tasks = vec![
-        task_record("working", TaskState::Working, 1_001),
-        task_record("asks", TaskState::InputRequired, 1_002),
-        task_record("done", TaskState::Completed, 1_003),
-        task_record("failed", TaskState::Failed, 1_004),
-        task_record("cancelled", TaskState::Cancelled, 1_005),
+        task("working", TaskState::Working, 1),
+        task("asks", TaskState::InputRequired, 2),
+        task("done", TaskState::Completed, 3),
+        task("failed", TaskState::Failed, 4),
+        task("cancelled", TaskState::Cancelled, 5),
     ];
     for n in 0..100 {
-        tasks.push(task_record(
-            &format!("running-{n}"),
-            TaskState::Working,
-            1_100 + n,
-        ));
+        tasks.push(task(&format!("running-{n}"), TaskState::Working, 100 + n));
     }
-    for task in &tasks {
-        assert!(store.insert_task(task).await.expect("insert").is_none());
+    for record in &tasks {
+        assert!(store.insert_task(record).await.expect("insert").is_none());
     }
     let kept: Vec<String> = store
         .tasks(None)
