@@ -18,10 +18,10 @@ use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
+use crate::name_hash::NameHash;
 use crate::store::code_mode::decide;
 use crate::store::code_mode::kept::is_run_code;
 use crate::store::deferral::{Deferral, LoadedTools};
-use crate::store::name_hash::NameHash;
 use crate::store::state::{Layer, RegistryState, ScopeState, TOOL_SEARCH_ENTRY, ToolEntry};
 
 /// The hooks of every kind that apply to one call, and the approver.
