@@ -87,18 +87,24 @@ pub(crate) fn idempotency_key(
         None => digest.bytes(b"-"),
     }
     digest.value(arguments);
-    // By hand rather than `format!`: every journaled call without a key of its own makes one.
+    // By hand rather than `format!`, and into bytes rather than `String::push` (a capacity check
+    // and a UTF-8 encoding per digit): every journaled call without a key of its own makes one.
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut key = String::with_capacity(KEY_LEN);
-    key.push_str("idem-");
-    for shift in (0..32).rev() {
-        key.push(char::from(HEX[(digest.0 >> (shift * 4)) as usize & 0xf]));
+    let mut key = [0_u8; KEY_LEN];
+    let (prefix, digits) = key.split_at_mut(PREFIX.len());
+    prefix.copy_from_slice(PREFIX.as_bytes());
+    for (place, slot) in digits.iter_mut().rev().enumerate() {
+        *slot = HEX[(digest.0 >> (place * 4)) as usize & 0xf];
     }
-    key
+    // Every byte is ASCII: the check passes, and the empty fallback is never taken.
+    String::from_utf8(key.to_vec()).unwrap_or_default()
 }
 
+/// What every key made here starts with.
+const PREFIX: &str = "idem-";
+
 /// The length of a key made here: `idem-` and 32 hex digits.
-const KEY_LEN: usize = "idem-".len() + 32;
+const KEY_LEN: usize = PREFIX.len() + 32;
 
 #[cfg(test)]
 mod tests {

@@ -124,6 +124,7 @@ mod limits;
 mod lossless;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod name_hash;
 mod pipeline;
 pub mod policy;
 pub mod present;

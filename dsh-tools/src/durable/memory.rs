@@ -13,6 +13,7 @@ use crate::durable::record::{
 };
 use crate::durable::store::{CallStore, StoreResult};
 use crate::future::BoxFuture;
+use crate::name_hash::SeededNameHash;
 
 /// The call store in memory (see the module docs).
 #[derive(Default)]
@@ -22,12 +23,15 @@ pub struct MemoryStore {
     keep_finished: Option<usize>,
 }
 
+/// The maps keyed by call keys and digests hash with [`SeededNameHash`]: a key is a digest of
+/// what a model sent, short and hashed on every journaled call, for which SipHash's setup was
+/// most of a lookup.
 #[derive(Default)]
 struct Records {
-    entries: HashMap<String, JournalEntry>,
+    entries: HashMap<String, JournalEntry, SeededNameHash>,
     /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
     /// its latest completed entry: answering within a time to live is one lookup, not a scan.
-    answers: HashMap<String, String>,
+    answers: HashMap<String, String, SeededNameHash>,
     approvals: BTreeMap<String, ApprovalRecord>,
     tasks: BTreeMap<String, TaskRecord>,
     /// With a bound: the entries that finished (completed or failed), oldest first, each with
@@ -35,7 +39,7 @@ struct Records {
     /// finished. An entry that runs again leaves the second map; its older place in the queue
     /// is skipped.
     finished: VecDeque<(u64, String)>,
-    finished_at: HashMap<String, u64>,
+    finished_at: HashMap<String, u64, SeededNameHash>,
     finishes: u64,
     /// With a bound: the sizes past which the approvals and the tasks are swept next.
     sweep_approvals_at: usize,

@@ -101,6 +101,10 @@ pub(crate) fn execute(
     let host: Arc<dyn CallHost> = Arc::<Core>::clone(core);
     let mut execution = ToolExecution::from_input(input, host);
     let span = CallSpan::start(&execution, core);
+    // Written by the capture rather than returned with the rest: the plan is the largest part
+    // of what is captured and absent on the short path, and a small capture is not copied
+    // again when it is taken apart below.
+    let mut plan = None;
     let captured = core.with_snapshot(|snapshot| {
         let view = View::open(snapshot, execution.agent(), scope).map_err(|closed| {
             let agent = execution
@@ -125,9 +129,10 @@ pub(crate) fn execute(
         let durability = snapshot.durability.clone();
         #[cfg(not(feature = "durable"))]
         let durability = ();
-        Ok::<_, ToolError>((definition, view.plan(), snapshot.generation, durability))
+        plan = view.plan();
+        Ok::<_, ToolError>((definition, snapshot.generation, durability))
     });
-    let (definition, plan, generation, durability) = match captured {
+    let (definition, generation, durability) = match captured {
         Ok(captured) => {
             if let Some(span) = &span {
                 span.describe(captured.0.as_deref());

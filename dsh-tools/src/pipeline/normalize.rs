@@ -47,13 +47,19 @@ fn with_tool_code(result: ToolExecutionResult) -> ToolExecutionResult {
 }
 
 /// A success becomes `ABORTED` (a body ran) or `ABORTED_BEFORE_DISPATCH` (none did) when the caller
-/// has cancelled; failures stay. Additional contexts survive either way.
-#[inline]
+/// has cancelled; failures stay. Additional contexts survive either way. The test is inlined
+/// into every call; the rare change is not.
+#[inline(always)]
 pub(crate) fn supersede_if_cancelled(call: &CallContext, result: &mut ToolExecutionResult) {
-    let execution = call.execution();
-    if result.is_error() || !execution.is_cancelled() {
-        return;
+    if !result.is_error() && call.execution().is_cancelled() {
+        supersede(call, result);
     }
+}
+
+/// [`supersede_if_cancelled`] once the caller has cancelled a success.
+#[cold]
+fn supersede(call: &CallContext, result: &mut ToolExecutionResult) {
+    let execution = call.execution();
     let error = if execution.body_invoked() {
         ToolError::aborted()
     } else {

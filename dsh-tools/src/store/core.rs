@@ -234,7 +234,10 @@ impl Core {
             value
         };
         drop(std::mem::take(&mut changes.garbage));
-        self.emit(&changes.events);
+        // Most edits have no listener, so no events: no call.
+        if !changes.events.is_empty() {
+            self.emit(&changes.events);
+        }
         value
     }
 

@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
-use crate::store::name_hash::NameHash;
+use crate::name_hash::NameHash;
 
 /// Which tools a scope (or the global layer) lists only once they are loaded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -82,7 +82,8 @@ impl LoadedTools {
     /// Forgets `name` (its tool went away: a tool registered later under the name is loaded
     /// only when something loads it).
     pub(crate) fn remove(&mut self, name: &str) {
-        if self.names.remove(name) {
+        // Most lists are empty, and removing from an empty set still hashes the name.
+        if !self.names.is_empty() && self.names.remove(name) {
             self.order.retain(|loaded| &**loaded != name);
         }
     }

@@ -12,13 +12,13 @@ use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::Hook;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
+use crate::name_hash::NameHash;
 use crate::state::{SharedState, StateType};
 use crate::store::code_mode::kept;
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::deferral::{Deferral, LoadedTools};
 use crate::store::error::RegistryError;
 use crate::store::event::RegistryEvent;
-use crate::store::name_hash::NameHash;
 use crate::store::registration::{Item, Registration};
 use crate::store::restriction::{CompiledRestriction, ToolRestriction};
 use crate::store::search_cache::SearchChange;
@@ -79,16 +79,19 @@ impl Prepared {
             return Err(RegistryError::unusable_definition(&name, &reason));
         }
         let required = definition.required_state();
-        let missing: Vec<&str> = required
-            .iter()
-            .filter(|ty| !state.contains(**ty))
-            .map(StateType::type_name)
-            .collect();
-        if !missing.is_empty() {
+        // The list of what is missing is built only when something is.
+        if required.iter().any(|ty| !state.contains(*ty)) {
+            let missing: Vec<&str> = required
+                .iter()
+                .filter(|ty| !state.contains(**ty))
+                .map(StateType::type_name)
+                .collect();
             return Err(RegistryError::missing_state(&name, &missing));
         }
         let schema = ToolSchema {
-            name: name.to_string(),
+            // `String::from` copies the text once; `to_string` on an `Arc<str>` goes through
+            // `Display` and grows the string as it is written.
+            name: String::from(&*name),
             description: definition.description().to_owned(),
             parameters: definition.shared_parameters(),
             input_examples: definition.input_examples(),
@@ -141,7 +144,7 @@ fn insert(
         std::collections::hash_map::Entry::Occupied(taken) => Err(duplicate(place, taken.key())),
         std::collections::hash_map::Entry::Vacant(free) => {
             changes.announce(|| RegistryEvent::ToolRegistered {
-                name: free.key().to_string(),
+                name: String::from(&**free.key()),
                 agent: place.agent().cloned(),
             });
             entry.id = id;
@@ -410,12 +413,16 @@ fn remove_from(
             let Some(layer) = state.layer_mut(place) else {
                 return false;
             };
-            if layer.tools.get(name).is_none_or(|entry| entry.id != id) {
+            // One lookup: the entry is taken out, and put back in the rare case that the name
+            // now belongs to a later registration.
+            let Some((key, entry)) = layer.tools.remove_entry(name) else {
+                return false;
+            };
+            if entry.id != id {
+                layer.tools.insert(key, entry);
                 return false;
             }
-            if let Some(entry) = layer.tools.remove(name) {
-                changes.garbage.push(Box::new(entry));
-            }
+            changes.garbage.push(Box::new(entry));
             // Loaded means loaded by someone: a tool registered later under this name starts
             // deferred again in every list that had it.
             state.loaded.remove(name);
@@ -424,7 +431,7 @@ fn remove_from(
             }
             changes.search_tool(name);
             changes.announce(|| RegistryEvent::ToolDisposed {
-                name: name.to_string(),
+                name: String::from(&**name),
                 agent: place.agent().cloned(),
             });
             true

@@ -11,7 +11,6 @@ pub(crate) mod edit;
 pub(crate) mod embeddings;
 pub(crate) mod error;
 pub(crate) mod event;
-pub(crate) mod name_hash;
 pub(crate) mod registration;
 pub(crate) mod restriction;
 pub(crate) mod scoped_cache;

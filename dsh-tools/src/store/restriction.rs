@@ -17,8 +17,8 @@
 
 use std::collections::HashSet;
 
+use crate::name_hash::NameHash;
 use crate::store::error::RegistryError;
-use crate::store::name_hash::NameHash;
 
 /// A filter over the inherited tools a scope (and its descendants) can see.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

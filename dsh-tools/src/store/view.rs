@@ -18,10 +18,10 @@ use crate::call::tool_search::TOOL_SEARCH;
 use crate::hooks::HookSet;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
+use crate::name_hash::NameHash;
 use crate::store::code_mode::decide;
 use crate::store::code_mode::kept::is_run_code;
 use crate::store::deferral::{Deferral, LoadedTools};
-use crate::store::name_hash::NameHash;
 use crate::store::state::{Layer, RegistryState, ScopeState, TOOL_SEARCH_ENTRY, ToolEntry};
 
 /// The hooks of every kind that apply to one call, and the approver.
@@ -85,16 +85,29 @@ impl<'s> View<'s> {
     }
 
     /// The view of `agent`'s scope — of the scope instance `instance` when a scope handle asks —
-    /// or of the global layer without an agent; refused when that scope is gone.
-    #[inline]
+    /// or of the global layer without an agent; refused when that scope is gone. Always inlined:
+    /// the global layer's view, what most calls open, is then built in place, not in a call.
+    #[inline(always)]
     pub(crate) fn open(
         state: &'s RegistryState,
         agent: Option<&AgentId>,
         instance: Option<u64>,
     ) -> Result<Self, Closed> {
-        let Some(agent) = agent else {
-            return Ok(Self::new(state, None));
-        };
+        match agent {
+            None => Ok(Self {
+                state,
+                chain: Vec::new(),
+            }),
+            Some(agent) => Self::open_scope(state, agent, instance),
+        }
+    }
+
+    /// [`open`](Self::open) with an agent.
+    fn open_scope(
+        state: &'s RegistryState,
+        agent: &AgentId,
+        instance: Option<u64>,
+    ) -> Result<Self, Closed> {
         match state.scopes.get(agent) {
             Some(scope) if instance.is_none_or(|instance| instance == scope.instance) => {
                 Ok(Self::new(state, Some(agent)))
@@ -128,7 +141,9 @@ impl<'s> View<'s> {
         self.resolve_entry(name).map(|entry| &entry.definition)
     }
 
-    #[inline]
+    /// Always inlined: every call resolves its name once when it is made, and a call's worth
+    /// of instructions went into entering and leaving this function.
+    #[inline(always)]
     fn resolve_entry(&self, name: &str) -> Option<&'s ToolEntry> {
         if name == TOOL_SEARCH {
             return self.has_deferred().then_some(&*TOOL_SEARCH_ENTRY);

@@ -37,6 +37,7 @@ const PLACES: &[(&str, &str)] = &[
     ("ids.rs", "data"),
     ("limits.rs", "data"),
     ("lossless.rs", "data"),
+    ("name_hash.rs", "data"),
     ("present.rs", "data"),
     ("present/", "data"),
     ("progress.rs", "data"),

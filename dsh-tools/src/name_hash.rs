@@ -1,13 +1,16 @@
-//! The hasher of the tool-name maps: eight bytes per step, a few instructions for the short names
-//! tools have, instead of SipHash's fixed setup cost on every lookup.
+//! The hasher of the maps keyed by short strings the host or the registry made: tool names, and
+//! the call journal's keys in memory. Eight bytes per step, a few instructions for such keys,
+//! instead of SipHash's fixed setup cost on every lookup.
 //!
-//! SipHash defends a table against keys chosen to collide. Here the keys are tool names the host
-//! registers; a model only looks names up, which cannot make stored keys collide, so that
-//! defence buys nothing on this path. Each step is a folded 64 × 64 → 128-bit multiply (the
-//! high and low halves xor-ed), which spreads every input bit over the top bits the table's
-//! control bytes are taken from.
+//! SipHash defends a table against keys chosen to collide. The tool-name maps hold names the host
+//! registers; a model only looks names up, which cannot make stored keys collide, so that defence
+//! buys nothing there ([`NameHash`]). The journal's keys are digests of what a model sent, which a
+//! model can steer, so the journal's map starts every hash from a random seed of its own
+//! ([`SeededNameHash`]): where a key lands cannot be worked out in advance. Each step is a
+//! folded 64 × 64 → 128-bit multiply (the high and low halves xor-ed), which spreads every input
+//! bit over the top bits the table's control bytes are taken from.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 /// The multiplier of every step: odd, with its bits spread evenly (the 64-bit golden ratio).
 const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -82,12 +85,36 @@ impl Hasher for NameHasher {
 /// Builds [`NameHasher`]s.
 pub(crate) type NameHash = BuildHasherDefault<NameHasher>;
 
+/// Builds [`NameHasher`]s that start from a random seed, drawn once per map.
+#[cfg_attr(
+    not(feature = "durable"),
+    allow(dead_code, reason = "used by the call journal's memory store")
+)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SeededNameHash(u64);
+
+impl Default for SeededNameHash {
+    fn default() -> Self {
+        // The standard library's per-map random keys, drawn once here rather than per hash.
+        Self(std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64) | 1)
+    }
+}
+
+impl BuildHasher for SeededNameHash {
+    type Hasher = NameHasher;
+
+    #[inline]
+    fn build_hasher(&self) -> NameHasher {
+        NameHasher(self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::{HashMap, HashSet};
     use std::hash::BuildHasher;
 
-    use super::NameHash;
+    use super::{NameHash, SeededNameHash};
 
     #[test]
     fn a_map_keyed_by_names_finds_what_it_stored() {
@@ -123,6 +150,30 @@ mod tests {
             .map(|name| NameHash::default().hash_one(name))
             .collect();
         assert_eq!(hashes.len(), names.len());
+    }
+
+    #[test]
+    fn seeded_maps_find_what_they_stored_and_hash_apart() {
+        let keys: Vec<String> = (0..200).map(|index| format!("idem-{index:032x}")).collect();
+        let mut map: HashMap<String, usize, SeededNameHash> = HashMap::default();
+        for (index, key) in keys.iter().enumerate() {
+            map.insert(key.clone(), index);
+        }
+        assert!(
+            keys.iter()
+                .enumerate()
+                .all(|(index, key)| map.get(key) == Some(&index))
+        );
+        assert_eq!(map.get("idem-"), None);
+        let seeded = SeededNameHash::default();
+        let hashes: HashSet<u64> = keys.iter().map(|key| seeded.hash_one(key)).collect();
+        assert_eq!(hashes.len(), keys.len());
+        // Two maps draw two seeds: the same key lands apart.
+        let other = SeededNameHash::default();
+        assert!(
+            keys.iter()
+                .any(|key| seeded.hash_one(key) != other.hash_one(key))
+        );
     }
 
     #[test]
