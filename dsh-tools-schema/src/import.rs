@@ -41,6 +41,12 @@ use super::model::{
     Property, Schema, SchemaKind, StringRules,
 };
 use super::pattern::Pattern;
+use super::rules::arrays::{self, MAX_ITEMS, MIN_ITEMS, UNIQUE_ITEMS};
+use super::rules::lengths::{Lengths, MAX_LENGTH, MIN_LENGTH};
+use super::rules::numbers::{
+    EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
+};
+use super::rules::objects::{self, MAX_PROPERTIES, MIN_PROPERTIES};
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -62,19 +68,19 @@ const STRUCTURAL: &[&str] = &[
     "required",
     "additionalProperties",
     "items",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
+    MINIMUM,
+    MAXIMUM,
+    EXCLUSIVE_MINIMUM,
+    EXCLUSIVE_MAXIMUM,
+    MULTIPLE_OF,
+    MIN_LENGTH,
+    MAX_LENGTH,
     "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
+    MIN_ITEMS,
+    MAX_ITEMS,
+    UNIQUE_ITEMS,
+    MIN_PROPERTIES,
+    MAX_PROPERTIES,
 ];
 
 /// Annotations accepted and dropped (they do not change what is valid).
@@ -537,21 +543,21 @@ impl<'a> Importer<'a> {
         name: &'static str,
     ) -> Option<Schema> {
         let allowed: &[&str] = match name {
-            "string" => &["minLength", "maxLength", "pattern"],
+            "string" => &[MIN_LENGTH, MAX_LENGTH, "pattern"],
             "number" | "integer" => &[
-                "minimum",
-                "maximum",
-                "exclusiveMinimum",
-                "exclusiveMaximum",
-                "multipleOf",
+                MINIMUM,
+                MAXIMUM,
+                EXCLUSIVE_MINIMUM,
+                EXCLUSIVE_MAXIMUM,
+                MULTIPLE_OF,
             ],
-            "array" => &["items", "minItems", "maxItems", "uniqueItems"],
+            "array" => &["items", MIN_ITEMS, MAX_ITEMS, UNIQUE_ITEMS],
             "object" => &[
                 "properties",
                 "required",
                 "additionalProperties",
-                "minProperties",
-                "maxProperties",
+                MIN_PROPERTIES,
+                MAX_PROPERTIES,
             ],
             _ => &[],
         };
@@ -601,21 +607,22 @@ impl<'a> Importer<'a> {
                         None
                     }
                 };
+                let lengths = Lengths::parse(|keyword| self.count(map, path, keyword, &mut ok));
                 SchemaKind::String(StringRules {
-                    min_length: self.count(map, path, "minLength", &mut ok),
-                    max_length: self.count(map, path, "maxLength", &mut ok),
+                    min_length: lengths.min,
+                    max_length: lengths.max,
                     pattern,
                     format,
                 })
             }
             "number" | "integer" => {
                 let mut rules = NumberRules {
-                    minimum: self.number(map, path, "minimum", &mut ok),
-                    maximum: self.number(map, path, "maximum", &mut ok),
+                    minimum: self.number(map, path, MINIMUM, &mut ok),
+                    maximum: self.number(map, path, MAXIMUM, &mut ok),
                     implied_by_type: false,
                     extra: Some(Box::new(ExtraNumberRules {
-                        exclusive_minimum: self.number(map, path, "exclusiveMinimum", &mut ok),
-                        exclusive_maximum: self.number(map, path, "exclusiveMaximum", &mut ok),
+                        exclusive_minimum: self.number(map, path, EXCLUSIVE_MINIMUM, &mut ok),
+                        exclusive_maximum: self.number(map, path, EXCLUSIVE_MAXIMUM, &mut ok),
                         multiple_of: self.factor(map, path, &mut ok),
                     })),
                 };
@@ -652,22 +659,21 @@ impl<'a> Importer<'a> {
                         None
                     }
                 };
+                let counts =
+                    arrays::parse_counts(|keyword| self.count(map, path, keyword, &mut ok));
+                let unique_items = arrays::parse_unique(map).unwrap_or_else(|| {
+                    self.problem(
+                        format!("{path}.{UNIQUE_ITEMS}"),
+                        format!("{path}.{UNIQUE_ITEMS} must be a boolean"),
+                    );
+                    ok = false;
+                    false
+                });
                 SchemaKind::Array(ArrayRules {
                     items,
-                    min_items: self.count(map, path, "minItems", &mut ok),
-                    max_items: self.count(map, path, "maxItems", &mut ok),
-                    unique_items: match map.get("uniqueItems") {
-                        None => false,
-                        Some(Value::Bool(unique)) => *unique,
-                        Some(_) => {
-                            self.problem(
-                                format!("{path}.uniqueItems"),
-                                format!("{path}.uniqueItems must be a boolean"),
-                            );
-                            ok = false;
-                            false
-                        }
-                    },
+                    min_items: counts.min,
+                    max_items: counts.max,
+                    unique_items,
                 })
             }
             _ => SchemaKind::Object(self.convert_object(map, path, depth, &mut ok)?),
@@ -781,8 +787,9 @@ impl<'a> Importer<'a> {
             }
         };
         let mut rules = ObjectRules::new(properties, additional);
-        rules.min_properties = self.count(map, path, "minProperties", ok);
-        rules.max_properties = self.count(map, path, "maxProperties", ok);
+        let counts = objects::parse_counts(|keyword| self.count(map, path, keyword, ok));
+        rules.min_properties = counts.min;
+        rules.max_properties = counts.max;
         // Declaration order needs no record; any other is kept for reports and rendering.
         if !required_order.is_sorted() {
             rules.required_order = required_order;
@@ -923,15 +930,13 @@ impl<'a> Importer<'a> {
 
     /// `multipleOf`: a number above 0.
     fn factor(&mut self, map: &Map<String, Value>, path: &str, ok: &mut bool) -> Option<Number> {
-        let value = map.get("multipleOf")?;
+        let value = map.get(MULTIPLE_OF)?;
         match value {
-            Value::Number(factor) if factor.as_f64().is_some_and(|f| f > 0.0) => {
-                Some(factor.clone())
-            }
+            Value::Number(factor) if is_allowed_factor(factor) => Some(factor.clone()),
             _ => {
                 self.problem(
-                    format!("{path}.multipleOf"),
-                    format!("{path}.multipleOf must be greater than 0"),
+                    format!("{path}.{MULTIPLE_OF}"),
+                    format!("{path}.{MULTIPLE_OF} must be greater than 0"),
                 );
                 *ok = false;
                 None

@@ -22,10 +22,14 @@
 //! two-member `enum`), and for `oneOf` a `{"type": "null"}` branch, or an
 //! `anyOf: [{"oneOf": …}, {"type": "null"}]` wrapper when branches already accept `null`.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, Annotations, Definition, Schema, SchemaKind};
+use super::rules::numbers::{
+    self, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF,
+};
+use super::rules::{arrays, lengths, objects};
 use super::semantics::is_integral;
 
 /// The `$schema` URI of the dialect rendered here.
@@ -218,8 +222,7 @@ impl<'s> Renderer<'s> {
         match &schema.kind {
             SchemaKind::String(rules) => {
                 put_type(&mut out, "string", nullable);
-                put_u64(&mut out, "minLength", rules.min_length);
-                put_u64(&mut out, "maxLength", rules.max_length);
+                lengths::render(&mut out, rules.min_length, rules.max_length);
                 if let Some(pattern) = &rules.pattern {
                     out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
                 }
@@ -234,22 +237,13 @@ impl<'s> Renderer<'s> {
                     "number"
                 };
                 put_type(&mut out, name, nullable);
-                if let Some(minimum) = rules.minimum.as_ref().filter(|b| rules.publishes(b)) {
-                    out.insert("minimum".to_owned(), Value::Number(minimum.clone()));
-                }
-                if let Some(maximum) = rules.maximum.as_ref().filter(|b| rules.publishes(b)) {
-                    out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
-                }
+                let published = |bound: &&Number| rules.publishes(bound);
+                numbers::render(&mut out, MINIMUM, rules.minimum.as_ref().filter(published));
+                numbers::render(&mut out, MAXIMUM, rules.maximum.as_ref().filter(published));
                 // Never implied by a type: always published.
-                for (key, value) in [
-                    ("exclusiveMinimum", rules.exclusive_minimum()),
-                    ("exclusiveMaximum", rules.exclusive_maximum()),
-                    ("multipleOf", rules.multiple_of()),
-                ] {
-                    if let Some(value) = value {
-                        out.insert(key.to_owned(), Value::Number(value.clone()));
-                    }
-                }
+                numbers::render(&mut out, EXCLUSIVE_MINIMUM, rules.exclusive_minimum());
+                numbers::render(&mut out, EXCLUSIVE_MAXIMUM, rules.exclusive_maximum());
+                numbers::render(&mut out, MULTIPLE_OF, rules.multiple_of());
             }
             SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
             SchemaKind::Null => put_type(&mut out, "null", false),
@@ -258,11 +252,12 @@ impl<'s> Renderer<'s> {
                 if let Some(items) = &rules.items {
                     out.insert("items".to_owned(), Value::Object(self.render(items)));
                 }
-                put_u64(&mut out, "minItems", rules.min_items);
-                put_u64(&mut out, "maxItems", rules.max_items);
-                if rules.unique_items {
-                    out.insert("uniqueItems".to_owned(), Value::Bool(true));
-                }
+                arrays::render(
+                    &mut out,
+                    rules.min_items,
+                    rules.max_items,
+                    rules.unique_items,
+                );
             }
             SchemaKind::Object(rules) => {
                 put_type(&mut out, "object", nullable);
@@ -296,8 +291,7 @@ impl<'s> Renderer<'s> {
                     AdditionalProperties::Schema(values) => Value::Object(self.render(values)),
                 };
                 out.insert("additionalProperties".to_owned(), additional);
-                put_u64(&mut out, "minProperties", rules.min_properties);
-                put_u64(&mut out, "maxProperties", rules.max_properties);
+                objects::render(&mut out, rules.min_properties, rules.max_properties);
             }
             SchemaKind::Any => {}
             SchemaKind::Enum(members) => {
@@ -551,12 +545,6 @@ fn put_type(out: &mut Map<String, Value>, name: &'static str, nullable: bool) {
         Value::from(name)
     };
     out.insert("type".to_owned(), value);
-}
-
-fn put_u64(out: &mut Map<String, Value>, key: &str, value: Option<u64>) {
-    if let Some(value) = value {
-        out.insert(key.to_owned(), Value::from(value));
-    }
 }
 
 /// The one JSON type every member has (`integer` when all numbers are integral), if any; a

@@ -29,10 +29,8 @@ use super::model::{
 };
 use super::number_rules::{bound_violation, within_rules};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
-use super::semantics::{
-    count_up_to_two, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
-    json_equal, same_key,
-};
+use super::rules::{arrays, objects};
+use super::semantics::{count_up_to_two, is_integral, json_equal, same_key};
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 
 /// Objects with at most this many declared properties keep the "which property is this key"
@@ -198,14 +196,14 @@ fn check_array<'s>(
     depth: usize,
     defs: Defs<'_, 's>,
 ) -> bool {
-    array_size_violation(rules, items.len()).is_none()
+    arrays::count_violation(rules.item_counts(), items.len()).is_none()
         && rules.items.as_deref().is_none_or(|item_schema| {
             items
                 .iter()
                 .all(|item| check(item_schema, item, depth + 1, defs))
         })
         // After the items: they are checked against their schema before any two are compared.
-        && (!rules.unique_items || first_repeat(items).is_none())
+        && arrays::unique_holds(rules.unique_items, items)
 }
 
 fn check_object<'s>(
@@ -214,7 +212,7 @@ fn check_object<'s>(
     depth: usize,
     defs: Defs<'_, 's>,
 ) -> bool {
-    if object_size_violation(rules, map.len()).is_some() {
+    if objects::count_violation(rules.property_counts(), map.len()).is_some() {
         return false;
     }
     let properties = &rules.properties;
@@ -362,13 +360,13 @@ pub(super) fn walk<'v>(
         (SchemaKind::Boolean, _) => cx.report(type_error(JsonType::Boolean, nullable), value),
         (SchemaKind::Null, _) => cx.report(type_error(JsonType::Null, false), value),
         (SchemaKind::Array(rules), Value::Array(items)) => {
-            if let Some(kind) = array_size_violation(rules, items.len()) {
+            if let Some(kind) = arrays::count_violation(rules.item_counts(), items.len()) {
                 cx.report(kind, value);
             }
             if rules.unique_items
-                && let Some((first, second)) = first_repeat(items)
+                && let Some(kind) = arrays::unique_violation(items)
             {
-                cx.report(ViolationKind::UniqueItems { first, second }, value);
+                cx.report(kind, value);
             }
             if let Some(item_schema) = rules.items.as_deref() {
                 let item_node = node.and_then(Node::items);
@@ -559,8 +557,10 @@ fn problems<'s>(
                 .iter()
                 .filter(|property| property.required && !map.contains_key(&property.name))
                 .count();
-            let mut count =
-                missing + usize::from(object_size_violation(rules, map.len()).is_some());
+            let mut count = missing
+                + usize::from(
+                    objects::count_violation(rules.property_counts(), map.len()).is_some(),
+                );
             for (key, item) in map {
                 match rules
                     .properties
@@ -582,8 +582,9 @@ fn problems<'s>(
             Some(count)
         }
         (SchemaKind::Array(rules), Value::Array(items)) => {
-            let size = usize::from(array_size_violation(rules, items.len()).is_some())
-                + usize::from(rules.unique_items && first_repeat(items).is_some());
+            let size =
+                usize::from(arrays::count_violation(rules.item_counts(), items.len()).is_some())
+                    + usize::from(!arrays::unique_holds(rules.unique_items, items));
             let invalid = rules.items.as_deref().map_or(0, |item_schema| {
                 items
                     .iter()
@@ -646,7 +647,7 @@ fn walk_object<'v>(
             }
         }
     }
-    if let Some(kind) = object_size_violation(rules, map.len()) {
+    if let Some(kind) = objects::count_violation(rules.property_counts(), map.len()) {
         cx.report(kind, value);
     }
     let depth = cx.depth() + 1;
@@ -692,15 +693,8 @@ fn type_error(expected: JsonType, nullable: bool) -> ViolationKind<'static> {
 /// The first string constraint `text` breaks (one violation per scalar).
 #[inline(always)]
 fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationKind<'s>> {
-    if let Some(min) = rules.min_length
-        && !has_at_least_code_points(text, min)
-    {
-        return Some(ViolationKind::MinLength(min));
-    }
-    if let Some(max) = rules.max_length
-        && !has_at_most_code_points(text, max)
-    {
-        return Some(ViolationKind::MaxLength(max));
+    if let Some(kind) = rules.lengths().violation(text) {
+        return Some(kind);
     }
     if let Some(pattern) = &rules.pattern
         && !pattern.is_match(text)
@@ -711,35 +705,6 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
         Some(format) if !format.matches(text) => Some(ViolationKind::Format(format)),
         _ => None,
     }
-}
-
-/// The key-count bound an object of `len` keys breaks.
-#[inline(always)]
-fn object_size_violation(rules: &ObjectRules, len: usize) -> Option<ViolationKind<'static>> {
-    if rules.min_properties.is_none() && rules.max_properties.is_none() {
-        return None;
-    }
-    let len = len as u64;
-    if let Some(min) = rules.min_properties.filter(|min| len < *min) {
-        return Some(ViolationKind::MinProperties(min));
-    }
-    rules
-        .max_properties
-        .filter(|max| len > *max)
-        .map(ViolationKind::MaxProperties)
-}
-
-/// The item-count bound `len` breaks.
-#[inline]
-fn array_size_violation(rules: &ArrayRules, len: usize) -> Option<ViolationKind<'static>> {
-    let len = len as u64;
-    if let Some(min) = rules.min_items.filter(|min| len < *min) {
-        return Some(ViolationKind::MinItems(min));
-    }
-    rules
-        .max_items
-        .filter(|max| len > *max)
-        .map(ViolationKind::MaxItems)
 }
 
 /// Whether `value` is JSON-equal to one of `members`, out of line: inlined, the comparison

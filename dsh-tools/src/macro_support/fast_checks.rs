@@ -1,16 +1,14 @@
 //! The pieces of generated `is_valid_json` bodies: allocation-free checks of one JSON value
 //! against one constraint, with the schema interpreter's semantics (numbers by value, lengths in
 //! code points). The generated code composes them per type; the property tests hold the result
-//! equal to the interpreter on the same schema.
+//! equal to the interpreter on the same schema. A keyword family whose rules live in the schema
+//! engine's `rules/` has its check re-exported from there (`mod.rs`), not written here again.
 
 use std::sync::LazyLock;
 
 use serde_json::{Number, Value};
 
-use dsh_tools_schema::semantics::{
-    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
-    is_positive_multiple,
-};
+use dsh_tools_schema::semantics::{compare_numbers, is_integral};
 use dsh_tools_schema::{Pattern, StringFormat};
 
 /// A literal `enum`/`const` member, compared without building a `Value`.
@@ -84,58 +82,6 @@ pub fn is_integral_number(value: &Value) -> bool {
     value.as_number().is_some_and(is_integral)
 }
 
-/// A number within the optional inclusive bounds (the value is known to be a number).
-#[inline]
-pub fn is_within(value: &Value, minimum: Option<Number>, maximum: Option<Number>) -> bool {
-    let Value::Number(number) = value else {
-        return false;
-    };
-    minimum
-        .as_ref()
-        .is_none_or(|bound| compare_numbers(number, bound) != std::cmp::Ordering::Less)
-        && maximum
-            .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) != std::cmp::Ordering::Greater)
-}
-
-/// A number strictly within the optional exclusive bounds (the value is known to be a number).
-#[inline]
-pub fn is_strictly_within(
-    value: &Value,
-    exclusive_minimum: Option<Number>,
-    exclusive_maximum: Option<Number>,
-) -> bool {
-    let Value::Number(number) = value else {
-        return false;
-    };
-    exclusive_minimum
-        .as_ref()
-        .is_none_or(|bound| compare_numbers(number, bound) == std::cmp::Ordering::Greater)
-        && exclusive_maximum
-            .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) == std::cmp::Ordering::Less)
-}
-
-/// A number that is an integral multiple of `factor` (`None`: a factor that is not a finite
-/// number, which the schema build reports).
-#[inline]
-pub fn is_multiple(value: &Value, factor: Option<Number>) -> bool {
-    match (value, factor) {
-        (Value::Number(number), Some(factor)) => is_positive_multiple(number, &factor),
-        _ => false,
-    }
-}
-
-/// A string whose length in code points is within the optional bounds.
-#[inline]
-pub fn has_length(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
-    let Value::String(text) = value else {
-        return false;
-    };
-    min.is_none_or(|min| has_at_least_code_points(text, min))
-        && max.is_none_or(|max| has_at_most_code_points(text, max))
-}
-
 /// A string containing a match of `pattern` (`None`: the pattern does not compile, and the
 /// schema build reports that).
 #[inline]
@@ -158,32 +104,4 @@ pub fn matches_format(value: &Value, name: &str) -> bool {
 /// Compiles a pattern for [`matches_pattern`].
 pub fn compile_pattern(source: &str) -> Option<Pattern> {
     Pattern::new(source).ok()
-}
-
-/// An array no two of whose items are equal as JSON values (`uniqueItems`).
-#[inline]
-pub fn has_unique_items(value: &Value) -> bool {
-    value
-        .as_array()
-        .is_some_and(|items| first_repeat(items).is_none())
-}
-
-/// An object whose key count is within the optional bounds.
-#[inline]
-pub fn has_properties(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
-    let Value::Object(map) = value else {
-        return false;
-    };
-    let count = map.len() as u64;
-    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
-}
-
-/// An array whose item count is within the optional bounds.
-#[inline]
-pub fn has_items(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
-    let Value::Array(items) = value else {
-        return false;
-    };
-    let count = items.len() as u64;
-    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
 }

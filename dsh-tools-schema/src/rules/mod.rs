@@ -1,0 +1,25 @@
+//! The keywords' rules, one family of keywords per file: each file owns its keywords' JSON
+//! names, reading them from JSON and writing them back, the check of a value (the violation it
+//! breaks, and the cheap yes/no form the hot paths run), the check of a value still being
+//! written, and any form compiled ahead. Every engine calls these instead of keeping a copy:
+//! the interpreter (`validate.rs`), the compiled tree (`compile.rs`, `compiled_check.rs`), the
+//! keyword engine (`keywords/`), the checks of partial values (`definite.rs`), import and
+//! rendering, and the validators `#[derive(ToolArgs)]` generates, which reach the value checks
+//! marked `pub` here through the runtime's `__private` (not API).
+//!
+//! A family file knows no engine: it is handed the bounds and the value, and reports in
+//! [`ViolationKind`](crate::ViolationKind)s.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `lengths.rs` | `minLength`, `maxLength` |
+//! | `arrays.rs` | `minItems`, `maxItems`, `uniqueItems` |
+//! | `objects.rs` | `minProperties`, `maxProperties` |
+//! | `numbers.rs` | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` |
+//! | `counts.rs` | a count's optional bounds, which `arrays.rs` and `objects.rs` share |
+
+pub mod arrays;
+pub(crate) mod counts;
+pub mod lengths;
+pub mod numbers;
+pub mod objects;
