@@ -26,6 +26,7 @@ use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, NumberRules, Schema, SchemaKind};
 use super::pattern::Pattern;
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
+use super::rules::counts::CountRange;
 use super::rules::lengths::LengthRange;
 
 /// One schema node, lowered.
@@ -121,8 +122,7 @@ pub(super) struct MultipleTest {
 #[derive(Clone, Debug)]
 pub(super) struct SizedObjectTest {
     pub(super) object: ObjectTest,
-    pub(super) min: u64,
-    pub(super) max: u64,
+    pub(super) counts: CountRange,
 }
 
 /// An array's item schema and item-count bounds (`0` and `u64::MAX` when absent).
@@ -131,8 +131,7 @@ pub(super) struct ArrayTest {
     pub(super) items: Option<Box<Node>>,
     /// How the items are checked, decided from `items` here rather than on every array.
     pub(super) each: Each,
-    pub(super) min: u64,
-    pub(super) max: u64,
+    pub(super) counts: CountRange,
 }
 
 /// How every item of an array is checked: the item schemas of most arrays take a test of the
@@ -317,12 +316,10 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
         }
         SchemaKind::Array(rules) => {
             let items = rules.items.as_deref().map(|items| Box::new(lower(items)));
-            let (min, max) = rules.item_counts().range();
             let array = ArrayTest {
                 each: Each::of(items.as_deref()),
                 items,
-                min,
-                max,
+                counts: rules.item_counts().compiled(),
             };
             if rules.unique_items {
                 Test::UniqueArray(array)
@@ -359,8 +356,10 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
             };
             let counts = rules.property_counts();
             if counts.is_set() {
-                let (min, max) = counts.range();
-                Test::SizedObject(Box::new(SizedObjectTest { object, min, max }))
+                Test::SizedObject(Box::new(SizedObjectTest {
+                    object,
+                    counts: counts.compiled(),
+                }))
             } else {
                 Test::Object(object)
             }

@@ -175,14 +175,12 @@ fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> 
 
 #[inline(never)]
 fn check_sized_object(sized: &SizedObjectTest, map: &Map<String, Value>, depth: usize) -> bool {
-    let len = map.len() as u64;
-    sized.min <= len && len <= sized.max && check_object(&sized.object, map, depth)
+    sized.counts.holds(map.len() as u64) && check_object(&sized.object, map, depth)
 }
 
 #[inline(never)]
 fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
-    let len = items.len() as u64;
-    if len < array.min || len > array.max {
+    if !array.counts.holds(items.len() as u64) {
         return false;
     }
     // Each loop runs out of line (a tail call from here), so that this dispatch, which short

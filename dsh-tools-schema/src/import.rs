@@ -43,6 +43,8 @@ use super::model::{
 use super::pattern::Pattern;
 use super::rules::arrays::{self, MAX_ITEMS, MIN_ITEMS, UNIQUE_ITEMS};
 use super::rules::lengths::{Lengths, MAX_LENGTH, MIN_LENGTH};
+use super::rules::matching::{FORMAT, PATTERN};
+use super::rules::members::{CONST, ENUM};
 use super::rules::numbers::{
     EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
 };
@@ -62,8 +64,8 @@ const STRUCTURAL: &[&str] = &[
     "oneOf",
     "anyOf",
     "$ref",
-    "enum",
-    "const",
+    ENUM,
+    CONST,
     "properties",
     "required",
     "additionalProperties",
@@ -75,7 +77,7 @@ const STRUCTURAL: &[&str] = &[
     MULTIPLE_OF,
     MIN_LENGTH,
     MAX_LENGTH,
-    "pattern",
+    PATTERN,
     MIN_ITEMS,
     MAX_ITEMS,
     UNIQUE_ITEMS,
@@ -85,7 +87,7 @@ const STRUCTURAL: &[&str] = &[
 
 /// Annotations accepted and dropped (they do not change what is valid).
 const IGNORED_ANNOTATIONS: &[&str] = &[
-    "format",
+    FORMAT,
     "$comment",
     "deprecated",
     "readOnly",
@@ -307,7 +309,7 @@ impl<'a> Importer<'a> {
     /// way (no `type`, `enum`, `oneOf`) or already has another format it cannot be kept, which
     /// is a problem rather than a check silently dropped.
     fn apply_format(&mut self, map: &Map<String, Value>, schema: &mut Schema, path: &str) -> bool {
-        let Some(name) = map.get("format").and_then(Value::as_str) else {
+        let Some(name) = map.get(FORMAT).and_then(Value::as_str) else {
             return true;
         };
         let format = self.format_named(name);
@@ -478,9 +480,7 @@ impl<'a> Importer<'a> {
     fn convert_untyped(&mut self, map: &'a Map<String, Value>, path: &str) -> Option<Schema> {
         let mut ok = true;
         for keyword in map.keys() {
-            if STRUCTURAL.contains(&keyword.as_str())
-                && !matches!(keyword.as_str(), "enum" | "const")
-            {
+            if STRUCTURAL.contains(&keyword.as_str()) && !matches!(keyword.as_str(), ENUM | CONST) {
                 self.problem(
                     format!("{path}.{keyword}"),
                     format!("{path}.{keyword} requires type or oneOf"),
@@ -543,7 +543,7 @@ impl<'a> Importer<'a> {
         name: &'static str,
     ) -> Option<Schema> {
         let allowed: &[&str] = match name {
-            "string" => &[MIN_LENGTH, MAX_LENGTH, "pattern"],
+            "string" => &[MIN_LENGTH, MAX_LENGTH, PATTERN],
             "number" | "integer" => &[
                 MINIMUM,
                 MAXIMUM,
@@ -564,7 +564,7 @@ impl<'a> Importer<'a> {
         let mut ok = true;
         for keyword in map.keys() {
             let keyword = keyword.as_str();
-            let always = matches!(keyword, "type" | "enum" | "const");
+            let always = matches!(keyword, "type" | ENUM | CONST);
             if STRUCTURAL.contains(&keyword) && !always && !allowed.contains(&keyword) {
                 self.problem(
                     format!("{path}.{keyword}"),
@@ -575,33 +575,33 @@ impl<'a> Importer<'a> {
         }
         let kind = match name {
             "string" => {
-                let pattern = match map.get("pattern") {
+                let pattern = match map.get(PATTERN) {
                     None => None,
                     Some(Value::String(source)) => match Pattern::new(source) {
                         Ok(pattern) => Some(pattern),
                         Err(error) => {
-                            let message = format!("{path}.pattern {}", pattern_refusal(&error));
-                            self.problem(format!("{path}.pattern"), message);
+                            let message = format!("{path}.{PATTERN} {}", pattern_refusal(&error));
+                            self.problem(format!("{path}.{PATTERN}"), message);
                             ok = false;
                             None
                         }
                     },
                     Some(_) => {
                         self.problem(
-                            format!("{path}.pattern"),
-                            format!("{path}.pattern must be a string"),
+                            format!("{path}.{PATTERN}"),
+                            format!("{path}.{PATTERN} must be a string"),
                         );
                         ok = false;
                         None
                     }
                 };
-                let format = match map.get("format") {
+                let format = match map.get(FORMAT) {
                     None => None,
                     Some(Value::String(name)) => Some(self.format_named(name)),
                     Some(_) => {
                         self.problem(
-                            format!("{path}.format"),
-                            format!("{path}.format must be a string"),
+                            format!("{path}.{FORMAT}"),
+                            format!("{path}.{FORMAT} must be a string"),
                         );
                         ok = false;
                         None
@@ -628,7 +628,7 @@ impl<'a> Importer<'a> {
                 };
                 rules.drop_empty_extra();
                 if name == "integer" && self.from_schemars {
-                    apply_integer_format(&mut rules, map.get("format").and_then(Value::as_str));
+                    apply_integer_format(&mut rules, map.get(FORMAT).and_then(Value::as_str));
                 }
                 if name == "integer" {
                     SchemaKind::Integer(rules)
@@ -806,8 +806,8 @@ impl<'a> Importer<'a> {
         type_name: &str,
         base: Schema,
     ) -> Option<Schema> {
-        let members = map.get("enum");
-        let constant = map.get("const");
+        let members = map.get(ENUM);
+        let constant = map.get(CONST);
         if members.is_none() && constant.is_none() {
             return Some(base);
         }
@@ -874,7 +874,7 @@ impl<'a> Importer<'a> {
             _ => true,
         };
         if !satisfiable {
-            let keyword = if constant.is_some() { "const" } else { "enum" };
+            let keyword = if constant.is_some() { CONST } else { ENUM };
             self.problem(
                 format!("{path}.{keyword}"),
                 format!("{path}.{keyword} has no value that satisfies the other keywords"),

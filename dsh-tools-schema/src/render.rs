@@ -26,10 +26,11 @@ use serde_json::{Map, Number, Value};
 
 use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, Annotations, Definition, Schema, SchemaKind};
+use super::rules::members::{CONST, ENUM};
 use super::rules::numbers::{
     self, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF,
 };
-use super::rules::{arrays, lengths, objects};
+use super::rules::{arrays, lengths, matching, objects};
 use super::semantics::is_integral;
 
 /// The `$schema` URI of the dialect rendered here.
@@ -223,12 +224,7 @@ impl<'s> Renderer<'s> {
             SchemaKind::String(rules) => {
                 put_type(&mut out, "string", nullable);
                 lengths::render(&mut out, rules.min_length, rules.max_length);
-                if let Some(pattern) = &rules.pattern {
-                    out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
-                }
-                if let Some(format) = &rules.format {
-                    out.insert("format".to_owned(), Value::from(format.name()));
-                }
+                matching::render(&mut out, rules.pattern.as_ref(), rules.format.as_ref());
             }
             SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
                 let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
@@ -302,7 +298,7 @@ impl<'s> Renderer<'s> {
                 if nullable && !members.iter().any(Value::is_null) {
                     members.push(Value::Null);
                 }
-                out.insert("enum".to_owned(), Value::Array(members));
+                out.insert(ENUM.to_owned(), Value::Array(members));
             }
             SchemaKind::Const(constant) => {
                 if let Some(name) = common_type(std::slice::from_ref(constant)) {
@@ -310,11 +306,11 @@ impl<'s> Renderer<'s> {
                 }
                 if nullable && !constant.is_null() {
                     out.insert(
-                        "enum".to_owned(),
+                        ENUM.to_owned(),
                         Value::Array(vec![constant.clone(), Value::Null]),
                     );
                 } else {
-                    out.insert("const".to_owned(), constant.clone());
+                    out.insert(CONST.to_owned(), constant.clone());
                 }
             }
             SchemaKind::OneOf(branches) => {
@@ -400,7 +396,7 @@ fn keyword_body(source: &Value) -> Map<String, Value> {
 
 /// The keywords whose values are data rather than schemas: references are not looked for in
 /// them.
-const DATA_KEYWORDS: &[&str] = &["enum", "const", "default", "examples"];
+const DATA_KEYWORDS: &[&str] = &[ENUM, CONST, "default", "examples"];
 
 /// Whether a keyword document has a reference into itself (`#`, `#/…` or `#name`) outside
 /// subschemas with their own `$id`, whose references resolve against that.

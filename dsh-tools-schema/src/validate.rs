@@ -29,8 +29,8 @@ use super::model::{
 };
 use super::number_rules::{bound_violation, within_rules};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
-use super::rules::{arrays, objects};
-use super::semantics::{count_up_to_two, is_integral, json_equal, same_key};
+use super::rules::{arrays, matching, members, objects};
+use super::semantics::{count_up_to_two, is_integral, same_key};
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 
 /// Objects with at most this many declared properties keep the "which property is this key"
@@ -388,13 +388,13 @@ pub(super) fn walk<'v>(
         (SchemaKind::Object(_), _) => cx.report(type_error(JsonType::Object, nullable), value),
         (SchemaKind::Any, _) => {}
         (SchemaKind::Enum(members), _) => {
-            if !members.iter().any(|member| json_equal(member, value)) {
-                cx.report(ViolationKind::NotInEnum(members), value);
+            if let Some(kind) = members::enum_violation(members, value) {
+                cx.report(kind, value);
             }
         }
         (SchemaKind::Const(constant), _) => {
-            if !json_equal(constant, value) {
-                cx.report(ViolationKind::NotConst(constant), value);
+            if let Some(kind) = members::const_violation(constant, value) {
+                cx.report(kind, value);
             }
         }
         (SchemaKind::OneOf(branches), _) => {
@@ -696,20 +696,22 @@ fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationK
     if let Some(kind) = rules.lengths().violation(text) {
         return Some(kind);
     }
-    if let Some(pattern) = &rules.pattern
-        && !pattern.is_match(text)
+    if let Some(kind) = rules
+        .pattern
+        .as_ref()
+        .and_then(|pattern| matching::pattern_violation(pattern, text))
     {
-        return Some(ViolationKind::Pattern(pattern.as_str()));
+        return Some(kind);
     }
-    match &rules.format {
-        Some(format) if !format.matches(text) => Some(ViolationKind::Format(format)),
-        _ => None,
-    }
+    rules
+        .format
+        .as_ref()
+        .and_then(|format| matching::format_violation(format, text))
 }
 
 /// Whether `value` is JSON-equal to one of `members`, out of line: inlined, the comparison
 /// would weigh on every node [`check`]'s match dispatches.
 #[inline(never)]
 fn is_member(members: &[Value], value: &Value) -> bool {
-    members.iter().any(|member| json_equal(member, value))
+    members::is_listed(members, value)
 }

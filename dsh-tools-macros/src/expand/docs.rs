@@ -11,7 +11,7 @@
 //! with what the docs show.
 
 use dsh_tools_schema::derive;
-use dsh_tools_schema::rules::{arrays, lengths, numbers, objects};
+use dsh_tools_schema::rules::{arrays, lengths, members, numbers, objects};
 use dsh_tools_schema::{AdditionalProperties, Property, Schema, SchemaKind};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -530,16 +530,16 @@ fn keys_beside(attrs: &ArgAttrs, nullable: bool) -> Map<String, Value> {
         Value::Array(members)
     };
     if let Some(values) = &attrs.enum_values {
-        keys.insert("enum".to_owned(), listed(&values.value));
+        keys.insert(members::ENUM.to_owned(), listed(&values.value));
     }
     if let Some(constant) = &attrs.constant {
         if nullable {
             keys.insert(
-                "enum".to_owned(),
+                members::ENUM.to_owned(),
                 listed(std::slice::from_ref(&constant.value)),
             );
         } else {
-            keys.insert("const".to_owned(), constant.value.to_value());
+            keys.insert(members::CONST.to_owned(), constant.value.to_value());
         }
     }
     // The keywords are written as the engine renders them (`dsh_tools_schema::rules`).

@@ -19,6 +19,8 @@ use super::super::pattern::Pattern;
 use super::super::rules::arrays::{self, UNIQUE_ITEMS};
 use super::super::rules::counts::Counts;
 use super::super::rules::lengths::Lengths;
+use super::super::rules::matching::{FORMAT, PATTERN};
+use super::super::rules::members::{CONST, ENUM};
 use super::super::rules::numbers::{
     EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
 };
@@ -511,15 +513,15 @@ impl<'a> Reader<'_, 'a> {
             ..Rules::default()
         };
         rules.types = self.types();
-        rules.enumeration = match self.map.get("enum") {
+        rules.enumeration = match self.map.get(ENUM) {
             None => None,
             Some(Value::Array(members)) => Some(members.clone()),
             Some(_) => {
-                self.problem("enum", "must be an array");
+                self.problem(ENUM, "must be an array");
                 None
             }
         };
-        rules.constant = self.map.get("const").cloned();
+        rules.constant = self.map.get(CONST).cloned();
         rules.numbers = self.numbers().map(Box::new);
         rules.strings = self.strings().map(Box::new);
         rules.arrays = self.arrays().map(Box::new);
@@ -626,15 +628,15 @@ impl<'a> Reader<'_, 'a> {
     }
 
     fn strings(&mut self) -> Option<StringKeywords> {
-        let pattern = match self.map.get("pattern") {
+        let pattern = match self.map.get(PATTERN) {
             None => None,
-            Some(Value::String(source)) => self.pattern("pattern", source),
+            Some(Value::String(source)) => self.pattern(PATTERN, source),
             Some(_) => {
-                self.problem("pattern", "must be a string");
+                self.problem(PATTERN, "must be a string");
                 None
             }
         };
-        let format = match self.map.get("format") {
+        let format = match self.map.get(FORMAT) {
             Some(Value::String(name)) if self.compiler.options.asserts_formats() => {
                 StringFormat::checked_by_name(name)
             }

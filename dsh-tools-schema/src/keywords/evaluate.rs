@@ -16,8 +16,7 @@ use super::super::rules::numbers::{
     exclusive_maximum_violation, exclusive_minimum_violation, maximum_violation, minimum_violation,
     multiple_of_violation,
 };
-use super::super::rules::{arrays, objects};
-use super::super::semantics::json_equal;
+use super::super::rules::{arrays, matching, members, objects};
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
 use super::marks::Marks;
 use super::node::{
@@ -265,16 +264,20 @@ impl Evaluator<'_, '_> {
             return false;
         }
         let mut valid = true;
-        if let Some(members) = &checks.enumeration
-            && !members.iter().any(|member| json_equal(member, value))
+        if let Some(kind) = checks
+            .enumeration
+            .as_deref()
+            .and_then(|listed| members::enum_violation(listed, value))
         {
-            sink.report(ViolationKind::NotInEnum(members), value);
+            sink.report(kind, value);
             fail!(valid);
         }
-        if let Some(constant) = &checks.constant
-            && !json_equal(constant, value)
+        if let Some(kind) = checks
+            .constant
+            .as_deref()
+            .and_then(|constant| members::const_violation(constant, value))
         {
-            sink.report(ViolationKind::NotConst(constant), value);
+            sink.report(kind, value);
             fail!(valid);
         }
         let own_type = match value {
@@ -757,16 +760,20 @@ fn string_report<'v, S: Sink<'v>>(
         sink.report(kind, value);
         valid = false;
     };
-    keywords.lengths.each_violation(text, |kind| broken(kind));
-    if let Some(pattern) = &keywords.pattern
-        && !pattern.is_match(text)
+    keywords.lengths.each_violation(text, &mut broken);
+    if let Some(kind) = keywords
+        .pattern
+        .as_ref()
+        .and_then(|pattern| matching::pattern_violation(pattern, text))
     {
-        broken(ViolationKind::Pattern(pattern.as_str()));
+        broken(kind);
     }
-    if let Some(format) = &keywords.format
-        && !format.matches(text)
+    if let Some(kind) = keywords
+        .format
+        .as_ref()
+        .and_then(|format| matching::format_violation(format, text))
     {
-        broken(ViolationKind::Format(format));
+        broken(kind);
     }
     valid
 }

@@ -22,12 +22,12 @@ use serde_json::{Map, Number, Value};
 
 use super::super::key::Key;
 use super::super::limits::MAX_VALIDATION_DEPTH;
-use super::super::rules::arrays;
 use super::super::rules::numbers::{
     meets_exclusive_maximum, meets_exclusive_minimum, meets_maximum, meets_minimum,
     meets_multiple_of,
 };
-use super::super::semantics::{is_integral, json_equal};
+use super::super::rules::{arrays, members};
+use super::super::semantics::is_integral;
 use super::super::violation::JsonType;
 use super::marks::Marks;
 use super::node::{
@@ -910,11 +910,11 @@ fn listed_holds(checks: &Checks, value: &Value) -> bool {
     checks
         .enumeration
         .as_deref()
-        .is_none_or(|members| members.iter().any(|member| json_equal(member, value)))
+        .is_none_or(|listed| members::is_listed(listed, value))
         && checks
             .constant
             .as_deref()
-            .is_none_or(|constant| json_equal(constant, value))
+            .is_none_or(|constant| members::is_constant(constant, value))
 }
 
 /// The keywords of the value's own type, read of the value itself (nothing descends here).

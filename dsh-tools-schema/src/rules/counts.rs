@@ -44,8 +44,27 @@ impl Counts {
         (count > max && self.min.is_none_or(|min| count >= min)).then_some(max)
     }
 
-    /// The inclusive range resolved once for a compiled tree: `0` and `u64::MAX` when absent.
-    pub(crate) fn range(self) -> (u64, u64) {
-        (self.min.unwrap_or(0), self.max.unwrap_or(u64::MAX))
+    /// The bounds resolved once for a compiled tree.
+    pub(crate) fn compiled(self) -> CountRange {
+        CountRange {
+            min: self.min.unwrap_or(0),
+            max: self.max.unwrap_or(u64::MAX),
+        }
+    }
+}
+
+/// Inclusive bounds of a count resolved for a compiled tree: `0` and `u64::MAX` when absent, so
+/// the check is two comparisons with no `Option` to test.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CountRange {
+    min: u64,
+    max: u64,
+}
+
+impl CountRange {
+    /// Whether `count` is within the range.
+    #[inline(always)]
+    pub(crate) fn holds(self, count: u64) -> bool {
+        self.min <= count && count <= self.max
     }
 }

@@ -67,7 +67,7 @@ impl Lengths {
     /// Every bound `text` breaks, each handed to `broken` (both, when `minLength` exceeds
     /// `maxLength`).
     #[inline(always)]
-    pub(crate) fn each_violation(self, text: &str, mut broken: impl FnMut(ViolationKind<'static>)) {
+    pub(crate) fn each_violation<'k>(self, text: &str, mut broken: impl FnMut(ViolationKind<'k>)) {
         if let Some(min) = self.min
             && !has_at_least_code_points(text, min)
         {

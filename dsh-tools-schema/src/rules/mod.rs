@@ -8,7 +8,8 @@
 //! marked `pub` here through the runtime's `__private` (not API).
 //!
 //! A family file knows no engine: it is handed the bounds and the value, and reports in
-//! [`ViolationKind`](crate::ViolationKind)s.
+//! [`ViolationKind`](crate::ViolationKind)s, whose wording stays in `violation.rs` (which the
+//! families import, so it cannot import them back).
 //!
 //! | file | owns |
 //! |---|---|
@@ -16,10 +17,14 @@
 //! | `arrays.rs` | `minItems`, `maxItems`, `uniqueItems` |
 //! | `objects.rs` | `minProperties`, `maxProperties` |
 //! | `numbers.rs` | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` |
+//! | `matching.rs` | `pattern`, `format` |
+//! | `members.rs` | `enum`, `const` |
 //! | `counts.rs` | a count's optional bounds, which `arrays.rs` and `objects.rs` share |
 
 pub mod arrays;
 pub(crate) mod counts;
 pub mod lengths;
+pub mod matching;
+pub mod members;
 pub mod numbers;
 pub mod objects;

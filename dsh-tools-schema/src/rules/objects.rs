@@ -40,10 +40,10 @@ pub(crate) fn count_violation(counts: Counts, len: usize) -> Option<ViolationKin
 
 /// Every bound an object of `len` keys breaks, each handed to `broken`.
 #[inline]
-pub(crate) fn each_count_violation(
+pub(crate) fn each_count_violation<'k>(
     counts: Counts,
     len: usize,
-    mut broken: impl FnMut(ViolationKind<'static>),
+    mut broken: impl FnMut(ViolationKind<'k>),
 ) {
     let len = len as u64;
     if let Some(min) = counts.too_few(len) {

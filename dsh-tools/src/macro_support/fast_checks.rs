@@ -1,15 +1,13 @@
-//! The pieces of generated `is_valid_json` bodies: allocation-free checks of one JSON value
-//! against one constraint, with the schema interpreter's semantics (numbers by value, lengths in
-//! code points). The generated code composes them per type; the property tests hold the result
-//! equal to the interpreter on the same schema. A keyword family whose rules live in the schema
-//! engine's `rules/` has its check re-exported from there (`mod.rs`), not written here again.
-
-use std::sync::LazyLock;
+//! The pieces of generated `is_valid_json` bodies that are not a keyword's own rule: `enum`
+//! and `const` members compared as literals, without building a `Value`, and integers within a
+//! Rust type's range. The keywords' checks the generated code calls (`has_length`, `is_within`,
+//! `matches_pattern`, …) are the schema engine's own, written once in `dsh_tools_schema::rules`
+//! and re-exported in `mod.rs`. The semantics are the interpreter's (numbers by value); the
+//! property tests hold the generated validators equal to the interpreter on the same schema.
 
 use serde_json::{Number, Value};
 
 use dsh_tools_schema::semantics::{compare_numbers, is_integral};
-use dsh_tools_schema::{Pattern, StringFormat};
 
 /// A literal `enum`/`const` member, compared without building a `Value`.
 #[derive(Clone, Copy, Debug)]
@@ -80,28 +78,4 @@ pub fn is_integer_in(value: &Value, min: i128, max: i128) -> bool {
 #[inline]
 pub fn is_integral_number(value: &Value) -> bool {
     value.as_number().is_some_and(is_integral)
-}
-
-/// A string containing a match of `pattern` (`None`: the pattern does not compile, and the
-/// schema build reports that).
-#[inline]
-pub fn matches_pattern(value: &Value, pattern: &LazyLock<Option<Pattern>>) -> bool {
-    match (value, pattern.as_ref()) {
-        (Value::String(text), Some(pattern)) => pattern.is_match(text),
-        _ => false,
-    }
-}
-
-/// A string in the format `name` (any string, for a format the runtime does not check).
-#[inline]
-pub fn matches_format(value: &Value, name: &str) -> bool {
-    // Called per value: a format the runtime does not check is not allocated to say so.
-    value.as_str().is_some_and(|text| {
-        StringFormat::checked_by_name(name).is_none_or(|format| format.matches(text))
-    })
-}
-
-/// Compiles a pattern for [`matches_pattern`].
-pub fn compile_pattern(source: &str) -> Option<Pattern> {
-    Pattern::new(source).ok()
 }
