@@ -29,8 +29,8 @@ use super::model::{
 };
 use super::number_rules::{bound_violation, within_rules};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
-use super::rules::{arrays, matching, members, objects};
-use super::semantics::{count_up_to_two, is_integral, same_key};
+use super::rules::{lengths, matching};
+use super::semantics::{count_up_to_two, first_repeat, is_integral, json_equal, same_key};
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 
 /// Objects with at most this many declared properties keep the "which property is this key"
@@ -196,14 +196,14 @@ fn check_array<'s>(
     depth: usize,
     defs: Defs<'_, 's>,
 ) -> bool {
-    arrays::count_violation(rules.item_counts(), items.len()).is_none()
+    array_size_violation(rules, items.len()).is_none()
         && rules.items.as_deref().is_none_or(|item_schema| {
             items
                 .iter()
                 .all(|item| check(item_schema, item, depth + 1, defs))
         })
         // After the items: they are checked against their schema before any two are compared.
-        && arrays::unique_holds(rules.unique_items, items)
+        && (!rules.unique_items || first_repeat(items).is_none())
 }
 
 fn check_object<'s>(
@@ -212,7 +212,7 @@ fn check_object<'s>(
     depth: usize,
     defs: Defs<'_, 's>,
 ) -> bool {
-    if objects::count_violation(rules.property_counts(), map.len()).is_some() {
+    if object_size_violation(rules, map.len()).is_some() {
         return false;
     }
     let properties = &rules.properties;
@@ -360,13 +360,13 @@ pub(super) fn walk<'v>(
         (SchemaKind::Boolean, _) => cx.report(type_error(JsonType::Boolean, nullable), value),
         (SchemaKind::Null, _) => cx.report(type_error(JsonType::Null, false), value),
         (SchemaKind::Array(rules), Value::Array(items)) => {
-            if let Some(kind) = arrays::count_violation(rules.item_counts(), items.len()) {
+            if let Some(kind) = array_size_violation(rules, items.len()) {
                 cx.report(kind, value);
             }
             if rules.unique_items
-                && let Some(kind) = arrays::unique_violation(items)
+                && let Some((first, second)) = first_repeat(items)
             {
-                cx.report(kind, value);
+                cx.report(ViolationKind::UniqueItems { first, second }, value);
             }
             if let Some(item_schema) = rules.items.as_deref() {
                 let item_node = node.and_then(Node::items);
@@ -388,13 +388,13 @@ pub(super) fn walk<'v>(
         (SchemaKind::Object(_), _) => cx.report(type_error(JsonType::Object, nullable), value),
         (SchemaKind::Any, _) => {}
         (SchemaKind::Enum(members), _) => {
-            if let Some(kind) = members::enum_violation(members, value) {
-                cx.report(kind, value);
+            if !members.iter().any(|member| json_equal(member, value)) {
+                cx.report(ViolationKind::NotInEnum(members), value);
             }
         }
         (SchemaKind::Const(constant), _) => {
-            if let Some(kind) = members::const_violation(constant, value) {
-                cx.report(kind, value);
+            if !json_equal(constant, value) {
+                cx.report(ViolationKind::NotConst(constant), value);
             }
         }
         (SchemaKind::OneOf(branches), _) => {
@@ -557,10 +557,8 @@ fn problems<'s>(
                 .iter()
                 .filter(|property| property.required && !map.contains_key(&property.name))
                 .count();
-            let mut count = missing
-                + usize::from(
-                    objects::count_violation(rules.property_counts(), map.len()).is_some(),
-                );
+            let mut count =
+                missing + usize::from(object_size_violation(rules, map.len()).is_some());
             for (key, item) in map {
                 match rules
                     .properties
@@ -582,9 +580,8 @@ fn problems<'s>(
             Some(count)
         }
         (SchemaKind::Array(rules), Value::Array(items)) => {
-            let size =
-                usize::from(arrays::count_violation(rules.item_counts(), items.len()).is_some())
-                    + usize::from(!arrays::unique_holds(rules.unique_items, items));
+            let size = usize::from(array_size_violation(rules, items.len()).is_some())
+                + usize::from(rules.unique_items && first_repeat(items).is_some());
             let invalid = rules.items.as_deref().map_or(0, |item_schema| {
                 items
                     .iter()
@@ -647,7 +644,7 @@ fn walk_object<'v>(
             }
         }
     }
-    if let Some(kind) = objects::count_violation(rules.property_counts(), map.len()) {
+    if let Some(kind) = object_size_violation(rules, map.len()) {
         cx.report(kind, value);
     }
     let depth = cx.depth() + 1;
@@ -690,28 +687,68 @@ fn type_error(expected: JsonType, nullable: bool) -> ViolationKind<'static> {
     ViolationKind::Type { expected, nullable }
 }
 
-/// The first string constraint `text` breaks (one violation per scalar).
+/// The first string constraint `text` breaks (one violation per scalar). Written out over the
+/// keywords' own checks (`rules/`) rather than through their combined forms: this is the
+/// interpreter's hottest leaf, and the combined forms cost it a few instructions per string.
 #[inline(always)]
 fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationKind<'s>> {
-    if let Some(kind) = rules.lengths().violation(text) {
-        return Some(kind);
-    }
-    if let Some(kind) = rules
-        .pattern
-        .as_ref()
-        .and_then(|pattern| matching::pattern_violation(pattern, text))
+    if let Some(min) = rules.min_length
+        && !lengths::meets_min_length(text, min)
     {
-        return Some(kind);
+        return Some(ViolationKind::MinLength(min));
+    }
+    if let Some(max) = rules.max_length
+        && !lengths::meets_max_length(text, max)
+    {
+        return Some(ViolationKind::MaxLength(max));
+    }
+    if let Some(pattern) = &rules.pattern
+        && !matching::pattern_holds(pattern, text)
+    {
+        return Some(ViolationKind::Pattern(pattern.as_str()));
+    }
+    match &rules.format {
+        Some(format) if !matching::format_holds(format, text) => {
+            Some(ViolationKind::Format(format))
+        }
+        _ => None,
+    }
+}
+
+/// The key-count bound an object of `len` keys breaks (`rules/objects.rs`'s rule, written out
+/// for the same reason as [`string_violation`]).
+#[inline(always)]
+fn object_size_violation(rules: &ObjectRules, len: usize) -> Option<ViolationKind<'static>> {
+    if rules.min_properties.is_none() && rules.max_properties.is_none() {
+        return None;
+    }
+    let len = len as u64;
+    if let Some(min) = rules.min_properties.filter(|min| len < *min) {
+        return Some(ViolationKind::MinProperties(min));
     }
     rules
-        .format
-        .as_ref()
-        .and_then(|format| matching::format_violation(format, text))
+        .max_properties
+        .filter(|max| len > *max)
+        .map(ViolationKind::MaxProperties)
+}
+
+/// The item-count bound `len` breaks (`rules/arrays.rs`'s rule, written out as
+/// [`object_size_violation`]).
+#[inline]
+fn array_size_violation(rules: &ArrayRules, len: usize) -> Option<ViolationKind<'static>> {
+    let len = len as u64;
+    if let Some(min) = rules.min_items.filter(|min| len < *min) {
+        return Some(ViolationKind::MinItems(min));
+    }
+    rules
+        .max_items
+        .filter(|max| len > *max)
+        .map(ViolationKind::MaxItems)
 }
 
 /// Whether `value` is JSON-equal to one of `members`, out of line: inlined, the comparison
 /// would weigh on every node [`check`]'s match dispatches.
 #[inline(never)]
 fn is_member(members: &[Value], value: &Value) -> bool {
-    members::is_listed(members, value)
+    members.iter().any(|member| json_equal(member, value))
 }

@@ -23,8 +23,8 @@ use serde_json::{Map, Number, Value};
 use super::super::key::Key;
 use super::super::limits::MAX_VALIDATION_DEPTH;
 use super::super::rules::numbers::{
-    meets_exclusive_maximum, meets_exclusive_minimum, meets_maximum, meets_minimum,
-    meets_multiple_of,
+    meets_allowed_multiple_of, meets_exclusive_maximum, meets_exclusive_minimum, meets_maximum,
+    meets_minimum,
 };
 use super::super::rules::{arrays, members};
 use super::super::semantics::is_integral;
@@ -1005,7 +1005,7 @@ fn number_keywords_hold(keywords: &NumberKeywords, number: &Number) -> bool {
         && keywords
             .multiple_of
             .as_ref()
-            .is_none_or(|factor| meets_multiple_of(number, factor))
+            .is_none_or(|factor| meets_allowed_multiple_of(number, factor))
 }
 
 /// `minLength`, `maxLength`, `pattern` and a checked `format`, on a string value or a property

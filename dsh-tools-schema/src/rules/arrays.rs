@@ -1,8 +1,8 @@
 //! `minItems`, `maxItems` and `uniqueItems`: what an array keyword reads of the array itself,
-//! its length and whether two items are equal. This file is the one place the three keywords
-//! are written: their JSON names, reading them from JSON and writing them back, and the checks
-//! every engine runs (the interpreter, the compiled tree, the keyword engine, the checks of an
-//! array still being written, and the validators `#[derive(ToolArgs)]` generates).
+//! its length and whether two items are equal. This file owns the three keywords: their JSON
+//! names, reading them from JSON and writing them back, and the checks the engines run (the
+//! compiled tree, the keyword engine, the checks of an array still being written, and the
+//! validators `#[derive(ToolArgs)]` generates; the interpreter writes its count check out).
 //!
 //! It must not know any engine's tree or walk: engines hand it the bounds and the items.
 
@@ -36,16 +36,6 @@ pub(crate) fn parse_unique(map: &Map<String, Value>) -> Option<bool> {
         Some(Value::Bool(unique)) => Some(*unique),
         Some(_) => None,
     }
-}
-
-/// The first bound an array of `len` items breaks: too few is reported before too many.
-#[inline]
-pub(crate) fn count_violation(counts: Counts, len: usize) -> Option<ViolationKind<'static>> {
-    let len = len as u64;
-    if let Some(min) = counts.too_few(len) {
-        return Some(ViolationKind::MinItems(min));
-    }
-    counts.too_many(len).map(ViolationKind::MaxItems)
 }
 
 /// Every bound an array of `len` items breaks, each handed to `broken`.

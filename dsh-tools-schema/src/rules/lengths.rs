@@ -16,6 +16,18 @@ pub const MIN_LENGTH: &str = "minLength";
 /// `maxLength`'s JSON name.
 pub const MAX_LENGTH: &str = "maxLength";
 
+/// `minLength`: whether `text` has at least `min` code points.
+#[inline(always)]
+pub(crate) fn meets_min_length(text: &str, min: u64) -> bool {
+    has_at_least_code_points(text, min)
+}
+
+/// `maxLength`: whether `text` has at most `max` code points.
+#[inline(always)]
+pub(crate) fn meets_max_length(text: &str, max: u64) -> bool {
+    has_at_most_code_points(text, max)
+}
+
 /// A string's length bounds as a schema states them (either may be absent).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Lengths {
@@ -43,25 +55,8 @@ impl Lengths {
     /// Whether `text` is within both bounds: the yes/no check, without a violation to build.
     #[inline(always)]
     pub(crate) fn holds(self, text: &str) -> bool {
-        self.min
-            .is_none_or(|min| has_at_least_code_points(text, min))
-            && self
-                .max
-                .is_none_or(|max| has_at_most_code_points(text, max))
-    }
-
-    /// The first bound `text` breaks: a string too short is reported before one too long.
-    #[inline(always)]
-    pub(crate) fn violation(self, text: &str) -> Option<ViolationKind<'static>> {
-        if let Some(min) = self.min
-            && !has_at_least_code_points(text, min)
-        {
-            return Some(ViolationKind::MinLength(min));
-        }
-        match self.max {
-            Some(max) if !has_at_most_code_points(text, max) => Some(ViolationKind::MaxLength(max)),
-            _ => None,
-        }
+        self.min.is_none_or(|min| meets_min_length(text, min))
+            && self.max.is_none_or(|max| meets_max_length(text, max))
     }
 
     /// Every bound `text` breaks, each handed to `broken` (both, when `minLength` exceeds
@@ -69,12 +64,12 @@ impl Lengths {
     #[inline(always)]
     pub(crate) fn each_violation<'k>(self, text: &str, mut broken: impl FnMut(ViolationKind<'k>)) {
         if let Some(min) = self.min
-            && !has_at_least_code_points(text, min)
+            && !meets_min_length(text, min)
         {
             broken(ViolationKind::MinLength(min));
         }
         if let Some(max) = self.max
-            && !has_at_most_code_points(text, max)
+            && !meets_max_length(text, max)
         {
             broken(ViolationKind::MaxLength(max));
         }
@@ -86,11 +81,8 @@ impl Lengths {
     /// shortest stays there).
     pub(crate) fn open_violation(self, text: &str) -> Option<ViolationKind<'static>> {
         let max = self.max?;
-        let long_enough = self
-            .min
-            .is_none_or(|min| has_at_least_code_points(text, min));
-        (long_enough && !has_at_most_code_points(text, max))
-            .then_some(ViolationKind::MaxLength(max))
+        let long_enough = self.min.is_none_or(|min| meets_min_length(text, min));
+        (long_enough && !meets_max_length(text, max)).then_some(ViolationKind::MaxLength(max))
     }
 
     /// The bounds resolved once for a compiled tree.

@@ -20,10 +20,22 @@ pub const PATTERN: &str = "pattern";
 /// `format`'s JSON name.
 pub const FORMAT: &str = "format";
 
+/// `pattern`: whether `text` has a match of `pattern` anywhere.
+#[inline(always)]
+pub(crate) fn pattern_holds(pattern: &Pattern, text: &str) -> bool {
+    pattern.is_match(text)
+}
+
+/// `format`: whether `text` is in `format` (always, for a format the engine does not check).
+#[inline(always)]
+pub(crate) fn format_holds(format: &StringFormat, text: &str) -> bool {
+    format.matches(text)
+}
+
 /// `pattern`'s violation, if `text` has no match of `pattern`.
 #[inline(always)]
 pub(crate) fn pattern_violation<'p>(pattern: &'p Pattern, text: &str) -> Option<ViolationKind<'p>> {
-    (!pattern.is_match(text)).then(|| ViolationKind::Pattern(pattern.as_str()))
+    (!pattern_holds(pattern, text)).then(|| ViolationKind::Pattern(pattern.as_str()))
 }
 
 /// `format`'s violation, if `text` is not in `format` (never, for a format the engine does not
@@ -33,7 +45,7 @@ pub(crate) fn format_violation<'f>(
     format: &'f StringFormat,
     text: &str,
 ) -> Option<ViolationKind<'f>> {
-    (!format.matches(text)).then_some(ViolationKind::Format(format))
+    (!format_holds(format, text)).then_some(ViolationKind::Format(format))
 }
 
 /// Writes `pattern` and `format`, those present, into a rendered schema object.

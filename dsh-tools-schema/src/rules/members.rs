@@ -1,7 +1,8 @@
 //! `enum` and `const`: a value that must equal one of listed values, or one value, as JSON
-//! values (numbers by value, objects without regard to key order). This file is the one place
-//! the two keywords' check is written: their JSON names, whether a value is listed (the yes/no
-//! form) and the violation reported when it is not, for the interpreter and the keyword engine.
+//! values (numbers by value, objects without regard to key order). This file owns the two
+//! keywords: their JSON names, whether a value is listed (the yes/no form) and the violation
+//! reported when it is not, for the keyword engine (the interpreter compares in place, over the
+//! same `json_equal`).
 //!
 //! It must not know any engine's tree or walk: engines hand it the listed values and the value.
 
@@ -18,7 +19,13 @@ pub const CONST: &str = "const";
 /// `enum`: whether `value` is JSON-equal to one of `members`.
 #[inline(always)]
 pub(crate) fn is_listed(members: &[Value], value: &Value) -> bool {
-    members.iter().any(|member| json_equal(member, value))
+    // A plain loop: `Iterator::any` here is left out of line in some callers.
+    for member in members {
+        if json_equal(member, value) {
+            return true;
+        }
+    }
+    false
 }
 
 /// `const`: whether `value` is JSON-equal to `constant`.

@@ -13,6 +13,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Number, Value};
 
+use crate::multiple_of::is_multiple_of;
 use crate::semantics::{compare_numbers, is_less, is_positive_multiple};
 use crate::violation::ViolationKind;
 
@@ -62,6 +63,13 @@ pub(crate) fn meets_exclusive_maximum(number: &Number, bound: &Number) -> bool {
 #[inline(always)]
 pub(crate) fn meets_multiple_of(number: &Number, factor: &Number) -> bool {
     is_positive_multiple(number, factor)
+}
+
+/// [`meets_multiple_of`] for a factor known to be allowed ([`is_allowed_factor`]), as the keyword
+/// engine's compiler ensures: the same answer without testing the factor's sign again.
+#[inline(always)]
+pub(crate) fn meets_allowed_multiple_of(number: &Number, factor: &Number) -> bool {
+    is_multiple_of(number, factor)
 }
 
 /// `minimum`'s violation, if `number` breaks it.

@@ -1,8 +1,8 @@
 //! `minProperties` and `maxProperties`: an object's number of keys, bounded below and above.
-//! This file is the one place the two keywords are written: their JSON names, reading them
-//! from JSON and writing them back, and the checks every engine runs (the interpreter, the
-//! compiled tree, the keyword engine, the checks of an object still being written, and the
-//! validators `#[derive(ToolArgs)]` generates).
+//! This file owns the two keywords: their JSON names, reading them from JSON and writing them
+//! back, and the checks the engines run (the compiled tree, the keyword engine, the checks of an
+//! object still being written, and the validators `#[derive(ToolArgs)]` generates; the
+//! interpreter writes its count check out).
 //!
 //! It must not know any engine's tree or walk: engines hand it the bounds and the key count.
 
@@ -23,19 +23,6 @@ pub(crate) fn parse_counts(mut count: impl FnMut(&'static str) -> Option<u64>) -
         min: count(MIN_PROPERTIES),
         max: count(MAX_PROPERTIES),
     }
-}
-
-/// The first bound an object of `len` keys breaks: too few is reported before too many.
-#[inline(always)]
-pub(crate) fn count_violation(counts: Counts, len: usize) -> Option<ViolationKind<'static>> {
-    if !counts.is_set() {
-        return None;
-    }
-    let len = len as u64;
-    if let Some(min) = counts.too_few(len) {
-        return Some(ViolationKind::MinProperties(min));
-    }
-    counts.too_many(len).map(ViolationKind::MaxProperties)
 }
 
 /// Every bound an object of `len` keys breaks, each handed to `broken`.
