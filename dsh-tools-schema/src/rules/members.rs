@@ -19,13 +19,7 @@ pub const CONST: &str = "const";
 /// `enum`: whether `value` is JSON-equal to one of `members`.
 #[inline(always)]
 pub(crate) fn is_listed(members: &[Value], value: &Value) -> bool {
-    // A plain loop: `Iterator::any` here is left out of line in some callers.
-    for member in members {
-        if json_equal(member, value) {
-            return true;
-        }
-    }
-    false
+    members.iter().any(|member| json_equal(member, value))
 }
 
 /// `const`: whether `value` is JSON-equal to `constant`.
