@@ -26,6 +26,8 @@ use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, NumberRules, Schema, SchemaKind};
 use super::pattern::Pattern;
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
+use super::rules::counts::CountRange;
+use super::rules::lengths::LengthRange;
 
 /// One schema node, lowered.
 #[derive(Clone, Debug)]
@@ -52,11 +54,11 @@ pub(super) enum Test {
     /// Any string.
     AnyString,
     /// A string whose length is within bounds; no pattern.
-    String(Lengths),
+    String(LengthRange),
     /// A string within bounds that also contains a match for the pattern.
-    PatternString(Box<(Lengths, Pattern)>),
+    PatternString(Box<(LengthRange, Pattern)>),
     /// A string within bounds, matching the pattern when there is one, in a checked format.
-    FormatString(Box<(Lengths, Option<Pattern>, StringFormat)>),
+    FormatString(Box<(LengthRange, Option<Pattern>, StringFormat)>),
     /// An integral number within bounds.
     Integer(Bounds),
     /// A finite number within bounds.
@@ -95,13 +97,6 @@ pub(super) enum Test {
     SizedObject(Box<SizedObjectTest>),
 }
 
-/// Inclusive code-point bounds of a string: `0` and `u64::MAX` when absent.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Lengths {
-    pub(super) min: u64,
-    pub(super) max: u64,
-}
-
 /// Number bounds, resolved for the common case and kept exact for the rest.
 #[derive(Clone, Debug)]
 pub(super) struct Bounds {
@@ -127,8 +122,7 @@ pub(super) struct MultipleTest {
 #[derive(Clone, Debug)]
 pub(super) struct SizedObjectTest {
     pub(super) object: ObjectTest,
-    pub(super) min: u64,
-    pub(super) max: u64,
+    pub(super) counts: CountRange,
 }
 
 /// An array's item schema and item-count bounds (`0` and `u64::MAX` when absent).
@@ -137,8 +131,7 @@ pub(super) struct ArrayTest {
     pub(super) items: Option<Box<Node>>,
     /// How the items are checked, decided from `items` here rather than on every array.
     pub(super) each: Each,
-    pub(super) min: u64,
-    pub(super) max: u64,
+    pub(super) counts: CountRange,
 }
 
 /// How every item of an array is checked: the item schemas of most arrays take a test of the
@@ -154,7 +147,7 @@ pub(super) enum Each {
     /// Booleans.
     Boolean,
     /// Strings of a length within these bounds.
-    StringWithin(Lengths),
+    StringWithin(LengthRange),
     /// Numbers, of any value.
     Number,
     /// Each item against the item node.
@@ -294,10 +287,7 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
         SchemaKind::Boolean => Test::Boolean,
         SchemaKind::Null => Test::Null,
         SchemaKind::String(rules) => {
-            let lengths = Lengths {
-                min: rules.min_length.unwrap_or(0),
-                max: rules.max_length.unwrap_or(u64::MAX),
-            };
+            let lengths = rules.lengths().compiled();
             if let Some(format) = rules.format.as_ref().filter(|format| format.is_checked()) {
                 return Test::FormatString(Box::new((
                     lengths,
@@ -307,7 +297,7 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
             }
             match &rules.pattern {
                 Some(pattern) => Test::PatternString(Box::new((lengths, pattern.clone()))),
-                None if lengths.min == 0 && lengths.max == u64::MAX => Test::AnyString,
+                None if lengths.is_unbounded() => Test::AnyString,
                 None => Test::String(lengths),
             }
         }
@@ -329,8 +319,7 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
             let array = ArrayTest {
                 each: Each::of(items.as_deref()),
                 items,
-                min: rules.min_items.unwrap_or(0),
-                max: rules.max_items.unwrap_or(u64::MAX),
+                counts: rules.item_counts().compiled(),
             };
             if rules.unique_items {
                 Test::UniqueArray(array)
@@ -365,14 +354,14 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 additional,
                 index,
             };
-            if rules.min_properties.is_none() && rules.max_properties.is_none() {
-                Test::Object(object)
-            } else {
+            let counts = rules.property_counts();
+            if counts.is_set() {
                 Test::SizedObject(Box::new(SizedObjectTest {
                     object,
-                    min: rules.min_properties.unwrap_or(0),
-                    max: rules.max_properties.unwrap_or(u64::MAX),
+                    counts: counts.compiled(),
                 }))
+            } else {
+                Test::Object(object)
             }
         }
         SchemaKind::Enum(members) => {

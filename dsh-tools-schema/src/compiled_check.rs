@@ -5,16 +5,14 @@
 use serde_json::{Map, Number, Value};
 
 use super::compile::{
-    Additional, ArrayTest, Bounds, Each, Lengths, MultipleTest, Node, ObjectTest, PropertyTest,
+    Additional, ArrayTest, Bounds, Each, MultipleTest, Node, ObjectTest, PropertyTest,
     SizedObjectTest, Test,
 };
 use super::key::{Probe, guess_from_hint, search};
 use super::limits::MAX_VALIDATION_DEPTH;
 use super::number_rules::within_rules;
 use super::semantics::is_positive_multiple;
-use super::semantics::{
-    count_up_to_two, first_repeat, has_code_points_within, is_integral, json_equal,
-};
+use super::semantics::{count_up_to_two, first_repeat, is_integral, json_equal};
 
 /// Whether `value` matches `node`. Inlined into the container walks: the common leaves
 /// are decided in place (most nodes of a payload are scalars, and a call per scalar is a large
@@ -23,7 +21,7 @@ use super::semantics::{
 pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
     match (&node.test, value) {
         (Test::AnyString, Value::String(_)) => true,
-        (Test::String(lengths), Value::String(text)) => within(*lengths, text),
+        (Test::String(lengths), Value::String(text)) => lengths.holds(text),
         (Test::Integer(bounds), Value::Number(number)) => match number.as_u64() {
             Some(u) => bounds.lowest <= u && u <= bounds.highest,
             None => is_integral(number) && exact_bounds(bounds, number),
@@ -59,18 +57,18 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
         Test::AnyString => value.is_string(),
         Test::Boolean => value.is_boolean(),
         Test::Null => value.is_null(),
-        Test::String(lengths) => matches!(value, Value::String(text) if within(*lengths, text)),
+        Test::String(lengths) => matches!(value, Value::String(text) if lengths.holds(text)),
         Test::PatternString(rules) => match value {
             Value::String(text) => {
                 let (lengths, pattern) = &**rules;
-                within(*lengths, text) && pattern.is_match(text)
+                lengths.holds(text) && pattern.is_match(text)
             }
             _ => false,
         },
         Test::FormatString(rules) => match value {
             Value::String(text) => {
                 let (lengths, pattern, format) = &**rules;
-                within(*lengths, text)
+                lengths.holds(text)
                     && pattern
                         .as_ref()
                         .is_none_or(|pattern| pattern.is_match(text))
@@ -177,14 +175,12 @@ fn check_object(object: &ObjectTest, map: &Map<String, Value>, depth: usize) -> 
 
 #[inline(never)]
 fn check_sized_object(sized: &SizedObjectTest, map: &Map<String, Value>, depth: usize) -> bool {
-    let len = map.len() as u64;
-    sized.min <= len && len <= sized.max && check_object(&sized.object, map, depth)
+    sized.counts.holds(map.len() as u64) && check_object(&sized.object, map, depth)
 }
 
 #[inline(never)]
 fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
-    let len = items.len() as u64;
-    if len < array.min || len > array.max {
+    if !array.counts.holds(items.len() as u64) {
         return false;
     }
     // Each loop runs out of line (a tail call from here), so that this dispatch, which short
@@ -200,7 +196,7 @@ fn check_array(array: &ArrayTest, items: &[Value], depth: usize) -> bool {
         Each::Number => all_in_blocks(items, Value::is_number),
         Each::StringWithin(lengths) => all_in_blocks(
             items,
-            |value| matches!(value, Value::String(text) if within(lengths, text)),
+            |value| matches!(value, Value::String(text) if lengths.holds(text)),
         ),
         Each::Node => array
             .items
@@ -257,15 +253,6 @@ fn find_elsewhere(object: &ObjectTest, key: &str) -> Option<usize> {
         Some(index) => index.get_probe(&probe, is_named),
         None => search(properties.len(), is_named),
     }
-}
-
-/// Whether `text`'s length in code points is within `lengths`, counting only when the byte
-/// length cannot decide (a code point takes one to four bytes).
-#[inline(always)]
-fn within(lengths: Lengths, text: &str) -> bool {
-    let bytes = text.len() as u64;
-    (bytes.div_ceil(4) >= lengths.min && bytes <= lengths.max)
-        || has_code_points_within(text, lengths.min, lengths.max)
 }
 
 /// Whether `number` is within `bounds`: a `u64` against the precomputed range, anything else

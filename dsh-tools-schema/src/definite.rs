@@ -29,9 +29,10 @@ use super::limits::MAX_VALIDATION_DEPTH;
 use super::model::{
     AdditionalProperties, ArrayRules, ObjectRules, Schema, SchemaKind, StringRules,
 };
-use super::semantics::{has_at_least_code_points, has_at_most_code_points, same_key};
+use super::rules::{arrays, objects};
+use super::semantics::same_key;
 use super::validate::{Defs, Scope, check, walk};
-use super::violation::{PathRoot, ValidationContext, ViolationKind, Violations};
+use super::violation::{PathRoot, ValidationContext, Violations};
 use crate::partial_json::{
     OpenLeaf, OpenPath, OpenStep, PartialArray, PartialJson, PartialNode, PartialObject,
 };
@@ -282,10 +283,7 @@ impl PartialWalk<'_, '_> {
             _ => None,
         };
         let members = entries.len() + usize::from(open.is_some());
-        if let Some(max) = rules.max_properties
-            && members as u64 > max
-            && rules.min_properties.is_none_or(|min| members as u64 >= min)
-        {
+        if objects::open_count_violation(rules.property_counts(), members).is_some() {
             return Err(NeedsValue);
         }
         let skip = self.clean_before(depth).min(entries.len());
@@ -340,10 +338,7 @@ impl PartialWalk<'_, '_> {
         let items = array.items();
         let open = matches!(self.open.steps.get(depth), Some(OpenStep::Index(_)));
         let count = items.len() + usize::from(open);
-        if let Some(max) = rules.max_items
-            && count as u64 > max
-            && rules.min_items.is_none_or(|min| count as u64 >= min)
-        {
+        if arrays::open_count_violation(rules.item_counts(), count).is_some() {
             return Err(NeedsValue);
         }
         let Some(item_schema) = rules.items.as_deref() else {
@@ -502,13 +497,8 @@ fn walk_open_object<'v>(
 ) {
     // Keys only ever come: more than the most is final (once the fewest no longer matters: the
     // final check reports too few first).
-    if let Some(max) = rules.max_properties
-        && map.len() as u64 > max
-        && rules
-            .min_properties
-            .is_none_or(|min| map.len() as u64 >= min)
-    {
-        cx.report(ViolationKind::MaxProperties(max), value);
+    if let Some(kind) = objects::open_count_violation(rules.property_counts(), map.len()) {
+        cx.report(kind, value);
     }
     let open_key = match steps.first() {
         Some(OpenStep::Key(key)) => Some(*key),
@@ -544,11 +534,8 @@ fn walk_open_array<'v>(
     defs: Defs<'_, 'v>,
 ) {
     // Items only ever come: more than the most is final (and the fewest no longer matters).
-    if let Some(max) = rules.max_items
-        && items.len() as u64 > max
-        && rules.min_items.is_none_or(|min| items.len() as u64 >= min)
-    {
-        cx.report(ViolationKind::MaxItems(max), value);
+    if let Some(kind) = arrays::open_count_violation(rules.item_counts(), items.len()) {
+        cx.report(kind, value);
     }
     let Some(item_schema) = rules.items.as_deref() else {
         return;
@@ -575,22 +562,12 @@ fn check_open_string<'v>(
     value: &'v Value,
     cx: &mut ValidationContext<'v>,
 ) {
-    if let Some(max) = rules.max_length
-        && open_string_breaks(rules, text)
-    {
-        cx.report(ViolationKind::MaxLength(max), value);
+    if let Some(kind) = rules.lengths().open_violation(text) {
+        cx.report(kind, value);
     }
 }
 
 /// Whether an open string is already longer than `maxLength` allows, for good.
 fn open_string_breaks(rules: &StringRules, text: &str) -> bool {
-    let Some(max) = rules.max_length else {
-        return false;
-    };
-    // The final check reports a string too short before one too long; an open string that has
-    // reached the shortest stays there.
-    let long_enough = rules
-        .min_length
-        .is_none_or(|min| has_at_least_code_points(text, min));
-    long_enough && !has_at_most_code_points(text, max)
+    rules.lengths().open_violation(text).is_some()
 }

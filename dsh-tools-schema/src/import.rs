@@ -41,6 +41,14 @@ use super::model::{
     Property, Schema, SchemaKind, StringRules,
 };
 use super::pattern::Pattern;
+use super::rules::arrays::{self, MAX_ITEMS, MIN_ITEMS, UNIQUE_ITEMS};
+use super::rules::lengths::{Lengths, MAX_LENGTH, MIN_LENGTH};
+use super::rules::matching::{FORMAT, PATTERN};
+use super::rules::members::{CONST, ENUM};
+use super::rules::numbers::{
+    EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
+};
+use super::rules::objects::{self, MAX_PROPERTIES, MIN_PROPERTIES};
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -56,30 +64,30 @@ const STRUCTURAL: &[&str] = &[
     "oneOf",
     "anyOf",
     "$ref",
-    "enum",
-    "const",
+    ENUM,
+    CONST,
     "properties",
     "required",
     "additionalProperties",
     "items",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
+    MINIMUM,
+    MAXIMUM,
+    EXCLUSIVE_MINIMUM,
+    EXCLUSIVE_MAXIMUM,
+    MULTIPLE_OF,
+    MIN_LENGTH,
+    MAX_LENGTH,
+    PATTERN,
+    MIN_ITEMS,
+    MAX_ITEMS,
+    UNIQUE_ITEMS,
+    MIN_PROPERTIES,
+    MAX_PROPERTIES,
 ];
 
 /// Annotations accepted and dropped (they do not change what is valid).
 const IGNORED_ANNOTATIONS: &[&str] = &[
-    "format",
+    FORMAT,
     "$comment",
     "deprecated",
     "readOnly",
@@ -301,7 +309,7 @@ impl<'a> Importer<'a> {
     /// way (no `type`, `enum`, `oneOf`) or already has another format it cannot be kept, which
     /// is a problem rather than a check silently dropped.
     fn apply_format(&mut self, map: &Map<String, Value>, schema: &mut Schema, path: &str) -> bool {
-        let Some(name) = map.get("format").and_then(Value::as_str) else {
+        let Some(name) = map.get(FORMAT).and_then(Value::as_str) else {
             return true;
         };
         let format = self.format_named(name);
@@ -472,9 +480,7 @@ impl<'a> Importer<'a> {
     fn convert_untyped(&mut self, map: &'a Map<String, Value>, path: &str) -> Option<Schema> {
         let mut ok = true;
         for keyword in map.keys() {
-            if STRUCTURAL.contains(&keyword.as_str())
-                && !matches!(keyword.as_str(), "enum" | "const")
-            {
+            if STRUCTURAL.contains(&keyword.as_str()) && !matches!(keyword.as_str(), ENUM | CONST) {
                 self.problem(
                     format!("{path}.{keyword}"),
                     format!("{path}.{keyword} requires type or oneOf"),
@@ -537,28 +543,28 @@ impl<'a> Importer<'a> {
         name: &'static str,
     ) -> Option<Schema> {
         let allowed: &[&str] = match name {
-            "string" => &["minLength", "maxLength", "pattern"],
+            "string" => &[MIN_LENGTH, MAX_LENGTH, PATTERN],
             "number" | "integer" => &[
-                "minimum",
-                "maximum",
-                "exclusiveMinimum",
-                "exclusiveMaximum",
-                "multipleOf",
+                MINIMUM,
+                MAXIMUM,
+                EXCLUSIVE_MINIMUM,
+                EXCLUSIVE_MAXIMUM,
+                MULTIPLE_OF,
             ],
-            "array" => &["items", "minItems", "maxItems", "uniqueItems"],
+            "array" => &["items", MIN_ITEMS, MAX_ITEMS, UNIQUE_ITEMS],
             "object" => &[
                 "properties",
                 "required",
                 "additionalProperties",
-                "minProperties",
-                "maxProperties",
+                MIN_PROPERTIES,
+                MAX_PROPERTIES,
             ],
             _ => &[],
         };
         let mut ok = true;
         for keyword in map.keys() {
             let keyword = keyword.as_str();
-            let always = matches!(keyword, "type" | "enum" | "const");
+            let always = matches!(keyword, "type" | ENUM | CONST);
             if STRUCTURAL.contains(&keyword) && !always && !allowed.contains(&keyword) {
                 self.problem(
                     format!("{path}.{keyword}"),
@@ -569,59 +575,60 @@ impl<'a> Importer<'a> {
         }
         let kind = match name {
             "string" => {
-                let pattern = match map.get("pattern") {
+                let pattern = match map.get(PATTERN) {
                     None => None,
                     Some(Value::String(source)) => match Pattern::new(source) {
                         Ok(pattern) => Some(pattern),
                         Err(error) => {
-                            let message = format!("{path}.pattern {}", pattern_refusal(&error));
-                            self.problem(format!("{path}.pattern"), message);
+                            let message = format!("{path}.{PATTERN} {}", pattern_refusal(&error));
+                            self.problem(format!("{path}.{PATTERN}"), message);
                             ok = false;
                             None
                         }
                     },
                     Some(_) => {
                         self.problem(
-                            format!("{path}.pattern"),
-                            format!("{path}.pattern must be a string"),
+                            format!("{path}.{PATTERN}"),
+                            format!("{path}.{PATTERN} must be a string"),
                         );
                         ok = false;
                         None
                     }
                 };
-                let format = match map.get("format") {
+                let format = match map.get(FORMAT) {
                     None => None,
                     Some(Value::String(name)) => Some(self.format_named(name)),
                     Some(_) => {
                         self.problem(
-                            format!("{path}.format"),
-                            format!("{path}.format must be a string"),
+                            format!("{path}.{FORMAT}"),
+                            format!("{path}.{FORMAT} must be a string"),
                         );
                         ok = false;
                         None
                     }
                 };
+                let lengths = Lengths::parse(|keyword| self.count(map, path, keyword, &mut ok));
                 SchemaKind::String(StringRules {
-                    min_length: self.count(map, path, "minLength", &mut ok),
-                    max_length: self.count(map, path, "maxLength", &mut ok),
+                    min_length: lengths.min,
+                    max_length: lengths.max,
                     pattern,
                     format,
                 })
             }
             "number" | "integer" => {
                 let mut rules = NumberRules {
-                    minimum: self.number(map, path, "minimum", &mut ok),
-                    maximum: self.number(map, path, "maximum", &mut ok),
+                    minimum: self.number(map, path, MINIMUM, &mut ok),
+                    maximum: self.number(map, path, MAXIMUM, &mut ok),
                     implied_by_type: false,
                     extra: Some(Box::new(ExtraNumberRules {
-                        exclusive_minimum: self.number(map, path, "exclusiveMinimum", &mut ok),
-                        exclusive_maximum: self.number(map, path, "exclusiveMaximum", &mut ok),
+                        exclusive_minimum: self.number(map, path, EXCLUSIVE_MINIMUM, &mut ok),
+                        exclusive_maximum: self.number(map, path, EXCLUSIVE_MAXIMUM, &mut ok),
                         multiple_of: self.factor(map, path, &mut ok),
                     })),
                 };
                 rules.drop_empty_extra();
                 if name == "integer" && self.from_schemars {
-                    apply_integer_format(&mut rules, map.get("format").and_then(Value::as_str));
+                    apply_integer_format(&mut rules, map.get(FORMAT).and_then(Value::as_str));
                 }
                 if name == "integer" {
                     SchemaKind::Integer(rules)
@@ -652,22 +659,21 @@ impl<'a> Importer<'a> {
                         None
                     }
                 };
+                let counts =
+                    arrays::parse_counts(|keyword| self.count(map, path, keyword, &mut ok));
+                let unique_items = arrays::parse_unique(map).unwrap_or_else(|| {
+                    self.problem(
+                        format!("{path}.{UNIQUE_ITEMS}"),
+                        format!("{path}.{UNIQUE_ITEMS} must be a boolean"),
+                    );
+                    ok = false;
+                    false
+                });
                 SchemaKind::Array(ArrayRules {
                     items,
-                    min_items: self.count(map, path, "minItems", &mut ok),
-                    max_items: self.count(map, path, "maxItems", &mut ok),
-                    unique_items: match map.get("uniqueItems") {
-                        None => false,
-                        Some(Value::Bool(unique)) => *unique,
-                        Some(_) => {
-                            self.problem(
-                                format!("{path}.uniqueItems"),
-                                format!("{path}.uniqueItems must be a boolean"),
-                            );
-                            ok = false;
-                            false
-                        }
-                    },
+                    min_items: counts.min,
+                    max_items: counts.max,
+                    unique_items,
                 })
             }
             _ => SchemaKind::Object(self.convert_object(map, path, depth, &mut ok)?),
@@ -781,8 +787,9 @@ impl<'a> Importer<'a> {
             }
         };
         let mut rules = ObjectRules::new(properties, additional);
-        rules.min_properties = self.count(map, path, "minProperties", ok);
-        rules.max_properties = self.count(map, path, "maxProperties", ok);
+        let counts = objects::parse_counts(|keyword| self.count(map, path, keyword, ok));
+        rules.min_properties = counts.min;
+        rules.max_properties = counts.max;
         // Declaration order needs no record; any other is kept for reports and rendering.
         if !required_order.is_sorted() {
             rules.required_order = required_order;
@@ -799,8 +806,8 @@ impl<'a> Importer<'a> {
         type_name: &str,
         base: Schema,
     ) -> Option<Schema> {
-        let members = map.get("enum");
-        let constant = map.get("const");
+        let members = map.get(ENUM);
+        let constant = map.get(CONST);
         if members.is_none() && constant.is_none() {
             return Some(base);
         }
@@ -867,7 +874,7 @@ impl<'a> Importer<'a> {
             _ => true,
         };
         if !satisfiable {
-            let keyword = if constant.is_some() { "const" } else { "enum" };
+            let keyword = if constant.is_some() { CONST } else { ENUM };
             self.problem(
                 format!("{path}.{keyword}"),
                 format!("{path}.{keyword} has no value that satisfies the other keywords"),
@@ -923,15 +930,13 @@ impl<'a> Importer<'a> {
 
     /// `multipleOf`: a number above 0.
     fn factor(&mut self, map: &Map<String, Value>, path: &str, ok: &mut bool) -> Option<Number> {
-        let value = map.get("multipleOf")?;
+        let value = map.get(MULTIPLE_OF)?;
         match value {
-            Value::Number(factor) if factor.as_f64().is_some_and(|f| f > 0.0) => {
-                Some(factor.clone())
-            }
+            Value::Number(factor) if is_allowed_factor(factor) => Some(factor.clone()),
             _ => {
                 self.problem(
-                    format!("{path}.multipleOf"),
-                    format!("{path}.multipleOf must be greater than 0"),
+                    format!("{path}.{MULTIPLE_OF}"),
+                    format!("{path}.{MULTIPLE_OF} must be greater than 0"),
                 );
                 *ok = false;
                 None

@@ -29,7 +29,8 @@
 //! | `pattern.rs` | [`Pattern`]: a compiled `pattern` |
 //! | `pattern_shortcut.rs` | `pattern`s of the simplest shapes decided without the regex engine |
 //! | `limits.rs` | how deep validation and import go, and how large an import grows |
-//! | `number_rules.rs` | which rule of a number node a number breaks |
+//! | `rules/` | each keyword family's rules, which every engine runs (not API) |
+//! | `number_rules.rs` | which rule of a typed number node a number breaks, over `rules/numbers.rs` |
 //! | `multiple_of.rs` | `multipleOf` decided exactly, on the decimals JSON wrote |
 //! | `semantics.rs` | [`semantics`]: JSON's notion of number equality, integers and string length |
 //! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
@@ -61,6 +62,8 @@ mod pattern;
 mod pattern_shortcut;
 mod property_index;
 mod render;
+#[doc(hidden)]
+pub mod rules;
 pub mod semantics;
 mod subset;
 pub mod text_bounds;

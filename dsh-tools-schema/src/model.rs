@@ -7,6 +7,8 @@
 use super::format::StringFormat;
 use super::keywords::KeywordSchema;
 use super::pattern::Pattern;
+use super::rules::counts::Counts;
+use super::rules::lengths::Lengths;
 use serde_json::{Number, Value};
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
@@ -111,6 +113,17 @@ pub struct StringRules {
     /// `format`: checked when it is one of the formats the engine knows
     /// ([`StringFormat::is_checked`]), published either way.
     pub format: Option<StringFormat>,
+}
+
+impl StringRules {
+    /// `minLength` and `maxLength`, for their rules (`rules/lengths.rs`).
+    #[inline(always)]
+    pub(crate) fn lengths(&self) -> Lengths {
+        Lengths {
+            min: self.min_length,
+            max: self.max_length,
+        }
+    }
 }
 
 /// Constraints on a number or an integer, kept as exact JSON numbers so that `u64::MAX` and
@@ -242,7 +255,27 @@ impl Default for ObjectRules {
     }
 }
 
+impl ArrayRules {
+    /// `minItems` and `maxItems`, for their rules (`rules/arrays.rs`).
+    #[inline(always)]
+    pub(crate) fn item_counts(&self) -> Counts {
+        Counts {
+            min: self.min_items,
+            max: self.max_items,
+        }
+    }
+}
+
 impl ObjectRules {
+    /// `minProperties` and `maxProperties`, for their rules (`rules/objects.rs`).
+    #[inline(always)]
+    pub(crate) fn property_counts(&self) -> Counts {
+        Counts {
+            min: self.min_properties,
+            max: self.max_properties,
+        }
+    }
+
     /// Rules for `properties` (required ones in declaration order) and undeclared keys, with no
     /// bound on the number of properties.
     pub fn new(properties: Vec<Property>, additional: AdditionalProperties) -> Self {

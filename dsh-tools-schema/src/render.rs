@@ -22,10 +22,15 @@
 //! two-member `enum`), and for `oneOf` a `{"type": "null"}` branch, or an
 //! `anyOf: [{"oneOf": …}, {"type": "null"}]` wrapper when branches already accept `null`.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, Annotations, Definition, Schema, SchemaKind};
+use super::rules::members::{CONST, ENUM};
+use super::rules::numbers::{
+    self, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF,
+};
+use super::rules::{arrays, lengths, matching, objects};
 use super::semantics::is_integral;
 
 /// The `$schema` URI of the dialect rendered here.
@@ -218,14 +223,8 @@ impl<'s> Renderer<'s> {
         match &schema.kind {
             SchemaKind::String(rules) => {
                 put_type(&mut out, "string", nullable);
-                put_u64(&mut out, "minLength", rules.min_length);
-                put_u64(&mut out, "maxLength", rules.max_length);
-                if let Some(pattern) = &rules.pattern {
-                    out.insert("pattern".to_owned(), Value::from(pattern.as_str()));
-                }
-                if let Some(format) = &rules.format {
-                    out.insert("format".to_owned(), Value::from(format.name()));
-                }
+                lengths::render(&mut out, rules.min_length, rules.max_length);
+                matching::render(&mut out, rules.pattern.as_ref(), rules.format.as_ref());
             }
             SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
                 let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
@@ -234,22 +233,13 @@ impl<'s> Renderer<'s> {
                     "number"
                 };
                 put_type(&mut out, name, nullable);
-                if let Some(minimum) = rules.minimum.as_ref().filter(|b| rules.publishes(b)) {
-                    out.insert("minimum".to_owned(), Value::Number(minimum.clone()));
-                }
-                if let Some(maximum) = rules.maximum.as_ref().filter(|b| rules.publishes(b)) {
-                    out.insert("maximum".to_owned(), Value::Number(maximum.clone()));
-                }
+                let published = |bound: &&Number| rules.publishes(bound);
+                numbers::render(&mut out, MINIMUM, rules.minimum.as_ref().filter(published));
+                numbers::render(&mut out, MAXIMUM, rules.maximum.as_ref().filter(published));
                 // Never implied by a type: always published.
-                for (key, value) in [
-                    ("exclusiveMinimum", rules.exclusive_minimum()),
-                    ("exclusiveMaximum", rules.exclusive_maximum()),
-                    ("multipleOf", rules.multiple_of()),
-                ] {
-                    if let Some(value) = value {
-                        out.insert(key.to_owned(), Value::Number(value.clone()));
-                    }
-                }
+                numbers::render(&mut out, EXCLUSIVE_MINIMUM, rules.exclusive_minimum());
+                numbers::render(&mut out, EXCLUSIVE_MAXIMUM, rules.exclusive_maximum());
+                numbers::render(&mut out, MULTIPLE_OF, rules.multiple_of());
             }
             SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
             SchemaKind::Null => put_type(&mut out, "null", false),
@@ -258,11 +248,12 @@ impl<'s> Renderer<'s> {
                 if let Some(items) = &rules.items {
                     out.insert("items".to_owned(), Value::Object(self.render(items)));
                 }
-                put_u64(&mut out, "minItems", rules.min_items);
-                put_u64(&mut out, "maxItems", rules.max_items);
-                if rules.unique_items {
-                    out.insert("uniqueItems".to_owned(), Value::Bool(true));
-                }
+                arrays::render(
+                    &mut out,
+                    rules.min_items,
+                    rules.max_items,
+                    rules.unique_items,
+                );
             }
             SchemaKind::Object(rules) => {
                 put_type(&mut out, "object", nullable);
@@ -296,8 +287,7 @@ impl<'s> Renderer<'s> {
                     AdditionalProperties::Schema(values) => Value::Object(self.render(values)),
                 };
                 out.insert("additionalProperties".to_owned(), additional);
-                put_u64(&mut out, "minProperties", rules.min_properties);
-                put_u64(&mut out, "maxProperties", rules.max_properties);
+                objects::render(&mut out, rules.min_properties, rules.max_properties);
             }
             SchemaKind::Any => {}
             SchemaKind::Enum(members) => {
@@ -308,7 +298,7 @@ impl<'s> Renderer<'s> {
                 if nullable && !members.iter().any(Value::is_null) {
                     members.push(Value::Null);
                 }
-                out.insert("enum".to_owned(), Value::Array(members));
+                out.insert(ENUM.to_owned(), Value::Array(members));
             }
             SchemaKind::Const(constant) => {
                 if let Some(name) = common_type(std::slice::from_ref(constant)) {
@@ -316,11 +306,11 @@ impl<'s> Renderer<'s> {
                 }
                 if nullable && !constant.is_null() {
                     out.insert(
-                        "enum".to_owned(),
+                        ENUM.to_owned(),
                         Value::Array(vec![constant.clone(), Value::Null]),
                     );
                 } else {
-                    out.insert("const".to_owned(), constant.clone());
+                    out.insert(CONST.to_owned(), constant.clone());
                 }
             }
             SchemaKind::OneOf(branches) => {
@@ -406,7 +396,7 @@ fn keyword_body(source: &Value) -> Map<String, Value> {
 
 /// The keywords whose values are data rather than schemas: references are not looked for in
 /// them.
-const DATA_KEYWORDS: &[&str] = &["enum", "const", "default", "examples"];
+const DATA_KEYWORDS: &[&str] = &[ENUM, CONST, "default", "examples"];
 
 /// Whether a keyword document has a reference into itself (`#`, `#/…` or `#name`) outside
 /// subschemas with their own `$id`, whose references resolve against that.
@@ -551,12 +541,6 @@ fn put_type(out: &mut Map<String, Value>, name: &'static str, nullable: bool) {
         Value::from(name)
     };
     out.insert("type".to_owned(), value);
-}
-
-fn put_u64(out: &mut Map<String, Value>, key: &str, value: Option<u64>) {
-    if let Some(value) = value {
-        out.insert(key.to_owned(), Value::from(value));
-    }
 }
 
 /// The one JSON type every member has (`integer` when all numbers are integral), if any; a

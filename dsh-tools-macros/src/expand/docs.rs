@@ -11,8 +11,9 @@
 //! with what the docs show.
 
 use dsh_tools_schema::derive;
+use dsh_tools_schema::rules::{arrays, lengths, members, numbers, objects};
 use dsh_tools_schema::{AdditionalProperties, Property, Schema, SchemaKind};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use serde_json::{Map, Number, Value};
 use syn::Type;
@@ -529,50 +530,43 @@ fn keys_beside(attrs: &ArgAttrs, nullable: bool) -> Map<String, Value> {
         Value::Array(members)
     };
     if let Some(values) = &attrs.enum_values {
-        keys.insert("enum".to_owned(), listed(&values.value));
+        keys.insert(members::ENUM.to_owned(), listed(&values.value));
     }
     if let Some(constant) = &attrs.constant {
         if nullable {
             keys.insert(
-                "enum".to_owned(),
+                members::ENUM.to_owned(),
                 listed(std::slice::from_ref(&constant.value)),
             );
         } else {
-            keys.insert("const".to_owned(), constant.value.to_value());
+            keys.insert(members::CONST.to_owned(), constant.value.to_value());
         }
     }
+    // The keywords are written as the engine renders them (`dsh_tools_schema::rules`).
     for (key, literal) in [
-        ("minimum", &attrs.minimum),
-        ("maximum", &attrs.maximum),
-        ("exclusiveMinimum", &attrs.exclusive_minimum),
-        ("exclusiveMaximum", &attrs.exclusive_maximum),
-        ("multipleOf", &attrs.multiple_of),
+        (numbers::MINIMUM, &attrs.minimum),
+        (numbers::MAXIMUM, &attrs.maximum),
+        (numbers::EXCLUSIVE_MINIMUM, &attrs.exclusive_minimum),
+        (numbers::EXCLUSIVE_MAXIMUM, &attrs.exclusive_maximum),
+        (numbers::MULTIPLE_OF, &attrs.multiple_of),
     ] {
         if let Some(literal) = literal {
             keys.insert(key.to_owned(), literal.value.to_value());
         }
     }
-    for (key, count) in [
-        ("minLength", attrs.min_length),
-        ("maxLength", attrs.max_length),
-        ("minItems", attrs.min_items),
-        ("maxItems", attrs.max_items),
-    ] {
-        if let Some((count, _)) = count {
-            keys.insert(key.to_owned(), Value::from(count));
-        }
-    }
-    if attrs.unique_items.is_some() {
-        keys.insert("uniqueItems".to_owned(), Value::Bool(true));
-    }
-    for (key, count) in [
-        ("minProperties", attrs.min_properties),
-        ("maxProperties", attrs.max_properties),
-    ] {
-        if let Some((count, _)) = count {
-            keys.insert(key.to_owned(), Value::from(count));
-        }
-    }
+    let count = |count: Option<(u64, Span)>| count.map(|(count, _)| count);
+    lengths::render(&mut keys, count(attrs.min_length), count(attrs.max_length));
+    arrays::render(
+        &mut keys,
+        count(attrs.min_items),
+        count(attrs.max_items),
+        attrs.unique_items.is_some(),
+    );
+    objects::render(
+        &mut keys,
+        count(attrs.min_properties),
+        count(attrs.max_properties),
+    );
     keys
 }
 

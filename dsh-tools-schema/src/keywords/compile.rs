@@ -16,6 +16,15 @@ use super::super::format::StringFormat;
 use super::super::key::Key;
 use super::super::limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::super::pattern::Pattern;
+use super::super::rules::arrays::{self, UNIQUE_ITEMS};
+use super::super::rules::counts::Counts;
+use super::super::rules::lengths::Lengths;
+use super::super::rules::matching::{FORMAT, PATTERN};
+use super::super::rules::members::{CONST, ENUM};
+use super::super::rules::numbers::{
+    EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
+};
+use super::super::rules::objects;
 use super::super::violation::JsonType;
 use super::node::{
     Arena, ArrayKeywords, ArrayShape, Condition, DynamicReference, Node, NodeId, NumberKeywords,
@@ -462,13 +471,11 @@ fn without_validation(rules: &mut Rules) {
     rules.constant = None;
     rules.numbers = None;
     if let Some(strings) = &mut rules.strings {
-        strings.min_length = None;
-        strings.max_length = None;
+        strings.lengths = Lengths::default();
         strings.pattern = None;
     }
     if let Some(arrays) = &mut rules.arrays {
-        arrays.min_items = None;
-        arrays.max_items = None;
+        arrays.item_counts = Counts::default();
         arrays.unique_items = false;
         arrays.min_contains = None;
         arrays.max_contains = None;
@@ -481,8 +488,7 @@ fn without_validation(rules: &mut Rules) {
             property.required = false;
         }
         objects.dependent_required.clear();
-        objects.min_properties = None;
-        objects.max_properties = None;
+        objects.property_counts = Counts::default();
     }
 }
 
@@ -507,15 +513,15 @@ impl<'a> Reader<'_, 'a> {
             ..Rules::default()
         };
         rules.types = self.types();
-        rules.enumeration = match self.map.get("enum") {
+        rules.enumeration = match self.map.get(ENUM) {
             None => None,
             Some(Value::Array(members)) => Some(members.clone()),
             Some(_) => {
-                self.problem("enum", "must be an array");
+                self.problem(ENUM, "must be an array");
                 None
             }
         };
-        rules.constant = self.map.get("const").cloned();
+        rules.constant = self.map.get(CONST).cloned();
         rules.numbers = self.numbers().map(Box::new);
         rules.strings = self.strings().map(Box::new);
         rules.arrays = self.arrays().map(Box::new);
@@ -602,16 +608,16 @@ impl<'a> Reader<'_, 'a> {
 
     fn numbers(&mut self) -> Option<NumberKeywords> {
         let keywords = NumberKeywords {
-            minimum: self.number("minimum"),
-            maximum: self.number("maximum"),
-            exclusive_minimum: self.number("exclusiveMinimum"),
-            exclusive_maximum: self.number("exclusiveMaximum"),
-            multiple_of: self.number("multipleOf"),
+            minimum: self.number(MINIMUM),
+            maximum: self.number(MAXIMUM),
+            exclusive_minimum: self.number(EXCLUSIVE_MINIMUM),
+            exclusive_maximum: self.number(EXCLUSIVE_MAXIMUM),
+            multiple_of: self.number(MULTIPLE_OF),
         };
         if let Some(factor) = &keywords.multiple_of
-            && factor.as_f64().is_none_or(|factor| factor <= 0.0)
+            && !is_allowed_factor(factor)
         {
-            self.problem("multipleOf", "must be greater than 0");
+            self.problem(MULTIPLE_OF, "must be greater than 0");
         }
         let any = keywords.minimum.is_some()
             || keywords.maximum.is_some()
@@ -622,30 +628,27 @@ impl<'a> Reader<'_, 'a> {
     }
 
     fn strings(&mut self) -> Option<StringKeywords> {
-        let pattern = match self.map.get("pattern") {
+        let pattern = match self.map.get(PATTERN) {
             None => None,
-            Some(Value::String(source)) => self.pattern("pattern", source),
+            Some(Value::String(source)) => self.pattern(PATTERN, source),
             Some(_) => {
-                self.problem("pattern", "must be a string");
+                self.problem(PATTERN, "must be a string");
                 None
             }
         };
-        let format = match self.map.get("format") {
+        let format = match self.map.get(FORMAT) {
             Some(Value::String(name)) if self.compiler.options.asserts_formats() => {
                 StringFormat::checked_by_name(name)
             }
             _ => None,
         };
         let keywords = StringKeywords {
-            min_length: self.count("minLength"),
-            max_length: self.count("maxLength"),
+            lengths: Lengths::parse(|keyword| self.count(keyword)),
             pattern,
             format,
         };
-        let any = keywords.min_length.is_some()
-            || keywords.max_length.is_some()
-            || keywords.pattern.is_some()
-            || keywords.format.is_some();
+        let any =
+            keywords.lengths.is_set() || keywords.pattern.is_some() || keywords.format.is_some();
         any.then_some(keywords)
     }
 
@@ -656,24 +659,18 @@ impl<'a> Reader<'_, 'a> {
             contains: self.schema("contains"),
             min_contains: self.count("minContains"),
             max_contains: self.count("maxContains"),
-            min_items: self.count("minItems"),
-            max_items: self.count("maxItems"),
-            unique_items: match self.map.get("uniqueItems") {
-                None => false,
-                Some(Value::Bool(unique)) => *unique,
-                Some(_) => {
-                    self.problem("uniqueItems", "must be a boolean");
-                    false
-                }
-            },
+            item_counts: arrays::parse_counts(|keyword| self.count(keyword)),
+            unique_items: arrays::parse_unique(self.map).unwrap_or_else(|| {
+                self.problem(UNIQUE_ITEMS, "must be a boolean");
+                false
+            }),
             unevaluated_items: self.schema("unevaluatedItems"),
             shape: ArrayShape::General,
         };
         let any = !keywords.prefix_items.is_empty()
             || keywords.items.is_some()
             || keywords.contains.is_some()
-            || keywords.min_items.is_some()
-            || keywords.max_items.is_some()
+            || keywords.item_counts.is_set()
             || keywords.unique_items
             || keywords.unevaluated_items.is_some();
         any.then_some(keywords)
@@ -756,8 +753,7 @@ impl<'a> Reader<'_, 'a> {
             required,
             dependent_required,
             dependent_schemas: self.schema_map("dependentSchemas"),
-            min_properties: self.count("minProperties"),
-            max_properties: self.count("maxProperties"),
+            property_counts: objects::parse_counts(|keyword| self.count(keyword)),
             unevaluated_properties: self.schema("unevaluatedProperties"),
         };
         let any = !keywords.properties.is_empty()
@@ -767,8 +763,7 @@ impl<'a> Reader<'_, 'a> {
             || !keywords.required.is_empty()
             || !keywords.dependent_required.is_empty()
             || !keywords.dependent_schemas.is_empty()
-            || keywords.min_properties.is_some()
-            || keywords.max_properties.is_some()
+            || keywords.property_counts.is_set()
             || keywords.unevaluated_properties.is_some();
         any.then_some(keywords)
     }

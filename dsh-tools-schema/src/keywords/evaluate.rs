@@ -12,9 +12,11 @@
 use serde_json::{Map, Number, Value};
 
 use super::super::limits::MAX_VALIDATION_DEPTH;
-use super::super::semantics::{
-    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, json_equal,
+use super::super::rules::numbers::{
+    exclusive_maximum_violation, exclusive_minimum_violation, maximum_violation, minimum_violation,
+    multiple_of_violation,
 };
+use super::super::rules::{arrays, matching, members, objects};
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
 use super::marks::Marks;
 use super::node::{
@@ -22,8 +24,6 @@ use super::node::{
 };
 use super::scope::Evaluator;
 use super::valid::{compound, has_key, has_type};
-use crate::multiple_of::is_multiple_of;
-use std::cmp::Ordering;
 
 /// Where a walk's findings go.
 pub(crate) trait Sink<'v> {
@@ -264,16 +264,20 @@ impl Evaluator<'_, '_> {
             return false;
         }
         let mut valid = true;
-        if let Some(members) = &checks.enumeration
-            && !members.iter().any(|member| json_equal(member, value))
+        if let Some(kind) = checks
+            .enumeration
+            .as_deref()
+            .and_then(|listed| members::enum_violation(listed, value))
         {
-            sink.report(ViolationKind::NotInEnum(members), value);
+            sink.report(kind, value);
             fail!(valid);
         }
-        if let Some(constant) = &checks.constant
-            && !json_equal(constant, value)
+        if let Some(kind) = checks
+            .constant
+            .as_deref()
+            .and_then(|constant| members::const_violation(constant, value))
         {
-            sink.report(ViolationKind::NotConst(constant), value);
+            sink.report(kind, value);
             fail!(valid);
         }
         let own_type = match value {
@@ -386,23 +390,14 @@ impl Evaluator<'_, '_> {
         marks: &mut Option<&mut Marks>,
     ) -> bool {
         let mut valid = true;
-        let count = items.len() as u64;
-        if let Some(min) = keywords.min_items
-            && count < min
-        {
-            sink.report(ViolationKind::MinItems(min), value);
+        arrays::each_count_violation(keywords.item_counts, items.len(), |kind| {
+            sink.report(kind, value);
             fail!(valid);
-        }
-        if let Some(max) = keywords.max_items
-            && count > max
-        {
-            sink.report(ViolationKind::MaxItems(max), value);
-            fail!(valid);
-        }
+        });
         if keywords.unique_items
-            && let Some((first, second)) = first_repeat(items)
+            && let Some(kind) = arrays::unique_violation(items)
         {
-            sink.report(ViolationKind::UniqueItems { first, second }, value);
+            sink.report(kind, value);
             fail!(valid);
         }
         for (index, item) in items.iter().enumerate() {
@@ -473,19 +468,10 @@ impl Evaluator<'_, '_> {
                 }
             }
         }
-        let count = map.len() as u64;
-        if let Some(min) = keywords.min_properties
-            && count < min
-        {
-            sink.report(ViolationKind::MinProperties(min), value);
+        objects::each_count_violation(keywords.property_counts, map.len(), |kind| {
+            sink.report(kind, value);
             fail!(valid);
-        }
-        if let Some(max) = keywords.max_properties
-            && count > max
-        {
-            sink.report(ViolationKind::MaxProperties(max), value);
-            fail!(valid);
-        }
+        });
         for (position, (key, item)) in map.iter().enumerate() {
             let mut matched = false;
             if let Some(node) = keywords
@@ -734,30 +720,30 @@ fn number_report<'v, S: Sink<'v>>(
         sink.report(kind, value);
         valid = false;
     };
-    if let Some(bound) = &keywords.minimum
-        && compare_numbers(number, bound) == Ordering::Less
-    {
-        broken(ViolationKind::Minimum(bound));
-    }
-    if let Some(bound) = &keywords.maximum
-        && compare_numbers(number, bound) == Ordering::Greater
-    {
-        broken(ViolationKind::Maximum(bound));
-    }
-    if let Some(bound) = &keywords.exclusive_minimum
-        && compare_numbers(number, bound) != Ordering::Greater
-    {
-        broken(ViolationKind::ExclusiveMinimum(bound));
-    }
-    if let Some(bound) = &keywords.exclusive_maximum
-        && compare_numbers(number, bound) != Ordering::Less
-    {
-        broken(ViolationKind::ExclusiveMaximum(bound));
-    }
-    if let Some(factor) = &keywords.multiple_of
-        && !is_multiple_of(number, factor)
-    {
-        broken(ViolationKind::MultipleOf(factor));
+    let checks = [
+        keywords
+            .minimum
+            .as_ref()
+            .and_then(|bound| minimum_violation(number, bound)),
+        keywords
+            .maximum
+            .as_ref()
+            .and_then(|bound| maximum_violation(number, bound)),
+        keywords
+            .exclusive_minimum
+            .as_ref()
+            .and_then(|bound| exclusive_minimum_violation(number, bound)),
+        keywords
+            .exclusive_maximum
+            .as_ref()
+            .and_then(|bound| exclusive_maximum_violation(number, bound)),
+        keywords
+            .multiple_of
+            .as_ref()
+            .and_then(|factor| multiple_of_violation(number, factor)),
+    ];
+    for kind in checks.into_iter().flatten() {
+        broken(kind);
     }
     valid
 }
@@ -774,25 +760,20 @@ fn string_report<'v, S: Sink<'v>>(
         sink.report(kind, value);
         valid = false;
     };
-    if let Some(min) = keywords.min_length
-        && !has_at_least_code_points(text, min)
+    keywords.lengths.each_violation(text, &mut broken);
+    if let Some(kind) = keywords
+        .pattern
+        .as_ref()
+        .and_then(|pattern| matching::pattern_violation(pattern, text))
     {
-        broken(ViolationKind::MinLength(min));
+        broken(kind);
     }
-    if let Some(max) = keywords.max_length
-        && !has_at_most_code_points(text, max)
+    if let Some(kind) = keywords
+        .format
+        .as_ref()
+        .and_then(|format| matching::format_violation(format, text))
     {
-        broken(ViolationKind::MaxLength(max));
-    }
-    if let Some(pattern) = &keywords.pattern
-        && !pattern.is_match(text)
-    {
-        broken(ViolationKind::Pattern(pattern.as_str()));
-    }
-    if let Some(format) = &keywords.format
-        && !format.matches(text)
-    {
-        broken(ViolationKind::Format(format));
+        broken(kind);
     }
     valid
 }

@@ -8,6 +8,8 @@ use serde_json::{Number, Value};
 use super::super::format::StringFormat;
 use super::super::key::Key;
 use super::super::pattern::Pattern;
+use super::super::rules::counts::Counts;
+use super::super::rules::lengths::Lengths;
 use super::super::violation::JsonType;
 
 /// A node's index in [`Arena::nodes`].
@@ -432,8 +434,7 @@ pub(crate) struct NumberKeywords {
 /// `minLength`, `maxLength`, `pattern` and a checked `format`.
 #[derive(Debug, Default)]
 pub(crate) struct StringKeywords {
-    pub(crate) min_length: Option<u64>,
-    pub(crate) max_length: Option<u64>,
+    pub(crate) lengths: Lengths,
     pub(crate) pattern: Option<Pattern>,
     pub(crate) format: Option<StringFormat>,
 }
@@ -446,8 +447,8 @@ pub(crate) struct ArrayKeywords {
     pub(crate) contains: Option<NodeId>,
     pub(crate) min_contains: Option<u64>,
     pub(crate) max_contains: Option<u64>,
-    pub(crate) min_items: Option<u64>,
-    pub(crate) max_items: Option<u64>,
+    /// `minItems` and `maxItems`.
+    pub(crate) item_counts: Counts,
     pub(crate) unique_items: bool,
     /// Which of the yes/no walk's loops these keywords need (set once the document is
     /// simplified).
@@ -475,8 +476,8 @@ pub(crate) struct ObjectKeywords {
     pub(crate) declared_only: bool,
     pub(crate) dependent_required: Vec<(Key, Vec<Key>)>,
     pub(crate) dependent_schemas: Vec<(Key, NodeId)>,
-    pub(crate) min_properties: Option<u64>,
-    pub(crate) max_properties: Option<u64>,
+    /// `minProperties` and `maxProperties`.
+    pub(crate) property_counts: Counts,
     /// Taken out into [`Checks::unevaluated_properties`] when the checks are made (and
     /// `dependent_schemas` into an [`Applicator`]).
     pub(crate) unevaluated_properties: Option<NodeId>,
@@ -515,7 +516,7 @@ impl ArrayKeywords {
 
     /// Sets [`shape`](Self::shape) for the keywords as they are now.
     pub(crate) fn settle(&mut self) {
-        let reads_array = self.min_items.is_some() || self.max_items.is_some() || self.unique_items;
+        let reads_array = self.item_counts.is_set() || self.unique_items;
         let has_item_schemas = !self.prefix_items.is_empty() || self.items.is_some();
         self.shape = match (reads_array, has_item_schemas, self.contains) {
             (false, true, None) if self.prefix_items.is_empty() => {
@@ -533,8 +534,7 @@ impl ArrayKeywords {
         !self.prefix_items.is_empty()
             || self.items.is_some()
             || self.contains.is_some()
-            || self.min_items.is_some()
-            || self.max_items.is_some()
+            || self.item_counts.is_set()
             || self.unique_items
     }
 }
@@ -546,8 +546,7 @@ impl ObjectKeywords {
         self.descends()
             || !self.required.is_empty()
             || !self.dependent_required.is_empty()
-            || self.min_properties.is_some()
-            || self.max_properties.is_some()
+            || self.property_counts.is_set()
     }
 
     /// Whether a keyword here reads the object itself, besides the required properties that
@@ -555,8 +554,7 @@ impl ObjectKeywords {
     pub(crate) fn reads_object(&self) -> bool {
         !self.required_elsewhere.is_empty()
             || !self.dependent_required.is_empty()
-            || self.min_properties.is_some()
-            || self.max_properties.is_some()
+            || self.property_counts.is_set()
     }
 
     /// Sets [`declared_only`](Self::declared_only) for the keywords as they are now.

@@ -18,16 +18,16 @@
 //! ([`valid_checks`](Evaluator::valid_checks)) takes whatever no kind covers, and every kind
 //! when properties or items are marked.
 
-use std::cmp::Ordering;
-
 use serde_json::{Map, Number, Value};
 
 use super::super::key::Key;
 use super::super::limits::MAX_VALIDATION_DEPTH;
-use super::super::semantics::{
-    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
-    json_equal,
+use super::super::rules::numbers::{
+    meets_allowed_multiple_of, meets_exclusive_maximum, meets_exclusive_minimum, meets_maximum,
+    meets_minimum,
 };
+use super::super::rules::{arrays, members};
+use super::super::semantics::is_integral;
 use super::super::violation::JsonType;
 use super::marks::Marks;
 use super::node::{
@@ -35,7 +35,6 @@ use super::node::{
     NodeId, NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
 };
 use super::scope::Evaluator;
-use crate::multiple_of::is_multiple_of;
 
 impl Evaluator<'_, '_> {
     /// Whether `value` matches node `id`, `depth` levels down; `marks`, when given, are the
@@ -911,11 +910,11 @@ fn listed_holds(checks: &Checks, value: &Value) -> bool {
     checks
         .enumeration
         .as_deref()
-        .is_none_or(|members| members.iter().any(|member| json_equal(member, value)))
+        .is_none_or(|listed| members::is_listed(listed, value))
         && checks
             .constant
             .as_deref()
-            .is_none_or(|constant| json_equal(constant, value))
+            .is_none_or(|constant| members::is_constant(constant, value))
 }
 
 /// The keywords of the value's own type, read of the value itself (nothing descends here).
@@ -990,23 +989,23 @@ fn number_keywords_hold(keywords: &NumberKeywords, number: &Number) -> bool {
     keywords
         .minimum
         .as_ref()
-        .is_none_or(|bound| compare_numbers(number, bound) != Ordering::Less)
+        .is_none_or(|bound| meets_minimum(number, bound))
         && keywords
             .maximum
             .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) != Ordering::Greater)
+            .is_none_or(|bound| meets_maximum(number, bound))
         && keywords
             .exclusive_minimum
             .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) == Ordering::Greater)
+            .is_none_or(|bound| meets_exclusive_minimum(number, bound))
         && keywords
             .exclusive_maximum
             .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) == Ordering::Less)
+            .is_none_or(|bound| meets_exclusive_maximum(number, bound))
         && keywords
             .multiple_of
             .as_ref()
-            .is_none_or(|factor| is_multiple_of(number, factor))
+            .is_none_or(|factor| meets_allowed_multiple_of(number, factor))
 }
 
 /// `minLength`, `maxLength`, `pattern` and a checked `format`, on a string value or a property
@@ -1018,12 +1017,7 @@ fn text_holds(keywords: &StringKeywords, text: &str) -> bool {
 
 #[inline(always)]
 fn text_keywords_hold(keywords: &StringKeywords, text: &str) -> bool {
-    keywords
-        .min_length
-        .is_none_or(|min| has_at_least_code_points(text, min))
-        && keywords
-            .max_length
-            .is_none_or(|max| has_at_most_code_points(text, max))
+    keywords.lengths.holds(text)
         && keywords
             .pattern
             .as_ref()
@@ -1037,10 +1031,8 @@ fn text_keywords_hold(keywords: &StringKeywords, text: &str) -> bool {
 /// `minItems`, `maxItems` and `uniqueItems`: what an array keyword reads of the array itself.
 #[inline(always)]
 fn array_holds(keywords: &ArrayKeywords, items: &[Value]) -> bool {
-    let count = items.len() as u64;
-    keywords.min_items.is_none_or(|min| count >= min)
-        && keywords.max_items.is_none_or(|max| count <= max)
-        && !(keywords.unique_items && first_repeat(items).is_some())
+    keywords.item_counts.holds(items.len() as u64)
+        && arrays::unique_holds(keywords.unique_items, items)
 }
 
 /// `required`, `dependentRequired`, `minProperties` and `maxProperties`: what an object keyword
@@ -1057,8 +1049,7 @@ fn object_keywords_hold(keywords: &ObjectKeywords, map: &Map<String, Value>) -> 
         && keywords.dependent_required.iter().all(|(name, needed)| {
             !has_key(map, name) || needed.iter().all(|other| has_key(map, other))
         })
-        && keywords.min_properties.is_none_or(|min| count >= min)
-        && keywords.max_properties.is_none_or(|max| count <= max)
+        && keywords.property_counts.holds(count)
 }
 
 /// [`object_holds`] but for the required properties `properties` declares, which the walk
@@ -1073,8 +1064,7 @@ fn object_holds_besides_properties(keywords: &ObjectKeywords, map: &Map<String, 
         && keywords.dependent_required.iter().all(|(name, needed)| {
             !has_key(map, name) || needed.iter().all(|other| has_key(map, other))
         })
-        && keywords.min_properties.is_none_or(|min| count >= min)
-        && keywords.max_properties.is_none_or(|max| count <= max)
+        && keywords.property_counts.holds(count)
 }
 
 /// Whether `value` is an array or an object (what a descending keyword enters).

@@ -15,8 +15,9 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 
 use super::{ConvertError, ToolArgs};
-use crate::__private::fast_checks::{has_unique_items, is_integer_in};
+use crate::__private::fast_checks::is_integer_in;
 use dsh_tools_schema::derive;
+use dsh_tools_schema::rules::arrays::has_unique_items;
 use dsh_tools_schema::{Annotations, NumberRules, Schema, SchemaError, SchemaKind, StringRules};
 
 fn node(kind: SchemaKind) -> Schema {

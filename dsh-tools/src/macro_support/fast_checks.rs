@@ -1,17 +1,13 @@
-//! The pieces of generated `is_valid_json` bodies: allocation-free checks of one JSON value
-//! against one constraint, with the schema interpreter's semantics (numbers by value, lengths in
-//! code points). The generated code composes them per type; the property tests hold the result
-//! equal to the interpreter on the same schema.
-
-use std::sync::LazyLock;
+//! The pieces of generated `is_valid_json` bodies that are not a keyword's own rule: `enum`
+//! and `const` members compared as literals, without building a `Value`, and integers within a
+//! Rust type's range. The keywords' checks the generated code calls (`has_length`, `is_within`,
+//! `matches_pattern`, …) are the schema engine's own, written once in `dsh_tools_schema::rules`
+//! and re-exported in `mod.rs`. The semantics are the interpreter's (numbers by value); the
+//! property tests hold the generated validators equal to the interpreter on the same schema.
 
 use serde_json::{Number, Value};
 
-use dsh_tools_schema::semantics::{
-    compare_numbers, first_repeat, has_at_least_code_points, has_at_most_code_points, is_integral,
-    is_positive_multiple,
-};
-use dsh_tools_schema::{Pattern, StringFormat};
+use dsh_tools_schema::semantics::{compare_numbers, is_integral};
 
 /// A literal `enum`/`const` member, compared without building a `Value`.
 #[derive(Clone, Copy, Debug)]
@@ -82,108 +78,4 @@ pub fn is_integer_in(value: &Value, min: i128, max: i128) -> bool {
 #[inline]
 pub fn is_integral_number(value: &Value) -> bool {
     value.as_number().is_some_and(is_integral)
-}
-
-/// A number within the optional inclusive bounds (the value is known to be a number).
-#[inline]
-pub fn is_within(value: &Value, minimum: Option<Number>, maximum: Option<Number>) -> bool {
-    let Value::Number(number) = value else {
-        return false;
-    };
-    minimum
-        .as_ref()
-        .is_none_or(|bound| compare_numbers(number, bound) != std::cmp::Ordering::Less)
-        && maximum
-            .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) != std::cmp::Ordering::Greater)
-}
-
-/// A number strictly within the optional exclusive bounds (the value is known to be a number).
-#[inline]
-pub fn is_strictly_within(
-    value: &Value,
-    exclusive_minimum: Option<Number>,
-    exclusive_maximum: Option<Number>,
-) -> bool {
-    let Value::Number(number) = value else {
-        return false;
-    };
-    exclusive_minimum
-        .as_ref()
-        .is_none_or(|bound| compare_numbers(number, bound) == std::cmp::Ordering::Greater)
-        && exclusive_maximum
-            .as_ref()
-            .is_none_or(|bound| compare_numbers(number, bound) == std::cmp::Ordering::Less)
-}
-
-/// A number that is an integral multiple of `factor` (`None`: a factor that is not a finite
-/// number, which the schema build reports).
-#[inline]
-pub fn is_multiple(value: &Value, factor: Option<Number>) -> bool {
-    match (value, factor) {
-        (Value::Number(number), Some(factor)) => is_positive_multiple(number, &factor),
-        _ => false,
-    }
-}
-
-/// A string whose length in code points is within the optional bounds.
-#[inline]
-pub fn has_length(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
-    let Value::String(text) = value else {
-        return false;
-    };
-    min.is_none_or(|min| has_at_least_code_points(text, min))
-        && max.is_none_or(|max| has_at_most_code_points(text, max))
-}
-
-/// A string containing a match of `pattern` (`None`: the pattern does not compile, and the
-/// schema build reports that).
-#[inline]
-pub fn matches_pattern(value: &Value, pattern: &LazyLock<Option<Pattern>>) -> bool {
-    match (value, pattern.as_ref()) {
-        (Value::String(text), Some(pattern)) => pattern.is_match(text),
-        _ => false,
-    }
-}
-
-/// A string in the format `name` (any string, for a format the runtime does not check).
-#[inline]
-pub fn matches_format(value: &Value, name: &str) -> bool {
-    // Called per value: a format the runtime does not check is not allocated to say so.
-    value.as_str().is_some_and(|text| {
-        StringFormat::checked_by_name(name).is_none_or(|format| format.matches(text))
-    })
-}
-
-/// Compiles a pattern for [`matches_pattern`].
-pub fn compile_pattern(source: &str) -> Option<Pattern> {
-    Pattern::new(source).ok()
-}
-
-/// An array no two of whose items are equal as JSON values (`uniqueItems`).
-#[inline]
-pub fn has_unique_items(value: &Value) -> bool {
-    value
-        .as_array()
-        .is_some_and(|items| first_repeat(items).is_none())
-}
-
-/// An object whose key count is within the optional bounds.
-#[inline]
-pub fn has_properties(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
-    let Value::Object(map) = value else {
-        return false;
-    };
-    let count = map.len() as u64;
-    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
-}
-
-/// An array whose item count is within the optional bounds.
-#[inline]
-pub fn has_items(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
-    let Value::Array(items) = value else {
-        return false;
-    };
-    let count = items.len() as u64;
-    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
 }

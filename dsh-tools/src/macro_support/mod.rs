@@ -26,11 +26,7 @@ pub use self::convert::{
     schemars_value, single_entry, tag_of, unknown_variant,
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
-pub use self::fast_checks::{
-    Lit, compile_pattern, has_items, has_length, has_properties, has_unique_items, is_integer_in,
-    is_integral_number, is_multiple, is_one_of, is_strictly_within, is_within, matches_format,
-    matches_pattern,
-};
+pub use self::fast_checks::{Lit, is_integer_in, is_integral_number, is_one_of};
 pub use self::recursion::type_schema;
 pub use self::returns::{
     ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,
@@ -63,4 +59,10 @@ pub use dsh_tools_schema::derive::{
     with_maximum, with_min_items, with_min_length, with_min_properties, with_minimum,
     with_multiple_of, with_pattern, with_unique_items,
 };
+// The keywords' own checks, written once in the schema engine's `rules/` for every engine.
+pub use dsh_tools_schema::rules::arrays::{has_items, has_unique_items};
+pub use dsh_tools_schema::rules::lengths::has_length;
+pub use dsh_tools_schema::rules::matching::{compile_pattern, matches_format, matches_pattern};
+pub use dsh_tools_schema::rules::numbers::{is_multiple, is_strictly_within, is_within};
+pub use dsh_tools_schema::rules::objects::has_properties;
 pub use dsh_tools_schema::{Pattern, Schema, SchemaError};

@@ -1,0 +1,70 @@
+//! A count bounded below and above, each bound optional: what `minItems`/`maxItems` and
+//! `minProperties`/`maxProperties` share. The keyword names and the violations they report
+//! belong to their families (`arrays.rs`, `objects.rs`); this file only compares counts.
+
+/// The bounds of a count as a schema states them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    /// The fewest allowed.
+    pub(crate) min: Option<u64>,
+    /// The most allowed.
+    pub(crate) max: Option<u64>,
+}
+
+impl Counts {
+    /// Whether either bound is present.
+    #[inline(always)]
+    pub(crate) fn is_set(self) -> bool {
+        self.min.is_some() || self.max.is_some()
+    }
+
+    /// Whether `count` is within both bounds.
+    #[inline(always)]
+    pub(crate) fn holds(self, count: u64) -> bool {
+        self.min.is_none_or(|min| count >= min) && self.max.is_none_or(|max| count <= max)
+    }
+
+    /// The lower bound `count` is below, if any.
+    #[inline(always)]
+    pub(crate) fn too_few(self, count: u64) -> Option<u64> {
+        self.min.filter(|min| count < *min)
+    }
+
+    /// The upper bound `count` is above, if any.
+    #[inline(always)]
+    pub(crate) fn too_many(self, count: u64) -> Option<u64> {
+        self.max.filter(|max| count > *max)
+    }
+
+    /// The upper bound a container still being written is above for good: its count only grows,
+    /// and once it has reached the lower bound the final check no longer reports too few first.
+    #[inline]
+    pub(crate) fn too_many_for_good(self, count: u64) -> Option<u64> {
+        let max = self.max?;
+        (count > max && self.min.is_none_or(|min| count >= min)).then_some(max)
+    }
+
+    /// The bounds resolved once for a compiled tree.
+    pub(crate) fn compiled(self) -> CountRange {
+        CountRange {
+            min: self.min.unwrap_or(0),
+            max: self.max.unwrap_or(u64::MAX),
+        }
+    }
+}
+
+/// Inclusive bounds of a count resolved for a compiled tree: `0` and `u64::MAX` when absent, so
+/// the check is two comparisons with no `Option` to test.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CountRange {
+    min: u64,
+    max: u64,
+}
+
+impl CountRange {
+    /// Whether `count` is within the range.
+    #[inline(always)]
+    pub(crate) fn holds(self, count: u64) -> bool {
+        self.min <= count && count <= self.max
+    }
+}
