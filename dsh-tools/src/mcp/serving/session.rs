@@ -172,36 +172,12 @@ async fn run_call(
 }
 
 /// The call id of a request: its JSON-RPC id as text, a number in decimal (as rmcp displays
-/// it).
+/// it, without going through a formatter).
 fn call_id(id: &mcp::RequestId) -> String {
     match id {
-        mcp::NumberOrString::Number(number) => decimal(*number),
+        mcp::NumberOrString::Number(number) => number.to_string(),
         mcp::NumberOrString::String(text) => text.to_string(),
     }
-}
-
-/// `number` in decimal, its digits written straight into a string of their own length:
-/// `to_string` goes through the integer formatter and costs a served call about twice as much.
-fn decimal(number: i64) -> String {
-    // 19 digits hold the magnitude of any i64.
-    let mut digits = [0u8; 19];
-    let mut start = digits.len();
-    let mut rest = number.unsigned_abs();
-    loop {
-        start -= 1;
-        // A remainder of 10 fits a digit.
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let mut text = String::with_capacity(digits.len() - start + usize::from(number < 0));
-    if number < 0 {
-        text.push('-');
-    }
-    text.extend(digits[start..].iter().map(|&digit| char::from(digit)));
-    text
 }
 
 /// What a served call's span continues and carries (feature `otel`; nothing without).
@@ -534,31 +510,5 @@ impl ServerHandler for McpHandler {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decimal;
-
-    #[test]
-    fn a_numeric_call_id_reads_as_its_decimal() {
-        for number in [
-            0,
-            7,
-            -7,
-            10,
-            -10,
-            99,
-            1_000,
-            i64::from(i32::MAX),
-            i64::MAX,
-            i64::MIN,
-            i64::MIN + 1,
-        ] {
-            let text = decimal(number);
-            assert_eq!(text, number.to_string());
-            assert_eq!(text.capacity(), text.len(), "{number}: sized to its digits");
-        }
     }
 }
