@@ -3,9 +3,9 @@
 //! server.
 //!
 //! - It binds exactly where told (use `127.0.0.1` for a local server).
-//! - `Host` must be one of the allowed hosts (loopback names by default) and a request carrying an
-//!   `Origin` must come from an allowed origin (none by default): the DNS-rebinding defence. Both
-//!   are refused with 403.
+//! - `Host` must be one of the allowed hosts (loopback names by default; checked here,
+//!   `host_check.rs`) and a request carrying an `Origin` must come from an allowed origin (none
+//!   by default; checked by rmcp): the DNS-rebinding defence. Both are refused with 403.
 //! - With a bearer token set, every request must carry `Authorization: Bearer <token>`, compared
 //!   in constant time; otherwise 401.
 //! - A request body over the cap is refused with 413 while it streams in.
@@ -45,6 +45,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::mcp::error::{McpError, McpErrorKind};
+use crate::mcp::serving::host_check::{AllowedHosts, LOOPBACK_HOSTS};
 use crate::mcp::serving::server::McpServer;
 use crate::mcp::serving::session::McpHandler;
 
@@ -109,11 +110,7 @@ impl HttpOptions {
     #[must_use]
     pub fn allow_host(mut self, host: impl Into<String>) -> Self {
         self.allowed_hosts
-            .get_or_insert_with(|| {
-                ["localhost", "127.0.0.1", "::1"]
-                    .map(str::to_owned)
-                    .to_vec()
-            })
+            .get_or_insert_with(|| LOOPBACK_HOSTS.map(str::to_owned).to_vec())
             .push(host.into());
         self
     }
@@ -147,21 +144,24 @@ impl HttpOptions {
         self
     }
 
+    /// rmcp's configuration: it checks the origin; the host is checked before it
+    /// ([`allowed_hosts`](Self::allowed_hosts)), so it is given none.
     fn rmcp_config(&self, shutdown: &CancellationToken) -> StreamableHttpServerConfig {
-        let mut config = StreamableHttpServerConfig::default()
+        StreamableHttpServerConfig::default()
             .with_allowed_origins(self.allowed_origins.clone())
             .enforce_origin_validation()
             .with_max_request_body_bytes(self.max_body_bytes)
             .with_legacy_session_mode(!self.stateless)
-            .with_cancellation_token(shutdown.child_token());
-        if let Some(hosts) = &self.allowed_hosts {
-            config = if hosts.is_empty() {
-                config.disable_allowed_hosts()
-            } else {
-                config.with_allowed_hosts(hosts.clone())
-            };
+            .with_cancellation_token(shutdown.child_token())
+            .disable_allowed_hosts()
+    }
+
+    /// The hosts requests may name: the loopback names unless others were allowed.
+    fn allowed_hosts(&self) -> AllowedHosts {
+        match &self.allowed_hosts {
+            Some(hosts) => AllowedHosts::new(hosts),
+            None => AllowedHosts::new(&LOOPBACK_HOSTS.map(str::to_owned)),
         }
-        config
     }
 }
 
@@ -243,6 +243,7 @@ impl McpServer {
         let guard = Arc::new(Guard {
             path: options.path.clone(),
             bearer_token: options.bearer_token.clone(),
+            hosts: options.allowed_hosts(),
         });
         let serving = Serving {
             listener,
@@ -263,10 +264,11 @@ impl McpServer {
     }
 }
 
-/// The checks made before rmcp sees a request: the path and the bearer token.
+/// The checks made before rmcp sees a request: the path, the bearer token and the host.
 struct Guard {
     path: String,
     bearer_token: Option<String>,
+    hosts: AllowedHosts,
 }
 
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -277,6 +279,22 @@ impl Guard {
         if request.uri().path() != self.path {
             return Some(plain(StatusCode::NOT_FOUND, "Not Found"));
         }
+        if let Some(refusal) = self.bearer_refusal(request) {
+            return Some(refusal);
+        }
+        // After the token, as when rmcp checked the host: a request without the token learns
+        // nothing about which hosts are served.
+        if self.hosts.refuses(request.uri(), request.headers()) {
+            return Some(plain(
+                StatusCode::FORBIDDEN,
+                "Forbidden: Host header is not allowed",
+            ));
+        }
+        None
+    }
+
+    /// The refusal of `request` for its bearer token, when one is required.
+    fn bearer_refusal(&self, request: &Request<Incoming>) -> Option<HttpResponse> {
         let expected = self.bearer_token.as_deref()?;
         let presented = request
             .headers()

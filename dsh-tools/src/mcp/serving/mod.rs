@@ -17,9 +17,12 @@
 //! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |
 //! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap, sockets without Nagle's delay |
+//! | `host_check.rs` | that hosting's `Host` check, against the allowed hosts read once |
 
 pub(super) mod client_approval;
 pub(super) mod connection;
+#[cfg(feature = "mcp-http")]
+pub(super) mod host_check;
 #[cfg(feature = "mcp-http")]
 pub(super) mod http_server;
 pub(super) mod listing;

@@ -9,15 +9,7 @@
 use rmcp::model as mcp;
 use rmcp::service::{RequestContext, RoleServer};
 
-/// Whether the request of `context` speaks 2026-07-28 or later.
-pub(crate) fn is_per_request(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| version >= mcp::ProtocolVersion::V_2026_07_28)
-}
-
-/// What the client of one served request speaks and declared, read once per request: each of
-/// rmcp's readings looks the session's handshake up again and clones the client's capabilities.
+/// What the client of one served request speaks and declared, read once per request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RequestClient {
     /// The request speaks 2026-07-28 or later.
@@ -29,17 +21,41 @@ pub(crate) struct RequestClient {
 }
 
 impl RequestClient {
-    /// The client of the request of `context`.
+    /// The client of the request of `context`: what the request's own `_meta` says (the
+    /// per-request protocol), else what the session's handshake said, as rmcp's
+    /// `RequestContext::protocol_version` and `client_capabilities` read them. The handshake is
+    /// read once and by reference: each of those readings takes the session's lock again and
+    /// clones what it returns (the whole of the client's capabilities). A session opened
+    /// inline on the per-request protocol stores no handshake, so there only the request's
+    /// `_meta` counts, as rmcp has it.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
-        let capabilities = context.client_capabilities();
+        let version = context.meta.protocol_version();
+        let declared = context.meta.client_capabilities();
+        let handshake = if version.is_none() || declared.is_none() {
+            context.peer.peer_info()
+        } else {
+            None
+        };
+        let per_request = match &version {
+            Some(version) => is_per_request_version(version),
+            None => handshake
+                .as_deref()
+                .is_some_and(|info| is_per_request_version(&info.protocol_version)),
+        };
+        let capabilities = declared
+            .as_ref()
+            .or_else(|| handshake.as_deref().map(|info| &info.capabilities));
         Self {
-            per_request: is_per_request(context),
-            answers_forms: capabilities.as_ref().is_some_and(answers_forms),
-            speaks_tasks: capabilities
-                .as_ref()
-                .is_some_and(mcp::ClientCapabilities::supports_tasks),
+            per_request,
+            answers_forms: capabilities.is_some_and(answers_forms),
+            speaks_tasks: capabilities.is_some_and(mcp::ClientCapabilities::supports_tasks),
         }
     }
+}
+
+/// Whether `version` is 2026-07-28 or later.
+fn is_per_request_version(version: &mcp::ProtocolVersion) -> bool {
+    *version >= mcp::ProtocolVersion::V_2026_07_28
 }
 
 /// Whether a client with `capabilities` declared form elicitation.

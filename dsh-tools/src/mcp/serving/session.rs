@@ -140,7 +140,7 @@ async fn run_call(
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
     approver: Option<Arc<dyn Approver>>,
     structured: Structured,
-    served: Served,
+    served: Option<Served>,
 ) -> mcp::CallToolResult {
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     // The served scope's agent is set by the scope's handle.
@@ -152,11 +152,11 @@ async fn run_call(
         input = input.with_shared_approver(approver);
     }
     #[cfg(feature = "otel")]
-    {
+    if let Some(served) = served {
         input = input.with_telemetry(served);
     }
     #[cfg(not(feature = "otel"))]
-    let Served = served;
+    let _: Option<Served> = served;
     let result = match progress {
         None => server.execute(input).await,
         Some((peer, token)) => {
@@ -191,7 +191,7 @@ struct Served;
 /// The client's trace context in the request's `_meta` (SEP-414), which the call's span
 /// continues, and the MCP attributes that go on that span.
 #[cfg(feature = "otel")]
-fn served(context: &RequestContext<RoleServer>) -> Served {
+fn served_over_mcp(context: &RequestContext<RoleServer>) -> Served {
     let telemetry = crate::telemetry::CallTelemetry::new().served_over_mcp(None);
     match crate::telemetry::TraceContext::from_meta(&context.meta) {
         Some(parent) => telemetry.with_parent(parent),
@@ -201,8 +201,26 @@ fn served(context: &RequestContext<RoleServer>) -> Served {
 
 /// Nothing to carry without feature `otel`.
 #[cfg(not(feature = "otel"))]
-fn served(_context: &RequestContext<RoleServer>) -> Served {
+fn served_over_mcp(_context: &RequestContext<RoleServer>) -> Served {
     Served
+}
+
+/// What a call run right here (on this thread, in this poll) carries: nothing when this thread
+/// has no subscriber or the `INFO` level is off. That is the test the pipeline makes before it
+/// makes the call's span (`pipeline/trace.rs`), and it reads what a call carries only onto a
+/// span it records: attached then, it would be read by nobody and cost the call an allocation.
+/// (A call run as a task runs on another task, maybe another thread: it carries it always.)
+#[cfg(feature = "otel")]
+fn served_here(context: &RequestContext<RoleServer>) -> Option<Served> {
+    let recorded = tracing::level_enabled!(tracing::Level::INFO)
+        && crate::future::thread_subscriber().is_some();
+    recorded.then(|| served_over_mcp(context))
+}
+
+/// Nothing to carry without feature `otel`.
+#[cfg(not(feature = "otel"))]
+fn served_here(_context: &RequestContext<RoleServer>) -> Option<Served> {
+    None
 }
 
 /// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
@@ -332,10 +350,10 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = call_id(&context.id);
-        let served = served(&context);
         // Since 2026-07-28 a tool's output may be any JSON value.
         let structured = Structured::of(declares_output, client.per_request);
         if call_mode(support, client.speaks_tasks)? == CallMode::Task {
+            let served = Some(served_over_mcp(&context));
             let server = self.server.clone();
             let session_approver = self.elicitation_approver(&context, client);
             let asks_in_task = client.per_request && client.answers_forms;
@@ -371,7 +389,9 @@ impl ServerHandler for McpHandler {
             Some(round_trip) => Some(Arc::new(round_trip.approver()) as Arc<dyn Approver>),
             None => self.elicitation_approver(&context, client),
         };
-        let signal = context.ct.clone();
+        let served = served_here(&context);
+        // The request's token itself, not a clone: nothing reads the context after this.
+        let signal = context.ct;
         // Boxed: the pipeline's future is large, and rmcp moves the handler's future whole into
         // every task it spawns for a request (one per request over stateless HTTP); inline, the
         // copies cost more than the call itself.
