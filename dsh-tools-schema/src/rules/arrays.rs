@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::counts::Counts;
+use super::counts::{self, Counts};
 use crate::semantics::first_repeat;
 use crate::violation::ViolationKind;
 
@@ -43,15 +43,14 @@ pub(crate) fn parse_unique(map: &Map<String, Value>) -> Option<bool> {
 pub(crate) fn each_count_violation<'k>(
     counts: Counts,
     len: usize,
-    mut broken: impl FnMut(ViolationKind<'k>),
+    broken: impl FnMut(ViolationKind<'k>),
 ) {
-    let len = len as u64;
-    if let Some(min) = counts.too_few(len) {
-        broken(ViolationKind::MinItems(min));
-    }
-    if let Some(max) = counts.too_many(len) {
-        broken(ViolationKind::MaxItems(max));
-    }
+    counts.each_violation(
+        len as u64,
+        ViolationKind::MinItems,
+        ViolationKind::MaxItems,
+        broken,
+    );
 }
 
 /// The violation an array still being written, of `len` items so far, already has for good:
@@ -79,12 +78,7 @@ pub(crate) fn unique_holds(unique: bool, items: &[Value]) -> bool {
 /// when `true`, its default being `false`): for the renderer and for the macros' docs of an
 /// `#[arg]`'s bounds.
 pub fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>, unique: bool) {
-    if let Some(min) = min {
-        out.insert(MIN_ITEMS.to_owned(), Value::from(min));
-    }
-    if let Some(max) = max {
-        out.insert(MAX_ITEMS.to_owned(), Value::from(max));
-    }
+    counts::render(out, [MIN_ITEMS, MAX_ITEMS], min, max);
     if unique {
         out.insert(UNIQUE_ITEMS.to_owned(), Value::Bool(true));
     }

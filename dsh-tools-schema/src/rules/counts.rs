@@ -1,6 +1,11 @@
 //! A count bounded below and above, each bound optional: what `minItems`/`maxItems` and
 //! `minProperties`/`maxProperties` share. The keyword names and the violations they report
-//! belong to their families (`arrays.rs`, `objects.rs`); this file only compares counts.
+//! belong to their families (`arrays.rs`, `objects.rs`), which hand them in; this file compares
+//! counts and writes the bounds.
+
+use serde_json::{Map, Value};
+
+use crate::violation::ViolationKind;
 
 /// The bounds of a count as a schema states them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,6 +49,24 @@ impl Counts {
         (count > max && self.min.is_none_or(|min| count >= min)).then_some(max)
     }
 
+    /// Every bound `count` breaks, each handed to `broken` as the family's violation: `fewer`
+    /// for the lower bound, `more` for the upper.
+    #[inline]
+    pub(crate) fn each_violation<'k>(
+        self,
+        count: u64,
+        fewer: fn(u64) -> ViolationKind<'k>,
+        more: fn(u64) -> ViolationKind<'k>,
+        mut broken: impl FnMut(ViolationKind<'k>),
+    ) {
+        if let Some(min) = self.too_few(count) {
+            broken(fewer(min));
+        }
+        if let Some(max) = self.too_many(count) {
+            broken(more(max));
+        }
+    }
+
     /// The bounds resolved once for a compiled tree.
     pub(crate) fn compiled(self) -> CountRange {
         CountRange {
@@ -66,5 +89,21 @@ impl CountRange {
     #[inline(always)]
     pub(crate) fn holds(self, count: u64) -> bool {
         self.min <= count && count <= self.max
+    }
+}
+
+/// Writes the bounds that are present into a rendered schema object, under the family's
+/// keyword names (`names`: the lower bound's, then the upper's).
+pub(crate) fn render(
+    out: &mut Map<String, Value>,
+    names: [&str; 2],
+    min: Option<u64>,
+    max: Option<u64>,
+) {
+    if let Some(min) = min {
+        out.insert(names[0].to_owned(), Value::from(min));
+    }
+    if let Some(max) = max {
+        out.insert(names[1].to_owned(), Value::from(max));
     }
 }

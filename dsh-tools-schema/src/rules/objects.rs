@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::counts::Counts;
+use super::counts::{self, Counts};
 use crate::violation::ViolationKind;
 
 /// `minProperties`' JSON name.
@@ -30,15 +30,14 @@ pub(crate) fn parse_counts(mut count: impl FnMut(&'static str) -> Option<u64>) -
 pub(crate) fn each_count_violation<'k>(
     counts: Counts,
     len: usize,
-    mut broken: impl FnMut(ViolationKind<'k>),
+    broken: impl FnMut(ViolationKind<'k>),
 ) {
-    let len = len as u64;
-    if let Some(min) = counts.too_few(len) {
-        broken(ViolationKind::MinProperties(min));
-    }
-    if let Some(max) = counts.too_many(len) {
-        broken(ViolationKind::MaxProperties(max));
-    }
+    counts.each_violation(
+        len as u64,
+        ViolationKind::MinProperties,
+        ViolationKind::MaxProperties,
+        broken,
+    );
 }
 
 /// The violation an object still being written, of `len` keys so far, already has for good:
@@ -53,12 +52,7 @@ pub(crate) fn open_count_violation(counts: Counts, len: usize) -> Option<Violati
 /// Writes the keywords that are present into a rendered schema object: for the renderer and for
 /// the macros' docs of an `#[arg]`'s bounds.
 pub fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>) {
-    if let Some(min) = min {
-        out.insert(MIN_PROPERTIES.to_owned(), Value::from(min));
-    }
-    if let Some(max) = max {
-        out.insert(MAX_PROPERTIES.to_owned(), Value::from(max));
-    }
+    counts::render(out, [MIN_PROPERTIES, MAX_PROPERTIES], min, max);
 }
 
 /// An object whose key count is within the optional bounds: the check generated validators
