@@ -187,6 +187,7 @@ pub enum ToolOrigin {
 impl ToolOrigin {
     /// The OpenTelemetry GenAI conventions' `gen_ai.tool.type` of such a tool: `function` for a
     /// local tool, `extension` for one that runs on a server an agent reaches.
+    #[cfg(feature = "otel")]
     pub(crate) fn gen_ai_tool_type(self) -> &'static str {
         match self {
             Self::Local => "function",

@@ -169,6 +169,7 @@ impl ToolError {
     /// ``unknown tool "<name>": only `run_code` is callable directly — call `<name>` from inside
     /// a `run_code` program instead`` (`UNKNOWN_TOOL`): a direct call, in Code Mode, of a tool
     /// that only programs call.
+    #[cfg(feature = "code-mode")]
     pub(crate) fn only_from_programs(name: &str) -> Self {
         let name = quoted(name);
         Self::coded(
@@ -184,6 +185,7 @@ impl ToolError {
     /// `<reason> at <line>:<col>` and the output so far (`CODE_RUN_FAILED`): a `run_code`
     /// program failed. The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    #[cfg(feature = "code-mode")]
     pub(crate) fn code_run_failed(message: impl Into<String>) -> Self {
         Self::coded(ErrorName::CodeRun, ErrorCode::CodeRunFailed, message.into())
     }
@@ -362,6 +364,7 @@ impl ToolError {
 
     /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
     /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    #[cfg(feature = "mcp")]
     pub(crate) fn mcp_transport(message: impl Into<String>) -> Self {
         Self::bounded(
             ErrorName::McpTransport,
