@@ -11,7 +11,7 @@
 //! cost it instructions per value.
 //!
 //! A family file knows no engine: it is handed the bounds and the value, and reports in
-//! [`ViolationKind`](crate::ViolationKind)s, whose wording stays in `violation.rs` (which the
+//! `ViolationKind`s, whose wording stays in `violation.rs` (which the
 //! families import, so it cannot import them back).
 //!
 //! | file | owns |
