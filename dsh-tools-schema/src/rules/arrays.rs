@@ -21,11 +21,8 @@ pub const UNIQUE_ITEMS: &str = "uniqueItems";
 
 /// `minItems` and `maxItems`, each read by the engine's reader of non-negative integers (the
 /// importer and the keyword engine's compiler each report a bad count in their own words).
-pub(crate) fn parse_counts(mut count: impl FnMut(&'static str) -> Option<u64>) -> Counts {
-    Counts {
-        min: count(MIN_ITEMS),
-        max: count(MAX_ITEMS),
-    }
+pub(crate) fn parse_counts(count: impl FnMut(&'static str) -> Option<u64>) -> Counts {
+    Counts::parse([MIN_ITEMS, MAX_ITEMS], count)
 }
 
 /// `uniqueItems` as written (absent: `false`), or `None` when it is not a boolean, which the

@@ -17,6 +17,19 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    /// Both bounds, read under the family's keyword names (`names`: the lower bound's, then the
+    /// upper's) by the engine's reader of non-negative integers (the importer and the keyword
+    /// engine's compiler each report a bad count in their own words).
+    pub(crate) fn parse(
+        names: [&'static str; 2],
+        mut count: impl FnMut(&'static str) -> Option<u64>,
+    ) -> Self {
+        Self {
+            min: count(names[0]),
+            max: count(names[1]),
+        }
+    }
+
     /// Whether either bound is present.
     #[inline(always)]
     pub(crate) fn is_set(self) -> bool {

@@ -18,11 +18,8 @@ pub const MAX_PROPERTIES: &str = "maxProperties";
 
 /// Both keywords, each read by the engine's reader of non-negative integers (the importer and
 /// the keyword engine's compiler each report a bad count in their own words).
-pub(crate) fn parse_counts(mut count: impl FnMut(&'static str) -> Option<u64>) -> Counts {
-    Counts {
-        min: count(MIN_PROPERTIES),
-        max: count(MAX_PROPERTIES),
-    }
+pub(crate) fn parse_counts(count: impl FnMut(&'static str) -> Option<u64>) -> Counts {
+    Counts::parse([MIN_PROPERTIES, MAX_PROPERTIES], count)
 }
 
 /// Every bound an object of `len` keys breaks, each handed to `broken`.
