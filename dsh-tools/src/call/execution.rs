@@ -65,14 +65,6 @@ impl CallView {
     }
 }
 
-/// A tool as a program's scheduler sees it: whether a call with these arguments may run beside
-/// the program's other calls. (The tool itself, a `ToolDefinition`, is named only above this
-/// file, whose types its methods take.)
-#[cfg(feature = "code-mode")]
-pub(crate) trait ConcurrencyCheck: Send + Sync {
-    fn is_concurrency_safe(&self, arguments: &Value) -> bool;
-}
-
 pub(crate) trait CallHost: Send + Sync + 'static {
     /// The shared state the call's bodies reach.
     fn state(&self) -> &SharedState;
@@ -97,33 +89,13 @@ pub(crate) trait CallHost: Send + Sync + 'static {
         query: &ToolSearchQuery,
     ) -> Result<ToolSearchAnswer, ToolError>;
 
-    /// The tool a call of `name` that `agent` would make resolves to (a program's nested calls
-    /// are scheduled by whether it is concurrency-safe), with the generation it was resolved
-    /// in: while [`generation`](Self::generation) stays the same, so does the tool.
+    /// What a `run_code` program needs of this host: its tools, bounds, engines and journal.
+    /// `None`, the default, for a host outside a registry, whose programs run with the default
+    /// bounds on an engine of their own and resolve nothing.
     #[cfg(feature = "code-mode")]
-    fn program_tool(
-        &self,
-        agent: Option<&AgentId>,
-        name: &str,
-    ) -> (u64, Option<Arc<dyn ConcurrencyCheck>>);
-
-    /// The generation of the tools: it changes whenever what a name resolves to may have.
-    #[cfg(feature = "code-mode")]
-    fn generation(&self) -> u64;
-
-    /// The bounds of a `run_code` program.
-    #[cfg(feature = "code-mode")]
-    fn code_limits(&self) -> crate::code_mode::CodeLimits;
-
-    /// The engines this host keeps warm for `run_code` programs; `None` runs each program on an
-    /// engine of its own.
-    #[cfg(feature = "code-mode")]
-    fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>>;
-
-    /// The call store and journal of this host, if it has one: a `run_code` run keys its nested
-    /// calls by their positions on it, so that it can resume.
-    #[cfg(all(feature = "code-mode", feature = "durable"))]
-    fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>>;
+    fn programs(&self) -> Option<&dyn crate::call::run_code::host::ProgramHost> {
+        None
+    }
 }
 
 /// What a caller hands to [`ToolScope::execute`](crate::ToolScope::execute): one tool call as

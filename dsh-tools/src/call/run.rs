@@ -248,38 +248,4 @@ impl CallHost for DetachedHost {
         // Outside a registry there are no deferred tools to find.
         Ok(crate::search::ToolSearchAnswer::default())
     }
-
-    #[cfg(feature = "code-mode")]
-    fn program_tool(
-        &self,
-        _agent: Option<&crate::ids::AgentId>,
-        _name: &str,
-    ) -> (
-        u64,
-        Option<Arc<dyn crate::call::execution::ConcurrencyCheck>>,
-    ) {
-        // Nothing resolves outside a registry, ever.
-        (0, None)
-    }
-
-    #[cfg(feature = "code-mode")]
-    fn generation(&self) -> u64 {
-        0
-    }
-
-    #[cfg(feature = "code-mode")]
-    fn code_limits(&self) -> crate::code_mode::CodeLimits {
-        crate::code_mode::CodeLimits::new()
-    }
-
-    #[cfg(feature = "code-mode")]
-    fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>> {
-        None
-    }
-
-    #[cfg(all(feature = "code-mode", feature = "durable"))]
-    fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>> {
-        // Outside a registry there is no call store.
-        None
-    }
 }

@@ -27,6 +27,7 @@
 //! the program with every call it already made answered from the journal; a program that asks a
 //! position for another call than it recorded ends `CODE_RUN_DIVERGED`.
 
+pub(crate) mod host;
 #[cfg(feature = "durable")]
 mod resume;
 
@@ -45,6 +46,8 @@ use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecutionInput;
 use crate::call::fn_tool::FnTool;
 use crate::call::run::ToolRun;
+use crate::call::run_code::host::{ConcurrencyCheck, ProgramHost};
+use crate::code_mode::CodeLimits;
 use crate::code_mode::engine::Engine;
 use crate::code_mode::failure::{ProgramFailure, StopKind};
 use crate::code_mode::program_calls::{CallOutcome, ProgramCalls, Surroundings};
@@ -134,7 +137,8 @@ fn render(_arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolEr
 async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolError> {
     let program = arguments["code"].as_str().unwrap_or_default();
     let execution = run.execution();
-    let limits = execution.host().code_limits();
+    let host = execution.host().programs();
+    let limits = host.map_or_else(CodeLimits::new, ProgramHost::code_limits);
     if program.len() > limits.max_source_bytes() {
         let failure = ProgramFailure::limit(format!(
             "the program is {} bytes long, more than its limit of {} bytes",
@@ -149,7 +153,7 @@ async fn run_program(arguments: &Value, run: &ToolRun) -> Result<Value, ToolErro
     let mut engine = Engine::start(
         program.to_owned(),
         limits,
-        execution.host().code_engines(),
+        host.map(ProgramHost::code_engines),
         Box::new(calls),
     )
     .map_err(|error| {
@@ -225,7 +229,7 @@ fn failure_error(run: &ToolRun, failure: &ProgramFailure, output: &str, wall_ms:
 struct LastTool {
     name: String,
     generation: u64,
-    tool: Option<Arc<dyn crate::call::execution::ConcurrencyCheck>>,
+    tool: Option<Arc<dyn ConcurrencyCheck>>,
 }
 
 /// A nested call the program asked for and that has not started yet.
@@ -332,13 +336,14 @@ impl NestedCalls {
     /// resolves to nothing, whose call fails at once.
     fn is_concurrency_safe(&mut self, name: &str, arguments: &Value) -> bool {
         let execution = self.run.execution();
-        let host = execution.host();
-        let known = self
-            .last_tool
-            .as_ref()
-            .is_some_and(|last| last.name == name && last.generation == host.generation());
+        // Outside a registry nothing resolves, ever: generation 0, no tool.
+        let host = execution.host().programs();
+        let known = self.last_tool.as_ref().is_some_and(|last| {
+            last.name == name && last.generation == host.map_or(0, ProgramHost::generation)
+        });
         if !known {
-            let (generation, tool) = host.program_tool(execution.agent(), name);
+            let (generation, tool) =
+                host.map_or((0, None), |host| host.program_tool(execution.agent(), name));
             self.last_tool = Some(LastTool {
                 name: name.to_owned(),
                 generation,

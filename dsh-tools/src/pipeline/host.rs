@@ -50,44 +50,8 @@ impl CallHost for Core {
     }
 
     #[cfg(feature = "code-mode")]
-    fn program_tool(
-        &self,
-        agent: Option<&AgentId>,
-        name: &str,
-    ) -> (
-        u64,
-        Option<Arc<dyn crate::call::execution::ConcurrencyCheck>>,
-    ) {
-        // Read before the tool: a change in between leaves a generation that is already old,
-        // so the tool is resolved again rather than kept past the change.
-        let generation = Core::generation(self);
-        let tool = Core::resolve(self, name, agent);
-        (
-            generation,
-            tool.map(|tool| {
-                Arc::new(Scheduled(tool)) as Arc<dyn crate::call::execution::ConcurrencyCheck>
-            }),
-        )
-    }
-
-    #[cfg(feature = "code-mode")]
-    fn generation(&self) -> u64 {
-        Core::generation(self)
-    }
-
-    #[cfg(feature = "code-mode")]
-    fn code_limits(&self) -> crate::code_mode::CodeLimits {
-        self.with_snapshot(|state| state.code.limits)
-    }
-
-    #[cfg(feature = "code-mode")]
-    fn code_engines(&self) -> Option<&Arc<crate::code_mode::pool::EnginePool>> {
-        Some(Core::code_engines(self))
-    }
-
-    #[cfg(all(feature = "code-mode", feature = "durable"))]
-    fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>> {
-        self.with_snapshot(|state| state.durability.clone())
+    fn programs(&self) -> Option<&dyn crate::call::run_code::host::ProgramHost> {
+        Some(self)
     }
 }
 
@@ -99,16 +63,5 @@ impl ToolLookup for Core {
 
     fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
         Core::resolve(self, name, agent)
-    }
-}
-
-/// A resolved tool as a program's scheduler keeps it between calls of the same name.
-#[cfg(feature = "code-mode")]
-struct Scheduled(Arc<dyn ToolDefinition>);
-
-#[cfg(feature = "code-mode")]
-impl crate::call::execution::ConcurrencyCheck for Scheduled {
-    fn is_concurrency_safe(&self, arguments: &serde_json::Value) -> bool {
-        self.0.is_concurrency_safe(arguments)
     }
 }

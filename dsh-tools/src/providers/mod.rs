@@ -328,7 +328,6 @@ impl LoweredTools {
         if let Dialect::DeepSeek { .. } = dialect {
             deepseek::report_strict(&tools, &mut report);
         }
-        #[cfg_attr(not(feature = "code-mode"), allow(unused_mut))]
         let mut request = match dialect {
             Dialect::OpenAiChat { strict } | Dialect::DeepSeek { strict } => {
                 openai::chat_tools(&tools, strict)
@@ -337,13 +336,7 @@ impl LoweredTools {
             Dialect::Anthropic { .. } => anthropic::tools(&tools, native),
             Dialect::Gemini { schema } => gemini::tools(&tools, schema),
         };
-        #[cfg(feature = "code-mode")]
-        if let Some(programs) = programs {
-            programmatic::add_to_request(&mut request, &tools, programs, dialect);
-            programmatic::report_left_out(dialect, &mut report);
-        }
-        #[cfg(not(feature = "code-mode"))]
-        let _ = programs;
+        programmatic::finish_request(&mut request, &tools, programs, dialect, &mut report);
         Self {
             dialect,
             agent,
@@ -813,7 +806,7 @@ impl ProviderTools {
         } else {
             Vec::new()
         };
-        let lowered = self.programmatic_list(layer.as_ref(), &schemas, &deferred, agent);
+        let lowered = programmatic::list(self, layer.as_ref(), &schemas, &deferred, agent);
         let mut lowered = lowered.unwrap_or_else(|| {
             LoweredTools::with_deferred(
                 schemas,
@@ -833,57 +826,6 @@ impl ProviderTools {
             }
         }
         lowered
-    }
-}
-
-impl ProviderTools {
-    /// The list lowered for the provider's programmatic tool calling, when it is asked for,
-    /// the dialect has it and programs may call tools in `layer`; `None` otherwise.
-    #[cfg(feature = "code-mode")]
-    fn programmatic_list(
-        &self,
-        layer: Option<&ToolScope>,
-        schemas: &Arc<[ToolSchema]>,
-        deferred: &[ToolSchema],
-        agent: Option<&AgentId>,
-    ) -> Option<LoweredTools> {
-        if !self.programmatic || !programmatic::supports(self.dialect) {
-            return None;
-        }
-        let tools = layer?.program_tools()?;
-        // The registry's `tool_search` stays the model's while tools are deferred.
-        let search = schemas
-            .iter()
-            .filter(|schema| schema.name == crate::registry::TOOL_SEARCH)
-            .cloned();
-        let mut listed: Vec<ToolSchema> = tools.listed.into_iter().chain(search).collect();
-        listed.sort_unstable_by(|a, b| a.name.cmp(&b.name));
-        let deferred: Vec<ToolSchema> = deferred
-            .iter()
-            .filter(|schema| tools.callers.contains_key(&schema.name))
-            .cloned()
-            .collect();
-        let mut lowered = LoweredTools::lower(
-            listed.into(),
-            &deferred,
-            self.search,
-            self.dialect,
-            agent.cloned(),
-            Some(&tools.callers),
-        );
-        lowered.origin = Some(Arc::clone(schemas));
-        Some(lowered)
-    }
-
-    #[cfg(not(feature = "code-mode"))]
-    fn programmatic_list(
-        &self,
-        _: Option<&ToolScope>,
-        _: &Arc<[ToolSchema]>,
-        _: &[ToolSchema],
-        _: Option<&AgentId>,
-    ) -> Option<LoweredTools> {
-        None
     }
 }
 

@@ -34,24 +34,6 @@ use serde_json::Value;
 use super::calls::field;
 use super::dialect::Dialect;
 
-/// OpenAI Responses' tool that runs the model's programs.
-#[cfg(feature = "code-mode")]
-pub(crate) const OPENAI_TOOL: &str = "programmatic_tool_calling";
-/// Anthropic's code execution tool whose programs call tools, and the name it is sent under.
-#[cfg(feature = "code-mode")]
-pub(crate) const ANTHROPIC_TOOL: &str = "code_execution_20260120";
-#[cfg(feature = "code-mode")]
-pub(crate) const ANTHROPIC_TOOL_NAME: &str = "code_execution";
-
-/// Whether `dialect` has programmatic tool calling.
-#[cfg(feature = "code-mode")]
-pub(crate) fn supports(dialect: Dialect) -> bool {
-    matches!(
-        dialect,
-        Dialect::OpenAiResponses { .. } | Dialect::Anthropic { .. }
-    )
-}
-
 /// The provider's id of the program that made the call `item` (an OpenAI Responses
 /// `function_call` item or an Anthropic `tool_use` block), if a program made it: a direct call's
 /// `caller` (`{"type": "direct"}`), or none, names no program.
@@ -69,22 +51,77 @@ pub(crate) fn program_caller(dialect: Dialect, item: &Value) -> Option<&str> {
     id.and_then(Value::as_str)
 }
 
+// The rest of `providers` reaches Code Mode only through these two: with the feature off they
+// are the no-ops of the same shape, and a list is never lowered for programs.
+#[cfg(not(feature = "code-mode"))]
+pub(crate) use self::off::{finish_request, list};
 #[cfg(feature = "code-mode")]
-pub(crate) use self::request::{add_to_request, report_left_out};
+pub(crate) use self::request::{finish_request, list};
+
+/// The seam without Code Mode: no scope lets programs call tools.
+#[cfg(not(feature = "code-mode"))]
+mod off {
+    use std::sync::Arc;
+
+    use serde_json::Value;
+
+    use super::super::report::LoweringReport;
+    use super::super::{LoweredTool, LoweredTools, Programs, ProviderTools};
+    use super::Dialect;
+    use crate::call::definition::ToolSchema;
+    use crate::ids::AgentId;
+    use crate::registry::ToolScope;
+
+    pub(crate) fn list(
+        _: &ProviderTools,
+        _: Option<&ToolScope>,
+        _: &Arc<[ToolSchema]>,
+        _: &[ToolSchema],
+        _: Option<&AgentId>,
+    ) -> Option<LoweredTools> {
+        None
+    }
+
+    pub(crate) fn finish_request(
+        _: &mut Value,
+        _: &[LoweredTool],
+        _: Option<&Programs>,
+        _: Dialect,
+        _: &mut LoweringReport,
+    ) {
+    }
+}
 
 /// What the request says of programs (feature `code-mode`, which has scope modes).
 #[cfg(feature = "code-mode")]
 mod request {
     use std::collections::HashMap;
+    use std::sync::Arc;
 
     use serde_json::Value;
 
-    use super::super::LoweredTool;
     use super::super::calls::object;
     use super::super::dialect::Dialect;
     use super::super::report::{Change, LoweringReport};
-    use super::{ANTHROPIC_TOOL, ANTHROPIC_TOOL_NAME, OPENAI_TOOL};
+    use super::super::{LoweredTool, LoweredTools, Programs, ProviderTools};
+    use crate::call::definition::ToolSchema;
     use crate::callers::ToolCallers;
+    use crate::ids::AgentId;
+    use crate::registry::ToolScope;
+
+    /// OpenAI Responses' tool that runs the model's programs.
+    const OPENAI_TOOL: &str = "programmatic_tool_calling";
+    /// Anthropic's code execution tool whose programs call tools, and the name it is sent under.
+    const ANTHROPIC_TOOL: &str = "code_execution_20260120";
+    const ANTHROPIC_TOOL_NAME: &str = "code_execution";
+
+    /// Whether `dialect` has programmatic tool calling.
+    fn supports(dialect: Dialect) -> bool {
+        matches!(
+            dialect,
+            Dialect::OpenAiResponses { .. } | Dialect::Anthropic { .. }
+        )
+    }
 
     /// The `allowed_callers` value for `callers` in `dialect`'s words.
     fn allowed_callers(dialect: Dialect, callers: ToolCallers) -> Value {
@@ -105,7 +142,7 @@ mod request {
     /// Writes each tool's `allowed_callers` into `request` (the dialect's `tools` array, whose
     /// first entries are `tools` in order) and adds the provider's tool that runs programs. A
     /// tool `callers` does not name (the registry's `tool_search`) is the model's only.
-    pub(crate) fn add_to_request(
+    fn add_to_request(
         request: &mut Value,
         tools: &[LoweredTool],
         callers: &HashMap<String, ToolCallers>,
@@ -135,7 +172,7 @@ mod request {
 
     /// The report's account of what programmatic tool calling changed: the provider runs the
     /// programs, so the registry's `run_code` is not sent.
-    pub(crate) fn report_left_out(dialect: Dialect, report: &mut LoweringReport) {
+    fn report_left_out(dialect: Dialect, report: &mut LoweringReport) {
         let runner = match dialect {
             Dialect::Anthropic { .. } => ANTHROPIC_TOOL,
             _ => OPENAI_TOOL,
@@ -149,5 +186,58 @@ mod request {
                  sent with the callers it takes (allowed_callers)"
             ),
         );
+    }
+
+    /// Ends `request` (the dialect's `tools` array, whose first entries are `tools`) for the
+    /// provider's programmatic tool calling when the list was lowered for it (`programs`, who
+    /// may call each tool), and says so in `report`.
+    pub(crate) fn finish_request(
+        request: &mut Value,
+        tools: &[LoweredTool],
+        programs: Option<&Programs>,
+        dialect: Dialect,
+        report: &mut LoweringReport,
+    ) {
+        if let Some(programs) = programs {
+            add_to_request(request, tools, programs, dialect);
+            report_left_out(dialect, report);
+        }
+    }
+
+    /// The list lowered for the provider's programmatic tool calling, when `provider` asks for
+    /// it, the dialect has it and programs may call tools in `layer`; `None` otherwise.
+    pub(crate) fn list(
+        provider: &ProviderTools,
+        layer: Option<&ToolScope>,
+        schemas: &Arc<[ToolSchema]>,
+        deferred: &[ToolSchema],
+        agent: Option<&AgentId>,
+    ) -> Option<LoweredTools> {
+        if !provider.programmatic || !supports(provider.dialect) {
+            return None;
+        }
+        let tools = layer?.program_tools()?;
+        // The registry's `tool_search` stays the model's while tools are deferred.
+        let search = schemas
+            .iter()
+            .filter(|schema| schema.name == crate::registry::TOOL_SEARCH)
+            .cloned();
+        let mut listed: Vec<ToolSchema> = tools.listed.into_iter().chain(search).collect();
+        listed.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        let deferred: Vec<ToolSchema> = deferred
+            .iter()
+            .filter(|schema| tools.callers.contains_key(&schema.name))
+            .cloned()
+            .collect();
+        let mut lowered = LoweredTools::lower(
+            listed.into(),
+            &deferred,
+            provider.search,
+            provider.dialect,
+            agent.cloned(),
+            Some(&tools.callers),
+        );
+        lowered.origin = Some(Arc::clone(schemas));
+        Some(lowered)
     }
 }

@@ -41,7 +41,7 @@ impl Resume {
     /// goes through the journal under the key its nested calls' keys extend).
     pub(super) fn of(run: &ToolRun) -> Option<Self> {
         let execution = run.execution();
-        let durability = execution.host().durability()?;
+        let durability = execution.host().programs()?.durability()?;
         Some(Self {
             durability,
             run_key: execution.idempotency_key(),

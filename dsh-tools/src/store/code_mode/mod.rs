@@ -10,6 +10,7 @@
 //! | `on.rs` | the feature's side of both: modes in force, refusals, `run_code`'s entry and schema |
 //! | `edits.rs` | the edits that set a mode or the bounds of programs, and the engines programs run on |
 //! | `programmatic.rs` | what a provider running the model's programs on its side is told of a view |
+//! | `programs.rs` | the store as a `run_code` program's host: the tools its calls resolve to, its bounds, engines and journal |
 
 pub(crate) mod decide;
 #[cfg(feature = "code-mode")]
@@ -19,3 +20,5 @@ pub(crate) mod kept;
 mod on;
 #[cfg(feature = "code-mode")]
 pub(crate) mod programmatic;
+#[cfg(feature = "code-mode")]
+mod programs;
