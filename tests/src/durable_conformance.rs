@@ -98,21 +98,21 @@ pub async fn entries_insert_once_and_compare_and_set(store: Arc<dyn CallStore>) 
     done.outcome = Some(RecordedOutcome::success(json!({"ok": true}), Vec::new()));
     assert!(
         !store
-            .replace_entry(2, JournalState::Started, &done)
+            .replace_entry(2, JournalState::Started, done.clone())
             .await
             .expect("replace"),
         "a replace from another attempt changes nothing"
     );
     assert!(
         !store
-            .replace_entry(1, JournalState::Failed, &done)
+            .replace_entry(1, JournalState::Failed, done.clone())
             .await
             .expect("replace"),
         "a replace from another state changes nothing"
     );
     assert!(
         store
-            .replace_entry(1, JournalState::Started, &done)
+            .replace_entry(1, JournalState::Started, done.clone())
             .await
             .expect("replace")
     );
@@ -122,7 +122,7 @@ pub async fn entries_insert_once_and_compare_and_set(store: Arc<dyn CallStore>) 
     );
     assert!(
         !store
-            .replace_entry(1, JournalState::Started, &done)
+            .replace_entry(1, JournalState::Started, done.clone())
             .await
             .expect("replace"),
         "the same replace twice happens once"

@@ -150,7 +150,7 @@ impl Durability {
             entry.started_at_ms = now_ms();
             if self
                 .store
-                .replace_entry(existing.attempt, existing.state, &entry)
+                .replace_entry(existing.attempt, existing.state, entry.clone())
                 .await?
             {
                 return Ok(Admission::Run { entry });
@@ -165,12 +165,13 @@ impl Durability {
         }
     }
 
-    /// Records how the attempt `entry` ended, moving `entry` on to it: a success as
-    /// `completed`, a failure the body reported as `failed`; a body that timed out, panicked or
-    /// was cancelled stays `started` (in doubt). Answers whether anything was recorded.
+    /// Records how the attempt `entry` ended, moving `entry` on to it and into the store: a
+    /// success as `completed`, a failure the body reported as `failed`; a body that timed out,
+    /// panicked or was cancelled stays `started` (in doubt). Answers whether anything was
+    /// recorded.
     pub(crate) async fn record(
         &self,
-        entry: &mut JournalEntry,
+        mut entry: JournalEntry,
         result: &ToolExecutionResult,
     ) -> StoreResult<bool> {
         // A body that ended by one of these never said how far it got.
@@ -203,13 +204,14 @@ impl Durability {
         if entry.state != JournalState::Started {
             return Ok(false);
         }
-        let mut decided = entry.clone();
+        let attempt = entry.attempt;
+        let mut decided = entry;
         match decision {
             CallDecision::RunAgain => decided.state = JournalState::RunAgain,
             CallDecision::GiveUp { reason } => {
                 let error = ToolError::call_given_up(
-                    &format_time(entry.started_at_ms),
-                    &entry.place,
+                    &format_time(decided.started_at_ms),
+                    &decided.place,
                     &reason,
                 );
                 decided.state = JournalState::Completed;
@@ -223,7 +225,7 @@ impl Durability {
             }
         }
         self.store
-            .replace_entry(entry.attempt, JournalState::Started, &decided)
+            .replace_entry(attempt, JournalState::Started, decided)
             .await
     }
 

@@ -214,25 +214,37 @@ impl CallStore for MemoryStore {
         Box::pin(std::future::ready(Ok(existing)))
     }
 
-    fn replace_entry<'a>(
-        &'a self,
+    fn replace_entry(
+        &self,
         attempt: u64,
         state: JournalState,
-        entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+        entry: JournalEntry,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
         let replaced = self.with(|records| {
-            let replaced = match records.entries.get_mut(&entry.key) {
-                Some(current) if current.attempt == attempt && current.state == state => {
-                    current.clone_from(entry);
-                    true
-                }
-                _ => false,
-            };
-            if replaced {
-                records.note_answer(entry);
-                self.bound(records, entry);
+            let is_at =
+                |current: &JournalEntry| current.attempt == attempt && current.state == state;
+            // Kept as given: the entry and its outcome are not copied.
+            let bookkept = self.keep_finished.is_some()
+                || (entry.state == JournalState::Completed && entry.arguments_digest.is_some());
+            if !bookkept {
+                return match records.entries.get_mut(&entry.key) {
+                    Some(current) if is_at(current) => {
+                        *current = entry;
+                        true
+                    }
+                    _ => false,
+                };
             }
-            replaced
+            if !records.entries.get(&entry.key).is_some_and(is_at) {
+                return false;
+            }
+            records.note_answer(&entry);
+            self.bound(records, &entry);
+            // The bound may have forgotten the entry at once (a bound of none).
+            if let Some(current) = records.entries.get_mut(&entry.key) {
+                *current = entry;
+            }
+            true
         });
         Box::pin(std::future::ready(Ok(replaced)))
     }

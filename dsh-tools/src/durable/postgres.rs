@@ -140,14 +140,14 @@ impl CallStore for PostgresStore {
         })
     }
 
-    fn replace_entry<'a>(
-        &'a self,
+    fn replace_entry(
+        &self,
         attempt: u64,
         state: JournalState,
-        entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+        entry: JournalEntry,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
         Box::pin(async move {
-            let record = encode(entry)?;
+            let record = encode(&entry)?;
             let replaced = self
                 .client
                 .execute(

@@ -182,14 +182,13 @@ impl CallStore for SqliteStore {
         })
     }
 
-    fn replace_entry<'a>(
-        &'a self,
+    fn replace_entry(
+        &self,
         attempt: u64,
         state: JournalState,
-        entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
-        let record = encode(entry);
-        let entry = entry.clone();
+        entry: JournalEntry,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
+        let record = encode(&entry);
         self.run(move |connection| {
             let replaced = connection
                 .execute(

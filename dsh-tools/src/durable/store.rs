@@ -58,12 +58,13 @@ pub trait CallStore: Send + Sync + 'static {
     ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
 
     /// Replaces the entry of `entry.key` with `entry` if it still is at `attempt` in `state`.
-    fn replace_entry<'a>(
-        &'a self,
+    /// The store is given the entry to keep: one kept as it is (in memory) needs no copy.
+    fn replace_entry(
+        &self,
         attempt: u64,
         state: JournalState,
-        entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<bool>>;
+        entry: JournalEntry,
+    ) -> BoxFuture<'_, StoreResult<bool>>;
 
     /// The entry of `key`.
     fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;

@@ -76,13 +76,13 @@ pub(crate) async fn dispatch(
         Err(error) => failed(execution, ToolError::store_failed(error.message())),
         Ok(Admission::Replay(entry)) => replayed(call, &entry),
         Ok(Admission::InDoubt(entry)) => failed(execution, in_doubt(&entry)),
-        Ok(Admission::Run { mut entry }) => {
+        Ok(Admission::Run { entry }) => {
             let result = dispatch_steps!(call, run);
-            if let Err(error) = durability.record(&mut entry, &result).await {
+            if let Err(error) = durability.record(entry, &result).await {
                 // The body ran; its result stands. A retry will find the call in doubt.
                 tracing::error!(
                     tool = execution.name(),
-                    key = entry.key,
+                    key = execution.idempotency_key(),
                     "the call store could not record the outcome: {error}"
                 );
             }

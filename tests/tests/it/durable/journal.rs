@@ -180,12 +180,12 @@ impl CallStore for Broken {
     ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
         broken()
     }
-    fn replace_entry<'a>(
-        &'a self,
+    fn replace_entry(
+        &self,
         _: u64,
         _: JournalState,
-        _: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+        _: JournalEntry,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
         broken()
     }
     fn entry<'a>(&'a self, _: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
