@@ -36,11 +36,11 @@ use rquickjs::{Context, Ctx, Persistent, Promise, Runtime, Value as JsValue};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+use crate::code_mode::code_limits::CodeLimits;
 use crate::code_mode::convert::{display, to_json};
 use crate::code_mode::failure::{
     ProgramFailure, StopKind, call_site, looks_like_typescript, position_in, typescript_reason,
 };
-use crate::code_mode::limits::CodeLimits;
 use crate::code_mode::pool::{EnginePool, Idle, Warm, run_alone};
 use crate::code_mode::program_calls::{CallOutcome, ProgramCalls};
 use crate::code_mode::world::{

@@ -17,17 +17,17 @@
 //! on scopes); a tool chooses who may call it ([`ToolCallers`]); the registry bounds every
 //! program ([`CodeLimits`]).
 
+mod code_limits;
 pub(crate) mod convert;
 mod declarations;
 pub(crate) mod engine;
 pub(crate) mod failure;
-mod limits;
 mod mode;
 pub(crate) mod pool;
 pub(crate) mod program_calls;
 pub(crate) mod world;
 
 pub use crate::callers::ToolCallers;
+pub use code_limits::CodeLimits;
 pub use declarations::{DeclaredTool, typescript_declarations};
-pub use limits::CodeLimits;
 pub use mode::CodeMode;

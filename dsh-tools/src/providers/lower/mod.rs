@@ -18,7 +18,7 @@
 //! caller then lowers the tool for the dialect's non-strict view and reports the fallback.
 //!
 //! This file holds the entry points and the driver; each pass has its file: `refs` (1), `root`
-//! (2), `node`, `nullable`, `maps`, `untyped`, `objects` and `unsupported` (3), `limits` (4);
+//! (2), `node`, `nullable`, `maps`, `untyped`, `objects` and `unsupported` (3), `strict_limits` (4);
 //! `shapes` holds the small JSON Schema helpers they share.
 
 use std::collections::{BTreeMap, HashMap};
@@ -31,7 +31,6 @@ use super::report::{Change, LoweringReport};
 
 pub(crate) use self::shapes::escape;
 
-mod limits;
 mod maps;
 mod node;
 mod nullable;
@@ -39,6 +38,7 @@ mod objects;
 mod refs;
 mod root;
 mod shapes;
+mod strict_limits;
 mod unsupported;
 mod untyped;
 
