@@ -56,10 +56,7 @@ pub(crate) async fn dispatch(
     // process died, its wall time ran out): each of its nested calls is journaled under its own
     // key and answers for itself (replayed, in doubt, or run for the first time), so running the
     // program again repeats no call's side effect.
-    #[cfg(feature = "code-mode")]
-    let resumable_run = execution.name() == crate::call::run_code::RUN_CODE;
-    #[cfg(not(feature = "code-mode"))]
-    let resumable_run = false;
+    let resumable_run = crate::store::code_mode::kept::is_run_code(execution.name());
     let intent = Intent {
         key: execution.idempotency_key(),
         tool: execution.name(),
