@@ -710,3 +710,90 @@ fn every_file_table_names_the_files_it_has() {
         drifted.join("\n")
     );
 }
+
+/// The files outside Code Mode's own folders (`code_mode/`, the call layer's `run_code`) that
+/// may name the feature, each for what it does with it. Everything else reaches Code Mode
+/// through a seam whose items have the same shape in every build: the store's
+/// `store/code_mode/kept.rs` and `decide.rs`, the call layer's `CallHost::programs` (a
+/// `ProgramHost`, `call/run_code/host.rs`), the providers' `programmatic.rs`.
+const CODE_MODE_SITES: &[(&str, &str)] = &[
+    ("lib.rs", "declares `code_mode`"),
+    ("call/mod.rs", "declares `run_code`"),
+    (
+        "registry/mod.rs",
+        "declares the scope's Code Mode settings and re-exports `RUN_CODE`",
+    ),
+    (
+        "durable/mod.rs",
+        "declares the journal's rules for runs (with `durable`)",
+    ),
+    (
+        "call/execution.rs",
+        "`CallHost::programs`, and keying a run's nested calls",
+    ),
+    ("pipeline/host.rs", "the registry's `CallHost::programs`"),
+    (
+        "content.rs",
+        "the fenced blocks ACP and Code Mode both write",
+    ),
+    (
+        "errors/tool_error.rs",
+        "Code Mode's errors, beside every other error text",
+    ),
+    (
+        "providers/mod.rs",
+        "`ProviderTools::programmatic`, the setter, and its flag",
+    ),
+    (
+        "providers/programmatic.rs",
+        "the providers' seam: `list`, `finish_request`",
+    ),
+    (
+        "store/state.rs",
+        "fields kept for Code Mode, unread without it",
+    ),
+    (
+        "store/core.rs",
+        "a field kept for Code Mode, unread without it",
+    ),
+];
+
+/// How many times those files name the feature at most: a new site is a seam widening, which
+/// this makes a decision rather than a drift.
+const MAX_CODE_MODE_SITES: usize = 24;
+
+#[test]
+fn code_mode_is_reached_through_its_seams() {
+    let root = src_dir("dsh-tools");
+    let mut files = Vec::new();
+    rust_files(&root, &root, &mut files);
+    let mut unlisted = Vec::new();
+    let mut sites = 0;
+    for file in &files {
+        let own =
+            file.split('/').any(|part| part == "code_mode") || file.starts_with("call/run_code");
+        if own {
+            continue;
+        }
+        let source = fs::read_to_string(root.join(file)).expect("a readable source file");
+        let count = source.matches("feature = \"code-mode\"").count();
+        if count == 0 {
+            continue;
+        }
+        sites += count;
+        if !CODE_MODE_SITES.iter().any(|(listed, _)| listed == file) {
+            unlisted.push(format!("{file} ({count})"));
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "files outside Code Mode's folders that name the feature: reach it through a seam, or \
+         list the file in CODE_MODE_SITES with why: {unlisted:?}"
+    );
+    assert!(
+        sites <= MAX_CODE_MODE_SITES,
+        "{sites} sites name the feature `code-mode` outside its folders, more than \
+         {MAX_CODE_MODE_SITES}: reach it through a seam"
+    );
+    assert!(sites > 0, "the count reads the sources it names");
+}
