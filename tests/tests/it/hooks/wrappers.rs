@@ -405,7 +405,7 @@ async fn a_layer_sees_the_definition_visible_to_the_caller() {
 async fn scoped_layers_wrap_inside_global_ones() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let seen = log.clone();
     let _ = scope
         .on_execute(move |request, next| {

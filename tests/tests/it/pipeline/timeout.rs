@@ -310,7 +310,7 @@ async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
 #[tokio::test(start_paused = true)]
 async fn budgets_come_from_the_definition_the_caller_sees() {
     let registry = with_grace([sleeping_tool("t", Some(1_000), 500)], 10);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _scoped = scope.register(sleeping_tool("t", Some(100), 500)).unwrap();
     assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
     assert_eq!(

@@ -132,7 +132,7 @@ fn other_tools_show_the_generic_card_with_the_raw_input_so_far() {
         ("broken", ToolCallKind::Other, Some(&so_far))
     );
     // Scopes present as they resolve.
-    let scope = registry.create_scope("agent-1", None).unwrap();
+    let scope = registry.create_child("agent-1").unwrap();
     let card = scope.present_partial_call("read_file", &partial(r#"{"path": "a"}"#));
     assert_eq!(generic(&card).0, "Read a");
 }
