@@ -86,14 +86,9 @@ impl DispatchRequest {
 
     /// Replaces the body's token. Derive the new one from [`signal`](Self::signal) (a
     /// `child_token`) so outer layers still reach the body; the caller's own token always does.
-    pub fn set_signal(&mut self, signal: CancellationToken) {
-        self.signal = Some(signal);
-    }
-
-    /// [`set_signal`](Self::set_signal), by value.
     #[must_use]
     pub fn with_signal(mut self, signal: CancellationToken) -> Self {
-        self.set_signal(signal);
+        self.signal = Some(signal);
         self
     }
 }

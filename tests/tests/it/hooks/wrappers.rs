@@ -254,9 +254,9 @@ async fn a_layer_passing_a_cancelled_token_prevents_the_body() {
             Ok(json!("stopped"))
         }))
         .unwrap();
-    let _ = registry.on_execute(|mut request, next| async move {
+    let _ = registry.on_execute(|request, next| async move {
         let token = request.signal().child_token();
-        request.set_signal(token.clone());
+        let request = request.with_signal(token.clone());
         token.cancel();
         next.run(request).await
     });
