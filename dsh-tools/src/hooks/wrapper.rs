@@ -29,12 +29,13 @@ pub trait ExecuteLayer: Send + Sync + 'static {
     fn call(&self, request: DispatchRequest, next: Next) -> BoxFuture<'static, LayerResult>;
 }
 
-/// An [`ExecuteLayer`] made from a closure; see [`layer_fn`].
+/// An [`ExecuteLayer`] made from a closure: what
+/// [`ToolScope::on_execute`](crate::ToolScope::on_execute) adds.
 #[derive(Clone, Copy, Debug)]
-pub struct LayerFn<F>(F);
+pub(crate) struct LayerFn<F>(F);
 
 /// Makes an [`ExecuteLayer`] from `f(request, next)`.
-pub fn layer_fn<F, Fut>(f: F) -> LayerFn<F>
+pub(crate) fn layer_fn<F, Fut>(f: F) -> LayerFn<F>
 where
     F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = LayerResult> + Send + 'static,
