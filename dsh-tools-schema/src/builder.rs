@@ -143,7 +143,9 @@ impl Schema {
     }
 
     /// The schema itself: every builder chain can end in `.build()`, whichever constructor began
-    /// it (generated code relies on this).
+    /// it. Generated code relies on this; a user holding a `Schema` has nothing to build, so it
+    /// is not API.
+    #[doc(hidden)]
     pub fn build(self) -> Schema {
         self
     }
