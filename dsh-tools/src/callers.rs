@@ -22,7 +22,8 @@ pub enum ToolCallers {
 }
 
 impl ToolCallers {
-    /// Whether the model may call the tool directly.
+    /// Whether the model may call the tool directly (only Code Mode asks).
+    #[cfg(feature = "code-mode")]
     pub(crate) const fn takes_model(self) -> bool {
         !matches!(self, Self::Program)
     }
