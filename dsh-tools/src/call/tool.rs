@@ -259,7 +259,10 @@ impl ToolContract {
     }
 
     /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
-    pub(crate) fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
+    /// Not API: public only for the bench harness and the fuzz target, which measure and fuzz
+    /// this step of a typed call on its own.
+    #[doc(hidden)]
+    pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
         self.check_with(arguments, A::is_valid_json)?;
         match A::from_json(arguments) {
             Ok(args) => Ok(args),
