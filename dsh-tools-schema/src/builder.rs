@@ -143,7 +143,9 @@ impl Schema {
     }
 
     /// The schema itself: every builder chain can end in `.build()`, whichever constructor began
-    /// it (generated code relies on this).
+    /// it. Generated code relies on this; a user holding a `Schema` has nothing to build, so it
+    /// is not API.
+    #[doc(hidden)]
     pub fn build(self) -> Schema {
         self
     }
@@ -451,7 +453,9 @@ impl NumberSchema {
     }
 }
 
-/// Which bound a [`NumberBound`] becomes; decides how a non-finite float is read.
+/// Which bound a [`NumberBound`] becomes; decides how a non-finite float is read. Not API: only
+/// the implementations of [`NumberBound`] here read it.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoundSide {
     /// `minimum`.
@@ -468,7 +472,9 @@ pub enum BoundSide {
 /// become the largest finite float of that sign (so no ordinary number passes); `NaN` compares
 /// with nothing and leaves the bound unset.
 pub trait NumberBound {
-    /// The bound as an exact JSON number, or `None` for no bound.
+    /// The bound as an exact JSON number, or `None` for no bound. Not API: the builders call
+    /// it; users pass numbers.
+    #[doc(hidden)]
     fn into_bound(self, side: BoundSide) -> Option<Number>;
 }
 

@@ -69,6 +69,7 @@ impl Schema {
     /// [`definite_violations`](Self::definite_violations) of `value`, the value so far of a
     /// [`PartialJson`] (or that value rewritten where it is finished: a provider's stand-ins
     /// removed), whose open nodes are `open` ([`PartialJson::open_path`]).
+    #[doc(hidden)]
     pub fn definite_violations_in(
         &self,
         value: &Value,

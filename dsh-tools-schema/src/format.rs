@@ -41,7 +41,7 @@ impl StringFormat {
     }
 
     /// The checked format named `name`, without allocating; `None` for any other name.
-    pub fn checked_by_name(name: &str) -> Option<Self> {
+    pub(crate) fn checked_by_name(name: &str) -> Option<Self> {
         Some(match name {
             "date-time" => Self::DateTime,
             "date" => Self::Date,

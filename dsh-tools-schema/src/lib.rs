@@ -32,13 +32,13 @@
 //! | `rules/` | each keyword family's rules, which every engine runs (not API) |
 //! | `number_rules.rs` | which rule of a typed number node a number breaks, over `rules/numbers.rs` |
 //! | `multiple_of.rs` | `multipleOf` decided exactly, on the decimals JSON wrote |
-//! | `semantics.rs` | [`semantics`]: JSON's notion of number equality, integers and string length |
+//! | `semantics.rs` | JSON's notion of number equality, integers and string length, shared with the runtime (not API) |
 //! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
 //! | `subset.rs` | the spec's structured-output functions over raw schemas |
 //! | `error.rs` | [`SchemaError`]: why a schema cannot be built or imported |
 //! | `partial_json.rs` + `partial_json/` | [`partial_json`]: JSON text read while it is still being written |
-//! | `text_bounds.rs` | [`text_bounds`]: untrusted text quoted in messages, cut with a marker |
+//! | `text_bounds.rs` | untrusted text quoted in messages, cut with a marker, shared with the runtime (not API) |
 
 mod builder;
 mod compile;
@@ -64,13 +64,18 @@ mod property_index;
 mod render;
 #[doc(hidden)]
 pub mod rules;
+#[doc(hidden)]
 pub mod semantics;
 mod subset;
+#[doc(hidden)]
 pub mod text_bounds;
 mod validate;
 mod violation;
 
-pub use builder::{ArraySchema, BoundSide, NumberBound, NumberSchema, ObjectSchema, StringSchema};
+pub use builder::{ArraySchema, NumberBound, NumberSchema, ObjectSchema, StringSchema};
+// How `NumberBound` reads a float for each side: the trait's plumbing, not API.
+#[doc(hidden)]
+pub use builder::BoundSide;
 pub use compiled::CompiledSchema;
 pub use definite::DefiniteProgress;
 pub use error::{MAX_REPORTED_SCHEMA_PROBLEMS, SchemaError, SchemaProblem};
@@ -87,7 +92,10 @@ pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,
 };
-pub use violation::{JsonType, MAX_REPORTED_VIOLATIONS, ValidationContext, Violation, Violations};
+pub use violation::{JsonType, MAX_REPORTED_VIOLATIONS, Violation, Violations};
+// The walk's collector, which the runtime reports duplicate keys into: not API.
+#[doc(hidden)]
+pub use violation::ValidationContext;
 
 // The README's example is compiled and run with the doctests.
 #[cfg(doctest)]

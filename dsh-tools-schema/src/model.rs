@@ -200,7 +200,7 @@ impl NumberRules {
     /// Whether the inclusive `bound` is published: always, unless it is implied by the type and
     /// lies beyond ±(2^53 − 1), the largest integer every JSON reader holds exactly
     /// (JavaScript's `Number.MAX_SAFE_INTEGER`).
-    pub fn publishes(&self, bound: &Number) -> bool {
+    pub(crate) fn publishes(&self, bound: &Number) -> bool {
         // Every integer up to 2^53 converts to a double exactly, and every larger one to a
         // double beyond 2^53 - 1, so the comparison in doubles is exact.
         !self.implied_by_type

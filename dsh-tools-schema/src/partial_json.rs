@@ -14,7 +14,7 @@
 //! | `reader.rs` | [`PartialJson`]: the grammar, one byte at a time, and the value so far |
 //! | `number.rs` | where a number being written stands, and its best value |
 //! | `node.rs` | [`PartialNode`]: the value so far as finished parts and open ones |
-//! | `open_path.rs` | [`OpenPath`]: the chain of open nodes, for validating what is finished |
+//! | `open_path.rs` | `OpenPath`: the chain of open nodes, for validating what is finished (not API: the runtime's stream reader hands it to the definite check) |
 //! | `error.rs` | [`PartialJsonError`]: where and why the text stopped being JSON |
 
 mod error;
@@ -25,5 +25,6 @@ mod reader;
 
 pub use self::error::PartialJsonError;
 pub use self::node::{PartialArray, PartialNode, PartialObject};
+#[doc(hidden)]
 pub use self::open_path::{OpenLeaf, OpenPath, OpenStep};
 pub use self::reader::PartialJson;

@@ -670,7 +670,9 @@ impl<'v> PathStack<'v> {
 }
 
 /// Collects violations while a value is walked. `'v` is the lifetime of the keys on the path
-/// (borrowed from the value or the schema).
+/// (borrowed from the value or the schema). Not API: the engines' collector, which the runtime
+/// also reports the duplicate keys of raw arguments into, so they read as every violation does.
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct ValidationContext<'v> {
     root: PathRoot,
@@ -686,6 +688,7 @@ pub struct ValidationContext<'v> {
 
 impl<'v> ValidationContext<'v> {
     /// A context for validating tool arguments.
+    #[doc(hidden)]
     pub fn for_arguments() -> Self {
         Self::new(PathRoot::Arguments)
     }
@@ -711,18 +714,21 @@ impl<'v> ValidationContext<'v> {
 
     /// Enters the property `key`.
     #[inline]
+    #[doc(hidden)]
     pub fn push_key(&mut self, key: &'v str) {
         self.path.push(Segment::Key(key));
     }
 
     /// Enters the item at `index`.
     #[inline]
+    #[doc(hidden)]
     pub fn push_index(&mut self, index: usize) {
         self.path.push(Segment::Index(index));
     }
 
     /// Leaves the innermost property or item.
     #[inline]
+    #[doc(hidden)]
     pub fn pop(&mut self) {
         self.path.pop();
     }
@@ -843,6 +849,7 @@ impl<'v> ValidationContext<'v> {
 
     /// Reports that the current object's raw JSON text gives the key `key` more than once
     /// (`duplicate property "a.b"`): parsing would keep only one of the values.
+    #[doc(hidden)]
     pub fn report_duplicate(&mut self, key: &str) {
         self.report_child(
             key,
@@ -853,6 +860,7 @@ impl<'v> ValidationContext<'v> {
     }
 
     /// Ends the walk: `Ok` when nothing was found.
+    #[doc(hidden)]
     pub fn finish(self) -> Result<(), Violations> {
         if self.count() == 0 {
             Ok(())

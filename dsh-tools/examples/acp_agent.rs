@@ -85,7 +85,7 @@ impl AgentState {
         let session_id = SessionId::new(format!("session-{number}"));
         let scope = self
             .registry
-            .create_scope(session_id.to_string(), None)
+            .create_child(session_id.to_string())
             .map_err(|error| protocol::Error::internal_error().data(error.to_string()))?;
         let cards = AcpCards::for_client(&self.workspace, &lock(&self.client));
         // The one line that shows the session its calls; it stays for the session's lifetime.

@@ -22,13 +22,14 @@ pub enum ToolCallers {
 }
 
 impl ToolCallers {
-    /// Whether the model may call the tool directly.
-    pub const fn takes_model(self) -> bool {
+    /// Whether the model may call the tool directly (only Code Mode asks).
+    #[cfg(feature = "code-mode")]
+    pub(crate) const fn takes_model(self) -> bool {
         !matches!(self, Self::Program)
     }
 
     /// Whether a program (a nested call) may call the tool.
-    pub const fn takes_program(self) -> bool {
+    pub(crate) const fn takes_program(self) -> bool {
         !matches!(self, Self::Model)
     }
 }

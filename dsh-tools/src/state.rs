@@ -62,11 +62,6 @@ impl StateType {
         }
     }
 
-    /// The type's id.
-    pub fn type_id(&self) -> TypeId {
-        self.id
-    }
-
     /// The type's name, as [`std::any::type_name`] spells it (for messages).
     pub fn type_name(&self) -> &'static str {
         self.name

@@ -67,8 +67,9 @@ impl KeywordSchema {
         Self::with_options(schema, &SchemaImportOptions::default())
     }
 
-    /// Compiles `schema` as `options` say.
-    pub fn with_options(
+    /// Compiles `schema` as `options` say (users import with options through
+    /// [`Schema::from_json_schema_with`](crate::Schema::from_json_schema_with)).
+    pub(crate) fn with_options(
         schema: &Value,
         options: &SchemaImportOptions,
     ) -> Result<Self, SchemaError> {

@@ -5,9 +5,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-/// How a JSON Schema document is imported ([`Schema::from_json_schema_with`],
-/// [`KeywordSchema::with_options`]): the documents remote references name, and whether `format`
-/// asserts.
+/// How a JSON Schema document is imported ([`Schema::from_json_schema_with`]): the documents
+/// remote references name, and whether `format` asserts.
 ///
 /// By default a remote reference (`"$ref": "https://example.com/address.json"`) is an
 /// `UNSUPPORTED_SCHEMA` error naming it, and the formats [`StringFormat::is_checked`] names are
@@ -16,7 +15,6 @@ use serde_json::Value;
 ///
 /// [`Schema::from_json_schema_with`]: crate::Schema::from_json_schema_with
 /// [`StringFormat::is_checked`]: crate::StringFormat::is_checked
-/// [`KeywordSchema::with_options`]: crate::KeywordSchema::with_options
 #[derive(Clone, Debug)]
 pub struct SchemaImportOptions {
     documents: HashMap<String, Value>,
@@ -41,22 +39,17 @@ impl SchemaImportOptions {
     /// Adds the document `schema` under `uri` (absolute; a fragment is ignored), for remote
     /// references to resolve to.
     pub fn with_document(mut self, uri: impl Into<String>, schema: Value) -> Self {
-        self.insert_document(uri, schema);
-        self
-    }
-
-    /// Adds the document `schema` under `uri` (absolute; a fragment is ignored).
-    pub fn insert_document(&mut self, uri: impl Into<String>, schema: Value) {
         let uri = uri.into();
         let uri = match uri.split_once('#') {
             Some((resource, _)) => resource.to_owned(),
             None => uri,
         };
         self.documents.insert(uri, schema);
+        self
     }
 
     /// The document added under `uri`.
-    pub fn document(&self, uri: &str) -> Option<&Value> {
+    pub(crate) fn document(&self, uri: &str) -> Option<&Value> {
         self.documents.get(uri)
     }
 
@@ -68,7 +61,7 @@ impl SchemaImportOptions {
     }
 
     /// Whether the checked formats assert.
-    pub fn asserts_formats(&self) -> bool {
+    pub(crate) fn asserts_formats(&self) -> bool {
         self.asserts_formats
     }
 }

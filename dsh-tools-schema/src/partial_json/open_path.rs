@@ -6,6 +6,7 @@
 use super::reader::{Frame, PartialJson, Scalar};
 
 /// One step down the chain of open nodes.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenStep<'a> {
     /// The member of this key of an open object.
@@ -15,6 +16,7 @@ pub enum OpenStep<'a> {
 }
 
 /// What the node at the end of the chain is.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenLeaf {
     /// An open object or array whose member being written has no value yet.
@@ -27,7 +29,9 @@ pub enum OpenLeaf {
 
 /// The chain of open nodes of a value being read: each step leads from an open container to
 /// its open member, and the leaf is what the last node is
-/// ([`Schema::definite_violations_in`](crate::Schema::definite_violations_in) reads it).
+/// ([`Schema::definite_violations_in`](crate::Schema::definite_violations_in) reads it). Not
+/// API: the runtime's stream reader takes it from a reader to that check.
+#[doc(hidden)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpenPath<'a> {
     pub(crate) steps: Vec<OpenStep<'a>>,
@@ -36,11 +40,13 @@ pub struct OpenPath<'a> {
 
 impl<'a> OpenPath<'a> {
     /// The steps from the top down to the last open node.
+    #[doc(hidden)]
     pub fn steps(&self) -> &[OpenStep<'a>] {
         &self.steps
     }
 
     /// What the last open node is.
+    #[doc(hidden)]
     pub fn leaf(&self) -> OpenLeaf {
         self.leaf
     }
@@ -48,6 +54,7 @@ impl<'a> OpenPath<'a> {
 
 impl PartialJson {
     /// The chain of open nodes; `None` when the value is finished or nothing of it is known.
+    #[doc(hidden)]
     pub fn open_path(&self) -> Option<OpenPath<'_>> {
         if self.is_complete() {
             return None;

@@ -42,7 +42,7 @@ type Sender = Arc<dyn Fn(SessionNotification) + Send + Sync>;
 /// # use dsh_tools::acp::{AcpCards, AcpToolCalls};
 /// # use dsh_tools::acp::protocol::{Client, v1::ConnectionTo, v1::schema::ClientCapabilities};
 /// # fn wire(registry: &ToolRegistry, connection: ConnectionTo<Client>, caps: &ClientCapabilities) {
-/// let scope = registry.create_scope("session-1", None).unwrap();
+/// let scope = registry.create_child("session-1").unwrap();
 /// let cards = AcpCards::for_client("/home/ada/project", caps);
 /// let _shown = scope.observe(AcpToolCalls::new(connection, "session-1", cards)).unwrap();
 /// // every `scope.execute(..)` now appears in the editor as a tool call card

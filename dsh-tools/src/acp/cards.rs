@@ -65,16 +65,6 @@ impl AcpCards {
         self
     }
 
-    /// The session's working directory.
-    pub fn cwd(&self) -> &std::path::Path {
-        self.paths.cwd()
-    }
-
-    /// Whether terminal cards are shown as client terminals.
-    pub fn terminal(&self) -> bool {
-        self.terminal
-    }
-
     /// The `tool_call` announcing call `call_id` of `tool_name` with `arguments`, shown as `card`,
     /// as the call starts (status `in_progress`).
     pub fn tool_call(

@@ -285,17 +285,12 @@ impl ToolExecutionInput {
     }
 
     /// Sends the progress the body reports ([`ToolRun::report_progress`](crate::ToolRun::report_progress))
-    /// to `sink`. Without a sink, reports are dropped at no cost.
+    /// to `sink`. Without a sink, reports are dropped at no cost. A sink several calls share is
+    /// given as a closure that forwards to it:
+    /// `move |call: &ToolExecution, progress: ToolProgress| shared.report(call, progress)`.
     #[must_use]
     pub fn with_progress(mut self, sink: impl ProgressSink) -> Self {
         self.progress = Some(SharedSink(Arc::new(sink)));
-        self
-    }
-
-    /// Like [`with_progress`](Self::with_progress), with a sink already shared by several calls.
-    #[must_use]
-    pub fn with_shared_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
-        self.progress = Some(SharedSink(sink));
         self
     }
 
@@ -481,9 +476,10 @@ impl ToolExecution {
         self.inner.input.rare.as_ref()?.telemetry.as_ref()
     }
 
-    /// Whether the caller set a progress sink on the call.
+    /// Whether the caller set a progress sink on the call (a body asks
+    /// [`ToolRun::wants_progress`](crate::ToolRun::wants_progress)).
     #[inline]
-    pub fn has_progress_sink(&self) -> bool {
+    pub(crate) fn has_progress_sink(&self) -> bool {
         self.inner.input.progress.is_some()
     }
 

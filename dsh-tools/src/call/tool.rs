@@ -178,7 +178,10 @@ pub trait Tool: Send + Sync + 'static {
 /// The schemas of a typed tool, built once: the argument schema (validation), its rendering (what
 /// the model sees) and the output schema, both schemas compiled since they check every call. A
 /// schema that cannot be built (an unsupported `schemars` import) is kept as an error and
-/// reported at registration and on every call.
+/// reported at registration and on every call. A tool builds it with [`of`](Self::of) and
+/// hands it out from [`Tool::contract`]; what it holds is read through the registered
+/// definition ([`ToolDefinition::parameters`], [`ToolDefinition::output_schema`],
+/// [`ToolDefinition::validate_arguments`]).
 #[derive(Debug)]
 pub struct ToolContract {
     built: Result<BuiltContract, ToolError>,
@@ -205,7 +208,7 @@ impl ToolContract {
     }
 
     /// A contract from already-built schemas.
-    pub fn from_schemas(
+    pub(crate) fn from_schemas(
         arguments: Result<Schema, SchemaError>,
         output: Result<Schema, SchemaError>,
     ) -> Self {
@@ -224,17 +227,17 @@ impl ToolContract {
     }
 
     /// The argument schema, compiled, or why it could not be built.
-    pub fn arguments(&self) -> Result<&CompiledSchema, &ToolError> {
+    pub(crate) fn arguments(&self) -> Result<&CompiledSchema, &ToolError> {
         self.built.as_ref().map(|built| &built.arguments)
     }
 
     /// The JSON Schema of the arguments (a bare object schema when it could not be built).
-    pub fn parameters(&self) -> &Value {
+    pub(crate) fn parameters(&self) -> &Value {
         self.parameters_arc()
     }
 
     /// The same schema, shared (what [`ToolDefinition::shared_parameters`] hands out).
-    pub fn shared_parameters(&self) -> Arc<Value> {
+    pub(crate) fn shared_parameters(&self) -> Arc<Value> {
         Arc::clone(self.parameters_arc())
     }
 
@@ -246,22 +249,19 @@ impl ToolContract {
     }
 
     /// The output schema, compiled, when it could be built.
-    pub fn output(&self) -> Option<&CompiledSchema> {
+    pub(crate) fn output(&self) -> Option<&CompiledSchema> {
         self.built.as_ref().ok().map(|built| &built.output)
     }
 
     /// Why the contract could not be built.
-    pub fn error(&self) -> Option<&ToolError> {
+    pub(crate) fn error(&self) -> Option<&ToolError> {
         self.built.as_ref().err()
     }
 
-    /// Validates `arguments` without converting them: every violation becomes one
-    /// `INVALID_ARGS` error. Arguments it accepts convert into `A`.
-    pub fn check<A: ToolArgs>(&self, arguments: &Value) -> Result<(), ToolError> {
-        self.check_with(arguments, A::is_valid_json)
-    }
-
     /// Validates `arguments` and converts them: every violation becomes one `INVALID_ARGS` error.
+    /// Not API: public only for the bench harness and the fuzz target, which measure and fuzz
+    /// this step of a typed call on its own.
+    #[doc(hidden)]
     pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
         self.check_with(arguments, A::is_valid_json)?;
         match A::from_json(arguments) {
@@ -272,7 +272,7 @@ impl ToolContract {
 
     /// [`parse`](Self::parse) of arguments the caller gives up: validated in place, then moved
     /// into `A` ([`ToolArgs::from_json_owned`]) instead of copied.
-    pub fn parse_owned<A: ToolArgs>(&self, arguments: Value) -> Result<A, ToolError> {
+    pub(crate) fn parse_owned<A: ToolArgs>(&self, arguments: Value) -> Result<A, ToolError> {
         self.check_with(&arguments, A::is_valid_json)?;
         match A::from_json_owned(arguments) {
             Ok(args) => Ok(args),
@@ -280,7 +280,8 @@ impl ToolContract {
         }
     }
 
-    /// The check of [`check`](Self::check), given the arguments type's specialized yes/no check
+    /// The validation of [`parse`](Self::parse): every violation becomes one `INVALID_ARGS`
+    /// error, given the arguments type's specialized yes/no check
     /// (`ToolArgs::is_valid_json`): compiled once, whatever the type. The specialized check
     /// answers for valid arguments; the compiled schema then collects every violation of invalid
     /// ones (and has the last word should the two ever disagree). A recursive schema is checked

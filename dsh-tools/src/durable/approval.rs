@@ -60,7 +60,7 @@ impl Durability {
     }
 
     /// Whether approvals wait in the store.
-    pub fn keeps_approvals(&self) -> bool {
+    pub(crate) fn keeps_approvals(&self) -> bool {
         self.approvals.is_some()
     }
 
@@ -142,7 +142,12 @@ impl Durability {
     /// the record and the model). Answers whether it was decided: `false` when there is no such
     /// pending approval, it expired, its record is not signed with this key, or another
     /// process decided first.
-    pub async fn decide_approval(&self, id: &str, approve: bool, by: &str) -> StoreResult<bool> {
+    pub(crate) async fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> StoreResult<bool> {
         let key = self.approval_key()?;
         let Some(existing) = self.store.approval(id).await? else {
             return Ok(false);
@@ -167,7 +172,7 @@ impl Durability {
     }
 
     /// The approvals in `state` (or all of them), ordered by id.
-    pub async fn approvals(
+    pub(crate) async fn approvals(
         &self,
         state: Option<ApprovalState>,
     ) -> StoreResult<Vec<ApprovalRecord>> {

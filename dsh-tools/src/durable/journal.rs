@@ -197,7 +197,7 @@ impl Durability {
     /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
     /// it was taken (`false`: no such call, or it is not in doubt, or another process decided
     /// first).
-    pub async fn decide(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
+    pub(crate) async fn decide(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
         let Some(entry) = self.store.entry(key).await? else {
             return Ok(false);
         };
@@ -230,7 +230,10 @@ impl Durability {
     }
 
     /// The journal's entries in `state` (or all of them), ordered by key.
-    pub async fn entries(&self, state: Option<JournalState>) -> StoreResult<Vec<JournalEntry>> {
+    pub(crate) async fn entries(
+        &self,
+        state: Option<JournalState>,
+    ) -> StoreResult<Vec<JournalEntry>> {
         self.store.entries(state).await
     }
 }

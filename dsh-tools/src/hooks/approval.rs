@@ -97,6 +97,16 @@ pub trait Approver: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<ApprovalOutcome, ToolError>>;
 }
 
+/// An approver shared by several calls or registries answers as itself.
+impl<A: Approver + ?Sized> Approver for Arc<A> {
+    fn approve(
+        &self,
+        request: ApprovalRequest,
+    ) -> BoxFuture<'static, Result<ApprovalOutcome, ToolError>> {
+        (**self).approve(request)
+    }
+}
+
 /// An [`Approver`] made from a closure; see [`approver_fn`].
 #[derive(Clone, Copy, Debug)]
 pub struct ApproverFn<F>(F);
@@ -130,15 +140,17 @@ impl ToolExecutionInput {
     /// Lets `approver` answer this call's `ask` decisions (and those of the calls it makes
     /// through [`ToolRun::call_tool`](crate::ToolRun::call_tool)) instead of the registry's
     /// approver ([`ToolRegistry::set_approver`](crate::ToolRegistry::set_approver)). The MCP
-    /// bridge sets one on each call of a client that can ask its user.
+    /// bridge sets one on each call of a client that can ask its user. An approver shared by
+    /// several calls is an `Arc` of one.
     #[must_use]
     pub fn with_approver(self, approver: impl Approver) -> Self {
         self.with_shared_approver(Arc::new(approver))
     }
 
-    /// Like [`with_approver`](Self::with_approver), with an approver shared by several calls.
+    /// Like [`with_approver`](Self::with_approver), with an approver already shared: set as
+    /// it is, not wrapped once more.
     #[must_use]
-    pub fn with_shared_approver(mut self, approver: Arc<dyn Approver>) -> Self {
+    pub(crate) fn with_shared_approver(mut self, approver: Arc<dyn Approver>) -> Self {
         self.set_approver_slot(Arc::new(CallApprover(approver)));
         self
     }

@@ -29,12 +29,13 @@ pub trait ExecuteLayer: Send + Sync + 'static {
     fn call(&self, request: DispatchRequest, next: Next) -> BoxFuture<'static, LayerResult>;
 }
 
-/// An [`ExecuteLayer`] made from a closure; see [`layer_fn`].
+/// An [`ExecuteLayer`] made from a closure: what
+/// [`ToolScope::on_execute`](crate::ToolScope::on_execute) adds.
 #[derive(Clone, Copy, Debug)]
-pub struct LayerFn<F>(F);
+pub(crate) struct LayerFn<F>(F);
 
 /// Makes an [`ExecuteLayer`] from `f(request, next)`.
-pub fn layer_fn<F, Fut>(f: F) -> LayerFn<F>
+pub(crate) fn layer_fn<F, Fut>(f: F) -> LayerFn<F>
 where
     F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = LayerResult> + Send + 'static,
@@ -86,14 +87,9 @@ impl DispatchRequest {
 
     /// Replaces the body's token. Derive the new one from [`signal`](Self::signal) (a
     /// `child_token`) so outer layers still reach the body; the caller's own token always does.
-    pub fn set_signal(&mut self, signal: CancellationToken) {
-        self.signal = Some(signal);
-    }
-
-    /// [`set_signal`](Self::set_signal), by value.
     #[must_use]
     pub fn with_signal(mut self, signal: CancellationToken) -> Self {
-        self.set_signal(signal);
+        self.signal = Some(signal);
         self
     }
 }

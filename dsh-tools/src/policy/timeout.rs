@@ -84,7 +84,7 @@ impl ExecuteLayer for TimeoutPolicy {
             let mut timer = pin!(timer);
             let outer = request.signal().clone();
             let deadline = outer.child_token();
-            request.set_signal(deadline.clone());
+            request.signal = Some(deadline.clone());
             let mut inner = next.run(request);
             if let Some(result) = first(&mut inner, timer.as_mut()).await {
                 // A result that arrives after the deadline (something blocked its thread past

@@ -143,17 +143,6 @@ pub enum ToolCallView {
 }
 
 impl ToolCallView {
-    /// The fallback card: the tool name as title, the raw arguments as input.
-    pub fn fallback(tool_name: &str, arguments: &Value) -> Self {
-        Self::Generic {
-            title: tool_name.to_owned(),
-            kind: ToolCallKind::Other,
-            raw_input: Some(arguments.clone()),
-            content: Vec::new(),
-            locations: Vec::new(),
-        }
-    }
-
     /// The card title.
     pub fn title(&self) -> &str {
         match self {
@@ -200,16 +189,6 @@ pub enum ToolResultView {
         /// The changes.
         diffs: Vec<FileDiff>,
     },
-}
-
-impl ToolResultView {
-    /// The fallback card: the raw result content under the pending title.
-    pub fn fallback(result: &ResultSummary<'_>) -> Self {
-        Self::Generic {
-            title: None,
-            content: result.content.to_vec(),
-        }
-    }
 }
 
 /// What a result presenter gets: the content the model saw and whether the call failed.

@@ -193,8 +193,10 @@ impl LoweredTools {
     /// tools are sent with `defer_loading: true` after the others and the registry's
     /// `tool_search` is left out; otherwise `schemas` is sent as it is (with `tool_search`). The
     /// report says which form was used. In either form a call of a deferred tool is read as a
-    /// call of a tool the scope has, listed or not (a stream never reports it unknown).
-    pub fn with_deferred(
+    /// call of a tool the scope has, listed or not (a stream never reports it unknown). Users
+    /// lower a scope with its deferred tools through [`ProviderTools`], whose
+    /// [`tool_search_form`](ProviderTools::tool_search_form) picks `form`.
+    pub(crate) fn with_deferred(
         schemas: Arc<[ToolSchema]>,
         deferred: &[ToolSchema],
         form: ToolSearchForm,

@@ -54,8 +54,10 @@ impl ToolRegistry {
             .await
     }
 
-    /// Approves (or rejects) the pending approval `id` as `by`; answers whether it was decided
-    /// (see [`Durability::decide_approval`]).
+    /// Approves (or rejects) the pending approval `id` as `by` (a person's name, for the record
+    /// and the model); answers whether it was decided: `false` when there is no such pending
+    /// approval, it expired, its record is not signed with this registry's key, or another
+    /// process decided first.
     pub async fn decide_approval(&self, id: &str, approve: bool, by: &str) -> StoreResult<bool> {
         self.durable()?.decide_approval(id, approve, by).await
     }

@@ -104,7 +104,8 @@ impl ToolScope {
         self.add_hook(Hook::Execute(Arc::new(layer)))
     }
 
-    /// Adds an `execute` layer made from a closure (see [`layer_fn`](crate::hooks::layer_fn)).
+    /// Adds an `execute` layer made from a closure `f(request, next)`: the same as
+    /// [`wrap`](Self::wrap) with an [`ExecuteLayer`] whose `call` runs it.
     pub fn on_execute<F, Fut>(&self, layer: F) -> Result<Registration, RegistryError>
     where
         F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,

@@ -74,11 +74,14 @@ pub trait IntoToolDefinitions<Marker> {
     fn into_definitions(self) -> Vec<Arc<dyn ToolDefinition>>;
 }
 
-/// The [`IntoToolDefinitions`] marker of an iterator of tools of one type.
+/// The [`IntoToolDefinitions`] marker of an iterator of tools of one type. Inferred, never
+/// written: not API.
+#[doc(hidden)]
 #[derive(Debug)]
 pub enum ViaIterator {}
 
-/// The [`IntoToolDefinitions`] marker of a tuple of tools.
+/// The [`IntoToolDefinitions`] marker of a tuple of tools. Inferred, never written: not API.
+#[doc(hidden)]
 #[derive(Debug)]
 pub enum ViaTuple {}
 

@@ -26,8 +26,7 @@ use crate::store::state::Place;
 use crate::store::view::View;
 
 /// One layer of a registry: its global layer ([`ToolRegistry::global`], which the registry
-/// dereferences to) or an agent's scope ([`ToolRegistry::create_scope`],
-/// [`create_child`](Self::create_child)). Cheap to clone.
+/// dereferences to) or an agent's scope ([`create_child`](Self::create_child)). Cheap to clone.
 ///
 /// An agent scope's handle stays tied to the scope it was made for: once that scope (or an
 /// ancestor) is disposed, registrations through it fail with
@@ -38,7 +37,6 @@ use crate::store::view::View;
 /// wrong with the request itself (a duplicate name, a restriction).
 ///
 /// [`ToolRegistry::global`]: crate::ToolRegistry::global
-/// [`ToolRegistry::create_scope`]: crate::ToolRegistry::create_scope
 #[derive(Clone)]
 pub struct ToolScope {
     core: Arc<Core>,

@@ -12,9 +12,9 @@ use crate::store::view::View;
 
 impl ToolRegistry {
     /// Creates the scope of `agent`, inside `parent`'s scope when given. Fails when `agent`
-    /// already has a scope or `parent` has none. A root scope is also
-    /// `registry.create_child(agent)`, a child `parent_scope.create_child(agent)`.
-    pub fn create_scope(
+    /// already has a scope or `parent` has none. Users call it as
+    /// [`create_child`](ToolScope::create_child) on the parent's layer.
+    pub(crate) fn create_scope(
         &self,
         agent: impl Into<AgentId>,
         parent: Option<&AgentId>,
@@ -64,7 +64,9 @@ impl ToolScope {
         ToolRegistry::from_core(Arc::clone(self.core()))
     }
 
-    /// Creates a scope for `agent` inside this one (a root scope, from the global layer).
+    /// Creates a scope for `agent` inside this one: a root scope from the global layer
+    /// (`registry.create_child(agent)`, the registry dereferencing to it), else a child of this
+    /// scope. Fails when `agent` already has a scope or this scope is gone.
     pub fn create_child(&self, agent: impl Into<AgentId>) -> Result<ToolScope, RegistryError> {
         self.registry().create_scope(agent, self.agent())
     }

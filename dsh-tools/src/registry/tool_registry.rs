@@ -29,7 +29,7 @@ use crate::store::state::Place;
 /// # async fn main() -> Result<(), dsh_tools::registry::RegistryError> {
 /// let registry = ToolRegistry::new();
 /// let _ = registry.register(FnTool::builder("ping", "Answers pong.").handler(|_, _| async { Ok("pong") }))?;
-/// let researcher = registry.create_scope("researcher", None)?;
+/// let researcher = registry.create_child("researcher")?;
 /// let _ = researcher.register(FnTool::builder("search", "Searches.").handler(|_, _| async { Ok("found") }))?;
 ///
 /// assert_eq!(registry.schemas().len(), 1); // the global layer: `ping`

@@ -39,17 +39,17 @@ impl CallTelemetry {
     }
 
     /// The remote parent, if any.
-    pub fn parent(&self) -> Option<&TraceContext> {
+    pub(crate) fn parent(&self) -> Option<&TraceContext> {
         self.parent.as_ref()
     }
 
     /// Whether the call is served over MCP.
-    pub fn is_served_over_mcp(&self) -> bool {
+    pub(crate) fn is_served_over_mcp(&self) -> bool {
         self.served_over_mcp
     }
 
     /// The MCP session the call is served in, if known.
-    pub fn mcp_session_id(&self) -> Option<&str> {
+    pub(crate) fn mcp_session_id(&self) -> Option<&str> {
         self.mcp_session_id.as_deref()
     }
 }

@@ -163,7 +163,7 @@ fn register_scoped(count: u64) -> Case {
         |tools, iterations, meter| {
             for _ in 0..iterations {
                 let registry = ToolRegistry::new();
-                let scope = registry.create_scope("agent", None).expect("fresh");
+                let scope = registry.create_child("agent").expect("fresh");
                 let mut handles = Vec::with_capacity(tools.len());
                 meter.measure(|| {
                     for tool in tools.iter() {
@@ -186,7 +186,7 @@ fn scopes(count: u64) -> Case {
         move |iterations, meter| {
             for _ in 0..iterations {
                 let registry = ToolRegistry::new();
-                let parent = registry.create_scope("parent", None).expect("fresh");
+                let parent = registry.create_child("parent").expect("fresh");
                 meter.measure(|| {
                     let children: Vec<_> = agents
                         .iter()
@@ -380,7 +380,7 @@ fn load_10000() -> Case {
         "`load_tools` of one tool into a scope, 10000 tools, all deferred",
         || {
             let registry = deferred_catalog(10_000);
-            let scope = registry.create_scope("loader", None).expect("a new scope");
+            let scope = registry.create_child("loader").expect("a new scope");
             (registry, scope)
         },
         |(_, scope), iterations, meter| {

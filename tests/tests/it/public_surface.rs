@@ -24,7 +24,7 @@ const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
 /// shrinks; raise it only for an item users need, saying so in the change.
-const MAX_PUBLIC_ITEMS: usize = 1242;
+const MAX_PUBLIC_ITEMS: usize = 1169;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

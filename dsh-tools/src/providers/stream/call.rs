@@ -82,7 +82,7 @@ impl StreamingCall {
     /// The best value of the arguments text so far, as the model wrote it for the provider's
     /// view (see [`PartialJson::value`]); in the tool's own form, with what the view changed
     /// undone, [`ToolCallStream::arguments_so_far`](super::ToolCallStream::arguments_so_far).
-    pub fn raw_arguments_so_far(&self) -> Option<Value> {
+    pub(crate) fn raw_arguments_so_far(&self) -> Option<Value> {
         self.partial.value()
     }
 

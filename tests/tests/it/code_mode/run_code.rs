@@ -172,10 +172,8 @@ async fn native_mode_has_no_run_code_and_both_mode_has_both() {
 #[tokio::test]
 async fn a_scope_inherits_its_parents_mode_unless_it_sets_one() {
     let registry = registry(CodeMode::Native);
-    let parent = registry.create_scope("lead", None).expect("a scope");
-    let child = registry
-        .create_scope("worker", Some(&dsh_tools::AgentId::new("lead")))
-        .expect("a scope");
+    let parent = registry.create_child("lead").expect("a scope");
+    let child = parent.create_child("worker").expect("a scope");
     parent.set_code_mode(CodeMode::Code).expect("set");
     let names = |schemas: Arc<[dsh_tools::ToolSchema]>| -> Vec<String> {
         schemas.iter().map(|s| s.name.clone()).collect()
@@ -245,7 +243,7 @@ async fn run_code_is_reserved_for_registration_and_restriction() {
         "tool name \"run_code\" is reserved for the Code Mode presentation transport and cannot \
          be registered or shadowed"
     );
-    let scope = registry.create_scope("ada", None).expect("a scope");
+    let scope = registry.create_child("ada").expect("a scope");
     let error = scope
         .restrict(ToolRestriction::deny([RUN_CODE]))
         .expect_err("reserved");

@@ -233,7 +233,7 @@ async fn a_panicking_observer_is_contained_and_the_others_still_hear_everything(
 async fn a_scope_observer_hears_only_its_scope_and_sees_the_definition_its_calls_resolved_to() {
     let registry = ToolRegistry::new();
     let _ = registry.register(counting_tool("count")).unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let log: Log = Arc::default();
     let registration = scope.observe(recorder("scoped", &log)).unwrap();
 

@@ -197,7 +197,7 @@ async fn a_failing_observer_is_logged() {
 async fn scoped_observers_see_only_their_scopes_calls() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let seen = log.clone();
     let _ = scope
         .on_result(move |execution, _| seen.push(format!("observed {:?}", execution.agent())))

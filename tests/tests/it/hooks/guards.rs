@@ -84,7 +84,7 @@ async fn the_first_reason_denies_and_later_guards_are_skipped() {
 async fn guards_run_global_first_then_farthest_ancestor_to_own_scope() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
     let _ = child.guard(logging_guard(&log, "child", None)).unwrap();
     let _ = parent.guard(logging_guard(&log, "parent", None)).unwrap();

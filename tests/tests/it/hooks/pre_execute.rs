@@ -157,7 +157,7 @@ async fn an_outer_listener_may_override_the_decision_of_the_rest() {
 async fn global_listeners_run_before_scoped_ones_farthest_ancestor_first() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
     for (scope, name) in [(&child, "child"), (&parent, "parent")] {
         let seen = log.clone();
@@ -183,7 +183,7 @@ async fn listeners_see_the_frozen_call() {
         .arguments(Schema::object().required("k", Schema::integer()))
         .handler(|_, _| async { Ok(json!("ok")) });
     let registry = registry_with([tool]);
-    let _scope = registry.create_scope("a", None).expect("the agent's scope");
+    let _scope = registry.create_child("a").expect("the agent's scope");
     let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}))
         .execution()
         .token();

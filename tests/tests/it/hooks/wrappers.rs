@@ -254,9 +254,9 @@ async fn a_layer_passing_a_cancelled_token_prevents_the_body() {
             Ok(json!("stopped"))
         }))
         .unwrap();
-    let _ = registry.on_execute(|mut request, next| async move {
+    let _ = registry.on_execute(|request, next| async move {
         let token = request.signal().child_token();
-        request.set_signal(token.clone());
+        let request = request.with_signal(token.clone());
         token.cancel();
         next.run(request).await
     });
@@ -405,7 +405,7 @@ async fn a_layer_sees_the_definition_visible_to_the_caller() {
 async fn scoped_layers_wrap_inside_global_ones() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let seen = log.clone();
     let _ = scope
         .on_execute(move |request, next| {

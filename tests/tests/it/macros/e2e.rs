@@ -286,7 +286,7 @@ fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_t
     let error = bare.register(BlockingGreetTool).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::MissingState);
     // Scopes register into the same registry, with the same state.
-    let scope = bare.create_scope("agent", None).unwrap();
+    let scope = bare.create_child("agent").unwrap();
     let error = scope.register(ConfiguredGreetTool).unwrap_err();
     assert_eq!(error.message(), expected);
     // All or none: the tool without state is not registered either.

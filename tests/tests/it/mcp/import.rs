@@ -567,7 +567,7 @@ async fn closing_the_client_disposes_every_imported_tool() {
 #[tokio::test]
 async fn an_import_into_a_scope_stays_in_the_scope() {
     let setup = imported(ImportOptions::new().prefix("fx")).await;
-    let scope = setup.local.create_scope("agent", None).expect("scope");
+    let scope = setup.local.create_child("agent").expect("scope");
     let names = setup
         .client
         .import_into(&scope, ImportOptions::new().prefix("scoped"))

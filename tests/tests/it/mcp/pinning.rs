@@ -777,7 +777,7 @@ async fn decisions_of_an_import_into_a_scope_name_the_scope() {
     let client = McpClient::connect(client_end).await.expect("connects");
     let _running = serving.await.expect("serve task").expect("handshake");
     let registry = ToolRegistry::new();
-    let scope = registry.create_scope("agent-1", None).expect("a scope");
+    let scope = registry.create_child("agent-1").expect("a scope");
     let events = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&events);
     let _listener = registry.on_change(move |event| {

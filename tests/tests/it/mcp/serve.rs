@@ -438,7 +438,7 @@ async fn a_client_searching_deferred_tools_sees_them_listed_after_list_changed()
 #[tokio::test]
 async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_agent() {
     let (registry, _) = mcp_fixture::registry();
-    let scope = registry.create_scope("agent-1", None).expect("scope");
+    let scope = registry.create_child("agent-1").expect("scope");
     let _ = scope
         .register(Echo::named("scoped_echo"))
         .expect("registers");
@@ -473,7 +473,7 @@ async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_ag
 #[tokio::test]
 async fn a_disposed_scope_lists_nothing_and_refuses_every_call() {
     let (registry, _) = mcp_fixture::registry();
-    let scope = registry.create_scope("agent-1", None).expect("scope");
+    let scope = registry.create_child("agent-1").expect("scope");
     let _ = scope
         .register(Echo::named("scoped_echo"))
         .expect("registers");
@@ -491,7 +491,7 @@ async fn a_disposed_scope_lists_nothing_and_refuses_every_call() {
         .expect("the client is told the list changed");
     // Neither a new scope of the same agent nor unscoped agents seeing the global layer reopens
     // what the server serves: it serves the disposed scope's handle.
-    let successor = registry.create_scope("agent-1", None).expect("a new scope");
+    let successor = registry.create_child("agent-1").expect("a new scope");
     let _ = successor
         .register(Echo::named("scoped_echo"))
         .expect("registers");

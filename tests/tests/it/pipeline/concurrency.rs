@@ -22,7 +22,7 @@ async fn a_thousand_concurrent_calls_while_tools_are_registered_and_disposed() {
                     .register(ok_tool("flaky"))
                     .expect("flaky is disposed each round");
                 let scope = registry
-                    .create_scope(format!("agent-{round}"), None)
+                    .create_child(format!("agent-{round}"))
                     .expect("fresh agent");
                 let _ = scope.register(ok_tool("scoped")).expect("fresh scope");
                 tokio::task::yield_now().await;
@@ -139,7 +139,7 @@ async fn concurrent_scoped_calls_see_their_own_scope() {
     for index in 0..100 {
         let registry = registry.clone();
         tasks.push(tokio::spawn(async move {
-            let scope = registry.create_scope(format!("a{index}"), None).unwrap();
+            let scope = registry.create_child(format!("a{index}")).unwrap();
             let _ = scope
                 .register(
                     FnTool::builder("whoami", "")
@@ -189,7 +189,7 @@ fn a_batch_of_tools_appears_and_goes_as_a_whole() {
     };
     for _ in 0..300 {
         // A batch into a fresh scope, then the scope with everything in it: each one change.
-        let scope = registry.create_scope(agent.clone(), None).unwrap();
+        let scope = registry.create_child(agent.clone()).unwrap();
         let _ = scope
             .register_all([ok_tool("z"), ok_tool("x"), ok_tool("y")])
             .unwrap();

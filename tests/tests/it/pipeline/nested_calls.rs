@@ -27,7 +27,7 @@ async fn a_nested_call_runs_the_pipeline_with_its_parent_and_agent() {
     let registry = ToolRegistry::new();
     let _echo = registry.register(echo()).expect("registers");
     let _outer = registry.register(outer("echo")).expect("registers");
-    let scope = registry.create_scope("ada", None).expect("a scope");
+    let scope = registry.create_child("ada").expect("a scope");
 
     let seen: Arc<Mutex<Vec<SeenCall>>> = Arc::default();
     let record = Arc::clone(&seen);

@@ -268,7 +268,7 @@ async fn a_typed_tool_that_renders_or_finalizes_from_its_arguments_sees_them() {
 async fn a_tool_shadowed_before_the_first_poll_gets_the_arguments_whole() {
     let registry = ToolRegistry::new();
     let _ = registry.register(JoinPathsTool).unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let pending = registry.execute(input("join_paths", paths()).with_agent("agent"));
     // The shadow reads the execution's arguments, so it must find them there. It takes any
     // object (a hand-written tool given no schema takes no arguments).

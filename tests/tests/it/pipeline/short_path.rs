@@ -84,7 +84,7 @@ async fn hooks_added_after_a_call_was_made_do_not_apply_to_it() {
 async fn a_tool_shadowed_before_the_first_poll_dispatches_to_the_current_definition() {
     let (log, finalized) = (Log::new(), Counter::new());
     let registry = registry_with([finalized_logging_tool("t", &log, &finalized)]);
-    let scope: ToolScope = registry.create_scope("agent", None).unwrap();
+    let scope: ToolScope = registry.create_child("agent").unwrap();
     let pending = registry.execute(call("t").with_agent("agent"));
     let shadow_runs = Counter::new();
     let runs = shadow_runs.clone();

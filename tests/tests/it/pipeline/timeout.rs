@@ -260,9 +260,9 @@ async fn the_deadline_sits_inside_every_execute_layer_so_each_retry_gets_the_bud
 async fn an_outer_deadline_firing_first_wins_over_the_inner_one() {
     // An outer, hand-written 20ms deadline around the tool's own 100ms one.
     let registry = with_grace([sleeping_tool("t", Some(100), 10_000)], 5);
-    let _outer = registry.on_execute(|mut request, next| async move {
+    let _outer = registry.on_execute(|request, next| async move {
         let deadline = request.signal().child_token();
-        request.set_signal(deadline.clone());
+        let request = request.with_signal(deadline.clone());
         let fire = deadline.clone();
         tokio::spawn(async move {
             sleep(Duration::from_millis(20)).await;
@@ -292,9 +292,9 @@ async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
             Err::<(), _>(ToolError::new("stopped by the layer"))
         });
     let registry = with_grace([tool], 10);
-    let _layer = registry.on_execute(|mut request, next| async move {
+    let _layer = registry.on_execute(|request, next| async move {
         let token = request.signal().child_token();
-        request.set_signal(token.clone());
+        let request = request.with_signal(token.clone());
         tokio::spawn(async move {
             sleep(Duration::from_millis(30)).await;
             token.cancel();
@@ -310,7 +310,7 @@ async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
 #[tokio::test(start_paused = true)]
 async fn budgets_come_from_the_definition_the_caller_sees() {
     let registry = with_grace([sleeping_tool("t", Some(1_000), 500)], 10);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _scoped = scope.register(sleeping_tool("t", Some(100), 500)).unwrap();
     assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
     assert_eq!(

@@ -406,7 +406,7 @@ async fn scopes_present_with_the_definition_their_calls_resolve_to() {
             builder.present_call(|_| Some(generic("global look", ToolCallKind::Read, json!({}))))
         }))
         .unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope
         .register(tool("look", |builder| {
             builder.present_call(|_| Some(generic("scoped look", ToolCallKind::Read, json!({}))))

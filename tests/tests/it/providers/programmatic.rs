@@ -372,7 +372,7 @@ fn a_stream_knows_at_once_that_a_program_may_not_call_a_model_only_tool() {
 #[tokio::test]
 async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
     let registry = program_registry();
-    let scope = registry.create_scope("analyst", None).expect("a scope");
+    let scope = registry.create_child("analyst").expect("a scope");
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let record = Arc::clone(&seen);
     let _hook = scope

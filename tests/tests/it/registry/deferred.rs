@@ -134,8 +134,8 @@ async fn a_load_only_appends_so_the_listed_prefix_stays_the_same() {
 #[tokio::test]
 async fn loading_is_per_scope() {
     let registry = catalog();
-    let one = registry.create_scope("one", None).unwrap();
-    let two = registry.create_scope("two", None).unwrap();
+    let one = registry.create_child("one").unwrap();
+    let two = registry.create_child("two").unwrap();
     let found = one.execute(search("weather forecast")).await;
     assert!(!found.is_error(), "{found:?}");
     assert!(names(&one.schemas()).contains(&"get_weather"));
@@ -148,7 +148,7 @@ async fn loading_is_per_scope() {
 #[tokio::test]
 async fn a_tool_registered_again_after_its_disposal_is_not_loaded() {
     let registry = ToolRegistry::new();
-    let scope = registry.create_scope("one", None).unwrap();
+    let scope = registry.create_child("one").unwrap();
     let _ = registry
         .register(tool("read_file", "Read a file from disk.", false))
         .unwrap();
@@ -175,7 +175,7 @@ async fn a_tool_registered_again_after_its_disposal_is_not_loaded() {
 #[tokio::test]
 async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope
         .restrict(ToolRestriction::deny(["send_email", "list_emails"]))
         .unwrap();
@@ -198,10 +198,10 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
 #[test]
 fn scopes_sharing_an_index_still_find_only_what_they_see() {
     let registry = catalog();
-    let plain = registry.create_scope("plain", None).unwrap();
-    let restricted = registry.create_scope("restricted", None).unwrap();
+    let plain = registry.create_child("plain").unwrap();
+    let restricted = registry.create_child("restricted").unwrap();
     let child = restricted.create_child("child").unwrap();
-    let own = registry.create_scope("own", None).unwrap();
+    let own = registry.create_child("own").unwrap();
     let _ = own
         .register(tool("send_email", "Write by carrier pigeon.", true))
         .unwrap();
@@ -255,7 +255,7 @@ async fn defer_all_but_these_is_a_scope_policy_its_children_inherit() {
             tool("deploy", "Deploy the service.", false),
         ])
         .unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     scope
         .set_deferral(Deferral::all_except(["read_file"]))
         .unwrap();
@@ -355,7 +355,7 @@ fn the_search_name_is_reserved() {
 #[tokio::test]
 async fn a_load_is_announced_to_change_listeners() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&events);
     let _listener = registry.on_change(move |event| seen.lock().unwrap().push(event.clone()));
@@ -708,11 +708,11 @@ async fn a_search_in_flight_when_its_scope_is_disposed_loads_into_no_other_scope
         })
         .unwrap();
     let agent = AgentId::from("writer");
-    let first = registry.create_scope(agent.clone(), None).unwrap();
+    let first = registry.create_child(agent.clone()).unwrap();
     let running = tokio::spawn(first.execute(search("send an email")));
     entered_rx.await.unwrap();
     assert!(first.dispose());
-    let second = registry.create_scope(agent.clone(), None).unwrap();
+    let second = registry.create_child(agent.clone()).unwrap();
     go_tx.send(()).unwrap();
     let result = running.await.unwrap();
     assert_eq!(
@@ -744,7 +744,7 @@ async fn a_search_in_flight_when_its_scope_is_disposed_loads_into_no_other_scope
     let running = tokio::spawn(registry.execute(search("send an email").with_agent(agent.clone())));
     entered_rx.await.unwrap();
     assert!(second.dispose());
-    let third = registry.create_scope(agent, None).unwrap();
+    let third = registry.create_child(agent).unwrap();
     go_tx.send(()).unwrap();
     let result = running.await.unwrap();
     assert_eq!(

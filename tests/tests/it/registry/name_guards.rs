@@ -62,8 +62,8 @@ fn no_email(name: &str) -> Option<String> {
 #[tokio::test]
 async fn a_name_guard_hides_a_tool_from_its_scope_searches_only() {
     let registry = catalog();
-    let guarded = registry.create_scope("guarded", None).unwrap();
-    let other = registry.create_scope("other", None).unwrap();
+    let guarded = registry.create_child("guarded").unwrap();
+    let other = registry.create_child("other").unwrap();
     let _guard = guarded.guard_tools(no_email).unwrap();
 
     let keywords = ToolSearchQuery::keywords("email message");
@@ -89,8 +89,8 @@ async fn a_name_guard_hides_a_tool_from_its_scope_searches_only() {
 #[tokio::test]
 async fn a_call_of_a_name_guarded_tool_is_denied_with_the_reason() {
     let registry = catalog();
-    let guarded = registry.create_scope("guarded", None).unwrap();
-    let other = registry.create_scope("other", None).unwrap();
+    let guarded = registry.create_child("guarded").unwrap();
+    let other = registry.create_child("other").unwrap();
     let _guard = guarded.guard_tools(no_email).unwrap();
     let result = guarded.execute(call("send_email")).await;
     assert_eq!(only_text(&result), "Error: email is off for this agent");
@@ -109,7 +109,7 @@ async fn a_call_of_a_name_guarded_tool_is_denied_with_the_reason() {
 #[tokio::test]
 async fn disposing_a_name_guard_makes_the_tool_findable_and_listed_again() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     scope.load_tools(["send_email"]).unwrap();
     assert!(listed(&scope).contains(&"send_email".to_owned()));
     // Registered after the listing and the search index were built: it applies at once.
@@ -133,7 +133,7 @@ async fn disposing_a_name_guard_makes_the_tool_findable_and_listed_again() {
 #[test]
 fn a_name_guard_leaves_eager_tools_out_of_the_scope_schemas() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let guard = scope.deny_tools(["write_file"], "read-only agent").unwrap();
     assert_eq!(listed(&scope), ["read_file", "tool_search"]);
     assert_eq!(
@@ -147,7 +147,7 @@ fn a_name_guard_leaves_eager_tools_out_of_the_scope_schemas() {
 #[test]
 fn a_name_guarded_tool_cannot_be_loaded() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _guard = scope.guard_tools(no_email).unwrap();
     let error = scope.load_tools(["send_email"]).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::NotDeferred);
@@ -163,7 +163,7 @@ fn a_name_guarded_tool_cannot_be_loaded() {
 #[test]
 fn a_search_keeps_its_count_of_what_the_view_shows() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _guard = scope.guard_tools(no_email).unwrap();
     // `send_email` ranks first; the one result asked for is the next one.
     let query = ToolSearchQuery::keywords("email message").with_max_results(1);
@@ -179,9 +179,9 @@ fn a_search_keeps_its_count_of_what_the_view_shows() {
 #[test]
 fn a_global_name_guard_hides_in_every_scope_and_a_parents_in_its_children() {
     let registry = catalog();
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
-    let sibling = registry.create_scope("sibling", None).unwrap();
+    let sibling = registry.create_child("sibling").unwrap();
     let exact = ToolSearchQuery::exact("get_weather");
     let _parents = parent.deny_tools(["get_weather"], "no weather").unwrap();
     assert!(found(&child, &exact).is_empty());
@@ -198,7 +198,7 @@ fn a_global_name_guard_hides_in_every_scope_and_a_parents_in_its_children() {
 async fn name_guards_run_with_the_other_guards_in_layer_order() {
     let log = Log::new();
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let logger = |name: &'static str| {
         let log = log.clone();
         move |_: &dsh_tools::call::ToolExecution| {
@@ -228,7 +228,7 @@ async fn name_guards_run_with_the_other_guards_in_layer_order() {
 #[tokio::test]
 async fn a_general_guard_never_hides_a_tool() {
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _guard = scope
         .guard(|execution| (execution.name() == "send_email").then(|| "no email".to_owned()))
         .unwrap();
@@ -266,7 +266,7 @@ impl ToolEmbedder for Topics {
 fn a_hybrid_search_leaves_out_what_a_name_guard_denies_and_keeps_its_count() {
     let registry = catalog();
     registry.set_tool_embedder(Some(HybridSearch::new(Topics)));
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let query = ToolSearchQuery::keywords("send a letter").with_max_results(1);
     assert_eq!(found(&scope, &query), ["send_email"]);
     let guard = scope.guard_tools(no_email).unwrap();
@@ -296,8 +296,8 @@ fn a_providers_view_leaves_out_what_a_name_guard_denies() {
     use dsh_tools::providers::{Dialect, ProviderTools};
 
     let registry = catalog();
-    let scope = registry.create_scope("agent", None).unwrap();
-    let _other = registry.create_scope("other", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
+    let _other = registry.create_child("other").unwrap();
     let email = scope.guard_tools(no_email).unwrap();
     let _write = scope.deny_tools(["write_file"], "read-only agent").unwrap();
     // Anthropic's view also sends the deferred tools, for its native search.

@@ -37,7 +37,7 @@ fn a_registered_tool_is_found_by_name() {
 #[test]
 fn a_registry_debugs_as_its_global_tools_sorted_and_its_scope_count() {
     let registry = registry_with([ok_tool("b"), ok_tool("a")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("scoped")).unwrap();
     assert_eq!(
         format!("{registry:?}"),
@@ -69,7 +69,7 @@ fn a_duplicate_global_name_is_refused_naming_the_tool() {
 #[test]
 fn a_duplicate_name_in_one_scope_is_refused() {
     let registry = ToolRegistry::new();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("a")).unwrap();
     let error = scope.register(ok_tool("a")).unwrap_err();
     assert_eq!(
@@ -182,7 +182,7 @@ fn schemas_are_cached_until_the_registry_changes() {
 #[test]
 fn scoped_schemas_are_cached_per_scope() {
     let registry = registry_with([ok_tool("g")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
     let first = scope.schemas();
     assert!(Arc::ptr_eq(&first, &scope.schemas()));
@@ -201,7 +201,7 @@ fn change_listeners_hear_registrations_and_disposals() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
     let listener = registry.on_change(move |event| sink.lock().unwrap().push(event.clone()));
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let handle = registry.register(ok_tool("a")).unwrap();
     let _ = scope.register(ok_tool("b")).unwrap();
     handle.dispose();
@@ -342,7 +342,7 @@ async fn a_raw_tool_is_not_validated_by_the_registry() {
 fn hook_and_restriction_handles_report_whether_they_are_active() {
     let registry = registry_with([ok_tool("a")]);
     let hook = registry.guard(|_| None).unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let restriction = scope
         .restrict(dsh_tools::registry::ToolRestriction::deny(["a"]))
         .unwrap();
@@ -440,7 +440,7 @@ async fn register_all_takes_tools_of_different_types_as_a_tuple() {
     );
     assert_eq!(only_text(&registry.execute(call("fixed")).await), "fixed");
     // A one-tuple, and the same rules as any batch: all or none, in one scope as globally.
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register_all((Fixed,)).unwrap();
     let error = scope.register_all((ok_tool("new"), Fixed)).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::DuplicateTool);
@@ -481,7 +481,7 @@ fn register_all_registers_nothing_when_any_tool_is_refused() {
         "no refused batch left a tool behind"
     );
 
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
     let in_scope = scope
         .register_all([ok_tool("a"), ok_tool("own")])
@@ -600,7 +600,7 @@ fn what_a_change_drops_may_use_the_registry() {
             registry: registry.clone(),
         })
         .unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope
         .register(ReentrantOnDrop {
             name: "scoped",
@@ -634,7 +634,7 @@ fn what_a_change_drops_may_use_the_registry() {
 #[test]
 fn disposing_nested_scopes_reports_each_scope_s_tools_the_disposed_scope_first() {
     let registry = ToolRegistry::new();
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let beta = parent.create_child("beta").unwrap();
     let alpha = parent.create_child("alpha").unwrap();
     let leaf = alpha.create_child("leaf").unwrap();
@@ -659,14 +659,14 @@ fn disposing_nested_scopes_reports_each_scope_s_tools_the_disposed_scope_first()
     );
     assert!(!leaf.is_active() && !beta.is_active());
     // The parent's record of its children went with it: the names are free again.
-    let again = registry.create_scope("parent", None).unwrap();
+    let again = registry.create_child("parent").unwrap();
     assert!(again.create_child("alpha").is_ok());
 }
 
 #[test]
 fn disposing_a_child_scope_leaves_its_parent_and_siblings() {
     let registry = ToolRegistry::new();
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let one = parent.create_child("one").unwrap();
     let two = parent.create_child("two").unwrap();
     let _ = two.register(ok_tool("kept")).unwrap();

@@ -34,7 +34,7 @@ fn value_of(scope: &dsh_tools::ToolScope, name: &str) -> Option<Value> {
 #[tokio::test]
 async fn a_scope_tool_shadows_the_global_of_the_same_name() {
     let registry = registry_with([value_tool("read", json!("global"))]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(value_tool("read", json!("scoped"))).unwrap();
     assert_eq!(only_text(&scope.execute(call("read")).await), "scoped");
     assert_eq!(only_text(&registry.execute(call("read")).await), "global");
@@ -44,7 +44,7 @@ async fn a_scope_tool_shadows_the_global_of_the_same_name() {
 #[tokio::test]
 async fn a_child_sees_its_ancestors_tools_and_the_nearest_wins() {
     let registry = ToolRegistry::new();
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
     let _ = parent.register(value_tool("a", json!("parent"))).unwrap();
     let _ = parent.register(value_tool("b", json!("parent"))).unwrap();
@@ -57,8 +57,8 @@ async fn a_child_sees_its_ancestors_tools_and_the_nearest_wins() {
 #[tokio::test]
 async fn a_tool_of_another_scope_is_unknown() {
     let registry = ToolRegistry::new();
-    let one = registry.create_scope("one", None).unwrap();
-    let two = registry.create_scope("two", None).unwrap();
+    let one = registry.create_child("one").unwrap();
+    let two = registry.create_child("two").unwrap();
     let _ = one.register(ok_tool("mine")).unwrap();
     let result = two.execute(call("mine")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::UnknownTool.as_str()));
@@ -106,7 +106,7 @@ async fn a_call_for_an_agent_without_scope_is_refused_unless_unscoped_agents_see
 #[tokio::test]
 async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert_eq!(visible(&scope), ["b"]);
     assert!(scope.get("a").is_none());
@@ -123,7 +123,7 @@ async fn deny_hides_the_named_globals_and_they_fail_at_dispatch() {
 #[test]
 fn a_deny_only_filter_admits_globals_registered_later() {
     let registry = registry_with([ok_tool("a")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     let _ = registry.register(ok_tool("later")).unwrap();
     assert_eq!(visible(&scope), ["later"]);
@@ -132,7 +132,7 @@ fn a_deny_only_filter_admits_globals_registered_later() {
 #[test]
 fn an_allow_list_excludes_globals_registered_later() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.restrict(ToolRestriction::allow(["a"])).unwrap();
     let _ = registry.register(ok_tool("later")).unwrap();
     assert_eq!(visible(&scope), ["a"]);
@@ -141,7 +141,7 @@ fn an_allow_list_excludes_globals_registered_later() {
 #[test]
 fn an_empty_allow_list_hides_every_inherited_global_but_not_own_tools() {
     let registry = registry_with([ok_tool("a"), ok_tool("b")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
     let _ = scope
         .restrict(ToolRestriction::allow(Vec::<String>::new()))
@@ -152,7 +152,7 @@ fn an_empty_allow_list_hides_every_inherited_global_but_not_own_tools() {
 #[test]
 fn a_restriction_never_masks_the_scope_s_own_tool_even_one_shadowing_the_named_tool() {
     let registry = registry_with([value_tool("a", json!("global"))]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let child = scope.create_child("child").unwrap();
     let _ = scope.register(value_tool("a", json!("own"))).unwrap();
     let _ = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
@@ -178,7 +178,7 @@ fn a_restriction_never_masks_the_scope_s_own_tool_even_one_shadowing_the_named_t
 #[tokio::test]
 async fn a_restriction_masks_a_tool_the_parent_scope_registered() {
     let registry = registry_with([ok_tool("g")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let _ = parent.register(ok_tool("shell")).unwrap();
     let _ = parent.register(ok_tool("read")).unwrap();
     let child = parent.create_child("child").unwrap();
@@ -205,7 +205,7 @@ async fn a_restriction_masks_a_tool_the_parent_scope_registered() {
 #[test]
 fn an_allow_list_masks_every_inherited_tool_it_does_not_name_at_every_distance() {
     let registry = registry_with([ok_tool("global_a"), ok_tool("global_b")]);
-    let grandparent = registry.create_scope("grandparent", None).unwrap();
+    let grandparent = registry.create_child("grandparent").unwrap();
     let _ = grandparent.register(ok_tool("far")).unwrap();
     let parent = grandparent.create_child("parent").unwrap();
     let _ = parent.register(ok_tool("near")).unwrap();
@@ -221,7 +221,7 @@ fn an_allow_list_masks_every_inherited_tool_it_does_not_name_at_every_distance()
 #[test]
 fn an_ancestor_s_restriction_masks_what_it_inherits_for_its_descendants_but_not_its_own_tools() {
     let registry = registry_with([ok_tool("g")]);
-    let grandparent = registry.create_scope("grandparent", None).unwrap();
+    let grandparent = registry.create_child("grandparent").unwrap();
     let _ = grandparent.register(ok_tool("far")).unwrap();
     let parent = grandparent.create_child("parent").unwrap();
     let _ = parent.register(ok_tool("mine")).unwrap();
@@ -240,7 +240,7 @@ fn the_nearest_layer_with_the_name_decides_whether_it_is_masked() {
     // The parent's own `x` shadows the global `x`; a child that denies `x` sees neither (a
     // masked tool does not uncover a farther one of the same name).
     let registry = registry_with([value_tool("x", json!("global"))]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let _ = parent.register(value_tool("x", json!("parent"))).unwrap();
     let child = parent.create_child("child").unwrap();
     assert_eq!(value_of(&child, "x"), Some(json!("parent")));
@@ -248,7 +248,7 @@ fn the_nearest_layer_with_the_name_decides_whether_it_is_masked() {
     assert_eq!(value_of(&child, "x"), None);
     assert!(visible(&child).is_empty());
     // A parent that masks the global `x` but owns an `x` keeps showing its own to the child.
-    let other = registry.create_scope("other", None).unwrap();
+    let other = registry.create_child("other").unwrap();
     let _ = other.register(value_tool("x", json!("other"))).unwrap();
     let _ = other.restrict(ToolRestriction::deny(["x"])).unwrap();
     let other_child = other.create_child("other_child").unwrap();
@@ -259,7 +259,7 @@ fn the_nearest_layer_with_the_name_decides_whether_it_is_masked() {
 #[test]
 fn an_ancestor_s_tool_registered_later_is_hidden_by_an_allow_list_and_admitted_by_a_deny_filter() {
     let registry = registry_with([ok_tool("a")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let allowing = parent.create_child("allowing").unwrap();
     let denying = parent.create_child("denying").unwrap();
     let _ = allowing.restrict(ToolRestriction::allow(["a"])).unwrap();
@@ -271,7 +271,7 @@ fn an_ancestor_s_tool_registered_later_is_hidden_by_an_allow_list_and_admitted_b
     // A restriction goes by name: a denied tool disposed and registered again stays masked.
     let registry = registry_with([]);
     let first = registry.register(ok_tool("flaky")).unwrap();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.restrict(ToolRestriction::deny(["flaky"])).unwrap();
     first.dispose();
     let _ = registry.register(ok_tool("flaky")).unwrap();
@@ -281,7 +281,7 @@ fn an_ancestor_s_tool_registered_later_is_hidden_by_an_allow_list_and_admitted_b
 #[test]
 fn restrictions_intersect() {
     let registry = registry_with([ok_tool("a"), ok_tool("b"), ok_tool("c")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.restrict(ToolRestriction::allow(["a", "b"])).unwrap();
     let _ = scope.restrict(ToolRestriction::allow(["b", "c"])).unwrap();
     assert_eq!(visible(&scope), ["b"]);
@@ -290,7 +290,7 @@ fn restrictions_intersect() {
 #[test]
 fn a_restriction_reaches_descendants_and_theirs_intersect() {
     let registry = registry_with([ok_tool("a"), ok_tool("b"), ok_tool("c")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
     let grandchild = child.create_child("grandchild").unwrap();
     let _ = parent.restrict(ToolRestriction::deny(["a"])).unwrap();
@@ -302,7 +302,7 @@ fn a_restriction_reaches_descendants_and_theirs_intersect() {
 #[test]
 fn a_restriction_naming_only_the_scope_s_own_tool_is_refused_as_unknown_inherited() {
     let registry = registry_with([ok_tool("real")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("local")).unwrap();
     let error = scope
         .restrict(ToolRestriction::deny(["local"]))
@@ -317,7 +317,7 @@ fn a_restriction_naming_only_the_scope_s_own_tool_is_refused_as_unknown_inherite
 #[test]
 fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
     let registry = registry_with([ok_tool("write"), ok_tool("read")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let _ = parent.register(ok_tool("plan")).unwrap();
     // Shadowing a global: listed once.
     let _ = parent.register(ok_tool("read")).unwrap();
@@ -332,7 +332,7 @@ fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
         "restrict() names unknown inherited tools \"ghost\", \"wraith\"; known inherited tools: \
          plan, read, write"
     );
-    let bare = ToolRegistry::new().create_scope("x", None).unwrap();
+    let bare = ToolRegistry::new().create_child("x").unwrap();
     assert_eq!(
         bare.restrict(ToolRestriction::deny(["a"]))
             .unwrap_err()
@@ -349,7 +349,7 @@ fn a_restriction_naming_unknown_tools_is_refused_listing_every_inherited_one() {
 #[test]
 fn an_empty_filter_is_refused_listing_the_inherited_tools() {
     let registry = registry_with([ok_tool("b"), ok_tool("a")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let _ = parent.register(ok_tool("c")).unwrap();
     let scope = parent.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
@@ -360,7 +360,7 @@ fn an_empty_filter_is_refused_listing_the_inherited_tools() {
         "restrict() with an empty filter is a no-op: pass `allow` and/or `deny` (an empty filter \
          is almost always an empty configuration by mistake); known inherited tools: a, b, c"
     );
-    let bare = ToolRegistry::new().create_scope("x", None).unwrap();
+    let bare = ToolRegistry::new().create_child("x").unwrap();
     assert!(
         bare.restrict(ToolRestriction::default())
             .unwrap_err()
@@ -372,7 +372,7 @@ fn an_empty_filter_is_refused_listing_the_inherited_tools() {
 #[test]
 fn disposing_a_restriction_unmasks_the_tools() {
     let registry = registry_with([ok_tool("a")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let restriction = scope.restrict(ToolRestriction::deny(["a"])).unwrap();
     assert!(scope.get("a").is_none());
     assert!(restriction.dispose());
@@ -382,9 +382,9 @@ fn disposing_a_restriction_unmasks_the_tools() {
 #[tokio::test]
 async fn scoped_hooks_apply_to_the_scope_and_its_descendants_only() {
     let registry = registry_with([ok_tool("t")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
-    let sibling = registry.create_scope("sibling", None).unwrap();
+    let sibling = registry.create_child("sibling").unwrap();
     let _ = parent
         .on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("parent says no")) })
         .unwrap();
@@ -404,7 +404,7 @@ async fn scoped_hooks_apply_to_the_scope_and_its_descendants_only() {
 async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
     let registry = registry_with([ok_tool("g")]);
     let log = Log::new();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
     let _ = scope.restrict(ToolRestriction::deny(["g"])).unwrap();
     let seen = log.clone();
@@ -443,9 +443,9 @@ async fn disposing_a_scope_removes_its_tools_hooks_guards_and_restrictions() {
 #[test]
 fn disposing_a_scope_disposes_its_descendants() {
     let registry = ToolRegistry::new();
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
-    let other = registry.create_scope("other", None).unwrap();
+    let other = registry.create_child("other").unwrap();
     parent.dispose();
     assert!(!child.is_active());
     assert!(other.is_active());
@@ -455,7 +455,7 @@ fn disposing_a_scope_disposes_its_descendants() {
 #[test]
 fn the_registry_hands_out_the_live_scope_of_an_agent() {
     let registry = ToolRegistry::new();
-    let created = registry.create_scope("agent", None).unwrap();
+    let created = registry.create_child("agent").unwrap();
     let found = registry
         .scope(&AgentId::from("agent"))
         .expect("the agent has a scope");
@@ -466,7 +466,7 @@ fn the_registry_hands_out_the_live_scope_of_an_agent() {
 
     assert!(created.dispose());
     assert!(registry.scope(&AgentId::from("agent")).is_none());
-    let _ = registry.create_scope("agent", None).unwrap();
+    let _ = registry.create_child("agent").unwrap();
     let again = registry
         .scope(&AgentId::from("agent"))
         .expect("the agent has a new scope");
@@ -477,7 +477,7 @@ fn the_registry_hands_out_the_live_scope_of_an_agent() {
 #[test]
 fn a_scope_handle_debugs_as_its_agent_and_whether_it_is_active() {
     let registry = ToolRegistry::new();
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     assert_eq!(
         format!("{scope:?}"),
         r#"ToolScope { agent: AgentId("agent"), active: true, .. }"#
@@ -492,13 +492,14 @@ fn a_scope_handle_debugs_as_its_agent_and_whether_it_is_active() {
 #[test]
 fn scope_creation_errors_name_the_agent() {
     let registry = ToolRegistry::new();
-    registry.create_scope("a", None).unwrap();
-    let exists = registry.create_scope("a", None).unwrap_err();
+    registry.create_child("a").unwrap();
+    let exists = registry.create_child("a").unwrap_err();
     assert_eq!(exists.kind(), RegistryErrorKind::ScopeExists);
     assert_eq!(exists.message(), "a scope for agent \"a\" already exists");
-    let orphan = registry
-        .create_scope("b", Some(&AgentId::from("ghost")))
-        .unwrap_err();
+    // A parent handle whose scope is gone cannot take a child.
+    let ghost = registry.create_child("ghost").unwrap();
+    assert!(ghost.dispose());
+    let orphan = ghost.create_child("b").unwrap_err();
     assert_eq!(orphan.kind(), RegistryErrorKind::UnknownScope);
     assert_eq!(orphan.message(), "no scope for parent agent \"ghost\"");
 }
@@ -506,9 +507,9 @@ fn scope_creation_errors_name_the_agent() {
 #[test]
 fn a_disposed_scope_handle_refuses_new_registrations_even_after_recreation() {
     let registry = ToolRegistry::new();
-    let old = registry.create_scope("a", None).unwrap();
+    let old = registry.create_child("a").unwrap();
     old.dispose();
-    let fresh = registry.create_scope("a", None).unwrap();
+    let fresh = registry.create_child("a").unwrap();
     let error = old.register(ok_tool("t")).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::ScopeDisposed);
     assert_eq!(error.message(), "the scope of agent \"a\" was disposed");
@@ -522,7 +523,7 @@ fn a_disposed_scope_handle_refuses_new_registrations_even_after_recreation() {
 #[tokio::test]
 async fn an_old_handle_of_a_restricted_scope_runs_nothing_after_dispose() {
     let registry = registry_with([ok_tool("read"), ok_tool("add_comment")]);
-    let reviewer = registry.create_scope("reviewer", None).unwrap();
+    let reviewer = registry.create_child("reviewer").unwrap();
     let _ = reviewer.restrict(ToolRestriction::allow(["read"])).unwrap();
     assert_eq!(visible(&reviewer), ["read"]);
     assert!(reviewer.dispose());
@@ -541,7 +542,7 @@ async fn an_old_handle_of_a_restricted_scope_runs_nothing_after_dispose() {
 #[tokio::test]
 async fn a_child_refuses_once_its_parent_is_disposed() {
     let registry = registry_with([ok_tool("g")]);
-    let parent = registry.create_scope("parent", None).unwrap();
+    let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
     assert_eq!(only_text(&child.execute(call("g")).await), "ok");
     parent.dispose();
@@ -571,10 +572,10 @@ async fn a_child_refuses_once_its_parent_is_disposed() {
 #[tokio::test]
 async fn a_disposed_handle_refuses_even_when_its_agent_has_a_new_scope() {
     let registry = registry_with([ok_tool("g")]);
-    let old = registry.create_scope("a", None).unwrap();
+    let old = registry.create_child("a").unwrap();
     let _ = old.register(ok_tool("old_only")).unwrap();
     old.dispose();
-    let new = registry.create_scope("a", None).unwrap();
+    let new = registry.create_child("a").unwrap();
     assert_eq!(
         old.execute(call("g")).await.error_code(),
         Some(ErrorCode::ScopeDisposed.as_str())
@@ -588,7 +589,7 @@ async fn a_disposed_handle_refuses_even_when_its_agent_has_a_new_scope() {
 #[tokio::test]
 async fn a_call_already_dispatched_finishes_as_it_is() {
     let registry = ToolRegistry::new();
-    let scope = registry.create_scope("a", None).unwrap();
+    let scope = registry.create_child("a").unwrap();
     let started = std::sync::Arc::new(tokio::sync::Notify::new());
     let release = std::sync::Arc::new(tokio::sync::Notify::new());
     let (notify, wait) = (started.clone(), release.clone());
@@ -614,7 +615,7 @@ async fn a_call_already_dispatched_finishes_as_it_is() {
 #[tokio::test]
 async fn a_disposed_scope_presents_every_call_as_one_it_cannot_reach() {
     let registry = registry_with([ok_tool("read")]);
-    let scope = registry.create_scope("a", None).unwrap();
+    let scope = registry.create_child("a").unwrap();
     let _ = scope
         .register(
             dsh_tools::FnTool::builder("own", "Its own tool.")
@@ -679,7 +680,7 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
     use dsh_tools::providers::{Dialect, ProviderTools};
 
     let registry = registry_with([ok_tool("read")]);
-    let scope = registry.create_scope("a", None).unwrap();
+    let scope = registry.create_child("a").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
     let agent = AgentId::new("a");
     let view = ProviderTools::new(&registry, Dialect::openai_chat());
@@ -735,7 +736,7 @@ async fn the_global_layer_is_a_scope_without_an_agent_that_is_never_disposed() {
 #[tokio::test]
 async fn the_layer_an_agent_id_runs_in_fails_closed() {
     let registry = registry_with([ok_tool("g")]);
-    let scope = registry.create_scope("agent", None).unwrap();
+    let scope = registry.create_child("agent").unwrap();
     let _ = scope.register(ok_tool("mine")).unwrap();
     let layer = registry
         .layer_for(&AgentId::from("agent"))

@@ -292,7 +292,7 @@ async fn imported_tools_are_found_and_loaded_like_the_others() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restricted_scope_never_finds_what_it_cannot_call() {
     let (registry, _client) = catalog_registry(true).await;
-    let scope = registry.create_scope("support-agent", None).unwrap();
+    let scope = registry.create_child("support-agent").unwrap();
     let billing: Vec<String> = tool_catalog::catalog()
         .into_iter()
         .map(|tool| tool.name)
@@ -315,7 +315,7 @@ async fn a_restricted_scope_never_finds_what_it_cannot_call() {
         .unwrap();
     assert!(everything.iter().all(|hit| !billing.contains(&hit.name)));
     // The unrestricted agent still finds them.
-    let other = registry.create_scope("finance-agent", None).unwrap();
+    let other = registry.create_child("finance-agent").unwrap();
     let hits = other
         .search_tools(&ToolSearchQuery::keywords("refund the card payment"))
         .unwrap();

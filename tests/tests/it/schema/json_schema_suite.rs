@@ -54,7 +54,8 @@ fn with_remotes(mut options: SchemaImportOptions) -> SchemaImportOptions {
             {
                 let relative = path.strip_prefix(&root).unwrap().to_string_lossy();
                 let relative = relative.replace('\\', "/");
-                options.insert_document(format!("http://localhost:1234/{relative}"), read(&path));
+                options =
+                    options.with_document(format!("http://localhost:1234/{relative}"), read(&path));
             }
         }
     }

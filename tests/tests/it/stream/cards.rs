@@ -132,7 +132,7 @@ fn other_tools_show_the_generic_card_with_the_raw_input_so_far() {
         ("broken", ToolCallKind::Other, Some(&so_far))
     );
     // Scopes present as they resolve.
-    let scope = registry.create_scope("agent-1", None).unwrap();
+    let scope = registry.create_child("agent-1").unwrap();
     let card = scope.present_partial_call("read_file", &partial(r#"{"path": "a"}"#));
     assert_eq!(generic(&card).0, "Read a");
 }
@@ -173,7 +173,7 @@ fn a_strict_views_nulls_are_gone_from_the_arguments_so_far() {
     );
     // What the model wrote for the view keeps its `null`.
     assert_eq!(
-        stream.calls()[0].raw_arguments_so_far(),
+        stream.calls()[0].partial_arguments().value(),
         Some(json!({"limit": null, "path": "src/li"}))
     );
     assert_eq!(stream.arguments_so_far(1), None);
