@@ -756,11 +756,15 @@ const CODE_MODE_SITES: &[(&str, &str)] = &[
         "store/core.rs",
         "a field kept for Code Mode, unread without it",
     ),
+    (
+        "callers.rs",
+        "whether the model may call a tool, which only Code Mode asks",
+    ),
 ];
 
 /// How many times those files name the feature at most: a new site is a seam widening, which
 /// this makes a decision rather than a drift.
-const MAX_CODE_MODE_SITES: usize = 24;
+const MAX_CODE_MODE_SITES: usize = 25;
 
 #[test]
 fn code_mode_is_reached_through_its_seams() {
