@@ -136,8 +136,9 @@ impl<'s> View<'s> {
 
     /// What `name` resolves to here (as [`resolve`](Self::resolve)) and, in Code Mode, why a
     /// call of it (`nested`: the call has a parent) is refused before any policy, both from one
-    /// lookup: a caller that reads the definition before it makes the call keeps both.
-    #[inline]
+    /// lookup: a caller that reads the definition before it makes the call keeps both. Always
+    /// inlined, as the lookup it wraps: every call's capture makes it.
+    #[inline(always)]
     pub(crate) fn lookup_call(
         &self,
         name: &str,
