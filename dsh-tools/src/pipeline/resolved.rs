@@ -120,6 +120,22 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_global_call_naming_an_agent_resolves_in_the_agents_scope() {
+        let registry = ToolRegistry::new();
+        let _global = registry
+            .register(answering("echo", "global"))
+            .expect("registered");
+        let scope = registry.create_scope("agent", None).expect("a scope");
+        let _own = scope
+            .register(answering("echo", "scoped"))
+            .expect("registered");
+        let resolved = registry.resolve_for_call("echo");
+        let input = ToolExecutionInput::new("1", "echo", json!({})).with_agent("agent");
+        let result = registry.execute_resolved(input, resolved).await;
+        assert_eq!(result.text(), "scoped");
+    }
+
+    #[tokio::test]
     async fn a_scope_disposed_before_or_after_the_lookup_refuses_the_call() {
         let registry = ToolRegistry::new();
         let _echo = registry

@@ -203,7 +203,16 @@ impl ToolScope {
         resolved: ResolvedTool,
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
         match &self.place {
-            Place::Global => crate::pipeline::execute_resolved(&self.core, input, None, resolved),
+            Place::Global => {
+                // The lookup is of the global layer's view; a call that names an agent runs in
+                // that agent's scope, so its capture resolves the name there itself.
+                let resolved = if input.agent.is_some() {
+                    ResolvedTool::missed()
+                } else {
+                    resolved
+                };
+                crate::pipeline::execute_resolved(&self.core, input, None, resolved)
+            }
             Place::Scope { agent, instance } => crate::pipeline::execute_resolved(
                 &self.core,
                 input.with_agent(agent.clone()),
