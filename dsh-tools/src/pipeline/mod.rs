@@ -45,6 +45,8 @@ pub(crate) mod output;
 pub(crate) mod phases;
 pub(crate) mod policy_events;
 pub(crate) mod post_execute;
+#[cfg(feature = "mcp")]
+pub(crate) mod resolved;
 pub(crate) mod result_budget;
 pub(crate) mod short_path;
 pub(crate) mod trace;
@@ -55,6 +57,7 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use crate::call::context::CallContext;
+use crate::call::definition::ToolDefinition;
 use crate::call::execution::CallHost;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::call::run::ToolRun;
@@ -72,6 +75,8 @@ use crate::pipeline::ask::{AskVerdict, resolve_ask};
 use crate::pipeline::failure::{
     HookPhase, approval_pending, denied, failed, hook_failed, hook_failed_result, hook_panicked,
 };
+#[cfg(feature = "mcp")]
+use crate::pipeline::resolved::ResolvedTool;
 use crate::pipeline::short_path::Route;
 use crate::pipeline::trace::CallSpan;
 use crate::result::ToolExecutionResult;
@@ -98,6 +103,47 @@ pub(crate) fn execute(
     input: ToolExecutionInput,
     scope: Option<u64>,
 ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+    short_path::run(capture(core, input, scope, |view, execution, _| {
+        view.resolve_call(execution.name(), execution.is_program_call())
+            .map(Option::<&Arc<dyn ToolDefinition>>::cloned)
+    }))
+}
+
+/// [`execute`] for a call whose tool its caller already looked up in the same layer
+/// (`tools/call` served over MCP reads what the tool declares before it makes the call): that
+/// lookup stands for the capture's while nothing in the registry changed since, so the name is
+/// not resolved a second time. A change in between, or a call a program makes, resolves the
+/// name again as [`execute`] does.
+#[cfg(feature = "mcp")]
+pub(crate) fn execute_resolved(
+    core: &Arc<Core>,
+    input: ToolExecutionInput,
+    scope: Option<u64>,
+    resolved: ResolvedTool,
+) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+    short_path::run(capture(
+        core,
+        input,
+        scope,
+        |view, execution, generation| resolved.for_call(view, execution, generation),
+    ))
+}
+
+/// Phase 1 with `resolve` giving the definition a call of this view resolves to, or the refusal
+/// that ends it before any policy (under the read lock, with the registry's generation). Always
+/// inlined: each caller then builds its route where its future takes it, as one function did
+/// before there were two callers.
+#[inline(always)]
+fn capture(
+    core: &Arc<Core>,
+    input: ToolExecutionInput,
+    scope: Option<u64>,
+    resolve: impl FnOnce(
+        &View<'_>,
+        &ToolExecution,
+        u64,
+    ) -> Result<Option<Arc<dyn ToolDefinition>>, ToolError>,
+) -> Route {
     let host: Arc<dyn CallHost> = Arc::<Core>::clone(core);
     let mut execution = ToolExecution::from_input(input, host);
     let span = CallSpan::start(&execution, core);
@@ -115,16 +161,13 @@ pub(crate) fn execute(
         })?;
         execution.set_view(view.call_view());
         // Code Mode: a call its caller may not make is refused here, before any policy.
-        let definition = view
-            .resolve_call(execution.name(), execution.is_program_call())
-            .map_err(|refusal| {
-                if execution.is_cancelled() {
-                    ToolError::aborted_before_dispatch()
-                } else {
-                    refusal
-                }
-            })?
-            .cloned();
+        let definition = resolve(&view, &execution, snapshot.generation).map_err(|refusal| {
+            if execution.is_cancelled() {
+                ToolError::aborted_before_dispatch()
+            } else {
+                refusal
+            }
+        })?;
         #[cfg(feature = "durable")]
         let durability = snapshot.durability.clone();
         #[cfg(not(feature = "durable"))]
@@ -144,7 +187,7 @@ pub(crate) fn execute(
             if let Some(span) = span {
                 span.finish(&execution, &result);
             }
-            return short_path::run(Route::Hooked(Box::pin(std::future::ready(result))));
+            return Route::Hooked(Box::pin(std::future::ready(result)));
         }
     };
     // A call no hook applies to (and with no span to record) takes the short path, whose future
@@ -152,7 +195,7 @@ pub(crate) fn execute(
     // hook machinery.
     #[cfg(not(feature = "durable"))]
     let () = durability;
-    let route = match plan {
+    match plan {
         None if span.is_none() => Route::Short(CallContext {
             run: ToolRun::new(execution, None),
             // On the short path the call store serves only the journal: a call whose tool is
@@ -184,8 +227,7 @@ pub(crate) fn execute(
             };
             Route::Hooked(Box::pin(run_hooked(call, plan, span)))
         }
-    };
-    short_path::run(route)
+    }
 }
 
 /// Phases 2 to 14 of a call with hooks or a recorded span. An `async` block rather than an

@@ -16,6 +16,8 @@ use std::sync::Arc;
 use crate::call::definition::{ToolDefinition, ToolSchema};
 use crate::call::execution::ToolExecutionInput;
 use crate::ids::AgentId;
+#[cfg(feature = "mcp")]
+use crate::pipeline::resolved::ResolvedTool;
 use crate::registry::into_definition::{IntoToolDefinition, IntoToolDefinitions};
 use crate::result::ToolExecutionResult;
 use crate::store::core::Core;
@@ -172,6 +174,48 @@ impl ToolScope {
                 &self.core,
                 input.with_agent(agent.clone()),
                 Some(*instance),
+            ),
+        }
+    }
+
+    /// The tool `name` resolves to in this layer for a call the model makes, with what the
+    /// call's capture needs of that lookup ([`execute_resolved`](Self::execute_resolved));
+    /// nothing once the scope is disposed.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn resolve_for_call(&self, name: &str) -> ResolvedTool {
+        let state = self.core.read();
+        match View::open(&state, self.agent(), self.place.instance()) {
+            Ok(view) => ResolvedTool::look_up(&view, name, state.generation),
+            Err(_) => ResolvedTool::missed(),
+        }
+    }
+
+    /// [`execute`](Self::execute) for a call of the name `resolved` was looked up for in this
+    /// layer ([`resolve_for_call`](Self::resolve_for_call)): the capture takes that lookup while
+    /// the registry has not changed since, rather than resolving the name again; the call is
+    /// otherwise the same, through the same pipeline.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn execute_resolved(
+        &self,
+        input: ToolExecutionInput,
+        resolved: ResolvedTool,
+    ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+        match &self.place {
+            Place::Global => {
+                // The lookup is of the global layer's view; a call that names an agent runs in
+                // that agent's scope, so its capture resolves the name there itself.
+                let resolved = if input.agent.is_some() {
+                    ResolvedTool::missed()
+                } else {
+                    resolved
+                };
+                crate::pipeline::execute_resolved(&self.core, input, None, resolved)
+            }
+            Place::Scope { agent, instance } => crate::pipeline::execute_resolved(
+                &self.core,
+                input.with_agent(agent.clone()),
+                Some(*instance),
+                resolved,
             ),
         }
     }

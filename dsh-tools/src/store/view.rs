@@ -128,11 +128,28 @@ impl<'s> View<'s> {
         name: &str,
         nested: bool,
     ) -> Result<Option<&'s Arc<dyn ToolDefinition>>, crate::errors::tool_error::ToolError> {
-        let entry = self.resolve_entry(name);
-        if let Some(refusal) = decide::refusal(name, nested, self.code_mode(), entry) {
-            return Err(refusal);
+        match self.lookup_call(name, nested) {
+            (_, Some(refusal)) => Err(refusal),
+            (definition, None) => Ok(definition),
         }
-        Ok(entry.map(|entry| &entry.definition))
+    }
+
+    /// What `name` resolves to here (as [`resolve`](Self::resolve)) and, in Code Mode, why a
+    /// call of it (`nested`: the call has a parent) is refused before any policy, both from one
+    /// lookup: a caller that reads the definition before it makes the call keeps both. Always
+    /// inlined, as the lookup it wraps: every call's capture makes it.
+    #[inline(always)]
+    pub(crate) fn lookup_call(
+        &self,
+        name: &str,
+        nested: bool,
+    ) -> (
+        Option<&'s Arc<dyn ToolDefinition>>,
+        Option<crate::errors::tool_error::ToolError>,
+    ) {
+        let entry = self.resolve_entry(name);
+        let refusal = decide::refusal(name, nested, self.code_mode(), entry);
+        (entry.map(|entry| &entry.definition), refusal)
     }
 
     /// The definition `name` resolves to here.

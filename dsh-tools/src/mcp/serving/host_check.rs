@@ -122,23 +122,34 @@ fn refused(hosts: &[NormalizedHost], name: &str, port: Option<u16>, written: &st
 /// letters, digits, dots and hyphens, then maybe `:` and at most five digits that make a port —
 /// read without building an authority (which copies the text and scans it several times). Such
 /// a host parses as an authority with exactly that name and port, and is already normalized;
-/// anything else (`None`) goes the long way.
+/// anything else (`None`) goes the long way. One pass over the text: the name's bytes, then the
+/// port's digits, read as they are checked (every request's `Host` goes through here).
 fn simple_host(host: &str) -> Option<(&str, Option<u16>)> {
-    let (name, port) = match host.split_once(':') {
-        Some((name, port)) => {
-            if port.is_empty() || port.len() > 5 || !port.bytes().all(|byte| byte.is_ascii_digit())
-            {
-                return None;
+    let bytes = host.as_bytes();
+    let end = bytes
+        .iter()
+        .position(|byte| !matches!(byte, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-'))
+        .unwrap_or(bytes.len());
+    if end == 0 {
+        return None;
+    }
+    // Every byte before `end` is ASCII, so `end` is a character boundary.
+    let (name, rest) = host.split_at(end);
+    let port = match rest.as_bytes() {
+        [] => None,
+        [b':', digits @ ..] if (1..=5).contains(&digits.len()) => {
+            let mut port: u32 = 0;
+            for &digit in digits {
+                if !digit.is_ascii_digit() {
+                    return None;
+                }
+                port = port * 10 + u32::from(digit - b'0');
             }
-            (name, Some(port.parse::<u16>().ok()?))
+            Some(u16::try_from(port).ok()?)
         }
-        None => (host, None),
+        _ => return None,
     };
-    let plain = !name.is_empty()
-        && name.bytes().all(|byte| {
-            byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'.' || byte == b'-'
-        });
-    plain.then_some((name, port))
+    Some((name, port))
 }
 
 #[cfg(test)]

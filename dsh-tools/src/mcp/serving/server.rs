@@ -10,6 +10,7 @@
 //! are `tasks.rs` (on the registry's call store, when it has one: `task_book.rs`); the secret behind the state of approvals asked through multi-round-trip
 //! requests is `request_state.rs`.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,6 +25,7 @@ use crate::mcp::serving::listing::{Listing, ListingCache};
 use crate::mcp::serving::request_state::RequestStateKey;
 use crate::mcp::serving::task_life::TaskSettings;
 use crate::mcp::serving::tasks::task_store;
+use crate::pipeline::resolved::ResolvedTool;
 use crate::registry::{Registration, ToolRegistry, ToolScope};
 use crate::result::ToolExecutionResult;
 
@@ -287,10 +289,22 @@ impl McpServer {
         self.layer.get(name)
     }
 
-    /// Runs `input` where it is served: through the scope's handle, on behalf of its agent (a
-    /// disposed scope refuses it as `SCOPE_DISPOSED`), or in the global layer.
-    pub(crate) async fn execute(&self, input: ToolExecutionInput) -> ToolExecutionResult {
-        self.layer.execute(input).await
+    /// What a call of `name` resolves to where it is served, for [`execute`](Self::execute)
+    /// (no definition once a served scope is gone).
+    pub(crate) fn resolve(&self, name: &str) -> ResolvedTool {
+        self.layer.resolve_for_call(name)
+    }
+
+    /// Runs `input`, a call of the name `resolved` was looked up for, where it is served:
+    /// through the scope's handle, on behalf of its agent (a disposed scope refuses it as
+    /// `SCOPE_DISPOSED`), or in the global layer. The pipeline takes the lookup rather than
+    /// resolving the name again while the registry has not changed since.
+    pub(crate) fn execute(
+        &self,
+        input: ToolExecutionInput,
+        resolved: ResolvedTool,
+    ) -> impl Future<Output = ToolExecutionResult> + Send + 'static + use<> {
+        self.layer.execute_resolved(input, resolved)
     }
 
     /// A receiver that sees every change of the registry's tools.

@@ -49,6 +49,7 @@ use crate::mcp::serving::task_approval::TaskApprover;
 use crate::mcp::serving::tasks::{
     CallMode, call_mode, cancel_task, get_task, start_task, update_task,
 };
+use crate::pipeline::resolved::ResolvedTool;
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
@@ -126,8 +127,9 @@ impl McpHandler {
 /// sending its progress to `progress` (the client and the request's progress token) when the
 /// request asked for it, its `ask`s answered by `approver` (the client) when there is one, its
 /// value as `structuredContent` as `structured` says (the tool declares an output; of any JSON
-/// type when the client speaks 2026-07-28 or later). A plain call and a task (started by
-/// `tasks.rs`) both run this way.
+/// type when the client speaks 2026-07-28 or later), its tool as `resolved` found it (the
+/// pipeline does not look the name up again while the registry is unchanged). A plain call and
+/// a task (started by `tasks.rs`) both run this way.
 #[expect(
     clippy::too_many_arguments,
     reason = "each is one thing the request brought; a struct would only name them again"
@@ -141,6 +143,7 @@ async fn run_call(
     approver: Option<Arc<dyn Approver>>,
     structured: Structured,
     served: Option<Served>,
+    resolved: ResolvedTool,
 ) -> mcp::CallToolResult {
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     // The served scope's agent is set by the scope's handle.
@@ -158,14 +161,14 @@ async fn run_call(
     #[cfg(not(feature = "otel"))]
     let _: Option<Served> = served;
     let result = match progress {
-        None => server.execute(input).await,
+        None => server.execute(input, resolved).await,
         Some((peer, token)) => {
             let (sender, reports) = mpsc::unbounded_channel();
             let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
                 // The receiver outlives the call; a send can only fail after it returned.
                 let _ = sender.send(report);
             });
-            forwarding_progress(server.execute(input), reports, &peer, token).await
+            forwarding_progress(server.execute(input, resolved), reports, &peer, token).await
         }
     };
     call_tool_result(result, structured)
@@ -334,16 +337,18 @@ impl ServerHandler for McpHandler {
         request: mcp::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<mcp::CallToolResponse, ErrorData> {
-        // The tool is looked up once, for both what it declares here and the call's result.
-        let (support, declares_output) = self.server.definition(&request.name).map_or(
-            (TaskSupport::Forbidden, false),
-            |definition| {
-                (
-                    definition.task_support(),
-                    definition.output_schema().is_some(),
-                )
-            },
-        );
+        // The tool is looked up once, for what it declares here, the call's result and the
+        // call itself, whose capture takes this lookup.
+        let resolved = self.server.resolve(&request.name);
+        let (support, declares_output) =
+            resolved
+                .definition()
+                .map_or((TaskSupport::Forbidden, false), |definition| {
+                    (
+                        definition.task_support(),
+                        definition.output_schema().is_some(),
+                    )
+                });
         let client = RequestClient::of(&context);
         let progress = context
             .meta
@@ -370,7 +375,7 @@ impl ServerHandler for McpHandler {
                     async move {
                         run_call(
                             &server, request, call_id, signal, progress, approver, structured,
-                            served,
+                            served, resolved,
                         )
                         .await
                     }
@@ -404,6 +409,7 @@ impl ServerHandler for McpHandler {
             approver,
             structured,
             served,
+            resolved,
         ))
         .await;
         // An attempt whose `ask` waits for the client's user is answered with the question.
