@@ -4,6 +4,9 @@
 //! `render` (see [`crate::ToolDefinition::render`]), and what a `#[tool(render = path)]` function
 //! may return is [`IntoContent`].
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -142,6 +145,27 @@ pub fn render_value_as_text(value: &Value) -> ContentBlock {
         other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
     };
     ContentBlock::text(text)
+}
+
+/// The default rendering as a result's content: [`render_value_as_text`]'s one block. `null`,
+/// `true` and `false` share blocks made once, so a tool returning nothing (`()`) or a flag
+/// allocates nothing for its content; anything else is rendered into a block of its own.
+#[inline]
+pub(crate) fn value_content(value: &Value) -> Cow<'static, [ContentBlock]> {
+    static SCALARS: LazyLock<[ContentBlock; 3]> = LazyLock::new(|| {
+        [
+            ContentBlock::text("null"),
+            ContentBlock::text("true"),
+            ContentBlock::text("false"),
+        ]
+    });
+    let shared = match value {
+        Value::Null => 0,
+        Value::Bool(true) => 1,
+        Value::Bool(false) => 2,
+        other => return Cow::Owned(vec![render_value_as_text(other)]),
+    };
+    Cow::Borrowed(std::slice::from_ref(&SCALARS[shared]))
 }
 
 /// What a `#[tool(render = path)]` function returns: the content the model receives for the
