@@ -359,9 +359,15 @@ pub(super) fn walk<'v>(
             if let Some(item_schema) = rules.items.as_deref() {
                 let item_node = node.and_then(Node::items);
                 let depth = cx.depth() + 1;
+                let mut expected = false;
                 for (index, item) in items.iter().enumerate() {
                     if skip(item_schema, item_node, item, depth, defs) {
                         continue;
+                    }
+                    // The first invalid item: the ones after it may well be invalid too.
+                    if !expected {
+                        expected = true;
+                        cx.expect_reports(items.len() - index);
                     }
                     cx.push_index(index);
                     walk(item_schema, item_node, item, cx, defs);
