@@ -150,7 +150,10 @@ pub fn render_value_as_text(value: &Value) -> ContentBlock {
 /// The default rendering as a result's content: [`render_value_as_text`]'s one block. `null`,
 /// `true` and `false` share blocks made once, so a tool returning nothing (`()`) or a flag
 /// allocates nothing for its content; anything else is rendered into a block of its own.
-#[inline]
+///
+/// Always inlined, the rendering of other values kept out of line: a shared block is then a
+/// test and a load in the caller, without the frame the rendering needs.
+#[inline(always)]
 pub(crate) fn value_content(value: &Value) -> Cow<'static, [ContentBlock]> {
     static SCALARS: LazyLock<[ContentBlock; 3]> = LazyLock::new(|| {
         [
@@ -163,9 +166,15 @@ pub(crate) fn value_content(value: &Value) -> Cow<'static, [ContentBlock]> {
         Value::Null => 0,
         Value::Bool(true) => 1,
         Value::Bool(false) => 2,
-        other => return Cow::Owned(vec![render_value_as_text(other)]),
+        other => return Cow::Owned(rendered_content(other)),
     };
     Cow::Borrowed(std::slice::from_ref(&SCALARS[shared]))
+}
+
+/// [`render_value_as_text`]'s block as content of its own.
+#[inline(never)]
+fn rendered_content(value: &Value) -> Vec<ContentBlock> {
+    vec![render_value_as_text(value)]
 }
 
 /// What a `#[tool(render = path)]` function returns: the content the model receives for the
