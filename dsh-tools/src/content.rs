@@ -215,3 +215,27 @@ impl IntoContent for Vec<ContentBlock> {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use serde_json::{Value, json};
+
+    use super::{render_value_as_text, value_content};
+
+    #[test]
+    fn the_shared_content_is_the_default_rendering() {
+        for value in [json!(null), json!(true), json!(false)] {
+            let content = value_content(&value);
+            assert!(matches!(content, Cow::Borrowed(_)), "{value} is shared");
+            assert_eq!(*content, [render_value_as_text(&value)]);
+        }
+        for value in [json!("text"), json!(1), json!({"a": [null]})] {
+            let content = value_content(&value);
+            assert!(matches!(content, Cow::Owned(_)), "{value} is its own");
+            assert_eq!(*content, [render_value_as_text(&value)]);
+        }
+        assert!(value_content(&Value::Null)[0].as_text() == Some("null"));
+    }
+}

@@ -284,4 +284,22 @@ mod tests {
         assert!(text.starts_with("zzzz…[truncated: 996 of 1,000"), "{text}");
         assert_eq!(text.chars().count(), 110);
     }
+
+    #[test]
+    fn shared_content_is_copied_only_when_cut() {
+        let mut content = crate::content::value_content(&serde_json::Value::Null);
+        assert_eq!(truncate_content(&mut content, 4), None);
+        assert!(
+            matches!(content, Cow::Borrowed(_)),
+            "kept shared within the budget"
+        );
+        truncate_content(&mut content, 2).expect("cut");
+        assert_eq!(*content, [ContentBlock::text("n…")]);
+        let shared = crate::content::value_content(&serde_json::Value::Null);
+        assert_eq!(
+            *shared,
+            [ContentBlock::text("null")],
+            "the shared block is untouched"
+        );
+    }
 }
