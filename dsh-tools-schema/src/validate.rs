@@ -359,13 +359,25 @@ pub(super) fn walk<'v>(
             if let Some(item_schema) = rules.items.as_deref() {
                 let item_node = node.and_then(Node::items);
                 let depth = cx.depth() + 1;
-                for (index, item) in items.iter().enumerate() {
-                    if skip(item_schema, item_node, item, depth, defs) {
-                        continue;
-                    }
-                    cx.push_index(index);
+                let mut rest = items.iter().enumerate();
+                let first =
+                    rest.find(|&(_, item)| !skip(item_schema, item_node, item, depth, defs));
+                if let Some((first, item)) = first {
+                    // The items after the first invalid one may well be invalid too. (Asked
+                    // here, before the loop, which then stays as lean as the counting past the
+                    // report cap needs.)
+                    cx.expect_reports(items.len() - first);
+                    cx.push_index(first);
                     walk(item_schema, item_node, item, cx, defs);
                     cx.pop();
+                    for (index, item) in rest {
+                        if skip(item_schema, item_node, item, depth, defs) {
+                            continue;
+                        }
+                        cx.push_index(index);
+                        walk(item_schema, item_node, item, cx, defs);
+                        cx.pop();
+                    }
                 }
             }
         }

@@ -103,10 +103,10 @@ enum Form {
     MustHave,
     /// `"p" must match the pattern <source>`, the expected text being `a match for <source>`.
     Pattern,
-    /// `"p" must match exactly one oneOf branch (matched N)`.
-    OneOf(usize),
-    /// `"p" nests deeper than N levels`.
-    TooDeep(usize),
+    /// `"p" must match exactly one oneOf branch (matched N)`, N read from the got text.
+    OneOf,
+    /// `"p" nests deeper than N levels`, N read from the expected text.
+    TooDeep,
     /// `missing required property "p"`.
     Missing,
     /// `missing required property "p" (one of <expected>)`: a union's tag.
@@ -117,8 +117,8 @@ enum Form {
     Duplicate,
     /// `"p" must have unique items (<got>)`.
     Unique,
-    /// `"p" must contain <expected> (found N)`.
-    Contains(usize),
+    /// `"p" must contain <expected> (found N)`, N read from the got text.
+    Contains,
     /// `"p" must not match the schema of "not"`.
     Not,
     /// `"p" is not allowed (<expected>)`: a `false` schema, by the keyword that holds it.
@@ -133,6 +133,21 @@ enum Form {
 
 /// What the pattern's expected text starts with, before the pattern's source.
 const A_MATCH_FOR: &str = "a match for ";
+
+/// The words around the numbers that a oneOf, depth or contains violation's message repeats
+/// from its got or expected text: the number is written once, into the walk's texts, and read
+/// back from there, so that the violation itself holds no number (and stays small enough that
+/// ten of them fit the allocator's fastest sizes).
+const ONE_OF_GOT: &str = " matching branches";
+const TOO_DEEP_EXPECTED: &str = "at most ";
+const LEVELS: &str = " levels";
+const CONTAINS_GOT: &str = " matching";
+
+/// The number `text` holds between `prefix` and `suffix` (the whole text when they are absent).
+fn number_in<'t>(text: &'t str, prefix: &str, suffix: &str) -> &'t str {
+    let text = text.strip_prefix(prefix).unwrap_or(text);
+    text.strip_suffix(suffix).unwrap_or(text)
+}
 
 impl Violation {
     /// Where: `opts.depth`, `include[1]`, `arguments` for the root itself.
@@ -270,13 +285,16 @@ impl Violation {
                 out.write_str(" must match the pattern ")?;
                 out.write_str(expected.strip_prefix(A_MATCH_FOR).unwrap_or(expected))
             }
-            Form::OneOf(matched) => {
-                write!(
-                    out,
-                    " must match exactly one oneOf branch (matched {matched})"
-                )
+            Form::OneOf => {
+                out.write_str(" must match exactly one oneOf branch (matched ")?;
+                out.write_str(number_in(self.got(), "", ONE_OF_GOT))?;
+                out.write_char(')')
             }
-            Form::TooDeep(limit) => write!(out, " nests deeper than {limit} levels"),
+            Form::TooDeep => {
+                out.write_str(" nests deeper than ")?;
+                out.write_str(number_in(self.expected(), TOO_DEEP_EXPECTED, LEVELS))?;
+                out.write_str(LEVELS)
+            }
             Form::Undeclared => {
                 out.write_str(" is not a declared property (additionalProperties: false)")
             }
@@ -285,10 +303,12 @@ impl Violation {
                 out.write_str(self.got())?;
                 out.write_char(')')
             }
-            Form::Contains(found) => {
+            Form::Contains => {
                 out.write_str(" must contain ")?;
                 out.write_str(self.expected())?;
-                write!(out, " (found {found})")
+                out.write_str(" (found ")?;
+                out.write_str(number_in(self.got(), "", CONTAINS_GOT))?;
+                out.write_char(')')
             }
             Form::Not => out.write_str(" must not match the schema of \"not\""),
             Form::NotAllowed => {
@@ -751,6 +771,20 @@ impl<'v> ValidationContext<'v> {
         self.references -= 1;
     }
 
+    /// Makes room for `more` violations about to be reported (up to the report cap), when the
+    /// list would otherwise grow on the way: an array whose items fail one after another would
+    /// copy its reports into a larger list once or more (a reallocation cost more than reporting
+    /// the items of a 10-item array did). Fewer than the first list's room change nothing, so a
+    /// value with a few violations keeps its small list.
+    #[inline]
+    pub(crate) fn expect_reports(&mut self, more: usize) {
+        let len = self.reported.len();
+        let wanted = len + more.min(MAX_REPORTED_VIOLATIONS.saturating_sub(len));
+        if wanted > self.reported.capacity().max(INITIAL_VIOLATIONS) {
+            self.reported.reserve_exact(wanted - len);
+        }
+    }
+
     /// How many violations were found so far (reported or not).
     #[inline]
     pub(crate) fn count(&self) -> usize {
@@ -1065,13 +1099,9 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
         ViolationKind::OneOf { matched } => {
             let start = begin(texts);
             push_display(texts, &matched);
-            texts.push_str(" matching branches");
+            texts.push_str(ONE_OF_GOT);
             let got = span(texts, start);
-            (
-                Form::OneOf(matched),
-                Text::Static("exactly one oneOf branch"),
-                got,
-            )
+            (Form::OneOf, Text::Static("exactly one oneOf branch"), got)
         }
         ViolationKind::Minimum(bound) | ViolationKind::Maximum(bound) => {
             let start = begin(texts);
@@ -1129,11 +1159,11 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
         }
         ViolationKind::TooDeep(limit) => {
             let start = begin(texts);
-            texts.push_str("at most ");
+            texts.push_str(TOO_DEEP_EXPECTED);
             push_display(texts, &limit);
-            texts.push_str(" levels");
+            texts.push_str(LEVELS);
             let expected = span(texts, start);
-            (Form::TooDeep(limit), expected, Text::Static("deeper"))
+            (Form::TooDeep, expected, Text::Static("deeper"))
         }
         ViolationKind::Format(format) => (
             Form::MustBe,
@@ -1232,9 +1262,9 @@ fn describe(texts: &mut String, kind: ViolationKind<'_>, value: &Value) -> (Form
             let expected = span(texts, start);
             let start = texts.len();
             push_display(texts, &found);
-            texts.push_str(" matching");
+            texts.push_str(CONTAINS_GOT);
             let got = span(texts, start);
-            (Form::Contains(found), expected, got)
+            (Form::Contains, expected, got)
         }
         ViolationKind::Not => (
             Form::Not,

@@ -4,6 +4,9 @@
 //! `render` (see [`crate::ToolDefinition::render`]), and what a `#[tool(render = path)]` function
 //! may return is [`IntoContent`].
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -144,6 +147,36 @@ pub fn render_value_as_text(value: &Value) -> ContentBlock {
     ContentBlock::text(text)
 }
 
+/// The default rendering as a result's content: [`render_value_as_text`]'s one block. `null`,
+/// `true` and `false` share blocks made once, so a tool returning nothing (`()`) or a flag
+/// allocates nothing for its content; anything else is rendered into a block of its own.
+///
+/// Always inlined, the rendering of other values kept out of line: a shared block is then a
+/// test and a load in the caller, without the frame the rendering needs.
+#[inline(always)]
+pub(crate) fn value_content(value: &Value) -> Cow<'static, [ContentBlock]> {
+    static SCALARS: LazyLock<[ContentBlock; 3]> = LazyLock::new(|| {
+        [
+            ContentBlock::text("null"),
+            ContentBlock::text("true"),
+            ContentBlock::text("false"),
+        ]
+    });
+    let shared = match value {
+        Value::Null => 0,
+        Value::Bool(true) => 1,
+        Value::Bool(false) => 2,
+        other => return Cow::Owned(rendered_content(other)),
+    };
+    Cow::Borrowed(std::slice::from_ref(&SCALARS[shared]))
+}
+
+/// [`render_value_as_text`]'s block as content of its own.
+#[inline(never)]
+fn rendered_content(value: &Value) -> Vec<ContentBlock> {
+    vec![render_value_as_text(value)]
+}
+
 /// What a `#[tool(render = path)]` function returns: the content the model receives for the
 /// tool's value.
 #[diagnostic::on_unimplemented(
@@ -180,5 +213,29 @@ impl IntoContent for ContentBlock {
 impl IntoContent for Vec<ContentBlock> {
     fn into_content(self) -> Vec<ContentBlock> {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use serde_json::{Value, json};
+
+    use super::{render_value_as_text, value_content};
+
+    #[test]
+    fn the_shared_content_is_the_default_rendering() {
+        for value in [json!(null), json!(true), json!(false)] {
+            let content = value_content(&value);
+            assert!(matches!(content, Cow::Borrowed(_)), "{value} is shared");
+            assert_eq!(*content, [render_value_as_text(&value)]);
+        }
+        for value in [json!("text"), json!(1), json!({"a": [null]})] {
+            let content = value_content(&value);
+            assert!(matches!(content, Cow::Owned(_)), "{value} is its own");
+            assert_eq!(*content, [render_value_as_text(&value)]);
+        }
+        assert!(value_content(&Value::Null)[0].as_text() == Some("null"));
     }
 }

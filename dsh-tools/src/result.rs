@@ -5,6 +5,8 @@
 //! builds carry the token of the execution they belong to, which is how the pipeline tells its own
 //! results from ones a wrapper authored (those are re-checked against the tool's output contract).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -30,7 +32,10 @@ pub const REPLAYED_META_KEY: &str = "io.dsh-tools/replayed";
 #[derive(Clone)]
 pub struct ToolExecutionResult {
     outcome: ToolOutcome,
-    content: Vec<ContentBlock>,
+    /// Shared when the rendering's blocks are made once for the whole program (`null`, `true`,
+    /// `false`: `content::value_content`), so such a result allocates nothing for its content;
+    /// copied only if it is edited in place.
+    content: Cow<'static, [ContentBlock]>,
     /// Behind one pointer: few results carry any, and a result is moved through every phase
     /// (this keeps it small enough to be copied inline).
     extras: Option<Box<Extras>>,
@@ -53,7 +58,7 @@ impl ToolExecutionResult {
     pub fn success(value: Value) -> Self {
         Self {
             outcome: ToolOutcome::Success(value),
-            content: Vec::new(),
+            content: Cow::Borrowed(&[]),
             extras: None,
             origin: None,
         }
@@ -64,7 +69,7 @@ impl ToolExecutionResult {
         let content = vec![ContentBlock::text(error.model_text())];
         Self {
             outcome: ToolOutcome::Failure(error),
-            content,
+            content: Cow::Owned(content),
             extras: None,
             origin: None,
         }
@@ -75,7 +80,7 @@ impl ToolExecutionResult {
     pub fn from_parts(parts: ToolExecutionResultParts) -> Self {
         Self {
             outcome: parts.outcome,
-            content: parts.content,
+            content: Cow::Owned(parts.content),
             extras: Extras {
                 meta: parts.meta,
                 additional_contexts: parts.additional_contexts,
@@ -88,7 +93,7 @@ impl ToolExecutionResult {
     /// Replaces the content. The result is then authored by the caller, not the registry.
     #[must_use]
     pub fn with_content(mut self, content: Vec<ContentBlock>) -> Self {
-        self.content = content;
+        self.content = Cow::Owned(content);
         self.origin = None;
         self
     }
@@ -180,7 +185,7 @@ impl ToolExecutionResult {
         } = self.extras.map(|extras| *extras).unwrap_or_default();
         ToolExecutionResultParts {
             outcome: self.outcome,
-            content: self.content,
+            content: self.content.into_owned(),
             meta,
             additional_contexts,
         }
@@ -194,12 +199,13 @@ impl ToolExecutionResult {
     /// Replaces the content in place, keeping the stamp (the registry's own rewrites).
     #[inline]
     pub(crate) fn set_content(&mut self, content: Vec<ContentBlock>) {
-        self.content = content;
+        self.content = Cow::Owned(content);
     }
 
-    /// The content, to edit in place, keeping the stamp (the registry's own rewrites).
+    /// The content, to edit in place, keeping the stamp (the registry's own rewrites); shared
+    /// content is copied by the edit (`Cow::to_mut`), not by this.
     #[inline]
-    pub(crate) fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
+    pub(crate) fn content_mut(&mut self) -> &mut Cow<'static, [ContentBlock]> {
         &mut self.content
     }
 
@@ -234,7 +240,7 @@ impl ToolExecutionResult {
     #[inline]
     pub(crate) fn rendered(
         value: Value,
-        content: Vec<ContentBlock>,
+        content: Cow<'static, [ContentBlock]>,
         token: ToolExecutionToken,
     ) -> Self {
         Self {

@@ -11,6 +11,8 @@
 //! Text of ordinary size passes through unchanged, byte for byte, and is checked without
 //! counting characters (a text of at most N bytes has at most N characters).
 
+use std::borrow::Cow;
+
 use dsh_tools_schema::text_bounds::push_grouped;
 
 use crate::content::ContentBlock;
@@ -78,15 +80,16 @@ pub(crate) struct Truncation {
 /// `max_chars`: text is kept in block order, the block where the budget runs out is cut at a
 /// character boundary and carries the marker, later text blocks are dropped. Non-text blocks
 /// (images, audio, links) are left where they are: they are not text a model reads character by
-/// character, and cutting their data would corrupt them. `None` when everything fits.
+/// character, and cutting their data would corrupt them. `None` when everything fits; content
+/// shared with other results (`Cow::Borrowed`) is copied only when it is cut.
 #[inline]
 pub(crate) fn truncate_content(
-    content: &mut Vec<ContentBlock>,
+    content: &mut Cow<'static, [ContentBlock]>,
     max_chars: usize,
 ) -> Option<Truncation> {
     // At most `max_chars` bytes of text is at most that many characters: the common case is
     // decided without counting characters or leaving this (inlined) function.
-    if let [ContentBlock::Text { text }] = content.as_slice()
+    if let [ContentBlock::Text { text }] = &**content
         && text.len() <= max_chars
     {
         return None;
@@ -105,7 +108,10 @@ pub(crate) fn truncate_content(
 
 /// [`truncate_content`] for content with more bytes of text than the budget.
 #[cold]
-fn truncate_long_content(content: &mut Vec<ContentBlock>, max_chars: usize) -> Option<Truncation> {
+fn truncate_long_content(
+    content: &mut Cow<'static, [ContentBlock]>,
+    max_chars: usize,
+) -> Option<Truncation> {
     let total: usize = content
         .iter()
         .filter_map(ContentBlock::as_text)
@@ -143,6 +149,7 @@ fn truncate_long_content(content: &mut Vec<ContentBlock>, max_chars: usize) -> O
     }
     let omitted = total - keep;
 
+    let content = content.to_mut();
     let mut left = keep;
     let mut marked = false;
     content.retain_mut(|block| {
@@ -213,19 +220,19 @@ mod tests {
 
     #[test]
     fn content_within_the_budget_is_untouched() {
-        let mut content = vec![ContentBlock::text("é".repeat(100))];
+        let mut content = Cow::Owned(vec![ContentBlock::text("é".repeat(100))]);
         assert_eq!(truncate_content(&mut content, 100), None);
-        assert_eq!(content, [ContentBlock::text("é".repeat(100))]);
+        assert_eq!(*content, [ContentBlock::text("é".repeat(100))]);
     }
 
     #[test]
     fn content_over_the_budget_is_cut_to_fit_with_its_marker() {
-        let mut content = vec![
+        let mut content = Cow::Owned(vec![
             ContentBlock::text("a".repeat(300)),
             ContentBlock::image("AAAA", "image/png"),
             ContentBlock::text("b".repeat(300)),
             ContentBlock::text("c".repeat(300)),
-        ];
+        ]);
         let truncation = truncate_content(&mut content, 500).expect("cut");
         let mut marker = String::new();
         push_result_marker(&mut marker, 900, 900);
@@ -243,7 +250,7 @@ mod tests {
             truncation.omitted
         );
         assert_eq!(
-            content,
+            *content,
             [
                 ContentBlock::text("a".repeat(300)),
                 ContentBlock::image("AAAA", "image/png"),
@@ -263,7 +270,7 @@ mod tests {
             (1, "…".to_owned()),
             (0, String::new()),
         ] {
-            let mut content = vec![ContentBlock::text("z".repeat(1_000))];
+            let mut content = Cow::Owned(vec![ContentBlock::text("z".repeat(1_000))]);
             let truncation = truncate_content(&mut content, budget).expect("cut");
             let text = content[0].as_text().expect("text");
             assert_eq!(text, expected, "budget {budget}");
@@ -271,10 +278,28 @@ mod tests {
             assert_eq!(truncation.omitted, 1_000 - text.matches('z').count());
         }
         // Where the whole marker and one character fit, the whole marker.
-        let mut content = vec![ContentBlock::text("z".repeat(1_000))];
+        let mut content = Cow::Owned(vec![ContentBlock::text("z".repeat(1_000))]);
         truncate_content(&mut content, 110).expect("cut");
         let text = content[0].as_text().expect("text");
         assert!(text.starts_with("zzzz…[truncated: 996 of 1,000"), "{text}");
         assert_eq!(text.chars().count(), 110);
+    }
+
+    #[test]
+    fn shared_content_is_copied_only_when_cut() {
+        let mut content = crate::content::value_content(&serde_json::Value::Null);
+        assert_eq!(truncate_content(&mut content, 4), None);
+        assert!(
+            matches!(content, Cow::Borrowed(_)),
+            "kept shared within the budget"
+        );
+        truncate_content(&mut content, 2).expect("cut");
+        assert_eq!(*content, [ContentBlock::text("n…")]);
+        let shared = crate::content::value_content(&serde_json::Value::Null);
+        assert_eq!(
+            *shared,
+            [ContentBlock::text("null")],
+            "the shared block is untouched"
+        );
     }
 }

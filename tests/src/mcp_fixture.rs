@@ -10,6 +10,7 @@
 //! - `call_id`: returns its call id.
 //! - `forbidden`: denied by a guard.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -183,8 +184,12 @@ impl ToolDefinition for Media {
         Box::pin(async { Ok(json!("media")) })
     }
 
-    fn render(&self, _arguments: &Value, _value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
-        Ok(media_content())
+    fn render(
+        &self,
+        _arguments: &Value,
+        _value: &Value,
+    ) -> Result<Cow<'static, [ContentBlock]>, ToolError> {
+        Ok(media_content().into())
     }
 
     fn annotations(&self) -> ToolAnnotations {

@@ -295,6 +295,8 @@ impl<T: ToolArgs> ToolArgs for Option<T> {
     fn is_valid_json(value: &Value) -> bool {
         value.is_null() || T::is_valid_json(value)
     }
+    // Inlined: a test for `null` around `T`'s conversion, which every optional field calls.
+    #[inline]
     fn from_json(value: &Value) -> Result<Self, ConvertError> {
         if value.is_null() {
             Ok(None)
@@ -302,6 +304,7 @@ impl<T: ToolArgs> ToolArgs for Option<T> {
             T::from_json(value).map(Some)
         }
     }
+    #[inline]
     fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
         if value.is_null() {
             Ok(None)

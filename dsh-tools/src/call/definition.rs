@@ -6,6 +6,7 @@
 //! (`validate_arguments`, before any policy), and a definition's `execute` checks them again
 //! (typed tools through their generated validator), so raw tools keep their own rules.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -14,8 +15,8 @@ use serde_json::Value;
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
-use crate::content::ContentBlock;
 pub(crate) use crate::content::render_value_as_text;
+use crate::content::{ContentBlock, value_content};
 use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
@@ -343,10 +344,19 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// Turns a schema-valid value into model-facing content. The default shows strings as text
-    /// and any other value as compact JSON text.
-    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+    /// and any other value as compact JSON text (`null`, `true` and `false` as blocks made once
+    /// and shared, so a call returning nothing allocates no content).
+    ///
+    /// Content of the tool's own is `Cow::Owned` (`Ok(blocks.into())`); `Cow::Borrowed` shares
+    /// blocks that live as long as the program, which the result then never copies unless they
+    /// are cut to a result budget.
+    fn render(
+        &self,
+        arguments: &Value,
+        value: &Value,
+    ) -> Result<Cow<'static, [ContentBlock]>, ToolError> {
         let _ = arguments;
-        Ok(vec![render_value_as_text(value)])
+        Ok(value_content(value))
     }
 
     /// Rewrites the content of every outcome (success, failure, denial) just before observers see

@@ -10,6 +10,7 @@
 //! raw JSON Schema instead ([`FnToolBuilder::raw_parameters`]) and validate nothing. Schemas are
 //! compiled once, when they are given, since they check every call.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
@@ -19,13 +20,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::call::blocking::run_blocking;
-use crate::call::definition::{
-    RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text,
-};
+use crate::call::definition::{RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, value_content};
 use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
@@ -495,10 +494,14 @@ impl ToolDefinition for FnTool {
         (self.handler)(arguments.clone(), run.clone())
     }
 
-    fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+    fn render(
+        &self,
+        arguments: &Value,
+        value: &Value,
+    ) -> Result<Cow<'static, [ContentBlock]>, ToolError> {
         match &self.parts.render {
-            Some(render) => render(arguments, value),
-            None => Ok(vec![render_value_as_text(value)]),
+            Some(render) => render(arguments, value).map(Cow::Owned),
+            None => Ok(value_content(value)),
         }
     }
 

@@ -13,6 +13,7 @@
 //! whose thirty methods would each be instantiated for every tool type registered.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::{Arc, LazyLock};
@@ -26,7 +27,7 @@ use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, rend
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
-use crate::content::ContentBlock;
+use crate::content::{ContentBlock, value_content};
 use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
@@ -534,10 +535,14 @@ impl<'a> Bridge<'a> {
         (self.table.execute)(self.tool, arguments, run)
     }
 
-    fn render(self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+    fn render(
+        self,
+        arguments: &Value,
+        value: &Value,
+    ) -> Result<Cow<'static, [ContentBlock]>, ToolError> {
         match self.table.render {
-            Some(render) => render(self.tool, arguments, value),
-            None => Ok(vec![render_value_as_text(value)]),
+            Some(render) => render(self.tool, arguments, value).map(Cow::Owned),
+            None => Ok(value_content(value)),
         }
     }
 
@@ -681,7 +686,11 @@ macro_rules! typed_definition {
             $bridge.execute(CallArguments::Given(arguments), run)
         }
 
-        fn render(&self, arguments: &Value, value: &Value) -> Result<Vec<ContentBlock>, ToolError> {
+        fn render(
+            &self,
+            arguments: &Value,
+            value: &Value,
+        ) -> Result<Cow<'static, [ContentBlock]>, ToolError> {
             let $self = self;
             $bridge.render(arguments, value)
         }

@@ -3,6 +3,8 @@
 //! `INVALID_TOOL_OUTPUT`. Dispatch, a wrapper-authored success and a post-execute value
 //! replacement all go through here, so the three can never disagree.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::call::definition::ToolDefinition;
@@ -29,7 +31,7 @@ pub(crate) fn rendered_success(
             return Err(ToolError::invalid_output_violations(name, &violations));
         }
         if let Some(content) = provided {
-            return Ok(content);
+            return Ok(Cow::Owned(content));
         }
         definition
             .render(execution.arguments(), &value)
