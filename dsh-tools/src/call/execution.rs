@@ -142,6 +142,10 @@ struct Rare {
     /// The id of the provider's program that made this call (see
     /// [`ToolExecutionInput::with_program_caller`]).
     program: Option<Arc<str>>,
+    /// What an earlier attempt of a Code Mode run completed at this call's position, read before
+    /// the call started: the journal replays it without reading the store again.
+    #[cfg(feature = "durable")]
+    recorded: Option<Box<crate::durable::record::JournalEntry>>,
 }
 
 /// A call's own approver, as the call layer keeps it without knowing what it is.
@@ -200,12 +204,18 @@ impl ToolExecutionInput {
     }
 
     /// The same call under the idempotency key `key` rather than the digest of its identity
-    /// (a Code Mode run's nested call, keyed by its position in the run).
+    /// (a Code Mode run's nested call, keyed by its position in the run), with what an earlier
+    /// attempt of the run completed there, if it was read.
     #[cfg(all(feature = "code-mode", feature = "durable"))]
     #[must_use]
-    pub(crate) fn with_idempotency_key(mut self, key: String) -> Self {
-        let rare = self.rare.get_or_insert_with(Arc::default);
-        Arc::make_mut(rare).key = Some(key);
+    pub(crate) fn at_position(
+        mut self,
+        key: String,
+        recorded: Option<Box<crate::durable::record::JournalEntry>>,
+    ) -> Self {
+        let rare = Arc::make_mut(self.rare.get_or_insert_with(Arc::default));
+        rare.key = Some(key);
+        rare.recorded = recorded;
         self
     }
 
@@ -327,9 +337,9 @@ struct CallShared {
     /// bodies hand over nothing allocates nothing for it, and the call's one allocation stays
     /// small enough to be copied in a few instructions.
     handed: Mutex<Option<Box<Handed>>>,
-    /// The call's flags (`DEFERRED`, `BODY_INVOKED`, `PROVIDED`) in the low bits and the
-    /// view it was admitted in (`CallView::to_bits`) above them: one word rather than three
-    /// flags and a view, so the call's one allocation stays within a cheap copy.
+    /// The call's flags (`DEFERRED`, `BODY_INVOKED`, `PROVIDED`, `FIRST_ATTEMPT`) in the low
+    /// bits and the view it was admitted in (`CallView::to_bits`) above them: one word rather
+    /// than four flags and a view, so the call's one allocation stays within a cheap copy.
     marks: AtomicU64,
     /// The registry the call runs in: its shared state, its limits, and where dispatch resolves
     /// the tool.
@@ -342,8 +352,11 @@ const DEFERRED: u64 = 1;
 const BODY_INVOKED: u64 = 1 << 1;
 /// Set while content is provided, so a call whose body provided none never locks.
 const PROVIDED: u64 = 1 << 2;
+/// Set when the journal admitted the call as its first attempt (see `mark_first_attempt`).
+#[cfg(feature = "durable")]
+const FIRST_ATTEMPT: u64 = 1 << 3;
 /// How far the view sits above the flags.
-const VIEW_SHIFT: u32 = 3;
+const VIEW_SHIFT: u32 = 4;
 
 /// What the bodies of a call hand the pipeline besides their value.
 #[derive(Default)]
@@ -429,6 +442,13 @@ impl ToolExecution {
     #[inline]
     pub(crate) fn given_idempotency_key(&self) -> Option<&str> {
         self.inner.input.rare.as_ref()?.key.as_deref()
+    }
+
+    /// What an earlier attempt of the Code Mode run this call belongs to completed at its
+    /// position, when the run read it before the call started.
+    #[cfg(feature = "durable")]
+    pub(crate) fn recorded_at_position(&self) -> Option<&crate::durable::record::JournalEntry> {
+        self.inner.input.rare.as_ref()?.recorded.as_deref()
     }
 
     /// The enclosing execution, for nested calls.
@@ -545,6 +565,25 @@ impl ToolExecution {
     #[inline]
     pub(crate) fn body_invoked(&self) -> bool {
         self.marked(BODY_INVOKED)
+    }
+
+    /// Records that the journal admitted this call as its first attempt: nothing was recorded
+    /// under its key before.
+    #[cfg(feature = "durable")]
+    pub(crate) fn mark_first_attempt(&self) {
+        self.mark(FIRST_ATTEMPT);
+    }
+
+    /// Whether the journal admitted this call as its first attempt, once: a second body of the
+    /// same attempt (a wrapper's retry) may find what the first recorded.
+    #[cfg(all(feature = "code-mode", feature = "durable"))]
+    pub(crate) fn take_first_attempt(&self) -> bool {
+        self.inner
+            .shared
+            .marks
+            .fetch_and(!FIRST_ATTEMPT, Ordering::AcqRel)
+            & FIRST_ATTEMPT
+            != 0
     }
 
     /// Queues context a body deferred.

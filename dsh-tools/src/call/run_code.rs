@@ -309,21 +309,30 @@ impl NestedCalls {
                 break;
             }
             #[cfg(feature = "durable")]
-            if let Some(resume) = &mut self.resume {
-                match resume.check(next.id + 1, &next.input, context) {
+            let recorded = match &mut self.resume {
+                Some(resume) => match resume.check(next.id + 1, &next.input, context) {
                     Poll::Pending => break,
-                    Poll::Ready(Ok(())) => {}
+                    Poll::Ready(Ok(recorded)) => recorded,
                     Poll::Ready(Err(diverged)) => {
                         resume.halt(diverged);
                         self.queue.clear();
                         break;
                     }
-                }
-            }
+                },
+                None => None,
+            };
             #[cfg(not(feature = "durable"))]
             let _ = &context;
             let Some(next) = self.queue.pop_front() else {
                 break;
+            };
+            #[cfg(feature = "durable")]
+            let next = match &self.resume {
+                Some(resume) => Queued {
+                    input: resume.keyed(next.id + 1, next.input, recorded),
+                    ..next
+                },
+                None => next,
             };
             let call = self.run.call_tool_boxed(next.input);
             self.in_flight.push((next.id, next.concurrency_safe, call));
@@ -420,11 +429,6 @@ impl ProgramCalls for NestedCalls {
         let call_id = nested_call_id(execution.call_id(), id + 1);
         let input = ToolExecutionInput::new(call_id, name, arguments)
             .with_signal(self.calls_signal.clone());
-        #[cfg(feature = "durable")]
-        let input = match &self.resume {
-            Some(resume) => resume.keyed(id + 1, input),
-            None => input,
-        };
         self.queue.push_back(Queued {
             id,
             input,

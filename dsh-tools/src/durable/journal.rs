@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use crate::durable::clock::{format_time, now_ms, this_process};
+use crate::durable::position::Divergence;
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
 use crate::durable::store::{CallStore, StoreResult};
 use crate::errors::code::ErrorCode;
@@ -56,6 +57,9 @@ pub(crate) enum Admission {
     Replay(JournalEntry),
     /// An earlier attempt started and recorded nothing after.
     InDoubt(JournalEntry),
+    /// The key is a Code Mode run's position, where an earlier attempt of the run recorded
+    /// another call (see `durable/program.rs`).
+    Diverged(Divergence),
 }
 
 /// What a call tells the journal about itself.
@@ -138,6 +142,18 @@ impl Durability {
             let Some(existing) = self.store.insert_entry(&entry).await? else {
                 return Ok(Admission::Run { entry });
             };
+            // A run's position is compared here too: its first attempt reads nothing before its
+            // calls start, and another attempt of the run may have recorded the position since.
+            if let Some(digest) = &entry.call_digest
+                && let Some(divergence) = Divergence::between(
+                    &existing.tool,
+                    existing.call_digest.as_deref(),
+                    &entry.tool,
+                    digest,
+                )
+            {
+                return Ok(Admission::Diverged(divergence));
+            }
             let may_run = match existing.state {
                 JournalState::Completed => return Ok(Admission::Replay(existing)),
                 JournalState::Failed | JournalState::RunAgain => true,
@@ -241,4 +257,55 @@ impl Durability {
 /// The `CALL_IN_DOUBT` error for the in-doubt `entry`.
 pub(crate) fn in_doubt(entry: &JournalEntry) -> ToolError {
     ToolError::call_in_doubt(&format_time(entry.started_at_ms), &entry.place)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Admission, Durability, Intent};
+    use crate::durable::memory::MemoryStore;
+    use crate::durable::position::Divergence;
+    use crate::result::ToolExecutionResult;
+
+    fn position<'a>(tool: &'a str, digest: &str) -> Intent<'a> {
+        Intent {
+            key: "idem-run/1".to_owned(),
+            tool,
+            agent: None,
+            rerunnable: false,
+            answer: None,
+            call_digest: Some(digest.to_owned()),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_position_recorded_for_another_call_is_not_replayed() {
+        let durability = Durability::new(MemoryStore::new());
+        let Ok(Admission::Run { entry }) = durability.admit(position("a", "d1")).await else {
+            panic!("the first attempt runs");
+        };
+        let result = ToolExecutionResult::success(serde_json::json!(1));
+        assert_eq!(durability.record(entry, &result).await, Ok(true));
+
+        let diverged = durability.admit(position("b", "d1")).await;
+        let Ok(Admission::Diverged(divergence)) = diverged else {
+            panic!("another tool diverges: {diverged:?}");
+        };
+        assert_eq!(
+            divergence,
+            Divergence {
+                recorded_tool: "a".to_owned(),
+                same_tool: false
+            }
+        );
+        let diverged = durability.admit(position("a", "d2")).await;
+        assert!(
+            matches!(&diverged, Ok(Admission::Diverged(d)) if d.same_tool),
+            "other arguments diverge: {diverged:?}"
+        );
+        let replayed = durability.admit(position("a", "d1")).await;
+        assert!(
+            matches!(replayed, Ok(Admission::Replay(_))),
+            "the same call replays: {replayed:?}"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! ([`SqliteStore`], feature `store-sqlite`) and PostgreSQL ([`PostgresStore`], feature
 //! `store-postgres`) — and on it the journal of calls, keyed by the idempotency key
 //! (`journal.rs`), approvals that wait (`approval.rs`), Code Mode runs that resume after an
-//! approval (`program.rs`), and the records of served MCP tasks ([`TaskRecord`]; their rules are
+//! approval (`program.rs`; their positions, `position.rs`), and the records of served MCP tasks ([`TaskRecord`]; their rules are
 //! the MCP bridge's, `mcp/serving/task_book.rs`).
 //!
 //! A registry uses it once given one ([`ToolRegistry::set_durability`]); without one, calls run
@@ -23,6 +23,8 @@ pub(crate) mod journal;
 #[cfg(feature = "durable")]
 pub(crate) mod memory;
 pub(crate) mod policy;
+#[cfg(feature = "durable")]
+pub(crate) mod position;
 #[cfg(feature = "store-postgres")]
 pub(crate) mod postgres;
 #[cfg(all(feature = "durable", feature = "code-mode"))]
@@ -40,7 +42,6 @@ pub(crate) mod store;
 pub use approval::arguments_digest;
 #[cfg(feature = "durable")]
 pub use approval_key::ApprovalKey;
-#[cfg(feature = "durable")]
 #[cfg(feature = "durable")]
 pub use journal::Durability;
 #[cfg(feature = "durable")]

@@ -1,14 +1,19 @@
 //! Code Mode runs on the journal: the rules a `run_code` program re-run under the same call
 //! follows. Each nested call of a run is keyed by the run's key and its position in the program
 //! ([`position_key`], `<run key>/<n>`), so a re-run finds what every position recorded: a call
-//! that completed is replayed by the journal (its body does not run again), an approval decided
-//! meanwhile is used by the call it was asked for, and a position asked for another tool or
-//! other arguments than it recorded is a divergence ([`Durability::diverged_at`]).
+//! that completed is replayed (its body does not run again), an approval decided meanwhile is
+//! used by the call it was asked for, and a position asked for another tool or other arguments
+//! than it recorded is a divergence ([`Divergence`]).
 //!
 //! What a position recorded is its journal entry (the tool and the digest of the arguments,
 //! [`JournalEntry::call_digest`]) or, for a call that stopped at its approval before it was
-//! dispatched, its waiting approval (the tool and the same digest). Nothing here knows of
-//! programs or calls: the run (`call/run_code.rs`) hands over keys, names and arguments.
+//! dispatched, its waiting approval (the tool and the same digest). A later attempt of a run
+//! reads each position before its call starts ([`Durability::at_position`]), and hands a
+//! completed entry to the call, which replays it without a second read. The journal's
+//! admission compares too, when it finds a position already recorded
+//! ([`Durability::admit`]): a first attempt reads nothing beforehand, since nothing can be
+//! recorded under a run's key before its first attempt. Nothing here knows of programs or
+//! calls: the run (`call/run_code/resume.rs`) hands over keys, names and arguments.
 //!
 //! [`JournalEntry::call_digest`]: crate::durable::record::JournalEntry::call_digest
 
@@ -16,6 +21,8 @@ use serde_json::Value;
 
 use crate::durable::approval::{approval_id, arguments_digest};
 use crate::durable::journal::Durability;
+use crate::durable::position::Divergence;
+use crate::durable::record::{JournalEntry, JournalState};
 use crate::durable::store::StoreResult;
 
 /// The key of the `n`th nested call (from 1) of the run whose key is `run_key`.
@@ -23,49 +30,51 @@ pub(crate) fn position_key(run_key: &str, n: u64) -> String {
     format!("{run_key}/{n}")
 }
 
-/// What an earlier attempt of a run recorded at a position asked for another call now.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Divergence {
-    /// The tool recorded there.
-    pub(crate) recorded_tool: String,
-    /// Whether the tool is the one asked now (then the arguments differ).
-    pub(crate) same_tool: bool,
+/// What a position of a run recorded, as the call asked there now sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum AtPosition {
+    /// Nothing, or the same call, not completed (it waits for its approval, it failed, or it is
+    /// in doubt): the call goes through the journal as any call does.
+    Open,
+    /// The same call, completed: its entry, which the call replays without asking the store
+    /// again (a completed entry never changes).
+    Completed(Box<JournalEntry>),
+    /// Another call.
+    Diverged(Divergence),
 }
 
 impl Durability {
-    /// What the position `key` of a run recorded, when it is not a call of `tool` with
-    /// `arguments`; `None` when nothing was recorded there (the program reached it for the
-    /// first time) or the same call was.
-    pub(crate) async fn diverged_at(
+    /// What the position `key` of a run recorded, against a call of `tool` with `arguments`.
+    pub(crate) async fn at_position(
         &self,
         key: &str,
         tool: &str,
         arguments: &Value,
-    ) -> StoreResult<Option<Divergence>> {
+    ) -> StoreResult<AtPosition> {
         let digest = arguments_digest(arguments);
-        let recorded = match self.store.entry(key).await? {
-            // An entry recorded without a digest (by an older build) can still tell the tool.
-            Some(entry) => {
-                let digest_matches = entry.call_digest.as_ref().is_none_or(|its| *its == digest);
-                (entry.tool, digest_matches)
+        if let Some(entry) = self.store.entry(key).await? {
+            if let Some(divergence) =
+                Divergence::between(&entry.tool, entry.call_digest.as_deref(), tool, &digest)
+            {
+                return Ok(AtPosition::Diverged(divergence));
             }
-            None => match self.store.approval(&approval_id(key)).await? {
-                Some(approval) => {
-                    let digest_matches = approval.arguments_digest == digest;
-                    (approval.tool, digest_matches)
-                }
-                None => return Ok(None),
-            },
-        };
-        let (recorded_tool, digest_matches) = recorded;
-        let same_tool = recorded_tool == tool;
-        if same_tool && digest_matches {
-            return Ok(None);
+            return Ok(if entry.state == JournalState::Completed {
+                AtPosition::Completed(Box::new(entry))
+            } else {
+                AtPosition::Open
+            });
         }
-        Ok(Some(Divergence {
-            recorded_tool,
-            same_tool,
-        }))
+        // A call that stopped at its approval before it was dispatched recorded only that.
+        Ok(match self.store.approval(&approval_id(key)).await? {
+            Some(approval) => Divergence::between(
+                &approval.tool,
+                Some(&approval.arguments_digest),
+                tool,
+                &digest,
+            )
+            .map_or(AtPosition::Open, AtPosition::Diverged),
+            None => AtPosition::Open,
+        })
     }
 }
 
@@ -73,10 +82,11 @@ impl Durability {
 mod tests {
     use serde_json::json;
 
-    use super::{Divergence, position_key};
+    use super::{AtPosition, position_key};
     use crate::durable::approval::arguments_digest;
     use crate::durable::journal::Durability;
     use crate::durable::memory::MemoryStore;
+    use crate::durable::position::{Divergence, position_of};
     use crate::durable::record::{JournalEntry, JournalState};
 
     fn entry(key: &str, tool: &str, digest: Option<String>) -> JournalEntry {
@@ -100,22 +110,29 @@ mod tests {
         let durability = Durability::new(MemoryStore::new());
         let key = position_key("idem-run", 2);
         assert_eq!(key, "idem-run/2");
+        assert_eq!(position_of(&key), 2);
         let asked = json!({"x": 1});
         // Nothing recorded: the program reaches the position for the first time.
-        assert_eq!(durability.diverged_at(&key, "a", &asked).await, Ok(None));
+        assert_eq!(
+            durability.at_position(&key, "a", &asked).await,
+            Ok(AtPosition::Open)
+        );
         let recorded = entry(&key, "a", Some(arguments_digest(&json!({"x": 1}))));
         assert_eq!(durability.store().insert_entry(&recorded).await, Ok(None));
-        assert_eq!(durability.diverged_at(&key, "a", &asked).await, Ok(None));
         assert_eq!(
-            durability.diverged_at(&key, "a", &json!({"x": 2})).await,
-            Ok(Some(Divergence {
+            durability.at_position(&key, "a", &asked).await,
+            Ok(AtPosition::Completed(Box::new(recorded)))
+        );
+        assert_eq!(
+            durability.at_position(&key, "a", &json!({"x": 2})).await,
+            Ok(AtPosition::Diverged(Divergence {
                 recorded_tool: "a".to_owned(),
                 same_tool: true
             }))
         );
         assert_eq!(
-            durability.diverged_at(&key, "b", &asked).await,
-            Ok(Some(Divergence {
+            durability.at_position(&key, "b", &asked).await,
+            Ok(AtPosition::Diverged(Divergence {
                 recorded_tool: "a".to_owned(),
                 same_tool: false
             }))

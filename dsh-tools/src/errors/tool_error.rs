@@ -196,7 +196,7 @@ impl ToolError {
     /// journal asked position `n` for another call than the one an earlier attempt of the run
     /// recorded there (`same_tool`: the same tool, with other arguments). The names and the
     /// arguments are quoted as bounded prefixes.
-    #[cfg(all(feature = "durable", feature = "code-mode"))]
+    #[cfg(feature = "durable")]
     pub(crate) fn code_run_diverged(
         n: u64,
         recorded_tool: &str,

@@ -13,6 +13,7 @@ use crate::durable::REPLAYED_META_KEY;
 use crate::durable::approval::arguments_digest;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
+use crate::durable::position::position_of;
 use crate::durable::record::JournalEntry;
 use crate::errors::tool_error::ToolError;
 use crate::ids::AgentId;
@@ -35,6 +36,11 @@ pub(crate) async fn dispatch(
     let policy = definition.journal();
     if !policy.enabled {
         return dispatch_steps!(call, run);
+    }
+    // A resumed Code Mode run read its call's position before the call started, and found it
+    // completed: a completed entry never changes, so the store is not asked again.
+    if let Some(entry) = execution.recorded_at_position() {
+        return replayed(call, entry);
     }
     let annotations = definition.annotations();
     let read_only = annotations.read_only == Some(true);
@@ -73,7 +79,22 @@ pub(crate) async fn dispatch(
         Err(error) => failed(execution, ToolError::store_failed(error.message())),
         Ok(Admission::Replay(entry)) => replayed(call, &entry),
         Ok(Admission::InDoubt(entry)) => failed(execution, in_doubt(&entry)),
+        Ok(Admission::Diverged(divergence)) => failed(
+            execution,
+            ToolError::code_run_diverged(
+                execution.given_idempotency_key().map_or(0, position_of),
+                &divergence.recorded_tool,
+                divergence.same_tool,
+                execution.name(),
+                execution.arguments(),
+            ),
+        ),
         Ok(Admission::Run { entry }) => {
+            if resumable_run && entry.attempt == 1 {
+                // Nothing was recorded under the run's key: its program's calls find nothing at
+                // their positions, so the run need not read them before they start.
+                execution.mark_first_attempt();
+            }
             let result = dispatch_steps!(call, run);
             if let Err(error) = durability.record(entry, &result).await {
                 // The body ran; its result stands. A retry will find the call in doubt.

@@ -4,13 +4,17 @@
 //! stopped.
 //!
 //! Each nested call is keyed by the run's key and its position in the program
-//! (`<run key>/<n>`, see `durable/program.rs`). Before the call at a position starts, what an
-//! earlier attempt of the run recorded there is read: another tool or other arguments end the
-//! run `CODE_RUN_DIVERGED`. The checks go one position after another in the program's order, so
-//! nothing after a divergence starts. A nested call that ends `APPROVAL_PENDING` ends the run
-//! `APPROVAL_PENDING` too, naming the approval and the run, before the program sees it: a program
-//! that caught it and went on would complete the run, and its retry would replay that outcome
-//! rather than resume.
+//! (`<run key>/<n>`, see `durable/program.rs`). On a later attempt of the run, before the call at
+//! a position starts, what an earlier attempt recorded there is read: another tool or other
+//! arguments end the run `CODE_RUN_DIVERGED`, and a completed call goes to the journal with its
+//! entry, which replays it without reading the store again. The reads go one position after
+//! another in the program's order, so nothing after a divergence starts. The run's first attempt
+//! reads nothing (nothing can be recorded under its key yet); the journal's admission still
+//! compares a position it finds recorded (another attempt of the run, running beside this one,
+//! may have got there first), and a call it finds diverged ends the run the same way. A nested
+//! call that ends `APPROVAL_PENDING` ends the run `APPROVAL_PENDING` too, naming the approval and
+//! the run, before the program sees it: a program that caught it and went on would complete the
+//! run, and its retry would replay that outcome rather than resume.
 
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
@@ -18,7 +22,8 @@ use std::task::{Context, Poll};
 use crate::call::execution::ToolExecutionInput;
 use crate::call::run::ToolRun;
 use crate::durable::journal::Durability;
-use crate::durable::program::{Divergence, position_key};
+use crate::durable::program::{AtPosition, position_key};
+use crate::durable::record::JournalEntry;
 use crate::durable::store::StoreResult;
 use crate::errors::code::ErrorCode;
 use crate::errors::tool_error::ToolError;
@@ -30,8 +35,11 @@ pub(super) struct Resume {
     durability: Arc<Durability>,
     /// The run's own idempotency key, which its nested calls' keys extend.
     run_key: String,
-    /// The position being checked, and its check.
-    checking: Option<(u64, BoxFuture<'static, StoreResult<Option<Divergence>>>)>,
+    /// Whether positions are read before their calls start: not on the run's first attempt,
+    /// under whose key nothing was recorded before it.
+    reads: bool,
+    /// The position being read, and its read.
+    checking: Option<(u64, BoxFuture<'static, StoreResult<AtPosition>>)>,
     /// Why the run stopped its program, once it did; the run reads it when the program ends.
     halt: Arc<OnceLock<ToolError>>,
 }
@@ -45,6 +53,7 @@ impl Resume {
         Some(Self {
             durability,
             run_key: execution.idempotency_key(),
+            reads: !execution.take_first_attempt(),
             checking: None,
             halt: Arc::new(OnceLock::new()),
         })
@@ -71,20 +80,30 @@ impl Resume {
         self.checking = None;
     }
 
-    /// `input`, the program's `n`th call (from 1), under its position's key.
-    pub(super) fn keyed(&self, n: u64, input: ToolExecutionInput) -> ToolExecutionInput {
-        input.with_idempotency_key(position_key(&self.run_key, n))
+    /// `input`, the program's `n`th call (from 1), under its position's key, with what an
+    /// earlier attempt completed there (from [`check`](Self::check)).
+    pub(super) fn keyed(
+        &self,
+        n: u64,
+        input: ToolExecutionInput,
+        recorded: Option<Box<JournalEntry>>,
+    ) -> ToolExecutionInput {
+        input.at_position(position_key(&self.run_key, n), recorded)
     }
 
     /// Whether the `n`th call, `input`, may start: `Ready(Ok)` when its position recorded
-    /// nothing or the same call, `Ready(Err)` with what ends the run when it recorded another
-    /// call (or the store could not say), `Pending` while the store answers.
+    /// nothing or the same call (with the entry, when that call completed), `Ready(Err)` with
+    /// what ends the run when it recorded another call (or the store could not say), `Pending`
+    /// while the store answers.
     pub(super) fn check(
         &mut self,
         n: u64,
         input: &ToolExecutionInput,
         context: &mut Context<'_>,
-    ) -> Poll<Result<(), ToolError>> {
+    ) -> Poll<Result<Option<Box<JournalEntry>>, ToolError>> {
+        if !self.reads {
+            return Poll::Ready(Ok(None));
+        }
         let check = match &mut self.checking {
             Some((at, check)) if *at == n => check,
             checking => {
@@ -93,7 +112,7 @@ impl Resume {
                 let tool = input.name.to_string();
                 let arguments = input.arguments.clone();
                 let check: BoxFuture<'static, _> =
-                    Box::pin(async move { durability.diverged_at(&key, &tool, &arguments).await });
+                    Box::pin(async move { durability.at_position(&key, &tool, &arguments).await });
                 &mut checking.insert((n, check)).1
             }
         };
@@ -102,8 +121,9 @@ impl Resume {
         };
         self.checking = None;
         Poll::Ready(match answer {
-            Ok(None) => Ok(()),
-            Ok(Some(divergence)) => Err(ToolError::code_run_diverged(
+            Ok(AtPosition::Open) => Ok(None),
+            Ok(AtPosition::Completed(entry)) => Ok(Some(entry)),
+            Ok(AtPosition::Diverged(divergence)) => Err(ToolError::code_run_diverged(
                 n,
                 &divergence.recorded_tool,
                 divergence.same_tool,
@@ -116,15 +136,23 @@ impl Resume {
     }
 
     /// What the `n`th call's `result` ends the run with, if anything: a call whose approval
-    /// waits pauses it.
+    /// waits pauses it, and a call the journal found another call recorded for (another attempt
+    /// of the run recorded its position meanwhile) ends it.
     pub(super) fn halts(&self, n: u64, result: &ToolExecutionResult) -> Option<ToolError> {
-        if result.error_code() != Some(ErrorCode::ApprovalPending.as_str()) {
+        let code = result.error_code()?;
+        let ToolOutcome::Failure(error) = result.outcome() else {
+            return None;
+        };
+        if code == ErrorCode::CodeRunDiverged.as_str() {
+            return Some(error.clone());
+        }
+        if code != ErrorCode::ApprovalPending.as_str() {
             return None;
         }
-        let waiting = match result.outcome() {
-            ToolOutcome::Failure(error) => error.message(),
-            ToolOutcome::Success(_) => "a call is waiting for approval",
-        };
-        Some(ToolError::code_run_paused(waiting, &self.run_key, n))
+        Some(ToolError::code_run_paused(
+            error.message(),
+            &self.run_key,
+            n,
+        ))
     }
 }

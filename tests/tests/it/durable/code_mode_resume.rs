@@ -8,13 +8,15 @@
 //! re-opened between the attempts, as a restarted process would.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use dsh_tools::call::BoxFuture;
 use dsh_tools::code_mode::{CodeLimits, CodeMode};
 use dsh_tools::durable::{
-    ApprovalKey, CallStore, Durability, JournalPolicy, MemoryStore, SqliteStore,
+    ApprovalKey, ApprovalRecord, ApprovalState, CallStore, Durability, JournalEntry, JournalPolicy,
+    JournalState, MemoryStore, SqliteStore, StoreResult, TaskRecord, TaskState,
 };
 use dsh_tools::errors::ErrorCode;
 use dsh_tools::registry::RUN_CODE;
@@ -478,4 +480,185 @@ async fn calls_running_beside_the_paused_one_end_and_are_recorded() {
         "recorded, then replayed"
     );
     assert_eq!(runs.counts(), (0, 0, 1));
+}
+
+/// A memory store that counts, per key, the reads and writes of the journal's entries and of
+/// approvals: what each attempt of a run asks the store, which on a server is a round trip each.
+#[derive(Default)]
+struct Counting {
+    inner: MemoryStore,
+    asked: Mutex<Vec<(&'static str, String)>>,
+}
+
+impl Counting {
+    fn note(&self, operation: &'static str, key: &str) {
+        self.asked
+            .lock()
+            .expect("the list")
+            .push((operation, key.to_owned()));
+    }
+
+    /// The operations asked about the nested calls' positions (`<run key>/<n>`) since the
+    /// last call, as `operation n`.
+    fn positions(&self, run_key: &str) -> Vec<String> {
+        let prefix = format!("{run_key}/");
+        let approvals = format!("appr-{}/", run_key.strip_prefix("idem-").unwrap_or(run_key));
+        std::mem::take(&mut *self.asked.lock().expect("the list"))
+            .into_iter()
+            .filter_map(|(operation, key)| {
+                let n = key
+                    .strip_prefix(&prefix)
+                    .or_else(|| key.strip_prefix(&approvals))?;
+                Some(format!("{operation} {n}"))
+            })
+            .collect()
+    }
+}
+
+impl CallStore for Counting {
+    fn insert_entry<'a>(
+        &'a self,
+        entry: &'a JournalEntry,
+    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        self.note("insert_entry", &entry.key);
+        self.inner.insert_entry(entry)
+    }
+    fn replace_entry(
+        &self,
+        attempt: u64,
+        state: JournalState,
+        entry: JournalEntry,
+    ) -> BoxFuture<'_, StoreResult<bool>> {
+        self.note("replace_entry", &entry.key);
+        self.inner.replace_entry(attempt, state, entry)
+    }
+    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        self.note("entry", key);
+        self.inner.entry(key)
+    }
+    fn entries(
+        &self,
+        state: Option<JournalState>,
+    ) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+        self.inner.entries(state)
+    }
+    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        self.inner.answer(digest)
+    }
+    fn insert_approval<'a>(
+        &'a self,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+        self.note("insert_approval", &approval.id);
+        self.inner.insert_approval(approval)
+    }
+    fn replace_approval<'a>(
+        &'a self,
+        state: ApprovalState,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        self.note("replace_approval", &approval.id);
+        self.inner.replace_approval(state, approval)
+    }
+    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+        self.note("approval", id);
+        self.inner.approval(id)
+    }
+    fn approvals(
+        &self,
+        state: Option<ApprovalState>,
+    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+        self.inner.approvals(state)
+    }
+    fn insert_task<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        self.inner.insert_task(task)
+    }
+    fn replace_task<'a>(
+        &'a self,
+        revision: u64,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, StoreResult<bool>> {
+        self.inner.replace_task(revision, task)
+    }
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        self.inner.task(id)
+    }
+    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+        self.inner.tasks(state)
+    }
+}
+
+#[tokio::test]
+async fn a_first_attempt_reads_no_position_and_a_resumed_one_reads_each_once() {
+    let store = Arc::new(Counting::default());
+    let runs = Runs::default();
+    let registry = registry(Arc::clone(&store) as Arc<dyn CallStore>, &runs);
+    let program = "const a = await tools.a({x: 1});\n\
+        const b = await tools.b({y: 2});\n\
+        const paid = await tools.pay({cents: 500});\n\
+        return [a.args, b.args, paid.args];";
+    let input = run_input("run-count", program);
+    let key = run_key(&input);
+
+    let paused = registry.execute(input.clone()).await;
+    assert_eq!(
+        paused.error_code(),
+        Some(ErrorCode::ApprovalPending.as_str()),
+        "{}",
+        paused.text()
+    );
+    // Nothing is read before a call of the first attempt starts: each position is written once
+    // (its intent, then its outcome) and `pay` asks for its approval.
+    let first = store.positions(&key);
+    assert_eq!(
+        first,
+        [
+            "insert_entry 1",
+            "replace_entry 1",
+            "insert_entry 2",
+            "replace_entry 2",
+            "insert_approval 3"
+        ],
+        "{first:?}"
+    );
+    assert_eq!(runs.counts(), (1, 1, 0));
+
+    let id = registry.pending_approvals().await.expect("list")[0]
+        .id
+        .clone();
+    assert!(
+        registry
+            .decide_approval(&id, true, "alice")
+            .await
+            .expect("decide")
+    );
+    let _ = store.positions(&key);
+
+    let resumed = registry.execute(input.clone()).await;
+    assert!(!resumed.is_error(), "{}", resumed.text());
+    assert_eq!(
+        program_result(&resumed),
+        Some(&json!([{"x": 1}, {"y": 2}, {"cents": 500}]))
+    );
+    assert_eq!(runs.counts(), (1, 1, 1), "no body ran twice");
+    // A completed position is read once and replayed from what was read; the paused one is
+    // read (no entry, then its approval), uses its approval and goes through the journal.
+    let resumed = store.positions(&key);
+    assert_eq!(
+        resumed,
+        [
+            "entry 1",
+            "entry 2",
+            "entry 3",
+            "approval 3",
+            "insert_approval 3",
+            "replace_approval 3",
+            "insert_entry 3",
+            "replace_entry 3"
+        ],
+        "{resumed:?}"
+    );
 }
