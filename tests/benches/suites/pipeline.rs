@@ -155,7 +155,7 @@ fn suite() -> Suite {
                 "`execute`, no-argument tool, no hooks",
                 move |iterations, meter| timed_calls(&rt, &registry, iterations, meter),
             )
-            .target(Target::Ratio(4.0))
+            .target(Target::Ratio(3.0))
         } else {
             let id = ["hooks_1", "hooks_2", "hooks_3"][per_kind - 1];
             Case::custom(
