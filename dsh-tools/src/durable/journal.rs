@@ -13,6 +13,7 @@
 //! A body that timed out, panicked or was cancelled leaves its attempt `started`: whatever it did
 //! before it stopped is not known, so a retry is in doubt too.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use crate::durable::clock::{format_time, now_ms, this_process};
@@ -21,6 +22,7 @@ use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedO
 use crate::durable::store::{CallStore, StoreResult};
 use crate::errors::code::ErrorCode;
 use crate::errors::tool_error::ToolError;
+use crate::future::BoxFuture;
 use crate::result::ToolExecutionResult;
 
 /// How many times an attempt tries again when another process moved the entry on meanwhile.
@@ -113,83 +115,102 @@ impl Durability {
 
     /// Decides what an attempt of the call `intent` names may do, recording its intent when it
     /// may run.
-    pub(crate) async fn admit(&self, intent: Intent<'_>) -> StoreResult<Admission> {
-        if let Some((digest, within_ms)) = &intent.answer
-            && let Some(answer) = self.store.answer(digest).await?
-        {
-            let fresh = answer
-                .finished_at_ms
-                .is_some_and(|at| now_ms().saturating_sub(at) <= *within_ms);
-            if fresh {
-                return Ok(Admission::Replay(answer));
-            }
-        }
-        let mut entry = JournalEntry {
-            key: intent.key,
-            tool: intent.tool.to_owned(),
-            agent: intent.agent.map(str::to_owned),
-            arguments_digest: intent.answer.map(|(digest, _)| digest),
-            call_digest: intent.call_digest,
-            state: JournalState::Started,
-            attempt: 1,
-            started_at_ms: now_ms(),
-            place: self.place.clone(),
-            finished_at_ms: None,
-            outcome: None,
-        };
-        let mut last = None;
-        for _ in 0..RACES {
-            let Some(existing) = self.store.insert_entry(&entry).await? else {
-                return Ok(Admission::Run { entry });
-            };
-            // A run's position is compared here too: its first attempt reads nothing before its
-            // calls start, and another attempt of the run may have recorded the position since.
-            if let Some(digest) = &entry.call_digest
-                && let Some(divergence) = Divergence::between(
-                    &existing.tool,
-                    existing.call_digest.as_deref(),
-                    &entry.tool,
-                    digest,
-                )
+    ///
+    /// An `async` block rather than an `async fn` (whose argument would take a second slot), and
+    /// nothing as large as an entry kept across a wait but the attempt's own: the future is
+    /// held inside every journaled call's, which is boxed and moved whole.
+    #[expect(
+        clippy::manual_async_fn,
+        reason = "an `async fn` would copy its argument into a second slot of the future"
+    )]
+    pub(crate) fn admit<'a>(
+        &'a self,
+        intent: Intent<'a>,
+    ) -> impl Future<Output = StoreResult<Admission>> + Send + 'a {
+        async move {
+            if let Some((digest, within_ms)) = &intent.answer
+                && let Some(answer) = self.store.answer(digest).await?
             {
-                return Ok(Admission::Diverged(divergence));
+                let fresh = answer
+                    .finished_at_ms
+                    .is_some_and(|at| now_ms().saturating_sub(at) <= *within_ms);
+                if fresh {
+                    return Ok(Admission::Replay(answer));
+                }
             }
-            let may_run = match existing.state {
-                JournalState::Completed => return Ok(Admission::Replay(existing)),
-                JournalState::Failed | JournalState::RunAgain => true,
-                JournalState::Started => intent.rerunnable,
+            let rerunnable = intent.rerunnable;
+            let mut entry = JournalEntry {
+                key: intent.key,
+                tool: intent.tool.to_owned(),
+                agent: intent.agent.map(str::to_owned),
+                arguments_digest: intent.answer.map(|(digest, _)| digest),
+                call_digest: intent.call_digest,
+                state: JournalState::Started,
+                attempt: 1,
+                started_at_ms: now_ms(),
+                place: self.place.clone(),
+                finished_at_ms: None,
+                outcome: None,
             };
-            if !may_run {
-                return Ok(Admission::InDoubt(existing));
+            for _ in 0..RACES {
+                let Some(existing) = self.store.insert_entry(&entry).await? else {
+                    return Ok(Admission::Run { entry });
+                };
+                // A run's position is compared here too: its first attempt reads nothing before
+                // its calls start, and another attempt of the run may have recorded the position
+                // since.
+                if let Some(digest) = &entry.call_digest
+                    && let Some(divergence) = Divergence::between(
+                        &existing.tool,
+                        existing.call_digest.as_deref(),
+                        &entry.tool,
+                        digest,
+                    )
+                {
+                    return Ok(Admission::Diverged(divergence));
+                }
+                let may_run = match existing.state {
+                    JournalState::Completed => return Ok(Admission::Replay(existing)),
+                    JournalState::Failed | JournalState::RunAgain => true,
+                    JournalState::Started => rerunnable,
+                };
+                if !may_run {
+                    return Ok(Admission::InDoubt(existing));
+                }
+                let (attempt, state) = (existing.attempt, existing.state);
+                drop(existing);
+                entry.attempt = attempt + 1;
+                entry.started_at_ms = now_ms();
+                if self
+                    .store
+                    .replace_entry(attempt, state, entry.clone())
+                    .await?
+                {
+                    return Ok(Admission::Run { entry });
+                }
             }
-            entry.attempt = existing.attempt + 1;
-            entry.started_at_ms = now_ms();
-            if self
-                .store
-                .replace_entry(existing.attempt, existing.state, entry.clone())
-                .await?
-            {
-                return Ok(Admission::Run { entry });
-            }
-            last = Some(existing);
-        }
-        // Another process keeps moving the entry on: it is running the call.
-        match self.store.entry(&entry.key).await? {
-            Some(entry) if entry.state == JournalState::Completed => Ok(Admission::Replay(entry)),
-            Some(entry) => Ok(Admission::InDoubt(entry)),
-            None => Ok(Admission::InDoubt(last.unwrap_or(entry))),
+            // Another process keeps moving the entry on: it is running the call. (A store never
+            // removes an entry, so the key still has one.)
+            Ok(match self.store.entry(&entry.key).await? {
+                Some(recorded) if recorded.state == JournalState::Completed => {
+                    Admission::Replay(recorded)
+                }
+                Some(recorded) => Admission::InDoubt(recorded),
+                None => Admission::InDoubt(entry),
+            })
         }
     }
 
     /// Records how the attempt `entry` ended, moving `entry` on to it and into the store: a
     /// success as `completed`, a failure the body reported as `failed`; a body that timed out,
-    /// panicked or was cancelled stays `started` (in doubt). Answers whether anything was
-    /// recorded.
-    pub(crate) async fn record(
+    /// panicked or was cancelled stays `started` (in doubt), and nothing is recorded (`None`).
+    /// The store's write answers whether it recorded the outcome. Not `async`: the entry goes to
+    /// the store at once, and only the store's own future is waited for.
+    pub(crate) fn record(
         &self,
         mut entry: JournalEntry,
         result: &ToolExecutionResult,
-    ) -> StoreResult<bool> {
+    ) -> Option<BoxFuture<'_, StoreResult<bool>>> {
         // A body that ended by one of these never said how far it got.
         const IN_DOUBT: [ErrorCode; 4] = [
             ErrorCode::ToolTimeout,
@@ -199,15 +220,16 @@ impl Durability {
         ];
         let state = match result.error_code() {
             None => JournalState::Completed,
-            Some(code) if IN_DOUBT.iter().any(|in_doubt| *in_doubt == code) => return Ok(false),
+            Some(code) if IN_DOUBT.iter().any(|in_doubt| *in_doubt == code) => return None,
             Some(_) => JournalState::Failed,
         };
         entry.state = state;
         entry.finished_at_ms = Some(now_ms());
         entry.outcome = Some(RecordedOutcome::of(result));
-        self.store
-            .replace_entry(entry.attempt, JournalState::Started, entry)
-            .await
+        Some(
+            self.store
+                .replace_entry(entry.attempt, JournalState::Started, entry),
+        )
     }
 
     /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
@@ -284,7 +306,10 @@ mod tests {
             panic!("the first attempt runs");
         };
         let result = ToolExecutionResult::success(serde_json::json!(1));
-        assert_eq!(durability.record(entry, &result).await, Ok(true));
+        let recording = durability
+            .record(entry, &result)
+            .expect("a success is recorded");
+        assert_eq!(recording.await, Ok(true));
 
         let diverged = durability.admit(position("b", "d1")).await;
         let Ok(Admission::Diverged(divergence)) = diverged else {

@@ -23,24 +23,73 @@ use crate::pipeline::phases::dispatch_steps;
 use crate::result::ToolExecutionResult;
 
 /// Phase 9 through the journal of `durability`.
+///
+/// Only what the body's own run needs is kept across its wait: the attempt's entry. The rest
+/// (the definition, its policy, the admission) is read before, so that the future of every
+/// journaled call, boxed and moved whole, stays small.
 pub(crate) async fn dispatch(
     call: &CallContext,
     run: &ToolRun,
     durability: &Durability,
 ) -> ToolExecutionResult {
     let execution = run.execution();
-    let definition = match runnable_definition(call) {
-        Ok(definition) => definition.into_owned(),
+    let (intent, resumable_run) = match intent(call) {
+        Ok(Some(intent)) => intent,
+        Ok(None) => return dispatch_steps!(call, run),
         Err(refused) => return refused,
     };
+    let entry = match durability.admit(intent).await {
+        Ok(Admission::Run { entry }) => entry,
+        Err(error) => return failed(execution, ToolError::store_failed(error.message())),
+        Ok(Admission::Replay(entry)) => return replayed(call, &entry),
+        Ok(Admission::InDoubt(entry)) => return failed(execution, in_doubt(&entry)),
+        Ok(Admission::Diverged(divergence)) => {
+            return failed(
+                execution,
+                ToolError::code_run_diverged(
+                    execution.given_idempotency_key().map_or(0, position_of),
+                    &divergence.recorded_tool,
+                    divergence.same_tool,
+                    execution.name(),
+                    execution.arguments(),
+                ),
+            );
+        }
+    };
+    if resumable_run && entry.attempt == 1 {
+        // Nothing was recorded under the run's key: its program's calls find nothing at their
+        // positions, so the run need not read them before they start.
+        execution.mark_first_attempt();
+    }
+    let result = dispatch_steps!(call, run);
+    if let Some(recording) = durability.record(entry, &result)
+        && let Err(error) = recording.await
+    {
+        // The body ran; its result stands. A retry will find the call in doubt.
+        tracing::error!(
+            tool = execution.name(),
+            key = execution.idempotency_key(),
+            "the call store could not record the outcome: {error}"
+        );
+    }
+    result
+}
+
+/// What the journal is told about `call`, with whether it is a Code Mode run (`Ok(None)`: its
+/// tool is not journaled; `Err`: the call's result, without a store: a call whose tool does
+/// not resolve or whose arguments could not be read, or a resumed run's call replayed from the
+/// entry its run read).
+fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutionResult> {
+    let execution = call.execution();
+    let definition = runnable_definition(call)?;
     let policy = definition.journal();
     if !policy.enabled {
-        return dispatch_steps!(call, run);
+        return Ok(None);
     }
     // A resumed Code Mode run read its call's position before the call started, and found it
     // completed: a completed entry never changes, so the store is not asked again.
     if let Some(entry) = execution.recorded_at_position() {
-        return replayed(call, entry);
+        return Err(replayed(call, entry));
     }
     let annotations = definition.annotations();
     let read_only = annotations.read_only == Some(true);
@@ -75,38 +124,7 @@ pub(crate) async fn dispatch(
             .given_idempotency_key()
             .map(|_| arguments_digest(execution.arguments())),
     };
-    match durability.admit(intent).await {
-        Err(error) => failed(execution, ToolError::store_failed(error.message())),
-        Ok(Admission::Replay(entry)) => replayed(call, &entry),
-        Ok(Admission::InDoubt(entry)) => failed(execution, in_doubt(&entry)),
-        Ok(Admission::Diverged(divergence)) => failed(
-            execution,
-            ToolError::code_run_diverged(
-                execution.given_idempotency_key().map_or(0, position_of),
-                &divergence.recorded_tool,
-                divergence.same_tool,
-                execution.name(),
-                execution.arguments(),
-            ),
-        ),
-        Ok(Admission::Run { entry }) => {
-            if resumable_run && entry.attempt == 1 {
-                // Nothing was recorded under the run's key: its program's calls find nothing at
-                // their positions, so the run need not read them before they start.
-                execution.mark_first_attempt();
-            }
-            let result = dispatch_steps!(call, run);
-            if let Err(error) = durability.record(entry, &result).await {
-                // The body ran; its result stands. A retry will find the call in doubt.
-                tracing::error!(
-                    tool = execution.name(),
-                    key = execution.idempotency_key(),
-                    "the call store could not record the outcome: {error}"
-                );
-            }
-            result
-        }
-    }
+    Ok(Some((intent, resumable_run)))
 }
 
 /// The recorded outcome of `entry` as this call's result, marked as replayed.
