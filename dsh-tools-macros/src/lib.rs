@@ -11,6 +11,7 @@ mod check;
 mod errors;
 mod expand;
 mod json_text;
+mod keyword_table;
 mod literal;
 mod types;
 
