@@ -4,12 +4,12 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::Span;
-use quote::ToTokens;
+use std::cmp::Ordering;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
 use crate::attr::arg::{ArgAttrs, DefaultSpec};
 use crate::errors::Errors;
+use crate::keyword_table::{Side, Takes};
 use crate::literal::JsonLiteral;
 use crate::types::is_option;
 
@@ -101,46 +101,19 @@ fn check_field(field: &Field, errors: &mut Errors) {
         let _ = values;
     }
     if let Some(schemars) = &attrs.schemars {
-        let bad = [
-            attrs
-                .enum_values
-                .as_ref()
-                .map(|spanned| spanned.expr.to_token_stream()),
-            attrs
-                .constant
-                .as_ref()
-                .map(|spanned| spanned.expr.to_token_stream()),
-            attrs.pattern.as_ref().map(ToTokens::to_token_stream),
-        ];
-        if bad.iter().any(Option::is_some) {
+        // A pattern belongs to the type's own schema, as its `enum` and `const` do.
+        let pattern = attrs
+            .constraints
+            .iter()
+            .any(|constraint| matches!(constraint.keyword().takes, Takes::Pattern(_)));
+        if attrs.enum_values.is_some() || attrs.constant.is_some() || pattern {
             errors.error_at(
                 schemars,
                 "a `schemars` field takes its schema from `JsonSchema`; put `enum`, `const` and `pattern` there",
             );
         }
     }
-    check_order(
-        attrs.min_length,
-        attrs.max_length,
-        "min_length",
-        "max_length",
-        errors,
-    );
-    check_order(
-        attrs.min_items,
-        attrs.max_items,
-        "min_items",
-        "max_items",
-        errors,
-    );
-    check_order(
-        attrs.min_properties,
-        attrs.max_properties,
-        "min_properties",
-        "max_properties",
-        errors,
-    );
-    check_bounds(attrs, errors);
+    check_ranges(attrs, errors);
     if let Some(DefaultSpec::Literal(default)) = &field.default
         && let JsonLiteral::Integer(value) = default.value
         && i64::try_from(value).is_err()
@@ -150,61 +123,33 @@ fn check_field(field: &Field, errors: &mut Errors) {
     }
 }
 
-fn check_order(
-    min: Option<(u64, Span)>,
-    max: Option<(u64, Span)>,
-    min_name: &str,
-    max_name: &str,
-    errors: &mut Errors,
-) {
-    if let (Some((min, _)), Some((max, span))) = (min, max)
-        && min > max
-    {
-        errors.push(syn::Error::new(
-            span,
-            format!("`{max_name}` is below `{min_name}`: no value could pass"),
-        ));
-    }
-}
-
-/// Every pair of a lower and an upper bound must leave some number between them: `maximum`
-/// below `minimum`, or an exclusive bound at the other bound, lets none pass.
-fn check_bounds(attrs: &ArgAttrs, errors: &mut Errors) {
-    let lower = [
-        ("minimum", attrs.minimum.as_ref(), false),
-        ("exclusive_minimum", attrs.exclusive_minimum.as_ref(), true),
-    ];
-    let upper = [
-        ("maximum", attrs.maximum.as_ref(), false),
-        ("exclusive_maximum", attrs.exclusive_maximum.as_ref(), true),
-    ];
-    for (upper_name, upper_bound, upper_exclusive) in upper {
-        let Some(upper_bound) = upper_bound else {
-            continue;
-        };
-        let blocking = lower
-            .iter()
-            .find_map(|(lower_name, lower_bound, lower_exclusive)| {
-                let lower_bound = (*lower_bound)?;
-                let (low, high) = (number(&lower_bound.value), number(&upper_bound.value));
-                let empty = low > high || (low == high && (*lower_exclusive || upper_exclusive));
-                empty.then_some((*lower_name, low == high))
+/// Every upper bound must leave some value above each lower bound of the same kind of field
+/// (`keyword_table.rs` says which keywords are bounds): `maximum` below `minimum`, `max_length`
+/// below `min_length`, or an exclusive bound at the other bound, lets none pass.
+fn check_ranges(attrs: &ArgAttrs, errors: &mut Errors) {
+    let bounds = |wanted: Side| {
+        attrs.constraints.iter().filter_map(move |constraint| {
+            let (side, exclusive) = constraint.keyword().check.bound()?;
+            (side == wanted).then_some((constraint, exclusive))
+        })
+    };
+    for (upper, upper_exclusive) in bounds(Side::Upper) {
+        let blocking = bounds(Side::Lower)
+            .filter(|(lower, _)| lower.keyword().suits == upper.keyword().suits)
+            .find_map(|(lower, lower_exclusive)| {
+                let order = lower.value.compare(&upper.value)?;
+                let equal = order == Ordering::Equal;
+                let empty =
+                    order == Ordering::Greater || (equal && (lower_exclusive || upper_exclusive));
+                empty.then_some((lower.keyword().name, equal))
             });
         if let Some((lower_name, equal)) = blocking {
             let relation = if equal { "is not above" } else { "is below" };
-            errors.error_at(
-                &upper_bound.expr,
-                format!("`{upper_name}` {relation} `{lower_name}`: no value could pass"),
-            );
+            errors.push(upper.value.error(format!(
+                "`{}` {relation} `{lower_name}`: no value could pass",
+                upper.keyword().name
+            )));
         }
-    }
-}
-
-fn number(literal: &JsonLiteral) -> f64 {
-    match literal {
-        JsonLiteral::Integer(value) => *value as f64,
-        JsonLiteral::Float(value) => *value,
-        _ => 0.0,
     }
 }
 
@@ -215,20 +160,7 @@ fn check_skipped(field: &Field, errors: &mut Errors) {
         || attrs.default.is_some()
         || attrs.enum_values.is_some()
         || attrs.constant.is_some()
-        || attrs.minimum.is_some()
-        || attrs.maximum.is_some()
-        || attrs.exclusive_minimum.is_some()
-        || attrs.exclusive_maximum.is_some()
-        || attrs.multiple_of.is_some()
-        || attrs.min_length.is_some()
-        || attrs.max_length.is_some()
-        || attrs.pattern.is_some()
-        || attrs.format.is_some()
-        || attrs.min_items.is_some()
-        || attrs.max_items.is_some()
-        || attrs.unique_items.is_some()
-        || attrs.min_properties.is_some()
-        || attrs.max_properties.is_some()
+        || !attrs.constraints.is_empty()
         || !attrs.examples.is_empty()
         || attrs.required.is_some();
     if has_arg_keys {

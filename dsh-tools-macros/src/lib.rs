@@ -2,7 +2,8 @@
 //!
 //! Use them through the `dsh-tools` crate, which re-exports them; the generated code names only
 //! `dsh_tools::__private` items, which are not a stable API on their own. Each entry point hands
-//! its tokens to `expand`, which parses (`attr`, `ast`), checks (`check`) and emits (`expand/*`).
+//! its tokens to `expand`, which parses (`attr`, `ast`), checks (`check`) and emits (`expand/*`),
+//! each reading `#[arg]`'s value keywords from one table (`keyword_table`).
 
 mod ast;
 mod attr;
@@ -11,6 +12,7 @@ mod check;
 mod errors;
 mod expand;
 mod json_text;
+mod keyword_table;
 mod literal;
 mod types;
 

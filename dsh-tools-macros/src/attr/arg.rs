@@ -1,39 +1,34 @@
 //! `#[arg(..)]` on a field or a `#[tool]` parameter: description, rename, default, value
-//! constraints and how the type plugs in.
+//! constraints and how the type plugs in. The value keywords (`minimum`, `min_length`, …) are
+//! read as their rows in `keyword_table.rs` say, not named here.
+
+use std::cmp::Ordering;
 
 use proc_macro2::Span;
 use syn::{Expr, Ident, LitStr};
 
 use super::{MetaItem, MetaValue, for_each_item, unknown_key};
 use crate::errors::Errors;
+use crate::keyword_table::{KEYWORDS, Keyword, Takes};
 use crate::literal::JsonLiteral;
 
-/// The keys `#[arg(..)]` accepts.
-pub(crate) const ARG_KEYS: &[&str] = &[
-    "description",
-    "title",
-    "rename",
-    "default",
-    "enum",
-    "const",
-    "minimum",
-    "maximum",
-    "exclusive_minimum",
-    "exclusive_maximum",
-    "multiple_of",
-    "min_length",
-    "max_length",
-    "pattern",
-    "format",
-    "min_items",
-    "max_items",
-    "unique_items",
-    "min_properties",
-    "max_properties",
-    "examples",
-    "required",
-    "schemars",
-];
+/// The keys `#[arg(..)]` accepts before its value keywords (`keyword_table.rs`) in the list of
+/// known keys...
+const KEYS_BEFORE_KEYWORDS: &[&str] =
+    &["description", "title", "rename", "default", "enum", "const"];
+
+/// ... and after them.
+const KEYS_AFTER_KEYWORDS: &[&str] = &["examples", "required", "schemars"];
+
+/// The keys `#[arg(..)]` accepts, in the order its errors list them.
+fn arg_keys() -> Vec<&'static str> {
+    KEYS_BEFORE_KEYWORDS
+        .iter()
+        .copied()
+        .chain(KEYWORDS.iter().map(|keyword| keyword.name))
+        .chain(KEYS_AFTER_KEYWORDS.iter().copied())
+        .collect()
+}
 
 /// A literal with the expression it was read from (for spans and type checks).
 #[derive(Clone)]
@@ -53,6 +48,66 @@ pub(crate) enum DefaultSpec {
     Function(syn::Path),
 }
 
+/// A value keyword of `#[arg(..)]` with its value, as written.
+#[derive(Clone)]
+pub(crate) struct Constraint {
+    /// The keyword's row in `KEYWORDS`.
+    row: usize,
+    pub(crate) value: KeywordValue,
+}
+
+impl Constraint {
+    /// The keyword's row.
+    pub(crate) fn keyword(&self) -> &'static Keyword {
+        &KEYWORDS[self.row]
+    }
+}
+
+/// The value of a value keyword, of the kind its row takes.
+#[derive(Clone)]
+pub(crate) enum KeywordValue {
+    /// A number (`Takes::Number`, `Takes::Positive`).
+    Number(Spanned<JsonLiteral>),
+    /// A count (`Takes::Count`), with the integer's span.
+    Count(u64, Span),
+    /// The bare key (`Takes::True`), kept for its span.
+    Flag(Ident),
+    /// A string (`Takes::Pattern`, `Takes::Text`).
+    Text(LitStr),
+}
+
+impl KeywordValue {
+    /// An error at the value's tokens.
+    pub(crate) fn error(&self, message: String) -> syn::Error {
+        match self {
+            Self::Number(spanned) => syn::Error::new_spanned(&spanned.expr, message),
+            Self::Count(_, span) => syn::Error::new(*span, message),
+            Self::Flag(key) => syn::Error::new_spanned(key, message),
+            Self::Text(text) => syn::Error::new_spanned(text, message),
+        }
+    }
+
+    /// How the value compares with `other` as a bound, when both are of one kind: counts
+    /// exactly, numbers as `f64`.
+    pub(crate) fn compare(&self, other: &Self) -> Option<Ordering> {
+        match (self, other) {
+            (Self::Count(low, _), Self::Count(high, _)) => Some(low.cmp(high)),
+            (Self::Number(low), Self::Number(high)) => {
+                as_f64(&low.value).partial_cmp(&as_f64(&high.value))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn as_f64(literal: &JsonLiteral) -> f64 {
+    match literal {
+        JsonLiteral::Integer(value) => *value as f64,
+        JsonLiteral::Float(value) => *value,
+        _ => 0.0,
+    }
+}
+
 /// Parsed `#[arg(..)]` keys of one field or parameter.
 #[derive(Default, Clone)]
 pub(crate) struct ArgAttrs {
@@ -62,23 +117,8 @@ pub(crate) struct ArgAttrs {
     pub(crate) default: Option<DefaultSpec>,
     pub(crate) enum_values: Option<Spanned<Vec<JsonLiteral>>>,
     pub(crate) constant: Option<Spanned<JsonLiteral>>,
-    pub(crate) minimum: Option<Spanned<JsonLiteral>>,
-    pub(crate) maximum: Option<Spanned<JsonLiteral>>,
-    pub(crate) exclusive_minimum: Option<Spanned<JsonLiteral>>,
-    pub(crate) exclusive_maximum: Option<Spanned<JsonLiteral>>,
-    /// `multiple_of = N`, above 0.
-    pub(crate) multiple_of: Option<Spanned<JsonLiteral>>,
-    pub(crate) min_length: Option<(u64, Span)>,
-    pub(crate) max_length: Option<(u64, Span)>,
-    pub(crate) pattern: Option<LitStr>,
-    /// `format = "date-time"`: published, and checked when the runtime knows the format.
-    pub(crate) format: Option<LitStr>,
-    pub(crate) min_items: Option<(u64, Span)>,
-    pub(crate) max_items: Option<(u64, Span)>,
-    /// The `unique_items` key, kept for its span.
-    pub(crate) unique_items: Option<Ident>,
-    pub(crate) min_properties: Option<(u64, Span)>,
-    pub(crate) max_properties: Option<(u64, Span)>,
+    /// The value keywords (`minimum`, `min_length`, …), in the table's order.
+    pub(crate) constraints: Vec<Constraint>,
     pub(crate) examples: Vec<Spanned<JsonLiteral>>,
     /// The `required` key, kept for its span.
     pub(crate) required: Option<Ident>,
@@ -100,20 +140,7 @@ impl ArgAttrs {
             && self.default.is_none()
             && self.enum_values.is_none()
             && self.constant.is_none()
-            && self.minimum.is_none()
-            && self.maximum.is_none()
-            && self.exclusive_minimum.is_none()
-            && self.exclusive_maximum.is_none()
-            && self.multiple_of.is_none()
-            && self.min_length.is_none()
-            && self.max_length.is_none()
-            && self.pattern.is_none()
-            && self.format.is_none()
-            && self.min_items.is_none()
-            && self.max_items.is_none()
-            && self.unique_items.is_none()
-            && self.min_properties.is_none()
-            && self.max_properties.is_none()
+            && self.constraints.is_empty()
             && self.examples.is_empty()
             && self.required.is_none()
             && self.schemars.is_none()
@@ -163,46 +190,6 @@ impl ArgAttrs {
                 }
                 set(&mut self.constant, spanned, duplicate)?;
             }
-            "minimum" => set(&mut self.minimum, number(item)?, duplicate)?,
-            "maximum" => set(&mut self.maximum, number(item)?, duplicate)?,
-            "exclusive_minimum" => set(&mut self.exclusive_minimum, number(item)?, duplicate)?,
-            "exclusive_maximum" => set(&mut self.exclusive_maximum, number(item)?, duplicate)?,
-            "multiple_of" => {
-                let factor = number(item)?;
-                let positive = match factor.value {
-                    JsonLiteral::Integer(value) => value > 0,
-                    JsonLiteral::Float(value) => value > 0.0,
-                    _ => false,
-                };
-                if !positive {
-                    return Err(syn::Error::new_spanned(
-                        &factor.expr,
-                        "`multiple_of` must be greater than 0",
-                    ));
-                }
-                set(&mut self.multiple_of, factor, duplicate)?;
-            }
-            "min_length" => set(&mut self.min_length, item.unsigned()?, duplicate)?,
-            "max_length" => set(&mut self.max_length, item.unsigned()?, duplicate)?,
-            "min_items" => set(&mut self.min_items, item.unsigned()?, duplicate)?,
-            "max_items" => set(&mut self.max_items, item.unsigned()?, duplicate)?,
-            "unique_items" => {
-                if !item.flag()? {
-                    return Err(syn::Error::new_spanned(
-                        item.span_tokens(),
-                        "`unique_items = false` is the default: remove the key",
-                    ));
-                }
-                set(&mut self.unique_items, item.key.clone(), duplicate)?;
-            }
-            "min_properties" => set(&mut self.min_properties, item.unsigned()?, duplicate)?,
-            "max_properties" => set(&mut self.max_properties, item.unsigned()?, duplicate)?,
-            "pattern" => {
-                let pattern = item.string()?;
-                check_pattern(&pattern)?;
-                set(&mut self.pattern, pattern, duplicate)?;
-            }
-            "format" => set(&mut self.format, item.string()?, duplicate)?,
             "examples" => {
                 let spanned = literal(item)?;
                 match spanned.value {
@@ -232,10 +219,75 @@ impl ArgAttrs {
                 item.flag()?;
                 set(&mut self.schemars, item.key.clone(), duplicate)?;
             }
-            _ => return Err(unknown_key(item, "arg", ARG_KEYS)),
+            name => match KEYWORDS.iter().position(|keyword| keyword.name == name) {
+                Some(row) => {
+                    let value = keyword_value(item, &KEYWORDS[row])?;
+                    let at = self
+                        .constraints
+                        .partition_point(|constraint| constraint.row < row);
+                    if self
+                        .constraints
+                        .get(at)
+                        .is_some_and(|constraint| constraint.row == row)
+                    {
+                        return Err(duplicate());
+                    }
+                    self.constraints.insert(at, Constraint { row, value });
+                }
+                None => return Err(unknown_key(item, "arg", &arg_keys())),
+            },
         }
         Ok(())
     }
+
+    /// The value keywords in the order their schema steps run (`Takes::step_rank`, then the
+    /// table's order).
+    pub(crate) fn constraints_in_step_order(&self) -> Vec<&Constraint> {
+        let mut constraints: Vec<&Constraint> = self.constraints.iter().collect();
+        constraints.sort_by_key(|constraint| constraint.keyword().takes.step_rank());
+        constraints
+    }
+}
+
+/// A value keyword's value, read as its row says.
+fn keyword_value(item: &MetaItem, keyword: &Keyword) -> syn::Result<KeywordValue> {
+    Ok(match keyword.takes {
+        Takes::Number(_) => KeywordValue::Number(number(item)?),
+        Takes::Positive(_) => {
+            let factor = number(item)?;
+            let positive = match factor.value {
+                JsonLiteral::Integer(value) => value > 0,
+                JsonLiteral::Float(value) => value > 0.0,
+                _ => false,
+            };
+            if !positive {
+                return Err(syn::Error::new_spanned(
+                    &factor.expr,
+                    format!("`{}` must be greater than 0", keyword.name),
+                ));
+            }
+            KeywordValue::Number(factor)
+        }
+        Takes::Count(_) => {
+            let (count, span) = item.unsigned()?;
+            KeywordValue::Count(count, span)
+        }
+        Takes::True(_) => {
+            if !item.flag()? {
+                return Err(syn::Error::new_spanned(
+                    item.span_tokens(),
+                    format!("`{} = false` is the default: remove the key", keyword.name),
+                ));
+            }
+            KeywordValue::Flag(item.key.clone())
+        }
+        Takes::Pattern(_) => {
+            let pattern = item.string()?;
+            check_pattern(&pattern, keyword.name)?;
+            KeywordValue::Text(pattern)
+        }
+        Takes::Text(_) => KeywordValue::Text(item.string()?),
+    })
 }
 
 fn set<T>(
@@ -279,8 +331,8 @@ fn number(item: &MetaItem) -> syn::Result<Spanned<JsonLiteral>> {
 
 /// A `pattern` must be one the runtime enforces: ECMA-262 (as JSON Schema specifies), translated
 /// and compiled by the same function the runtime calls, so what it would refuse fails here.
-fn check_pattern(pattern: &LitStr) -> syn::Result<()> {
+fn check_pattern(pattern: &LitStr, key: &str) -> syn::Result<()> {
     dsh_tools_pattern::compile(&pattern.value())
         .map(drop)
-        .map_err(|error| syn::Error::new_spanned(pattern, format!("unusable `pattern`: {error}")))
+        .map_err(|error| syn::Error::new_spanned(pattern, format!("unusable `{key}`: {error}")))
 }

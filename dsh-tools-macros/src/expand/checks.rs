@@ -16,6 +16,7 @@ use syn::{Expr, Ident, Lit};
 
 use crate::ast::{ArgsType, Field, Payload, Shape};
 use crate::attr::arg::DefaultSpec;
+use crate::keyword_table::Suits;
 
 /// The checks of every field of `args`, or nothing for a generic type (whose field types name
 /// its parameters).
@@ -87,30 +88,16 @@ fn field_checks(field: &Field, private: &TokenStream) -> TokenStream {
         checks.push(value_check(&constant.expr, &Target::Field, private));
     }
     if attrs.schemars.is_none() {
-        let suits = |constraint: &str| {
-            let constraint = Ident::new(constraint, Span::call_site());
-            quote!(let _ = <#ty as #private::#constraint>::CHECK;)
-        };
-        if attrs.minimum.is_some()
-            || attrs.maximum.is_some()
-            || attrs.exclusive_minimum.is_some()
-            || attrs.exclusive_maximum.is_some()
-            || attrs.multiple_of.is_some()
-        {
-            checks.push(suits("NumberField"));
-        }
-        if attrs.min_length.is_some()
-            || attrs.max_length.is_some()
-            || attrs.pattern.is_some()
-            || attrs.format.is_some()
-        {
-            checks.push(suits("StringField"));
-        }
-        if attrs.min_items.is_some() || attrs.max_items.is_some() || attrs.unique_items.is_some() {
-            checks.push(suits("ArrayField"));
-        }
-        if attrs.min_properties.is_some() || attrs.max_properties.is_some() {
-            checks.push(suits("MapField"));
+        // One check per kind of field the keywords suit (`keyword_table.rs`), in the table's
+        // order.
+        let mut suited: Vec<Suits> = Vec::new();
+        for constraint in &attrs.constraints {
+            let suits = constraint.keyword().suits;
+            if !suited.contains(&suits) {
+                suited.push(suits);
+                let field_trait = Ident::new(suits.field_trait(), Span::call_site());
+                checks.push(quote!(let _ = <#ty as #private::#field_trait>::CHECK;));
+            }
         }
     }
     if checks.is_empty() {

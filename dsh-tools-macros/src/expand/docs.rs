@@ -11,15 +11,16 @@
 //! with what the docs show.
 
 use dsh_tools_schema::derive;
-use dsh_tools_schema::rules::{arrays, lengths, members, numbers, objects};
+use dsh_tools_schema::rules::members;
 use dsh_tools_schema::{AdditionalProperties, Property, Schema, SchemaKind};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::ToTokens;
 use serde_json::{Map, Number, Value};
 use syn::Type;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
-use crate::attr::arg::{ArgAttrs, DefaultSpec};
+use crate::attr::arg::{ArgAttrs, DefaultSpec, KeywordValue};
+use crate::keyword_table::Takes;
 use crate::literal::JsonLiteral;
 use crate::types::{last_segment, peel};
 
@@ -474,46 +475,25 @@ fn constrained(mut schema: Schema, attrs: &ArgAttrs) -> Schema {
         let value = constant.value.to_value();
         schema = step(schema, |schema| derive::with_const(schema, value));
     }
-    let numbers = [
-        (&attrs.minimum, derive::with_minimum as fn(_, _) -> _),
-        (&attrs.maximum, derive::with_maximum),
-        (&attrs.exclusive_minimum, derive::with_exclusive_minimum),
-        (&attrs.exclusive_maximum, derive::with_exclusive_maximum),
-        (&attrs.multiple_of, derive::with_multiple_of),
-    ];
-    for (literal, apply) in numbers {
-        if let Some(number) = literal
-            .as_ref()
-            .and_then(|spanned| spanned.value.to_number())
-        {
-            schema = step(schema, |schema| apply(schema, number));
-        }
-    }
-    let counts = [
-        (attrs.min_length, derive::with_min_length as fn(_, _) -> _),
-        (attrs.max_length, derive::with_max_length),
-        (attrs.min_items, derive::with_min_items),
-        (attrs.max_items, derive::with_max_items),
-        (attrs.min_properties, derive::with_min_properties),
-        (attrs.max_properties, derive::with_max_properties),
-    ];
-    for (count, apply) in counts {
-        if let Some((count, _)) = count {
-            schema = step(schema, |schema| apply(schema, count));
-        }
-    }
-    if attrs.unique_items.is_some() {
-        schema = step(schema, derive::with_unique_items);
-    }
-    if let Some(pattern) = &attrs.pattern {
-        schema = step(schema, |schema| {
-            derive::with_pattern(schema, &pattern.value())
-        });
-    }
-    if let Some(format) = &attrs.format {
-        schema = step(schema, |schema| {
-            derive::with_format(schema, &format.value())
-        });
+    // The value keywords, each through the step its row names (`keyword_table.rs`).
+    for constraint in attrs.constraints_in_step_order() {
+        schema = match (constraint.keyword().takes, &constraint.value) {
+            (Takes::Number(apply) | Takes::Positive(apply), KeywordValue::Number(number)) => {
+                match number.value.to_number() {
+                    Some(number) => step(schema, |schema| apply(schema, number)),
+                    None => schema,
+                }
+            }
+            (Takes::Count(apply), KeywordValue::Count(count, _)) => {
+                step(schema, |schema| apply(schema, *count))
+            }
+            (Takes::True(apply), KeywordValue::Flag(_)) => step(schema, apply),
+            (Takes::Pattern(apply) | Takes::Text(apply), KeywordValue::Text(text)) => {
+                step(schema, |schema| apply(schema, &text.value()))
+            }
+            // The attribute's reader gives each keyword the value its row takes.
+            _ => schema,
+        };
     }
     schema
 }
@@ -542,31 +522,18 @@ fn keys_beside(attrs: &ArgAttrs, nullable: bool) -> Map<String, Value> {
             keys.insert(members::CONST.to_owned(), constant.value.to_value());
         }
     }
-    // The keywords are written as the engine renders them (`dsh_tools_schema::rules`).
-    for (key, literal) in [
-        (numbers::MINIMUM, &attrs.minimum),
-        (numbers::MAXIMUM, &attrs.maximum),
-        (numbers::EXCLUSIVE_MINIMUM, &attrs.exclusive_minimum),
-        (numbers::EXCLUSIVE_MAXIMUM, &attrs.exclusive_maximum),
-        (numbers::MULTIPLE_OF, &attrs.multiple_of),
-    ] {
-        if let Some(literal) = literal {
-            keys.insert(key.to_owned(), literal.value.to_value());
-        }
+    // The bounds, under the JSON names the engine renders them with (`keyword_table.rs` takes
+    // them from `dsh_tools_schema::rules`); a text (`pattern`, `format`) stays on the type's
+    // page.
+    for constraint in &attrs.constraints {
+        let value = match &constraint.value {
+            KeywordValue::Number(number) => number.value.to_value(),
+            KeywordValue::Count(count, _) => Value::from(*count),
+            KeywordValue::Flag(_) => Value::Bool(true),
+            KeywordValue::Text(_) => continue,
+        };
+        keys.insert(constraint.keyword().json.to_owned(), value);
     }
-    let count = |count: Option<(u64, Span)>| count.map(|(count, _)| count);
-    lengths::render(&mut keys, count(attrs.min_length), count(attrs.max_length));
-    arrays::render(
-        &mut keys,
-        count(attrs.min_items),
-        count(attrs.max_items),
-        attrs.unique_items.is_some(),
-    );
-    objects::render(
-        &mut keys,
-        count(attrs.min_properties),
-        count(attrs.max_properties),
-    );
     keys
 }
 

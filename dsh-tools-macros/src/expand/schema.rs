@@ -2,12 +2,13 @@
 //! annotations and constraints applied through the runtime's `__private` helpers (which check at
 //! build time that a default or `enum` value fits the final schema).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
-use crate::attr::arg::DefaultSpec;
+use crate::attr::arg::{DefaultSpec, KeywordValue};
 use crate::literal::JsonLiteral;
 
 /// The body of `fn schema() -> Result<Schema, SchemaError>` for `args`.
@@ -157,44 +158,18 @@ pub(crate) fn expand_field_schema(field: &Field, private: &TokenStream) -> Token
         let value = constant.value.to_value_tokens(private);
         steps.push(quote!(let __s = #private::with_const(__s, #value)?;));
     }
-    if let Some(minimum) = &attrs.minimum {
-        let number = number_tokens(&minimum.value, private);
-        steps.push(quote!(let __s = #private::with_minimum(__s, #number)?;));
-    }
-    if let Some(maximum) = &attrs.maximum {
-        let number = number_tokens(&maximum.value, private);
-        steps.push(quote!(let __s = #private::with_maximum(__s, #number)?;));
-    }
-    for (value, helper) in [
-        (&attrs.exclusive_minimum, quote!(with_exclusive_minimum)),
-        (&attrs.exclusive_maximum, quote!(with_exclusive_maximum)),
-        (&attrs.multiple_of, quote!(with_multiple_of)),
-    ] {
-        if let Some(value) = value {
-            let number = number_tokens(&value.value, private);
-            steps.push(quote!(let __s = #private::#helper(__s, #number)?;));
-        }
-    }
-    for (value, helper) in [
-        (attrs.min_length, quote!(with_min_length)),
-        (attrs.max_length, quote!(with_max_length)),
-        (attrs.min_items, quote!(with_min_items)),
-        (attrs.max_items, quote!(with_max_items)),
-        (attrs.min_properties, quote!(with_min_properties)),
-        (attrs.max_properties, quote!(with_max_properties)),
-    ] {
-        if let Some((value, _)) = value {
-            steps.push(quote!(let __s = #private::#helper(__s, #value)?;));
-        }
-    }
-    if attrs.unique_items.is_some() {
-        steps.push(quote!(let __s = #private::with_unique_items(__s)?;));
-    }
-    if let Some(pattern) = &attrs.pattern {
-        steps.push(quote!(let __s = #private::with_pattern(__s, #pattern)?;));
-    }
-    if let Some(format) = &attrs.format {
-        steps.push(quote!(let __s = #private::with_format(__s, #format)?;));
+    // The value keywords, each through the step its row names (`keyword_table.rs`).
+    for constraint in attrs.constraints_in_step_order() {
+        let step = Ident::new(constraint.keyword().step, Span::call_site());
+        steps.push(match &constraint.value {
+            KeywordValue::Number(number) => {
+                let number = number_tokens(&number.value, private);
+                quote!(let __s = #private::#step(__s, #number)?;)
+            }
+            KeywordValue::Count(count, _) => quote!(let __s = #private::#step(__s, #count)?;),
+            KeywordValue::Flag(_) => quote!(let __s = #private::#step(__s)?;),
+            KeywordValue::Text(text) => quote!(let __s = #private::#step(__s, #text)?;),
+        });
     }
     if let Some(description) = &field.description {
         // The field's doc replaces its type's; a string enum's notes on its values stay.

@@ -5,12 +5,15 @@
 //! to the interpreter over the type's schema (built once per concrete type). The interpreter
 //! remains the reference: property tests hold both to the same answer on every value.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
+use crate::attr::arg::KeywordValue;
 use crate::expand::schema::required_tokens;
+use crate::keyword_table::{Check, Side};
 use crate::literal::JsonLiteral;
 
 /// The body of `fn is_valid_json(__value: &Value) -> bool` for `args`.
@@ -152,67 +155,63 @@ fn field_check(
                 || #private::is_one_of(__item, &[#(#lits),*])
         };
     }
+    // The value keywords' checks, as their rows say (`keyword_table.rs`), in the table's order;
+    // the two ends of a range in one call, where the first of them comes.
     let mut constraints = Vec::new();
-    if attrs.minimum.is_some() || attrs.maximum.is_some() {
-        let minimum = bound_tokens(
-            attrs.minimum.as_ref().map(|spanned| &spanned.value),
-            private,
-        );
-        let maximum = bound_tokens(
-            attrs.maximum.as_ref().map(|spanned| &spanned.value),
-            private,
-        );
-        constraints.push(quote!(#private::is_within(__item, #minimum, #maximum)));
-    }
-    if attrs.exclusive_minimum.is_some() || attrs.exclusive_maximum.is_some() {
-        let minimum = bound_tokens(
-            attrs
-                .exclusive_minimum
-                .as_ref()
-                .map(|spanned| &spanned.value),
-            private,
-        );
-        let maximum = bound_tokens(
-            attrs
-                .exclusive_maximum
-                .as_ref()
-                .map(|spanned| &spanned.value),
-            private,
-        );
-        constraints.push(quote!(#private::is_strictly_within(__item, #minimum, #maximum)));
-    }
-    if let Some(factor) = &attrs.multiple_of {
-        let factor = bound_tokens(Some(&factor.value), private);
-        constraints.push(quote!(#private::is_multiple(__item, #factor)));
-    }
-    if attrs.min_length.is_some() || attrs.max_length.is_some() {
-        let min = option_u64(attrs.min_length.map(|(value, _)| value));
-        let max = option_u64(attrs.max_length.map(|(value, _)| value));
-        constraints.push(quote!(#private::has_length(__item, #min, #max)));
-    }
-    if let Some(pattern) = &attrs.pattern {
-        let name = format_ident!("__DSH_PATTERN{}", index);
-        statics.push(quote! {
-            static #name: #private::LazyLock<::core::option::Option<#private::Pattern>> =
-                #private::LazyLock::new(|| #private::compile_pattern(#pattern));
+    let mut ranges: Vec<&str> = Vec::new();
+    for constraint in &attrs.constraints {
+        let keyword = constraint.keyword();
+        constraints.push(match keyword.check {
+            Check::Bound { call, .. } => {
+                if ranges.contains(&call) {
+                    continue;
+                }
+                ranges.push(call);
+                let end = |wanted: Side| {
+                    attrs
+                        .constraints
+                        .iter()
+                        .find(|other| {
+                            matches!(other.keyword().check, Check::Bound { call: other_call, side, .. }
+                                if other_call == call && side == wanted)
+                        })
+                        .map_or_else(
+                            || quote!(::core::option::Option::None),
+                            |other| argument_tokens(&other.value, private),
+                        )
+                };
+                let (lower, upper) = (end(Side::Lower), end(Side::Upper));
+                let call = Ident::new(call, Span::call_site());
+                quote!(#private::#call(__item, #lower, #upper))
+            }
+            Check::With(call) => {
+                let call = Ident::new(call, Span::call_site());
+                let value = argument_tokens(&constraint.value, private);
+                quote!(#private::#call(__item, #value))
+            }
+            Check::Plain(call) => {
+                let call = Ident::new(call, Span::call_site());
+                quote!(#private::#call(__item))
+            }
+            Check::Compiled {
+                compile,
+                into,
+                call,
+            } => {
+                let name = format_ident!("__DSH_{}{}", keyword.name.to_uppercase(), index);
+                let (compile, into, call) = (
+                    Ident::new(compile, Span::call_site()),
+                    Ident::new(into, Span::call_site()),
+                    Ident::new(call, Span::call_site()),
+                );
+                let value = argument_tokens(&constraint.value, private);
+                statics.push(quote! {
+                    static #name: #private::LazyLock<::core::option::Option<#private::#into>> =
+                        #private::LazyLock::new(|| #private::#compile(#value));
+                });
+                quote!(#private::#call(__item, &#name))
+            }
         });
-        constraints.push(quote!(#private::matches_pattern(__item, &#name)));
-    }
-    if let Some(format) = &attrs.format {
-        constraints.push(quote!(#private::matches_format(__item, #format)));
-    }
-    if attrs.min_items.is_some() || attrs.max_items.is_some() {
-        let min = option_u64(attrs.min_items.map(|(value, _)| value));
-        let max = option_u64(attrs.max_items.map(|(value, _)| value));
-        constraints.push(quote!(#private::has_items(__item, #min, #max)));
-    }
-    if attrs.unique_items.is_some() {
-        constraints.push(quote!(#private::has_unique_items(__item)));
-    }
-    if attrs.min_properties.is_some() || attrs.max_properties.is_some() {
-        let min = option_u64(attrs.min_properties.map(|(value, _)| value));
-        let max = option_u64(attrs.max_properties.map(|(value, _)| value));
-        constraints.push(quote!(#private::has_properties(__item, #min, #max)));
     }
     let type_check = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::is_valid_json(__item));
     if constraints.is_empty() {
@@ -223,24 +222,24 @@ fn field_check(
     }
 }
 
-fn option_u64(value: Option<u64>) -> TokenStream {
+/// A keyword's value as its check takes it: a bound or a factor as an `Option<Number>`, a count
+/// as an `Option<u64>`, a string as itself.
+fn argument_tokens(value: &KeywordValue, private: &TokenStream) -> TokenStream {
     match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-fn bound_tokens(literal: Option<&JsonLiteral>, private: &TokenStream) -> TokenStream {
-    match literal {
-        Some(JsonLiteral::Integer(value)) => match i64::try_from(*value) {
-            Ok(small) => quote!(::core::option::Option::Some(#private::Number::from(#small))),
-            Err(_) => {
-                let unsigned = u64::try_from(*value).unwrap_or(u64::MAX);
-                quote!(::core::option::Option::Some(#private::Number::from(#unsigned)))
-            }
+        KeywordValue::Number(number) => match &number.value {
+            JsonLiteral::Integer(value) => match i64::try_from(*value) {
+                Ok(small) => quote!(::core::option::Option::Some(#private::Number::from(#small))),
+                Err(_) => {
+                    let unsigned = u64::try_from(*value).unwrap_or(u64::MAX);
+                    quote!(::core::option::Option::Some(#private::Number::from(#unsigned)))
+                }
+            },
+            JsonLiteral::Float(value) => quote!(#private::Number::from_f64(#value)),
+            _ => quote!(::core::option::Option::None),
         },
-        Some(JsonLiteral::Float(value)) => quote!(#private::Number::from_f64(#value)),
-        _ => quote!(::core::option::Option::None),
+        KeywordValue::Count(count, _) => quote!(::core::option::Option::Some(#count)),
+        KeywordValue::Flag(_) => quote!(true),
+        KeywordValue::Text(text) => quote!(#text),
     }
 }
 

@@ -72,9 +72,13 @@ pub(crate) fn unique_holds(unique: bool, items: &[Value]) -> bool {
 }
 
 /// Writes the keywords that are present into a rendered schema object (`uniqueItems` only
-/// when `true`, its default being `false`): for the renderer and for the macros' docs of an
-/// `#[arg]`'s bounds.
-pub fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>, unique: bool) {
+/// when `true`, its default being `false`).
+pub(crate) fn render(
+    out: &mut Map<String, Value>,
+    min: Option<u64>,
+    max: Option<u64>,
+    unique: bool,
+) {
     counts::render(out, [MIN_ITEMS, MAX_ITEMS], min, max);
     if unique {
         out.insert(UNIQUE_ITEMS.to_owned(), Value::Bool(true));

@@ -118,9 +118,8 @@ impl LengthRange {
     }
 }
 
-/// Writes `minLength` and `maxLength`, those present, into a rendered schema object: for the
-/// renderer and for the macros' docs of an `#[arg]`'s bounds.
-pub fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>) {
+/// Writes `minLength` and `maxLength`, those present, into a rendered schema object.
+pub(crate) fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>) {
     if let Some(min) = min {
         out.insert(MIN_LENGTH.to_owned(), Value::from(min));
     }

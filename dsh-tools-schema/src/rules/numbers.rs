@@ -117,9 +117,8 @@ pub(crate) fn multiple_of_violation<'b>(
     (!meets_multiple_of(number, factor)).then_some(ViolationKind::MultipleOf(factor))
 }
 
-/// Writes one of the five keywords into a rendered schema object, when present: for the
-/// renderer and for the macros' docs of an `#[arg]`'s bounds.
-pub fn render(out: &mut Map<String, Value>, keyword: &'static str, value: Option<&Number>) {
+/// Writes one of the five keywords into a rendered schema object, when present.
+pub(crate) fn render(out: &mut Map<String, Value>, keyword: &'static str, value: Option<&Number>) {
     if let Some(value) = value {
         out.insert(keyword.to_owned(), Value::Number(value.clone()));
     }

@@ -46,9 +46,8 @@ pub(crate) fn open_count_violation(counts: Counts, len: usize) -> Option<Violati
         .map(ViolationKind::MaxProperties)
 }
 
-/// Writes the keywords that are present into a rendered schema object: for the renderer and for
-/// the macros' docs of an `#[arg]`'s bounds.
-pub fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>) {
+/// Writes the keywords that are present into a rendered schema object.
+pub(crate) fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>) {
     counts::render(out, [MIN_PROPERTIES, MAX_PROPERTIES], min, max);
 }
 
