@@ -24,6 +24,7 @@
 //!   (sessions that started with `initialize`), or on a `subscriptions/listen` stream (the
 //!   per-request protocol).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -40,6 +41,7 @@ use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::hooks::approval::Approver;
 use crate::mcp::convert::{Structured, call_tool_result};
+use crate::mcp::serving::call_id::call_id;
 use crate::mcp::serving::client_approval::ClientApprover;
 use crate::mcp::serving::listing::Listing;
 use crate::mcp::serving::revision::RequestClient;
@@ -140,7 +142,7 @@ impl McpHandler {
 async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
-    call_id: String,
+    call_id: Cow<'static, str>,
     signal: CancellationToken,
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
     approver: Option<Arc<dyn Approver>>,
@@ -175,15 +177,6 @@ async fn run_call(
         }
     };
     call_tool_result(result, structured)
-}
-
-/// The call id of a request: its JSON-RPC id as text, a number in decimal (as rmcp displays
-/// it, without going through a formatter).
-fn call_id(id: &mcp::RequestId) -> String {
-    match id {
-        mcp::NumberOrString::Number(number) => number.to_string(),
-        mcp::NumberOrString::String(text) => text.to_string(),
-    }
 }
 
 /// What a served call's span continues and carries (feature `otel`; nothing without).
