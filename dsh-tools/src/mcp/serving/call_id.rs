@@ -1,7 +1,7 @@
 //! The call id of a served `tools/call`: its JSON-RPC id as text, a number in decimal (as rmcp
 //! displays it). A client numbers its requests from 0 or 1 up, so most ids are small: the text of
 //! a number below 1,000 is a slice of one static string, and such a call's id costs it no
-//! allocation (the text is otherwise the call's one allocation of its own before the pipeline).
+//! allocation (nor the free after the call).
 
 use std::borrow::Cow;
 
