@@ -1,6 +1,8 @@
 //! Starting an [`McpServer`]: the rmcp handler of one connection, serving one client over any
 //! rmcp transport or stdio, and the [`McpConnection`] that keeps it running.
 
+use std::sync::Arc;
+
 use rmcp::service::{RoleServer, RunningService, serve_server};
 use rmcp::transport::IntoTransport;
 
@@ -12,7 +14,7 @@ impl McpServer {
     /// The rmcp handler of one new connection, for hosting the server on an rmcp setup of your
     /// own; `serve`, `serve_stdio` and `serve_http` need none.
     pub fn handler(&self) -> McpHandler {
-        McpHandler::new(self.clone())
+        McpHandler::new(Arc::new(self.clone()))
     }
 
     /// Serves one client over `transport` (any rmcp transport: a pair of async streams, an
@@ -24,7 +26,7 @@ impl McpServer {
         T: IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let running = serve_server(McpHandler::new(self.clone()), transport)
+        let running = serve_server(McpHandler::new(Arc::new(self.clone())), transport)
             .await
             .map_err(|error| {
                 McpError::new(

@@ -49,8 +49,8 @@ impl NormalizedHost {
     }
 
     /// Whether this allowed host admits a request for `name` (normalized) on `port`.
-    fn admits(&self, name: &str, port: Option<u16>) -> bool {
-        self.name == name && self.port.is_none_or(|allowed| port == Some(allowed))
+    fn admits(&self, name: &[u8], port: Option<u16>) -> bool {
+        self.name.as_bytes() == name && self.port.is_none_or(|allowed| port == Some(allowed))
     }
 }
 
@@ -86,37 +86,53 @@ impl AllowedHosts {
                 return false;
             };
             let host = NormalizedHost::new(authority.host(), authority.port_u16());
-            return refused(hosts, &host.name, host.port, authority.as_str());
+            return refused(hosts, host.name.as_bytes(), host.port, authority.as_str());
         };
+        // A plain host is read from the header's bytes as they are: its bytes are ASCII, so it
+        // needs no check as text first.
+        if let Some((name, port)) = simple_host(host.as_bytes()) {
+            return refused(hosts, name, port, host);
+        }
         let Ok(host) = host.to_str() else {
             return false;
         };
-        let (name, port) = match simple_host(host) {
-            Some((name, port)) => (std::borrow::Cow::Borrowed(name), port),
-            None => {
-                let Ok(authority) = Authority::try_from(host) else {
-                    return false;
-                };
-                let normalized = NormalizedHost::new(authority.host(), authority.port_u16());
-                (std::borrow::Cow::Owned(normalized.name), normalized.port)
-            }
+        let Ok(authority) = Authority::try_from(host) else {
+            return false;
         };
-        refused(hosts, &name, port, host)
+        let normalized = NormalizedHost::new(authority.host(), authority.port_u16());
+        refused(hosts, normalized.name.as_bytes(), normalized.port, host)
     }
 }
 
 /// Whether none of `hosts` admits `name` on `port` (logged, with the host as the request wrote
 /// it, when so).
-fn refused(hosts: &[NormalizedHost], name: &str, port: Option<u16>, written: &str) -> bool {
+fn refused(
+    hosts: &[NormalizedHost],
+    name: &[u8],
+    port: Option<u16>,
+    written: &(impl AsRef<[u8]> + ?Sized),
+) -> bool {
     let refused = !hosts.iter().any(|allowed| allowed.admits(name, port));
     if refused {
         tracing::warn!(
-            host = written,
+            host = %String::from_utf8_lossy(written.as_ref()),
             "rejected request with disallowed Host header (possible DNS rebinding attempt)",
         );
     }
     refused
 }
+
+/// Which bytes a plain host name is made of: lowercase letters, digits, dots and hyphens (one
+/// lookup per byte of every request's `Host`).
+const PLAIN_NAME_BYTES: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        plain[byte] = matches!(byte as u8, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-');
+        byte += 1;
+    }
+    plain
+};
 
 /// The name and port of a `Host` written the plain way clients write it — a name of lowercase
 /// letters, digits, dots and hyphens, then maybe `:` and at most five digits that make a port —
@@ -124,18 +140,16 @@ fn refused(hosts: &[NormalizedHost], name: &str, port: Option<u16>, written: &st
 /// a host parses as an authority with exactly that name and port, and is already normalized;
 /// anything else (`None`) goes the long way. One pass over the text: the name's bytes, then the
 /// port's digits, read as they are checked (every request's `Host` goes through here).
-fn simple_host(host: &str) -> Option<(&str, Option<u16>)> {
-    let bytes = host.as_bytes();
-    let end = bytes
+fn simple_host(host: &[u8]) -> Option<(&[u8], Option<u16>)> {
+    let end = host
         .iter()
-        .position(|byte| !matches!(byte, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-'))
-        .unwrap_or(bytes.len());
+        .position(|&byte| !PLAIN_NAME_BYTES[usize::from(byte)])
+        .unwrap_or(host.len());
     if end == 0 {
         return None;
     }
-    // Every byte before `end` is ASCII, so `end` is a character boundary.
     let (name, rest) = host.split_at(end);
-    let port = match rest.as_bytes() {
+    let port = match rest {
         [] => None,
         [b':', digits @ ..] if (1..=5).contains(&digits.len()) => {
             let mut port: u32 = 0;
@@ -240,8 +254,8 @@ mod tests {
         ] {
             let authority = hyper::http::uri::Authority::try_from(host).expect("an authority");
             assert_eq!(
-                simple_host(host),
-                Some((authority.host(), authority.port_u16())),
+                simple_host(host.as_bytes()),
+                Some((authority.host().as_bytes(), authority.port_u16())),
                 "{host}"
             );
         }
@@ -255,7 +269,7 @@ mod tests {
             "a_b",
             "x:123456",
         ] {
-            assert_eq!(simple_host(host), None, "{host}");
+            assert_eq!(simple_host(host.as_bytes()), None, "{host}");
         }
     }
 }

@@ -230,14 +230,14 @@ impl McpServer {
         })?;
         let shutdown = CancellationToken::new();
         let config = options.rmcp_config(&shutdown);
-        let server = self.clone();
+        let server = Arc::new(self.clone());
         let stateless = options.stateless;
         let factory = move || {
             // Nothing could carry a request to the client between its own requests.
             Ok(if stateless {
-                McpHandler::stateless(server.clone())
+                McpHandler::stateless(Arc::clone(&server))
             } else {
-                McpHandler::new(server.clone())
+                McpHandler::new(Arc::clone(&server))
             })
         };
         let guard = Arc::new(Guard {

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `server.rs` | [`McpServer`](crate::mcp::McpServer): configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`](crate::mcp::McpHandler), one served connection: list, call, cancel, progress, list-changed |
+//! | `call_id.rs` | a served call's id: its JSON-RPC id as text, small numbers' texts static |
 //! | `connection.rs` | starting an [`McpServer`](crate::mcp::McpServer) over any rmcp transport or stdio, and the [`McpConnection`](crate::mcp::McpConnection) that keeps it running |
 //! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
 //! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
@@ -19,6 +20,7 @@
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap, sockets without Nagle's delay |
 //! | `host_check.rs` | that hosting's `Host` check, against the allowed hosts read once |
 
+pub(super) mod call_id;
 pub(super) mod client_approval;
 pub(super) mod connection;
 #[cfg(feature = "mcp-http")]

@@ -24,6 +24,7 @@
 //!   (sessions that started with `initialize`), or on a `subscriptions/listen` stream (the
 //!   per-request protocol).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -40,6 +41,7 @@ use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
 use crate::hooks::approval::Approver;
 use crate::mcp::convert::{Structured, call_tool_result};
+use crate::mcp::serving::call_id::call_id;
 use crate::mcp::serving::client_approval::ClientApprover;
 use crate::mcp::serving::listing::Listing;
 use crate::mcp::serving::revision::RequestClient;
@@ -58,10 +60,13 @@ use crate::result::ToolExecutionResult;
 /// `McpServer::serve_http` (feature `mcp-http`) make one per connection themselves. Make one per connection with [`McpServer::handler`]: it stops telling its client
 /// about list changes when dropped.
 pub struct McpHandler {
-    server: McpServer,
+    /// Shared, and the session's part boxed: over stateless HTTP rmcp makes a handler per
+    /// request and moves it, whole, into the task it spawns for the request (three copies of its
+    /// bytes), so the handler is kept to a few words.
+    server: Arc<McpServer>,
     /// What a session's list-changed forwarder starts from; `None` over a stateless transport,
     /// whose handlers answer one request each and never see `initialized`.
-    session: Option<SessionWatch>,
+    session: Option<Box<SessionWatch>>,
     /// The same for a `subscriptions/listen` stream: taken when the subscription is accepted,
     /// before rmcp acknowledges it, so a change the client makes right after the acknowledgment
     /// is measured against what was listed before it.
@@ -92,16 +97,16 @@ impl std::fmt::Debug for McpHandler {
 }
 
 impl McpHandler {
-    pub(crate) fn new(server: McpServer) -> Self {
+    pub(crate) fn new(server: Arc<McpServer>) -> Self {
         let closed = CancellationToken::new();
         let watch = (server.changes(), server.listing());
         Self {
             server,
-            session: Some(SessionWatch {
+            session: Some(Box::new(SessionWatch {
                 watch: Mutex::new(Some(watch)),
                 _closing: closed.clone().drop_guard(),
                 closed,
-            }),
+            })),
             listen_from: Mutex::new(None),
             client_requests: true,
         }
@@ -113,7 +118,7 @@ impl McpHandler {
     /// request of the server's. It watches no changes for a session: a stateless transport
     /// delivers no `initialized` to it (a `subscriptions/listen` stream still is answered).
     #[cfg(feature = "mcp-http")]
-    pub(crate) fn stateless(server: McpServer) -> Self {
+    pub(crate) fn stateless(server: Arc<McpServer>) -> Self {
         Self {
             server,
             session: None,
@@ -137,7 +142,7 @@ impl McpHandler {
 async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
-    call_id: String,
+    call_id: Cow<'static, str>,
     signal: CancellationToken,
     progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
     approver: Option<Arc<dyn Approver>>,
@@ -172,15 +177,6 @@ async fn run_call(
         }
     };
     call_tool_result(result, structured)
-}
-
-/// The call id of a request: its JSON-RPC id as text, a number in decimal (as rmcp displays
-/// it, without going through a formatter).
-fn call_id(id: &mcp::RequestId) -> String {
-    match id {
-        mcp::NumberOrString::Number(number) => number.to_string(),
-        mcp::NumberOrString::String(text) => text.to_string(),
-    }
 }
 
 /// What a served call's span continues and carries (feature `otel`; nothing without).
@@ -287,7 +283,7 @@ async fn next_listing_change(
 /// Sends `notifications/tools/list_changed` to a session-based client until its connection
 /// ends.
 async fn forward_list_changes(
-    server: McpServer,
+    server: Arc<McpServer>,
     (mut changes, mut shown): (watch::Receiver<u64>, Arc<Listing>),
     peer: Peer<RoleServer>,
     closed: CancellationToken,
@@ -362,7 +358,10 @@ impl ServerHandler for McpHandler {
             let server = self.server.clone();
             let session_approver = self.elicitation_approver(&context, client);
             let asks_in_task = client.per_request && client.answers_forms;
-            let task = start_task(
+            // Boxed: rmcp moves the handler's future into the task it spawns for every request
+            // (three copies of its bytes); inline, this rare branch, which holds the whole call,
+            // would make every call's future larger.
+            let task = Box::pin(start_task(
                 self.server.tasks(),
                 self.server.task_settings(),
                 self.server.task_book(),
@@ -380,7 +379,7 @@ impl ServerHandler for McpHandler {
                         .await
                     }
                 },
-            )
+            ))
             .await?;
             return Ok(task.into());
         }
