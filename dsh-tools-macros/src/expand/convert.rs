@@ -2,7 +2,7 @@
 //! and `from_json_owned`). A struct or a newtype has one conversion, of a `Json` value either read
 //! or given up, which both methods call: given up, its properties are moved out (strings and
 //! arrays are not copied). An object's keys are matched once, by the runtime's walk over the
-//! struct's table of keys (`object_slots`); absent properties take their default, `None`, or fail
+//! struct's table of keys (`fill_slots`); absent properties take their default, `None`, or fail
 //! as missing (which validation has ruled out already). Enums, whose values are mostly short
 //! tags, convert by reference.
 
@@ -92,7 +92,7 @@ fn is_schemars(field: Option<&Field>) -> bool {
 }
 
 /// Converts the object `source` (a `Json`) into `constructor { fields }`: the runtime's one walk
-/// (`object_slots`) hands each property named in the struct's table of keys to its field's slot,
+/// (`fill_slots`) hands each property named in the struct's table of keys to its field's slot,
 /// and each field converts its slot. `at` places the error of a value that is not an object
 /// under a key (a variant's).
 pub(crate) fn expand_fields(
@@ -107,22 +107,27 @@ pub(crate) fn expand_fields(
         .map(|index| format_ident!("__f{}", index))
         .collect();
     let keys = arguments.iter().map(|field| &field.key);
-    let walk = quote!(#private::object_slots(#source, &[#(#keys),*]));
-    let walk = match at {
+    let absent = arguments.iter().map(|_| quote!(#private::Slot::Absent));
+    let fill = quote!(#private::fill_slots(&mut __object, &[#(#keys),*], &mut __slots));
+    let fill = match at {
         Some(key) => quote! {
-            match #walk {
-                ::core::result::Result::Ok(__slots) => __slots,
-                ::core::result::Result::Err(__error) => {
-                    return ::core::result::Result::Err(__error.at_key(#key));
-                }
+            if let ::core::result::Result::Err(__error) = #fill {
+                return ::core::result::Result::Err(__error.at_key(#key));
             }
         },
-        None => or_return(&walk),
+        None => quote! {
+            if let ::core::result::Result::Err(__error) = #fill {
+                return ::core::result::Result::Err(__error);
+            }
+        },
     };
-    let walk = if arguments.is_empty() {
-        quote!(let [] = #walk;)
-    } else {
-        quote!(let [#(#slots),*] = &mut #walk;)
+    // The object is kept here, its properties borrowed by the slots: a field of an object given
+    // up takes its value out of it.
+    let walk = quote! {
+        let mut __object = #source;
+        let mut __slots = [#(#absent),*];
+        #fill
+        let [#(#slots),*] = &mut __slots;
     };
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;

@@ -14,14 +14,6 @@ pub fn expect_object(value: &Value) -> Result<&Map<String, Value>, ConvertError>
         .ok_or_else(|| ConvertError::expected("an object", value))
 }
 
-/// The value as an object, taken whole (its keys and values can be moved out).
-pub(crate) fn into_object(value: Value) -> Result<Map<String, Value>, ConvertError> {
-    match value {
-        Value::Object(map) => Ok(map),
-        other => Err(ConvertError::expected("an object", &other)),
-    }
-}
-
 /// The value must be `null` (a unit struct).
 pub fn expect_null(value: &Value) -> Result<(), ConvertError> {
     if value.is_null() {

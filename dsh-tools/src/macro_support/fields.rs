@@ -5,10 +5,10 @@
 //!
 //! A value arrives read ([`Json::Read`], when something else still needs the arguments) or given
 //! up ([`Json::Given`], its strings and arrays moved into the Rust value), and one generated
-//! conversion serves both: a slot holds whichever it was given, and each field converts it by
-//! reference or by value accordingly.
+//! conversion serves both: a slot holds a property read or one borrowed from the object given
+//! up, and each field converts it by reference or takes it by value accordingly.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::convert::missing;
 use crate::args::ConvertError;
@@ -21,8 +21,17 @@ pub enum Json<'a> {
     Given(Value),
 }
 
-/// The value of one property, or `None` when the object does not have it.
-pub type Slot<'a> = Option<Json<'a>>;
+/// The value of one property of an object being converted, as the conversion may use it: read,
+/// or borrowed from the object given up, to be taken (`null` is left behind). Two words, so a
+/// struct's slots are cheap to set and to take from.
+pub enum Slot<'a> {
+    /// The object has no such property.
+    Absent,
+    /// The property of an object read.
+    Read(&'a Value),
+    /// The property of an object given up, which its field moves out.
+    Given(&'a mut Value),
+}
 
 /// A `fn(&Value)` conversion (`ToolArgs::from_json`).
 type Read<T> = fn(&Value) -> Result<T, ConvertError>;
@@ -30,35 +39,31 @@ type Read<T> = fn(&Value) -> Result<T, ConvertError>;
 /// A `fn(Value)` conversion (`ToolArgs::from_json_owned`).
 type Given<T> = fn(Value) -> Result<T, ConvertError>;
 
-/// The properties of the object `value` named in `keys`, each in the slot of its index (`None`
-/// for an absent one); other properties are left out. Fails only when `value` is not an object.
-/// Generic over the number of fields alone; the walk itself is [`fill`].
-#[inline]
-pub fn object_slots<'a, const N: usize>(
-    value: Json<'a>,
-    keys: &[&str; N],
-) -> Result<[Slot<'a>; N], ConvertError> {
-    let mut slots = [const { None }; N];
-    fill(value, keys, &mut slots)?;
-    Ok(slots)
-}
-
-/// [`object_slots`] into `slots`, as long as `keys`.
-fn fill<'a>(value: Json<'a>, keys: &[&str], slots: &mut [Slot<'a>]) -> Result<(), ConvertError> {
+/// Hands each property of the object `value` named in `keys` to the slot of the same index
+/// (`slots` is as long as `keys`); the others are left alone, as are the slots of absent ones.
+/// Fails only when `value` is not an object. Compiled once: a struct's conversion passes its
+/// table of keys and its slots.
+pub fn fill_slots<'s>(
+    value: &'s mut Json<'_>,
+    keys: &[&str],
+    slots: &mut [Slot<'s>],
+) -> Result<(), ConvertError> {
     match value {
         Json::Read(value) => {
             let map = super::convert::expect_object(value)?;
             for (key, item) in map {
                 if let Some(slot) = slot_of(keys, slots, key) {
-                    *slot = Some(Json::Read(item));
+                    *slot = Slot::Read(item);
                 }
             }
         }
         Json::Given(value) => {
-            let map: Map<String, Value> = super::convert::into_object(value)?;
-            for (key, item) in map {
-                if let Some(slot) = slot_of(keys, slots, &key) {
-                    *slot = Some(Json::Given(item));
+            let Value::Object(map) = value else {
+                return Err(ConvertError::expected("an object", value));
+            };
+            for (key, item) in map.iter_mut() {
+                if let Some(slot) = slot_of(keys, slots, key) {
+                    *slot = Slot::Given(item);
                 }
             }
         }
@@ -66,14 +71,18 @@ fn fill<'a>(value: Json<'a>, keys: &[&str], slots: &mut [Slot<'a>]) -> Result<()
     Ok(())
 }
 
-/// The slot of the property `key`, when the struct has a field of that name.
+/// The slot of the property `key`, when the struct has a field of that name. Keys are few and
+/// mostly of different lengths or first letters, so those are compared before the text.
 #[inline]
 fn slot_of<'s, 'a>(
     keys: &[&str],
     slots: &'s mut [Slot<'a>],
     key: &str,
 ) -> Option<&'s mut Slot<'a>> {
-    let index = keys.iter().position(|known| *known == key)?;
+    let first = key.as_bytes().first();
+    let index = keys.iter().position(|known| {
+        known.len() == key.len() && known.as_bytes().first() == first && *known == key
+    })?;
     slots.get_mut(index)
 }
 
@@ -100,12 +109,14 @@ pub fn field_at<T>(
     given: Given<T>,
     key: &str,
 ) -> Result<Option<T>, ConvertError> {
-    match slot.take() {
-        None => Ok(None),
-        Some(value) => match convert_whole(value, read, given) {
-            Ok(converted) => Ok(Some(converted)),
-            Err(error) => Err(error.at_key(key)),
-        },
+    let converted = match std::mem::replace(slot, Slot::Absent) {
+        Slot::Absent => return Ok(None),
+        Slot::Read(value) => read(value),
+        Slot::Given(value) => given(std::mem::take(value)),
+    };
+    match converted {
+        Ok(converted) => Ok(Some(converted)),
+        Err(error) => Err(error.at_key(key)),
     }
 }
 
@@ -132,8 +143,8 @@ pub fn required_at<T>(
 /// fields, through `Deserialize`).
 pub fn slot_value<'s>(slot: &'s Slot<'_>) -> Option<&'s Value> {
     match slot {
-        None => None,
-        Some(Json::Read(value)) => Some(value),
-        Some(Json::Given(value)) => Some(value),
+        Slot::Absent => None,
+        Slot::Read(value) => Some(value),
+        Slot::Given(value) => Some(value),
     }
 }

@@ -28,9 +28,7 @@ pub use self::convert::{
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{Lit, is_integer_in, is_integral_number, is_one_of};
-pub use self::fields::{
-    Json, Slot, convert_whole, field_at, object_slots, required_at, slot_value,
-};
+pub use self::fields::{Json, Slot, convert_whole, field_at, fill_slots, required_at, slot_value};
 pub use self::recursion::type_schema;
 pub use self::returns::{
     ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,
