@@ -1,7 +1,7 @@
 //! The walk of an object's properties that generated conversions share: one function, compiled
-//! once in the runtime, matches the object's keys against a struct's table of property names and
-//! hands each value to the slot of its field; the generated code keeps only the conversion of each
-//! field, through helpers generic over the field's type alone.
+//! once in the runtime, hands each value to the slot of its field, which the struct's match of
+//! its keys (a function from a key to a field's index) names; the generated code keeps only that
+//! match and the conversion of each field, through helpers generic over the field's type alone.
 //!
 //! A value arrives read ([`Json::Read`], when something else still needs the arguments) or given
 //! up ([`Json::Given`], its strings and arrays moved into the Rust value), and one generated
@@ -39,20 +39,20 @@ type Read<T> = fn(&Value) -> Result<T, ConvertError>;
 /// A `fn(Value)` conversion (`ToolArgs::from_json_owned`).
 type Given<T> = fn(Value) -> Result<T, ConvertError>;
 
-/// Hands each property of the object `value` named in `keys` to the slot of the same index
-/// (`slots` is as long as `keys`); the others are left alone, as are the slots of absent ones.
-/// Fails only when `value` is not an object. Compiled once: a struct's conversion passes its
-/// table of keys and its slots.
+/// Hands each property of the object `value` to the slot its key's index names (`index_of`, the
+/// struct's match of its keys: an index past the slots for a key it does not have); the others
+/// are left alone, as are the slots of absent ones. Fails only when `value` is not an object.
+/// Compiled once: a struct's conversion passes its match of keys and its slots.
 pub fn fill_slots<'s>(
     value: &'s mut Json<'_>,
-    keys: &[&str],
+    index_of: fn(&str) -> usize,
     slots: &mut [Slot<'s>],
 ) -> Result<(), ConvertError> {
     match value {
         Json::Read(value) => {
             let map = super::convert::expect_object(value)?;
             for (key, item) in map {
-                if let Some(slot) = slot_of(keys, slots, key) {
+                if let Some(slot) = slots.get_mut(index_of(key)) {
                     *slot = Slot::Read(item);
                 }
             }
@@ -62,28 +62,13 @@ pub fn fill_slots<'s>(
                 return Err(ConvertError::expected("an object", value));
             };
             for (key, item) in map.iter_mut() {
-                if let Some(slot) = slot_of(keys, slots, key) {
+                if let Some(slot) = slots.get_mut(index_of(key)) {
                     *slot = Slot::Given(item);
                 }
             }
         }
     }
     Ok(())
-}
-
-/// The slot of the property `key`, when the struct has a field of that name. Keys are few and
-/// mostly of different lengths or first letters, so those are compared before the text.
-#[inline]
-fn slot_of<'s, 'a>(
-    keys: &[&str],
-    slots: &'s mut [Slot<'a>],
-    key: &str,
-) -> Option<&'s mut Slot<'a>> {
-    let first = key.as_bytes().first();
-    let index = keys.iter().position(|known| {
-        known.len() == key.len() && known.as_bytes().first() == first && *known == key
-    })?;
-    slots.get_mut(index)
 }
 
 /// Converts the whole value with `read` or `given`, as it arrived.
