@@ -1,10 +1,10 @@
-//! Emits the code of `ToolArgs::from_json()`: the conversion of an already-validated value into
-//! the Rust type. Objects are walked once, matching keys by string (no hashing); absent properties
-//! take their default, `None`, or fail as missing (which validation has ruled out already).
-//!
-//! `ToolArgs::from_json_owned()` does the same with a value it may take apart: structs and
-//! newtypes move their properties out (strings and arrays are not copied); enums, whose values
-//! are mostly short tags, convert by reference.
+//! Emits the conversion of an already-validated value into the Rust type (`ToolArgs::from_json`
+//! and `from_json_owned`). A struct or a newtype has one conversion, of a `Json` value either read
+//! or given up, which both methods call: given up, its properties are moved out (strings and
+//! arrays are not copied). An object is walked once, by the runtime (`fill_slots`), which hands
+//! each property the struct's match of its keys knows to its field's slot; absent properties take
+//! their default, `None`, or fail as missing (which validation has ruled out already). Enums,
+//! whose values are mostly short tags, convert by reference.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -13,54 +13,77 @@ use syn::spanned::Spanned;
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging, Variant};
 use crate::attr::arg::DefaultSpec;
 
-/// The body of `fn from_json(__value: &Value) -> Result<Self, ConvertError>` for `args`.
-pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
+/// The body of `fn from_json(__value: &Value) -> Result<Self, ConvertError>` for `args`, or
+/// `None` when the type converts through [`expand_convert_json_body`] instead.
+pub(crate) fn expand_convert_body(args: &ArgsType, private: &TokenStream) -> Option<TokenStream> {
     match &args.shape {
-        Shape::Struct(fields) => {
-            let build = expand_fields(fields, &quote!(Self), private, Ownership::Borrowed);
-            quote! {
-                let __map = #private::expect_object(__value)?;
-                #build
-            }
-        }
+        Shape::Struct(_) => None,
         Shape::Newtype {
             member,
             field: Some(field),
             ..
         } if is_schemars(Some(field)) => {
             let checked = field.schemars_type();
-            quote! {
+            Some(quote! {
                 ::core::result::Result::Ok(Self { #member: #private::schemars_value::<#checked>(__value)? })
-            }
+            })
         }
-        Shape::Newtype { ty, member, .. } => quote! {
-            ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json(__value)? })
-        },
-        Shape::Unit => quote! {
+        Shape::Newtype { .. } => None,
+        Shape::Unit => Some(quote! {
             #private::expect_null(__value)?;
             ::core::result::Result::Ok(Self)
-        },
-        Shape::Enum { variants, tagging } => expand_enum(variants, tagging, private),
+        }),
+        Shape::Enum { variants, tagging } => Some(expand_enum(variants, tagging, private)),
     }
 }
 
-/// The body of `fn from_json_owned(__value: Value) -> Result<Self, ConvertError>` for `args`.
-pub(crate) fn expand_convert_owned_body(args: &ArgsType, private: &TokenStream) -> TokenStream {
+/// The body of the one conversion of a struct or a newtype, `fn(__value: Json<'_>) ->
+/// Result<Self, ConvertError>`, which `from_json` (a value read) and `from_json_owned` (a value
+/// given up) both call: one body per type rather than two, each field converting its value by
+/// reference or by value as it arrived. `None` for the other shapes, whose `from_json_owned` is
+/// the trait's default (by reference: enums' values are mostly short tags).
+pub(crate) fn expand_convert_json_body(
+    args: &ArgsType,
+    private: &TokenStream,
+) -> Option<TokenStream> {
     match &args.shape {
-        Shape::Struct(fields) => {
-            let build = expand_fields(fields, &quote!(Self), private, Ownership::Owned);
-            quote! {
-                let __map = #private::into_object(__value)?;
-                #build
-            }
+        Shape::Struct(fields) => Some(expand_fields(
+            fields,
+            &quote!(Self),
+            private,
+            &quote!(__value),
+            None,
+        )),
+        Shape::Newtype { ty, member, field } if !is_schemars(field.as_deref()) => {
+            let whole = or_return(&convert_whole(ty, &quote!(__value), private));
+            Some(quote! {
+                ::core::result::Result::Ok(Self { #member: #whole })
+            })
         }
-        Shape::Newtype { ty, member, field } if !is_schemars(field.as_deref()) => quote! {
-            ::core::result::Result::Ok(Self { #member: <#ty as #private::ToolArgs>::from_json_owned(__value)? })
-        },
-        Shape::Newtype { .. } | Shape::Unit | Shape::Enum { .. } => quote! {
-            <Self as #private::ToolArgs>::from_json(&__value)
-        },
+        Shape::Newtype { .. } | Shape::Unit | Shape::Enum { .. } => None,
     }
+}
+
+/// The conversion of the whole `value` (a `Json`) into `ty`, by reference or by value as it
+/// arrived.
+pub(crate) fn convert_whole(
+    ty: &syn::Type,
+    value: &TokenStream,
+    private: &TokenStream,
+) -> TokenStream {
+    let (read, given) = conversions(ty, private);
+    quote!(#private::convert_whole(#value, #read, #given))
+}
+
+/// `<ty as ToolArgs>::from_json` and `from_json_owned`, at the type's tokens: the same
+/// `<T as ToolArgs>` path as the schema code, so a type without `ToolArgs` is reported once,
+/// there. Passed to helpers generic over the field's type alone, which every field of that type
+/// in the crate shares, where a closure would instantiate them again for each field.
+fn conversions(ty: &syn::Type, private: &TokenStream) -> (TokenStream, TokenStream) {
+    (
+        quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json),
+        quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json_owned),
+    )
 }
 
 /// Whether a newtype's field takes its schema and conversion from `schemars`.
@@ -68,67 +91,55 @@ fn is_schemars(field: Option<&Field>) -> bool {
     field.is_some_and(|field| field.attrs.schemars.is_some())
 }
 
-/// Whether a conversion reads the value (`&Value`) or takes it apart (`Value`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ownership {
-    Borrowed,
-    Owned,
-}
-
-/// Converts the object `__map` into `constructor { fields }`.
+/// Converts the object `source` (a `Json`) into `constructor { fields }`: the runtime's one walk
+/// (`fill_slots`) hands each property the struct's match of keys (`__dsh_key`) knows to its
+/// field's slot, and each field converts its slot. `at` places the error of a value that is not an object
+/// under a key (a variant's).
 pub(crate) fn expand_fields(
     fields: &[Field],
     constructor: &TokenStream,
     private: &TokenStream,
-    ownership: Ownership,
+    source: &TokenStream,
+    at: Option<&TokenStream>,
 ) -> TokenStream {
     let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
     let slots: Vec<_> = (0..arguments.len())
         .map(|index| format_ident!("__f{}", index))
         .collect();
-    let declarations = arguments.iter().zip(&slots).map(|(field, slot)| {
-        let ty = &field.ty;
-        quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
-    });
-    let arms = arguments.iter().zip(&slots).map(|(field, slot)| {
+    let arms = arguments.iter().enumerate().map(|(index, field)| {
         let key = &field.key;
-        let ty = &field.ty;
-        let convert = match (field.attrs.schemars.is_some(), ownership) {
-            (true, Ownership::Borrowed) => {
-                let checked = field.schemars_type();
-                quote!(#private::schemars_field::<#checked>(__item, #key)?)
-            }
-            (true, Ownership::Owned) => {
-                let checked = field.schemars_type();
-                quote!(#private::schemars_field::<#checked>(&__item, #key)?)
-            }
-            // The same `<T as ToolArgs>` path as the schema code, so a type without `ToolArgs`
-            // is reported once. The conversion is passed to a helper generic over the field's
-            // type alone, which every field of that type in the crate shares, where a closure
-            // would instantiate `map_err` again for each field.
-            (false, Ownership::Borrowed) => {
-                let convert = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json);
-                quote!(#private::convert_at(#convert, __item, #key)?)
-            }
-            (false, Ownership::Owned) => {
-                let convert =
-                    quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::from_json_owned);
-                quote!(#private::convert_owned_at(#convert, __item, #key)?)
-            }
-        };
-        quote!(#key => #slot = ::core::option::Option::Some(#convert),)
+        quote!(#key => #index,)
     });
-    let loop_ = if arguments.is_empty() {
-        quote!(let _ = __map;)
-    } else {
-        quote! {
-            for (__key, __item) in __map {
-                match __key.as_str() {
-                    #(#arms)*
-                    _ => {}
-                }
+    let unknown = arguments.len();
+    let absent = arguments.iter().map(|_| quote!(#private::Slot::Absent));
+    let fill = quote!(#private::fill_slots(&mut __object, __dsh_key, &mut __slots));
+    let fill = match at {
+        Some(key) => quote! {
+            if let ::core::result::Result::Err(__error) = #fill {
+                return ::core::result::Result::Err(__error.at_key(#key));
+            }
+        },
+        None => quote! {
+            if let ::core::result::Result::Err(__error) = #fill {
+                return ::core::result::Result::Err(__error);
+            }
+        },
+    };
+    // The object is kept here, its properties borrowed by the slots: a field of an object given
+    // up takes its value out of it.
+    // The match of the keys is the struct's own: compiled into a switch on their lengths, it
+    // finds a key's field faster than any table could be searched.
+    let walk = quote! {
+        fn __dsh_key(__key: &str) -> usize {
+            match __key {
+                #(#arms)*
+                _ => #unknown,
             }
         }
+        let mut __object = #source;
+        let mut __slots = [#(#absent),*];
+        #fill
+        let [#(#slots),*] = &mut __slots;
     };
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
@@ -140,18 +151,52 @@ pub(crate) fn expand_fields(
             .position(|argument| argument.ident == field.ident)
             .unwrap_or_default();
         let slot = &slots[position];
-        let absent = absent_value(field, private);
-        quote! {
-            #ident: match #slot {
-                ::core::option::Option::Some(__present) => __present,
-                ::core::option::Option::None => #absent,
-            },
-        }
+        let value = field_value(field, slot, private);
+        quote!(#ident: #value,)
     });
     quote! {
-        #(#declarations)*
-        #loop_
+        #walk
         ::core::result::Result::Ok(#constructor { #(#inits)* })
+    }
+}
+
+/// The value of `result`, or its error returned: what `?` does, written out, so that a
+/// generated conversion does not instantiate `?`'s conversion of the error for its own type.
+pub(crate) fn or_return(result: &TokenStream) -> TokenStream {
+    quote! {
+        match #result {
+            ::core::result::Result::Ok(__converted) => __converted,
+            ::core::result::Result::Err(__error) => return ::core::result::Result::Err(__error),
+        }
+    }
+}
+
+/// The value of `field` from its slot (a `&mut Slot`), or its value when absent.
+fn field_value(field: &Field, slot: &proc_macro2::Ident, private: &TokenStream) -> TokenStream {
+    let ty = &field.ty;
+    let key = &field.key;
+    if field.attrs.schemars.is_some() {
+        let checked = field.schemars_type();
+        let absent = absent_value(field, private);
+        return quote! {
+            match #private::slot_value(#slot) {
+                ::core::option::Option::Some(__present) => #private::schemars_field::<#checked>(__present, #key)?,
+                ::core::option::Option::None => #absent,
+            }
+        };
+    }
+    let (read, given) = conversions(ty, private);
+    if field.default.is_none() {
+        let absent = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::absent);
+        return or_return(&quote!(#private::required_at(#slot, #read, #given, #absent, #key)));
+    }
+    let absent = absent_value(field, private);
+    let present = or_return(&quote!(#private::field_at(#slot, #read, #given, #key)));
+    quote! {
+        match #present {
+            ::core::option::Option::Some(__present) => __present,
+            ::core::option::Option::None => #absent,
+        }
     }
 }
 
@@ -200,13 +245,14 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                         )),
                     }),
                     Payload::Struct(fields) => {
-                        let build = expand_fields(fields, &quote!(Self::#ident), private, Ownership::Borrowed);
-                        Some(quote! {
-                            #name => {
-                                let __map = #private::expect_object(__item).map_err(|__e| __e.at_key(#name))?;
-                                #build
-                            }
-                        })
+                        let build = expand_fields(
+                            fields,
+                            &quote!(Self::#ident),
+                            private,
+                            &quote!(#private::Json::Read(__item)),
+                            Some(&quote!(#name)),
+                        );
+                        Some(quote!(#name => { #build }))
                     }
                 }
             });
@@ -242,7 +288,8 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                             fields,
                             &quote!(Self::#ident),
                             private,
-                            Ownership::Borrowed,
+                            &quote!(#private::Json::Read(__value)),
+                            None,
                         );
                         quote!(#name => { #build })
                     }
@@ -267,14 +314,14 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                         )),
                     },
                     Payload::Struct(fields) => {
-                        let build = expand_fields(fields, &quote!(Self::#ident), private, Ownership::Borrowed);
-                        quote! {
-                            #name => {
-                                let __map = #private::expect_object(#private::content_of(__outer, #content)?)
-                                    .map_err(|__e| __e.at_key(#content))?;
-                                #build
-                            }
-                        }
+                        let build = expand_fields(
+                            fields,
+                            &quote!(Self::#ident),
+                            private,
+                            &quote!(#private::Json::Read(#private::content_of(__outer, #content)?)),
+                            Some(&quote!(#content)),
+                        );
+                        quote!(#name => { #build })
                     }
                 }
             });

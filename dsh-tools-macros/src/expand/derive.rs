@@ -11,7 +11,9 @@ use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
 use crate::check::check_type;
 use crate::errors::Errors;
 use crate::expand::checks::expand_checks;
-use crate::expand::convert::{expand_convert_body, expand_convert_owned_body};
+use crate::expand::convert::{
+    convert_whole, expand_convert_body, expand_convert_json_body, or_return,
+};
 use crate::expand::docs;
 use crate::expand::schema::expand_schema_body;
 use crate::expand::validate::expand_is_valid_body;
@@ -61,7 +63,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let mut schema_body = expand_schema_body(args, &private);
     let mut convert_body = expand_convert_body(args, &private);
-    let mut convert_owned_body = expand_convert_owned_body(args, &private);
+    let mut json_body = expand_convert_json_body(args, &private);
     let mut is_valid_body = expand_is_valid_body(args, &private);
     let lone = match role {
         Role::ToolArguments { lone } => lone,
@@ -83,23 +85,28 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
             }
             #is_valid_body
         };
-        convert_body = quote! {
-            if #object {
-                return ::core::result::Result::Ok(Self {
-                    #member: <#ty as #private::ToolArgs>::from_json(__value)?,
-                });
-            }
-            #convert_body
-        };
-        convert_owned_body = quote! {
-            if #object {
-                return ::core::result::Result::Ok(Self {
-                    #member: <#ty as #private::ToolArgs>::from_json_owned(__value)?,
-                });
-            }
-            #convert_owned_body
-        };
+        // The arguments struct `#[tool]` generates is a struct, so it has the one conversion.
+        if let Some(body) = &json_body {
+            let whole = or_return(&convert_whole(ty, &quote!(__value), &private));
+            json_body = Some(quote! {
+                if #object {
+                    return ::core::result::Result::Ok(Self { #member: #whole });
+                }
+                #body
+            });
+        } else if let Some(body) = &convert_body {
+            convert_body = Some(quote! {
+                if #object {
+                    return ::core::result::Result::Ok(Self {
+                        #member: <#ty as #private::ToolArgs>::from_json(__value)?,
+                    });
+                }
+                #body
+            });
+        }
     }
+    let (convert_fns, json_impl) =
+        expand_conversions(args, &generics, convert_body, json_body, &private);
     let checks = expand_checks(args, &private);
     let schemars_checks = expand_schemars_checks(args, &private);
     let object_struct = matches!(args.shape, Shape::Struct(_)).then(|| {
@@ -166,23 +173,59 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                     #is_valid_body
                 }
 
-                fn from_json(
-                    __value: &#private::Value,
-                ) -> ::core::result::Result<Self, #private::ConvertError> {
-                    #convert_body
-                }
-
-                fn from_json_owned(
-                    __value: #private::Value,
-                ) -> ::core::result::Result<Self, #private::ConvertError> {
-                    #convert_owned_body
-                }
+                #convert_fns
             }
+            #json_impl
             #string_default
             #documented_schema
             #checks
             #schemars_checks
         };
+    }
+}
+
+/// `from_json` and `from_json_owned` in the `ToolArgs` impl, and the type's one conversion
+/// (`json_body`) they both call when it has one, in an inherent impl of its own: private, so
+/// neither the docs nor other code see it, and compiled once where two bodies would be.
+fn expand_conversions(
+    args: &ArgsType,
+    generics: &syn::Generics,
+    convert_body: Option<TokenStream>,
+    json_body: Option<TokenStream>,
+    private: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let ident = &args.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let result = quote!(::core::result::Result<Self, #private::ConvertError>);
+    match json_body {
+        Some(body) => (
+            quote! {
+                fn from_json(__value: &#private::Value) -> #result {
+                    Self::__dsh_from_json(#private::Json::Read(__value))
+                }
+
+                fn from_json_owned(__value: #private::Value) -> #result {
+                    Self::__dsh_from_json(#private::Json::Given(__value))
+                }
+            },
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics #ident #ty_generics #where_clause {
+                    fn __dsh_from_json(__value: #private::Json<'_>) -> #result {
+                        #body
+                    }
+                }
+            },
+        ),
+        // The other shapes keep the trait's `from_json_owned`, which reads the value.
+        None => (
+            quote! {
+                fn from_json(__value: &#private::Value) -> #result {
+                    #convert_body
+                }
+            },
+            TokenStream::new(),
+        ),
     }
 }
 

@@ -22,6 +22,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::__private::fields::Json;
 use crate::args::ToolArgs;
 use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
@@ -264,18 +265,25 @@ impl ToolContract {
     /// this step of a typed call on its own.
     #[doc(hidden)]
     pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
-        self.check_with(arguments, A::is_valid_json)?;
-        match A::from_json(arguments) {
-            Ok(args) => Ok(args),
-            Err(error) => Err(error.into()),
-        }
+        self.parse_json(Json::Read(arguments))
     }
 
-    /// [`parse`](Self::parse) of arguments the caller gives up: validated in place, then moved
-    /// into `A` ([`ToolArgs::from_json_owned`]) instead of copied.
-    pub(crate) fn parse_owned<A: ToolArgs>(&self, arguments: Value) -> Result<A, ToolError> {
-        self.check_with(&arguments, A::is_valid_json)?;
-        match A::from_json_owned(arguments) {
+    /// [`parse`](Self::parse) of arguments read (`Json::Read`) or given up (`Json::Given`):
+    /// validated in place, then converted by reference ([`ToolArgs::from_json`]) or moved into
+    /// `A` ([`ToolArgs::from_json_owned`]) instead of copied. One function for both, so a tool's
+    /// call compiles one conversion step.
+    pub(crate) fn parse_json<A: ToolArgs>(&self, arguments: Json<'_>) -> Result<A, ToolError> {
+        let converted = match arguments {
+            Json::Read(arguments) => {
+                self.check_with(arguments, A::is_valid_json)?;
+                A::from_json(arguments)
+            }
+            Json::Given(arguments) => {
+                self.check_with(&arguments, A::is_valid_json)?;
+                A::from_json_owned(arguments)
+            }
+        };
+        match converted {
             Ok(args) => Ok(args),
             Err(error) => Err(error.into()),
         }
@@ -332,10 +340,7 @@ type ErasedTool = dyn Any + Send + Sync;
 
 /// The arguments of a call to a typed tool: read, or given up (see
 /// [`ToolDefinition::execute_owned`]).
-enum CallArguments<'a> {
-    Read(&'a Value),
-    Given(Value),
-}
+type CallArguments<'a> = Json<'a>;
 
 /// Which presenter to run on the converted arguments.
 enum Presenting<'a, 'b> {
@@ -453,27 +458,41 @@ fn mismatched_table() -> ! {
 }
 
 /// Validates and converts the arguments, runs the body and serializes its value losslessly
-/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`).
+/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are converted before the
+/// future is made, so the future, compiled for every tool type, only awaits the body: arguments
+/// that fail end in a future made once for all tools.
 fn execute_typed<'a, T: Tool>(
     tool: &'a ErasedTool,
     arguments: CallArguments<'a>,
     run: &'a ToolRun,
 ) -> BoxFuture<'a, Result<Value, ToolError>> {
     let tool = downcast::<T>(tool);
-    Box::pin(async move {
-        let contract = T::contract();
-        let args: T::Args = match arguments {
-            CallArguments::Read(arguments) => contract.parse(arguments)?,
-            CallArguments::Given(arguments) => contract.parse_owned(arguments)?,
-        };
-        let output = tool.call(args, run).await?;
-        typed_output(T::NAME, output_into_value(output))
-    })
+    match T::contract().parse_json::<T::Args>(arguments) {
+        Ok(args) => Box::pin(async move { typed_output(T::NAME, tool.call(args, run).await) }),
+        Err(error) => failed_call(error),
+    }
 }
 
-/// The body's value, or why it is not one.
-fn typed_output(name: &str, value: Result<Value, NotLossless>) -> Result<Value, ToolError> {
-    value.map_err(|error| ToolError::invalid_output(name, error))
+/// The call of arguments that could not be converted.
+fn failed_call<'a>(error: ToolError) -> BoxFuture<'a, Result<Value, ToolError>> {
+    Box::pin(std::future::ready(Err(error)))
+}
+
+/// The body's value as JSON, or why it is not one. Generic over the value's type alone, so the
+/// tools of one output type share it.
+fn typed_output<O: Serialize + 'static>(
+    name: &str,
+    output: Result<O, ToolError>,
+) -> Result<Value, ToolError> {
+    match output {
+        Ok(output) => output_into_value(output).map_err(|error| invalid_output(name, error)),
+        Err(error) => Err(error),
+    }
+}
+
+/// The body's value is not JSON.
+fn invalid_output(name: &str, error: NotLossless) -> ToolError {
+    ToolError::invalid_output(name, error)
 }
 
 fn render_typed<T: Tool>(

@@ -14,14 +14,6 @@ pub fn expect_object(value: &Value) -> Result<&Map<String, Value>, ConvertError>
         .ok_or_else(|| ConvertError::expected("an object", value))
 }
 
-/// The value as an object, taken whole (its keys and values can be moved out).
-pub fn into_object(value: Value) -> Result<Map<String, Value>, ConvertError> {
-    match value {
-        Value::Object(map) => Ok(map),
-        other => Err(ConvertError::expected("an object", &other)),
-    }
-}
-
 /// The value must be `null` (a unit struct).
 pub fn expect_null(value: &Value) -> Result<(), ConvertError> {
     if value.is_null() {
@@ -35,32 +27,6 @@ pub fn expect_null(value: &Value) -> Result<(), ConvertError> {
 #[inline]
 pub fn convert_field<T: ToolArgs>(value: &Value, key: &str) -> Result<T, ConvertError> {
     T::from_json(value).map_err(|error| error.at_key(key))
-}
-
-/// Converts the property `key` with `convert` (a field type's `ToolArgs::from_json`), placing a
-/// failure under the key. Generic over the field's type alone, so every field of one type shares
-/// it.
-pub fn convert_at<T>(
-    convert: fn(&Value) -> Result<T, ConvertError>,
-    value: &Value,
-    key: &str,
-) -> Result<T, ConvertError> {
-    match convert(value) {
-        Ok(converted) => Ok(converted),
-        Err(error) => Err(error.at_key(key)),
-    }
-}
-
-/// [`convert_at`] of a value given up (`ToolArgs::from_json_owned`).
-pub fn convert_owned_at<T>(
-    convert: fn(Value) -> Result<T, ConvertError>,
-    value: Value,
-    key: &str,
-) -> Result<T, ConvertError> {
-    match convert(value) {
-        Ok(converted) => Ok(converted),
-        Err(error) => Err(error.at_key(key)),
-    }
 }
 
 /// The value of the absent property `key` (`ToolArgs::absent`), or the error that it is missing.

@@ -8,6 +8,7 @@
 mod convert;
 mod documented;
 pub(crate) mod fast_checks;
+pub(crate) mod fields;
 mod recursion;
 mod returns;
 
@@ -21,12 +22,13 @@ pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
 
 pub use self::convert::{
-    absent_or_missing, content_of, convert_at, convert_field, convert_owned_at, expect_null,
-    expect_object, into_object, missing, output_from_json, schemars_absent, schemars_field,
-    schemars_value, single_entry, tag_of, unknown_variant,
+    absent_or_missing, content_of, convert_field, expect_null, expect_object, missing,
+    output_from_json, schemars_absent, schemars_field, schemars_value, single_entry, tag_of,
+    unknown_variant,
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{Lit, is_integer_in, is_integral_number, is_one_of};
+pub use self::fields::{Json, Slot, convert_whole, field_at, fill_slots, required_at, slot_value};
 pub use self::recursion::type_schema;
 pub use self::returns::{
     ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,

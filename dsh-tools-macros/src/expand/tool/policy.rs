@@ -23,9 +23,20 @@ pub(super) fn kind_tokens(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// `Tool::annotations`: the title, the kind and the behaviour hints, `None` where not given.
+/// `Tool::annotations`: the title, the kind and the behaviour hints, `None` where not given;
+/// nothing (the trait's empty default) when none is.
 pub(super) fn expand_annotations(model: &ToolModel<'_>) -> TokenStream {
     let (private, attrs) = (&model.private, model.attrs);
+    let hints = [
+        attrs.read_only,
+        attrs.destructive,
+        attrs.idempotent,
+        attrs.open_world,
+    ];
+    if attrs.title.is_none() && attrs.kind.is_none() && hints.iter().all(Option::is_none) {
+        // The trait's default is the same empty annotations, compiled once.
+        return TokenStream::new();
+    }
     let title = match &attrs.title {
         Some(title) => quote!(::core::option::Option::Some(::std::string::String::from(#title))),
         None => quote!(::core::option::Option::None),
@@ -296,8 +307,10 @@ mod tests {
         assert!(sample::contains(&annotations, expected), "{annotations}");
 
         let plain = expand_annotations(&sample::model(&self::item(quote!())));
+        assert!(plain.is_empty(), "{plain}");
+        let titled = expand_annotations(&sample::model(&self::item(quote!(title = "T"))));
         assert!(sample::contains(
-            &plain,
+            &titled,
             quote!(kind: ::core::option::Option::None,)
         ));
         assert_eq!(

@@ -360,3 +360,51 @@ fn by_value_and_by_reference_conversions_agree_on_every_shape() {
         r#""labels.a[0]" expected a string, got number"#
     );
 }
+
+#[derive(ToolArgs, Debug, PartialEq)]
+enum Shape {
+    Square { side: u32 },
+    Dot,
+}
+
+#[test]
+fn both_conversions_report_the_same_failures_where_they_happen() {
+    // Conversions run on values validation let through; these are what a schema and a type that
+    // disagree would hand them, and both ways must name the same place.
+    let both = |value: Value| {
+        let by_reference = Inner::from_json(&value).map_err(|error| error.to_string());
+        let by_value = Inner::from_json_owned(value).map_err(|error| error.to_string());
+        assert_eq!(by_reference, by_value);
+        by_value
+    };
+    assert_eq!(
+        both(json!([1])),
+        Err("expected an object, got array".to_owned())
+    );
+    assert_eq!(
+        both(json!({"tags": null})),
+        Err(r#""text" is missing"#.to_owned())
+    );
+    assert_eq!(
+        both(json!({"text": 1})),
+        Err(r#""text" expected a string, got number"#.to_owned())
+    );
+    // Keys the struct does not have are left alone; an absent `Option` is `None`.
+    assert_eq!(
+        both(json!({"other": true, "text": "t"})),
+        Ok(Inner {
+            text: "t".to_owned(),
+            tags: None
+        })
+    );
+    // A struct variant's value that is not an object is placed under the variant's name.
+    assert_eq!(
+        Shape::from_json(&json!({"Square": 3})).map_err(|error| error.to_string()),
+        Err(r#""Square" expected an object, got number"#.to_owned())
+    );
+    assert_eq!(
+        Shape::from_json_owned(json!({"Square": {"side": 3}})),
+        Ok(Shape::Square { side: 3 })
+    );
+    assert_eq!(Shape::from_json_owned(json!("Dot")), Ok(Shape::Dot));
+}
