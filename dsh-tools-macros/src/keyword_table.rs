@@ -309,19 +309,24 @@ mod tests {
         }
     }
 
+    /// The row's step applied to `schema` with a value of the kind the row takes.
+    fn step(keyword: &Keyword, schema: Schema) -> Result<Schema, SchemaError> {
+        match keyword.takes {
+            Takes::Number(apply) | Takes::Positive(apply) => apply(schema, Number::from(3)),
+            Takes::Count(apply) => apply(schema, 3),
+            Takes::True(apply) => apply(schema),
+            Takes::Pattern(apply) => apply(schema, "^a+$"),
+            Takes::Text(apply) => apply(schema, "date-time"),
+        }
+    }
+
     /// Each row's step, applied to a schema of the kind it suits, makes the engine render the
     /// row's JSON name: the row's columns name one keyword.
     #[test]
     fn each_rows_step_renders_its_json_name() {
         for keyword in KEYWORDS {
             let schema = suited(keyword.suits);
-            let stepped = match keyword.takes {
-                Takes::Number(apply) | Takes::Positive(apply) => apply(schema, Number::from(3)),
-                Takes::Count(apply) => apply(schema, 3),
-                Takes::True(apply) => apply(schema),
-                Takes::Pattern(apply) => apply(schema, "^a+$"),
-                Takes::Text(apply) => apply(schema, "date-time"),
-            };
+            let stepped = step(keyword, schema);
             let rendered = match stepped {
                 Ok(stepped) => stepped.to_json_schema(),
                 Err(error) => panic!("`{}` refused its own kind: {error}", keyword.name),
@@ -343,13 +348,7 @@ mod tests {
         for keyword in KEYWORDS {
             for other in kinds.into_iter().filter(|kind| *kind != keyword.suits) {
                 let schema = suited(other);
-                let stepped = match keyword.takes {
-                    Takes::Number(apply) | Takes::Positive(apply) => apply(schema, Number::from(3)),
-                    Takes::Count(apply) => apply(schema, 3),
-                    Takes::True(apply) => apply(schema),
-                    Takes::Pattern(apply) => apply(schema, "^a+$"),
-                    Takes::Text(apply) => apply(schema, "date-time"),
-                };
+                let stepped = step(keyword, schema);
                 assert!(
                     stepped.is_err(),
                     "`{}` accepted a {}",
