@@ -142,6 +142,18 @@ async fn pauses_at_pay(registry: &ToolRegistry, input: &ToolExecutionInput, runs
     id
 }
 
+/// Approves, as `alice`, the one approval `registry`'s store has waiting.
+async fn approve_the_pending(registry: &ToolRegistry) {
+    let pending = registry.pending_approvals().await.expect("list");
+    assert_eq!(pending.len(), 1, "one approval waits");
+    assert!(
+        registry
+            .decide_approval(&pending[0].id, true, "alice")
+            .await
+            .expect("decide")
+    );
+}
+
 /// After the decision, the retry resumes: `a` is answered from the journal, `pay` runs once;
 /// the next retry replays the run whole.
 async fn resumes(registry: &ToolRegistry, input: &ToolExecutionInput, runs: &Runs) {
@@ -256,15 +268,7 @@ async fn diverges(second_branch: &str, expected: &[&str]) {
         paused.text()
     );
     assert!(paused.text().contains("at call 3"), "{}", paused.text());
-    let id = registry.pending_approvals().await.expect("list")[0]
-        .id
-        .clone();
-    assert!(
-        registry
-            .decide_approval(&id, true, "alice")
-            .await
-            .expect("decide")
-    );
+    approve_the_pending(&registry).await;
     assert_eq!(runs.counts(), (1, 0, 0));
 
     let diverged = registry.execute(input).await;
@@ -354,14 +358,7 @@ async fn a_run_paused_in_one_process_resumes_in_the_next_on_a_sqlite_file() {
     }
     // A new process: the file re-opened, the approval decided there, the run retried.
     let restarted = registry(sqlite(&file), &runs);
-    let pending = restarted.pending_approvals().await.expect("list");
-    assert_eq!(pending.len(), 1);
-    assert!(
-        restarted
-            .decide_approval(&pending[0].id, true, "alice")
-            .await
-            .expect("decide")
-    );
+    approve_the_pending(&restarted).await;
     drop(restarted);
     let resumed = registry(sqlite(&file), &runs);
     resumes(&resumed, &input, &runs).await;
@@ -459,15 +456,7 @@ async fn calls_running_beside_the_paused_one_end_and_are_recorded() {
         1,
         "the call beside the paused one ran to its end"
     );
-    let id = registry.pending_approvals().await.expect("list")[0]
-        .id
-        .clone();
-    assert!(
-        registry
-            .decide_approval(&id, true, "alice")
-            .await
-            .expect("decide")
-    );
+    approve_the_pending(&registry).await;
     let resumed = registry.execute(input).await;
     assert!(!resumed.is_error(), "{}", resumed.text());
     assert_eq!(
@@ -626,15 +615,7 @@ async fn a_first_attempt_reads_no_position_and_a_resumed_one_reads_each_once() {
     );
     assert_eq!(runs.counts(), (1, 1, 0));
 
-    let id = registry.pending_approvals().await.expect("list")[0]
-        .id
-        .clone();
-    assert!(
-        registry
-            .decide_approval(&id, true, "alice")
-            .await
-            .expect("decide")
-    );
+    approve_the_pending(&registry).await;
     let _ = store.positions(&key);
 
     let resumed = registry.execute(input.clone()).await;
