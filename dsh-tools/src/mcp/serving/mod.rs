@@ -14,8 +14,8 @@
 //! | `listing.rs` | what `tools/list` shows, cached per registry snapshot, paged |
 //! | `revision.rs` | which protocol revision a served request speaks, and what its client declared |
 //! | `tasks.rs` | served calls as tasks: when a call is one, running it, `tasks/*`, expiry |
-//! | `task_life.rs` | how a served task lives and ends: its settings, how its call settled |
-//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |
+//! | `task_life.rs` | how a served task lives and ends: its settings, its progress as its status, how its call settled |
+//! | `task_book.rs` | served tasks on the registry's call store (feature `durable`): recorded, heartbeat, progress shown, questions answered, polled and cancelled through any replica, a dead owner's task settled `failed` |
 //! | `task_approval.rs` | a served task's `ask` over the per-request protocol: `input_required`, answered by `tasks/update` |
 //! | `http_server.rs` | streamable HTTP hosting: origin and host checks, bearer token, body cap, sockets without Nagle's delay |
 //! | `host_check.rs` | that hosting's `Host` check, against the allowed hosts read once |

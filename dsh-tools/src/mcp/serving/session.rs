@@ -18,7 +18,9 @@
 //!   (`round_trip_approval.rs`; a call run as a task is not asked this way); otherwise to the
 //!   registry's approver.
 //! - Progress a body reports goes out as `notifications/progress` when the request carried a
-//!   progress token, in order and before the reply.
+//!   progress token, in order and before the reply. A call run as a task also shows its latest
+//!   report as the task's `statusMessage` (`task_life.rs` words it), which `tasks/get` answers
+//!   through any replica sharing the call store once the task's owner records it.
 //! - Registry changes become one `notifications/tools/list_changed` per tick, and only when what
 //!   this connection lists actually changed: on the notification stream after `initialized`
 //!   (sessions that started with `initialize`), or on a `subscriptions/listen` stream (the
@@ -33,6 +35,7 @@ use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model as mcp;
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
+use rmcp::task_manager::TaskContext;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
@@ -48,6 +51,7 @@ use crate::mcp::serving::revision::RequestClient;
 use crate::mcp::serving::round_trip_approval::RoundTripApproval;
 use crate::mcp::serving::server::McpServer;
 use crate::mcp::serving::task_approval::TaskApprover;
+use crate::mcp::serving::task_life::progress_status;
 use crate::mcp::serving::tasks::{
     CallMode, call_mode, cancel_task, get_task, start_task, update_task,
 };
@@ -128,9 +132,25 @@ impl McpHandler {
     }
 }
 
+/// Where a served call's progress reports go.
+struct ProgressRoute {
+    /// The client and the request's progress token, when the request carried one: each report
+    /// goes out as `notifications/progress`.
+    client: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
+    /// The task the call runs as: each report becomes its status message, which `tasks/get`
+    /// shows through this server and, once its owner records it, any replica (`task_book.rs`).
+    task: Option<Box<TaskContext>>,
+}
+
+impl ProgressRoute {
+    /// Reports of a plain call: to the client, when the request carried a progress token.
+    fn plain(client: Option<(Peer<RoleServer>, mcp::ProgressToken)>) -> Self {
+        Self { client, task: None }
+    }
+}
+
 /// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
-/// sending its progress to `progress` (the client and the request's progress token) when the
-/// request asked for it, its `ask`s answered by `approver` (the client) when there is one, its
+/// sending its progress where `progress` says, its `ask`s answered by `approver` (the client) when there is one, its
 /// value as `structuredContent` as `structured` says (the tool declares an output; of any JSON
 /// type when the client speaks 2026-07-28 or later), its tool as `resolved` found it (the
 /// pipeline does not look the name up again while the registry is unchanged). A plain call and
@@ -144,7 +164,7 @@ async fn run_call(
     request: mcp::CallToolRequestParams,
     call_id: Cow<'static, str>,
     signal: CancellationToken,
-    progress: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
+    progress: ProgressRoute,
     approver: Option<Arc<dyn Approver>>,
     structured: Structured,
     served: Option<Served>,
@@ -165,15 +185,28 @@ async fn run_call(
     }
     #[cfg(not(feature = "otel"))]
     let _: Option<Served> = served;
-    let result = match progress {
-        None => server.execute(input, resolved).await,
-        Some((peer, token)) => {
-            let (sender, reports) = mpsc::unbounded_channel();
-            let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
-                // The receiver outlives the call; a send can only fail after it returned.
-                let _ = sender.send(report);
-            });
-            forwarding_progress(server.execute(input, resolved), reports, &peer, token).await
+    let ProgressRoute { client, task } = progress;
+    let result = if client.is_none() && task.is_none() {
+        server.execute(input, resolved).await
+    } else {
+        let (sender, reports) = mpsc::unbounded_channel();
+        let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
+            if let Some(task) = &task {
+                task.set_status_message(progress_status(&report));
+            }
+            // The receiver outlives the call when there is a client to tell; a send fails
+            // only after the call returned, or when nobody listens.
+            let _ = sender.send(report);
+        });
+        match client {
+            Some((peer, token)) => {
+                forwarding_progress(server.execute(input, resolved), reports, &peer, token).await
+            }
+            None => {
+                // Nobody to notify: the reports only set the task's status.
+                drop(reports);
+                server.execute(input, resolved).await
+            }
         }
     };
     call_tool_result(result, structured)
@@ -366,6 +399,10 @@ impl ServerHandler for McpHandler {
                 self.server.task_settings(),
                 self.server.task_book(),
                 |signal, task| {
+                    let progress = ProgressRoute {
+                        client: progress,
+                        task: Some(Box::new(task.clone())),
+                    };
                     let approver = if asks_in_task {
                         Some(Arc::new(TaskApprover::new(task)) as Arc<dyn Approver>)
                     } else {
@@ -404,7 +441,7 @@ impl ServerHandler for McpHandler {
             request,
             call_id,
             signal,
-            progress,
+            ProgressRoute::plain(progress),
             approver,
             structured,
             served,

@@ -27,8 +27,12 @@
 //!   owner hands them to the call as a local `tasks/update` does, so answers to questions nobody
 //!   waits for are acknowledged and ignored, as the extension says.
 //!
-//! The local task, when there is one, always answers first (`tasks.rs`). Progress
-//! notifications are not forwarded: they go to the connection that made the call.
+//! - The call's progress shows as the task's status message (`task_life.rs`): the owner records
+//!   the latest with its next write, at the latest its next heartbeat (no write of its own, so
+//!   a task that reports often costs the store nothing more), and every server shows it.
+//!   `notifications/progress` themselves go only to the connection that made the call.
+//!
+//! The local task, when there is one, always answers first (`tasks.rs`).
 
 use std::future::Future;
 use std::pin::pin;
@@ -189,6 +193,9 @@ impl TaskBook {
                 _ = watch.tick() => ours = self.sync(&mut record, &local, false).await,
             }
         };
+        // The call's last progress too, so that the settled record says what the local task
+        // says (the outcome's own words, for a cancelled task, replace it).
+        record.status_message = local_task(&local, &record.id).status_message;
         // The local task ends as the record does, so the owner and the other servers agree.
         match self.settle(record, &settled).await {
             Some(message) => Settled::Failed(message),
@@ -218,8 +225,14 @@ impl TaskBook {
             }
         }
         for _ in 0..RACES {
-            let requests = local_requests(local, &record.id);
+            let LocalTask {
+                requests,
+                status_message,
+            } = local_task(local, &record.id);
             let changed = requests != record.input_requests || !record.input_responses.is_empty();
+            // Progress alone waits for the heartbeat: a task reporting often costs the store no
+            // more writes than a silent one.
+            let progressed = status_message != record.status_message;
             if !changed && !renew {
                 return true;
             }
@@ -231,11 +244,12 @@ impl TaskBook {
                 TaskState::InputRequired
             };
             next.input_requests = requests;
+            next.status_message = status_message;
             // Handed to the call already (`take_in`).
             next.input_responses = Map::new();
             let now = now_ms();
             next.heartbeat_at_ms = now;
-            if changed {
+            if changed || progressed {
                 next.updated_at_ms = now;
             }
             match self
@@ -478,9 +492,11 @@ impl TaskBook {
                     let stopped_at = record.heartbeat_at_ms.saturating_add(timeout);
                     (payload, Some(message), stopped_at)
                 } else {
-                    let message = record
-                        .cancel_requested
-                        .then(|| "cancellation requested".to_owned());
+                    let message = if record.cancel_requested {
+                        Some("cancellation requested".to_owned())
+                    } else {
+                        record.status_message
+                    };
                     let questions = (record.state == TaskState::InputRequired)
                         .then(|| {
                             serde_json::from_value(Value::Object(record.input_requests.clone()))
@@ -539,19 +555,31 @@ fn error_object(message: &str) -> mcp::JsonObject {
     }
 }
 
-/// The questions the local task `task_id` waits on, by key, as JSON (none: not waiting, or no
-/// such task).
-fn local_requests(local: &TaskManager, task_id: &str) -> Map<String, Value> {
+/// What the owner records of its local task while it runs.
+#[derive(Default)]
+struct LocalTask {
+    /// The questions it waits on, by key, as JSON (none: not waiting).
+    requests: Map<String, Value>,
+    /// What it says of itself: its call's latest progress (`task_life.rs`).
+    status_message: Option<String>,
+}
+
+/// The local task `task_id` as its record shows it (nothing, when there is no such task).
+fn local_task(local: &TaskManager, task_id: &str) -> LocalTask {
     let Ok(task) = local.get_task(task_id) else {
-        return Map::new();
+        return LocalTask::default();
     };
-    let mcp::TaskPayload::InputRequired { input_requests } = task.payload else {
-        return Map::new();
+    let requests = match task.payload {
+        mcp::TaskPayload::InputRequired { input_requests } => input_requests
+            .into_iter()
+            .filter_map(|(key, request)| Some((key, serde_json::to_value(request).ok()?)))
+            .collect(),
+        _ => Map::new(),
     };
-    input_requests
-        .into_iter()
-        .filter_map(|(key, request)| Some((key, serde_json::to_value(request).ok()?)))
-        .collect()
+    LocalTask {
+        requests,
+        status_message: task.task.status_message,
+    }
 }
 
 /// Takes in the record `current`, written by someone else after `record`: carries out a new

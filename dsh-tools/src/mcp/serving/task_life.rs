@@ -1,12 +1,15 @@
 //! How a served task lives and ends, in the words both `tasks.rs` (the task in this server's
 //! memory) and `task_book.rs` (the task on the call store) use: the settings its server gives it
-//! (time to live, poll interval, how long its owner may stay silent) and how its call settled.
+//! (time to live, poll interval, how long its owner may stay silent), what it says of its
+//! progress while it runs, and how its call settled.
 
 use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model as mcp;
 use rmcp::task_manager::{TaskContext, TaskExit};
+
+use crate::progress::ToolProgress;
 
 /// How long a served task lives from its creation unless changed (five minutes).
 const DEFAULT_TASK_TTL: Duration = Duration::from_secs(300);
@@ -39,6 +42,20 @@ impl Default for TaskSettings {
     }
 }
 
+/// The status message of a running task whose call last reported `report`: its message, with
+/// how far it came (`indexing (3/10)`; without a total `indexing (3)`; without a message the
+/// figures alone), since a task's poller sees no `notifications/progress` of its own.
+pub(crate) fn progress_status(report: &ToolProgress) -> String {
+    let figures = match report.total {
+        Some(total) => format!("{}/{total}", report.progress),
+        None => report.progress.to_string(),
+    };
+    match &report.message {
+        Some(message) => format!("{message} ({figures})"),
+        None => figures,
+    }
+}
+
 /// How a task's call settled.
 #[derive(Debug)]
 pub(crate) enum Settled {
@@ -62,5 +79,26 @@ impl Settled {
             }
             Self::Failed(message) => Err(TaskExit::Error(ErrorData::internal_error(message, None))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::progress_status;
+    use crate::progress::ToolProgress;
+
+    #[test]
+    fn a_reports_status_gives_its_message_and_how_far_it_came() {
+        let report = ToolProgress::new(3.0)
+            .with_total(10.0)
+            .with_message("indexing");
+        assert_eq!(progress_status(&report), "indexing (3/10)");
+        let report = ToolProgress::new(0.5).with_message("indexing");
+        assert_eq!(progress_status(&report), "indexing (0.5)");
+        assert_eq!(
+            progress_status(&ToolProgress::new(40.0).with_total(100.0)),
+            "40/100"
+        );
+        assert_eq!(progress_status(&ToolProgress::new(7.0)), "7");
     }
 }

@@ -1,6 +1,6 @@
 //! Served MCP tasks on the call store: two stateless HTTP replicas on one real PostgreSQL behind
-//! a round robin, a task started through one polled to its result and cancelled through the
-//! other; a task whose call asks for approval shown `input_required` by the other replica and
+//! a round robin, a task started through one polled to its result (its progress shown as its
+//! status) and cancelled through the other; a task whose call asks for approval shown `input_required` by the other replica and
 //! answered through it; a replica that dies mid-task (its runtime shut down: its server, its
 //! heartbeat and its store connection stop at once, as with a killed process) has its task
 //! reported, and rewritten in the store, failed by the other; and a finished task's result read
@@ -14,7 +14,9 @@ use std::time::Duration;
 use dsh_tools::durable::{CallStore, Durability, PostgresStore, SqliteStore, TaskState};
 use dsh_tools::mcp::{HttpOptions, ImportOptions, McpClient, McpServer};
 use dsh_tools::{
-    FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, Value, call::TaskSupport, json,
+    FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, Value,
+    call::{TaskSupport, ToolProgress},
+    json,
     schema::Schema,
 };
 use dsh_tools_tests::postgres_server::PostgresServer;
@@ -34,8 +36,8 @@ const POLL: Duration = Duration::from_millis(50);
 /// never makes a live owner look dead.
 const PATIENT: Duration = Duration::from_secs(10);
 
-/// `count` (task support optional): counts to `steps`, a step every `delay_ms`; `hold`
-/// (required): runs until cancelled, counted in the answer's second half when it ended; `write`
+/// `count` (task support optional): counts to `steps`, a step every `delay_ms`, reporting each
+/// as progress; `hold` (required): reports that it holds, then runs until cancelled, counted in the answer's second half when it ended; `write`
 /// (required): asks for approval first (its `pre-execute` hook answers `ask`), then answers
 /// `written`.
 fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
@@ -48,11 +50,16 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
                 .required("delay_ms", Schema::integer()),
         )
         .task_support(TaskSupport::Optional)
-        .handler(|arguments, _run| async move {
+        .handler(|arguments, run| async move {
             let steps = arguments["steps"].as_u64().unwrap_or_default();
             let delay = Duration::from_millis(arguments["delay_ms"].as_u64().unwrap_or_default());
-            for _ in 0..steps {
+            for step in 1..=steps {
                 tokio::time::sleep(delay).await;
+                run.report_progress(
+                    ToolProgress::new(step as f64)
+                        .with_total(steps as f64)
+                        .with_message("counting"),
+                );
             }
             Ok(format!("counted to {steps}"))
         });
@@ -62,6 +69,7 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
         .handler(move |_arguments, run| {
             let seen = Arc::clone(&seen);
             async move {
+                run.report_progress(ToolProgress::new(1.0).with_message("holding"));
                 run.cancelled().await;
                 seen.fetch_add(1, Ordering::SeqCst);
                 Ok("released")
@@ -305,11 +313,22 @@ async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_
     let done = settled(&on_b, &id).await;
     assert_eq!(result_text(&done), "counted to 6");
     assert_eq!(done.task.poll_interval_ms, Some(50));
-    assert_eq!(result_text(&settled(&on_a, &id).await), "counted to 6");
+    // The last progress stays the task's status, as the owner's own view says.
+    assert_eq!(done.task.status_message.as_deref(), Some("counting (6/6)"));
+    let done_on_a = settled(&on_a, &id).await;
+    assert_eq!(result_text(&done_on_a), "counted to 6");
+    assert_eq!(done_on_a.task.status_message, done.task.status_message);
 
     // Input for a task that asks nothing is acknowledged and ignored through either replica,
     // as the extension says.
     let held = start(&on_a, "hold", json!({})).await;
+    // Its progress is its status on the replica running it at once, and on the other once the
+    // owner records it (its next heartbeat).
+    let holding =
+        |task: &mcp::DetailedTask| task.task.status_message.as_deref() == Some("holding (1)");
+    task_when(&on_a, &held, holding).await;
+    let seen = task_when(&on_b, &held, holding).await;
+    assert_eq!(seen.status(), mcp::TaskStatus::Working, "{seen:?}");
     let stray: mcp::InputResponses = [("approval".to_owned(), json!({"action": "accept"}))]
         .into_iter()
         .collect();
