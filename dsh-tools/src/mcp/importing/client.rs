@@ -30,12 +30,13 @@ use tokio_util::sync::CancellationToken;
 use crate::call::definition::ToolDefinition;
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::importing::elicitation::{ElicitationHandler, ElicitationSlot};
-use crate::mcp::importing::imported::{Connection, ImportedTool, ProgressRoutes};
+use crate::mcp::importing::imported::{Connection, ImportedTool};
 use crate::mcp::importing::names::{assign_names, sanitize_prefix};
 use crate::mcp::importing::pins::{
     ChangedToolPolicy, HeldChange, NewToolPolicy, PinBook, Pins, log_decision,
 };
 use crate::mcp::importing::progress_in_order::ProgressInOrder;
+use crate::mcp::importing::progress_routes::ProgressRoutes;
 use crate::registry::{Registration, RegistryError, ToolScope};
 use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};
 

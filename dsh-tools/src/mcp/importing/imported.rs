@@ -20,9 +20,8 @@
 //! protocol, asked for input this client does not give, or kept asking is an `MCP_TRANSPORT`
 //! error result that says what happened.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rmcp::model as mcp;
@@ -42,10 +41,10 @@ use crate::mcp::importing::input_required::{
     FIRST_STATE_ONLY_WAIT, LONGEST_STATE_ONLY_WAIT, MAX_INPUT_ROUNDS, answer_input_requests,
     too_many_rounds,
 };
+use crate::mcp::importing::progress_routes::ProgressRoutes;
 use crate::mcp::importing::task_client::follow_task;
 use crate::mcp::task_support::task_support_of;
 use crate::present::ToolIcon;
-use crate::progress::ToolProgress;
 use dsh_tools_schema::{CompiledSchema, Schema};
 
 /// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
@@ -65,91 +64,6 @@ pub(crate) struct Connection {
     pub(crate) progress: Arc<ProgressRoutes>,
     /// The handler that answers the server's requests for input.
     pub(crate) elicitation: ElicitationSlot,
-}
-
-/// Where the server's `notifications/progress` go: the run of the call whose progress token
-/// they carry.
-///
-/// rmcp picks a request's progress token as it sends the request, so a server can report
-/// progress before the call has opened its route; such early reports wait here (a few per
-/// token, for a few tokens) and reach the run first, in order, when the route opens.
-#[derive(Default)]
-pub(crate) struct ProgressRoutes {
-    inner: Mutex<Routes>,
-}
-
-#[derive(Default)]
-struct Routes {
-    open: HashMap<mcp::ProgressToken, ToolRun>,
-    /// Reports for tokens with no route yet, oldest token first.
-    early: Vec<(mcp::ProgressToken, Vec<ToolProgress>)>,
-}
-
-/// How many tokens keep early reports, and how many reports each keeps.
-const EARLY_TOKENS: usize = 32;
-const EARLY_REPORTS: usize = 16;
-
-impl ProgressRoutes {
-    /// Hands one server progress notification to the call it belongs to.
-    pub(crate) fn deliver(&self, params: mcp::ProgressNotificationParam) {
-        let progress = ToolProgress {
-            progress: params.progress,
-            total: params.total,
-            message: params.message,
-        };
-        let mut routes = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(run) = routes.open.get(&params.progress_token) {
-            run.report_progress(progress);
-            return;
-        }
-        let early = &mut routes.early;
-        match early
-            .iter_mut()
-            .find(|(token, _)| *token == params.progress_token)
-        {
-            Some((_, reports)) if reports.len() < EARLY_REPORTS => reports.push(progress),
-            Some(_) => {}
-            None => {
-                if early.len() == EARLY_TOKENS {
-                    early.remove(0);
-                }
-                early.push((params.progress_token, vec![progress]));
-            }
-        }
-    }
-
-    fn open(self: &Arc<Self>, token: mcp::ProgressToken, run: &ToolRun) -> ProgressRoute {
-        let mut routes = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        // Reported under the lock, so that no later report overtakes an early one.
-        if let Some(index) = routes.early.iter().position(|(early, _)| *early == token) {
-            let (_, reports) = routes.early.remove(index);
-            for progress in reports {
-                run.report_progress(progress);
-            }
-        }
-        routes.open.insert(token.clone(), run.clone());
-        ProgressRoute {
-            routes: Arc::clone(self),
-            token,
-        }
-    }
-}
-
-/// Removes a call's progress route when the call ends, however it ends.
-struct ProgressRoute {
-    routes: Arc<ProgressRoutes>,
-    token: mcp::ProgressToken,
-}
-
-impl Drop for ProgressRoute {
-    fn drop(&mut self) {
-        self.routes
-            .inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .open
-            .remove(&self.token);
-    }
 }
 
 /// Sends `notifications/cancelled` for a request unless disarmed: a call that was cancelled, or
@@ -335,7 +249,7 @@ impl ImportedTool {
                 .await
                 .map_err(|error| self.failure(error))?;
             // Open while the request is, and while a task it became is followed.
-            let _route = run
+            let route = run
                 .wants_progress()
                 .then(|| connection.progress.open(handle.progress_token.clone(), run));
             let cancel = CancelOnDrop {
@@ -363,6 +277,7 @@ impl ImportedTool {
                         &self.source.name,
                         task,
                         run,
+                        route.as_ref(),
                     )
                     .await?;
                     return self.finish(result, run);

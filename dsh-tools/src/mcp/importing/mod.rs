@@ -11,6 +11,7 @@
 //! | `input_required.rs` | an imported server's requests for input (`InputRequiredResult`, a task's `input_required`): answered by that handler, bounded |
 //! | `task_client.rs` | following a task an imported tool's server answered a call with |
 //! | `progress_in_order.rs` | the client's transport, delivering a server's progress notifications to their calls before the call's result |
+//! | `progress_routes.rs` | where those notifications go: the run of the call whose token they carry |
 
 pub(super) mod client;
 pub(super) mod elicitation;
@@ -19,4 +20,5 @@ pub(super) mod input_required;
 pub(super) mod names;
 pub(super) mod pins;
 pub(super) mod progress_in_order;
+pub(super) mod progress_routes;
 pub(super) mod task_client;

@@ -14,7 +14,7 @@ use rmcp::model::{JsonRpcMessage, JsonRpcNotification, ServerNotification};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 
-use crate::mcp::importing::imported::ProgressRoutes;
+use crate::mcp::importing::progress_routes::ProgressRoutes;
 
 /// A client transport that routes progress notifications as it receives them; everything,
 /// progress included, still goes on to rmcp unchanged.

@@ -7,6 +7,11 @@
 //! - `completed` carries the `tools/call` result, which `imported.rs` maps as it maps a plain
 //!   one; progress keeps flowing to the call's run meanwhile (the request's progress route stays
 //!   open while this polls).
+//! - A running task's status message is progress too, for a caller that listens: each new one
+//!   is reported to the run (counted 1, 2, … with the message), until the server sends the call
+//!   a progress notification of its own, which then speaks alone. A server behind stateless
+//!   replicas can say how far a task came only this way: the request that started it was
+//!   answered with the task.
 //! - The call's signal sends `tasks/cancel` and ends the call as `ABORTED`, without waiting for
 //!   the server to settle the task.
 //! - A task that asks for input mid-task (`input_required`) has its elicitation requests
@@ -31,6 +36,44 @@ use crate::mcp::importing::elicitation::ElicitationSlot;
 use crate::mcp::importing::input_required::{
     MAX_INPUT_ROUNDS, answer_input_requests, too_many_rounds,
 };
+use crate::mcp::importing::progress_routes::ProgressRoute;
+use crate::progress::ToolProgress;
+
+/// A running task's status messages as progress reports of the call following it (see the
+/// module docs).
+struct StatusProgress<'a> {
+    /// The call's progress route; `None` when its caller does not listen.
+    route: Option<&'a ProgressRoute>,
+    /// The last status message seen.
+    last: Option<String>,
+    /// How many were reported.
+    reported: u32,
+}
+
+impl<'a> StatusProgress<'a> {
+    fn new(route: Option<&'a ProgressRoute>) -> Self {
+        Self {
+            route,
+            last: None,
+            reported: 0,
+        }
+    }
+
+    /// Reports `task`'s status message to `run` when it is new and the server has not spoken
+    /// through notifications.
+    fn saw(&mut self, task: &mcp::Task, run: &ToolRun) {
+        let Some(route) = self.route else { return };
+        let Some(message) = &task.status_message else {
+            return;
+        };
+        if self.last.as_ref() == Some(message) || route.notified() {
+            return;
+        }
+        self.reported += 1;
+        run.report_progress(ToolProgress::new(f64::from(self.reported)).with_message(message));
+        self.last = Some(message.clone());
+    }
+}
 
 /// How long to wait between polls of a task whose server suggests no interval.
 const FALLBACK_POLL_INTERVAL: Duration = Duration::from_millis(500);
@@ -45,7 +88,10 @@ pub(crate) async fn follow_task(
     tool: &str,
     created: mcp::CreateTaskResult,
     run: &ToolRun,
+    route: Option<&ProgressRoute>,
 ) -> Result<mcp::CallToolResult, ToolError> {
+    let mut status = StatusProgress::new(route);
+    status.saw(&created.task, run);
     let task_id = created.task.task_id;
     let mut interval = poll_interval(created.task.poll_interval_ms);
     // Keys are unique over a task's life: one answered is never answered again.
@@ -84,6 +130,9 @@ pub(crate) async fn follow_task(
             Err(error) => return Err(failed(format!("could not be polled: {error}"))),
         };
         interval = poll_interval(detailed.task.poll_interval_ms);
+        if !detailed.status().is_terminal() {
+            status.saw(&detailed.task, run);
+        }
         match detailed.payload {
             mcp::TaskPayload::Working => {}
             mcp::TaskPayload::Completed { result } => {

@@ -186,27 +186,23 @@ async fn run_call(
     #[cfg(not(feature = "otel"))]
     let _: Option<Served> = served;
     let ProgressRoute { client, task } = progress;
-    let result = if client.is_none() && task.is_none() {
-        server.execute(input, resolved).await
-    } else {
-        let (sender, reports) = mpsc::unbounded_channel();
-        let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
-            if let Some(task) = &task {
+    let result = match (client, task) {
+        (None, None) => server.execute(input, resolved).await,
+        (None, Some(task)) => {
+            // Nobody to notify: each report only sets the task's status.
+            let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
                 task.set_status_message(progress_status(&report));
-            }
-            // The receiver outlives the call when there is a client to tell; a send fails
-            // only after the call returned, or when nobody listens.
-            let _ = sender.send(report);
-        });
-        match client {
-            Some((peer, token)) => {
-                forwarding_progress(server.execute(input, resolved), reports, &peer, token).await
-            }
-            None => {
-                // Nobody to notify: the reports only set the task's status.
-                drop(reports);
-                server.execute(input, resolved).await
-            }
+            });
+            server.execute(input, resolved).await
+        }
+        (Some((peer, token)), task) => {
+            let (sender, reports) = mpsc::unbounded_channel();
+            let input = input.with_progress(move |_: &ToolExecution, report: ToolProgress| {
+                // The receiver outlives the call; a send can only fail after it returned.
+                let _ = sender.send(report);
+            });
+            let call = server.execute(input, resolved);
+            forwarding_progress(call, reports, &peer, token, task.as_deref()).await
         }
     };
     call_tool_result(result, structured)
@@ -255,24 +251,26 @@ fn served_here(_context: &RequestContext<RoleServer>) -> Option<Served> {
     None
 }
 
-/// Awaits `call` while sending each progress report it makes as `notifications/progress`, then
-/// sends the reports still queued: every report goes out, in order, before the reply.
+/// Awaits `call` while sending each progress report it makes as `notifications/progress` (and,
+/// for a call run as `task`, making it the task's status once sent), then sends the reports
+/// still queued: every report goes out, in order, before the reply.
 async fn forwarding_progress(
     call: impl Future<Output = ToolExecutionResult>,
     mut reports: mpsc::UnboundedReceiver<ToolProgress>,
     peer: &Peer<RoleServer>,
     token: mcp::ProgressToken,
+    task: Option<&TaskContext>,
 ) -> ToolExecutionResult {
     let mut call = pin!(call);
     let result = loop {
         tokio::select! {
             biased;
             result = &mut call => break result,
-            Some(report) = reports.recv() => notify_progress(peer, &token, report).await,
+            Some(report) = reports.recv() => notify_progress(peer, &token, report, task).await,
         }
     };
     while let Ok(report) = reports.try_recv() {
-        notify_progress(peer, &token, report).await;
+        notify_progress(peer, &token, report, task).await;
     }
     result
 }
@@ -281,12 +279,20 @@ async fn notify_progress(
     peer: &Peer<RoleServer>,
     token: &mcp::ProgressToken,
     report: ToolProgress,
+    task: Option<&TaskContext>,
 ) {
+    // The status only after the notification went out: a client that polls the task and also
+    // hears its notifications (`task_client.rs`) then never sees a status before the
+    // notification it stands for, and so never counts one report twice.
+    let status = task.map(|_| progress_status(&report));
     let mut params = mcp::ProgressNotificationParam::new(token.clone(), report.progress);
     params.total = report.total;
     params.message = report.message;
     // A client that went away gets no progress; the call itself still ends normally.
     let _ = peer.notify_progress(params).await;
+    if let (Some(task), Some(status)) = (task, status) {
+        task.set_status_message(status);
+    }
 }
 
 /// Waits for the next change of what `server` lists, coalescing the changes of one tick; `None`

@@ -279,22 +279,36 @@ async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_
         .import_into(&local, ImportOptions::new().prefix("remote"))
         .await
         .expect("imports");
-    let result = tokio::time::timeout(
-        DEADLINE,
-        local.execute(ToolExecutionInput::new(
-            "c1",
-            "remote__count",
-            json!({"steps": 8, "delay_ms": 50}),
-        )),
-    )
-    .await
-    .expect("the call ends");
+    // The request that started the task was answered with it, so its progress reaches this
+    // caller as the task's status, whichever replica a poll lands on.
+    let reports = Arc::new(std::sync::Mutex::new(Vec::<ToolProgress>::new()));
+    let heard = Arc::clone(&reports);
+    let input =
+        ToolExecutionInput::new("c1", "remote__count", json!({"steps": 8, "delay_ms": 100}))
+            .with_progress(
+                move |_: &dsh_tools::call::ToolExecution, report: ToolProgress| {
+                    heard.lock().expect("not poisoned").push(report);
+                },
+            );
+    let result = tokio::time::timeout(DEADLINE, local.execute(input))
+        .await
+        .expect("the call ends");
     assert_eq!(
         result.value(),
         Some(&json!("counted to 8")),
         "{}",
         result.text()
     );
+    let reports = reports.lock().expect("not poisoned").clone();
+    assert!(!reports.is_empty(), "the task's status came as progress");
+    for (n, report) in reports.iter().enumerate() {
+        assert_eq!(report.progress, (n + 1) as f64, "{reports:?}");
+        let message = report.message.as_deref().unwrap_or_default();
+        assert!(
+            message.starts_with("counting (") && message.ends_with("/8)"),
+            "{reports:?}"
+        );
+    }
     let served = proxy.served();
     assert!(served.iter().all(|&count| count >= 2), "{served:?}");
     balanced.close().await;
