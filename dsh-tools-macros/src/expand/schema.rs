@@ -211,7 +211,7 @@ fn field_data(field: &Field, private: &TokenStream) -> TokenStream {
 
 /// Whether the property is required: never with a default; always with `required`; otherwise
 /// unless the type may be absent (`Option`).
-pub(crate) fn required_tokens(field: &Field, private: &TokenStream) -> TokenStream {
+fn required_tokens(field: &Field, private: &TokenStream) -> TokenStream {
     if field.default.is_some() {
         quote!(false)
     } else if field.attrs.required.is_some() {
