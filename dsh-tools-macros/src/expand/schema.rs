@@ -1,6 +1,8 @@
-//! Emits the code of `ToolArgs::schema()`: a field's schema from its type, then the `#[arg]`
-//! annotations and constraints applied through the runtime's `__private` helpers (which check at
-//! build time that a default or `enum` value fits the final schema).
+//! Emits the code of `ToolArgs::schema()`: each field as constant data (its type's schema as a
+//! function pointer, its `#[arg]` annotations and constraints as steps) handed to the runtime's
+//! `__private::struct_schema`/`object_schema` (`macro_support/schema_data.rs`), which applies
+//! them and checks when the schema is built that a default or `enum` value fits it. Enums and
+//! newtypes of another type keep their few calls of the `__private` steps.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -38,19 +40,27 @@ pub(crate) fn expand_schema_body(args: &ArgsType, private: &TokenStream) -> Toke
     }
     match &args.shape {
         Shape::Struct(fields) => {
-            let object = expand_object(fields, args.open, None, private);
-            quote! {
-                let __schema = #object;
-                ::core::result::Result::Ok(#annotate)
-            }
+            // One call of the runtime with the fields' data, the type's doc and title.
+            let fields = field_list(fields, private);
+            let open = args.open;
+            let description = args
+                .description
+                .as_ref()
+                .map(|description| quote!(#private::SchemaStep::Describe(#description, &[])));
+            let title = args
+                .title
+                .as_ref()
+                .map(|title| quote!(#private::SchemaStep::Title(#title)));
+            let steps = description.into_iter().chain(title);
+            quote!(#private::struct_schema(#fields, #open, &[#(#steps),*]))
         }
         Shape::Newtype {
             field: Some(field), ..
         } => {
             // The field's schema with its rules; the type's doc replaces the field's.
-            let schema = expand_field_schema(field, private);
+            let field = field_data(field, private);
             quote! {
-                let __schema = #schema;
+                let __schema = #private::field_schema(&#field)?;
                 ::core::result::Result::Ok(#annotate)
             }
         }
@@ -100,63 +110,56 @@ fn annotate_container(
     expr
 }
 
-/// An object schema from `fields` (skipped fields left out); `tag` prepends `{tag: const name}`.
-pub(crate) fn expand_object(
+/// An object schema from `fields` (skipped fields left out); `tag` prepends `{tag: const name}`:
+/// the fields' data handed to the runtime's `object_schema`.
+fn expand_object(
     fields: &[Field],
     open: bool,
     tag: Option<(&str, &str)>,
     private: &TokenStream,
 ) -> TokenStream {
-    let tag_property = tag.map(|(tag, name)| {
-        quote!(__properties.push(#private::property(#tag, #private::const_string(#name), true)?);)
-    });
-    let properties = fields.iter().filter(|field| !field.skip).map(|field| {
-        let property = expand_property(field, private);
-        quote!(__properties.push(#property);)
-    });
-    let count = fields.len() + usize::from(tag.is_some());
-    quote! {{
-        let mut __properties = ::std::vec::Vec::with_capacity(#count);
-        #tag_property
-        #(#properties)*
-        #private::object(__properties, #open)
-    }}
+    let fields = field_list(fields, private);
+    let tag = match tag {
+        Some((tag, name)) => quote!(::core::option::Option::Some((#tag, #name))),
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(#private::object_schema(#fields, #open, #tag)?)
 }
 
-/// `Property` for one field: its schema, required unless it may be absent.
-fn expand_property(field: &Field, private: &TokenStream) -> TokenStream {
-    let key = &field.key;
-    let schema = expand_field_schema(field, private);
-    let required = required_tokens(field, private);
-    quote! {{
-        let __s = #schema;
-        #private::property(#key, __s, #required)?
-    }}
+/// `&[FieldSchema { .. }, ..]` of the fields that are arguments, in declaration order.
+fn field_list(fields: &[Field], private: &TokenStream) -> TokenStream {
+    let fields = fields
+        .iter()
+        .filter(|field| !field.skip)
+        .map(|field| field_data(field, private));
+    quote!(&[#(#fields),*])
 }
 
-/// The schema of one field (a property's, or a newtype's whole value): the type's schema, then
-/// every `#[arg]` key.
-pub(crate) fn expand_field_schema(field: &Field, private: &TokenStream) -> TokenStream {
+/// One field as constant data (`__private::FieldSchema`): its type's schema as a function
+/// pointer, whether it is required, and every `#[arg]` key and its doc as steps, in the order the
+/// runtime applies them.
+fn field_data(field: &Field, private: &TokenStream) -> TokenStream {
     let ty = &field.ty;
     let attrs = &field.attrs;
-    let base = match &attrs.schemars {
+    let key = &field.key;
+    let schema = match &attrs.schemars {
         Some(marker) => {
             let checked = field.schemars_type();
-            quote_spanned!(marker.span()=> #private::schemars_schema::<#checked>()?)
+            quote_spanned!(marker.span()=> #private::schemars_schema::<#checked>)
         }
-        None => quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::schema()?),
+        None => quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::schema),
     };
     let mut steps = Vec::new();
     if let Some(values) = &attrs.enum_values {
         let members = values
             .value
             .iter()
-            .map(|value| value.to_value_tokens(private));
-        steps.push(quote!(let __s = #private::with_enum(__s, ::std::vec![#(#members),*])?;));
+            .map(|value| literal_tokens(value, private));
+        steps.push(quote!(#private::SchemaStep::Enum(&[#(#members),*])));
     }
     if let Some(constant) = &attrs.constant {
-        let value = constant.value.to_value_tokens(private);
-        steps.push(quote!(let __s = #private::with_const(__s, #value)?;));
+        let value = literal_tokens(&constant.value, private);
+        steps.push(quote!(#private::SchemaStep::Const(#value)));
     }
     // The value keywords, each through the step its row names (`keyword_table.rs`).
     for constraint in attrs.constraints_in_step_order() {
@@ -164,50 +167,51 @@ pub(crate) fn expand_field_schema(field: &Field, private: &TokenStream) -> Token
         steps.push(match &constraint.value {
             KeywordValue::Number(number) => {
                 let number = number_tokens(&number.value, private);
-                quote!(let __s = #private::#step(__s, #number)?;)
+                quote!(#private::SchemaStep::Number(#private::#step, #number))
             }
-            KeywordValue::Count(count, _) => quote!(let __s = #private::#step(__s, #count)?;),
-            KeywordValue::Flag(_) => quote!(let __s = #private::#step(__s)?;),
-            KeywordValue::Text(text) => quote!(let __s = #private::#step(__s, #text)?;),
+            KeywordValue::Count(count, _) => {
+                quote!(#private::SchemaStep::Count(#private::#step, #count))
+            }
+            KeywordValue::Flag(_) => quote!(#private::SchemaStep::Flag(#private::#step)),
+            KeywordValue::Text(text) => quote!(#private::SchemaStep::Text(#private::#step, #text)),
         });
     }
     if let Some(description) = &field.description {
         // The field's doc replaces its type's; a string enum's notes on its values stay.
-        steps.push(match &attrs.schemars {
-            Some(_) => quote!(let __s = #private::describe(__s, #description);),
-            None => quote_spanned! {ty.span()=>
-                let __s = #private::describe_value(
-                    __s,
-                    #description,
-                    <#ty as #private::ToolArgs>::VALUE_NOTES,
-                );
-            },
-        });
+        let notes = match &attrs.schemars {
+            Some(_) => quote!(&[]),
+            None => quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::VALUE_NOTES),
+        };
+        steps.push(quote!(#private::SchemaStep::Describe(#description, #notes)));
     }
     if let Some(title) = &attrs.title {
-        steps.push(quote!(let __s = #private::titled(__s, #title);));
+        steps.push(quote!(#private::SchemaStep::Title(#title)));
     }
     if let Some(DefaultSpec::Literal(default)) = &field.default {
-        let value = default.value.to_value_tokens(private);
-        steps.push(quote!(let __s = #private::with_default(__s, #value);));
+        let value = literal_tokens(&default.value, private);
+        steps.push(quote!(#private::SchemaStep::Default(#value)));
     }
     if !attrs.examples.is_empty() {
         let values = attrs
             .examples
             .iter()
-            .map(|example| example.value.to_value_tokens(private));
-        steps.push(quote!(let __s = #private::with_examples(__s, ::std::vec![#(#values),*]);));
+            .map(|example| literal_tokens(&example.value, private));
+        steps.push(quote!(#private::SchemaStep::Examples(&[#(#values),*])));
     }
-    quote! {{
-        let __s = #base;
-        #(#steps)*
-        __s
-    }}
+    let required = required_tokens(field, private);
+    quote! {
+        #private::FieldSchema {
+            key: #key,
+            schema: #schema,
+            required: #required,
+            steps: &[#(#steps),*],
+        }
+    }
 }
 
 /// Whether the property is required: never with a default; always with `required`; otherwise
 /// unless the type may be absent (`Option`).
-pub(crate) fn required_tokens(field: &Field, private: &TokenStream) -> TokenStream {
+fn required_tokens(field: &Field, private: &TokenStream) -> TokenStream {
     if field.default.is_some() {
         quote!(false)
     } else if field.attrs.required.is_some() {
@@ -222,17 +226,42 @@ pub(crate) fn required_tokens(field: &Field, private: &TokenStream) -> TokenStre
     }
 }
 
+/// A keyword's number as `__private::NumberLiteral`.
 fn number_tokens(literal: &JsonLiteral, private: &TokenStream) -> TokenStream {
     match literal {
         JsonLiteral::Integer(value) => match i64::try_from(*value) {
-            Ok(small) => quote!(#private::Number::from(#small)),
+            Ok(small) => quote!(#private::NumberLiteral::Int(#small)),
             Err(_) => {
                 let unsigned = u64::try_from(*value).unwrap_or(u64::MAX);
-                quote!(#private::Number::from(#unsigned))
+                quote!(#private::NumberLiteral::Uint(#unsigned))
             }
         },
-        JsonLiteral::Float(value) => quote!(#private::float_number(#value)?),
-        _ => quote!(#private::Number::from(0_i64)),
+        JsonLiteral::Float(value) => quote!(#private::NumberLiteral::Float(#value)),
+        _ => quote!(#private::NumberLiteral::Int(0_i64)),
+    }
+}
+
+/// A JSON literal as `__private::Literal`, the value `JsonLiteral::to_value_tokens` builds.
+fn literal_tokens(literal: &JsonLiteral, private: &TokenStream) -> TokenStream {
+    match literal {
+        JsonLiteral::String(text) => quote!(#private::Literal::Str(#text)),
+        JsonLiteral::Integer(value) => {
+            if let Ok(small) = i64::try_from(*value) {
+                quote!(#private::Literal::Int(#small))
+            } else if let Ok(unsigned) = u64::try_from(*value) {
+                quote!(#private::Literal::Uint(#unsigned))
+            } else {
+                // Out of JSON's 64-bit range: refused at build time by `check`, kept valid here.
+                quote!(#private::Literal::Null)
+            }
+        }
+        JsonLiteral::Float(value) => quote!(#private::Literal::Float(#value)),
+        JsonLiteral::Bool(flag) => quote!(#private::Literal::Bool(#flag)),
+        JsonLiteral::Null => quote!(#private::Literal::Null),
+        JsonLiteral::Array(items) => {
+            let items = items.iter().map(|item| literal_tokens(item, private));
+            quote!(#private::Literal::Array(&[#(#items),*]))
+        }
     }
 }
 

@@ -12,7 +12,6 @@ use syn::spanned::Spanned;
 
 use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
 use crate::attr::arg::KeywordValue;
-use crate::expand::schema::required_tokens;
 use crate::keyword_table::{Check, Side};
 use crate::literal::JsonLiteral;
 
@@ -77,8 +76,19 @@ fn expand_object_check(
     private: &TokenStream,
 ) -> TokenStream {
     let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
-    let seen: Vec<_> = (0..arguments.len())
-        .map(|index| format_ident!("__seen{}", index))
+    // Only a property that must or may have to be present is tracked: one that may always be
+    // absent (a default) needs no flag and no term.
+    let seen: Vec<Option<(Ident, Option<TokenStream>)>> = arguments
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let flag = format_ident!("__seen{}", index);
+            match may_be_absent(field, private) {
+                Absence::Never => Some((flag, None)),
+                Absence::Always => None,
+                Absence::ByType(optional) => Some((flag, Some(optional))),
+            }
+        })
         .collect();
     let mut statics = Vec::new();
     let arms = arguments
@@ -88,19 +98,24 @@ fn expand_object_check(
         .map(|(index, (field, seen))| {
             let key = &field.key;
             let check = field_check(field, index, generic, private, &mut statics);
-            quote!(#key => { #seen = true; #check })
+            let mark = seen.as_ref().map(|(flag, _)| quote!(#flag = true;));
+            quote!(#key => { #mark #check })
         });
     let arms: Vec<TokenStream> = arms.collect();
-    let required = arguments.iter().zip(&seen).map(|(field, seen)| {
-        let required = required_tokens(field, private);
-        quote!((#seen || !(#required)))
-    });
+    let flags = seen.iter().flatten().map(|(flag, _)| flag);
+    let required = seen
+        .iter()
+        .flatten()
+        .map(|(flag, optional)| match optional {
+            Some(optional) => quote!((#flag || #optional)),
+            None => quote!(#flag),
+        });
     quote! {
         #(#statics)*
         let ::core::option::Option::Some(__map) = __value.as_object() else {
             return false;
         };
-        #(let mut #seen = false;)*
+        #(let mut #flags = false;)*
         for (__key, __item) in __map {
             let __ok = match __key.as_str() {
                 #(#arms)*
@@ -111,6 +126,33 @@ fn expand_object_check(
             }
         }
         true #(&& #required)*
+    }
+}
+
+/// Whether a property may be absent: the opposite of what the schema's `required` says of it
+/// (`expand/schema.rs`).
+enum Absence {
+    Never,
+    Always,
+    /// As the type says: `<T as ToolArgs>::OPTIONAL`.
+    ByType(TokenStream),
+}
+
+fn may_be_absent(field: &Field, private: &TokenStream) -> Absence {
+    if field.default.is_some() {
+        Absence::Always
+    } else if field.attrs.required.is_some() {
+        Absence::Never
+    } else if field.attrs.schemars.is_some() {
+        // No `ToolArgs` to ask; `schemars` itself decides optionality by the `Option` name too.
+        if crate::types::is_option(&field.ty) {
+            Absence::Always
+        } else {
+            Absence::Never
+        }
+    } else {
+        let ty = &field.ty;
+        Absence::ByType(quote!(<#ty as #private::ToolArgs>::OPTIONAL))
     }
 }
 

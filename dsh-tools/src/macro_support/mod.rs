@@ -11,6 +11,7 @@ pub(crate) mod fast_checks;
 pub(crate) mod fields;
 mod recursion;
 mod returns;
+mod schema_data;
 
 pub use std::sync::LazyLock;
 
@@ -32,6 +33,9 @@ pub use self::fields::{Json, Slot, convert_whole, field_at, fill_slots, required
 pub use self::recursion::type_schema;
 pub use self::returns::{
     ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,
+};
+pub use self::schema_data::{
+    FieldSchema, Literal, NumberLiteral, SchemaStep, field_schema, object_schema, struct_schema,
 };
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
