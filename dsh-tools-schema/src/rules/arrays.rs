@@ -2,7 +2,8 @@
 //! its length and whether two items are equal. This file owns the three keywords: their JSON
 //! names, reading them from JSON and writing them back, and the checks the engines run (the
 //! compiled tree, the keyword engine, the checks of an array still being written, and the
-//! validators `#[derive(ToolArgs)]` generates; the interpreter writes its count check out).
+//! validators `#[derive(ToolArgs)]` generates; the interpreter runs the count leaf here and
+//! writes its `uniqueItems` check out).
 //!
 //! The typed model carries the family as [`ArrayConstraints`] (`ArrayRules::constraints`):
 //! import and rendering call `ArrayConstraints::read` and `ArrayConstraints::render`, and the

@@ -5,10 +5,10 @@
 //! compiled tree (`compile.rs`, `compiled_check.rs`), the keyword engine (`keywords/`), the
 //! checks of partial values (`definite.rs`), import and rendering, and the validators
 //! `#[derive(ToolArgs)]` generates, which reach the value checks marked `pub` here through the
-//! runtime's `__private` (not API). The interpreter (`validate.rs`) keeps its hottest leaves
-//! written out (a string's constraints over the per-keyword checks here, `meets_min_length`,
-//! `pattern_holds`, …; counts, `uniqueItems` and `enum` over `semantics.rs`): the combined forms
-//! cost it instructions per value.
+//! runtime's `__private` (not API). The interpreter (`validate.rs`) runs the families' leaves
+//! written for it (`Lengths::first_violation`, `Matching::first_violation`, the counts'
+//! `size_violation`, `NumberRules::violation`: early returns over the per-keyword checks,
+//! inlined whole), and keeps `uniqueItems` and `enum` written out over `semantics.rs`.
 //!
 //! Each family's struct is what the typed model carries (`StringRules::lengths`, `NumberRules`,
 //! `ArrayRules::constraints`, …; public, re-exported at the crate's root), so import reads it

@@ -1,8 +1,8 @@
 //! `minProperties` and `maxProperties`: an object's number of keys, bounded below and above.
 //! This file owns the two keywords: their JSON names, reading them from JSON and writing them
 //! back, and the checks the engines run (the compiled tree, the keyword engine, the checks of an
-//! object still being written, and the validators `#[derive(ToolArgs)]` generates; the
-//! interpreter writes its count check out).
+//! object still being written, the interpreter's leaf, and the validators `#[derive(ToolArgs)]`
+//! generates).
 //!
 //! The typed model carries the family as [`ObjectConstraints`] (`ObjectRules::constraints`):
 //! import and rendering call `ObjectConstraints::read` and `ObjectConstraints::render`, and the
