@@ -20,6 +20,10 @@
 //! Building never fails except where the input can be malformed ([`StringSchema::pattern`]
 //! compiles an ECMA-262 pattern and says why it cannot, [`NumberSchema::multiple_of`] takes only
 //! a factor above 0); nothing here panics.
+//!
+//! The typed builders' methods for the value keywords (`min_length`, `minimum`, `unique_items`,
+//! …) are written with their keywords' rules in `rules/` and expanded into the builders here, so
+//! a new keyword adds its method in its family's file.
 
 use serde_json::{Number, Value};
 
@@ -27,10 +31,11 @@ use super::error::SchemaError;
 use super::format::StringFormat;
 use super::keywords::KeywordSchema;
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, NumberRules, ObjectRules, Property,
-    Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, ObjectRules, Property, Schema,
+    SchemaKind, StringRules,
 };
 use super::pattern::Pattern;
+use super::rules::numbers::NumberRules;
 
 impl Schema {
     /// A schema of `kind`, not nullable, without annotations.
@@ -306,46 +311,8 @@ pub struct StringSchema {
 }
 
 impl StringSchema {
-    /// `minLength`, in Unicode code points.
-    #[must_use]
-    pub fn min_length(mut self, length: u64) -> Self {
-        self.rules.min_length = Some(length);
-        self
-    }
-
-    /// `maxLength`, in Unicode code points.
-    #[must_use]
-    pub fn max_length(mut self, length: u64) -> Self {
-        self.rules.max_length = Some(length);
-        self
-    }
-
-    /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). The pattern is
-    /// an ECMA-262 regular expression, as JSON Schema specifies, so `\d` is `[0-9]` and `.` stops
-    /// at line terminators whatever engine a client checks it with (see [`Pattern`]). Fails with a
-    /// [`SchemaError`] naming the pattern and the construct when it is not ECMA-262, or uses
-    /// look-around or backreferences, which the engine cannot run.
-    pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
-        let pattern = Pattern::new(source).map_err(|error| {
-            SchemaError::new(format!("pattern {}: {error}", Value::from(source)))
-        })?;
-        Ok(self.with_pattern(pattern))
-    }
-
-    /// Sets `format` (`date-time`, `uuid`, `email`, …): checked when the engine knows the
-    /// format ([`StringFormat::is_checked`]), published as written either way.
-    #[must_use]
-    pub fn format(mut self, format: StringFormat) -> Self {
-        self.rules.format = Some(format);
-        self
-    }
-
-    /// `pattern`, already compiled.
-    #[must_use]
-    pub fn with_pattern(mut self, pattern: Pattern) -> Self {
-        self.rules.pattern = Some(pattern);
-        self
-    }
+    super::rules::lengths::length_methods!();
+    super::rules::matching::matching_methods!();
 
     /// The finished schema.
     pub fn build(self) -> Schema {
@@ -367,77 +334,7 @@ pub struct NumberSchema {
 }
 
 impl NumberSchema {
-    /// Inclusive `minimum`; any Rust integer or float, kept as an exact JSON number.
-    #[must_use]
-    pub fn minimum(mut self, bound: impl NumberBound) -> Self {
-        self.rules.minimum = bound.into_bound(BoundSide::Minimum);
-        self
-    }
-
-    /// Inclusive `maximum`; any Rust integer or float, kept as an exact JSON number.
-    #[must_use]
-    pub fn maximum(mut self, bound: impl NumberBound) -> Self {
-        self.rules.maximum = bound.into_bound(BoundSide::Maximum);
-        self
-    }
-
-    /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`.
-    #[must_use]
-    pub fn range(self, minimum: impl NumberBound, maximum: impl NumberBound) -> Self {
-        self.minimum(minimum).maximum(maximum)
-    }
-
-    /// `exclusiveMinimum`: the number must be above `bound` (a float as [`NumberBound`] reads a
-    /// minimum: `-∞` bounds nothing, `+∞` lets no number pass).
-    #[must_use]
-    pub fn exclusive_minimum(mut self, bound: impl NumberBound) -> Self {
-        self.rules.extra_mut().exclusive_minimum = bound.into_bound(BoundSide::Minimum);
-        self.rules.drop_empty_extra();
-        self
-    }
-
-    /// `exclusiveMaximum`: the number must be below `bound` (a float as [`NumberBound`] reads a
-    /// maximum).
-    #[must_use]
-    pub fn exclusive_maximum(mut self, bound: impl NumberBound) -> Self {
-        self.rules.extra_mut().exclusive_maximum = bound.into_bound(BoundSide::Maximum);
-        self.rules.drop_empty_extra();
-        self
-    }
-
-    /// `multipleOf`: the number must be an integral multiple of `factor`, decided exactly on
-    /// the decimals JSON wrote (`0.3` is a multiple of `0.1`). Fails with a [`SchemaError`]
-    /// unless `factor` is a finite number above 0, as JSON Schema requires.
-    ///
-    /// ```
-    /// use dsh_tools_schema::Schema;
-    /// use serde_json::json;
-    ///
-    /// let minutes = Schema::integer().multiple_of(15)?.build();
-    /// assert!(minutes.is_valid(&json!(45)));
-    /// assert_eq!(
-    ///     minutes.validate(&json!(50)).unwrap_err().to_string(),
-    ///     r#""arguments" must be a multiple of 15"#,
-    /// );
-    /// assert!(Schema::number().multiple_of(0).is_err());
-    /// # Ok::<(), dsh_tools_schema::SchemaError>(())
-    /// ```
-    pub fn multiple_of(mut self, factor: impl NumberBound) -> Result<Self, SchemaError> {
-        // Read as a maximum, `+∞` and `NaN` are no number at all and `-∞` a negative one: each
-        // is refused below, with every other factor that is not above 0.
-        let factor = factor
-            .into_bound(BoundSide::Maximum)
-            .filter(|factor| factor.as_f64().is_some_and(|value| value > 0.0));
-        match factor {
-            Some(factor) => {
-                self.rules.extra_mut().multiple_of = Some(factor);
-                Ok(self)
-            }
-            None => Err(SchemaError::new(
-                "multipleOf must be a finite number greater than 0",
-            )),
-        }
-    }
+    super::rules::numbers::number_methods!();
 
     /// The finished schema.
     pub fn build(self) -> Schema {
@@ -558,26 +455,7 @@ pub struct ArraySchema {
 }
 
 impl ArraySchema {
-    /// `minItems`.
-    #[must_use]
-    pub fn min_items(mut self, count: u64) -> Self {
-        self.rules.min_items = Some(count);
-        self
-    }
-
-    /// `maxItems`.
-    #[must_use]
-    pub fn max_items(mut self, count: u64) -> Self {
-        self.rules.max_items = Some(count);
-        self
-    }
-
-    /// `uniqueItems: true`: no two items may be equal as JSON values (what a Rust set is).
-    #[must_use]
-    pub fn unique_items(mut self) -> Self {
-        self.rules.unique_items = true;
-        self
-    }
+    super::rules::arrays::array_methods!();
 
     /// The finished schema.
     pub fn build(self) -> Schema {
@@ -646,19 +524,7 @@ impl ObjectSchema {
         self
     }
 
-    /// `minProperties`: the object must have at least `count` keys, declared or not.
-    #[must_use]
-    pub fn min_properties(mut self, count: u64) -> Self {
-        self.rules.min_properties = Some(count);
-        self
-    }
-
-    /// `maxProperties`: the object may have at most `count` keys, declared or not.
-    #[must_use]
-    pub fn max_properties(mut self, count: u64) -> Self {
-        self.rules.max_properties = Some(count);
-        self
-    }
+    super::rules::objects::object_methods!();
 
     /// The finished schema.
     pub fn build(self) -> Schema {

@@ -23,11 +23,12 @@ use serde_json::{Number, Value};
 use super::format::StringFormat;
 use super::key::Key;
 use super::keywords::KeywordSchema;
-use super::model::{AdditionalProperties, NumberRules, Schema, SchemaKind};
+use super::model::{AdditionalProperties, Schema, SchemaKind};
 use super::pattern::Pattern;
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
 use super::rules::counts::CountRange;
 use super::rules::lengths::LengthRange;
+use super::rules::numbers::NumberRules;
 
 /// One schema node, lowered.
 #[derive(Clone, Debug)]
@@ -287,15 +288,20 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
         SchemaKind::Boolean => Test::Boolean,
         SchemaKind::Null => Test::Null,
         SchemaKind::String(rules) => {
-            let lengths = rules.lengths().compiled();
-            if let Some(format) = rules.format.as_ref().filter(|format| format.is_checked()) {
+            let lengths = rules.lengths.compiled();
+            if let Some(format) = rules
+                .matching
+                .format
+                .as_ref()
+                .filter(|format| format.is_checked())
+            {
                 return Test::FormatString(Box::new((
                     lengths,
-                    rules.pattern.clone(),
+                    rules.matching.pattern.clone(),
                     format.clone(),
                 )));
             }
-            match &rules.pattern {
+            match &rules.matching.pattern {
                 Some(pattern) => Test::PatternString(Box::new((lengths, pattern.clone()))),
                 None if lengths.is_unbounded() => Test::AnyString,
                 None => Test::String(lengths),
@@ -319,9 +325,9 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
             let array = ArrayTest {
                 each: Each::of(items.as_deref()),
                 items,
-                counts: rules.item_counts().compiled(),
+                counts: rules.constraints.counts().compiled(),
             };
-            if rules.unique_items {
+            if rules.constraints.unique_items {
                 Test::UniqueArray(array)
             } else {
                 Test::Array(array)
@@ -354,7 +360,7 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 additional,
                 index,
             };
-            let counts = rules.property_counts();
+            let counts = rules.constraints.counts();
             if counts.is_set() {
                 Test::SizedObject(Box::new(SizedObjectTest {
                     object,

@@ -10,7 +10,6 @@ use super::compile::{
 };
 use super::key::{Probe, guess_from_hint, search};
 use super::limits::MAX_VALIDATION_DEPTH;
-use super::number_rules::within_rules;
 use super::semantics::is_positive_multiple;
 use super::semantics::{count_up_to_two, first_repeat, is_integral, json_equal};
 
@@ -275,5 +274,5 @@ fn is_multiple_within(test: &MultipleTest, number: &Number) -> bool {
 
 #[inline(never)]
 fn exact_bounds(bounds: &Bounds, number: &Number) -> bool {
-    within_rules(&bounds.rules, number)
+    bounds.rules.holds(number)
 }

@@ -284,7 +284,7 @@ impl PartialWalk<'_, '_> {
             _ => None,
         };
         let members = entries.len() + usize::from(open.is_some());
-        if objects::open_count_violation(rules.property_counts(), members).is_some() {
+        if objects::open_count_violation(rules.constraints.counts(), members).is_some() {
             return Err(NeedsValue);
         }
         let skip = self.clean_before(depth).min(entries.len());
@@ -339,7 +339,7 @@ impl PartialWalk<'_, '_> {
         let items = array.items();
         let open = matches!(self.open.steps.get(depth), Some(OpenStep::Index(_)));
         let count = items.len() + usize::from(open);
-        if arrays::open_count_violation(rules.item_counts(), count).is_some() {
+        if arrays::open_count_violation(rules.constraints.counts(), count).is_some() {
             return Err(NeedsValue);
         }
         let Some(item_schema) = rules.items.as_deref() else {
@@ -498,7 +498,7 @@ fn walk_open_object<'v>(
 ) {
     // Keys only ever come: more than the most is final (once the fewest no longer matters: the
     // final check reports too few first).
-    if let Some(kind) = objects::open_count_violation(rules.property_counts(), map.len()) {
+    if let Some(kind) = objects::open_count_violation(rules.constraints.counts(), map.len()) {
         cx.report(kind, value);
     }
     let open_key = match steps.first() {
@@ -535,7 +535,7 @@ fn walk_open_array<'v>(
     defs: Defs<'_, 'v>,
 ) {
     // Items only ever come: more than the most is final (and the fewest no longer matters).
-    if let Some(kind) = arrays::open_count_violation(rules.item_counts(), items.len()) {
+    if let Some(kind) = arrays::open_count_violation(rules.constraints.counts(), items.len()) {
         cx.report(kind, value);
     }
     let Some(item_schema) = rules.items.as_deref() else {
@@ -563,12 +563,12 @@ fn check_open_string<'v>(
     value: &'v Value,
     cx: &mut ValidationContext<'v>,
 ) {
-    if let Some(kind) = rules.lengths().open_violation(text) {
+    if let Some(kind) = rules.lengths.open_violation(text) {
         cx.report(kind, value);
     }
 }
 
 /// Whether an open string is already longer than `maxLength` allows, for good.
 fn open_string_breaks(rules: &StringRules, text: &str) -> bool {
-    rules.lengths().open_violation(text).is_some()
+    rules.lengths.open_violation(text).is_some()
 }

@@ -13,11 +13,15 @@ use serde_json::{Number, Value};
 use super::error::SchemaError;
 use super::format::StringFormat;
 use super::model::{
-    AdditionalProperties, ArrayRules, NumberRules, ObjectRules, Property, Schema, SchemaKind,
-    StringRules,
+    AdditionalProperties, ArrayRules, ObjectRules, Property, Schema, SchemaKind, StringRules,
 };
 use super::pattern::Pattern;
 use super::render::render_with_external_references;
+use super::rules::arrays::{ArrayConstraints, array_steps};
+use super::rules::lengths::{Lengths, length_steps};
+use super::rules::matching::matching_steps;
+use super::rules::numbers::{NumberRules, number_steps};
+use super::rules::objects::object_steps;
 use super::semantics::compare_numbers;
 
 /// `{"type":"null"}`: `()` and unit structs.
@@ -28,8 +32,10 @@ pub fn null_schema() -> Schema {
 /// A string of exactly one code point: `char`.
 pub fn single_character() -> Schema {
     Schema::new(SchemaKind::String(StringRules {
-        min_length: Some(1),
-        max_length: Some(1),
+        lengths: Lengths {
+            min: Some(1),
+            max: Some(1),
+        },
         ..StringRules::default()
     }))
 }
@@ -60,9 +66,11 @@ pub fn number_of_type(limit: f64) -> Schema {
 pub fn array_of(items: Schema, min_items: Option<u64>, max_items: Option<u64>) -> Schema {
     Schema::new(SchemaKind::Array(ArrayRules {
         items: Some(Box::new(items)),
-        min_items,
-        max_items,
-        unique_items: false,
+        constraints: ArrayConstraints {
+            min_items,
+            max_items,
+            unique_items: false,
+        },
     }))
 }
 
@@ -71,7 +79,7 @@ pub fn array_of(items: Schema, min_items: Option<u64>, max_items: Option<u64>) -
 pub fn set_of(items: Schema) -> Schema {
     let mut schema = array_of(items, None, None);
     if let SchemaKind::Array(rules) = &mut schema.kind {
-        rules.unique_items = true;
+        rules.constraints.unique_items = true;
     }
     schema
 }
@@ -226,60 +234,6 @@ fn not_applicable(key: &str, kinds: &str) -> SchemaError {
     SchemaError::new(format!("`{key}` applies to {kinds} only"))
 }
 
-/// `minimum`: kept only when tighter than the type's own bound (a `u8` stays `>= 0`).
-pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
-    let rules = bounds_of(&mut schema, "minimum")?;
-    let tighter = rules
-        .minimum
-        .as_ref()
-        .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Greater);
-    if tighter {
-        rules.minimum = Some(bound);
-    }
-    Ok(schema)
-}
-
-/// `maximum`: kept only when tighter than the type's own bound.
-pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
-    let rules = bounds_of(&mut schema, "maximum")?;
-    let tighter = rules
-        .maximum
-        .as_ref()
-        .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Less);
-    if tighter {
-        rules.maximum = Some(bound);
-    }
-    Ok(schema)
-}
-
-/// `exclusiveMinimum`.
-pub fn with_exclusive_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
-    bounds_of(&mut schema, "exclusive_minimum")?
-        .extra_mut()
-        .exclusive_minimum = Some(bound);
-    Ok(schema)
-}
-
-/// `exclusiveMaximum`.
-pub fn with_exclusive_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
-    bounds_of(&mut schema, "exclusive_maximum")?
-        .extra_mut()
-        .exclusive_maximum = Some(bound);
-    Ok(schema)
-}
-
-/// `multipleOf` (above 0, which the macros check at compile time too).
-pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, SchemaError> {
-    let rules = bounds_of(&mut schema, "multiple_of")?;
-    if !factor.as_f64().is_some_and(|value| value > 0.0) {
-        return Err(SchemaError::new(format!(
-            "`multiple_of` must be greater than 0, not {factor}"
-        )));
-    }
-    rules.extra_mut().multiple_of = Some(factor);
-    Ok(schema)
-}
-
 fn string_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut StringRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::String(rules) => Ok(rules),
@@ -294,50 +248,6 @@ fn array_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut ArrayRul
     }
 }
 
-/// `minLength` in code points.
-pub fn with_min_length(mut schema: Schema, length: u64) -> Result<Schema, SchemaError> {
-    string_rules(&mut schema, "min_length")?.min_length = Some(length);
-    Ok(schema)
-}
-
-/// `maxLength` in code points.
-pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, SchemaError> {
-    string_rules(&mut schema, "max_length")?.max_length = Some(length);
-    Ok(schema)
-}
-
-/// `pattern` (checked at compile time too; compiled here).
-pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
-    let pattern = Pattern::new(source)
-        .map_err(|error| SchemaError::new(format!("`pattern` {}: {error}", Value::from(source))))?;
-    string_rules(&mut schema, "pattern")?.pattern = Some(pattern);
-    Ok(schema)
-}
-
-/// `format`.
-pub fn with_format(mut schema: Schema, name: &str) -> Result<Schema, SchemaError> {
-    string_rules(&mut schema, "format")?.format = Some(StringFormat::from_name(name));
-    Ok(schema)
-}
-
-/// `minItems`.
-pub fn with_min_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
-    array_rules(&mut schema, "min_items")?.min_items = Some(count);
-    Ok(schema)
-}
-
-/// `maxItems`.
-pub fn with_max_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
-    array_rules(&mut schema, "max_items")?.max_items = Some(count);
-    Ok(schema)
-}
-
-/// `uniqueItems: true`.
-pub fn with_unique_items(mut schema: Schema) -> Result<Schema, SchemaError> {
-    array_rules(&mut schema, "unique_items")?.unique_items = true;
-    Ok(schema)
-}
-
 fn object_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut ObjectRules, SchemaError> {
     match &mut schema.kind {
         SchemaKind::Object(rules) => Ok(rules),
@@ -345,17 +255,14 @@ fn object_rules<'a>(schema: &'a mut Schema, key: &str) -> Result<&'a mut ObjectR
     }
 }
 
-/// `minProperties`.
-pub fn with_min_properties(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
-    object_rules(&mut schema, "min_properties")?.min_properties = Some(count);
-    Ok(schema)
-}
-
-/// `maxProperties`.
-pub fn with_max_properties(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
-    object_rules(&mut schema, "max_properties")?.max_properties = Some(count);
-    Ok(schema)
-}
+// The value keywords' steps (`with_minimum`, `with_min_length`, …), written with their rules in
+// `rules/`, one family per file, and expanded here, where the model they set is named: a new
+// keyword adds its step in its family's file.
+number_steps!();
+length_steps!();
+matching_steps!();
+array_steps!();
+object_steps!();
 
 /// Shows `value` as the default (checked against the schema by [`property`]).
 pub fn with_default(mut schema: Schema, value: Value) -> Schema {

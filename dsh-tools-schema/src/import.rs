@@ -32,33 +32,51 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::error::{SchemaError, pattern_refusal};
+use super::error::SchemaError;
 use super::format::StringFormat;
 use super::keywords::{KeywordSchema, SchemaImportOptions, decode_fragment};
 use super::limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::model::{
-    AdditionalProperties, Annotations, ArrayRules, ExtraNumberRules, NumberRules, ObjectRules,
-    Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, ObjectRules, Property, Schema, SchemaKind,
+    StringRules,
 };
-use super::pattern::Pattern;
-use super::rules::arrays::{self, MAX_ITEMS, MIN_ITEMS, UNIQUE_ITEMS};
-use super::rules::lengths::{Lengths, MAX_LENGTH, MIN_LENGTH};
-use super::rules::matching::{FORMAT, PATTERN};
+use super::rules::arrays::{self, ArrayConstraints};
+use super::rules::lengths::{self, Lengths};
+use super::rules::matching::{self, FORMAT, Matching};
 use super::rules::members::{CONST, ENUM};
-use super::rules::numbers::{
-    EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
-};
-use super::rules::objects::{self, MAX_PROPERTIES, MIN_PROPERTIES};
+use super::rules::numbers::{self, NumberRules};
+use super::rules::objects::{self, ObjectConstraints};
+use super::rules::read::KeywordSource;
 use super::semantics::{compare_numbers, json_equal};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-/// The accepted vocabulary, as quoted in "not a supported keyword" messages.
-const SUBSET: &str = "type/oneOf/properties/required/additionalProperties/items/enum/const/\
-minimum/maximum/exclusiveMinimum/exclusiveMaximum/multipleOf/minLength/maxLength/pattern/\
-minItems/maxItems/uniqueItems/minProperties/maxProperties/$ref/$defs + annotations";
+/// The typed families' value keywords, in the order the accepted vocabulary names them: each
+/// family lists its own (`KEYWORDS` in its file under `rules/`), so a new keyword is accepted,
+/// listed and placed by its family.
+const FAMILY_KEYWORDS: &[&[&str]] = &[
+    numbers::KEYWORDS,
+    lengths::KEYWORDS,
+    matching::KEYWORDS,
+    arrays::KEYWORDS,
+    objects::KEYWORDS,
+];
 
-/// Keywords the validator enforces, by the type they constrain (`None`: any type).
+/// The accepted vocabulary, as quoted in "not a supported keyword" messages: the structure, the
+/// families' value keywords, references and annotations.
+fn subset() -> String {
+    let mut subset =
+        "type/oneOf/properties/required/additionalProperties/items/enum/const".to_owned();
+    for keyword in FAMILY_KEYWORDS.iter().copied().flatten() {
+        subset.push('/');
+        subset.push_str(keyword);
+    }
+    subset.push_str("/$ref/$defs + annotations");
+    subset
+}
+
+/// The keywords of the structure the validator enforces; with the families' value keywords
+/// ([`is_structural`]), what constrains a value.
 const STRUCTURAL: &[&str] = &[
     "type",
     "oneOf",
@@ -70,20 +88,15 @@ const STRUCTURAL: &[&str] = &[
     "required",
     "additionalProperties",
     "items",
-    MINIMUM,
-    MAXIMUM,
-    EXCLUSIVE_MINIMUM,
-    EXCLUSIVE_MAXIMUM,
-    MULTIPLE_OF,
-    MIN_LENGTH,
-    MAX_LENGTH,
-    PATTERN,
-    MIN_ITEMS,
-    MAX_ITEMS,
-    UNIQUE_ITEMS,
-    MIN_PROPERTIES,
-    MAX_PROPERTIES,
 ];
+
+/// Whether `keyword` constrains a value: one of the structure's or of a typed family's.
+fn is_structural(keyword: &str) -> bool {
+    STRUCTURAL.contains(&keyword)
+        || FAMILY_KEYWORDS
+            .iter()
+            .any(|family| family.contains(&keyword))
+}
 
 /// Annotations accepted and dropped (they do not change what is valid).
 const IGNORED_ANNOTATIONS: &[&str] = &[
@@ -293,10 +306,13 @@ impl<'a> Importer<'a> {
                     }
                 }
                 "$schema" if is_root => {}
-                other if IGNORED_ANNOTATIONS.contains(&other) || STRUCTURAL.contains(&other) => {}
+                other if IGNORED_ANNOTATIONS.contains(&other) || is_structural(other) => {}
                 other => self.problem(
                     format!("{path}.{other}"),
-                    format!("{path}.{other} is not a supported keyword (subset: {SUBSET})"),
+                    format!(
+                        "{path}.{other} is not a supported keyword (subset: {})",
+                        subset()
+                    ),
                 ),
             }
         }
@@ -317,8 +333,14 @@ impl<'a> Importer<'a> {
             return true;
         }
         match &mut schema.kind {
-            SchemaKind::String(rules) if rules.format.as_ref().is_none_or(|own| *own == format) => {
-                rules.format = Some(format);
+            SchemaKind::String(rules)
+                if rules
+                    .matching
+                    .format
+                    .as_ref()
+                    .is_none_or(|own| *own == format) =>
+            {
+                rules.matching.format = Some(format);
                 true
             }
             SchemaKind::Number(_)
@@ -388,7 +410,7 @@ impl<'a> Importer<'a> {
     /// Reports every enforced keyword beside `keyword` (only annotations may sit beside it).
     fn only_beside(&mut self, map: &Map<String, Value>, path: &str, keyword: &str) {
         for other in map.keys() {
-            if other != keyword && STRUCTURAL.contains(&other.as_str()) {
+            if other != keyword && is_structural(other) {
                 self.problem(
                     format!("{path}.{other}"),
                     format!("{path}.{other} is not supported beside {keyword}"),
@@ -480,7 +502,7 @@ impl<'a> Importer<'a> {
     fn convert_untyped(&mut self, map: &'a Map<String, Value>, path: &str) -> Option<Schema> {
         let mut ok = true;
         for keyword in map.keys() {
-            if STRUCTURAL.contains(&keyword.as_str()) && !matches!(keyword.as_str(), ENUM | CONST) {
+            if is_structural(keyword) && !matches!(keyword.as_str(), ENUM | CONST) {
                 self.problem(
                     format!("{path}.{keyword}"),
                     format!("{path}.{keyword} requires type or oneOf"),
@@ -542,30 +564,25 @@ impl<'a> Importer<'a> {
         depth: usize,
         name: &'static str,
     ) -> Option<Schema> {
-        let allowed: &[&str] = match name {
-            "string" => &[MIN_LENGTH, MAX_LENGTH, PATTERN],
-            "number" | "integer" => &[
-                MINIMUM,
-                MAXIMUM,
-                EXCLUSIVE_MINIMUM,
-                EXCLUSIVE_MAXIMUM,
-                MULTIPLE_OF,
-            ],
-            "array" => &["items", MIN_ITEMS, MAX_ITEMS, UNIQUE_ITEMS],
-            "object" => &[
-                "properties",
-                "required",
-                "additionalProperties",
-                MIN_PROPERTIES,
-                MAX_PROPERTIES,
-            ],
-            _ => &[],
+        // The structure's keywords the type takes, and its families'.
+        let (own, families): (&[&str], &[&[&str]]) = match name {
+            "string" => (&[], &[lengths::KEYWORDS, matching::KEYWORDS]),
+            "number" | "integer" => (&[], &[numbers::KEYWORDS]),
+            "array" => (&["items"], &[arrays::KEYWORDS]),
+            "object" => (
+                &["properties", "required", "additionalProperties"],
+                &[objects::KEYWORDS],
+            ),
+            _ => (&[], &[]),
+        };
+        let allowed = |keyword: &str| {
+            own.contains(&keyword) || families.iter().any(|family| family.contains(&keyword))
         };
         let mut ok = true;
         for keyword in map.keys() {
             let keyword = keyword.as_str();
             let always = matches!(keyword, "type" | ENUM | CONST);
-            if STRUCTURAL.contains(&keyword) && !always && !allowed.contains(&keyword) {
+            if is_structural(keyword) && !always && !allowed(keyword) {
                 self.problem(
                     format!("{path}.{keyword}"),
                     format!("{path}.{keyword} is not supported on type \"{name}\""),
@@ -575,58 +592,13 @@ impl<'a> Importer<'a> {
         }
         let kind = match name {
             "string" => {
-                let pattern = match map.get(PATTERN) {
-                    None => None,
-                    Some(Value::String(source)) => match Pattern::new(source) {
-                        Ok(pattern) => Some(pattern),
-                        Err(error) => {
-                            let message = format!("{path}.{PATTERN} {}", pattern_refusal(&error));
-                            self.problem(format!("{path}.{PATTERN}"), message);
-                            ok = false;
-                            None
-                        }
-                    },
-                    Some(_) => {
-                        self.problem(
-                            format!("{path}.{PATTERN}"),
-                            format!("{path}.{PATTERN} must be a string"),
-                        );
-                        ok = false;
-                        None
-                    }
-                };
-                let format = match map.get(FORMAT) {
-                    None => None,
-                    Some(Value::String(name)) => Some(self.format_named(name)),
-                    Some(_) => {
-                        self.problem(
-                            format!("{path}.{FORMAT}"),
-                            format!("{path}.{FORMAT} must be a string"),
-                        );
-                        ok = false;
-                        None
-                    }
-                };
-                let lengths = Lengths::parse(|keyword| self.count(map, path, keyword, &mut ok));
-                SchemaKind::String(StringRules {
-                    min_length: lengths.min,
-                    max_length: lengths.max,
-                    pattern,
-                    format,
-                })
+                let mut source = self.source(map, path, &mut ok);
+                let matching = Matching::read(&mut source);
+                let lengths = Lengths::read(&mut source);
+                SchemaKind::String(StringRules { lengths, matching })
             }
             "number" | "integer" => {
-                let mut rules = NumberRules {
-                    minimum: self.number(map, path, MINIMUM, &mut ok),
-                    maximum: self.number(map, path, MAXIMUM, &mut ok),
-                    implied_by_type: false,
-                    extra: Some(Box::new(ExtraNumberRules {
-                        exclusive_minimum: self.number(map, path, EXCLUSIVE_MINIMUM, &mut ok),
-                        exclusive_maximum: self.number(map, path, EXCLUSIVE_MAXIMUM, &mut ok),
-                        multiple_of: self.factor(map, path, &mut ok),
-                    })),
-                };
-                rules.drop_empty_extra();
+                let mut rules = NumberRules::read(&mut self.source(map, path, &mut ok));
                 if name == "integer" && self.from_schemars {
                     apply_integer_format(&mut rules, map.get(FORMAT).and_then(Value::as_str));
                 }
@@ -659,22 +631,8 @@ impl<'a> Importer<'a> {
                         None
                     }
                 };
-                let counts =
-                    arrays::parse_counts(|keyword| self.count(map, path, keyword, &mut ok));
-                let unique_items = arrays::parse_unique(map).unwrap_or_else(|| {
-                    self.problem(
-                        format!("{path}.{UNIQUE_ITEMS}"),
-                        format!("{path}.{UNIQUE_ITEMS} must be a boolean"),
-                    );
-                    ok = false;
-                    false
-                });
-                SchemaKind::Array(ArrayRules {
-                    items,
-                    min_items: counts.min,
-                    max_items: counts.max,
-                    unique_items,
-                })
+                let constraints = ArrayConstraints::read(&mut self.source(map, path, &mut ok));
+                SchemaKind::Array(ArrayRules { items, constraints })
             }
             _ => SchemaKind::Object(self.convert_object(map, path, depth, &mut ok)?),
         };
@@ -787,9 +745,7 @@ impl<'a> Importer<'a> {
             }
         };
         let mut rules = ObjectRules::new(properties, additional);
-        let counts = objects::parse_counts(|keyword| self.count(map, path, keyword, ok));
-        rules.min_properties = counts.min;
-        rules.max_properties = counts.max;
+        rules.constraints = ObjectConstraints::read(&mut self.source(map, path, ok));
         // Declaration order needs no record; any other is kept for reports and rendering.
         if !required_order.is_sorted() {
             rules.required_order = required_order;
@@ -902,67 +858,47 @@ impl<'a> Importer<'a> {
         })
     }
 
-    /// A non-negative integer keyword (`minLength`, `minItems`, …).
-    fn count(
-        &mut self,
-        map: &Map<String, Value>,
-        path: &str,
-        keyword: &str,
-        ok: &mut bool,
-    ) -> Option<u64> {
-        let value = map.get(keyword)?;
-        let count = value.as_u64().or_else(|| {
-            value
-                .as_f64()
-                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 18_446_744_073_709_551_616.0)
-                // Exact: integral and inside the u64 range.
-                .map(|f| f as u64)
-        });
-        if count.is_none() {
-            self.problem(
-                format!("{path}.{keyword}"),
-                format!("{path}.{keyword} must be a non-negative integer"),
-            );
-            *ok = false;
-        }
-        count
-    }
-
-    /// `multipleOf`: a number above 0.
-    fn factor(&mut self, map: &Map<String, Value>, path: &str, ok: &mut bool) -> Option<Number> {
-        let value = map.get(MULTIPLE_OF)?;
-        match value {
-            Value::Number(factor) if is_allowed_factor(factor) => Some(factor.clone()),
-            _ => {
-                self.problem(
-                    format!("{path}.{MULTIPLE_OF}"),
-                    format!("{path}.{MULTIPLE_OF} must be greater than 0"),
-                );
-                *ok = false;
-                None
-            }
+    /// The schema object `map` at `path`, for its families to read their keywords from: a
+    /// keyword they refuse is a problem at its path, and clears `ok`.
+    fn source<'i>(
+        &'i mut self,
+        map: &'i Map<String, Value>,
+        path: &'i str,
+        ok: &'i mut bool,
+    ) -> Source<'i, 'a> {
+        Source {
+            importer: self,
+            map,
+            path,
+            ok,
         }
     }
+}
 
-    /// A number keyword (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`).
-    fn number(
-        &mut self,
-        map: &Map<String, Value>,
-        path: &str,
-        keyword: &str,
-        ok: &mut bool,
-    ) -> Option<Number> {
-        match map.get(keyword)? {
-            Value::Number(number) => Some(number.clone()),
-            _ => {
-                self.problem(
-                    format!("{path}.{keyword}"),
-                    format!("{path}.{keyword} must be a number"),
-                );
-                *ok = false;
-                None
-            }
-        }
+/// One schema object being imported, as its families read it ([`KeywordSource`]).
+struct Source<'i, 'a> {
+    importer: &'i mut Importer<'a>,
+    map: &'i Map<String, Value>,
+    path: &'i str,
+    ok: &'i mut bool,
+}
+
+impl KeywordSource for Source<'_, '_> {
+    fn get(&self, keyword: &str) -> Option<&Value> {
+        self.map.get(keyword)
+    }
+
+    fn refuse(&mut self, keyword: &str, why: &str) {
+        let path = self.path;
+        self.importer.problem(
+            format!("{path}.{keyword}"),
+            format!("{path}.{keyword} {why}"),
+        );
+        *self.ok = false;
+    }
+
+    fn format_named(&self, name: &str) -> StringFormat {
+        self.importer.format_named(name)
     }
 }
 
@@ -985,9 +921,7 @@ fn merge_annotations(into: &mut Annotations, outer: Annotations) {
 fn is_null_schema(value: &Value) -> bool {
     value.as_object().is_some_and(|map| {
         map.get("type").and_then(Value::as_str) == Some("null")
-            && map
-                .keys()
-                .all(|key| key == "type" || !STRUCTURAL.contains(&key.as_str()))
+            && map.keys().all(|key| key == "type" || !is_structural(key))
     })
 }
 
@@ -1062,5 +996,24 @@ impl Importer<'_> {
         } else {
             format!("#{pointer}")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_structural, subset};
+
+    /// The vocabulary the "not a supported keyword" message quotes, gathered from the families'
+    /// lists, reads as it always has.
+    #[test]
+    fn the_quoted_vocabulary_keeps_its_wording() {
+        assert_eq!(
+            subset(),
+            "type/oneOf/properties/required/additionalProperties/items/enum/const/minimum/\
+             maximum/exclusiveMinimum/exclusiveMaximum/multipleOf/minLength/maxLength/pattern/\
+             minItems/maxItems/uniqueItems/minProperties/maxProperties/$ref/$defs + annotations"
+        );
+        assert!(is_structural("multipleOf") && is_structural("items"));
+        assert!(!is_structural("format") && !is_structural("title"));
     }
 }

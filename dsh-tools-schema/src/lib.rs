@@ -13,7 +13,7 @@
 //!
 //! | file | owns |
 //! |---|---|
-//! | `model.rs` | the data: [`Schema`], [`SchemaKind`] and the rule structs |
+//! | `model.rs` | the data: [`Schema`], [`SchemaKind`] and the rules of each kind, which carry their families' structs |
 //! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], … |
 //! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
@@ -29,8 +29,7 @@
 //! | `pattern.rs` | [`Pattern`]: a compiled `pattern` |
 //! | `pattern_shortcut.rs` | `pattern`s of the simplest shapes decided without the regex engine |
 //! | `limits.rs` | how deep validation and import go, and how large an import grows |
-//! | `rules/` | each keyword family's rules, which every engine runs (not API) |
-//! | `number_rules.rs` | which rule of a typed number node a number breaks, over `rules/numbers.rs` |
+//! | `rules/` | each keyword family in one file: its struct in the model ([`Lengths`], [`NumberRules`], …, re-exported here), reading and writing it, its builder methods and the macros' steps, and the checks every engine runs (the module itself is not API) |
 //! | `multiple_of.rs` | `multipleOf` decided exactly, on the decimals JSON wrote |
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length, shared with the runtime (not API) |
 //! | `keywords/` | [`KeywordSchema`]: all of JSON Schema 2020-12, for what the typed model does not describe |
@@ -56,7 +55,6 @@ mod keywords;
 mod limits;
 mod model;
 mod multiple_of;
-mod number_rules;
 pub mod partial_json;
 mod pattern;
 mod pattern_shortcut;
@@ -83,11 +81,16 @@ pub use format::StringFormat;
 pub use keywords::{KeywordSchema, SchemaImportOptions};
 pub use limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES, MAX_VALIDATION_DEPTH};
 pub use model::{
-    AdditionalProperties, Annotations, ArrayRules, Definition, ExtraNumberRules, NumberRules,
-    ObjectRules, Property, Schema, SchemaKind, StringRules,
+    AdditionalProperties, Annotations, ArrayRules, Definition, ObjectRules, Property, Schema,
+    SchemaKind, StringRules,
 };
 pub use pattern::{Pattern, PatternError, PatternErrorKind};
 pub use render::JSON_SCHEMA_DIALECT;
+pub use rules::arrays::ArrayConstraints;
+pub use rules::lengths::Lengths;
+pub use rules::matching::Matching;
+pub use rules::numbers::{ExtraNumberRules, NumberRules};
+pub use rules::objects::ObjectConstraints;
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,

@@ -4,12 +4,13 @@
 //! This file owns only the data; rendering (`render.rs`), validation (`validate.rs`), import
 //! (`import.rs`) and the builder API (`builder.rs`) live beside it.
 
-use super::format::StringFormat;
 use super::keywords::KeywordSchema;
-use super::pattern::Pattern;
-use super::rules::counts::Counts;
+use super::rules::arrays::ArrayConstraints;
 use super::rules::lengths::Lengths;
-use serde_json::{Number, Value};
+use super::rules::matching::Matching;
+use super::rules::numbers::NumberRules;
+use super::rules::objects::ObjectConstraints;
+use serde_json::Value;
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,128 +102,32 @@ pub struct Definition {
     pub schema: Schema,
 }
 
-/// Constraints on a string. Lengths count Unicode code points.
+/// Constraints on a string, one struct per family of keywords (each defined with its keywords'
+/// rules in `rules/`), so that a new keyword adds a field there, not here.
+///
+/// `#[non_exhaustive]`: build one from [`Default`] and set the fields (or use the
+/// [`StringSchema`](crate::StringSchema) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct StringRules {
-    /// `minLength`.
-    pub min_length: Option<u64>,
-    /// `maxLength`.
-    pub max_length: Option<u64>,
-    /// `pattern` (unanchored, as JSON Schema specifies).
-    pub pattern: Option<Pattern>,
-    /// `format`: checked when it is one of the formats the engine knows
-    /// ([`StringFormat::is_checked`]), published either way.
-    pub format: Option<StringFormat>,
+    /// `minLength` and `maxLength`, in Unicode code points.
+    pub lengths: Lengths,
+    /// `pattern` and `format`.
+    pub matching: Matching,
 }
 
-impl StringRules {
-    /// `minLength` and `maxLength`, for their rules (`rules/lengths.rs`).
-    #[inline(always)]
-    pub(crate) fn lengths(&self) -> Lengths {
-        Lengths {
-            min: self.min_length,
-            max: self.max_length,
-        }
-    }
-}
-
-/// Constraints on a number or an integer, kept as exact JSON numbers so that `u64::MAX` and
-/// `i64::MIN` bounds compare exactly.
+/// Constraints on an array: the schema of its items, and what its keywords ask of the array
+/// itself (a struct of their family, defined with their rules in `rules/arrays.rs`).
+///
+/// `#[non_exhaustive]`: build one from [`Default`] and set the fields (or use the
+/// [`ArraySchema`](crate::ArraySchema) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct NumberRules {
-    /// `minimum` (inclusive).
-    pub minimum: Option<Number>,
-    /// `maximum` (inclusive).
-    pub maximum: Option<Number>,
-    /// The inclusive bounds are a Rust type's own range (`u64`, `i64`, `f32`, …, or a schemars
-    /// integer `format`): always enforced, but published only within ±(2^53 − 1), since most
-    /// clients read a JSON number as a double and would round a larger bound.
-    pub implied_by_type: bool,
-    /// `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, when any is set
-    /// ([`extra_mut`](Self::extra_mut) sets one; [`exclusive_minimum`](Self::exclusive_minimum)
-    /// and its siblings read them). Boxed: few schemas set them, and a number is checked against
-    /// none of them with one test. How they are kept is the engine's own business.
-    pub(crate) extra: Option<Box<ExtraNumberRules>>,
-}
-
-/// The rules of a number few schemas set; see [`NumberRules::extra_mut`]. One with none of them
-/// set means the same as none.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ExtraNumberRules {
-    /// `exclusiveMinimum`: the number must be above it.
-    pub exclusive_minimum: Option<Number>,
-    /// `exclusiveMaximum`: the number must be below it.
-    pub exclusive_maximum: Option<Number>,
-    /// `multipleOf`: the number must be an integral multiple of it, decided exactly on the
-    /// decimals JSON wrote (`0.0075` is a multiple of `0.0001`). JSON Schema requires it to be
-    /// above 0; the builder and import refuse any other, and a rule holding one matches no
-    /// number.
-    pub multiple_of: Option<Number>,
-}
-
-/// The largest integer every JSON reader holds exactly (2^53 − 1, JavaScript's
-/// `Number.MAX_SAFE_INTEGER`): implied bounds beyond it are not published.
-pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-impl NumberRules {
-    /// `exclusiveMinimum`.
-    pub fn exclusive_minimum(&self) -> Option<&Number> {
-        self.extra.as_deref()?.exclusive_minimum.as_ref()
-    }
-
-    /// `exclusiveMaximum`.
-    pub fn exclusive_maximum(&self) -> Option<&Number> {
-        self.extra.as_deref()?.exclusive_maximum.as_ref()
-    }
-
-    /// `multipleOf`.
-    pub fn multiple_of(&self) -> Option<&Number> {
-        self.extra.as_deref()?.multiple_of.as_ref()
-    }
-
-    /// The rules few schemas set, created empty when there are none, to set one:
-    /// `rules.extra_mut().multiple_of = Some(5.into())`.
-    pub fn extra_mut(&mut self) -> &mut ExtraNumberRules {
-        self.extra.get_or_insert_with(Box::default)
-    }
-
-    /// Drops an `extra` with nothing set, which means the same as none.
-    pub(crate) fn drop_empty_extra(&mut self) {
-        if self
-            .extra
-            .as_deref()
-            .is_some_and(|extra| *extra == ExtraNumberRules::default())
-        {
-            self.extra = None;
-        }
-    }
-
-    /// Whether the inclusive `bound` is published: always, unless it is implied by the type and
-    /// lies beyond ±(2^53 − 1), the largest integer every JSON reader holds exactly
-    /// (JavaScript's `Number.MAX_SAFE_INTEGER`).
-    pub(crate) fn publishes(&self, bound: &Number) -> bool {
-        // Every integer up to 2^53 converts to a double exactly, and every larger one to a
-        // double beyond 2^53 - 1, so the comparison in doubles is exact.
-        !self.implied_by_type
-            || bound
-                .as_f64()
-                .is_some_and(|value| value.abs() <= MAX_SAFE_INTEGER as f64)
-    }
-}
-
-/// Constraints on an array.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ArrayRules {
     /// The schema of every item; `None` accepts any item.
     pub items: Option<Box<Schema>>,
-    /// `minItems`.
-    pub min_items: Option<u64>,
-    /// `maxItems`.
-    pub max_items: Option<u64>,
-    /// `uniqueItems`: no two items are equal as JSON values (numbers by value, objects whatever
-    /// their key order). What a Rust set (`HashSet`, `BTreeSet`) asks of its array: a
-    /// duplicate would be dropped silently on conversion.
-    pub unique_items: bool,
+    /// `minItems`, `maxItems` and `uniqueItems`.
+    pub constraints: ArrayConstraints,
 }
 
 /// Declared properties of an object, what happens to undeclared ones, and how many properties
@@ -243,10 +148,9 @@ pub struct ObjectRules {
     /// reads it). Whether a property is required is its own [`Property::required`]; indices of
     /// properties that are not required are ignored.
     pub(crate) required_order: Vec<usize>,
-    /// `minProperties`: the fewest keys the object may have, declared or not.
-    pub min_properties: Option<u64>,
-    /// `maxProperties`: the most keys the object may have, declared or not.
-    pub max_properties: Option<u64>,
+    /// `minProperties` and `maxProperties` (a struct of their family, defined with their rules
+    /// in `rules/objects.rs`).
+    pub constraints: ObjectConstraints,
 }
 
 impl Default for ObjectRules {
@@ -255,27 +159,7 @@ impl Default for ObjectRules {
     }
 }
 
-impl ArrayRules {
-    /// `minItems` and `maxItems`, for their rules (`rules/arrays.rs`).
-    #[inline(always)]
-    pub(crate) fn item_counts(&self) -> Counts {
-        Counts {
-            min: self.min_items,
-            max: self.max_items,
-        }
-    }
-}
-
 impl ObjectRules {
-    /// `minProperties` and `maxProperties`, for their rules (`rules/objects.rs`).
-    #[inline(always)]
-    pub(crate) fn property_counts(&self) -> Counts {
-        Counts {
-            min: self.min_properties,
-            max: self.max_properties,
-        }
-    }
-
     /// Rules for `properties` (required ones in declaration order) and undeclared keys, with no
     /// bound on the number of properties.
     pub fn new(properties: Vec<Property>, additional: AdditionalProperties) -> Self {
@@ -283,8 +167,7 @@ impl ObjectRules {
             properties,
             additional,
             required_order: Vec::new(),
-            min_properties: None,
-            max_properties: None,
+            constraints: ObjectConstraints::default(),
         }
     }
 

@@ -22,15 +22,11 @@
 //! two-member `enum`), and for `oneOf` a `{"type": "null"}` branch, or an
 //! `anyOf: [{"oneOf": …}, {"type": "null"}]` wrapper when branches already accept `null`.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, Annotations, Definition, Schema, SchemaKind};
 use super::rules::members::{CONST, ENUM};
-use super::rules::numbers::{
-    self, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF,
-};
-use super::rules::{arrays, lengths, matching, objects};
 use super::semantics::is_integral;
 
 /// The `$schema` URI of the dialect rendered here.
@@ -223,8 +219,8 @@ impl<'s> Renderer<'s> {
         match &schema.kind {
             SchemaKind::String(rules) => {
                 put_type(&mut out, "string", nullable);
-                lengths::render(&mut out, rules.min_length, rules.max_length);
-                matching::render(&mut out, rules.pattern.as_ref(), rules.format.as_ref());
+                rules.lengths.render(&mut out);
+                rules.matching.render(&mut out);
             }
             SchemaKind::Number(rules) | SchemaKind::Integer(rules) => {
                 let name = if matches!(schema.kind, SchemaKind::Integer(_)) {
@@ -233,13 +229,7 @@ impl<'s> Renderer<'s> {
                     "number"
                 };
                 put_type(&mut out, name, nullable);
-                let published = |bound: &&Number| rules.publishes(bound);
-                numbers::render(&mut out, MINIMUM, rules.minimum.as_ref().filter(published));
-                numbers::render(&mut out, MAXIMUM, rules.maximum.as_ref().filter(published));
-                // Never implied by a type: always published.
-                numbers::render(&mut out, EXCLUSIVE_MINIMUM, rules.exclusive_minimum());
-                numbers::render(&mut out, EXCLUSIVE_MAXIMUM, rules.exclusive_maximum());
-                numbers::render(&mut out, MULTIPLE_OF, rules.multiple_of());
+                rules.render(&mut out);
             }
             SchemaKind::Boolean => put_type(&mut out, "boolean", nullable),
             SchemaKind::Null => put_type(&mut out, "null", false),
@@ -248,12 +238,7 @@ impl<'s> Renderer<'s> {
                 if let Some(items) = &rules.items {
                     out.insert("items".to_owned(), Value::Object(self.render(items)));
                 }
-                arrays::render(
-                    &mut out,
-                    rules.min_items,
-                    rules.max_items,
-                    rules.unique_items,
-                );
+                rules.constraints.render(&mut out);
             }
             SchemaKind::Object(rules) => {
                 put_type(&mut out, "object", nullable);
@@ -287,7 +272,7 @@ impl<'s> Renderer<'s> {
                     AdditionalProperties::Schema(values) => Value::Object(self.render(values)),
                 };
                 out.insert("additionalProperties".to_owned(), additional);
-                objects::render(&mut out, rules.min_properties, rules.max_properties);
+                rules.constraints.render(&mut out);
             }
             SchemaKind::Any => {}
             SchemaKind::Enum(members) => {

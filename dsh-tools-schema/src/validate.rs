@@ -27,9 +27,7 @@ use super::model::{
     AdditionalProperties, ArrayRules, Definition, ObjectRules, Property, Schema, SchemaKind,
     StringRules,
 };
-use super::number_rules::{bound_violation, within_rules};
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
-use super::rules::{lengths, matching};
 use super::semantics::{count_up_to_two, first_repeat, is_integral, json_equal, same_key};
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 
@@ -127,9 +125,9 @@ pub(super) fn check<'s>(
     }
     match (&schema.kind, value) {
         (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
-        (SchemaKind::Number(rules), Value::Number(number)) => within_rules(rules, number),
+        (SchemaKind::Number(rules), Value::Number(number)) => rules.holds(number),
         (SchemaKind::Integer(rules), Value::Number(number)) => {
-            is_integral(number) && within_rules(rules, number)
+            is_integral(number) && rules.holds(number)
         }
         (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => true,
         (SchemaKind::Array(rules), Value::Array(items)) => {
@@ -171,7 +169,7 @@ fn check_child<'s>(schema: &'s Schema, value: &Value, depth: usize, defs: Defs<'
     match (&schema.kind, value) {
         (SchemaKind::String(rules), Value::String(text)) => string_violation(rules, text).is_none(),
         (SchemaKind::Integer(rules), Value::Number(number)) => {
-            is_integral(number) && within_rules(rules, number)
+            is_integral(number) && rules.holds(number)
         }
         (SchemaKind::Boolean, Value::Bool(_)) => true,
         _ => check(schema, value, depth, defs),
@@ -191,7 +189,7 @@ fn check_array<'s>(
                 .all(|item| check(item_schema, item, depth + 1, defs))
         })
         // After the items: they are checked against their schema before any two are compared.
-        && (!rules.unique_items || first_repeat(items).is_none())
+        && (!rules.constraints.unique_items || first_repeat(items).is_none())
 }
 
 fn check_object<'s>(
@@ -333,13 +331,13 @@ pub(super) fn walk<'v>(
         }
         (SchemaKind::String(_), _) => cx.report(type_error(JsonType::String, nullable), value),
         (SchemaKind::Number(rules), Value::Number(number)) => {
-            if let Some(kind) = bound_violation(rules, number) {
+            if let Some(kind) = rules.violation(number) {
                 cx.report(kind, value);
             }
         }
         (SchemaKind::Number(_), _) => cx.report(type_error(JsonType::Number, nullable), value),
         (SchemaKind::Integer(rules), Value::Number(number)) if is_integral(number) => {
-            if let Some(kind) = bound_violation(rules, number) {
+            if let Some(kind) = rules.violation(number) {
                 cx.report(kind, value);
             }
         }
@@ -351,7 +349,7 @@ pub(super) fn walk<'v>(
             if let Some(kind) = array_size_violation(rules, items.len()) {
                 cx.report(kind, value);
             }
-            if rules.unique_items
+            if rules.constraints.unique_items
                 && let Some((first, second)) = first_repeat(items)
             {
                 cx.report(ViolationKind::UniqueItems { first, second }, value);
@@ -581,7 +579,7 @@ fn problems<'s>(
         }
         (SchemaKind::Array(rules), Value::Array(items)) => {
             let size = usize::from(array_size_violation(rules, items.len()).is_some())
-                + usize::from(rules.unique_items && first_repeat(items).is_some());
+                + usize::from(rules.constraints.unique_items && first_repeat(items).is_some());
             let invalid = rules.items.as_deref().map_or(0, |item_schema| {
                 items
                     .iter()
@@ -687,63 +685,27 @@ fn type_error(expected: JsonType, nullable: bool) -> ViolationKind<'static> {
     ViolationKind::Type { expected, nullable }
 }
 
-/// The first string constraint `text` breaks (one violation per scalar). Written out over the
-/// keywords' own checks (`rules/`) rather than through their combined forms: this is the
-/// interpreter's hottest leaf, and the combined forms cost it a few instructions per string.
+/// The first string constraint `text` breaks (one violation per scalar): the families' leaves
+/// (`rules/lengths.rs`, `rules/matching.rs`), written with early returns over the per-keyword
+/// checks and inlined whole, which measured as cheap as the checks written out here.
 #[inline(always)]
 fn string_violation<'s>(rules: &'s StringRules, text: &str) -> Option<ViolationKind<'s>> {
-    if let Some(min) = rules.min_length
-        && !lengths::meets_min_length(text, min)
-    {
-        return Some(ViolationKind::MinLength(min));
+    if let Some(kind) = rules.lengths.first_violation(text) {
+        return Some(kind);
     }
-    if let Some(max) = rules.max_length
-        && !lengths::meets_max_length(text, max)
-    {
-        return Some(ViolationKind::MaxLength(max));
-    }
-    if let Some(pattern) = &rules.pattern
-        && !matching::pattern_holds(pattern, text)
-    {
-        return Some(ViolationKind::Pattern(pattern.as_str()));
-    }
-    match &rules.format {
-        Some(format) if !matching::format_holds(format, text) => {
-            Some(ViolationKind::Format(format))
-        }
-        _ => None,
-    }
+    rules.matching.first_violation(text)
 }
 
-/// The key-count bound an object of `len` keys breaks (`rules/objects.rs`'s rule, written out
-/// for the same reason as [`string_violation`]).
+/// The key-count bound an object of `len` keys breaks (`rules/objects.rs`' leaf).
 #[inline(always)]
 fn object_size_violation(rules: &ObjectRules, len: usize) -> Option<ViolationKind<'static>> {
-    if rules.min_properties.is_none() && rules.max_properties.is_none() {
-        return None;
-    }
-    let len = len as u64;
-    if let Some(min) = rules.min_properties.filter(|min| len < *min) {
-        return Some(ViolationKind::MinProperties(min));
-    }
-    rules
-        .max_properties
-        .filter(|max| len > *max)
-        .map(ViolationKind::MaxProperties)
+    rules.constraints.size_violation(len)
 }
 
-/// The item-count bound `len` breaks (`rules/arrays.rs`'s rule, written out as
-/// [`object_size_violation`]).
+/// The item-count bound `len` breaks (`rules/arrays.rs`' leaf).
 #[inline]
 fn array_size_violation(rules: &ArrayRules, len: usize) -> Option<ViolationKind<'static>> {
-    let len = len as u64;
-    if let Some(min) = rules.min_items.filter(|min| len < *min) {
-        return Some(ViolationKind::MinItems(min));
-    }
-    rules
-        .max_items
-        .filter(|max| len > *max)
-        .map(ViolationKind::MaxItems)
+    rules.constraints.size_violation(len)
 }
 
 /// Whether `value` is JSON-equal to one of `members`, out of line: inlined, the comparison

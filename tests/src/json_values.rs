@@ -119,7 +119,7 @@ pub fn value_for(schema: &Schema) -> BoxedStrategy<Value> {
 pub fn near_value(schema: &Schema) -> BoxedStrategy<Value> {
     use dsh_tools::schema::{AdditionalProperties, SchemaKind};
     match &schema.kind {
-        SchemaKind::String(rules) if rules.format.is_some() => {
+        SchemaKind::String(rules) if rules.matching.format.is_some() => {
             prop::sample::select([STRINGS, FORMAT_STRINGS].concat())
                 .prop_map(Value::from)
                 .boxed()
@@ -313,9 +313,13 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
                 Some(items) => valid_value(items),
                 None => any_json().boxed(),
             };
-            let min = rules.min_items.unwrap_or(0) as usize;
-            let max = rules.max_items.map_or(min + 3, |max| max as usize).max(min);
-            let unique = rules.unique_items;
+            let min = rules.constraints.min_items.unwrap_or(0) as usize;
+            let max = rules
+                .constraints
+                .max_items
+                .map_or(min + 3, |max| max as usize)
+                .max(min);
+            let unique = rules.constraints.unique_items;
             prop::collection::vec(item, min..=max)
                 .prop_map(move |items| {
                     Value::Array(if unique {
@@ -357,7 +361,10 @@ pub fn valid_value(schema: &Schema) -> BoxedStrategy<Value> {
                 .iter()
                 .map(|property| property.name.clone())
                 .collect();
-            let max_properties = rules.max_properties.map_or(usize::MAX, |max| max as usize);
+            let max_properties = rules
+                .constraints
+                .max_properties
+                .map_or(usize::MAX, |max| max as usize);
             (declared, extras)
                 .prop_map(move |(declared, extras)| {
                     let mut map: Map<String, Value> = declared.into_iter().flatten().collect();

@@ -2,13 +2,20 @@
 //! its length and whether two items are equal. This file owns the three keywords: their JSON
 //! names, reading them from JSON and writing them back, and the checks the engines run (the
 //! compiled tree, the keyword engine, the checks of an array still being written, and the
-//! validators `#[derive(ToolArgs)]` generates; the interpreter writes its count check out).
+//! validators `#[derive(ToolArgs)]` generates; the interpreter runs the count leaf here and
+//! writes its `uniqueItems` check out).
+//!
+//! The typed model carries the family as [`ArrayConstraints`] (`ArrayRules::constraints`):
+//! import and rendering call `ArrayConstraints::read` and `ArrayConstraints::render`, and the
+//! builder's methods and the macros' steps are written here as text `builder.rs` and `derive.rs`
+//! expand (`array_methods!`, `array_steps!`), as `lengths.rs` explains.
 //!
 //! It must not know any engine's tree or walk: engines hand it the bounds and the items.
 
 use serde_json::{Map, Value};
 
 use super::counts::{self, Counts};
+use super::read::KeywordSource;
 use crate::semantics::first_repeat;
 use crate::violation::ViolationKind;
 
@@ -18,6 +25,80 @@ pub const MIN_ITEMS: &str = "minItems";
 pub const MAX_ITEMS: &str = "maxItems";
 /// `uniqueItems`'s JSON name.
 pub const UNIQUE_ITEMS: &str = "uniqueItems";
+
+/// The family's keywords, in the order the importer's list of its vocabulary names them.
+pub(crate) const KEYWORDS: &[&str] = &[MIN_ITEMS, MAX_ITEMS, UNIQUE_ITEMS];
+
+/// What an array's keywords ask of the array itself, its length and whether two items are
+/// equal: [`ArrayRules::constraints`](crate::ArrayRules::constraints).
+///
+/// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
+/// [`Default`] and set the fields (or use the [`ArraySchema`](crate::ArraySchema) builder).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ArrayConstraints {
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems`: no two items are equal as JSON values (numbers by value, objects whatever
+    /// their key order). What a Rust set (`HashSet`, `BTreeSet`) asks of its array: a duplicate
+    /// would be dropped silently on conversion.
+    pub unique_items: bool,
+}
+
+impl ArrayConstraints {
+    /// `minItems` and `maxItems`, for their rules.
+    #[inline(always)]
+    pub(crate) fn counts(self) -> Counts {
+        Counts {
+            min: self.min_items,
+            max: self.max_items,
+        }
+    }
+
+    /// The count bound an array of `len` items breaks (`minItems` first): the interpreter's
+    /// leaf.
+    #[inline]
+    pub(crate) fn size_violation(&self, len: usize) -> Option<ViolationKind<'static>> {
+        let len = len as u64;
+        if let Some(min) = self.min_items.filter(|min| len < *min) {
+            return Some(ViolationKind::MinItems(min));
+        }
+        self.max_items
+            .filter(|max| len > *max)
+            .map(ViolationKind::MaxItems)
+    }
+
+    /// The three keywords as an imported schema writes them, each reported through `source`
+    /// when malformed (the counts not non-negative integers, `uniqueItems` not a boolean).
+    pub(crate) fn read(source: &mut impl KeywordSource) -> Self {
+        let counts = parse_counts(|keyword| source.count(keyword));
+        let unique_items = match source.get(UNIQUE_ITEMS) {
+            None => Some(false),
+            Some(Value::Bool(unique)) => Some(*unique),
+            Some(_) => None,
+        };
+        let unique_items = unique_items.unwrap_or_else(|| {
+            source.refuse(UNIQUE_ITEMS, "must be a boolean");
+            false
+        });
+        Self {
+            min_items: counts.min,
+            max_items: counts.max,
+            unique_items,
+        }
+    }
+
+    /// Writes the keywords that are present into a rendered schema object (`uniqueItems` only
+    /// when `true`, its default being `false`).
+    pub(crate) fn render(self, out: &mut Map<String, Value>) {
+        counts::render(out, [MIN_ITEMS, MAX_ITEMS], self.min_items, self.max_items);
+        if self.unique_items {
+            out.insert(UNIQUE_ITEMS.to_owned(), Value::Bool(true));
+        }
+    }
+}
 
 /// `minItems` and `maxItems`, each read by the engine's reader of non-negative integers (the
 /// importer and the keyword engine's compiler each report a bad count in their own words).
@@ -71,20 +152,6 @@ pub(crate) fn unique_holds(unique: bool, items: &[Value]) -> bool {
     !(unique && first_repeat(items).is_some())
 }
 
-/// Writes the keywords that are present into a rendered schema object (`uniqueItems` only
-/// when `true`, its default being `false`).
-pub(crate) fn render(
-    out: &mut Map<String, Value>,
-    min: Option<u64>,
-    max: Option<u64>,
-    unique: bool,
-) {
-    counts::render(out, [MIN_ITEMS, MAX_ITEMS], min, max);
-    if unique {
-        out.insert(UNIQUE_ITEMS.to_owned(), Value::Bool(true));
-    }
-}
-
 /// An array whose item count is within the optional bounds: the check generated validators
 /// run (through the runtime's `__private`).
 #[inline]
@@ -103,3 +170,59 @@ pub fn has_unique_items(value: &Value) -> bool {
         .as_array()
         .is_some_and(|items| unique_holds(true, items))
 }
+
+/// The array builder's methods for the family, expanded inside `impl ArraySchema` in
+/// `builder.rs`, where the builder's `rules` (an `ArrayRules`) is in scope.
+macro_rules! array_methods {
+    () => {
+        /// `minItems`.
+        #[must_use]
+        pub fn min_items(mut self, count: u64) -> Self {
+            self.rules.constraints.min_items = Some(count);
+            self
+        }
+
+        /// `maxItems`.
+        #[must_use]
+        pub fn max_items(mut self, count: u64) -> Self {
+            self.rules.constraints.max_items = Some(count);
+            self
+        }
+
+        /// `uniqueItems: true`: no two items may be equal as JSON values (what a Rust set is).
+        #[must_use]
+        pub fn unique_items(mut self) -> Self {
+            self.rules.constraints.unique_items = true;
+            self
+        }
+    };
+}
+pub(crate) use array_methods;
+
+/// The steps `#[arg(min_items, max_items, unique_items)]` lower to, expanded in `derive.rs`,
+/// where `Schema`, `SchemaError` and its `array_rules` (the schema's `ArrayRules`, or the error
+/// that the key does not apply) are in scope.
+macro_rules! array_steps {
+    () => {
+        /// `minItems`.
+        pub fn with_min_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
+            array_rules(&mut schema, "min_items")?.constraints.min_items = Some(count);
+            Ok(schema)
+        }
+
+        /// `maxItems`.
+        pub fn with_max_items(mut schema: Schema, count: u64) -> Result<Schema, SchemaError> {
+            array_rules(&mut schema, "max_items")?.constraints.max_items = Some(count);
+            Ok(schema)
+        }
+
+        /// `uniqueItems: true`.
+        pub fn with_unique_items(mut schema: Schema) -> Result<Schema, SchemaError> {
+            array_rules(&mut schema, "unique_items")?
+                .constraints
+                .unique_items = true;
+            Ok(schema)
+        }
+    };
+}
+pub(crate) use array_steps;

@@ -4,10 +4,17 @@
 //! compiled tree, the keyword engine, the checks of a value still being written, and the
 //! validators `#[derive(ToolArgs)]` generates), and the check's compiled form.
 //!
+//! The typed model carries the family as [`Lengths`] (`StringRules::lengths`), so import and
+//! rendering call `Lengths::read` and `Lengths::render`, and the builder's methods and the
+//! macros' steps are written here as text that `builder.rs` and `derive.rs` expand
+//! (`length_methods!`, `length_steps!`): those two name the typed model, which this file must
+//! not (the model names this file's struct).
+//!
 //! It must not know any engine's tree or walk: engines hand it the bounds and the text.
 
 use serde_json::{Map, Value};
 
+use super::read::KeywordSource;
 use crate::semantics::{has_at_least_code_points, has_at_most_code_points, has_code_points_within};
 use crate::violation::ViolationKind;
 
@@ -15,6 +22,9 @@ use crate::violation::ViolationKind;
 pub const MIN_LENGTH: &str = "minLength";
 /// `maxLength`'s JSON name.
 pub const MAX_LENGTH: &str = "maxLength";
+
+/// The family's keywords, in the order the importer's list of its vocabulary names them.
+pub(crate) const KEYWORDS: &[&str] = &[MIN_LENGTH, MAX_LENGTH];
 
 /// `minLength`: whether `text` has at least `min` code points.
 #[inline(always)]
@@ -28,16 +38,37 @@ pub(crate) fn meets_max_length(text: &str, max: u64) -> bool {
     has_at_most_code_points(text, max)
 }
 
-/// A string's length bounds as a schema states them (either may be absent).
+/// A string's length bounds, in Unicode code points, as a schema states them (either may be
+/// absent): [`StringRules::lengths`](crate::StringRules::lengths).
+///
+/// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
+/// [`Default`] and set the fields (or use the [`StringSchema`](crate::StringSchema) builder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Lengths {
-    /// `minLength`.
-    pub(crate) min: Option<u64>,
-    /// `maxLength`.
-    pub(crate) max: Option<u64>,
+#[non_exhaustive]
+pub struct Lengths {
+    /// `minLength`: the fewest code points.
+    pub min: Option<u64>,
+    /// `maxLength`: the most code points.
+    pub max: Option<u64>,
 }
 
 impl Lengths {
+    /// Both keywords as an imported schema writes them, each reported through `source` when it
+    /// is not a non-negative integer.
+    pub(crate) fn read(source: &mut impl KeywordSource) -> Self {
+        Self::parse(|keyword| source.count(keyword))
+    }
+
+    /// Writes the keywords that are present into a rendered schema object.
+    pub(crate) fn render(self, out: &mut Map<String, Value>) {
+        if let Some(min) = self.min {
+            out.insert(MIN_LENGTH.to_owned(), Value::from(min));
+        }
+        if let Some(max) = self.max {
+            out.insert(MAX_LENGTH.to_owned(), Value::from(max));
+        }
+    }
+
     /// Both keywords, each read by the engine's reader of non-negative integers: the importer
     /// and the keyword engine's compiler each report a bad count in their own words.
     pub(crate) fn parse(mut count: impl FnMut(&'static str) -> Option<u64>) -> Self {
@@ -73,6 +104,23 @@ impl Lengths {
         {
             broken(ViolationKind::MaxLength(max));
         }
+    }
+
+    /// The first bound `text` breaks (`minLength` before `maxLength`): the interpreter's leaf,
+    /// written over the per-keyword checks with early returns, which it measured cheapest.
+    #[inline(always)]
+    pub(crate) fn first_violation(&self, text: &str) -> Option<ViolationKind<'static>> {
+        if let Some(min) = self.min
+            && !meets_min_length(text, min)
+        {
+            return Some(ViolationKind::MinLength(min));
+        }
+        if let Some(max) = self.max
+            && !meets_max_length(text, max)
+        {
+            return Some(ViolationKind::MaxLength(max));
+        }
+        None
     }
 
     /// The violation a string still being written already has for good: only a length past
@@ -118,16 +166,6 @@ impl LengthRange {
     }
 }
 
-/// Writes `minLength` and `maxLength`, those present, into a rendered schema object.
-pub(crate) fn render(out: &mut Map<String, Value>, min: Option<u64>, max: Option<u64>) {
-    if let Some(min) = min {
-        out.insert(MIN_LENGTH.to_owned(), Value::from(min));
-    }
-    if let Some(max) = max {
-        out.insert(MAX_LENGTH.to_owned(), Value::from(max));
-    }
-}
-
 /// A string whose length in code points is within the optional bounds: the check generated
 /// validators run (through the runtime's `__private`).
 #[inline]
@@ -137,3 +175,44 @@ pub fn has_length(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
     };
     Lengths { min, max }.holds(text)
 }
+
+/// The string builder's methods for the family, expanded inside `impl StringSchema` in
+/// `builder.rs`, where the builder's `rules` (a `StringRules`) is in scope.
+macro_rules! length_methods {
+    () => {
+        /// `minLength`, in Unicode code points.
+        #[must_use]
+        pub fn min_length(mut self, length: u64) -> Self {
+            self.rules.lengths.min = Some(length);
+            self
+        }
+
+        /// `maxLength`, in Unicode code points.
+        #[must_use]
+        pub fn max_length(mut self, length: u64) -> Self {
+            self.rules.lengths.max = Some(length);
+            self
+        }
+    };
+}
+pub(crate) use length_methods;
+
+/// The steps `#[arg(min_length, max_length)]` lower to, expanded in `derive.rs`, where `Schema`,
+/// `SchemaError` and its `string_rules` (the schema's `StringRules`, or the error that the key
+/// does not apply) are in scope.
+macro_rules! length_steps {
+    () => {
+        /// `minLength` in code points.
+        pub fn with_min_length(mut schema: Schema, length: u64) -> Result<Schema, SchemaError> {
+            string_rules(&mut schema, "min_length")?.lengths.min = Some(length);
+            Ok(schema)
+        }
+
+        /// `maxLength` in code points.
+        pub fn with_max_length(mut schema: Schema, length: u64) -> Result<Schema, SchemaError> {
+            string_rules(&mut schema, "max_length")?.lengths.max = Some(length);
+            Ok(schema)
+        }
+    };
+}
+pub(crate) use length_steps;

@@ -4,6 +4,11 @@
 //! written: their JSON names, the violation each reports, writing them back, and the checks
 //! `#[derive(ToolArgs)]`'s validators run.
 //!
+//! The typed model carries the family as [`Matching`] (`StringRules::matching`): import and
+//! rendering call `Matching::read` and `Matching::render`, and the builder's methods and the
+//! macros' steps are written here as text `builder.rs` and `derive.rs` expand
+//! (`matching_methods!`, `matching_steps!`), as `lengths.rs` explains.
+//!
 //! It must not know any engine's tree or walk: engines hand it the pattern or format and the
 //! text.
 
@@ -11,6 +16,8 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
+use super::read::KeywordSource;
+use crate::error::pattern_refusal;
 use crate::format::StringFormat;
 use crate::pattern::Pattern;
 use crate::violation::ViolationKind;
@@ -19,6 +26,77 @@ use crate::violation::ViolationKind;
 pub const PATTERN: &str = "pattern";
 /// `format`'s JSON name.
 pub const FORMAT: &str = "format";
+
+/// The family's keywords that apply beside `"type": "string"` only, in the order the importer's
+/// list of its vocabulary names them (`format` is read on any type, and kept as an annotation
+/// where it checks nothing).
+pub(crate) const KEYWORDS: &[&str] = &[PATTERN];
+
+/// What a string must match, as a schema states it: [`StringRules::matching`](crate::StringRules::matching).
+///
+/// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
+/// [`Default`] and set the fields (or use the [`StringSchema`](crate::StringSchema) builder).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Matching {
+    /// `pattern` (unanchored, as JSON Schema specifies).
+    pub pattern: Option<Pattern>,
+    /// `format`: checked when it is one of the formats the engine knows
+    /// ([`StringFormat::is_checked`]), published either way.
+    pub format: Option<StringFormat>,
+}
+
+impl Matching {
+    /// Both keywords as an imported schema writes them: a pattern that does not compile, or
+    /// either keyword not a string, is reported through `source`.
+    pub(crate) fn read(source: &mut impl KeywordSource) -> Self {
+        let pattern = match source.get(PATTERN) {
+            None => Ok(None),
+            Some(Value::String(text)) => Pattern::new(text)
+                .map(Some)
+                .map_err(|error| pattern_refusal(&error)),
+            Some(_) => Err("must be a string".to_owned()),
+        };
+        let pattern = pattern.unwrap_or_else(|why| {
+            source.refuse(PATTERN, &why);
+            None
+        });
+        let format = match source.get(FORMAT) {
+            None => Ok(None),
+            Some(Value::String(name)) => Ok(Some(source.format_named(name))),
+            Some(_) => Err(()),
+        };
+        let format = format.unwrap_or_else(|()| {
+            source.refuse(FORMAT, "must be a string");
+            None
+        });
+        Self { pattern, format }
+    }
+
+    /// The first keyword `text` breaks (`pattern` before `format`): the interpreter's leaf.
+    #[inline(always)]
+    pub(crate) fn first_violation(&self, text: &str) -> Option<ViolationKind<'_>> {
+        if let Some(pattern) = &self.pattern
+            && !pattern_holds(pattern, text)
+        {
+            return Some(ViolationKind::Pattern(pattern.as_str()));
+        }
+        match &self.format {
+            Some(format) if !format_holds(format, text) => Some(ViolationKind::Format(format)),
+            _ => None,
+        }
+    }
+
+    /// Writes the keywords that are present into a rendered schema object.
+    pub(crate) fn render(&self, out: &mut Map<String, Value>) {
+        if let Some(pattern) = &self.pattern {
+            out.insert(PATTERN.to_owned(), Value::from(pattern.as_str()));
+        }
+        if let Some(format) = &self.format {
+            out.insert(FORMAT.to_owned(), Value::from(format.name()));
+        }
+    }
+}
 
 /// `pattern`: whether `text` has a match of `pattern` anywhere.
 #[inline(always)]
@@ -48,20 +126,6 @@ pub(crate) fn format_violation<'f>(
     (!format_holds(format, text)).then_some(ViolationKind::Format(format))
 }
 
-/// Writes `pattern` and `format`, those present, into a rendered schema object.
-pub(crate) fn render(
-    out: &mut Map<String, Value>,
-    pattern: Option<&Pattern>,
-    format: Option<&StringFormat>,
-) {
-    if let Some(pattern) = pattern {
-        out.insert(PATTERN.to_owned(), Value::from(pattern.as_str()));
-    }
-    if let Some(format) = format {
-        out.insert(FORMAT.to_owned(), Value::from(format.name()));
-    }
-}
-
 /// A string containing a match of `pattern`, for generated validators (`None`: the pattern does
 /// not compile, and the schema build reports that).
 #[inline]
@@ -86,3 +150,62 @@ pub fn matches_format(value: &Value, name: &str) -> bool {
 pub fn compile_pattern(source: &str) -> Option<Pattern> {
     Pattern::new(source).ok()
 }
+
+/// The string builder's methods for the family, expanded inside `impl StringSchema` in
+/// `builder.rs`, where the builder's `rules` (a `StringRules`), `Pattern`, `StringFormat`,
+/// `SchemaError` and `Value` are in scope.
+macro_rules! matching_methods {
+    () => {
+        /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). The
+        /// pattern is an ECMA-262 regular expression, as JSON Schema specifies, so `\d` is
+        /// `[0-9]` and `.` stops at line terminators whatever engine a client checks it with (see
+        /// [`Pattern`]). Fails with a [`SchemaError`] naming the pattern and the construct when
+        /// it is not ECMA-262, or uses look-around or backreferences, which the engine cannot
+        /// run.
+        pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
+            let pattern = Pattern::new(source).map_err(|error| {
+                SchemaError::new(format!("pattern {}: {error}", Value::from(source)))
+            })?;
+            Ok(self.with_pattern(pattern))
+        }
+
+        /// Sets `format` (`date-time`, `uuid`, `email`, …): checked when the engine knows the
+        /// format ([`StringFormat::is_checked`]), published as written either way.
+        #[must_use]
+        pub fn format(mut self, format: StringFormat) -> Self {
+            self.rules.matching.format = Some(format);
+            self
+        }
+
+        /// `pattern`, already compiled.
+        #[must_use]
+        pub fn with_pattern(mut self, pattern: Pattern) -> Self {
+            self.rules.matching.pattern = Some(pattern);
+            self
+        }
+    };
+}
+pub(crate) use matching_methods;
+
+/// The steps `#[arg(pattern, format)]` lower to, expanded in `derive.rs`, where `Schema`,
+/// `SchemaError`, `Pattern`, `StringFormat`, `Value` and its `string_rules` are in scope.
+macro_rules! matching_steps {
+    () => {
+        /// `pattern` (checked at compile time too; compiled here).
+        pub fn with_pattern(mut schema: Schema, source: &str) -> Result<Schema, SchemaError> {
+            let pattern = Pattern::new(source).map_err(|error| {
+                SchemaError::new(format!("`pattern` {}: {error}", Value::from(source)))
+            })?;
+            string_rules(&mut schema, "pattern")?.matching.pattern = Some(pattern);
+            Ok(schema)
+        }
+
+        /// `format`.
+        pub fn with_format(mut schema: Schema, name: &str) -> Result<Schema, SchemaError> {
+            string_rules(&mut schema, "format")?.matching.format =
+                Some(StringFormat::from_name(name));
+            Ok(schema)
+        }
+    };
+}
+pub(crate) use matching_steps;

@@ -5,10 +5,17 @@
 //! compiled tree (`compile.rs`, `compiled_check.rs`), the keyword engine (`keywords/`), the
 //! checks of partial values (`definite.rs`), import and rendering, and the validators
 //! `#[derive(ToolArgs)]` generates, which reach the value checks marked `pub` here through the
-//! runtime's `__private` (not API). The interpreter (`validate.rs`) keeps its hottest leaves
-//! written out (a string's constraints over the per-keyword checks here, `meets_min_length`,
-//! `pattern_holds`, …; counts, `uniqueItems` and `enum` over `semantics.rs`): the combined forms
-//! cost it instructions per value.
+//! runtime's `__private` (not API). The interpreter (`validate.rs`) runs the families' leaves
+//! written for it (`Lengths::first_violation`, `Matching::first_violation`, the counts'
+//! `size_violation`, `NumberRules::violation`: early returns over the per-keyword checks,
+//! inlined whole), and keeps `uniqueItems` and `enum` written out over `semantics.rs`.
+//!
+//! Each family's struct is what the typed model carries (`StringRules::lengths`, `NumberRules`,
+//! `ArrayRules::constraints`, …; public, re-exported at the crate's root), so import reads it
+//! through the family (`read`, over `read.rs`' `KeywordSource`) and
+//! rendering writes it through the family (`render`); the builder's methods and the steps the
+//! macros lower to are written in the family file too, as `macro_rules!` text that `builder.rs`
+//! and `derive.rs` expand, since they name the typed model, which names the family's struct.
 //!
 //! A family file knows no engine: it is handed the bounds and the value, and reports in
 //! `ViolationKind`s, whose wording stays in `violation.rs` (which the
@@ -23,6 +30,7 @@
 //! | `matching.rs` | `pattern`, `format` |
 //! | `members.rs` | `enum`, `const` |
 //! | `counts.rs` | a count's optional bounds, which `arrays.rs` and `objects.rs` share |
+//! | `read.rs` | how a family reads its keywords from an imported schema, and reports a bad one |
 
 pub mod arrays;
 pub(crate) mod counts;
@@ -31,3 +39,4 @@ pub mod matching;
 pub mod members;
 pub mod numbers;
 pub mod objects;
+pub(crate) mod read;

@@ -1,18 +1,21 @@
 //! `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`: a number's
 //! bounds and step, compared by value on the numbers JSON wrote. This file is the one place the
-//! five keywords are written: their JSON names, the check of each (the yes/no form and the
-//! violation), the value of `multipleOf` JSON Schema allows, writing them back, and the checks
-//! `#[derive(ToolArgs)]`'s validators run. The interpreter and the compiled tree reach them
-//! through `number_rules.rs` (the typed model's layout of the five), the keyword engine
-//! directly.
+//! five keywords are written: their JSON names, the typed model's [`NumberRules`] (the common
+//! bounds inline, the rest boxed), reading them from an imported schema and writing them back,
+//! the check of each (the yes/no form and the violation) and of a whole [`NumberRules`] (which
+//! rule a number breaks first, alike for the interpreter and the compiled check), the value of
+//! `multipleOf` JSON Schema allows, the checks `#[derive(ToolArgs)]`'s validators run, and, as
+//! text `builder.rs` and `derive.rs` expand (`number_methods!`, `number_steps!`), the builder's
+//! methods and the macros' steps. The keyword engine calls the per-keyword checks directly.
 //!
-//! It must not know any engine's tree or walk, nor the typed model: engines hand it the bound
-//! and the number.
+//! It must not know any engine's tree or walk, nor the typed model's tree: engines hand it the
+//! rules and the number.
 
 use std::cmp::Ordering;
 
 use serde_json::{Map, Number, Value};
 
+use super::read::KeywordSource;
 use crate::multiple_of::is_multiple_of;
 use crate::semantics::{compare_numbers, is_less, is_positive_multiple};
 use crate::violation::ViolationKind;
@@ -27,6 +30,216 @@ pub const EXCLUSIVE_MINIMUM: &str = "exclusiveMinimum";
 pub const EXCLUSIVE_MAXIMUM: &str = "exclusiveMaximum";
 /// `multipleOf`'s JSON name.
 pub const MULTIPLE_OF: &str = "multipleOf";
+
+/// The family's keywords, in the order the importer's list of its vocabulary names them.
+pub(crate) const KEYWORDS: &[&str] = &[
+    MINIMUM,
+    MAXIMUM,
+    EXCLUSIVE_MINIMUM,
+    EXCLUSIVE_MAXIMUM,
+    MULTIPLE_OF,
+];
+
+/// Constraints on a number or an integer, kept as exact JSON numbers so that `u64::MAX` and
+/// `i64::MIN` bounds compare exactly.
+///
+/// `#[non_exhaustive]`: a new keyword of the family is a new field or a new rule kept boxed, so
+/// build one from [`Default`] and set the fields (or use the
+/// [`NumberSchema`](crate::NumberSchema) builder).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct NumberRules {
+    /// `minimum` (inclusive).
+    pub minimum: Option<Number>,
+    /// `maximum` (inclusive).
+    pub maximum: Option<Number>,
+    /// The inclusive bounds are a Rust type's own range (`u64`, `i64`, `f32`, …, or a schemars
+    /// integer `format`): always enforced, but published only within ±(2^53 − 1), since most
+    /// clients read a JSON number as a double and would round a larger bound.
+    pub implied_by_type: bool,
+    /// `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, when any is set
+    /// ([`extra_mut`](Self::extra_mut) sets one; [`exclusive_minimum`](Self::exclusive_minimum)
+    /// and its siblings read them). Boxed: few schemas set them, and a number is checked against
+    /// none of them with one test. How they are kept is the engine's own business.
+    pub(crate) extra: Option<Box<ExtraNumberRules>>,
+}
+
+/// The rules of a number few schemas set; see [`NumberRules::extra_mut`]. One with none of them
+/// set means the same as none.
+///
+/// `#[non_exhaustive]`: set its fields through [`NumberRules::extra_mut`].
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ExtraNumberRules {
+    /// `exclusiveMinimum`: the number must be above it.
+    pub exclusive_minimum: Option<Number>,
+    /// `exclusiveMaximum`: the number must be below it.
+    pub exclusive_maximum: Option<Number>,
+    /// `multipleOf`: the number must be an integral multiple of it, decided exactly on the
+    /// decimals JSON wrote (`0.0075` is a multiple of `0.0001`). JSON Schema requires it to be
+    /// above 0; the builder and import refuse any other, and a rule holding one matches no
+    /// number.
+    pub multiple_of: Option<Number>,
+}
+
+/// The largest integer every JSON reader holds exactly (2^53 − 1, JavaScript's
+/// `Number.MAX_SAFE_INTEGER`): implied bounds beyond it are not published.
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+impl NumberRules {
+    /// `exclusiveMinimum`.
+    pub fn exclusive_minimum(&self) -> Option<&Number> {
+        self.extra.as_deref()?.exclusive_minimum.as_ref()
+    }
+
+    /// `exclusiveMaximum`.
+    pub fn exclusive_maximum(&self) -> Option<&Number> {
+        self.extra.as_deref()?.exclusive_maximum.as_ref()
+    }
+
+    /// `multipleOf`.
+    pub fn multiple_of(&self) -> Option<&Number> {
+        self.extra.as_deref()?.multiple_of.as_ref()
+    }
+
+    /// The rules few schemas set, created empty when there are none, to set one:
+    /// `rules.extra_mut().multiple_of = Some(5.into())`.
+    pub fn extra_mut(&mut self) -> &mut ExtraNumberRules {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// Drops an `extra` with nothing set, which means the same as none.
+    pub(crate) fn drop_empty_extra(&mut self) {
+        if self
+            .extra
+            .as_deref()
+            .is_some_and(|extra| *extra == ExtraNumberRules::default())
+        {
+            self.extra = None;
+        }
+    }
+
+    /// Whether the inclusive `bound` is published: always, unless it is implied by the type and
+    /// lies beyond ±(2^53 − 1), the largest integer every JSON reader holds exactly
+    /// (JavaScript's `Number.MAX_SAFE_INTEGER`).
+    pub(crate) fn publishes(&self, bound: &Number) -> bool {
+        // Every integer up to 2^53 converts to a double exactly, and every larger one to a
+        // double beyond 2^53 - 1, so the comparison in doubles is exact.
+        !self.implied_by_type
+            || bound
+                .as_f64()
+                .is_some_and(|value| value.abs() <= MAX_SAFE_INTEGER as f64)
+    }
+
+    /// The five keywords as an imported schema writes them, each reported through `source`
+    /// when it is not a number (`multipleOf`: not one above 0).
+    pub(crate) fn read(source: &mut impl KeywordSource) -> Self {
+        let mut rules = Self {
+            minimum: source.number(MINIMUM),
+            maximum: source.number(MAXIMUM),
+            implied_by_type: false,
+            extra: Some(Box::new(ExtraNumberRules {
+                exclusive_minimum: source.number(EXCLUSIVE_MINIMUM),
+                exclusive_maximum: source.number(EXCLUSIVE_MAXIMUM),
+                multiple_of: read_factor(source),
+            })),
+        };
+        rules.drop_empty_extra();
+        rules
+    }
+
+    /// Writes the keywords that are present into a rendered schema object: the inclusive
+    /// bounds only where [`publishes`](Self::publishes) says so, the others always (they are
+    /// never implied by a type).
+    pub(crate) fn render(&self, out: &mut Map<String, Value>) {
+        let published = |bound: &&Number| self.publishes(bound);
+        render(out, MINIMUM, self.minimum.as_ref().filter(published));
+        render(out, MAXIMUM, self.maximum.as_ref().filter(published));
+        render(out, EXCLUSIVE_MINIMUM, self.exclusive_minimum());
+        render(out, EXCLUSIVE_MAXIMUM, self.exclusive_maximum());
+        render(out, MULTIPLE_OF, self.multiple_of());
+    }
+
+    /// The first rule `number` breaks, in the keyword engine's order: `minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (one violation per number).
+    #[inline(always)]
+    pub(crate) fn violation<'s>(&'s self, number: &Number) -> Option<ViolationKind<'s>> {
+        if let Some(kind) = self
+            .minimum
+            .as_ref()
+            .and_then(|min| minimum_violation(number, min))
+        {
+            return Some(kind);
+        }
+        if let Some(kind) = self
+            .maximum
+            .as_ref()
+            .and_then(|max| maximum_violation(number, max))
+        {
+            return Some(kind);
+        }
+        match &self.extra {
+            Some(extra) => extra.violation(number),
+            None => None,
+        }
+    }
+
+    /// Whether `number` breaks no rule: [`violation`](Self::violation) for the yes/no walks.
+    #[inline(always)]
+    pub(crate) fn holds(&self, number: &Number) -> bool {
+        if let Some(min) = &self.minimum
+            && !meets_minimum(number, min)
+        {
+            return false;
+        }
+        if let Some(max) = &self.maximum
+            && !meets_maximum(number, max)
+        {
+            return false;
+        }
+        match &self.extra {
+            Some(extra) => extra.violation(number).is_none(),
+            None => true,
+        }
+    }
+}
+
+impl ExtraNumberRules {
+    /// The first of these rules `number` breaks; out of line, so the common check stays small.
+    #[inline(never)]
+    fn violation<'s>(&'s self, number: &Number) -> Option<ViolationKind<'s>> {
+        let exclusive_minimum = || {
+            self.exclusive_minimum
+                .as_ref()
+                .and_then(|min| exclusive_minimum_violation(number, min))
+        };
+        let exclusive_maximum = || {
+            self.exclusive_maximum
+                .as_ref()
+                .and_then(|max| exclusive_maximum_violation(number, max))
+        };
+        let multiple_of = || {
+            self.multiple_of
+                .as_ref()
+                .and_then(|factor| multiple_of_violation(number, factor))
+        };
+        exclusive_minimum()
+            .or_else(exclusive_maximum)
+            .or_else(multiple_of)
+    }
+}
+
+/// `multipleOf` as an imported schema writes it: a number above 0, else reported.
+fn read_factor(source: &mut impl KeywordSource) -> Option<Number> {
+    let factor = match source.get(MULTIPLE_OF)? {
+        Value::Number(factor) if is_allowed_factor(factor) => Some(factor.clone()),
+        _ => None,
+    };
+    if factor.is_none() {
+        source.refuse(MULTIPLE_OF, "must be greater than 0");
+    }
+    factor
+}
 
 /// Whether `factor` is a `multipleOf` JSON Schema allows: a number above 0.
 pub(crate) fn is_allowed_factor(factor: &Number) -> bool {
@@ -118,7 +331,7 @@ pub(crate) fn multiple_of_violation<'b>(
 }
 
 /// Writes one of the five keywords into a rendered schema object, when present.
-pub(crate) fn render(out: &mut Map<String, Value>, keyword: &'static str, value: Option<&Number>) {
+fn render(out: &mut Map<String, Value>, keyword: &'static str, value: Option<&Number>) {
     if let Some(value) = value {
         out.insert(keyword.to_owned(), Value::Number(value.clone()));
     }
@@ -167,3 +380,151 @@ pub fn is_multiple(value: &Value, factor: Option<Number>) -> bool {
         _ => false,
     }
 }
+
+/// The number builder's methods for the family, expanded inside `impl NumberSchema` in
+/// `builder.rs`, where the builder's `rules` (a [`NumberRules`]), `NumberBound`, `BoundSide` and
+/// `SchemaError` are in scope.
+macro_rules! number_methods {
+    () => {
+        /// Inclusive `minimum`; any Rust integer or float, kept as an exact JSON number.
+        #[must_use]
+        pub fn minimum(mut self, bound: impl NumberBound) -> Self {
+            self.rules.minimum = bound.into_bound(BoundSide::Minimum);
+            self
+        }
+
+        /// Inclusive `maximum`; any Rust integer or float, kept as an exact JSON number.
+        #[must_use]
+        pub fn maximum(mut self, bound: impl NumberBound) -> Self {
+            self.rules.maximum = bound.into_bound(BoundSide::Maximum);
+            self
+        }
+
+        /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`.
+        #[must_use]
+        pub fn range(self, minimum: impl NumberBound, maximum: impl NumberBound) -> Self {
+            self.minimum(minimum).maximum(maximum)
+        }
+
+        /// `exclusiveMinimum`: the number must be above `bound` (a float as [`NumberBound`]
+        /// reads a minimum: `-∞` bounds nothing, `+∞` lets no number pass).
+        #[must_use]
+        pub fn exclusive_minimum(mut self, bound: impl NumberBound) -> Self {
+            self.rules.extra_mut().exclusive_minimum = bound.into_bound(BoundSide::Minimum);
+            self.rules.drop_empty_extra();
+            self
+        }
+
+        /// `exclusiveMaximum`: the number must be below `bound` (a float as [`NumberBound`]
+        /// reads a maximum).
+        #[must_use]
+        pub fn exclusive_maximum(mut self, bound: impl NumberBound) -> Self {
+            self.rules.extra_mut().exclusive_maximum = bound.into_bound(BoundSide::Maximum);
+            self.rules.drop_empty_extra();
+            self
+        }
+
+        /// `multipleOf`: the number must be an integral multiple of `factor`, decided exactly
+        /// on the decimals JSON wrote (`0.3` is a multiple of `0.1`). Fails with a
+        /// [`SchemaError`] unless `factor` is a finite number above 0, as JSON Schema requires.
+        ///
+        /// ```
+        /// use dsh_tools_schema::Schema;
+        /// use serde_json::json;
+        ///
+        /// let minutes = Schema::integer().multiple_of(15)?.build();
+        /// assert!(minutes.is_valid(&json!(45)));
+        /// assert_eq!(
+        ///     minutes.validate(&json!(50)).unwrap_err().to_string(),
+        ///     r#""arguments" must be a multiple of 15"#,
+        /// );
+        /// assert!(Schema::number().multiple_of(0).is_err());
+        /// # Ok::<(), dsh_tools_schema::SchemaError>(())
+        /// ```
+        pub fn multiple_of(mut self, factor: impl NumberBound) -> Result<Self, SchemaError> {
+            // Read as a maximum, `+∞` and `NaN` are no number at all and `-∞` a negative one:
+            // each is refused below, with every other factor that is not above 0.
+            let factor = factor
+                .into_bound(BoundSide::Maximum)
+                .filter(|factor| factor.as_f64().is_some_and(|value| value > 0.0));
+            match factor {
+                Some(factor) => {
+                    self.rules.extra_mut().multiple_of = Some(factor);
+                    Ok(self)
+                }
+                None => Err(SchemaError::new(
+                    "multipleOf must be a finite number greater than 0",
+                )),
+            }
+        }
+    };
+}
+pub(crate) use number_methods;
+
+/// The steps `#[arg(minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of)]` lower
+/// to, expanded in `derive.rs`, where `Schema`, `SchemaError`, `Number`, `compare_numbers` and its
+/// `bounds_of` (the schema's [`NumberRules`], or the error that the key does not apply) are in
+/// scope.
+macro_rules! number_steps {
+    () => {
+        /// `minimum`: kept only when tighter than the type's own bound (a `u8` stays `>= 0`).
+        pub fn with_minimum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
+            let rules = bounds_of(&mut schema, "minimum")?;
+            let tighter = rules.minimum.as_ref().is_none_or(|current| {
+                compare_numbers(&bound, current) == std::cmp::Ordering::Greater
+            });
+            if tighter {
+                rules.minimum = Some(bound);
+            }
+            Ok(schema)
+        }
+
+        /// `maximum`: kept only when tighter than the type's own bound.
+        pub fn with_maximum(mut schema: Schema, bound: Number) -> Result<Schema, SchemaError> {
+            let rules = bounds_of(&mut schema, "maximum")?;
+            let tighter = rules
+                .maximum
+                .as_ref()
+                .is_none_or(|current| compare_numbers(&bound, current) == std::cmp::Ordering::Less);
+            if tighter {
+                rules.maximum = Some(bound);
+            }
+            Ok(schema)
+        }
+
+        /// `exclusiveMinimum`.
+        pub fn with_exclusive_minimum(
+            mut schema: Schema,
+            bound: Number,
+        ) -> Result<Schema, SchemaError> {
+            bounds_of(&mut schema, "exclusive_minimum")?
+                .extra_mut()
+                .exclusive_minimum = Some(bound);
+            Ok(schema)
+        }
+
+        /// `exclusiveMaximum`.
+        pub fn with_exclusive_maximum(
+            mut schema: Schema,
+            bound: Number,
+        ) -> Result<Schema, SchemaError> {
+            bounds_of(&mut schema, "exclusive_maximum")?
+                .extra_mut()
+                .exclusive_maximum = Some(bound);
+            Ok(schema)
+        }
+
+        /// `multipleOf` (above 0, which the macros check at compile time too).
+        pub fn with_multiple_of(mut schema: Schema, factor: Number) -> Result<Schema, SchemaError> {
+            let rules = bounds_of(&mut schema, "multiple_of")?;
+            if !factor.as_f64().is_some_and(|value| value > 0.0) {
+                return Err(SchemaError::new(format!(
+                    "`multiple_of` must be greater than 0, not {factor}"
+                )));
+            }
+            rules.extra_mut().multiple_of = Some(factor);
+            Ok(schema)
+        }
+    };
+}
+pub(crate) use number_steps;

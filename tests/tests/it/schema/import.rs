@@ -658,7 +658,7 @@ mod from_schemars {
         // A set's `uniqueItems` is typed: an array of distinct items.
         let unique = Schema::from_schemars_type::<Unique>().unwrap();
         let set = &unique.as_object().unwrap().properties[0].schema;
-        assert!(matches!(&set.kind, SchemaKind::Array(rules) if rules.unique_items));
+        assert!(matches!(&set.kind, SchemaKind::Array(rules) if rules.constraints.unique_items));
         assert_eq!(
             unique
                 .validate(&json!({"set": ["a", "a"]}))
