@@ -128,8 +128,11 @@ pub(crate) fn expand_fields(
     // The object is kept here, its properties borrowed by the slots: a field of an object given
     // up takes its value out of it.
     // The match of the keys is the struct's own: compiled into a switch on their lengths, it
-    // finds a key's field faster than any table could be searched.
+    // finds a key's field faster than any table could be searched. Always inlined where it is
+    // called directly, which only an optimised build does (the walk, inlined there, calls it
+    // once per key): a build that does not optimise passes it by pointer, compiled once.
     let walk = quote! {
+        #[inline(always)]
         fn __dsh_key(__key: &str) -> usize {
             match __key {
                 #(#arms)*
