@@ -47,13 +47,7 @@ pub(crate) fn expand_convert_json_body(
     private: &TokenStream,
 ) -> Option<TokenStream> {
     match &args.shape {
-        Shape::Struct(fields) => Some(expand_fields(
-            fields,
-            &quote!(Self),
-            private,
-            &quote!(__value),
-            None,
-        )),
+        Shape::Struct(fields) => Some(expand_fields(fields, &quote!(Self), private, None, None)),
         Shape::Newtype { ty, member, field } if !is_schemars(field.as_deref()) => {
             let whole = or_return(&convert_whole(ty, &quote!(__value), private));
             Some(quote! {
@@ -94,12 +88,14 @@ fn is_schemars(field: Option<&Field>) -> bool {
 /// Converts the object `source` (a `Json`) into `constructor { fields }`: the runtime's one walk
 /// (`fill_slots`) hands each property the struct's match of keys (`__dsh_key`) knows to its
 /// field's slot, and each field converts its slot. `at` places the error of a value that is not an object
-/// under a key (a variant's).
+/// under a key (a variant's). Without a `source`, the object is the conversion's own parameter,
+/// `mut __value` (a struct's), walked where it lies: moved into a local first, it was copied
+/// whole (a `Value` wide) on every conversion of an optimised build.
 pub(crate) fn expand_fields(
     fields: &[Field],
     constructor: &TokenStream,
     private: &TokenStream,
-    source: &TokenStream,
+    source: Option<&TokenStream>,
     at: Option<&TokenStream>,
 ) -> TokenStream {
     let arguments: Vec<&Field> = fields.iter().filter(|field| !field.skip).collect();
@@ -112,7 +108,7 @@ pub(crate) fn expand_fields(
     });
     let unknown = arguments.len();
     let absent = arguments.iter().map(|_| quote!(#private::Slot::Absent));
-    let fill = quote!(#private::fill_slots(&mut __object, __dsh_key, &mut __slots));
+    let fill = quote!(#private::fill_slots(__object, __dsh_key, &mut __slots));
     let fill = match at {
         Some(key) => quote! {
             if let ::core::result::Result::Err(__error) = #fill {
@@ -127,16 +123,26 @@ pub(crate) fn expand_fields(
     };
     // The object is kept here, its properties borrowed by the slots: a field of an object given
     // up takes its value out of it.
+    let object = match source {
+        Some(source) => quote! {
+            let mut __json = #source;
+            let __object = &mut __json;
+        },
+        None => quote!(let __object = &mut __value;),
+    };
     // The match of the keys is the struct's own: compiled into a switch on their lengths, it
-    // finds a key's field faster than any table could be searched.
+    // finds a key's field faster than any table could be searched. Always inlined where it is
+    // called directly, which only an optimised build does (the walk, inlined there, calls it
+    // once per key): a build that does not optimise passes it by pointer, compiled once.
     let walk = quote! {
+        #[inline(always)]
         fn __dsh_key(__key: &str) -> usize {
             match __key {
                 #(#arms)*
                 _ => #unknown,
             }
         }
-        let mut __object = #source;
+        #object
         let mut __slots = [#(#absent),*];
         #fill
         let [#(#slots),*] = &mut __slots;
@@ -249,7 +255,7 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                             fields,
                             &quote!(Self::#ident),
                             private,
-                            &quote!(#private::Json::Read(__item)),
+                            Some(&quote!(#private::Json::Read(__item))),
                             Some(&quote!(#name)),
                         );
                         Some(quote!(#name => { #build }))
@@ -288,7 +294,7 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                             fields,
                             &quote!(Self::#ident),
                             private,
-                            &quote!(#private::Json::Read(__value)),
+                            Some(&quote!(#private::Json::Read(__value))),
                             None,
                         );
                         quote!(#name => { #build })
@@ -318,7 +324,7 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                             fields,
                             &quote!(Self::#ident),
                             private,
-                            &quote!(#private::Json::Read(#private::content_of(__outer, #content)?)),
+                            Some(&quote!(#private::Json::Read(#private::content_of(__outer, #content)?))),
                             Some(&quote!(#content)),
                         );
                         quote!(#name => { #build })

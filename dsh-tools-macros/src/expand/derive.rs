@@ -88,10 +88,13 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         // The arguments struct `#[tool]` generates is a struct, so it has the one conversion.
         if let Some(body) = &json_body {
             let whole = or_return(&convert_whole(ty, &quote!(__value), &private));
+            // The struct's branch takes the parameter by value as the other one does, so
+            // that it needs no flag saying whether it was moved (a debug build compiles both).
             json_body = Some(quote! {
                 if #object {
                     return ::core::result::Result::Ok(Self { #member: #whole });
                 }
+                let mut __value = __value;
                 #body
             });
         } else if let Some(body) = &convert_body {
@@ -105,8 +108,21 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
             });
         }
     }
-    let (convert_fns, json_impl) =
-        expand_conversions(args, &generics, convert_body, json_body, &private);
+    // A struct walks its object where the parameter lies (`expand_fields`), so it binds it `mut`;
+    // a newtype hands it on whole, and `#[tool]`'s arguments struct with a lone parameter moves
+    // it on in both of its branches (above).
+    let parameter = match (&args.shape, lone) {
+        (Shape::Struct(_), None) => quote!(mut __value),
+        _ => quote!(__value),
+    };
+    let (convert_fns, json_impl) = expand_conversions(
+        args,
+        &generics,
+        convert_body,
+        json_body,
+        &parameter,
+        &private,
+    );
     let checks = expand_checks(args, &private);
     let schemars_checks = expand_schemars_checks(args, &private);
     let object_struct = matches!(args.shape, Shape::Struct(_)).then(|| {
@@ -192,6 +208,7 @@ fn expand_conversions(
     generics: &syn::Generics,
     convert_body: Option<TokenStream>,
     json_body: Option<TokenStream>,
+    parameter: &TokenStream,
     private: &TokenStream,
 ) -> (TokenStream, TokenStream) {
     let ident = &args.ident;
@@ -211,7 +228,7 @@ fn expand_conversions(
             quote! {
                 #[automatically_derived]
                 impl #impl_generics #ident #ty_generics #where_clause {
-                    fn __dsh_from_json(__value: #private::Json<'_>) -> #result {
+                    fn __dsh_from_json(#parameter: #private::Json<'_>) -> #result {
                         #body
                     }
                 }

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::convert::missing;
+use super::convert::absent_or_missing;
 use crate::args::ConvertError;
 
 /// A JSON value to convert: read, or given up so that its parts can be moved out.
@@ -52,7 +52,10 @@ pub fn fill_slots<'s>(
 ) -> Result<(), ConvertError> {
     match value {
         Json::Read(value) => {
-            let map = super::convert::expect_object(value)?;
+            // Matched here rather than through `expect_object`: a call per conversion saved.
+            let Value::Object(map) = value else {
+                return Err(ConvertError::expected("an object", value));
+            };
             for (key, item) in map {
                 if let Some(slot) = slots.get_mut(index_of(key)) {
                     *slot = Slot::Read(item);
@@ -89,7 +92,12 @@ pub fn convert_whole<T>(
 /// Converts the property `key` from its slot with `read` or `given` (a field type's
 /// `ToolArgs::from_json` and `from_json_owned`), placing a failure under the key; `None` when
 /// the property is absent. Generic over the field's type alone, so every field of one type
-/// shares it.
+/// shares it in a build with debug assertions (there only a hint to inline); always inlined into
+/// the conversions of a build without them (an optimised one), where `read` and `given` become
+/// direct calls: a mere hint left it out of line for some field types, each of their calls then
+/// going through the two pointers.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn field_at<T>(
     slot: &mut Slot<'_>,
     read: Read<T>,
@@ -108,7 +116,12 @@ pub fn field_at<T>(
 }
 
 /// [`field_at`] of a field without a default: an absent property takes `absent()`
-/// (`ToolArgs::absent`: `None` for an `Option`) or is missing.
+/// (`ToolArgs::absent`: `None` for an `Option`) or is missing. Inlined as [`field_at`] is, and
+/// written so that a converted value is returned where the field's conversion put it: a
+/// failure is placed under its key in place ([`place_at_key`]), not unwrapped and wrapped again,
+/// which in an optimised build copied every field's result once more.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn required_at<T>(
     slot: &mut Slot<'_>,
     read: Read<T>,
@@ -116,14 +129,23 @@ pub fn required_at<T>(
     absent: fn() -> Option<T>,
     key: &str,
 ) -> Result<T, ConvertError> {
-    match field_at(slot, read, given, key) {
-        Ok(Some(converted)) => Ok(converted),
-        Ok(None) => match absent() {
-            Some(value) => Ok(value),
-            None => Err(missing(key)),
-        },
-        Err(error) => Err(error),
+    let mut converted = match std::mem::replace(slot, Slot::Absent) {
+        Slot::Absent => return absent_or_missing(absent(), key),
+        Slot::Read(value) => read(value),
+        Slot::Given(value) => given(std::mem::take(value)),
+    };
+    if let Err(error) = &mut converted {
+        place_at_key(error, key);
     }
+    converted
+}
+
+/// Places `error` under the property `key` where it lies. Out of line and cold: validation has
+/// passed, so a conversion fails only when a schema and its type disagree.
+#[cold]
+#[inline(never)]
+fn place_at_key(error: &mut ConvertError, key: &str) {
+    *error = std::mem::replace(error, ConvertError::new(String::new())).at_key(key);
 }
 
 /// The value in a slot, by reference, for conversions that only read (`#[arg(schemars)]`
