@@ -118,7 +118,7 @@ pub fn field_at<T>(
 /// [`field_at`] of a field without a default: an absent property takes `absent()`
 /// (`ToolArgs::absent`: `None` for an `Option`) or is missing. Inlined as [`field_at`] is, and
 /// written so that a converted value is returned where the field's conversion put it: a
-/// failure is placed under its key in place ([`place_at_key`]), not unwrapped and wrapped again,
+/// failure is placed under its key in place (`place_at_key`), not unwrapped and wrapped again,
 /// which in an optimised build copied every field's result once more.
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
