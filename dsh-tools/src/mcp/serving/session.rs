@@ -133,7 +133,7 @@ impl McpHandler {
 }
 
 /// Where a served call's progress reports go.
-struct ProgressRoute {
+struct ServedProgress {
     /// The client and the request's progress token, when the request carried one: each report
     /// goes out as `notifications/progress`.
     client: Option<(Peer<RoleServer>, mcp::ProgressToken)>,
@@ -142,7 +142,7 @@ struct ProgressRoute {
     task: Option<Box<TaskContext>>,
 }
 
-impl ProgressRoute {
+impl ServedProgress {
     /// Reports of a plain call: to the client, when the request carried a progress token.
     fn plain(client: Option<(Peer<RoleServer>, mcp::ProgressToken)>) -> Self {
         Self { client, task: None }
@@ -150,8 +150,8 @@ impl ProgressRoute {
 }
 
 /// Runs one `tools/call` through the pipeline of `server` as `call_id`, cancelled by `signal`,
-/// sending its progress where `progress` says, its `ask`s answered by `approver` (the client) when there is one, its
-/// value as `structuredContent` as `structured` says (the tool declares an output; of any JSON
+/// sending its progress where `progress` says, its `ask`s answered by `approver` (the client)
+/// when there is one, its value as `structuredContent` as `structured` says (the tool declares an output; of any JSON
 /// type when the client speaks 2026-07-28 or later), its tool as `resolved` found it (the
 /// pipeline does not look the name up again while the registry is unchanged). A plain call and
 /// a task (started by `tasks.rs`) both run this way.
@@ -164,7 +164,7 @@ async fn run_call(
     request: mcp::CallToolRequestParams,
     call_id: Cow<'static, str>,
     signal: CancellationToken,
-    progress: ProgressRoute,
+    progress: ServedProgress,
     approver: Option<Arc<dyn Approver>>,
     structured: Structured,
     served: Option<Served>,
@@ -185,7 +185,7 @@ async fn run_call(
     }
     #[cfg(not(feature = "otel"))]
     let _: Option<Served> = served;
-    let ProgressRoute { client, task } = progress;
+    let ServedProgress { client, task } = progress;
     let result = match (client, task) {
         (None, None) => server.execute(input, resolved).await,
         (None, Some(task)) => {
@@ -405,7 +405,7 @@ impl ServerHandler for McpHandler {
                 self.server.task_settings(),
                 self.server.task_book(),
                 |signal, task| {
-                    let progress = ProgressRoute {
+                    let progress = ServedProgress {
                         client: progress,
                         task: Some(Box::new(task.clone())),
                     };
@@ -447,7 +447,7 @@ impl ServerHandler for McpHandler {
             request,
             call_id,
             signal,
-            ProgressRoute::plain(progress),
+            ServedProgress::plain(progress),
             approver,
             structured,
             served,
