@@ -24,7 +24,7 @@ use crate::result::ToolExecutionResult;
 
 /// Phase 9 through the journal of `durability`.
 ///
-/// Only what the body's own run needs is kept across its wait: the attempt's entry. The rest
+/// Only what the body's own run needs is kept across its wait: the attempt. The rest
 /// (the definition, its policy, the admission) is read before, so that the future of every
 /// journaled call, boxed and moved whole, stays small.
 pub(crate) async fn dispatch(
@@ -38,8 +38,15 @@ pub(crate) async fn dispatch(
         Ok(None) => return dispatch_steps!(call, run),
         Err(refused) => return refused,
     };
-    let entry = match durability.admit(intent).await {
-        Ok(Admission::Run { entry }) => entry,
+    // The store in memory decides at once; any other is waited for, boxed: the file's and the
+    // server's waits are long, and the admission's future (an entry, the intent, a race's
+    // state) would otherwise be part of this one, which is boxed and moved whole.
+    let admission = match durability.admit_now(intent) {
+        Ok(admission) => Ok(admission),
+        Err(intent) => Box::pin(durability.admit(intent)).await,
+    };
+    let attempt = match admission {
+        Ok(Admission::Run(attempt)) => attempt,
         Err(error) => return failed(execution, ToolError::store_failed(error.message())),
         Ok(Admission::Replay(entry)) => return replayed(call, &entry),
         Ok(Admission::InDoubt(entry)) => return failed(execution, in_doubt(&entry)),
@@ -56,13 +63,13 @@ pub(crate) async fn dispatch(
             );
         }
     };
-    if resumable_run && entry.attempt == 1 {
+    if resumable_run && attempt.number() == 1 {
         // Nothing was recorded under the run's key: its program's calls find nothing at their
         // positions, so the run need not read them before they start.
         execution.mark_first_attempt();
     }
     let result = dispatch_steps!(call, run);
-    if let Some(recording) = durability.record(entry, &result)
+    if let Some(recording) = durability.record(attempt, &result)
         && let Err(error) = recording.await
     {
         // The body ran; its result stands. A retry will find the call in doubt.
@@ -112,8 +119,18 @@ fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutio
     // key and answers for itself (replayed, in doubt, or run for the first time), so running the
     // program again repeats no call's side effect.
     let resumable_run = crate::store::code_mode::kept::is_run_code(execution.name());
+    // The key is made once, shared: the store in memory keeps it as it is.
+    let key = match execution.given_idempotency_key() {
+        Some(given) => std::sync::Arc::from(given),
+        None => crate::idempotency::shared_idempotency_key(
+            execution.call_id(),
+            execution.name(),
+            agent,
+            execution.arguments(),
+        ),
+    };
     let intent = Intent {
-        key: execution.idempotency_key(),
+        key,
         tool: execution.name(),
         agent,
         rerunnable: read_only || annotations.idempotent == Some(true) || resumable_run,
