@@ -15,15 +15,18 @@
 //!   the mark `-`, then its arguments;
 //! - a value is the mark `n` (null), `T` or `F` (a boolean), the text `#` of a number as
 //!   written, the text `s` of a string, the mark `[` with the count of an array's items and
-//!   then the items, or the mark `{` with the count of an object's members and then, by key
-//!   (sorted by their bytes), the text `k` of each key and its value.
+//!   then the items, or the mark `{` with the count of an object's members and then two words:
+//!   the sums (modulo 2^64) over its members of the two halves of each member's own digest (the
+//!   text `k` of its key and its value, from fresh lanes), so that the members' order does not
+//!   count.
 //!
 //! Each word goes into two 64-bit lanes, each `lane = (lane ^ word) * multiplier`, then
 //! `lane ^= lane >> 32` (so a high bit changes the next product's low bits too), with their own
-//! seeds and odd multipliers (the second lane reads the word with its halves swapped). The key's
-//! 128 bits are the first lane and the second lane mixed with the first, each through the
-//! 64-bit finalizer of MurmurHash3 (`fmix64`): a one-to-one map of the lanes, so two calls'
-//! keys are the same only when their lanes are. The words are read, not the bytes one at a time
+//! seeds and odd multipliers (the second lane reads the word with its halves swapped). A
+//! digest's 128 bits (the key's, or a member's) are the first lane and the second lane mixed
+//! with the first (`second ^ first`), each through the 64-bit finalizer of MurmurHash3
+//! (`fmix64`): a one-to-one map of the lanes, so two calls' keys are the same only when their
+//! lanes are. The words are read, not the bytes one at a time
 //! (0.1.0's digest, FNV-1a over the bytes one at a time, cost ten to twelve instructions a
 //! byte, and an 8-byte length before every text).
 
@@ -80,7 +83,14 @@ impl Digest {
             Value::Bool(flag) => self.mark(if *flag { b'T' } else { b'F' }, 0),
             Value::Number(number) => {
                 let mut written = NumberText::default();
-                if std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_ok() {
+                let fits = match (number.as_u64(), number.as_i64()) {
+                    (Some(unsigned), _) => written.integer(false, unsigned),
+                    (None, Some(signed)) => written.integer(signed < 0, signed.unsigned_abs()),
+                    (None, None) => {
+                        std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_ok()
+                    }
+                };
+                if fits {
                     self.text(b'#', written.as_bytes());
                 } else {
                     // Longer than any number serde_json writes: written in full on the heap.
@@ -96,34 +106,20 @@ impl Digest {
             }
             Value::Object(members) => {
                 self.mark(b'{', members.len());
-                // Sorted on the stack when there are few members (most objects): no allocation.
-                const FEW: usize = 16;
-                static NULL: Value = Value::Null;
-                if members.len() <= FEW {
-                    let mut sorted: [(&str, &Value); FEW] = [("", &NULL); FEW];
-                    for (slot, (key, member)) in sorted.iter_mut().zip(members) {
-                        *slot = (key.as_str(), member);
+                // Each member's digest on its own, summed: the sum does not depend on the
+                // members' order, so nothing is sorted (sorting took most of a key's cost).
+                let mut sum = [0_u64; 2];
+                for (key, member) in members {
+                    let mut digest = Digest::new();
+                    digest.text(b'k', key.as_bytes());
+                    digest.value(member);
+                    for (total, lane) in sum.iter_mut().zip(digest.finish()) {
+                        *total = total.wrapping_add(lane);
                     }
-                    let sorted = &mut sorted[..members.len()];
-                    sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                    self.members(sorted);
-                } else {
-                    let mut sorted: Vec<(&str, &Value)> = members
-                        .iter()
-                        .map(|(key, member)| (key.as_str(), member))
-                        .collect();
-                    sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                    self.members(&sorted);
                 }
+                self.word(sum[0]);
+                self.word(sum[1]);
             }
-        }
-    }
-
-    /// An object's members, sorted by key.
-    fn members(&mut self, sorted: &[(&str, &Value)]) {
-        for (key, member) in sorted {
-            self.text(b'k', key.as_bytes());
-            self.value(member);
         }
     }
 
@@ -164,6 +160,27 @@ impl Default for NumberText {
 impl NumberText {
     fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
+    }
+
+    /// Writes an integer of `magnitude`, negative or not, in decimal as serde_json does (its
+    /// `Display` goes through the formatting machinery, several times the cost); always fits.
+    fn integer(&mut self, negative: bool, mut magnitude: u64) -> bool {
+        let mut digits = [0_u8; 20];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (magnitude % 10) as u8;
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        let sign: &[u8] = if negative { b"-" } else { b"" };
+        for part in [sign, &digits[start..]] {
+            self.bytes[self.len..self.len + part.len()].copy_from_slice(part);
+            self.len += part.len();
+        }
+        true
     }
 }
 
@@ -271,6 +288,8 @@ mod tests {
                 &json!({"x": 1, "y": {"0": true}}),
             ),
             idempotency_key("call_1", "send", Some("a"), &json!({"x": 1.0, "y": [true]})),
+            idempotency_key("call_1", "send", Some("a"), &json!({"x": [true], "y": 1})),
+            idempotency_key("call_1", "send", Some("a"), &json!({"x": -1, "y": [true]})),
         ];
         for (n, other) in others.iter().enumerate() {
             assert_ne!(&key, other, "call {n}");
@@ -309,7 +328,7 @@ mod tests {
     }
 
     #[test]
-    fn an_object_of_many_members_is_sorted_too() {
+    fn no_order_of_members_counts() {
         let members: Vec<(String, i32)> = (0..40).map(|n| (format!("m{n}"), n)).collect();
         let forwards: serde_json::Map<String, serde_json::Value> = members
             .iter()
@@ -333,7 +352,7 @@ mod tests {
         // the module docs' description alone.)
         assert_eq!(
             idempotency_key("call_1", "send", Some("a"), &json!({"x": 1})),
-            "idem-28a8778b6a8d9227fd9d99d2635ca3c5"
+            "idem-4581c84ca8dc3103387bce444e28894c"
         );
         assert_eq!(
             idempotency_key(
@@ -343,7 +362,16 @@ mod tests {
                 &json!({"pattern": "fn main", "max_results": 50, "ratio": 0.5, "on": false,
                         "include": ["*.rs"], "options": {"depth": 4, "none": null}})
             ),
-            "idem-f9621973a5b2a10985aac3e1c12ce07f"
+            "idem-bf046a67be3c78225edeca3edfbb9b71"
+        );
+        assert_eq!(
+            idempotency_key(
+                "call-7",
+                "search_files",
+                None,
+                &json!({"neg": -12, "big": u64::MAX, "min": i64::MIN, "e": 0.0025})
+            ),
+            "idem-39db413735736beb679c879110c38b59"
         );
     }
 }

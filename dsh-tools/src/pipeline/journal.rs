@@ -12,7 +12,7 @@ use crate::call::run::ToolRun;
 use crate::durable::REPLAYED_META_KEY;
 use crate::durable::approval::arguments_digest;
 use crate::durable::clock::format_time;
-use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
+use crate::durable::journal::{Admission, Attempt, Durability, Intent, in_doubt};
 use crate::durable::position::position_of;
 use crate::durable::record::JournalEntry;
 use crate::errors::tool_error::ToolError;
@@ -32,11 +32,61 @@ pub(crate) async fn dispatch(
     run: &ToolRun,
     durability: &Durability,
 ) -> ToolExecutionResult {
+    let attempt = match admitted(call, run, durability).await {
+        Admitted::Run(attempt) => attempt,
+        Admitted::Unjournaled => return dispatch_steps!(call, run),
+        Admitted::Ended(result) => return result,
+    };
+    let result = dispatch_steps!(call, run);
+    recorded(run, durability, attempt, &result).await;
+    result
+}
+
+/// [`dispatch`] on the short path, where nothing but the body watches the call: once the
+/// journal has read the arguments (for the call's key), a body that takes them by value is
+/// handed them, as on the short path without a journal, instead of converting a copy.
+pub(crate) async fn dispatch_short(
+    call: &mut CallContext,
+    durability: &Durability,
+) -> ToolExecutionResult {
+    let attempt = match admitted(call, &call.run, durability).await {
+        Admitted::Run(attempt) => attempt,
+        Admitted::Unjournaled => {
+            return dispatch_steps!(
+                &*call,
+                &call.run,
+                give_up_arguments: call.run.execution_mut().take_arguments()
+            );
+        }
+        Admitted::Ended(result) => return result,
+    };
+    let result = dispatch_steps!(
+        &*call,
+        &call.run,
+        give_up_arguments: call.run.execution_mut().take_arguments()
+    );
+    recorded(&call.run, durability, attempt, &result).await;
+    result
+}
+
+/// What the journal decided about a call before its body.
+enum Admitted {
+    /// Run the body as this attempt.
+    Run(Attempt),
+    /// The tool is not journaled: run the body as without a journal.
+    Unjournaled,
+    /// The call's result, without running the body: replayed, in doubt, diverged, refused, or
+    /// the store failed.
+    Ended(ToolExecutionResult),
+}
+
+/// Admits an attempt of `call` (run as `run`) through the journal of `durability`.
+async fn admitted(call: &CallContext, run: &ToolRun, durability: &Durability) -> Admitted {
     let execution = run.execution();
     let (intent, resumable_run) = match intent(call) {
         Ok(Some(intent)) => intent,
-        Ok(None) => return dispatch_steps!(call, run),
-        Err(refused) => return refused,
+        Ok(None) => return Admitted::Unjournaled,
+        Err(refused) => return Admitted::Ended(refused),
     };
     // The store in memory decides at once; any other is waited for, boxed: the file's and the
     // server's waits are long, and the admission's future (an entry, the intent, a race's
@@ -47,11 +97,15 @@ pub(crate) async fn dispatch(
     };
     let attempt = match admission {
         Ok(Admission::Run(attempt)) => attempt,
-        Err(error) => return failed(execution, ToolError::store_failed(error.message())),
-        Ok(Admission::Replay(entry)) => return replayed(call, &entry),
-        Ok(Admission::InDoubt(entry)) => return failed(execution, in_doubt(&entry)),
+        Err(error) => {
+            return Admitted::Ended(failed(execution, ToolError::store_failed(error.message())));
+        }
+        Ok(Admission::Replay(entry)) => return Admitted::Ended(replayed(call, &entry)),
+        Ok(Admission::InDoubt(entry)) => {
+            return Admitted::Ended(failed(execution, in_doubt(&entry)));
+        }
         Ok(Admission::Diverged(divergence)) => {
-            return failed(
+            return Admitted::Ended(failed(
                 execution,
                 ToolError::code_run_diverged(
                     execution.given_idempotency_key().map_or(0, position_of),
@@ -60,7 +114,7 @@ pub(crate) async fn dispatch(
                     execution.name(),
                     execution.arguments(),
                 ),
-            );
+            ));
         }
     };
     if resumable_run && attempt.number() == 1 {
@@ -68,18 +122,31 @@ pub(crate) async fn dispatch(
         // positions, so the run need not read them before they start.
         execution.mark_first_attempt();
     }
-    let result = dispatch_steps!(call, run);
-    if let Some(recording) = durability.record(attempt, &result)
+    Admitted::Run(attempt)
+}
+
+/// Records how `attempt` of the call run as `run` ended.
+async fn recorded(
+    run: &ToolRun,
+    durability: &Durability,
+    attempt: Attempt,
+    result: &ToolExecutionResult,
+) {
+    // The key as recorded: the body may have been handed the arguments it is made from.
+    let key = match &attempt {
+        Attempt::Entry(entry) => entry.key.clone(),
+        Attempt::Kept { .. } => String::new(),
+    };
+    if let Some(recording) = durability.record(attempt, result)
         && let Err(error) = recording.await
     {
         // The body ran; its result stands. A retry will find the call in doubt.
         tracing::error!(
-            tool = execution.name(),
-            key = execution.idempotency_key(),
+            tool = run.execution().name(),
+            key = key.as_str(),
             "the call store could not record the outcome: {error}"
         );
     }
-    result
 }
 
 /// What the journal is told about `call`, with whether it is a Code Mode run (`Ok(None)`: its
