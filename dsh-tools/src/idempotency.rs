@@ -71,9 +71,13 @@ impl Digest {
         }
         let rest = words.remainder();
         if !rest.is_empty() {
-            let mut last = [0_u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.word(u64::from_le_bytes(last));
+            // The last bytes as a little-endian word, byte by byte: a copy of a length not known
+            // in advance is a call to `memcpy`, which cost more than these few shifts.
+            let last = rest
+                .iter()
+                .rev()
+                .fold(0_u64, |word, byte| (word << 8) | u64::from(*byte));
+            self.word(last);
         }
     }
 
