@@ -13,8 +13,8 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::durable::attempt::{Admission, Attempt, Found, Intent, fresh, judge};
 use crate::durable::clock::now_ms;
-use crate::durable::journal::{Admission, Attempt, Found, Intent, fresh, judge};
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, RecordedOutcome, TaskRecord,
     TaskState,
