@@ -147,18 +147,10 @@ fn fmix64(mut x: u64) -> u64 {
 
 /// A number as serde_json writes it, on the stack: an integer takes at most 20 bytes and a float
 /// at most 24.
+#[derive(Default)]
 struct NumberText {
     bytes: [u8; 32],
     len: usize,
-}
-
-impl Default for NumberText {
-    fn default() -> Self {
-        Self {
-            bytes: [0; 32],
-            len: 0,
-        }
-    }
 }
 
 impl NumberText {
