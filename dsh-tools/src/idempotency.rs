@@ -1,71 +1,192 @@
 //! Idempotency keys: one string per tool call, the same for every attempt of that call (a retry
 //! layer's second try, a re-sent request), different for any other call.
 //!
-//! The key is a digest of the call id, the tool name, the agent and the arguments: 128 bits of
-//! FNV-1a over a canonical encoding (object keys sorted, numbers as written), so it does not
+//! The key is a digest of the call id, the tool name, the agent and the arguments, so it does not
 //! depend on key order, on the process or on the platform, and it survives a restart. It names
 //! nothing secret about the arguments (it is a one-way digest).
+//!
+//! The digest (stable: servers keep keys across restarts, and a change of it is a change of
+//! every key) reads a canonical encoding of the call as 64-bit words:
+//!
+//! - a mark is one word, `(n << 8) | tag`, with `n` a length or a count (0 when there is none);
+//! - a text is its mark, then its UTF-8 bytes eight at a time as little-endian words, the last
+//!   padded with zero bytes (the length in the mark tells the padding from the text);
+//! - the call is the text `i` of its id, the text `t` of its tool, the text `a` of its agent or
+//!   the mark `-`, then its arguments;
+//! - a value is the mark `n` (null), `T` or `F` (a boolean), the text `#` of a number as
+//!   written, the text `s` of a string, the mark `[` with the count of an array's items and
+//!   then the items, or the mark `{` with the count of an object's members and then two words:
+//!   the sums (modulo 2^64) over its members of the two halves of each member's own digest (the
+//!   text `k` of its key and its value, from fresh lanes), so that the members' order does not
+//!   count.
+//!
+//! Each word goes into two 64-bit lanes, each `lane = (lane ^ word) * multiplier`, then
+//! `lane ^= lane >> 32` (so a high bit changes the next product's low bits too), with their own
+//! seeds and odd multipliers (the second lane reads the word with its halves swapped). A
+//! digest's 128 bits (the key's, or a member's) are the first lane and the second lane mixed
+//! with the first (`second ^ first`), each through the 64-bit finalizer of MurmurHash3
+//! (`fmix64`): a one-to-one map of the lanes, so two calls' keys are the same only when their
+//! lanes are. The words are read, not the bytes one at a time
+//! (0.1.0's digest, FNV-1a over the bytes one at a time, cost ten to twelve instructions a
+//! byte, and an 8-byte length before every text).
 
 use serde_json::Value;
 
-const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-/// FNV's 128-bit prime (what [`Digest::bytes`] multiplies by, written as a shift and an add).
-#[cfg(test)]
-const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+/// The lanes' seeds and multipliers (odd, so a multiplication is one-to-one modulo 2^64).
+const SEEDS: [u64; 2] = [0x6c62_272e_07bb_0142, 0x62b8_2175_6295_c58d];
+const MULTIPLIERS: [u64; 2] = [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f];
 
-/// FNV-1a, 128 bits.
-struct Digest(u128);
+/// The digest's two lanes (see the module docs).
+struct Digest([u64; 2]);
 
 impl Digest {
     fn new() -> Self {
-        Self(OFFSET)
+        Self(SEEDS)
     }
 
-    fn bytes(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 ^= u128::from(*byte);
-            // `PRIME` is 2^88 + 0x13b: a shift and a small multiplication instead of a full
-            // 128-bit one (the same product, modulo 2^128).
-            self.0 = (self.0 << 88).wrapping_add(self.0.wrapping_mul(0x13b));
+    /// One word into both lanes.
+    #[inline]
+    fn word(&mut self, word: u64) {
+        let [first, second] = &mut self.0;
+        *first = (*first ^ word).wrapping_mul(MULTIPLIERS[0]);
+        *first ^= *first >> 32;
+        *second = (*second ^ word.rotate_left(32)).wrapping_mul(MULTIPLIERS[1]);
+        *second ^= *second >> 32;
+    }
+
+    /// A mark: `tag` with the length or count `n`.
+    #[inline]
+    fn mark(&mut self, tag: u8, n: usize) {
+        self.word(((n as u64) << 8) | u64::from(tag));
+    }
+
+    /// A text: its mark, then its bytes as words, the last padded with zeros.
+    fn text(&mut self, tag: u8, bytes: &[u8]) {
+        self.mark(tag, bytes.len());
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut eight = [0_u8; 8];
+            eight.copy_from_slice(word);
+            self.word(u64::from_le_bytes(eight));
         }
-    }
-
-    /// A length-prefixed field, so that `("ab", "c")` and `("a", "bc")` differ.
-    fn field(&mut self, bytes: &[u8]) {
-        self.bytes(&(bytes.len() as u64).to_le_bytes());
-        self.bytes(bytes);
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            // The last bytes as a little-endian word, byte by byte: a copy of a length not known
+            // in advance is a call to `memcpy`, which cost more than these few shifts.
+            let last = rest
+                .iter()
+                .rev()
+                .fold(0_u64, |word, byte| (word << 8) | u64::from(*byte));
+            self.word(last);
+        }
     }
 
     fn value(&mut self, value: &Value) {
         match value {
-            Value::Null => self.bytes(b"n"),
-            Value::Bool(flag) => self.bytes(if *flag { b"t" } else { b"f" }),
+            Value::Null => self.mark(b'n', 0),
+            Value::Bool(flag) => self.mark(if *flag { b'T' } else { b'F' }, 0),
             Value::Number(number) => {
-                self.bytes(b"#");
-                self.field(number.to_string().as_bytes());
+                let mut written = NumberText::default();
+                let fits = match (number.as_u64(), number.as_i64()) {
+                    (Some(unsigned), _) => written.integer(false, unsigned),
+                    (None, Some(signed)) => written.integer(signed < 0, signed.unsigned_abs()),
+                    (None, None) => {
+                        std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_ok()
+                    }
+                };
+                if fits {
+                    self.text(b'#', written.as_bytes());
+                } else {
+                    // Longer than any number serde_json writes: written in full on the heap.
+                    self.text(b'#', number.to_string().as_bytes());
+                }
             }
-            Value::String(text) => {
-                self.bytes(b"s");
-                self.field(text.as_bytes());
-            }
+            Value::String(text) => self.text(b's', text.as_bytes()),
             Value::Array(items) => {
-                self.bytes(b"[");
-                self.bytes(&(items.len() as u64).to_le_bytes());
+                self.mark(b'[', items.len());
                 for item in items {
                     self.value(item);
                 }
             }
             Value::Object(members) => {
-                self.bytes(b"{");
-                self.bytes(&(members.len() as u64).to_le_bytes());
-                let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
-                sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                for (key, member) in sorted {
-                    self.field(key.as_bytes());
-                    self.value(member);
+                self.mark(b'{', members.len());
+                // Each member's digest on its own, summed: the sum does not depend on the
+                // members' order, so nothing is sorted (sorting took most of a key's cost).
+                let mut sum = [0_u64; 2];
+                for (key, member) in members {
+                    let mut digest = Digest::new();
+                    digest.text(b'k', key.as_bytes());
+                    digest.value(member);
+                    for (total, lane) in sum.iter_mut().zip(digest.finish()) {
+                        *total = total.wrapping_add(lane);
+                    }
                 }
+                self.word(sum[0]);
+                self.word(sum[1]);
             }
         }
+    }
+
+    /// The 128 bits: the lanes, mixed (see the module docs).
+    fn finish(&self) -> [u64; 2] {
+        let [first, second] = self.0;
+        [fmix64(first), fmix64(second ^ first)]
+    }
+}
+
+/// MurmurHash3's 64-bit finalizer: one-to-one, and every bit of the result depends on every bit
+/// of `x`.
+fn fmix64(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^= x >> 33;
+    x
+}
+
+/// A number as serde_json writes it, on the stack: an integer takes at most 20 bytes and a float
+/// at most 24.
+#[derive(Default)]
+struct NumberText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl NumberText {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// Writes an integer of `magnitude`, negative or not, in decimal as serde_json does (its
+    /// `Display` goes through the formatting machinery, several times the cost); always fits.
+    fn integer(&mut self, negative: bool, mut magnitude: u64) -> bool {
+        let mut digits = [0_u8; 20];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (magnitude % 10) as u8;
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        let sign: &[u8] = if negative { b"-" } else { b"" };
+        for part in [sign, &digits[start..]] {
+            self.bytes[self.len..self.len + part.len()].copy_from_slice(part);
+            self.len += part.len();
+        }
+        true
+    }
+}
+
+impl std::fmt::Write for NumberText {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let end = self.len + text.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        slot.copy_from_slice(text.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -76,28 +197,51 @@ pub(crate) fn idempotency_key(
     agent: Option<&str>,
     arguments: &Value,
 ) -> String {
+    key_text(&key_bytes(call_id, tool, agent, arguments)).to_owned()
+}
+
+/// The key of a call as [`idempotency_key`] writes it, made once and shared: the journal keeps
+/// it in the store and beside the running attempt without copying it.
+#[cfg(feature = "durable")]
+pub(crate) fn shared_idempotency_key(
+    call_id: &str,
+    tool: &str,
+    agent: Option<&str>,
+    arguments: &Value,
+) -> std::sync::Arc<str> {
+    std::sync::Arc::from(key_text(&key_bytes(call_id, tool, agent, arguments)))
+}
+
+/// The key's bytes: `idem-` and the digest's 32 hex digits.
+fn key_bytes(call_id: &str, tool: &str, agent: Option<&str>, arguments: &Value) -> [u8; KEY_LEN] {
     let mut digest = Digest::new();
-    digest.field(call_id.as_bytes());
-    digest.field(tool.as_bytes());
+    digest.text(b'i', call_id.as_bytes());
+    digest.text(b't', tool.as_bytes());
     match agent {
-        Some(agent) => {
-            digest.bytes(b"a");
-            digest.field(agent.as_bytes());
-        }
-        None => digest.bytes(b"-"),
+        Some(agent) => digest.text(b'a', agent.as_bytes()),
+        None => digest.mark(b'-', 0),
     }
     digest.value(arguments);
+    let lanes = digest.finish();
     // By hand rather than `format!`, and into bytes rather than `String::push` (a capacity check
     // and a UTF-8 encoding per digit): every journaled call without a key of its own makes one.
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut key = [0_u8; KEY_LEN];
     let (prefix, digits) = key.split_at_mut(PREFIX.len());
     prefix.copy_from_slice(PREFIX.as_bytes());
-    for (place, slot) in digits.iter_mut().rev().enumerate() {
-        *slot = HEX[(digest.0 >> (place * 4)) as usize & 0xf];
+    let (high, low) = digits.split_at_mut(16);
+    for (half, word) in [(high, lanes[0]), (low, lanes[1])] {
+        for (place, slot) in half.iter_mut().rev().enumerate() {
+            *slot = HEX[(word >> (place * 4)) as usize & 0xf];
+        }
     }
-    // Every byte is ASCII: the check passes, and the empty fallback is never taken.
-    String::from_utf8(key.to_vec()).unwrap_or_default()
+    key
+}
+
+/// The key's bytes as text. Every byte is ASCII: the check passes, and the empty fallback is
+/// never taken.
+fn key_text(key: &[u8; KEY_LEN]) -> &str {
+    std::str::from_utf8(key).unwrap_or_default()
 }
 
 /// What every key made here starts with.
@@ -112,23 +256,6 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_shifted_multiplication_is_fnvs() {
-        assert_eq!(super::PRIME, (1_u128 << 88) + 0x13b);
-        for seed in [
-            0_u128,
-            1,
-            u128::MAX,
-            super::OFFSET,
-            0x1234_5678_9abc_def0_u128 << 60,
-        ] {
-            assert_eq!(
-                seed.wrapping_mul(super::PRIME),
-                (seed << 88).wrapping_add(seed.wrapping_mul(0x13b))
-            );
-        }
-    }
-
-    #[test]
     fn the_key_is_stable_and_tells_calls_apart() {
         let key = idempotency_key("call_1", "send", Some("a"), &json!({"x": 1, "y": [true]}));
         assert_eq!(key.len(), "idem-".len() + 32);
@@ -140,20 +267,107 @@ mod tests {
             idempotency_key("call_2", "send", Some("a"), &json!({"x": 1, "y": [true]})),
             idempotency_key("call_1", "sen", Some("a"), &json!({"x": 1, "y": [true]})),
             idempotency_key("call_1", "send", None, &json!({"x": 1, "y": [true]})),
+            idempotency_key("call_1", "send", Some(""), &json!({"x": 1, "y": [true]})),
             idempotency_key("call_1", "send", Some("a"), &json!({"x": 2, "y": [true]})),
             idempotency_key("call_1", "send", Some("a"), &json!({"x": "1", "y": [true]})),
+            idempotency_key("call_1", "send", Some("a"), &json!({"x": 1, "y": [false]})),
+            idempotency_key(
+                "call_1",
+                "send",
+                Some("a"),
+                &json!({"x": 1, "y": [true, null]}),
+            ),
+            idempotency_key(
+                "call_1",
+                "send",
+                Some("a"),
+                &json!({"x": 1, "y": {"0": true}}),
+            ),
+            idempotency_key("call_1", "send", Some("a"), &json!({"x": 1.0, "y": [true]})),
+            idempotency_key("call_1", "send", Some("a"), &json!({"x": [true], "y": 1})),
+            idempotency_key("call_1", "send", Some("a"), &json!({"x": -1, "y": [true]})),
         ];
-        for other in &others {
-            assert_ne!(&key, other);
+        for (n, other) in others.iter().enumerate() {
+            assert_ne!(&key, other, "call {n}");
         }
     }
 
     #[test]
+    fn texts_are_told_apart_across_their_padding_and_fields() {
+        // Lengths around a word, a zero byte that padding would also write, a high bit (which
+        // multiplication alone carries only upwards) in two places at once, and a boundary
+        // moved between two fields.
+        let texts = [
+            "",
+            "\0",
+            "a",
+            "abcdefg",
+            "abcdefg\0",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefghi",
+            "abcdefg\u{80}abcdefg\u{80}",
+            "abcdefg\u{81}abcdefg\u{81}",
+        ];
+        let mut keys: Vec<String> = texts
+            .iter()
+            .map(|text| idempotency_key("c", "t", None, &json!(text)))
+            .collect();
+        keys.push(idempotency_key("ab", "c", None, &json!(null)));
+        keys.push(idempotency_key("a", "bc", None, &json!(null)));
+        keys.push(idempotency_key("c", "t", None, &json!({"ab": "c"})));
+        keys.push(idempotency_key("c", "t", None, &json!({"a": "bc"})));
+        let mut distinct = keys.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), keys.len(), "{keys:?}");
+    }
+
+    #[test]
+    fn no_order_of_members_counts() {
+        let members: Vec<(String, i32)> = (0..40).map(|n| (format!("m{n}"), n)).collect();
+        let forwards: serde_json::Map<String, serde_json::Value> = members
+            .iter()
+            .map(|(key, n)| (key.clone(), json!(n)))
+            .collect();
+        let backwards: serde_json::Map<String, serde_json::Value> = members
+            .iter()
+            .rev()
+            .map(|(key, n)| (key.clone(), json!(n)))
+            .collect();
+        assert_eq!(
+            idempotency_key("c", "t", None, &forwards.into()),
+            idempotency_key("c", "t", None, &backwards.into())
+        );
+    }
+
+    #[test]
     fn the_key_of_a_known_call_never_changes() {
-        // Servers keep keys across restarts: the encoding is part of the contract.
+        // Servers keep keys across restarts: the encoding and the digest are part of the
+        // contract, the same on every platform. (These were worked out apart from this code, by
+        // the module docs' description alone.)
         assert_eq!(
             idempotency_key("call_1", "send", Some("a"), &json!({"x": 1})),
-            "idem-fafa8b80ab7f93d792082d6f2ccf63d4"
+            "idem-4581c84ca8dc3103387bce444e28894c"
+        );
+        assert_eq!(
+            idempotency_key(
+                "call-7",
+                "search_files",
+                None,
+                &json!({"pattern": "fn main", "max_results": 50, "ratio": 0.5, "on": false,
+                        "include": ["*.rs"], "options": {"depth": 4, "none": null}})
+            ),
+            "idem-bf046a67be3c78225edeca3edfbb9b71"
+        );
+        assert_eq!(
+            idempotency_key(
+                "call-7",
+                "search_files",
+                None,
+                &json!({"neg": -12, "big": u64::MAX, "min": i64::MIN, "e": 0.0025})
+            ),
+            "idem-39db413735736beb679c879110c38b59"
         );
     }
 }

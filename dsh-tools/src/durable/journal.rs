@@ -12,15 +12,22 @@
 //!
 //! A body that timed out, panicked or was cancelled leaves its attempt `started`: whatever it did
 //! before it stopped is not known, so a retry is in doubt too.
+//!
+//! The table is `attempt.rs`'s [`judge`]; two drivers apply it. [`Durability::admit`] and
+//! [`Durability::record`] drive any store through the [`CallStore`] trait (insert, then compare
+//! and set, trying again when another process moved the entry on). The store in memory is driven
+//! by plain calls instead ([`MemoryStore::admit`](crate::durable::MemoryStore), under its lock):
+//! a journaled call then boxes no store future and copies no entry (see `memory.rs`).
 
+use std::any::Any;
 use std::future::Future;
 use std::sync::Arc;
 
+use crate::durable::attempt::{Admission, Attempt, Found, Intent, finished_state, fresh, judge};
 use crate::durable::clock::{format_time, now_ms, this_process};
-use crate::durable::position::Divergence;
+use crate::durable::memory::MemoryStore;
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
 use crate::durable::store::{CallStore, StoreResult};
-use crate::errors::code::ErrorCode;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::result::ToolExecutionResult;
@@ -34,7 +41,10 @@ const RACES: usize = 4;
 #[derive(Clone)]
 pub struct Durability {
     pub(crate) store: Arc<dyn CallStore>,
-    pub(crate) place: String,
+    /// The same store when it is a [`MemoryStore`], which the journal drives without futures.
+    local: Option<Arc<MemoryStore>>,
+    /// Shared with every entry the store in memory keeps.
+    pub(crate) place: Arc<str>,
     pub(crate) approvals: Option<crate::durable::approval_key::ApprovalKey>,
 }
 
@@ -47,40 +57,6 @@ impl std::fmt::Debug for Durability {
     }
 }
 
-/// What one call's attempt may do, as the journal decided.
-#[derive(Debug)]
-pub(crate) enum Admission {
-    /// Run the body; record its outcome as this attempt.
-    Run {
-        /// The entry as recorded before the body runs.
-        entry: JournalEntry,
-    },
-    /// Give this recorded outcome again.
-    Replay(JournalEntry),
-    /// An earlier attempt started and recorded nothing after.
-    InDoubt(JournalEntry),
-    /// The key is a Code Mode run's position, where an earlier attempt of the run recorded
-    /// another call (see `durable/program.rs`).
-    Diverged(Divergence),
-}
-
-/// What a call tells the journal about itself.
-#[derive(Debug)]
-pub(crate) struct Intent<'a> {
-    pub(crate) key: String,
-    pub(crate) tool: &'a str,
-    pub(crate) agent: Option<&'a str>,
-    /// Whether an attempt may run again when an earlier one is in doubt (idempotent or
-    /// read-only, or a Code Mode run, whose nested calls answer for themselves).
-    pub(crate) rerunnable: bool,
-    /// For an answer within a time to live: the digest of tool, agent and arguments, and the
-    /// time to live.
-    pub(crate) answer: Option<(String, u64)>,
-    /// For a nested call of a Code Mode run: the digest of its arguments, recorded with the
-    /// position (see [`JournalEntry::call_digest`]).
-    pub(crate) call_digest: Option<String>,
-}
-
 impl Durability {
     /// The journal and approvals on `store`, with this process named as `<host> pid <pid>`.
     pub fn new(store: impl CallStore) -> Self {
@@ -89,9 +65,11 @@ impl Durability {
 
     /// Like [`new`](Self::new), with a store shared with others.
     pub fn shared(store: Arc<dyn CallStore>) -> Self {
+        let any: Arc<dyn Any + Send + Sync> = Arc::clone(&store) as _;
         Self {
+            local: any.downcast::<MemoryStore>().ok(),
             store,
-            place: this_process(),
+            place: Arc::from(this_process()),
             approvals: None,
         }
     }
@@ -99,7 +77,7 @@ impl Durability {
     /// Names this process as `place` in what it records (a replica's name, say).
     #[must_use]
     pub fn with_place(mut self, place: impl Into<String>) -> Self {
-        self.place = place.into();
+        self.place = Arc::from(place.into());
         self
     }
 
@@ -114,7 +92,17 @@ impl Durability {
     }
 
     /// Decides what an attempt of the call `intent` names may do, recording its intent when it
-    /// may run.
+    /// may run: at once for the store in memory (`Ok`), otherwise the intent back (`Err`) for
+    /// [`admit`](Self::admit).
+    pub(crate) fn admit_now<'a>(&self, intent: Intent<'a>) -> Result<Admission, Intent<'a>> {
+        match &self.local {
+            Some(memory) => Ok(memory.admit(intent, &self.place)),
+            None => Err(intent),
+        }
+    }
+
+    /// Decides what an attempt of the call `intent` names may do, recording its intent when it
+    /// may run, through the [`CallStore`] trait.
     ///
     /// An `async` block rather than an `async fn` (whose argument would take a second slot), and
     /// nothing as large as an entry kept across a wait but the attempt's own: the future is
@@ -130,52 +118,37 @@ impl Durability {
         async move {
             if let Some((digest, within_ms)) = &intent.answer
                 && let Some(answer) = self.store.answer(digest).await?
+                && fresh(answer.finished_at_ms, *within_ms, now_ms())
             {
-                let fresh = answer
-                    .finished_at_ms
-                    .is_some_and(|at| now_ms().saturating_sub(at) <= *within_ms);
-                if fresh {
-                    return Ok(Admission::Replay(answer));
-                }
+                return Ok(Admission::Replay(answer));
             }
-            let rerunnable = intent.rerunnable;
             let mut entry = JournalEntry {
-                key: intent.key,
+                key: String::from(&*intent.key),
                 tool: intent.tool.to_owned(),
                 agent: intent.agent.map(str::to_owned),
-                arguments_digest: intent.answer.map(|(digest, _)| digest),
-                call_digest: intent.call_digest,
+                arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+                call_digest: intent.call_digest.clone(),
                 state: JournalState::Started,
                 attempt: 1,
                 started_at_ms: now_ms(),
-                place: self.place.clone(),
+                place: String::from(&*self.place),
                 finished_at_ms: None,
                 outcome: None,
             };
             for _ in 0..RACES {
                 let Some(existing) = self.store.insert_entry(&entry).await? else {
-                    return Ok(Admission::Run { entry });
+                    return Ok(Admission::Run(Attempt::Entry(Box::new(entry))));
                 };
-                // A run's position is compared here too: its first attempt reads nothing before
-                // its calls start, and another attempt of the run may have recorded the position
-                // since.
-                if let Some(digest) = &entry.call_digest
-                    && let Some(divergence) = Divergence::between(
-                        &existing.tool,
-                        existing.call_digest.as_deref(),
-                        &entry.tool,
-                        digest,
-                    )
-                {
-                    return Ok(Admission::Diverged(divergence));
-                }
-                let may_run = match existing.state {
-                    JournalState::Completed => return Ok(Admission::Replay(existing)),
-                    JournalState::Failed | JournalState::RunAgain => true,
-                    JournalState::Started => rerunnable,
-                };
-                if !may_run {
-                    return Ok(Admission::InDoubt(existing));
+                match judge(
+                    &existing.tool,
+                    existing.call_digest.as_deref(),
+                    existing.state,
+                    &intent,
+                ) {
+                    Found::Replay => return Ok(Admission::Replay(existing)),
+                    Found::InDoubt => return Ok(Admission::InDoubt(existing)),
+                    Found::Diverged(divergence) => return Ok(Admission::Diverged(divergence)),
+                    Found::RunNext => {}
                 }
                 let (attempt, state) = (existing.attempt, existing.state);
                 drop(existing);
@@ -186,7 +159,7 @@ impl Durability {
                     .replace_entry(attempt, state, entry.clone())
                     .await?
                 {
-                    return Ok(Admission::Run { entry });
+                    return Ok(Admission::Run(Attempt::Entry(Box::new(entry))));
                 }
             }
             // Another process keeps moving the entry on: it is running the call. (A store never
@@ -201,35 +174,37 @@ impl Durability {
         }
     }
 
-    /// Records how the attempt `entry` ended, moving `entry` on to it and into the store: a
-    /// success as `completed`, a failure the body reported as `failed`; a body that timed out,
-    /// panicked or was cancelled stays `started` (in doubt), and nothing is recorded (`None`).
-    /// The store's write answers whether it recorded the outcome. Not `async`: the entry goes to
-    /// the store at once, and only the store's own future is waited for.
+    /// Records how `attempt` ended (see [`finished_state`]). In memory the outcome is kept at
+    /// once and nothing is left to wait for (`None`); through the trait the entry moves on to
+    /// the outcome and into the store, whose write (`Some`) answers whether it recorded it. Not
+    /// `async`: only the store's own future is waited for.
     pub(crate) fn record(
         &self,
-        mut entry: JournalEntry,
+        attempt: Attempt,
         result: &ToolExecutionResult,
     ) -> Option<BoxFuture<'_, StoreResult<bool>>> {
-        // A body that ended by one of these never said how far it got.
-        const IN_DOUBT: [ErrorCode; 4] = [
-            ErrorCode::ToolTimeout,
-            ErrorCode::ToolPanicked,
-            ErrorCode::Aborted,
-            ErrorCode::TimerUnavailable,
-        ];
-        let state = match result.error_code() {
-            None => JournalState::Completed,
-            Some(code) if IN_DOUBT.iter().any(|in_doubt| *in_doubt == code) => return None,
-            Some(_) => JournalState::Failed,
-        };
-        entry.state = state;
-        entry.finished_at_ms = Some(now_ms());
-        entry.outcome = Some(RecordedOutcome::of(result));
-        Some(
-            self.store
-                .replace_entry(entry.attempt, JournalState::Started, entry),
-        )
+        let state = finished_state(result)?;
+        match attempt {
+            Attempt::Kept { key, number } => {
+                if let Some(memory) = &self.local {
+                    // Not recorded means another process moved the entry on: as through the
+                    // trait, the body's result stands.
+                    let _recorded =
+                        memory.finish(&key, number, state, now_ms(), RecordedOutcome::of(result));
+                }
+                None
+            }
+            Attempt::Entry(entry) => {
+                let mut entry = *entry;
+                entry.state = state;
+                entry.finished_at_ms = Some(now_ms());
+                entry.outcome = Some(RecordedOutcome::of(result));
+                Some(
+                    self.store
+                        .replace_entry(entry.attempt, JournalState::Started, entry),
+                )
+            }
+        }
     }
 
     /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
@@ -283,14 +258,17 @@ pub(crate) fn in_doubt(entry: &JournalEntry) -> ToolError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Admission, Durability, Intent};
+    use super::Durability;
+    use crate::durable::attempt::{Admission, Attempt, Intent};
     use crate::durable::memory::MemoryStore;
     use crate::durable::position::Divergence;
+    use crate::durable::record::JournalState;
+    use crate::errors::tool_error::ToolError;
     use crate::result::ToolExecutionResult;
 
     fn position<'a>(tool: &'a str, digest: &str) -> Intent<'a> {
         Intent {
-            key: "idem-run/1".to_owned(),
+            key: std::sync::Arc::from("idem-run/1"),
             tool,
             agent: None,
             rerunnable: false,
@@ -302,12 +280,12 @@ mod tests {
     #[tokio::test]
     async fn a_position_recorded_for_another_call_is_not_replayed() {
         let durability = Durability::new(MemoryStore::new());
-        let Ok(Admission::Run { entry }) = durability.admit(position("a", "d1")).await else {
+        let Ok(Admission::Run(attempt)) = durability.admit(position("a", "d1")).await else {
             panic!("the first attempt runs");
         };
         let result = ToolExecutionResult::success(serde_json::json!(1));
         let recording = durability
-            .record(entry, &result)
+            .record(attempt, &result)
             .expect("a success is recorded");
         assert_eq!(recording.await, Ok(true));
 
@@ -331,6 +309,63 @@ mod tests {
         assert!(
             matches!(replayed, Ok(Admission::Replay(_))),
             "the same call replays: {replayed:?}"
+        );
+    }
+
+    fn call(rerunnable: bool) -> Intent<'static> {
+        Intent {
+            key: std::sync::Arc::from("idem-call"),
+            tool: "send",
+            agent: None,
+            rerunnable,
+            answer: None,
+            call_digest: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_store_in_memory_is_driven_at_once_by_the_same_rules() {
+        let durability = Durability::new(MemoryStore::new());
+        let Ok(Admission::Run(attempt)) = durability.admit_now(call(false)) else {
+            panic!("the first attempt runs at once");
+        };
+        assert!(matches!(attempt, Attempt::Kept { number: 1, .. }));
+        // Not recorded (the body timed out, say): in doubt, unless the tool may run again.
+        let in_doubt = durability.admit_now(call(false));
+        assert!(
+            matches!(&in_doubt, Ok(Admission::InDoubt(entry)) if entry.attempt == 1),
+            "{in_doubt:?}"
+        );
+        let Ok(Admission::Run(attempt)) = durability.admit_now(call(true)) else {
+            panic!("an idempotent tool runs again");
+        };
+        assert_eq!(attempt.number(), 2);
+        // A failure with a code of its own (one that says the body ended, not how far it got).
+        let failure = ToolExecutionResult::failure(ToolError::store_failed("no"));
+        assert!(
+            durability.record(attempt, &failure).is_none(),
+            "kept at once"
+        );
+        let Ok(Admission::Run(attempt)) = durability.admit_now(call(false)) else {
+            panic!("a failed call runs again");
+        };
+        assert_eq!(attempt.number(), 3);
+        let result = ToolExecutionResult::success(serde_json::json!(7));
+        assert!(durability.record(attempt, &result).is_none());
+        let replayed = durability.admit_now(call(false));
+        let Ok(Admission::Replay(entry)) = replayed else {
+            panic!("a completed call replays: {replayed:?}");
+        };
+        assert_eq!((entry.key.as_str(), entry.attempt), ("idem-call", 3));
+        // The trait reads what was kept, as any backend would have it.
+        let stored = durability.store().entry("idem-call").await;
+        let stored = stored.expect("the store answers").expect("kept");
+        assert_eq!(stored, entry);
+        assert_eq!(stored.state, JournalState::Completed);
+        assert_eq!(stored.place, durability.place());
+        assert_eq!(
+            stored.outcome.expect("recorded").value,
+            Some(serde_json::json!(7))
         );
     }
 }

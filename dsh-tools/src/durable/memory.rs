@@ -3,13 +3,21 @@
 //! everything. By default it keeps every record; a long-running process bounds how many settled
 //! records it remembers ([`MemoryStore::keeping_finished`]): finished calls, settled approvals and
 //! finished tasks, each forgetting the oldest first.
+//!
+//! The journal drives it by plain calls ([`MemoryStore::admit`], [`MemoryStore::finish`]),
+//! applying the journal's rules (`journal.rs`) under the store's lock: a journaled call boxes no
+//! future, and its entry is made once, in the store. The store keeps an entry as a [`Kept`]
+//! record keyed by the call's shared key, with the place shared by every entry of the process;
+//! what it answers through the [`CallStore`] trait is a [`JournalEntry`] made from it.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::durable::attempt::{Admission, Attempt, Found, Intent, fresh, judge};
 use crate::durable::clock::now_ms;
 use crate::durable::record::{
-    ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
+    ApprovalRecord, ApprovalState, JournalEntry, JournalState, RecordedOutcome, TaskRecord,
+    TaskState,
 };
 use crate::durable::store::{CallStore, StoreResult};
 use crate::future::BoxFuture;
@@ -28,22 +36,93 @@ pub struct MemoryStore {
 /// most of a lookup.
 #[derive(Default)]
 struct Records {
-    entries: HashMap<String, JournalEntry, SeededNameHash>,
+    entries: HashMap<Arc<str>, Kept, SeededNameHash>,
     /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
     /// its latest completed entry: answering within a time to live is one lookup, not a scan.
-    answers: HashMap<String, String, SeededNameHash>,
+    answers: HashMap<String, Arc<str>, SeededNameHash>,
     approvals: BTreeMap<String, ApprovalRecord>,
     tasks: BTreeMap<String, TaskRecord>,
     /// With a bound: the entries that finished (completed or failed), oldest first, each with
     /// the number of its finish, and the number of the latest finish of each key still
     /// finished. An entry that runs again leaves the second map; its older place in the queue
     /// is skipped.
-    finished: VecDeque<(u64, String)>,
-    finished_at: HashMap<String, u64, SeededNameHash>,
+    finished: VecDeque<(u64, Arc<str>)>,
+    finished_at: HashMap<Arc<str>, u64, SeededNameHash>,
     finishes: u64,
     /// With a bound: the sizes past which the approvals and the tasks are swept next.
     sweep_approvals_at: usize,
     sweep_tasks_at: usize,
+}
+
+/// A journal entry as the store keeps it: a [`JournalEntry`] but its key (the map's), with the
+/// place shared.
+struct Kept {
+    tool: String,
+    agent: Option<String>,
+    arguments_digest: Option<String>,
+    call_digest: Option<String>,
+    state: JournalState,
+    attempt: u64,
+    started_at_ms: u64,
+    place: Arc<str>,
+    finished_at_ms: Option<u64>,
+    outcome: Option<RecordedOutcome>,
+}
+
+impl Kept {
+    /// The attempt `attempt` of `intent`, started at `now` in `place`.
+    fn started(intent: &Intent<'_>, attempt: u64, place: &Arc<str>, now: u64) -> Self {
+        Self {
+            tool: intent.tool.to_owned(),
+            agent: intent.agent.map(str::to_owned),
+            arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+            call_digest: intent.call_digest.clone(),
+            state: JournalState::Started,
+            attempt,
+            started_at_ms: now,
+            place: Arc::clone(place),
+            finished_at_ms: None,
+            outcome: None,
+        }
+    }
+
+    /// `entry` but its key.
+    fn of(entry: JournalEntry) -> Self {
+        Self {
+            tool: entry.tool,
+            agent: entry.agent,
+            arguments_digest: entry.arguments_digest,
+            call_digest: entry.call_digest,
+            state: entry.state,
+            attempt: entry.attempt,
+            started_at_ms: entry.started_at_ms,
+            place: Arc::from(entry.place),
+            finished_at_ms: entry.finished_at_ms,
+            outcome: entry.outcome,
+        }
+    }
+
+    /// The entry of `key` as the trait answers it.
+    fn entry(&self, key: &str) -> JournalEntry {
+        JournalEntry {
+            key: key.to_owned(),
+            tool: self.tool.clone(),
+            agent: self.agent.clone(),
+            arguments_digest: self.arguments_digest.clone(),
+            call_digest: self.call_digest.clone(),
+            state: self.state,
+            attempt: self.attempt,
+            started_at_ms: self.started_at_ms,
+            place: String::from(&*self.place),
+            finished_at_ms: self.finished_at_ms,
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    /// Whether it still stands where a writer last saw it.
+    fn is_at(&self, attempt: u64, state: JournalState) -> bool {
+        self.attempt == attempt && self.state == state
+    }
 }
 
 impl MemoryStore {
@@ -75,22 +154,23 @@ impl MemoryStore {
         f(&mut self.inner.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Notes what `entry`, just stored, means for the bound: a finished call joins the queue,
-    /// one that runs again leaves it, and the oldest finished ones past the bound are forgotten.
-    fn bound(&self, records: &mut Records, entry: &JournalEntry) {
+    /// Notes what the entry of `key`, just stored in `state`, means for the bound: a finished
+    /// call joins the queue, one that runs again leaves it, and the oldest finished ones past
+    /// the bound are forgotten.
+    fn bound(&self, records: &mut Records, key: &Arc<str>, state: JournalState) {
         let Some(limit) = self.keep_finished else {
             return;
         };
-        if matches!(entry.state, JournalState::Completed | JournalState::Failed) {
+        if matches!(state, JournalState::Completed | JournalState::Failed) {
             records.finishes += 1;
             records
                 .finished
-                .push_back((records.finishes, entry.key.clone()));
+                .push_back((records.finishes, Arc::clone(key)));
             records
                 .finished_at
-                .insert(entry.key.clone(), records.finishes);
+                .insert(Arc::clone(key), records.finishes);
         } else {
-            records.finished_at.remove(&entry.key);
+            records.finished_at.remove(&**key);
         }
         while records.finished_at.len() > limit {
             let Some((finish, key)) = records.finished.pop_front() else {
@@ -108,6 +188,98 @@ impl MemoryStore {
                 .retain(|(finish, key)| finished_at.get(key) == Some(finish));
         }
     }
+
+    /// Whether the entry of `key`, just stored in `state`, needs the books kept beside the map:
+    /// a bound, or a read-only call's answer.
+    fn bookkept(&self, records: &Records, key: &str, state: JournalState) -> bool {
+        self.keep_finished.is_some()
+            || (state == JournalState::Completed
+                && records
+                    .entries
+                    .get(key)
+                    .is_some_and(|kept| kept.arguments_digest.is_some()))
+    }
+
+    /// Keeps the books of the entry of `key`, just stored in `state` (see [`bookkept`](Self::bookkept)).
+    fn keep_books(&self, records: &mut Records, key: &Arc<str>, state: JournalState) {
+        records.note_answer(key);
+        self.bound(records, key, state);
+    }
+
+    /// Decides what an attempt of the call `intent` names may do, by the journal's rules
+    /// ([`judge`]), recording its intent (in `place`) when it may run. Under one lock: no other
+    /// writer moves the entry on between the look and the write, so there is no race to retry.
+    pub(crate) fn admit(&self, intent: Intent<'_>, place: &Arc<str>) -> Admission {
+        let now = now_ms();
+        self.with(|records| {
+            if let Some((digest, within_ms)) = &intent.answer
+                && let Some((key, answer)) = records
+                    .answers
+                    .get(digest.as_str())
+                    .and_then(|key| Some((key, records.entries.get(key)?)))
+                && fresh(answer.finished_at_ms, *within_ms, now)
+            {
+                return Admission::Replay(answer.entry(key));
+            }
+            let attempt = match records.entries.get_mut(&*intent.key) {
+                None => {
+                    let kept = Kept::started(&intent, 1, place, now);
+                    records.entries.insert(Arc::clone(&intent.key), kept);
+                    1
+                }
+                Some(existing) => {
+                    match judge(
+                        &existing.tool,
+                        existing.call_digest.as_deref(),
+                        existing.state,
+                        &intent,
+                    ) {
+                        Found::Replay => return Admission::Replay(existing.entry(&intent.key)),
+                        Found::InDoubt => return Admission::InDoubt(existing.entry(&intent.key)),
+                        Found::Diverged(divergence) => return Admission::Diverged(divergence),
+                        Found::RunNext => {}
+                    }
+                    let next = existing.attempt + 1;
+                    *existing = Kept::started(&intent, next, place, now);
+                    next
+                }
+            };
+            // A started entry is no read-only call's answer: only a bound keeps books of it.
+            self.bound(records, &intent.key, JournalState::Started);
+            Admission::Run(Attempt::Kept {
+                key: intent.key,
+                number: attempt,
+            })
+        })
+    }
+
+    /// Records the outcome of the attempt `attempt` of the call `key`, which ended in `state`
+    /// at `finished_at_ms`, if the entry still is at that attempt, started; answers whether it
+    /// was recorded. The outcome is moved in, not copied.
+    pub(crate) fn finish(
+        &self,
+        key: &Arc<str>,
+        attempt: u64,
+        state: JournalState,
+        finished_at_ms: u64,
+        outcome: RecordedOutcome,
+    ) -> bool {
+        self.with(|records| {
+            let Some(current) = records.entries.get_mut(&**key) else {
+                return false;
+            };
+            if !current.is_at(attempt, JournalState::Started) {
+                return false;
+            }
+            current.state = state;
+            current.finished_at_ms = Some(finished_at_ms);
+            current.outcome = Some(outcome);
+            if self.bookkept(records, key, state) {
+                self.keep_books(records, key, state);
+            }
+            true
+        })
+    }
 }
 
 impl Records {
@@ -118,27 +290,33 @@ impl Records {
             return;
         };
         if let Some(digest) = &entry.arguments_digest
-            && self.answers.get(digest).is_some_and(|answer| answer == key)
+            && self
+                .answers
+                .get(digest.as_str())
+                .is_some_and(|answer| &**answer == key)
         {
-            self.answers.remove(digest);
+            self.answers.remove(digest.as_str());
         }
     }
 
-    /// Keeps `entry` as its digest's answer when it is the latest completed one.
-    fn note_answer(&mut self, entry: &JournalEntry) {
+    /// Keeps the entry of `key` as its digest's answer when it is the latest completed one.
+    fn note_answer(&mut self, key: &Arc<str>) {
+        let Some(entry) = self.entries.get(&**key) else {
+            return;
+        };
         let (JournalState::Completed, Some(digest)) = (entry.state, &entry.arguments_digest) else {
             return;
         };
-        let latest = match self.answers.get(digest) {
-            Some(key) if *key == entry.key => true,
-            Some(key) => self
+        let latest = match self.answers.get(digest.as_str()) {
+            Some(answer) if answer == key => true,
+            Some(answer) => self
                 .entries
-                .get(key)
+                .get(answer)
                 .is_none_or(|known| known.finished_at_ms <= entry.finished_at_ms),
             None => true,
         };
         if latest {
-            self.answers.insert(digest.clone(), entry.key.clone());
+            self.answers.insert(digest.clone(), Arc::clone(key));
         }
     }
 }
@@ -202,14 +380,18 @@ impl CallStore for MemoryStore {
         &'a self,
         entry: &'a JournalEntry,
     ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
-        let existing = self.with(|records| match records.entries.get(&entry.key) {
-            Some(existing) => Some(existing.clone()),
-            None => {
-                records.note_answer(entry);
-                records.entries.insert(entry.key.clone(), entry.clone());
-                self.bound(records, entry);
-                None
+        let existing = self.with(|records| {
+            if let Some(existing) = records.entries.get(entry.key.as_str()) {
+                return Some(existing.entry(&entry.key));
             }
+            let key: Arc<str> = Arc::from(entry.key.as_str());
+            records
+                .entries
+                .insert(Arc::clone(&key), Kept::of(entry.clone()));
+            if self.bookkept(records, &key, entry.state) {
+                self.keep_books(records, &key, entry.state);
+            }
+            None
         });
         Box::pin(std::future::ready(Ok(existing)))
     }
@@ -221,28 +403,19 @@ impl CallStore for MemoryStore {
         entry: JournalEntry,
     ) -> BoxFuture<'_, StoreResult<bool>> {
         let replaced = self.with(|records| {
-            let is_at =
-                |current: &JournalEntry| current.attempt == attempt && current.state == state;
-            // Kept as given: the entry and its outcome are not copied.
-            let bookkept = self.keep_finished.is_some()
-                || (entry.state == JournalState::Completed && entry.arguments_digest.is_some());
-            if !bookkept {
-                return match records.entries.get_mut(&entry.key) {
-                    Some(current) if is_at(current) => {
-                        *current = entry;
-                        true
-                    }
-                    _ => false,
-                };
-            }
-            if !records.entries.get(&entry.key).is_some_and(is_at) {
+            let Some((key, current)) = records.entries.get_key_value(entry.key.as_str()) else {
+                return false;
+            };
+            if !current.is_at(attempt, state) {
                 return false;
             }
-            records.note_answer(&entry);
-            self.bound(records, &entry);
-            // The bound may have forgotten the entry at once (a bound of none).
-            if let Some(current) = records.entries.get_mut(&entry.key) {
-                *current = entry;
+            let (key, new_state) = (Arc::clone(key), entry.state);
+            // Kept as given: the entry and its outcome are not copied.
+            if let Some(current) = records.entries.get_mut(&*key) {
+                *current = Kept::of(entry);
+            }
+            if self.bookkept(records, &key, new_state) {
+                self.keep_books(records, &key, new_state);
             }
             true
         });
@@ -250,7 +423,7 @@ impl CallStore for MemoryStore {
     }
 
     fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
-        let entry = self.with(|records| records.entries.get(key).cloned());
+        let entry = self.with(|records| records.entries.get(key).map(|kept| kept.entry(key)));
         Box::pin(std::future::ready(Ok(entry)))
     }
 
@@ -261,9 +434,9 @@ impl CallStore for MemoryStore {
         let mut entries: Vec<JournalEntry> = self.with(|records| {
             records
                 .entries
-                .values()
-                .filter(|entry| state.is_none_or(|state| entry.state == state))
-                .cloned()
+                .iter()
+                .filter(|(_, kept)| state.is_none_or(|state| kept.state == state))
+                .map(|(key, kept)| kept.entry(key))
                 .collect()
         });
         entries.sort_by(|a, b| a.key.cmp(&b.key));
@@ -273,7 +446,7 @@ impl CallStore for MemoryStore {
     fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
         let entry = self.with(|records| {
             let key = records.answers.get(digest)?;
-            records.entries.get(key).cloned()
+            records.entries.get(key).map(|kept| kept.entry(key))
         });
         Box::pin(std::future::ready(Ok(entry)))
     }

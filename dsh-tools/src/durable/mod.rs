@@ -17,6 +17,8 @@ pub(crate) mod approval;
 #[cfg(feature = "durable")]
 pub(crate) mod approval_key;
 #[cfg(feature = "durable")]
+pub(crate) mod attempt;
+#[cfg(feature = "durable")]
 pub(crate) mod clock;
 #[cfg(feature = "durable")]
 pub(crate) mod journal;

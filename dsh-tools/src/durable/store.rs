@@ -6,6 +6,7 @@
 //! written once above it (`journal.rs`, `approval.rs`), so the backends cannot disagree about
 //! them; the conformance suite (`dsh_tools_tests::durable_conformance`) runs on each.
 
+use std::any::Any;
 use std::fmt;
 
 use crate::durable::record::{
@@ -50,7 +51,10 @@ pub type StoreResult<T> = Result<T, StoreError>;
 ///
 /// Each operation is atomic on its own; a `replace_*` that finds the record moved on (another
 /// process got there first) changes nothing and answers `false`.
-pub trait CallStore: Send + Sync + 'static {
+///
+/// `Any` (which every `'static` type is) lets the journal tell the store in memory apart and
+/// drive it by plain calls, without the futures below.
+pub trait CallStore: Any + Send + Sync + 'static {
     /// Inserts `entry` unless its key is taken; answers the entry already there, if any.
     fn insert_entry<'a>(
         &'a self,

@@ -11,8 +11,9 @@ use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
 use crate::durable::REPLAYED_META_KEY;
 use crate::durable::approval::arguments_digest;
+use crate::durable::attempt::{Admission, Attempt, Intent};
 use crate::durable::clock::format_time;
-use crate::durable::journal::{Admission, Durability, Intent, in_doubt};
+use crate::durable::journal::{Durability, in_doubt};
 use crate::durable::position::position_of;
 use crate::durable::record::JournalEntry;
 use crate::errors::tool_error::ToolError;
@@ -24,7 +25,7 @@ use crate::result::ToolExecutionResult;
 
 /// Phase 9 through the journal of `durability`.
 ///
-/// Only what the body's own run needs is kept across its wait: the attempt's entry. The rest
+/// Only what the body's own run needs is kept across its wait: the attempt. The rest
 /// (the definition, its policy, the admission) is read before, so that the future of every
 /// journaled call, boxed and moved whole, stays small.
 pub(crate) async fn dispatch(
@@ -32,19 +33,80 @@ pub(crate) async fn dispatch(
     run: &ToolRun,
     durability: &Durability,
 ) -> ToolExecutionResult {
+    let attempt = match admitted(call, run, durability).await {
+        Admitted::Run(attempt) => attempt,
+        Admitted::Unjournaled => return dispatch_steps!(call, run),
+        Admitted::Ended(result) => return result,
+    };
+    let result = dispatch_steps!(call, run);
+    recorded(run, durability, attempt, &result).await;
+    result
+}
+
+/// [`dispatch`] on the short path, where nothing but the body watches the call: once the
+/// journal has read the arguments (for the call's key), a body that takes them by value is
+/// handed them, as on the short path without a journal, instead of converting a copy.
+pub(crate) async fn dispatch_short(
+    call: &mut CallContext,
+    durability: &Durability,
+) -> ToolExecutionResult {
+    let attempt = match admitted(call, &call.run, durability).await {
+        Admitted::Run(attempt) => attempt,
+        Admitted::Unjournaled => {
+            return dispatch_steps!(
+                &*call,
+                &call.run,
+                give_up_arguments: call.run.execution_mut().take_arguments()
+            );
+        }
+        Admitted::Ended(result) => return result,
+    };
+    let result = dispatch_steps!(
+        &*call,
+        &call.run,
+        give_up_arguments: call.run.execution_mut().take_arguments()
+    );
+    recorded(&call.run, durability, attempt, &result).await;
+    result
+}
+
+/// What the journal decided about a call before its body.
+enum Admitted {
+    /// Run the body as this attempt.
+    Run(Attempt),
+    /// The tool is not journaled: run the body as without a journal.
+    Unjournaled,
+    /// The call's result, without running the body: replayed, in doubt, diverged, refused, or
+    /// the store failed.
+    Ended(ToolExecutionResult),
+}
+
+/// Admits an attempt of `call` (run as `run`) through the journal of `durability`.
+async fn admitted(call: &CallContext, run: &ToolRun, durability: &Durability) -> Admitted {
     let execution = run.execution();
     let (intent, resumable_run) = match intent(call) {
         Ok(Some(intent)) => intent,
-        Ok(None) => return dispatch_steps!(call, run),
-        Err(refused) => return refused,
+        Ok(None) => return Admitted::Unjournaled,
+        Err(refused) => return Admitted::Ended(refused),
     };
-    let entry = match durability.admit(intent).await {
-        Ok(Admission::Run { entry }) => entry,
-        Err(error) => return failed(execution, ToolError::store_failed(error.message())),
-        Ok(Admission::Replay(entry)) => return replayed(call, &entry),
-        Ok(Admission::InDoubt(entry)) => return failed(execution, in_doubt(&entry)),
+    // The store in memory decides at once; any other is waited for, boxed: the file's and the
+    // server's waits are long, and the admission's future (an entry, the intent, a race's
+    // state) would otherwise be part of this one, which is boxed and moved whole.
+    let admission = match durability.admit_now(intent) {
+        Ok(admission) => Ok(admission),
+        Err(intent) => Box::pin(durability.admit(intent)).await,
+    };
+    let attempt = match admission {
+        Ok(Admission::Run(attempt)) => attempt,
+        Err(error) => {
+            return Admitted::Ended(failed(execution, ToolError::store_failed(error.message())));
+        }
+        Ok(Admission::Replay(entry)) => return Admitted::Ended(replayed(call, &entry)),
+        Ok(Admission::InDoubt(entry)) => {
+            return Admitted::Ended(failed(execution, in_doubt(&entry)));
+        }
         Ok(Admission::Diverged(divergence)) => {
-            return failed(
+            return Admitted::Ended(failed(
                 execution,
                 ToolError::code_run_diverged(
                     execution.given_idempotency_key().map_or(0, position_of),
@@ -53,26 +115,39 @@ pub(crate) async fn dispatch(
                     execution.name(),
                     execution.arguments(),
                 ),
-            );
+            ));
         }
     };
-    if resumable_run && entry.attempt == 1 {
+    if resumable_run && attempt.number() == 1 {
         // Nothing was recorded under the run's key: its program's calls find nothing at their
         // positions, so the run need not read them before they start.
         execution.mark_first_attempt();
     }
-    let result = dispatch_steps!(call, run);
-    if let Some(recording) = durability.record(entry, &result)
+    Admitted::Run(attempt)
+}
+
+/// Records how `attempt` of the call run as `run` ended.
+async fn recorded(
+    run: &ToolRun,
+    durability: &Durability,
+    attempt: Attempt,
+    result: &ToolExecutionResult,
+) {
+    // The key as recorded: the body may have been handed the arguments it is made from.
+    let key = match &attempt {
+        Attempt::Entry(entry) => entry.key.clone(),
+        Attempt::Kept { .. } => String::new(),
+    };
+    if let Some(recording) = durability.record(attempt, result)
         && let Err(error) = recording.await
     {
         // The body ran; its result stands. A retry will find the call in doubt.
         tracing::error!(
-            tool = execution.name(),
-            key = execution.idempotency_key(),
+            tool = run.execution().name(),
+            key = key.as_str(),
             "the call store could not record the outcome: {error}"
         );
     }
-    result
 }
 
 /// What the journal is told about `call`, with whether it is a Code Mode run (`Ok(None)`: its
@@ -112,8 +187,18 @@ fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutio
     // key and answers for itself (replayed, in doubt, or run for the first time), so running the
     // program again repeats no call's side effect.
     let resumable_run = crate::store::code_mode::kept::is_run_code(execution.name());
+    // The key is made once, shared: the store in memory keeps it as it is.
+    let key = match execution.given_idempotency_key() {
+        Some(given) => std::sync::Arc::from(given),
+        None => crate::idempotency::shared_idempotency_key(
+            execution.call_id(),
+            execution.name(),
+            agent,
+            execution.arguments(),
+        ),
+    };
     let intent = Intent {
-        key: execution.idempotency_key(),
+        key,
         tool: execution.name(),
         agent,
         rerunnable: read_only || annotations.idempotent == Some(true) || resumable_run,

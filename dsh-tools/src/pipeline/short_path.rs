@@ -44,10 +44,11 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
                 break 'dispatched aborted;
             }
             // A journaled call goes through the journal (boxed: calls without one carry none
-            // of it), which reads the arguments for the call's key.
+            // of it), which reads the arguments for the call's key and then may hand them to
+            // the body, as below (the store is shared, so the call can be lent mutably).
             #[cfg(feature = "durable")]
-            if let Some(durability) = &call.durability {
-                let journaled = crate::pipeline::journal::dispatch(call, &call.run, durability);
+            if let Some(durability) = call.durability.clone() {
+                let journaled = crate::pipeline::journal::dispatch_short(call, &durability);
                 let mut result = Box::pin(journaled).await;
                 phases::after_dispatch(call, &mut result);
                 break 'dispatched result;

@@ -1,0 +1,132 @@
+//! One attempt of a journaled call, as the journal's two drivers (`journal.rs` through the
+//! [`CallStore`](crate::durable::CallStore) trait, `memory.rs` by plain calls) see it: what the
+//! call tells the journal ([`Intent`]), the journal's table of what an attempt does about the
+//! entry found under its key ([`judge`]; the table is in `journal.rs`'s docs), what was decided
+//! ([`Admission`], [`Attempt`]), and how the body's result leaves the attempt
+//! ([`finished_state`]). Apart from both drivers so that each names the rules without naming the
+//! other.
+
+use std::sync::Arc;
+
+use crate::durable::position::Divergence;
+use crate::durable::record::{JournalEntry, JournalState};
+use crate::errors::code::ErrorCode;
+use crate::result::ToolExecutionResult;
+
+/// What one call's attempt may do, as the journal decided.
+#[derive(Debug)]
+pub(crate) enum Admission {
+    /// Run the body; record its outcome as this attempt.
+    Run(Attempt),
+    /// Give this recorded outcome again.
+    Replay(JournalEntry),
+    /// An earlier attempt started and recorded nothing after.
+    InDoubt(JournalEntry),
+    /// The key is a Code Mode run's position, where an earlier attempt of the run recorded
+    /// another call (see `durable/program.rs`).
+    Diverged(Divergence),
+}
+
+/// An attempt admitted to run, as its outcome will be recorded.
+#[derive(Debug)]
+pub(crate) enum Attempt {
+    /// Through the [`CallStore`](crate::durable::CallStore) trait: the entry as recorded before the body runs, which the
+    /// outcome moves on. Boxed: the attempt is kept across the body's run, inside the future of
+    /// every journaled call.
+    Entry(Box<JournalEntry>),
+    /// In the store in memory, which keeps the entry: its key and the attempt's number.
+    Kept {
+        /// The call's key, shared with the store's map.
+        key: Arc<str>,
+        /// The attempt's number (1 for the first).
+        number: u64,
+    },
+}
+
+impl Attempt {
+    /// The attempt's number (1 for the first).
+    pub(crate) fn number(&self) -> u64 {
+        match self {
+            Self::Entry(entry) => entry.attempt,
+            Self::Kept { number, .. } => *number,
+        }
+    }
+}
+
+/// What a call tells the journal about itself.
+#[derive(Debug)]
+pub(crate) struct Intent<'a> {
+    /// Made once and shared: the store in memory keeps it as it is.
+    pub(crate) key: Arc<str>,
+    pub(crate) tool: &'a str,
+    pub(crate) agent: Option<&'a str>,
+    /// Whether an attempt may run again when an earlier one is in doubt (idempotent or
+    /// read-only, or a Code Mode run, whose nested calls answer for themselves).
+    pub(crate) rerunnable: bool,
+    /// For an answer within a time to live: the digest of tool, agent and arguments, and the
+    /// time to live.
+    pub(crate) answer: Option<(String, u64)>,
+    /// For a nested call of a Code Mode run: the digest of its arguments, recorded with the
+    /// position (see [`JournalEntry::call_digest`]).
+    pub(crate) call_digest: Option<String>,
+}
+
+/// What an attempt does about the entry already recorded under its key: the journal's table.
+#[derive(Debug)]
+pub(crate) enum Found {
+    /// The call completed: give its outcome again.
+    Replay,
+    /// An earlier attempt is in doubt and this tool may not run again.
+    InDoubt,
+    /// The key is a run's position where another call was recorded.
+    Diverged(Divergence),
+    /// Record the next attempt and run the body.
+    RunNext,
+}
+
+/// The table's row for an entry of `recorded_tool` (with the call digest `recorded_digest`) in
+/// `state`, against `intent`. A run's position is compared first: its first attempt reads
+/// nothing before its calls start, and another attempt of the run may have recorded the
+/// position since.
+pub(crate) fn judge(
+    recorded_tool: &str,
+    recorded_digest: Option<&str>,
+    state: JournalState,
+    intent: &Intent<'_>,
+) -> Found {
+    if let Some(digest) = &intent.call_digest
+        && let Some(divergence) =
+            Divergence::between(recorded_tool, recorded_digest, intent.tool, digest)
+    {
+        return Found::Diverged(divergence);
+    }
+    match state {
+        JournalState::Completed => Found::Replay,
+        JournalState::Failed | JournalState::RunAgain => Found::RunNext,
+        JournalState::Started if intent.rerunnable => Found::RunNext,
+        JournalState::Started => Found::InDoubt,
+    }
+}
+
+/// Whether an answer that finished at `finished_at_ms` is still within `within_ms` at `now`.
+pub(crate) fn fresh(finished_at_ms: Option<u64>, within_ms: u64, now: u64) -> bool {
+    finished_at_ms.is_some_and(|at| now.saturating_sub(at) <= within_ms)
+}
+
+/// How a body's `result` leaves its attempt: a success `completed`, a failure the body reported
+/// `failed`; a body that timed out, panicked or was cancelled stays `started` (in doubt), and
+/// nothing is recorded (`None`).
+pub(crate) fn finished_state(result: &ToolExecutionResult) -> Option<JournalState> {
+    // A body that ended by one of these never said how far it got.
+    const IN_DOUBT: [ErrorCode; 4] = [
+        ErrorCode::ToolTimeout,
+        ErrorCode::ToolPanicked,
+        ErrorCode::Aborted,
+        ErrorCode::TimerUnavailable,
+    ];
+    match result.error_code() {
+        None => Some(JournalState::Completed),
+        Some(code) if IN_DOUBT.iter().any(|in_doubt| *in_doubt == code) => None,
+        Some(_) => Some(JournalState::Failed),
+    }
+}
