@@ -180,9 +180,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                 #value_notes
 
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
-                    #private::type_schema(::core::any::type_name::<Self>(), || {
-                        #schema_body
-                    })
+                    #private::type_schema(::core::any::type_name::<Self>(), Self::__dsh_schema)
                 }
 
                 fn is_valid_json(__value: &#private::Value) -> bool {
@@ -190,6 +188,14 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                 }
 
                 #convert_fns
+            }
+            // The schema's construction, handed to `type_schema` by name: a closure would
+            // compile a shim of its own to become a function pointer, for every type.
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                fn __dsh_schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
+                    #schema_body
+                }
             }
             #json_impl
             #string_default
