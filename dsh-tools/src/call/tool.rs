@@ -25,7 +25,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::__private::fields::{Json, convert_whole};
-use crate::args::ToolArgs;
+use crate::args::{ConvertError, ToolArgs};
 use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
@@ -276,19 +276,8 @@ impl ToolContract {
     /// this step of a typed call on its own.
     #[doc(hidden)]
     pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
-        self.parse_json(Json::Read(arguments))
-    }
-
-    /// [`parse`](Self::parse) of arguments read (`Json::Read`) or given up (`Json::Given`):
-    /// validated in place, then converted by reference ([`ToolArgs::from_json`]) or moved into
-    /// `A` ([`ToolArgs::from_json_owned`]) instead of copied. One function for both, so a tool's
-    /// call compiles one conversion step, and that step only hands `A`'s functions to code
-    /// compiled once (the validation, and the conversion as the arguments arrived).
-    pub(crate) fn parse_json<A: ToolArgs>(&self, arguments: Json<'_>) -> Result<A, ToolError> {
-        if let Err(error) = self.check_json(&arguments, A::is_valid_json) {
-            return Err(error);
-        }
-        match convert_whole(arguments, A::from_json, A::from_json_owned) {
+        self.check_with(arguments, A::is_valid_json)?;
+        match A::from_json(arguments) {
             Ok(args) => Ok(args),
             Err(error) => Err(error.into()),
         }
@@ -370,19 +359,27 @@ trait TypedExecute: Any + Send + Sync {
 }
 
 /// Validates and converts the arguments, runs the body and serializes its value losslessly
-/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are converted and the body's
-/// future made before anything is boxed, so what is compiled for every tool type is this and the
-/// short `poll` of a [`TypedCall`] around its body: arguments that fail end in a future made once
-/// for all tools.
+/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are checked by code compiled
+/// once, given the type's functions, and converted and the body's future made before anything is
+/// boxed, so what is compiled for every tool type is this and the short `poll` of a [`TypedCall`]
+/// around its body: arguments that fail end in a future made once for all tools.
 impl<T: Tool> TypedExecute for T {
     fn execute<'a>(
         &'a self,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
-        match T::contract().parse_json::<T::Args>(arguments) {
+        let is_valid = <T::Args as ToolArgs>::is_valid_json;
+        if let Err(error) = T::contract().check_json(&arguments, is_valid) {
+            return failed_call(error);
+        }
+        let (read, given) = (
+            <T::Args as ToolArgs>::from_json,
+            <T::Args as ToolArgs>::from_json_owned,
+        );
+        match convert_whole(arguments, read, given) {
             Ok(args) => Box::pin(TypedCall::new(T::NAME, self.call(args, run))),
-            Err(error) => failed_call(error),
+            Err(error) => failed_conversion(error),
         }
     }
 }
@@ -500,9 +497,14 @@ fn mismatched_table() -> ! {
     unreachable!("a tool's table is only ever paired with a tool of its own type")
 }
 
-/// The call of arguments that could not be converted.
+/// The call of arguments that are not valid.
 fn failed_call<'a>(error: ToolError) -> BoxFuture<'a, Result<Value, ToolError>> {
     Box::pin(std::future::ready(Err(error)))
+}
+
+/// The call of arguments that could not be converted.
+fn failed_conversion<'a>(error: ConvertError) -> BoxFuture<'a, Result<Value, ToolError>> {
+    failed_call(error.into())
 }
 
 fn render_typed<T: Tool>(
