@@ -27,7 +27,9 @@ pin_project_lite::pin_project! {
 }
 
 impl<F> TypedCall<F> {
-    /// The call of the tool `name` whose body is `body`.
+    /// The call of the tool `name` whose body is `body`. Always inlined: a separate function
+    /// would be compiled for every tool type, even in a debug build, only to move two fields.
+    #[inline(always)]
     pub(crate) fn new(name: &'static str, body: F) -> Self {
         Self { name, body }
     }
