@@ -24,7 +24,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::__private::fields::{Json, convert_whole};
+use crate::__private::fields::Json;
 use crate::args::{ConvertError, ToolArgs};
 use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
@@ -373,11 +373,11 @@ impl<T: Tool> TypedExecute for T {
         if let Err(error) = T::contract().check_json(&arguments, is_valid) {
             return failed_call(error);
         }
-        let (read, given) = (
-            <T::Args as ToolArgs>::from_json,
-            <T::Args as ToolArgs>::from_json_owned,
-        );
-        match convert_whole(arguments, read, given) {
+        let converted = match arguments {
+            Json::Read(arguments) => <T::Args as ToolArgs>::from_json(arguments),
+            Json::Given(arguments) => <T::Args as ToolArgs>::from_json_owned(arguments),
+        };
+        match converted {
             Ok(args) => Box::pin(TypedCall::new(T::NAME, self.call(args, run))),
             Err(error) => failed_conversion(error),
         }
