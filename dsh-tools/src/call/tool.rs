@@ -330,6 +330,12 @@ pub struct ToolMethods {
     pub presenters: bool,
     /// [`Tool::concurrency_safe`].
     pub concurrency_safe: bool,
+    /// [`Tool::annotations`].
+    pub annotations: bool,
+    /// [`Tool::icons`].
+    pub icons: bool,
+    /// [`Tool::required_state`].
+    pub required_state: bool,
 }
 
 impl ToolMethods {
@@ -339,6 +345,9 @@ impl ToolMethods {
         finalize: true,
         presenters: true,
         concurrency_safe: true,
+        annotations: true,
+        icons: true,
+        required_state: true,
     };
 }
 
@@ -429,9 +438,9 @@ struct ToolTable {
     contract: fn() -> &'static ToolContract,
     /// The arguments type's specialized check (`ToolArgs::is_valid_json`).
     is_valid: fn(&Value) -> bool,
-    annotations: fn() -> ToolAnnotations,
-    icons: fn() -> Vec<ToolIcon>,
-    required_state: fn() -> Vec<StateType>,
+    annotations: Option<fn() -> ToolAnnotations>,
+    icons: Option<fn() -> Vec<ToolIcon>>,
+    required_state: Option<fn() -> Vec<StateType>>,
     render: Option<RenderFn>,
     finalize: Option<FinalizeFn>,
     present: Option<PresentFn>,
@@ -456,9 +465,21 @@ impl<T: Tool> TableOf<T> {
         allowed_callers: T::ALLOWED_CALLERS,
         contract: T::contract,
         is_valid: <T::Args as ToolArgs>::is_valid_json,
-        annotations: T::annotations,
-        icons: T::icons,
-        required_state: T::required_state,
+        annotations: if T::OVERRIDDEN.annotations {
+            Some(T::annotations)
+        } else {
+            None
+        },
+        icons: if T::OVERRIDDEN.icons {
+            Some(T::icons)
+        } else {
+            None
+        },
+        required_state: if T::OVERRIDDEN.required_state {
+            Some(T::required_state)
+        } else {
+            None
+        },
         // A provided method the impl keeps is not instantiated: the bridge does what it would.
         render: if T::OVERRIDDEN.render_value {
             Some(render_typed::<T>)
@@ -663,7 +684,10 @@ macro_rules! typed_definition {
 
         fn required_state(&self) -> Vec<StateType> {
             let $self = self;
-            ($bridge.table.required_state)()
+            $bridge
+                .table
+                .required_state
+                .map_or_else(Vec::new, |required| required())
         }
 
         fn timeout_ms(&self) -> Option<u64> {
@@ -771,12 +795,15 @@ macro_rules! typed_definition {
 
         fn annotations(&self) -> ToolAnnotations {
             let $self = self;
-            ($bridge.table.annotations)()
+            $bridge
+                .table
+                .annotations
+                .map_or_else(ToolAnnotations::default, |annotations| annotations())
         }
 
         fn icons(&self) -> Vec<ToolIcon> {
             let $self = self;
-            ($bridge.table.icons)()
+            $bridge.table.icons.map_or_else(Vec::new, |icons| icons())
         }
 
         fn allowed_callers(&self) -> ToolCallers {
