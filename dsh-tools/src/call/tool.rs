@@ -359,29 +359,26 @@ type ErasedTool = dyn TypedExecute;
 /// `dyn Any` would need). The provided methods a tool overrides reach it through `Any`
 /// ([`downcast`]), compiled only for the tools that override them.
 trait TypedExecute: Any + Send + Sync {
-    /// Validates and converts the arguments and starts the body.
-    fn execute<'a>(
+    /// Converts the arguments, already checked against the schema ([`Bridge::execute`]), and
+    /// starts the body.
+    fn start<'a>(
         &'a self,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
 }
 
-/// Validates and converts the arguments, runs the body and serializes its value losslessly
-/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are checked by code compiled
-/// once, given the type's functions, and converted and the body's future made before anything is
-/// boxed, so what is compiled for every tool type is this and the short `poll` of a [`TypedCall`]
-/// around its body: arguments that fail end in a future made once for all tools.
+/// Converts the arguments, runs the body and serializes its value losslessly
+/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are converted and the body's
+/// future made before anything is boxed, so what is compiled for every tool type is this and the
+/// short `poll` of a [`TypedCall`] around its body: arguments that fail end in a future made once
+/// for all tools.
 impl<T: Tool> TypedExecute for T {
-    fn execute<'a>(
+    fn start<'a>(
         &'a self,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
-        let is_valid = <T::Args as ToolArgs>::is_valid_json;
-        if let Err(error) = T::contract().check_json(&arguments, is_valid) {
-            return failed_call(error);
-        }
         let converted = match arguments {
             Json::Read(arguments) => <T::Args as ToolArgs>::from_json(arguments),
             Json::Given(arguments) => <T::Args as ToolArgs>::from_json_owned(arguments),
@@ -579,12 +576,17 @@ impl<'a> Bridge<'a> {
         (self.table.contract)()
     }
 
+    /// Checks the arguments against the schema (with the type's specialized check), then has
+    /// the tool convert them and start its body: the check compiled once, here, for every tool.
     fn execute(
         self,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
-        self.tool.execute(arguments, run)
+        if let Err(error) = self.contract().check_json(&arguments, self.table.is_valid) {
+            return failed_call(error);
+        }
+        self.tool.start(arguments, run)
     }
 
     fn render(
