@@ -417,9 +417,10 @@ type PresentFn = for<'a, 'b> fn(&ErasedTool, &Value, Presenting<'a, 'b>) -> Opti
 type ConcurrencyFn = fn(&ErasedTool, &Value) -> bool;
 
 /// Everything the registry needs of a [`Tool`] type: its constants, and the few functions that
-/// depend on the type (the provided methods it overrides; the call is `TypedExecute`). One table per tool type,
-/// a constant: registering a tool instantiates these few functions and nothing else, and the
-/// bridge that reads the table ([`Bridge`], [`TypedTool`]) is compiled once, in this crate.
+/// depend on the type (the provided methods it overrides; the call is [`TypedExecute`]). One
+/// table per tool type, a constant: registering a tool instantiates these few functions and
+/// nothing else, and the bridge that reads the table ([`Bridge`], [`TypedTool`]) is compiled
+/// once, in this crate.
 struct ToolTable {
     name: &'static str,
     description: &'static str,
