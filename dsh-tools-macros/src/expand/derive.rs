@@ -115,14 +115,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         (Shape::Struct(_), None) => quote!(mut __value),
         _ => quote!(__value),
     };
-    let (convert_fns, json_impl) = expand_conversions(
-        args,
-        &generics,
-        convert_body,
-        json_body,
-        &parameter,
-        &private,
-    );
+    let (convert_fns, json_fn) = expand_conversions(convert_body, json_body, &parameter, &private);
     let checks = expand_checks(args, &private);
     let schemars_checks = expand_schemars_checks(args, &private);
     let object_struct = matches!(args.shape, Shape::Struct(_)).then(|| {
@@ -180,9 +173,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
                 #value_notes
 
                 fn schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
-                    #private::type_schema(::core::any::type_name::<Self>(), || {
-                        #schema_body
-                    })
+                    #private::type_schema(::core::any::type_name::<Self>(), Self::__dsh_schema)
                 }
 
                 fn is_valid_json(__value: &#private::Value) -> bool {
@@ -191,7 +182,17 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
 
                 #convert_fns
             }
-            #json_impl
+            // The schema's construction, handed to `type_schema` by name (a closure would
+            // compile a shim of its own to become a function pointer, for every type), beside
+            // the type's one conversion when it has one: one private inherent impl.
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                fn __dsh_schema() -> ::core::result::Result<#private::Schema, #private::SchemaError> {
+                    #schema_body
+                }
+
+                #json_fn
+            }
             #string_default
             #documented_schema
             #checks
@@ -201,18 +202,15 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
 }
 
 /// `from_json` and `from_json_owned` in the `ToolArgs` impl, and the type's one conversion
-/// (`json_body`) they both call when it has one, in an inherent impl of its own: private, so
-/// neither the docs nor other code see it, and compiled once where two bodies would be.
+/// (`json_body`) they both call when it has one, for the type's private inherent impl (beside
+/// `__dsh_schema`), so neither the docs nor other code see it, and compiled once where two
+/// bodies would be.
 fn expand_conversions(
-    args: &ArgsType,
-    generics: &syn::Generics,
     convert_body: Option<TokenStream>,
     json_body: Option<TokenStream>,
     parameter: &TokenStream,
     private: &TokenStream,
 ) -> (TokenStream, TokenStream) {
-    let ident = &args.ident;
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let result = quote!(::core::result::Result<Self, #private::ConvertError>);
     match json_body {
         Some(body) => (
@@ -226,11 +224,8 @@ fn expand_conversions(
                 }
             },
             quote! {
-                #[automatically_derived]
-                impl #impl_generics #ident #ty_generics #where_clause {
-                    fn __dsh_from_json(#parameter: #private::Json<'_>) -> #result {
-                        #body
-                    }
+                fn __dsh_from_json(#parameter: #private::Json<'_>) -> #result {
+                    #body
                 }
             },
         ),

@@ -136,12 +136,20 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
         let presenters =
             !(present_call.is_empty() && present_progress.is_empty() && present_result.is_empty());
         let concurrency_safe = !concurrency.is_empty();
+        let (annotations, icons, required_state) = (
+            !annotations.is_empty(),
+            !icons.is_empty(),
+            !required_state.is_empty(),
+        );
         quote! {
             const OVERRIDDEN: #private::ToolMethods = #private::ToolMethods {
                 render_value: #render_value,
                 finalize: false,
                 presenters: #presenters,
                 concurrency_safe: #concurrency_safe,
+                annotations: #annotations,
+                icons: #icons,
+                required_state: #required_state,
             };
         }
     };

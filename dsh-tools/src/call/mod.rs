@@ -19,6 +19,7 @@ pub(crate) mod run;
 pub(crate) mod run_code;
 pub(crate) mod tool;
 pub(crate) mod tool_search;
+pub(crate) mod typed_call;
 
 pub use self::definition::{
     RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin, ToolSchema,

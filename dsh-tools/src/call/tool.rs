@@ -7,10 +7,12 @@
 //! against the output schema afterwards, as it does for every definition.
 //!
 //! What depends on the tool's type is kept small, since a crate compiles it once per tool: a
-//! constant table per type (`ToolTable`: the tool's constants, its call, and only the provided
-//! methods it overrides, [`Tool::OVERRIDDEN`]), read by one bridge compiled here. Registering a tool
-//! shares a `TypedTool` (the tool and its table) rather than the tool as a `dyn ToolDefinition`,
-//! whose thirty methods would each be instantiated for every tool type registered.
+//! constant table per type (`ToolTable`: the tool's constants, and only the provided
+//! methods it overrides, [`Tool::OVERRIDDEN`]), read by one bridge compiled here, and the call,
+//! reached through the tool as a `dyn TypedExecute` (one method), its body's future wrapped in a
+//! `TypedCall` (`typed_call.rs`). Registering a tool shares a `TypedTool` (the tool and its table)
+//! rather than the tool as a `dyn ToolDefinition`, whose thirty methods would each be
+//! instantiated for every tool type registered.
 
 use std::any::Any;
 use std::borrow::Cow;
@@ -23,16 +25,16 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::__private::fields::Json;
-use crate::args::ToolArgs;
+use crate::args::{ConvertError, ToolArgs};
 use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
+use crate::call::typed_call::TypedCall;
 use crate::callers::ToolCallers;
 use crate::content::{ContentBlock, value_content};
 use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
-use crate::lossless::{NotLossless, output_into_value};
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
@@ -209,6 +211,15 @@ impl ToolContract {
         Self::from_schemas(A::schema(), O::schema())
     }
 
+    /// A contract from the functions building its schemas (`ToolArgs::schema` of the arguments
+    /// and of the output types).
+    pub(crate) fn from_schema_fns(
+        arguments: fn() -> Result<Schema, SchemaError>,
+        output: fn() -> Result<Schema, SchemaError>,
+    ) -> Self {
+        Self::from_schemas(arguments(), output())
+    }
+
     /// A contract from already-built schemas.
     pub(crate) fn from_schemas(
         arguments: Result<Schema, SchemaError>,
@@ -265,28 +276,24 @@ impl ToolContract {
     /// this step of a typed call on its own.
     #[doc(hidden)]
     pub fn parse<A: ToolArgs>(&self, arguments: &Value) -> Result<A, ToolError> {
-        self.parse_json(Json::Read(arguments))
-    }
-
-    /// [`parse`](Self::parse) of arguments read (`Json::Read`) or given up (`Json::Given`):
-    /// validated in place, then converted by reference ([`ToolArgs::from_json`]) or moved into
-    /// `A` ([`ToolArgs::from_json_owned`]) instead of copied. One function for both, so a tool's
-    /// call compiles one conversion step.
-    pub(crate) fn parse_json<A: ToolArgs>(&self, arguments: Json<'_>) -> Result<A, ToolError> {
-        let converted = match arguments {
-            Json::Read(arguments) => {
-                self.check_with(arguments, A::is_valid_json)?;
-                A::from_json(arguments)
-            }
-            Json::Given(arguments) => {
-                self.check_with(&arguments, A::is_valid_json)?;
-                A::from_json_owned(arguments)
-            }
-        };
-        match converted {
+        self.check_with(arguments, A::is_valid_json)?;
+        match A::from_json(arguments) {
             Ok(args) => Ok(args),
             Err(error) => Err(error.into()),
         }
+    }
+
+    /// [`check_with`](Self::check_with) of arguments read or given up.
+    fn check_json(
+        &self,
+        arguments: &Json<'_>,
+        is_valid: fn(&Value) -> bool,
+    ) -> Result<(), ToolError> {
+        let arguments = match arguments {
+            Json::Read(arguments) => arguments,
+            Json::Given(arguments) => arguments,
+        };
+        self.check_with(arguments, is_valid)
     }
 
     /// The validation of [`parse`](Self::parse): every violation becomes one `INVALID_ARGS`
@@ -323,6 +330,12 @@ pub struct ToolMethods {
     pub presenters: bool,
     /// [`Tool::concurrency_safe`].
     pub concurrency_safe: bool,
+    /// [`Tool::annotations`].
+    pub annotations: bool,
+    /// [`Tool::icons`].
+    pub icons: bool,
+    /// [`Tool::required_state`].
+    pub required_state: bool,
 }
 
 impl ToolMethods {
@@ -332,11 +345,50 @@ impl ToolMethods {
         finalize: true,
         presenters: true,
         concurrency_safe: true,
+        annotations: true,
+        icons: true,
+        required_state: true,
     };
 }
 
 /// A tool of any type, as the registry's bridge sees it.
-type ErasedTool = dyn Any + Send + Sync;
+type ErasedTool = dyn TypedExecute;
+
+/// The call of a typed tool, reached through the tool itself: its vtable hands the call the
+/// tool as its own type, with no check of the type on every call (as a table's function given
+/// `dyn Any` would need). The provided methods a tool overrides reach it through `Any`
+/// ([`downcast`]), compiled only for the tools that override them.
+trait TypedExecute: Any + Send + Sync {
+    /// Converts the arguments, already checked against the schema ([`Bridge::execute`]), and
+    /// starts the body.
+    fn start<'a>(
+        &'a self,
+        arguments: CallArguments<'a>,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>>;
+}
+
+/// Converts the arguments, runs the body and serializes its value losslessly
+/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are converted and the body's
+/// future made before anything is boxed, so what is compiled for every tool type is this and the
+/// short `poll` of a [`TypedCall`] around its body: arguments that fail end in a future made once
+/// for all tools.
+impl<T: Tool> TypedExecute for T {
+    fn start<'a>(
+        &'a self,
+        arguments: CallArguments<'a>,
+        run: &'a ToolRun,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        let converted = match arguments {
+            Json::Read(arguments) => <T::Args as ToolArgs>::from_json(arguments),
+            Json::Given(arguments) => <T::Args as ToolArgs>::from_json_owned(arguments),
+        };
+        match converted {
+            Ok(args) => Box::pin(TypedCall::new(T::NAME, self.call(args, run))),
+            Err(error) => failed_conversion(error),
+        }
+    }
+}
 
 /// The arguments of a call to a typed tool: read, or given up (see
 /// [`ToolDefinition::execute_owned`]).
@@ -355,11 +407,6 @@ enum Presented {
     Result(Option<ToolResultView>),
 }
 
-type ExecuteFn = for<'a> fn(
-    &'a ErasedTool,
-    CallArguments<'a>,
-    &'a ToolRun,
-) -> BoxFuture<'a, Result<Value, ToolError>>;
 type RenderFn = fn(&ErasedTool, &Value, &Value) -> Result<Vec<ContentBlock>, ToolError>;
 type FinalizeFn = fn(
     &ErasedTool,
@@ -370,9 +417,10 @@ type PresentFn = for<'a, 'b> fn(&ErasedTool, &Value, Presenting<'a, 'b>) -> Opti
 type ConcurrencyFn = fn(&ErasedTool, &Value) -> bool;
 
 /// Everything the registry needs of a [`Tool`] type: its constants, and the few functions that
-/// depend on the type (the call, and the provided methods it overrides). One table per tool type,
-/// a constant: registering a tool instantiates these few functions and nothing else, and the
-/// bridge that reads the table ([`Bridge`], [`TypedTool`]) is compiled once, in this crate.
+/// depend on the type (the provided methods it overrides; the call is [`TypedExecute`]). One
+/// table per tool type, a constant: registering a tool instantiates these few functions and
+/// nothing else, and the bridge that reads the table ([`Bridge`], [`TypedTool`]) is compiled
+/// once, in this crate.
 struct ToolTable {
     name: &'static str,
     description: &'static str,
@@ -388,10 +436,9 @@ struct ToolTable {
     contract: fn() -> &'static ToolContract,
     /// The arguments type's specialized check (`ToolArgs::is_valid_json`).
     is_valid: fn(&Value) -> bool,
-    annotations: fn() -> ToolAnnotations,
-    icons: fn() -> Vec<ToolIcon>,
-    required_state: fn() -> Vec<StateType>,
-    execute: ExecuteFn,
+    annotations: Option<fn() -> ToolAnnotations>,
+    icons: Option<fn() -> Vec<ToolIcon>>,
+    required_state: Option<fn() -> Vec<StateType>>,
     render: Option<RenderFn>,
     finalize: Option<FinalizeFn>,
     present: Option<PresentFn>,
@@ -416,10 +463,21 @@ impl<T: Tool> TableOf<T> {
         allowed_callers: T::ALLOWED_CALLERS,
         contract: T::contract,
         is_valid: <T::Args as ToolArgs>::is_valid_json,
-        annotations: T::annotations,
-        icons: T::icons,
-        required_state: T::required_state,
-        execute: execute_typed::<T>,
+        annotations: if T::OVERRIDDEN.annotations {
+            Some(T::annotations)
+        } else {
+            None
+        },
+        icons: if T::OVERRIDDEN.icons {
+            Some(T::icons)
+        } else {
+            None
+        },
+        required_state: if T::OVERRIDDEN.required_state {
+            Some(T::required_state)
+        } else {
+            None
+        },
         // A provided method the impl keeps is not instantiated: the bridge does what it would.
         render: if T::OVERRIDDEN.render_value {
             Some(render_typed::<T>)
@@ -446,6 +504,7 @@ impl<T: Tool> TableOf<T> {
 
 /// The tool a table is paired with.
 fn downcast<T: Tool>(tool: &ErasedTool) -> &T {
+    let tool: &dyn Any = tool;
     match tool.downcast_ref::<T>() {
         Some(tool) => tool,
         None => mismatched_table(),
@@ -457,42 +516,14 @@ fn mismatched_table() -> ! {
     unreachable!("a tool's table is only ever paired with a tool of its own type")
 }
 
-/// Validates and converts the arguments, runs the body and serializes its value losslessly
-/// (`INVALID_TOOL_OUTPUT` instead of a silent `null`). The arguments are converted before the
-/// future is made, so the future, compiled for every tool type, only awaits the body: arguments
-/// that fail end in a future made once for all tools.
-fn execute_typed<'a, T: Tool>(
-    tool: &'a ErasedTool,
-    arguments: CallArguments<'a>,
-    run: &'a ToolRun,
-) -> BoxFuture<'a, Result<Value, ToolError>> {
-    let tool = downcast::<T>(tool);
-    match T::contract().parse_json::<T::Args>(arguments) {
-        Ok(args) => Box::pin(async move { typed_output(T::NAME, tool.call(args, run).await) }),
-        Err(error) => failed_call(error),
-    }
-}
-
-/// The call of arguments that could not be converted.
+/// The call of arguments that are not valid.
 fn failed_call<'a>(error: ToolError) -> BoxFuture<'a, Result<Value, ToolError>> {
     Box::pin(std::future::ready(Err(error)))
 }
 
-/// The body's value as JSON, or why it is not one. Generic over the value's type alone, so the
-/// tools of one output type share it.
-fn typed_output<O: Serialize + 'static>(
-    name: &str,
-    output: Result<O, ToolError>,
-) -> Result<Value, ToolError> {
-    match output {
-        Ok(output) => output_into_value(output).map_err(|error| invalid_output(name, error)),
-        Err(error) => Err(error),
-    }
-}
-
-/// The body's value is not JSON.
-fn invalid_output(name: &str, error: NotLossless) -> ToolError {
-    ToolError::invalid_output(name, error)
+/// The call of arguments that could not be converted.
+fn failed_conversion<'a>(error: ConvertError) -> BoxFuture<'a, Result<Value, ToolError>> {
+    failed_call(error.into())
 }
 
 fn render_typed<T: Tool>(
@@ -546,12 +577,17 @@ impl<'a> Bridge<'a> {
         (self.table.contract)()
     }
 
+    /// Checks the arguments against the schema (with the type's specialized check), then has
+    /// the tool convert them and start its body: the check compiled once, here, for every tool.
     fn execute(
         self,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
-        (self.table.execute)(self.tool, arguments, run)
+        if let Err(error) = self.contract().check_json(&arguments, self.table.is_valid) {
+            return failed_call(error);
+        }
+        self.tool.start(arguments, run)
     }
 
     fn render(
@@ -651,7 +687,10 @@ macro_rules! typed_definition {
 
         fn required_state(&self) -> Vec<StateType> {
             let $self = self;
-            ($bridge.table.required_state)()
+            $bridge
+                .table
+                .required_state
+                .map_or_else(Vec::new, |required| required())
         }
 
         fn timeout_ms(&self) -> Option<u64> {
@@ -759,12 +798,15 @@ macro_rules! typed_definition {
 
         fn annotations(&self) -> ToolAnnotations {
             let $self = self;
-            ($bridge.table.annotations)()
+            $bridge
+                .table
+                .annotations
+                .map_or_else(ToolAnnotations::default, |annotations| annotations())
         }
 
         fn icons(&self) -> Vec<ToolIcon> {
             let $self = self;
-            ($bridge.table.icons)()
+            $bridge.table.icons.map_or_else(Vec::new, |icons| icons())
         }
 
         fn allowed_callers(&self) -> ToolCallers {
@@ -801,10 +843,7 @@ impl<T: Tool> ToolDefinition for T {
     typed_definition!(this => Bridge { table: TableOf::<T>::TABLE, tool: this });
 
     fn into_shared_definition(self) -> Arc<dyn ToolDefinition> {
-        Arc::new(TypedTool {
-            table: TableOf::<T>::TABLE,
-            tool: Box::new(self),
-        })
+        TypedTool::shared(TableOf::<T>::TABLE, Box::new(self))
     }
 }
 
@@ -813,6 +852,14 @@ impl<T: Tool> ToolDefinition for T {
 struct TypedTool {
     table: &'static ToolTable,
     tool: Box<ErasedTool>,
+}
+
+impl TypedTool {
+    /// The registered form of `tool`, whose table is `table`: made here, once for every tool
+    /// type, which only boxes its tool.
+    fn shared(table: &'static ToolTable, tool: Box<ErasedTool>) -> Arc<dyn ToolDefinition> {
+        Arc::new(Self { table, tool })
+    }
 }
 
 impl ToolDefinition for TypedTool {

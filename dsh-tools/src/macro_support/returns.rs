@@ -49,10 +49,11 @@ pub fn require_state<T: Send + Sync + 'static>(run: &ToolRun) -> Result<&T, Tool
 /// Builds the contract of a tool from its `Tool` impl. Going through the impl (rather than naming
 /// the output type) keeps a return type that cannot be a tool value from being reported again
 /// here: the impl's `Output` is where it is reported.
+/// It only names the two schema functions: the contract is built by code compiled once.
 pub fn contract_of<T: Tool>() -> ToolContract {
-    ToolContract::from_schemas(
-        <T::Args as ToolArgs>::schema(),
-        <T::Output as ToolArgs>::schema(),
+    ToolContract::from_schema_fns(
+        <T::Args as ToolArgs>::schema,
+        <T::Output as ToolArgs>::schema,
     )
 }
 

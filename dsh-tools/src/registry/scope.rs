@@ -109,8 +109,16 @@ impl ToolScope {
     /// description and parameters are read now, once: they are what [`schemas`](Self::schemas)
     /// shows.
     pub fn register(&self, tool: impl IntoToolDefinition) -> Result<Registration, RegistryError> {
-        self.core
-            .register_tool(self.place.clone(), tool.into_definition())
+        self.register_shared(tool.into_definition())
+    }
+
+    /// [`register`](Self::register) of the shared definition: the part compiled once, whatever
+    /// the tool's type, so a crate compiles only the conversion above per tool type it registers.
+    fn register_shared(
+        &self,
+        definition: Arc<dyn ToolDefinition>,
+    ) -> Result<Registration, RegistryError> {
+        self.core.register_tool(self.place.clone(), definition)
     }
 
     /// Registers several tools in one change, all or none: if any is refused (for the reasons
