@@ -983,7 +983,7 @@ fn number_holds(keywords: &NumberRules, number: &Number) -> bool {
 
 #[inline(always)]
 fn number_keywords_hold(keywords: &NumberRules, number: &Number) -> bool {
-    keywords.holds(number)
+    keywords.parsed_hold(number)
 }
 
 /// The string keywords (`rules/lengths.rs`, `rules/matching.rs`), on a string value or a

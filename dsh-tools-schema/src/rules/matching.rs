@@ -105,11 +105,11 @@ impl Matching {
     pub(crate) fn holds(&self, text: &str) -> bool {
         self.pattern
             .as_ref()
-            .is_none_or(|pattern| pattern_holds(pattern, text))
+            .is_none_or(|pattern| pattern.is_match(text))
             && self
                 .format
                 .as_ref()
-                .is_none_or(|format| format_holds(format, text))
+                .is_none_or(|format| format.matches(text))
     }
 
     /// Every keyword `text` breaks, each handed to `broken` (`pattern` before `format`): the
