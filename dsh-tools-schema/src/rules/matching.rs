@@ -103,13 +103,15 @@ impl Matching {
     /// Whether `text` breaks no keyword: the yes/no check.
     #[inline(always)]
     pub(crate) fn holds(&self, text: &str) -> bool {
-        self.pattern
-            .as_ref()
-            .is_none_or(|pattern| pattern.is_match(text))
-            && self
-                .format
-                .as_ref()
-                .is_none_or(|format| format.matches(text))
+        if let Some(pattern) = &self.pattern
+            && !pattern_holds(pattern, text)
+        {
+            return false;
+        }
+        match &self.format {
+            Some(format) => format_holds(format, text),
+            None => true,
+        }
     }
 
     /// Every keyword `text` breaks, each handed to `broken` (`pattern` before `format`): the
