@@ -1,9 +1,10 @@
 //! Lowering a [`Schema`] tree into the [`Node`] tree a [`CompiledSchema`] checks values with.
 //!
-//! Everything the interpreter works out on every call is worked out here once: absent bounds
-//! become sentinels so a check is a plain comparison, number bounds (inclusive and exclusive)
-//! are resolved into the range of `u64` values they admit (exactly, float bounds included), the
-//! rules few schemas set (`multipleOf`, `uniqueItems`, `minProperties`, `maxProperties`) get
+//! Everything the interpreter works out on every call is worked out here once: each keyword
+//! family's rules are compiled by the family (`rules/`: a string's lengths and what it must
+//! match, a number's bounds resolved into the range of `u64` values they admit, the counts of
+//! an array or object, what an array's items must be to each other), the rules few schemas set
+//! (a number's rules beyond its bounds, an array's items compared, an object's key counts) get
 //! tests of their own so that nodes without them check nothing more, property names are
 //! prepared for matching ([`Key`]), large objects get a hash index of their names, each object
 //! knows how many of its properties are required, and an `enum` of strings becomes a list of
@@ -18,17 +19,17 @@
 
 use std::sync::{Arc, Weak};
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 
-use super::format::StringFormat;
 use super::key::Key;
 use super::keywords::KeywordSchema;
 use super::model::{AdditionalProperties, Schema, SchemaKind};
-use super::pattern::Pattern;
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
+use super::rules::arrays::ItemRelations;
 use super::rules::counts::CountRange;
 use super::rules::lengths::LengthRange;
-use super::rules::numbers::NumberRules;
+use super::rules::matching::Matching;
+use super::rules::numbers::NumberRange;
 
 /// One schema node, lowered.
 #[derive(Clone, Debug)]
@@ -56,14 +57,13 @@ pub(super) enum Test {
     AnyString,
     /// A string whose length is within bounds; no pattern.
     String(LengthRange),
-    /// A string within bounds that also contains a match for the pattern.
-    PatternString(Box<(LengthRange, Pattern)>),
-    /// A string within bounds, matching the pattern when there is one, in a checked format.
-    FormatString(Box<(LengthRange, Option<Pattern>, StringFormat)>),
-    /// An integral number within bounds.
-    Integer(Bounds),
-    /// A finite number within bounds.
-    Number(Bounds),
+    /// A string within bounds that also matches what its family asks (`pattern`, a checked
+    /// `format`).
+    MatchedString(Box<(LengthRange, Matching)>),
+    /// An integral number within bounds, with no rule beyond them.
+    Integer(NumberRange),
+    /// A finite number within bounds, with no rule beyond them.
+    Number(NumberRange),
     /// An array.
     Array(ArrayTest),
     /// An object.
@@ -90,33 +90,21 @@ pub(super) enum Test {
     /// A document the keyword engine enforces.
     Keywords(KeywordSchema),
     // The rules few schemas set, last: the tags of the common tests stay what they were.
-    /// A number within bounds that is a multiple of a factor (`multipleOf`).
-    Multiple(Box<MultipleTest>),
-    /// An array whose items are all different (`uniqueItems`).
-    UniqueArray(ArrayTest),
+    /// A number with rules beyond its bounds (`multipleOf`).
+    RuledNumber(Box<RuledNumberTest>),
+    /// An array whose items must also be so to each other (`uniqueItems`): checked after the
+    /// items.
+    RelatedArray(ItemRelations, ArrayTest),
     /// An object with a bounded number of keys (`minProperties`, `maxProperties`).
     SizedObject(Box<SizedObjectTest>),
 }
 
-/// Number bounds, resolved for the common case and kept exact for the rest.
+/// A number node with rules beyond its bounds.
 #[derive(Clone, Debug)]
-pub(super) struct Bounds {
-    /// The smallest `u64` value within the bounds (inclusive and exclusive).
-    pub(super) lowest: u64,
-    /// The largest `u64` value within the bounds; below `lowest` when there is none.
-    pub(super) highest: u64,
-    /// The rules as written, for every value that is not a `u64`.
-    pub(super) rules: Box<NumberRules>,
-}
-
-/// A number node with `multipleOf`.
-#[derive(Clone, Debug)]
-pub(super) struct MultipleTest {
+pub(super) struct RuledNumberTest {
     /// Whether the number must be integral.
     pub(super) integer: bool,
-    pub(super) bounds: Bounds,
-    /// The factor (above 0: a rule with any other matches no number).
-    pub(super) factor: Number,
+    pub(super) rules: NumberRange,
 }
 
 /// An object with key-count bounds (`0` and `u64::MAX` when absent).
@@ -167,13 +155,7 @@ impl Each {
             (Test::AnyString, true) => Self::StringOrNull,
             (Test::Boolean, false) => Self::Boolean,
             (Test::String(lengths), false) => Self::StringWithin(*lengths),
-            (Test::Number(bounds), false)
-                if bounds.rules.minimum.is_none()
-                    && bounds.rules.maximum.is_none()
-                    && bounds.rules.extra.is_none() =>
-            {
-                Self::Number
-            }
+            (Test::Number(range), false) if range.is_unbounded() => Self::Number,
             _ => Self::Node,
         }
     }
@@ -228,7 +210,7 @@ impl Node {
     /// The node of an array's items.
     pub(super) fn items(&self) -> Option<&Node> {
         match &self.test {
-            Test::Array(array) | Test::UniqueArray(array) => array.items.as_deref(),
+            Test::Array(array) | Test::RelatedArray(_, array) => array.items.as_deref(),
             _ => None,
         }
     }
@@ -289,35 +271,21 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
         SchemaKind::Null => Test::Null,
         SchemaKind::String(rules) => {
             let lengths = rules.lengths.compiled();
-            if let Some(format) = rules
-                .matching
-                .format
-                .as_ref()
-                .filter(|format| format.is_checked())
-            {
-                return Test::FormatString(Box::new((
-                    lengths,
-                    rules.matching.pattern.clone(),
-                    format.clone(),
-                )));
-            }
-            match &rules.matching.pattern {
-                Some(pattern) => Test::PatternString(Box::new((lengths, pattern.clone()))),
+            match rules.matching.compiled() {
+                Some(matching) => Test::MatchedString(Box::new((lengths, matching))),
                 None if lengths.is_unbounded() => Test::AnyString,
                 None => Test::String(lengths),
             }
         }
         SchemaKind::Integer(rules) | SchemaKind::Number(rules) => {
             let integer = matches!(schema.kind, SchemaKind::Integer(_));
-            let bounds = Bounds::of(rules);
-            match rules.multiple_of() {
-                Some(factor) => Test::Multiple(Box::new(MultipleTest {
-                    integer,
-                    bounds,
-                    factor: factor.clone(),
-                })),
-                None if integer => Test::Integer(bounds),
-                None => Test::Number(bounds),
+            let rules = rules.compiled();
+            if !rules.is_bounds_only() {
+                Test::RuledNumber(Box::new(RuledNumberTest { integer, rules }))
+            } else if integer {
+                Test::Integer(rules)
+            } else {
+                Test::Number(rules)
             }
         }
         SchemaKind::Array(rules) => {
@@ -327,10 +295,9 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
                 items,
                 counts: rules.constraints.counts().compiled(),
             };
-            if rules.constraints.unique_items {
-                Test::UniqueArray(array)
-            } else {
-                Test::Array(array)
+            match rules.constraints.relations() {
+                Some(relations) => Test::RelatedArray(relations, array),
+                None => Test::Array(array),
             }
         }
         SchemaKind::Object(rules) => {
@@ -407,211 +374,5 @@ fn test_of<'s>(schema: &'s Schema, enclosing: &mut Enclosing<'s>) -> Test {
             }
         }
         SchemaKind::Keywords(keywords) => Test::Keywords(keywords.clone()),
-    }
-}
-
-/// No `u64` is inside: `lowest > highest`.
-const NO_U64: (u64, u64) = (1, 0);
-
-impl Bounds {
-    fn of(rules: &NumberRules) -> Self {
-        let lowest = [
-            rules.minimum.as_ref().map_or(Some(0), lowest_at_or_above),
-            rules.exclusive_minimum().map_or(Some(0), lowest_above),
-        ]
-        .into_iter()
-        .try_fold(0, |lowest, bound| bound.map(|bound| lowest.max(bound)));
-        let highest = [
-            rules
-                .maximum
-                .as_ref()
-                .map_or(Some(u64::MAX), highest_at_or_below),
-            rules
-                .exclusive_maximum()
-                .map_or(Some(u64::MAX), highest_below),
-        ]
-        .into_iter()
-        .try_fold(u64::MAX, |highest, bound| {
-            bound.map(|bound| highest.min(bound))
-        });
-        let (lowest, highest) = match (lowest, highest) {
-            (Some(lowest), Some(highest)) => (lowest, highest),
-            _ => NO_U64,
-        };
-        Self {
-            lowest,
-            highest,
-            rules: Box::new(rules.clone()),
-        }
-    }
-}
-
-/// The smallest `u64` that is `>= bound`, if any. Exact: for an integer `u`, `u >= b` exactly
-/// when `u >= ceil(b)`.
-fn lowest_at_or_above(bound: &Number) -> Option<u64> {
-    if let Some(u) = bound.as_u64() {
-        return Some(u);
-    }
-    if bound.as_i64().is_some() {
-        // Only negative integers are `i64` but not `u64`.
-        return Some(0);
-    }
-    let f = bound.as_f64()?.ceil();
-    if f <= 0.0 {
-        Some(0)
-    } else if f >= U64_LIMIT {
-        None
-    } else {
-        // `f` is integral and inside the `u64` range, so `as` is exact.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Some(f as u64)
-    }
-}
-
-/// The largest `u64` that is `<= bound`, if any. Exact: `u <= b` exactly when `u <= floor(b)`.
-fn highest_at_or_below(bound: &Number) -> Option<u64> {
-    if let Some(u) = bound.as_u64() {
-        return Some(u);
-    }
-    if bound.as_i64().is_some() {
-        return None;
-    }
-    let f = bound.as_f64()?.floor();
-    if f < 0.0 {
-        None
-    } else if f >= U64_LIMIT {
-        Some(u64::MAX)
-    } else {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Some(f as u64)
-    }
-}
-
-/// The smallest `u64` that is `> bound`, if any. Exact: for an integer `u`, `u > b` exactly when
-/// `u >= floor(b) + 1`, the addition done in integers (in doubles it would round beyond 2^53).
-fn lowest_above(bound: &Number) -> Option<u64> {
-    if let Some(u) = bound.as_u64() {
-        return u.checked_add(1);
-    }
-    if bound.as_i64().is_some() {
-        return Some(0);
-    }
-    let f = bound.as_f64()?.floor();
-    if f < 0.0 {
-        Some(0)
-    } else if f >= U64_LIMIT {
-        None
-    } else {
-        // `f` is integral and inside the `u64` range, so `as` is exact.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        (f as u64).checked_add(1)
-    }
-}
-
-/// The largest `u64` that is `< bound`, if any. Exact: `u < b` exactly when `u <= ceil(b) - 1`.
-fn highest_below(bound: &Number) -> Option<u64> {
-    if let Some(u) = bound.as_u64() {
-        return u.checked_sub(1);
-    }
-    if bound.as_i64().is_some() {
-        return None;
-    }
-    let f = bound.as_f64()?.ceil();
-    if f <= 0.0 {
-        None
-    } else if f >= U64_LIMIT {
-        Some(u64::MAX)
-    } else {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Some(f as u64 - 1)
-    }
-}
-
-/// 2^64: every float at or above it is beyond `u64`.
-const U64_LIMIT: f64 = 18_446_744_073_709_551_616.0;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ExtraNumberRules;
-    use serde_json::json;
-
-    fn number(value: Value) -> Number {
-        match value {
-            Value::Number(n) => n,
-            other => panic!("not a number: {other}"),
-        }
-    }
-
-    fn range(min: Option<Value>, max: Option<Value>) -> (u64, u64) {
-        let bounds = Bounds::of(&NumberRules {
-            minimum: min.map(number),
-            maximum: max.map(number),
-            ..NumberRules::default()
-        });
-        (bounds.lowest, bounds.highest)
-    }
-
-    fn exclusive_range(min: Option<Value>, max: Option<Value>) -> (u64, u64) {
-        let bounds = Bounds::of(&NumberRules {
-            extra: Some(Box::new(ExtraNumberRules {
-                exclusive_minimum: min.map(number),
-                exclusive_maximum: max.map(number),
-                multiple_of: None,
-            })),
-            ..NumberRules::default()
-        });
-        (bounds.lowest, bounds.highest)
-    }
-
-    #[test]
-    fn exclusive_bounds_resolve_to_the_values_strictly_inside() {
-        assert_eq!(exclusive_range(Some(json!(0)), Some(json!(10))), (1, 9));
-        assert_eq!(exclusive_range(Some(json!(-1)), Some(json!(1))), (0, 0));
-        assert_eq!(exclusive_range(Some(json!(2.5)), Some(json!(7.5))), (3, 7));
-        assert_eq!(exclusive_range(Some(json!(-0.5)), Some(json!(0.5))), (0, 0));
-        assert_eq!(exclusive_range(Some(json!(-0.0)), None), (1, u64::MAX));
-        assert_eq!(exclusive_range(Some(json!(u64::MAX)), None), NO_U64);
-        assert_eq!(exclusive_range(None, Some(json!(0))), NO_U64);
-        assert_eq!(exclusive_range(None, Some(json!(-0.0))), NO_U64);
-        assert_eq!(exclusive_range(None, Some(json!(1e300))), (0, u64::MAX));
-        // Beyond 2^53 the neighbour is found in integers, not in doubles.
-        assert_eq!(
-            exclusive_range(Some(json!(1_152_921_504_606_846_976.0)), None).0,
-            1_152_921_504_606_846_977
-        );
-        let both = Bounds::of(&NumberRules {
-            minimum: Some(number(json!(3))),
-            maximum: Some(number(json!(8))),
-            extra: Some(Box::new(ExtraNumberRules {
-                exclusive_minimum: Some(number(json!(5))),
-                exclusive_maximum: Some(number(json!(100))),
-                multiple_of: None,
-            })),
-            ..NumberRules::default()
-        });
-        assert_eq!((both.lowest, both.highest), (6, 8));
-    }
-
-    #[test]
-    fn integer_bounds_resolve_to_themselves() {
-        assert_eq!(range(Some(json!(1)), Some(json!(10_000))), (1, 10_000));
-        assert_eq!(range(None, None), (0, u64::MAX));
-        assert_eq!(range(Some(json!(-5)), Some(json!(u64::MAX))), (0, u64::MAX));
-    }
-
-    #[test]
-    fn float_bounds_round_inwards() {
-        assert_eq!(range(Some(json!(2.5)), Some(json!(7.5))), (3, 7));
-        assert_eq!(range(Some(json!(-0.0)), Some(json!(-0.0))), (0, 0));
-        assert_eq!(range(Some(json!(-2.5)), Some(json!(1e300))), (0, u64::MAX));
-    }
-
-    #[test]
-    fn bounds_without_u64_values_are_empty() {
-        assert_eq!(range(None, Some(json!(-1))), NO_U64);
-        assert_eq!(range(None, Some(json!(-0.5))), NO_U64);
-        assert_eq!(range(Some(json!(1e20)), None), NO_U64);
-        assert_eq!(range(Some(json!(5)), Some(json!(4))), (5, 4));
     }
 }

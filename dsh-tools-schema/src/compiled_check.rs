@@ -5,13 +5,13 @@
 use serde_json::{Map, Number, Value};
 
 use super::compile::{
-    Additional, ArrayTest, Bounds, Each, MultipleTest, Node, ObjectTest, PropertyTest,
-    SizedObjectTest, Test,
+    Additional, ArrayTest, Each, Node, ObjectTest, PropertyTest, RuledNumberTest, SizedObjectTest,
+    Test,
 };
 use super::key::{Probe, guess_from_hint, search};
 use super::limits::MAX_VALIDATION_DEPTH;
-use super::semantics::is_positive_multiple;
-use super::semantics::{count_up_to_two, first_repeat, is_integral, json_equal};
+use super::rules::numbers::NumberRange;
+use super::semantics::{count_up_to_two, is_integral, json_equal};
 
 /// Whether `value` matches `node`. Inlined into the container walks: the common leaves
 /// are decided in place (most nodes of a payload are scalars, and a call per scalar is a large
@@ -21,9 +21,9 @@ pub(super) fn check(node: &Node, value: &Value, depth: usize) -> bool {
     match (&node.test, value) {
         (Test::AnyString, Value::String(_)) => true,
         (Test::String(lengths), Value::String(text)) => lengths.holds(text),
-        (Test::Integer(bounds), Value::Number(number)) => match number.as_u64() {
-            Some(u) => bounds.lowest <= u && u <= bounds.highest,
-            None => is_integral(number) && exact_bounds(bounds, number),
+        (Test::Integer(range), Value::Number(number)) => match number.as_u64() {
+            Some(u) => range.holds_u64(u),
+            None => is_integral(number) && range.holds_exactly(number),
         },
         (Test::Boolean, Value::Bool(_)) | (Test::Any, _) => true,
         (Test::Object(object), Value::Object(map)) => {
@@ -57,33 +57,22 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
         Test::Boolean => value.is_boolean(),
         Test::Null => value.is_null(),
         Test::String(lengths) => matches!(value, Value::String(text) if lengths.holds(text)),
-        Test::PatternString(rules) => match value {
+        Test::MatchedString(rules) => match value {
             Value::String(text) => {
-                let (lengths, pattern) = &**rules;
-                lengths.holds(text) && pattern.is_match(text)
+                let (lengths, matching) = &**rules;
+                lengths.holds(text) && matching.holds(text)
             }
             _ => false,
         },
-        Test::FormatString(rules) => match value {
-            Value::String(text) => {
-                let (lengths, pattern, format) = &**rules;
-                lengths.holds(text)
-                    && pattern
-                        .as_ref()
-                        .is_none_or(|pattern| pattern.is_match(text))
-                    && format.matches(text)
-            }
-            _ => false,
-        },
-        Test::Integer(bounds) => matches!(
+        Test::Integer(range) => matches!(
             value,
-            Value::Number(number) if is_integral(number) && number_within(bounds, number)
+            Value::Number(number) if is_integral(number) && number_within(range, number)
         ),
-        Test::Number(bounds) => {
-            matches!(value, Value::Number(number) if number_within(bounds, number))
+        Test::Number(range) => {
+            matches!(value, Value::Number(number) if number_within(range, number))
         }
-        Test::Multiple(test) => {
-            matches!(value, Value::Number(number) if is_multiple_within(test, number))
+        Test::RuledNumber(test) => {
+            matches!(value, Value::Number(number) if ruled_number_holds(test, number))
         }
         Test::Object(object) => match value {
             Value::Object(map) => depth < MAX_VALIDATION_DEPTH && check_object(object, map, depth),
@@ -99,12 +88,12 @@ fn check_rest(node: &Node, value: &Value, depth: usize) -> bool {
             Value::Array(items) => depth < MAX_VALIDATION_DEPTH && check_array(array, items, depth),
             _ => false,
         },
-        Test::UniqueArray(array) => match value {
-            // The items are checked against their schema before any two are compared.
+        Test::RelatedArray(relations, array) => match value {
+            // The items are checked against their schema before they are compared.
             Value::Array(items) => {
                 depth < MAX_VALIDATION_DEPTH
                     && check_array(array, items, depth)
-                    && first_repeat(items).is_none()
+                    && relations.hold(items)
             }
             _ => false,
         },
@@ -254,25 +243,15 @@ fn find_elsewhere(object: &ObjectTest, key: &str) -> Option<usize> {
     }
 }
 
-/// Whether `number` is within `bounds`: a `u64` against the precomputed range, anything else
-/// exactly against the bounds as written.
+/// Whether `number` is within `range`: a `u64` against the precomputed range, anything else
+/// exactly against the rules as written.
 #[inline(always)]
-fn number_within(bounds: &Bounds, number: &Number) -> bool {
-    match number.as_u64() {
-        Some(u) => bounds.lowest <= u && u <= bounds.highest,
-        None => exact_bounds(bounds, number),
-    }
+fn number_within(range: &NumberRange, number: &Number) -> bool {
+    range.holds(number)
 }
 
-/// Whether `number` passes a number node with `multipleOf`.
+/// Whether `number` passes a number node with rules beyond its bounds.
 #[inline(never)]
-fn is_multiple_within(test: &MultipleTest, number: &Number) -> bool {
-    (!test.integer || is_integral(number))
-        && number_within(&test.bounds, number)
-        && is_positive_multiple(number, &test.factor)
-}
-
-#[inline(never)]
-fn exact_bounds(bounds: &Bounds, number: &Number) -> bool {
-    bounds.rules.holds(number)
+fn ruled_number_holds(test: &RuledNumberTest, number: &Number) -> bool {
+    (!test.integer || is_integral(number)) && test.rules.holds_all(number)
 }

@@ -69,7 +69,7 @@ pub fn array_of(items: Schema, min_items: Option<u64>, max_items: Option<u64>) -
         constraints: ArrayConstraints {
             min_items,
             max_items,
-            unique_items: false,
+            ..ArrayConstraints::default()
         },
     }))
 }

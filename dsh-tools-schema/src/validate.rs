@@ -28,7 +28,7 @@ use super::model::{
     StringRules,
 };
 use super::property_index::{INDEXED_PROPERTIES, PropertyIndex};
-use super::semantics::{count_up_to_two, first_repeat, is_integral, json_equal, same_key};
+use super::semantics::{count_up_to_two, is_integral, json_equal, same_key};
 use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Violations};
 
 /// Objects with at most this many declared properties keep the "which property is this key"
@@ -189,7 +189,7 @@ fn check_array<'s>(
                 .all(|item| check(item_schema, item, depth + 1, defs))
         })
         // After the items: they are checked against their schema before any two are compared.
-        && (!rules.constraints.unique_items || first_repeat(items).is_none())
+        && rules.constraints.relations_hold(items)
 }
 
 fn check_object<'s>(
@@ -349,11 +349,9 @@ pub(super) fn walk<'v>(
             if let Some(kind) = array_size_violation(rules, items.len()) {
                 cx.report(kind, value);
             }
-            if rules.constraints.unique_items
-                && let Some((first, second)) = first_repeat(items)
-            {
-                cx.report(ViolationKind::UniqueItems { first, second }, value);
-            }
+            rules
+                .constraints
+                .each_relation_violation(items, |kind| cx.report(kind, value));
             if let Some(item_schema) = rules.items.as_deref() {
                 let item_node = node.and_then(Node::items);
                 let depth = cx.depth() + 1;
@@ -579,7 +577,7 @@ fn problems<'s>(
         }
         (SchemaKind::Array(rules), Value::Array(items)) => {
             let size = usize::from(array_size_violation(rules, items.len()).is_some())
-                + usize::from(rules.constraints.unique_items && first_repeat(items).is_some());
+                + usize::from(!rules.constraints.relations_hold(items));
             let invalid = rules.items.as_deref().map_or(0, |item_schema| {
                 items
                     .iter()

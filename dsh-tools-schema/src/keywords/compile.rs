@@ -16,19 +16,18 @@ use super::super::format::StringFormat;
 use super::super::key::Key;
 use super::super::limits::{MAX_IMPORT_DEPTH, MAX_IMPORT_NODES};
 use super::super::pattern::Pattern;
-use super::super::rules::arrays::{self, UNIQUE_ITEMS};
+use super::super::rules::arrays::ArrayConstraints;
 use super::super::rules::counts::Counts;
 use super::super::rules::lengths::Lengths;
-use super::super::rules::matching::{FORMAT, PATTERN};
+use super::super::rules::matching::Matching;
 use super::super::rules::members::{CONST, ENUM};
-use super::super::rules::numbers::{
-    EXCLUSIVE_MAXIMUM, EXCLUSIVE_MINIMUM, MAXIMUM, MINIMUM, MULTIPLE_OF, is_allowed_factor,
-};
+use super::super::rules::numbers::NumberRules;
 use super::super::rules::objects;
+use super::super::rules::read::KeywordSource;
 use super::super::violation::JsonType;
 use super::node::{
-    Arena, ArrayKeywords, ArrayShape, Condition, DynamicReference, Node, NodeId, NumberKeywords,
-    ObjectKeywords, Property, Resource, Rules, StringKeywords,
+    Arena, ArrayKeywords, ArrayShape, Condition, DynamicReference, Node, NodeId, ObjectKeywords,
+    Property, Resource, Rules, StringKeywords,
 };
 use super::options::SchemaImportOptions;
 use super::simplify::simplify;
@@ -463,6 +462,36 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// The families read their keywords from the schema object being compiled as import does
+/// (`rules/read.rs`), with the keyword engine's own reading of a count and its problems'
+/// wording.
+impl KeywordSource for Reader<'_, '_> {
+    fn get(&self, keyword: &str) -> Option<&Value> {
+        self.map.get(keyword)
+    }
+
+    fn refuse(&mut self, keyword: &str, why: &str) {
+        self.problem(keyword, why);
+    }
+
+    /// A known format checked only when the options say `format` asserts.
+    fn format_named(&self, name: &str) -> StringFormat {
+        if self.compiler.options.asserts_formats() {
+            StringFormat::from_name(name)
+        } else {
+            StringFormat::Other(name.to_owned())
+        }
+    }
+
+    fn count(&mut self, keyword: &str) -> Option<u64> {
+        Reader::count(self, keyword)
+    }
+
+    fn number(&mut self, keyword: &str) -> Option<Number> {
+        Reader::number(self, keyword)
+    }
+}
+
 /// Drops the keywords of the validation vocabulary, for a document whose meta-schema leaves it
 /// out.
 fn without_validation(rules: &mut Rules) {
@@ -472,11 +501,10 @@ fn without_validation(rules: &mut Rules) {
     rules.numbers = None;
     if let Some(strings) = &mut rules.strings {
         strings.lengths = Lengths::default();
-        strings.pattern = None;
+        strings.matching.drop_validation();
     }
     if let Some(arrays) = &mut rules.arrays {
-        arrays.item_counts = Counts::default();
-        arrays.unique_items = false;
+        arrays.constraints = ArrayConstraints::default();
         arrays.min_contains = None;
         arrays.max_contains = None;
     }
@@ -606,49 +634,16 @@ impl<'a> Reader<'_, 'a> {
         }
     }
 
-    fn numbers(&mut self) -> Option<NumberKeywords> {
-        let keywords = NumberKeywords {
-            minimum: self.number(MINIMUM),
-            maximum: self.number(MAXIMUM),
-            exclusive_minimum: self.number(EXCLUSIVE_MINIMUM),
-            exclusive_maximum: self.number(EXCLUSIVE_MAXIMUM),
-            multiple_of: self.number(MULTIPLE_OF),
-        };
-        if let Some(factor) = &keywords.multiple_of
-            && !is_allowed_factor(factor)
-        {
-            self.problem(MULTIPLE_OF, "must be greater than 0");
-        }
-        let any = keywords.minimum.is_some()
-            || keywords.maximum.is_some()
-            || keywords.exclusive_minimum.is_some()
-            || keywords.exclusive_maximum.is_some()
-            || keywords.multiple_of.is_some();
-        any.then_some(keywords)
+    fn numbers(&mut self) -> Option<NumberRules> {
+        NumberRules::parse(self)
     }
 
     fn strings(&mut self) -> Option<StringKeywords> {
-        let pattern = match self.map.get(PATTERN) {
-            None => None,
-            Some(Value::String(source)) => self.pattern(PATTERN, source),
-            Some(_) => {
-                self.problem(PATTERN, "must be a string");
-                None
-            }
-        };
-        let format = match self.map.get(FORMAT) {
-            Some(Value::String(name)) if self.compiler.options.asserts_formats() => {
-                StringFormat::checked_by_name(name)
-            }
-            _ => None,
-        };
         let keywords = StringKeywords {
             lengths: Lengths::parse(|keyword| self.count(keyword)),
-            pattern,
-            format,
+            matching: Matching::parse(self),
         };
-        let any =
-            keywords.lengths.is_set() || keywords.pattern.is_some() || keywords.format.is_some();
+        let any = keywords.lengths.is_set() || keywords.matching.is_set();
         any.then_some(keywords)
     }
 
@@ -659,19 +654,14 @@ impl<'a> Reader<'_, 'a> {
             contains: self.schema("contains"),
             min_contains: self.count("minContains"),
             max_contains: self.count("maxContains"),
-            item_counts: arrays::parse_counts(|keyword| self.count(keyword)),
-            unique_items: arrays::parse_unique(self.map).unwrap_or_else(|| {
-                self.problem(UNIQUE_ITEMS, "must be a boolean");
-                false
-            }),
+            constraints: ArrayConstraints::read(self),
             unevaluated_items: self.schema("unevaluatedItems"),
             shape: ArrayShape::General,
         };
         let any = !keywords.prefix_items.is_empty()
             || keywords.items.is_some()
             || keywords.contains.is_some()
-            || keywords.item_counts.is_set()
-            || keywords.unique_items
+            || keywords.constraints.is_set()
             || keywords.unevaluated_items.is_some();
         any.then_some(keywords)
     }

@@ -12,15 +12,12 @@
 use serde_json::{Map, Number, Value};
 
 use super::super::limits::MAX_VALIDATION_DEPTH;
-use super::super::rules::numbers::{
-    exclusive_maximum_violation, exclusive_minimum_violation, maximum_violation, minimum_violation,
-    multiple_of_violation,
-};
-use super::super::rules::{arrays, matching, members, objects};
+use super::super::rules::numbers::NumberRules;
+use super::super::rules::{members, objects};
 use super::super::violation::{JsonType, ValidationContext, ViolationKind};
 use super::marks::Marks;
 use super::node::{
-    Applicator, ArrayKeywords, Checks, Node, NodeId, NumberKeywords, ObjectKeywords, StringKeywords,
+    Applicator, ArrayKeywords, Checks, Node, NodeId, ObjectKeywords, StringKeywords,
 };
 use super::scope::Evaluator;
 use super::valid::{compound, has_key, has_type};
@@ -390,16 +387,10 @@ impl Evaluator<'_, '_> {
         marks: &mut Option<&mut Marks>,
     ) -> bool {
         let mut valid = true;
-        arrays::each_count_violation(keywords.item_counts, items.len(), |kind| {
+        keywords.constraints.each_violation(items, |kind| {
             sink.report(kind, value);
             fail!(valid);
         });
-        if keywords.unique_items
-            && let Some(kind) = arrays::unique_violation(items)
-        {
-            sink.report(kind, value);
-            fail!(valid);
-        }
         for (index, item) in items.iter().enumerate() {
             let (node, refusal) = match keywords.prefix_items.get(index) {
                 Some(&node) => (node, "prefixItems: false"),
@@ -708,47 +699,22 @@ fn type_violation(types: &[JsonType]) -> ViolationKind<'_> {
     }
 }
 
-/// `minimum`, `maximum`, their exclusive forms and `multipleOf`, each problem reported.
+/// The number keywords (`rules/numbers.rs`), each problem reported.
 fn number_report<'v, S: Sink<'v>>(
-    keywords: &NumberKeywords,
+    keywords: &NumberRules,
     value: &Value,
     number: &Number,
     sink: &mut S,
 ) -> bool {
     let mut valid = true;
-    let mut broken = |kind| {
+    keywords.each_violation(number, |kind| {
         sink.report(kind, value);
         valid = false;
-    };
-    let checks = [
-        keywords
-            .minimum
-            .as_ref()
-            .and_then(|bound| minimum_violation(number, bound)),
-        keywords
-            .maximum
-            .as_ref()
-            .and_then(|bound| maximum_violation(number, bound)),
-        keywords
-            .exclusive_minimum
-            .as_ref()
-            .and_then(|bound| exclusive_minimum_violation(number, bound)),
-        keywords
-            .exclusive_maximum
-            .as_ref()
-            .and_then(|bound| exclusive_maximum_violation(number, bound)),
-        keywords
-            .multiple_of
-            .as_ref()
-            .and_then(|factor| multiple_of_violation(number, factor)),
-    ];
-    for kind in checks.into_iter().flatten() {
-        broken(kind);
-    }
+    });
     valid
 }
 
-/// `minLength`, `maxLength`, `pattern` and a checked `format`, each problem reported.
+/// The string keywords (`rules/lengths.rs`, `rules/matching.rs`), each problem reported.
 fn string_report<'v, S: Sink<'v>>(
     keywords: &StringKeywords,
     value: &Value,
@@ -761,19 +727,6 @@ fn string_report<'v, S: Sink<'v>>(
         valid = false;
     };
     keywords.lengths.each_violation(text, &mut broken);
-    if let Some(kind) = keywords
-        .pattern
-        .as_ref()
-        .and_then(|pattern| matching::pattern_violation(pattern, text))
-    {
-        broken(kind);
-    }
-    if let Some(kind) = keywords
-        .format
-        .as_ref()
-        .and_then(|format| matching::format_violation(format, text))
-    {
-        broken(kind);
-    }
+    keywords.matching.each_violation(text, &mut broken);
     valid
 }

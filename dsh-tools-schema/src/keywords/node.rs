@@ -3,13 +3,15 @@
 //! references resolved to node indices. A node's kind says which path of the yes/no walk
 //! decides it (`simplify.rs` chooses it); its checks are what the report walk reads.
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 
-use super::super::format::StringFormat;
 use super::super::key::Key;
 use super::super::pattern::Pattern;
+use super::super::rules::arrays::ArrayConstraints;
 use super::super::rules::counts::Counts;
 use super::super::rules::lengths::Lengths;
+use super::super::rules::matching::Matching;
+use super::super::rules::numbers::NumberRules;
 use super::super::violation::JsonType;
 
 /// A node's index in [`Arena::nodes`].
@@ -206,7 +208,7 @@ pub(crate) struct Checks {
     pub(crate) descends: bool,
     pub(crate) enumeration: Option<Box<[Value]>>,
     pub(crate) constant: Option<Box<Value>>,
-    pub(crate) numbers: Option<Box<NumberKeywords>>,
+    pub(crate) numbers: Option<Box<NumberRules>>,
     pub(crate) strings: Option<Box<StringKeywords>>,
     pub(crate) arrays: Option<Box<ArrayKeywords>>,
     pub(crate) objects: Option<Box<ObjectKeywords>>,
@@ -405,7 +407,7 @@ pub(crate) struct Rules {
     pub(crate) types: Option<Vec<JsonType>>,
     pub(crate) enumeration: Option<Vec<Value>>,
     pub(crate) constant: Option<Value>,
-    pub(crate) numbers: Option<Box<NumberKeywords>>,
+    pub(crate) numbers: Option<Box<NumberRules>>,
     pub(crate) strings: Option<Box<StringKeywords>>,
     pub(crate) arrays: Option<Box<ArrayKeywords>>,
     pub(crate) objects: Option<Box<ObjectKeywords>>,
@@ -421,22 +423,12 @@ pub(crate) struct Rules {
     pub(crate) needs_marks: bool,
 }
 
-/// `minimum`, `maximum`, their exclusive forms and `multipleOf`.
-#[derive(Debug, Default)]
-pub(crate) struct NumberKeywords {
-    pub(crate) minimum: Option<Number>,
-    pub(crate) maximum: Option<Number>,
-    pub(crate) exclusive_minimum: Option<Number>,
-    pub(crate) exclusive_maximum: Option<Number>,
-    pub(crate) multiple_of: Option<Number>,
-}
-
-/// `minLength`, `maxLength`, `pattern` and a checked `format`.
+/// The keywords that apply to strings: their families' structs (`rules/lengths.rs`,
+/// `rules/matching.rs`; `format` only when it is checked).
 #[derive(Debug, Default)]
 pub(crate) struct StringKeywords {
     pub(crate) lengths: Lengths,
-    pub(crate) pattern: Option<Pattern>,
-    pub(crate) format: Option<StringFormat>,
+    pub(crate) matching: Matching,
 }
 
 /// The keywords that apply to arrays.
@@ -447,9 +439,8 @@ pub(crate) struct ArrayKeywords {
     pub(crate) contains: Option<NodeId>,
     pub(crate) min_contains: Option<u64>,
     pub(crate) max_contains: Option<u64>,
-    /// `minItems` and `maxItems`.
-    pub(crate) item_counts: Counts,
-    pub(crate) unique_items: bool,
+    /// `minItems`, `maxItems` and `uniqueItems`: their family's struct (`rules/arrays.rs`).
+    pub(crate) constraints: ArrayConstraints,
     /// Which of the yes/no walk's loops these keywords need (set once the document is
     /// simplified).
     pub(crate) shape: ArrayShape,
@@ -516,7 +507,7 @@ impl ArrayKeywords {
 
     /// Sets [`shape`](Self::shape) for the keywords as they are now.
     pub(crate) fn settle(&mut self) {
-        let reads_array = self.item_counts.is_set() || self.unique_items;
+        let reads_array = self.constraints.is_set();
         let has_item_schemas = !self.prefix_items.is_empty() || self.items.is_some();
         self.shape = match (reads_array, has_item_schemas, self.contains) {
             (false, true, None) if self.prefix_items.is_empty() => {
@@ -534,8 +525,7 @@ impl ArrayKeywords {
         !self.prefix_items.is_empty()
             || self.items.is_some()
             || self.contains.is_some()
-            || self.item_counts.is_set()
-            || self.unique_items
+            || self.constraints.is_set()
     }
 }
 

@@ -22,17 +22,14 @@ use serde_json::{Map, Number, Value};
 
 use super::super::key::Key;
 use super::super::limits::MAX_VALIDATION_DEPTH;
-use super::super::rules::numbers::{
-    meets_allowed_multiple_of, meets_exclusive_maximum, meets_exclusive_minimum, meets_maximum,
-    meets_minimum,
-};
-use super::super::rules::{arrays, members};
+use super::super::rules::members;
+use super::super::rules::numbers::NumberRules;
 use super::super::semantics::is_integral;
 use super::super::violation::JsonType;
 use super::marks::Marks;
 use super::node::{
     ANY_TYPE, Applicator, ArrayKeywords, ArrayShape, Checks, Condition, DynamicReference, Node,
-    NodeId, NumberKeywords, ObjectKeywords, StringKeywords, type_bit,
+    NodeId, ObjectKeywords, StringKeywords, type_bit,
 };
 use super::scope::Evaluator;
 
@@ -977,39 +974,21 @@ fn is_text(value: &Value, text: &str) -> bool {
     value.as_str() == Some(text)
 }
 
-/// `minimum`, `maximum`, their exclusive forms and `multipleOf`, out of line (the leaf kinds
-/// inline [`number_keywords_hold`] into their one call instead).
+/// The number keywords (`rules/numbers.rs`), out of line (the leaf kinds inline
+/// [`number_keywords_hold`] into their one call instead).
 #[inline(never)]
-fn number_holds(keywords: &NumberKeywords, number: &Number) -> bool {
+fn number_holds(keywords: &NumberRules, number: &Number) -> bool {
     number_keywords_hold(keywords, number)
 }
 
 #[inline(always)]
-fn number_keywords_hold(keywords: &NumberKeywords, number: &Number) -> bool {
-    keywords
-        .minimum
-        .as_ref()
-        .is_none_or(|bound| meets_minimum(number, bound))
-        && keywords
-            .maximum
-            .as_ref()
-            .is_none_or(|bound| meets_maximum(number, bound))
-        && keywords
-            .exclusive_minimum
-            .as_ref()
-            .is_none_or(|bound| meets_exclusive_minimum(number, bound))
-        && keywords
-            .exclusive_maximum
-            .as_ref()
-            .is_none_or(|bound| meets_exclusive_maximum(number, bound))
-        && keywords
-            .multiple_of
-            .as_ref()
-            .is_none_or(|factor| meets_allowed_multiple_of(number, factor))
+fn number_keywords_hold(keywords: &NumberRules, number: &Number) -> bool {
+    keywords.parsed_hold(number)
 }
 
-/// `minLength`, `maxLength`, `pattern` and a checked `format`, on a string value or a property
-/// name (checked without being copied into a value); out of line, as [`number_holds`].
+/// The string keywords (`rules/lengths.rs`, `rules/matching.rs`), on a string value or a
+/// property name (checked without being copied into a value); out of line, as
+/// [`number_holds`].
 #[inline(never)]
 fn text_holds(keywords: &StringKeywords, text: &str) -> bool {
     text_keywords_hold(keywords, text)
@@ -1017,22 +996,14 @@ fn text_holds(keywords: &StringKeywords, text: &str) -> bool {
 
 #[inline(always)]
 fn text_keywords_hold(keywords: &StringKeywords, text: &str) -> bool {
-    keywords.lengths.holds(text)
-        && keywords
-            .pattern
-            .as_ref()
-            .is_none_or(|pattern| pattern.is_match(text))
-        && keywords
-            .format
-            .as_ref()
-            .is_none_or(|format| format.matches(text))
+    keywords.lengths.holds(text) && keywords.matching.holds(text)
 }
 
-/// `minItems`, `maxItems` and `uniqueItems`: what an array keyword reads of the array itself.
+/// The array keywords that read the array itself (`rules/arrays.rs`: `minItems`, `maxItems`,
+/// `uniqueItems`).
 #[inline(always)]
 fn array_holds(keywords: &ArrayKeywords, items: &[Value]) -> bool {
-    keywords.item_counts.holds(items.len() as u64)
-        && arrays::unique_holds(keywords.unique_items, items)
+    keywords.constraints.holds(items)
 }
 
 /// `required`, `dependentRequired`, `minProperties` and `maxProperties`: what an object keyword

@@ -10,6 +10,12 @@
 //! builder's methods and the macros' steps are written here as text `builder.rs` and `derive.rs`
 //! expand (`array_methods!`, `array_steps!`), as `lengths.rs` explains.
 //!
+//! Every engine holds the family's [`ArrayConstraints`]: the interpreter runs its leaves
+//! (`size_violation`, and after the items `relations_hold` or `each_relation_violation`), the keyword engine reads it
+//! (`read`, as import does) and reports every keyword an array breaks (`each_violation`), and
+//! the compiled tree holds its compiled forms: the counts' range and, when a keyword compares
+//! the items (`uniqueItems`), an [`ItemRelations`].
+//!
 //! It must not know any engine's tree or walk: engines hand it the bounds and the items.
 
 use serde_json::{Map, Value};
@@ -70,8 +76,62 @@ impl ArrayConstraints {
             .map(ViolationKind::MaxItems)
     }
 
-    /// The three keywords as an imported schema writes them, each reported through `source`
-    /// when malformed (the counts not non-negative integers, `uniqueItems` not a boolean).
+    /// Whether any keyword is present.
+    #[inline(always)]
+    pub(crate) fn is_set(self) -> bool {
+        self.counts().is_set() || self.relations().is_some()
+    }
+
+    /// The keywords that compare the items with each other, compiled ahead; `None` when there
+    /// are none, so an array is checked for nothing more.
+    pub(crate) fn relations(self) -> Option<ItemRelations> {
+        self.unique_items.then_some(ItemRelations {
+            unique_items: self.unique_items,
+        })
+    }
+
+    /// Whether the items pass the keywords that compare them with each other (`uniqueItems`):
+    /// the interpreter's yes/no check, run after the items are checked against their schema.
+    #[inline(always)]
+    pub(crate) fn relations_hold(self, items: &[Value]) -> bool {
+        unique_holds(self.unique_items, items)
+    }
+
+    /// Every keyword comparing the items that `items` breaks, each handed to `broken`.
+    #[inline]
+    pub(crate) fn each_relation_violation(
+        self,
+        items: &[Value],
+        mut broken: impl FnMut(ViolationKind<'static>),
+    ) {
+        if self.unique_items
+            && let Some(kind) = unique_violation(items)
+        {
+            broken(kind);
+        }
+    }
+
+    /// Whether `items` pass every keyword: the keyword engine's yes/no check.
+    #[inline(always)]
+    pub(crate) fn holds(self, items: &[Value]) -> bool {
+        self.counts().holds(items.len() as u64) && self.relations_hold(items)
+    }
+
+    /// Every keyword `items` break, each handed to `broken` (the counts first): the keyword
+    /// engine's report.
+    #[inline]
+    pub(crate) fn each_violation(
+        self,
+        items: &[Value],
+        mut broken: impl FnMut(ViolationKind<'static>),
+    ) {
+        each_count_violation(self.counts(), items.len(), &mut broken);
+        self.each_relation_violation(items, broken);
+    }
+
+    /// The three keywords as a schema object writes them, each reported through `source` when
+    /// malformed (the counts not non-negative integers, `uniqueItems` not a boolean): import and
+    /// the keyword engine read them alike.
     pub(crate) fn read(source: &mut impl KeywordSource) -> Self {
         let counts = parse_counts(|keyword| source.count(keyword));
         let unique_items = match source.get(UNIQUE_ITEMS) {
@@ -100,20 +160,25 @@ impl ArrayConstraints {
     }
 }
 
-/// `minItems` and `maxItems`, each read by the engine's reader of non-negative integers (the
-/// importer and the keyword engine's compiler each report a bad count in their own words).
-pub(crate) fn parse_counts(count: impl FnMut(&'static str) -> Option<u64>) -> Counts {
-    Counts::parse([MIN_ITEMS, MAX_ITEMS], count)
+/// The keywords that compare an array's items with each other, compiled ahead for the compiled
+/// tree ([`ArrayConstraints::relations`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ItemRelations {
+    /// `uniqueItems`.
+    unique_items: bool,
 }
 
-/// `uniqueItems` as written (absent: `false`), or `None` when it is not a boolean, which the
-/// caller reports.
-pub(crate) fn parse_unique(map: &Map<String, Value>) -> Option<bool> {
-    match map.get(UNIQUE_ITEMS) {
-        None => Some(false),
-        Some(Value::Bool(unique)) => Some(*unique),
-        Some(_) => None,
+impl ItemRelations {
+    /// Whether the items pass every keyword comparing them.
+    #[inline(always)]
+    pub(crate) fn hold(self, items: &[Value]) -> bool {
+        unique_holds(self.unique_items, items)
     }
+}
+
+/// `minItems` and `maxItems`, each read by the engine's reader of non-negative integers.
+fn parse_counts(count: impl FnMut(&'static str) -> Option<u64>) -> Counts {
+    Counts::parse([MIN_ITEMS, MAX_ITEMS], count)
 }
 
 /// Every bound an array of `len` items breaks, each handed to `broken`.

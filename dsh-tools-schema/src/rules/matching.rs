@@ -9,8 +9,12 @@
 //! macros' steps are written here as text `builder.rs` and `derive.rs` expand
 //! (`matching_methods!`, `matching_steps!`), as `lengths.rs` explains.
 //!
-//! It must not know any engine's tree or walk: engines hand it the pattern or format and the
-//! text.
+//! Every engine holds the family's [`Matching`]: the interpreter runs `first_violation`, the
+//! keyword engine reads it (`parse`) and reports every keyword a string breaks
+//! (`each_violation`), and the compiled tree holds the form `compiled` gives, with only what is
+//! checked.
+//!
+//! It must not know any engine's tree or walk: engines hand it the rules and the text.
 
 use std::sync::LazyLock;
 
@@ -50,17 +54,7 @@ impl Matching {
     /// Both keywords as an imported schema writes them: a pattern that does not compile, or
     /// either keyword not a string, is reported through `source`.
     pub(crate) fn read(source: &mut impl KeywordSource) -> Self {
-        let pattern = match source.get(PATTERN) {
-            None => Ok(None),
-            Some(Value::String(text)) => Pattern::new(text)
-                .map(Some)
-                .map_err(|error| pattern_refusal(&error)),
-            Some(_) => Err("must be a string".to_owned()),
-        };
-        let pattern = pattern.unwrap_or_else(|why| {
-            source.refuse(PATTERN, &why);
-            None
-        });
+        let pattern = read_pattern(source);
         let format = match source.get(FORMAT) {
             None => Ok(None),
             Some(Value::String(name)) => Ok(Some(source.format_named(name))),
@@ -71,6 +65,76 @@ impl Matching {
             None
         });
         Self { pattern, format }
+    }
+
+    /// The keywords as the keyword engine reads them: `pattern` as import reads it, `format`
+    /// only when it names a format `source` checks (one that is not a string is no format, and
+    /// not reported). Empty when nothing is left to check.
+    pub(crate) fn parse(source: &mut impl KeywordSource) -> Self {
+        let pattern = read_pattern(source);
+        let format = match source.get(FORMAT) {
+            Some(Value::String(name)) => Some(source.format_named(name)),
+            _ => None,
+        };
+        Self { pattern, format }.compiled().unwrap_or_default()
+    }
+
+    /// Whether either keyword is present.
+    pub(crate) fn is_set(&self) -> bool {
+        self.pattern.is_some() || self.format.is_some()
+    }
+
+    /// Drops the keywords of JSON Schema's validation vocabulary (`pattern`), for a document
+    /// whose meta-schema leaves it out; `format` belongs to a vocabulary of its own.
+    pub(crate) fn drop_validation(&mut self) {
+        self.pattern = None;
+    }
+
+    /// The keywords that check anything (`format` only when the engine checks it), or `None`
+    /// when none does: the form the compiled tree holds.
+    pub(crate) fn compiled(&self) -> Option<Self> {
+        let format = self.format.clone().filter(StringFormat::is_checked);
+        (self.pattern.is_some() || format.is_some()).then(|| Self {
+            pattern: self.pattern.clone(),
+            format,
+        })
+    }
+
+    /// Whether `text` breaks no keyword: the yes/no check.
+    #[inline(always)]
+    pub(crate) fn holds(&self, text: &str) -> bool {
+        if let Some(pattern) = &self.pattern
+            && !pattern_holds(pattern, text)
+        {
+            return false;
+        }
+        match &self.format {
+            Some(format) => format_holds(format, text),
+            None => true,
+        }
+    }
+
+    /// Every keyword `text` breaks, each handed to `broken` (`pattern` before `format`): the
+    /// keyword engine's report.
+    pub(crate) fn each_violation<'s>(
+        &'s self,
+        text: &str,
+        mut broken: impl FnMut(ViolationKind<'s>),
+    ) {
+        if let Some(kind) = self
+            .pattern
+            .as_ref()
+            .and_then(|pattern| pattern_violation(pattern, text))
+        {
+            broken(kind);
+        }
+        if let Some(kind) = self
+            .format
+            .as_ref()
+            .and_then(|format| format_violation(format, text))
+        {
+            broken(kind);
+        }
     }
 
     /// The first keyword `text` breaks (`pattern` before `format`): the interpreter's leaf.
@@ -96,6 +160,22 @@ impl Matching {
             out.insert(FORMAT.to_owned(), Value::from(format.name()));
         }
     }
+}
+
+/// `pattern` as a schema object writes it: one that does not compile, or is not a string, is
+/// reported through `source`.
+fn read_pattern(source: &mut impl KeywordSource) -> Option<Pattern> {
+    let pattern = match source.get(PATTERN) {
+        None => Ok(None),
+        Some(Value::String(text)) => Pattern::new(text)
+            .map(Some)
+            .map_err(|error| pattern_refusal(&error)),
+        Some(_) => Err("must be a string".to_owned()),
+    };
+    pattern.unwrap_or_else(|why| {
+        source.refuse(PATTERN, &why);
+        None
+    })
 }
 
 /// `pattern`: whether `text` has a match of `pattern` anywhere.

@@ -1,14 +1,18 @@
 //! The keywords' rules, one family of keywords per file: each file owns its keywords' JSON
 //! names, reading them from JSON and writing them back, the check of a value (the violation it
 //! breaks, and the cheap yes/no form the hot paths run), the check of a value still being
-//! written, and any form compiled ahead. The engines call these instead of keeping a copy: the
-//! compiled tree (`compile.rs`, `compiled_check.rs`), the keyword engine (`keywords/`), the
-//! checks of partial values (`definite.rs`), import and rendering, and the validators
-//! `#[derive(ToolArgs)]` generates, which reach the value checks marked `pub` here through the
-//! runtime's `__private` (not API). The interpreter (`validate.rs`) runs the families' leaves
-//! written for it (`Lengths::first_violation`, `Matching::first_violation`, the counts'
-//! `size_violation`, `NumberRules::violation`: early returns over the per-keyword checks,
-//! inlined whole), and keeps `uniqueItems` and `enum` written out over `semantics.rs`.
+//! written, and any form compiled ahead. The engines hold the families' structs (or the
+//! compiled forms the family files define) and call these instead of keeping a copy or a field
+//! per keyword: the compiled tree (`compile.rs`, `compiled_check.rs`: `LengthRange`,
+//! `Matching`, `NumberRange`, `CountRange`, `ItemRelations`), the keyword engine (`keywords/`:
+//! `Lengths`, `Matching`, `NumberRules`, `ArrayConstraints`, `Counts`, read over `read.rs`'
+//! `KeywordSource` as import reads them), the checks of partial values (`definite.rs`), import
+//! and rendering, and the validators `#[derive(ToolArgs)]` generates, which reach the value
+//! checks marked `pub` here through the runtime's `__private` (not API). The interpreter
+//! (`validate.rs`) runs the families' leaves written for it (`Lengths::first_violation`,
+//! `Matching::first_violation`, the counts' `size_violation`, `NumberRules::violation`: early
+//! returns over the per-keyword checks, inlined whole; `ArrayConstraints::relations_hold` after
+//! the items), and keeps `enum` written out over `semantics.rs`.
 //!
 //! Each family's struct is what the typed model carries (`StringRules::lengths`, `NumberRules`,
 //! `ArrayRules::constraints`, …; public, re-exported at the crate's root), so import reads it
@@ -30,7 +34,7 @@
 //! | `matching.rs` | `pattern`, `format` |
 //! | `members.rs` | `enum`, `const` |
 //! | `counts.rs` | a count's optional bounds, which `arrays.rs` and `objects.rs` share |
-//! | `read.rs` | how a family reads its keywords from an imported schema, and reports a bad one |
+//! | `read.rs` | how a family reads its keywords from a schema object (import's or the keyword engine's), and reports a bad one |
 
 pub mod arrays;
 pub(crate) mod counts;

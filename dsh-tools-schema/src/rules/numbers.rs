@@ -6,7 +6,11 @@
 //! rule a number breaks first, alike for the interpreter and the compiled check), the value of
 //! `multipleOf` JSON Schema allows, the checks `#[derive(ToolArgs)]`'s validators run, and, as
 //! text `builder.rs` and `derive.rs` expand (`number_methods!`, `number_steps!`), the builder's
-//! methods and the macros' steps. The keyword engine calls the per-keyword checks directly.
+//! methods and the macros' steps. Every engine holds the family's [`NumberRules`]: the keyword
+//! engine reads it (`parse`) and reports every rule a number breaks (`each_violation`), and the
+//! compiled tree holds its compiled form, [`NumberRange`]: the `u64` values within the bounds,
+//! worked out once and exactly, beside the rules as written for every other number and for the
+//! rules beyond the bounds (`multipleOf`).
 //!
 //! It must not know any engine's tree or walk, nor the typed model's tree: engines hand it the
 //! rules and the number.
@@ -148,6 +152,110 @@ impl NumberRules {
         rules
     }
 
+    /// The five keywords as the keyword engine reads them: each one that is not a number is
+    /// reported as such, and a `multipleOf` not above 0 is reported too. `None` when none is
+    /// present.
+    pub(crate) fn parse(source: &mut impl KeywordSource) -> Option<Self> {
+        let mut rules = Self {
+            minimum: source.number(MINIMUM),
+            maximum: source.number(MAXIMUM),
+            implied_by_type: false,
+            extra: Some(Box::new(ExtraNumberRules {
+                exclusive_minimum: source.number(EXCLUSIVE_MINIMUM),
+                exclusive_maximum: source.number(EXCLUSIVE_MAXIMUM),
+                multiple_of: source.number(MULTIPLE_OF),
+            })),
+        };
+        if rules
+            .multiple_of()
+            .is_some_and(|factor| !is_allowed_factor(factor))
+        {
+            source.refuse(MULTIPLE_OF, "must be greater than 0");
+        }
+        rules.drop_empty_extra();
+        rules.is_set().then_some(rules)
+    }
+
+    /// Whether `number` breaks no rule, for rules [`parse`](Self::parse) read: every rule
+    /// inlined (the keyword engine's leaves measured fewer instructions so than with
+    /// [`holds`](Self::holds)' out-of-line rare rules), and `multipleOf` decided without testing
+    /// the factor's sign, which `parse` has reported unless above 0 (a document with a problem
+    /// is refused).
+    #[inline(always)]
+    pub(crate) fn parsed_hold(&self, number: &Number) -> bool {
+        self.minimum
+            .as_ref()
+            .is_none_or(|bound| meets_minimum(number, bound))
+            && self
+                .maximum
+                .as_ref()
+                .is_none_or(|bound| meets_maximum(number, bound))
+            && self.extra.as_deref().is_none_or(|extra| {
+                extra
+                    .exclusive_minimum
+                    .as_ref()
+                    .is_none_or(|bound| meets_exclusive_minimum(number, bound))
+                    && extra
+                        .exclusive_maximum
+                        .as_ref()
+                        .is_none_or(|bound| meets_exclusive_maximum(number, bound))
+                    && extra
+                        .multiple_of
+                        .as_ref()
+                        .is_none_or(|factor| is_multiple_of(number, factor))
+            })
+    }
+
+    /// Whether any rule is present.
+    pub(crate) fn is_set(&self) -> bool {
+        self.minimum.is_some() || self.maximum.is_some() || self.extra.is_some()
+    }
+
+    /// Whether the inclusive and exclusive bounds are all the rules there are, so that the
+    /// `u64` values they admit ([`NumberRange`]) decide every `u64` alone.
+    fn bounds_only(&self) -> bool {
+        self.multiple_of().is_none()
+    }
+
+    /// Whether `number` passes the rules beyond the bounds ([`bounds_only`](Self::bounds_only)
+    /// says there are none).
+    #[inline(always)]
+    fn beyond_bounds_hold(&self, number: &Number) -> bool {
+        self.multiple_of()
+            .is_none_or(|factor| meets_multiple_of(number, factor))
+    }
+
+    /// Every rule `number` breaks, each handed to `broken`, in the order of
+    /// [`violation`](Self::violation): the keyword engine's report.
+    pub(crate) fn each_violation<'s>(
+        &'s self,
+        number: &Number,
+        mut broken: impl FnMut(ViolationKind<'s>),
+    ) {
+        let checks = [
+            self.minimum
+                .as_ref()
+                .and_then(|bound| minimum_violation(number, bound)),
+            self.maximum
+                .as_ref()
+                .and_then(|bound| maximum_violation(number, bound)),
+            self.exclusive_minimum()
+                .and_then(|bound| exclusive_minimum_violation(number, bound)),
+            self.exclusive_maximum()
+                .and_then(|bound| exclusive_maximum_violation(number, bound)),
+            self.multiple_of()
+                .and_then(|factor| multiple_of_violation(number, factor)),
+        ];
+        for kind in checks.into_iter().flatten() {
+            broken(kind);
+        }
+    }
+
+    /// The rules compiled ahead, for the compiled tree.
+    pub(crate) fn compiled(&self) -> NumberRange {
+        NumberRange::of(self)
+    }
+
     /// Writes the keywords that are present into a rendered schema object: the inclusive
     /// bounds only where [`publishes`](Self::publishes) says so, the others always (they are
     /// never implied by a type).
@@ -198,13 +306,30 @@ impl NumberRules {
             return false;
         }
         match &self.extra {
-            Some(extra) => extra.violation(number).is_none(),
+            Some(extra) => extra.holds(number),
             None => true,
         }
     }
 }
 
 impl ExtraNumberRules {
+    /// Whether `number` breaks none of these rules; out of line, as
+    /// [`violation`](Self::violation).
+    #[inline(never)]
+    fn holds(&self, number: &Number) -> bool {
+        self.exclusive_minimum
+            .as_ref()
+            .is_none_or(|min| meets_exclusive_minimum(number, min))
+            && self
+                .exclusive_maximum
+                .as_ref()
+                .is_none_or(|max| meets_exclusive_maximum(number, max))
+            && self
+                .multiple_of
+                .as_ref()
+                .is_none_or(|factor| meets_multiple_of(number, factor))
+    }
+
     /// The first of these rules `number` breaks; out of line, so the common check stays small.
     #[inline(never)]
     fn violation<'s>(&'s self, number: &Number) -> Option<ViolationKind<'s>> {
@@ -278,13 +403,6 @@ pub(crate) fn meets_multiple_of(number: &Number, factor: &Number) -> bool {
     is_positive_multiple(number, factor)
 }
 
-/// [`meets_multiple_of`] for a factor known to be allowed ([`is_allowed_factor`]), as the keyword
-/// engine's compiler ensures: the same answer without testing the factor's sign again.
-#[inline(always)]
-pub(crate) fn meets_allowed_multiple_of(number: &Number, factor: &Number) -> bool {
-    is_multiple_of(number, factor)
-}
-
 /// `minimum`'s violation, if `number` breaks it.
 #[inline(always)]
 pub(crate) fn minimum_violation<'b>(
@@ -336,6 +454,183 @@ fn render(out: &mut Map<String, Value>, keyword: &'static str, value: Option<&Nu
         out.insert(keyword.to_owned(), Value::Number(value.clone()));
     }
 }
+
+/// A number's rules compiled ahead, for the compiled tree: the range of `u64` values within
+/// the bounds (inclusive and exclusive), so that the common number is checked with two
+/// comparisons, and the rules as written for every other number and for the rules beyond the
+/// bounds.
+#[derive(Clone, Debug)]
+pub(crate) struct NumberRange {
+    /// The smallest `u64` value within the bounds.
+    lowest: u64,
+    /// The largest `u64` value within the bounds; below `lowest` when there is none.
+    highest: u64,
+    /// The rules as written.
+    rules: Box<NumberRules>,
+}
+
+impl NumberRange {
+    /// The `u64` values within `rules`' bounds, inclusive and exclusive, resolved exactly (float
+    /// bounds included), and the rules as written.
+    fn of(rules: &NumberRules) -> Self {
+        let lowest = [
+            rules.minimum.as_ref().map_or(Some(0), lowest_at_or_above),
+            rules.exclusive_minimum().map_or(Some(0), lowest_above),
+        ]
+        .into_iter()
+        .try_fold(0, |lowest, bound| bound.map(|bound| lowest.max(bound)));
+        let highest = [
+            rules
+                .maximum
+                .as_ref()
+                .map_or(Some(u64::MAX), highest_at_or_below),
+            rules
+                .exclusive_maximum()
+                .map_or(Some(u64::MAX), highest_below),
+        ]
+        .into_iter()
+        .try_fold(u64::MAX, |highest, bound| {
+            bound.map(|bound| highest.min(bound))
+        });
+        let (lowest, highest) = match (lowest, highest) {
+            (Some(lowest), Some(highest)) => (lowest, highest),
+            _ => NO_U64,
+        };
+        Self {
+            lowest,
+            highest,
+            rules: Box::new(rules.clone()),
+        }
+    }
+
+    /// Whether no rule is present: every number passes.
+    pub(crate) fn is_unbounded(&self) -> bool {
+        !self.rules.is_set()
+    }
+
+    /// Whether the bounds are all the rules there are, so that [`holds`](Self::holds) decides
+    /// a number alone; else [`holds_all`](Self::holds_all) does.
+    pub(crate) fn is_bounds_only(&self) -> bool {
+        self.rules.bounds_only()
+    }
+
+    /// Whether the `u64` `value` is within the bounds.
+    #[inline(always)]
+    pub(crate) fn holds_u64(&self, value: u64) -> bool {
+        self.lowest <= value && value <= self.highest
+    }
+
+    /// Whether `number` is within the bounds: a `u64` against the precomputed range, anything
+    /// else exactly against the rules as written. The whole check when
+    /// [`is_bounds_only`](Self::is_bounds_only).
+    #[inline(always)]
+    pub(crate) fn holds(&self, number: &Number) -> bool {
+        match number.as_u64() {
+            Some(value) => self.holds_u64(value),
+            None => self.holds_exactly(number),
+        }
+    }
+
+    /// Whether `number`, not a `u64`, passes the rules as written; out of line, as few numbers
+    /// come this way.
+    #[inline(never)]
+    pub(crate) fn holds_exactly(&self, number: &Number) -> bool {
+        self.rules.holds(number)
+    }
+
+    /// Whether `number` passes every rule, the bounds and those beyond them.
+    #[inline(always)]
+    pub(crate) fn holds_all(&self, number: &Number) -> bool {
+        self.holds(number) && self.rules.beyond_bounds_hold(number)
+    }
+}
+
+/// No `u64` is inside: `lowest > highest`.
+const NO_U64: (u64, u64) = (1, 0);
+
+/// The smallest `u64` that is `>= bound`, if any. Exact: for an integer `u`, `u >= b` exactly
+/// when `u >= ceil(b)`.
+fn lowest_at_or_above(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return Some(u);
+    }
+    if bound.as_i64().is_some() {
+        // Only negative integers are `i64` but not `u64`.
+        return Some(0);
+    }
+    let f = bound.as_f64()?.ceil();
+    if f <= 0.0 {
+        Some(0)
+    } else if f >= U64_LIMIT {
+        None
+    } else {
+        // `f` is integral and inside the `u64` range, so `as` is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f as u64)
+    }
+}
+
+/// The largest `u64` that is `<= bound`, if any. Exact: `u <= b` exactly when `u <= floor(b)`.
+fn highest_at_or_below(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return Some(u);
+    }
+    if bound.as_i64().is_some() {
+        return None;
+    }
+    let f = bound.as_f64()?.floor();
+    if f < 0.0 {
+        None
+    } else if f >= U64_LIMIT {
+        Some(u64::MAX)
+    } else {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f as u64)
+    }
+}
+
+/// The smallest `u64` that is `> bound`, if any. Exact: for an integer `u`, `u > b` exactly when
+/// `u >= floor(b) + 1`, the addition done in integers (in doubles it would round beyond 2^53).
+fn lowest_above(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return u.checked_add(1);
+    }
+    if bound.as_i64().is_some() {
+        return Some(0);
+    }
+    let f = bound.as_f64()?.floor();
+    if f < 0.0 {
+        Some(0)
+    } else if f >= U64_LIMIT {
+        None
+    } else {
+        // `f` is integral and inside the `u64` range, so `as` is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        (f as u64).checked_add(1)
+    }
+}
+
+/// The largest `u64` that is `< bound`, if any. Exact: `u < b` exactly when `u <= ceil(b) - 1`.
+fn highest_below(bound: &Number) -> Option<u64> {
+    if let Some(u) = bound.as_u64() {
+        return u.checked_sub(1);
+    }
+    if bound.as_i64().is_some() {
+        return None;
+    }
+    let f = bound.as_f64()?.ceil();
+    if f <= 0.0 {
+        None
+    } else if f >= U64_LIMIT {
+        Some(u64::MAX)
+    } else {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f as u64 - 1)
+    }
+}
+
+/// 2^64: every float at or above it is beyond `u64`.
+const U64_LIMIT: f64 = 18_446_744_073_709_551_616.0;
 
 /// A number within the optional inclusive bounds (`minimum`, `maximum`): the check generated
 /// validators run (through the runtime's `__private`).
@@ -528,3 +823,88 @@ macro_rules! number_steps {
     };
 }
 pub(crate) use number_steps;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn number(value: Value) -> Number {
+        match value {
+            Value::Number(n) => n,
+            other => panic!("not a number: {other}"),
+        }
+    }
+
+    fn range(min: Option<Value>, max: Option<Value>) -> (u64, u64) {
+        let bounds = NumberRange::of(&NumberRules {
+            minimum: min.map(number),
+            maximum: max.map(number),
+            ..NumberRules::default()
+        });
+        (bounds.lowest, bounds.highest)
+    }
+
+    fn exclusive_range(min: Option<Value>, max: Option<Value>) -> (u64, u64) {
+        let bounds = NumberRange::of(&NumberRules {
+            extra: Some(Box::new(ExtraNumberRules {
+                exclusive_minimum: min.map(number),
+                exclusive_maximum: max.map(number),
+                multiple_of: None,
+            })),
+            ..NumberRules::default()
+        });
+        (bounds.lowest, bounds.highest)
+    }
+
+    #[test]
+    fn exclusive_bounds_resolve_to_the_values_strictly_inside() {
+        assert_eq!(exclusive_range(Some(json!(0)), Some(json!(10))), (1, 9));
+        assert_eq!(exclusive_range(Some(json!(-1)), Some(json!(1))), (0, 0));
+        assert_eq!(exclusive_range(Some(json!(2.5)), Some(json!(7.5))), (3, 7));
+        assert_eq!(exclusive_range(Some(json!(-0.5)), Some(json!(0.5))), (0, 0));
+        assert_eq!(exclusive_range(Some(json!(-0.0)), None), (1, u64::MAX));
+        assert_eq!(exclusive_range(Some(json!(u64::MAX)), None), NO_U64);
+        assert_eq!(exclusive_range(None, Some(json!(0))), NO_U64);
+        assert_eq!(exclusive_range(None, Some(json!(-0.0))), NO_U64);
+        assert_eq!(exclusive_range(None, Some(json!(1e300))), (0, u64::MAX));
+        // Beyond 2^53 the neighbour is found in integers, not in doubles.
+        assert_eq!(
+            exclusive_range(Some(json!(1_152_921_504_606_846_976.0)), None).0,
+            1_152_921_504_606_846_977
+        );
+        let both = NumberRange::of(&NumberRules {
+            minimum: Some(number(json!(3))),
+            maximum: Some(number(json!(8))),
+            extra: Some(Box::new(ExtraNumberRules {
+                exclusive_minimum: Some(number(json!(5))),
+                exclusive_maximum: Some(number(json!(100))),
+                multiple_of: None,
+            })),
+            ..NumberRules::default()
+        });
+        assert_eq!((both.lowest, both.highest), (6, 8));
+    }
+
+    #[test]
+    fn integer_bounds_resolve_to_themselves() {
+        assert_eq!(range(Some(json!(1)), Some(json!(10_000))), (1, 10_000));
+        assert_eq!(range(None, None), (0, u64::MAX));
+        assert_eq!(range(Some(json!(-5)), Some(json!(u64::MAX))), (0, u64::MAX));
+    }
+
+    #[test]
+    fn float_bounds_round_inwards() {
+        assert_eq!(range(Some(json!(2.5)), Some(json!(7.5))), (3, 7));
+        assert_eq!(range(Some(json!(-0.0)), Some(json!(-0.0))), (0, 0));
+        assert_eq!(range(Some(json!(-2.5)), Some(json!(1e300))), (0, u64::MAX));
+    }
+
+    #[test]
+    fn bounds_without_u64_values_are_empty() {
+        assert_eq!(range(None, Some(json!(-1))), NO_U64);
+        assert_eq!(range(None, Some(json!(-0.5))), NO_U64);
+        assert_eq!(range(Some(json!(1e20)), None), NO_U64);
+        assert_eq!(range(Some(json!(5)), Some(json!(4))), (5, 4));
+    }
+}

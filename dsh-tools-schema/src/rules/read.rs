@@ -1,13 +1,14 @@
-//! How a family reads its keywords out of an imported schema object: the values as written,
-//! and the importer's way of reporting one it cannot take, behind [`KeywordSource`], so that a
-//! family's `read` names its keywords and the rules of their values, and the importer (which
-//! implements the trait) names none of them.
+//! How a family reads its keywords out of a schema object: the values as written, and the
+//! reader's way of reporting one it cannot take, behind [`KeywordSource`], so that a family's
+//! `read` (and `parse`, where the keyword engine reads differently) names its keywords and the
+//! rules of their values, and the readers that implement the trait (the importer, the keyword
+//! engine's compiler) name none of them.
 
 use serde_json::{Number, Value};
 
 use crate::format::StringFormat;
 
-/// One schema object being imported, as the families read it.
+/// One schema object being read, as the families read it.
 pub(crate) trait KeywordSource {
     /// The value `keyword` has, if present.
     fn get(&self, keyword: &str) -> Option<&Value>;
