@@ -14,7 +14,7 @@
 //! (`size_violation`, and after the items `relations_hold` or `each_relation_violation`), the keyword engine reads it
 //! (`read`, as import does) and reports every keyword an array breaks (`each_violation`), and
 //! the compiled tree holds its compiled forms: the counts' range and, when a keyword compares
-//! the items (`uniqueItems`), an [`ItemRelations`].
+//! the items (`uniqueItems`), an `ItemRelations`.
 //!
 //! It must not know any engine's tree or walk: engines hand it the bounds and the items.
 

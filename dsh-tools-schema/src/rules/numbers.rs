@@ -8,7 +8,7 @@
 //! text `builder.rs` and `derive.rs` expand (`number_methods!`, `number_steps!`), the builder's
 //! methods and the macros' steps. Every engine holds the family's [`NumberRules`]: the keyword
 //! engine reads it (`parse`) and reports every rule a number breaks (`each_violation`), and the
-//! compiled tree holds its compiled form, [`NumberRange`]: the `u64` values within the bounds,
+//! compiled tree holds its compiled form, `NumberRange`: the `u64` values within the bounds,
 //! worked out once and exactly, beside the rules as written for every other number and for the
 //! rules beyond the bounds (`multipleOf`).
 //!
