@@ -32,6 +32,8 @@
 
 use serde_json::Value;
 
+use crate::decimal::Decimal;
+
 /// The lanes' seeds and multipliers (odd, so a multiplication is one-to-one modulo 2^64).
 const SEEDS: [u64; 2] = [0x6c62_272e_07bb_0142, 0x62b8_2175_6295_c58d];
 const MULTIPLIERS: [u64; 2] = [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f];
@@ -160,19 +162,10 @@ impl NumberText {
 
     /// Writes an integer of `magnitude`, negative or not, in decimal as serde_json does (its
     /// `Display` goes through the formatting machinery, several times the cost); always fits.
-    fn integer(&mut self, negative: bool, mut magnitude: u64) -> bool {
-        let mut digits = [0_u8; 20];
-        let mut start = digits.len();
-        loop {
-            start -= 1;
-            digits[start] = b'0' + (magnitude % 10) as u8;
-            magnitude /= 10;
-            if magnitude == 0 {
-                break;
-            }
-        }
+    fn integer(&mut self, negative: bool, magnitude: u64) -> bool {
+        let digits = Decimal::new(magnitude);
         let sign: &[u8] = if negative { b"-" } else { b"" };
-        for part in [sign, &digits[start..]] {
+        for part in [sign, digits.as_bytes()] {
             self.bytes[self.len..self.len + part.len()].copy_from_slice(part);
             self.len += part.len();
         }

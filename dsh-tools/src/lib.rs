@@ -113,6 +113,7 @@ mod canonical;
 #[cfg(feature = "code-mode")]
 pub mod code_mode;
 pub mod content;
+mod decimal;
 pub mod durable;
 pub mod errors;
 pub mod fields;

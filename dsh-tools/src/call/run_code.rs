@@ -52,6 +52,7 @@ use crate::code_mode::engine::Engine;
 use crate::code_mode::failure::{ProgramFailure, StopKind};
 use crate::code_mode::program_calls::{CallOutcome, ProgramCalls, Surroundings};
 use crate::content::{ContentBlock, fenced_block};
+use crate::decimal::Decimal;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ToolCallKind, ToolCallView};
@@ -509,22 +510,12 @@ impl ProgramCalls for NestedCalls {
 /// `<run's call id>.<n>`, the id of the program's `n`th nested call. Written by hand: `format!`
 /// costs several times as much, once per nested call.
 fn nested_call_id(run_id: &str, n: u64) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        // `rest % 10` is a digit: the cast loses nothing.
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let mut id = String::with_capacity(run_id.len() + 1 + digits.len() - at);
+    let digits = Decimal::new(n);
+    let digits = digits.as_bytes();
+    let mut id = String::with_capacity(run_id.len() + 1 + digits.len());
     id.push_str(run_id);
     id.push('.');
-    for &digit in &digits[at..] {
+    for &digit in digits {
         id.push(char::from(digit));
     }
     id

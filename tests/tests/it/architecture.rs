@@ -30,6 +30,7 @@ const PLACES: &[(&str, &str)] = &[
     ("canonical.rs", "data"),
     ("code_mode/", "data"),
     ("content.rs", "data"),
+    ("decimal.rs", "data"),
     ("errors/", "data"),
     ("fields.rs", "data"),
     ("future.rs", "data"),
