@@ -5,6 +5,7 @@
 //! `serde_json` nor anything else in their own `Cargo.toml`, and local items named `Option`,
 //! `Result` or `dsh_tools` cannot capture the expansion.
 
+mod call_future;
 mod convert;
 mod documented;
 pub(crate) mod fast_checks;
@@ -22,6 +23,7 @@ pub use serde;
 pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
 
+pub use self::call_future::{CallFuture, StateCall};
 pub use self::convert::{
     absent_or_missing, content_of, convert_field, expect_null, expect_object, missing,
     output_from_json, schemars_absent, schemars_field, schemars_value, single_entry, tag_of,

@@ -1,6 +1,6 @@
 //! The execute shim: `Tool::call` destructures the arguments, looks up the `#[state]`
-//! parameters, calls the user's function (awaited, or on the blocking pool) and converts what it
-//! returns; and `Tool::required_state`, which declares the `#[state]` types so that the registry
+//! parameters, calls the user's function and converts what it returns (an `async fn`'s future
+//! wrapped in the runtime's `CallFuture`, a blocking function run on the blocking pool); and `Tool::required_state`, which declares the `#[state]` types so that the registry
 //! refuses the tool when it lacks one, rather than every call failing. The value and error types
 //! are named at the user's tokens, so a type that cannot be a tool value, or an error that does
 //! not convert into `ToolError`, is reported there.
@@ -115,10 +115,10 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenSt
     (constant, output)
 }
 
-/// The `let`s that fetch each `#[state]` parameter from the run, in parameter order. The state's
-/// type must be `Send + Sync + 'static`, checked at the state's type, where it is reported.
-pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
-    let private = &model.private;
+/// Each `#[state]` parameter in parameter order: the constant checking its type, its name, and
+/// its type seen through that constant. The state's type must be `Send + Sync + 'static`, checked
+/// at the state's type, where it is reported.
+fn state_params(model: &ToolModel<'_>) -> Vec<(TokenStream, Ident, TokenStream)> {
     model
         .params
         .iter()
@@ -134,6 +134,18 @@ pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
             };
             let name = format_ident!("__DSH_STATE_{index}");
             let (constant, checked) = checked_type(&name, &ty.to_token_stream(), &checks);
+            (constant, ident.clone(), checked)
+        })
+        .collect()
+}
+
+/// The `let`s that fetch each `#[state]` parameter from the run, in parameter order, for the body
+/// of a blocking tool, which returns the first lookup that fails.
+pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    state_params(model)
+        .into_iter()
+        .map(|(constant, ident, checked)| {
             quote! {
                 #constant
                 let #ident = #private::require_state::<#checked>(__run)?;
@@ -169,51 +181,10 @@ pub(super) fn expand_required_state(model: &ToolModel<'_>) -> TokenStream {
 /// `Tool::call`.
 pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
-    let fn_ident = &model.function.sig.ident;
-    let args = &model.names.args;
-    let idents = model.fields.iter().map(|field| &field.ident);
-    let destructure = quote!(let #args { #(#idents),* } = __args;);
-    let state_lookups = expand_state_lookups(model);
-    // The call of the user's function, in parameter order.
-    let call_args = model.params.iter().map(|param| match param {
-        Param::Run => quote!(__run),
-        Param::State { ident, .. } => quote!(#ident),
-        Param::Argument(field) => field.ident.to_token_stream(),
-    });
-    let (into_return, returned) = conversion(model);
-    let into_return = if model.attrs.schemars_output {
-        quote!(::core::result::Result::map(#into_return, #private::SchemarsOutput))
-    } else {
-        into_return
-    };
     let body_future = if model.attrs.blocking {
-        // The plain `fn` runs on the blocking pool with a clone of the run context, which its
-        // `&ToolRun` and `#[state]` parameters borrow from.
-        quote! {
-            let __run_owned = ::core::clone::Clone::clone(__run);
-            #private::run_blocking(move || {
-                let __run = &__run_owned;
-                let _ = __run;
-                #destructure
-                #state_lookups
-                let #returned = #fn_ident(#(#call_args),*);
-                #into_return
-            })
-        }
+        blocking_call(model)
     } else {
-        let future_span = model
-            .function
-            .sig
-            .asyncness
-            .map_or_else(Span::call_site, |token| token.span());
-        quote_spanned! {future_span=>
-            async move {
-                #destructure
-                #state_lookups
-                let #returned = #fn_ident(#(#call_args),*).await;
-                #into_return
-            }
-        }
+        async_call(model)
     };
     quote! {
         fn call<'__dsh>(
@@ -226,6 +197,150 @@ pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
             let _ = __run;
             #body_future
         }
+    }
+}
+
+/// `let Args { a, b } = __args;`: the arguments struct taken apart into the parameters.
+fn destructure(model: &ToolModel<'_>) -> TokenStream {
+    let args = &model.names.args;
+    let idents = model.fields.iter().map(|field| &field.ident);
+    quote!(let #args { #(#idents),* } = __args;)
+}
+
+/// The call of `fn_ident` (the user's function, or the local `fn` calling it) with the
+/// parameters in order.
+fn call_function(model: &ToolModel<'_>, fn_ident: &Ident) -> TokenStream {
+    let call_args = model.params.iter().map(|param| match param {
+        Param::Run => quote!(__run),
+        Param::State { ident, .. } => quote!(#ident),
+        Param::Argument(field) => field.ident.to_token_stream(),
+    });
+    quote!(#fn_ident(#(#call_args),*))
+}
+
+/// The future of an `async fn`'s call: the arguments taken apart and the state looked up now,
+/// the function called, and its future wrapped in the runtime's `CallFuture` with the conversion
+/// of what it returns (with `#[state]`, a `StateCall`, which a failed lookup makes a future that
+/// fails at once). Their code is the runtime's, where an `async` block here was compiled whole
+/// for every tool.
+///
+/// The function is called through a local `fn` returning `impl Future + Send`, which is where a
+/// future that is not `Send` is reported, at the user's function (the compiler names the
+/// function and the value held across an `.await`); the runtime's future around it is `Send` by
+/// that declaration, so it is not reported again with the runtime's type in the message.
+fn async_call(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let destructure = destructure(model);
+    let call = call_function(model, &Ident::new("__dsh_body", Span::call_site()));
+    let convert = convert_fn(model);
+    let states = state_params(model);
+    let constants = states.iter().map(|(constant, ..)| constant);
+    let sendable = sendable_body(model);
+    // Without state the call cannot fail before the function is called: the `CallFuture`
+    // alone; with state, a `StateCall` that may hold the lookup's error instead.
+    let wrapper = if states.is_empty() {
+        quote!(#private::CallFuture)
+    } else {
+        quote!(#private::StateCall)
+    };
+    let mut future = quote!(#wrapper::new(#call, #convert));
+    for (_, ident, checked) in states.iter().rev() {
+        future = quote! {
+            match #private::require_state::<#checked>(__run) {
+                ::core::result::Result::Ok(#ident) => #future,
+                ::core::result::Result::Err(__error) => #wrapper::failed(__error),
+            }
+        };
+    }
+    quote! {
+        #sendable
+        #(#constants)*
+        #destructure
+        #future
+    }
+}
+
+/// `fn __dsh_body(..) -> impl Future<Output = R> + Send`: the user's function called with its
+/// parameters, its future declared `Send`. The return type is spanned on the function's name,
+/// where a future that is not `Send` is reported.
+fn sendable_body(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let fn_ident = &model.function.sig.ident;
+    let params = model.params.iter().map(|param| match param {
+        Param::Run => quote!(__run: &'__dsh_body #private::ToolRun),
+        Param::State { ident, ty } => quote!(#ident: &'__dsh_body #ty),
+        Param::Argument(field) => {
+            let (ident, ty) = (&field.ident, &field.ty);
+            quote!(#ident: #ty)
+        }
+    });
+    let returned = match &model.returns {
+        Returns::Unit => quote!(()),
+        Returns::Result { ty, .. } => ty.to_token_stream(),
+        Returns::Value(ty) => ty.to_token_stream(),
+    };
+    let future = quote_spanned! {fn_ident.span()=>
+        impl ::core::future::Future<Output = #returned> + ::core::marker::Send + '__dsh_body
+    };
+    let call = call_function(model, fn_ident);
+    quote! {
+        #[allow(clippy::too_many_arguments)]
+        fn __dsh_body<'__dsh_body>(#(#params),*) -> #future {
+            #call
+        }
+    }
+}
+
+/// The conversion of what an `async fn` returned into the call's result, as a function pointer:
+/// the runtime's `tool_value` for a plain value, shared by the tools of one value type; a closure
+/// written at the error type for a `Result`, whose error converts through `Into<ToolError>` named
+/// there.
+fn convert_fn(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    if model.attrs.schemars_output || matches!(model.returns, Returns::Result { .. }) {
+        let (into_return, returned) = into_return(model);
+        let span = returned.span();
+        return quote_spanned!(span=> |#returned| #into_return);
+    }
+    match &model.returns {
+        Returns::Value(ty) => quote_spanned!(ty.span()=> #private::tool_value),
+        _ => quote!(#private::tool_value),
+    }
+}
+
+/// The call of a `#[tool(blocking)]` function: the plain `fn` runs on the blocking pool with a
+/// clone of the run context, which its `&ToolRun` and `#[state]` parameters borrow from.
+fn blocking_call(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let destructure = destructure(model);
+    let state_lookups = expand_state_lookups(model);
+    let call = call_function(model, &model.function.sig.ident);
+    let (into_return, returned) = into_return(model);
+    quote! {
+        let __run_owned = ::core::clone::Clone::clone(__run);
+        #private::run_blocking(move || {
+            let __run = &__run_owned;
+            let _ = __run;
+            #destructure
+            #state_lookups
+            let #returned = #call;
+            #into_return
+        })
+    }
+}
+
+/// The expression converting the value bound to the returned name into the call's result,
+/// wrapped for a `schemars_output` tool, and that name.
+fn into_return(model: &ToolModel<'_>) -> (TokenStream, Ident) {
+    let private = &model.private;
+    let (into_return, returned) = conversion(model);
+    if model.attrs.schemars_output {
+        (
+            quote!(::core::result::Result::map(#into_return, #private::SchemarsOutput)),
+            returned,
+        )
+    } else {
+        (into_return, returned)
     }
 }
 
