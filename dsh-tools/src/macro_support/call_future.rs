@@ -109,3 +109,43 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::future::ready;
+    use std::task::Waker;
+
+    use super::*;
+    use crate::__private::tool_value;
+
+    fn poll<F: Future>(future: Pin<&mut F>) -> Poll<F::Output> {
+        future.poll(&mut Context::from_waker(Waker::noop()))
+    }
+
+    #[test]
+    fn converts_what_the_body_returns() {
+        let call = CallFuture::new(ready(7_u8), tool_value);
+        let mut call = std::pin::pin!(call);
+        assert!(matches!(poll(call.as_mut()), Poll::Ready(Ok(7))));
+
+        let failing: fn(Result<u8, ToolError>) -> Result<u8, ToolError> = |returned| returned;
+        let call = StateCall::new(ready(Err(ToolError::new("no"))), failing);
+        let mut call = std::pin::pin!(call);
+        match poll(call.as_mut()) {
+            Poll::Ready(Err(error)) => assert_eq!(error.message(), "no"),
+            other => panic!("the body's error, not {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_failed_lookup_ends_the_call_once() {
+        let call: StateCall<std::future::Ready<u8>, u8, u8> =
+            StateCall::failed(ToolError::new("no state"));
+        let mut call = std::pin::pin!(call);
+        match poll(call.as_mut()) {
+            Poll::Ready(Err(error)) => assert_eq!(error.message(), "no state"),
+            other => panic!("the lookup's error, not {other:?}"),
+        }
+        assert!(poll(call.as_mut()).is_pending());
+    }
+}

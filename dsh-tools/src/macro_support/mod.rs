@@ -10,6 +10,7 @@ mod convert;
 mod documented;
 pub(crate) mod fast_checks;
 pub(crate) mod fields;
+mod lone;
 mod recursion;
 mod returns;
 mod schema_data;
@@ -32,6 +33,7 @@ pub use self::convert::{
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{Lit, is_integer_in, is_integral_number, is_one_of};
 pub use self::fields::{Json, Slot, convert_whole, field_at, fill_slots, required_at, slot_value};
+pub use self::lone::{property_from_json, property_is_valid, property_schema};
 pub use self::recursion::type_schema;
 pub use self::returns::{
     ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,
