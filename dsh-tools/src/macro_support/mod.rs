@@ -24,7 +24,7 @@ pub use serde;
 pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
 
-pub use self::call_future::{CallFuture, StateCall};
+pub use self::call_future::CallFuture;
 pub use self::convert::{
     absent_or_missing, content_of, convert_field, expect_null, expect_object, missing,
     output_from_json, schemars_absent, schemars_field, schemars_value, single_entry, tag_of,

@@ -1,6 +1,7 @@
 //! The execute shim: `Tool::call` destructures the arguments, looks up the `#[state]`
 //! parameters, calls the user's function and converts what it returns (an `async fn`'s future
-//! wrapped in the runtime's `CallFuture`, a blocking function run on the blocking pool); and `Tool::required_state`, which declares the `#[state]` types so that the registry
+//! wrapped in the runtime's `CallFuture`, or awaited in an `async` block when the function takes
+//! state; a blocking function run on the blocking pool); and `Tool::required_state`, which declares the `#[state]` types so that the registry
 //! refuses the tool when it lacks one, rather than every call failing. The value and error types
 //! are named at the user's tokens, so a type that cannot be a tool value, or an error that does
 //! not convert into `ToolError`, is reported there.
@@ -115,10 +116,10 @@ pub(super) fn expand_output_type(model: &ToolModel<'_>) -> (TokenStream, TokenSt
     (constant, output)
 }
 
-/// Each `#[state]` parameter in parameter order: the constant checking its type, its name, and
-/// its type seen through that constant. The state's type must be `Send + Sync + 'static`, checked
-/// at the state's type, where it is reported.
-fn state_params(model: &ToolModel<'_>) -> Vec<(TokenStream, Ident, TokenStream)> {
+/// The `let`s that fetch each `#[state]` parameter from the run, in parameter order. The state's
+/// type must be `Send + Sync + 'static`, checked at the state's type, where it is reported.
+pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
     model
         .params
         .iter()
@@ -134,18 +135,6 @@ fn state_params(model: &ToolModel<'_>) -> Vec<(TokenStream, Ident, TokenStream)>
             };
             let name = format_ident!("__DSH_STATE_{index}");
             let (constant, checked) = checked_type(&name, &ty.to_token_stream(), &checks);
-            (constant, ident.clone(), checked)
-        })
-        .collect()
-}
-
-/// The `let`s that fetch each `#[state]` parameter from the run, in parameter order, for the body
-/// of a blocking tool, which returns the first lookup that fails.
-pub(super) fn expand_state_lookups(model: &ToolModel<'_>) -> TokenStream {
-    let private = &model.private;
-    state_params(model)
-        .into_iter()
-        .map(|(constant, ident, checked)| {
             quote! {
                 #constant
                 let #ident = #private::require_state::<#checked>(__run)?;
@@ -181,8 +170,14 @@ pub(super) fn expand_required_state(model: &ToolModel<'_>) -> TokenStream {
 /// `Tool::call`.
 pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
+    let has_state = model
+        .params
+        .iter()
+        .any(|param| matches!(param, Param::State { .. }));
     let body_future = if model.attrs.blocking {
         blocking_call(model)
+    } else if has_state {
+        state_call(model)
     } else {
         async_call(model)
     };
@@ -218,45 +213,50 @@ fn call_function(model: &ToolModel<'_>, fn_ident: &Ident) -> TokenStream {
     quote!(#fn_ident(#(#call_args),*))
 }
 
-/// The future of an `async fn`'s call: the arguments taken apart and the state looked up now,
+/// The future of an `async fn`'s call without `#[state]` parameters: the arguments taken apart,
 /// the function called, and its future wrapped in the runtime's `CallFuture` with the conversion
-/// of what it returns (with `#[state]`, a `StateCall`, which a failed lookup makes a future that
-/// fails at once). Their code is the runtime's, where an `async` block here was compiled whole
+/// of what it returns. Its code is the runtime's, where an `async` block here was compiled whole
 /// for every tool.
 ///
 /// The function is called through a local `fn` returning `impl Future + Send`, which is where a
 /// future that is not `Send` is reported, at the user's function (the compiler names the
-/// function and the value held across an `.await`); the runtime's future around it is `Send` by
+/// function and the value held across an `.await`); the `CallFuture` around it is `Send` by
 /// that declaration, so it is not reported again with the runtime's type in the message.
 fn async_call(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     let destructure = destructure(model);
     let call = call_function(model, &Ident::new("__dsh_body", Span::call_site()));
     let convert = convert_fn(model);
-    let states = state_params(model);
-    let constants = states.iter().map(|(constant, ..)| constant);
     let sendable = sendable_body(model);
-    // Without state the call cannot fail before the function is called: the `CallFuture`
-    // alone; with state, a `StateCall` that may hold the lookup's error instead.
-    let wrapper = if states.is_empty() {
-        quote!(#private::CallFuture)
-    } else {
-        quote!(#private::StateCall)
-    };
-    let mut future = quote!(#wrapper::new(#call, #convert));
-    for (_, ident, checked) in states.iter().rev() {
-        future = quote! {
-            match #private::require_state::<#checked>(__run) {
-                ::core::result::Result::Ok(#ident) => #future,
-                ::core::result::Result::Err(__error) => #wrapper::failed(__error),
-            }
-        };
-    }
     quote! {
         #sendable
-        #(#constants)*
         #destructure
-        #future
+        #private::CallFuture::new(#call, #convert)
+    }
+}
+
+/// The future of an `async fn`'s call with `#[state]` parameters: an `async` block that looks
+/// the state up, awaits the function and converts what it returns. A state type that is not
+/// `Send + Sync` is reported at its check, which makes the lookup's type an error; that taints
+/// this block, so the block's own `Send` is not reported again, as the user's future (whose
+/// parameters hold the state) through a `CallFuture` would be.
+fn state_call(model: &ToolModel<'_>) -> TokenStream {
+    let destructure = destructure(model);
+    let state_lookups = expand_state_lookups(model);
+    let call = call_function(model, &model.function.sig.ident);
+    let (into_return, returned) = into_return(model);
+    let future_span = model
+        .function
+        .sig
+        .asyncness
+        .map_or_else(Span::call_site, |token| token.span());
+    quote_spanned! {future_span=>
+        async move {
+            #destructure
+            #state_lookups
+            let #returned = #call.await;
+            #into_return
+        }
     }
 }
 
@@ -266,12 +266,13 @@ fn async_call(model: &ToolModel<'_>) -> TokenStream {
 fn sendable_body(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     let fn_ident = &model.function.sig.ident;
-    let params = model.params.iter().map(|param| match param {
-        Param::Run => quote!(__run: &'__dsh_body #private::ToolRun),
-        Param::State { ident, ty } => quote!(#ident: &'__dsh_body #ty),
+    // No `#[state]` parameters here (`state_call` takes those functions).
+    let params = model.params.iter().filter_map(|param| match param {
+        Param::Run => Some(quote!(__run: &'__dsh_body #private::ToolRun)),
+        Param::State { .. } => None,
         Param::Argument(field) => {
             let (ident, ty) = (&field.ident, &field.ty);
-            quote!(#ident: #ty)
+            Some(quote!(#ident: #ty))
         }
     });
     let returned = match &model.returns {
@@ -547,6 +548,60 @@ mod tests {
             "{call}"
         );
         assert!(!sample::contains(&call, quote!(run_blocking)));
+        // With state, an `async` block, whose `Send` is not reported again for a state type
+        // that failed its check.
+        assert!(sample::contains(&call, quote!(async move)), "{call}");
+        assert!(!sample::contains(&call, quote!(CallFuture)), "{call}");
+    }
+
+    #[test]
+    fn wraps_a_stateless_functions_future_declared_send() {
+        let item = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn read(path: String, run: &ToolRun) -> Result<String, E> {
+                    todo!()
+                }
+            ),
+        );
+        let call = expand_call(&sample::model(&item));
+        let declared = quote! {
+            fn __dsh_body<'__dsh_body>(path: String, __run: &'__dsh_body ::dsh_tools::__private::ToolRun)
+                -> impl ::core::future::Future<Output = Result<String, E> >
+                    + ::core::marker::Send + '__dsh_body
+            {
+                read(path, __run)
+            }
+        };
+        assert!(sample::contains(&call, declared), "{call}");
+        assert!(
+            sample::contains(&call, quote!(::dsh_tools::__private::CallFuture::new))
+                && sample::contains(&call, quote!(__dsh_body(path, __run), |__dsh_returned|)),
+            "{call}"
+        );
+        assert!(!sample::contains(&call, quote!(async move)), "{call}");
+
+        let item = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn read(path: String) -> String {
+                    todo!()
+                }
+            ),
+        );
+        let call = expand_call(&sample::model(&item));
+        assert!(
+            sample::contains(
+                &call,
+                quote!(::dsh_tools::__private::CallFuture::new(
+                    __dsh_body(path),
+                    ::dsh_tools::__private::tool_value
+                ))
+            ),
+            "{call}"
+        );
     }
 
     #[test]
