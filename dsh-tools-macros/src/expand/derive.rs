@@ -59,13 +59,21 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         param.bounds.push(syn::parse_quote!(#private::ToolArgs));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let mut schema_body = expand_schema_body(args, &private);
-    let convert_body = expand_convert_body(args, &private);
-    let mut json_body = expand_convert_json_body(args, &private);
-    let mut is_valid_body = expand_is_valid_body(args, &private);
     let lone = match role {
         Role::ToolArguments { lone } => lone,
         Role::Derived => None,
+    };
+    // A lone parameter's bodies are written below, so the struct's are not built for it: the
+    // macro's own work is part of every `cargo check` (a fifth of this crate's, in a debug build
+    // of the macros, most of it building token streams).
+    let (mut schema_body, convert_body, mut json_body, mut is_valid_body) = match lone {
+        Some(_) => (TokenStream::new(), None, None, TokenStream::new()),
+        None => (
+            expand_schema_body(args, &private),
+            expand_convert_body(args, &private),
+            expand_convert_json_body(args, &private),
+            expand_is_valid_body(args, &private),
+        ),
     };
     // A lone parameter's type decides the arguments' shape: the whole argument object, or one
     // property, which the runtime's `property_*` functions handle, written once. The constant
