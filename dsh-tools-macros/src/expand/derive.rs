@@ -11,9 +11,7 @@ use crate::ast::{ArgsType, Field, Payload, Shape, Tagging};
 use crate::check::check_type;
 use crate::errors::Errors;
 use crate::expand::checks::expand_checks;
-use crate::expand::convert::{
-    convert_whole, expand_convert_body, expand_convert_json_body, or_return,
-};
+use crate::expand::convert::{expand_convert_body, expand_convert_json_body};
 use crate::expand::docs;
 use crate::expand::schema::expand_schema_body;
 use crate::expand::validate::expand_is_valid_body;
@@ -61,53 +59,74 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
         param.bounds.push(syn::parse_quote!(#private::ToolArgs));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let mut schema_body = expand_schema_body(args, &private);
-    let mut convert_body = expand_convert_body(args, &private);
-    let mut json_body = expand_convert_json_body(args, &private);
-    let mut is_valid_body = expand_is_valid_body(args, &private);
     let lone = match role {
         Role::ToolArguments { lone } => lone,
         Role::Derived => None,
     };
-    if let Some(field) = lone {
-        // Both shapes are compiled; the constant picks one, and the other folds away.
-        let (ty, member) = (&field.ty, &field.ident);
-        let object = quote_spanned!(ty.span()=> <#ty as #private::ToolArgs>::OBJECT_STRUCT);
+    // A lone parameter's bodies are written below, so the struct's are not built for it: the
+    // macro's own work is part of every `cargo check` (a fifth of this crate's, in a debug build
+    // of the macros, most of it building token streams).
+    let (mut schema_body, convert_body, mut json_body, mut is_valid_body) = match lone {
+        Some(_) => (TokenStream::new(), None, None, TokenStream::new()),
+        None => (
+            expand_schema_body(args, &private),
+            expand_convert_body(args, &private),
+            expand_convert_json_body(args, &private),
+            expand_is_valid_body(args, &private),
+        ),
+    };
+    // A lone parameter's type decides the arguments' shape: the whole argument object, or one
+    // property, which the runtime's `property_*` functions handle, written once. The constant
+    // picks here, where it is known before code is generated, so the other branch folds away
+    // (a generic function choosing for itself was compiled whole for every type). The type is
+    // checked first, at the user's tokens (a type without `ToolArgs` reported there once); the
+    // code names it through that check, so such a type is not reported again at a bound of the
+    // runtime's functions.
+    let lone_check = lone.map(|field| {
+        let (ty, member, key) = (&field.ty, &field.ident, &field.key);
+        let checked = quote!(__DshLone);
+        let args = quote!(<#checked as #private::ToolArgs>);
+        let object = quote!(#args::OBJECT_STRUCT);
         schema_body = quote! {
             if #object {
-                return #private::whole_arguments(<#ty as #private::ToolArgs>::schema()?);
+                #private::whole_arguments(#args::schema()?)
+            } else {
+                #private::property_schema::<#checked>(#key)
             }
-            #schema_body
         };
         is_valid_body = quote! {
             if #object {
-                return <#ty as #private::ToolArgs>::is_valid_json(__value);
+                #args::is_valid_json(__value)
+            } else {
+                #private::property_is_valid::<#checked>(__value, #key)
             }
-            #is_valid_body
         };
-        // The arguments struct `#[tool]` generates is a struct, so it has the one conversion.
-        if let Some(body) = &json_body {
-            let whole = or_return(&convert_whole(ty, &quote!(__value), &private));
-            // The struct's branch takes the parameter by value as the other one does, so
-            // that it needs no flag saying whether it was moved (a debug build compiles both).
-            json_body = Some(quote! {
-                if #object {
-                    return ::core::result::Result::Ok(Self { #member: #whole });
+        let converted = quote! {
+            if #object {
+                #private::convert_whole(__value, #args::from_json, #args::from_json_owned)
+            } else {
+                #private::property_from_json::<#checked>(__value, #key)
+            }
+        };
+        json_body = Some(quote! {
+            match #converted {
+                ::core::result::Result::Ok(__converted) => {
+                    ::core::result::Result::Ok(Self { #member: __converted })
                 }
-                let mut __value = __value;
-                #body
-            });
-        } else if let Some(body) = &convert_body {
-            convert_body = Some(quote! {
-                if #object {
-                    return ::core::result::Result::Ok(Self {
-                        #member: <#ty as #private::ToolArgs>::from_json(__value)?,
-                    });
-                }
-                #body
-            });
+                ::core::result::Result::Err(__error) => ::core::result::Result::Err(__error),
+            }
+        });
+        let check = quote_spanned! {ty.span()=>
+            const __DSH_LONE: usize = {
+                let _ = <#ty as #private::ToolArgs>::OBJECT_STRUCT;
+                1
+            };
+        };
+        quote! {
+            #check
+            type __DshLone = <[#ty; __DSH_LONE] as ::core::iter::IntoIterator>::Item;
         }
-    }
+    });
     // A struct walks its object where the parameter lies (`expand_fields`), so it binds it `mut`;
     // a newtype hands it on whole, and `#[tool]`'s arguments struct with a lone parameter moves
     // it on in both of its branches (above).
@@ -195,6 +214,7 @@ pub(crate) fn expand_args_type(args: &ArgsType, role: Role<'_>) -> TokenStream {
             }
             #string_default
             #documented_schema
+            #lone_check
             #checks
             #schemars_checks
         };

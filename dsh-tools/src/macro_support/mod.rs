@@ -5,10 +5,12 @@
 //! `serde_json` nor anything else in their own `Cargo.toml`, and local items named `Option`,
 //! `Result` or `dsh_tools` cannot capture the expansion.
 
+mod call_future;
 mod convert;
 mod documented;
 pub(crate) mod fast_checks;
 pub(crate) mod fields;
+mod lone;
 mod recursion;
 mod returns;
 mod schema_data;
@@ -22,6 +24,7 @@ pub use serde;
 pub use serde_json::value::Serializer as ValueSerializer;
 pub use serde_json::{Number, Value};
 
+pub use self::call_future::CallFuture;
 pub use self::convert::{
     absent_or_missing, content_of, convert_field, expect_null, expect_object, missing,
     output_from_json, schemars_absent, schemars_field, schemars_value, single_entry, tag_of,
@@ -30,6 +33,7 @@ pub use self::convert::{
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{Lit, is_integer_in, is_integral_number, is_one_of};
 pub use self::fields::{Json, Slot, convert_whole, field_at, fill_slots, required_at, slot_value};
+pub use self::lone::{property_from_json, property_is_valid, property_schema};
 pub use self::recursion::type_schema;
 pub use self::returns::{
     ResultValue, SchemarsOutput, contract_of, require_state, tool_output, tool_value,

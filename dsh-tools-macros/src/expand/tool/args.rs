@@ -133,6 +133,25 @@ mod tests {
         ));
         assert!(sample::contains(&impls, quote!(&self.args)));
         assert!(sample::contains(&impls, quote!(ToolArgs for ReadToolArgs)));
+        // The one-property shape is the runtime's, for the parameter's type seen through the
+        // check of that type.
+        assert!(sample::contains(
+            &impls,
+            quote!(
+                type __DshLone = <[ReadFile; __DSH_LONE] as ::core::iter::IntoIterator>::Item;
+            )
+        ));
+        for shared in [
+            quote!(::dsh_tools::__private::property_schema::<__DshLone>("args")),
+            quote!(::dsh_tools::__private::property_is_valid::<__DshLone>(
+                __value, "args"
+            )),
+            quote!(::dsh_tools::__private::property_from_json::<__DshLone>(
+                __value, "args"
+            )),
+        ] {
+            assert!(sample::contains(&impls, shared), "{impls}");
+        }
 
         let item = sample::item(
             quote!(),
@@ -143,6 +162,7 @@ mod tests {
         );
         let impls = expand_args_impls(&sample::model(&item));
         assert!(!sample::contains(&impls, quote!(::core::ops::Deref)));
+        assert!(!sample::contains(&impls, quote!(__DshLone)));
         assert!(sample::contains(&impls, quote!(ToolArgs for ReadToolArgs)));
     }
 }

@@ -1,6 +1,7 @@
 //! The execute shim: `Tool::call` destructures the arguments, looks up the `#[state]`
-//! parameters, calls the user's function (awaited, or on the blocking pool) and converts what it
-//! returns; and `Tool::required_state`, which declares the `#[state]` types so that the registry
+//! parameters, calls the user's function and converts what it returns (an `async fn`'s future
+//! wrapped in the runtime's `CallFuture`, or awaited in an `async` block when the function takes
+//! state; a blocking function run on the blocking pool); and `Tool::required_state`, which declares the `#[state]` types so that the registry
 //! refuses the tool when it lacks one, rather than every call failing. The value and error types
 //! are named at the user's tokens, so a type that cannot be a tool value, or an error that does
 //! not convert into `ToolError`, is reported there.
@@ -169,51 +170,16 @@ pub(super) fn expand_required_state(model: &ToolModel<'_>) -> TokenStream {
 /// `Tool::call`.
 pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
-    let fn_ident = &model.function.sig.ident;
-    let args = &model.names.args;
-    let idents = model.fields.iter().map(|field| &field.ident);
-    let destructure = quote!(let #args { #(#idents),* } = __args;);
-    let state_lookups = expand_state_lookups(model);
-    // The call of the user's function, in parameter order.
-    let call_args = model.params.iter().map(|param| match param {
-        Param::Run => quote!(__run),
-        Param::State { ident, .. } => quote!(#ident),
-        Param::Argument(field) => field.ident.to_token_stream(),
-    });
-    let (into_return, returned) = conversion(model);
-    let into_return = if model.attrs.schemars_output {
-        quote!(::core::result::Result::map(#into_return, #private::SchemarsOutput))
-    } else {
-        into_return
-    };
+    let has_state = model
+        .params
+        .iter()
+        .any(|param| matches!(param, Param::State { .. }));
     let body_future = if model.attrs.blocking {
-        // The plain `fn` runs on the blocking pool with a clone of the run context, which its
-        // `&ToolRun` and `#[state]` parameters borrow from.
-        quote! {
-            let __run_owned = ::core::clone::Clone::clone(__run);
-            #private::run_blocking(move || {
-                let __run = &__run_owned;
-                let _ = __run;
-                #destructure
-                #state_lookups
-                let #returned = #fn_ident(#(#call_args),*);
-                #into_return
-            })
-        }
+        blocking_call(model)
+    } else if has_state {
+        state_call(model)
     } else {
-        let future_span = model
-            .function
-            .sig
-            .asyncness
-            .map_or_else(Span::call_site, |token| token.span());
-        quote_spanned! {future_span=>
-            async move {
-                #destructure
-                #state_lookups
-                let #returned = #fn_ident(#(#call_args),*).await;
-                #into_return
-            }
-        }
+        async_call(model)
     };
     quote! {
         fn call<'__dsh>(
@@ -226,6 +192,156 @@ pub(super) fn expand_call(model: &ToolModel<'_>) -> TokenStream {
             let _ = __run;
             #body_future
         }
+    }
+}
+
+/// `let Args { a, b } = __args;`: the arguments struct taken apart into the parameters.
+fn destructure(model: &ToolModel<'_>) -> TokenStream {
+    let args = &model.names.args;
+    let idents = model.fields.iter().map(|field| &field.ident);
+    quote!(let #args { #(#idents),* } = __args;)
+}
+
+/// The call of `fn_ident` (the user's function, or the local `fn` calling it) with the
+/// parameters in order.
+fn call_function(model: &ToolModel<'_>, fn_ident: &Ident) -> TokenStream {
+    let call_args = model.params.iter().map(|param| match param {
+        Param::Run => quote!(__run),
+        Param::State { ident, .. } => quote!(#ident),
+        Param::Argument(field) => field.ident.to_token_stream(),
+    });
+    quote!(#fn_ident(#(#call_args),*))
+}
+
+/// The future of an `async fn`'s call without `#[state]` parameters: the arguments taken apart,
+/// the function called, and its future wrapped in the runtime's `CallFuture` with the conversion
+/// of what it returns. Its code is the runtime's, where an `async` block here was compiled whole
+/// for every tool.
+///
+/// The function is called through a local `fn` returning `impl Future + Send`, which is where a
+/// future that is not `Send` is reported, at the user's function (the compiler names the
+/// function and the value held across an `.await`); the `CallFuture` around it is `Send` by
+/// that declaration, so it is not reported again with the runtime's type in the message.
+fn async_call(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let destructure = destructure(model);
+    let call = call_function(model, &Ident::new("__dsh_body", Span::call_site()));
+    let convert = convert_fn(model);
+    let sendable = sendable_body(model);
+    quote! {
+        #sendable
+        #destructure
+        #private::CallFuture::new(#call, #convert)
+    }
+}
+
+/// The future of an `async fn`'s call with `#[state]` parameters: an `async` block that looks
+/// the state up, awaits the function and converts what it returns. A state type that is not
+/// `Send + Sync` is reported at its check, which makes the lookup's type an error; that taints
+/// this block, so the block's own `Send` is not reported again, as the user's future (whose
+/// parameters hold the state) through a `CallFuture` would be.
+fn state_call(model: &ToolModel<'_>) -> TokenStream {
+    let destructure = destructure(model);
+    let state_lookups = expand_state_lookups(model);
+    let call = call_function(model, &model.function.sig.ident);
+    let (into_return, returned) = into_return(model);
+    let future_span = model
+        .function
+        .sig
+        .asyncness
+        .map_or_else(Span::call_site, |token| token.span());
+    quote_spanned! {future_span=>
+        async move {
+            #destructure
+            #state_lookups
+            let #returned = #call.await;
+            #into_return
+        }
+    }
+}
+
+/// `fn __dsh_body(..) -> impl Future<Output = R> + Send`: the user's function called with its
+/// parameters, its future declared `Send`. The return type is spanned on the function's name,
+/// where a future that is not `Send` is reported.
+fn sendable_body(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let fn_ident = &model.function.sig.ident;
+    // No `#[state]` parameters here (`state_call` takes those functions).
+    let params = model.params.iter().filter_map(|param| match param {
+        Param::Run => Some(quote!(__run: &'__dsh_body #private::ToolRun)),
+        Param::State { .. } => None,
+        Param::Argument(field) => {
+            let (ident, ty) = (&field.ident, &field.ty);
+            Some(quote!(#ident: #ty))
+        }
+    });
+    let returned = match &model.returns {
+        Returns::Unit => quote!(()),
+        Returns::Result { ty, .. } => ty.to_token_stream(),
+        Returns::Value(ty) => ty.to_token_stream(),
+    };
+    let future = quote_spanned! {fn_ident.span()=>
+        impl ::core::future::Future<Output = #returned> + ::core::marker::Send + '__dsh_body
+    };
+    let call = call_function(model, fn_ident);
+    quote! {
+        #[allow(clippy::too_many_arguments)]
+        fn __dsh_body<'__dsh_body>(#(#params),*) -> #future {
+            #call
+        }
+    }
+}
+
+/// The conversion of what an `async fn` returned into the call's result, as a function pointer:
+/// the runtime's `tool_value` for a plain value, shared by the tools of one value type; a closure
+/// written at the error type for a `Result`, whose error converts through `Into<ToolError>` named
+/// there.
+fn convert_fn(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    if model.attrs.schemars_output || matches!(model.returns, Returns::Result { .. }) {
+        let (into_return, returned) = into_return(model);
+        let span = returned.span();
+        return quote_spanned!(span=> |#returned| #into_return);
+    }
+    match &model.returns {
+        Returns::Value(ty) => quote_spanned!(ty.span()=> #private::tool_value),
+        _ => quote!(#private::tool_value),
+    }
+}
+
+/// The call of a `#[tool(blocking)]` function: the plain `fn` runs on the blocking pool with a
+/// clone of the run context, which its `&ToolRun` and `#[state]` parameters borrow from.
+fn blocking_call(model: &ToolModel<'_>) -> TokenStream {
+    let private = &model.private;
+    let destructure = destructure(model);
+    let state_lookups = expand_state_lookups(model);
+    let call = call_function(model, &model.function.sig.ident);
+    let (into_return, returned) = into_return(model);
+    quote! {
+        let __run_owned = ::core::clone::Clone::clone(__run);
+        #private::run_blocking(move || {
+            let __run = &__run_owned;
+            let _ = __run;
+            #destructure
+            #state_lookups
+            let #returned = #call;
+            #into_return
+        })
+    }
+}
+
+/// The expression converting the value bound to the returned name into the call's result,
+/// wrapped for a `schemars_output` tool, and that name.
+fn into_return(model: &ToolModel<'_>) -> (TokenStream, Ident) {
+    let private = &model.private;
+    let (into_return, returned) = conversion(model);
+    if model.attrs.schemars_output {
+        (
+            quote!(::core::result::Result::map(#into_return, #private::SchemarsOutput)),
+            returned,
+        )
+    } else {
+        (into_return, returned)
     }
 }
 
@@ -432,6 +548,60 @@ mod tests {
             "{call}"
         );
         assert!(!sample::contains(&call, quote!(run_blocking)));
+        // With state, an `async` block, whose `Send` is not reported again for a state type
+        // that failed its check.
+        assert!(sample::contains(&call, quote!(async move)), "{call}");
+        assert!(!sample::contains(&call, quote!(CallFuture)), "{call}");
+    }
+
+    #[test]
+    fn wraps_a_stateless_functions_future_declared_send() {
+        let item = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn read(path: String, run: &ToolRun) -> Result<String, E> {
+                    todo!()
+                }
+            ),
+        );
+        let call = expand_call(&sample::model(&item));
+        let declared = quote! {
+            fn __dsh_body<'__dsh_body>(path: String, __run: &'__dsh_body ::dsh_tools::__private::ToolRun)
+                -> impl ::core::future::Future<Output = Result<String, E> >
+                    + ::core::marker::Send + '__dsh_body
+            {
+                read(path, __run)
+            }
+        };
+        assert!(sample::contains(&call, declared), "{call}");
+        assert!(
+            sample::contains(&call, quote!(::dsh_tools::__private::CallFuture::new))
+                && sample::contains(&call, quote!(__dsh_body(path, __run), |__dsh_returned|)),
+            "{call}"
+        );
+        assert!(!sample::contains(&call, quote!(async move)), "{call}");
+
+        let item = sample::item(
+            quote!(),
+            syn::parse_quote!(
+                /// D.
+                async fn read(path: String) -> String {
+                    todo!()
+                }
+            ),
+        );
+        let call = expand_call(&sample::model(&item));
+        assert!(
+            sample::contains(
+                &call,
+                quote!(::dsh_tools::__private::CallFuture::new(
+                    __dsh_body(path),
+                    ::dsh_tools::__private::tool_value
+                ))
+            ),
+            "{call}"
+        );
     }
 
     #[test]
