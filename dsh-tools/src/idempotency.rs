@@ -78,63 +78,71 @@ impl Digest {
         }
     }
 
+    /// A value. Inlined where a value is read (the call's arguments, an array's items, an
+    /// object's members): a scalar is read there, and only an array or an object is a call of
+    /// its own (a call per member cost more than the member's few words).
+    #[inline(always)]
     fn value(&mut self, value: &Value) {
         match value {
             Value::Null => self.mark(b'n', 0),
             Value::Bool(flag) => self.mark(if *flag { b'T' } else { b'F' }, 0),
-            Value::Number(number) => self.number(number),
+            Value::Number(number) => match number.as_u64() {
+                Some(small) if small < SMALL => {
+                    // Up to eight digits: the text is one word, written from the digits without
+                    // a buffer (most integers a model sends are small).
+                    let (len, word) = small_integer_word(small);
+                    self.mark(b'#', len);
+                    self.word(word);
+                }
+                _ => self.number(number),
+            },
             Value::String(text) => self.text(b's', text.as_bytes()),
-            Value::Array(items) => {
-                self.mark(b'[', items.len());
-                for item in items {
-                    self.value(item);
-                }
-            }
-            Value::Object(members) => {
-                self.mark(b'{', members.len());
-                // Each member's digest on its own, summed: the sum does not depend on the
-                // members' order, so nothing is sorted (sorting took most of a key's cost).
-                let mut sum = [0_u64; 2];
-                for (key, member) in members {
-                    let mut digest = Digest::new();
-                    digest.text(b'k', key.as_bytes());
-                    digest.value(member);
-                    let [first, second] = digest.finish();
-                    sum[0] = sum[0].wrapping_add(first);
-                    sum[1] = sum[1].wrapping_add(second);
-                }
-                self.word(sum[0]);
-                self.word(sum[1]);
-            }
+            Value::Array(items) => self.array(items),
+            Value::Object(members) => self.object(members),
         }
     }
 
-    /// A number: the text `#` of it as serde_json writes it.
+    #[inline(never)]
+    fn array(&mut self, items: &[Value]) {
+        self.mark(b'[', items.len());
+        for item in items {
+            self.value(item);
+        }
+    }
+
+    #[inline(never)]
+    fn object(&mut self, members: &serde_json::Map<String, Value>) {
+        self.mark(b'{', members.len());
+        // Each member's digest on its own, summed: the sum does not depend on the members'
+        // order, so nothing is sorted (sorting took most of a key's cost).
+        let mut sum = [0_u64; 2];
+        for (key, member) in members {
+            let mut digest = Digest::new();
+            digest.text(b'k', key.as_bytes());
+            digest.value(member);
+            let [first, second] = digest.finish();
+            sum[0] = sum[0].wrapping_add(first);
+            sum[1] = sum[1].wrapping_add(second);
+        }
+        self.word(sum[0]);
+        self.word(sum[1]);
+    }
+
+    /// A number but a small unsigned integer: the text `#` of it as serde_json writes it.
+    #[inline(never)]
     fn number(&mut self, number: &serde_json::Number) {
-        let (negative, magnitude) = match (number.as_u64(), number.as_i64()) {
-            (Some(unsigned), _) => (false, unsigned),
-            (None, Some(signed)) => (signed < 0, signed.unsigned_abs()),
+        let mut written = NumberText::default();
+        match (number.as_u64(), number.as_i64()) {
+            (Some(unsigned), _) => written.integer(false, unsigned),
+            (None, Some(signed)) => written.integer(signed < 0, signed.unsigned_abs()),
             (None, None) => {
-                let mut written = NumberText::default();
-                if std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_ok() {
-                    self.text(b'#', written.as_bytes());
-                } else {
+                if std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_err() {
                     // Longer than any number serde_json writes: written in full on the heap.
                     self.text(b'#', number.to_string().as_bytes());
+                    return;
                 }
-                return;
             }
-        };
-        if !negative && magnitude < SMALL {
-            // Up to eight digits: the text is one word, written from the digits without a
-            // buffer (most integers a model sends are small).
-            let (len, word) = small_integer_word(magnitude);
-            self.mark(b'#', len);
-            self.word(word);
-            return;
         }
-        let mut written = NumberText::default();
-        written.integer(negative, magnitude);
         self.text(b'#', written.as_bytes());
     }
 

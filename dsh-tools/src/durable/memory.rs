@@ -64,21 +64,75 @@ struct Records {
 }
 
 /// A journal entry as the store keeps it: a [`JournalEntry`] but its key (the map's), with the
-/// place shared, and a success's default rendering not copied (`rendered`).
+/// place shared, and what few entries have (a read-only answer's digest, a run position's) and a
+/// recorded outcome other than a plain success behind one pointer each, so that an entry made
+/// and moved on every call stays small.
 struct Kept {
     tool: String,
     agent: Option<String>,
-    arguments_digest: Option<String>,
-    call_digest: Option<String>,
+    digests: Option<Box<Digests>>,
     state: JournalState,
     attempt: u64,
     started_at_ms: u64,
     place: Arc<str>,
     finished_at_ms: Option<u64>,
-    outcome: Option<RecordedOutcome>,
-    /// Whether the outcome's content is its value's default rendering, kept as no content
-    /// (rendered again when read).
-    rendered: bool,
+    outcome: Option<KeptOutcome>,
+}
+
+/// An entry's [`JournalEntry::arguments_digest`] and [`JournalEntry::call_digest`], when it has
+/// either.
+struct Digests {
+    arguments: Option<String>,
+    call: Option<String>,
+}
+
+impl Digests {
+    /// The digests, behind a pointer when there is either.
+    fn kept(arguments: Option<String>, call: Option<String>) -> Option<Box<Self>> {
+        (arguments.is_some() || call.is_some()).then(|| Box::new(Self { arguments, call }))
+    }
+}
+
+/// A recorded outcome as the store keeps it.
+enum KeptOutcome {
+    /// A success whose content is its value's default rendering: the value alone, the content
+    /// rendered again when read.
+    Rendered(Value),
+    /// Any other outcome, as recorded.
+    Recorded(Box<RecordedOutcome>),
+}
+
+impl KeptOutcome {
+    /// What the store keeps of `result`: a success shown as its value's default rendering (a
+    /// string as its text, `null` and the booleans as theirs: what [`render_value_as_text`]
+    /// writes, checked without rendering) keeps no copy of its content.
+    fn of(result: &ToolExecutionResult) -> Self {
+        if let ToolOutcome::Success(value) = result.outcome()
+            && let [ContentBlock::Text { text }] = result.content()
+        {
+            let rendered = match value {
+                Value::String(value) => value == text,
+                Value::Null => text == "null",
+                Value::Bool(true) => text == "true",
+                Value::Bool(false) => text == "false",
+                _ => false,
+            };
+            if rendered {
+                return Self::Rendered(value.clone());
+            }
+        }
+        Self::Recorded(Box::new(RecordedOutcome::of(result)))
+    }
+
+    /// The outcome as recorded.
+    fn recorded(&self) -> RecordedOutcome {
+        match self {
+            Self::Rendered(value) => {
+                RecordedOutcome::success(value.clone(), vec![render_value_as_text(value)])
+            }
+            Self::Recorded(outcome) => RecordedOutcome::clone(outcome),
+        }
+    }
 }
 
 impl Kept {
@@ -87,15 +141,16 @@ impl Kept {
         Self {
             tool: intent.tool.to_owned(),
             agent: intent.agent.map(str::to_owned),
-            arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
-            call_digest: intent.call_digest.clone(),
+            digests: Digests::kept(
+                intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+                intent.call_digest.clone(),
+            ),
             state: JournalState::Started,
             attempt,
             started_at_ms: now,
             place: Arc::clone(place),
             finished_at_ms: None,
             outcome: None,
-            rendered: false,
         }
     }
 
@@ -104,40 +159,43 @@ impl Kept {
         Self {
             tool: entry.tool,
             agent: entry.agent,
-            arguments_digest: entry.arguments_digest,
-            call_digest: entry.call_digest,
+            digests: Digests::kept(entry.arguments_digest, entry.call_digest),
             state: entry.state,
             attempt: entry.attempt,
             started_at_ms: entry.started_at_ms,
             place: Arc::from(entry.place),
             finished_at_ms: entry.finished_at_ms,
-            outcome: entry.outcome,
-            rendered: false,
+            outcome: entry
+                .outcome
+                .map(|outcome| KeptOutcome::Recorded(Box::new(outcome))),
         }
     }
 
     /// The entry of `key` as the trait answers it.
     fn entry(&self, key: &CallKey) -> JournalEntry {
-        let outcome = self.outcome.as_ref().map(|outcome| {
-            let mut outcome = outcome.clone();
-            if let (true, Some(value)) = (self.rendered, &outcome.value) {
-                outcome.content = vec![render_value_as_text(value)];
-            }
-            outcome
-        });
         JournalEntry {
             key: key.text(),
             tool: self.tool.clone(),
             agent: self.agent.clone(),
-            arguments_digest: self.arguments_digest.clone(),
-            call_digest: self.call_digest.clone(),
+            arguments_digest: self.arguments_digest().map(str::to_owned),
+            call_digest: self.call_digest().map(str::to_owned),
             state: self.state,
             attempt: self.attempt,
             started_at_ms: self.started_at_ms,
             place: String::from(&*self.place),
             finished_at_ms: self.finished_at_ms,
-            outcome,
+            outcome: self.outcome.as_ref().map(KeptOutcome::recorded),
         }
+    }
+
+    /// See [`JournalEntry::arguments_digest`].
+    fn arguments_digest(&self) -> Option<&str> {
+        self.digests.as_ref()?.arguments.as_deref()
+    }
+
+    /// See [`JournalEntry::call_digest`].
+    fn call_digest(&self) -> Option<&str> {
+        self.digests.as_ref()?.call.as_deref()
     }
 
     /// Whether it still stands where a writer last saw it.
@@ -214,7 +272,7 @@ impl MemoryStore {
                 && records
                     .entries
                     .get(key)
-                    .is_some_and(|kept| kept.arguments_digest.is_some()))
+                    .is_some_and(|kept| kept.arguments_digest().is_some()))
     }
 
     /// Keeps the books of the entry of `key`, just stored in `state` (see [`bookkept`](Self::bookkept)).
@@ -248,7 +306,7 @@ impl MemoryStore {
                     let existing = slot.get_mut();
                     match judge(
                         &existing.tool,
-                        existing.call_digest.as_deref(),
+                        existing.call_digest(),
                         existing.state,
                         &intent,
                     ) {
@@ -290,38 +348,15 @@ impl MemoryStore {
             if !current.is_at(attempt, JournalState::Started) {
                 return false;
             }
-            let (outcome, rendered) = kept_outcome(result);
             current.state = state;
             current.finished_at_ms = Some(finished_at_ms);
-            current.outcome = Some(outcome);
-            current.rendered = rendered;
+            current.outcome = Some(KeptOutcome::of(result));
             if self.bookkept(records, key, state) {
                 self.keep_books(records, key, state);
             }
             true
         })
     }
-}
-
-/// What the store keeps of `result`, and whether its content was left out as the value's default
-/// rendering (a string as its text, `null` and the booleans as theirs: what
-/// [`render_value_as_text`] writes, checked without rendering).
-fn kept_outcome(result: &ToolExecutionResult) -> (RecordedOutcome, bool) {
-    if let ToolOutcome::Success(value) = result.outcome()
-        && let [ContentBlock::Text { text }] = result.content()
-    {
-        let rendered = match value {
-            Value::String(value) => value == text,
-            Value::Null => text == "null",
-            Value::Bool(true) => text == "true",
-            Value::Bool(false) => text == "false",
-            _ => false,
-        };
-        if rendered {
-            return (RecordedOutcome::success(value.clone(), Vec::new()), true);
-        }
-    }
-    (RecordedOutcome::of(result), false)
 }
 
 impl Records {
@@ -331,13 +366,10 @@ impl Records {
         let Some(entry) = self.entries.remove(key) else {
             return;
         };
-        if let Some(digest) = &entry.arguments_digest
-            && self
-                .answers
-                .get(digest.as_str())
-                .is_some_and(|answer| answer == key)
+        if let Some(digest) = entry.arguments_digest()
+            && self.answers.get(digest).is_some_and(|answer| answer == key)
         {
-            self.answers.remove(digest.as_str());
+            self.answers.remove(digest);
         }
     }
 
@@ -346,10 +378,11 @@ impl Records {
         let Some(entry) = self.entries.get(key) else {
             return;
         };
-        let (JournalState::Completed, Some(digest)) = (entry.state, &entry.arguments_digest) else {
+        let (JournalState::Completed, Some(digest)) = (entry.state, entry.arguments_digest())
+        else {
             return;
         };
-        let latest = match self.answers.get(digest.as_str()) {
+        let latest = match self.answers.get(digest) {
             Some(answer) if answer == key => true,
             Some(answer) => self
                 .entries
@@ -358,7 +391,7 @@ impl Records {
             None => true,
         };
         if latest {
-            self.answers.insert(digest.clone(), key.clone());
+            self.answers.insert(digest.to_owned(), key.clone());
         }
     }
 }
