@@ -46,6 +46,10 @@ pub struct MemoryStore {
 #[derive(Default)]
 struct Records {
     entries: HashMap<CallKey, Kept, SeededNameHash>,
+    /// The tool of the latest entry started, shared with the next one of the same tool: a
+    /// process calls the same tool many times in a row, and a name compared costs less than a
+    /// copy of it per entry.
+    last_tool: Option<Arc<str>>,
     /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
     /// its latest completed entry: answering within a time to live is one lookup, not a scan.
     answers: HashMap<String, CallKey, SeededNameHash>,
@@ -68,7 +72,7 @@ struct Records {
 /// recorded outcome other than a plain success behind one pointer each, so that an entry made
 /// and moved on every call stays small.
 struct Kept {
-    tool: String,
+    tool: Arc<str>,
     agent: Option<String>,
     digests: Option<Box<Digests>>,
     state: JournalState,
@@ -136,10 +140,16 @@ impl KeptOutcome {
 }
 
 impl Kept {
-    /// The attempt `attempt` of `intent`, started at `now` in `place`.
-    fn started(intent: &Intent<'_>, attempt: u64, place: &Arc<str>, now: u64) -> Self {
+    /// The attempt `attempt` of `intent` (of the tool `tool`), started at `now` in `place`.
+    fn started(
+        intent: &Intent<'_>,
+        tool: Arc<str>,
+        attempt: u64,
+        place: &Arc<str>,
+        now: u64,
+    ) -> Self {
         Self {
-            tool: intent.tool.to_owned(),
+            tool,
             agent: intent.agent.map(str::to_owned),
             digests: Digests::kept(
                 intent.answer.as_ref().map(|(digest, _)| digest.clone()),
@@ -157,7 +167,7 @@ impl Kept {
     /// `entry` but its key.
     fn of(entry: JournalEntry) -> Self {
         Self {
-            tool: entry.tool,
+            tool: Arc::from(entry.tool),
             agent: entry.agent,
             digests: Digests::kept(entry.arguments_digest, entry.call_digest),
             state: entry.state,
@@ -175,7 +185,7 @@ impl Kept {
     fn entry(&self, key: &CallKey) -> JournalEntry {
         JournalEntry {
             key: key.text(),
-            tool: self.tool.clone(),
+            tool: String::from(&*self.tool),
             agent: self.agent.clone(),
             arguments_digest: self.arguments_digest().map(str::to_owned),
             call_digest: self.call_digest().map(str::to_owned),
@@ -299,7 +309,8 @@ impl MemoryStore {
             // One hash and one probe: the entry API finds the slot the new entry goes into.
             let attempt = match records.entries.entry(intent.key.clone()) {
                 Entry::Vacant(slot) => {
-                    slot.insert(Kept::started(&intent, 1, place, now));
+                    let tool = shared_tool(&mut records.last_tool, intent.tool);
+                    slot.insert(Kept::started(&intent, tool, 1, place, now));
                     1
                 }
                 Entry::Occupied(mut slot) => {
@@ -316,7 +327,8 @@ impl MemoryStore {
                         Found::RunNext => {}
                     }
                     let next = existing.attempt + 1;
-                    *existing = Kept::started(&intent, next, place, now);
+                    let tool = shared_tool(&mut records.last_tool, intent.tool);
+                    *existing = Kept::started(&intent, tool, next, place, now);
                     next
                 }
             };
@@ -356,6 +368,15 @@ impl MemoryStore {
             }
             true
         })
+    }
+}
+
+/// The name `tool` shared with `last`, the latest entry's tool, when it is the same; otherwise
+/// a copy, which becomes the latest.
+fn shared_tool(last: &mut Option<Arc<str>>, tool: &str) -> Arc<str> {
+    match last {
+        Some(shared) if **shared == *tool => Arc::clone(shared),
+        _ => Arc::clone(last.insert(Arc::from(tool))),
     }
 }
 
