@@ -318,6 +318,44 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn an_outcome_kept_without_its_rendering_reads_back_as_recorded() {
+        use crate::content::{ContentBlock, render_value_as_text};
+        let durability = Durability::new(MemoryStore::new());
+        let shown = [
+            serde_json::json!("/src"),
+            serde_json::json!(null),
+            serde_json::json!(true),
+            serde_json::json!(3),
+        ];
+        for (n, value) in shown.iter().enumerate() {
+            let contents = [
+                vec![render_value_as_text(value)],
+                vec![ContentBlock::text("other")],
+            ];
+            for (m, content) in contents.into_iter().enumerate() {
+                let key = format!("idem-shown/{n}/{m}");
+                let intent = Intent {
+                    key: CallKey::from_text(&key),
+                    ..call(false)
+                };
+                let Ok(Admission::Run(attempt)) = durability.admit_now(intent) else {
+                    panic!("a new call runs");
+                };
+                let result =
+                    ToolExecutionResult::success(value.clone()).with_content(content.clone());
+                assert!(durability.record(attempt, &result).is_none());
+                let stored = durability.store().entry(&key).await;
+                let outcome = stored.expect("answers").expect("kept").outcome;
+                assert_eq!(
+                    outcome.expect("recorded"),
+                    crate::durable::record::RecordedOutcome::of(&result),
+                    "{value} shown as {content:?}"
+                );
+            }
+        }
+    }
+
     fn call(rerunnable: bool) -> Intent<'static> {
         Intent {
             key: CallKey::from_text("idem-call"),
