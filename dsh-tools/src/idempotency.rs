@@ -63,6 +63,7 @@ impl Digest {
     }
 
     /// A text: its mark, then its bytes as words, the last padded with zeros.
+    #[inline]
     fn text(&mut self, tag: u8, bytes: &[u8]) {
         self.mark(tag, bytes.len());
         let mut words = bytes.chunks_exact(8);
@@ -73,60 +74,76 @@ impl Digest {
         }
         let rest = words.remainder();
         if !rest.is_empty() {
-            // The last bytes as a little-endian word, byte by byte: a copy of a length not known
-            // in advance is a call to `memcpy`, which cost more than these few shifts.
-            let last = rest
-                .iter()
-                .rev()
-                .fold(0_u64, |word, byte| (word << 8) | u64::from(*byte));
-            self.word(last);
+            self.word(last_word(rest));
         }
     }
 
+    /// A value. Inlined where a value is read (the call's arguments, an array's items, an
+    /// object's members): a scalar is read there, and only an array or an object is a call of
+    /// its own (a call per member cost more than the member's few words).
+    #[inline(always)]
     fn value(&mut self, value: &Value) {
         match value {
             Value::Null => self.mark(b'n', 0),
             Value::Bool(flag) => self.mark(if *flag { b'T' } else { b'F' }, 0),
-            Value::Number(number) => {
-                let mut written = NumberText::default();
-                let fits = match (number.as_u64(), number.as_i64()) {
-                    (Some(unsigned), _) => written.integer(false, unsigned),
-                    (None, Some(signed)) => written.integer(signed < 0, signed.unsigned_abs()),
-                    (None, None) => {
-                        std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_ok()
-                    }
-                };
-                if fits {
-                    self.text(b'#', written.as_bytes());
-                } else {
+            Value::Number(number) => match number.as_u64() {
+                Some(small) if small < SMALL => {
+                    // Up to eight digits: the text is one word, written from the digits without
+                    // a buffer (most integers a model sends are small).
+                    let (len, word) = small_integer_word(small);
+                    self.mark(b'#', len);
+                    self.word(word);
+                }
+                _ => self.number(number),
+            },
+            Value::String(text) => self.text(b's', text.as_bytes()),
+            Value::Array(items) => self.array(items),
+            Value::Object(members) => self.object(members),
+        }
+    }
+
+    #[inline(never)]
+    fn array(&mut self, items: &[Value]) {
+        self.mark(b'[', items.len());
+        for item in items {
+            self.value(item);
+        }
+    }
+
+    #[inline(never)]
+    fn object(&mut self, members: &serde_json::Map<String, Value>) {
+        self.mark(b'{', members.len());
+        // Each member's digest on its own, summed: the sum does not depend on the members'
+        // order, so nothing is sorted (sorting took most of a key's cost).
+        let mut sum = [0_u64; 2];
+        for (key, member) in members {
+            let mut digest = Digest::new();
+            digest.text(b'k', key.as_bytes());
+            digest.value(member);
+            let [first, second] = digest.finish();
+            sum[0] = sum[0].wrapping_add(first);
+            sum[1] = sum[1].wrapping_add(second);
+        }
+        self.word(sum[0]);
+        self.word(sum[1]);
+    }
+
+    /// A number but a small unsigned integer: the text `#` of it as serde_json writes it.
+    #[inline(never)]
+    fn number(&mut self, number: &serde_json::Number) {
+        let mut written = NumberText::default();
+        match (number.as_u64(), number.as_i64()) {
+            (Some(unsigned), _) => written.integer(false, unsigned),
+            (None, Some(signed)) => written.integer(signed < 0, signed.unsigned_abs()),
+            (None, None) => {
+                if std::fmt::Write::write_fmt(&mut written, format_args!("{number}")).is_err() {
                     // Longer than any number serde_json writes: written in full on the heap.
                     self.text(b'#', number.to_string().as_bytes());
+                    return;
                 }
-            }
-            Value::String(text) => self.text(b's', text.as_bytes()),
-            Value::Array(items) => {
-                self.mark(b'[', items.len());
-                for item in items {
-                    self.value(item);
-                }
-            }
-            Value::Object(members) => {
-                self.mark(b'{', members.len());
-                // Each member's digest on its own, summed: the sum does not depend on the
-                // members' order, so nothing is sorted (sorting took most of a key's cost).
-                let mut sum = [0_u64; 2];
-                for (key, member) in members {
-                    let mut digest = Digest::new();
-                    digest.text(b'k', key.as_bytes());
-                    digest.value(member);
-                    for (total, lane) in sum.iter_mut().zip(digest.finish()) {
-                        *total = total.wrapping_add(lane);
-                    }
-                }
-                self.word(sum[0]);
-                self.word(sum[1]);
             }
         }
+        self.text(b'#', written.as_bytes());
     }
 
     /// The 128 bits: the lanes, mixed (see the module docs).
@@ -147,6 +164,44 @@ fn fmix64(mut x: u64) -> u64 {
     x
 }
 
+/// The 1 to 7 bytes of `rest` as a little-endian word padded with zero bytes, without a loop:
+/// both ends of it are read (they overlap when it is short), and every byte lands where a
+/// byte-by-byte read would put it (an overlapped byte is written twice, the same both times).
+#[inline]
+fn last_word(rest: &[u8]) -> u64 {
+    let len = rest.len();
+    if len >= 4 {
+        let low = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+        let end = &rest[len - 4..];
+        let high = u32::from_le_bytes([end[0], end[1], end[2], end[3]]);
+        u64::from(low) | (u64::from(high) << ((len - 4) * 8))
+    } else {
+        let middle = len / 2;
+        u64::from(rest[0])
+            | (u64::from(rest[middle]) << (middle * 8))
+            | (u64::from(rest[len - 1]) << ((len - 1) * 8))
+    }
+}
+
+/// The integers whose decimal text fits one word: fewer than nine digits.
+const SMALL: u64 = 100_000_000;
+
+/// The decimal text of `value` (below [`SMALL`]) as a little-endian word and its length: the
+/// most significant digit in the lowest byte, as the text's bytes read.
+#[inline]
+fn small_integer_word(mut value: u64) -> (usize, u64) {
+    let (mut len, mut word) = (0, 0_u64);
+    loop {
+        // Each digit read is more significant than the ones before: it goes below them.
+        word = (word << 8) | (u64::from(b'0') + value % 10);
+        len += 1;
+        value /= 10;
+        if value == 0 {
+            return (len, word);
+        }
+    }
+}
+
 /// A number as serde_json writes it, on the stack: an integer takes at most 20 bytes and a float
 /// at most 24.
 #[derive(Default)]
@@ -162,14 +217,13 @@ impl NumberText {
 
     /// Writes an integer of `magnitude`, negative or not, in decimal as serde_json does (its
     /// `Display` goes through the formatting machinery, several times the cost); always fits.
-    fn integer(&mut self, negative: bool, magnitude: u64) -> bool {
+    fn integer(&mut self, negative: bool, magnitude: u64) {
         let digits = Decimal::new(magnitude);
         let sign: &[u8] = if negative { b"-" } else { b"" };
         for part in [sign, digits.as_bytes()] {
             self.bytes[self.len..self.len + part.len()].copy_from_slice(part);
             self.len += part.len();
         }
-        true
     }
 }
 
@@ -190,52 +244,72 @@ pub(crate) fn idempotency_key(
     agent: Option<&str>,
     arguments: &Value,
 ) -> String {
-    key_text(&key_bytes(call_id, tool, agent, arguments)).to_owned()
+    KeyDigest::of(call_id, tool, agent, arguments).text()
 }
 
-/// The key of a call as [`idempotency_key`] writes it, made once and shared: the journal keeps
-/// it in the store and beside the running attempt without copying it.
-#[cfg(feature = "durable")]
-pub(crate) fn shared_idempotency_key(
-    call_id: &str,
-    tool: &str,
-    agent: Option<&str>,
-    arguments: &Value,
-) -> std::sync::Arc<str> {
-    std::sync::Arc::from(key_text(&key_bytes(call_id, tool, agent, arguments)))
-}
+/// The 128 bits a made key writes in hex. The journal in memory keys a call by them and writes
+/// the key's text only when something reads it: the digest is the key, the text its spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyDigest([u64; 2]);
 
-/// The key's bytes: `idem-` and the digest's 32 hex digits.
-fn key_bytes(call_id: &str, tool: &str, agent: Option<&str>, arguments: &Value) -> [u8; KEY_LEN] {
-    let mut digest = Digest::new();
-    digest.text(b'i', call_id.as_bytes());
-    digest.text(b't', tool.as_bytes());
-    match agent {
-        Some(agent) => digest.text(b'a', agent.as_bytes()),
-        None => digest.mark(b'-', 0),
-    }
-    digest.value(arguments);
-    let lanes = digest.finish();
-    // By hand rather than `format!`, and into bytes rather than `String::push` (a capacity check
-    // and a UTF-8 encoding per digit): every journaled call without a key of its own makes one.
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut key = [0_u8; KEY_LEN];
-    let (prefix, digits) = key.split_at_mut(PREFIX.len());
-    prefix.copy_from_slice(PREFIX.as_bytes());
-    let (high, low) = digits.split_at_mut(16);
-    for (half, word) in [(high, lanes[0]), (low, lanes[1])] {
-        for (place, slot) in half.iter_mut().rev().enumerate() {
-            *slot = HEX[(word >> (place * 4)) as usize & 0xf];
+impl KeyDigest {
+    /// The digest of a call (see the module docs).
+    pub(crate) fn of(call_id: &str, tool: &str, agent: Option<&str>, arguments: &Value) -> Self {
+        let mut digest = Digest::new();
+        digest.text(b'i', call_id.as_bytes());
+        digest.text(b't', tool.as_bytes());
+        match agent {
+            Some(agent) => digest.text(b'a', agent.as_bytes()),
+            None => digest.mark(b'-', 0),
         }
+        digest.value(arguments);
+        Self(digest.finish())
     }
-    key
+
+    /// The digest's two halves, the first written first.
+    #[cfg(feature = "durable")]
+    pub(crate) fn halves(self) -> [u64; 2] {
+        self.0
+    }
+
+    /// The key's text: `idem-` and the 32 hex digits.
+    pub(crate) fn text(self) -> String {
+        // By hand rather than `format!`, and into bytes rather than `String::push` (a capacity
+        // check and a UTF-8 encoding per digit).
+        let mut key = [0_u8; KEY_LEN];
+        let (prefix, digits) = key.split_at_mut(PREFIX.len());
+        prefix.copy_from_slice(PREFIX.as_bytes());
+        let (high, low) = digits.split_at_mut(16);
+        for (half, word) in [(high, self.0[0]), (low, self.0[1])] {
+            for (place, slot) in half.iter_mut().rev().enumerate() {
+                *slot = HEX[(word >> (place * 4)) as usize & 0xf];
+            }
+        }
+        // Every byte is ASCII: the check passes, and the empty fallback is never taken.
+        std::str::from_utf8(&key).unwrap_or_default().to_owned()
+    }
+
+    /// The digest a key made here writes, if `text` is one (`idem-` and 32 lowercase hex
+    /// digits): `KeyDigest::parse(&digest.text()) == Some(digest)`, and no other text parses.
+    #[cfg(feature = "durable")]
+    pub(crate) fn parse(text: &str) -> Option<Self> {
+        let digits = text.strip_prefix(PREFIX)?.as_bytes();
+        if digits.len() != 32 {
+            return None;
+        }
+        let mut halves = [0_u64; 2];
+        for (half, chunk) in halves.iter_mut().zip(digits.chunks_exact(16)) {
+            for digit in chunk {
+                let value = HEX.iter().position(|hex| hex == digit)?;
+                *half = (*half << 4) | value as u64;
+            }
+        }
+        Some(Self(halves))
+    }
 }
 
-/// The key's bytes as text. Every byte is ASCII: the check passes, and the empty fallback is
-/// never taken.
-fn key_text(key: &[u8; KEY_LEN]) -> &str {
-    std::str::from_utf8(key).unwrap_or_default()
-}
+/// The key's digits, lowercase.
+const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// What every key made here starts with.
 const PREFIX: &str = "idem-";
@@ -245,8 +319,62 @@ const KEY_LEN: usize = PREFIX.len() + 32;
 
 #[cfg(test)]
 mod tests {
-    use super::idempotency_key;
+    use super::{SMALL, idempotency_key, last_word, small_integer_word};
     use serde_json::json;
+
+    #[test]
+    fn a_last_word_reads_as_its_bytes_padded() {
+        let bytes = b"\x81bcdef\xff";
+        for len in 1..8 {
+            let mut padded = [0_u8; 8];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            assert_eq!(
+                last_word(&bytes[..len]),
+                u64::from_le_bytes(padded),
+                "{len} bytes"
+            );
+        }
+    }
+
+    #[test]
+    fn a_small_integer_reads_as_its_digits() {
+        for value in [0, 7, 10, 50, 99, 100, 12_345, 10_000_000, SMALL - 1] {
+            let text = value.to_string();
+            let mut padded = [0_u8; 8];
+            padded[..text.len()].copy_from_slice(text.as_bytes());
+            assert_eq!(
+                small_integer_word(value),
+                (text.len(), u64::from_le_bytes(padded)),
+                "{value}"
+            );
+        }
+    }
+
+    #[cfg(feature = "durable")]
+    #[test]
+    fn a_made_key_is_read_back_from_its_text_alone() {
+        use super::KeyDigest;
+        let digest = KeyDigest::of("call_1", "send", None, &json!({"x": [1, "y"]}));
+        let text = digest.text();
+        assert_eq!(KeyDigest::parse(&text), Some(digest));
+        assert_eq!(
+            text,
+            idempotency_key("call_1", "send", None, &json!({"x": [1, "y"]}))
+        );
+        let upper = format!("idem-{}", text["idem-".len()..].to_uppercase());
+        for other in [
+            "",
+            "idem-",
+            &text[..text.len() - 1],
+            &format!("{text}0"),
+            &text.replacen("idem-", "idem_", 1),
+            &upper,
+            "idem-0123456789abcdef0123456789abcdeg",
+            "idem-run/1",
+        ] {
+            assert_eq!(KeyDigest::parse(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn the_key_is_stable_and_tells_calls_apart() {

@@ -6,8 +6,7 @@
 //! ([`finished_state`]). Apart from both drivers so that each names the rules without naming the
 //! other.
 
-use std::sync::Arc;
-
+use crate::durable::call_key::CallKey;
 use crate::durable::position::Divergence;
 use crate::durable::record::{JournalEntry, JournalState};
 use crate::errors::code::ErrorCode;
@@ -30,14 +29,20 @@ pub(crate) enum Admission {
 /// An attempt admitted to run, as its outcome will be recorded.
 #[derive(Debug)]
 pub(crate) enum Attempt {
-    /// Through the [`CallStore`](crate::durable::CallStore) trait: the entry as recorded before the body runs, which the
-    /// outcome moves on. Boxed: the attempt is kept across the body's run, inside the future of
-    /// every journaled call.
-    Entry(Box<JournalEntry>),
+    /// Through the [`CallStore`](crate::durable::CallStore) trait: the entry as recorded before
+    /// the body runs, which the outcome moves on. Boxed: the attempt is kept across the body's
+    /// run, inside the future of every journaled call.
+    Entry {
+        /// The entry.
+        entry: Box<JournalEntry>,
+        /// Its key, for a log line should the outcome's write fail (the entry goes to the
+        /// store): no text is copied for the line unless it is written.
+        key: CallKey,
+    },
     /// In the store in memory, which keeps the entry: its key and the attempt's number.
     Kept {
-        /// The call's key, shared with the store's map.
-        key: Arc<str>,
+        /// The call's key, as the store's map has it.
+        key: CallKey,
         /// The attempt's number (1 for the first).
         number: u64,
     },
@@ -47,8 +52,15 @@ impl Attempt {
     /// The attempt's number (1 for the first).
     pub(crate) fn number(&self) -> u64 {
         match self {
-            Self::Entry(entry) => entry.attempt,
+            Self::Entry { entry, .. } => entry.attempt,
             Self::Kept { number, .. } => *number,
+        }
+    }
+
+    /// The call's key.
+    pub(crate) fn key(&self) -> &CallKey {
+        match self {
+            Self::Entry { key, .. } | Self::Kept { key, .. } => key,
         }
     }
 }
@@ -56,8 +68,8 @@ impl Attempt {
 /// What a call tells the journal about itself.
 #[derive(Debug)]
 pub(crate) struct Intent<'a> {
-    /// Made once and shared: the store in memory keeps it as it is.
-    pub(crate) key: Arc<str>,
+    /// Made once: the store in memory keeps it as it is.
+    pub(crate) key: CallKey,
     pub(crate) tool: &'a str,
     pub(crate) agent: Option<&'a str>,
     /// Whether an attempt may run again when an earlier one is in doubt (idempotent or

@@ -123,7 +123,7 @@ impl Durability {
                 return Ok(Admission::Replay(answer));
             }
             let mut entry = JournalEntry {
-                key: String::from(&*intent.key),
+                key: intent.key.text(),
                 tool: intent.tool.to_owned(),
                 agent: intent.agent.map(str::to_owned),
                 arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
@@ -137,7 +137,10 @@ impl Durability {
             };
             for _ in 0..RACES {
                 let Some(existing) = self.store.insert_entry(&entry).await? else {
-                    return Ok(Admission::Run(Attempt::Entry(Box::new(entry))));
+                    return Ok(Admission::Run(Attempt::Entry {
+                        entry: Box::new(entry),
+                        key: intent.key,
+                    }));
                 };
                 match judge(
                     &existing.tool,
@@ -159,7 +162,10 @@ impl Durability {
                     .replace_entry(attempt, state, entry.clone())
                     .await?
                 {
-                    return Ok(Admission::Run(Attempt::Entry(Box::new(entry))));
+                    return Ok(Admission::Run(Attempt::Entry {
+                        entry: Box::new(entry),
+                        key: intent.key,
+                    }));
                 }
             }
             // Another process keeps moving the entry on: it is running the call. (A store never
@@ -189,12 +195,11 @@ impl Durability {
                 if let Some(memory) = &self.local {
                     // Not recorded means another process moved the entry on: as through the
                     // trait, the body's result stands.
-                    let _recorded =
-                        memory.finish(&key, number, state, now_ms(), RecordedOutcome::of(result));
+                    let _recorded = memory.finish(&key, number, state, now_ms(), result);
                 }
                 None
             }
-            Attempt::Entry(entry) => {
+            Attempt::Entry { entry, .. } => {
                 let mut entry = *entry;
                 entry.state = state;
                 entry.finished_at_ms = Some(now_ms());
@@ -260,6 +265,7 @@ pub(crate) fn in_doubt(entry: &JournalEntry) -> ToolError {
 mod tests {
     use super::Durability;
     use crate::durable::attempt::{Admission, Attempt, Intent};
+    use crate::durable::call_key::CallKey;
     use crate::durable::memory::MemoryStore;
     use crate::durable::position::Divergence;
     use crate::durable::record::JournalState;
@@ -268,7 +274,7 @@ mod tests {
 
     fn position<'a>(tool: &'a str, digest: &str) -> Intent<'a> {
         Intent {
-            key: std::sync::Arc::from("idem-run/1"),
+            key: CallKey::from_text("idem-run/1"),
             tool,
             agent: None,
             rerunnable: false,
@@ -312,9 +318,47 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn an_outcome_kept_without_its_rendering_reads_back_as_recorded() {
+        use crate::content::{ContentBlock, render_value_as_text};
+        let durability = Durability::new(MemoryStore::new());
+        let shown = [
+            serde_json::json!("/src"),
+            serde_json::json!(null),
+            serde_json::json!(true),
+            serde_json::json!(3),
+        ];
+        for (n, value) in shown.iter().enumerate() {
+            let contents = [
+                vec![render_value_as_text(value)],
+                vec![ContentBlock::text("other")],
+            ];
+            for (m, content) in contents.into_iter().enumerate() {
+                let key = format!("idem-shown/{n}/{m}");
+                let intent = Intent {
+                    key: CallKey::from_text(&key),
+                    ..call(false)
+                };
+                let Ok(Admission::Run(attempt)) = durability.admit_now(intent) else {
+                    panic!("a new call runs");
+                };
+                let result =
+                    ToolExecutionResult::success(value.clone()).with_content(content.clone());
+                assert!(durability.record(attempt, &result).is_none());
+                let stored = durability.store().entry(&key).await;
+                let outcome = stored.expect("answers").expect("kept").outcome;
+                assert_eq!(
+                    outcome.expect("recorded"),
+                    crate::durable::record::RecordedOutcome::of(&result),
+                    "{value} shown as {content:?}"
+                );
+            }
+        }
+    }
+
     fn call(rerunnable: bool) -> Intent<'static> {
         Intent {
-            key: std::sync::Arc::from("idem-call"),
+            key: CallKey::from_text("idem-call"),
             tool: "send",
             agent: None,
             rerunnable,

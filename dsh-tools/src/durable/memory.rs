@@ -6,14 +6,22 @@
 //!
 //! The journal drives it by plain calls ([`MemoryStore::admit`], [`MemoryStore::finish`]),
 //! applying the journal's rules (`journal.rs`) under the store's lock: a journaled call boxes no
-//! future, and its entry is made once, in the store. The store keeps an entry as a [`Kept`]
-//! record keyed by the call's shared key, with the place shared by every entry of the process;
-//! what it answers through the [`CallStore`] trait is a [`JournalEntry`] made from it.
+//! future, and its entry is made once, in the store. The store keeps an entry as a `Kept`
+//! record keyed by the call's key as the journal holds it (`call_key.rs`: a made key as its
+//! digest's 128 bits, its text written only when read), with the place shared by every entry of
+//! the process, and a success shown as its value's default rendering without a copy of that
+//! content (it is rendered again when read); what it answers through the [`CallStore`] trait is
+//! a [`JournalEntry`] made from it, the same as it was given or as the journal recorded it.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use serde_json::Value;
+
+use crate::content::{ContentBlock, render_value_as_text};
 use crate::durable::attempt::{Admission, Attempt, Found, Intent, fresh, judge};
+use crate::durable::call_key::CallKey;
 use crate::durable::clock::now_ms;
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, RecordedOutcome, TaskRecord,
@@ -22,6 +30,7 @@ use crate::durable::record::{
 use crate::durable::store::{CallStore, StoreResult};
 use crate::future::BoxFuture;
 use crate::name_hash::SeededNameHash;
+use crate::result::{ToolExecutionResult, ToolOutcome};
 
 /// The call store in memory (see the module docs).
 #[derive(Default)]
@@ -33,21 +42,25 @@ pub struct MemoryStore {
 
 /// The maps keyed by call keys and digests hash with [`SeededNameHash`]: a key is a digest of
 /// what a model sent, short and hashed on every journaled call, for which SipHash's setup was
-/// most of a lookup.
+/// most of a lookup; a made key is two words to it.
 #[derive(Default)]
 struct Records {
-    entries: HashMap<Arc<str>, Kept, SeededNameHash>,
+    entries: HashMap<CallKey, Kept, SeededNameHash>,
+    /// The tool of the latest entry started, shared with the next one of the same tool: a
+    /// process calls the same tool many times in a row, and a name compared costs less than a
+    /// copy of it per entry.
+    last_tool: Option<Arc<str>>,
     /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
     /// its latest completed entry: answering within a time to live is one lookup, not a scan.
-    answers: HashMap<String, Arc<str>, SeededNameHash>,
+    answers: HashMap<String, CallKey, SeededNameHash>,
     approvals: BTreeMap<String, ApprovalRecord>,
     tasks: BTreeMap<String, TaskRecord>,
     /// With a bound: the entries that finished (completed or failed), oldest first, each with
     /// the number of its finish, and the number of the latest finish of each key still
     /// finished. An entry that runs again leaves the second map; its older place in the queue
     /// is skipped.
-    finished: VecDeque<(u64, Arc<str>)>,
-    finished_at: HashMap<Arc<str>, u64, SeededNameHash>,
+    finished: VecDeque<(u64, CallKey)>,
+    finished_at: HashMap<CallKey, u64, SeededNameHash>,
     finishes: u64,
     /// With a bound: the sizes past which the approvals and the tasks are swept next.
     sweep_approvals_at: usize,
@@ -55,28 +68,93 @@ struct Records {
 }
 
 /// A journal entry as the store keeps it: a [`JournalEntry`] but its key (the map's), with the
-/// place shared.
+/// place shared, and what few entries have (a read-only answer's digest, a run position's) and a
+/// recorded outcome other than a plain success behind one pointer each, so that an entry made
+/// and moved on every call stays small.
 struct Kept {
-    tool: String,
+    tool: Arc<str>,
     agent: Option<String>,
-    arguments_digest: Option<String>,
-    call_digest: Option<String>,
+    digests: Option<Box<Digests>>,
     state: JournalState,
     attempt: u64,
     started_at_ms: u64,
     place: Arc<str>,
     finished_at_ms: Option<u64>,
-    outcome: Option<RecordedOutcome>,
+    outcome: Option<KeptOutcome>,
+}
+
+/// An entry's [`JournalEntry::arguments_digest`] and [`JournalEntry::call_digest`], when it has
+/// either.
+struct Digests {
+    arguments: Option<String>,
+    call: Option<String>,
+}
+
+impl Digests {
+    /// The digests, behind a pointer when there is either.
+    fn kept(arguments: Option<String>, call: Option<String>) -> Option<Box<Self>> {
+        (arguments.is_some() || call.is_some()).then(|| Box::new(Self { arguments, call }))
+    }
+}
+
+/// A recorded outcome as the store keeps it.
+enum KeptOutcome {
+    /// A success whose content is its value's default rendering: the value alone, the content
+    /// rendered again when read.
+    Rendered(Value),
+    /// Any other outcome, as recorded.
+    Recorded(Box<RecordedOutcome>),
+}
+
+impl KeptOutcome {
+    /// What the store keeps of `result`: a success shown as its value's default rendering (a
+    /// string as its text, `null` and the booleans as theirs: what [`render_value_as_text`]
+    /// writes, checked without rendering) keeps no copy of its content.
+    fn of(result: &ToolExecutionResult) -> Self {
+        if let ToolOutcome::Success(value) = result.outcome()
+            && let [ContentBlock::Text { text }] = result.content()
+        {
+            let rendered = match value {
+                Value::String(value) => value == text,
+                Value::Null => text == "null",
+                Value::Bool(true) => text == "true",
+                Value::Bool(false) => text == "false",
+                _ => false,
+            };
+            if rendered {
+                return Self::Rendered(value.clone());
+            }
+        }
+        Self::Recorded(Box::new(RecordedOutcome::of(result)))
+    }
+
+    /// The outcome as recorded.
+    fn recorded(&self) -> RecordedOutcome {
+        match self {
+            Self::Rendered(value) => {
+                RecordedOutcome::success(value.clone(), vec![render_value_as_text(value)])
+            }
+            Self::Recorded(outcome) => RecordedOutcome::clone(outcome),
+        }
+    }
 }
 
 impl Kept {
-    /// The attempt `attempt` of `intent`, started at `now` in `place`.
-    fn started(intent: &Intent<'_>, attempt: u64, place: &Arc<str>, now: u64) -> Self {
+    /// The attempt `attempt` of `intent` (of the tool `tool`), started at `now` in `place`.
+    fn started(
+        intent: &Intent<'_>,
+        tool: Arc<str>,
+        attempt: u64,
+        place: &Arc<str>,
+        now: u64,
+    ) -> Self {
         Self {
-            tool: intent.tool.to_owned(),
+            tool,
             agent: intent.agent.map(str::to_owned),
-            arguments_digest: intent.answer.as_ref().map(|(digest, _)| digest.clone()),
-            call_digest: intent.call_digest.clone(),
+            digests: Digests::kept(
+                intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+                intent.call_digest.clone(),
+            ),
             state: JournalState::Started,
             attempt,
             started_at_ms: now,
@@ -89,34 +167,45 @@ impl Kept {
     /// `entry` but its key.
     fn of(entry: JournalEntry) -> Self {
         Self {
-            tool: entry.tool,
+            tool: Arc::from(entry.tool),
             agent: entry.agent,
-            arguments_digest: entry.arguments_digest,
-            call_digest: entry.call_digest,
+            digests: Digests::kept(entry.arguments_digest, entry.call_digest),
             state: entry.state,
             attempt: entry.attempt,
             started_at_ms: entry.started_at_ms,
             place: Arc::from(entry.place),
             finished_at_ms: entry.finished_at_ms,
-            outcome: entry.outcome,
+            outcome: entry
+                .outcome
+                .map(|outcome| KeptOutcome::Recorded(Box::new(outcome))),
         }
     }
 
     /// The entry of `key` as the trait answers it.
-    fn entry(&self, key: &str) -> JournalEntry {
+    fn entry(&self, key: &CallKey) -> JournalEntry {
         JournalEntry {
-            key: key.to_owned(),
-            tool: self.tool.clone(),
+            key: key.text(),
+            tool: String::from(&*self.tool),
             agent: self.agent.clone(),
-            arguments_digest: self.arguments_digest.clone(),
-            call_digest: self.call_digest.clone(),
+            arguments_digest: self.arguments_digest().map(str::to_owned),
+            call_digest: self.call_digest().map(str::to_owned),
             state: self.state,
             attempt: self.attempt,
             started_at_ms: self.started_at_ms,
             place: String::from(&*self.place),
             finished_at_ms: self.finished_at_ms,
-            outcome: self.outcome.clone(),
+            outcome: self.outcome.as_ref().map(KeptOutcome::recorded),
         }
+    }
+
+    /// See [`JournalEntry::arguments_digest`].
+    fn arguments_digest(&self) -> Option<&str> {
+        self.digests.as_ref()?.arguments.as_deref()
+    }
+
+    /// See [`JournalEntry::call_digest`].
+    fn call_digest(&self) -> Option<&str> {
+        self.digests.as_ref()?.call.as_deref()
     }
 
     /// Whether it still stands where a writer last saw it.
@@ -157,20 +246,16 @@ impl MemoryStore {
     /// Notes what the entry of `key`, just stored in `state`, means for the bound: a finished
     /// call joins the queue, one that runs again leaves it, and the oldest finished ones past
     /// the bound are forgotten.
-    fn bound(&self, records: &mut Records, key: &Arc<str>, state: JournalState) {
+    fn bound(&self, records: &mut Records, key: &CallKey, state: JournalState) {
         let Some(limit) = self.keep_finished else {
             return;
         };
         if matches!(state, JournalState::Completed | JournalState::Failed) {
             records.finishes += 1;
-            records
-                .finished
-                .push_back((records.finishes, Arc::clone(key)));
-            records
-                .finished_at
-                .insert(Arc::clone(key), records.finishes);
+            records.finished.push_back((records.finishes, key.clone()));
+            records.finished_at.insert(key.clone(), records.finishes);
         } else {
-            records.finished_at.remove(&**key);
+            records.finished_at.remove(key);
         }
         while records.finished_at.len() > limit {
             let Some((finish, key)) = records.finished.pop_front() else {
@@ -191,17 +276,17 @@ impl MemoryStore {
 
     /// Whether the entry of `key`, just stored in `state`, needs the books kept beside the map:
     /// a bound, or a read-only call's answer.
-    fn bookkept(&self, records: &Records, key: &str, state: JournalState) -> bool {
+    fn bookkept(&self, records: &Records, key: &CallKey, state: JournalState) -> bool {
         self.keep_finished.is_some()
             || (state == JournalState::Completed
                 && records
                     .entries
                     .get(key)
-                    .is_some_and(|kept| kept.arguments_digest.is_some()))
+                    .is_some_and(|kept| kept.arguments_digest().is_some()))
     }
 
     /// Keeps the books of the entry of `key`, just stored in `state` (see [`bookkept`](Self::bookkept)).
-    fn keep_books(&self, records: &mut Records, key: &Arc<str>, state: JournalState) {
+    fn keep_books(&self, records: &mut Records, key: &CallKey, state: JournalState) {
         records.note_answer(key);
         self.bound(records, key, state);
     }
@@ -221,16 +306,18 @@ impl MemoryStore {
             {
                 return Admission::Replay(answer.entry(key));
             }
-            let attempt = match records.entries.get_mut(&*intent.key) {
-                None => {
-                    let kept = Kept::started(&intent, 1, place, now);
-                    records.entries.insert(Arc::clone(&intent.key), kept);
+            // One hash and one probe: the entry API finds the slot the new entry goes into.
+            let attempt = match records.entries.entry(intent.key.clone()) {
+                Entry::Vacant(slot) => {
+                    let tool = shared_tool(&mut records.last_tool, intent.tool);
+                    slot.insert(Kept::started(&intent, tool, 1, place, now));
                     1
                 }
-                Some(existing) => {
+                Entry::Occupied(mut slot) => {
+                    let existing = slot.get_mut();
                     match judge(
                         &existing.tool,
-                        existing.call_digest.as_deref(),
+                        existing.call_digest(),
                         existing.state,
                         &intent,
                     ) {
@@ -240,7 +327,8 @@ impl MemoryStore {
                         Found::RunNext => {}
                     }
                     let next = existing.attempt + 1;
-                    *existing = Kept::started(&intent, next, place, now);
+                    let tool = shared_tool(&mut records.last_tool, intent.tool);
+                    *existing = Kept::started(&intent, tool, next, place, now);
                     next
                 }
             };
@@ -254,18 +342,19 @@ impl MemoryStore {
     }
 
     /// Records the outcome of the attempt `attempt` of the call `key`, which ended in `state`
-    /// at `finished_at_ms`, if the entry still is at that attempt, started; answers whether it
-    /// was recorded. The outcome is moved in, not copied.
+    /// at `finished_at_ms` with `result`, if the entry still is at that attempt, started;
+    /// answers whether it was recorded. The outcome is copied once, into the entry, and a
+    /// success's default rendering not at all.
     pub(crate) fn finish(
         &self,
-        key: &Arc<str>,
+        key: &CallKey,
         attempt: u64,
         state: JournalState,
         finished_at_ms: u64,
-        outcome: RecordedOutcome,
+        result: &ToolExecutionResult,
     ) -> bool {
         self.with(|records| {
-            let Some(current) = records.entries.get_mut(&**key) else {
+            let Some(current) = records.entries.get_mut(key) else {
                 return false;
             };
             if !current.is_at(attempt, JournalState::Started) {
@@ -273,7 +362,7 @@ impl MemoryStore {
             }
             current.state = state;
             current.finished_at_ms = Some(finished_at_ms);
-            current.outcome = Some(outcome);
+            current.outcome = Some(KeptOutcome::of(result));
             if self.bookkept(records, key, state) {
                 self.keep_books(records, key, state);
             }
@@ -282,32 +371,39 @@ impl MemoryStore {
     }
 }
 
+/// The name `tool` shared with `last`, the latest entry's tool, when it is the same; otherwise
+/// a copy, which becomes the latest.
+fn shared_tool(last: &mut Option<Arc<str>>, tool: &str) -> Arc<str> {
+    match last {
+        Some(shared) if **shared == *tool => Arc::clone(shared),
+        _ => Arc::clone(last.insert(Arc::from(tool))),
+    }
+}
+
 impl Records {
     /// Forgets the finished entry `key`, and its digest's answer if it was that.
-    fn forget(&mut self, key: &str) {
+    fn forget(&mut self, key: &CallKey) {
         self.finished_at.remove(key);
         let Some(entry) = self.entries.remove(key) else {
             return;
         };
-        if let Some(digest) = &entry.arguments_digest
-            && self
-                .answers
-                .get(digest.as_str())
-                .is_some_and(|answer| &**answer == key)
+        if let Some(digest) = entry.arguments_digest()
+            && self.answers.get(digest).is_some_and(|answer| answer == key)
         {
-            self.answers.remove(digest.as_str());
+            self.answers.remove(digest);
         }
     }
 
     /// Keeps the entry of `key` as its digest's answer when it is the latest completed one.
-    fn note_answer(&mut self, key: &Arc<str>) {
-        let Some(entry) = self.entries.get(&**key) else {
+    fn note_answer(&mut self, key: &CallKey) {
+        let Some(entry) = self.entries.get(key) else {
             return;
         };
-        let (JournalState::Completed, Some(digest)) = (entry.state, &entry.arguments_digest) else {
+        let (JournalState::Completed, Some(digest)) = (entry.state, entry.arguments_digest())
+        else {
             return;
         };
-        let latest = match self.answers.get(digest.as_str()) {
+        let latest = match self.answers.get(digest) {
             Some(answer) if answer == key => true,
             Some(answer) => self
                 .entries
@@ -316,7 +412,7 @@ impl Records {
             None => true,
         };
         if latest {
-            self.answers.insert(digest.clone(), Arc::clone(key));
+            self.answers.insert(digest.to_owned(), key.clone());
         }
     }
 }
@@ -380,14 +476,12 @@ impl CallStore for MemoryStore {
         &'a self,
         entry: &'a JournalEntry,
     ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+        let key = CallKey::from_text(&entry.key);
         let existing = self.with(|records| {
-            if let Some(existing) = records.entries.get(entry.key.as_str()) {
-                return Some(existing.entry(&entry.key));
+            if let Some(existing) = records.entries.get(&key) {
+                return Some(existing.entry(&key));
             }
-            let key: Arc<str> = Arc::from(entry.key.as_str());
-            records
-                .entries
-                .insert(Arc::clone(&key), Kept::of(entry.clone()));
+            records.entries.insert(key.clone(), Kept::of(entry.clone()));
             if self.bookkept(records, &key, entry.state) {
                 self.keep_books(records, &key, entry.state);
             }
@@ -402,18 +496,17 @@ impl CallStore for MemoryStore {
         state: JournalState,
         entry: JournalEntry,
     ) -> BoxFuture<'_, StoreResult<bool>> {
+        let key = CallKey::from_text(&entry.key);
         let replaced = self.with(|records| {
-            let Some((key, current)) = records.entries.get_key_value(entry.key.as_str()) else {
+            let Some(current) = records.entries.get_mut(&key) else {
                 return false;
             };
             if !current.is_at(attempt, state) {
                 return false;
             }
-            let (key, new_state) = (Arc::clone(key), entry.state);
+            let new_state = entry.state;
             // Kept as given: the entry and its outcome are not copied.
-            if let Some(current) = records.entries.get_mut(&*key) {
-                *current = Kept::of(entry);
-            }
+            *current = Kept::of(entry);
             if self.bookkept(records, &key, new_state) {
                 self.keep_books(records, &key, new_state);
             }
@@ -423,7 +516,8 @@ impl CallStore for MemoryStore {
     }
 
     fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
-        let entry = self.with(|records| records.entries.get(key).map(|kept| kept.entry(key)));
+        let key = CallKey::from_text(key);
+        let entry = self.with(|records| records.entries.get(&key).map(|kept| kept.entry(&key)));
         Box::pin(std::future::ready(Ok(entry)))
     }
 

@@ -19,6 +19,8 @@ pub(crate) mod approval_key;
 #[cfg(feature = "durable")]
 pub(crate) mod attempt;
 #[cfg(feature = "durable")]
+pub(crate) mod call_key;
+#[cfg(feature = "durable")]
 pub(crate) mod clock;
 #[cfg(feature = "durable")]
 pub(crate) mod journal;

@@ -12,11 +12,13 @@ use crate::call::run::ToolRun;
 use crate::durable::REPLAYED_META_KEY;
 use crate::durable::approval::arguments_digest;
 use crate::durable::attempt::{Admission, Attempt, Intent};
+use crate::durable::call_key::CallKey;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Durability, in_doubt};
 use crate::durable::position::position_of;
 use crate::durable::record::JournalEntry;
 use crate::errors::tool_error::ToolError;
+use crate::idempotency::KeyDigest;
 use crate::ids::AgentId;
 use crate::pipeline::dispatch::runnable_definition;
 use crate::pipeline::failure::failed;
@@ -133,18 +135,16 @@ async fn recorded(
     attempt: Attempt,
     result: &ToolExecutionResult,
 ) {
-    // The key as recorded: the body may have been handed the arguments it is made from.
-    let key = match &attempt {
-        Attempt::Entry(entry) => entry.key.clone(),
-        Attempt::Kept { .. } => String::new(),
-    };
+    // The key as recorded (the body may have been handed the arguments it is made from), held
+    // as it is: its text is written only for the line below.
+    let key = attempt.key().clone();
     if let Some(recording) = durability.record(attempt, result)
         && let Err(error) = recording.await
     {
         // The body ran; its result stands. A retry will find the call in doubt.
         tracing::error!(
             tool = run.execution().name(),
-            key = key.as_str(),
+            key = key.text().as_str(),
             "the call store could not record the outcome: {error}"
         );
     }
@@ -187,15 +187,16 @@ fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutio
     // key and answers for itself (replayed, in doubt, or run for the first time), so running the
     // program again repeats no call's side effect.
     let resumable_run = crate::store::code_mode::kept::is_run_code(execution.name());
-    // The key is made once, shared: the store in memory keeps it as it is.
+    // The key is made once, as its digest: the store in memory keeps it as it is, and its text
+    // is written only when something reads it.
     let key = match execution.given_idempotency_key() {
-        Some(given) => std::sync::Arc::from(given),
-        None => crate::idempotency::shared_idempotency_key(
+        Some(given) => CallKey::from_text(given),
+        None => CallKey::Made(KeyDigest::of(
             execution.call_id(),
             execution.name(),
             agent,
             execution.arguments(),
-        ),
+        )),
     };
     let intent = Intent {
         key,
