@@ -8,8 +8,9 @@ use std::sync::Arc;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
+use crate::ids::AgentId;
 
-/// One call in flight. Cheap to clone (two reference counts, three with a call store).
+/// One call in flight. Cheap to clone (three reference counts).
 #[derive(Clone)]
 pub(crate) struct CallContext {
     /// The body's run context with the caller's token: what dispatch hands the body unless a
@@ -20,9 +21,20 @@ pub(crate) struct CallContext {
     pub(crate) definition: Option<Arc<dyn ToolDefinition>>,
     /// The registry generation `definition` was resolved in.
     pub(crate) generation: u64,
+    /// Where the call's name is resolved again when the registry changed since.
+    pub(crate) tools: Arc<dyn ToolLookup>,
     /// The registry's call store and journal, when it has one.
     #[cfg(feature = "durable")]
     pub(crate) durability: Option<Arc<crate::durable::journal::Durability>>,
+}
+
+/// How dispatch finds a call's tool again: the registry's tool lookup, as a call sees it.
+pub(crate) trait ToolLookup: Send + Sync + 'static {
+    /// A counter that changes whenever a tool, hook, scope or restriction does.
+    fn generation(&self) -> u64;
+
+    /// The definition `name` resolves to for `agent` right now.
+    fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>>;
 }
 
 impl CallContext {
@@ -32,16 +44,15 @@ impl CallContext {
     }
 
     /// The definition the call's name resolves to now: the one captured at the start when
-    /// nothing changed since (borrowed), otherwise a fresh lookup in the registry the call runs
-    /// in, its execution's host (a tool disposed meanwhile is gone).
+    /// nothing changed since (borrowed), otherwise a fresh lookup (a tool disposed meanwhile is
+    /// gone).
     #[inline]
     pub(crate) fn resolve_now(&self) -> Option<Cow<'_, Arc<dyn ToolDefinition>>> {
         let execution = self.execution();
-        let registry = execution.host();
-        if registry.generation() == self.generation {
+        if self.tools.generation() == self.generation {
             return self.definition.as_ref().map(Cow::Borrowed);
         }
-        registry
+        self.tools
             .resolve(execution.name(), execution.agent())
             .map(Cow::Owned)
     }

@@ -30,8 +30,7 @@ use crate::state::SharedState;
 /// What a call needs of the registry it runs in: the one narrow handle every execution carries,
 /// handed down from where the call was captured. It is all this layer knows of a registry — the
 /// shared state bodies read, the limits dispatch enforces, and how to start a nested call (a tool
-/// calling tools, [`ToolRun::call_tool`](crate::ToolRun::call_tool)) through the same pipeline,
-/// and where dispatch finds a call's tool again.
+/// calling tools, [`ToolRun::call_tool`](crate::ToolRun::call_tool)) through the same pipeline.
 /// The registry implements it in the pipeline layer, which can run calls.
 /// The view a call was admitted in, captured when the call starts: the global layer, or one
 /// instance of an agent's scope (a later scope of the same agent is another view).
@@ -72,17 +71,6 @@ pub(crate) trait CallHost: Send + Sync + 'static {
 
     /// The bounds the call runs under (timeouts, result budget).
     fn limits(&self) -> &LimitsCell;
-
-    /// A counter that changes whenever a tool, hook, scope or restriction does: dispatch looks
-    /// a call's name up again only when it changed since the call was captured.
-    fn generation(&self) -> u64;
-
-    /// The definition `name` resolves to for `agent` right now (dispatch's second lookup).
-    fn resolve(
-        &self,
-        name: &str,
-        agent: Option<&AgentId>,
-    ) -> Option<Arc<dyn crate::call::definition::ToolDefinition>>;
 
     /// Runs `input` as a call of this registry, through the whole pipeline.
     fn execute(

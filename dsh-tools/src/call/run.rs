@@ -229,19 +229,6 @@ impl CallHost for DetachedHost {
         &self.limits
     }
 
-    fn generation(&self) -> u64 {
-        0
-    }
-
-    fn resolve(
-        &self,
-        _name: &str,
-        _agent: Option<&crate::ids::AgentId>,
-    ) -> Option<Arc<dyn crate::call::definition::ToolDefinition>> {
-        // Nothing is registered outside a registry.
-        None
-    }
-
     fn execute(
         self: Arc<Self>,
         input: ToolExecutionInput,

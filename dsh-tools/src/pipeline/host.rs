@@ -1,11 +1,12 @@
 //! The registry as its calls see it: the store's [`Core`] as a call's [`CallHost`] (state, limits,
-//! nested calls, and the tool lookup dispatch makes again when the registry changed).
+//! nested calls) and as dispatch's [`ToolLookup`].
 //!
 //! Here rather than in the store because starting a nested call runs the pipeline, which the
 //! store must not know.
 
 use std::sync::Arc;
 
+use crate::call::context::ToolLookup;
 use crate::call::definition::ToolDefinition;
 use crate::call::execution::{CallHost, CallView, ToolExecutionInput};
 use crate::errors::tool_error::ToolError;
@@ -26,15 +27,6 @@ impl CallHost for Core {
     #[inline]
     fn limits(&self) -> &LimitsCell {
         Core::limits(self)
-    }
-
-    #[inline]
-    fn generation(&self) -> u64 {
-        Core::generation(self)
-    }
-
-    fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
-        Core::resolve(self, name, agent)
     }
 
     fn execute(
@@ -60,5 +52,16 @@ impl CallHost for Core {
     #[cfg(feature = "code-mode")]
     fn programs(&self) -> Option<&dyn crate::call::run_code::host::ProgramHost> {
         Some(self)
+    }
+}
+
+impl ToolLookup for Core {
+    #[inline]
+    fn generation(&self) -> u64 {
+        Core::generation(self)
+    }
+
+    fn resolve(&self, name: &str, agent: Option<&AgentId>) -> Option<Arc<dyn ToolDefinition>> {
+        Core::resolve(self, name, agent)
     }
 }

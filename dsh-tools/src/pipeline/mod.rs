@@ -202,6 +202,7 @@ fn capture(
             }),
             definition,
             generation,
+            tools: Arc::<Core>::clone(core),
         }),
         plan => {
             let plan = plan.unwrap_or_default();
@@ -214,6 +215,7 @@ fn capture(
                 run: ToolRun::new(execution, None),
                 definition,
                 generation,
+                tools: Arc::<Core>::clone(core),
                 #[cfg(feature = "durable")]
                 durability,
             };
