@@ -89,8 +89,8 @@ impl Future for Started<'_> {
 /// Starts `definition`'s body with `run`: under its deadline when the registry enforces a
 /// budget for it. `arguments` are the call's, taken out of its execution for a definition that
 /// [takes them by value](ToolDefinition::takes_arguments_by_value), and taken from here only by
-/// such a body; `None` runs the body on the execution's own (lent rather than moved: an
-/// `Option<Value>` moved into every start is a copy of it a call). `Err` is a panic before the
+/// such a body; `None` runs the body on the execution's own. They are lent rather than moved in:
+/// an `Option<Value>` moved into every start is a copy of it a call. `Err` is a panic before the
 /// body's future was even returned.
 #[inline]
 pub(crate) fn start<'a>(
