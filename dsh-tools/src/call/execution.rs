@@ -661,19 +661,12 @@ impl ToolExecution {
         &self.inner.shared.host
     }
 
-    /// Records the view the call was admitted in.
+    /// Records the view the call was admitted in. Written once, when the call is captured, onto
+    /// the view's bits as they were minted (zero): an `or` keeps the flags another thread may be
+    /// setting, without a compare-and-swap loop.
     pub(crate) fn set_view(&self, view: CallView) {
-        let flags = (1 << VIEW_SHIFT) - 1;
         let view = view.to_bits() << VIEW_SHIFT;
-        // Keeps the flags another thread may be setting; the view is written once per call, so
-        // the loop almost never repeats.
-        let _ =
-            self.inner
-                .shared
-                .marks
-                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |marks| {
-                    Some(marks & flags | view)
-                });
+        self.inner.shared.marks.fetch_or(view, Ordering::AcqRel);
     }
 
     /// The view the call was admitted in; [`CallView::Unknown`] before the pipeline captured it.

@@ -11,18 +11,18 @@ use crate::future::{BoxFuture, catch_panic};
 /// What a body ends with: its value or error, or the message of its panic.
 pub(crate) type BodyOutcome = Result<Result<Value, ToolError>, String>;
 
-/// Marks the body as started and calls the definition's `execute` (`execute_owned` with
-/// `arguments` taken out of the execution), catching a panic before the future is even
-/// returned.
+/// Marks the body as started and calls the definition's `execute` (`execute_owned` with the
+/// `arguments` taken out of the execution, when they were), catching a panic before the future
+/// is even returned.
 #[inline]
 pub(crate) fn start_body<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
-    arguments: Option<Value>,
+    arguments: &mut Option<Value>,
 ) -> Result<BoxFuture<'a, Result<Value, ToolError>>, String> {
     let execution = run.execution();
     execution.mark_body_invoked();
-    catch_panic(|| match arguments {
+    catch_panic(|| match arguments.take() {
         Some(arguments) => definition.execute_owned(arguments, run),
         None => definition.execute(execution.arguments(), run),
     })

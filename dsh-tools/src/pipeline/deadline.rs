@@ -38,7 +38,7 @@ pub(crate) fn run_within<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
     budget_ms: u64,
-    arguments: Option<Value>,
+    mut arguments: Option<Value>,
 ) -> BoxFuture<'a, BodyOutcome> {
     Box::pin(async move {
         let execution = run.execution();
@@ -55,7 +55,7 @@ pub(crate) fn run_within<'a>(
         // linking one into the caller's token tree costs more than most bodies take.
         let body_run = ToolRun::new(execution.clone(), Some(CancellationToken::new()));
         let deadline = body_run.signal();
-        let mut body = CatchUnwind::new(start_body(definition, &body_run, arguments)?);
+        let mut body = CatchUnwind::new(start_body(definition, &body_run, &mut arguments)?);
         let mut outer = Forward::new(run, deadline);
         if let Some(outcome) = first_forwarding(&mut body, timer.as_mut(), &mut outer).await {
             // A value that arrives after the deadline (the body blocked its thread past it) is

@@ -88,19 +88,24 @@ impl Future for Started<'_> {
 
 /// Starts `definition`'s body with `run`: under its deadline when the registry enforces a
 /// budget for it. `arguments` are the call's, taken out of its execution for a definition that
-/// [takes them by value](ToolDefinition::takes_arguments_by_value); `None` runs the body on the
-/// execution's own. `Err` is a panic before the body's future was even returned.
+/// [takes them by value](ToolDefinition::takes_arguments_by_value), and taken from here only by
+/// such a body; `None` runs the body on the execution's own. They are lent rather than moved in:
+/// an `Option<Value>` moved into every start is a copy of it a call. `Err` is a panic before the
+/// body's future was even returned.
 #[inline]
 pub(crate) fn start<'a>(
     definition: &'a dyn ToolDefinition,
     run: &'a ToolRun,
-    arguments: Option<Value>,
+    arguments: &mut Option<Value>,
 ) -> Result<Started<'a>, String> {
     match enforced_budget(definition, run.execution()) {
         None => start_body(definition, run, arguments)
             .map(|body| Started::Plain(CatchUnwind::new(body))),
         Some(budget_ms) => Ok(Started::Timed(deadline::run_within(
-            definition, run, budget_ms, arguments,
+            definition,
+            run,
+            budget_ms,
+            arguments.take(),
         ))),
     }
 }

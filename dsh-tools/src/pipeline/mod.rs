@@ -147,54 +147,48 @@ fn capture(
     let host: Arc<dyn CallHost> = Arc::<Core>::clone(core);
     let mut execution = ToolExecution::from_input(input, host);
     let span = CallSpan::start(&execution, core);
-    // Written by the capture rather than returned with the rest: the plan is the largest part
-    // of what is captured and absent on the short path, and a small capture is not copied
-    // again when it is taken apart below.
-    let mut plan = None;
-    let captured = core.with_snapshot(|snapshot| {
-        let view = View::open(snapshot, execution.agent(), scope).map_err(|closed| {
+    // Under the read lock, held as a guard rather than through a closure: what is captured
+    // then stays where it is read, rather than travelling out of the closure in a `Result`
+    // that also has room for a refusal.
+    let snapshot = core.read();
+    let view = match View::open(&snapshot, execution.agent(), scope) {
+        Ok(view) => view,
+        Err(closed) => {
+            drop(snapshot);
             let agent = execution
                 .agent()
                 .cloned()
                 .unwrap_or_else(|| AgentId::new(""));
-            closed.error(&agent)
-        })?;
-        execution.set_view(view.call_view());
-        // Code Mode: a call its caller may not make is refused here, before any policy.
-        let definition = resolve(&view, &execution, snapshot.generation).map_err(|refusal| {
-            if execution.is_cancelled() {
+            return refused(&execution, span, closed.error(&agent));
+        }
+    };
+    execution.set_view(view.call_view());
+    // Code Mode: a call its caller may not make is refused here, before any policy.
+    let definition = match resolve(&view, &execution, snapshot.generation) {
+        Ok(definition) => definition,
+        Err(refusal) => {
+            drop(view);
+            drop(snapshot);
+            let error = if execution.is_cancelled() {
                 ToolError::aborted_before_dispatch()
             } else {
                 refusal
-            }
-        })?;
-        #[cfg(feature = "durable")]
-        let durability = snapshot.durability.clone();
-        #[cfg(not(feature = "durable"))]
-        let durability = ();
-        plan = view.plan();
-        Ok::<_, ToolError>((definition, snapshot.generation, durability))
-    });
-    let (definition, generation, durability) = match captured {
-        Ok(captured) => {
-            if let Some(span) = &span {
-                span.describe(captured.0.as_deref());
-            }
-            captured
-        }
-        Err(error) => {
-            let result = failed(&execution, error);
-            if let Some(span) = span {
-                span.finish(&execution, &result);
-            }
-            return Route::Hooked(Box::pin(std::future::ready(result)));
+            };
+            return refused(&execution, span, error);
         }
     };
+    let generation = snapshot.generation;
+    #[cfg(feature = "durable")]
+    let durability = snapshot.durability.clone();
+    let plan = view.plan();
+    drop(view);
+    drop(snapshot);
+    if let Some(span) = &span {
+        span.describe(definition.as_deref());
+    }
     // A call no hook applies to (and with no span to record) takes the short path, whose future
     // is small; everything else runs boxed, so the common case neither carries nor moves the
     // hook machinery.
-    #[cfg(not(feature = "durable"))]
-    let () = durability;
     match plan {
         None if span.is_none() => Route::Short(CallContext {
             run: ToolRun::new(execution, None),
@@ -228,6 +222,18 @@ fn capture(
             Route::Hooked(Box::pin(run_hooked(call, plan, span)))
         }
     }
+}
+
+/// The route of a call refused before any policy (its scope is gone, its agent unknown, or its
+/// caller may not make it): the refusal as its result, recorded on the call's span.
+#[cold]
+#[inline(never)]
+fn refused(execution: &ToolExecution, span: Option<CallSpan>, error: ToolError) -> Route {
+    let result = failed(execution, error);
+    if let Some(span) = span {
+        span.finish(execution, &result);
+    }
+    Route::Hooked(Box::pin(std::future::ready(result)))
 }
 
 /// Phases 2 to 14 of a call with hooks or a recorded span. An `async` block rather than an

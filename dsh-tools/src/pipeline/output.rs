@@ -23,33 +23,49 @@ pub(crate) fn rendered_success(
     value: Value,
     provided: Option<Vec<ContentBlock>>,
 ) -> ToolExecutionResult {
-    let name = execution.name();
-    let checked = catch_panic(|| {
-        if let Some(schema) = definition.output_schema()
-            && let Err(violations) = schema.validate_output(&value)
-        {
-            return Err(ToolError::invalid_output_violations(name, &violations));
-        }
-        if let Some(content) = provided {
-            return Ok(Cow::Owned(content));
-        }
-        definition
-            .render(execution.arguments(), &value)
-            .map_err(|error| {
-                ToolError::invalid_output(name, format_args!("render failed: {error}"))
-            })
-    });
-    let outcome = checked.unwrap_or_else(|message| {
-        Err(ToolError::invalid_output(
-            name,
-            format_args!("output check panicked: {message}"),
-        ))
-    });
+    let checked = catch_panic(|| checked_content(definition, execution, &value, provided));
+    let outcome = checked.unwrap_or_else(|message| Err(check_panicked(execution, &message)));
     let token = execution.token();
     match outcome {
         Ok(content) => ToolExecutionResult::rendered(value, content, token),
         Err(error) => ToolExecutionResult::failure(error).stamped(token),
     }
+}
+
+/// The content of a success with `value`: checked against the output schema, then the content
+/// the body provided or the definition's rendering. Inlined into the catcher, which then keeps
+/// only these four (the tool's name is read again on the failures that quote it).
+#[inline(always)]
+fn checked_content(
+    definition: &dyn ToolDefinition,
+    execution: &ToolExecution,
+    value: &Value,
+    provided: Option<Vec<ContentBlock>>,
+) -> Result<Cow<'static, [ContentBlock]>, ToolError> {
+    if let Some(schema) = definition.output_schema()
+        && let Err(violations) = schema.validate_output(value)
+    {
+        return Err(ToolError::invalid_output_violations(
+            execution.name(),
+            &violations,
+        ));
+    }
+    if let Some(content) = provided {
+        return Ok(Cow::Owned(content));
+    }
+    definition
+        .render(execution.arguments(), value)
+        .map_err(|error| {
+            ToolError::invalid_output(execution.name(), format_args!("render failed: {error}"))
+        })
+}
+
+#[cold]
+fn check_panicked(execution: &ToolExecution, message: &str) -> ToolError {
+    ToolError::invalid_output(
+        execution.name(),
+        format_args!("output check panicked: {message}"),
+    )
 }
 
 /// [`rendered_success`] with the definition the call resolves to now; `UNKNOWN_TOOL` when the

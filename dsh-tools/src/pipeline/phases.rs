@@ -121,7 +121,12 @@ macro_rules! dispatch_steps {
     (@body $dispatch:lifetime, $definition:expr, $run:expr, $arguments:expr) => {{
         use $crate::pipeline::dispatch::{body_result, start};
         let outcome = {
-            let started = start($definition, $run, $arguments);
+            // Lent to the start rather than moved into it (a copy of an `Option<Value>` a call),
+            // and dropped before the body is awaited, so that the call's future has no slot
+            // for it.
+            let mut arguments = $arguments;
+            let started = start($definition, $run, &mut arguments);
+            drop(arguments);
             match started {
                 Ok(body) => body,
                 Err(message) => break $dispatch body_result($definition, $run, Err(message)),

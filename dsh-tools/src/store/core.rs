@@ -124,13 +124,6 @@ impl Core {
         self.data.read().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Runs `read` on the registry as it is at one moment (under the read lock): a call captures
-    /// what it needs this way.
-    #[inline]
-    pub(crate) fn with_snapshot<R>(&self, read: impl FnOnce(&RegistryState) -> R) -> R {
-        read(&self.read())
-    }
-
     #[inline]
     pub(crate) fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)

@@ -33,7 +33,7 @@ impl ProgramHost for Core {
     }
 
     fn code_limits(&self) -> CodeLimits {
-        self.with_snapshot(|state| state.code.limits)
+        self.read().code.limits
     }
 
     fn code_engines(&self) -> &Arc<EnginePool> {
@@ -42,7 +42,7 @@ impl ProgramHost for Core {
 
     #[cfg(feature = "durable")]
     fn durability(&self) -> Option<Arc<crate::durable::journal::Durability>> {
-        self.with_snapshot(|state| state.durability.clone())
+        self.read().durability.clone()
     }
 }
 
