@@ -190,20 +190,10 @@ impl NumberRules {
                 .maximum
                 .as_ref()
                 .is_none_or(|bound| meets_maximum(number, bound))
-            && self.extra.as_deref().is_none_or(|extra| {
-                extra
-                    .exclusive_minimum
-                    .as_ref()
-                    .is_none_or(|bound| meets_exclusive_minimum(number, bound))
-                    && extra
-                        .exclusive_maximum
-                        .as_ref()
-                        .is_none_or(|bound| meets_exclusive_maximum(number, bound))
-                    && extra
-                        .multiple_of
-                        .as_ref()
-                        .is_none_or(|factor| is_multiple_of(number, factor))
-            })
+            && self
+                .extra
+                .as_deref()
+                .is_none_or(|extra| extra.hold_with(number, is_multiple_of))
     }
 
     /// Whether any rule is present.
@@ -317,6 +307,15 @@ impl ExtraNumberRules {
     /// [`violation`](Self::violation).
     #[inline(never)]
     fn holds(&self, number: &Number) -> bool {
+        self.hold_with(number, meets_multiple_of)
+    }
+
+    /// Whether `number` breaks none of these rules, `multipleOf` decided by `multiple_of`:
+    /// written once for [`holds`](Self::holds) (out of line, the factor's sign tested) and
+    /// [`NumberRules::parsed_hold`] (inlined into the keyword engine's leaf, the sign left to
+    /// `parse`). Always inlined, so each caller compiles its own copy with its test in place.
+    #[inline(always)]
+    fn hold_with(&self, number: &Number, multiple_of: impl Fn(&Number, &Number) -> bool) -> bool {
         self.exclusive_minimum
             .as_ref()
             .is_none_or(|min| meets_exclusive_minimum(number, min))
@@ -327,7 +326,7 @@ impl ExtraNumberRules {
             && self
                 .multiple_of
                 .as_ref()
-                .is_none_or(|factor| meets_multiple_of(number, factor))
+                .is_none_or(|factor| multiple_of(number, factor))
     }
 
     /// The first of these rules `number` breaks; out of line, so the common check stays small.
