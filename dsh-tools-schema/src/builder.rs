@@ -39,6 +39,7 @@ use super::rules::numbers::NumberRules;
 
 impl Schema {
     /// A schema of `kind`, not nullable, without annotations.
+    #[doc(hidden)]
     pub fn new(kind: SchemaKind) -> Self {
         Self {
             kind,
@@ -86,7 +87,9 @@ impl Schema {
     }
 
     /// A JSON Schema 2020-12 document compiled by the keyword engine
-    /// ([`SchemaKind::Keywords`]).
+    /// ([`SchemaKind::Keywords`]). Not API, as the model's layout is not: users import raw JSON
+    /// Schema with [`Schema::from_json_schema`].
+    #[doc(hidden)]
     pub fn keywords(document: KeywordSchema) -> Self {
         Self::new(SchemaKind::Keywords(document))
     }
@@ -201,6 +204,7 @@ impl Schema {
 
     /// The object rules of a schema that is always an object (not nullable), seen through
     /// definitions: what a tool's arguments must be.
+    #[doc(hidden)]
     pub fn as_object(&self) -> Option<&ObjectRules> {
         if self.nullable {
             return None;
@@ -214,7 +218,8 @@ impl Schema {
 
     /// Whether a [`Schema::definition`], or a keyword document with references
     /// ([`SchemaKind::Keywords`]), appears anywhere in this schema (its values can nest without
-    /// limit).
+    /// limit). Not API: how the runtime picks a validator for a schema, a fact of the layout.
+    #[doc(hidden)]
     pub fn is_recursive(&self) -> bool {
         match &self.kind {
             SchemaKind::Defined(_) | SchemaKind::Ref(_) => true,
@@ -270,13 +275,6 @@ macro_rules! common_setters {
             #[must_use]
             pub fn default_value(mut self, value: impl Into<Value>) -> Self {
                 self.annotations.default = Some(value.into());
-                self
-            }
-
-            /// Appends one entry to `examples`.
-            #[must_use]
-            pub fn example(mut self, value: impl Into<Value>) -> Self {
-                self.annotations.examples.push(value.into());
                 self
             }
 
@@ -491,6 +489,7 @@ impl ObjectSchema {
     }
 
     /// Declares `property` (for generated code that computes `required`).
+    #[doc(hidden)]
     #[must_use]
     pub fn property(mut self, property: Property) -> Self {
         match self
@@ -538,6 +537,7 @@ impl ObjectSchema {
 
 impl Property {
     /// A property that must be present.
+    #[doc(hidden)]
     pub fn required(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
         Self {
             name: name.into(),
@@ -547,6 +547,7 @@ impl Property {
     }
 
     /// A property that may be absent.
+    #[doc(hidden)]
     pub fn optional(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
         Self {
             required: false,

@@ -61,7 +61,8 @@ impl CompiledSchema {
     }
 
     /// Whether the schema has a definition its values can nest without limit through
-    /// ([`Schema::is_recursive`]).
+    /// ([`Schema::is_recursive`]). Not API, as that is not.
+    #[doc(hidden)]
     pub fn is_recursive(&self) -> bool {
         self.recursive
     }

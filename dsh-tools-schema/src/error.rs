@@ -18,6 +18,7 @@ pub(crate) fn pattern_refusal(error: &PatternError) -> String {
 
 /// How many problems a [`SchemaError`] keeps; the rest are counted into an "and N more" tail so a
 /// hostile schema cannot produce a megabyte error.
+#[doc(hidden)]
 pub const MAX_REPORTED_SCHEMA_PROBLEMS: usize = 50;
 
 /// One reason a schema is rejected.
@@ -33,7 +34,7 @@ pub struct SchemaProblem {
 }
 
 /// A schema the engine cannot build or enforce, with every problem found (up to
-/// [`MAX_REPORTED_SCHEMA_PROBLEMS`]).
+/// 50; the rest are counted).
 ///
 /// `Display` is `unsupported JSON schema: <v1>; <v2>…`; the runtime carries it into a tool error
 /// with `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.

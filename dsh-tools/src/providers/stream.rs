@@ -91,9 +91,11 @@ use serde_json::Value;
 
 pub use self::call::StreamingCall;
 pub use self::event::StreamEvent;
-pub use dsh_tools_schema::partial_json::{
-    PartialArray, PartialJson, PartialJsonError, PartialNode, PartialObject,
-};
+pub use dsh_tools_schema::{PartialJson, PartialJsonError};
+// The reader's node view: not API (the stream's own readers and the tests walk it; users read
+// `PartialJson::value`).
+#[doc(hidden)]
+pub use dsh_tools_schema::partial_json::{PartialArray, PartialNode, PartialObject};
 
 use self::anthropic::AnthropicStream;
 use self::gemini::GeminiStream;
