@@ -27,10 +27,10 @@ use crate::architecture::{code_of, rust_files, src_dir};
 const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
-/// shrinks; raise it only for an item users need, saying so in the change. 1088: the schema
+/// shrinks; raise it only for an item users need, saying so in the change. 1055: the schema
 /// model's layout (its kinds, rules and keyword families), the engine's fixed limits and the
-/// partial reader's node view hidden, as not API.
-const MAX_PUBLIC_ITEMS: usize = 1088;
+/// partial reader's node view hidden, as not API; provider results read from their fields.
+const MAX_PUBLIC_ITEMS: usize = 1055;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

@@ -307,7 +307,7 @@ fn start_call(turn: &mut Turn<'_>, block: &Value, index: u64) -> Result<Block, P
     })?;
     let position = turn.start(id.to_owned(), name, false, index);
     // Programmatic tool calling: the program that made the call, if one did.
-    let program = crate::providers::programmatic::program_caller(turn.tools().dialect(), block);
+    let program = crate::providers::programmatic::program_caller(turn.tools().dialect, block);
     turn.program(position, program);
     let carried = field(block, "input")
         .filter(|input| !matches!(input, Value::Object(members) if members.is_empty()))

@@ -135,7 +135,7 @@ impl StreamingCall {
         format!(
             "tool call {position} ({:?}, id {:?})",
             self.call.provider_name(),
-            self.call.id()
+            self.call.id.as_str()
         )
     }
 }

@@ -182,7 +182,7 @@ impl OpenCall {
         let Some(call) = turn.calls.get(self.index).map(|streaming| streaming.call()) else {
             return false;
         };
-        let same_id = id.is_none_or(|id| id.is_empty() || id == call.id());
+        let same_id = id.is_none_or(|id| id.is_empty() || id == call.id.as_str());
         same_id && call.provider_name() == name
     }
 }

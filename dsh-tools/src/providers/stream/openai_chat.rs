@@ -116,7 +116,7 @@ impl ChatStream {
                 && turn
                     .calls
                     .get(position)
-                    .is_some_and(|call| call.call.id() != id)
+                    .is_some_and(|call| call.call.id.as_str() != id)
             {
                 return Err(ProviderError::new(format!(
                     "stream tool call {index} changes its id to {id:?}"
@@ -188,7 +188,11 @@ impl ChatStream {
             .into_iter()
             .map(|(_, streaming)| {
                 let call = streaming.call();
-                openai::chat_tool_call(call.id(), call.provider_name(), streaming.raw_arguments())
+                openai::chat_tool_call(
+                    call.id.as_str(),
+                    call.provider_name(),
+                    streaming.raw_arguments(),
+                )
             })
             .collect();
         let content = self.content.clone().map_or(Value::Null, Value::from);

@@ -67,15 +67,15 @@ impl<'t> Turn<'t> {
         let index = self.calls.len();
         self.events.push(StreamEvent::CallStarted {
             index,
-            id: call.id().to_owned(),
-            name: call.name().to_owned(),
+            id: call.id.as_str().to_owned(),
+            name: call.name.as_str().to_owned(),
         });
         // A deferred tool is callable though not listed: only a tool the list's scope has not
         // at all is known to end unknown.
-        let known = self.tools.schema_of(call.name()).is_some();
+        let known = self.tools.schema_of(call.name.as_str()).is_some();
         let mut streaming = StreamingCall::new(call, order);
         if !known {
-            let error = ToolError::unknown_tool(streaming.call.name());
+            let error = ToolError::unknown_tool(streaming.call.name.as_str());
             streaming.definite = Some(error.clone());
             self.events.push(StreamEvent::Definite { index, error });
         }
@@ -92,9 +92,9 @@ impl<'t> Turn<'t> {
         call.call.set_program(program);
         if program.is_some()
             && call.definite.is_none()
-            && self.tools.refuses_to_programs(call.call.name())
+            && self.tools.refuses_to_programs(call.call.name.as_str())
         {
-            let error = ToolError::unknown_tool(call.call.name());
+            let error = ToolError::unknown_tool(call.call.name.as_str());
             call.definite = Some(error.clone());
             self.events.push(StreamEvent::Definite { index, error });
         }
@@ -147,7 +147,7 @@ impl<'t> Turn<'t> {
             // Over budget, or already known to end as an unknown tool or malformed text.
             return;
         }
-        let name = call.call.name().to_owned();
+        let name = call.call.name.as_str().to_owned();
         if self.tools.sends_pairs(&name) {
             // The view sent a map as pairs: what streams has the view's shape, and a pair's
             // key is known only once the pairs are mapped back; the finished call is checked.
@@ -210,7 +210,7 @@ impl<'t> Turn<'t> {
     pub(super) fn found<'n>(&mut self, provider_names: impl IntoIterator<Item = &'n str>) {
         let mut fresh: Vec<String> = Vec::new();
         for provider_name in provider_names {
-            let name = self.tools.names().canonical_name(provider_name);
+            let name = self.tools.names.canonical_name(provider_name);
             if !self.loaded.iter().chain(&fresh).any(|seen| seen == name) {
                 fresh.push(name.to_owned());
             }
@@ -250,7 +250,7 @@ impl<'t> Turn<'t> {
                 return self.finish(index, input);
             }
         };
-        let name = call.call.name();
+        let name = call.call.name.as_str();
         if self.tools.sends_nulls(name) || self.tools.sends_pairs(name) {
             let input = self.tools.input_from_value(&call.call, value.clone());
             return self.finish(index, input);

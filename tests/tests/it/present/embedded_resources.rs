@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::providers::{Dialect, ProviderTools};
+use dsh_tools::providers::{Dialect, ProviderTools, ToolCalls};
 use dsh_tools::{
     ContentBlock, ToolExecutionInput, Value,
     content::EmbeddedResource,
@@ -62,10 +62,9 @@ async fn every_provider_shows_embedded_resources_as_text() {
     ];
     for (dialect, response) in responses {
         let tools = ProviderTools::new(&registry, dialect).tools(None);
-        let (calls, inputs) = tools
+        let ToolCalls { calls, inputs, .. } = tools
             .parse_response(&response)
-            .unwrap_or_else(|error| panic!("{}: {error}", dialect.id()))
-            .into_parts();
+            .unwrap_or_else(|error| panic!("{}: {error}", dialect.id()));
         let mut results = Vec::new();
         for input in inputs {
             results.push(registry.execute(input).await);

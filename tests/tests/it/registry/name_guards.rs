@@ -303,15 +303,15 @@ fn a_providers_view_leaves_out_what_a_name_guard_denies() {
     // Anthropic's view also sends the deferred tools, for its native search.
     let view = ProviderTools::new(&registry, Dialect::anthropic());
     let agent = AgentId::from("agent");
-    let sent = request_names(view.tools(Some(&agent)).request_tools());
+    let sent = request_names(&view.tools(Some(&agent)).request_tools);
     assert!(sent.contains(&"read_file".to_owned()), "{sent:?}");
     assert!(sent.contains(&"list_emails".to_owned()), "{sent:?}");
     assert!(!sent.contains(&"write_file".to_owned()), "{sent:?}");
     assert!(!sent.contains(&"send_email".to_owned()), "{sent:?}");
-    let other = request_names(view.tools(Some(&AgentId::from("other"))).request_tools());
+    let other = request_names(&view.tools(Some(&AgentId::from("other"))).request_tools);
     assert!(other.contains(&"write_file".to_owned()), "{other:?}");
     assert!(other.contains(&"send_email".to_owned()), "{other:?}");
     assert!(email.dispose());
-    let sent = request_names(view.tools(Some(&agent)).request_tools());
+    let sent = request_names(&view.tools(Some(&agent)).request_tools);
     assert!(sent.contains(&"send_email".to_owned()), "{sent:?}");
 }

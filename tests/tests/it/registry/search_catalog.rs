@@ -189,22 +189,22 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
         Dialect::gemini(),
     ] {
         let full = bytes(
-            ProviderTools::new(&eager, dialect)
+            &ProviderTools::new(&eager, dialect)
                 .tools(None)
-                .request_tools(),
+                .request_tools,
         );
         let view = ProviderTools::new(&deferred, dialect);
         let tools = view.tools(None);
-        let short = bytes(tools.request_tools());
-        let listed = tools.tools().iter().filter(|tool| !tool.deferred).count();
+        let short = bytes(&tools.request_tools);
+        let listed = tools.tools.iter().filter(|tool| !tool.deferred).count();
         println!(
             "  {}: {full} → {short} ({listed} tools in context, {} sent deferred)",
             dialect.id(),
-            tools.tools().len() - listed
+            tools.tools.len() - listed
         );
         assert_eq!(
             listed,
-            5 + usize::from(!tools.tools().iter().any(|tool| tool.deferred))
+            5 + usize::from(!tools.tools.iter().any(|tool| tool.deferred))
         );
     }
 
@@ -249,10 +249,10 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
         Dialect::deepseek(),
     ] {
         let view = ProviderTools::new(&registry, dialect);
-        let before = serde_json::to_string(view.tools(None).request_tools()).unwrap();
+        let before = serde_json::to_string(&view.tools(None).request_tools).unwrap();
         // Sorts before everything listed so far, and still comes last.
         registry.load_tools(["billing_charge_card"]).unwrap();
-        let after = serde_json::to_string(view.tools(None).request_tools()).unwrap();
+        let after = serde_json::to_string(&view.tools(None).request_tools).unwrap();
         let unchanged = before
             .bytes()
             .zip(after.bytes())

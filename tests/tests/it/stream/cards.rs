@@ -224,8 +224,8 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
                 | StreamEvent::ArgumentsDelta { index, .. } => {
                     let call = stream.calls()[index].call();
                     let so_far = stream.arguments_so_far(index).unwrap();
-                    let card = registry.present_partial_call(call.name(), &so_far);
-                    acp.show_partial(call.id(), call.name(), &so_far, &card);
+                    let card = registry.present_partial_call(call.name.as_str(), &so_far);
+                    acp.show_partial(call.id.as_str(), call.name.as_str(), &so_far, &card);
                 }
                 StreamEvent::CallFinished { input, .. } => finished = Some(input),
                 _ => {}
