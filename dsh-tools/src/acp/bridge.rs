@@ -43,7 +43,7 @@ type Sender = Arc<dyn Fn(SessionNotification) + Send + Sync>;
 /// # use dsh_tools::acp::protocol::{Client, v1::ConnectionTo, v1::schema::ClientCapabilities};
 /// # fn wire(registry: &ToolRegistry, connection: ConnectionTo<Client>, caps: &ClientCapabilities) {
 /// let scope = registry.create_child("session-1").unwrap();
-/// let cards = AcpCards::for_client("/home/ada/project", caps);
+/// let cards = AcpCards::new("/home/ada/project", caps.terminal);
 /// let _shown = scope.observe(AcpToolCalls::new(connection, "session-1", cards)).unwrap();
 /// // every `scope.execute(..)` now appears in the editor as a tool call card
 /// # }
@@ -92,11 +92,6 @@ impl AcpToolCalls {
             running: Arc::default(),
             streamed: Arc::default(),
         }
-    }
-
-    /// How this bridge maps cards.
-    pub fn cards(&self) -> &AcpCards {
-        &self.cards
     }
 
     /// Shows call `call_id` of `tool_name` while the model is still writing it: the first time a

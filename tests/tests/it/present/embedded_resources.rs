@@ -93,7 +93,7 @@ async fn acp_carries_embedded_resources_as_resource_content() {
     let sink = Arc::clone(&sent);
     let _ = registry.observe(AcpToolCalls::with_sender(
         "session-1",
-        AcpCards::new("/workspace"),
+        AcpCards::new("/workspace", false),
         move |notification| sink.lock().unwrap().push(notification),
     ));
     let _ = registry
@@ -151,7 +151,7 @@ fn text_cards_show_embedded_resources() {
             },
         ],
     };
-    let text = TextCards::new().result(&call, &result, false);
+    let text = TextCards::default().result(&call, &result, false);
     assert!(
         text.contains("[resource file:///workspace/notes.txt]\n")
             && text.contains("first\n")

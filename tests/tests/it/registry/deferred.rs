@@ -6,7 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use dsh_tools::registry::{
-    Deferral, RegistryErrorKind, RegistryEvent, TOOL_SEARCH, ToolRestriction, ToolSearchQuery,
+    Deferral, RegistryErrorKind, RegistryEvent, TOOL_SEARCH, ToolRestriction, ToolSearchMode,
+    ToolSearchQuery,
 };
 use dsh_tools::{
     AgentId, FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, errors::ErrorCode, json,
@@ -180,10 +181,15 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
         .restrict(ToolRestriction::deny(["send_email", "list_emails"]))
         .unwrap();
     let hits = scope
-        .search_tools(&ToolSearchQuery::keywords("email messages"))
+        .search_tools(&ToolSearchQuery::new(
+            "email messages",
+            ToolSearchMode::Keywords,
+        ))
         .unwrap();
     assert!(hits.is_empty(), "{hits:?}");
-    let by_pattern = scope.search_tools(&ToolSearchQuery::regex(".")).unwrap();
+    let by_pattern = scope
+        .search_tools(&ToolSearchQuery::new(".", ToolSearchMode::Regex))
+        .unwrap();
     let found: Vec<&str> = by_pattern.iter().map(|hit| hit.name.as_str()).collect();
     assert_eq!(found, ["create_invoice", "get_weather"]);
     let error = scope.load_tools(["send_email"]).unwrap_err();
@@ -207,7 +213,7 @@ fn scopes_sharing_an_index_still_find_only_what_they_see() {
         .unwrap();
     let found = |scope: &dsh_tools::ToolScope, query: &str| -> Vec<String> {
         scope
-            .search_tools(&ToolSearchQuery::keywords(query))
+            .search_tools(&ToolSearchQuery::new(query, ToolSearchMode::Keywords))
             .unwrap()
             .into_iter()
             .map(|hit| hit.name)

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dsh_tools::registry::{HybridSearch, TOOL_SEARCH, ToolEmbedder, ToolSearchQuery};
+use dsh_tools::registry::{
+    HybridSearch, TOOL_SEARCH, ToolEmbedder, ToolSearchMode, ToolSearchQuery,
+};
 use dsh_tools::{FnTool, ToolRegistry, json};
 use dsh_tools_tests::{call_with, only_text};
 
@@ -55,7 +57,10 @@ fn registry() -> ToolRegistry {
 
 fn names(registry: &ToolRegistry, query: &str) -> Vec<String> {
     registry
-        .search_tools(&ToolSearchQuery::keywords(query).with_max_results(2))
+        .search_tools(&ToolSearchQuery {
+            max_results: 2,
+            ..ToolSearchQuery::new(query, ToolSearchMode::Keywords)
+        })
         .unwrap()
         .into_iter()
         .map(|hit| hit.name)

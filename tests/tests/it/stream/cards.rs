@@ -20,7 +20,10 @@ fn reading_card(args: &ReadFileToolArgs) -> Option<ToolCallView> {
         kind: ToolCallKind::Read,
         raw_input: None,
         content: vec![],
-        locations: vec![FileLocation::new(args.path.clone())],
+        locations: vec![FileLocation {
+            path: args.path.clone(),
+            line: None,
+        }],
     })
 }
 
@@ -201,9 +204,13 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
     let registry = registry();
     let sent: Arc<Mutex<Vec<SessionNotification>>> = Arc::default();
     let sink = Arc::clone(&sent);
-    let acp = AcpToolCalls::with_sender("session-1", AcpCards::new("/work"), move |notification| {
-        sink.lock().unwrap().push(notification);
-    });
+    let acp = AcpToolCalls::with_sender(
+        "session-1",
+        AcpCards::new("/work", false),
+        move |notification| {
+            sink.lock().unwrap().push(notification);
+        },
+    );
     let _ = registry.observe(acp.clone());
     let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
     let mut stream = tools.stream();
