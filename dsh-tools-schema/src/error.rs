@@ -38,10 +38,15 @@ pub struct SchemaProblem {
 ///
 /// `Display` is `unsupported JSON schema: <v1>; <v2>…`; the runtime carries it into a tool error
 /// with `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
+///
+/// `#[non_exhaustive]`: made by the engine (or [`SchemaError::new`]); its fields are read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaError {
-    problems: Vec<SchemaProblem>,
-    omitted: usize,
+    /// The reported problems, in the order they were found (depth-first, keyword order).
+    pub problems: Vec<SchemaProblem>,
+    /// How many problems were found past the cap.
+    pub omitted: usize,
 }
 
 impl SchemaError {
@@ -75,16 +80,6 @@ impl SchemaError {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.problems.is_empty() && self.omitted == 0
-    }
-
-    /// The reported problems, in the order they were found (depth-first, keyword order).
-    pub fn problems(&self) -> &[SchemaProblem] {
-        &self.problems
-    }
-
-    /// How many problems were found past the cap.
-    pub fn omitted(&self) -> usize {
-        self.omitted
     }
 }
 

@@ -77,7 +77,9 @@ impl StringFormat {
         !matches!(self, Self::Other(_))
     }
 
-    /// Whether `text` is in this format; always for a format that is not checked.
+    /// Whether `text` is in this format; always for a format that is not checked. Not API: the
+    /// engines' check, which validation runs.
+    #[doc(hidden)]
     pub fn matches(&self, text: &str) -> bool {
         match self {
             Self::DateTime => format_checks::is_date_time(text),

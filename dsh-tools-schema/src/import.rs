@@ -225,7 +225,7 @@ impl<'a> Importer<'a> {
     fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
         let (path, message) = (path.into(), message.into());
         // A `$defs` entry inlined at several places reports its problems once.
-        if !self.errors.problems().iter().any(|p| p.message == message) {
+        if !self.errors.problems.iter().any(|p| p.message == message) {
             self.errors.push(path, message);
         }
     }
@@ -254,10 +254,10 @@ impl<'a> Importer<'a> {
                 return None;
             }
         };
-        let before = self.errors.problems().len() + self.errors.omitted();
+        let before = self.errors.problems.len() + self.errors.omitted;
         let annotations = self.annotations(map, path, depth == 0);
         let schema = self.convert_structure(map, path, depth);
-        let clean = self.errors.problems().len() + self.errors.omitted() == before;
+        let clean = self.errors.problems.len() + self.errors.omitted == before;
         let mut schema = schema?;
         if !self.apply_format(map, &mut schema, path) {
             return None;

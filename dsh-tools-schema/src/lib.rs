@@ -26,7 +26,7 @@
 //! | `compiled.rs` | [`CompiledSchema`]: validation on that tree, for schemas that check many values |
 //! | `violation.rs` | what validation reports, in the spec's wording |
 //! | `format.rs`, `format_checks.rs` | [`StringFormat`]: the `format`s, and the grammars of those checked |
-//! | `pattern.rs` | [`Pattern`]: a compiled `pattern` |
+//! | `pattern.rs` | `Pattern`: a compiled `pattern` (not API), and [`PatternError`] |
 //! | `pattern_shortcut.rs` | `pattern`s of the simplest shapes decided without the regex engine |
 //! | `limits.rs` | how deep validation and import go, and how large an import grows (not API) |
 //! | `rules/` | each keyword family in one file: its struct in the model (`Lengths`, `NumberRules`, …), reading and writing it, its builder methods and the macros' steps, and the checks every engine runs (the module itself is not API) |
@@ -83,7 +83,7 @@ pub use format::StringFormat;
 pub use keywords::SchemaImportOptions;
 pub use model::Schema;
 pub use partial_json::{PartialJson, PartialJsonError};
-pub use pattern::{Pattern, PatternError, PatternErrorKind};
+pub use pattern::{PatternError, PatternErrorKind};
 pub use subset::{
     JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
     validate_json_schema_value,
@@ -104,6 +104,8 @@ pub use model::{
     AdditionalProperties, Annotations, ArrayRules, Definition, ObjectRules, Property, SchemaKind,
     StringRules,
 };
+#[doc(hidden)]
+pub use pattern::Pattern;
 #[doc(hidden)]
 pub use render::JSON_SCHEMA_DIALECT;
 #[doc(hidden)]

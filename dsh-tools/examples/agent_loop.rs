@@ -222,7 +222,7 @@ async fn run_streamed(
                         // What a UI shows of the call so far, in the tool's own form.
                         let so_far = stream.arguments_so_far(index).unwrap_or_default();
                         let card = registry
-                            .present_partial_call(&stream.calls()[index].call().name, &so_far);
+                            .present_partial_call(&stream.calls()[index].call.name, &so_far);
                         let line = format!("  [{index}] card: {:?} {so_far}", card.title());
                         if shown.len() <= index {
                             shown.resize(index + 1, String::new());
@@ -236,7 +236,7 @@ async fn run_streamed(
                         let call = &stream.calls()[index];
                         println!(
                             "  [{index}] already wrong after {} bytes, before the call ended: {}",
-                            call.raw_arguments().len(),
+                            call.raw_arguments.len(),
                             error.message()
                         );
                     }

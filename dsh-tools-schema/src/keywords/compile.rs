@@ -437,7 +437,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn problem(&mut self, path: String, message: String) {
-        if !self.errors.problems().iter().any(|p| p.message == message) {
+        if !self.errors.problems.iter().any(|p| p.message == message) {
             self.errors.push(path, message);
         }
     }

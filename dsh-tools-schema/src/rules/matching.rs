@@ -238,8 +238,8 @@ macro_rules! matching_methods {
     () => {
         /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). The
         /// pattern is an ECMA-262 regular expression, as JSON Schema specifies, so `\d` is
-        /// `[0-9]` and `.` stops at line terminators whatever engine a client checks it with (see
-        /// [`Pattern`]). Fails with a [`SchemaError`] naming the pattern and the construct when
+        /// `[0-9]` and `.` stops at line terminators whatever engine a client checks it with.
+        /// Fails with a [`SchemaError`] naming the pattern and the construct when
         /// it is not ECMA-262, or uses look-around or backreferences, which the engine cannot
         /// run.
         pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
@@ -257,7 +257,8 @@ macro_rules! matching_methods {
             self
         }
 
-        /// `pattern`, already compiled.
+        /// `pattern`, already compiled. Not API, as `Pattern` is not.
+        #[doc(hidden)]
         #[must_use]
         pub fn with_pattern(mut self, pattern: Pattern) -> Self {
             self.rules.matching.pattern = Some(pattern);

@@ -108,7 +108,7 @@ impl AcpToolCalls {
     /// # fn show(registry: &ToolRegistry, acp: &AcpToolCalls, stream: &ToolCallStream<'_>, events: &[StreamEvent]) {
     /// for event in events {
     ///     if let StreamEvent::CallStarted { index, .. } | StreamEvent::ArgumentsDelta { index, .. } = event {
-    ///         let call = stream.calls()[*index].call();
+    ///         let call = &stream.calls()[*index].call;
     ///         let so_far = stream.arguments_so_far(*index).unwrap_or_default();
     ///         let card = registry.present_partial_call(&call.name, &so_far);
     ///         acp.show_partial(&call.id, &call.name, &so_far, &card);

@@ -210,7 +210,7 @@ impl<'t> ToolCallStream<'t> {
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         self.turn
             .tools()
-            .canonical_so_far(call.call().name.as_str(), &mut value);
+            .canonical_so_far(call.call.name.as_str(), &mut value);
         Some(value)
     }
 

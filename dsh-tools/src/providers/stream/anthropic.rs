@@ -100,7 +100,7 @@ impl MessageBlock {
             self.input = turn
                 .calls
                 .get(position)
-                .map(|call| call.raw.clone())
+                .map(|call| call.raw_arguments.clone())
                 .unwrap_or_default();
         }
         self.input.push_str(fragment);
@@ -113,7 +113,7 @@ impl MessageBlock {
             Some(position) => turn
                 .calls
                 .get(position)
-                .map_or("", |call| call.raw.as_str()),
+                .map_or("", |call| call.raw_arguments.as_str()),
             None => self.input.as_str(),
         };
         let mut block = self.block.clone();

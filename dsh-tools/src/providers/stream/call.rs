@@ -27,13 +27,19 @@ pub(super) enum FinishedInput {
 }
 
 /// One tool call as it streams.
+///
+/// `#[non_exhaustive]`: made by a [`ToolCallStream`](super::ToolCallStream), which keeps it up to
+/// date; its public fields are read.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct StreamingCall {
-    pub(super) call: ToolCall,
+    /// The call: its id, its tool's canonical and provider names.
+    pub call: ToolCall,
     /// Where the call stands in the model's order (the provider's index of it).
     pub(super) order: u64,
-    /// The arguments' text so far.
-    pub(super) raw: String,
+    /// The arguments' text as it arrived so far (for providers that send arguments whole,
+    /// empty until the call finishes).
+    pub raw_arguments: String,
     /// The arguments read so far.
     pub(super) partial: PartialJson,
     /// The input, once the call finished.
@@ -53,7 +59,7 @@ impl StreamingCall {
         Self {
             call,
             order,
-            raw: String::new(),
+            raw_arguments: String::new(),
             partial: PartialJson::new(),
             input: None,
             definite: None,
@@ -61,17 +67,6 @@ impl StreamingCall {
             checked: 0,
             progress: DefiniteProgress::default(),
         }
-    }
-
-    /// The call: its id, its tool's canonical and provider names.
-    pub fn call(&self) -> &ToolCall {
-        &self.call
-    }
-
-    /// The arguments' text as it arrived so far (for providers that send arguments whole,
-    /// empty until the call finishes).
-    pub fn raw_arguments(&self) -> &str {
-        &self.raw
     }
 
     /// The arguments read so far, with which parts of them are finished.

@@ -187,11 +187,11 @@ impl ChatStream {
         let calls = calls
             .into_iter()
             .map(|(_, streaming)| {
-                let call = streaming.call();
+                let call = &streaming.call;
                 openai::chat_tool_call(
                     call.id.as_str(),
                     call.provider_name(),
-                    streaming.raw_arguments(),
+                    &streaming.raw_arguments,
                 )
             })
             .collect();
@@ -235,7 +235,7 @@ impl ChatStream {
         open.sort_unstable();
         for (_, position) in open {
             let call = &turn.calls[position];
-            let whole = call.raw.trim().is_empty() || call.partial.is_complete();
+            let whole = call.raw_arguments.trim().is_empty() || call.partial.is_complete();
             if whole {
                 turn.finish_raw(position, None);
             }

@@ -108,7 +108,7 @@ impl<'t> Turn<'t> {
         let Some(call) = self.calls.get_mut(index) else {
             return;
         };
-        call.raw.push_str(fragment);
+        call.raw_arguments.push_str(fragment);
         let had_error = call.partial.error().is_some();
         let pushed = call.partial.push(fragment);
         self.events.push(StreamEvent::ArgumentsDelta {
@@ -137,7 +137,7 @@ impl<'t> Turn<'t> {
         let Some(call) = self.calls.get(index) else {
             return;
         };
-        let length = call.raw.len();
+        let length = call.raw_arguments.len();
         if call.checked > 2 * length + CHECK_ALLOWANCE
             || call
                 .definite
@@ -238,7 +238,7 @@ impl<'t> Turn<'t> {
         let Some(call) = self.calls.get(index) else {
             return;
         };
-        let streamed = raw.is_none_or(|raw| raw == call.raw);
+        let streamed = raw.is_none_or(|raw| raw == call.raw_arguments);
         let value = match call.partial.node() {
             Some(PartialNode::Finished(value)) if streamed && call.partial.error().is_none() => {
                 value
@@ -246,7 +246,7 @@ impl<'t> Turn<'t> {
             _ => {
                 let input = self
                     .tools
-                    .input_from_raw(&call.call, raw.unwrap_or(&call.raw));
+                    .input_from_raw(&call.call, raw.unwrap_or(&call.raw_arguments));
                 return self.finish(index, input);
             }
         };
@@ -306,7 +306,7 @@ impl<'t> Turn<'t> {
                 format!(
                     "{} after {} bytes of arguments",
                     call.describe(position),
-                    call.raw.len()
+                    call.raw_arguments.len()
                 )
             })
             .collect();

@@ -355,7 +355,7 @@ fn invalid_keyword_values_are_refused_with_their_paths() {
         "not": {"pattern": "(?<=a)b"},
     }))
     .unwrap_err();
-    let problems: Vec<&str> = error.problems().iter().map(|p| p.path.as_str()).collect();
+    let problems: Vec<&str> = error.problems.iter().map(|p| p.path.as_str()).collect();
     assert!(
         problems.contains(&"schema.allOf[0].minLength"),
         "{problems:?}"

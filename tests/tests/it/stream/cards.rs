@@ -229,7 +229,7 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
             match update {
                 StreamEvent::CallStarted { index, .. }
                 | StreamEvent::ArgumentsDelta { index, .. } => {
-                    let call = stream.calls()[index].call();
+                    let call = &stream.calls()[index].call;
                     let so_far = stream.arguments_so_far(index).unwrap();
                     let card = registry.present_partial_call(call.name.as_str(), &so_far);
                     acp.show_partial(call.id.as_str(), call.name.as_str(), &so_far, &card);

@@ -247,7 +247,7 @@ fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
     );
     // The whole call 0 finished at the end; call 1 keeps what came.
     assert!(stream.calls()[0].is_finished());
-    assert_eq!(stream.calls()[1].raw_arguments(), "{\"path\":\"greetin");
+    assert_eq!(stream.calls()[1].raw_arguments, "{\"path\":\"greetin");
     assert_eq!(stream.arguments_so_far(1), Some(json!({"path": "greetin"})));
     assert_eq!(stream.push(&json!({})).unwrap_err(), error);
     assert_eq!(stream.into_tool_calls().unwrap_err(), error);
