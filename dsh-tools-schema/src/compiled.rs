@@ -34,7 +34,7 @@ use super::violation::{PathRoot, Violations};
 ///
 /// let arguments = Schema::object()
 ///     .required("path", Schema::string().min_length(1))
-///     .optional("limit", Schema::integer().range(1, 100))
+///     .optional("limit", Schema::integer().minimum(1).maximum(100))
 ///     .build()
 ///     .compile();
 /// assert!(arguments.is_valid(&json!({"path": "/tmp", "limit": 5})));

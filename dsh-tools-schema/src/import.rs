@@ -983,7 +983,7 @@ impl Importer<'_> {
     /// The format `name`, checked only when formats assert.
     fn format_named(&self, name: &str) -> StringFormat {
         if self.formats_asserted {
-            StringFormat::from_name(name)
+            StringFormat::from(name)
         } else {
             StringFormat::Other(name.to_owned())
         }

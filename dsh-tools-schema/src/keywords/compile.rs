@@ -477,7 +477,7 @@ impl KeywordSource for Reader<'_, '_> {
     /// A known format checked only when the options say `format` asserts.
     fn format_named(&self, name: &str) -> StringFormat {
         if self.compiler.options.asserts_formats() {
-            StringFormat::from_name(name)
+            StringFormat::from(name)
         } else {
             StringFormat::Other(name.to_owned())
         }

@@ -283,8 +283,7 @@ macro_rules! matching_steps {
 
         /// `format`.
         pub fn with_format(mut schema: Schema, name: &str) -> Result<Schema, SchemaError> {
-            string_rules(&mut schema, "format")?.matching.format =
-                Some(StringFormat::from_name(name));
+            string_rules(&mut schema, "format")?.matching.format = Some(StringFormat::from(name));
             Ok(schema)
         }
     };

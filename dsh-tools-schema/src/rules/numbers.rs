@@ -694,8 +694,10 @@ macro_rules! number_methods {
             self
         }
 
-        /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`.
+        /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`. Not API:
+        /// `.minimum(1).maximum(10_000)` says it; generated and internal code still call it.
         #[must_use]
+        #[doc(hidden)]
         pub fn range(self, minimum: impl NumberBound, maximum: impl NumberBound) -> Self {
             self.minimum(minimum).maximum(maximum)
         }

@@ -190,11 +190,17 @@ impl<'a> ResultSummary<'a> {
 
 /// One call as presentation needs it: a [`ToolExecutionInput`](crate::ToolExecutionInput) before the call, or the
 /// [`ToolExecution`](crate::call::ToolExecution) hooks and observers see.
+///
+/// The registry's presenters take either; what they read of it (its methods) is theirs, not API:
+/// read a call through its own type.
 pub trait ToolCallRef {
     /// The tool name the model asked for.
+    #[doc(hidden)]
     fn tool_name(&self) -> &str;
     /// The arguments, as the model sent them.
+    #[doc(hidden)]
     fn tool_arguments(&self) -> &Value;
     /// The agent scope the call runs in.
+    #[doc(hidden)]
     fn tool_agent(&self) -> Option<&crate::ids::AgentId>;
 }

@@ -166,7 +166,9 @@ impl ChatStream {
             .iter()
             .map(|(&index, &position)| (index, position))
             .filter(|&(index, position)| {
-                which(index) && turn.is_open(position) && turn.calls[position].partial.is_complete()
+                which(index)
+                    && turn.is_open(position)
+                    && turn.calls[position].partial_arguments.is_complete()
             })
             .collect();
         whole.sort_unstable();
@@ -235,7 +237,8 @@ impl ChatStream {
         open.sort_unstable();
         for (_, position) in open {
             let call = &turn.calls[position];
-            let whole = call.raw_arguments.trim().is_empty() || call.partial.is_complete();
+            let whole =
+                call.raw_arguments.trim().is_empty() || call.partial_arguments.is_complete();
             if whole {
                 turn.finish_raw(position, None);
             }

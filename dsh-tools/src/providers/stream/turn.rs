@@ -76,7 +76,7 @@ impl<'t> Turn<'t> {
         let mut streaming = StreamingCall::new(call, order);
         if !known {
             let error = ToolError::unknown_tool(streaming.call.name.as_str());
-            streaming.definite = Some(error.clone());
+            streaming.definite_error = Some(error.clone());
             self.events.push(StreamEvent::Definite { index, error });
         }
         self.calls.push(streaming);
@@ -91,11 +91,11 @@ impl<'t> Turn<'t> {
         };
         call.call.set_program(program);
         if program.is_some()
-            && call.definite.is_none()
+            && call.definite_error.is_none()
             && self.tools.refuses_to_programs(call.call.name.as_str())
         {
             let error = ToolError::unknown_tool(call.call.name.as_str());
-            call.definite = Some(error.clone());
+            call.definite_error = Some(error.clone());
             self.events.push(StreamEvent::Definite { index, error });
         }
     }
@@ -109,8 +109,8 @@ impl<'t> Turn<'t> {
             return;
         };
         call.raw_arguments.push_str(fragment);
-        let had_error = call.partial.error().is_some();
-        let pushed = call.partial.push(fragment);
+        let had_error = call.partial_arguments.error().is_some();
+        let pushed = call.partial_arguments.push(fragment);
         self.events.push(StreamEvent::ArgumentsDelta {
             index,
             fragment: fragment.to_owned(),
@@ -140,7 +140,7 @@ impl<'t> Turn<'t> {
         let length = call.raw_arguments.len();
         if call.checked > 2 * length + CHECK_ALLOWANCE
             || call
-                .definite
+                .definite_error
                 .as_ref()
                 .is_some_and(|error| error.violations().is_empty())
         {
@@ -164,8 +164,10 @@ impl<'t> Turn<'t> {
         let call = &mut self.calls[index];
         call.checked += length;
         let checked = if self.tools.sends_nulls(&name) {
-            let (Some(mut value), Some(open)) = (call.partial.value(), call.partial.open_path())
-            else {
+            let (Some(mut value), Some(open)) = (
+                call.partial_arguments.value(),
+                call.partial_arguments.open_path(),
+            ) else {
                 return;
             };
             // What the strict view's `null`s stand for is removed first, as it is from the
@@ -174,7 +176,7 @@ impl<'t> Turn<'t> {
             schema.definite_violations_in(&value, &open)
         } else {
             // The text is the tool's own: checked on the reader, each finished part about once.
-            schema.definite_violations_since(&call.partial, &mut call.progress)
+            schema.definite_violations_since(&call.partial_arguments, &mut call.progress)
         };
         let Err(found) = checked else {
             return;
@@ -199,7 +201,7 @@ impl<'t> Turn<'t> {
 
     fn report(&mut self, index: usize, error: ToolError) {
         if let Some(call) = self.calls.get_mut(index) {
-            call.definite = Some(error.clone());
+            call.definite_error = Some(error.clone());
         }
         self.events.push(StreamEvent::Definite { index, error });
     }
@@ -239,8 +241,10 @@ impl<'t> Turn<'t> {
             return;
         };
         let streamed = raw.is_none_or(|raw| raw == call.raw_arguments);
-        let value = match call.partial.node() {
-            Some(PartialNode::Finished(value)) if streamed && call.partial.error().is_none() => {
+        let value = match call.partial_arguments.node() {
+            Some(PartialNode::Finished(value))
+                if streamed && call.partial_arguments.error().is_none() =>
+            {
                 value
             }
             _ => {

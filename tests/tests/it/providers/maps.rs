@@ -464,7 +464,7 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
     }
     // What the model wrote keeps the view's pairs.
     assert_eq!(
-        stream.calls()[0].partial_arguments().value(),
+        stream.calls()[0].partial_arguments.value(),
         Some(arguments.clone())
     );
     assert!(

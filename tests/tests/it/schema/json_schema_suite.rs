@@ -161,7 +161,7 @@ fn optional_format_tests_pass_for_the_checked_formats() {
         .into_iter()
         .filter(|path| {
             let name = path.file_stem().unwrap().to_string_lossy();
-            dsh_tools::schema::StringFormat::from_name(&name).is_checked()
+            dsh_tools::schema::StringFormat::from(name.as_ref()).is_checked()
         })
         .collect();
     assert_eq!(checked.len(), 9, "{checked:?}");

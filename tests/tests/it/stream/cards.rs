@@ -176,7 +176,7 @@ fn a_strict_views_nulls_are_gone_from_the_arguments_so_far() {
     );
     // What the model wrote for the view keeps its `null`.
     assert_eq!(
-        stream.calls()[0].partial_arguments().value(),
+        stream.calls()[0].partial_arguments.value(),
         Some(json!({"limit": null, "path": "src/li"}))
     );
     assert_eq!(stream.arguments_so_far(1), None);
