@@ -14,7 +14,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `model.rs` | the data: [`Schema`], its kinds and the rules of each kind, which carry their families' structs (the layout is not API) |
-//! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], … |
+//! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], …, one [`SchemaBuilder`] |
 //! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
 //! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
 //! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
@@ -72,10 +72,10 @@ pub mod text_bounds;
 mod validate;
 mod violation;
 
-pub use builder::{ArraySchema, NumberBound, NumberSchema, ObjectSchema, StringSchema};
+pub use builder::{NumberBound, SchemaBuilder};
 // How `NumberBound` reads a float for each side: the trait's plumbing, not API.
 #[doc(hidden)]
-pub use builder::BoundSide;
+pub use builder::{BoundSide, BuilderRules};
 pub use compiled::CompiledSchema;
 pub use definite::DefiniteProgress;
 pub use error::{SchemaError, SchemaProblem};

@@ -121,7 +121,7 @@ pub struct Definition {
 /// rules in `rules/`), so that a new keyword adds a field there, not here.
 ///
 /// `#[non_exhaustive]`: build one from [`Default`] and set the fields (or use the
-/// [`StringSchema`](crate::StringSchema) builder).
+/// [`Schema::string`](crate::Schema::string) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 #[doc(hidden)]
@@ -136,7 +136,7 @@ pub struct StringRules {
 /// itself (a struct of their family, defined with their rules in `rules/arrays.rs`).
 ///
 /// `#[non_exhaustive]`: build one from [`Default`] and set the fields (or use the
-/// [`ArraySchema`](crate::ArraySchema) builder).
+/// [`Schema::array`](crate::Schema::array) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 #[doc(hidden)]

@@ -13,8 +13,8 @@ use super::pattern_shortcut::Shortcut;
 /// and the rest mean what ECMA-262 says, or refused with a [`PatternError`] naming the construct
 /// (look-around and backreferences, which the engine cannot run, or text that is not ECMA-262).
 ///
-/// Not API: a schema's `pattern` is set as text ([`StringSchema::pattern`](crate::StringSchema::pattern)
-/// or imported); the runtime's generated validators and the tests reach the compiled form.
+/// Not API: a schema's `pattern` is set as text (a string builder's `pattern`, or
+/// imported); the runtime's generated validators and the tests reach the compiled form.
 #[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct Pattern {

@@ -39,7 +39,7 @@ pub(crate) const KEYWORDS: &[&str] = &[PATTERN];
 /// What a string must match, as a schema states it: [`StringRules::matching`](crate::StringRules::matching).
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
-/// [`Default`] and set the fields (or use the [`StringSchema`](crate::StringSchema) builder).
+/// [`Default`] and set the fields (or use the [`Schema::string`](crate::Schema::string) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Matching {
@@ -231,7 +231,7 @@ pub fn compile_pattern(source: &str) -> Option<Pattern> {
     Pattern::new(source).ok()
 }
 
-/// The string builder's methods for the family, expanded inside `impl StringSchema` in
+/// The string builder's methods for the family, expanded inside `impl SchemaBuilder<StringRules>` in
 /// `builder.rs`, where the builder's `rules` (a `StringRules`), `Pattern`, `StringFormat`,
 /// `SchemaError` and `Value` are in scope.
 macro_rules! matching_methods {

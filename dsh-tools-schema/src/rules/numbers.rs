@@ -49,7 +49,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field or a new rule kept boxed, so
 /// build one from [`Default`] and set the fields (or use the
-/// [`NumberSchema`](crate::NumberSchema) builder).
+/// [`Schema::number`](crate::Schema::number) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct NumberRules {
@@ -675,7 +675,7 @@ pub fn is_multiple(value: &Value, factor: Option<Number>) -> bool {
     }
 }
 
-/// The number builder's methods for the family, expanded inside `impl NumberSchema` in
+/// The number builder's methods for the family, expanded inside `impl SchemaBuilder<NumberRules>` in
 /// `builder.rs`, where the builder's `rules` (a [`NumberRules`]), `NumberBound`, `BoundSide` and
 /// `SchemaError` are in scope.
 macro_rules! number_methods {
