@@ -72,11 +72,6 @@ impl CompiledSchema {
         &self.schema
     }
 
-    /// The schema this was compiled from.
-    pub fn into_schema(self) -> Schema {
-        self.schema
-    }
-
     /// Whether `value` matches, without collecting anything (and without allocating); the same
     /// answer as [`Schema::is_valid`].
     pub fn is_valid(&self, value: &Value) -> bool {

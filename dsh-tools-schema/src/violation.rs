@@ -411,11 +411,6 @@ impl Violations {
         self.list.len() + self.omitted
     }
 
-    /// Whether nothing was found.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty() && self.omitted == 0
-    }
-
     /// Iterates over the reported violations.
     pub fn iter(&self) -> std::slice::Iter<'_, Violation> {
         self.list.iter()

@@ -148,13 +148,6 @@ impl NameMap {
             .get(provider_name)
             .map_or(provider_name, String::as_str)
     }
-
-    /// The renamed tools: (canonical, provider name), sorted by canonical name.
-    pub fn renamed(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.to_provider
-            .iter()
-            .map(|(canonical, provider)| (canonical.as_str(), provider.as_str()))
-    }
 }
 
 /// 32 bits of FNV-1a over `name` and `salt`: stable across runs, platforms and releases.

@@ -73,9 +73,12 @@ async fn an_embedder_finds_what_no_keyword_names_and_embeds_each_tool_once() {
     assert!(names(&registry, "do I need an umbrella").is_empty());
 
     let texts_embedded = Arc::new(AtomicUsize::new(0));
-    registry.set_tool_embedder(Some(HybridSearch::new(Topics {
-        texts_embedded: Arc::clone(&texts_embedded),
-    })));
+    registry.set_tool_embedder(Some(HybridSearch::new(
+        Topics {
+            texts_embedded: Arc::clone(&texts_embedded),
+        },
+        0.5,
+    )));
     assert_eq!(names(&registry, "do I need an umbrella")[0], "get_weather");
     // Three tools and the query.
     assert_eq!(texts_embedded.load(Ordering::SeqCst), 4);
@@ -112,8 +115,8 @@ fn the_keyword_weight_decides_between_the_rankings() {
         texts_embedded: Arc::new(AtomicUsize::new(0)),
     };
     // "customer" is a keyword of the invoice tool; "letter" means email to the model.
-    registry.set_tool_embedder(Some(HybridSearch::new(topics()).keyword_weight(1.0)));
+    registry.set_tool_embedder(Some(HybridSearch::new(topics(), 1.0)));
     assert_eq!(names(&registry, "customer letter"), ["create_invoice"]);
-    registry.set_tool_embedder(Some(HybridSearch::new(topics()).keyword_weight(0.0)));
+    registry.set_tool_embedder(Some(HybridSearch::new(topics(), 0.0)));
     assert_eq!(names(&registry, "customer letter")[0], "send_email");
 }

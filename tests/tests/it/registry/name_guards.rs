@@ -274,7 +274,7 @@ impl ToolEmbedder for Topics {
 #[test]
 fn a_hybrid_search_leaves_out_what_a_name_guard_denies_and_keeps_its_count() {
     let registry = catalog();
-    registry.set_tool_embedder(Some(HybridSearch::new(Topics)));
+    registry.set_tool_embedder(Some(HybridSearch::new(Topics, 0.5)));
     let scope = registry.create_child("agent").unwrap();
     let query = ToolSearchQuery {
         max_results: 1,
