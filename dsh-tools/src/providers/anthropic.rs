@@ -251,11 +251,7 @@ pub(crate) fn format(
         _ => None,
     });
     match last_result {
-        Some(Value::Array(content))
-            if calls
-                .iter()
-                .any(|call| call.program_caller.as_deref().is_some()) =>
-        {
+        Some(Value::Array(content)) if calls.iter().any(|call| call.program_caller.is_some()) => {
             content.extend(contexts);
         }
         // Text after every tool_result: Anthropic wants tool results first in the message.

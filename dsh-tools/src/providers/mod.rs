@@ -386,7 +386,7 @@ impl LoweredTools {
     /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
         let mut calls = self.parse_calls(response)?;
-        let loaded = self.load_found(calls.loaded_tools.as_slice());
+        let loaded = self.load_found(&calls.loaded_tools);
         calls.set_loaded(loaded);
         Ok(calls)
     }
@@ -516,11 +516,7 @@ impl LoweredTools {
 
     /// An input for a call whose arguments arrived as a JSON string.
     pub(crate) fn input_from_raw(&self, call: &ToolCall, raw: &str) -> ToolExecutionInput {
-        let mut input = ToolExecutionInput::from_raw(
-            call.id.as_str().to_owned(),
-            call.name.as_str().to_owned(),
-            raw,
-        );
+        let mut input = ToolExecutionInput::from_raw(call.id.clone(), call.name.clone(), raw);
         if !input.is_malformed() {
             self.strip_nulls(call.name.as_str(), &mut input.arguments);
             input = self.map_back(call.name.as_str(), input);
@@ -535,11 +531,7 @@ impl LoweredTools {
         mut arguments: Value,
     ) -> ToolExecutionInput {
         self.strip_nulls(call.name.as_str(), &mut arguments);
-        let input = ToolExecutionInput::new(
-            call.id.as_str().to_owned(),
-            call.name.as_str().to_owned(),
-            arguments,
-        );
+        let input = ToolExecutionInput::new(call.id.clone(), call.name.clone(), arguments);
         let input = self.map_back(call.name.as_str(), input);
         self.with_agent(with_program(call, input))
     }

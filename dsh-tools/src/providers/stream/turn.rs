@@ -67,8 +67,8 @@ impl<'t> Turn<'t> {
         let index = self.calls.len();
         self.events.push(StreamEvent::CallStarted {
             index,
-            id: call.id.as_str().to_owned(),
-            name: call.name.as_str().to_owned(),
+            id: call.id.clone(),
+            name: call.name.clone(),
         });
         // A deferred tool is callable though not listed: only a tool the list's scope has not
         // at all is known to end unknown.
@@ -147,7 +147,7 @@ impl<'t> Turn<'t> {
             // Over budget, or already known to end as an unknown tool or malformed text.
             return;
         }
-        let name = call.call.name.as_str().to_owned();
+        let name = call.call.name.clone();
         if self.tools.sends_pairs(&name) {
             // The view sent a map as pairs: what streams has the view's shape, and a pair's
             // key is known only once the pairs are mapped back; the finished call is checked.
