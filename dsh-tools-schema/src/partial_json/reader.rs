@@ -262,6 +262,12 @@ impl PartialJson {
         self.root.is_some()
     }
 
+    /// Bytes read so far. Not API: the fuzz target checks that every byte is read once.
+    #[doc(hidden)]
+    pub fn bytes_read(&self) -> usize {
+        self.offset
+    }
+
     /// The best value of the text so far (a copy); `None` before any part of a value is known.
     pub fn value(&self) -> Option<Value> {
         if let Some(root) = &self.root {
