@@ -1,10 +1,10 @@
 //! The builder: how hand-written tools (and macro-generated code) assemble a [`Schema`].
 //!
-//! Constructors on [`Schema`] start a schema; kinds with constraints return a typed builder
-//! ([`StringSchema`], [`NumberSchema`], [`ArraySchema`], [`ObjectSchema`]) so that a constraint
-//! can only be set where it means something (`min_length` on a string, never on an integer).
-//! Every typed builder converts into a [`Schema`] (`.build()` or `Into`), and every method that
-//! takes a schema accepts `impl Into<Schema>`.
+//! Constructors on [`Schema`] start a schema; kinds with constraints return one generic
+//! builder, [`SchemaBuilder`], typed by the kind's rules, so that a constraint can only be set
+//! where it means something (`min_length` on a string, never on an integer): each kind's
+//! methods are in its own `impl` block. Every builder converts into a [`Schema`] (`.build()` or
+//! `Into`), and every method that takes a schema accepts `impl Into<Schema>`.
 //!
 //! ```
 //! use dsh_tools_schema::Schema;
@@ -17,11 +17,11 @@
 //! assert!(read_file.is_valid(&serde_json::json!({"path": "/etc/hosts", "limit": 20})));
 //! ```
 //!
-//! Building never fails except where the input can be malformed ([`StringSchema::pattern`]
-//! compiles an ECMA-262 pattern and says why it cannot, [`NumberSchema::multiple_of`] takes only
-//! a factor above 0); nothing here panics.
+//! Building never fails except where the input can be malformed (a string's `pattern` compiles
+//! an ECMA-262 pattern and says why it cannot, a number's `multiple_of` takes only a factor
+//! above 0); nothing here panics.
 //!
-//! The typed builders' methods for the value keywords (`min_length`, `minimum`, `unique_items`,
+//! The builder's methods for the value keywords (`min_length`, `minimum`, `unique_items`,
 //! …) are written with their keywords' rules in `rules/` and expanded into the builders here, so
 //! a new keyword adds its method in its family's file.
 
@@ -39,6 +39,7 @@ use super::rules::numbers::NumberRules;
 
 impl Schema {
     /// A schema of `kind`, not nullable, without annotations.
+    #[doc(hidden)]
     pub fn new(kind: SchemaKind) -> Self {
         Self {
             kind,
@@ -48,23 +49,18 @@ impl Schema {
     }
 
     /// A string (`{"type":"string"}`); constraints on the returned builder.
-    pub fn string() -> StringSchema {
-        StringSchema::default()
+    pub fn string() -> SchemaBuilder<StringRules> {
+        SchemaBuilder::of(StringRules::default())
     }
 
     /// A finite number (`{"type":"number"}`); bounds on the returned builder.
-    pub fn number() -> NumberSchema {
-        NumberSchema {
-            integer: false,
-            rules: NumberRules::default(),
-            nullable: false,
-            annotations: Annotations::default(),
-        }
+    pub fn number() -> SchemaBuilder<NumberRules> {
+        SchemaBuilder::of(NumberRules::default())
     }
 
     /// An integer (`{"type":"integer"}`; `1.0` and `1e3` count); bounds on the returned builder.
-    pub fn integer() -> NumberSchema {
-        NumberSchema {
+    pub fn integer() -> SchemaBuilder<NumberRules> {
+        SchemaBuilder {
             integer: true,
             ..Self::number()
         }
@@ -86,45 +82,38 @@ impl Schema {
     }
 
     /// A JSON Schema 2020-12 document compiled by the keyword engine
-    /// ([`SchemaKind::Keywords`]).
+    /// ([`SchemaKind::Keywords`]). Not API, as the model's layout is not: users import raw JSON
+    /// Schema with [`Schema::from_json_schema`].
+    #[doc(hidden)]
     pub fn keywords(document: KeywordSchema) -> Self {
         Self::new(SchemaKind::Keywords(document))
     }
 
     /// An array whose every item matches `items`.
-    pub fn array(items: impl Into<Schema>) -> ArraySchema {
-        ArraySchema {
-            rules: ArrayRules {
-                items: Some(Box::new(items.into())),
-                ..ArrayRules::default()
-            },
-            nullable: false,
-            annotations: Annotations::default(),
-        }
+    pub fn array(items: impl Into<Schema>) -> SchemaBuilder<ArrayRules> {
+        SchemaBuilder::of(ArrayRules {
+            items: Some(Box::new(items.into())),
+            ..ArrayRules::default()
+        })
     }
 
     /// An array of any items (`{"type":"array"}`).
-    pub fn array_of_any() -> ArraySchema {
-        ArraySchema {
-            rules: ArrayRules::default(),
-            nullable: false,
-            annotations: Annotations::default(),
-        }
+    pub fn array_of_any() -> SchemaBuilder<ArrayRules> {
+        SchemaBuilder::of(ArrayRules::default())
     }
 
     /// A closed object with no properties yet (`additionalProperties: false`); add properties
-    /// with [`ObjectSchema::required`] and [`ObjectSchema::optional`].
-    pub fn object() -> ObjectSchema {
-        ObjectSchema {
-            rules: ObjectRules::new(Vec::new(), AdditionalProperties::Forbidden),
-            nullable: false,
-            annotations: Annotations::default(),
-        }
+    /// with [`required`](SchemaBuilder::required) and [`optional`](SchemaBuilder::optional).
+    pub fn object() -> SchemaBuilder<ObjectRules> {
+        SchemaBuilder::of(ObjectRules::new(
+            Vec::new(),
+            AdditionalProperties::Forbidden,
+        ))
     }
 
     /// A map from any key to values matching `values` (`HashMap<String, T>`):
     /// `{"type":"object","additionalProperties":{…}}`.
-    pub fn map(values: impl Into<Schema>) -> ObjectSchema {
+    pub fn map(values: impl Into<Schema>) -> SchemaBuilder<ObjectRules> {
         let mut object = Self::object();
         object.rules.additional = AdditionalProperties::Schema(Box::new(values.into()));
         object
@@ -201,6 +190,7 @@ impl Schema {
 
     /// The object rules of a schema that is always an object (not nullable), seen through
     /// definitions: what a tool's arguments must be.
+    #[doc(hidden)]
     pub fn as_object(&self) -> Option<&ObjectRules> {
         if self.nullable {
             return None;
@@ -214,7 +204,8 @@ impl Schema {
 
     /// Whether a [`Schema::definition`], or a keyword document with references
     /// ([`SchemaKind::Keywords`]), appears anywhere in this schema (its values can nest without
-    /// limit).
+    /// limit). Not API: how the runtime picks a validator for a schema, a fact of the layout.
+    #[doc(hidden)]
     pub fn is_recursive(&self) -> bool {
         match &self.kind {
             SchemaKind::Defined(_) | SchemaKind::Ref(_) => true,
@@ -240,10 +231,10 @@ impl Schema {
     }
 }
 
-/// Annotation and nullability setters shared by [`Schema`] and every typed builder.
+/// Annotation and nullability setters shared by [`Schema`] and the builder.
 macro_rules! common_setters {
-    ($ty:ty) => {
-        impl $ty {
+    (impl $($head:tt)*) => {
+        impl $($head)* {
             /// Accepts `null` as well (Rust's `Option<T>`); rendered as `"type": [T, "null"]`.
             #[must_use]
             pub fn nullable(mut self) -> Self {
@@ -273,13 +264,6 @@ macro_rules! common_setters {
                 self
             }
 
-            /// Appends one entry to `examples`.
-            #[must_use]
-            pub fn example(mut self, value: impl Into<Value>) -> Self {
-                self.annotations.examples.push(value.into());
-                self
-            }
-
             /// Appends entries to `examples`.
             #[must_use]
             pub fn examples<I>(mut self, values: I) -> Self
@@ -296,58 +280,98 @@ macro_rules! common_setters {
     };
 }
 
-common_setters!(Schema);
-common_setters!(StringSchema);
-common_setters!(NumberSchema);
-common_setters!(ArraySchema);
-common_setters!(ObjectSchema);
+common_setters!(impl Schema);
+common_setters!(impl<R> SchemaBuilder<R>);
 
-/// Builds a string schema; see [`Schema::string`].
+/// Builds a schema of one kind: what [`Schema::string`], [`Schema::number`],
+/// [`Schema::integer`], [`Schema::array`] and [`Schema::object`] (or [`Schema::map`]) return.
+///
+/// `R` is the kind's rules (not API); the methods a kind takes are in its own `impl` block
+/// (`SchemaBuilder<StringRules>`: `min_length`, `pattern`, …), so a constraint is only set where
+/// it means something. [`build`](Self::build) (or `Into<Schema>`) finishes it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct StringSchema {
-    rules: StringRules,
+pub struct SchemaBuilder<R> {
+    rules: R,
+    /// A number's rules build an `integer` rather than a `number`; unread for other kinds.
+    integer: bool,
     nullable: bool,
     annotations: Annotations,
 }
 
-impl StringSchema {
+impl<R> SchemaBuilder<R> {
+    /// A builder of `rules`, not nullable, without annotations.
+    fn of(rules: R) -> Self {
+        Self {
+            rules,
+            integer: false,
+            nullable: false,
+            annotations: Annotations::default(),
+        }
+    }
+}
+
+impl<R: BuilderRules> SchemaBuilder<R> {
+    /// The finished schema.
+    pub fn build(self) -> Schema {
+        Schema {
+            kind: self.rules.into_kind(self.integer),
+            nullable: self.nullable,
+            annotations: self.annotations,
+        }
+    }
+}
+
+/// The rules of a kind [`SchemaBuilder`] builds, and the kind they make. Not API: the rules
+/// are the model's layout.
+#[doc(hidden)]
+pub trait BuilderRules {
+    /// The kind these rules make (`integer`: a number's rules make an `integer`).
+    fn into_kind(self, integer: bool) -> SchemaKind;
+}
+
+impl BuilderRules for StringRules {
+    fn into_kind(self, _integer: bool) -> SchemaKind {
+        SchemaKind::String(self)
+    }
+}
+
+impl BuilderRules for NumberRules {
+    fn into_kind(self, integer: bool) -> SchemaKind {
+        if integer {
+            SchemaKind::Integer(self)
+        } else {
+            SchemaKind::Number(self)
+        }
+    }
+}
+
+impl BuilderRules for ArrayRules {
+    fn into_kind(self, _integer: bool) -> SchemaKind {
+        SchemaKind::Array(self)
+    }
+}
+
+impl BuilderRules for ObjectRules {
+    fn into_kind(self, _integer: bool) -> SchemaKind {
+        SchemaKind::Object(self)
+    }
+}
+
+impl<R: BuilderRules> From<SchemaBuilder<R>> for Schema {
+    fn from(builder: SchemaBuilder<R>) -> Self {
+        builder.build()
+    }
+}
+
+/// A string's methods: its lengths, `pattern` and `format`.
+impl SchemaBuilder<StringRules> {
     super::rules::lengths::length_methods!();
     super::rules::matching::matching_methods!();
-
-    /// The finished schema.
-    pub fn build(self) -> Schema {
-        Schema {
-            kind: SchemaKind::String(self.rules),
-            nullable: self.nullable,
-            annotations: self.annotations,
-        }
-    }
 }
 
-/// Builds a number or integer schema; see [`Schema::number`] and [`Schema::integer`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct NumberSchema {
-    integer: bool,
-    rules: NumberRules,
-    nullable: bool,
-    annotations: Annotations,
-}
-
-impl NumberSchema {
+/// A number's (or an integer's) methods: its bounds and `multipleOf`.
+impl SchemaBuilder<NumberRules> {
     super::rules::numbers::number_methods!();
-
-    /// The finished schema.
-    pub fn build(self) -> Schema {
-        Schema {
-            kind: if self.integer {
-                SchemaKind::Integer(self.rules)
-            } else {
-                SchemaKind::Number(self.rules)
-            },
-            nullable: self.nullable,
-            annotations: self.annotations,
-        }
-    }
 }
 
 /// Which bound a [`NumberBound`] becomes; decides how a non-finite float is read. Not API: only
@@ -446,36 +470,14 @@ impl NumberBound for &Number {
     }
 }
 
-/// Builds an array schema; see [`Schema::array`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct ArraySchema {
-    rules: ArrayRules,
-    nullable: bool,
-    annotations: Annotations,
-}
-
-impl ArraySchema {
+/// An array's methods: its item counts and `uniqueItems`.
+impl SchemaBuilder<ArrayRules> {
     super::rules::arrays::array_methods!();
-
-    /// The finished schema.
-    pub fn build(self) -> Schema {
-        Schema {
-            kind: SchemaKind::Array(self.rules),
-            nullable: self.nullable,
-            annotations: self.annotations,
-        }
-    }
 }
 
-/// Builds an object schema; see [`Schema::object`] and [`Schema::map`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct ObjectSchema {
-    rules: ObjectRules,
-    nullable: bool,
-    annotations: Annotations,
-}
-
-impl ObjectSchema {
+/// An object's methods: its properties, what happens to undeclared ones, and its property
+/// counts.
+impl SchemaBuilder<ObjectRules> {
     /// Declares a property that must be present. A property declared twice keeps its first
     /// position and takes the last declaration.
     #[must_use]
@@ -491,6 +493,7 @@ impl ObjectSchema {
     }
 
     /// Declares `property` (for generated code that computes `required`).
+    #[doc(hidden)]
     #[must_use]
     pub fn property(mut self, property: Property) -> Self {
         match self
@@ -525,19 +528,11 @@ impl ObjectSchema {
     }
 
     super::rules::objects::object_methods!();
-
-    /// The finished schema.
-    pub fn build(self) -> Schema {
-        Schema {
-            kind: SchemaKind::Object(self.rules),
-            nullable: self.nullable,
-            annotations: self.annotations,
-        }
-    }
 }
 
 impl Property {
     /// A property that must be present.
+    #[doc(hidden)]
     pub fn required(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
         Self {
             name: name.into(),
@@ -547,6 +542,7 @@ impl Property {
     }
 
     /// A property that may be absent.
+    #[doc(hidden)]
     pub fn optional(name: impl Into<String>, schema: impl Into<Schema>) -> Self {
         Self {
             required: false,
@@ -554,20 +550,6 @@ impl Property {
         }
     }
 }
-
-macro_rules! into_schema {
-    ($($ty:ty),*) => {
-        $(
-            impl From<$ty> for Schema {
-                fn from(builder: $ty) -> Self {
-                    builder.build()
-                }
-            }
-        )*
-    };
-}
-
-into_schema!(StringSchema, NumberSchema, ArraySchema, ObjectSchema);
 
 #[cfg(test)]
 mod tests {
@@ -601,7 +583,7 @@ mod tests {
 
     #[test]
     fn multiple_of_takes_only_factors_above_zero() {
-        let rules = |schema: NumberSchema| schema.rules.multiple_of().cloned();
+        let rules = |schema: SchemaBuilder<NumberRules>| schema.rules.multiple_of().cloned();
         assert_eq!(
             rules(Schema::integer().multiple_of(5).unwrap()),
             Some(Number::from(5))

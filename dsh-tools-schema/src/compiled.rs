@@ -34,7 +34,7 @@ use super::violation::{PathRoot, Violations};
 ///
 /// let arguments = Schema::object()
 ///     .required("path", Schema::string().min_length(1))
-///     .optional("limit", Schema::integer().range(1, 100))
+///     .optional("limit", Schema::integer().minimum(1).maximum(100))
 ///     .build()
 ///     .compile();
 /// assert!(arguments.is_valid(&json!({"path": "/tmp", "limit": 5})));
@@ -61,7 +61,8 @@ impl CompiledSchema {
     }
 
     /// Whether the schema has a definition its values can nest without limit through
-    /// ([`Schema::is_recursive`]).
+    /// ([`Schema::is_recursive`]). Not API, as that is not.
+    #[doc(hidden)]
     pub fn is_recursive(&self) -> bool {
         self.recursive
     }
@@ -69,11 +70,6 @@ impl CompiledSchema {
     /// The schema this was compiled from (to render it, for example).
     pub fn schema(&self) -> &Schema {
         &self.schema
-    }
-
-    /// The schema this was compiled from.
-    pub fn into_schema(self) -> Schema {
-        self.schema
     }
 
     /// Whether `value` matches, without collecting anything (and without allocating); the same

@@ -18,6 +18,7 @@ pub(crate) fn pattern_refusal(error: &PatternError) -> String {
 
 /// How many problems a [`SchemaError`] keeps; the rest are counted into an "and N more" tail so a
 /// hostile schema cannot produce a megabyte error.
+#[doc(hidden)]
 pub const MAX_REPORTED_SCHEMA_PROBLEMS: usize = 50;
 
 /// One reason a schema is rejected.
@@ -33,14 +34,19 @@ pub struct SchemaProblem {
 }
 
 /// A schema the engine cannot build or enforce, with every problem found (up to
-/// [`MAX_REPORTED_SCHEMA_PROBLEMS`]).
+/// 50; the rest are counted).
 ///
 /// `Display` is `unsupported JSON schema: <v1>; <v2>…`; the runtime carries it into a tool error
 /// with `{name: "JsonSchemaError", code: "UNSUPPORTED_SCHEMA"}`.
+///
+/// `#[non_exhaustive]`: made by the engine (or [`SchemaError::new`]); its fields are read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaError {
-    problems: Vec<SchemaProblem>,
-    omitted: usize,
+    /// The reported problems, in the order they were found (depth-first, keyword order).
+    pub problems: Vec<SchemaProblem>,
+    /// How many problems were found past the cap.
+    pub omitted: usize,
 }
 
 impl SchemaError {
@@ -74,16 +80,6 @@ impl SchemaError {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.problems.is_empty() && self.omitted == 0
-    }
-
-    /// The reported problems, in the order they were found (depth-first, keyword order).
-    pub fn problems(&self) -> &[SchemaProblem] {
-        &self.problems
-    }
-
-    /// How many problems were found past the cap.
-    pub fn omitted(&self) -> usize {
-        self.omitted
     }
 }
 

@@ -34,12 +34,15 @@ pub enum StringFormat {
     Other(String),
 }
 
-impl StringFormat {
-    /// The format named `name`.
-    pub fn from_name(name: &str) -> Self {
+impl From<&str> for StringFormat {
+    /// The format named `name` (`"date-time"`, `"uuid"`, …; any other name is
+    /// [`Other`](Self::Other)).
+    fn from(name: &str) -> Self {
         Self::checked_by_name(name).unwrap_or_else(|| Self::Other(name.to_owned()))
     }
+}
 
+impl StringFormat {
     /// The checked format named `name`, without allocating; `None` for any other name.
     pub(crate) fn checked_by_name(name: &str) -> Option<Self> {
         Some(match name {
@@ -77,7 +80,9 @@ impl StringFormat {
         !matches!(self, Self::Other(_))
     }
 
-    /// Whether `text` is in this format; always for a format that is not checked.
+    /// Whether `text` is in this format; always for a format that is not checked. Not API: the
+    /// engines' check, which validation runs.
+    #[doc(hidden)]
     pub fn matches(&self, text: &str) -> bool {
         match self {
             Self::DateTime => format_checks::is_date_time(text),

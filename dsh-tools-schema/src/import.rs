@@ -124,13 +124,14 @@ impl Schema {
     /// the annotations `title`, `description`, `default`, `examples`, `format`, `$comment`,
     /// `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`, `contentMediaType`.
     ///
-    /// Any other document becomes one [`SchemaKind::Keywords`] node: kept as written and
+    /// Any other document becomes one node of the keyword engine: kept as written and
     /// enforced keyword by keyword (all of 2020-12's core, applicator, unevaluated, validation
     /// and format-annotation vocabularies, `format` asserted for the formats
     /// [`StringFormat::is_checked`] names). Refused: keyword values the specification does not
     /// allow, patterns the engine cannot run (look-around, backreferences), references to
     /// nothing, remote references (see [`Schema::from_json_schema_with`]), and documents nested
-    /// deeper than [`MAX_IMPORT_DEPTH`] or larger than [`MAX_IMPORT_NODES`].
+    /// deeper than 64 levels (each `$ref` hop a level) or larger than 100,000 nodes once its
+    /// `$ref`s are inlined.
     pub fn from_json_schema(schema: &Value) -> Result<Schema, SchemaError> {
         Self::from_json_schema_with(schema, &SchemaImportOptions::default())
     }
@@ -155,8 +156,8 @@ impl Schema {
     /// `#[serde(deny_unknown_fields)]`) is closed, as a `ToolArgs` struct is, so an undeclared
     /// key is reported rather than dropped by serde (`additionalProperties: true` keeps one
     /// open); what
-    /// schemars emits beyond the typed subset (`allOf`, …) becomes a [`SchemaKind::Keywords`]
-    /// node, as in [`Schema::from_json_schema`].
+    /// schemars emits beyond the typed subset (`allOf`, …) becomes a node of the keyword
+    /// engine, as in [`Schema::from_json_schema`].
     pub fn from_schemars(schema: &schemars::Schema) -> Result<Schema, SchemaError> {
         Importer::new(schema.as_value(), true)
             .run()
@@ -224,7 +225,7 @@ impl<'a> Importer<'a> {
     fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
         let (path, message) = (path.into(), message.into());
         // A `$defs` entry inlined at several places reports its problems once.
-        if !self.errors.problems().iter().any(|p| p.message == message) {
+        if !self.errors.problems.iter().any(|p| p.message == message) {
             self.errors.push(path, message);
         }
     }
@@ -253,10 +254,10 @@ impl<'a> Importer<'a> {
                 return None;
             }
         };
-        let before = self.errors.problems().len() + self.errors.omitted();
+        let before = self.errors.problems.len() + self.errors.omitted;
         let annotations = self.annotations(map, path, depth == 0);
         let schema = self.convert_structure(map, path, depth);
-        let clean = self.errors.problems().len() + self.errors.omitted() == before;
+        let clean = self.errors.problems.len() + self.errors.omitted == before;
         let mut schema = schema?;
         if !self.apply_format(map, &mut schema, path) {
             return None;
@@ -982,7 +983,7 @@ impl Importer<'_> {
     /// The format `name`, checked only when formats assert.
     fn format_named(&self, name: &str) -> StringFormat {
         if self.formats_asserted {
-            StringFormat::from_name(name)
+            StringFormat::from(name)
         } else {
             StringFormat::Other(name.to_owned())
         }

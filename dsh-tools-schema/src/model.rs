@@ -3,6 +3,12 @@
 //!
 //! This file owns only the data; rendering (`render.rs`), validation (`validate.rs`), import
 //! (`import.rs`) and the builder API (`builder.rs`) live beside it.
+//!
+//! The tree's layout is not API (`#[doc(hidden)]`): users build a [`Schema`] with the builder
+//! or import one, and read it back as JSON Schema ([`Schema::to_json_schema`]); the runtime, the
+//! macros' generated code and the tests, which walk the tree, reach it all the same. So the
+//! engines' representation can change (a node packed differently, a keyword family moved)
+//! without a breaking release.
 
 use super::keywords::KeywordSchema;
 use super::rules::arrays::ArrayConstraints;
@@ -13,13 +19,19 @@ use super::rules::objects::ObjectConstraints;
 use serde_json::Value;
 
 /// A value schema: what kind of value, whether `null` is also accepted, and annotations.
+///
+/// Built with the builder ([`Schema::object`], [`Schema::string`], …) or imported
+/// ([`Schema::from_json_schema`]); its layout is not API.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schema {
     /// The kind of value and its constraints.
+    #[doc(hidden)]
     pub kind: SchemaKind,
     /// `null` is accepted as well (Rust's `Option<T>`).
+    #[doc(hidden)]
     pub nullable: bool,
     /// Description, title, default and examples; they never affect validation.
+    #[doc(hidden)]
     pub annotations: Annotations,
 }
 
@@ -35,6 +47,7 @@ impl Schema {
 
 /// Human-facing annotations rendered into the JSON Schema.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[doc(hidden)]
 pub struct Annotations {
     /// `title`.
     pub title: Option<String>,
@@ -51,6 +64,7 @@ pub struct Annotations {
 // validator dispatches on it for every node, and decoding a niche costs several instructions.
 #[derive(Clone, Debug, PartialEq)]
 #[repr(u8)]
+#[doc(hidden)]
 pub enum SchemaKind {
     /// `{"type":"string"}`.
     String(StringRules),
@@ -95,6 +109,7 @@ pub enum SchemaKind {
 /// an import the JSON pointer it came from); rendering publishes it under `$defs` by a short
 /// key made from it.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)]
 pub struct Definition {
     /// What the references are matched against.
     pub name: String,
@@ -106,9 +121,10 @@ pub struct Definition {
 /// rules in `rules/`), so that a new keyword adds a field there, not here.
 ///
 /// `#[non_exhaustive]`: build one from [`Default`] and set the fields (or use the
-/// [`StringSchema`](crate::StringSchema) builder).
+/// [`Schema::string`](crate::Schema::string) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
+#[doc(hidden)]
 pub struct StringRules {
     /// `minLength` and `maxLength`, in Unicode code points.
     pub lengths: Lengths,
@@ -120,9 +136,10 @@ pub struct StringRules {
 /// itself (a struct of their family, defined with their rules in `rules/arrays.rs`).
 ///
 /// `#[non_exhaustive]`: build one from [`Default`] and set the fields (or use the
-/// [`ArraySchema`](crate::ArraySchema) builder).
+/// [`Schema::array`](crate::Schema::array) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
+#[doc(hidden)]
 pub struct ArrayRules {
     /// The schema of every item; `None` accepts any item.
     pub items: Option<Box<Schema>>,
@@ -136,6 +153,7 @@ pub struct ArrayRules {
 /// [`Default`] is a closed object with no properties, as [`ObjectRules::new`] with
 /// [`AdditionalProperties::Forbidden`] makes it.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)]
 pub struct ObjectRules {
     /// Declared properties, in declaration order (the order they are rendered and reported in).
     pub properties: Vec<Property>,
@@ -162,6 +180,7 @@ impl Default for ObjectRules {
 impl ObjectRules {
     /// Rules for `properties` (required ones in declaration order) and undeclared keys, with no
     /// bound on the number of properties.
+    #[doc(hidden)]
     pub fn new(properties: Vec<Property>, additional: AdditionalProperties) -> Self {
         Self {
             properties,
@@ -174,6 +193,7 @@ impl ObjectRules {
     /// The indices of the required properties, in `required` order: those JSON Schema's
     /// `required` listed first when an imported schema's order differs from declaration order,
     /// then any other in declaration order.
+    #[doc(hidden)]
     pub fn required_indices(&self) -> Vec<usize> {
         let properties = &self.properties;
         if self.required_order.is_empty() {
@@ -198,6 +218,7 @@ impl ObjectRules {
 
 /// One declared property.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)]
 pub struct Property {
     /// The key.
     pub name: String,
@@ -209,6 +230,7 @@ pub struct Property {
 
 /// `additionalProperties`.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)]
 pub enum AdditionalProperties {
     /// `false`: undeclared keys are violations (the default for tool arguments).
     Forbidden,

@@ -12,6 +12,10 @@ use super::pattern_shortcut::Shortcut;
 /// flag): it is translated into the `regex` crate's dialect so that `\d`, `\w`, `\s`, `\b`, `.`
 /// and the rest mean what ECMA-262 says, or refused with a [`PatternError`] naming the construct
 /// (look-around and backreferences, which the engine cannot run, or text that is not ECMA-262).
+///
+/// Not API: a schema's `pattern` is set as text (a string builder's `pattern`, or
+/// imported); the runtime's generated validators and the tests reach the compiled form.
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct Pattern {
     source: String,
@@ -22,6 +26,7 @@ pub struct Pattern {
 
 impl Pattern {
     /// Compiles the ECMA-262 pattern `source`, or explains why it cannot be enforced.
+    #[doc(hidden)]
     pub fn new(source: &str) -> Result<Self, PatternError> {
         Ok(Self {
             source: source.to_owned(),
@@ -31,11 +36,13 @@ impl Pattern {
     }
 
     /// The pattern text, as written (ECMA-262).
+    #[doc(hidden)]
     pub fn as_str(&self) -> &str {
         &self.source
     }
 
     /// Whether `text` contains a match (JSON Schema patterns are not anchored).
+    #[doc(hidden)]
     pub fn is_match(&self, text: &str) -> bool {
         match &self.shortcut {
             Some(shortcut) => shortcut.is_match(text),

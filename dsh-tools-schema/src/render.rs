@@ -30,6 +30,7 @@ use super::rules::members::{CONST, ENUM};
 use super::semantics::is_integral;
 
 /// The `$schema` URI of the dialect rendered here.
+#[doc(hidden)]
 pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 impl Schema {

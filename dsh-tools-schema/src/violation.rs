@@ -30,6 +30,7 @@ use crate::text_bounds::{MAX_QUOTED_CHARS, push_cut_marker, push_quoted};
 
 /// How many violations are formatted; the rest are counted into an "and N more" tail so a
 /// hostile payload cannot produce a megabyte error.
+#[doc(hidden)]
 pub const MAX_REPORTED_VIOLATIONS: usize = 50;
 
 /// Room for this many violations is made at the first one: a violation is small, and growing the
@@ -386,8 +387,8 @@ impl Serialize for Violation {
     }
 }
 
-/// Every violation of one value, in the stable reporting order, capped at
-/// [`MAX_REPORTED_VIOLATIONS`].
+/// Every violation of one value, in the stable reporting order, capped at 50 reported ones (the
+/// rest are counted: [`omitted`](Self::omitted)).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Violations {
     list: Vec<Violation>,
@@ -408,11 +409,6 @@ impl Violations {
     /// All violations found, reported or not.
     pub fn total(&self) -> usize {
         self.list.len() + self.omitted
-    }
-
-    /// Whether nothing was found.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty() && self.omitted == 0
     }
 
     /// Iterates over the reported violations.
@@ -451,6 +447,7 @@ impl<'a> IntoIterator for &'a Violations {
 
 /// The JSON types a value can have, for type violations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum JsonType {
     /// An object.
     Object,
@@ -470,6 +467,7 @@ pub enum JsonType {
 
 impl JsonType {
     /// The JSON type of `value` (numbers are `Number`).
+    #[doc(hidden)]
     pub fn of(value: &Value) -> Self {
         match value {
             Value::Null => Self::Null,
@@ -482,6 +480,7 @@ impl JsonType {
     }
 
     /// The JSON Schema name: `object`, `integer`, …
+    #[doc(hidden)]
     pub fn name(self) -> &'static str {
         match self {
             Self::Object => "object",

@@ -87,7 +87,7 @@ impl AgentState {
             .registry
             .create_child(session_id.to_string())
             .map_err(|error| protocol::Error::internal_error().data(error.to_string()))?;
-        let cards = AcpCards::for_client(&self.workspace, &lock(&self.client));
+        let cards = AcpCards::new(&self.workspace, lock(&self.client).terminal);
         // The one line that shows the session its calls; it stays for the session's lifetime.
         let _shown = scope
             .observe(AcpToolCalls::new(

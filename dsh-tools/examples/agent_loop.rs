@@ -89,7 +89,7 @@ fn anthropic_script() -> Vec<Value> {
 
 fn show_tools(tools: &LoweredTools) {
     let names: Vec<String> = tools
-        .tools()
+        .tools
         .iter()
         .map(|tool| {
             let renamed = if tool.provider_name == tool.name {
@@ -102,7 +102,7 @@ fn show_tools(tools: &LoweredTools) {
         })
         .collect();
     println!("  tools: {}", names.join(", "));
-    for entry in &tools.report().entries {
+    for entry in &tools.report.entries {
         println!("    view: {entry}");
     }
 }
@@ -121,8 +121,8 @@ async fn run(
         let tools = provider.tools(None); // lowered once; cached until the registry changes
         let request = match dialect {
             Dialect::Anthropic { .. } => json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
-                "messages": messages, "tools": tools.request_tools()}),
-            _ => json!({"model": "gpt-4.1", "messages": messages, "tools": tools.request_tools()}),
+                "messages": messages, "tools": tools.request_tools}),
+            _ => json!({"model": "gpt-4.1", "messages": messages, "tools": tools.request_tools}),
         };
         println!(
             "\n-- request {} ({} messages, {} bytes) --",
@@ -137,7 +137,7 @@ async fn run(
         // The model's turn as the next request must repeat it (opaque fields included).
         messages.extend(tools.assistant_turn(&response)?);
         let mut calls = tools.parse_response(&response)?;
-        if calls.is_empty() {
+        if calls.calls.is_empty() {
             let text = match dialect {
                 Dialect::Anthropic { .. } => &response["content"][0]["text"],
                 _ => &response["choices"][0]["message"]["content"],
@@ -145,14 +145,14 @@ async fn run(
             println!("  model: {}", text.as_str().unwrap_or_default());
             break;
         }
-        for input in calls.inputs() {
+        for input in calls.inputs.as_slice() {
             println!(
                 "  call {} {} {}",
                 input.call_id, input.name, input.arguments
             );
         }
         let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
-        let results = tools.format_batch(calls.calls(), &outcome)?;
+        let results = tools.format_batch(&calls.calls, &outcome)?;
         for message in &results {
             println!("  result message: {message}");
         }
@@ -222,7 +222,7 @@ async fn run_streamed(
                         // What a UI shows of the call so far, in the tool's own form.
                         let so_far = stream.arguments_so_far(index).unwrap_or_default();
                         let card = registry
-                            .present_partial_call(stream.calls()[index].call().name(), &so_far);
+                            .present_partial_call(&stream.calls()[index].call.name, &so_far);
                         let line = format!("  [{index}] card: {:?} {so_far}", card.title());
                         if shown.len() <= index {
                             shown.resize(index + 1, String::new());
@@ -236,7 +236,7 @@ async fn run_streamed(
                         let call = &stream.calls()[index];
                         println!(
                             "  [{index}] already wrong after {} bytes, before the call ended: {}",
-                            call.raw_arguments().len(),
+                            call.raw_arguments.len(),
                             error.message()
                         );
                     }
@@ -260,7 +260,7 @@ async fn run_streamed(
         Ok::<_, Box<dyn std::error::Error>>(stream.into_tool_calls()?)
     };
     let (calls, outcome) = tokio::join!(reading, batch);
-    for message in tools.format_batch(calls?.calls(), &outcome)? {
+    for message in tools.format_batch(&calls?.calls, &outcome)? {
         println!("  result message: {message}");
     }
     Ok(())
@@ -278,7 +278,7 @@ async fn run_programmatic(registry: &ToolRegistry) -> Result<(), Box<dyn std::er
     let tools = ProviderTools::new(registry, Dialect::anthropic())
         .programmatic(true)
         .tools(None);
-    for tool in tools.request_tools().as_array().into_iter().flatten() {
+    for tool in tools.request_tools.as_array().into_iter().flatten() {
         let name = tool["name"].as_str().unwrap_or_default();
         match tool.get("allowed_callers") {
             Some(callers) => println!("  tool {name}: allowed_callers {callers}"),
@@ -299,16 +299,16 @@ async fn run_programmatic(registry: &ToolRegistry) -> Result<(), Box<dyn std::er
          "input": {"pattern": "Hello", "path": "."}, "caller": caller}
     ]});
     let mut calls = tools.parse_response(&response)?;
-    for (call, input) in calls.calls().iter().zip(calls.inputs()) {
+    for (call, input) in calls.calls.iter().zip(&calls.inputs) {
         println!(
             "  call {} {} from program {}",
-            call.id(),
-            call.name(),
+            call.id,
+            call.name,
             input.program_caller().unwrap_or("-")
         );
     }
     let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
-    for message in tools.format_batch(calls.calls(), &outcome)? {
+    for message in tools.format_batch(&calls.calls, &outcome)? {
         println!("  result message: {message}");
     }
     registry.set_code_mode(CodeMode::Native)?;

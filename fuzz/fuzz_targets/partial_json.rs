@@ -64,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(expected) => match &whole_end {
             Ok(()) => assert_eq!(whole.value(), Some(expected)),
             Err(error) => assert!(
-                error.reason().contains("twice"),
+                error.reason.contains("twice"),
                 "serde_json reads it, the reader refuses it: {error}"
             ),
         },

@@ -94,7 +94,7 @@ fuzz_target!(|data: &[u8]| {
     match stream.into_tool_calls() {
         Ok(calls) => {
             assert!(failed.is_none(), "a failed stream gave calls");
-            assert_eq!(calls.inputs().len(), finished, "every finished call, no other");
+            assert_eq!(calls.inputs.len(), finished, "every finished call, no other");
         }
         Err(error) => {
             if let Some(first) = failed {

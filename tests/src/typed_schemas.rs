@@ -62,7 +62,7 @@ fn leaf_schema() -> impl Strategy<Value = Schema> {
                     schema = schema.pattern(pattern).expect("valid pattern");
                 }
                 if let Some(format) = format {
-                    schema = schema.format(StringFormat::from_name(format));
+                    schema = schema.format(StringFormat::from(format));
                 }
                 schema.build()
             }),

@@ -437,7 +437,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn problem(&mut self, path: String, message: String) {
-        if !self.errors.problems().iter().any(|p| p.message == message) {
+        if !self.errors.problems.iter().any(|p| p.message == message) {
             self.errors.push(path, message);
         }
     }
@@ -477,7 +477,7 @@ impl KeywordSource for Reader<'_, '_> {
     /// A known format checked only when the options say `format` asserts.
     fn format_named(&self, name: &str) -> StringFormat {
         if self.compiler.options.asserts_formats() {
-            StringFormat::from_name(name)
+            StringFormat::from(name)
         } else {
             StringFormat::Other(name.to_owned())
         }

@@ -51,6 +51,7 @@ pub(crate) use uri::decode_fragment;
 
 /// A JSON Schema 2020-12 document outside the typed subset, compiled: kept as written (what the
 /// model is shown) and enforced keyword by keyword. Cloning shares the compiled form.
+#[doc(hidden)]
 #[derive(Clone)]
 pub struct KeywordSchema {
     inner: Arc<Compiled>,
@@ -63,6 +64,7 @@ struct Compiled {
 
 impl KeywordSchema {
     /// Compiles `schema` with the default [`SchemaImportOptions`] (remote references refused).
+    #[doc(hidden)]
     pub fn new(schema: &Value) -> Result<Self, SchemaError> {
         Self::with_options(schema, &SchemaImportOptions::default())
     }
@@ -83,6 +85,7 @@ impl KeywordSchema {
     }
 
     /// The schema as written.
+    #[doc(hidden)]
     pub fn as_json(&self) -> &Value {
         &self.inner.source
     }
@@ -93,6 +96,7 @@ impl KeywordSchema {
     }
 
     /// Whether `value` matches.
+    #[doc(hidden)]
     pub fn is_valid(&self, value: &Value) -> bool {
         self.check(value, 0)
     }

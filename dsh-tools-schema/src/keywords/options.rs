@@ -8,8 +8,8 @@ use serde_json::Value;
 /// How a JSON Schema document is imported ([`Schema::from_json_schema_with`]): the documents
 /// remote references name, and whether `format` asserts.
 ///
-/// By default a remote reference (`"$ref": "https://example.com/address.json"`) is an
-/// `UNSUPPORTED_SCHEMA` error naming it, and the formats [`StringFormat::is_checked`] names are
+/// [`Default`] has no documents, and checked formats assert: a remote reference
+/// (`"$ref": "https://example.com/address.json"`) is an `UNSUPPORTED_SCHEMA` error naming it, and the formats [`StringFormat::is_checked`] names are
 /// checked (what the model is shown is what is enforced). JSON Schema's own default is `format`
 /// as an annotation only: [`formats_as_annotations`](Self::formats_as_annotations).
 ///
@@ -31,11 +31,6 @@ impl Default for SchemaImportOptions {
 }
 
 impl SchemaImportOptions {
-    /// No documents; checked formats assert.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Adds the document `schema` under `uri` (absolute; a fragment is ignored), for remote
     /// references to resolve to.
     pub fn with_document(mut self, uri: impl Into<String>, schema: Value) -> Self {

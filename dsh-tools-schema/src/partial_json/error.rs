@@ -4,10 +4,17 @@
 use std::fmt;
 
 /// Why the text read so far cannot be (the beginning of) one JSON value, and where.
+///
+/// `#[non_exhaustive]`: made by the reader; its fields are read. `Display` writes
+/// `<reason> at byte <offset>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PartialJsonError {
-    offset: usize,
-    reason: String,
+    /// The byte offset in the whole text where it went wrong (the text's length when it ended
+    /// too early).
+    pub offset: usize,
+    /// What went wrong, without the offset.
+    pub reason: String,
 }
 
 impl PartialJsonError {
@@ -16,17 +23,6 @@ impl PartialJsonError {
             offset,
             reason: reason.into(),
         }
-    }
-
-    /// The byte offset in the whole text where it went wrong (the text's length when it ended
-    /// too early).
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// What went wrong, without the offset.
-    pub fn reason(&self) -> &str {
-        &self.reason
     }
 }
 

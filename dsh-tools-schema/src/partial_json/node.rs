@@ -45,6 +45,7 @@ pub struct PartialArray<'a> {
 impl PartialJson {
     /// The value so far as finished and open parts (see [`PartialNode`]); `None` before any
     /// part of a value is known.
+    #[doc(hidden)]
     pub fn node(&self) -> Option<PartialNode<'_>> {
         match self.root() {
             Some(root) => Some(PartialNode::Finished(root)),

@@ -39,7 +39,7 @@ pub(crate) const KEYWORDS: &[&str] = &[MIN_ITEMS, MAX_ITEMS, UNIQUE_ITEMS];
 /// equal: [`ArrayRules::constraints`](crate::ArrayRules::constraints).
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
-/// [`Default`] and set the fields (or use the [`ArraySchema`](crate::ArraySchema) builder).
+/// [`Default`] and set the fields (or use the [`Schema::array`](crate::Schema::array) builder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ArrayConstraints {
@@ -236,7 +236,7 @@ pub fn has_unique_items(value: &Value) -> bool {
         .is_some_and(|items| unique_holds(true, items))
 }
 
-/// The array builder's methods for the family, expanded inside `impl ArraySchema` in
+/// The array builder's methods for the family, expanded inside `impl SchemaBuilder<ArrayRules>` in
 /// `builder.rs`, where the builder's `rules` (an `ArrayRules`) is in scope.
 macro_rules! array_methods {
     () => {

@@ -42,7 +42,7 @@ pub(crate) fn meets_max_length(text: &str, max: u64) -> bool {
 /// absent): [`StringRules::lengths`](crate::StringRules::lengths).
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
-/// [`Default`] and set the fields (or use the [`StringSchema`](crate::StringSchema) builder).
+/// [`Default`] and set the fields (or use the [`Schema::string`](crate::Schema::string) builder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Lengths {
@@ -176,7 +176,7 @@ pub fn has_length(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
     Lengths { min, max }.holds(text)
 }
 
-/// The string builder's methods for the family, expanded inside `impl StringSchema` in
+/// The string builder's methods for the family, expanded inside `impl SchemaBuilder<StringRules>` in
 /// `builder.rs`, where the builder's `rules` (a `StringRules`) is in scope.
 macro_rules! length_methods {
     () => {

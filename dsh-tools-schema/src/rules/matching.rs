@@ -39,7 +39,7 @@ pub(crate) const KEYWORDS: &[&str] = &[PATTERN];
 /// What a string must match, as a schema states it: [`StringRules::matching`](crate::StringRules::matching).
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
-/// [`Default`] and set the fields (or use the [`StringSchema`](crate::StringSchema) builder).
+/// [`Default`] and set the fields (or use the [`Schema::string`](crate::Schema::string) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Matching {
@@ -231,15 +231,15 @@ pub fn compile_pattern(source: &str) -> Option<Pattern> {
     Pattern::new(source).ok()
 }
 
-/// The string builder's methods for the family, expanded inside `impl StringSchema` in
+/// The string builder's methods for the family, expanded inside `impl SchemaBuilder<StringRules>` in
 /// `builder.rs`, where the builder's `rules` (a `StringRules`), `Pattern`, `StringFormat`,
 /// `SchemaError` and `Value` are in scope.
 macro_rules! matching_methods {
     () => {
         /// `pattern`: the string must contain a match (unanchored, as in JSON Schema). The
         /// pattern is an ECMA-262 regular expression, as JSON Schema specifies, so `\d` is
-        /// `[0-9]` and `.` stops at line terminators whatever engine a client checks it with (see
-        /// [`Pattern`]). Fails with a [`SchemaError`] naming the pattern and the construct when
+        /// `[0-9]` and `.` stops at line terminators whatever engine a client checks it with.
+        /// Fails with a [`SchemaError`] naming the pattern and the construct when
         /// it is not ECMA-262, or uses look-around or backreferences, which the engine cannot
         /// run.
         pub fn pattern(self, source: &str) -> Result<Self, SchemaError> {
@@ -257,7 +257,8 @@ macro_rules! matching_methods {
             self
         }
 
-        /// `pattern`, already compiled.
+        /// `pattern`, already compiled. Not API, as `Pattern` is not.
+        #[doc(hidden)]
         #[must_use]
         pub fn with_pattern(mut self, pattern: Pattern) -> Self {
             self.rules.matching.pattern = Some(pattern);
@@ -282,8 +283,7 @@ macro_rules! matching_steps {
 
         /// `format`.
         pub fn with_format(mut schema: Schema, name: &str) -> Result<Schema, SchemaError> {
-            string_rules(&mut schema, "format")?.matching.format =
-                Some(StringFormat::from_name(name));
+            string_rules(&mut schema, "format")?.matching.format = Some(StringFormat::from(name));
             Ok(schema)
         }
     };

@@ -49,7 +49,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field or a new rule kept boxed, so
 /// build one from [`Default`] and set the fields (or use the
-/// [`NumberSchema`](crate::NumberSchema) builder).
+/// [`Schema::number`](crate::Schema::number) builder).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct NumberRules {
@@ -675,7 +675,7 @@ pub fn is_multiple(value: &Value, factor: Option<Number>) -> bool {
     }
 }
 
-/// The number builder's methods for the family, expanded inside `impl NumberSchema` in
+/// The number builder's methods for the family, expanded inside `impl SchemaBuilder<NumberRules>` in
 /// `builder.rs`, where the builder's `rules` (a [`NumberRules`]), `NumberBound`, `BoundSide` and
 /// `SchemaError` are in scope.
 macro_rules! number_methods {
@@ -694,8 +694,10 @@ macro_rules! number_methods {
             self
         }
 
-        /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`.
+        /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`. Not API:
+        /// `.minimum(1).maximum(10_000)` says it; generated and internal code still call it.
         #[must_use]
+        #[doc(hidden)]
         pub fn range(self, minimum: impl NumberBound, maximum: impl NumberBound) -> Self {
             self.minimum(minimum).maximum(maximum)
         }

@@ -29,7 +29,7 @@ pub(crate) const KEYWORDS: &[&str] = &[MIN_PROPERTIES, MAX_PROPERTIES];
 /// [`ObjectRules::constraints`](crate::ObjectRules::constraints).
 ///
 /// `#[non_exhaustive]`: a new keyword of the family is a new field, so build one from
-/// [`Default`] and set the fields (or use the [`ObjectSchema`](crate::ObjectSchema) builder).
+/// [`Default`] and set the fields (or use the [`Schema::object`](crate::Schema::object) builder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ObjectConstraints {
@@ -126,7 +126,7 @@ pub fn has_properties(value: &Value, min: Option<u64>, max: Option<u64>) -> bool
     Counts { min, max }.holds(map.len() as u64)
 }
 
-/// The object builder's methods for the family, expanded inside `impl ObjectSchema` in
+/// The object builder's methods for the family, expanded inside `impl SchemaBuilder<ObjectRules>` in
 /// `builder.rs`, where the builder's `rules` (an `ObjectRules`) is in scope.
 macro_rules! object_methods {
     () => {

@@ -329,7 +329,10 @@ fn edit_card(args: &EditFileToolArgs) -> Option<ToolCallView> {
             old_text: Some(args.old_text.clone()),
             new_text: args.new_text.clone(),
         }],
-        locations: vec![FileLocation::new(args.path.clone())],
+        locations: vec![FileLocation {
+            path: args.path.clone(),
+            line: None,
+        }],
     })
 }
 

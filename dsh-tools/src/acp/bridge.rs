@@ -43,7 +43,7 @@ type Sender = Arc<dyn Fn(SessionNotification) + Send + Sync>;
 /// # use dsh_tools::acp::protocol::{Client, v1::ConnectionTo, v1::schema::ClientCapabilities};
 /// # fn wire(registry: &ToolRegistry, connection: ConnectionTo<Client>, caps: &ClientCapabilities) {
 /// let scope = registry.create_child("session-1").unwrap();
-/// let cards = AcpCards::for_client("/home/ada/project", caps);
+/// let cards = AcpCards::new("/home/ada/project", caps.terminal);
 /// let _shown = scope.observe(AcpToolCalls::new(connection, "session-1", cards)).unwrap();
 /// // every `scope.execute(..)` now appears in the editor as a tool call card
 /// # }
@@ -94,11 +94,6 @@ impl AcpToolCalls {
         }
     }
 
-    /// How this bridge maps cards.
-    pub fn cards(&self) -> &AcpCards {
-        &self.cards
-    }
-
     /// Shows call `call_id` of `tool_name` while the model is still writing it: the first time a
     /// `tool_call` (status `pending`), after that a `tool_call_update` with the card and the raw
     /// input so far. `arguments` are the call's arguments so far (a stream's
@@ -113,10 +108,10 @@ impl AcpToolCalls {
     /// # fn show(registry: &ToolRegistry, acp: &AcpToolCalls, stream: &ToolCallStream<'_>, events: &[StreamEvent]) {
     /// for event in events {
     ///     if let StreamEvent::CallStarted { index, .. } | StreamEvent::ArgumentsDelta { index, .. } = event {
-    ///         let call = stream.calls()[*index].call();
+    ///         let call = &stream.calls()[*index].call;
     ///         let so_far = stream.arguments_so_far(*index).unwrap_or_default();
-    ///         let card = registry.present_partial_call(call.name(), &so_far);
-    ///         acp.show_partial(call.id(), call.name(), &so_far, &card);
+    ///         let card = registry.present_partial_call(&call.name, &so_far);
+    ///         acp.show_partial(&call.id, &call.name, &so_far, &card);
     ///     }
     /// }
     /// # }

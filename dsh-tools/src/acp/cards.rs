@@ -1,12 +1,13 @@
 //! [`AcpCards`]: cards ([`ToolCallView`], [`ToolResultView`]) as Agent Client Protocol tool calls
-//! and tool-call updates.
+//! and tool-call updates, for one session (its working directory, whether its client shows
+//! terminals).
 //!
-//! Pure mapping, no connection: what the bridge sends is exactly what these functions return, so
-//! they are what the golden and schema tests pin down.
+//! Pure mapping, no connection: what the bridge ([`AcpToolCalls`](super::AcpToolCalls)) sends is
+//! exactly what these functions return, so they are what the golden and schema tests pin down
+//! through it. The functions are the bridge's, not API: a session's settings are.
 //!
 //! The `tool_call` of a call that starts is `in_progress`; one shown while the model is still
-//! writing it is `pending` until it starts ([`AcpCards::partial_tool_call`],
-//! [`AcpCards::started_update`]).
+//! writing it is `pending` until it starts (`partial_tool_call`, then `started_update`).
 //!
 //! | card | pending `tool_call` | progress `tool_call_update` | completion `tool_call_update` |
 //! |---|---|---|---|
@@ -22,8 +23,8 @@
 use std::path::PathBuf;
 
 use agent_client_protocol::v1::schema::{
-    self as acp, ClientCapabilities, Meta, ToolCall, ToolCallContent, ToolCallLocation,
-    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
+    self as acp, Meta, ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate,
+    ToolCallUpdateFields, ToolKind,
 };
 use serde_json::{Value, json};
 
@@ -34,8 +35,8 @@ use crate::present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolRes
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 
-/// Maps one session's cards onto ACP tool calls: knows the session's working directory and
-/// whether the client shows terminals.
+/// How one session's cards become ACP tool calls: the session's working directory and whether
+/// the client shows terminals. [`AcpToolCalls`](super::AcpToolCalls) maps and sends them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AcpCards {
     paths: SessionPaths,
@@ -43,31 +44,19 @@ pub struct AcpCards {
 }
 
 impl AcpCards {
-    /// Cards for a session working in `cwd` (an absolute path), for a client without terminal
-    /// support.
-    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+    /// Cards for a session working in `cwd` (an absolute path), for a client that shows
+    /// terminals or not: the `terminal` flag of the `ClientCapabilities` it announced in
+    /// `initialize` (`AcpCards::new(cwd, capabilities.terminal)`).
+    pub fn new(cwd: impl Into<PathBuf>, terminal: bool) -> Self {
         Self {
             paths: SessionPaths::new(cwd.into()),
-            terminal: false,
+            terminal,
         }
-    }
-
-    /// Cards for a session working in `cwd`, for a client that announced `capabilities` in
-    /// `initialize` (its `terminal` flag decides how terminal cards are shown).
-    pub fn for_client(cwd: impl Into<PathBuf>, capabilities: &ClientCapabilities) -> Self {
-        Self::new(cwd).with_terminal(capabilities.terminal)
-    }
-
-    /// Whether the client shows terminals (`terminal` client capability).
-    #[must_use]
-    pub fn with_terminal(mut self, supported: bool) -> Self {
-        self.terminal = supported;
-        self
     }
 
     /// The `tool_call` announcing call `call_id` of `tool_name` with `arguments`, shown as `card`,
     /// as the call starts (status `in_progress`).
-    pub fn tool_call(
+    pub(crate) fn tool_call(
         &self,
         call_id: &str,
         tool_name: &str,
@@ -85,7 +74,7 @@ impl AcpCards {
 
     /// The `tool_call` announcing call `call_id` while the model is still writing it (status
     /// `pending`): `arguments` are those so far.
-    pub fn partial_tool_call(
+    pub(crate) fn partial_tool_call(
         &self,
         call_id: &str,
         tool_name: &str,
@@ -120,7 +109,7 @@ impl AcpCards {
     /// The `tool_call_update` re-showing pending call `call_id` as `card` (status `pending`):
     /// everything its `tool_call` carries, for a call shown while the model was still writing it
     /// whose arguments grew.
-    pub fn pending_update(
+    pub(crate) fn pending_update(
         &self,
         call_id: &str,
         tool_name: &str,
@@ -132,7 +121,7 @@ impl AcpCards {
 
     /// The `tool_call_update` of a call shown while the model was still writing it that now
     /// starts with its final arguments (status `in_progress`): everything a `tool_call` carries.
-    pub fn started_update(
+    pub(crate) fn started_update(
         &self,
         call_id: &str,
         tool_name: &str,
@@ -175,7 +164,7 @@ impl AcpCards {
     /// The `tool_call_update` of a progress report of call `call_id` (status `in_progress`):
     /// `card` (the progress card, or the pending one) with the progress as text after its
     /// content.
-    pub fn progress_update(
+    pub(crate) fn progress_update(
         &self,
         call_id: &str,
         arguments: &Value,
@@ -196,6 +185,7 @@ impl AcpCards {
 
     /// The `tool_call_update` completing call `call_id` (status `completed`, or `failed` for an
     /// error result): `card` is its result card, `call` its pending card.
+    #[doc(hidden)]
     pub fn completion_update(
         &self,
         call_id: &str,
@@ -296,7 +286,10 @@ impl AcpCards {
                 let locations = if locations.is_empty() {
                     diffs
                         .iter()
-                        .map(|diff| FileLocation::new(diff.path.clone()))
+                        .map(|diff| FileLocation {
+                            path: diff.path.clone(),
+                            line: None,
+                        })
                         .collect()
                 } else {
                     locations.clone()

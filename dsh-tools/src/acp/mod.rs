@@ -8,7 +8,8 @@
 //! terminal card a client terminal (or a fenced console block), file paths are made absolute
 //! and titles relative to the session's working directory — and sends them as calls run:
 //!
-//! - [`AcpCards`]: the mapping itself, pure (what the bridge sends is exactly what it returns);
+//! - [`AcpCards`]: one session's settings for the mapping (its working directory, whether its
+//!   client shows terminals);
 //! - [`AcpToolCalls`]: a [`CallObserver`](crate::hooks::CallObserver) that sends one session the cards
 //!   of every call it observes;
 //! - [`stdio`]: the agent's side of a stdio connection on the tokio runtime;

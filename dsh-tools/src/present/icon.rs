@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 /// An icon of a tool: where the image is (an `https:` or `http:` URL, or a `data:` URI with the
-/// image inline) and, optionally, its MIME type, sizes and theme. Published in MCP listings
+/// image inline) and, optionally, its MIME type, sizes and theme, set as fields:
+/// `ToolIcon { theme: Some(IconTheme::Dark), ..ToolIcon::new("https://example.com/icon.svg") }`. Published in MCP listings
 /// (`icons`) and read back from imported MCP tools; the providers' tool lists have no place for
 /// it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,7 +46,11 @@ impl ToolIcon {
         }
     }
 
+    // The `with_*` setters below duplicate the public fields, so they are not API; the macros'
+    // generated code and the MCP import still call them.
+
     /// Says the image's MIME type.
+    #[doc(hidden)]
     #[must_use]
     pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
         self.mime_type = Some(mime_type.into());
@@ -53,6 +58,7 @@ impl ToolIcon {
     }
 
     /// Adds a size the image suits (`48x48`, or `any`).
+    #[doc(hidden)]
     #[must_use]
     pub fn with_size(mut self, size: impl Into<String>) -> Self {
         self.sizes.push(size.into());
@@ -60,6 +66,7 @@ impl ToolIcon {
     }
 
     /// Says the background the icon is drawn for.
+    #[doc(hidden)]
     #[must_use]
     pub fn with_theme(mut self, theme: IconTheme) -> Self {
         self.theme = Some(theme);

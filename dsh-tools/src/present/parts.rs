@@ -91,14 +91,20 @@ pub trait LocationPart {
 #[diagnostic::do_not_recommend]
 impl LocationPart for String {
     fn locations(&self) -> Vec<FileLocation> {
-        vec![FileLocation::new(self.clone())]
+        vec![FileLocation {
+            path: self.clone(),
+            line: None,
+        }]
     }
 }
 
 #[diagnostic::do_not_recommend]
 impl LocationPart for PathBuf {
     fn locations(&self) -> Vec<FileLocation> {
-        vec![FileLocation::new(self.to_string_lossy().into_owned())]
+        vec![FileLocation {
+            path: self.to_string_lossy().into_owned(),
+            line: None,
+        }]
     }
 }
 

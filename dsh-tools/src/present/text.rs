@@ -18,7 +18,8 @@ use crate::progress::ToolProgress;
 const DIFF_CONTEXT: usize = 3;
 
 /// Renders cards as plain text. `TextCards::default()` keeps result bodies to 12 lines and lines
-/// to 160 characters.
+/// to 160 characters; set the fields to change that
+/// (`TextCards { max_lines: 40, ..TextCards::default() }`).
 ///
 /// ```
 /// use dsh_tools::present::{FileDiff, TextCards, ToolCallView, ToolResultView};
@@ -46,8 +47,12 @@ const DIFF_CONTEXT: usize = 3;
 /// ```
 #[derive(Clone, Debug)]
 pub struct TextCards {
-    max_lines: usize,
-    max_width: usize,
+    /// Keeps a result body to this many lines (at least 2 are kept, whatever it says): the first
+    /// two thirds and the last third of a longer body are shown around a marker saying how many
+    /// lines were left out. Default 12.
+    pub max_lines: usize,
+    /// Cuts lines longer than this many characters (at least 8) with a `…`. Default 160.
+    pub max_width: usize,
 }
 
 impl Default for TextCards {
@@ -60,26 +65,6 @@ impl Default for TextCards {
 }
 
 impl TextCards {
-    /// The default renderer.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Keeps a result body to `lines` lines (at least 2): the first two thirds and the last third
-    /// of a longer body are shown around a marker saying how many lines were left out.
-    #[must_use]
-    pub fn max_lines(mut self, lines: usize) -> Self {
-        self.max_lines = lines.max(2);
-        self
-    }
-
-    /// Cuts lines longer than `chars` characters (at least 8) with a `…`.
-    #[must_use]
-    pub fn max_width(mut self, chars: usize) -> Self {
-        self.max_width = chars.max(8);
-        self
-    }
-
     /// One line for a pending call: its kind, its title, and what the title does not already
     /// say (the files it touches, its raw arguments, a command's directory and purpose).
     pub fn call(&self, card: &ToolCallView) -> String {
@@ -91,7 +76,7 @@ impl TextCards {
                 locations,
                 ..
             } => {
-                let mut line = format!("[{}] {title}", kind.as_str());
+                let mut line = format!("[{}] {title}", kind);
                 let unnamed: Vec<String> = locations
                     .iter()
                     .filter(|location| !title.contains(&location.path))
@@ -192,21 +177,23 @@ impl TextCards {
     /// `line` cut to the width with a `…`.
     fn cut(&self, line: &str) -> String {
         let line = line.trim_end();
-        if line.chars().count() <= self.max_width {
+        let max_width = self.max_width.max(8);
+        if line.chars().count() <= max_width {
             return line.to_owned();
         }
-        let mut cut: String = line.chars().take(self.max_width - 1).collect();
+        let mut cut: String = line.chars().take(max_width - 1).collect();
         cut.push('…');
         cut
     }
 
     /// `lines` within the line budget: the first two thirds and the last third around a marker.
     fn elide(&self, lines: Vec<String>) -> Vec<String> {
-        if lines.len() <= self.max_lines {
+        let max_lines = self.max_lines.max(2);
+        if lines.len() <= max_lines {
             return lines;
         }
-        let tail = self.max_lines / 3;
-        let head = self.max_lines - tail - 1;
+        let tail = max_lines / 3;
+        let head = max_lines - tail - 1;
         let left_out = lines.len() - head - tail;
         let mut kept: Vec<String> = lines[..head].to_vec();
         kept.push(format!("… {left_out} more lines …"));

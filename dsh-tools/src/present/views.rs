@@ -29,25 +29,10 @@ pub enum ToolCallKind {
     Other,
 }
 
-impl ToolCallKind {
-    /// Parses the snake_case name (`"read"`, `"execute"`, …).
-    pub fn from_name(name: &str) -> Option<Self> {
-        Some(match name {
-            "read" => Self::Read,
-            "edit" => Self::Edit,
-            "delete" => Self::Delete,
-            "move" => Self::Move,
-            "search" => Self::Search,
-            "execute" => Self::Execute,
-            "fetch" => Self::Fetch,
-            "other" => Self::Other,
-            _ => return None,
-        })
-    }
-
-    /// The snake_case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
+impl std::fmt::Display for ToolCallKind {
+    /// The snake_case name (`read`, `execute`, …), as serde writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
             Self::Read => "read",
             Self::Edit => "edit",
             Self::Delete => "delete",
@@ -56,11 +41,12 @@ impl ToolCallKind {
             Self::Execute => "execute",
             Self::Fetch => "fetch",
             Self::Other => "other",
-        }
+        })
     }
 }
 
-/// A file a call reads or modifies, for editor follow-along.
+/// A file a call reads or modifies, for editor follow-along:
+/// `FileLocation { path: "src/lib.rs".into(), line: Some(3) }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileLocation {
     /// The file path.
@@ -68,23 +54,6 @@ pub struct FileLocation {
     /// A 1-based line, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
-}
-
-impl FileLocation {
-    /// A location without a line.
-    pub fn new(path: impl Into<String>) -> Self {
-        Self {
-            path: path.into(),
-            line: None,
-        }
-    }
-
-    /// A location at `line`.
-    #[must_use]
-    pub fn at_line(mut self, line: u32) -> Self {
-        self.line = Some(line);
-        self
-    }
 }
 
 /// One file change: `old_text` is `None` for a new file.
@@ -221,11 +190,17 @@ impl<'a> ResultSummary<'a> {
 
 /// One call as presentation needs it: a [`ToolExecutionInput`](crate::ToolExecutionInput) before the call, or the
 /// [`ToolExecution`](crate::call::ToolExecution) hooks and observers see.
+///
+/// The registry's presenters take either; what they read of it (its methods) is theirs, not API:
+/// read a call through its own type.
 pub trait ToolCallRef {
     /// The tool name the model asked for.
+    #[doc(hidden)]
     fn tool_name(&self) -> &str;
     /// The arguments, as the model sent them.
+    #[doc(hidden)]
     fn tool_arguments(&self) -> &Value;
     /// The agent scope the call runs in.
+    #[doc(hidden)]
     fn tool_agent(&self) -> Option<&crate::ids::AgentId>;
 }

@@ -197,7 +197,7 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
         let kind = field(block, "type").and_then(Value::as_str);
         if kind == Some(SEARCH_RESULT) {
             for name in found_tools(block) {
-                out.push_loaded(tools.names().canonical_name(name).to_owned());
+                out.push_loaded(tools.names.canonical_name(name).to_owned());
             }
             continue;
         }
@@ -211,7 +211,7 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
             .cloned()
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         let mut record = tools.call(id.to_owned(), name, false);
-        record.set_program(programmatic::program_caller(tools.dialect(), block));
+        record.set_program(programmatic::program_caller(tools.dialect, block));
         let input = tools.input_from_value(&record, arguments);
         out.push(record, input);
     }
@@ -232,9 +232,9 @@ pub(crate) fn format(
     for (call, result) in calls.iter().zip(results) {
         let mut entry = serde_json::Map::new();
         entry.insert("type".to_owned(), Value::from("tool_result"));
-        entry.insert("tool_use_id".to_owned(), Value::from(call.id()));
+        entry.insert("tool_use_id".to_owned(), Value::from(call.id.as_str()));
         let found = references
-            .filter(|_| call.name() == TOOL_SEARCH)
+            .filter(|_| call.name.as_str() == TOOL_SEARCH)
             .map(|names| tool_references(result, names))
             .filter(|found| !found.is_empty());
         let content = found.unwrap_or_else(|| result.content().iter().map(content_block).collect());
@@ -251,7 +251,7 @@ pub(crate) fn format(
         _ => None,
     });
     match last_result {
-        Some(Value::Array(content)) if calls.iter().any(|call| call.program_caller().is_some()) => {
+        Some(Value::Array(content)) if calls.iter().any(|call| call.program_caller.is_some()) => {
             content.extend(contexts);
         }
         // Text after every tool_result: Anthropic wants tool results first in the message.

@@ -11,15 +11,27 @@ use crate::content::{ContentBlock, EmbeddedResource};
 use crate::result::ToolExecutionResult;
 
 /// One tool call as the provider made it.
+///
+/// `#[non_exhaustive]`: made by parsing a response ([`LoweredTools::parse_response`](super::LoweredTools::parse_response))
+/// or a stream; its fields are read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolCall {
-    id: String,
-    name: String,
+    /// The provider's id for the call, echoed with its result. Gemini may send none: then a
+    /// stable one is made from the call's position, name and arguments.
+    pub id: String,
+    /// The tool's canonical name, which the input carries.
+    pub name: String,
     /// The provider's name, only when the tool was renamed for it.
     renamed: Option<String>,
-    generated_id: bool,
-    /// The provider's id of the program that made the call, when one did.
-    program: Option<String>,
+    /// Whether the id was made here rather than sent by the provider (it is then not echoed).
+    pub generated_id: bool,
+    /// The provider's id of the program that made the call, when the provider ran a program
+    /// that called the tool (programmatic tool calling: OpenAI's `caller.caller_id`,
+    /// Anthropic's `caller.tool_id`); `None` for a call the model made directly. The call's
+    /// input carries it too ([`ToolExecutionInput::program_caller`]), and its result echoes it
+    /// where the provider asks.
+    pub program_caller: Option<String>,
 }
 
 impl ToolCall {
@@ -34,54 +46,39 @@ impl ToolCall {
             name,
             renamed,
             generated_id,
-            program: None,
+            program_caller: None,
         }
     }
 
     /// The same call, made by the provider's program `program` (if any).
     pub(crate) fn set_program(&mut self, program: Option<&str>) {
-        self.program = program.map(str::to_owned);
-    }
-
-    /// The provider's id for the call, echoed with its result. Gemini may send none: then a
-    /// stable one is made from the call's position, name and arguments.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// The tool's canonical name, which the input carries.
-    pub fn name(&self) -> &str {
-        &self.name
+        self.program_caller = program.map(str::to_owned);
     }
 
     /// The name the provider used (the mapped name when the tool was renamed for it).
     pub fn provider_name(&self) -> &str {
         self.renamed.as_deref().unwrap_or(&self.name)
     }
-
-    /// The provider's id of the program that made the call, when the provider ran a program
-    /// that called the tool (programmatic tool calling: OpenAI's `caller.caller_id`,
-    /// Anthropic's `caller.tool_id`); `None` for a call the model made directly. The call's
-    /// input carries it too ([`ToolExecutionInput::program_caller`]), and its result echoes it
-    /// where the provider asks.
-    pub fn program_caller(&self) -> Option<&str> {
-        self.program.as_deref()
-    }
-
-    /// Whether the id was made here rather than sent by the provider (it is then not echoed).
-    pub fn has_generated_id(&self) -> bool {
-        self.generated_id
-    }
 }
 
 /// The tool calls of one response, in the model's order: who was called (for formatting the
 /// results) and the inputs to run.
+///
+/// `#[non_exhaustive]`: made by parsing a response or a stream; its fields are read (and the
+/// inputs taken to run them).
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct ToolCalls {
-    calls: Vec<ToolCall>,
-    inputs: Vec<ToolExecutionInput>,
-    /// Deferred tools the provider's own tool search loaded in this response, canonical names.
-    loaded: Vec<String>,
+    /// The calls, in order; none when the model's turn is over.
+    pub calls: Vec<ToolCall>,
+    /// The inputs to run, in order (until [`take_inputs`](Self::take_inputs) takes them).
+    pub inputs: Vec<ToolExecutionInput>,
+    /// The deferred tools the provider's native tool search loaded in this response
+    /// (Anthropic's `tool_search_tool_result` references, OpenAI's `tool_search_output`
+    /// tools), canonical names in the order found. A list lowered through
+    /// [`ProviderTools`](super::ProviderTools) has already loaded them into the agent's scope,
+    /// so its `schemas()` agree with the provider.
+    pub loaded_tools: Vec<String>,
 }
 
 impl ToolCalls {
@@ -92,42 +89,13 @@ impl ToolCalls {
 
     /// Replaces the names a native search reported with the ones actually loaded.
     pub(crate) fn set_loaded(&mut self, loaded: Vec<String>) {
-        self.loaded = loaded;
+        self.loaded_tools = loaded;
     }
 
     pub(crate) fn push_loaded(&mut self, name: String) {
-        if !self.loaded.contains(&name) {
-            self.loaded.push(name);
+        if !self.loaded_tools.contains(&name) {
+            self.loaded_tools.push(name);
         }
-    }
-
-    /// The deferred tools the provider's native tool search loaded in this response (Anthropic's
-    /// `tool_search_tool_result` references, OpenAI's `tool_search_output` tools), canonical
-    /// names in the order found. A list lowered through [`ProviderTools`](super::ProviderTools)
-    /// has already loaded them into the agent's scope, so its `schemas()` agree with the
-    /// provider.
-    pub fn loaded_tools(&self) -> &[String] {
-        &self.loaded
-    }
-
-    /// Whether the response had no tool calls (the model's turn is over).
-    pub fn is_empty(&self) -> bool {
-        self.calls.is_empty()
-    }
-
-    /// How many calls the response had.
-    pub fn len(&self) -> usize {
-        self.calls.len()
-    }
-
-    /// The calls, in order.
-    pub fn calls(&self) -> &[ToolCall] {
-        &self.calls
-    }
-
-    /// The inputs, in order (not yet taken).
-    pub fn inputs(&self) -> &[ToolExecutionInput] {
-        &self.inputs
     }
 
     /// Takes the inputs to run (for [`execute_batch`](crate::ToolRegistry::execute_batch)),
@@ -135,15 +103,11 @@ impl ToolCalls {
     pub fn take_inputs(&mut self) -> Vec<ToolExecutionInput> {
         std::mem::take(&mut self.inputs)
     }
-
-    /// The calls and the inputs.
-    pub fn into_parts(self) -> (Vec<ToolCall>, Vec<ToolExecutionInput>) {
-        (self.calls, self.inputs)
-    }
 }
 
 /// A response (or a result list) that cannot be read or formatted: the provider's shape was not
-/// what its documentation says, or results and calls do not pair up.
+/// what its documentation says, or results and calls do not pair up. `Display` says what went
+/// wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProviderError {
     message: String,
@@ -159,11 +123,6 @@ impl ProviderError {
     /// A response part that is missing or has the wrong JSON type.
     pub(crate) fn shape(path: &str, expected: &str) -> Self {
         Self::new(format!("response {path} must be {expected}"))
-    }
-
-    /// What went wrong.
-    pub fn message(&self) -> &str {
-        &self.message
     }
 }
 

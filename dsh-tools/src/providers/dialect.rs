@@ -108,17 +108,6 @@ impl Dialect {
         }
     }
 
-    /// Whether strict mode was asked for.
-    pub const fn is_strict(self) -> bool {
-        match self {
-            Self::OpenAiChat { strict }
-            | Self::OpenAiResponses { strict }
-            | Self::Anthropic { strict }
-            | Self::DeepSeek { strict } => strict,
-            Self::Gemini { .. } => false,
-        }
-    }
-
     /// A short stable name (`openai-chat-strict`, `gemini-json-schema`, …), used for golden
     /// files and logs.
     pub const fn id(self) -> &'static str {
@@ -154,7 +143,8 @@ impl Dialect {
         Self::deepseek().strict(),
     ];
 
-    /// The provider's tool-name rule.
+    /// The provider's tool-name rule. Not API, as [`NameRule`] is not.
+    #[doc(hidden)]
     pub const fn name_rule(self) -> NameRule {
         match self {
             Self::Gemini { .. } => NameRule::Gemini64,

@@ -183,7 +183,7 @@ pub(crate) fn parse(tools: &LoweredTools, response: &Value) -> Result<ToolCalls,
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         let (id, generated) = match field(call, "id").and_then(Value::as_str) {
             Some(id) if !id.is_empty() => (id.to_owned(), false),
-            _ => (stable_id(out.len(), name, &arguments), true),
+            _ => (stable_id(out.calls.len(), name, &arguments), true),
         };
         let record = tools.call(id, name, generated);
         let input = tools.input_from_value(&record, arguments);
@@ -242,8 +242,8 @@ pub(crate) fn format(
         let mut response = serde_json::Map::new();
         response.insert(key.to_owned(), Value::from(texts.join("\n")));
         let mut function_response = serde_json::Map::new();
-        if !call.has_generated_id() {
-            function_response.insert("id".to_owned(), Value::from(call.id()));
+        if !call.generated_id {
+            function_response.insert("id".to_owned(), Value::from(call.id.as_str()));
         }
         function_response.insert("name".to_owned(), Value::from(call.provider_name()));
         function_response.insert("response".to_owned(), Value::Object(response));

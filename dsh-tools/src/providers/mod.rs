@@ -20,11 +20,11 @@
 //!
 //! - **Programs run by the provider.** With `ProviderTools::programmatic` (feature
 //!   `code-mode`), OpenAI Responses and Anthropic run the model's programs themselves; the
-//!   programs' calls are read with their caller ([`ToolCall::program_caller`]) and run as a
+//!   programs' calls are read with their caller ([`ToolCall::program_caller`](ToolCall)) and run as a
 //!   `run_code` program's nested calls would.
 //!
 //! The registry keeps validating every call against the tool's canonical schema, so what a view
-//! could not express is still enforced (see [`LoweringReport::ENFORCEMENT_NOTE`]).
+//! could not express is still enforced (a [`LoweringReport`]'s text ends by saying so).
 //!
 //! ```
 //! # use dsh_tools::{FnTool, ToolRegistry, json, schema::Schema};
@@ -37,7 +37,7 @@
 //! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
 //! let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
 //! let tools = openai.tools(None);
-//! let request = json!({"model": "gpt-4.1", "messages": [], "tools": tools.request_tools()});
+//! let request = json!({"model": "gpt-4.1", "messages": [], "tools": tools.request_tools});
 //! # let _ = request;
 //! // … send it; the model answers:
 //! let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
@@ -45,7 +45,7 @@
 //!      "function": {"name": "echo", "arguments": "{\"text\":\"hi\"}"}}]}}]});
 //! let mut calls = tools.parse_response(&response).unwrap();
 //! let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
-//! let messages = tools.format_batch(calls.calls(), &outcome).unwrap();
+//! let messages = tools.format_batch(&calls.calls, &outcome).unwrap();
 //! assert_eq!(messages[0], json!({"role": "tool", "tool_call_id": "call_1", "content": "hi"}));
 //! # }
 //! ```
@@ -56,7 +56,7 @@
 //! | `lower.rs` | the lowering passes, one tool at a time |
 //! | `nulls.rs` | where a strict view's `null` means "absent", and removing it |
 //! | `maps.rs` | where a strict view sent a map as `{key, value}` pairs, and mapping them back |
-//! | `names.rs` | [`NameRule`] and [`NameMap`] |
+//! | `names.rs` | each provider's name rule, and [`NameMap`] |
 //! | `report.rs` | [`LoweringReport`] |
 //! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
 //! | `openai.rs`, `anthropic.rs`, `gemini.rs`, `deepseek.rs` | each provider's envelope, response parsing and result messages |
@@ -86,7 +86,9 @@ use serde_json::Value;
 
 pub use self::calls::{ProviderError, ToolCall, ToolCalls};
 pub use self::dialect::{Dialect, GeminiSchema};
-pub use self::names::{NameMap, NameRule};
+pub use self::names::NameMap;
+#[doc(hidden)]
+pub use self::names::NameRule;
 pub use self::prompt::{parse_prompt_calls, render_system_prompt};
 pub use self::report::{Change, LoweringReport, ReportEntry};
 
@@ -148,17 +150,28 @@ pub enum ToolSearchForm {
 
 /// A tool list lowered for one dialect: the request's `tools`, the report of what changed, the
 /// name map, and what parsing responses and formatting results for this list needs.
+///
+/// What the lowering made is read from its public fields; `#[non_exhaustive]`: only
+/// [`new`](Self::new) and [`ProviderTools::tools`] make one.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct LoweredTools {
-    dialect: Dialect,
+    /// The dialect this list was lowered for.
+    pub dialect: Dialect,
     agent: Option<AgentId>,
-    source: Arc<[ToolSchema]>,
+    /// The schemas this list was lowered from.
+    pub source: Arc<[ToolSchema]>,
     /// The deferred tools the list's scope can call without listing them, canonical schemas.
     deferred: Vec<ToolSchema>,
-    tools: Vec<LoweredTool>,
-    request: Value,
-    report: LoweringReport,
-    names: NameMap,
+    /// The tools as the provider sees them: sorted by canonical name, then (sent for a native
+    /// tool search) the deferred tools, sorted by canonical name.
+    pub tools: Vec<LoweredTool>,
+    /// The request's `tools` value (for Gemini, `[{"functionDeclarations": […]}]`).
+    pub request_tools: Value,
+    /// Every change the lowering made.
+    pub report: LoweringReport,
+    /// Canonical ↔ provider names.
+    pub names: NameMap,
     nulls: HashMap<String, ToolNullPlan>,
     maps: HashMap<String, ToolMapPlan>,
     /// Where the provider's native searches are loaded (set by [`ProviderTools`]).
@@ -345,7 +358,7 @@ impl LoweredTools {
             source: schemas,
             deferred: deferred.to_vec(),
             tools,
-            request,
+            request_tools: request,
             report,
             names,
             nulls,
@@ -355,37 +368,6 @@ impl LoweredTools {
             origin: None,
             programs: programs.cloned(),
         }
-    }
-
-    /// The dialect this list was lowered for.
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
-    }
-
-    /// The schemas this list was lowered from.
-    pub fn source(&self) -> &Arc<[ToolSchema]> {
-        &self.source
-    }
-
-    /// The tools as the provider sees them: sorted by canonical name, then (sent for a native
-    /// tool search) the deferred tools, sorted by canonical name.
-    pub fn tools(&self) -> &[LoweredTool] {
-        &self.tools
-    }
-
-    /// The request's `tools` value (for Gemini, `[{"functionDeclarations": […]}]`).
-    pub fn request_tools(&self) -> &Value {
-        &self.request
-    }
-
-    /// Every change the lowering made.
-    pub fn report(&self) -> &LoweringReport {
-        &self.report
-    }
-
-    /// Canonical ↔ provider names.
-    pub fn names(&self) -> &NameMap {
-        &self.names
     }
 
     /// Reads the tool calls of a provider response, in the model's order, names mapped back.
@@ -404,7 +386,7 @@ impl LoweredTools {
     /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
         let mut calls = self.parse_calls(response)?;
-        let loaded = self.load_found(calls.loaded_tools());
+        let loaded = self.load_found(&calls.loaded_tools);
         calls.set_loaded(loaded);
         Ok(calls)
     }
@@ -534,11 +516,10 @@ impl LoweredTools {
 
     /// An input for a call whose arguments arrived as a JSON string.
     pub(crate) fn input_from_raw(&self, call: &ToolCall, raw: &str) -> ToolExecutionInput {
-        let mut input =
-            ToolExecutionInput::from_raw(call.id().to_owned(), call.name().to_owned(), raw);
+        let mut input = ToolExecutionInput::from_raw(call.id.clone(), call.name.clone(), raw);
         if !input.is_malformed() {
-            self.strip_nulls(call.name(), &mut input.arguments);
-            input = self.map_back(call.name(), input);
+            self.strip_nulls(call.name.as_str(), &mut input.arguments);
+            input = self.map_back(call.name.as_str(), input);
         }
         self.with_agent(with_program(call, input))
     }
@@ -549,10 +530,9 @@ impl LoweredTools {
         call: &ToolCall,
         mut arguments: Value,
     ) -> ToolExecutionInput {
-        self.strip_nulls(call.name(), &mut arguments);
-        let input =
-            ToolExecutionInput::new(call.id().to_owned(), call.name().to_owned(), arguments);
-        let input = self.map_back(call.name(), input);
+        self.strip_nulls(call.name.as_str(), &mut arguments);
+        let input = ToolExecutionInput::new(call.id.clone(), call.name.clone(), arguments);
+        let input = self.map_back(call.name.as_str(), input);
         self.with_agent(with_program(call, input))
     }
 
@@ -623,7 +603,7 @@ type Programs = HashMap<String, crate::callers::ToolCallers>;
 /// `input`, marked with the provider's program that made `call`, if one did: the registry then
 /// treats it as a program's call (`programmatic.rs`).
 fn with_program(call: &ToolCall, input: ToolExecutionInput) -> ToolExecutionInput {
-    match call.program_caller() {
+    match call.program_caller.as_deref() {
         Some(program) => input.with_program_caller(program),
         None => input,
     }
@@ -766,11 +746,6 @@ impl ProviderTools {
     pub fn tool_search_form(mut self, form: ToolSearchForm) -> Self {
         self.search = form;
         self
-    }
-
-    /// The dialect.
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
     }
 
     /// The tools visible to `agent` (`None`: the global layer), lowered for the dialect.

@@ -1,4 +1,4 @@
-//! Tool names a provider can take: the rule per provider and the [`NameMap`] between a tool's
+//! Tool names a provider can take: the rule per provider (not API) and the [`NameMap`] between a tool's
 //! canonical name and the name the provider sees.
 //!
 //! A name that fits the rule is sent unchanged. Any other name is sanitized (each character
@@ -10,7 +10,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// Which names a provider accepts.
+/// Which names a provider accepts. Not API: how the lowering renames, which its report and
+/// [`NameMap`] show.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NameRule {
     /// `^[a-zA-Z0-9_-]{1,64}$` (OpenAI, Anthropic, DeepSeek).
@@ -22,11 +24,13 @@ pub enum NameRule {
 
 impl NameRule {
     /// The longest name the rule accepts.
+    #[doc(hidden)]
     pub fn max_len(self) -> usize {
         64
     }
 
     /// The rule as a regular expression, for messages.
+    #[doc(hidden)]
     pub fn pattern(self) -> &'static str {
         match self {
             Self::Alphanumeric64 => "^[a-zA-Z0-9_-]{1,64}$",
@@ -51,6 +55,7 @@ impl NameRule {
     }
 
     /// Whether `name` fits the rule as it is.
+    #[doc(hidden)]
     pub fn accepts(self, name: &str) -> bool {
         let mut chars = name.chars();
         match chars.next() {
@@ -87,7 +92,7 @@ pub struct NameMap {
 
 impl NameMap {
     /// Maps every name of `names` (canonical, distinct) under `rule`.
-    pub fn build<'a>(rule: NameRule, names: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn build<'a>(rule: NameRule, names: impl IntoIterator<Item = &'a str>) -> Self {
         let names: Vec<&str> = names.into_iter().collect();
         let mut taken: HashSet<String> = names
             .iter()
@@ -142,13 +147,6 @@ impl NameMap {
         self.to_canonical
             .get(provider_name)
             .map_or(provider_name, String::as_str)
-    }
-
-    /// The renamed tools: (canonical, provider name), sorted by canonical name.
-    pub fn renamed(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.to_provider
-            .iter()
-            .map(|(canonical, provider)| (canonical.as_str(), provider.as_str()))
     }
 }
 

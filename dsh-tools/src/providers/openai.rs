@@ -287,7 +287,7 @@ pub(crate) fn parse_responses(
         let kind = field(item, "type").and_then(Value::as_str);
         if kind == Some(SEARCH_OUTPUT) {
             for name in found_tools(item) {
-                out.push_loaded(tools.names().canonical_name(name).to_owned());
+                out.push_loaded(tools.names.canonical_name(name).to_owned());
             }
             continue;
         }
@@ -298,7 +298,7 @@ pub(crate) fn parse_responses(
         let id = str_field(item, "call_id", at)?;
         let name = str_field(item, "name", at)?;
         let mut record = tools.call(id.to_owned(), name, false);
-        record.set_program(programmatic::program_caller(tools.dialect(), item));
+        record.set_program(programmatic::program_caller(tools.dialect, item));
         let input = match field(item, "arguments") {
             Some(Value::String(raw)) => tools.input_from_raw(&record, raw),
             None | Some(Value::Null) => tools.input_from_raw(&record, ""),
@@ -336,7 +336,7 @@ pub(crate) fn format_chat(
     let mut follow_up: Vec<Value> = Vec::new();
     for (call, result) in calls.iter().zip(results) {
         let content = chat_tool_content(call, result.content(), flavor, &mut follow_up);
-        messages.push(tool_message(call.id(), content));
+        messages.push(tool_message(call.id.as_str(), content));
     }
     for block in contexts {
         push_user_part(block, flavor, &mut follow_up);
@@ -390,7 +390,7 @@ fn chat_tool_content(
             ContentBlock::Image { data, mime_type } if flavor == ChatFlavor::OpenAi => {
                 follow_up.push(text_part(&format!(
                     "Image returned by tool call {} ({}):",
-                    call.id(),
+                    call.id.as_str(),
                     call.provider_name()
                 )));
                 follow_up.push(object([
@@ -455,7 +455,7 @@ pub(crate) fn format_responses(
                 ContentBlock::Image { data, mime_type } => {
                     follow_up.push(input_text(&format!(
                         "Image returned by tool call {} ({}):",
-                        call.id(),
+                        call.id.as_str(),
                         call.provider_name()
                     )));
                     follow_up.push(input_image(mime_type, data));
@@ -479,11 +479,11 @@ pub(crate) fn format_responses(
         }
         let mut item = object([
             ("type", Value::from("function_call_output")),
-            ("call_id", Value::from(call.id())),
+            ("call_id", Value::from(call.id.as_str())),
             ("output", Value::from(texts.join("\n"))),
         ]);
         // A program's call: the output goes back to the program that made it.
-        if let (Some(program), Value::Object(item)) = (call.program_caller(), &mut item) {
+        if let (Some(program), Value::Object(item)) = (call.program_caller.as_deref(), &mut item) {
             item.insert(
                 "caller".to_owned(),
                 object([

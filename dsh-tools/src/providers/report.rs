@@ -39,10 +39,11 @@ pub enum Change {
     Deferred,
 }
 
-impl Change {
-    /// The change in words, as [`ReportEntry`]'s `Display` writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
+impl fmt::Display for Change {
+    /// The change in words, as [`ReportEntry`]'s `Display` writes it (`moved to description`,
+    /// `strict fallback`, …).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
             Self::MovedToDescription => "moved to description",
             Self::Dropped => "dropped",
             Self::MadeNullable => "made nullable",
@@ -52,7 +53,7 @@ impl Change {
             Self::Renamed => "renamed",
             Self::Warning => "warning",
             Self::Deferred => "deferred",
-        }
+        })
     }
 }
 
@@ -82,14 +83,15 @@ impl fmt::Display for ReportEntry {
             "{} {}: {}: {}",
             self.tool,
             if path.is_empty() { "(tool)" } else { path },
-            self.change.as_str(),
+            self.change,
             self.detail
         )
     }
 }
 
 /// Everything one lowering changed, tool by tool (sorted by tool name, then in the order the
-/// passes made the changes).
+/// passes made the changes). `Display` writes an entry a line, then a note that calls are still
+/// validated against each tool's canonical schema.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct LoweringReport {
@@ -99,26 +101,11 @@ pub struct LoweringReport {
 
 impl LoweringReport {
     /// What this report cannot show by itself: the registry never validates against a view.
+    /// Not API: `Display` ends with it.
+    #[doc(hidden)]
     pub const ENFORCEMENT_NOTE: &'static str = "Calls are still validated against each tool's \
 canonical schema when they run (tools made with #[tool], and FnTools given an argument schema), \
 so every constraint a view moved into a description or could not express is still enforced.";
-
-    /// The entries of one tool.
-    pub fn for_tool<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a ReportEntry> + 'a {
-        self.entries.iter().filter(move |entry| entry.tool == tool)
-    }
-
-    /// The tools that fell back from strict mode, with the reason.
-    pub fn strict_fallbacks(&self) -> impl Iterator<Item = &ReportEntry> {
-        self.entries
-            .iter()
-            .filter(|entry| entry.change == Change::StrictFallback)
-    }
-
-    /// Whether nothing was changed.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
 
     pub(crate) fn push(
         &mut self,

@@ -59,7 +59,7 @@
 //! }
 //! assert_eq!(so_far, [Some(json!({"text": "he"})), Some(json!({"text": "hello"}))]);
 //! let calls = stream.into_tool_calls().unwrap();
-//! assert_eq!(calls.inputs()[0].arguments, json!({"text": "hello"}));
+//! assert_eq!(calls.inputs[0].arguments, json!({"text": "hello"}));
 //! ```
 //!
 //! | file | owns |
@@ -91,9 +91,11 @@ use serde_json::Value;
 
 pub use self::call::StreamingCall;
 pub use self::event::StreamEvent;
-pub use dsh_tools_schema::partial_json::{
-    PartialArray, PartialJson, PartialJsonError, PartialNode, PartialObject,
-};
+pub use dsh_tools_schema::{PartialJson, PartialJsonError};
+// The reader's node view: not API (the stream's own readers and the tests walk it; users read
+// `PartialJson::value`).
+#[doc(hidden)]
+pub use dsh_tools_schema::partial_json::{PartialArray, PartialNode, PartialObject};
 
 use self::anthropic::AnthropicStream;
 use self::gemini::GeminiStream;
@@ -123,7 +125,7 @@ impl LoweredTools {
     /// A reader for a streamed response to a request made with this tool list (see
     /// [`stream`](crate::providers::stream)).
     pub fn stream(&self) -> ToolCallStream<'_> {
-        let dialect = match self.dialect() {
+        let dialect = match self.dialect {
             Dialect::OpenAiChat { .. } | Dialect::DeepSeek { .. } => {
                 DialectStream::Chat(ChatStream::default())
             }
@@ -208,7 +210,7 @@ impl<'t> ToolCallStream<'t> {
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         self.turn
             .tools()
-            .canonical_so_far(call.call().name(), &mut value);
+            .canonical_so_far(call.call.name.as_str(), &mut value);
         Some(value)
     }
 
@@ -225,7 +227,7 @@ impl<'t> ToolCallStream<'t> {
         match &self.dialect {
             DialectStream::Chat(reader) => reader.assistant_turn(
                 &self.turn,
-                matches!(self.turn.tools().dialect(), Dialect::DeepSeek { .. }),
+                matches!(self.turn.tools().dialect, Dialect::DeepSeek { .. }),
             ),
             DialectStream::Responses(reader) => reader.assistant_turn(),
             DialectStream::Anthropic(reader) => reader.assistant_turn(&self.turn),
@@ -238,11 +240,6 @@ impl<'t> ToolCallStream<'t> {
         &self.turn.calls
     }
 
-    /// The tool list the stream reads calls of.
-    pub fn tools(&self) -> &'t LoweredTools {
-        self.turn.tools()
-    }
-
     fn fail(&mut self, error: ProviderError) -> ProviderError {
         self.failed = Some(error.clone());
         error
@@ -252,7 +249,7 @@ impl<'t> ToolCallStream<'t> {
 impl std::fmt::Debug for ToolCallStream<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolCallStream")
-            .field("dialect", &self.turn.tools().dialect())
+            .field("dialect", &self.turn.tools().dialect)
             .field("calls", &self.turn.calls)
             .field("failed", &self.failed)
             .finish_non_exhaustive()

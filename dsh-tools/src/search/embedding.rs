@@ -38,7 +38,7 @@ use std::sync::Arc;
 /// }
 ///
 /// let registry = dsh_tools::ToolRegistry::new();
-/// registry.set_tool_embedder(Some(HybridSearch::new(LetterCounts).keyword_weight(0.5)));
+/// registry.set_tool_embedder(Some(HybridSearch::new(LetterCounts, 0.5)));
 /// ```
 pub trait ToolEmbedder: Send + Sync + 'static {
     /// One vector per text, in the order given, all of one length. A vector of another length
@@ -65,27 +65,21 @@ impl std::fmt::Debug for HybridSearch {
 }
 
 impl HybridSearch {
-    /// The weight of the keyword ranking unless set: both rankings count the same.
-    const DEFAULT_KEYWORD_WEIGHT: f32 = 0.5;
+    /// The weight of the keyword ranking for a NaN: both rankings count the same.
+    const EVEN_KEYWORD_WEIGHT: f32 = 0.5;
 
-    /// Hybrid search over `embedder`, both rankings weighted the same (a keyword weight of 0.5).
-    pub fn new(embedder: impl ToolEmbedder) -> Self {
+    /// Hybrid search over `embedder`, the keyword ranking weighted `keyword_weight` (`w`, in
+    /// `0.0..=1.0`, clamped; `1.0`: keywords only, `0.0`: embeddings only, 0.5: both the same,
+    /// as for a NaN).
+    pub fn new(embedder: impl ToolEmbedder, keyword_weight: f32) -> Self {
         Self {
             embedder: Arc::new(embedder),
-            keyword_weight: Self::DEFAULT_KEYWORD_WEIGHT,
+            keyword_weight: if keyword_weight.is_nan() {
+                Self::EVEN_KEYWORD_WEIGHT
+            } else {
+                keyword_weight.clamp(0.0, 1.0)
+            },
         }
-    }
-
-    /// The keyword ranking's weight `w` in `0.0..=1.0` (clamped; `1.0`: keywords only, `0.0`:
-    /// embeddings only; 0.5 unless set, and for a NaN).
-    #[must_use]
-    pub fn keyword_weight(mut self, weight: f32) -> Self {
-        self.keyword_weight = if weight.is_nan() {
-            Self::DEFAULT_KEYWORD_WEIGHT
-        } else {
-            weight.clamp(0.0, 1.0)
-        };
-        self
     }
 }
 

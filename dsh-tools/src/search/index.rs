@@ -528,27 +528,41 @@ mod tests {
             ),
         ]);
         assert_eq!(
-            names(&index, ToolSearchQuery::keywords("send an email")),
+            names(
+                &index,
+                ToolSearchQuery::new("send an email", ToolSearchMode::Keywords)
+            ),
             ["send_email", "list_emails", "weather"]
         );
         assert_eq!(
             names(
                 &index,
-                ToolSearchQuery::keywords("email").with_max_results(1)
+                ToolSearchQuery {
+                    max_results: 1,
+                    ..ToolSearchQuery::new("email", ToolSearchMode::Keywords)
+                }
             ),
             ["send_email"]
         );
-        assert!(names(&index, ToolSearchQuery::keywords("kubernetes")).is_empty());
+        assert!(
+            names(
+                &index,
+                ToolSearchQuery::new("kubernetes", ToolSearchMode::Keywords)
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn regex_puts_name_matches_first_and_refuses_bad_patterns() {
         let index = index(&[("b_mail", "x"), ("a_tool", "Writes mail."), ("c_mail", "y")]);
         assert_eq!(
-            names(&index, ToolSearchQuery::regex("MAIL")),
+            names(&index, ToolSearchQuery::new("MAIL", ToolSearchMode::Regex)),
             ["b_mail", "c_mail", "a_tool"]
         );
-        let error = index.search(&ToolSearchQuery::regex("(")).unwrap_err();
+        let error = index
+            .search(&ToolSearchQuery::new("(", ToolSearchMode::Regex))
+            .unwrap_err();
         assert!(
             error.starts_with("\"(\" is not a regular expression"),
             "{error}"
@@ -702,15 +716,21 @@ mod tests {
                 for text in queries {
                     assert_eq!(score_bits(&index, text), score_bits(&fresh, text), "{text}");
                     for limit in [0, 1, 3, 5, FEW, FEW + 1, 1_000] {
-                        let query = ToolSearchQuery::keywords(text);
+                        let query = ToolSearchQuery::new(text, ToolSearchMode::Keywords);
                         let found = index.search_up_to(&query, limit).unwrap();
                         assert_eq!(found, sorted_in_full(&index, text, limit), "{text}");
                     }
                     for query in [
-                        ToolSearchQuery::keywords(text).with_max_results(1_000),
-                        ToolSearchQuery::keywords(text).with_max_results(3),
-                        ToolSearchQuery::regex("e.*l"),
-                        ToolSearchQuery::exact("tool_1 tool_7, tool_30"),
+                        ToolSearchQuery {
+                            max_results: 1_000,
+                            ..ToolSearchQuery::new(text, ToolSearchMode::Keywords)
+                        },
+                        ToolSearchQuery {
+                            max_results: 3,
+                            ..ToolSearchQuery::new(text, ToolSearchMode::Keywords)
+                        },
+                        ToolSearchQuery::new("e.*l", ToolSearchMode::Regex),
+                        ToolSearchQuery::new("tool_1 tool_7, tool_30", ToolSearchMode::Exact),
                     ] {
                         assert_eq!(names(&index, query.clone()), names(&fresh, query), "{text}");
                     }
@@ -723,7 +743,10 @@ mod tests {
     fn exact_names_keep_their_order() {
         let index = index(&[("a", ""), ("b", ""), ("c", "")]);
         assert_eq!(
-            names(&index, ToolSearchQuery::exact("c, a a missing")),
+            names(
+                &index,
+                ToolSearchQuery::new("c, a a missing", ToolSearchMode::Exact)
+            ),
             ["c", "a"]
         );
     }

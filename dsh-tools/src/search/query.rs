@@ -35,34 +35,15 @@ impl ToolSearchQuery {
     /// The most tools one search returns.
     pub(crate) const MAX_RESULTS: usize = 20;
 
-    /// A keyword search.
-    pub fn keywords(text: impl Into<String>) -> Self {
-        Self::new(text, ToolSearchMode::Keywords)
-    }
-
-    /// A regular-expression search.
-    pub fn regex(pattern: impl Into<String>) -> Self {
-        Self::new(pattern, ToolSearchMode::Regex)
-    }
-
-    /// An exact-name search.
-    pub fn exact(names: impl Into<String>) -> Self {
-        Self::new(names, ToolSearchMode::Exact)
-    }
-
-    fn new(text: impl Into<String>, mode: ToolSearchMode) -> Self {
+    /// A search of `text` read as `mode` says, returning at most 5 tools: set
+    /// [`max_results`](Self::max_results) for more or fewer
+    /// (`ToolSearchQuery { max_results: 10, ..ToolSearchQuery::new("send email", ToolSearchMode::Keywords) }`).
+    pub fn new(text: impl Into<String>, mode: ToolSearchMode) -> Self {
         Self {
             text: text.into(),
             mode,
             max_results: Self::DEFAULT_MAX_RESULTS,
         }
-    }
-
-    /// The same search returning at most `max_results` tools (5 unless set; clamped to `1..=20`).
-    #[must_use]
-    pub fn with_max_results(mut self, max_results: usize) -> Self {
-        self.max_results = max_results;
-        self
     }
 
     /// `max_results` within its bounds.

@@ -101,7 +101,7 @@ const FAMILIES: &[(&str, &str, &[&str])] = &[
 fn cases_of(files: &[&str]) -> Vec<(Value, Vec<(Value, bool)>)> {
     let directory =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("json-schema-test-suite/tests/draft2020-12");
-    let options = SchemaImportOptions::new().formats_as_annotations();
+    let options = SchemaImportOptions::default().formats_as_annotations();
     let mut cases = Vec::new();
     for file in files {
         let path = directory.join(format!("{file}.json"));
@@ -203,7 +203,7 @@ fn suite() -> Suite {
                     format!("`CompiledSchema::is_valid` on the suite's {family}"),
                     cases,
                     |schema| {
-                        let options = SchemaImportOptions::new().formats_as_annotations();
+                        let options = SchemaImportOptions::default().formats_as_annotations();
                         CompiledSchema::new(
                             Schema::from_json_schema_with(schema, &options).expect("imports"),
                         )

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dsh_tools::providers::stream::{PartialJson, StreamEvent};
-use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
+use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCalls};
 use dsh_tools::schema::Schema;
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
@@ -109,11 +109,9 @@ impl Setup {
                 ))
                 .await;
             assert_eq!(alone.text(), "/src");
-            let (calls, mut inputs) = self
-                .tools
-                .parse_response(&self.response)
-                .expect("parses")
-                .into_parts();
+            let ToolCalls {
+                calls, mut inputs, ..
+            } = self.tools.parse_response(&self.response).expect("parses");
             let result = self.registry.execute(inputs.remove(0)).await;
             let messages = self.tools.format_results(&calls, &[result]).expect("pairs");
             assert_eq!(
@@ -122,8 +120,8 @@ impl Setup {
             );
         });
         let lowered = self.hundred_openai.tools(None);
-        assert_eq!(lowered.tools().len(), 100);
-        assert!(lowered.tools().iter().all(|tool| tool.strict));
+        assert_eq!(lowered.tools.len(), 100);
+        assert!(lowered.tools.iter().all(|tool| tool.strict));
     }
 
     fn execute_alone(&self, iterations: u64, meter: &mut Meter) {
@@ -143,7 +141,9 @@ impl Setup {
             self.runtime.block_on(async {
                 for _ in 0..iterations {
                     let calls = self.tools.parse_response(black_box(&self.response));
-                    let (calls, mut inputs) = calls.expect("parses").into_parts();
+                    let ToolCalls {
+                        calls, mut inputs, ..
+                    } = calls.expect("parses");
                     let result = self.registry.execute(inputs.swap_remove(0)).await;
                     black_box(self.tools.format_results(&calls, &[result]).expect("pairs"));
                 }
@@ -387,7 +387,7 @@ impl StreamPath {
             }
         }
         let calls = stream.into_tool_calls().expect("the call finished");
-        let (_, mut inputs) = calls.into_parts();
+        let mut inputs = calls.inputs;
         inputs.swap_remove(0).arguments
     }
 

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dsh_tools::registry::ToolSearchQuery;
+use dsh_tools::registry::{ToolSearchMode, ToolSearchQuery};
 use dsh_tools::{
     FnTool, Registration, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, call::BoxFuture,
     json, registry::IntoToolDefinition,
@@ -255,7 +255,10 @@ fn deferred_catalog(count: usize) -> ToolRegistry {
         .map(|tool| tool.to_tool(true))
         .collect();
     registry.register_all(tools).expect("distinct names");
-    let _ = registry.search_tools(&ToolSearchQuery::keywords("warm the index"));
+    let _ = registry.search_tools(&ToolSearchQuery::new(
+        "warm the index",
+        ToolSearchMode::Keywords,
+    ));
     registry
 }
 
@@ -275,7 +278,7 @@ fn search(count: usize, id: &'static str) -> Case {
         |registry, iterations, meter| {
             let queries: Vec<ToolSearchQuery> = SEARCHES
                 .iter()
-                .map(|text| ToolSearchQuery::keywords(*text))
+                .map(|text| ToolSearchQuery::new(*text, ToolSearchMode::Keywords))
                 .collect();
             meter.measure(|| {
                 for iteration in 0..iterations {
@@ -307,7 +310,10 @@ fn searched_catalog(count: usize) -> Searched {
     let handles = registry
         .register_all(tools.clone())
         .expect("distinct names");
-    let _ = registry.search_tools(&ToolSearchQuery::keywords("warm the index"));
+    let _ = registry.search_tools(&ToolSearchQuery::new(
+        "warm the index",
+        ToolSearchMode::Keywords,
+    ));
     Searched {
         registry,
         tools,
@@ -331,7 +337,7 @@ fn search_after(id: &'static str, what: &str, change: Change) -> Case {
         move |searched, iterations, meter| {
             let queries: Vec<ToolSearchQuery> = SEARCHES
                 .iter()
-                .map(|text| ToolSearchQuery::keywords(*text))
+                .map(|text| ToolSearchQuery::new(*text, ToolSearchMode::Keywords))
                 .collect();
             for iteration in 0..iterations as usize {
                 let undo = change(searched, iteration);

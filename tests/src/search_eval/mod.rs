@@ -37,7 +37,7 @@ pub use self::catalog::{EvalTool, catalog};
 pub use self::queries::{HELD_OUT, QUERIES};
 
 use dsh_tools::ToolScope;
-use dsh_tools::registry::ToolSearchQuery;
+use dsh_tools::registry::{ToolSearchMode, ToolSearchQuery};
 
 /// What a search scored on [`QUERIES`].
 #[derive(Clone, Debug, Default)]
@@ -93,7 +93,10 @@ pub fn measure_queries(layer: &ToolScope, queries: &[(&'static str, &str)]) -> S
     };
     for &(query, expected) in queries {
         let hits = layer
-            .search_tools(&ToolSearchQuery::keywords(query).with_max_results(3))
+            .search_tools(&ToolSearchQuery {
+                max_results: 3,
+                ..ToolSearchQuery::new(query, ToolSearchMode::Keywords)
+            })
             .expect("a keyword search of a live layer answers");
         let names: Vec<String> = hits.into_iter().map(|hit| hit.name).collect();
         let rank = names.iter().position(|name| name == expected);

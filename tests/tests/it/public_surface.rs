@@ -27,11 +27,12 @@ use crate::architecture::{code_of, rust_files, src_dir};
 const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
-/// shrinks; raise it only for an item users need, saying so in the change. 1173: the schema
-/// model's four family structs (`Lengths`, `Matching`, `ArrayConstraints`, `ObjectConstraints`),
-/// which users read a schema's rules through, and which take a new keyword as a field instead of
-/// a breaking change of the rules structs.
-const MAX_PUBLIC_ITEMS: usize = 1173;
+/// shrinks; raise it only for an item users need, saying so in the change. 1003: the schema
+/// model's layout (its kinds, rules and keyword families), the engine's fixed limits and the
+/// partial reader's node view hidden, as not API; provider results read from their fields;
+/// presentation settings as plain values, one constructor for a tool search; errors and
+/// streamed calls read from their fields; one generic schema builder.
+const MAX_PUBLIC_ITEMS: usize = 1003;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

@@ -100,7 +100,7 @@ impl MessageBlock {
             self.input = turn
                 .calls
                 .get(position)
-                .map(|call| call.raw.clone())
+                .map(|call| call.raw_arguments.clone())
                 .unwrap_or_default();
         }
         self.input.push_str(fragment);
@@ -113,7 +113,7 @@ impl MessageBlock {
             Some(position) => turn
                 .calls
                 .get(position)
-                .map_or("", |call| call.raw.as_str()),
+                .map_or("", |call| call.raw_arguments.as_str()),
             None => self.input.as_str(),
         };
         let mut block = self.block.clone();
@@ -307,7 +307,7 @@ fn start_call(turn: &mut Turn<'_>, block: &Value, index: u64) -> Result<Block, P
     })?;
     let position = turn.start(id.to_owned(), name, false, index);
     // Programmatic tool calling: the program that made the call, if one did.
-    let program = crate::providers::programmatic::program_caller(turn.tools().dialect(), block);
+    let program = crate::providers::programmatic::program_caller(turn.tools().dialect, block);
     turn.program(position, program);
     let carried = field(block, "input")
         .filter(|input| !matches!(input, Value::Object(members) if members.is_empty()))

@@ -27,19 +27,26 @@ pub(super) enum FinishedInput {
 }
 
 /// One tool call as it streams.
+///
+/// `#[non_exhaustive]`: made by a [`ToolCallStream`](super::ToolCallStream), which keeps it up to
+/// date; its public fields are read.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct StreamingCall {
-    pub(super) call: ToolCall,
+    /// The call: its id, its tool's canonical and provider names.
+    pub call: ToolCall,
     /// Where the call stands in the model's order (the provider's index of it).
     pub(super) order: u64,
-    /// The arguments' text so far.
-    pub(super) raw: String,
-    /// The arguments read so far.
-    pub(super) partial: PartialJson,
+    /// The arguments' text as it arrived so far (for providers that send arguments whole,
+    /// empty until the call finishes).
+    pub raw_arguments: String,
+    /// The arguments read so far, with which parts of them are finished.
+    pub partial_arguments: PartialJson,
     /// The input, once the call finished.
     pub(super) input: Option<FinishedInput>,
-    /// The error the call is known to end with, as far as it is known.
-    pub(super) definite: Option<ToolError>,
+    /// The error the call is already known to end with, as far as it is known (see
+    /// [`StreamEvent::Definite`](super::StreamEvent::Definite)).
+    pub definite_error: Option<ToolError>,
     /// The definite violations reported so far.
     pub(super) violations: Vec<Violation>,
     /// Bytes of arguments the definite checks have walked so far (their budget).
@@ -53,37 +60,21 @@ impl StreamingCall {
         Self {
             call,
             order,
-            raw: String::new(),
-            partial: PartialJson::new(),
+            raw_arguments: String::new(),
+            partial_arguments: PartialJson::new(),
             input: None,
-            definite: None,
+            definite_error: None,
             violations: Vec::new(),
             checked: 0,
             progress: DefiniteProgress::default(),
         }
     }
 
-    /// The call: its id, its tool's canonical and provider names.
-    pub fn call(&self) -> &ToolCall {
-        &self.call
-    }
-
-    /// The arguments' text as it arrived so far (for providers that send arguments whole,
-    /// empty until the call finishes).
-    pub fn raw_arguments(&self) -> &str {
-        &self.raw
-    }
-
-    /// The arguments read so far, with which parts of them are finished.
-    pub fn partial_arguments(&self) -> &PartialJson {
-        &self.partial
-    }
-
     /// The best value of the arguments text so far, as the model wrote it for the provider's
     /// view (see [`PartialJson::value`]); in the tool's own form, with what the view changed
     /// undone, [`ToolCallStream::arguments_so_far`](super::ToolCallStream::arguments_so_far).
     pub(crate) fn raw_arguments_so_far(&self) -> Option<Value> {
-        self.partial.value()
+        self.partial_arguments.value()
     }
 
     /// Whether the call's arguments are complete.
@@ -100,7 +91,7 @@ impl StreamingCall {
                 asked,
             } => Some(asked.get_or_init(|| {
                 let mut input = without_arguments.clone();
-                input.arguments = self.partial.value().unwrap_or_default();
+                input.arguments = self.partial_arguments.value().unwrap_or_default();
                 input
             })),
         }
@@ -117,17 +108,11 @@ impl StreamingCall {
                 asked,
             }) => Some(asked.into_inner().unwrap_or_else(|| {
                 let mut input = without_arguments;
-                input.arguments = self.partial.into_value().unwrap_or_default();
+                input.arguments = self.partial_arguments.into_value().unwrap_or_default();
                 input
             })),
         };
         (self.call, input)
-    }
-
-    /// The error the call is already known to end with (see
-    /// [`StreamEvent::Definite`](super::StreamEvent::Definite)).
-    pub fn definite_error(&self) -> Option<&ToolError> {
-        self.definite.as_ref()
     }
 
     /// Names the call in an error message: `tool call 1 ("read_file", id "call_2")`.
@@ -135,7 +120,7 @@ impl StreamingCall {
         format!(
             "tool call {position} ({:?}, id {:?})",
             self.call.provider_name(),
-            self.call.id()
+            self.call.id.as_str()
         )
     }
 }

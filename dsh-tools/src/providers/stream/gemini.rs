@@ -179,10 +179,10 @@ impl OpenCall {
         let Some(name) = name.filter(|name| !name.is_empty()) else {
             return true;
         };
-        let Some(call) = turn.calls.get(self.index).map(|streaming| streaming.call()) else {
+        let Some(call) = turn.calls.get(self.index).map(|streaming| &streaming.call) else {
             return false;
         };
-        let same_id = id.is_none_or(|id| id.is_empty() || id == call.id());
+        let same_id = id.is_none_or(|id| id.is_empty() || id == call.id.as_str());
         same_id && call.provider_name() == name
     }
 }

@@ -116,7 +116,7 @@ impl ChatStream {
                 && turn
                     .calls
                     .get(position)
-                    .is_some_and(|call| call.call.id() != id)
+                    .is_some_and(|call| call.call.id.as_str() != id)
             {
                 return Err(ProviderError::new(format!(
                     "stream tool call {index} changes its id to {id:?}"
@@ -166,7 +166,9 @@ impl ChatStream {
             .iter()
             .map(|(&index, &position)| (index, position))
             .filter(|&(index, position)| {
-                which(index) && turn.is_open(position) && turn.calls[position].partial.is_complete()
+                which(index)
+                    && turn.is_open(position)
+                    && turn.calls[position].partial_arguments.is_complete()
             })
             .collect();
         whole.sort_unstable();
@@ -187,8 +189,12 @@ impl ChatStream {
         let calls = calls
             .into_iter()
             .map(|(_, streaming)| {
-                let call = streaming.call();
-                openai::chat_tool_call(call.id(), call.provider_name(), streaming.raw_arguments())
+                let call = &streaming.call;
+                openai::chat_tool_call(
+                    call.id.as_str(),
+                    call.provider_name(),
+                    &streaming.raw_arguments,
+                )
             })
             .collect();
         let content = self.content.clone().map_or(Value::Null, Value::from);
@@ -231,7 +237,8 @@ impl ChatStream {
         open.sort_unstable();
         for (_, position) in open {
             let call = &turn.calls[position];
-            let whole = call.raw.trim().is_empty() || call.partial.is_complete();
+            let whole =
+                call.raw_arguments.trim().is_empty() || call.partial_arguments.is_complete();
             if whole {
                 turn.finish_raw(position, None);
             }

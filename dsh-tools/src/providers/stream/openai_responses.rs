@@ -155,7 +155,7 @@ impl ResponsesStream {
 
 /// The program that made the call `item`, if one did (programmatic tool calling).
 fn program_caller<'v>(turn: &Turn<'_>, item: &'v Value) -> Option<&'v str> {
-    crate::providers::programmatic::program_caller(turn.tools().dialect(), item)
+    crate::providers::programmatic::program_caller(turn.tools().dialect, item)
 }
 
 fn item(event: &Value) -> Result<&Value, ProviderError> {

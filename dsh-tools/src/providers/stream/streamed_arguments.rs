@@ -389,7 +389,7 @@ mod tests {
         ] {
             let at = || "partialArgs[0]".to_owned();
             let error = arguments.apply(&piece, &at).unwrap_err();
-            assert_eq!(error.message(), message);
+            assert_eq!(error.to_string(), message);
         }
     }
 }

@@ -67,16 +67,16 @@ impl<'t> Turn<'t> {
         let index = self.calls.len();
         self.events.push(StreamEvent::CallStarted {
             index,
-            id: call.id().to_owned(),
-            name: call.name().to_owned(),
+            id: call.id.clone(),
+            name: call.name.clone(),
         });
         // A deferred tool is callable though not listed: only a tool the list's scope has not
         // at all is known to end unknown.
-        let known = self.tools.schema_of(call.name()).is_some();
+        let known = self.tools.schema_of(call.name.as_str()).is_some();
         let mut streaming = StreamingCall::new(call, order);
         if !known {
-            let error = ToolError::unknown_tool(streaming.call.name());
-            streaming.definite = Some(error.clone());
+            let error = ToolError::unknown_tool(streaming.call.name.as_str());
+            streaming.definite_error = Some(error.clone());
             self.events.push(StreamEvent::Definite { index, error });
         }
         self.calls.push(streaming);
@@ -91,11 +91,11 @@ impl<'t> Turn<'t> {
         };
         call.call.set_program(program);
         if program.is_some()
-            && call.definite.is_none()
-            && self.tools.refuses_to_programs(call.call.name())
+            && call.definite_error.is_none()
+            && self.tools.refuses_to_programs(call.call.name.as_str())
         {
-            let error = ToolError::unknown_tool(call.call.name());
-            call.definite = Some(error.clone());
+            let error = ToolError::unknown_tool(call.call.name.as_str());
+            call.definite_error = Some(error.clone());
             self.events.push(StreamEvent::Definite { index, error });
         }
     }
@@ -108,9 +108,9 @@ impl<'t> Turn<'t> {
         let Some(call) = self.calls.get_mut(index) else {
             return;
         };
-        call.raw.push_str(fragment);
-        let had_error = call.partial.error().is_some();
-        let pushed = call.partial.push(fragment);
+        call.raw_arguments.push_str(fragment);
+        let had_error = call.partial_arguments.error().is_some();
+        let pushed = call.partial_arguments.push(fragment);
         self.events.push(StreamEvent::ArgumentsDelta {
             index,
             fragment: fragment.to_owned(),
@@ -137,17 +137,17 @@ impl<'t> Turn<'t> {
         let Some(call) = self.calls.get(index) else {
             return;
         };
-        let length = call.raw.len();
+        let length = call.raw_arguments.len();
         if call.checked > 2 * length + CHECK_ALLOWANCE
             || call
-                .definite
+                .definite_error
                 .as_ref()
                 .is_some_and(|error| error.violations().is_empty())
         {
             // Over budget, or already known to end as an unknown tool or malformed text.
             return;
         }
-        let name = call.call.name().to_owned();
+        let name = call.call.name.clone();
         if self.tools.sends_pairs(&name) {
             // The view sent a map as pairs: what streams has the view's shape, and a pair's
             // key is known only once the pairs are mapped back; the finished call is checked.
@@ -164,8 +164,10 @@ impl<'t> Turn<'t> {
         let call = &mut self.calls[index];
         call.checked += length;
         let checked = if self.tools.sends_nulls(&name) {
-            let (Some(mut value), Some(open)) = (call.partial.value(), call.partial.open_path())
-            else {
+            let (Some(mut value), Some(open)) = (
+                call.partial_arguments.value(),
+                call.partial_arguments.open_path(),
+            ) else {
                 return;
             };
             // What the strict view's `null`s stand for is removed first, as it is from the
@@ -174,7 +176,7 @@ impl<'t> Turn<'t> {
             schema.definite_violations_in(&value, &open)
         } else {
             // The text is the tool's own: checked on the reader, each finished part about once.
-            schema.definite_violations_since(&call.partial, &mut call.progress)
+            schema.definite_violations_since(&call.partial_arguments, &mut call.progress)
         };
         let Err(found) = checked else {
             return;
@@ -199,7 +201,7 @@ impl<'t> Turn<'t> {
 
     fn report(&mut self, index: usize, error: ToolError) {
         if let Some(call) = self.calls.get_mut(index) {
-            call.definite = Some(error.clone());
+            call.definite_error = Some(error.clone());
         }
         self.events.push(StreamEvent::Definite { index, error });
     }
@@ -210,7 +212,7 @@ impl<'t> Turn<'t> {
     pub(super) fn found<'n>(&mut self, provider_names: impl IntoIterator<Item = &'n str>) {
         let mut fresh: Vec<String> = Vec::new();
         for provider_name in provider_names {
-            let name = self.tools.names().canonical_name(provider_name);
+            let name = self.tools.names.canonical_name(provider_name);
             if !self.loaded.iter().chain(&fresh).any(|seen| seen == name) {
                 fresh.push(name.to_owned());
             }
@@ -238,19 +240,21 @@ impl<'t> Turn<'t> {
         let Some(call) = self.calls.get(index) else {
             return;
         };
-        let streamed = raw.is_none_or(|raw| raw == call.raw);
-        let value = match call.partial.node() {
-            Some(PartialNode::Finished(value)) if streamed && call.partial.error().is_none() => {
+        let streamed = raw.is_none_or(|raw| raw == call.raw_arguments);
+        let value = match call.partial_arguments.node() {
+            Some(PartialNode::Finished(value))
+                if streamed && call.partial_arguments.error().is_none() =>
+            {
                 value
             }
             _ => {
                 let input = self
                     .tools
-                    .input_from_raw(&call.call, raw.unwrap_or(&call.raw));
+                    .input_from_raw(&call.call, raw.unwrap_or(&call.raw_arguments));
                 return self.finish(index, input);
             }
         };
-        let name = call.call.name();
+        let name = call.call.name.as_str();
         if self.tools.sends_nulls(name) || self.tools.sends_pairs(name) {
             let input = self.tools.input_from_value(&call.call, value.clone());
             return self.finish(index, input);
@@ -306,7 +310,7 @@ impl<'t> Turn<'t> {
                 format!(
                     "{} after {} bytes of arguments",
                     call.describe(position),
-                    call.raw.len()
+                    call.raw_arguments.len()
                 )
             })
             .collect();

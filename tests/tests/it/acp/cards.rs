@@ -34,7 +34,7 @@ async fn notifications(
     let sink = Arc::clone(&sent);
     let _ = registry.observe(AcpToolCalls::with_sender(
         "session-1",
-        AcpCards::new(CWD).with_terminal(terminal),
+        AcpCards::new(CWD, terminal),
         move |notification| sink.lock().unwrap().push(notification),
     ));
     registry.execute(input).await;
@@ -83,7 +83,10 @@ fn reading(path: &'static str) -> impl FnOnce(FnToolBuilder) -> FnToolBuilder {
                     kind: ToolCallKind::Read,
                     raw_input: None,
                     content: vec![ContentBlock::text("lines 3 to 5")],
-                    locations: vec![FileLocation::new(path).at_line(3)],
+                    locations: vec![FileLocation {
+                        path: path.into(),
+                        line: Some(3),
+                    }],
                 })
             })
             .present_result(move |_, result| {
@@ -209,7 +212,10 @@ async fn a_progress_presenter_replaces_the_pending_card_while_the_call_runs() {
                     kind: ToolCallKind::Read,
                     raw_input: None,
                     content: vec![],
-                    locations: vec![FileLocation::new("src/lib.rs")],
+                    locations: vec![FileLocation {
+                        path: "src/lib.rs".into(),
+                        line: None,
+                    }],
                 })
             })
         },
@@ -429,7 +435,7 @@ async fn generic_and_diff_cards_do_not_depend_on_terminal_support() {
 #[test]
 fn a_console_block_is_fenced_longer_than_any_backtick_run_in_the_output() {
     use dsh_tools::ToolExecutionResult;
-    let cards = AcpCards::new(CWD);
+    let cards = AcpCards::new(CWD, false);
     let call = ToolCallView::Terminal {
         title: "cat README.md".into(),
         description: None,

@@ -910,7 +910,7 @@ async fn an_acp_client_sees_the_nested_cards_under_the_programs() {
     let sink = Arc::clone(&sent);
     let _shown = registry.observe(AcpToolCalls::with_sender(
         "session-1",
-        AcpCards::new("/work"),
+        AcpCards::new("/work", false),
         move |notification| sink.lock().unwrap().push(notification),
     ));
     let result = run(&registry, "await tools.echo({a: 1}); return 'ok'").await;

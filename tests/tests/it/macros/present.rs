@@ -16,7 +16,10 @@ fn index_card(args: &IndexToolArgs) -> Option<ToolCallView> {
         kind: ToolCallKind::Search,
         raw_input: None,
         content: vec![],
-        locations: vec![FileLocation::new(args.root.clone())],
+        locations: vec![FileLocation {
+            path: args.root.clone(),
+            line: None,
+        }],
     })
 }
 

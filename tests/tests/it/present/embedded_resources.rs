@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::providers::{Dialect, ProviderTools};
+use dsh_tools::providers::{Dialect, ProviderTools, ToolCalls};
 use dsh_tools::{
     ContentBlock, ToolExecutionInput, Value,
     content::EmbeddedResource,
@@ -62,10 +62,9 @@ async fn every_provider_shows_embedded_resources_as_text() {
     ];
     for (dialect, response) in responses {
         let tools = ProviderTools::new(&registry, dialect).tools(None);
-        let (calls, inputs) = tools
+        let ToolCalls { calls, inputs, .. } = tools
             .parse_response(&response)
-            .unwrap_or_else(|error| panic!("{}: {error}", dialect.id()))
-            .into_parts();
+            .unwrap_or_else(|error| panic!("{}: {error}", dialect.id()));
         let mut results = Vec::new();
         for input in inputs {
             results.push(registry.execute(input).await);
@@ -94,7 +93,7 @@ async fn acp_carries_embedded_resources_as_resource_content() {
     let sink = Arc::clone(&sent);
     let _ = registry.observe(AcpToolCalls::with_sender(
         "session-1",
-        AcpCards::new("/workspace"),
+        AcpCards::new("/workspace", false),
         move |notification| sink.lock().unwrap().push(notification),
     ));
     let _ = registry
@@ -152,7 +151,7 @@ fn text_cards_show_embedded_resources() {
             },
         ],
     };
-    let text = TextCards::new().result(&call, &result, false);
+    let text = TextCards::default().result(&call, &result, false);
     assert!(
         text.contains("[resource file:///workspace/notes.txt]\n")
             && text.contains("first\n")

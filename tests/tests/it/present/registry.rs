@@ -251,7 +251,10 @@ fn editor() -> FnTool {
             Some(ToolCallView::Diff {
                 title: format!("Edit {}", arguments["path"].as_str()?),
                 diffs: vec![diff(arguments)],
-                locations: vec![FileLocation::new(arguments["path"].as_str()?)],
+                locations: vec![FileLocation {
+                    path: arguments["path"].as_str()?.into(),
+                    line: None,
+                }],
             })
         })
         .present_result(move |arguments, _| {

@@ -17,7 +17,10 @@ fn read_card() -> ToolCallView {
         kind: ToolCallKind::Read,
         raw_input: None,
         content: vec![],
-        locations: vec![FileLocation::new("src/lib.rs")],
+        locations: vec![FileLocation {
+            path: "src/lib.rs".into(),
+            line: None,
+        }],
     }
 }
 
@@ -27,7 +30,10 @@ fn fallback_card() -> ToolCallView {
         kind: ToolCallKind::Other,
         raw_input: Some(json!({"path": ".", "depth": 2})),
         content: vec![],
-        locations: vec![FileLocation::new("src").at_line(1)],
+        locations: vec![FileLocation {
+            path: "src".into(),
+            line: Some(1),
+        }],
     }
 }
 
@@ -221,7 +227,11 @@ fn every_card_kind_reads_as_golden_text() {
     );
     section(
         "result: diff of a new file and a file with two distant changes",
-        cards.max_lines(40).result(
+        TextCards {
+            max_lines: 40,
+            ..cards.clone()
+        }
+        .result(
             &edit_card(vec![]),
             &ToolResultView::Diff {
                 title: None,
@@ -241,7 +251,11 @@ fn every_card_kind_reads_as_golden_text() {
     );
     section(
         "result: narrow width",
-        TextCards::new().max_width(24).result(
+        TextCards {
+            max_width: 24,
+            ..TextCards::default()
+        }
+        .result(
             &read_card(),
             &ToolResultView::Generic {
                 title: None,
@@ -257,7 +271,10 @@ fn every_card_kind_reads_as_golden_text() {
 
 #[test]
 fn a_pending_call_is_always_one_line() {
-    let cards = TextCards::default().max_width(40);
+    let cards = TextCards {
+        max_width: 40,
+        ..TextCards::default()
+    };
     for card in [
         read_card(),
         fallback_card(),
@@ -279,7 +296,11 @@ fn a_pending_call_is_always_one_line() {
 
 #[test]
 fn a_long_body_keeps_its_head_and_tail_around_a_marker() {
-    let block = TextCards::new().max_lines(6).result(
+    let block = TextCards {
+        max_lines: 6,
+        ..TextCards::default()
+    }
+    .result(
         &command_card(),
         &ToolResultView::Terminal {
             title: None,

@@ -251,7 +251,7 @@ async fn the_acp_tool_call_is_titled_with_the_tool_title() {
     let sink = Arc::clone(&sent);
     let _observer = registry.observe(AcpToolCalls::with_sender(
         "session-1",
-        AcpCards::new("/work/project"),
+        AcpCards::new("/work/project", false),
         move |notification| {
             let value = serde_json::to_value(&notification).expect("serializes");
             sink.lock().expect("not poisoned").push(value);

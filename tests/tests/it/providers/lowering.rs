@@ -27,8 +27,9 @@ fn lowered(registry: &ToolRegistry, dialect: Dialect) -> Arc<LoweredTools> {
 
 fn changes<'a>(report: &'a LoweringReport, tool: &'a str, change: Change) -> Vec<&'a str> {
     report
-        .for_tool(tool)
-        .filter(|entry| entry.change == change)
+        .entries
+        .iter()
+        .filter(|entry| entry.tool == tool && entry.change == change)
         .map(|entry| entry.detail.as_str())
         .collect()
 }
@@ -38,7 +39,7 @@ fn every_lowered_request_passes_its_providers_checker() {
     let registry = corpus();
     for dialect in Dialect::ALL {
         let tools = lowered(&registry, dialect);
-        let violations = check_request(dialect, tools.request_tools());
+        let violations = check_request(dialect, &tools.request_tools);
         assert!(
             violations.is_empty(),
             "{}: {} violation(s):\n{}",
@@ -105,8 +106,8 @@ fn lowered_tools_and_reports_match_the_golden_files() {
     for dialect in Dialect::ALL {
         let tools = lowered(&registry, dialect);
         let golden = json!({
-            "tools": tools.request_tools(),
-            "report": tools.report(),
+            "tools": tools.request_tools,
+            "report": tools.report,
         });
         assert_golden("providers", dialect.id(), &golden);
     }
@@ -119,35 +120,32 @@ fn names_the_provider_cannot_take_are_mapped_reversibly_and_without_collisions()
         let tools = lowered(&registry, dialect);
         let rule = dialect.name_rule();
         let mut seen = std::collections::HashSet::new();
-        for tool in tools.tools() {
+        for tool in &tools.tools {
             assert!(rule.accepts(&tool.provider_name), "{}", tool.provider_name);
             assert!(
                 seen.insert(tool.provider_name.clone()),
                 "{} twice",
                 tool.provider_name
             );
-            assert_eq!(tools.names().canonical_name(&tool.provider_name), tool.name);
+            assert_eq!(tools.names.canonical_name(&tool.provider_name), tool.name);
         }
         let long = long_name();
-        assert_ne!(tools.names().provider_name(&long), long);
-        let renamed = changes(tools.report(), &long, Change::Renamed);
+        assert_ne!(tools.names.provider_name(&long), long);
+        let renamed = changes(&tools.report, &long, Change::Renamed);
         assert_eq!(renamed.len(), 1, "{}", dialect.id());
     }
     let openai = lowered(&registry, Dialect::openai_chat());
     let [dotted, plain] = COLLIDING_NAMES;
-    assert_eq!(openai.names().provider_name(plain), plain);
-    assert_ne!(openai.names().provider_name(dotted), plain);
+    assert_eq!(openai.names.provider_name(plain), plain);
+    assert_ne!(openai.names.provider_name(dotted), plain);
     assert_eq!(
-        openai.names().provider_name(LEADING_DIGIT_NAME),
+        openai.names.provider_name(LEADING_DIGIT_NAME),
         LEADING_DIGIT_NAME
     );
     let gemini = lowered(&registry, Dialect::gemini());
-    assert_eq!(
-        gemini.names().provider_name(LEADING_DIGIT_NAME),
-        "_3d_render"
-    );
+    assert_eq!(gemini.names.provider_name(LEADING_DIGIT_NAME), "_3d_render");
     // Gemini takes dots: no renaming, no collision.
-    assert_eq!(gemini.names().provider_name(dotted), dotted);
+    assert_eq!(gemini.names.provider_name(dotted), dotted);
 }
 
 #[test]
@@ -156,7 +154,7 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
     let tools = lowered(&registry, Dialect::openai_chat().strict());
     let strict = |name: &str| {
         tools
-            .tools()
+            .tools
             .iter()
             .find(|tool| tool.name == name)
             .map(|tool| tool.strict)
@@ -167,7 +165,7 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
         ("run_pipeline", "an array of untyped items"),
     ] {
         assert!(!strict(tool), "{tool} should fall back");
-        let fallbacks = changes(tools.report(), tool, Change::StrictFallback);
+        let fallbacks = changes(&tools.report, tool, Change::StrictFallback);
         assert_eq!(fallbacks.len(), 1, "{tool}");
         assert!(fallbacks[0].contains(reason), "{tool}: {}", fallbacks[0]);
     }
@@ -180,25 +178,21 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
         "draw_shape",
         "write_outline",
     ] {
-        assert!(
-            strict(tool),
-            "{tool} should stay strict: {}",
-            tools.report()
-        );
+        assert!(strict(tool), "{tool} should stay strict: {}", tools.report);
     }
     // Recursion: OpenAI keeps it under $defs; Anthropic strict cannot.
     let outline = tools
-        .tools()
+        .tools
         .iter()
         .find(|tool| tool.name == "write_outline")
         .unwrap();
     assert!(outline.parameters["$defs"]["Section"].is_object());
     let anthropic = lowered(&registry, Dialect::anthropic().strict());
-    let fallbacks = changes(anthropic.report(), "write_outline", Change::StrictFallback);
+    let fallbacks = changes(&anthropic.report, "write_outline", Change::StrictFallback);
     assert!(fallbacks[0].contains("recursive"), "{fallbacks:?}");
     assert!(
         tools
-            .report()
+            .report
             .to_string()
             .ends_with(LoweringReport::ENFORCEMENT_NOTE)
     );
@@ -210,7 +204,7 @@ fn a_root_union_is_merged_into_one_object_for_anthropic() {
     for dialect in [Dialect::anthropic(), Dialect::anthropic().strict()] {
         let tools = lowered(&registry, dialect);
         let shape = tools
-            .request_tools()
+            .request_tools
             .as_array()
             .unwrap()
             .iter()
@@ -224,7 +218,7 @@ fn a_root_union_is_merged_into_one_object_for_anthropic() {
             json!(["circle", "rect"])
         );
         assert_eq!(schema["required"], json!(["kind"]));
-        let rewritten = changes(tools.report(), "draw_shape", Change::Rewritten);
+        let rewritten = changes(&tools.report, "draw_shape", Change::Rewritten);
         assert!(
             rewritten.iter().any(|detail| detail.contains("root oneOf")),
             "{rewritten:?}"
@@ -237,7 +231,7 @@ fn optional_properties_become_required_and_nullable_in_strict_mode() {
     let registry = corpus();
     let tools = lowered(&registry, Dialect::openai_chat().strict());
     let read = tools
-        .tools()
+        .tools
         .iter()
         .find(|tool| tool.name == "read_file")
         .unwrap();
@@ -249,7 +243,7 @@ fn optional_properties_become_required_and_nullable_in_strict_mode() {
         read.parameters["properties"]["limit"]["type"],
         json!(["integer", "null"])
     );
-    let nullable = changes(tools.report(), "read_file", Change::MadeNullable);
+    let nullable = changes(&tools.report, "read_file", Change::MadeNullable);
     assert_eq!(
         nullable.len(),
         1,
@@ -325,10 +319,10 @@ fn lowered_tool(dialect: Dialect, tool: &str) -> (Value, bool, Arc<LoweredTools>
     let _ = registry.register(TagFilesTool).unwrap();
     let _ = registry.register(SetTagsTool).unwrap();
     let tools = lowered(&registry, dialect);
-    let violations = check_request(dialect, tools.request_tools());
+    let violations = check_request(dialect, &tools.request_tools);
     assert!(violations.is_empty(), "{}: {violations:?}", dialect.id());
     let found = tools
-        .tools()
+        .tools
         .iter()
         .find(|lowered| lowered.name == tool)
         .expect("registered");
@@ -353,7 +347,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         "The tags, each once. (items must be distinct)"
     );
     assert_eq!(
-        changes(tools.report(), "tag_files", Change::MovedToDescription),
+        changes(&tools.report, "tag_files", Change::MovedToDescription),
         ["uniqueItems: true"]
     );
     // Anthropic's strict mode takes none of them: each is moved into the description.
@@ -366,7 +360,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         description.contains("greater than 0") && description.contains("a multiple of 5"),
         "{description}"
     );
-    let moved = changes(tools.report(), "tag_files", Change::MovedToDescription);
+    let moved = changes(&tools.report, "tag_files", Change::MovedToDescription);
     for keyword in ["multipleOf: 5", "exclusiveMinimum: 0", "uniqueItems: true"] {
         assert!(moved.contains(&keyword), "{keyword} in {moved:?}");
     }
@@ -376,7 +370,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
     assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
     // A map is sent strict as {key, value} pairs; its key count becomes the pairs' count.
     let (parameters, strict, tools) = lowered_tool(Dialect::openai_chat().strict(), "set_tags");
-    assert!(strict, "{}", tools.report());
+    assert!(strict, "{}", tools.report);
     let labels = &parameters["properties"]["labels"];
     assert_eq!(labels["type"], "array");
     assert_eq!(labels["maxItems"], json!(2));
@@ -390,7 +384,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         })
     );
     assert_eq!(
-        changes(tools.report(), "set_tags", Change::StrictFallback),
+        changes(&tools.report, "set_tags", Change::StrictFallback),
         Vec::<&str>::new()
     );
     // DeepSeek's strict mode takes no item counts: described, and reported.
@@ -406,7 +400,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         "{labels}"
     );
     assert_eq!(
-        changes(tools.report(), "set_tags", Change::MovedToDescription),
+        changes(&tools.report, "set_tags", Change::MovedToDescription),
         ["maxItems: 2"]
     );
 }
@@ -426,11 +420,11 @@ fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
         .unwrap();
     let after = openai.tools(None);
     assert!(!Arc::ptr_eq(&first, &after));
-    assert_eq!(after.tools().len(), first.tools().len() + 1);
+    assert_eq!(after.tools.len(), first.tools.len() + 1);
     assert!(Arc::ptr_eq(&after, &openai.tools(None)));
     registration.dispose();
     let disposed = openai.tools(None);
-    assert_eq!(disposed.tools().len(), first.tools().len());
+    assert_eq!(disposed.tools.len(), first.tools.len());
     // Scopes are cached on their own.
     registry.create_child("agent-1").unwrap();
     let agent = dsh_tools::AgentId::new("agent-1");
@@ -490,17 +484,17 @@ fn keyword_schemas_lower_for_every_provider_and_what_changes_is_reported() {
     let registry = keyword_tool_registry();
     for dialect in Dialect::ALL {
         let tools = lowered(&registry, dialect);
-        let violations = check_request(dialect, tools.request_tools());
+        let violations = check_request(dialect, &tools.request_tools);
         assert!(
             violations.is_empty(),
             "{}: {}\n{}",
             dialect.id(),
             violations.join("\n"),
-            tools.request_tools()
+            tools.request_tools
         );
         // No keyword is lost without a word: each stays in the lowered schema, or the report
         // says where it went.
-        let request = tools.request_tools().to_string();
+        let request = tools.request_tools.to_string();
         for keyword in [
             "not",
             "multipleOf",
@@ -515,7 +509,7 @@ fn keyword_schemas_lower_for_every_provider_and_what_changes_is_reported() {
             "unevaluatedProperties",
         ] {
             let kept = request.contains(&format!("\"{keyword}\":"));
-            let moved = changes(tools.report(), "fetch", Change::MovedToDescription)
+            let moved = changes(&tools.report, "fetch", Change::MovedToDescription)
                 .iter()
                 .any(|detail| detail.starts_with(&format!("{keyword}: ")));
             assert!(

@@ -12,6 +12,16 @@ use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolArgs, ToolExecutionInput, ToolRegistry, Value, json, tool};
 use dsh_tools_tests::provider_checkers::check_request;
 
+/// How many tools of `tools` fell back from strict mode.
+fn fallbacks(tools: &LoweredTools) -> usize {
+    tools
+        .report
+        .entries
+        .iter()
+        .filter(|entry| entry.change == Change::StrictFallback)
+        .count()
+}
+
 /// One service.
 #[derive(ToolArgs)]
 struct Service {
@@ -65,14 +75,14 @@ fn registry() -> ToolRegistry {
 
 fn lowered(registry: &ToolRegistry, dialect: Dialect) -> std::sync::Arc<LoweredTools> {
     let tools = ProviderTools::new(registry, dialect).tools(None);
-    let violations = check_request(dialect, tools.request_tools());
+    let violations = check_request(dialect, &tools.request_tools);
     assert!(violations.is_empty(), "{}: {violations:#?}", dialect.id());
     tools
 }
 
 fn rewritten_maps(tools: &LoweredTools) -> Vec<&str> {
     tools
-        .report()
+        .report
         .entries
         .iter()
         .filter(|entry| entry.change == Change::Rewritten && entry.detail.starts_with("map sent"))
@@ -113,14 +123,9 @@ fn every_strict_view_keeps_the_tool_strict_and_reports_each_map_with_its_path() 
     let registry = registry();
     for dialect in STRICT {
         let tools = lowered(&registry, dialect);
-        let tool = &tools.tools()[0];
-        assert!(tool.strict, "{}: {}", dialect.id(), tools.report());
-        assert_eq!(
-            tools.report().strict_fallbacks().count(),
-            0,
-            "{}",
-            dialect.id()
-        );
+        let tool = &tools.tools[0];
+        assert!(tool.strict, "{}: {}", dialect.id(), tools.report);
+        assert_eq!(fallbacks(&tools), 0, "{}", dialect.id());
         // DeepSeek writes a nullable container as anyOf [T, null]; the others as a type list.
         let labels = if matches!(dialect, Dialect::DeepSeek { .. }) {
             "/properties/labels/anyOf/0"
@@ -149,7 +154,7 @@ fn every_strict_view_keeps_the_tool_strict_and_reports_each_map_with_its_path() 
     // OpenAI writes the optional map as a nullable array.
     let tools = lowered(&registry, Dialect::openai_chat().strict());
     assert_eq!(
-        tools.tools()[0].parameters["properties"]["labels"]["type"],
+        tools.tools[0].parameters["properties"]["labels"]["type"],
         json!(["array", "null"])
     );
 }
@@ -253,7 +258,7 @@ async fn non_strict_views_send_and_take_the_map_as_an_object() {
         let tools = lowered(&registry, dialect);
         assert!(rewritten_maps(&tools).is_empty(), "{}", dialect.id());
         assert_eq!(
-            tools.tools()[0].parameters["properties"]["services"]["type"],
+            tools.tools[0].parameters["properties"]["services"]["type"],
             "object"
         );
     }
@@ -298,7 +303,7 @@ fn key_constraints_and_counts_go_on_the_pairs_and_what_cannot_is_reported() {
     let registry = ToolRegistry::new();
     let _ = registry.register(headers).unwrap();
     let tools = lowered(&registry, Dialect::openai_chat().strict());
-    let parameters = &tools.tools()[0].parameters;
+    let parameters = &tools.tools[0].parameters;
     let headers = &parameters["properties"]["headers"];
     assert_eq!(
         (&headers["minItems"], &headers["maxItems"]),
@@ -317,7 +322,7 @@ fn key_constraints_and_counts_go_on_the_pairs_and_what_cannot_is_reported() {
         json!({"type": "integer"})
     );
     let entries: Vec<String> = tools
-        .report()
+        .report
         .entries
         .iter()
         .filter(|entry| entry.change != Change::Closed)
@@ -344,7 +349,7 @@ fn key_constraints_and_counts_go_on_the_pairs_and_what_cannot_is_reported() {
     // Anthropic's input examples are written as pairs too, so the strict schema takes them.
     let anthropic = lowered(&registry, Dialect::anthropic().strict());
     assert_eq!(
-        anthropic.tools()[0].input_examples,
+        anthropic.tools[0].input_examples,
         [
             json!({"headers": [{"key": "Accept", "value": "text/plain"}],
                 "ids": [{"key": "1", "value": 7}]})
@@ -365,10 +370,12 @@ fn a_map_beside_declared_properties_still_falls_back_and_says_why() {
     let registry = ToolRegistry::new();
     let _ = registry.register(mixed).unwrap();
     let tools = lowered(&registry, Dialect::openai_chat().strict());
-    assert!(!tools.tools()[0].strict);
+    assert!(!tools.tools[0].strict);
     let fallbacks: Vec<&str> = tools
-        .report()
-        .strict_fallbacks()
+        .report
+        .entries
+        .iter()
+        .filter(|entry| entry.change == Change::StrictFallback)
         .map(|entry| entry.detail.as_str())
         .collect();
     assert_eq!(
@@ -403,8 +410,8 @@ fn maps_inside_recursive_definitions_are_mapped_back_at_every_level() {
     let _ = registry.register(tree).unwrap();
     // OpenAI keeps the recursion under $defs; the map inside it is sent as pairs.
     let tools = lowered(&registry, Dialect::openai_chat().strict());
-    assert!(tools.tools()[0].strict, "{}", tools.report());
-    let node = &tools.tools()[0].parameters["$defs"]["Node"];
+    assert!(tools.tools[0].strict, "{}", tools.report);
+    let node = &tools.tools[0].parameters["$defs"]["Node"];
     assert_eq!(node["properties"]["attrs"]["type"], "array");
     let pairs = |key: &str, value: &str| json!([{"key": key, "value": value}]);
     let arguments = json!({"root": {"attrs": pairs("a", "1"), "children": [
@@ -457,7 +464,7 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
     }
     // What the model wrote keeps the view's pairs.
     assert_eq!(
-        stream.calls()[0].partial_arguments().value(),
+        stream.calls()[0].partial_arguments.value(),
         Some(arguments.clone())
     );
     assert!(
@@ -467,7 +474,7 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
         "{events:?}"
     );
     let calls = stream.into_tool_calls().unwrap();
-    let input = calls.inputs()[0].clone();
+    let input = calls.inputs[0].clone();
     assert_eq!(
         input.arguments["services"]["web"]["env"],
         json!({"PATH": "/bin", "MODE": "prod"})

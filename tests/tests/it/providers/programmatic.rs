@@ -42,7 +42,7 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
     let openai = ProviderTools::new(&registry, Dialect::openai_responses())
         .programmatic(true)
         .tools(None);
-    let sent = callers_of(openai.request_tools());
+    let sent = callers_of(&openai.request_tools);
     assert_eq!(
         sent,
         [
@@ -53,25 +53,25 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
         ]
     );
     assert_eq!(
-        openai.request_tools()[3],
+        openai.request_tools[3],
         json!({"type": "programmatic_tool_calling"})
     );
     // The provider runs the programs: `run_code` is not sent, and the report says so.
     assert!(
         openai
-            .report()
+            .report
             .entries
             .iter()
             .any(|entry| entry.tool == RUN_CODE),
         "{:?}",
-        openai.report()
+        openai.report
     );
 
     let anthropic = ProviderTools::new(&registry, Dialect::anthropic())
         .programmatic(true)
         .tools(None);
     assert_eq!(
-        callers_of(anthropic.request_tools()),
+        callers_of(&anthropic.request_tools),
         [
             ("ask_user".to_owned(), json!(["direct"])),
             (
@@ -83,7 +83,7 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
         ]
     );
     assert_eq!(
-        anthropic.request_tools()[3],
+        anthropic.request_tools[3],
         json!({"type": "code_execution_20260120", "name": "code_execution"})
     );
 
@@ -94,7 +94,7 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
         .programmatic(true)
         .tools(None);
     assert_eq!(
-        callers_of(code.request_tools()),
+        callers_of(&code.request_tools),
         [
             ("get_weather".to_owned(), json!(["code_execution_20260120"])),
             ("query_sales".to_owned(), json!(["code_execution_20260120"])),
@@ -108,7 +108,7 @@ fn a_user_who_never_asked_sees_the_request_unchanged() {
     let registry = program_registry();
     for dialect in [Dialect::openai_responses(), Dialect::anthropic()] {
         let plain = ProviderTools::new(&registry, dialect).tools(None);
-        let names: Vec<String> = callers_of(plain.request_tools())
+        let names: Vec<String> = callers_of(&plain.request_tools)
             .into_iter()
             .map(|(name, callers)| {
                 assert_eq!(callers, Value::Null, "{}", dialect.id());
@@ -120,14 +120,14 @@ fn a_user_who_never_asked_sees_the_request_unchanged() {
         let off = ProviderTools::new(&registry, dialect)
             .programmatic(false)
             .tools(None);
-        assert_eq!(off.request_tools(), plain.request_tools());
+        assert_eq!(off.request_tools, plain.request_tools);
     }
     // Asked where the dialect has no programmatic tool calling: as without it.
     let chat = ProviderTools::new(&registry, Dialect::openai_chat());
     let asked = ProviderTools::new(&registry, Dialect::openai_chat()).programmatic(true);
     assert_eq!(
-        asked.tools(None).request_tools(),
-        chat.tools(None).request_tools()
+        asked.tools(None).request_tools,
+        chat.tools(None).request_tools
     );
     // Asked in Native mode, where programs call no tools: as without it.
     registry.set_code_mode(CodeMode::Native).expect("set");
@@ -135,7 +135,7 @@ fn a_user_who_never_asked_sees_the_request_unchanged() {
     let asked = ProviderTools::new(&registry, Dialect::anthropic())
         .programmatic(true)
         .tools(None);
-    assert_eq!(asked.request_tools(), plain.request_tools());
+    assert_eq!(asked.request_tools, plain.request_tools);
 }
 
 /// The calls of `fixture`'s turn, read whole and streamed, which must agree.
@@ -157,8 +157,13 @@ fn read(fixture: &ProgramFixture, tools: &dsh_tools::providers::LoweredTools) ->
         fixture.dialect.id()
     );
     let streamed = stream.into_tool_calls().expect("every call finished");
-    assert_eq!(streamed.calls(), whole.calls(), "{}", fixture.dialect.id());
-    for (a, b) in streamed.inputs().iter().zip(whole.inputs()) {
+    assert_eq!(
+        streamed.calls.as_slice(),
+        whole.calls.as_slice(),
+        "{}",
+        fixture.dialect.id()
+    );
+    for (a, b) in streamed.inputs.iter().zip(whole.inputs.as_slice()) {
         assert_eq!(a.arguments, b.arguments);
         assert_eq!(a.program_caller(), b.program_caller());
     }
@@ -174,10 +179,14 @@ async fn a_programs_calls_are_read_with_their_caller_and_answered_to_it() {
             .programmatic(true)
             .tools(None);
         let mut calls = read(&fixture, &tools);
-        assert_eq!(calls.len(), 2, "{id}");
-        for (call, input) in calls.calls().iter().zip(calls.inputs()) {
-            assert_eq!(call.name(), "query_sales", "{id}");
-            assert_eq!(call.program_caller(), Some(fixture.program), "{id}");
+        assert_eq!(calls.calls.len(), 2, "{id}");
+        for (call, input) in calls.calls.iter().zip(calls.inputs.as_slice()) {
+            assert_eq!(call.name.as_str(), "query_sales", "{id}");
+            assert_eq!(
+                call.program_caller.as_deref(),
+                Some(fixture.program),
+                "{id}"
+            );
             assert_eq!(input.program_caller(), Some(fixture.program), "{id}");
             // Its parent is the provider's program, not an execution of ours.
             assert_eq!(input.parent, None, "{id}");
@@ -191,7 +200,7 @@ async fn a_programs_calls_are_read_with_their_caller_and_answered_to_it() {
             outcome.results
         );
         let answer = tools
-            .format_batch(calls.calls(), &outcome)
+            .format_batch(calls.calls.as_slice(), &outcome)
             .expect("one result per call");
         let mut request = fixture.request.clone();
         let conversation = request[fixture.conversation]
@@ -213,7 +222,7 @@ async fn a_direct_call_of_a_program_only_tool_is_still_refused() {
         "name": "query_sales", "arguments": "{\"region\":\"west\"}",
         "caller": {"type": "direct"}}]});
     let mut calls = tools.parse_response(&response).expect("reads");
-    assert_eq!(calls.calls()[0].program_caller(), None);
+    assert_eq!(calls.calls[0].program_caller.as_deref(), None);
     let result = registry.execute(calls.take_inputs().remove(0)).await;
     assert_eq!(
         result.error_code(),
@@ -311,7 +320,7 @@ fn anthropic_answers_a_program_with_tool_results_only() {
             .with_additional_context(ContentBlock::text("Sales are in euros.")),
     ];
     let answer = tools
-        .format_results(calls.calls(), &results)
+        .format_results(calls.calls.as_slice(), &results)
         .expect("one result per call");
     // The program waits on its calls: the message holds tool_result blocks only, the
     // context inside the last one.
@@ -390,10 +399,11 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
     let fixture = provider_programs::openai_responses();
     let mut calls = tools.parse_response(&fixture.response).expect("reads");
     assert!(
-        calls
-            .inputs()
-            .iter()
-            .all(|input| input.agent.as_ref().map(|agent| agent.as_str()) == Some("analyst"))
+        calls.inputs.as_slice().iter().all(|input| input
+            .agent
+            .as_ref()
+            .map(|agent| agent.as_str())
+            == Some("analyst"))
     );
     let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
     assert!(outcome.results.iter().all(|result| !result.is_error()));

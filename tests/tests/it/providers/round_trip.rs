@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCall};
+use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCall, ToolCalls};
 use dsh_tools::{
     ContentBlock, FnTool, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
 };
@@ -72,7 +72,7 @@ async fn round_trip(registry: &ToolRegistry, dialect: Dialect, fixture_name: &st
     let tools = ProviderTools::new(registry, dialect).tools(None);
     let response = fixture(fixture_name);
     let parsed = tools.parse_response(&response).expect("the fixture parses");
-    let (calls, inputs) = parsed.into_parts();
+    let ToolCalls { calls, inputs, .. } = parsed;
     let outcome = registry.execute_batch(inputs.clone(), 4).await;
     let messages = tools
         .format_batch(&calls, &outcome)
@@ -117,7 +117,7 @@ async fn openai_chat_round_trip() {
         ]
     );
     assert_eq!(turn.calls[1].provider_name(), "mcp_fs_read_41131f1f");
-    assert_eq!(turn.calls[0].id(), "call_DdmO9pD3xa9XTPNJ32zg2hcA");
+    assert_eq!(turn.calls[0].id.as_str(), "call_DdmO9pD3xa9XTPNJ32zg2hcA");
     // Nulls for properties strict mode made nullable were removed.
     assert_eq!(
         turn.inputs[0].arguments,
@@ -132,7 +132,7 @@ async fn openai_chat_round_trip() {
     assert_eq!(turn.messages.len(), 6);
     for (message, call) in turn.messages.iter().zip(&turn.calls) {
         assert_eq!(message["role"], "tool");
-        assert_eq!(message["tool_call_id"], call.id());
+        assert_eq!(message["tool_call_id"], call.id.as_str());
     }
     let follow_up = &turn.messages[5];
     assert_eq!(follow_up["role"], "user");
@@ -202,7 +202,7 @@ async fn anthropic_round_trip() {
         json!({"type": "text", "text": "The editor window has focus."})
     );
     for (block, call) in blocks.iter().zip(&turn.calls) {
-        assert_eq!(block["tool_use_id"], call.id());
+        assert_eq!(block["tool_use_id"], call.id.as_str());
     }
     assert_golden(
         "providers",
@@ -220,13 +220,13 @@ async fn gemini_round_trip_generates_stable_ids() {
         ["3d_render", "read_file", "take_screenshot", "search_files"]
     );
     assert_eq!(codes(&turn), [None, None, None, Some("INVALID_ARGS")]);
-    assert!(turn.calls.iter().all(ToolCall::has_generated_id));
+    assert!(turn.calls.iter().all(|call| call.generated_id));
     let again = turn
         .tools
         .parse_response(&fixture("gemini_generate_content"))
         .unwrap();
-    let ids: Vec<&str> = again.calls().iter().map(|call| call.id()).collect();
-    let first: Vec<&str> = turn.calls.iter().map(|call| call.id()).collect();
+    let ids: Vec<&str> = again.calls.iter().map(|call| call.id.as_str()).collect();
+    let first: Vec<&str> = turn.calls.iter().map(|call| call.id.as_str()).collect();
     assert_eq!(ids, first);
     let distinct: std::collections::HashSet<&&str> = ids.iter().collect();
     assert_eq!(distinct.len(), ids.len());
@@ -252,9 +252,9 @@ async fn gemini_ids_sent_by_the_model_are_echoed() {
     let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"id": "fc-1", "name": "read_file", "args": {"path": "src/lib.rs"}}}]}}]});
-    let (calls, inputs) = tools.parse_response(&response).unwrap().into_parts();
-    assert_eq!(calls[0].id(), "fc-1");
-    assert!(!calls[0].has_generated_id());
+    let ToolCalls { calls, inputs, .. } = tools.parse_response(&response).unwrap();
+    assert_eq!(calls[0].id.as_str(), "fc-1");
+    assert!(!calls[0].generated_id);
     let outcome = registry.execute_batch(inputs, 1).await;
     let messages = tools.format_batch(&calls, &outcome).unwrap();
     assert_eq!(messages[0]["parts"][0]["functionResponse"]["id"], "fc-1");
@@ -310,9 +310,12 @@ async fn a_response_with_no_tool_calls_yields_none() {
     ] {
         let tools = ProviderTools::new(&registry, dialect).tools(None);
         let calls = tools.parse_response(&fixture(name)).unwrap();
-        assert!(calls.is_empty(), "{name}");
+        assert!(calls.calls.is_empty(), "{name}");
         assert!(
-            tools.format_results(calls.calls(), &[]).unwrap().is_empty(),
+            tools
+                .format_results(calls.calls.as_slice(), &[])
+                .unwrap()
+                .is_empty(),
             "{name}"
         );
     }
@@ -326,7 +329,7 @@ async fn responses_that_are_not_the_providers_shape_are_errors() {
         {"type": "function", "function": {"name": "read_file", "arguments": "{}"}}]}}]});
     let error = openai.parse_response(&missing_id).unwrap_err();
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "response message.tool_calls[0].id must be a string"
     );
     let not_function = json!({"choices": [{"message": {"tool_calls": [
@@ -335,7 +338,7 @@ async fn responses_that_are_not_the_providers_shape_are_errors() {
         openai
             .parse_response(&not_function)
             .unwrap_err()
-            .message()
+            .to_string()
             .contains("\"custom\"")
     );
     let anthropic = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
@@ -343,17 +346,19 @@ async fn responses_that_are_not_the_providers_shape_are_errors() {
         anthropic
             .parse_response(&json!({"content": "text"}))
             .unwrap_err()
-            .message(),
+            .to_string(),
         "response content must be an array"
     );
     // Results must pair up with calls.
     let calls = openai
         .parse_response(&fixture("openai_chat_completion"))
         .unwrap();
-    let error = openai.format_results(calls.calls(), &[]).unwrap_err();
+    let error = openai
+        .format_results(calls.calls.as_slice(), &[])
+        .unwrap_err();
     assert!(
         error
-            .message()
+            .to_string()
             .starts_with("5 tool call(s) but 0 result(s)"),
         "{error}"
     );

@@ -9,6 +9,16 @@ use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, ToolSchema, Value, json};
 use dsh_tools_tests::provider_checkers::check_request;
 
+/// How many tools of `tools` fell back from strict mode.
+fn fallbacks(tools: &LoweredTools) -> usize {
+    tools
+        .report
+        .entries
+        .iter()
+        .filter(|entry| entry.change == Change::StrictFallback)
+        .count()
+}
+
 /// A tool schema.
 fn tool_schema(name: &str, description: String, parameters: Value) -> ToolSchema {
     ToolSchema::new(name, description, parameters)
@@ -22,18 +32,18 @@ fn lower(dialect: Dialect, tools: &[(&str, Value)]) -> LoweredTools {
         })
         .collect();
     let lowered = LoweredTools::new(Arc::from(schemas), dialect, None);
-    let violations = check_request(dialect, lowered.request_tools());
+    let violations = check_request(dialect, &lowered.request_tools);
     assert!(violations.is_empty(), "{}: {violations:#?}", dialect.id());
     lowered
 }
 
 fn parameters(tools: &LoweredTools, index: usize) -> &Value {
-    &tools.tools()[index].parameters
+    &tools.tools[index].parameters
 }
 
 fn has_change(tools: &LoweredTools, change: Change, needle: &str) -> bool {
     tools
-        .report()
+        .report
         .entries
         .iter()
         .any(|entry| entry.change == change && entry.detail.contains(needle))
@@ -65,7 +75,7 @@ fn recursion_through_the_root_stays_a_ref_for_openai_and_is_unrolled_then_cut_fo
         "additionalProperties": false
     });
     let openai = lower(Dialect::openai_chat().strict(), &[("node", schema.clone())]);
-    assert!(openai.tools()[0].strict);
+    assert!(openai.tools[0].strict);
     assert_eq!(
         parameters(&openai, 0)["properties"]["child"],
         json!({"anyOf": [{"$ref": "#"}, {"type": "null"}]})
@@ -85,7 +95,7 @@ fn recursion_through_the_root_stays_a_ref_for_openai_and_is_unrolled_then_cut_fo
         "recursive $ref \"#\" unrolled 3 levels deep"
     ));
     let anthropic = lower(Dialect::anthropic().strict(), &[("node", schema)]);
-    assert!(!anthropic.tools()[0].strict);
+    assert!(!anthropic.tools[0].strict);
 }
 
 #[test]
@@ -155,10 +165,10 @@ fn anthropic_strict_tools_past_the_request_limits_are_sent_non_strict() {
         .map(|name| (name.as_str(), simple.clone()))
         .collect();
     let lowered = lower(Dialect::anthropic().strict(), &tools);
-    let strict = lowered.tools().iter().filter(|tool| tool.strict).count();
+    let strict = lowered.tools.iter().filter(|tool| tool.strict).count();
     assert_eq!(strict, 20);
-    assert_eq!(lowered.report().strict_fallbacks().count(), 5);
-    assert!(!lowered.tools()[24].strict);
+    assert_eq!(fallbacks(&lowered), 5);
+    assert!(!lowered.tools[24].strict);
 }
 
 /// A tool whose request settings are `settings`.
@@ -179,7 +189,7 @@ fn with_settings(name: &str, settings: RequestSettings) -> ToolSchema {
 
 fn lower_schemas(dialect: Dialect, schemas: Vec<ToolSchema>) -> LoweredTools {
     let lowered = LoweredTools::new(Arc::from(schemas), dialect, None);
-    let violations = check_request(dialect, lowered.request_tools());
+    let violations = check_request(dialect, &lowered.request_tools);
     assert!(violations.is_empty(), "{}: {violations:#?}", dialect.id());
     lowered
 }
@@ -195,31 +205,31 @@ fn a_tools_own_strict_setting_wins_over_the_dialect() {
     };
     // Anthropic writes `strict` only when on (its default is off).
     let loose = lower_schemas(Dialect::anthropic(), schemas());
-    assert_eq!(loose.request_tools()[0]["strict"], true);
-    assert!(loose.request_tools()[1].get("strict").is_none());
-    assert!(loose.request_tools()[2].get("strict").is_none());
+    assert_eq!(loose.request_tools[0]["strict"], true);
+    assert!(loose.request_tools[1].get("strict").is_none());
+    assert!(loose.request_tools[2].get("strict").is_none());
     let strict = lower_schemas(Dialect::anthropic().strict(), schemas());
-    let flags: Vec<bool> = strict.tools().iter().map(|tool| tool.strict).collect();
+    let flags: Vec<bool> = strict.tools.iter().map(|tool| tool.strict).collect();
     assert_eq!(flags, [true, true, false]);
-    assert!(strict.request_tools()[2].get("strict").is_none());
+    assert!(strict.request_tools[2].get("strict").is_none());
     // OpenAI Chat: a non-strict list names only the tool strict by its own setting.
     let chat = lower_schemas(Dialect::openai_chat(), schemas());
-    assert_eq!(chat.request_tools()[0]["function"]["strict"], true);
-    assert!(chat.request_tools()[1]["function"].get("strict").is_none());
+    assert_eq!(chat.request_tools[0]["function"]["strict"], true);
+    assert!(chat.request_tools[1]["function"].get("strict").is_none());
     let chat = lower_schemas(Dialect::openai_chat().strict(), schemas());
-    assert_eq!(chat.request_tools()[2]["function"]["strict"], false);
+    assert_eq!(chat.request_tools[2]["function"]["strict"], false);
     // DeepSeek's strict beta takes the same switch; Gemini has none.
     let deepseek = lower_schemas(Dialect::deepseek(), schemas());
-    assert_eq!(deepseek.request_tools()[0]["function"]["strict"], true);
+    assert_eq!(deepseek.request_tools[0]["function"]["strict"], true);
     let gemini = lower_schemas(Dialect::gemini(), schemas());
-    assert!(gemini.tools().iter().all(|tool| !tool.strict));
+    assert!(gemini.tools.iter().all(|tool| !tool.strict));
 }
 
 #[test]
 fn deepseek_strict_lists_report_the_beta_url_and_every_function_not_strict() {
     let details = |lowered: &LoweredTools| -> Vec<String> {
         lowered
-            .report()
+            .report
             .entries
             .iter()
             .filter(|entry| entry.tool.is_empty() && entry.change == Change::Warning)
@@ -261,9 +271,9 @@ fn tools_strict_by_their_own_setting_keep_within_anthropics_request_limits() {
         })
         .collect();
     let lowered = lower_schemas(Dialect::anthropic(), schemas);
-    let strict = lowered.tools().iter().filter(|tool| tool.strict).count();
+    let strict = lowered.tools.iter().filter(|tool| tool.strict).count();
     assert_eq!(strict, 20);
-    assert_eq!(lowered.report().strict_fallbacks().count(), 2);
+    assert_eq!(fallbacks(&lowered), 2);
 }
 
 #[test]
@@ -278,13 +288,13 @@ fn eager_input_streaming_is_sent_to_anthropic_only_and_only_when_asked() {
         ]
     };
     let anthropic = lower_schemas(Dialect::anthropic(), schemas());
-    assert_eq!(anthropic.request_tools()[0]["eager_input_streaming"], true);
+    assert_eq!(anthropic.request_tools[0]["eager_input_streaming"], true);
     assert!(
-        anthropic.request_tools()[1]
+        anthropic.request_tools[1]
             .get("eager_input_streaming")
             .is_none()
     );
-    assert!(anthropic.tools()[0].eager_input_streaming);
+    assert!(anthropic.tools[0].eager_input_streaming);
     for dialect in [
         Dialect::openai_chat(),
         Dialect::openai_responses(),
@@ -293,16 +303,11 @@ fn eager_input_streaming_is_sent_to_anthropic_only_and_only_when_asked() {
         let lowered = lower_schemas(dialect, schemas());
         assert!(
             !lowered
-                .request_tools()
+                .request_tools
                 .to_string()
                 .contains("eager_input_streaming")
         );
-        assert!(
-            lowered
-                .tools()
-                .iter()
-                .all(|tool| !tool.eager_input_streaming)
-        );
+        assert!(lowered.tools.iter().all(|tool| !tool.eager_input_streaming));
     }
 }
 
@@ -321,7 +326,7 @@ async fn a_registered_tools_settings_reach_the_view() {
         )
         .unwrap();
     let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
-    let entry = &tools.request_tools()[0];
+    let entry = &tools.request_tools[0];
     assert_eq!(entry["strict"], true);
     assert_eq!(entry["eager_input_streaming"], true);
     // The settings are the request's, not part of what `schemas()` serializes by default.
@@ -339,7 +344,7 @@ fn openai_strict_limits_send_an_oversized_tool_non_strict() {
         "additionalProperties": false
     });
     let tools = lower(Dialect::openai_chat().strict(), &[("pick", schema)]);
-    assert!(!tools.tools()[0].strict);
+    assert!(!tools.tools[0].strict);
     assert!(has_change(
         &tools,
         Change::StrictFallback,
@@ -365,7 +370,7 @@ fn openai_warns_past_128_tools() {
         Change::Warning,
         "at most 128 functions"
     ));
-    assert!(!check_request(Dialect::openai_chat(), lowered.request_tools()).is_empty());
+    assert!(!check_request(Dialect::openai_chat(), &lowered.request_tools).is_empty());
 }
 
 #[test]
@@ -378,7 +383,7 @@ fn gemini_leaves_out_the_parameters_of_a_tool_without_arguments_and_warns_about_
         "required": ["file-path"]
     });
     let tools = lower(Dialect::gemini(), &[("ping", none), ("open", odd)]);
-    let declarations = &tools.request_tools()[0]["functionDeclarations"];
+    let declarations = &tools.request_tools[0]["functionDeclarations"];
     assert!(declarations[0].get("parameters").is_none());
     assert!(declarations[1].get("parameters").is_some());
     assert!(has_change(&tools, Change::Warning, "\"file-path\""));
@@ -410,7 +415,7 @@ async fn nulls_are_removed_through_recursive_definitions() {
         )
         .unwrap();
     let tools = ProviderTools::new(&registry, Dialect::openai_chat().strict()).tools(None);
-    assert!(tools.tools()[0].strict);
+    assert!(tools.tools[0].strict);
     let arguments = json!({"sections": [{"heading": "a", "note": null, "children": [
         {"heading": "b", "note": null, "children": [
             {"heading": "c", "note": "kept", "children": []}]}]}]});

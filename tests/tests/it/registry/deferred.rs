@@ -6,7 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use dsh_tools::registry::{
-    Deferral, RegistryErrorKind, RegistryEvent, TOOL_SEARCH, ToolRestriction, ToolSearchQuery,
+    Deferral, RegistryErrorKind, RegistryEvent, TOOL_SEARCH, ToolRestriction, ToolSearchMode,
+    ToolSearchQuery,
 };
 use dsh_tools::{
     AgentId, FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, errors::ErrorCode, json,
@@ -180,10 +181,15 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
         .restrict(ToolRestriction::deny(["send_email", "list_emails"]))
         .unwrap();
     let hits = scope
-        .search_tools(&ToolSearchQuery::keywords("email messages"))
+        .search_tools(&ToolSearchQuery::new(
+            "email messages",
+            ToolSearchMode::Keywords,
+        ))
         .unwrap();
     assert!(hits.is_empty(), "{hits:?}");
-    let by_pattern = scope.search_tools(&ToolSearchQuery::regex(".")).unwrap();
+    let by_pattern = scope
+        .search_tools(&ToolSearchQuery::new(".", ToolSearchMode::Regex))
+        .unwrap();
     let found: Vec<&str> = by_pattern.iter().map(|hit| hit.name.as_str()).collect();
     assert_eq!(found, ["create_invoice", "get_weather"]);
     let error = scope.load_tools(["send_email"]).unwrap_err();
@@ -207,7 +213,7 @@ fn scopes_sharing_an_index_still_find_only_what_they_see() {
         .unwrap();
     let found = |scope: &dsh_tools::ToolScope, query: &str| -> Vec<String> {
         scope
-            .search_tools(&ToolSearchQuery::keywords(query))
+            .search_tools(&ToolSearchQuery::new(query, ToolSearchMode::Keywords))
             .unwrap()
             .into_iter()
             .map(|hit| hit.name)
@@ -456,7 +462,7 @@ mod provider_views {
         let view = ProviderTools::new(&registry, Dialect::anthropic());
         let tools = view.tools(None);
         assert_eq!(
-            request_names(tools.request_tools()),
+            request_names(&tools.request_tools),
             [
                 "read_file",
                 "write_file",
@@ -468,13 +474,13 @@ mod provider_views {
             ]
         );
         assert_eq!(
-            tools.request_tools().as_array().unwrap().last(),
+            tools.request_tools.as_array().unwrap().last(),
             Some(
                 &json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
             )
         );
         let deferred: Vec<&str> = tools
-            .report()
+            .report
             .entries
             .iter()
             .filter(|entry| entry.change == Change::Deferred)
@@ -491,7 +497,7 @@ mod provider_views {
             ]
         );
         assert_eq!(
-            tools.report().entries[0].detail,
+            tools.report.entries[0].detail,
             "4 deferred tools sent with defer_loading, searched by the provider's native \
              tool_search_tool_bm25_20251119 instead of the registry's tool_search"
         );
@@ -504,8 +510,8 @@ mod provider_views {
             {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"text": "Paris"}}
         ]});
         let calls = tools.parse_response(&response).unwrap();
-        assert_eq!(calls.loaded_tools(), ["get_weather"]);
-        assert_eq!(calls.len(), 1);
+        assert_eq!(calls.loaded_tools.as_slice(), ["get_weather"]);
+        assert_eq!(calls.calls.len(), 1);
         assert_eq!(
             names(&registry.schemas()),
             ["read_file", "tool_search", "write_file", "get_weather"]
@@ -528,7 +534,7 @@ mod provider_views {
                              {"type": "tool_reference", "tool_name": "get_weather"}]}}
         ]});
         let calls = tools.parse_response(&response).unwrap();
-        assert_eq!(calls.loaded_tools(), ["get_weather"]);
+        assert_eq!(calls.loaded_tools.as_slice(), ["get_weather"]);
         assert_eq!(
             names(&registry.schemas()),
             ["read_file", "tool_search", "write_file", "get_weather"]
@@ -540,7 +546,7 @@ mod provider_views {
         let registry = catalog();
         let view = ProviderTools::new(&registry, Dialect::openai_responses());
         let tools = view.tools(None);
-        let request = tools.request_tools().as_array().unwrap();
+        let request = tools.request_tools.as_array().unwrap();
         assert_eq!(request.last(), Some(&json!({"type": "tool_search"})));
         assert_eq!(request[2]["name"], "create_invoice");
         assert_eq!(request[2]["defer_loading"], true);
@@ -553,8 +559,8 @@ mod provider_views {
                         "parameters": {"type": "object"}}]}
         ]});
         let calls = tools.parse_response(&response).unwrap();
-        assert!(calls.is_empty());
-        assert_eq!(calls.loaded_tools(), ["create_invoice"]);
+        assert!(calls.calls.is_empty());
+        assert_eq!(calls.loaded_tools.as_slice(), ["create_invoice"]);
         assert!(names(&registry.schemas()).contains(&"create_invoice"));
     }
 
@@ -569,7 +575,7 @@ mod provider_views {
             .tool_search_form(ToolSearchForm::Client);
         let tools = view.tools(None);
         assert_eq!(
-            request_names(tools.request_tools()),
+            request_names(&tools.request_tools),
             [
                 "read_file",
                 "tool_search",
@@ -581,7 +587,7 @@ mod provider_views {
             ]
         );
         assert_eq!(
-            tools.report().entries[0].detail,
+            tools.report.entries[0].detail,
             "4 deferred tools sent with defer_loading, found by the registry's tool_search, \
              whose results load them as tool_reference blocks"
         );
@@ -592,7 +598,9 @@ mod provider_views {
         ]});
         let mut calls = tools.parse_response(&response).unwrap();
         let outcome = registry.execute_batch(calls.take_inputs(), 2).await;
-        let messages = tools.format_batch(calls.calls(), &outcome).unwrap();
+        let messages = tools
+            .format_batch(calls.calls.as_slice(), &outcome)
+            .unwrap();
         let content = &messages[0]["content"];
         assert_eq!(
             content[0],
@@ -606,13 +614,15 @@ mod provider_views {
             "name": "tool_search", "input": {"query": "zzzz qqqq"}}]});
         let mut calls = tools.parse_response(&nothing).unwrap();
         let outcome = registry.execute_batch(calls.take_inputs(), 1).await;
-        let messages = tools.format_batch(calls.calls(), &outcome).unwrap();
+        let messages = tools
+            .format_batch(calls.calls.as_slice(), &outcome)
+            .unwrap();
         assert_eq!(messages[0]["content"][0]["content"][0]["type"], "text");
         // Other providers have no such form: the registry's search as a function.
         let chat = ProviderTools::new(&registry, Dialect::openai_chat())
             .tool_search_form(ToolSearchForm::Client)
             .tools(None);
-        assert!(chat.tools().iter().all(|tool| !tool.deferred));
+        assert!(chat.tools.iter().all(|tool| !tool.deferred));
     }
 
     #[test]
@@ -625,19 +635,15 @@ mod provider_views {
         ] {
             let view = ProviderTools::new(&registry, dialect).tool_search_form(form);
             let tools = view.tools(None);
-            let sent: Vec<&str> = tools
-                .tools()
-                .iter()
-                .map(|tool| tool.name.as_str())
-                .collect();
+            let sent: Vec<&str> = tools.tools.iter().map(|tool| tool.name.as_str()).collect();
             assert_eq!(
                 sent,
                 ["read_file", "tool_search", "write_file"],
                 "{dialect:?}"
             );
-            assert!(tools.tools().iter().all(|tool| !tool.deferred));
+            assert!(tools.tools.iter().all(|tool| !tool.deferred));
             assert_eq!(
-                tools.report().entries[0].detail,
+                tools.report.entries[0].detail,
                 "4 deferred tools left out until the registry's tool_search loads them"
             );
         }
@@ -662,25 +668,25 @@ mod provider_views {
             .unwrap();
         let plain = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
         assert_eq!(
-            plain.request_tools()[0]["input_examples"],
+            plain.request_tools[0]["input_examples"],
             json!([{"city": "Paris", "note": "an extra key"}, {"city": "Lyon", "days": 3}])
         );
         // Strict closes the object: the example with an extra key no longer fits.
         let strict = ProviderTools::new(&registry, Dialect::anthropic().strict()).tools(None);
         assert_eq!(
-            strict.request_tools()[0]["input_examples"],
+            strict.request_tools[0]["input_examples"],
             json!([{"city": "Lyon", "days": 3}])
         );
         assert!(
             strict
-                .report()
+                .report
                 .entries
                 .iter()
                 .any(|entry| entry.change == Change::Dropped
                     && entry.detail == "input example 1 is not valid against the lowered schema")
         );
         let openai = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
-        assert!(openai.request_tools()[0].get("input_examples").is_none());
+        assert!(openai.request_tools[0].get("input_examples").is_none());
         let prompt = render_system_prompt(&registry.schemas());
         assert!(prompt.contains(
             "Example arguments: {\"city\":\"Paris\",\"note\":\"an extra key\"}\nExample arguments: {\"city\":\"Lyon\",\"days\":3}\n"

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dsh_tools::registry::{HybridSearch, TOOL_SEARCH, ToolEmbedder, ToolSearchQuery};
+use dsh_tools::registry::{
+    HybridSearch, TOOL_SEARCH, ToolEmbedder, ToolSearchMode, ToolSearchQuery,
+};
 use dsh_tools::{FnTool, ToolRegistry, json};
 use dsh_tools_tests::{call_with, only_text};
 
@@ -55,7 +57,10 @@ fn registry() -> ToolRegistry {
 
 fn names(registry: &ToolRegistry, query: &str) -> Vec<String> {
     registry
-        .search_tools(&ToolSearchQuery::keywords(query).with_max_results(2))
+        .search_tools(&ToolSearchQuery {
+            max_results: 2,
+            ..ToolSearchQuery::new(query, ToolSearchMode::Keywords)
+        })
         .unwrap()
         .into_iter()
         .map(|hit| hit.name)
@@ -68,9 +73,12 @@ async fn an_embedder_finds_what_no_keyword_names_and_embeds_each_tool_once() {
     assert!(names(&registry, "do I need an umbrella").is_empty());
 
     let texts_embedded = Arc::new(AtomicUsize::new(0));
-    registry.set_tool_embedder(Some(HybridSearch::new(Topics {
-        texts_embedded: Arc::clone(&texts_embedded),
-    })));
+    registry.set_tool_embedder(Some(HybridSearch::new(
+        Topics {
+            texts_embedded: Arc::clone(&texts_embedded),
+        },
+        0.5,
+    )));
     assert_eq!(names(&registry, "do I need an umbrella")[0], "get_weather");
     // Three tools and the query.
     assert_eq!(texts_embedded.load(Ordering::SeqCst), 4);
@@ -107,8 +115,8 @@ fn the_keyword_weight_decides_between_the_rankings() {
         texts_embedded: Arc::new(AtomicUsize::new(0)),
     };
     // "customer" is a keyword of the invoice tool; "letter" means email to the model.
-    registry.set_tool_embedder(Some(HybridSearch::new(topics()).keyword_weight(1.0)));
+    registry.set_tool_embedder(Some(HybridSearch::new(topics(), 1.0)));
     assert_eq!(names(&registry, "customer letter"), ["create_invoice"]);
-    registry.set_tool_embedder(Some(HybridSearch::new(topics()).keyword_weight(0.0)));
+    registry.set_tool_embedder(Some(HybridSearch::new(topics(), 0.0)));
     assert_eq!(names(&registry, "customer letter")[0], "send_email");
 }

@@ -4,7 +4,7 @@
 //! listings; a general guard, which needs the call, never hides anything.
 
 use dsh_tools::registry::{
-    HybridSearch, RegistryErrorKind, TOOL_SEARCH, ToolEmbedder, ToolSearchQuery,
+    HybridSearch, RegistryErrorKind, TOOL_SEARCH, ToolEmbedder, ToolSearchMode, ToolSearchQuery,
 };
 use dsh_tools::{FnTool, ToolRegistry, ToolScope, json, schema::Schema};
 use dsh_tools_tests::{Log, call, call_with, only_text};
@@ -66,9 +66,9 @@ async fn a_name_guard_hides_a_tool_from_its_scope_searches_only() {
     let other = registry.create_child("other").unwrap();
     let _guard = guarded.guard_tools(no_email).unwrap();
 
-    let keywords = ToolSearchQuery::keywords("email message");
-    let regex = ToolSearchQuery::regex("email");
-    let exact = ToolSearchQuery::exact("send_email");
+    let keywords = ToolSearchQuery::new("email message", ToolSearchMode::Keywords);
+    let regex = ToolSearchQuery::new("email", ToolSearchMode::Regex);
+    let exact = ToolSearchQuery::new("send_email", ToolSearchMode::Exact);
     assert_eq!(found(&guarded, &keywords), ["list_emails"]);
     assert_eq!(found(&guarded, &regex), ["list_emails"]);
     assert!(found(&guarded, &exact).is_empty());
@@ -113,7 +113,7 @@ async fn disposing_a_name_guard_makes_the_tool_findable_and_listed_again() {
     scope.load_tools(["send_email"]).unwrap();
     assert!(listed(&scope).contains(&"send_email".to_owned()));
     // Registered after the listing and the search index were built: it applies at once.
-    let exact = ToolSearchQuery::exact("send_email");
+    let exact = ToolSearchQuery::new("send_email", ToolSearchMode::Exact);
     assert_eq!(found(&scope, &exact), ["send_email"]);
     let guard = scope.guard_tools(no_email).unwrap();
     assert!(found(&scope, &exact).is_empty());
@@ -166,10 +166,16 @@ fn a_search_keeps_its_count_of_what_the_view_shows() {
     let scope = registry.create_child("agent").unwrap();
     let _guard = scope.guard_tools(no_email).unwrap();
     // `send_email` ranks first; the one result asked for is the next one.
-    let query = ToolSearchQuery::keywords("email message").with_max_results(1);
+    let query = ToolSearchQuery {
+        max_results: 1,
+        ..ToolSearchQuery::new("email message", ToolSearchMode::Keywords)
+    };
     assert_eq!(found(&registry, &query), ["send_email"]);
     assert_eq!(found(&scope, &query), ["list_emails"]);
-    let everything = ToolSearchQuery::regex(".").with_max_results(3);
+    let everything = ToolSearchQuery {
+        max_results: 3,
+        ..ToolSearchQuery::new(".", ToolSearchMode::Regex)
+    };
     assert_eq!(
         found(&scope, &everything),
         ["create_invoice", "get_weather", "list_emails"]
@@ -182,7 +188,7 @@ fn a_global_name_guard_hides_in_every_scope_and_a_parents_in_its_children() {
     let parent = registry.create_child("parent").unwrap();
     let child = parent.create_child("child").unwrap();
     let sibling = registry.create_child("sibling").unwrap();
-    let exact = ToolSearchQuery::exact("get_weather");
+    let exact = ToolSearchQuery::new("get_weather", ToolSearchMode::Exact);
     let _parents = parent.deny_tools(["get_weather"], "no weather").unwrap();
     assert!(found(&child, &exact).is_empty());
     assert_eq!(found(&sibling, &exact), ["get_weather"]);
@@ -233,7 +239,10 @@ async fn a_general_guard_never_hides_a_tool() {
         .guard(|execution| (execution.name() == "send_email").then(|| "no email".to_owned()))
         .unwrap();
     assert_eq!(
-        found(&scope, &ToolSearchQuery::exact("send_email")),
+        found(
+            &scope,
+            &ToolSearchQuery::new("send_email", ToolSearchMode::Exact)
+        ),
         ["send_email"]
     );
     assert_eq!(scope.load_tools(["send_email"]).unwrap(), ["send_email"]);
@@ -265,9 +274,12 @@ impl ToolEmbedder for Topics {
 #[test]
 fn a_hybrid_search_leaves_out_what_a_name_guard_denies_and_keeps_its_count() {
     let registry = catalog();
-    registry.set_tool_embedder(Some(HybridSearch::new(Topics)));
+    registry.set_tool_embedder(Some(HybridSearch::new(Topics, 0.5)));
     let scope = registry.create_child("agent").unwrap();
-    let query = ToolSearchQuery::keywords("send a letter").with_max_results(1);
+    let query = ToolSearchQuery {
+        max_results: 1,
+        ..ToolSearchQuery::new("send a letter", ToolSearchMode::Keywords)
+    };
     assert_eq!(found(&scope, &query), ["send_email"]);
     let guard = scope.guard_tools(no_email).unwrap();
     assert_eq!(found(&scope, &query), ["list_emails"]);
@@ -303,15 +315,15 @@ fn a_providers_view_leaves_out_what_a_name_guard_denies() {
     // Anthropic's view also sends the deferred tools, for its native search.
     let view = ProviderTools::new(&registry, Dialect::anthropic());
     let agent = AgentId::from("agent");
-    let sent = request_names(view.tools(Some(&agent)).request_tools());
+    let sent = request_names(&view.tools(Some(&agent)).request_tools);
     assert!(sent.contains(&"read_file".to_owned()), "{sent:?}");
     assert!(sent.contains(&"list_emails".to_owned()), "{sent:?}");
     assert!(!sent.contains(&"write_file".to_owned()), "{sent:?}");
     assert!(!sent.contains(&"send_email".to_owned()), "{sent:?}");
-    let other = request_names(view.tools(Some(&AgentId::from("other"))).request_tools());
+    let other = request_names(&view.tools(Some(&AgentId::from("other"))).request_tools);
     assert!(other.contains(&"write_file".to_owned()), "{other:?}");
     assert!(other.contains(&"send_email".to_owned()), "{other:?}");
     assert!(email.dispose());
-    let sent = request_names(view.tools(Some(&agent)).request_tools());
+    let sent = request_names(&view.tools(Some(&agent)).request_tools);
     assert!(sent.contains(&"send_email".to_owned()), "{sent:?}");
 }

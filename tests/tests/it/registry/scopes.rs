@@ -685,12 +685,12 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
     let agent = AgentId::new("a");
     let view = ProviderTools::new(&registry, Dialect::openai_chat());
     let before = view.tools(Some(&agent));
-    assert_eq!(before.tools().len(), 2);
+    assert_eq!(before.tools.len(), 2);
     assert!(scope.dispose());
 
     let after = view.tools(Some(&agent));
-    assert!(after.tools().is_empty());
-    assert_eq!(after.request_tools(), &json!([]));
+    assert!(after.tools.is_empty());
+    assert_eq!(after.request_tools, json!([]));
     // Calls a model makes from the list it was sent before the disposal are refused.
     let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "own", "arguments": "{}"}},

@@ -9,7 +9,7 @@
 use dsh_tools::ToolRegistry;
 use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpServer};
 use dsh_tools::providers::{Dialect, ProviderTools};
-use dsh_tools::registry::{ToolRestriction, ToolSearchQuery};
+use dsh_tools::registry::{ToolRestriction, ToolSearchMode, ToolSearchQuery};
 use dsh_tools_tests::{coding_tools, mcp_fixture, provider_corpus, tool_catalog};
 
 /// The queries, each with the tool it must find in the top 3. They say what a user wants in
@@ -189,22 +189,22 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
         Dialect::gemini(),
     ] {
         let full = bytes(
-            ProviderTools::new(&eager, dialect)
+            &ProviderTools::new(&eager, dialect)
                 .tools(None)
-                .request_tools(),
+                .request_tools,
         );
         let view = ProviderTools::new(&deferred, dialect);
         let tools = view.tools(None);
-        let short = bytes(tools.request_tools());
-        let listed = tools.tools().iter().filter(|tool| !tool.deferred).count();
+        let short = bytes(&tools.request_tools);
+        let listed = tools.tools.iter().filter(|tool| !tool.deferred).count();
         println!(
             "  {}: {full} → {short} ({listed} tools in context, {} sent deferred)",
             dialect.id(),
-            tools.tools().len() - listed
+            tools.tools.len() - listed
         );
         assert_eq!(
             listed,
-            5 + usize::from(!tools.tools().iter().any(|tool| tool.deferred))
+            5 + usize::from(!tools.tools.iter().any(|tool| tool.deferred))
         );
     }
 
@@ -213,7 +213,10 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
     println!("query → rank of the expected tool (top 3 shown)");
     for (query, expected) in QUERIES {
         let hits = deferred
-            .search_tools(&ToolSearchQuery::keywords(*query).with_max_results(3))
+            .search_tools(&ToolSearchQuery {
+                max_results: 3,
+                ..ToolSearchQuery::new(*query, ToolSearchMode::Keywords)
+            })
             .expect("searches");
         let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_str()).collect();
         let rank = names.iter().position(|name| name == expected);
@@ -249,10 +252,10 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
         Dialect::deepseek(),
     ] {
         let view = ProviderTools::new(&registry, dialect);
-        let before = serde_json::to_string(view.tools(None).request_tools()).unwrap();
+        let before = serde_json::to_string(&view.tools(None).request_tools).unwrap();
         // Sorts before everything listed so far, and still comes last.
         registry.load_tools(["billing_charge_card"]).unwrap();
-        let after = serde_json::to_string(view.tools(None).request_tools()).unwrap();
+        let after = serde_json::to_string(&view.tools(None).request_tools).unwrap();
         let unchanged = before
             .bytes()
             .zip(after.bytes())
@@ -276,7 +279,10 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
 async fn imported_tools_are_found_and_loaded_like_the_others() {
     let (registry, _client) = catalog_registry(true).await;
     let hits = registry
-        .search_tools(&ToolSearchQuery::keywords("media content of every kind"))
+        .search_tools(&ToolSearchQuery::new(
+            "media content of every kind",
+            ToolSearchMode::Keywords,
+        ))
         .expect("searches");
     assert_eq!(hits[0].name, "fx__media", "{hits:?}");
     let loaded = registry.load_tools(["fx__media"]).unwrap();
@@ -303,7 +309,10 @@ async fn a_restricted_scope_never_finds_what_it_cannot_call() {
         .unwrap();
     for query in ["refund the card payment", "invoice the customer", "billing"] {
         let hits = scope
-            .search_tools(&ToolSearchQuery::keywords(query).with_max_results(20))
+            .search_tools(&ToolSearchQuery {
+                max_results: 20,
+                ..ToolSearchQuery::new(query, ToolSearchMode::Keywords)
+            })
             .unwrap();
         assert!(
             hits.iter().all(|hit| !hit.name.starts_with("billing_")),
@@ -311,13 +320,19 @@ async fn a_restricted_scope_never_finds_what_it_cannot_call() {
         );
     }
     let everything = scope
-        .search_tools(&ToolSearchQuery::regex(".").with_max_results(20))
+        .search_tools(&ToolSearchQuery {
+            max_results: 20,
+            ..ToolSearchQuery::new(".", ToolSearchMode::Regex)
+        })
         .unwrap();
     assert!(everything.iter().all(|hit| !billing.contains(&hit.name)));
     // The unrestricted agent still finds them.
     let other = registry.create_child("finance-agent").unwrap();
     let hits = other
-        .search_tools(&ToolSearchQuery::keywords("refund the card payment"))
+        .search_tools(&ToolSearchQuery::new(
+            "refund the card payment",
+            ToolSearchMode::Keywords,
+        ))
         .unwrap();
     assert_eq!(hits[0].name, "billing_refund_payment");
 }

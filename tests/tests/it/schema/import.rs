@@ -12,11 +12,7 @@ use dsh_tools::{ToolError, errors::ErrorCode, json};
 use serde_json::Value;
 
 fn problems(error: &SchemaError) -> Vec<&str> {
-    error
-        .problems()
-        .iter()
-        .map(|p| p.message.as_str())
-        .collect()
+    error.problems.iter().map(|p| p.message.as_str()).collect()
 }
 
 fn rejected(schema: &Value) -> SchemaError {
@@ -483,8 +479,8 @@ fn problem_lists_are_capped() {
         .map(|i| (format!("p{i}"), json!({"type": "string", "minLength": -1})))
         .collect();
     let error = rejected(&json!({"type": "object", "properties": properties}));
-    assert_eq!(error.problems().len(), 50);
-    assert_eq!(error.omitted(), 450);
+    assert_eq!(error.problems.len(), 50);
+    assert_eq!(error.omitted, 450);
     assert!(error.to_string().ends_with("; and 450 more"));
 }
 
@@ -505,7 +501,7 @@ fn structured_output_subset_functions() {
     );
     let error =
         assert_supported_object_json_schema(&json!({"type": "array", "minItems": -1})).unwrap_err();
-    assert_eq!(error.problems().len(), 2, "{error}");
+    assert_eq!(error.problems.len(), 2, "{error}");
     assert_eq!(
         assert_supported_object_json_schema(&json!({"type": "object", "minProperties": 1})),
         Ok(())

@@ -143,7 +143,7 @@ fn run(files: Vec<PathBuf>, options: SchemaImportOptions) -> (Vec<String>, usize
 
 #[test]
 fn every_test_of_draft_2020_12_passes() {
-    let options = SchemaImportOptions::new().formats_as_annotations();
+    let options = SchemaImportOptions::default().formats_as_annotations();
     let (failures, ran, skipped) = run(files(&suite().join("tests/draft2020-12")), options);
     assert!(ran > 1_200, "only {ran} tests ran");
     assert!(
@@ -161,11 +161,11 @@ fn optional_format_tests_pass_for_the_checked_formats() {
         .into_iter()
         .filter(|path| {
             let name = path.file_stem().unwrap().to_string_lossy();
-            dsh_tools::schema::StringFormat::from_name(&name).is_checked()
+            dsh_tools::schema::StringFormat::from(name.as_ref()).is_checked()
         })
         .collect();
     assert_eq!(checked.len(), 9, "{checked:?}");
-    let (failures, ran, _) = run(checked, SchemaImportOptions::new());
+    let (failures, ran, _) = run(checked, SchemaImportOptions::default());
     assert!(ran > 300, "only {ran} tests ran");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -173,7 +173,7 @@ fn optional_format_tests_pass_for_the_checked_formats() {
 #[test]
 fn every_optional_test_imports_and_evaluates_without_panicking() {
     let directory = suite().join("tests/draft2020-12/optional");
-    let (failures, ran, _) = run(files(&directory), SchemaImportOptions::new());
+    let (failures, ran, _) = run(files(&directory), SchemaImportOptions::default());
     assert!(ran > 100, "only {ran} tests ran");
     // Optional behaviour the engine does not take on (non-BMP patterns under `u`, bignum
     // precision, …) may fail; what matters here is that nothing panics.

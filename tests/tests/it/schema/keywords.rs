@@ -335,7 +335,7 @@ fn remote_references_need_the_document() {
          \"https://example.com/address.json\", which the import was not given \
          (SchemaImportOptions::with_document)"
     );
-    let options = SchemaImportOptions::new().with_document(
+    let options = SchemaImportOptions::default().with_document(
         "https://example.com/address.json",
         json!({"type": "object", "required": ["city"]}),
     );
@@ -355,7 +355,7 @@ fn invalid_keyword_values_are_refused_with_their_paths() {
         "not": {"pattern": "(?<=a)b"},
     }))
     .unwrap_err();
-    let problems: Vec<&str> = error.problems().iter().map(|p| p.path.as_str()).collect();
+    let problems: Vec<&str> = error.problems.iter().map(|p| p.path.as_str()).collect();
     assert!(
         problems.contains(&"schema.allOf[0].minLength"),
         "{problems:?}"
@@ -381,7 +381,7 @@ fn formats_assert_by_default_and_can_be_annotations() {
     );
     let annotated = Schema::from_json_schema_with(
         &schema,
-        &SchemaImportOptions::new().formats_as_annotations(),
+        &SchemaImportOptions::default().formats_as_annotations(),
     )
     .unwrap();
     assert!(annotated.is_valid(&json!("yesterday")));
@@ -392,7 +392,7 @@ fn formats_assert_by_default_and_can_be_annotations() {
             .unwrap()
             .is_valid(&json!("x"))
     );
-    let options = SchemaImportOptions::new().formats_as_annotations();
+    let options = SchemaImportOptions::default().formats_as_annotations();
     let typed = Schema::from_json_schema_with(&typed, &options).unwrap();
     assert!(typed.is_valid(&json!("x")));
     assert_eq!(typed.to_json_schema()["format"], "date");

@@ -340,7 +340,7 @@ fn lower(dialect: Dialect, parameters: Value) -> LoweredTools {
         parameters,
     )];
     let lowered = LoweredTools::new(Arc::from(schemas), dialect, None);
-    let violations = check_request(dialect, lowered.request_tools());
+    let violations = check_request(dialect, &lowered.request_tools);
     assert!(violations.is_empty(), "{}: {violations:#?}", dialect.id());
     lowered
 }
@@ -351,16 +351,16 @@ fn provider_views_keep_recursion_where_they_can_and_cut_it_with_a_report_where_n
     let _ = registry.register(CountHeadingsTool).unwrap();
     let parameters = registry.get("count_headings").unwrap().parameters().clone();
     let openai = lower(Dialect::openai_chat().strict(), parameters.clone());
-    let lowered = &openai.tools()[0];
-    assert!(lowered.strict, "{:#?}", openai.report());
+    let lowered = &openai.tools[0];
+    assert!(lowered.strict, "{:#?}", openai.report);
     let gemini = lower(Dialect::gemini(), parameters);
     assert!(
         gemini
-            .report()
+            .report
             .entries
             .iter()
             .any(|entry| entry.change == Change::Rewritten && entry.detail.contains("recursive")),
         "{:#?}",
-        gemini.report()
+        gemini.report
     );
 }

@@ -20,7 +20,10 @@ fn reading_card(args: &ReadFileToolArgs) -> Option<ToolCallView> {
         kind: ToolCallKind::Read,
         raw_input: None,
         content: vec![],
-        locations: vec![FileLocation::new(args.path.clone())],
+        locations: vec![FileLocation {
+            path: args.path.clone(),
+            line: None,
+        }],
     })
 }
 
@@ -173,7 +176,7 @@ fn a_strict_views_nulls_are_gone_from_the_arguments_so_far() {
     );
     // What the model wrote for the view keeps its `null`.
     assert_eq!(
-        stream.calls()[0].partial_arguments().value(),
+        stream.calls()[0].partial_arguments.value(),
         Some(json!({"limit": null, "path": "src/li"}))
     );
     assert_eq!(stream.arguments_so_far(1), None);
@@ -201,9 +204,13 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
     let registry = registry();
     let sent: Arc<Mutex<Vec<SessionNotification>>> = Arc::default();
     let sink = Arc::clone(&sent);
-    let acp = AcpToolCalls::with_sender("session-1", AcpCards::new("/work"), move |notification| {
-        sink.lock().unwrap().push(notification);
-    });
+    let acp = AcpToolCalls::with_sender(
+        "session-1",
+        AcpCards::new("/work", false),
+        move |notification| {
+            sink.lock().unwrap().push(notification);
+        },
+    );
     let _ = registry.observe(acp.clone());
     let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
     let mut stream = tools.stream();
@@ -222,10 +229,10 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
             match update {
                 StreamEvent::CallStarted { index, .. }
                 | StreamEvent::ArgumentsDelta { index, .. } => {
-                    let call = stream.calls()[index].call();
+                    let call = &stream.calls()[index].call;
                     let so_far = stream.arguments_so_far(index).unwrap();
-                    let card = registry.present_partial_call(call.name(), &so_far);
-                    acp.show_partial(call.id(), call.name(), &so_far, &card);
+                    let card = registry.present_partial_call(call.name.as_str(), &so_far);
+                    acp.show_partial(call.id.as_str(), call.name.as_str(), &so_far, &card);
                 }
                 StreamEvent::CallFinished { input, .. } => finished = Some(input),
                 _ => {}

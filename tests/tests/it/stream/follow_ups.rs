@@ -52,7 +52,7 @@ async fn rebuild(fixture: TurnFixture) {
     let mut calls = stream.into_tool_calls().expect("every call finished");
     let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
     let results = tools
-        .format_batch(calls.calls(), &outcome)
+        .format_batch(calls.calls.as_slice(), &outcome)
         .expect("one result per call");
     let mut request = fixture.request.clone();
     let conversation = request[fixture.conversation]

@@ -57,9 +57,9 @@ fn read(tools: &LoweredTools, events: &[Value]) -> (Vec<StreamEvent>, ToolCalls)
 
 /// The streamed turn gives what the non-streamed response gives.
 fn assert_same_calls(streamed: &ToolCalls, whole: &ToolCalls) {
-    assert_eq!(streamed.calls(), whole.calls());
-    assert_eq!(streamed.inputs().len(), whole.inputs().len());
-    for (ours, theirs) in streamed.inputs().iter().zip(whole.inputs()) {
+    assert_eq!(streamed.calls.as_slice(), whole.calls.as_slice());
+    assert_eq!(streamed.inputs.len(), whole.inputs.len());
+    for (ours, theirs) in streamed.inputs.iter().zip(whole.inputs.as_slice()) {
         assert_eq!(ours.call_id, theirs.call_id);
         assert_eq!(ours.name, theirs.name);
         assert_eq!(ours.arguments, theirs.arguments, "{}", ours.call_id);
@@ -159,7 +159,7 @@ fn openai_chat_stream_gives_the_turn_of_the_completion() {
     let raw: Vec<String> = whole_raw_arguments(&read_json("openai_chat_completion"));
     assert_eq!(streamed_text(&events), raw);
     // search_files's arguments were cut by the model itself: malformed in both readers.
-    assert!(streamed.inputs()[2].is_malformed());
+    assert!(streamed.inputs[2].is_malformed());
 }
 
 fn whole_raw_arguments(completion: &Value) -> Vec<String> {
@@ -224,7 +224,7 @@ fn openai_chat_arguments_cut_inside_escapes_and_characters() {
         .unwrap();
     assert_same_calls(&streamed, &whole);
     assert_eq!(
-        streamed.inputs()[0].arguments["new_text"],
+        streamed.inputs[0].arguments["new_text"],
         json!("café 😀 é😀 done")
     );
 }
@@ -241,13 +241,13 @@ fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
     }
     let error = stream.end().unwrap_err();
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "the stream ended before its tool calls did: tool call 1 (\"read_file\", id \
          \"call_2bC4dE6fG8hI0jK2lM4nO6pQ\") after 16 bytes of arguments"
     );
     // The whole call 0 finished at the end; call 1 keeps what came.
     assert!(stream.calls()[0].is_finished());
-    assert_eq!(stream.calls()[1].raw_arguments(), "{\"path\":\"greetin");
+    assert_eq!(stream.calls()[1].raw_arguments, "{\"path\":\"greetin");
     assert_eq!(stream.arguments_so_far(1), Some(json!({"path": "greetin"})));
     assert_eq!(stream.push(&json!({})).unwrap_err(), error);
     assert_eq!(stream.into_tool_calls().unwrap_err(), error);
@@ -357,7 +357,7 @@ fn anthropic_empty_input_is_an_empty_object() {
         outline(&outlined),
         ["start 0 take_screenshot", "finish 0"].map(String::from)
     );
-    assert_eq!(calls.inputs()[0].arguments, json!({}));
+    assert_eq!(calls.inputs[0].arguments, json!({}));
 }
 
 #[test]
@@ -369,7 +369,7 @@ fn gemini_stream_gives_the_turn_of_the_response() {
         .parse_response(&read_json("gemini_generate_content"))
         .unwrap();
     assert_same_calls(&streamed, &whole);
-    assert!(streamed.calls().iter().all(|call| call.has_generated_id()));
+    assert!(streamed.calls.iter().all(|call| call.generated_id));
     assert_eq!(
         outline(&events),
         [
@@ -402,7 +402,7 @@ fn anthropic_server_tools_stream_gives_the_turn_of_the_message() {
         .parse_response(&read_json("anthropic_message_server_tools"))
         .unwrap();
     assert_same_calls(&streamed, &whole);
-    assert_eq!(streamed.len(), 1);
+    assert_eq!(streamed.calls.len(), 1);
     assert_eq!(
         outline(&events),
         [
@@ -433,7 +433,7 @@ fn anthropic_input_carried_by_the_start_is_the_calls_input() {
         .unwrap();
     assert_same_calls(&streamed, &whole);
     assert_eq!(
-        streamed.inputs()[0].arguments,
+        streamed.inputs[0].arguments,
         json!({"path": "src/lib.rs", "limit": 25.0})
     );
     assert_eq!(
@@ -538,8 +538,11 @@ fn anthropic_native_tool_search_loads_what_it_found_while_streaming() {
         .parse_response(&read_json("anthropic_message_tool_search"))
         .unwrap();
     assert_same_calls(&streamed, &whole);
-    assert_eq!(streamed.loaded_tools(), whole.loaded_tools());
-    assert_eq!(streamed.loaded_tools(), ["get_weather"]);
+    assert_eq!(
+        streamed.loaded_tools.as_slice(),
+        whole.loaded_tools.as_slice()
+    );
+    assert_eq!(streamed.loaded_tools.as_slice(), ["get_weather"]);
 }
 
 /// OpenAI Responses' hosted tool search while streaming: a `tool_search_call` item, then a
@@ -579,7 +582,7 @@ fn openai_responses_hosted_tool_search_loads_what_it_found_while_streaming() {
         .parse_response(&read_json("openai_responses_tool_search"))
         .unwrap();
     assert_same_calls(&streamed, &whole);
-    assert_eq!(streamed.loaded_tools(), ["get_weather"]);
+    assert_eq!(streamed.loaded_tools.as_slice(), ["get_weather"]);
 }
 
 /// A deferred tool is callable though it is not listed: a call of it is never reported as a
@@ -642,7 +645,7 @@ fn a_deferred_tool_is_never_reported_unknown() {
             ]
             .map(String::from),
             "{:?}",
-            tools.dialect()
+            tools.dialect
         );
     }
 }
@@ -661,7 +664,7 @@ fn gemini_malformed_function_call_is_the_same_error_streamed_or_not() {
         .parse_response(&read_json("gemini_malformed_function_call"))
         .unwrap_err();
     assert_eq!(
-        whole.message(),
+        whole.to_string(),
         "the function call the model wrote is invalid (finishReason MALFORMED_FUNCTION_CALL): \
          Malformed function call: print(default_api.3d_render(shape='cube', size=))"
     );
@@ -678,9 +681,12 @@ fn gemini_malformed_function_call_is_the_same_error_streamed_or_not() {
     let bare = json!({"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "index": 0}]});
     let expected = "the function call the model wrote is invalid (finishReason \
                     MALFORMED_FUNCTION_CALL)";
-    assert_eq!(tools.parse_response(&bare).unwrap_err().message(), expected);
+    assert_eq!(
+        tools.parse_response(&bare).unwrap_err().to_string(),
+        expected
+    );
     let mut stream = tools.stream();
-    assert_eq!(stream.push(&bare).unwrap_err().message(), expected);
+    assert_eq!(stream.push(&bare).unwrap_err().to_string(), expected);
 }
 
 /// The registry with `set_lights`, a tool whose arguments Vertex streams piece by piece.
@@ -725,17 +731,17 @@ fn vertex_streamed_arguments_give_the_turn_of_the_response() {
     let whole = tools
         .parse_response(&read_json("vertex_generate_content"))
         .unwrap();
-    assert_eq!(streamed.inputs().len(), 2);
-    for (ours, theirs) in streamed.inputs().iter().zip(whole.inputs()) {
+    assert_eq!(streamed.inputs.len(), 2);
+    for (ours, theirs) in streamed.inputs.iter().zip(whole.inputs.as_slice()) {
         assert_eq!(ours.name, theirs.name);
         assert_eq!(ours.arguments, theirs.arguments);
         assert!(!ours.is_malformed());
     }
     // The id Vertex sent is kept; a call without one gets one from its position and name.
-    assert_eq!(streamed.calls()[0].id(), "fc_lights");
-    assert!(!streamed.calls()[0].has_generated_id());
-    assert!(streamed.calls()[1].has_generated_id());
-    assert!(streamed.calls()[1].id().starts_with("gemini-call-1-"));
+    assert_eq!(streamed.calls[0].id.as_str(), "fc_lights");
+    assert!(!streamed.calls[0].generated_id);
+    assert!(streamed.calls[1].generated_id);
+    assert!(streamed.calls[1].id.as_str().starts_with("gemini-call-1-"));
     assert_eq!(
         outline(&events),
         [
@@ -751,7 +757,7 @@ fn vertex_streamed_arguments_give_the_turn_of_the_response() {
     );
     // The text streamed is the arguments, whole.
     let texts = streamed_text(&events);
-    for (text, input) in texts.iter().zip(streamed.inputs()) {
+    for (text, input) in texts.iter().zip(streamed.inputs.as_slice()) {
         assert_eq!(
             serde_json::from_str::<Value>(text).unwrap(),
             input.arguments,
@@ -803,7 +809,7 @@ fn vertex_streamed_arguments_grow_and_are_checked_early() {
     let error = stream.end().unwrap_err();
     assert!(
         error
-            .message()
+            .to_string()
             .starts_with("the stream ended before its tool calls did: tool call 0 (\"set_lights\""),
         "{error}"
     );
@@ -853,7 +859,7 @@ async fn definite_violations_come_before_the_call_ends() {
         .map(|lines| lines.into_iter().map(String::from).collect::<Vec<_>>())
     );
     let calls = stream.into_tool_calls().unwrap();
-    let result = registry.execute(calls.inputs()[0].clone()).await;
+    let result = registry.execute(calls.inputs[0].clone()).await;
     assert_eq!(result.error_code(), Some("INVALID_ARGS"));
     assert_eq!(format!("definite 0 {}", result.text()), both);
 }
@@ -994,7 +1000,7 @@ fn malformed_streams_are_clear_errors() {
             }
         }
         let error = error.unwrap_or_else(|| panic!("no error for {events:?}"));
-        assert_eq!(error.message(), message);
+        assert_eq!(error.to_string(), message);
         assert_eq!(
             stream.push(&json!({})).unwrap_err(),
             error,
@@ -1012,7 +1018,7 @@ fn malformed_streams_are_clear_errors() {
     ] {
         let _ = stream.push(&chunk(delta)).unwrap();
     }
-    assert_eq!(stream.into_tool_calls().unwrap().len(), 2);
+    assert_eq!(stream.into_tool_calls().unwrap().calls.len(), 2);
 
     // A call started and never stopped; an event after the end.
     let mut stream = anthropic.stream();
@@ -1023,14 +1029,17 @@ fn malformed_streams_are_clear_errors() {
         )
         .unwrap();
     assert_eq!(
-        stream.end().unwrap_err().message(),
+        stream.end().unwrap_err().to_string(),
         "the stream ended before its tool calls did: tool call 0 (\"read_file\", id \
          \"toolu_1\") after 0 bytes of arguments"
     );
     let mut stream = anthropic.stream();
     let _ = stream.end().unwrap();
     assert_eq!(
-        stream.push(&json!({"type": "ping"})).unwrap_err().message(),
+        stream
+            .push(&json!({"type": "ping"}))
+            .unwrap_err()
+            .to_string(),
         "stream event after the stream ended"
     );
 }
@@ -1174,7 +1183,7 @@ proptest::proptest! {
         events.push(part(json!({})));
         let (seen, calls) = read(&tools, &events);
         let expected = as_vertex_numbers(&value);
-        proptest::prop_assert_eq!(&calls.inputs()[0].arguments, &expected);
+        proptest::prop_assert_eq!(&calls.inputs[0].arguments, &expected);
         let text = &streamed_text(&seen)[0];
         if !text.is_empty() {
             let parsed: Value = serde_json::from_str(text).expect("the text is JSON");
