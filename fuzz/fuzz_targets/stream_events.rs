@@ -37,8 +37,7 @@ fn registry() -> &'static ToolRegistry {
                     "type": "object",
                     "properties": {"city": {"type": "string"}},
                     "additionalProperties": false
-                }))
-                .defer_loading(true),
+                })).options(dsh_tools::call::ToolOptions { defer_loading: true, ..dsh_tools::call::ToolOptions::default() }),
         ];
         for tool in tools {
             let _ = registry
@@ -94,7 +93,11 @@ fuzz_target!(|data: &[u8]| {
     match stream.into_tool_calls() {
         Ok(calls) => {
             assert!(failed.is_none(), "a failed stream gave calls");
-            assert_eq!(calls.inputs().len(), finished, "every finished call, no other");
+            assert_eq!(
+                calls.inputs().len(),
+                finished,
+                "every finished call, no other"
+            );
         }
         Err(error) => {
             if let Some(first) = failed {
