@@ -83,7 +83,7 @@ pub async fn registry(config: &str, place: &str, code_mode: bool, hang: bool) ->
         };
         let tool = FnTool::builder(name, "Counts its runs in the database.")
             .options(dsh_tools::call::ToolOptions {
-                annotations: annotations,
+                annotations,
                 journal: JournalPolicy::JOURNALED,
                 ..dsh_tools::call::ToolOptions::default()
             })

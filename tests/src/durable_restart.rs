@@ -92,7 +92,7 @@ pub fn registry(
         };
         let tool = FnTool::builder(name, "Counts its runs.")
             .options(dsh_tools::call::ToolOptions {
-                annotations: annotations,
+                annotations,
                 ..dsh_tools::call::ToolOptions::default()
             })
             .raw_parameters(json!({"type": "object"}))

@@ -66,12 +66,6 @@ impl ToolRun {
         &self.execution
     }
 
-    /// The call's idempotency key, the same for every attempt of this call (see
-    /// [`ToolExecution::idempotency_key`]).
-    pub(crate) fn idempotency_key(&self) -> String {
-        self.execution.idempotency_key()
-    }
-
     /// The execution, mutably: only the pipeline, before the body starts, takes anything out of it.
     #[inline]
     pub(crate) fn execution_mut(&mut self) -> &mut ToolExecution {

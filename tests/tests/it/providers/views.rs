@@ -340,7 +340,6 @@ async fn a_registered_tools_settings_reach_the_view() {
                     request_settings: RequestSettings {
                         strict: Some(true),
                         eager_input_streaming: true,
-                        ..RequestSettings::default()
                     },
                     ..dsh_tools::call::ToolOptions::default()
                 })
