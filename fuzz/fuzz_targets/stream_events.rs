@@ -9,6 +9,7 @@
 
 use std::sync::OnceLock;
 
+use dsh_tools::call::ToolOptions;
 use dsh_tools::providers::{Dialect, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, json};
 use libfuzzer_sys::fuzz_target;
@@ -37,7 +38,11 @@ fn registry() -> &'static ToolRegistry {
                     "type": "object",
                     "properties": {"city": {"type": "string"}},
                     "additionalProperties": false
-                })).options(dsh_tools::call::ToolOptions { defer_loading: true, ..dsh_tools::call::ToolOptions::default() }),
+                }))
+                .options(ToolOptions {
+                    defer_loading: true,
+                    ..ToolOptions::default()
+                }),
         ];
         for tool in tools {
             let _ = registry
