@@ -80,7 +80,7 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 /// reached only from `run_code`, a `"model"` tool only by a direct call.
 ///
 /// Long calls as MCP tasks: `task` (the same as `task = "optional"`), `task = "required"` or
-/// `task = "forbidden"` (the default) — `Tool::TASK_SUPPORT`: served over MCP, a client that
+/// `task = "forbidden"` (the default) — `ToolInfo::task_support`: served over MCP, a client that
 /// speaks the tasks extension gets a task at once and polls it.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -108,7 +108,7 @@ impl ContentBlock {
 }
 
 /// The text blocks of `content` joined by newlines (non-text blocks are skipped).
-pub fn joined_text(content: &[ContentBlock]) -> String {
+pub(crate) fn joined_text(content: &[ContentBlock]) -> String {
     let mut out = String::new();
     for text in content.iter().filter_map(ContentBlock::as_text) {
         if !out.is_empty() {

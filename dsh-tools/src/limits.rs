@@ -19,27 +19,41 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The bounds every call of a registry runs under; set them with
-/// [`ToolRegistry::set_limits`](crate::ToolRegistry::set_limits).
+/// [`ToolRegistry::set_limits`](crate::ToolRegistry::set_limits). A plain options value: set
+/// the fields that differ from the defaults and take the rest from [`CallLimits::default`].
 ///
 /// ```
 /// use std::time::Duration;
 /// use dsh_tools::{ToolRegistry, policy::CallLimits};
 ///
 /// let registry = ToolRegistry::new();
-/// registry.set_limits(
-///     CallLimits::new()
-///         .with_timeout_grace(Duration::from_millis(200))
-///         .with_default_timeout_ms(30_000)
-///         .with_max_result_chars(20_000),
-/// );
-/// assert_eq!(registry.limits().default_timeout_ms(), Some(30_000));
+/// registry.set_limits(CallLimits {
+///     timeout_grace: Duration::from_millis(200),
+///     default_timeout_ms: Some(30_000),
+///     max_result_chars: Some(20_000),
+///     ..CallLimits::default()
+/// });
+/// assert_eq!(registry.limits().default_timeout_ms, Some(30_000));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallLimits {
-    enforce_timeouts: bool,
-    timeout_grace: Duration,
-    default_timeout_ms: Option<u64>,
-    max_result_chars: Option<usize>,
+    /// Whether declared budgets are enforced; `true` by default. `false` (see
+    /// [`without_timeouts`](Self::without_timeouts)) makes them advisory, the registry's default
+    /// and each tool's own alike.
+    pub enforce_timeouts: bool,
+    /// How long a body may run on after its deadline cancelled its token; after that its future
+    /// is dropped and the call fails with `TOOL_TIMEOUT`. Zero drops it at the deadline; one
+    /// second by default. A tool's own [`timeout_grace`](crate::ToolDefinition::timeout_grace)
+    /// replaces it for its calls.
+    pub timeout_grace: Duration,
+    /// The budget in milliseconds of a tool that declares none (a declared budget always wins);
+    /// `None` (the default) lets such a tool run unbounded. `Some(0)` is as `None`.
+    pub default_timeout_ms: Option<u64>,
+    /// How many characters of text a result shows the model when its tool declares no budget
+    /// of its own ([`ToolDefinition::max_result_chars`](crate::ToolDefinition::max_result_chars));
+    /// longer content is cut with a marker saying how much was cut, the value stays whole.
+    /// `Some(50_000)` by default; `None` shows results whole.
+    pub max_result_chars: Option<usize>,
 }
 
 impl CallLimits {
@@ -65,66 +79,13 @@ impl CallLimits {
         }
     }
 
-    /// Sets how long a body may run on after its deadline cancelled its token; after that its
-    /// future is dropped. Zero drops it at the deadline.
-    #[must_use]
-    pub const fn with_timeout_grace(mut self, grace: Duration) -> Self {
-        self.timeout_grace = grace;
-        self
-    }
-
-    /// A budget for tools that declare none (a declared budget always wins). `0` means none.
-    #[must_use]
-    pub const fn with_default_timeout_ms(mut self, budget_ms: u64) -> Self {
-        self.default_timeout_ms = if budget_ms == 0 {
-            None
-        } else {
-            Some(budget_ms)
-        };
-        self
-    }
-
-    /// Opts out of enforcing budgets: declared budgets (and the default one) become advisory.
-    /// Install a [`TimeoutPolicy`](crate::policy::TimeoutPolicy) layer to enforce a budget of your own.
+    /// Opts out of enforcing budgets ([`enforce_timeouts`](Self::enforce_timeouts) `false`):
+    /// declared budgets (and the default one) become advisory. Install a
+    /// [`TimeoutPolicy`](crate::policy::TimeoutPolicy) layer to enforce a budget of your own.
     #[must_use]
     pub const fn without_timeouts(mut self) -> Self {
         self.enforce_timeouts = false;
         self
-    }
-
-    /// Sets how many characters of text a result shows the model when its tool declares no budget
-    /// of its own ([`ToolDefinition::max_result_chars`](crate::ToolDefinition::max_result_chars)).
-    #[must_use]
-    pub const fn with_max_result_chars(mut self, max_chars: usize) -> Self {
-        self.max_result_chars = Some(max_chars);
-        self
-    }
-
-    /// Shows results whole unless their tool declares a budget.
-    #[must_use]
-    pub const fn without_result_budget(mut self) -> Self {
-        self.max_result_chars = None;
-        self
-    }
-
-    /// Whether declared budgets are enforced.
-    pub const fn enforces_timeouts(&self) -> bool {
-        self.enforce_timeouts
-    }
-
-    /// The grace after a deadline.
-    pub const fn timeout_grace(&self) -> Duration {
-        self.timeout_grace
-    }
-
-    /// The budget of tools that declare none.
-    pub const fn default_timeout_ms(&self) -> Option<u64> {
-        self.default_timeout_ms
-    }
-
-    /// The result budget of tools that declare none; `None` shows results whole.
-    pub const fn max_result_chars(&self) -> Option<usize> {
-        self.max_result_chars
     }
 }
 
@@ -214,28 +175,33 @@ mod tests {
 
     #[test]
     fn the_cell_gives_back_what_was_set() {
-        let limits = CallLimits::new()
-            .with_timeout_grace(Duration::from_millis(250))
-            .with_default_timeout_ms(5_000)
-            .with_max_result_chars(1_234);
+        let limits = CallLimits {
+            timeout_grace: Duration::from_millis(250),
+            default_timeout_ms: Some(5_000),
+            max_result_chars: Some(1_234),
+            ..CallLimits::new()
+        };
         assert_eq!(LimitsCell::new(limits).get(), limits);
-        let off = CallLimits::new().without_timeouts().without_result_budget();
+        let off = CallLimits {
+            max_result_chars: None,
+            ..CallLimits::new().without_timeouts()
+        };
         assert_eq!(LimitsCell::new(off).get(), off);
         assert_eq!(LimitsCell::new(CallLimits::new()).get(), CallLimits::new());
     }
 
     #[test]
     fn a_declared_budget_wins_and_opting_out_turns_all_off() {
-        let cell = LimitsCell::new(CallLimits::new().with_default_timeout_ms(900));
+        let with_default = CallLimits {
+            default_timeout_ms: Some(900),
+            ..CallLimits::new()
+        };
+        let cell = LimitsCell::new(with_default);
         assert_eq!(cell.enforced_budget(Some(100)), Some(100));
         assert_eq!(cell.enforced_budget(None), Some(900));
         cell.set(CallLimits::new());
         assert_eq!(cell.enforced_budget(None), None);
-        cell.set(
-            CallLimits::new()
-                .with_default_timeout_ms(900)
-                .without_timeouts(),
-        );
+        cell.set(with_default.without_timeouts());
         assert_eq!(cell.enforced_budget(Some(100)), None);
     }
 }

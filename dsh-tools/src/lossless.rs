@@ -10,7 +10,8 @@ use std::fmt;
 use serde::ser::{self, Serialize};
 use serde_json::{Map, Number, Value};
 
-/// Why a value is not lossless JSON.
+/// Why a value is not lossless JSON; its `Display` is the explanation, e.g. `"value.ratio" must
+/// be a finite JSON number`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotLossless {
     message: String,
@@ -21,11 +22,6 @@ impl NotLossless {
         Self {
             message: format!("\"{}\" {what}", path.render()),
         }
-    }
-
-    /// The explanation, e.g. `"value.ratio" must be a finite JSON number`.
-    pub fn message(&self) -> &str {
-        &self.message
     }
 }
 
@@ -518,11 +514,11 @@ mod tests {
         };
         let error = to_lossless_value(&stats).unwrap_err();
         assert_eq!(
-            error.message(),
+            error.to_string(),
             "\"value.tags[1]\" must be a finite JSON number"
         );
         let error = to_lossless_value(&f64::NEG_INFINITY).unwrap_err();
-        assert_eq!(error.message(), "\"value\" must be a finite JSON number");
+        assert_eq!(error.to_string(), "\"value\" must be a finite JSON number");
         #[derive(Serialize)]
         enum Shape {
             Circle { radius: f64 },
@@ -532,10 +528,10 @@ mod tests {
         }])
         .unwrap_err();
         assert_eq!(
-            error.message(),
+            error.to_string(),
             "\"value[0].Circle.radius\" must be a finite JSON number"
         );
         let error = to_lossless_value(&f64::NEG_INFINITY).unwrap_err();
-        assert_eq!(error.message(), "\"value\" must be a finite JSON number");
+        assert_eq!(error.to_string(), "\"value\" must be a finite JSON number");
     }
 }

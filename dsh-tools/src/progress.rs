@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One progress report: how far a body has come, out of how much, and what it is doing.
+/// One progress report: how far a body has come, out of how much, and what it is doing. A
+/// plain value: `ToolProgress { total: Some(10.0), ..ToolProgress::new(3.0) }`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolProgress {
     /// Work done so far (should increase with each report of a call).
@@ -25,20 +26,6 @@ impl ToolProgress {
             total: None,
             message: None,
         }
-    }
-
-    /// Sets the total amount of work.
-    #[must_use]
-    pub fn with_total(mut self, total: f64) -> Self {
-        self.total = Some(total);
-        self
-    }
-
-    /// Sets the message.
-    #[must_use]
-    pub fn with_message(mut self, message: impl Into<String>) -> Self {
-        self.message = Some(message.into());
-        self
     }
 }
 

@@ -32,14 +32,9 @@ impl SharedState {
             .and_then(|value| value.downcast_ref::<T>())
     }
 
-    /// Whether a value of `ty` is stored.
-    pub fn contains(&self, ty: StateType) -> bool {
+    /// Whether a value of `ty` is stored: what registering a tool that needs `ty` checks.
+    pub(crate) fn contains(&self, ty: StateType) -> bool {
         self.entries.contains_key(&ty.id)
-    }
-
-    /// Whether nothing is stored.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 }
 

@@ -9,6 +9,7 @@
 
 use std::sync::OnceLock;
 
+use dsh_tools::call::ToolOptions;
 use dsh_tools::providers::{Dialect, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, json};
 use libfuzzer_sys::fuzz_target;
@@ -38,7 +39,10 @@ fn registry() -> &'static ToolRegistry {
                     "properties": {"city": {"type": "string"}},
                     "additionalProperties": false
                 }))
-                .defer_loading(true),
+                .options(ToolOptions {
+                    defer_loading: true,
+                    ..ToolOptions::default()
+                }),
         ];
         for tool in tools {
             let _ = registry

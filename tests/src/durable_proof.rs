@@ -82,9 +82,12 @@ pub async fn registry(config: &str, place: &str, code_mode: bool, hang: bool) ->
             ..ToolAnnotations::default()
         };
         let tool = FnTool::builder(name, "Counts its runs in the database.")
-            .annotations(annotations)
+            .options(dsh_tools::call::ToolOptions {
+                annotations,
+                journal: JournalPolicy::JOURNALED,
+                ..dsh_tools::call::ToolOptions::default()
+            })
             .raw_parameters(json!({"type": "object"}))
-            .journal(JournalPolicy::JOURNALED)
             .handler(move |args, _| {
                 let config = config.clone();
                 async move {

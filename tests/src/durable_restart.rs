@@ -91,7 +91,10 @@ pub fn registry(
             ..ToolAnnotations::default()
         };
         let tool = FnTool::builder(name, "Counts its runs.")
-            .annotations(annotations)
+            .options(dsh_tools::call::ToolOptions {
+                annotations,
+                ..dsh_tools::call::ToolOptions::default()
+            })
             .raw_parameters(json!({"type": "object"}))
             .handler(move |args, _| {
                 let counter = counter.clone();

@@ -96,11 +96,11 @@ async fn slow(
             }
             () = tokio::time::sleep(Duration::from_millis(delay_ms)) => {}
         }
-        run.report_progress(
-            ToolProgress::new(f64::from(step))
-                .with_total(f64::from(steps))
-                .with_message(format!("step {step}")),
-        );
+        run.report_progress(ToolProgress {
+            total: Some(f64::from(steps)),
+            message: Some(format!("step {step}")),
+            ..ToolProgress::new(f64::from(step))
+        });
     }
     Ok(format!("done after {steps} steps"))
 }
@@ -114,7 +114,7 @@ async fn cancellations(#[state] seen: &Arc<Cancellations>) -> u64 {
 /// Return the call id this call runs under.
 #[tool]
 async fn call_id(run: &ToolRun) -> String {
-    run.call_id().to_owned()
+    run.execution().call_id().to_owned()
 }
 
 /// Do something a guard forbids.

@@ -56,7 +56,10 @@ pub fn program_registry() -> ToolRegistry {
         });
     let sales = FnTool::builder("query_sales", "Total sales of a region, in euros.")
         .arguments(Schema::object().required("region", Schema::string()))
-        .allowed_callers(ToolCallers::Program)
+        .options(dsh_tools::call::ToolOptions {
+            allowed_callers: ToolCallers::Program,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|arguments, _| async move {
             let total = match arguments["region"].as_str() {
                 Some("west") => 1200,
@@ -66,7 +69,10 @@ pub fn program_registry() -> ToolRegistry {
         });
     let ask = FnTool::builder("ask_user", "Ask the user a question.")
         .arguments(Schema::object().required("question", Schema::string()))
-        .allowed_callers(ToolCallers::Model)
+        .options(dsh_tools::call::ToolOptions {
+            allowed_callers: ToolCallers::Model,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async move { Ok(Value::from("yes")) });
     for tool in [weather, sales, ask] {
         let _ = registry.register(tool).expect("a fresh registry");

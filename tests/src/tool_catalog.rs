@@ -891,7 +891,10 @@ impl CatalogTool {
         let name = self.name.clone();
         FnTool::builder(self.name.clone(), self.description.clone())
             .arguments(schema)
-            .defer_loading(deferred)
+            .options(dsh_tools::call::ToolOptions {
+                defer_loading: deferred,
+                ..dsh_tools::call::ToolOptions::default()
+            })
             .handler(move |_, _| {
                 let name = name.clone();
                 async move { Ok(json!(name)) }

@@ -161,16 +161,17 @@ fn expand_tool_impl(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
             type Args = #args;
             #output
 
-            const NAME: &'static str = #name;
-            const DESCRIPTION: &'static str = #description;
-            #timeout
-            #max_result_chars
-            #reads_call_arguments
-            #defer_loading
-            #examples
-            #allowed_callers
-            #task_support
-            #journal
+            const INFO: #private::ToolInfo = #private::ToolInfo {
+                #timeout
+                #max_result_chars
+                #reads_call_arguments
+                #defer_loading
+                #examples
+                #allowed_callers
+                #task_support
+                #journal
+                ..#private::ToolInfo::new(#name, #description)
+            };
             #overridden
 
             fn contract() -> &'static #private::ToolContract {

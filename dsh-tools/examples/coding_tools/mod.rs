@@ -186,11 +186,11 @@ pub async fn search_files(
         let relative = file.strip_prefix(&workspace.root).unwrap_or(&file);
         // A UI listening to the call shows which file is being searched.
         if run.wants_progress() {
-            run.report_progress(
-                ToolProgress::new((searched + 1) as f64)
-                    .with_total(total)
-                    .with_message(format!("searching {}", relative.display())),
-            );
+            run.report_progress(ToolProgress {
+                total: Some(total),
+                message: Some(format!("searching {}", relative.display())),
+                ..ToolProgress::new((searched + 1) as f64)
+            });
         }
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         for (index, line) in text.lines().enumerate() {

@@ -59,7 +59,9 @@ pub trait ToolArgs: Sized {
     /// `Self::schema()?.is_valid(value)`, which is what the default does. The derive and the
     /// standard impls answer without building the schema or allocating, so the common case of
     /// valid arguments is checked by code specialized for the type; only invalid arguments go
-    /// through the interpreter, to collect every violation.
+    /// through the interpreter, to collect every violation. Not an API: a hand-written impl keeps
+    /// the default, which the derive and the standard impls specialize.
+    #[doc(hidden)]
     fn is_valid_json(value: &Value) -> bool {
         Self::schema().is_ok_and(|schema| schema.is_valid(value))
     }
@@ -71,12 +73,16 @@ pub trait ToolArgs: Sized {
     /// are moved into the Rust value instead of copied. Always the same result as `from_json`,
     /// which is what the default does (by reference); the derive and the standard impls move.
     /// The registry converts this way when nothing else can see the call's arguments any more
-    /// (see [`Tool::READS_CALL_ARGUMENTS`](crate::Tool::READS_CALL_ARGUMENTS)).
+    /// (see [`ToolInfo::reads_call_arguments`](crate::call::ToolInfo::reads_call_arguments)).
+    /// Not an API, as `is_valid_json`.
+    #[doc(hidden)]
     fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
         Self::from_json(&value)
     }
 
     /// The value of an absent property: `Some(None)` for `Option<T>`, `None` (missing) otherwise.
+    /// Not an API: only `Option` answers otherwise.
+    #[doc(hidden)]
     fn absent() -> Option<Self> {
         None
     }

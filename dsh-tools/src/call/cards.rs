@@ -76,7 +76,7 @@ impl ToolCallView {
     /// The card of a call of `name` the model is still writing, from its `arguments` so far, as
     /// `definition` presents them ([`ToolDefinition::present_partial_call`]); else the generic
     /// card with the raw input so far. Never fails.
-    pub fn present_partial(
+    pub(crate) fn present_partial(
         definition: Option<&dyn ToolDefinition>,
         name: &str,
         arguments: &Value,

@@ -67,9 +67,9 @@ impl ToolSchema {
 
 /// What a tool asks of the provider requests that list it, beside its schema. The default is
 /// each provider's documented default: strict as the view's dialect says, input streamed as the
-/// provider streams it by default.
+/// provider streams it by default. A plain options value: set the fields that differ and take
+/// the rest from [`RequestSettings::default`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct RequestSettings {
     /// `Some(true)`: sent strict (the provider constrains the model's arguments to the schema)
     /// wherever the view can make the schema strict, whatever the dialect; `Some(false)`: never
@@ -85,26 +85,12 @@ pub struct RequestSettings {
 }
 
 impl RequestSettings {
-    /// The providers' defaults.
-    pub const fn new() -> Self {
+    /// The providers' defaults ([`Default`], in a `const`).
+    pub(crate) const fn new() -> Self {
         Self {
             strict: None,
             eager_input_streaming: false,
         }
-    }
-
-    /// With [`strict`](Self::strict) set: `true` always strict where it can be, `false` never.
-    #[must_use]
-    pub const fn with_strict(mut self, strict: bool) -> Self {
-        self.strict = Some(strict);
-        self
-    }
-
-    /// With [`eager_input_streaming`](Self::eager_input_streaming) set.
-    #[must_use]
-    pub const fn with_eager_input_streaming(mut self, eager: bool) -> Self {
-        self.eager_input_streaming = eager;
-        self
     }
 
     /// Whether these are the providers' defaults.
@@ -221,9 +207,8 @@ impl ToolOrigin {
 ///   without pre-execute listeners, guards, the approver or post-execute; a panic there is
 ///   `TOOL_PANICKED`.
 /// - `execute`: called at dispatch (more than once if a retry layer asks), with the frozen
-///   arguments and the [`ToolRun`]; [`execute_owned`](Self::execute_owned) instead, with the
-///   arguments by value, for a definition that
-///   [takes them by value](Self::takes_arguments_by_value) on a call nothing else watches. It validates its own arguments (violations as
+///   arguments and the [`ToolRun`] (a typed tool's arguments are handed over by value instead,
+///   on a call nothing else watches). It validates its own arguments (violations as
 ///   [`ToolError::invalid_arguments`]); an `Err` reaches the model as `Error: <message>` with its
 ///   `{name, code}`; a panic, even before the future is returned, becomes `TOOL_PANICKED`. A
 ///   typed output should be converted with [`to_lossless_value`](crate::content::to_lossless_value), so a
@@ -283,7 +268,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
 
     /// How long the body may still run after its deadline before its future is dropped: this
     /// tool's own grace, which replaces the registry's
-    /// ([`CallLimits::with_timeout_grace`](crate::policy::CallLimits::with_timeout_grace)) for
+    /// ([`CallLimits::timeout_grace`](crate::policy::CallLimits::timeout_grace)) for
     /// its calls. `None` (the default) uses the registry's.
     fn timeout_grace(&self) -> Option<std::time::Duration> {
         None
@@ -326,7 +311,9 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// or recorded span watches the call, and neither the body, [`render`](Self::render) nor
     /// [`finalize_content`](Self::finalize_content) reads [`ToolExecution::arguments`] (which
     /// is `null` from then on). `false` by default; typed tools answer
-    /// `!`[`Tool::READS_CALL_ARGUMENTS`](crate::Tool::READS_CALL_ARGUMENTS).
+    /// `!`[`ToolInfo::reads_call_arguments`](crate::call::ToolInfo::reads_call_arguments). Not an
+    /// API: the typed tools' bridge answers it.
+    #[doc(hidden)]
     fn takes_arguments_by_value(&self) -> bool {
         false
     }
@@ -334,7 +321,9 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// [`execute`](Self::execute) with arguments the call gives up, so that they can be moved
     /// into the body's own types rather than copied. Called instead of `execute` only when
     /// [`takes_arguments_by_value`](Self::takes_arguments_by_value) says so and nothing else can
-    /// see the call; the default runs `execute` on them.
+    /// see the call; the default runs `execute` on them. Not an API, as
+    /// [`takes_arguments_by_value`](Self::takes_arguments_by_value).
+    #[doc(hidden)]
     fn execute_owned<'a>(
         &'a self,
         arguments: Value,

@@ -303,11 +303,6 @@ impl ToolExecutionInput {
         self.progress = Some(SharedSink(Arc::new(sink)));
         self
     }
-
-    /// Whether a progress sink is set.
-    pub fn has_progress_sink(&self) -> bool {
-        self.progress.is_some()
-    }
 }
 
 /// The frozen view of one call that every hook, guard, wrapper, body and observer sees.
@@ -485,7 +480,7 @@ impl ToolExecution {
     /// `duplicate property "path"`).
     /// Dispatch turns this into an `INVALID_ARGS` result instead of running the body.
     #[inline]
-    pub fn malformed_arguments(&self) -> Option<&str> {
+    pub(crate) fn malformed_arguments(&self) -> Option<&str> {
         self.inner.input.rare.as_ref()?.malformed.as_deref()
     }
 

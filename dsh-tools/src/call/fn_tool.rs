@@ -22,6 +22,7 @@ use serde_json::Value;
 use crate::call::blocking::run_blocking;
 use crate::call::definition::{RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecution;
+use crate::call::options::ToolOptions;
 use crate::call::run::ToolRun;
 use crate::callers::ToolCallers;
 use crate::content::{ContentBlock, value_content};
@@ -57,18 +58,8 @@ struct Parts {
     arguments: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
     required_state: Vec<StateType>,
-    timeout_ms: Option<u64>,
-    timeout_grace: Option<Duration>,
-    max_result_chars: Option<usize>,
+    options: ToolOptions,
     concurrency_safe: Option<Arc<Classifier>>,
-    annotations: ToolAnnotations,
-    defer_loading: bool,
-    task_support: TaskSupport,
-    journal: JournalPolicy,
-    input_examples: Vec<Value>,
-    settings: RequestSettings,
-    callers: ToolCallers,
-    icons: Vec<ToolIcon>,
     render: Option<Arc<Render>>,
     finalize: Option<Arc<Finalize>>,
     present_call: Option<Arc<PresentCall>>,
@@ -125,18 +116,8 @@ impl FnTool {
                 arguments: Some(none),
                 output: None,
                 required_state: Vec::new(),
-                timeout_ms: None,
-                timeout_grace: None,
-                max_result_chars: None,
+                options: ToolOptions::default(),
                 concurrency_safe: None,
-                annotations: ToolAnnotations::default(),
-                defer_loading: false,
-                task_support: TaskSupport::Forbidden,
-                journal: JournalPolicy::JOURNALED,
-                input_examples: Vec::new(),
-                settings: RequestSettings::new(),
-                callers: ToolCallers::Both,
-                icons: Vec::new(),
                 render: None,
                 finalize: None,
                 present_call: None,
@@ -195,114 +176,23 @@ impl FnToolBuilder {
         self
     }
 
-    /// A time budget in milliseconds, enforced by the registry: at the deadline the handler's
-    /// token is cancelled, after a grace its future is dropped and the call is `TOOL_TIMEOUT`
-    /// (see [`CallLimits`](crate::policy::CallLimits)).
+    /// The tool's budgets, hints and settings ([`ToolOptions`]: a timeout, a result budget,
+    /// annotations and a title, icons, …), replacing any given before.
     #[must_use]
-    pub fn timeout_ms(mut self, budget_ms: u64) -> Self {
-        self.parts.timeout_ms = Some(budget_ms);
+    pub fn options(mut self, options: ToolOptions) -> Self {
+        self.parts.options = options;
         self
     }
 
-    /// This tool's grace after its deadline, before its handler's future is dropped (the
-    /// registry's otherwise; see [`ToolDefinition::timeout_grace`]).
-    #[must_use]
-    pub fn timeout_grace(mut self, grace: Duration) -> Self {
-        self.parts.timeout_grace = Some(grace);
-        self
-    }
-
-    /// How many characters of text a result shows the model (the registry's budget otherwise);
-    /// see [`ToolDefinition::max_result_chars`].
-    #[must_use]
-    pub fn max_result_chars(mut self, max_chars: usize) -> Self {
-        self.parts.max_result_chars = Some(max_chars);
-        self
-    }
-
-    /// Whether calls may run concurrently with other concurrency-safe calls of a batch.
-    #[must_use]
-    pub fn concurrency_safe(self, safe: bool) -> Self {
-        self.concurrency_classifier(move |_| safe)
-    }
-
-    /// Decides per call, from its arguments, whether it may run concurrently (a shell tool that
-    /// is safe for read-only commands only).
+    /// Decides per call, from its arguments, whether it may run concurrently with other
+    /// concurrency-safe calls of a batch (`|_| true` for every call; a shell tool that is safe
+    /// for read-only commands only decides on the command). No call does by default.
     #[must_use]
     pub fn concurrency_classifier<F>(mut self, classify: F) -> Self
     where
         F: Fn(&Value) -> bool + Send + Sync + 'static,
     {
         self.parts.concurrency_safe = Some(Arc::new(classify));
-        self
-    }
-
-    /// Behaviour hints for bridges and UIs. They include the [title](Self::title): given
-    /// after it, annotations without a title remove it.
-    #[must_use]
-    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
-        self.parts.annotations = annotations;
-        self
-    }
-
-    /// A human-readable title (see [`ToolDefinition::title`]), kept in the annotations.
-    #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.parts.annotations.title = Some(title.into());
-        self
-    }
-
-    /// Adds an icon (see [`ToolDefinition::icons`]), after those already given.
-    #[must_use]
-    pub fn icon(mut self, icon: ToolIcon) -> Self {
-        self.parts.icons.push(icon);
-        self
-    }
-
-    /// Registers the tool deferred: callable, but listed only once a search loads it (see
-    /// [`ToolDefinition::defer_loading`]).
-    #[must_use]
-    pub fn defer_loading(mut self, deferred: bool) -> Self {
-        self.parts.defer_loading = deferred;
-        self
-    }
-
-    /// Whether the tool may run as a task over MCP (see [`ToolDefinition::task_support`]).
-    #[must_use]
-    pub fn task_support(mut self, support: TaskSupport) -> Self {
-        self.parts.task_support = support;
-        self
-    }
-
-    /// How a registry with a call store journals the tool's calls (see
-    /// [`ToolDefinition::journal`]).
-    #[must_use]
-    pub fn journal(mut self, policy: JournalPolicy) -> Self {
-        self.parts.journal = policy;
-        self
-    }
-
-    /// Who may call the tool (see [`ToolDefinition::allowed_callers`]).
-    #[must_use]
-    pub fn allowed_callers(mut self, callers: ToolCallers) -> Self {
-        self.parts.callers = callers;
-        self
-    }
-
-    /// What the tool asks of the provider requests that list it (see
-    /// [`ToolDefinition::request_settings`]).
-    #[must_use]
-    pub fn request_settings(mut self, settings: RequestSettings) -> Self {
-        self.parts.settings = settings;
-        self
-    }
-
-    /// Adds a worked example of arguments, shown to the model where the provider takes
-    /// examples; checked against the argument schema when the tool is registered (see
-    /// [`ToolDefinition::input_examples`]).
-    #[must_use]
-    pub fn input_example(mut self, example: Value) -> Self {
-        self.parts.input_examples.push(example);
         self
     }
 
@@ -406,10 +296,14 @@ impl FnToolBuilder {
     /// cancels. Calls must run on a tokio runtime.
     ///
     /// ```
+    /// use dsh_tools::call::ToolOptions;
     /// use dsh_tools::{FnTool, ToolError};
     ///
     /// let disk_usage = FnTool::builder("disk_usage", "Bytes used by the workspace.")
-    ///     .timeout_ms(5_000)
+    ///     .options(ToolOptions {
+    ///         timeout_ms: Some(5_000),
+    ///         ..ToolOptions::default()
+    ///     })
     ///     .blocking_handler(|_arguments, run| {
     ///         let mut total = 0_u64;
     ///         for entry in std::fs::read_dir(".")? {
@@ -456,15 +350,15 @@ impl ToolDefinition for FnTool {
     }
 
     fn timeout_ms(&self) -> Option<u64> {
-        self.parts.timeout_ms
+        self.parts.options.timeout_ms
     }
 
     fn timeout_grace(&self) -> Option<Duration> {
-        self.parts.timeout_grace
+        self.parts.options.timeout_grace
     }
 
     fn max_result_chars(&self) -> Option<usize> {
-        self.parts.max_result_chars
+        self.parts.options.max_result_chars
     }
 
     fn output_schema(&self) -> Option<&CompiledSchema> {
@@ -556,35 +450,35 @@ impl ToolDefinition for FnTool {
     }
 
     fn annotations(&self) -> ToolAnnotations {
-        self.parts.annotations.clone()
+        self.parts.options.annotations.clone()
     }
 
     fn defer_loading(&self) -> bool {
-        self.parts.defer_loading
+        self.parts.options.defer_loading
     }
 
     fn task_support(&self) -> TaskSupport {
-        self.parts.task_support
+        self.parts.options.task_support
     }
 
     fn journal(&self) -> JournalPolicy {
-        self.parts.journal
+        self.parts.options.journal
     }
 
     fn input_examples(&self) -> Vec<Value> {
-        self.parts.input_examples.clone()
+        self.parts.options.input_examples.clone()
     }
 
     fn icons(&self) -> Vec<ToolIcon> {
-        self.parts.icons.clone()
+        self.parts.options.icons.clone()
     }
 
     fn allowed_callers(&self) -> ToolCallers {
-        self.parts.callers
+        self.parts.options.allowed_callers
     }
 
     fn request_settings(&self) -> RequestSettings {
-        self.parts.settings
+        self.parts.options.request_settings
     }
 }
 
@@ -592,8 +486,8 @@ impl fmt::Debug for FnTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FnTool")
             .field("name", &self.parts.name)
-            .field("timeout_ms", &self.parts.timeout_ms)
-            .field("timeout_grace", &self.parts.timeout_grace)
+            .field("timeout_ms", &self.parts.options.timeout_ms)
+            .field("timeout_grace", &self.parts.options.timeout_grace)
             .field("classified", &self.parts.concurrency_safe.is_some())
             .finish_non_exhaustive()
     }

@@ -14,10 +14,12 @@ pub(crate) mod context;
 pub(crate) mod definition;
 pub(crate) mod execution;
 pub(crate) mod fn_tool;
+pub(crate) mod options;
 pub(crate) mod run;
 #[cfg(feature = "code-mode")]
 pub(crate) mod run_code;
 pub(crate) mod tool;
+pub(crate) mod tool_info;
 pub(crate) mod tool_search;
 pub(crate) mod typed_call;
 
@@ -26,8 +28,10 @@ pub use self::definition::{
 };
 pub use self::execution::{ProgressSink, ToolExecution, ToolExecutionInput};
 pub use self::fn_tool::{FnTool, FnToolBuilder};
+pub use self::options::ToolOptions;
 pub use self::run::ToolRun;
 pub use self::tool::{Tool, ToolContract};
+pub use self::tool_info::ToolInfo;
 pub use crate::arguments::parse_arguments;
 pub use crate::callers::ToolCallers;
 pub use crate::future::BoxFuture;

@@ -66,21 +66,10 @@ impl ToolRun {
         &self.execution
     }
 
-    /// The call's idempotency key, the same for every attempt of this call (see
-    /// [`ToolExecution::idempotency_key`]).
-    pub fn idempotency_key(&self) -> String {
-        self.execution.idempotency_key()
-    }
-
     /// The execution, mutably: only the pipeline, before the body starts, takes anything out of it.
     #[inline]
     pub(crate) fn execution_mut(&mut self) -> &mut ToolExecution {
         &mut self.execution
-    }
-
-    /// The provider's call id.
-    pub fn call_id(&self) -> &str {
-        self.execution.call_id()
     }
 
     /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does.
@@ -149,7 +138,11 @@ impl ToolRun {
     /// ```
     /// # use dsh_tools::{ToolRun, json, call::ToolProgress};
     /// # let run = ToolRun::detached("call_1", "index", json!({}));
-    /// run.report_progress(ToolProgress::new(3.0).with_total(10.0).with_message("indexing"));
+    /// run.report_progress(ToolProgress {
+    ///     total: Some(10.0),
+    ///     message: Some("indexing".into()),
+    ///     ..ToolProgress::new(3.0)
+    /// });
     /// run.report_progress(4.0);
     /// ```
     #[inline]

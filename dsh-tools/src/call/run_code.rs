@@ -45,6 +45,7 @@ use tracing::{Dispatch, Span};
 use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::execution::ToolExecutionInput;
 use crate::call::fn_tool::FnTool;
+use crate::call::options::ToolOptions;
 use crate::call::run::ToolRun;
 use crate::call::run_code::host::{ConcurrencyCheck, ProgramHost};
 use crate::code_mode::CodeLimits;
@@ -86,10 +87,13 @@ fn arguments() -> Schema {
 pub(crate) fn definition() -> Arc<dyn ToolDefinition> {
     let tool = FnTool::builder(RUN_CODE, DESCRIPTION)
         .arguments(arguments())
-        .annotations(ToolAnnotations {
-            title: Some("Run code".to_owned()),
-            kind: Some(ToolCallKind::Execute),
-            ..ToolAnnotations::default()
+        .options(ToolOptions {
+            annotations: ToolAnnotations {
+                title: Some("Run code".to_owned()),
+                kind: Some(ToolCallKind::Execute),
+                ..ToolAnnotations::default()
+            },
+            ..ToolOptions::default()
         })
         .render(render)
         .present_call(program_card)

@@ -7,7 +7,7 @@
 //! against the output schema afterwards, as it does for every definition.
 //!
 //! What depends on the tool's type is kept small, since a crate compiles it once per tool: a
-//! constant table per type (`ToolTable`: the tool's constants, and only the provided
+//! constant table per type (`ToolTable`: the tool's [`Tool::INFO`], and only the provided
 //! methods it overrides, [`Tool::OVERRIDDEN`]), read by one bridge compiled here, and the call,
 //! reached through the tool as a `dyn TypedExecute` (one method), its body's future wrapped in a
 //! `TypedCall` (`typed_call.rs`). Registering a tool shares a `TypedTool` (the tool and its table)
@@ -29,6 +29,7 @@ use crate::args::{ConvertError, ToolArgs};
 use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
 use crate::call::run::ToolRun;
+use crate::call::tool_info::ToolInfo;
 use crate::call::typed_call::TypedCall;
 use crate::callers::ToolCallers;
 use crate::content::{ContentBlock, value_content};
@@ -45,57 +46,18 @@ use dsh_tools_schema::{CompiledSchema, Schema, SchemaError};
 ///
 /// `#[tool]` implements it on the unit struct it generates for an `async fn`; implementing it by
 /// hand works the same way. Every `Tool` is a [`ToolDefinition`], so it registers directly. The
-/// identity is associated constants and the methods have names of their own, so a type's `Tool`
-/// and `ToolDefinition` methods never clash when both traits are in scope.
+/// identity is an associated constant ([`Tool::INFO`]) and the methods have names of their own,
+/// so a type's `Tool` and `ToolDefinition` methods never clash when both traits are in scope.
 pub trait Tool: Send + Sync + 'static {
     /// The arguments the body takes.
     type Args: ToolArgs + Send + 'static;
     /// The canonical value the body returns; its schema is the output schema.
     type Output: ToolArgs + Serialize + Send + 'static;
 
-    /// The name the model calls the tool by.
-    const NAME: &'static str;
-    /// What the tool does, for the model.
-    const DESCRIPTION: &'static str;
-    /// A time budget in milliseconds, enforced by the registry (see [`ToolDefinition::timeout_ms`]).
-    const TIMEOUT_MS: Option<u64> = None;
-    /// The grace after the deadline in milliseconds (see [`ToolDefinition::timeout_grace`]);
-    /// `#[tool(timeout_grace_ms = ..)]` sets it.
-    const TIMEOUT_GRACE_MS: Option<u64> = None;
-    /// The result budget in characters (see [`ToolDefinition::max_result_chars`]).
-    const MAX_RESULT_CHARS: Option<usize> = None;
-
-    /// Whether the body, [`render_value`](Self::render_value) or [`finalize`](Self::finalize)
-    /// read the call's arguments as the model sent them ([`ToolExecution::arguments`], through
-    /// the [`ToolRun`], or the `arguments` `render_value` is given). When none of them does, a
-    /// call that no hook, observer or recorded span watches hands its arguments to the
-    /// conversion by value ([`ToolArgs::from_json_owned`]): nothing could read them afterwards,
-    /// so strings and arrays are moved into `Args` rather than copied, and the execution holds
-    /// `null` from then on. `true` by default; `#[tool]` sets `false` for a function without a
-    /// `&ToolRun` parameter (its `render = fn` never sees the arguments, and it has no
-    /// finalizer).
-    const READS_CALL_ARGUMENTS: bool = true;
-
-    /// Whether the tool is deferred (see [`ToolDefinition::defer_loading`]);
-    /// `#[tool(defer_loading)]` sets it.
-    const DEFER_LOADING: bool = false;
-
-    /// Whether the tool may run as a task over MCP (see [`ToolDefinition::task_support`]).
-    const TASK_SUPPORT: TaskSupport = TaskSupport::Forbidden;
-
-    /// How a registry with a call store journals the tool's calls (see
-    /// [`ToolDefinition::journal`]); `#[tool(journal = false)]` and `#[tool(journal_ttl_ms = ..)]`
-    /// set it.
-    const JOURNAL: JournalPolicy = JournalPolicy::JOURNALED;
-
-    /// Worked examples of arguments, as JSON texts (see [`ToolDefinition::input_examples`]);
-    /// `#[tool(example = r#"{…}"#)]` adds one per key, checked to be a JSON object at compile
-    /// time and against the argument schema at registration.
-    const INPUT_EXAMPLES: &'static [&'static str] = &[];
-
-    /// Who may call the tool (see [`ToolDefinition::allowed_callers`]);
-    /// `#[tool(callers = "model" | "program" | "both")]` sets it.
-    const ALLOWED_CALLERS: ToolCallers = ToolCallers::Both;
+    /// The tool's name, description, budgets and settings, built at compile time from
+    /// [`ToolInfo::new`] (`#[tool]` writes it from the function's name, its doc comment and
+    /// the attribute's keys).
+    const INFO: ToolInfo;
 
     /// Which of the provided methods below the impl overrides: the registry's bridge calls only
     /// those, and does what the defaults would for the others, so a registered tool compiles no
@@ -340,6 +302,7 @@ pub struct ToolMethods {
 
 impl ToolMethods {
     /// Every one of them (what a hand-written impl declares, always correct).
+    #[doc(hidden)]
     pub const ALL: Self = Self {
         render_value: true,
         finalize: true,
@@ -384,7 +347,7 @@ impl<T: Tool> TypedExecute for T {
             Json::Given(arguments) => <T::Args as ToolArgs>::from_json_owned(arguments),
         };
         match converted {
-            Ok(args) => Box::pin(TypedCall::new(T::NAME, self.call(args, run))),
+            Ok(args) => Box::pin(TypedCall::new(T::INFO.name, self.call(args, run))),
             Err(error) => failed_conversion(error),
         }
     }
@@ -422,17 +385,7 @@ type ConcurrencyFn = fn(&ErasedTool, &Value) -> bool;
 /// nothing else, and the bridge that reads the table ([`Bridge`], [`TypedTool`]) is compiled
 /// once, in this crate.
 struct ToolTable {
-    name: &'static str,
-    description: &'static str,
-    timeout_ms: Option<u64>,
-    timeout_grace_ms: Option<u64>,
-    max_result_chars: Option<usize>,
-    reads_call_arguments: bool,
-    defer_loading: bool,
-    task_support: TaskSupport,
-    journal: JournalPolicy,
-    input_examples: &'static [&'static str],
-    allowed_callers: ToolCallers,
+    info: ToolInfo,
     contract: fn() -> &'static ToolContract,
     /// The arguments type's specialized check (`ToolArgs::is_valid_json`).
     is_valid: fn(&Value) -> bool,
@@ -450,17 +403,7 @@ struct TableOf<T>(PhantomData<T>);
 
 impl<T: Tool> TableOf<T> {
     const TABLE: &'static ToolTable = &ToolTable {
-        name: T::NAME,
-        description: T::DESCRIPTION,
-        timeout_ms: T::TIMEOUT_MS,
-        timeout_grace_ms: T::TIMEOUT_GRACE_MS,
-        max_result_chars: T::MAX_RESULT_CHARS,
-        reads_call_arguments: T::READS_CALL_ARGUMENTS,
-        defer_loading: T::DEFER_LOADING,
-        task_support: T::TASK_SUPPORT,
-        journal: T::JOURNAL,
-        input_examples: T::INPUT_EXAMPLES,
-        allowed_callers: T::ALLOWED_CALLERS,
+        info: T::INFO,
         contract: T::contract,
         is_valid: <T::Args as ToolArgs>::is_valid_json,
         annotations: if T::OVERRIDDEN.annotations {
@@ -647,6 +590,7 @@ impl<'a> Bridge<'a> {
         // A text that is not JSON (only possible for a hand-written `Tool`) stays a string, which
         // the registration's check then refuses against the object schema, quoting it.
         self.table
+            .info
             .input_examples
             .iter()
             .map(|text| {
@@ -662,12 +606,12 @@ macro_rules! typed_definition {
     ($self:ident => $bridge:expr) => {
         fn name(&self) -> &str {
             let $self = self;
-            $bridge.table.name
+            $bridge.table.info.name
         }
 
         fn description(&self) -> &str {
             let $self = self;
-            $bridge.table.description
+            $bridge.table.info.description
         }
 
         fn parameters(&self) -> &Value {
@@ -695,17 +639,21 @@ macro_rules! typed_definition {
 
         fn timeout_ms(&self) -> Option<u64> {
             let $self = self;
-            $bridge.table.timeout_ms
+            $bridge.table.info.timeout_ms
         }
 
         fn timeout_grace(&self) -> Option<Duration> {
             let $self = self;
-            $bridge.table.timeout_grace_ms.map(Duration::from_millis)
+            $bridge
+                .table
+                .info
+                .timeout_grace_ms
+                .map(Duration::from_millis)
         }
 
         fn max_result_chars(&self) -> Option<usize> {
             let $self = self;
-            $bridge.table.max_result_chars
+            $bridge.table.info.max_result_chars
         }
 
         fn output_schema(&self) -> Option<&CompiledSchema> {
@@ -732,7 +680,7 @@ macro_rules! typed_definition {
 
         fn takes_arguments_by_value(&self) -> bool {
             let $self = self;
-            !$bridge.table.reads_call_arguments
+            !$bridge.table.info.reads_call_arguments
         }
 
         fn execute_owned<'a>(
@@ -811,22 +759,22 @@ macro_rules! typed_definition {
 
         fn allowed_callers(&self) -> ToolCallers {
             let $self = self;
-            $bridge.table.allowed_callers
+            $bridge.table.info.allowed_callers
         }
 
         fn defer_loading(&self) -> bool {
             let $self = self;
-            $bridge.table.defer_loading
+            $bridge.table.info.defer_loading
         }
 
         fn task_support(&self) -> TaskSupport {
             let $self = self;
-            $bridge.table.task_support
+            $bridge.table.info.task_support
         }
 
         fn journal(&self) -> JournalPolicy {
             let $self = self;
-            $bridge.table.journal
+            $bridge.table.info.journal
         }
 
         fn input_examples(&self) -> Vec<Value> {

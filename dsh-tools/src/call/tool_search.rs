@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::call::definition::{ToolAnnotations, ToolDefinition};
 use crate::call::fn_tool::FnTool;
+use crate::call::options::ToolOptions;
 use crate::content::ContentBlock;
 use crate::errors::tool_error::ToolError;
 use crate::present::ToolCallKind;
@@ -117,13 +118,16 @@ pub(crate) fn answer_text(query: &str, answer: &ToolSearchAnswer) -> String {
 pub(crate) fn definition() -> Arc<dyn ToolDefinition> {
     let tool = FnTool::builder(TOOL_SEARCH, DESCRIPTION)
         .arguments(arguments())
-        .concurrency_safe(true)
-        .annotations(ToolAnnotations {
-            title: Some("Tool search".to_owned()),
-            kind: Some(ToolCallKind::Search),
-            read_only: Some(true),
-            idempotent: Some(true),
-            ..ToolAnnotations::default()
+        .concurrency_classifier(|_| true)
+        .options(ToolOptions {
+            annotations: ToolAnnotations {
+                title: Some("Tool search".to_owned()),
+                kind: Some(ToolCallKind::Search),
+                read_only: Some(true),
+                idempotent: Some(true),
+                ..ToolAnnotations::default()
+            },
+            ..ToolOptions::default()
         })
         .render(render)
         .handler(|arguments, run| async move {

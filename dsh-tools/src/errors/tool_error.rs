@@ -84,7 +84,7 @@ impl ToolError {
 
     /// Attaches `{name, code}`.
     #[must_use]
-    pub fn with_info(mut self, info: ErrorInfo) -> Self {
+    pub(crate) fn with_info(mut self, info: ErrorInfo) -> Self {
         self.detail.get_or_insert_default().info = Some(info);
         self
     }
@@ -158,7 +158,7 @@ impl ToolError {
 
     /// `unknown tool "<name>"` (`UNKNOWN_TOOL`); a name longer than
     /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
-    pub fn unknown_tool(name: &str) -> Self {
+    pub(crate) fn unknown_tool(name: &str) -> Self {
         Self::coded(
             ErrorName::ToolNotFound,
             ErrorCode::UnknownTool,
@@ -311,7 +311,7 @@ impl ToolError {
     }
 
     /// `tool "<name>" returned invalid output: <v1>; <v2>…` (`INVALID_TOOL_OUTPUT`), keeping the list.
-    pub fn invalid_output_violations(tool: &str, violations: &Violations) -> Self {
+    pub(crate) fn invalid_output_violations(tool: &str, violations: &Violations) -> Self {
         Self::invalid_output(tool, violations).with_violations(violations)
     }
 
@@ -342,7 +342,7 @@ impl ToolError {
     }
 
     /// `tool call timed out after <ms>ms` (`TOOL_TIMEOUT`).
-    pub fn timed_out(budget_ms: u64) -> Self {
+    pub(crate) fn timed_out(budget_ms: u64) -> Self {
         Self::coded(
             ErrorName::ToolTimeout,
             ErrorCode::ToolTimeout,
@@ -375,7 +375,7 @@ impl ToolError {
 
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
-    pub fn panicked(tool: &str, message: &str) -> Self {
+    pub(crate) fn panicked(tool: &str, message: &str) -> Self {
         Self::bounded(
             ErrorName::ToolPanic,
             ErrorCode::ToolPanicked,

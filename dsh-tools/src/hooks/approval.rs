@@ -107,12 +107,13 @@ impl<A: Approver + ?Sized> Approver for Arc<A> {
     }
 }
 
-/// An [`Approver`] made from a closure; see [`approver_fn`].
+/// An [`Approver`] made from a closure: what [`approver_fn`] returns. A wrapper rather than an
+/// impl for every closure, which would overlap the impl for `Arc<A>`.
 #[derive(Clone, Copy, Debug)]
-pub struct ApproverFn<F>(F);
+struct ApproverFn<F>(F);
 
-/// Makes an [`Approver`] from `f(request)`.
-pub fn approver_fn<F, Fut>(f: F) -> ApproverFn<F>
+/// Makes an [`Approver`] from `f(request)`; share it between registries as an `Arc` of it.
+pub fn approver_fn<F, Fut>(f: F) -> impl Approver
 where
     F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<ApprovalOutcome, ToolError>> + Send + 'static,
@@ -153,11 +154,6 @@ impl ToolExecutionInput {
     pub(crate) fn with_shared_approver(mut self, approver: Arc<dyn Approver>) -> Self {
         self.set_approver_slot(Arc::new(CallApprover(approver)));
         self
-    }
-
-    /// Whether an approver of the call's own is set.
-    pub fn has_approver(&self) -> bool {
-        self.approver_slot().is_some()
     }
 }
 

@@ -38,7 +38,7 @@ pub(crate) mod post_execute;
 pub(crate) mod pre_execute;
 pub(crate) mod wrapper;
 
-pub use self::approval::{ApprovalOutcome, ApprovalRequest, Approver, ApproverFn, approver_fn};
+pub use self::approval::{ApprovalOutcome, ApprovalRequest, Approver, approver_fn};
 pub use self::call_observer::{CallObserver, ObservedCall};
 pub use self::observer::ObserverReturn;
 pub use self::post_execute::{PostExecuteNext, PostToolDecision};

@@ -47,6 +47,7 @@ pub use crate::call::definition::TaskSupport;
 pub use crate::call::definition::ToolAnnotations;
 pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract, ToolMethods};
+pub use crate::call::tool_info::ToolInfo;
 pub use crate::callers::ToolCallers;
 pub use crate::content::{ContentBlock, IntoContent};
 pub use crate::durable::policy::JournalPolicy;

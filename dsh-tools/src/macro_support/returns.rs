@@ -38,7 +38,7 @@ pub fn tool_value<T>(value: T) -> Result<T, ToolError> {
 /// A tool's value converted back into its output type (for a custom `render`). Going through
 /// the `Tool` impl keeps an output type without `ToolArgs` from being reported here again.
 pub fn tool_output<T: Tool>(value: &Value) -> Result<T::Output, ToolError> {
-    output_from_json::<T::Output>(T::NAME, value)
+    output_from_json::<T::Output>(T::INFO.name, value)
 }
 
 /// The shared state of type `T` for a `#[state]` parameter.

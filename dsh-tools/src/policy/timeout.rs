@@ -37,10 +37,17 @@ use crate::result::ToolExecutionResult;
 /// // No call, retries included, takes more than two minutes (plus the grace).
 /// let _outer = registry.wrap(TimeoutPolicy::new(120_000));
 /// ```
+///
+/// A plain value: `TimeoutPolicy { grace: Duration::ZERO, ..TimeoutPolicy::new(500) }` drops
+/// what it wraps at the deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeoutPolicy {
-    budget_ms: u64,
-    grace: Duration,
+    /// The budget of every call through the layer, in milliseconds. Zero times every call out
+    /// at once.
+    pub budget_ms: u64,
+    /// The grace after the deadline before the inner future is dropped, for what the layer
+    /// wraps to keep running after its token was cancelled.
+    pub grace: Duration,
 }
 
 impl TimeoutPolicy {
@@ -52,23 +59,6 @@ impl TimeoutPolicy {
             budget_ms,
             grace: CallLimits::DEFAULT_TIMEOUT_GRACE,
         }
-    }
-
-    /// Sets the grace after the deadline before the inner future is dropped.
-    #[must_use]
-    pub const fn with_grace(mut self, grace: Duration) -> Self {
-        self.grace = grace;
-        self
-    }
-
-    /// The budget in milliseconds.
-    pub const fn budget_ms(&self) -> u64 {
-        self.budget_ms
-    }
-
-    /// The grace.
-    pub const fn grace(&self) -> Duration {
-        self.grace
     }
 }
 

@@ -45,7 +45,7 @@
 //!
 //! # Deferred tools
 //! A tool registered deferred (`#[tool(defer_loading)]`,
-//! [`FnToolBuilder::defer_loading`](crate::call::FnToolBuilder::defer_loading), an MCP import
+//! [`ToolOptions::defer_loading`](crate::call::ToolOptions::defer_loading), an MCP import
 //! option), or deferred by a layer's [`Deferral`] ("all but these"), is callable but absent from
 //! `schemas()` until it is loaded for the layer. A view with deferred tools lists the built-in
 //! [`TOOL_SEARCH`] tool: the model searches (keywords ranked by BM25, a regular expression, or

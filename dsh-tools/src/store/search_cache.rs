@@ -321,7 +321,10 @@ mod tests {
     fn tool(random: &mut Random, name: &str) -> FnTool {
         let description: Vec<&str> = (0..1 + random.below(8)).map(|_| random.word()).collect();
         FnTool::builder(name, description.join(" "))
-            .defer_loading(random.below(4) != 0)
+            .options(crate::call::ToolOptions {
+                defer_loading: random.below(4) != 0,
+                ..crate::call::ToolOptions::default()
+            })
             .handler(|_, _| async { Ok(json!("ok")) })
     }
 

@@ -54,7 +54,7 @@ async fn main() {
     let (registry, _cancellations) = dsh_tools_tests::mcp_fixture::registry();
     if let Some(name) = instance {
         let tool = FnTool::builder("server_instance", "Which server process answers.")
-            .concurrency_safe(true)
+            .concurrency_classifier(|_| true)
             .handler(move |_, _| {
                 let name = name.clone();
                 async move { Ok(Value::String(name)) }

@@ -727,7 +727,10 @@ impl EvalTool {
         }
         FnTool::builder(self.name.clone(), self.description.clone())
             .arguments(schema.build())
-            .defer_loading(deferred)
+            .options(dsh_tools::call::ToolOptions {
+                defer_loading: deferred,
+                ..dsh_tools::call::ToolOptions::default()
+            })
             .handler(|_, _| async { Ok(json!("ok")) })
     }
 }

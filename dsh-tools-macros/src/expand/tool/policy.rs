@@ -1,7 +1,8 @@
 //! The policy hints of the `Tool` impl: the kind, the title and the MCP-style annotations, the
 //! icons, who may call the tool, the timeout,
 //! the result budget, whether the registry may move the call's arguments, and whether calls may
-//! run concurrently. A key left out emits nothing, so the trait's default applies.
+//! run concurrently: fields of the `Tool::INFO` constant, and provided methods. A key left out
+//! emits nothing, so the default applies (`ToolInfo::new`'s field, or the trait's method).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -99,7 +100,7 @@ pub(super) fn expand_icons(model: &ToolModel<'_>) -> TokenStream {
     }
 }
 
-/// `ALLOWED_CALLERS` of `callers = ".."`, spanned on the value.
+/// The `allowed_callers` field of `Tool::INFO` of `callers = ".."`, spanned on the value.
 pub(super) fn expand_allowed_callers(model: &ToolModel<'_>) -> TokenStream {
     let Some((callers, text)) = &model.attrs.callers else {
         return TokenStream::new();
@@ -107,11 +108,12 @@ pub(super) fn expand_allowed_callers(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     let variant = format_ident!("{}", upper_camel(callers), span = text.span());
     quote_spanned! {text.span()=>
-        const ALLOWED_CALLERS: #private::ToolCallers = #private::ToolCallers::#variant;
+        allowed_callers: #private::ToolCallers::#variant,
     }
 }
 
-/// `TASK_SUPPORT` of `task` / `task = ".."`, spanned on the attribute.
+/// The `task_support` field of `Tool::INFO` of `task` / `task = ".."`, spanned on the
+/// attribute.
 pub(super) fn expand_task_support(model: &ToolModel<'_>) -> TokenStream {
     let Some((task, span)) = &model.attrs.task else {
         return TokenStream::new();
@@ -119,53 +121,55 @@ pub(super) fn expand_task_support(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     let variant = format_ident!("{}", upper_camel(task), span = *span);
     quote_spanned! {*span=>
-        const TASK_SUPPORT: #private::TaskSupport = #private::TaskSupport::#variant;
+        task_support: #private::TaskSupport::#variant,
     }
 }
 
-/// `TIMEOUT_MS` of `timeout_ms = ..` and `TIMEOUT_GRACE_MS` of `timeout_grace_ms = ..`, each
-/// spanned on its value.
-/// `JOURNAL` of `journal = false` / `journal_ttl_ms = ..`, spanned on the attribute.
+/// The `journal` field of `Tool::INFO` of `journal = false` / `journal_ttl_ms = ..`, spanned on
+/// the attribute.
 pub(super) fn expand_journal(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     match (model.attrs.journal, model.attrs.journal_ttl_ms) {
         (Some((false, span)), _) => quote_spanned! {span=>
-            const JOURNAL: #private::JournalPolicy = #private::JournalPolicy::OFF;
+            journal: #private::JournalPolicy::OFF,
         },
         (_, Some((ms, span))) => quote_spanned! {span=>
-            const JOURNAL: #private::JournalPolicy = #private::JournalPolicy::answered_within(#ms);
+            journal: #private::JournalPolicy::answered_within(#ms),
         },
         _ => TokenStream::new(),
     }
 }
 
-/// `TIMEOUT_MS` of `timeout_ms = ..`, spanned on the value.
+/// The `timeout_ms` and `timeout_grace_ms` fields of `Tool::INFO` of `timeout_ms = ..` and
+/// `timeout_grace_ms = ..`, each spanned on its value.
 pub(super) fn expand_timeout(model: &ToolModel<'_>) -> TokenStream {
     let budget = model.attrs.timeout_ms.map(|(ms, span)| {
         quote_spanned! {span=>
-            const TIMEOUT_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
+            timeout_ms: ::core::option::Option::Some(#ms),
         }
     });
     let grace = model.attrs.timeout_grace_ms.map(|(ms, span)| {
         quote_spanned! {span=>
-            const TIMEOUT_GRACE_MS: ::core::option::Option<u64> = ::core::option::Option::Some(#ms);
+            timeout_grace_ms: ::core::option::Option::Some(#ms),
         }
     });
     quote!(#budget #grace)
 }
 
-/// `MAX_RESULT_CHARS` of `max_result_chars = ..`, spanned on the value.
+/// The `max_result_chars` field of `Tool::INFO` of `max_result_chars = ..`, spanned on the
+/// value.
 pub(super) fn expand_max_result_chars(model: &ToolModel<'_>) -> TokenStream {
     let Some((chars, span)) = model.attrs.max_result_chars else {
         return TokenStream::new();
     };
     let chars = proc_macro2::Literal::u64_unsuffixed(chars);
     quote_spanned! {span=>
-        const MAX_RESULT_CHARS: ::core::option::Option<usize> = ::core::option::Option::Some(#chars);
+        max_result_chars: ::core::option::Option::Some(#chars),
     }
 }
 
-/// `READS_CALL_ARGUMENTS = false` when the call's arguments may be moved into the tool's types.
+/// The `reads_call_arguments: false` field of `Tool::INFO` when the call's arguments may be
+/// moved into the tool's types.
 pub(super) fn expand_reads_call_arguments(model: &ToolModel<'_>) -> TokenStream {
     // Only a `&ToolRun` parameter reaches the call's arguments as the model sent them (a
     // `render = fn` gets the value alone, and no finalizer is generated), so a function without
@@ -177,24 +181,24 @@ pub(super) fn expand_reads_call_arguments(model: &ToolModel<'_>) -> TokenStream 
         return TokenStream::new();
     }
     quote!(
-        const READS_CALL_ARGUMENTS: bool = false;
+        reads_call_arguments: false,
     )
 }
 
-/// `DEFER_LOADING` of `defer_loading`.
+/// The `defer_loading` field of `Tool::INFO` of `defer_loading`.
 pub(super) fn expand_defer_loading(model: &ToolModel<'_>) -> TokenStream {
     if !model.attrs.defer_loading {
         return TokenStream::new();
     }
     quote!(
-        const DEFER_LOADING: bool = true;
+        defer_loading: true,
     )
 }
 
-/// `INPUT_EXAMPLES` of the `example = ".."` keys. Each text was checked to be a JSON object when
-/// the attribute was read; here its keys are checked against the tool's arguments (when the
-/// parameters are the arguments: a lone struct argument's keys are its own), and the runtime
-/// checks every value against the argument schema at registration.
+/// The `input_examples` field of `Tool::INFO` of the `example = ".."` keys. Each text was checked
+/// to be a JSON object when the attribute was read; here its keys are checked against the tool's
+/// arguments (when the parameters are the arguments: a lone struct argument's keys are its own),
+/// and the runtime checks every value against the argument schema at registration.
 pub(super) fn expand_examples(model: &ToolModel<'_>, errors: &mut Errors) -> TokenStream {
     let examples = &model.attrs.examples;
     if examples.is_empty() {
@@ -226,7 +230,7 @@ pub(super) fn expand_examples(model: &ToolModel<'_>, errors: &mut Errors) -> Tok
         }
     }
     quote!(
-        const INPUT_EXAMPLES: &'static [&'static str] = &[#(#examples),*];
+        input_examples: &[#(#examples),*],
     )
 }
 
@@ -271,8 +275,7 @@ mod tests {
         assert_eq!(
             expand_timeout(&sample::model(&item)).to_string(),
             quote!(
-                const TIMEOUT_MS: ::core::option::Option<u64> =
-                    ::core::option::Option::Some(1500u64);
+                timeout_ms: ::core::option::Option::Some(1500u64),
             )
             .to_string()
         );
@@ -285,8 +288,7 @@ mod tests {
         assert_eq!(
             expand_max_result_chars(&sample::model(&item)).to_string(),
             quote!(
-                const MAX_RESULT_CHARS: ::core::option::Option<usize> =
-                    ::core::option::Option::Some(2000);
+                max_result_chars: ::core::option::Option::Some(2000),
             )
             .to_string()
         );
@@ -325,7 +327,7 @@ mod tests {
         assert_eq!(
             moves.to_string(),
             quote!(
-                const READS_CALL_ARGUMENTS: bool = false;
+                reads_call_arguments: false,
             )
             .to_string()
         );

@@ -67,8 +67,7 @@ pub(super) fn expand_stubs(model: &ToolModel<'_>) -> TokenStream {
                 type Args = #args;
                 type Output = ();
 
-                const NAME: &'static str = #tool_name;
-                const DESCRIPTION: &'static str = "";
+                const INFO: #private::ToolInfo = #private::ToolInfo::new(#tool_name, "");
 
                 fn contract() -> &'static #private::ToolContract {
                     &__DSH_CONTRACT
@@ -132,7 +131,8 @@ mod tests {
         assert!(sample::contains(
             &tokens,
             quote!(
-                const NAME: &'static str = "fs read";
+                const INFO: ::dsh_tools::__private::ToolInfo =
+                    ::dsh_tools::__private::ToolInfo::new("fs read", "");
             )
         ));
         assert!(sample::contains(

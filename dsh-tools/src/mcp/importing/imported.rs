@@ -224,7 +224,7 @@ impl ImportedTool {
         let mut meta = mcp::RequestMetaObject::new();
         meta.insert(
             IDEMPOTENCY_META_KEY.to_owned(),
-            Value::String(run.idempotency_key()),
+            Value::String(run.execution().idempotency_key()),
         );
         // The call's trace goes on at the server (SEP-414): its span is the current one here.
         #[cfg(feature = "otel")]

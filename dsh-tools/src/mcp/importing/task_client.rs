@@ -70,7 +70,10 @@ impl<'a> StatusProgress<'a> {
             return;
         }
         self.reported += 1;
-        run.report_progress(ToolProgress::new(f64::from(self.reported)).with_message(message));
+        run.report_progress(ToolProgress {
+            message: Some(message.clone()),
+            ..ToolProgress::new(f64::from(self.reported))
+        });
         self.last = Some(message.clone());
     }
 }

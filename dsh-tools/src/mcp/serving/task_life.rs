@@ -89,14 +89,22 @@ mod tests {
 
     #[test]
     fn a_reports_status_gives_its_message_and_how_far_it_came() {
-        let report = ToolProgress::new(3.0)
-            .with_total(10.0)
-            .with_message("indexing");
+        let report = ToolProgress {
+            total: Some(10.0),
+            message: Some("indexing".into()),
+            ..ToolProgress::new(3.0)
+        };
         assert_eq!(progress_status(&report), "indexing (3/10)");
-        let report = ToolProgress::new(0.5).with_message("indexing");
+        let report = ToolProgress {
+            message: Some("indexing".into()),
+            ..ToolProgress::new(0.5)
+        };
         assert_eq!(progress_status(&report), "indexing (0.5)");
         assert_eq!(
-            progress_status(&ToolProgress::new(40.0).with_total(100.0)),
+            progress_status(&ToolProgress {
+                total: Some(100.0),
+                ..ToolProgress::new(40.0)
+            }),
             "40/100"
         );
         assert_eq!(progress_status(&ToolProgress::new(7.0)), "7");

@@ -53,7 +53,7 @@ impl ToolRegistry {
     /// # let registry = ToolRegistry::new();
     /// # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
     /// #     .arguments(Schema::object().required("text", Schema::string()))
-    /// #     .concurrency_safe(true)
+    /// #     .concurrency_classifier(|_| true)
     /// #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
     /// let (mut feed, batch) = registry.batch_feed(4);
     /// let read = async move {

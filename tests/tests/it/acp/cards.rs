@@ -11,7 +11,7 @@ use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
 use dsh_tools::{
     ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value,
-    call::{FnToolBuilder, ToolAnnotations, ToolProgress},
+    call::{FnToolBuilder, ToolAnnotations, ToolOptions, ToolProgress},
     json,
     present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView},
 };
@@ -99,11 +99,11 @@ fn reading(path: &'static str) -> impl FnOnce(FnToolBuilder) -> FnToolBuilder {
 }
 
 fn halfway() -> Vec<ToolProgress> {
-    vec![
-        ToolProgress::new(1.0)
-            .with_total(2.0)
-            .with_message("reading"),
-    ]
+    vec![ToolProgress {
+        total: Some(2.0),
+        message: Some("reading".into()),
+        ..ToolProgress::new(1.0)
+    }]
 }
 
 #[tokio::test]
@@ -154,13 +154,19 @@ async fn generic_card_of_a_failed_call() {
 async fn a_raw_tool_without_presenters_is_shown_from_its_annotations() {
     let tool = tool(
         |builder| {
-            builder.annotations(ToolAnnotations {
-                title: Some("Fetch a page".into()),
-                kind: Some(ToolCallKind::Fetch),
-                ..ToolAnnotations::default()
+            builder.options(ToolOptions {
+                annotations: ToolAnnotations {
+                    title: Some("Fetch a page".into()),
+                    kind: Some(ToolCallKind::Fetch),
+                    ..ToolAnnotations::default()
+                },
+                ..ToolOptions::default()
             })
         },
-        vec![ToolProgress::new(512.0).with_message("downloading")],
+        vec![ToolProgress {
+            message: Some("downloading".into()),
+            ..ToolProgress::new(512.0)
+        }],
         Ok(json!({"status": 200, "bytes": 1024})),
     );
     assert_case(
@@ -220,8 +226,14 @@ async fn a_progress_presenter_replaces_the_pending_card_while_the_call_runs() {
             })
         },
         vec![
-            ToolProgress::new(1.0).with_total(2.0),
-            ToolProgress::new(2.0).with_total(2.0),
+            ToolProgress {
+                total: Some(2.0),
+                ..ToolProgress::new(1.0)
+            },
+            ToolProgress {
+                total: Some(2.0),
+                ..ToolProgress::new(2.0)
+            },
         ],
         Ok(json!("a")),
     );
@@ -325,11 +337,11 @@ fn command(
 }
 
 fn testing_output() -> Vec<ToolProgress> {
-    vec![
-        ToolProgress::new(3.0)
-            .with_total(10.0)
-            .with_message("3 tests passed"),
-    ]
+    vec![ToolProgress {
+        total: Some(10.0),
+        message: Some("3 tests passed".into()),
+        ..ToolProgress::new(3.0)
+    }]
 }
 
 #[tokio::test]

@@ -22,8 +22,11 @@ fn echo() -> FnTool {
 fn echo_for(callers: ToolCallers) -> FnTool {
     FnTool::builder("echo", "Echoes its arguments.")
         .raw_parameters(json!({"type": "object"}))
-        .concurrency_safe(true)
-        .allowed_callers(callers)
+        .concurrency_classifier(|_| true)
+        .options(dsh_tools::call::ToolOptions {
+            allowed_callers: callers,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|arguments, _run| async move { Ok(arguments) })
 }
 
@@ -39,7 +42,7 @@ fn fails() -> FnTool {
 fn slow(running: Arc<AtomicUsize>, most: Arc<AtomicUsize>) -> FnTool {
     FnTool::builder("slow", "Waits a little.")
         .raw_parameters(json!({"type": "object"}))
-        .concurrency_safe(true)
+        .concurrency_classifier(|_| true)
         .handler(move |arguments, run| {
             let running = Arc::clone(&running);
             let most = Arc::clone(&most);
@@ -196,7 +199,10 @@ async fn who_may_call_a_tool_decides_where_it_is_listed_and_what_is_refused() {
         .register(
             FnTool::builder("ask_user", "Asks the user.")
                 .raw_parameters(json!({"type": "object"}))
-                .allowed_callers(ToolCallers::Model)
+                .options(dsh_tools::call::ToolOptions {
+                    allowed_callers: ToolCallers::Model,
+                    ..dsh_tools::call::ToolOptions::default()
+                })
                 .handler(|_a, _r| async move { Ok(json!("yes")) }),
         )
         .expect("registers");
@@ -405,7 +411,7 @@ fn logged(name: &'static str, safe: bool, log: &Arc<Mutex<Vec<String>>>) -> FnTo
     let log = Arc::clone(log);
     FnTool::builder(name, "Logs its start and end.")
         .raw_parameters(json!({"type": "object"}))
-        .concurrency_safe(safe)
+        .concurrency_classifier(move |_| safe)
         .handler(move |arguments, _run| {
             let log = Arc::clone(&log);
             async move {
@@ -937,7 +943,10 @@ async fn nested_calls_that_time_out_or_panic_reject_with_their_codes() {
         .register(
             FnTool::builder("sleepy", "Sleeps past its budget.")
                 .raw_parameters(json!({"type": "object"}))
-                .timeout_ms(20)
+                .options(dsh_tools::call::ToolOptions {
+                    timeout_ms: Some(20),
+                    ..dsh_tools::call::ToolOptions::default()
+                })
                 .handler(|_a, _r| async move {
                     tokio::time::sleep(Duration::from_secs(30)).await;
                     Ok(json!("late"))
@@ -1027,7 +1036,7 @@ fn a_runs_card_shows_its_program_and_grows_with_it_while_written() {
 fn waits_for_cancellation() -> FnTool {
     FnTool::builder("waits", "Waits until cancelled.")
         .raw_parameters(json!({"type": "object"}))
-        .concurrency_safe(true)
+        .concurrency_classifier(|_| true)
         .handler(|_arguments, run| async move {
             run.cancelled().await;
             Ok(json!("cancelled"))
@@ -1117,9 +1126,10 @@ async fn any_end_of_a_program_cancels_its_calls_in_flight() {
 async fn a_nested_call_that_ignores_its_cancellation_is_dropped_after_the_grace() {
     // Before, a 3 s nested call held a 300 ms program until it finished.
     let registry = registry(CodeMode::Code);
-    registry.set_limits(
-        dsh_tools::policy::CallLimits::new().with_timeout_grace(Duration::from_millis(100)),
-    );
+    registry.set_limits(dsh_tools::policy::CallLimits {
+        timeout_grace: Duration::from_millis(100),
+        ..dsh_tools::policy::CallLimits::new()
+    });
     registry.set_code_limits(CodeLimits::new().with_wall_time_ms(300));
     let finished = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&finished);

@@ -50,8 +50,11 @@ fn counted(name: &'static str, runs: &Arc<AtomicUsize>, journal: JournalPolicy) 
     FnTool::builder(name, "Counts its runs.")
         .raw_parameters(json!({"type": "object"}))
         // Calls of a program's `Promise.all` run side by side.
-        .concurrency_safe(true)
-        .journal(journal)
+        .concurrency_classifier(|_| true)
+        .options(dsh_tools::call::ToolOptions {
+            journal,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |arguments, _run| {
             let runs = Arc::clone(&runs);
             async move {
@@ -428,7 +431,7 @@ async fn calls_running_beside_the_paused_one_end_and_are_recorded() {
         .register(
             FnTool::builder("fetch", "Takes a while.")
                 .raw_parameters(json!({"type": "object"}))
-                .concurrency_safe(true)
+                .concurrency_classifier(|_| true)
                 .handler(move |_arguments, _run| {
                     let counted = Arc::clone(&counted);
                     async move {

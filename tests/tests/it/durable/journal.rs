@@ -115,7 +115,10 @@ async fn a_body_that_timed_out_leaves_its_call_in_doubt() {
     let registry = ToolRegistry::new();
     let hang = FnTool::builder("hang", "Never answers.")
         .raw_parameters(json!({"type": "object"}))
-        .timeout_ms(10)
+        .options(dsh_tools::call::ToolOptions {
+            timeout_ms: Some(10),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async {
             std::future::pending::<()>().await;
             Ok(json!(null))

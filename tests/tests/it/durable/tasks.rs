@@ -49,27 +49,36 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
                 .required("steps", Schema::integer())
                 .required("delay_ms", Schema::integer()),
         )
-        .task_support(TaskSupport::Optional)
+        .options(dsh_tools::call::ToolOptions {
+            task_support: TaskSupport::Optional,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|arguments, run| async move {
             let steps = arguments["steps"].as_u64().unwrap_or_default();
             let delay = Duration::from_millis(arguments["delay_ms"].as_u64().unwrap_or_default());
             for step in 1..=steps {
                 tokio::time::sleep(delay).await;
-                run.report_progress(
-                    ToolProgress::new(step as f64)
-                        .with_total(steps as f64)
-                        .with_message("counting"),
-                );
+                run.report_progress(ToolProgress {
+                    total: Some(steps as f64),
+                    message: Some("counting".into()),
+                    ..ToolProgress::new(step as f64)
+                });
             }
             Ok(format!("counted to {steps}"))
         });
     let seen = Arc::clone(&ended);
     let hold = FnTool::builder("hold", "Hold until cancelled.")
-        .task_support(TaskSupport::Required)
+        .options(dsh_tools::call::ToolOptions {
+            task_support: TaskSupport::Required,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_arguments, run| {
             let seen = Arc::clone(&seen);
             async move {
-                run.report_progress(ToolProgress::new(1.0).with_message("holding"));
+                run.report_progress(ToolProgress {
+                    message: Some("holding".into()),
+                    ..ToolProgress::new(1.0)
+                });
                 run.cancelled().await;
                 seen.fetch_add(1, Ordering::SeqCst);
                 Ok("released")
@@ -77,7 +86,10 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
         });
     let write = FnTool::builder("write", "Write a file.")
         .arguments(Schema::object().required("path", Schema::string()))
-        .task_support(TaskSupport::Required)
+        .options(dsh_tools::call::ToolOptions {
+            task_support: TaskSupport::Required,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_arguments, _run| async { Ok("written") });
     let _ = registry.register(count).expect("registers");
     let _ = registry.register(hold).expect("registers");

@@ -234,13 +234,11 @@ async fn a_calls_own_approver_answers_instead_of_the_registrys() {
     let registry = asking(&log, Some("r"));
     registry.set_approver(recording(&log, "registry", ApprovalOutcome::AllowedOnce));
     let own = call("t").with_approver(recording(&log, "own", ApprovalOutcome::Rejected));
-    assert!(own.has_approver());
     assert_eq!(
         only_text(&registry.execute(own).await),
         "Error: the user rejected tool \"t\""
     );
     // Another call, without one, still goes to the registry's approver.
-    assert!(!call("t").has_approver());
     assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
     assert_eq!(
         log.entries(),

@@ -66,7 +66,10 @@ fn counting_tool(name: &str) -> FnTool {
         .handler(|_, run| async move {
             let listened = run.wants_progress();
             run.report_progress(1.0);
-            run.report_progress(ToolProgress::new(2.0).with_total(2.0));
+            run.report_progress(ToolProgress {
+                total: Some(2.0),
+                ..ToolProgress::new(2.0)
+            });
             Ok(json!({"listened": listened}))
         })
 }

@@ -332,7 +332,7 @@ async fn a_retry_layer_may_call_next_more_than_once() {
             *attempts += 1;
             let attempt = *attempts;
             seen.push(format!("attempt {attempt}"));
-            seen.push(run.idempotency_key());
+            seen.push(run.execution().idempotency_key());
             run.defer_context(ContentBlock::text(format!("note {attempt}")));
             async move {
                 if attempt < 3 {
@@ -387,7 +387,10 @@ async fn a_retry_layer_may_call_next_more_than_once() {
 #[tokio::test]
 async fn a_layer_sees_the_definition_visible_to_the_caller() {
     let registry = registry_with([FnTool::builder("t", "")
-        .timeout_ms(250)
+        .options(dsh_tools::call::ToolOptions {
+            timeout_ms: Some(250),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async { Ok(json!(1)) })]);
     let seen = Arc::new(Mutex::new(None));
     let sink = Arc::clone(&seen);

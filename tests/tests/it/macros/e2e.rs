@@ -320,7 +320,10 @@ async fn the_run_context_defers_context() {
 #[tokio::test(start_paused = true)]
 async fn timeout_ms_is_enforced_by_default() {
     let registry = registry();
-    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(10)));
+    registry.set_limits(CallLimits {
+        timeout_grace: Duration::from_millis(10),
+        ..CallLimits::new()
+    });
     let result = call(&registry, "wait_forever", json!({})).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(result.text(), "Error: tool call timed out after 50ms");
@@ -348,7 +351,10 @@ async fn a_blocking_tool_runs_its_plain_fn_off_the_callers_thread_with_state_and
 #[tokio::test]
 async fn a_blocking_tool_sees_its_deadline_and_times_out() {
     let registry = registry();
-    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_secs(60)));
+    registry.set_limits(CallLimits {
+        timeout_grace: Duration::from_secs(60),
+        ..CallLimits::new()
+    });
     let result = call(&registry, "blocking_until_cancelled", json!({})).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(result.text(), "Error: tool call timed out after 30ms");

@@ -52,7 +52,10 @@ async fn index(
     root: String,
     run: &ToolRun,
 ) -> Result<u32, ToolError> {
-    run.report_progress(ToolProgress::new(3.0).with_message(format!("indexed {root}")));
+    run.report_progress(ToolProgress {
+        message: Some(format!("indexed {root}")),
+        ..ToolProgress::new(3.0)
+    });
     Ok(3)
 }
 

@@ -39,7 +39,7 @@ fn generated_definitions() {
         "Read a file from disk."
     );
     assert_eq!(ReadFileTool.timeout_ms(), Some(5_000));
-    assert_eq!(<ReadFileTool as Tool>::NAME, "read_file");
+    assert_eq!(<ReadFileTool as Tool>::INFO.name, "read_file");
     println!(
         "{}",
         serde_json::to_string_pretty(ReadFileTool.parameters()).unwrap()
@@ -102,5 +102,8 @@ fn task_declares_the_tools_task_support() {
     use dsh_tools::call::TaskSupport;
     assert_eq!(LongJobTool.task_support(), TaskSupport::Optional);
     assert_eq!(BatchJobTool.task_support(), TaskSupport::Required);
-    assert_eq!(<LongJobTool as Tool>::TASK_SUPPORT, TaskSupport::Optional);
+    assert_eq!(
+        <LongJobTool as Tool>::INFO.task_support,
+        TaskSupport::Optional
+    );
 }

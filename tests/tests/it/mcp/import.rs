@@ -353,9 +353,10 @@ async fn the_calls_signal_cancels_the_server_side_call() {
 async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() {
     let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(100))).await;
     // The registry enforces the import's budget by default.
-    setup
-        .local
-        .set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(100)));
+    setup.local.set_limits(CallLimits {
+        timeout_grace: Duration::from_millis(100),
+        ..CallLimits::new()
+    });
     let result = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),

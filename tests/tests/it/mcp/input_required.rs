@@ -66,7 +66,10 @@ fn logging_as(name: &str, log: &Log, support: TaskSupport) -> FnTool {
     let entry = name.to_owned();
     FnTool::builder(name, "Writes a file.")
         .raw_parameters(json!({"type": "object"}))
-        .task_support(support)
+        .options(dsh_tools::call::ToolOptions {
+            task_support: support,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_, _| {
             log.push(entry.clone());
             async { Ok(json!("ok")) }

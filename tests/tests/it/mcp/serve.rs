@@ -408,7 +408,10 @@ async fn a_client_searching_deferred_tools_sees_them_listed_after_list_changed()
     let _deferred = registry
         .register(
             FnTool::builder("forecast", "The weather forecast for a city.")
-                .defer_loading(true)
+                .options(dsh_tools::call::ToolOptions {
+                    defer_loading: true,
+                    ..dsh_tools::call::ToolOptions::default()
+                })
                 .handler(|_, _| async { Ok(json!("sunny")) }),
         )
         .expect("registers");

@@ -73,24 +73,30 @@ fn tasks_registry() -> (ToolRegistry, Stopped) {
                 .required("steps", Schema::integer())
                 .required("delay_ms", Schema::integer()),
         )
-        .task_support(TaskSupport::Optional)
+        .options(dsh_tools::call::ToolOptions {
+            task_support: TaskSupport::Optional,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|arguments, run| async move {
             let steps = arguments["steps"].as_u64().unwrap_or_default();
             let delay = Duration::from_millis(arguments["delay_ms"].as_u64().unwrap_or_default());
             for step in 1..=steps {
                 tokio::time::sleep(delay).await;
                 #[allow(clippy::cast_precision_loss)]
-                run.report_progress(
-                    ToolProgress::new(step as f64)
-                        .with_total(steps as f64)
-                        .with_message(format!("step {step}")),
-                );
+                run.report_progress(ToolProgress {
+                    total: Some(steps as f64),
+                    message: Some(format!("step {step}")),
+                    ..ToolProgress::new(step as f64)
+                });
             }
             Ok(format!("counted to {steps}"))
         });
     let seen = stopped.clone();
     let hold = FnTool::builder("hold", "Hold until cancelled.")
-        .task_support(TaskSupport::Required)
+        .options(dsh_tools::call::ToolOptions {
+            task_support: TaskSupport::Required,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_arguments, run| {
             let seen = seen.clone();
             async move {

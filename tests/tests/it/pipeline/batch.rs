@@ -22,7 +22,7 @@ fn timed_tool(
     let (log, live) = (log.clone(), Arc::clone(live));
     FnTool::builder(name, "")
         .arguments(Schema::object().required("id", Schema::string()))
-        .concurrency_safe(safe)
+        .concurrency_classifier(move |_| safe)
         .handler(move |arguments, run| {
             let (log, live) = (log.clone(), Arc::clone(&live));
             async move {
@@ -47,7 +47,7 @@ fn input(name: &str, id: &str) -> ToolExecutionInput {
 fn the_mode_follows_the_tools_classifier() {
     let registry = registry_with([
         FnTool::builder("read", "")
-            .concurrency_safe(true)
+            .concurrency_classifier(|_| true)
             .handler(|_, _| async { Ok(json!(1)) }),
         ok_tool("write"),
     ]);

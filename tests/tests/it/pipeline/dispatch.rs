@@ -365,7 +365,7 @@ async fn the_body_runs_with_the_call_it_belongs_to() {
         .arguments(Schema::object().required("a", Schema::integer()))
         .handler(|arguments, run| async move {
             Ok(json!([
-                run.call_id(),
+                run.execution().call_id(),
                 run.execution().name(),
                 arguments,
                 run.is_cancelled()

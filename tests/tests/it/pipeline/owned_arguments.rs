@@ -209,7 +209,8 @@ async fn every_hook_guard_layer_and_observer_sees_the_arguments_the_model_sent()
 }
 
 /// A hand-written typed tool whose renderer and finalizer read the call's arguments: it keeps
-/// the default `READS_CALL_ARGUMENTS`, so they see what the model sent on every call.
+/// the default `reads_call_arguments` of its `ToolInfo`, so they see what the model sent on
+/// every call.
 struct Annotated {
     finalized: Seen,
 }
@@ -217,8 +218,8 @@ struct Annotated {
 impl dsh_tools::Tool for Annotated {
     type Args = Paths;
     type Output = String;
-    const NAME: &'static str = "annotated";
-    const DESCRIPTION: &'static str = "Renders its arguments beside its value.";
+    const INFO: dsh_tools::call::ToolInfo =
+        dsh_tools::call::ToolInfo::new("annotated", "Renders its arguments beside its value.");
 
     fn contract() -> &'static ToolContract {
         static CONTRACT: std::sync::LazyLock<ToolContract> =

@@ -347,7 +347,10 @@ fn scenarios() -> Vec<Scenario> {
                 register(
                     registry,
                     FnTool::builder("t", "")
-                        .timeout_ms(50)
+                        .options(dsh_tools::call::ToolOptions {
+                            timeout_ms: Some(50),
+                            ..dsh_tools::call::ToolOptions::default()
+                        })
                         .handler(move |_, run| {
                             let log = log.clone();
                             async move {
@@ -372,7 +375,10 @@ fn scenarios() -> Vec<Scenario> {
                 register(
                     registry,
                     FnTool::builder("t", "")
-                        .timeout_ms(60_000)
+                        .options(dsh_tools::call::ToolOptions {
+                            timeout_ms: Some(60_000),
+                            ..dsh_tools::call::ToolOptions::default()
+                        })
                         .handler(|_, _| async {
                             tokio::time::sleep(Duration::from_millis(10)).await;
                             Ok(json!("in time"))
@@ -579,7 +585,10 @@ fn scenarios() -> Vec<Scenario> {
                 register(
                     registry,
                     FnTool::builder("t", "")
-                        .max_result_chars(300)
+                        .options(dsh_tools::call::ToolOptions {
+                            max_result_chars: Some(300),
+                            ..dsh_tools::call::ToolOptions::default()
+                        })
                         .handler(|_, _| async { Ok(json!("x".repeat(1000))) }),
                 );
                 pending(registry, call("t"))
@@ -606,7 +615,10 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "result budget of the registry, after the finalizer",
             call: |registry, log| {
-                registry.set_limits(CallLimits::new().with_max_result_chars(300));
+                registry.set_limits(CallLimits {
+                    max_result_chars: Some(300),
+                    ..CallLimits::new()
+                });
                 register(
                     registry,
                     FnTool::builder("t", "")

@@ -5,7 +5,9 @@
 
 use dsh_tools::{
     ContentBlock, FnTool, PostToolDecision, ToolError, ToolExecutionResult, ToolRegistry, Value,
-    call::FnToolBuilder, json, policy::CallLimits,
+    call::{FnToolBuilder, ToolOptions},
+    json,
+    policy::CallLimits,
 };
 use dsh_tools_tests::{Log, call, registry_with};
 
@@ -26,17 +28,16 @@ fn returning(builder: FnToolBuilder, value: Value) -> FnTool {
 
 /// A tool returning `chars` times `a`, with `budget` as its own result budget.
 fn text_tool(name: &str, chars: usize, budget: Option<usize>) -> FnTool {
-    let builder = FnTool::builder(name, "");
-    let builder = match budget {
-        Some(budget) => builder.max_result_chars(budget),
-        None => builder,
-    };
+    let builder = FnTool::builder(name, "").options(ToolOptions {
+        max_result_chars: budget,
+        ..ToolOptions::default()
+    });
     returning(builder, json!("a".repeat(chars)))
 }
 
 #[tokio::test]
 async fn the_default_budget_cuts_a_long_result_to_50_000_characters() {
-    assert_eq!(CallLimits::new().max_result_chars(), Some(50_000));
+    assert_eq!(CallLimits::new().max_result_chars, Some(50_000));
     let registry = registry_with([text_tool("long", 60_000, None)]);
     let result = registry.execute(call("long")).await;
     assert!(!result.is_error());
@@ -62,13 +63,19 @@ async fn a_result_within_the_budget_is_untouched() {
 #[tokio::test]
 async fn the_registry_budget_can_be_changed_or_turned_off() {
     let registry = registry_with([text_tool("long", 1_000, None)]);
-    registry.set_limits(CallLimits::new().with_max_result_chars(200));
+    registry.set_limits(CallLimits {
+        max_result_chars: Some(200),
+        ..CallLimits::new()
+    });
     let text = registry.execute(call("long")).await.text();
     assert_eq!(text.chars().count(), 200);
     assert!(text.ends_with(&marker("906", "1,000")));
 
-    registry.set_limits(CallLimits::new().without_result_budget());
-    assert_eq!(registry.limits().max_result_chars(), None);
+    registry.set_limits(CallLimits {
+        max_result_chars: None,
+        ..CallLimits::new()
+    });
+    assert_eq!(registry.limits().max_result_chars, None);
     assert_eq!(
         registry.execute(call("long")).await.text(),
         "a".repeat(1_000)
@@ -81,7 +88,10 @@ async fn a_tools_own_budget_wins_over_the_registrys_either_way() {
         text_tool("tight", 1_000, Some(150)),
         text_tool("roomy", 1_000, Some(usize::MAX)),
     ]);
-    registry.set_limits(CallLimits::new().with_max_result_chars(500));
+    registry.set_limits(CallLimits {
+        max_result_chars: Some(500),
+        ..CallLimits::new()
+    });
     let tight = registry.execute(call("tight")).await.text();
     assert_eq!(
         tight,
@@ -114,7 +124,10 @@ async fn observers_see_the_cut_content_and_post_execute_the_whole() {
 #[tokio::test]
 async fn the_finalizers_content_is_what_gets_cut() {
     let builder = FnTool::builder("short", "")
-        .max_result_chars(120)
+        .options(dsh_tools::call::ToolOptions {
+            max_result_chars: Some(120),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .finalize(|_, _| Ok(Some(vec![ContentBlock::text("f".repeat(500))])));
     let tool = returning(builder, json!("short"));
     let result = registry_with([tool]).execute(call("short")).await;
@@ -131,7 +144,10 @@ async fn a_long_tool_error_is_cut_in_the_content_and_whole_in_the_error() {
     let message = "e".repeat(5_000);
     let failing = message.clone();
     let tool = FnTool::builder("fails", "")
-        .max_result_chars(300)
+        .options(dsh_tools::call::ToolOptions {
+            max_result_chars: Some(300),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_, _| {
             let failing = failing.clone();
             async move { Err::<(), _>(ToolError::new(failing)) }
@@ -148,7 +164,10 @@ async fn a_long_tool_error_is_cut_in_the_content_and_whole_in_the_error() {
 #[tokio::test]
 async fn later_text_blocks_are_dropped_and_images_left_whole() {
     let builder = FnTool::builder("mixed", "")
-        .max_result_chars(300)
+        .options(dsh_tools::call::ToolOptions {
+            max_result_chars: Some(300),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .render(|_, _| {
             Ok(vec![
                 ContentBlock::text("a".repeat(150)),
@@ -187,7 +206,10 @@ async fn a_post_execute_replacement_is_cut_too() {
 #[tokio::test]
 async fn an_unknown_tool_uses_the_registrys_budget() {
     let registry = ToolRegistry::new();
-    registry.set_limits(CallLimits::new().with_max_result_chars(40));
+    registry.set_limits(CallLimits {
+        max_result_chars: Some(40),
+        ..CallLimits::new()
+    });
     let name = "n".repeat(60);
     let result = registry
         .execute(dsh_tools::ToolExecutionInput::new("c", name, json!({})))

@@ -12,7 +12,10 @@ use dsh_tools_tests::{Capture, CapturedEvent, call, registry_with};
 /// A tool returning `chars` times `a`, with a result budget of 200 characters.
 fn text_tool(name: &str, chars: usize) -> FnTool {
     FnTool::builder(name, "")
-        .max_result_chars(200)
+        .options(dsh_tools::call::ToolOptions {
+            max_result_chars: Some(200),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_, _| async move { Ok(json!("a".repeat(chars))) })
 }
 

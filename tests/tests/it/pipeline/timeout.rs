@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionResult, ToolRegistry,
+    call::ToolOptions,
     errors::{ErrorCode, ErrorName},
     json,
     policy::{CallLimits, TimeoutPolicy},
@@ -28,11 +29,10 @@ impl Drop for DropFlag {
 }
 
 fn sleeping_tool(name: &str, budget_ms: Option<u64>, sleep_ms: u64) -> FnTool {
-    let builder = FnTool::builder(name, "");
-    let builder = match budget_ms {
-        Some(budget) => builder.timeout_ms(budget),
-        None => builder,
-    };
+    let builder = FnTool::builder(name, "").options(ToolOptions {
+        timeout_ms: budget_ms,
+        ..ToolOptions::default()
+    });
     builder.handler(move |_, _| async move {
         sleep(Duration::from_millis(sleep_ms)).await;
         Ok(json!("slept"))
@@ -42,7 +42,10 @@ fn sleeping_tool(name: &str, budget_ms: Option<u64>, sleep_ms: u64) -> FnTool {
 /// A tool that sleeps an hour unless its token is cancelled.
 fn cooperative_tool(name: &str, budget_ms: u64) -> FnTool {
     FnTool::builder(name, "")
-        .timeout_ms(budget_ms)
+        .options(ToolOptions {
+            timeout_ms: Some(budget_ms),
+            ..ToolOptions::default()
+        })
         .handler(|_, run| async move {
             tokio::select! {
                 () = run.cancelled() => Err(ToolError::new("cancelled")),
@@ -53,7 +56,10 @@ fn cooperative_tool(name: &str, budget_ms: u64) -> FnTool {
 
 fn with_grace(tools: impl IntoIterator<Item = FnTool>, grace_ms: u64) -> ToolRegistry {
     let registry = registry_with(tools);
-    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(grace_ms)));
+    registry.set_limits(CallLimits {
+        timeout_grace: Duration::from_millis(grace_ms),
+        ..CallLimits::new()
+    });
     registry
 }
 
@@ -79,9 +85,9 @@ async fn a_declared_budget_is_enforced_without_installing_anything() {
 async fn the_defaults_enforce_budgets_with_a_one_second_grace_and_no_default_budget() {
     let limits = ToolRegistry::new().limits();
     assert_eq!(limits, CallLimits::new());
-    assert!(limits.enforces_timeouts());
-    assert_eq!(limits.timeout_grace(), Duration::from_secs(1));
-    assert_eq!(limits.default_timeout_ms(), None);
+    assert!(limits.enforce_timeouts);
+    assert_eq!(limits.timeout_grace, Duration::from_secs(1));
+    assert_eq!(limits.default_timeout_ms, None);
 }
 
 #[tokio::test(start_paused = true)]
@@ -102,7 +108,10 @@ async fn a_body_that_ignores_its_token_is_dropped_after_the_default_grace() {
     let dropped = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&dropped);
     let tool = FnTool::builder("stubborn", "")
-        .timeout_ms(100)
+        .options(ToolOptions {
+            timeout_ms: Some(100),
+            ..ToolOptions::default()
+        })
         .handler(move |_, _| {
             let guard = DropFlag(Arc::clone(&flag));
             async move {
@@ -129,7 +138,10 @@ async fn a_body_that_ignores_its_token_is_dropped_after_the_default_grace() {
 #[tokio::test(start_paused = true)]
 async fn the_grace_is_set_on_the_registry() {
     let tool = FnTool::builder("stubborn", "")
-        .timeout_ms(100)
+        .options(ToolOptions {
+            timeout_ms: Some(100),
+            ..ToolOptions::default()
+        })
         .handler(|_, _| async {
             sleep(Duration::from_secs(3_600)).await;
             Ok(json!("never"))
@@ -151,8 +163,11 @@ async fn stubborn_with_grace() -> String {
 #[tokio::test(start_paused = true)]
 async fn a_tools_own_grace_replaces_the_registrys() {
     let tool = FnTool::builder("stubborn", "")
-        .timeout_ms(100)
-        .timeout_grace(Duration::from_millis(5))
+        .options(ToolOptions {
+            timeout_ms: Some(100),
+            timeout_grace: Some(Duration::from_millis(5)),
+            ..ToolOptions::default()
+        })
         .handler(|_, _| async {
             sleep(Duration::from_secs(3_600)).await;
             Ok(json!("never"))
@@ -172,7 +187,10 @@ async fn a_tools_own_grace_replaces_the_registrys() {
 #[tokio::test(start_paused = true)]
 async fn a_body_finishing_within_the_grace_still_times_out() {
     let tool = FnTool::builder("late", "")
-        .timeout_ms(100)
+        .options(ToolOptions {
+            timeout_ms: Some(100),
+            ..ToolOptions::default()
+        })
         .handler(|_, run| async move {
             run.cancelled().await;
             sleep(Duration::from_millis(10)).await;
@@ -188,7 +206,10 @@ async fn a_body_finishing_within_the_grace_still_times_out() {
 #[tokio::test(start_paused = true)]
 async fn a_caller_cancel_before_the_deadline_passes_aborted_through() {
     let tool = FnTool::builder("coop", "")
-        .timeout_ms(1_000)
+        .options(ToolOptions {
+            timeout_ms: Some(1_000),
+            ..ToolOptions::default()
+        })
         .handler(|_, run| async move {
             run.cancelled().await;
             Ok(json!("stopped"))
@@ -222,7 +243,10 @@ async fn the_deadline_sits_inside_every_execute_layer_so_each_retry_gets_the_bud
     let attempts = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&attempts);
     let tool = FnTool::builder("flaky", "")
-        .timeout_ms(100)
+        .options(ToolOptions {
+            timeout_ms: Some(100),
+            ..ToolOptions::default()
+        })
         .handler(move |_, run| {
             let attempt = counted.fetch_add(1, Ordering::SeqCst);
             async move {
@@ -286,7 +310,10 @@ async fn an_outer_deadline_firing_first_wins_over_the_inner_one() {
 #[tokio::test(start_paused = true)]
 async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
     let tool = FnTool::builder("coop", "")
-        .timeout_ms(1_000)
+        .options(ToolOptions {
+            timeout_ms: Some(1_000),
+            ..ToolOptions::default()
+        })
         .handler(|_, run| async move {
             run.cancelled().await;
             Err::<(), _>(ToolError::new("stopped by the layer"))
@@ -334,11 +361,11 @@ async fn a_default_budget_covers_tools_that_declare_none_and_a_declared_one_wins
         sleeping_tool("undeclared", None, 5_000),
         sleeping_tool("declared", Some(2_000), 1_000),
     ]);
-    registry.set_limits(
-        CallLimits::new()
-            .with_default_timeout_ms(300)
-            .with_timeout_grace(Duration::ZERO),
-    );
+    registry.set_limits(CallLimits {
+        default_timeout_ms: Some(300),
+        timeout_grace: Duration::ZERO,
+        ..CallLimits::new()
+    });
     assert_eq!(
         only_text(&registry.execute(call("undeclared")).await),
         "Error: tool call timed out after 300ms"
@@ -357,7 +384,10 @@ async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
         Err::<(), _>(ToolError::new("try again"))
     });
     let registry = registry_with([tool]);
-    let _outer = registry.wrap(TimeoutPolicy::new(250).with_grace(Duration::from_millis(20)));
+    let _outer = registry.wrap(TimeoutPolicy {
+        grace: Duration::from_millis(20),
+        ..TimeoutPolicy::new(250)
+    });
     let _retry = registry.on_execute(|request, next| async move {
         loop {
             let result = next.clone().run(request.clone()).await?;
@@ -372,19 +402,22 @@ async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
     assert_eq!(only_text(&result), "Error: tool call timed out after 250ms");
     // The third attempt ignores its token: the layer drops it at its deadline plus grace.
     assert_eq!(started.elapsed(), Duration::from_millis(270));
-    assert_eq!(TimeoutPolicy::new(250).budget_ms(), 250);
+    assert_eq!(TimeoutPolicy::new(250).budget_ms, 250);
     assert_eq!(
-        TimeoutPolicy::new(250).grace(),
-        CallLimits::new().timeout_grace()
+        TimeoutPolicy::new(250).grace,
+        CallLimits::new().timeout_grace
     );
-    assert_eq!(TimeoutPolicy::new(250).grace(), Duration::from_secs(1));
+    assert_eq!(TimeoutPolicy::new(250).grace, Duration::from_secs(1));
 }
 
 #[tokio::test(start_paused = true)]
 async fn turning_timeouts_off_leaves_a_timeout_policy_layer_in_force() {
     let registry = registry_with([sleeping_tool("t", None, 10_000)]);
     registry.set_limits(CallLimits::new().without_timeouts());
-    let _outer = registry.wrap(TimeoutPolicy::new(40).with_grace(Duration::ZERO));
+    let _outer = registry.wrap(TimeoutPolicy {
+        grace: Duration::ZERO,
+        ..TimeoutPolicy::new(40)
+    });
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "Error: tool call timed out after 40ms"
@@ -397,7 +430,10 @@ async fn turning_timeouts_off_leaves_a_timeout_policy_layer_in_force() {
 #[tokio::test]
 async fn an_async_body_that_blocks_its_thread_past_the_deadline_is_a_timeout() {
     let tool = FnTool::builder("blocks", "")
-        .timeout_ms(20)
+        .options(ToolOptions {
+            timeout_ms: Some(20),
+            ..ToolOptions::default()
+        })
         .handler(|_, _| async {
             // Blocks the executor: nothing can preempt it, but its value arrives too late.
             std::thread::sleep(Duration::from_millis(150));
@@ -415,7 +451,10 @@ async fn a_blocking_body_is_left_behind_at_deadline_plus_grace_and_finishes_in_t
     let (finished_tx, finished) = std::sync::mpsc::channel::<&'static str>();
     let released = Arc::new(std::sync::Mutex::new(released));
     let tool = FnTool::builder("sync_io", "")
-        .timeout_ms(30)
+        .options(ToolOptions {
+            timeout_ms: Some(30),
+            ..ToolOptions::default()
+        })
         .blocking_handler(move |_, _| {
             // Stands for a read that hangs until the test releases it.
             let _ = released.lock().unwrap().recv();
@@ -423,7 +462,10 @@ async fn a_blocking_body_is_left_behind_at_deadline_plus_grace_and_finishes_in_t
             Ok("late value")
         });
     let registry = registry_with([tool]);
-    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_millis(30)));
+    registry.set_limits(CallLimits {
+        timeout_grace: Duration::from_millis(30),
+        ..CallLimits::new()
+    });
     let result = registry.execute(call("sync_io")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(
@@ -444,7 +486,10 @@ async fn a_blocking_body_sees_the_deadline_through_its_run() {
     let saw_cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&saw_cancel);
     let tool = FnTool::builder("scan", "")
-        .timeout_ms(20)
+        .options(ToolOptions {
+            timeout_ms: Some(20),
+            ..ToolOptions::default()
+        })
         .blocking_handler(move |_, run| {
             while !run.is_cancelled() {
                 std::thread::sleep(Duration::from_millis(2));
@@ -453,7 +498,10 @@ async fn a_blocking_body_sees_the_deadline_through_its_run() {
             Err::<(), _>(ToolError::new("stopped"))
         });
     let registry = registry_with([tool]);
-    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::from_secs(60)));
+    registry.set_limits(CallLimits {
+        timeout_grace: Duration::from_secs(60),
+        ..CallLimits::new()
+    });
     let result = registry.execute(call("scan")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert!(saw_cancel.load(Ordering::SeqCst));
@@ -516,7 +564,10 @@ async fn an_unbounded_grace_waits_for_the_body_however_long_it_takes() {
     let finished = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&finished);
     let stubborn = FnTool::builder("stubborn", "")
-        .timeout_ms(10)
+        .options(ToolOptions {
+            timeout_ms: Some(10),
+            ..ToolOptions::default()
+        })
         .handler(move |_, _| {
             let flag = Arc::clone(&flag);
             async move {
@@ -527,7 +578,10 @@ async fn an_unbounded_grace_waits_for_the_body_however_long_it_takes() {
             }
         });
     let registry = registry_with([stubborn]);
-    registry.set_limits(CallLimits::new().with_timeout_grace(Duration::MAX));
+    registry.set_limits(CallLimits {
+        timeout_grace: Duration::MAX,
+        ..CallLimits::new()
+    });
     let started = Instant::now();
     let result = registry.execute(call("stubborn")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));

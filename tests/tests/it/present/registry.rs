@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use dsh_tools::{
     ContentBlock, FnTool, ToolError, ToolExecutionInput, ToolExecutionResult, ToolRegistry,
-    call::{FnToolBuilder, ToolAnnotations, ToolProgress},
+    call::{FnToolBuilder, ToolAnnotations, ToolOptions, ToolProgress},
     json,
     present::{FileDiff, FileLocation, ToolCallKind, ToolCallView, ToolResultView},
 };
@@ -66,10 +66,13 @@ async fn raw_and_imported_tools_are_shown_with_their_annotated_title_and_kind() 
     let registry = ToolRegistry::new();
     let _ = registry
         .register(tool("fetch_page", |builder| {
-            builder.annotations(ToolAnnotations {
-                title: Some("Fetch a web page".into()),
-                kind: Some(ToolCallKind::Fetch),
-                ..ToolAnnotations::default()
+            builder.options(ToolOptions {
+                annotations: ToolAnnotations {
+                    title: Some("Fetch a web page".into()),
+                    kind: Some(ToolCallKind::Fetch),
+                    ..ToolAnnotations::default()
+                },
+                ..ToolOptions::default()
             })
         }))
         .unwrap();

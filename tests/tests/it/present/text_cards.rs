@@ -114,9 +114,11 @@ fn every_card_kind_reads_as_golden_text() {
         "progress: message and total",
         cards.progress(
             &read_card(),
-            &ToolProgress::new(3.0)
-                .with_total(10.0)
-                .with_message("reading"),
+            &ToolProgress {
+                total: Some(10.0),
+                message: Some("reading".into()),
+                ..ToolProgress::new(3.0)
+            },
         ),
     );
     section(

@@ -60,13 +60,19 @@ fn search() -> FnTool {
 fn search_builder() -> FnToolBuilder {
     FnTool::builder("search", "Searches the project.")
         .raw_parameters(json!({"type": "object"}))
-        .title("Search project")
-        .icon(
-            ToolIcon::new("https://example.com/icons/search.svg")
-                .with_mime_type("image/svg+xml")
-                .with_size("any")
-                .with_theme(IconTheme::Dark),
-        )
+        .options(dsh_tools::call::ToolOptions {
+            annotations: dsh_tools::call::ToolAnnotations {
+                title: Some("Search project".into()),
+                ..dsh_tools::call::ToolAnnotations::default()
+            },
+            icons: vec![
+                ToolIcon::new("https://example.com/icons/search.svg")
+                    .with_mime_type("image/svg+xml")
+                    .with_size("any")
+                    .with_theme(IconTheme::Dark),
+            ],
+            ..dsh_tools::call::ToolOptions::default()
+        })
 }
 
 /// What `read_file` declares: a URL, and an inline image in full.

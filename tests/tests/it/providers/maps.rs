@@ -298,7 +298,10 @@ fn key_constraints_and_counts_go_on_the_pairs_and_what_cannot_is_reported() {
             "required": ["headers", "ids"],
             "additionalProperties": false
         }))
-        .input_example(json!({"headers": {"Accept": "text/plain"}, "ids": {"1": 7}}))
+        .options(dsh_tools::call::ToolOptions {
+            input_examples: vec![json!({"headers": {"Accept": "text/plain"}, "ids": {"1": 7}})],
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|arguments, _| async move { Ok(arguments) });
     let registry = ToolRegistry::new();
     let _ = registry.register(headers).unwrap();

@@ -198,9 +198,21 @@ fn lower_schemas(dialect: Dialect, schemas: Vec<ToolSchema>) -> LoweredTools {
 fn a_tools_own_strict_setting_wins_over_the_dialect() {
     let schemas = || {
         vec![
-            with_settings("always", RequestSettings::new().with_strict(true)),
-            with_settings("as_the_dialect", RequestSettings::new()),
-            with_settings("never", RequestSettings::new().with_strict(false)),
+            with_settings(
+                "always",
+                RequestSettings {
+                    strict: Some(true),
+                    ..RequestSettings::default()
+                },
+            ),
+            with_settings("as_the_dialect", RequestSettings::default()),
+            with_settings(
+                "never",
+                RequestSettings {
+                    strict: Some(false),
+                    ..RequestSettings::default()
+                },
+            ),
         ]
     };
     // Anthropic writes `strict` only when on (its default is off).
@@ -239,8 +251,14 @@ fn deepseek_strict_lists_report_the_beta_url_and_every_function_not_strict() {
     let beta =
         "strict tools: DeepSeek's strict mode is a beta, served only from its /beta base URL";
     let mixed = vec![
-        with_settings("always", RequestSettings::new().with_strict(true)),
-        with_settings("loose", RequestSettings::new()),
+        with_settings(
+            "always",
+            RequestSettings {
+                strict: Some(true),
+                ..RequestSettings::default()
+            },
+        ),
+        with_settings("loose", RequestSettings::default()),
     ];
     assert_eq!(
         details(&lower_schemas(Dialect::deepseek(), mixed)),
@@ -250,8 +268,8 @@ fn deepseek_strict_lists_report_the_beta_url_and_every_function_not_strict() {
         ]
     );
     let all = vec![
-        with_settings("a", RequestSettings::new()),
-        with_settings("b", RequestSettings::new()),
+        with_settings("a", RequestSettings::default()),
+        with_settings("b", RequestSettings::default()),
     ];
     assert_eq!(
         details(&lower_schemas(Dialect::deepseek().strict(), all.clone())),
@@ -266,7 +284,10 @@ fn tools_strict_by_their_own_setting_keep_within_anthropics_request_limits() {
         .map(|index| {
             with_settings(
                 &format!("tool_{index:02}"),
-                RequestSettings::new().with_strict(true),
+                RequestSettings {
+                    strict: Some(true),
+                    ..RequestSettings::default()
+                },
             )
         })
         .collect();
@@ -282,9 +303,12 @@ fn eager_input_streaming_is_sent_to_anthropic_only_and_only_when_asked() {
         vec![
             with_settings(
                 "eager",
-                RequestSettings::new().with_eager_input_streaming(true),
+                RequestSettings {
+                    eager_input_streaming: true,
+                    ..RequestSettings::default()
+                },
             ),
-            with_settings("plain", RequestSettings::new()),
+            with_settings("plain", RequestSettings::default()),
         ]
     };
     let anthropic = lower_schemas(Dialect::anthropic(), schemas());
@@ -317,11 +341,13 @@ async fn a_registered_tools_settings_reach_the_view() {
     let _ = registry
         .register(
             FnTool::builder("write_file", "Write a file.")
-                .request_settings(
-                    RequestSettings::new()
-                        .with_strict(true)
-                        .with_eager_input_streaming(true),
-                )
+                .options(dsh_tools::call::ToolOptions {
+                    request_settings: RequestSettings {
+                        strict: Some(true),
+                        eager_input_streaming: true,
+                    },
+                    ..dsh_tools::call::ToolOptions::default()
+                })
                 .handler(|_, _| async move { Ok(Value::Null) }),
         )
         .unwrap();

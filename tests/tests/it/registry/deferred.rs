@@ -22,7 +22,10 @@ fn tool(name: &str, description: &str, deferred: bool) -> FnTool {
         .arguments(
             Schema::object().optional("text", Schema::string().description("What to act on")),
         )
-        .defer_loading(deferred)
+        .options(dsh_tools::call::ToolOptions {
+            defer_loading: deferred,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_, _| {
             let name = name.clone();
             async move { Ok(json!(name)) }
@@ -381,8 +384,10 @@ fn an_input_example_is_checked_at_registration() {
     let schema = || Schema::object().required("city", Schema::string().min_length(1));
     let bad = FnTool::builder("weather", "The forecast.")
         .arguments(schema())
-        .input_example(json!({"city": "Paris"}))
-        .input_example(json!({"city": ""}))
+        .options(dsh_tools::call::ToolOptions {
+            input_examples: vec![json!({"city": "Paris"}), json!({"city": ""})],
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async { Ok(json!(null)) });
     let error = registry.register(bad).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
@@ -393,7 +398,10 @@ fn an_input_example_is_checked_at_registration() {
     );
     let good = FnTool::builder("weather", "The forecast.")
         .arguments(schema())
-        .input_example(json!({"city": "Paris"}))
+        .options(dsh_tools::call::ToolOptions {
+            input_examples: vec![json!({"city": "Paris"})],
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async { Ok(json!(null)) });
     let _ = registry.register(good).unwrap();
     assert_eq!(
@@ -661,8 +669,13 @@ mod provider_views {
                             .optional("days", Schema::integer())
                             .additional_properties(true),
                     )
-                    .input_example(json!({"city": "Paris", "note": "an extra key"}))
-                    .input_example(json!({"city": "Lyon", "days": 3}))
+                    .options(dsh_tools::call::ToolOptions {
+                        input_examples: vec![
+                            json!({"city": "Paris", "note": "an extra key"}),
+                            json!({"city": "Lyon", "days": 3}),
+                        ],
+                        ..dsh_tools::call::ToolOptions::default()
+                    })
                     .handler(|_, _| async { Ok(json!(null)) }),
             )
             .unwrap();

@@ -47,7 +47,10 @@ fn registry() -> ToolRegistry {
         let _ = registry
             .register(
                 FnTool::builder(name, description)
-                    .defer_loading(true)
+                    .options(dsh_tools::call::ToolOptions {
+                        defer_loading: true,
+                        ..dsh_tools::call::ToolOptions::default()
+                    })
                     .handler(|_, _| async { Ok(json!("ok")) }),
             )
             .unwrap();

@@ -14,7 +14,10 @@ fn tool(name: &str, description: &str, deferred: bool) -> FnTool {
     let name = name.to_owned();
     FnTool::builder(name.clone(), description)
         .arguments(Schema::object().optional("text", Schema::string()))
-        .defer_loading(deferred)
+        .options(dsh_tools::call::ToolOptions {
+            defer_loading: deferred,
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(move |_, _| {
             let name = name.clone();
             async move { Ok(json!(name)) }

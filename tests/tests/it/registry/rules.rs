@@ -86,7 +86,10 @@ fn an_empty_name_a_zero_timeout_and_a_zero_result_budget_are_refused() {
         "tool name must not be empty"
     );
     let zero = FnTool::builder("slow", "")
-        .timeout_ms(0)
+        .options(dsh_tools::call::ToolOptions {
+            timeout_ms: Some(0),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async { Ok(json!(1)) });
     let error = registry.register(zero).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
@@ -95,7 +98,10 @@ fn an_empty_name_a_zero_timeout_and_a_zero_result_budget_are_refused() {
         "tool \"slow\" timeout_ms must be a positive number of milliseconds"
     );
     let silent = FnTool::builder("silent", "")
-        .max_result_chars(0)
+        .options(dsh_tools::call::ToolOptions {
+            max_result_chars: Some(0),
+            ..dsh_tools::call::ToolOptions::default()
+        })
         .handler(|_, _| async { Ok(json!(1)) });
     let error = registry.register(silent).unwrap_err();
     assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
@@ -140,8 +146,11 @@ fn a_shared_definition_registers_as_is() {
 fn schemas_carry_only_name_description_and_parameters() {
     let tool = FnTool::builder("t", "Does t.")
         .raw_parameters(json!({"type": "object", "properties": {"x": {"type": "integer"}}}))
-        .timeout_ms(5)
-        .concurrency_safe(true)
+        .options(dsh_tools::call::ToolOptions {
+            timeout_ms: Some(5),
+            ..dsh_tools::call::ToolOptions::default()
+        })
+        .concurrency_classifier(|_| true)
         .handler(|_, _| async { Ok(json!(null)) });
     let registry = registry_with([tool]);
     let schemas = registry.schemas();

@@ -15,7 +15,7 @@ fn tool(name: &'static str, ms: u64, safe: bool, log: &Log) -> FnTool {
     let log = log.clone();
     FnTool::builder(name, "Sleeps, then returns its id.")
         .arguments(Schema::object().required("id", Schema::string()))
-        .concurrency_safe(safe)
+        .concurrency_classifier(move |_| safe)
         .handler(move |arguments, _| {
             let log = log.clone();
             async move {

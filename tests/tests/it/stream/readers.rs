@@ -467,7 +467,10 @@ fn deferred_catalog() -> ToolRegistry {
                 "properties": {"text": {"type": "string"}},
                 "additionalProperties": false
             }))
-            .defer_loading(deferred)
+            .options(dsh_tools::call::ToolOptions {
+                defer_loading: deferred,
+                ..dsh_tools::call::ToolOptions::default()
+            })
             .handler(|arguments, _| async move { Ok(arguments) })
     };
     let registry = ToolRegistry::new();

@@ -96,7 +96,7 @@ async fn inspect(
     external: Vec<External>,
     nothing: Option<Nothing>,
 ) -> Result<Shape, ToolError> {
-    let _ = (run.call_id(), &db.name, options.cache, page.items, page.next, command, external, nothing);
+    let _ = (run.execution().call_id(), &db.name, options.cache, page.items, page.next, command, external, nothing);
     Ok(Shape::Dot)
 }
 
