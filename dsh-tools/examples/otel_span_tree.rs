@@ -50,7 +50,7 @@ fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
         next.run().await
     })?;
     // Arguments on the spans, cut to 60 characters.
-    registry.set_telemetry(Telemetry::new().record_arguments(60));
+    registry.set_telemetry(Telemetry::default().record_arguments(60));
     Ok(registry)
 }
 

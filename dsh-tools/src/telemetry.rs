@@ -49,14 +49,15 @@ pub enum Captured {
 
 type Redactor = dyn Fn(&str, Captured, &mut Value) + Send + Sync;
 
-/// What a registry records about its calls beyond the span's own fields: by default nothing.
+/// What a registry records about its calls beyond the span's own fields: by default
+/// (`Telemetry::default()`) nothing.
 ///
 /// ```
 /// # use dsh_tools::telemetry::{Captured, Telemetry};
 /// # use dsh_tools::ToolRegistry;
 /// let registry = ToolRegistry::new();
 /// registry.set_telemetry(
-///     Telemetry::new()
+///     Telemetry::default()
 ///         .record_arguments(2_000)
 ///         .record_results(2_000)
 ///         .redact(|_tool, _part, value| {
@@ -75,11 +76,6 @@ pub struct Telemetry {
 }
 
 impl Telemetry {
-    /// Records nothing beyond the span's own fields.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Puts each call's arguments on its span (`gen_ai.tool.call.arguments`) as JSON text of at
     /// most `max_chars` characters (longer text is cut and says how much was left out), after the
     /// [redaction hook](Self::redact).
@@ -188,7 +184,7 @@ mod tests {
 
     #[test]
     fn redaction_sees_a_copy_and_a_panic_hides_the_value() {
-        let telemetry = Telemetry::new()
+        let telemetry = Telemetry::default()
             .record_arguments(100)
             .redact(|tool, part, value| {
                 assert_eq!((tool, part), ("t", Captured::Arguments));
@@ -200,7 +196,7 @@ mod tests {
         assert_eq!(arguments["secret"], "hunter2");
         assert_eq!(telemetry.result_text("t", &arguments), None);
 
-        let panicking = Telemetry::new()
+        let panicking = Telemetry::default()
             .record_results(100)
             .redact(|_, _, _| panic!("no"));
         let text = panicking.result_text("t", &arguments);

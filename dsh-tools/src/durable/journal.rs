@@ -87,7 +87,7 @@ impl Durability {
     }
 
     /// What this process is called in what it records.
-    pub fn place(&self) -> &str {
+    pub(crate) fn place(&self) -> &str {
         &self.place
     }
 

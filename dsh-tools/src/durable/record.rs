@@ -146,7 +146,7 @@ impl RecordedOutcome {
     }
 
     /// What `result` records.
-    pub fn of(result: &ToolExecutionResult) -> Self {
+    pub(crate) fn of(result: &ToolExecutionResult) -> Self {
         match result.outcome() {
             ToolOutcome::Success(value) => Self::success(value.clone(), result.content().to_vec()),
             ToolOutcome::Failure(error) => {
@@ -159,7 +159,7 @@ impl RecordedOutcome {
 
     /// The result it records (content included; no meta). A success recorded without content
     /// (by hand) shows its value as text, as the default render does.
-    pub fn to_result(&self) -> ToolExecutionResult {
+    pub(crate) fn to_result(&self) -> ToolExecutionResult {
         if let (Some(value), None, true) = (&self.value, &self.error, self.content.is_empty()) {
             return ToolExecutionResult::success(value.clone())
                 .with_content(vec![render_value_as_text(value)]);

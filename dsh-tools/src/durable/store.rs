@@ -28,8 +28,8 @@ impl StoreError {
         }
     }
 
-    /// What went wrong.
-    pub fn message(&self) -> &str {
+    /// What went wrong (what `Display` writes).
+    pub(crate) fn message(&self) -> &str {
         &self.message
     }
 }

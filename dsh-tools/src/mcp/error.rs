@@ -23,10 +23,13 @@ pub enum McpErrorKind {
     NotHeld,
 }
 
-/// A failure of the MCP bridge itself: connecting, serving, listing, importing.
+/// A failure of the MCP bridge itself: connecting, serving, listing, importing. Its `Display`
+/// is the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct McpError {
-    kind: McpErrorKind,
+    /// What went wrong.
+    pub kind: McpErrorKind,
     message: String,
 }
 
@@ -36,16 +39,6 @@ impl McpError {
             kind,
             message: message.into(),
         }
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> McpErrorKind {
-        self.kind
-    }
-
-    /// The message, without a prefix.
-    pub fn message(&self) -> &str {
-        &self.message
     }
 }
 

@@ -16,13 +16,10 @@ impl ToolRegistry {
     /// is replayed, a retry of a call in doubt ends `CALL_IN_DOUBT` unless its tool is idempotent
     /// or read-only; with an [`ApprovalKey`](crate::durable::ApprovalKey), an `ask` no approver
     /// answers now waits in the store (`APPROVAL_PENDING`) until someone decides it.
-    pub fn set_durability(&self, durability: Durability) {
-        self.core().set_durability(Some(Arc::new(durability)));
-    }
-
-    /// Stops using the call store: calls run as without one.
-    pub fn clear_durability(&self) {
-        self.core().set_durability(None);
+    ///
+    /// `None` stops using the call store: calls run as without one.
+    pub fn set_durability(&self, durability: impl Into<Option<Durability>>) {
+        self.core().set_durability(durability.into().map(Arc::new));
     }
 
     /// The call store and journal calls go through, if any.

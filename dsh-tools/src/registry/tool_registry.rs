@@ -94,10 +94,9 @@ impl ToolRegistry {
         }
     }
 
-    /// The global layer: what calls naming no agent see, and what every scope inherits. The
-    /// registry dereferences to it, so `registry.global().register(tool)` is
-    /// `registry.register(tool)`; name it where a function takes any layer (`&ToolScope`).
-    pub fn global(&self) -> &ToolScope {
+    /// The global layer: what calls naming no agent see, and what every scope inherits. Users
+    /// reach it through the registry's `Deref` (`&registry` is a `&ToolScope`).
+    pub(crate) fn global(&self) -> &ToolScope {
         &self.global
     }
 

@@ -27,11 +27,11 @@ use crate::architecture::{code_of, rust_files, src_dir};
 const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
-/// shrinks; raise it only for an item users need, saying so in the change. 1173: the schema
-/// model's four family structs (`Lengths`, `Matching`, `ArrayConstraints`, `ObjectConstraints`),
-/// which users read a schema's rules through, and which take a new keyword as a field instead of
-/// a breaking change of the rules structs.
-const MAX_PUBLIC_ITEMS: usize = 1173;
+/// shrinks; raise it only for an item users need, saying so in the change. 1095: the option
+/// types of Code Mode, MCP serving and importing are plain structs with documented fields
+/// (`CodeLimits`, `HttpOptions`, `ServerOptions`, `ImportOptions`, `ConnectOptions`) instead of
+/// a setter per setting, and what the crate returns shows its data as fields.
+const MAX_PUBLIC_ITEMS: usize = 1095;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

@@ -123,11 +123,6 @@ impl TryFrom<SavedPins> for Pins {
 }
 
 impl Pins {
-    /// No pins.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Reads pins saved by [`to_json`](Self::to_json); fails, saying why, on text that is not
     /// such pins or whose fingerprints do not match their definitions.
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
@@ -155,16 +150,6 @@ impl Pins {
     /// The pinned tools' names, sorted.
     pub fn tools(&self) -> impl Iterator<Item = &str> {
         self.tools.keys().map(String::as_str)
-    }
-
-    /// How many tools are pinned.
-    pub fn len(&self) -> usize {
-        self.tools.len()
-    }
-
-    /// Whether no tool is pinned.
-    pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
     }
 
     fn pin(&mut self, tool: &mcp::Tool) {

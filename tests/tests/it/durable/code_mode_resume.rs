@@ -235,7 +235,7 @@ async fn a_rejected_approval_reaches_the_program_on_the_retry() {
 async fn without_a_call_store_a_program_sees_the_approval_fail() {
     let runs = Runs::default();
     let registry = registry(Arc::new(MemoryStore::new()), &runs);
-    registry.clear_durability();
+    registry.set_durability(None);
     let result = registry.execute(run_input("run-1", PROGRAM)).await;
     assert!(!result.is_error(), "{}", result.text());
     assert_eq!(
@@ -371,7 +371,10 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
     let runs = Runs::default();
     let registry = registry(Arc::new(MemoryStore::new()), &runs);
     // Room for `a` on a busy machine; `slow` then waits out the rest.
-    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(1_500));
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 1_500,
+        ..CodeLimits::default()
+    });
     // Hangs until it is cancelled (the run's wall time), the first time only.
     let slow_runs = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&slow_runs);

@@ -187,9 +187,9 @@ async fn a_search_never_reveals_a_tool_the_scope_cannot_call() {
     let found: Vec<&str> = by_pattern.iter().map(|hit| hit.name.as_str()).collect();
     assert_eq!(found, ["create_invoice", "get_weather"]);
     let error = scope.load_tools(["send_email"]).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::NotDeferred);
+    assert_eq!(error.kind, RegistryErrorKind::NotDeferred);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "cannot load \"send_email\": not a deferred tool this scope can call"
     );
 }
@@ -345,9 +345,9 @@ fn the_search_name_is_reserved() {
     let error = registry
         .register(value_tool(TOOL_SEARCH, json!(1)))
         .unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::ReservedName);
+    assert_eq!(error.kind, RegistryErrorKind::ReservedName);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool name \"tool_search\" is reserved: the registry provides it to search deferred tools"
     );
 }
@@ -379,9 +379,9 @@ fn an_input_example_is_checked_at_registration() {
         .input_example(json!({"city": ""}))
         .handler(|_, _| async { Ok(json!(null)) });
     let error = registry.register(bad).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(error.kind, RegistryErrorKind::InvalidDefinition);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool \"weather\" input example 2 does not match its parameters: \"city\" must be at \
          least 1 character long"
     );

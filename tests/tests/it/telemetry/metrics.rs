@@ -26,7 +26,7 @@ type Point = (String, String, Option<String>, Option<String>, u64);
 async fn calls_record_their_duration_and_outcome_without_a_subscriber() {
     let metrics = MetricsCapture::new();
     let registry = registry();
-    registry.set_telemetry(Telemetry::new().metrics(&metrics.meter()));
+    registry.set_telemetry(Telemetry::default().metrics(&metrics.meter()));
     for (id, name) in [("1", "ok"), ("2", "ok"), ("3", "fail")] {
         let _ = registry
             .execute(ToolExecutionInput::new(id, name, json!({})))

@@ -109,7 +109,7 @@ async fn arguments_and_results_are_opt_in_bounded_and_redacted() {
     let capture = OtelCapture::install();
     let registry = registry();
     registry.set_telemetry(
-        Telemetry::new()
+        Telemetry::default()
             .record_arguments(40)
             .record_results(12)
             .redact(|tool, part, value| {
@@ -228,7 +228,11 @@ async fn each_call_of_a_batch_has_its_own_span_under_the_caller_s() {
 fn nothing_is_recorded_without_a_subscriber() {
     let capture = OtelCapture::install();
     let registry = registry();
-    registry.set_telemetry(Telemetry::new().record_arguments(100).record_results(100));
+    registry.set_telemetry(
+        Telemetry::default()
+            .record_arguments(100)
+            .record_results(100),
+    );
     // Another thread has no subscriber: its calls build no span at all.
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
