@@ -18,7 +18,7 @@ use crate::store::state::Place;
 ///
 /// A registry is its global layer: it dereferences to that layer's [`ToolScope`], so
 /// `registry.register(tool)`, `registry.on_pre_execute(..)`, `registry.schemas()` and
-/// `registry.execute(input)` are the global layer's (see [`global`](Self::global)). What belongs
+/// `registry.execute(input)` are the global layer's (`&*registry` is that layer). What belongs
 /// to the whole registry — its shared state, limits, approver, change listeners and scopes — is
 /// here.
 ///
