@@ -2,6 +2,8 @@
 //! idempotency key), approvals that wait and served MCP tasks. Plain serializable values; the rules that move them
 //! from state to state are `journal.rs` and `approval.rs`, written once for every backend.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -27,13 +29,20 @@ pub enum JournalState {
 
 impl JournalState {
     /// The name stored beside the record (`started`, `completed`, `failed`, `run_again`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Started => "started",
             Self::Completed => "completed",
             Self::Failed => "failed",
             Self::RunAgain => "run_again",
         }
+    }
+}
+
+/// The name stored beside the record, as serde writes it too.
+impl fmt::Display for JournalState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -216,13 +225,20 @@ pub enum ApprovalState {
 
 impl ApprovalState {
     /// The name stored beside the record.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Pending => "pending",
             Self::Approved => "approved",
             Self::Rejected => "rejected",
             Self::Used => "used",
         }
+    }
+}
+
+/// The name stored beside the record, as serde writes it too.
+impl fmt::Display for ApprovalState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -280,7 +296,7 @@ pub enum TaskState {
 impl TaskState {
     /// The name stored beside the record (`working`, `input_required`, `completed`, `failed`,
     /// `cancelled`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Working => "working",
             Self::InputRequired => "input_required",
@@ -293,6 +309,13 @@ impl TaskState {
     /// Whether nothing changes it any more (every state but `working` and `input_required`).
     pub fn is_final(self) -> bool {
         !matches!(self, Self::Working | Self::InputRequired)
+    }
+}
+
+/// The name stored beside the record, as serde writes it too.
+impl fmt::Display for TaskState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -19,7 +19,7 @@ pub enum McpErrorKind {
     /// The connection is closed.
     Closed,
     /// No change of the named tool is held (see
-    /// [`McpClient::accept_change`](crate::mcp::McpClient::accept_change)).
+    /// [`McpClient::decide_change`](crate::mcp::McpClient::decide_change)).
     NotHeld,
 }
 

@@ -22,8 +22,8 @@
 //!   [`ChangedToolPolicy`] (default: hold the change and keep serving the pinned definition,
 //!   whose input schema calls are checked against), a tool with no pin its [`NewToolPolicy`]
 //!   (default: accept); held changes are listed and settled on the client
-//!   ([`McpClient::held_changes`], [`accept_change`](McpClient::accept_change),
-//!   [`reject_change`](McpClient::reject_change)). Each decision is a
+//!   ([`McpClient::held_changes`], [`decide_change`](McpClient::decide_change)). Each decision
+//!   is a
 //!   [`RegistryEvent::DefinitionReviewed`](crate::registry::RegistryEvent::DefinitionReviewed)
 //!   and a log line. [`McpClient::pins`] and [`ImportOptions::pins`] save and restore them, so a
 //!   restart does not trust a server that changed meanwhile.

@@ -7,7 +7,7 @@ use crate::durable::journal::Durability;
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, CallDecision, JournalEntry, JournalState,
 };
-use crate::durable::store::{StoreError, StoreResult};
+use crate::durable::store::StoreError;
 use crate::registry::tool_registry::ToolRegistry;
 
 impl ToolRegistry {
@@ -22,30 +22,30 @@ impl ToolRegistry {
         self.core().set_durability(durability.into().map(Arc::new));
     }
 
-    /// The call store and journal calls go through, if any.
-    pub fn durability(&self) -> Option<Arc<Durability>> {
+    /// The call store and journal calls go through, if any (what `set_durability` set).
+    pub(crate) fn durability(&self) -> Option<Arc<Durability>> {
         self.core().read().durability.clone()
     }
 
-    fn durable(&self) -> StoreResult<Arc<Durability>> {
+    fn durable(&self) -> Result<Arc<Durability>, StoreError> {
         self.durability()
             .ok_or_else(|| StoreError::new("the registry has no call store"))
     }
 
     /// The journaled calls whose latest attempt started and recorded no outcome: running now, or
     /// in doubt when the process that started them is gone.
-    pub async fn calls_in_doubt(&self) -> StoreResult<Vec<JournalEntry>> {
+    pub async fn calls_in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
         self.durable()?.entries(Some(JournalState::Started)).await
     }
 
     /// Takes `decision` about the call in doubt whose idempotency key is `key` (see
     /// [`CallDecision`]); answers whether it was taken.
-    pub async fn decide_call(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
+    pub async fn decide_call(&self, key: &str, decision: CallDecision) -> Result<bool, StoreError> {
         self.durable()?.decide(key, decision).await
     }
 
     /// The approvals nobody has decided yet.
-    pub async fn pending_approvals(&self) -> StoreResult<Vec<ApprovalRecord>> {
+    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRecord>, StoreError> {
         self.durable()?
             .approvals(Some(ApprovalState::Pending))
             .await
@@ -55,7 +55,12 @@ impl ToolRegistry {
     /// and the model); answers whether it was decided: `false` when there is no such pending
     /// approval, it expired, its record is not signed with this registry's key, or another
     /// process decided first.
-    pub async fn decide_approval(&self, id: &str, approve: bool, by: &str) -> StoreResult<bool> {
+    pub async fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> Result<bool, StoreError> {
         self.durable()?.decide_approval(id, approve, by).await
     }
 }

@@ -69,7 +69,7 @@ impl TraceContext {
     }
 
     /// The context of `context`'s span and baggage; `None` when its span context is not valid.
-    pub fn from_context(context: &Context) -> Option<Self> {
+    pub(crate) fn from_context(context: &Context) -> Option<Self> {
         let span = context.span();
         let span_context = span.span_context();
         if !span_context.is_valid() {

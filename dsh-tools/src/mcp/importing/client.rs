@@ -397,17 +397,14 @@ impl McpClient {
     /// Answers the server's elicitation requests (a tool asking its user for input mid-call:
     /// an `elicitation/create` request, an elicitation in the `inputRequests` of an
     /// `InputRequiredResult` or of a task waiting for input) with `handler`, replacing any
-    /// earlier one. Without a handler every request is declined, with a log line.
+    /// earlier one. Without a handler every request is declined, with a log line; to decline
+    /// them again after installing one, install one that answers
+    /// [`ElicitationAnswer::Decline`](crate::mcp::ElicitationAnswer::Decline).
     pub fn set_elicitation_handler(&self, handler: impl ElicitationHandler) {
         self.shared
             .connection
             .elicitation
             .set(Some(Arc::new(handler)));
-    }
-
-    /// Removes the elicitation handler: requests are declined again.
-    pub fn clear_elicitation_handler(&self) {
-        self.shared.connection.elicitation.set(None);
     }
 
     /// The protocol revision negotiated with the server (`"2025-11-25"` after `initialize`,
@@ -531,20 +528,22 @@ impl McpClient {
         held
     }
 
-    /// Accepts the change held for the tool registered (or to be registered) as `name`: its new
-    /// definition is pinned and served (a new tool is registered). The registry announces the
-    /// replacement, then [`DefinitionDecision::Accepted`]. Fails (`NotHeld`) when no change is
-    /// held under that name, or (`Registry`) when the registry refuses the tool.
-    pub fn accept_change(&self, name: &str) -> Result<(), McpError> {
-        self.shared.settle_held(name, DefinitionDecision::Accepted)
-    }
-
-    /// Rejects the change held for `name`: the pinned definition stays served (a disabled or new
-    /// tool stays out of the registry), and the same definition is not raised again; another
-    /// change of it is. The registry announces [`DefinitionDecision::Rejected`]. Fails
-    /// (`NotHeld`) when no change is held under that name.
-    pub fn reject_change(&self, name: &str) -> Result<(), McpError> {
-        self.shared.settle_held(name, DefinitionDecision::Rejected)
+    /// Settles the change held for the tool registered (or to be registered) as `name`.
+    ///
+    /// Accepting (`accept: true`) pins and serves its new definition (a new tool is
+    /// registered); the registry announces the replacement, then
+    /// [`DefinitionDecision::Accepted`]. Rejecting keeps the pinned definition served (a disabled
+    /// or new tool stays out of the registry), and the same definition is not raised again;
+    /// another change of it is; the registry announces [`DefinitionDecision::Rejected`]. Fails
+    /// (`NotHeld`) when no change is held under that name, or, accepting, (`Registry`) when the
+    /// registry refuses the tool.
+    pub fn decide_change(&self, name: &str, accept: bool) -> Result<(), McpError> {
+        let decision = if accept {
+            DefinitionDecision::Accepted
+        } else {
+            DefinitionDecision::Rejected
+        };
+        self.shared.settle_held(name, decision)
     }
 
     /// Disposes every imported tool and ends the connection, terminating a child-process server.

@@ -26,7 +26,7 @@ use crate::mcp::serving::request_state::RequestStateKey;
 use crate::mcp::serving::task_life::TaskSettings;
 use crate::mcp::serving::tasks::task_store;
 use crate::pipeline::resolved::ResolvedTool;
-use crate::registry::{Registration, ToolRegistry, ToolScope};
+use crate::registry::{Registration, ToolScope};
 use crate::result::ToolExecutionResult;
 
 /// How many tools one `tools/list` page holds unless changed.
@@ -167,17 +167,13 @@ impl std::fmt::Debug for McpServer {
 }
 
 impl McpServer {
-    /// Serves the global layer of `registry`.
-    pub fn new(registry: &ToolRegistry) -> Self {
-        Self::serving(ToolScope::clone(registry))
-    }
-
-    /// Serves what `scope` sees: its own tools, its ancestors' and the global ones its
-    /// restrictions admit; calls run on behalf of its agent. Once the scope (or an ancestor) is
-    /// disposed, `tools/list` is empty and every call is refused as `SCOPE_DISPOSED`, even when a
-    /// new scope of the same agent exists.
-    pub fn for_scope(scope: &ToolScope) -> Self {
-        Self::serving(scope.clone())
+    /// Serves what `layer` sees: a registry's global layer (`McpServer::new(&registry)`, the
+    /// registry dereferencing to it), or a scope — its own tools, its ancestors' and the global
+    /// ones its restrictions admit, calls running on behalf of its agent. Once the scope (or an
+    /// ancestor) is disposed, `tools/list` is empty and every call is refused as
+    /// `SCOPE_DISPOSED`, even when a new scope of the same agent exists.
+    pub fn new(layer: &ToolScope) -> Self {
+        Self::serving(layer.clone())
     }
 
     fn serving(layer: ToolScope) -> Self {

@@ -340,7 +340,7 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     setup.resync().await;
     assert_eq!(setup.events(), []);
 
-    setup.client.accept_change(ECHO).expect("accepts");
+    setup.client.decide_change(ECHO, true).expect("accepts");
     assert_eq!(
         setup.events(),
         [
@@ -363,7 +363,10 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
         Some(fingerprint(&changed_echo()).as_str())
     );
 
-    let again = setup.client.accept_change(ECHO).expect_err("nothing held");
+    let again = setup
+        .client
+        .decide_change(ECHO, true)
+        .expect_err("nothing held");
     assert_eq!(again.kind, McpErrorKind::NotHeld);
     assert_eq!(
         again.to_string(),
@@ -387,7 +390,7 @@ async fn a_rejected_change_keeps_the_pinned_definition_until_the_server_changes_
         )]
     );
 
-    setup.client.reject_change(ECHO).expect("rejects");
+    setup.client.decide_change(ECHO, false).expect("rejects");
     assert_eq!(
         setup.events(),
         [reviewed(
@@ -516,7 +519,7 @@ async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
     setup.resync().await;
     assert_eq!(setup.events(), [], "still withdrawn, nothing new");
 
-    setup.client.accept_change(ECHO).expect("accepts");
+    setup.client.decide_change(ECHO, true).expect("accepts");
     assert_eq!(
         setup.events(),
         [
@@ -605,7 +608,10 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
     setup.resync().await;
     assert_eq!(setup.events(), []);
 
-    setup.client.accept_change("srv__extra").expect("accepts");
+    setup
+        .client
+        .decide_change("srv__extra", true)
+        .expect("accepts");
     assert_eq!(
         setup.events(),
         [
@@ -635,7 +641,10 @@ async fn a_rejected_new_tool_stays_out() {
     server.set_tools(vec![original_echo(), extra()]);
     setup.resync().await;
     let _ = setup.events();
-    setup.client.reject_change("srv__extra").expect("rejects");
+    setup
+        .client
+        .decide_change("srv__extra", false)
+        .expect("rejects");
     assert_eq!(
         setup.events(),
         [reviewed("srv__extra", &[], DefinitionDecision::Rejected)]
@@ -670,7 +679,7 @@ async fn an_ignored_new_tool_is_left_out_and_not_raised_again() {
     assert_eq!(setup.events(), []);
     let refused = setup
         .client
-        .accept_change("srv__extra")
+        .decide_change("srv__extra", true)
         .expect_err("an ignored tool is not held");
     assert_eq!(refused.kind, McpErrorKind::NotHeld);
 }
@@ -705,7 +714,7 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let first = import(&server, ImportOptions::default()).await;
     let pinned = first.client.pins();
-    let saved = pinned.to_json();
+    let saved = serde_json::to_string(&pinned).expect("pins serialize");
     first.client.close().await;
 
     let form: Value = serde_json::from_str(&saved).expect("pins are JSON");
@@ -718,7 +727,7 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
         form["tools"]["echo"]["definition"],
         json!({"name": "echo", "description": ORIGINAL, "inputSchema": text_schema()})
     );
-    let loaded = Pins::from_json(&saved).expect("loads");
+    let loaded = serde_json::from_str::<Pins>(&saved).expect("loads");
     assert_eq!(loaded, pinned);
 
     // Meanwhile the server changed `echo` and grew a tool.
@@ -761,7 +770,10 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
             ("srv__extra", DefinitionDecision::Held)
         ]
     );
-    assert_eq!(second.client.pins().to_json(), saved);
+    assert_eq!(
+        serde_json::to_string(&second.client.pins()).expect("pins serialize"),
+        saved
+    );
 
     // Without the saved pins, a restart trusts what the server lists now.
     let trusting = import(&server, ImportOptions::default()).await;
@@ -776,9 +788,10 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
 async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(&server, ImportOptions::default()).await;
-    let saved = setup.client.pins().to_json();
+    let saved = serde_json::to_string(&setup.client.pins()).expect("pins serialize");
     let tampered = saved.replace(ORIGINAL, "Something else.");
-    let error = Pins::from_json(&tampered).expect_err("the fingerprint no longer matches");
+    let error =
+        serde_json::from_str::<Pins>(&tampered).expect_err("the fingerprint no longer matches");
     assert!(
         error
             .to_string()
@@ -786,7 +799,7 @@ async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
         "{error}"
     );
     let renamed = saved.replace(r#""name":"echo""#, r#""name":"other""#);
-    let error = Pins::from_json(&renamed).expect_err("the key names another tool");
+    let error = serde_json::from_str::<Pins>(&renamed).expect_err("the key names another tool");
     assert!(
         error
             .to_string()
@@ -794,7 +807,7 @@ async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
         "{error}"
     );
     let future = saved.replace(r#""version":1"#, r#""version":2"#);
-    let error = Pins::from_json(&future).expect_err("an unknown version");
+    let error = serde_json::from_str::<Pins>(&future).expect_err("an unknown version");
     assert!(
         error
             .to_string()

@@ -247,8 +247,8 @@ async fn an_imported_tool_that_asks_reaches_the_handler_and_gets_its_answer() {
     assert_eq!(schema["properties"]["note"]["type"], "string");
     assert_eq!(schema["required"], json!(["confirm"]));
 
-    // Without the handler, the next request is declined again.
-    client.clear_elicitation_handler();
+    // A handler that declines replaces the one that accepted.
+    client.set_elicitation_handler(|_: ElicitationRequest| async { ElicitationAnswer::Decline });
     assert_eq!(delete(&registry, "d.txt").await, "decline: kept d.txt");
     client.close().await;
 }

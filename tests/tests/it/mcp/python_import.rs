@@ -374,7 +374,9 @@ async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_unti
         Some("Always fails, with the given error number.")
     );
 
-    client.accept_change("py-tools__fail").expect("accepts");
+    client
+        .decide_change("py-tools__fail", true)
+        .expect("accepts");
     let mut seen = Vec::new();
     while seen.len() < 3 {
         seen.push(

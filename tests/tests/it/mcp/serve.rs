@@ -454,7 +454,7 @@ async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_ag
     let _hook = scope
         .guard(|call| (call.name() == "call_id").then(|| "not for this agent".to_owned()))
         .expect("guard");
-    let connected = connect(McpServer::for_scope(&scope)).await;
+    let connected = connect(McpServer::new(&scope)).await;
     let names: Vec<String> = connected
         .client
         .list_all_tools()
@@ -483,7 +483,7 @@ async fn a_disposed_scope_lists_nothing_and_refuses_every_call() {
     let _ = scope
         .register(Echo::named("scoped_echo"))
         .expect("registers");
-    let connected = connect(McpServer::for_scope(&scope)).await;
+    let connected = connect(McpServer::new(&scope)).await;
     let listed = connected.client.list_all_tools().await.expect("listed");
     assert!(!listed.is_empty());
     let echoed = call(&connected.client, "scoped_echo", json!({"text": "hi"})).await;
