@@ -82,7 +82,7 @@ impl Durability {
     }
 
     /// The store.
-    pub fn store(&self) -> &Arc<dyn CallStore> {
+    pub(crate) fn store(&self) -> &Arc<dyn CallStore> {
         &self.store
     }
 

@@ -307,7 +307,7 @@ impl TaskState {
     }
 
     /// Whether nothing changes it any more (every state but `working` and `input_required`).
-    pub fn is_final(self) -> bool {
+    pub(crate) fn is_final(self) -> bool {
         !matches!(self, Self::Working | Self::InputRequired)
     }
 }

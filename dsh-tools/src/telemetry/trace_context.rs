@@ -22,7 +22,9 @@ const BAGGAGE: &str = "baggage";
 ///     tracestate: None,
 ///     baggage: Some("tenant=acme".to_owned()),
 /// };
-/// assert!(parent.to_context().is_some());
+/// let mut meta = serde_json::Map::new();
+/// parent.write_meta(&mut meta);
+/// assert_eq!(TraceContext::from_meta(&meta), Some(parent));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceContext {
@@ -98,7 +100,7 @@ impl TraceContext {
     /// An OpenTelemetry context whose span is the remote one named here, with the baggage;
     /// `None` when `traceparent` is malformed (W3C: then the call starts a trace of its own). A
     /// malformed `tracestate` is dropped; unreadable baggage entries are skipped.
-    pub fn to_context(&self) -> Option<Context> {
+    pub(crate) fn to_context(&self) -> Option<Context> {
         let (trace_id, span_id, flags) = parse_traceparent(&self.traceparent)?;
         let trace_state = self
             .tracestate

@@ -27,12 +27,13 @@ use crate::architecture::{code_of, rust_files, src_dir};
 const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
-/// shrinks; raise it only for an item users need, saying so in the change. 1077: the option types
+/// shrinks; raise it only for an item users need, saying so in the change. 1073: the option types
 /// of Code Mode, MCP serving and importing and telemetry are plain structs with documented fields
 /// (`CodeLimits`, `HttpOptions`, `ServerOptions`, `ImportOptions`, `ConnectOptions`, `Telemetry`)
-/// instead of a setter per setting, what the crate returns shows its data as fields, and one
-/// operation has one spelling (`decide_change`, `McpServer::new` for any layer, serde for `Pins`).
-const MAX_PUBLIC_ITEMS: usize = 1077;
+/// instead of a setter per setting, what the crate returns shows its data as fields, one operation
+/// has one spelling (`decide_change`, `McpServer::new` for any layer, serde for `Pins`), and what
+/// only the crate uses is crate-private.
+const MAX_PUBLIC_ITEMS: usize = 1073;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

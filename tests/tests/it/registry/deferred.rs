@@ -257,7 +257,7 @@ async fn defer_all_but_these_is_a_scope_policy_its_children_inherit() {
         .unwrap();
     let scope = registry.create_child("agent").unwrap();
     scope
-        .set_deferral(Deferral::all_except(["read_file"]))
+        .set_deferral(Deferral::AllExcept(["read_file".to_owned()].into()))
         .unwrap();
     assert_eq!(names(&scope.schemas()), ["read_file", "tool_search"]);
     let child = scope.create_child("child").unwrap();
