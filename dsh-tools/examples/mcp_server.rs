@@ -19,7 +19,7 @@
 pub mod coding_tools;
 
 use coding_tools::{Workspace, create_workspace};
-use dsh_tools::mcp::McpServer;
+use dsh_tools::mcp::{McpServer, ServerOptions};
 
 /// What the command line asks for.
 struct Options {
@@ -60,12 +60,14 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let scratch = create_workspace()?;
     let root = scratch.root().to_path_buf();
     let registry = coding_tools::registry(Workspace { root: root.clone() })?;
-    let server = McpServer::new(&registry)
-        .with_name("coding-tools")
-        .with_instructions(format!(
+    let server = McpServer::new(&registry).with_options(ServerOptions {
+        name: "coding-tools".into(),
+        instructions: Some(format!(
             "Tools over a scratch Cargo project at {}: read, search and edit files, run commands.",
             root.display()
-        ));
+        )),
+        ..ServerOptions::default()
+    });
     let tools = registry.schemas().len();
     match options.http {
         None => {
@@ -87,10 +89,10 @@ async fn serve_http(
     token: Option<String>,
     tools: usize,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let mut http = dsh_tools::mcp::HttpOptions::new();
-    if let Some(token) = token {
-        http = http.bearer_token(token);
-    }
+    let http = dsh_tools::mcp::HttpOptions {
+        bearer_token: token,
+        ..dsh_tools::mcp::HttpOptions::default()
+    };
     let running = server.serve_http(addr, http).await?;
     eprintln!("serving {tools} tools at {} (Ctrl-C stops)", running.url());
     running.wait().await;

@@ -50,7 +50,10 @@ fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
         next.run().await
     })?;
     // Arguments on the spans, cut to 60 characters.
-    registry.set_telemetry(Telemetry::new().record_arguments(60));
+    registry.set_telemetry(Telemetry {
+        record_arguments: Some(60),
+        ..Telemetry::default()
+    });
     Ok(registry)
 }
 

@@ -14,7 +14,7 @@
 //!
 //! - [`Telemetry`]: the opt-in parts — the arguments and the result on the span
 //!   (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`; off by default, bounded, through a
-//!   redaction hook), and metrics ([`Telemetry::metrics`]);
+//!   redaction hook), and metrics ([`ToolMetrics`]);
 //! - [`TraceContext`]: the W3C trace context (`traceparent`, `tracestate`, `baggage`) a call is
 //!   parented to when it arrives over a protocol, and which an outgoing call carries;
 //! - [`CallTelemetry`]: what a bridge attaches to a call's input (its remote parent, the
@@ -35,7 +35,7 @@ use serde_json::Value;
 pub use call::CallTelemetry;
 pub use trace_context::TraceContext;
 
-pub(crate) use metrics::ToolMetrics;
+pub use metrics::ToolMetrics;
 
 /// Which part of a call a redaction hook is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,91 +47,62 @@ pub enum Captured {
     Result,
 }
 
+/// A redaction hook (see [`Telemetry::redact`]).
 type Redactor = dyn Fn(&str, Captured, &mut Value) + Send + Sync;
 
-/// What a registry records about its calls beyond the span's own fields: by default nothing.
+/// What a registry records about its calls beyond the span's own fields: by default
+/// (`Telemetry::default()`) nothing. Set the parts you want, the rest from the default:
 ///
 /// ```
+/// # use std::sync::Arc;
 /// # use dsh_tools::telemetry::{Captured, Telemetry};
-/// # use dsh_tools::ToolRegistry;
+/// # use dsh_tools::{ToolRegistry, Value};
 /// let registry = ToolRegistry::new();
-/// registry.set_telemetry(
-///     Telemetry::new()
-///         .record_arguments(2_000)
-///         .record_results(2_000)
-///         .redact(|_tool, _part, value| {
-///             if let Some(token) = value.get_mut("token") {
-///                 *token = "[redacted]".into();
-///             }
-///         }),
-/// );
+/// registry.set_telemetry(Telemetry {
+///     record_arguments: Some(2_000),
+///     record_results: Some(2_000),
+///     redact: Some(Arc::new(|_tool: &str, _part: Captured, value: &mut Value| {
+///         if let Some(token) = value.get_mut("token") {
+///             *token = "[redacted]".into();
+///         }
+///     })),
+///     ..Telemetry::default()
+/// });
 /// ```
 #[derive(Clone, Default)]
 pub struct Telemetry {
-    arguments: Option<usize>,
-    results: Option<usize>,
-    redact: Option<Arc<Redactor>>,
-    metrics: Option<Arc<ToolMetrics>>,
+    /// Puts each call's arguments on its span (`gen_ai.tool.call.arguments`) as JSON text of at
+    /// most this many characters (longer text is cut and says how much was left out), after the
+    /// [redaction hook](Self::redact). `None` (the default): not recorded.
+    pub record_arguments: Option<usize>,
+    /// Puts each successful call's value on its span (`gen_ai.tool.call.result`) as JSON text of
+    /// at most this many characters, after the [redaction hook](Self::redact). `None` (the
+    /// default): not recorded.
+    pub record_results: Option<usize>,
+    /// Rewrites arguments and results before they are recorded (secrets, personal data): called
+    /// with the tool's name, which part it is, and a copy of the value to change in place. A panic
+    /// in it records `[redaction failed]` instead of the value. `None` (the default): recorded
+    /// as they are.
+    pub redact: Option<Arc<Redactor>>,
+    /// The instruments calls record into (see [`ToolMetrics`]). `None` (the default): no metrics.
+    pub metrics: Option<ToolMetrics>,
 }
 
 impl Telemetry {
-    /// Records nothing beyond the span's own fields.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Puts each call's arguments on its span (`gen_ai.tool.call.arguments`) as JSON text of at
-    /// most `max_chars` characters (longer text is cut and says how much was left out), after the
-    /// [redaction hook](Self::redact).
-    #[must_use]
-    pub fn record_arguments(mut self, max_chars: usize) -> Self {
-        self.arguments = Some(max_chars);
-        self
-    }
-
-    /// Puts each successful call's value on its span (`gen_ai.tool.call.result`) as JSON text of
-    /// at most `max_chars` characters, after the [redaction hook](Self::redact).
-    #[must_use]
-    pub fn record_results(mut self, max_chars: usize) -> Self {
-        self.results = Some(max_chars);
-        self
-    }
-
-    /// Rewrites arguments and results before they are recorded (secrets, personal data): called
-    /// with the tool's name, which part it is, and a copy of the value to change in place. A panic
-    /// in it records `[redaction failed]` instead of the value.
-    #[must_use]
-    pub fn redact(
-        mut self,
-        redact: impl Fn(&str, Captured, &mut Value) + Send + Sync + 'static,
-    ) -> Self {
-        self.redact = Some(Arc::new(redact));
-        self
-    }
-
-    /// Records the GenAI conventions' `gen_ai.client.operation.duration` histogram (seconds,
-    /// `gen_ai.operation.name = execute_tool`, `gen_ai.tool.name`, `error.type` on failure) and a
-    /// `dsh_tools.tool.calls` counter of calls by `outcome` (`ok` or the error code) with `meter`.
-    #[must_use]
-    pub fn metrics(mut self, meter: &opentelemetry::metrics::Meter) -> Self {
-        self.metrics = Some(Arc::new(ToolMetrics::new(meter)));
-        self
-    }
-
     /// Whether anything is recorded when no subscriber wants the span.
     pub(crate) fn tool_metrics(&self) -> Option<&ToolMetrics> {
-        self.metrics.as_deref()
+        self.metrics.as_ref()
     }
 
     /// The arguments' text for the span, when they are recorded.
     pub(crate) fn arguments_text(&self, tool: &str, arguments: &Value) -> Option<String> {
-        let max_chars = self.arguments?;
+        let max_chars = self.record_arguments?;
         Some(self.captured_text(tool, Captured::Arguments, arguments, max_chars))
     }
 
     /// A successful value's text for the span, when results are recorded.
     pub(crate) fn result_text(&self, tool: &str, value: &Value) -> Option<String> {
-        let max_chars = self.results?;
+        let max_chars = self.record_results?;
         Some(self.captured_text(tool, Captured::Result, value, max_chars))
     }
 
@@ -156,8 +127,8 @@ impl Telemetry {
 impl fmt::Debug for Telemetry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Telemetry")
-            .field("arguments", &self.arguments)
-            .field("results", &self.results)
+            .field("record_arguments", &self.record_arguments)
+            .field("record_results", &self.record_results)
             .field("redact", &self.redact.is_some())
             .field("metrics", &self.metrics.is_some())
             .finish()
@@ -188,21 +159,25 @@ mod tests {
 
     #[test]
     fn redaction_sees_a_copy_and_a_panic_hides_the_value() {
-        let telemetry = Telemetry::new()
-            .record_arguments(100)
-            .redact(|tool, part, value| {
+        let telemetry = Telemetry {
+            record_arguments: Some(100),
+            redact: Some(Arc::new(|tool: &str, part: Captured, value: &mut Value| {
                 assert_eq!((tool, part), ("t", Captured::Arguments));
                 value["secret"] = "x".into();
-            });
+            })),
+            ..Telemetry::default()
+        };
         let arguments = serde_json::json!({"secret": "hunter2", "n": 1});
         let text = telemetry.arguments_text("t", &arguments);
         assert_eq!(text.as_deref(), Some(r#"{"secret":"x","n":1}"#));
         assert_eq!(arguments["secret"], "hunter2");
         assert_eq!(telemetry.result_text("t", &arguments), None);
 
-        let panicking = Telemetry::new()
-            .record_results(100)
-            .redact(|_, _, _| panic!("no"));
+        let panicking = Telemetry {
+            record_results: Some(100),
+            redact: Some(Arc::new(|_: &str, _: Captured, _: &mut Value| panic!("no"))),
+            ..Telemetry::default()
+        };
         let text = panicking.result_text("t", &arguments);
         assert_eq!(text.as_deref(), Some("[redaction failed]"));
     }

@@ -517,7 +517,13 @@ mod serve {
                     let registry = ToolRegistry::new();
                     let _ = registry.register(ours::SearchFilesTool).expect("registers");
                     let served = McpServer::new(&registry)
-                        .serve_http("127.0.0.1:0", HttpOptions::new().stateless(stateless))
+                        .serve_http(
+                            "127.0.0.1:0",
+                            HttpOptions {
+                                stateless,
+                                ..HttpOptions::default()
+                            },
+                        )
                         .await
                         .expect("binds");
                     let addr = served.local_addr();

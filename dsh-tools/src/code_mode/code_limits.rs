@@ -1,23 +1,38 @@
 //! [`CodeLimits`]: what one `run_code` program may take — memory, stack, time, source, output,
-//! nested calls — each with a default and a setter.
+//! nested calls — as plain fields with their defaults, and the bounds each is held to when a
+//! program runs.
 
 /// The bounds of one `run_code` program. A program that reaches one ends with `CODE_RUN_FAILED`
 /// naming it (the wall time with `TOOL_TIMEOUT`); nested calls already made stay made.
 ///
+/// Set the fields that differ from the defaults:
+///
 /// ```
 /// use dsh_tools::code_mode::CodeLimits;
-/// let limits = CodeLimits::new().with_wall_time_ms(10_000).with_max_nested_calls(50);
-/// assert_eq!(limits.max_in_flight(), 8);
+/// let limits = CodeLimits {
+///     wall_time_ms: 10_000,
+///     max_nested_calls: 50,
+///     ..CodeLimits::default()
+/// };
+/// assert_eq!(limits.max_in_flight, 8);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CodeLimits {
-    memory_bytes: usize,
-    stack_bytes: usize,
-    wall_time_ms: u64,
-    max_source_bytes: usize,
-    max_output_bytes: usize,
-    max_nested_calls: usize,
-    max_in_flight: usize,
+    /// The engine's heap, in bytes (default 64 MiB; at least 1 MiB is used).
+    pub memory_bytes: usize,
+    /// The program's stack, in bytes (default 1 MiB; held between 64 KiB and 64 MiB).
+    pub stack_bytes: usize,
+    /// How long a program may run, nested calls included, in milliseconds (default 30 s; at
+    /// least 1).
+    pub wall_time_ms: u64,
+    /// The longest program accepted, in bytes of source (default 100 KB).
+    pub max_source_bytes: usize,
+    /// How much a program may print (`console.log`), in bytes (default 64 KiB).
+    pub max_output_bytes: usize,
+    /// How many nested calls one program may make (default 1,000).
+    pub max_nested_calls: usize,
+    /// How many concurrency-safe nested calls run at once (default 8; at least 1).
+    pub max_in_flight: usize,
 }
 
 impl Default for CodeLimits {
@@ -26,10 +41,11 @@ impl Default for CodeLimits {
     }
 }
 
+// The engine reads the limits through these, so a field set out of its range is held to it
+// where it is used (a zero stack or wall time would stop every program before it starts).
 impl CodeLimits {
-    /// The defaults: 64 MiB of memory, 1 MiB of stack, 30 s of wall time, 100 KB of source,
-    /// 64 KiB of captured output, 1,000 nested calls, 8 of them in flight.
-    pub const fn new() -> Self {
+    /// The defaults, in a `const` context.
+    pub(crate) const fn new() -> Self {
         Self {
             memory_bytes: 64 << 20,
             stack_bytes: 1 << 20,
@@ -41,93 +57,81 @@ impl CodeLimits {
         }
     }
 
-    /// The engine's heap, in bytes.
-    pub const fn memory_bytes(&self) -> usize {
-        self.memory_bytes
+    /// The engine's heap, in bytes: at least 1 MiB.
+    pub(crate) const fn memory_bytes(&self) -> usize {
+        if self.memory_bytes < (1 << 20) {
+            1 << 20
+        } else {
+            self.memory_bytes
+        }
     }
 
-    /// Sets the engine's heap, in bytes (at least 1 MiB).
-    #[must_use]
-    pub const fn with_memory_bytes(mut self, bytes: usize) -> Self {
-        self.memory_bytes = if bytes < (1 << 20) { 1 << 20 } else { bytes };
-        self
-    }
-
-    /// The program's stack, in bytes.
-    pub const fn stack_bytes(&self) -> usize {
-        self.stack_bytes
-    }
-
-    /// Sets the program's stack, in bytes (at least 64 KiB, at most 64 MiB).
-    #[must_use]
-    pub const fn with_stack_bytes(mut self, bytes: usize) -> Self {
-        self.stack_bytes = if bytes < (64 << 10) {
+    /// The program's stack, in bytes: at least 64 KiB, at most 64 MiB.
+    pub(crate) const fn stack_bytes(&self) -> usize {
+        if self.stack_bytes < (64 << 10) {
             64 << 10
-        } else if bytes > (64 << 20) {
+        } else if self.stack_bytes > (64 << 20) {
             64 << 20
         } else {
-            bytes
-        };
-        self
+            self.stack_bytes
+        }
     }
 
-    /// How long a program may run, nested calls included, in milliseconds.
-    pub const fn wall_time_ms(&self) -> u64 {
-        self.wall_time_ms
+    /// How long a program may run, in milliseconds: at least 1.
+    pub(crate) const fn wall_time_ms(&self) -> u64 {
+        if self.wall_time_ms == 0 {
+            1
+        } else {
+            self.wall_time_ms
+        }
     }
 
-    /// Sets how long a program may run, in milliseconds (at least 1).
-    #[must_use]
-    pub const fn with_wall_time_ms(mut self, ms: u64) -> Self {
-        self.wall_time_ms = if ms == 0 { 1 } else { ms };
-        self
-    }
-
-    /// The longest program accepted, in bytes of source.
-    pub const fn max_source_bytes(&self) -> usize {
+    /// The longest program accepted, in bytes.
+    pub(crate) const fn max_source_bytes(&self) -> usize {
         self.max_source_bytes
     }
 
-    /// Sets the longest program accepted, in bytes.
-    #[must_use]
-    pub const fn with_max_source_bytes(mut self, bytes: usize) -> Self {
-        self.max_source_bytes = bytes;
-        self
-    }
-
-    /// How much a program may print (`console.log`), in bytes.
-    pub const fn max_output_bytes(&self) -> usize {
+    /// How much a program may print, in bytes.
+    pub(crate) const fn max_output_bytes(&self) -> usize {
         self.max_output_bytes
     }
 
-    /// Sets how much a program may print, in bytes.
-    #[must_use]
-    pub const fn with_max_output_bytes(mut self, bytes: usize) -> Self {
-        self.max_output_bytes = bytes;
-        self
-    }
-
     /// How many nested calls one program may make.
-    pub const fn max_nested_calls(&self) -> usize {
+    pub(crate) const fn max_nested_calls(&self) -> usize {
         self.max_nested_calls
     }
 
-    /// Sets how many nested calls one program may make.
-    #[must_use]
-    pub const fn with_max_nested_calls(mut self, calls: usize) -> Self {
-        self.max_nested_calls = calls;
-        self
+    /// How many concurrency-safe nested calls run at once: at least 1.
+    pub(crate) const fn max_in_flight(&self) -> usize {
+        if self.max_in_flight == 0 {
+            1
+        } else {
+            self.max_in_flight
+        }
     }
+}
 
-    /// How many concurrency-safe nested calls run at once.
-    pub const fn max_in_flight(&self) -> usize {
-        self.max_in_flight
-    }
+#[cfg(test)]
+mod tests {
+    use super::CodeLimits;
 
-    /// Sets how many concurrency-safe nested calls run at once (at least 1).
-    #[must_use]
-    pub const fn with_max_in_flight(mut self, calls: usize) -> Self {
-        self.max_in_flight = if calls == 0 { 1 } else { calls };
-        self
+    #[test]
+    fn a_field_out_of_range_is_held_to_its_bound_where_it_is_read() {
+        let limits = CodeLimits {
+            memory_bytes: 10,
+            stack_bytes: usize::MAX,
+            wall_time_ms: 0,
+            max_in_flight: 0,
+            ..CodeLimits::default()
+        };
+        assert_eq!(limits.memory_bytes(), 1 << 20);
+        assert_eq!(limits.stack_bytes(), 64 << 20);
+        assert_eq!(limits.wall_time_ms(), 1);
+        assert_eq!(limits.max_in_flight(), 1);
+        let small_stack = CodeLimits {
+            stack_bytes: 1,
+            ..CodeLimits::default()
+        };
+        assert_eq!(small_stack.stack_bytes(), 64 << 10);
     }
 }

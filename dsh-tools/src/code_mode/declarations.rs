@@ -19,6 +19,10 @@ use serde_json::Value;
 use types::{Refs, doc_comment, is_interface, key, members, render};
 
 /// One tool as a program sees it.
+///
+/// Not API: the tests read the declarations through it; users see them in `run_code`'s
+/// description.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct DeclaredTool<'a> {
     /// The tool's name (`tools.<name>` or `tools["odd-name"]`).
@@ -39,6 +43,9 @@ const RESERVED: &[&str] = &[
 ];
 
 /// The TypeScript declaration of `tools`, in name order whatever order they come in.
+///
+/// Not API, as [`DeclaredTool`].
+#[doc(hidden)]
 pub fn typescript_declarations(tools: &[DeclaredTool<'_>]) -> String {
     let mut tools: Vec<&DeclaredTool<'_>> = tools.iter().collect();
     tools.sort_by(|a, b| a.name.cmp(b.name));

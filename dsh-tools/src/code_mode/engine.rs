@@ -774,7 +774,10 @@ mod tests {
         let pool = Arc::new(EnginePool::default());
         let stopped = run(
             &pool,
-            CodeLimits::new().with_wall_time_ms(100),
+            CodeLimits {
+                wall_time_ms: 100,
+                ..CodeLimits::default()
+            },
             "const spin = () => { queueMicrotask(spin) }; spin(); await new Promise(() => {});",
         )
         .await;
@@ -831,7 +834,10 @@ mod tests {
     #[tokio::test]
     async fn a_program_waiting_for_a_call_past_its_wall_time_ends_timed_out() {
         let pool = Arc::new(EnginePool::default());
-        let limits = CodeLimits::new().with_wall_time_ms(100);
+        let limits = CodeLimits {
+            wall_time_ms: 100,
+            ..CodeLimits::default()
+        };
         // Before the wall time was checked with the stop flag, this never returned.
         let failure = run(&pool, limits, "await tools.never({});")
             .await

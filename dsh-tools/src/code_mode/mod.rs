@@ -5,8 +5,7 @@
 //! Every `await tools.x(args)` of a program is a nested call of the registry with the program's
 //! call as its parent, through the whole pipeline: hooks, approvals, guards, layers, timeouts and
 //! observers apply to it exactly as to a direct call. The model learns what it can call from a
-//! TypeScript declaration of the tools ([`typescript_declarations`]), part of `run_code`'s
-//! description.
+//! TypeScript declaration of the tools, part of `run_code`'s description.
 //!
 //! A program runs on a thread of its own, and so do its nested calls: they are polled there,
 //! between turns of the program, with the caller's tokio runtime and `tracing` context, but not
@@ -29,5 +28,7 @@ pub(crate) mod world;
 
 pub use crate::callers::ToolCallers;
 pub use code_limits::CodeLimits;
+// Not API: the tests check the declarations through these.
+#[doc(hidden)]
 pub use declarations::{DeclaredTool, typescript_declarations};
 pub use mode::CodeMode;

@@ -13,7 +13,7 @@ use crate::durable::approval_key::{ApprovalKey, hex};
 use crate::durable::clock::{format_time, now_ms};
 use crate::durable::journal::Durability;
 use crate::durable::record::{ApprovalRecord, ApprovalState};
-use crate::durable::store::{StoreError, StoreResult};
+use crate::durable::store::StoreError;
 
 /// The SHA-256 of `arguments` as canonical JSON, in hex: what a decision binds to.
 pub fn arguments_digest(arguments: &Value) -> String {
@@ -64,14 +64,17 @@ impl Durability {
         self.approvals.is_some()
     }
 
-    fn approval_key(&self) -> StoreResult<&ApprovalKey> {
+    fn approval_key(&self) -> Result<&ApprovalKey, StoreError> {
         self.approvals
             .as_ref()
             .ok_or_else(|| StoreError::new("no approval key is configured"))
     }
 
     /// What the call `asking` gets from its waiting approval: records one the first time.
-    pub(crate) async fn wait_for_approval(&self, asking: &Asking<'_>) -> StoreResult<Waiting> {
+    pub(crate) async fn wait_for_approval(
+        &self,
+        asking: &Asking<'_>,
+    ) -> Result<Waiting, StoreError> {
         let key = self.approval_key()?;
         let id = approval_id(asking.key);
         let digest = arguments_digest(asking.arguments);
@@ -147,7 +150,7 @@ impl Durability {
         id: &str,
         approve: bool,
         by: &str,
-    ) -> StoreResult<bool> {
+    ) -> Result<bool, StoreError> {
         let key = self.approval_key()?;
         let Some(existing) = self.store.approval(id).await? else {
             return Ok(false);
@@ -175,7 +178,7 @@ impl Durability {
     pub(crate) async fn approvals(
         &self,
         state: Option<ApprovalState>,
-    ) -> StoreResult<Vec<ApprovalRecord>> {
+    ) -> Result<Vec<ApprovalRecord>, StoreError> {
         self.store.approvals(state).await
     }
 }

@@ -27,7 +27,7 @@ use crate::durable::attempt::{Admission, Attempt, Found, Intent, finished_state,
 use crate::durable::clock::{format_time, now_ms, this_process};
 use crate::durable::memory::MemoryStore;
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
-use crate::durable::store::{CallStore, StoreResult};
+use crate::durable::store::{CallStore, StoreError};
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::result::ToolExecutionResult;
@@ -82,12 +82,12 @@ impl Durability {
     }
 
     /// The store.
-    pub fn store(&self) -> &Arc<dyn CallStore> {
+    pub(crate) fn store(&self) -> &Arc<dyn CallStore> {
         &self.store
     }
 
     /// What this process is called in what it records.
-    pub fn place(&self) -> &str {
+    pub(crate) fn place(&self) -> &str {
         &self.place
     }
 
@@ -114,7 +114,7 @@ impl Durability {
     pub(crate) fn admit<'a>(
         &'a self,
         intent: Intent<'a>,
-    ) -> impl Future<Output = StoreResult<Admission>> + Send + 'a {
+    ) -> impl Future<Output = Result<Admission, StoreError>> + Send + 'a {
         async move {
             if let Some((digest, within_ms)) = &intent.answer
                 && let Some(answer) = self.store.answer(digest).await?
@@ -188,7 +188,7 @@ impl Durability {
         &self,
         attempt: Attempt,
         result: &ToolExecutionResult,
-    ) -> Option<BoxFuture<'_, StoreResult<bool>>> {
+    ) -> Option<BoxFuture<'_, Result<bool, StoreError>>> {
         let state = finished_state(result)?;
         match attempt {
             Attempt::Kept { key, number } => {
@@ -215,7 +215,11 @@ impl Durability {
     /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
     /// it was taken (`false`: no such call, or it is not in doubt, or another process decided
     /// first).
-    pub(crate) async fn decide(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
+    pub(crate) async fn decide(
+        &self,
+        key: &str,
+        decision: CallDecision,
+    ) -> Result<bool, StoreError> {
         let Some(entry) = self.store.entry(key).await? else {
             return Ok(false);
         };
@@ -251,7 +255,7 @@ impl Durability {
     pub(crate) async fn entries(
         &self,
         state: Option<JournalState>,
-    ) -> StoreResult<Vec<JournalEntry>> {
+    ) -> Result<Vec<JournalEntry>, StoreError> {
         self.store.entries(state).await
     }
 }

@@ -27,7 +27,7 @@ use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, RecordedOutcome, TaskRecord,
     TaskState,
 };
-use crate::durable::store::{CallStore, StoreResult};
+use crate::durable::store::{CallStore, StoreError};
 use crate::future::BoxFuture;
 use crate::name_hash::SeededNameHash;
 use crate::result::{ToolExecutionResult, ToolOutcome};
@@ -475,7 +475,7 @@ impl CallStore for MemoryStore {
     fn insert_entry<'a>(
         &'a self,
         entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let key = CallKey::from_text(&entry.key);
         let existing = self.with(|records| {
             if let Some(existing) = records.entries.get(&key) {
@@ -495,7 +495,7 @@ impl CallStore for MemoryStore {
         attempt: u64,
         state: JournalState,
         entry: JournalEntry,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
+    ) -> BoxFuture<'_, Result<bool, StoreError>> {
         let key = CallKey::from_text(&entry.key);
         let replaced = self.with(|records| {
             let Some(current) = records.entries.get_mut(&key) else {
@@ -515,7 +515,10 @@ impl CallStore for MemoryStore {
         Box::pin(std::future::ready(Ok(replaced)))
     }
 
-    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn entry<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let key = CallKey::from_text(key);
         let entry = self.with(|records| records.entries.get(&key).map(|kept| kept.entry(&key)));
         Box::pin(std::future::ready(Ok(entry)))
@@ -524,7 +527,7 @@ impl CallStore for MemoryStore {
     fn entries(
         &self,
         state: Option<JournalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
         let mut entries: Vec<JournalEntry> = self.with(|records| {
             records
                 .entries
@@ -537,7 +540,10 @@ impl CallStore for MemoryStore {
         Box::pin(std::future::ready(Ok(entries)))
     }
 
-    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn answer<'a>(
+        &'a self,
+        digest: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let entry = self.with(|records| {
             let key = records.answers.get(digest)?;
             records.entries.get(key).map(|kept| kept.entry(key))
@@ -548,7 +554,7 @@ impl CallStore for MemoryStore {
     fn insert_approval<'a>(
         &'a self,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         let existing = self.with(|records| match records.approvals.get(&approval.id) {
             Some(existing) => Some(existing.clone()),
             None => {
@@ -574,7 +580,7 @@ impl CallStore for MemoryStore {
         &'a self,
         state: ApprovalState,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         let replaced = self.with(|records| match records.approvals.get_mut(&approval.id) {
             Some(current) if current.state == state => {
                 *current = approval.clone();
@@ -585,7 +591,10 @@ impl CallStore for MemoryStore {
         Box::pin(std::future::ready(Ok(replaced)))
     }
 
-    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    fn approval<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         let approval = self.with(|records| records.approvals.get(id).cloned());
         Box::pin(std::future::ready(Ok(approval)))
     }
@@ -593,7 +602,7 @@ impl CallStore for MemoryStore {
     fn approvals(
         &self,
         state: Option<ApprovalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>> {
         let approvals = self.with(|records| {
             records
                 .approvals
@@ -608,7 +617,7 @@ impl CallStore for MemoryStore {
     fn insert_task<'a>(
         &'a self,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         let existing = self.with(|records| match records.tasks.get(&task.id) {
             Some(existing) => Some(existing.clone()),
             None => {
@@ -631,7 +640,7 @@ impl CallStore for MemoryStore {
         &'a self,
         revision: u64,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         let replaced = self.with(|records| match records.tasks.get_mut(&task.id) {
             Some(current) if current.revision == revision => {
                 *current = task.clone();
@@ -642,12 +651,15 @@ impl CallStore for MemoryStore {
         Box::pin(std::future::ready(Ok(replaced)))
     }
 
-    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         let task = self.with(|records| records.tasks.get(id).cloned());
         Box::pin(std::future::ready(Ok(task)))
     }
 
-    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+    fn tasks(
+        &self,
+        state: Option<TaskState>,
+    ) -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>> {
         let tasks = self.with(|records| {
             records
                 .tasks

@@ -61,7 +61,7 @@ pub use record::{
 #[cfg(feature = "store-sqlite")]
 pub use sqlite::SqliteStore;
 #[cfg(feature = "durable")]
-pub use store::{CallStore, StoreError, StoreResult};
+pub use store::{CallStore, StoreError};
 
 pub use crate::result::REPLAYED_META_KEY;
 

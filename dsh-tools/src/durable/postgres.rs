@@ -10,7 +10,7 @@ use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
 };
 use crate::durable::schema::{MIGRATIONS, VERSION_TABLE, decode, encode};
-use crate::durable::store::{CallStore, StoreError, StoreResult};
+use crate::durable::store::{CallStore, StoreError};
 use crate::future::BoxFuture;
 
 /// The advisory lock the migrations run under (any number, the same in every replica).
@@ -39,7 +39,7 @@ impl PostgresStore {
     /// Connects with `config` (`host=… port=… user=… dbname=…` or a `postgresql://` URL, no
     /// TLS), and creates or migrates the store's tables. The connection runs on a task of the
     /// current tokio runtime.
-    pub async fn connect(config: &str) -> StoreResult<Self> {
+    pub async fn connect(config: &str) -> Result<Self, StoreError> {
         let (mut client, connection) = tokio_postgres::connect(config, NoTls)
             .await
             .map_err(pg_error)?;
@@ -89,7 +89,7 @@ impl PostgresStore {
         &self,
         sql: &str,
         key: &str,
-    ) -> StoreResult<Option<T>> {
+    ) -> Result<Option<T>, StoreError> {
         let row = self
             .client
             .query_opt(sql, &[&key])
@@ -102,7 +102,7 @@ impl PostgresStore {
         &self,
         sql: &str,
         state: Option<&str>,
-    ) -> StoreResult<Vec<T>> {
+    ) -> Result<Vec<T>, StoreError> {
         let rows = self.client.query(sql, &[&state]).await.map_err(pg_error)?;
         rows.iter()
             .map(|row| decode(row.get::<_, &str>(0)))
@@ -114,7 +114,7 @@ impl CallStore for PostgresStore {
     fn insert_entry<'a>(
         &'a self,
         entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         Box::pin(async move {
             let record = encode(entry)?;
             let inserted = self
@@ -145,7 +145,7 @@ impl CallStore for PostgresStore {
         attempt: u64,
         state: JournalState,
         entry: JournalEntry,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
+    ) -> BoxFuture<'_, Result<bool, StoreError>> {
         Box::pin(async move {
             let record = encode(&entry)?;
             let replaced = self
@@ -170,14 +170,17 @@ impl CallStore for PostgresStore {
         })
     }
 
-    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn entry<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         Box::pin(self.one("SELECT record FROM dsh_tools_journal WHERE key = $1", key))
     }
 
     fn entries(
         &self,
         state: Option<JournalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
         Box::pin(self.all(
             "SELECT record FROM dsh_tools_journal WHERE $1::TEXT IS NULL OR state = $1::TEXT
              ORDER BY key COLLATE \"C\"",
@@ -185,7 +188,10 @@ impl CallStore for PostgresStore {
         ))
     }
 
-    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn answer<'a>(
+        &'a self,
+        digest: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         Box::pin(self.one(
             "SELECT record FROM dsh_tools_journal WHERE digest = $1 AND state = 'completed'
              ORDER BY finished_at DESC LIMIT 1",
@@ -196,7 +202,7 @@ impl CallStore for PostgresStore {
     fn insert_approval<'a>(
         &'a self,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         Box::pin(async move {
             let record = encode(approval)?;
             let inserted = self
@@ -219,7 +225,7 @@ impl CallStore for PostgresStore {
         &'a self,
         state: ApprovalState,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let record = encode(approval)?;
             let replaced = self
@@ -234,14 +240,17 @@ impl CallStore for PostgresStore {
         })
     }
 
-    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    fn approval<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         Box::pin(self.one("SELECT record FROM dsh_tools_approvals WHERE id = $1", id))
     }
 
     fn approvals(
         &self,
         state: Option<ApprovalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>> {
         Box::pin(self.all(
             "SELECT record FROM dsh_tools_approvals WHERE $1::TEXT IS NULL OR state = $1::TEXT
              ORDER BY id COLLATE \"C\"",
@@ -252,7 +261,7 @@ impl CallStore for PostgresStore {
     fn insert_task<'a>(
         &'a self,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         Box::pin(async move {
             let record = encode(task)?;
             let inserted = self
@@ -275,7 +284,7 @@ impl CallStore for PostgresStore {
         &'a self,
         revision: u64,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let record = encode(task)?;
             let replaced = self
@@ -297,11 +306,14 @@ impl CallStore for PostgresStore {
         })
     }
 
-    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         Box::pin(self.one("SELECT record FROM dsh_tools_tasks WHERE id = $1", id))
     }
 
-    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+    fn tasks(
+        &self,
+        state: Option<TaskState>,
+    ) -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>> {
         Box::pin(self.all(
             "SELECT record FROM dsh_tools_tasks WHERE $1::TEXT IS NULL OR state = $1::TEXT
              ORDER BY id COLLATE \"C\"",

@@ -23,7 +23,7 @@ use crate::durable::approval::{approval_id, arguments_digest};
 use crate::durable::journal::Durability;
 use crate::durable::position::Divergence;
 use crate::durable::record::{JournalEntry, JournalState};
-use crate::durable::store::StoreResult;
+use crate::durable::store::StoreError;
 
 /// The key of the `n`th nested call (from 1) of the run whose key is `run_key`.
 pub(crate) fn position_key(run_key: &str, n: u64) -> String {
@@ -50,7 +50,7 @@ impl Durability {
         key: &str,
         tool: &str,
         arguments: &Value,
-    ) -> StoreResult<AtPosition> {
+    ) -> Result<AtPosition, StoreError> {
         let digest = arguments_digest(arguments);
         if let Some(entry) = self.store.entry(key).await? {
             if let Some(divergence) =

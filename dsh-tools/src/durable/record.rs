@@ -2,6 +2,8 @@
 //! idempotency key), approvals that wait and served MCP tasks. Plain serializable values; the rules that move them
 //! from state to state are `journal.rs` and `approval.rs`, written once for every backend.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -27,13 +29,20 @@ pub enum JournalState {
 
 impl JournalState {
     /// The name stored beside the record (`started`, `completed`, `failed`, `run_again`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Started => "started",
             Self::Completed => "completed",
             Self::Failed => "failed",
             Self::RunAgain => "run_again",
         }
+    }
+}
+
+/// The name stored beside the record, as serde writes it too.
+impl fmt::Display for JournalState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -146,7 +155,7 @@ impl RecordedOutcome {
     }
 
     /// What `result` records.
-    pub fn of(result: &ToolExecutionResult) -> Self {
+    pub(crate) fn of(result: &ToolExecutionResult) -> Self {
         match result.outcome() {
             ToolOutcome::Success(value) => Self::success(value.clone(), result.content().to_vec()),
             ToolOutcome::Failure(error) => {
@@ -159,7 +168,7 @@ impl RecordedOutcome {
 
     /// The result it records (content included; no meta). A success recorded without content
     /// (by hand) shows its value as text, as the default render does.
-    pub fn to_result(&self) -> ToolExecutionResult {
+    pub(crate) fn to_result(&self) -> ToolExecutionResult {
         if let (Some(value), None, true) = (&self.value, &self.error, self.content.is_empty()) {
             return ToolExecutionResult::success(value.clone())
                 .with_content(vec![render_value_as_text(value)]);
@@ -216,13 +225,20 @@ pub enum ApprovalState {
 
 impl ApprovalState {
     /// The name stored beside the record.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Pending => "pending",
             Self::Approved => "approved",
             Self::Rejected => "rejected",
             Self::Used => "used",
         }
+    }
+}
+
+/// The name stored beside the record, as serde writes it too.
+impl fmt::Display for ApprovalState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -280,7 +296,7 @@ pub enum TaskState {
 impl TaskState {
     /// The name stored beside the record (`working`, `input_required`, `completed`, `failed`,
     /// `cancelled`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Working => "working",
             Self::InputRequired => "input_required",
@@ -291,8 +307,15 @@ impl TaskState {
     }
 
     /// Whether nothing changes it any more (every state but `working` and `input_required`).
-    pub fn is_final(self) -> bool {
+    pub(crate) fn is_final(self) -> bool {
         !matches!(self, Self::Working | Self::InputRequired)
+    }
+}
+
+/// The name stored beside the record, as serde writes it too.
+impl fmt::Display for TaskState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

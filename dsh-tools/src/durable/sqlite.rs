@@ -15,7 +15,7 @@ use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
 };
 use crate::durable::schema::{MIGRATIONS, VERSION_TABLE, decode, encode};
-use crate::durable::store::{CallStore, StoreError, StoreResult};
+use crate::durable::store::{CallStore, StoreError};
 use crate::future::BoxFuture;
 
 /// How long a statement waits for another process's write to finish.
@@ -40,7 +40,7 @@ fn sql_error(error: rusqlite::Error) -> StoreError {
 impl SqliteStore {
     /// Opens (creating it if needed) the store in the file at `path`, and creates or migrates
     /// its tables.
-    pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         let path = path.as_ref();
         let mut connection = Connection::open(path).map_err(|error| {
             StoreError::new(format!("SQLite: cannot open {}: {error}", path.display()))
@@ -56,10 +56,10 @@ impl SqliteStore {
     }
 
     /// Runs `work` on the connection, on the blocking pool.
-    fn run<T, F>(&self, work: F) -> BoxFuture<'static, StoreResult<T>>
+    fn run<T, F>(&self, work: F) -> BoxFuture<'static, Result<T, StoreError>>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> StoreResult<T> + Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     {
         let connection = Arc::clone(&self.connection);
         Box::pin(async move {
@@ -97,7 +97,7 @@ fn migrate(connection: &mut Connection) -> rusqlite::Result<()> {
     transaction.commit()
 }
 
-fn read_entry(connection: &Connection, key: &str) -> StoreResult<Option<JournalEntry>> {
+fn read_entry(connection: &Connection, key: &str) -> Result<Option<JournalEntry>, StoreError> {
     let text: Option<String> = connection
         .query_row(
             "SELECT record FROM dsh_tools_journal WHERE key = ?1",
@@ -109,7 +109,7 @@ fn read_entry(connection: &Connection, key: &str) -> StoreResult<Option<JournalE
     text.as_deref().map(decode).transpose()
 }
 
-fn read_approval(connection: &Connection, id: &str) -> StoreResult<Option<ApprovalRecord>> {
+fn read_approval(connection: &Connection, id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
     let text: Option<String> = connection
         .query_row(
             "SELECT record FROM dsh_tools_approvals WHERE id = ?1",
@@ -121,7 +121,7 @@ fn read_approval(connection: &Connection, id: &str) -> StoreResult<Option<Approv
     text.as_deref().map(decode).transpose()
 }
 
-fn read_task(connection: &Connection, id: &str) -> StoreResult<Option<TaskRecord>> {
+fn read_task(connection: &Connection, id: &str) -> Result<Option<TaskRecord>, StoreError> {
     let text: Option<String> = connection
         .query_row(
             "SELECT record FROM dsh_tools_tasks WHERE id = ?1",
@@ -137,7 +137,7 @@ fn read_all<T: serde::de::DeserializeOwned>(
     connection: &Connection,
     sql: &str,
     state: Option<&str>,
-) -> StoreResult<Vec<T>> {
+) -> Result<Vec<T>, StoreError> {
     let mut statement = connection.prepare(sql).map_err(sql_error)?;
     let rows = statement
         .query_map([state], |row| row.get::<_, String>(0))
@@ -157,7 +157,7 @@ impl CallStore for SqliteStore {
     fn insert_entry<'a>(
         &'a self,
         entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let record = encode(entry);
         let entry = entry.clone();
         self.run(move |connection| {
@@ -187,7 +187,7 @@ impl CallStore for SqliteStore {
         attempt: u64,
         state: JournalState,
         entry: JournalEntry,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
+    ) -> BoxFuture<'_, Result<bool, StoreError>> {
         let record = encode(&entry);
         self.run(move |connection| {
             let replaced = connection
@@ -210,7 +210,10 @@ impl CallStore for SqliteStore {
         })
     }
 
-    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn entry<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let key = key.to_owned();
         self.run(move |connection| read_entry(connection, &key))
     }
@@ -218,7 +221,7 @@ impl CallStore for SqliteStore {
     fn entries(
         &self,
         state: Option<JournalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
         self.run(move |connection| {
             read_all(
                 connection,
@@ -228,7 +231,10 @@ impl CallStore for SqliteStore {
         })
     }
 
-    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn answer<'a>(
+        &'a self,
+        digest: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let digest = digest.to_owned();
         self.run(move |connection| {
             let text: Option<String> = connection
@@ -247,7 +253,7 @@ impl CallStore for SqliteStore {
     fn insert_approval<'a>(
         &'a self,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         let record = encode(approval);
         let approval = approval.clone();
         self.run(move |connection| {
@@ -269,7 +275,7 @@ impl CallStore for SqliteStore {
         &'a self,
         state: ApprovalState,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         let record = encode(approval);
         let approval = approval.clone();
         self.run(move |connection| {
@@ -283,7 +289,10 @@ impl CallStore for SqliteStore {
         })
     }
 
-    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    fn approval<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         let id = id.to_owned();
         self.run(move |connection| read_approval(connection, &id))
     }
@@ -291,7 +300,7 @@ impl CallStore for SqliteStore {
     fn approvals(
         &self,
         state: Option<ApprovalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>> {
         self.run(move |connection| {
             read_all(
                 connection,
@@ -304,7 +313,7 @@ impl CallStore for SqliteStore {
     fn insert_task<'a>(
         &'a self,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         let record = encode(task);
         let task = task.clone();
         self.run(move |connection| {
@@ -326,7 +335,7 @@ impl CallStore for SqliteStore {
         &'a self,
         revision: u64,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         let record = encode(task);
         let task = task.clone();
         self.run(move |connection| {
@@ -347,12 +356,15 @@ impl CallStore for SqliteStore {
         })
     }
 
-    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         let id = id.to_owned();
         self.run(move |connection| read_task(connection, &id))
     }
 
-    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+    fn tasks(
+        &self,
+        state: Option<TaskState>,
+    ) -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>> {
         self.run(move |connection| {
             read_all(
                 connection,

@@ -28,8 +28,8 @@ impl StoreError {
         }
     }
 
-    /// What went wrong.
-    pub fn message(&self) -> &str {
+    /// What went wrong (what `Display` writes).
+    pub(crate) fn message(&self) -> &str {
         &self.message
     }
 }
@@ -42,8 +42,8 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// What a store answers.
-pub type StoreResult<T> = Result<T, StoreError>;
+/// What a store answers, inside the crate (the trait spells it out for implementers).
+pub(crate) type StoreResult<T> = Result<T, StoreError>;
 
 /// Where calls, their outcomes, approvals and served MCP tasks are kept: in memory
 /// ([`MemoryStore`](crate::durable::MemoryStore)), in a SQLite file (`SqliteStore`, feature
@@ -59,7 +59,7 @@ pub trait CallStore: Any + Send + Sync + 'static {
     fn insert_entry<'a>(
         &'a self,
         entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>>;
 
     /// Replaces the entry of `entry.key` with `entry` if it still is at `attempt` in `state`.
     /// The store is given the entry to keep: one kept as it is (in memory) needs no copy.
@@ -68,57 +68,67 @@ pub trait CallStore: Any + Send + Sync + 'static {
         attempt: u64,
         state: JournalState,
         entry: JournalEntry,
-    ) -> BoxFuture<'_, StoreResult<bool>>;
+    ) -> BoxFuture<'_, Result<bool, StoreError>>;
 
     /// The entry of `key`.
-    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
+    fn entry<'a>(&'a self, key: &'a str)
+    -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>>;
 
     /// Every entry in `state`, or every entry, ordered by key.
-    fn entries(&self, state: Option<JournalState>)
-    -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>>;
+    fn entries(
+        &self,
+        state: Option<JournalState>,
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>>;
 
     /// The latest completed entry of a read-only call with this digest of tool, agent and
     /// arguments (see [`JournalEntry::arguments_digest`]).
-    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>>;
+    fn answer<'a>(
+        &'a self,
+        digest: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>>;
 
     /// Inserts `approval` unless its id is taken; answers the approval already there, if any.
     fn insert_approval<'a>(
         &'a self,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>>;
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>>;
 
     /// Replaces the approval of `approval.id` with `approval` if it still is in `state`.
     fn replace_approval<'a>(
         &'a self,
         state: ApprovalState,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>>;
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
 
     /// The approval `id`.
-    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>>;
+    fn approval<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>>;
 
     /// Every approval in `state`, or every approval, ordered by id.
     fn approvals(
         &self,
         state: Option<ApprovalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>>;
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>>;
 
     /// Inserts `task` unless its id is taken; answers the task already there, if any.
     fn insert_task<'a>(
         &'a self,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>>;
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>>;
 
     /// Replaces the task of `task.id` with `task` if it still is at `revision`.
     fn replace_task<'a>(
         &'a self,
         revision: u64,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>>;
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
 
     /// The task `id`.
-    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>>;
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>>;
 
     /// Every task in `state`, or every task, ordered by id.
-    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>>;
+    fn tasks(&self, state: Option<TaskState>)
+    -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>>;
 }

@@ -19,14 +19,17 @@ pub enum McpErrorKind {
     /// The connection is closed.
     Closed,
     /// No change of the named tool is held (see
-    /// [`McpClient::accept_change`](crate::mcp::McpClient::accept_change)).
+    /// [`McpClient::decide_change`](crate::mcp::McpClient::decide_change)).
     NotHeld,
 }
 
-/// A failure of the MCP bridge itself: connecting, serving, listing, importing.
+/// A failure of the MCP bridge itself: connecting, serving, listing, importing. Its `Display`
+/// is the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct McpError {
-    kind: McpErrorKind,
+    /// What went wrong.
+    pub kind: McpErrorKind,
     message: String,
 }
 
@@ -36,16 +39,6 @@ impl McpError {
             kind,
             message: message.into(),
         }
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> McpErrorKind {
-        self.kind
-    }
-
-    /// The message, without a prefix.
-    pub fn message(&self) -> &str {
-        &self.message
     }
 }
 

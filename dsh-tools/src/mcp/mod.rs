@@ -8,22 +8,22 @@
 //!   form elicitation: with an `elicitation/create` request over a session (2025-11-25), with an
 //!   `InputRequiredResult` the client answers by retrying the call on the per-request protocol
 //!   (2026-07-28; its `requestState` binds the answer to the call, see
-//!   [`McpServer::with_request_state_key`]). Calls run as tasks (MCP's tasks extension) are
+//!   [`ServerOptions::request_state_key`]). Calls run as tasks (MCP's tasks extension) are
 //!   kept on the registry's call store when it has one, so any replica answers for them
-//!   ([`McpServer::with_task_owner_timeout`], `docs/durable.md`).
+//!   ([`ServerOptions::task_owner_timeout`], `docs/durable.md`).
 //! - **Import** ([`McpClient`]): an MCP server's tools register as raw tools of a registry or a
 //!   scope and run through the same pipeline as any other tool. What a server asks its user —
 //!   `elicitation/create` requests, the elicitations of an `InputRequiredResult` or of a task
 //!   waiting for input — goes to the [`ElicitationHandler`] installed on the client (none:
-//!   declined, with a log line); [`McpClient::connect_with_lifecycle`] speaks the per-request
+//!   declined, with a log line); [`ConnectOptions::lifecycle`] chooses the per-request
 //!   protocol.
 //! - **Pinned imports** ([`Pins`]): each imported tool's definition is fingerprinted
 //!   ([`fingerprint`]). At a re-sync, a definition that differs from its pin follows the import's
 //!   [`ChangedToolPolicy`] (default: hold the change and keep serving the pinned definition,
 //!   whose input schema calls are checked against), a tool with no pin its [`NewToolPolicy`]
 //!   (default: accept); held changes are listed and settled on the client
-//!   ([`McpClient::held_changes`], [`accept_change`](McpClient::accept_change),
-//!   [`reject_change`](McpClient::reject_change)). Each decision is a
+//!   ([`McpClient::held_changes`], [`decide_change`](McpClient::decide_change)). Each decision
+//!   is a
 //!   [`RegistryEvent::DefinitionReviewed`](crate::registry::RegistryEvent::DefinitionReviewed)
 //!   and a log line. [`McpClient::pins`] and [`ImportOptions::pins`] save and restore them, so a
 //!   restart does not trust a server that changed meanwhile.
@@ -44,17 +44,15 @@ mod task_support;
 
 pub use convert::ERROR_META_KEY;
 pub use error::{McpError, McpErrorKind};
-pub use importing::client::{ImportOptions, McpClient};
-pub use importing::elicitation::{
-    ElicitationAnswer, ElicitationFn, ElicitationHandler, ElicitationRequest, elicitation_fn,
-};
+pub use importing::client::{ConnectOptions, ImportOptions, McpClient};
+pub use importing::elicitation::{ElicitationAnswer, ElicitationHandler, ElicitationRequest};
 pub use importing::imported::IDEMPOTENCY_META_KEY;
 pub use importing::names::imported_name;
 pub use importing::pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
 pub use serving::connection::McpConnection;
 #[cfg(feature = "mcp-http")]
 pub use serving::http_server::{HttpOptions, McpHttpServer};
-pub use serving::server::McpServer;
+pub use serving::server::{McpServer, ServerOptions};
 pub use serving::session::McpHandler;
 
 /// The `rmcp` crate this bridge is built on, for its transports and model types.

@@ -12,16 +12,11 @@ use crate::store::error::RegistryError;
 
 impl ToolScope {
     /// Sets how this layer's model calls tools; scopes that set none take their parent's (root
-    /// scopes the global layer's, which is [`CodeMode::Native`] by default). Fails only through
-    /// a disposed scope.
-    pub fn set_code_mode(&self, mode: CodeMode) -> Result<(), RegistryError> {
-        self.core().set_code_mode(self.place().scope(), Some(mode))
-    }
-
-    /// Makes this scope take its parent's Code Mode again (the global layer's for a root scope);
-    /// the global layer goes back to [`CodeMode::Native`].
-    pub fn inherit_code_mode(&self) -> Result<(), RegistryError> {
-        self.core().set_code_mode(self.place().scope(), None)
+    /// scopes the global layer's, which is [`CodeMode::Native`] by default). `None` makes this
+    /// scope take its parent's Code Mode again (the global layer's for a root scope), and the
+    /// global layer go back to [`CodeMode::Native`]. Fails only through a disposed scope.
+    pub fn set_code_mode(&self, mode: impl Into<Option<CodeMode>>) -> Result<(), RegistryError> {
+        self.core().set_code_mode(self.place().scope(), mode.into())
     }
 
     /// What a provider running the model's programs on its side is sent for this layer (the

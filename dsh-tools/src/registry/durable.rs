@@ -7,7 +7,7 @@ use crate::durable::journal::Durability;
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, CallDecision, JournalEntry, JournalState,
 };
-use crate::durable::store::{StoreError, StoreResult};
+use crate::durable::store::StoreError;
 use crate::registry::tool_registry::ToolRegistry;
 
 impl ToolRegistry {
@@ -16,39 +16,36 @@ impl ToolRegistry {
     /// is replayed, a retry of a call in doubt ends `CALL_IN_DOUBT` unless its tool is idempotent
     /// or read-only; with an [`ApprovalKey`](crate::durable::ApprovalKey), an `ask` no approver
     /// answers now waits in the store (`APPROVAL_PENDING`) until someone decides it.
-    pub fn set_durability(&self, durability: Durability) {
-        self.core().set_durability(Some(Arc::new(durability)));
+    ///
+    /// `None` stops using the call store: calls run as without one.
+    pub fn set_durability(&self, durability: impl Into<Option<Durability>>) {
+        self.core().set_durability(durability.into().map(Arc::new));
     }
 
-    /// Stops using the call store: calls run as without one.
-    pub fn clear_durability(&self) {
-        self.core().set_durability(None);
-    }
-
-    /// The call store and journal calls go through, if any.
-    pub fn durability(&self) -> Option<Arc<Durability>> {
+    /// The call store and journal calls go through, if any (what `set_durability` set).
+    pub(crate) fn durability(&self) -> Option<Arc<Durability>> {
         self.core().read().durability.clone()
     }
 
-    fn durable(&self) -> StoreResult<Arc<Durability>> {
+    fn durable(&self) -> Result<Arc<Durability>, StoreError> {
         self.durability()
             .ok_or_else(|| StoreError::new("the registry has no call store"))
     }
 
     /// The journaled calls whose latest attempt started and recorded no outcome: running now, or
     /// in doubt when the process that started them is gone.
-    pub async fn calls_in_doubt(&self) -> StoreResult<Vec<JournalEntry>> {
+    pub async fn calls_in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
         self.durable()?.entries(Some(JournalState::Started)).await
     }
 
     /// Takes `decision` about the call in doubt whose idempotency key is `key` (see
     /// [`CallDecision`]); answers whether it was taken.
-    pub async fn decide_call(&self, key: &str, decision: CallDecision) -> StoreResult<bool> {
+    pub async fn decide_call(&self, key: &str, decision: CallDecision) -> Result<bool, StoreError> {
         self.durable()?.decide(key, decision).await
     }
 
     /// The approvals nobody has decided yet.
-    pub async fn pending_approvals(&self) -> StoreResult<Vec<ApprovalRecord>> {
+    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRecord>, StoreError> {
         self.durable()?
             .approvals(Some(ApprovalState::Pending))
             .await
@@ -58,7 +55,12 @@ impl ToolRegistry {
     /// and the model); answers whether it was decided: `false` when there is no such pending
     /// approval, it expired, its record is not signed with this registry's key, or another
     /// process decided first.
-    pub async fn decide_approval(&self, id: &str, approve: bool, by: &str) -> StoreResult<bool> {
+    pub async fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> Result<bool, StoreError> {
         self.durable()?.decide_approval(id, approve, by).await
     }
 }

@@ -82,23 +82,6 @@ impl ToolScope {
         self.add_hook(Hook::NameGuard(Arc::new(NameGuard(Arc::new(guard)))))
     }
 
-    /// Adds a name guard that denies the tools `names` with `reason`: the common case of
-    /// [`guard_tools`](ToolScope::guard_tools), whose rules it follows (such tools are left out
-    /// of this layer's listings and searches, and their calls are denied).
-    pub fn deny_tools<I, S>(
-        &self,
-        names: I,
-        reason: impl Into<String>,
-    ) -> Result<Registration, RegistryError>
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        let names: std::collections::HashSet<String> = names.into_iter().map(Into::into).collect();
-        let reason = reason.into();
-        self.guard_tools(move |name: &str| names.contains(name).then(|| reason.clone()))
-    }
-
     /// Adds an `execute` layer, around dispatch.
     pub fn wrap(&self, layer: impl ExecuteLayer) -> Result<Registration, RegistryError> {
         self.add_hook(Hook::Execute(Arc::new(layer)))

@@ -14,7 +14,8 @@ use crate::call::definition::ToolDefinition;
 /// Anything [`register`](crate::ToolScope::register) accepts: a definition by value, or one
 /// already shared.
 pub trait IntoToolDefinition {
-    /// The shared definition.
+    /// The shared definition. What `register` calls: the trait is a bound, not API to call.
+    #[doc(hidden)]
     fn into_definition(self) -> Arc<dyn ToolDefinition>;
 }
 
@@ -70,7 +71,9 @@ impl IntoToolDefinition for Box<dyn ToolDefinition> {
     note = "each tool is a `ToolDefinition` (a `#[tool]`'s struct, an `FnTool`, …), an `Arc<dyn ToolDefinition>` or a `Box<dyn ToolDefinition>`"
 )]
 pub trait IntoToolDefinitions<Marker> {
-    /// The shared definitions, in order.
+    /// The shared definitions, in order. What `register_all` calls: the trait is a bound, not
+    /// API to call.
+    #[doc(hidden)]
     fn into_definitions(self) -> Vec<Arc<dyn ToolDefinition>>;
 }
 

@@ -10,7 +10,7 @@
 //! Every layer — the global one and each agent's scope — is a [`ToolScope`], with one API:
 //! registering tools and hooks, listing and looking up what it sees, running calls, presenting
 //! them, deferred tools and Code Mode. The registry *is* its global layer: [`ToolRegistry`]
-//! dereferences to it ([`ToolRegistry::global`]), the way a `String` is a `str`, so the common
+//! dereferences to it (`&*registry` is the global layer), the way a `String` is a `str`, so the common
 //! path reads `registry.register(tool)`, `registry.on_pre_execute(..)`, `registry.schemas()` and
 //! `registry.execute(input)`, and code that takes any layer takes a `&ToolScope` (a
 //! `&ToolRegistry` coerces to it). The registry adds only what belongs to all layers: shared

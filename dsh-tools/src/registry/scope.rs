@@ -27,7 +27,7 @@ use crate::store::restriction::ToolRestriction;
 use crate::store::state::Place;
 use crate::store::view::View;
 
-/// One layer of a registry: its global layer ([`ToolRegistry::global`], which the registry
+/// One layer of a registry: its global layer (which a [`ToolRegistry`](crate::ToolRegistry)
 /// dereferences to) or an agent's scope ([`create_child`](Self::create_child)). Cheap to clone.
 ///
 /// An agent scope's handle stays tied to the scope it was made for: once that scope (or an
@@ -37,8 +37,6 @@ use crate::store::view::View;
 /// the same agent exists. The global layer lives as long as the registry, so its operations never
 /// fail for that reason; they return the same `Result`s, whose `Err` then only carries what is
 /// wrong with the request itself (a duplicate name, a restriction).
-///
-/// [`ToolRegistry::global`]: crate::ToolRegistry::global
 #[derive(Clone)]
 pub struct ToolScope {
     core: Arc<Core>,

@@ -60,7 +60,7 @@ impl ToolRegistry {
 
 impl ToolScope {
     /// The registry this layer belongs to.
-    pub fn registry(&self) -> ToolRegistry {
+    pub(crate) fn registry(&self) -> ToolRegistry {
         ToolRegistry::from_core(Arc::clone(self.core()))
     }
 

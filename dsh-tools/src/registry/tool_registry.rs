@@ -18,7 +18,7 @@ use crate::store::state::Place;
 ///
 /// A registry is its global layer: it dereferences to that layer's [`ToolScope`], so
 /// `registry.register(tool)`, `registry.on_pre_execute(..)`, `registry.schemas()` and
-/// `registry.execute(input)` are the global layer's (see [`global`](Self::global)). What belongs
+/// `registry.execute(input)` are the global layer's (`&*registry` is that layer). What belongs
 /// to the whole registry — its shared state, limits, approver, change listeners and scopes — is
 /// here.
 ///
@@ -94,10 +94,9 @@ impl ToolRegistry {
         }
     }
 
-    /// The global layer: what calls naming no agent see, and what every scope inherits. The
-    /// registry dereferences to it, so `registry.global().register(tool)` is
-    /// `registry.register(tool)`; name it where a function takes any layer (`&ToolScope`).
-    pub fn global(&self) -> &ToolScope {
+    /// The global layer: what calls naming no agent see, and what every scope inherits. Users
+    /// reach it through the registry's `Deref` (`&registry` is a `&ToolScope`).
+    pub(crate) fn global(&self) -> &ToolScope {
         &self.global
     }
 

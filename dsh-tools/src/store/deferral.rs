@@ -27,15 +27,6 @@ pub enum Deferral {
 }
 
 impl Deferral {
-    /// Defers every tool except `names`.
-    pub fn all_except<I, S>(names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        Self::AllExcept(names.into_iter().map(Into::into).collect())
-    }
-
     /// Whether this policy defers a tool named `name` that was registered `registered_deferred`.
     pub(crate) fn defers(&self, name: &str, registered_deferred: bool) -> bool {
         match self {

@@ -34,26 +34,19 @@ pub enum RegistryErrorKind {
     NotDeferred,
 }
 
-/// A refused registry operation: what kind, and a message that names what was wrong.
+/// A refused registry operation: what kind, and a message that names what was wrong (its
+/// `Display`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RegistryError {
-    kind: RegistryErrorKind,
+    /// What kind of operation failed.
+    pub kind: RegistryErrorKind,
     message: String,
 }
 
 impl RegistryError {
     pub(super) fn new(kind: RegistryErrorKind, message: String) -> Self {
         Self { kind, message }
-    }
-
-    /// What kind of operation failed.
-    pub fn kind(&self) -> RegistryErrorKind {
-        self.kind
-    }
-
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.message
     }
 
     pub(crate) fn duplicate_global(name: &str) -> Self {

@@ -75,7 +75,7 @@ pub enum DefinitionChange {
 impl DefinitionChange {
     /// How log lines name it: `"title"`, `"description"`, `"input schema"`, `"output schema"`,
     /// `"annotations"`, `"icons"`, `"other fields"`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Title => "title",
             Self::Description => "description",
@@ -108,7 +108,7 @@ pub enum DefinitionDecision {
 
 impl DefinitionDecision {
     /// How log lines name it: `"accepted"`, `"held"`, `"disabled"`, `"ignored"`, `"rejected"`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Accepted => "accepted",
             Self::Held => "held",

@@ -56,17 +56,6 @@ impl ToolRestriction {
             deny: names.into_iter().map(Into::into).collect(),
         }
     }
-
-    /// Also hides `names`.
-    #[must_use]
-    pub fn and_deny<I, S>(mut self, names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.deny.extend(names.into_iter().map(Into::into));
-        self
-    }
 }
 
 /// The names a restriction is checked against when it is made: the tools a scope inherits.

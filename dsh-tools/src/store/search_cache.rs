@@ -383,7 +383,8 @@ mod tests {
                 .restrict(ToolRestriction::deny(["t0"]))
                 .expect("inherited");
             let b = a.create_child("b").expect("new");
-            b.set_deferral(Deferral::all_except(["t5"])).expect("live");
+            b.set_deferral(Deferral::AllExcept(["t5".to_owned()].into()))
+                .expect("live");
             let _c = a.create_child("c").expect("new");
             let layers: [&ToolScope; 3] = [&registry, &a, &b];
             let core = Arc::clone(registry.core());

@@ -6,38 +6,24 @@ use crate::telemetry::trace_context::TraceContext;
 /// Telemetry a caller attaches to one call
 /// ([`ToolExecutionInput::with_telemetry`](crate::ToolExecutionInput::with_telemetry)): the
 /// remote span the call's span continues, and, for a call served over MCP, the MCP attributes.
+/// Nothing by default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CallTelemetry {
-    parent: Option<TraceContext>,
-    mcp_session_id: Option<String>,
-    served_over_mcp: bool,
+    /// The remote span the call's span becomes a child of (a malformed `traceparent` is
+    /// ignored: the call's span stays where it would have been).
+    pub parent: Option<TraceContext>,
+    /// The call is an MCP `tools/call`: its span gets `mcp.method.name = tools/call`,
+    /// `mcp.session.id` (the `mcp_session_id` field), and
+    /// `error.type = tool_error` when its result is an error (`isError`); the error code stays
+    /// in `dsh_tools.error.code`.
+    pub served_over_mcp: bool,
+    /// The MCP session the call is served in, when it is served over MCP and the transport has
+    /// one.
+    pub mcp_session_id: Option<String>,
 }
 
+// The pipeline reads the call's telemetry through these when it opens the call's span.
 impl CallTelemetry {
-    /// Nothing attached.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The call's span becomes a child of the remote span `parent` names (a malformed
-    /// `traceparent` is ignored: the call's span stays where it would have been).
-    #[must_use]
-    pub fn with_parent(mut self, parent: TraceContext) -> Self {
-        self.parent = Some(parent);
-        self
-    }
-
-    /// The call is an MCP `tools/call` served in the session `session_id` (when the transport has
-    /// one): its span gets `mcp.method.name = tools/call`, `mcp.session.id`, and
-    /// `error.type = tool_error` when its result is an error (`isError`); the error code stays in
-    /// `dsh_tools.error.code`.
-    #[must_use]
-    pub fn served_over_mcp(mut self, session_id: Option<String>) -> Self {
-        self.served_over_mcp = true;
-        self.mcp_session_id = session_id;
-        self
-    }
-
     /// The remote parent, if any.
     pub(crate) fn parent(&self) -> Option<&TraceContext> {
         self.parent.as_ref()

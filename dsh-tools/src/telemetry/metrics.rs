@@ -9,14 +9,28 @@ const DURATION_BUCKETS: [f64; 14] = [
     0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ];
 
-/// The instruments every call of a registry records into.
-pub(crate) struct ToolMetrics {
+/// The instruments every call of a registry records into ([`Telemetry::metrics`]): the GenAI
+/// conventions' `gen_ai.client.operation.duration` histogram (seconds,
+/// `gen_ai.operation.name = execute_tool`, `gen_ai.tool.name`, `error.type` on failure) and a
+/// `dsh_tools.tool.calls` counter of calls by `outcome` (`ok` or the error code).
+///
+/// [`Telemetry::metrics`]: crate::telemetry::Telemetry::metrics
+#[derive(Clone)]
+pub struct ToolMetrics {
     duration: Histogram<f64>,
     calls: Counter<u64>,
 }
 
+impl std::fmt::Debug for ToolMetrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolMetrics").finish_non_exhaustive()
+    }
+}
+
 impl ToolMetrics {
-    pub(crate) fn new(meter: &Meter) -> Self {
+    /// The instruments, made with `meter` (once: hand the same value to every registry that
+    /// shares them).
+    pub fn new(meter: &Meter) -> Self {
         Self {
             duration: meter
                 .f64_histogram("gen_ai.client.operation.duration")

@@ -13,54 +13,31 @@ const TRACESTATE: &str = "tracestate";
 const BAGGAGE: &str = "baggage";
 
 /// A W3C trace context as it travels: the `traceparent` that names the remote span, and the
-/// `tracestate` and `baggage` that go with it.
+/// `tracestate` and `baggage` that go with it, as text.
+///
+/// ```
+/// # use dsh_tools::telemetry::TraceContext;
+/// let parent = TraceContext {
+///     traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".to_owned(),
+///     tracestate: None,
+///     baggage: Some("tenant=acme".to_owned()),
+/// };
+/// let mut meta = serde_json::Map::new();
+/// parent.write_meta(&mut meta);
+/// assert_eq!(TraceContext::from_meta(&meta), Some(parent));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceContext {
-    traceparent: String,
-    tracestate: Option<String>,
-    baggage: Option<String>,
+    /// The remote span, `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`; checked when it
+    /// is used.
+    pub traceparent: String,
+    /// The vendors' `tracestate` list, if any.
+    pub tracestate: Option<String>,
+    /// A W3C `baggage` list (`key=value,…`, values percent-encoded), if any.
+    pub baggage: Option<String>,
 }
 
 impl TraceContext {
-    /// A context naming the remote span `traceparent`
-    /// (`00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`); checked when it is used.
-    pub fn new(traceparent: impl Into<String>) -> Self {
-        Self {
-            traceparent: traceparent.into(),
-            tracestate: None,
-            baggage: None,
-        }
-    }
-
-    /// With the vendors' `tracestate` list.
-    #[must_use]
-    pub fn with_tracestate(mut self, tracestate: impl Into<String>) -> Self {
-        self.tracestate = Some(tracestate.into());
-        self
-    }
-
-    /// With a W3C `baggage` list (`key=value,…`, values percent-encoded).
-    #[must_use]
-    pub fn with_baggage(mut self, baggage: impl Into<String>) -> Self {
-        self.baggage = Some(baggage.into());
-        self
-    }
-
-    /// The `traceparent` text.
-    pub fn traceparent(&self) -> &str {
-        &self.traceparent
-    }
-
-    /// The `tracestate` text, if any.
-    pub fn tracestate(&self) -> Option<&str> {
-        self.tracestate.as_deref()
-    }
-
-    /// The `baggage` text, if any.
-    pub fn baggage(&self) -> Option<&str> {
-        self.baggage.as_deref()
-    }
-
     /// The context in a request's `_meta` object (`traceparent`, `tracestate`, `baggage`, all
     /// strings); `None` without a `traceparent` string.
     pub fn from_meta(meta: &Map<String, Value>) -> Option<Self> {
@@ -94,7 +71,7 @@ impl TraceContext {
     }
 
     /// The context of `context`'s span and baggage; `None` when its span context is not valid.
-    pub fn from_context(context: &Context) -> Option<Self> {
+    pub(crate) fn from_context(context: &Context) -> Option<Self> {
         let span = context.span();
         let span_context = span.span_context();
         if !span_context.is_valid() {
@@ -123,7 +100,7 @@ impl TraceContext {
     /// An OpenTelemetry context whose span is the remote one named here, with the baggage;
     /// `None` when `traceparent` is malformed (W3C: then the call starts a trace of its own). A
     /// malformed `tracestate` is dropped; unreadable baggage entries are skipped.
-    pub fn to_context(&self) -> Option<Context> {
+    pub(crate) fn to_context(&self) -> Option<Context> {
         let (trace_id, span_id, flags) = parse_traceparent(&self.traceparent)?;
         let trace_state = self
             .tracestate
@@ -233,13 +210,23 @@ mod tests {
 
     const PARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
+    fn only(traceparent: &str) -> TraceContext {
+        TraceContext {
+            traceparent: traceparent.to_owned(),
+            tracestate: None,
+            baggage: None,
+        }
+    }
+
     #[test]
     fn a_traceparent_names_a_remote_sampled_span() {
-        let context = TraceContext::new(PARENT)
-            .with_tracestate("congo=t61rcWkgMzE")
-            .with_baggage("user=al%20ice;p=1, tenant=acme")
-            .to_context()
-            .expect("a valid traceparent");
+        let context = TraceContext {
+            traceparent: PARENT.to_owned(),
+            tracestate: Some("congo=t61rcWkgMzE".to_owned()),
+            baggage: Some("user=al%20ice;p=1, tenant=acme".to_owned()),
+        }
+        .to_context()
+        .expect("a valid traceparent");
         let span = context.span();
         let span_context = span.span_context();
         assert!(span_context.is_remote() && span_context.is_sampled());
@@ -254,9 +241,9 @@ mod tests {
             Some("al ice".to_owned())
         );
         let back = TraceContext::from_context(&context).expect("a valid span");
-        assert_eq!(back.traceparent(), PARENT);
-        assert_eq!(back.tracestate(), Some("congo=t61rcWkgMzE"));
-        let baggage = back.baggage().expect("baggage");
+        assert_eq!(back.traceparent, PARENT);
+        assert_eq!(back.tracestate.as_deref(), Some("congo=t61rcWkgMzE"));
+        let baggage = back.baggage.expect("baggage");
         assert!(baggage.contains("user=al%20ice") && baggage.contains("tenant=acme"));
     }
 
@@ -271,17 +258,20 @@ mod tests {
             "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
             "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra",
         ] {
-            assert!(TraceContext::new(bad).to_context().is_none(), "{bad:?}");
+            assert!(only(bad).to_context().is_none(), "{bad:?}");
         }
         let later = "01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra";
-        assert!(TraceContext::new(later).to_context().is_some());
+        assert!(only(later).to_context().is_some());
     }
 
     #[test]
     fn meta_round_trip() {
         let mut meta = Map::new();
         assert_eq!(TraceContext::from_meta(&meta), None);
-        let context = TraceContext::new(PARENT).with_baggage("a=b");
+        let context = TraceContext {
+            baggage: Some("a=b".to_owned()),
+            ..only(PARENT)
+        };
         context.write_meta(&mut meta);
         assert_eq!(meta.get("tracestate"), None);
         assert_eq!(TraceContext::from_meta(&meta), Some(context));

@@ -47,11 +47,11 @@ fn registry() -> ToolRegistry {
         )
         .expect("registers");
     registry.set_code_mode(CodeMode::Both).unwrap();
-    registry.set_code_limits(
-        CodeLimits::new()
-            .with_max_nested_calls(usize::MAX)
-            .with_wall_time_ms(600_000),
-    );
+    registry.set_code_limits(CodeLimits {
+        max_nested_calls: usize::MAX,
+        wall_time_ms: 600_000,
+        ..CodeLimits::default()
+    });
     registry
 }
 

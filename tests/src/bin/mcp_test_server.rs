@@ -15,7 +15,7 @@
 //! other's states; without it each process has a random one.
 
 use dsh_tools::PreToolDecision;
-use dsh_tools::mcp::{HttpOptions, McpServer};
+use dsh_tools::mcp::{HttpOptions, McpServer, ServerOptions};
 use dsh_tools::{FnTool, Value};
 use dsh_tools_tests::mcp_fixture::ASK_REASON;
 
@@ -73,17 +73,16 @@ async fn main() {
             }
         });
     }
-    let mut server = McpServer::new(&registry)
-        .with_name("dsh-tools-test")
-        .with_version("1.2.3")
-        .with_instructions("Test tools.");
-    // Without the flag the server keeps its own default page size.
-    if let Some(page_size) = page_size {
-        server = server.with_page_size(page_size);
-    }
-    if let Some(secret) = request_state_key {
-        server = server.with_request_state_key(secret);
-    }
+    // Without the flags the server keeps its own default page size and a random secret.
+    let defaults = ServerOptions::default();
+    let server = McpServer::new(&registry).with_options(ServerOptions {
+        name: "dsh-tools-test".into(),
+        version: "1.2.3".into(),
+        instructions: Some("Test tools.".into()),
+        page_size: page_size.unwrap_or(defaults.page_size),
+        request_state_key,
+        ..defaults
+    });
     let Some(addr) = http else {
         if let Err(error) = server.serve_stdio().await {
             eprintln!("mcp_test_server: {error}");
@@ -92,7 +91,13 @@ async fn main() {
         return;
     };
     match server
-        .serve_http(addr.as_str(), HttpOptions::new().stateless(stateless))
+        .serve_http(
+            addr.as_str(),
+            HttpOptions {
+                stateless,
+                ..HttpOptions::default()
+            },
+        )
         .await
     {
         Ok(running) => {

@@ -27,14 +27,15 @@ use crate::architecture::{code_of, rust_files, src_dir};
 const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
-/// shrinks; raise it only for an item users need, saying so in the change. 946: the schema
+/// shrinks; raise it only for an item users need, saying so in the change. 846: the schema
 /// model's layout (its kinds, rules and keyword families), the engine's fixed limits and the
-/// partial reader's node view hidden, as not API; provider results, errors and streamed calls
-/// read from their fields; presentation settings as plain values; one generic schema builder;
-/// an `FnTool`'s options and a typed tool's constants each one value (`ToolOptions`,
-/// `ToolInfo`), the call limits, timeout layer, request settings and progress reports plain
-/// values, and what only the registry uses no longer public.
-const MAX_PUBLIC_ITEMS: usize = 946;
+/// partial reader's node view hidden, as not API; what the crate returns (provider results,
+/// errors, streamed calls, records, trace contexts) read from its fields; option types and
+/// settings as plain structs with documented defaults (`ToolOptions`, `ToolInfo`, `CallLimits`,
+/// `CodeLimits`, `HttpOptions`, `ServerOptions`, `ImportOptions`, `ConnectOptions`,
+/// `Telemetry`, the presentation settings); one generic schema builder; one spelling per
+/// operation; and what only the crate uses no longer public.
+const MAX_PUBLIC_ITEMS: usize = 846;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

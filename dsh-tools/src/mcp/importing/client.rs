@@ -40,24 +40,63 @@ use crate::mcp::importing::progress_routes::ProgressRoutes;
 use crate::registry::{Registration, RegistryError, ToolScope};
 use crate::store::event::{DefinitionChange, DefinitionDecision, RegistryEvent};
 
-/// How an import names and runs a server's tools.
+/// How an import names and runs a server's tools. Set the fields that differ from the
+/// defaults (tools named `<server>__<tool>` after the server's own name, a 60 s budget per
+/// call, every call exclusive in a batch, no argument checks, listed at once, changes held):
+///
+/// ```
+/// use dsh_tools::mcp::ImportOptions;
+/// let options = ImportOptions {
+///     prefix: Some("weather".to_owned()),
+///     timeout_ms: Some(30_000),
+///     ..ImportOptions::default()
+/// };
+/// # let _ = options;
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportOptions {
-    prefix: Option<String>,
-    timeout_ms: Option<u64>,
-    concurrency_safe: bool,
-    validate_arguments: bool,
-    defer_loading: bool,
-    changed_tools: ChangedToolPolicy,
-    new_tools: NewToolPolicy,
-    pins: Option<Pins>,
+    /// Names tools `<prefix>__<tool>` instead of after the server's name (`None`, the
+    /// default); an empty prefix imports them under their own names. Characters outside
+    /// `[A-Za-z0-9_-]` become `_`.
+    pub prefix: Option<String>,
+    /// The time budget of each call, in milliseconds (the tools' `timeout_ms`), which the
+    /// registry enforces (`TOOL_TIMEOUT`, and the server is told to stop); one minute by
+    /// default, `None` leaves calls without one. With the registry's timeouts turned off, a
+    /// call still gives up on a server that has not answered two seconds after the budget
+    /// (`MCP_TRANSPORT`). Zero is treated as one.
+    pub timeout_ms: Option<u64>,
+    /// Lets calls of these tools run concurrently with other concurrency-safe calls of a batch
+    /// (off by default). Only say so when the server handles concurrent calls.
+    pub concurrency_safe: bool,
+    /// Checks each call's arguments against the server's `inputSchema` before the call is
+    /// sent, so the model reads every violation at once (`INVALID_ARGS`, in the project's
+    /// wording) without a round trip. Off by default: a server validates its own input. A tool
+    /// whose schema the engine cannot enforce (a remote `$ref`, a look-around pattern) is
+    /// called unchecked, and the import logs a warning naming it and why.
+    pub validate_arguments: bool,
+    /// Registers every tool of the server deferred: callable, but listed for the model only
+    /// once a tool search loads it (see [`ToolDefinition::defer_loading`]). Off by default; a
+    /// server with many tools is the case for it.
+    pub defer_loading: bool,
+    /// What a re-sync does with a known tool whose definition differs from its pin (see
+    /// [`ChangedToolPolicy`]); by default it holds the change and keeps serving the pinned
+    /// definition.
+    pub changed_tools: ChangedToolPolicy,
+    /// What a re-sync does with a tool it has no pin for (see [`NewToolPolicy`]); by default
+    /// it registers and pins it. A first import without saved pins trusts every tool it lists.
+    pub new_tools: NewToolPolicy,
+    /// Saved pins to start from (see [`McpClient::pins`]; none by default): already at the
+    /// first import, a tool whose definition differs from its pin follows
+    /// [`changed_tools`](Self::changed_tools) and a tool without a pin follows
+    /// [`new_tools`](Self::new_tools).
+    pub pins: Option<Pins>,
 }
 
 impl Default for ImportOptions {
     fn default() -> Self {
         Self {
             prefix: None,
-            timeout_ms: Some(Self::DEFAULT_TIMEOUT_MS),
+            timeout_ms: Some(60_000),
             concurrency_safe: false,
             validate_arguments: false,
             defer_loading: false,
@@ -68,87 +107,53 @@ impl Default for ImportOptions {
     }
 }
 
-impl ImportOptions {
-    /// The budget of an imported call unless changed: one minute.
-    const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+/// How [`McpClient`] starts a connection: the protocol's lifecycle and, over HTTP, the
+/// bearer token. The default starts a session with `initialize` and sends no token.
+///
+/// ```no_run
+/// # async fn run(command: tokio::process::Command) -> Result<(), dsh_tools::mcp::McpError> {
+/// use dsh_tools::mcp::{ConnectOptions, McpClient};
+/// use dsh_tools::mcp::rmcp::model::ProtocolVersion;
+/// use dsh_tools::mcp::rmcp::service::ClientLifecycleMode;
+///
+/// let options = ConnectOptions {
+///     lifecycle: ClientLifecycleMode::Auto {
+///         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+///         legacy_version: None,
+///     },
+///     ..ConnectOptions::default()
+/// };
+/// let client = McpClient::connect_stdio(command, options).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ConnectOptions {
+    /// How the connection starts: `Initialize` (the default: a session, protocol 2025-11-25 or
+    /// the newest the server answers it with), `Discover` (the per-request protocol,
+    /// 2026-07-28: `server/discover`, then every request carries what the handshake used to; a
+    /// server that does not speak it is an error), or `Auto` (discover, falling back to
+    /// `initialize` for a server that does not). On the per-request protocol a server may
+    /// answer a call with an `InputRequiredResult`, whose elicitation requests go to the
+    /// [elicitation handler](McpClient::set_elicitation_handler), and it tells the client about
+    /// list changes on a `subscriptions/listen` stream, which the client opens so that imports
+    /// re-sync as they do over a session; every request stands alone, so the client also
+    /// works with stateless servers behind a load balancer. The per-request protocol is not
+    /// the default: it forbids a server's own requests, so a server that still asks its user
+    /// with an `elicitation/create` request (as most written before it do) fails that call on
+    /// it.
+    pub lifecycle: ClientLifecycleMode,
+    /// Over HTTP, sends `Authorization: Bearer <token>` with every request (none by default;
+    /// the other transports ignore it).
+    pub bearer_token: Option<String>,
+}
 
-    /// Names tools `<server>__<tool>` after the server's own name, a 60 s budget per call, and
-    /// every call exclusive in a batch.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Names tools `<prefix>__<tool>` instead of after the server's name; an empty prefix imports
-    /// them under their own names. Characters outside `[A-Za-z0-9_-]` become `_`.
-    #[must_use]
-    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = Some(prefix.into());
-        self
-    }
-
-    /// The time budget of each call, in milliseconds (the tools' `timeout_ms`), which the registry
-    /// enforces (`TOOL_TIMEOUT`, and the server is told to stop); one minute unless set, `None`
-    /// leaves calls without one.
-    /// With the registry's timeouts turned off, a call still gives up on a server that has not
-    /// answered two seconds after the budget (`MCP_TRANSPORT`). Zero is treated as one.
-    #[must_use]
-    pub fn timeout_ms(mut self, timeout_ms: Option<u64>) -> Self {
-        self.timeout_ms = timeout_ms.map(|budget| budget.max(1));
-        self
-    }
-
-    /// Lets calls of these tools run concurrently with other concurrency-safe calls of a batch.
-    /// Only say so when the server handles concurrent calls.
-    #[must_use]
-    pub fn concurrency_safe(mut self, concurrency_safe: bool) -> Self {
-        self.concurrency_safe = concurrency_safe;
-        self
-    }
-
-    /// Checks each call's arguments against the server's `inputSchema` before the call is sent,
-    /// so the model reads every violation at once (`INVALID_ARGS`, in the project's wording)
-    /// without a round trip. Off by default: a server validates its own input. A tool whose
-    /// schema the engine cannot enforce (a remote `$ref`, a look-around pattern) is called
-    /// unchecked, and the import logs a warning naming it and why.
-    #[must_use]
-    pub fn validate_arguments(mut self, validate: bool) -> Self {
-        self.validate_arguments = validate;
-        self
-    }
-
-    /// Registers every tool of the server deferred: callable, but listed for the model only
-    /// once a tool search loads it (see [`ToolDefinition::defer_loading`]). Off by default; a
-    /// server with many tools is the case for it.
-    #[must_use]
-    pub fn defer_loading(mut self, deferred: bool) -> Self {
-        self.defer_loading = deferred;
-        self
-    }
-
-    /// What a re-sync does with a known tool whose definition differs from its pin (see
-    /// [`ChangedToolPolicy`]); by default it holds the change and keeps serving the pinned
-    /// definition.
-    #[must_use]
-    pub fn changed_tools(mut self, policy: ChangedToolPolicy) -> Self {
-        self.changed_tools = policy;
-        self
-    }
-
-    /// What a re-sync does with a tool it has no pin for (see [`NewToolPolicy`]); by default it
-    /// registers and pins it. A first import without saved pins trusts every tool it lists.
-    #[must_use]
-    pub fn new_tools(mut self, policy: NewToolPolicy) -> Self {
-        self.new_tools = policy;
-        self
-    }
-
-    /// Starts from saved pins (see [`McpClient::pins`]): already at the first import, a tool whose
-    /// definition differs from its pin follows [`changed_tools`](Self::changed_tools) and a tool
-    /// without a pin follows [`new_tools`](Self::new_tools).
-    #[must_use]
-    pub fn pins(mut self, pins: Pins) -> Self {
-        self.pins = Some(pins);
-        self
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        Self {
+            lifecycle: ClientLifecycleMode::Initialize,
+            bearer_token: None,
+        }
     }
 }
 
@@ -174,13 +179,13 @@ fn review_event(
 /// ```no_run
 /// # async fn run() -> Result<(), dsh_tools::mcp::McpError> {
 /// use dsh_tools::ToolRegistry;
-/// use dsh_tools::mcp::{ImportOptions, McpClient};
+/// use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient};
 ///
 /// let registry = ToolRegistry::new();
 /// let mut command = tokio::process::Command::new("python3");
 /// command.arg("weather_server.py");
-/// let client = McpClient::connect_stdio(command).await?;
-/// let names = client.import_into(&registry, ImportOptions::new()).await?;
+/// let client = McpClient::connect_stdio(command, ConnectOptions::default()).await?;
+/// let names = client.import_into(&registry, ImportOptions::default()).await?;
 /// // `names` are like "weather__get_forecast"; calls run through the registry's pipeline.
 /// client.close().await; // disposes them and stops the server
 /// # Ok(())
@@ -276,20 +281,11 @@ impl std::fmt::Debug for McpClient {
 
 impl McpClient {
     /// Starts `command` as a child process and talks MCP over its stdin and stdout (its stderr is
-    /// inherited). The child runs in its own process group, which is terminated when the client
-    /// is closed or dropped.
+    /// inherited), starting the connection as `options` say. The child runs in its own process
+    /// group, which is terminated when the client is closed or dropped.
     pub async fn connect_stdio(
         command: impl Into<tokio::process::Command>,
-    ) -> Result<Self, McpError> {
-        Self::connect_stdio_with_lifecycle(command, ClientLifecycleMode::Initialize).await
-    }
-
-    /// [`connect_stdio`](Self::connect_stdio), starting the connection as `lifecycle` says (see
-    /// [`connect_with_lifecycle`](Self::connect_with_lifecycle)): `Auto` speaks 2026-07-28 with
-    /// a server that does.
-    pub async fn connect_stdio_with_lifecycle(
-        command: impl Into<tokio::process::Command>,
-        lifecycle: ClientLifecycleMode,
+        options: ConnectOptions,
     ) -> Result<Self, McpError> {
         use process_wrap::tokio::{CommandWrap, KillOnDrop};
         let command: tokio::process::Command = command.into();
@@ -311,116 +307,44 @@ impl McpClient {
                     format!("could not start MCP server `{program}`: {error}"),
                 )
             })?;
-        Self::connect_with_lifecycle(transport, lifecycle).await
+        Self::connect(transport, options).await
     }
 
     /// Connects to a streamable HTTP MCP server at `url` (for example
-    /// `http://127.0.0.1:8765/mcp`). `https://` needs a TLS feature of `reqwest` enabled in the
-    /// build (for example `reqwest = { version = "0.13", features = ["rustls"] }`).
+    /// `http://127.0.0.1:8765/mcp`), starting the connection as `options` say and sending their
+    /// bearer token. `https://` needs a TLS feature of `reqwest` enabled in the build (for
+    /// example `reqwest = { version = "0.13", features = ["rustls"] }`).
     #[cfg(feature = "mcp-http")]
-    pub async fn connect_http(url: &str) -> Result<Self, McpError> {
-        Self::connect_http_with_token(url, None).await
-    }
-
-    /// [`connect_http`](Self::connect_http) sending `Authorization: Bearer <token>` when a token
-    /// is given.
-    #[cfg(feature = "mcp-http")]
-    pub async fn connect_http_with_token(
-        url: &str,
-        bearer_token: Option<&str>,
-    ) -> Result<Self, McpError> {
-        Self::connect_http_with_lifecycle(url, bearer_token, ClientLifecycleMode::Initialize).await
-    }
-
-    /// [`connect_http_with_token`](Self::connect_http_with_token), starting the connection as
-    /// `lifecycle` says (see [`connect_with_lifecycle`](Self::connect_with_lifecycle)). On the
-    /// per-request protocol (2026-07-28) every request stands alone, so the client also works
-    /// with stateless servers behind a load balancer.
-    ///
-    /// ```no_run
-    /// # async fn run() -> Result<(), dsh_tools::mcp::McpError> {
-    /// use dsh_tools::mcp::McpClient;
-    /// use dsh_tools::mcp::rmcp::model::ProtocolVersion;
-    /// use dsh_tools::mcp::rmcp::service::ClientLifecycleMode;
-    ///
-    /// let lifecycle = ClientLifecycleMode::Auto {
-    ///     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    ///     legacy_version: None,
-    /// };
-    /// let client =
-    ///     McpClient::connect_http_with_lifecycle("http://127.0.0.1:8765/mcp", None, lifecycle)
-    ///         .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "mcp-http")]
-    pub async fn connect_http_with_lifecycle(
-        url: &str,
-        bearer_token: Option<&str>,
-        lifecycle: ClientLifecycleMode,
-    ) -> Result<Self, McpError> {
+    pub async fn connect_http(url: &str, options: ConnectOptions) -> Result<Self, McpError> {
         use rmcp::transport::StreamableHttpClientTransport;
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-        if let Some(token) = bearer_token {
+        if let Some(token) = &options.bearer_token {
             config = config.auth_header(token);
         }
-        Self::connect_with_lifecycle(
-            StreamableHttpClientTransport::from_config(config),
-            lifecycle,
-        )
-        .await
+        Self::connect(StreamableHttpClientTransport::from_config(config), options).await
     }
 
-    /// Talks MCP over any rmcp client transport and completes the handshake (`initialize`,
-    /// protocol 2025-11-25 or the newest the server answers it with).
-    ///
-    /// The per-request protocol of 2026-07-28 is a choice of
-    /// [`connect_with_lifecycle`](Self::connect_with_lifecycle) rather than the default: it
-    /// forbids a server's own requests, so a server that still asks its user with an
-    /// `elicitation/create` request (as most written before it do) fails that call on it.
-    pub async fn connect<T, E, A>(transport: T) -> Result<Self, McpError>
-    where
-        T: IntoTransport<RoleClient, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        Self::connect_with_lifecycle(transport, ClientLifecycleMode::Initialize).await
-    }
-
-    /// Like [`connect`](Self::connect), starting the connection as `lifecycle` says:
-    /// `Initialize` (what `connect` does), `Discover` (the per-request protocol, 2026-07-28:
-    /// `server/discover`, then every request carries what the handshake used to; a server that
-    /// does not speak it is an error), or `Auto` (discover, falling back to `initialize` for a
-    /// server that does not). On the per-request protocol a server may answer a call with an
-    /// `InputRequiredResult`, whose elicitation requests go to the
-    /// [elicitation handler](Self::set_elicitation_handler), and it tells the client about list
-    /// changes on a `subscriptions/listen` stream, which the client opens so that imports
-    /// re-sync as they do over a session.
+    /// Talks MCP over any rmcp client transport and completes the handshake as `options` say
+    /// (by default `initialize`, protocol 2025-11-25 or the newest the server answers it with;
+    /// see [`ConnectOptions::lifecycle`]).
     ///
     /// ```no_run
     /// # async fn run(command: tokio::process::Command) -> Result<(), Box<dyn std::error::Error>> {
-    /// use dsh_tools::mcp::McpClient;
-    /// use dsh_tools::mcp::rmcp::model::ProtocolVersion;
-    /// use dsh_tools::mcp::rmcp::service::ClientLifecycleMode;
+    /// use dsh_tools::mcp::{ConnectOptions, McpClient};
     /// use dsh_tools::mcp::rmcp::transport::TokioChildProcess;
     ///
     /// let transport = TokioChildProcess::new(command)?;
-    /// let lifecycle = ClientLifecycleMode::Auto {
-    ///     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    ///     legacy_version: None,
-    /// };
-    /// let client = McpClient::connect_with_lifecycle(transport, lifecycle).await?;
+    /// let client = McpClient::connect(transport, ConnectOptions::default()).await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn connect_with_lifecycle<T, E, A>(
-        transport: T,
-        lifecycle: ClientLifecycleMode,
-    ) -> Result<Self, McpError>
+    pub async fn connect<T, E, A>(transport: T, options: ConnectOptions) -> Result<Self, McpError>
     where
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        let lifecycle = options.lifecycle;
         let progress = Arc::new(ProgressRoutes::default());
         let list_changed = Arc::new(Notify::new());
         let elicitation = ElicitationSlot::default();
@@ -473,17 +397,14 @@ impl McpClient {
     /// Answers the server's elicitation requests (a tool asking its user for input mid-call:
     /// an `elicitation/create` request, an elicitation in the `inputRequests` of an
     /// `InputRequiredResult` or of a task waiting for input) with `handler`, replacing any
-    /// earlier one. Without a handler every request is declined, with a log line.
+    /// earlier one. Without a handler every request is declined, with a log line; to decline
+    /// them again after installing one, install one that answers
+    /// [`ElicitationAnswer::Decline`](crate::mcp::ElicitationAnswer::Decline).
     pub fn set_elicitation_handler(&self, handler: impl ElicitationHandler) {
         self.shared
             .connection
             .elicitation
             .set(Some(Arc::new(handler)));
-    }
-
-    /// Removes the elicitation handler: requests are declined again.
-    pub fn clear_elicitation_handler(&self) {
-        self.shared.connection.elicitation.set(None);
     }
 
     /// The protocol revision negotiated with the server (`"2025-11-25"` after `initialize`,
@@ -517,8 +438,10 @@ impl McpClient {
     pub async fn import_into(
         &self,
         target: &ToolScope,
-        options: ImportOptions,
+        mut options: ImportOptions,
     ) -> Result<Vec<String>, McpError> {
+        // A zero budget would time every call out before it is sent.
+        options.timeout_ms = options.timeout_ms.map(|budget| budget.max(1));
         let target = target.clone();
         let _resyncing = self.shared.resyncing.lock().await;
         let tools = self.shared.list_tools().await?;
@@ -586,7 +509,7 @@ impl McpClient {
     /// [`ImportOptions::pins`] after a restart.
     pub fn pins(&self) -> Pins {
         let imports = self.shared.lock_imports();
-        let mut pins = Pins::new();
+        let mut pins = Pins::default();
         for import in imports.iter() {
             pins.merge_missing(import.book.pins());
         }
@@ -605,20 +528,22 @@ impl McpClient {
         held
     }
 
-    /// Accepts the change held for the tool registered (or to be registered) as `name`: its new
-    /// definition is pinned and served (a new tool is registered). The registry announces the
-    /// replacement, then [`DefinitionDecision::Accepted`]. Fails (`NotHeld`) when no change is
-    /// held under that name, or (`Registry`) when the registry refuses the tool.
-    pub fn accept_change(&self, name: &str) -> Result<(), McpError> {
-        self.shared.settle_held(name, DefinitionDecision::Accepted)
-    }
-
-    /// Rejects the change held for `name`: the pinned definition stays served (a disabled or new
-    /// tool stays out of the registry), and the same definition is not raised again; another
-    /// change of it is. The registry announces [`DefinitionDecision::Rejected`]. Fails
-    /// (`NotHeld`) when no change is held under that name.
-    pub fn reject_change(&self, name: &str) -> Result<(), McpError> {
-        self.shared.settle_held(name, DefinitionDecision::Rejected)
+    /// Settles the change held for the tool registered (or to be registered) as `name`.
+    ///
+    /// Accepting (`accept: true`) pins and serves its new definition (a new tool is
+    /// registered); the registry announces the replacement, then
+    /// [`DefinitionDecision::Accepted`]. Rejecting keeps the pinned definition served (a disabled
+    /// or new tool stays out of the registry), and the same definition is not raised again;
+    /// another change of it is; the registry announces [`DefinitionDecision::Rejected`]. Fails
+    /// (`NotHeld`) when no change is held under that name, or, accepting, (`Registry`) when the
+    /// registry refuses the tool.
+    pub fn decide_change(&self, name: &str, accept: bool) -> Result<(), McpError> {
+        let decision = if accept {
+            DefinitionDecision::Accepted
+        } else {
+            DefinitionDecision::Rejected
+        };
+        self.shared.settle_held(name, decision)
     }
 
     /// Disposes every imported tool and ends the connection, terminating a child-process server.

@@ -22,28 +22,15 @@ use crate::future::{BoxFuture, CatchUnwind};
 
 /// What a server asks the user for.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ElicitationRequest {
-    server: String,
-    message: String,
-    requested_schema: Value,
-}
-
-impl ElicitationRequest {
     /// The name of the server that asks, as it introduced itself.
-    pub fn server(&self) -> &str {
-        &self.server
-    }
-
+    pub server: String,
     /// What the server wants to know, for the user to read.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
+    pub message: String,
     /// The form the answer must fill: a JSON Schema object of flat, primitive-typed properties
     /// (`requestedSchema`).
-    pub fn requested_schema(&self) -> &Value {
-        &self.requested_schema
-    }
+    pub requested_schema: Value,
 }
 
 /// How the user answered.
@@ -57,32 +44,20 @@ pub enum ElicitationAnswer {
     Cancel,
 }
 
-/// Answers the elicitation requests of an imported server.
+/// Answers the elicitation requests of an imported server. A closure
+/// `Fn(ElicitationRequest) -> impl Future<Output = ElicitationAnswer>` is one.
 pub trait ElicitationHandler: Send + Sync + 'static {
     /// Answers one request.
     fn elicit(&self, request: ElicitationRequest) -> BoxFuture<'static, ElicitationAnswer>;
 }
 
-/// An [`ElicitationHandler`] made from a closure; see [`elicitation_fn`].
-#[derive(Clone, Copy, Debug)]
-pub struct ElicitationFn<F>(F);
-
-/// Makes an [`ElicitationHandler`] from `f(request)`.
-pub fn elicitation_fn<F, Fut>(f: F) -> ElicitationFn<F>
-where
-    F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = ElicitationAnswer> + Send + 'static,
-{
-    ElicitationFn(f)
-}
-
-impl<F, Fut> ElicitationHandler for ElicitationFn<F>
+impl<F, Fut> ElicitationHandler for F
 where
     F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = ElicitationAnswer> + Send + 'static,
 {
     fn elicit(&self, request: ElicitationRequest) -> BoxFuture<'static, ElicitationAnswer> {
-        Box::pin((self.0)(request))
+        Box::pin(self(request))
     }
 }
 

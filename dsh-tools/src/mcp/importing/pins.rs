@@ -53,8 +53,9 @@ pub enum NewToolPolicy {
 }
 
 /// The pinned fingerprints (and definitions) of an import's tools, by the server's tool name:
-/// saved with [`to_json`](Self::to_json) (or serde), loaded with [`from_json`](Self::from_json) and
-/// handed to [`ImportOptions::pins`](crate::mcp::ImportOptions::pins), so that a restart does not
+/// saved and loaded with serde (`serde_json::to_string(&pins)`, `serde_json::from_str::<Pins>`:
+/// loading fails, saying why, on text that is not such pins or whose fingerprints do not match
+/// their definitions; the same pins are the same text) and handed to [`ImportOptions::pins`](crate::mcp::ImportOptions::pins), so that a restart does not
 /// trust a server whose tools changed meanwhile.
 ///
 /// The saved form is `{"version": 1, "tools": {"<tool>": {"fingerprint": "sha256:…",
@@ -123,23 +124,6 @@ impl TryFrom<SavedPins> for Pins {
 }
 
 impl Pins {
-    /// No pins.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Reads pins saved by [`to_json`](Self::to_json); fails, saying why, on text that is not
-    /// such pins or whose fingerprints do not match their definitions.
-    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(text)
-    }
-
-    /// The pins as JSON text, the same for the same pins.
-    pub fn to_json(&self) -> String {
-        // A map of strings and JSON values always serializes.
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
     /// The pinned fingerprint of the server's tool `tool`.
     pub fn fingerprint(&self, tool: &str) -> Option<&str> {
         self.tools.get(tool).map(|pin| pin.fingerprint.as_str())
@@ -155,16 +139,6 @@ impl Pins {
     /// The pinned tools' names, sorted.
     pub fn tools(&self) -> impl Iterator<Item = &str> {
         self.tools.keys().map(String::as_str)
-    }
-
-    /// How many tools are pinned.
-    pub fn len(&self) -> usize {
-        self.tools.len()
-    }
-
-    /// Whether no tool is pinned.
-    pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
     }
 
     fn pin(&mut self, tool: &mcp::Tool) {
@@ -248,8 +222,7 @@ fn changes_between(pinned: &Value, offered: &Value) -> Vec<DefinitionChange> {
 }
 
 /// A change an import holds for the user: a known tool's new definition, or a new tool, waiting
-/// for [`McpClient::accept_change`](crate::mcp::McpClient::accept_change) or
-/// [`reject_change`](crate::mcp::McpClient::reject_change).
+/// for [`McpClient::decide_change`](crate::mcp::McpClient::decide_change).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct HeldChange {

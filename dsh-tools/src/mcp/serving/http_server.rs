@@ -18,7 +18,7 @@
 //!   the server makes no requests of the client (an `ask` is answered by the registry's own
 //!   approver, or denied, as for a client without elicitation, except for a client on
 //!   multi-round-trip requests, which is asked in the response itself, an `InputRequiredResult`:
-//!   give every process the same [`McpServer::with_request_state_key`] so that a retry answered
+//!   give every process the same [`ServerOptions::request_state_key`](crate::mcp::ServerOptions::request_state_key) so that a retry answered
 //!   by another process counts); progress of a call travels on that call's own response stream.
 
 use std::convert::Infallible;
@@ -52,15 +52,40 @@ use crate::mcp::serving::session::McpHandler;
 /// How long open connections get to finish when the server shuts down.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// How the HTTP server is exposed.
+/// How the HTTP server is exposed. Set the fields that differ from the defaults (path `/mcp`,
+/// loopback hosts only, no browser origin, no token, 4 MiB bodies, sessions):
+///
+/// ```
+/// use dsh_tools::mcp::HttpOptions;
+/// let options = HttpOptions {
+///     bearer_token: Some("secret".to_owned()),
+///     allowed_hosts: vec!["tools.example.com".to_owned()],
+///     ..HttpOptions::default()
+/// };
+/// # let _ = options;
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpOptions {
-    path: String,
-    allowed_origins: Vec<String>,
-    allowed_hosts: Option<Vec<String>>,
-    bearer_token: Option<String>,
-    max_body_bytes: usize,
-    stateless: bool,
+    /// Where MCP is served (default `/mcp`; a path without a leading `/` gets one); other paths
+    /// answer 404.
+    pub path: String,
+    /// The `Origin`s accepted (`scheme://host[:port]`, `:*` for any port; none by default).
+    /// Requests without an `Origin` (not from a browser) are accepted either way.
+    pub allowed_origins: Vec<String>,
+    /// The `Host`s accepted besides the loopback names (a name, or `host:port`); needed when
+    /// the server is reached by a public name.
+    pub allowed_hosts: Vec<String>,
+    /// Accepts any `Host` (behind a proxy that checks it; not for a server on a workstation).
+    /// Off by default.
+    pub allow_any_host: bool,
+    /// Requires `Authorization: Bearer <token>` on every request (none by default).
+    pub bearer_token: Option<String>,
+    /// Refuses request bodies over this many bytes with 413 (default 4 MiB).
+    pub max_body_bytes: usize,
+    /// Keeps no session between requests (no `Mcp-Session-Id`): any server process can answer
+    /// any request. Server-initiated notifications then only travel on a request's own stream.
+    /// Off by default.
+    pub stateless: bool,
 }
 
 impl Default for HttpOptions {
@@ -68,80 +93,23 @@ impl Default for HttpOptions {
         Self {
             path: "/mcp".to_owned(),
             allowed_origins: Vec::new(),
-            allowed_hosts: None,
+            allowed_hosts: Vec::new(),
+            allow_any_host: false,
             bearer_token: None,
-            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
+            max_body_bytes: 4 * 1024 * 1024,
             stateless: false,
         }
     }
 }
 
 impl HttpOptions {
-    /// The request body cap unless changed: 4 MiB.
-    const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
-
-    /// Path `/mcp`, loopback hosts only, no browser origin, no token, 4 MiB bodies, sessions.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Serves MCP at `path` (default `/mcp`); other paths answer 404.
-    #[must_use]
-    pub fn path(mut self, path: impl Into<String>) -> Self {
-        let path = path.into();
-        self.path = if path.starts_with('/') {
-            path
+    /// The path served, with its leading `/`.
+    fn served_path(&self) -> String {
+        if self.path.starts_with('/') {
+            self.path.clone()
         } else {
-            format!("/{path}")
-        };
-        self
-    }
-
-    /// Accepts requests whose `Origin` is `origin` (`scheme://host[:port]`, `:*` for any port).
-    /// Requests without an `Origin` (not from a browser) are accepted either way.
-    #[must_use]
-    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
-        self.allowed_origins.push(origin.into());
-        self
-    }
-
-    /// Accepts requests whose `Host` is `host` (a name, or `host:port`), besides the loopback
-    /// names; needed when the server is reached by a public name.
-    #[must_use]
-    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
-        self.allowed_hosts
-            .get_or_insert_with(|| LOOPBACK_HOSTS.map(str::to_owned).to_vec())
-            .push(host.into());
-        self
-    }
-
-    /// Accepts any `Host` (behind a proxy that checks it; not for a server on a workstation).
-    #[must_use]
-    pub fn allow_any_host(mut self) -> Self {
-        self.allowed_hosts = Some(Vec::new());
-        self
-    }
-
-    /// Requires `Authorization: Bearer <token>` on every request.
-    #[must_use]
-    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
-        self.bearer_token = Some(token.into());
-        self
-    }
-
-    /// Refuses request bodies over `bytes` with 413 (4 MiB unless set).
-    #[must_use]
-    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
-        self.max_body_bytes = bytes;
-        self
-    }
-
-    /// Keeps no session between requests (no `Mcp-Session-Id`): any server process can answer
-    /// any request. Server-initiated notifications then only travel on a request's own stream.
-    #[must_use]
-    pub fn stateless(mut self, stateless: bool) -> Self {
-        self.stateless = stateless;
-        self
+            format!("/{}", self.path)
+        }
     }
 
     /// rmcp's configuration: it checks the origin; the host is checked before it
@@ -156,12 +124,15 @@ impl HttpOptions {
             .disable_allowed_hosts()
     }
 
-    /// The hosts requests may name: the loopback names unless others were allowed.
-    fn allowed_hosts(&self) -> AllowedHosts {
-        match &self.allowed_hosts {
-            Some(hosts) => AllowedHosts::new(hosts),
-            None => AllowedHosts::new(&LOOPBACK_HOSTS.map(str::to_owned)),
+    /// The hosts requests may name: any with `allow_any_host` (an empty list admits every
+    /// host), else the loopback names and those allowed.
+    fn hosts(&self) -> AllowedHosts {
+        if self.allow_any_host {
+            return AllowedHosts::new(&[]);
         }
+        let mut hosts = LOOPBACK_HOSTS.map(str::to_owned).to_vec();
+        hosts.extend(self.allowed_hosts.iter().cloned());
+        AllowedHosts::new(&hosts)
     }
 }
 
@@ -240,10 +211,11 @@ impl McpServer {
                 McpHandler::new(Arc::clone(&server))
             })
         };
+        let path = options.served_path();
         let guard = Arc::new(Guard {
-            path: options.path.clone(),
+            path: path.clone(),
             bearer_token: options.bearer_token.clone(),
-            hosts: options.allowed_hosts(),
+            hosts: options.hosts(),
         });
         let serving = Serving {
             listener,
@@ -257,7 +229,7 @@ impl McpServer {
         };
         Ok(McpHttpServer {
             local_addr,
-            path: options.path,
+            path,
             shutdown,
             task: Some(task),
         })

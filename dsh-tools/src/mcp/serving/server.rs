@@ -26,11 +26,76 @@ use crate::mcp::serving::request_state::RequestStateKey;
 use crate::mcp::serving::task_life::TaskSettings;
 use crate::mcp::serving::tasks::task_store;
 use crate::pipeline::resolved::ResolvedTool;
-use crate::registry::{Registration, ToolRegistry, ToolScope};
+use crate::registry::{Registration, ToolScope};
 use crate::result::ToolExecutionResult;
 
 /// How many tools one `tools/list` page holds unless changed.
 const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// How an [`McpServer`] introduces itself and serves: set the fields that differ from the
+/// defaults and hand them to [`McpServer::with_options`].
+///
+/// ```
+/// use dsh_tools::mcp::ServerOptions;
+/// let options = ServerOptions {
+///     name: "coding-tools".to_owned(),
+///     instructions: Some("Tools over one workspace.".to_owned()),
+///     ..ServerOptions::default()
+/// };
+/// # let _ = options;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerOptions {
+    /// The name clients see (`serverInfo.name`; default `dsh-tools`).
+    pub name: String,
+    /// The version clients see (`serverInfo.version`; default this crate's version).
+    pub version: String,
+    /// The human-readable title clients may show (`serverInfo.title`; none by default).
+    pub title: Option<String>,
+    /// The instructions sent with the handshake, for the client's model (none by default).
+    pub instructions: Option<String>,
+    /// How many tools one `tools/list` page holds (default 100; at least one is used).
+    pub page_size: usize,
+    /// How long a call served as a task lives from its creation (`None`: as long as the server;
+    /// default five minutes). A call still running then is stopped and its task fails as
+    /// expired; a finished task stays readable for one more such time.
+    pub task_ttl: Option<Duration>,
+    /// How often clients are asked to poll a served task (default one second).
+    pub task_poll_interval: Duration,
+    /// How long the server running a task may go without renewing its heartbeat on the call
+    /// store before the other servers sharing the store report the task `failed`, saying the
+    /// process running it stopped (`None`, the default: five of the task's poll intervals, at
+    /// least one second). Only tasks on a call store have one: a server keeps its tasks on its
+    /// registry's call store whenever the registry has one (`ToolRegistry::set_durability`,
+    /// feature `durable`; see `docs/durable.md`). The owner renews its heartbeat every poll
+    /// interval, or four times within this bound when that is shorter.
+    pub task_owner_timeout: Option<Duration>,
+    /// The secret the server binds an approval asked through multi-round-trip requests to its
+    /// call with (the `requestState` it sends is a keyed digest of the tool, the agent and the
+    /// arguments; a retry whose state does not match its own call carries no answer). `None`,
+    /// the default: random per server. Give every replica behind one load balancer the same
+    /// secret, so that a retry answered by another process than the one that asked is
+    /// recognized. Keep it out of clients' reach, and make it random (32 bytes from a
+    /// cryptographic source).
+    pub request_state_key: Option<[u8; 32]>,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        let tasks = TaskSettings::default();
+        Self {
+            name: "dsh-tools".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            title: None,
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            task_ttl: tasks.ttl,
+            task_poll_interval: tasks.poll_interval,
+            task_owner_timeout: tasks.owner_timeout,
+            request_state_key: None,
+        }
+    }
+}
 
 /// Serves the tools of a registry (its global layer) or of one scope to MCP clients: `tools/list`
 /// shows exactly what [`schemas`](ToolScope::schemas) shows there, and every `tools/call` runs
@@ -46,11 +111,14 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 ///
 /// ```no_run
 /// # async fn run(registry: dsh_tools::ToolRegistry) -> Result<(), dsh_tools::mcp::McpError> {
-/// use dsh_tools::mcp::McpServer;
+/// use dsh_tools::mcp::{McpServer, ServerOptions};
 ///
 /// McpServer::new(&registry)
-///     .with_name("coding-tools")
-///     .with_instructions("Tools over one workspace.")
+///     .with_options(ServerOptions {
+///         name: "coding-tools".to_owned(),
+///         instructions: Some("Tools over one workspace.".to_owned()),
+///         ..ServerOptions::default()
+///     })
 ///     .serve_stdio()
 ///     .await
 /// # }
@@ -99,17 +167,13 @@ impl std::fmt::Debug for McpServer {
 }
 
 impl McpServer {
-    /// Serves the global layer of `registry`.
-    pub fn new(registry: &ToolRegistry) -> Self {
-        Self::serving(registry.global().clone())
-    }
-
-    /// Serves what `scope` sees: its own tools, its ancestors' and the global ones its
-    /// restrictions admit; calls run on behalf of its agent. Once the scope (or an ancestor) is
-    /// disposed, `tools/list` is empty and every call is refused as `SCOPE_DISPOSED`, even when a
-    /// new scope of the same agent exists.
-    pub fn for_scope(scope: &ToolScope) -> Self {
-        Self::serving(scope.clone())
+    /// Serves what `layer` sees: a registry's global layer (`McpServer::new(&registry)`, the
+    /// registry dereferencing to it), or a scope — its own tools, its ancestors' and the global
+    /// ones its restrictions admit, calls running on behalf of its agent. Once the scope (or an
+    /// ancestor) is disposed, `tools/list` is empty and every call is refused as
+    /// `SCOPE_DISPOSED`, even when a new scope of the same agent exists.
+    pub fn new(layer: &ToolScope) -> Self {
+        Self::serving(layer.clone())
     }
 
     fn serving(layer: ToolScope) -> Self {
@@ -143,87 +207,25 @@ impl McpServer {
         }
     }
 
-    /// Sets the name clients see (`serverInfo.name`; default `dsh-tools`).
+    /// Serves with `options` (what clients are told, listing pages, tasks, the secret of
+    /// approvals asked through multi-round-trip requests) instead of the defaults.
     #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        Arc::make_mut(&mut self.info).server_info.name = name.into();
+    pub fn with_options(mut self, options: ServerOptions) -> Self {
+        let info = Arc::make_mut(&mut self.info);
+        info.server_info.name = options.name;
+        info.server_info.version = options.version;
+        info.server_info.title = options.title;
+        info.instructions = options.instructions;
+        self.page_size = options.page_size.max(1);
+        self.tasks = TaskSettings {
+            ttl: options.task_ttl,
+            poll_interval: options.task_poll_interval,
+            owner_timeout: options.task_owner_timeout,
+        };
+        if let Some(secret) = options.request_state_key {
+            self.request_state = Some(RequestStateKey::new(secret));
+        }
         self
-    }
-
-    /// Sets the version clients see (`serverInfo.version`; default this crate's version).
-    #[must_use]
-    pub fn with_version(mut self, version: impl Into<String>) -> Self {
-        Arc::make_mut(&mut self.info).server_info.version = version.into();
-        self
-    }
-
-    /// Sets the human-readable title clients may show (`serverInfo.title`).
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        Arc::make_mut(&mut self.info).server_info.title = Some(title.into());
-        self
-    }
-
-    /// Sets the instructions sent with the handshake, for the client's model.
-    #[must_use]
-    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        Arc::make_mut(&mut self.info).instructions = Some(instructions.into());
-        self
-    }
-
-    /// Sets how many tools one `tools/list` page holds (at least one; default 100).
-    #[must_use]
-    pub fn with_page_size(mut self, page_size: usize) -> Self {
-        self.page_size = page_size.max(1);
-        self
-    }
-
-    /// Sets how long a call served as a task lives from its creation (`None`: as long as the
-    /// server; default five minutes). A call still running
-    /// then is stopped and its task fails as expired; a finished task stays readable for one
-    /// more such time.
-    #[must_use]
-    pub fn with_task_ttl(mut self, ttl: Option<Duration>) -> Self {
-        self.tasks.ttl = ttl;
-        self
-    }
-
-    /// Sets how often clients are asked to poll a served task (default one second).
-    #[must_use]
-    pub fn with_task_poll_interval(mut self, interval: Duration) -> Self {
-        self.tasks.poll_interval = interval;
-        self
-    }
-
-    /// Sets how long the server running a task may go without renewing its heartbeat on the
-    /// call store before the other servers sharing the store report the task `failed`, saying
-    /// the process running it stopped (default: five of the task's poll intervals, at least one
-    /// second). Only tasks on a call store have one: a server keeps its tasks on its registry's
-    /// call store whenever the registry has one (`ToolRegistry::set_durability`, feature
-    /// `durable`; see `docs/durable.md`). The owner renews its heartbeat every poll interval, or
-    /// four times within this bound when that is shorter.
-    #[must_use]
-    pub fn with_task_owner_timeout(mut self, timeout: Duration) -> Self {
-        self.tasks.owner_timeout = Some(timeout);
-        self
-    }
-
-    /// Sets the secret the server binds an approval asked through multi-round-trip requests to
-    /// its call with (the `requestState` it sends is a keyed digest of the tool, the agent and
-    /// the arguments; a retry whose state does not match its own call carries no answer).
-    /// Random per server unless set: give every replica behind one load balancer the same
-    /// secret, so that a retry answered by another process than the one that asked is
-    /// recognized. Keep it out of clients' reach, and make it random (32 bytes from a
-    /// cryptographic source).
-    #[must_use]
-    pub fn with_request_state_key(mut self, secret: [u8; 32]) -> Self {
-        self.request_state = Some(RequestStateKey::new(secret));
-        self
-    }
-
-    /// The name clients see.
-    pub fn name(&self) -> &str {
-        &self.info.server_info.name
     }
 
     /// The server's handshake answer.

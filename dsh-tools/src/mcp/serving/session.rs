@@ -220,10 +220,10 @@ struct Served;
 /// continues, and the MCP attributes that go on that span.
 #[cfg(feature = "otel")]
 fn served_over_mcp(context: &RequestContext<RoleServer>) -> Served {
-    let telemetry = crate::telemetry::CallTelemetry::new().served_over_mcp(None);
-    match crate::telemetry::TraceContext::from_meta(&context.meta) {
-        Some(parent) => telemetry.with_parent(parent),
-        None => telemetry,
+    crate::telemetry::CallTelemetry {
+        parent: crate::telemetry::TraceContext::from_meta(&context.meta),
+        served_over_mcp: true,
+        mcp_session_id: None,
     }
 }
 

@@ -18,8 +18,8 @@ use crate::registry::batch::outcome::BatchOutcome;
 use crate::registry::batch::schedule::Schedule;
 use crate::registry::tool_registry::ToolRegistry;
 
-/// Where a turn's calls go as they finish; dropping it (or [`finish`](Self::finish)) tells the
-/// batch no more will come.
+/// Where a turn's calls go as they finish; dropping it tells the batch no more will come (calls
+/// still held for a missing call ahead of them are then sent in their order, the gap closed).
 pub struct BatchFeed {
     sender: mpsc::UnboundedSender<ToolExecutionInput>,
     /// The position the next call sent must have.
@@ -102,18 +102,6 @@ impl BatchFeed {
             let _ = self.sender.send(input);
             self.next += 1;
         }
-    }
-
-    /// How many calls the batch has received (calls held for one ahead of them not counted).
-    pub fn sent(&self) -> usize {
-        self.next
-    }
-
-    /// No more calls: the batch resolves once those it has are done. Calls still held for a
-    /// missing call ahead of them are sent in their order, the gap closed. Dropping the feed
-    /// does the same.
-    pub fn finish(self) {
-        drop(self);
     }
 }
 

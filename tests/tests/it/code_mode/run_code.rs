@@ -184,7 +184,7 @@ async fn a_scope_inherits_its_parents_mode_unless_it_sets_one() {
     assert_eq!(names(child.schemas()), [RUN_CODE]);
     child.set_code_mode(CodeMode::Native).expect("set");
     assert_eq!(names(child.schemas()), ["echo", "fails"]);
-    child.inherit_code_mode().expect("set");
+    child.set_code_mode(None).expect("set");
     assert_eq!(names(child.schemas()), [RUN_CODE]);
     assert_eq!(names(registry.schemas()), ["echo", "fails"]);
 }
@@ -243,7 +243,7 @@ async fn run_code_is_reserved_for_registration_and_restriction() {
                 .handler(|_a, _r| async move { Ok(json!(1)) }),
         )
         .expect_err("reserved");
-    assert_eq!(error.kind(), RegistryErrorKind::ReservedName);
+    assert_eq!(error.kind, RegistryErrorKind::ReservedName);
     assert_eq!(
         error.to_string(),
         "tool name \"run_code\" is reserved for the Code Mode presentation transport and cannot \
@@ -354,7 +354,10 @@ async fn promise_all_runs_safe_calls_together_up_to_the_bound() {
     let _ = registry
         .register(slow(Arc::clone(&running), Arc::clone(&most)))
         .expect("registers");
-    registry.set_code_limits(CodeLimits::new().with_max_in_flight(3));
+    registry.set_code_limits(CodeLimits {
+        max_in_flight: 3,
+        ..CodeLimits::default()
+    });
     let result = run(
         &registry,
         "const all = await Promise.all([1,2,3,4,5,6,7].map(i => tools.slow({ms: 30, i})));\n\
@@ -475,7 +478,10 @@ async fn calls_that_end_at_once_keep_the_programs_order_and_bounds() {
         ),
     ];
     for (max_in_flight, calls, expected) in cases {
-        registry.set_code_limits(CodeLimits::new().with_max_in_flight(*max_in_flight));
+        registry.set_code_limits(CodeLimits {
+            max_in_flight: *max_in_flight,
+            ..CodeLimits::default()
+        });
         log.lock().unwrap().clear();
         let program = format!("return await Promise.all([{calls}]);");
         let result = run_or_hang(&registry, &program).await;
@@ -493,11 +499,11 @@ async fn a_program_that_never_yields_to_its_caller_leaves_the_callers_executor_f
     // The test's runtime has one thread: if the program held it, the task that cancels the run
     // could not run, and the run would end at its wall time instead.
     let registry = registry(CodeMode::Code);
-    registry.set_code_limits(
-        CodeLimits::new()
-            .with_wall_time_ms(20_000)
-            .with_max_nested_calls(usize::MAX),
-    );
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 20_000,
+        max_nested_calls: usize::MAX,
+        ..CodeLimits::default()
+    });
     for program in [
         "for (;;) {}",
         // Every call ends at once, answered on the engine's thread: the program never waits.
@@ -524,11 +530,11 @@ async fn a_program_that_never_yields_to_its_caller_leaves_the_callers_executor_f
         canceller.await.expect("the canceller ran");
     }
     // And the wall time still ends either.
-    registry.set_code_limits(
-        CodeLimits::new()
-            .with_wall_time_ms(300)
-            .with_max_nested_calls(usize::MAX),
-    );
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 300,
+        max_nested_calls: usize::MAX,
+        ..CodeLimits::default()
+    });
     for program in ["for (;;) {}", "for (;;) await tools.echo({});"] {
         let result = run_or_hang(&registry, program).await;
         let text = failure_text(&result, ErrorCode::ToolTimeout.as_str());
@@ -645,12 +651,12 @@ async fn typescript_is_refused_with_a_text_that_says_so() {
 #[tokio::test]
 async fn hostile_programs_end_with_the_documented_error_within_their_limits() {
     let registry = registry(CodeMode::Code);
-    let limits = |wall_time_ms| {
-        CodeLimits::new()
-            .with_wall_time_ms(wall_time_ms)
-            .with_memory_bytes(16 << 20)
-            .with_max_output_bytes(4096)
-            .with_max_nested_calls(100)
+    let limits = |wall_time_ms| CodeLimits {
+        wall_time_ms,
+        memory_bytes: 16 << 20,
+        max_output_bytes: 4096,
+        max_nested_calls: 100,
+        ..CodeLimits::default()
     };
     let cases: &[(&str, &str, &str)] = &[
         (
@@ -791,7 +797,10 @@ async fn what_a_program_changes_is_not_seen_by_the_next_one() {
     // own. The first program changes all it can reach (and fails to change `tools`), both when
     // it finishes and when a limit stops it part-way.
     let registry = registry(CodeMode::Code);
-    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(500));
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 500,
+        ..CodeLimits::default()
+    });
     let tamper = "globalThis.leaked = 1; var declared = 1; undeclared = 1;\n\
                   Array.prototype.extra = 1; Object.prototype.polluted = 1;\n\
                   JSON.parse = () => 'tampered'; Error.prototype.name = 'Tampered';\n\
@@ -826,7 +835,10 @@ async fn what_a_program_changes_is_not_seen_by_the_next_one() {
 #[tokio::test]
 async fn a_program_too_long_is_refused_before_it_runs() {
     let registry = registry(CodeMode::Code);
-    registry.set_code_limits(CodeLimits::new().with_max_source_bytes(10));
+    registry.set_code_limits(CodeLimits {
+        max_source_bytes: 10,
+        ..CodeLimits::default()
+    });
     let text = failure_text(
         &run(&registry, "return 12345678;").await,
         ErrorCode::CodeRunFailed.as_str(),
@@ -1096,11 +1108,11 @@ async fn any_end_of_a_program_cancels_its_calls_in_flight() {
         ),
     ];
     for (program, wall_time_ms, code, fragment) in cases {
-        registry.set_code_limits(
-            CodeLimits::new()
-                .with_wall_time_ms(*wall_time_ms)
-                .with_max_output_bytes(4096),
-        );
+        registry.set_code_limits(CodeLimits {
+            wall_time_ms: *wall_time_ms,
+            max_output_bytes: 4096,
+            ..CodeLimits::default()
+        });
         nested.lock().unwrap().clear();
         let result = run_or_hang(&registry, program).await;
         if code.is_empty() {
@@ -1130,7 +1142,10 @@ async fn a_nested_call_that_ignores_its_cancellation_is_dropped_after_the_grace(
         timeout_grace: Duration::from_millis(100),
         ..dsh_tools::policy::CallLimits::new()
     });
-    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(300));
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 300,
+        ..CodeLimits::default()
+    });
     let finished = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&finished);
     let _ = registry
@@ -1164,11 +1179,11 @@ async fn a_nested_call_that_ignores_its_cancellation_is_dropped_after_the_grace(
 async fn a_memory_bomb_of_small_objects_ends_with_the_memory_limit() {
     // Before, these ended with "Uncaught null": the engine had no room left for the error.
     let registry = registry(CodeMode::Code);
-    registry.set_code_limits(
-        CodeLimits::new()
-            .with_wall_time_ms(60_000)
-            .with_memory_bytes(16 << 20),
-    );
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 60_000,
+        memory_bytes: 16 << 20,
+        ..CodeLimits::default()
+    });
     let mut wrong = Vec::new();
     for program in [
         "const keep = []; for (;;) keep.push([1]);",

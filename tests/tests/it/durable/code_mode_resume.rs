@@ -16,7 +16,7 @@ use dsh_tools::call::BoxFuture;
 use dsh_tools::code_mode::{CodeLimits, CodeMode};
 use dsh_tools::durable::{
     ApprovalKey, ApprovalRecord, ApprovalState, CallStore, Durability, JournalEntry, JournalPolicy,
-    JournalState, MemoryStore, SqliteStore, StoreResult, TaskRecord, TaskState,
+    JournalState, MemoryStore, SqliteStore, StoreError, TaskRecord, TaskState,
 };
 use dsh_tools::errors::ErrorCode;
 use dsh_tools::registry::RUN_CODE;
@@ -238,7 +238,7 @@ async fn a_rejected_approval_reaches_the_program_on_the_retry() {
 async fn without_a_call_store_a_program_sees_the_approval_fail() {
     let runs = Runs::default();
     let registry = registry(Arc::new(MemoryStore::new()), &runs);
-    registry.clear_durability();
+    registry.set_durability(None);
     let result = registry.execute(run_input("run-1", PROGRAM)).await;
     assert!(!result.is_error(), "{}", result.text());
     assert_eq!(
@@ -374,7 +374,10 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
     let runs = Runs::default();
     let registry = registry(Arc::new(MemoryStore::new()), &runs);
     // Room for `a` on a busy machine; `slow` then waits out the rest.
-    registry.set_code_limits(CodeLimits::new().with_wall_time_ms(1_500));
+    registry.set_code_limits(CodeLimits {
+        wall_time_ms: 1_500,
+        ..CodeLimits::default()
+    });
     // Hangs until it is cancelled (the run's wall time), the first time only.
     let slow_runs = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&slow_runs);
@@ -511,7 +514,7 @@ impl CallStore for Counting {
     fn insert_entry<'a>(
         &'a self,
         entry: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         self.note("insert_entry", &entry.key);
         self.inner.insert_entry(entry)
     }
@@ -520,27 +523,33 @@ impl CallStore for Counting {
         attempt: u64,
         state: JournalState,
         entry: JournalEntry,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
+    ) -> BoxFuture<'_, Result<bool, StoreError>> {
         self.note("replace_entry", &entry.key);
         self.inner.replace_entry(attempt, state, entry)
     }
-    fn entry<'a>(&'a self, key: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn entry<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         self.note("entry", key);
         self.inner.entry(key)
     }
     fn entries(
         &self,
         state: Option<JournalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
         self.inner.entries(state)
     }
-    fn answer<'a>(&'a self, digest: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn answer<'a>(
+        &'a self,
+        digest: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         self.inner.answer(digest)
     }
     fn insert_approval<'a>(
         &'a self,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         self.note("insert_approval", &approval.id);
         self.inner.insert_approval(approval)
     }
@@ -548,37 +557,43 @@ impl CallStore for Counting {
         &'a self,
         state: ApprovalState,
         approval: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         self.note("replace_approval", &approval.id);
         self.inner.replace_approval(state, approval)
     }
-    fn approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    fn approval<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         self.note("approval", id);
         self.inner.approval(id)
     }
     fn approvals(
         &self,
         state: Option<ApprovalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>> {
         self.inner.approvals(state)
     }
     fn insert_task<'a>(
         &'a self,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         self.inner.insert_task(task)
     }
     fn replace_task<'a>(
         &'a self,
         revision: u64,
         task: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         self.inner.replace_task(revision, task)
     }
-    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         self.inner.task(id)
     }
-    fn tasks(&self, state: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+    fn tasks(
+        &self,
+        state: Option<TaskState>,
+    ) -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>> {
         self.inner.tasks(state)
     }
 }

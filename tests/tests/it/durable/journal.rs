@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dsh_tools::durable::{
     ApprovalRecord, ApprovalState, CallStore, Durability, JournalEntry, JournalPolicy,
-    JournalState, MemoryStore, StoreError, StoreResult, TaskRecord, TaskState,
+    JournalState, MemoryStore, StoreError, TaskRecord, TaskState,
 };
 use dsh_tools::{
     FnTool, ToolDefinition, ToolExecutionInput, ToolRegistry, call::BoxFuture, errors::ErrorCode,
@@ -172,7 +172,7 @@ async fn a_failed_body_runs_again_on_retry() {
 /// A store whose every operation fails.
 struct Broken;
 
-fn broken<T>() -> BoxFuture<'static, StoreResult<T>> {
+fn broken<T>() -> BoxFuture<'static, Result<T, StoreError>> {
     Box::pin(async { Err(StoreError::new("disk on fire")) })
 }
 
@@ -180,7 +180,7 @@ impl CallStore for Broken {
     fn insert_entry<'a>(
         &'a self,
         _: &'a JournalEntry,
-    ) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         broken()
     }
     fn replace_entry(
@@ -188,53 +188,63 @@ impl CallStore for Broken {
         _: u64,
         _: JournalState,
         _: JournalEntry,
-    ) -> BoxFuture<'_, StoreResult<bool>> {
+    ) -> BoxFuture<'_, Result<bool, StoreError>> {
         broken()
     }
-    fn entry<'a>(&'a self, _: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn entry<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         broken()
     }
-    fn entries(&self, _: Option<JournalState>) -> BoxFuture<'_, StoreResult<Vec<JournalEntry>>> {
+    fn entries(
+        &self,
+        _: Option<JournalState>,
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
         broken()
     }
-    fn answer<'a>(&'a self, _: &'a str) -> BoxFuture<'a, StoreResult<Option<JournalEntry>>> {
+    fn answer<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         broken()
     }
     fn insert_approval<'a>(
         &'a self,
         _: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         broken()
     }
     fn replace_approval<'a>(
         &'a self,
         _: ApprovalState,
         _: &'a ApprovalRecord,
-    ) -> BoxFuture<'a, StoreResult<bool>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         broken()
     }
-    fn approval<'a>(&'a self, _: &'a str) -> BoxFuture<'a, StoreResult<Option<ApprovalRecord>>> {
+    fn approval<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
         broken()
     }
     fn approvals(
         &self,
         _: Option<ApprovalState>,
-    ) -> BoxFuture<'_, StoreResult<Vec<ApprovalRecord>>> {
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>> {
         broken()
     }
     fn insert_task<'a>(
         &'a self,
         _: &'a TaskRecord,
-    ) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         broken()
     }
-    fn replace_task<'a>(&'a self, _: u64, _: &'a TaskRecord) -> BoxFuture<'a, StoreResult<bool>> {
+    fn replace_task<'a>(
+        &'a self,
+        _: u64,
+        _: &'a TaskRecord,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         broken()
     }
-    fn task<'a>(&'a self, _: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+    fn task<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         broken()
     }
-    fn tasks(&self, _: Option<TaskState>) -> BoxFuture<'_, StoreResult<Vec<TaskRecord>>> {
+    fn tasks(&self, _: Option<TaskState>) -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>> {
         broken()
     }
 }

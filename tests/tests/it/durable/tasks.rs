@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use dsh_tools::durable::{CallStore, Durability, PostgresStore, SqliteStore, TaskState};
-use dsh_tools::mcp::{HttpOptions, ImportOptions, McpClient, McpServer};
+use dsh_tools::mcp::{
+    ConnectOptions, HttpOptions, ImportOptions, McpClient, McpServer, ServerOptions,
+};
 use dsh_tools::{
     FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, Value,
     call::{TaskSupport, ToolProgress},
@@ -106,10 +108,12 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
 }
 
 fn server(registry: &ToolRegistry, owner_timeout: Duration) -> McpServer {
-    McpServer::new(registry)
-        .with_task_ttl(Some(Duration::from_secs(120)))
-        .with_task_poll_interval(POLL)
-        .with_task_owner_timeout(owner_timeout)
+    McpServer::new(registry).with_options(ServerOptions {
+        task_ttl: Some(Duration::from_secs(120)),
+        task_poll_interval: POLL,
+        task_owner_timeout: Some(owner_timeout),
+        ..ServerOptions::default()
+    })
 }
 
 /// One replica: a stateless HTTP server on its own registry and its own connection to the
@@ -138,7 +142,13 @@ impl Replica {
                 .expect("the replica connects to PostgreSQL");
             registry.set_durability(Durability::new(store).with_place(place));
             let http = server(&registry, owner_timeout)
-                .serve_http("127.0.0.1:0", HttpOptions::new().stateless(true))
+                .serve_http(
+                    "127.0.0.1:0",
+                    HttpOptions {
+                        stateless: true,
+                        ..HttpOptions::default()
+                    },
+                )
                 .await
                 .expect("serves HTTP");
             let _ = started.send(http.local_addr());
@@ -279,16 +289,24 @@ async fn a_task_started_through_one_replica_is_polled_and_cancelled_through_the_
     // replica and its polls alternate between both, so the one that does not run the task
     // answers for it from the store.
     let proxy = RoundRobin::start(vec![a.addr, b.addr]).await;
-    let balanced = McpClient::connect_http_with_lifecycle(
+    let balanced = McpClient::connect_http(
         &format!("http://{}/mcp", proxy.addr()),
-        None,
-        per_request(),
+        ConnectOptions {
+            lifecycle: per_request(),
+            ..ConnectOptions::default()
+        },
     )
     .await
     .expect("connects through the proxy");
     let local = ToolRegistry::new();
     balanced
-        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("remote".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     // The request that started the task was answered with it, so its progress reaches this
@@ -626,7 +644,13 @@ async fn a_finished_tasks_result_is_read_by_a_fresh_server_on_the_same_sqlite_fi
 
     let (first, _) = tools();
     let http = serve(&first)
-        .serve_http("127.0.0.1:0", HttpOptions::new().stateless(true))
+        .serve_http(
+            "127.0.0.1:0",
+            HttpOptions {
+                stateless: true,
+                ..HttpOptions::default()
+            },
+        )
         .await
         .expect("serves");
     let on_first = client(&http.url()).await;
@@ -638,7 +662,13 @@ async fn a_finished_tasks_result_is_read_by_a_fresh_server_on_the_same_sqlite_fi
 
     let (second, _) = tools();
     let http = serve(&second)
-        .serve_http("127.0.0.1:0", HttpOptions::new().stateless(true))
+        .serve_http(
+            "127.0.0.1:0",
+            HttpOptions {
+                stateless: true,
+                ..HttpOptions::default()
+            },
+        )
         .await
         .expect("serves");
     let on_second = client(&http.url()).await;

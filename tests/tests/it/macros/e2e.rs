@@ -280,20 +280,20 @@ fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_t
                     ToolRegistry::with_state";
     let bare = ToolRegistry::new();
     let error = bare.register(ConfiguredGreetTool).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
-    assert_eq!(error.message(), expected);
+    assert_eq!(error.kind, RegistryErrorKind::MissingState);
+    assert_eq!(error.to_string(), expected);
     // A blocking body declares its state the same way.
     let error = bare.register(BlockingGreetTool).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(error.kind, RegistryErrorKind::MissingState);
     // Scopes register into the same registry, with the same state.
     let scope = bare.create_child("agent").unwrap();
     let error = scope.register(ConfiguredGreetTool).unwrap_err();
-    assert_eq!(error.message(), expected);
+    assert_eq!(error.to_string(), expected);
     // All or none: the tool without state is not registered either.
     let error = bare
         .register_all((AddTool, ConfiguredGreetTool))
         .unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(error.kind, RegistryErrorKind::MissingState);
     assert!(bare.schemas().is_empty() && scope.schemas().is_empty());
     // State of another type does not stand in for it.
     let mut other = SharedState::new();
@@ -301,7 +301,7 @@ fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_t
     let error = ToolRegistry::with_state(other)
         .register(ConfiguredGreetTool)
         .unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(error.kind, RegistryErrorKind::MissingState);
     // Tools without `#[state]` need none.
     assert!(bare.register(AddTool).is_ok());
 }
@@ -447,18 +447,18 @@ async fn presenters_and_the_concurrency_classifier_see_typed_arguments() {
 #[test]
 fn an_unsupported_schema_is_refused_at_registration() {
     let error = ToolRegistry::new().register(UnsupportedTool).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::UnsupportedSchema);
+    assert_eq!(error.kind, RegistryErrorKind::UnsupportedSchema);
     assert!(
         error
-            .message()
+            .to_string()
             .starts_with("tool \"unsupported\" cannot be registered: unsupported JSON schema: "),
         "{}",
-        error.message()
+        error.to_string()
     );
     assert!(
-        error.message().contains("look-ahead"),
+        error.to_string().contains("look-ahead"),
         "{}",
-        error.message()
+        error.to_string()
     );
 }
 

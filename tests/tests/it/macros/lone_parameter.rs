@@ -424,10 +424,10 @@ async fn a_generic_struct_with_named_fields_is_the_whole_argument_object() {
 #[test]
 fn a_type_that_claims_an_object_struct_must_describe_an_object() {
     let error = ToolRegistry::new().register(BelieveTool).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::UnsupportedSchema);
+    assert_eq!(error.kind, RegistryErrorKind::UnsupportedSchema);
     assert!(
-        error.message().contains("`OBJECT_STRUCT`"),
+        error.to_string().contains("`OBJECT_STRUCT`"),
         "{}",
-        error.message()
+        error.to_string()
     );
 }

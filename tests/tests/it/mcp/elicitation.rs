@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
-use dsh_tools::mcp::{ElicitationRequest, ImportOptions, McpClient, McpServer, elicitation_fn};
+use dsh_tools::mcp::{
+    ConnectOptions, ElicitationRequest, ImportOptions, McpClient, McpServer, ServerOptions,
+};
 use dsh_tools::{FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, Value, json};
 use dsh_tools_tests::{Log, mcp_fixture, registry_with};
 use rmcp::ServiceExt;
@@ -178,14 +180,19 @@ async fn an_importing_registry_answers_the_served_registrys_approval_through_its
     let _ = served
         .on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("it writes to the workspace")) });
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let server = McpServer::new(&served).with_name("served");
-    let (connection, client) =
-        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let server = McpServer::new(&served).with_options(ServerOptions {
+        name: "served".into(),
+        ..ServerOptions::default()
+    });
+    let (connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let _connection = connection.expect("the server completes the handshake");
     let client = client.expect("the client completes the handshake");
     let importing = ToolRegistry::new();
     let names = client
-        .import_into(&importing, ImportOptions::new())
+        .import_into(&importing, ImportOptions::default())
         .await
         .expect("imports");
     assert_eq!(names, ["served__write"]);
@@ -202,14 +209,14 @@ async fn an_importing_registry_answers_the_served_registrys_approval_through_its
 
     let seen: Arc<Mutex<Vec<(String, String, Value)>>> = Arc::default();
     let record = Arc::clone(&seen);
-    client.set_elicitation_handler(elicitation_fn(move |request: ElicitationRequest| {
+    client.set_elicitation_handler(move |request: ElicitationRequest| {
         record.lock().unwrap_or_else(PoisonError::into_inner).push((
-            request.server().to_owned(),
-            request.message().to_owned(),
-            request.requested_schema()["required"].clone(),
+            request.server.clone(),
+            request.message.clone(),
+            request.requested_schema["required"].clone(),
         ));
         async { mcp_fixture::decision("approve") }
-    }));
+    });
     assert_eq!(run(call()).await, "ok");
     assert_eq!(log.entries(), ["body"]);
     assert_eq!(
@@ -218,9 +225,7 @@ async fn an_importing_registry_answers_the_served_registrys_approval_through_its
     );
 
     // A handler that panics answers cancel.
-    client.set_elicitation_handler(elicitation_fn(|_: ElicitationRequest| async {
-        panic!("handler bug")
-    }));
+    client.set_elicitation_handler(|_: ElicitationRequest| async { panic!("handler bug") });
     assert_eq!(
         run(call()).await,
         "Error: approval for tool \"write\" was cancelled"

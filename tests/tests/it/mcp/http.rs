@@ -5,7 +5,9 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use dsh_tools::mcp::{HttpOptions, ImportOptions, McpClient, McpHttpServer, McpServer};
+use dsh_tools::mcp::{
+    ConnectOptions, HttpOptions, ImportOptions, McpClient, McpHttpServer, McpServer,
+};
 use dsh_tools::{ToolExecutionInput, ToolRegistry, Value, json};
 use dsh_tools_tests::mcp_fixture;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -72,7 +74,7 @@ fn initialize() -> Vec<u8> {
 
 #[tokio::test]
 async fn a_plain_initialize_is_answered() {
-    let (_registry, server) = start(HttpOptions::new()).await;
+    let (_registry, server) = start(HttpOptions::default()).await;
     let (status, body) = post(server.local_addr(), "/mcp", &[], &initialize()).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains(r#""serverInfo""#), "{body}");
@@ -80,7 +82,11 @@ async fn a_plain_initialize_is_answered() {
 
 #[tokio::test]
 async fn request_bodies_over_the_cap_are_refused_with_413() {
-    let (_registry, server) = start(HttpOptions::new().max_body_bytes(1_024)).await;
+    let (_registry, server) = start(HttpOptions {
+        max_body_bytes: 1_024,
+        ..HttpOptions::default()
+    })
+    .await;
     let mut body = initialize();
     body.truncate(body.len() - 1);
     body.extend(std::iter::repeat_n(b' ', 4_096));
@@ -91,7 +97,11 @@ async fn request_bodies_over_the_cap_are_refused_with_413() {
 
 #[tokio::test]
 async fn only_the_configured_path_serves_mcp() {
-    let (_registry, server) = start(HttpOptions::new().path("rpc")).await;
+    let (_registry, server) = start(HttpOptions {
+        path: "rpc".into(),
+        ..HttpOptions::default()
+    })
+    .await;
     assert!(server.url().ends_with("/rpc"));
     assert_eq!(
         post(server.local_addr(), "/mcp", &[], &initialize())
@@ -109,7 +119,11 @@ async fn only_the_configured_path_serves_mcp() {
 
 #[tokio::test]
 async fn foreign_hosts_and_origins_are_refused_allowed_ones_pass() {
-    let (_registry, server) = start(HttpOptions::new().allow_origin("http://app.example:*")).await;
+    let (_registry, server) = start(HttpOptions {
+        allowed_origins: vec!["http://app.example:*".into()],
+        ..HttpOptions::default()
+    })
+    .await;
     let addr = server.local_addr();
     let (status, _) = post(
         addr,
@@ -153,7 +167,11 @@ async fn foreign_hosts_and_origins_are_refused_allowed_ones_pass() {
 
 #[tokio::test]
 async fn a_bearer_token_is_required_when_set() {
-    let (_registry, server) = start(HttpOptions::new().bearer_token("t0k3n")).await;
+    let (_registry, server) = start(HttpOptions {
+        bearer_token: Some("t0k3n".into()),
+        ..HttpOptions::default()
+    })
+    .await;
     let addr = server.local_addr();
     let (status, response) = post(addr, "/mcp", &[], &initialize()).await;
     assert_eq!(status, 401);
@@ -193,7 +211,10 @@ async fn a_bearer_token_is_required_when_set() {
 
 #[tokio::test]
 async fn stateless_servers_answer_a_call_no_session_was_opened_for() {
-    let options = || HttpOptions::new().stateless(true);
+    let options = || HttpOptions {
+        stateless: true,
+        ..HttpOptions::default()
+    };
     let (_first_registry, first) = start(options()).await;
     let (_second_registry, second) = start(options()).await;
     let (status, body) = post(first.local_addr(), "/mcp", &[], &initialize()).await;
@@ -222,20 +243,32 @@ async fn stateless_servers_answer_a_call_no_session_was_opened_for() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_client_imports_over_http_with_the_token() {
     for stateless in [false, true] {
-        let (_upstream, server) = start(
-            HttpOptions::new()
-                .bearer_token("t0k3n")
-                .stateless(stateless),
-        )
+        let (_upstream, server) = start(HttpOptions {
+            bearer_token: Some("t0k3n".into()),
+            stateless,
+            ..HttpOptions::default()
+        })
         .await;
-        let refused = McpClient::connect_http(&server.url()).await;
+        let refused = McpClient::connect_http(&server.url(), ConnectOptions::default()).await;
         assert!(refused.is_err(), "no token, no connection");
-        let client = McpClient::connect_http_with_token(&server.url(), Some("t0k3n"))
-            .await
-            .expect("connects");
+        let client = McpClient::connect_http(
+            &server.url(),
+            ConnectOptions {
+                bearer_token: Some("t0k3n".to_owned()),
+                ..ConnectOptions::default()
+            },
+        )
+        .await
+        .expect("connects");
         let local = ToolRegistry::new();
         client
-            .import_into(&local, ImportOptions::new().prefix("remote"))
+            .import_into(
+                &local,
+                ImportOptions {
+                    prefix: Some("remote".into()),
+                    ..ImportOptions::default()
+                },
+            )
             .await
             .expect("imports");
         let result = tokio::time::timeout(

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::mcp::{
-    ChangedToolPolicy, ImportOptions, McpClient, McpConnection, McpErrorKind, McpServer,
+    ChangedToolPolicy, ConnectOptions, ImportOptions, McpClient, McpConnection, McpErrorKind,
+    McpServer, ServerOptions,
 };
 use dsh_tools::{
     FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, Value,
@@ -41,14 +42,19 @@ struct Imported {
 
 async fn imported(options: ImportOptions) -> Imported {
     let (upstream, cancellations) = mcp_fixture::registry();
-    let server = McpServer::new(&upstream).with_name("fixture server");
+    let server = McpServer::new(&upstream).with_options(ServerOptions {
+        name: "fixture server".into(),
+        ..ServerOptions::default()
+    });
     let (server_end, mut near) = tokio::io::duplex(1 << 16);
     let (mut far, client_end) = tokio::io::duplex(1 << 16);
     let wire = tokio::spawn(async move {
         let _ = tokio::io::copy_bidirectional(&mut near, &mut far).await;
     });
-    let (connection, client) =
-        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let (connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let connection = connection.expect("the server completes the handshake");
     let client = client.expect("the client completes the handshake");
     let local = ToolRegistry::new();
@@ -102,7 +108,7 @@ async fn next_event(events: &mut mpsc::UnboundedReceiver<RegistryEvent>) -> Regi
 
 #[tokio::test]
 async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hints() {
-    let setup = imported(ImportOptions::new()).await;
+    let setup = imported(ImportOptions::default()).await;
     assert_eq!(setup.client.server_name(), "fixture server");
     let upstream = setup.upstream.schemas();
     let expected: Vec<String> = upstream
@@ -149,24 +155,32 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
 
 #[tokio::test]
 async fn options_set_the_prefix_the_budget_and_concurrency() {
-    let setup = imported(
-        ImportOptions::new()
-            .prefix("fx")
-            .timeout_ms(Some(1_500))
-            .concurrency_safe(true),
-    )
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        timeout_ms: Some(1_500),
+        concurrency_safe: true,
+        ..ImportOptions::default()
+    })
     .await;
     assert!(setup.names.iter().all(|name| name.starts_with("fx__")));
     let tool = setup.local.get("fx__slow").expect("imported");
     assert_eq!(tool.timeout_ms(), Some(1_500));
     assert!(tool.is_concurrency_safe(&json!({})));
-    let bare = imported(ImportOptions::new().prefix("")).await;
+    let bare = imported(ImportOptions {
+        prefix: Some("".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     assert!(bare.names.contains(&"slow".to_owned()));
 }
 
 #[tokio::test]
 async fn calls_map_content_values_and_errors_back() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let media = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__media", json!({})),
@@ -233,7 +247,11 @@ async fn calls_map_content_values_and_errors_back() {
 
 #[tokio::test]
 async fn imported_calls_go_through_the_whole_pipeline() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&seen);
     let _hook = setup
@@ -300,7 +318,11 @@ async fn progress_seen_by_the_result(local: &ToolRegistry, steps: u32, delay_ms:
 
 #[tokio::test]
 async fn progress_of_an_imported_call_reaches_the_callers_sink_in_order_before_the_result() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let seen = progress_seen_by_the_result(&setup.local, 3, 5).await;
     assert_eq!(seen, [1.0, 2.0, 3.0]);
 }
@@ -309,7 +331,11 @@ async fn progress_of_an_imported_call_reaches_the_callers_sink_in_order_before_t
 /// late, however busy the runtime's threads are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_progress_report_arrives_after_the_result_on_a_multi_threaded_runtime() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     for _ in 0..30 {
         let seen = progress_seen_by_the_result(&setup.local, 4, 0).await;
         assert_eq!(seen, [1.0, 2.0, 3.0, 4.0]);
@@ -328,7 +354,11 @@ async fn wait_for_cancellation(cancellations: &Cancellations) {
 
 #[tokio::test]
 async fn the_calls_signal_cancels_the_server_side_call() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let signal = CancellationToken::new();
     let (started, mut first_report) = mpsc::unbounded_channel();
     let input = ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 100_000, "delay_ms": 5}))
@@ -351,7 +381,12 @@ async fn the_calls_signal_cancels_the_server_side_call() {
 
 #[tokio::test]
 async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() {
-    let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(100))).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        timeout_ms: Some(100),
+        ..ImportOptions::default()
+    })
+    .await;
     // The registry enforces the import's budget by default.
     setup.local.set_limits(CallLimits {
         timeout_grace: Duration::from_millis(100),
@@ -369,7 +404,12 @@ async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() 
 
 #[tokio::test]
 async fn with_timeouts_turned_off_a_hung_server_is_still_an_mcp_transport_error() {
-    let setup = imported(ImportOptions::new().prefix("fx").timeout_ms(Some(50))).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        timeout_ms: Some(50),
+        ..ImportOptions::default()
+    })
+    .await;
     setup.local.set_limits(CallLimits::new().without_timeouts());
     let result = run(
         &setup.local,
@@ -386,7 +426,11 @@ async fn with_timeouts_turned_off_a_hung_server_is_still_an_mcp_transport_error(
 
 #[tokio::test]
 async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let (started, mut first_report) = mpsc::unbounded_channel();
     let input = ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 100_000, "delay_ms": 5}))
         .with_progress(move |_: &ToolExecution, _: ToolProgress| {
@@ -420,11 +464,11 @@ async fn a_server_that_goes_away_mid_call_is_an_mcp_transport_error() {
 #[tokio::test]
 async fn list_changed_re_syncs_added_removed_and_changed_tools() {
     // Changed definitions are taken as they come here; `pinning.rs` tests the other policies.
-    let setup = imported(
-        ImportOptions::new()
-            .prefix("fx")
-            .changed_tools(ChangedToolPolicy::Accept),
-    )
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        changed_tools: ChangedToolPolicy::Accept,
+        ..ImportOptions::default()
+    })
     .await;
     let mut events = changes(&setup.local);
 
@@ -510,7 +554,11 @@ async fn list_changed_re_syncs_added_removed_and_changed_tools() {
 
 #[tokio::test]
 async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let _taken = setup
         .local
         .register(Echo::described("fx__first", "Kept: registered here first."))
@@ -549,7 +597,11 @@ async fn a_re_sync_registers_every_new_tool_whose_name_is_free() {
 
 #[tokio::test]
 async fn closing_the_client_disposes_every_imported_tool() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let mut events = changes(&setup.local);
     let count = setup.names.len();
     setup.client.close().await;
@@ -567,11 +619,21 @@ async fn closing_the_client_disposes_every_imported_tool() {
 
 #[tokio::test]
 async fn an_import_into_a_scope_stays_in_the_scope() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let scope = setup.local.create_child("agent").expect("scope");
     let names = setup
         .client
-        .import_into(&scope, ImportOptions::new().prefix("scoped"))
+        .import_into(
+            &scope,
+            ImportOptions {
+                prefix: Some("scoped".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     assert!(names.iter().all(|name| name.starts_with("scoped__")));
@@ -587,17 +649,25 @@ async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
     let (upstream, _) = mcp_fixture::registry();
     let server = McpServer::new(&upstream);
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let (_connection, client) =
-        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let (_connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let client = client.expect("connects");
     let local = ToolRegistry::new();
     let _taken = local.register(Echo::named("fx__media")).expect("registers");
     let error = client
-        .import_into(&local, ImportOptions::new().prefix("fx"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("fx".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect_err("the name is taken");
-    assert_eq!(error.kind(), McpErrorKind::Registry);
-    assert!(error.message().contains(r#""fx__media""#), "{error}");
+    assert_eq!(error.kind, McpErrorKind::Registry);
+    assert!(error.to_string().contains(r#""fx__media""#), "{error}");
     let names: Vec<String> = local
         .schemas()
         .iter()
@@ -608,7 +678,11 @@ async fn a_name_taken_in_the_registry_refuses_the_whole_import() {
 
 #[tokio::test]
 async fn an_imported_tool_s_own_error_code_comes_back_with_it() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let mut events = changes(&setup.local);
     let _full = setup
         .upstream
@@ -681,11 +755,19 @@ async fn imported_failure(meta: Option<Value>) -> dsh_tools::ToolExecutionResult
     });
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let serving = tokio::spawn(rmcp::serve_server(PlainServer { meta }, server_end));
-    let client = McpClient::connect(client_end).await.expect("connects");
+    let client = McpClient::connect(client_end, ConnectOptions::default())
+        .await
+        .expect("connects");
     let _server = serving.await.expect("serve task").expect("handshake");
     let local = ToolRegistry::new();
     let _ = client
-        .import_into(&local, ImportOptions::new().prefix("plain"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("plain".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     run(
@@ -737,7 +819,12 @@ fn served_calls(upstream: &ToolRegistry) -> Arc<AtomicUsize> {
 
 #[tokio::test]
 async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_sent() {
-    let setup = imported(ImportOptions::new().prefix("fx").validate_arguments(true)).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        validate_arguments: true,
+        ..ImportOptions::default()
+    })
+    .await;
     let served = served_calls(&setup.upstream);
     let workload = mcp_fixture::workload();
     let invalid = workload["invalid_args"].clone();
@@ -774,7 +861,11 @@ async fn arguments_can_be_checked_against_the_input_schema_before_the_call_is_se
 
 #[tokio::test]
 async fn by_default_the_server_checks_its_own_arguments() {
-    let setup = imported(ImportOptions::new().prefix("fx")).await;
+    let setup = imported(ImportOptions {
+        prefix: Some("fx".into()),
+        ..ImportOptions::default()
+    })
+    .await;
     let served = served_calls(&setup.upstream);
     let invalid = mcp_fixture::workload()["invalid_args"].clone();
     let refused = run(
@@ -833,11 +924,19 @@ impl rmcp::handler::server::ServerHandler for OutputServer {
 async fn an_imported_output_schema_checks_the_servers_values() {
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let serving = tokio::spawn(rmcp::serve_server(OutputServer, server_end));
-    let client = McpClient::connect(client_end).await.expect("connects");
+    let client = McpClient::connect(client_end, ConnectOptions::default())
+        .await
+        .expect("connects");
     let _server = serving.await.expect("serve task").expect("handshake");
     let local = ToolRegistry::new();
     let _ = client
-        .import_into(&local, ImportOptions::new().prefix("out"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("out".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     let definition = local.get("out__honest").expect("imported");
@@ -885,7 +984,10 @@ async fn on_the_per_request_protocol_list_changes_arrive_on_a_listen_stream() {
     // The server starts only once the first request after `server/discover` arrives (the
     // client's subscription), so it serves on a task of its own.
     let (upstream, _cancellations) = mcp_fixture::registry();
-    let server = McpServer::new(&upstream).with_name("fixture server");
+    let server = McpServer::new(&upstream).with_options(ServerOptions {
+        name: "fixture server".into(),
+        ..ServerOptions::default()
+    });
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let (connected, serving) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
@@ -897,7 +999,13 @@ async fn on_the_per_request_protocol_list_changes_arrive_on_a_listen_stream() {
     };
     let client = tokio::time::timeout(
         DEADLINE,
-        McpClient::connect_with_lifecycle(client_end, lifecycle),
+        McpClient::connect(
+            client_end,
+            ConnectOptions {
+                lifecycle,
+                ..ConnectOptions::default()
+            },
+        ),
     )
     .await
     .expect("connects in time")
@@ -909,7 +1017,13 @@ async fn on_the_per_request_protocol_list_changes_arrive_on_a_listen_stream() {
         .expect("the server serves");
     let local = ToolRegistry::new();
     client
-        .import_into(&local, ImportOptions::new().prefix("fx"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("fx".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     let mut events = changes(&local);

@@ -19,8 +19,8 @@ use dsh_tools::call::TaskSupport;
 use dsh_tools::errors::ErrorCode;
 use dsh_tools::hooks::{ApprovalOutcome, approver_fn};
 use dsh_tools::mcp::{
-    ElicitationAnswer, ElicitationRequest, ImportOptions, McpClient, McpConnection, McpServer,
-    elicitation_fn,
+    ConnectOptions, ElicitationAnswer, ElicitationRequest, ImportOptions, McpClient, McpConnection,
+    McpServer, ServerOptions,
 };
 use dsh_tools::{
     FnTool, PreToolDecision, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
@@ -533,12 +533,18 @@ async fn replicas_sharing_a_secret_accept_each_others_states() {
     let registry = asking(&log, &codes, ApprovalOutcome::Rejected);
     let secret = [42u8; 32];
     let first = connect(
-        &McpServer::new(&registry).with_request_state_key(secret),
+        &McpServer::new(&registry).with_options(ServerOptions {
+            request_state_key: Some(secret),
+            ..ServerOptions::default()
+        }),
         &Asked::declaring(),
     )
     .await;
     let second = connect(
-        &McpServer::new(&registry).with_request_state_key(secret),
+        &McpServer::new(&registry).with_options(ServerOptions {
+            request_state_key: Some(secret),
+            ..ServerOptions::default()
+        }),
         &Asked::declaring(),
     )
     .await;
@@ -627,12 +633,24 @@ where
     S: Send + 'static,
 {
     let client_end = serving(serve);
-    let client = McpClient::connect_with_lifecycle(client_end, per_request())
-        .await
-        .expect("the client discovers the server");
+    let client = McpClient::connect(
+        client_end,
+        ConnectOptions {
+            lifecycle: per_request(),
+            ..ConnectOptions::default()
+        },
+    )
+    .await
+    .expect("the client discovers the server");
     let registry = ToolRegistry::new();
     client
-        .import_into(&registry, ImportOptions::new().prefix("p"))
+        .import_into(
+            &registry,
+            ImportOptions {
+                prefix: Some("p".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     Imported { registry, client }
@@ -660,13 +678,13 @@ fn answering(
     answer: ElicitationAnswer,
 ) -> impl dsh_tools::mcp::ElicitationHandler {
     let seen = Arc::clone(seen);
-    elicitation_fn(move |request: ElicitationRequest| {
+    move |request: ElicitationRequest| {
         seen.lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(request.message().to_owned());
+            .push(request.message.clone());
         let answer = answer.clone();
         async move { answer }
-    })
+    }
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -674,7 +692,10 @@ async fn an_import_on_round_trips_answers_the_served_approval_through_its_handle
     let (log, codes) = (Log::new(), Log::new());
     // Only the importing side can approve: the served registry's approver rejects.
     let served = asking(&log, &codes, ApprovalOutcome::Rejected);
-    let server = McpServer::new(&served).with_name("served");
+    let server = McpServer::new(&served).with_options(ServerOptions {
+        name: "served".into(),
+        ..ServerOptions::default()
+    });
     let imported =
         import_from(|stream| async move { server.serve(stream).await.expect("the server starts") })
             .await;
@@ -1009,7 +1030,7 @@ async fn cancelling_an_imported_call_while_its_question_is_open_cancels_it() {
     } = import(Rounds::default()).await;
     let (entered, asked) = tokio::sync::oneshot::channel::<()>();
     let entered = Arc::new(Mutex::new(Some(entered)));
-    client.set_elicitation_handler(elicitation_fn(move |_: ElicitationRequest| {
+    client.set_elicitation_handler(move |_: ElicitationRequest| {
         if let Some(entered) = entered
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -1019,7 +1040,7 @@ async fn cancelling_an_imported_call_while_its_question_is_open_cancels_it() {
         }
         // The user never answers.
         std::future::pending::<ElicitationAnswer>()
-    }));
+    });
     let signal = CancellationToken::new();
     let call = tokio::spawn({
         let registry = registry.clone();
@@ -1052,7 +1073,10 @@ async fn a_served_tasks_ask_goes_into_the_task_and_is_answered_with_tasks_update
     let _ = served
         .register(logging_task("write_task", &log))
         .expect("fresh name");
-    let server = McpServer::new(&served).with_name("served");
+    let server = McpServer::new(&served).with_options(ServerOptions {
+        name: "served".into(),
+        ..ServerOptions::default()
+    });
     let imported =
         import_from(|stream| async move { server.serve(stream).await.expect("the server starts") })
             .await;
@@ -1119,7 +1143,10 @@ async fn rmcps_client_answers_a_tasks_question_with_tasks_update() {
     let _ = served
         .register(logging_task("write_task", &log))
         .expect("fresh name");
-    let server = McpServer::new(&served).with_task_poll_interval(Duration::from_millis(10));
+    let server = McpServer::new(&served).with_options(ServerOptions {
+        task_poll_interval: Duration::from_millis(10),
+        ..ServerOptions::default()
+    });
     let asked = Asked::declaring().with_tasks();
     let client = connect(&server, &asked).await;
 

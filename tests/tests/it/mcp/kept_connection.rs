@@ -32,7 +32,11 @@ async fn start(options: HttpOptions) -> (ToolRegistry, McpHttpServer) {
 async fn calls_on_a_kept_connection_do_not_wait_for_a_delayed_ack() {
     const CALLS: u64 = 40;
     for stateless in [false, true] {
-        let (_registry, server) = start(HttpOptions::new().stateless(stateless)).await;
+        let (_registry, server) = start(HttpOptions {
+            stateless,
+            ..HttpOptions::default()
+        })
+        .await;
         let stalled = tokio::time::timeout(DEADLINE, async {
             let mut connection = KeptConnection::open(server.local_addr(), "/mcp").await;
             connection.initialize().await;
@@ -67,7 +71,7 @@ async fn calls_on_a_kept_connection_do_not_wait_for_a_delayed_ack() {
 /// 204; the reference servers answer 200.
 #[tokio::test]
 async fn a_sessions_delete_is_answered_200_and_ends_the_session() {
-    let (_registry, server) = start(HttpOptions::new()).await;
+    let (_registry, server) = start(HttpOptions::default()).await;
     tokio::time::timeout(DEADLINE, async {
         let mut connection = KeptConnection::open(server.local_addr(), "/mcp").await;
         connection.initialize().await;

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::mcp::{
-    ChangedToolPolicy, HeldChange, ImportOptions, McpClient, McpErrorKind, NewToolPolicy, Pins,
-    fingerprint,
+    ChangedToolPolicy, ConnectOptions, HeldChange, ImportOptions, McpClient, McpErrorKind,
+    NewToolPolicy, Pins, fingerprint,
 };
 use dsh_tools::registry::{DefinitionChange, DefinitionDecision, RegistryEvent};
 use dsh_tools::{ToolExecutionInput, ToolExecutionResult, ToolRegistry, ToolSchema, Value, json};
@@ -171,10 +171,13 @@ impl Imported {
 async fn import(server: &ChangingServer, options: ImportOptions) -> Imported {
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let serving = tokio::spawn(rmcp::serve_server(server.clone(), server_end));
-    let client = tokio::time::timeout(DEADLINE, McpClient::connect(client_end))
-        .await
-        .expect("connects in time")
-        .expect("connects");
+    let client = tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect(client_end, ConnectOptions::default()),
+    )
+    .await
+    .expect("connects in time")
+    .expect("connects");
     let running = serving.await.expect("serve task").expect("handshake");
     let local = ToolRegistry::new();
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -185,7 +188,13 @@ async fn import(server: &ChangingServer, options: ImportOptions) -> Imported {
             .push(event.clone());
     });
     let _names = client
-        .import_into(&local, options.prefix("srv"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("srv".into()),
+                ..options
+            },
+        )
         .await
         .expect("imports");
     Imported {
@@ -261,7 +270,7 @@ const PATH_REFUSED: &str =
 #[tokio::test]
 async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new()).await;
+    let setup = import(&server, ImportOptions::default()).await;
     assert_eq!(setup.events(), [registered(ECHO)]);
     assert_eq!(
         setup.client.pins().fingerprint("echo"),
@@ -331,7 +340,7 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     setup.resync().await;
     assert_eq!(setup.events(), []);
 
-    setup.client.accept_change(ECHO).expect("accepts");
+    setup.client.decide_change(ECHO, true).expect("accepts");
     assert_eq!(
         setup.events(),
         [
@@ -354,10 +363,13 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
         Some(fingerprint(&changed_echo()).as_str())
     );
 
-    let again = setup.client.accept_change(ECHO).expect_err("nothing held");
-    assert_eq!(again.kind(), McpErrorKind::NotHeld);
+    let again = setup
+        .client
+        .decide_change(ECHO, true)
+        .expect_err("nothing held");
+    assert_eq!(again.kind, McpErrorKind::NotHeld);
     assert_eq!(
-        again.message(),
+        again.to_string(),
         r#"no change of tool "srv__echo" of MCP server "changing" is held"#
     );
 }
@@ -365,7 +377,7 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
 #[tokio::test]
 async fn a_rejected_change_keeps_the_pinned_definition_until_the_server_changes_again() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new()).await;
+    let setup = import(&server, ImportOptions::default()).await;
     let _ = setup.events();
     server.set_tools(vec![changed_echo()]);
     setup.resync().await;
@@ -378,7 +390,7 @@ async fn a_rejected_change_keeps_the_pinned_definition_until_the_server_changes_
         )]
     );
 
-    setup.client.reject_change(ECHO).expect("rejects");
+    setup.client.decide_change(ECHO, false).expect("rejects");
     assert_eq!(
         setup.events(),
         [reviewed(
@@ -431,7 +443,10 @@ async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(
         &server,
-        ImportOptions::new().changed_tools(ChangedToolPolicy::Accept),
+        ImportOptions {
+            changed_tools: ChangedToolPolicy::Accept,
+            ..ImportOptions::default()
+        },
     )
     .await;
     let _ = setup.events();
@@ -477,7 +492,10 @@ async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(
         &server,
-        ImportOptions::new().changed_tools(ChangedToolPolicy::Disable),
+        ImportOptions {
+            changed_tools: ChangedToolPolicy::Disable,
+            ..ImportOptions::default()
+        },
     )
     .await;
     let _ = setup.events();
@@ -501,7 +519,7 @@ async fn under_disable_a_changed_tool_is_withdrawn_until_accepted() {
     setup.resync().await;
     assert_eq!(setup.events(), [], "still withdrawn, nothing new");
 
-    setup.client.accept_change(ECHO).expect("accepts");
+    setup.client.decide_change(ECHO, true).expect("accepts");
     assert_eq!(
         setup.events(),
         [
@@ -534,7 +552,7 @@ fn extra() -> mcp::Tool {
 #[tokio::test]
 async fn a_new_tool_is_accepted_by_default() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new()).await;
+    let setup = import(&server, ImportOptions::default()).await;
     let _ = setup.events();
     server.set_tools(vec![original_echo(), extra()]);
     setup.resync().await;
@@ -555,7 +573,14 @@ async fn a_new_tool_is_accepted_by_default() {
 #[tokio::test]
 async fn a_held_new_tool_is_registered_only_once_accepted() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new().new_tools(NewToolPolicy::Hold)).await;
+    let setup = import(
+        &server,
+        ImportOptions {
+            new_tools: NewToolPolicy::Hold,
+            ..ImportOptions::default()
+        },
+    )
+    .await;
     assert_eq!(
         setup.events(),
         [registered(ECHO)],
@@ -583,7 +608,10 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
     setup.resync().await;
     assert_eq!(setup.events(), []);
 
-    setup.client.accept_change("srv__extra").expect("accepts");
+    setup
+        .client
+        .decide_change("srv__extra", true)
+        .expect("accepts");
     assert_eq!(
         setup.events(),
         [
@@ -601,12 +629,22 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
 #[tokio::test]
 async fn a_rejected_new_tool_stays_out() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new().new_tools(NewToolPolicy::Hold)).await;
+    let setup = import(
+        &server,
+        ImportOptions {
+            new_tools: NewToolPolicy::Hold,
+            ..ImportOptions::default()
+        },
+    )
+    .await;
     let _ = setup.events();
     server.set_tools(vec![original_echo(), extra()]);
     setup.resync().await;
     let _ = setup.events();
-    setup.client.reject_change("srv__extra").expect("rejects");
+    setup
+        .client
+        .decide_change("srv__extra", false)
+        .expect("rejects");
     assert_eq!(
         setup.events(),
         [reviewed("srv__extra", &[], DefinitionDecision::Rejected)]
@@ -622,7 +660,10 @@ async fn an_ignored_new_tool_is_left_out_and_not_raised_again() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let setup = import(
         &server,
-        ImportOptions::new().new_tools(NewToolPolicy::Ignore),
+        ImportOptions {
+            new_tools: NewToolPolicy::Ignore,
+            ..ImportOptions::default()
+        },
     )
     .await;
     let _ = setup.events();
@@ -638,15 +679,15 @@ async fn an_ignored_new_tool_is_left_out_and_not_raised_again() {
     assert_eq!(setup.events(), []);
     let refused = setup
         .client
-        .accept_change("srv__extra")
+        .decide_change("srv__extra", true)
         .expect_err("an ignored tool is not held");
-    assert_eq!(refused.kind(), McpErrorKind::NotHeld);
+    assert_eq!(refused.kind, McpErrorKind::NotHeld);
 }
 
 #[tokio::test]
 async fn a_tool_removed_and_listed_again_changed_is_judged_against_its_pin() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new()).await;
+    let setup = import(&server, ImportOptions::default()).await;
     let _ = setup.events();
     server.set_tools(vec![]);
     setup.resync().await;
@@ -671,9 +712,9 @@ async fn a_tool_removed_and_listed_again_changed_is_judged_against_its_pin() {
 #[tokio::test]
 async fn saved_pins_hold_a_tool_changed_across_a_restart() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let first = import(&server, ImportOptions::new()).await;
+    let first = import(&server, ImportOptions::default()).await;
     let pinned = first.client.pins();
-    let saved = pinned.to_json();
+    let saved = serde_json::to_string(&pinned).expect("pins serialize");
     first.client.close().await;
 
     let form: Value = serde_json::from_str(&saved).expect("pins are JSON");
@@ -686,16 +727,18 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
         form["tools"]["echo"]["definition"],
         json!({"name": "echo", "description": ORIGINAL, "inputSchema": text_schema()})
     );
-    let loaded = Pins::from_json(&saved).expect("loads");
+    let loaded = serde_json::from_str::<Pins>(&saved).expect("loads");
     assert_eq!(loaded, pinned);
 
     // Meanwhile the server changed `echo` and grew a tool.
     server.set_tools(vec![changed_echo(), extra()]);
     let second = import(
         &server,
-        ImportOptions::new()
-            .pins(loaded)
-            .new_tools(NewToolPolicy::Hold),
+        ImportOptions {
+            pins: Some(loaded),
+            new_tools: NewToolPolicy::Hold,
+            ..ImportOptions::default()
+        },
     )
     .await;
     assert_eq!(
@@ -727,10 +770,13 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
             ("srv__extra", DefinitionDecision::Held)
         ]
     );
-    assert_eq!(second.client.pins().to_json(), saved);
+    assert_eq!(
+        serde_json::to_string(&second.client.pins()).expect("pins serialize"),
+        saved
+    );
 
     // Without the saved pins, a restart trusts what the server lists now.
-    let trusting = import(&server, ImportOptions::new()).await;
+    let trusting = import(&server, ImportOptions::default()).await;
     assert_eq!(
         trusting.events(),
         [registered(ECHO), registered("srv__extra")]
@@ -741,10 +787,11 @@ async fn saved_pins_hold_a_tool_changed_across_a_restart() {
 #[tokio::test]
 async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
-    let setup = import(&server, ImportOptions::new()).await;
-    let saved = setup.client.pins().to_json();
+    let setup = import(&server, ImportOptions::default()).await;
+    let saved = serde_json::to_string(&setup.client.pins()).expect("pins serialize");
     let tampered = saved.replace(ORIGINAL, "Something else.");
-    let error = Pins::from_json(&tampered).expect_err("the fingerprint no longer matches");
+    let error =
+        serde_json::from_str::<Pins>(&tampered).expect_err("the fingerprint no longer matches");
     assert!(
         error
             .to_string()
@@ -752,7 +799,7 @@ async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
         "{error}"
     );
     let renamed = saved.replace(r#""name":"echo""#, r#""name":"other""#);
-    let error = Pins::from_json(&renamed).expect_err("the key names another tool");
+    let error = serde_json::from_str::<Pins>(&renamed).expect_err("the key names another tool");
     assert!(
         error
             .to_string()
@@ -760,7 +807,7 @@ async fn saved_pins_that_do_not_match_their_definitions_are_refused() {
         "{error}"
     );
     let future = saved.replace(r#""version":1"#, r#""version":2"#);
-    let error = Pins::from_json(&future).expect_err("an unknown version");
+    let error = serde_json::from_str::<Pins>(&future).expect_err("an unknown version");
     assert!(
         error
             .to_string()
@@ -774,7 +821,9 @@ async fn decisions_of_an_import_into_a_scope_name_the_scope() {
     let server = ChangingServer::with_tools(vec![original_echo()]);
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let serving = tokio::spawn(rmcp::serve_server(server.clone(), server_end));
-    let client = McpClient::connect(client_end).await.expect("connects");
+    let client = McpClient::connect(client_end, ConnectOptions::default())
+        .await
+        .expect("connects");
     let _running = serving.await.expect("serve task").expect("handshake");
     let registry = ToolRegistry::new();
     let scope = registry.create_child("agent-1").expect("a scope");
@@ -786,7 +835,13 @@ async fn decisions_of_an_import_into_a_scope_name_the_scope() {
             .push(event.clone());
     });
     let _ = client
-        .import_into(&scope, ImportOptions::new().prefix("srv"))
+        .import_into(
+            &scope,
+            ImportOptions {
+                prefix: Some("srv".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     server.set_tools(vec![changed_echo()]);

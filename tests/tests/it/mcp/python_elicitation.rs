@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use dsh_tools::mcp::{
-    ElicitationAnswer, ElicitationRequest, ImportOptions, McpClient, elicitation_fn,
+    ConnectOptions, ElicitationAnswer, ElicitationRequest, ImportOptions, McpClient,
 };
 use dsh_tools::{ToolExecutionInput, ToolRegistry, Value, json};
 use dsh_tools_tests::mcp_fixture::ASK_REASON;
@@ -171,13 +171,16 @@ async fn over_the_per_request_protocol_a_client_without_elicitation_is_not_asked
 async fn import_asking_server() -> (ToolRegistry, McpClient) {
     let mut command = tokio::process::Command::new(python::python_with_mcp());
     command.arg(python::script("elicit_server.py"));
-    let client = tokio::time::timeout(DEADLINE, McpClient::connect_stdio(command))
-        .await
-        .expect("the Python server starts in time")
-        .expect("the Python server completes the handshake");
+    let client = tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect_stdio(command, ConnectOptions::default()),
+    )
+    .await
+    .expect("the Python server starts in time")
+    .expect("the Python server completes the handshake");
     let registry = ToolRegistry::new();
     let names = client
-        .import_into(&registry, ImportOptions::new())
+        .import_into(&registry, ImportOptions::default())
         .await
         .expect("imports");
     assert_eq!(names, ["py-asking__delete_file"]);
@@ -198,8 +201,8 @@ async fn an_imported_tool_that_asks_reaches_the_handler_and_gets_its_answer() {
     let (registry, client) = import_asking_server().await;
     let seen: Arc<Mutex<Vec<ElicitationRequest>>> = Arc::default();
     let record = Arc::clone(&seen);
-    client.set_elicitation_handler(elicitation_fn(move |request: ElicitationRequest| {
-        let answer = match request.message() {
+    client.set_elicitation_handler(move |request: ElicitationRequest| {
+        let answer = match request.message.as_str() {
             "Really delete a.txt?" => ElicitationAnswer::Accept(
                 json!({"confirm": true, "note": "old"})
                     .as_object()
@@ -214,7 +217,7 @@ async fn an_imported_tool_that_asks_reaches_the_handler_and_gets_its_answer() {
             .unwrap_or_else(PoisonError::into_inner)
             .push(request);
         async move { answer }
-    }));
+    });
 
     assert_eq!(
         delete(&registry, "a.txt").await,
@@ -224,7 +227,10 @@ async fn an_imported_tool_that_asks_reaches_the_handler_and_gets_its_answer() {
     assert_eq!(delete(&registry, "c.txt").await, "cancel: kept c.txt");
 
     let seen = seen.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    let messages: Vec<&str> = seen.iter().map(ElicitationRequest::message).collect();
+    let messages: Vec<&str> = seen
+        .iter()
+        .map(|request| request.message.as_str())
+        .collect();
     assert_eq!(
         messages,
         [
@@ -234,15 +240,15 @@ async fn an_imported_tool_that_asks_reaches_the_handler_and_gets_its_answer() {
         ]
     );
     let first = &seen[0];
-    assert_eq!(first.server(), "py-asking");
-    let schema = first.requested_schema();
+    assert_eq!(first.server, "py-asking");
+    let schema = &first.requested_schema;
     assert_eq!(schema["type"], "object");
     assert_eq!(schema["properties"]["confirm"]["type"], "boolean");
     assert_eq!(schema["properties"]["note"]["type"], "string");
     assert_eq!(schema["required"], json!(["confirm"]));
 
-    // Without the handler, the next request is declined again.
-    client.clear_elicitation_handler();
+    // A handler that declines replaces the one that accepted.
+    client.set_elicitation_handler(|_: ElicitationRequest| async { ElicitationAnswer::Decline });
     assert_eq!(delete(&registry, "d.txt").await, "decline: kept d.txt");
     client.close().await;
 }
@@ -265,14 +271,20 @@ async fn import_round_trip_server() -> (ToolRegistry, McpClient) {
     };
     let client = tokio::time::timeout(
         DEADLINE,
-        McpClient::connect_with_lifecycle(transport, lifecycle),
+        McpClient::connect(
+            transport,
+            ConnectOptions {
+                lifecycle,
+                ..ConnectOptions::default()
+            },
+        ),
     )
     .await
     .expect("the Python server starts in time")
     .expect("the Python server is discovered");
     let registry = ToolRegistry::new();
     let names = client
-        .import_into(&registry, ImportOptions::new())
+        .import_into(&registry, ImportOptions::default())
         .await
         .expect("imports");
     assert_eq!(names, ["py-rounds__always_asks", "py-rounds__delete_file"]);
@@ -299,8 +311,8 @@ async fn an_imported_tool_that_returns_input_required_gets_the_handlers_answer_w
 
     let seen: Arc<Mutex<Vec<ElicitationRequest>>> = Arc::default();
     let record = Arc::clone(&seen);
-    client.set_elicitation_handler(elicitation_fn(move |request: ElicitationRequest| {
-        let answer = match request.message() {
+    client.set_elicitation_handler(move |request: ElicitationRequest| {
+        let answer = match request.message.as_str() {
             "Really delete b.txt?" => ElicitationAnswer::Accept(
                 json!({"confirm": true})
                     .as_object()
@@ -314,7 +326,7 @@ async fn an_imported_tool_that_returns_input_required_gets_the_handlers_answer_w
             .unwrap_or_else(PoisonError::into_inner)
             .push(request);
         async move { answer }
-    }));
+    });
     assert_eq!(
         delete_on_round_trips(&registry, "b.txt").await,
         "deleted b.txt (asked about b.txt)"
@@ -324,11 +336,14 @@ async fn an_imported_tool_that_returns_input_required_gets_the_handlers_answer_w
         "cancel: kept c.txt (asked about c.txt)"
     );
     let seen = seen.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    let messages: Vec<&str> = seen.iter().map(ElicitationRequest::message).collect();
+    let messages: Vec<&str> = seen
+        .iter()
+        .map(|request| request.message.as_str())
+        .collect();
     assert_eq!(messages, ["Really delete b.txt?", "Really delete c.txt?"]);
-    assert_eq!(seen[0].server(), "py-rounds");
+    assert_eq!(seen[0].server, "py-rounds");
     assert_eq!(
-        seen[0].requested_schema(),
+        &seen[0].requested_schema,
         &json!({"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]})
     );
     client.close().await;
@@ -339,7 +354,7 @@ async fn an_imported_tool_that_never_stops_asking_ends_after_the_round_cap() {
     let (registry, client) = import_round_trip_server().await;
     let asked = Arc::new(Mutex::new(0usize));
     let count = Arc::clone(&asked);
-    client.set_elicitation_handler(elicitation_fn(move |_: ElicitationRequest| {
+    client.set_elicitation_handler(move |_: ElicitationRequest| {
         *count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
         async {
             ElicitationAnswer::Accept(
@@ -349,7 +364,7 @@ async fn an_imported_tool_that_never_stops_asking_ends_after_the_round_cap() {
                     .unwrap_or_default(),
             )
         }
-    }));
+    });
     let input = ToolExecutionInput::new("call", "py-rounds__always_asks", json!({}));
     let result = tokio::time::timeout(DEADLINE, registry.execute(input))
         .await

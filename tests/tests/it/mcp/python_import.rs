@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use dsh_tools::mcp::{ImportOptions, McpClient};
+use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient};
 use dsh_tools::{
     ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value,
     call::{ToolAnnotations, ToolExecution, ToolProgress},
@@ -27,17 +27,20 @@ const DEADLINE: Duration = Duration::from_secs(30);
 async fn connect() -> McpClient {
     let mut command = tokio::process::Command::new(python::python_with_mcp());
     command.arg(python::script("import_server.py"));
-    tokio::time::timeout(DEADLINE, McpClient::connect_stdio(command))
-        .await
-        .expect("the Python server starts in time")
-        .expect("the Python server completes the handshake")
+    tokio::time::timeout(
+        DEADLINE,
+        McpClient::connect_stdio(command, ConnectOptions::default()),
+    )
+    .await
+    .expect("the Python server starts in time")
+    .expect("the Python server completes the handshake")
 }
 
 async fn imported() -> (ToolRegistry, McpClient, Vec<String>) {
     let client = connect().await;
     let registry = ToolRegistry::new();
     let names = client
-        .import_into(&registry, ImportOptions::new())
+        .import_into(&registry, ImportOptions::default())
         .await
         .expect("imports");
     (registry, client, names)
@@ -371,7 +374,9 @@ async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_unti
         Some("Always fails, with the given error number.")
     );
 
-    client.accept_change("py-tools__fail").expect("accepts");
+    client
+        .decide_change("py-tools__fail", true)
+        .expect("accepts");
     let mut seen = Vec::new();
     while seen.len() < 3 {
         seen.push(
@@ -432,7 +437,13 @@ async fn the_client_negotiates_2026_07_28_with_a_server_that_speaks_it_when_aske
     };
     let client = tokio::time::timeout(
         DEADLINE,
-        McpClient::connect_stdio_with_lifecycle(command, lifecycle),
+        McpClient::connect_stdio(
+            command,
+            ConnectOptions {
+                lifecycle,
+                ..ConnectOptions::default()
+            },
+        ),
     )
     .await
     .expect("the Python server starts in time")
@@ -440,7 +451,7 @@ async fn the_client_negotiates_2026_07_28_with_a_server_that_speaks_it_when_aske
     assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
     let registry = ToolRegistry::new();
     let _ = client
-        .import_into(&registry, ImportOptions::new())
+        .import_into(&registry, ImportOptions::default())
         .await
         .expect("imports");
     let forecast = run(&registry, "py-tools__forecast", json!({"city": "Paris"})).await;

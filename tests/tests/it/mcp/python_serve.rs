@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use dsh_tools::mcp::{HttpOptions, McpServer};
+use dsh_tools::mcp::{HttpOptions, McpServer, ServerOptions};
 use dsh_tools::{ToolExecutionInput, Value, json};
 use dsh_tools_tests::mcp_fixture::{self, FORBIDDEN_REASON, media_content};
 use dsh_tools_tests::python;
@@ -129,11 +129,20 @@ async fn the_python_sdk_drives_the_stdio_server_with_its_default_protocol() {
 async fn http_report(mode: &str, options: HttpOptions) -> Value {
     let (registry, _) = mcp_fixture::registry();
     let server = McpServer::new(&registry)
-        .with_name("dsh-tools-http")
-        .with_version("4.5.6")
-        .with_instructions("Test tools.")
-        .with_page_size(3)
-        .serve_http("127.0.0.1:0", options.bearer_token(TOKEN))
+        .with_options(ServerOptions {
+            name: "dsh-tools-http".into(),
+            version: "4.5.6".into(),
+            instructions: Some("Test tools.".into()),
+            page_size: 3,
+            ..ServerOptions::default()
+        })
+        .serve_http(
+            "127.0.0.1:0",
+            HttpOptions {
+                bearer_token: Some(TOKEN.into()),
+                ..options
+            },
+        )
         .await
         .expect("binds");
     let report = drive(&["http", mode, &server.url(), TOKEN]).await;
@@ -152,7 +161,7 @@ fn assert_refused(report: &Value, key: &str, status: u16) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_drives_the_http_server_and_is_refused_without_origin_or_token() {
-    let report = http_report("legacy", HttpOptions::new()).await;
+    let report = http_report("legacy", HttpOptions::default()).await;
     check_report(&report, "dsh-tools-http", "4.5.6", "2025-11-25").await;
     assert_refused(&report, "foreignOrigin", 403);
     assert_refused(&report, "missingToken", 401);
@@ -161,7 +170,14 @@ async fn the_python_sdk_drives_the_http_server_and_is_refused_without_origin_or_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_drives_a_stateless_http_server_with_its_default_protocol() {
-    let report = http_report("auto", HttpOptions::new().stateless(true)).await;
+    let report = http_report(
+        "auto",
+        HttpOptions {
+            stateless: true,
+            ..HttpOptions::default()
+        },
+    )
+    .await;
     check_report(&report, "dsh-tools-http", "4.5.6", "2026-07-28").await;
     assert_refused(&report, "foreignOrigin", 403);
     assert_refused(&report, "missingToken", 401);

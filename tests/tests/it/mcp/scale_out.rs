@@ -15,7 +15,7 @@ use std::time::Duration;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dsh_tools::mcp::{ImportOptions, McpClient, elicitation_fn};
+use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient};
 use dsh_tools::{ToolExecutionInput, ToolRegistry, json};
 use dsh_tools_tests::mcp_fixture;
 use dsh_tools_tests::round_robin::RoundRobin;
@@ -76,12 +76,21 @@ async fn a_client_calls_through_two_stateless_server_processes() {
     let (_a, first) = server("a", true).await;
     let (_b, second) = server("b", true).await;
     let proxy = RoundRobin::start(vec![first, second]).await;
-    let client = McpClient::connect_http(&format!("http://{}/mcp", proxy.addr()))
-        .await
-        .expect("connects through the proxy");
+    let client = McpClient::connect_http(
+        &format!("http://{}/mcp", proxy.addr()),
+        ConnectOptions::default(),
+    )
+    .await
+    .expect("connects through the proxy");
     let local = ToolRegistry::new();
     client
-        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("remote".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     let mut answered = Vec::new();
@@ -124,10 +133,16 @@ async fn servers_with_sessions_behind_a_round_robin_refuse_the_others_session() 
     let proxy = RoundRobin::start(vec![first, second]).await;
     let url = format!("http://{}/mcp", proxy.addr());
     let outcome = tokio::time::timeout(DEADLINE, async {
-        let client = McpClient::connect_http(&url).await?;
+        let client = McpClient::connect_http(&url, ConnectOptions::default()).await?;
         let local = ToolRegistry::new();
         client
-            .import_into(&local, ImportOptions::new().prefix("remote"))
+            .import_into(
+                &local,
+                ImportOptions {
+                    prefix: Some("remote".into()),
+                    ..ImportOptions::default()
+                },
+            )
             .await?;
         let mut codes = Vec::new();
         for _ in 0..4 {
@@ -159,16 +174,22 @@ async fn servers_with_sessions_behind_a_round_robin_refuse_the_others_session() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_server_denies_an_ask_instead_of_asking_the_client() {
     let (_a, addr) = server_with("a", true, &["--ask", "server_instance"]).await;
-    let client = McpClient::connect_http(&format!("http://{addr}/mcp"))
+    let client = McpClient::connect_http(&format!("http://{addr}/mcp"), ConnectOptions::default())
         .await
         .expect("connects");
     // The client declares elicitation and would approve: it is never asked.
-    client.set_elicitation_handler(dsh_tools::mcp::elicitation_fn(|_| async {
+    client.set_elicitation_handler(|_: dsh_tools::mcp::ElicitationRequest| async {
         panic!("a stateless server sent an elicitation request")
-    }));
+    });
     let local = ToolRegistry::new();
     client
-        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("remote".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     let result = call(&local, "remote__server_instance", json!({})).await;
@@ -195,20 +216,32 @@ async fn round_trip_client(proxy: &RoundRobin) -> (McpClient, ToolRegistry, Arc<
     let url = format!("http://{}/mcp", proxy.addr());
     let client = tokio::time::timeout(
         DEADLINE,
-        McpClient::connect_http_with_lifecycle(&url, None, lifecycle),
+        McpClient::connect_http(
+            &url,
+            ConnectOptions {
+                lifecycle,
+                ..ConnectOptions::default()
+            },
+        ),
     )
     .await
     .expect("connects in time")
     .expect("discovers the servers");
     let asked = Arc::new(AtomicUsize::new(0));
     let count = Arc::clone(&asked);
-    client.set_elicitation_handler(elicitation_fn(move |_| {
+    client.set_elicitation_handler(move |_| {
         count.fetch_add(1, Ordering::SeqCst);
         async { mcp_fixture::decision("approve") }
-    }));
+    });
     let local = ToolRegistry::new();
     client
-        .import_into(&local, ImportOptions::new().prefix("remote"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("remote".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
     (client, local, asked)

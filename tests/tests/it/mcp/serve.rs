@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dsh_tools::mcp::{ERROR_META_KEY, McpConnection, McpServer};
+use dsh_tools::mcp::{ERROR_META_KEY, McpConnection, McpServer, ServerOptions};
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value, json, registry::ToolRestriction,
 };
@@ -102,10 +102,12 @@ async fn connect_per_request(server: McpServer) -> RunningService<RoleClient, Re
 
 fn served() -> (ToolRegistry, McpServer) {
     let (registry, _) = mcp_fixture::registry();
-    let server = McpServer::new(&registry)
-        .with_name("fixture")
-        .with_version("9.9.9")
-        .with_instructions("Use the fixture tools.");
+    let server = McpServer::new(&registry).with_options(ServerOptions {
+        name: "fixture".into(),
+        version: "9.9.9".into(),
+        instructions: Some("Use the fixture tools.".into()),
+        ..ServerOptions::default()
+    });
     (registry, server)
 }
 
@@ -228,7 +230,11 @@ async fn tools_list_shows_exactly_what_schemas_shows() {
 #[tokio::test]
 async fn tools_list_pages_follow_the_cursor() {
     let (registry, server) = served();
-    let connected = connect(server.with_page_size(3)).await;
+    let connected = connect(server.with_options(ServerOptions {
+        page_size: 3,
+        ..ServerOptions::default()
+    }))
+    .await;
     let peer = connected.client.peer();
     let mut names = Vec::new();
     let mut cursor = None;
@@ -451,7 +457,7 @@ async fn a_scope_is_served_with_exactly_what_it_sees_and_its_calls_run_as_its_ag
     let _hook = scope
         .guard(|call| (call.name() == "call_id").then(|| "not for this agent".to_owned()))
         .expect("guard");
-    let connected = connect(McpServer::for_scope(&scope)).await;
+    let connected = connect(McpServer::new(&scope)).await;
     let names: Vec<String> = connected
         .client
         .list_all_tools()
@@ -480,7 +486,7 @@ async fn a_disposed_scope_lists_nothing_and_refuses_every_call() {
     let _ = scope
         .register(Echo::named("scoped_echo"))
         .expect("registers");
-    let connected = connect(McpServer::for_scope(&scope)).await;
+    let connected = connect(McpServer::new(&scope)).await;
     let listed = connected.client.list_all_tools().await.expect("listed");
     assert!(!listed.is_empty());
     let echoed = call(&connected.client, "scoped_echo", json!({"text": "hi"})).await;

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpServer};
+use dsh_tools::mcp::{
+    ConnectOptions, ImportOptions, McpClient, McpConnection, McpServer, ServerOptions,
+};
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value,
     call::{TaskSupport, ToolExecution, ToolProgress},
@@ -168,9 +170,15 @@ async fn connect(server: McpServer, speaks_tasks: bool) -> Connected {
 }
 
 fn server(registry: &ToolRegistry, ttl: Duration) -> McpServer {
-    McpServer::new(registry)
-        .with_task_ttl(Some(ttl))
-        .with_task_poll_interval(Duration::from_millis(POLL_MS))
+    McpServer::new(registry).with_options(task_options(ttl))
+}
+
+fn task_options(ttl: Duration) -> ServerOptions {
+    ServerOptions {
+        task_ttl: Some(ttl),
+        task_poll_interval: Duration::from_millis(POLL_MS),
+        ..ServerOptions::default()
+    }
 }
 
 fn params(name: &'static str, arguments: Value) -> mcp::CallToolRequestParams {
@@ -461,13 +469,18 @@ struct Imported {
 async fn imported(ttl: Duration) -> Imported {
     let (upstream, upstream_stopped) = tasks_registry();
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let served = server(&upstream, ttl).with_name("tasks");
-    let (connection, client) =
-        tokio::join!(served.serve(server_end), McpClient::connect(client_end));
+    let served = McpServer::new(&upstream).with_options(ServerOptions {
+        name: "tasks".into(),
+        ..task_options(ttl)
+    });
+    let (connection, client) = tokio::join!(
+        served.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let client = client.expect("the client completes the handshake");
     let local = ToolRegistry::new();
     client
-        .import_into(&local, ImportOptions::new())
+        .import_into(&local, ImportOptions::default())
         .await
         .expect("imports every tool");
     Imported {
@@ -607,13 +620,23 @@ impl ServerHandler for Forgetful {
 async fn a_task_the_server_does_not_know_is_mcp_transport_in_the_servers_words() {
     let (upstream, _stopped) = tasks_registry();
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let handler = Forgetful(server(&upstream, DEADLINE).with_name("tasks").handler());
-    let (served, client) = tokio::join!(handler.serve(server_end), McpClient::connect(client_end));
+    let handler = Forgetful(
+        McpServer::new(&upstream)
+            .with_options(ServerOptions {
+                name: "tasks".into(),
+                ..task_options(DEADLINE)
+            })
+            .handler(),
+    );
+    let (served, client) = tokio::join!(
+        handler.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let _served = served.expect("the server completes the handshake");
     let client = client.expect("the client completes the handshake");
     let local = ToolRegistry::new();
     client
-        .import_into(&local, ImportOptions::new())
+        .import_into(&local, ImportOptions::default())
         .await
         .expect("imports every tool");
     let result = run(

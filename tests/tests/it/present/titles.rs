@@ -10,7 +10,7 @@ use dsh_tools::acp::{AcpCards, AcpToolCalls};
 use dsh_tools::call::{FnToolBuilder, ToolCallers};
 use dsh_tools::code_mode::CodeMode;
 use dsh_tools::errors::ErrorCode;
-use dsh_tools::mcp::{ImportOptions, McpClient, McpServer};
+use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient, McpServer, ServerOptions};
 use dsh_tools::present::{IconTheme, ToolCallKind, ToolCallView, ToolIcon};
 use dsh_tools::registry::RUN_CODE;
 use dsh_tools::{FnTool, ToolDefinition, ToolExecutionInput, ToolRegistry, Value, json, tool};
@@ -214,9 +214,14 @@ async fn the_mcp_listing_carries_titles_and_icons() {
 async fn an_imported_tool_shows_the_servers_title_and_icons() {
     let upstream = registry();
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let server = McpServer::new(&upstream).with_name("files");
-    let (connection, client) =
-        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let server = McpServer::new(&upstream).with_options(ServerOptions {
+        name: "files".into(),
+        ..ServerOptions::default()
+    });
+    let (connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let _connection = connection.expect("the server completes the handshake");
     let client = client.expect("the client completes the handshake");
     let local = ToolRegistry::new();

@@ -58,9 +58,9 @@ fn a_registry_debugs_as_its_global_tools_sorted_and_its_scope_count() {
 fn a_duplicate_global_name_is_refused_naming_the_tool() {
     let registry = registry_with([ok_tool("a")]);
     let error = registry.register(ok_tool("a")).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::DuplicateTool);
+    assert_eq!(error.kind, RegistryErrorKind::DuplicateTool);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool \"a\" is already registered (for a per-agent variant, register it through that \
          agent's scope instead)"
     );
@@ -73,7 +73,7 @@ fn a_duplicate_name_in_one_scope_is_refused() {
     let _ = scope.register(ok_tool("a")).unwrap();
     let error = scope.register(ok_tool("a")).unwrap_err();
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool \"a\" is already registered in this scope"
     );
 }
@@ -82,7 +82,7 @@ fn a_duplicate_name_in_one_scope_is_refused() {
 fn an_empty_name_a_zero_timeout_and_a_zero_result_budget_are_refused() {
     let registry = ToolRegistry::new();
     assert_eq!(
-        registry.register(ok_tool("")).unwrap_err().message(),
+        registry.register(ok_tool("")).unwrap_err().to_string(),
         "tool name must not be empty"
     );
     let zero = FnTool::builder("slow", "")
@@ -92,9 +92,9 @@ fn an_empty_name_a_zero_timeout_and_a_zero_result_budget_are_refused() {
         })
         .handler(|_, _| async { Ok(json!(1)) });
     let error = registry.register(zero).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(error.kind, RegistryErrorKind::InvalidDefinition);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool \"slow\" timeout_ms must be a positive number of milliseconds"
     );
     let silent = FnTool::builder("silent", "")
@@ -104,9 +104,9 @@ fn an_empty_name_a_zero_timeout_and_a_zero_result_budget_are_refused() {
         })
         .handler(|_, _| async { Ok(json!(1)) });
     let error = registry.register(silent).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(error.kind, RegistryErrorKind::InvalidDefinition);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool \"silent\" max_result_chars must be a positive number of characters"
     );
 }
@@ -306,18 +306,18 @@ async fn a_hand_written_tool_declares_the_state_it_needs() {
     let error = ToolRegistry::with_state(partial)
         .register(greet())
         .unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::MissingState);
+    assert_eq!(error.kind, RegistryErrorKind::MissingState);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "tool \"greet\" needs shared state of type `it::registry::rules::Clock`, \
          which this registry was not given: insert it into the SharedState passed to ToolRegistry::with_state"
     );
     let error = ToolRegistry::new().register(greet()).unwrap_err();
     assert!(
         error
-            .message()
+            .to_string()
             .contains("of types `it::registry::rules::Motto`, `it::registry::rules::Clock`, which")
-            && error.message().contains("insert them into"),
+            && error.to_string().contains("insert them into"),
         "{error}"
     );
     let mut state = SharedState::new();
@@ -452,7 +452,7 @@ async fn register_all_takes_tools_of_different_types_as_a_tuple() {
     let scope = registry.create_child("agent").unwrap();
     let _ = scope.register_all((Fixed,)).unwrap();
     let error = scope.register_all((ok_tool("new"), Fixed)).unwrap_err();
-    assert_eq!(error.kind(), RegistryErrorKind::DuplicateTool);
+    assert_eq!(error.kind, RegistryErrorKind::DuplicateTool);
     assert!(
         scope.get("new").is_none(),
         "nothing of a refused tuple is registered"
@@ -465,25 +465,25 @@ fn register_all_registers_nothing_when_any_tool_is_refused() {
     let taken = registry
         .register_all([ok_tool("d"), ok_tool("a")])
         .unwrap_err();
-    assert_eq!(taken.kind(), RegistryErrorKind::DuplicateTool);
+    assert_eq!(taken.kind, RegistryErrorKind::DuplicateTool);
     assert_eq!(
-        taken.message(),
+        taken.to_string(),
         "tool \"a\" is already registered (for a per-agent variant, register it through that \
          agent's scope instead)"
     );
     let twice = registry
         .register_all([ok_tool("e"), ok_tool("f"), ok_tool("e")])
         .unwrap_err();
-    assert_eq!(twice.kind(), RegistryErrorKind::DuplicateTool);
+    assert_eq!(twice.kind, RegistryErrorKind::DuplicateTool);
     assert!(
         twice
-            .message()
+            .to_string()
             .starts_with("tool \"e\" is already registered")
     );
     let unnamed = registry
         .register_all([ok_tool("g"), ok_tool("")])
         .unwrap_err();
-    assert_eq!(unnamed.kind(), RegistryErrorKind::InvalidDefinition);
+    assert_eq!(unnamed.kind, RegistryErrorKind::InvalidDefinition);
     assert_eq!(
         names(&registry),
         ["a"],
@@ -496,7 +496,7 @@ fn register_all_registers_nothing_when_any_tool_is_refused() {
         .register_all([ok_tool("a"), ok_tool("own")])
         .unwrap_err();
     assert_eq!(
-        in_scope.message(),
+        in_scope.to_string(),
         "tool \"own\" is already registered in this scope"
     );
     assert!(
@@ -505,7 +505,7 @@ fn register_all_registers_nothing_when_any_tool_is_refused() {
     );
     scope.dispose();
     assert_eq!(
-        scope.register_all([ok_tool("late")]).unwrap_err().kind(),
+        scope.register_all([ok_tool("late")]).unwrap_err().kind,
         RegistryErrorKind::ScopeDisposed
     );
 }

@@ -7,7 +7,7 @@
 //! Run with `--nocapture` to see the figures (bytes per view, with and without deferral).
 
 use dsh_tools::ToolRegistry;
-use dsh_tools::mcp::{ImportOptions, McpClient, McpConnection, McpServer};
+use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient, McpConnection, McpServer};
 use dsh_tools::providers::{Dialect, ProviderTools};
 use dsh_tools::registry::{ToolRestriction, ToolSearchMode, ToolSearchQuery};
 use dsh_tools_tests::{coding_tools, mcp_fixture, provider_corpus, tool_catalog};
@@ -142,13 +142,19 @@ async fn catalog_registry(deferred: bool) -> (ToolRegistry, Connection) {
     let (upstream, _) = mcp_fixture::registry();
     let server = McpServer::new(&upstream);
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let (connection, client) =
-        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let (connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let client = client.expect("connects");
     client
         .import_into(
             &registry,
-            ImportOptions::new().prefix("fx").defer_loading(deferred),
+            ImportOptions {
+                prefix: Some("fx".into()),
+                defer_loading: deferred,
+                ..ImportOptions::default()
+            },
         )
         .await
         .expect("imports");

@@ -231,8 +231,7 @@ async fn finishing_with_a_gap_runs_the_held_calls_and_an_empty_feed_gives_nothin
     let feeding = async move {
         feed.push_at(2, input("read", "c"));
         feed.push_at(1, input("read", "b"));
-        assert_eq!(feed.sent(), 0);
-        feed.finish();
+        drop(feed);
     };
     let ((), outcome) = tokio::join!(feeding, batch);
     assert_eq!(ids(&outcome), ["b", "c"]);

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use dsh_tools::mcp::{HttpOptions, ImportOptions, McpClient, McpServer};
+use dsh_tools::mcp::{ConnectOptions, HttpOptions, ImportOptions, McpClient, McpServer};
 use dsh_tools::{FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value, json};
 use dsh_tools_tests::otel::{OtelCapture, span_attribute};
 use dsh_tools_tests::python;
@@ -36,13 +36,21 @@ async fn an_imported_call_continues_its_trace_on_the_server() {
     let upstream = upstream();
     let server = McpServer::new(&upstream);
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let (connection, client) =
-        tokio::join!(server.serve(server_end), McpClient::connect(client_end));
+    let (connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
     let _connection = connection.expect("the server completes the handshake");
     let client = client.expect("the client completes the handshake");
     let local = ToolRegistry::new();
     let _ = client
-        .import_into(&local, ImportOptions::new().prefix("up"))
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some("up".into()),
+                ..ImportOptions::default()
+            },
+        )
         .await
         .expect("imports");
 
@@ -103,7 +111,13 @@ async fn the_python_sdk_s_traceparent_parents_the_server_s_span() {
     let capture = OtelCapture::install();
     let upstream = upstream();
     let server = McpServer::new(&upstream)
-        .serve_http("127.0.0.1:0", HttpOptions::new().bearer_token("t0ken"))
+        .serve_http(
+            "127.0.0.1:0",
+            HttpOptions {
+                bearer_token: Some("t0ken".into()),
+                ..HttpOptions::default()
+            },
+        )
         .await
         .expect("binds");
     let traceparent = format!("00-{TRACE_ID}-{SPAN_ID}-01");

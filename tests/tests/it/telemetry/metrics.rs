@@ -1,7 +1,7 @@
 //! The opt-in metrics: every call records the GenAI conventions' operation duration and one
 //! count by outcome, with or without a subscriber.
 
-use dsh_tools::telemetry::Telemetry;
+use dsh_tools::telemetry::{Telemetry, ToolMetrics};
 use dsh_tools::{FnTool, ToolError, ToolExecutionInput, ToolRegistry, Value, json};
 use dsh_tools_tests::otel::{MetricsCapture, attribute};
 
@@ -26,7 +26,10 @@ type Point = (String, String, Option<String>, Option<String>, u64);
 async fn calls_record_their_duration_and_outcome_without_a_subscriber() {
     let metrics = MetricsCapture::new();
     let registry = registry();
-    registry.set_telemetry(Telemetry::new().metrics(&metrics.meter()));
+    registry.set_telemetry(Telemetry {
+        metrics: Some(ToolMetrics::new(&metrics.meter())),
+        ..Telemetry::default()
+    });
     for (id, name) in [("1", "ok"), ("2", "ok"), ("3", "fail")] {
         let _ = registry
             .execute(ToolExecutionInput::new(id, name, json!({})))

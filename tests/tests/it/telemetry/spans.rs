@@ -3,6 +3,8 @@
 //! redacted), `error.type` on failure, and nested calls (a body's, a program's, a batch's) as
 //! children of their caller's span.
 
+use std::sync::Arc;
+
 use dsh_tools::code_mode::CodeMode;
 use dsh_tools::registry::RUN_CODE;
 use dsh_tools::telemetry::{Captured, Telemetry};
@@ -108,17 +110,17 @@ async fn a_failure_sets_error_type_to_its_code() {
 async fn arguments_and_results_are_opt_in_bounded_and_redacted() {
     let capture = OtelCapture::install();
     let registry = registry();
-    registry.set_telemetry(
-        Telemetry::new()
-            .record_arguments(40)
-            .record_results(12)
-            .redact(|tool, part, value| {
-                assert_eq!(tool, "echo");
-                if part == Captured::Arguments {
-                    value["token"] = json!("[redacted]");
-                }
-            }),
-    );
+    registry.set_telemetry(Telemetry {
+        record_arguments: Some(40),
+        record_results: Some(12),
+        redact: Some(Arc::new(|tool: &str, part: Captured, value: &mut Value| {
+            assert_eq!(tool, "echo");
+            if part == Captured::Arguments {
+                value["token"] = json!("[redacted]");
+            }
+        })),
+        ..Telemetry::default()
+    });
     let _ = registry
         .execute(ToolExecutionInput::new(
             "call-1",
@@ -228,7 +230,11 @@ async fn each_call_of_a_batch_has_its_own_span_under_the_caller_s() {
 fn nothing_is_recorded_without_a_subscriber() {
     let capture = OtelCapture::install();
     let registry = registry();
-    registry.set_telemetry(Telemetry::new().record_arguments(100).record_results(100));
+    registry.set_telemetry(Telemetry {
+        record_arguments: Some(100),
+        record_results: Some(100),
+        ..Telemetry::default()
+    });
     // Another thread has no subscriber: its calls build no span at all.
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
