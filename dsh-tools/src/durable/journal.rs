@@ -82,11 +82,13 @@ impl Durability {
     }
 
     /// The store.
+    #[cfg(any(feature = "mcp", test))]
     pub(crate) fn store(&self) -> &Arc<dyn CallStore> {
         &self.store
     }
 
     /// What this process is called in what it records.
+    #[cfg(any(feature = "mcp", test))]
     pub(crate) fn place(&self) -> &str {
         &self.place
     }

@@ -72,6 +72,8 @@ pub enum DefinitionChange {
     Other,
 }
 
+// Only the import side logs them.
+#[cfg(feature = "mcp")]
 impl DefinitionChange {
     /// How log lines name it: `"title"`, `"description"`, `"input schema"`, `"output schema"`,
     /// `"annotations"`, `"icons"`, `"other fields"`.
@@ -106,6 +108,8 @@ pub enum DefinitionDecision {
     Rejected,
 }
 
+// Only the import side logs them.
+#[cfg(feature = "mcp")]
 impl DefinitionDecision {
     /// How log lines name it: `"accepted"`, `"held"`, `"disabled"`, `"ignored"`, `"rejected"`.
     pub(crate) fn as_str(self) -> &'static str {
