@@ -36,8 +36,9 @@ const MAX_PUBLIC_CONSTANTS: usize = 30;
 /// `Telemetry`, the presentation settings); one generic schema builder; one spelling per
 /// operation; and what only the crate uses no longer public. 816: an error's name given by its
 /// code (`ErrorCode::name`, no `ErrorName` enum), what approvers, call observers and listeners
-/// are handed read from fields, and a result taken apart and rebuilt with `From`.
-const MAX_PUBLIC_ITEMS: usize = 816;
+/// are handed read from fields, and a result taken apart and rebuilt, and its presenter's
+/// summary made, with `From`.
+const MAX_PUBLIC_ITEMS: usize = 815;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];
