@@ -75,9 +75,10 @@ impl ToolExecutionResult {
         }
     }
 
-    /// Reassembles a result from its parts. The result is authored by the caller: returned from
-    /// an `execute` wrapper, a success is re-checked against the tool's output contract.
-    pub fn from_parts(parts: ToolExecutionResultParts) -> Self {
+    /// Reassembles a result from its parts (what `From<ToolExecutionResultParts>` does). The
+    /// result is authored by the caller: returned from an `execute` wrapper, a success is
+    /// re-checked against the tool's output contract.
+    pub(crate) fn from_parts(parts: ToolExecutionResultParts) -> Self {
         Self {
             outcome: parts.outcome,
             content: Cow::Owned(parts.content),
@@ -128,8 +129,9 @@ impl ToolExecutionResult {
         matches!(self.outcome, ToolOutcome::Failure(_))
     }
 
-    /// Success or failure.
-    pub fn outcome(&self) -> &ToolOutcome {
+    /// Success or failure (users read it as [`value`](Self::value) and [`error`](Self::error), or
+    /// take the result apart into [`ToolExecutionResultParts`]).
+    pub(crate) fn outcome(&self) -> &ToolOutcome {
         &self.outcome
     }
 
@@ -177,8 +179,8 @@ impl ToolExecutionResult {
         }
     }
 
-    /// Takes the parts apart.
-    pub fn into_parts(self) -> ToolExecutionResultParts {
+    /// Takes the parts apart (what `From<ToolExecutionResult>` for the parts does).
+    pub(crate) fn into_parts(self) -> ToolExecutionResultParts {
         let Extras {
             meta,
             additional_contexts,
@@ -292,7 +294,9 @@ impl std::fmt::Debug for ToolExecutionResult {
     }
 }
 
-/// A result taken apart with [`ToolExecutionResult::into_parts`].
+/// A result taken apart, `ToolExecutionResultParts::from(result)`, and put together again,
+/// `ToolExecutionResult::from(parts)`: the way to match on its [`ToolOutcome`] or to rebuild it
+/// with one part changed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolExecutionResultParts {
     /// Success or failure.
@@ -303,6 +307,20 @@ pub struct ToolExecutionResultParts {
     pub meta: Option<Value>,
     /// Context for the model's next request.
     pub additional_contexts: Vec<ContentBlock>,
+}
+
+impl From<ToolExecutionResult> for ToolExecutionResultParts {
+    fn from(result: ToolExecutionResult) -> Self {
+        result.into_parts()
+    }
+}
+
+/// The result is authored by the caller: returned from an `execute` wrapper, a success is
+/// re-checked against the tool's output contract.
+impl From<ToolExecutionResultParts> for ToolExecutionResult {
+    fn from(parts: ToolExecutionResultParts) -> Self {
+        Self::from_parts(parts)
+    }
 }
 
 impl Serialize for ToolExecutionResult {

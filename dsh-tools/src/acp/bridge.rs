@@ -157,7 +157,7 @@ impl fmt::Debug for AcpToolCalls {
 
 impl CallObserver for AcpToolCalls {
     fn on_start(&self, call: &ObservedCall<'_>) {
-        let execution = call.execution();
+        let execution = call.execution;
         let card = call.present_call();
         let parent = {
             let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
@@ -202,7 +202,7 @@ impl CallObserver for AcpToolCalls {
     }
 
     fn on_progress(&self, call: &ObservedCall<'_>, progress: &ToolProgress) {
-        let execution = call.execution();
+        let execution = call.execution;
         let pending = call.present_call();
         let card = call.present_progress(&pending, progress);
         self.send(SessionUpdate::ToolCallUpdate(self.cards.progress_update(
@@ -217,11 +217,11 @@ impl CallObserver for AcpToolCalls {
         self.running
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&call.execution().token());
+            .remove(&call.execution.token());
         let pending: ToolCallView = call.present_call();
         let card = call.present_result(&pending, result);
         self.send(SessionUpdate::ToolCallUpdate(self.cards.completion_update(
-            call.execution().call_id(),
+            call.execution.call_id(),
             &pending,
             &card,
             result,

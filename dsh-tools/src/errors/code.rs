@@ -1,4 +1,5 @@
-//! [`ErrorCode`]: the registry's own error codes, the `code` of an [`ErrorInfo`](super::ErrorInfo).
+//! [`ErrorCode`]: the registry's own error codes, the `code` of an [`ErrorInfo`](super::ErrorInfo),
+//! each with the error-family `name` it travels beside.
 
 use super::string_enum::string_enum;
 
@@ -11,13 +12,19 @@ use super::string_enum::string_enum;
 /// carry and what an `ErrorCode` compares equal to:
 ///
 /// ```
-/// use dsh_tools::errors::{ErrorCode, ErrorInfo, ErrorName};
+/// use dsh_tools::errors::{ErrorCode, ErrorInfo};
 ///
-/// let info = ErrorInfo::new(ErrorName::ToolArgs, ErrorCode::InvalidArgs);
+/// let info = ErrorInfo::new(ErrorCode::InvalidArgs.name(), ErrorCode::InvalidArgs);
 /// assert!(info.code == ErrorCode::InvalidArgs);
 /// assert!(info.code == "INVALID_ARGS");
 /// assert_eq!(ErrorCode::InvalidArgs.as_str(), "INVALID_ARGS");
+/// assert_eq!(info.name, ErrorCode::InvalidArgs.name());
+/// assert_eq!(ErrorCode::InvalidArgs.name(), "ToolArgsError");
 /// ```
+///
+/// Each code comes with the name of its error family ([`name`](Self::name)), the
+/// [`ErrorInfo::name`](super::ErrorInfo::name) of every error the registry gives that code;
+/// one family can hold several codes (`AbortError` is `ABORTED` and `ABORTED_BEFORE_DISPATCH`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -109,6 +116,35 @@ impl ErrorCode {
             Self::CodeRunDiverged => "CODE_RUN_DIVERGED",
             Self::CallInDoubt => "CALL_IN_DOUBT",
             Self::StoreFailed => "STORE_FAILED",
+        }
+    }
+
+    /// The name of the error family this code belongs to, exactly as it travels in an
+    /// [`ErrorInfo`](super::ErrorInfo) beside the code: `"ToolArgsError"` for `INVALID_ARGS`.
+    ///
+    /// A name is a string, not an enum of its own, because a tool's own errors carry any name;
+    /// compare `info.name == ErrorCode::InvalidArgs.name()` (or `"ToolArgsError"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::UnknownTool => "ToolNotFoundError",
+            Self::InvalidArgs => "ToolArgsError",
+            Self::InvalidToolOutput => "ToolOutputError",
+            Self::AbortedBeforeDispatch | Self::Aborted => "AbortError",
+            Self::ToolTimeout | Self::TimerUnavailable => "ToolTimeoutError",
+            Self::ToolPanicked => "ToolPanicError",
+            Self::ToolError => "ToolError",
+            Self::Denied => "ToolDeniedError",
+            Self::ApprovalPending => "ToolApprovalPendingError",
+            Self::Blocked => "ToolBlockedError",
+            Self::HookFailed => "HookError",
+            Self::FinalizerFailed => "ToolFinalizerError",
+            Self::McpTransport => "McpTransportError",
+            Self::UnsupportedSchema => "JsonSchemaError",
+            Self::ScopeDisposed | Self::UnknownAgent => "ToolScopeError",
+            Self::CodeRunFailed => "CodeRunError",
+            Self::CodeRunDiverged => "CodeRunDivergedError",
+            Self::CallInDoubt => "CallInDoubtError",
+            Self::StoreFailed => "CallStoreError",
         }
     }
 }

@@ -1,10 +1,9 @@
-//! The constants the registry's codes and names were before [`ErrorCode`] and [`ErrorName`]:
-//! `errors::codes::INVALID_ARGS`, `errors::names::TOOL_ARGS`, … Kept, hidden from the docs and
-//! deprecated, so that code written against them still builds while it moves to the enums; each
-//! is its enum's text, so it compares as it always did.
+//! The constants the registry's codes and names were before [`ErrorCode`] and
+//! [`ErrorCode::name`]: `errors::codes::INVALID_ARGS`, `errors::names::TOOL_ARGS`, … Kept, hidden
+//! from the docs and deprecated, so that code written against them still builds while it moves
+//! to the enum; each is the same text, so it compares as it always did.
 
 use super::code::ErrorCode;
-use super::name::ErrorName;
 
 /// The registry's error codes as strings (deprecated: use [`ErrorCode`]).
 pub mod codes {
@@ -55,45 +54,45 @@ pub mod codes {
     pub const STORE_FAILED: &str = ErrorCode::StoreFailed.as_str();
 }
 
-/// The error-type names paired with the codes, as strings (deprecated: use [`ErrorName`]).
+/// The error-type names paired with the codes, as strings (deprecated: use [`ErrorCode::name`]).
 pub mod names {
-    use super::ErrorName;
-    #[deprecated(note = "use `ErrorName::ToolNotFound`")]
-    pub const TOOL_NOT_FOUND: &str = ErrorName::ToolNotFound.as_str();
-    #[deprecated(note = "use `ErrorName::ToolArgs`")]
-    pub const TOOL_ARGS: &str = ErrorName::ToolArgs.as_str();
-    #[deprecated(note = "use `ErrorName::ToolOutput`")]
-    pub const TOOL_OUTPUT: &str = ErrorName::ToolOutput.as_str();
-    #[deprecated(note = "use `ErrorName::Abort`")]
-    pub const ABORT: &str = ErrorName::Abort.as_str();
-    #[deprecated(note = "use `ErrorName::ToolTimeout`")]
-    pub const TOOL_TIMEOUT: &str = ErrorName::ToolTimeout.as_str();
-    #[deprecated(note = "use `ErrorName::ToolPanic`")]
-    pub const TOOL_PANIC: &str = ErrorName::ToolPanic.as_str();
-    #[deprecated(note = "use `ErrorName::ToolError`")]
-    pub const TOOL_ERROR: &str = ErrorName::ToolError.as_str();
-    #[deprecated(note = "use `ErrorName::ToolDenied`")]
-    pub const TOOL_DENIED: &str = ErrorName::ToolDenied.as_str();
-    #[deprecated(note = "use `ErrorName::ApprovalPending`")]
-    pub const APPROVAL_PENDING: &str = ErrorName::ApprovalPending.as_str();
-    #[deprecated(note = "use `ErrorName::ToolBlocked`")]
-    pub const TOOL_BLOCKED: &str = ErrorName::ToolBlocked.as_str();
-    #[deprecated(note = "use `ErrorName::Hook`")]
-    pub const HOOK: &str = ErrorName::Hook.as_str();
-    #[deprecated(note = "use `ErrorName::Finalizer`")]
-    pub const FINALIZER: &str = ErrorName::Finalizer.as_str();
-    #[deprecated(note = "use `ErrorName::McpTransport`")]
-    pub const MCP_TRANSPORT: &str = ErrorName::McpTransport.as_str();
-    #[deprecated(note = "use `ErrorName::JsonSchema`")]
-    pub const JSON_SCHEMA: &str = ErrorName::JsonSchema.as_str();
-    #[deprecated(note = "use `ErrorName::Scope`")]
-    pub const SCOPE: &str = ErrorName::Scope.as_str();
-    #[deprecated(note = "use `ErrorName::CodeRun`")]
-    pub const CODE_RUN: &str = ErrorName::CodeRun.as_str();
-    #[deprecated(note = "use `ErrorName::CodeRunDiverged`")]
-    pub const CODE_RUN_DIVERGED: &str = ErrorName::CodeRunDiverged.as_str();
-    #[deprecated(note = "use `ErrorName::CallInDoubt`")]
-    pub const CALL_IN_DOUBT: &str = ErrorName::CallInDoubt.as_str();
-    #[deprecated(note = "use `ErrorName::StoreFailed`")]
-    pub const STORE_FAILED: &str = ErrorName::StoreFailed.as_str();
+    use super::ErrorCode;
+    #[deprecated(note = "use `ErrorCode::UnknownTool.name()`")]
+    pub const TOOL_NOT_FOUND: &str = ErrorCode::UnknownTool.name();
+    #[deprecated(note = "use `ErrorCode::InvalidArgs.name()`")]
+    pub const TOOL_ARGS: &str = ErrorCode::InvalidArgs.name();
+    #[deprecated(note = "use `ErrorCode::InvalidToolOutput.name()`")]
+    pub const TOOL_OUTPUT: &str = ErrorCode::InvalidToolOutput.name();
+    #[deprecated(note = "use `ErrorCode::Aborted.name()`")]
+    pub const ABORT: &str = ErrorCode::Aborted.name();
+    #[deprecated(note = "use `ErrorCode::ToolTimeout.name()`")]
+    pub const TOOL_TIMEOUT: &str = ErrorCode::ToolTimeout.name();
+    #[deprecated(note = "use `ErrorCode::ToolPanicked.name()`")]
+    pub const TOOL_PANIC: &str = ErrorCode::ToolPanicked.name();
+    #[deprecated(note = "use `ErrorCode::ToolError.name()`")]
+    pub const TOOL_ERROR: &str = ErrorCode::ToolError.name();
+    #[deprecated(note = "use `ErrorCode::Denied.name()`")]
+    pub const TOOL_DENIED: &str = ErrorCode::Denied.name();
+    #[deprecated(note = "use `ErrorCode::ApprovalPending.name()`")]
+    pub const APPROVAL_PENDING: &str = ErrorCode::ApprovalPending.name();
+    #[deprecated(note = "use `ErrorCode::Blocked.name()`")]
+    pub const TOOL_BLOCKED: &str = ErrorCode::Blocked.name();
+    #[deprecated(note = "use `ErrorCode::HookFailed.name()`")]
+    pub const HOOK: &str = ErrorCode::HookFailed.name();
+    #[deprecated(note = "use `ErrorCode::FinalizerFailed.name()`")]
+    pub const FINALIZER: &str = ErrorCode::FinalizerFailed.name();
+    #[deprecated(note = "use `ErrorCode::McpTransport.name()`")]
+    pub const MCP_TRANSPORT: &str = ErrorCode::McpTransport.name();
+    #[deprecated(note = "use `ErrorCode::UnsupportedSchema.name()`")]
+    pub const JSON_SCHEMA: &str = ErrorCode::UnsupportedSchema.name();
+    #[deprecated(note = "use `ErrorCode::ScopeDisposed.name()`")]
+    pub const SCOPE: &str = ErrorCode::ScopeDisposed.name();
+    #[deprecated(note = "use `ErrorCode::CodeRunFailed.name()`")]
+    pub const CODE_RUN: &str = ErrorCode::CodeRunFailed.name();
+    #[deprecated(note = "use `ErrorCode::CodeRunDiverged.name()`")]
+    pub const CODE_RUN_DIVERGED: &str = ErrorCode::CodeRunDiverged.name();
+    #[deprecated(note = "use `ErrorCode::CallInDoubt.name()`")]
+    pub const CALL_IN_DOUBT: &str = ErrorCode::CallInDoubt.name();
+    #[deprecated(note = "use `ErrorCode::StoreFailed.name()`")]
+    pub const STORE_FAILED: &str = ErrorCode::StoreFailed.name();
 }

@@ -1,7 +1,6 @@
-//! What [`ErrorCode`](super::ErrorCode) and [`ErrorName`](super::ErrorName) share: each is a closed
-//! set of the registry's own strings as an enum, compared with and converted into the plain
-//! strings an [`ErrorInfo`](super::ErrorInfo) holds (a tool's own codes and names are any string,
-//! so the info keeps strings; the enums name the registry's).
+//! How [`ErrorCode`](super::ErrorCode), a closed set of the registry's own strings as an enum,
+//! compares with and converts into the plain strings an [`ErrorInfo`](super::ErrorInfo) holds (a
+//! tool's own codes are any string, so the info keeps strings; the enum names the registry's).
 
 /// Implements, for an enum whose `as_str` gives each variant's fixed string, `Display`, `AsRef<str>`,
 /// conversions into `Cow<'static, str>` and `String`, and equality with `str`, `&str`, `String`

@@ -1,5 +1,5 @@
 //! The error every failure funnels into: [`ToolError`] and its machine-routable [`ErrorInfo`]
-//! (the registry's own codes and names are [`ErrorCode`] and [`ErrorName`]).
+//! (the registry's own codes are [`ErrorCode`], each naming its family with [`ErrorCode::name`]).
 //!
 //! Everything that can go wrong in a call (a tool's own error, bad arguments, a panic, a timeout,
 //! a failing hook) ends as a `ToolError`; the model sees `Error: <message>`, code sees
@@ -12,7 +12,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::errors::code::ErrorCode;
-use crate::errors::name::ErrorName;
 use crate::text_bounds::bound_error_message;
 use dsh_tools_schema::text_bounds::quoted;
 use dsh_tools_schema::{SchemaError, Violation, Violations};
@@ -82,6 +81,12 @@ impl ToolError {
         Self::new(message).with_info(ErrorInfo::new(name, code))
     }
 
+    /// An error with one of the registry's own codes, named by the code's family
+    /// ([`ErrorCode::name`]), so that a code and its name cannot disagree.
+    pub(crate) fn of_code(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::coded(code.name(), code, message)
+    }
+
     /// Attaches `{name, code}`.
     #[must_use]
     pub(crate) fn with_info(mut self, info: ErrorInfo) -> Self {
@@ -89,19 +94,19 @@ impl ToolError {
         self
     }
 
-    /// Attaches `{name, code}` unless the error already has a pair of its own.
+    /// Attaches the registry's `code` and its name unless the error already has a pair of its own.
     #[must_use]
-    pub(crate) fn or_info(self, name: ErrorName, code: ErrorCode) -> Self {
+    pub(crate) fn or_info(self, code: ErrorCode) -> Self {
         if self.info().is_some() {
             return self;
         }
-        self.with_info(ErrorInfo::new(name, code))
+        self.with_info(ErrorInfo::new(code.name(), code))
     }
 
     /// An error the registry builds, whose message may quote untrusted input: cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES) with a marker.
-    fn bounded(name: ErrorName, code: ErrorCode, message: String) -> Self {
-        Self::coded(name, code, bound_error_message(message))
+    fn bounded(code: ErrorCode, message: String) -> Self {
+        Self::of_code(code, bound_error_message(message))
     }
 
     fn with_violations(mut self, violations: &Violations) -> Self {
@@ -140,8 +145,7 @@ impl ToolError {
     /// `agent scope "<agent>" was disposed` (`SCOPE_DISPOSED`): the call went through a scope
     /// that no longer exists.
     pub(crate) fn scope_disposed(agent: &str) -> Self {
-        Self::coded(
-            ErrorName::Scope,
+        Self::of_code(
             ErrorCode::ScopeDisposed,
             format!("agent scope \"{}\" was disposed", quoted(agent)),
         )
@@ -149,8 +153,7 @@ impl ToolError {
 
     /// `unknown agent "<agent>"` (`UNKNOWN_AGENT`): the call names an agent with no live scope.
     pub(crate) fn unknown_agent(agent: &str) -> Self {
-        Self::coded(
-            ErrorName::Scope,
+        Self::of_code(
             ErrorCode::UnknownAgent,
             format!("unknown agent \"{}\"", quoted(agent)),
         )
@@ -159,8 +162,7 @@ impl ToolError {
     /// `unknown tool "<name>"` (`UNKNOWN_TOOL`); a name longer than
     /// [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     pub(crate) fn unknown_tool(name: &str) -> Self {
-        Self::coded(
-            ErrorName::ToolNotFound,
+        Self::of_code(
             ErrorCode::UnknownTool,
             format!("unknown tool \"{}\"", quoted(name)),
         )
@@ -172,8 +174,7 @@ impl ToolError {
     #[cfg(feature = "code-mode")]
     pub(crate) fn only_from_programs(name: &str) -> Self {
         let name = quoted(name);
-        Self::coded(
-            ErrorName::ToolNotFound,
+        Self::of_code(
             ErrorCode::UnknownTool,
             format!(
                 "unknown tool \"{name}\": only `run_code` is callable directly — call `{name}` \
@@ -187,7 +188,7 @@ impl ToolError {
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     #[cfg(feature = "code-mode")]
     pub(crate) fn code_run_failed(message: impl Into<String>) -> Self {
-        Self::coded(ErrorName::CodeRun, ErrorCode::CodeRunFailed, message.into())
+        Self::of_code(ErrorCode::CodeRunFailed, message.into())
     }
 
     /// `the program took another path on resume at call <n>: an earlier attempt recorded
@@ -210,7 +211,6 @@ impl ToolError {
             format!("tools.{}", quoted(recorded_tool))
         };
         Self::bounded(
-            ErrorName::CodeRunDiverged,
             ErrorCode::CodeRunDiverged,
             format!(
                 "the program took another path on resume at call {n}: an earlier attempt \
@@ -229,7 +229,6 @@ impl ToolError {
     #[cfg(all(feature = "durable", feature = "code-mode"))]
     pub(crate) fn code_run_paused(waiting: &str, run_key: &str, n: u64) -> Self {
         Self::bounded(
-            ErrorName::ApprovalPending,
             ErrorCode::ApprovalPending,
             format!(
                 "{waiting}; the program run {run_key} paused at call {n}: once the approval is \
@@ -245,7 +244,6 @@ impl ToolError {
     #[cfg(feature = "durable")]
     pub(crate) fn call_in_doubt(started_at: &str, place: &str) -> Self {
         Self::bounded(
-            ErrorName::CallInDoubt,
             ErrorCode::CallInDoubt,
             format!(
                 "an earlier attempt of this call started at {started_at} on {place} and its \
@@ -259,7 +257,6 @@ impl ToolError {
     #[cfg(feature = "durable")]
     pub(crate) fn call_given_up(started_at: &str, place: &str, reason: &str) -> Self {
         Self::bounded(
-            ErrorName::CallInDoubt,
             ErrorCode::CallInDoubt,
             format!(
                 "an earlier attempt of this call started at {started_at} on {place} and its \
@@ -272,7 +269,6 @@ impl ToolError {
     #[cfg(feature = "durable")]
     pub(crate) fn store_failed(message: &str) -> Self {
         Self::bounded(
-            ErrorName::StoreFailed,
             ErrorCode::StoreFailed,
             format!("the call store failed: {message}"),
         )
@@ -282,7 +278,6 @@ impl ToolError {
     /// is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub fn invalid_arguments(violations: &Violations) -> Self {
         Self::bounded(
-            ErrorName::ToolArgs,
             ErrorCode::InvalidArgs,
             format!("invalid arguments: {violations}"),
         )
@@ -294,7 +289,6 @@ impl ToolError {
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub(crate) fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
         Self::bounded(
-            ErrorName::ToolArgs,
             ErrorCode::InvalidArgs,
             format!("invalid arguments: {detail}"),
         )
@@ -304,7 +298,6 @@ impl ToolError {
     /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub(crate) fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
         Self::bounded(
-            ErrorName::ToolOutput,
             ErrorCode::InvalidToolOutput,
             format!("tool \"{tool}\" returned invalid output: {detail}"),
         )
@@ -320,17 +313,12 @@ impl ToolError {
     /// "UNSUPPORTED_SCHEMA"}`. (`?` on a [`SchemaError`] goes through the blanket conversion and
     /// keeps only the message.)
     pub fn unsupported_schema(error: &SchemaError) -> Self {
-        Self::coded(
-            ErrorName::JsonSchema,
-            ErrorCode::UnsupportedSchema,
-            error.to_string(),
-        )
+        Self::of_code(ErrorCode::UnsupportedSchema, error.to_string())
     }
 
     /// `tool call aborted before dispatch` (`ABORTED_BEFORE_DISPATCH`).
     pub(crate) fn aborted_before_dispatch() -> Self {
-        Self::coded(
-            ErrorName::Abort,
+        Self::of_code(
             ErrorCode::AbortedBeforeDispatch,
             "tool call aborted before dispatch",
         )
@@ -338,13 +326,12 @@ impl ToolError {
 
     /// `tool call aborted` (`ABORTED`).
     pub fn aborted() -> Self {
-        Self::coded(ErrorName::Abort, ErrorCode::Aborted, "tool call aborted")
+        Self::of_code(ErrorCode::Aborted, "tool call aborted")
     }
 
     /// `tool call timed out after <ms>ms` (`TOOL_TIMEOUT`).
     pub(crate) fn timed_out(budget_ms: u64) -> Self {
-        Self::coded(
-            ErrorName::ToolTimeout,
+        Self::of_code(
             ErrorCode::ToolTimeout,
             format!("tool call timed out after {budget_ms}ms"),
         )
@@ -353,8 +340,7 @@ impl ToolError {
     /// `tool call has a <ms>ms budget, but no tokio timer is available to enforce it: …`
     /// (`TIMER_UNAVAILABLE`).
     pub(crate) fn timer_unavailable(budget_ms: u64) -> Self {
-        Self::coded(
-            ErrorName::ToolTimeout,
+        Self::of_code(
             ErrorCode::TimerUnavailable,
             format!(
                 "tool call has a {budget_ms}ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
@@ -366,18 +352,13 @@ impl ToolError {
     /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     #[cfg(feature = "mcp")]
     pub(crate) fn mcp_transport(message: impl Into<String>) -> Self {
-        Self::bounded(
-            ErrorName::McpTransport,
-            ErrorCode::McpTransport,
-            message.into(),
-        )
+        Self::bounded(ErrorCode::McpTransport, message.into())
     }
 
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
     /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
     pub(crate) fn panicked(tool: &str, message: &str) -> Self {
         Self::bounded(
-            ErrorName::ToolPanic,
             ErrorCode::ToolPanicked,
             format!("tool \"{tool}\" panicked: {message}"),
         )

@@ -42,12 +42,17 @@ pub enum ApprovalOutcome {
     Pending,
 }
 
-/// What an approver is asked about.
+/// What an approver is asked about: data the registry hands over, read from its fields.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct ApprovalRequest {
-    execution: ToolExecution,
-    reason: Option<String>,
-    definition: Option<Arc<dyn ToolDefinition>>,
+    /// The call awaiting approval (its [`signal`](ToolExecution::signal) says when the caller
+    /// gives up).
+    pub execution: ToolExecution,
+    /// Why the `pre-execute` listener asked.
+    pub reason: Option<String>,
+    /// The tool's definition, when the name resolves (for its annotations and presenters).
+    pub definition: Option<Arc<dyn ToolDefinition>>,
 }
 
 impl ApprovalRequest {
@@ -61,21 +66,6 @@ impl ApprovalRequest {
             reason,
             definition,
         }
-    }
-
-    /// The call awaiting approval (its [`signal`](ToolExecution::signal) says when the caller gives up).
-    pub fn execution(&self) -> &ToolExecution {
-        &self.execution
-    }
-
-    /// Why the `pre-execute` listener asked.
-    pub fn reason(&self) -> Option<&str> {
-        self.reason.as_deref()
-    }
-
-    /// The tool's definition, when the name resolves (for its annotations and presenters).
-    pub fn definition(&self) -> Option<&Arc<dyn ToolDefinition>> {
-        self.definition.as_ref()
     }
 }
 

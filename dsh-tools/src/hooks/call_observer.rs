@@ -55,11 +55,14 @@ pub trait CallObserver: Send + Sync + 'static {
 }
 
 /// One call as an observer sees it: the frozen execution and the definition it resolved to when
-/// it started (`None`: no such tool was visible).
+/// it started, read from its fields; the `present_*` methods build its cards.
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct ObservedCall<'a> {
-    execution: &'a ToolExecution,
-    definition: Option<&'a Arc<dyn ToolDefinition>>,
+    /// The call.
+    pub execution: &'a ToolExecution,
+    /// The definition the call resolved to when it started (`None`: no such tool was visible).
+    pub definition: Option<&'a dyn ToolDefinition>,
 }
 
 impl<'a> ObservedCall<'a> {
@@ -69,24 +72,14 @@ impl<'a> ObservedCall<'a> {
     ) -> Self {
         Self {
             execution,
-            definition,
+            definition: definition.map(|definition| &**definition),
         }
-    }
-
-    /// The call.
-    pub fn execution(&self) -> &'a ToolExecution {
-        self.execution
-    }
-
-    /// The definition the call resolved to when it started.
-    pub fn definition(&self) -> Option<&'a dyn ToolDefinition> {
-        self.definition.map(|definition| &**definition)
     }
 
     /// The call's pending card ([`ToolCallView::present`] on its definition).
     pub fn present_call(&self) -> ToolCallView {
         ToolCallView::present(
-            self.definition(),
+            self.definition,
             self.execution.name(),
             self.execution.arguments(),
         )
@@ -100,7 +93,7 @@ impl<'a> ObservedCall<'a> {
         progress: &ToolProgress,
     ) -> ToolCallView {
         ToolCallView::present_progress(
-            self.definition(),
+            self.definition,
             self.execution.arguments(),
             pending,
             progress,
@@ -114,12 +107,7 @@ impl<'a> ObservedCall<'a> {
         pending: &ToolCallView,
         result: &ToolExecutionResult,
     ) -> ToolResultView {
-        ToolResultView::present(
-            self.definition(),
-            self.execution.arguments(),
-            pending,
-            result,
-        )
+        ToolResultView::present(self.definition, self.execution.arguments(), pending, result)
     }
 }
 
@@ -136,7 +124,7 @@ impl std::fmt::Debug for ObservedCall<'_> {
 pub(crate) fn notify_start(observers: &[HookEntry<dyn CallObserver>], call: &ObservedCall<'_>) {
     for entry in observers {
         if let Err(message) = catch_panic(|| entry.hook.on_start(call)) {
-            log_failure(call.execution(), "on_start", &message);
+            log_failure(call.execution, "on_start", &message);
         }
     }
 }
@@ -149,7 +137,7 @@ pub(crate) fn notify_result(
 ) {
     for entry in observers {
         if let Err(message) = catch_panic(|| entry.hook.on_result(call, result)) {
-            log_failure(call.execution(), "on_result", &message);
+            log_failure(call.execution, "on_result", &message);
         }
     }
 }

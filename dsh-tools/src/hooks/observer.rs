@@ -40,7 +40,7 @@ where
     R: ObserverReturn,
 {
     fn on_result(&self, call: &ObservedCall<'_>, result: &ToolExecutionResult) {
-        let execution = call.execution();
+        let execution = call.execution;
         let failure = match catch_panic(|| (self.0)(execution, result).into_outcome()) {
             Ok(Ok(())) => return,
             Ok(Err(error)) => error.to_string(),

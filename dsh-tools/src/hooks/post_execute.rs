@@ -125,7 +125,8 @@ where
 pub struct PostExecuteNext {
     chain: Chain<dyn PostExecuteHook>,
     execution: ToolExecution,
-    result: Arc<ToolExecutionResult>,
+    /// The result being decided about (shared with the listeners before this one).
+    pub result: Arc<ToolExecutionResult>,
 }
 
 impl PostExecuteNext {
@@ -139,11 +140,6 @@ impl PostExecuteNext {
             execution,
             result,
         }
-    }
-
-    /// The result being decided about.
-    pub fn result(&self) -> &ToolExecutionResult {
-        &self.result
     }
 
     /// Runs the rest of the chain and returns its decision.

@@ -73,7 +73,8 @@ where
 /// (the default at the end is [`PreToolDecision::Allow`]).
 pub struct PreExecuteNext {
     chain: Chain<dyn PreExecuteHook>,
-    execution: ToolExecution,
+    /// The call being decided about.
+    pub execution: ToolExecution,
 }
 
 impl PreExecuteNext {
@@ -82,11 +83,6 @@ impl PreExecuteNext {
             chain: Chain::new(hooks),
             execution,
         }
-    }
-
-    /// The call being decided about.
-    pub fn execution(&self) -> &ToolExecution {
-        &self.execution
     }
 
     /// Runs the rest of the chain and returns its decision.

@@ -8,7 +8,6 @@
 
 use crate::call::execution::ToolExecution;
 use crate::errors::code::ErrorCode;
-use crate::errors::name::ErrorName;
 use crate::errors::tool_error::ToolError;
 use crate::result::ToolExecutionResult;
 use crate::text_bounds::bound_error_message;
@@ -38,19 +37,19 @@ impl HookPhase {
 /// `<phase> panicked: <message>` (`HOOK_FAILED`); the panic message is cut to fit the error cap.
 pub(crate) fn hook_panicked(phase: HookPhase, message: &str) -> ToolError {
     let message = bound_error_message(format!("{} panicked: {message}", phase.describe()));
-    ToolError::coded(ErrorName::Hook, ErrorCode::HookFailed, message)
+    ToolError::of_code(ErrorCode::HookFailed, message)
 }
 
 /// A hook's own error: its code, or `HOOK_FAILED`.
 pub(crate) fn hook_failed(error: ToolError) -> ToolError {
-    error.or_info(ErrorName::Hook, ErrorCode::HookFailed)
+    error.or_info(ErrorCode::HookFailed)
 }
 
 /// A tool's own error (the body's, or an `execute` layer's failure standing in for it): its code,
 /// or `TOOL_ERROR`.
 #[inline]
 pub(crate) fn tool_failed(error: ToolError) -> ToolError {
-    error.or_info(ErrorName::ToolError, ErrorCode::ToolError)
+    error.or_info(ErrorCode::ToolError)
 }
 
 /// `tool "<name>" content finalizer panicked: <message>` (`FINALIZER_FAILED`).
@@ -58,18 +57,17 @@ pub(crate) fn finalizer_panicked(tool: &str, message: &str) -> ToolError {
     let message = bound_error_message(format!(
         "tool \"{tool}\" content finalizer panicked: {message}"
     ));
-    ToolError::coded(ErrorName::Finalizer, ErrorCode::FinalizerFailed, message)
+    ToolError::of_code(ErrorCode::FinalizerFailed, message)
 }
 
 /// A finalizer's own error: its code, or `FINALIZER_FAILED`.
 pub(crate) fn finalizer_failed(error: ToolError) -> ToolError {
-    error.or_info(ErrorName::Finalizer, ErrorCode::FinalizerFailed)
+    error.or_info(ErrorCode::FinalizerFailed)
 }
 
 /// `post-execute accept decision cannot replace both value and content` (`HOOK_FAILED`).
 pub(crate) fn post_replaces_both() -> ToolError {
-    ToolError::coded(
-        ErrorName::Hook,
+    ToolError::of_code(
         ErrorCode::HookFailed,
         "post-execute accept decision cannot replace both value and content",
     )
@@ -77,8 +75,7 @@ pub(crate) fn post_replaces_both() -> ToolError {
 
 /// `post-execute cannot replace the value of a failed result` (`HOOK_FAILED`).
 pub(crate) fn post_replaces_failed_value() -> ToolError {
-    ToolError::coded(
-        ErrorName::Hook,
+    ToolError::of_code(
         ErrorCode::HookFailed,
         "post-execute cannot replace the value of a failed result",
     )
@@ -86,7 +83,7 @@ pub(crate) fn post_replaces_failed_value() -> ToolError {
 
 /// A post-execute block whose message is `message` (`BLOCKED`).
 pub(crate) fn blocked(message: String) -> ToolError {
-    ToolError::coded(ErrorName::ToolBlocked, ErrorCode::Blocked, message)
+    ToolError::of_code(ErrorCode::Blocked, message)
 }
 
 /// The message of a block whose feedback has no text.
@@ -112,11 +109,7 @@ pub(crate) fn approval_pending(execution: &ToolExecution) -> ToolExecutionResult
     let message = format!("tool \"{}\" is waiting for approval", execution.name());
     failed(
         execution,
-        ToolError::coded(
-            ErrorName::ApprovalPending,
-            ErrorCode::ApprovalPending,
-            message,
-        ),
+        ToolError::of_code(ErrorCode::ApprovalPending, message),
     )
 }
 
@@ -135,18 +128,11 @@ pub(crate) fn approval_waiting(
     );
     failed(
         execution,
-        ToolError::coded(
-            ErrorName::ApprovalPending,
-            ErrorCode::ApprovalPending,
-            message,
-        ),
+        ToolError::of_code(ErrorCode::ApprovalPending, message),
     )
 }
 
 /// A denial: `Error: <reason>` (`DENIED`).
 pub(crate) fn denied(execution: &ToolExecution, reason: String) -> ToolExecutionResult {
-    failed(
-        execution,
-        ToolError::coded(ErrorName::ToolDenied, ErrorCode::Denied, reason),
-    )
+    failed(execution, ToolError::of_code(ErrorCode::Denied, reason))
 }

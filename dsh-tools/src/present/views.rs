@@ -173,8 +173,8 @@ pub struct ResultSummary<'a> {
 }
 
 impl<'a> ResultSummary<'a> {
-    /// The presenter's view of a finished result.
-    pub fn of(result: &'a crate::result::ToolExecutionResult) -> Self {
+    /// The presenter's view of a finished result (what `ResultSummary::from(&result)` gives).
+    pub(crate) fn of(result: &'a crate::result::ToolExecutionResult) -> Self {
         Self {
             content: result.content(),
             is_error: result.is_error(),
@@ -185,6 +185,14 @@ impl<'a> ResultSummary<'a> {
     /// The text blocks of the content joined by newlines.
     pub fn text(&self) -> String {
         crate::content::joined_text(self.content)
+    }
+}
+
+/// The presenter's view of a finished result, to hand a definition's
+/// [`present_result`](crate::ToolDefinition::present_result) outside the registry.
+impl<'a> From<&'a crate::result::ToolExecutionResult> for ResultSummary<'a> {
+    fn from(result: &'a crate::result::ToolExecutionResult) -> Self {
+        Self::of(result)
     }
 }
 

@@ -34,8 +34,11 @@ const MAX_PUBLIC_CONSTANTS: usize = 30;
 /// settings as plain structs with documented defaults (`ToolOptions`, `ToolInfo`, `CallLimits`,
 /// `CodeLimits`, `HttpOptions`, `ServerOptions`, `ImportOptions`, `ConnectOptions`,
 /// `Telemetry`, the presentation settings); one generic schema builder; one spelling per
-/// operation; and what only the crate uses no longer public.
-const MAX_PUBLIC_ITEMS: usize = 846;
+/// operation; and what only the crate uses no longer public. 816: an error's name given by its
+/// code (`ErrorCode::name`, no `ErrorName` enum), what approvers, call observers and listeners
+/// are handed read from fields, and a result taken apart and rebuilt, and its presenter's
+/// summary made, with `From`.
+const MAX_PUBLIC_ITEMS: usize = 815;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

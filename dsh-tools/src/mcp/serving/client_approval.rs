@@ -67,7 +67,7 @@ impl Approver for ClientApprover {
                 message: approval_message(&request),
                 requested_schema: decision_form(),
             };
-            let signal = request.execution().signal().clone();
+            let signal = request.execution.signal().clone();
             let answer = tokio::select! {
                 answer = peer.create_elicitation(params) => answer,
                 // The caller gave up: no one waits for the answer any more.
@@ -77,7 +77,7 @@ impl Approver for ClientApprover {
                 Ok(answer) => outcome_of(&answer),
                 Err(error) => {
                     tracing::warn!(
-                        tool = request.execution().name(),
+                        tool = request.execution.name(),
                         "the MCP client did not answer the approval request: {error}"
                     );
                     ApprovalOutcome::Unavailable
@@ -126,9 +126,9 @@ pub(crate) fn outcome_of_response(tool: &str, response: &serde_json::Value) -> A
 
 /// `Allow tool "<name>" to run?`, the reason, and an excerpt of the arguments.
 pub(crate) fn approval_message(request: &ApprovalRequest) -> String {
-    let execution = request.execution();
+    let execution = &request.execution;
     let mut message = format!("Allow tool \"{}\" to run?", execution.name());
-    if let Some(reason) = request.reason() {
+    if let Some(reason) = request.reason.as_deref() {
         message.push_str("\nReason: ");
         message.push_str(reason);
     }

@@ -150,7 +150,7 @@ impl Approver for RoundTripApprover {
         &self,
         request: ApprovalRequest,
     ) -> BoxFuture<'static, Result<ApprovalOutcome, ToolError>> {
-        let outcome = if request.execution().parent().is_some() {
+        let outcome = if request.execution.parent().is_some() {
             // A nested call cannot wait for a later attempt of the served one.
             ApprovalOutcome::Unavailable
         } else if let Some(answer) = self.answer {

@@ -64,8 +64,8 @@ impl Approver for TaskApprover {
                 requested_schema: decision_form(),
             };
             let question = mcp::InputRequest::Elicitation(mcp::ElicitRequest::new(params));
-            let tool = request.execution().name();
-            let signal = request.execution().signal().clone();
+            let tool = request.execution.name();
+            let signal = request.execution.signal().clone();
             let answer = tokio::select! {
                 answer = task.request_input(key, question) => answer,
                 // The call was cancelled (`tasks/cancel`, expiry): no one waits any more.

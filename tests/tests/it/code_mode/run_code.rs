@@ -278,7 +278,7 @@ async fn nested_calls_meet_guards_approvals_and_failures_and_the_program_can_cat
     registry.set_approver(approver_fn(move |request| {
         let seen = Arc::clone(&seen);
         async move {
-            let n = request.execution().arguments()["n"].as_u64().unwrap_or(0);
+            let n = request.execution.arguments()["n"].as_u64().unwrap_or(0);
             seen.lock().unwrap().push(n);
             Ok(if n == 1 {
                 ApprovalOutcome::AllowedOnce

@@ -130,7 +130,7 @@ async fn approval_cancelled_because_the_caller_cancelled_is_aborted_before_dispa
         let trigger = trigger.clone();
         async move {
             trigger.cancel();
-            assert!(request.execution().is_cancelled());
+            assert!(request.execution.is_cancelled());
             Ok(ApprovalOutcome::Cancelled)
         }
     }));
@@ -188,10 +188,11 @@ async fn the_approver_sees_the_call_its_reason_and_the_definition() {
     let sink = Arc::clone(&seen);
     registry.set_approver(approver_fn(move |request| {
         *sink.lock().unwrap() = Some((
-            request.execution().name().to_owned(),
-            request.reason().map(str::to_owned),
+            request.execution.name().to_owned(),
+            request.reason.as_deref().map(str::to_owned),
             request
-                .definition()
+                .definition
+                .as_ref()
                 .map(|definition| definition.name().to_owned()),
         ));
         async { Ok(ApprovalOutcome::AllowedOnce) }
@@ -223,7 +224,7 @@ fn recording(
 ) -> impl dsh_tools::hooks::Approver {
     let log = log.clone();
     approver_fn(move |request| {
-        log.push(format!("{who} asked about {}", request.execution().name()));
+        log.push(format!("{who} asked about {}", request.execution.name()));
         async move { Ok(outcome) }
     })
 }

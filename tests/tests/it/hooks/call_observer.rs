@@ -28,7 +28,7 @@ impl CallObserver for Recorder {
         self.log.lock().unwrap().push(format!(
             "{} start {} [{}]",
             self.name,
-            call.execution().call_id(),
+            call.execution.call_id(),
             card.title()
         ));
     }
@@ -37,7 +37,7 @@ impl CallObserver for Recorder {
         self.log.lock().unwrap().push(format!(
             "{} progress {} {}",
             self.name,
-            call.execution().call_id(),
+            call.execution.call_id(),
             progress.progress
         ));
     }
@@ -46,7 +46,7 @@ impl CallObserver for Recorder {
         self.log.lock().unwrap().push(format!(
             "{} result {} {}",
             self.name,
-            call.execution().call_id(),
+            call.execution.call_id(),
             if result.is_error() { "failed" } else { "ok" }
         ));
     }
@@ -263,7 +263,7 @@ async fn a_scope_observer_hears_only_its_scope_and_sees_the_definition_its_calls
     impl CallObserver for Titles {
         fn on_result(&self, call: &ObservedCall<'_>, _: &ToolExecutionResult) {
             let resolved = call
-                .definition()
+                .definition
                 .map(|definition| definition.name().to_owned());
             self.0
                 .lock()

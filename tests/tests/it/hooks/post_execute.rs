@@ -207,7 +207,7 @@ async fn listeners_see_the_result_and_chain_through_next() {
     let _ = registry.on_post_execute(move |execution, result, next| {
         seen.push(format!(
             "inner saw {} for {}",
-            next.result().text(),
+            next.result.text(),
             execution.name()
         ));
         assert_eq!(result.value(), Some(&json!("v")));

@@ -194,7 +194,7 @@ async fn listeners_see_the_frozen_call() {
             execution.arguments().clone(),
             execution.agent().map(|agent| agent.to_string()),
             execution.parent() == Some(parent),
-            next.execution().token() == execution.token(),
+            next.execution.token() == execution.token(),
         );
         async move {
             assert_eq!(

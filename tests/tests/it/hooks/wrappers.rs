@@ -126,9 +126,9 @@ async fn a_result_cached_from_another_tool_is_invalid_output() {
 async fn a_result_cached_from_an_earlier_execution_is_re_rendered_not_trusted() {
     let registry = registry_with([counting_tool()]);
     let earlier = registry.execute(call("count")).await;
-    let forged = ToolExecutionResult::from_parts(dsh_tools::call::ToolExecutionResultParts {
+    let forged = ToolExecutionResult::from(dsh_tools::call::ToolExecutionResultParts {
         content: vec![ContentBlock::text("forged")],
-        ..earlier.into_parts()
+        ..earlier.into()
     });
     let _ = registry.on_execute(move |_, _| {
         let forged = forged.clone();

@@ -3,9 +3,7 @@
 
 use dsh_tools::schema::{NumberRules, Schema, SchemaKind, StringRules};
 use dsh_tools::{
-    ContentBlock, FnTool, ToolError, ToolExecutionInput,
-    call::parse_arguments,
-    errors::{ErrorCode, ErrorName},
+    ContentBlock, FnTool, ToolError, ToolExecutionInput, call::parse_arguments, errors::ErrorCode,
     json,
 };
 use dsh_tools_tests::{
@@ -96,7 +94,7 @@ async fn invalid_arguments_list_every_violation() {
     assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        ErrorName::ToolArgs.as_str()
+        ErrorCode::InvalidArgs.name()
     );
     assert_eq!(
         only_text(&result),
@@ -239,7 +237,7 @@ async fn a_value_that_breaks_the_output_schema_is_invalid_output() {
     );
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        ErrorName::ToolOutput.as_str()
+        ErrorCode::InvalidToolOutput.name()
     );
     assert_eq!(
         only_text(&result),

@@ -6,7 +6,7 @@
 use dsh_tools::{
     ContentBlock, FnTool, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult,
     ToolRegistry,
-    errors::{ErrorCode, ErrorInfo, ErrorName},
+    errors::{ErrorCode, ErrorInfo},
     hooks::{ApprovalOutcome, approver_fn},
     json,
 };
@@ -35,98 +35,134 @@ fn codes_and_names_are_the_documented_strings() {
         (
             ErrorCode::UnknownTool.as_str(),
             "UNKNOWN_TOOL",
-            ErrorName::ToolNotFound.as_str(),
+            ErrorCode::UnknownTool.name(),
             "ToolNotFoundError",
         ),
         (
             ErrorCode::InvalidArgs.as_str(),
             "INVALID_ARGS",
-            ErrorName::ToolArgs.as_str(),
+            ErrorCode::InvalidArgs.name(),
             "ToolArgsError",
         ),
         (
             ErrorCode::InvalidToolOutput.as_str(),
             "INVALID_TOOL_OUTPUT",
-            ErrorName::ToolOutput.as_str(),
+            ErrorCode::InvalidToolOutput.name(),
             "ToolOutputError",
         ),
         (
             ErrorCode::Aborted.as_str(),
             "ABORTED",
-            ErrorName::Abort.as_str(),
+            ErrorCode::Aborted.name(),
             "AbortError",
         ),
         (
             ErrorCode::AbortedBeforeDispatch.as_str(),
             "ABORTED_BEFORE_DISPATCH",
-            ErrorName::Abort.as_str(),
+            ErrorCode::AbortedBeforeDispatch.name(),
             "AbortError",
         ),
         (
             ErrorCode::ToolTimeout.as_str(),
             "TOOL_TIMEOUT",
-            ErrorName::ToolTimeout.as_str(),
+            ErrorCode::ToolTimeout.name(),
             "ToolTimeoutError",
         ),
         (
             ErrorCode::TimerUnavailable.as_str(),
             "TIMER_UNAVAILABLE",
-            ErrorName::ToolTimeout.as_str(),
+            ErrorCode::TimerUnavailable.name(),
             "ToolTimeoutError",
         ),
         (
             ErrorCode::ToolPanicked.as_str(),
             "TOOL_PANICKED",
-            ErrorName::ToolPanic.as_str(),
+            ErrorCode::ToolPanicked.name(),
             "ToolPanicError",
         ),
         (
             ErrorCode::ToolError.as_str(),
             "TOOL_ERROR",
-            ErrorName::ToolError.as_str(),
+            ErrorCode::ToolError.name(),
             "ToolError",
         ),
         (
             ErrorCode::Denied.as_str(),
             "DENIED",
-            ErrorName::ToolDenied.as_str(),
+            ErrorCode::Denied.name(),
             "ToolDeniedError",
         ),
         (
             ErrorCode::ApprovalPending.as_str(),
             "APPROVAL_PENDING",
-            ErrorName::ApprovalPending.as_str(),
+            ErrorCode::ApprovalPending.name(),
             "ToolApprovalPendingError",
         ),
         (
             ErrorCode::Blocked.as_str(),
             "BLOCKED",
-            ErrorName::ToolBlocked.as_str(),
+            ErrorCode::Blocked.name(),
             "ToolBlockedError",
         ),
         (
             ErrorCode::HookFailed.as_str(),
             "HOOK_FAILED",
-            ErrorName::Hook.as_str(),
+            ErrorCode::HookFailed.name(),
             "HookError",
         ),
         (
             ErrorCode::FinalizerFailed.as_str(),
             "FINALIZER_FAILED",
-            ErrorName::Finalizer.as_str(),
+            ErrorCode::FinalizerFailed.name(),
             "ToolFinalizerError",
         ),
         (
             ErrorCode::McpTransport.as_str(),
             "MCP_TRANSPORT",
-            ErrorName::McpTransport.as_str(),
+            ErrorCode::McpTransport.name(),
             "McpTransportError",
         ),
         (
             ErrorCode::UnsupportedSchema.as_str(),
             "UNSUPPORTED_SCHEMA",
-            ErrorName::JsonSchema.as_str(),
+            ErrorCode::UnsupportedSchema.name(),
             "JsonSchemaError",
+        ),
+        (
+            ErrorCode::ScopeDisposed.as_str(),
+            "SCOPE_DISPOSED",
+            ErrorCode::ScopeDisposed.name(),
+            "ToolScopeError",
+        ),
+        (
+            ErrorCode::UnknownAgent.as_str(),
+            "UNKNOWN_AGENT",
+            ErrorCode::UnknownAgent.name(),
+            "ToolScopeError",
+        ),
+        (
+            ErrorCode::CodeRunFailed.as_str(),
+            "CODE_RUN_FAILED",
+            ErrorCode::CodeRunFailed.name(),
+            "CodeRunError",
+        ),
+        (
+            ErrorCode::CodeRunDiverged.as_str(),
+            "CODE_RUN_DIVERGED",
+            ErrorCode::CodeRunDiverged.name(),
+            "CodeRunDivergedError",
+        ),
+        (
+            ErrorCode::CallInDoubt.as_str(),
+            "CALL_IN_DOUBT",
+            ErrorCode::CallInDoubt.name(),
+            "CallInDoubtError",
+        ),
+        (
+            ErrorCode::StoreFailed.as_str(),
+            "STORE_FAILED",
+            ErrorCode::StoreFailed.name(),
+            "CallStoreError",
         ),
     ];
     for (code, code_text, name, name_text) in pairs {
@@ -134,16 +170,16 @@ fn codes_and_names_are_the_documented_strings() {
     }
 }
 
-/// A code or a name compares with its text both ways and becomes it, so code that reads an
-/// `ErrorInfo`'s strings can name the registry's codes without spelling them.
+/// A code compares with its text both ways and becomes it, and names its family, so code that
+/// reads an `ErrorInfo`'s strings can name the registry's codes and names without spelling them.
 #[test]
 fn codes_and_names_compare_with_their_text() {
-    let info = ErrorInfo::new(ErrorName::ToolArgs, ErrorCode::InvalidArgs);
+    let info = ErrorInfo::new(ErrorCode::InvalidArgs.name(), ErrorCode::InvalidArgs);
     assert_eq!(info, ErrorInfo::new("ToolArgsError", "INVALID_ARGS"));
     assert_eq!(info.code, ErrorCode::InvalidArgs);
     assert_eq!(ErrorCode::InvalidArgs, info.code);
-    assert_eq!(info.name, ErrorName::ToolArgs);
-    assert_eq!(ErrorName::ToolArgs, info.name);
+    assert_eq!(info.name, ErrorCode::InvalidArgs.name());
+    assert_ne!(info.name, ErrorCode::UnknownTool.name());
     assert_ne!(info.code, ErrorCode::UnknownTool);
     assert_eq!(ErrorCode::Denied, "DENIED");
     assert_eq!("DENIED", ErrorCode::Denied);
@@ -154,13 +190,13 @@ fn codes_and_names_compare_with_their_text() {
     assert_eq!(owned, ErrorCode::Denied);
     assert_ne!(ErrorCode::Denied, "denied");
     assert_eq!(ErrorCode::CallInDoubt.to_string(), "CALL_IN_DOUBT");
-    assert_eq!(String::from(ErrorName::StoreFailed), "CallStoreError");
-    let error = ToolError::coded(ErrorName::Hook, ErrorCode::HookFailed, "boom");
+    assert_eq!(String::from(ErrorCode::StoreFailed), "STORE_FAILED");
+    let error = ToolError::coded(ErrorCode::HookFailed.name(), ErrorCode::HookFailed, "boom");
     assert_eq!(error.code(), Some("HOOK_FAILED"));
     assert_eq!(error.info().map(|info| &*info.name), Some("HookError"));
 }
 
-/// The constants the codes and names were still build, deprecated, with their enum's text, so
+/// The constants the codes and names were still build, deprecated, with the same text, so
 /// code written against them moves at its own pace.
 #[test]
 #[allow(deprecated)]
@@ -169,13 +205,16 @@ fn the_former_constants_still_name_the_same_texts() {
     assert_eq!(codes::INVALID_ARGS, ErrorCode::InvalidArgs.as_str());
     assert_eq!(codes::CALL_IN_DOUBT, "CALL_IN_DOUBT");
     assert_eq!(codes::STORE_FAILED, ErrorCode::StoreFailed);
-    assert_eq!(names::TOOL_ARGS, ErrorName::ToolArgs.as_str());
+    assert_eq!(names::TOOL_ARGS, ErrorCode::InvalidArgs.name());
     assert_eq!(names::STORE_FAILED, "CallStoreError");
     let error = ToolError::coded(names::HOOK, codes::HOOK_FAILED, "boom");
     assert_eq!(error.code(), Some(codes::HOOK_FAILED));
     assert_eq!(
         error.info(),
-        Some(&ErrorInfo::new(ErrorName::Hook, ErrorCode::HookFailed))
+        Some(&ErrorInfo::new(
+            ErrorCode::HookFailed.name(),
+            ErrorCode::HookFailed
+        ))
     );
 }
 

@@ -145,11 +145,11 @@ impl Seen {
 
 impl CallObserver for Seen {
     fn on_start(&self, call: &ObservedCall<'_>) {
-        self.push("call start", call.execution().arguments());
+        self.push("call start", call.execution.arguments());
     }
 
     fn on_result(&self, call: &ObservedCall<'_>, _: &ToolExecutionResult) {
-        self.push("call result", call.execution().arguments());
+        self.push("call result", call.execution.arguments());
     }
 }
 

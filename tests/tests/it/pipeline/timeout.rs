@@ -11,7 +11,7 @@ use std::time::Duration;
 use dsh_tools::{
     FnTool, ToolError, ToolExecutionResult, ToolRegistry,
     call::ToolOptions,
-    errors::{ErrorCode, ErrorName},
+    errors::ErrorCode,
     json,
     policy::{CallLimits, TimeoutPolicy},
 };
@@ -71,7 +71,7 @@ async fn a_declared_budget_is_enforced_without_installing_anything() {
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
     assert_eq!(
         result.error().unwrap().info().unwrap().name,
-        ErrorName::ToolTimeout.as_str()
+        ErrorCode::ToolTimeout.name()
     );
     assert_eq!(only_text(&result), "Error: tool call timed out after 100ms");
     assert_eq!(
