@@ -131,6 +131,7 @@ impl ToolExecutionResult {
 
     /// Success or failure (users read it as [`value`](Self::value) and [`error`](Self::error), or
     /// take the result apart into [`ToolExecutionResultParts`]).
+    #[cfg(feature = "durable")] // the journal reads it
     pub(crate) fn outcome(&self) -> &ToolOutcome {
         &self.outcome
     }
