@@ -38,7 +38,7 @@ fn generated_definitions() {
         ToolDefinition::description(&ReadFileTool),
         "Read a file from disk."
     );
-    assert_eq!(ReadFileTool.timeout_ms(), Some(5_000));
+    assert_eq!(ReadFileTool.options().timeout_ms, Some(5_000));
     assert_eq!(<ReadFileTool as Tool>::INFO.name, "read_file");
     println!(
         "{}",
@@ -100,8 +100,8 @@ async fn batch_job() -> String {
 #[test]
 fn task_declares_the_tools_task_support() {
     use dsh_tools::call::TaskSupport;
-    assert_eq!(LongJobTool.task_support(), TaskSupport::Optional);
-    assert_eq!(BatchJobTool.task_support(), TaskSupport::Required);
+    assert_eq!(LongJobTool.options().task_support, TaskSupport::Optional);
+    assert_eq!(BatchJobTool.options().task_support, TaskSupport::Required);
     assert_eq!(
         <LongJobTool as Tool>::INFO.task_support,
         TaskSupport::Optional
