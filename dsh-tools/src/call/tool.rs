@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
-use std::sync::{Arc, LazyLock, PoisonError, RwLock};
+use std::sync::{Arc, LazyLock, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -151,6 +151,10 @@ pub trait Tool: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct ToolContract {
     built: Result<BuiltContract, ToolError>,
+    /// The options of the tool type that hands out this contract, with that type, made the first
+    /// time a tool of it is used as a `ToolDefinition` without being registered: a contract is
+    /// one `static` per tool type, so this lends them for a field read per call.
+    options: OnceLock<(TypeId, ToolOptions)>,
 }
 
 #[derive(Debug)]
@@ -198,6 +202,7 @@ impl ToolContract {
         });
         Self {
             built: built.map_err(|error| ToolError::unsupported_schema(&error)),
+            options: OnceLock::new(),
         }
     }
 
@@ -226,6 +231,22 @@ impl ToolContract {
     /// The output schema, compiled, when it could be built.
     pub(crate) fn output(&self) -> Option<&CompiledSchema> {
         self.built.as_ref().ok().map(|built| &built.output)
+    }
+
+    /// The options of the tool type `type_id` whose contract this is, made by `make` once. A
+    /// hand-written `Tool` may share one contract between types: the second type's options are
+    /// then kept apart, by type.
+    fn options_of(
+        &'static self,
+        type_id: TypeId,
+        make: impl Fn() -> ToolOptions,
+    ) -> &'static ToolOptions {
+        let (owner, options) = self.options.get_or_init(|| (type_id, make()));
+        if *owner == type_id {
+            options
+        } else {
+            options_of_type(type_id, make)
+        }
     }
 
     /// Why the contract could not be built.
@@ -752,13 +773,13 @@ impl<T: Tool> ToolDefinition for T {
     typed_definition!(this => Bridge { table: TableOf::<T>::TABLE, tool: this });
 
     fn options(&self) -> &ToolOptions {
-        options_of_type(TypeId::of::<T>(), || {
-            Bridge {
-                table: TableOf::<T>::TABLE,
-                tool: self,
-            }
-            .options()
-        })
+        let bridge = Bridge {
+            table: TableOf::<T>::TABLE,
+            tool: self,
+        };
+        bridge
+            .contract()
+            .options_of(TypeId::of::<T>(), || bridge.options())
     }
 
     fn into_shared_definition(self) -> Arc<dyn ToolDefinition> {
@@ -801,9 +822,10 @@ impl ToolDefinition for TypedTool {
 }
 
 /// The options of the tool type `type_id`, made by `make` the first time they are asked for and
-/// kept for the life of the process: a `Tool` used as a `ToolDefinition` without being
-/// registered (registering keeps them in its [`TypedTool`]) has nowhere else to keep a value it
-/// can lend. One per tool type, so what is kept is bounded by the program's tool types.
+/// kept for the life of the process: for a `Tool` used as a `ToolDefinition` without being
+/// registered (registering keeps them in its [`TypedTool`]) whose contract another type's
+/// options already hold. One per tool type, so what is kept is bounded by the program's tool
+/// types.
 fn options_of_type(type_id: TypeId, make: impl FnOnce() -> ToolOptions) -> &'static ToolOptions {
     static KEPT: LazyLock<RwLock<HashMap<TypeId, &'static ToolOptions>>> =
         LazyLock::new(RwLock::default);
