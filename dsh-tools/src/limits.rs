@@ -3,7 +3,7 @@
 //!
 //! Both bounds are on unless turned off, because a user who declared a budget expects it held and
 //! a model's context cannot afford an unbounded result:
-//! - **Timeouts.** Each definition's [`timeout_ms`](crate::ToolDefinition::timeout_ms) is enforced
+//! - **Timeouts.** Each definition's [`timeout_ms`](crate::call::ToolOptions::timeout_ms) is enforced
 //!   at dispatch, inside every `execute` layer: the body's token is cancelled at the deadline,
 //!   then after [`timeout_grace`](CallLimits::timeout_grace) the body's future is dropped and the
 //!   call fails with `TOOL_TIMEOUT`. A tool that declares no budget runs unbounded unless a
@@ -43,14 +43,14 @@ pub struct CallLimits {
     pub enforce_timeouts: bool,
     /// How long a body may run on after its deadline cancelled its token; after that its future
     /// is dropped and the call fails with `TOOL_TIMEOUT`. Zero drops it at the deadline; one
-    /// second by default. A tool's own [`timeout_grace`](crate::ToolDefinition::timeout_grace)
+    /// second by default. A tool's own [`timeout_grace`](crate::call::ToolOptions::timeout_grace)
     /// replaces it for its calls.
     pub timeout_grace: Duration,
     /// The budget in milliseconds of a tool that declares none (a declared budget always wins);
     /// `None` (the default) lets such a tool run unbounded. `Some(0)` is as `None`.
     pub default_timeout_ms: Option<u64>,
     /// How many characters of text a result shows the model when its tool declares no budget
-    /// of its own ([`ToolDefinition::max_result_chars`](crate::ToolDefinition::max_result_chars));
+    /// of its own ([`ToolOptions::max_result_chars`](crate::call::ToolOptions::max_result_chars));
     /// longer content is cut with a marker saying how much was cut, the value stays whole.
     /// `Some(50_000)` by default; `None` shows results whole.
     pub max_result_chars: Option<usize>,

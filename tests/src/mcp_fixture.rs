@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use dsh_tools::{
     ContentBlock, ToolArgs, ToolDefinition, ToolError, ToolRegistry, ToolRun, Value,
-    call::{SharedState, ToolAnnotations, ToolProgress},
+    call::{SharedState, ToolAnnotations, ToolOptions, ToolProgress},
     content::EmbeddedResource,
     json, tool,
 };
@@ -192,12 +192,17 @@ impl ToolDefinition for Media {
         Ok(media_content().into())
     }
 
-    fn annotations(&self) -> ToolAnnotations {
-        ToolAnnotations {
-            title: Some("Media sampler".to_owned()),
-            read_only: Some(true),
-            ..ToolAnnotations::default()
-        }
+    fn options(&self) -> &ToolOptions {
+        static OPTIONS: std::sync::LazyLock<ToolOptions> =
+            std::sync::LazyLock::new(|| ToolOptions {
+                annotations: ToolAnnotations {
+                    title: Some("Media sampler".to_owned()),
+                    read_only: Some(true),
+                    ..ToolAnnotations::default()
+                },
+                ..ToolOptions::default()
+            });
+        &OPTIONS
     }
 }
 

@@ -3,7 +3,7 @@
 //! shows a blank or misleading card.
 //!
 //! - Pending: the presenter's card; when it returns nothing or panics (logged), a generic card
-//!   titled with the definition's title (`ToolDefinition::title`) or the tool name, of its
+//!   titled with the definition's title (its options' `annotations.title`) or the tool name, of its
 //!   annotated kind, with the raw arguments. An unknown tool gets the same generic card. A blank
 //!   title becomes the tool's title, or its name.
 //! - Progress: the presenter's progress card, else the pending card unchanged (the progress
@@ -151,12 +151,12 @@ fn generic_call_card(
     name: &str,
     arguments: &Value,
 ) -> ToolCallView {
-    let annotations = definition
-        .and_then(|definition| catch_panic(|| definition.annotations()).ok())
-        .unwrap_or_default();
+    let kind = definition
+        .and_then(|definition| catch_panic(|| definition.options().annotations.kind).ok())
+        .flatten();
     ToolCallView::Generic {
         title: tool_title(definition, name),
-        kind: annotations.kind.unwrap_or(ToolCallKind::Other),
+        kind: kind.unwrap_or(ToolCallKind::Other),
         raw_input: Some(arguments.clone()),
         content: Vec::new(),
         locations: Vec::new(),
@@ -188,7 +188,11 @@ fn pending_card(
 
 fn tool_title(definition: Option<&dyn ToolDefinition>, name: &str) -> String {
     definition
-        .and_then(|definition| catch_panic(|| definition.title()).ok().flatten())
+        .and_then(|definition| {
+            catch_panic(|| definition.options().annotations.title.clone())
+                .ok()
+                .flatten()
+        })
         .filter(|title| !title.trim().is_empty())
         .unwrap_or_else(|| name.to_owned())
 }

@@ -13,14 +13,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::call::execution::ToolExecution;
+use crate::call::options::{DEFAULT_OPTIONS, RequestSettings, ToolOptions};
 use crate::call::run::ToolRun;
-use crate::callers::ToolCallers;
 pub(crate) use crate::content::render_value_as_text;
 use crate::content::{ContentBlock, value_content};
-use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
-use crate::present::{ResultSummary, ToolCallKind, ToolCallView, ToolIcon, ToolResultView};
+use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::state::StateType;
@@ -37,12 +36,12 @@ pub struct ToolSchema {
     /// schema (or a list of them) copies no JSON. Serialized as the plain JSON value.
     pub parameters: Arc<Value>,
     /// Worked examples of arguments, each valid against `parameters` (see
-    /// [`ToolDefinition::input_examples`]); sent where a provider takes them (Anthropic's
+    /// [`ToolOptions::input_examples`]); sent where a provider takes them (Anthropic's
     /// `input_examples`) and shown in the system-prompt catalog. Usually empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub input_examples: Vec<Value>,
     /// What the tool asks of the provider requests that list it (see
-    /// [`ToolDefinition::request_settings`]); the providers' defaults unless the tool says
+    /// [`ToolOptions::request_settings`]); the providers' defaults unless the tool says
     /// otherwise.
     #[serde(default, skip_serializing_if = "RequestSettings::is_default")]
     pub settings: RequestSettings,
@@ -65,124 +64,6 @@ impl ToolSchema {
     }
 }
 
-/// What a tool asks of the provider requests that list it, beside its schema. The default is
-/// each provider's documented default: strict as the view's dialect says, input streamed as the
-/// provider streams it by default. A plain options value: set the fields that differ and take
-/// the rest from [`RequestSettings::default`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct RequestSettings {
-    /// `Some(true)`: sent strict (the provider constrains the model's arguments to the schema)
-    /// wherever the view can make the schema strict, whatever the dialect; `Some(false)`: never
-    /// sent strict; `None`: as the dialect says.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict: Option<bool>,
-    /// Anthropic's `eager_input_streaming`: the tool's input streams as Claude writes it,
-    /// without the server buffering and validating it first — sooner for large inputs, though a
-    /// streamed input may then not be valid JSON (the call ends `INVALID_ARGS`). Off by default,
-    /// as Anthropic's; other providers have no such switch.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub eager_input_streaming: bool,
-}
-
-impl RequestSettings {
-    /// The providers' defaults ([`Default`], in a `const`).
-    pub(crate) const fn new() -> Self {
-        Self {
-            strict: None,
-            eager_input_streaming: false,
-        }
-    }
-
-    /// Whether these are the providers' defaults.
-    pub(crate) fn is_default(&self) -> bool {
-        *self == Self::new()
-    }
-}
-
-/// Hints about a tool's behaviour, for protocol bridges (MCP tool annotations) and UIs.
-/// All optional: `None` means "not declared", which is not the same as `false`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolAnnotations {
-    /// A human-readable title (what [`ToolDefinition::title`] returns by default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// What kind of call this is, for icons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<ToolCallKind>,
-    /// The tool does not modify its environment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub read_only: Option<bool>,
-    /// The tool may perform destructive updates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub destructive: Option<bool>,
-    /// Calling the tool repeatedly with the same arguments has no additional effect.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub idempotent: Option<bool>,
-    /// The tool interacts with an open world of external entities.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open_world: Option<bool>,
-}
-
-/// Whether a tool may run as a task: a call that answers at once with a handle the caller polls
-/// for the result (MCP's tasks extension, `io.modelcontextprotocol/tasks`). Only bridges read it;
-/// a call through [`execute`](crate::ToolScope::execute) runs the same way whatever it says.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TaskSupport {
-    /// Calls are never tasks (the default).
-    #[default]
-    Forbidden,
-    /// A client that speaks tasks gets a task; any other client an ordinary result.
-    Optional,
-    /// Calls must be tasks: a client that does not speak tasks is refused.
-    Required,
-}
-
-impl TaskSupport {
-    /// The name MCP uses for it: `forbidden`, `optional` or `required`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Forbidden => "forbidden",
-            Self::Optional => "optional",
-            Self::Required => "required",
-        }
-    }
-
-    /// The support MCP names `name`; `None` for any other name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "forbidden" => Some(Self::Forbidden),
-            "optional" => Some(Self::Optional),
-            "required" => Some(Self::Required),
-            _ => None,
-        }
-    }
-}
-
-/// Where a tool runs: in this process, or on an imported MCP server. Telemetry names it
-/// (`gen_ai.tool.type`: `function` or `extension`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ToolOrigin {
-    /// A tool of this process (the default).
-    #[default]
-    Local,
-    /// A tool imported from an MCP server.
-    Mcp,
-}
-
-impl ToolOrigin {
-    /// The OpenTelemetry GenAI conventions' `gen_ai.tool.type` of such a tool: `function` for a
-    /// local tool, `extension` for one that runs on a server an agent reaches.
-    #[cfg(feature = "otel")]
-    pub(crate) fn gen_ai_tool_type(self) -> &'static str {
-        match self {
-            Self::Local => "function",
-            Self::Mcp => "extension",
-        }
-    }
-}
-
 /// A registered tool.
 ///
 /// Only [`name`](Self::name), [`description`](Self::description),
@@ -195,11 +76,13 @@ impl ToolOrigin {
 ///   are all [`schemas`](crate::ToolScope::schemas) ever shows the model.
 /// - `required_state`: read once at registration; a type the registry's
 ///   [`SharedState`](crate::call::SharedState) lacks refuses the registration, naming it.
-/// - `timeout_ms`: `Some(0)` is refused at registration. The registry enforces it on every call
-///   of the definition it dispatches to (unless its [`CallLimits`](crate::policy::CallLimits) turn
-///   timeouts off): at the deadline the body's token is cancelled, after the grace its future is
-///   dropped and the call is `TOOL_TIMEOUT`.
-/// - `max_result_chars`: read when the call finishes, from the definition visible when it
+/// - [`options`](Self::options): read once at registration for what the table keeps (the input
+///   examples, validated against the schema; the request settings; whether the tool is deferred;
+///   who may call it; a `timeout_ms` or `max_result_chars` of `Some(0)` is refused). The
+///   registry enforces `timeout_ms` on every call of the definition it dispatches to (unless its
+///   [`CallLimits`](crate::policy::CallLimits) turn timeouts off): at the deadline the body's
+///   token is cancelled, after the grace its future is dropped and the call is `TOOL_TIMEOUT`.
+///   `max_result_chars` is read when the call finishes, from the definition visible when it
 ///   started; `None` uses the registry's budget.
 /// - `validate_arguments`: called once per call on the definition visible when it started (not
 ///   for a call refused before, nor for an unknown tool), after the cancellation check and before
@@ -220,8 +103,8 @@ impl ToolOrigin {
 ///   started, whatever the outcome.
 /// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
 ///   the batch runner; a panic counts as `false`.
-/// - `present_call`, `present_progress`, `present_result`, `annotations`, `title`, `icons`,
-///   `task_support`: never called by the pipeline; they are for bridges and UIs, which reach them through
+/// - `present_call`, `present_progress`, `present_result`, and the options' `annotations`,
+///   `icons` and `task_support`: never read by the pipeline; they are for bridges and UIs, which reach them through
 ///   [`ToolCallView::present`] and its kin (fallbacks included: a panic there is contained).
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
@@ -258,28 +141,14 @@ pub trait ToolDefinition: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// A time budget in milliseconds, enforced by the registry on every call (see
-    /// [`CallLimits`](crate::policy::CallLimits)): at the deadline the body's
-    /// [`ToolRun::signal`](crate::ToolRun::signal) is cancelled, and after a grace the body's
-    /// future is dropped and the call fails with `TOOL_TIMEOUT`. Never sent to the model.
-    fn timeout_ms(&self) -> Option<u64> {
-        None
-    }
-
-    /// How long the body may still run after its deadline before its future is dropped: this
-    /// tool's own grace, which replaces the registry's
-    /// ([`CallLimits::timeout_grace`](crate::policy::CallLimits::timeout_grace)) for
-    /// its calls. `None` (the default) uses the registry's.
-    fn timeout_grace(&self) -> Option<std::time::Duration> {
-        None
-    }
-
-    /// How many characters of text this tool's results show the model; longer content is cut
-    /// with a marker saying how much was cut (the value stays whole). `None` uses the registry's
-    /// budget ([`CallLimits::max_result_chars`](crate::policy::CallLimits::max_result_chars));
-    /// `Some(usize::MAX)` shows results whole.
-    fn max_result_chars(&self) -> Option<usize> {
-        None
+    /// The tool's options: its budgets, its hints for people and bridges, where and how it may
+    /// be called (see [`ToolOptions`], whose fields say when the registry reads each). The
+    /// defaults by default; a definition that declares any keeps one value and returns it (an
+    /// [`FnTool`](crate::FnTool) the one it was built with, a [`Tool`](crate::Tool) one made
+    /// from its [`ToolInfo`](crate::call::ToolInfo)). The pipeline reads the budgets and the
+    /// journal policy on every call, so this should return a stored value, not build one.
+    fn options(&self) -> &ToolOptions {
+        &DEFAULT_OPTIONS
     }
 
     /// The schema the body's value must match; `None` accepts any JSON value. It checks every
@@ -401,75 +270,6 @@ pub trait ToolDefinition: Send + Sync + 'static {
         false
     }
 
-    /// Behaviour hints for bridges and UIs.
-    fn annotations(&self) -> ToolAnnotations {
-        ToolAnnotations::default()
-    }
-
-    /// A human-readable title of the tool (`Read file`), for people rather than the model:
-    /// published as the MCP tool's `title`, and the title of a call's card when no presenter
-    /// gives one. The providers' tool lists have no field for it, so the model never sees it.
-    /// The default is the [annotations'](Self::annotations) title.
-    fn title(&self) -> Option<String> {
-        self.annotations().title
-    }
-
-    /// Images a UI may show beside the tool, published as the MCP tool's `icons`. Empty by
-    /// default; no provider's tool list carries them.
-    fn icons(&self) -> Vec<ToolIcon> {
-        Vec::new()
-    }
-
-    /// Whether the tool is deferred: callable, but left out of
-    /// [`schemas`](crate::ToolScope::schemas) until a search (the built-in `tool_search`, or
-    /// a provider's native search) or [`load_tools`](crate::ToolScope::load_tools) loads it
-    /// for a scope. Read once, at registration. `false` by default.
-    fn defer_loading(&self) -> bool {
-        false
-    }
-
-    /// Whether the tool may run as a task over MCP (see [`TaskSupport`]); never called by the
-    /// pipeline. [`TaskSupport::Forbidden`] by default.
-    fn task_support(&self) -> TaskSupport {
-        TaskSupport::Forbidden
-    }
-
-    /// Where the tool runs ([`ToolOrigin::Local`] by default; imported MCP tools say
-    /// [`ToolOrigin::Mcp`]); read by telemetry only.
-    fn origin(&self) -> ToolOrigin {
-        ToolOrigin::Local
-    }
-
-    /// How a registry with a call store journals this tool's calls (see
-    /// [`durable`](crate::durable)): journaled by default; [`JournalPolicy::OFF`] runs every
-    /// attempt as without a store (`#[tool(journal = false)]`), and a read-only tool may have
-    /// its calls answered from the journal within a time to live (`#[tool(journal_ttl_ms = ..)]`).
-    /// Without a store it is never read.
-    fn journal(&self) -> JournalPolicy {
-        JournalPolicy::JOURNALED
-    }
-
-    /// Worked examples of arguments, for the model: read once, at registration, where each is
-    /// validated against [`parameters`](Self::parameters) (an invalid one refuses the
-    /// registration, naming its violations). Empty by default.
-    fn input_examples(&self) -> Vec<Value> {
-        Vec::new()
-    }
-
-    /// Who may call the tool: the model directly, programs (`run_code`, and nested calls of
-    /// other tools), or both (the default). Read once, at registration; enforced by Code Mode
-    /// (feature `code-mode`), without which no program runs.
-    fn allowed_callers(&self) -> ToolCallers {
-        ToolCallers::Both
-    }
-
-    /// What the tool asks of the provider requests that list it: sent strict or not whatever
-    /// the dialect, Anthropic's `eager_input_streaming` (see [`RequestSettings`]). Read once, at
-    /// registration. The providers' defaults by default.
-    fn request_settings(&self) -> RequestSettings {
-        RequestSettings::new()
-    }
-
     /// How [`register`](crate::ToolScope::register) shares a definition given by value:
     /// `Arc::new(self)`. A [`Tool`](crate::Tool) shares a compact form instead, compiled once in
     /// this crate rather than once per tool type. Not an API.
@@ -487,8 +287,8 @@ pub trait ToolDefinition: Send + Sync + 'static {
             name: self.name().to_owned(),
             description: self.description().to_owned(),
             parameters: self.shared_parameters(),
-            input_examples: self.input_examples(),
-            settings: self.request_settings(),
+            input_examples: self.options().input_examples.clone(),
+            settings: self.options().request_settings,
         }
     }
 }

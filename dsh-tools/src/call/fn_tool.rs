@@ -14,23 +14,20 @@ use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::call::blocking::run_blocking;
-use crate::call::definition::{RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition};
+use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecution;
 use crate::call::options::ToolOptions;
 use crate::call::run::ToolRun;
-use crate::callers::ToolCallers;
 use crate::content::{ContentBlock, value_content};
-use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::lossless::output_into_value;
-use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
+use crate::present::{ResultSummary, ToolCallView, ToolResultView};
 use crate::progress::ToolProgress;
 use crate::result::ToolExecutionResult;
 use crate::state::StateType;
@@ -349,16 +346,8 @@ impl ToolDefinition for FnTool {
         self.parts.required_state.clone()
     }
 
-    fn timeout_ms(&self) -> Option<u64> {
-        self.parts.options.timeout_ms
-    }
-
-    fn timeout_grace(&self) -> Option<Duration> {
-        self.parts.options.timeout_grace
-    }
-
-    fn max_result_chars(&self) -> Option<usize> {
-        self.parts.options.max_result_chars
+    fn options(&self) -> &ToolOptions {
+        &self.parts.options
     }
 
     fn output_schema(&self) -> Option<&CompiledSchema> {
@@ -447,38 +436,6 @@ impl ToolDefinition for FnTool {
             .concurrency_safe
             .as_ref()
             .is_some_and(|classify| classify(arguments))
-    }
-
-    fn annotations(&self) -> ToolAnnotations {
-        self.parts.options.annotations.clone()
-    }
-
-    fn defer_loading(&self) -> bool {
-        self.parts.options.defer_loading
-    }
-
-    fn task_support(&self) -> TaskSupport {
-        self.parts.options.task_support
-    }
-
-    fn journal(&self) -> JournalPolicy {
-        self.parts.options.journal
-    }
-
-    fn input_examples(&self) -> Vec<Value> {
-        self.parts.options.input_examples.clone()
-    }
-
-    fn icons(&self) -> Vec<ToolIcon> {
-        self.parts.options.icons.clone()
-    }
-
-    fn allowed_callers(&self) -> ToolCallers {
-        self.parts.options.allowed_callers
-    }
-
-    fn request_settings(&self) -> RequestSettings {
-        self.parts.options.request_settings
     }
 }
 

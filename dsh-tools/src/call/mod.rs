@@ -23,12 +23,10 @@ pub(crate) mod tool_info;
 pub(crate) mod tool_search;
 pub(crate) mod typed_call;
 
-pub use self::definition::{
-    RequestSettings, TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin, ToolSchema,
-};
+pub use self::definition::{ToolDefinition, ToolSchema};
 pub use self::execution::{ProgressSink, ToolExecution, ToolExecutionInput};
 pub use self::fn_tool::{FnTool, FnToolBuilder};
-pub use self::options::ToolOptions;
+pub use self::options::{RequestSettings, TaskSupport, ToolAnnotations, ToolOptions, ToolOrigin};
 pub use self::run::ToolRun;
 pub use self::tool::{Tool, ToolContract};
 pub use self::tool_info::ToolInfo;

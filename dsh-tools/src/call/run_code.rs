@@ -42,9 +42,10 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use tracing::{Dispatch, Span};
 
-use crate::call::definition::{ToolAnnotations, ToolDefinition};
+use crate::call::definition::ToolDefinition;
 use crate::call::execution::ToolExecutionInput;
 use crate::call::fn_tool::FnTool;
+use crate::call::options::ToolAnnotations;
 use crate::call::options::ToolOptions;
 use crate::call::run::ToolRun;
 use crate::call::run_code::host::{ConcurrencyCheck, ProgramHost};

@@ -14,11 +14,12 @@
 //! rather than the tool as a `dyn ToolDefinition`, whose thirty methods would each be
 //! instantiated for every tool type registered.
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -26,14 +27,13 @@ use serde_json::Value;
 
 use crate::__private::fields::Json;
 use crate::args::{ConvertError, ToolArgs};
-use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, render_value_as_text};
+use crate::call::definition::{ToolDefinition, render_value_as_text};
 use crate::call::execution::ToolExecution;
+use crate::call::options::{RequestSettings, ToolAnnotations, ToolOptions, ToolOrigin};
 use crate::call::run::ToolRun;
 use crate::call::tool_info::ToolInfo;
 use crate::call::typed_call::TypedCall;
-use crate::callers::ToolCallers;
 use crate::content::{ContentBlock, value_content};
-use crate::durable::policy::JournalPolicy;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
 use crate::present::{ResultSummary, ToolCallView, ToolIcon, ToolResultView};
@@ -71,12 +71,12 @@ pub trait Tool: Send + Sync + 'static {
     fn contract() -> &'static ToolContract;
 
     /// Behaviour hints, and the title (`#[tool(title = "…")]` sets it, see
-    /// [`ToolDefinition::title`]).
+    /// [`ToolOptions::annotations`]).
     fn annotations() -> ToolAnnotations {
         ToolAnnotations::default()
     }
 
-    /// Images a UI may show beside the tool (see [`ToolDefinition::icons`]);
+    /// Images a UI may show beside the tool (see [`ToolOptions::icons`](crate::call::ToolOptions::icons));
     /// `#[tool(icon = "https://…")]` adds one per key.
     fn icons() -> Vec<ToolIcon> {
         Vec::new()
@@ -151,6 +151,10 @@ pub trait Tool: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct ToolContract {
     built: Result<BuiltContract, ToolError>,
+    /// The options of the tool type that hands out this contract, with that type, made the first
+    /// time a tool of it is used as a `ToolDefinition` without being registered: a contract is
+    /// one `static` per tool type, so this lends them for a field read per call.
+    options: OnceLock<(TypeId, ToolOptions)>,
 }
 
 #[derive(Debug)]
@@ -198,6 +202,7 @@ impl ToolContract {
         });
         Self {
             built: built.map_err(|error| ToolError::unsupported_schema(&error)),
+            options: OnceLock::new(),
         }
     }
 
@@ -226,6 +231,22 @@ impl ToolContract {
     /// The output schema, compiled, when it could be built.
     pub(crate) fn output(&self) -> Option<&CompiledSchema> {
         self.built.as_ref().ok().map(|built| &built.output)
+    }
+
+    /// The options of the tool type `type_id` whose contract this is, made by `make` once. A
+    /// hand-written `Tool` may share one contract between types: the second type's options are
+    /// then kept apart, by type.
+    fn options_of(
+        &'static self,
+        type_id: TypeId,
+        make: impl Fn() -> ToolOptions,
+    ) -> &'static ToolOptions {
+        let (owner, options) = self.options.get_or_init(|| (type_id, make()));
+        if *owner == type_id {
+            options
+        } else {
+            options_of_type(type_id, make)
+        }
     }
 
     /// Why the contract could not be built.
@@ -586,17 +607,35 @@ impl<'a> Bridge<'a> {
             .is_some_and(|concurrency_safe| concurrency_safe(self.tool, arguments))
     }
 
-    fn input_examples(self) -> Vec<Value> {
-        // A text that is not JSON (only possible for a hand-written `Tool`) stays a string, which
-        // the registration's check then refuses against the object schema, quoting it.
-        self.table
-            .info
-            .input_examples
-            .iter()
-            .map(|text| {
-                serde_json::from_str(text).unwrap_or_else(|_| Value::String((*text).to_owned()))
-            })
-            .collect()
+    /// The tool's options, made from its table: the constants of its [`ToolInfo`], its
+    /// annotations and icons, its input examples parsed.
+    fn options(self) -> ToolOptions {
+        let table = self.table;
+        let info = &table.info;
+        ToolOptions {
+            timeout_ms: info.timeout_ms,
+            timeout_grace: info.timeout_grace_ms.map(Duration::from_millis),
+            max_result_chars: info.max_result_chars,
+            annotations: table
+                .annotations
+                .map_or_else(ToolAnnotations::default, |annotations| annotations()),
+            icons: table.icons.map_or_else(Vec::new, |icons| icons()),
+            defer_loading: info.defer_loading,
+            task_support: info.task_support,
+            journal: info.journal,
+            // A text that is not JSON (only possible for a hand-written `Tool`) stays a string,
+            // which the registration's check then refuses against the object schema, quoting it.
+            input_examples: info
+                .input_examples
+                .iter()
+                .map(|text| {
+                    serde_json::from_str(text).unwrap_or_else(|_| Value::String((*text).to_owned()))
+                })
+                .collect(),
+            allowed_callers: info.allowed_callers,
+            request_settings: RequestSettings::new(),
+            origin: ToolOrigin::Local,
+        }
     }
 }
 
@@ -635,25 +674,6 @@ macro_rules! typed_definition {
                 .table
                 .required_state
                 .map_or_else(Vec::new, |required| required())
-        }
-
-        fn timeout_ms(&self) -> Option<u64> {
-            let $self = self;
-            $bridge.table.info.timeout_ms
-        }
-
-        fn timeout_grace(&self) -> Option<Duration> {
-            let $self = self;
-            $bridge
-                .table
-                .info
-                .timeout_grace_ms
-                .map(Duration::from_millis)
-        }
-
-        fn max_result_chars(&self) -> Option<usize> {
-            let $self = self;
-            $bridge.table.info.max_result_chars
         }
 
         fn output_schema(&self) -> Option<&CompiledSchema> {
@@ -743,44 +763,6 @@ macro_rules! typed_definition {
             let $self = self;
             $bridge.is_concurrency_safe(arguments)
         }
-
-        fn annotations(&self) -> ToolAnnotations {
-            let $self = self;
-            $bridge
-                .table
-                .annotations
-                .map_or_else(ToolAnnotations::default, |annotations| annotations())
-        }
-
-        fn icons(&self) -> Vec<ToolIcon> {
-            let $self = self;
-            $bridge.table.icons.map_or_else(Vec::new, |icons| icons())
-        }
-
-        fn allowed_callers(&self) -> ToolCallers {
-            let $self = self;
-            $bridge.table.info.allowed_callers
-        }
-
-        fn defer_loading(&self) -> bool {
-            let $self = self;
-            $bridge.table.info.defer_loading
-        }
-
-        fn task_support(&self) -> TaskSupport {
-            let $self = self;
-            $bridge.table.info.task_support
-        }
-
-        fn journal(&self) -> JournalPolicy {
-            let $self = self;
-            $bridge.table.info.journal
-        }
-
-        fn input_examples(&self) -> Vec<Value> {
-            let $self = self;
-            $bridge.input_examples()
-        }
     };
 }
 
@@ -789,6 +771,16 @@ macro_rules! typed_definition {
 /// for a tool type only when the tool is used as a `dyn ToolDefinition` by other means.
 impl<T: Tool> ToolDefinition for T {
     typed_definition!(this => Bridge { table: TableOf::<T>::TABLE, tool: this });
+
+    fn options(&self) -> &ToolOptions {
+        let bridge = Bridge {
+            table: TableOf::<T>::TABLE,
+            tool: self,
+        };
+        bridge
+            .contract()
+            .options_of(TypeId::of::<T>(), || bridge.options())
+    }
 
     fn into_shared_definition(self) -> Arc<dyn ToolDefinition> {
         TypedTool::shared(TableOf::<T>::TABLE, Box::new(self))
@@ -800,16 +792,52 @@ impl<T: Tool> ToolDefinition for T {
 struct TypedTool {
     table: &'static ToolTable,
     tool: Box<ErasedTool>,
+    /// Made from the table once, at registration: the pipeline reads the budgets per call.
+    options: ToolOptions,
 }
 
 impl TypedTool {
     /// The registered form of `tool`, whose table is `table`: made here, once for every tool
     /// type, which only boxes its tool.
     fn shared(table: &'static ToolTable, tool: Box<ErasedTool>) -> Arc<dyn ToolDefinition> {
-        Arc::new(Self { table, tool })
+        let options = Bridge {
+            table,
+            tool: &*tool,
+        }
+        .options();
+        Arc::new(Self {
+            table,
+            tool,
+            options,
+        })
     }
 }
 
 impl ToolDefinition for TypedTool {
     typed_definition!(this => Bridge { table: this.table, tool: &*this.tool });
+
+    fn options(&self) -> &ToolOptions {
+        &self.options
+    }
+}
+
+/// The options of the tool type `type_id`, made by `make` the first time they are asked for and
+/// kept for the life of the process: for a `Tool` used as a `ToolDefinition` without being
+/// registered (registering keeps them in its [`TypedTool`]) whose contract another type's
+/// options already hold. One per tool type, so what is kept is bounded by the program's tool
+/// types.
+fn options_of_type(type_id: TypeId, make: impl FnOnce() -> ToolOptions) -> &'static ToolOptions {
+    static KEPT: LazyLock<RwLock<HashMap<TypeId, &'static ToolOptions>>> =
+        LazyLock::new(RwLock::default);
+    let kept = KEPT
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&type_id)
+        .copied();
+    if let Some(options) = kept {
+        return options;
+    }
+    let mut kept = KEPT.write().unwrap_or_else(PoisonError::into_inner);
+    kept.entry(type_id)
+        .or_insert_with(|| Box::leak(Box::new(make())))
 }

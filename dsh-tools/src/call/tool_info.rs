@@ -6,7 +6,7 @@
 //! registry's table of a tool type copies it whole, so reading a setting per call is the same
 //! field read it was.
 
-use crate::call::definition::TaskSupport;
+use crate::call::options::TaskSupport;
 use crate::callers::ToolCallers;
 use crate::durable::policy::JournalPolicy;
 
@@ -30,15 +30,15 @@ pub struct ToolInfo {
     /// What the tool does, for the model.
     pub description: &'static str,
     /// A time budget in milliseconds, enforced by the registry (see
-    /// [`ToolDefinition::timeout_ms`](crate::ToolDefinition::timeout_ms)); `#[tool(timeout_ms =
+    /// [`ToolOptions::timeout_ms`](crate::call::ToolOptions::timeout_ms)); `#[tool(timeout_ms =
     /// ..)]` sets it. `None` by default.
     pub timeout_ms: Option<u64>,
     /// The grace after the deadline in milliseconds (see
-    /// [`ToolDefinition::timeout_grace`](crate::ToolDefinition::timeout_grace));
+    /// [`ToolOptions::timeout_grace`](crate::call::ToolOptions::timeout_grace));
     /// `#[tool(timeout_grace_ms = ..)]` sets it. `None` by default: the registry's.
     pub timeout_grace_ms: Option<u64>,
     /// The result budget in characters (see
-    /// [`ToolDefinition::max_result_chars`](crate::ToolDefinition::max_result_chars));
+    /// [`ToolOptions::max_result_chars`](crate::call::ToolOptions::max_result_chars));
     /// `#[tool(max_result_chars = ..)]` sets it. `None` by default: the registry's.
     pub max_result_chars: Option<usize>,
     /// Whether the body, [`render_value`](crate::Tool::render_value) or
@@ -55,24 +55,24 @@ pub struct ToolInfo {
     /// [`ToolRun`]: crate::ToolRun
     pub reads_call_arguments: bool,
     /// Whether the tool is deferred (see
-    /// [`ToolDefinition::defer_loading`](crate::ToolDefinition::defer_loading));
+    /// [`ToolOptions::defer_loading`](crate::call::ToolOptions::defer_loading));
     /// `#[tool(defer_loading)]` sets it. `false` by default.
     pub defer_loading: bool,
     /// Whether the tool may run as a task over MCP (see
-    /// [`ToolDefinition::task_support`](crate::ToolDefinition::task_support)); `#[tool(task)]` sets
+    /// [`ToolOptions::task_support`](crate::call::ToolOptions::task_support)); `#[tool(task)]` sets
     /// it. [`TaskSupport::Forbidden`] by default.
     pub task_support: TaskSupport,
     /// How a registry with a call store journals the tool's calls (see
-    /// [`ToolDefinition::journal`](crate::ToolDefinition::journal)); `#[tool(journal = false)]` and
+    /// [`ToolOptions::journal`](crate::call::ToolOptions::journal)); `#[tool(journal = false)]` and
     /// `#[tool(journal_ttl_ms = ..)]` set it. Journaled by default.
     pub journal: JournalPolicy,
     /// Worked examples of arguments, as JSON texts (see
-    /// [`ToolDefinition::input_examples`](crate::ToolDefinition::input_examples)); `#[tool(example
+    /// [`ToolOptions::input_examples`](crate::call::ToolOptions::input_examples)); `#[tool(example
     /// = r#"{…}"#)]` adds one per key, checked to be a JSON object at compile time and against the
     /// argument schema at registration. None by default.
     pub input_examples: &'static [&'static str],
     /// Who may call the tool (see
-    /// [`ToolDefinition::allowed_callers`](crate::ToolDefinition::allowed_callers));
+    /// [`ToolOptions::allowed_callers`](crate::call::ToolOptions::allowed_callers));
     /// `#[tool(callers = "model" | "program" | "both")]` sets it. [`ToolCallers::Both`] by default.
     pub allowed_callers: ToolCallers,
 }

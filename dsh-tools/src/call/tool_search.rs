@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::call::definition::{ToolAnnotations, ToolDefinition};
+use crate::call::definition::ToolDefinition;
 use crate::call::fn_tool::FnTool;
+use crate::call::options::ToolAnnotations;
 use crate::call::options::ToolOptions;
 use crate::content::ContentBlock;
 use crate::errors::tool_error::ToolError;

@@ -2,9 +2,9 @@
 //! definition (and `#[tool(journal = false)]`, `#[tool(journal_ttl_ms = ..)]`) can say it whether
 //! or not the crate's `durable` feature is on; only a registry with a call store reads it.
 
-/// How the call journal treats a tool's calls (see [`ToolDefinition::journal`]).
+/// How the call journal treats a tool's calls (see [`ToolOptions::journal`]).
 ///
-/// [`ToolDefinition::journal`]: crate::ToolDefinition::journal
+/// [`ToolOptions::journal`]: crate::call::ToolOptions::journal
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct JournalPolicy {

@@ -43,8 +43,8 @@ pub use self::schema_data::{
 };
 pub use crate::args::{ConvertError, ToolArgs};
 pub use crate::call::blocking::run_blocking;
-pub use crate::call::definition::TaskSupport;
-pub use crate::call::definition::ToolAnnotations;
+pub use crate::call::options::TaskSupport;
+pub use crate::call::options::ToolAnnotations;
 pub use crate::call::run::ToolRun;
 pub use crate::call::tool::{Tool, ToolContract, ToolMethods};
 pub use crate::call::tool_info::ToolInfo;

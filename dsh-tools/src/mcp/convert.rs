@@ -8,7 +8,7 @@
 use rmcp::model as mcp;
 use serde_json::{Map, Value};
 
-use crate::call::definition::ToolAnnotations;
+use crate::call::options::ToolAnnotations;
 use crate::content::{ContentBlock, EmbeddedResource};
 use crate::errors::tool_error::ErrorInfo;
 use crate::present::{IconTheme, ToolIcon};

@@ -6,7 +6,7 @@
 use rmcp::model as mcp;
 use serde_json::{Map, Value};
 
-use crate::call::definition::TaskSupport;
+use crate::call::options::TaskSupport;
 
 /// The key of a tool's `_meta` entry under the extension's id.
 const TASK_SUPPORT_KEY: &str = "taskSupport";

@@ -135,5 +135,5 @@ async fn wait_in_store(
 fn journaled(call: &CallContext) -> bool {
     call.definition
         .as_ref()
-        .is_some_and(|definition| definition.journal().enabled)
+        .is_some_and(|definition| definition.options().journal.enabled)
 }

@@ -47,7 +47,8 @@ pub(crate) fn run_within<'a>(
         };
         let mut timer = pin!(timer);
         let grace = definition
-            .timeout_grace()
+            .options()
+            .timeout_grace
             .unwrap_or_else(|| execution.host().limits().timeout_grace());
         // The body watches a token of its own, which the deadline cancels; cancellation of the
         // token outside (the caller's, or a layer's) is forwarded to it while the body runs, so

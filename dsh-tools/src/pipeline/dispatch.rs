@@ -64,7 +64,7 @@ pub(crate) fn enforced_budget(
     execution
         .host()
         .limits()
-        .enforced_budget(definition.timeout_ms())
+        .enforced_budget(definition.options().timeout_ms)
 }
 
 /// A started body: polled as it is, or under its deadline (boxed, with its timer, so that calls

@@ -157,7 +157,7 @@ async fn recorded(
 fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutionResult> {
     let execution = call.execution();
     let definition = runnable_definition(call)?;
-    let policy = definition.journal();
+    let policy = definition.options().journal;
     if !policy.enabled {
         return Ok(None);
     }
@@ -166,7 +166,7 @@ fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutio
     if let Some(entry) = execution.recorded_at_position() {
         return Err(replayed(call, entry));
     }
-    let annotations = definition.annotations();
+    let annotations = &definition.options().annotations;
     let read_only = annotations.read_only == Some(true);
     let agent = execution.agent().map(AgentId::as_str);
     let answer = match policy.answer_within_ms {

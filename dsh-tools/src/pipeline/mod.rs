@@ -198,7 +198,7 @@ fn capture(
             durability: durability.filter(|_| {
                 definition
                     .as_ref()
-                    .is_some_and(|definition| definition.journal().enabled)
+                    .is_some_and(|definition| definition.options().journal.enabled)
             }),
             definition,
             generation,

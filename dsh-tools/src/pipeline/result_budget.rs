@@ -1,7 +1,7 @@
 //! The result budget: the last step before observers, so that neither the model nor anything
 //! watching on its behalf sees more text than the budget.
 //!
-//! The budget is the tool's own ([`ToolDefinition::max_result_chars`], from the definition visible
+//! The budget is the tool's own ([`ToolOptions::max_result_chars`](crate::call::ToolOptions::max_result_chars), from the definition visible
 //! when the call started, like the finalizer), else the registry's
 //! ([`CallLimits::max_result_chars`](crate::policy::CallLimits::max_result_chars)). It applies to the
 //! content of every outcome; text blocks count by characters, non-text blocks are left whole (see
@@ -20,7 +20,7 @@ pub(crate) fn apply(
     execution: &ToolExecution,
     result: &mut ToolExecutionResult,
 ) {
-    let declared = definition.and_then(ToolDefinition::max_result_chars);
+    let declared = definition.and_then(|definition| definition.options().max_result_chars);
     let budget = execution.host().limits().result_budget(declared);
     if budget == usize::MAX {
         return;

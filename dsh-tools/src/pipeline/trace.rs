@@ -142,8 +142,10 @@ impl CallSpan {
         }
         self.span
             .record("gen_ai.tool.description", definition.description());
-        self.span
-            .record("gen_ai.tool.type", definition.origin().gen_ai_tool_type());
+        self.span.record(
+            "gen_ai.tool.type",
+            definition.options().origin.gen_ai_tool_type(),
+        );
     }
 
     /// Records what the call resolved to (with feature `otel`; nothing without).

@@ -20,7 +20,7 @@ impl ToolScope {
     /// Sets which tools this layer defers (scopes that set none inherit it from their parent,
     /// root scopes from the global layer): [`Deferral::AllExcept`] defers every tool but the ones
     /// named; tools registered deferred
-    /// ([`ToolDefinition::defer_loading`](crate::ToolDefinition::defer_loading)) stay deferred
+    /// ([`ToolOptions::defer_loading`](crate::call::ToolOptions::defer_loading)) stay deferred
     /// whatever the policy. Fails only through a disposed scope.
     pub fn set_deferral(&self, deferral: Deferral) -> Result<(), RegistryError> {
         self.core().set_deferral(self.place().scope(), deferral)

@@ -3,7 +3,7 @@
 //! indexes of the deferred tools are `search_cache.rs`'s.
 //!
 //! A tool is deferred in a view when it was registered deferred
-//! ([`ToolDefinition::defer_loading`](crate::ToolDefinition::defer_loading)) or when the
+//! ([`ToolOptions::defer_loading`](crate::call::ToolOptions::defer_loading)) or when the
 //! nearest [`Deferral`] of the view's chain (the scope's own, then its ancestors', then the
 //! global layer's) defers every tool but some. Loading is per scope: an agent's searches load
 //! tools into its own list only.

@@ -69,10 +69,11 @@ impl Prepared {
         if let Some(reserved) = kept::reserved(&name) {
             return Err(reserved);
         }
-        if definition.timeout_ms() == Some(0) {
+        let options = definition.options();
+        if options.timeout_ms == Some(0) {
             return Err(RegistryError::zero_timeout(&name));
         }
-        if definition.max_result_chars() == Some(0) {
+        if options.max_result_chars == Some(0) {
             return Err(RegistryError::zero_result_budget(&name));
         }
         if let Some(reason) = definition.definition_error() {
@@ -94,11 +95,11 @@ impl Prepared {
             name: String::from(&*name),
             description: definition.description().to_owned(),
             parameters: definition.shared_parameters(),
-            input_examples: definition.input_examples(),
-            settings: definition.request_settings(),
+            input_examples: options.input_examples.clone(),
+            settings: options.request_settings,
         };
         check_examples(&schema)?;
-        let deferred = definition.defer_loading();
+        let deferred = options.defer_loading;
         Ok(Self {
             name,
             entry: ToolEntry::new(0, definition, schema, deferred),

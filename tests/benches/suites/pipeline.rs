@@ -39,7 +39,7 @@ use std::time::Duration;
 use dsh_tools::durable::{Durability, MemoryStore};
 use dsh_tools::{
     FnTool, ToolDefinition, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
-    call::BoxFuture,
+    call::{BoxFuture, ToolOptions},
 };
 use dsh_tools_tests::bench::{ASYNC_BATCH, Case, Meter, Suite, SuiteDef, Target, in_batches};
 use tokio::runtime::{Builder, Runtime};
@@ -59,7 +59,7 @@ fn runtime() -> Runtime {
 /// A no-argument tool with a trivial body, implemented the way generated code does.
 struct Noop {
     parameters: Value,
-    timeout_ms: Option<u64>,
+    options: ToolOptions,
 }
 
 impl ToolDefinition for Noop {
@@ -75,8 +75,8 @@ impl ToolDefinition for Noop {
         &self.parameters
     }
 
-    fn timeout_ms(&self) -> Option<u64> {
-        self.timeout_ms
+    fn options(&self) -> &ToolOptions {
+        &self.options
     }
 
     fn execute<'a>(
@@ -99,7 +99,10 @@ fn noop_registry(per_kind: usize, timeout_ms: Option<u64>) -> ToolRegistry {
     let _ = registry
         .register(Noop {
             parameters,
-            timeout_ms,
+            options: ToolOptions {
+                timeout_ms,
+                ..ToolOptions::default()
+            },
         })
         .expect("one tool");
     for _ in 0..per_kind {

@@ -27,18 +27,19 @@ use crate::architecture::{code_of, rust_files, src_dir};
 const MAX_PUBLIC_CONSTANTS: usize = 30;
 
 /// The most public items the two crates may have: the count today. Lower it when the surface
-/// shrinks; raise it only for an item users need, saying so in the change. 846: the schema
+/// shrinks; raise it only for an item users need, saying so in the change. 834: the schema
 /// model's layout (its kinds, rules and keyword families), the engine's fixed limits and the
 /// partial reader's node view hidden, as not API; what the crate returns (provider results,
 /// errors, streamed calls, records, trace contexts) read from its fields; option types and
 /// settings as plain structs with documented defaults (`ToolOptions`, `ToolInfo`, `CallLimits`,
 /// `CodeLimits`, `HttpOptions`, `ServerOptions`, `ImportOptions`, `ConnectOptions`,
-/// `Telemetry`, the presentation settings); one generic schema builder; one spelling per
-/// operation; and what only the crate uses no longer public. 816: an error's name given by its
-/// code (`ErrorCode::name`, no `ErrorName` enum), what approvers, call observers and listeners
-/// are handed read from fields, and a result taken apart and rebuilt, and its presenter's
-/// summary made, with `From`.
-const MAX_PUBLIC_ITEMS: usize = 815;
+/// `Telemetry`, the presentation settings); a tool's optional settings one value on every
+/// definition (`ToolDefinition::options`, a `ToolOptions`, for the thirteen provided methods
+/// it replaced); one generic schema builder; one spelling per operation; what only the crate
+/// uses no longer public; an error's name given by its code (`ErrorCode::name`, no `ErrorName`
+/// enum), what approvers, call observers and listeners are handed read from fields, and a
+/// result taken apart and rebuilt, and its presenter's summary made, with `From`.
+const MAX_PUBLIC_ITEMS: usize = 803;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

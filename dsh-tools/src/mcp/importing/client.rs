@@ -75,7 +75,7 @@ pub struct ImportOptions {
     /// called unchecked, and the import logs a warning naming it and why.
     pub validate_arguments: bool,
     /// Registers every tool of the server deferred: callable, but listed for the model only
-    /// once a tool search loads it (see [`ToolDefinition::defer_loading`]). Off by default; a
+    /// once a tool search loads it (see [`ToolOptions::defer_loading`](crate::call::ToolOptions::defer_loading)). Off by default; a
     /// server with many tools is the case for it.
     pub defer_loading: bool,
     /// What a re-sync does with a known tool whose definition differs from its pin (see

@@ -28,7 +28,9 @@ use rmcp::model as mcp;
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 
-use crate::call::definition::{TaskSupport, ToolAnnotations, ToolDefinition, ToolOrigin};
+use crate::call::definition::ToolDefinition;
+use crate::call::options::ToolOptions;
+use crate::call::options::ToolOrigin;
 use crate::call::run::ToolRun;
 use crate::content::{ContentBlock, joined_text};
 use crate::errors::tool_error::ToolError;
@@ -44,7 +46,6 @@ use crate::mcp::importing::input_required::{
 use crate::mcp::importing::progress_routes::ProgressRoutes;
 use crate::mcp::importing::task_client::follow_task;
 use crate::mcp::task_support::task_support_of;
-use crate::present::ToolIcon;
 use dsh_tools_schema::{CompiledSchema, Schema};
 
 /// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
@@ -124,14 +125,14 @@ pub(crate) struct ImportedTool {
     description: String,
     /// The server's `inputSchema`, shared with the registry's [`ToolSchema`](crate::ToolSchema).
     parameters: Arc<Value>,
-    annotations: ToolAnnotations,
-    timeout_ms: Option<u64>,
+    /// The budget, the annotations and icons as the server listed them, the task support and
+    /// whether the import defers the tool: made once, when the tool is imported.
+    options: ToolOptions,
     concurrency_safe: bool,
     /// The `inputSchema`, compiled, when the import checks arguments before sending them.
     arguments: Option<CompiledSchema>,
     /// The `outputSchema`, compiled, when the server listed one the engine can enforce.
     output: Option<CompiledSchema>,
-    defer_loading: bool,
     connection: Arc<Connection>,
     /// Set while this is a pinned definition the server has changed (a held change): calls are
     /// then checked against this `inputSchema` before they are sent, whatever the import's
@@ -157,7 +158,16 @@ impl ImportedTool {
             .unwrap_or_default()
             .to_owned();
         let parameters = Arc::new(Value::Object((*source.input_schema).clone()));
-        let annotations = annotations_from_mcp(&source);
+        // The title comes with the annotations.
+        let options = ToolOptions {
+            timeout_ms,
+            annotations: annotations_from_mcp(&source),
+            icons: source.icons.iter().flatten().map(icon_from_mcp).collect(),
+            defer_loading,
+            task_support: task_support_of(&source),
+            origin: ToolOrigin::Mcp,
+            ..ToolOptions::default()
+        };
         let arguments = validate_arguments
             .then(|| enforceable(&parameters, &connection.server, &name, "the inputSchema"))
             .flatten();
@@ -170,12 +180,10 @@ impl ImportedTool {
             source,
             description,
             parameters,
-            annotations,
-            timeout_ms,
+            options,
             concurrency_safe,
             arguments,
             output,
-            defer_loading,
             connection,
             held: Arc::new(AtomicBool::new(false)),
             held_arguments: OnceLock::new(),
@@ -237,7 +245,7 @@ impl ImportedTool {
         loop {
             let request =
                 mcp::ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params.clone()));
-            let options = match self.timeout_ms {
+            let options = match self.options.timeout_ms {
                 Some(budget) => PeerRequestOptions::with_timeout(
                     Duration::from_millis(budget) + OWN_DEADLINE_SLACK,
                 ),
@@ -373,7 +381,7 @@ impl ImportedTool {
             )),
             ServiceError::Timeout { .. } => ToolError::mcp_transport(format!(
                 "MCP server \"{server}\" did not answer tools/call \"{tool}\" within {} ms",
-                self.timeout_ms.unwrap_or_default()
+                self.options.timeout_ms.unwrap_or_default()
             )),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 ToolError::mcp_transport(format!(
@@ -404,8 +412,8 @@ impl ToolDefinition for ImportedTool {
         Arc::clone(&self.parameters)
     }
 
-    fn timeout_ms(&self) -> Option<u64> {
-        self.timeout_ms
+    fn options(&self) -> &ToolOptions {
+        &self.options
     }
 
     fn output_schema(&self) -> Option<&CompiledSchema> {
@@ -422,31 +430,5 @@ impl ToolDefinition for ImportedTool {
 
     fn is_concurrency_safe(&self, _arguments: &Value) -> bool {
         self.concurrency_safe
-    }
-
-    fn annotations(&self) -> ToolAnnotations {
-        self.annotations.clone()
-    }
-
-    /// The server's icons, as it listed them (the title comes with the annotations).
-    fn icons(&self) -> Vec<ToolIcon> {
-        self.source
-            .icons
-            .iter()
-            .flatten()
-            .map(icon_from_mcp)
-            .collect()
-    }
-
-    fn defer_loading(&self) -> bool {
-        self.defer_loading
-    }
-
-    fn task_support(&self) -> TaskSupport {
-        task_support_of(&self.source)
-    }
-
-    fn origin(&self) -> ToolOrigin {
-        ToolOrigin::Mcp
     }
 }

@@ -101,21 +101,22 @@ fn mcp_tool(schema: &ToolSchema, definition: Option<&dyn ToolDefinition>) -> mcp
     let Some(definition) = definition else {
         return tool;
     };
-    let hints = definition.annotations();
-    if let Some(title) = definition.title() {
-        tool = tool.with_title(title);
+    let options = definition.options();
+    let hints = &options.annotations;
+    if let Some(title) = &hints.title {
+        tool = tool.with_title(title.clone());
     }
-    let icons = definition.icons();
+    let icons = &options.icons;
     if !icons.is_empty() {
         tool = tool.with_icons(icons.iter().map(icon_to_mcp).collect());
     }
-    if let Some(annotations) = annotations_to_mcp(&hints) {
+    if let Some(annotations) = annotations_to_mcp(hints) {
         tool = tool.with_annotations(annotations);
     }
     if let Some(output) = output_schema(definition.output_schema()) {
         tool = tool.with_raw_output_schema(Arc::new(output));
     }
-    if let Some((key, entry)) = task_support_meta(definition.task_support()) {
+    if let Some((key, entry)) = task_support_meta(options.task_support) {
         let mut meta = tool.meta.take().unwrap_or_default();
         meta.insert(key, entry);
         tool = tool.with_meta(meta);

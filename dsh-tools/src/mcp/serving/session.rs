@@ -40,8 +40,8 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use crate::call::definition::TaskSupport;
 use crate::call::execution::{ToolExecution, ToolExecutionInput};
+use crate::call::options::TaskSupport;
 use crate::hooks::approval::Approver;
 use crate::mcp::convert::{Structured, call_tool_result};
 use crate::mcp::serving::call_id::call_id;
@@ -380,7 +380,7 @@ impl ServerHandler for McpHandler {
                 .definition()
                 .map_or((TaskSupport::Forbidden, false), |definition| {
                     (
-                        definition.task_support(),
+                        definition.options().task_support,
                         definition.output_schema().is_some(),
                     )
                 });

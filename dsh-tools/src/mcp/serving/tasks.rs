@@ -42,7 +42,7 @@ use rmcp::task_manager::{TaskContext, TaskManager, TaskOptions};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::call::definition::TaskSupport;
+use crate::call::options::TaskSupport;
 #[cfg(feature = "durable")]
 use crate::mcp::serving::task_book::TaskBook;
 use crate::mcp::serving::task_life::{EXPIRED_MESSAGE, Settled, TaskSettings};
@@ -303,7 +303,7 @@ pub(crate) use no_book::TaskBook;
 #[cfg(test)]
 mod tests {
     use super::{CallMode, call_mode};
-    use crate::call::definition::TaskSupport;
+    use crate::call::options::TaskSupport;
 
     #[test]
     fn a_call_is_a_task_only_when_both_sides_want_it() {

@@ -46,7 +46,7 @@ pub(crate) type CodeState = Nothing;
 #[inline]
 pub(crate) fn callers_of(definition: &dyn ToolDefinition) -> Callers {
     #[cfg(feature = "code-mode")]
-    return definition.allowed_callers();
+    return definition.options().allowed_callers;
     #[cfg(not(feature = "code-mode"))]
     {
         let _ = definition;

@@ -34,8 +34,11 @@ async fn note(text: String) -> String {
 
 #[test]
 fn the_macros_set_the_journal_policy() {
-    assert_eq!(PriceTool.journal(), JournalPolicy::answered_within(60_000));
-    assert_eq!(NoteTool.journal(), JournalPolicy::OFF);
+    assert_eq!(
+        PriceTool.options().journal,
+        JournalPolicy::answered_within(60_000)
+    );
+    assert_eq!(NoteTool.options().journal, JournalPolicy::OFF);
 }
 
 #[tokio::test]

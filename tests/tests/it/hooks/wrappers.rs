@@ -397,7 +397,7 @@ async fn a_layer_sees_the_definition_visible_to_the_caller() {
     let _ = registry.on_execute(move |request, next| {
         *sink.lock().unwrap() = request
             .definition()
-            .and_then(|definition| definition.timeout_ms());
+            .and_then(|definition| definition.options().timeout_ms);
         next.run(request)
     });
     registry.execute(call("t")).await;

@@ -38,7 +38,7 @@ fn generated_definitions() {
         ToolDefinition::description(&ReadFileTool),
         "Read a file from disk."
     );
-    assert_eq!(ReadFileTool.timeout_ms(), Some(5_000));
+    assert_eq!(ReadFileTool.options().timeout_ms, Some(5_000));
     assert_eq!(<ReadFileTool as Tool>::INFO.name, "read_file");
     println!(
         "{}",
@@ -100,10 +100,70 @@ async fn batch_job() -> String {
 #[test]
 fn task_declares_the_tools_task_support() {
     use dsh_tools::call::TaskSupport;
-    assert_eq!(LongJobTool.task_support(), TaskSupport::Optional);
-    assert_eq!(BatchJobTool.task_support(), TaskSupport::Required);
+    assert_eq!(LongJobTool.options().task_support, TaskSupport::Optional);
+    assert_eq!(BatchJobTool.options().task_support, TaskSupport::Required);
     assert_eq!(
         <LongJobTool as Tool>::INFO.task_support,
         TaskSupport::Optional
     );
+}
+
+/// The one contract two hand-written tool types below hand out.
+fn shared_contract() -> &'static dsh_tools::call::ToolContract {
+    static CONTRACT: std::sync::LazyLock<dsh_tools::call::ToolContract> =
+        std::sync::LazyLock::new(dsh_tools::call::ToolContract::of::<Value, String>);
+    &CONTRACT
+}
+
+struct FirstSharer;
+
+impl Tool for FirstSharer {
+    type Args = Value;
+    type Output = String;
+    const INFO: dsh_tools::call::ToolInfo = dsh_tools::call::ToolInfo {
+        timeout_ms: Some(100),
+        ..dsh_tools::call::ToolInfo::new("first", "The first of two tools sharing a contract.")
+    };
+
+    fn contract() -> &'static dsh_tools::call::ToolContract {
+        shared_contract()
+    }
+
+    async fn call(&self, _: Value, _: &ToolRun) -> Result<String, ToolError> {
+        Ok("first".to_owned())
+    }
+}
+
+struct SecondSharer;
+
+impl Tool for SecondSharer {
+    type Args = Value;
+    type Output = String;
+    const INFO: dsh_tools::call::ToolInfo = dsh_tools::call::ToolInfo {
+        timeout_ms: Some(200),
+        defer_loading: true,
+        ..dsh_tools::call::ToolInfo::new("second", "The second of two tools sharing a contract.")
+    };
+
+    fn contract() -> &'static dsh_tools::call::ToolContract {
+        shared_contract()
+    }
+
+    async fn call(&self, _: Value, _: &ToolRun) -> Result<String, ToolError> {
+        Ok("second".to_owned())
+    }
+}
+
+/// A typed tool used as a definition without being registered lends options made from its own
+/// `INFO`, even when a hand-written impl shares its contract with another tool type.
+#[test]
+fn unregistered_typed_tools_lend_their_own_options() {
+    assert_eq!(FirstSharer.options().timeout_ms, Some(100));
+    assert!(!FirstSharer.options().defer_loading);
+    assert_eq!(SecondSharer.options().timeout_ms, Some(200));
+    assert!(SecondSharer.options().defer_loading);
+    // Asked again, each type gets the same value it was lent the first time.
+    assert!(std::ptr::eq(FirstSharer.options(), FirstSharer.options()));
+    assert!(std::ptr::eq(SecondSharer.options(), SecondSharer.options()));
+    assert_eq!(FirstSharer.options().timeout_ms, Some(100));
 }

@@ -132,7 +132,7 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
         .get("fixture_server__search_files")
         .expect("imported");
     assert_eq!(
-        search.annotations(),
+        search.options().annotations,
         ToolAnnotations {
             read_only: Some(true),
             idempotent: Some(true),
@@ -141,9 +141,12 @@ async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hint
         }
     );
     let media = setup.local.get("fixture_server__media").expect("imported");
-    assert_eq!(media.annotations().title.as_deref(), Some("Media sampler"));
     assert_eq!(
-        search.timeout_ms(),
+        media.options().annotations.title.as_deref(),
+        Some("Media sampler")
+    );
+    assert_eq!(
+        search.options().timeout_ms,
         Some(60_000),
         "a minute unless the options say otherwise"
     );
@@ -164,7 +167,7 @@ async fn options_set_the_prefix_the_budget_and_concurrency() {
     .await;
     assert!(setup.names.iter().all(|name| name.starts_with("fx__")));
     let tool = setup.local.get("fx__slow").expect("imported");
-    assert_eq!(tool.timeout_ms(), Some(1_500));
+    assert_eq!(tool.options().timeout_ms, Some(1_500));
     assert!(tool.is_concurrency_safe(&json!({})));
     let bare = imported(ImportOptions {
         prefix: Some("".into()),

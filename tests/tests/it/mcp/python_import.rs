@@ -109,7 +109,7 @@ async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline()
     );
     assert_eq!(forecast.description(), "Forecast the weather of a city.");
     assert_eq!(
-        forecast.annotations(),
+        forecast.options().annotations,
         ToolAnnotations {
             title: Some("Weather forecast".to_owned()),
             read_only: Some(true),

@@ -505,7 +505,8 @@ async fn an_imported_task_is_an_ordinary_call_with_its_progress_and_result() {
             .local
             .get("tasks__count")
             .expect("imported")
-            .task_support(),
+            .options()
+            .task_support,
         TaskSupport::Optional,
         "the server's declared support is read back"
     );

@@ -88,17 +88,14 @@ fn read_file_icons() -> Vec<ToolIcon> {
 
 #[test]
 fn the_macro_declares_title_icons_and_callers_on_the_definition() {
-    assert_eq!(ReadFileTool.title().as_deref(), Some("Read file"));
-    assert_eq!(
-        ReadFileTool.annotations().title.as_deref(),
-        Some("Read file")
-    );
-    assert_eq!(ReadFileTool.icons(), read_file_icons());
-    assert_eq!(ReadFileTool.allowed_callers(), ToolCallers::Both);
-    assert_eq!(SumTool.title(), None);
-    assert_eq!(SumTool.icons(), []);
-    assert_eq!(SumTool.allowed_callers(), ToolCallers::Program);
-    assert_eq!(AskUserTool.allowed_callers(), ToolCallers::Model);
+    let read_file = ReadFileTool.options();
+    assert_eq!(read_file.annotations.title.as_deref(), Some("Read file"));
+    assert_eq!(read_file.icons, read_file_icons());
+    assert_eq!(read_file.allowed_callers, ToolCallers::Both);
+    assert_eq!(SumTool.options().annotations.title, None);
+    assert_eq!(SumTool.options().icons, []);
+    assert_eq!(SumTool.options().allowed_callers, ToolCallers::Program);
+    assert_eq!(AskUserTool.options().allowed_callers, ToolCallers::Model);
     // The title is for people: the model's schema does not carry it.
     let schema = serde_json::to_value(ReadFileTool.schema()).expect("serializes");
     assert!(!schema.to_string().contains("Read file"), "{schema}");
@@ -237,19 +234,26 @@ async fn an_imported_tool_shows_the_servers_title_and_icons() {
         ["files__ask_user", "files__read_file", "files__search"]
     );
     let read = local.get("files__read_file").expect("imported");
-    assert_eq!(read.title().as_deref(), Some("Read file"));
-    assert_eq!(read.icons(), read_file_icons());
-    let search = local.get("files__search").expect("imported");
-    assert_eq!(search.title().as_deref(), Some("Search project"));
     assert_eq!(
-        search.icons(),
+        read.options().annotations.title.as_deref(),
+        Some("Read file")
+    );
+    assert_eq!(read.options().icons, read_file_icons());
+    let search = local.get("files__search").expect("imported");
+    assert_eq!(
+        search.options().annotations.title.as_deref(),
+        Some("Search project")
+    );
+    assert_eq!(
+        search.options().icons,
         [ToolIcon::new("https://example.com/icons/search.svg")
             .with_mime_type("image/svg+xml")
             .with_size("any")
             .with_theme(IconTheme::Dark)]
     );
     let ask = local.get("files__ask_user").expect("imported");
-    assert_eq!((ask.title(), ask.icons()), (None, Vec::new()));
+    assert_eq!(ask.options().annotations.title, None);
+    assert_eq!(ask.options().icons, []);
     // And the import's card is titled as the server titled the tool.
     let card = ToolCallView::present(Some(&*search), "files__search", &json!({}));
     assert_eq!(card.title(), "Search project");

@@ -423,9 +423,9 @@ async fn forecast(city: String, days: Option<u32>) -> String {
 #[tokio::test]
 async fn tool_keys_defer_a_typed_tool_and_give_its_examples() {
     use dsh_tools::ToolDefinition;
-    assert!(ForecastTool.defer_loading());
+    assert!(ForecastTool.options().defer_loading);
     assert_eq!(
-        ForecastTool.input_examples(),
+        ForecastTool.options().input_examples,
         [json!({"city": "Paris"}), json!({"city": "Lyon", "days": 3})]
     );
     let registry = ToolRegistry::new();
