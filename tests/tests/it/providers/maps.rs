@@ -12,15 +12,7 @@ use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolArgs, ToolExecutionInput, ToolRegistry, Value, json, tool};
 use dsh_tools_tests::provider_checkers::check_request;
 
-/// How many tools of `tools` fell back from strict mode.
-fn fallbacks(tools: &LoweredTools) -> usize {
-    tools
-        .report
-        .entries
-        .iter()
-        .filter(|entry| entry.change == Change::StrictFallback)
-        .count()
-}
+use super::fallbacks;
 
 /// One service.
 #[derive(ToolArgs)]

@@ -10,3 +10,15 @@ mod programmatic;
 mod round_trip;
 /// One lowering rule at a time, on small raw schemas.
 mod views;
+
+use dsh_tools::providers::{Change, LoweredTools};
+
+/// How many tools of `tools` fell back from strict mode.
+fn fallbacks(tools: &LoweredTools) -> usize {
+    tools
+        .report
+        .entries
+        .iter()
+        .filter(|entry| entry.change == Change::StrictFallback)
+        .count()
+}

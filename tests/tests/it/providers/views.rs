@@ -9,15 +9,7 @@ use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, ToolSchema, Value, json};
 use dsh_tools_tests::provider_checkers::check_request;
 
-/// How many tools of `tools` fell back from strict mode.
-fn fallbacks(tools: &LoweredTools) -> usize {
-    tools
-        .report
-        .entries
-        .iter()
-        .filter(|entry| entry.change == Change::StrictFallback)
-        .count()
-}
+use super::fallbacks;
 
 /// A tool schema.
 fn tool_schema(name: &str, description: String, parameters: Value) -> ToolSchema {
