@@ -42,10 +42,6 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// What a store answers, inside the crate (the trait spells it out for implementers).
-#[cfg(feature = "code-mode")]
-pub(crate) type StoreResult<T> = Result<T, StoreError>;
-
 /// Where calls, their outcomes, approvals and served MCP tasks are kept: in memory
 /// ([`MemoryStore`](crate::durable::MemoryStore)), in a SQLite file (`SqliteStore`, feature
 /// `store-sqlite`) or in PostgreSQL (`PostgresStore`, feature `store-postgres`).

@@ -24,7 +24,7 @@ use crate::call::run::ToolRun;
 use crate::durable::journal::Durability;
 use crate::durable::program::{AtPosition, position_key};
 use crate::durable::record::JournalEntry;
-use crate::durable::store::StoreResult;
+use crate::durable::store::StoreError;
 use crate::errors::code::ErrorCode;
 use crate::errors::tool_error::ToolError;
 use crate::future::BoxFuture;
@@ -39,7 +39,7 @@ pub(super) struct Resume {
     /// under whose key nothing was recorded before it.
     reads: bool,
     /// The position being read, and its read.
-    checking: Option<(u64, BoxFuture<'static, StoreResult<AtPosition>>)>,
+    checking: Option<(u64, BoxFuture<'static, Result<AtPosition, StoreError>>)>,
     /// Why the run stopped its program, once it did; the run reads it when the program ends.
     halt: Arc<OnceLock<ToolError>>,
 }
