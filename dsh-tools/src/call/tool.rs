@@ -344,9 +344,11 @@ type ErasedTool = dyn TypedExecute;
 /// ([`downcast`]), compiled only for the tools that override them.
 trait TypedExecute: Any + Send + Sync {
     /// Converts the arguments, already checked against the schema ([`Bridge::execute`]), and
-    /// starts the body.
+    /// starts the body of the tool `name` (its table's: read here, the name would copy the
+    /// type's whole [`ToolInfo`] into every tool's code).
     fn start<'a>(
         &'a self,
+        name: &'static str,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
@@ -360,6 +362,7 @@ trait TypedExecute: Any + Send + Sync {
 impl<T: Tool> TypedExecute for T {
     fn start<'a>(
         &'a self,
+        name: &'static str,
         arguments: CallArguments<'a>,
         run: &'a ToolRun,
     ) -> BoxFuture<'a, Result<Value, ToolError>> {
@@ -368,7 +371,7 @@ impl<T: Tool> TypedExecute for T {
             Json::Given(arguments) => <T::Args as ToolArgs>::from_json_owned(arguments),
         };
         match converted {
-            Ok(args) => Box::pin(TypedCall::new(T::INFO.name, self.call(args, run))),
+            Ok(args) => Box::pin(TypedCall::new(name, self.call(args, run))),
             Err(error) => failed_conversion(error),
         }
     }
@@ -551,7 +554,7 @@ impl<'a> Bridge<'a> {
         if let Err(error) = self.contract().check_json(&arguments, self.table.is_valid) {
             return failed_call(error);
         }
-        self.tool.start(arguments, run)
+        self.tool.start(self.table.info.name, arguments, run)
     }
 
     fn render(
