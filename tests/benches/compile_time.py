@@ -15,6 +15,12 @@ Optional crates for comparisons: `--baseline DIR` adds `dsh-base`, the dsh crate
 checkout of this repository (a commit before a change, say), and `--unregistered` adds
 `dsh-noreg`, the dsh crate without its `registry()` (what registering costs).
 
+`--instructions` also counts, under callgrind, the instructions of each crate's own `rustc`
+invocation (the one `cargo build -vv` / `cargo check -vv` runs after a touch, dependencies
+built): a figure that does not move with the machine's load, where the wall medians on 2 shared
+cores swing by tens of percent. The macros' expansion is part of it (the proc-macro runs inside
+that `rustc`), so are type checking, borrow checking and code generation.
+
 Two shapes of tool (`--shape`):
 
   four    a 4-field argument struct (a string, an optional integer, a bounded integer, a bool)
@@ -30,11 +36,12 @@ load average before and after. Incremental compilation is off (`CARGO_INCREMENTA
 every query and measure almost nothing of the macros' cost.
 
     python3 tests/benches/compile_time.py [--tools 50] [--runs 7] [--shape four|search]
-        [--baseline DIR] [--unregistered] [--keep DIR]
+        [--baseline DIR] [--unregistered] [--instructions] [--keep DIR]
 """
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -299,6 +306,45 @@ def rebuild(crate: Path, command: str, incremental: bool) -> float:
     return cargo(crate, command, incremental)
 
 
+def rustc_line(crate: Path, command: str) -> str:
+    """The shell line (environment and arguments) cargo runs to compile the crate itself."""
+    (crate / "src" / "lib.rs").touch()
+    done = subprocess.run(
+        ["cargo", command, "-vv"],
+        cwd=crate,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CARGO_TARGET_DIR": str(crate / "target"), "CARGO_INCREMENTAL": "0"},
+    )
+    name = crate.name.replace("-", "_")
+    for line in done.stderr.splitlines():
+        line = line.strip()
+        if line.startswith("Running `") and f"--crate-name bench_{name} " in line:
+            return line[len("Running `") : -1]
+    raise SystemExit(f"cargo {command} -vv of {crate} ran no rustc for the crate itself")
+
+
+def instructions(crate: Path, command: str) -> int:
+    """Instructions of the crate's own `rustc` invocation, counted by callgrind."""
+    line = rustc_line(crate, command)
+    rustc = re.search(r"(\S*rustc) --crate-name ", line)
+    if rustc is None:
+        raise SystemExit(f"no rustc in {line!r}")
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "callgrind.out"
+        counted = line.replace(
+            rustc.group(0),
+            f"valgrind --tool=callgrind --callgrind-out-file={out} {rustc.group(0)}",
+            1,
+        )
+        subprocess.run(["sh", "-c", counted], cwd=crate, check=True, capture_output=True)
+        for text in out.read_text(errors="replace").splitlines():
+            if text.startswith("totals:"):
+                return int(text.split()[1])
+    raise SystemExit(f"callgrind wrote no totals for {crate}")
+
+
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -312,6 +358,8 @@ def main() -> int:
     parser.add_argument("--unregistered", action="store_true", help="also build the dsh crate without registry()")
     parser.add_argument("--keep", type=Path, help="generate into this directory and keep it")
     parser.add_argument("--incremental", action="store_true", help="keep incremental compilation on")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each crate's own rustc instructions under callgrind")
     args = parser.parse_args()
 
     root = args.keep or Path(tempfile.mkdtemp(prefix="dsh-compile-time-"))
@@ -360,6 +408,18 @@ def main() -> int:
         print(f"{command}: macro cost over plain structs: "
               f"dsh {medians[('dsh', command)] - medians[('plain', command)]:+.2f} s, "
               f"rmcp {medians[('rmcp', command)] - medians[('plain', command)]:+.2f} s")
+    if args.instructions:
+        counts = {(name, command): instructions(paths[name], command)
+                  for name in names for command in ("build", "check")}
+        print("instructions of the crate's own rustc (callgrind, millions):")
+        for name in names:
+            print(f"{name:>10}  build {counts[(name, 'build')] / 1e6:9.1f}  "
+                  f"check {counts[(name, 'check')] / 1e6:9.1f}")
+        for other in ("rmcp", "dsh-base", "dsh-noreg", "plain"):
+            if other in names:
+                print(f"instructions dsh / {other}: "
+                      f"build {counts[('dsh', 'build')] / counts[(other, 'build')]:.3f}, "
+                      f"check {counts[('dsh', 'check')] / counts[(other, 'check')]:.3f}")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     return 0
