@@ -35,7 +35,7 @@
 //! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
 //! #     .arguments(Schema::object().required("text", Schema::string()))
 //! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
-//! let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
+//! let openai = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: true });
 //! let tools = openai.tools(None);
 //! let request = json!({"model": "gpt-4.1", "messages": [], "tools": tools.request_tools});
 //! # let _ = request;
@@ -44,7 +44,7 @@
 //!     {"id": "call_1", "type": "function",
 //!      "function": {"name": "echo", "arguments": "{\"text\":\"hi\"}"}}]}}]});
 //! let mut calls = tools.parse_response(&response).unwrap();
-//! let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+//! let outcome = registry.execute_batch(std::mem::take(&mut calls.inputs), 4).await;
 //! let messages = tools.format_batch(&calls.calls, &outcome).unwrap();
 //! assert_eq!(messages[0], json!({"role": "tool", "tool_call_id": "call_1", "content": "hi"}));
 //! # }
