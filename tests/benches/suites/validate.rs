@@ -265,7 +265,7 @@ fn suite() -> Suite {
     assert_eq!(theirs.iter_errors(invalid).count(), expected);
     assert_eq!(
         ours.validate(invalid)
-            .map_err(|v| (v.reported.len() + v.omitted)),
+            .map_err(|v| v.reported.len() + v.omitted),
         Err(expected)
     );
     assert_eq!(ours.validate(invalid), interp.validate(invalid));

@@ -467,7 +467,7 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
         json!({"type": "content_block_stop", "index": 0}),
     ] {
         events.extend(stream.push(&event).unwrap());
-        if !stream.calls()[0].input().is_some() {
+        if stream.calls()[0].input().is_none() {
             // What a pending card is shown: the maps, not the view's pairs.
             let so_far = stream.arguments_so_far(0).unwrap();
             let services = &so_far["services"];
