@@ -20,8 +20,8 @@ use super::model::Schema;
 use super::validate::report;
 use super::violation::{PathRoot, Violations};
 
-/// A [`Schema`] compiled for validating many values; build it once with [`Schema::compile`] or
-/// [`CompiledSchema::new`] and keep it.
+/// A [`Schema`] compiled for validating many values; build it once with [`Schema::compile`] (or
+/// `CompiledSchema::from(schema)`, which keeps the schema rather than copying it) and keep it.
 ///
 /// It answers exactly as the schema it was built from ([`is_valid`](Self::is_valid),
 /// [`validate`](Self::validate), [`validate_output`](Self::validate_output) mirror the
@@ -50,7 +50,7 @@ pub struct CompiledSchema {
 
 impl CompiledSchema {
     /// Compiles `schema`.
-    pub fn new(schema: Schema) -> Self {
+    fn new(schema: Schema) -> Self {
         let root = lower(&schema);
         let recursive = schema.is_recursive();
         Self {

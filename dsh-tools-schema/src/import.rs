@@ -143,7 +143,7 @@ impl Schema {
         options: &SchemaImportOptions,
     ) -> Result<Schema, SchemaError> {
         let mut importer = Importer::new(schema, false);
-        importer.formats_asserted = options.asserts_formats();
+        importer.formats_asserted = options.assert_formats;
         importer
             .run()
             .or_else(|_| KeywordSchema::with_options(schema, options).map(Schema::keywords))

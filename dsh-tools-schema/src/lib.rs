@@ -34,7 +34,7 @@
 //! | `semantics.rs` | JSON's notion of number equality, integers and string length, shared with the runtime (not API) |
 //! | `keywords/` | `KeywordSchema`: all of JSON Schema 2020-12, for what the typed model does not describe, and [`SchemaImportOptions`] |
 //! | `import.rs` | raw JSON Schema and `schemars` into the model: [`Schema::from_json_schema`] |
-//! | `subset.rs` | the spec's structured-output functions over raw schemas |
+//! | `subset.rs` | the structured-output check of a raw schema (supported, object-rooted) |
 //! | `error.rs` | [`SchemaError`]: why a schema cannot be built or imported |
 //! | `partial_json.rs` + `partial_json/` | [`PartialJson`]: JSON text read while it is still being written |
 //! | `text_bounds.rs` | untrusted text quoted in messages, cut with a marker, shared with the runtime (not API) |
@@ -84,10 +84,7 @@ pub use keywords::SchemaImportOptions;
 pub use model::Schema;
 pub use partial_json::{PartialJson, PartialJsonError};
 pub use pattern::{PatternError, PatternErrorKind};
-pub use subset::{
-    JsonSchemaValueError, assert_supported_json_schema, assert_supported_object_json_schema,
-    validate_json_schema_value,
-};
+pub use subset::assert_supported_object_json_schema;
 pub use violation::{Violation, Violations};
 
 // The model's layout, the keyword families' structs it carries and the engine's fixed limits:

@@ -388,46 +388,31 @@ impl Serialize for Violation {
 }
 
 /// Every violation of one value, in the stable reporting order, capped at 50 reported ones (the
-/// rest are counted: [`omitted`](Self::omitted)).
+/// rest are counted in [`omitted`](Self::omitted)): read from its fields, or iterated over
+/// (`for violation in &violations`). `Display` writes them all, `; `-separated.
+///
+/// `#[non_exhaustive]`: made by validation; its fields are read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Violations {
-    list: Vec<Violation>,
-    omitted: usize,
-}
-
-impl Violations {
-    /// The reported violations.
-    pub fn as_slice(&self) -> &[Violation] {
-        &self.list
-    }
-
-    /// How many violations were found but not reported past the cap.
-    pub fn omitted(&self) -> usize {
-        self.omitted
-    }
-
-    /// All violations found, reported or not.
-    pub fn total(&self) -> usize {
-        self.list.len() + self.omitted
-    }
-
-    /// Iterates over the reported violations.
-    pub fn iter(&self) -> std::slice::Iter<'_, Violation> {
-        self.list.iter()
-    }
+    /// The reported violations, in order.
+    pub reported: Vec<Violation>,
+    /// How many violations were found but not reported past the cap (all found:
+    /// `reported.len() + omitted`).
+    pub omitted: usize,
 }
 
 impl fmt::Display for Violations {
     /// `v1; v2; …; and N more`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (index, violation) in self.list.iter().enumerate() {
+        for (index, violation) in self.reported.iter().enumerate() {
             if index > 0 {
                 f.write_str("; ")?;
             }
             fmt::Display::fmt(violation, f)?;
         }
         if self.omitted > 0 {
-            if !self.list.is_empty() {
+            if !self.reported.is_empty() {
                 f.write_str("; ")?;
             }
             write!(f, "and {} more", self.omitted)?;
@@ -441,7 +426,7 @@ impl<'a> IntoIterator for &'a Violations {
     type IntoIter = std::slice::Iter<'a, Violation>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.list.iter()
+        self.reported.iter()
     }
 }
 
@@ -904,16 +889,16 @@ impl<'v> ValidationContext<'v> {
 
     /// Everything found so far.
     pub(crate) fn into_violations(self) -> Violations {
-        let mut list = self.reported;
+        let mut reported = self.reported;
         if !self.texts.is_empty() {
             // Moved, not copied.
             let texts = Arc::new(self.texts);
-            for violation in &mut list {
+            for violation in &mut reported {
                 violation.texts = Some(Arc::clone(&texts));
             }
         }
         Violations {
-            list,
+            reported,
             omitted: self.omitted,
         }
     }
@@ -1789,11 +1774,14 @@ mod tests {
                     expected.push(eager(root, segments, report));
                 }
                 let violations = cx.into_violations();
-                let read: Vec<[String; 4]> = violations.iter().map(texts).collect();
+                let read: Vec<[String; 4]> = violations.reported.iter().map(texts).collect();
                 assert_eq!(read, expected, "at {segments:?} under {root:?}");
                 // Read again, and through a copy made before anything was read.
                 let copy = violations.clone();
-                assert_eq!(violations.iter().map(texts).collect::<Vec<_>>(), expected);
+                assert_eq!(
+                    violations.reported.iter().map(texts).collect::<Vec<_>>(),
+                    expected
+                );
                 let fresh = cx_copy_texts(&copy);
                 assert_eq!(fresh, expected);
                 let listed: Vec<&str> = expected.iter().map(|texts| texts[1].as_str()).collect();
@@ -1803,7 +1791,7 @@ mod tests {
     }
 
     fn cx_copy_texts(violations: &Violations) -> Vec<[String; 4]> {
-        violations.iter().map(texts).collect()
+        violations.reported.iter().map(texts).collect()
     }
 
     #[test]
@@ -1822,7 +1810,7 @@ mod tests {
         cx.report_missing("mode");
         cx.pop();
         let violations = cx.into_violations();
-        let [first, second] = violations.as_slice() else {
+        let [first, second] = violations.reported.as_slice() else {
             panic!("two violations");
         };
         // Display before any read writes what message() later keeps.
@@ -1863,9 +1851,12 @@ mod tests {
             cx.pop();
         }
         let violations = cx.into_violations();
-        assert_eq!(violations.as_slice().len(), MAX_REPORTED_VIOLATIONS);
-        assert_eq!(violations.omitted(), 7);
-        assert_eq!(violations.as_slice()[49].path(), "value[49]");
+        assert_eq!(
+            violations.reported.as_slice().len(),
+            MAX_REPORTED_VIOLATIONS
+        );
+        assert_eq!(violations.omitted, 7);
+        assert_eq!(violations.reported.as_slice()[49].path(), "value[49]");
         assert!(
             violations
                 .to_string()
@@ -1887,7 +1878,7 @@ mod tests {
         cx.pop();
         assert!(cx.texts.is_empty());
         let violations = cx.into_violations();
-        assert!(violations.as_slice()[0].texts.is_none());
-        assert_eq!(violations.as_slice()[0].path(), "arguments[0]");
+        assert!(violations.reported.as_slice()[0].texts.is_none());
+        assert_eq!(violations.reported.as_slice()[0].path(), "arguments[0]");
     }
 }

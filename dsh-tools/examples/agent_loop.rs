@@ -25,7 +25,7 @@
 pub mod coding_tools;
 
 use dsh_tools::providers::stream::StreamEvent;
-use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools};
+use dsh_tools::providers::{Dialect, GeminiSchema, LoweredTools, ProviderTools};
 use dsh_tools::{ToolRegistry, Value, json};
 
 use coding_tools::{Workspace, create_workspace};
@@ -151,7 +151,9 @@ async fn run(
                 input.call_id, input.name, input.arguments
             );
         }
-        let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+        let outcome = registry
+            .execute_batch(std::mem::take(&mut calls.inputs), 4)
+            .await;
         let results = tools.format_batch(&calls.calls, &outcome)?;
         for message in &results {
             println!("  result message: {message}");
@@ -168,27 +170,31 @@ fn recorded_streams() -> Vec<(&'static str, Dialect, &'static str)> {
     vec![
         (
             "openai-chat-strict",
-            Dialect::openai_chat().strict(),
+            Dialect::OpenAiChat { strict: true },
             include_str!("streams/openai_chat.json"),
         ),
         (
             "openai-responses-strict",
-            Dialect::openai_responses().strict(),
+            Dialect::OpenAiResponses { strict: true },
             include_str!("streams/openai_responses.json"),
         ),
         (
             "anthropic",
-            Dialect::anthropic(),
+            Dialect::Anthropic { strict: false },
             include_str!("streams/anthropic.json"),
         ),
         (
             "gemini",
-            Dialect::gemini(),
+            Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            },
             include_str!("streams/gemini.json"),
         ),
         (
             "gemini-vertex",
-            Dialect::gemini(),
+            Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            },
             include_str!("streams/vertex.json"),
         ),
     ]
@@ -275,7 +281,7 @@ async fn run_programmatic(registry: &ToolRegistry) -> Result<(), Box<dyn std::er
     println!("\n=== anthropic (programmatic) ===");
     // Programs may call tools here: the provider's programs as well as `run_code`'s.
     registry.set_code_mode(CodeMode::Both)?;
-    let tools = ProviderTools::new(registry, Dialect::anthropic())
+    let tools = ProviderTools::new(registry, Dialect::Anthropic { strict: false })
         .programmatic(true)
         .tools(None);
     for tool in tools.request_tools.as_array().into_iter().flatten() {
@@ -307,7 +313,9 @@ async fn run_programmatic(registry: &ToolRegistry) -> Result<(), Box<dyn std::er
             input.program_caller().unwrap_or("-")
         );
     }
-    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    let outcome = registry
+        .execute_batch(std::mem::take(&mut calls.inputs), 4)
+        .await;
     for message in tools.format_batch(&calls.calls, &outcome)? {
         println!("  result message: {message}");
     }
@@ -333,7 +341,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
-    run(&registry, Dialect::openai_chat().strict(), openai_script()).await?;
-    run(&registry, Dialect::anthropic(), anthropic_script()).await?;
+    run(
+        &registry,
+        Dialect::OpenAiChat { strict: true },
+        openai_script(),
+    )
+    .await?;
+    run(
+        &registry,
+        Dialect::Anthropic { strict: false },
+        anthropic_script(),
+    )
+    .await?;
     Ok(())
 }

@@ -94,7 +94,7 @@ async fn serve_http(
         ..dsh_tools::mcp::HttpOptions::default()
     };
     let running = server.serve_http(addr, http).await?;
-    eprintln!("serving {tools} tools at {} (Ctrl-C stops)", running.url());
+    eprintln!("serving {tools} tools at {} (Ctrl-C stops)", running.url);
     running.wait().await;
     Ok(())
 }

@@ -242,9 +242,11 @@ mod tests {
 
     fn repeats(text: &str) -> Vec<String> {
         match parse_unique(text) {
-            Err(ParseError::RepeatedKeys(violations)) => {
-                violations.iter().map(|v| v.message().to_owned()).collect()
-            }
+            Err(ParseError::RepeatedKeys(violations)) => violations
+                .reported
+                .iter()
+                .map(|v| v.message().to_owned())
+                .collect(),
             other => panic!("{text}: expected repeated keys, got {other:?}"),
         }
     }

@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use dsh_tools::call::ToolOptions;
-use dsh_tools::providers::{Dialect, ProviderTools};
+use dsh_tools::providers::{Dialect, GeminiSchema, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, json};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -61,12 +61,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let dialect = match choice % 6 {
-        0 => Dialect::openai_chat(),
-        1 => Dialect::openai_chat().strict(),
-        2 => Dialect::openai_responses().strict(),
-        3 => Dialect::anthropic(),
-        4 => Dialect::deepseek(),
-        _ => Dialect::gemini(),
+        0 => Dialect::OpenAiChat { strict: false },
+        1 => Dialect::OpenAiChat { strict: true },
+        2 => Dialect::OpenAiResponses { strict: true },
+        3 => Dialect::Anthropic { strict: false },
+        4 => Dialect::DeepSeek { strict: false },
+        _ => Dialect::Gemini { schema: GeminiSchema::OpenApi },
     };
     let tools = ProviderTools::new(registry(), dialect).tools(None);
     let mut stream = tools.stream();
@@ -93,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
     let finished = stream
         .calls()
         .iter()
-        .filter(|call| call.is_finished())
+        .filter(|call| call.input().is_some())
         .count();
     match stream.into_tool_calls() {
         Ok(calls) => {

@@ -526,7 +526,7 @@ mod serve {
                         )
                         .await
                         .expect("binds");
-                    let addr = served.local_addr();
+                    let addr = served.local_addr;
                     // Both live as long as the process.
                     std::mem::forget(served);
                     std::mem::forget(registry);

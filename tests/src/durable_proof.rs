@@ -84,7 +84,7 @@ pub async fn registry(config: &str, place: &str, code_mode: bool, hang: bool) ->
         let tool = FnTool::builder(name, "Counts its runs in the database.")
             .options(dsh_tools::call::ToolOptions {
                 annotations,
-                journal: JournalPolicy::JOURNALED,
+                journal: JournalPolicy::default(),
                 ..dsh_tools::call::ToolOptions::default()
             })
             .raw_parameters(json!({"type": "object"}))

@@ -146,7 +146,7 @@ pub fn openai_responses() -> ProgramFixture {
          "caller": caller}
     ]);
     ProgramFixture {
-        dialect: Dialect::openai_responses(),
+        dialect: Dialect::OpenAiResponses { strict: false },
         conversation: "input",
         request,
         program,
@@ -231,7 +231,7 @@ pub fn anthropic() -> ProgramFixture {
         ]}
     ]);
     ProgramFixture {
-        dialect: Dialect::anthropic(),
+        dialect: Dialect::Anthropic { strict: false },
         conversation: "messages",
         request,
         program,

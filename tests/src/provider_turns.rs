@@ -22,7 +22,7 @@
 //!   thinking mode is on by default, and after a tool call the assistant's `reasoning_content`
 //!   must come back on every later request.
 
-use dsh_tools::providers::Dialect;
+use dsh_tools::providers::{Dialect, GeminiSchema};
 use dsh_tools::{FnTool, ToolRegistry, Value, json, schema::Schema};
 
 /// One provider's two-turn conversation.
@@ -102,7 +102,7 @@ pub fn openai_chat() -> TurnFixture {
     whole["refusal"] = Value::Null;
     whole["annotations"] = json!([]);
     TurnFixture {
-        dialect: Dialect::openai_chat(),
+        dialect: Dialect::OpenAiChat { strict: false },
         conversation: "messages",
         request: json!({"model": "gpt-4.1", "messages": [{"role": "user", "content": WEATHER}]}),
         events,
@@ -145,7 +145,7 @@ pub fn deepseek() -> TurnFixture {
         "tool_calls": [{"id": "call_00_Wx", "type": "function",
             "function": {"name": "get_weather", "arguments": "{\"location\": \"Paris, France\"}"}}]});
     TurnFixture {
-        dialect: Dialect::deepseek(),
+        dialect: Dialect::DeepSeek { strict: false },
         conversation: "messages",
         request: json!({"model": "deepseek-v4-pro", "messages": [{"role": "user", "content": WEATHER}]}),
         events,
@@ -190,7 +190,7 @@ pub fn openai_responses() -> TurnFixture {
                "response": {"id": "resp_68af", "status": "completed", "output": [reasoning, call]}}),
     ];
     TurnFixture {
-        dialect: Dialect::openai_responses(),
+        dialect: Dialect::OpenAiResponses { strict: false },
         conversation: "input",
         request: json!({"model": "o4-mini", "store": false, "include": ["reasoning.encrypted_content"],
             "input": [{"role": "user", "content": WEATHER}]}),
@@ -275,7 +275,7 @@ pub fn anthropic() -> TurnFixture {
             "content": [{"type": "text", "text": "Paris, France: 15°C, sunny"}]}]}
     ]);
     TurnFixture {
-        dialect: Dialect::anthropic(),
+        dialect: Dialect::Anthropic { strict: false },
         conversation: "messages",
         request,
         events,
@@ -310,7 +310,9 @@ pub fn gemini() -> TurnFixture {
     let question = json!({"role": "user",
         "parts": [{"text": "What is the weather like in Paris and in London?"}]});
     TurnFixture {
-        dialect: Dialect::gemini(),
+        dialect: Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
         conversation: "contents",
         request: json!({"contents": [question]}),
         events,

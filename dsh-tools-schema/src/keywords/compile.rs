@@ -400,7 +400,7 @@ impl<'a> Compiler<'a> {
                         path.to_owned(),
                         format!(
                             "{path} refers to the remote document {resource_uri:?}, which the \
-                             import was not given (SchemaImportOptions::with_document)"
+                             import was not given (SchemaImportOptions::documents)"
                         ),
                     );
                     return None;
@@ -476,7 +476,7 @@ impl KeywordSource for Reader<'_, '_> {
 
     /// A known format checked only when the options say `format` asserts.
     fn format_named(&self, name: &str) -> StringFormat {
-        if self.compiler.options.asserts_formats() {
+        if self.compiler.options.assert_formats {
             StringFormat::from(name)
         } else {
             StringFormat::Other(name.to_owned())

@@ -104,7 +104,7 @@ impl FnTool {
     /// it shows `{"type":"object","properties":{},"additionalProperties":false}` and refuses any
     /// key as `INVALID_ARGS`.
     pub fn builder(name: impl Into<String>, description: impl Into<String>) -> FnToolBuilder {
-        let none = CompiledSchema::new(Schema::object().build());
+        let none = CompiledSchema::from(Schema::object().build());
         FnToolBuilder {
             parts: Parts {
                 name: name.into(),
@@ -133,7 +133,7 @@ impl FnToolBuilder {
     /// the handler is not called. Replaces earlier [`raw_parameters`](Self::raw_parameters).
     #[must_use]
     pub fn arguments(mut self, schema: impl Into<Schema>) -> Self {
-        let compiled = CompiledSchema::new(schema.into());
+        let compiled = CompiledSchema::from(schema.into());
         self.parts.parameters = Arc::new(compiled.schema().to_json_schema());
         self.parts.arguments = Some(compiled);
         self

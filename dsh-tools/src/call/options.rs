@@ -81,7 +81,7 @@ pub struct ToolOptions {
     /// pipeline. [`TaskSupport::Forbidden`] by default.
     pub task_support: TaskSupport,
     /// How a registry with a call store journals the tool's calls (see
-    /// [`durable`](crate::durable)): journaled by default; [`JournalPolicy::OFF`] runs every
+    /// [`durable`](crate::durable)): journaled by default; `enabled: false` runs every
     /// attempt as without a store (`#[tool(journal = false)]`), and a read-only tool may have its
     /// calls answered from the journal within a time to live (`#[tool(journal_ttl_ms = ..)]`).
     /// Without a store it is never read.

@@ -110,7 +110,8 @@ impl ToolError {
     }
 
     fn with_violations(mut self, violations: &Violations) -> Self {
-        self.detail.get_or_insert_default().violations = Some(violations.as_slice().into());
+        self.detail.get_or_insert_default().violations =
+            Some(violations.reported.as_slice().into());
         self
     }
 

@@ -71,7 +71,9 @@ impl ToolCall {
 pub struct ToolCalls {
     /// The calls, in order; none when the model's turn is over.
     pub calls: Vec<ToolCall>,
-    /// The inputs to run, in order (until [`take_inputs`](Self::take_inputs) takes them).
+    /// The inputs to run, in order: take them to run them
+    /// (`registry.execute_batch(std::mem::take(&mut calls.inputs), ..)`), keeping the calls for
+    /// formatting the results.
     pub inputs: Vec<ToolExecutionInput>,
     /// The deferred tools the provider's native tool search loaded in this response
     /// (Anthropic's `tool_search_tool_result` references, OpenAI's `tool_search_output`
@@ -96,12 +98,6 @@ impl ToolCalls {
         if !self.loaded_tools.contains(&name) {
             self.loaded_tools.push(name);
         }
-    }
-
-    /// Takes the inputs to run (for [`execute_batch`](crate::ToolRegistry::execute_batch)),
-    /// keeping the calls for formatting the results.
-    pub fn take_inputs(&mut self) -> Vec<ToolExecutionInput> {
-        std::mem::take(&mut self.inputs)
     }
 }
 

@@ -7,7 +7,9 @@
 
 use super::names::NameRule;
 
-/// The API shape and mode a tool list is lowered for.
+/// The API shape and mode a tool list is lowered for, spelled by its variant:
+/// `Dialect::Anthropic { strict: true }`, `Dialect::Gemini { schema: GeminiSchema::JsonSchema }`.
+/// [`ALL`](Self::ALL) lists every one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// OpenAI Chat Completions: `tools: [{"type":"function","function":{…}}]`.
@@ -50,53 +52,6 @@ pub enum GeminiSchema {
 }
 
 impl Dialect {
-    /// OpenAI Chat Completions, non-strict.
-    pub const fn openai_chat() -> Self {
-        Self::OpenAiChat { strict: false }
-    }
-
-    /// OpenAI Responses, non-strict.
-    pub const fn openai_responses() -> Self {
-        Self::OpenAiResponses { strict: false }
-    }
-
-    /// Anthropic Messages, non-strict.
-    pub const fn anthropic() -> Self {
-        Self::Anthropic { strict: false }
-    }
-
-    /// Gemini with `parameters` (the OpenAPI subset).
-    pub const fn gemini() -> Self {
-        Self::Gemini {
-            schema: GeminiSchema::OpenApi,
-        }
-    }
-
-    /// Gemini with `parametersJsonSchema`.
-    pub const fn gemini_json_schema() -> Self {
-        Self::Gemini {
-            schema: GeminiSchema::JsonSchema,
-        }
-    }
-
-    /// DeepSeek, non-strict.
-    pub const fn deepseek() -> Self {
-        Self::DeepSeek { strict: false }
-    }
-
-    /// The same dialect in strict mode. Gemini has no per-tool strict switch (its
-    /// `VALIDATED` function-calling mode is request-wide), so a Gemini dialect stays as it is.
-    #[must_use]
-    pub const fn strict(self) -> Self {
-        match self {
-            Self::OpenAiChat { .. } => Self::OpenAiChat { strict: true },
-            Self::OpenAiResponses { .. } => Self::OpenAiResponses { strict: true },
-            Self::Anthropic { .. } => Self::Anthropic { strict: true },
-            Self::DeepSeek { .. } => Self::DeepSeek { strict: true },
-            gemini @ Self::Gemini { .. } => gemini,
-        }
-    }
-
     /// The same dialect, strict or not as `strict` says (a Gemini dialect stays as it is).
     pub(crate) const fn with_strict(self, strict: bool) -> Self {
         match self {
@@ -131,16 +86,20 @@ impl Dialect {
 
     /// Every dialect, non-strict and strict.
     pub const ALL: [Dialect; 10] = [
-        Self::openai_chat(),
-        Self::openai_chat().strict(),
-        Self::openai_responses(),
-        Self::openai_responses().strict(),
-        Self::anthropic(),
-        Self::anthropic().strict(),
-        Self::gemini(),
-        Self::gemini_json_schema(),
-        Self::deepseek(),
-        Self::deepseek().strict(),
+        Self::OpenAiChat { strict: false },
+        Self::OpenAiChat { strict: true },
+        Self::OpenAiResponses { strict: false },
+        Self::OpenAiResponses { strict: true },
+        Self::Anthropic { strict: false },
+        Self::Anthropic { strict: true },
+        Self::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        Self::Gemini {
+            schema: GeminiSchema::JsonSchema,
+        },
+        Self::DeepSeek { strict: false },
+        Self::DeepSeek { strict: true },
     ];
 
     /// The provider's tool-name rule. Not API, as [`NameRule`] is not.

@@ -8,8 +8,9 @@
 //! - **Tool lists.** [`ProviderTools::tools`] lowers the registry's schemas for a [`Dialect`]
 //!   (provider and mode) into [`LoweredTools`]: the request's `tools` value, a
 //!   [`LoweringReport`] of every change per tool and JSON path (moved into the description,
-//!   dropped, made nullable, rewritten, strict fallbacks, renamed tools) and the [`NameMap`] of
-//!   names the provider could not take. Lowered lists are cached per registry snapshot.
+//!   dropped, made nullable, rewritten, strict fallbacks, renamed tools) and each tool's
+//!   [`provider_name`](LoweredTool::provider_name), mapped when the provider could not take its
+//!   name. Lowered lists are cached per registry snapshot.
 //! - **Calls in.** [`LoweredTools::parse_response`] reads a response into [`ToolCalls`]: the
 //!   calls in the model's order and the [`ToolExecutionInput`]s to run, names mapped back, and
 //!   what the strict view changed undone before validation: the `null`s that stand for absent
@@ -35,7 +36,7 @@
 //! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
 //! #     .arguments(Schema::object().required("text", Schema::string()))
 //! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
-//! let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
+//! let openai = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: true });
 //! let tools = openai.tools(None);
 //! let request = json!({"model": "gpt-4.1", "messages": [], "tools": tools.request_tools});
 //! # let _ = request;
@@ -44,7 +45,7 @@
 //!     {"id": "call_1", "type": "function",
 //!      "function": {"name": "echo", "arguments": "{\"text\":\"hi\"}"}}]}}]});
 //! let mut calls = tools.parse_response(&response).unwrap();
-//! let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+//! let outcome = registry.execute_batch(std::mem::take(&mut calls.inputs), 4).await;
 //! let messages = tools.format_batch(&calls.calls, &outcome).unwrap();
 //! assert_eq!(messages[0], json!({"role": "tool", "tool_call_id": "call_1", "content": "hi"}));
 //! # }
@@ -56,7 +57,7 @@
 //! | `lower.rs` | the lowering passes, one tool at a time |
 //! | `nulls.rs` | where a strict view's `null` means "absent", and removing it |
 //! | `maps.rs` | where a strict view sent a map as `{key, value}` pairs, and mapping them back |
-//! | `names.rs` | each provider's name rule, and [`NameMap`] |
+//! | `names.rs` | each provider's name rule, and the map of names a list renamed |
 //! | `report.rs` | [`LoweringReport`] |
 //! | `calls.rs` | [`ToolCalls`], [`ProviderError`] and shared content helpers |
 //! | `openai.rs`, `anthropic.rs`, `gemini.rs`, `deepseek.rs` | each provider's envelope, response parsing and result messages |
@@ -86,7 +87,7 @@ use serde_json::Value;
 
 pub use self::calls::{ProviderError, ToolCall, ToolCalls};
 pub use self::dialect::{Dialect, GeminiSchema};
-pub use self::names::NameMap;
+pub(crate) use self::names::NameMap;
 #[doc(hidden)]
 pub use self::names::NameRule;
 pub use self::prompt::{parse_prompt_calls, render_system_prompt};
@@ -170,8 +171,8 @@ pub struct LoweredTools {
     pub request_tools: Value,
     /// Every change the lowering made.
     pub report: LoweringReport,
-    /// Canonical ↔ provider names.
-    pub names: NameMap,
+    /// Canonical ↔ provider names (each tool's are its [`LoweredTool::provider_name`]).
+    pub(crate) names: NameMap,
     nulls: HashMap<String, ToolNullPlan>,
     maps: HashMap<String, ToolMapPlan>,
     /// Where the provider's native searches are loaded (set by [`ProviderTools`]).

@@ -83,7 +83,7 @@ impl NameRule {
 
 /// The names of one lowered tool list: canonical name ↔ the name the provider sees.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NameMap {
+pub(crate) struct NameMap {
     /// Provider name → canonical name, only for tools that were renamed.
     to_canonical: HashMap<String, String>,
     /// Canonical name → provider name, only for tools that were renamed.
@@ -134,13 +134,13 @@ impl NameMap {
     }
 
     /// The name the provider sees for the canonical `name`.
-    pub fn provider_name<'a>(&'a self, name: &'a str) -> &'a str {
+    pub(crate) fn provider_name<'a>(&'a self, name: &'a str) -> &'a str {
         self.to_provider.get(name).map_or(name, String::as_str)
     }
 
     /// The canonical name for a name the provider sent back. A name this map does not know is
     /// returned as it is (a model that invents a name gets `UNKNOWN_TOOL` for it).
-    pub fn canonical_name<'a>(&'a self, provider_name: &'a str) -> &'a str {
+    pub(crate) fn canonical_name<'a>(&'a self, provider_name: &'a str) -> &'a str {
         if self.to_canonical.is_empty() {
             return provider_name;
         }

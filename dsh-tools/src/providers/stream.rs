@@ -37,7 +37,7 @@
 //! # let _ = registry.register(FnTool::builder("echo", "Echo the text back.")
 //! #     .arguments(Schema::object().required("text", Schema::string()))
 //! #     .handler(|arguments, _| async move { Ok(arguments["text"].clone()) })).unwrap();
-//! let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+//! let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
 //! let mut stream = tools.stream();
 //! let events = [
 //!     json!({"type": "content_block_start", "index": 0,

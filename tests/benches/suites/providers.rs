@@ -63,7 +63,8 @@ impl Setup {
         let raw_arguments = serde_json::to_string(&workload["valid_args"]).expect("JSON");
         let registry = ToolRegistry::new();
         let _ = registry.register(SearchFilesTool).expect("registers");
-        let tools = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+        let tools =
+            ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
         let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
             "message": {"role": "assistant", "content": null, "tool_calls": [{
                 "id": "call_1", "type": "function",
@@ -79,7 +80,7 @@ impl Setup {
                 )
                 .expect("distinct names");
         }
-        let hundred_openai = ProviderTools::new(&hundred, Dialect::openai_chat().strict());
+        let hundred_openai = ProviderTools::new(&hundred, Dialect::OpenAiChat { strict: true });
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -173,7 +174,7 @@ impl Setup {
             for _ in 0..iterations {
                 black_box(LoweredTools::new(
                     Arc::clone(&schemas),
-                    Dialect::openai_chat().strict(),
+                    Dialect::OpenAiChat { strict: true },
                     None,
                 ));
             }
@@ -350,7 +351,7 @@ impl StreamPath {
                     .handler(|_, _| async { Ok(json!("ok")) }),
             )
             .expect("registers");
-        let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+        let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
         let name = if streamed.text.starts_with(r#"{"items""#) {
             "put_items"
         } else {

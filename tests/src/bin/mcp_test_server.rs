@@ -101,7 +101,7 @@ async fn main() {
         .await
     {
         Ok(running) => {
-            println!("{}", running.url());
+            println!("{}", running.url);
             running.wait().await;
         }
         Err(error) => {

@@ -39,7 +39,7 @@ const MAX_PUBLIC_CONSTANTS: usize = 30;
 /// uses no longer public; an error's name given by its code (`ErrorCode::name`, no `ErrorName`
 /// enum), what approvers, call observers and listeners are handed read from fields, and a
 /// result taken apart and rebuilt, and its presenter's summary made, with `From`.
-const MAX_PUBLIC_ITEMS: usize = 803;
+const MAX_PUBLIC_ITEMS: usize = 772;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];

@@ -131,10 +131,16 @@ pub(super) fn expand_journal(model: &ToolModel<'_>) -> TokenStream {
     let private = &model.private;
     match (model.attrs.journal, model.attrs.journal_ttl_ms) {
         (Some((false, span)), _) => quote_spanned! {span=>
-            journal: #private::JournalPolicy::OFF,
+            journal: #private::JournalPolicy {
+                enabled: false,
+                answer_within_ms: ::core::option::Option::None,
+            },
         },
         (_, Some((ms, span))) => quote_spanned! {span=>
-            journal: #private::JournalPolicy::answered_within(#ms),
+            journal: #private::JournalPolicy {
+                enabled: true,
+                answer_within_ms: ::core::option::Option::Some(#ms),
+            },
         },
         _ => TokenStream::new(),
     }

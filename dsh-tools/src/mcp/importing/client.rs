@@ -192,6 +192,11 @@ fn review_event(
 /// # }
 /// ```
 pub struct McpClient {
+    /// The server's name, as it introduced itself (`mcp` when it did not).
+    pub server_name: String,
+    /// The protocol revision negotiated with the server (`"2025-11-25"` after `initialize`,
+    /// `"2026-07-28"` on the per-request protocol).
+    pub protocol_version: Option<String>,
     shared: Arc<ClientShared>,
     running: Option<RunningService<RoleClient, Events>>,
 }
@@ -362,6 +367,9 @@ impl McpClient {
                 )
             })?;
         let peer = running.peer().clone();
+        let protocol_version = peer
+            .peer_info()
+            .map(|info| info.protocol_version.to_string());
         // A server that does not introduce itself is named after the protocol.
         let server = peer
             .peer_info()
@@ -370,7 +378,7 @@ impl McpClient {
             .unwrap_or_else(|| "mcp".to_owned());
         let shared = Arc::new(ClientShared {
             connection: Arc::new(Connection {
-                server,
+                server: server.clone(),
                 peer,
                 progress,
                 elicitation,
@@ -389,6 +397,8 @@ impl McpClient {
         }
         tokio::spawn(resync_on_changes(Arc::clone(&shared), list_changed));
         Ok(Self {
+            server_name: server,
+            protocol_version,
             shared,
             running: Some(running),
         })
@@ -405,18 +415,6 @@ impl McpClient {
             .connection
             .elicitation
             .set(Some(Arc::new(handler)));
-    }
-
-    /// The protocol revision negotiated with the server (`"2025-11-25"` after `initialize`,
-    /// `"2026-07-28"` on the per-request protocol).
-    pub fn protocol_version(&self) -> Option<String> {
-        let info = self.shared.connection.peer.peer_info()?;
-        Some(info.protocol_version.to_string())
-    }
-
-    /// The server's name, as it introduced itself (`mcp` when it did not).
-    pub fn server_name(&self) -> &str {
-        &self.shared.connection.server
     }
 
     /// Whether the connection has ended (closed, or the server went away).

@@ -136,26 +136,21 @@ impl HttpOptions {
     }
 }
 
-/// A running HTTP server. Dropping it stops the server.
+/// A running HTTP server, read from its fields. Dropping it stops the server.
+///
+/// `#[non_exhaustive]`: made by [`McpServer::serve_http`]; its fields are read.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct McpHttpServer {
-    local_addr: SocketAddr,
-    path: String,
+    /// The address the server is bound to (with the real port when port 0 was asked for).
+    pub local_addr: SocketAddr,
+    /// The URL clients connect to, e.g. `http://127.0.0.1:8765/mcp`.
+    pub url: String,
     shutdown: CancellationToken,
     task: Option<JoinHandle<()>>,
 }
 
 impl McpHttpServer {
-    /// The address the server is bound to (with the real port when port 0 was asked for).
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
-    }
-
-    /// The URL clients connect to, e.g. `http://127.0.0.1:8765/mcp`.
-    pub fn url(&self) -> String {
-        format!("http://{}{}", self.local_addr, self.path)
-    }
-
     /// Stops accepting connections, ends every session and waits (up to a short grace) for open
     /// connections to finish.
     pub async fn shutdown(mut self) {
@@ -181,7 +176,7 @@ impl Drop for McpHttpServer {
 
 impl McpServer {
     /// Serves streamable HTTP at `addr` (bind `127.0.0.1:<port>` for a local server; port 0 picks
-    /// a free one, see [`McpHttpServer::local_addr`]).
+    /// a free one, see [`McpHttpServer::local_addr`](McpHttpServer#structfield.local_addr)).
     pub async fn serve_http(
         &self,
         addr: impl ToSocketAddrs,
@@ -229,7 +224,7 @@ impl McpServer {
         };
         Ok(McpHttpServer {
             local_addr,
-            path,
+            url: format!("http://{local_addr}{path}"),
             shutdown,
             task: Some(task),
         })

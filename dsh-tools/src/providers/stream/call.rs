@@ -77,12 +77,7 @@ impl StreamingCall {
         self.partial_arguments.value()
     }
 
-    /// Whether the call's arguments are complete.
-    pub fn is_finished(&self) -> bool {
-        self.input.is_some()
-    }
-
-    /// The input to run, once the call finished.
+    /// The input to run, once the call finished (`None` while its arguments are incomplete).
     pub fn input(&self) -> Option<&ToolExecutionInput> {
         match self.input.as_ref()? {
             FinishedInput::Whole(input) => Some(input),

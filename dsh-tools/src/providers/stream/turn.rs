@@ -182,7 +182,7 @@ impl<'t> Turn<'t> {
             return;
         };
         let mut grew = false;
-        for violation in found.iter() {
+        for violation in found.reported.iter() {
             // A count found so far (`maxItems`) grows with the text: the same path and
             // message is the same violation.
             let known = call.violations.iter().any(|seen| {

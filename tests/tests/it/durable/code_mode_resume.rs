@@ -71,10 +71,17 @@ fn counted(name: &'static str, runs: &Arc<AtomicUsize>, journal: JournalPolicy) 
 fn registry(store: Arc<dyn CallStore>, runs: &Runs) -> ToolRegistry {
     let registry = ToolRegistry::new();
     for tool in [
-        counted("a", &runs.a, JournalPolicy::JOURNALED),
-        counted("b", &runs.b, JournalPolicy::JOURNALED),
-        counted("pay", &runs.pay, JournalPolicy::JOURNALED),
-        counted("flag", &runs.flag, JournalPolicy::OFF),
+        counted("a", &runs.a, JournalPolicy::default()),
+        counted("b", &runs.b, JournalPolicy::default()),
+        counted("pay", &runs.pay, JournalPolicy::default()),
+        counted(
+            "flag",
+            &runs.flag,
+            JournalPolicy {
+                enabled: false,
+                answer_within_ms: None,
+            },
+        ),
     ] {
         let _ = registry.register(tool).expect("registers");
     }

@@ -36,9 +36,18 @@ async fn note(text: String) -> String {
 fn the_macros_set_the_journal_policy() {
     assert_eq!(
         PriceTool.options().journal,
-        JournalPolicy::answered_within(60_000)
+        JournalPolicy {
+            enabled: true,
+            answer_within_ms: Some(60_000),
+        }
     );
-    assert_eq!(NoteTool.options().journal, JournalPolicy::OFF);
+    assert_eq!(
+        NoteTool.options().journal,
+        JournalPolicy {
+            enabled: false,
+            answer_within_ms: None,
+        }
+    );
 }
 
 #[tokio::test]

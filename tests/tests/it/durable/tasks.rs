@@ -151,7 +151,7 @@ impl Replica {
                 )
                 .await
                 .expect("serves HTTP");
-            let _ = started.send(http.local_addr());
+            let _ = started.send(http.local_addr);
             // The replica lives until its runtime is shut down.
             std::future::pending::<()>().await;
             drop((registry, http));
@@ -653,7 +653,7 @@ async fn a_finished_tasks_result_is_read_by_a_fresh_server_on_the_same_sqlite_fi
         )
         .await
         .expect("serves");
-    let on_first = client(&http.url()).await;
+    let on_first = client(&http.url).await;
     let id = start(&on_first, "count", json!({"steps": 2, "delay_ms": 20})).await;
     assert_eq!(result_text(&settled(&on_first, &id).await), "counted to 2");
     on_first.cancel().await.expect("closes");
@@ -671,7 +671,7 @@ async fn a_finished_tasks_result_is_read_by_a_fresh_server_on_the_same_sqlite_fi
         )
         .await
         .expect("serves");
-    let on_second = client(&http.url()).await;
+    let on_second = client(&http.url).await;
     let read = get(&on_second, &id).await;
     assert_eq!(read.status(), mcp::TaskStatus::Completed, "{read:?}");
     assert_eq!(result_text(&read), "counted to 2");

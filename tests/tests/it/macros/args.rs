@@ -159,6 +159,7 @@ fn verdict<T: ToolArgs>(value: &Value) -> Result<(), Vec<String>> {
     );
     reported.map_err(|violations| {
         violations
+            .reported
             .iter()
             .map(|violation| violation.message().to_owned())
             .collect()

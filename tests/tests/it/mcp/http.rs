@@ -75,7 +75,7 @@ fn initialize() -> Vec<u8> {
 #[tokio::test]
 async fn a_plain_initialize_is_answered() {
     let (_registry, server) = start(HttpOptions::default()).await;
-    let (status, body) = post(server.local_addr(), "/mcp", &[], &initialize()).await;
+    let (status, body) = post(server.local_addr, "/mcp", &[], &initialize()).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains(r#""serverInfo""#), "{body}");
 }
@@ -91,7 +91,7 @@ async fn request_bodies_over_the_cap_are_refused_with_413() {
     body.truncate(body.len() - 1);
     body.extend(std::iter::repeat_n(b' ', 4_096));
     body.push(b'}');
-    let (status, response) = post(server.local_addr(), "/mcp", &[], &body).await;
+    let (status, response) = post(server.local_addr, "/mcp", &[], &body).await;
     assert_eq!(status, 413, "{response}");
 }
 
@@ -102,17 +102,13 @@ async fn only_the_configured_path_serves_mcp() {
         ..HttpOptions::default()
     })
     .await;
-    assert!(server.url().ends_with("/rpc"));
+    assert!(server.url.ends_with("/rpc"));
     assert_eq!(
-        post(server.local_addr(), "/mcp", &[], &initialize())
-            .await
-            .0,
+        post(server.local_addr, "/mcp", &[], &initialize()).await.0,
         404
     );
     assert_eq!(
-        post(server.local_addr(), "/rpc", &[], &initialize())
-            .await
-            .0,
+        post(server.local_addr, "/rpc", &[], &initialize()).await.0,
         200
     );
 }
@@ -124,7 +120,7 @@ async fn foreign_hosts_and_origins_are_refused_allowed_ones_pass() {
         ..HttpOptions::default()
     })
     .await;
-    let addr = server.local_addr();
+    let addr = server.local_addr;
     let (status, _) = post(
         addr,
         "/mcp",
@@ -172,7 +168,7 @@ async fn a_bearer_token_is_required_when_set() {
         ..HttpOptions::default()
     })
     .await;
-    let addr = server.local_addr();
+    let addr = server.local_addr;
     let (status, response) = post(addr, "/mcp", &[], &initialize()).await;
     assert_eq!(status, 401);
     assert!(
@@ -217,7 +213,7 @@ async fn stateless_servers_answer_a_call_no_session_was_opened_for() {
     };
     let (_first_registry, first) = start(options()).await;
     let (_second_registry, second) = start(options()).await;
-    let (status, body) = post(first.local_addr(), "/mcp", &[], &initialize()).await;
+    let (status, body) = post(first.local_addr, "/mcp", &[], &initialize()).await;
     assert_eq!(status, 200, "{body}");
     assert!(
         !body.to_ascii_lowercase().contains("mcp-session-id"),
@@ -230,7 +226,7 @@ async fn stateless_servers_answer_a_call_no_session_was_opened_for() {
     }))
     .expect("serializes");
     let (status, body) = post(
-        second.local_addr(),
+        second.local_addr,
         "/mcp",
         &[("MCP-Protocol-Version", "2025-06-18")],
         &call,
@@ -249,10 +245,10 @@ async fn our_client_imports_over_http_with_the_token() {
             ..HttpOptions::default()
         })
         .await;
-        let refused = McpClient::connect_http(&server.url(), ConnectOptions::default()).await;
+        let refused = McpClient::connect_http(&server.url, ConnectOptions::default()).await;
         assert!(refused.is_err(), "no token, no connection");
         let client = McpClient::connect_http(
-            &server.url(),
+            &server.url,
             ConnectOptions {
                 bearer_token: Some("t0k3n".to_owned()),
                 ..ConnectOptions::default()

@@ -109,7 +109,7 @@ async fn next_event(events: &mut mpsc::UnboundedReceiver<RegistryEvent>) -> Regi
 #[tokio::test]
 async fn every_tool_is_imported_under_the_server_prefix_with_its_schema_and_hints() {
     let setup = imported(ImportOptions::default()).await;
-    assert_eq!(setup.client.server_name(), "fixture server");
+    assert_eq!(setup.client.server_name, "fixture server");
     let upstream = setup.upstream.schemas();
     let expected: Vec<String> = upstream
         .iter()

@@ -38,7 +38,7 @@ async fn calls_on_a_kept_connection_do_not_wait_for_a_delayed_ack() {
         })
         .await;
         let stalled = tokio::time::timeout(DEADLINE, async {
-            let mut connection = KeptConnection::open(server.local_addr(), "/mcp").await;
+            let mut connection = KeptConnection::open(server.local_addr, "/mcp").await;
             connection.initialize().await;
             let mut stalled = 0;
             for id in 1..=CALLS {
@@ -73,7 +73,7 @@ async fn calls_on_a_kept_connection_do_not_wait_for_a_delayed_ack() {
 async fn a_sessions_delete_is_answered_200_and_ends_the_session() {
     let (_registry, server) = start(HttpOptions::default()).await;
     tokio::time::timeout(DEADLINE, async {
-        let mut connection = KeptConnection::open(server.local_addr(), "/mcp").await;
+        let mut connection = KeptConnection::open(server.local_addr, "/mcp").await;
         connection.initialize().await;
         assert!(
             connection.session().is_some(),

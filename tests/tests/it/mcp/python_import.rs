@@ -82,7 +82,7 @@ fn is_running(pid: u32) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_servers_tools_are_imported_and_called_through_the_pipeline() {
     let (registry, client, names) = imported().await;
-    assert_eq!(client.server_name(), "py-tools");
+    assert_eq!(client.server_name, "py-tools");
     assert_eq!(
         names,
         [
@@ -426,7 +426,7 @@ async fn a_tool_the_server_redefines_is_held_and_its_pinned_schema_enforced_unti
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_client_negotiates_2026_07_28_with_a_server_that_speaks_it_when_asked_to() {
     let plain = connect().await;
-    assert_eq!(plain.protocol_version().as_deref(), Some("2025-11-25"));
+    assert_eq!(plain.protocol_version.as_deref(), Some("2025-11-25"));
     plain.close().await;
 
     let mut command = tokio::process::Command::new(python::python_with_mcp());
@@ -448,7 +448,7 @@ async fn the_client_negotiates_2026_07_28_with_a_server_that_speaks_it_when_aske
     .await
     .expect("the Python server starts in time")
     .expect("the Python server is discovered");
-    assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
+    assert_eq!(client.protocol_version.as_deref(), Some("2026-07-28"));
     let registry = ToolRegistry::new();
     let _ = client
         .import_into(&registry, ImportOptions::default())

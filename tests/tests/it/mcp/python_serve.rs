@@ -145,7 +145,7 @@ async fn http_report(mode: &str, options: HttpOptions) -> Value {
         )
         .await
         .expect("binds");
-    let report = drive(&["http", mode, &server.url(), TOKEN]).await;
+    let report = drive(&["http", mode, &server.url, TOKEN]).await;
     server.shutdown().await;
     report
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use dsh_tools::acp::protocol::v1::schema::SessionNotification;
 use dsh_tools::acp::{AcpCards, AcpToolCalls};
-use dsh_tools::providers::{Dialect, ProviderTools, ToolCalls};
+use dsh_tools::providers::{Dialect, GeminiSchema, ProviderTools, ToolCalls};
 use dsh_tools::{
     ContentBlock, ToolExecutionInput, Value,
     content::EmbeddedResource,
@@ -32,29 +32,31 @@ async fn every_provider_shows_embedded_resources_as_text() {
     let (registry, _) = mcp_fixture::registry();
     let responses = [
         (
-            Dialect::openai_chat(),
+            Dialect::OpenAiChat { strict: false },
             json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
                 {"id": "c1", "type": "function", "function": {"name": "media", "arguments": "{}"}}
             ]}}]}),
         ),
         (
-            Dialect::deepseek(),
+            Dialect::DeepSeek { strict: false },
             json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
                 {"id": "c1", "type": "function", "function": {"name": "media", "arguments": "{}"}}
             ]}}]}),
         ),
         (
-            Dialect::openai_responses(),
+            Dialect::OpenAiResponses { strict: false },
             json!({"output": [
                 {"type": "function_call", "call_id": "c1", "name": "media", "arguments": "{}"}
             ]}),
         ),
         (
-            Dialect::anthropic(),
+            Dialect::Anthropic { strict: false },
             json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "media", "input": {}}]}),
         ),
         (
-            Dialect::gemini(),
+            Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            },
             json!({"candidates": [{"content": {"parts": [
                 {"functionCall": {"name": "media", "args": {}}}
             ]}}]}),

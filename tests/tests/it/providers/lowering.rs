@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use dsh_tools::providers::{
-    Change, Dialect, LoweredTools, LoweringReport, ProviderTools, render_system_prompt,
+    Change, Dialect, GeminiSchema, LoweredTools, LoweringReport, ProviderTools,
+    render_system_prompt,
 };
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, json, tool};
 use dsh_tools_tests::golden::assert_golden;
@@ -67,7 +68,7 @@ fn the_checkers_catch_what_the_providers_reject() {
             })
             .collect(),
     );
-    let violations = check_request(Dialect::openai_chat().strict(), &raw);
+    let violations = check_request(Dialect::OpenAiChat { strict: true }, &raw);
     let text = violations.join("\n");
     assert!(text.contains("required must list every property"), "{text}");
     assert!(
@@ -90,7 +91,13 @@ fn the_checkers_catch_what_the_providers_reject() {
         })
         .collect();
     let raw = json!([{"functionDeclarations": declarations}]);
-    let text = check_request(Dialect::gemini(), &raw).join("\n");
+    let text = check_request(
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        &raw,
+    )
+    .join("\n");
     for rule in [
         "canonical /properties/document: a schema needs a type unless it is an anyOf",
         "canonical /properties/steps: an array needs items",
@@ -113,6 +120,12 @@ fn lowered_tools_and_reports_match_the_golden_files() {
     }
 }
 
+/// The name the provider sees for the listed tool `name`.
+fn provider_name<'t>(tools: &'t LoweredTools, name: &str) -> &'t str {
+    let tool = tools.tools.iter().find(|tool| tool.name == name);
+    &tool.expect("the tool is listed").provider_name
+}
+
 #[test]
 fn names_the_provider_cannot_take_are_mapped_reversibly_and_without_collisions() {
     let registry = corpus();
@@ -127,31 +140,35 @@ fn names_the_provider_cannot_take_are_mapped_reversibly_and_without_collisions()
                 "{} twice",
                 tool.provider_name
             );
-            assert_eq!(tools.names.canonical_name(&tool.provider_name), tool.name);
         }
         let long = long_name();
-        assert_ne!(tools.names.provider_name(&long), long);
+        assert_ne!(provider_name(&tools, &long), long);
         let renamed = changes(&tools.report, &long, Change::Renamed);
         assert_eq!(renamed.len(), 1, "{}", dialect.id());
     }
-    let openai = lowered(&registry, Dialect::openai_chat());
+    let openai = lowered(&registry, Dialect::OpenAiChat { strict: false });
     let [dotted, plain] = COLLIDING_NAMES;
-    assert_eq!(openai.names.provider_name(plain), plain);
-    assert_ne!(openai.names.provider_name(dotted), plain);
+    assert_eq!(provider_name(&openai, plain), plain);
+    assert_ne!(provider_name(&openai, dotted), plain);
     assert_eq!(
-        openai.names.provider_name(LEADING_DIGIT_NAME),
+        provider_name(&openai, LEADING_DIGIT_NAME),
         LEADING_DIGIT_NAME
     );
-    let gemini = lowered(&registry, Dialect::gemini());
-    assert_eq!(gemini.names.provider_name(LEADING_DIGIT_NAME), "_3d_render");
+    let gemini = lowered(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    );
+    assert_eq!(provider_name(&gemini, LEADING_DIGIT_NAME), "_3d_render");
     // Gemini takes dots: no renaming, no collision.
-    assert_eq!(gemini.names.provider_name(dotted), dotted);
+    assert_eq!(provider_name(&gemini, dotted), dotted);
 }
 
 #[test]
 fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
     let registry = corpus();
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     let strict = |name: &str| {
         tools
             .tools
@@ -187,7 +204,7 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
         .find(|tool| tool.name == "write_outline")
         .unwrap();
     assert!(outline.parameters["$defs"]["Section"].is_object());
-    let anthropic = lowered(&registry, Dialect::anthropic().strict());
+    let anthropic = lowered(&registry, Dialect::Anthropic { strict: true });
     let fallbacks = changes(&anthropic.report, "write_outline", Change::StrictFallback);
     assert!(fallbacks[0].contains("recursive"), "{fallbacks:?}");
     assert!(
@@ -201,7 +218,10 @@ fn tools_strict_cannot_express_fall_back_and_the_report_says_why() {
 #[test]
 fn a_root_union_is_merged_into_one_object_for_anthropic() {
     let registry = corpus();
-    for dialect in [Dialect::anthropic(), Dialect::anthropic().strict()] {
+    for dialect in [
+        Dialect::Anthropic { strict: false },
+        Dialect::Anthropic { strict: true },
+    ] {
         let tools = lowered(&registry, dialect);
         let shape = tools
             .request_tools
@@ -229,7 +249,7 @@ fn a_root_union_is_merged_into_one_object_for_anthropic() {
 #[test]
 fn optional_properties_become_required_and_nullable_in_strict_mode() {
     let registry = corpus();
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     let read = tools
         .tools
         .iter()
@@ -269,12 +289,12 @@ async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
         direct.text()
     );
     // Through the strict view, the model's `null`s mean "absent": the call is valid.
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{
         "id": "c1", "type": "function", "function": {"name": "read_file",
         "arguments": "{\"path\": \"src/lib.rs\", \"offset\": null, \"limit\": null}"}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
-    let inputs = calls.take_inputs();
+    let inputs = std::mem::take(&mut calls.inputs);
     assert_eq!(
         inputs[0].arguments,
         json!({"path": "src/lib.rs", "offset": null})
@@ -283,10 +303,10 @@ async fn a_null_for_a_property_made_nullable_is_removed_before_the_call_runs() {
     assert!(!result.is_error(), "{}", result.text());
     assert!(result.text().contains("greeting"));
     // Non-strict views pass nulls on as sent.
-    let plain = lowered(&registry, Dialect::openai_chat());
+    let plain = lowered(&registry, Dialect::OpenAiChat { strict: false });
     let mut calls = plain.parse_response(&response).unwrap();
     assert_eq!(
-        calls.take_inputs()[0].arguments,
+        std::mem::take(&mut calls.inputs)[0].arguments,
         json!({"path": "src/lib.rs", "offset": null, "limit": null})
     );
 }
@@ -333,7 +353,8 @@ fn lowered_tool(dialect: Dialect, tool: &str) -> (Value, bool, Arc<LoweredTools>
 #[test]
 fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
     // OpenAI's strict mode takes `multipleOf` and `exclusiveMinimum`, not `uniqueItems`.
-    let (parameters, strict, tools) = lowered_tool(Dialect::openai_chat().strict(), "tag_files");
+    let (parameters, strict, tools) =
+        lowered_tool(Dialect::OpenAiChat { strict: true }, "tag_files");
     assert!(strict);
     let every = &parameters["properties"]["every"];
     assert_eq!(
@@ -351,7 +372,8 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         ["uniqueItems: true"]
     );
     // Anthropic's strict mode takes none of them: each is moved into the description.
-    let (parameters, strict, tools) = lowered_tool(Dialect::anthropic().strict(), "tag_files");
+    let (parameters, strict, tools) =
+        lowered_tool(Dialect::Anthropic { strict: true }, "tag_files");
     assert!(strict);
     let every = &parameters["properties"]["every"];
     assert!(every.get("multipleOf").is_none() && every.get("exclusiveMinimum").is_none());
@@ -365,11 +387,12 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         assert!(moved.contains(&keyword), "{keyword} in {moved:?}");
     }
     // A view without a strict mode sends the keywords as they are.
-    let (parameters, _, _) = lowered_tool(Dialect::openai_chat(), "tag_files");
+    let (parameters, _, _) = lowered_tool(Dialect::OpenAiChat { strict: false }, "tag_files");
     assert_eq!(parameters["properties"]["tags"]["uniqueItems"], json!(true));
     assert_eq!(parameters["properties"]["every"]["multipleOf"], json!(5));
     // A map is sent strict as {key, value} pairs; its key count becomes the pairs' count.
-    let (parameters, strict, tools) = lowered_tool(Dialect::openai_chat().strict(), "set_tags");
+    let (parameters, strict, tools) =
+        lowered_tool(Dialect::OpenAiChat { strict: true }, "set_tags");
     assert!(strict, "{}", tools.report);
     let labels = &parameters["properties"]["labels"];
     assert_eq!(labels["type"], "array");
@@ -388,7 +411,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
         Vec::<&str>::new()
     );
     // DeepSeek's strict mode takes no item counts: described, and reported.
-    let (parameters, strict, tools) = lowered_tool(Dialect::deepseek().strict(), "set_tags");
+    let (parameters, strict, tools) = lowered_tool(Dialect::DeepSeek { strict: true }, "set_tags");
     assert!(strict);
     let labels = &parameters["properties"]["labels"];
     assert!(labels.get("maxItems").is_none(), "{labels}");
@@ -408,7 +431,7 @@ fn derived_sets_multiples_and_key_counts_lower_as_each_provider_allows() {
 #[test]
 fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
     let registry = corpus();
-    let openai = ProviderTools::new(&registry, Dialect::openai_chat().strict());
+    let openai = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: true });
     let first = openai.tools(None);
     let again = openai.tools(None);
     assert!(Arc::ptr_eq(&first, &again));

@@ -144,7 +144,7 @@ fn every_strict_view_keeps_the_tool_strict_and_reports_each_map_with_its_path() 
         assert_eq!(services["items"]["additionalProperties"], json!(false));
     }
     // OpenAI writes the optional map as a nullable array.
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     assert_eq!(
         tools.tools[0].parameters["properties"]["labels"]["type"],
         json!(["array", "null"])
@@ -154,13 +154,13 @@ fn every_strict_view_keeps_the_tool_strict_and_reports_each_map_with_its_path() 
 #[tokio::test]
 async fn pairs_from_openai_are_mapped_back_before_validation_and_the_tool_sees_its_maps() {
     let registry = registry();
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     let arguments = pairs_arguments(web_env()).to_string();
     let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{
         "id": "c1", "type": "function",
         "function": {"name": "configure", "arguments": arguments}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
-    let inputs = calls.take_inputs();
+    let inputs = std::mem::take(&mut calls.inputs);
     // Nulls for absent values are removed, then every map is an object again.
     assert_eq!(
         inputs[0].arguments,
@@ -182,7 +182,10 @@ async fn pairs_from_openai_are_mapped_back_before_validation_and_the_tool_sees_i
 #[tokio::test]
 async fn pairs_from_anthropic_and_a_null_optional_map_are_mapped_back() {
     let registry = registry();
-    for dialect in [Dialect::anthropic().strict(), Dialect::deepseek().strict()] {
+    for dialect in [
+        Dialect::Anthropic { strict: true },
+        Dialect::DeepSeek { strict: true },
+    ] {
         let tools = lowered(&registry, dialect);
         let mut arguments = pairs_arguments(web_env());
         arguments["labels"] = Value::Null;
@@ -200,7 +203,12 @@ async fn pairs_from_anthropic_and_a_null_optional_map_are_mapped_back() {
         };
         let mut calls = tools.parse_response(&response).unwrap();
         let result = registry
-            .execute(calls.take_inputs().into_iter().next().unwrap())
+            .execute(
+                std::mem::take(&mut calls.inputs)
+                    .into_iter()
+                    .next()
+                    .unwrap(),
+            )
             .await;
         assert!(!result.is_error(), "{}: {}", dialect.id(), result.text());
         let mut expected = canonical_output();
@@ -213,7 +221,7 @@ async fn pairs_from_anthropic_and_a_null_optional_map_are_mapped_back() {
 #[tokio::test]
 async fn a_key_given_twice_in_the_pairs_is_invalid_args_naming_its_canonical_path() {
     let registry = registry();
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     let mut arguments = pairs_arguments(json!([
         {"key": "PATH", "value": "/bin"},
         {"key": "PATH", "value": "/usr/bin"}
@@ -223,7 +231,10 @@ async fn a_key_given_twice_in_the_pairs_is_invalid_args_naming_its_canonical_pat
         "id": "c1", "type": "function",
         "function": {"name": "configure", "arguments": arguments.to_string()}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
-    let input = calls.take_inputs().into_iter().next().unwrap();
+    let input = std::mem::take(&mut calls.inputs)
+        .into_iter()
+        .next()
+        .unwrap();
     assert!(input.is_malformed());
     let result = registry.execute(input).await;
     assert_eq!(result.error_code(), Some("INVALID_ARGS"));
@@ -246,7 +257,10 @@ async fn a_key_given_twice_in_the_pairs_is_invalid_args_naming_its_canonical_pat
 #[tokio::test]
 async fn non_strict_views_send_and_take_the_map_as_an_object() {
     let registry = registry();
-    for dialect in [Dialect::openai_chat(), Dialect::anthropic()] {
+    for dialect in [
+        Dialect::OpenAiChat { strict: false },
+        Dialect::Anthropic { strict: false },
+    ] {
         let tools = lowered(&registry, dialect);
         assert!(rewritten_maps(&tools).is_empty(), "{}", dialect.id());
         assert_eq!(
@@ -254,14 +268,14 @@ async fn non_strict_views_send_and_take_the_map_as_an_object() {
             "object"
         );
     }
-    let tools = lowered(&registry, Dialect::openai_chat());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: false });
     let arguments = json!({"services": {"web": {"image": "nginx", "env": {"A": "1"}}},
                            "groups": [{"a": 2}]});
     let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{
         "id": "c1", "type": "function",
         "function": {"name": "configure", "arguments": arguments.to_string()}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
-    let inputs = calls.take_inputs();
+    let inputs = std::mem::take(&mut calls.inputs);
     assert_eq!(inputs[0].arguments, arguments);
     let result = registry.execute(inputs.into_iter().next().unwrap()).await;
     assert!(!result.is_error(), "{}", result.text());
@@ -297,7 +311,7 @@ fn key_constraints_and_counts_go_on_the_pairs_and_what_cannot_is_reported() {
         .handler(|arguments, _| async move { Ok(arguments) });
     let registry = ToolRegistry::new();
     let _ = registry.register(headers).unwrap();
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     let parameters = &tools.tools[0].parameters;
     let headers = &parameters["properties"]["headers"];
     assert_eq!(
@@ -342,7 +356,7 @@ fn key_constraints_and_counts_go_on_the_pairs_and_what_cannot_is_reported() {
         ]
     );
     // Anthropic's input examples are written as pairs too, so the strict schema takes them.
-    let anthropic = lowered(&registry, Dialect::anthropic().strict());
+    let anthropic = lowered(&registry, Dialect::Anthropic { strict: true });
     assert_eq!(
         anthropic.tools[0].input_examples,
         [
@@ -364,7 +378,7 @@ fn a_map_beside_declared_properties_still_falls_back_and_says_why() {
         .handler(|arguments, _| async move { Ok(arguments) });
     let registry = ToolRegistry::new();
     let _ = registry.register(mixed).unwrap();
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     assert!(!tools.tools[0].strict);
     let fallbacks: Vec<&str> = tools
         .report
@@ -404,7 +418,7 @@ fn maps_inside_recursive_definitions_are_mapped_back_at_every_level() {
     let registry = ToolRegistry::new();
     let _ = registry.register(tree).unwrap();
     // OpenAI keeps the recursion under $defs; the map inside it is sent as pairs.
-    let tools = lowered(&registry, Dialect::openai_chat().strict());
+    let tools = lowered(&registry, Dialect::OpenAiChat { strict: true });
     assert!(tools.tools[0].strict, "{}", tools.report);
     let node = &tools.tools[0].parameters["$defs"]["Node"];
     assert_eq!(node["properties"]["attrs"]["type"], "array");
@@ -418,7 +432,10 @@ fn maps_inside_recursive_definitions_are_mapped_back_at_every_level() {
         "id": "c1", "type": "function",
         "function": {"name": "plant", "arguments": arguments.to_string()}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
-    let input = calls.take_inputs().into_iter().next().unwrap();
+    let input = std::mem::take(&mut calls.inputs)
+        .into_iter()
+        .next()
+        .unwrap();
     assert_eq!(
         input.arguments,
         json!({"root": {"attrs": {"a": "1"}, "children": [
@@ -432,7 +449,7 @@ fn maps_inside_recursive_definitions_are_mapped_back_at_every_level() {
 async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violation() {
     use dsh_tools::providers::stream::StreamEvent;
     let registry = registry();
-    let tools = lowered(&registry, Dialect::anthropic().strict());
+    let tools = lowered(&registry, Dialect::Anthropic { strict: true });
     let mut arguments = pairs_arguments(web_env());
     let web = arguments["services"][0]["value"].as_object_mut().unwrap();
     web.shift_remove("restarts");
@@ -450,7 +467,7 @@ async fn a_streamed_call_with_pairs_finishes_with_its_maps_and_no_early_violatio
         json!({"type": "content_block_stop", "index": 0}),
     ] {
         events.extend(stream.push(&event).unwrap());
-        if !stream.calls()[0].is_finished() {
+        if stream.calls()[0].input().is_none() {
             // What a pending card is shown: the maps, not the view's pairs.
             let so_far = stream.arguments_so_far(0).unwrap();
             let services = &so_far["services"];

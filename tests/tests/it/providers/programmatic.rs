@@ -39,7 +39,7 @@ fn callers_of(tools: &Value) -> Vec<(String, Value)> {
 #[test]
 fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
     let registry = program_registry();
-    let openai = ProviderTools::new(&registry, Dialect::openai_responses())
+    let openai = ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false })
         .programmatic(true)
         .tools(None);
     let sent = callers_of(&openai.request_tools);
@@ -67,7 +67,7 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
         openai.report
     );
 
-    let anthropic = ProviderTools::new(&registry, Dialect::anthropic())
+    let anthropic = ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
         .programmatic(true)
         .tools(None);
     assert_eq!(
@@ -90,7 +90,7 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
     // In Code mode the model calls every tool from a program; a model-only tool is then
     // nobody's and is not sent.
     registry.set_code_mode(CodeMode::Code).expect("set");
-    let code = ProviderTools::new(&registry, Dialect::anthropic())
+    let code = ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
         .programmatic(true)
         .tools(None);
     assert_eq!(
@@ -106,7 +106,10 @@ fn the_request_adds_the_providers_program_tool_with_each_tools_callers() {
 #[test]
 fn a_user_who_never_asked_sees_the_request_unchanged() {
     let registry = program_registry();
-    for dialect in [Dialect::openai_responses(), Dialect::anthropic()] {
+    for dialect in [
+        Dialect::OpenAiResponses { strict: false },
+        Dialect::Anthropic { strict: false },
+    ] {
         let plain = ProviderTools::new(&registry, dialect).tools(None);
         let names: Vec<String> = callers_of(&plain.request_tools)
             .into_iter()
@@ -123,16 +126,17 @@ fn a_user_who_never_asked_sees_the_request_unchanged() {
         assert_eq!(off.request_tools, plain.request_tools);
     }
     // Asked where the dialect has no programmatic tool calling: as without it.
-    let chat = ProviderTools::new(&registry, Dialect::openai_chat());
-    let asked = ProviderTools::new(&registry, Dialect::openai_chat()).programmatic(true);
+    let chat = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false });
+    let asked =
+        ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).programmatic(true);
     assert_eq!(
         asked.tools(None).request_tools,
         chat.tools(None).request_tools
     );
     // Asked in Native mode, where programs call no tools: as without it.
     registry.set_code_mode(CodeMode::Native).expect("set");
-    let plain = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
-    let asked = ProviderTools::new(&registry, Dialect::anthropic())
+    let plain = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
+    let asked = ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
         .programmatic(true)
         .tools(None);
     assert_eq!(asked.request_tools, plain.request_tools);
@@ -193,7 +197,9 @@ async fn a_programs_calls_are_read_with_their_caller_and_answered_to_it() {
         }
 
         // A program-only tool runs for the provider's program, through the pipeline.
-        let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+        let outcome = registry
+            .execute_batch(std::mem::take(&mut calls.inputs), 4)
+            .await;
         assert!(
             outcome.results.iter().all(|result| !result.is_error()),
             "{id}: {:?}",
@@ -215,7 +221,7 @@ async fn a_programs_calls_are_read_with_their_caller_and_answered_to_it() {
 #[tokio::test]
 async fn a_direct_call_of_a_program_only_tool_is_still_refused() {
     let registry = program_registry();
-    let tools = ProviderTools::new(&registry, Dialect::openai_responses())
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false })
         .programmatic(true)
         .tools(None);
     let response = json!({"output": [{"type": "function_call", "call_id": "call_d",
@@ -223,7 +229,9 @@ async fn a_direct_call_of_a_program_only_tool_is_still_refused() {
         "caller": {"type": "direct"}}]});
     let mut calls = tools.parse_response(&response).expect("reads");
     assert_eq!(calls.calls[0].program_caller.as_deref(), None);
-    let result = registry.execute(calls.take_inputs().remove(0)).await;
+    let result = registry
+        .execute(std::mem::take(&mut calls.inputs).remove(0))
+        .await;
     assert_eq!(
         result.error_code(),
         Some(ErrorCode::UnknownTool.as_str()),
@@ -258,13 +266,13 @@ async fn a_model_only_tool_is_refused_to_the_providers_program_before_policy() {
 
     for (dialect, response) in [
         (
-            Dialect::openai_responses(),
+            Dialect::OpenAiResponses { strict: false },
             json!({"output": [{"type": "function_call", "call_id": "call_a",
                 "name": "ask_user", "arguments": "{\"question\":\"ok?\"}",
                 "caller": {"type": "program", "caller_id": "call_prog_1"}}]}),
         ),
         (
-            Dialect::anthropic(),
+            Dialect::Anthropic { strict: false },
             json!({"content": [{"type": "tool_use", "id": "toolu_a", "name": "ask_user",
                 "input": {"question": "ok?"},
                 "caller": {"type": "code_execution_20260120", "tool_id": "srvtoolu_1"}}]}),
@@ -274,7 +282,9 @@ async fn a_model_only_tool_is_refused_to_the_providers_program_before_policy() {
             .programmatic(true)
             .tools(None);
         let mut calls = tools.parse_response(&response).expect("reads");
-        let result = registry.execute(calls.take_inputs().remove(0)).await;
+        let result = registry
+            .execute(std::mem::take(&mut calls.inputs).remove(0))
+            .await;
         assert_eq!(
             result.error_code(),
             Some(ErrorCode::UnknownTool.as_str()),
@@ -308,7 +318,7 @@ async fn a_model_only_tool_is_refused_to_the_providers_program_before_policy() {
 #[test]
 fn anthropic_answers_a_program_with_tool_results_only() {
     let registry = program_registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic())
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
         .programmatic(true)
         .tools(None);
     let fixture = provider_programs::anthropic();
@@ -341,7 +351,7 @@ fn a_stream_knows_at_once_that_a_program_may_not_call_a_model_only_tool() {
     use dsh_tools::providers::stream::StreamEvent;
 
     let registry = program_registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic())
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
         .programmatic(true)
         .tools(None);
     let mut stream = tools.stream();
@@ -393,7 +403,7 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
             next.run()
         })
         .expect("a hook");
-    let tools = ProviderTools::new(&registry, Dialect::openai_responses())
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false })
         .programmatic(true)
         .tools(Some(&dsh_tools::AgentId::new("analyst")));
     let fixture = provider_programs::openai_responses();
@@ -405,7 +415,9 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
             .map(|agent| agent.as_str())
             == Some("analyst"))
     );
-    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    let outcome = registry
+        .execute_batch(std::mem::take(&mut calls.inputs), 4)
+        .await;
     assert!(outcome.results.iter().all(|result| !result.is_error()));
     assert_eq!(
         *seen.lock().expect("not poisoned"),

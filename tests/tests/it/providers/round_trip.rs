@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCall, ToolCalls};
+use dsh_tools::providers::{
+    Dialect, GeminiSchema, LoweredTools, ProviderTools, ToolCall, ToolCalls,
+};
 use dsh_tools::{
     ContentBlock, FnTool, ToolExecutionInput, ToolExecutionResult, ToolRegistry, Value, json,
 };
@@ -102,7 +104,7 @@ async fn openai_chat_round_trip() {
     let registry = registry();
     let turn = round_trip(
         &registry,
-        Dialect::openai_chat().strict(),
+        Dialect::OpenAiChat { strict: true },
         "openai_chat_completion",
     )
     .await;
@@ -154,7 +156,7 @@ async fn openai_responses_round_trip() {
     let registry = registry();
     let turn = round_trip(
         &registry,
-        Dialect::openai_responses().strict(),
+        Dialect::OpenAiResponses { strict: true },
         "openai_responses",
     )
     .await;
@@ -178,7 +180,12 @@ async fn openai_responses_round_trip() {
 #[tokio::test]
 async fn anthropic_round_trip() {
     let registry = registry();
-    let turn = round_trip(&registry, Dialect::anthropic(), "anthropic_message").await;
+    let turn = round_trip(
+        &registry,
+        Dialect::Anthropic { strict: false },
+        "anthropic_message",
+    )
+    .await;
     assert_eq!(
         names(&turn),
         [
@@ -214,7 +221,14 @@ async fn anthropic_round_trip() {
 #[tokio::test]
 async fn gemini_round_trip_generates_stable_ids() {
     let registry = registry();
-    let turn = round_trip(&registry, Dialect::gemini(), "gemini_generate_content").await;
+    let turn = round_trip(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        "gemini_generate_content",
+    )
+    .await;
     assert_eq!(
         names(&turn),
         ["3d_render", "read_file", "take_screenshot", "search_files"]
@@ -249,7 +263,13 @@ async fn gemini_round_trip_generates_stable_ids() {
 #[tokio::test]
 async fn gemini_ids_sent_by_the_model_are_echoed() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let tools = ProviderTools::new(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    )
+    .tools(None);
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"id": "fc-1", "name": "read_file", "args": {"path": "src/lib.rs"}}}]}}]});
     let ToolCalls { calls, inputs, .. } = tools.parse_response(&response).unwrap();
@@ -265,7 +285,7 @@ async fn deepseek_round_trip_notes_images_it_cannot_take() {
     let registry = registry();
     let turn = round_trip(
         &registry,
-        Dialect::deepseek().strict(),
+        Dialect::DeepSeek { strict: true },
         "deepseek_chat_completion",
     )
     .await;
@@ -299,14 +319,28 @@ async fn deepseek_round_trip_notes_images_it_cannot_take() {
 async fn a_response_with_no_tool_calls_yields_none() {
     let registry = registry();
     for (dialect, name) in [
-        (Dialect::openai_chat(), "openai_chat_no_tool_calls"),
         (
-            Dialect::openai_responses(),
+            Dialect::OpenAiChat { strict: false },
+            "openai_chat_no_tool_calls",
+        ),
+        (
+            Dialect::OpenAiResponses { strict: false },
             "openai_responses_no_tool_calls",
         ),
-        (Dialect::anthropic(), "anthropic_no_tool_use"),
-        (Dialect::gemini(), "gemini_no_function_call"),
-        (Dialect::deepseek(), "openai_chat_no_tool_calls"),
+        (
+            Dialect::Anthropic { strict: false },
+            "anthropic_no_tool_use",
+        ),
+        (
+            Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            },
+            "gemini_no_function_call",
+        ),
+        (
+            Dialect::DeepSeek { strict: false },
+            "openai_chat_no_tool_calls",
+        ),
     ] {
         let tools = ProviderTools::new(&registry, dialect).tools(None);
         let calls = tools.parse_response(&fixture(name)).unwrap();
@@ -324,7 +358,7 @@ async fn a_response_with_no_tool_calls_yields_none() {
 #[tokio::test]
 async fn responses_that_are_not_the_providers_shape_are_errors() {
     let registry = registry();
-    let openai = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+    let openai = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
     let missing_id = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
         {"type": "function", "function": {"name": "read_file", "arguments": "{}"}}]}}]});
     let error = openai.parse_response(&missing_id).unwrap_err();
@@ -341,7 +375,7 @@ async fn responses_that_are_not_the_providers_shape_are_errors() {
             .to_string()
             .contains("\"custom\"")
     );
-    let anthropic = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let anthropic = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     assert_eq!(
         anthropic
             .parse_response(&json!({"content": "text"}))

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use dsh_tools::call::RequestSettings;
-use dsh_tools::providers::{Change, Dialect, LoweredTools, ProviderTools};
+use dsh_tools::providers::{Change, Dialect, GeminiSchema, LoweredTools, ProviderTools};
 use dsh_tools::{FnTool, ToolRegistry, ToolSchema, Value, json};
 use dsh_tools_tests::provider_checkers::check_request;
 
@@ -50,7 +50,7 @@ fn a_ref_with_siblings_is_inlined_and_the_referring_description_wins() {
         "additionalProperties": false,
         "$defs": {"Stamp": {"type": "string", "description": "A timestamp.", "format": "date-time"}}
     });
-    let tools = lower(Dialect::openai_chat().strict(), &[("log", schema)]);
+    let tools = lower(Dialect::OpenAiChat { strict: true }, &[("log", schema)]);
     assert_eq!(
         parameters(&tools, 0)["properties"]["when"],
         json!({"type": "string", "description": "When it happened.", "format": "date-time"})
@@ -66,13 +66,21 @@ fn recursion_through_the_root_stays_a_ref_for_openai_and_is_unrolled_then_cut_fo
         "required": ["name"],
         "additionalProperties": false
     });
-    let openai = lower(Dialect::openai_chat().strict(), &[("node", schema.clone())]);
+    let openai = lower(
+        Dialect::OpenAiChat { strict: true },
+        &[("node", schema.clone())],
+    );
     assert!(openai.tools[0].strict);
     assert_eq!(
         parameters(&openai, 0)["properties"]["child"],
         json!({"anyOf": [{"$ref": "#"}, {"type": "null"}]})
     );
-    let gemini = lower(Dialect::gemini(), &[("node", schema.clone())]);
+    let gemini = lower(
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        &[("node", schema.clone())],
+    );
     // Unrolled three levels deep, then cut to a described free-form object.
     let mut child = &parameters(&gemini, 0)["properties"]["child"];
     for _ in 0..3 {
@@ -86,7 +94,7 @@ fn recursion_through_the_root_stays_a_ref_for_openai_and_is_unrolled_then_cut_fo
         Change::Rewritten,
         "recursive $ref \"#\" unrolled 3 levels deep"
     ));
-    let anthropic = lower(Dialect::anthropic().strict(), &[("node", schema)]);
+    let anthropic = lower(Dialect::Anthropic { strict: true }, &[("node", schema)]);
     assert!(!anthropic.tools[0].strict);
 }
 
@@ -98,7 +106,12 @@ fn a_type_union_is_split_into_one_type_per_branch_where_single_types_are_require
         "required": ["id"],
         "additionalProperties": false
     });
-    for dialect in [Dialect::openai_chat().strict(), Dialect::gemini()] {
+    for dialect in [
+        Dialect::OpenAiChat { strict: true },
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    ] {
         let tools = lower(dialect, &[("get", schema.clone())]);
         let id = &parameters(&tools, 0)["properties"]["id"];
         assert_eq!(id["anyOf"][0]["type"], "string", "{}", dialect.id());
@@ -124,7 +137,12 @@ fn nullable_forms_follow_each_provider() {
         "required": ["filter", "tags"],
         "additionalProperties": false
     });
-    let gemini = lower(Dialect::gemini(), &[("find", schema.clone())]);
+    let gemini = lower(
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        &[("find", schema.clone())],
+    );
     let filter = &parameters(&gemini, 0)["properties"]["filter"];
     assert_eq!(filter["type"], "object");
     assert_eq!(filter["nullable"], true);
@@ -132,11 +150,14 @@ fn nullable_forms_follow_each_provider() {
         parameters(&gemini, 0)["properties"]["tags"]["nullable"],
         true
     );
-    let deepseek = lower(Dialect::deepseek().strict(), &[("find", schema.clone())]);
+    let deepseek = lower(
+        Dialect::DeepSeek { strict: true },
+        &[("find", schema.clone())],
+    );
     let tags = &parameters(&deepseek, 0)["properties"]["tags"];
     assert_eq!(tags["anyOf"][0]["type"], "array");
     assert_eq!(tags["anyOf"][1], json!({"type": "null"}));
-    let openai = lower(Dialect::openai_chat().strict(), &[("find", schema)]);
+    let openai = lower(Dialect::OpenAiChat { strict: true }, &[("find", schema)]);
     assert_eq!(
         parameters(&openai, 0)["properties"]["tags"]["type"],
         json!(["array", "null"])
@@ -156,7 +177,7 @@ fn anthropic_strict_tools_past_the_request_limits_are_sent_non_strict() {
         .iter()
         .map(|name| (name.as_str(), simple.clone()))
         .collect();
-    let lowered = lower(Dialect::anthropic().strict(), &tools);
+    let lowered = lower(Dialect::Anthropic { strict: true }, &tools);
     let strict = lowered.tools.iter().filter(|tool| tool.strict).count();
     assert_eq!(strict, 20);
     assert_eq!(fallbacks(&lowered), 5);
@@ -208,24 +229,29 @@ fn a_tools_own_strict_setting_wins_over_the_dialect() {
         ]
     };
     // Anthropic writes `strict` only when on (its default is off).
-    let loose = lower_schemas(Dialect::anthropic(), schemas());
+    let loose = lower_schemas(Dialect::Anthropic { strict: false }, schemas());
     assert_eq!(loose.request_tools[0]["strict"], true);
     assert!(loose.request_tools[1].get("strict").is_none());
     assert!(loose.request_tools[2].get("strict").is_none());
-    let strict = lower_schemas(Dialect::anthropic().strict(), schemas());
+    let strict = lower_schemas(Dialect::Anthropic { strict: true }, schemas());
     let flags: Vec<bool> = strict.tools.iter().map(|tool| tool.strict).collect();
     assert_eq!(flags, [true, true, false]);
     assert!(strict.request_tools[2].get("strict").is_none());
     // OpenAI Chat: a non-strict list names only the tool strict by its own setting.
-    let chat = lower_schemas(Dialect::openai_chat(), schemas());
+    let chat = lower_schemas(Dialect::OpenAiChat { strict: false }, schemas());
     assert_eq!(chat.request_tools[0]["function"]["strict"], true);
     assert!(chat.request_tools[1]["function"].get("strict").is_none());
-    let chat = lower_schemas(Dialect::openai_chat().strict(), schemas());
+    let chat = lower_schemas(Dialect::OpenAiChat { strict: true }, schemas());
     assert_eq!(chat.request_tools[2]["function"]["strict"], false);
     // DeepSeek's strict beta takes the same switch; Gemini has none.
-    let deepseek = lower_schemas(Dialect::deepseek(), schemas());
+    let deepseek = lower_schemas(Dialect::DeepSeek { strict: false }, schemas());
     assert_eq!(deepseek.request_tools[0]["function"]["strict"], true);
-    let gemini = lower_schemas(Dialect::gemini(), schemas());
+    let gemini = lower_schemas(
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        schemas(),
+    );
     assert!(gemini.tools.iter().all(|tool| !tool.strict));
 }
 
@@ -253,7 +279,7 @@ fn deepseek_strict_lists_report_the_beta_url_and_every_function_not_strict() {
         with_settings("loose", RequestSettings::default()),
     ];
     assert_eq!(
-        details(&lower_schemas(Dialect::deepseek(), mixed)),
+        details(&lower_schemas(Dialect::DeepSeek { strict: false }, mixed)),
         [
             beta.to_owned(),
             "DeepSeek's strict mode wants every function strict; sent non-strict: loose".to_owned()
@@ -264,10 +290,13 @@ fn deepseek_strict_lists_report_the_beta_url_and_every_function_not_strict() {
         with_settings("b", RequestSettings::default()),
     ];
     assert_eq!(
-        details(&lower_schemas(Dialect::deepseek().strict(), all.clone())),
+        details(&lower_schemas(
+            Dialect::DeepSeek { strict: true },
+            all.clone()
+        )),
         [beta]
     );
-    assert!(details(&lower_schemas(Dialect::deepseek(), all)).is_empty());
+    assert!(details(&lower_schemas(Dialect::DeepSeek { strict: false }, all)).is_empty());
 }
 
 #[test]
@@ -283,7 +312,7 @@ fn tools_strict_by_their_own_setting_keep_within_anthropics_request_limits() {
             )
         })
         .collect();
-    let lowered = lower_schemas(Dialect::anthropic(), schemas);
+    let lowered = lower_schemas(Dialect::Anthropic { strict: false }, schemas);
     let strict = lowered.tools.iter().filter(|tool| tool.strict).count();
     assert_eq!(strict, 20);
     assert_eq!(fallbacks(&lowered), 2);
@@ -303,7 +332,7 @@ fn eager_input_streaming_is_sent_to_anthropic_only_and_only_when_asked() {
             with_settings("plain", RequestSettings::default()),
         ]
     };
-    let anthropic = lower_schemas(Dialect::anthropic(), schemas());
+    let anthropic = lower_schemas(Dialect::Anthropic { strict: false }, schemas());
     assert_eq!(anthropic.request_tools[0]["eager_input_streaming"], true);
     assert!(
         anthropic.request_tools[1]
@@ -312,9 +341,11 @@ fn eager_input_streaming_is_sent_to_anthropic_only_and_only_when_asked() {
     );
     assert!(anthropic.tools[0].eager_input_streaming);
     for dialect in [
-        Dialect::openai_chat(),
-        Dialect::openai_responses(),
-        Dialect::gemini(),
+        Dialect::OpenAiChat { strict: false },
+        Dialect::OpenAiResponses { strict: false },
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
     ] {
         let lowered = lower_schemas(dialect, schemas());
         assert!(
@@ -343,7 +374,7 @@ async fn a_registered_tools_settings_reach_the_view() {
                 .handler(|_, _| async move { Ok(Value::Null) }),
         )
         .unwrap();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let entry = &tools.request_tools[0];
     assert_eq!(entry["strict"], true);
     assert_eq!(entry["eager_input_streaming"], true);
@@ -361,7 +392,7 @@ fn openai_strict_limits_send_an_oversized_tool_non_strict() {
         "required": ["choice"],
         "additionalProperties": false
     });
-    let tools = lower(Dialect::openai_chat().strict(), &[("pick", schema)]);
+    let tools = lower(Dialect::OpenAiChat { strict: true }, &[("pick", schema)]);
     assert!(!tools.tools[0].strict);
     assert!(has_change(
         &tools,
@@ -382,13 +413,23 @@ fn openai_warns_past_128_tools() {
         .iter()
         .map(|(name, parameters)| tool_schema(name, String::new(), parameters.clone()))
         .collect();
-    let lowered = LoweredTools::new(Arc::from(schemas), Dialect::openai_chat(), None);
+    let lowered = LoweredTools::new(
+        Arc::from(schemas),
+        Dialect::OpenAiChat { strict: false },
+        None,
+    );
     assert!(has_change(
         &lowered,
         Change::Warning,
         "at most 128 functions"
     ));
-    assert!(!check_request(Dialect::openai_chat(), &lowered.request_tools).is_empty());
+    assert!(
+        !check_request(
+            Dialect::OpenAiChat { strict: false },
+            &lowered.request_tools
+        )
+        .is_empty()
+    );
 }
 
 #[test]
@@ -400,7 +441,12 @@ fn gemini_leaves_out_the_parameters_of_a_tool_without_arguments_and_warns_about_
         "properties": {"file-path": {"type": "string"}},
         "required": ["file-path"]
     });
-    let tools = lower(Dialect::gemini(), &[("ping", none), ("open", odd)]);
+    let tools = lower(
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        &[("ping", none), ("open", odd)],
+    );
     let declarations = &tools.request_tools[0]["functionDeclarations"];
     assert!(declarations[0].get("parameters").is_none());
     assert!(declarations[1].get("parameters").is_some());
@@ -432,7 +478,7 @@ async fn nulls_are_removed_through_recursive_definitions() {
                 .handler(|arguments, _| async move { Ok(arguments) }),
         )
         .unwrap();
-    let tools = ProviderTools::new(&registry, Dialect::openai_chat().strict()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: true }).tools(None);
     assert!(tools.tools[0].strict);
     let arguments = json!({"sections": [{"heading": "a", "note": null, "children": [
         {"heading": "b", "note": null, "children": [
@@ -442,7 +488,7 @@ async fn nulls_are_removed_through_recursive_definitions() {
         "arguments": arguments.to_string()}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
     assert_eq!(
-        calls.take_inputs()[0].arguments,
+        std::mem::take(&mut calls.inputs)[0].arguments,
         json!({"sections": [{"heading": "a", "children": [
             {"heading": "b", "children": [
                 {"heading": "c", "note": "kept", "children": []}]}]}]})
@@ -462,10 +508,13 @@ fn a_null_inside_a_union_is_kept_when_some_branch_accepts_it() {
         "required": ["v"],
         "additionalProperties": false
     });
-    let tools = lower(Dialect::openai_chat().strict(), &[("u", schema)]);
+    let tools = lower(Dialect::OpenAiChat { strict: true }, &[("u", schema)]);
     let response = json!({"choices": [{"message": {"tool_calls": [{"id": "c1",
         "type": "function", "function": {"name": "u",
         "arguments": "{\"v\": {\"x\": null, \"y\": null}}"}}]}}]});
     let mut calls = tools.parse_response(&response).unwrap();
-    assert_eq!(calls.take_inputs()[0].arguments, json!({"v": {"x": null}}));
+    assert_eq!(
+        std::mem::take(&mut calls.inputs)[0].arguments,
+        json!({"v": {"x": null}})
+    );
 }

@@ -444,7 +444,7 @@ mod provider_views {
     use super::*;
     use dsh_tools::Value;
     use dsh_tools::providers::{
-        Change, Dialect, ProviderTools, ToolSearchForm, render_system_prompt,
+        Change, Dialect, GeminiSchema, ProviderTools, ToolSearchForm, render_system_prompt,
     };
 
     fn request_names(tools: &Value) -> Vec<String> {
@@ -467,7 +467,7 @@ mod provider_views {
     #[test]
     fn anthropic_searches_natively_and_its_results_load_into_the_scope() {
         let registry = catalog();
-        let view = ProviderTools::new(&registry, Dialect::anthropic());
+        let view = ProviderTools::new(&registry, Dialect::Anthropic { strict: false });
         let tools = view.tools(None);
         assert_eq!(
             request_names(&tools.request_tools),
@@ -529,7 +529,7 @@ mod provider_views {
     #[test]
     fn loaded_tools_reports_only_what_was_loaded() {
         let registry = catalog();
-        let view = ProviderTools::new(&registry, Dialect::anthropic());
+        let view = ProviderTools::new(&registry, Dialect::Anthropic { strict: false });
         let tools = view.tools(None);
         let response = json!({"content": [
             {"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25",
@@ -552,7 +552,7 @@ mod provider_views {
     #[test]
     fn openai_responses_uses_the_hosted_search_and_reads_its_output() {
         let registry = catalog();
-        let view = ProviderTools::new(&registry, Dialect::openai_responses());
+        let view = ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false });
         let tools = view.tools(None);
         let request = tools.request_tools.as_array().unwrap();
         assert_eq!(request.last(), Some(&json!({"type": "tool_search"})));
@@ -579,7 +579,7 @@ mod provider_views {
     #[tokio::test]
     async fn anthropic_client_search_answers_with_tool_references() {
         let registry = catalog();
-        let view = ProviderTools::new(&registry, Dialect::anthropic())
+        let view = ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
             .tool_search_form(ToolSearchForm::Client);
         let tools = view.tools(None);
         assert_eq!(
@@ -605,7 +605,9 @@ mod provider_views {
             {"type": "tool_use", "id": "toolu_2", "name": "read_file", "input": {}}
         ]});
         let mut calls = tools.parse_response(&response).unwrap();
-        let outcome = registry.execute_batch(calls.take_inputs(), 2).await;
+        let outcome = registry
+            .execute_batch(std::mem::take(&mut calls.inputs), 2)
+            .await;
         let messages = tools
             .format_batch(calls.calls.as_slice(), &outcome)
             .unwrap();
@@ -621,13 +623,15 @@ mod provider_views {
         let nothing = json!({"content": [{"type": "tool_use", "id": "toolu_3",
             "name": "tool_search", "input": {"query": "zzzz qqqq"}}]});
         let mut calls = tools.parse_response(&nothing).unwrap();
-        let outcome = registry.execute_batch(calls.take_inputs(), 1).await;
+        let outcome = registry
+            .execute_batch(std::mem::take(&mut calls.inputs), 1)
+            .await;
         let messages = tools
             .format_batch(calls.calls.as_slice(), &outcome)
             .unwrap();
         assert_eq!(messages[0]["content"][0]["content"][0]["type"], "text");
         // Other providers have no such form: the registry's search as a function.
-        let chat = ProviderTools::new(&registry, Dialect::openai_chat())
+        let chat = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false })
             .tool_search_form(ToolSearchForm::Client)
             .tools(None);
         assert!(chat.tools.iter().all(|tool| !tool.deferred));
@@ -637,9 +641,20 @@ mod provider_views {
     fn other_providers_and_the_registry_form_send_tool_search_as_a_function() {
         let registry = catalog();
         for (dialect, form) in [
-            (Dialect::openai_chat(), ToolSearchForm::Native),
-            (Dialect::gemini(), ToolSearchForm::Native),
-            (Dialect::anthropic(), ToolSearchForm::Registry),
+            (
+                Dialect::OpenAiChat { strict: false },
+                ToolSearchForm::Native,
+            ),
+            (
+                Dialect::Gemini {
+                    schema: GeminiSchema::OpenApi,
+                },
+                ToolSearchForm::Native,
+            ),
+            (
+                Dialect::Anthropic { strict: false },
+                ToolSearchForm::Registry,
+            ),
         ] {
             let view = ProviderTools::new(&registry, dialect).tool_search_form(form);
             let tools = view.tools(None);
@@ -679,13 +694,13 @@ mod provider_views {
                     .handler(|_, _| async { Ok(json!(null)) }),
             )
             .unwrap();
-        let plain = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+        let plain = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
         assert_eq!(
             plain.request_tools[0]["input_examples"],
             json!([{"city": "Paris", "note": "an extra key"}, {"city": "Lyon", "days": 3}])
         );
         // Strict closes the object: the example with an extra key no longer fits.
-        let strict = ProviderTools::new(&registry, Dialect::anthropic().strict()).tools(None);
+        let strict = ProviderTools::new(&registry, Dialect::Anthropic { strict: true }).tools(None);
         assert_eq!(
             strict.request_tools[0]["input_examples"],
             json!([{"city": "Lyon", "days": 3}])
@@ -698,7 +713,8 @@ mod provider_views {
                 .any(|entry| entry.change == Change::Dropped
                     && entry.detail == "input example 1 is not valid against the lowered schema")
         );
-        let openai = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+        let openai =
+            ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
         assert!(openai.request_tools[0].get("input_examples").is_none());
         let prompt = render_system_prompt(&registry.schemas());
         assert!(prompt.contains(

@@ -324,7 +324,7 @@ fn a_providers_view_leaves_out_what_a_name_guard_denies() {
         .guard_tools(|name: &str| (name == "write_file").then(|| "read-only agent".to_owned()))
         .unwrap();
     // Anthropic's view also sends the deferred tools, for its native search.
-    let view = ProviderTools::new(&registry, Dialect::anthropic());
+    let view = ProviderTools::new(&registry, Dialect::Anthropic { strict: false });
     let agent = AgentId::from("agent");
     let sent = request_names(&view.tools(Some(&agent)).request_tools);
     assert!(sent.contains(&"read_file".to_owned()), "{sent:?}");

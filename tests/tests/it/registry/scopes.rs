@@ -686,7 +686,7 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
     let scope = registry.create_child("a").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
     let agent = AgentId::new("a");
-    let view = ProviderTools::new(&registry, Dialect::openai_chat());
+    let view = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false });
     let before = view.tools(Some(&agent));
     assert_eq!(before.tools.len(), 2);
     assert!(scope.dispose());
@@ -699,7 +699,9 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
         {"id": "c1", "type": "function", "function": {"name": "own", "arguments": "{}"}},
         {"id": "c2", "type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]});
     let mut calls = before.parse_response(&response).unwrap();
-    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    let outcome = registry
+        .execute_batch(std::mem::take(&mut calls.inputs), 4)
+        .await;
     for result in &outcome.results {
         assert_eq!(result.error_code(), Some(ErrorCode::UnknownAgent.as_str()));
         assert_eq!(only_text(result), "Error: unknown agent \"a\"");

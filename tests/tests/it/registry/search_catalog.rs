@@ -8,7 +8,7 @@
 
 use dsh_tools::ToolRegistry;
 use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient, McpConnection, McpServer};
-use dsh_tools::providers::{Dialect, ProviderTools};
+use dsh_tools::providers::{Dialect, GeminiSchema, ProviderTools};
 use dsh_tools::registry::{ToolRestriction, ToolSearchMode, ToolSearchQuery};
 use dsh_tools_tests::{coding_tools, mcp_fixture, provider_corpus, tool_catalog};
 
@@ -189,10 +189,12 @@ async fn deferral_shrinks_the_first_request_and_search_finds_the_right_tool() {
         "deferral cuts the list to under 5 %: {short} of {full}"
     );
     for dialect in [
-        Dialect::openai_chat().strict(),
-        Dialect::openai_responses(),
-        Dialect::anthropic(),
-        Dialect::gemini(),
+        Dialect::OpenAiChat { strict: true },
+        Dialect::OpenAiResponses { strict: false },
+        Dialect::Anthropic { strict: false },
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
     ] {
         let full = bytes(
             &ProviderTools::new(&eager, dialect)
@@ -251,11 +253,13 @@ async fn loading_a_tool_leaves_every_views_request_prefix_as_it_was() {
     let (registry, _client) = catalog_registry(true).await;
     registry.load_tools(["travel_search_flights"]).unwrap();
     for dialect in [
-        Dialect::openai_chat().strict(),
-        Dialect::openai_responses(),
-        Dialect::anthropic(),
-        Dialect::gemini(),
-        Dialect::deepseek(),
+        Dialect::OpenAiChat { strict: true },
+        Dialect::OpenAiResponses { strict: false },
+        Dialect::Anthropic { strict: false },
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        Dialect::DeepSeek { strict: false },
     ] {
         let view = ProviderTools::new(&registry, dialect);
         let before = serde_json::to_string(&view.tools(None).request_tools).unwrap();

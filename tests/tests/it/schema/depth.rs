@@ -86,7 +86,10 @@ fn deep_values_as_json_or_wrong_types_cost_one_step() {
                 assert_eq!(compiled.is_valid(&value), valid, "{:?}", schema.kind);
                 assert_eq!(compiled.validate(&value), validated);
                 if let Err(violations) = validated {
-                    assert!(violations.total() <= 2, "{violations}");
+                    assert!(
+                        (violations.reported.len() + violations.omitted) <= 2,
+                        "{violations}"
+                    );
                 }
                 assert!(schema.validate_output(&value).is_ok() == valid);
             }
@@ -110,8 +113,8 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
         assert!(!schema.is_valid(&value));
         assert!(!schema.compile().is_valid(&value));
         let violations = schema.validate(&value).unwrap_err();
-        assert_eq!(violations.total(), 1);
-        let violation = &violations.as_slice()[0];
+        assert_eq!((violations.reported.len() + violations.omitted), 1);
+        let violation = &violations.reported.as_slice()[0];
         assert!(
             violation
                 .message()

@@ -76,6 +76,7 @@ fn a_bad_value_is_worded_by_its_format() {
     let messages: Vec<String> = schema
         .validate(&json!({"since": "yesterday", "id": "42", "site": "example.com"}))
         .unwrap_err()
+        .reported
         .iter()
         .map(|violation| violation.message().to_owned())
         .collect();

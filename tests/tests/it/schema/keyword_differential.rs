@@ -41,7 +41,7 @@ fn keyword_documents_agree_with_jsonschema() {
             prop_assert_eq!(compiled.validate(value).is_ok(), ours, "compiled validate");
             prop_assert_eq!(rendered_oracle.is_valid(value), ours, "rendering disagrees");
             if let Err(violations) = schema.validate(value) {
-                prop_assert!(violations.total() > 0);
+                prop_assert!((violations.reported.len() + violations.omitted) > 0);
                 prop_assert_eq!(
                     violations.to_string(),
                     compiled.validate(value).unwrap_err().to_string()

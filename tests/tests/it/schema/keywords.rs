@@ -29,12 +29,14 @@ fn messages(schema: &Schema, value: Value) -> Vec<String> {
     let interpreted: Vec<String> = schema
         .validate(&value)
         .unwrap_err()
+        .reported
         .iter()
         .map(|violation| violation.message().to_owned())
         .collect();
     let from_compiled: Vec<String> = compiled
         .validate(&value)
         .unwrap_err()
+        .reported
         .iter()
         .map(|violation| violation.message().to_owned())
         .collect();
@@ -333,12 +335,16 @@ fn remote_references_need_the_document() {
         error.to_string(),
         "unsupported JSON schema: schema.properties.address.$ref refers to the remote document \
          \"https://example.com/address.json\", which the import was not given \
-         (SchemaImportOptions::with_document)"
+         (SchemaImportOptions::documents)"
     );
-    let options = SchemaImportOptions::default().with_document(
-        "https://example.com/address.json",
-        json!({"type": "object", "required": ["city"]}),
-    );
+    let options = SchemaImportOptions {
+        documents: [(
+            "https://example.com/address.json".to_owned(),
+            json!({"type": "object", "required": ["city"]}),
+        )]
+        .into(),
+        ..SchemaImportOptions::default()
+    };
     let schema = Schema::from_json_schema_with(&schema, &options).unwrap();
     assert!(schema.is_valid(&json!({"address": {"city": "Oslo"}})));
     let report = schema.validate(&json!({"address": {}})).unwrap_err();
@@ -381,7 +387,10 @@ fn formats_assert_by_default_and_can_be_annotations() {
     );
     let annotated = Schema::from_json_schema_with(
         &schema,
-        &SchemaImportOptions::default().formats_as_annotations(),
+        &SchemaImportOptions {
+            assert_formats: false,
+            ..SchemaImportOptions::default()
+        },
     )
     .unwrap();
     assert!(annotated.is_valid(&json!("yesterday")));
@@ -392,7 +401,10 @@ fn formats_assert_by_default_and_can_be_annotations() {
             .unwrap()
             .is_valid(&json!("x"))
     );
-    let options = SchemaImportOptions::default().formats_as_annotations();
+    let options = SchemaImportOptions {
+        assert_formats: false,
+        ..SchemaImportOptions::default()
+    };
     let typed = Schema::from_json_schema_with(&typed, &options).unwrap();
     assert!(typed.is_valid(&json!("x")));
     assert_eq!(typed.to_json_schema()["format"], "date");

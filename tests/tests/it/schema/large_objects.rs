@@ -61,7 +61,7 @@ fn large_objects_report_every_violation_in_order() {
     let payload = Value::Object(payload);
     assert!(!schema.is_valid(&payload) && !compiled.is_valid(&payload));
     let violations = schema.validate(&payload).unwrap_err();
-    let messages: Vec<&str> = violations.iter().map(|v| v.message()).collect();
+    let messages: Vec<&str> = violations.reported.iter().map(|v| v.message()).collect();
     assert_eq!(
         messages,
         [
@@ -86,7 +86,7 @@ fn a_large_map_schema_checks_undeclared_values() {
     let compiled = schema.compile();
     let payload = json!({"extra": 1, "k99": true, "k0": "no", "other": "fine"});
     let violations = schema.validate(&payload).unwrap_err();
-    let messages: Vec<&str> = violations.iter().map(|v| v.message()).collect();
+    let messages: Vec<&str> = violations.reported.iter().map(|v| v.message()).collect();
     assert_eq!(
         messages,
         ["\"k0\" must be a boolean", "\"extra\" must be a string"]

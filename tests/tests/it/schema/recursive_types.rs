@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use dsh_tools::providers::{Change, Dialect, LoweredTools};
+use dsh_tools::providers::{Change, Dialect, GeminiSchema, LoweredTools};
 use dsh_tools::schema::Schema;
 use dsh_tools::{FnTool, ToolArgs, ToolRegistry, ToolSchema, Value, json, tool};
 use dsh_tools_tests::provider_checkers::check_request;
@@ -350,10 +350,15 @@ fn provider_views_keep_recursion_where_they_can_and_cut_it_with_a_report_where_n
     let registry = ToolRegistry::new();
     let _ = registry.register(CountHeadingsTool).unwrap();
     let parameters = registry.get("count_headings").unwrap().parameters().clone();
-    let openai = lower(Dialect::openai_chat().strict(), parameters.clone());
+    let openai = lower(Dialect::OpenAiChat { strict: true }, parameters.clone());
     let lowered = &openai.tools[0];
     assert!(lowered.strict, "{:#?}", openai.report);
-    let gemini = lower(Dialect::gemini(), parameters);
+    let gemini = lower(
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+        parameters,
+    );
     assert!(
         gemini
             .report

@@ -77,7 +77,7 @@ fn ids(outcome: &dsh_tools::registry::BatchOutcome) -> Vec<String> {
 async fn safe_calls_start_while_the_stream_is_still_arriving() {
     let log = Log::new();
     let registry = registry(&log);
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let events = anthropic_stream(&[("read", "a"), ("read", "b")]);
     let (mut feed, batch) = registry.batch_feed(4);
     let reading = {
@@ -143,7 +143,10 @@ fn chat_stream(calls: &[(&str, &str)]) -> Vec<dsh_tools::Value> {
 /// call's arguments are still arriving.
 #[tokio::test(start_paused = true)]
 async fn a_chat_call_starts_when_the_next_one_does() {
-    for dialect in [Dialect::openai_chat(), Dialect::deepseek().strict()] {
+    for dialect in [
+        Dialect::OpenAiChat { strict: false },
+        Dialect::DeepSeek { strict: true },
+    ] {
         let log = Log::new();
         let registry = registry(&log);
         let tools = ProviderTools::new(&registry, dialect).tools(None);

@@ -143,7 +143,7 @@ fn other_tools_show_the_generic_card_with_the_raw_input_so_far() {
 #[test]
 fn a_strict_views_nulls_are_gone_from_the_arguments_so_far() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::openai_chat().strict()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: true }).tools(None);
     let mut stream = tools.stream();
     let chunk =
         |delta: Value| json!({"choices": [{"index": 0, "delta": delta, "finish_reason": null}]});
@@ -212,7 +212,7 @@ async fn the_acp_card_appears_with_the_name_grows_and_then_runs_as_the_same_card
         },
     );
     let _ = registry.observe(acp.clone());
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let mut stream = tools.stream();
     let events = [
         json!({"type": "content_block_start", "index": 0,

@@ -50,7 +50,9 @@ async fn rebuild(fixture: TurnFixture) {
     );
 
     let mut calls = stream.into_tool_calls().expect("every call finished");
-    let outcome = registry.execute_batch(calls.take_inputs(), 4).await;
+    let outcome = registry
+        .execute_batch(std::mem::take(&mut calls.inputs), 4)
+        .await;
     let results = tools
         .format_batch(calls.calls.as_slice(), &outcome)
         .expect("one result per call");
@@ -122,7 +124,7 @@ fn fixtures_carry_opaque_fields() {
         let mut stripped = fixture.follow_up.clone();
         strip_opaque(&mut stripped);
         let has_opaque = stripped != fixture.follow_up;
-        let chat = fixture.dialect == dsh_tools::providers::Dialect::openai_chat();
+        let chat = fixture.dialect == dsh_tools::providers::Dialect::OpenAiChat { strict: false };
         assert_eq!(has_opaque, !chat, "{}", fixture.dialect.id());
     }
 }
@@ -131,7 +133,7 @@ fn fixtures_carry_opaque_fields() {
 /// across events joined, server tools' blocks kept, a Vertex call streamed in pieces made whole.
 #[test]
 fn recorded_streams_give_the_turn_of_their_responses() {
-    use dsh_tools::providers::Dialect;
+    use dsh_tools::providers::{Dialect, GeminiSchema};
     let read = |path: &str| -> Value {
         let path = format!(
             "{}/fixtures/providers/{path}.json",
@@ -142,42 +144,46 @@ fn recorded_streams_give_the_turn_of_their_responses() {
     };
     let pairs = [
         (
-            Dialect::openai_chat(),
+            Dialect::OpenAiChat { strict: false },
             "openai_chat_stream",
             "openai_chat_completion",
         ),
         (
-            Dialect::deepseek(),
+            Dialect::DeepSeek { strict: false },
             "deepseek_chat_stream",
             "deepseek_chat_completion",
         ),
         (
-            Dialect::openai_responses(),
+            Dialect::OpenAiResponses { strict: false },
             "openai_responses_stream",
             "openai_responses",
         ),
         (
-            Dialect::anthropic(),
+            Dialect::Anthropic { strict: false },
             "anthropic_stream",
             "anthropic_message",
         ),
         (
-            Dialect::anthropic(),
+            Dialect::Anthropic { strict: false },
             "anthropic_stream_server_tools",
             "anthropic_message_server_tools",
         ),
         (
-            Dialect::anthropic(),
+            Dialect::Anthropic { strict: false },
             "anthropic_stream_input_at_start",
             "anthropic_message_input_at_start",
         ),
         (
-            Dialect::gemini(),
+            Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            },
             "gemini_stream",
             "gemini_generate_content",
         ),
         (
-            Dialect::gemini(),
+            Dialect::Gemini {
+                schema: GeminiSchema::OpenApi,
+            },
             "vertex_stream_function_call_arguments",
             "vertex_generate_content",
         ),
@@ -207,9 +213,15 @@ fn recorded_streams_give_the_turn_of_their_responses() {
 #[test]
 fn gemini_joins_streamed_text_and_keeps_a_trailing_signature_on_its_part() {
     use dsh_tools::json;
-    use dsh_tools::providers::Dialect;
+    use dsh_tools::providers::{Dialect, GeminiSchema};
     let registry = weather_registry();
-    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let tools = ProviderTools::new(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    )
+    .tools(None);
     let mut stream = tools.stream();
     let chunk =
         |parts: Value| json!({"candidates": [{"content": {"role": "model", "parts": parts}}]});
@@ -240,7 +252,7 @@ fn anthropic_keeps_redacted_thinking_and_leaves_out_empty_text() {
     use dsh_tools::json;
     use dsh_tools::providers::Dialect;
     let registry = weather_registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let mut stream = tools.stream();
     let events = [
         json!({"type": "content_block_start", "index": 0,

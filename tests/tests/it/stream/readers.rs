@@ -5,7 +5,7 @@
 //! the model's order; malformed and cut streams are errors naming what went wrong.
 
 use dsh_tools::providers::stream::StreamEvent;
-use dsh_tools::providers::{Dialect, LoweredTools, ProviderTools, ToolCalls};
+use dsh_tools::providers::{Dialect, GeminiSchema, LoweredTools, ProviderTools, ToolCalls};
 use dsh_tools::{FnTool, ToolRegistry, Value, json};
 use dsh_tools_tests::provider_corpus::{
     COLLIDING_NAMES, corpus_registry, long_name, scratch_workspace,
@@ -117,7 +117,7 @@ fn streamed_text(events: &[StreamEvent]) -> Vec<String> {
 #[test]
 fn openai_chat_stream_gives_the_turn_of_the_completion() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::openai_chat().strict()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: true }).tools(None);
     let (events, streamed) = read(&tools, &stream_events("openai_chat_stream"));
     let whole = tools
         .parse_response(&read_json("openai_chat_completion"))
@@ -176,7 +176,7 @@ fn whole_raw_arguments(completion: &Value) -> Vec<String> {
 #[test]
 fn openai_chat_arguments_cut_inside_escapes_and_characters() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
     let events = stream_events("openai_chat_stream_escapes");
     let mut stream = tools.stream();
     let mut new_texts = Vec::new();
@@ -234,7 +234,7 @@ fn openai_chat_arguments_cut_inside_escapes_and_characters() {
 #[test]
 fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
     let mut stream = tools.stream();
     for event in &stream_events("openai_chat_stream_cut") {
         let _ = stream.push(event).unwrap();
@@ -246,7 +246,7 @@ fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
          \"call_2bC4dE6fG8hI0jK2lM4nO6pQ\") after 16 bytes of arguments"
     );
     // The whole call 0 finished at the end; call 1 keeps what came.
-    assert!(stream.calls()[0].is_finished());
+    assert!(stream.calls()[0].input().is_some());
     assert_eq!(stream.calls()[1].raw_arguments, "{\"path\":\"greetin");
     assert_eq!(stream.arguments_so_far(1), Some(json!({"path": "greetin"})));
     assert_eq!(stream.push(&json!({})).unwrap_err(), error);
@@ -256,7 +256,7 @@ fn a_stream_cut_mid_argument_is_an_error_naming_the_call() {
 #[test]
 fn deepseek_stream_gives_the_turn_of_the_completion() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::deepseek().strict()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::DeepSeek { strict: true }).tools(None);
     let (events, streamed) = read(&tools, &stream_events("deepseek_chat_stream"));
     let whole = tools
         .parse_response(&read_json("deepseek_chat_completion"))
@@ -271,7 +271,8 @@ fn deepseek_stream_gives_the_turn_of_the_completion() {
 #[test]
 fn openai_responses_stream_gives_the_turn_of_the_response() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::openai_responses().strict()).tools(None);
+    let tools =
+        ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: true }).tools(None);
     let (events, streamed) = read(&tools, &stream_events("openai_responses_stream"));
     let whole = tools
         .parse_response(&read_json("openai_responses"))
@@ -296,7 +297,7 @@ fn openai_responses_stream_gives_the_turn_of_the_response() {
 #[test]
 fn anthropic_stream_gives_the_turn_of_the_message() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let (events, streamed) = read(&tools, &stream_events("anthropic_stream"));
     let whole = tools
         .parse_response(&read_json("anthropic_message"))
@@ -344,7 +345,7 @@ fn anthropic_stream_gives_the_turn_of_the_message() {
 #[test]
 fn anthropic_empty_input_is_an_empty_object() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let events = [
         json!({"type": "content_block_start", "index": 0, "content_block":
             {"type": "tool_use", "id": "toolu_9", "name": "take_screenshot", "input": {}}}),
@@ -363,7 +364,13 @@ fn anthropic_empty_input_is_an_empty_object() {
 #[test]
 fn gemini_stream_gives_the_turn_of_the_response() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let tools = ProviderTools::new(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    )
+    .tools(None);
     let (events, streamed) = read(&tools, &stream_events("gemini_stream"));
     let whole = tools
         .parse_response(&read_json("gemini_generate_content"))
@@ -396,7 +403,7 @@ fn gemini_stream_gives_the_turn_of_the_response() {
 #[test]
 fn anthropic_server_tools_stream_gives_the_turn_of_the_message() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let (events, streamed) = read(&tools, &stream_events("anthropic_stream_server_tools"));
     let whole = tools
         .parse_response(&read_json("anthropic_message_server_tools"))
@@ -425,7 +432,7 @@ fn anthropic_server_tools_stream_gives_the_turn_of_the_message() {
 #[test]
 fn anthropic_input_carried_by_the_start_is_the_calls_input() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let events = stream_events("anthropic_stream_input_at_start");
     let (seen, streamed) = read(&tools, &events);
     let whole = tools
@@ -523,7 +530,7 @@ fn read_watching_the_listing(
 #[test]
 fn anthropic_native_tool_search_loads_what_it_found_while_streaming() {
     let registry = deferred_catalog();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let events = stream_events("anthropic_stream_tool_search");
     let (seen, listed_at, streamed) = read_watching_the_listing(&registry, &tools, &events);
     let result_block = events
@@ -557,7 +564,8 @@ fn anthropic_native_tool_search_loads_what_it_found_while_streaming() {
 #[test]
 fn openai_responses_hosted_tool_search_loads_what_it_found_while_streaming() {
     let registry = deferred_catalog();
-    let tools = ProviderTools::new(&registry, Dialect::openai_responses()).tools(None);
+    let tools =
+        ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false }).tools(None);
     let events = stream_events("openai_responses_stream_tool_search");
     let (seen, listed_at, streamed) = read_watching_the_listing(&registry, &tools, &events);
     let output_done = events
@@ -605,14 +613,14 @@ fn a_deferred_tool_is_never_reported_unknown() {
     };
     let cases = [
         (
-            ProviderTools::new(&registry, Dialect::openai_chat()).tools(None),
+            ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None),
             vec![
                 chunk(0, "call_1", "send_email"),
                 chunk(1, "call_2", "fly_to_mars"),
             ],
         ),
         (
-            ProviderTools::new(&registry, Dialect::anthropic())
+            ProviderTools::new(&registry, Dialect::Anthropic { strict: false })
                 .tool_search_form(dsh_tools::providers::ToolSearchForm::Registry)
                 .tools(None),
             vec![
@@ -621,7 +629,7 @@ fn a_deferred_tool_is_never_reported_unknown() {
             ],
         ),
         (
-            ProviderTools::new(&registry, Dialect::anthropic()).tools(None),
+            ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None),
             vec![
                 block(0, "toolu_1", "send_email"),
                 block(1, "toolu_2", "fly_to_mars"),
@@ -662,7 +670,13 @@ fn a_deferred_tool_is_never_reported_unknown() {
 #[test]
 fn gemini_malformed_function_call_is_the_same_error_streamed_or_not() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let tools = ProviderTools::new(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    )
+    .tools(None);
     let whole = tools
         .parse_response(&read_json("gemini_malformed_function_call"))
         .unwrap_err();
@@ -726,7 +740,13 @@ fn vertex_registry() -> ToolRegistry {
 #[test]
 fn vertex_streamed_arguments_give_the_turn_of_the_response() {
     let registry = vertex_registry();
-    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let tools = ProviderTools::new(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    )
+    .tools(None);
     let (events, streamed) = read(
         &tools,
         &stream_events("vertex_stream_function_call_arguments"),
@@ -774,7 +794,13 @@ fn vertex_streamed_arguments_give_the_turn_of_the_response() {
 #[test]
 fn vertex_streamed_arguments_grow_and_are_checked_early() {
     let registry = vertex_registry();
-    let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+    let tools = ProviderTools::new(
+        &registry,
+        Dialect::Gemini {
+            schema: GeminiSchema::OpenApi,
+        },
+    )
+    .tools(None);
     let chunk = |call: Value| json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}]});
     let mut stream = tools.stream();
     stream
@@ -823,7 +849,7 @@ fn vertex_streamed_arguments_grow_and_are_checked_early() {
 #[tokio::test]
 async fn definite_violations_come_before_the_call_ends() {
     let registry = registry();
-    let tools = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
+    let tools = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
     let mut stream = tools.stream();
     let fragments = [
         r#"{"path": 7"#,
@@ -872,9 +898,10 @@ async fn definite_violations_come_before_the_call_ends() {
 #[test]
 fn malformed_streams_are_clear_errors() {
     let registry = registry();
-    let chat = ProviderTools::new(&registry, Dialect::openai_chat()).tools(None);
-    let anthropic = ProviderTools::new(&registry, Dialect::anthropic()).tools(None);
-    let responses = ProviderTools::new(&registry, Dialect::openai_responses()).tools(None);
+    let chat = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
+    let anthropic = ProviderTools::new(&registry, Dialect::Anthropic { strict: false }).tools(None);
+    let responses =
+        ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false }).tools(None);
     let chunk =
         |delta: Value| json!({"choices": [{"index": 0, "delta": delta, "finish_reason": null}]});
     let cases: Vec<(&LoweredTools, Vec<Value>, &str)> = vec![
@@ -1175,7 +1202,7 @@ proptest::proptest! {
                     .handler(|arguments, _| async move { Ok(arguments) }),
             )
             .expect("fresh name");
-        let tools = ProviderTools::new(&registry, Dialect::gemini()).tools(None);
+        let tools = ProviderTools::new(&registry, Dialect::Gemini { schema: GeminiSchema::OpenApi }).tools(None);
         let part = |call: Value| {
             json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}]})
         };

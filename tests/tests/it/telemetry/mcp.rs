@@ -123,7 +123,7 @@ async fn the_python_sdk_s_traceparent_parents_the_server_s_span() {
     let traceparent = format!("00-{TRACE_ID}-{SPAN_ID}-01");
     let report = python::run_report(
         "trace_client.py",
-        &[&server.url(), "t0ken", "echo", &traceparent, "vendor=abc"],
+        &[&server.url, "t0ken", "echo", &traceparent, "vendor=abc"],
         DEADLINE,
     )
     .await;
