@@ -395,7 +395,7 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
         .expect("a hook");
     let tools = ProviderTools::new(&registry, Dialect::openai_responses())
         .programmatic(true)
-        .tools(Some(&dsh_tools::AgentId::new("analyst")));
+        .tools(Some(&dsh_tools::AgentId::from("analyst")));
     let fixture = provider_programs::openai_responses();
     let mut calls = tools.parse_response(&fixture.response).expect("reads");
     assert!(
