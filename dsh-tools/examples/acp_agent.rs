@@ -108,7 +108,7 @@ impl AgentState {
     ) -> Result<StopReason, protocol::Error> {
         let scope = self
             .registry
-            .scope(&AgentId::new(session_id.to_string()))
+            .scope(&AgentId::from(session_id.to_string()))
             .ok_or_else(|| protocol::Error::invalid_params().data("unknown session"))?;
         let turn = {
             let mut turns = lock(&self.turns);

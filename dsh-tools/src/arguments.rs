@@ -14,6 +14,12 @@ use crate::unique_keys::{ParseError, parse_unique};
 /// Parses a model's raw argument string: empty or whitespace is `{}`, malformed JSON is an
 /// `INVALID_ARGS` error quoting the parse error, and an object repeating a key is an
 /// `INVALID_ARGS` error naming each repeated key (`duplicate property "a.b"`). Key order is kept.
+///
+/// Not API: public for the bench harness and the fuzz target, which measure and fuzz this step
+/// on its own. A caller with a raw argument string makes its call with
+/// [`ToolExecutionInput::from_raw`](crate::ToolExecutionInput::from_raw), whose result carries
+/// the same `INVALID_ARGS` error.
+#[doc(hidden)]
 pub fn parse_arguments(raw: &str) -> Result<Value, ToolError> {
     match parse(raw) {
         Ok(value) => Ok(value),

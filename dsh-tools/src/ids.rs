@@ -45,16 +45,12 @@ impl fmt::Debug for ToolExecutionToken {
 }
 
 /// The name of an agent scope. Calls made on an agent's behalf carry it, and the registry resolves
-/// tools, hooks, guards and restrictions through that scope's chain.
+/// tools, hooks, guards and restrictions through that scope's chain. Made from its text with
+/// `From` (`AgentId::from("planner")`, or `"planner".into()`).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AgentId(Arc<str>);
 
 impl AgentId {
-    /// An agent id.
-    pub fn new(id: impl AsRef<str>) -> Self {
-        Self(Arc::from(id.as_ref()))
-    }
-
     /// The id as text.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -75,7 +71,7 @@ impl fmt::Display for AgentId {
 
 impl From<&str> for AgentId {
     fn from(id: &str) -> Self {
-        Self::new(id)
+        Self(Arc::from(id))
     }
 }
 

@@ -55,7 +55,7 @@
 //! - [`call`]: one call while it runs — the frozen [`ToolExecution`](call::ToolExecution), its
 //!   token, progress reports and sinks, shared state ([`SharedState`](call::SharedState)), the
 //!   result's parts, [`FnToolBuilder`](call::FnToolBuilder), [`ToolAnnotations`](call::ToolAnnotations),
-//!   and [`parse_arguments`](call::parse_arguments) for a model's raw argument string. A body can
+//!   and [`ToolExecutionInput::from_raw`] for a call with a model's raw argument string. A body can
 //!   call other tools through the same pipeline ([`ToolRun::call_tool`]).
 //! - [`hooks`]: the hook contracts, in pipeline order — `pre-execute` listeners
 //!   ([`ToolScope::on_pre_execute`], [`hooks::PreExecuteNext`]), the [`hooks::Approver`] for

@@ -37,9 +37,9 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallLimits {
-    /// Whether declared budgets are enforced; `true` by default. `false` (see
-    /// [`without_timeouts`](Self::without_timeouts)) makes them advisory, the registry's default
-    /// and each tool's own alike.
+    /// Whether declared budgets are enforced; `true` by default. `false` makes them advisory,
+    /// the registry's default and each tool's own alike: install a
+    /// [`TimeoutPolicy`](crate::policy::TimeoutPolicy) layer to enforce a budget of your own.
     pub enforce_timeouts: bool,
     /// How long a body may run on after its deadline cancelled its token; after that its future
     /// is dropped and the call fails with `TOOL_TIMEOUT`. Zero drops it at the deadline; one
@@ -70,22 +70,13 @@ impl CallLimits {
     /// no budget for tools that declare none, results cut at 50,000 characters (about 12,000
     /// tokens, which a model context can afford per result while a runaway result cannot crowd
     /// out the conversation).
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Self {
             enforce_timeouts: true,
             timeout_grace: Self::DEFAULT_TIMEOUT_GRACE,
             default_timeout_ms: None,
             max_result_chars: Some(Self::DEFAULT_MAX_RESULT_CHARS),
         }
-    }
-
-    /// Opts out of enforcing budgets ([`enforce_timeouts`](Self::enforce_timeouts) `false`):
-    /// declared budgets (and the default one) become advisory. Install a
-    /// [`TimeoutPolicy`](crate::policy::TimeoutPolicy) layer to enforce a budget of your own.
-    #[must_use]
-    pub const fn without_timeouts(mut self) -> Self {
-        self.enforce_timeouts = false;
-        self
     }
 }
 
@@ -184,7 +175,8 @@ mod tests {
         assert_eq!(LimitsCell::new(limits).get(), limits);
         let off = CallLimits {
             max_result_chars: None,
-            ..CallLimits::new().without_timeouts()
+            enforce_timeouts: false,
+            ..CallLimits::new()
         };
         assert_eq!(LimitsCell::new(off).get(), off);
         assert_eq!(LimitsCell::new(CallLimits::new()).get(), CallLimits::new());
@@ -201,7 +193,10 @@ mod tests {
         assert_eq!(cell.enforced_budget(None), Some(900));
         cell.set(CallLimits::new());
         assert_eq!(cell.enforced_budget(None), None);
-        cell.set(with_default.without_timeouts());
+        cell.set(CallLimits {
+            enforce_timeouts: false,
+            ..with_default
+        });
         assert_eq!(cell.enforced_budget(Some(100)), None);
     }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One progress report: how far a body has come, out of how much, and what it is doing. A
-/// plain value: `ToolProgress { total: Some(10.0), ..ToolProgress::new(3.0) }`.
+/// plain value: `ToolProgress { total: Some(10.0), ..ToolProgress::from(3.0) }`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolProgress {
     /// Work done so far (should increase with each report of a call).
@@ -18,19 +18,13 @@ pub struct ToolProgress {
     pub message: Option<String>,
 }
 
-impl ToolProgress {
-    /// `progress` done, total unknown, no message.
-    pub fn new(progress: f64) -> Self {
+/// `progress` done, total unknown, no message.
+impl From<f64> for ToolProgress {
+    fn from(progress: f64) -> Self {
         Self {
             progress,
             total: None,
             message: None,
         }
-    }
-}
-
-impl From<f64> for ToolProgress {
-    fn from(progress: f64) -> Self {
-        Self::new(progress)
     }
 }

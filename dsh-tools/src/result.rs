@@ -26,7 +26,7 @@ pub enum ToolOutcome {
 /// The `meta` key of a result the journal gave again instead of running the body (see
 /// [`ToolExecutionResult::is_replayed`]): its value
 /// is `{"attempt": n, "startedAt": "<time>", "place": "<where>"}` of the attempt that ran.
-pub const REPLAYED_META_KEY: &str = "io.dsh-tools/replayed";
+pub(crate) const REPLAYED_META_KEY: &str = "io.dsh-tools/replayed";
 
 /// The outcome of one call as the model, UIs and code see it.
 #[derive(Clone)]
@@ -117,7 +117,8 @@ impl ToolExecutionResult {
 
     /// Whether the call store's journal gave this result again instead of running the tool's
     /// body: an earlier attempt of the same call completed (its `meta` carries
-    /// [`REPLAYED_META_KEY`](crate::durable::REPLAYED_META_KEY)).
+    /// `io.dsh-tools/replayed`: `{"attempt": n, "startedAt": "<time>", "place": "<where>"}` of
+    /// the attempt that ran).
     pub fn is_replayed(&self) -> bool {
         self.meta()
             .is_some_and(|meta| meta.get(REPLAYED_META_KEY).is_some())

@@ -42,10 +42,12 @@ impl SharedState {
 /// [`ToolDefinition::required_state`](crate::ToolDefinition::required_state)). Registering the
 /// tool in a registry whose [`SharedState`] holds no value of this type is refused, naming the
 /// type, so the mistake shows when the registry is built rather than on the model's first call.
+/// Made with [`of`](Self::of); its name is read from its field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct StateType {
     id: TypeId,
-    name: &'static str,
+    /// The type's name, as [`std::any::type_name`] spells it (for messages).
+    pub name: &'static str,
 }
 
 impl StateType {
@@ -55,11 +57,6 @@ impl StateType {
             id: TypeId::of::<T>(),
             name: std::any::type_name::<T>(),
         }
-    }
-
-    /// The type's name, as [`std::any::type_name`] spells it (for messages).
-    pub fn type_name(&self) -> &'static str {
-        self.name
     }
 }
 

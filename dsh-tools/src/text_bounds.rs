@@ -20,7 +20,7 @@ use crate::content::ContentBlock;
 /// The most bytes of a model-facing error text (`Error: <message>`) the registry builds from
 /// untrusted input (argument violations, unparsable JSON, unknown tool names, panic messages);
 /// longer texts are cut with a marker.
-pub const MAX_ERROR_TEXT_BYTES: usize = 8 * 1024;
+pub(crate) const MAX_ERROR_TEXT_BYTES: usize = 8 * 1024;
 
 /// The envelope the model sees before an error message.
 const ERROR_ENVELOPE: &str = "Error: ";

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use dsh_tools::{ToolArgs, call::{ToolContract, parse_arguments}, errors::ErrorCode};
+use dsh_tools::{ToolArgs, __private::parse_arguments, call::ToolContract, errors::ErrorCode};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(ToolArgs)]

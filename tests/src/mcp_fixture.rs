@@ -99,7 +99,7 @@ async fn slow(
         run.report_progress(ToolProgress {
             total: Some(f64::from(steps)),
             message: Some(format!("step {step}")),
-            ..ToolProgress::new(f64::from(step))
+            ..ToolProgress::from(f64::from(step))
         });
     }
     Ok(format!("done after {steps} steps"))

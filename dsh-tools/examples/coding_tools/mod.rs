@@ -189,7 +189,7 @@ pub async fn search_files(
             run.report_progress(ToolProgress {
                 total: Some(total),
                 message: Some(format!("searching {}", relative.display())),
-                ..ToolProgress::new((searched + 1) as f64)
+                ..ToolProgress::from((searched + 1) as f64)
             });
         }
         let text = std::fs::read_to_string(&file).unwrap_or_default();

@@ -91,10 +91,16 @@ pub trait ToolArgs: Sized {
 /// A value that passed validation could still not be converted: the schema and the Rust type
 /// disagree (a bug in a hand-written `ToolArgs` impl, or a `schemars` type whose `Deserialize` is
 /// stricter than its schema). It reaches the model as `INVALID_ARGS`, never as a panic.
+///
+/// Made with [`new`](Self::new) or [`expected`](Self::expected) and placed with
+/// [`at_key`](Self::at_key); read from its fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ConvertError {
-    path: String,
-    message: String,
+    /// Where the conversion failed (`opts.depth`, `include[1]`), empty at the root.
+    pub path: String,
+    /// The explanation, without the path.
+    pub message: String,
 }
 
 impl ConvertError {
@@ -130,16 +136,6 @@ impl ConvertError {
     pub(crate) fn at_index(mut self, index: usize) -> Self {
         self.path = join_path(format!("[{index}]"), self.path);
         self
-    }
-
-    /// The explanation, without the path.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// Where the conversion failed (`opts.depth`, `include[1]`), empty at the root.
-    pub fn path(&self) -> &str {
-        &self.path
     }
 }
 

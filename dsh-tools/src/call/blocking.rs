@@ -14,7 +14,9 @@ use crate::errors::tool_error::ToolError;
 
 /// Runs `body` on tokio's blocking pool and waits for it. A panic in `body` is resumed here, so
 /// the pipeline reports it as the body's panic; outside a tokio runtime the call fails (there is
-/// no pool to run on).
+/// no pool to run on). Not API: what `#[tool(blocking)]`'s generated code (through
+/// `__private`) and [`FnToolBuilder::blocking_handler`] run a body with.
+#[doc(hidden)]
 pub async fn run_blocking<T, F>(body: F) -> Result<T, ToolError>
 where
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,

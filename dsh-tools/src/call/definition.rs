@@ -119,7 +119,10 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// The same schema as [`parameters`](Self::parameters), shared: the registry takes it once,
     /// at registration, for the [`ToolSchema`] it hands out. The default copies `parameters()`
     /// into a new `Arc`; a definition that keeps its schema in an `Arc` returns a clone of it
-    /// (macro-generated tools do).
+    /// (macro-generated tools and MCP imports do). Not an API, as
+    /// [`takes_arguments_by_value`](Self::takes_arguments_by_value): it saves one copy per
+    /// registration and changes nothing a caller sees.
+    #[doc(hidden)]
     fn shared_parameters(&self) -> Arc<Value> {
         Arc::new(self.parameters().clone())
     }

@@ -107,7 +107,7 @@ pub struct ToolExecutionInput {
     pub call_id: Cow<'static, str>,
     /// The tool name the model asked for (unknown names are allowed and fail at dispatch).
     pub name: Cow<'static, str>,
-    /// The arguments, already parsed (see [`parse_arguments`](crate::call::parse_arguments) for raw strings).
+    /// The arguments, already parsed (see [`from_raw`](Self::from_raw) for raw strings).
     pub arguments: Value,
     /// The agent on whose behalf the call runs; `None` uses the global layer only.
     pub agent: Option<AgentId>,
@@ -251,13 +251,6 @@ impl ToolExecutionInput {
     #[must_use]
     pub fn with_agent(mut self, agent: impl Into<AgentId>) -> Self {
         self.agent = Some(agent.into());
-        self
-    }
-
-    /// Marks the call as nested inside the execution `parent`.
-    #[must_use]
-    pub fn with_parent(mut self, parent: ToolExecutionToken) -> Self {
-        self.parent = Some(parent);
         self
     }
 

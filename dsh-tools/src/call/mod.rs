@@ -30,7 +30,6 @@ pub use self::options::{RequestSettings, TaskSupport, ToolAnnotations, ToolOptio
 pub use self::run::ToolRun;
 pub use self::tool::{Tool, ToolContract};
 pub use self::tool_info::ToolInfo;
-pub use crate::arguments::parse_arguments;
 pub use crate::callers::ToolCallers;
 pub use crate::future::BoxFuture;
 pub use crate::ids::{AgentId, ToolExecutionToken};

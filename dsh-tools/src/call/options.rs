@@ -213,9 +213,11 @@ pub enum TaskSupport {
     Required,
 }
 
+// MCP's names for the supports, which only the MCP bridge reads and writes.
+#[cfg(feature = "mcp")]
 impl TaskSupport {
     /// The name MCP uses for it: `forbidden`, `optional` or `required`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Forbidden => "forbidden",
             Self::Optional => "optional",
@@ -224,7 +226,7 @@ impl TaskSupport {
     }
 
     /// The support MCP names `name`; `None` for any other name.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         match name {
             "forbidden" => Some(Self::Forbidden),
             "optional" => Some(Self::Optional),

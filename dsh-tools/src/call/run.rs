@@ -141,7 +141,7 @@ impl ToolRun {
     /// run.report_progress(ToolProgress {
     ///     total: Some(10.0),
     ///     message: Some("indexing".into()),
-    ///     ..ToolProgress::new(3.0)
+    ///     ..ToolProgress::from(3.0)
     /// });
     /// run.report_progress(4.0);
     /// ```

@@ -63,8 +63,6 @@ pub use sqlite::SqliteStore;
 #[cfg(feature = "durable")]
 pub use store::{CallStore, StoreError};
 
-pub use crate::result::REPLAYED_META_KEY;
-
 /// The idempotency key of a call (see
 /// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)): what the
 /// journal keys a call by, for an operator who knows the call's id, tool, agent and arguments.

@@ -1,6 +1,6 @@
 //! Errors and codes: every error result carries an [`ErrorInfo`] `{name, code}` (the registry's
 //! own [`ErrorCode`]s, each with its name, which a tool's own errors can reuse), and model-facing text built from the model's input is
-//! bounded ([`MAX_QUOTED_CHARS`], [`MAX_ERROR_TEXT_BYTES`]). [`ToolError`] is what a body returns;
+//! bounded ([`MAX_QUOTED_CHARS`] for a quoted value, 8 KiB for an error text). [`ToolError`] is what a body returns;
 //! [`ConvertError`] is why arguments did not convert into a type.
 //!
 //! `tool_error.rs` owns [`ToolError`], [`ErrorInfo`] and the constructors of the registry's own
@@ -16,7 +16,6 @@ pub(crate) mod tool_error;
 
 pub use crate::args::ConvertError;
 pub use crate::lossless::NotLossless;
-pub use crate::text_bounds::MAX_ERROR_TEXT_BYTES;
 pub use code::ErrorCode;
 pub use dsh_tools_schema::text_bounds::MAX_QUOTED_CHARS;
 #[doc(hidden)]

@@ -45,7 +45,7 @@ impl ErrorInfo {
 /// An error without `{name, code}` gets the code of what failed when it becomes a result
 /// (`TOOL_ERROR` from a tool body, `HOOK_FAILED` from a hook, …; see [`ErrorCode`]). The messages
 /// the registry builds from the model's input (invalid arguments, unparsable JSON, unknown tool
-/// names, panic messages) are cut to [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES); a
+/// names, panic messages) are cut to 8 KiB; a
 /// message a tool or hook writes itself is kept whole here, and what the model sees of it is
 /// bounded by the result budget ([`CallLimits`](crate::policy::CallLimits)).
 #[derive(Clone, PartialEq)]
@@ -104,7 +104,7 @@ impl ToolError {
     }
 
     /// An error the registry builds, whose message may quote untrusted input: cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES) with a marker.
+    /// 8 KiB with a marker.
     fn bounded(code: ErrorCode, message: String) -> Self {
         Self::of_code(code, bound_error_message(message))
     }
@@ -186,7 +186,7 @@ impl ToolError {
 
     /// `<reason> at <line>:<col>` and the output so far (`CODE_RUN_FAILED`): a `run_code`
     /// program failed. The text is cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    /// 8 KiB.
     #[cfg(feature = "code-mode")]
     pub(crate) fn code_run_failed(message: impl Into<String>) -> Self {
         Self::of_code(ErrorCode::CodeRunFailed, message.into())
@@ -276,7 +276,7 @@ impl ToolError {
     }
 
     /// `invalid arguments: <v1>; <v2>…` (`INVALID_ARGS`), keeping the structured list. The text
-    /// is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    /// is cut to fit 8 KiB.
     pub fn invalid_arguments(violations: &Violations) -> Self {
         Self::bounded(
             ErrorCode::InvalidArgs,
@@ -287,7 +287,7 @@ impl ToolError {
 
     /// `invalid arguments: <detail>` (`INVALID_ARGS`) for failures that are not schema
     /// violations, such as unparsable JSON. The text is cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    /// 8 KiB.
     pub(crate) fn invalid_arguments_text(detail: impl fmt::Display) -> Self {
         Self::bounded(
             ErrorCode::InvalidArgs,
@@ -296,7 +296,7 @@ impl ToolError {
     }
 
     /// `tool "<name>" returned invalid output: <detail>` (`INVALID_TOOL_OUTPUT`). The text is
-    /// cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    /// cut to fit 8 KiB.
     pub(crate) fn invalid_output(tool: &str, detail: impl fmt::Display) -> Self {
         Self::bounded(
             ErrorCode::InvalidToolOutput,
@@ -344,20 +344,20 @@ impl ToolError {
         Self::of_code(
             ErrorCode::TimerUnavailable,
             format!(
-                "tool call has a {budget_ms}ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
+                "tool call has a {budget_ms}ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::enforce_timeouts"
             ),
         )
     }
 
     /// `<what happened>` (`MCP_TRANSPORT`): an imported MCP tool's server died, hung or broke
-    /// the protocol. The text is cut to fit [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    /// the protocol. The text is cut to fit 8 KiB.
     #[cfg(feature = "mcp")]
     pub(crate) fn mcp_transport(message: impl Into<String>) -> Self {
         Self::bounded(ErrorCode::McpTransport, message.into())
     }
 
     /// `tool "<name>" panicked: <message>` (`TOOL_PANICKED`). The text is cut to fit
-    /// [`MAX_ERROR_TEXT_BYTES`](crate::errors::MAX_ERROR_TEXT_BYTES).
+    /// 8 KiB.
     pub(crate) fn panicked(tool: &str, message: &str) -> Self {
         Self::bounded(
             ErrorCode::ToolPanicked,

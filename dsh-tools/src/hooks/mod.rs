@@ -43,7 +43,7 @@ pub use self::call_observer::{CallObserver, ObservedCall};
 pub use self::observer::ObserverReturn;
 pub use self::post_execute::{PostExecuteNext, PostToolDecision};
 pub use self::pre_execute::{PreExecuteNext, PreToolDecision};
-pub use self::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next};
+pub use self::wrapper::{DispatchRequest, ExecuteLayer, Next};
 
 use std::any::Any;
 use std::sync::Arc;

@@ -13,9 +13,11 @@ use crate::hooks::call_observer::{CallObserver, ObservedCall};
 use crate::result::ToolExecutionResult;
 
 /// What an observer closure may return: nothing, or `Result<(), ToolError>` to report a failure
-/// (which is logged, never propagated).
+/// (which is logged, never propagated). Those two are its only impls: the registry reads the
+/// outcome, a closure only returns it.
 pub trait ObserverReturn {
-    /// The observer's outcome.
+    /// The observer's outcome. Not API: the registry's side of the trait.
+    #[doc(hidden)]
     fn into_outcome(self) -> Result<(), ToolError>;
 }
 

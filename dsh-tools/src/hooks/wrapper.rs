@@ -20,13 +20,19 @@ use crate::future::BoxFuture;
 use crate::hooks::chain::{Chain, HookList};
 use crate::result::ToolExecutionResult;
 
-/// What a layer returns: a result, or an error that ends the call (skipping post-execute).
-pub type LayerResult = Result<ToolExecutionResult, ToolError>;
+/// What a layer returns, spelled out in the public signatures: a result, or an error that ends
+/// the call (skipping post-execute).
+pub(crate) type LayerResult = Result<ToolExecutionResult, ToolError>;
 
 /// An `execute` wrapper: a layer around dispatch (timeouts, retries, metrics, caches).
 pub trait ExecuteLayer: Send + Sync + 'static {
-    /// Handles one call: usually does something around `next.run(request)`.
-    fn call(&self, request: DispatchRequest, next: Next) -> BoxFuture<'static, LayerResult>;
+    /// Handles one call: usually does something around `next.run(request)`. It returns a result,
+    /// or an error that ends the call (skipping post-execute).
+    fn call(
+        &self,
+        request: DispatchRequest,
+        next: Next,
+    ) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>>;
 }
 
 /// An [`ExecuteLayer`] made from a closure: what
@@ -128,7 +134,10 @@ impl Next {
     }
 
     /// Runs the inner layers and the dispatch; the result is already adopted by the registry.
-    pub fn run(self, request: DispatchRequest) -> BoxFuture<'static, LayerResult> {
+    pub fn run(
+        self,
+        request: DispatchRequest,
+    ) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>> {
         let innermost = self.innermost;
         match self.chain.split() {
             None => (innermost.dispatch)(request),

@@ -121,8 +121,8 @@ mod tests {
                 let shared = property_from_json::<u32>(json(), "n");
                 let derived = through_slots(json());
                 assert_eq!(
-                    shared.as_ref().map_err(ConvertError::message),
-                    derived.as_ref().map_err(ConvertError::message),
+                    shared.as_ref().map_err(|error| &error.message),
+                    derived.as_ref().map_err(|error| &error.message),
                     "{value} (given: {given})"
                 );
             }

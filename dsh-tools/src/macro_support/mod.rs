@@ -42,6 +42,9 @@ pub use self::schema_data::{
     FieldSchema, Literal, NumberLiteral, SchemaStep, field_schema, object_schema, struct_schema,
 };
 pub use crate::args::{ConvertError, ToolArgs};
+// Not used by generated code: the bench harness and the fuzz target reach the raw arguments
+// parser here, to measure and fuzz it on its own.
+pub use crate::arguments::parse_arguments;
 pub use crate::call::blocking::run_blocking;
 pub use crate::call::options::TaskSupport;
 pub use crate::call::options::ToolAnnotations;

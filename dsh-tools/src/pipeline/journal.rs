@@ -9,7 +9,6 @@ use serde_json::json;
 
 use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
-use crate::durable::REPLAYED_META_KEY;
 use crate::durable::approval::arguments_digest;
 use crate::durable::attempt::{Admission, Attempt, Intent};
 use crate::durable::call_key::CallKey;
@@ -23,6 +22,7 @@ use crate::ids::AgentId;
 use crate::pipeline::dispatch::runnable_definition;
 use crate::pipeline::failure::failed;
 use crate::pipeline::phases::dispatch_steps;
+use crate::result::REPLAYED_META_KEY;
 use crate::result::ToolExecutionResult;
 
 /// Phase 9 through the journal of `durability`.

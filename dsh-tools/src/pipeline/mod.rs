@@ -158,7 +158,7 @@ fn capture(
             let agent = execution
                 .agent()
                 .cloned()
-                .unwrap_or_else(|| AgentId::new(""));
+                .unwrap_or_else(|| AgentId::from(""));
             return refused(&execution, span, closed.error(&agent));
         }
     };

@@ -52,7 +52,7 @@ pub struct TimeoutPolicy {
 
 impl TimeoutPolicy {
     /// A layer giving every call `budget_ms` milliseconds, with the registry's default grace
-    /// (one second, as [`CallLimits::new`]'s) for what the layer wraps to keep running after
+    /// (one second, as [`CallLimits::default`]'s) for what the layer wraps to keep running after
     /// its token was cancelled. A zero budget times every call out at once.
     pub const fn new(budget_ms: u64) -> Self {
         Self {

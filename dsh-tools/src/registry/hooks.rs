@@ -22,7 +22,7 @@ use crate::hooks::name_guard::NameGuard;
 use crate::hooks::observer::{ObserverReturn, OnResult};
 use crate::hooks::post_execute::{PostExecuteNext, PostToolDecision};
 use crate::hooks::pre_execute::{PreExecuteNext, PreToolDecision};
-use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, LayerResult, Next, layer_fn};
+use crate::hooks::wrapper::{DispatchRequest, ExecuteLayer, Next, layer_fn};
 use crate::registry::scope::ToolScope;
 use crate::result::ToolExecutionResult;
 use crate::store::error::RegistryError;
@@ -92,7 +92,7 @@ impl ToolScope {
     pub fn on_execute<F, Fut>(&self, layer: F) -> Result<Registration, RegistryError>
     where
         F: Fn(DispatchRequest, Next) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = LayerResult> + Send + 'static,
+        Fut: Future<Output = Result<ToolExecutionResult, ToolError>> + Send + 'static,
     {
         self.wrap(layer_fn(layer))
     }

@@ -13,7 +13,7 @@ use crate::hooks::Hook;
 use crate::hooks::approval::Approver;
 use crate::ids::AgentId;
 use crate::name_hash::NameHash;
-use crate::state::{SharedState, StateType};
+use crate::state::SharedState;
 use crate::store::code_mode::kept;
 use crate::store::core::{ChangeListener, Changes, Core};
 use crate::store::deferral::{Deferral, LoadedTools};
@@ -85,7 +85,7 @@ impl Prepared {
             let missing: Vec<&str> = required
                 .iter()
                 .filter(|ty| !state.contains(**ty))
-                .map(StateType::type_name)
+                .map(|ty| ty.name)
                 .collect();
             return Err(RegistryError::missing_state(&name, &missing));
         }

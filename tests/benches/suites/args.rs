@@ -25,10 +25,7 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use dsh_tools::{
-    ToolArgs,
-    call::{ToolContract, parse_arguments},
-};
+use dsh_tools::{__private::parse_arguments, ToolArgs, call::ToolContract};
 use dsh_tools_tests::bench::{Case, Suite, SuiteDef, Target};
 use serde::Deserialize;
 use serde_json::Value;

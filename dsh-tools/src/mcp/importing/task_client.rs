@@ -72,7 +72,7 @@ impl<'a> StatusProgress<'a> {
         self.reported += 1;
         run.report_progress(ToolProgress {
             message: Some(message.clone()),
-            ..ToolProgress::new(f64::from(self.reported))
+            ..ToolProgress::from(f64::from(self.reported))
         });
         self.last = Some(message.clone());
     }

@@ -92,21 +92,21 @@ mod tests {
         let report = ToolProgress {
             total: Some(10.0),
             message: Some("indexing".into()),
-            ..ToolProgress::new(3.0)
+            ..ToolProgress::from(3.0)
         };
         assert_eq!(progress_status(&report), "indexing (3/10)");
         let report = ToolProgress {
             message: Some("indexing".into()),
-            ..ToolProgress::new(0.5)
+            ..ToolProgress::from(0.5)
         };
         assert_eq!(progress_status(&report), "indexing (0.5)");
         assert_eq!(
             progress_status(&ToolProgress {
                 total: Some(100.0),
-                ..ToolProgress::new(40.0)
+                ..ToolProgress::from(40.0)
             }),
             "40/100"
         );
-        assert_eq!(progress_status(&ToolProgress::new(7.0)), "7");
+        assert_eq!(progress_status(&ToolProgress::from(7.0)), "7");
     }
 }

@@ -102,7 +102,7 @@ fn halfway() -> Vec<ToolProgress> {
     vec![ToolProgress {
         total: Some(2.0),
         message: Some("reading".into()),
-        ..ToolProgress::new(1.0)
+        ..ToolProgress::from(1.0)
     }]
 }
 
@@ -165,7 +165,7 @@ async fn a_raw_tool_without_presenters_is_shown_from_its_annotations() {
         },
         vec![ToolProgress {
             message: Some("downloading".into()),
-            ..ToolProgress::new(512.0)
+            ..ToolProgress::from(512.0)
         }],
         Ok(json!({"status": 200, "bytes": 1024})),
     );
@@ -228,11 +228,11 @@ async fn a_progress_presenter_replaces_the_pending_card_while_the_call_runs() {
         vec![
             ToolProgress {
                 total: Some(2.0),
-                ..ToolProgress::new(1.0)
+                ..ToolProgress::from(1.0)
             },
             ToolProgress {
                 total: Some(2.0),
-                ..ToolProgress::new(2.0)
+                ..ToolProgress::from(2.0)
             },
         ],
         Ok(json!("a")),
@@ -340,7 +340,7 @@ fn testing_output() -> Vec<ToolProgress> {
     vec![ToolProgress {
         total: Some(10.0),
         message: Some("3 tests passed".into()),
-        ..ToolProgress::new(3.0)
+        ..ToolProgress::from(3.0)
     }]
 }
 

@@ -1140,7 +1140,7 @@ async fn a_nested_call_that_ignores_its_cancellation_is_dropped_after_the_grace(
     let registry = registry(CodeMode::Code);
     registry.set_limits(dsh_tools::policy::CallLimits {
         timeout_grace: Duration::from_millis(100),
-        ..dsh_tools::policy::CallLimits::new()
+        ..dsh_tools::policy::CallLimits::default()
     });
     registry.set_code_limits(CodeLimits {
         wall_time_ms: 300,

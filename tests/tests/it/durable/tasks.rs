@@ -63,7 +63,7 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
                 run.report_progress(ToolProgress {
                     total: Some(steps as f64),
                     message: Some("counting".into()),
-                    ..ToolProgress::new(step as f64)
+                    ..ToolProgress::from(step as f64)
                 });
             }
             Ok(format!("counted to {steps}"))
@@ -79,7 +79,7 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
             async move {
                 run.report_progress(ToolProgress {
                     message: Some("holding".into()),
-                    ..ToolProgress::new(1.0)
+                    ..ToolProgress::from(1.0)
                 });
                 run.cancelled().await;
                 seen.fetch_add(1, Ordering::SeqCst);

@@ -68,7 +68,7 @@ fn counting_tool(name: &str) -> FnTool {
             run.report_progress(1.0);
             run.report_progress(ToolProgress {
                 total: Some(2.0),
-                ..ToolProgress::new(2.0)
+                ..ToolProgress::from(2.0)
             });
             Ok(json!({"listened": listened}))
         })

@@ -211,9 +211,8 @@ async fn listeners_see_the_frozen_call() {
             Ok(PreToolDecision::Allow)
         }
     });
-    let input = dsh_tools::ToolExecutionInput::new("c7", "t", json!({"k": 1}))
-        .with_agent("a")
-        .with_parent(parent);
+    let mut input = dsh_tools::ToolExecutionInput::new("c7", "t", json!({"k": 1})).with_agent("a");
+    input.parent = Some(parent);
     assert_eq!(only_text(&registry.execute(input).await), "ok");
 }
 

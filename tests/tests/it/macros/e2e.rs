@@ -322,7 +322,7 @@ async fn timeout_ms_is_enforced_by_default() {
     let registry = registry();
     registry.set_limits(CallLimits {
         timeout_grace: Duration::from_millis(10),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let result = call(&registry, "wait_forever", json!({})).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
@@ -353,7 +353,7 @@ async fn a_blocking_tool_sees_its_deadline_and_times_out() {
     let registry = registry();
     registry.set_limits(CallLimits {
         timeout_grace: Duration::from_secs(60),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let result = call(&registry, "blocking_until_cancelled", json!({})).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));

@@ -54,7 +54,7 @@ async fn index(
 ) -> Result<u32, ToolError> {
     run.report_progress(ToolProgress {
         message: Some(format!("indexed {root}")),
-        ..ToolProgress::new(3.0)
+        ..ToolProgress::from(3.0)
     });
     Ok(3)
 }
@@ -67,7 +67,7 @@ async fn macro_presenters_get_the_typed_arguments() {
     assert_eq!(registry.present_call(&call).title(), "Index src");
     assert_eq!(
         registry
-            .present_progress(&call, &ToolProgress::new(7.0))
+            .present_progress(&call, &ToolProgress::from(7.0))
             .title(),
         "Indexing src: 7 files"
     );
@@ -98,7 +98,7 @@ async fn arguments_that_do_not_parse_get_the_generic_card_of_the_tool_kind() {
         }
     );
     assert_eq!(
-        registry.present_progress(&call, &ToolProgress::new(1.0)),
+        registry.present_progress(&call, &ToolProgress::from(1.0)),
         pending
     );
     let result = registry.execute(call.clone()).await;

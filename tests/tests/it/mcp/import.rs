@@ -393,7 +393,7 @@ async fn a_hung_server_ends_in_the_budget_as_a_timeout_and_the_server_is_told() 
     // The registry enforces the import's budget by default.
     setup.local.set_limits(CallLimits {
         timeout_grace: Duration::from_millis(100),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let result = run(
         &setup.local,
@@ -413,7 +413,10 @@ async fn with_timeouts_turned_off_a_hung_server_is_still_an_mcp_transport_error(
         ..ImportOptions::default()
     })
     .await;
-    setup.local.set_limits(CallLimits::new().without_timeouts());
+    setup.local.set_limits(CallLimits {
+        enforce_timeouts: false,
+        ..CallLimits::default()
+    });
     let result = run(
         &setup.local,
         ToolExecutionInput::new("c1", "fx__slow", json!({"steps": 1, "delay_ms": 60_000})),

@@ -88,7 +88,7 @@ fn tasks_registry() -> (ToolRegistry, Stopped) {
                 run.report_progress(ToolProgress {
                     total: Some(steps as f64),
                     message: Some(format!("step {step}")),
-                    ..ToolProgress::new(step as f64)
+                    ..ToolProgress::from(step as f64)
                 });
             }
             Ok(format!("counted to {steps}"))

@@ -617,7 +617,7 @@ fn scenarios() -> Vec<Scenario> {
             call: |registry, log| {
                 registry.set_limits(CallLimits {
                     max_result_chars: Some(300),
-                    ..CallLimits::new()
+                    ..CallLimits::default()
                 });
                 register(
                     registry,

@@ -18,7 +18,7 @@ fn counting_tool() -> FnTool {
             run.report_progress(ToolProgress {
                 total: Some(3.0),
                 message: Some(format!("step {step}")),
-                ..ToolProgress::new(f64::from(step))
+                ..ToolProgress::from(f64::from(step))
             });
         }
         run.report_progress(4.0);
@@ -55,7 +55,7 @@ async fn the_sink_hears_every_report_in_order_with_its_call() {
             ToolProgress {
                 total: Some(3.0),
                 message: Some("step 1".into()),
-                ..ToolProgress::new(1.0)
+                ..ToolProgress::from(1.0)
             },
         ),
         (
@@ -63,7 +63,7 @@ async fn the_sink_hears_every_report_in_order_with_its_call() {
             ToolProgress {
                 total: Some(3.0),
                 message: Some("step 2".into()),
-                ..ToolProgress::new(2.0)
+                ..ToolProgress::from(2.0)
             },
         ),
         (
@@ -71,10 +71,10 @@ async fn the_sink_hears_every_report_in_order_with_its_call() {
             ToolProgress {
                 total: Some(3.0),
                 message: Some("step 3".into()),
-                ..ToolProgress::new(3.0)
+                ..ToolProgress::from(3.0)
             },
         ),
-        ("call_7".into(), ToolProgress::new(4.0)),
+        ("call_7".into(), ToolProgress::from(4.0)),
     ];
     assert_eq!(heard, expected);
 }
@@ -111,14 +111,14 @@ fn progress_serializes_in_the_shape_bridges_forward() {
     let progress = ToolProgress {
         total: Some(5.0),
         message: Some("half way".into()),
-        ..ToolProgress::new(2.0)
+        ..ToolProgress::from(2.0)
     };
     assert_eq!(
         serde_json::to_value(&progress).unwrap(),
         json!({"progress": 2.0, "total": 5.0, "message": "half way"})
     );
     assert_eq!(
-        serde_json::to_value(ToolProgress::new(1.0)).unwrap(),
+        serde_json::to_value(ToolProgress::from(1.0)).unwrap(),
         json!({"progress": 1.0})
     );
 }

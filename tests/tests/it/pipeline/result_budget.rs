@@ -37,7 +37,7 @@ fn text_tool(name: &str, chars: usize, budget: Option<usize>) -> FnTool {
 
 #[tokio::test]
 async fn the_default_budget_cuts_a_long_result_to_50_000_characters() {
-    assert_eq!(CallLimits::new().max_result_chars, Some(50_000));
+    assert_eq!(CallLimits::default().max_result_chars, Some(50_000));
     let registry = registry_with([text_tool("long", 60_000, None)]);
     let result = registry.execute(call("long")).await;
     assert!(!result.is_error());
@@ -65,7 +65,7 @@ async fn the_registry_budget_can_be_changed_or_turned_off() {
     let registry = registry_with([text_tool("long", 1_000, None)]);
     registry.set_limits(CallLimits {
         max_result_chars: Some(200),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let text = registry.execute(call("long")).await.text();
     assert_eq!(text.chars().count(), 200);
@@ -73,7 +73,7 @@ async fn the_registry_budget_can_be_changed_or_turned_off() {
 
     registry.set_limits(CallLimits {
         max_result_chars: None,
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     assert_eq!(registry.limits().max_result_chars, None);
     assert_eq!(
@@ -90,7 +90,7 @@ async fn a_tools_own_budget_wins_over_the_registrys_either_way() {
     ]);
     registry.set_limits(CallLimits {
         max_result_chars: Some(500),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let tight = registry.execute(call("tight")).await.text();
     assert_eq!(
@@ -208,7 +208,7 @@ async fn an_unknown_tool_uses_the_registrys_budget() {
     let registry = ToolRegistry::new();
     registry.set_limits(CallLimits {
         max_result_chars: Some(40),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let name = "n".repeat(60);
     let result = registry

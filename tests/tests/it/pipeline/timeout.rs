@@ -58,7 +58,7 @@ fn with_grace(tools: impl IntoIterator<Item = FnTool>, grace_ms: u64) -> ToolReg
     let registry = registry_with(tools);
     registry.set_limits(CallLimits {
         timeout_grace: Duration::from_millis(grace_ms),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     registry
 }
@@ -84,7 +84,7 @@ async fn a_declared_budget_is_enforced_without_installing_anything() {
 #[tokio::test(start_paused = true)]
 async fn the_defaults_enforce_budgets_with_a_one_second_grace_and_no_default_budget() {
     let limits = ToolRegistry::new().limits();
-    assert_eq!(limits, CallLimits::new());
+    assert_eq!(limits, CallLimits::default());
     assert!(limits.enforce_timeouts);
     assert_eq!(limits.timeout_grace, Duration::from_secs(1));
     assert_eq!(limits.default_timeout_ms, None);
@@ -349,7 +349,10 @@ async fn budgets_come_from_the_definition_the_caller_sees() {
 #[tokio::test(start_paused = true)]
 async fn timeouts_can_be_turned_off() {
     let registry = registry_with([sleeping_tool("t", Some(100), 5_000)]);
-    registry.set_limits(CallLimits::new().without_timeouts());
+    registry.set_limits(CallLimits {
+        enforce_timeouts: false,
+        ..CallLimits::default()
+    });
     let started = Instant::now();
     assert_eq!(only_text(&registry.execute(call("t")).await), "slept");
     assert_eq!(started.elapsed(), Duration::from_secs(5));
@@ -364,7 +367,7 @@ async fn a_default_budget_covers_tools_that_declare_none_and_a_declared_one_wins
     registry.set_limits(CallLimits {
         default_timeout_ms: Some(300),
         timeout_grace: Duration::ZERO,
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     assert_eq!(
         only_text(&registry.execute(call("undeclared")).await),
@@ -405,7 +408,7 @@ async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
     assert_eq!(TimeoutPolicy::new(250).budget_ms, 250);
     assert_eq!(
         TimeoutPolicy::new(250).grace,
-        CallLimits::new().timeout_grace
+        CallLimits::default().timeout_grace
     );
     assert_eq!(TimeoutPolicy::new(250).grace, Duration::from_secs(1));
 }
@@ -413,7 +416,10 @@ async fn a_timeout_policy_layer_is_an_outer_budget_over_retries() {
 #[tokio::test(start_paused = true)]
 async fn turning_timeouts_off_leaves_a_timeout_policy_layer_in_force() {
     let registry = registry_with([sleeping_tool("t", None, 10_000)]);
-    registry.set_limits(CallLimits::new().without_timeouts());
+    registry.set_limits(CallLimits {
+        enforce_timeouts: false,
+        ..CallLimits::default()
+    });
     let _outer = registry.wrap(TimeoutPolicy {
         grace: Duration::ZERO,
         ..TimeoutPolicy::new(40)
@@ -464,7 +470,7 @@ async fn a_blocking_body_is_left_behind_at_deadline_plus_grace_and_finishes_in_t
     let registry = registry_with([tool]);
     registry.set_limits(CallLimits {
         timeout_grace: Duration::from_millis(30),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let result = registry.execute(call("sync_io")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
@@ -500,7 +506,7 @@ async fn a_blocking_body_sees_the_deadline_through_its_run() {
     let registry = registry_with([tool]);
     registry.set_limits(CallLimits {
         timeout_grace: Duration::from_secs(60),
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let result = registry.execute(call("scan")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ToolTimeout.as_str()));
@@ -550,7 +556,7 @@ fn a_budget_without_a_timer_is_a_clear_error_and_other_tools_still_run() {
     );
     assert_eq!(
         only_text(&result),
-        "Error: tool call has a 100ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::without_timeouts"
+        "Error: tool call has a 100ms budget, but no tokio timer is available to enforce it: run calls on a tokio runtime with time enabled, or turn timeouts off with CallLimits::enforce_timeouts"
     );
     assert_eq!(
         only_text(&runtime.block_on(registry.execute(call("free")))),
@@ -580,7 +586,7 @@ async fn an_unbounded_grace_waits_for_the_body_however_long_it_takes() {
     let registry = registry_with([stubborn]);
     registry.set_limits(CallLimits {
         timeout_grace: Duration::MAX,
-        ..CallLimits::new()
+        ..CallLimits::default()
     });
     let started = Instant::now();
     let result = registry.execute(call("stubborn")).await;

@@ -126,7 +126,7 @@ async fn presenters_that_panic_give_the_generic_cards_and_are_logged() {
         generic("fragile", ToolCallKind::Other, json!({"a": true}))
     );
     assert_eq!(
-        registry.present_progress(&call, &ToolProgress::new(1.0)),
+        registry.present_progress(&call, &ToolProgress::from(1.0)),
         pending
     );
     let result = registry.execute(call.clone()).await;
@@ -393,13 +393,13 @@ async fn progress_cards_come_from_the_progress_presenter_or_stay_the_pending_car
     let _ = registry.register(plain("quiet")).unwrap();
     assert_eq!(
         registry
-            .present_progress(&input("index", json!({})), &ToolProgress::new(3.0))
+            .present_progress(&input("index", json!({})), &ToolProgress::from(3.0))
             .title(),
         "Indexing (3 done)"
     );
     let quiet = input("quiet", json!({"q": 1}));
     assert_eq!(
-        registry.present_progress(&quiet, &ToolProgress::new(3.0)),
+        registry.present_progress(&quiet, &ToolProgress::from(3.0)),
         registry.present_call(&quiet)
     );
 }

@@ -117,13 +117,13 @@ fn every_card_kind_reads_as_golden_text() {
             &ToolProgress {
                 total: Some(10.0),
                 message: Some("reading".into()),
-                ..ToolProgress::new(3.0)
+                ..ToolProgress::from(3.0)
             },
         ),
     );
     section(
         "progress: a bare fraction",
-        cards.progress(&command_card(), &ToolProgress::new(2.5)),
+        cards.progress(&command_card(), &ToolProgress::from(2.5)),
     );
 
     section(

@@ -450,7 +450,7 @@ fn lowered_lists_are_cached_per_snapshot_and_a_registration_invalidates_them() {
     assert_eq!(disposed.tools.len(), first.tools.len());
     // Scopes are cached on their own.
     registry.create_child("agent-1").unwrap();
-    let agent = dsh_tools::AgentId::new("agent-1");
+    let agent = dsh_tools::AgentId::from("agent-1");
     let scoped = openai.tools(Some(&agent));
     assert!(Arc::ptr_eq(&scoped, &openai.tools(Some(&agent))));
 }

@@ -405,7 +405,7 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
         .expect("a hook");
     let tools = ProviderTools::new(&registry, Dialect::OpenAiResponses { strict: false })
         .programmatic(true)
-        .tools(Some(&dsh_tools::AgentId::new("analyst")));
+        .tools(Some(&dsh_tools::AgentId::from("analyst")));
     let fixture = provider_programs::openai_responses();
     let mut calls = tools.parse_response(&fixture.response).expect("reads");
     assert!(

@@ -638,7 +638,7 @@ async fn a_disposed_scope_presents_every_call_as_one_it_cannot_reach() {
 
     let result = scope.execute(call("own")).await;
     assert_eq!(result.error_code(), Some(ErrorCode::ScopeDisposed.as_str()));
-    let progress = dsh_tools::call::ToolProgress::new(1.0);
+    let progress = dsh_tools::call::ToolProgress::from(1.0);
     for name in ["own", "read"] {
         // Neither its own tool nor the global one it inherited: the generic card of an unknown
         // tool, for the pending call, its progress and its result alike.
@@ -685,7 +685,7 @@ async fn a_provider_view_of_a_disposed_scope_lists_nothing_and_its_calls_are_ref
     let registry = registry_with([ok_tool("read")]);
     let scope = registry.create_child("a").unwrap();
     let _ = scope.register(ok_tool("own")).unwrap();
-    let agent = AgentId::new("a");
+    let agent = AgentId::from("a");
     let view = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false });
     let before = view.tools(Some(&agent));
     assert_eq!(before.tools.len(), 2);

@@ -3,7 +3,7 @@
 //! a small stack), and schemas nested past the validation cap are reported, not followed.
 
 use dsh_tools::schema::{MAX_VALIDATION_DEPTH, Schema};
-use dsh_tools::{call::parse_arguments, errors::ErrorCode, json};
+use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, errors::ErrorCode, json};
 use serde_json::{Map, Value};
 
 const DEEP: usize = 10_000;
@@ -141,13 +141,18 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
 fn raw_arguments_nested_past_the_parser_limit_are_invalid_args() {
     on_stack(2 * 1024 * 1024, || {
         let raw = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
-        let error = parse_arguments(&raw).unwrap_err();
-        assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
-        assert!(
-            error.message().starts_with("invalid arguments: "),
-            "{}",
-            error.message()
-        );
+        let input = ToolExecutionInput::from_raw("c", "t", &raw);
+        assert!(input.is_malformed());
+        let registry = ToolRegistry::new();
+        let tool = FnTool::builder("t", "").handler(|_, _| async { Ok("ran") });
+        let _registration = registry.register(tool).expect("registers");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let result = runtime.block_on(registry.execute(input));
+        assert_eq!(result.error_code(), Some(ErrorCode::InvalidArgs.as_str()));
+        let text = result.text();
+        assert!(text.starts_with("Error: invalid arguments: "), "{text}");
     });
 }
 
