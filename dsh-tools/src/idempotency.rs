@@ -9,12 +9,8 @@
 //! every key) reads a canonical encoding of the call as 64-bit words:
 //!
 //! - a mark is one word, `(n << 8) | tag`, with `n` a length or a count (0 when there is none);
-//! - a text of fewer than eight bytes is one word: its UTF-8 bytes little-endian in the low seven
-//!   bytes, zero-padded, and in the top byte `0x80 | (len << 4) | kind`, the kind numbered `i` 1,
-//!   `t` 2, `a` 3, `k` 4, `s` 5, `#` 6 (no mark has the top bit: its `n` is below 2^55), so most
-//!   keys, names and values a model sends are one word each;
-//! - a longer text is its mark, then its UTF-8 bytes eight at a time as little-endian words, the
-//!   last padded with zero bytes (the length in the mark tells the padding from the text);
+//! - a text is its mark, then its UTF-8 bytes eight at a time as little-endian words, the last
+//!   padded with zero bytes (the length in the mark tells the padding from the text);
 //! - the call is the text `i` of its id, the text `t` of its tool, the text `a` of its agent or
 //!   the mark `-`, then its arguments;
 //! - a value is the mark `n` (null), `T` or `F` (a boolean), the text `#` of a number as
@@ -66,16 +62,10 @@ impl Digest {
         self.word(((n as u64) << 8) | u64::from(tag));
     }
 
-    /// A text: up to seven bytes in one word with its kind and length; longer, its mark, then
-    /// its bytes as words, the last padded with zeros.
+    /// A text: its mark, then its bytes as words, the last padded with zeros.
     #[inline]
     fn text(&mut self, tag: u8, bytes: &[u8]) {
-        let len = bytes.len();
-        if len < 8 {
-            self.word(short_text_word(tag, bytes));
-            return;
-        }
-        self.mark(tag, len);
+        self.mark(tag, bytes.len());
         let mut words = bytes.chunks_exact(8);
         for word in &mut words {
             let mut eight = [0_u8; 8];
@@ -98,10 +88,11 @@ impl Digest {
             Value::Bool(flag) => self.mark(if *flag { b'T' } else { b'F' }, 0),
             Value::Number(number) => match number.as_u64() {
                 Some(small) if small < SMALL => {
-                    // Up to seven digits: the text is one word, written from the digits without
+                    // Up to eight digits: the text is one word, written from the digits without
                     // a buffer (most integers a model sends are small).
-                    let (len, digits) = small_integer_word(small);
-                    self.word(digits | short_text_top(b'#', len));
+                    let (len, word) = small_integer_word(small);
+                    self.mark(b'#', len);
+                    self.word(word);
                 }
                 _ => self.number(number),
             },
@@ -192,36 +183,8 @@ fn last_word(rest: &[u8]) -> u64 {
     }
 }
 
-/// The integers whose decimal text is a short text: fewer than eight digits.
-const SMALL: u64 = 10_000_000;
-
-/// The top byte of a short text of kind `tag` and `len` bytes (below eight): its high bit set
-/// (no mark has it), the length in bits 4 to 6, and the kind's number in the low nibble: `i` 1,
-/// `t` 2, `a` 3, `k` 4, `s` 5, `#` 6; in place, as the word's top byte.
-#[inline]
-fn short_text_top(tag: u8, len: usize) -> u64 {
-    let kind = match tag {
-        b'i' => 1,
-        b't' => 2,
-        b'a' => 3,
-        b'k' => 4,
-        b's' => 5,
-        _ => 6,
-    };
-    (0x80 | ((len as u64) << 4) | kind) << 56
-}
-
-/// A short text (up to seven bytes) as one word: its bytes little-endian in the low seven
-/// bytes, zero-padded, under [`short_text_top`].
-#[inline]
-fn short_text_word(tag: u8, bytes: &[u8]) -> u64 {
-    let low = if bytes.is_empty() {
-        0
-    } else {
-        last_word(bytes)
-    };
-    low | short_text_top(tag, bytes.len())
-}
+/// The integers whose decimal text fits one word: fewer than nine digits.
+const SMALL: u64 = 100_000_000;
 
 /// The decimal text of `value` (below [`SMALL`]) as a little-endian word and its length: the
 /// most significant digit in the lowest byte, as the text's bytes read.
@@ -506,7 +469,7 @@ mod tests {
         // the module docs' description alone.)
         assert_eq!(
             idempotency_key("call_1", "send", Some("a"), &json!({"x": 1})),
-            "idem-ae07330ffdbd1a9d8110aa3eebe75bb2"
+            "idem-4581c84ca8dc3103387bce444e28894c"
         );
         assert_eq!(
             idempotency_key(
@@ -516,7 +479,7 @@ mod tests {
                 &json!({"pattern": "fn main", "max_results": 50, "ratio": 0.5, "on": false,
                         "include": ["*.rs"], "options": {"depth": 4, "none": null}})
             ),
-            "idem-dd1aed721b94654def3a30e845f5a322"
+            "idem-bf046a67be3c78225edeca3edfbb9b71"
         );
         assert_eq!(
             idempotency_key(
@@ -525,7 +488,7 @@ mod tests {
                 None,
                 &json!({"neg": -12, "big": u64::MAX, "min": i64::MIN, "e": 0.0025})
             ),
-            "idem-2109c0abcc0b3499da813fa464b3fca7"
+            "idem-39db413735736beb679c879110c38b59"
         );
     }
 }

@@ -339,10 +339,6 @@ struct CallShared {
     /// The registry the call runs in: its shared state, its limits, and where dispatch resolves
     /// the tool.
     host: Arc<dyn CallHost>,
-    /// The attempt the journal in memory admitted on the short path, whose outcome is recorded
-    /// after the body: kept here rather than in the call's future, which every call moves.
-    #[cfg(feature = "durable")]
-    attempt: OnceLock<crate::durable::attempt::KeptAttempt>,
 }
 
 /// Set once something was deferred, so a call that deferred nothing never takes the lock.
@@ -381,8 +377,6 @@ impl ToolExecution {
                     handed: Mutex::new(None),
                     marks: AtomicU64::new(0),
                     host,
-                    #[cfg(feature = "durable")]
-                    attempt: OnceLock::new(),
                 },
             }),
         }
@@ -573,19 +567,6 @@ impl ToolExecution {
     #[cfg(feature = "durable")]
     pub(crate) fn mark_first_attempt(&self) {
         self.mark(FIRST_ATTEMPT);
-    }
-
-    /// Keeps the attempt the journal in memory admitted this call as, until its outcome is
-    /// recorded. Only the short path keeps one, and a call takes it once.
-    #[cfg(feature = "durable")]
-    pub(crate) fn keep_attempt(&self, attempt: crate::durable::attempt::KeptAttempt) {
-        let _first = self.inner.shared.attempt.set(attempt);
-    }
-
-    /// The attempt kept by [`keep_attempt`](Self::keep_attempt), if any.
-    #[cfg(feature = "durable")]
-    pub(crate) fn kept_attempt(&self) -> Option<&crate::durable::attempt::KeptAttempt> {
-        self.inner.shared.attempt.get()
     }
 
     /// Whether the journal admitted this call as its first attempt, once: a second body of the

@@ -48,14 +48,6 @@ pub(crate) enum Attempt {
     },
 }
 
-/// An attempt the store in memory admitted: the call's key, as the store's map has it, and the
-/// attempt's number (see [`Attempt::Kept`]).
-#[derive(Debug)]
-pub(crate) struct KeptAttempt {
-    pub(crate) key: CallKey,
-    pub(crate) number: u64,
-}
-
 impl Attempt {
     /// The attempt's number (1 for the first).
     pub(crate) fn number(&self) -> u64 {

@@ -23,9 +23,7 @@ use std::any::Any;
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::durable::attempt::{
-    Admission, Attempt, Found, Intent, KeptAttempt, finished_state, fresh, judge,
-};
+use crate::durable::attempt::{Admission, Attempt, Found, Intent, finished_state, fresh, judge};
 use crate::durable::clock::{format_time, now_ms, this_process};
 use crate::durable::memory::MemoryStore;
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
@@ -93,12 +91,6 @@ impl Durability {
     #[cfg(any(feature = "mcp", test))]
     pub(crate) fn place(&self) -> &str {
         &self.place
-    }
-
-    /// Whether the store is the one in memory, which [`admit_now`](Self::admit_now) and
-    /// [`record`](Self::record) drive without waiting.
-    pub(crate) fn decides_now(&self) -> bool {
-        self.local.is_some()
     }
 
     /// Decides what an attempt of the call `intent` names may do, recording its intent when it
@@ -202,7 +194,11 @@ impl Durability {
         let state = finished_state(result)?;
         match attempt {
             Attempt::Kept { key, number } => {
-                self.record_kept(&KeptAttempt { key, number }, state, result);
+                if let Some(memory) = &self.local {
+                    // Not recorded means another process moved the entry on: as through the
+                    // trait, the body's result stands.
+                    let _recorded = memory.finish(&key, number, state, now_ms(), result);
+                }
                 None
             }
             Attempt::Entry { entry, .. } => {
@@ -215,29 +211,6 @@ impl Durability {
                         .replace_entry(entry.attempt, JournalState::Started, entry),
                 )
             }
-        }
-    }
-
-    /// Records how `attempt`, admitted by the store in memory, ended, in `state` with `result`
-    /// (see [`finished_state`]).
-    fn record_kept(
-        &self,
-        attempt: &KeptAttempt,
-        state: JournalState,
-        result: &ToolExecutionResult,
-    ) {
-        if let Some(memory) = &self.local {
-            // Not recorded means another process moved the entry on: as through the trait, the
-            // body's result stands.
-            let _recorded = memory.finish(&attempt.key, attempt.number, state, now_ms(), result);
-        }
-    }
-
-    /// Records how `attempt`, admitted by the store in memory, ended with `result`: at once,
-    /// nothing to wait for (see [`record`](Self::record)).
-    pub(crate) fn record_now(&self, attempt: &KeptAttempt, result: &ToolExecutionResult) {
-        if let Some(state) = finished_state(result) {
-            self.record_kept(attempt, state, result);
         }
     }
 

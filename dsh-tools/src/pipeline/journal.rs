@@ -11,13 +11,12 @@ use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
 use crate::durable::REPLAYED_META_KEY;
 use crate::durable::approval::arguments_digest;
-use crate::durable::attempt::{Admission, Attempt, Intent, KeptAttempt};
+use crate::durable::attempt::{Admission, Attempt, Intent};
 use crate::durable::call_key::CallKey;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Durability, in_doubt};
 use crate::durable::position::position_of;
 use crate::durable::record::JournalEntry;
-use crate::durable::store::StoreError;
 use crate::errors::tool_error::ToolError;
 use crate::idempotency::KeyDigest;
 use crate::ids::AgentId;
@@ -46,11 +45,9 @@ pub(crate) async fn dispatch(
     result
 }
 
-/// [`dispatch`] on the short path, where nothing but the body watches the call, for a store
-/// that is waited for (the store in memory goes through [`admitted_now`] and [`recorded_now`]
-/// instead): once the journal has read the arguments (for the call's key), a body that takes
-/// them by value is handed them, as on the short path without a journal, instead of converting
-/// a copy.
+/// [`dispatch`] on the short path, where nothing but the body watches the call: once the
+/// journal has read the arguments (for the call's key), a body that takes them by value is
+/// handed them, as on the short path without a journal, instead of converting a copy.
 pub(crate) async fn dispatch_short(
     call: &mut CallContext,
     durability: &Durability,
@@ -75,56 +72,6 @@ pub(crate) async fn dispatch_short(
     result
 }
 
-/// The journal's decision about a call on the short path, when its store is the one in memory
-/// (`None` otherwise: [`dispatch_short`] waits for any other). Made by plain calls, so that the
-/// short path runs such a call's body in its own future, boxing nothing; an attempt admitted to
-/// run is kept on the call's execution ([`ToolExecution::keep_attempt`]) for [`recorded_now`].
-///
-/// [`ToolExecution::keep_attempt`]: crate::call::execution::ToolExecution::keep_attempt
-pub(crate) fn admitted_now(call: &CallContext, durability: &Durability) -> Option<AdmittedNow> {
-    if !durability.decides_now() {
-        return None;
-    }
-    let (intent, resumable_run) = match intent(call) {
-        Ok(Some(intent)) => intent,
-        Ok(None) => return Some(AdmittedNow::Unjournaled),
-        Err(refused) => return Some(AdmittedNow::Ended(refused)),
-    };
-    // Not `Err`: the store decides at once. Were it not to, nothing was recorded, and the call
-    // takes the path that waits.
-    let admission = durability.admit_now(intent).ok()?;
-    Some(
-        match decided(call, &call.run, Ok(admission), resumable_run) {
-            Admitted::Run(Attempt::Kept { key, number }) => {
-                call.execution().keep_attempt(KeptAttempt { key, number });
-                AdmittedNow::Run
-            }
-            // The store in memory admits no other kind of attempt; the trait's would be recorded
-            // by the path that waits, so it is never made here.
-            Admitted::Run(Attempt::Entry { .. }) => return None,
-            Admitted::Unjournaled => AdmittedNow::Unjournaled,
-            Admitted::Ended(result) => AdmittedNow::Ended(result),
-        },
-    )
-}
-
-/// What [`admitted_now`] decided about a call before its body.
-pub(crate) enum AdmittedNow {
-    /// Run the body; its attempt is kept on the call's execution for [`recorded_now`].
-    Run,
-    /// The tool is not journaled: run the body as without a journal.
-    Unjournaled,
-    /// The call's result, without running the body (see [`Admitted::Ended`]).
-    Ended(ToolExecutionResult),
-}
-
-/// Records the outcome of the attempt [`admitted_now`] kept on the call run as `run`, if any.
-pub(crate) fn recorded_now(run: &ToolRun, durability: &Durability, result: &ToolExecutionResult) {
-    if let Some(attempt) = run.execution().kept_attempt() {
-        durability.record_now(attempt, result);
-    }
-}
-
 /// What the journal decided about a call before its body.
 enum Admitted {
     /// Run the body as this attempt.
@@ -138,6 +85,7 @@ enum Admitted {
 
 /// Admits an attempt of `call` (run as `run`) through the journal of `durability`.
 async fn admitted(call: &CallContext, run: &ToolRun, durability: &Durability) -> Admitted {
+    let execution = run.execution();
     let (intent, resumable_run) = match intent(call) {
         Ok(Some(intent)) => intent,
         Ok(None) => return Admitted::Unjournaled,
@@ -150,17 +98,6 @@ async fn admitted(call: &CallContext, run: &ToolRun, durability: &Durability) ->
         Ok(admission) => Ok(admission),
         Err(intent) => Box::pin(durability.admit(intent)).await,
     };
-    decided(call, run, admission, resumable_run)
-}
-
-/// What the journal's `admission` of `call` (run as `run`) means for its body.
-fn decided(
-    call: &CallContext,
-    run: &ToolRun,
-    admission: Result<Admission, StoreError>,
-    resumable_run: bool,
-) -> Admitted {
-    let execution = run.execution();
     let attempt = match admission {
         Ok(Admission::Run(attempt)) => attempt,
         Err(error) => {

@@ -11,13 +11,9 @@
 //! the full pipeline, boxed, inside the same future.
 
 use std::future::Future;
-#[cfg(feature = "durable")]
-use std::sync::Arc;
 
 use crate::call::context::CallContext;
 use crate::future::BoxFuture;
-#[cfg(feature = "durable")]
-use crate::pipeline::journal::AdmittedNow;
 use crate::pipeline::phases;
 use crate::result::ToolExecutionResult;
 
@@ -47,28 +43,15 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
             if let Err(aborted) = phases::before_dispatch(call) {
                 break 'dispatched aborted;
             }
-            // A journaled call goes through the journal. The store in memory decides by plain
-            // calls before the body and records after it, the attempt kept on the execution, so
-            // the body runs below as any call's, in this future. Any other store is waited for
-            // in the journal's own future, boxed (calls without one carry none of it), which
-            // reads the arguments for the call's key and then may hand them to the body, as
-            // below (the store is shared, so the call can be lent mutably).
+            // A journaled call goes through the journal (boxed: calls without one carry none
+            // of it), which reads the arguments for the call's key and then may hand them to
+            // the body, as below (the store is shared, so the call can be lent mutably).
             #[cfg(feature = "durable")]
-            if let Some(durability) = &call.durability {
-                match crate::pipeline::journal::admitted_now(call, durability) {
-                    Some(AdmittedNow::Run | AdmittedNow::Unjournaled) => {}
-                    Some(AdmittedNow::Ended(mut result)) => {
-                        phases::after_dispatch(call, &mut result);
-                        break 'dispatched result;
-                    }
-                    None => {
-                        let durability = Arc::clone(durability);
-                        let journaled = crate::pipeline::journal::dispatch_short(call, &durability);
-                        let mut result = Box::pin(journaled).await;
-                        phases::after_dispatch(call, &mut result);
-                        break 'dispatched result;
-                    }
-                }
+            if let Some(durability) = call.durability.clone() {
+                let journaled = crate::pipeline::journal::dispatch_short(call, &durability);
+                let mut result = Box::pin(journaled).await;
+                phases::after_dispatch(call, &mut result);
+                break 'dispatched result;
             }
             // Nothing watches this call (no hook, observer or span): a definition that reads
             // nothing of the execution's arguments may take them.
@@ -77,11 +60,6 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
                 &call.run,
                 give_up_arguments: call.run.execution_mut().take_arguments()
             );
-            // The outcome of an attempt the journal in memory admitted above.
-            #[cfg(feature = "durable")]
-            if let Some(durability) = &call.durability {
-                crate::pipeline::journal::recorded_now(&call.run, durability, &result);
-            }
             phases::after_dispatch(call, &mut result);
             result
         };
