@@ -363,7 +363,9 @@ impl MemoryStore {
             current.state = state;
             current.finished_at_ms = Some(finished_at_ms);
             current.outcome = Some(KeptOutcome::of(result));
-            if self.bookkept(records, key, state) {
+            // What `bookkept` asks, read off the entry in hand rather than looked up again.
+            let answers = state == JournalState::Completed && current.arguments_digest().is_some();
+            if self.keep_finished.is_some() || answers {
                 self.keep_books(records, key, state);
             }
             true
