@@ -51,7 +51,7 @@ impl Schema {
     ///     .required("path", Schema::string())
     ///     .required("content", Schema::string())
     ///     .build();
-    /// let mut arguments = PartialJson::new();
+    /// let mut arguments = PartialJson::default();
     /// arguments.push(r#"{"path": 7, "content": "fn main() {"#).unwrap();
     /// let violations = schema.definite_violations(&arguments).unwrap_err();
     /// assert_eq!(violations.to_string(), r#""path" must be a string"#);
@@ -96,7 +96,7 @@ impl Schema {
     ///     .required("content", Schema::string())
     ///     .build();
     /// let mut progress = DefiniteProgress::default();
-    /// let mut arguments = PartialJson::new();
+    /// let mut arguments = PartialJson::default();
     /// arguments.push(r#"{"path": "a.rs", "content": "fn"#).unwrap();
     /// assert!(schema.definite_violations_since(&arguments, &mut progress).is_ok());
     /// // An undeclared key whose value has begun: what a whole check finds.

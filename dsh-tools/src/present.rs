@@ -9,8 +9,10 @@
 //! line diffs of `diff.rs`; `parts.rs` says what `#[tool]`'s declarative `card_title` and `location`
 //! keys take of an argument field ([`TitlePart`], [`LocationPart`]); `icon.rs` is a tool's
 //! icon ([`ToolIcon`]). How the cards of a call are
-//! made from its definition so that they never fail ([`ToolCallView::present`],
-//! [`ToolResultView::present`]) belongs to the call (`call/cards.rs`).
+//! made from its definition so that they never fail (what
+//! [`ToolScope::present_call`](crate::ToolScope::present_call) and
+//! [`ObservedCall::present_call`](crate::hooks::ObservedCall::present_call) show) belongs to
+//! the call (`call/cards.rs`).
 
 mod diff;
 mod icon;

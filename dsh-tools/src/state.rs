@@ -8,18 +8,14 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Shared state provided to the registry once and reached by tools through [`ToolRun::state`](crate::ToolRun::state),
-/// keyed by type (a database pool, an HTTP client, a workspace root).
+/// keyed by type (a database pool, an HTTP client, a workspace root); `SharedState::default()` is
+/// an empty one.
 #[derive(Clone, Default)]
 pub struct SharedState {
     entries: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
 }
 
 impl SharedState {
-    /// An empty map.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Stores `value`, replacing any earlier value of the same type.
     pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
         self.entries.insert(TypeId::of::<T>(), Arc::new(value));

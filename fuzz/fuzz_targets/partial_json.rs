@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
         start += step;
     }
 
-    let mut cut = PartialJson::new();
+    let mut cut = PartialJson::default();
     for fragment in &fragments {
         let failed = cut.push_bytes(fragment).is_err();
         // The value so far is always there to ask for, whatever the text is.
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let cut_end = cut.end();
 
-    let mut whole = PartialJson::new();
+    let mut whole = PartialJson::default();
     let whole_end = whole.push_bytes(text).and_then(|()| whole.end());
     assert_eq!(
         cut_end.is_ok(),

@@ -93,7 +93,7 @@ fn main() {
         let sqlite_store = SqliteStore::open(&file).expect("open the bench's SQLite file");
         let backends: Vec<(&str, Option<Durability>)> = vec![
             ("no store", None),
-            ("memory", Some(Durability::new(MemoryStore::new()))),
+            ("memory", Some(Durability::new(MemoryStore::default()))),
             ("SQLite file", Some(Durability::new(sqlite_store))),
             (
                 "PostgreSQL (loopback)",

@@ -303,7 +303,7 @@ impl ToolDefinition for AddTool {
 /// The registry every MCP test serves, and the cancellation count its `slow` tool keeps.
 pub fn registry() -> (ToolRegistry, Arc<Cancellations>) {
     let cancellations = Arc::new(Cancellations::default());
-    let mut state = SharedState::new();
+    let mut state = SharedState::default();
     state.insert(Arc::clone(&cancellations));
     let registry = ToolRegistry::with_state(state);
     let _ = registry.register(SearchFilesTool).expect("registers");

@@ -34,7 +34,7 @@ const MAX_DEPTH: usize = 127;
 /// use dsh_tools_schema::partial_json::PartialJson;
 /// use serde_json::json;
 ///
-/// let mut reader = PartialJson::new();
+/// let mut reader = PartialJson::default();
 /// reader.push(r#"{"path": "src/ma"#).unwrap();
 /// assert_eq!(reader.value(), Some(json!({"path": "src/ma"})));
 /// reader.push(r#"in.rs", "limit": 2"#).unwrap();
@@ -163,11 +163,6 @@ enum Expect {
 type Step<T = ()> = Result<T, ()>;
 
 impl PartialJson {
-    /// A reader that has read nothing.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Reads the next fragment of the text.
     pub fn push(&mut self, fragment: &str) -> Result<(), PartialJsonError> {
         if let Some(error) = &self.error {

@@ -445,7 +445,7 @@ pub fn fill_workspace(root: &Path) -> std::io::Result<()> {
 
 /// A registry with every tool of this module over `workspace`.
 pub fn registry(workspace: Workspace) -> Result<ToolRegistry, dsh_tools::registry::RegistryError> {
-    let mut state = SharedState::new();
+    let mut state = SharedState::default();
     state.insert(workspace);
     let registry = ToolRegistry::with_state(state);
     let _ = registry.register(ReadFileTool)?;

@@ -4,7 +4,7 @@
 //!
 //! Wiring is one registration: `scope.observe(AcpToolCalls::new(connection, session_id, cards))`.
 //! The cards come from the definition each call resolved to when it started
-//! ([`ObservedCall`]), with every fallback of [`ToolCallView::present`]; [`AcpCards`] maps them.
+//! ([`ObservedCall::present_call`] and its kin, with every fallback); [`AcpCards`] maps them.
 //! Notifications are queued on the connection synchronously, in the order of the call's events,
 //! so a client sees a call's `tool_call` before its updates.
 //!

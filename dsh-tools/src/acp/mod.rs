@@ -4,7 +4,7 @@
 //! An ACP agent (an editor's coding agent, spoken to over stdio) reports each tool call of a
 //! prompt turn to the client with `session/update` notifications: `tool_call` when the call
 //! starts, `tool_call_update` while it runs and when it ends. This module builds them from the
-//! cards of [`present`](crate::present::ToolCallView::present) — a diff card becomes diff content, a
+//! cards of [`ObservedCall::present_call`](crate::hooks::ObservedCall::present_call) — a diff card becomes diff content, a
 //! terminal card a client terminal (or a fenced console block), file paths are made absolute
 //! and titles relative to the session's working directory — and sends them as calls run:
 //!

@@ -52,22 +52,10 @@ pub enum Patch<T> {
 }
 
 impl<T> Patch<T> {
-    /// Whether the property was left out.
+    /// Whether the property was left out: the function serde's `skip_serializing_if` names
+    /// (elsewhere, `matches!` on the variants reads as well).
     pub fn is_absent(&self) -> bool {
         matches!(self, Self::Absent)
-    }
-
-    /// Whether the property was `null`.
-    pub fn is_null(&self) -> bool {
-        matches!(self, Self::Null)
-    }
-
-    /// The value, if the property had one.
-    pub fn value(&self) -> Option<&T> {
-        match self {
-            Self::Value(value) => Some(value),
-            Self::Absent | Self::Null => None,
-        }
     }
 
     /// The three states as nested options: `None` left out, `Some(None)` null, `Some(Some(v))`.

@@ -63,7 +63,11 @@ impl ToolCallRef for ToolExecution {
 impl ToolCallView {
     /// The pending card of a call of `name` with `arguments`, as `definition` presents it (`None`:
     /// the tool is unknown). Never fails: see the module docs for the fallbacks.
-    pub fn present(definition: Option<&dyn ToolDefinition>, name: &str, arguments: &Value) -> Self {
+    pub(crate) fn present(
+        definition: Option<&dyn ToolDefinition>,
+        name: &str,
+        arguments: &Value,
+    ) -> Self {
         pending_card(
             definition,
             name,
@@ -92,7 +96,7 @@ impl ToolCallView {
 
     /// The card of a running call after a progress report: the definition's progress card, or
     /// `pending` (the call's pending card) unchanged. Never fails.
-    pub fn present_progress(
+    pub(crate) fn present_progress(
         definition: Option<&dyn ToolDefinition>,
         arguments: &Value,
         pending: &ToolCallView,
@@ -120,7 +124,7 @@ impl ToolResultView {
     /// The result card of a call whose pending card was `call`, as `definition` presents
     /// `result` (`None`: the tool is unknown). Never fails and is never blank; a failure always
     /// shows its error text (see the module docs).
-    pub fn present(
+    pub(crate) fn present(
         definition: Option<&dyn ToolDefinition>,
         arguments: &Value,
         call: &ToolCallView,

@@ -105,7 +105,8 @@ impl ToolSchema {
 ///   the batch runner; a panic counts as `false`.
 /// - `present_call`, `present_progress`, `present_result`, and the options' `annotations`,
 ///   `icons` and `task_support`: never read by the pipeline; they are for bridges and UIs, which reach them through
-///   [`ToolCallView::present`] and its kin (fallbacks included: a panic there is contained).
+///   [`ToolScope::present_call`](crate::ToolScope::present_call) and its kin, or an observer's
+///   [`ObservedCall`](crate::hooks::ObservedCall) (fallbacks included: a panic there is contained).
 pub trait ToolDefinition: Send + Sync + 'static {
     /// The name the model calls the tool by.
     fn name(&self) -> &str;

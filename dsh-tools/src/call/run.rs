@@ -37,17 +37,9 @@ impl ToolRun {
     }
 
     /// A run context outside any registry, for calling a tool function directly (unit tests,
-    /// scripts). It has no shared state and a fresh, uncancelled token.
+    /// scripts): `state` is what [`state`](Self::state) finds (`SharedState::default()` for
+    /// none), and its token is fresh and uncancelled.
     pub fn detached(
-        call_id: impl Into<Cow<'static, str>>,
-        name: impl Into<Cow<'static, str>>,
-        arguments: Value,
-    ) -> Self {
-        Self::detached_with_state(call_id, name, arguments, SharedState::new())
-    }
-
-    /// A detached run context with `state` available.
-    pub fn detached_with_state(
         call_id: impl Into<Cow<'static, str>>,
         name: impl Into<Cow<'static, str>>,
         arguments: Value,
@@ -137,7 +129,7 @@ impl ToolRun {
     ///
     /// ```
     /// # use dsh_tools::{ToolRun, json, call::ToolProgress};
-    /// # let run = ToolRun::detached("call_1", "index", json!({}));
+    /// # let run = ToolRun::detached("call_1", "index", json!({}), Default::default());
     /// run.report_progress(ToolProgress {
     ///     total: Some(10.0),
     ///     message: Some("indexing".into()),

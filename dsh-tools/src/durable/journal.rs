@@ -291,7 +291,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_position_recorded_for_another_call_is_not_replayed() {
-        let durability = Durability::new(MemoryStore::new());
+        let durability = Durability::new(MemoryStore::default());
         let Ok(Admission::Run(attempt)) = durability.admit(position("a", "d1")).await else {
             panic!("the first attempt runs");
         };
@@ -327,7 +327,7 @@ mod tests {
     #[tokio::test]
     async fn an_outcome_kept_without_its_rendering_reads_back_as_recorded() {
         use crate::content::{ContentBlock, render_value_as_text};
-        let durability = Durability::new(MemoryStore::new());
+        let durability = Durability::new(MemoryStore::default());
         let shown = [
             serde_json::json!("/src"),
             serde_json::json!(null),
@@ -375,7 +375,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_store_in_memory_is_driven_at_once_by_the_same_rules() {
-        let durability = Durability::new(MemoryStore::new());
+        let durability = Durability::new(MemoryStore::default());
         let Ok(Admission::Run(attempt)) = durability.admit_now(call(false)) else {
             panic!("the first attempt runs at once");
         };

@@ -32,7 +32,8 @@ use crate::future::BoxFuture;
 use crate::name_hash::SeededNameHash;
 use crate::result::{ToolExecutionResult, ToolOutcome};
 
-/// The call store in memory (see the module docs).
+/// The call store in memory (see the module docs): `MemoryStore::default()` remembers every
+/// call, [`keeping_finished`](Self::keeping_finished) a bounded number.
 #[derive(Default)]
 pub struct MemoryStore {
     inner: Mutex<Records>,
@@ -215,11 +216,6 @@ impl Kept {
 }
 
 impl MemoryStore {
-    /// An empty store that remembers every call.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// An empty store that remembers at most `limit` finished calls (completed or failed),
     /// forgetting the oldest first, so that a process running for months holds a bounded
     /// journal. A retry of a forgotten call runs its body again, as after a restart; a call

@@ -107,7 +107,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_position_diverges_only_for_another_tool_or_other_arguments() {
-        let durability = Durability::new(MemoryStore::new());
+        let durability = Durability::new(MemoryStore::default());
         let key = position_key("idem-run", 2);
         assert_eq!(key, "idem-run/2");
         assert_eq!(position_of(&key), 2);

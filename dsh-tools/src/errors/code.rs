@@ -14,7 +14,10 @@ use super::string_enum::string_enum;
 /// ```
 /// use dsh_tools::errors::{ErrorCode, ErrorInfo};
 ///
-/// let info = ErrorInfo::new(ErrorCode::InvalidArgs.name(), ErrorCode::InvalidArgs);
+/// let info = ErrorInfo {
+///     name: ErrorCode::InvalidArgs.name().into(),
+///     code: ErrorCode::InvalidArgs.into(),
+/// };
 /// assert!(info.code == ErrorCode::InvalidArgs);
 /// assert!(info.code == "INVALID_ARGS");
 /// assert_eq!(ErrorCode::InvalidArgs.as_str(), "INVALID_ARGS");

@@ -28,8 +28,11 @@ pub struct ErrorInfo {
 }
 
 impl ErrorInfo {
-    /// An info pair.
-    pub fn new(name: impl Into<Cow<'static, str>>, code: impl Into<Cow<'static, str>>) -> Self {
+    /// The pair the registry attaches; users write the struct (or call [`ToolError::coded`]).
+    pub(crate) fn new(
+        name: impl Into<Cow<'static, str>>,
+        code: impl Into<Cow<'static, str>>,
+    ) -> Self {
         Self {
             name: name.into(),
             code: code.into(),

@@ -76,7 +76,8 @@ impl<'a> ObservedCall<'a> {
         }
     }
 
-    /// The call's pending card ([`ToolCallView::present`] on its definition).
+    /// The call's pending card, from the definition it resolved to when it started, with the
+    /// fallbacks of [`ToolScope::present_call`](crate::ToolScope::present_call).
     pub fn present_call(&self) -> ToolCallView {
         ToolCallView::present(
             self.definition,
@@ -85,8 +86,8 @@ impl<'a> ObservedCall<'a> {
         )
     }
 
-    /// The card after a progress report ([`ToolCallView::present_progress`]); `pending` is
-    /// [`present_call`](Self::present_call)'s card.
+    /// The card after a progress report: its progress presenter's card, else `pending`
+    /// ([`present_call`](Self::present_call)'s card) unchanged.
     pub fn present_progress(
         &self,
         pending: &ToolCallView,
@@ -100,7 +101,8 @@ impl<'a> ObservedCall<'a> {
         )
     }
 
-    /// The result card ([`ToolResultView::present`]); `pending` is
+    /// The result card, never blank, a failure's always showing its error text (as
+    /// [`ToolScope::present_result`](crate::ToolScope::present_result)); `pending` is
     /// [`present_call`](Self::present_call)'s card.
     pub fn present_result(
         &self,

@@ -48,7 +48,9 @@ pub use importing::client::{ConnectOptions, ImportOptions, McpClient};
 pub use importing::elicitation::{ElicitationAnswer, ElicitationHandler, ElicitationRequest};
 pub use importing::imported::IDEMPOTENCY_META_KEY;
 pub use importing::names::imported_name;
-pub use importing::pins::{ChangedToolPolicy, HeldChange, NewToolPolicy, Pins, fingerprint};
+pub use importing::pins::{
+    ChangedToolPolicy, HeldChange, NewToolPolicy, PinnedTool, Pins, fingerprint,
+};
 pub use serving::connection::McpConnection;
 #[cfg(feature = "mcp-http")]
 pub use serving::http_server::{HttpOptions, McpHttpServer};

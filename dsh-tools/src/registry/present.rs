@@ -1,5 +1,5 @@
 //! Presentation on a layer: the cards of a call, made from the definition the call resolves to
-//! there, with every fallback of [`ToolCallView::present`] — so a UI can show any call, known or
+//! there, with every fallback (`call/cards.rs`) — so a UI can show any call, known or
 //! not, and never gets an error or a blank card.
 //!
 //! A call resolves as the layer would run it (see [`ToolScope::execute`]): in a scope, in that
@@ -71,7 +71,7 @@ impl ToolScope {
     }
 
     /// The card of `call`'s `result`. Never fails and never blank; a failure always shows its
-    /// error text (see [`ToolResultView::present`]).
+    /// error text.
     pub fn present_result(
         &self,
         call: &(impl ToolCallRef + ?Sized),

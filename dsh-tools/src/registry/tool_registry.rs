@@ -75,7 +75,7 @@ impl Deref for ToolRegistry {
 impl ToolRegistry {
     /// An empty registry with no shared state.
     pub fn new() -> Self {
-        Self::with_state(SharedState::new())
+        Self::with_state(SharedState::default())
     }
 
     /// An empty registry whose tools reach `state` through [`ToolRun::state`](crate::ToolRun::state).

@@ -403,7 +403,7 @@ fn timed_calls(rt: &Runtime, registry: &ToolRegistry, iterations: u64, meter: &m
 /// `noop` on a registry whose calls go through the call journal, in memory.
 fn journaled_registry() -> ToolRegistry {
     let registry = noop_registry(0, None);
-    registry.set_durability(Durability::new(MemoryStore::new()));
+    registry.set_durability(Durability::new(MemoryStore::default()));
     registry
 }
 

@@ -245,7 +245,7 @@ impl Streamed {
             .collect();
         cuts.dedup();
         let streamed = Self { text, cuts };
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         for fragment in streamed.fragments() {
             reader.push(fragment).expect("JSON");
         }
@@ -277,7 +277,7 @@ impl Streamed {
     fn read_fragments(&self, iterations: u64, meter: &mut Meter) {
         meter.measure(|| {
             for _ in 0..iterations {
-                let mut reader = PartialJson::new();
+                let mut reader = PartialJson::default();
                 for fragment in self.fragments() {
                     let _ = reader.push(black_box(fragment));
                 }

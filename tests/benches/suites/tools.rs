@@ -8,7 +8,7 @@
 //!   checks the output against its schema.
 //!
 //! - execute_journaled: the same `registry.execute` on a registry whose calls go through the
-//!   call journal in memory (`Durability::new(MemoryStore::new())`), each call with a call id of
+//!   call journal in memory (`Durability::new(MemoryStore::default())`), each call with a call id of
 //!   its own, so each is new (its intent recorded, the body run, its outcome recorded). Issue 33
 //!   asks the journal to add at most 10 % to `execute`.
 //!
@@ -87,7 +87,7 @@ fn suite() -> Suite {
     let _ = journaled
         .register(ours::SearchFilesTool)
         .expect("registers");
-    journaled.set_durability(Durability::new(MemoryStore::new()));
+    journaled.set_durability(Durability::new(MemoryStore::default()));
 
     let server = theirs::Server::new();
     let router: ToolRouter<theirs::Server> = server.tool_router.clone();

@@ -64,20 +64,26 @@ pub enum NewToolPolicy {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "SavedPins", into = "SavedPins")]
 pub struct Pins {
-    tools: BTreeMap<String, Pin>,
+    tools: BTreeMap<String, PinnedTool>,
 }
 
+/// One tool's pin, as [`Pins::tools`] lists it: read-only, since pins are only made by imports
+/// and by loading, which checks that each fingerprint is its definition's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Pin {
-    fingerprint: String,
-    definition: Value,
+#[non_exhaustive]
+pub struct PinnedTool {
+    /// The definition's [`fingerprint`].
+    pub fingerprint: String,
+    /// The definition as `tools/list` gave it, without its `_meta` (an `rmcp` tool's JSON:
+    /// `serde_json::from_value` reads it back).
+    pub definition: Value,
 }
 
 /// The saved form of [`Pins`], with its version.
 #[derive(Clone, Serialize, Deserialize)]
 struct SavedPins {
     version: u32,
-    tools: BTreeMap<String, Pin>,
+    tools: BTreeMap<String, PinnedTool>,
 }
 
 const PINS_VERSION: u32 = 1;
@@ -124,28 +130,16 @@ impl TryFrom<SavedPins> for Pins {
 }
 
 impl Pins {
-    /// The pinned fingerprint of the server's tool `tool`.
-    pub fn fingerprint(&self, tool: &str) -> Option<&str> {
-        self.tools.get(tool).map(|pin| pin.fingerprint.as_str())
-    }
-
-    /// The pinned definition of the server's tool `tool`.
-    pub fn definition(&self, tool: &str) -> Option<mcp::Tool> {
-        self.tools
-            .get(tool)
-            .and_then(|pin| serde_json::from_value(pin.definition.clone()).ok())
-    }
-
-    /// The pinned tools' names, sorted.
-    pub fn tools(&self) -> impl Iterator<Item = &str> {
-        self.tools.keys().map(String::as_str)
+    /// The pins by the server's tool name, sorted.
+    pub fn tools(&self) -> &BTreeMap<String, PinnedTool> {
+        &self.tools
     }
 
     fn pin(&mut self, tool: &mcp::Tool) {
         let definition = definition_of(tool);
         self.tools.insert(
             tool.name.to_string(),
-            Pin {
+            PinnedTool {
                 fingerprint: fingerprint_of_value(&definition),
                 definition,
             },

@@ -690,7 +690,7 @@ mod tests {
     }
 
     fn book(timeout: Option<Duration>) -> (TaskBook, Arc<MemoryStore>) {
-        let store = Arc::new(MemoryStore::new());
+        let store = Arc::new(MemoryStore::default());
         let shared: Arc<dyn CallStore> = store.clone();
         (TaskBook::new(shared, "me".to_owned(), timeout), store)
     }

@@ -61,7 +61,7 @@ impl StreamingCall {
             call,
             order,
             raw_arguments: String::new(),
-            partial_arguments: PartialJson::new(),
+            partial_arguments: PartialJson::default(),
             input: None,
             definite_error: None,
             violations: Vec::new(),

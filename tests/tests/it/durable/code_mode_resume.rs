@@ -185,7 +185,7 @@ async fn resumes(registry: &ToolRegistry, input: &ToolExecutionInput, runs: &Run
 #[tokio::test]
 async fn a_run_pauses_at_an_approval_and_resumes_once_it_is_decided() {
     let runs = Runs::default();
-    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    let registry = registry(Arc::new(MemoryStore::default()), &runs);
     let input = run_input("run-1", PROGRAM);
     let id = pauses_at_pay(&registry, &input, &runs).await;
 
@@ -222,7 +222,7 @@ async fn a_run_pauses_at_an_approval_and_resumes_once_it_is_decided() {
 #[tokio::test]
 async fn a_rejected_approval_reaches_the_program_on_the_retry() {
     let runs = Runs::default();
-    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    let registry = registry(Arc::new(MemoryStore::default()), &runs);
     let input = run_input("run-1", PROGRAM);
     let id = pauses_at_pay(&registry, &input, &runs).await;
     assert!(
@@ -244,7 +244,7 @@ async fn a_rejected_approval_reaches_the_program_on_the_retry() {
 #[tokio::test]
 async fn without_a_call_store_a_program_sees_the_approval_fail() {
     let runs = Runs::default();
-    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    let registry = registry(Arc::new(MemoryStore::default()), &runs);
     registry.set_durability(None);
     let result = registry.execute(run_input("run-1", PROGRAM)).await;
     assert!(!result.is_error(), "{}", result.text());
@@ -268,7 +268,7 @@ fn branching(second_branch: &str) -> String {
 
 async fn diverges(second_branch: &str, expected: &[&str]) {
     let runs = Runs::default();
-    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    let registry = registry(Arc::new(MemoryStore::default()), &runs);
     let input = run_input("run-1", &branching(second_branch));
     let paused = registry.execute(input.clone()).await;
     assert_eq!(
@@ -379,7 +379,7 @@ async fn a_run_paused_in_one_process_resumes_in_the_next_on_a_sqlite_file() {
 #[tokio::test]
 async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themselves() {
     let runs = Runs::default();
-    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    let registry = registry(Arc::new(MemoryStore::default()), &runs);
     // Room for `a` on a busy machine; `slow` then waits out the rest.
     registry.set_code_limits(CodeLimits {
         wall_time_ms: 1_500,
@@ -433,7 +433,7 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
 #[tokio::test]
 async fn calls_running_beside_the_paused_one_end_and_are_recorded() {
     let runs = Runs::default();
-    let registry = registry(Arc::new(MemoryStore::new()), &runs);
+    let registry = registry(Arc::new(MemoryStore::default()), &runs);
     // `fetch` takes a while and runs beside `pay`, which pauses the run at once.
     let fetch_runs = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&fetch_runs);

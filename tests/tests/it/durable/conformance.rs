@@ -10,7 +10,7 @@ use dsh_tools_tests::postgres_server::PostgresServer;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_memory_store_conforms() {
-    run_all(|| async { Arc::new(MemoryStore::new()) as Arc<dyn CallStore> }).await;
+    run_all(|| async { Arc::new(MemoryStore::default()) as Arc<dyn CallStore> }).await;
 }
 
 /// A bound the suite never reaches: its bookkeeping must not change what the store does.

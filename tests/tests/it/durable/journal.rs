@@ -55,7 +55,7 @@ async fn policies_answer_within_a_time_to_live_or_opt_out() {
     let registry = ToolRegistry::new();
     let _ = registry.register(PriceTool).expect("price");
     let _ = registry.register(NoteTool).expect("note");
-    registry.set_durability(Durability::new(MemoryStore::new()));
+    registry.set_durability(Durability::new(MemoryStore::default()));
 
     let first = registry
         .execute(ToolExecutionInput::new(
@@ -136,7 +136,7 @@ async fn a_body_that_timed_out_leaves_its_call_in_doubt() {
             Ok(json!(null))
         });
     let _ = registry.register(hang).expect("hang");
-    registry.set_durability(Durability::new(MemoryStore::new()).with_place("here"));
+    registry.set_durability(Durability::new(MemoryStore::default()).with_place("here"));
     let input = ToolExecutionInput::new("h1", "hang", json!({}));
     let timed_out = registry.execute(input.clone()).await;
     assert_eq!(
@@ -171,7 +171,7 @@ async fn a_failed_body_runs_again_on_retry() {
             }
         });
     let _ = registry.register(flaky).expect("flaky");
-    registry.set_durability(Durability::new(MemoryStore::new()));
+    registry.set_durability(Durability::new(MemoryStore::default()));
     let input = ToolExecutionInput::new("f1", "flaky", json!({}));
     assert!(registry.execute(input.clone()).await.is_error());
     let second = registry.execute(input.clone()).await;

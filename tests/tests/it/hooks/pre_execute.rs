@@ -184,7 +184,7 @@ async fn listeners_see_the_frozen_call() {
         .handler(|_, _| async { Ok(json!("ok")) });
     let registry = registry_with([tool]);
     let _scope = registry.create_child("a").expect("the agent's scope");
-    let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}))
+    let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}), Default::default())
         .execution()
         .token();
     let _ = registry.on_pre_execute(move |execution, next| {

@@ -177,7 +177,7 @@ async fn thirds(args: Thirds) -> u32 {
 }
 
 fn registry() -> ToolRegistry {
-    let mut state = SharedState::new();
+    let mut state = SharedState::default();
     state.insert(Greeting("Howdy".into()));
     let registry = ToolRegistry::with_state(state);
     let _ = registry.register(AddTool).unwrap();
@@ -296,7 +296,7 @@ fn a_tool_whose_state_the_registry_lacks_is_refused_at_registration_naming_the_t
     assert_eq!(error.kind, RegistryErrorKind::MissingState);
     assert!(bare.schemas().is_empty() && scope.schemas().is_empty());
     // State of another type does not stand in for it.
-    let mut other = SharedState::new();
+    let mut other = SharedState::default();
     other.insert(String::from("Howdy"));
     let error = ToolRegistry::with_state(other)
         .register(ConfiguredGreetTool)
@@ -343,7 +343,7 @@ async fn a_blocking_tool_runs_its_plain_fn_off_the_callers_thread_with_state_and
         result.text()
     );
     // The function stays callable as written.
-    let run = ToolRun::detached("c", "blocking_greet", json!({}));
+    let run = ToolRun::detached("c", "blocking_greet", json!({}), SharedState::default());
     let direct = blocking_greet("Bo".into(), &Greeting("Hi".into()), &run).unwrap();
     assert!(direct.starts_with("Hi, Bo! (on "));
 }

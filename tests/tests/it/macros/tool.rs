@@ -1,5 +1,6 @@
 //! `#[tool]`: the generated tool struct, its schema, execution through the typed shim.
 
+use dsh_tools::call::SharedState;
 use dsh_tools::{Tool, ToolArgs, ToolDefinition, ToolError, ToolRun, Value, json, tool};
 
 #[derive(ToolArgs, Debug)]
@@ -61,9 +62,19 @@ fn generated_definitions() {
     println!("{card:?}");
 }
 
+/// A run made outside any registry for a direct call finds the state it was given, and only that.
+#[test]
+fn a_detached_run_reaches_the_state_it_was_given() {
+    let mut state = SharedState::default();
+    state.insert(7_u32);
+    let run = ToolRun::detached("c1", "greet", Value::Null, state);
+    assert_eq!(run.state::<u32>(), Some(&7));
+    assert_eq!(run.state::<String>(), None);
+}
+
 #[tokio::test]
 async fn runs_through_the_shim() {
-    let run = ToolRun::detached("c1", "greet", Value::Null);
+    let run = ToolRun::detached("c1", "greet", Value::Null, SharedState::default());
     let value = GreetTool
         .execute(&json!({"name": "Ada"}), &run)
         .await

@@ -715,7 +715,10 @@ async fn an_imported_tool_s_own_error_code_comes_back_with_it() {
     assert_eq!(failed.text(), "Error: no space left on device");
     assert_eq!(
         failed.error().and_then(|error| error.info()),
-        Some(&ErrorInfo::new("IoError", "ENOSPC"))
+        Some(&ErrorInfo {
+            name: "IoError".into(),
+            code: "ENOSPC".into(),
+        })
     );
 }
 

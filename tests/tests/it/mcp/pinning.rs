@@ -273,8 +273,13 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     let setup = import(&server, ImportOptions::default()).await;
     assert_eq!(setup.events(), [registered(ECHO)]);
     assert_eq!(
-        setup.client.pins().fingerprint("echo"),
-        Some(fingerprint(&original_echo()).as_str())
+        setup
+            .client
+            .pins()
+            .tools()
+            .get("echo")
+            .map(|pin| pin.fingerprint.clone()),
+        Some(fingerprint(&original_echo()))
     );
 
     server.set_tools(vec![changed_echo()]);
@@ -333,8 +338,13 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     );
     // The pin stays the original until the change is accepted.
     assert_eq!(
-        setup.client.pins().fingerprint("echo"),
-        Some(fingerprint(&original_echo()).as_str())
+        setup
+            .client
+            .pins()
+            .tools()
+            .get("echo")
+            .map(|pin| pin.fingerprint.clone()),
+        Some(fingerprint(&original_echo()))
     );
     // The same change at the next re-sync is already held: nothing new.
     setup.resync().await;
@@ -359,8 +369,13 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     );
     assert_eq!(setup.client.held_changes(), []);
     assert_eq!(
-        setup.client.pins().fingerprint("echo"),
-        Some(fingerprint(&changed_echo()).as_str())
+        setup
+            .client
+            .pins()
+            .tools()
+            .get("echo")
+            .map(|pin| pin.fingerprint.clone()),
+        Some(fingerprint(&changed_echo()))
     );
 
     let again = setup
@@ -477,8 +492,13 @@ async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
     assert_eq!(*shown.parameters, path_schema());
     assert_eq!(setup.client.held_changes(), []);
     assert_eq!(
-        setup.client.pins().fingerprint("echo"),
-        Some(fingerprint(&changed).as_str())
+        setup
+            .client
+            .pins()
+            .tools()
+            .get("echo")
+            .map(|pin| pin.fingerprint.clone()),
+        Some(fingerprint(&changed))
     );
     let passed = setup.call(json!({"text": "hi", "path": "/tmp/x"})).await;
     assert_eq!(
@@ -565,7 +585,7 @@ async fn a_new_tool_is_accepted_by_default() {
     );
     assert!(setup.schema("srv__extra").is_some());
     assert_eq!(
-        setup.client.pins().tools().collect::<Vec<_>>(),
+        setup.client.pins().tools().keys().collect::<Vec<_>>(),
         ["echo", "extra"]
     );
 }
@@ -604,7 +624,15 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
             extra(),
         )]
     );
-    assert_eq!(setup.client.pins().fingerprint("extra"), None);
+    assert_eq!(
+        setup
+            .client
+            .pins()
+            .tools()
+            .get("extra")
+            .map(|pin| pin.fingerprint.clone()),
+        None
+    );
     setup.resync().await;
     assert_eq!(setup.events(), []);
 
@@ -621,8 +649,13 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
     );
     assert!(setup.schema("srv__extra").is_some());
     assert_eq!(
-        setup.client.pins().fingerprint("extra"),
-        Some(fingerprint(&extra()).as_str())
+        setup
+            .client
+            .pins()
+            .tools()
+            .get("extra")
+            .map(|pin| pin.fingerprint.clone()),
+        Some(fingerprint(&extra()))
     );
 }
 

@@ -174,8 +174,15 @@ fn codes_and_names_are_the_documented_strings() {
 /// reads an `ErrorInfo`'s strings can name the registry's codes and names without spelling them.
 #[test]
 fn codes_and_names_compare_with_their_text() {
-    let info = ErrorInfo::new(ErrorCode::InvalidArgs.name(), ErrorCode::InvalidArgs);
-    assert_eq!(info, ErrorInfo::new("ToolArgsError", "INVALID_ARGS"));
+    let info = ErrorInfo {
+        name: ErrorCode::InvalidArgs.name().into(),
+        code: ErrorCode::InvalidArgs.into(),
+    };
+    let spelled = ErrorInfo {
+        name: "ToolArgsError".into(),
+        code: "INVALID_ARGS".into(),
+    };
+    assert_eq!(info, spelled);
     assert_eq!(info.code, ErrorCode::InvalidArgs);
     assert_eq!(ErrorCode::InvalidArgs, info.code);
     assert_eq!(info.name, ErrorCode::InvalidArgs.name());
@@ -211,10 +218,10 @@ fn the_former_constants_still_name_the_same_texts() {
     assert_eq!(error.code(), Some(codes::HOOK_FAILED));
     assert_eq!(
         error.info(),
-        Some(&ErrorInfo::new(
-            ErrorCode::HookFailed.name(),
-            ErrorCode::HookFailed
-        ))
+        Some(&ErrorInfo {
+            name: ErrorCode::HookFailed.name().into(),
+            code: ErrorCode::HookFailed.into(),
+        })
     );
 }
 

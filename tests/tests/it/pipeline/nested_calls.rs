@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dsh_tools::call::{CancellationToken, ToolExecutionToken};
+use dsh_tools::call::{CancellationToken, SharedState, ToolExecutionToken};
 use dsh_tools::errors::ErrorCode;
 use dsh_tools::{FnTool, PreToolDecision, ToolExecutionInput, ToolRegistry, ToolRun, Value, json};
 
@@ -201,7 +201,7 @@ async fn cancelling_the_enclosing_call_cancels_the_nested_one() {
 
 #[tokio::test]
 async fn outside_a_registry_every_nested_tool_is_unknown() {
-    let run = ToolRun::detached("call", "outer", json!({}));
+    let run = ToolRun::detached("call", "outer", json!({}), SharedState::default());
     let result = run
         .call_tool(ToolExecutionInput::new("nested", "echo", json!({})))
         .await;

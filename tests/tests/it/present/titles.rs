@@ -104,18 +104,14 @@ fn the_macro_declares_title_icons_and_callers_on_the_definition() {
 #[test]
 fn cards_are_titled_with_the_tool_title_when_no_template_gives_one() {
     // The declarative card (a `location` without `card_title`) is titled as the tool is.
-    let card = ToolCallView::present(
-        Some(&ReadFileTool),
-        "read_file",
-        &json!({"path": "src/lib.rs"}),
-    );
+    let card = card_of(ReadFileTool, "read_file", json!({"path": "src/lib.rs"}));
     assert_eq!(card.title(), "Read file");
     assert!(
         matches!(&card, ToolCallView::Generic { kind: ToolCallKind::Read, locations, .. } if locations.len() == 1),
         "{card:?}"
     );
     // A tool without any presenter gets the generic card under its title.
-    let card = ToolCallView::present(Some(&search()), "search", &json!({}));
+    let card = card_of(search(), "search", json!({}));
     assert_eq!(card.title(), "Search project");
     // A presenter's blank title is replaced by the tool's title, its other choices kept.
     let blank = search_builder()
@@ -127,12 +123,23 @@ fn cards_are_titled_with_the_tool_title_when_no_template_gives_one() {
             })
         })
         .handler(|_arguments, _run| async move { Ok(json!("found")) });
-    let card = ToolCallView::present(Some(&blank), "search", &json!({}));
+    let card = card_of(blank, "search", json!({}));
     assert_eq!(card.title(), "Search project");
     assert!(matches!(card, ToolCallView::Terminal { .. }), "{card:?}");
     // Without a title the card is named after the tool.
-    let card = ToolCallView::present(Some(&SumTool), "sum", &json!({"numbers": []}));
+    let card = card_of(SumTool, "sum", json!({"numbers": []}));
     assert_eq!(card.title(), "sum");
+}
+
+/// The pending card of a call of `name`, the one tool of its registry.
+fn card_of(
+    tool: impl dsh_tools::registry::IntoToolDefinition,
+    name: &'static str,
+    arguments: Value,
+) -> ToolCallView {
+    let registry = ToolRegistry::new();
+    let _ = registry.register(tool).expect("registers");
+    registry.present_call(&ToolExecutionInput::new("c1", name, arguments))
 }
 
 fn registry() -> ToolRegistry {
@@ -255,7 +262,7 @@ async fn an_imported_tool_shows_the_servers_title_and_icons() {
     assert_eq!(ask.options().annotations.title, None);
     assert_eq!(ask.options().icons, []);
     // And the import's card is titled as the server titled the tool.
-    let card = ToolCallView::present(Some(&*search), "files__search", &json!({}));
+    let card = local.present_call(&ToolExecutionInput::new("c1", "files__search", json!({})));
     assert_eq!(card.title(), "Search project");
 }
 

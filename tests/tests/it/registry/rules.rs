@@ -256,7 +256,7 @@ fn a_panicking_change_listener_does_not_break_registration() {
 #[tokio::test]
 async fn shared_state_is_reachable_from_the_body() {
     struct Greeting(&'static str);
-    let mut state = SharedState::new();
+    let mut state = SharedState::default();
     state.insert(Greeting("hello"));
     let registry = ToolRegistry::with_state(state);
     let _ = registry
@@ -301,7 +301,7 @@ async fn a_hand_written_tool_declares_the_state_it_needs() {
         ],
         "each type once, in the order declared"
     );
-    let mut partial = SharedState::new();
+    let mut partial = SharedState::default();
     partial.insert(Motto("hello"));
     let error = ToolRegistry::with_state(partial)
         .register(greet())
@@ -320,7 +320,7 @@ async fn a_hand_written_tool_declares_the_state_it_needs() {
             && error.to_string().contains("insert them into"),
         "{error}"
     );
-    let mut state = SharedState::new();
+    let mut state = SharedState::default();
     state.insert(Motto("hello"));
     state.insert(Clock);
     let registry = ToolRegistry::with_state(state);

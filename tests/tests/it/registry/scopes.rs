@@ -537,7 +537,7 @@ async fn an_old_handle_of_a_restricted_scope_runs_nothing_after_dispose() {
     let presented = reviewer.present_call(&call("add_comment"));
     assert_eq!(
         presented,
-        dsh_tools::present::ToolCallView::present(None, "add_comment", &json!({})),
+        ToolRegistry::new().present_call(&call("add_comment")),
         "the card of a tool the disposed scope cannot reach: the generic card of an unknown tool"
     );
 }
@@ -632,7 +632,9 @@ async fn a_disposed_scope_presents_every_call_as_one_it_cannot_reach() {
                 .handler(|_, _| async { Ok(json!("ok")) }),
         )
         .unwrap();
-    let unknown = |name: &str| dsh_tools::present::ToolCallView::present(None, name, &json!({}));
+    // What a registry without the tool shows.
+    let nowhere = ToolRegistry::new();
+    let unknown = |name: &str| nowhere.present_call(&call(name));
     assert_ne!(scope.present_call(&call("own")), unknown("own"));
     assert!(scope.dispose());
 
@@ -645,17 +647,12 @@ async fn a_disposed_scope_presents_every_call_as_one_it_cannot_reach() {
         assert_eq!(scope.present_call(&call(name)), unknown(name), "{name}");
         assert_eq!(
             scope.present_progress(&call(name), &progress),
-            dsh_tools::present::ToolCallView::present_progress(
-                None,
-                &json!({}),
-                &unknown(name),
-                &progress
-            ),
+            nowhere.present_progress(&call(name), &progress),
             "{name}"
         );
         assert_eq!(
             scope.present_result(&call(name), &result),
-            dsh_tools::present::ToolResultView::present(None, &json!({}), &unknown(name), &result),
+            nowhere.present_result(&call(name), &result),
             "{name}"
         );
         // The registry presents a call naming the gone agent the same way.

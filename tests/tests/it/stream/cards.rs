@@ -76,7 +76,7 @@ fn registry() -> ToolRegistry {
 
 /// The arguments so far of `text`, a prefix of a JSON object.
 fn partial(text: &str) -> Value {
-    let mut partial = PartialJson::new();
+    let mut partial = PartialJson::default();
     partial.push(text).expect("a prefix of JSON");
     partial.value().unwrap_or_else(|| json!({}))
 }

@@ -29,7 +29,7 @@ fn texts(violations: &Violations) -> BTreeSet<(String, String)> {
 
 /// The definite violations after each character of `text`, fed one character at a time.
 fn each_prefix(schema: &Schema, text: &str, mut visit: impl FnMut(usize, Result<(), Violations>)) {
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     for (at, c) in text.char_indices() {
         reader
             .push(&text[at..at + c.len_utf8()])
@@ -137,7 +137,7 @@ proptest! {
         let text = text_of(&value, pretty);
         prop_assume!(text.len() <= MAX_TEXT);
         let characters: Vec<(usize, char)> = text.char_indices().collect();
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         let mut progress = DefiniteProgress::default();
         for piece in characters.chunks(cut) {
             let start = piece[0].0;
@@ -212,7 +212,7 @@ fn what_is_definite_and_what_is_not_yet() {
             ],
         ),
     ];
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     for (fragment, expected) in steps {
         reader.push(fragment).unwrap();
         let found: Vec<String> = match schema.definite_violations(&reader) {
@@ -226,7 +226,7 @@ fn what_is_definite_and_what_is_not_yet() {
         assert_eq!(found, *expected, "after {fragment:?}");
     }
     // A wrong type is definite as soon as the type is known; a missing key only at the end.
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     reader.push(r#"{"path": ["#).unwrap();
     assert_eq!(
         schema.definite_violations(&reader).unwrap_err().to_string(),

@@ -22,7 +22,7 @@ const DOCUMENTS: &[&str] = &[
 ];
 
 fn parse_in(fragments: &[&str]) -> PartialJson {
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     for fragment in fragments {
         reader.push(fragment).expect("a prefix of JSON");
     }
@@ -40,7 +40,7 @@ fn every_split_reads_the_value_serde_json_reads() {
             reader.end().unwrap();
             assert_eq!(reader.value().as_ref(), Some(&whole), "{text} cut at {cut}");
         }
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         for (at, c) in text.char_indices() {
             reader.push(&text[at..at + c.len_utf8()]).unwrap();
         }
@@ -54,14 +54,14 @@ fn every_split_reads_the_value_serde_json_reads() {
 fn bytes_cut_inside_a_character_are_joined() {
     for text in DOCUMENTS {
         let whole: Value = serde_json::from_str(text).unwrap();
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         for byte in text.as_bytes() {
             reader.push_bytes(std::slice::from_ref(byte)).unwrap();
         }
         reader.end().unwrap();
         assert_eq!(reader.value(), Some(whole), "{text} byte by byte");
     }
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     let text = "\"é😀\"".as_bytes();
     reader.push_bytes(&text[..2]).unwrap();
     // The first byte of `é` is held back: the value so far is the empty string.
@@ -70,7 +70,7 @@ fn bytes_cut_inside_a_character_are_joined() {
     assert_eq!(reader.value(), Some(json!("é")));
     reader.push_bytes(&text[4..]).unwrap();
     assert_eq!(reader.value(), Some(json!("é😀")));
-    let mut broken = PartialJson::new();
+    let mut broken = PartialJson::default();
     assert_eq!(
         broken.push_bytes(b"\"\xff").unwrap_err().to_string(),
         "the text is not UTF-8 at byte 1"
@@ -115,7 +115,7 @@ fn prefixes_keep_the_best_value_so_far() {
             Some(json!({"path": "src/main.rs\n", "n": -125.0, "ok": true, "xs": [1, "aé😀"]})),
         ),
     ];
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     for (fragment, expected) in steps {
         reader.push(fragment).unwrap();
         assert_eq!(&reader.value(), expected, "after {fragment:?}");
@@ -170,7 +170,7 @@ fn the_node_view_tells_finished_parts_from_open_ones() {
     ));
     let reader = parse_in(&["[1]"]);
     assert!(reader.node().is_some_and(|node| node.is_finished()));
-    assert!(PartialJson::new().node().is_none());
+    assert!(PartialJson::default().node().is_none());
 }
 
 /// A top-level number is finished only by the end of the text.
@@ -256,7 +256,7 @@ fn errors_say_where_and_why_and_stick() {
         ("[] x", "trailing characters after the value: `x` at byte 3"),
     ];
     for (text, message) in errors {
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         let error = reader.push(text).unwrap_err();
         assert_eq!(error.to_string(), *message, "{text:?}");
         assert_eq!(reader.error(), Some(&error));
@@ -277,7 +277,7 @@ fn nesting_stops_where_serde_json_stops() {
     reader.end().unwrap();
     let deep = "[".repeat(128);
     assert!(serde_json::from_str::<Value>(&format!("{deep}{}", "]".repeat(128))).is_err());
-    let mut reader = PartialJson::new();
+    let mut reader = PartialJson::default();
     assert_eq!(
         reader.push(&deep).unwrap_err().to_string(),
         "nested deeper than 127 levels at byte 127"
@@ -304,7 +304,7 @@ proptest! {
         let mut points = [cuts.0.get(&boundaries), cuts.1.get(&boundaries)];
         points.sort_unstable();
         let [first, second] = points.map(|at| *at);
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         for fragment in [&text[..first], &text[first..second], &text[second..]] {
             reader.push(fragment).unwrap();
             let _ = reader.value();
@@ -318,7 +318,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64), cut in any::<prop::sample::Index>()) {
         let at = cut.index(bytes.len() + 1);
-        let mut reader = PartialJson::new();
+        let mut reader = PartialJson::default();
         let _ = reader.push_bytes(&bytes[..at]);
         let _ = reader.value();
         let _ = reader.push_bytes(&bytes[at..]);
