@@ -135,6 +135,12 @@ struct Imported {
 }
 
 impl Imported {
+    /// The fingerprint the client has pinned for the server's tool `name`, if any.
+    fn pinned_fingerprint(&self, name: &str) -> Option<String> {
+        let pins = self.client.pins();
+        pins.tools().get(name).map(|pin| pin.fingerprint.clone())
+    }
+
     /// The events since the last look.
     fn events(&self) -> Vec<RegistryEvent> {
         std::mem::take(&mut *self.events.lock().unwrap_or_else(PoisonError::into_inner))
@@ -273,12 +279,7 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     let setup = import(&server, ImportOptions::default()).await;
     assert_eq!(setup.events(), [registered(ECHO)]);
     assert_eq!(
-        setup
-            .client
-            .pins()
-            .tools()
-            .get("echo")
-            .map(|pin| pin.fingerprint.clone()),
+        setup.pinned_fingerprint("echo"),
         Some(fingerprint(&original_echo()))
     );
 
@@ -338,12 +339,7 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     );
     // The pin stays the original until the change is accepted.
     assert_eq!(
-        setup
-            .client
-            .pins()
-            .tools()
-            .get("echo")
-            .map(|pin| pin.fingerprint.clone()),
+        setup.pinned_fingerprint("echo"),
         Some(fingerprint(&original_echo()))
     );
     // The same change at the next re-sync is already held: nothing new.
@@ -369,12 +365,7 @@ async fn a_changed_definition_is_held_by_default_and_the_pinned_one_served() {
     );
     assert_eq!(setup.client.held_changes(), []);
     assert_eq!(
-        setup
-            .client
-            .pins()
-            .tools()
-            .get("echo")
-            .map(|pin| pin.fingerprint.clone()),
+        setup.pinned_fingerprint("echo"),
         Some(fingerprint(&changed_echo()))
     );
 
@@ -492,12 +483,7 @@ async fn under_accept_a_changed_definition_replaces_the_pinned_one() {
     assert_eq!(*shown.parameters, path_schema());
     assert_eq!(setup.client.held_changes(), []);
     assert_eq!(
-        setup
-            .client
-            .pins()
-            .tools()
-            .get("echo")
-            .map(|pin| pin.fingerprint.clone()),
+        setup.pinned_fingerprint("echo"),
         Some(fingerprint(&changed))
     );
     let passed = setup.call(json!({"text": "hi", "path": "/tmp/x"})).await;
@@ -624,15 +610,7 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
             extra(),
         )]
     );
-    assert_eq!(
-        setup
-            .client
-            .pins()
-            .tools()
-            .get("extra")
-            .map(|pin| pin.fingerprint.clone()),
-        None
-    );
+    assert_eq!(setup.pinned_fingerprint("extra"), None);
     setup.resync().await;
     assert_eq!(setup.events(), []);
 
@@ -649,12 +627,7 @@ async fn a_held_new_tool_is_registered_only_once_accepted() {
     );
     assert!(setup.schema("srv__extra").is_some());
     assert_eq!(
-        setup
-            .client
-            .pins()
-            .tools()
-            .get("extra")
-            .map(|pin| pin.fingerprint.clone()),
+        setup.pinned_fingerprint("extra"),
         Some(fingerprint(&extra()))
     );
 }
