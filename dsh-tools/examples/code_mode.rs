@@ -43,7 +43,9 @@ fn registry(root: &Path, mode: CodeMode) -> Result<ToolRegistry, Box<dyn std::er
     // Edits need the user's approval, whoever makes them: the model or a program.
     let _policy = registry.on_pre_execute(|execution, next| async move {
         if execution.name() == "edit_file" {
-            return Ok(PreToolDecision::ask("edits a file"));
+            return Ok(PreToolDecision::Ask {
+                reason: Some("edits a file".to_owned()),
+            });
         }
         next.run().await
     })?;

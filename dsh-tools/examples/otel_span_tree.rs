@@ -45,7 +45,9 @@ fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
     registry.set_code_mode(CodeMode::Code)?;
     let _ = registry.on_pre_execute(|execution, next| async move {
         if execution.name() == "write_file" {
-            return Ok(PreToolDecision::deny("writes are off in this demo"));
+            return Ok(PreToolDecision::Deny {
+                reason: "writes are off in this demo".to_owned(),
+            });
         }
         next.run().await
     })?;

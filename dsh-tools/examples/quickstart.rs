@@ -61,9 +61,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let _policy = registry.on_pre_execute(|call, next| async move {
         let command = call.arguments()["command"].as_str().unwrap_or("");
         if call.name() == "run_command" && command.split_whitespace().any(|word| word == "rm") {
-            return Ok(PreToolDecision::deny(
-                "deleting files is not allowed in this session",
-            ));
+            return Ok(PreToolDecision::Deny {
+                reason: "deleting files is not allowed in this session".to_owned(),
+            });
         }
         next.run().await
     })?;

@@ -90,14 +90,6 @@ impl ContentBlock {
         Self::Text { text: text.into() }
     }
 
-    /// An image block from base64 data and its MIME type.
-    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Image {
-            data: data.into(),
-            mime_type: mime_type.into(),
-        }
-    }
-
     /// The text of a text block.
     pub fn as_text(&self) -> Option<&str> {
         match self {
@@ -135,7 +127,7 @@ pub(crate) fn fenced_block(language: &str, text: &str) -> String {
 
 /// The default rendering: a string as its text, anything else as compact JSON.
 #[inline]
-pub fn render_value_as_text(value: &Value) -> ContentBlock {
+pub(crate) fn render_value_as_text(value: &Value) -> ContentBlock {
     // Scalars skip the formatting machinery: this runs on every successful call.
     let text = match value {
         Value::String(text) => text.clone(),

@@ -14,9 +14,10 @@ use crate::content::{ContentBlock, joined_text};
 use crate::errors::tool_error::ToolError;
 use crate::ids::ToolExecutionToken;
 
-/// Success or failure, each with what only it has.
+/// Success or failure, each with what only it has (users read it through
+/// [`ToolExecutionResult::value`] and [`ToolExecutionResult::error`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum ToolOutcome {
+pub(crate) enum ToolOutcome {
     /// The call succeeded with this canonical value.
     Success(Value),
     /// The call failed.
@@ -75,9 +76,8 @@ impl ToolExecutionResult {
         }
     }
 
-    /// Reassembles a result from its parts (what `From<ToolExecutionResultParts>` does). The
-    /// result is authored by the caller: returned from an `execute` wrapper, a success is
-    /// re-checked against the tool's output contract.
+    /// Reassembles a result from its parts. The result is authored by the caller: returned from
+    /// an `execute` wrapper, a success is re-checked against the tool's output contract.
     pub(crate) fn from_parts(parts: ToolExecutionResultParts) -> Self {
         Self {
             outcome: parts.outcome,
@@ -130,8 +130,7 @@ impl ToolExecutionResult {
         matches!(self.outcome, ToolOutcome::Failure(_))
     }
 
-    /// Success or failure (users read it as [`value`](Self::value) and [`error`](Self::error), or
-    /// take the result apart into [`ToolExecutionResultParts`]).
+    /// Success or failure (users read it as [`value`](Self::value) and [`error`](Self::error)).
     #[cfg(feature = "durable")] // the journal reads it
     pub(crate) fn outcome(&self) -> &ToolOutcome {
         &self.outcome
@@ -181,7 +180,7 @@ impl ToolExecutionResult {
         }
     }
 
-    /// Takes the parts apart (what `From<ToolExecutionResult>` for the parts does).
+    /// Takes the result apart, to move its parts rather than copy them.
     pub(crate) fn into_parts(self) -> ToolExecutionResultParts {
         let Extras {
             meta,
@@ -296,11 +295,13 @@ impl std::fmt::Debug for ToolExecutionResult {
     }
 }
 
-/// A result taken apart, `ToolExecutionResultParts::from(result)`, and put together again,
-/// `ToolExecutionResult::from(parts)`: the way to match on its [`ToolOutcome`] or to rebuild it
-/// with one part changed.
+/// A result taken apart ([`ToolExecutionResult::into_parts`]) and put together again
+/// ([`ToolExecutionResult::from_parts`]): how the crate's own layers move a result's parts
+/// rather than copy them. Users read a result with its getters and build one with
+/// [`success`](ToolExecutionResult::success)/[`failure`](ToolExecutionResult::failure) and the
+/// `with_*` methods.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ToolExecutionResultParts {
+pub(crate) struct ToolExecutionResultParts {
     /// Success or failure.
     pub outcome: ToolOutcome,
     /// The model-facing content.
@@ -309,20 +310,6 @@ pub struct ToolExecutionResultParts {
     pub meta: Option<Value>,
     /// Context for the model's next request.
     pub additional_contexts: Vec<ContentBlock>,
-}
-
-impl From<ToolExecutionResult> for ToolExecutionResultParts {
-    fn from(result: ToolExecutionResult) -> Self {
-        result.into_parts()
-    }
-}
-
-/// The result is authored by the caller: returned from an `execute` wrapper, a success is
-/// re-checked against the tool's output contract.
-impl From<ToolExecutionResultParts> for ToolExecutionResult {
-    fn from(parts: ToolExecutionResultParts) -> Self {
-        Self::from_parts(parts)
-    }
 }
 
 impl Serialize for ToolExecutionResult {

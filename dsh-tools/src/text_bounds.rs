@@ -229,7 +229,10 @@ mod tests {
     fn content_over_the_budget_is_cut_to_fit_with_its_marker() {
         let mut content = Cow::Owned(vec![
             ContentBlock::text("a".repeat(300)),
-            ContentBlock::image("AAAA", "image/png"),
+            ContentBlock::Image {
+                data: "AAAA".to_owned(),
+                mime_type: "image/png".to_owned(),
+            },
             ContentBlock::text("b".repeat(300)),
             ContentBlock::text("c".repeat(300)),
         ]);
@@ -253,7 +256,10 @@ mod tests {
             *content,
             [
                 ContentBlock::text("a".repeat(300)),
-                ContentBlock::image("AAAA", "image/png"),
+                ContentBlock::Image {
+                    data: "AAAA".to_owned(),
+                    mime_type: "image/png".to_owned()
+                },
                 ContentBlock::text(expected_b.clone()),
             ],
             "the third text block is dropped, the image stays"

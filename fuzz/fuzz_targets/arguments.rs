@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     let value = match parse_arguments(raw) {
         Ok(value) => value,
         Err(error) => {
-            assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
+            assert_eq!(error.info().map(|info| &*info.code), Some(ErrorCode::InvalidArgs.as_str()));
             assert!(error.message().starts_with("invalid arguments: "));
             return;
         }
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(_) => assert!(generated),
         Err(error) => {
             assert!(!generated, "a valid value did not convert: {error:?}");
-            assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
+            assert_eq!(error.info().map(|info| &*info.code), Some(ErrorCode::InvalidArgs.as_str()));
         }
     }
 });

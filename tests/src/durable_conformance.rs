@@ -520,9 +520,9 @@ pub async fn approvals_wait_and_are_used_once(store: Arc<dyn CallStore>) {
     let (registry, runs) = counting_registry(Arc::clone(&store));
     let _ = registry
         .on_pre_execute(|_execution, _next| async {
-            Ok(dsh_tools::PreToolDecision::ask(
-                "charging a card needs a person",
-            ))
+            Ok(dsh_tools::PreToolDecision::Ask {
+                reason: Some("charging a card needs a person".to_owned()),
+            })
         })
         .expect("hook");
     let input = charge("call-a", 900);

@@ -107,7 +107,9 @@ pub async fn registry(config: &str, place: &str, code_mode: bool, hang: bool) ->
     let _ = registry
         .on_pre_execute(|execution, next| async move {
             if execution.name() == "pay" {
-                return Ok(PreToolDecision::ask("paying needs a person"));
+                return Ok(PreToolDecision::Ask {
+                    reason: Some("paying needs a person".to_owned()),
+                });
             }
             next.run().await
         })

@@ -90,7 +90,7 @@ async fn slow(
 ) -> Result<String, ToolError> {
     for step in 1..=steps {
         tokio::select! {
-            () = run.cancelled() => {
+            () = run.signal().cancelled() => {
                 cancellations.0.fetch_add(1, Ordering::SeqCst);
                 return Err(ToolError::new("stopped: the call was cancelled"));
             }
@@ -130,7 +130,10 @@ pub const PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUl
 pub fn media_content() -> Vec<ContentBlock> {
     vec![
         ContentBlock::text("one of each"),
-        ContentBlock::image(PIXEL_PNG, "image/png"),
+        ContentBlock::Image {
+            data: PIXEL_PNG.into(),
+            mime_type: "image/png".to_owned(),
+        },
         ContentBlock::Audio {
             data: "UklGRg==".to_owned(),
             mime_type: "audio/wav".to_owned(),

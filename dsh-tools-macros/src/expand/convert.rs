@@ -112,7 +112,7 @@ pub(crate) fn expand_fields(
     let fill = match at {
         Some(key) => quote! {
             if let ::core::result::Result::Err(__error) = #fill {
-                return ::core::result::Result::Err(__error.at_key(#key));
+                return ::core::result::Result::Err(#private::at_key(__error, #key));
             }
         },
         None => quote! {
@@ -275,7 +275,7 @@ fn expand_enum(variants: &[Variant], tagging: &Tagging, private: &TokenStream) -
                             __other => ::core::result::Result::Err(#private::unknown_variant(__other)),
                         }
                     }
-                    __other => ::core::result::Result::Err(#private::ConvertError::expected("a variant", __other)),
+                    __other => ::core::result::Result::Err(#private::expected("a variant", __other)),
                 }
             }
         }

@@ -92,8 +92,8 @@ pub trait ToolArgs: Sized {
 /// disagree (a bug in a hand-written `ToolArgs` impl, or a `schemars` type whose `Deserialize` is
 /// stricter than its schema). It reaches the model as `INVALID_ARGS`, never as a panic.
 ///
-/// Made with [`new`](Self::new) or [`expected`](Self::expected) and placed with
-/// [`at_key`](Self::at_key); read from its fields.
+/// Made with [`new`](Self::new) (a hand-written impl sets [`path`](Self::path) when it knows
+/// where); read from its fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ConvertError {
@@ -113,7 +113,7 @@ impl ConvertError {
     }
 
     /// The value at hand is not what the type expects.
-    pub fn expected(what: &str, value: &Value) -> Self {
+    pub(crate) fn expected(what: &str, value: &Value) -> Self {
         Self::new(format!(
             "expected {what}, got {}",
             dsh_tools_schema::JsonType::of(value).name()
@@ -123,7 +123,7 @@ impl ConvertError {
     /// Places the error under the property `key` (called from the inside out). A key longer
     /// than [`MAX_QUOTED_CHARS`](crate::errors::MAX_QUOTED_CHARS) is quoted as a prefix with a marker.
     #[must_use]
-    pub fn at_key(mut self, key: &str) -> Self {
+    pub(crate) fn at_key(mut self, key: &str) -> Self {
         self.path = join_path(
             dsh_tools_schema::text_bounds::quoted(key).into_owned(),
             self.path,

@@ -58,15 +58,6 @@ impl<T> Patch<T> {
         matches!(self, Self::Absent)
     }
 
-    /// The three states as nested options: `None` left out, `Some(None)` null, `Some(Some(v))`.
-    pub fn into_option(self) -> Option<Option<T>> {
-        match self {
-            Self::Absent => None,
-            Self::Null => Some(None),
-            Self::Value(value) => Some(Some(value)),
-        }
-    }
-
     /// Applies the update to `target`: left out keeps it, `null` clears it, a value replaces it.
     pub fn apply_to(self, target: &mut Option<T>) {
         match self {
@@ -84,6 +75,18 @@ impl<T> Patch<T> {
     }
 }
 
+/// The three states as nested options: `None` left out, `Some(None)` null, `Some(Some(v))`.
+impl<T> From<Patch<T>> for Option<Option<T>> {
+    fn from(patch: Patch<T>) -> Self {
+        match patch {
+            Patch::Absent => None,
+            Patch::Null => Some(None),
+            Patch::Value(value) => Some(Some(value)),
+        }
+    }
+}
+
+/// Nested options as the three states, the other way round.
 impl<T> From<Option<Option<T>>> for Patch<T> {
     fn from(value: Option<Option<T>>) -> Self {
         match value {

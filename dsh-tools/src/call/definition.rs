@@ -140,7 +140,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
     /// types; the state is given once, when the registry is built
     /// ([`ToolRegistry::with_state`](crate::ToolRegistry::with_state)), so a tool that registers
     /// finds its state on every call. Empty by default: state a body only looks up optionally
-    /// ([`ToolRun::state`](crate::ToolRun::state)) is not declared.
+    /// (`run.state::<T>().ok()`, [`ToolRun::state`](crate::ToolRun::state)) is not declared.
     fn required_state(&self) -> Vec<StateType> {
         Vec::new()
     }

@@ -527,9 +527,10 @@ impl ToolExecution {
         }
     }
 
-    /// Whether the caller has cancelled the call.
+    /// Whether the caller has cancelled the call, without making the token of a caller that gave
+    /// none (users read [`signal`](Self::signal)).
     #[inline]
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         match &self.inner.input.signal {
             Some(signal) => signal.is_cancelled(),
             // Cancelling needs the token, so one never made was never cancelled.

@@ -162,7 +162,7 @@ impl FnToolBuilder {
     }
 
     /// Declares that the handler needs shared state of type `T` (it calls
-    /// [`ToolRun::require_state`]): registering the tool in a registry that was not given a `T`
+    /// [`ToolRun::state`]): registering the tool in a registry that was not given a `T`
     /// is refused, naming the type (see [`ToolDefinition::required_state`]).
     #[must_use]
     pub fn requires_state<T: Send + Sync + 'static>(mut self) -> Self {
@@ -289,7 +289,7 @@ impl FnToolBuilder {
     ///
     /// A deadline cannot stop a thread: past its budget and grace the call returns `TOOL_TIMEOUT`
     /// and the thread finishes in the background, its result discarded. A body that can stop
-    /// early checks [`ToolRun::is_cancelled`], which turns true at the deadline or when the caller
+    /// early checks its [`ToolRun::signal`], which is cancelled at the deadline or when the caller
     /// cancels. Calls must run on a tokio runtime.
     ///
     /// ```
@@ -304,7 +304,7 @@ impl FnToolBuilder {
     ///     .blocking_handler(|_arguments, run| {
     ///         let mut total = 0_u64;
     ///         for entry in std::fs::read_dir(".")? {
-    ///             if run.is_cancelled() {
+    ///             if run.signal().is_cancelled() {
     ///                 return Err(ToolError::new("stopped"));
     ///             }
     ///             total += entry?.metadata()?.len();

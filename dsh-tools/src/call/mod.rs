@@ -34,6 +34,6 @@ pub use crate::callers::ToolCallers;
 pub use crate::future::BoxFuture;
 pub use crate::ids::{AgentId, ToolExecutionToken};
 pub use crate::progress::ToolProgress;
-pub use crate::result::{ToolExecutionResult, ToolExecutionResultParts, ToolOutcome};
+pub use crate::result::ToolExecutionResult;
 pub use crate::state::{SharedState, StateType};
 pub use tokio_util::sync::CancellationToken;

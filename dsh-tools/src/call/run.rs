@@ -64,7 +64,8 @@ impl ToolRun {
         &mut self.execution
     }
 
-    /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does.
+    /// The token to watch: cancelled when the caller cancels or a wrapper (a timeout) does. A
+    /// body polls `run.signal().is_cancelled()` or awaits `run.signal().cancelled()`.
     pub fn signal(&self) -> &CancellationToken {
         match &self.signal {
             Some(signal) => signal,
@@ -109,17 +110,19 @@ impl ToolRun {
         Arc::clone(execution.host()).execute(input)
     }
 
-    /// Whether the body should stop.
+    /// Whether the body should stop, without making the token of a caller that gave none (a
+    /// body reads [`signal`](Self::signal)).
     #[inline]
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         match &self.signal {
             Some(signal) => signal.is_cancelled(),
             None => self.execution.is_cancelled(),
         }
     }
 
-    /// Resolves when the body should stop.
-    pub async fn cancelled(&self) {
+    /// Resolves when the body should stop (the bodies of imported MCP tools, which select on it).
+    #[cfg(feature = "mcp")]
+    pub(crate) async fn cancelled(&self) {
         self.signal().cancelled().await;
     }
 
@@ -164,20 +167,26 @@ impl ToolRun {
         self.execution.defer_context(context);
     }
 
-    /// Shared state of type `T` provided to the registry.
-    pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.execution.state().get::<T>()
+    /// Shared state of type `T` provided to the registry, or an error naming the missing type:
+    /// `run.state::<Db>()?` in a body that needs it (declared with
+    /// [`ToolDefinition::required_state`](crate::ToolDefinition::required_state), so a
+    /// registered tool always finds it), `run.state::<Cache>().ok()` where it is optional.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ToolError> {
+        self.execution
+            .state()
+            .get::<T>()
+            .ok_or_else(|| missing_state(type_name::<T>()))
     }
+}
 
-    /// Shared state of type `T`, or an error naming the missing type (for `?` in a body).
-    pub fn require_state<T: Send + Sync + 'static>(&self) -> Result<&T, ToolError> {
-        self.state::<T>().ok_or_else(|| {
-            ToolError::new(format!(
-                "no shared state of type `{}` was provided to the registry",
-                type_name::<T>()
-            ))
-        })
-    }
+/// The error of a shared state lookup that found nothing; out of line, so a lookup that finds its
+/// state is a map read.
+#[cold]
+#[inline(never)]
+fn missing_state(type_name: &str) -> ToolError {
+    ToolError::new(format!(
+        "no shared state of type `{type_name}` was provided to the registry"
+    ))
 }
 
 impl fmt::Debug for ToolRun {

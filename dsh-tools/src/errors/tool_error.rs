@@ -128,8 +128,9 @@ impl ToolError {
         self.detail.as_ref().and_then(|detail| detail.info.as_ref())
     }
 
-    /// The code, when the error has one.
-    pub fn code(&self) -> Option<&str> {
+    /// The code, when the error has one (users read [`info`](Self::info), or a result's
+    /// [`error_code`](crate::ToolExecutionResult::error_code)).
+    pub(crate) fn code(&self) -> Option<&str> {
         self.info().map(|info| info.code.as_ref())
     }
 
@@ -141,8 +142,8 @@ impl ToolError {
             .unwrap_or(&[])
     }
 
-    /// The model-facing text: `Error: <message>`.
-    pub fn model_text(&self) -> String {
+    /// The model-facing text: `Error: <message>` (a failure's content).
+    pub(crate) fn model_text(&self) -> String {
         format!("Error: {}", self.message)
     }
 

@@ -30,22 +30,6 @@ pub enum PreToolDecision {
     },
 }
 
-impl PreToolDecision {
-    /// [`PreToolDecision::Deny`] with `reason`.
-    pub fn deny(reason: impl Into<String>) -> Self {
-        Self::Deny {
-            reason: reason.into(),
-        }
-    }
-
-    /// [`PreToolDecision::Ask`] with `reason`.
-    pub fn ask(reason: impl Into<String>) -> Self {
-        Self::Ask {
-            reason: Some(reason.into()),
-        }
-    }
-}
-
 /// A registered `pre-execute` listener (closures implement it; `guard.rs` adapts guards).
 pub(crate) trait PreExecuteHook: Send + Sync + 'static {
     fn call(

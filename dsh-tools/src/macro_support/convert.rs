@@ -14,6 +14,18 @@ pub fn expect_object(value: &Value) -> Result<&Map<String, Value>, ConvertError>
         .ok_or_else(|| ConvertError::expected("an object", value))
 }
 
+/// The value at hand is not `what` the type expects.
+#[cold]
+pub fn expected(what: &str, value: &Value) -> ConvertError {
+    ConvertError::expected(what, value)
+}
+
+/// `error`, placed under the property `key` (from the inside out).
+#[cold]
+pub fn at_key(error: ConvertError, key: &str) -> ConvertError {
+    error.at_key(key)
+}
+
 /// The value must be `null` (a unit struct).
 pub fn expect_null(value: &Value) -> Result<(), ConvertError> {
     if value.is_null() {

@@ -26,9 +26,9 @@ pub use serde_json::{Number, Value};
 
 pub use self::call_future::CallFuture;
 pub use self::convert::{
-    absent_or_missing, content_of, convert_field, expect_null, expect_object, missing,
-    output_from_json, schemars_absent, schemars_field, schemars_value, single_entry, tag_of,
-    unknown_variant,
+    absent_or_missing, at_key, content_of, convert_field, expect_null, expect_object, expected,
+    missing, output_from_json, schemars_absent, schemars_field, schemars_value, single_entry,
+    tag_of, unknown_variant,
 };
 pub use self::documented::{DocumentedOutput, DocumentedSchema};
 pub use self::fast_checks::{Lit, is_integer_in, is_integral_number, is_one_of};

@@ -43,7 +43,7 @@ pub fn tool_output<T: Tool>(value: &Value) -> Result<T::Output, ToolError> {
 
 /// The shared state of type `T` for a `#[state]` parameter.
 pub fn require_state<T: Send + Sync + 'static>(run: &ToolRun) -> Result<&T, ToolError> {
-    run.require_state::<T>()
+    run.state::<T>()
 }
 
 /// Builds the contract of a tool from its `Tool` impl. Going through the impl (rather than naming

@@ -66,7 +66,9 @@ async fn main() {
             let asks = call.name() == asked;
             async move {
                 if asks {
-                    Ok(PreToolDecision::ask(ASK_REASON))
+                    Ok(PreToolDecision::Ask {
+                        reason: Some(ASK_REASON.into()),
+                    })
                 } else {
                     next.run().await
                 }

@@ -52,7 +52,7 @@ fn slow(running: Arc<AtomicUsize>, most: Arc<AtomicUsize>) -> FnTool {
                 let ms = arguments["ms"].as_u64().unwrap_or(20);
                 tokio::select! {
                     () = tokio::time::sleep(Duration::from_millis(ms)) => {}
-                    () = run.cancelled() => {
+                    () = run.signal().cancelled() => {
                         running.fetch_sub(1, Ordering::SeqCst);
                         return Ok(json!("cancelled"));
                     }
@@ -269,7 +269,9 @@ async fn nested_calls_meet_guards_approvals_and_failures_and_the_program_can_cat
     });
     let _ask = registry.on_pre_execute(|execution, next| async move {
         if execution.arguments()["ask"] == json!(true) {
-            return Ok(PreToolDecision::ask("writes a file"));
+            return Ok(PreToolDecision::Ask {
+                reason: Some("writes a file".to_owned()),
+            });
         }
         next.run().await
     });
@@ -1050,7 +1052,7 @@ fn waits_for_cancellation() -> FnTool {
         .raw_parameters(json!({"type": "object"}))
         .concurrency_classifier(|_| true)
         .handler(|_arguments, run| async move {
-            run.cancelled().await;
+            run.signal().cancelled().await;
             Ok(json!("cancelled"))
         })
 }

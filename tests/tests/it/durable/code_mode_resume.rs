@@ -89,7 +89,9 @@ fn registry(store: Arc<dyn CallStore>, runs: &Runs) -> ToolRegistry {
     let _ = registry
         .on_pre_execute(|execution, next| async move {
             if execution.name() == "pay" {
-                return Ok(PreToolDecision::ask("paying needs a person"));
+                return Ok(PreToolDecision::Ask {
+                    reason: Some("paying needs a person".to_owned()),
+                });
             }
             next.run().await
         })
@@ -396,7 +398,7 @@ async fn a_run_whose_wall_time_ran_out_runs_again_its_calls_answering_for_themse
                     let counted = Arc::clone(&counted);
                     async move {
                         if counted.fetch_add(1, Ordering::SeqCst) == 0 {
-                            run.cancelled().await;
+                            run.signal().cancelled().await;
                         }
                         Ok(json!("done"))
                     }

@@ -81,7 +81,7 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
                     message: Some("holding".into()),
                     ..ToolProgress::from(1.0)
                 });
-                run.cancelled().await;
+                run.signal().cancelled().await;
                 seen.fetch_add(1, Ordering::SeqCst);
                 Ok("released")
             }
@@ -99,7 +99,9 @@ fn tools() -> (ToolRegistry, Arc<AtomicUsize>) {
     let _ = registry
         .on_pre_execute(|execution, next| async move {
             if execution.name() == "write" {
-                return Ok(PreToolDecision::ask("it writes to the workspace"));
+                return Ok(PreToolDecision::Ask {
+                    reason: Some("it writes to the workspace".to_owned()),
+                });
             }
             next.run().await
         })

@@ -95,13 +95,7 @@ async fn pending_ends_the_attempt_before_dispatch_without_a_denial_or_post_execu
     answering(&registry, ApprovalOutcome::Pending);
     let observed = log.clone();
     let _ = registry.on_result(move |_, result: &dsh_tools::ToolExecutionResult| {
-        observed.push(format!(
-            "observed {}",
-            result
-                .error()
-                .and_then(|error| error.code())
-                .unwrap_or("ok")
-        ));
+        observed.push(format!("observed {}", result.error_code().unwrap_or("ok")));
     });
     let result = registry.execute(call("t")).await;
     assert_eq!(
@@ -130,7 +124,7 @@ async fn approval_cancelled_because_the_caller_cancelled_is_aborted_before_dispa
         let trigger = trigger.clone();
         async move {
             trigger.cancel();
-            assert!(request.execution.is_cancelled());
+            assert!(request.execution.signal().is_cancelled());
             Ok(ApprovalOutcome::Cancelled)
         }
     }));
@@ -288,7 +282,9 @@ async fn nested_calls_inherit_the_calls_own_approver_unless_they_bring_one() {
     let _ = registry.register(outer).expect("registers");
     let _ = registry.on_pre_execute(|execution, next| async move {
         if execution.name() == "inner" {
-            Ok(PreToolDecision::ask("nested"))
+            Ok(PreToolDecision::Ask {
+                reason: Some("nested".to_owned()),
+            })
         } else {
             next.run().await
         }

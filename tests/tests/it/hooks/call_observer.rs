@@ -172,7 +172,9 @@ async fn calls_that_end_before_dispatch_are_still_started_and_finished() {
     let _ = registry.observe(recorder("a", &log));
     let _ = registry.on_pre_execute(|call, next| async move {
         if call.call_id() == "denied" {
-            return Ok(PreToolDecision::deny("not now"));
+            return Ok(PreToolDecision::Deny {
+                reason: "not now".to_owned(),
+            });
         }
         next.run().await
     });

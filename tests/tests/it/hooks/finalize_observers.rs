@@ -53,7 +53,11 @@ async fn the_finalizer_runs_on_denials_final_errors_and_pre_aborted_calls() {
     let runs = Counter::new();
     let registry = registry_with([finalized_tool("t", &runs, false)]);
     let deny = registry
-        .on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("no")) })
+        .on_pre_execute(|_, _| async {
+            Ok(PreToolDecision::Deny {
+                reason: "no".to_owned(),
+            })
+        })
         .unwrap();
     assert_eq!(
         only_text(&registry.execute(call("t")).await),

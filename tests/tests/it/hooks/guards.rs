@@ -46,7 +46,11 @@ async fn guards_that_return_nothing_let_the_call_run() {
 async fn a_guard_is_not_evaluated_after_a_deny() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("pre says no")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "pre says no".to_owned(),
+        })
+    });
     let _ = registry.guard(logging_guard(&log, "guard", Some("guard says no")));
     let result = registry.execute(call("t")).await;
     assert_eq!(only_text(&result), "Error: pre says no");
@@ -57,7 +61,11 @@ async fn a_guard_is_not_evaluated_after_a_deny() {
 async fn a_guard_is_not_evaluated_after_an_ask_without_approver() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("needs a human")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Ask {
+            reason: Some("needs a human".to_owned()),
+        })
+    });
     let _ = registry.guard(logging_guard(&log, "guard", None));
     assert_eq!(
         only_text(&registry.execute(call("t")).await),

@@ -152,10 +152,10 @@ async fn block_shows_the_feedback_verbatim_and_drops_the_value() {
 
 #[tokio::test]
 async fn a_block_without_text_has_a_fixed_message() {
-    let registry = deciding(PostToolDecision::block(vec![ContentBlock::image(
-        "AAAA",
-        "image/png",
-    )]));
+    let registry = deciding(PostToolDecision::block(vec![ContentBlock::Image {
+        data: "AAAA".to_owned(),
+        mime_type: "image/png".to_owned(),
+    }]));
     let result = registry.execute(call("t")).await;
     assert_eq!(
         result.error().unwrap().message(),

@@ -30,7 +30,11 @@ async fn without_listeners_a_call_is_allowed() {
 async fn a_deny_is_a_denied_error_that_still_reaches_post_execute() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("not today")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "not today".to_owned(),
+        })
+    });
     watch_later_phases(&registry, &log);
     let result = registry.execute(call("t")).await;
     assert!(result.is_error());
@@ -129,7 +133,11 @@ async fn listeners_run_in_registration_order_and_next_delegates() {
 async fn a_listener_that_decides_without_next_skips_the_rest() {
     let log = Log::new();
     let registry = registry_with([logging_tool("t", &log)]);
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("first")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "first".to_owned(),
+        })
+    });
     let seen = log.clone();
     let _ = registry.on_pre_execute(move |_, next| {
         seen.push("second");
@@ -149,7 +157,11 @@ async fn an_outer_listener_may_override_the_decision_of_the_rest() {
             other => Ok(other),
         }
     });
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("inner")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "inner".to_owned(),
+        })
+    });
     assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
 }
 
@@ -256,7 +268,11 @@ async fn an_unknown_tool_travels_every_phase_and_fails_at_dispatch() {
 #[tokio::test]
 async fn a_deny_can_still_be_rewritten_by_post_execute() {
     let registry = registry_with([logging_tool("t", &Log::new())]);
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("no")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "no".to_owned(),
+        })
+    });
     let _ = registry.on_post_execute(|_, result, _| async move {
         assert_eq!(result.error().unwrap().message(), "no");
         Ok(PostToolDecision::replace_content(vec![

@@ -126,10 +126,7 @@ async fn a_result_cached_from_another_tool_is_invalid_output() {
 async fn a_result_cached_from_an_earlier_execution_is_re_rendered_not_trusted() {
     let registry = registry_with([counting_tool()]);
     let earlier = registry.execute(call("count")).await;
-    let forged = ToolExecutionResult::from(dsh_tools::call::ToolExecutionResultParts {
-        content: vec![ContentBlock::text("forged")],
-        ..earlier.into()
-    });
+    let forged = earlier.with_content(vec![ContentBlock::text("forged")]);
     let _ = registry.on_execute(move |_, _| {
         let forged = forged.clone();
         async move { Ok(forged) }
@@ -250,7 +247,7 @@ async fn a_layer_passing_a_cancelled_token_prevents_the_body() {
     let registry = ToolRegistry::new();
     let _ = registry
         .register(FnTool::builder("wait", "").handler(|_, run| async move {
-            run.cancelled().await;
+            run.signal().cancelled().await;
             Ok(json!("stopped"))
         }))
         .unwrap();
@@ -277,7 +274,7 @@ async fn a_replacement_cancelled_mid_body_stops_the_body_and_the_success_is_abor
         .register(FnTool::builder("wait", "").handler(move |_, run| {
             let seen = seen.clone();
             async move {
-                run.cancelled().await;
+                run.signal().cancelled().await;
                 seen.push("body saw cancel");
                 Ok(json!("stopped"))
             }
@@ -303,7 +300,7 @@ async fn the_callers_token_still_cancels_a_body_whose_token_was_replaced() {
     let registry = ToolRegistry::new();
     let _ = registry
         .register(FnTool::builder("wait", "").handler(|_, run| async move {
-            run.cancelled().await;
+            run.signal().cancelled().await;
             Ok(json!("stopped"))
         }))
         .unwrap();

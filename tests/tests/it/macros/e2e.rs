@@ -79,7 +79,7 @@ async fn remember(fact: String, run: &ToolRun) -> String {
 /// Waits until cancelled.
 #[tool(timeout_ms = 50)]
 async fn wait_forever(run: &ToolRun) -> String {
-    run.cancelled().await;
+    run.signal().cancelled().await;
     "stopped".to_owned()
 }
 
@@ -94,14 +94,14 @@ fn blocking_greet(
     Ok(format!(
         "{}, {name}! (on {thread:?}, cancelled: {})",
         greeting.0,
-        run.is_cancelled()
+        run.signal().is_cancelled()
     ))
 }
 
 /// Blocks its thread until its deadline cancels it.
 #[tool(blocking, timeout_ms = 30)]
 fn blocking_until_cancelled(run: &ToolRun) -> String {
-    while !run.is_cancelled() {
+    while !run.signal().is_cancelled() {
         std::thread::sleep(Duration::from_millis(1));
     }
     "stopped".to_owned()

@@ -57,7 +57,9 @@ fn a_patch_applies_as_an_update_and_round_trips_through_serde() {
     Patch::<String>::Null.apply_to(&mut due);
     assert_eq!(due, None);
     assert_eq!(Patch::<u8>::from(Some(None)), Patch::Null);
-    assert_eq!(Patch::Value(3).into_option(), Some(Some(3)));
+    assert_eq!(Option::from(Patch::Value(3)), Some(Some(3)));
+    assert_eq!(Option::<Option<u8>>::from(Patch::Absent), None);
+    assert_eq!(Option::<Option<u8>>::from(Patch::Null), Some(None));
 
     #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     struct Stored {

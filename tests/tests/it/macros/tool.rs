@@ -68,8 +68,14 @@ fn a_detached_run_reaches_the_state_it_was_given() {
     let mut state = SharedState::default();
     state.insert(7_u32);
     let run = ToolRun::detached("c1", "greet", Value::Null, state);
-    assert_eq!(run.state::<u32>(), Some(&7));
-    assert_eq!(run.state::<String>(), None);
+    assert_eq!(run.state::<u32>().ok(), Some(&7));
+    assert_eq!(
+        run.state::<String>().map_err(|error| error.to_string()),
+        Err(
+            "no shared state of type `alloc::string::String` was provided to the registry"
+                .to_owned()
+        )
+    );
 }
 
 #[tokio::test]

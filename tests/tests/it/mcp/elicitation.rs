@@ -34,8 +34,11 @@ fn write_tool(log: &Log) -> FnTool {
 /// answers `fallback`.
 fn asking(log: &Log, fallback: ApprovalOutcome) -> ToolRegistry {
     let registry = registry_with([write_tool(log)]);
-    let _ = registry
-        .on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("it writes to the workspace")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Ask {
+            reason: Some("it writes to the workspace".to_owned()),
+        })
+    });
     let seen = log.clone();
     registry.set_approver(approver_fn(move |_| {
         seen.push("registry approver");
@@ -177,8 +180,11 @@ async fn an_importing_registry_answers_the_served_registrys_approval_through_its
     // The served registry has no approver of its own: only its client can approve.
     let log = Log::new();
     let served = registry_with([write_tool(&log)]);
-    let _ = served
-        .on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("it writes to the workspace")) });
+    let _ = served.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Ask {
+            reason: Some("it writes to the workspace".to_owned()),
+        })
+    });
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
     let server = McpServer::new(&served).with_options(ServerOptions {
         name: "served".into(),

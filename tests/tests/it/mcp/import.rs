@@ -265,7 +265,9 @@ async fn imported_calls_go_through_the_whole_pipeline() {
                 .push(call.name().to_owned());
             async move {
                 if call.arguments()["text"] == "deny me" {
-                    return Ok(PreToolDecision::deny("not this text"));
+                    return Ok(PreToolDecision::Deny {
+                        reason: "not this text".to_owned(),
+                    });
                 }
                 next.run().await
             }

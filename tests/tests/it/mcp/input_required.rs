@@ -81,8 +81,11 @@ fn logging_as(name: &str, log: &Log, support: TaskSupport) -> FnTool {
 /// (`ok` for a success) into `codes`.
 fn asking(log: &Log, codes: &Log, fallback: ApprovalOutcome) -> ToolRegistry {
     let registry = registry_with([logging("write", log), logging("erase", log)]);
-    let _ = registry
-        .on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("it writes to the workspace")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Ask {
+            reason: Some("it writes to the workspace".to_owned()),
+        })
+    });
     let seen = log.clone();
     registry.set_approver(approver_fn(move |_| {
         seen.push("registry approver");
@@ -90,12 +93,7 @@ fn asking(log: &Log, codes: &Log, fallback: ApprovalOutcome) -> ToolRegistry {
     }));
     let codes = codes.clone();
     let _ = registry.on_result(move |_, result: &ToolExecutionResult| {
-        codes.push(
-            result
-                .error()
-                .and_then(|error| error.code())
-                .unwrap_or("ok"),
-        );
+        codes.push(result.error_code().unwrap_or("ok"));
     });
     registry
 }
@@ -669,7 +667,7 @@ async fn run(registry: &ToolRegistry, input: ToolExecutionInput) -> ToolExecutio
 }
 
 fn code(result: &ToolExecutionResult) -> Option<&str> {
-    result.error().and_then(|error| error.code())
+    result.error_code()
 }
 
 /// A handler that records each request's message and answers with `answer`.

@@ -369,10 +369,7 @@ async fn an_imported_tool_that_never_stops_asking_ends_after_the_round_cap() {
     let result = tokio::time::timeout(DEADLINE, registry.execute(input))
         .await
         .expect("the call ends");
-    assert_eq!(
-        result.error().and_then(|error| error.code()),
-        Some("MCP_TRANSPORT")
-    );
+    assert_eq!(result.error_code(), Some("MCP_TRANSPORT"));
     assert_eq!(
         result.text(),
         "Error: MCP server \"py-rounds\" still asked for input after 10 rounds of tools/call \"always_asks\""

@@ -147,12 +147,7 @@ async fn servers_with_sessions_behind_a_round_robin_refuse_the_others_session() 
         let mut codes = Vec::new();
         for _ in 0..4 {
             let result = call(&local, "remote__server_instance", json!({})).await;
-            codes.push(
-                result
-                    .error()
-                    .and_then(|error| error.code())
-                    .map(str::to_owned),
-            );
+            codes.push(result.error_code().map(str::to_owned));
         }
         Ok::<_, dsh_tools::mcp::McpError>(codes)
     })
@@ -193,12 +188,7 @@ async fn a_stateless_server_denies_an_ask_instead_of_asking_the_client() {
         .await
         .expect("imports");
     let result = call(&local, "remote__server_instance", json!({})).await;
-    assert_eq!(
-        result.error().and_then(|error| error.code()),
-        Some("DENIED"),
-        "{}",
-        result.text()
-    );
+    assert_eq!(result.error_code(), Some("DENIED"), "{}", result.text());
     assert!(
         result.text().contains(mcp_fixture::ASK_REASON),
         "the hook's reason: {}",
@@ -276,7 +266,7 @@ async fn stateless_replicas_with_secrets_of_their_own_never_take_each_others_app
     // asks again: never approved, until the client gives up.
     let result = call(&local, "remote__server_instance", json!({})).await;
     assert_eq!(
-        result.error().and_then(|error| error.code()),
+        result.error_code(),
         Some("MCP_TRANSPORT"),
         "{}",
         result.text()

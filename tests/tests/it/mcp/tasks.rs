@@ -103,7 +103,7 @@ fn tasks_registry() -> (ToolRegistry, Stopped) {
             let seen = seen.clone();
             async move {
                 let _ending = Ending(seen);
-                run.cancelled().await;
+                run.signal().cancelled().await;
                 // A success after cancellation: the pipeline makes it `ABORTED`.
                 Ok("released")
             }

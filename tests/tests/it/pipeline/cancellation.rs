@@ -15,7 +15,10 @@ fn cancelling_tool(signal: &CancellationToken, fail: bool) -> FnTool {
         let signal = signal.clone();
         async move {
             signal.cancel();
-            assert!(run.is_cancelled(), "the body's token follows the caller's");
+            assert!(
+                run.signal().is_cancelled(),
+                "the body's token follows the caller's"
+            );
             run.defer_context(ContentBlock::text("kept"));
             if fail {
                 Err(ToolError::new("failed anyway"))
@@ -79,7 +82,11 @@ async fn a_denial_stays_a_denial_when_cancelled() {
     let trigger = signal.clone();
     let _ = registry.on_pre_execute(move |_, _| {
         trigger.cancel();
-        async { Ok(PreToolDecision::deny("no")) }
+        async {
+            Ok(PreToolDecision::Deny {
+                reason: "no".to_owned(),
+            })
+        }
     });
     let result = registry.execute(call("t").with_signal(signal)).await;
     assert_eq!(only_text(&result), "Error: no");
@@ -133,7 +140,7 @@ async fn a_short_circuit_success_overtaken_by_cancel_is_aborted_before_dispatch(
 #[tokio::test]
 async fn a_body_watching_its_token_stops_when_the_caller_cancels() {
     let registry = registry_with([FnTool::builder("wait", "").handler(|_, run| async move {
-        run.cancelled().await;
+        run.signal().cancelled().await;
         Err::<(), _>(ToolError::new("stopped early"))
     })]);
     let signal = CancellationToken::new();

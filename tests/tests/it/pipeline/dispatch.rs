@@ -358,7 +358,7 @@ async fn the_body_runs_with_the_call_it_belongs_to() {
                 run.execution().call_id(),
                 run.execution().name(),
                 arguments,
-                run.is_cancelled()
+                run.signal().is_cancelled()
             ]))
         });
     let registry = registry_with([tool]);

@@ -199,7 +199,7 @@ fn codes_and_names_compare_with_their_text() {
     assert_eq!(ErrorCode::CallInDoubt.to_string(), "CALL_IN_DOUBT");
     assert_eq!(String::from(ErrorCode::StoreFailed), "STORE_FAILED");
     let error = ToolError::coded(ErrorCode::HookFailed.name(), ErrorCode::HookFailed, "boom");
-    assert_eq!(error.code(), Some("HOOK_FAILED"));
+    assert_eq!(error.info().map(|info| &*info.code), Some("HOOK_FAILED"));
     assert_eq!(error.info().map(|info| &*info.name), Some("HookError"));
 }
 
@@ -215,7 +215,10 @@ fn the_former_constants_still_name_the_same_texts() {
     assert_eq!(names::TOOL_ARGS, ErrorCode::InvalidArgs.name());
     assert_eq!(names::STORE_FAILED, "CallStoreError");
     let error = ToolError::coded(names::HOOK, codes::HOOK_FAILED, "boom");
-    assert_eq!(error.code(), Some(codes::HOOK_FAILED));
+    assert_eq!(
+        error.info().map(|info| &*info.code),
+        Some(codes::HOOK_FAILED)
+    );
     assert_eq!(
         error.info(),
         Some(&ErrorInfo {
@@ -231,7 +234,11 @@ fn the_former_constants_still_name_the_same_texts() {
 #[tokio::test]
 async fn a_pre_execute_denial_is_denied() {
     let registry = registry_with([ok_tool("t")]);
-    let _deny = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("not today")) });
+    let _deny = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "not today".to_owned(),
+        })
+    });
     let result = registry.execute(call("t")).await;
     expect(&result, "ToolDeniedError", "DENIED", "Error: not today");
 }
@@ -252,7 +259,11 @@ async fn a_guard_denial_is_denied() {
 #[tokio::test]
 async fn an_ask_without_approver_and_an_approval_rejection_are_denied() {
     let registry = registry_with([ok_tool("t")]);
-    let _ask = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("writes files")) });
+    let _ask = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Ask {
+            reason: Some("writes files".to_owned()),
+        })
+    });
     expect(
         &registry.execute(call("t")).await,
         "ToolDeniedError",
@@ -350,7 +361,11 @@ async fn a_hooks_coded_error_keeps_its_code() {
 #[tokio::test]
 async fn a_failing_approver_a_panicking_guard_and_a_failing_layer_are_hook_failed() {
     let asks = registry_with([ok_tool("t")]);
-    let _ask = asks.on_pre_execute(|_, _| async { Ok(PreToolDecision::ask("check")) });
+    let _ask = asks.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Ask {
+            reason: Some("check".to_owned()),
+        })
+    });
     asks.set_approver(approver_fn(|_| async { Err(ToolError::new("no UI")) }));
     expect(
         &asks.execute(call("t")).await,

@@ -127,7 +127,9 @@ async fn policies_apply_to_nested_calls_as_to_direct_ones() {
     // Denied before the body: `pre-execute` sees the nested call too.
     let _deny = registry.on_pre_execute(|execution, next| async move {
         if execution.parent().is_some() {
-            return Ok(PreToolDecision::deny("no nesting"));
+            return Ok(PreToolDecision::Deny {
+                reason: "no nesting".to_owned(),
+            });
         }
         next.run().await
     });

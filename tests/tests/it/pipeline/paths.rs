@@ -354,7 +354,7 @@ fn scenarios() -> Vec<Scenario> {
                         .handler(move |_, run| {
                             let log = log.clone();
                             async move {
-                                run.cancelled().await;
+                                run.signal().cancelled().await;
                                 log.push("cancelled by the deadline");
                                 Ok(json!("late"))
                             }

@@ -171,7 +171,10 @@ async fn later_text_blocks_are_dropped_and_images_left_whole() {
         .render(|_, _| {
             Ok(vec![
                 ContentBlock::text("a".repeat(150)),
-                ContentBlock::image("iVBORw0KGgo=", "image/png"),
+                ContentBlock::Image {
+                    data: "iVBORw0KGgo=".to_owned(),
+                    mime_type: "image/png".to_owned(),
+                },
                 ContentBlock::text("b".repeat(150)),
                 ContentBlock::text("c".repeat(150)),
             ])
@@ -184,7 +187,10 @@ async fn later_text_blocks_are_dropped_and_images_left_whole() {
         result.content(),
         [
             ContentBlock::text("a".repeat(150)),
-            ContentBlock::image("iVBORw0KGgo=", "image/png"),
+            ContentBlock::Image {
+                data: "iVBORw0KGgo=".to_owned(),
+                mime_type: "image/png".to_owned()
+            },
             ContentBlock::text(format!("{}{cut}", "b".repeat(kept_b))),
         ]
     );

@@ -69,7 +69,11 @@ async fn hooks_added_after_a_call_was_made_do_not_apply_to_it() {
     let (log, finalized) = (Log::new(), Counter::new());
     let registry = registry_with([finalized_logging_tool("t", &log, &finalized)]);
     let pending = registry.execute(call("t"));
-    let _ = registry.on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("too late")) });
+    let _ = registry.on_pre_execute(|_, _| async {
+        Ok(PreToolDecision::Deny {
+            reason: "too late".to_owned(),
+        })
+    });
     let result = pending.await;
     assert_eq!(only_text(&result), "[final] ran");
     assert_eq!(log.entries(), ["body"]);

@@ -48,7 +48,7 @@ fn cooperative_tool(name: &str, budget_ms: u64) -> FnTool {
         })
         .handler(|_, run| async move {
             tokio::select! {
-                () = run.cancelled() => Err(ToolError::new("cancelled")),
+                () = run.signal().cancelled() => Err(ToolError::new("cancelled")),
                 () = sleep(Duration::from_secs(3_600)) => Ok(json!("slept")),
             }
         })
@@ -192,7 +192,7 @@ async fn a_body_finishing_within_the_grace_still_times_out() {
             ..ToolOptions::default()
         })
         .handler(|_, run| async move {
-            run.cancelled().await;
+            run.signal().cancelled().await;
             sleep(Duration::from_millis(10)).await;
             Ok(json!("finished late"))
         });
@@ -211,7 +211,7 @@ async fn a_caller_cancel_before_the_deadline_passes_aborted_through() {
             ..ToolOptions::default()
         })
         .handler(|_, run| async move {
-            run.cancelled().await;
+            run.signal().cancelled().await;
             Ok(json!("stopped"))
         });
     let registry = with_grace([tool], 50);
@@ -251,7 +251,7 @@ async fn the_deadline_sits_inside_every_execute_layer_so_each_retry_gets_the_bud
             let attempt = counted.fetch_add(1, Ordering::SeqCst);
             async move {
                 if attempt == 0 {
-                    run.cancelled().await;
+                    run.signal().cancelled().await;
                     return Err(ToolError::new("stopped"));
                 }
                 sleep(Duration::from_millis(60)).await;
@@ -315,7 +315,7 @@ async fn a_layers_token_reaches_a_budgeted_body_before_its_deadline() {
             ..ToolOptions::default()
         })
         .handler(|_, run| async move {
-            run.cancelled().await;
+            run.signal().cancelled().await;
             Err::<(), _>(ToolError::new("stopped by the layer"))
         });
     let registry = with_grace([tool], 10);
@@ -497,7 +497,7 @@ async fn a_blocking_body_sees_the_deadline_through_its_run() {
             ..ToolOptions::default()
         })
         .blocking_handler(move |_, run| {
-            while !run.is_cancelled() {
+            while !run.signal().is_cancelled() {
                 std::thread::sleep(Duration::from_millis(2));
             }
             flag.store(true, Ordering::SeqCst);

@@ -166,7 +166,10 @@ fn every_card_kind_reads_as_golden_text() {
             &ToolResultView::Generic {
                 title: None,
                 content: vec![
-                    ContentBlock::image("iVBORw0KGgo=", "image/png"),
+                    ContentBlock::Image {
+                        data: "iVBORw0KGgo=".to_owned(),
+                        mime_type: "image/png".to_owned(),
+                    },
                     ContentBlock::ResourceLink {
                         uri: "file:///work/project/README.md".into(),
                         name: Some("README".into()),

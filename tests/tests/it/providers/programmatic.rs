@@ -366,7 +366,7 @@ fn a_stream_knows_at_once_that_a_program_may_not_call_a_model_only_tool() {
     let definite: Vec<&str> = events
         .iter()
         .filter_map(|event| match event {
-            StreamEvent::Definite { error, .. } => error.code(),
+            StreamEvent::Definite { error, .. } => error.info().map(|info| &*info.code),
             _ => None,
         })
         .collect();

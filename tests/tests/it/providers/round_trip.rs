@@ -44,7 +44,10 @@ fn screenshot_tool() -> FnTool {
                     "screenshot of the {}",
                     value["window"].as_str().unwrap_or("?")
                 )),
-                ContentBlock::image(PIXEL, "image/png"),
+                ContentBlock::Image {
+                    data: PIXEL.into(),
+                    mime_type: "image/png".to_owned(),
+                },
             ])
         })
         .handler(|arguments, run| async move {

@@ -334,7 +334,9 @@ async fn tool_search_runs_through_the_pipeline_like_any_tool() {
     let registry = catalog();
     let _hook = registry.on_pre_execute(|execution, next| async move {
         if execution.name() == TOOL_SEARCH {
-            return Ok(PreToolDecision::deny("searching is off"));
+            return Ok(PreToolDecision::Deny {
+                reason: "searching is off".to_owned(),
+            });
         }
         let _ = execution;
         next.run().await

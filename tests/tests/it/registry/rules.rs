@@ -262,15 +262,15 @@ async fn shared_state_is_reachable_from_the_body() {
     let _ = registry
         .register(
             FnTool::builder("greet", "")
-                .handler(|_, run| async move { Ok(json!(run.require_state::<Greeting>()?.0)) }),
+                .handler(|_, run| async move { Ok(json!(run.state::<Greeting>()?.0)) }),
         )
         .unwrap();
-    let _ =
-        registry
-            .register(FnTool::builder("missing", "").handler(|_, run| async move {
-                run.require_state::<String>().map(|_| json!(null))
-            }))
-            .unwrap();
+    let _ = registry
+        .register(
+            FnTool::builder("missing", "")
+                .handler(|_, run| async move { run.state::<String>().map(|_| json!(null)) }),
+        )
+        .unwrap();
     assert_eq!(only_text(&registry.execute(call("greet")).await), "hello");
     assert_eq!(
         only_text(&registry.execute(call("missing")).await),
@@ -291,7 +291,7 @@ async fn a_hand_written_tool_declares_the_state_it_needs() {
             .requires_state::<Motto>()
             .requires_state::<Clock>()
             .requires_state::<Motto>()
-            .handler(|_, run| async move { Ok(json!(run.require_state::<Motto>()?.0)) })
+            .handler(|_, run| async move { Ok(json!(run.state::<Motto>()?.0)) })
     };
     assert_eq!(
         greet().required_state(),

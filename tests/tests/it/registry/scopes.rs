@@ -389,7 +389,11 @@ async fn scoped_hooks_apply_to_the_scope_and_its_descendants_only() {
     let child = parent.create_child("child").unwrap();
     let sibling = registry.create_child("sibling").unwrap();
     let _ = parent
-        .on_pre_execute(|_, _| async { Ok(PreToolDecision::deny("parent says no")) })
+        .on_pre_execute(|_, _| async {
+            Ok(PreToolDecision::Deny {
+                reason: "parent says no".to_owned(),
+            })
+        })
         .unwrap();
     assert_eq!(
         only_text(&child.execute(call("t")).await),

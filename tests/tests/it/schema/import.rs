@@ -527,7 +527,9 @@ fn structured_output_subset_functions() {
     let unsupported =
         Schema::from_json_schema(&json!({"$ref": "https://example.com/a.json"})).unwrap_err();
     assert_eq!(
-        ToolError::unsupported_schema(&unsupported).code(),
+        ToolError::unsupported_schema(&unsupported)
+            .info()
+            .map(|info| &*info.code),
         Some(ErrorCode::UnsupportedSchema.as_str())
     );
 }

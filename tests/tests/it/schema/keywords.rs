@@ -328,7 +328,9 @@ fn remote_references_need_the_document() {
     });
     let error = Schema::from_json_schema(&schema).unwrap_err();
     assert_eq!(
-        ToolError::unsupported_schema(&error).code(),
+        ToolError::unsupported_schema(&error)
+            .info()
+            .map(|info| &*info.code),
         Some(ErrorCode::UnsupportedSchema.as_str())
     );
     assert_eq!(

@@ -87,10 +87,13 @@ fn search_files_invalid_payload_reports_its_three_violations_in_order() {
         ]
     );
     let error = ToolError::invalid_arguments(&violations);
-    assert_eq!(error.code(), Some(ErrorCode::InvalidArgs.as_str()));
     assert_eq!(
-        error.model_text(),
-        "Error: invalid arguments: missing required property \"pattern\"; \"max_results\" must be \
+        error.info().map(|info| &*info.code),
+        Some(ErrorCode::InvalidArgs.as_str())
+    );
+    assert_eq!(
+        error.message(),
+        "invalid arguments: missing required property \"pattern\"; \"max_results\" must be \
          an integer; \"mode\" must be one of [\"literal\",\"regex\"]"
     );
     assert_eq!(error.violations().len(), 3);
@@ -384,7 +387,9 @@ fn hostile_payload_is_capped_with_a_tail() {
     );
     assert_eq!((violations.reported.len() + violations.omitted), 100_000);
     assert_eq!(violations.omitted, 100_000 - MAX_REPORTED_VIOLATIONS);
-    let text = ToolError::invalid_arguments(&violations).model_text();
+    let text = ToolError::invalid_arguments(&violations)
+        .message()
+        .to_owned();
     assert!(
         text.ends_with("; and 99950 more"),
         "{}",

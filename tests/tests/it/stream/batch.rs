@@ -273,7 +273,7 @@ async fn a_batch_feed_keeps_unknown_and_malformed_calls_in_place() {
     let codes: Vec<Option<&str>> = outcome
         .results
         .iter()
-        .map(|result| result.error().and_then(|error| error.code()))
+        .map(|result| result.error_code())
         .collect();
     assert_eq!(
         codes,

@@ -83,7 +83,7 @@ fn outline(events: &[StreamEvent]) -> Vec<String> {
             StreamEvent::CallStarted { index, name, .. } => format!("start {index} {name}"),
             StreamEvent::ArgumentsDelta { index, .. } => format!("delta {index}"),
             StreamEvent::Definite { index, error } => {
-                format!("definite {index} {}", error.model_text())
+                format!("definite {index} Error: {error}")
             }
             StreamEvent::CallFinished { index, .. } => format!("finish {index}"),
             StreamEvent::ToolsLoaded { names } => format!("loaded {}", names.join(" ")),

@@ -19,8 +19,12 @@ fn registry() -> ToolRegistry {
     }
     let _ = registry.on_pre_execute(|execution, next| async move {
         match execution.name() {
-            "write" => Ok(PreToolDecision::ask("writes a file")),
-            "delete" => Ok(PreToolDecision::deny("never delete")),
+            "write" => Ok(PreToolDecision::Ask {
+                reason: Some("writes a file".to_owned()),
+            }),
+            "delete" => Ok(PreToolDecision::Deny {
+                reason: "never delete".to_owned(),
+            }),
             _ => next.run().await,
         }
     });

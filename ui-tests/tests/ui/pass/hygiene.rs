@@ -73,7 +73,7 @@ fn count_lines(
     run: &::dsh_tools::ToolRun,
     #[state] prefix: &Inner,
 ) -> ::std::result::Result<usize, ::dsh_tools::ToolError> {
-    let _ = (run.is_cancelled(), prefix.flag);
+    let _ = (run.signal().is_cancelled(), prefix.flag);
     ::std::result::Result::Ok(text.lines().count())
 }
 
