@@ -33,8 +33,8 @@ use super::violation::{PathRoot, Violations};
 /// use serde_json::json;
 ///
 /// let arguments = Schema::object()
-///     .required("path", Schema::string().min_length(1))
-///     .optional("limit", Schema::integer().minimum(1).maximum(100))
+///     .required("path", Schema::string().length(1..))
+///     .optional("limit", Schema::integer().range(1..=100))
 ///     .build()
 ///     .compile();
 /// assert!(arguments.is_valid(&json!({"path": "/tmp", "limit": 5})));
@@ -170,16 +170,15 @@ mod tests {
             Schema::string().nullable().into(),
             Schema::boolean(),
             Schema::boolean().nullable(),
-            Schema::string().min_length(1).max_length(4).into(),
-            Schema::string().min_length(1).nullable().into(),
+            Schema::string().length(1..=4).into(),
+            Schema::string().length(1..).nullable().into(),
             Schema::integer().into(),
         ];
         for items in item_schemas {
             for schema in [
                 Schema::array(items.clone()).build(),
                 Schema::array(items.clone())
-                    .min_items(2)
-                    .max_items(9)
+                    .item_count(2..=9)
                     .build(),
             ] {
                 let compiled = schema.compile();
@@ -193,7 +192,7 @@ mod tests {
                 }
             }
         }
-        let any_items = Schema::array_of_any().build();
+        let any_items = Schema::array(Schema::any()).build();
         assert!(any_items.compile().is_valid(&json!([1, "a", null, [], {}])));
     }
 }

@@ -60,7 +60,7 @@ fn deep_values_as_json_or_wrong_types_cost_one_step() {
     on_small_stack(|| {
         let schemas = [
             Schema::any(),
-            Schema::array_of_any().build(),
+            Schema::array(Schema::any()).build(),
             Schema::array(Schema::any()).build(),
             Schema::map(Schema::any()).build(),
             Schema::object()

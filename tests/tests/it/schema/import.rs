@@ -588,7 +588,7 @@ mod from_schemars {
 
     #[test]
     fn derived_types_import_with_refs_inlined() {
-        let schema = Schema::from_schemars_type::<Args>().unwrap();
+        let schema = Schema::from_schemars(&schemars::schema_for!(Args)).unwrap();
         let rendered = schema.to_json_schema().to_string();
         assert!(!rendered.contains("$ref"), "{rendered}");
         assert!(
@@ -639,11 +639,11 @@ mod from_schemars {
 
     #[test]
     fn recursive_types_and_sets_import() {
-        let tree = Schema::from_schemars_type::<Tree>().unwrap();
+        let tree = Schema::from_schemars(&schemars::schema_for!(Tree)).unwrap();
         assert!(tree.is_valid(&json!({"children": [{"children": []}]})));
         assert!(!tree.is_valid(&json!({"children": [{}]})));
         // A set's `uniqueItems` is typed: an array of distinct items.
-        let unique = Schema::from_schemars_type::<Unique>().unwrap();
+        let unique = Schema::from_schemars(&schemars::schema_for!(Unique)).unwrap();
         let set = &unique.as_object().unwrap().properties[0].schema;
         assert!(matches!(&set.kind, SchemaKind::Array(rules) if rules.constraints.unique_items));
         assert_eq!(
@@ -674,7 +674,7 @@ mod from_schemars {
 
     #[test]
     fn a_schemars_struct_is_closed_as_a_tool_args_struct_is() {
-        let schema = Schema::from_schemars_type::<Meta>().unwrap();
+        let schema = Schema::from_schemars(&schemars::schema_for!(Meta)).unwrap();
         assert_eq!(
             schema.to_json_schema()["additionalProperties"],
             json!(false)
@@ -690,7 +690,7 @@ mod from_schemars {
         assert!(schema.is_valid(&json!({"labels": {"any": "x"}})));
         assert!(!schema.is_valid(&json!({"labels": {"any": 1}})));
         // A type whose schema says it is open stays open.
-        let open = Schema::from_schemars_type::<Open>().unwrap();
+        let open = Schema::from_schemars(&schemars::schema_for!(Open)).unwrap();
         assert!(open.is_valid(&json!({"name": "n", "extra": 1})));
     }
 }

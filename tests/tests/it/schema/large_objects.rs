@@ -14,7 +14,7 @@ fn large_schema(open: bool) -> Schema {
     for n in 0..PROPERTIES {
         object = object.property(Property {
             name: format!("p{n}"),
-            schema: Schema::integer().minimum(0).build(),
+            schema: Schema::integer().range(0..).build(),
             required: n % 3 == 0,
         });
     }
