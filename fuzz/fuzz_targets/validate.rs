@@ -54,7 +54,7 @@ static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
 });
 
 static COMPILED: LazyLock<Vec<CompiledSchema>> =
-    LazyLock::new(|| SCHEMAS.iter().map(Schema::compile).collect());
+    LazyLock::new(|| SCHEMAS.iter().map(CompiledSchema::from).collect());
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {

@@ -156,7 +156,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// The schema the body's value must match; `None` accepts any JSON value. It checks every
-    /// value, so it is kept compiled ([`Schema::compile`](dsh_tools_schema::Schema::compile)).
+    /// value, so it is kept compiled (`CompiledSchema::from(schema)`).
     fn output_schema(&self) -> Option<&CompiledSchema> {
         None
     }

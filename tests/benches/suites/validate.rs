@@ -190,7 +190,7 @@ fn large_object_cases(mut suite: Suite) -> Suite {
                 compiled,
                 format!("`CompiledSchema::is_valid`, {size} properties"),
                 size,
-                |schema| schema.compile(),
+                |schema| CompiledSchema::from(&schema),
                 CompiledSchema::is_valid,
             ))))
             .case(flat(versus(large_case(
@@ -247,7 +247,7 @@ fn suite() -> Suite {
         valid: workload["valid_args"].clone(),
         invalid: workload["invalid_args"].clone(),
         theirs: jsonschema::draft202012::new(&workload["args_schema"]).expect("schema compiles"),
-        ours: interp.compile(),
+        ours: CompiledSchema::from(&interp),
         interp,
     });
     let expected = workload["invalid_expected_violations"]

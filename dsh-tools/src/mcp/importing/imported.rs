@@ -104,7 +104,7 @@ impl Drop for CancelOnDrop {
 /// otherwise `None`, with a warning that the values it describes go unchecked.
 fn enforceable(schema: &Value, server: &str, tool: &str, what: &str) -> Option<CompiledSchema> {
     match Schema::from_json_schema(schema) {
-        Ok(schema) => Some(schema.compile()),
+        Ok(schema) => Some(CompiledSchema::from(schema)),
         Err(error) => {
             tracing::warn!(
                 server,

@@ -1,6 +1,7 @@
 //! The validator's reports: exact wording, paths, the stable order, the violation cap, and the
 //! `Error: invalid arguments: …` envelope.
 
+use dsh_tools::schema::CompiledSchema;
 use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema, Violations};
 use dsh_tools::{ToolError, errors::ErrorCode, json};
 use serde_json::Value;
@@ -43,7 +44,7 @@ fn invalid(schema: &Schema, value: &Value) -> Violations {
     let violations = schema
         .validate(value)
         .expect_err("the value should be invalid");
-    let compiled = schema.compile();
+    let compiled = CompiledSchema::from(schema);
     assert!(
         !compiled.is_valid(value),
         "the compiled schema accepts {value}"
@@ -134,8 +135,7 @@ fn missing_properties_are_reported_in_required_order() {
     let value = json!({"c": {}});
     assert_eq!(messages(&schema, &value), expected);
     // The compiled schema reports alike, and `required` renders in the same order.
-    let compiled: Vec<String> = schema
-        .compile()
+    let compiled: Vec<String> = CompiledSchema::from(&schema)
         .validate(&value)
         .unwrap_err()
         .reported
