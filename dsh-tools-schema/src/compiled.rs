@@ -180,9 +180,7 @@ mod tests {
         for items in item_schemas {
             for schema in [
                 Schema::array(items.clone()).build(),
-                Schema::array(items.clone())
-                    .item_count(2..=9)
-                    .build(),
+                Schema::array(items.clone()).item_count(2..=9).build(),
             ] {
                 let compiled = CompiledSchema::from(&schema);
                 for array in arrays() {

@@ -55,7 +55,6 @@ impl From<&str> for ToolIcon {
 }
 
 impl ToolIcon {
-
     // The `with_*` setters below duplicate the public fields, so they are not API; the macros'
     // generated code and the MCP import still call them.
 

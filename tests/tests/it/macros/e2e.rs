@@ -7,14 +7,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use dsh_tools::{
-    ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
-    call::SharedState,
-    errors::ErrorCode,
-    json,
-    policy::CallLimits,
-    present::ToolCallView,
-    registry::RegistryErrorKind,
-    tool,
+    ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, call::SharedState,
+    errors::ErrorCode, json, policy::CallLimits, present::ToolCallView,
+    registry::RegistryErrorKind, tool,
 };
 use serde::Serialize;
 

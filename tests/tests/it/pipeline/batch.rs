@@ -81,7 +81,10 @@ async fn the_schedule_follows_the_tools_classifier() {
     // An unknown tool and malformed arguments fail at once, but alone: the reads around them
     // do not overlap.
     let around = |middle| vec![call("read"), middle, call("read")];
-    assert_eq!(batch_time(&registry, around(call("unknown"))).await, ms(200));
+    assert_eq!(
+        batch_time(&registry, around(call("unknown"))).await,
+        ms(200)
+    );
     let malformed = ToolExecutionInput::from_raw("c", "read", "{");
     assert_eq!(batch_time(&registry, around(malformed)).await, ms(200));
 }
@@ -93,7 +96,13 @@ async fn a_classifier_that_decides_by_argument_and_one_that_panics() {
         arguments["readonly"] == true
     })]);
     let cmd = |arguments| ToolExecutionInput::new("c", "cmd", arguments);
-    let around = |middle| vec![cmd(json!({"readonly": true})), middle, cmd(json!({"readonly": true}))];
+    let around = |middle| {
+        vec![
+            cmd(json!({"readonly": true})),
+            middle,
+            cmd(json!({"readonly": true})),
+        ]
+    };
     let ms = Duration::from_millis;
     assert_eq!(
         batch_time(&registry, around(cmd(json!({"readonly": true})))).await,

@@ -32,7 +32,10 @@ fn search_files() {
                 "path",
                 Schema::string().description("Directory to search from."),
             )
-            .optional("max_results", Schema::integer().range(1..=10_000).nullable())
+            .optional(
+                "max_results",
+                Schema::integer().range(1..=10_000).nullable(),
+            )
             .optional("case_sensitive", Schema::boolean().nullable())
             .optional("include", Schema::array(Schema::string()).nullable())
             .optional("mode", Schema::enumeration(["literal", "regex"]).nullable())
@@ -63,13 +66,15 @@ fn every_kind_with_annotations() {
                     .examples(["read_file", "grep"]),
             )
             .required("n", Schema::number().range(-1.5..=1e3).default_value(0.5))
-            .required("i", Schema::integer().range(i128::from(i64::MIN)..=i128::from(u64::MAX)))
+            .required(
+                "i",
+                Schema::integer().range(i128::from(i64::MIN)..=i128::from(u64::MAX)),
+            )
             .required("b", Schema::boolean().default_value(false))
             .required("z", Schema::null())
             .required(
                 "list",
-                Schema::array(Schema::integer().range(0..))
-                    .item_count(1..=10),
+                Schema::array(Schema::integer().range(0..)).item_count(1..=10),
             )
             .required("anything", Schema::any().description("Any JSON value."))
             .required("map", Schema::map(Schema::string()))

@@ -316,11 +316,15 @@ fn json_semantics_numbers_by_value_lengths_in_code_points() {
 
 #[test]
 fn exact_integer_bounds_at_the_edges_of_u64_and_i64() {
-    let schema = Schema::integer().range(i128::from(i64::MIN)..=i128::from(u64::MAX)).build();
+    let schema = Schema::integer()
+        .range(i128::from(i64::MIN)..=i128::from(u64::MAX))
+        .build();
     assert!(schema.is_valid(&json!(u64::MAX)));
     assert!(schema.is_valid(&json!(i64::MIN)));
     assert!(!schema.is_valid(&json!(18_446_744_073_709_551_616.0)));
-    let schema = Schema::integer().range(..=9_007_199_254_740_992_u64).build();
+    let schema = Schema::integer()
+        .range(..=9_007_199_254_740_992_u64)
+        .build();
     assert!(!schema.is_valid(&json!(9_007_199_254_740_993_u64)));
 }
 
