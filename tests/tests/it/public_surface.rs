@@ -44,8 +44,11 @@ const MAX_PUBLIC_CONSTANTS: usize = 30;
 /// fixed caps not API. 755: violations, import options, MCP handles and the journal policy
 /// read from fields, one spelling of each provider dialect. 744: `Default` alone building
 /// shared state, the in-memory store and the partial JSON reader, one detached run, cards made
-/// by a layer or an observed call only, MCP pins read as one map, `Patch` matched on.
-const MAX_PUBLIC_ITEMS: usize = 744;
+/// by a layer or an observed call only, MCP pins read as one map, `Patch` matched on. 725: a
+/// schema's bounds as Rust ranges, a batch's execution mode the runner's own, one constructor for
+/// an owned or shared call store, a compiled schema and an icon, wire keys and two MCP handle
+/// methods gone.
+const MAX_PUBLIC_ITEMS: usize = 725;
 
 /// The crates whose surface is counted.
 const PACKAGES: &[&str] = &["dsh-tools", "dsh-tools-schema"];
