@@ -2,7 +2,7 @@
 //!
 //! Constructors on [`Schema`] start a schema; kinds with constraints return one generic
 //! builder, [`SchemaBuilder`], typed by the kind's rules, so that a constraint can only be set
-//! where it means something (`min_length` on a string, never on an integer): each kind's
+//! where it means something (`length` on a string, never on an integer): each kind's
 //! methods are in its own `impl` block. Every builder converts into a [`Schema`] (`.build()` or
 //! `Into`), and every method that takes a schema accepts `impl Into<Schema>`.
 //!
@@ -10,8 +10,8 @@
 //! use dsh_tools_schema::Schema;
 //!
 //! let read_file: Schema = Schema::object()
-//!     .required("path", Schema::string().min_length(1).description("Absolute file path"))
-//!     .optional("limit", Schema::integer().minimum(1).maximum(10_000).default_value(200))
+//!     .required("path", Schema::string().length(1..).description("Absolute file path"))
+//!     .optional("limit", Schema::integer().range(1..=10_000).default_value(200))
 //!     .optional("mode", Schema::enumeration(["text", "bytes"]))
 //!     .build();
 //! assert!(read_file.is_valid(&serde_json::json!({"path": "/etc/hosts", "limit": 20})));
@@ -21,7 +21,7 @@
 //! an ECMA-262 pattern and says why it cannot, a number's `multiple_of` takes only a factor
 //! above 0); nothing here panics.
 //!
-//! The builder's methods for the value keywords (`min_length`, `minimum`, `unique_items`,
+//! The builder's methods for the value keywords (`length`, `range`, `unique_items`,
 //! …) are written with their keywords' rules in `rules/` and expanded into the builders here, so
 //! a new keyword adds its method in its family's file.
 
@@ -89,17 +89,17 @@ impl Schema {
         Self::new(SchemaKind::Keywords(document))
     }
 
-    /// An array whose every item matches `items`.
+    /// An array whose every item matches `items`; `Schema::array(Schema::any())` is an array of
+    /// any items, `{"type":"array"}`.
     pub fn array(items: impl Into<Schema>) -> SchemaBuilder<ArrayRules> {
+        let items = items.into();
+        // Items that can be anything constrain nothing: no `items` keyword, as JSON Schema
+        // writes such an array.
+        let items = (items != Schema::any()).then(|| Box::new(items));
         SchemaBuilder::of(ArrayRules {
-            items: Some(Box::new(items.into())),
+            items,
             ..ArrayRules::default()
         })
-    }
-
-    /// An array of any items (`{"type":"array"}`).
-    pub fn array_of_any() -> SchemaBuilder<ArrayRules> {
-        SchemaBuilder::of(ArrayRules::default())
     }
 
     /// A closed object with no properties yet (`additionalProperties: false`); add properties
@@ -554,6 +554,7 @@ impl Property {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::Bound;
 
     #[test]
     fn objects_are_closed_and_properties_keep_declaration_order() {
@@ -606,26 +607,54 @@ mod tests {
 
     #[test]
     fn exclusive_bounds_follow_their_side() {
-        let schema = Schema::number()
-            .exclusive_minimum(f64::NEG_INFINITY)
-            .exclusive_maximum(f64::INFINITY);
+        let schema = Schema::number().range(f64::NEG_INFINITY..f64::INFINITY);
         assert_eq!(schema.rules, NumberRules::default());
-        let schema = Schema::integer().exclusive_minimum(0).exclusive_maximum(10);
+        let schema = Schema::integer().range((Bound::Excluded(0), Bound::Excluded(10)));
         assert_eq!(schema.rules.exclusive_minimum(), Some(&Number::from(0)));
         assert_eq!(schema.rules.exclusive_maximum(), Some(&Number::from(10)));
+        assert_eq!((schema.rules.minimum, schema.rules.maximum), (None, None));
     }
 
     #[test]
     fn float_bounds_follow_their_side() {
-        let schema = Schema::number()
-            .minimum(f64::NEG_INFINITY)
-            .maximum(f64::INFINITY);
+        let schema = Schema::number().range(f64::NEG_INFINITY..=f64::INFINITY);
         assert_eq!(schema.rules, NumberRules::default());
-        let schema = Schema::number().minimum(f64::INFINITY).maximum(f64::NAN);
+        let schema = Schema::number().range(f64::INFINITY..=f64::NAN);
         assert_eq!(schema.rules.minimum, Number::from_f64(f64::MAX));
         assert_eq!(schema.rules.maximum, None);
-        let schema = Schema::integer().range(-1_i128 << 100, u128::MAX);
+        let schema = Schema::integer().range(-1_i128 << 100..=i128::MAX);
         assert_eq!(schema.rules.minimum, Some(Number::from(i64::MIN)));
         assert_eq!(schema.rules.maximum, Some(Number::from(u64::MAX)));
+    }
+
+    #[test]
+    fn a_range_replaces_the_bounds_before_it() {
+        let schema = Schema::integer().range(0..10).range(5..);
+        assert_eq!(schema.rules.minimum, Some(Number::from(5)));
+        assert_eq!(schema.rules.exclusive_maximum(), None);
+        assert_eq!(schema.rules, Schema::integer().range(5..).rules);
+    }
+
+    #[test]
+    fn count_ranges_become_inclusive_bounds() {
+        let lengths = |builder: SchemaBuilder<StringRules>| {
+            let lengths = builder.rules.lengths;
+            (lengths.min, lengths.max)
+        };
+        assert_eq!(lengths(Schema::string().length(1..)), (Some(1), None));
+        assert_eq!(lengths(Schema::string().length(..64)), (None, Some(63)));
+        assert_eq!(lengths(Schema::string().length(2..=4)), (Some(2), Some(4)));
+        assert_eq!(lengths(Schema::string().length(..)), (None, None));
+        // An empty range: no length meets both bounds.
+        let nothing = Schema::string().length(..0).build();
+        assert!(!nothing.is_valid(&serde_json::json!("")));
+        let items = Schema::array(Schema::any()).item_count(1..=3).build();
+        assert_eq!(
+            items.to_json_schema(),
+            serde_json::json!({"type": "array", "minItems": 1, "maxItems": 3})
+        );
+        let keys = Schema::map(Schema::any()).property_count(..2).build();
+        assert!(keys.is_valid(&serde_json::json!({"a": 1})));
+        assert!(!keys.is_valid(&serde_json::json!({"a": 1, "b": 2})));
     }
 }

@@ -20,8 +20,9 @@ use super::model::Schema;
 use super::validate::report;
 use super::violation::{PathRoot, Violations};
 
-/// A [`Schema`] compiled for validating many values; build it once with [`Schema::compile`] (or
-/// `CompiledSchema::from(schema)`, which keeps the schema rather than copying it) and keep it.
+/// A [`Schema`] compiled for validating many values; build it once with
+/// `CompiledSchema::from(schema)` (or `from(&schema)`, which compiles a copy and leaves the
+/// schema to the caller) and keep it.
 ///
 /// It answers exactly as the schema it was built from ([`is_valid`](Self::is_valid),
 /// [`validate`](Self::validate), [`validate_output`](Self::validate_output) mirror the
@@ -29,14 +30,15 @@ use super::violation::{PathRoot, Violations};
 /// and cannot change afterwards, so the compiled form can never go stale.
 ///
 /// ```
-/// use dsh_tools_schema::Schema;
+/// use dsh_tools_schema::{CompiledSchema, Schema};
 /// use serde_json::json;
 ///
-/// let arguments = Schema::object()
-///     .required("path", Schema::string().min_length(1))
-///     .optional("limit", Schema::integer().minimum(1).maximum(100))
-///     .build()
-///     .compile();
+/// let arguments = CompiledSchema::from(
+///     Schema::object()
+///         .required("path", Schema::string().length(1..))
+///         .optional("limit", Schema::integer().range(1..=100))
+///         .build(),
+/// );
 /// assert!(arguments.is_valid(&json!({"path": "/tmp", "limit": 5})));
 /// let violations = arguments.validate(&json!({"limit": 0})).unwrap_err();
 /// assert_eq!(violations.to_string(), r#"missing required property "path"; "limit" must be >= 1"#);
@@ -97,16 +99,17 @@ impl CompiledSchema {
     }
 }
 
-impl Schema {
-    /// Compiles a copy of this schema for validating many values (see [`CompiledSchema`]).
-    pub fn compile(&self) -> CompiledSchema {
-        CompiledSchema::new(self.clone())
-    }
-}
-
+/// Compiles `schema`, keeping it.
 impl From<Schema> for CompiledSchema {
     fn from(schema: Schema) -> Self {
         Self::new(schema)
+    }
+}
+
+/// Compiles a copy of `schema`, which stays the caller's.
+impl From<&Schema> for CompiledSchema {
+    fn from(schema: &Schema) -> Self {
+        Self::new(schema.clone())
     }
 }
 
@@ -133,7 +136,7 @@ impl fmt::Debug for CompiledSchema {
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::Schema;
+    use crate::{CompiledSchema, Schema};
 
     /// Item values of every type, around and past a block of eight, valid and invalid anywhere.
     fn arrays() -> Vec<Value> {
@@ -170,19 +173,16 @@ mod tests {
             Schema::string().nullable().into(),
             Schema::boolean(),
             Schema::boolean().nullable(),
-            Schema::string().min_length(1).max_length(4).into(),
-            Schema::string().min_length(1).nullable().into(),
+            Schema::string().length(1..=4).into(),
+            Schema::string().length(1..).nullable().into(),
             Schema::integer().into(),
         ];
         for items in item_schemas {
             for schema in [
                 Schema::array(items.clone()).build(),
-                Schema::array(items.clone())
-                    .min_items(2)
-                    .max_items(9)
-                    .build(),
+                Schema::array(items.clone()).item_count(2..=9).build(),
             ] {
-                let compiled = schema.compile();
+                let compiled = CompiledSchema::from(&schema);
                 for array in arrays() {
                     assert_eq!(
                         compiled.is_valid(&array),
@@ -193,7 +193,7 @@ mod tests {
                 }
             }
         }
-        let any_items = Schema::array_of_any().build();
-        assert!(any_items.compile().is_valid(&json!([1, "a", null, [], {}])));
+        let any_items = Schema::array(Schema::any()).build();
+        assert!(CompiledSchema::from(&any_items).is_valid(&json!([1, "a", null, [], {}])));
     }
 }

@@ -324,9 +324,10 @@ pub fn internally_tagged(tag: &str, name: &str, payload: Schema) -> Result<Schem
     }
 }
 
-/// The schema of a type from another crate, through `schemars`.
+/// The schema of a type from another crate, as `schemars` describes its deserialization
+/// (draft 2020-12), imported.
 pub fn schemars_schema<T: schemars::JsonSchema>() -> Result<Schema, SchemaError> {
-    Schema::from_schemars_type::<T>()
+    Schema::from_schemars(&schemars::schema_for!(T))
 }
 
 /// What a derive that failed to compile reports, should its stub ever run.

@@ -149,7 +149,8 @@ impl Schema {
             .or_else(|_| KeywordSchema::with_options(schema, options).map(Schema::keywords))
     }
 
-    /// Imports a schema produced by `schemars` (for types from other crates): local `$ref`s into
+    /// Imports a schema produced by `schemars`, for a type from another crate
+    /// (`Schema::from_schemars(&schemars::schema_for!(T))`): local `$ref`s into
     /// `$defs` are inlined, `Option<T>`'s `anyOf` becomes a nullable schema, and the integer
     /// `format`s become the bounds of their Rust type, and a set's `uniqueItems` is kept; an
     /// object with `properties` and no `additionalProperties` (a struct without
@@ -162,14 +163,6 @@ impl Schema {
         Importer::new(schema.as_value(), true)
             .run()
             .or_else(|_| KeywordSchema::new(schema.as_value()).map(Schema::keywords))
-    }
-
-    /// The schema of `T` as `schemars` describes its deserialization (draft 2020-12), imported.
-    pub fn from_schemars_type<T: schemars::JsonSchema + ?Sized>() -> Result<Schema, SchemaError> {
-        let generated = schemars::generate::SchemaSettings::draft2020_12()
-            .into_generator()
-            .into_root_schema_for::<T>();
-        Self::from_schemars(&generated)
     }
 }
 

@@ -95,7 +95,8 @@ async fn serve_http(
     };
     let running = server.serve_http(addr, http).await?;
     eprintln!("serving {tools} tools at {} (Ctrl-C stops)", running.url);
-    running.wait().await;
+    tokio::signal::ctrl_c().await?;
+    running.shutdown().await;
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 
 #![no_main]
 
+use dsh_tools::schema::CompiledSchema;
 use dsh_tools::{ToolArgs, __private::parse_arguments, call::ToolContract, errors::ErrorCode};
 use libfuzzer_sys::fuzz_target;
 
@@ -52,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let contract = ToolContract::of::<SearchArgs, String>();
-    let schema = SearchArgs::schema().expect("the schema builds").compile();
+    let schema = CompiledSchema::from(SearchArgs::schema().expect("the schema builds"));
     let generated = SearchArgs::is_valid_json(&value);
     assert_eq!(generated, schema.is_valid(&value), "generated check and interpreter disagree");
     match contract.parse::<SearchArgs>(&value) {

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 
 static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
     let search_files = Schema::object()
-        .required("pattern", Schema::string().min_length(1))
+        .required("pattern", Schema::string().length(1..))
         .required("path", Schema::string())
-        .optional("max_results", Schema::integer().range(1, 10_000))
+        .optional("max_results", Schema::integer().range(1..=10_000))
         .optional("case_sensitive", Schema::boolean())
         .optional("include", Schema::array(Schema::string()))
         .optional("mode", Schema::enumeration(["literal", "regex"]))
@@ -23,15 +23,15 @@ static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
             "options",
             Schema::object()
                 .required("follow_links", Schema::boolean())
-                .optional("depth", Schema::integer().range(0, u32::MAX)),
+                .optional("depth", Schema::integer().range(0..=u32::MAX)),
         )
         .build();
     let every_kind = Schema::object()
-        .optional("s", Schema::string().max_length(4).pattern("^[a-z]*$").unwrap().nullable())
-        .optional("n", Schema::number().range(-1.5, 1e3))
-        .optional("i", Schema::integer().range(i64::MIN, u64::MAX))
+        .optional("s", Schema::string().length(..=4).pattern("^[a-z]*$").unwrap().nullable())
+        .optional("n", Schema::number().range(-1.5..=1e3))
+        .optional("i", Schema::integer().range(i128::from(i64::MIN)..=i128::from(u64::MAX)))
         .optional("z", Schema::null())
-        .optional("l", Schema::array(Schema::any()).min_items(1).max_items(3))
+        .optional("l", Schema::array(Schema::any()).item_count(1..=3))
         .optional("m", Schema::map(Schema::integer().nullable()))
         .optional("e", Schema::enumeration([json!(1), json!("a"), json!(null)]))
         .optional("c", Schema::constant(json!(2.0)))
@@ -54,7 +54,7 @@ static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
 });
 
 static COMPILED: LazyLock<Vec<CompiledSchema>> =
-    LazyLock::new(|| SCHEMAS.iter().map(Schema::compile).collect());
+    LazyLock::new(|| SCHEMAS.iter().map(CompiledSchema::from).collect());
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {

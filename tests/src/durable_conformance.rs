@@ -372,7 +372,7 @@ pub fn counting_registry(
         )
         .expect("register");
     registry.set_durability(
-        Durability::shared(store)
+        Durability::new(store)
             .with_place("conformance")
             .with_approvals(ApprovalKey::new(
                 b"a test key of thirty-two bytes!!".to_vec(),

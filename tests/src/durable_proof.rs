@@ -7,7 +7,6 @@
 //! (journaled, neither idempotent nor read-only; with `hang`, its body counts its run, prints
 //! [`BODY_STARTED`] and never finishes).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use dsh_tools::code_mode::CodeMode;
@@ -115,7 +114,7 @@ pub async fn registry(config: &str, place: &str, code_mode: bool, hang: bool) ->
         })
         .expect("hook");
     registry.set_durability(
-        Durability::shared(Arc::new(store))
+        Durability::new(store)
             .with_place(place)
             .with_approvals(approval_key()),
     );

@@ -109,6 +109,6 @@ pub fn registry(
             });
         let _ = registry.register(tool).expect("register");
     }
-    registry.set_durability(Durability::shared(store).with_place(place));
+    registry.set_durability(Durability::new(store).with_place(place));
     registry
 }

@@ -6,7 +6,8 @@
 
 use dsh_tools::schema::{Property, Schema, StringFormat};
 use proptest::prelude::*;
-use serde_json::Number;
+use serde_json::{Number, Value};
+use std::ops::Bound;
 
 use crate::json_values::{NAMES, scalar};
 use crate::raw_schemas::PATTERNS;
@@ -51,13 +52,7 @@ fn leaf_schema() -> impl Strategy<Value = Schema> {
             prop::option::weighted(0.3, prop::sample::select(FORMATS)),
         )
             .prop_map(|(min, max, pattern, format)| {
-                let mut schema = Schema::string();
-                if let Some(min) = min {
-                    schema = schema.min_length(min);
-                }
-                if let Some(max) = max {
-                    schema = schema.max_length(max);
-                }
+                let mut schema = Schema::string().length(counts(min, max));
                 if let Some(pattern) = pattern {
                     schema = schema.pattern(pattern).expect("valid pattern");
                 }
@@ -76,27 +71,25 @@ fn leaf_schema() -> impl Strategy<Value = Schema> {
         )
             .prop_map(
                 |(integer, min, max, exclusive_min, exclusive_max, factor)| {
-                    let mut schema = if integer {
-                        Schema::integer()
-                    } else {
-                        Schema::number()
-                    };
-                    if let Some(min) = min {
-                        schema = schema.minimum(min);
+                    // Imported rather than built: the builder's `range` sets one lower and one
+                    // upper bound, and the engines must also agree where a schema states an
+                    // inclusive and an exclusive bound on the same side.
+                    let mut document = serde_json::Map::new();
+                    let kind = if integer { "integer" } else { "number" };
+                    document.insert("type".to_owned(), kind.into());
+                    let bounds = [
+                        ("minimum", min),
+                        ("maximum", max),
+                        ("exclusiveMinimum", exclusive_min),
+                        ("exclusiveMaximum", exclusive_max),
+                        ("multipleOf", factor.map(Number::from)),
+                    ];
+                    for (keyword, bound) in bounds {
+                        if let Some(bound) = bound {
+                            document.insert(keyword.to_owned(), Value::Number(bound));
+                        }
                     }
-                    if let Some(max) = max {
-                        schema = schema.maximum(max);
-                    }
-                    if let Some(min) = exclusive_min {
-                        schema = schema.exclusive_minimum(min);
-                    }
-                    if let Some(max) = exclusive_max {
-                        schema = schema.exclusive_maximum(max);
-                    }
-                    if let Some(factor) = factor {
-                        schema = schema.multiple_of(factor).expect("a factor above 0");
-                    }
-                    schema.build()
+                    Schema::from_json_schema(&Value::Object(document)).expect("a typed number")
                 }
             ),
         Just(Schema::boolean()),
@@ -118,20 +111,14 @@ pub fn schema_strategy() -> impl Strategy<Value = Schema> {
                 prop::bool::weighted(0.3),
             )
                 .prop_map(|(items, min, max, unique)| {
-                    let mut schema = Schema::array(items);
-                    if let Some(min) = min {
-                        schema = schema.min_items(min);
-                    }
-                    if let Some(max) = max {
-                        schema = schema.max_items(max);
-                    }
+                    let mut schema = Schema::array(items).item_count(counts(min, max));
                     if unique {
                         schema = schema.unique_items();
                     }
                     schema.build()
                 }),
-            Just(Schema::array_of_any().build()),
-            Just(Schema::array_of_any().unique_items().build()),
+            Just(Schema::array(Schema::any()).build()),
+            Just(Schema::array(Schema::any()).unique_items().build()),
             (
                 prop::collection::vec((inner.clone(), any::<bool>()), 0..4),
                 prop::sample::subsequence(NAMES, 4),
@@ -148,12 +135,7 @@ pub fn schema_strategy() -> impl Strategy<Value = Schema> {
                             required,
                         });
                     }
-                    if let Some(min) = min {
-                        object = object.min_properties(min);
-                    }
-                    if let Some(max) = max {
-                        object = object.max_properties(max);
-                    }
+                    object = object.property_count(counts(min, max));
                     match additional {
                         0 => object.build(),
                         1 => object.additional_properties(true).build(),
@@ -161,20 +143,21 @@ pub fn schema_strategy() -> impl Strategy<Value = Schema> {
                     }
                 }),
             (inner.clone(), property_counts()).prop_map(|(values, (min, max))| {
-                let mut map = Schema::map(values);
-                if let Some(min) = min {
-                    map = map.min_properties(min);
-                }
-                if let Some(max) = max {
-                    map = map.max_properties(max);
-                }
-                map.build()
+                Schema::map(values).property_count(counts(min, max)).build()
             }),
             prop::collection::vec(inner.clone(), 2..4).prop_map(Schema::one_of),
             (inner, 0u8..3).prop_map(|(leaf, shape)| recursive(leaf, shape)),
         ];
         (node, any::<bool>()).prop_map(nullable_if)
     })
+}
+
+/// The range of counts between optional inclusive bounds.
+fn counts(min: Option<u64>, max: Option<u64>) -> (Bound<u64>, Bound<u64>) {
+    (
+        min.map_or(Bound::Unbounded, Bound::Included),
+        max.map_or(Bound::Unbounded, Bound::Included),
+    )
 }
 
 /// `minProperties` and `maxProperties`, each set now and then.
@@ -197,7 +180,7 @@ fn recursive(leaf: Schema, shape: u8) -> Schema {
             .optional("value", leaf)
             .required(
                 "children",
-                Schema::array(Schema::reference("Node")).max_items(3),
+                Schema::array(Schema::reference("Node")).item_count(..=3),
             )
             .build(),
         _ => Schema::one_of([
@@ -206,7 +189,7 @@ fn recursive(leaf: Schema, shape: u8) -> Schema {
                 .required("op", Schema::enumeration(["and", "or"]))
                 .required(
                     "args",
-                    Schema::array(Schema::reference("Node")).min_items(1),
+                    Schema::array(Schema::reference("Node")).item_count(1..),
                 )
                 .build(),
         ]),

@@ -240,17 +240,14 @@ pub fn has_unique_items(value: &Value) -> bool {
 /// `builder.rs`, where the builder's `rules` (an `ArrayRules`) is in scope.
 macro_rules! array_methods {
     () => {
-        /// `minItems`.
+        /// `minItems` and `maxItems`, as a range of counts: `item_count(1..)` at least one item,
+        /// `item_count(..=10)` at most ten, `item_count(2..=4)` both. Replaces the bounds set
+        /// before.
         #[must_use]
-        pub fn min_items(mut self, count: u64) -> Self {
-            self.rules.constraints.min_items = Some(count);
-            self
-        }
-
-        /// `maxItems`.
-        #[must_use]
-        pub fn max_items(mut self, count: u64) -> Self {
-            self.rules.constraints.max_items = Some(count);
+        pub fn item_count(mut self, range: impl std::ops::RangeBounds<u64>) -> Self {
+            let (min, max) = crate::rules::counts::count_bounds(&range);
+            self.rules.constraints.min_items = min;
+            self.rules.constraints.max_items = max;
             self
         }
 

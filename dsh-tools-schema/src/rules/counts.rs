@@ -1,7 +1,9 @@
 //! A count bounded below and above, each bound optional: what `minItems`/`maxItems` and
 //! `minProperties`/`maxProperties` share. The keyword names and the violations they report
 //! belong to their families (`arrays.rs`, `objects.rs`), which hand them in; this file compares
-//! counts and writes the bounds.
+//! counts, reads the bounds from the builders' Rust ranges and writes them.
+
+use std::ops::{Bound, RangeBounds};
 
 use serde_json::{Map, Value};
 
@@ -102,6 +104,23 @@ impl CountRange {
     #[inline(always)]
     pub(crate) fn holds(self, count: u64) -> bool {
         self.min <= count && count <= self.max
+    }
+}
+
+/// The inclusive bounds a Rust range of counts states, as the builders take them
+/// (`length(1..=64)`, `item_count(..10)`): an exclusive end is one below it, an exclusive start
+/// one above it. A range no count is in (`..0`) becomes `min: 1, max: 0`, which no count meets.
+pub(crate) fn count_bounds(range: &impl RangeBounds<u64>) -> (Option<u64>, Option<u64>) {
+    let min = match range.start_bound() {
+        Bound::Included(&min) => Some(min),
+        Bound::Excluded(&min) => Some(min.saturating_add(1)),
+        Bound::Unbounded => None,
+    };
+    match range.end_bound() {
+        Bound::Included(&max) => (min, Some(max)),
+        Bound::Excluded(&0) => (Some(min.unwrap_or(0).max(1)), Some(0)),
+        Bound::Excluded(&end) => (min, Some(end - 1)),
+        Bound::Unbounded => (min, None),
     }
 }
 

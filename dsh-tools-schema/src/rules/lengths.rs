@@ -180,17 +180,14 @@ pub fn has_length(value: &Value, min: Option<u64>, max: Option<u64>) -> bool {
 /// `builder.rs`, where the builder's `rules` (a `StringRules`) is in scope.
 macro_rules! length_methods {
     () => {
-        /// `minLength`, in Unicode code points.
+        /// `minLength` and `maxLength`, in Unicode code points, as a range: `length(1..)` not
+        /// empty, `length(..=64)` at most 64, `length(1..=64)` both. Replaces the bounds set
+        /// before.
         #[must_use]
-        pub fn min_length(mut self, length: u64) -> Self {
-            self.rules.lengths.min = Some(length);
-            self
-        }
-
-        /// `maxLength`, in Unicode code points.
-        #[must_use]
-        pub fn max_length(mut self, length: u64) -> Self {
-            self.rules.lengths.max = Some(length);
+        pub fn length(mut self, range: impl std::ops::RangeBounds<u64>) -> Self {
+            let (min, max) = crate::rules::counts::count_bounds(&range);
+            self.rules.lengths.min = min;
+            self.rules.lengths.max = max;
             self
         }
     };

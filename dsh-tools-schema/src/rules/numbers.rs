@@ -680,42 +680,45 @@ pub fn is_multiple(value: &Value, factor: Option<Number>) -> bool {
 /// `SchemaError` are in scope.
 macro_rules! number_methods {
     () => {
-        /// Inclusive `minimum`; any Rust integer or float, kept as an exact JSON number.
+        /// The bounds, as a Rust range of any integer or float type (see [`NumberBound`]):
+        /// `range(1..=100)` is `minimum: 1, maximum: 100`, `range(0.0..1.0)` has an
+        /// `exclusiveMaximum` of 1, `range(0..)` a minimum alone, and
+        /// `range((Bound::Excluded(0.0), Bound::Unbounded))` an `exclusiveMinimum` of 0. Each
+        /// bound is kept as an exact JSON number. Replaces the bounds set before.
+        ///
+        /// ```
+        /// use dsh_tools_schema::Schema;
+        /// use serde_json::json;
+        /// use std::ops::Bound;
+        ///
+        /// let percent = Schema::integer().range(0..=100).build();
+        /// assert!(percent.is_valid(&json!(100)) && !percent.is_valid(&json!(101)));
+        /// let fraction = Schema::number().range(0.0..1.0).build();
+        /// assert!(fraction.is_valid(&json!(0.0)) && !fraction.is_valid(&json!(1.0)));
+        /// let positive = Schema::number().range((Bound::Excluded(0.0), Bound::Unbounded)).build();
+        /// assert!(!positive.is_valid(&json!(0)) && positive.is_valid(&json!(0.5)));
+        /// ```
         #[must_use]
-        pub fn minimum(mut self, bound: impl NumberBound) -> Self {
-            self.rules.minimum = bound.into_bound(BoundSide::Minimum);
-            self
-        }
-
-        /// Inclusive `maximum`; any Rust integer or float, kept as an exact JSON number.
-        #[must_use]
-        pub fn maximum(mut self, bound: impl NumberBound) -> Self {
-            self.rules.maximum = bound.into_bound(BoundSide::Maximum);
-            self
-        }
-
-        /// Both bounds at once: `range(1, 10_000)` is `minimum: 1, maximum: 10000`. Not API:
-        /// `.minimum(1).maximum(10_000)` says it; generated and internal code still call it.
-        #[must_use]
-        #[doc(hidden)]
-        pub fn range(self, minimum: impl NumberBound, maximum: impl NumberBound) -> Self {
-            self.minimum(minimum).maximum(maximum)
-        }
-
-        /// `exclusiveMinimum`: the number must be above `bound` (a float as [`NumberBound`]
-        /// reads a minimum: `-∞` bounds nothing, `+∞` lets no number pass).
-        #[must_use]
-        pub fn exclusive_minimum(mut self, bound: impl NumberBound) -> Self {
-            self.rules.extra_mut().exclusive_minimum = bound.into_bound(BoundSide::Minimum);
-            self.rules.drop_empty_extra();
-            self
-        }
-
-        /// `exclusiveMaximum`: the number must be below `bound` (a float as [`NumberBound`]
-        /// reads a maximum).
-        #[must_use]
-        pub fn exclusive_maximum(mut self, bound: impl NumberBound) -> Self {
-            self.rules.extra_mut().exclusive_maximum = bound.into_bound(BoundSide::Maximum);
+        pub fn range<T: NumberBound + Clone>(
+            mut self,
+            range: impl std::ops::RangeBounds<T>,
+        ) -> Self {
+            use std::ops::Bound;
+            let (minimum, exclusive_minimum) = match range.start_bound().cloned() {
+                Bound::Included(bound) => (bound.into_bound(BoundSide::Minimum), None),
+                Bound::Excluded(bound) => (None, bound.into_bound(BoundSide::Minimum)),
+                Bound::Unbounded => (None, None),
+            };
+            let (maximum, exclusive_maximum) = match range.end_bound().cloned() {
+                Bound::Included(bound) => (bound.into_bound(BoundSide::Maximum), None),
+                Bound::Excluded(bound) => (None, bound.into_bound(BoundSide::Maximum)),
+                Bound::Unbounded => (None, None),
+            };
+            self.rules.minimum = minimum;
+            self.rules.maximum = maximum;
+            let extra = self.rules.extra_mut();
+            extra.exclusive_minimum = exclusive_minimum;
+            extra.exclusive_maximum = exclusive_maximum;
             self.rules.drop_empty_extra();
             self
         }

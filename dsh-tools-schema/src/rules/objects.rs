@@ -130,17 +130,14 @@ pub fn has_properties(value: &Value, min: Option<u64>, max: Option<u64>) -> bool
 /// `builder.rs`, where the builder's `rules` (an `ObjectRules`) is in scope.
 macro_rules! object_methods {
     () => {
-        /// `minProperties`: the object must have at least `count` keys, declared or not.
+        /// `minProperties` and `maxProperties`, as a range of counts of keys, declared or not:
+        /// `property_count(1..)` at least one key, `property_count(..=8)` at most eight.
+        /// Replaces the bounds set before.
         #[must_use]
-        pub fn min_properties(mut self, count: u64) -> Self {
-            self.rules.constraints.min_properties = Some(count);
-            self
-        }
-
-        /// `maxProperties`: the object may have at most `count` keys, declared or not.
-        #[must_use]
-        pub fn max_properties(mut self, count: u64) -> Self {
-            self.rules.constraints.max_properties = Some(count);
+        pub fn property_count(mut self, range: impl std::ops::RangeBounds<u64>) -> Self {
+            let (min, max) = crate::rules::counts::count_bounds(&range);
+            self.rules.constraints.min_properties = min;
+            self.rules.constraints.max_properties = max;
             self
         }
     };

@@ -35,7 +35,9 @@ use crate::result::ToolExecutionResult;
 type Sender = Arc<dyn Fn(SessionNotification) + Send + Sync>;
 
 /// Shows calls to one ACP session. Register it with [`observe`](crate::ToolScope::observe) on the
-/// registry (every call) or on a scope (the calls of one agent, e.g. the session's own scope).
+/// registry (every call) or on a scope (the calls of one agent, e.g. the session's own scope). A
+/// call made inside another (a `run_code` program's) names its parent's call id in its
+/// `tool_call`'s `_meta`, under `"parentToolCallId"`.
 ///
 /// ```no_run
 /// # use dsh_tools::ToolRegistry;
@@ -61,7 +63,7 @@ pub struct AcpToolCalls {
 }
 
 /// The `_meta` key naming the call a nested call runs inside.
-pub const PARENT_TOOL_CALL_META_KEY: &str = "parentToolCallId";
+const PARENT_TOOL_CALL_META_KEY: &str = "parentToolCallId";
 
 impl AcpToolCalls {
     /// A bridge sending `session/update` notifications of session `session_id` on `connection`.

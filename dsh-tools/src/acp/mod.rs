@@ -26,6 +26,6 @@ mod transport;
 
 pub use agent_client_protocol as protocol;
 
-pub use self::bridge::{AcpToolCalls, PARENT_TOOL_CALL_META_KEY};
+pub use self::bridge::AcpToolCalls;
 pub use self::cards::AcpCards;
 pub use self::transport::stdio;

@@ -101,8 +101,8 @@ impl ToolSchema {
 ///   or a panic there is `INVALID_TOOL_OUTPUT`.
 /// - `finalize_content`: called exactly once per call, on the definition visible when the call
 ///   started, whatever the outcome.
-/// - `is_concurrency_safe`: read by [`execution_mode`](crate::ToolRegistry::execution_mode) and
-///   the batch runner; a panic counts as `false`.
+/// - `is_concurrency_safe`: read by the batch runner
+///   ([`execute_batch`](crate::ToolRegistry::execute_batch)); a panic counts as `false`.
 /// - `present_call`, `present_progress`, `present_result`, and the options' `annotations`,
 ///   `icons` and `task_support`: never read by the pipeline; they are for bridges and UIs, which reach them through
 ///   [`ToolScope::present_call`](crate::ToolScope::present_call) and its kin, or an observer's
@@ -156,7 +156,7 @@ pub trait ToolDefinition: Send + Sync + 'static {
     }
 
     /// The schema the body's value must match; `None` accepts any JSON value. It checks every
-    /// value, so it is kept compiled ([`Schema::compile`](dsh_tools_schema::Schema::compile)).
+    /// value, so it is kept compiled (`CompiledSchema::from(schema)`).
     fn output_schema(&self) -> Option<&CompiledSchema> {
         None
     }

@@ -78,7 +78,7 @@ fn arguments() -> Schema {
         .required(
             "code",
             Schema::string()
-                .min_length(1)
+                .length(1..)
                 .description("The JavaScript program: the body of an async function."),
         )
         .build()

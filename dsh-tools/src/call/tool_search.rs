@@ -34,8 +34,7 @@ fn arguments() -> Schema {
         .required(
             "query",
             Schema::string()
-                .min_length(1)
-                .max_length(crate::search::MAX_QUERY_CHARS as u64)
+                .length(1..=crate::search::MAX_QUERY_CHARS as u64)
                 .description(
                     "Keywords for what the tool should do; a regular expression in mode \
                      \"regex\"; tool names in mode \"exact\".",
@@ -50,7 +49,7 @@ fn arguments() -> Schema {
         .optional(
             "max_results",
             Schema::integer()
-                .range(1, ToolSearchQuery::MAX_RESULTS as u64)
+                .range(1..=ToolSearchQuery::MAX_RESULTS as u64)
                 .description("How many tools to return at most.")
                 .default_value(ToolSearchQuery::DEFAULT_MAX_RESULTS as u64),
         )

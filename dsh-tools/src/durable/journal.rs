@@ -58,13 +58,10 @@ impl std::fmt::Debug for Durability {
 }
 
 impl Durability {
-    /// The journal and approvals on `store`, with this process named as `<host> pid <pid>`.
+    /// The journal and approvals on `store`, with this process named as `<host> pid <pid>`. A
+    /// store shared with others is passed as its `Arc` (`Durability::new(Arc::clone(&store))`).
     pub fn new(store: impl CallStore) -> Self {
-        Self::shared(Arc::new(store))
-    }
-
-    /// Like [`new`](Self::new), with a store shared with others.
-    pub fn shared(store: Arc<dyn CallStore>) -> Self {
+        let store = into_shared(store);
         let any: Arc<dyn Any + Send + Sync> = Arc::clone(&store) as _;
         Self {
             local: any.downcast::<MemoryStore>().ok(),
@@ -259,6 +256,30 @@ impl Durability {
         state: Option<JournalState>,
     ) -> Result<Vec<JournalEntry>, StoreError> {
         self.store.entries(state).await
+    }
+}
+
+/// `store` behind one `Arc`: a store already shared (`Arc<dyn CallStore>`, `Arc<MemoryStore>`)
+/// as it is, so that the journal reaches it without a second indirection and still finds the
+/// store in memory.
+fn into_shared<S: CallStore>(store: S) -> Arc<dyn CallStore> {
+    let mut slot = Some(store);
+    let any: &mut dyn Any = &mut slot;
+    if let Some(shared) = any
+        .downcast_mut::<Option<Arc<dyn CallStore>>>()
+        .and_then(Option::take)
+    {
+        return shared;
+    }
+    if let Some(memory) = any
+        .downcast_mut::<Option<Arc<MemoryStore>>>()
+        .and_then(Option::take)
+    {
+        return memory;
+    }
+    match slot {
+        Some(store) => Arc::new(store),
+        None => unreachable!("only a shared store is taken out of the slot"),
     }
 }
 

@@ -8,6 +8,7 @@
 
 use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, TaskRecord, TaskState,
@@ -128,4 +129,100 @@ pub trait CallStore: Any + Send + Sync + 'static {
     /// Every task in `state`, or every task, ordered by id.
     fn tasks(&self, state: Option<TaskState>)
     -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>>;
+}
+
+/// A store shared with others is a store: `Durability::new(Arc::clone(&store))` puts one store
+/// under several registries (or beside the code that reads it).
+impl<S: CallStore + ?Sized> CallStore for Arc<S> {
+    fn insert_entry<'a>(
+        &'a self,
+        entry: &'a JournalEntry,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
+        (**self).insert_entry(entry)
+    }
+
+    fn replace_entry(
+        &self,
+        attempt: u64,
+        state: JournalState,
+        entry: JournalEntry,
+    ) -> BoxFuture<'_, Result<bool, StoreError>> {
+        (**self).replace_entry(attempt, state, entry)
+    }
+
+    fn entry<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
+        (**self).entry(key)
+    }
+
+    fn entries(
+        &self,
+        state: Option<JournalState>,
+    ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
+        (**self).entries(state)
+    }
+
+    fn answer<'a>(
+        &'a self,
+        digest: &'a str,
+    ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
+        (**self).answer(digest)
+    }
+
+    fn insert_approval<'a>(
+        &'a self,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
+        (**self).insert_approval(approval)
+    }
+
+    fn replace_approval<'a>(
+        &'a self,
+        state: ApprovalState,
+        approval: &'a ApprovalRecord,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).replace_approval(state, approval)
+    }
+
+    fn approval<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<ApprovalRecord>, StoreError>> {
+        (**self).approval(id)
+    }
+
+    fn approvals(
+        &self,
+        state: Option<ApprovalState>,
+    ) -> BoxFuture<'_, Result<Vec<ApprovalRecord>, StoreError>> {
+        (**self).approvals(state)
+    }
+
+    fn insert_task<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        (**self).insert_task(task)
+    }
+
+    fn replace_task<'a>(
+        &'a self,
+        revision: u64,
+        task: &'a TaskRecord,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).replace_task(revision, task)
+    }
+
+    fn task<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        (**self).task(id)
+    }
+
+    fn tasks(
+        &self,
+        state: Option<TaskState>,
+    ) -> BoxFuture<'_, Result<Vec<TaskRecord>, StoreError>> {
+        (**self).tasks(state)
+    }
 }

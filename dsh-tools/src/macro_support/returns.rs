@@ -80,7 +80,7 @@ impl<T: Serialize> Serialize for SchemarsOutput<T> {
 
 impl<T: schemars::JsonSchema + DeserializeOwned> ToolArgs for SchemarsOutput<T> {
     fn schema() -> Result<Schema, SchemaError> {
-        Schema::from_schemars_type::<T>()
+        dsh_tools_schema::derive::schemars_schema::<T>()
     }
 
     fn from_json(value: &Value) -> Result<Self, ConvertError> {

@@ -46,7 +46,6 @@ pub use convert::ERROR_META_KEY;
 pub use error::{McpError, McpErrorKind};
 pub use importing::client::{ConnectOptions, ImportOptions, McpClient};
 pub use importing::elicitation::{ElicitationAnswer, ElicitationHandler, ElicitationRequest};
-pub use importing::imported::IDEMPOTENCY_META_KEY;
 pub use importing::names::imported_name;
 pub use importing::pins::{
     ChangedToolPolicy, HeldChange, NewToolPolicy, PinnedTool, Pins, fingerprint,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// An icon of a tool: where the image is (an `https:` or `http:` URL, or a `data:` URI with the
 /// image inline) and, optionally, its MIME type, sizes and theme, set as fields:
-/// `ToolIcon { theme: Some(IconTheme::Dark), ..ToolIcon::new("https://example.com/icon.svg") }`. Published in MCP listings
+/// `ToolIcon { theme: Some(IconTheme::Dark), ..ToolIcon::from("https://example.com/icon.svg") }`. Published in MCP listings
 /// (`icons`) and read back from imported MCP tools; the providers' tool lists have no place for
 /// it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,17 +35,26 @@ pub enum IconTheme {
     Dark,
 }
 
-impl ToolIcon {
-    /// An icon at `src` (an `https:`/`http:` URL or a `data:` URI), with nothing else said.
-    pub fn new(src: impl Into<String>) -> Self {
+/// An icon at `src` (an `https:`/`http:` URL or a `data:` URI), with nothing else said.
+impl From<String> for ToolIcon {
+    fn from(src: String) -> Self {
         Self {
-            src: src.into(),
+            src,
             mime_type: None,
             sizes: Vec::new(),
             theme: None,
         }
     }
+}
 
+/// An icon at `src`, as [`From<String>`](#impl-From%3CString%3E-for-ToolIcon).
+impl From<&str> for ToolIcon {
+    fn from(src: &str) -> Self {
+        Self::from(src.to_owned())
+    }
+}
+
+impl ToolIcon {
     // The `with_*` setters below duplicate the public fields, so they are not API; the macros'
     // generated code and the MCP import still call them.
 

@@ -1,6 +1,6 @@
 //! The parallel batch runner: runs one model turn's tool calls.
 //!
-//! A call is [`ExecutionMode::Parallel`] only when its tool's concurrency classifier says so
+//! A call is parallel only when its tool's concurrency classifier says so
 //! ([`ToolDefinition::is_concurrency_safe`](crate::ToolDefinition::is_concurrency_safe));
 //! everything else (unknown tools, malformed arguments, a classifier that panics) is exclusive.
 //! Consecutive parallel calls run concurrently, at most `max_concurrency` at a time; an exclusive
@@ -16,7 +16,8 @@ mod outcome;
 mod schedule;
 
 pub use self::feed::{BatchFeed, FedBatch};
-pub use self::outcome::{BatchOutcome, ExecutionMode};
+pub use self::outcome::BatchOutcome;
+pub(crate) use self::outcome::ExecutionMode;
 
 use self::schedule::Schedule;
 use crate::call::execution::ToolExecutionInput;
@@ -26,7 +27,7 @@ use crate::registry::tool_registry::ToolRegistry;
 impl ToolRegistry {
     /// How `input` may be scheduled: parallel only when the tool it resolves to says its call
     /// is concurrency-safe.
-    pub fn execution_mode(&self, input: &ToolExecutionInput) -> ExecutionMode {
+    pub(crate) fn execution_mode(&self, input: &ToolExecutionInput) -> ExecutionMode {
         let Some(definition) = self.core().resolve(&input.name, input.agent.as_ref()) else {
             return ExecutionMode::Exclusive;
         };

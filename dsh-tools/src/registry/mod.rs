@@ -74,7 +74,7 @@ mod scope;
 mod scope_tree;
 mod tool_registry;
 
-pub use self::batch::{BatchFeed, BatchOutcome, ExecutionMode, FedBatch};
+pub use self::batch::{BatchFeed, BatchOutcome, FedBatch};
 pub use self::into_definition::{IntoToolDefinition, IntoToolDefinitions, ViaIterator, ViaTuple};
 pub use self::scope::ToolScope;
 pub use self::tool_registry::ToolRegistry;

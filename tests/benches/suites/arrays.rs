@@ -83,7 +83,7 @@ fn fixture(items: u64) -> Rc<Fixture> {
     let theirs =
         jsonschema::draft202012::new(&json!({"type": "array", "items": {"type": "string"}}))
             .expect("schema compiles");
-    let ours = Schema::array(Schema::string()).build().compile();
+    let ours = CompiledSchema::from(Schema::array(Schema::string()).build());
     assert!(theirs.is_valid(&valid) && ours.is_valid(&valid) && Generated::is_valid(&valid));
     assert_eq!(theirs.iter_errors(&invalid).count() as u64, items);
     assert_eq!(Generated::iter_errors(&invalid).count() as u64, items);

@@ -95,7 +95,7 @@ const LARGE_GENERATED: [(usize, &str, &str, GeneratedIsValid); 2] = [
 fn large_schema(size: usize) -> Schema {
     let mut object = Schema::object();
     for n in 0..size {
-        object = object.optional(format!("p{n}"), Schema::integer().minimum(0));
+        object = object.optional(format!("p{n}"), Schema::integer().range(0..));
     }
     object.build()
 }
@@ -190,7 +190,7 @@ fn large_object_cases(mut suite: Suite) -> Suite {
                 compiled,
                 format!("`CompiledSchema::is_valid`, {size} properties"),
                 size,
-                |schema| schema.compile(),
+                |schema| CompiledSchema::from(&schema),
                 CompiledSchema::is_valid,
             ))))
             .case(flat(versus(large_case(
@@ -211,14 +211,14 @@ fn search_files_schema() -> Schema {
         .required(
             "pattern",
             Schema::string()
-                .min_length(1)
+                .length(1..)
                 .description("Text or regex to look for."),
         )
         .required(
             "path",
             Schema::string().description("Directory to search from."),
         )
-        .optional("max_results", Schema::integer().range(1, 10_000))
+        .optional("max_results", Schema::integer().range(1..=10_000))
         .optional("case_sensitive", Schema::boolean())
         .optional("include", Schema::array(Schema::string()))
         .optional("mode", Schema::enumeration(["literal", "regex"]))
@@ -226,7 +226,7 @@ fn search_files_schema() -> Schema {
             "options",
             Schema::object()
                 .required("follow_links", Schema::boolean())
-                .optional("depth", Schema::integer().minimum(0).maximum(u32::MAX)),
+                .optional("depth", Schema::integer().range(0..=u32::MAX)),
         )
         .build()
 }
@@ -247,7 +247,7 @@ fn suite() -> Suite {
         valid: workload["valid_args"].clone(),
         invalid: workload["invalid_args"].clone(),
         theirs: jsonschema::draft202012::new(&workload["args_schema"]).expect("schema compiles"),
-        ours: interp.compile(),
+        ours: CompiledSchema::from(&interp),
         interp,
     });
     let expected = workload["invalid_expected_violations"]

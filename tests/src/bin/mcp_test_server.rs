@@ -104,7 +104,9 @@ async fn main() {
     {
         Ok(running) => {
             println!("{}", running.url);
-            running.wait().await;
+            // Serves until the test that started the process kills it.
+            std::future::pending::<()>().await;
+            drop(running);
         }
         Err(error) => {
             eprintln!("mcp_test_server: {error}");

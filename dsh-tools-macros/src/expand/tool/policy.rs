@@ -91,7 +91,7 @@ pub(super) fn expand_icons(model: &ToolModel<'_>) -> TokenStream {
             let variant = format_ident!("{}", upper_camel(theme), span = text.span());
             quote!(.with_theme(#private::IconTheme::#variant))
         });
-        quote!(#private::ToolIcon::new(#src) #(#mime_type)* #(#sizes)* #(#theme)*)
+        quote!(<#private::ToolIcon as ::std::convert::From<&str>>::from(#src) #(#mime_type)* #(#sizes)* #(#theme)*)
     });
     quote! {
         fn icons() -> ::std::vec::Vec<#private::ToolIcon> {

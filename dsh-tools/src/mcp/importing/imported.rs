@@ -50,7 +50,7 @@ use dsh_tools_schema::{CompiledSchema, Schema};
 
 /// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
 /// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)).
-pub const IDEMPOTENCY_META_KEY: &str = "io.dsh-tools/idempotency-key";
+const IDEMPOTENCY_META_KEY: &str = "io.dsh-tools/idempotency-key";
 
 /// How long after its budget an imported call gives up on its own when the registry did not end
 /// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a
@@ -104,7 +104,7 @@ impl Drop for CancelOnDrop {
 /// otherwise `None`, with a warning that the values it describes go unchecked.
 fn enforceable(schema: &Value, server: &str, tool: &str, what: &str) -> Option<CompiledSchema> {
     match Schema::from_json_schema(schema) {
-        Ok(schema) => Some(schema.compile()),
+        Ok(schema) => Some(CompiledSchema::from(schema)),
         Err(error) => {
             tracing::warn!(
                 server,

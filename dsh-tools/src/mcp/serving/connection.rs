@@ -58,11 +58,6 @@ impl std::fmt::Debug for McpConnection {
 }
 
 impl McpConnection {
-    /// Whether the connection has ended.
-    pub fn is_closed(&self) -> bool {
-        self.running.is_closed()
-    }
-
     /// Waits until the client leaves (closes its end of the transport).
     pub async fn wait(self) -> Result<(), McpError> {
         self.running.waiting().await.map(drop).map_err(|error| {

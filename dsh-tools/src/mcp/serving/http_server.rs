@@ -136,7 +136,9 @@ impl HttpOptions {
     }
 }
 
-/// A running HTTP server, read from its fields. Dropping it stops the server.
+/// A running HTTP server, read from its fields. It serves until [`shutdown`](Self::shutdown) (a
+/// process serving until it is stopped holds it: `tokio::signal::ctrl_c().await?;
+/// server.shutdown().await;`). Dropping it stops the server.
 ///
 /// `#[non_exhaustive]`: made by [`McpServer::serve_http`]; its fields are read.
 #[derive(Debug)]
@@ -155,13 +157,6 @@ impl McpHttpServer {
     /// connections to finish.
     pub async fn shutdown(mut self) {
         self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-
-    /// Runs until the task ends (it only ends on shutdown).
-    pub async fn wait(mut self) {
         if let Some(task) = self.task.take() {
             let _ = task.await;
         }

@@ -3,9 +3,10 @@
 use crate::content::ContentBlock;
 use crate::result::ToolExecutionResult;
 
-/// How a call may be scheduled within a batch.
+/// How a call may be scheduled within a batch: the scheduler's reading of a tool's
+/// [`is_concurrency_safe`](crate::ToolDefinition::is_concurrency_safe), which users ask directly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecutionMode {
+pub(crate) enum ExecutionMode {
     /// May run concurrently with neighbouring parallel calls.
     Parallel,
     /// Runs alone: everything before it finishes first, nothing after it starts before it ends.

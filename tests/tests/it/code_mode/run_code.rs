@@ -924,7 +924,7 @@ async fn nested_calls_additional_contexts_reach_the_model_with_the_run() {
 
 #[tokio::test]
 async fn an_acp_client_sees_the_nested_cards_under_the_programs() {
-    use dsh_tools::acp::{AcpCards, AcpToolCalls, PARENT_TOOL_CALL_META_KEY};
+    use dsh_tools::acp::{AcpCards, AcpToolCalls};
     let registry = registry(CodeMode::Code);
     let sent = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&sent);
@@ -947,7 +947,7 @@ async fn an_acp_client_sees_the_nested_cards_under_the_programs() {
     assert_eq!(starts[0]["toolCallId"], "run-1");
     assert!(starts[0].get("_meta").is_none());
     assert_eq!(starts[1]["toolCallId"], "run-1.1");
-    assert_eq!(starts[1]["_meta"][PARENT_TOOL_CALL_META_KEY], "run-1");
+    assert_eq!(starts[1]["_meta"]["parentToolCallId"], "run-1");
 }
 
 #[tokio::test]

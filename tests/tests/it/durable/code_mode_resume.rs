@@ -97,7 +97,7 @@ fn registry(store: Arc<dyn CallStore>, runs: &Runs) -> ToolRegistry {
         })
         .expect("hook");
     registry.set_durability(
-        Durability::shared(store)
+        Durability::new(store)
             .with_place("resume-test")
             .with_approvals(ApprovalKey::new(
                 b"a test key of thirty-two bytes!!".to_vec(),

@@ -293,7 +293,7 @@ async fn a_bounded_memory_store_forgets_the_oldest_finished_calls_first() {
     let registry = ToolRegistry::new();
     let _ = registry.register(counted(&runs)).expect("charge");
     let store = Arc::new(MemoryStore::keeping_finished(2));
-    registry.set_durability(Durability::shared(Arc::clone(&store) as Arc<dyn CallStore>));
+    registry.set_durability(Durability::new(Arc::clone(&store)));
     let call = |id: &'static str| ToolExecutionInput::new(id, "charge", json!({}));
 
     // A call in doubt (started, nothing recorded after) is kept however many calls finish.

@@ -10,6 +10,7 @@
 // The argument types exist for their schemas; not every field is read back.
 #![allow(dead_code)]
 
+use dsh_tools::schema::CompiledSchema;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use dsh_tools::{ToolArgs, Value, content::to_lossless_value, schema::Schema};
@@ -100,7 +101,7 @@ fn agree<T: ToolArgs + Serialize>(name: &str) {
     let schema: Schema = T::schema().expect("schema builds");
     let rendered = schema.to_json_schema();
     let oracle = dsh_tools_tests::oracle::validator(&rendered).expect("rendered schema compiles");
-    let compiled = schema.compile();
+    let compiled = CompiledSchema::from(&schema);
     let cases = cases();
     let mut runner = TestRunner::new(Config {
         cases,

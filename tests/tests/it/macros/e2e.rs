@@ -7,14 +7,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use dsh_tools::{
-    ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value,
-    call::SharedState,
-    errors::ErrorCode,
-    json,
-    policy::CallLimits,
-    present::ToolCallView,
-    registry::{ExecutionMode, RegistryErrorKind},
-    tool,
+    ToolArgs, ToolError, ToolExecutionInput, ToolRegistry, ToolRun, Value, call::SharedState,
+    errors::ErrorCode, json, policy::CallLimits, present::ToolCallView,
+    registry::RegistryErrorKind, tool,
 };
 use serde::Serialize;
 
@@ -440,8 +435,8 @@ async fn presenters_and_the_concurrency_classifier_see_typed_arguments() {
     );
     let few = ToolExecutionInput::new("1", "read_many", json!({"paths": ["a"]}));
     let many = ToolExecutionInput::new("2", "read_many", json!({"paths": ["a", "b", "c"]}));
-    assert_eq!(registry.execution_mode(&few), ExecutionMode::Parallel);
-    assert_eq!(registry.execution_mode(&many), ExecutionMode::Exclusive);
+    assert!(definition.is_concurrency_safe(&few.arguments));
+    assert!(!definition.is_concurrency_safe(&many.arguments));
 }
 
 #[test]

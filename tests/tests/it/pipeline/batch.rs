@@ -1,13 +1,11 @@
-//! The parallel batch runner: execution modes, concurrency within a bound, exclusive barriers,
+//! The parallel batch runner: which calls run together, concurrency within a bound, exclusive barriers,
 //! model order and deferred release of additional contexts. On tokio's paused clock.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dsh_tools::{
-    ContentBlock, FnTool, ToolExecutionInput, json, registry::ExecutionMode, schema::Schema,
-};
+use dsh_tools::{ContentBlock, FnTool, ToolExecutionInput, ToolRegistry, json, schema::Schema};
 use dsh_tools_tests::{Log, call, ok_tool, registry_with};
 use tokio::time::{Instant, sleep};
 
@@ -43,45 +41,81 @@ fn input(name: &str, id: &str) -> ToolExecutionInput {
     ToolExecutionInput::new(id.to_owned(), name.to_owned(), json!({"id": id}))
 }
 
-#[test]
-fn the_mode_follows_the_tools_classifier() {
-    let registry = registry_with([
-        FnTool::builder("read", "")
-            .concurrency_classifier(|_| true)
-            .handler(|_, _| async { Ok(json!(1)) }),
-        ok_tool("write"),
-    ]);
-    assert_eq!(
-        registry.execution_mode(&call("read")),
-        ExecutionMode::Parallel
-    );
-    assert_eq!(
-        registry.execution_mode(&call("write")),
-        ExecutionMode::Exclusive
-    );
-    assert_eq!(
-        registry.execution_mode(&call("unknown")),
-        ExecutionMode::Exclusive
-    );
-    let malformed = ToolExecutionInput::from_raw("c", "read", "{");
-    assert_eq!(
-        registry.execution_mode(&malformed),
-        ExecutionMode::Exclusive
-    );
+/// A tool of any arguments that sleeps 100 ms, concurrency-safe as `classifier` says.
+fn sleeping_tool(
+    name: &'static str,
+    classifier: impl Fn(&dsh_tools::Value) -> bool + Send + Sync + 'static,
+) -> FnTool {
+    FnTool::builder(name, "")
+        .arguments(Schema::map(Schema::any()))
+        .concurrency_classifier(classifier)
+        .handler(|_, _| async {
+            sleep(Duration::from_millis(100)).await;
+            Ok(json!(null))
+        })
 }
 
-#[test]
-fn a_classifier_that_decides_by_argument_and_one_that_panics() {
-    let registry = registry_with([FnTool::builder("cmd", "")
-        .concurrency_classifier(|arguments| {
-            assert!(arguments["panic"] != true, "classifier bug");
-            arguments["readonly"] == true
-        })
-        .handler(|_, _| async { Ok(json!(null)) })]);
-    let mode = |arguments| registry.execution_mode(&ToolExecutionInput::new("c", "cmd", arguments));
-    assert_eq!(mode(json!({"readonly": true})), ExecutionMode::Parallel);
-    assert_eq!(mode(json!({"readonly": false})), ExecutionMode::Exclusive);
-    assert_eq!(mode(json!({"panic": true})), ExecutionMode::Exclusive);
+/// How long `calls` take as one batch: on the paused clock, 100 ms for calls of a
+/// `sleeping_tool` run together, 100 ms more for each one that runs alone.
+async fn batch_time(registry: &ToolRegistry, calls: Vec<ToolExecutionInput>) -> Duration {
+    let started = Instant::now();
+    let _ = registry.execute_batch(calls, 8).await;
+    started.elapsed()
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_schedule_follows_the_tools_classifier() {
+    let registry = registry_with([
+        sleeping_tool("read", |_| true),
+        sleeping_tool("write", |_| false),
+    ]);
+    let ms = Duration::from_millis;
+    assert_eq!(
+        batch_time(&registry, vec![call("read"), call("read")]).await,
+        ms(100)
+    );
+    assert_eq!(
+        batch_time(&registry, vec![call("write"), call("write")]).await,
+        ms(200)
+    );
+    // An unknown tool and malformed arguments fail at once, but alone: the reads around them
+    // do not overlap.
+    let around = |middle| vec![call("read"), middle, call("read")];
+    assert_eq!(
+        batch_time(&registry, around(call("unknown"))).await,
+        ms(200)
+    );
+    let malformed = ToolExecutionInput::from_raw("c", "read", "{");
+    assert_eq!(batch_time(&registry, around(malformed)).await, ms(200));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_classifier_that_decides_by_argument_and_one_that_panics() {
+    let registry = registry_with([sleeping_tool("cmd", |arguments| {
+        assert!(arguments["panic"] != true, "classifier bug");
+        arguments["readonly"] == true
+    })]);
+    let cmd = |arguments| ToolExecutionInput::new("c", "cmd", arguments);
+    let around = |middle| {
+        vec![
+            cmd(json!({"readonly": true})),
+            middle,
+            cmd(json!({"readonly": true})),
+        ]
+    };
+    let ms = Duration::from_millis;
+    assert_eq!(
+        batch_time(&registry, around(cmd(json!({"readonly": true})))).await,
+        ms(100)
+    );
+    assert_eq!(
+        batch_time(&registry, around(cmd(json!({"readonly": false})))).await,
+        ms(300)
+    );
+    assert_eq!(
+        batch_time(&registry, around(cmd(json!({"panic": true})))).await,
+        ms(300)
+    );
 }
 
 #[tokio::test(start_paused = true)]

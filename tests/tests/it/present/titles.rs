@@ -66,7 +66,7 @@ fn search_builder() -> FnToolBuilder {
                 ..dsh_tools::call::ToolAnnotations::default()
             },
             icons: vec![
-                ToolIcon::new("https://example.com/icons/search.svg")
+                ToolIcon::from("https://example.com/icons/search.svg")
                     .with_mime_type("image/svg+xml")
                     .with_size("any")
                     .with_theme(IconTheme::Dark),
@@ -78,8 +78,8 @@ fn search_builder() -> FnToolBuilder {
 /// What `read_file` declares: a URL, and an inline image in full.
 fn read_file_icons() -> Vec<ToolIcon> {
     vec![
-        ToolIcon::new(READ_ICON),
-        ToolIcon::new(INLINE_ICON)
+        ToolIcon::from(READ_ICON),
+        ToolIcon::from(INLINE_ICON)
             .with_mime_type("image/svg+xml")
             .with_size("any")
             .with_theme(IconTheme::Light),
@@ -253,7 +253,7 @@ async fn an_imported_tool_shows_the_servers_title_and_icons() {
     );
     assert_eq!(
         search.options().icons,
-        [ToolIcon::new("https://example.com/icons/search.svg")
+        [ToolIcon::from("https://example.com/icons/search.svg")
             .with_mime_type("image/svg+xml")
             .with_size("any")
             .with_theme(IconTheme::Dark)]
@@ -348,7 +348,7 @@ async fn a_tool_only_programs_call_is_refused_to_the_model_and_runs_from_a_progr
 #[test]
 fn icons_are_mcp_icons_on_the_wire() {
     let icon = serde_json::to_value(
-        ToolIcon::new("https://example.com/a.png")
+        ToolIcon::from("https://example.com/a.png")
             .with_mime_type("image/png")
             .with_size("48x48")
             .with_theme(IconTheme::Light),

@@ -383,7 +383,7 @@ async fn a_load_is_announced_to_change_listeners() {
 #[test]
 fn an_input_example_is_checked_at_registration() {
     let registry = ToolRegistry::new();
-    let schema = || Schema::object().required("city", Schema::string().min_length(1));
+    let schema = || Schema::object().required("city", Schema::string().length(1..));
     let bad = FnTool::builder("weather", "The forecast.")
         .arguments(schema())
         .options(dsh_tools::call::ToolOptions {

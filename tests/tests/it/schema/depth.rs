@@ -2,6 +2,7 @@
 //! validator (interpreted or compiled) one step where the schema stops (checked on a thread with
 //! a small stack), and schemas nested past the validation cap are reported, not followed.
 
+use dsh_tools::schema::CompiledSchema;
 use dsh_tools::schema::{MAX_VALIDATION_DEPTH, Schema};
 use dsh_tools::{FnTool, ToolExecutionInput, ToolRegistry, errors::ErrorCode, json};
 use serde_json::{Map, Value};
@@ -60,7 +61,7 @@ fn deep_values_as_json_or_wrong_types_cost_one_step() {
     on_small_stack(|| {
         let schemas = [
             Schema::any(),
-            Schema::array_of_any().build(),
+            Schema::array(Schema::any()).build(),
             Schema::array(Schema::any()).build(),
             Schema::map(Schema::any()).build(),
             Schema::object()
@@ -82,7 +83,7 @@ fn deep_values_as_json_or_wrong_types_cost_one_step() {
                 let valid = schema.is_valid(&value);
                 let validated = schema.validate(&value);
                 assert_eq!(valid, validated.is_ok(), "{:?}", schema.kind);
-                let compiled = schema.compile();
+                let compiled = CompiledSchema::from(schema);
                 assert_eq!(compiled.is_valid(&value), valid, "{:?}", schema.kind);
                 assert_eq!(compiled.validate(&value), validated);
                 if let Err(violations) = validated {
@@ -111,7 +112,7 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
             value = Value::Array(vec![value]);
         }
         assert!(!schema.is_valid(&value));
-        assert!(!schema.compile().is_valid(&value));
+        assert!(!CompiledSchema::from(&schema).is_valid(&value));
         let violations = schema.validate(&value).unwrap_err();
         assert_eq!((violations.reported.len() + violations.omitted), 1);
         let violation = &violations.reported.as_slice()[0];
@@ -130,7 +131,7 @@ fn schemas_nested_past_the_cap_are_reported_not_followed() {
             shallow = Value::Array(vec![shallow]);
         }
         assert!(shallow_schema.is_valid(&shallow));
-        assert!(shallow_schema.compile().is_valid(&shallow));
+        assert!(CompiledSchema::from(&shallow_schema).is_valid(&shallow));
         assert_eq!(shallow_schema.validate(&shallow), Ok(()));
         drop_iteratively(value);
         drop_iteratively(shallow);
@@ -192,7 +193,7 @@ fn references_that_cannot_loop_are_not_levels() {
         });
         for document in [typed, keywords] {
             let schema = Schema::from_json_schema(&document).expect("imports");
-            let compiled = schema.compile();
+            let compiled = CompiledSchema::from(&schema);
             assert_eq!(schema.validate(&tree(128)), Ok(()), "{document}");
             assert!(schema.is_valid(&tree(128)) && compiled.is_valid(&tree(128)));
             let refused = schema.validate(&tree(129)).unwrap_err();

@@ -48,7 +48,7 @@ fn validator_agrees_with_jsonschema_on_rendered_schemas() {
             rendered,
             value
         );
-        let compiled: CompiledSchema = schema.compile();
+        let compiled: CompiledSchema = CompiledSchema::from(&schema);
         prop_assert_eq!(
             compiled.is_valid(&value),
             ours,

@@ -14,8 +14,8 @@ fn echo(builder: dsh_tools::call::FnToolBuilder) -> FnTool {
 #[tokio::test]
 async fn arguments_are_shown_and_enforced_from_one_schema() {
     let schema = Schema::object()
-        .required("path", Schema::string().min_length(1))
-        .optional("limit", Schema::integer().range(1, 100))
+        .required("path", Schema::string().length(1..))
+        .optional("limit", Schema::integer().range(1..=100))
         .build();
     let tool = echo(FnTool::builder("read", "Reads.").arguments(schema.clone()));
     assert_eq!(tool.parameters(), &schema.to_json_schema());

@@ -25,14 +25,17 @@ fn search_files() {
             .required(
                 "pattern",
                 Schema::string()
-                    .min_length(1)
+                    .length(1..)
                     .description("Text or regex to look for."),
             )
             .required(
                 "path",
                 Schema::string().description("Directory to search from."),
             )
-            .optional("max_results", Schema::integer().range(1, 10_000).nullable())
+            .optional(
+                "max_results",
+                Schema::integer().range(1..=10_000).nullable(),
+            )
             .optional("case_sensitive", Schema::boolean().nullable())
             .optional("include", Schema::array(Schema::string()).nullable())
             .optional("mode", Schema::enumeration(["literal", "regex"]).nullable())
@@ -40,7 +43,7 @@ fn search_files() {
                 "options",
                 Schema::object()
                     .required("follow_links", Schema::boolean())
-                    .optional("depth", Schema::integer().range(0, u32::MAX).nullable())
+                    .optional("depth", Schema::integer().range(0..=u32::MAX).nullable())
                     .nullable(),
             )
             .build(),
@@ -56,22 +59,22 @@ fn every_kind_with_annotations() {
             .required(
                 "s",
                 Schema::string()
-                    .min_length(1)
-                    .max_length(64)
+                    .length(1..=64)
                     .pattern("^[a-z][a-z0-9_]*$")
                     .unwrap()
                     .title("Name")
                     .examples(["read_file", "grep"]),
             )
-            .required("n", Schema::number().range(-1.5, 1e3).default_value(0.5))
-            .required("i", Schema::integer().range(i64::MIN, u64::MAX))
+            .required("n", Schema::number().range(-1.5..=1e3).default_value(0.5))
+            .required(
+                "i",
+                Schema::integer().range(i128::from(i64::MIN)..=i128::from(u64::MAX)),
+            )
             .required("b", Schema::boolean().default_value(false))
             .required("z", Schema::null())
             .required(
                 "list",
-                Schema::array(Schema::integer().minimum(0))
-                    .min_items(1)
-                    .max_items(10),
+                Schema::array(Schema::integer().range(0..)).item_count(1..=10),
             )
             .required("anything", Schema::any().description("Any JSON value."))
             .required("map", Schema::map(Schema::string()))
@@ -93,11 +96,11 @@ fn every_kind_with_annotations() {
                 Schema::one_of([
                     Schema::object()
                         .required("kind", Schema::constant("circle"))
-                        .required("radius", Schema::number().minimum(0))
+                        .required("radius", Schema::number().range(0..))
                         .build(),
                     Schema::object()
                         .required("kind", Schema::constant("square"))
-                        .required("side", Schema::number().minimum(0))
+                        .required("side", Schema::number().range(0..))
                         .build(),
                 ]),
             )
@@ -110,7 +113,7 @@ fn nullable_forms() {
     golden(
         "nullable",
         &Schema::object()
-            .optional("string", Schema::string().max_length(3).nullable())
+            .optional("string", Schema::string().length(..=3).nullable())
             .optional("null", Schema::null().nullable())
             .optional("any", Schema::any().nullable())
             .optional("enum", Schema::enumeration(["a", "b"]).nullable())
@@ -171,6 +174,6 @@ fn imported_from_schemars() {
 
     golden(
         "schemars_read_file",
-        &Schema::from_schemars_type::<ReadFile>().unwrap(),
+        &Schema::from_schemars(&schemars::schema_for!(ReadFile)).unwrap(),
     );
 }

@@ -2,6 +2,7 @@
 //! model; everything else is `UNSUPPORTED_SCHEMA` listing every problem with its path. Also the
 //! spec's structured-output functions.
 
+use dsh_tools::schema::CompiledSchema;
 use std::collections::{BTreeMap, HashSet};
 
 use dsh_tools::schema::{
@@ -167,7 +168,7 @@ fn constraints_beside_their_type_import_typed_and_report_as_the_keyword_engine()
         );
         let rendered = typed.to_json_schema();
         let keywords = Schema::keywords(KeywordSchema::new(&source).unwrap());
-        let compiled = typed.compile();
+        let compiled = CompiledSchema::from(&typed);
         for value in values {
             let expected = messages_of(&keywords, &value);
             assert_eq!(messages_of(&typed, &value), expected, "{source} on {value}");
@@ -351,7 +352,7 @@ fn a_nullable_type_beside_enum_or_const_accepts_null_only_when_they_list_it() {
         Schema::from_json_schema(&json!({"type": ["integer", "null"], "const": -2})).unwrap();
     assert!(constant.is_valid(&json!(-2)));
     assert!(!constant.is_valid(&Value::Null));
-    assert!(!constant.compile().is_valid(&Value::Null));
+    assert!(!CompiledSchema::from(&constant).is_valid(&Value::Null));
     assert_eq!(
         constant.validate(&Value::Null).unwrap_err().to_string(),
         "\"arguments\" must be -2"
@@ -385,7 +386,7 @@ fn a_nullable_type_beside_enum_or_const_accepts_null_only_when_they_list_it() {
     ]}))
     .unwrap();
     assert!(!branches.is_valid(&Value::Null));
-    assert!(!branches.compile().is_valid(&Value::Null));
+    assert!(!CompiledSchema::from(&branches).is_valid(&Value::Null));
     assert!(branches.is_valid(&json!(-2)) && branches.is_valid(&json!("s")));
 }
 
@@ -407,15 +408,15 @@ fn recursive_schemas_import_as_definitions_and_hostile_ones_are_errors_not_overf
     let root =
         Schema::from_json_schema(&json!({"type": "object", "properties": {"me": {"$ref": "#"}}}))
             .unwrap();
-    assert!(root.compile().is_valid(&json!({"me": {"me": {}}})));
-    assert!(!root.compile().is_valid(&json!({"me": {"me": []}})));
+    assert!(CompiledSchema::from(&root).is_valid(&json!({"me": {"me": {}}})));
+    assert!(!CompiledSchema::from(&root).is_valid(&json!({"me": {"me": []}})));
     // A reference that only refers to itself validates nothing, and stops at the depth cap.
     let empty = Schema::from_json_schema(
         &json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
     )
     .unwrap();
     assert!(!empty.is_valid(&json!(1)));
-    assert!(!empty.compile().is_valid(&json!(1)));
+    assert!(!CompiledSchema::from(&empty).is_valid(&json!(1)));
     assert!(
         empty
             .validate(&json!(1))
@@ -590,7 +591,7 @@ mod from_schemars {
 
     #[test]
     fn derived_types_import_with_refs_inlined() {
-        let schema = Schema::from_schemars_type::<Args>().unwrap();
+        let schema = Schema::from_schemars(&schemars::schema_for!(Args)).unwrap();
         let rendered = schema.to_json_schema().to_string();
         assert!(!rendered.contains("$ref"), "{rendered}");
         assert!(
@@ -641,11 +642,11 @@ mod from_schemars {
 
     #[test]
     fn recursive_types_and_sets_import() {
-        let tree = Schema::from_schemars_type::<Tree>().unwrap();
+        let tree = Schema::from_schemars(&schemars::schema_for!(Tree)).unwrap();
         assert!(tree.is_valid(&json!({"children": [{"children": []}]})));
         assert!(!tree.is_valid(&json!({"children": [{}]})));
         // A set's `uniqueItems` is typed: an array of distinct items.
-        let unique = Schema::from_schemars_type::<Unique>().unwrap();
+        let unique = Schema::from_schemars(&schemars::schema_for!(Unique)).unwrap();
         let set = &unique.as_object().unwrap().properties[0].schema;
         assert!(matches!(&set.kind, SchemaKind::Array(rules) if rules.constraints.unique_items));
         assert_eq!(
@@ -676,7 +677,7 @@ mod from_schemars {
 
     #[test]
     fn a_schemars_struct_is_closed_as_a_tool_args_struct_is() {
-        let schema = Schema::from_schemars_type::<Meta>().unwrap();
+        let schema = Schema::from_schemars(&schemars::schema_for!(Meta)).unwrap();
         assert_eq!(
             schema.to_json_schema()["additionalProperties"],
             json!(false)
@@ -692,7 +693,7 @@ mod from_schemars {
         assert!(schema.is_valid(&json!({"labels": {"any": "x"}})));
         assert!(!schema.is_valid(&json!({"labels": {"any": 1}})));
         // A type whose schema says it is open stays open.
-        let open = Schema::from_schemars_type::<Open>().unwrap();
+        let open = Schema::from_schemars(&schemars::schema_for!(Open)).unwrap();
         assert!(open.is_valid(&json!({"name": "n", "extra": 1})));
     }
 }

@@ -4,6 +4,7 @@
 //! `jsonschema` crate accepts on the document as written, and on its rendering.
 //! `PROPTEST_CASES` sets the number of cases (default 1,000).
 
+use dsh_tools::schema::CompiledSchema;
 use std::cell::Cell;
 
 use dsh_tools::schema::Schema;
@@ -31,7 +32,7 @@ fn keyword_documents_agree_with_jsonschema() {
         let rendered = schema.to_json_schema();
         let rendered_oracle = dsh_tools_tests::oracle::validator(&rendered)
             .map_err(|error| TestCaseError::fail(format!("rendering refused: {error}")))?;
-        let compiled = schema.compile();
+        let compiled = CompiledSchema::from(&schema);
         for value in &values {
             let theirs = oracle.is_valid(value);
             let ours = schema.is_valid(value);

@@ -1,6 +1,7 @@
 //! The validator's reports: exact wording, paths, the stable order, the violation cap, and the
 //! `Error: invalid arguments: …` envelope.
 
+use dsh_tools::schema::CompiledSchema;
 use dsh_tools::schema::{MAX_REPORTED_VIOLATIONS, Schema, Violations};
 use dsh_tools::{ToolError, errors::ErrorCode, json};
 use serde_json::Value;
@@ -12,9 +13,9 @@ const WORKLOAD: &str = include_str!(concat!(
 
 fn search_files() -> Schema {
     Schema::object()
-        .required("pattern", Schema::string().min_length(1))
+        .required("pattern", Schema::string().length(1..))
         .required("path", Schema::string())
-        .optional("max_results", Schema::integer().range(1, 10_000))
+        .optional("max_results", Schema::integer().range(1..=10_000))
         .optional("case_sensitive", Schema::boolean())
         .optional("include", Schema::array(Schema::string()))
         .optional("mode", Schema::enumeration(["literal", "regex"]))
@@ -22,7 +23,7 @@ fn search_files() -> Schema {
             "options",
             Schema::object()
                 .required("follow_links", Schema::boolean())
-                .optional("depth", Schema::integer().range(0, u32::MAX)),
+                .optional("depth", Schema::integer().range(0..=u32::MAX)),
         )
         .build()
 }
@@ -43,7 +44,7 @@ fn invalid(schema: &Schema, value: &Value) -> Violations {
     let violations = schema
         .validate(value)
         .expect_err("the value should be invalid");
-    let compiled = schema.compile();
+    let compiled = CompiledSchema::from(schema);
     assert!(
         !compiled.is_valid(value),
         "the compiled schema accepts {value}"
@@ -137,8 +138,7 @@ fn missing_properties_are_reported_in_required_order() {
     let value = json!({"c": {}});
     assert_eq!(messages(&schema, &value), expected);
     // The compiled schema reports alike, and `required` renders in the same order.
-    let compiled: Vec<String> = schema
-        .compile()
+    let compiled: Vec<String> = CompiledSchema::from(&schema)
         .validate(&value)
         .unwrap_err()
         .reported
@@ -231,12 +231,12 @@ fn required_key_given_null_is_a_type_error_unless_nullable() {
 #[test]
 fn scalar_constraint_messages() {
     let schema = Schema::object()
-        .optional("n", Schema::integer().range(1, 10))
-        .optional("f", Schema::number().minimum(0.5))
-        .optional("s", Schema::string().min_length(2).max_length(3))
-        .optional("one", Schema::string().min_length(1))
+        .optional("n", Schema::integer().range(1..=10))
+        .optional("f", Schema::number().range(0.5..))
+        .optional("s", Schema::string().length(2..=3))
+        .optional("one", Schema::string().length(1..))
         .optional("p", Schema::string().pattern("^[a-z]+$").unwrap())
-        .optional("l", Schema::array(Schema::any()).min_items(1).max_items(2))
+        .optional("l", Schema::array(Schema::any()).item_count(1..=2))
         .optional("c", Schema::constant("x"))
         .optional("e", Schema::enumeration([json!(1), json!(2)]))
         .optional(
@@ -292,8 +292,8 @@ fn json_semantics_numbers_by_value_lengths_in_code_points() {
     let schema = Schema::object()
         .optional("e", Schema::enumeration([json!(1), json!("a")]))
         .optional("c", Schema::constant(0))
-        .optional("i", Schema::integer().range(0, 1000))
-        .optional("s", Schema::string().max_length(2))
+        .optional("i", Schema::integer().range(0..=1000))
+        .optional("s", Schema::string().length(..=2))
         .build();
     for value in [
         json!({"e": 1.0}),
@@ -319,11 +319,15 @@ fn json_semantics_numbers_by_value_lengths_in_code_points() {
 
 #[test]
 fn exact_integer_bounds_at_the_edges_of_u64_and_i64() {
-    let schema = Schema::integer().range(i64::MIN, u64::MAX).build();
+    let schema = Schema::integer()
+        .range(i128::from(i64::MIN)..=i128::from(u64::MAX))
+        .build();
     assert!(schema.is_valid(&json!(u64::MAX)));
     assert!(schema.is_valid(&json!(i64::MIN)));
     assert!(!schema.is_valid(&json!(18_446_744_073_709_551_616.0)));
-    let schema = Schema::integer().maximum(9_007_199_254_740_992_u64).build();
+    let schema = Schema::integer()
+        .range(..=9_007_199_254_740_992_u64)
+        .build();
     assert!(!schema.is_valid(&json!(9_007_199_254_740_993_u64)));
 }
 

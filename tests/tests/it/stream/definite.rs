@@ -168,10 +168,10 @@ fn what_is_definite_and_what_is_not_yet() {
     let schema = Schema::object()
         .required("path", Schema::string().pattern("^/").unwrap())
         .required("mode", Schema::enumeration(["read", "write"]))
-        .optional("limit", Schema::integer().maximum(10))
+        .optional("limit", Schema::integer().range(..=10))
         .optional(
             "tags",
-            Schema::array(Schema::string().max_length(3)).max_items(2),
+            Schema::array(Schema::string().length(..=3)).item_count(..=2),
         )
         .build();
     let steps: &[(&str, &[&str])] = &[
