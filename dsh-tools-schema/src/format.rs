@@ -76,7 +76,7 @@ impl StringFormat {
     }
 
     /// Whether the validator checks this format (every one but [`Other`](Self::Other)).
-    pub fn is_checked(&self) -> bool {
+    pub(crate) fn is_checked(&self) -> bool {
         !matches!(self, Self::Other(_))
     }
 

@@ -127,7 +127,7 @@ impl Schema {
     /// Any other document becomes one node of the keyword engine: kept as written and
     /// enforced keyword by keyword (all of 2020-12's core, applicator, unevaluated, validation
     /// and format-annotation vocabularies, `format` asserted for the formats
-    /// [`StringFormat::is_checked`] names). Refused: keyword values the specification does not
+    /// engine knows: every [`StringFormat`] but `Other`). Refused: keyword values the specification does not
     /// allow, patterns the engine cannot run (look-around, backreferences), references to
     /// nothing, remote references (see [`Schema::from_json_schema_with`]), and documents nested
     /// deeper than 64 levels (each `$ref` hop a level) or larger than 100,000 nodes once its

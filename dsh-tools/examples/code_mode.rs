@@ -49,7 +49,7 @@ fn registry(root: &Path, mode: CodeMode) -> Result<ToolRegistry, Box<dyn std::er
         }
         next.run().await
     })?;
-    registry.set_approver(approver_fn(|request| async move {
+    let _ = registry.set_approver(approver_fn(|request| async move {
         let execution = &request.execution;
         println!(
             "    approval asked: {} {} -> allowed once",

@@ -25,12 +25,12 @@ use serde_json::Value;
 ///
 /// [`Default`] has no documents, and checked formats assert: a remote reference
 /// (`"$ref": "https://example.com/address.json"`) is an `UNSUPPORTED_SCHEMA` error naming it, and
-/// the formats [`StringFormat::is_checked`] names are checked (what the model is shown is what is
+/// the formats the engine knows (every [`StringFormat`] but `Other`) are checked (what the model is shown is what is
 /// enforced). JSON Schema's own default is `format` as an annotation only: `assert_formats:
 /// false`.
 ///
 /// [`Schema::from_json_schema_with`]: crate::Schema::from_json_schema_with
-/// [`StringFormat::is_checked`]: crate::StringFormat::is_checked
+/// [`StringFormat`]: crate::StringFormat
 #[derive(Clone, Debug)]
 pub struct SchemaImportOptions {
     /// The documents remote references resolve to, by their absolute URI (a fragment after `#`

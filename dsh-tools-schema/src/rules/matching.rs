@@ -46,7 +46,7 @@ pub struct Matching {
     /// `pattern` (unanchored, as JSON Schema specifies).
     pub pattern: Option<Pattern>,
     /// `format`: checked when it is one of the formats the engine knows
-    /// ([`StringFormat::is_checked`]), published either way.
+    /// (every [`StringFormat`] but `Other`), published either way.
     pub format: Option<StringFormat>,
 }
 
@@ -250,7 +250,7 @@ macro_rules! matching_methods {
         }
 
         /// Sets `format` (`date-time`, `uuid`, `email`, …): checked when the engine knows the
-        /// format ([`StringFormat::is_checked`]), published as written either way.
+        /// format (every [`StringFormat`] but `Other`), published as written either way.
         #[must_use]
         pub fn format(mut self, format: StringFormat) -> Self {
             self.rules.matching.format = Some(format);

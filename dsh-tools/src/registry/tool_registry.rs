@@ -153,14 +153,11 @@ impl ToolRegistry {
         self.core().embeddings.set(hybrid);
     }
 
-    /// Installs the approver that answers `ask` decisions, replacing any earlier one.
-    pub fn set_approver(&self, approver: impl Approver) {
-        self.core().set_approver(Some(Arc::new(approver)));
-    }
-
-    /// Removes the approver: `ask` decisions become denials again.
-    pub fn clear_approver(&self) {
-        self.core().set_approver(None);
+    /// Installs the approver that answers `ask` decisions, replacing any earlier one. Disposing
+    /// the returned handle removes it (`ask` decisions become denials again), unless another
+    /// approver replaced it since.
+    pub fn set_approver(&self, approver: impl Approver) -> Registration {
+        self.core().set_approver(Arc::new(approver))
     }
 
     /// Calls `listener` after every change of the registry's tools, once the change is visible

@@ -281,15 +281,20 @@ impl Core {
         }));
     }
 
-    pub(crate) fn set_approver(&self, approver: Option<Arc<dyn Approver>>) {
+    /// Installs the approver every `ask` goes to, replacing any earlier one; disposing the
+    /// handle removes it (and only it: not an approver installed after it).
+    pub(crate) fn set_approver(self: &Arc<Self>, approver: Arc<dyn Approver>) -> Registration {
+        let id = self.next_id();
         infallible(self.update(|state, changes| {
-            if let Some(old) = std::mem::replace(&mut state.approver, approver) {
+            if let Some(old) = state.approver.replace(approver) {
                 changes.garbage.push(Box::new(old));
             }
+            state.approver_id = id;
             changes.changed = true;
             changes.searches(SearchChange::Kept);
             Ok(())
         }));
+        Registration::new(self, Place::Global, id, Item::Approver)
     }
 
     /// Creates the scope of `agent` under `parent`; returns its instance number.
@@ -397,6 +402,7 @@ impl Core {
             Item::Restriction => {
                 scope.is_some_and(|scope| scope.restrictions.iter().any(|(entry, _)| *entry == id))
             }
+            Item::Approver => state.approver_id == id && state.approver.is_some(),
             Item::Listener => false,
         }
     }
@@ -459,6 +465,17 @@ fn remove_from(
             };
             scope.restrictions.remove(index);
             changes.searches(SearchChange::Scope(agent.clone()));
+            true
+        }
+        Item::Approver => {
+            if state.approver_id != id {
+                return false;
+            }
+            let Some(old) = state.approver.take() else {
+                return false;
+            };
+            changes.garbage.push(Box::new(old));
+            changes.searches(SearchChange::Kept);
             true
         }
         Item::Listener => false,

@@ -13,9 +13,11 @@ pub(crate) enum Item {
     Hook,
     Restriction,
     Listener,
+    Approver,
 }
 
-/// The handle of one registration (a tool, a hook, a guard, a restriction, a listener).
+/// The handle of one registration (a tool, a hook, a guard, a restriction, a listener, the
+/// approver).
 ///
 /// **Dropping a `Registration` does not unregister anything**: the tool or hook stays in the
 /// registry for as long as the registry (or its scope) lives. Only [`dispose`](Self::dispose)

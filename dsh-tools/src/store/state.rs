@@ -161,6 +161,9 @@ pub(crate) struct RegistryState {
     pub(crate) global: Layer,
     pub(crate) scopes: HashMap<AgentId, ScopeState>,
     pub(crate) approver: Option<Arc<dyn Approver>>,
+    /// The registration id of [`approver`](Self::approver), so a disposed handle of an approver
+    /// since replaced leaves its successor alone.
+    pub(crate) approver_id: u64,
     /// The call store and journal every call goes through, when there is one.
     #[cfg(feature = "durable")]
     pub(crate) durability: Option<Arc<crate::durable::journal::Durability>>,
@@ -193,6 +196,7 @@ impl RegistryState {
             global: Layer::default(),
             scopes: HashMap::new(),
             approver: None,
+            approver_id: 0,
             #[cfg(feature = "durable")]
             durability: None,
             unscoped_agents_see_global: false,

@@ -418,7 +418,7 @@ impl McpClient {
     }
 
     /// Whether the connection has ended (closed, or the server went away).
-    pub fn is_closed(&self) -> bool {
+    fn is_closed(&self) -> bool {
         self.running.as_ref().is_none_or(RunningService::is_closed)
     }
 

@@ -277,7 +277,7 @@ async fn nested_calls_meet_guards_approvals_and_failures_and_the_program_can_cat
     });
     let approvals = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&approvals);
-    registry.set_approver(approver_fn(move |request| {
+    let _ = registry.set_approver(approver_fn(move |request| {
         let seen = Arc::clone(&seen);
         async move {
             let n = request.execution.arguments()["n"].as_u64().unwrap_or(0);

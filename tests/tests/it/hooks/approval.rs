@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use dsh_tools::json;
 use dsh_tools::{
-    FnTool, PreToolDecision, ToolError, ToolExecutionInput, ToolRegistry, ToolRun,
+    FnTool, PreToolDecision, Registration, ToolError, ToolExecutionInput, ToolRegistry, ToolRun,
     errors::ErrorCode,
     hooks::{ApprovalOutcome, approver_fn},
 };
@@ -26,8 +26,8 @@ fn asking(log: &Log, reason: Option<&'static str>) -> ToolRegistry {
     registry
 }
 
-fn answering(registry: &ToolRegistry, outcome: ApprovalOutcome) {
-    registry.set_approver(approver_fn(move |_| async move { Ok(outcome) }));
+fn answering(registry: &ToolRegistry, outcome: ApprovalOutcome) -> Registration {
+    registry.set_approver(approver_fn(move |_| async move { Ok(outcome) }))
 }
 
 #[tokio::test]
@@ -52,7 +52,7 @@ async fn without_approver_or_reason_the_denial_says_why() {
 async fn allowed_once_runs_the_call() {
     let log = Log::new();
     let registry = asking(&log, None);
-    answering(&registry, ApprovalOutcome::AllowedOnce);
+    let _ = answering(&registry, ApprovalOutcome::AllowedOnce);
     assert_eq!(only_text(&registry.execute(call("t")).await), "ok");
     assert_eq!(log.entries(), ["body", "post"]);
 }
@@ -75,7 +75,7 @@ async fn rejected_cancelled_and_unavailable_deny_with_fixed_reasons() {
     ] {
         let log = Log::new();
         let registry = asking(&log, Some("reason"));
-        answering(&registry, outcome);
+        let _ = answering(&registry, outcome);
         let result = registry.execute(call("t")).await;
         assert_eq!(only_text(&result), text);
         let info = result.error().unwrap().info().unwrap();
@@ -92,7 +92,7 @@ async fn rejected_cancelled_and_unavailable_deny_with_fixed_reasons() {
 async fn pending_ends_the_attempt_before_dispatch_without_a_denial_or_post_execute() {
     let log = Log::new();
     let registry = asking(&log, Some("reason"));
-    answering(&registry, ApprovalOutcome::Pending);
+    let _ = answering(&registry, ApprovalOutcome::Pending);
     let observed = log.clone();
     let _ = registry.on_result(move |_, result: &dsh_tools::ToolExecutionResult| {
         observed.push(format!("observed {}", result.error_code().unwrap_or("ok")));
@@ -120,7 +120,7 @@ async fn approval_cancelled_because_the_caller_cancelled_is_aborted_before_dispa
     let registry = asking(&log, None);
     let signal = CancellationToken::new();
     let trigger = signal.clone();
-    registry.set_approver(approver_fn(move |request| {
+    let _ = registry.set_approver(approver_fn(move |request| {
         let trigger = trigger.clone();
         async move {
             trigger.cancel();
@@ -140,7 +140,7 @@ async fn approval_cancelled_because_the_caller_cancelled_is_aborted_before_dispa
 async fn a_failing_approver_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = asking(&log, None);
-    registry.set_approver(approver_fn(|_| async {
+    let _ = registry.set_approver(approver_fn(|_| async {
         Err(ToolError::new("approval service unreachable"))
     }));
     assert_eq!(
@@ -154,7 +154,7 @@ async fn a_failing_approver_ends_the_call_without_post_execute() {
 async fn a_panicking_approver_ends_the_call_without_post_execute() {
     let log = Log::new();
     let registry = asking(&log, None);
-    registry.set_approver(approver_fn(|_| async { panic!("approver bug") }));
+    let _ = registry.set_approver(approver_fn(|_| async { panic!("approver bug") }));
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
         "Error: approver panicked: approver bug"
@@ -166,7 +166,7 @@ async fn a_panicking_approver_ends_the_call_without_post_execute() {
 async fn guards_still_apply_after_an_approval() {
     let log = Log::new();
     let registry = asking(&log, None);
-    answering(&registry, ApprovalOutcome::AllowedOnce);
+    let _ = answering(&registry, ApprovalOutcome::AllowedOnce);
     let _ = registry.guard(|_| Some("guard wins".to_owned()));
     assert_eq!(
         only_text(&registry.execute(call("t")).await),
@@ -180,7 +180,7 @@ async fn the_approver_sees_the_call_its_reason_and_the_definition() {
     let registry = asking(&Log::new(), Some("risky"));
     let seen = Arc::new(Mutex::new(None));
     let sink = Arc::clone(&seen);
-    registry.set_approver(approver_fn(move |request| {
+    let _ = registry.set_approver(approver_fn(move |request| {
         *sink.lock().unwrap() = Some((
             request.execution.name().to_owned(),
             request.reason.as_deref().map(str::to_owned),
@@ -203,11 +203,27 @@ async fn the_approver_sees_the_call_its_reason_and_the_definition() {
 }
 
 #[tokio::test]
-async fn clearing_the_approver_degrades_ask_to_deny_again() {
+async fn disposing_the_approver_degrades_ask_to_deny_again() {
     let registry = asking(&Log::new(), Some("r"));
-    answering(&registry, ApprovalOutcome::AllowedOnce);
-    registry.clear_approver();
+    let approver = answering(&registry, ApprovalOutcome::AllowedOnce);
+    assert!(approver.is_active());
+    assert!(approver.dispose());
+    assert!(!approver.is_active() && !approver.dispose());
     assert_eq!(only_text(&registry.execute(call("t")).await), "Error: r");
+}
+
+#[tokio::test]
+async fn a_replaced_approver_disposed_leaves_its_successor() {
+    let registry = asking(&Log::new(), Some("r"));
+    let first = answering(&registry, ApprovalOutcome::Rejected);
+    let second = answering(&registry, ApprovalOutcome::AllowedOnce);
+    assert!(!first.is_active(), "replaced");
+    assert!(!first.dispose(), "nothing of its own to remove");
+    assert!(second.is_active());
+    assert!(
+        !registry.execute(call("t")).await.is_error(),
+        "the second still answers"
+    );
 }
 
 /// Records which approver answered which call.
@@ -227,7 +243,7 @@ fn recording(
 async fn a_calls_own_approver_answers_instead_of_the_registrys() {
     let log = Log::new();
     let registry = asking(&log, Some("r"));
-    registry.set_approver(recording(&log, "registry", ApprovalOutcome::AllowedOnce));
+    let _ = registry.set_approver(recording(&log, "registry", ApprovalOutcome::AllowedOnce));
     let own = call("t").with_approver(recording(&log, "own", ApprovalOutcome::Rejected));
     assert_eq!(
         only_text(&registry.execute(own).await),
@@ -289,7 +305,7 @@ async fn nested_calls_inherit_the_calls_own_approver_unless_they_bring_one() {
             next.run().await
         }
     });
-    registry.set_approver(recording(&log, "registry", ApprovalOutcome::Rejected));
+    let _ = registry.set_approver(recording(&log, "registry", ApprovalOutcome::Rejected));
     let input = call("outer").with_approver(recording(&log, "own", ApprovalOutcome::AllowedOnce));
     let result = registry.execute(input).await;
     assert_eq!(

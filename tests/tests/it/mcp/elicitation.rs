@@ -40,7 +40,7 @@ fn asking(log: &Log, fallback: ApprovalOutcome) -> ToolRegistry {
         })
     });
     let seen = log.clone();
-    registry.set_approver(approver_fn(move |_| {
+    let _ = registry.set_approver(approver_fn(move |_| {
         seen.push("registry approver");
         async move { Ok(fallback) }
     }));

@@ -87,7 +87,7 @@ fn asking(log: &Log, codes: &Log, fallback: ApprovalOutcome) -> ToolRegistry {
         })
     });
     let seen = log.clone();
-    registry.set_approver(approver_fn(move |_| {
+    let _ = registry.set_approver(approver_fn(move |_| {
         seen.push("registry approver");
         async move { Ok(fallback) }
     }));

@@ -270,7 +270,7 @@ async fn an_ask_without_approver_and_an_approval_rejection_are_denied() {
         "DENIED",
         "Error: writes files",
     );
-    registry.set_approver(approver_fn(|_| async { Ok(ApprovalOutcome::Rejected) }));
+    let _ = registry.set_approver(approver_fn(|_| async { Ok(ApprovalOutcome::Rejected) }));
     expect(
         &registry.execute(call("t")).await,
         "ToolDeniedError",
@@ -366,7 +366,7 @@ async fn a_failing_approver_a_panicking_guard_and_a_failing_layer_are_hook_faile
             reason: Some("check".to_owned()),
         })
     });
-    asks.set_approver(approver_fn(|_| async { Err(ToolError::new("no UI")) }));
+    let _ = asks.set_approver(approver_fn(|_| async { Err(ToolError::new("no UI")) }));
     expect(
         &asks.execute(call("t")).await,
         "HookError",

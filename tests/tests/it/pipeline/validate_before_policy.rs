@@ -47,7 +47,7 @@ fn asking_registry(log: &Log) -> ToolRegistry {
         })
     });
     let seen = log.clone();
-    registry.set_approver(approver_fn(move |request| {
+    let _ = registry.set_approver(approver_fn(move |request| {
         seen.push(format!("approver saw {}", request.execution.arguments()));
         async { Ok(ApprovalOutcome::AllowedOnce) }
     }));

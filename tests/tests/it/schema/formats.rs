@@ -37,7 +37,7 @@ fn every_checked_format_passes_the_official_suite_on_strings() {
     let mut checked = 0;
     for name in CHECKED {
         let format = StringFormat::from(*name);
-        assert!(format.is_checked(), "{name}");
+        assert!(!matches!(format, StringFormat::Other(_)), "{name}");
         let schema = Schema::string().format(format.clone()).build();
         let compiled = CompiledSchema::from(&schema);
         for group in suite_file(name).as_array().unwrap() {

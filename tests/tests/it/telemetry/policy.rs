@@ -38,7 +38,7 @@ fn registry() -> ToolRegistry {
         }
         next.run().await
     });
-    registry.set_approver(approver_fn(|_| async { Ok(ApprovalOutcome::Rejected) }));
+    let _ = registry.set_approver(approver_fn(|_| async { Ok(ApprovalOutcome::Rejected) }));
     registry
 }
 
