@@ -194,6 +194,12 @@ impl ToolExecutionInput {
         }
     }
 
+    /// What is left where an input was taken from: empty names and `null`, owning nothing.
+    #[inline(always)]
+    fn taken() -> Self {
+        Self::new("", "", Value::Null)
+    }
+
     /// The same call, refused as `INVALID_ARGS` for `reason` when it reaches dispatch, as a
     /// raw string that repeats a key is (a provider adapter's `{key, value}` pairs that give a
     /// key twice).
@@ -360,19 +366,25 @@ struct Handed {
 impl ToolExecution {
     /// Freezes `input` under a freshly minted token, as a call of `host`. A caller without a
     /// signal gets one that nobody else holds, so the body always has a token to watch.
-    pub(crate) fn from_input(input: ToolExecutionInput, host: Arc<dyn CallHost>) -> Self {
-        Self {
-            inner: Arc::new(ExecutionInner {
-                token: ToolExecutionToken::mint(),
-                input,
-                own_signal: OnceLock::new(),
-                shared: CallShared {
-                    handed: Mutex::new(None),
-                    marks: AtomicU64::new(0),
-                    host,
-                },
-            }),
-        }
+    ///
+    /// The state is written where `Arc::new_cyclic` allocated it, the input swapped out of the
+    /// caller's slot rather than moved in with the closure: the input (larger than a move done
+    /// in registers) is then copied once, straight into the allocation, where building the
+    /// state first and moving it into an `Arc` copied it twice.
+    pub(crate) fn from_input(mut input: ToolExecutionInput, host: Arc<dyn CallHost>) -> Self {
+        let inner = Arc::new_cyclic(|_| ExecutionInner {
+            token: ToolExecutionToken::mint(),
+            input: std::mem::replace(&mut input, ToolExecutionInput::taken()),
+            own_signal: OnceLock::new(),
+            shared: CallShared {
+                handed: Mutex::new(None),
+                marks: AtomicU64::new(0),
+                host,
+            },
+        });
+        // What is left in the caller's slot owns nothing.
+        std::mem::forget(input);
+        Self { inner }
     }
 
     /// The registry-assigned identity of this call.

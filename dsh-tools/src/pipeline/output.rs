@@ -17,6 +17,10 @@ use crate::result::ToolExecutionResult;
 /// A stamped success built from `value` by `definition`, or the `INVALID_TOOL_OUTPUT` failure that
 /// explains why it cannot be one. `provided` is content the body already made for `value`
 /// ([`ToolRun::provide_content`](crate::ToolRun::provide_content)); it replaces the rendering.
+///
+/// Always inlined: the value is then moved into the result from where the body's outcome
+/// left it, rather than first copied into an argument slot, and the call's frame is saved.
+#[inline(always)]
 pub(crate) fn rendered_success(
     definition: &dyn ToolDefinition,
     execution: &ToolExecution,

@@ -170,6 +170,7 @@ impl ToolScope {
     /// unless
     /// [`set_unscoped_agents_see_global`](crate::ToolRegistry::set_unscoped_agents_see_global) says
     /// otherwise.
+    #[inline]
     pub fn execute(
         &self,
         input: ToolExecutionInput,
