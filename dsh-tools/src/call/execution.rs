@@ -361,6 +361,11 @@ struct Handed {
     ///
     /// [`ToolRun::provide_content`]: crate::ToolRun::provide_content
     provided: Option<Vec<ContentBlock>>,
+    /// The attempt the call store in memory admitted, while the body runs on the short path:
+    /// kept here rather than in the call's future, which every call moves, or beside the call's
+    /// state, whose one allocation every call makes.
+    #[cfg(feature = "durable")]
+    attempt: Option<crate::durable::attempt::KeptAttempt>,
 }
 
 impl ToolExecution {
@@ -585,6 +590,19 @@ impl ToolExecution {
             .fetch_and(!FIRST_ATTEMPT, Ordering::AcqRel)
             & FIRST_ATTEMPT
             != 0
+    }
+
+    /// Keeps the attempt the call store in memory admitted for this call until its body ended
+    /// (see `pipeline/journal.rs`).
+    #[cfg(feature = "durable")]
+    pub(crate) fn keep_attempt(&self, attempt: crate::durable::attempt::KeptAttempt) {
+        self.handed().get_or_insert_default().attempt = Some(attempt);
+    }
+
+    /// Takes the attempt kept by [`keep_attempt`](Self::keep_attempt), if any.
+    #[cfg(feature = "durable")]
+    pub(crate) fn take_attempt(&self) -> Option<crate::durable::attempt::KeptAttempt> {
+        self.handed().as_mut()?.attempt.take()
     }
 
     /// Queues context a body deferred.

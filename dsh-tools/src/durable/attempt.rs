@@ -12,11 +12,12 @@ use crate::durable::record::{JournalEntry, JournalState};
 use crate::errors::code::ErrorCode;
 use crate::result::ToolExecutionResult;
 
-/// What one call's attempt may do, as the journal decided.
+/// What one call's attempt may do, as the journal decided: `A` is the attempt admitted, an
+/// [`Attempt`] through the trait, a [`KeptAttempt`] from the store in memory.
 #[derive(Debug)]
-pub(crate) enum Admission {
+pub(crate) enum Admission<A = Attempt> {
     /// Run the body; record its outcome as this attempt.
-    Run(Attempt),
+    Run(A),
     /// Give this recorded outcome again.
     Replay(JournalEntry),
     /// An earlier attempt started and recorded nothing after.
@@ -24,6 +25,18 @@ pub(crate) enum Admission {
     /// The key is a Code Mode run's position, where an earlier attempt of the run recorded
     /// another call (see `durable/program.rs`).
     Diverged(Divergence),
+}
+
+impl<A> Admission<A> {
+    /// The same decision, an attempt to run made into `B` by `f`.
+    pub(crate) fn map_run<B>(self, f: impl FnOnce(A) -> B) -> Admission<B> {
+        match self {
+            Self::Run(attempt) => Admission::Run(f(attempt)),
+            Self::Replay(entry) => Admission::Replay(entry),
+            Self::InDoubt(entry) => Admission::InDoubt(entry),
+            Self::Diverged(divergence) => Admission::Diverged(divergence),
+        }
+    }
 }
 
 /// An attempt admitted to run, as its outcome will be recorded.
@@ -39,13 +52,18 @@ pub(crate) enum Attempt {
         /// store): no text is copied for the line unless it is written.
         key: CallKey,
     },
-    /// In the store in memory, which keeps the entry: its key and the attempt's number.
-    Kept {
-        /// The call's key, as the store's map has it.
-        key: CallKey,
-        /// The attempt's number (1 for the first).
-        number: u64,
-    },
+    /// In the store in memory, which keeps the entry.
+    Kept(KeptAttempt),
+}
+
+/// An attempt the store in memory admitted: it keeps the entry, so the attempt is its key and
+/// its number.
+#[derive(Debug)]
+pub(crate) struct KeptAttempt {
+    /// The call's key, as the store's map has it.
+    pub(crate) key: CallKey,
+    /// The attempt's number (1 for the first).
+    pub(crate) number: u64,
 }
 
 impl Attempt {
@@ -53,14 +71,14 @@ impl Attempt {
     pub(crate) fn number(&self) -> u64 {
         match self {
             Self::Entry { entry, .. } => entry.attempt,
-            Self::Kept { number, .. } => *number,
+            Self::Kept(kept) => kept.number,
         }
     }
 
     /// The call's key.
     pub(crate) fn key(&self) -> &CallKey {
         match self {
-            Self::Entry { key, .. } | Self::Kept { key, .. } => key,
+            Self::Entry { key, .. } | Self::Kept(KeptAttempt { key, .. }) => key,
         }
     }
 }

@@ -23,7 +23,9 @@ use std::any::Any;
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::durable::attempt::{Admission, Attempt, Found, Intent, finished_state, fresh, judge};
+use crate::durable::attempt::{
+    Admission, Attempt, Found, Intent, KeptAttempt, finished_state, fresh, judge,
+};
 use crate::durable::clock::{format_time, now_ms, this_process};
 use crate::durable::memory::MemoryStore;
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
@@ -90,10 +92,20 @@ impl Durability {
         &self.place
     }
 
+    /// Whether the store is the one in memory, which [`admit_now`](Self::admit_now) decides for
+    /// at once.
+    #[inline]
+    pub(crate) fn in_memory(&self) -> bool {
+        self.local.is_some()
+    }
+
     /// Decides what an attempt of the call `intent` names may do, recording its intent when it
     /// may run: at once for the store in memory (`Ok`), otherwise the intent back (`Err`) for
     /// [`admit`](Self::admit).
-    pub(crate) fn admit_now<'a>(&self, intent: Intent<'a>) -> Result<Admission, Intent<'a>> {
+    pub(crate) fn admit_now<'a>(
+        &self,
+        intent: Intent<'a>,
+    ) -> Result<Admission<KeptAttempt>, Intent<'a>> {
         match &self.local {
             Some(memory) => Ok(memory.admit(intent, &self.place)),
             None => Err(intent),
@@ -188,17 +200,13 @@ impl Durability {
         attempt: Attempt,
         result: &ToolExecutionResult,
     ) -> Option<BoxFuture<'_, Result<bool, StoreError>>> {
-        let state = finished_state(result)?;
         match attempt {
-            Attempt::Kept { key, number } => {
-                if let Some(memory) = &self.local {
-                    // Not recorded means another process moved the entry on: as through the
-                    // trait, the body's result stands.
-                    let _recorded = memory.finish(&key, number, state, now_ms(), result);
-                }
+            Attempt::Kept(kept) => {
+                self.record_kept(&kept, result);
                 None
             }
             Attempt::Entry { entry, .. } => {
+                let state = finished_state(result)?;
                 let mut entry = *entry;
                 entry.state = state;
                 entry.finished_at_ms = Some(now_ms());
@@ -208,6 +216,18 @@ impl Durability {
                         .replace_entry(entry.attempt, JournalState::Started, entry),
                 )
             }
+        }
+    }
+
+    /// Records how `attempt`, which the store in memory admitted, ended (see
+    /// [`finished_state`]), at once.
+    pub(crate) fn record_kept(&self, attempt: &KeptAttempt, result: &ToolExecutionResult) {
+        if let Some(state) = finished_state(result)
+            && let Some(memory) = &self.local
+        {
+            // Not recorded means another attempt moved the entry on: as through the trait, the
+            // body's result stands.
+            let _recorded = memory.finish(&attempt.key, attempt.number, state, now_ms(), result);
         }
     }
 
@@ -291,7 +311,7 @@ pub(crate) fn in_doubt(entry: &JournalEntry) -> ToolError {
 #[cfg(test)]
 mod tests {
     use super::Durability;
-    use crate::durable::attempt::{Admission, Attempt, Intent};
+    use crate::durable::attempt::{Admission, Attempt, Intent, KeptAttempt};
     use crate::durable::call_key::CallKey;
     use crate::durable::memory::MemoryStore;
     use crate::durable::position::Divergence;
@@ -371,7 +391,7 @@ mod tests {
                 };
                 let result =
                     ToolExecutionResult::success(value.clone()).with_content(content.clone());
-                assert!(durability.record(attempt, &result).is_none());
+                assert!(durability.record(Attempt::Kept(attempt), &result).is_none());
                 let stored = durability.store().entry(&key).await;
                 let outcome = stored.expect("answers").expect("kept").outcome;
                 assert_eq!(
@@ -400,7 +420,7 @@ mod tests {
         let Ok(Admission::Run(attempt)) = durability.admit_now(call(false)) else {
             panic!("the first attempt runs at once");
         };
-        assert!(matches!(attempt, Attempt::Kept { number: 1, .. }));
+        assert!(matches!(attempt, KeptAttempt { number: 1, .. }));
         // Not recorded (the body timed out, say): in doubt, unless the tool may run again.
         let in_doubt = durability.admit_now(call(false));
         assert!(
@@ -410,19 +430,21 @@ mod tests {
         let Ok(Admission::Run(attempt)) = durability.admit_now(call(true)) else {
             panic!("an idempotent tool runs again");
         };
-        assert_eq!(attempt.number(), 2);
+        assert_eq!(attempt.number, 2);
         // A failure with a code of its own (one that says the body ended, not how far it got).
         let failure = ToolExecutionResult::failure(ToolError::store_failed("no"));
         assert!(
-            durability.record(attempt, &failure).is_none(),
+            durability
+                .record(Attempt::Kept(attempt), &failure)
+                .is_none(),
             "kept at once"
         );
         let Ok(Admission::Run(attempt)) = durability.admit_now(call(false)) else {
             panic!("a failed call runs again");
         };
-        assert_eq!(attempt.number(), 3);
+        assert_eq!(attempt.number, 3);
         let result = ToolExecutionResult::success(serde_json::json!(7));
-        assert!(durability.record(attempt, &result).is_none());
+        assert!(durability.record(Attempt::Kept(attempt), &result).is_none());
         let replayed = durability.admit_now(call(false));
         let Ok(Admission::Replay(entry)) = replayed else {
             panic!("a completed call replays: {replayed:?}");

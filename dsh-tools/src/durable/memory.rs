@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 
 use crate::content::{ContentBlock, render_value_as_text};
-use crate::durable::attempt::{Admission, Attempt, Found, Intent, fresh, judge};
+use crate::durable::attempt::{Admission, Found, Intent, KeptAttempt, fresh, judge};
 use crate::durable::call_key::CallKey;
 use crate::durable::clock::now_ms;
 use crate::durable::record::{
@@ -290,7 +290,7 @@ impl MemoryStore {
     /// Decides what an attempt of the call `intent` names may do, by the journal's rules
     /// ([`judge`]), recording its intent (in `place`) when it may run. Under one lock: no other
     /// writer moves the entry on between the look and the write, so there is no race to retry.
-    pub(crate) fn admit(&self, intent: Intent<'_>, place: &Arc<str>) -> Admission {
+    pub(crate) fn admit(&self, intent: Intent<'_>, place: &Arc<str>) -> Admission<KeptAttempt> {
         let now = now_ms();
         self.with(|records| {
             if let Some((digest, within_ms)) = &intent.answer
@@ -330,7 +330,7 @@ impl MemoryStore {
             };
             // A started entry is no read-only call's answer: only a bound keeps books of it.
             self.bound(records, &intent.key, JournalState::Started);
-            Admission::Run(Attempt::Kept {
+            Admission::Run(KeptAttempt {
                 key: intent.key,
                 number: attempt,
             })

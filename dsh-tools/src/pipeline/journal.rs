@@ -4,18 +4,24 @@
 //! retry of a call in doubt runs only for an idempotent or read-only tool, otherwise it ends
 //! `CALL_IN_DOUBT`; a store that fails before the body ends the call `STORE_FAILED`. The rules
 //! are the journal's (`durable/journal.rs`); this file puts them around dispatch's steps.
+//!
+//! Two ways round a body: [`dispatch`] and [`dispatch_short`] are futures of their own, which
+//! the full path awaits and the short path boxes, for any store; on the short path the store in
+//! memory decides at once ([`admitted_now`], [`recorded_now`]), so the body runs in the call's
+//! own future as without a journal, the attempt waiting in the call's execution meanwhile.
 
 use serde_json::json;
 
 use crate::call::context::CallContext;
 use crate::call::run::ToolRun;
 use crate::durable::approval::arguments_digest;
-use crate::durable::attempt::{Admission, Attempt, Intent};
+use crate::durable::attempt::{Admission, Attempt, Intent, KeptAttempt};
 use crate::durable::call_key::CallKey;
 use crate::durable::clock::format_time;
 use crate::durable::journal::{Durability, in_doubt};
 use crate::durable::position::position_of;
 use crate::durable::record::JournalEntry;
+use crate::durable::store::StoreError;
 use crate::errors::tool_error::ToolError;
 use crate::idempotency::KeyDigest;
 use crate::ids::AgentId;
@@ -72,10 +78,11 @@ pub(crate) async fn dispatch_short(
     result
 }
 
-/// What the journal decided about a call before its body.
-enum Admitted {
+/// What the journal decided about a call before its body: `A` is the attempt admitted (see
+/// [`Admission`]).
+pub(crate) enum Admitted<A = Attempt> {
     /// Run the body as this attempt.
-    Run(Attempt),
+    Run(A),
     /// The tool is not journaled: run the body as without a journal.
     Unjournaled,
     /// The call's result, without running the body: replayed, in doubt, diverged, refused, or
@@ -85,7 +92,6 @@ enum Admitted {
 
 /// Admits an attempt of `call` (run as `run`) through the journal of `durability`.
 async fn admitted(call: &CallContext, run: &ToolRun, durability: &Durability) -> Admitted {
-    let execution = run.execution();
     let (intent, resumable_run) = match intent(call) {
         Ok(Some(intent)) => intent,
         Ok(None) => return Admitted::Unjournaled,
@@ -95,37 +101,87 @@ async fn admitted(call: &CallContext, run: &ToolRun, durability: &Durability) ->
     // server's waits are long, and the admission's future (an entry, the intent, a race's
     // state) would otherwise be part of this one, which is boxed and moved whole.
     let admission = match durability.admit_now(intent) {
-        Ok(admission) => Ok(admission),
+        Ok(admission) => Ok(admission.map_run(Attempt::Kept)),
         Err(intent) => Box::pin(durability.admit(intent)).await,
     };
-    let attempt = match admission {
-        Ok(Admission::Run(attempt)) => attempt,
-        Err(error) => {
-            return Admitted::Ended(failed(execution, ToolError::store_failed(error.message())));
-        }
-        Ok(Admission::Replay(entry)) => return Admitted::Ended(replayed(call, &entry)),
-        Ok(Admission::InDoubt(entry)) => {
-            return Admitted::Ended(failed(execution, in_doubt(&entry)));
-        }
-        Ok(Admission::Diverged(divergence)) => {
-            return Admitted::Ended(failed(
-                execution,
-                ToolError::code_run_diverged(
-                    execution.given_idempotency_key().map_or(0, position_of),
-                    &divergence.recorded_tool,
-                    divergence.same_tool,
-                    execution.name(),
-                    execution.arguments(),
-                ),
-            ));
-        }
+    let admitted = judged(call, run, admission);
+    if let Admitted::Run(attempt) = &admitted {
+        first_attempt(run, resumable_run, attempt.number());
+    }
+    admitted
+}
+
+/// Admits an attempt of `call` through the journal of `durability` at once, when its store is
+/// the one in memory (`None` for any other, which [`dispatch_short`] waits for). The short path
+/// then keeps the attempt in the call's execution ([`ToolExecution::keep_attempt`]), runs the
+/// body in its own future and records the outcome with [`recorded_now`]: nothing of the journal
+/// is boxed, and the call's future, which every call moves, holds nothing of it.
+///
+/// [`ToolExecution::keep_attempt`]: crate::call::execution::ToolExecution::keep_attempt
+pub(crate) fn admitted_now(
+    call: &CallContext,
+    durability: &Durability,
+) -> Option<Admitted<KeptAttempt>> {
+    if !durability.in_memory() {
+        return None;
+    }
+    let (intent, resumable_run) = match intent(call) {
+        Ok(Some(intent)) => intent,
+        Ok(None) => return Some(Admitted::Unjournaled),
+        Err(refused) => return Some(Admitted::Ended(refused)),
     };
-    if resumable_run && attempt.number() == 1 {
+    let admission = durability.admit_now(intent).ok()?;
+    let admitted = judged(call, &call.run, Ok(admission));
+    if let Admitted::Run(attempt) = &admitted {
+        first_attempt(&call.run, resumable_run, attempt.number);
+    }
+    Some(admitted)
+}
+
+/// Records how the attempt [`admitted_now`] kept in `call`'s execution ended with `result`, if
+/// one was kept (the tool may not be journaled).
+pub(crate) fn recorded_now(
+    call: &CallContext,
+    durability: &Durability,
+    result: &ToolExecutionResult,
+) {
+    if let Some(attempt) = call.execution().take_attempt() {
+        durability.record_kept(&attempt, result);
+    }
+}
+
+/// What `admission` means for the call run as `run`.
+fn judged<A>(
+    call: &CallContext,
+    run: &ToolRun,
+    admission: Result<Admission<A>, StoreError>,
+) -> Admitted<A> {
+    let execution = run.execution();
+    match admission {
+        Ok(Admission::Run(attempt)) => Admitted::Run(attempt),
+        Err(error) => Admitted::Ended(failed(execution, ToolError::store_failed(error.message()))),
+        Ok(Admission::Replay(entry)) => Admitted::Ended(replayed(call, &entry)),
+        Ok(Admission::InDoubt(entry)) => Admitted::Ended(failed(execution, in_doubt(&entry))),
+        Ok(Admission::Diverged(divergence)) => Admitted::Ended(failed(
+            execution,
+            ToolError::code_run_diverged(
+                execution.given_idempotency_key().map_or(0, position_of),
+                &divergence.recorded_tool,
+                divergence.same_tool,
+                execution.name(),
+                execution.arguments(),
+            ),
+        )),
+    }
+}
+
+/// Notes an admitted attempt `number` of a Code Mode run (`resumable_run`) that is its first.
+fn first_attempt(run: &ToolRun, resumable_run: bool, number: u64) {
+    if resumable_run && number == 1 {
         // Nothing was recorded under the run's key: its program's calls find nothing at their
         // positions, so the run need not read them before they start.
-        execution.mark_first_attempt();
+        run.execution().mark_first_attempt();
     }
-    Admitted::Run(attempt)
 }
 
 /// Records how `attempt` of the call run as `run` ended.

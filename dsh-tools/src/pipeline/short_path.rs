@@ -43,23 +43,47 @@ pub(crate) fn run(mut route: Route) -> impl Future<Output = ToolExecutionResult>
             if let Err(aborted) = phases::before_dispatch(call) {
                 break 'dispatched aborted;
             }
-            // A journaled call goes through the journal (boxed: calls without one carry none
-            // of it), which reads the arguments for the call's key and then may hand them to
-            // the body, as below (the store is shared, so the call can be lent mutably).
+            // A journaled call goes through the journal, which reads the arguments for the
+            // call's key and then may hand them to the body, as below. The store in memory
+            // decides at once, and its attempt waits in the call's execution while the body runs
+            // here; any other store's is waited for in a future of its own (boxed: calls
+            // without a store carry none of it; the store is shared, so the call can be lent
+            // mutably).
             #[cfg(feature = "durable")]
-            if let Some(durability) = call.durability.clone() {
-                let journaled = crate::pipeline::journal::dispatch_short(call, &durability);
-                let mut result = Box::pin(journaled).await;
-                phases::after_dispatch(call, &mut result);
-                break 'dispatched result;
+            if let Some(durability) = &call.durability {
+                use crate::pipeline::journal::{self, Admitted};
+                // Decided in a statement of its own: nothing it holds (a result) stays in the
+                // future across the wait below.
+                let waited = match journal::admitted_now(call, durability) {
+                    Some(Admitted::Run(attempt)) => {
+                        call.execution().keep_attempt(attempt);
+                        false
+                    }
+                    Some(Admitted::Unjournaled) => false,
+                    Some(Admitted::Ended(mut result)) => {
+                        phases::after_dispatch(call, &mut result);
+                        break 'dispatched result;
+                    }
+                    None => true,
+                };
+                if waited && let Some(durability) = call.durability.clone() {
+                    let journaled = journal::dispatch_short(call, &durability);
+                    let mut result = Box::pin(journaled).await;
+                    phases::after_dispatch(call, &mut result);
+                    break 'dispatched result;
+                }
             }
             // Nothing watches this call (no hook, observer or span): a definition that reads
-            // nothing of the execution's arguments may take them.
+            // nothing of the execution's arguments may take them (the journal has read them).
             let mut result = phases::dispatch_steps!(
                 &*call,
                 &call.run,
                 give_up_arguments: call.run.execution_mut().take_arguments()
             );
+            #[cfg(feature = "durable")]
+            if let Some(durability) = &call.durability {
+                crate::pipeline::journal::recorded_now(call, durability, &result);
+            }
             phases::after_dispatch(call, &mut result);
             result
         };
