@@ -67,13 +67,11 @@ impl Digest {
     #[inline]
     fn text(&mut self, tag: u8, bytes: &[u8]) {
         self.mark(tag, bytes.len());
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut eight = [0_u8; 8];
-            eight.copy_from_slice(word);
-            self.word(u64::from_le_bytes(eight));
+        let mut rest = bytes;
+        while let Some((word, after)) = rest.split_first_chunk::<8>() {
+            self.word(u64::from_le_bytes(*word));
+            rest = after;
         }
-        let rest = words.remainder();
         if !rest.is_empty() {
             self.word(last_word(rest));
         }
