@@ -270,15 +270,11 @@ impl MemoryStore {
         }
     }
 
-    /// Whether the entry of `key`, just stored in `state`, needs the books kept beside the map:
-    /// a bound, or a read-only call's answer.
-    fn bookkept(&self, records: &Records, key: &CallKey, state: JournalState) -> bool {
+    /// Whether `kept`, as just stored, needs the books kept beside the map: a bound, or a
+    /// read-only call's answer.
+    fn bookkept(&self, kept: &Kept) -> bool {
         self.keep_finished.is_some()
-            || (state == JournalState::Completed
-                && records
-                    .entries
-                    .get(key)
-                    .is_some_and(|kept| kept.arguments_digest().is_some()))
+            || (kept.state == JournalState::Completed && kept.arguments_digest().is_some())
     }
 
     /// Keeps the books of the entry of `key`, just stored in `state` (see [`bookkept`](Self::bookkept)).
@@ -359,9 +355,7 @@ impl MemoryStore {
             current.state = state;
             current.finished_at_ms = Some(finished_at_ms);
             current.outcome = Some(KeptOutcome::of(result));
-            // What `bookkept` asks, read off the entry in hand rather than looked up again.
-            let answers = state == JournalState::Completed && current.arguments_digest().is_some();
-            if self.keep_finished.is_some() || answers {
+            if self.bookkept(current) {
                 self.keep_books(records, key, state);
             }
             true
@@ -479,8 +473,10 @@ impl CallStore for MemoryStore {
             if let Some(existing) = records.entries.get(&key) {
                 return Some(existing.entry(&key));
             }
-            records.entries.insert(key.clone(), Kept::of(entry.clone()));
-            if self.bookkept(records, &key, entry.state) {
+            let kept = Kept::of(entry.clone());
+            let bookkept = self.bookkept(&kept);
+            records.entries.insert(key.clone(), kept);
+            if bookkept {
                 self.keep_books(records, &key, entry.state);
             }
             None
@@ -505,7 +501,7 @@ impl CallStore for MemoryStore {
             let new_state = entry.state;
             // Kept as given: the entry and its outcome are not copied.
             *current = Kept::of(entry);
-            if self.bookkept(records, &key, new_state) {
+            if self.bookkept(current) {
                 self.keep_books(records, &key, new_state);
             }
             true
