@@ -286,10 +286,9 @@ impl Core {
     pub(crate) fn set_approver(self: &Arc<Self>, approver: Arc<dyn Approver>) -> Registration {
         let id = self.next_id();
         infallible(self.update(|state, changes| {
-            if let Some(old) = state.approver.replace(approver) {
+            if let Some((_, old)) = state.approver.replace((id, approver)) {
                 changes.garbage.push(Box::new(old));
             }
-            state.approver_id = id;
             changes.changed = true;
             changes.searches(SearchChange::Kept);
             Ok(())
@@ -402,7 +401,7 @@ impl Core {
             Item::Restriction => {
                 scope.is_some_and(|scope| scope.restrictions.iter().any(|(entry, _)| *entry == id))
             }
-            Item::Approver => state.approver_id == id && state.approver.is_some(),
+            Item::Approver => state.approver.as_ref().is_some_and(|(kept, _)| *kept == id),
             Item::Listener => false,
         }
     }
@@ -468,10 +467,7 @@ fn remove_from(
             true
         }
         Item::Approver => {
-            if state.approver_id != id {
-                return false;
-            }
-            let Some(old) = state.approver.take() else {
+            let Some((_, old)) = state.approver.take_if(|(kept, _)| *kept == id) else {
                 return false;
             };
             changes.garbage.push(Box::new(old));

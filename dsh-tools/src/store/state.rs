@@ -160,10 +160,9 @@ pub(crate) struct RegistryState {
     pub(crate) generation: u64,
     pub(crate) global: Layer,
     pub(crate) scopes: HashMap<AgentId, ScopeState>,
-    pub(crate) approver: Option<Arc<dyn Approver>>,
-    /// The registration id of [`approver`](Self::approver), so a disposed handle of an approver
+    /// The approver with the id of its registration, so that a disposed handle of an approver
     /// since replaced leaves its successor alone.
-    pub(crate) approver_id: u64,
+    pub(crate) approver: Option<(u64, Arc<dyn Approver>)>,
     /// The call store and journal every call goes through, when there is one.
     #[cfg(feature = "durable")]
     pub(crate) durability: Option<Arc<crate::durable::journal::Durability>>,
@@ -196,7 +195,6 @@ impl RegistryState {
             global: Layer::default(),
             scopes: HashMap::new(),
             approver: None,
-            approver_id: 0,
             #[cfg(feature = "durable")]
             durability: None,
             unscoped_agents_see_global: false,

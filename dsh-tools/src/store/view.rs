@@ -218,7 +218,7 @@ impl<'s> View<'s> {
 
     /// The approver installed now.
     fn approver(&self) -> Option<&'s Arc<dyn Approver>> {
-        self.state.approver.as_ref()
+        self.state.approver.as_ref().map(|(_, approver)| approver)
     }
 
     /// Every hook that applies here, resolved once for a call; `None` when no hook applies.
