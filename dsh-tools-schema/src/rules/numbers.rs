@@ -704,16 +704,14 @@ macro_rules! number_methods {
             range: impl std::ops::RangeBounds<T>,
         ) -> Self {
             use std::ops::Bound;
-            let (minimum, exclusive_minimum) = match range.start_bound().cloned() {
-                Bound::Included(bound) => (bound.into_bound(BoundSide::Minimum), None),
-                Bound::Excluded(bound) => (None, bound.into_bound(BoundSide::Minimum)),
+            // One end as (inclusive, exclusive) keywords.
+            let keywords = |end: Bound<&T>, side| match end.cloned() {
+                Bound::Included(bound) => (bound.into_bound(side), None),
+                Bound::Excluded(bound) => (None, bound.into_bound(side)),
                 Bound::Unbounded => (None, None),
             };
-            let (maximum, exclusive_maximum) = match range.end_bound().cloned() {
-                Bound::Included(bound) => (bound.into_bound(BoundSide::Maximum), None),
-                Bound::Excluded(bound) => (None, bound.into_bound(BoundSide::Maximum)),
-                Bound::Unbounded => (None, None),
-            };
+            let (minimum, exclusive_minimum) = keywords(range.start_bound(), BoundSide::Minimum);
+            let (maximum, exclusive_maximum) = keywords(range.end_bound(), BoundSide::Maximum);
             self.rules.minimum = minimum;
             self.rules.maximum = maximum;
             let extra = self.rules.extra_mut();
