@@ -7,13 +7,14 @@
 //! `Into`), and every method that takes a schema accepts `impl Into<Schema>`.
 //!
 //! ```
-//! use dsh_tools_schema::Schema;
+//! use dsh_tools_schema::{CompiledSchema, Schema};
 //!
 //! let read_file: Schema = Schema::object()
 //!     .required("path", Schema::string().length(1..).description("Absolute file path"))
 //!     .optional("limit", Schema::integer().range(1..=10_000).default_value(200))
 //!     .optional("mode", Schema::enumeration(["text", "bytes"]))
 //!     .build();
+//! let read_file = CompiledSchema::from(read_file);
 //! assert!(read_file.is_valid(&serde_json::json!({"path": "/etc/hosts", "limit": 20})));
 //! ```
 //!
@@ -159,7 +160,7 @@ impl Schema {
     /// back to: how a recursive shape is written.
     ///
     /// ```
-    /// use dsh_tools_schema::Schema;
+    /// use dsh_tools_schema::{CompiledSchema, Schema};
     /// use serde_json::json;
     ///
     /// // An outline: a title and any number of outlines below it.
@@ -170,6 +171,7 @@ impl Schema {
     ///         .optional("children", Schema::array(Schema::reference("Outline")))
     ///         .build(),
     /// );
+    /// let outline = CompiledSchema::from(outline);
     /// assert!(outline.is_valid(&json!({"title": "a", "children": [{"title": "b"}]})));
     /// assert_eq!(
     ///     outline.validate(&json!({"title": "a", "children": [{"title": 7}]})).unwrap_err().to_string(),
