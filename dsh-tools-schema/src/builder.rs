@@ -104,20 +104,14 @@ impl Schema {
     }
 
     /// A closed object with no properties yet (`additionalProperties: false`); add properties
-    /// with [`required`](SchemaBuilder::required) and [`optional`](SchemaBuilder::optional).
+    /// with [`required`](SchemaBuilder::required) and [`optional`](SchemaBuilder::optional). A
+    /// map (`HashMap<String, T>`) is an object whose keys all match one schema:
+    /// `Schema::object().additional_schema(values)`.
     pub fn object() -> SchemaBuilder<ObjectRules> {
         SchemaBuilder::of(ObjectRules::new(
             Vec::new(),
             AdditionalProperties::Forbidden,
         ))
-    }
-
-    /// A map from any key to values matching `values` (`HashMap<String, T>`):
-    /// `{"type":"object","additionalProperties":{…}}`.
-    pub fn map(values: impl Into<Schema>) -> SchemaBuilder<ObjectRules> {
-        let mut object = Self::object();
-        object.rules.additional = AdditionalProperties::Schema(Box::new(values.into()));
-        object
     }
 
     /// One of the listed values (`enum`); numbers compare by value, so `1` and `1.0` are the same
@@ -286,7 +280,7 @@ common_setters!(impl Schema);
 common_setters!(impl<R> SchemaBuilder<R>);
 
 /// Builds a schema of one kind: what [`Schema::string`], [`Schema::number`],
-/// [`Schema::integer`], [`Schema::array`] and [`Schema::object`] (or [`Schema::map`]) return.
+/// [`Schema::integer`], [`Schema::array`] and [`Schema::object`] return.
 ///
 /// `R` is the kind's rules (not API); the methods a kind takes are in its own `impl` block
 /// (`SchemaBuilder<StringRules>`: `min_length`, `pattern`, …), so a constraint is only set where
@@ -522,7 +516,9 @@ impl SchemaBuilder<ObjectRules> {
         self
     }
 
-    /// Undeclared keys are accepted when their values match `schema` (a map with some fixed keys).
+    /// Undeclared keys are accepted when their values match `schema`: with no declared
+    /// properties, a map (`{"type":"object","additionalProperties":{…}}`); with some, a map with
+    /// some fixed keys.
     #[must_use]
     pub fn additional_schema(mut self, schema: impl Into<Schema>) -> Self {
         self.rules.additional = AdditionalProperties::Schema(Box::new(schema.into()));
@@ -655,7 +651,10 @@ mod tests {
             items.to_json_schema(),
             serde_json::json!({"type": "array", "minItems": 1, "maxItems": 3})
         );
-        let keys = Schema::map(Schema::any()).property_count(..2).build();
+        let keys = Schema::object()
+            .additional_schema(Schema::any())
+            .property_count(..2)
+            .build();
         assert!(keys.is_valid(&serde_json::json!({"a": 1})));
         assert!(!keys.is_valid(&serde_json::json!({"a": 1, "b": 2})));
     }

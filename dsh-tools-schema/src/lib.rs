@@ -104,8 +104,6 @@ pub use model::{
 #[doc(hidden)]
 pub use pattern::Pattern;
 #[doc(hidden)]
-pub use render::JSON_SCHEMA_DIALECT;
-#[doc(hidden)]
 pub use rules::arrays::ArrayConstraints;
 #[doc(hidden)]
 pub use rules::lengths::Lengths;

@@ -47,7 +47,7 @@ fn sleeping_tool(
     classifier: impl Fn(&dsh_tools::Value) -> bool + Send + Sync + 'static,
 ) -> FnTool {
     FnTool::builder(name, "")
-        .arguments(Schema::map(Schema::any()))
+        .arguments(Schema::object().additional_schema(Schema::any()))
         .concurrency_classifier(classifier)
         .handler(|_, _| async {
             sleep(Duration::from_millis(100)).await;
