@@ -210,7 +210,7 @@ async fn additional_contexts_are_released_after_all_results_in_model_order() {
     let contexts: Vec<_> = outcome
         .additional_contexts
         .iter()
-        .filter_map(ContentBlock::as_text)
+        .filter_map(dsh_tools_tests::block_text)
         .collect();
     assert_eq!(
         contexts,
