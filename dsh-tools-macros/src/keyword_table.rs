@@ -305,7 +305,7 @@ mod tests {
             Suits::Number => Schema::number().build(),
             Suits::String => Schema::string().build(),
             Suits::Array => Schema::array(Schema::string()).build(),
-            Suits::Map => Schema::map(Schema::string()).build(),
+            Suits::Map => Schema::object().additional_schema(Schema::string()).build(),
         }
     }
 

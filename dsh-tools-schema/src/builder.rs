@@ -7,13 +7,14 @@
 //! `Into`), and every method that takes a schema accepts `impl Into<Schema>`.
 //!
 //! ```
-//! use dsh_tools_schema::Schema;
+//! use dsh_tools_schema::{CompiledSchema, Schema};
 //!
 //! let read_file: Schema = Schema::object()
 //!     .required("path", Schema::string().length(1..).description("Absolute file path"))
 //!     .optional("limit", Schema::integer().range(1..=10_000).default_value(200))
 //!     .optional("mode", Schema::enumeration(["text", "bytes"]))
 //!     .build();
+//! let read_file = CompiledSchema::from(read_file);
 //! assert!(read_file.is_valid(&serde_json::json!({"path": "/etc/hosts", "limit": 20})));
 //! ```
 //!
@@ -103,20 +104,14 @@ impl Schema {
     }
 
     /// A closed object with no properties yet (`additionalProperties: false`); add properties
-    /// with [`required`](SchemaBuilder::required) and [`optional`](SchemaBuilder::optional).
+    /// with [`required`](SchemaBuilder::required) and [`optional`](SchemaBuilder::optional). A
+    /// map (`HashMap<String, T>`) is an object whose keys all match one schema:
+    /// `Schema::object().additional_schema(values)`.
     pub fn object() -> SchemaBuilder<ObjectRules> {
         SchemaBuilder::of(ObjectRules::new(
             Vec::new(),
             AdditionalProperties::Forbidden,
         ))
-    }
-
-    /// A map from any key to values matching `values` (`HashMap<String, T>`):
-    /// `{"type":"object","additionalProperties":{…}}`.
-    pub fn map(values: impl Into<Schema>) -> SchemaBuilder<ObjectRules> {
-        let mut object = Self::object();
-        object.rules.additional = AdditionalProperties::Schema(Box::new(values.into()));
-        object
     }
 
     /// One of the listed values (`enum`); numbers compare by value, so `1` and `1.0` are the same
@@ -159,7 +154,7 @@ impl Schema {
     /// back to: how a recursive shape is written.
     ///
     /// ```
-    /// use dsh_tools_schema::Schema;
+    /// use dsh_tools_schema::{CompiledSchema, Schema};
     /// use serde_json::json;
     ///
     /// // An outline: a title and any number of outlines below it.
@@ -170,6 +165,7 @@ impl Schema {
     ///         .optional("children", Schema::array(Schema::reference("Outline")))
     ///         .build(),
     /// );
+    /// let outline = CompiledSchema::from(outline);
     /// assert!(outline.is_valid(&json!({"title": "a", "children": [{"title": "b"}]})));
     /// assert_eq!(
     ///     outline.validate(&json!({"title": "a", "children": [{"title": 7}]})).unwrap_err().to_string(),
@@ -284,7 +280,7 @@ common_setters!(impl Schema);
 common_setters!(impl<R> SchemaBuilder<R>);
 
 /// Builds a schema of one kind: what [`Schema::string`], [`Schema::number`],
-/// [`Schema::integer`], [`Schema::array`] and [`Schema::object`] (or [`Schema::map`]) return.
+/// [`Schema::integer`], [`Schema::array`] and [`Schema::object`] return.
 ///
 /// `R` is the kind's rules (not API); the methods a kind takes are in its own `impl` block
 /// (`SchemaBuilder<StringRules>`: `min_length`, `pattern`, …), so a constraint is only set where
@@ -520,7 +516,9 @@ impl SchemaBuilder<ObjectRules> {
         self
     }
 
-    /// Undeclared keys are accepted when their values match `schema` (a map with some fixed keys).
+    /// Undeclared keys are accepted when their values match `schema`: with no declared
+    /// properties, a map (`{"type":"object","additionalProperties":{…}}`); with some, a map with
+    /// some fixed keys.
     #[must_use]
     pub fn additional_schema(mut self, schema: impl Into<Schema>) -> Self {
         self.rules.additional = AdditionalProperties::Schema(Box::new(schema.into()));
@@ -653,7 +651,10 @@ mod tests {
             items.to_json_schema(),
             serde_json::json!({"type": "array", "minItems": 1, "maxItems": 3})
         );
-        let keys = Schema::map(Schema::any()).property_count(..2).build();
+        let keys = Schema::object()
+            .additional_schema(Schema::any())
+            .property_count(..2)
+            .build();
         assert!(keys.is_valid(&serde_json::json!({"a": 1})));
         assert!(!keys.is_valid(&serde_json::json!({"a": 1, "b": 2})));
     }

@@ -5,7 +5,7 @@
 //! The yes/no question runs on the compiled nodes; that is the whole cost of a valid value. An
 //! invalid value is then reported by the interpreter's reporting walk over the same schema (which
 //! skips valid children with the compiled check), so the violations, their wording and their
-//! order are exactly [`Schema::validate`]'s.
+//! order are exactly the interpreter's.
 //!
 //! The yes/no walk itself is `compiled_check.rs`; this file owns the type, its lowering and how
 //! it answers.
@@ -24,10 +24,10 @@ use super::violation::{PathRoot, Violations};
 /// `CompiledSchema::from(schema)` (or `from(&schema)`, which compiles a copy and leaves the
 /// schema to the caller) and keep it.
 ///
-/// It answers exactly as the schema it was built from ([`is_valid`](Self::is_valid),
-/// [`validate`](Self::validate), [`validate_output`](Self::validate_output) mirror the
-/// [`Schema`] methods of the same names, violations included), only faster. The schema is owned
-/// and cannot change afterwards, so the compiled form can never go stale.
+/// It is how a schema checks values: [`is_valid`](Self::is_valid), [`validate`](Self::validate)
+/// (a tool's arguments) and [`validate_output`](Self::validate_output) (a value), each answering
+/// exactly as the schema it was built from. The schema is owned and cannot change afterwards, so
+/// the compiled form can never go stale.
 ///
 /// ```
 /// use dsh_tools_schema::{CompiledSchema, Schema};
@@ -74,14 +74,13 @@ impl CompiledSchema {
         &self.schema
     }
 
-    /// Whether `value` matches, without collecting anything (and without allocating); the same
-    /// answer as [`Schema::is_valid`].
+    /// Whether `value` matches, without collecting anything (and without allocating).
     pub fn is_valid(&self, value: &Value) -> bool {
         check(&self.root, value, 0)
     }
 
-    /// Validates a tool's arguments (paths rooted at `arguments`); the same result as
-    /// [`Schema::validate`].
+    /// Validates a tool's arguments (paths rooted at `arguments`); the error lists every
+    /// violation.
     pub fn validate(&self, value: &Value) -> Result<(), Violations> {
         if self.is_valid(value) {
             return Ok(());
@@ -89,8 +88,7 @@ impl CompiledSchema {
         report(&self.schema, Some(&self.root), value, PathRoot::Arguments)
     }
 
-    /// Validates a tool's output value (paths rooted at `value`); the same result as
-    /// [`Schema::validate_output`].
+    /// Validates a tool's output value (paths rooted at `value`).
     pub fn validate_output(&self, value: &Value) -> Result<(), Violations> {
         if self.is_valid(value) {
             return Ok(());

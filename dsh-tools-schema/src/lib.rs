@@ -16,7 +16,7 @@
 //! | `model.rs` | the data: [`Schema`], its kinds and the rules of each kind, which carry their families' structs (the layout is not API) |
 //! | `builder.rs` | building schemas in code: [`Schema::object`], [`Schema::string`], …, one [`SchemaBuilder`] |
 //! | `render.rs` | JSON Schema 2020-12 output: [`Schema::to_json_schema`] |
-//! | `validate.rs` | the interpreter: [`Schema::is_valid`], [`Schema::validate`] |
+//! | `validate.rs` | the interpreter, and the reporting walk [`CompiledSchema::validate`] shares |
 //! | `compile.rs` | lowering a schema, once, into a tree of precomputed checks |
 //! | `compiled_check.rs` | the yes/no walk of that tree |
 //! | `key.rs` | property names prepared for matching payload keys |
@@ -103,8 +103,6 @@ pub use model::{
 };
 #[doc(hidden)]
 pub use pattern::Pattern;
-#[doc(hidden)]
-pub use render::JSON_SCHEMA_DIALECT;
 #[doc(hidden)]
 pub use rules::arrays::ArrayConstraints;
 #[doc(hidden)]

@@ -29,22 +29,10 @@ use super::model::{AdditionalProperties, Annotations, Definition, Schema, Schema
 use super::rules::members::{CONST, ENUM};
 use super::semantics::is_integral;
 
-/// The `$schema` URI of the dialect rendered here.
-#[doc(hidden)]
-pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
-
 impl Schema {
     /// The JSON Schema of this schema, as a tool's `parameters` carries it (no `$schema` key).
     pub fn to_json_schema(&self) -> Value {
         Value::Object(Renderer::document(self))
-    }
-
-    /// A standalone JSON Schema document: `{"$schema": "https://json-schema.org/draft/2020-12/schema", …}`.
-    pub fn to_json_schema_document(&self) -> Value {
-        let mut document = Map::new();
-        document.insert("$schema".to_owned(), Value::from(JSON_SCHEMA_DIALECT));
-        document.extend(Renderer::document(self));
-        Value::Object(document)
     }
 }
 

@@ -5,7 +5,7 @@
 //! annotation, so a schema handed to a model as a forced tool's `parameters` means exactly what
 //! the value is later checked against; and it asks for an object at the root. Any other schema
 //! is checked by importing it ([`Schema::from_json_schema`] is the check), and its values by the
-//! imported schema's [`Schema::validate_output`].
+//! imported schema, compiled: [`CompiledSchema::validate_output`](crate::CompiledSchema::validate_output).
 
 use serde_json::Value;
 

@@ -35,8 +35,13 @@ use super::violation::{JsonType, PathRoot, ValidationContext, ViolationKind, Vio
 /// table on the stack while reporting.
 const INLINE_SLOTS: usize = 16;
 
+// The interpreter's entry points are public for the runtime's one-off checks of a schema it
+// does not keep and for the differential suites that hold the compiled checks to it; users
+// validate through a `CompiledSchema`, which answers the same, so they are not API.
 impl Schema {
     /// Validates a tool's arguments (paths rooted at `arguments`); the error lists every violation.
+    /// Not API: validate with [`CompiledSchema::validate`](super::CompiledSchema::validate).
+    #[doc(hidden)]
     pub fn validate(&self, value: &Value) -> Result<(), Violations> {
         if self.is_valid(value) {
             return Ok(());
@@ -44,7 +49,9 @@ impl Schema {
         report(self, None, value, PathRoot::Arguments)
     }
 
-    /// Validates a tool's output value (paths rooted at `value`).
+    /// Validates a tool's output value (paths rooted at `value`). Not API: validate with
+    /// [`CompiledSchema::validate_output`](super::CompiledSchema::validate_output).
+    #[doc(hidden)]
     pub fn validate_output(&self, value: &Value) -> Result<(), Violations> {
         if self.is_valid(value) {
             return Ok(());
@@ -52,7 +59,9 @@ impl Schema {
         report(self, None, value, PathRoot::Value)
     }
 
-    /// Whether `value` matches, without collecting anything (and without allocating).
+    /// Whether `value` matches, without collecting anything (and without allocating). Not API:
+    /// ask [`CompiledSchema::is_valid`](super::CompiledSchema::is_valid).
+    #[doc(hidden)]
     pub fn is_valid(&self, value: &Value) -> bool {
         check(self, value, 0, Defs::NONE)
     }

@@ -90,8 +90,8 @@ impl ContentBlock {
         Self::Text { text: text.into() }
     }
 
-    /// The text of a text block.
-    pub fn as_text(&self) -> Option<&str> {
+    /// The text of a text block (users match on [`ContentBlock::Text`]).
+    pub(crate) fn as_text(&self) -> Option<&str> {
         match self {
             Self::Text { text } => Some(text),
             _ => None,

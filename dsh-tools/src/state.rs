@@ -21,8 +21,10 @@ impl SharedState {
         self.entries.insert(TypeId::of::<T>(), Arc::new(value));
     }
 
-    /// The value of type `T`, if one was stored.
-    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
+    /// The value of type `T`, if one was stored. Tools read it through
+    /// [`ToolRun::state`](crate::ToolRun::state); code that builds the state keeps its own handle
+    /// on what it inserts.
+    pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.entries
             .get(&TypeId::of::<T>())
             .and_then(|value| value.downcast_ref::<T>())

@@ -32,7 +32,7 @@ static SCHEMAS: LazyLock<Vec<Schema>> = LazyLock::new(|| {
         .optional("i", Schema::integer().range(i128::from(i64::MIN)..=i128::from(u64::MAX)))
         .optional("z", Schema::null())
         .optional("l", Schema::array(Schema::any()).item_count(1..=3))
-        .optional("m", Schema::map(Schema::integer().nullable()))
+        .optional("m", Schema::object().additional_schema(Schema::integer().nullable()))
         .optional("e", Schema::enumeration([json!(1), json!("a"), json!(null)]))
         .optional("c", Schema::constant(json!(2.0)))
         .optional(

@@ -217,8 +217,16 @@ pub fn log_every_phase(registry: &ToolScope, log: &Log) {
 /// The single text of a result's content (panics when the content is not one text block).
 pub fn only_text(result: &ToolExecutionResult) -> String {
     match result.content() {
-        [block] => block.as_text().expect("a text block").to_owned(),
+        [block] => block_text(block).expect("a text block").to_owned(),
         other => panic!("expected one text block, got {other:?}"),
+    }
+}
+
+/// The text of a text block.
+pub fn block_text(block: &dsh_tools::content::ContentBlock) -> Option<&str> {
+    match block {
+        dsh_tools::content::ContentBlock::Text { text } => Some(text),
+        _ => None,
     }
 }
 

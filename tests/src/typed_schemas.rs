@@ -143,7 +143,10 @@ pub fn schema_strategy() -> impl Strategy<Value = Schema> {
                     }
                 }),
             (inner.clone(), property_counts()).prop_map(|(values, (min, max))| {
-                Schema::map(values).property_count(counts(min, max)).build()
+                Schema::object()
+                    .additional_schema(values)
+                    .property_count(counts(min, max))
+                    .build()
             }),
             prop::collection::vec(inner.clone(), 2..4).prop_map(Schema::one_of),
             (inner, 0u8..3).prop_map(|(leaf, shape)| recursive(leaf, shape)),

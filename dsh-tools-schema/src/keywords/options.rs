@@ -10,7 +10,7 @@ use serde_json::Value;
 /// the default:
 ///
 /// ```
-/// use dsh_tools_schema::{Schema, SchemaImportOptions};
+/// use dsh_tools_schema::{CompiledSchema, Schema, SchemaImportOptions};
 /// use serde_json::json;
 ///
 /// let options = SchemaImportOptions {
@@ -19,7 +19,7 @@ use serde_json::Value;
 ///     ..SchemaImportOptions::default()
 /// };
 /// let schema = json!({"properties": {"address": {"$ref": "https://example.com/address.json"}}});
-/// let schema = Schema::from_json_schema_with(&schema, &options).unwrap();
+/// let schema = CompiledSchema::from(Schema::from_json_schema_with(&schema, &options).unwrap());
 /// assert!(!schema.is_valid(&json!({"address": {}})));
 /// ```
 ///

@@ -687,15 +687,16 @@ macro_rules! number_methods {
         /// bound is kept as an exact JSON number. Replaces the bounds set before.
         ///
         /// ```
-        /// use dsh_tools_schema::Schema;
+        /// use dsh_tools_schema::{CompiledSchema, Schema};
         /// use serde_json::json;
         /// use std::ops::Bound;
         ///
-        /// let percent = Schema::integer().range(0..=100).build();
+        /// let percent = CompiledSchema::from(Schema::integer().range(0..=100).build());
         /// assert!(percent.is_valid(&json!(100)) && !percent.is_valid(&json!(101)));
-        /// let fraction = Schema::number().range(0.0..1.0).build();
+        /// let fraction = CompiledSchema::from(Schema::number().range(0.0..1.0).build());
         /// assert!(fraction.is_valid(&json!(0.0)) && !fraction.is_valid(&json!(1.0)));
-        /// let positive = Schema::number().range((Bound::Excluded(0.0), Bound::Unbounded)).build();
+        /// let positive = Schema::number().range((Bound::Excluded(0.0), Bound::Unbounded));
+        /// let positive = CompiledSchema::from(positive.build());
         /// assert!(!positive.is_valid(&json!(0)) && positive.is_valid(&json!(0.5)));
         /// ```
         #[must_use]
@@ -726,10 +727,10 @@ macro_rules! number_methods {
         /// [`SchemaError`] unless `factor` is a finite number above 0, as JSON Schema requires.
         ///
         /// ```
-        /// use dsh_tools_schema::Schema;
+        /// use dsh_tools_schema::{CompiledSchema, Schema};
         /// use serde_json::json;
         ///
-        /// let minutes = Schema::integer().multiple_of(15)?.build();
+        /// let minutes = CompiledSchema::from(Schema::integer().multiple_of(15)?.build());
         /// assert!(minutes.is_valid(&json!(45)));
         /// assert_eq!(
         ///     minutes.validate(&json!(50)).unwrap_err().to_string(),

@@ -31,7 +31,10 @@ use dsh_tools_schema::{Schema, SchemaError};
     note = "a map (`HashMap`, `BTreeMap`) is a tool argument when its keys are `String`s and its values tool arguments"
 )]
 pub trait ToolArgs: Sized {
-    /// Whether the value may be absent (true only for `Option<T>`): such properties are optional.
+    /// Whether the value may be absent (`Option<T>`, `Patch<T>`): such properties are optional.
+    /// Not an API, as [`absent`](Self::absent), which gives the value of an absent property:
+    /// only the crate's own types set them.
+    #[doc(hidden)]
     const OPTIONAL: bool = false;
 
     /// Whether the value is an object of named fields: `#[derive(ToolArgs)]` sets it for structs

@@ -315,9 +315,9 @@ impl ToolError {
 
     /// A schema the engine cannot build or enforce, with its message
     /// (`unsupported JSON schema: <v1>; <v2>…`) and `{name: "JsonSchemaError", code:
-    /// "UNSUPPORTED_SCHEMA"}`. (`?` on a [`SchemaError`] goes through the blanket conversion and
-    /// keeps only the message.)
-    pub fn unsupported_schema(error: &SchemaError) -> Self {
+    /// "UNSUPPORTED_SCHEMA"}`: a typed tool's contract that could not be built. (`?` on a
+    /// [`SchemaError`] goes through the blanket conversion and keeps only the message.)
+    pub(crate) fn unsupported_schema(error: &SchemaError) -> Self {
         Self::of_code(ErrorCode::UnsupportedSchema, error.to_string())
     }
 

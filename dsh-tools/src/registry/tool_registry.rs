@@ -84,6 +84,8 @@ impl ToolRegistry {
     /// `#[state]` parameter, see
     /// [`ToolDefinition::required_state`](crate::ToolDefinition::required_state)) is refused when
     /// it is registered, in the global layer or in any scope, with an error naming the type.
+    /// Only tools read it: code outside them keeps its own handle on what it put in (an `Arc`
+    /// of a value shares it).
     pub fn with_state(state: SharedState) -> Self {
         Self::from_core(Arc::new(Core::new(state)))
     }
@@ -98,11 +100,6 @@ impl ToolRegistry {
     /// reach it through the registry's `Deref` (`&registry` is a `&ToolScope`).
     pub(crate) fn global(&self) -> &ToolScope {
         &self.global
-    }
-
-    /// The shared state tools reach through [`ToolRun::state`](crate::ToolRun::state).
-    pub fn state(&self) -> &SharedState {
-        self.core().state()
     }
 
     /// Sets the bounds every call runs under: whether declared time budgets are enforced and

@@ -1016,7 +1016,7 @@ fn a_runs_card_shows_its_program_and_grows_with_it_while_written() {
             assert_eq!((title.as_str(), *kind), ("Run code", ToolCallKind::Execute));
             content
                 .iter()
-                .filter_map(|block| block.as_text())
+                .filter_map(dsh_tools_tests::block_text)
                 .collect::<Vec<_>>()
                 .join("")
         }

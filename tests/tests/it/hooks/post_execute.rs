@@ -24,7 +24,10 @@ fn deciding(decision: PostToolDecision) -> ToolRegistry {
 }
 
 fn texts(blocks: &[ContentBlock]) -> Vec<&str> {
-    blocks.iter().filter_map(ContentBlock::as_text).collect()
+    blocks
+        .iter()
+        .filter_map(dsh_tools_tests::block_text)
+        .collect()
 }
 
 #[tokio::test]

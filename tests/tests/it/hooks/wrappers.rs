@@ -372,7 +372,7 @@ async fn a_retry_layer_may_call_next_more_than_once() {
     let contexts: Vec<_> = result
         .additional_contexts()
         .iter()
-        .filter_map(ContentBlock::as_text)
+        .filter_map(dsh_tools_tests::block_text)
         .collect();
     assert_eq!(
         contexts,

@@ -47,7 +47,7 @@ fn sleeping_tool(
     classifier: impl Fn(&dsh_tools::Value) -> bool + Send + Sync + 'static,
 ) -> FnTool {
     FnTool::builder(name, "")
-        .arguments(Schema::map(Schema::any()))
+        .arguments(Schema::object().additional_schema(Schema::any()))
         .concurrency_classifier(classifier)
         .handler(|_, _| async {
             sleep(Duration::from_millis(100)).await;
@@ -210,7 +210,7 @@ async fn additional_contexts_are_released_after_all_results_in_model_order() {
     let contexts: Vec<_> = outcome
         .additional_contexts
         .iter()
-        .filter_map(ContentBlock::as_text)
+        .filter_map(dsh_tools_tests::block_text)
         .collect();
     assert_eq!(
         contexts,

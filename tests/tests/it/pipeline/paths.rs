@@ -241,7 +241,10 @@ async fn join_paths_timed(args: Paths) -> String {
 }
 
 fn texts(blocks: &[ContentBlock]) -> Vec<&str> {
-    blocks.iter().filter_map(ContentBlock::as_text).collect()
+    blocks
+        .iter()
+        .filter_map(dsh_tools_tests::block_text)
+        .collect()
 }
 
 fn scenarios() -> Vec<Scenario> {

@@ -88,7 +88,12 @@ async fn many_long_paths_are_capped_as_a_whole() {
     // which is then cut with its marker.
     let registry = registry_with([validating(
         "maps",
-        Schema::map(Schema::map(Schema::map(Schema::integer()))).build(),
+        Schema::object()
+            .additional_schema(
+                Schema::object()
+                    .additional_schema(Schema::object().additional_schema(Schema::integer())),
+            )
+            .build(),
     )]);
     let mut outer = serde_json::Map::new();
     for i in 0..50 {

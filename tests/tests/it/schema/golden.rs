@@ -6,11 +6,25 @@ use dsh_tools::json;
 use dsh_tools::schema::Schema;
 use dsh_tools_tests::golden::assert_golden;
 
+/// The schema as a standalone document: its JSON Schema behind the dialect's `$schema`.
+fn document(schema: &Schema) -> serde_json::Value {
+    let mut document = serde_json::Map::new();
+    document.insert(
+        "$schema".to_owned(),
+        json!("https://json-schema.org/draft/2020-12/schema"),
+    );
+    let serde_json::Value::Object(rendered) = schema.to_json_schema() else {
+        panic!("a schema renders as an object");
+    };
+    document.extend(rendered);
+    serde_json::Value::Object(document)
+}
+
 fn golden(name: &str, schema: &Schema) {
-    let rendered = schema.to_json_schema_document();
+    let rendered = document(schema);
     // Byte-identical across renders: prompt caches depend on it.
     assert_eq!(
-        serde_json::to_string(&schema.to_json_schema_document()).unwrap(),
+        serde_json::to_string(&document(schema)).unwrap(),
         serde_json::to_string(&rendered).unwrap()
     );
     assert_golden("schema", name, &rendered);
@@ -77,7 +91,7 @@ fn every_kind_with_annotations() {
                 Schema::array(Schema::integer().range(0..)).item_count(1..=10),
             )
             .required("anything", Schema::any().description("Any JSON value."))
-            .required("map", Schema::map(Schema::string()))
+            .required("map", Schema::object().additional_schema(Schema::string()))
             .required(
                 "open",
                 Schema::object()

@@ -359,7 +359,9 @@ fn root_paths_for_arguments_and_output() {
 
 #[test]
 fn maps_open_objects_and_closed_empty_objects() {
-    let map = Schema::map(Schema::integer()).build();
+    let map = Schema::object()
+        .additional_schema(Schema::integer())
+        .build();
     assert!(map.is_valid(&json!({"a": 1, "b": 2})));
     assert_eq!(
         messages(&map, &json!({"a": 1, "b": "x"})),
