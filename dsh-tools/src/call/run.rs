@@ -75,7 +75,7 @@ impl ToolRun {
 
     /// Calls another tool of the registry this call runs in, as a nested call: through the whole
     /// pipeline (hooks, approval, guards, layers, timeouts, observers) exactly as a direct call,
-    /// with this call as its [`parent`](ToolExecutionInput::parent), on behalf of this call's
+    /// with this call as its [`parent`](ToolExecution::parent), on behalf of this call's
     /// agent unless `input` names one, cancelled with this run unless `input` has a signal
     /// of its own, and approved by this call's own approver
     /// ([`with_approver`](ToolExecutionInput::with_approver)) unless `input` has one. Outside a
