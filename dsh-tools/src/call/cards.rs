@@ -42,7 +42,7 @@ impl ToolCallRef for ToolExecutionInput {
     }
 
     fn tool_agent(&self) -> Option<&AgentId> {
-        self.agent.as_ref()
+        self.agent()
     }
 }
 

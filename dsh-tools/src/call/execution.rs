@@ -100,6 +100,10 @@ pub(crate) trait CallHost: Send + Sync + 'static {
 
 /// What a caller hands to [`ToolScope::execute`](crate::ToolScope::execute): one tool call as
 /// the model made it.
+///
+/// What most calls carry is in its fields; what few calls set (the agent, the caller's
+/// cancellation, a progress sink) is given with the `with_*` methods and read, once the call
+/// runs, from its [`ToolExecution`].
 #[derive(Clone, Debug)]
 pub struct ToolExecutionInput {
     /// The provider's id for this call (echoed back to the model with the result). Borrowed when
@@ -109,23 +113,23 @@ pub struct ToolExecutionInput {
     pub name: Cow<'static, str>,
     /// The arguments, already parsed (see [`from_raw`](Self::from_raw) for raw strings).
     pub arguments: Value,
-    /// The agent on whose behalf the call runs; `None` uses the global layer only.
-    pub agent: Option<AgentId>,
-    /// The token of the enclosing execution, for nested calls.
-    pub parent: Option<ToolExecutionToken>,
-    /// The caller's cancellation; `None` means the call cannot be cancelled by the caller.
-    pub signal: Option<CancellationToken>,
-    /// What few calls carry: why the raw arguments could not be parsed, the call's own
-    /// approver. (A thin pointer: the call's state stays within the size it is copied in
-    /// cheaply.)
+    /// Everything else, behind one thin pointer that most calls leave empty: an input is then
+    /// 128 bytes, which a move copies inline, where a call function per move was needed when
+    /// these sat beside the fields above.
     rare: Option<Arc<Rare>>,
-    /// Where the body's progress reports go (see [`ToolExecutionInput::with_progress`]).
-    progress: Option<SharedSink>,
 }
 
 /// What few calls of a [`ToolExecutionInput`] carry.
 #[derive(Clone, Debug, Default)]
 struct Rare {
+    /// The agent on whose behalf the call runs; `None` uses the global layer only.
+    agent: Option<AgentId>,
+    /// The token of the enclosing execution, for nested calls.
+    parent: Option<ToolExecutionToken>,
+    /// The caller's cancellation; `None` means the call cannot be cancelled by the caller.
+    signal: Option<CancellationToken>,
+    /// Where the body's progress reports go (see [`ToolExecutionInput::with_progress`]).
+    progress: Option<SharedSink>,
     /// Why the raw argument string could not be parsed (see [`ToolExecutionInput::from_raw`]).
     malformed: Option<String>,
     /// Who answers this call's `ask` before the registry's approver (see
@@ -162,11 +166,7 @@ impl ToolExecutionInput {
             call_id: call_id.into(),
             name: name.into(),
             arguments,
-            agent: None,
-            parent: None,
-            signal: None,
             rare: None,
-            progress: None,
         }
     }
 
@@ -200,12 +200,17 @@ impl ToolExecutionInput {
         Self::new("", "", Value::Null)
     }
 
+    /// What few calls carry, made on first need: shared with the input's clones until one of
+    /// them changes it.
+    fn rare_mut(&mut self) -> &mut Rare {
+        Arc::make_mut(self.rare.get_or_insert_with(Arc::default))
+    }
+
     /// The same call, refused as `INVALID_ARGS` for `reason` when it reaches dispatch, as a
     /// raw string that repeats a key is (a provider adapter's `{key, value}` pairs that give a
     /// key twice).
     pub(crate) fn refuse_arguments(mut self, reason: String) -> Self {
-        let rare = self.rare.get_or_insert_with(Arc::default);
-        Arc::make_mut(rare).malformed = Some(reason);
+        self.rare_mut().malformed = Some(reason);
         self
     }
 
@@ -219,10 +224,34 @@ impl ToolExecutionInput {
         key: String,
         recorded: Option<Box<crate::durable::record::JournalEntry>>,
     ) -> Self {
-        let rare = Arc::make_mut(self.rare.get_or_insert_with(Arc::default));
+        let rare = self.rare_mut();
         rare.key = Some(key);
         rare.recorded = recorded;
         self
+    }
+
+    /// Makes this a nested call of the execution whose token is `parent`: it runs for `agent`
+    /// and under `signal()` unless it names its own, and its `ask`s go to `approver` unless it
+    /// has its own approver.
+    pub(crate) fn nest_under(
+        &mut self,
+        parent: ToolExecutionToken,
+        agent: Option<&AgentId>,
+        signal: impl FnOnce() -> CancellationToken,
+        approver: Option<&ApproverSlot>,
+    ) {
+        let rare = self.rare_mut();
+        rare.parent = Some(parent);
+        if rare.agent.is_none() {
+            rare.agent = agent.cloned();
+        }
+        if rare.signal.is_none() {
+            rare.signal = Some(signal());
+        }
+        // Whoever answers this call's `ask`s answers its nested calls' too (a served client).
+        if rare.approver.is_none() {
+            rare.approver = approver.cloned();
+        }
     }
 
     /// Whether [`from_raw`](Self::from_raw) could not parse the raw arguments.
@@ -232,6 +261,30 @@ impl ToolExecutionInput {
             .is_some_and(|rare| rare.malformed.is_some())
     }
 
+    /// The agent the call runs for (see [`with_agent`](Self::with_agent)).
+    #[inline]
+    pub(crate) fn agent(&self) -> Option<&AgentId> {
+        self.rare.as_ref()?.agent.as_ref()
+    }
+
+    /// The token of the enclosing execution, for a nested call.
+    #[inline]
+    pub(crate) fn parent(&self) -> Option<ToolExecutionToken> {
+        self.rare.as_ref()?.parent
+    }
+
+    /// The caller's cancellation, if it gave one (see [`with_signal`](Self::with_signal)).
+    #[inline]
+    fn signal(&self) -> Option<&CancellationToken> {
+        self.rare.as_ref()?.signal.as_ref()
+    }
+
+    /// Where the body's progress reports go, if anywhere.
+    #[inline]
+    fn progress(&self) -> Option<&SharedSink> {
+        self.rare.as_ref()?.progress.as_ref()
+    }
+
     /// The call's own approver (opaque at this layer).
     pub(crate) fn approver_slot(&self) -> Option<&ApproverSlot> {
         self.rare.as_ref()?.approver.as_ref()
@@ -239,8 +292,7 @@ impl ToolExecutionInput {
 
     /// Sets the call's own approver.
     pub(crate) fn set_approver_slot(&mut self, approver: ApproverSlot) {
-        let rare = self.rare.get_or_insert_with(Arc::default);
-        Arc::make_mut(rare).approver = Some(approver);
+        self.rare_mut().approver = Some(approver);
     }
 
     /// Attaches telemetry to the call (feature `otel`): the remote span its span continues, the
@@ -248,15 +300,14 @@ impl ToolExecutionInput {
     #[cfg(feature = "otel")]
     #[must_use]
     pub fn with_telemetry(mut self, telemetry: crate::telemetry::CallTelemetry) -> Self {
-        let rare = self.rare.get_or_insert_with(Arc::default);
-        Arc::make_mut(rare).telemetry = Some(telemetry);
+        self.rare_mut().telemetry = Some(telemetry);
         self
     }
 
-    /// Runs the call on behalf of `agent`.
+    /// Runs the call on behalf of `agent`; without one it uses the global layer only.
     #[must_use]
     pub fn with_agent(mut self, agent: impl Into<AgentId>) -> Self {
-        self.agent = Some(agent.into());
+        self.rare_mut().agent = Some(agent.into());
         self
     }
 
@@ -269,8 +320,7 @@ impl ToolExecutionInput {
     /// The provider adapters set it when they read such a call.
     #[must_use]
     pub fn with_program_caller(mut self, program: impl Into<Arc<str>>) -> Self {
-        let rare = self.rare.get_or_insert_with(Arc::default);
-        Arc::make_mut(rare).program = Some(program.into());
+        self.rare_mut().program = Some(program.into());
         self
     }
 
@@ -283,13 +333,16 @@ impl ToolExecutionInput {
     /// Whether the call is made from a program: nested in an execution of this registry, or
     /// made by a program the provider ran.
     pub(crate) fn is_program_call(&self) -> bool {
-        self.parent.is_some() || self.program_caller().is_some()
+        self.rare
+            .as_ref()
+            .is_some_and(|rare| rare.parent.is_some() || rare.program.is_some())
     }
 
-    /// Lets the caller cancel the call through `signal`.
+    /// Lets the caller cancel the call through `signal`; without it the call cannot be
+    /// cancelled by the caller.
     #[must_use]
     pub fn with_signal(mut self, signal: CancellationToken) -> Self {
-        self.signal = Some(signal);
+        self.rare_mut().signal = Some(signal);
         self
     }
 
@@ -299,7 +352,7 @@ impl ToolExecutionInput {
     /// `move |call: &ToolExecution, progress: ToolProgress| shared.report(call, progress)`.
     #[must_use]
     pub fn with_progress(mut self, sink: impl ProgressSink) -> Self {
-        self.progress = Some(SharedSink(Arc::new(sink)));
+        self.rare_mut().progress = Some(SharedSink(Arc::new(sink)));
         self
     }
 }
@@ -419,7 +472,7 @@ impl ToolExecution {
     /// The agent scope the call runs in.
     #[inline]
     pub fn agent(&self) -> Option<&AgentId> {
-        self.inner.input.agent.as_ref()
+        self.inner.input.agent()
     }
 
     /// The call's idempotency key: `idem-` and 32 hex digits, a digest of the call id, the tool
@@ -459,7 +512,7 @@ impl ToolExecution {
     /// The enclosing execution, for nested calls.
     #[inline]
     pub fn parent(&self) -> Option<ToolExecutionToken> {
-        self.inner.input.parent
+        self.inner.input.parent()
     }
 
     /// The id of the provider's program that made this call (see
@@ -479,7 +532,7 @@ impl ToolExecution {
     /// The caller's cancellation token.
     #[inline]
     pub fn signal(&self) -> &CancellationToken {
-        match &self.inner.input.signal {
+        match self.inner.input.signal() {
             Some(signal) => signal,
             None => self.inner.own_signal.get_or_init(CancellationToken::new),
         }
@@ -505,7 +558,7 @@ impl ToolExecution {
     /// [`ToolRun::wants_progress`](crate::ToolRun::wants_progress)).
     #[inline]
     pub(crate) fn has_progress_sink(&self) -> bool {
-        self.inner.input.progress.is_some()
+        self.inner.input.progress().is_some()
     }
 
     /// The call's own approver, as set on its input (opaque at this layer).
@@ -517,7 +570,7 @@ impl ToolExecution {
     /// Hands a progress report to the call's sink, if it has one.
     #[inline]
     pub(crate) fn report_progress(&self, progress: impl FnOnce() -> ToolProgress) {
-        if let Some(sink) = &self.inner.input.progress {
+        if let Some(sink) = self.inner.input.progress() {
             sink.deliver(self, progress());
         }
     }
@@ -539,8 +592,9 @@ impl ToolExecution {
         route: impl FnOnce(Option<SharedSink>) -> SharedSink,
     ) {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
-            let caller = inner.input.progress.take();
-            inner.input.progress = Some(route(caller));
+            let rare = inner.input.rare_mut();
+            let caller = rare.progress.take();
+            rare.progress = Some(route(caller));
         }
     }
 
@@ -548,7 +602,7 @@ impl ToolExecution {
     /// none (users read [`signal`](Self::signal)).
     #[inline]
     pub(crate) fn is_cancelled(&self) -> bool {
-        match &self.inner.input.signal {
+        match self.inner.input.signal() {
             Some(signal) => signal.is_cancelled(),
             // Cancelling needs the token, so one never made was never cancelled.
             None => self
@@ -700,8 +754,8 @@ impl fmt::Debug for ToolExecution {
             .field("token", &self.inner.token)
             .field("call_id", &self.inner.input.call_id)
             .field("name", &self.inner.input.name)
-            .field("agent", &self.inner.input.agent)
-            .field("parent", &self.inner.input.parent)
+            .field("agent", &self.agent())
+            .field("parent", &self.parent())
             .field("program_caller", &self.program_caller())
             .finish_non_exhaustive()
     }
@@ -752,7 +806,15 @@ impl fmt::Debug for SharedSink {
 
 #[cfg(test)]
 mod tests {
-    use super::ExecutionInner;
+    use super::{ExecutionInner, ToolExecutionInput};
+
+    #[test]
+    fn an_input_is_moved_inline() {
+        // Up to 128 bytes a move is a few vector loads and stores; past it, a call to `memcpy`
+        // for every move of every input, in the caller's code and the pipeline's.
+        let size = std::mem::size_of::<ToolExecutionInput>();
+        assert!(size <= 128, "an input takes {size} bytes");
+    }
 
     #[test]
     fn a_call_fits_the_allocation_it_is_copied_into_cheaply() {

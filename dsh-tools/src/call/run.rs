@@ -75,7 +75,7 @@ impl ToolRun {
 
     /// Calls another tool of the registry this call runs in, as a nested call: through the whole
     /// pipeline (hooks, approval, guards, layers, timeouts, observers) exactly as a direct call,
-    /// with this call as its [`parent`](ToolExecutionInput::parent), on behalf of this call's
+    /// with this call as its [`parent`](ToolExecution::parent), on behalf of this call's
     /// agent unless `input` names one, cancelled with this run unless `input` has a signal
     /// of its own, and approved by this call's own approver
     /// ([`with_approver`](ToolExecutionInput::with_approver)) unless `input` has one. Outside a
@@ -94,19 +94,12 @@ impl ToolRun {
         mut input: ToolExecutionInput,
     ) -> BoxFuture<'static, ToolExecutionResult> {
         let execution = &self.execution;
-        input.parent = Some(execution.token());
-        if input.agent.is_none() {
-            input.agent = execution.agent().cloned();
-        }
-        if input.signal.is_none() {
-            input.signal = Some(self.signal().child_token());
-        }
-        // Whoever answers this call's `ask`s answers its nested calls' too (a served client).
-        if input.approver_slot().is_none()
-            && let Some(approver) = execution.approver_slot()
-        {
-            input.set_approver_slot(Arc::clone(approver));
-        }
+        input.nest_under(
+            execution.token(),
+            execution.agent(),
+            || self.signal().child_token(),
+            execution.approver_slot(),
+        );
         Arc::clone(execution.host()).execute(input)
     }
 

@@ -28,7 +28,7 @@ impl ToolRegistry {
     /// How `input` may be scheduled: parallel only when the tool it resolves to says its call
     /// is concurrency-safe.
     pub(crate) fn execution_mode(&self, input: &ToolExecutionInput) -> ExecutionMode {
-        let Some(definition) = self.core().resolve(&input.name, input.agent.as_ref()) else {
+        let Some(definition) = self.core().resolve(&input.name, input.agent()) else {
             return ExecutionMode::Exclusive;
         };
         if input.is_malformed() {

@@ -211,7 +211,7 @@ impl ToolScope {
             Place::Global => {
                 // The lookup is of the global layer's view; a call that names an agent runs in
                 // that agent's scope, so its capture resolves the name there itself.
-                let resolved = if input.agent.is_some() {
+                let resolved = if input.agent().is_some() {
                     ResolvedTool::missed()
                 } else {
                     resolved

@@ -196,16 +196,14 @@ async fn listeners_see_the_frozen_call() {
         .handler(|_, _| async { Ok(json!("ok")) });
     let registry = registry_with([tool]);
     let _scope = registry.create_child("a").expect("the agent's scope");
-    let parent = dsh_tools::ToolRun::detached("outer", "outer", json!({}), Default::default())
-        .execution()
-        .token();
     let _ = registry.on_pre_execute(move |execution, next| {
         let seen = (
             execution.call_id().to_owned(),
             execution.name().to_owned(),
             execution.arguments().clone(),
             execution.agent().map(|agent| agent.to_string()),
-            execution.parent() == Some(parent),
+            // A top-level call; a nested call's parent is `nested_calls`'s.
+            execution.parent().is_none(),
             next.execution.token() == execution.token(),
         );
         async move {
@@ -223,8 +221,7 @@ async fn listeners_see_the_frozen_call() {
             Ok(PreToolDecision::Allow)
         }
     });
-    let mut input = dsh_tools::ToolExecutionInput::new("c7", "t", json!({"k": 1})).with_agent("a");
-    input.parent = Some(parent);
+    let input = dsh_tools::ToolExecutionInput::new("c7", "t", json!({"k": 1})).with_agent("a");
     assert_eq!(only_text(&registry.execute(input).await), "ok");
 }
 

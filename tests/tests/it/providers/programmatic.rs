@@ -193,7 +193,7 @@ async fn a_programs_calls_are_read_with_their_caller_and_answered_to_it() {
             );
             assert_eq!(input.program_caller(), Some(fixture.program), "{id}");
             // Its parent is the provider's program, not an execution of ours.
-            assert_eq!(input.parent, None, "{id}");
+            assert!(!format!("{input:?}").contains("parent: Some"), "{id}");
         }
 
         // A program-only tool runs for the provider's program, through the pipeline.
@@ -396,10 +396,10 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
     let record = Arc::clone(&seen);
     let _hook = scope
         .on_pre_execute(move |execution, next| {
-            record
-                .lock()
-                .expect("not poisoned")
-                .push(execution.program_caller().map(str::to_owned));
+            record.lock().expect("not poisoned").push((
+                execution.program_caller().map(str::to_owned),
+                execution.agent().map(|agent| agent.as_str().to_owned()),
+            ));
             next.run()
         })
         .expect("a hook");
@@ -408,13 +408,6 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
         .tools(Some(&dsh_tools::AgentId::from("analyst")));
     let fixture = provider_programs::openai_responses();
     let mut calls = tools.parse_response(&fixture.response).expect("reads");
-    assert!(
-        calls.inputs.as_slice().iter().all(|input| input
-            .agent
-            .as_ref()
-            .map(|agent| agent.as_str())
-            == Some("analyst"))
-    );
     let outcome = registry
         .execute_batch(std::mem::take(&mut calls.inputs), 4)
         .await;
@@ -422,8 +415,8 @@ async fn policy_sees_which_program_made_a_call_in_an_agents_scope() {
     assert_eq!(
         *seen.lock().expect("not poisoned"),
         [
-            Some(fixture.program.to_owned()),
-            Some(fixture.program.to_owned())
+            (Some(fixture.program.to_owned()), Some("analyst".to_owned())),
+            (Some(fixture.program.to_owned()), Some("analyst".to_owned()))
         ]
     );
 }
