@@ -296,7 +296,7 @@ impl MemoryStore {
                     .and_then(|key| Some((key, records.entries.get(key)?)))
                 && fresh(answer.finished_at_ms, *within_ms, now)
             {
-                return Admission::Replay(answer.entry(key));
+                return Admission::Replay(Box::new(answer.entry(key)));
             }
             // One hash and one probe: the entry API finds the slot the new entry goes into.
             let attempt = match records.entries.entry(intent.key.clone()) {
@@ -313,8 +313,12 @@ impl MemoryStore {
                         existing.state,
                         &intent,
                     ) {
-                        Found::Replay => return Admission::Replay(existing.entry(&intent.key)),
-                        Found::InDoubt => return Admission::InDoubt(existing.entry(&intent.key)),
+                        Found::Replay => {
+                            return Admission::Replay(Box::new(existing.entry(&intent.key)));
+                        }
+                        Found::InDoubt => {
+                            return Admission::InDoubt(Box::new(existing.entry(&intent.key)));
+                        }
                         Found::Diverged(divergence) => return Admission::Diverged(divergence),
                         Found::RunNext => {}
                     }
