@@ -13,15 +13,17 @@ use crate::errors::code::ErrorCode;
 use crate::result::ToolExecutionResult;
 
 /// What one call's attempt may do, as the journal decided: `A` is the attempt admitted, an
-/// [`Attempt`] through the trait, a [`KeptAttempt`] from the store in memory.
+/// [`Attempt`] through the trait, a [`KeptAttempt`] from the store in memory. An entry found is
+/// boxed: the decision is returned through several calls on every journaled call, most often
+/// to run, and an entry inline would make each return a copy of some 350 bytes.
 #[derive(Debug)]
 pub(crate) enum Admission<A = Attempt> {
     /// Run the body; record its outcome as this attempt.
     Run(A),
     /// Give this recorded outcome again.
-    Replay(JournalEntry),
+    Replay(Box<JournalEntry>),
     /// An earlier attempt started and recorded nothing after.
-    InDoubt(JournalEntry),
+    InDoubt(Box<JournalEntry>),
     /// The key is a Code Mode run's position, where an earlier attempt of the run recorded
     /// another call (see `durable/program.rs`).
     Diverged(Divergence),

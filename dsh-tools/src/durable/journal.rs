@@ -131,7 +131,7 @@ impl Durability {
                 && let Some(answer) = self.store.answer(digest).await?
                 && fresh(answer.finished_at_ms, *within_ms, now_ms())
             {
-                return Ok(Admission::Replay(answer));
+                return Ok(Admission::Replay(Box::new(answer)));
             }
             let mut entry = JournalEntry {
                 key: intent.key.text(),
@@ -159,8 +159,8 @@ impl Durability {
                     existing.state,
                     &intent,
                 ) {
-                    Found::Replay => return Ok(Admission::Replay(existing)),
-                    Found::InDoubt => return Ok(Admission::InDoubt(existing)),
+                    Found::Replay => return Ok(Admission::Replay(Box::new(existing))),
+                    Found::InDoubt => return Ok(Admission::InDoubt(Box::new(existing))),
                     Found::Diverged(divergence) => return Ok(Admission::Diverged(divergence)),
                     Found::RunNext => {}
                 }
@@ -183,10 +183,10 @@ impl Durability {
             // removes an entry, so the key still has one.)
             Ok(match self.store.entry(&entry.key).await? {
                 Some(recorded) if recorded.state == JournalState::Completed => {
-                    Admission::Replay(recorded)
+                    Admission::Replay(Box::new(recorded))
                 }
-                Some(recorded) => Admission::InDoubt(recorded),
-                None => Admission::InDoubt(entry),
+                Some(recorded) => Admission::InDoubt(Box::new(recorded)),
+                None => Admission::InDoubt(Box::new(entry)),
             })
         }
     }
@@ -453,7 +453,7 @@ mod tests {
         // The trait reads what was kept, as any backend would have it.
         let stored = durability.store().entry("idem-call").await;
         let stored = stored.expect("the store answers").expect("kept");
-        assert_eq!(stored, entry);
+        assert_eq!(stored, *entry);
         assert_eq!(stored.state, JournalState::Completed);
         assert_eq!(stored.place, durability.place());
         assert_eq!(

@@ -69,61 +69,80 @@ struct Records {
 }
 
 /// A journal entry as the store keeps it: a [`JournalEntry`] but its key (the map's), with the
-/// place shared, and what few entries have (a read-only answer's digest, a run position's) and a
-/// recorded outcome other than a plain success behind one pointer each, so that an entry made
-/// and moved on every call stays small.
+/// place shared, and what few entries have (an agent, a read-only answer's digest, a run
+/// position's) and a recorded outcome other than a plain success behind one pointer each, so
+/// that an entry made and moved on every call stays small: with its key, within the 128 bytes a
+/// move copies inline (the map's slot is written on every call and moved when the map grows;
+/// past that size each is a call to `memcpy`).
 struct Kept {
     tool: Arc<str>,
-    agent: Option<String>,
-    digests: Option<Box<Digests>>,
+    rare: Option<Box<Rare>>,
     state: JournalState,
+    /// Whether `finished_at` is set: a flag beside the state rather than an `Option<u64>`,
+    /// which would take a word of its own.
+    finished: bool,
     attempt: u64,
     started_at_ms: u64,
+    finished_at: u64,
     place: Arc<str>,
-    finished_at_ms: Option<u64>,
     outcome: Option<KeptOutcome>,
 }
 
-/// An entry's [`JournalEntry::arguments_digest`] and [`JournalEntry::call_digest`], when it has
-/// either.
-struct Digests {
+/// An entry's [`JournalEntry::agent`], [`JournalEntry::arguments_digest`] and
+/// [`JournalEntry::call_digest`], when it has any.
+struct Rare {
+    agent: Option<String>,
     arguments: Option<String>,
     call: Option<String>,
 }
 
-impl Digests {
-    /// The digests, behind a pointer when there is either.
-    fn kept(arguments: Option<String>, call: Option<String>) -> Option<Box<Self>> {
-        (arguments.is_some() || call.is_some()).then(|| Box::new(Self { arguments, call }))
+impl Rare {
+    /// The three, behind a pointer when there is any.
+    fn kept(
+        agent: Option<String>,
+        arguments: Option<String>,
+        call: Option<String>,
+    ) -> Option<Box<Self>> {
+        (agent.is_some() || arguments.is_some() || call.is_some()).then(|| {
+            Box::new(Self {
+                agent,
+                arguments,
+                call,
+            })
+        })
     }
 }
 
-/// A recorded outcome as the store keeps it.
+/// A recorded outcome as the store keeps it. A success whose content is its value's default
+/// rendering keeps the value alone (the content is rendered again when read), and only the
+/// values whose rendering is checked without rendering: a string (as its text), `null` and
+/// the booleans. Those are held without a [`Value`] (72 bytes with the members' order kept), so
+/// that an entry stays small.
 enum KeptOutcome {
-    /// A success whose content is its value's default rendering: the value alone, the content
-    /// rendered again when read.
-    Rendered(Value),
+    /// A success whose value is this string, shown as its text.
+    Text(String),
+    /// A success whose value is `null`, shown as `null`.
+    Null,
+    /// A success whose value is this boolean, shown as written.
+    Bool(bool),
     /// Any other outcome, as recorded.
     Recorded(Box<RecordedOutcome>),
 }
 
 impl KeptOutcome {
-    /// What the store keeps of `result`: a success shown as its value's default rendering (a
-    /// string as its text, `null` and the booleans as theirs: what [`render_value_as_text`]
-    /// writes, checked without rendering) keeps no copy of its content.
+    /// What the store keeps of `result`: a success shown as its value's default rendering (what
+    /// [`render_value_as_text`] writes, checked without rendering) keeps no copy of its content.
     fn of(result: &ToolExecutionResult) -> Self {
         if let ToolOutcome::Success(value) = result.outcome()
             && let [ContentBlock::Text { text }] = result.content()
         {
-            let rendered = match value {
-                Value::String(value) => value == text,
-                Value::Null => text == "null",
-                Value::Bool(true) => text == "true",
-                Value::Bool(false) => text == "false",
-                _ => false,
-            };
-            if rendered {
-                return Self::Rendered(value.clone());
+            match value {
+                Value::String(value) if value == text => return Self::Text(value.clone()),
+                Value::Null if text == "null" => return Self::Null,
+                Value::Bool(flag) if text == if *flag { "true" } else { "false" } => {
+                    return Self::Bool(*flag);
+                }
+                _ => {}
             }
         }
         Self::Recorded(Box::new(RecordedOutcome::of(result)))
@@ -131,12 +150,14 @@ impl KeptOutcome {
 
     /// The outcome as recorded.
     fn recorded(&self) -> RecordedOutcome {
-        match self {
-            Self::Rendered(value) => {
-                RecordedOutcome::success(value.clone(), vec![render_value_as_text(value)])
-            }
-            Self::Recorded(outcome) => RecordedOutcome::clone(outcome),
-        }
+        let value = match self {
+            Self::Text(text) => Value::String(text.clone()),
+            Self::Null => Value::Null,
+            Self::Bool(flag) => Value::Bool(*flag),
+            Self::Recorded(outcome) => return RecordedOutcome::clone(outcome),
+        };
+        let content = vec![render_value_as_text(&value)];
+        RecordedOutcome::success(value, content)
     }
 }
 
@@ -151,8 +172,8 @@ impl Kept {
     ) -> Self {
         Self {
             tool,
-            agent: intent.agent.map(str::to_owned),
-            digests: Digests::kept(
+            rare: Rare::kept(
+                intent.agent.map(str::to_owned),
                 intent.answer.as_ref().map(|(digest, _)| digest.clone()),
                 intent.call_digest.clone(),
             ),
@@ -160,7 +181,8 @@ impl Kept {
             attempt,
             started_at_ms: now,
             place: Arc::clone(place),
-            finished_at_ms: None,
+            finished: false,
+            finished_at: 0,
             outcome: None,
         }
     }
@@ -169,13 +191,13 @@ impl Kept {
     fn of(entry: JournalEntry) -> Self {
         Self {
             tool: Arc::from(entry.tool),
-            agent: entry.agent,
-            digests: Digests::kept(entry.arguments_digest, entry.call_digest),
+            rare: Rare::kept(entry.agent, entry.arguments_digest, entry.call_digest),
             state: entry.state,
             attempt: entry.attempt,
             started_at_ms: entry.started_at_ms,
             place: Arc::from(entry.place),
-            finished_at_ms: entry.finished_at_ms,
+            finished: entry.finished_at_ms.is_some(),
+            finished_at: entry.finished_at_ms.unwrap_or_default(),
             outcome: entry
                 .outcome
                 .map(|outcome| KeptOutcome::Recorded(Box::new(outcome))),
@@ -187,26 +209,31 @@ impl Kept {
         JournalEntry {
             key: key.text(),
             tool: String::from(&*self.tool),
-            agent: self.agent.clone(),
+            agent: self.rare.as_ref().and_then(|rare| rare.agent.clone()),
             arguments_digest: self.arguments_digest().map(str::to_owned),
             call_digest: self.call_digest().map(str::to_owned),
             state: self.state,
             attempt: self.attempt,
             started_at_ms: self.started_at_ms,
             place: String::from(&*self.place),
-            finished_at_ms: self.finished_at_ms,
+            finished_at_ms: self.finished_at_ms(),
             outcome: self.outcome.as_ref().map(KeptOutcome::recorded),
         }
     }
 
     /// See [`JournalEntry::arguments_digest`].
     fn arguments_digest(&self) -> Option<&str> {
-        self.digests.as_ref()?.arguments.as_deref()
+        self.rare.as_ref()?.arguments.as_deref()
     }
 
     /// See [`JournalEntry::call_digest`].
     fn call_digest(&self) -> Option<&str> {
-        self.digests.as_ref()?.call.as_deref()
+        self.rare.as_ref()?.call.as_deref()
+    }
+
+    /// See [`JournalEntry::finished_at_ms`].
+    fn finished_at_ms(&self) -> Option<u64> {
+        self.finished.then_some(self.finished_at)
     }
 
     /// Whether it still stands where a writer last saw it.
@@ -294,9 +321,9 @@ impl MemoryStore {
                     .answers
                     .get(digest.as_str())
                     .and_then(|key| Some((key, records.entries.get(key)?)))
-                && fresh(answer.finished_at_ms, *within_ms, now)
+                && fresh(answer.finished_at_ms(), *within_ms, now)
             {
-                return Admission::Replay(answer.entry(key));
+                return Admission::Replay(Box::new(answer.entry(key)));
             }
             // One hash and one probe: the entry API finds the slot the new entry goes into.
             let attempt = match records.entries.entry(intent.key.clone()) {
@@ -313,8 +340,12 @@ impl MemoryStore {
                         existing.state,
                         &intent,
                     ) {
-                        Found::Replay => return Admission::Replay(existing.entry(&intent.key)),
-                        Found::InDoubt => return Admission::InDoubt(existing.entry(&intent.key)),
+                        Found::Replay => {
+                            return Admission::Replay(Box::new(existing.entry(&intent.key)));
+                        }
+                        Found::InDoubt => {
+                            return Admission::InDoubt(Box::new(existing.entry(&intent.key)));
+                        }
                         Found::Diverged(divergence) => return Admission::Diverged(divergence),
                         Found::RunNext => {}
                     }
@@ -324,8 +355,11 @@ impl MemoryStore {
                     next
                 }
             };
-            // A started entry is no read-only call's answer: only a bound keeps books of it.
-            self.bound(records, &intent.key, JournalState::Started);
+            // A started entry is no read-only call's answer: only a bound keeps books of it
+            // (checked here, so that a store without one makes no call for it).
+            if self.keep_finished.is_some() {
+                self.bound(records, &intent.key, JournalState::Started);
+            }
             Admission::Run(KeptAttempt {
                 key: intent.key,
                 number: attempt,
@@ -353,7 +387,8 @@ impl MemoryStore {
                 return false;
             }
             current.state = state;
-            current.finished_at_ms = Some(finished_at_ms);
+            current.finished = true;
+            current.finished_at = finished_at_ms;
             current.outcome = Some(KeptOutcome::of(result));
             if self.bookkept(current) {
                 self.keep_books(records, key, state);
@@ -400,7 +435,7 @@ impl Records {
             Some(answer) => self
                 .entries
                 .get(answer)
-                .is_none_or(|known| known.finished_at_ms <= entry.finished_at_ms),
+                .is_none_or(|known| known.finished_at_ms() <= entry.finished_at_ms()),
             None => true,
         };
         if latest {
@@ -663,5 +698,18 @@ impl CallStore for MemoryStore {
                 .collect()
         });
         Box::pin(std::future::ready(Ok(tasks)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CallKey, Kept};
+
+    #[test]
+    fn an_entry_with_its_key_fits_an_inline_move() {
+        // The map's slot is written on every journaled call and moved whenever the map grows:
+        // up to 128 bytes a move is a run of vector moves, past it a call to `memcpy`.
+        let slot = std::mem::size_of::<(CallKey, Kept)>();
+        assert!(slot <= 128, "an entry and its key take {slot} bytes");
     }
 }
