@@ -163,9 +163,14 @@ pub(crate) fn value_content(value: &Value) -> Cow<'static, [ContentBlock]> {
     Cow::Borrowed(std::slice::from_ref(&SCALARS[shared]))
 }
 
-/// [`render_value_as_text`]'s block as content of its own.
+/// [`render_value_as_text`]'s block as content of its own. A string, the most common value of a
+/// tool, is copied into its block here: through the general rendering, out of line, the block was
+/// built in that call's frame and then moved into the list.
 #[inline(never)]
 fn rendered_content(value: &Value) -> Vec<ContentBlock> {
+    if let Value::String(text) = value {
+        return vec![ContentBlock::text(text.clone())];
+    }
     vec![render_value_as_text(value)]
 }
 

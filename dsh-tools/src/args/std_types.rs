@@ -456,9 +456,42 @@ fn items_owned<T: ToolArgs, C: Collect<T>>(value: Value) -> Result<C, ConvertErr
     Ok(collected)
 }
 
-/// Implements `ToolArgs` for collections that are JSON arrays of `T`.
+/// [`items_owned`] into a `Vec`: where a converted item fits a JSON value's slot evenly (a
+/// `String`, a `Vec`, a struct of a value's size), the items are converted where the array held
+/// them (the standard library's in-place `collect`), so the array's allocation becomes the
+/// `Vec`'s instead of a second one being made and the first freed: an allocation and a free per
+/// array. An item much smaller than a value (a number, a flag) is collected into a `Vec` of its
+/// own, which does not keep the array's larger block alive.
+fn vec_owned<T: ToolArgs>(value: Value) -> Result<Vec<T>, ConvertError> {
+    if !converts_in_place::<T>() {
+        return items_owned(value);
+    }
+    let list = match value {
+        Value::Array(list) => list,
+        other => return Err(ConvertError::expected("an array", &other)),
+    };
+    list.into_iter()
+        .enumerate()
+        .map(|(index, item)| T::from_json_owned(item).map_err(|error| error.at_index(index)))
+        .collect()
+}
+
+/// Whether `T`'s items are converted in the array's own allocation ([`vec_owned`]): a whole
+/// number of them fills a value's slot (so the block is kept as it is, not reallocated to fit),
+/// at most four, so that no more than three quarters of the block is left unused.
+const fn converts_in_place<T>() -> bool {
+    let item = size_of::<T>();
+    let slot = size_of::<Value>();
+    item != 0
+        && slot.is_multiple_of(item)
+        && item * 4 >= slot
+        && align_of::<T>() <= align_of::<Value>()
+}
+
+/// Implements `ToolArgs` for collections that are JSON arrays of `T`, each converting an array
+/// given up with `$owned`.
 macro_rules! array_args {
-    ($([$($bounds:tt)*] $ty:ty),* $(,)?) => {$(
+    ($([$($bounds:tt)*] $ty:ty => $owned:ident),* $(,)?) => {$(
         impl<$($bounds)*> ToolArgs for $ty {
             fn schema() -> Result<Schema, SchemaError> {
                 array_schema::<T>(None, None)
@@ -470,15 +503,15 @@ macro_rules! array_args {
                 items(value)
             }
             fn from_json_owned(value: Value) -> Result<Self, ConvertError> {
-                items_owned(value)
+                $owned(value)
             }
         }
     )*};
 }
 
 array_args!(
-    [T: ToolArgs] Vec<T>,
-    [T: ToolArgs] VecDeque<T>,
+    [T: ToolArgs] Vec<T> => vec_owned,
+    [T: ToolArgs] VecDeque<T> => items_owned,
 );
 
 /// Implements `ToolArgs` for sets: arrays of `T` with `uniqueItems`, since a set would drop a

@@ -409,3 +409,39 @@ fn both_conversions_report_the_same_failures_where_they_happen() {
     );
     assert_eq!(Shape::from_json_owned(json!("Dot")), Ok(Shape::Dot));
 }
+
+#[test]
+fn an_array_given_up_becomes_its_vec_in_place_and_fails_where_it_did() {
+    // Strings fit a value's slot evenly: converted where the array held them, the array's block
+    // becomes the `Vec`'s.
+    let value = json!(["a", "b", "c"]);
+    let block = value.as_array().unwrap().as_ptr() as usize;
+    let strings = Vec::<String>::from_json_owned(value).unwrap();
+    assert_eq!(strings, ["a", "b", "c"]);
+    assert_eq!(strings.as_ptr() as usize, block);
+
+    // Small items are collected into a block of their own, with the same values.
+    let value = json!([1, 2, 300]);
+    assert_eq!(
+        Vec::<u32>::from_json_owned(value.clone()),
+        Vec::<u32>::from_json(&value)
+    );
+    assert_eq!(Vec::<u32>::from_json_owned(value).unwrap(), [1, 2, 300]);
+
+    // A failure names its index both ways; nothing converted before it leaks or is returned.
+    let both = |value: Value| {
+        let by_reference = Vec::<String>::from_json(&value).map_err(|error| error.to_string());
+        let by_value = Vec::<String>::from_json_owned(value).map_err(|error| error.to_string());
+        assert_eq!(by_reference, by_value);
+        by_value
+    };
+    assert_eq!(
+        both(json!(["a", 2, "c"])),
+        Err(r#""[1]" expected a string, got number"#.to_owned())
+    );
+    assert_eq!(
+        both(json!({"a": 1})),
+        Err("expected an array, got object".to_owned())
+    );
+    assert_eq!(both(json!([])), Ok(Vec::new()));
+}
