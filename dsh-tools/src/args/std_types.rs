@@ -443,12 +443,18 @@ fn items<T: ToolArgs, C: Collect<T>>(value: &Value) -> Result<C, ConvertError> {
     Ok(collected)
 }
 
+/// The items of an array given up, or the error of a value that is not one.
+#[inline]
+fn owned_array(value: Value) -> Result<Vec<Value>, ConvertError> {
+    match value {
+        Value::Array(list) => Ok(list),
+        other => Err(ConvertError::expected("an array", &other)),
+    }
+}
+
 /// [`items`], moving each item out of the array.
 fn items_owned<T: ToolArgs, C: Collect<T>>(value: Value) -> Result<C, ConvertError> {
-    let list = match value {
-        Value::Array(list) => list,
-        other => return Err(ConvertError::expected("an array", &other)),
-    };
+    let list = owned_array(value)?;
     let mut collected = C::with_room(list.len());
     for (index, item) in list.into_iter().enumerate() {
         collected.add(T::from_json_owned(item).map_err(|error| error.at_index(index))?);
@@ -466,11 +472,8 @@ fn vec_owned<T: ToolArgs>(value: Value) -> Result<Vec<T>, ConvertError> {
     if !converts_in_place::<T>() {
         return items_owned(value);
     }
-    let list = match value {
-        Value::Array(list) => list,
-        other => return Err(ConvertError::expected("an array", &other)),
-    };
-    list.into_iter()
+    owned_array(value)?
+        .into_iter()
         .enumerate()
         .map(|(index, item)| T::from_json_owned(item).map_err(|error| error.at_index(index)))
         .collect()
