@@ -56,7 +56,7 @@ pub fn parse_client_line_directly(line: &[u8]) -> Option<ClientJsonRpcMessage> {
     // line's start; the parameters read on their own below would count from theirs, one level
     // deeper than rmcp allows. A line with fewer opening brackets (in strings too) cannot reach
     // the limit either way.
-    if line.iter().filter(|&&b| b == b'{' || b == b'[').count() >= NESTING_FREE {
+    if opening_brackets(line) >= NESTING_FREE {
         return None;
     }
     let envelope: Envelope<'_> = serde_json::from_slice(line).ok()?;
@@ -110,6 +110,22 @@ const JSONRPC_VERSION: &str = "2.0";
 /// Opening brackets from which a line may nest too deeply for the direct reading to match
 /// rmcp's: serde_json's nesting limit (128) less the envelope's level.
 const NESTING_FREE: usize = 127;
+
+/// How many `{` and `[` the line holds. `{` is 0x7B and `[` 0x5B: setting bit 5 maps exactly
+/// these two bytes to 0x7B. Counted per 255 bytes into a `u8`, which the compiler turns into a
+/// vector loop: a plain count costs about five instructions a byte, a tenth of a served call's
+/// reading.
+fn opening_brackets(line: &[u8]) -> usize {
+    line.chunks(usize::from(u8::MAX))
+        .map(|chunk| {
+            usize::from(
+                chunk
+                    .iter()
+                    .fold(0u8, |count, &byte| count + u8::from(byte | 0x20 == b'{')),
+            )
+        })
+        .sum()
+}
 
 /// rmcp's own reading of the line: its codec's decoder, handed the line as its stdio transport
 /// hands it over. The decoder takes its line up to a `\n` and drops one `\r` before it, so the
@@ -215,6 +231,14 @@ mod tests {
         assert!(call.params.meta.is_none());
         let meta = call.extensions.get::<RequestMetaObject>().expect("meta");
         assert_eq!(meta.0.0["progressToken"], "p");
+    }
+
+    #[test]
+    fn only_opening_brackets_are_counted() {
+        let every_byte: Vec<u8> = (0..=u8::MAX).collect();
+        assert_eq!(opening_brackets(&every_byte), 2);
+        assert_eq!(opening_brackets(&[b'['; 600]), 600);
+        assert_eq!(opening_brackets(b"{\"a\":[1,{}]}"), 3);
     }
 
     #[test]
