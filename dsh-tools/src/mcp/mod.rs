@@ -39,7 +39,7 @@
 mod convert;
 mod error;
 mod importing;
-mod serving;
+pub(crate) mod serving;
 mod task_support;
 
 pub use convert::ERROR_META_KEY;

@@ -6,8 +6,12 @@
 //!   generated `call_tool` rebuilds the tool router on every call.
 //! - e2s: the same server with its router stored (`#[tool_handler(router = self.tool_router)]`).
 //! - ours: an [`McpServer`] serving a registry with the `#[tool]` `search_files`; every call runs
-//!   the registry's whole pipeline (validation of every argument, output check).
-//! - e5 / e5s / ours50: the same with 50 tools on each server.
+//!   the registry's whole pipeline (validation of every argument, output check). The line is read
+//!   as `McpServer::serve_stdio` reads it (`dsh_tools::__private::parse_client_line`: a plain
+//!   `tools/call` straight into rmcp's message, without rmcp's parse).
+//! - ours_rmcp_parse (context): the same server with the line parsed by rmcp, as on any rmcp
+//!   transport (`McpServer::serve`) and on streamable HTTP, where rmcp's service parses it.
+//! - e5 / e5s / ours50: the same with 50 tools on each server (ours50 reading the line as ours).
 //! - parse (context): rmcp parsing the request line into its message types, and nothing else —
 //!   the floor every server built on rmcp pays.
 //! - parse_lean (context): the same line parsed into a borrowed envelope whose `params` are
@@ -26,6 +30,7 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use dsh_tools::__private::parse_client_line;
 use dsh_tools::mcp::McpServer;
 use dsh_tools::{ToolDefinition, ToolError, ToolRegistry, ToolRun, Value, json};
 use dsh_tools_tests::bench::{Case, Meter, Suite, SuiteDef, Target};
@@ -196,14 +201,30 @@ impl ToolDefinition for Other {
     }
 }
 
-/// Parses `line`, lets `service` handle it the way rmcp's service loop does (the request's
-/// `_meta` and extensions moved into its context) and serializes the reply.
+/// How a case reads the request line into rmcp's message.
+type Parse = fn(&str) -> ClientJsonRpcMessage;
+
+/// rmcp's parse, as its transports and its streamable HTTP service read a line.
+fn rmcp_parse(line: &str) -> ClientJsonRpcMessage {
+    serde_json::from_str(line).expect("a JSON-RPC message")
+}
+
+/// The stdio transport's reading, as `McpServer::serve_stdio` reads a line.
+fn stdio_parse(line: &str) -> ClientJsonRpcMessage {
+    parse_client_line(line.as_bytes())
+        .expect("a JSON-RPC message")
+        .expect("not skipped")
+}
+
+/// Parses `line` with `parse`, lets `service` handle it the way rmcp's service loop does (the
+/// request's `_meta` and extensions moved into its context) and serializes the reply.
 async fn reply_line<S: Service<RoleServer>>(
     service: &S,
     peer: &Peer<RoleServer>,
+    parse: Parse,
     line: &str,
 ) -> String {
-    let message: ClientJsonRpcMessage = serde_json::from_str(line).expect("a JSON-RPC message");
+    let message = parse(line);
     let JsonRpcMessage::Request(JsonRpcRequest {
         id, mut request, ..
     }) = message
@@ -270,19 +291,20 @@ fn workload() -> Value {
 struct Served<S> {
     service: S,
     peer: Peer<RoleServer>,
+    parse: Parse,
     /// The idle connection the peer belongs to, kept open while the server is measured.
     _idle: Box<dyn Any>,
 }
 
 impl<S: Service<RoleServer>> Served<S> {
     /// Serves with `service`, after checking that it answers the call.
-    fn new(id: &str, service: S) -> Self {
+    fn new(id: &str, service: S, parse: Parse) -> Self {
         let (idle_end, other_end) = tokio::io::duplex(64);
         let idle = runtime().block_on(async {
             rmcp::service::serve_directly::<RoleServer, _, _, _, _>(Idle, idle_end, None)
         });
         let peer = idle.peer().clone();
-        let answer = runtime().block_on(reply_line(&service, &peer, request_line()));
+        let answer = runtime().block_on(reply_line(&service, &peer, parse, request_line()));
         assert!(
             answer.contains(r#""text":"/src""#) && answer.contains(r#""isError":false"#),
             "{id} answers the call: {answer}"
@@ -290,6 +312,7 @@ impl<S: Service<RoleServer>> Served<S> {
         Self {
             service,
             peer,
+            parse,
             _idle: Box::new((idle, other_end)),
         }
     }
@@ -299,21 +322,30 @@ impl<S: Service<RoleServer>> Served<S> {
         meter.measure(|| {
             runtime().block_on(async {
                 for _ in 0..iterations {
-                    black_box(reply_line(&self.service, &self.peer, black_box(line)).await);
+                    black_box(
+                        reply_line(&self.service, &self.peer, self.parse, black_box(line)).await,
+                    );
                 }
             });
         });
     }
 }
 
-/// A case answering the request line with the server `build` makes (when the case first runs).
+/// A case answering the request line, read with `parse`, with the server `build` makes (when the
+/// case first runs).
 fn server_case<S: Service<RoleServer> + 'static>(
     id: &'static str,
     about: &'static str,
+    parse: Parse,
     build: impl FnOnce() -> S + 'static,
 ) -> Case {
-    Case::with_fixture(id, about, move || Served::new(id, build()), Served::answer)
-        .profile_iterations(PROFILE_ITERATIONS)
+    Case::with_fixture(
+        id,
+        about,
+        move || Served::new(id, build(), parse),
+        Served::answer,
+    )
+    .profile_iterations(PROFILE_ITERATIONS)
 }
 
 /// A call costs tens of thousands of instructions (over a million for e5): counted at 200 and
@@ -372,12 +404,14 @@ fn suite() -> Suite {
         .case(server_case(
             "e2",
             "rmcp `#[tool_router(server_handler)]` server, router rebuilt per call",
+            rmcp_parse,
             || macro_server::Server,
         ))
         .case(
             server_case(
                 "e2s",
                 "the same with its router stored",
+                rmcp_parse,
                 stored_router_server::Server::new,
             )
             .vs("e2"),
@@ -385,26 +419,45 @@ fn suite() -> Suite {
         .case(
             server_case(
                 "ours",
-                "`McpServer`: the registry's whole pipeline per call",
+                "`McpServer` on stdio: the line read directly, the registry's whole pipeline",
+                stdio_parse,
                 || our_server(false),
             )
             .vs("e2")
             .target(Target::Ratio(0.6)),
         )
-        .case(server_case("e5", "the e2 server with 50 tools", || {
-            fifty::Server
-        }))
+        .case(
+            server_case(
+                "ours_rmcp_parse",
+                "the same with rmcp's parse of the line, as on rmcp's transports (context)",
+                rmcp_parse,
+                || our_server(false),
+            )
+            .vs("e2"),
+        )
+        .case(server_case(
+            "e5",
+            "the e2 server with 50 tools",
+            rmcp_parse,
+            || fifty::Server,
+        ))
         .case(
             server_case(
                 "e5s",
                 "the same with its router stored",
+                rmcp_parse,
                 fifty::StoredServer::new,
             )
             .vs("e5"),
         )
         .case(
-            server_case("ours50", "`McpServer`, 50 tools", || our_server(true))
-                .vs("e5")
-                .target(Target::Ratio(0.1)),
+            server_case(
+                "ours50",
+                "`McpServer` on stdio, 50 tools",
+                stdio_parse,
+                || our_server(true),
+            )
+            .vs("e5")
+            .target(Target::Ratio(0.1)),
         )
 }

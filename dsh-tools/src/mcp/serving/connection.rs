@@ -9,6 +9,7 @@ use rmcp::transport::IntoTransport;
 use crate::mcp::error::{McpError, McpErrorKind};
 use crate::mcp::serving::server::McpServer;
 use crate::mcp::serving::session::McpHandler;
+use crate::mcp::serving::stdio_transport::StdioTransport;
 
 impl McpServer {
     /// The rmcp handler of one new connection, for hosting the server on an rmcp setup of your
@@ -40,7 +41,11 @@ impl McpServer {
     /// Serves one client over this process's stdin and stdout until the client closes stdin.
     /// Nothing else may write to stdout meanwhile (log to stderr).
     pub async fn serve_stdio(&self) -> Result<(), McpError> {
-        self.serve(rmcp::transport::stdio()).await?.wait().await
+        let (stdin, stdout) = rmcp::transport::stdio();
+        self.serve(StdioTransport::new(stdin, stdout))
+            .await?
+            .wait()
+            .await
     }
 }
 

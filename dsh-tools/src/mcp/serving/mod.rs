@@ -8,6 +8,8 @@
 //! | `session.rs` | [`McpHandler`](crate::mcp::McpHandler), one served connection: list, call, cancel, progress, list-changed |
 //! | `call_id.rs` | a served call's id: its JSON-RPC id as text, small numbers' texts static |
 //! | `connection.rs` | starting an [`McpServer`](crate::mcp::McpServer) over any rmcp transport or stdio, and the [`McpConnection`](crate::mcp::McpConnection) that keeps it running |
+//! | `stdio_transport.rs` | the stdio transport: line framing as rmcp's, replies one per line, what a line that is no message does |
+//! | `request_parse.rs` | one line read into rmcp's message: a session's usual messages directly, the rest by rmcp's codec |
 //! | `client_approval.rs` | a served call's `ask` answered by the client's user (elicitation) |
 //! | `round_trip_approval.rs` | the same over multi-round-trip requests (2026-07-28): the `InputRequiredResult`, the answer a retry carries |
 //! | `request_state.rs` | the `requestState` binding such an answer to its call: a keyed digest under the server's secret |
@@ -28,11 +30,13 @@ pub(super) mod host_check;
 #[cfg(feature = "mcp-http")]
 pub(super) mod http_server;
 pub(super) mod listing;
+pub(crate) mod request_parse;
 pub(super) mod request_state;
 pub(super) mod revision;
 pub(super) mod round_trip_approval;
 pub(super) mod server;
 pub(super) mod session;
+pub(super) mod stdio_transport;
 pub(super) mod task_approval;
 #[cfg(feature = "durable")]
 pub(super) mod task_book;

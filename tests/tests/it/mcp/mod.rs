@@ -18,9 +18,13 @@ mod python_elicitation;
 mod python_import;
 /// Serving to the official Python MCP SDK's client, over stdio and HTTP.
 mod python_serve;
+/// The stdio transport's reading of a line, against rmcp's codec.
+mod request_parse;
 /// Two stateless HTTP server processes behind a round-robin proxy.
 mod scale_out;
 /// Serving a registry, driven by rmcp's client and by raw JSON-RPC lines.
 mod serve;
+/// The stdio server over real pipes, against the same server on rmcp's transport.
+mod stdio;
 /// Long calls as tasks, served and imported.
 mod tasks;
