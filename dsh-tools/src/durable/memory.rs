@@ -434,7 +434,9 @@ impl MemoryStore {
 }
 
 /// The name `tool` shared with `last`, the latest entry's tool, when it is the same; otherwise
-/// a copy, which becomes the latest.
+/// a copy, which becomes the latest. Inlined into the admission, which asks on every journaled
+/// call.
+#[inline]
 fn shared_tool(last: &mut Option<Arc<str>>, tool: &str) -> Arc<str> {
     match last {
         Some(shared) if **shared == *tool => Arc::clone(shared),
