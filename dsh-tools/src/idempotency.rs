@@ -199,6 +199,16 @@ const SMALL: u64 = 100_000_000;
 /// most significant digit in the lowest byte, as the text's bytes read.
 #[inline]
 fn small_integer_word(mut value: u64) -> (usize, u64) {
+    const ZERO: u64 = b'0' as u64;
+    // One and two digits without the loop's per-digit bookkeeping: most integers a model sends
+    // (counts, limits, depths) are that short.
+    if value < 10 {
+        return (1, ZERO + value);
+    }
+    if value < 100 {
+        let (tens, ones) = (value / 10, value % 10);
+        return (2, (ZERO + tens) | ((ZERO + ones) << 8));
+    }
     let (mut len, mut word) = (0, 0_u64);
     loop {
         // Each digit read is more significant than the ones before: it goes below them.

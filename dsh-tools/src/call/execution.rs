@@ -384,6 +384,12 @@ struct CallShared {
     /// bodies hand over nothing allocates nothing for it, and the call's one allocation stays
     /// small enough to be copied in a few instructions.
     handed: Mutex<Option<Box<Handed>>>,
+    /// The attempt the call store in memory admitted, while the body runs on the short path:
+    /// kept here rather than in the call's future, which every call moves, or in `handed`,
+    /// whose box would be an allocation and a free per journaled call; the call's one
+    /// allocation still stays within a cheap copy with it.
+    #[cfg(feature = "durable")]
+    attempt: Mutex<Option<crate::durable::attempt::KeptAttempt>>,
     /// The call's flags (`DEFERRED`, `BODY_INVOKED`, `PROVIDED`, `FIRST_ATTEMPT`) in the low
     /// bits and the view it was admitted in (`CallView::to_bits`) above them: one word rather
     /// than four flags and a view, so the call's one allocation stays within a cheap copy.
@@ -414,11 +420,6 @@ struct Handed {
     ///
     /// [`ToolRun::provide_content`]: crate::ToolRun::provide_content
     provided: Option<Vec<ContentBlock>>,
-    /// The attempt the call store in memory admitted, while the body runs on the short path:
-    /// kept here rather than in the call's future, which every call moves, or beside the call's
-    /// state, whose one allocation every call makes.
-    #[cfg(feature = "durable")]
-    attempt: Option<crate::durable::attempt::KeptAttempt>,
 }
 
 impl ToolExecution {
@@ -436,6 +437,8 @@ impl ToolExecution {
             own_signal: OnceLock::new(),
             shared: CallShared {
                 handed: Mutex::new(None),
+                #[cfg(feature = "durable")]
+                attempt: Mutex::new(None),
                 marks: AtomicU64::new(0),
                 host,
             },
@@ -650,13 +653,22 @@ impl ToolExecution {
     /// (see `pipeline/journal.rs`).
     #[cfg(feature = "durable")]
     pub(crate) fn keep_attempt(&self, attempt: crate::durable::attempt::KeptAttempt) {
-        self.handed().get_or_insert_default().attempt = Some(attempt);
+        *self.kept_attempt() = Some(attempt);
     }
 
     /// Takes the attempt kept by [`keep_attempt`](Self::keep_attempt), if any.
     #[cfg(feature = "durable")]
     pub(crate) fn take_attempt(&self) -> Option<crate::durable::attempt::KeptAttempt> {
-        self.handed().as_mut()?.attempt.take()
+        self.kept_attempt().take()
+    }
+
+    #[cfg(feature = "durable")]
+    fn kept_attempt(&self) -> MutexGuard<'_, Option<crate::durable::attempt::KeptAttempt>> {
+        self.inner
+            .shared
+            .attempt
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Queues context a body deferred.

@@ -117,9 +117,12 @@ impl Rare {
 /// rendering keeps the value alone (the content is rendered again when read), and only the
 /// values whose rendering is checked without rendering: a string (as its text), `null` and
 /// the booleans. Those are held without a [`Value`] (72 bytes with the members' order kept), so
-/// that an entry stays small.
+/// that an entry stays small, and a short string in the entry itself.
 enum KeptOutcome {
-    /// A success whose value is this string, shown as its text.
+    /// A success whose value is this string of at most [`ShortText::MAX`] bytes, shown as its
+    /// text: kept without an allocation of its own (ids, names and words are often that short).
+    Short(ShortText),
+    /// A success whose value is this longer string, shown as its text.
     Text(String),
     /// A success whose value is `null`, shown as `null`.
     Null,
@@ -137,7 +140,10 @@ impl KeptOutcome {
             && let [ContentBlock::Text { text }] = result.content()
         {
             match value {
-                Value::String(value) if value == text => return Self::Text(value.clone()),
+                Value::String(value) if value == text => {
+                    return ShortText::of(value)
+                        .map_or_else(|| Self::Text(value.clone()), Self::Short);
+                }
                 Value::Null if text == "null" => return Self::Null,
                 Value::Bool(flag) if text == if *flag { "true" } else { "false" } => {
                     return Self::Bool(*flag);
@@ -151,6 +157,7 @@ impl KeptOutcome {
     /// The outcome as recorded.
     fn recorded(&self) -> RecordedOutcome {
         let value = match self {
+            Self::Short(text) => Value::String(String::from(text.as_str())),
             Self::Text(text) => Value::String(text.clone()),
             Self::Null => Value::Null,
             Self::Bool(flag) => Value::Bool(*flag),
@@ -158,6 +165,34 @@ impl KeptOutcome {
         };
         let content = vec![render_value_as_text(&value)];
         RecordedOutcome::success(value, content)
+    }
+}
+
+/// A text of at most [`MAX`](Self::MAX) bytes, in place: its bytes and its length.
+struct ShortText {
+    bytes: [u8; ShortText::MAX],
+    len: u8,
+}
+
+impl ShortText {
+    /// The longest text kept in place: with its length, no more than a `String` takes, so that
+    /// the entry keeps its size (a test holds it within an inline move).
+    const MAX: usize = 15;
+
+    /// `text` in place, if it is short enough.
+    fn of(text: &str) -> Option<Self> {
+        let len = u8::try_from(text.len())
+            .ok()
+            .filter(|len| usize::from(*len) <= Self::MAX)?;
+        let mut bytes = [0; Self::MAX];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Some(Self { bytes, len })
+    }
+
+    fn as_str(&self) -> &str {
+        // The bytes were copied from a `str`: the check passes, and the empty fallback is never
+        // taken.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
     }
 }
 
@@ -399,7 +434,9 @@ impl MemoryStore {
 }
 
 /// The name `tool` shared with `last`, the latest entry's tool, when it is the same; otherwise
-/// a copy, which becomes the latest.
+/// a copy, which becomes the latest. Inlined into the admission, which asks on every journaled
+/// call.
+#[inline]
 fn shared_tool(last: &mut Option<Arc<str>>, tool: &str) -> Arc<str> {
     match last {
         Some(shared) if **shared == *tool => Arc::clone(shared),
@@ -703,7 +740,12 @@ impl CallStore for MemoryStore {
 
 #[cfg(test)]
 mod tests {
-    use super::{CallKey, Kept};
+    use serde_json::{Value, json};
+
+    use super::{CallKey, Kept, KeptOutcome, ShortText};
+    use crate::content::render_value_as_text;
+    use crate::durable::record::RecordedOutcome;
+    use crate::result::ToolExecutionResult;
 
     #[test]
     fn an_entry_with_its_key_fits_an_inline_move() {
@@ -711,5 +753,39 @@ mod tests {
         // up to 128 bytes a move is a run of vector moves, past it a call to `memcpy`.
         let slot = std::mem::size_of::<(CallKey, Kept)>();
         assert!(slot <= 128, "an entry and its key take {slot} bytes");
+    }
+
+    #[test]
+    fn a_string_success_reads_back_as_recorded_whatever_its_length() {
+        let fifteen = "a".repeat(ShortText::MAX);
+        let sixteen = "a".repeat(ShortText::MAX + 1);
+        // Lengths up to, at and past what is kept in place, and characters of several bytes
+        // on both sides of it.
+        for text in [
+            "",
+            "ok",
+            "/src",
+            "héllo wörld",
+            "ünïcödé ünïcödé",
+            &fifteen,
+            &sixteen,
+        ] {
+            let value = json!(text);
+            let result = ToolExecutionResult::success(value.clone())
+                .with_content(vec![render_value_as_text(&value)]);
+            let kept = KeptOutcome::of(&result);
+            let in_place = text.len() <= ShortText::MAX;
+            assert_eq!(
+                matches!(kept, KeptOutcome::Short(_)),
+                in_place,
+                "{text:?} kept in place"
+            );
+            assert!(
+                in_place || matches!(&kept, KeptOutcome::Text(kept) if kept == text),
+                "{text:?}"
+            );
+            assert_eq!(kept.recorded(), RecordedOutcome::of(&result), "{text:?}");
+            assert_eq!(kept.recorded().value, Some(Value::String(text.to_owned())));
+        }
     }
 }
