@@ -84,6 +84,16 @@ pub struct ToolCalls {
 }
 
 impl ToolCalls {
+    /// Room for `calls` calls and their inputs, for a response whose call count is known: each
+    /// list is then allocated once, at its size.
+    pub(crate) fn with_capacity(calls: usize) -> Self {
+        Self {
+            calls: Vec::with_capacity(calls),
+            inputs: Vec::with_capacity(calls),
+            loaded_tools: Vec::new(),
+        }
+    }
+
     pub(crate) fn push(&mut self, call: ToolCall, input: ToolExecutionInput) {
         self.calls.push(call);
         self.inputs.push(input);
@@ -144,10 +154,13 @@ pub(crate) fn check_pairs(calls: &[ToolCall], results: usize) -> Result<(), Prov
 
 /// The additional contexts of `results`, in order (a batch already collected its own).
 pub(crate) fn contexts_of(results: &[ToolExecutionResult]) -> Vec<ContentBlock> {
-    results
-        .iter()
-        .flat_map(|result| result.additional_contexts().iter().cloned())
-        .collect()
+    // A plain loop: most results carry none, and an empty slice costs a length check here
+    // where a flattening iterator's collect costs its size hints.
+    let mut contexts = Vec::new();
+    for result in results {
+        contexts.extend_from_slice(result.additional_contexts());
+    }
+    contexts
 }
 
 /// A text note standing in for a block a provider cannot carry where it appears.

@@ -387,8 +387,11 @@ impl LoweredTools {
     /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
         let mut calls = self.parse_calls(response)?;
-        let loaded = self.load_found(&calls.loaded_tools);
-        calls.set_loaded(loaded);
+        // Most responses load nothing: skip the scope's bookkeeping for them.
+        if !calls.loaded_tools.is_empty() {
+            let loaded = self.load_found(&calls.loaded_tools);
+            calls.set_loaded(loaded);
+        }
         Ok(calls)
     }
 
@@ -541,6 +544,9 @@ impl LoweredTools {
     /// so the call is validated and run with its canonical arguments. A key given twice makes
     /// the input end as `INVALID_ARGS` (`duplicate property "env.PATH"`).
     fn map_back(&self, name: &str, mut input: ToolExecutionInput) -> ToolExecutionInput {
+        if self.maps.is_empty() {
+            return input;
+        }
         let Some(plan) = self.maps.get(name) else {
             return input;
         };

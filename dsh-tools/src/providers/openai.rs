@@ -118,12 +118,12 @@ pub(crate) fn parse_chat(
     response: &Value,
 ) -> Result<ToolCalls, ProviderError> {
     let message = chat_message(response)?;
-    let mut out = ToolCalls::default();
     let calls = match field(message, "tool_calls") {
-        None | Some(Value::Null) => return Ok(out),
+        None | Some(Value::Null) => return Ok(ToolCalls::default()),
         Some(Value::Array(calls)) => calls,
         Some(_) => return Err(ProviderError::shape("message.tool_calls", "an array")),
     };
+    let mut out = ToolCalls::with_capacity(calls.len());
     for (index, call) in calls.iter().enumerate() {
         let at = || format!("message.tool_calls[{index}]");
         if let Some(kind) = field(call, "type").and_then(Value::as_str)
