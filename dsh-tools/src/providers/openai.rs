@@ -366,8 +366,10 @@ fn tool_message(id: &str, content: Value) -> Value {
     if let Value::Object(map) = &mut message {
         let mut slots = map.values_mut().skip(1);
         if let (Some(id_slot), Some(content_slot)) = (slots.next(), slots.next()) {
-            *id_slot = Value::from(id);
-            *content_slot = content;
+            // The slots hold the template's `null`s, which own nothing: they are replaced
+            // without a call to `Value`'s destructor for each.
+            std::mem::forget(std::mem::replace(id_slot, Value::from(id)));
+            std::mem::forget(std::mem::replace(content_slot, content));
         }
     }
     message

@@ -363,14 +363,14 @@ fn formatted_results_keep_every_results_contexts_in_order_after_the_messages() {
     let registry = registry();
     let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
     let response = json!({"choices": [{"message": {"role": "assistant", "content": null,
-        "tool_calls": [
-            {"id": "call_a", "type": "function",
-             "function": {"name": "list_files", "arguments": "{}"}},
-            {"id": "call_b", "type": "function",
-             "function": {"name": "list_files", "arguments": "{}"}},
-            {"id": "call_c", "type": "function",
-             "function": {"name": "list_files", "arguments": "{}"}}
-        ]}}]});
+    "tool_calls": [
+        {"id": "call_a", "type": "function",
+         "function": {"name": "list_files", "arguments": "{}"}},
+        {"id": "call_b", "type": "function",
+         "function": {"name": "list_files", "arguments": "{}"}},
+        {"id": "call_c", "type": "function",
+         "function": {"name": "list_files", "arguments": "{}"}}
+    ]}}]});
     let calls = tools.parse_response(&response).expect("parses");
     assert_eq!(calls.inputs.len(), 3);
     let results = [
