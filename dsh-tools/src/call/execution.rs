@@ -206,12 +206,11 @@ impl ToolExecutionInput {
         Arc::make_mut(self.rare.get_or_insert_with(Arc::default))
     }
 
-    /// The same call, refused as `INVALID_ARGS` for `reason` when it reaches dispatch, as a
+    /// Refuses the call as `INVALID_ARGS` for `reason` when it reaches dispatch, as a
     /// raw string that repeats a key is (a provider adapter's `{key, value}` pairs that give a
     /// key twice).
-    pub(crate) fn refuse_arguments(mut self, reason: String) -> Self {
+    pub(crate) fn refuse_arguments(&mut self, reason: String) {
         self.rare_mut().malformed = Some(reason);
-        self
     }
 
     /// The same call under the idempotency key `key` rather than the digest of its identity

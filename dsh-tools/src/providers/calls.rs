@@ -2,6 +2,7 @@
 //! to run them) and the error for a response that is not the provider's shape
 //! ([`ProviderError`]), plus the content helpers every result formatter shares.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -84,6 +85,16 @@ pub struct ToolCalls {
 }
 
 impl ToolCalls {
+    /// Room for `calls` calls and their inputs, for a response whose call count is known: each
+    /// list is then allocated once, at its size.
+    pub(crate) fn with_capacity(calls: usize) -> Self {
+        Self {
+            calls: Vec::with_capacity(calls),
+            inputs: Vec::with_capacity(calls),
+            loaded_tools: Vec::new(),
+        }
+    }
+
     pub(crate) fn push(&mut self, call: ToolCall, input: ToolExecutionInput) {
         self.calls.push(call);
         self.inputs.push(input);
@@ -143,11 +154,24 @@ pub(crate) fn check_pairs(calls: &[ToolCall], results: usize) -> Result<(), Prov
 }
 
 /// The additional contexts of `results`, in order (a batch already collected its own).
-pub(crate) fn contexts_of(results: &[ToolExecutionResult]) -> Vec<ContentBlock> {
-    results
+/// Borrowed when at most one result carries any, as most do: nothing is copied then.
+pub(crate) fn contexts_of(results: &[ToolExecutionResult]) -> Cow<'_, [ContentBlock]> {
+    let mut carrying = results
         .iter()
-        .flat_map(|result| result.additional_contexts().iter().cloned())
-        .collect()
+        .map(ToolExecutionResult::additional_contexts)
+        .filter(|contexts| !contexts.is_empty());
+    let Some(first) = carrying.next() else {
+        return Cow::Borrowed(&[]);
+    };
+    let Some(second) = carrying.next() else {
+        return Cow::Borrowed(first);
+    };
+    let mut all = first.to_vec();
+    all.extend_from_slice(second);
+    for contexts in carrying {
+        all.extend_from_slice(contexts);
+    }
+    Cow::Owned(all)
 }
 
 /// A text note standing in for a block a provider cannot carry where it appears.
@@ -248,7 +272,9 @@ pub(crate) fn field<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
 }
 
 /// A field of a JSON object as a string; `at` names the object for the error (only built
-/// when the field is missing).
+/// when the field is missing). Inlined, so the scan compares with the literal key it is
+/// given rather than calling `memcmp` for each key of the same length.
+#[inline]
 pub(crate) fn str_field<'a>(
     value: &'a Value,
     key: &str,

@@ -387,8 +387,11 @@ impl LoweredTools {
     /// from [`ProviderTools`] also loads it into the agent's scope.
     pub fn parse_response(&self, response: &Value) -> Result<ToolCalls, ProviderError> {
         let mut calls = self.parse_calls(response)?;
-        let loaded = self.load_found(&calls.loaded_tools);
-        calls.set_loaded(loaded);
+        // Most responses load nothing: skip the scope's bookkeeping for them.
+        if !calls.loaded_tools.is_empty() {
+            let loaded = self.load_found(&calls.loaded_tools);
+            calls.set_loaded(loaded);
+        }
         Ok(calls)
     }
 
@@ -520,9 +523,9 @@ impl LoweredTools {
         let mut input = ToolExecutionInput::from_raw(call.id.clone(), call.name.clone(), raw);
         if !input.is_malformed() {
             self.strip_nulls(call.name.as_str(), &mut input.arguments);
-            input = self.map_back(call.name.as_str(), input);
+            self.map_back(call.name.as_str(), &mut input);
         }
-        self.with_agent(with_program(call, input))
+        self.attribute(call, input)
     }
 
     /// An input for a call whose arguments arrived as JSON.
@@ -532,21 +535,24 @@ impl LoweredTools {
         mut arguments: Value,
     ) -> ToolExecutionInput {
         self.strip_nulls(call.name.as_str(), &mut arguments);
-        let input = ToolExecutionInput::new(call.id.clone(), call.name.clone(), arguments);
-        let input = self.map_back(call.name.as_str(), input);
-        self.with_agent(with_program(call, input))
+        let mut input = ToolExecutionInput::new(call.id.clone(), call.name.clone(), arguments);
+        self.map_back(call.name.as_str(), &mut input);
+        self.attribute(call, input)
     }
 
     /// Maps the `{key, value}` pairs of the maps a strict view sent as pairs back to objects,
     /// so the call is validated and run with its canonical arguments. A key given twice makes
-    /// the input end as `INVALID_ARGS` (`duplicate property "env.PATH"`).
-    fn map_back(&self, name: &str, mut input: ToolExecutionInput) -> ToolExecutionInput {
-        let Some(plan) = self.maps.get(name) else {
-            return input;
-        };
-        match plan.to_objects(&mut input.arguments) {
-            Ok(()) => input,
-            Err(repeats) => input.refuse_arguments(repeats.to_string()),
+    /// the input end as `INVALID_ARGS` (`duplicate property "env.PATH"`). In place: an input is
+    /// 128 bytes, copied on every move, and most lists send no pairs.
+    #[inline]
+    fn map_back(&self, name: &str, input: &mut ToolExecutionInput) {
+        if self.maps.is_empty() {
+            return;
+        }
+        if let Some(plan) = self.maps.get(name)
+            && let Err(repeats) = plan.to_objects(&mut input.arguments)
+        {
+            input.refuse_arguments(repeats.to_string());
         }
     }
 
@@ -582,12 +588,18 @@ impl LoweredTools {
         }
     }
 
+    /// `input`, marked with the list's agent and with the provider's program that made `call`,
+    /// if one did: the registry then treats it as a program's call (`programmatic.rs`). Most
+    /// calls have neither, and keep the input where it is.
     #[inline]
-    fn with_agent(&self, input: ToolExecutionInput) -> ToolExecutionInput {
-        match &self.agent {
-            Some(agent) => input.with_agent(agent.clone()),
-            None => input,
+    fn attribute(&self, call: &ToolCall, mut input: ToolExecutionInput) -> ToolExecutionInput {
+        if let Some(program) = call.program_caller.as_deref() {
+            input = input.with_program_caller(program);
         }
+        if let Some(agent) = &self.agent {
+            input = input.with_agent(agent.clone());
+        }
+        input
     }
 
     /// The call record for a provider name and id.
@@ -600,15 +612,6 @@ impl LoweredTools {
 
 /// Who may call each tool of a programmatic list, by canonical name.
 type Programs = HashMap<String, crate::callers::ToolCallers>;
-
-/// `input`, marked with the provider's program that made `call`, if one did: the registry then
-/// treats it as a program's call (`programmatic.rs`).
-fn with_program(call: &ToolCall, input: ToolExecutionInput) -> ToolExecutionInput {
-    match call.program_caller.as_deref() {
-        Some(program) => input.with_program_caller(program),
-        None => input,
-    }
-}
 
 /// The report's account of where deferred tools are searched.
 fn report_search_form(

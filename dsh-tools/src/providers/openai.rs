@@ -118,12 +118,12 @@ pub(crate) fn parse_chat(
     response: &Value,
 ) -> Result<ToolCalls, ProviderError> {
     let message = chat_message(response)?;
-    let mut out = ToolCalls::default();
     let calls = match field(message, "tool_calls") {
-        None | Some(Value::Null) => return Ok(out),
+        None | Some(Value::Null) => return Ok(ToolCalls::default()),
         Some(Value::Array(calls)) => calls,
         Some(_) => return Err(ProviderError::shape("message.tool_calls", "an array")),
     };
+    let mut out = ToolCalls::with_capacity(calls.len());
     for (index, call) in calls.iter().enumerate() {
         let at = || format!("message.tool_calls[{index}]");
         if let Some(kind) = field(call, "type").and_then(Value::as_str)
@@ -366,8 +366,10 @@ fn tool_message(id: &str, content: Value) -> Value {
     if let Value::Object(map) = &mut message {
         let mut slots = map.values_mut().skip(1);
         if let (Some(id_slot), Some(content_slot)) = (slots.next(), slots.next()) {
-            *id_slot = Value::from(id);
-            *content_slot = content;
+            // The slots hold the template's `null`s, which own nothing: they are replaced
+            // without a call to `Value`'s destructor for each.
+            std::mem::forget(std::mem::replace(id_slot, Value::from(id)));
+            std::mem::forget(std::mem::replace(content_slot, content));
         }
     }
     message

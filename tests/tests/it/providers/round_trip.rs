@@ -358,6 +358,57 @@ async fn a_response_with_no_tool_calls_yields_none() {
     }
 }
 
+#[test]
+fn formatted_results_keep_every_results_contexts_in_order_after_the_messages() {
+    let registry = registry();
+    let tools = ProviderTools::new(&registry, Dialect::OpenAiChat { strict: false }).tools(None);
+    let response = json!({"choices": [{"message": {"role": "assistant", "content": null,
+    "tool_calls": [
+        {"id": "call_a", "type": "function",
+         "function": {"name": "list_files", "arguments": "{}"}},
+        {"id": "call_b", "type": "function",
+         "function": {"name": "list_files", "arguments": "{}"}},
+        {"id": "call_c", "type": "function",
+         "function": {"name": "list_files", "arguments": "{}"}}
+    ]}}]});
+    let calls = tools.parse_response(&response).expect("parses");
+    assert_eq!(calls.inputs.len(), 3);
+    let results = [
+        ToolExecutionResult::success(json!("a"))
+            .with_content(vec![ContentBlock::text("a")])
+            .with_additional_context(ContentBlock::text("first"))
+            .with_additional_context(ContentBlock::text("second")),
+        ToolExecutionResult::success(json!("b")).with_content(vec![ContentBlock::text("b")]),
+        ToolExecutionResult::success(json!("c"))
+            .with_content(vec![ContentBlock::text("c")])
+            .with_additional_context(ContentBlock::text("third")),
+    ];
+    let messages = tools
+        .format_results(calls.calls.as_slice(), &results)
+        .expect("one result per call");
+    assert_eq!(
+        messages,
+        [
+            json!({"role": "tool", "tool_call_id": "call_a", "content": "a"}),
+            json!({"role": "tool", "tool_call_id": "call_b", "content": "b"}),
+            json!({"role": "tool", "tool_call_id": "call_c", "content": "c"}),
+            json!({"role": "user", "content": [
+                {"type": "text", "text": "first"},
+                {"type": "text", "text": "second"},
+                {"type": "text", "text": "third"}
+            ]}),
+        ]
+    );
+    // The keys in the order the provider documents them.
+    let keys: Vec<&str> = messages[0]
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["role", "tool_call_id", "content"]);
+}
+
 #[tokio::test]
 async fn responses_that_are_not_the_providers_shape_are_errors() {
     let registry = registry();
