@@ -45,8 +45,6 @@ pub use crate::args::{ConvertError, ToolArgs};
 // Not used by generated code: the bench harness and the fuzz target reach the raw arguments
 // parser here, to measure and fuzz it on its own.
 pub use crate::arguments::parse_arguments;
-// Not used by generated code either: the MCP bench and the differential tests reach the stdio
-// transport's line reading here, to measure it and check it against rmcp's.
 pub use crate::call::blocking::run_blocking;
 pub use crate::call::options::TaskSupport;
 pub use crate::call::options::ToolAnnotations;
@@ -61,6 +59,8 @@ pub use crate::fields::{
     ArrayField, MapField, NumberField, SchemarsType, StringField, TakesArray, TakesBool, TakesChar,
     TakesFloat, TakesInteger, TakesNone, TakesString,
 };
+// Not used by generated code either: the MCP bench and the differential tests reach the stdio
+// transport's line reading here, to measure it and check it against rmcp's.
 #[cfg(feature = "mcp")]
 pub use crate::mcp::serving::request_parse::{parse_client_line, parse_client_line_directly};
 pub use crate::present::{
