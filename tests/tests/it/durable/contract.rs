@@ -1367,3 +1367,138 @@ async fn an_approved_call_in_doubt_runs_again_only_on_a_new_decision() {
         assert_eq!(runs.of("wire_idem"), 1, "{backend:?}");
     }
 }
+
+/// `upstream`'s tools imported over MCP into a registry on the in-memory store, their calls
+/// timing out after 100 ms; keep the returned guards for as long as the tools are used.
+async fn imported(
+    upstream: &ToolRegistry,
+) -> (
+    ToolRegistry,
+    dsh_tools::mcp::McpClient,
+    dsh_tools::mcp::McpConnection,
+) {
+    use dsh_tools::mcp::{ConnectOptions, ImportOptions, McpClient, McpServer};
+    let server = McpServer::new(upstream);
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let (connection, client) = tokio::join!(
+        server.serve(server_end),
+        McpClient::connect(client_end, ConnectOptions::default())
+    );
+    let connection = connection.expect("the server completes the handshake");
+    let client = client.expect("the client completes the handshake");
+    let local = ToolRegistry::new();
+    let _names = client
+        .import_into(
+            &local,
+            ImportOptions {
+                prefix: Some(String::new().into()),
+                timeout_ms: Some(100),
+                ..ImportOptions::default()
+            },
+        )
+        .await
+        .expect("imports");
+    local.set_durability(Durability::new(MemoryStore::default()).with_place("importer"));
+    (local, client, connection)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imported_tool_runs_again_after_an_unknown_outcome_only_when_its_server_says_so() {
+    let runs = Runs::default();
+    let upstream = ToolRegistry::new();
+    for tool in [
+        counted(
+            "post",
+            &runs,
+            First::Waits,
+            ToolAnnotations::default(),
+            JournalPolicy::default(),
+        ),
+        counted(
+            "put",
+            &runs,
+            First::Waits,
+            idempotent(),
+            JournalPolicy::default(),
+        ),
+    ] {
+        let _ = upstream.register(tool).expect("registers");
+    }
+    let (local, _client, _connection) = imported(&upstream).await;
+    assert_eq!(
+        local
+            .get("put")
+            .expect("imported")
+            .options()
+            .annotations
+            .idempotent,
+        Some(true)
+    );
+    for tool in ["post", "put"] {
+        let input = ToolExecutionInput::new("mcp-1", tool, json!({}));
+        let first = local.execute(input.clone()).await;
+        assert_eq!(
+            code(&first),
+            Some(ErrorCode::ToolTimeout.as_str()),
+            "{tool}: {}",
+            first.text()
+        );
+        let retry = local.execute(input).await;
+        if tool == "post" {
+            assert_eq!(
+                code(&retry),
+                Some(ErrorCode::CallInDoubt.as_str()),
+                "{}",
+                retry.text()
+            );
+        } else {
+            assert!(
+                !retry.is_error() && !retry.is_replayed(),
+                "{}",
+                retry.text()
+            );
+        }
+    }
+    assert_eq!((runs.of("post"), runs.of("put")), (1, 2));
+}
+
+#[tokio::test]
+async fn without_a_store_the_decisions_are_errors_not_panics() {
+    let registry = ToolRegistry::new();
+    assert!(registry.calls_in_doubt().await.is_err());
+    assert!(
+        registry
+            .decide_call("idem-0", CallDecision::RunAgain)
+            .await
+            .is_err()
+    );
+    assert!(registry.pending_approvals().await.is_err());
+    assert!(registry.decide_approval("appr-0", true, "x").await.is_err());
+    // A store without an approval key: an `ask` nobody answers is a denial, as without a store,
+    // and deciding an approval is an error.
+    let runs = Runs::default();
+    let _ = registry
+        .register(counted(
+            "pay",
+            &runs,
+            First::Answers,
+            ToolAnnotations::default(),
+            JournalPolicy::default(),
+        ))
+        .expect("pay");
+    let _ = registry
+        .on_pre_execute(|_, _| async { Ok(PreToolDecision::Ask { reason: None }) })
+        .expect("hook");
+    registry.set_durability(Durability::new(MemoryStore::default()));
+    let denied = registry
+        .execute(call("k-1", "pay", json!({"cents": 1})))
+        .await;
+    assert_eq!(
+        code(&denied),
+        Some(ErrorCode::Denied.as_str()),
+        "{}",
+        denied.text()
+    );
+    assert!(registry.decide_approval("appr-0", true, "x").await.is_err());
+    assert_eq!(runs.of("pay"), 0);
+}
