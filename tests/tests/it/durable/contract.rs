@@ -1502,3 +1502,65 @@ async fn without_a_store_the_decisions_are_errors_not_panics() {
     assert!(registry.decide_approval("appr-0", true, "x").await.is_err());
     assert_eq!(runs.of("pay"), 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_program_sees_a_rejection_and_a_nested_call_in_doubt() {
+    // The pause is not the program's to catch; the rejection after it is.
+    const REJECTED: &str = "const a = await tools.a({x: 1});\n\
+        try { await tools.pay({cents: 5}); } catch (e) { return [a.run, e.code]; }\n\
+        return 'paid';";
+    // `ship`'s first run hangs past its timeout; the program does not catch it.
+    const IN_DOUBT: &str = "await tools.ship({parcel: 1});\nreturn 'shipped';";
+    for backend in BACKENDS {
+        let shared = Shared::new(backend, "program-edges");
+        let runs = Runs::default();
+        let registry = process(&shared, "replica-a", &runs);
+        let input = run_code("run-r", REJECTED);
+        let paused = registry.execute(input.clone()).await;
+        assert_eq!(
+            code(&paused),
+            Some(ErrorCode::ApprovalPending.as_str()),
+            "{backend:?}: {}",
+            paused.text()
+        );
+        let id = approval_id(&paused.text());
+        assert!(
+            registry
+                .decide_approval(&id, false, "carol")
+                .await
+                .expect("decide")
+        );
+        let other = process(&shared, "replica-b", &runs);
+        let resumed = other.execute(input).await;
+        assert!(!resumed.is_error(), "{backend:?}: {}", resumed.text());
+        assert_eq!(
+            resumed.value().map(|value| &value["result"]),
+            Some(&json!([1, "DENIED"])),
+            "{backend:?}: {}",
+            resumed.text()
+        );
+        assert_eq!((runs.of("a"), runs.of("pay")), (1, 0), "{backend:?}");
+
+        let input = run_code("run-d", IN_DOUBT);
+        let failed = registry.execute(input.clone()).await;
+        assert_eq!(
+            code(&failed),
+            Some(ErrorCode::CodeRunFailed.as_str()),
+            "{backend:?}: {}",
+            failed.text()
+        );
+        let again = other.execute(input).await;
+        assert_eq!(
+            code(&again),
+            Some(ErrorCode::CodeRunFailed.as_str()),
+            "{backend:?}: {}",
+            again.text()
+        );
+        assert!(
+            again.text().contains("its outcome is unknown"),
+            "{backend:?}: the program was told the call is in doubt: {}",
+            again.text()
+        );
+        assert_eq!(runs.of("ship"), 1, "{backend:?}: never run twice");
+    }
+}
