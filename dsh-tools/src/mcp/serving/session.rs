@@ -163,6 +163,7 @@ async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
     call_id: Cow<'static, str>,
+    client_key: Option<String>,
     signal: CancellationToken,
     progress: ServedProgress,
     approver: Option<Arc<dyn Approver>>,
@@ -174,6 +175,14 @@ async fn run_call(
     // The served scope's agent is set by the scope's handle.
     let mut input =
         ToolExecutionInput::new(call_id, request.name.into_owned(), arguments).with_signal(signal);
+    // On a call store, the journal knows the call by its client's key, or else by its request,
+    // never by its JSON-RPC id alone (`call_key.rs`).
+    #[cfg(feature = "durable")]
+    {
+        input = crate::mcp::serving::call_key::keyed(server, input, client_key);
+    }
+    #[cfg(not(feature = "durable"))]
+    let _: Option<String> = client_key;
     // A client that can ask its user answers the call's `ask`s (client_approval.rs,
     // round_trip_approval.rs).
     if let Some(approver) = approver {
@@ -390,6 +399,10 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = call_id(&context.id);
+        #[cfg(feature = "durable")]
+        let client_key = crate::mcp::serving::call_key::client_key(&context.meta);
+        #[cfg(not(feature = "durable"))]
+        let client_key = None;
         // Since 2026-07-28 a tool's output may be any JSON value.
         let structured = Structured::of(declares_output, client.per_request);
         if call_mode(support, client.speaks_tasks)? == CallMode::Task {
@@ -416,8 +429,8 @@ impl ServerHandler for McpHandler {
                     };
                     async move {
                         run_call(
-                            &server, request, call_id, signal, progress, approver, structured,
-                            served, resolved,
+                            &server, request, call_id, client_key, signal, progress, approver,
+                            structured, served, resolved,
                         )
                         .await
                     }
@@ -446,6 +459,7 @@ impl ServerHandler for McpHandler {
             &self.server,
             request,
             call_id,
+            client_key,
             signal,
             ServedProgress::plain(progress),
             approver,

@@ -1368,10 +1368,12 @@ async fn an_approved_call_in_doubt_runs_again_only_on_a_new_decision() {
     }
 }
 
-/// `upstream`'s tools imported over MCP into a registry on the in-memory store, their calls
-/// timing out after 100 ms; keep the returned guards for as long as the tools are used.
-async fn imported(
+/// `upstream` served over MCP to a new client, its tools imported into a registry of their own
+/// (without a store), unprefixed, their calls timing out after `timeout_ms`; keep the client
+/// and the connection for as long as the tools are used.
+async fn client_of(
     upstream: &ToolRegistry,
+    timeout_ms: Option<u64>,
 ) -> (
     ToolRegistry,
     dsh_tools::mcp::McpClient,
@@ -1391,14 +1393,13 @@ async fn imported(
         .import_into(
             &local,
             ImportOptions {
-                prefix: Some(String::new().into()),
-                timeout_ms: Some(100),
+                prefix: Some(String::new()),
+                timeout_ms,
                 ..ImportOptions::default()
             },
         )
         .await
         .expect("imports");
-    local.set_durability(Durability::new(MemoryStore::default()).with_place("importer"));
     (local, client, connection)
 }
 
@@ -1424,7 +1425,9 @@ async fn an_imported_tool_runs_again_after_an_unknown_outcome_only_when_its_serv
     ] {
         let _ = upstream.register(tool).expect("registers");
     }
-    let (local, _client, _connection) = imported(&upstream).await;
+    // Imported calls time out after 100 ms, on the in-memory store.
+    let (local, _client, _connection) = client_of(&upstream, Some(100)).await;
+    local.set_durability(Durability::new(MemoryStore::default()).with_place("importer"));
     assert_eq!(
         local
             .get("put")
@@ -1562,5 +1565,62 @@ async fn a_resumed_program_sees_a_rejection_and_a_nested_call_in_doubt() {
             again.text()
         );
         assert_eq!(runs.of("ship"), 1, "{backend:?}: never run twice");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_served_registry_never_replays_one_clients_call_to_another() {
+    for backend in BACKENDS {
+        let shared = Shared::new(backend, "served");
+        let runs = Runs::default();
+        let upstream = ToolRegistry::new();
+        let _ = upstream
+            .register(counted(
+                "charge",
+                &runs,
+                First::Answers,
+                ToolAnnotations::default(),
+                JournalPolicy::default(),
+            ))
+            .expect("charge");
+        upstream.set_durability(shared.durability("server", SECRET, Duration::from_secs(3_600)));
+        // Two clients, each with its own session, make the same first call: two charges.
+        let (first, _first_client, _first_connection) = client_of(&upstream, None).await;
+        let (second, _second_client, _second_connection) = client_of(&upstream, None).await;
+        for (registry, call_id) in [(&first, "alice-1"), (&second, "bob-1")] {
+            let charged = registry
+                .execute(ToolExecutionInput::new(
+                    call_id,
+                    "charge",
+                    json!({"cents": 500}),
+                ))
+                .await;
+            assert!(!charged.is_error(), "{backend:?}: {}", charged.text());
+        }
+        assert_eq!(
+            runs.of("charge"),
+            2,
+            "{backend:?}: each client's call is a call of its own"
+        );
+        // A retry of a call sends its key again: the served journal replays it.
+        let retry = first
+            .execute(ToolExecutionInput::new(
+                "alice-1",
+                "charge",
+                json!({"cents": 500}),
+            ))
+            .await;
+        assert!(!retry.is_error(), "{backend:?}: {}", retry.text());
+        assert_eq!(runs.of("charge"), 2, "{backend:?}: the retry was replayed");
+        // The same arguments under another call id: another call.
+        let another = second
+            .execute(ToolExecutionInput::new(
+                "bob-2",
+                "charge",
+                json!({"cents": 500}),
+            ))
+            .await;
+        assert!(!another.is_error(), "{backend:?}: {}", another.text());
+        assert_eq!(runs.of("charge"), 3, "{backend:?}");
     }
 }
