@@ -25,6 +25,11 @@ impl ToolRegistry {
         self.core().read().durability.clone()
     }
 
+    /// Whether calls go through a call store, read without taking a handle on it.
+    pub(crate) fn has_durability(&self) -> bool {
+        self.core().read().durability.is_some()
+    }
+
     fn durable(&self) -> Result<Arc<Durability>, StoreError> {
         self.durability()
             .ok_or_else(|| StoreError::new("the registry has no call store"))

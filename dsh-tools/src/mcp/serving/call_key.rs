@@ -24,32 +24,44 @@ use crate::call::execution::ToolExecutionInput;
 use crate::mcp::convert::IDEMPOTENCY_META_KEY;
 use crate::mcp::serving::server::McpServer;
 
-/// The idempotency key a request's client sent in its `_meta`, if it sent one.
-pub(crate) fn client_key(meta: &Map<String, Value>) -> Option<String> {
-    meta.get(IDEMPOTENCY_META_KEY)
-        .and_then(Value::as_str)
-        .map(str::to_owned)
+/// What names a served call across its attempts, read when its request arrives.
+#[derive(Debug)]
+pub(crate) enum CallIdentity {
+    /// The served registry has no call store: the call keeps the key of its id.
+    Unjournaled,
+    /// The idempotency key its client sent in the request's `_meta`.
+    Client(String),
+    /// Nothing but the request: this server's `n`th call keyed so.
+    Request(u64),
 }
 
-/// `input`, a call served by `server` whose client sent `client_key`, under the key the journal
-/// knows it by when the served registry has a call store (unchanged without one).
+impl CallIdentity {
+    /// The identity of a call `server` serves, whose request carries `meta`. Without a call
+    /// store this reads nothing but whether there is one.
+    pub(crate) fn of(server: &McpServer, meta: &Map<String, Value>) -> Self {
+        if !server.has_call_store() {
+            return Self::Unjournaled;
+        }
+        match meta.get(IDEMPOTENCY_META_KEY).and_then(Value::as_str) {
+            Some(key) => Self::Client(key.to_owned()),
+            None => Self::Request(server.requests().fetch_add(1, Ordering::Relaxed)),
+        }
+    }
+}
+
+/// `input`, a call served by `server` as `identity`, under the key the journal knows it by
+/// (unchanged when the registry has no call store).
 pub(crate) fn keyed(
     server: &McpServer,
     input: ToolExecutionInput,
-    client_key: Option<String>,
+    identity: CallIdentity,
 ) -> ToolExecutionInput {
-    if !server.has_call_store() {
-        return input;
-    }
     // The two forms of the call's identity cannot meet: one starts `client `, the other
     // `request `.
-    let identity = match client_key {
-        Some(key) => format!("client {key}"),
-        None => format!(
-            "request {} {}",
-            server.instance(),
-            server.requests().fetch_add(1, Ordering::Relaxed)
-        ),
+    let identity = match identity {
+        CallIdentity::Unjournaled => return input,
+        CallIdentity::Client(key) => format!("client {key}"),
+        CallIdentity::Request(number) => format!("request {} {number}", server.instance()),
     };
     let key = crate::idempotency::idempotency_key(
         &identity,

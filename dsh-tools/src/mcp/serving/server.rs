@@ -276,7 +276,7 @@ impl McpServer {
     /// Whether the served registry has a call store now.
     #[cfg(feature = "durable")]
     pub(crate) fn has_call_store(&self) -> bool {
-        self.layer.registry().durability().is_some()
+        self.layer.registry().has_durability()
     }
 
     /// This server's random name among those sharing a call store.

@@ -45,6 +45,8 @@ use crate::call::options::TaskSupport;
 use crate::hooks::approval::Approver;
 use crate::mcp::convert::{Structured, call_tool_result};
 use crate::mcp::serving::call_id::call_id;
+#[cfg(feature = "durable")]
+use crate::mcp::serving::call_key::CallIdentity;
 use crate::mcp::serving::client_approval::ClientApprover;
 use crate::mcp::serving::listing::Listing;
 use crate::mcp::serving::revision::RequestClient;
@@ -163,7 +165,7 @@ async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
     call_id: Cow<'static, str>,
-    client_key: Option<String>,
+    identity: CallIdentity,
     signal: CancellationToken,
     progress: ServedProgress,
     approver: Option<Arc<dyn Approver>>,
@@ -179,10 +181,10 @@ async fn run_call(
     // never by its JSON-RPC id alone (`call_key.rs`).
     #[cfg(feature = "durable")]
     {
-        input = crate::mcp::serving::call_key::keyed(server, input, client_key);
+        input = crate::mcp::serving::call_key::keyed(server, input, identity);
     }
     #[cfg(not(feature = "durable"))]
-    let _: Option<String> = client_key;
+    let CallIdentity = identity;
     // A client that can ask its user answers the call's `ask`s (client_approval.rs,
     // round_trip_approval.rs).
     if let Some(approver) = approver {
@@ -216,6 +218,11 @@ async fn run_call(
     };
     call_tool_result(result, structured)
 }
+
+/// Nothing names a served call beyond its id without feature `durable`: there is no journal.
+#[cfg(not(feature = "durable"))]
+#[derive(Clone, Copy)]
+struct CallIdentity;
 
 /// What a served call's span continues and carries (feature `otel`; nothing without).
 #[cfg(feature = "otel")]
@@ -400,9 +407,9 @@ impl ServerHandler for McpHandler {
             .map(|token| (context.peer.clone(), token));
         let call_id = call_id(&context.id);
         #[cfg(feature = "durable")]
-        let client_key = crate::mcp::serving::call_key::client_key(&context.meta);
+        let identity = CallIdentity::of(&self.server, &context.meta);
         #[cfg(not(feature = "durable"))]
-        let client_key = None;
+        let identity = CallIdentity;
         // Since 2026-07-28 a tool's output may be any JSON value.
         let structured = Structured::of(declares_output, client.per_request);
         if call_mode(support, client.speaks_tasks)? == CallMode::Task {
@@ -429,7 +436,7 @@ impl ServerHandler for McpHandler {
                     };
                     async move {
                         run_call(
-                            &server, request, call_id, client_key, signal, progress, approver,
+                            &server, request, call_id, identity, signal, progress, approver,
                             structured, served, resolved,
                         )
                         .await
@@ -459,7 +466,7 @@ impl ServerHandler for McpHandler {
             &self.server,
             request,
             call_id,
-            client_key,
+            identity,
             signal,
             ServedProgress::plain(progress),
             approver,
