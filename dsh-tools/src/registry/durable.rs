@@ -25,7 +25,9 @@ impl ToolRegistry {
         self.core().read().durability.clone()
     }
 
-    /// Whether calls go through a call store, read without taking a handle on it.
+    /// Whether calls go through a call store, read without taking a handle on it (for a served
+    /// call's key, `mcp/serving/call_key.rs`).
+    #[cfg(feature = "mcp")]
     pub(crate) fn has_durability(&self) -> bool {
         self.core().read().durability.is_some()
     }
