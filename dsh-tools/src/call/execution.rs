@@ -229,6 +229,16 @@ impl ToolExecutionInput {
         self
     }
 
+    /// The same call under the idempotency key `key` rather than the digest of its identity: a
+    /// served MCP call, whose JSON-RPC id names no call beyond its request (see
+    /// `mcp/serving/call_key.rs`).
+    #[cfg(all(feature = "mcp", feature = "durable"))]
+    #[must_use]
+    pub(crate) fn with_idempotency_key(mut self, key: String) -> Self {
+        self.rare_mut().key = Some(key);
+        self
+    }
+
     /// Makes this a nested call of the execution whose token is `parent`: it runs for `agent`
     /// and under `signal()` unless it names its own, and its `ask`s go to `approver` unless it
     /// has its own approver.

@@ -35,7 +35,8 @@ pub(crate) enum Waiting {
     /// Approved, and this attempt used it.
     Allowed,
     /// Approved and used by an earlier attempt: only the journal may answer this one (by
-    /// replaying the earlier attempt's outcome, or finding it in doubt), never the body.
+    /// replaying the earlier attempt's outcome, or finding it in doubt), never the body; where
+    /// the journal would run the body again, the call asks anew ([`Durability::ask_again`]).
     Used,
     /// Refused, with the reason the model reads.
     Denied(String),
@@ -79,21 +80,7 @@ impl Durability {
         let id = approval_id(asking.key);
         let digest = arguments_digest(asking.arguments);
         let now = now_ms();
-        let mut fresh = ApprovalRecord {
-            id: id.clone(),
-            tool: asking.tool.to_owned(),
-            agent: asking.agent.map(str::to_owned),
-            arguments_digest: digest.clone(),
-            reason: asking.reason.map(str::to_owned),
-            created_at_ms: now,
-            expires_at_ms: now
-                .saturating_add(u64::try_from(key.expires_after.as_millis()).unwrap_or(u64::MAX)),
-            state: ApprovalState::Pending,
-            decided_by: None,
-            request_signature: String::new(),
-            decision_signature: None,
-        };
-        fresh.request_signature = key.sign_request(&fresh);
+        let fresh = fresh_record(key, asking, id.clone(), digest.clone(), now);
         let Some(existing) = self.store.insert_approval(&fresh).await? else {
             return Ok(Waiting::Pending(fresh));
         };
@@ -141,6 +128,37 @@ impl Durability {
         }
     }
 
+    /// Asks anew for the call `asking`, whose approval an earlier attempt used and whose body
+    /// would now run again (that attempt failed, was let run again, or is in doubt for a tool
+    /// that may run again): a decision allows one run of the body, so the used record becomes a
+    /// fresh pending one under the same id, for someone to decide again. Compare and set from
+    /// `used`, so one attempt asks; one that finds the record moved on answers from it.
+    pub(crate) async fn ask_again(&self, asking: &Asking<'_>) -> Result<Waiting, StoreError> {
+        let key = self.approval_key()?;
+        let id = approval_id(asking.key);
+        let fresh = fresh_record(
+            key,
+            asking,
+            id,
+            arguments_digest(asking.arguments),
+            now_ms(),
+        );
+        if self
+            .store
+            .replace_approval(ApprovalState::Used, &fresh)
+            .await?
+        {
+            return Ok(Waiting::Pending(fresh));
+        }
+        Ok(match self.wait_for_approval(asking).await? {
+            Waiting::Used => Waiting::Denied(format!(
+                "approval {} was already used by an earlier attempt of this call",
+                fresh.id
+            )),
+            waiting => waiting,
+        })
+    }
+
     /// Decides the pending approval `id`: `approve` or reject it, as `by` (a person's name, for
     /// the record and the model). Answers whether it was decided: `false` when there is no such
     /// pending approval, it expired, its record is not signed with this key, or another
@@ -174,11 +192,39 @@ impl Durability {
             .await
     }
 
-    /// The approvals in `state` (or all of them), ordered by id.
-    pub(crate) async fn approvals(
-        &self,
-        state: Option<ApprovalState>,
-    ) -> Result<Vec<ApprovalRecord>, StoreError> {
-        self.store.approvals(state).await
+    /// The approvals waiting for a decision, ordered by id: pending and not yet expired. An
+    /// expired one stays `pending` in the store (nothing rewrites it), but it can no longer be
+    /// decided nor approve, so a person listing what to decide is not shown it.
+    pub(crate) async fn pending_approvals(&self) -> Result<Vec<ApprovalRecord>, StoreError> {
+        let mut pending = self.store.approvals(Some(ApprovalState::Pending)).await?;
+        let now = now_ms();
+        pending.retain(|approval| now <= approval.expires_at_ms);
+        Ok(pending)
     }
+}
+
+/// A new pending approval `id` for the call `asking`, asked at `now`, signed with `key`.
+fn fresh_record(
+    key: &ApprovalKey,
+    asking: &Asking<'_>,
+    id: String,
+    digest: String,
+    now: u64,
+) -> ApprovalRecord {
+    let mut fresh = ApprovalRecord {
+        id,
+        tool: asking.tool.to_owned(),
+        agent: asking.agent.map(str::to_owned),
+        arguments_digest: digest,
+        reason: asking.reason.map(str::to_owned),
+        created_at_ms: now,
+        expires_at_ms: now
+            .saturating_add(u64::try_from(key.expires_after.as_millis()).unwrap_or(u64::MAX)),
+        state: ApprovalState::Pending,
+        decided_by: None,
+        request_signature: String::new(),
+        decision_signature: None,
+    };
+    fresh.request_signature = key.sign_request(&fresh);
+    fresh
 }

@@ -231,6 +231,26 @@ impl Durability {
         }
     }
 
+    /// Whether the journal answers the next attempt of the call of `key` without running its
+    /// body: its entry completed (replayed), or started with nothing recorded after for a tool
+    /// that may not run again (`rerunnable`: idempotent, read-only or a Code Mode run), which is
+    /// in doubt. The table's rows of [`judge`](crate::durable::attempt::judge) that run no body;
+    /// no entry, a failed one or one let run again runs it.
+    pub(crate) async fn answers_without_body(
+        &self,
+        key: &str,
+        rerunnable: bool,
+    ) -> Result<bool, StoreError> {
+        Ok(match self.store.entry(key).await? {
+            Some(entry) => match entry.state {
+                JournalState::Completed => true,
+                JournalState::Started => !rerunnable,
+                JournalState::Failed | JournalState::RunAgain => false,
+            },
+            None => false,
+        })
+    }
+
     /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
     /// it was taken (`false`: no such call, or it is not in doubt, or another process decided
     /// first).

@@ -1,6 +1,7 @@
 //! The vocabulary mapping between dsh-tools and MCP (`rmcp::model`): content blocks both ways,
-//! tool annotations and icons both ways, a pipeline result as a `tools/call` result, and a failed result's
-//! `{name, code}` both ways through the result's `_meta`.
+//! tool annotations and icons both ways, a pipeline result as a `tools/call` result, a failed result's
+//! `{name, code}` both ways through the result's `_meta`, and the `_meta` key of a request that
+//! carries its call's idempotency key.
 //!
 //! Content maps 1:1: text, image, audio, resource link and embedded resource are the same five
 //! kinds on both sides. Nothing here runs a call or touches a connection.
@@ -23,6 +24,11 @@ use crate::result::{ToolExecutionResult, ToolOutcome};
 /// sequence naming them before another label); a one-label prefix named for this crate is
 /// neither, and no domain stands behind the crate to spell in reverse.
 pub const ERROR_META_KEY: &str = "dsh-tools/error";
+
+/// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
+/// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)): sent by an
+/// imported tool on every attempt of a call, read by a served registry's journal.
+pub(crate) const IDEMPOTENCY_META_KEY: &str = "io.dsh-tools/idempotency-key";
 
 /// One of our content blocks as an MCP content block.
 pub(crate) fn content_to_mcp(block: ContentBlock) -> mcp::ContentBlock {

@@ -116,11 +116,26 @@ async fn wait_in_store(
         arguments: execution.arguments(),
         reason,
     };
-    Some(match durability.wait_for_approval(&asking).await {
+    let mut waiting = durability.wait_for_approval(&asking).await;
+    if matches!(waiting, Ok(Waiting::Used)) && journaled(call) {
+        // An approval allows one run of the body. The journal answers a later attempt of a
+        // journaled call without running it (replayed, or in doubt); an attempt it would run
+        // again (the one that used the approval failed, say) asks anew.
+        let rerunnable = call.definition.as_ref().is_some_and(|definition| {
+            crate::pipeline::journal::may_run_again(
+                &definition.options().annotations,
+                crate::store::code_mode::kept::is_run_code(execution.name()),
+            )
+        });
+        waiting = match durability.answers_without_body(&key, rerunnable).await {
+            Ok(true) => Ok(Waiting::Allowed),
+            Ok(false) => durability.ask_again(&asking).await,
+            Err(error) => Err(error),
+        };
+    }
+    Some(match waiting {
         Ok(Waiting::Pending(approval)) => Ok(AskVerdict::Waiting(approval)),
         Ok(Waiting::Allowed) => Ok(AskVerdict::Allow),
-        // The journal answers a later attempt of a journaled call without running the body.
-        Ok(Waiting::Used) if journaled(call) => Ok(AskVerdict::Allow),
         Ok(Waiting::Used) => Ok(AskVerdict::Deny(format!(
             "approval {} was already used by an earlier attempt of this call",
             crate::durable::approval::approval_id(&key)
@@ -130,7 +145,8 @@ async fn wait_in_store(
     })
 }
 
-/// Whether the call's tool is journaled, so a later attempt never runs its body again.
+/// Whether the call's tool is journaled, so that the journal decides whether a later attempt
+/// runs its body again.
 #[cfg(feature = "durable")]
 fn journaled(call: &CallContext) -> bool {
     call.definition

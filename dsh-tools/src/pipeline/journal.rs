@@ -13,6 +13,7 @@
 use serde_json::json;
 
 use crate::call::context::CallContext;
+use crate::call::options::ToolAnnotations;
 use crate::call::run::ToolRun;
 use crate::durable::approval::arguments_digest;
 use crate::durable::attempt::{Admission, Attempt, Intent, KeptAttempt};
@@ -258,7 +259,7 @@ fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutio
         key,
         tool: execution.name(),
         agent,
-        rerunnable: read_only || annotations.idempotent == Some(true) || resumable_run,
+        rerunnable: may_run_again(annotations, resumable_run),
         answer,
         // A Code Mode run's nested call keeps what it asked at its position, so a re-run of the
         // program that asks something else there is told apart.
@@ -267,6 +268,13 @@ fn intent(call: &CallContext) -> Result<Option<(Intent<'_>, bool)>, ToolExecutio
             .map(|_| arguments_digest(execution.arguments())),
     };
     Ok(Some((intent, resumable_run)))
+}
+
+/// Whether a call may run again after an earlier attempt that recorded no outcome: its tool is
+/// idempotent or read-only (`annotations`), or it is a Code Mode run (`run_code`), whose nested
+/// calls answer for themselves.
+pub(crate) fn may_run_again(annotations: &ToolAnnotations, run_code: bool) -> bool {
+    annotations.read_only == Some(true) || annotations.idempotent == Some(true) || run_code
 }
 
 /// The recorded outcome of `entry` as this call's result, marked as replayed.

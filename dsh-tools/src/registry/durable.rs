@@ -4,9 +4,7 @@
 use std::sync::Arc;
 
 use crate::durable::journal::Durability;
-use crate::durable::record::{
-    ApprovalRecord, ApprovalState, CallDecision, JournalEntry, JournalState,
-};
+use crate::durable::record::{ApprovalRecord, CallDecision, JournalEntry, JournalState};
 use crate::durable::store::StoreError;
 use crate::registry::tool_registry::ToolRegistry;
 
@@ -27,6 +25,13 @@ impl ToolRegistry {
         self.core().read().durability.clone()
     }
 
+    /// Whether calls go through a call store, read without taking a handle on it (for a served
+    /// call's key, `mcp/serving/call_key.rs`).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn has_durability(&self) -> bool {
+        self.core().read().durability.is_some()
+    }
+
     fn durable(&self) -> Result<Arc<Durability>, StoreError> {
         self.durability()
             .ok_or_else(|| StoreError::new("the registry has no call store"))
@@ -44,11 +49,10 @@ impl ToolRegistry {
         self.durable()?.decide(key, decision).await
     }
 
-    /// The approvals nobody has decided yet.
+    /// The approvals nobody has decided yet and that can still be decided: one past its expiry
+    /// is not listed (it can no longer approve; its call's retry is `DENIED` as expired).
     pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRecord>, StoreError> {
-        self.durable()?
-            .approvals(Some(ApprovalState::Pending))
-            .await
+        self.durable()?.pending_approvals().await
     }
 
     /// Approves (or rejects) the pending approval `id` as `by` (a person's name, for the record

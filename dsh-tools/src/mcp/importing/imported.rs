@@ -48,10 +48,6 @@ use crate::mcp::importing::task_client::follow_task;
 use crate::mcp::task_support::task_support_of;
 use dsh_tools_schema::{CompiledSchema, Schema};
 
-/// The `_meta` key of a `tools/call` request that carries the call's idempotency key (see
-/// [`ToolExecution::idempotency_key`](crate::call::ToolExecution::idempotency_key)).
-const IDEMPOTENCY_META_KEY: &str = "io.dsh-tools/idempotency-key";
-
 /// How long after its budget an imported call gives up on its own when the registry did not end
 /// it first (the registry's `TOOL_TIMEOUT` wins; this only keeps a hung server from hanging a
 /// call whose registry runs with timeouts turned off).
@@ -231,7 +227,7 @@ impl ImportedTool {
         // The same key on every attempt of this call, so a server can drop a repeated effect.
         let mut meta = mcp::RequestMetaObject::new();
         meta.insert(
-            IDEMPOTENCY_META_KEY.to_owned(),
+            crate::mcp::convert::IDEMPOTENCY_META_KEY.to_owned(),
             Value::String(run.execution().idempotency_key()),
         );
         // The call's trace goes on at the server (SEP-414): its span is the current one here.

@@ -7,6 +7,7 @@
 //! | `server.rs` | [`McpServer`](crate::mcp::McpServer): configuration and how a connection starts |
 //! | `session.rs` | [`McpHandler`](crate::mcp::McpHandler), one served connection: list, call, cancel, progress, list-changed |
 //! | `call_id.rs` | a served call's id: its JSON-RPC id as text, small numbers' texts static |
+//! | `call_key.rs` | a served call's idempotency key on a call store (feature `durable`): its client's key bound to the call, else its request |
 //! | `connection.rs` | starting an [`McpServer`](crate::mcp::McpServer) over any rmcp transport or stdio, and the [`McpConnection`](crate::mcp::McpConnection) that keeps it running |
 //! | `stdio_transport.rs` | the stdio transport: line framing as rmcp's, replies one per line, what a line that is no message does |
 //! | `request_parse.rs` | one line read into rmcp's message: a session's usual messages directly, the rest by rmcp's codec |
@@ -23,6 +24,8 @@
 //! | `host_check.rs` | that hosting's `Host` check, against the allowed hosts read once |
 
 pub(super) mod call_id;
+#[cfg(feature = "durable")]
+pub(super) mod call_key;
 pub(super) mod client_approval;
 pub(super) mod connection;
 #[cfg(feature = "mcp-http")]

@@ -147,6 +147,9 @@ struct Shared {
     /// This server among the servers sharing a call store: the owner its task records name.
     #[cfg_attr(not(feature = "durable"), allow(dead_code))]
     instance: String,
+    /// How many calls this server keyed by their request (`call_key.rs`).
+    #[cfg(feature = "durable")]
+    requests: std::sync::atomic::AtomicU64,
 }
 
 impl Drop for Shared {
@@ -203,6 +206,8 @@ impl McpServer {
                 listener,
                 tasks: task_store(),
                 instance: instance_id(),
+                #[cfg(feature = "durable")]
+                requests: std::sync::atomic::AtomicU64::new(0),
             }),
         }
     }
@@ -266,6 +271,24 @@ impl McpServer {
             owner,
             self.tasks.owner_timeout,
         ))
+    }
+
+    /// Whether the served registry has a call store now.
+    #[cfg(feature = "durable")]
+    pub(crate) fn has_call_store(&self) -> bool {
+        self.layer.registry().has_durability()
+    }
+
+    /// This server's random name among those sharing a call store.
+    #[cfg(feature = "durable")]
+    pub(crate) fn instance(&self) -> &str {
+        &self.shared.instance
+    }
+
+    /// The count of this server's calls keyed by their request.
+    #[cfg(feature = "durable")]
+    pub(crate) fn requests(&self) -> &std::sync::atomic::AtomicU64 {
+        &self.shared.requests
     }
 
     /// No call store without feature `durable`: served tasks live in this server's memory.

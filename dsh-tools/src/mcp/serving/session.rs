@@ -45,6 +45,8 @@ use crate::call::options::TaskSupport;
 use crate::hooks::approval::Approver;
 use crate::mcp::convert::{Structured, call_tool_result};
 use crate::mcp::serving::call_id::call_id;
+#[cfg(feature = "durable")]
+use crate::mcp::serving::call_key::CallIdentity;
 use crate::mcp::serving::client_approval::ClientApprover;
 use crate::mcp::serving::listing::Listing;
 use crate::mcp::serving::revision::RequestClient;
@@ -163,6 +165,7 @@ async fn run_call(
     server: &McpServer,
     request: mcp::CallToolRequestParams,
     call_id: Cow<'static, str>,
+    identity: CallIdentity,
     signal: CancellationToken,
     progress: ServedProgress,
     approver: Option<Arc<dyn Approver>>,
@@ -174,6 +177,14 @@ async fn run_call(
     // The served scope's agent is set by the scope's handle.
     let mut input =
         ToolExecutionInput::new(call_id, request.name.into_owned(), arguments).with_signal(signal);
+    // On a call store, the journal knows the call by its client's key, or else by its request,
+    // never by its JSON-RPC id alone (`call_key.rs`).
+    #[cfg(feature = "durable")]
+    {
+        input = crate::mcp::serving::call_key::keyed(server, input, identity);
+    }
+    #[cfg(not(feature = "durable"))]
+    let CallIdentity = identity;
     // A client that can ask its user answers the call's `ask`s (client_approval.rs,
     // round_trip_approval.rs).
     if let Some(approver) = approver {
@@ -207,6 +218,11 @@ async fn run_call(
     };
     call_tool_result(result, structured)
 }
+
+/// Nothing names a served call beyond its id without feature `durable`: there is no journal.
+#[cfg(not(feature = "durable"))]
+#[derive(Clone, Copy)]
+struct CallIdentity;
 
 /// What a served call's span continues and carries (feature `otel`; nothing without).
 #[cfg(feature = "otel")]
@@ -390,6 +406,10 @@ impl ServerHandler for McpHandler {
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
         let call_id = call_id(&context.id);
+        #[cfg(feature = "durable")]
+        let identity = CallIdentity::of(&self.server, &context.meta);
+        #[cfg(not(feature = "durable"))]
+        let identity = CallIdentity;
         // Since 2026-07-28 a tool's output may be any JSON value.
         let structured = Structured::of(declares_output, client.per_request);
         if call_mode(support, client.speaks_tasks)? == CallMode::Task {
@@ -416,8 +436,8 @@ impl ServerHandler for McpHandler {
                     };
                     async move {
                         run_call(
-                            &server, request, call_id, signal, progress, approver, structured,
-                            served, resolved,
+                            &server, request, call_id, identity, signal, progress, approver,
+                            structured, served, resolved,
                         )
                         .await
                     }
@@ -446,6 +466,7 @@ impl ServerHandler for McpHandler {
             &self.server,
             request,
             call_id,
+            identity,
             signal,
             ServedProgress::plain(progress),
             approver,
