@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::content::{ContentBlock, render_value_as_text};
 use crate::durable::attempt::{Admission, Found, Intent, KeptAttempt, fresh, judge};
 use crate::durable::call_key::CallKey;
-use crate::durable::clock::now_ms;
+use crate::durable::clock::{Stamp, now_ms};
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, RecordedOutcome, TaskRecord,
     TaskState,
@@ -50,7 +50,7 @@ struct Records {
     /// The tool of the latest entry started, shared with the next one of the same tool: a
     /// process calls the same tool many times in a row, and a name compared costs less than a
     /// copy of it per entry.
-    last_tool: Option<Arc<str>>,
+    last_tool: Option<ToolName>,
     /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
     /// its latest completed entry: answering within a time to live is one lookup, not a scan.
     answers: HashMap<String, CallKey, SeededNameHash>,
@@ -75,18 +75,21 @@ struct Records {
 /// move copies inline (the map's slot is written on every call and moved when the map grows;
 /// past that size each is a call to `memcpy`).
 struct Kept {
-    tool: Arc<str>,
+    tool: ToolName,
     rare: Option<Box<Rare>>,
     state: JournalState,
-    /// Whether `finished_at` is set: a flag beside the state rather than an `Option<u64>`,
-    /// which would take a word of its own.
-    finished: bool,
     attempt: u64,
-    started_at_ms: u64,
-    finished_at: u64,
+    /// The start and the finish as the clock gave them: written as milliseconds only when read.
+    started: Stamp,
+    finished: Option<Stamp>,
     place: Arc<str>,
     outcome: Option<KeptOutcome>,
 }
+
+/// An entry's tool, shared by the entries of the same tool behind one thin pointer (the name
+/// behind a second one): the entry keeps the word a pointer with a length would take for its
+/// stamps, and the name is read only when an entry is.
+type ToolName = Arc<Box<str>>;
 
 /// An entry's [`JournalEntry::agent`], [`JournalEntry::arguments_digest`] and
 /// [`JournalEntry::call_digest`], when it has any.
@@ -200,10 +203,10 @@ impl Kept {
     /// The attempt `attempt` of `intent` (of the tool `tool`), started at `now` in `place`.
     fn started(
         intent: &Intent<'_>,
-        tool: Arc<str>,
+        tool: ToolName,
         attempt: u64,
         place: &Arc<str>,
-        now: u64,
+        now: Stamp,
     ) -> Self {
         Self {
             tool,
@@ -214,10 +217,9 @@ impl Kept {
             ),
             state: JournalState::Started,
             attempt,
-            started_at_ms: now,
+            started: now,
             place: Arc::clone(place),
-            finished: false,
-            finished_at: 0,
+            finished: None,
             outcome: None,
         }
     }
@@ -225,14 +227,13 @@ impl Kept {
     /// `entry` but its key.
     fn of(entry: JournalEntry) -> Self {
         Self {
-            tool: Arc::from(entry.tool),
+            tool: Arc::new(entry.tool.into_boxed_str()),
             rare: Rare::kept(entry.agent, entry.arguments_digest, entry.call_digest),
             state: entry.state,
             attempt: entry.attempt,
-            started_at_ms: entry.started_at_ms,
+            started: Stamp::Ms(entry.started_at_ms),
             place: Arc::from(entry.place),
-            finished: entry.finished_at_ms.is_some(),
-            finished_at: entry.finished_at_ms.unwrap_or_default(),
+            finished: entry.finished_at_ms.map(Stamp::Ms),
             outcome: entry
                 .outcome
                 .map(|outcome| KeptOutcome::Recorded(Box::new(outcome))),
@@ -243,13 +244,13 @@ impl Kept {
     fn entry(&self, key: &CallKey) -> JournalEntry {
         JournalEntry {
             key: key.text(),
-            tool: String::from(&*self.tool),
+            tool: String::from(&**self.tool),
             agent: self.rare.as_ref().and_then(|rare| rare.agent.clone()),
             arguments_digest: self.arguments_digest().map(str::to_owned),
             call_digest: self.call_digest().map(str::to_owned),
             state: self.state,
             attempt: self.attempt,
-            started_at_ms: self.started_at_ms,
+            started_at_ms: self.started.ms(),
             place: String::from(&*self.place),
             finished_at_ms: self.finished_at_ms(),
             outcome: self.outcome.as_ref().map(KeptOutcome::recorded),
@@ -268,7 +269,7 @@ impl Kept {
 
     /// See [`JournalEntry::finished_at_ms`].
     fn finished_at_ms(&self) -> Option<u64> {
-        self.finished.then_some(self.finished_at)
+        self.finished.map(Stamp::ms)
     }
 
     /// Whether it still stands where a writer last saw it.
@@ -349,14 +350,14 @@ impl MemoryStore {
     /// ([`judge`]), recording its intent (in `place`) when it may run. Under one lock: no other
     /// writer moves the entry on between the look and the write, so there is no race to retry.
     pub(crate) fn admit(&self, intent: Intent<'_>, place: &Arc<str>) -> Admission<KeptAttempt> {
-        let now = now_ms();
+        let now = Stamp::now();
         self.with(|records| {
             if let Some((digest, within_ms)) = &intent.answer
                 && let Some((key, answer)) = records
                     .answers
                     .get(digest.as_str())
                     .and_then(|key| Some((key, records.entries.get(key)?)))
-                && fresh(answer.finished_at_ms(), *within_ms, now)
+                && fresh(answer.finished_at_ms(), *within_ms, now.ms())
             {
                 return Admission::Replay(Box::new(answer.entry(key)));
             }
@@ -403,7 +404,7 @@ impl MemoryStore {
     }
 
     /// Records the outcome of the attempt `attempt` of the call `key`, which ended in `state`
-    /// at `finished_at_ms` with `result`, if the entry still is at that attempt, started;
+    /// at `finished` with `result`, if the entry still is at that attempt, started;
     /// answers whether it was recorded. The outcome is copied once, into the entry, and a
     /// success's default rendering not at all.
     pub(crate) fn finish(
@@ -411,7 +412,7 @@ impl MemoryStore {
         key: &CallKey,
         attempt: u64,
         state: JournalState,
-        finished_at_ms: u64,
+        finished: Stamp,
         result: &ToolExecutionResult,
     ) -> bool {
         self.with(|records| {
@@ -422,8 +423,7 @@ impl MemoryStore {
                 return false;
             }
             current.state = state;
-            current.finished = true;
-            current.finished_at = finished_at_ms;
+            current.finished = Some(finished);
             current.outcome = Some(KeptOutcome::of(result));
             if self.bookkept(current) {
                 self.keep_books(records, key, state);
@@ -437,10 +437,10 @@ impl MemoryStore {
 /// a copy, which becomes the latest. Inlined into the admission, which asks on every journaled
 /// call.
 #[inline]
-fn shared_tool(last: &mut Option<Arc<str>>, tool: &str) -> Arc<str> {
+fn shared_tool(last: &mut Option<ToolName>, tool: &str) -> ToolName {
     match last {
-        Some(shared) if **shared == *tool => Arc::clone(shared),
-        _ => Arc::clone(last.insert(Arc::from(tool))),
+        Some(shared) if ***shared == *tool => Arc::clone(shared),
+        _ => Arc::clone(last.insert(Arc::new(Box::from(tool)))),
     }
 }
 
