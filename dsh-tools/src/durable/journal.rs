@@ -227,8 +227,7 @@ impl Durability {
         {
             // Not recorded means another attempt moved the entry on: as through the trait, the
             // body's result stands.
-            let _recorded =
-                memory.finish(&attempt.key, attempt.number, state, Stamp::now(), result);
+            let _recorded = memory.finish(attempt, state, Stamp::now(), result);
         }
     }
 
