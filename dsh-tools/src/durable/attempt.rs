@@ -66,6 +66,8 @@ pub(crate) struct KeptAttempt {
     pub(crate) key: CallKey,
     /// The attempt's number (1 for the first).
     pub(crate) number: u64,
+    /// Where the store's slab had its entry when it was admitted.
+    pub(crate) slot: usize,
 }
 
 impl Attempt {

@@ -4,18 +4,53 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Now, in milliseconds since the Unix epoch (0 for a clock set before it).
+pub(crate) fn now_ms() -> u64 {
+    ms_since_epoch(SystemTime::now())
+}
+
+/// `time` in milliseconds since the Unix epoch (0 before it).
 ///
 /// From whole seconds and the millisecond of the second, in 64 bits: `as_millis` multiplies and
-/// divides in 128, and every journaled call reads the clock twice.
-pub(crate) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| {
-            since
-                .as_secs()
-                .saturating_mul(1000)
-                .saturating_add(u64::from(since.subsec_millis()))
-        })
+/// divides in 128.
+fn ms_since_epoch(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH).map_or(0, |since| {
+        since
+            .as_secs()
+            .saturating_mul(1000)
+            .saturating_add(u64::from(since.subsec_millis()))
+    })
+}
+
+/// A time the journal recorded, as the clock gave it or in milliseconds since the Unix epoch,
+/// read as milliseconds ([`Stamp::ms`]) only when something reads it.
+///
+/// The store in memory stamps every journaled call's start and finish and reads a stamp back
+/// only when an entry is read or a read-only call's answer is weighed: turning a clock reading
+/// into milliseconds (`SystemTime::duration_since`, which std offers no cheaper way round) was
+/// most of each stamp's cost. A reading and the milliseconds written from it read back the
+/// same: [`now_ms`] is `Stamp::now().ms()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stamp {
+    /// As the clock gave it.
+    Read(SystemTime),
+    /// In milliseconds since the Unix epoch: a time given with a whole entry.
+    Ms(u64),
+}
+
+impl Stamp {
+    /// Now, as the clock gives it.
+    #[inline]
+    pub(crate) fn now() -> Self {
+        Self::Read(SystemTime::now())
+    }
+
+    /// The time in milliseconds since the Unix epoch (0 for a reading before it).
+    pub(crate) fn ms(self) -> u64 {
+        match self {
+            Self::Read(time) => ms_since_epoch(time),
+            Self::Ms(ms) => ms,
+        }
+    }
 }
 
 /// `ms` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
@@ -86,7 +121,34 @@ pub(crate) fn this_process() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::format_time;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use super::{Stamp, format_time};
+
+    #[test]
+    fn a_stamp_reads_as_its_milliseconds() {
+        // A reading's milliseconds are the whole ones: the sub-millisecond rest is dropped, as
+        // `now_ms` drops it, and a reading before the epoch is 0.
+        let readings = [
+            (UNIX_EPOCH, 0),
+            (
+                UNIX_EPOCH + Duration::from_nanos(1_796_563_275_001_999_999),
+                1_796_563_275_001,
+            ),
+            (
+                UNIX_EPOCH + Duration::from_millis(951_782_400_123),
+                951_782_400_123,
+            ),
+            (UNIX_EPOCH - Duration::from_secs(1), 0),
+        ];
+        for (time, ms) in readings {
+            assert_eq!(Stamp::Read(time).ms(), ms, "{time:?}");
+        }
+        assert_eq!(Stamp::Ms(42).ms(), 42);
+        let before = super::now_ms();
+        let stamp = Stamp::now().ms();
+        assert!(before <= stamp && stamp <= super::now_ms());
+    }
 
     #[test]
     fn times_read_as_rfc_3339_utc() {

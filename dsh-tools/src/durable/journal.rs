@@ -26,7 +26,7 @@ use std::sync::Arc;
 use crate::durable::attempt::{
     Admission, Attempt, Found, Intent, KeptAttempt, finished_state, fresh, judge,
 };
-use crate::durable::clock::{format_time, now_ms, this_process};
+use crate::durable::clock::{Stamp, format_time, now_ms, this_process};
 use crate::durable::memory::MemoryStore;
 use crate::durable::record::{CallDecision, JournalEntry, JournalState, RecordedOutcome};
 use crate::durable::store::{CallStore, StoreError};
@@ -227,7 +227,7 @@ impl Durability {
         {
             // Not recorded means another attempt moved the entry on: as through the trait, the
             // body's result stands.
-            let _recorded = memory.finish(&attempt.key, attempt.number, state, now_ms(), result);
+            let _recorded = memory.finish(attempt, state, Stamp::now(), result);
         }
     }
 

@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::content::{ContentBlock, render_value_as_text};
 use crate::durable::attempt::{Admission, Found, Intent, KeptAttempt, fresh, judge};
 use crate::durable::call_key::CallKey;
-use crate::durable::clock::now_ms;
+use crate::durable::clock::{Stamp, now_ms};
 use crate::durable::record::{
     ApprovalRecord, ApprovalState, JournalEntry, JournalState, RecordedOutcome, TaskRecord,
     TaskState,
@@ -44,13 +44,23 @@ pub struct MemoryStore {
 /// The maps keyed by call keys and digests hash with [`SeededNameHash`]: a key is a digest of
 /// what a model sent, short and hashed on every journaled call, for which SipHash's setup was
 /// most of a lookup; a made key is two words to it.
+///
+/// The entries sit in a slab (`slots`, each with its key) that the map indexes: an attempt the
+/// store admitted remembers where its entry sits, so that recording its outcome is an index
+/// and a comparison of keys, not a second hash and probe, and the map's slot (moved whenever the
+/// map grows) is a key and an index rather than a whole entry.
 #[derive(Default)]
 struct Records {
-    entries: HashMap<CallKey, Kept, SeededNameHash>,
+    /// Where each key's entry sits in `slots`.
+    entries: HashMap<CallKey, usize, SeededNameHash>,
+    /// The entries with their keys. A forgotten entry's place is taken by the last one (whose
+    /// index in `entries` moves with it): an attempt that finds another key at its place looks
+    /// its own up.
+    slots: Vec<(CallKey, Kept)>,
     /// The tool of the latest entry started, shared with the next one of the same tool: a
     /// process calls the same tool many times in a row, and a name compared costs less than a
     /// copy of it per entry.
-    last_tool: Option<Arc<str>>,
+    last_tool: Option<ToolName>,
     /// For each digest of a read-only call (see [`JournalEntry::arguments_digest`]), the key of
     /// its latest completed entry: answering within a time to live is one lookup, not a scan.
     answers: HashMap<String, CallKey, SeededNameHash>,
@@ -75,18 +85,21 @@ struct Records {
 /// move copies inline (the map's slot is written on every call and moved when the map grows;
 /// past that size each is a call to `memcpy`).
 struct Kept {
-    tool: Arc<str>,
+    tool: ToolName,
     rare: Option<Box<Rare>>,
     state: JournalState,
-    /// Whether `finished_at` is set: a flag beside the state rather than an `Option<u64>`,
-    /// which would take a word of its own.
-    finished: bool,
     attempt: u64,
-    started_at_ms: u64,
-    finished_at: u64,
+    /// The start and the finish as the clock gave them: written as milliseconds only when read.
+    started: Stamp,
+    finished: Option<Stamp>,
     place: Arc<str>,
     outcome: Option<KeptOutcome>,
 }
+
+/// An entry's tool, shared by the entries of the same tool behind one thin pointer (the name
+/// behind a second one): the entry keeps the word a pointer with a length would take for its
+/// stamps, and the name is read only when an entry is.
+type ToolName = Arc<Box<str>>;
 
 /// An entry's [`JournalEntry::agent`], [`JournalEntry::arguments_digest`] and
 /// [`JournalEntry::call_digest`], when it has any.
@@ -110,6 +123,20 @@ impl Rare {
                 call,
             })
         })
+    }
+
+    /// The three of `intent`, when it has any: most calls have none, and they are asked about
+    /// before anything is copied.
+    #[inline]
+    fn of_intent(intent: &Intent<'_>) -> Option<Box<Self>> {
+        if intent.agent.is_none() && intent.answer.is_none() && intent.call_digest.is_none() {
+            return None;
+        }
+        Self::kept(
+            intent.agent.map(str::to_owned),
+            intent.answer.as_ref().map(|(digest, _)| digest.clone()),
+            intent.call_digest.clone(),
+        )
     }
 }
 
@@ -140,7 +167,7 @@ impl KeptOutcome {
             && let [ContentBlock::Text { text }] = result.content()
         {
             match value {
-                Value::String(value) if value == text => {
+                Value::String(value) if same_text(value.as_bytes(), text.as_bytes()) => {
                     return ShortText::of(value)
                         .map_or_else(|| Self::Text(value.clone()), Self::Short);
                 }
@@ -200,24 +227,19 @@ impl Kept {
     /// The attempt `attempt` of `intent` (of the tool `tool`), started at `now` in `place`.
     fn started(
         intent: &Intent<'_>,
-        tool: Arc<str>,
+        tool: ToolName,
         attempt: u64,
         place: &Arc<str>,
-        now: u64,
+        now: Stamp,
     ) -> Self {
         Self {
             tool,
-            rare: Rare::kept(
-                intent.agent.map(str::to_owned),
-                intent.answer.as_ref().map(|(digest, _)| digest.clone()),
-                intent.call_digest.clone(),
-            ),
+            rare: Rare::of_intent(intent),
             state: JournalState::Started,
             attempt,
-            started_at_ms: now,
+            started: now,
             place: Arc::clone(place),
-            finished: false,
-            finished_at: 0,
+            finished: None,
             outcome: None,
         }
     }
@@ -225,14 +247,13 @@ impl Kept {
     /// `entry` but its key.
     fn of(entry: JournalEntry) -> Self {
         Self {
-            tool: Arc::from(entry.tool),
+            tool: Arc::new(entry.tool.into_boxed_str()),
             rare: Rare::kept(entry.agent, entry.arguments_digest, entry.call_digest),
             state: entry.state,
             attempt: entry.attempt,
-            started_at_ms: entry.started_at_ms,
+            started: Stamp::Ms(entry.started_at_ms),
             place: Arc::from(entry.place),
-            finished: entry.finished_at_ms.is_some(),
-            finished_at: entry.finished_at_ms.unwrap_or_default(),
+            finished: entry.finished_at_ms.map(Stamp::Ms),
             outcome: entry
                 .outcome
                 .map(|outcome| KeptOutcome::Recorded(Box::new(outcome))),
@@ -243,13 +264,13 @@ impl Kept {
     fn entry(&self, key: &CallKey) -> JournalEntry {
         JournalEntry {
             key: key.text(),
-            tool: String::from(&*self.tool),
+            tool: String::from(&**self.tool),
             agent: self.rare.as_ref().and_then(|rare| rare.agent.clone()),
             arguments_digest: self.arguments_digest().map(str::to_owned),
             call_digest: self.call_digest().map(str::to_owned),
             state: self.state,
             attempt: self.attempt,
-            started_at_ms: self.started_at_ms,
+            started_at_ms: self.started.ms(),
             place: String::from(&*self.place),
             finished_at_ms: self.finished_at_ms(),
             outcome: self.outcome.as_ref().map(KeptOutcome::recorded),
@@ -268,7 +289,7 @@ impl Kept {
 
     /// See [`JournalEntry::finished_at_ms`].
     fn finished_at_ms(&self) -> Option<u64> {
-        self.finished.then_some(self.finished_at)
+        self.finished.map(Stamp::ms)
     }
 
     /// Whether it still stands where a writer last saw it.
@@ -349,26 +370,37 @@ impl MemoryStore {
     /// ([`judge`]), recording its intent (in `place`) when it may run. Under one lock: no other
     /// writer moves the entry on between the look and the write, so there is no race to retry.
     pub(crate) fn admit(&self, intent: Intent<'_>, place: &Arc<str>) -> Admission<KeptAttempt> {
-        let now = now_ms();
+        let now = Stamp::now();
         self.with(|records| {
             if let Some((digest, within_ms)) = &intent.answer
                 && let Some((key, answer)) = records
                     .answers
                     .get(digest.as_str())
-                    .and_then(|key| Some((key, records.entries.get(key)?)))
-                && fresh(answer.finished_at_ms(), *within_ms, now)
+                    .and_then(|key| Some((key, records.get(key)?)))
+                && fresh(answer.finished_at_ms(), *within_ms, now.ms())
             {
                 return Admission::Replay(Box::new(answer.entry(key)));
             }
             // One hash and one probe: the entry API finds the slot the new entry goes into.
-            let attempt = match records.entries.entry(intent.key.clone()) {
-                Entry::Vacant(slot) => {
+            let end = records.slots.len();
+            let at = match records.entries.entry(intent.key.clone()) {
+                Entry::Vacant(vacant) => *vacant.insert(end),
+                // An index past the slab (which its own bookkeeping never leaves) is a new
+                // entry's, at the end.
+                Entry::Occupied(mut occupied) => {
+                    let index = occupied.get_mut();
+                    *index = (*index).min(end);
+                    *index
+                }
+            };
+            let attempt = match records.slots.get_mut(at) {
+                None => {
                     let tool = shared_tool(&mut records.last_tool, intent.tool);
-                    slot.insert(Kept::started(&intent, tool, 1, place, now));
+                    let kept = Kept::started(&intent, tool, 1, place, now);
+                    records.slots.push((intent.key.clone(), kept));
                     1
                 }
-                Entry::Occupied(mut slot) => {
-                    let existing = slot.get_mut();
+                Some((_, existing)) => {
                     match judge(
                         &existing.tool,
                         existing.call_digest(),
@@ -390,40 +422,47 @@ impl MemoryStore {
                     next
                 }
             };
-            // A started entry is no read-only call's answer: only a bound keeps books of it
-            // (checked here, so that a store without one makes no call for it).
-            if self.keep_finished.is_some() {
-                self.bound(records, &intent.key, JournalState::Started);
-            }
-            Admission::Run(KeptAttempt {
-                key: intent.key,
-                number: attempt,
-            })
+            Admission::Run(self.admitted(records, intent.key, attempt, at))
         })
     }
 
-    /// Records the outcome of the attempt `attempt` of the call `key`, which ended in `state`
-    /// at `finished_at_ms` with `result`, if the entry still is at that attempt, started;
-    /// answers whether it was recorded. The outcome is copied once, into the entry, and a
-    /// success's default rendering not at all.
+    /// The attempt `number` of the call `key`, whose entry sits at `slot`, just started.
+    #[inline]
+    fn admitted(
+        &self,
+        records: &mut Records,
+        key: CallKey,
+        number: u64,
+        slot: usize,
+    ) -> KeptAttempt {
+        // A started entry is no read-only call's answer: only a bound keeps books of it
+        // (checked here, so that a store without one makes no call for it).
+        if self.keep_finished.is_some() {
+            self.bound(records, &key, JournalState::Started);
+        }
+        KeptAttempt { key, number, slot }
+    }
+
+    /// Records the outcome of `attempt`, which ended in `state` at `finished` with `result`,
+    /// if its entry still is at that attempt, started; answers whether it was recorded. The
+    /// outcome is copied once, into the entry, and a success's default rendering not at all.
     pub(crate) fn finish(
         &self,
-        key: &CallKey,
-        attempt: u64,
+        attempt: &KeptAttempt,
         state: JournalState,
-        finished_at_ms: u64,
+        finished: Stamp,
         result: &ToolExecutionResult,
     ) -> bool {
+        let key = &attempt.key;
         self.with(|records| {
-            let Some(current) = records.entries.get_mut(key) else {
+            let Some(current) = records.at_mut(key, attempt.slot) else {
                 return false;
             };
-            if !current.is_at(attempt, JournalState::Started) {
+            if !current.is_at(attempt.number, JournalState::Started) {
                 return false;
             }
             current.state = state;
-            current.finished = true;
-            current.finished_at = finished_at_ms;
+            current.finished = Some(finished);
             current.outcome = Some(KeptOutcome::of(result));
             if self.bookkept(current) {
                 self.keep_books(records, key, state);
@@ -436,19 +475,89 @@ impl MemoryStore {
 /// The name `tool` shared with `last`, the latest entry's tool, when it is the same; otherwise
 /// a copy, which becomes the latest. Inlined into the admission, which asks on every journaled
 /// call.
-#[inline]
-fn shared_tool(last: &mut Option<Arc<str>>, tool: &str) -> Arc<str> {
+#[inline(always)]
+fn shared_tool(last: &mut Option<ToolName>, tool: &str) -> ToolName {
     match last {
-        Some(shared) if **shared == *tool => Arc::clone(shared),
-        _ => Arc::clone(last.insert(Arc::from(tool))),
+        Some(shared) if same_text(shared.as_bytes(), tool.as_bytes()) => Arc::clone(shared),
+        _ => Arc::clone(last.insert(Arc::new(Box::from(tool)))),
+    }
+}
+
+/// Whether two short texts are the same (a tool's name, a success's short string and its
+/// rendering), compared without the call to `memcmp` that `==` makes up to 16 bytes: from 8
+/// bytes on, their first and last eight bytes as two words each; from 4, their first and last
+/// four; below that, their first, middle and last bytes (which are all of them). Ends overlap
+/// when shorter than twice their width, so every byte is compared.
+#[inline(always)]
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    match len {
+        0 => true,
+        1..4 => a[0] == b[0] && a[len / 2] == b[len / 2] && a[len - 1] == b[len - 1],
+        4..8 => {
+            a.first_chunk::<4>() == b.first_chunk::<4>()
+                && a.last_chunk::<4>() == b.last_chunk::<4>()
+        }
+        8..=16 => {
+            a.first_chunk::<8>() == b.first_chunk::<8>()
+                && a.last_chunk::<8>() == b.last_chunk::<8>()
+        }
+        _ => a == b,
     }
 }
 
 impl Records {
+    /// The entry of `key`.
+    fn get(&self, key: &CallKey) -> Option<&Kept> {
+        let at = *self.entries.get(key)?;
+        self.slots.get(at).map(|(_, kept)| kept)
+    }
+
+    /// The entry of `key`, to change.
+    fn get_mut(&mut self, key: &CallKey) -> Option<&mut Kept> {
+        let at = *self.entries.get(key)?;
+        self.slots.get_mut(at).map(|(_, kept)| kept)
+    }
+
+    /// The entry of `key`, which sat at `slot` when it was admitted: looked up only if another
+    /// entry has taken that place since.
+    #[inline]
+    fn at_mut(&mut self, key: &CallKey, slot: usize) -> Option<&mut Kept> {
+        let at = match self.slots.get(slot) {
+            Some((there, _)) if there == key => slot,
+            _ => *self.entries.get(key)?,
+        };
+        self.slots.get_mut(at).map(|(_, kept)| kept)
+    }
+
+    /// Keeps `kept` as the entry of `key`, which has none.
+    fn insert(&mut self, key: CallKey, kept: Kept) {
+        self.entries.insert(key.clone(), self.slots.len());
+        self.slots.push((key, kept));
+    }
+
+    /// Takes the entry of `key` out: the last entry takes its place in the slab.
+    fn remove(&mut self, key: &CallKey) -> Option<Kept> {
+        let at = self.entries.remove(key)?;
+        if at >= self.slots.len() {
+            return None;
+        }
+        let (_, kept) = self.slots.swap_remove(at);
+        if let Some((moved, _)) = self.slots.get(at)
+            && let Some(index) = self.entries.get_mut(moved)
+        {
+            *index = at;
+        }
+        Some(kept)
+    }
+
     /// Forgets the finished entry `key`, and its digest's answer if it was that.
     fn forget(&mut self, key: &CallKey) {
         self.finished_at.remove(key);
-        let Some(entry) = self.entries.remove(key) else {
+        let Some(entry) = self.remove(key) else {
             return;
         };
         if let Some(digest) = entry.arguments_digest()
@@ -460,7 +569,7 @@ impl Records {
 
     /// Keeps the entry of `key` as its digest's answer when it is the latest completed one.
     fn note_answer(&mut self, key: &CallKey) {
-        let Some(entry) = self.entries.get(key) else {
+        let Some(entry) = self.get(key) else {
             return;
         };
         let (JournalState::Completed, Some(digest)) = (entry.state, entry.arguments_digest())
@@ -470,7 +579,6 @@ impl Records {
         let latest = match self.answers.get(digest) {
             Some(answer) if answer == key => true,
             Some(answer) => self
-                .entries
                 .get(answer)
                 .is_none_or(|known| known.finished_at_ms() <= entry.finished_at_ms()),
             None => true,
@@ -542,12 +650,12 @@ impl CallStore for MemoryStore {
     ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let key = CallKey::from_text(&entry.key);
         let existing = self.with(|records| {
-            if let Some(existing) = records.entries.get(&key) {
+            if let Some(existing) = records.get(&key) {
                 return Some(existing.entry(&key));
             }
             let kept = Kept::of(entry.clone());
             let bookkept = self.bookkept(&kept);
-            records.entries.insert(key.clone(), kept);
+            records.insert(key.clone(), kept);
             if bookkept {
                 self.keep_books(records, &key, entry.state);
             }
@@ -564,7 +672,7 @@ impl CallStore for MemoryStore {
     ) -> BoxFuture<'_, Result<bool, StoreError>> {
         let key = CallKey::from_text(&entry.key);
         let replaced = self.with(|records| {
-            let Some(current) = records.entries.get_mut(&key) else {
+            let Some(current) = records.get_mut(&key) else {
                 return false;
             };
             if !current.is_at(attempt, state) {
@@ -586,7 +694,7 @@ impl CallStore for MemoryStore {
         key: &'a str,
     ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let key = CallKey::from_text(key);
-        let entry = self.with(|records| records.entries.get(&key).map(|kept| kept.entry(&key)));
+        let entry = self.with(|records| records.get(&key).map(|kept| kept.entry(&key)));
         Box::pin(std::future::ready(Ok(entry)))
     }
 
@@ -596,7 +704,7 @@ impl CallStore for MemoryStore {
     ) -> BoxFuture<'_, Result<Vec<JournalEntry>, StoreError>> {
         let mut entries: Vec<JournalEntry> = self.with(|records| {
             records
-                .entries
+                .slots
                 .iter()
                 .filter(|(_, kept)| state.is_none_or(|state| kept.state == state))
                 .map(|(key, kept)| kept.entry(key))
@@ -612,7 +720,7 @@ impl CallStore for MemoryStore {
     ) -> BoxFuture<'a, Result<Option<JournalEntry>, StoreError>> {
         let entry = self.with(|records| {
             let key = records.answers.get(digest)?;
-            records.entries.get(key).map(|kept| kept.entry(key))
+            records.get(key).map(|kept| kept.entry(key))
         });
         Box::pin(std::future::ready(Ok(entry)))
     }
@@ -742,15 +850,100 @@ impl CallStore for MemoryStore {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::{CallKey, Kept, KeptOutcome, ShortText};
+    use std::sync::Arc;
+
+    use super::{CallKey, Kept, KeptOutcome, MemoryStore, ShortText};
     use crate::content::render_value_as_text;
-    use crate::durable::record::RecordedOutcome;
+    use crate::durable::attempt::{Admission, Intent, KeptAttempt};
+    use crate::durable::clock::Stamp;
+    use crate::durable::record::{JournalState, RecordedOutcome};
     use crate::result::ToolExecutionResult;
+
+    /// Admits the first attempt of the call `key` to `store`.
+    fn admitted(store: &MemoryStore, key: &str) -> KeptAttempt {
+        let intent = Intent {
+            key: CallKey::from_text(key),
+            tool: "t",
+            agent: None,
+            rerunnable: false,
+            answer: None,
+            call_digest: None,
+        };
+        match store.admit(intent, &Arc::from("here")) {
+            Admission::Run(attempt) => attempt,
+            other => panic!("{key} not admitted: {other:?}"),
+        }
+    }
+
+    /// The state of the entry of `key` in `store`, if it has one.
+    fn state(store: &MemoryStore, key: &str) -> Option<JournalState> {
+        store.with(|records| records.get(&CallKey::from_text(key)).map(|kept| kept.state))
+    }
+
+    #[test]
+    fn texts_are_the_same_only_byte_for_byte() {
+        // Every length up to past the widest compare, each differing from the next in one byte
+        // at the start, in the middle or at the end, and characters of several bytes.
+        let mut texts: Vec<String> = Vec::new();
+        for len in 0..=18 {
+            let base: String = (0..len).map(|n| char::from(b'a' + n)).collect();
+            texts.push(base.clone());
+            for at in [0, len / 2, len.saturating_sub(1)] {
+                let mut changed = base.clone().into_bytes();
+                if let Some(byte) = changed.get_mut(usize::from(at)) {
+                    *byte = b'Z';
+                }
+                texts.push(String::from_utf8(changed).unwrap_or_default());
+            }
+        }
+        texts.extend(["é".to_owned(), "è".to_owned(), "ünïcödé".to_owned()]);
+        for a in &texts {
+            for b in &texts {
+                assert_eq!(
+                    super::same_text(a.as_bytes(), b.as_bytes()),
+                    a == b,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_attempt_finds_its_entry_after_another_took_its_place() {
+        let store = MemoryStore::keeping_finished(1);
+        let done = ToolExecutionResult::success(json!(true))
+            .with_content(vec![render_value_as_text(&json!(true))]);
+        let first = admitted(&store, "a");
+        assert!(store.finish(&first, JournalState::Completed, Stamp::now(), &done));
+        let second = admitted(&store, "c");
+        let last = admitted(&store, "b");
+        assert_eq!((first.slot, second.slot, last.slot), (0, 1, 2));
+        // Two finished calls where one is kept: "a", the oldest, is forgotten, and "b", the
+        // slab's last, moves into its place.
+        assert!(store.finish(&second, JournalState::Completed, Stamp::now(), &done));
+        assert_eq!(state(&store, "a"), None);
+        assert!(store.finish(&last, JournalState::Failed, Stamp::now(), &done));
+        assert_eq!(state(&store, "b"), Some(JournalState::Failed));
+        assert_eq!(
+            state(&store, "c"),
+            None,
+            "the bound of one forgets \"c\" next"
+        );
+        // An attempt whose entry is gone records nothing; one that is not the entry's either.
+        assert!(!store.finish(&first, JournalState::Completed, Stamp::now(), &done));
+        assert!(!store.finish(&last, JournalState::Completed, Stamp::now(), &done));
+        store.with(|records| {
+            assert_eq!(records.slots.len(), records.entries.len());
+            for (at, (key, _)) in records.slots.iter().enumerate() {
+                assert_eq!(records.entries.get(key), Some(&at), "{key:?}");
+            }
+        });
+    }
 
     #[test]
     fn an_entry_with_its_key_fits_an_inline_move() {
-        // The map's slot is written on every journaled call and moved whenever the map grows:
-        // up to 128 bytes a move is a run of vector moves, past it a call to `memcpy`.
+        // The slab's slot is written on every journaled call: up to 128 bytes a move is a run of
+        // vector moves, past it a call to `memcpy`.
         let slot = std::mem::size_of::<(CallKey, Kept)>();
         assert!(slot <= 128, "an entry and its key take {slot} bytes");
     }
