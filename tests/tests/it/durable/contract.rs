@@ -622,6 +622,17 @@ async fn a_read_only_call_is_answered_from_the_journal_within_its_time_to_live()
     }
 }
 
+/// Approves the pending approval `id` through `registry`, as alice, which must decide it.
+async fn approve(registry: &ToolRegistry, id: &str) {
+    assert!(
+        registry
+            .decide_approval(id, true, "alice")
+            .await
+            .expect("decide"),
+        "{id} is decided"
+    );
+}
+
 /// The pending approval's id in a waiting text.
 fn approval_id(text: &str) -> String {
     let rest = text
@@ -687,12 +698,7 @@ async fn an_approval_waits_and_is_used_once_for_the_same_arguments() {
         let other_id = approval_id(&other_waiting.text());
         assert_ne!(other_id, id);
 
-        assert!(
-            operator
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&operator, &id).await;
         assert!(
             !operator
                 .decide_approval(&id, false, "bob")
@@ -948,12 +954,7 @@ async fn an_approval_for_a_tool_out_of_the_journal_is_used_once() {
         let registry = process(&shared, "replica-a", &runs);
         let input = call("u-1", "memo", json!({"text": "hi"}));
         let id = approval_id(&registry.execute(input.clone()).await.text());
-        assert!(
-            registry
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&registry, &id).await;
         let sent = registry.execute(input.clone()).await;
         assert!(!sent.is_error(), "{backend:?}: {}", sent.text());
         let again = registry.execute(input).await;
@@ -1017,12 +1018,7 @@ async fn a_program_pauses_at_an_approval_and_resumes_without_running_a_body_twic
         assert_eq!((runs.of("a"), runs.of("pay"), runs.of("b")), (1, 0, 0));
 
         let operator = process(&shared, "operator", &runs);
-        assert!(
-            operator
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&operator, &id).await;
         let second_process = process(&shared, "replica-b", &runs);
         let done = second_process.execute(input.clone()).await;
         assert!(!done.is_error(), "{backend:?}: {}", done.text());
@@ -1056,12 +1052,7 @@ async fn a_program_that_takes_another_path_on_resume_diverges_and_runs_nothing_m
         let paused = registry.execute(input.clone()).await;
         assert_eq!(code(&paused), Some(ErrorCode::ApprovalPending.as_str()));
         let id = approval_id(&paused.text());
-        assert!(
-            registry
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&registry, &id).await;
         let other = process(&shared, "replica-b", &runs);
         let diverged = other.execute(input.clone()).await;
         let text = diverged.text();
@@ -1153,12 +1144,7 @@ async fn an_approved_call_whose_body_failed_asks_again_before_it_runs_again() {
         registry.set_durability(shared.durability("replica-a", SECRET, Duration::from_secs(3_600)));
         let input = call("af-1", "refund", json!({"cents": 10}));
         let id = approval_id(&registry.execute(input.clone()).await.text());
-        assert!(
-            registry
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&registry, &id).await;
         let failed = registry.execute(input.clone()).await;
         assert_eq!(failed.text(), "Error: the bank is closed", "{backend:?}");
         assert_eq!(runs.of("refund"), 1);
@@ -1294,12 +1280,7 @@ async fn an_approved_call_in_doubt_runs_again_only_on_a_new_decision() {
 
         let plain = call("w-1", "wire", json!({"cents": 1}));
         let id = approval_id(&registry.execute(plain.clone()).await.text());
-        assert!(
-            registry
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&registry, &id).await;
         let timed_out = registry.execute(plain.clone()).await;
         assert_eq!(code(&timed_out), Some(ErrorCode::ToolTimeout.as_str()));
         // In doubt: the journal answers, nobody is asked again.
@@ -1349,12 +1330,7 @@ async fn an_approved_call_in_doubt_runs_again_only_on_a_new_decision() {
         assert_eq!(code(&denied), Some(ErrorCode::Denied.as_str()));
         let other = call("w-3", "wire_idem", json!({"cents": 3}));
         let id = approval_id(&registry.execute(other.clone()).await.text());
-        assert!(
-            registry
-                .decide_approval(&id, true, "alice")
-                .await
-                .expect("decide")
-        );
+        approve(&registry, &id).await;
         let timed_out = registry.execute(other.clone()).await;
         assert_eq!(code(&timed_out), Some(ErrorCode::ToolTimeout.as_str()));
         let asked = registry.execute(other).await;
