@@ -134,10 +134,17 @@ pub(crate) fn judge(
     {
         return Found::Diverged(divergence);
     }
+    judge_state(state, intent.rerunnable)
+}
+
+/// The table's row for an entry in `state`, a run's position aside: whether the next attempt
+/// of a call whose tool may run again after an unknown outcome (`rerunnable`) or may not is
+/// replayed, in doubt, or runs its body.
+pub(crate) fn judge_state(state: JournalState, rerunnable: bool) -> Found {
     match state {
         JournalState::Completed => Found::Replay,
         JournalState::Failed | JournalState::RunAgain => Found::RunNext,
-        JournalState::Started if intent.rerunnable => Found::RunNext,
+        JournalState::Started if rerunnable => Found::RunNext,
         JournalState::Started => Found::InDoubt,
     }
 }

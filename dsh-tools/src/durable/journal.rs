@@ -24,7 +24,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::durable::attempt::{
-    Admission, Attempt, Found, Intent, KeptAttempt, finished_state, fresh, judge,
+    Admission, Attempt, Found, Intent, KeptAttempt, finished_state, fresh, judge, judge_state,
 };
 use crate::durable::clock::{Stamp, format_time, now_ms, this_process};
 use crate::durable::memory::MemoryStore;
@@ -234,21 +234,19 @@ impl Durability {
     /// Whether the journal answers the next attempt of the call of `key` without running its
     /// body: its entry completed (replayed), or started with nothing recorded after for a tool
     /// that may not run again (`rerunnable`: idempotent, read-only or a Code Mode run), which is
-    /// in doubt. The table's rows of [`judge`](crate::durable::attempt::judge) that run no body;
-    /// no entry, a failed one or one let run again runs it.
+    /// in doubt: the rows of [`judge_state`] that run no body. No entry, a failed one or one let
+    /// run again runs it.
     pub(crate) async fn answers_without_body(
         &self,
         key: &str,
         rerunnable: bool,
     ) -> Result<bool, StoreError> {
-        Ok(match self.store.entry(key).await? {
-            Some(entry) => match entry.state {
-                JournalState::Completed => true,
-                JournalState::Started => !rerunnable,
-                JournalState::Failed | JournalState::RunAgain => false,
-            },
-            None => false,
-        })
+        Ok(self.store.entry(key).await?.is_some_and(|entry| {
+            matches!(
+                judge_state(entry.state, rerunnable),
+                Found::Replay | Found::InDoubt
+            )
+        }))
     }
 
     /// Takes `decision` about the call of `key`, if it is in doubt (`started`); answers whether
